@@ -1,0 +1,81 @@
+package ingest
+
+import "errors"
+
+var errUnterminated = errors.New("unterminated quoted field (truncated row?)")
+
+// splitCSV splits one CSV record (RFC 4180, one line) into fields appended
+// to dst. Fields point into line; a quoted field with "" escapes is unescaped
+// into a fresh slice. Profilers quote every field (ncu), only strings
+// (nvprof) or only fields with commas (nsys), so quoting is never a type.
+func splitCSV(line []byte, dst [][]byte) ([][]byte, error) {
+	i := 0
+	for {
+		// Tolerate ", " separators that some wrappers print before a quote.
+		j := i
+		for j < len(line) && line[j] == ' ' {
+			j++
+		}
+		if j < len(line) && line[j] == '"' {
+			f, next, err := quoted(line, j+1)
+			if err != nil {
+				return dst, err
+			}
+			dst = append(dst, f)
+			if next >= len(line) {
+				return dst, nil
+			}
+			if line[next] != ',' {
+				// Text after the closing quote: keep it, as encoding/csv's
+				// LazyQuotes does, up to the next comma.
+				k := next
+				for k < len(line) && line[k] != ',' {
+					k++
+				}
+				if k >= len(line) {
+					return dst, nil
+				}
+				next = k
+			}
+			i = next + 1
+			continue
+		}
+		k := i
+		for k < len(line) && line[k] != ',' {
+			k++
+		}
+		dst = append(dst, line[i:k])
+		if k >= len(line) {
+			return dst, nil
+		}
+		i = k + 1
+	}
+}
+
+// quoted reads a quoted field whose content starts at i; it returns the
+// field and the index just after the closing quote.
+func quoted(line []byte, i int) ([]byte, int, error) {
+	start := i
+	var esc []byte
+	for i < len(line) {
+		c := line[i]
+		if c != '"' {
+			i++
+			continue
+		}
+		if i+1 < len(line) && line[i+1] == '"' {
+			if esc == nil {
+				esc = make([]byte, 0, len(line)-start)
+			}
+			esc = append(esc, line[start:i+1]...)
+			i += 2
+			start = i
+			continue
+		}
+		if esc != nil {
+			return append(esc, line[start:i]...), i + 1, nil
+		}
+		return line[start:i], i + 1, nil
+	}
+	return nil, i, errUnterminated
+}

@@ -1,0 +1,137 @@
+package ingest
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// maxLine bounds one line so that a file without newlines cannot exhaust
+// memory. The widest real rows (ncu raw pages) are about 25 kB.
+const maxLine = 8 << 20
+
+// lineReader yields the lines of an export one at a time, with their
+// numbers, after removing a byte-order mark, decoding UTF-16 and stripping
+// CR LF. It refuses binary data and invalid UTF-8 with the line it is on.
+type lineReader struct {
+	br      *bufio.Reader
+	src     string
+	n       int    // number of the last line returned
+	long    []byte // buffer for lines longer than the bufio buffer
+	pending []byte // a line pushed back by unread
+	hasPend bool
+}
+
+func newLineReader(r io.Reader, src string) (*lineReader, error) {
+	br := bufio.NewReaderSize(r, 256<<10)
+	bom, _ := br.Peek(3)
+	switch {
+	case bytes.HasPrefix(bom, []byte{0xEF, 0xBB, 0xBF}):
+		br.Discard(3)
+	case bytes.HasPrefix(bom, []byte{0xFF, 0xFE}):
+		br.Discard(2)
+		br = bufio.NewReaderSize(&utf16Reader{r: br, order: binary.LittleEndian}, 256<<10)
+	case bytes.HasPrefix(bom, []byte{0xFE, 0xFF}):
+		br.Discard(2)
+		br = bufio.NewReaderSize(&utf16Reader{r: br, order: binary.BigEndian}, 256<<10)
+	}
+	return &lineReader{br: br, src: src}, nil
+}
+
+// next returns the next line without its terminator. The slice is valid
+// until the following call. At the end it returns io.EOF.
+func (l *lineReader) next() ([]byte, error) {
+	if l.hasPend {
+		l.hasPend = false
+		l.n++
+		return l.pending, nil
+	}
+	line, err := l.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		l.long = append(l.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = l.br.ReadSlice('\n')
+			l.long = append(l.long, line...)
+			if len(l.long) > maxLine {
+				return nil, &SyntaxError{File: l.src, Line: l.n + 1, Msg: fmt.Sprintf("line longer than %d bytes (not a profiler export?)", maxLine)}
+			}
+		}
+		line = l.long
+	}
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading %s: %w", l.src, err)
+	}
+	if len(line) == 0 && err == io.EOF {
+		return nil, io.EOF
+	}
+	l.n++
+	line = bytes.TrimSuffix(line, []byte{'\n'})
+	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if i := bytes.IndexByte(line, 0); i >= 0 {
+		return nil, &SyntaxError{File: l.src, Line: l.n, Msg: "binary data (NUL byte): not a text export"}
+	}
+	if !utf8.Valid(line) {
+		return nil, &SyntaxError{File: l.src, Line: l.n, Msg: "invalid UTF-8: the file is not UTF-8 or UTF-16 text"}
+	}
+	return line, nil
+}
+
+// unread pushes line back so that the next call to next returns it again.
+func (l *lineReader) unread(line []byte) {
+	l.pending = append(l.pending[:0], line...)
+	l.hasPend = true
+	l.n--
+}
+
+// utf16Reader decodes UTF-16 (as PowerShell's redirection writes it) into
+// UTF-8.
+type utf16Reader struct {
+	r     io.Reader
+	order binary.ByteOrder
+	in    [4096]byte
+	odd   []byte // a trailing byte of an incomplete code unit
+	out   []byte
+	hi    uint16 // pending high surrogate
+}
+
+func (u *utf16Reader) Read(p []byte) (int, error) {
+	for len(u.out) == 0 {
+		n, err := u.r.Read(u.in[len(u.odd):])
+		copy(u.in[:], u.odd)
+		n += len(u.odd)
+		u.odd = u.odd[:0]
+		buf := u.in[:n]
+		for len(buf) >= 2 {
+			c := u.order.Uint16(buf)
+			buf = buf[2:]
+			switch {
+			case utf16.IsSurrogate(rune(c)) && c < 0xDC00:
+				u.hi = c
+				continue
+			case utf16.IsSurrogate(rune(c)) && u.hi != 0:
+				u.out = utf8.AppendRune(u.out, utf16.DecodeRune(rune(u.hi), rune(c)))
+			default:
+				u.out = utf8.AppendRune(u.out, rune(c))
+			}
+			u.hi = 0
+		}
+		u.odd = append(u.odd, buf...)
+		if err != nil {
+			if len(u.out) > 0 {
+				break
+			}
+			if err == io.EOF && len(u.odd) > 0 {
+				return 0, errors.New("utf-16 input ends in the middle of a character")
+			}
+			return 0, err
+		}
+	}
+	n := copy(p, u.out)
+	u.out = u.out[n:]
+	return n, nil
+}

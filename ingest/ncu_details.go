@@ -1,0 +1,151 @@
+package ingest
+
+import (
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/units"
+)
+
+// ncuDetails reads Nsight Compute's details page (the default of --csv,
+// --page details, --metrics): one row per (launch, section, metric) and,
+// since 2024, rule rows in the same table. Header generations of 12, 15, 20
+// and 21 columns are handled by locating columns by name; metric rows
+// shorter than the header are normal.
+type ncuDetails struct{}
+
+func (ncuDetails) Name() string { return "ncu-details" }
+func (ncuDetails) Tool() string { return profan.ToolNCU }
+
+func (ncuDetails) Match(h []string) bool {
+	c := ColumnsOf(h)
+	return c.Has("ID", "Kernel Name", "Metric Name", "Metric Value") && !c.Has("Minimum")
+}
+
+// ncuIdentity locates the identity columns shared by the details, raw and
+// summary pages.
+type ncuIdentity struct {
+	id, pid, proc, kernel, ctx, stream, block, grid, device, cc int
+}
+
+func ncuIdentityOf(c Columns) ncuIdentity {
+	return ncuIdentity{
+		id: c.Get("ID"), pid: c.Get("Process ID"), proc: c.Get("Process Name"), kernel: c.Get("Kernel Name"),
+		ctx: c.Get("Context"), stream: c.Get("Stream"), block: c.Get("Block Size"), grid: c.Get("Grid Size"),
+		device: c.Get("Device"), cc: c.Get("CC"),
+	}
+}
+
+// kernel starts a kernel from an identity row.
+func (id ncuIdentity) newKernel(t *Table, r Row) (*profan.Kernel, error) {
+	k := profan.NewKernel()
+	k.ID = r.String(id.id)
+	k.Name = t.Intern(r.Bytes(id.kernel))
+	if k.Name == "" {
+		return nil, t.Errorf(r.Line, "row has no kernel name (truncated row?)")
+	}
+	k.Demangled = demangled(k.Name)
+	if id.proc >= 0 {
+		k.Process = t.Intern(r.Bytes(id.proc))
+	}
+	if k.Process == "" && id.pid >= 0 {
+		k.Process = t.Intern(r.Bytes(id.pid))
+	}
+	if id.ctx >= 0 {
+		k.Context = t.Intern(r.Bytes(id.ctx))
+	}
+	if id.stream >= 0 {
+		k.Stream = t.Intern(r.Bytes(id.stream))
+	}
+	if id.block >= 0 {
+		if d, ok := parseDim3(r.String(id.block)); ok {
+			k.Block = d
+		}
+	}
+	if id.grid >= 0 {
+		if d, ok := parseDim3(r.String(id.grid)); ok {
+			k.Grid = d
+		}
+	}
+	if id.device >= 0 {
+		if n, ok, _ := units.ParseNumber(r.String(id.device)); ok {
+			k.DeviceIndex = int(n)
+		}
+	}
+	if id.cc >= 0 {
+		k.CC = ccString(r.String(id.cc))
+	}
+	return k, nil
+}
+
+// sameLaunch reports whether r belongs to the kernel whose first row had
+// id and name.
+func (id ncuIdentity) sameLaunch(r Row, k *profan.Kernel) bool {
+	return string(r.Bytes(id.id)) == k.ID && string(r.Bytes(id.kernel)) == k.Name
+}
+
+func (ncuDetails) Parse(t *Table) error {
+	c := ColumnsOf(t.Header)
+	id := ncuIdentityOf(c)
+	section, label := c.Get("Section Name"), c.Get("Body Item Label")
+	name, unit, value := c.Get("Metric Name"), c.Get("Metric Unit"), c.Get("Metric Value")
+	rule, ruleType, ruleDesc := c.Get("Rule Name"), c.Get("Rule Type"), c.Get("Rule Description")
+	spType, sp := c.Get("Estimated Speedup Type"), c.Get("Estimated Speedup")
+	need := value
+	if name > need {
+		need = name
+	}
+	var k *profan.Kernel
+	last := 0
+	for t.Next() {
+		r := t.Row()
+		if k != nil && !id.sameLaunch(r, k) {
+			if err := t.Kernel(k, last); err != nil {
+				return err
+			}
+			k = nil
+		}
+		if k == nil {
+			var err error
+			if k, err = id.newKernel(t, r); err != nil {
+				return err
+			}
+		}
+		last = r.Line
+		if rule >= 0 && len(r.Bytes(rule)) > 0 {
+			f := profan.ToolFinding{
+				Section: t.Intern(r.Bytes(section)), Rule: t.Intern(r.Bytes(rule)), Type: t.Intern(r.Bytes(ruleType)),
+				Description: r.String(ruleDesc), SpeedupType: t.Intern(r.Bytes(spType)), Speedup: math.NaN(),
+			}
+			if v, ok, _ := units.ParseNumber(r.String(sp)); ok {
+				f.Speedup = v
+			}
+			k.Findings = append(k.Findings, f)
+			continue
+		}
+		if r.Len() <= need {
+			return t.Errorf(r.Line, "row has %d fields, the header needs %d for the metric value (truncated row?)", r.Len(), need+1)
+		}
+		mname := r.Bytes(name)
+		if len(mname) == 0 {
+			continue // rows of sections without metrics
+		}
+		sec := t.Intern(r.Bytes(section))
+		if label >= 0 && len(r.Bytes(label)) > 0 {
+			sec = sec + "/" + t.Intern(r.Bytes(label))
+		}
+		m, err := ncuValue(t.Intern(mname), sec, string(r.Bytes(value)), t.Intern(r.Bytes(unit)))
+		if err != nil {
+			return t.Errorf(r.Line, "metric %s: %v", mname, err)
+		}
+		k.AddMetric(m)
+		setKernelFromMetric(k, m)
+	}
+	if t.Err() != nil {
+		return t.Err()
+	}
+	if k != nil {
+		return t.Kernel(k, last)
+	}
+	return nil
+}

@@ -1,0 +1,353 @@
+// Package profan holds the normalized model every part of profan shares: a
+// Run read from one profiler export, its kernel launches with their metrics in
+// base units, memory activities, the profiler's own rule results, and the
+// source-level records of ncu's source page.
+//
+// Importers in ingest/ produce these values; metrics/, rules/, store/ and the
+// report writers consume them. The package imports only the standard library
+// so that every other package can depend on it.
+package profan
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Tools that produce the exports profan reads.
+const (
+	ToolNCU    = "ncu"
+	ToolNvprof = "nvprof"
+	ToolNsys   = "nsys"
+)
+
+// Run is one profiler export: one file, one tool invocation (or several
+// concatenated runs of the same tool, which nvprof logs sometimes hold).
+type Run struct {
+	Tool        string // ToolNCU, ToolNvprof or ToolNsys
+	Format      string // importer name, e.g. "ncu-details"
+	ToolVersion string // when the export says it; mostly empty
+	Source      string // path as given on the command line
+	Digest      string // "sha256:<hex>" of the file's bytes
+	Size        int64  // bytes read
+
+	Kernels    []*Kernel
+	Activities []*Activity // memcpy, memset, unified-memory rows
+	APICalls   []*APICall  // host API summary rows
+	Messages   []Message   // the tool's own message lines (==PROF==, ==ERROR==, ...)
+}
+
+// Dim3 is a CUDA grid or block shape. A zero value means unknown.
+type Dim3 [3]int
+
+// Size is the number of threads (or blocks) in d; 0 when unknown.
+func (d Dim3) Size() int {
+	if d[0] == 0 {
+		return 0
+	}
+	n := 1
+	for _, v := range d {
+		if v > 0 {
+			n *= v
+		}
+	}
+	return n
+}
+
+// Known reports whether d holds a shape.
+func (d Dim3) Known() bool { return d[0] > 0 }
+
+func (d Dim3) String() string { return fmt.Sprintf("(%d, %d, %d)", d[0], d[1], d[2]) }
+
+// Kernel is one kernel launch, or one aggregate of launches when the export
+// aggregates (nvprof --metrics, ncu --print-summary, nsys summaries): then
+// Invocations says how many launches it stands for.
+type Kernel struct {
+	ID          string // launch ID as exported (ncu "ID", nvprof correlation id), else the 0-based ordinal
+	Name        string // name as printed
+	Demangled   string // demangled form when Name is a mangled symbol, else empty
+	Device      string // device name as printed, e.g. "Tesla K20c"; ncu details give only an index
+	DeviceIndex int    // -1 when unknown
+	CC          string // compute capability "major.minor", empty when unknown
+	Process     string // process name or ID, when exported
+	Context     string
+	Stream      string
+	Grid        Dim3
+	Block       Dim3
+	Invocations int     // launches aggregated into this record; 1 for a single launch
+	Start       float64 // seconds since the profiler started; NaN when unknown
+	Duration    float64 // seconds; NaN when unknown
+	Registers   int     // registers per thread; 0 when unknown
+	StaticSMem  float64 // bytes; NaN when unknown
+	DynamicSMem float64 // bytes; NaN when unknown
+
+	Metrics  []Metric
+	Findings []ToolFinding  // the profiler's own rule results (ncu rule rows)
+	Source   []SourceRecord // ncu source page rows for this kernel
+
+	index map[string]int
+}
+
+// DisplayName is the demangled name when there is one, else the name.
+func (k *Kernel) DisplayName() string {
+	if k.Demangled != "" {
+		return k.Demangled
+	}
+	return k.Name
+}
+
+// AddMetric appends m, keeping the first value when a name repeats (ncu prints
+// some metrics in more than one section with the same value).
+func (k *Kernel) AddMetric(m Metric) {
+	if k.index == nil {
+		k.index = make(map[string]int, 64)
+		for i, x := range k.Metrics {
+			k.index[x.Name] = i
+		}
+	}
+	if _, dup := k.index[m.Name]; dup {
+		return
+	}
+	k.index[m.Name] = len(k.Metrics)
+	k.Metrics = append(k.Metrics, m)
+}
+
+// Metric returns the metric with the given name.
+func (k *Kernel) Metric(name string) (Metric, bool) {
+	if k.index == nil || len(k.index) != len(k.Metrics) {
+		k.index = make(map[string]int, len(k.Metrics))
+		for i, x := range k.Metrics {
+			if _, dup := k.index[x.Name]; !dup {
+				k.index[x.Name] = i
+			}
+		}
+	}
+	i, ok := k.index[name]
+	if !ok {
+		return Metric{}, false
+	}
+	return k.Metrics[i], true
+}
+
+// Value returns the numeric value of the first of names that the kernel has.
+func (k *Kernel) Value(names ...string) (float64, bool) {
+	for _, n := range names {
+		if m, ok := k.Metric(n); ok && m.IsNumber() {
+			return m.Value, true
+		}
+	}
+	return math.NaN(), false
+}
+
+// Metric is one measured quantity of a kernel, normalized once at ingest.
+//
+// Value is in the base unit Unit: seconds "s", bytes "B", bytes per second
+// "B/s", hertz "Hz", percent "%", or the counter's own unit ("inst", "sector",
+// "cycle", "" for plain numbers). Raw and RawUnit keep what the export printed.
+type Metric struct {
+	Name    string  // name as exported: raw ncu name, display label, nvprof metric or event name
+	Section string  // ncu section, nvprof "metric" or "event"
+	Value   float64 // base-unit value; NaN when the export says n/a or the value is text
+	Unit    string  // base unit
+	Min     float64 // aggregates only (nvprof Min, ncu summary Minimum); NaN otherwise
+	Max     float64
+	Text    string    // non-numeric value (e.g. "CachePreferNone"), empty otherwise
+	Raw     string    // value as printed
+	RawUnit string    // unit as printed
+	Samples []float64 // instanced values ("32.00; 32.00; 4.00"), base units
+}
+
+// IsNumber reports whether the metric holds a numeric value.
+func (m Metric) IsNumber() bool { return !math.IsNaN(m.Value) }
+
+// HasRange reports whether Min and Max were exported.
+func (m Metric) HasRange() bool { return !math.IsNaN(m.Min) && !math.IsNaN(m.Max) }
+
+// ToolFinding is a rule result that the profiler itself printed (ncu's rule
+// rows). profan keeps them apart from its own findings.
+type ToolFinding struct {
+	Section     string
+	Rule        string // e.g. "SOLBottleneck"
+	Type        string // OPT, INF, WRN
+	Description string
+	SpeedupType string  // local, global or empty
+	Speedup     float64 // percent; NaN when absent
+}
+
+// SourceRecord is one row of ncu's source page: a SASS instruction or a CUDA
+// source line with its counters.
+type SourceRecord struct {
+	File    string // CUDA source file, when the page correlates to source
+	Line    int    // CUDA source line; 0 when unknown
+	Address string // SASS address, e.g. "0x7f2e3a000070"
+	SASS    string // instruction text
+	Source  string // CUDA source text of the line
+	Counter []Metric
+}
+
+// Activity is a memory operation on the device timeline: memcpy, memset or a
+// unified-memory event, from a trace export.
+type Activity struct {
+	Kind        string // "memcpy HtoD", "memcpy DtoH", "memcpy DtoD", "memset", "um ..."
+	Name        string // as printed, e.g. "[CUDA memcpy HtoD]"
+	Start       float64
+	Duration    float64 // seconds; NaN when unknown
+	Bytes       float64 // NaN when unknown
+	Throughput  float64 // B/s; NaN when unknown
+	SrcMemType  string  // Pageable, Pinned, Device, ...
+	DstMemType  string
+	Device      string
+	Stream      string
+	Correlation string
+	Invocations int // calls aggregated (summaries); 1 for a trace row
+}
+
+// APICall is one row of a host API summary (nvprof "API calls").
+type APICall struct {
+	Name  string
+	Calls int
+	Total float64 // seconds
+	Avg   float64
+	Min   float64
+	Max   float64
+}
+
+// Message is a line the profiler printed about itself.
+type Message struct {
+	Line  int
+	Level string // "info", "warning", "error"
+	Text  string
+}
+
+// Errors returns the error messages of r.
+func (r *Run) Errors() []Message {
+	var out []Message
+	for _, m := range r.Messages {
+		if m.Level == "error" {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// CheckValid reports the first internal inconsistency of r. Importers call it
+// after parsing so that consumers can rely on its invariants.
+func (r *Run) CheckValid() error {
+	if r.Tool != ToolNCU && r.Tool != ToolNvprof && r.Tool != ToolNsys {
+		return fmt.Errorf("run: unknown tool %q", r.Tool)
+	}
+	for i, k := range r.Kernels {
+		if err := k.CheckValid(); err != nil {
+			return fmt.Errorf("kernel %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// CheckValid reports the first internal inconsistency of k.
+func (k *Kernel) CheckValid() error {
+	if k.Name == "" {
+		return fmt.Errorf("kernel %s has no name", k.ID)
+	}
+	if k.Invocations < 1 {
+		return fmt.Errorf("kernel %q: invocations %d < 1", k.Name, k.Invocations)
+	}
+	if !math.IsNaN(k.Duration) && k.Duration < 0 {
+		return fmt.Errorf("kernel %q: negative duration", k.Name)
+	}
+	for _, m := range k.Metrics {
+		if m.Name == "" {
+			return fmt.Errorf("kernel %q: metric without a name", k.Name)
+		}
+		if math.IsInf(m.Value, 0) {
+			return fmt.Errorf("kernel %q: metric %s is infinite", k.Name, m.Name)
+		}
+	}
+	return nil
+}
+
+// NewKernel returns a kernel with the unknown fields set to their sentinels.
+func NewKernel() *Kernel {
+	nan := math.NaN()
+	return &Kernel{DeviceIndex: -1, Invocations: 1, Start: nan, Duration: nan, StaticSMem: nan, DynamicSMem: nan}
+}
+
+// NewMetric returns a metric with no value and no range.
+func NewMetric(name string) Metric {
+	nan := math.NaN()
+	return Metric{Name: name, Value: nan, Min: nan, Max: nan}
+}
+
+// String renders r deterministically; golden tests pin it.
+func (r *Run) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "run tool=%s format=%s version=%q kernels=%d activities=%d api=%d messages=%d\n",
+		r.Tool, r.Format, r.ToolVersion, len(r.Kernels), len(r.Activities), len(r.APICalls), len(r.Messages))
+	for _, m := range r.Messages {
+		fmt.Fprintf(&b, "message %d %s: %s\n", m.Line, m.Level, m.Text)
+	}
+	for _, k := range r.Kernels {
+		b.WriteString(k.String())
+	}
+	for _, a := range r.Activities {
+		fmt.Fprintf(&b, "activity %q kind=%q start=%s dur=%s bytes=%s thru=%s src=%q dst=%q dev=%q stream=%q corr=%q n=%d\n",
+			a.Name, a.Kind, num(a.Start), num(a.Duration), num(a.Bytes), num(a.Throughput), a.SrcMemType, a.DstMemType,
+			a.Device, a.Stream, a.Correlation, a.Invocations)
+	}
+	for _, c := range r.APICalls {
+		fmt.Fprintf(&b, "api %q calls=%d total=%s avg=%s min=%s max=%s\n", c.Name, c.Calls, num(c.Total), num(c.Avg), num(c.Min), num(c.Max))
+	}
+	return b.String()
+}
+
+// String renders k deterministically, metrics sorted by name.
+func (k *Kernel) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "kernel id=%s name=%q", k.ID, k.Name)
+	if k.Demangled != "" {
+		fmt.Fprintf(&b, " demangled=%q", k.Demangled)
+	}
+	fmt.Fprintf(&b, " device=%q dev=%d cc=%q proc=%q ctx=%q stream=%q grid=%v block=%v n=%d start=%s dur=%s regs=%d smem=%s/%s\n",
+		k.Device, k.DeviceIndex, k.CC, k.Process, k.Context, k.Stream, k.Grid, k.Block, k.Invocations,
+		num(k.Start), num(k.Duration), k.Registers, num(k.StaticSMem), num(k.DynamicSMem))
+	ms := append([]Metric(nil), k.Metrics...)
+	sort.SliceStable(ms, func(i, j int) bool {
+		if ms[i].Name != ms[j].Name {
+			return ms[i].Name < ms[j].Name
+		}
+		return ms[i].Section < ms[j].Section
+	})
+	for _, m := range ms {
+		fmt.Fprintf(&b, "  metric %q [%s] = %s %s", m.Name, m.Section, num(m.Value), m.Unit)
+		if m.HasRange() {
+			fmt.Fprintf(&b, " min=%s max=%s", num(m.Min), num(m.Max))
+		}
+		if m.Text != "" {
+			fmt.Fprintf(&b, " text=%q", m.Text)
+		}
+		if len(m.Samples) > 0 {
+			fmt.Fprintf(&b, " samples=%d", len(m.Samples))
+		}
+		fmt.Fprintf(&b, " (raw %q %q)\n", m.Raw, m.RawUnit)
+	}
+	for _, f := range k.Findings {
+		fmt.Fprintf(&b, "  ncu-rule %s/%s %s speedup=%s %s: %q\n", f.Section, f.Rule, f.Type, num(f.Speedup), f.SpeedupType, f.Description)
+	}
+	for _, s := range k.Source {
+		fmt.Fprintf(&b, "  source %s:%d %s %q %q", s.File, s.Line, s.Address, s.SASS, s.Source)
+		for _, c := range s.Counter {
+			fmt.Fprintf(&b, " %s=%s", c.Name, num(c.Value))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// num formats v compactly and deterministically; NaN prints as "-".
+func num(v float64) string {
+	if math.IsNaN(v) {
+		return "-"
+	}
+	return fmt.Sprintf("%.6g", v)
+}

@@ -1,0 +1,208 @@
+// Package units normalizes the numbers and units that profilers print into
+// base units, once, at ingest. It is the only place that knows that ncu's
+// "Kbyte" is 1000 bytes while nvprof's "KB" is 1024, that "nsecond" and "ns"
+// are the same, and that "5,318,969,728.00" is a number.
+package units
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Base units that values are normalized to.
+const (
+	Second        = "s"
+	Byte          = "B"
+	BytePerSec    = "B/s"
+	Hertz         = "Hz"
+	Percent       = "%"
+	Dimensionless = ""
+)
+
+// Prefix systems: ncu scales by 1000, nvprof by 1024 (checked against known
+// buffer sizes in real exports; csv-formats.md §1.5).
+const (
+	Decimal = 1000.0
+	Binary  = 1024.0
+)
+
+// Scale describes how to turn a printed value into its base unit.
+type Scale struct {
+	Factor float64 // multiply the printed value by this
+	Base   string  // the base unit
+}
+
+var timeScale = map[string]float64{
+	"ns": 1e-9, "nsecond": 1e-9, "nsec": 1e-9,
+	"us": 1e-6, "usecond": 1e-6, "usec": 1e-6, "µs": 1e-6, "μs": 1e-6,
+	"ms": 1e-3, "msecond": 1e-3, "msec": 1e-3,
+	"s": 1, "second": 1, "sec": 1,
+}
+
+var freqScale = map[string]float64{
+	"hz": 1, "khz": 1e3, "mhz": 1e6, "ghz": 1e9, "thz": 1e12,
+}
+
+// bytePrefix returns the multiplier of a byte unit spelled the ncu way
+// (byte, Kbyte, Mbyte, Gbyte, Tbyte) or the nvprof way (B, KB, MB, GB, TB).
+func bytePrefix(u string, base float64) (float64, bool) {
+	var p string
+	switch {
+	case strings.HasSuffix(u, "byte"):
+		p = strings.TrimSuffix(u, "byte")
+	case strings.HasSuffix(u, "bytes"):
+		p = strings.TrimSuffix(u, "bytes")
+	case strings.HasSuffix(u, "B"):
+		p = strings.TrimSuffix(u, "B")
+	default:
+		return 0, false
+	}
+	switch p {
+	case "":
+		return 1, true
+	case "K", "k":
+		return base, true
+	case "M":
+		return base * base, true
+	case "G":
+		return base * base * base, true
+	case "T":
+		return base * base * base * base, true
+	}
+	return 0, false
+}
+
+// Lookup returns the scale of a unit printed by a tool whose size prefixes
+// are powers of base (Decimal for ncu and nsys, Binary for nvprof). Units it
+// does not know (counters such as "inst", "sector", "warp/cycle") keep their
+// name with factor 1, so the set of units stays open.
+func Lookup(unit string, base float64) Scale {
+	u := strings.TrimSpace(unit)
+	if u == "" {
+		return Scale{1, ""}
+	}
+	if u == "%" {
+		return Scale{1, Percent}
+	}
+	num, den, hasDen := strings.Cut(u, "/")
+	nf, nb := part(num, base)
+	if !hasDen {
+		return Scale{nf, nb}
+	}
+	// A rate: the denominator's time unit becomes "per second".
+	if tf, ok := timeScale[den]; ok {
+		if nb == "cycle" {
+			return Scale{nf / tf, Hertz}
+		}
+		return Scale{nf / tf, nb + "/s"}
+	}
+	df, db := part(den, base)
+	return Scale{nf / df, nb + "/" + db}
+}
+
+func part(u string, base float64) (float64, string) {
+	if f, ok := timeScale[u]; ok {
+		return f, Second
+	}
+	if f, ok := freqScale[strings.ToLower(u)]; ok {
+		return f, Hertz
+	}
+	if f, ok := bytePrefix(u, base); ok {
+		return f, Byte
+	}
+	return 1, u
+}
+
+// ErrNotNumber reports a value that is not a number.
+var ErrNotNumber = errors.New("not a number")
+
+// ParseNumber parses a number as profilers print it: "1,234.5" (thousands
+// separators, stripped only when they sit between groups of three digits),
+// "8.192000e+03", "-3". "n/a" and "" return NaN with ok false and no error.
+func ParseNumber(s string) (v float64, ok bool, err error) {
+	if s == "" || s == "n/a" || s == "N/A" || s == "-" {
+		return math.NaN(), false, nil
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil {
+		if math.IsInf(f, 0) {
+			return math.NaN(), false, ErrNotNumber
+		}
+		return f, true, nil
+	}
+	if strings.IndexByte(s, ',') > 0 {
+		if t, good := stripThousands(s); good {
+			if f, err := strconv.ParseFloat(t, 64); err == nil {
+				return f, true, nil
+			}
+		}
+	}
+	return math.NaN(), false, ErrNotNumber
+}
+
+// stripThousands removes "," separators from s if they group the integer part
+// by threes ("14,103,936", "58,748.42"); anything else is not a number.
+func stripThousands(s string) (string, bool) {
+	intPart, frac, _ := strings.Cut(s, ".")
+	sign := ""
+	if strings.HasPrefix(intPart, "-") {
+		sign, intPart = "-", intPart[1:]
+	}
+	groups := strings.Split(intPart, ",")
+	if len(groups[0]) == 0 || len(groups[0]) > 3 {
+		return "", false
+	}
+	for i, g := range groups {
+		if i > 0 && len(g) != 3 {
+			return "", false
+		}
+		for _, c := range g {
+			if c < '0' || c > '9' {
+				return "", false
+			}
+		}
+	}
+	out := sign + strings.Join(groups, "")
+	if frac != "" || strings.HasSuffix(s, ".") {
+		out += "." + frac
+	}
+	return out, true
+}
+
+// nvprofSuffixes are the unit suffixes nvprof glues to --metrics values,
+// longest first so "GB/s" wins over "B".
+var nvprofSuffixes = []string{"GB/s", "MB/s", "KB/s", "TB/s", "B/s", "GB", "MB", "KB", "TB", "B", "%"}
+
+// SplitSuffix splits an nvprof value such as "45.917851GB/s" or "29.3%" into
+// its number and unit.
+func SplitSuffix(s string) (num, unit string) {
+	for _, u := range nvprofSuffixes {
+		if strings.HasSuffix(s, u) && len(s) > len(u) {
+			n := s[:len(s)-len(u)]
+			if c := n[len(n)-1]; (c >= '0' && c <= '9') || c == '.' {
+				return n, u
+			}
+		}
+	}
+	return s, ""
+}
+
+// ParseLevel parses nvprof utilization levels such as "Low (2)" or
+// "Idle (0)" into their 0–10 number.
+func ParseLevel(s string) (float64, bool) {
+	open := strings.LastIndexByte(s, '(')
+	if open < 0 || !strings.HasSuffix(s, ")") {
+		return 0, false
+	}
+	switch strings.TrimSpace(s[:open]) {
+	case "Idle", "Low", "Mid", "High", "Max":
+	default:
+		return 0, false
+	}
+	n, err := strconv.Atoi(s[open+1 : len(s)-1])
+	if err != nil || n < 0 || n > 10 {
+		return 0, false
+	}
+	return float64(n), true
+}
