@@ -97,8 +97,10 @@ func (k *Kernel) DisplayName() string {
 	return k.Name
 }
 
-// AddMetric appends m, keeping the first value when a name repeats (ncu prints
-// some metrics in more than one section with the same value).
+// AddMetric appends m. A name seen before with the same value is dropped:
+// ncu prints some metrics in several sections. A name seen before with
+// another value (ncu's "Memory Throughput" is a percentage in one section and
+// bytes per second in another) is kept as "<section>/<name>".
 func (k *Kernel) AddMetric(m Metric) {
 	if k.index == nil {
 		k.index = make(map[string]int, 64)
@@ -106,11 +108,32 @@ func (k *Kernel) AddMetric(m Metric) {
 			k.index[x.Name] = i
 		}
 	}
-	if _, dup := k.index[m.Name]; dup {
-		return
+	if i, dup := k.index[m.Name]; dup {
+		old := k.Metrics[i]
+		if old.Value == m.Value || (math.IsNaN(old.Value) && math.IsNaN(m.Value) && old.Text == m.Text) || old.Section == m.Section {
+			return
+		}
+		m.Name = m.Section + "/" + m.Name
+		if _, dup := k.index[m.Name]; dup {
+			return
+		}
 	}
 	k.index[m.Name] = len(k.Metrics)
 	k.Metrics = append(k.Metrics, m)
+}
+
+// MetricIn returns the metric called name whose base unit is unit, looking
+// at section-qualified duplicates too.
+func (k *Kernel) MetricIn(name, unit string) (Metric, bool) {
+	if m, ok := k.Metric(name); ok && m.Unit == unit {
+		return m, true
+	}
+	for _, m := range k.Metrics {
+		if m.Unit == unit && strings.HasSuffix(m.Name, "/"+name) {
+			return m, true
+		}
+	}
+	return Metric{}, false
 }
 
 // Metric returns the metric with the given name.
@@ -350,4 +373,42 @@ func num(v float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.6g", v)
+}
+
+// Severity ranks findings.
+type Severity int
+
+const (
+	Info Severity = iota
+	Warning
+	Error
+)
+
+func (s Severity) String() string {
+	switch s {
+	case Warning:
+		return "warning"
+	case Error:
+		return "error"
+	}
+	return "info"
+}
+
+// Finding is one piece of advice profan's rule engine gives about a kernel.
+type Finding struct {
+	Rule      string     // stable kebab-case rule ID, e.g. "uncoalesced-global"
+	Severity  Severity   //
+	Kernel    string     // kernel ID the finding is about
+	Message   string     // what was measured, with the numbers
+	Advice    string     // what to change
+	Gain      float64    // estimated speedup of the kernel as a fraction of its time (0.25 = 25 % faster); NaN when unknown
+	Evidence  []string   // canonical metrics the rule read, "name=value"
+	Locations []Location // source lines, when the export has the source page
+}
+
+// Location is a place in the kernel's source.
+type Location struct {
+	File string
+	Line int
+	SASS string
 }

@@ -1,0 +1,32 @@
+package metrics
+
+import "fmt"
+
+// check returns warnings for derived values that cannot be right: the
+// statistics return warnings rather than failing, so a report still shows
+// the numbers and says which ones to distrust.
+func check(e *env) []string {
+	var w []string
+	pct := func(name string) {
+		if v, ok := e.val(name); ok && (v < 0 || v > 100.5) {
+			w = append(w, fmt.Sprintf("%s = %.1f%% is outside 0–100%%", name, v))
+		}
+	}
+	for _, n := range []string{"gld_efficiency", "gst_efficiency", "shared_efficiency", "branch_efficiency", "sm_efficiency", "dram_peak_pct"} {
+		pct(n)
+	}
+	for _, op := range []string{"gld", "gst"} {
+		if v, ok := e.val(op + "_transactions_per_request"); ok && v > 0 && (v < 1 || v > 32*4) {
+			w = append(w, fmt.Sprintf("%s_transactions_per_request = %.2f: a warp request touches between 1 and 128 sectors", op, v))
+		}
+	}
+	if v, ok := e.val("achieved_occupancy"); ok && (v < 0 || v > 1.005) {
+		w = append(w, fmt.Sprintf("achieved_occupancy = %.3f is outside 0–1", v))
+	}
+	if a, ok := e.val("achieved_occupancy"); ok {
+		if t, ok := e.val("theoretical_occupancy"); ok && a > t*1.02+0.01 {
+			w = append(w, fmt.Sprintf("achieved occupancy %.2f exceeds theoretical %.2f", a, t))
+		}
+	}
+	return w
+}

@@ -1,0 +1,335 @@
+package metrics
+
+import "math"
+
+// Defs is the table of canonical metrics, in evaluation order: a
+// definition may use those above it.
+var Defs = []*Def{
+	{Name: "duration", Unit: "s", Better: -1,
+		Doc: "kernel duration (average per launch for aggregated records)",
+		NCU: "gpu__time_duration.sum, Duration", Nvprof: "gpu-trace Duration, summary Avg",
+		eval: func(e *env) (float64, string, bool) {
+			if !math.IsNaN(e.k.Duration) {
+				return e.k.Duration, "duration", true
+			}
+			return e.src("gpu__time_duration.sum", "gpu__time_duration", "Duration[s]")
+		}},
+
+	// Global loads and stores (C1).
+	{Name: "global_load_requests", Unit: "", Better: 0,
+		Doc: "warp-level global load instructions (requests at L1TEX)",
+		NCU: "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum, smsp__sass_inst_executed_op_global_ld.sum", Nvprof: "global_load_requests, gld_request (event)",
+		eval: source(1, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "smsp__sass_inst_executed_op_global_ld.sum", "smsp__inst_executed_op_global_ld.sum", "global_load_requests", "gld_request", "inst_executed_global_loads")},
+	{Name: "gld_transactions", Unit: "sector", Better: -1,
+		Doc: "global load transactions: 32-byte sectors requested from L1TEX (ncu) or nvprof's gld_transactions",
+		NCU: "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", Nvprof: "gld_transactions",
+		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "gld_transactions")},
+	{Name: "gld_transactions_per_request", Unit: "sector", Better: -1,
+		Doc: "sectors per global load request; ideal is 4 for 4-byte and 8 for 8-byte coalesced accesses",
+		NCU: "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio, or sectors / requests", Nvprof: "gld_transactions_per_request",
+		eval: first(source(1, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", "gld_transactions_per_request"), ratio("gld_transactions", "global_load_requests"))},
+	{Name: "gld_efficiency", Unit: "%", Better: +1,
+		Doc: "requested global load bytes / bytes moved in sectors × 100",
+		NCU: "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", Nvprof: "gld_efficiency",
+		eval: first(source(1, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", "gld_efficiency"),
+			source(100.0/32, "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.ratio"))},
+	{Name: "gld_thread_requests", Unit: "", Better: 0,
+		Doc: "thread-level global load instructions executed with predicate on (E in T_i = E·(S/8)/128)",
+		NCU: "smsp__sass_thread_inst_executed_op_global_ld.sum", Nvprof: "—",
+		eval: source(1, "smsp__sass_thread_inst_executed_op_global_ld.sum")},
+	{Name: "gld_ideal_transactions", Unit: "sector", Better: 0,
+		Doc: "fewest 32-byte sectors that could carry the requested bytes: gld_efficiency × gld_transactions (the 32-byte form of T_i = E·(S/8)/128)",
+		NCU: "derived", Nvprof: "derived",
+		eval: func(e *env) (float64, string, bool) {
+			eff, ok1 := e.val("gld_efficiency")
+			n, ok2 := e.val("gld_transactions")
+			if !ok1 || !ok2 {
+				return math.NaN(), "", false
+			}
+			return math.Round(eff / 100 * n), "gld_efficiency × gld_transactions", true
+		}},
+	{Name: "gld_access_bytes", Unit: "B", Better: 0,
+		Doc: "bytes each thread loads per instruction (S/8 in the seed's formula): ideal sectors × 32 / thread requests",
+		NCU: "derived", Nvprof: "—",
+		eval: accessBytes("gld_ideal_transactions", "gld_thread_requests")},
+	{Name: "global_store_requests", Unit: "", Better: 0,
+		Doc: "warp-level global store instructions",
+		NCU: "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum, smsp__sass_inst_executed_op_global_st.sum", Nvprof: "global_store_requests, gst_request (event)",
+		eval: source(1, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "smsp__sass_inst_executed_op_global_st.sum", "smsp__inst_executed_op_global_st.sum", "global_store_requests", "gst_request", "inst_executed_global_stores")},
+	{Name: "gst_transactions", Unit: "sector", Better: -1,
+		Doc: "global store transactions (32-byte sectors)",
+		NCU: "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", Nvprof: "gst_transactions",
+		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "gst_transactions")},
+	{Name: "gst_transactions_per_request", Unit: "sector", Better: -1,
+		Doc: "sectors per global store request",
+		NCU: "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio, or sectors / requests", Nvprof: "gst_transactions_per_request",
+		eval: first(source(1, "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio", "gst_transactions_per_request"), ratio("gst_transactions", "global_store_requests"))},
+	{Name: "gst_efficiency", Unit: "%", Better: +1,
+		Doc: "requested global store bytes / bytes moved in sectors × 100",
+		NCU: "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", Nvprof: "gst_efficiency",
+		eval: first(source(1, "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", "gst_efficiency"),
+			source(100.0/32, "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.ratio"))},
+	{Name: "gst_thread_requests", Unit: "", Better: 0,
+		Doc: "thread-level global store instructions executed with predicate on",
+		NCU: "smsp__sass_thread_inst_executed_op_global_st.sum", Nvprof: "—",
+		eval: source(1, "smsp__sass_thread_inst_executed_op_global_st.sum")},
+	{Name: "gst_ideal_transactions", Unit: "sector", Better: 0,
+		Doc: "fewest sectors that could carry the stored bytes: gst_efficiency × gst_transactions",
+		NCU: "derived", Nvprof: "derived",
+		eval: func(e *env) (float64, string, bool) {
+			eff, ok1 := e.val("gst_efficiency")
+			n, ok2 := e.val("gst_transactions")
+			if !ok1 || !ok2 {
+				return math.NaN(), "", false
+			}
+			return math.Round(eff / 100 * n), "gst_efficiency × gst_transactions", true
+		}},
+	{Name: "gst_access_bytes", Unit: "B", Better: 0,
+		Doc: "bytes each thread stores per instruction: ideal sectors × 32 / thread requests",
+		NCU: "derived", Nvprof: "—",
+		eval: accessBytes("gst_ideal_transactions", "gst_thread_requests")},
+
+	// Shared memory (C2).
+	{Name: "shared_load_requests", Unit: "", Better: 0,
+		Doc: "warp-level shared load instructions",
+		NCU: "smsp__sass_inst_executed_op_shared_ld.sum", Nvprof: "inst_executed_shared_loads, shared_load (event)",
+		eval: source(1, "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_ld.sum", "inst_executed_shared_loads", "shared_load")},
+	{Name: "shared_load_transactions", Unit: "", Better: -1,
+		Doc: "shared load wavefronts (nvprof: transactions); an n-way bank conflict costs n",
+		NCU: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", Nvprof: "shared_load_transactions",
+		eval: source(1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared_load_transactions")},
+	{Name: "shared_load_transactions_per_request", Unit: "", Better: -1,
+		Doc: "wavefronts per shared load instruction: the N of an N-way bank conflict (ideal 1 for 4-byte accesses)",
+		NCU: "wavefronts / instructions (not printed by ncu)", Nvprof: "shared_load_transactions_per_request",
+		eval: first(source(1, "shared_load_transactions_per_request"), ratio("shared_load_transactions", "shared_load_requests"))},
+	{Name: "shared_store_requests", Unit: "", Better: 0,
+		Doc: "warp-level shared store instructions",
+		NCU: "smsp__sass_inst_executed_op_shared_st.sum", Nvprof: "inst_executed_shared_stores, shared_store (event)",
+		eval: source(1, "smsp__sass_inst_executed_op_shared_st.sum", "smsp__inst_executed_op_shared_st.sum", "inst_executed_shared_stores", "shared_store")},
+	{Name: "shared_store_transactions", Unit: "", Better: -1,
+		Doc: "shared store wavefronts (nvprof: transactions)",
+		NCU: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", Nvprof: "shared_store_transactions",
+		eval: source(1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared_store_transactions")},
+	{Name: "shared_store_transactions_per_request", Unit: "", Better: -1,
+		Doc: "wavefronts per shared store instruction",
+		NCU: "wavefronts / instructions", Nvprof: "shared_store_transactions_per_request",
+		eval: first(source(1, "shared_store_transactions_per_request"), ratio("shared_store_transactions", "shared_store_requests"))},
+	{Name: "shared_bank_conflicts", Unit: "", Better: -1,
+		Doc: "extra shared wavefronts caused by bank conflicts, loads and stores",
+		NCU: "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum", Nvprof: "shared_*_transactions − shared_*_requests",
+		eval: func(e *env) (float64, string, bool) {
+			ld, _, ok1 := e.src("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum")
+			st, _, ok2 := e.src("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum")
+			if ok1 && ok2 {
+				return ld + st, "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum", true
+			}
+			lt, a := e.val("shared_load_transactions")
+			lr, b := e.val("shared_load_requests")
+			stt, c := e.val("shared_store_transactions")
+			sr, d := e.val("shared_store_requests")
+			if a && b && c && d {
+				return math.Max(0, lt-lr) + math.Max(0, stt-sr), "transactions − requests", true
+			}
+			return math.NaN(), "", false
+		}},
+	{Name: "shared_efficiency", Unit: "%", Better: +1,
+		Doc: "requested shared bytes / bytes moved in wavefronts × 100",
+		NCU: "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct", Nvprof: "shared_efficiency",
+		eval: source(1, "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct", "shared_efficiency")},
+
+	// L2 (C3).
+	{Name: "l2_read_transactions", Unit: "sector", Better: 0,
+		Doc: "L2 read sectors", NCU: "lts__t_sectors_op_read.sum (+atom, red)", Nvprof: "l2_read_transactions",
+		eval: source(1, "lts__t_sectors_op_read.sum", "l2_read_transactions")},
+	{Name: "l2_write_transactions", Unit: "sector", Better: 0,
+		Doc: "L2 write sectors", NCU: "lts__t_sectors_op_write.sum", Nvprof: "l2_write_transactions",
+		eval: source(1, "lts__t_sectors_op_write.sum", "l2_write_transactions")},
+	{Name: "l1_hit_rate", Unit: "%", Better: +1,
+		Doc: "L1/TEX sector hit rate", NCU: "l1tex__t_sector_hit_rate.pct, L1/TEX Hit Rate", Nvprof: "global_hit_rate, l1_cache_global_hit_rate",
+		eval: source(1, "l1tex__t_sector_hit_rate.pct", "L1/TEX Hit Rate", "L1 Hit Rate", "global_hit_rate", "l1_cache_global_hit_rate")},
+	{Name: "l2_hit_rate", Unit: "%", Better: +1,
+		Doc: "L2 sector hit rate", NCU: "lts__t_sector_hit_rate.pct, L2 Hit Rate", Nvprof: "l2_tex_hit_rate, l2_l1_read_hit_rate",
+		eval: source(1, "lts__t_sector_hit_rate.pct", "L2 Hit Rate", "l2_tex_hit_rate", "l2_l1_read_hit_rate")},
+
+	// DRAM (C3).
+	{Name: "dram_read_bytes", Unit: "B", Better: 0,
+		Doc: "bytes read from device memory", NCU: "dram__bytes_read.sum (Pascal: dram__read_bytes)", Nvprof: "dram_read_bytes, dram_read_transactions × 32",
+		eval: first(source(1, "dram__bytes_read.sum", "dram__read_bytes", "dram_read_bytes"), source(32, "dram__sectors_read.sum", "dram_read_transactions"))},
+	{Name: "dram_write_bytes", Unit: "B", Better: 0,
+		Doc: "bytes written to device memory", NCU: "dram__bytes_write.sum (Pascal: dram__write_bytes)", Nvprof: "dram_write_bytes, dram_write_transactions × 32",
+		eval: first(source(1, "dram__bytes_write.sum", "dram__write_bytes", "dram_write_bytes"), source(32, "dram__sectors_write.sum", "dram_write_transactions"))},
+	{Name: "dram_bytes", Unit: "B", Better: 0,
+		Doc: "dram_read_bytes + dram_write_bytes", NCU: "dram__bytes.sum", Nvprof: "derived",
+		eval: first(sum("dram_read_bytes", "dram_write_bytes"), source(1, "dram__bytes.sum"))},
+	{Name: "dram_read_throughput", Unit: "B/s", Better: 0,
+		Doc: "device memory read bandwidth", NCU: "dram__bytes_read.sum.per_second, or bytes / duration", Nvprof: "dram_read_throughput",
+		eval: first(source(1, "dram__bytes_read.sum.per_second", "dram__read_bytes_per_sec", "dram_read_throughput"), perSecond("dram_read_bytes"))},
+	{Name: "dram_write_throughput", Unit: "B/s", Better: 0,
+		Doc: "device memory write bandwidth", NCU: "dram__bytes_write.sum.per_second, or bytes / duration", Nvprof: "dram_write_throughput",
+		eval: first(source(1, "dram__bytes_write.sum.per_second", "dram__write_bytes_per_sec", "dram_write_throughput"), perSecond("dram_write_bytes"))},
+	{Name: "dram_throughput", Unit: "B/s", Better: 0,
+		Doc: "read + write device memory bandwidth", NCU: "dram__bytes.sum.per_second, Memory Throughput [B/s]", Nvprof: "derived",
+		eval: first(sum("dram_read_throughput", "dram_write_throughput"), source(1, "dram__bytes.sum.per_second", "Memory Throughput[B/s]"))},
+	{Name: "dram_peak_bandwidth", Unit: "B/s", Better: 0,
+		Doc: "theoretical device memory bandwidth: ncu's dram__bytes.sum.peak_sustained × dram__cycles_elapsed.avg.per_second, else memory clock × bus width × data rate from the GPU table",
+		NCU: "dram__bytes.sum.peak_sustained × dram__cycles_elapsed.avg.per_second", Nvprof: "GPU table",
+		eval: func(e *env) (float64, string, bool) {
+			p, _, ok1 := e.src("dram__bytes.sum.peak_sustained")
+			c, _, ok2 := e.src("dram__cycles_elapsed.avg.per_second")
+			if ok1 && ok2 && p > 0 && c > 0 {
+				return p * c, "dram__bytes.sum.peak_sustained × dram__cycles_elapsed.avg.per_second", true
+			}
+			if e.dev.PeakBandwidth > 0 {
+				return e.dev.PeakBandwidth, "GPU table: " + e.dev.Name, true
+			}
+			return math.NaN(), "", false
+		}},
+	{Name: "dram_peak_pct", Unit: "%", Better: 0,
+		Doc: "dram_throughput / dram_peak_bandwidth × 100", NCU: "derived", Nvprof: "derived",
+		eval: func(e *env) (float64, string, bool) {
+			v, from, ok := ratio("dram_throughput", "dram_peak_bandwidth")(e)
+			return v * 100, from, ok
+		}},
+	{Name: "dram_utilization", Unit: "%", Better: 0,
+		Doc: "device memory throughput as ncu reports it against its own peak (nvprof: utilization level × 10)",
+		NCU: "dram__throughput.avg.pct_of_peak_sustained_elapsed, DRAM Throughput [%], SOL FB", Nvprof: "dram_utilization (0–10 level)",
+		eval: first(source(1, "dram__throughput.avg.pct_of_peak_sustained_elapsed", "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "DRAM Throughput[%]", "SOL FB[%]", "fbpa__sol_pct"), source(10, "dram_utilization"))},
+
+	// Compute and the roofline (C4).
+	{Name: "inst_executed", Unit: "inst", Better: 0,
+		Doc: "warp instructions executed", NCU: "smsp__inst_executed.sum, Executed Instructions", Nvprof: "inst_executed",
+		eval: source(1, "smsp__inst_executed.sum", "sm__inst_executed.sum", "Executed Instructions", "inst_executed")},
+	{Name: "inst_issued", Unit: "inst", Better: 0,
+		Doc: "warp instructions issued (replays included)", NCU: "smsp__inst_issued.sum, Issued Instructions", Nvprof: "inst_issued",
+		eval: source(1, "smsp__inst_issued.sum", "sm__inst_issued.sum", "Issued Instructions", "inst_issued", "inst_issued1")},
+	{Name: "flop_count_sp", Unit: "FLOP", Better: 0,
+		Doc: "single-precision operations: fadd + fmul + 2 × ffma", NCU: "smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum", Nvprof: "flop_count_sp",
+		eval: first(source(1, "flop_count_sp"), flops("f"))},
+	{Name: "flop_count_dp", Unit: "FLOP", Better: 0,
+		Doc: "double-precision operations: dadd + dmul + 2 × dfma", NCU: "smsp__sass_thread_inst_executed_op_{dadd,dmul,dfma}_pred_on.sum", Nvprof: "flop_count_dp",
+		eval: first(source(1, "flop_count_dp"), flops("d"))},
+	{Name: "flop_throughput", Unit: "FLOP/s", Better: +1,
+		Doc: "(flop_count_sp + flop_count_dp) / duration", NCU: "derived", Nvprof: "derived",
+		eval: func(e *env) (float64, string, bool) {
+			sp, ok1 := e.val("flop_count_sp")
+			dp, ok2 := e.val("flop_count_dp")
+			d, ok3 := e.val("duration")
+			if !(ok1 || ok2) || !ok3 || d <= 0 {
+				return math.NaN(), "", false
+			}
+			return (nz(sp) + nz(dp)) / d, "FLOPs / duration", true
+		}},
+	{Name: "arithmetic_intensity", Unit: "FLOP/B", Better: 0,
+		Doc: "FLOPs per DRAM byte: (flop_count_sp + flop_count_dp) / dram_bytes", NCU: "derived", Nvprof: "derived",
+		eval: func(e *env) (float64, string, bool) {
+			sp, ok1 := e.val("flop_count_sp")
+			dp, ok2 := e.val("flop_count_dp")
+			b, ok3 := e.val("dram_bytes")
+			if !(ok1 || ok2) || !ok3 || b <= 0 {
+				return math.NaN(), "", false
+			}
+			return (nz(sp) + nz(dp)) / b, "FLOPs / dram_bytes", true
+		}},
+	{Name: "instruction_byte_ratio", Unit: "inst/B", Better: 0,
+		Doc: "thread instructions per DRAM byte: #SMs·32·inst_issued(per SM) : 32 B·(dram reads + writes), i.e. 32 × warp instructions / DRAM bytes; compare with the device balance",
+		NCU: "derived", Nvprof: "derived",
+		eval: func(e *env) (float64, string, bool) {
+			i, ok := e.val("inst_issued")
+			from := "32 × inst_issued / dram_bytes"
+			if !ok {
+				i, ok = e.val("inst_executed")
+				from = "32 × inst_executed / dram_bytes"
+			}
+			b, ok2 := e.val("dram_bytes")
+			if !ok || !ok2 || b <= 0 {
+				return math.NaN(), "", false
+			}
+			return 32 * i / b, from, true
+		}},
+	{Name: "machine_balance", Unit: "inst/B", Better: 0,
+		Doc: "the device's balanced instruction:byte ratio: peak thread instructions per second / peak DRAM bytes per second",
+		NCU: "GPU table", Nvprof: "GPU table",
+		eval: func(e *env) (float64, string, bool) {
+			bw, ok := e.val("dram_peak_bandwidth")
+			if !ok || e.dev.PeakInst <= 0 {
+				return math.NaN(), "", false
+			}
+			return e.dev.PeakInst / bw, "peak inst/s / dram_peak_bandwidth", true
+		}},
+
+	// Occupancy, launch and control flow (C5).
+	{Name: "achieved_occupancy", Unit: "", Better: +1,
+		Doc: "active warps / maximum warps per SM, as a fraction 0–1 like nvprof (ncu prints percent)",
+		NCU: "sm__warps_active.avg.pct_of_peak_sustained_active, Achieved Occupancy", Nvprof: "achieved_occupancy",
+		eval: first(source(0.01, "sm__warps_active.avg.pct_of_peak_sustained_active", "Achieved Occupancy[%]"), source(1, "achieved_occupancy"))},
+	{Name: "theoretical_occupancy", Unit: "", Better: +1,
+		Doc: "occupancy the launch configuration allows, fraction 0–1",
+		NCU: "sm__maximum_warps_per_active_cycle_pct, Theoretical Occupancy", Nvprof: "—",
+		eval: source(0.01, "sm__maximum_warps_per_active_cycle_pct", "Theoretical Occupancy[%]")},
+	{Name: "sm_efficiency", Unit: "%", Better: +1,
+		Doc: "share of time at least one warp is active on an SM", NCU: "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed", Nvprof: "sm_efficiency",
+		eval: source(1, "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed", "sm__cycles_active.avg.pct_of_peak_sustained_elapsed", "sm_efficiency")},
+	{Name: "branch_efficiency", Unit: "%", Better: +1,
+		Doc: "uniform branches / all branches × 100", NCU: "smsp__sass_average_branch_targets_threads_uniform.pct, Branch Efficiency", Nvprof: "branch_efficiency",
+		eval: source(1, "smsp__sass_average_branch_targets_threads_uniform.pct", "Branch Efficiency[%]", "branch_efficiency")},
+	{Name: "warp_execution_efficiency", Unit: "%", Better: +1,
+		Doc: "average active threads per warp instruction / 32 × 100",
+		NCU: "smsp__thread_inst_executed_per_inst_executed.ratio, Avg. Active Threads Per Warp", Nvprof: "warp_execution_efficiency",
+		eval: first(source(1, "warp_execution_efficiency", "smsp__thread_inst_executed_per_inst_executed.pct"),
+			source(100.0/32, "smsp__thread_inst_executed_per_inst_executed.ratio", "Avg. Active Threads Per Warp"))},
+	{Name: "waves_per_sm", Unit: "", Better: 0,
+		Doc: "launch waves: blocks / (SMs × blocks per SM)", NCU: "launch__waves_per_multiprocessor, Waves Per SM", Nvprof: "—",
+		eval: source(1, "launch__waves_per_multiprocessor", "Waves Per SM")},
+	{Name: "sm_count", Unit: "SM", Better: 0,
+		Doc: "multiprocessors on the device", NCU: "device__attribute_multiprocessor_count, # SMs", Nvprof: "GPU table",
+		eval: func(e *env) (float64, string, bool) {
+			if v, from, ok := e.src("device__attribute_multiprocessor_count", "# SMs"); ok {
+				return v, from, true
+			}
+			if e.dev.SMs > 0 {
+				return float64(e.dev.SMs), "GPU table: " + e.dev.Name, true
+			}
+			return math.NaN(), "", false
+		}},
+	{Name: "compute_throughput_pct", Unit: "%", Better: 0,
+		Doc: "SM throughput against its peak (ncu speed of light)", NCU: "sm__throughput.avg.pct_of_peak_sustained_elapsed, Compute (SM) Throughput, SM [%]", Nvprof: "—",
+		eval: source(1, "sm__throughput.avg.pct_of_peak_sustained_elapsed", "Compute (SM) Throughput[%]", "SM [%][%]", "sm__sol_pct")},
+	{Name: "memory_throughput_pct", Unit: "%", Better: 0,
+		Doc: "memory-system throughput against its peak (ncu speed of light)", NCU: "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed, Memory Throughput [%], Memory [%]", Nvprof: "—",
+		eval: source(1, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "Memory Throughput[%]", "Memory [%][%]")},
+}
+
+// flops counts p-precision operations ("f" or "d") from ncu's per-opcode
+// thread instruction counters: add + mul + 2 × fma.
+func flops(p string) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		pre := "smsp__sass_thread_inst_executed_op_" + p
+		add, _, a := e.src(pre + "add_pred_on.sum")
+		mul, _, b := e.src(pre + "mul_pred_on.sum")
+		fma, _, c := e.src(pre + "fma_pred_on.sum")
+		if !a && !b && !c {
+			return math.NaN(), "", false
+		}
+		return nz(add) + nz(mul) + 2*nz(fma), pre + "{add,mul,fma}_pred_on.sum", true
+	}
+}
+
+// accessBytes infers the bytes per thread of an access from the ideal
+// sector count and the thread-level instruction count.
+func accessBytes(ideal, threads string) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		s, ok1 := e.val(ideal)
+		n, ok2 := e.val(threads)
+		if !ok1 || !ok2 || n <= 0 {
+			return math.NaN(), "", false
+		}
+		return s * 32 / n, ideal + " × 32 / " + threads, true
+	}
+}
+
+func nz(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}

@@ -1,0 +1,263 @@
+// Package metrics derives the memory-efficiency metrics of a kernel from
+// whatever its export holds, in one canonical vocabulary. Names follow
+// nvprof where nvprof had the metric (gld_efficiency,
+// gld_transactions_per_request, dram_read_throughput, achieved_occupancy…),
+// so that nvprof and ncu runs of the same kernel compare directly.
+//
+// Each definition lists the source metrics it reads, per tool, in the order
+// tried: a value the export printed beats one profan derives. The formulas
+// are those of shared/docs/metrics.md and the seeds.
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// Device is what the derivations need to know of the GPU. The zero value
+// means unknown; derivations that need it are then skipped with a warning.
+type Device struct {
+	Name          string
+	SMs           int
+	PeakBandwidth float64 // DRAM bytes per second
+	PeakFP32      float64 // FLOP/s
+	PeakFP64      float64 // FLOP/s
+	PeakInst      float64 // thread instructions per second (SMs × FP32 lanes × clock)
+}
+
+// Value is one derived metric of a kernel.
+type Value struct {
+	Name  string
+	Value float64
+	Unit  string
+	From  string // how it was obtained: the source metric, or the formula
+}
+
+// Def is one canonical metric.
+type Def struct {
+	Name   string
+	Unit   string
+	Better int    // +1 when higher is better, -1 when lower is, 0 neither
+	Doc    string // meaning and formula
+	NCU    string // ncu sources, for the documentation
+	Nvprof string // nvprof sources, for the documentation
+	eval   func(e *env) (float64, string, bool)
+}
+
+// Set holds the derived metrics of one kernel.
+type Set struct {
+	Values   []Value
+	Warnings []string
+	index    map[string]int
+}
+
+// Get returns the value of the canonical metric name.
+func (s *Set) Get(name string) (float64, bool) {
+	if i, ok := s.index[name]; ok {
+		return s.Values[i].Value, true
+	}
+	return math.NaN(), false
+}
+
+// Lookup returns the full value record of name.
+func (s *Set) Lookup(name string) (Value, bool) {
+	if i, ok := s.index[name]; ok {
+		return s.Values[i], true
+	}
+	return Value{}, false
+}
+
+// env is the evaluation context of one kernel.
+type env struct {
+	k   *profan.Kernel
+	dev Device
+	set *Set
+}
+
+// src returns the first source metric present with a numeric value. A name
+// may carry a required base unit in brackets: "Memory Throughput[B/s]".
+func (e *env) src(names ...string) (float64, string, bool) {
+	for _, n := range names {
+		name, unit, hasUnit := n, "", false
+		if i := strings.LastIndexByte(n, '['); i > 0 && strings.HasSuffix(n, "]") {
+			name, unit, hasUnit = n[:i], n[i+1:len(n)-1], true
+		}
+		var m profan.Metric
+		var ok bool
+		if hasUnit {
+			m, ok = e.k.MetricIn(name, unit)
+		} else {
+			m, ok = e.k.Metric(name)
+		}
+		if ok && m.IsNumber() {
+			return m.Value, m.Name, true
+		}
+	}
+	return math.NaN(), "", false
+}
+
+// val returns an already derived canonical metric.
+func (e *env) val(name string) (float64, bool) { return e.set.Get(name) }
+
+// Derive computes every canonical metric it can for k on dev.
+func Derive(k *profan.Kernel, dev Device) *Set {
+	s := &Set{index: map[string]int{}}
+	e := &env{k: k, dev: dev, set: s}
+	for _, d := range Defs {
+		v, from, ok := d.eval(e)
+		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+			continue
+		}
+		s.index[d.Name] = len(s.Values)
+		s.Values = append(s.Values, Value{Name: d.Name, Value: v, Unit: d.Unit, From: from})
+	}
+	s.Warnings = check(e)
+	return s
+}
+
+// ByName returns the definition of a canonical metric.
+func ByName(name string) (*Def, bool) {
+	for _, d := range Defs {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
+// Better returns the better direction of a metric: canonical ones from the
+// table, raw names by their unit and spelling (time and conflicts lower,
+// efficiency and throughput higher).
+func Better(name string) int {
+	if d, ok := ByName(name); ok {
+		return d.Better
+	}
+	l := strings.ToLower(name)
+	switch {
+	case strings.Contains(l, "duration") || strings.Contains(l, "conflict") || strings.Contains(l, "stall") || strings.Contains(l, "excessive"):
+		return -1
+	case strings.Contains(l, "efficiency") || strings.Contains(l, "hit_rate") || strings.Contains(l, "hit rate") || strings.Contains(l, "occupancy"):
+		return +1
+	}
+	return 0
+}
+
+// source returns an eval that reads the first present source metric,
+// scaled by f.
+func source(f float64, names ...string) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		v, n, ok := e.src(names...)
+		return v * f, n, ok
+	}
+}
+
+// first tries each eval in turn.
+func first(evals ...func(e *env) (float64, string, bool)) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		for _, ev := range evals {
+			if v, from, ok := ev(e); ok && !math.IsNaN(v) {
+				return v, from, true
+			}
+		}
+		return math.NaN(), "", false
+	}
+}
+
+// ratio divides two canonical metrics.
+func ratio(num, den string) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		a, ok1 := e.val(num)
+		b, ok2 := e.val(den)
+		if !ok1 || !ok2 || b == 0 {
+			return math.NaN(), "", false
+		}
+		return a / b, num + " / " + den, true
+	}
+}
+
+// sum adds canonical metrics; all must be present.
+func sum(names ...string) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		t := 0.0
+		for _, n := range names {
+			v, ok := e.val(n)
+			if !ok {
+				return math.NaN(), "", false
+			}
+			t += v
+		}
+		return t, strings.Join(names, " + "), true
+	}
+}
+
+// perSecond divides a canonical amount by the kernel's duration.
+func perSecond(name string) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		v, ok := e.val(name)
+		d, ok2 := e.val("duration")
+		if !ok || !ok2 || d <= 0 {
+			return math.NaN(), "", false
+		}
+		return v / d, name + " / duration", true
+	}
+}
+
+// Format renders a value with its unit for people: 1.23 GB/s, 45.6 us.
+func Format(v float64, unit string) string {
+	if math.IsNaN(v) {
+		return "n/a"
+	}
+	switch unit {
+	case "s":
+		switch a := math.Abs(v); {
+		case a == 0:
+			return "0 s"
+		case a < 1e-6:
+			return fmt.Sprintf("%.1f ns", v*1e9)
+		case a < 1e-3:
+			return fmt.Sprintf("%.2f us", v*1e6)
+		case a < 1:
+			return fmt.Sprintf("%.3f ms", v*1e3)
+		}
+		return fmt.Sprintf("%.3f s", v)
+	case "B", "B/s", "FLOP/s", "Hz":
+		return siFormat(v, unit)
+	case "%":
+		return fmt.Sprintf("%.1f%%", v)
+	case "":
+		if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+			return fmt.Sprintf("%.0f", v)
+		}
+		return fmt.Sprintf("%.3g", v)
+	}
+	if v == math.Trunc(v) && math.Abs(v) < 1e15 {
+		return fmt.Sprintf("%.0f %s", v, unit)
+	}
+	return fmt.Sprintf("%.3g %s", v, unit)
+}
+
+func siFormat(v float64, unit string) string {
+	prefixes := []string{"", "k", "M", "G", "T", "P"}
+	i := 0
+	a := math.Abs(v)
+	for a >= 1000 && i < len(prefixes)-1 {
+		a /= 1000
+		v /= 1000
+		i++
+	}
+	return fmt.Sprintf("%.3g %s%s", v, prefixes[i], unit)
+}
+
+// Names lists the canonical metric names, sorted.
+func Names() []string {
+	var out []string
+	for _, d := range Defs {
+		out = append(out, d.Name)
+	}
+	sort.Strings(out)
+	return out
+}
