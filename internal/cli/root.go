@@ -30,6 +30,7 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 	root.AddCommand(
 		NewCmdAnalyze(io, nil),
 		NewCmdModel(io, nil),
+		NewCmdExplain(io),
 	)
 	return root
 }

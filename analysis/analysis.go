@@ -1,0 +1,201 @@
+// Package analysis puts the pieces together for one kernel: it resolves the
+// GPU, derives the canonical metrics, cross-checks the memory accesses with
+// the analytic model and runs the rules. Commands that show, store or gate
+// kernels all go through Analyze, so they agree.
+package analysis
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/metrics"
+)
+
+// Options select what Analyze does.
+type Options struct {
+	Rules Ruler // nil: no findings
+}
+
+// Ruler runs rules over an analysed kernel; the rules package implements it.
+type Ruler interface {
+	Check(k *Kernel) (findings []profan.Finding, skipped []string)
+}
+
+// Kernel is the analysis of one kernel record.
+type Kernel struct {
+	Run      *profan.Run
+	K        *profan.Kernel
+	Spec     *gpumodel.Spec // nil when the GPU is unknown
+	SpecFrom string         // how the GPU was identified
+	Metrics  *metrics.Set
+	Model    Model
+	Findings []profan.Finding
+	Skipped  []string // rules skipped, with the reason
+}
+
+// Model is the memory model's reading of the kernel's accesses.
+type Model struct {
+	GlobalLoad  *Access `json:"global_load,omitempty"`
+	GlobalStore *Access `json:"global_store,omitempty"`
+	Shared      *Access `json:"shared,omitempty"`
+}
+
+// Access is the cross-check of one memory space.
+type Access struct {
+	Requests               float64  `json:"requests"`
+	Transactions           float64  `json:"transactions"`
+	IdealTransactions      float64  `json:"ideal_transactions"`
+	SectorsPerRequest      float64  `json:"sectors_per_request"`
+	IdealSectorsPerRequest float64  `json:"ideal_sectors_per_request"`
+	AccessBytes            float64  `json:"access_bytes,omitempty"`
+	Pattern                string   `json:"pattern"`
+	StrideBytes            float64  `json:"stride_bytes,omitempty"`
+	OffsetBytes            float64  `json:"offset_bytes,omitempty"`
+	ConflictWays           float64  `json:"conflict_ways,omitempty"`
+	Explanation            string   `json:"explanation"`
+	Implausible            []string `json:"implausible,omitempty"`
+}
+
+// Device resolves the GPU of k: by the name the export printed, else by its
+// compute capability (a representative GPU of that architecture).
+func Device(k *profan.Kernel) (*gpumodel.Spec, string) {
+	if k.Device != "" {
+		if s, ok := gpumodel.Lookup(k.Device); ok {
+			return s, "device name"
+		}
+	}
+	if k.CC != "" {
+		if s, ok := gpumodel.ByCC(k.CC); ok {
+			return s, fmt.Sprintf("compute capability %s (assumed %s)", k.CC, s.Name)
+		}
+	}
+	return nil, "unknown"
+}
+
+// MetricsDevice converts a GPU spec to what metrics needs.
+func MetricsDevice(s *gpumodel.Spec) metrics.Device {
+	if s == nil {
+		return metrics.Device{}
+	}
+	return metrics.Device{
+		Name: s.Name, SMs: s.SMs, PeakBandwidth: s.PeakBandwidth(),
+		PeakFP32: s.PeakFP32(), PeakFP64: s.PeakFP64(), PeakInst: 32 * s.PeakWarpInstructions(),
+	}
+}
+
+// Analyze analyses one kernel of run.
+func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
+	a := &Kernel{Run: run, K: k}
+	a.Spec, a.SpecFrom = Device(k)
+	a.Metrics = metrics.Derive(k, MetricsDevice(a.Spec))
+	a.Model = crossCheck(a)
+	if opt.Rules != nil {
+		a.Findings, a.Skipped = opt.Rules.Check(a)
+	}
+	return a
+}
+
+// Value returns a canonical metric of the kernel.
+func (a *Kernel) Value(name string) (float64, bool) { return a.Metrics.Get(name) }
+
+// crossCheck explains each memory space's measured transactions per
+// request with the analytic model.
+func crossCheck(a *Kernel) Model {
+	var m Model
+	m.GlobalLoad = globalAccess(a, "global_load_requests", "gld")
+	m.GlobalStore = globalAccess(a, "global_store_requests", "gst")
+	m.Shared = sharedAccess(a)
+	return m
+}
+
+func globalAccess(a *Kernel, reqName, op string) *Access {
+	req, ok1 := a.Value(reqName)
+	tr, ok2 := a.Value(op + "_transactions")
+	spr, ok3 := a.Value(op + "_transactions_per_request")
+	if !ok3 && ok1 && ok2 && req > 0 {
+		spr, ok3 = tr/req, true
+	}
+	if !ok3 || (ok1 && req == 0) {
+		return nil
+	}
+	acc := &Access{Requests: nan0(req, ok1), Transactions: nan0(tr, ok2), SectorsPerRequest: spr}
+	elem, haveElem := a.Value(op + "_access_bytes")
+	ideal, haveIdeal := a.Value(op + "_ideal_transactions")
+	switch {
+	case haveIdeal && ok1 && req > 0:
+		acc.IdealTransactions = ideal
+		acc.IdealSectorsPerRequest = ideal / req
+	case haveElem:
+		acc.IdealSectorsPerRequest = math.Max(1, 32*elem/32)
+	default:
+		// Without the requested bytes, assume 4-byte words: the commonest
+		// access and the one the seeds' tables use.
+		elem, haveElem = 4, false
+		acc.IdealSectorsPerRequest = 4
+	}
+	if haveElem {
+		acc.AccessBytes = elem
+	}
+	e := elem
+	if !haveElem || e <= 0 {
+		e = 4
+	}
+	x := gpumodel.Explain(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
+	acc.Pattern, acc.StrideBytes, acc.OffsetBytes, acc.Explanation = x.Pattern, x.StrideBytes, x.OffsetBytes, x.Text
+	acc.Implausible = gpumodel.Plausible(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest, eff(a, op))
+	return acc
+}
+
+func eff(a *Kernel, op string) float64 {
+	v, ok := a.Value(op + "_efficiency")
+	if !ok {
+		return math.NaN()
+	}
+	return v
+}
+
+func sharedAccess(a *Kernel) *Access {
+	ld, okl := a.Value("shared_load_transactions_per_request")
+	st, oks := a.Value("shared_store_transactions_per_request")
+	if !okl && !oks {
+		return nil
+	}
+	worst := math.Max(nan0(ld, okl), nan0(st, oks))
+	lr, _ := a.Value("shared_load_requests")
+	sr, _ := a.Value("shared_store_requests")
+	lt, _ := a.Value("shared_load_transactions")
+	stt, _ := a.Value("shared_store_transactions")
+	acc := &Access{Requests: nz(lr) + nz(sr), Transactions: nz(lt) + nz(stt), SectorsPerRequest: worst, IdealSectorsPerRequest: 1}
+	if acc.Requests > 0 {
+		acc.SectorsPerRequest = acc.Transactions / acc.Requests
+	}
+	acc.IdealTransactions = acc.Requests
+	acc.ConflictWays = math.Round(worst*100) / 100
+	switch {
+	case worst <= 1.05:
+		acc.Pattern = "coalesced"
+		acc.Explanation = "no bank conflicts: one wavefront per shared-memory instruction"
+	default:
+		ways := math.Round(worst)
+		acc.Pattern = "strided"
+		acc.StrideBytes = 4 * ways
+		acc.Explanation = fmt.Sprintf("%.1f wavefronts per shared-memory instruction: a %.0f-way bank conflict, as a warp reading 4-byte words %.0f B apart (a column of a [32][32] tile is 32-way)", worst, ways, 4*ways)
+	}
+	return acc
+}
+
+func nan0(v float64, ok bool) float64 {
+	if !ok || math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+func nz(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}

@@ -1,0 +1,266 @@
+package gpumodel
+
+import (
+	"sort"
+	"strings"
+)
+
+// Spec is one GPU product as the analytic model sees it: the few datasheet
+// numbers from which peak bandwidth, peak FLOP/s, machine balance and the
+// coalescing and bank rules follow.
+//
+// Peaks are computed from clocks and widths rather than stored, so that a
+// wrong table entry shows up as a disagreement with DatasheetBandwidth in the
+// tests instead of being silently trusted.
+type Spec struct {
+	Name    string   // product name, as NVIDIA writes it
+	Aliases []string // device names as CUDA, nvprof and ncu print them (matched by Lookup)
+	Arch    string   // "Tesla", "Fermi", "Kepler", "Maxwell", "Pascal", "Volta", "Ampere", "Ada", "Hopper", "Blackwell"
+	Chip    string   // "GK110B", "GH100", ...
+	CC      string   // compute capability, "9.0"
+
+	SMs        int     // streaming multiprocessors enabled on the product
+	CoresPerSM int     // FP32 lanes per SM ("CUDA cores")
+	FP64PerSM  int     // FP64 lanes per SM (one FMA or MAD per lane per clock); 0 when the chip has none
+	SMClockMHz float64 // boost clock; for Tesla and Fermi the shader ("hot") clock, which drives the lanes
+	// BaseClockMHz is the base clock where NVIDIA publishes one (0 when it
+	// does not, or the product has a single clock). Datasheets of older
+	// boards quote peak FLOP/s at this clock, so it explains why their
+	// figures sit below PeakFP32.
+	BaseClockMHz float64
+
+	// MemClockMHz is the memory clock in CUDA's convention
+	// (cudaDeviceProp.memoryClockRate, deviceQuery's "Memory Clock rate"),
+	// which is half the per-pin data rate for every DRAM type NVIDIA has
+	// used. The seeds use exactly these numbers (GTX 280: 1107 MHz, M2050:
+	// 1546 MHz), so DataRate is 2 for every entry: GDDR3 and HBM move two
+	// bits per pin per clock of this clock, and for GDDR5/5X/6/6X/7 CUDA
+	// already reports the clock at half the effective Gb/s.
+	MemClockMHz  float64
+	BusWidthBits int
+	DataRate     float64 // transfers per pin per MemClockMHz cycle
+
+	// DatasheetBandwidth is the vendor's figure in GB/s (1e9 B/s). It is
+	// not used by the model, only to check PeakBandwidth.
+	DatasheetBandwidth float64
+
+	L1SharedPerSMBytes  int // on-chip L1 + shared storage per SM (the unified array where there is one)
+	MaxSharedPerSMBytes int // the most of it a kernel can use as shared memory
+	L2Bytes             int // 0 where global loads are not cached (CC 1.x)
+
+	SharedBanks    int  // 16 for CC 1.x (serviced per half-warp), 32 after
+	BankWidthBytes int  // 4 (successive 32-bit words in successive banks)
+	BankWidth8     bool // Kepler's optional 8-byte bank mode (cudaSharedMemBankSizeEightByte)
+
+	MaxWarpsPerSM  int
+	MaxBlocksPerSM int
+	RegistersPerSM int // 32-bit registers
+	WarpSize       int // 32 on every NVIDIA GPU
+}
+
+// PeakBandwidth is the theoretical DRAM bandwidth in bytes/s:
+// MemClock·1e6 × BusWidth/8 × DataRate, the formula of the "How to
+// Implement Performance Metrics" post and of Harris's GTX 280 slide, in
+// decimal units (1 GB/s = 1e9 B/s) as both recommend.
+func (s *Spec) PeakBandwidth() float64 {
+	return s.MemClockMHz * 1e6 * float64(s.BusWidthBits) / 8 * s.DataRate
+}
+
+// PeakFP32 is the FP32 peak in FLOP/s at the boost clock: every lane
+// retires one fused multiply-add (2 FLOPs) per clock.
+//
+// For the Tesla architecture (G80, GT200) NVIDIA's published figures
+// (518 GFLOP/s for the 8800 GTX, 933 for the GTX 280) count a MUL
+// dual-issued with each MAD, 3 FLOPs per lane per clock; that rate is
+// rarely reachable, so the model keeps 2.
+func (s *Spec) PeakFP32() float64 {
+	return float64(s.SMs*s.CoresPerSM) * 2 * s.SMClockMHz * 1e6
+}
+
+// PeakFP64 is the FP64 peak in FLOP/s at the boost clock: FP64PerSM
+// FMAs per SM per clock.
+func (s *Spec) PeakFP64() float64 {
+	return float64(s.SMs*s.FP64PerSM) * 2 * s.SMClockMHz * 1e6
+}
+
+// PeakWarpInstructions is the peak issue rate, in warp instructions per
+// second, that the instruction:byte balance uses: CoresPerSM/WarpSize warp
+// instructions per SM per clock, i.e. one instruction per FP32 lane per
+// clock. That is the basis of the cpsc424 seed's ratio, which multiplies
+// per-SM issued warp instructions by #SMs × 32 threads, and of the 3.76 it
+// quotes (see Balance). On GPUs that issue more warps per clock than their
+// FP32 lanes retire (Kepler's dual issue, GA100/GH100 with 64 lanes and 4
+// schedulers) it is the FP32 throughput, not the scheduler limit.
+func (s *Spec) PeakWarpInstructions() float64 {
+	return float64(s.SMs) * float64(s.CoresPerSM) / float64(s.warpSize()) * s.SMClockMHz * 1e6
+}
+
+// Balance is the machine's instruction:byte balance as the cpsc424 seed
+// defines it for profiler counters: peak warp instructions per second
+// divided by peak DRAM transactions per second, where one transaction is
+// 32 B (dram_reads/dram_writes count 32-B accesses):
+//
+//	Balance = PeakWarpInstructions / (PeakBandwidth / 32 B)
+//
+// This equals peak thread instructions per byte. A kernel whose measured
+// 32·#SMs·inst_issued : 32 B·(dram_reads+dram_writes) ratio is below
+// Balance is memory bound.
+//
+// The seed's "ratios less than 3.76 are memory bound" is the Tesla M2090's
+// balance: 16 SMs × 32 lanes × 1.3 GHz = 665.6 G instructions/s over its
+// datasheet 177 GB/s gives 3.76 (3.75 with the computed 177.4 GB/s). The
+// K40/K80 figures on the same slide give 8.7 to 9.1, not 3.76.
+func (s *Spec) Balance() float64 {
+	bw := s.PeakBandwidth()
+	if bw == 0 {
+		return 0
+	}
+	return s.PeakWarpInstructions() / (bw / 32)
+}
+
+// RidgeFP32 is the roofline ridge point for FP32 in FLOP/byte: a kernel
+// whose DRAM arithmetic intensity is below it cannot reach PeakFP32.
+func (s *Spec) RidgeFP32() float64 { return ratio(s.PeakFP32(), s.PeakBandwidth()) }
+
+// RidgeFP64 is the roofline ridge point for FP64 in FLOP/byte.
+func (s *Spec) RidgeFP64() float64 { return ratio(s.PeakFP64(), s.PeakBandwidth()) }
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+func (s *Spec) warpSize() int {
+	if s.WarpSize == 0 {
+		return 32
+	}
+	return s.WarpSize
+}
+
+// Specs returns the model's GPU table, oldest first. The values are shared:
+// callers must not modify them.
+func Specs() []*Spec { return specs }
+
+// Lookup finds the spec for a device name as a profiler export prints it,
+// e.g. "Tesla K20c (0)", "NVIDIA H100 80GB HBM3" or "TITAN X (Pascal)".
+//
+// Matching ignores case and repeated spaces, a trailing device index
+// " (N)" (nvprof) and an "NVIDIA " prefix (newer drivers add it). An exact
+// alias match wins; otherwise the longest alias found inside the name on
+// word boundaries wins, so "GeForce GTX 1080 Ti" picks the 1080 Ti and not
+// the 1080, and "Tesla K20Xm" does not match "Tesla K20".
+func Lookup(deviceName string) (*Spec, bool) {
+	name := normalizeName(deviceName)
+	if name == "" {
+		return nil, false
+	}
+	var best *Spec
+	bestLen := 0
+	for _, s := range specs {
+		for _, a := range s.allNames() {
+			a = normalizeName(a)
+			if a == name {
+				return s, true
+			}
+			if len(a) > bestLen && containsWord(name, a) {
+				best, bestLen = s, len(a)
+			}
+		}
+	}
+	return best, best != nil
+}
+
+func (s *Spec) allNames() []string {
+	return append([]string{s.Name}, s.Aliases...)
+}
+
+// normalizeName lower-cases, collapses spaces, and drops the decorations
+// exports add around the CUDA device name.
+func normalizeName(n string) string {
+	n = strings.ToLower(strings.Join(strings.Fields(n), " "))
+	// nvprof appends the device index: "Tesla K20c (0)".
+	if i := strings.LastIndex(n, " ("); i >= 0 && strings.HasSuffix(n, ")") {
+		if idx := n[i+2 : len(n)-1]; idx != "" && strings.Trim(idx, "0123456789") == "" {
+			n = n[:i]
+		}
+	}
+	n = strings.TrimPrefix(n, "nvidia ")
+	return n
+}
+
+// containsWord reports whether sub occurs in s with no letter or digit
+// directly before or after it.
+func containsWord(s, sub string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], sub)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(sub)
+		if (start == 0 || !isAlnum(s[start-1])) && (end == len(s) || !isAlnum(s[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// byCC names the representative GPU of each compute capability: the
+// flagship compute part where there is one, else the GPU the seeds use.
+var byCC = map[string]string{
+	"1.0":  "GeForce 8800 GTX",
+	"1.3":  "GeForce GTX 280",
+	"2.0":  "Tesla C2050",
+	"3.0":  "GeForce GTX 760",
+	"3.5":  "Tesla K40",
+	"3.7":  "Tesla K80",
+	"5.2":  "GeForce GTX 950",
+	"6.0":  "Tesla P100-PCIE-16GB",
+	"6.1":  "GeForce GTX 1080",
+	"7.0":  "Tesla V100-SXM2-16GB",
+	"8.0":  "A100-SXM4-40GB",
+	"8.9":  "RTX 6000 Ada Generation",
+	"9.0":  "H100 SXM5 80GB",
+	"10.0": "B200",
+	"12.0": "GeForce RTX 5090",
+}
+
+// ByCC returns a representative GPU for a compute capability given as
+// "9.0", "sm_90", "90" or "9". It is for exports that name the compute
+// capability but not the device; the peaks of other GPUs of the same CC
+// differ, the coalescing and bank rules do not.
+func ByCC(cc string) (*Spec, bool) {
+	major, minor, err := ParseCC(cc)
+	if err != nil {
+		return nil, false
+	}
+	name, ok := byCC[formatCC(major, minor)]
+	if !ok {
+		return nil, false
+	}
+	for _, s := range specs {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return nil, false
+}
+
+// CCs lists the compute capabilities ByCC knows, in ascending order.
+func CCs() []string {
+	out := make([]string, 0, len(byCC))
+	for cc := range byCC {
+		out = append(out, cc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ai, bi, _ := ParseCC(out[i])
+		aj, bj, _ := ParseCC(out[j])
+		return ai < aj || ai == aj && bi < bj
+	})
+	return out
+}

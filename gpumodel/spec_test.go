@@ -1,0 +1,339 @@
+package gpumodel
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func within(got, want, frac float64) bool {
+	return math.Abs(got-want) <= frac*math.Abs(want)
+}
+
+func mustLookup(t *testing.T, name string) *Spec {
+	t.Helper()
+	s, ok := Lookup(name)
+	if !ok {
+		t.Fatalf("Lookup(%q): not found", name)
+	}
+	return s
+}
+
+// The bandwidth figures the seeds quote, within 1%.
+func TestPeakBandwidthSeeds(t *testing.T) {
+	tests := []struct {
+		device string
+		gbps   float64
+		source string
+	}{
+		{"GeForce GTX 280", 141, "harris: specs report 141 GB/s"},
+		{"Quadro FX 5600", 77, "harris: FX 5600 peak bandwidth of 77 GB/s"},
+		{"Tesla C2050", 144, "harris: 144 GB/s peak (C2050)"},
+		{"Tesla M2050", 148, "how-to-measure: 148 GB/s"},
+		{"Tesla M2090", 177, "cpsc424: M2090 177 GB/s"},
+		{"Tesla K20X", 250, "cpsc424: K20X 250 GB/s"},
+		{"Tesla K40", 288, "cpsc424: ~288 GB/s on K40"},
+		{"Tesla P100-PCIE-12GB", 549, "pyramid: listed at 549 GB/s"},
+		{"Tesla K80", 240, "cpsc424: K80 480 GB/s per board of two GPUs"},
+	}
+	for _, tt := range tests {
+		s := mustLookup(t, tt.device)
+		if got := s.PeakBandwidth() / 1e9; !within(got, tt.gbps, 0.01) {
+			t.Errorf("%s PeakBandwidth: got %.1f GB/s, want %g ± 1%% (%s)", tt.device, got, tt.gbps, tt.source)
+		}
+	}
+	// The GTX 280 slide's binary-units figure: / 1024^3 = 131.9.
+	if got := mustLookup(t, "GeForce GTX 280").PeakBandwidth() / (1 << 30); math.Abs(got-131.9) > 0.1 {
+		t.Errorf("GTX 280 bandwidth in GiB/s: got %.2f, want 131.9", got)
+	}
+}
+
+// Every entry's computed bandwidth agrees with its datasheet figure, which
+// catches a wrong clock, width or data rate in the table.
+func TestPeakBandwidthDatasheet(t *testing.T) {
+	for _, s := range Specs() {
+		got := s.PeakBandwidth() / 1e9
+		if !within(got, s.DatasheetBandwidth, 0.02) {
+			t.Errorf("%s: PeakBandwidth %.1f GB/s, want datasheet %g ± 2%% (%g MHz × %d bit × %g)",
+				s.Name, got, s.DatasheetBandwidth, s.MemClockMHz, s.BusWidthBits, s.DataRate)
+		}
+	}
+}
+
+func TestSpecsComplete(t *testing.T) {
+	archs := map[string]bool{"Tesla": true, "Fermi": true, "Kepler": true, "Maxwell": true, "Pascal": true,
+		"Volta": true, "Ampere": true, "Ada": true, "Hopper": true, "Blackwell": true}
+	seen := map[string]string{}
+	for _, s := range Specs() {
+		if !archs[s.Arch] {
+			t.Errorf("%s: arch %q unknown", s.Name, s.Arch)
+		}
+		if _, ok := limitsByCC[s.CC]; !ok {
+			t.Errorf("%s: cc %q has no limits", s.Name, s.CC)
+		}
+		if s.SMs <= 0 || s.CoresPerSM <= 0 || s.SMClockMHz <= 0 || s.MemClockMHz <= 0 || s.BusWidthBits <= 0 ||
+			s.DataRate != 2 || s.DatasheetBandwidth <= 0 || s.MaxWarpsPerSM <= 0 || s.RegistersPerSM <= 0 ||
+			s.MaxSharedPerSMBytes <= 0 || s.L1SharedPerSMBytes < s.MaxSharedPerSMBytes || s.WarpSize != 32 || s.BankWidthBytes != 4 {
+			t.Errorf("%s: incomplete or inconsistent: %+v", s.Name, *s)
+		}
+		wantBanks := 32
+		if strings.HasPrefix(s.CC, "1.") {
+			wantBanks = 16
+			if s.L2Bytes != 0 {
+				t.Errorf("%s: L2 %d, want 0 (CC 1.x does not cache global loads)", s.Name, s.L2Bytes)
+			}
+		} else if s.L2Bytes <= 0 {
+			t.Errorf("%s: L2 missing", s.Name)
+		}
+		if s.SharedBanks != wantBanks {
+			t.Errorf("%s: got %d banks, want %d", s.Name, s.SharedBanks, wantBanks)
+		}
+		if s.BankWidth8 != strings.HasPrefix(s.CC, "3.") {
+			t.Errorf("%s: BankWidth8 %v, want only on Kepler", s.Name, s.BankWidth8)
+		}
+		if s.BaseClockMHz > s.SMClockMHz {
+			t.Errorf("%s: base clock %g above boost %g", s.Name, s.BaseClockMHz, s.SMClockMHz)
+		}
+		for _, n := range s.allNames() {
+			k := normalizeName(n)
+			if other, dup := seen[k]; dup {
+				t.Errorf("name %q of %s already names %s", n, s.Name, other)
+			}
+			seen[k] = s.Name
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	tests := []struct{ device, want string }{
+		{"Tesla K20c", "Tesla K20c"},
+		{"Tesla K20c (0)", "Tesla K20c"},
+		{"Tesla K20m (1)", "Tesla K20"},
+		{"Tesla K20Xm", "Tesla K20X"},
+		{"Tesla K40c", "Tesla K40c"},
+		{"Tesla K40m", "Tesla K40"},
+		{"Tesla K80 (3)", "Tesla K80"},
+		{"GeForce GTX 1080 Ti", "GeForce GTX 1080 Ti"},
+		{"NVIDIA GeForce GTX 1080", "GeForce GTX 1080"},
+		{"GeForce GTX 1080 (0)", "GeForce GTX 1080"},
+		{"TITAN X (Pascal)", "TITAN X (Pascal)"},
+		{"NVIDIA TITAN X (Pascal) (0)", "TITAN X (Pascal)"},
+		{"TITAN Xp", "TITAN Xp"},
+		{"NVIDIA TITAN Xp", "TITAN Xp"},
+		{"GeForce GTX TITAN X", "GeForce GTX TITAN X"},
+		{"GeForce GTX TITAN", "GeForce GTX TITAN"},
+		{"TITAN V", "TITAN V"},
+		{"Tesla V100-SXM2-16GB", "Tesla V100-SXM2-16GB"},
+		{"Tesla V100-SXM2-32GB", "Tesla V100-SXM2-32GB"},
+		{"Tesla V100-PCIE-32GB", "Tesla V100-PCIE-16GB"},
+		{"Tesla P100-PCIE-12GB", "Tesla P100-PCIE-12GB"},
+		{"Tesla P100-PCIE-16GB", "Tesla P100-PCIE-16GB"},
+		{"A100-SXM4-40GB", "A100-SXM4-40GB"},
+		{"NVIDIA A100-PCIE-40GB", "A100-SXM4-40GB"},
+		{"NVIDIA A100-SXM4-80GB", "A100-SXM4-80GB"},
+		{"NVIDIA H100 80GB HBM3", "H100 SXM5 80GB"},
+		{"NVIDIA H100 PCIe", "H100 PCIe"},
+		{"NVIDIA H200", "H200"},
+		{"NVIDIA B200", "B200"},
+		{"NVIDIA GeForce RTX 5090", "GeForce RTX 5090"},
+		{"NVIDIA RTX 6000 Ada Generation", "RTX 6000 Ada Generation"},
+		{"nvidia  geforce   rtx 5090 (0)", "GeForce RTX 5090"},
+		{"GeForce GTX 280", "GeForce GTX 280"},
+		{"GeForce 8800 GTX", "GeForce 8800 GTX"},
+		{"Quadro FX 5600", "Quadro FX 5600"},
+		{"Tesla C2050", "Tesla C2050"},
+		{"Tesla M2050", "Tesla M2050"},
+		{"Tesla M2075", "Tesla M2075"},
+		{"Tesla M2090", "Tesla M2090"},
+		{"GeForce GTX 760", "GeForce GTX 760"},
+		{"GeForce GTX 950", "GeForce GTX 950"},
+	}
+	for _, tt := range tests {
+		s, ok := Lookup(tt.device)
+		if !ok {
+			t.Errorf("Lookup(%q): not found, want %s", tt.device, tt.want)
+			continue
+		}
+		if s.Name != tt.want {
+			t.Errorf("Lookup(%q): got %s, want %s", tt.device, s.Name, tt.want)
+		}
+	}
+	// Names that must not be mistaken for a listed GPU.
+	for _, device := range []string{"", "Tesla V100S-PCIE-32GB", "NVIDIA H100 NVL", "GeForce GTX 10800", "Tesla K2", "(0)"} {
+		if s, ok := Lookup(device); ok {
+			t.Errorf("Lookup(%q): got %s, want no match", device, s.Name)
+		}
+	}
+}
+
+func TestByCC(t *testing.T) {
+	tests := []struct{ cc, want string }{
+		{"9.0", "H100 SXM5 80GB"},
+		{"sm_90", "H100 SXM5 80GB"},
+		{"90", "H100 SXM5 80GB"},
+		{"8.0", "A100-SXM4-40GB"},
+		{"7.0", "Tesla V100-SXM2-16GB"},
+		{"6.1", "GeForce GTX 1080"},
+		{"6.0", "Tesla P100-PCIE-16GB"},
+		{"12.0", "GeForce RTX 5090"},
+		{"sm_120", "GeForce RTX 5090"},
+		{"10.0", "B200"},
+		{"sm_100a", "B200"},
+		{"8.9", "RTX 6000 Ada Generation"},
+		{"3.5", "Tesla K40"},
+		{"3.7", "Tesla K80"},
+		{"2.0", "Tesla C2050"},
+		{"1.3", "GeForce GTX 280"},
+	}
+	for _, tt := range tests {
+		s, ok := ByCC(tt.cc)
+		if !ok {
+			t.Errorf("ByCC(%q): not found, want %s", tt.cc, tt.want)
+			continue
+		}
+		if s.Name != tt.want {
+			t.Errorf("ByCC(%q): got %s, want %s", tt.cc, s.Name, tt.want)
+		}
+		if major, minor, _ := ParseCC(tt.cc); s.CC != formatCC(major, minor) {
+			t.Errorf("ByCC(%q): got a CC %s GPU", tt.cc, s.CC)
+		}
+	}
+	for _, cc := range []string{"7.5", "4.0", "x", ""} {
+		if s, ok := ByCC(cc); ok {
+			t.Errorf("ByCC(%q): got %s, want no match", cc, s.Name)
+		}
+	}
+	for _, cc := range CCs() {
+		if _, ok := ByCC(cc); !ok {
+			t.Errorf("ByCC(%q) of CCs(): not found", cc)
+		}
+	}
+}
+
+func TestParseCC(t *testing.T) {
+	tests := []struct {
+		in           string
+		major, minor int
+	}{
+		{"7.0", 7, 0}, {"7", 7, 0}, {"sm_70", 7, 0}, {"compute_75", 7, 5}, {"86", 8, 6},
+		{"sm_90a", 9, 0}, {"12.0", 12, 0}, {"sm_120", 12, 0}, {"100", 10, 0}, {" 1.3 ", 1, 3},
+	}
+	for _, tt := range tests {
+		major, minor, err := ParseCC(tt.in)
+		if err != nil || major != tt.major || minor != tt.minor {
+			t.Errorf("ParseCC(%q): got %d.%d, %v, want %d.%d", tt.in, major, minor, err, tt.major, tt.minor)
+		}
+	}
+}
+
+func TestParseCCError(t *testing.T) {
+	for _, in := range []string{"", "sm_", "x.y", "7.", "0", "7.10", "-1"} {
+		_, _, err := ParseCC(in)
+		if err == nil {
+			t.Errorf("ParseCC(%q): got no error", in)
+		} else if !strings.HasPrefix(err.Error(), "parsing compute capability") {
+			t.Errorf("ParseCC(%q): error %q does not name the stage", in, err)
+		}
+	}
+}
+
+// FLOP peaks against the seeds and datasheets. Older boards quote their
+// base clock, newer ones their boost clock.
+func TestPeakFLOPs(t *testing.T) {
+	atBase := func(s *Spec, lanes int) float64 {
+		return float64(s.SMs*lanes) * 2 * s.BaseClockMHz * 1e6
+	}
+	tests := []struct {
+		name      string
+		got, want float64 // TFLOP/s
+	}{
+		{"M2090 SP (cpsc424: 1331)", mustLookup(t, "Tesla M2090").PeakFP32(), 1.331e12},
+		{"M2090 DP (cpsc424: 665)", mustLookup(t, "Tesla M2090").PeakFP64(), 0.665e12},
+		{"M2050 SP (how-to-measure: 1030)", mustLookup(t, "Tesla M2050").PeakFP32(), 1.030e12},
+		{"M2050 DP (how-to-measure: 515)", mustLookup(t, "Tesla M2050").PeakFP64(), 0.515e12},
+		{"K80 board SP (cpsc424: 8730)", 2 * mustLookup(t, "Tesla K80").PeakFP32(), 8.730e12},
+		{"K80 board DP (cpsc424: 2910)", 2 * mustLookup(t, "Tesla K80").PeakFP64(), 2.910e12},
+		{"K40 SP at base", atBase(mustLookup(t, "Tesla K40"), 192), 4.29e12},
+		{"K40 DP at base", atBase(mustLookup(t, "Tesla K40"), 64), 1.43e12},
+		{"K20X DP", mustLookup(t, "Tesla K20X").PeakFP64(), 1.31e12},
+		{"P100 12GB DP at base (pyramid: 4.035)", atBase(mustLookup(t, "Tesla P100-PCIE-12GB"), 32), 4.035e12},
+		{"V100 SXM2 DP", mustLookup(t, "Tesla V100-SXM2-16GB").PeakFP64(), 7.8e12},
+		{"A100 SP", mustLookup(t, "A100-SXM4-40GB").PeakFP32(), 19.5e12},
+		{"A100 DP", mustLookup(t, "A100-SXM4-40GB").PeakFP64(), 9.7e12},
+		{"H100 SXM SP", mustLookup(t, "H100 80GB HBM3").PeakFP32(), 67e12},
+		{"H100 SXM DP", mustLookup(t, "H100 80GB HBM3").PeakFP64(), 34e12},
+		{"H100 PCIe DP", mustLookup(t, "H100 PCIe").PeakFP64(), 26e12},
+		{"RTX 6000 Ada SP", mustLookup(t, "RTX 6000 Ada Generation").PeakFP32(), 91.1e12},
+		{"RTX 5090 SP", mustLookup(t, "GeForce RTX 5090").PeakFP32(), 104.8e12},
+		{"GTX 280 DP", mustLookup(t, "GeForce GTX 280").PeakFP64(), 77.8e9},
+	}
+	for _, tt := range tests {
+		if !within(tt.got, tt.want, 0.02) {
+			t.Errorf("%s: got %.4g FLOP/s, want %.4g ± 2%%", tt.name, tt.got, tt.want)
+		}
+	}
+}
+
+// The cpsc424 seed: "Ratios less than 3.76 are memory bound". That is the
+// M2090's balance: 16 SMs × 32 lanes × 1.3 GHz / 177 GB/s.
+func TestBalance(t *testing.T) {
+	m2090 := mustLookup(t, "Tesla M2090")
+	if got := m2090.Balance(); !within(got, 3.76, 0.005) {
+		t.Errorf("M2090 Balance: got %.3f, want 3.76 ± 0.5%%", got)
+	}
+	// Same ratio in thread instructions per byte.
+	perByte := float64(m2090.SMs*m2090.CoresPerSM) * m2090.SMClockMHz * 1e6 / m2090.PeakBandwidth()
+	if got := m2090.Balance(); math.Abs(got-perByte) > 1e-9 {
+		t.Errorf("M2090 Balance: got %v, want thread instructions per byte %v", got, perByte)
+	}
+	// The K40 on the same slide is far from 3.76.
+	if got := mustLookup(t, "Tesla K40").Balance(); !within(got, 8.74, 0.01) {
+		t.Errorf("K40 Balance: got %.3f, want 8.74", got)
+	}
+}
+
+func TestRidge(t *testing.T) {
+	for _, s := range Specs() {
+		if got, want := s.RidgeFP32(), s.PeakFP32()/s.PeakBandwidth(); got != want {
+			t.Errorf("%s RidgeFP32: got %v, want %v", s.Name, got, want)
+		}
+		if s.FP64PerSM > 0 && s.RidgeFP64() >= s.RidgeFP32() {
+			t.Errorf("%s: FP64 ridge %v not below FP32 ridge %v", s.Name, s.RidgeFP64(), s.RidgeFP32())
+		}
+	}
+	tests := []struct {
+		device     string
+		fp32, fp64 float64
+	}{
+		{"Tesla V100-SXM2-16GB", 17.45, 8.72},
+		{"H100 80GB HBM3", 19.96, 9.98},
+		{"Tesla P100-PCIE-12GB", 17.01, 8.50},
+	}
+	for _, tt := range tests {
+		s := mustLookup(t, tt.device)
+		if !within(s.RidgeFP32(), tt.fp32, 0.005) || !within(s.RidgeFP64(), tt.fp64, 0.005) {
+			t.Errorf("%s ridges: got %.2f, %.2f FLOP/B, want %.2f, %.2f", tt.device, s.RidgeFP32(), s.RidgeFP64(), tt.fp32, tt.fp64)
+		}
+	}
+}
+
+func TestResolveArch(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"7.0", "7.0"}, {"sm_86", "8.6"}, {"Volta", "7.0"}, {"hopper", "9.0"}, {"Kepler", "3.5"},
+		{"Ada Lovelace", "8.9"}, {"Tesla", "1.3"}, {"Tesla K20c", "3.5"}, {"NVIDIA H100 80GB HBM3", "9.0"},
+		{"TITAN V", "7.0"}, {"Quadro FX 5600 (0)", "1.0"},
+	}
+	for _, tt := range tests {
+		got, err := ResolveArch(tt.in)
+		if err != nil || got != tt.want {
+			t.Errorf("ResolveArch(%q): got %q, %v, want %q", tt.in, got, err, tt.want)
+		}
+	}
+	for _, in := range []string{"", "4.0", "Larrabee", "sm_"} {
+		if got, err := ResolveArch(in); err == nil {
+			t.Errorf("ResolveArch(%q): got %q, want an error", in, got)
+		} else if !strings.HasPrefix(err.Error(), "resolving arch") {
+			t.Errorf("ResolveArch(%q): error %q does not name the stage", in, err)
+		}
+	}
+}

@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/ingest"
+	"github.com/profan-dev/profan/report"
+	"github.com/spf13/cobra"
+)
+
+// AnalyzeOptions are the flags of profan analyze.
+type AnalyzeOptions struct {
+	IO      *IOStreams
+	Files   []string
+	Format  string
+	Input   string // importer name; empty sniffs
+	Checks  string
+	Config  string
+	Verbose bool
+}
+
+// NewCmdAnalyze builds profan analyze. runF replaces the run function in
+// tests.
+func NewCmdAnalyze(io *IOStreams, runF func(*AnalyzeOptions) error) *cobra.Command {
+	opts := &AnalyzeOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "analyze <file>...",
+		Short: "Summarize each kernel's memory efficiency and say what to fix",
+		Long: `Read ncu, nvprof or nsys CSV exports and print, per kernel, the key memory
+metrics, the memory model's reading of the access pattern, and findings with
+advice. The format of each table is detected from its header.`,
+		Example: `  profan analyze fixtures/ncu/transpose.full.details.csv
+  profan analyze run.csv --format json | jq '.kernels[].findings'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return analyzeRun(opts)
+		},
+	}
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|markdown}")
+	cmd.Flags().StringVar(&opts.Input, "input-format", "", "skip sniffing and read every table as this format")
+	cmd.Flags().StringVar(&opts.Checks, "checks", "all", "rules to run: all, -ID, globs (e.g. all,-low-occupancy,*-memcpy)")
+	cmd.Flags().StringVar(&opts.Config, "config", "", "config file with thresholds and suppressions")
+	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every canonical metric and the rules that were skipped")
+	return cmd
+}
+
+func analyzeRun(opts *AnalyzeOptions) error {
+	w, err := report.New(opts.Format, opts.IO.Out, report.Options{Color: opts.IO.Color && opts.Format == "text", Verbose: opts.Verbose})
+	if err != nil {
+		return FlagErrorf("%v", err)
+	}
+	ruler, err := newRuler(opts.Checks, opts.Config)
+	if err != nil {
+		return err
+	}
+	var runs []*profan.Run
+	for _, path := range opts.Files {
+		run, err := analyzeFile(path, opts.Input, ruler, w)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, run)
+	}
+	return w.End(runs)
+}
+
+// analyzeFile streams one export through the analysis into w.
+func analyzeFile(path, format string, ruler analysis.Ruler, w report.Writer) (*profan.Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sink := ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+		return w.Kernel(analysis.Analyze(run, k, analysis.Options{Rules: ruler}))
+	}}
+	run, err := ingest.Read(f, path, ingest.Options{Format: format}, sink)
+	if err != nil {
+		return nil, fmt.Errorf("%w", err)
+	}
+	return run, nil
+}

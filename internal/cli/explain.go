@@ -1,0 +1,64 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/profan-dev/profan/rules"
+	"github.com/spf13/cobra"
+)
+
+// NewCmdExplain builds profan explain.
+func NewCmdExplain(io *IOStreams) *cobra.Command {
+	var list bool
+	cmd := &cobra.Command{
+		Use:   "explain [<rule>]",
+		Short: "Print the documentation of a rule",
+		Example: `  profan explain uncoalesced-global
+  profan explain --list`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if list || len(args) == 0 {
+				for _, r := range rules.All {
+					fmt.Fprintf(io.Out, "%-22s %-8s %s\n", r.ID, r.Severity, r.Title)
+				}
+				return nil
+			}
+			r, ok := rules.ByID(args[0])
+			if !ok {
+				return FlagErrorf("no rule %q (profan explain --list shows them)", args[0])
+			}
+			fmt.Fprint(io.Out, RuleDoc(r))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&list, "list", false, "list the rules")
+	return cmd
+}
+
+// RuleDoc renders a rule's documentation as plain text.
+func RuleDoc(r *rules.Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %s\nseverity: %s\n", r.ID, r.Title, r.Severity)
+	if len(r.Requires) > 0 {
+		fmt.Fprintf(&b, "needs: %s\n", strings.ReplaceAll(strings.Join(r.Requires, ", "), "|", " or "))
+	} else {
+		b.WriteString("needs: host transfer rows (nvprof gpu-trace or API summary)\n")
+	}
+	fmt.Fprintf(&b, "\n%s\n", r.Text)
+	if r.Before != "" {
+		fmt.Fprintf(&b, "\nBefore:\n%s\n", indent(r.Before))
+	}
+	if r.After != "" {
+		fmt.Fprintf(&b, "\nAfter:\n%s\n", indent(r.After))
+	}
+	return b.String()
+}
+
+func indent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = "    " + l
+	}
+	return strings.Join(lines, "\n")
+}

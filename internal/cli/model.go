@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/spf13/cobra"
+)
+
+// ModelOptions are the flags of profan model.
+type ModelOptions struct {
+	IO        *IOStreams
+	Arch      string
+	ElemBytes int
+	Threads   int
+	Pattern   string
+	Format    string
+	NoL1      bool
+}
+
+// NewCmdModel builds profan model.
+func NewCmdModel(io *IOStreams, runF func(*ModelOptions) error) *cobra.Command {
+	opts := &ModelOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "model --arch <arch> --elem-bytes <n> --threads <n> --pattern <pattern>",
+		Short: "Predict requests, L1 transactions and L2 sectors of an access pattern",
+		Long: `Predict what a warp-level access pattern costs on a GPU architecture with the
+analytic memory model: requests (warp instructions), L1 transactions (128-byte
+lines) and L2 sectors (32 bytes), next to the ideal counts.
+
+--arch takes a compute capability (7.0), an architecture (volta, hopper) or a GPU
+name (V100, "NVIDIA H100 80GB HBM3"). --pattern is one of sequential, offset:K,
+stride:K (elements), uniform or random (a random permutation, expected value).`,
+		Example: `  profan model --arch volta --elem-bytes 4 --threads 10000 --pattern sequential
+  profan model --arch 9.0 --elem-bytes 8 --threads 10000 --pattern random --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(opts)
+			}
+			return modelRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Arch, "arch", "", "compute capability, architecture or GPU name (required)")
+	cmd.Flags().IntVar(&opts.ElemBytes, "elem-bytes", 4, "bytes each thread accesses: 1, 2, 4, 8 or 16")
+	cmd.Flags().IntVar(&opts.Threads, "threads", 0, "threads that access memory (required)")
+	cmd.Flags().StringVar(&opts.Pattern, "pattern", "sequential", "{sequential|offset:K|stride:K|uniform|random}")
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json}")
+	cmd.Flags().BoolVar(&opts.NoL1, "no-l1", false, "global loads bypass L1 (Fermi -dlcm=cg)")
+	return cmd
+}
+
+func modelRun(opts *ModelOptions) error {
+	if opts.Arch == "" {
+		return FlagErrorf("--arch is required")
+	}
+	if opts.Threads <= 0 {
+		return FlagErrorf("--threads must be positive")
+	}
+	cc, err := gpumodel.ResolveArch(opts.Arch)
+	if err != nil {
+		return FlagErrorf("--arch: %v", err)
+	}
+	p, err := gpumodel.ParsePattern(opts.Pattern)
+	if err != nil {
+		return FlagErrorf("--pattern: %v", err)
+	}
+	l1 := gpumodel.L1Default
+	if opts.NoL1 {
+		l1 = gpumodel.L1Off
+	}
+	pred, err := gpumodel.PredictWith(cc, opts.ElemBytes, opts.Threads, p, gpumodel.Options{L1: l1})
+	if err != nil {
+		return FlagErrorf("%v", err)
+	}
+	switch opts.Format {
+	case "json":
+		out := map[string]any{
+			"arch": opts.Arch, "cc": cc, "elem_bytes": opts.ElemBytes, "threads": opts.Threads, "pattern": opts.Pattern,
+			"requests": pred.Requests, "l1_transactions": pred.L1Transactions, "l2_sectors": pred.L2Sectors,
+			"ideal_requests": pred.IdealRequests, "ideal_l1_transactions": pred.IdealL1Transactions, "ideal_l2_sectors": pred.IdealL2Sectors,
+			"sectors_per_request": pred.SectorsPerRequest, "ideal_sectors_per_request": pred.IdealSectorsPerRequest, "efficiency": pred.Efficiency,
+		}
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	case "text", "":
+		tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintf(opts.IO.Out, "cc %s, %d threads of %d-byte elements, %s\n", cc, opts.Threads, opts.ElemBytes, opts.Pattern)
+		fmt.Fprintf(tw, "\tpredicted\tideal\t\n")
+		fmt.Fprintf(tw, "requests\t%s\t%s\t\n", count(pred.Requests), count(pred.IdealRequests))
+		fmt.Fprintf(tw, "L1 transactions (128 B)\t%s\t%s\t\n", count(pred.L1Transactions), count(pred.IdealL1Transactions))
+		fmt.Fprintf(tw, "L2 sectors (32 B)\t%s\t%s\t\n", count(pred.L2Sectors), count(pred.IdealL2Sectors))
+		fmt.Fprintf(tw, "sectors per request\t%.2f\t%.2f\t\n", pred.SectorsPerRequest, pred.IdealSectorsPerRequest)
+		fmt.Fprintf(tw, "efficiency\t%.1f%%\t\t\n", pred.Efficiency*100)
+		return tw.Flush()
+	}
+	return FlagErrorf("unknown format %q (want text or json)", opts.Format)
+}
+
+func count(v float64) string {
+	if v == float64(int64(v)) {
+		return fmt.Sprintf("%d", int64(v))
+	}
+	return fmt.Sprintf("%.1f", v)
+}

@@ -1,0 +1,173 @@
+package report
+
+import (
+	"bufio"
+	"encoding/json"
+	"io"
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/metrics"
+)
+
+// jsonWriter writes {"kernels": [...], "runs": [...], "metric_units": {...}}.
+// The kernel fields are a stable contract: add fields, never rename them.
+type jsonWriter struct {
+	w     *bufio.Writer
+	n     int
+	runOf map[*profan.Run]int
+	runs  []*profan.Run
+}
+
+func newJSON(w io.Writer) *jsonWriter {
+	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{}}
+}
+
+// JSONKernel is the JSON form of an analysed kernel.
+type JSONKernel struct {
+	ID          string             `json:"id"`
+	Name        string             `json:"name"`
+	Demangled   string             `json:"demangled,omitempty"`
+	Run         int                `json:"run"`
+	Device      string             `json:"device"`
+	DeviceFrom  string             `json:"device_from"`
+	CC          string             `json:"cc"`
+	Grid        [3]int             `json:"grid"`
+	Block       [3]int             `json:"block"`
+	Invocations int                `json:"invocations"`
+	Duration    *float64           `json:"duration_s"`
+	Metrics     map[string]float64 `json:"metrics"`
+	Findings    []JSONFinding      `json:"findings"`
+	NCUFindings []JSONToolFinding  `json:"ncu_findings,omitempty"`
+	Model       analysis.Model     `json:"model"`
+	Warnings    []string           `json:"warnings,omitempty"`
+	Skipped     []string           `json:"skipped_rules,omitempty"`
+}
+
+// JSONFinding is the JSON form of a finding.
+type JSONFinding struct {
+	Rule      string         `json:"rule"`
+	Severity  string         `json:"severity"`
+	Message   string         `json:"message"`
+	Advice    string         `json:"advice"`
+	Gain      *float64       `json:"estimated_gain"`
+	Evidence  []string       `json:"evidence,omitempty"`
+	Locations []JSONLocation `json:"locations,omitempty"`
+}
+
+// JSONLocation is a source location.
+type JSONLocation struct {
+	File string `json:"file,omitempty"`
+	Line int    `json:"line,omitempty"`
+	SASS string `json:"sass,omitempty"`
+}
+
+// JSONToolFinding is one of ncu's own rule results.
+type JSONToolFinding struct {
+	Section     string   `json:"section"`
+	Rule        string   `json:"rule"`
+	Type        string   `json:"type"`
+	Description string   `json:"description"`
+	Speedup     *float64 `json:"estimated_speedup_pct,omitempty"`
+	SpeedupType string   `json:"speedup_type,omitempty"`
+}
+
+// JSONRun describes one export.
+type JSONRun struct {
+	Source   string           `json:"source"`
+	Tool     string           `json:"tool"`
+	Format   string           `json:"format"`
+	Digest   string           `json:"digest"`
+	Messages []profan.Message `json:"messages,omitempty"`
+}
+
+func ptr(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// ToJSON converts an analysed kernel.
+func ToJSON(a *analysis.Kernel, run int) JSONKernel {
+	k := a.K
+	j := JSONKernel{
+		ID: k.ID, Name: k.Name, Demangled: k.Demangled, Run: run, CC: k.CC,
+		Grid: k.Grid, Block: k.Block, Invocations: k.Invocations, Duration: ptr(k.Duration),
+		Metrics: map[string]float64{}, Findings: []JSONFinding{}, Model: a.Model,
+		Warnings: a.Metrics.Warnings, Skipped: a.Skipped, DeviceFrom: a.SpecFrom,
+	}
+	j.Device = k.Device
+	if j.Device == "" && a.Spec != nil {
+		j.Device = a.Spec.Name
+	}
+	for _, v := range a.Metrics.Values {
+		j.Metrics[v.Name] = v.Value
+	}
+	for _, f := range a.Findings {
+		jf := JSONFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Advice: f.Advice, Gain: ptr(f.Gain), Evidence: f.Evidence}
+		for _, l := range f.Locations {
+			jf.Locations = append(jf.Locations, JSONLocation(l))
+		}
+		j.Findings = append(j.Findings, jf)
+	}
+	for _, f := range k.Findings {
+		j.NCUFindings = append(j.NCUFindings, JSONToolFinding{Section: f.Section, Rule: f.Rule, Type: f.Type, Description: f.Description, Speedup: ptr(f.Speedup), SpeedupType: f.SpeedupType})
+	}
+	return j
+}
+
+func (j *jsonWriter) Kernel(a *analysis.Kernel) error {
+	run, ok := j.runOf[a.Run]
+	if !ok {
+		run = len(j.runs)
+		j.runOf[a.Run] = run
+		j.runs = append(j.runs, a.Run)
+	}
+	if j.n == 0 {
+		j.w.WriteString("{\"kernels\": [\n")
+	} else {
+		j.w.WriteString(",\n")
+	}
+	j.n++
+	b, err := json.Marshal(ToJSON(a, run))
+	if err != nil {
+		return err
+	}
+	_, err = j.w.Write(b)
+	return err
+}
+
+func (j *jsonWriter) End(runs []*profan.Run) error {
+	if j.n == 0 {
+		j.w.WriteString("{\"kernels\": [")
+	}
+	j.w.WriteString("\n],\n\"runs\": ")
+	// Runs appear in the order of their first kernel; runs without kernels
+	// follow.
+	ordered := append([]*profan.Run(nil), j.runs...)
+	for _, r := range runs {
+		if _, ok := j.runOf[r]; !ok {
+			ordered = append(ordered, r)
+		}
+	}
+	out := make([]JSONRun, 0, len(ordered))
+	for _, r := range ordered {
+		out = append(out, JSONRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages})
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return err
+	}
+	j.w.Write(b)
+	units := map[string]string{}
+	for _, d := range metrics.Defs {
+		units[d.Name] = d.Unit
+	}
+	b, _ = json.Marshal(units)
+	j.w.WriteString(",\n\"metric_units\": ")
+	j.w.Write(b)
+	j.w.WriteString("\n}\n")
+	return j.w.Flush()
+}

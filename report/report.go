@@ -1,0 +1,61 @@
+// Package report renders analysed kernels for people and programs: an
+// aligned text summary, Markdown, and the JSON contract other tools read.
+// Writers stream: each kernel is written as soon as it is analysed, so a
+// large export never sits in memory.
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+)
+
+// Writer receives analysed kernels one at a time.
+type Writer interface {
+	Kernel(a *analysis.Kernel) error
+	// End is called once after every run was read, with the runs' headers.
+	End(runs []*profan.Run) error
+}
+
+// Options control rendering.
+type Options struct {
+	Color   bool // ANSI color (text only)
+	Verbose bool // show skipped rules and every canonical metric
+}
+
+// New returns the writer for format: text, json or markdown.
+func New(format string, w io.Writer, opt Options) (Writer, error) {
+	switch format {
+	case "", "text":
+		return newText(w, opt), nil
+	case "json":
+		return newJSON(w), nil
+	case "markdown", "md":
+		return newMarkdown(w), nil
+	}
+	return nil, fmt.Errorf("unknown format %q (want text, json or markdown)", format)
+}
+
+// Formats lists the formats New accepts.
+var Formats = []string{"text", "json", "markdown"}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// dim renders a shape or "?".
+func dim(d profan.Dim3) string {
+	if !d.Known() {
+		return "?"
+	}
+	return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2])
+}
+
+// gainText renders an estimated gain.
+func gainText(g float64) string {
+	if !finite(g) {
+		return "gain unknown"
+	}
+	return fmt.Sprintf("est. gain %.0f%% of kernel time", g*100)
+}

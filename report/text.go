@@ -1,0 +1,209 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/metrics"
+)
+
+type textWriter struct {
+	w   *bufio.Writer
+	opt Options
+	n   int
+}
+
+func newText(w io.Writer, opt Options) *textWriter {
+	return &textWriter{w: bufio.NewWriterSize(w, 64<<10), opt: opt}
+}
+
+func (t *textWriter) c(code, s string) string {
+	if !t.opt.Color {
+		return s
+	}
+	return "\x1b[" + code + "m" + s + "\x1b[0m"
+}
+
+func (t *textWriter) Kernel(a *analysis.Kernel) error {
+	k := a.K
+	if t.n > 0 {
+		t.w.WriteString("\n")
+	}
+	t.n++
+	fmt.Fprintf(t.w, "%s  %s\n", t.c("1", k.DisplayName()), t.c("2", "id "+k.ID))
+	var head []string
+	dev := k.Device
+	if dev == "" && a.Spec != nil {
+		dev = a.Spec.Name + " (from cc)"
+	}
+	if dev != "" {
+		head = append(head, dev)
+	}
+	if k.CC != "" {
+		head = append(head, "cc "+k.CC)
+	}
+	if k.Grid.Known() {
+		head = append(head, "grid "+dim(k.Grid))
+	}
+	if k.Block.Known() {
+		head = append(head, "block "+dim(k.Block))
+	}
+	if d, ok := a.Value("duration"); ok {
+		head = append(head, metrics.Format(d, "s"))
+	}
+	if k.Invocations > 1 {
+		head = append(head, fmt.Sprintf("%d launches", k.Invocations))
+	}
+	if len(head) > 0 {
+		fmt.Fprintf(t.w, "  %s\n", strings.Join(head, " · "))
+	}
+	tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
+	access := func(label string, x *analysis.Access, effName string) {
+		if x == nil {
+			return
+		}
+		eff := ""
+		if v, ok := a.Value(effName); ok {
+			eff = fmt.Sprintf("%.1f%% efficient", v)
+		}
+		unit := "sectors/req"
+		if label == "shared" {
+			unit = "wavefronts/req"
+		}
+		fmt.Fprintf(tw, "  %s\t%.2f %s\tideal %.2f\t%s\t%s\n", label, x.SectorsPerRequest, unit, x.IdealSectorsPerRequest, eff, t.pattern(x.Pattern))
+	}
+	access("global load", a.Model.GlobalLoad, "gld_efficiency")
+	access("global store", a.Model.GlobalStore, "gst_efficiency")
+	access("shared", a.Model.Shared, "shared_efficiency")
+	if bw, ok := a.Value("dram_throughput"); ok {
+		peak := ""
+		if p, ok := a.Value("dram_peak_pct"); ok {
+			pk, _ := a.Value("dram_peak_bandwidth")
+			peak = fmt.Sprintf("%.1f%% of %s peak", p, metrics.Format(pk, "B/s"))
+		}
+		fmt.Fprintf(tw, "  DRAM\t%s\t\t%s\t\n", metrics.Format(bw, "B/s"), peak)
+	}
+	if ach, ok := a.Value("achieved_occupancy"); ok {
+		theo := ""
+		if th, ok := a.Value("theoretical_occupancy"); ok {
+			theo = fmt.Sprintf("of %.2f theoretical", th)
+		}
+		fmt.Fprintf(tw, "  occupancy\t%.2f achieved\t\t%s\t\n", ach, theo)
+	}
+	if r, ok := a.Value("instruction_byte_ratio"); ok {
+		bal := ""
+		if b, ok := a.Value("machine_balance"); ok {
+			side := "memory-bound side"
+			if r > b {
+				side = "compute-bound side"
+			}
+			bal = fmt.Sprintf("balance %.2f: %s", b, side)
+		}
+		fmt.Fprintf(tw, "  inst:byte\t%.2f\t\t%s\t\n", r, bal)
+	}
+	if ai, ok := a.Value("arithmetic_intensity"); ok {
+		fmt.Fprintf(tw, "  intensity\t%.3g FLOP/B\t\t\t\n", ai)
+	}
+	tw.Flush()
+	if t.opt.Verbose {
+		for _, v := range a.Metrics.Values {
+			fmt.Fprintf(t.w, "    %-40s %s\n", v.Name, metrics.Format(v.Value, v.Unit))
+		}
+	}
+	for _, x := range []*analysis.Access{a.Model.GlobalLoad, a.Model.GlobalStore, a.Model.Shared} {
+		if x != nil && x.Pattern != "coalesced" && x.Explanation != "" {
+			fmt.Fprintf(t.w, "  model: %s\n", x.Explanation)
+		}
+		if x != nil {
+			for _, s := range x.Implausible {
+				fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "implausible:"), s)
+			}
+		}
+	}
+	for _, w := range a.Metrics.Warnings {
+		fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "check:"), w)
+	}
+	for _, f := range a.Findings {
+		fmt.Fprintf(t.w, "  %s %s  %s\n", t.sev(f.Severity), t.c("1", f.Rule), gainText(f.Gain))
+		fmt.Fprintf(t.w, "      %s\n", f.Message)
+		if f.Advice != "" {
+			fmt.Fprintf(t.w, "      fix: %s\n", f.Advice)
+		}
+		for _, l := range f.Locations {
+			fmt.Fprintf(t.w, "      at %s\n", location(l))
+		}
+	}
+	if t.opt.Verbose {
+		for _, s := range a.Skipped {
+			fmt.Fprintf(t.w, "  %s %s\n", t.c("2", "skipped:"), s)
+		}
+	}
+	if len(k.Findings) > 0 {
+		fmt.Fprintf(t.w, "  %s\n", t.c("2", "ncu says:"))
+		for _, f := range k.Findings {
+			if f.Type == "INF" && !t.opt.Verbose {
+				continue
+			}
+			fmt.Fprintf(t.w, "    %s %s: %s\n", f.Type, f.Rule, shorten(f.Description, 160))
+		}
+	}
+	return nil
+}
+
+func (t *textWriter) pattern(p string) string {
+	if p == "coalesced" || p == "" {
+		return p
+	}
+	return t.c("33", p)
+}
+
+func (t *textWriter) sev(s profan.Severity) string {
+	switch s {
+	case profan.Error:
+		return t.c("31", "error  ")
+	case profan.Warning:
+		return t.c("33", "warning")
+	}
+	return t.c("36", "info   ")
+}
+
+func location(l profan.Location) string {
+	var s string
+	if l.File != "" {
+		s = fmt.Sprintf("%s:%d", l.File, l.Line)
+	}
+	if l.SASS != "" {
+		if s != "" {
+			s += "  "
+		}
+		s += l.SASS
+	}
+	return s
+}
+
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}
+
+func (t *textWriter) End(runs []*profan.Run) error {
+	for _, r := range runs {
+		for _, m := range r.Messages {
+			if m.Level == "error" {
+				fmt.Fprintf(t.w, "%s:%d: %s: %s\n", r.Source, m.Line, r.Tool, m.Text)
+			}
+		}
+	}
+	if t.n == 0 {
+		t.w.WriteString("no kernels\n")
+	}
+	return t.w.Flush()
+}

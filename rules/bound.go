@@ -1,0 +1,121 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/profan-dev/profan"
+)
+
+// boundOf places a kernel on the roofline: "memory", "compute", "latency"
+// or "" when the export lacks what it takes. ncu's speed-of-light
+// percentages decide when present (both under 60 %: latency-bound, as ncu's
+// own SOLBottleneck rule says); otherwise the instruction:byte ratio against
+// the device balance (the seed's method for nvprof metrics).
+func boundOf(p *Pass) (string, string) {
+	mem, okM := p.Value("memory_throughput_pct")
+	comp, okC := p.Value("compute_throughput_pct")
+	if okM && okC {
+		switch {
+		case mem < p.T.Bound && comp < p.T.Bound:
+			return "latency", fmt.Sprintf("memory %.0f%% and compute %.0f%% of peak, both under %.0f%%", mem, comp, p.T.Bound)
+		case mem >= comp:
+			return "memory", fmt.Sprintf("memory at %.0f%% of peak, compute at %.0f%%", mem, comp)
+		default:
+			return "compute", fmt.Sprintf("compute at %.0f%% of peak, memory at %.0f%%", comp, mem)
+		}
+	}
+	r, okR := p.Value("instruction_byte_ratio")
+	b, okB := p.Value("machine_balance")
+	if okR && okB {
+		if r < b {
+			return "memory", fmt.Sprintf("instruction:byte ratio %.2f below the device balance %.2f", r, b)
+		}
+		return "compute", fmt.Sprintf("instruction:byte ratio %.2f above the device balance %.2f", r, b)
+	}
+	return "", ""
+}
+
+var boundRequires = []string{"memory_throughput_pct|instruction_byte_ratio"}
+
+// MemoryBound places the kernel under the memory roof.
+var MemoryBound = &Rule{
+	ID:    "memory-bound",
+	Title: "Memory-bound kernel",
+	Text: `The kernel moves more bytes per instruction than the GPU's balance point: its
+speed is set by memory bandwidth. Gains come from moving fewer bytes (coalescing,
+reuse through shared memory, smaller types), not from faster arithmetic.`,
+	Before:   `y[i] = a * x[i] + y[i];        // 12 bytes per 2 FLOPs`,
+	After:    `// fuse with the producer/consumer kernel so x and y are read once`,
+	Severity: profan.Info,
+	Requires: boundRequires,
+	Check: func(p *Pass) {
+		b, why := boundOf(p)
+		if b != "memory" {
+			return
+		}
+		gain := math.NaN()
+		if pct, ok := p.Value("dram_peak_pct"); ok && pct < 100 {
+			gain = clamp01(1 - pct/100)
+		}
+		p.Report(profan.Finding{
+			Message:  "memory-bound: " + why,
+			Advice:   "reduce the bytes moved: fix uncoalesced accesses first, reuse data through shared memory or registers, use smaller types, or fuse kernels",
+			Gain:     gain,
+			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance", "dram_peak_pct", "arithmetic_intensity"),
+		})
+	},
+}
+
+// ComputeBound places the kernel under the compute roof.
+var ComputeBound = &Rule{
+	ID:    "compute-bound",
+	Title: "Compute-bound kernel",
+	Text: `The kernel executes more instructions per byte than the GPU's balance point: its
+speed is set by instruction throughput. Gains come from fewer or cheaper
+instructions (fused multiply-add, lower precision, tensor cores, less index
+arithmetic).`,
+	Before:   `for (...) acc += a[i] * b[i];   // FMUL + FADD`,
+	After:    `for (...) acc = fmaf(a[i], b[i], acc);`,
+	Severity: profan.Info,
+	Requires: boundRequires,
+	Check: func(p *Pass) {
+		b, why := boundOf(p)
+		if b != "compute" {
+			return
+		}
+		p.Report(profan.Finding{
+			Message:  "compute-bound: " + why,
+			Advice:   "reduce or cheapen instructions: use FMA, lower precision or tensor cores where accuracy allows, and hoist index arithmetic out of loops",
+			Gain:     math.NaN(),
+			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance"),
+		})
+	},
+}
+
+// LatencyBound reports kernels that reach neither roof.
+var LatencyBound = &Rule{
+	ID:    "latency-bound",
+	Title: "Latency-bound kernel",
+	Text: `Neither memory nor compute throughput is near its peak: warps spend their time
+waiting. More independent work in flight (more warps, more blocks, several
+loads issued before their use) hides the latency.`,
+	Before:   `kernel<<<4, 128>>>(...)`,
+	After:    `kernel<<<numSMs * 4, 256>>>(...)  // and unroll independent loads`,
+	Severity: profan.Info,
+	Requires: []string{"memory_throughput_pct", "compute_throughput_pct"},
+	Check: func(p *Pass) {
+		b, why := boundOf(p)
+		if b != "latency" {
+			return
+		}
+		mem, _ := p.Value("memory_throughput_pct")
+		comp, _ := p.Value("compute_throughput_pct")
+		p.Report(profan.Finding{
+			Message:  "latency-bound: " + why,
+			Advice:   "put more independent work in flight: more blocks and warps, fewer dependent loads, loop unrolling with loads issued early",
+			Gain:     clamp01(1 - math.Max(mem, comp)/p.T.Bound),
+			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "achieved_occupancy", "waves_per_sm"),
+		})
+	},
+}

@@ -1,0 +1,67 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/profan-dev/profan"
+)
+
+// LowOccupancy reports kernels whose achieved occupancy is far below what
+// the launch allows, or whose launch allows little.
+var LowOccupancy = &Rule{
+	ID:    "low-occupancy",
+	Title: "Low occupancy",
+	Text: `Occupancy is the share of an SM's warp slots in use. Memory latency is hidden by
+switching among warps, so a memory-bound kernel with few warps stalls. The
+theoretical occupancy is limited by registers per thread, shared memory per
+block or block size; achieved occupancy falls below it when blocks are
+unbalanced or the grid is short.`,
+	Before:   `__global__ void k(...)            // 128 registers per thread`,
+	After:    `__global__ void __launch_bounds__(256, 4) k(...)  // cap registers`,
+	Severity: profan.Warning,
+	Requires: []string{"achieved_occupancy"},
+	Check: func(p *Pass) {
+		ach, _ := p.Value("achieved_occupancy")
+		theo, okT := p.Value("theoretical_occupancy")
+		limiter := occupancyLimiter(p)
+		switch {
+		case okT && theo > 0 && ach < p.T.OccupancyGap*theo:
+			p.Report(profan.Finding{
+				Message:  fmt.Sprintf("achieved occupancy %.0f%% is far below the theoretical %.0f%%: warps finish unevenly or the grid is too short to fill the SMs", ach*100, theo*100),
+				Advice:   "balance the work across blocks and launch enough blocks for several waves",
+				Gain:     clamp01((theo - ach) / theo * 0.5 * memoryWeight(p)),
+				Evidence: p.Evidence("achieved_occupancy", "theoretical_occupancy", "waves_per_sm"),
+			})
+		case okT && theo < 0.5:
+			p.Report(profan.Finding{
+				Message:  fmt.Sprintf("theoretical occupancy is only %.0f%%%s", theo*100, limiter),
+				Advice:   "reduce registers per thread (__launch_bounds__, -maxrregcount) or shared memory per block, or change the block size, to fit more warps per SM",
+				Gain:     clamp01((0.5 - theo) * memoryWeight(p)),
+				Evidence: p.Evidence("achieved_occupancy", "theoretical_occupancy"),
+			})
+		}
+	},
+}
+
+// occupancyLimiter names what limits the blocks per SM, from ncu's
+// launch__occupancy_limit_* (or "Block Limit ...") metrics.
+func occupancyLimiter(p *Pass) string {
+	best, name := math.Inf(1), ""
+	for _, c := range []struct{ metric, label, what string }{
+		{"launch__occupancy_limit_registers", "Block Limit Registers", "registers"},
+		{"launch__occupancy_limit_shared_mem", "Block Limit Shared Mem", "shared memory"},
+		{"launch__occupancy_limit_warps", "Block Limit Warps", "block size (warps)"},
+		{"launch__occupancy_limit_blocks", "Block Limit SM", "blocks per SM"},
+	} {
+		for _, n := range []string{c.metric, c.label} {
+			if v, ok := p.A.K.Value(n); ok && v < best {
+				best, name = v, c.what
+			}
+		}
+	}
+	if name == "" {
+		return ""
+	}
+	return fmt.Sprintf(", limited by %s (%.0f blocks per SM)", name, best)
+}

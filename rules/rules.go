@@ -1,0 +1,305 @@
+// Package rules is profan's rule engine. Each rule is one value in one file:
+// a stable kebab-case ID that users type in --checks, --fail-on and
+// suppressions (so it never changes once released), its documentation with a
+// before/after example, the canonical metrics it needs, and its check.
+//
+// A rule reads an analysed kernel (metrics, memory model, source page) and
+// reports findings with the numbers that triggered them, the fix, and an
+// estimated gain: the share of the kernel's time the fix should save,
+// derived from the model (for memory fixes: the share of memory traffic
+// removed, weighted by how memory-bound the kernel is). Rules do no I/O.
+package rules
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+)
+
+// Rule is one check.
+type Rule struct {
+	ID       string
+	Title    string
+	Text     string // what it means and why it matters
+	Before   string // code that triggers it
+	After    string // the fix
+	Severity profan.Severity
+	// Requires lists canonical metrics; the rule is skipped unless at least
+	// one of each "|"-separated group is present.
+	Requires []string
+	// Check reports findings on one kernel.
+	Check func(p *Pass)
+	// CheckRun, for run-level rules (host transfers), reports findings on
+	// the run as a whole; Requires is then ignored.
+	CheckRun func(p *RunPass)
+}
+
+// All is the registry, in documentation order.
+var All = []*Rule{
+	UncoalescedGlobal,
+	SharedBankConflict,
+	TileSharedMemory,
+	UniformLoad,
+	ThreadDivergence,
+	SmallGrid,
+	LowOccupancy,
+	PageableMemcpy,
+	SyncMemcpy,
+	MemoryBound,
+	ComputeBound,
+	LatencyBound,
+}
+
+// ByID returns the rule with the given ID.
+func ByID(id string) (*Rule, bool) {
+	for _, r := range All {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// Select returns the rules that a staticcheck-style list selects:
+// "all", "ID", globs ("*-memcpy") and exclusions ("-low-occupancy"),
+// applied left to right.
+func Select(spec string) ([]*Rule, error) {
+	if strings.TrimSpace(spec) == "" {
+		spec = "all"
+	}
+	on := map[string]bool{}
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		val := true
+		if strings.HasPrefix(item, "-") {
+			val, item = false, item[1:]
+		}
+		matched := false
+		for _, r := range All {
+			ok := item == "all" || item == "*" || item == r.ID
+			if !ok {
+				ok, _ = path.Match(item, r.ID)
+			}
+			if ok {
+				on[r.ID] = val
+				matched = true
+			}
+		}
+		if !matched {
+			return nil, fmt.Errorf("no rule matches %q (see profan explain --list)", item)
+		}
+	}
+	var out []*Rule
+	for _, r := range All {
+		if on[r.ID] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// Thresholds are the numbers the rules compare with; the config file may
+// override each one.
+type Thresholds struct {
+	// Excess is how far above the ideal sectors (or wavefronts) per request
+	// an access must be to be reported, as a ratio (1.25 = 25 % more).
+	Excess float64 `toml:"excess" json:"excess"`
+	// MinTrafficShare ignores accesses that carry less than this share of
+	// the kernel's global sectors.
+	MinTrafficShare float64 `toml:"min_traffic_share" json:"min_traffic_share"`
+	// BankConflictWays reports shared accesses at or above this many
+	// wavefronts per request.
+	BankConflictWays float64 `toml:"bank_conflict_ways" json:"bank_conflict_ways"`
+	// CacheReuse is the L2-to-DRAM traffic ratio above which tiling is
+	// advised.
+	CacheReuse float64 `toml:"cache_reuse" json:"cache_reuse"`
+	// BranchEfficiency and WarpEfficiency (percent) below which divergence
+	// is reported.
+	BranchEfficiency float64 `toml:"branch_efficiency" json:"branch_efficiency"`
+	WarpEfficiency   float64 `toml:"warp_efficiency" json:"warp_efficiency"`
+	// TailWaste is the share of the last wave left idle above which a
+	// partial wave is reported.
+	TailWaste float64 `toml:"tail_waste" json:"tail_waste"`
+	// OccupancyGap: achieved below this fraction of theoretical.
+	OccupancyGap float64 `toml:"occupancy_gap" json:"occupancy_gap"`
+	// MemcpyShare: host transfers worth reporting take at least this share
+	// of the GPU time in the export.
+	MemcpyShare float64 `toml:"memcpy_share" json:"memcpy_share"`
+	// Bound: speed-of-light percentage under which neither memory nor
+	// compute is the limit (ncu uses 60 %).
+	Bound float64 `toml:"bound" json:"bound"`
+}
+
+// DefaultThresholds are the defaults, documented in the README.
+var DefaultThresholds = Thresholds{
+	Excess: 1.25, MinTrafficShare: 0.05, BankConflictWays: 1.5, CacheReuse: 8,
+	BranchEfficiency: 90, WarpEfficiency: 80, TailWaste: 0.25, OccupancyGap: 0.7,
+	MemcpyShare: 0.05, Bound: 60,
+}
+
+// Pass is one rule's look at one kernel.
+type Pass struct {
+	A    *analysis.Kernel
+	T    Thresholds
+	rule *Rule
+	out  []profan.Finding
+}
+
+// Value returns a canonical metric.
+func (p *Pass) Value(name string) (float64, bool) { return p.A.Value(name) }
+
+// Report adds a finding; the rule's ID, severity and kernel are filled in.
+func (p *Pass) Report(f profan.Finding) {
+	f.Rule = p.rule.ID
+	if f.Severity == 0 {
+		f.Severity = p.rule.Severity
+	}
+	f.Kernel = p.A.K.ID
+	if f.Gain == 0 {
+		f.Gain = math.NaN()
+	}
+	p.out = append(p.out, f)
+}
+
+// Evidence formats canonical metrics as "name=value" for a finding.
+func (p *Pass) Evidence(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if v, ok := p.Value(n); ok {
+			out = append(out, fmt.Sprintf("%s=%.4g", n, v))
+		}
+	}
+	return out
+}
+
+// RunPass is one run-level rule's look at a whole run.
+type RunPass struct {
+	Run  *profan.Run
+	T    Thresholds
+	rule *Rule
+	out  []profan.Finding
+}
+
+// Report adds a run-level finding.
+func (p *RunPass) Report(f profan.Finding) {
+	f.Rule = p.rule.ID
+	if f.Severity == 0 {
+		f.Severity = p.rule.Severity
+	}
+	if f.Gain == 0 {
+		f.Gain = math.NaN()
+	}
+	p.out = append(p.out, f)
+}
+
+// Engine runs selected rules; it implements analysis.Ruler.
+type Engine struct {
+	Rules []*Rule
+	T     Thresholds
+}
+
+// NewEngine selects rules by spec with the default thresholds.
+func NewEngine(spec string) (*Engine, error) {
+	rs, err := Select(spec)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{Rules: rs, T: DefaultThresholds}, nil
+}
+
+// Check runs the kernel rules on a; findings come sorted by estimated gain.
+func (e *Engine) Check(a *analysis.Kernel) ([]profan.Finding, []string) {
+	var out []profan.Finding
+	var skipped []string
+	for _, r := range e.Rules {
+		if r.Check == nil {
+			continue
+		}
+		if miss := missing(a, r.Requires); miss != "" {
+			skipped = append(skipped, fmt.Sprintf("%s: needs %s", r.ID, miss))
+			continue
+		}
+		p := &Pass{A: a, T: e.T, rule: r}
+		r.Check(p)
+		out = append(out, p.out...)
+	}
+	SortFindings(out)
+	return out, skipped
+}
+
+// CheckRun runs the run-level rules.
+func (e *Engine) CheckRun(run *profan.Run) []profan.Finding {
+	var out []profan.Finding
+	for _, r := range e.Rules {
+		if r.CheckRun == nil {
+			continue
+		}
+		p := &RunPass{Run: run, T: e.T, rule: r}
+		r.CheckRun(p)
+		out = append(out, p.out...)
+	}
+	SortFindings(out)
+	return out
+}
+
+func missing(a *analysis.Kernel, req []string) string {
+	for _, group := range req {
+		found := false
+		for _, n := range strings.Split(group, "|") {
+			if _, ok := a.Value(n); ok {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return strings.ReplaceAll(group, "|", " or ")
+		}
+	}
+	return ""
+}
+
+// SortFindings orders findings by estimated gain, largest first; unknown
+// gains go last, then by rule ID for stable output.
+func SortFindings(fs []profan.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		gi, gj := fs[i].Gain, fs[j].Gain
+		switch {
+		case math.IsNaN(gi) && !math.IsNaN(gj):
+			return false
+		case !math.IsNaN(gi) && math.IsNaN(gj):
+			return true
+		case !math.IsNaN(gi) && gi != gj:
+			return gi > gj
+		}
+		if fs[i].Severity != fs[j].Severity {
+			return fs[i].Severity > fs[j].Severity
+		}
+		return fs[i].Rule < fs[j].Rule
+	})
+}
+
+// memoryWeight is how memory-bound the kernel is, 0–1: the larger of ncu's
+// memory speed-of-light and DRAM utilization; 1 when unknown, so a gain
+// reads as "up to".
+func memoryWeight(p *Pass) float64 {
+	w := -1.0
+	for _, n := range []string{"memory_throughput_pct", "dram_utilization", "dram_peak_pct"} {
+		if v, ok := p.Value(n); ok && v/100 > w {
+			w = v / 100
+		}
+	}
+	if w < 0 {
+		return 1
+	}
+	return math.Min(1, math.Max(0, w))
+}
+
+func clamp01(v float64) float64 { return math.Min(1, math.Max(0, v)) }

@@ -1,0 +1,65 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/gpumodel"
+)
+
+// SharedBankConflict reports shared-memory accesses that the 32 banks must
+// serialize.
+var SharedBankConflict = &Rule{
+	ID:    "shared-bank-conflict",
+	Title: "Shared-memory bank conflicts",
+	Text: `Shared memory has 32 banks of 4-byte words. When threads of a warp touch
+different words of one bank, the access is replayed once per word: an N-way
+conflict costs N wavefronts instead of one. Reading a column of a [32][32] float
+tile is the classic 32-way case; padding each row by one word puts the column's
+elements in 32 different banks.`,
+	Before: `__shared__ float tile[32][32];
+odata[i] = tile[threadIdx.x][threadIdx.y]; // 32-way conflict`,
+	After: `__shared__ float tile[32][33];            // one word of padding per row
+odata[i] = tile[threadIdx.x][threadIdx.y]; // conflict-free`,
+	Severity: profan.Warning,
+	Requires: []string{"shared_load_transactions_per_request|shared_store_transactions_per_request"},
+	Check:    checkBankConflict,
+}
+
+func checkBankConflict(p *Pass) {
+	ld, _ := p.Value("shared_load_transactions_per_request")
+	st, _ := p.Value("shared_store_transactions_per_request")
+	for _, c := range []struct {
+		ways float64
+		what string
+		tr   string
+	}{{ld, "loads", "shared_load_transactions"}, {st, "stores", "shared_store_transactions"}} {
+		if math.IsNaN(c.ways) || c.ways < p.T.BankConflictWays {
+			continue
+		}
+		ways := math.Round(c.ways)
+		width := 32 // the tile width that produces a ways-way column conflict
+		pad := gpumodel.PaddingFor(width, 4)
+		all := 0.0
+		for _, n := range []string{"shared_load_transactions", "shared_store_transactions"} {
+			if v, ok := p.Value(n); ok {
+				all += v
+			}
+		}
+		share := 1.0
+		if v, ok := p.Value(c.tr); ok && all > 0 {
+			share = v / all
+		}
+		removed := 1 - 1/c.ways
+		gain := clamp01(removed * share * memoryWeight(p))
+		p.Report(profan.Finding{
+			Message: fmt.Sprintf("shared %s take %.1f wavefronts per request: a %.0f-way bank conflict, %.0f%% of their wavefronts are replays", c.what, c.ways, ways, removed*100),
+			Advice: fmt.Sprintf("pad the shared array's rows by %d element (e.g. __shared__ float tile[32][%d]) or index it so a warp's threads hit 32 different banks; a column of a [32][32] tile is %d-way",
+				pad, width+pad, gpumodel.TileColumnConflict(width, 4)),
+			Gain:      gain,
+			Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_bank_conflicts", "shared_efficiency"),
+			Locations: worstLines(p.A, "shared"),
+		})
+	}
+}

@@ -1,0 +1,55 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/profan-dev/profan"
+)
+
+// SmallGrid reports launches that leave SMs idle.
+var SmallGrid = &Rule{
+	ID:    "small-grid",
+	Title: "Too few blocks for the GPU",
+	Text: `A block runs on one SM. A grid with fewer blocks than SMs leaves SMs idle for
+the whole kernel, and a grid whose last wave fills only part of the GPU leaves
+SMs idle at the end. Launch at least a few blocks per SM (grid-stride loops keep
+the code independent of the size), or size blocks so the waves come out even.`,
+	Before: `kernel<<<4, 128>>>(data, n);`,
+	After: `int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
+	Severity: profan.Warning,
+	Requires: []string{"sm_count|waves_per_sm"},
+	Check: func(p *Pass) {
+		k := p.A.K
+		sms, okS := p.Value("sm_count")
+		blocks := float64(k.Grid.Size())
+		if okS && blocks > 0 && blocks < sms {
+			p.Report(profan.Finding{
+				Message:  fmt.Sprintf("the grid has %.0f blocks for %.0f SMs: %.0f%% of the SMs have nothing to do", blocks, sms, 100*(1-blocks/sms)),
+				Advice:   fmt.Sprintf("launch at least %.0f blocks (several per SM), with a grid-stride loop if the work is small per block", 2*sms),
+				Gain:     clamp01(1 - blocks/sms),
+				Evidence: append(p.Evidence("sm_count", "waves_per_sm"), fmt.Sprintf("grid_blocks=%.0f", blocks)),
+			})
+			return
+		}
+		w, ok := p.Value("waves_per_sm")
+		if !ok || w <= 0 || w >= 8 {
+			return
+		}
+		full := math.Ceil(w)
+		waste := (full - w) / full
+		if w < 1 {
+			waste = 1 - w
+		}
+		if waste < p.T.TailWaste {
+			return
+		}
+		p.Report(profan.Finding{
+			Message:  fmt.Sprintf("%.2f waves per SM: the last wave leaves %.0f%% of the GPU's slots idle", w, waste*100),
+			Advice:   "change the block count or size so the grid fills whole waves, or launch more, smaller blocks",
+			Gain:     clamp01(waste),
+			Evidence: p.Evidence("waves_per_sm", "sm_count", "achieved_occupancy"),
+		})
+	},
+}

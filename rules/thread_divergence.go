@@ -1,0 +1,47 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+)
+
+// ThreadDivergence reports warps whose threads take different paths.
+var ThreadDivergence = &Rule{
+	ID:    "thread-divergence",
+	Title: "Threads of a warp diverge",
+	Text: `A warp executes both sides of a branch its threads disagree on, with the threads
+of the other side masked off. Branch efficiency (uniform branches / all
+branches) and warp execution efficiency (active threads per instruction / 32)
+measure the cost. Branch on warp-uniform values (warp index, not thread index)
+or reorganize the data so neighbouring threads take the same path.`,
+	Before: `if (threadIdx.x % 2) heavy(); else light();`,
+	After:  `if ((threadIdx.x / 32) % 2) heavy(); else light();  // uniform per warp`,
+	Severity: profan.Warning,
+	Requires: []string{"branch_efficiency|warp_execution_efficiency"},
+	Check: func(p *Pass) {
+		be, okb := p.Value("branch_efficiency")
+		we, okw := p.Value("warp_execution_efficiency")
+		if !(okb && be < p.T.BranchEfficiency) && !(okw && we < p.T.WarpEfficiency) {
+			return
+		}
+		msg := ""
+		gain := 0.0
+		if okb {
+			msg = fmt.Sprintf("branch efficiency %.1f%%", be)
+		}
+		if okw {
+			if msg != "" {
+				msg += ", "
+			}
+			msg += fmt.Sprintf("warp execution efficiency %.1f%% (%.1f of 32 threads active per instruction)", we, we*32/100)
+			gain = (1 - we/100) * 0.5
+		}
+		p.Report(profan.Finding{
+			Message:  msg + ": threads of a warp take different paths",
+			Advice:   "branch on values that are uniform across a warp (threadIdx.x / 32 rather than threadIdx.x % 2), or sort the work so neighbouring threads take the same path",
+			Gain:     clamp01(gain),
+			Evidence: p.Evidence("branch_efficiency", "warp_execution_efficiency"),
+		})
+	},
+}

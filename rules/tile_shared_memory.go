@@ -1,0 +1,63 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+)
+
+// TileSharedMemory reports kernels that re-read global data many times
+// through the caches instead of staging it in shared memory.
+var TileSharedMemory = &Rule{
+	ID:    "tile-shared-memory",
+	Title: "Global data re-read through the caches: tile it in shared memory",
+	Text: `When each input element is read by many threads (a naive matrix product reads
+every element N times), the traffic between L1 and L2 is far above the DRAM
+traffic and the arithmetic per byte fetched stays low. Loading a tile into
+shared memory once per block and reusing it from there cuts the L2 traffic by
+the tile width.`,
+	Before: `for (int k = 0; k < n; ++k)
+    sum += A[row * n + k] * B[k * n + col];`,
+	After: `__shared__ float As[16][16], Bs[16][16];
+for (int t = 0; t < n / 16; ++t) {
+    As[ty][tx] = A[row * n + t * 16 + tx];
+    Bs[ty][tx] = B[(t * 16 + ty) * n + col];
+    __syncthreads();
+    for (int k = 0; k < 16; ++k) sum += As[ty][k] * Bs[k][tx];
+    __syncthreads();
+}`,
+	Severity: profan.Warning,
+	Requires: []string{"l2_read_transactions", "dram_read_bytes"},
+	Check:    checkTile,
+}
+
+func checkTile(p *Pass) {
+	l2, _ := p.Value("l2_read_transactions")
+	dram, _ := p.Value("dram_read_bytes")
+	if dram <= 0 {
+		return
+	}
+	reuse := l2 * 32 / dram
+	if reuse < p.T.CacheReuse {
+		return
+	}
+	if sh, ok := p.Value("shared_load_requests"); ok {
+		if ld, ok := p.Value("global_load_requests"); ok && sh > ld/4 {
+			return // already tiled: shared loads carry the reuse
+		}
+	}
+	// Only if the caches, not the arithmetic, are the limit.
+	if mem, ok := p.Value("memory_throughput_pct"); ok {
+		if comp, ok := p.Value("compute_throughput_pct"); ok && comp > mem {
+			return
+		}
+	}
+	gain := clamp01((1 - 8/reuse) * 0.5 * memoryWeight(p))
+	p.Report(profan.Finding{
+		Message: fmt.Sprintf("L2 serves %.0f× the bytes DRAM delivers: each element is re-read about %.0f times through the caches", reuse, reuse),
+		Advice:  "stage tiles of the inputs in shared memory (e.g. 16×16 or 32×32 per block) and reuse them from there; each tile of width T cuts L2 reads about T-fold",
+		Gain:    gain,
+		Evidence: p.Evidence("l2_read_transactions", "dram_read_bytes", "l1_hit_rate", "arithmetic_intensity",
+			"memory_throughput_pct", "compute_throughput_pct"),
+	})
+}

@@ -1,0 +1,94 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+)
+
+// UncoalescedGlobal reports global loads or stores that move more sectors
+// per request than the access size needs.
+var UncoalescedGlobal = &Rule{
+	ID:    "uncoalesced-global",
+	Title: "Global memory accesses are not coalesced",
+	Text: `A warp's global access is served in 32-byte sectors of 128-byte lines. When the
+32 threads read 32 consecutive, aligned words, a 4-byte access needs 4 sectors
+per request and an 8-byte access 8. More sectors per request means bytes are
+fetched and thrown away: the access is misaligned (an offset), strided (a field
+of an array of structures, a column of a row-major matrix) or scattered
+(indirect indexing). The memory model names which from the measured sectors per
+request, and the advice follows from it.`,
+	Before: `// column access: consecutive threads are 'height' floats apart
+odata[yIndex + height * xIndex] = idata[xIndex + width * yIndex];`,
+	After: `__shared__ float tile[32][33];
+tile[threadIdx.y][threadIdx.x] = idata[xIndex + width * yIndex];
+__syncthreads();
+odata[x2 + height * y2] = tile[threadIdx.x][threadIdx.y]; // rows in, rows out`,
+	Severity: profan.Warning,
+	Requires: []string{"gld_transactions_per_request|gst_transactions_per_request"},
+	Check:    checkUncoalesced,
+}
+
+func checkUncoalesced(p *Pass) {
+	m := p.A.Model
+	total := 0.0
+	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
+		if x != nil {
+			total += x.Transactions
+		}
+	}
+	for _, c := range []struct {
+		x    *analysis.Access
+		what string
+		op   string
+	}{{m.GlobalLoad, "loads", "gld"}, {m.GlobalStore, "stores", "gst"}} {
+		x := c.x
+		if x == nil || x.IdealSectorsPerRequest <= 0 || x.SectorsPerRequest < x.IdealSectorsPerRequest*p.T.Excess {
+			continue
+		}
+		if x.Pattern == "uniform" {
+			continue // the uniform-load rule speaks for it
+		}
+		share := 1.0
+		if total > 0 && x.Transactions > 0 {
+			share = x.Transactions / total
+			if share < p.T.MinTrafficShare {
+				continue
+			}
+		}
+		removed := 1 - x.IdealSectorsPerRequest/x.SectorsPerRequest
+		gain := clamp01(removed * share * memoryWeight(p))
+		elem := "4-byte"
+		if x.AccessBytes > 0 {
+			elem = fmt.Sprintf("%.0f-byte", x.AccessBytes)
+		}
+		msg := fmt.Sprintf("global %s move %.1f sectors per request where %.1f would do (%s accesses, %s): %.0f%% of their sectors are wasted",
+			c.what, x.SectorsPerRequest, x.IdealSectorsPerRequest, elem, x.Pattern, removed*100)
+		if x.Explanation != "" {
+			msg += "; " + x.Explanation
+		}
+		p.Report(profan.Finding{
+			Message:   msg,
+			Advice:    uncoalescedAdvice(x, c.what),
+			Gain:      gain,
+			Evidence:  p.Evidence(c.op+"_transactions_per_request", c.op+"_efficiency", c.op+"_transactions", c.op+"_ideal_transactions"),
+			Locations: worstLines(p.A, c.op),
+		})
+	}
+}
+
+func uncoalescedAdvice(x *analysis.Access, what string) string {
+	switch x.Pattern {
+	case "misaligned":
+		return fmt.Sprintf("align the %s: start each warp's access on a 128-byte boundary (drop the +offset in the index, or pad rows to a multiple of 32 elements and use cudaMallocPitch), so the %.0f sectors per request fall to %.0f", what, x.SectorsPerRequest, x.IdealSectorsPerRequest)
+	case "strided":
+		if x.StrideBytes > 0 && x.StrideBytes < 128 {
+			return fmt.Sprintf("consecutive threads are %.0f B apart: store the fields as a structure of arrays (float *x, *y, *z instead of struct {x,y,z}[]) so each warp reads contiguous words", x.StrideBytes)
+		}
+		return fmt.Sprintf("consecutive threads touch different lines (a column of a row-major array): stage a tile in shared memory and let each warp read and write rows (__shared__ float tile[32][33]); this removes about %.0f%% of the %s' sectors", 100*(1-x.IdealSectorsPerRequest/x.SectorsPerRequest), what)
+	case "scattered":
+		return "the addresses are scattered (indirect indexing): sort or bin the indices so a warp's threads touch nearby elements, or gather the data into shared memory first; read-only data can go through __ldg"
+	}
+	return fmt.Sprintf("make consecutive threads access consecutive, aligned %s addresses", what)
+}

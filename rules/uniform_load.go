@@ -1,0 +1,35 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+)
+
+// UniformLoad reports warps whose threads all read one address.
+var UniformLoad = &Rule{
+	ID:    "uniform-load",
+	Title: "Every thread of a warp loads the same address",
+	Text: `A global load whose 32 threads read one address costs one request and one
+sector for one useful word. Values that every thread needs belong in constant
+memory (served by a broadcast cache), in a kernel argument, or loaded once per
+block into shared memory or a register outside the loop.`,
+	Before: `out[i] = in[i] * scale[0];   // every thread loads scale[0]`,
+	After: `__constant__ float c_scale;  // cudaMemcpyToSymbol(c_scale, ...)
+out[i] = in[i] * c_scale;`,
+	Severity: profan.Info,
+	Requires: []string{"gld_transactions_per_request"},
+	Check: func(p *Pass) {
+		x := p.A.Model.GlobalLoad
+		if x == nil || x.Pattern != "uniform" {
+			return
+		}
+		p.Report(profan.Finding{
+			Message:   fmt.Sprintf("global loads take %.2f sectors per request: the threads of a warp read one address", x.SectorsPerRequest),
+			Advice:    "put the value in __constant__ memory or a kernel argument, or load it once per block into shared memory",
+			Gain:      clamp01(0.1 * memoryWeight(p)),
+			Evidence:  p.Evidence("gld_transactions_per_request", "gld_efficiency", "global_load_requests"),
+			Locations: worstLines(p.A, "gld"),
+		})
+	},
+}
