@@ -102,8 +102,8 @@ func (k *Kernel) DisplayName() string {
 // another value (ncu's "Memory Throughput" is a percentage in one section and
 // bytes per second in another) is kept as "<section>/<name>".
 func (k *Kernel) AddMetric(m Metric) {
-	if k.index == nil {
-		k.index = make(map[string]int, 64)
+	if k.index == nil || len(k.index) != len(k.Metrics) {
+		k.index = make(map[string]int, 64+len(k.Metrics))
 		for i, x := range k.Metrics {
 			k.index[x.Name] = i
 		}
@@ -120,6 +120,12 @@ func (k *Kernel) AddMetric(m Metric) {
 	}
 	k.index[m.Name] = len(k.Metrics)
 	k.Metrics = append(k.Metrics, m)
+}
+
+// SortMetrics orders the metrics by name, for deterministic output.
+func (k *Kernel) SortMetrics() {
+	sort.SliceStable(k.Metrics, func(i, j int) bool { return k.Metrics[i].Name < k.Metrics[j].Name })
+	k.index = nil
 }
 
 // MetricIn returns the metric called name whose base unit is unit, looking

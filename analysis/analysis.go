@@ -7,6 +7,8 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/gpumodel"
@@ -40,6 +42,30 @@ type Model struct {
 	GlobalLoad  *Access `json:"global_load,omitempty"`
 	GlobalStore *Access `json:"global_store,omitempty"`
 	Shared      *Access `json:"shared,omitempty"`
+	// Instructions holds the per-instruction reading when the export has
+	// ncu's source page: each global or shared access with its measured
+	// and ideal sectors, worst first.
+	Instructions []Instruction `json:"instructions,omitempty"`
+}
+
+// Instruction is the model's reading of one SASS memory instruction.
+type Instruction struct {
+	File                   string  `json:"file,omitempty"`
+	Line                   int     `json:"line,omitempty"`
+	Address                string  `json:"address,omitempty"`
+	SASS                   string  `json:"sass"`
+	Space                  string  `json:"space"`     // global or shared
+	Operation              string  `json:"operation"` // load or store
+	AccessBytes            float64 `json:"access_bytes,omitempty"`
+	Requests               float64 `json:"requests"`
+	Sectors                float64 `json:"sectors"`
+	IdealSectors           float64 `json:"ideal_sectors"`
+	SectorsPerRequest      float64 `json:"sectors_per_request"`
+	IdealSectorsPerRequest float64 `json:"ideal_sectors_per_request"`
+	Pattern                string  `json:"pattern"`
+	StrideBytes            float64 `json:"stride_bytes,omitempty"`
+	OffsetBytes            float64 `json:"offset_bytes,omitempty"`
+	Explanation            string  `json:"explanation"`
 }
 
 // Access is the cross-check of one memory space.
@@ -107,7 +133,82 @@ func crossCheck(a *Kernel) Model {
 	m.GlobalLoad = globalAccess(a, "global_load_requests", "gld")
 	m.GlobalStore = globalAccess(a, "global_store_requests", "gst")
 	m.Shared = sharedAccess(a)
+	m.Instructions = instructions(a)
 	return m
+}
+
+// instructions reads the source page's per-instruction counters: ncu's
+// theoretical L2 sectors (global) or L1 wavefronts (shared), actual and
+// ideal, over the warp-level instructions executed.
+func instructions(a *Kernel) []Instruction {
+	var out []Instruction
+	for _, s := range a.K.Source {
+		if s.Address == "" {
+			continue
+		}
+		c := map[string]float64{}
+		var space, op string
+		for _, m := range s.Counter {
+			switch m.Name {
+			case "address_space":
+				space = strings.ToLower(m.Text)
+			case "access_operation":
+				op = strings.ToLower(m.Text)
+			default:
+				c[m.Name] = m.Value
+			}
+		}
+		req := c["inst_executed"]
+		if req <= 0 || (space != "global" && space != "shared") || (op != "load" && op != "store") {
+			continue
+		}
+		in := Instruction{File: s.File, Line: s.Line, Address: s.Address, SASS: s.SASS, Space: space, Operation: op,
+			AccessBytes: c["access_size_bits"] / 8, Requests: req}
+		if space == "global" {
+			in.Sectors, in.IdealSectors = c["memory_l2_theoretical_sectors_global"], c["memory_l2_theoretical_sectors_global_ideal"]
+		} else {
+			in.Sectors, in.IdealSectors = c["memory_l1_wavefronts_shared"], c["memory_l1_wavefronts_shared_ideal"]
+		}
+		if in.Sectors <= 0 {
+			continue
+		}
+		in.SectorsPerRequest = in.Sectors / req
+		in.IdealSectorsPerRequest = in.IdealSectors / req
+		elem := in.AccessBytes
+		if elem <= 0 {
+			elem = 4
+		}
+		if space == "global" {
+			if in.IdealSectorsPerRequest < 0.9 && in.SectorsPerRequest <= 1.5 {
+				in.Pattern = "uniform"
+				in.Explanation = "the threads of a warp read the same address (broadcast)"
+			} else {
+				x := gpumodel.Explain(elem, in.SectorsPerRequest, in.IdealSectorsPerRequest)
+				in.Pattern, in.StrideBytes, in.OffsetBytes, in.Explanation = x.Pattern, x.StrideBytes, x.OffsetBytes, x.Text
+				if x.Pattern == "scattered" && (a.K.Block[1] > 1 || a.K.Grid[1] > 1) {
+					in.Pattern, in.StrideBytes = "strided", 0
+					in.Explanation += "; with a 2-D launch this is a column access (stride of a whole row)"
+				}
+			}
+		} else {
+			ways := 1.0
+			if in.IdealSectors > 0 {
+				ways = in.Sectors / in.IdealSectors
+			}
+			if ways < 1.5 {
+				in.Pattern, in.Explanation = "coalesced", "no bank conflicts"
+			} else {
+				in.Pattern = "strided"
+				in.StrideBytes = 4 * math.Round(ways)
+				in.Explanation = fmt.Sprintf("%.1f× the ideal wavefronts: a %.0f-way bank conflict", ways, math.Round(ways))
+			}
+		}
+		out = append(out, in)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].Sectors-out[i].IdealSectors > out[j].Sectors-out[j].IdealSectors
+	})
+	return out
 }
 
 func globalAccess(a *Kernel, reqName, op string) *Access {
@@ -127,23 +228,46 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	case haveIdeal && ok1 && req > 0:
 		acc.IdealTransactions = ideal
 		acc.IdealSectorsPerRequest = ideal / req
+		if !haveElem {
+			// A full warp's ideal sectors per request equal its access
+			// size in bytes (32 threads × S bytes / 32-byte sectors).
+			elem, haveElem = acc.IdealSectorsPerRequest, true
+		}
 	case haveElem:
-		acc.IdealSectorsPerRequest = math.Max(1, 32*elem/32)
+		acc.IdealSectorsPerRequest = math.Max(1, elem)
 	default:
 		// Without the requested bytes, assume 4-byte words: the commonest
 		// access and the one the seeds' tables use.
-		elem, haveElem = 4, false
+		elem = 4
 		acc.IdealSectorsPerRequest = 4
 	}
 	if haveElem {
-		acc.AccessBytes = elem
+		acc.AccessBytes = math.Round(elem*100) / 100
+	}
+	switch {
+	case acc.IdealSectorsPerRequest < 0.9 && acc.SectorsPerRequest <= 1.5:
+		// Less than a sector of distinct bytes per request: the threads
+		// share addresses.
+		acc.Pattern = "uniform"
+		acc.Explanation = fmt.Sprintf("%.2f sectors per request for %.2f sectors of distinct bytes: the threads of a warp read the same address (broadcast)", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
+	case haveElem && !isPow2(elem):
+		acc.Pattern, acc.AccessBytes = "mixed", 0
+		acc.Explanation = fmt.Sprintf("%.2f sectors per request, ideal %.2f: instructions of different widths or patterns share this memory space; the source page tells them apart", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
+	default:
+		e := math.Round(elem)
+		x := gpumodel.Explain(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
+		acc.Pattern, acc.StrideBytes, acc.OffsetBytes, acc.Explanation = x.Pattern, x.StrideBytes, x.OffsetBytes, x.Text
+		if x.Pattern == "scattered" && (a.K.Block[1] > 1 || a.K.Grid[1] > 1 || a.K.Block[2] > 1 || a.K.Grid[2] > 1) {
+			// One sector per thread cannot tell a large stride from
+			// scatter. A 2-D launch indexes 2-D data: a column access.
+			acc.Pattern, acc.StrideBytes = "strided", 0
+			acc.Explanation += "; with a 2-D launch this is a column access (stride of a whole row)"
+		}
 	}
 	e := elem
-	if !haveElem || e <= 0 {
+	if e <= 0 || math.IsNaN(e) {
 		e = 4
 	}
-	x := gpumodel.Explain(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
-	acc.Pattern, acc.StrideBytes, acc.OffsetBytes, acc.Explanation = x.Pattern, x.StrideBytes, x.OffsetBytes, x.Text
 	acc.Implausible = gpumodel.Plausible(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest, eff(a, op))
 	return acc
 }
@@ -174,9 +298,9 @@ func sharedAccess(a *Kernel) *Access {
 	acc.IdealTransactions = acc.Requests
 	acc.ConflictWays = math.Round(worst*100) / 100
 	switch {
-	case worst <= 1.05:
+	case worst < 1.5:
 		acc.Pattern = "coalesced"
-		acc.Explanation = "no bank conflicts: one wavefront per shared-memory instruction"
+		acc.Explanation = fmt.Sprintf("%.2f wavefronts per shared-memory instruction: no bank conflicts to speak of", worst)
 	default:
 		ways := math.Round(worst)
 		acc.Pattern = "strided"
@@ -184,6 +308,17 @@ func sharedAccess(a *Kernel) *Access {
 		acc.Explanation = fmt.Sprintf("%.1f wavefronts per shared-memory instruction: a %.0f-way bank conflict, as a warp reading 4-byte words %.0f B apart (a column of a [32][32] tile is 32-way)", worst, ways, 4*ways)
 	}
 	return acc
+}
+
+// isPow2 reports whether an access size is 1, 2, 4, 8 or 16 bytes, within
+// the rounding of counter ratios.
+func isPow2(v float64) bool {
+	for _, p := range []float64{1, 2, 4, 8, 16} {
+		if math.Abs(v-p) <= 0.05*p {
+			return true
+		}
+	}
+	return false
 }
 
 func nan0(v float64, ok bool) float64 {

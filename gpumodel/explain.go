@@ -152,13 +152,15 @@ func CheckMeasurement(m Measurement) []Problem {
 		if spr < 1 {
 			add("sectors", true, "%s sectors per request: every request touches at least one sector", num(spr))
 		}
-		if spr > warpSize && maxElem <= 16 {
+		// Real counters overshoot 32 slightly (32.09 measured for random
+		// 8-byte stores on an H200), so only a clear excess is impossible.
+		if spr > warpSize*1.05 && maxElem <= 16 {
 			add("sectors", true, "%s sectors per request: a warp's aligned accesses of at most 16 B touch at most 32", num(spr))
 		}
 	} else if m.Sectors > 0 {
 		add("requests", true, "%s sectors with no requests", num(m.Sectors))
 	}
-	if m.IdealSectors > 0 && m.Sectors > 0 && m.Sectors < m.IdealSectors*(1-1e-6) {
+	if m.IdealSectors > 0 && m.Sectors > 0 && m.Sectors < m.IdealSectors*0.98 {
 		add("sectors", false, "%s sectors is below the ideal %s for the bytes requested: possible only if threads read the same addresses (broadcast)",
 			num(m.Sectors), num(m.IdealSectors))
 	}

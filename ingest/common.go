@@ -137,3 +137,97 @@ func ccString(s string) string {
 	}
 	return s
 }
+
+// needColumns reports the first of names that the header lacks, at the
+// header line. Importers check it so that a table forced on them with
+// --format fails with a message instead of yielding empty records.
+func needColumns(t *Table, format string, c Columns, names ...string) error {
+	for _, n := range names {
+		if c.Get(n) < 0 {
+			return t.Errorf(t.Line, "%s: the header has no %q column", format, n)
+		}
+	}
+	return nil
+}
+
+// checkWidth reports a row with fewer fields than its header: a line cut
+// short. Profilers write every field of a row, empty ones included.
+func checkWidth(t *Table, r Row, n int) error {
+	if r.Len() < n {
+		return t.Errorf(r.Line, "row has %d fields, the header has %d (truncated row?)", r.Len(), n)
+	}
+	return nil
+}
+
+// numberAt parses field i of r, named col in errors, and multiplies it by
+// factor. An empty or n/a field, or a column the header lacks (i < 0), is
+// NaN; anything else that is not a number is an error at the row's line.
+func numberAt(t *Table, r Row, i int, col string, factor float64) (float64, error) {
+	if i < 0 {
+		return math.NaN(), nil
+	}
+	s := strings.TrimSpace(r.String(i))
+	v, ok, err := units.ParseNumber(s)
+	if err != nil {
+		return math.NaN(), t.Errorf(r.Line, "column %q: %q is not a number", col, s)
+	}
+	if !ok {
+		return math.NaN(), nil
+	}
+	v *= factor
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return math.NaN(), t.Errorf(r.Line, "column %q: %q is out of range", col, s)
+	}
+	return v, nil
+}
+
+// countAt parses field i of r as a non-negative integer (a count, a grid
+// dimension, registers). ok is false when the field is empty or absent.
+func countAt(t *Table, r Row, i int, col string) (n int, ok bool, err error) {
+	v, err := numberAt(t, r, i, col, 1)
+	if err != nil || math.IsNaN(v) {
+		return 0, false, err
+	}
+	if v < 0 || v != math.Trunc(v) || v > math.MaxInt32 {
+		return 0, false, t.Errorf(r.Line, "column %q: %q is not a count", col, strings.TrimSpace(r.String(i)))
+	}
+	return int(v), true, nil
+}
+
+// activityKind names a memory activity from its printed name:
+// "[CUDA memcpy HtoD]" and nsys's "[CUDA memcpy Host-to-Device]" are
+// "memcpy HtoD", "[CUDA memset]" is "memset", and unified-memory rows
+// ("[Unified Memory Memcpy HtoD]", the UM summary's "Host To Device") are
+// "um " and the text as printed. Other names are kept without brackets.
+func activityKind(name string) string {
+	s := strings.TrimSpace(name)
+	s = strings.TrimSuffix(strings.TrimPrefix(s, "["), "]")
+	switch {
+	case strings.HasPrefix(s, "CUDA memcpy "):
+		dir := strings.TrimSpace(strings.TrimPrefix(s, "CUDA memcpy "))
+		switch dir {
+		case "Host-to-Device":
+			dir = "HtoD"
+		case "Device-to-Host":
+			dir = "DtoH"
+		case "Device-to-Device":
+			dir = "DtoD"
+		case "Peer-to-Peer":
+			dir = "PtoP"
+		case "Host-to-Host":
+			dir = "HtoH"
+		}
+		return "memcpy " + dir
+	case strings.HasPrefix(s, "CUDA memset"):
+		return "memset"
+	case strings.HasPrefix(s, "Unified Memory "):
+		return "um " + strings.TrimPrefix(s, "Unified Memory ")
+	case strings.HasPrefix(s, "CUDA Unified Memory "):
+		return "um " + strings.TrimPrefix(s, "CUDA Unified Memory ")
+	}
+	return s
+}
+
+// sortMetrics orders a kernel's metrics by name; importers that build
+// metrics from maps call it so that output is deterministic.
+func sortMetrics(k *profan.Kernel) { k.SortMetrics() }

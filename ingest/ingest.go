@@ -497,3 +497,43 @@ func (c Columns) Has(names ...string) bool {
 	}
 	return true
 }
+
+// Sniff returns the format name of the first table of the export at path,
+// reading at most its first 4 MB; "" when none is found there.
+func Sniff(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	lr, err := newLineReader(io.LimitReader(f, 4<<20), path)
+	if err != nil {
+		return "", err
+	}
+	var fields [][]byte
+	for {
+		line, err := lr.next()
+		if err != nil {
+			if err == io.EOF {
+				return "", nil
+			}
+			var se *SyntaxError
+			if errors.As(err, &se) {
+				return "", nil
+			}
+			return "", err
+		}
+		if _, ok := parseMessage(line); ok || !isRowLike(line) {
+			continue
+		}
+		if fields, err = splitCSV(line, fields[:0]); err != nil {
+			continue
+		}
+		header := toStrings(fields)
+		for _, imp := range Importers {
+			if imp.Match(header) {
+				return imp.Name(), nil
+			}
+		}
+	}
+}

@@ -1,11 +1,266 @@
 package ingest
 
-import "github.com/profan-dev/profan"
+import (
+	"strconv"
+	"strings"
 
-// ncuSource is not written yet.
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/units"
+)
+
+// ncuSource reads ncu's source page (--page source --csv). Each profiled
+// kernel is a block: with --print-source sass, a `"Kernel Name","<name>"`
+// line, then a per-instruction table; with cuda,sass, `"File Path"` and
+// `"Function Name"` lines, then a table whose CUDA-line rows ("Line No" set)
+// are followed by the SASS rows of that line (ncu lists some of them twice,
+// and "..." rows mark gaps). Blocks come in the report's order, so their
+// ordinal is the details page's ID.
 type ncuSource struct{}
 
-func (ncuSource) Name() string          { return "ncu-source" }
-func (ncuSource) Tool() string          { return profan.ToolNCU }
-func (ncuSource) Match(h []string) bool { return false }
-func (ncuSource) Parse(t *Table) error  { return nil }
+func (ncuSource) Name() string { return "ncu-source" }
+func (ncuSource) Tool() string { return profan.ToolNCU }
+
+func (ncuSource) Match(h []string) bool {
+	return len(h) >= 2 && len(h) <= 3 && (h[0] == "Kernel Name" || h[0] == "File Path") && h[1] != ""
+}
+
+// sourceCounters are the instruction counters profan keeps from the page;
+// the warp-stall sampling columns are left out.
+var sourceCounters = map[string]string{
+	"Instructions Executed":                      "inst_executed",
+	"Thread Instructions Executed":               "thread_inst_executed",
+	"Predicated-On Thread Instructions Executed": "thread_inst_executed_pred_on",
+	"Access Size":                                "access_size_bits",
+	"L1 Tag Requests Global":                     "l1_tag_requests_global",
+	"L1 Conflicts Shared N-Way":                  "l1_conflicts_shared_nway",
+	"L1 Wavefronts Shared Excessive":             "memory_l1_wavefronts_shared_excessive",
+	"L1 Wavefronts Shared":                       "memory_l1_wavefronts_shared",
+	"L1 Wavefronts Shared Ideal":                 "memory_l1_wavefronts_shared_ideal",
+	"L2 Theoretical Sectors Global Excessive":    "memory_l2_theoretical_sectors_global_excessive",
+	"L2 Theoretical Sectors Global":              "memory_l2_theoretical_sectors_global",
+	"L2 Theoretical Sectors Global Ideal":        "memory_l2_theoretical_sectors_global_ideal",
+	"Warp Stall Sampling (All Samples)":          "stall_samples",
+}
+
+type sourceBlock struct {
+	kernel, file string
+	header       []string
+	cols         map[int]string // column → counter name
+	lineCol      int
+	addrCol      int
+	sassCol      int
+	srcCol       int
+	spaceCol     int
+	opCol        int
+}
+
+func (ncuSource) Parse(t *Table) error {
+	b := &sourceBlock{}
+	b.start(t.Header)
+	var k *profan.Kernel
+	var curLine int
+	seen := map[string]bool{}
+	var prev string
+	emit := func(line int) error {
+		if k == nil {
+			return nil
+		}
+		// ncu 2025.3 prints each block of the sass view twice: drop a block
+		// identical to the one before it.
+		sig := k.String()
+		if sig == prev {
+			k = nil
+			return nil
+		}
+		prev = sig
+		k.ID = t.Ordinal()
+		sumSourceCounters(k)
+		err := t.Kernel(k, line)
+		k = nil
+		return err
+	}
+	last := t.Line
+	for t.Next() {
+		r := t.Row()
+		first := r.String(0)
+		switch {
+		case first == "Kernel Name" || first == "File Path":
+			if err := emit(last); err != nil {
+				return err
+			}
+			b = &sourceBlock{}
+			b.start([]string{first, r.String(1)})
+			continue
+		case first == "Function Name" && b.header == nil:
+			b.kernel = r.String(1)
+			continue
+		case b.header == nil:
+			b.setHeader(t, r)
+			k = profan.NewKernel()
+			k.Name = t.Intern([]byte(b.kernel))
+			if k.Name == "" {
+				return t.Errorf(r.Line, "source block without a kernel name")
+			}
+			k.Demangled = demangled(k.Name)
+			curLine = 0
+			seen = map[string]bool{}
+			continue
+		}
+		last = r.Line
+		if k == nil {
+			return t.Errorf(r.Line, "source row before the block's header")
+		}
+		if r.Len() < len(b.header) {
+			return t.Errorf(r.Line, "row has %d fields, the header has %d (truncated row?)", r.Len(), len(b.header))
+		}
+		rec := profan.SourceRecord{File: b.file}
+		if b.lineCol >= 0 {
+			if ln := r.String(b.lineCol); ln != "" {
+				n, err := strconv.Atoi(ln)
+				if err != nil {
+					return t.Errorf(r.Line, "line number %q is not a number", ln)
+				}
+				curLine = n
+				rec.Line = n
+				rec.Source = r.String(b.srcCol)
+				b.counters(t, r, &rec)
+				k.Source = append(k.Source, rec)
+				continue
+			}
+			rec.Line = curLine
+		}
+		addr := r.String(b.addrCol)
+		if addr == "..." || addr == "" {
+			continue
+		}
+		key := strconv.Itoa(rec.Line) + "@" + addr
+		if seen[key] {
+			continue // cuda,sass lists some instructions twice
+		}
+		seen[key] = true
+		rec.Address = addr
+		rec.SASS = strings.TrimSpace(r.String(b.sassCol))
+		b.counters(t, r, &rec)
+		k.Source = append(k.Source, rec)
+	}
+	if t.Err() != nil {
+		return t.Err()
+	}
+	return emit(last)
+}
+
+func (b *sourceBlock) start(h []string) {
+	switch h[0] {
+	case "Kernel Name":
+		b.kernel = h[1]
+	case "File Path":
+		b.file = h[1]
+	}
+}
+
+func (b *sourceBlock) setHeader(t *Table, r Row) {
+	b.header = make([]string, r.Len())
+	b.cols = map[int]string{}
+	b.lineCol, b.addrCol, b.sassCol, b.srcCol, b.spaceCol, b.opCol = -1, -1, -1, -1, -1, -1
+	sources := 0
+	for i := 0; i < r.Len(); i++ {
+		h := t.Intern(r.Bytes(i))
+		b.header[i] = h
+		switch h {
+		case "Line No":
+			b.lineCol = i
+		case "Address":
+			b.addrCol = i
+		case "Source":
+			// cuda,sass has two Source columns: CUDA text, then SASS.
+			if sources == 0 && b.lineCol >= 0 {
+				b.srcCol = i
+			} else {
+				b.sassCol = i
+			}
+			sources++
+		case "Address Space":
+			b.spaceCol = i
+		case "Access Operation":
+			b.opCol = i
+		default:
+			if n, ok := sourceCounters[h]; ok {
+				b.cols[i] = n
+			}
+		}
+	}
+}
+
+func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord) {
+	for i := 0; i < len(b.header); i++ {
+		name, ok := b.cols[i]
+		if !ok {
+			continue
+		}
+		v, ok, _ := units.ParseNumber(r.String(i))
+		if !ok || v == 0 {
+			continue
+		}
+		m := profan.NewMetric(name)
+		m.Value, m.Raw, m.Section = v, r.String(i), "source"
+		rec.Counter = append(rec.Counter, m)
+	}
+	for _, c := range []struct {
+		col  int
+		name string
+	}{{b.spaceCol, "address_space"}, {b.opCol, "access_operation"}} {
+		if c.col >= 0 {
+			if s := r.String(c.col); s != "" && s != "-" {
+				m := profan.NewMetric(c.name)
+				m.Text, m.Raw, m.Section = t.Intern([]byte(s)), s, "source"
+				rec.Counter = append(rec.Counter, m)
+			}
+		}
+	}
+}
+
+// sumSourceCounters adds kernel-level totals of the memory counters over
+// the SASS rows, per global load and store: ncu's own ideal and actual L2
+// sectors, which the model's ideal counts are checked against.
+func sumSourceCounters(k *profan.Kernel) {
+	sums := map[string]float64{}
+	for _, s := range k.Source {
+		if s.Address == "" {
+			continue
+		}
+		var space, op string
+		for _, c := range s.Counter {
+			switch c.Name {
+			case "address_space":
+				space = c.Text
+			case "access_operation":
+				op = c.Text
+			}
+		}
+		suffix := ""
+		switch {
+		case space == "Global" && op == "Load":
+			suffix = "_ld"
+		case space == "Global" && op == "Store":
+			suffix = "_st"
+		case space == "Shared" && op == "Load":
+			suffix = "_ld"
+		case space == "Shared" && op == "Store":
+			suffix = "_st"
+		default:
+			continue
+		}
+		for _, c := range s.Counter {
+			if strings.HasPrefix(c.Name, "memory_") || c.Name == "inst_executed" || c.Name == "thread_inst_executed_pred_on" {
+				sums[strings.ToLower(space)+"/"+c.Name+suffix] += c.Value
+			}
+		}
+	}
+	for name, v := range sums {
+		m := profan.NewMetric("source:" + name)
+		m.Value, m.Section = v, "source"
+		k.AddMetric(m)
+	}
+	// Deterministic order for golden output.
+	sortMetrics(k)
+}

@@ -1,11 +1,79 @@
 package ingest
 
-import "github.com/profan-dev/profan"
+import (
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/units"
+)
 
-// ncuSummary is not written yet.
+// ncuSummary reads ncu --print-summary per-kernel: one row per (kernel
+// launch shape, section, metric) with Minimum, Maximum and Average over the
+// Invocations. Each shape becomes one aggregated kernel record.
 type ncuSummary struct{}
 
-func (ncuSummary) Name() string          { return "ncu-summary" }
-func (ncuSummary) Tool() string          { return profan.ToolNCU }
-func (ncuSummary) Match(h []string) bool { return false }
-func (ncuSummary) Parse(t *Table) error  { return nil }
+func (ncuSummary) Name() string { return "ncu-summary" }
+func (ncuSummary) Tool() string { return profan.ToolNCU }
+
+func (ncuSummary) Match(h []string) bool {
+	c := ColumnsOf(h)
+	return c.Has("Kernel Name", "Invocations", "Metric Name", "Minimum", "Maximum", "Average")
+}
+
+func (ncuSummary) Parse(t *Table) error {
+	c := ColumnsOf(t.Header)
+	id := ncuIdentityOf(c)
+	inv := c.Get("Invocations")
+	section, name, unit := c.Get("Section Name"), c.Get("Metric Name"), c.Get("Metric Unit")
+	lo, hi, avg := c.Get("Minimum"), c.Get("Maximum"), c.Get("Average")
+	need := max(lo, hi, avg, name)
+	var k *profan.Kernel
+	var shape string
+	last := 0
+	for t.Next() {
+		r := t.Row()
+		if r.Len() <= need {
+			return t.Errorf(r.Line, "row has %d fields, the header needs %d (truncated row?)", r.Len(), need+1)
+		}
+		key := r.String(id.kernel) + "\x00" + r.String(id.block) + "\x00" + r.String(id.grid) + "\x00" + r.String(id.device) + "\x00" + r.String(inv)
+		if k != nil && key != shape {
+			if err := t.Kernel(k, last); err != nil {
+				return err
+			}
+			k = nil
+		}
+		if k == nil {
+			var err error
+			if k, err = id.newKernel(t, r); err != nil {
+				return err
+			}
+			k.ID = t.Ordinal()
+			shape = key
+			n, ok, err := units.ParseNumber(r.String(inv))
+			if err != nil || !ok || n < 1 {
+				return t.Errorf(r.Line, "invocations %q is not a positive count", r.String(inv))
+			}
+			k.Invocations = int(n)
+		}
+		last = r.Line
+		u := t.Intern(r.Bytes(unit))
+		m, err := ncuValue(t.Intern(r.Bytes(name)), t.Intern(r.Bytes(section)), r.String(avg), u)
+		if err != nil {
+			return t.Errorf(r.Line, "%v", err)
+		}
+		sc := units.Lookup(u, units.Decimal)
+		if v, ok, _ := units.ParseNumber(r.String(lo)); ok {
+			m.Min = v * sc.Factor
+		}
+		if v, ok, _ := units.ParseNumber(r.String(hi)); ok {
+			m.Max = v * sc.Factor
+		}
+		k.AddMetric(m)
+		setKernelFromMetric(k, m)
+	}
+	if t.Err() != nil {
+		return t.Err()
+	}
+	if k != nil {
+		return t.Kernel(k, last)
+	}
+	return nil
+}

@@ -19,11 +19,11 @@ var Defs = []*Def{
 	{Name: "global_load_requests", Unit: "", Better: 0,
 		Doc: "warp-level global load instructions (requests at L1TEX)",
 		NCU: "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum, smsp__sass_inst_executed_op_global_ld.sum", Nvprof: "global_load_requests, gld_request (event)",
-		eval: source(1, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "smsp__sass_inst_executed_op_global_ld.sum", "smsp__inst_executed_op_global_ld.sum", "global_load_requests", "gld_request", "inst_executed_global_loads")},
+		eval: source(1, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "smsp__sass_inst_executed_op_global_ld.sum", "smsp__inst_executed_op_global_ld.sum", "global_load_requests", "gld_request", "inst_executed_global_loads", "source:global/inst_executed_ld")},
 	{Name: "gld_transactions", Unit: "sector", Better: -1,
 		Doc: "global load transactions: 32-byte sectors requested from L1TEX (ncu) or nvprof's gld_transactions",
 		NCU: "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", Nvprof: "gld_transactions",
-		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "gld_transactions")},
+		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "gld_transactions", "source:global/memory_l2_theoretical_sectors_global_ld")},
 	{Name: "gld_transactions_per_request", Unit: "sector", Better: -1,
 		Doc: "sectors per global load request; ideal is 4 for 4-byte and 8 for 8-byte coalesced accesses",
 		NCU: "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio, or sectors / requests", Nvprof: "gld_transactions_per_request",
@@ -38,9 +38,12 @@ var Defs = []*Def{
 		NCU: "smsp__sass_thread_inst_executed_op_global_ld.sum", Nvprof: "—",
 		eval: source(1, "smsp__sass_thread_inst_executed_op_global_ld.sum")},
 	{Name: "gld_ideal_transactions", Unit: "sector", Better: 0,
-		Doc: "fewest 32-byte sectors that could carry the requested bytes: gld_efficiency × gld_transactions (the 32-byte form of T_i = E·(S/8)/128)",
-		NCU: "derived", Nvprof: "derived",
+		Doc: "fewest 32-byte sectors that could carry the requested bytes: ncu's own ideal from the source page, else gld_efficiency × gld_transactions (the 32-byte form of T_i = E·(S/8)/128)",
+		NCU: "source page L2 Theoretical Sectors Global Ideal, or derived", Nvprof: "derived",
 		eval: func(e *env) (float64, string, bool) {
+			if v, from, ok := e.src("source:global/memory_l2_theoretical_sectors_global_ideal_ld"); ok {
+				return v, from, true
+			}
 			eff, ok1 := e.val("gld_efficiency")
 			n, ok2 := e.val("gld_transactions")
 			if !ok1 || !ok2 {
@@ -55,11 +58,11 @@ var Defs = []*Def{
 	{Name: "global_store_requests", Unit: "", Better: 0,
 		Doc: "warp-level global store instructions",
 		NCU: "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum, smsp__sass_inst_executed_op_global_st.sum", Nvprof: "global_store_requests, gst_request (event)",
-		eval: source(1, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "smsp__sass_inst_executed_op_global_st.sum", "smsp__inst_executed_op_global_st.sum", "global_store_requests", "gst_request", "inst_executed_global_stores")},
+		eval: source(1, "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "smsp__sass_inst_executed_op_global_st.sum", "smsp__inst_executed_op_global_st.sum", "global_store_requests", "gst_request", "inst_executed_global_stores", "source:global/inst_executed_st")},
 	{Name: "gst_transactions", Unit: "sector", Better: -1,
 		Doc: "global store transactions (32-byte sectors)",
 		NCU: "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", Nvprof: "gst_transactions",
-		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "gst_transactions")},
+		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "gst_transactions", "source:global/memory_l2_theoretical_sectors_global_st")},
 	{Name: "gst_transactions_per_request", Unit: "sector", Better: -1,
 		Doc: "sectors per global store request",
 		NCU: "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_st.ratio, or sectors / requests", Nvprof: "gst_transactions_per_request",
@@ -77,6 +80,9 @@ var Defs = []*Def{
 		Doc: "fewest sectors that could carry the stored bytes: gst_efficiency × gst_transactions",
 		NCU: "derived", Nvprof: "derived",
 		eval: func(e *env) (float64, string, bool) {
+			if v, from, ok := e.src("source:global/memory_l2_theoretical_sectors_global_ideal_st"); ok {
+				return v, from, true
+			}
 			eff, ok1 := e.val("gst_efficiency")
 			n, ok2 := e.val("gst_transactions")
 			if !ok1 || !ok2 {
@@ -93,11 +99,11 @@ var Defs = []*Def{
 	{Name: "shared_load_requests", Unit: "", Better: 0,
 		Doc: "warp-level shared load instructions",
 		NCU: "smsp__sass_inst_executed_op_shared_ld.sum", Nvprof: "inst_executed_shared_loads, shared_load (event)",
-		eval: source(1, "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_ld.sum", "inst_executed_shared_loads", "shared_load")},
+		eval: source(1, "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_ld.sum", "inst_executed_shared_loads", "shared_load", "source:shared/inst_executed_ld")},
 	{Name: "shared_load_transactions", Unit: "", Better: -1,
 		Doc: "shared load wavefronts (nvprof: transactions); an n-way bank conflict costs n",
 		NCU: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", Nvprof: "shared_load_transactions",
-		eval: source(1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared_load_transactions")},
+		eval: source(1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared_load_transactions", "source:shared/memory_l1_wavefronts_shared_ld")},
 	{Name: "shared_load_transactions_per_request", Unit: "", Better: -1,
 		Doc: "wavefronts per shared load instruction: the N of an N-way bank conflict (ideal 1 for 4-byte accesses)",
 		NCU: "wavefronts / instructions (not printed by ncu)", Nvprof: "shared_load_transactions_per_request",
@@ -105,11 +111,11 @@ var Defs = []*Def{
 	{Name: "shared_store_requests", Unit: "", Better: 0,
 		Doc: "warp-level shared store instructions",
 		NCU: "smsp__sass_inst_executed_op_shared_st.sum", Nvprof: "inst_executed_shared_stores, shared_store (event)",
-		eval: source(1, "smsp__sass_inst_executed_op_shared_st.sum", "smsp__inst_executed_op_shared_st.sum", "inst_executed_shared_stores", "shared_store")},
+		eval: source(1, "smsp__sass_inst_executed_op_shared_st.sum", "smsp__inst_executed_op_shared_st.sum", "inst_executed_shared_stores", "shared_store", "source:shared/inst_executed_st")},
 	{Name: "shared_store_transactions", Unit: "", Better: -1,
 		Doc: "shared store wavefronts (nvprof: transactions)",
 		NCU: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", Nvprof: "shared_store_transactions",
-		eval: source(1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared_store_transactions")},
+		eval: source(1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared_store_transactions", "source:shared/memory_l1_wavefronts_shared_st")},
 	{Name: "shared_store_transactions_per_request", Unit: "", Better: -1,
 		Doc: "wavefronts per shared store instruction",
 		NCU: "wavefronts / instructions", Nvprof: "shared_store_transactions_per_request",

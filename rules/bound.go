@@ -54,10 +54,9 @@ reuse through shared memory, smaller types), not from faster arithmetic.`,
 		if b != "memory" {
 			return
 		}
+		// The roofline says where the kernel is, not what a change would
+		// buy: the gain belongs to the rules that name a fix.
 		gain := math.NaN()
-		if pct, ok := p.Value("dram_peak_pct"); ok && pct < 100 {
-			gain = clamp01(1 - pct/100)
-		}
 		p.Report(profan.Finding{
 			Message:  "memory-bound: " + why,
 			Advice:   "reduce the bytes moved: fix uncoalesced accesses first, reuse data through shared memory or registers, use smaller types, or fuse kernels",
@@ -109,12 +108,10 @@ loads issued before their use) hides the latency.`,
 		if b != "latency" {
 			return
 		}
-		mem, _ := p.Value("memory_throughput_pct")
-		comp, _ := p.Value("compute_throughput_pct")
 		p.Report(profan.Finding{
 			Message:  "latency-bound: " + why,
 			Advice:   "put more independent work in flight: more blocks and warps, fewer dependent loads, loop unrolling with loads issued early",
-			Gain:     clamp01(1 - math.Max(mem, comp)/p.T.Bound),
+			Gain:     math.NaN(),
 			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "achieved_occupancy", "waves_per_sm"),
 		})
 	},

@@ -15,13 +15,22 @@ of the other side masked off. Branch efficiency (uniform branches / all
 branches) and warp execution efficiency (active threads per instruction / 32)
 measure the cost. Branch on warp-uniform values (warp index, not thread index)
 or reorganize the data so neighbouring threads take the same path.`,
-	Before: `if (threadIdx.x % 2) heavy(); else light();`,
-	After:  `if ((threadIdx.x / 32) % 2) heavy(); else light();  // uniform per warp`,
+	Before:   `if (threadIdx.x % 2) heavy(); else light();`,
+	After:    `if ((threadIdx.x / 32) % 2) heavy(); else light();  // uniform per warp`,
 	Severity: profan.Warning,
 	Requires: []string{"branch_efficiency|warp_execution_efficiency"},
 	Check: func(p *Pass) {
 		be, okb := p.Value("branch_efficiency")
 		we, okw := p.Value("warp_execution_efficiency")
+		// ncu prints 0 % branch efficiency for kernels without branches.
+		// Trust 0 % only when the export shows branches were executed.
+		n, okn := p.A.K.Value("Branch Instructions", "smsp__inst_executed_op_branch.sum", "smsp__sass_inst_executed_op_branch.sum")
+		if (okn && n == 0) || (!okn && be == 0) {
+			okb = false
+		}
+		if d, ok := p.A.K.Value("Avg. Divergent Branches", "smsp__sass_average_branches_targets_threads_divergent.sum"); ok && d == 0 {
+			okb = false
+		}
 		if !(okb && be < p.T.BranchEfficiency) && !(okw && we < p.T.WarpEfficiency) {
 			return
 		}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -59,18 +60,25 @@ func checkUncoalesced(p *Pass) {
 		}
 		removed := 1 - x.IdealSectorsPerRequest/x.SectorsPerRequest
 		gain := clamp01(removed * share * memoryWeight(p))
-		elem := "4-byte"
-		if x.AccessBytes > 0 {
-			elem = fmt.Sprintf("%.0f-byte", x.AccessBytes)
+		desc := x.Pattern
+		if x.AccessBytes > 0 && x.Pattern != "mixed" {
+			desc = fmt.Sprintf("%.0f-byte accesses, %s", x.AccessBytes, x.Pattern)
 		}
-		msg := fmt.Sprintf("global %s move %.1f sectors per request where %.1f would do (%s accesses, %s): %.0f%% of their sectors are wasted",
-			c.what, x.SectorsPerRequest, x.IdealSectorsPerRequest, elem, x.Pattern, removed*100)
-		if x.Explanation != "" {
+		msg := fmt.Sprintf("global %s move %.1f sectors per request where %.1f would do (%s): %.0f%% of their sectors are wasted",
+			c.what, x.SectorsPerRequest, x.IdealSectorsPerRequest, desc, removed*100)
+		advice := uncoalescedAdvice(x, c.what)
+		// With the source page, name the worst instruction and advise on its
+		// own pattern rather than the kernel's blend.
+		if in, ok := worstInstruction(p.A, "global", map[string]string{"gld": "load", "gst": "store"}[c.op]); ok {
+			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, in.Pattern)
+			ix := &analysis.Access{Pattern: in.Pattern, StrideBytes: in.StrideBytes, OffsetBytes: in.OffsetBytes, SectorsPerRequest: in.SectorsPerRequest, IdealSectorsPerRequest: in.IdealSectorsPerRequest}
+			advice = uncoalescedAdvice(ix, c.what)
+		} else if x.Explanation != "" {
 			msg += "; " + x.Explanation
 		}
 		p.Report(profan.Finding{
 			Message:   msg,
-			Advice:    uncoalescedAdvice(x, c.what),
+			Advice:    advice,
 			Gain:      gain,
 			Evidence:  p.Evidence(c.op+"_transactions_per_request", c.op+"_efficiency", c.op+"_transactions", c.op+"_ideal_transactions"),
 			Locations: worstLines(p.A, c.op),
@@ -88,7 +96,32 @@ func uncoalescedAdvice(x *analysis.Access, what string) string {
 		}
 		return fmt.Sprintf("consecutive threads touch different lines (a column of a row-major array): stage a tile in shared memory and let each warp read and write rows (__shared__ float tile[32][33]); this removes about %.0f%% of the %s' sectors", 100*(1-x.IdealSectorsPerRequest/x.SectorsPerRequest), what)
 	case "scattered":
-		return "the addresses are scattered (indirect indexing): sort or bin the indices so a warp's threads touch nearby elements, or gather the data into shared memory first; read-only data can go through __ldg"
+		return "each thread touches its own sector: if the index is data-dependent (indirect), sort or bin the indices so a warp's threads touch nearby elements, or gather through shared memory (read-only data can go through __ldg); if it is a large stride, reorganize the data so consecutive threads read consecutive words"
 	}
 	return fmt.Sprintf("make consecutive threads access consecutive, aligned %s addresses", what)
+}
+
+// worstInstruction returns the source-page instruction of a space and
+// operation with the most excess sectors.
+func worstInstruction(a *analysis.Kernel, space, op string) (analysis.Instruction, bool) {
+	for _, in := range a.Model.Instructions { // sorted worst first
+		if in.Space == space && in.Operation == op && in.Sectors > in.IdealSectors*1.05 {
+			return in, true
+		}
+	}
+	return analysis.Instruction{}, false
+}
+
+func lineSuffix(in analysis.Instruction) string {
+	if in.Line > 0 {
+		return fmt.Sprintf(" at %s:%d", baseName(in.File), in.Line)
+	}
+	return ""
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/profan-dev/profan"
@@ -60,11 +59,25 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	src, files, err := splitSourcePages(opts.Files)
+	if err != nil {
+		return err
+	}
 	var runs []*profan.Run
-	for _, path := range opts.Files {
-		run, err := analyzeFile(path, opts.Input, ruler, w)
+	for _, path := range files {
+		run, err := analyzeFile(path, opts.Input, ruler, src, w)
 		if err != nil {
 			return err
+		}
+		runs = append(runs, run)
+	}
+	// Source pages without a details or raw page of the same report are
+	// analysed on their own: their instruction counters still tell.
+	for _, run := range src.unused() {
+		for _, k := range run.Kernels {
+			if err := w.Kernel(analysis.Analyze(run, k, analysis.Options{Rules: ruler})); err != nil {
+				return err
+			}
 		}
 		runs = append(runs, run)
 	}
@@ -72,18 +85,15 @@ func analyzeRun(opts *AnalyzeOptions) error {
 }
 
 // analyzeFile streams one export through the analysis into w.
-func analyzeFile(path, format string, ruler analysis.Ruler, w report.Writer) (*profan.Run, error) {
+func analyzeFile(path, format string, ruler analysis.Ruler, src *sourcePages, w report.Writer) (*profan.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	sink := ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+		src.attach(k)
 		return w.Kernel(analysis.Analyze(run, k, analysis.Options{Rules: ruler}))
 	}}
-	run, err := ingest.Read(f, path, ingest.Options{Format: format}, sink)
-	if err != nil {
-		return nil, fmt.Errorf("%w", err)
-	}
-	return run, nil
+	return ingest.Read(f, path, ingest.Options{Format: format}, sink)
 }

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/ingest"
+)
+
+// sourcePages holds the kernels of ncu source-page exports, keyed by launch
+// ID and name, so that they can be attached to the same launches of a
+// details or raw export of the same report: the source page says which
+// line, the details page how much.
+type sourcePages struct {
+	byKey map[string]*profan.Kernel
+	runs  []*profan.Run
+	used  map[string]bool
+}
+
+// splitSourcePages reads the source-page exports among files and returns
+// the other files. The source pages are small (one table per kernel).
+func splitSourcePages(files []string) (*sourcePages, []string, error) {
+	sp := &sourcePages{byKey: map[string]*profan.Kernel{}, used: map[string]bool{}}
+	var rest []string
+	for _, f := range files {
+		format, err := ingest.Sniff(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		if format != "ncu-source" {
+			rest = append(rest, f)
+			continue
+		}
+		run, err := ingest.ReadFile(f, ingest.Options{})
+		if err != nil {
+			return nil, nil, err
+		}
+		sp.runs = append(sp.runs, run)
+		for _, k := range run.Kernels {
+			sp.byKey[k.ID+"\x00"+k.Name] = k
+		}
+	}
+	return sp, rest, nil
+}
+
+// attach gives k the source records of the same launch, with the
+// kernel-level totals the source page provides.
+func (sp *sourcePages) attach(k *profan.Kernel) {
+	if sp == nil || len(k.Source) > 0 {
+		return
+	}
+	key := k.ID + "\x00" + k.Name
+	src, ok := sp.byKey[key]
+	if !ok {
+		return
+	}
+	sp.used[key] = true
+	k.Source = src.Source
+	for _, m := range src.Metrics {
+		k.AddMetric(m)
+	}
+}
+
+// unused returns the source-page runs whose kernels matched nothing, to be
+// analysed on their own.
+func (sp *sourcePages) unused() []*profan.Run {
+	var out []*profan.Run
+	for _, r := range sp.runs {
+		n := 0
+		for _, k := range r.Kernels {
+			if sp.used[k.ID+"\x00"+k.Name] {
+				n++
+			}
+		}
+		if n == 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
