@@ -22,6 +22,11 @@ unbalanced or the grid is short.`,
 	Severity: profan.Warning,
 	Requires: []string{"achieved_occupancy"},
 	Check: func(p *Pass) {
+		// A grid with fewer blocks than SMs cannot fill them: small-grid
+		// names that cause.
+		if sms, ok := p.Value("sm_count"); ok && p.A.K.Grid.Known() && float64(p.A.K.Grid.Size()) < sms {
+			return
+		}
 		ach, _ := p.Value("achieved_occupancy")
 		theo, okT := p.Value("theoretical_occupancy")
 		limiter := occupancyLimiter(p)

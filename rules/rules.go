@@ -141,7 +141,7 @@ type Thresholds struct {
 // DefaultThresholds are the defaults, documented in the README.
 var DefaultThresholds = Thresholds{
 	Excess: 1.25, MinTrafficShare: 0.05, BankConflictWays: 1.5, CacheReuse: 8,
-	BranchEfficiency: 90, WarpEfficiency: 80, TailWaste: 0.25, OccupancyGap: 0.7,
+	BranchEfficiency: 90, WarpEfficiency: 80, TailWaste: 0.25, OccupancyGap: 0.6,
 	MemcpyShare: 0.05, Bound: 60,
 }
 

@@ -51,6 +51,12 @@ func checkUncoalesced(p *Pass) {
 		if x.Pattern == "uniform" {
 			continue // the uniform-load rule speaks for it
 		}
+		if x.Pattern == "mixed" && x.IdealSectorsPerRequest < 3.6 && len(p.A.Model.Instructions) == 0 {
+			// Less than 4-byte-coalesced ideal: part of the traffic is a
+			// broadcast (a matrix row read by every thread), which tiling
+			// or uniform-load address, not coalescing.
+			continue
+		}
 		share := 1.0
 		if total > 0 && x.Transactions > 0 {
 			share = x.Transactions / total

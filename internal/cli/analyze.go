@@ -59,7 +59,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	src, files, err := splitSourcePages(opts.Files)
+	src, files, err := ingest.SplitSourcePages(opts.Files)
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	}
 	// Source pages without a details or raw page of the same report are
 	// analysed on their own: their instruction counters still tell.
-	for _, run := range src.unused() {
+	for _, run := range src.Unused() {
 		for _, k := range run.Kernels {
 			if err := w.Kernel(analysis.Analyze(run, k, analysis.Options{Rules: ruler})); err != nil {
 				return err
@@ -85,14 +85,14 @@ func analyzeRun(opts *AnalyzeOptions) error {
 }
 
 // analyzeFile streams one export through the analysis into w.
-func analyzeFile(path, format string, ruler analysis.Ruler, src *sourcePages, w report.Writer) (*profan.Run, error) {
+func analyzeFile(path, format string, ruler analysis.Ruler, src *ingest.SourcePages, w report.Writer) (*profan.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	sink := ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
-		src.attach(k)
+		src.Attach(k)
 		return w.Kernel(analysis.Analyze(run, k, analysis.Options{Rules: ruler}))
 	}}
 	return ingest.Read(f, path, ingest.Options{Format: format}, sink)

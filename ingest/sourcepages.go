@@ -1,27 +1,27 @@
-package cli
+package ingest
 
 import (
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/ingest"
 )
 
-// sourcePages holds the kernels of ncu source-page exports, keyed by launch
+// SourcePages holds the kernels of ncu source-page exports, keyed by launch
 // ID and name, so that they can be attached to the same launches of a
 // details or raw export of the same report: the source page says which
 // line, the details page how much.
-type sourcePages struct {
+type SourcePages struct {
 	byKey map[string]*profan.Kernel
 	runs  []*profan.Run
 	used  map[string]bool
 }
 
-// splitSourcePages reads the source-page exports among files and returns
-// the other files. The source pages are small (one table per kernel).
-func splitSourcePages(files []string) (*sourcePages, []string, error) {
-	sp := &sourcePages{byKey: map[string]*profan.Kernel{}, used: map[string]bool{}}
+// SplitSourcePages reads the source-page exports among files and returns
+// them indexed, with the other files. Source pages are small (one table per
+// kernel), so they are held in memory.
+func SplitSourcePages(files []string) (*SourcePages, []string, error) {
+	sp := &SourcePages{byKey: map[string]*profan.Kernel{}, used: map[string]bool{}}
 	var rest []string
 	for _, f := range files {
-		format, err := ingest.Sniff(f)
+		format, err := Sniff(f)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -29,7 +29,7 @@ func splitSourcePages(files []string) (*sourcePages, []string, error) {
 			rest = append(rest, f)
 			continue
 		}
-		run, err := ingest.ReadFile(f, ingest.Options{})
+		run, err := ReadFile(f, Options{})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -41,9 +41,9 @@ func splitSourcePages(files []string) (*sourcePages, []string, error) {
 	return sp, rest, nil
 }
 
-// attach gives k the source records of the same launch, with the
+// Attach gives k the source records of the same launch, with the
 // kernel-level totals the source page provides.
-func (sp *sourcePages) attach(k *profan.Kernel) {
+func (sp *SourcePages) Attach(k *profan.Kernel) {
 	if sp == nil || len(k.Source) > 0 {
 		return
 	}
@@ -59,9 +59,9 @@ func (sp *sourcePages) attach(k *profan.Kernel) {
 	}
 }
 
-// unused returns the source-page runs whose kernels matched nothing, to be
+// Unused returns the source-page runs whose kernels matched nothing, to be
 // analysed on their own.
-func (sp *sourcePages) unused() []*profan.Run {
+func (sp *SourcePages) Unused() []*profan.Run {
 	var out []*profan.Run
 	for _, r := range sp.runs {
 		n := 0
