@@ -185,7 +185,27 @@ func instructions(a *Kernel) []Instruction {
 			} else {
 				x := gpumodel.Explain(elem, in.SectorsPerRequest, in.IdealSectorsPerRequest)
 				in.Pattern, in.StrideBytes, in.OffsetBytes, in.Explanation = x.Pattern, x.StrideBytes, x.OffsetBytes, x.Text
-				if x.Pattern == "scattered" && (a.K.Block[1] > 1 || a.K.Grid[1] > 1) {
+				lines, threads := c["l1_tag_requests_global"]/req, c["thread_inst_executed_pred_on"]/req
+				explained := false
+				if x.Pattern == "scattered" && lines > 0 && threads > 0 {
+					explained = true
+					// One sector per thread. The 128-byte lines tell a
+					// stride from scatter: a stride of s bytes touches
+					// threads·s/128 lines, every thread its own line from
+					// 128 B on; random addresses share a line now and then.
+					switch {
+					case lines < 0.9*threads:
+						in.Pattern, in.StrideBytes = "strided", math.Round(128*lines/threads)
+						in.Explanation = fmt.Sprintf("%.1f sectors in %.1f lines per request for %.1f threads: a stride of %.0f B", in.SectorsPerRequest, lines, threads, in.StrideBytes)
+					case lines >= 0.99*threads:
+						in.Pattern, in.StrideBytes = "strided", 0
+						in.Explanation = fmt.Sprintf("every thread of the warp in its own 128-byte line (%.1f lines for %.1f threads): a stride of 128 B or more, as a column of a row-major array", lines, threads)
+					default:
+						in.StrideBytes = 0
+						in.Explanation = fmt.Sprintf("%.1f lines for %.1f threads per request: random addresses, a few sharing a line", lines, threads)
+					}
+				}
+				if !explained && x.Pattern == "scattered" && (a.K.Block[1] > 1 || a.K.Grid[1] > 1) {
 					in.Pattern, in.StrideBytes = "strided", 0
 					in.Explanation += "; with a 2-D launch this is a column access (stride of a whole row)"
 				}

@@ -1,0 +1,208 @@
+package analysis_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/ingest"
+)
+
+// load reads one capture's details page with its source page attached.
+func load(t *testing.T, capture string) (*profan.Run, []*analysis.Kernel) {
+	t.Helper()
+	src, _, err := ingest.SplitSourcePages([]string{"../fixtures/ncu/" + capture + ".source.cuda-sass.csv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := ingest.ReadFile("../fixtures/ncu/"+capture+".import.details.csv", ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*analysis.Kernel
+	for _, k := range run.Kernels {
+		src.Attach(k)
+		out = append(out, analysis.Analyze(run, k, analysis.Options{}))
+	}
+	return run, out
+}
+
+// TestIdealMatchesNCU checks, for every global load and store the H200
+// captures executed, that the model's ideal sector count (Pearson's
+// T_i = E·(S/8)/32 in sectors, rounded up per warp) equals the ideal that
+// ncu itself reports on the source page.
+func TestIdealMatchesNCU(t *testing.T) {
+	n := 0
+	for _, capture := range []string{"copy", "indirect", "transpose"} {
+		_, ks := load(t, capture)
+		for _, a := range ks {
+			for _, s := range a.K.Source {
+				if s.Address == "" {
+					continue
+				}
+				c := counters(s)
+				if c.text["address_space"] != "Global" {
+					continue
+				}
+				e, bits, req := c.num["thread_inst_executed_pred_on"], c.num["access_size_bits"], c.num["inst_executed"]
+				ncuIdeal := c.num["memory_l2_theoretical_sectors_global_ideal"]
+				// Whole warps need ceil(32·S/32) sectors; the last, partial
+				// warp of each launch needs ceil(threads·S/32).
+				full := math.Floor(e / 32)
+				rest := e - 32*full
+				per := gpumodel.IdealSectors(bits/8, 32).L2
+				model := full*per + math.Ceil(gpumodel.IdealSectors(bits/8, rest).L2)
+				if req > full+1 {
+					// Several partial warps (2-D blocks): the formula's total.
+					model = math.Ceil(gpumodel.IdealSectors(bits/8, e).L2)
+				}
+				if model != ncuIdeal {
+					t.Errorf("%s kernel %s %s (line %d): model ideal %v sectors, ncu %v (E=%v, S=%v bits)", capture, a.K.ID, s.SASS, s.Line, model, ncuIdeal, e, bits)
+				}
+				n++
+			}
+		}
+	}
+	if n < 50 {
+		t.Fatalf("checked only %d instructions", n)
+	}
+}
+
+type ctr struct {
+	num  map[string]float64
+	text map[string]string
+}
+
+func counters(s profan.SourceRecord) ctr {
+	c := ctr{num: map[string]float64{}, text: map[string]string{}}
+	for _, m := range s.Counter {
+		if m.Text != "" {
+			c.text[m.Name] = m.Text
+		} else {
+			c.num[m.Name] = m.Value
+		}
+	}
+	return c
+}
+
+// TestPearsonOnH200 reproduces the seed's Volta table with the H200
+// capture of the same kernel: ncu's own counts for the loads of p[idx]
+// equal the model's prediction (sequential exactly, random within 3%).
+func TestPearsonOnH200(t *testing.T) {
+	_, ks := load(t, "indirect")
+	for _, tt := range []struct {
+		kernel  string
+		elem    int
+		pattern string
+		exact   bool
+	}{
+		{"0", 4, "sequential", true},
+		{"1", 8, "sequential", true},
+		{"2", 4, "random", false},
+		{"3", 8, "random", false},
+	} {
+		a := ks[mustAtoi(tt.kernel)]
+		p, _ := gpumodel.ParsePattern(tt.pattern)
+		want, err := gpumodel.Predict("9.0", tt.elem, 10000, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The load of p[idx] is the global load on line 16.
+		found := false
+		for _, s := range a.K.Source {
+			c := counters(s)
+			if s.Line != 16 || s.Address == "" || c.text["address_space"] != "Global" || c.text["access_operation"] != "Load" {
+				continue
+			}
+			found = true
+			got := [3]float64{c.num["inst_executed"], c.num["l1_tag_requests_global"], c.num["memory_l2_theoretical_sectors_global"]}
+			exp := [3]float64{want.Requests, want.L1Transactions, want.L2Sectors}
+			for i, name := range []string{"requests", "L1 transactions", "L2 sectors"} {
+				if tt.exact && got[i] != exp[i] {
+					t.Errorf("%s %d-byte %s: ncu %v, model %v", a.K.Name, tt.elem, name, got[i], exp[i])
+				}
+				if !tt.exact && math.Abs(got[i]-exp[i]) > 0.03*exp[i] {
+					t.Errorf("%s %d-byte %s: ncu %v, model %.1f: more than 3%% apart", a.K.Name, tt.elem, name, got[i], exp[i])
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no global load on line 16", a.K.Name)
+		}
+	}
+}
+
+func mustAtoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// TestPatterns checks the model's reading of every global access whose
+// pattern the source code fixes (fixtures/gen/*.cu).
+func TestPatterns(t *testing.T) {
+	type want struct {
+		capture, kernel, op string
+		line                int
+		pattern             string
+		stride              float64
+	}
+	for _, w := range []want{
+		{"copy", "0", "load", 8, "coalesced", 0},   // offset 0
+		{"copy", "1", "load", 8, "misaligned", 0},  // offset 1 element
+		{"copy", "1", "store", 8, "misaligned", 0}, //
+		{"copy", "2", "load", 8, "coalesced", 0},   // offset 8 elements = 32 B: sector-aligned
+		{"copy", "3", "load", 8, "coalesced", 0},   // offset 32 elements = 128 B
+		{"copy", "4", "load", 14, "coalesced", 0},  // stride 1
+		{"copy", "5", "load", 14, "strided", 8},    // stride 2 floats
+		{"copy", "6", "store", 14, "strided", 16},  // stride 4
+		{"copy", "7", "load", 14, "strided", 32},   // stride 8
+		{"copy", "8", "load", 14, "strided", 0},    // stride 32 floats = 128 B: a line per thread
+		{"indirect", "0", "load", 16, "coalesced", 0},
+		{"indirect", "1", "store", 18, "coalesced", 0},
+		{"indirect", "2", "load", 16, "scattered", 0},
+		{"indirect", "3", "store", 18, "scattered", 0},
+		{"indirect", "2", "load", 15, "coalesced", 0}, // off[i]
+		{"transpose", "2", "store", 41, "strided", 0}, // column write
+		{"transpose", "2", "load", 41, "coalesced", 0},
+		{"transpose", "4", "store", 74, "coalesced", 0},
+	} {
+		_, ks := load(t, w.capture)
+		a := ks[mustAtoi(w.kernel)]
+		found := false
+		for _, in := range a.Model.Instructions {
+			if in.Space != "global" || in.Operation != w.op || in.Line != w.line {
+				continue
+			}
+			found = true
+			if in.Pattern != w.pattern || in.StrideBytes != w.stride {
+				t.Errorf("%s %s %s line %d: got %s stride %v, want %s stride %v (%s)", w.capture, a.K.Name, w.op, w.line, in.Pattern, in.StrideBytes, w.pattern, w.stride, in.Explanation)
+			}
+		}
+		if !found {
+			t.Errorf("%s %s: no global %s on line %d", w.capture, a.K.Name, w.op, w.line)
+		}
+	}
+}
+
+// TestSharedConflicts reads the transposes' shared accesses.
+func TestSharedConflicts(t *testing.T) {
+	_, ks := load(t, "transpose")
+	for _, tt := range []struct {
+		kernel  string
+		pattern string
+		ways    float64
+	}{{"1", "coalesced", 1}, {"3", "strided", 32}, {"4", "coalesced", 1}} {
+		sh := ks[mustAtoi(tt.kernel)].Model.Shared
+		if sh == nil {
+			t.Fatalf("kernel %s: no shared model", tt.kernel)
+		}
+		if sh.Pattern != tt.pattern || math.Abs(math.Round(sh.ConflictWays)-tt.ways) > 0 && tt.ways > 1 {
+			t.Errorf("kernel %s: shared %s %.2f-way, want %s %v-way", tt.kernel, sh.Pattern, sh.ConflictWays, tt.pattern, tt.ways)
+		}
+	}
+}
