@@ -18,6 +18,9 @@ import (
 // Options select what Analyze does.
 type Options struct {
 	Rules Ruler // nil: no findings
+	// Device names the GPU when the export does not (ncu's details page
+	// gives only a device index and the compute capability).
+	Device *gpumodel.Spec
 }
 
 // Ruler runs rules over an analysed kernel; the rules package implements it.
@@ -115,6 +118,9 @@ func MetricsDevice(s *gpumodel.Spec) metrics.Device {
 func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	a := &Kernel{Run: run, K: k}
 	a.Spec, a.SpecFrom = Device(k)
+	if opt.Device != nil && (a.Spec == nil || a.SpecFrom != "device name") {
+		a.Spec, a.SpecFrom = opt.Device, "--device"
+	}
 	a.Metrics = metrics.Derive(k, MetricsDevice(a.Spec))
 	a.Model = crossCheck(a)
 	if opt.Rules != nil {

@@ -39,7 +39,10 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 	var head []string
 	dev := k.Device
 	if dev == "" && a.Spec != nil {
-		dev = a.Spec.Name + " (from cc)"
+		dev = a.Spec.Name
+		if a.SpecFrom != "--device" {
+			dev += " (assumed from cc)"
+		}
 	}
 	if dev != "" {
 		head = append(head, dev)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/report"
 	"github.com/spf13/cobra"
@@ -19,6 +20,7 @@ type AnalyzeOptions struct {
 	Checks  string
 	Config  string
 	Verbose bool
+	Device  string
 }
 
 // NewCmdAnalyze builds profan analyze. runF replaces the run function in
@@ -46,6 +48,7 @@ advice. The format of each table is detected from its header.`,
 	cmd.Flags().StringVar(&opts.Input, "input-format", "", "skip sniffing and read every table as this format")
 	cmd.Flags().StringVar(&opts.Checks, "checks", "all", "rules to run: all, -ID, globs (e.g. all,-low-occupancy,*-memcpy)")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file with thresholds and suppressions")
+	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it (e.g. H200, \"NVIDIA A100-SXM4-80GB\")")
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every canonical metric and the rules that were skipped")
 	return cmd
 }
@@ -59,13 +62,21 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	aopt := analysis.Options{Rules: ruler}
+	if opts.Device != "" {
+		spec, ok := gpumodel.Lookup(opts.Device)
+		if !ok {
+			return FlagErrorf("--device: unknown GPU %q", opts.Device)
+		}
+		aopt.Device = spec
+	}
 	src, files, err := ingest.SplitSourcePages(opts.Files)
 	if err != nil {
 		return err
 	}
 	var runs []*profan.Run
 	for _, path := range files {
-		run, err := analyzeFile(path, opts.Input, ruler, src, w)
+		run, err := analyzeFile(path, opts.Input, aopt, src, w)
 		if err != nil {
 			return err
 		}
@@ -75,7 +86,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	// analysed on their own: their instruction counters still tell.
 	for _, run := range src.Unused() {
 		for _, k := range run.Kernels {
-			if err := w.Kernel(analysis.Analyze(run, k, analysis.Options{Rules: ruler})); err != nil {
+			if err := w.Kernel(analysis.Analyze(run, k, aopt)); err != nil {
 				return err
 			}
 		}
@@ -85,7 +96,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 }
 
 // analyzeFile streams one export through the analysis into w.
-func analyzeFile(path, format string, ruler analysis.Ruler, src *ingest.SourcePages, w report.Writer) (*profan.Run, error) {
+func analyzeFile(path, format string, aopt analysis.Options, src *ingest.SourcePages, w report.Writer) (*profan.Run, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -93,7 +104,7 @@ func analyzeFile(path, format string, ruler analysis.Ruler, src *ingest.SourcePa
 	defer f.Close()
 	sink := ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 		src.Attach(k)
-		return w.Kernel(analysis.Analyze(run, k, analysis.Options{Rules: ruler}))
+		return w.Kernel(analysis.Analyze(run, k, aopt))
 	}}
 	return ingest.Read(f, path, ingest.Options{Format: format}, sink)
 }
