@@ -1,11 +1,111 @@
 package ingest
 
-import "github.com/profan-dev/profan"
+import (
+	"strconv"
+	"strings"
 
-// nvprofWide is not written yet.
+	"github.com/profan-dev/profan"
+)
+
+// nvprofWide reads nvprof's per-launch metric and event table
+// (--print-gpu-trace with --metrics/--events, csv-formats.md §6): the
+// columns "Device","Context","Stream","Kernel", an optional
+// "Correlation_ID", then one column per metric or event, and a units row.
+// Values are bare numbers in the column's unit (prefixes are powers of
+// 1024) or quoted utilization levels ("Low (1)").
+//
+// Each row becomes one Kernel with its metrics in section "wide", named
+// by the header. Old nvprof names metric columns by their description
+// ("L1 Global Hit Rate"); the name is kept as printed. A header can repeat
+// a name ("Multiprocessor Activity" twice): the second column becomes
+// "<name>#2", the third "<name>#3", so that no value is lost.
 type nvprofWide struct{}
 
-func (nvprofWide) Name() string          { return "nvprof-wide" }
-func (nvprofWide) Tool() string          { return profan.ToolNvprof }
-func (nvprofWide) Match(h []string) bool { return false }
-func (nvprofWide) Parse(t *Table) error  { return nil }
+func (nvprofWide) Name() string { return "nvprof-wide" }
+func (nvprofWide) Tool() string { return profan.ToolNvprof }
+
+func (nvprofWide) Match(h []string) bool {
+	return len(h) >= 4 && h[0] == "Device" && h[1] == "Context" && h[2] == "Stream" && h[3] == "Kernel"
+}
+
+// nvprofWideIdentity are the columns of the wide table that are not
+// metrics.
+var nvprofWideIdentity = map[string]bool{"Device": true, "Context": true, "Stream": true, "Kernel": true, "Correlation_ID": true}
+
+func (nvprofWide) Parse(t *Table) error {
+	const format = "nvprof-wide"
+	c := ColumnsOf(t.Header)
+	if err := needColumns(t, format, c, "Device", "Context", "Stream", "Kernel"); err != nil {
+		return err
+	}
+	unitsOf, err := nvprofUnitsRow(t, format)
+	if err != nil {
+		return err
+	}
+	dev, ctx, stream, kern, corr := c.Get("Device"), c.Get("Context"), c.Get("Stream"), c.Get("Kernel"), c.Get("Correlation_ID")
+	type metricCol struct {
+		i    int
+		name string
+	}
+	var cols []metricCol
+	seen := make(map[string]int, len(t.Header))
+	for i, h := range t.Header {
+		if nvprofWideIdentity[h] && c.Get(h) == i {
+			continue
+		}
+		if h == "" {
+			return t.Errorf(t.Line, "%s: column %d has no name", format, i+1)
+		}
+		seen[h]++
+		name := h
+		if n := seen[h]; n > 1 {
+			name = h + "#" + strconv.Itoa(n)
+		}
+		cols = append(cols, metricCol{i, name})
+	}
+	rows := 0
+	for t.Next() {
+		r := t.Row()
+		rows++
+		if err := checkWidth(t, r, len(t.Header)); err != nil {
+			return err
+		}
+		k := profan.NewKernel()
+		base, id := stripCorrelation(r.String(kern))
+		if base == "" {
+			return t.Errorf(r.Line, "row has no kernel name")
+		}
+		k.Name = t.Intern([]byte(base))
+		k.Demangled = demangled(k.Name)
+		switch {
+		case corr >= 0 && strings.TrimSpace(r.String(corr)) != "":
+			k.ID = strings.TrimSpace(r.String(corr))
+		case id != "":
+			k.ID = id
+		default:
+			k.ID = t.Ordinal()
+		}
+		k.Device, k.DeviceIndex = splitDevice(t.Intern(r.Bytes(dev)))
+		k.Context, k.Stream = t.Intern(r.Bytes(ctx)), t.Intern(r.Bytes(stream))
+		k.Metrics = make([]profan.Metric, 0, len(cols))
+		for _, mc := range cols {
+			v, err := nvprofField(t, r, mc.i, unitsOf[mc.i])
+			if err != nil {
+				return err
+			}
+			m := profan.NewMetric(mc.name)
+			m.Section, m.Value, m.Unit, m.RawUnit, m.Text, m.Raw = "wide", v.value, v.base, v.unit, v.text, r.String(mc.i)
+			k.AddMetric(m)
+		}
+		if err := t.Kernel(k, r.Line); err != nil {
+			return err
+		}
+	}
+	if t.Err() != nil {
+		return t.Err()
+	}
+	if rows == 0 {
+		return t.Errorf(t.Line, "%s: the table has a header and units row but no rows (truncated export?)", format)
+	}
+	return nil
+}
