@@ -184,14 +184,18 @@ func instructions(a *Kernel) []Instruction {
 		if elem <= 0 {
 			elem = 4
 		}
+		threads := c["thread_inst_executed_pred_on"] / req
 		if space == "global" {
-			if in.IdealSectorsPerRequest < 0.9 && in.SectorsPerRequest <= 1.5 {
+			// ncu's ideal counts the distinct bytes requested: far below
+			// threads × size / 32 means the threads share addresses.
+			noShare := threads * elem / 32
+			if (in.IdealSectorsPerRequest < 0.9 || (threads > 0 && in.IdealSectorsPerRequest < 0.5*noShare)) && in.SectorsPerRequest <= 1.5 {
 				in.Pattern = "uniform"
 				in.Explanation = "the threads of a warp read the same address (broadcast)"
 			} else {
 				x := gpumodel.Explain(elem, in.SectorsPerRequest, in.IdealSectorsPerRequest)
 				in.Pattern, in.StrideBytes, in.OffsetBytes, in.Explanation = x.Pattern, x.StrideBytes, x.OffsetBytes, x.Text
-				lines, threads := c["l1_tag_requests_global"]/req, c["thread_inst_executed_pred_on"]/req
+				lines := c["l1_tag_requests_global"] / req
 				explained := false
 				if x.Pattern == "scattered" && lines > 0 && threads > 0 {
 					explained = true

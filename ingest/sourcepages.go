@@ -1,6 +1,9 @@
 package ingest
 
 import (
+	"regexp"
+	"strings"
+
 	"github.com/profan-dev/profan"
 )
 
@@ -35,7 +38,7 @@ func SplitSourcePages(files []string) (*SourcePages, []string, error) {
 		}
 		sp.runs = append(sp.runs, run)
 		for _, k := range run.Kernels {
-			sp.byKey[k.ID+"\x00"+k.Name] = k
+			sp.byKey[sourceKey(k)] = k
 		}
 	}
 	return sp, rest, nil
@@ -47,7 +50,7 @@ func (sp *SourcePages) Attach(k *profan.Kernel) {
 	if sp == nil || len(k.Source) > 0 {
 		return
 	}
-	key := k.ID + "\x00" + k.Name
+	key := sourceKey(k)
 	src, ok := sp.byKey[key]
 	if !ok {
 		return
@@ -66,7 +69,7 @@ func (sp *SourcePages) Unused() []*profan.Run {
 	for _, r := range sp.runs {
 		n := 0
 		for _, k := range r.Kernels {
-			if sp.used[k.ID+"\x00"+k.Name] {
+			if sp.used[sourceKey(k)] {
 				n++
 			}
 		}
@@ -75,4 +78,15 @@ func (sp *SourcePages) Unused() []*profan.Run {
 		}
 	}
 	return out
+}
+
+// castRE matches the type casts the source page prints in template
+// arguments ("matmulTiled<(int)16>") where the details page prints none.
+var castRE = regexp.MustCompile(`\([A-Za-z_][A-Za-z0-9_ ]*\)`)
+
+// sourceKey identifies a launch across the pages of one report: its ID and
+// its name without casts and spaces.
+func sourceKey(k *profan.Kernel) string {
+	name := castRE.ReplaceAllString(k.Name, "")
+	return k.ID + "\x00" + strings.ReplaceAll(name, " ", "")
 }

@@ -41,13 +41,10 @@ var Defs = []*Def{
 		Doc: "fewest 32-byte sectors that could carry the requested bytes: ncu's own ideal from the source page, else gld_efficiency × gld_transactions (the 32-byte form of T_i = E·(S/8)/128)",
 		NCU: "source page L2 Theoretical Sectors Global Ideal, or derived", Nvprof: "derived",
 		eval: func(e *env) (float64, string, bool) {
-			if v, from, ok := e.src("source:global/memory_l2_theoretical_sectors_global_ideal_ld"); ok {
-				return v, from, true
-			}
 			eff, ok1 := e.val("gld_efficiency")
 			n, ok2 := e.val("gld_transactions")
 			if !ok1 || !ok2 {
-				return math.NaN(), "", false
+				return e.src("source:global/memory_l2_theoretical_sectors_global_ideal_ld")
 			}
 			return math.Round(eff / 100 * n), "gld_efficiency × gld_transactions", true
 		}},
@@ -80,13 +77,10 @@ var Defs = []*Def{
 		Doc: "fewest sectors that could carry the stored bytes: gst_efficiency × gst_transactions",
 		NCU: "derived", Nvprof: "derived",
 		eval: func(e *env) (float64, string, bool) {
-			if v, from, ok := e.src("source:global/memory_l2_theoretical_sectors_global_ideal_st"); ok {
-				return v, from, true
-			}
 			eff, ok1 := e.val("gst_efficiency")
 			n, ok2 := e.val("gst_transactions")
 			if !ok1 || !ok2 {
-				return math.NaN(), "", false
+				return e.src("source:global/memory_l2_theoretical_sectors_global_ideal_st")
 			}
 			return math.Round(eff / 100 * n), "gst_efficiency × gst_transactions", true
 		}},
@@ -165,8 +159,15 @@ var Defs = []*Def{
 		Doc: "bytes written to device memory", NCU: "dram__bytes_write.sum (Pascal: dram__write_bytes)", Nvprof: "dram_write_bytes, dram_write_transactions × 32",
 		eval: first(source(1, "dram__bytes_write.sum", "dram__write_bytes", "dram_write_bytes"), source(32, "dram__sectors_write.sum", "dram_write_transactions"))},
 	{Name: "dram_bytes", Unit: "B", Better: 0,
-		Doc: "dram_read_bytes + dram_write_bytes", NCU: "dram__bytes.sum", Nvprof: "derived",
-		eval: first(sum("dram_read_bytes", "dram_write_bytes"), source(1, "dram__bytes.sum"))},
+		Doc: "dram_read_bytes + dram_write_bytes", NCU: "dram__bytes.sum, or Memory Throughput [B/s] × duration", Nvprof: "derived",
+		eval: first(sum("dram_read_bytes", "dram_write_bytes"), source(1, "dram__bytes.sum"), func(e *env) (float64, string, bool) {
+			bw, _, ok := e.src("dram__bytes.sum.per_second", "Memory Throughput[B/s]")
+			d, ok2 := e.val("duration")
+			if !ok || !ok2 {
+				return math.NaN(), "", false
+			}
+			return bw * d, "Memory Throughput × duration", true
+		})},
 	{Name: "dram_read_throughput", Unit: "B/s", Better: 0,
 		Doc: "device memory read bandwidth", NCU: "dram__bytes_read.sum.per_second, or bytes / duration", Nvprof: "dram_read_throughput",
 		eval: first(source(1, "dram__bytes_read.sum.per_second", "dram__read_bytes_per_sec", "dram_read_throughput"), perSecond("dram_read_bytes"))},

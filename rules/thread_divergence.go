@@ -28,7 +28,12 @@ or reorganize the data so neighbouring threads take the same path.`,
 		if (okn && n == 0) || (!okn && be == 0) {
 			okb = false
 		}
-		if d, ok := p.A.K.Value("Avg. Divergent Branches", "smsp__sass_average_branches_targets_threads_divergent.sum"); ok && d == 0 {
+		if d, ok := p.A.K.Value("Avg. Divergent Branches", "smsp__sass_branch_targets_threads_divergent.avg"); ok && d == 0 {
+			okb = false
+		}
+		// All 32 threads active on average: whatever the branch counters
+		// say, no warp ran with lanes masked off.
+		if okw && we >= 95 {
 			okb = false
 		}
 		if !(okb && be < p.T.BranchEfficiency) && !(okw && we < p.T.WarpEfficiency) {

@@ -27,13 +27,23 @@ for (int t = 0; t < n / 16; ++t) {
     __syncthreads();
 }`,
 	Severity: profan.Warning,
-	Requires: []string{"l2_read_transactions", "dram_read_bytes"},
+	Requires: []string{"l2_read_transactions|gld_transactions", "dram_read_bytes|dram_bytes"},
 	Check:    checkTile,
 }
 
 func checkTile(p *Pass) {
-	l2, _ := p.Value("l2_read_transactions")
-	dram, _ := p.Value("dram_read_bytes")
+	// Bytes L2 serves: its read sectors, else the global load sectors
+	// that missed L1.
+	l2, ok := p.Value("l2_read_transactions")
+	if !ok {
+		ld, _ := p.Value("gld_transactions")
+		hit, _ := p.Value("l1_hit_rate")
+		l2 = ld * (1 - nzf(hit)/100)
+	}
+	dram, ok := p.Value("dram_read_bytes")
+	if !ok {
+		dram, _ = p.Value("dram_bytes")
+	}
 	if dram <= 0 {
 		return
 	}
@@ -60,4 +70,11 @@ func checkTile(p *Pass) {
 		Evidence: p.Evidence("l2_read_transactions", "dram_read_bytes", "l1_hit_rate", "arithmetic_intensity",
 			"memory_throughput_pct", "compute_throughput_pct"),
 	})
+}
+
+func nzf(v float64) float64 {
+	if v != v {
+		return 0
+	}
+	return v
 }

@@ -21,15 +21,30 @@ out[i] = in[i] * c_scale;`,
 	Requires: []string{"gld_transactions_per_request"},
 	Check: func(p *Pass) {
 		x := p.A.Model.GlobalLoad
-		if x == nil || x.Pattern != "uniform" {
+		var locs []profan.Location
+		for _, in := range p.A.Model.Instructions {
+			if in.Space == "global" && in.Operation == "load" && in.Pattern == "uniform" {
+				locs = append(locs, profan.Location{File: in.File, Line: in.Line, SASS: in.SASS})
+			}
+		}
+		if (x == nil || x.Pattern != "uniform") && len(locs) == 0 {
 			return
 		}
+		msg := "the threads of a warp read one address"
+		if x != nil && x.Pattern == "uniform" {
+			msg = fmt.Sprintf("global loads take %.2f sectors per request: %s", x.SectorsPerRequest, msg)
+		} else {
+			msg = fmt.Sprintf("%d global load instruction(s) where %s", len(locs), msg)
+		}
+		if len(locs) > 3 {
+			locs = locs[:3]
+		}
 		p.Report(profan.Finding{
-			Message:   fmt.Sprintf("global loads take %.2f sectors per request: the threads of a warp read one address", x.SectorsPerRequest),
+			Message:   msg,
 			Advice:    "put the value in __constant__ memory or a kernel argument, or load it once per block into shared memory",
 			Gain:      clamp01(0.1 * memoryWeight(p)),
 			Evidence:  p.Evidence("gld_transactions_per_request", "gld_efficiency", "global_load_requests"),
-			Locations: worstLines(p.A, "gld"),
+			Locations: locs,
 		})
 	},
 }
