@@ -1,0 +1,525 @@
+package store
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/profan-dev/profan"
+)
+
+// RunRecord is a stored run.
+type RunRecord struct {
+	ID          int64
+	Digest      string
+	Source      string
+	Tool        string
+	Format      string
+	ToolVersion string
+	Device      string
+	Size        int64
+	Labels      map[string]string // never nil
+	Created     time.Time         // UTC
+	Kernels     int               // kernel records
+}
+
+// RunFilter selects runs. The zero value selects all.
+type RunFilter struct {
+	Labels map[string]string // runs having every one of these labels
+	Limit  int               // when > 0, only the newest Limit runs
+}
+
+// Runs returns the runs that match f in ID order (oldest first).
+func (db *DB) Runs(ctx context.Context, f RunFilter) ([]RunRecord, error) {
+	where, args := labelWhere("r.id", f.Labels)
+	q := `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels
+FROM runs r` + where + ` ORDER BY r.id DESC`
+	if f.Limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, f.Limit)
+	}
+	runs, err := db.queryRuns(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("listing runs: %w", err)
+	}
+	for i, j := 0, len(runs)-1; i < j; i, j = i+1, j-1 {
+		runs[i], runs[j] = runs[j], runs[i]
+	}
+	return runs, nil
+}
+
+// Run returns the run with the given ID, or an error wrapping ErrNotFound.
+func (db *DB) Run(ctx context.Context, id int64) (RunRecord, error) {
+	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels
+FROM runs r WHERE r.id = ?`, id)
+	if err != nil {
+		return RunRecord{}, fmt.Errorf("reading run %d: %w", id, err)
+	}
+	if len(runs) == 0 {
+		return RunRecord{}, fmt.Errorf("run %d: %w", id, ErrNotFound)
+	}
+	return runs[0], nil
+}
+
+// labelWhere returns a WHERE clause requiring every label of labels on the
+// run whose ID is the column col, with its arguments.
+func labelWhere(col string, labels map[string]string) (string, []any) {
+	var where []string
+	var args []any
+	for _, k := range sortedKeys(labels) {
+		where = append(where, col+` IN (SELECT run_id FROM run_labels WHERE key = ? AND value = ?)`)
+		args = append(args, k, labels[k])
+	}
+	if len(where) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+func (db *DB) queryRuns(ctx context.Context, q string, args ...any) ([]RunRecord, error) {
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(q), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var runs []RunRecord
+	for rows.Next() {
+		var r RunRecord
+		var created string
+		if err := rows.Scan(&r.ID, &r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device, &r.Size, &created, &r.Kernels); err != nil {
+			return nil, err
+		}
+		if r.Created, err = parseTime(created); err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(runs) == 0 {
+		return runs, nil
+	}
+	labels, err := db.labels(ctx, runs[len(runs)-1].ID, runs[0].ID)
+	if err != nil {
+		return nil, err
+	}
+	for i := range runs {
+		runs[i].Labels = labels[runs[i].ID]
+		if runs[i].Labels == nil {
+			runs[i].Labels = map[string]string{}
+		}
+	}
+	return runs, nil
+}
+
+// labels returns the labels of the runs with IDs in [lo, hi] (either order).
+func (db *DB) labels(ctx context.Context, lo, hi int64) (map[int64]map[string]string, error) {
+	if lo > hi {
+		lo, hi = hi, lo
+	}
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT run_id, key, value FROM run_labels WHERE run_id BETWEEN ? AND ?`), lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := map[int64]map[string]string{}
+	for rows.Next() {
+		var id int64
+		var k, v string
+		if err := rows.Scan(&id, &k, &v); err != nil {
+			return nil, err
+		}
+		if m[id] == nil {
+			m[id] = map[string]string{}
+		}
+		m[id][k] = v
+	}
+	return m, rows.Err()
+}
+
+// StoredKernel is a kernel record read back.
+type StoredKernel struct {
+	Kernel    *profan.Kernel     // as written, raw metrics included
+	Canonical map[string]float64 // the canonical metrics derived (never NaN)
+	Findings  []profan.Finding
+}
+
+// Kernels returns the kernel records of run runID in the order written, or
+// an error wrapping ErrNotFound when there is no such run.
+func (db *DB) Kernels(ctx context.Context, runID int64) ([]StoredKernel, error) {
+	ks, err := db.kernels(ctx, runID)
+	if err != nil {
+		return nil, fmt.Errorf("reading kernels of run %d: %w", runID, err)
+	}
+	return ks, nil
+}
+
+func (db *DB) kernels(ctx context.Context, runID int64) ([]StoredKernel, error) {
+	if _, err := db.Run(ctx, runID); err != nil {
+		return nil, err
+	}
+	q := db.d.rebind
+	rows, err := db.db.QueryContext(ctx, q(`SELECT k.id, k.launch_id, n.name, n.demangled, k.device, k.cc, k.grid, k.block, k.invocations, k.duration, k.raw
+FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER BY k.ordinal`), runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []StoredKernel
+	index := map[int64]int{}
+	for rows.Next() {
+		k := &profan.Kernel{}
+		var id int64
+		var grid, block string
+		var dur sql.NullFloat64
+		var raw []byte
+		if err := rows.Scan(&id, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw); err != nil {
+			return nil, err
+		}
+		k.Duration = floatOrNaN(dur)
+		if k.Grid, err = parseDim(grid); err != nil {
+			return nil, err
+		}
+		if k.Block, err = parseDim(block); err != nil {
+			return nil, err
+		}
+		var keyErr error
+		err := decodeKernel(raw, k, func(id uint64) (metricKey, bool) {
+			key, ok, err := db.metricKey(ctx, id)
+			if err != nil && keyErr == nil {
+				keyErr = err
+			}
+			return key, ok
+		})
+		if keyErr != nil {
+			return nil, keyErr
+		}
+		if err != nil {
+			return nil, fmt.Errorf("kernel %s: %w", k.ID, err)
+		}
+		index[id] = len(out)
+		out = append(out, StoredKernel{Kernel: k, Canonical: map[string]float64{}})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+
+	if len(out) > 0 {
+		// Values are keyed by metric first: read each metric's range of
+		// this run's kernel IDs. (Within one write transaction the IDs are
+		// consecutive; IDs of other runs in the range are skipped.)
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for id := range index {
+			lo, hi = min(lo, id), max(hi, id)
+		}
+		rows, err = db.db.QueryContext(ctx, q(kernelValuesSQL), lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var name string
+			var v float64
+			if err := rows.Scan(&name, &id, &v); err != nil {
+				return nil, err
+			}
+			if i, ok := index[id]; ok {
+				out[i].Canonical[name] = v
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+
+	rows, err = db.db.QueryContext(ctx, q(`SELECT f.kernel_id, f.rule, f.severity, f.kernel, f.message, f.advice, f.gain, f.evidence, f.locations
+FROM kernels k JOIN findings f ON f.kernel_id = k.id WHERE k.run_id = ? ORDER BY f.id`), runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var f profan.Finding
+		var sev int
+		var gain sql.NullFloat64
+		var ev, loc string
+		if err := rows.Scan(&id, &f.Rule, &sev, &f.Kernel, &f.Message, &f.Advice, &gain, &ev, &loc); err != nil {
+			return nil, err
+		}
+		f.Severity = profan.Severity(sev)
+		f.Gain = floatOrNaN(gain)
+		if err := json.Unmarshal([]byte(ev), &f.Evidence); err != nil {
+			return nil, fmt.Errorf("finding %s: evidence: %w", f.Rule, err)
+		}
+		if err := json.Unmarshal([]byte(loc), &f.Locations); err != nil {
+			return nil, fmt.Errorf("finding %s: locations: %w", f.Rule, err)
+		}
+		if len(f.Evidence) == 0 {
+			f.Evidence = nil
+		}
+		if len(f.Locations) == 0 {
+			f.Locations = nil
+		}
+		sk := &out[index[id]]
+		sk.Findings = append(sk.Findings, f)
+	}
+	return out, rows.Err()
+}
+
+// kernelValuesSQL reads the canonical values of a range of kernel IDs,
+// one primary-key range per metric.
+const kernelValuesSQL = `SELECT m.name, v.kernel_id, v.value
+FROM metric_names m CROSS JOIN kernel_values v
+WHERE v.metric_id = m.id AND v.kernel_id BETWEEN ? AND ?`
+
+// TrendQuery selects the values of one metric of some kernels across runs.
+type TrendQuery struct {
+	// Kernel matches the kernel's name or its demangled name; nil matches
+	// every kernel.
+	Kernel *regexp.Regexp
+	// Metric is a canonical metric name, or else the name of a raw metric
+	// as exported. Raw metrics are read from each matching kernel's blob,
+	// which is slower. A name that is both is read as the canonical metric.
+	Metric string
+	// Labels restricts the runs to those having every one of these labels.
+	Labels map[string]string
+}
+
+// Point is the value of the metric for one kernel record of one run.
+type Point struct {
+	Run     int64
+	Labels  map[string]string // the run's labels; shared by the points of one run, do not modify
+	Created time.Time
+	Kernel  string // display name: demangled when known, else the name
+	Launch  string // the kernel record's launch ID within its run (profan.Kernel.ID)
+	Value   float64
+}
+
+// maxNameFilter is the most kernel name IDs passed to SQL as an IN list;
+// with more, the names are filtered while reading.
+const maxNameFilter = 500
+
+// Trend returns the value of q.Metric for every kernel record that q selects,
+// ordered by run ID and then by the kernel's order in the run. A run with
+// several matching records (repeated launches, or several kernels matching
+// the regexp) gives several points. Records whose value is missing or not
+// numeric give no point, so Value is never NaN. An unknown metric or no
+// matching kernel gives no points and no error.
+func (db *DB) Trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
+	pts, err := db.trend(ctx, tq)
+	if err != nil {
+		return nil, fmt.Errorf("trend of %s: %w", tq.Metric, err)
+	}
+	return pts, nil
+}
+
+func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
+	q := db.d.rebind
+	// Kernel names: a small table, matched here since SQLite has no REGEXP.
+	rows, err := db.db.QueryContext(ctx, `SELECT id, name, demangled FROM kernel_names`)
+	if err != nil {
+		return nil, err
+	}
+	names := map[int64]string{}
+	all := true
+	for rows.Next() {
+		var id int64
+		var name, dem string
+		if err := rows.Scan(&id, &name, &dem); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if tq.Kernel == nil || tq.Kernel.MatchString(name) || (dem != "" && tq.Kernel.MatchString(dem)) {
+			names[id] = cmp.Or(dem, name)
+		} else {
+			all = false
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+
+	var metricID int64
+	err = db.db.QueryRowContext(ctx, q(`SELECT id FROM metric_names WHERE name = ?`), tq.Metric).Scan(&metricID)
+	canonical := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+
+	var rawKeys map[uint64]bool
+	if !canonical {
+		if rawKeys, err = db.rawKeys(ctx, tq.Metric); err != nil || len(rawKeys) == 0 {
+			return nil, err
+		}
+	}
+
+	var ids []int64
+	if !all && len(names) <= maxNameFilter {
+		for id := range names {
+			ids = append(ids, id)
+		}
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	}
+	query, args := trendSQL(canonical, metricID, ids, tq.Labels)
+	rows, err = db.db.QueryContext(ctx, q(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var pts []Point
+	for rows.Next() {
+		var p Point
+		var nameID int64
+		var value float64
+		var raw sql.RawBytes
+		dest := []any{&p.Run, &nameID, &p.Launch, &value}
+		if !canonical {
+			dest[3] = &raw
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		name, ok := names[nameID]
+		if !ok {
+			continue
+		}
+		p.Kernel = name
+		if canonical {
+			p.Value = value
+		} else {
+			v, ok, err := findMetric(raw, rawKeys)
+			if err != nil {
+				return nil, fmt.Errorf("run %d kernel %s: %w", p.Run, p.Launch, err)
+			}
+			if !ok || math.IsNaN(v) {
+				continue
+			}
+			p.Value = v
+		}
+		pts = append(pts, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(pts) == 0 {
+		return nil, nil
+	}
+	lo, hi := pts[0].Run, pts[len(pts)-1].Run
+	labels, err := db.labels(ctx, lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	created := map[int64]time.Time{}
+	rows, err = db.db.QueryContext(ctx, q(`SELECT id, created FROM runs WHERE id BETWEEN ? AND ?`), lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var cr string
+		if err := rows.Scan(&id, &cr); err != nil {
+			return nil, err
+		}
+		if created[id], err = parseTime(cr); err != nil {
+			return nil, err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	empty := map[string]string{}
+	for i := range pts {
+		p := &pts[i]
+		p.Created = created[p.Run]
+		if p.Labels = labels[p.Run]; p.Labels == nil {
+			p.Labels = empty
+		}
+	}
+	return pts, nil
+}
+
+// trendSQL returns the query of a trend: the canonical metric metricID, or
+// the raw blobs, of the kernels whose name IDs are nameIDs (all when empty)
+// in the runs having labels. CROSS JOIN fixes the join order in SQLite
+// (other databases ignore it): from the kernels of the names, through the
+// covering index kernels_name_run, to each value by primary key. Left to
+// itself, SQLite would rather walk all values of the metric.
+func trendSQL(canonical bool, metricID int64, nameIDs []int64, labels map[string]string) (string, []any) {
+	var where []string
+	var args []any
+	var b strings.Builder
+	if canonical {
+		b.WriteString(`SELECT k.run_id, k.name_id, k.launch_id, v.value
+FROM kernels k CROSS JOIN kernel_values v`)
+		where = append(where, `v.metric_id = ?`, `v.kernel_id = k.id`)
+		args = append(args, metricID)
+	} else {
+		b.WriteString(`SELECT k.run_id, k.name_id, k.launch_id, k.raw
+FROM kernels k`)
+	}
+	if len(nameIDs) > 0 {
+		where = append(where, `k.name_id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(nameIDs)), ", ")+`)`)
+		for _, id := range nameIDs {
+			args = append(args, id)
+		}
+	}
+	if lw, largs := labelWhere("k.run_id", labels); lw != "" {
+		where = append(where, strings.TrimPrefix(lw, " WHERE "))
+		args = append(args, largs...)
+	}
+	if len(where) > 0 {
+		b.WriteString(" WHERE " + strings.Join(where, " AND "))
+	}
+	b.WriteString(" ORDER BY k.run_id, k.ordinal")
+	return b.String(), args
+}
+
+func floatOrNaN(v sql.NullFloat64) float64 {
+	if !v.Valid {
+		return math.NaN()
+	}
+	return v.Float64
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// rawKeys returns the raw_metric_keys IDs of the raw metric called name.
+func (db *DB) rawKeys(ctx context.Context, name string) (map[uint64]bool, error) {
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT id FROM raw_metric_keys WHERE name = ?`), name)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	keys := map[uint64]bool{}
+	for rows.Next() {
+		var id uint64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		keys[id] = true
+	}
+	return keys, rows.Err()
+}

@@ -1,0 +1,72 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mattn/go-sqlite3"
+)
+
+// dialect holds what differs between SQL backends. Queries in this package
+// are written with ? placeholders and standard SQL (INSERT … RETURNING,
+// ON CONFLICT); rebind adapts the placeholders.
+type dialect struct {
+	driver string
+	dsn    func(path string) string
+	// rebind rewrites ? placeholders into the backend's form.
+	rebind func(query string) string
+	// maxParams bounds the placeholders of one statement.
+	maxParams int
+	// formatError maps backend errors to the package's errors.
+	formatError func(error) error
+}
+
+var sqliteDialect = &dialect{
+	driver:      "sqlite3",
+	dsn:         sqliteDSN,
+	rebind:      func(q string) string { return q },
+	maxParams:   32766,
+	formatError: sqliteError,
+}
+
+// sqliteDSN returns the DSN for the database file at path. The settings are
+// per connection, so they go in the DSN rather than in PRAGMA statements:
+//
+//   - _busy_timeout=10000: wait up to 10 s for another process's write
+//     transaction instead of failing at once with "database is locked";
+//   - _journal_mode=WAL: readers do not block the writer and the writer does
+//     not block readers; a killed writer leaves its uncommitted frames,
+//     which the next opener ignores;
+//   - _synchronous=NORMAL: in WAL mode, commits do not wait for fsync; the
+//     WAL is synced at checkpoints. A killed process loses nothing it
+//     committed and never corrupts the database; a power loss may roll back
+//     the last commits, leaving each run wholly present or absent;
+//   - _foreign_keys=on: enforce REFERENCES and ON DELETE CASCADE;
+//   - _txlock=immediate: every transaction begins with BEGIN IMMEDIATE and
+//     takes the write lock at once, so two writers serialize at BEGIN (where
+//     the busy timeout applies) instead of deadlocking on a lock upgrade.
+//     The package therefore opens transactions for writes only.
+//
+// The path is given as a file: URI so that it may hold '?' or '#'.
+func sqliteDSN(path string) string {
+	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	return "file:" + r.Replace(path) + "?_busy_timeout=10000&_journal_mode=WAL&_synchronous=NORMAL&_foreign_keys=on&_txlock=immediate"
+}
+
+// sqliteError maps SQLite errors: a UNIQUE violation on runs.digest becomes
+// a *DuplicateError (its ID filled in by the caller), a busy database says
+// so plainly. Other errors pass through.
+func sqliteError(err error) error {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch {
+	case se.ExtendedCode == sqlite3.ErrConstraintUnique && strings.Contains(se.Error(), "runs.digest"):
+		return &DuplicateError{}
+	case se.Code == sqlite3.ErrBusy:
+		return fmt.Errorf("database is locked by another process for longer than the busy timeout: %w", err)
+	}
+	return err
+}

@@ -1,0 +1,268 @@
+// Package store is profan's run database. It owns all of profan's SQL: no
+// other package imports database/sql or a driver.
+//
+// A run is one ingested profiler export. It is written through a RunWriter in
+// one transaction, so that a run is in the database wholly or not at all,
+// whatever happens to the process writing it, and several processes may
+// ingest into one database at once. Each kernel record is one row whose raw
+// metrics are one compact blob (see blob.go); the canonical metrics that the
+// metrics package derives are rows of a narrow indexed table, which trend
+// queries read.
+//
+// SQLite (github.com/mattn/go-sqlite3, cgo) is the embedded backend. The
+// schema lives in numbered, append-only migrations under migrations/,
+// applied by Open. Dialect specifics (DSN, placeholders, error codes) are
+// kept in sqlite.go so that another backend can sit behind the same API.
+package store
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// ErrNotFound is returned when a run asked for by ID does not exist.
+var ErrNotFound = errors.New("not found")
+
+// DuplicateError is returned by BeginRun when a run with the same digest is
+// already stored: re-ingesting an export is a no-op.
+type DuplicateError struct {
+	ID int64 // the stored run; 0 when it could not be looked up
+}
+
+func (e *DuplicateError) Error() string {
+	return fmt.Sprintf("duplicate run: already stored as run %d", e.ID)
+}
+
+// EnvDB names the environment variable that overrides DefaultPath.
+const EnvDB = "PROFAN_DB"
+
+// DefaultPath returns the database path used when none is given: the value
+// of $PROFAN_DB when it is set and not empty, else "profan.db" in the
+// current directory.
+func DefaultPath() string {
+	if p := os.Getenv(EnvDB); p != "" {
+		return p
+	}
+	return "profan.db"
+}
+
+// DB is an open run database. It is safe for concurrent use.
+type DB struct {
+	db   *sql.DB
+	d    *dialect
+	keys keyCache
+
+	// Now returns the time recorded as a run's creation time. Tests replace
+	// it to make outputs deterministic; it defaults to time.Now.
+	Now func() time.Time
+}
+
+// Open opens the SQLite database at path, creating it when it does not
+// exist, and applies the migrations it lacks. Several processes may open
+// and migrate one database at once.
+func Open(path string) (*DB, error) {
+	d := sqliteDialect
+	sdb, err := sql.Open(d.driver, d.dsn(path))
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	db := &DB{db: sdb, d: d, Now: time.Now}
+	if err := db.migrate(context.Background()); err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	return db, nil
+}
+
+// Close closes the database.
+func (db *DB) Close() error { return db.db.Close() }
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+type migration struct {
+	version int
+	name    string
+	sql     string
+}
+
+// migrations returns the embedded migrations in version order. Files are
+// named NNNN_what.sql; versions must be unique.
+func migrations() ([]migration, error) {
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return nil, err
+	}
+	var ms []migration
+	for _, name := range names {
+		base := path.Base(name)
+		num, _, ok := strings.Cut(base, "_")
+		v, err := strconv.Atoi(num)
+		if !ok || err != nil || v <= 0 {
+			return nil, fmt.Errorf("migration %s: name must start with a positive number and '_'", base)
+		}
+		b, err := migrationFS.ReadFile(name)
+		if err != nil {
+			return nil, err
+		}
+		ms = append(ms, migration{v, strings.TrimSuffix(base, ".sql"), string(b)})
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	for i := 1; i < len(ms); i++ {
+		if ms[i].version == ms[i-1].version {
+			return nil, fmt.Errorf("migrations %s and %s share a version", ms[i-1].name, ms[i].name)
+		}
+	}
+	return ms, nil
+}
+
+// migrate applies the migrations not yet recorded in schema_migrations,
+// each in its own write transaction. The write lock serializes processes
+// opening the database at once: each re-reads the applied versions inside
+// its transaction, so a migration runs exactly once.
+func (db *DB) migrate(ctx context.Context) error {
+	ms, err := migrations()
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	// Skip the write lock entirely when the schema is current: the common
+	// case for every command but the first.
+	if applied, err := db.appliedMigrations(ctx, db.db); err == nil && len(applied) > 0 {
+		last := ms[len(ms)-1].version
+		for v := range applied {
+			if v > last {
+				return fmt.Errorf("migrate: database has schema version %d, newer than this profan knows (%d)", v, last)
+			}
+		}
+		if applied[last] {
+			return nil
+		}
+	}
+	for _, m := range ms {
+		if err := db.applyMigration(ctx, m); err != nil {
+			return fmt.Errorf("migrate %s: %w", m.name, db.d.formatError(err))
+		}
+	}
+	return nil
+}
+
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// appliedMigrations returns the versions recorded in schema_migrations; an
+// error when the table does not exist yet.
+func (db *DB) appliedMigrations(ctx context.Context, q querier) (map[int]bool, error) {
+	rows, err := q.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	applied := map[int]bool{}
+	for rows.Next() {
+		var v int
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		applied[v] = true
+	}
+	return applied, rows.Err()
+}
+
+func (db *DB) applyMigration(ctx context.Context, m migration) error {
+	tx, err := db.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version INTEGER PRIMARY KEY,
+	name    TEXT NOT NULL,
+	applied TEXT NOT NULL
+)`); err != nil {
+		return err
+	}
+	applied, err := db.appliedMigrations(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if applied[m.version] {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, db.d.rebind(`INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)`),
+		m.version, m.name, formatTime(db.Now())); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// keyCache holds the raw_metric_keys rows read so far. The rows never change
+// once committed, and a blob is committed with the keys it uses, so a cache
+// refreshed on a miss is always right.
+type keyCache struct {
+	mu   sync.Mutex
+	byID map[uint64]metricKey
+	max  uint64
+}
+
+// metricKey returns the raw_metric_keys row id, reading new rows on a miss.
+func (db *DB) metricKey(ctx context.Context, id uint64) (metricKey, bool, error) {
+	c := &db.keys
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if k, ok := c.byID[id]; ok {
+		return k, true, nil
+	}
+	if id <= c.max {
+		return metricKey{}, false, nil
+	}
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT id, name, section, unit, raw_unit FROM raw_metric_keys WHERE id > ?`), c.max)
+	if err != nil {
+		return metricKey{}, false, err
+	}
+	defer rows.Close()
+	if c.byID == nil {
+		c.byID = map[uint64]metricKey{}
+	}
+	for rows.Next() {
+		var i uint64
+		var k metricKey
+		if err := rows.Scan(&i, &k.Name, &k.Section, &k.Unit, &k.RawUnit); err != nil {
+			return metricKey{}, false, err
+		}
+		c.byID[i] = k
+		c.max = max(c.max, i)
+	}
+	if err := rows.Err(); err != nil {
+		return metricKey{}, false, err
+	}
+	k, ok := c.byID[id]
+	return k, ok, nil
+}
+
+// timeLayout is fixed-width so that stored times sort as text.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+func formatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTime(s string) (time.Time, error) {
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("bad stored time %q: %w", s, err)
+	}
+	return t, nil
+}

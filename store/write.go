@@ -1,0 +1,433 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// RunInfo describes a run being written.
+type RunInfo struct {
+	Digest      string // "sha256:<hex>" of the export; identifies the run
+	Source      string // path as given on the command line
+	Tool        string // profan.ToolNCU, …
+	Format      string // importer name
+	ToolVersion string
+	Device      string
+	Labels      map[string]string
+	Size        int64
+}
+
+// NamedValue is one canonical metric value of a kernel. NaN means the metric
+// could not be derived; it is not stored (a row costs ingest time).
+type NamedValue struct {
+	Name  string
+	Value float64
+}
+
+// KernelRecord is one kernel written to a run.
+type KernelRecord struct {
+	// Kernel is the kernel as imported. Every field is stored: identity in
+	// columns, raw metrics, tool findings, source records and the rest in
+	// one blob.
+	Kernel    *profan.Kernel
+	Canonical []NamedValue     // derived metrics, names unique within the kernel
+	Findings  []profan.Finding // profan's findings about this kernel
+}
+
+// RunWriter writes one run in one transaction, one kernel at a time, so that
+// the caller never holds all kernels. Nothing is visible to other readers
+// until Commit; a process that dies before Commit leaves no trace of the run.
+// A RunWriter is not safe for concurrent use. Call Commit or Rollback
+// exactly once: until then the writer holds the database's write lock, and
+// other writers wait for it (up to the busy timeout).
+type RunWriter struct {
+	db   *DB
+	ctx  context.Context
+	tx   *sql.Tx
+	id   int64
+	n    int   // kernels written
+	err  error // first error; the writer is unusable after one
+	done bool
+
+	insKernel  *sql.Stmt
+	insFinding *sql.Stmt
+	selName    *sql.Stmt
+	insName    *sql.Stmt
+	insMetric  *sql.Stmt
+	insValues  *sql.Stmt // a full batch of valueBatch rows
+	selKey     *sql.Stmt
+	insKey     *sql.Stmt
+
+	names   map[[2]string]int64 // kernel name, demangled → kernel_names.id
+	metrics map[string]int64    // canonical name → metric_names.id
+	keys    map[string][]keyID  // raw metric name → its keys seen in this run
+	keyFunc func(*profan.Metric, int) (uint64, error)
+	lastKey []keyID         // the keys of the previous kernel's metrics, by position
+	seen    map[string]bool // canonical names of the current kernel
+	values  []any           // pending kernel_values rows, 3 arguments each
+	blob    []byte
+}
+
+// valueBatch is the number of kernel_values rows inserted by one statement.
+// One multi-row INSERT per batch instead of one per value saves the
+// per-statement overhead of database/sql and cgo.
+const valueBatch = 128
+
+// BeginRun starts writing a run. When a run with the same digest is stored
+// already, it writes nothing and returns a *DuplicateError holding that run's
+// ID. When two processes race to store one digest, the database's UNIQUE
+// constraint picks the winner and the other gets a *DuplicateError too.
+func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
+	if info.Digest == "" {
+		return nil, errors.New("begin run: empty digest")
+	}
+	for k := range info.Labels {
+		if k == "" {
+			return nil, errors.New("begin run: empty label key")
+		}
+	}
+	// Check first without the write lock: re-ingesting is common, and
+	// must not wait for other writers.
+	if id, err := db.digestID(ctx, info.Digest); err != nil {
+		return nil, fmt.Errorf("begin run: %w", err)
+	} else if id != 0 {
+		return nil, &DuplicateError{ID: id}
+	}
+	tx, err := db.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("begin run: %w", db.d.formatError(err))
+	}
+	w := &RunWriter{db: db, ctx: ctx, tx: tx}
+	if err := w.begin(info); err != nil {
+		tx.Rollback()
+		err = db.d.formatError(err)
+		var dup *DuplicateError
+		if errors.As(err, &dup) {
+			dup.ID, _ = db.digestID(ctx, info.Digest)
+			return nil, dup
+		}
+		return nil, fmt.Errorf("begin run: %w", err)
+	}
+	return w, nil
+}
+
+// digestID returns the ID of the run with the given digest, 0 when none.
+func (db *DB) digestID(ctx context.Context, digest string) (int64, error) {
+	var id int64
+	err := db.db.QueryRowContext(ctx, db.d.rebind(`SELECT id FROM runs WHERE digest = ?`), digest).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return id, err
+}
+
+func (w *RunWriter) begin(info RunInfo) error {
+	ctx, tx, q := w.ctx, w.tx, w.db.d.rebind
+	err := tx.QueryRowContext(ctx, q(`INSERT INTO runs (digest, source, tool, format, tool_version, device, size, created)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		info.Digest, info.Source, info.Tool, info.Format, info.ToolVersion, info.Device, info.Size,
+		formatTime(w.db.Now())).Scan(&w.id)
+	if err != nil {
+		return err
+	}
+	for _, k := range sortedKeys(info.Labels) {
+		if _, err := tx.ExecContext(ctx, q(`INSERT INTO run_labels (run_id, key, value) VALUES (?, ?, ?)`),
+			w.id, k, info.Labels[k]); err != nil {
+			return err
+		}
+	}
+	w.metrics = map[string]int64{}
+	rows, err := tx.QueryContext(ctx, `SELECT id, name FROM metric_names`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return err
+		}
+		w.metrics[name] = id
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	w.names = map[[2]string]int64{}
+	w.seen = map[string]bool{}
+	prep := func(s string) *sql.Stmt {
+		if err != nil {
+			return nil
+		}
+		var st *sql.Stmt
+		st, err = tx.PrepareContext(ctx, q(s))
+		return st
+	}
+	w.insKernel = prep(`INSERT INTO kernels (run_id, ordinal, launch_id, name_id, device, cc, grid, block, invocations, duration, raw)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+	w.insFinding = prep(`INSERT INTO findings (kernel_id, rule, severity, kernel, message, advice, gain, evidence, locations)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	w.selName = prep(`SELECT id FROM kernel_names WHERE name = ? AND demangled = ?`)
+	w.insName = prep(`INSERT INTO kernel_names (name, demangled) VALUES (?, ?) RETURNING id`)
+	w.insMetric = prep(`INSERT INTO metric_names (name) VALUES (?) RETURNING id`)
+	w.insValues = prep(valuesInsert(valueBatch))
+	w.selKey = prep(`SELECT id FROM raw_metric_keys WHERE name = ? AND section = ? AND unit = ? AND raw_unit = ?`)
+	w.insKey = prep(`INSERT INTO raw_metric_keys (name, section, unit, raw_unit) VALUES (?, ?, ?, ?) RETURNING id`)
+	w.keys = map[string][]keyID{}
+	w.keyFunc = w.keyID
+	return err
+}
+
+func valuesInsert(rows int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO kernel_values (metric_id, kernel_id, value) VALUES `)
+	for i := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?, ?)")
+	}
+	return b.String()
+}
+
+// ID returns the ID the run will have once committed.
+func (w *RunWriter) ID() int64 { return w.id }
+
+// AddKernel writes one kernel record. After an error the writer accepts
+// nothing more: Commit returns the error, and Rollback is all that is left.
+func (w *RunWriter) AddKernel(rec KernelRecord) error {
+	if w.err != nil {
+		return w.err
+	}
+	if w.done {
+		return errors.New("add kernel: run already committed or rolled back")
+	}
+	if err := w.addKernel(rec); err != nil {
+		w.err = fmt.Errorf("add kernel %d: %w", w.n, w.db.d.formatError(err))
+		return w.err
+	}
+	w.n++
+	return nil
+}
+
+func (w *RunWriter) addKernel(rec KernelRecord) error {
+	k := rec.Kernel
+	if k == nil {
+		return errors.New("nil kernel")
+	}
+	if k.Name == "" {
+		return errors.New("kernel has no name")
+	}
+	clear(w.seen)
+	for _, v := range rec.Canonical {
+		if v.Name == "" {
+			return errors.New("canonical metric without a name")
+		}
+		if w.seen[v.Name] {
+			return fmt.Errorf("canonical metric %s given twice", v.Name)
+		}
+		w.seen[v.Name] = true
+	}
+	nameID, err := w.nameID(k.Name, k.Demangled)
+	if err != nil {
+		return err
+	}
+	if w.blob, err = encodeKernel(w.blob[:0], k, w.keyFunc); err != nil {
+		return err
+	}
+	var kid int64
+	if err := w.insKernel.QueryRowContext(w.ctx, w.id, w.n, k.ID, nameID, k.Device, k.CC,
+		dim(k.Grid), dim(k.Block), k.Invocations, nullFloat(k.Duration), w.blob).Scan(&kid); err != nil {
+		return err
+	}
+	for _, v := range rec.Canonical {
+		if math.IsNaN(v.Value) {
+			continue
+		}
+		mid, ok := w.metrics[v.Name]
+		if !ok {
+			if err := w.insMetric.QueryRowContext(w.ctx, v.Name).Scan(&mid); err != nil {
+				return err
+			}
+			w.metrics[v.Name] = mid
+		}
+		w.values = append(w.values, mid, kid, v.Value)
+		if len(w.values) == 3*valueBatch {
+			if _, err := w.insValues.ExecContext(w.ctx, w.values...); err != nil {
+				return err
+			}
+			w.values = w.values[:0]
+		}
+	}
+	for _, f := range rec.Findings {
+		ev, err := json.Marshal(nonNil(f.Evidence))
+		if err != nil {
+			return err
+		}
+		loc, err := json.Marshal(nonNil(f.Locations))
+		if err != nil {
+			return err
+		}
+		if _, err := w.insFinding.ExecContext(w.ctx, kid, f.Rule, int(f.Severity), f.Kernel, f.Message, f.Advice,
+			nullFloat(f.Gain), string(ev), string(loc)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *RunWriter) nameID(name, demangled string) (int64, error) {
+	key := [2]string{name, demangled}
+	if id, ok := w.names[key]; ok {
+		return id, nil
+	}
+	var id int64
+	err := w.selName.QueryRowContext(w.ctx, name, demangled).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = w.insName.QueryRowContext(w.ctx, name, demangled).Scan(&id)
+	}
+	if err != nil {
+		return 0, err
+	}
+	w.names[key] = id
+	return id, nil
+}
+
+// keyID returns the raw_metric_keys ID of m's name, section and units,
+// adding a row for a new combination.
+func (w *RunWriter) keyID(m *profan.Metric, pos int) (uint64, error) {
+	// Kernels of one export mostly list the same metrics in the same
+	// order: try the previous kernel's metric at this position first.
+	if pos >= 0 && pos < len(w.lastKey) && w.lastKey[pos].key == keyOf(m) {
+		return w.lastKey[pos].id, nil
+	}
+	id, err := w.lookupKey(m)
+	if err != nil || pos < 0 {
+		return id, err
+	}
+	for len(w.lastKey) <= pos {
+		w.lastKey = append(w.lastKey, keyID{})
+	}
+	w.lastKey[pos] = keyID{keyOf(m), id}
+	return id, nil
+}
+
+func (w *RunWriter) lookupKey(m *profan.Metric) (uint64, error) {
+	// Hash the name only: most names come with one section and unit.
+	ks := w.keys[m.Name]
+	for _, k := range ks {
+		if k.key.Section == m.Section && k.key.Unit == m.Unit && k.key.RawUnit == m.RawUnit {
+			return k.id, nil
+		}
+	}
+	key := keyOf(m)
+	var id uint64
+	err := w.selKey.QueryRowContext(w.ctx, key.Name, key.Section, key.Unit, key.RawUnit).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = w.insKey.QueryRowContext(w.ctx, key.Name, key.Section, key.Unit, key.RawUnit).Scan(&id)
+	}
+	if err != nil {
+		return 0, err
+	}
+	w.keys[m.Name] = append(ks, keyID{key, id})
+	return id, nil
+}
+
+type keyID struct {
+	key metricKey
+	id  uint64
+}
+
+// Commit makes the run visible and returns its ID. On error the run is
+// rolled back.
+func (w *RunWriter) Commit() (int64, error) {
+	if w.done {
+		return 0, errors.New("commit: run already committed or rolled back")
+	}
+	if w.err != nil {
+		w.Rollback()
+		return 0, w.err
+	}
+	w.done = true
+	err := w.commit()
+	if err != nil {
+		w.tx.Rollback()
+		return 0, fmt.Errorf("commit run: %w", w.db.d.formatError(err))
+	}
+	return w.id, nil
+}
+
+func (w *RunWriter) commit() error {
+	if len(w.values) > 0 {
+		if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(valuesInsert(len(w.values)/3)), w.values...); err != nil {
+			return err
+		}
+		w.values = w.values[:0]
+	}
+	if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ? WHERE id = ?`), w.n, w.id); err != nil {
+		return err
+	}
+	return w.tx.Commit()
+}
+
+// Rollback abandons the run. It is safe to call after Commit (then it does
+// nothing), so that callers may defer it.
+func (w *RunWriter) Rollback() error {
+	if w.done {
+		return nil
+	}
+	w.done = true
+	if err := w.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
+		return fmt.Errorf("rollback run: %w", err)
+	}
+	return nil
+}
+
+// nullFloat stores NaN as NULL: SQL has no NaN.
+func nullFloat(v float64) any {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return v
+}
+
+func dim(d profan.Dim3) string {
+	if d == (profan.Dim3{}) {
+		return ""
+	}
+	return strconv.Itoa(d[0]) + "," + strconv.Itoa(d[1]) + "," + strconv.Itoa(d[2])
+}
+
+func parseDim(s string) (profan.Dim3, error) {
+	var d profan.Dim3
+	if s == "" {
+		return d, nil
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != 3 {
+		return d, fmt.Errorf("bad stored dimension %q", s)
+	}
+	for i, p := range parts {
+		v, err := strconv.Atoi(p)
+		if err != nil {
+			return d, fmt.Errorf("bad stored dimension %q", s)
+		}
+		d[i] = v
+	}
+	return d, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
