@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -378,7 +379,7 @@ func num(v float64) string {
 	if math.IsNaN(v) {
 		return "-"
 	}
-	return fmt.Sprintf("%.6g", v)
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // Severity ranks findings.

@@ -63,6 +63,9 @@ func (l *lineReader) next() ([]byte, error) {
 		}
 		line = l.long
 	}
+	if err == errOddUTF16 {
+		return nil, &SyntaxError{File: l.src, Line: l.n + 1, Msg: err.Error()}
+	}
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("reading %s: %w", l.src, err)
 	}
@@ -87,6 +90,8 @@ func (l *lineReader) unread(line []byte) {
 	l.hasPend = true
 	l.n--
 }
+
+var errOddUTF16 = errors.New("utf-16 input ends in the middle of a character (truncated file?)")
 
 // utf16Reader decodes UTF-16 (as PowerShell's redirection writes it) into
 // UTF-8.
@@ -126,7 +131,7 @@ func (u *utf16Reader) Read(p []byte) (int, error) {
 				break
 			}
 			if err == io.EOF && len(u.odd) > 0 {
-				return 0, errors.New("utf-16 input ends in the middle of a character")
+				return 0, errOddUTF16
 			}
 			return 0, err
 		}

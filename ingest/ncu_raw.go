@@ -34,6 +34,9 @@ func (ncuRaw) Parse(t *Table) error {
 		return t.Errorf(t.Line, "ncu raw page ends after its header: the units row is missing")
 	}
 	unitRow := t.Row()
+	if len(unitRow.Bytes(id.id)) > 0 || len(unitRow.Bytes(id.kernel)) > 0 {
+		return t.Errorf(unitRow.Line, "ncu raw page: expected the units row after the header, found a launch (units row missing?)")
+	}
 	unitsOf := make([]string, len(t.Header))
 	for i := range t.Header {
 		unitsOf[i] = t.Intern(unitRow.Bytes(i))

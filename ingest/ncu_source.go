@@ -61,18 +61,23 @@ func (ncuSource) Parse(t *Table) error {
 	var curLine int
 	seen := map[string]bool{}
 	var prev string
+	var prevRepeat bool
 	emit := func(line int) error {
 		if k == nil {
 			return nil
 		}
 		// ncu 2025.3 prints each block of the sass view twice: drop a block
 		// identical to the one before it.
+		// Two identical launches give four identical blocks, so drop a
+		// block only when it repeats one that was not itself a repeat; the
+		// cuda,sass view (with a file) is never doubled.
 		sig := k.String()
-		if sig == prev {
+		if b.file == "" && sig == prev && !prevRepeat {
 			k = nil
+			prevRepeat = true
 			return nil
 		}
-		prev = sig
+		prev, prevRepeat = sig, false
 		k.ID = t.Ordinal()
 		sumSourceCounters(k)
 		err := t.Kernel(k, line)
@@ -150,6 +155,9 @@ func (ncuSource) Parse(t *Table) error {
 }
 
 func (b *sourceBlock) start(h []string) {
+	if len(h) < 2 {
+		return // a one-field line, in a table forced with --format ncu-source
+	}
 	switch h[0] {
 	case "Kernel Name":
 		b.kernel = h[1]

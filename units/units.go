@@ -102,7 +102,14 @@ func Lookup(unit string, base float64) Scale {
 	return Scale{nf / df, nb + "/" + db}
 }
 
+// plurals spells counter units one way: ncu prints "sector" for some
+// metrics and "sectors" for others.
+var plurals = map[string]string{"sectors": "sector", "requests": "request", "instructions": "inst", "cycles": "cycle", "warps": "warp", "blocks": "block", "threads": "thread"}
+
 func part(u string, base float64) (float64, string) {
+	if p, ok := plurals[u]; ok {
+		u = p
+	}
 	if f, ok := timeScale[u]; ok {
 		return f, Second
 	}
