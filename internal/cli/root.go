@@ -31,6 +31,11 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 		NewCmdAnalyze(io, nil),
 		NewCmdModel(io, nil),
 		NewCmdExplain(io),
+		NewCmdIngest(io, nil),
+		NewCmdRuns(io),
+		NewCmdTrend(io),
+		NewCmdDiff(io),
+		NewCmdGate(io),
 	)
 	return root
 }

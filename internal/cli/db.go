@@ -1,0 +1,80 @@
+package cli
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan/store"
+)
+
+// dbPath returns the database named by --db, $PROFAN_DB, or the default
+// "profan.db" in the current directory.
+func dbPath(flag string, io *IOStreams) string {
+	if flag != "" {
+		return flag
+	}
+	if v := io.Getenv(store.EnvDB); v != "" {
+		return v
+	}
+	return "profan.db"
+}
+
+// openDB opens an existing database for reading: a missing SQLite file is
+// a usage error rather than a new empty database.
+func openDB(path string) (*store.DB, error) {
+	if !strings.Contains(path, "://") {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("database %s: %w (ingest a run first)", path, err)
+		}
+	}
+	return store.Open(path)
+}
+
+// parseLabels parses key=value flags.
+func parseLabels(flags []string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, f := range flags {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok || strings.TrimSpace(k) == "" {
+			return nil, FlagErrorf("--label %q: want key=value", f)
+		}
+		out[strings.TrimSpace(k)] = v
+	}
+	return out, nil
+}
+
+// fileDigest hashes a file the way ingest.Read does.
+func fileDigest(path string) (string, int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+func labelString(l map[string]string) string {
+	keys := make([]string, 0, len(l))
+	for k := range l {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + l[k]
+	}
+	return strings.Join(parts, ",")
+}
+
+var bg = context.Background()

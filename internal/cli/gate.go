@@ -1,0 +1,487 @@
+package cli
+
+import (
+	"fmt"
+	"math"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/metrics"
+	"github.com/profan-dev/profan/rules"
+	"github.com/profan-dev/profan/stats"
+	"github.com/spf13/cobra"
+)
+
+// GateOptions are the flags of profan gate.
+type GateOptions struct {
+	IO            *IOStreams
+	Files         []string
+	DB            string
+	Run           int64
+	Require       []string
+	Kernel        string
+	FailOn        string
+	Baseline      int64
+	MaxRegression string
+	Config        string
+	Format        string
+	Device        string
+}
+
+// NewCmdGate builds profan gate.
+func NewCmdGate(io *IOStreams) *cobra.Command {
+	opts := &GateOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "gate (<file>... | --db <path> --run <id>) [--require '<metric> <op> <value>']... [--fail-on <rules>] [--baseline <id> --max-regression <pct>]",
+		Short: "Fail a CI job when kernels miss their targets or regress",
+		Long: `Check kernels against conditions and exit 0 when every one holds, 1 when one
+fails, 2 on bad input or usage.
+
+--require 'METRIC OP VALUE' holds for every kernel matching --kernel (all by
+default). METRIC is a canonical name (gld_efficiency, duration, ...) or a raw
+ncu/nvprof name; OP is one of < <= > >= == !=; VALUE may carry a time unit
+(ns, us, ms, s) or %.
+
+--fail-on RULES fails on findings of these rules (IDs and globs, comma
+separated, "all" for every rule).
+
+--baseline ID --max-regression PCT compares with a stored run: each kernel's
+duration and canonical efficiency metrics, each in its better direction, may
+not get worse by more than PCT, and no finding may appear that the baseline
+kernel did not have. Durations are noisy: when both runs have three launches
+or more the regression must also be significant (Mann-Whitney U, p < 0.05).
+
+--config FILE (TOML) adds [[require]] conditions, fail_on rules, thresholds
+and [[suppress]] entries, each with a mandatory reason.`,
+		Example: `  profan gate run.csv --require 'gld_efficiency >= 80' --require 'duration < 100us' --kernel '^transpose'
+  profan gate run.csv --fail-on uncoalesced-global,shared-bank-conflict --format github
+  profan gate --db runs.db --run 4 --baseline 3 --max-regression 10% --format junit > gate.xml`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if len(args) == 0 && opts.Run == 0 {
+				return FlagErrorf("give export files, or --db and --run")
+			}
+			if len(args) > 0 && opts.Run != 0 {
+				return FlagErrorf("give export files or --run, not both")
+			}
+			return gateRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db), for --run and --baseline")
+	cmd.Flags().Int64Var(&opts.Run, "run", 0, "check a stored run instead of files")
+	cmd.Flags().StringArrayVar(&opts.Require, "require", nil, "condition 'METRIC OP VALUE' (repeatable)")
+	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "only kernels whose name matches this regexp")
+	cmd.Flags().StringVar(&opts.FailOn, "fail-on", "", "fail on findings of these rules (IDs, globs, comma separated)")
+	cmd.Flags().Int64Var(&opts.Baseline, "baseline", 0, "stored run to compare with")
+	cmd.Flags().StringVar(&opts.MaxRegression, "max-regression", "", "largest regression allowed against --baseline, e.g. 10%")
+	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with conditions, thresholds and suppressions")
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|junit|sarif|github}")
+	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
+	return cmd
+}
+
+// Check is one evaluated gate condition for one kernel.
+type Check struct {
+	Kernel    string            `json:"kernel"`
+	Launch    string            `json:"launch,omitempty"`
+	Kind      string            `json:"kind"`   // require, finding, regression, new-finding
+	Name      string            `json:"name"`   // the condition, rule or metric
+	Status    string            `json:"status"` // pass, fail, skip, suppressed
+	Message   string            `json:"message"`
+	Source    string            `json:"source,omitempty"`
+	Finding   *profan.Finding   `json:"-"`
+	Locations []profan.Location `json:"-"`
+}
+
+// Failed reports whether the check failed.
+func (c Check) Failed() bool { return c.Status == "fail" }
+
+// condition is a parsed --require.
+type condition struct {
+	Metric string
+	Op     string
+	Value  float64
+	Kernel *regexp.Regexp
+	Text   string
+}
+
+var condRE = regexp.MustCompile(`^\s*([^<>=!\s]+)\s*(<=|>=|==|!=|<|>)\s*([^<>=!\s]\S*)\s*$`)
+
+// parseCondition parses 'METRIC OP VALUE'; the value may carry a unit.
+func parseCondition(s string) (condition, error) {
+	m := condRE.FindStringSubmatch(s)
+	if m == nil {
+		return condition{}, fmt.Errorf("condition %q: want 'METRIC OP VALUE', e.g. 'gld_efficiency >= 80'", s)
+	}
+	v, err := parseValue(m[3])
+	if err != nil {
+		return condition{}, fmt.Errorf("condition %q: %v", s, err)
+	}
+	return condition{Metric: m[1], Op: m[2], Value: v, Text: strings.TrimSpace(s)}, nil
+}
+
+func parseValue(s string) (float64, error) {
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		f      float64
+	}{{"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"%", 1}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, mult = strings.TrimSuffix(s, u.suffix), u.f
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	return v * mult, nil
+}
+
+func (c condition) holds(v float64) bool {
+	switch c.Op {
+	case "<":
+		return v < c.Value
+	case "<=":
+		return v <= c.Value
+	case ">":
+		return v > c.Value
+	case ">=":
+		return v >= c.Value
+	case "==":
+		return v == c.Value
+	case "!=":
+		return v != c.Value
+	}
+	return false
+}
+
+// watched are the canonical metrics the regression gate compares by
+// default, besides duration: the efficiencies and transactions per request.
+var watched = []string{"duration", "gld_efficiency", "gst_efficiency", "shared_efficiency",
+	"gld_transactions_per_request", "gst_transactions_per_request",
+	"shared_load_transactions_per_request", "shared_store_transactions_per_request"}
+
+func gateRun(opts *GateOptions) error {
+	cfg := &Config{Thresholds: rules.DefaultThresholds}
+	if opts.Config != "" {
+		var err error
+		if cfg, err = loadConfig(opts.Config); err != nil {
+			return err
+		}
+	}
+	var conds []condition
+	for _, r := range opts.Require {
+		c, err := parseCondition(r)
+		if err != nil {
+			return FlagErrorf("--require: %v", err)
+		}
+		conds = append(conds, c)
+	}
+	for _, r := range cfg.Require {
+		c, err := parseCondition(r.Metric + " " + r.Op + " " + strconv.FormatFloat(r.Value, 'g', -1, 64))
+		if err != nil {
+			return fmt.Errorf("%s: %v", opts.Config, err)
+		}
+		if r.Kernel != "" {
+			if c.Kernel, err = regexp.Compile(r.Kernel); err != nil {
+				return fmt.Errorf("%s: require kernel: %v", opts.Config, err)
+			}
+		}
+		conds = append(conds, c)
+	}
+	var kernelRE *regexp.Regexp
+	if opts.Kernel != "" {
+		var err error
+		if kernelRE, err = regexp.Compile(opts.Kernel); err != nil {
+			return FlagErrorf("--kernel: %v", err)
+		}
+	}
+	failOn := append(splitList(opts.FailOn), cfg.FailOn...)
+	for _, p := range failOn {
+		if _, err := rules.Select(p); err != nil && p != "all" {
+			return FlagErrorf("--fail-on: %v", err)
+		}
+	}
+	maxReg := math.NaN()
+	if opts.MaxRegression != "" {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(opts.MaxRegression), "%"), 64)
+		if err != nil || v < 0 {
+			return FlagErrorf("--max-regression %q: want a percentage such as 10%%", opts.MaxRegression)
+		}
+		maxReg = v / 100
+	}
+	if opts.Baseline != 0 && math.IsNaN(maxReg) {
+		maxReg = 0.05
+	}
+	if !math.IsNaN(maxReg) && opts.Baseline == 0 {
+		return FlagErrorf("--max-regression needs --baseline")
+	}
+	sups, err := compileSuppressions(cfg.Suppress)
+	if err != nil {
+		return fmt.Errorf("%s: %v", opts.Config, err)
+	}
+
+	// The kernels under test.
+	eng := &rules.Engine{Rules: rules.All, T: cfg.Thresholds}
+	aopt := analysis.Options{Rules: eng}
+	if opts.Device != "" {
+		spec, ok := gpumodel.Lookup(opts.Device)
+		if !ok {
+			return FlagErrorf("--device: unknown GPU %q", opts.Device)
+		}
+		aopt.Device = spec
+	}
+	var views, base []kernelView
+	if len(opts.Files) > 0 {
+		if views, err = viewsFromFiles(opts.Files, aopt); err != nil {
+			return err
+		}
+	}
+	if opts.Run != 0 || opts.Baseline != 0 {
+		db, err := openDB(dbPath(opts.DB, opts.IO))
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		if opts.Run != 0 {
+			if views, err = viewsFromDB(db, opts.Run); err != nil {
+				return fmt.Errorf("run %d: %w", opts.Run, err)
+			}
+		}
+		if opts.Baseline != 0 {
+			if base, err = viewsFromDB(db, opts.Baseline); err != nil {
+				return fmt.Errorf("baseline run %d: %w", opts.Baseline, err)
+			}
+		}
+	}
+	if kernelRE != nil {
+		views = filterViews(views, kernelRE)
+		base = filterViews(base, kernelRE)
+		if len(views) == 0 {
+			return FlagErrorf("--kernel %q matches no kernel", opts.Kernel)
+		}
+	}
+
+	var checks []Check
+	for _, c := range conds {
+		cs, err := requireChecks(c, views)
+		if err != nil {
+			return err
+		}
+		checks = append(checks, cs...)
+	}
+	checks = append(checks, findingChecks(views, failOn, sups)...)
+	if opts.Baseline != 0 {
+		checks = append(checks, regressionChecks(base, views, maxReg, sups)...)
+	}
+	failed := 0
+	for _, c := range checks {
+		if c.Failed() {
+			failed++
+		}
+	}
+	if err := writeGate(opts.IO, opts.Format, checks, failed); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return &GateFailedError{Failed: failed}
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func filterViews(vs []kernelView, re *regexp.Regexp) []kernelView {
+	var out []kernelView
+	for _, v := range vs {
+		if re.MatchString(v.K.Name) || re.MatchString(v.K.DisplayName()) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// requireChecks evaluates one condition on every kernel. A metric no kernel
+// has is a usage error: a gate that checks nothing must not pass.
+func requireChecks(c condition, views []kernelView) ([]Check, error) {
+	var out []Check
+	found := false
+	for _, v := range views {
+		if c.Kernel != nil && !c.Kernel.MatchString(v.K.Name) && !c.Kernel.MatchString(v.K.DisplayName()) {
+			continue
+		}
+		x, ok := v.Value(c.Metric)
+		ch := Check{Kernel: v.Name(), Launch: v.K.ID, Kind: "require", Name: c.Text, Source: v.Source}
+		switch {
+		case !ok:
+			ch.Status, ch.Message = "skip", fmt.Sprintf("%s: not in this export", c.Metric)
+		case c.holds(x):
+			found = true
+			ch.Status, ch.Message = "pass", fmt.Sprintf("%s = %s", c.Metric, formatMetric(c.Metric, x))
+		default:
+			found = true
+			ch.Status, ch.Message = "fail", fmt.Sprintf("%s = %s, want %s %s", c.Metric, formatMetric(c.Metric, x), c.Op, formatMetric(c.Metric, c.Value))
+		}
+		out = append(out, ch)
+	}
+	if !found {
+		return nil, FlagErrorf("--require %q: no kernel has metric %s (canonical names: profan explain --metrics)", c.Text, c.Metric)
+	}
+	return out, nil
+}
+
+func formatMetric(name string, v float64) string {
+	if d, ok := metrics.ByName(name); ok {
+		return metrics.Format(v, d.Unit)
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// ruleMatches reports whether rule id is selected by one of the patterns.
+func ruleMatches(id string, patterns []string) bool {
+	for _, p := range patterns {
+		if p == "all" || p == id {
+			return true
+		}
+		if ok, _ := path.Match(p, id); ok {
+			return true
+		}
+	}
+	return false
+}
+
+type suppression struct {
+	Suppression
+	re *regexp.Regexp
+}
+
+func compileSuppressions(ss []Suppression) ([]suppression, error) {
+	var out []suppression
+	for _, s := range ss {
+		x := suppression{Suppression: s}
+		if s.Kernel != "" {
+			re, err := regexp.Compile(s.Kernel)
+			if err != nil {
+				return nil, fmt.Errorf("suppression of %s: kernel: %v", s.Rule, err)
+			}
+			x.re = re
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func suppressed(sups []suppression, rule string, k *profan.Kernel) (string, bool) {
+	for _, s := range sups {
+		if s.Rule != rule {
+			continue
+		}
+		if s.re == nil || s.re.MatchString(k.Name) || s.re.MatchString(k.DisplayName()) {
+			return s.Reason, true
+		}
+	}
+	return "", false
+}
+
+// findingChecks turns findings into checks: failing for the rules in
+// failOn, informational for the others.
+func findingChecks(views []kernelView, failOn []string, sups []suppression) []Check {
+	var out []Check
+	for _, v := range views {
+		for i := range v.Findings {
+			f := v.Findings[i]
+			ch := Check{Kernel: v.Name(), Launch: v.K.ID, Kind: "finding", Name: f.Rule, Message: f.Message, Source: v.Source, Finding: &f, Locations: f.Locations}
+			switch reason, ok := suppressed(sups, f.Rule, v.K); {
+			case ok:
+				ch.Status, ch.Message = "suppressed", f.Message+" (suppressed: "+reason+")"
+			case ruleMatches(f.Rule, failOn):
+				ch.Status = "fail"
+			default:
+				ch.Status = "pass" // reported, not gated
+			}
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// regressionChecks compares each kernel with the same kernel of the
+// baseline: watched metrics in their worse direction, and new findings.
+func regressionChecks(base, cur []kernelView, maxReg float64, sups []suppression) []Check {
+	byName := map[string]*kernelGroup{}
+	for _, g := range group(base) {
+		byName[g.Name] = g
+	}
+	var out []Check
+	for _, g := range group(cur) {
+		b, ok := byName[g.Name]
+		if !ok {
+			out = append(out, Check{Kernel: g.Name, Kind: "regression", Name: "baseline", Status: "skip", Message: "not in the baseline run", Source: g.Views[0].Source})
+			continue
+		}
+		for _, m := range watched {
+			d, _ := metrics.ByName(m)
+			xb, xc := b.samples(m), g.samples(m)
+			if len(xb) == 0 || len(xc) == 0 {
+				continue
+			}
+			mb, mc := stats.Median(xb), stats.Median(xc)
+			worse := rel(mb, mc) * float64(-d.Better) // positive when worse
+			if mb == 0 {
+				worse = 0
+				if (mc > 0) == (d.Better < 0) && mc != 0 {
+					worse = math.Inf(1)
+				}
+			}
+			ch := Check{Kernel: g.Name, Kind: "regression", Name: m, Source: g.Views[0].Source}
+			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(rel(mb, mc), 0)*100)
+			significant := true
+			if noisy(m) && len(xb) >= 3 && len(xc) >= 3 {
+				c := stats.MannWhitney(xb, xc)
+				significant = c.P < stats.NoisyThresholds.Alpha
+				msg += fmt.Sprintf(", Mann-Whitney p=%.3f over %d and %d launches", c.P, len(xb), len(xc))
+			}
+			switch {
+			case worse > maxReg && significant:
+				ch.Status, ch.Message = "fail", msg+fmt.Sprintf(": worse by more than %.0f%%", maxReg*100)
+			case worse > maxReg:
+				ch.Status, ch.Message = "pass", msg+": not significant"
+			default:
+				ch.Status, ch.Message = "pass", msg
+			}
+			out = append(out, ch)
+		}
+		had := b.rules()
+		for _, r := range sortedRules(g.rules()) {
+			if _, ok := had[r]; ok {
+				continue
+			}
+			f := g.rules()[r]
+			ch := Check{Kernel: g.Name, Kind: "new-finding", Name: r, Source: g.Views[0].Source, Finding: &f, Locations: f.Locations,
+				Message: "new since the baseline: " + f.Message}
+			if reason, ok := suppressed(sups, r, g.Views[0].K); ok {
+				ch.Status, ch.Message = "suppressed", ch.Message+" (suppressed: "+reason+")"
+			} else if rule, ok := rules.ByID(r); ok && rule.Severity == profan.Info {
+				ch.Status = "pass" // informational rules (roofline place) do not gate
+			} else {
+				ch.Status = "fail"
+			}
+			out = append(out, ch)
+		}
+	}
+	return out
+}

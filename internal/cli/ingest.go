@@ -1,0 +1,241 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/ingest"
+	"github.com/profan-dev/profan/store"
+	"github.com/spf13/cobra"
+)
+
+// IngestOptions are the flags of profan ingest.
+type IngestOptions struct {
+	IO     *IOStreams
+	Files  []string
+	DB     string
+	Labels []string
+	Device string
+	Input  string
+}
+
+// NewCmdIngest builds profan ingest.
+func NewCmdIngest(io *IOStreams, runF func(*IngestOptions) error) *cobra.Command {
+	opts := &IngestOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "ingest <file>... [--db <path>] [--label <key=value>]...",
+		Short: "Store exports as runs in the run database",
+		Long: `Store each export as one run: its kernels, their raw metrics, the canonical
+metrics profan derives and its findings. Each run is written in one
+transaction (all or nothing); an export whose content is already stored is
+skipped with a message. The database is --db, else $PROFAN_DB, else
+profan.db in the current directory (SQLite, created on first use).
+
+Bad input stores nothing: when several files are given, all are read before
+the first is written.`,
+		Example: `  profan ingest fixtures/ncu/series_v*.runs5.details.csv --db runs.db --label branch=main
+  PROFAN_DB=runs.db profan ingest run.csv --label commit=$(git rev-parse --short HEAD)`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if runF != nil {
+				return runF(opts)
+			}
+			return ingestRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.DB, "db", "", "run database: a SQLite file (default $PROFAN_DB or profan.db) or a postgres:// URL")
+	cmd.Flags().StringArrayVarP(&opts.Labels, "label", "l", nil, "label the runs: key=value (repeatable)")
+	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
+	cmd.Flags().StringVar(&opts.Input, "input-format", "", "skip sniffing and read every table as this format")
+	return cmd
+}
+
+func ingestRun(opts *IngestOptions) error {
+	labels, err := parseLabels(opts.Labels)
+	if err != nil {
+		return err
+	}
+	ruler, err := newRuler("all", "")
+	if err != nil {
+		return err
+	}
+	aopt := analysis.Options{Rules: ruler}
+	if opts.Device != "" {
+		spec, ok := gpumodel.Lookup(opts.Device)
+		if !ok {
+			return FlagErrorf("--device: unknown GPU %q", opts.Device)
+		}
+		aopt.Device = spec
+	}
+	src, files, err := ingest.SplitSourcePages(opts.Files)
+	if err != nil {
+		return err
+	}
+	// Read every file before writing any, so that bad input leaves the
+	// database unchanged. A single file is checked by its own transaction.
+	if len(files) > 1 {
+		for _, f := range files {
+			if err := readOnly(f, opts.Input); err != nil {
+				return err
+			}
+		}
+	}
+	db, err := store.Open(dbPath(opts.DB, opts.IO))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, f := range files {
+		if err := ingestFile(db, f, opts, labels, aopt, src); err != nil {
+			return err
+		}
+	}
+	for _, run := range src.Unused() {
+		if err := ingestRunKernels(db, run, labels, aopt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func readOnly(path, format string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = ingest.Read(f, path, ingest.Options{Format: format}, ingest.Sink{
+		Kernel: func(*profan.Run, *profan.Kernel) error { return nil },
+	})
+	return err
+}
+
+// ingestFile streams one export into one run.
+func ingestFile(db *store.DB, path string, opts *IngestOptions, labels map[string]string, aopt analysis.Options, src *ingest.SourcePages) error {
+	digest, size, err := fileDigest(path)
+	if err != nil {
+		return err
+	}
+	format, _ := ingest.Sniff(path)
+	if opts.Input != "" {
+		format = opts.Input
+	}
+	tool := ""
+	if imp, ok := ingest.ByName(format); ok {
+		tool = imp.Tool()
+	}
+	info := store.RunInfo{Digest: digest, Source: path, Tool: tool, Format: format, Labels: labels, Size: size}
+	var w *store.RunWriter
+	dup := false
+	// The run is begun at its first kernel, when the device is known.
+	begin := func(device string) error {
+		info.Device = device
+		var err error
+		w, err = db.BeginRun(bg, info)
+		var d *store.DuplicateError
+		if errors.As(err, &d) {
+			fmt.Fprintf(opts.IO.ErrOut, "%s: already stored as run %d (identical content), skipped\n", path, d.ID)
+			dup = true
+			return errStop
+		}
+		return err
+	}
+	n := 0
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = ingest.Read(f, path, ingest.Options{Format: opts.Input}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+		src.Attach(k)
+		a := analysis.Analyze(run, k, aopt)
+		if w == nil {
+			if err := begin(deviceName(a)); err != nil {
+				return err
+			}
+		}
+		n++
+		return w.AddKernel(record(a))
+	}})
+	if errors.Is(err, errStop) && dup {
+		return nil
+	}
+	if err != nil {
+		if w != nil {
+			w.Rollback()
+		}
+		return err
+	}
+	if w == nil {
+		if err := begin(""); err != nil {
+			if dup {
+				return nil
+			}
+			return err
+		}
+	}
+	id, err := w.Commit()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.Out, "%s: stored as run %d (%d kernels)\n", path, id, n)
+	return nil
+}
+
+// ingestRunKernels stores a run already in memory (a source page without
+// its details page).
+func ingestRunKernels(db *store.DB, run *profan.Run, labels map[string]string, aopt analysis.Options) error {
+	info := store.RunInfo{Digest: run.Digest, Source: run.Source, Tool: run.Tool, Format: run.Format, Labels: labels, Size: run.Size}
+	var as []*analysis.Kernel
+	for _, k := range run.Kernels {
+		as = append(as, analysis.Analyze(run, k, aopt))
+	}
+	if len(as) > 0 {
+		info.Device = deviceName(as[0])
+	}
+	w, err := db.BeginRun(bg, info)
+	var d *store.DuplicateError
+	if errors.As(err, &d) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		if err := w.AddKernel(record(a)); err != nil {
+			w.Rollback()
+			return err
+		}
+	}
+	_, err = w.Commit()
+	return err
+}
+
+var errStop = errors.New("stop")
+
+func deviceName(a *analysis.Kernel) string {
+	if a.K.Device != "" {
+		return a.K.Device
+	}
+	if a.Spec != nil && a.SpecFrom == "--device" {
+		return a.Spec.Name
+	}
+	if a.K.CC != "" {
+		return "cc " + a.K.CC
+	}
+	return ""
+}
+
+// record converts an analysed kernel to what the store keeps.
+func record(a *analysis.Kernel) store.KernelRecord {
+	vals := make([]store.NamedValue, 0, len(a.Metrics.Values))
+	for _, v := range a.Metrics.Values {
+		vals = append(vals, store.NamedValue{Name: v.Name, Value: v.Value})
+	}
+	return store.KernelRecord{Kernel: a.K, Canonical: vals, Findings: a.Findings}
+}

@@ -1,0 +1,282 @@
+package cli
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/profan-dev/profan/metrics"
+	"github.com/profan-dev/profan/stats"
+	"github.com/profan-dev/profan/store"
+	"github.com/spf13/cobra"
+)
+
+// TrendOptions are the flags of profan trend.
+type TrendOptions struct {
+	IO     *IOStreams
+	DB     string
+	Kernel string
+	Metric string
+	Labels []string
+	Format string
+}
+
+// NewCmdTrend builds profan trend.
+func NewCmdTrend(io *IOStreams) *cobra.Command {
+	opts := &TrendOptions{IO: io}
+	cmd := &cobra.Command{
+		Use:   "trend --kernel <regexp> --metric <name> [--db <path>] [--label <key=value>]... [--format {text|json|csv}]",
+		Short: "Show a metric of some kernels across runs, with its change points",
+		Long: `Show the value of one metric (canonical or raw name) of the kernels whose name
+matches --kernel, run after run, and mark where it changed.
+
+Change detection depends on the metric. Hardware counters (sectors,
+requests, instructions, efficiencies) are nearly deterministic: a change is a
+move of more than 1% between consecutive runs. Durations, throughputs and
+occupancies are noisy: when both runs have three launches or more, their
+launches are compared with a Mann-Whitney U test (p < 0.05 and medians more
+than 5% apart); with single launches, binary segmentation with the same test
+runs over the runs' medians (it needs about eight runs to see a change).`,
+		Example: `  profan trend --db runs.db --kernel '^transpose' --metric duration
+  profan trend --db runs.db --kernel transpose --metric gst_transactions_per_request --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return trendRun(opts) },
+	}
+	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
+	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernel name regexp (matched against mangled and demangled names)")
+	cmd.Flags().StringVarP(&opts.Metric, "metric", "m", "", "canonical metric (profan explain --list-metrics) or raw ncu/nvprof name")
+	cmd.Flags().StringArrayVarP(&opts.Labels, "label", "l", nil, "only runs with this label: key=value (repeatable)")
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|csv}")
+	return cmd
+}
+
+// Series is one kernel's values run by run.
+type Series struct {
+	Kernel  string
+	Runs    []RunValues
+	Changes []Change
+	Method  string
+}
+
+// RunValues are a kernel's values in one run (one per launch).
+type RunValues struct {
+	Run    int64
+	Labels map[string]string
+	Values []float64
+}
+
+// Median is the run's value.
+func (r RunValues) Median() float64 { return stats.Median(r.Values) }
+
+// Change is a detected change point.
+type Change struct {
+	Run  int64   `json:"run"`
+	From float64 `json:"from"`
+	To   float64 `json:"to"`
+	Rel  float64 `json:"rel_change"`
+	P    float64 `json:"p,omitempty"`
+}
+
+// noisy reports whether a metric varies from run to run by nature.
+func noisy(metric string) bool {
+	m := strings.ToLower(metric)
+	for _, s := range []string{"duration", "time", "throughput", "per_second", "pct_of_peak", "peak_pct", "utilization", "occupancy", "sm_efficiency", "frequency", "cycles", "ipc"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// buildSeries groups points by kernel and run and finds the change points.
+func buildSeries(pts []store.Point, metric string) []*Series {
+	var order []string
+	by := map[string]*Series{}
+	for _, p := range pts {
+		s, ok := by[p.Kernel]
+		if !ok {
+			s = &Series{Kernel: p.Kernel}
+			by[p.Kernel] = s
+			order = append(order, p.Kernel)
+		}
+		if n := len(s.Runs); n == 0 || s.Runs[n-1].Run != p.Run {
+			s.Runs = append(s.Runs, RunValues{Run: p.Run, Labels: p.Labels})
+		}
+		r := &s.Runs[len(s.Runs)-1]
+		r.Values = append(r.Values, p.Value)
+	}
+	out := make([]*Series, 0, len(order))
+	for _, k := range order {
+		s := by[k]
+		detectChanges(s, noisy(metric))
+		out = append(out, s)
+	}
+	return out
+}
+
+func detectChanges(s *Series, isNoisy bool) {
+	med := make([]float64, len(s.Runs))
+	for i, r := range s.Runs {
+		med[i] = r.Median()
+	}
+	add := func(i int, p float64) {
+		s.Changes = append(s.Changes, Change{Run: s.Runs[i].Run, From: med[i-1], To: med[i], Rel: rel(med[i-1], med[i]), P: p})
+	}
+	if !isNoisy {
+		s.Method = "deterministic counter: a move of more than 1% between consecutive runs"
+		for _, i := range stats.ChangePoints(med, stats.Deterministic) {
+			add(i, 0)
+		}
+		return
+	}
+	repeated := len(s.Runs) > 1
+	for _, r := range s.Runs {
+		if len(r.Values) < 3 {
+			repeated = false
+		}
+	}
+	th := stats.NoisyThresholds
+	if repeated {
+		s.Method = fmt.Sprintf("Mann-Whitney U over the launches of consecutive runs (p < %.2g, medians %.0f%% apart)", th.Alpha, th.MinRelChange*100)
+		for i := 1; i < len(s.Runs); i++ {
+			c := stats.MannWhitney(s.Runs[i-1].Values, s.Runs[i].Values)
+			if c.P < th.Alpha && math.Abs(rel(med[i-1], med[i])) > th.MinRelChange {
+				add(i, c.P)
+			}
+		}
+		return
+	}
+	s.Method = fmt.Sprintf("binary segmentation with a Mann-Whitney U test over run medians (p < %.2g, medians %.0f%% apart)", th.Alpha, th.MinRelChange*100)
+	for _, i := range stats.ChangePoints(med, stats.Noisy) {
+		add(i, 0)
+	}
+}
+
+func rel(a, b float64) float64 {
+	if a == 0 {
+		if b == 0 {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	return (b - a) / math.Abs(a)
+}
+
+func trendRun(opts *TrendOptions) error {
+	if opts.Kernel == "" || opts.Metric == "" {
+		return FlagErrorf("--kernel and --metric are required")
+	}
+	re, err := regexp.Compile(opts.Kernel)
+	if err != nil {
+		return FlagErrorf("--kernel: %v", err)
+	}
+	labels, err := parseLabels(opts.Labels)
+	if err != nil {
+		return err
+	}
+	db, err := openDB(dbPath(opts.DB, opts.IO))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: opts.Metric, Labels: labels})
+	if err != nil {
+		return err
+	}
+	series := buildSeries(pts, opts.Metric)
+	unit := ""
+	if d, ok := metrics.ByName(opts.Metric); ok {
+		unit = d.Unit
+	}
+	switch opts.Format {
+	case "json":
+		type jp struct {
+			Run    int64             `json:"run"`
+			Labels map[string]string `json:"labels"`
+			Value  float64           `json:"value"`
+			Kernel string            `json:"kernel"`
+			Launch string            `json:"launch"`
+		}
+		type jc struct {
+			Kernel string `json:"kernel"`
+			Change
+		}
+		out := struct {
+			Metric  string            `json:"metric"`
+			Unit    string            `json:"unit"`
+			Points  []jp              `json:"points"`
+			Changes []jc              `json:"changes"`
+			Methods map[string]string `json:"methods"`
+		}{Metric: opts.Metric, Unit: unit, Points: []jp{}, Changes: []jc{}, Methods: map[string]string{}}
+		for _, p := range pts {
+			out.Points = append(out.Points, jp{p.Run, p.Labels, p.Value, p.Kernel, p.Launch})
+		}
+		for _, s := range series {
+			out.Methods[s.Kernel] = s.Method
+			for _, c := range s.Changes {
+				out.Changes = append(out.Changes, jc{s.Kernel, c})
+			}
+		}
+		enc := json.NewEncoder(opts.IO.Out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	case "csv":
+		w := csv.NewWriter(opts.IO.Out)
+		w.Write([]string{"run", "labels", "kernel", "launch", "value"})
+		for _, p := range pts {
+			w.Write([]string{strconv.FormatInt(p.Run, 10), labelString(p.Labels), p.Kernel, p.Launch, strconv.FormatFloat(p.Value, 'g', -1, 64)})
+		}
+		w.Flush()
+		return w.Error()
+	case "text", "":
+		if len(series) == 0 {
+			fmt.Fprintf(opts.IO.ErrOut, "no values of %s for kernels matching %q\n", opts.Metric, opts.Kernel)
+			return nil
+		}
+		for i, s := range series {
+			if i > 0 {
+				fmt.Fprintln(opts.IO.Out)
+			}
+			writeSeriesText(opts.IO, s, opts.Metric, unit)
+		}
+		return nil
+	}
+	return FlagErrorf("unknown format %q (want text, json or csv)", opts.Format)
+}
+
+func writeSeriesText(io *IOStreams, s *Series, metric, unit string) {
+	med := make([]float64, len(s.Runs))
+	for i, r := range s.Runs {
+		med[i] = r.Median()
+	}
+	fmt.Fprintf(io.Out, "%s  %s  %s\n", s.Kernel, metric, stats.Sparkline(med))
+	changed := map[int64]Change{}
+	for _, c := range s.Changes {
+		changed[c.Run] = c
+	}
+	tw := tabwriter.NewWriter(io.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RUN\tLABELS\tLAUNCHES\tVALUE\tCHANGE")
+	for i, r := range s.Runs {
+		mark := ""
+		if c, ok := changed[r.Run]; ok {
+			arrow := "▲"
+			if c.To < c.From {
+				arrow = "▼"
+			}
+			mark = fmt.Sprintf("%s %+.1f%%", arrow, c.Rel*100)
+			if c.P > 0 {
+				mark += fmt.Sprintf(" (p=%.3f)", c.P)
+			}
+		} else if i > 0 {
+			mark = "~"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\n", r.Run, labelString(r.Labels), len(r.Values), metrics.Format(med[i], unit), mark)
+	}
+	tw.Flush()
+	fmt.Fprintf(io.Out, "change detection: %s; ~ = no significant change\n", s.Method)
+}
