@@ -37,6 +37,7 @@ type Run struct {
 	Activities []*Activity // memcpy, memset, unified-memory rows
 	APICalls   []*APICall  // host API summary rows
 	Messages   []Message   // the tool's own message lines (==PROF==, ==ERROR==, ...)
+	Findings   []Finding   // profan's run-level findings (host transfers), set by the analysis
 }
 
 // Dim3 is a CUDA grid or block shape. A zero value means unknown.

@@ -248,21 +248,26 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	if !ok3 && ok1 && ok2 && req > 0 {
 		spr, ok3 = tr/req, true
 	}
-	if !ok3 || (ok1 && req == 0) {
-		return nil
+	if !ok3 || (ok1 && req == 0) || spr == 0 {
+		return nil // no accesses of this kind
 	}
 	acc := &Access{Requests: nan0(req, ok1), Transactions: nan0(tr, ok2), SectorsPerRequest: spr}
 	elem, haveElem := a.Value(op + "_access_bytes")
 	ideal, haveIdeal := a.Value(op + "_ideal_transactions")
+	effPct, haveEff := a.Value(op + "_efficiency")
 	switch {
+	case haveEff && effPct > 0:
+		// Efficiency is requested bytes over moved bytes, so the ideal is
+		// that share of the measured sectors per request, whatever a
+		// "request" counts on this architecture (nvprof on Maxwell and
+		// Pascal counts them differently from ncu).
+		acc.IdealSectorsPerRequest = spr * effPct / 100
+		if ok2 {
+			acc.IdealTransactions = math.Round(tr * effPct / 100)
+		}
 	case haveIdeal && ok1 && req > 0:
 		acc.IdealTransactions = ideal
 		acc.IdealSectorsPerRequest = ideal / req
-		if !haveElem {
-			// A full warp's ideal sectors per request equal its access
-			// size in bytes (32 threads × S bytes / 32-byte sectors).
-			elem, haveElem = acc.IdealSectorsPerRequest, true
-		}
 	case haveElem:
 		acc.IdealSectorsPerRequest = math.Max(1, elem)
 	default:
@@ -271,16 +276,25 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 		elem = 4
 		acc.IdealSectorsPerRequest = 4
 	}
-	if haveElem {
+	// From Volta on, a full warp's ideal sectors per request equal its
+	// access size in bytes (32 threads × S bytes / 32-byte sectors).
+	volta := ccAtLeast(a.K.CC, 7) || (a.K.CC == "" && a.Spec != nil && ccAtLeast(a.Spec.CC, 7))
+	if !haveElem && (haveEff || haveIdeal) {
+		elem, haveElem = acc.IdealSectorsPerRequest, true
+	}
+	if haveElem && volta {
 		acc.AccessBytes = math.Round(elem*100) / 100
 	}
 	switch {
+	case acc.IdealSectorsPerRequest >= 0.9 && acc.SectorsPerRequest <= acc.IdealSectorsPerRequest*1.1:
+		acc.Pattern = "coalesced"
+		acc.Explanation = fmt.Sprintf("%.2f sectors per request, ideal %.2f: coalesced", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
 	case acc.IdealSectorsPerRequest < 0.9 && acc.SectorsPerRequest <= 1.5:
 		// Less than a sector of distinct bytes per request: the threads
 		// share addresses.
 		acc.Pattern = "uniform"
 		acc.Explanation = fmt.Sprintf("%.2f sectors per request for %.2f sectors of distinct bytes: the threads of a warp read the same address (broadcast)", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
-	case haveElem && !isPow2(elem):
+	case haveElem && !isPow2(elem) && math.Abs(acc.SectorsPerRequest-acc.IdealSectorsPerRequest) > 0.05*acc.IdealSectorsPerRequest:
 		acc.Pattern, acc.AccessBytes = "mixed", 0
 		acc.Explanation = fmt.Sprintf("%.2f sectors per request, ideal %.2f: instructions of different widths or patterns share this memory space; the source page tells them apart", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
 	default:
@@ -317,6 +331,9 @@ func sharedAccess(a *Kernel) *Access {
 		return nil
 	}
 	worst := math.Max(nan0(ld, okl), nan0(st, oks))
+	if worst == 0 {
+		return nil // no shared-memory accesses
+	}
 	lr, _ := a.Value("shared_load_requests")
 	sr, _ := a.Value("shared_store_requests")
 	lt, _ := a.Value("shared_load_transactions")
@@ -349,6 +366,12 @@ func isPow2(v float64) bool {
 		}
 	}
 	return false
+}
+
+// ccAtLeast reports whether compute capability cc is major or newer.
+func ccAtLeast(cc string, major int) bool {
+	m, _, err := gpumodel.ParseCC(cc)
+	return err == nil && m >= major
 }
 
 func nan0(v float64, ok bool) float64 {

@@ -96,6 +96,13 @@ func (e *env) src(names ...string) (float64, string, bool) {
 		if ok && m.IsNumber() {
 			return m.Value, m.Name, true
 		}
+		if !hasUnit {
+			for _, d := range descriptionsOf[name] {
+				if m, ok := e.k.Metric(d); ok && m.IsNumber() && (m.Unit != "%" || d != "Achieved Occupancy") {
+					return m.Value, m.Name, true
+				}
+			}
+		}
 	}
 	return math.NaN(), "", false
 }

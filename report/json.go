@@ -80,6 +80,7 @@ type JSONRun struct {
 	Format   string           `json:"format"`
 	Digest   string           `json:"digest"`
 	Messages []profan.Message `json:"messages,omitempty"`
+	Findings []JSONFinding    `json:"findings,omitempty"`
 }
 
 func ptr(v float64) *float64 {
@@ -106,11 +107,7 @@ func ToJSON(a *analysis.Kernel, run int) JSONKernel {
 		j.Metrics[v.Name] = v.Value
 	}
 	for _, f := range a.Findings {
-		jf := JSONFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Advice: f.Advice, Gain: ptr(f.Gain), Evidence: f.Evidence}
-		for _, l := range f.Locations {
-			jf.Locations = append(jf.Locations, JSONLocation(l))
-		}
-		j.Findings = append(j.Findings, jf)
+		j.Findings = append(j.Findings, toJSONFinding(f))
 	}
 	for _, f := range k.Findings {
 		j.NCUFindings = append(j.NCUFindings, JSONToolFinding{Section: f.Section, Rule: f.Rule, Type: f.Type, Description: f.Description, Speedup: ptr(f.Speedup), SpeedupType: f.SpeedupType})
@@ -154,7 +151,11 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	}
 	out := make([]JSONRun, 0, len(ordered))
 	for _, r := range ordered {
-		out = append(out, JSONRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages})
+		jr := JSONRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages}
+		for _, f := range r.Findings {
+			jr.Findings = append(jr.Findings, toJSONFinding(f))
+		}
+		out = append(out, jr)
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
@@ -170,4 +171,12 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	j.w.Write(b)
 	j.w.WriteString("\n}\n")
 	return j.w.Flush()
+}
+
+func toJSONFinding(f profan.Finding) JSONFinding {
+	jf := JSONFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Advice: f.Advice, Gain: ptr(f.Gain), Evidence: f.Evidence}
+	for _, l := range f.Locations {
+		jf.Locations = append(jf.Locations, JSONLocation(l))
+	}
+	return jf
 }

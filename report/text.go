@@ -199,6 +199,17 @@ func shorten(s string, n int) string {
 
 func (t *textWriter) End(runs []*profan.Run) error {
 	for _, r := range runs {
+		if len(r.Findings) > 0 {
+			fmt.Fprintf(t.w, "\n%s  %s\n", t.c("1", r.Source), t.c("2", "host transfers"))
+		}
+		for _, f := range r.Findings {
+			fmt.Fprintf(t.w, "  %s %s  %s\n      %s\n", t.sev(f.Severity), t.c("1", f.Rule), gainText(f.Gain), f.Message)
+			if f.Advice != "" {
+				fmt.Fprintf(t.w, "      fix: %s\n", f.Advice)
+			}
+		}
+	}
+	for _, r := range runs {
 		for _, m := range r.Messages {
 			if m.Level == "error" {
 				fmt.Fprintf(t.w, "%s:%d: %s: %s\n", r.Source, m.Line, r.Tool, m.Text)

@@ -133,6 +133,9 @@ type Thresholds struct {
 	// MemcpyShare: host transfers worth reporting take at least this share
 	// of the GPU time in the export.
 	MemcpyShare float64 `toml:"memcpy_share" json:"memcpy_share"`
+	// MinGain drops findings whose estimated gain is known and smaller:
+	// advice that would save under 1% of a kernel's time is noise.
+	MinGain float64 `toml:"min_gain" json:"min_gain"`
 	// Bound: speed-of-light percentage under which neither memory nor
 	// compute is the limit (ncu uses 60 %).
 	Bound float64 `toml:"bound" json:"bound"`
@@ -142,7 +145,7 @@ type Thresholds struct {
 var DefaultThresholds = Thresholds{
 	Excess: 1.25, MinTrafficShare: 0.05, BankConflictWays: 1.5, CacheReuse: 8,
 	BranchEfficiency: 90, WarpEfficiency: 80, TailWaste: 0.25, OccupancyGap: 0.6,
-	MemcpyShare: 0.05, Bound: 60,
+	MemcpyShare: 0.05, Bound: 60, MinGain: 0.01,
 }
 
 // Pass is one rule's look at one kernel.
@@ -229,7 +232,12 @@ func (e *Engine) Check(a *analysis.Kernel) ([]profan.Finding, []string) {
 		}
 		p := &Pass{A: a, T: e.T, rule: r}
 		r.Check(p)
-		out = append(out, p.out...)
+		for _, f := range p.out {
+			if !math.IsNaN(f.Gain) && f.Gain < e.T.MinGain {
+				continue
+			}
+			out = append(out, f)
+		}
 	}
 	SortFindings(out)
 	return out, skipped

@@ -53,6 +53,19 @@ func checkBankConflict(p *Pass) {
 		}
 		removed := 1 - 1/c.ways
 		gain := clamp01(removed * share * memoryWeight(p))
+		if c.ways > 33 {
+			// No bank layout costs more than 32 wavefronts: this is
+			// contention on the same words, as shared-memory atomics
+			// retrying (histograms) produce.
+			p.Report(profan.Finding{
+				Message:   fmt.Sprintf("shared %s take %.0f transactions per request, more than the 32 a full bank conflict costs: threads contend for the same words, as shared atomics on a few addresses do", c.what, c.ways),
+				Advice:    "spread the contended updates: a private copy per warp (sub-histograms) merged at the end, warp-aggregated atomics (__match_any_sync and one atomic per distinct key), or padding so hot counters fall in different banks",
+				Gain:      gain,
+				Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_efficiency"),
+				Locations: worstLines(p.A, "shared"),
+			})
+			continue
+		}
 		p.Report(profan.Finding{
 			Message: fmt.Sprintf("shared %s take %.1f wavefronts per request: a %.0f-way bank conflict, %.0f%% of their wavefronts are replays", c.what, c.ways, ways, removed*100),
 			Advice: fmt.Sprintf("pad the shared array's rows by %d element (e.g. __shared__ float tile[32][%d]) or index it so a warp's threads hit 32 different banks; a column of a [32][32] tile is %d-way",

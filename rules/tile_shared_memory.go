@@ -51,9 +51,9 @@ func checkTile(p *Pass) {
 	if reuse < p.T.CacheReuse {
 		return
 	}
-	if sh, ok := p.Value("shared_load_requests"); ok {
-		if ld, ok := p.Value("global_load_requests"); ok && sh > ld/4 {
-			return // already tiled: shared loads carry the reuse
+	for _, n := range []string{"shared_load_requests", "shared_load_transactions"} {
+		if sh, ok := p.Value(n); ok && sh > 0 {
+			return // already staged through shared memory
 		}
 	}
 	// Only if the caches, not the arithmetic, are the limit.

@@ -51,7 +51,8 @@ func checkUncoalesced(p *Pass) {
 		if x.Pattern == "uniform" {
 			continue // the uniform-load rule speaks for it
 		}
-		if x.Pattern == "mixed" && x.IdealSectorsPerRequest < 3.6 && len(p.A.Model.Instructions) == 0 {
+		eff, _ := p.Value(c.op + "_efficiency")
+		if x.Pattern == "mixed" && x.IdealSectorsPerRequest < 3.6 && eff >= 50 && len(p.A.Model.Instructions) == 0 {
 			// Less than 4-byte-coalesced ideal: part of the traffic is a
 			// broadcast (a matrix row read by every thread), which tiling
 			// or uniform-load address, not coalescing.

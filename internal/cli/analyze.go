@@ -8,6 +8,7 @@ import (
 	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/report"
+	"github.com/profan-dev/profan/rules"
 	"github.com/spf13/cobra"
 )
 
@@ -79,6 +80,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		run, err := analyzeFile(path, opts.Input, aopt, src, w)
 		if err != nil {
 			return err
+		}
+		if e, ok := ruler.(*rules.Engine); ok {
+			run.Findings = e.CheckRun(run)
 		}
 		runs = append(runs, run)
 	}

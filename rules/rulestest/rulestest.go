@@ -9,7 +9,8 @@
 //	# input: transpose.import.details.csv transpose.source.cuda-sass.csv
 //	2 uncoalesced-global stores .*strided.*transpose.cu:41
 //
-// that is, the kernel ID, the rule ID and a regular expression the
+// that is, the kernel ID ("run" for run-level findings such as host
+// transfers), the rule ID and a regular expression the
 // finding's message (followed by " @ file:line" for each location) must
 // match. Without an input line the input is <name>.csv. Lines starting with
 // # are comments.
@@ -75,13 +76,16 @@ func Findings(inputs []string) ([]Got, error) {
 		if err != nil {
 			return nil, err
 		}
-		_, err = ingest.Read(fh, f, ingest.Options{}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+		run, err := ingest.Read(fh, f, ingest.Options{}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 			src.Attach(k)
 			return add(run, k)
 		}})
 		fh.Close()
 		if err != nil {
 			return nil, err
+		}
+		for _, f := range eng.CheckRun(run) {
+			out = append(out, Got{Kernel: "run", Rule: f.Rule, Text: f.Message})
 		}
 	}
 	for _, run := range src.Unused() {

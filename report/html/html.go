@@ -1,0 +1,447 @@
+// Package html writes profan's HTML report: one self-contained HTML5
+// document with a summary table of the kernels, a roofline chart per GPU,
+// a card per kernel with its memory efficiency, the memory model's reading
+// and the findings, and, from the database, trend charts with their change
+// points.
+//
+// The document loads nothing: its CSS is inline, its charts are inline
+// SVG written by this package, it has no script, and a
+// Content-Security-Policy meta tag forbids scripts and every fetch. Kernel
+// names, file names and every other string from an export are untrusted:
+// html/template escapes them in the page and the chart writers escape
+// them in the SVG, so they render as text.
+//
+// Output is deterministic: the same Report gives the same bytes. The
+// caller supplies the generation time.
+package html
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/metrics"
+)
+
+// Report is what Write renders.
+type Report struct {
+	Title     string // default "profan report"
+	Generated string // when the report was made, as the caller wants it shown; empty to omit
+	Kernels   []*analysis.Kernel
+	Trends    []Trend
+}
+
+// Trend is one metric of one kernel across stored runs, oldest first.
+type Trend struct {
+	Kernel       string
+	Metric       string
+	Unit         string
+	Points       []TrendPoint
+	ChangePoints []int // indices into Points where a new level starts (stats.ChangePoints)
+}
+
+// TrendPoint is one value of a trend.
+type TrendPoint struct {
+	Run   int64
+	Label string // shown on the x axis instead of the run ID when set
+	Value float64
+}
+
+// CSP is the document's Content-Security-Policy: no script, no fetch of
+// any kind; inline styles and data: images only.
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+
+//go:embed report.tmpl
+var pageTemplate string
+
+//go:embed report.css
+var pageCSS string
+
+var tmpl = template.Must(template.New("report").Parse(strings.Replace(pageTemplate, "/*CSS*/", pageCSS, 1)))
+
+// Write renders r as one HTML document.
+func Write(w io.Writer, r *Report) error {
+	if err := tmpl.Execute(w, build(r)); err != nil {
+		return fmt.Errorf("writing html report: %w", err)
+	}
+	return nil
+}
+
+// The view model: everything the template shows, as strings, computed
+// here so that the template only lays it out.
+
+type page struct {
+	Title, Generated, CSP string
+	Sources               []string
+	Devices               []string
+	Kernels               []*kernelView
+	Rooflines             []*roofView
+	NoDevice              []*kernelView
+	Trends                []*trendView
+	NFindings             int
+}
+
+type kernelView struct {
+	N                      int
+	Anchor                 string
+	Name                   string
+	Symbol                 string // the mangled name, when it differs
+	Device                 string
+	DeviceNote             string
+	Meta                   []string
+	Duration               string
+	GLD, GST, Shared       cell
+	DRAMPct                string
+	DRAM                   string
+	Findings               []findingView
+	Worst                  *findingView
+	Efficiency             template.HTML
+	Model                  []modelRow
+	Instructions           []instrRow
+	MoreInstructions       int // wasteful instructions not shown
+	IdealInstructions      int // instructions at (or near) their ideal
+	RoofNote               string
+	Marker                 template.HTML
+	SeverityCount          string
+}
+
+type cell struct {
+	Has                 bool
+	Actual, Ideal, Over string
+}
+
+type modelRow struct {
+	Space, Pattern, Explanation string
+	Implausible                 []string
+}
+
+type instrRow struct {
+	Where, SASS, Access, Actual, Ideal, Over, Pattern, Explanation string
+}
+
+type findingView struct {
+	Rule, Severity, Class string
+	Icon                  template.HTML
+	Message, Advice, Gain string
+	GainKnown             bool
+	Locations             []locView
+}
+
+type locView struct{ Where, SASS string }
+
+type roofView struct {
+	Device    string
+	Peaks     []string
+	Chart     template.HTML
+	Legend    []legendRow
+	NoFlops   []*kernelView
+	NoData    []*kernelView
+	NumPlaced int
+}
+
+type legendRow struct {
+	K                                *kernelView
+	AI, Perf, Roof, PctRoof, Side    string
+}
+
+type trendView struct {
+	Kernel, Metric, Unit, Summary string
+	Chart                         template.HTML
+}
+
+func build(r *Report) *page {
+	p := &page{Title: r.Title, Generated: r.Generated, CSP: CSP}
+	if p.Title == "" {
+		p.Title = "profan report"
+	}
+	seenSrc := map[string]bool{}
+	seenDev := map[string]bool{}
+	var order []*gpumodel.Spec
+	bySpec := map[*gpumodel.Spec][]int{}
+	for i, a := range r.Kernels {
+		kv := kernel(i+1, a)
+		p.Kernels = append(p.Kernels, kv)
+		p.NFindings += len(kv.Findings)
+		if a.Run != nil && a.Run.Source != "" && !seenSrc[a.Run.Source] {
+			seenSrc[a.Run.Source] = true
+			p.Sources = append(p.Sources, a.Run.Source)
+		}
+		if !seenDev[kv.Device] {
+			seenDev[kv.Device] = true
+			p.Devices = append(p.Devices, kv.Device)
+		}
+		if a.Spec == nil {
+			p.NoDevice = append(p.NoDevice, kv)
+			continue
+		}
+		if _, ok := bySpec[a.Spec]; !ok {
+			order = append(order, a.Spec)
+		}
+		bySpec[a.Spec] = append(bySpec[a.Spec], i)
+	}
+	for _, spec := range order {
+		p.Rooflines = append(p.Rooflines, roof(spec, bySpec[spec], r.Kernels, p.Kernels))
+	}
+	for _, t := range r.Trends {
+		p.Trends = append(p.Trends, &trendView{Kernel: t.Kernel, Metric: t.Metric, Unit: t.Unit, Summary: trendSummary(t), Chart: TrendSVG(t)})
+	}
+	return p
+}
+
+func roof(spec *gpumodel.Spec, idx []int, ks []*analysis.Kernel, views []*kernelView) *roofView {
+	bw, p32, p64 := spec.PeakBandwidth(), spec.PeakFP32(), spec.PeakFP64()
+	rv := &roofView{Device: spec.Name, Peaks: []string{
+		"DRAM " + metrics.Format(bw, "B/s"),
+		"FP32 " + metrics.Format(p32, "FLOP/s"),
+	}}
+	if p64 > 0 {
+		rv.Peaks = append(rv.Peaks, "FP64 "+metrics.Format(p64, "FLOP/s"))
+	}
+	rv.Peaks = append(rv.Peaks, "ridge point "+fixed(p32/bw, 1)+" FLOP/B")
+	var items []roofItem
+	for _, i := range idx {
+		ai, perf, pl := Place(ks[i])
+		kv := views[i]
+		switch pl {
+		case OnRoofline:
+			items = append(items, roofItem{n: i + 1, ai: ai, perf: perf})
+			bound := math.Min(bw*ai, p32)
+			side := "memory side"
+			if ai >= p32/bw {
+				side = "compute side"
+			}
+			kv.Marker = markerIcon(i)
+			rv.Legend = append(rv.Legend, legendRow{K: kv, AI: sig3(ai), Perf: metrics.Format(perf, "FLOP/s"),
+				Roof: metrics.Format(bound, "FLOP/s"), PctRoof: fixed(perf/bound*100, 1) + "%", Side: side})
+		case NoFlops:
+			rv.NoFlops = append(rv.NoFlops, kv)
+			kv.RoofNote = "not on the roofline: no floating-point work"
+		default:
+			rv.NoData = append(rv.NoData, kv)
+			kv.RoofNote = "not on the roofline: the export has no FLOP or DRAM byte counters"
+		}
+	}
+	rv.NumPlaced = len(items)
+	if len(items) > 0 {
+		rv.Chart = roofline(items, spec)
+	}
+	return rv
+}
+
+func kernel(n int, a *analysis.Kernel) *kernelView {
+	k := a.K
+	kv := &kernelView{N: n, Anchor: "k" + strconv.Itoa(n), Name: k.DisplayName()}
+	if k.Demangled != "" && k.Name != k.Demangled {
+		kv.Symbol = k.Name
+	}
+	switch {
+	case a.Spec != nil && a.SpecFrom == "device name":
+		kv.Device = a.Spec.Name
+	case a.Spec != nil && a.SpecFrom == "--device":
+		kv.Device = a.Spec.Name + " (given)"
+	case a.Spec != nil:
+		kv.Device, kv.DeviceNote = a.Spec.Name, "assumed from cc "+k.CC
+	case k.Device != "":
+		kv.Device = k.Device
+	default:
+		kv.Device = "unknown GPU"
+	}
+	devMeta := kv.Device
+	if a.Spec != nil && a.SpecFrom != "device name" && a.SpecFrom != "--device" && k.CC != "" {
+		devMeta = a.Spec.Name + " (assumed from compute capability " + k.CC + ")"
+	}
+	kv.Meta = append(kv.Meta, devMeta)
+	if k.Grid.Known() {
+		kv.Meta = append(kv.Meta, "grid "+dim(k.Grid))
+	}
+	if k.Block.Known() {
+		kv.Meta = append(kv.Meta, "block "+dim(k.Block))
+	}
+	if k.Invocations > 1 {
+		kv.Meta = append(kv.Meta, strconv.Itoa(k.Invocations)+" launches")
+	}
+	kv.Duration = "n/a"
+	if d, ok := value(a, "duration"); ok {
+		kv.Duration = metrics.Format(d, "s")
+		kv.Meta = append(kv.Meta, kv.Duration)
+	}
+	if a.Run != nil && a.Run.Source != "" {
+		kv.Meta = append(kv.Meta, "from "+a.Run.Source+", launch "+k.ID)
+	}
+	kv.GLD, kv.GST, kv.Shared = accessCell(a.Model.GlobalLoad), accessCell(a.Model.GlobalStore), accessCell(a.Model.Shared)
+	kv.DRAMPct = "n/a"
+	if v, ok := value(a, "dram_peak_pct"); ok {
+		kv.DRAMPct = fixed(v, 1) + "%"
+	}
+	if v, ok := value(a, "dram_throughput"); ok {
+		kv.DRAM = metrics.Format(v, "B/s")
+		if pk, ok := value(a, "dram_peak_bandwidth"); ok {
+			kv.DRAM += " of " + metrics.Format(pk, "B/s") + " peak"
+		}
+	}
+	for _, sp := range []struct {
+		name string
+		acc  *analysis.Access
+	}{{"global load", a.Model.GlobalLoad}, {"global store", a.Model.GlobalStore}, {"shared memory", a.Model.Shared}} {
+		if sp.acc != nil && sp.acc.Explanation != "" {
+			kv.Model = append(kv.Model, modelRow{Space: sp.name, Pattern: sp.acc.Pattern, Explanation: sp.acc.Explanation, Implausible: sp.acc.Implausible})
+		}
+	}
+	// The instructions that move more than their ideal, worst first; the
+	// others are only counted.
+	const maxInstr = 8
+	for _, in := range a.Model.Instructions {
+		if !(in.IdealSectorsPerRequest > 0 && in.SectorsPerRequest > 1.25*in.IdealSectorsPerRequest) {
+			kv.IdealInstructions++
+			continue
+		}
+		if len(kv.Instructions) == maxInstr {
+			kv.MoreInstructions++
+			continue
+		}
+		kv.Instructions = append(kv.Instructions, instrRow{Where: where(in.File, in.Line), SASS: in.SASS, Access: in.Space + " " + in.Operation,
+			Actual: fixed(in.SectorsPerRequest, 2), Ideal: fixed(in.IdealSectorsPerRequest, 2), Pattern: in.Pattern, Explanation: in.Explanation,
+			Over: fixed(in.SectorsPerRequest/in.IdealSectorsPerRequest, 1) + "×"})
+	}
+	kv.Efficiency = EfficiencySVG(a)
+	counts := [3]int{}
+	for _, f := range a.Findings {
+		fv := finding(f)
+		kv.Findings = append(kv.Findings, fv)
+		if s := int(f.Severity); s >= 0 && s < 3 {
+			counts[s]++
+		}
+	}
+	for i := range kv.Findings {
+		if kv.Worst == nil || sevRank(kv.Findings[i].Severity) > sevRank(kv.Worst.Severity) {
+			kv.Worst = &kv.Findings[i]
+		}
+	}
+	var parts []string
+	for s := 2; s >= 0; s-- {
+		if counts[s] > 0 {
+			parts = append(parts, plural(counts[s], profan.Severity(s).String()))
+		}
+	}
+	kv.SeverityCount = strings.Join(parts, ", ")
+	return kv
+}
+
+func accessCell(acc *analysis.Access) cell {
+	if acc == nil || !finite(acc.SectorsPerRequest) {
+		return cell{}
+	}
+	c := cell{Has: true, Actual: fixed(acc.SectorsPerRequest, 1), Ideal: fixed(acc.IdealSectorsPerRequest, 1)}
+	if acc.IdealSectorsPerRequest > 0 && acc.SectorsPerRequest > 1.25*acc.IdealSectorsPerRequest {
+		c.Over = fixed(acc.SectorsPerRequest/acc.IdealSectorsPerRequest, 1) + "×"
+	}
+	return c
+}
+
+func finding(f profan.Finding) findingView {
+	fv := findingView{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Advice: f.Advice}
+	fv.Class = "sev-" + fv.Severity
+	fv.Icon = severityIcon(f.Severity)
+	if finite(f.Gain) {
+		fv.GainKnown = true
+		fv.Gain = "estimated gain " + fixed(f.Gain*100, 0) + "% of kernel time"
+	} else {
+		fv.Gain = "gain unknown"
+	}
+	for _, l := range f.Locations {
+		fv.Locations = append(fv.Locations, locView{Where: where(l.File, l.Line), SASS: l.SASS})
+	}
+	return fv
+}
+
+// severityIcon is a shape per severity, so that severity never rests on
+// colour: an octagon for errors, a triangle for warnings, a circle for
+// information.
+func severityIcon(s profan.Severity) template.HTML {
+	const head = `<svg class="icon" width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">`
+	switch s {
+	case profan.Error:
+		return head + `<path d="M4.1 1H9.9L13 4.1V9.9L9.9 13H4.1L1 9.9V4.1Z" fill="#cf222e"/><path d="M4.5 4.5L9.5 9.5M9.5 4.5L4.5 9.5" stroke="#fff" stroke-width="1.8"/></svg>`
+	case profan.Warning:
+		return head + `<path d="M7 1L13.5 12.5H0.5Z" fill="#bf8700" stroke="#7d4e00" stroke-width="0.8"/><path d="M7 5V8.6" stroke="#fff" stroke-width="1.6"/><circle cx="7" cy="10.5" r="0.9" fill="#fff"/></svg>`
+	}
+	return head + `<circle cx="7" cy="7" r="6" fill="#0969da"/><path d="M7 6V10.5" stroke="#fff" stroke-width="1.6"/><circle cx="7" cy="3.8" r="0.95" fill="#fff"/></svg>`
+}
+
+func sevRank(s string) int {
+	switch s {
+	case "error":
+		return 2
+	case "warning":
+		return 1
+	}
+	return 0
+}
+
+func trendSummary(t Trend) string {
+	n := len(t.Points)
+	if n == 0 {
+		return "no values"
+	}
+	s := plural(n, "value") + " from run " + runLabel(t.Points[0]) + " to " + runLabel(t.Points[n-1])
+	cps := validChanges(t.ChangePoints, n)
+	if len(cps) == 0 {
+		return s + "; no change point"
+	}
+	bounds := append(append([]int{0}, cps...), n)
+	var parts []string
+	for k, c := range cps {
+		b, a := median(t.Points[bounds[k]:c]), median(t.Points[c:bounds[k+2]])
+		part := "at " + runLabel(t.Points[c])
+		if finite(a) && finite(b) {
+			part += " (median " + metrics.Format(b, t.Unit) + " → " + metrics.Format(a, t.Unit)
+			if b != 0 {
+				part += ", " + signedPct((a-b)/math.Abs(b))
+			}
+			part += ")"
+		}
+		parts = append(parts, part)
+	}
+	return s + "; " + plural(len(cps), "change") + ": " + strings.Join(parts, "; ")
+}
+
+func where(file string, line int) string {
+	switch {
+	case file == "" && line == 0:
+		return ""
+	case line == 0:
+		return file
+	}
+	return file + ":" + strconv.Itoa(line)
+}
+
+func dim(d profan.Dim3) string {
+	return "(" + strconv.Itoa(d[0]) + "," + strconv.Itoa(d[1]) + "," + strconv.Itoa(d[2]) + ")"
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// sig3 formats v with three significant digits, without exponent for
+// everyday magnitudes.
+func sig3(v float64) string {
+	if a := math.Abs(v); a >= 1e-3 && a < 1e6 {
+		d := 2 - int(math.Floor(math.Log10(a)))
+		if d < 0 {
+			d = 0
+		}
+		return fixed(v, d)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
