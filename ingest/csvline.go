@@ -1,6 +1,9 @@
 package ingest
 
-import "errors"
+import (
+	"bytes"
+	"errors"
+)
 
 var errUnterminated = errors.New("unterminated quoted field (truncated row?)")
 
@@ -40,9 +43,9 @@ func splitCSV(line []byte, dst [][]byte) ([][]byte, error) {
 			i = next + 1
 			continue
 		}
-		k := i
-		for k < len(line) && line[k] != ',' {
-			k++
+		k := len(line)
+		if c := bytes.IndexByte(line[i:], ','); c >= 0 {
+			k = i + c
 		}
 		dst = append(dst, line[i:k])
 		if k >= len(line) {
@@ -57,12 +60,12 @@ func splitCSV(line []byte, dst [][]byte) ([][]byte, error) {
 func quoted(line []byte, i int) ([]byte, int, error) {
 	start := i
 	var esc []byte
-	for i < len(line) {
-		c := line[i]
-		if c != '"' {
-			i++
-			continue
+	for {
+		q := bytes.IndexByte(line[i:], '"')
+		if q < 0 {
+			return nil, len(line), errUnterminated
 		}
+		i += q
 		if i+1 < len(line) && line[i+1] == '"' {
 			if esc == nil {
 				esc = make([]byte, 0, len(line)-start)
@@ -77,5 +80,4 @@ func quoted(line []byte, i int) ([]byte, int, error) {
 		}
 		return line[start:i], i + 1, nil
 	}
-	return nil, i, errUnterminated
 }

@@ -6,10 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/profan-dev/profan"
 )
@@ -72,6 +74,8 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
 
+var errSinkFailed = errors.New("sink failed")
+
 // ErrNoTable is wrapped by the error for an export that holds no table.
 var ErrNoTable = errors.New("no profiler table")
 
@@ -86,6 +90,13 @@ type Sink struct {
 // Options control reading.
 type Options struct {
 	Format string // importer name; empty means sniff each table's header
+	// Digest, when set, is the export's digest as the caller computed it;
+	// the reader then does not hash the input again.
+	Digest string
+	// Concurrent runs the sink's Kernel function on its own goroutine, so
+	// that what the caller does with a kernel overlaps the parsing of the
+	// next ones. The sink must not touch the Run until Read returns.
+	Concurrent bool
 	// MaxTextMessages bounds how many lines of application output are kept
 	// in Run.Messages (tool messages are always kept). 0 means 32.
 	MaxTextMessages int
@@ -118,13 +129,57 @@ func Read(r io.Reader, src string, opt Options, sink Sink) (*profan.Run, error) 
 		maxText = 32
 	}
 	h := sha256.New()
-	cr := &countReader{r: io.TeeReader(r, h)}
+	var src2 io.Reader = io.TeeReader(r, h)
+	if opt.Digest != "" {
+		src2 = r
+	}
+	cr := &countReader{r: src2}
 	lr, err := newLineReader(cr, src)
 	if err != nil {
 		return nil, err
 	}
 	run := &profan.Run{Source: src}
 	s := &stream{lr: lr, run: run, sink: sink, src: src}
+	if sink.Kernel != nil && opt.Concurrent {
+		// Parse on this goroutine and hand kernels to the sink on another:
+		// the sink (analysis, storage) then overlaps the parsing.
+		ch := make(chan *profan.Kernel, 64)
+		done := make(chan error, 1)
+		var failed atomic.Bool
+		go func() {
+			var err error
+			for k := range ch {
+				if err == nil {
+					if err = sink.Kernel(run, k); err != nil {
+						failed.Store(true)
+					}
+				}
+			}
+			done <- err
+		}()
+		s.sink.Kernel = func(_ *profan.Run, k *profan.Kernel) error {
+			if failed.Load() {
+				return errSinkFailed // the consumer's error is returned below
+			}
+			ch <- k
+			return nil
+		}
+		r, err := readTables(s, lr, opt, src, forced, maxText, h, cr)
+		close(ch)
+		if cerr := <-done; cerr != nil {
+			return nil, cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		return r, nil
+	}
+	return readTables(s, lr, opt, src, forced, maxText, h, cr)
+}
+
+// readTables reads every table of the export.
+func readTables(s *stream, lr *lineReader, opt Options, src string, forced Importer, maxText int, h hash.Hash, cr *countReader) (*profan.Run, error) {
+	run := s.run
 	var marker string
 	var formats []string
 	var textSeen, textKept int
@@ -199,7 +254,10 @@ func Read(r io.Reader, src string, opt Options, sink Sink) (*profan.Run, error) 
 	}
 	run.Format = strings.Join(dedup(formats), "+")
 	run.Size = cr.n
-	run.Digest = "sha256:" + hex.EncodeToString(h.Sum(nil))
+	run.Digest = opt.Digest
+	if run.Digest == "" {
+		run.Digest = "sha256:" + hex.EncodeToString(h.Sum(nil))
+	}
 	if tables == 0 {
 		return nil, noTableError(run, src, lr.n, textSeen)
 	}

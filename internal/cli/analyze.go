@@ -110,5 +110,5 @@ func analyzeFile(path, format string, aopt analysis.Options, src *ingest.SourceP
 		src.Attach(k)
 		return w.Kernel(analysis.Analyze(run, k, aopt))
 	}}
-	return ingest.Read(f, path, ingest.Options{Format: format}, sink)
+	return ingest.Read(f, path, ingest.Options{Format: format, Concurrent: true}, sink)
 }

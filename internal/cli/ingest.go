@@ -151,7 +151,7 @@ func ingestFile(db *store.DB, path string, opts *IngestOptions, labels map[strin
 		return err
 	}
 	defer f.Close()
-	_, err = ingest.Read(f, path, ingest.Options{Format: opts.Input}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+	_, err = ingest.Read(f, path, ingest.Options{Format: opts.Input, Digest: digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 		src.Attach(k)
 		a := analysis.Analyze(run, k, aopt)
 		if w == nil {

@@ -16,6 +16,16 @@ import (
 // repeated until at least target bytes are written, with the ID column (the
 // first) renumbered in each repetition. It returns the bytes written.
 func Details(w io.Writer, src string, target int64) (int64, error) {
+	return tileExport(w, src, target, true)
+}
+
+// Table is Details without the profiler's message lines: the bare CSV
+// table, which CSV tools such as sqlite3's .import and pandas read.
+func Table(w io.Writer, src string, target int64) (int64, error) {
+	return tileExport(w, src, target, false)
+}
+
+func tileExport(w io.Writer, src string, target int64, preamble bool) (int64, error) {
 	b, err := os.ReadFile(src)
 	if err != nil {
 		return 0, err
@@ -37,7 +47,11 @@ func Details(w io.Writer, src string, target int64) (int64, error) {
 		m, _ := bw.Write(p)
 		n += int64(m)
 	}
-	for _, l := range lines[:hdr+1] {
+	start := 0
+	if !preamble {
+		start = hdr
+	}
+	for _, l := range lines[start : hdr+1] {
 		write(l)
 	}
 	body := lines[hdr+1:]

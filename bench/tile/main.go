@@ -1,0 +1,43 @@
+// Command tile writes a large ncu export for benchmarks by repeating the
+// rows of a real capture with renumbered launch IDs.
+//
+//	go run ./bench/tile -in fixtures/ncu/saxpy.full40.details.csv -mb 100 -out /tmp/big.csv
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+
+	"github.com/profan-dev/profan/internal/tile"
+)
+
+func main() {
+	in := flag.String("in", "fixtures/ncu/saxpy.full40.details.csv", "real ncu details or raw export to tile")
+	mb := flag.Int64("mb", 100, "size to reach, in MB (10^6 bytes)")
+	out := flag.String("out", "", "output file (required)")
+	table := flag.Bool("table", false, "write the bare CSV table, without ncu's message lines")
+	flag.Parse()
+	if *out == "" {
+		fmt.Fprintln(os.Stderr, "tile: -out is required")
+		os.Exit(2)
+	}
+	f, err := os.Create(*out)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tile:", err)
+		os.Exit(2)
+	}
+	write := tile.Details
+	if *table {
+		write = tile.Table
+	}
+	n, err := write(f, *in, *mb*1000*1000)
+	if err == nil {
+		err = f.Close()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tile:", err)
+		os.Exit(2)
+	}
+	fmt.Printf("%s: %d bytes\n", *out, n)
+}
