@@ -179,6 +179,13 @@ func (t Thresholds) segment(xs []float64, lo, hi int, cps *[]int) {
 	}
 	best, bestZ := maxZ(ranks, sigmas)
 	if t.accept(seg[:best], seg[best:], 1) && t.permutationP(ranks, sigmas, bestZ) < t.Alpha {
+		// The rank statistic detects the change but favours balanced
+		// parts, so with three levels it can cut inside one of them.
+		// Locate the cut by least squares, which has no such bias, when
+		// that cut separates the parts as well.
+		if ls := lsSplit(seg); ls != best && t.accept(seg[:ls], seg[ls:], 1) {
+			best = ls
+		}
 		*cps = append(*cps, lo+best)
 		t.segment(xs, lo, lo+best, cps)
 		t.segment(xs, lo+best, hi, cps)
@@ -308,4 +315,28 @@ func Sparkline(xs []float64) string {
 		}
 	}
 	return b.String()
+}
+
+// lsSplit returns the split of xs (each part at least MinSegment long)
+// that minimizes the summed squared deviation of both parts from their
+// means: the classic least-squares location of a single change.
+func lsSplit(xs []float64) int {
+	n := len(xs)
+	var sum, sq float64
+	pre := make([]float64, n+1)
+	preSq := make([]float64, n+1)
+	for i, x := range xs {
+		sum += x
+		sq += x * x
+		pre[i+1], preSq[i+1] = sum, sq
+	}
+	best, bestCost := MinSegment, math.Inf(1)
+	for s := MinSegment; s <= n-MinSegment; s++ {
+		l, r := float64(s), float64(n-s)
+		cost := (preSq[s] - pre[s]*pre[s]/l) + (preSq[n] - preSq[s] - (pre[n]-pre[s])*(pre[n]-pre[s])/r)
+		if cost < bestCost {
+			best, bestCost = s, cost
+		}
+	}
+	return best
 }

@@ -173,6 +173,9 @@ func TestChangePoints(t *testing.T) {
 		{"duration long step", concat(noisy(r, 60, 50, 0.03), noisy(r, 40, 60, 0.03)), Noisy, []int{60}, ""},
 		{"duration noise only", noisy(r, 50, 100, 0.04), Noisy, nil, ""},
 		{"duration shift below 5%", concat(noisy(r, 20, 100, 0.005), noisy(r, 20, 103, 0.005)), Noisy, nil, ""},
+		// The H200 transpose series (fixtures/ncu/series_v*.runs5): three
+		// levels of five launches; a rank split alone cut at 4 and 8.
+		{"duration three levels", []float64{71.104, 71.104, 71.328, 71.712, 70.528, 22.848, 22.816, 23.04, 22.784, 22.688, 9.216, 9.28, 9.536, 9.152, 9.248}, Noisy, []int{5, 10}, ""},
 		{"duration 4+4 separated", []float64{10, 10.2, 9.9, 10.1, 12, 12.1, 11.9, 12.2}, Noisy, []int{4}, ""},
 		{"duration too short to be significant", []float64{10, 10.2, 9.9, 12, 12.1, 11.9}, Noisy, nil,
 			"series of 6 points: no split can reach p < 0.05 (at best p = 0.1)"},
