@@ -371,3 +371,30 @@ reason = "the naive transpose is the baseline of the tutorial"
 }
 
 var _ = bytes.NewBuffer
+
+func TestReport(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r.html")
+	_, errOut, code := run(t, "report", "--device", "H200", "--html", out, fx+"transpose.import.details.csv", fx+"transpose.source.cuda-sass.csv")
+	if code != ExitOK {
+		t.Fatalf("report: exit %d: %s", code, errOut)
+	}
+	b, _ := os.ReadFile(out)
+	for _, want := range []string{"transposeNaive(float *, const float *)", "uncoalesced-global", "transpose.cu:41", "<svg"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+	db := series(t)
+	out = filepath.Join(dir, "trend.html")
+	if _, errOut, code := run(t, "report", "--db", db, "--kernel", "transpose", "--html", out); code != ExitOK {
+		t.Fatalf("report --db: exit %d: %s", code, errOut)
+	}
+	b, _ = os.ReadFile(out)
+	if !strings.Contains(string(b), "change") || !strings.Contains(string(b), "build=v3") {
+		t.Errorf("trend report lacks change marks or run labels")
+	}
+	if _, _, code := run(t, "report", fx+"saxpy.details.csv"); code != ExitError {
+		t.Errorf("report without --html: exit %d, want 2", code)
+	}
+}

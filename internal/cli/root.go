@@ -36,6 +36,7 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 		NewCmdTrend(io),
 		NewCmdDiff(io),
 		NewCmdGate(io),
+		NewCmdReport(io),
 	)
 	return root
 }

@@ -30,7 +30,7 @@ const (
 // Place reads the roofline coordinates of a: arithmetic intensity in
 // FLOP per DRAM byte and achieved FLOP/s.
 func Place(a *analysis.Kernel) (ai, perf float64, p Placement) {
-	if a.Spec == nil {
+	if !hasRoofs(a.Spec) {
 		return math.NaN(), math.NaN(), NoDevice
 	}
 	perf, okP := value(a, "flop_throughput")
@@ -65,6 +65,11 @@ func nz(v float64) float64 {
 	return v
 }
 
+// hasRoofs reports whether spec has the peaks a roofline needs.
+func hasRoofs(spec *gpumodel.Spec) bool {
+	return spec != nil && spec.PeakBandwidth() > 0 && spec.PeakFP32() > 0 && finite(spec.PeakBandwidth()) && finite(spec.PeakFP32())
+}
+
 // roofItem is one kernel on a roofline chart; n is its number in the
 // report, which labels its point and selects its marker.
 type roofItem struct {
@@ -96,6 +101,9 @@ const (
 )
 
 func roofline(items []roofItem, spec *gpumodel.Spec) template.HTML {
+	if !hasRoofs(spec) {
+		return ""
+	}
 	bw, p32, p64 := spec.PeakBandwidth(), spec.PeakFP32(), spec.PeakFP64()
 	ridge := p32 / bw
 	minAI, maxAI, minP, maxP := ridge/10, ridge*10, bw*ridge/100, p32
@@ -384,9 +392,8 @@ func TrendSVG(t Trend) template.HTML {
 	if hi == lo {
 		lo, hi = lo-math.Max(1, math.Abs(lo))*0.1, hi+math.Max(1, math.Abs(hi))*0.1
 	}
-	ticks, step := niceTicks(lo, hi, 5)
+	ticks := niceTicks(lo, hi, 5)
 	lo, hi = ticks[0], ticks[len(ticks)-1]
-	_ = step
 	X := func(i int) float64 {
 		if n == 1 {
 			return left + pw/2
@@ -405,7 +412,11 @@ func TrendSVG(t Trend) template.HTML {
 	s.open("g", "fill", inkMuted, "font-size", "11", "text-anchor", "end")
 	s.b.WriteString("\n")
 	for _, tv := range ticks {
-		s.text(left-8, Y(tv)+4, metrics.Format(tv, t.Unit))
+		lbl := "0"
+		if tv != 0 {
+			lbl = metrics.Format(tv, t.Unit)
+		}
+		s.text(left-8, Y(tv)+4, lbl)
 	}
 	s.close("g")
 	// X labels: the run of every k-th point, k chosen for at most

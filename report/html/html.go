@@ -89,27 +89,27 @@ type page struct {
 }
 
 type kernelView struct {
-	N                      int
-	Anchor                 string
-	Name                   string
-	Symbol                 string // the mangled name, when it differs
-	Device                 string
-	DeviceNote             string
-	Meta                   []string
-	Duration               string
-	GLD, GST, Shared       cell
-	DRAMPct                string
-	DRAM                   string
-	Findings               []findingView
-	Worst                  *findingView
-	Efficiency             template.HTML
-	Model                  []modelRow
-	Instructions           []instrRow
-	MoreInstructions       int // wasteful instructions not shown
-	IdealInstructions      int // instructions at (or near) their ideal
-	RoofNote               string
-	Marker                 template.HTML
-	SeverityCount          string
+	N                 int
+	Anchor            string
+	Name              string
+	Symbol            string // the mangled name, when it differs
+	Device            string
+	DeviceNote        string
+	Meta              []string
+	Duration          string
+	GLD, GST, Shared  cell
+	DRAMPct           string
+	DRAM              string
+	Findings          []findingView
+	Worst             *findingView
+	Efficiency        template.HTML
+	Model             []modelRow
+	Instructions      []instrRow
+	MoreInstructions  int // wasteful instructions not shown
+	IdealInstructions int // instructions at (or near) their ideal
+	RoofNote          string
+	Marker            template.HTML
+	SeverityCount     string
 }
 
 type cell struct {
@@ -147,8 +147,8 @@ type roofView struct {
 }
 
 type legendRow struct {
-	K                                *kernelView
-	AI, Perf, Roof, PctRoof, Side    string
+	K                             *kernelView
+	AI, Perf, Roof, PctRoof, Side string
 }
 
 type trendView struct {
@@ -177,7 +177,7 @@ func build(r *Report) *page {
 			seenDev[kv.Device] = true
 			p.Devices = append(p.Devices, kv.Device)
 		}
-		if a.Spec == nil {
+		if !hasRoofs(a.Spec) {
 			p.NoDevice = append(p.NoDevice, kv)
 			continue
 		}
@@ -327,7 +327,12 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 	var parts []string
 	for s := 2; s >= 0; s-- {
 		if counts[s] > 0 {
-			parts = append(parts, plural(counts[s], profan.Severity(s).String()))
+			what := profan.Severity(s).String()
+			if what == "info" {
+				parts = append(parts, strconv.Itoa(counts[s])+" info")
+			} else {
+				parts = append(parts, plural(counts[s], what))
+			}
 		}
 	}
 	kv.SeverityCount = strings.Join(parts, ", ")

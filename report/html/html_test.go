@@ -17,6 +17,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/internal/golden"
 	"github.com/profan-dev/profan/metrics"
@@ -104,7 +105,7 @@ func full(t testing.TB) *Report {
 		Generated: "2025-01-02 03:04:05 UTC",
 		Kernels: append(transpose(t), load(t, "matmul.metrics.details.csv", "misc.metrics.details.csv",
 			"saxpy.metrics.details.csv", "indirect.metrics.details.csv")...),
-		Trends:    []Trend{series(t, "duration", 5, 10, 15), series(t, "gst_transactions_per_request", 5, 15)},
+		Trends: []Trend{series(t, "duration", 5, 10, 15), series(t, "gst_transactions_per_request", 5, 15)},
 	}
 }
 
@@ -165,6 +166,9 @@ func TestEfficiencySVG(t *testing.T) {
 		}
 		golden.Check(t, "testdata/"+tc.file+".svg.golden", []byte(EfficiencySVG(a)))
 	}
+	if got := RooflineSVG(ks, &gpumodel.Spec{Name: "no peaks"}); got != "" {
+		t.Errorf("roofline of a GPU without peaks: got %q, want no chart", got)
+	}
 	if got := EfficiencySVG(&analysis.Kernel{K: profan.NewKernel()}); got != "" {
 		t.Errorf("kernel without memory counters: got %q, want no chart", got)
 	}
@@ -224,7 +228,7 @@ func TestWriteEmpty(t *testing.T) {
 	k.Name = "bare"
 	a := analysis.Analyze(&profan.Run{Tool: profan.ToolNCU}, k, analysis.Options{})
 	got = render(t, &Report{Kernels: []*analysis.Kernel{a}})
-	for _, want := range []string{"bare", "unknown GPU", "GPU unknown, no roofs", "No findings."} {
+	for _, want := range []string{"bare", "unknown GPU", "GPU unknown, no roofs", "No findings.", "no memory counters"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report of a bare kernel lacks %q", want)
 		}

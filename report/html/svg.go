@@ -136,24 +136,22 @@ type placer struct {
 func (p *placer) place(cands []box) int {
 	best := 0
 	for i, c := range cands {
-		if !c.inside(p.bounds) {
-			continue
-		}
-		free := true
-		for _, t := range p.taken {
-			if c.overlaps(t) {
-				free = false
-				break
-			}
-		}
-		if free {
+		if c.inside(p.bounds) && !p.overlaps(c) {
 			best = i
-			goto done
+			break
 		}
 	}
-done:
 	p.taken = append(p.taken, cands[best])
 	return best
+}
+
+func (p *placer) overlaps(c box) bool {
+	for _, t := range p.taken {
+		if c.overlaps(t) {
+			return true
+		}
+	}
+	return false
 }
 
 // marker draws shape i (of eight) centred on x, y with radius r.
@@ -235,19 +233,20 @@ func star(cx, cy, ro, ri float64) string {
 }
 
 // niceTicks returns round tick values covering [lo, hi], about n of them.
-func niceTicks(lo, hi float64, n int) (ticks []float64, step float64) {
+func niceTicks(lo, hi float64, n int) []float64 {
 	if !(hi > lo) {
 		hi = lo + 1
 	}
 	raw := (hi - lo) / float64(n)
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
-	step = 10 * mag
+	step := 10 * mag
 	for _, m := range []float64{1, 2, 2.5, 5, 10} {
 		if m*mag >= raw {
 			step = m * mag
 			break
 		}
 	}
+	var ticks []float64
 	start := math.Floor(lo/step+1e-9) * step
 	for v := start; v <= hi+step*1e-9; v += step {
 		ticks = append(ticks, cleanFloat(v))
@@ -255,7 +254,7 @@ func niceTicks(lo, hi float64, n int) (ticks []float64, step float64) {
 	if len(ticks) > 0 && ticks[len(ticks)-1] < hi-step*1e-9 {
 		ticks = append(ticks, cleanFloat(ticks[len(ticks)-1]+step))
 	}
-	return ticks, step
+	return ticks
 }
 
 // cleanFloat removes the accumulated error of repeated additions.
@@ -279,8 +278,7 @@ func sectorTicks(hi float64) []float64 {
 			return t
 		}
 	}
-	t, _ := niceTicks(0, hi, 5)
-	return t
+	return niceTicks(0, hi, 5)
 }
 
 // fixed formats v with d decimals.

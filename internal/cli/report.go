@@ -1,0 +1,188 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"time"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/ingest"
+	"github.com/profan-dev/profan/metrics"
+	"github.com/profan-dev/profan/report/html"
+	"github.com/profan-dev/profan/store"
+	"github.com/spf13/cobra"
+)
+
+// ReportOptions are the flags of profan report.
+type ReportOptions struct {
+	IO      *IOStreams
+	Files   []string
+	DB      string
+	Run     int64
+	Kernel  string
+	Metrics []string
+	HTML    string
+	Title   string
+	Device  string
+	Now     func() time.Time
+}
+
+// NewCmdReport builds profan report.
+func NewCmdReport(io *IOStreams) *cobra.Command {
+	opts := &ReportOptions{IO: io, Now: time.Now}
+	cmd := &cobra.Command{
+		Use:   "report (<file>... | --db <path> [--run <id>] [--kernel <regexp>]) --html <out>",
+		Short: "Write a self-contained HTML report: roofline, efficiency, findings, trends",
+		Long: `Write one HTML file (inline CSS and SVG, no script, nothing fetched) with a
+summary of the kernels, a roofline chart per GPU, each kernel's ideal versus
+actual sectors and its findings with their source lines, and, from a run
+database, trend charts of the chosen metrics with their change points.
+
+With files, the report covers their kernels. With --db, it covers the newest
+run (or --run) and draws the trends of the kernels matching --kernel across
+all runs.`,
+		Example: `  profan report fixtures/ncu/transpose.import.details.csv fixtures/ncu/transpose.source.cuda-sass.csv --html transpose.html
+  profan report --db runs.db --kernel '^transpose' --html trends.html`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Files = args
+			if opts.HTML == "" {
+				return FlagErrorf("--html is required")
+			}
+			if len(args) == 0 && opts.DB == "" && opts.IO.Getenv(store.EnvDB) == "" {
+				return FlagErrorf("give export files or --db")
+			}
+			return reportRun(opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.HTML, "html", "", "output file (required)")
+	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
+	cmd.Flags().Int64Var(&opts.Run, "run", 0, "stored run to report (default the newest)")
+	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernels to draw trends for (regexp; default all)")
+	cmd.Flags().StringSliceVarP(&opts.Metrics, "metric", "m", []string{"duration", "gld_transactions_per_request", "gst_transactions_per_request", "shared_load_transactions_per_request", "dram_throughput"}, "metrics to draw trends of")
+	cmd.Flags().StringVar(&opts.Title, "title", "", "report title")
+	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
+	return cmd
+}
+
+func reportRun(opts *ReportOptions) error {
+	eng, err := newRuler("all", "")
+	if err != nil {
+		return err
+	}
+	aopt := analysis.Options{Rules: eng}
+	if opts.Device != "" {
+		spec, ok := gpumodel.Lookup(opts.Device)
+		if !ok {
+			return FlagErrorf("--device: unknown GPU %q", opts.Device)
+		}
+		aopt.Device = spec
+	}
+	rep := &html.Report{Title: opts.Title, Generated: opts.Now().UTC().Format("2006-01-02 15:04 UTC")}
+	if len(opts.Files) > 0 {
+		src, rest, err := ingest.SplitSourcePages(opts.Files)
+		if err != nil {
+			return err
+		}
+		for _, path := range rest {
+			f, err := os.Open(path)
+			if err != nil {
+				return err
+			}
+			_, err = ingest.Read(f, path, ingest.Options{}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+				src.Attach(k)
+				rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k, aopt))
+				return nil
+			}})
+			f.Close()
+			if err != nil {
+				return err
+			}
+		}
+		for _, run := range src.Unused() {
+			for _, k := range run.Kernels {
+				rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k, aopt))
+			}
+		}
+	} else {
+		db, err := openDB(dbPath(opts.DB, opts.IO))
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		runID := opts.Run
+		if runID == 0 {
+			rs, err := db.Runs(bg, store.RunFilter{Limit: 1})
+			if err != nil {
+				return err
+			}
+			if len(rs) == 0 {
+				return fmt.Errorf("database %s holds no runs", dbPath(opts.DB, opts.IO))
+			}
+			runID = rs[len(rs)-1].ID
+		}
+		rec, err := db.Run(bg, runID)
+		if err != nil {
+			return fmt.Errorf("run %d: %w", runID, err)
+		}
+		ks, err := db.Kernels(bg, runID)
+		if err != nil {
+			return err
+		}
+		run := &profan.Run{Source: rec.Source, Tool: rec.Tool, Format: rec.Format, Digest: rec.Digest}
+		for _, k := range ks {
+			rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k.Kernel, aopt))
+		}
+		if rep.Title == "" {
+			rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, rec.Source)
+		}
+		re := regexp.MustCompile("")
+		if opts.Kernel != "" {
+			if re, err = regexp.Compile(opts.Kernel); err != nil {
+				return FlagErrorf("--kernel: %v", err)
+			}
+		}
+		for _, m := range opts.Metrics {
+			pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m})
+			if err != nil {
+				return err
+			}
+			unit := ""
+			if d, ok := metrics.ByName(m); ok {
+				unit = d.Unit
+			}
+			for _, s := range buildSeries(pts, m) {
+				if len(s.Runs) < 2 {
+					continue
+				}
+				t := html.Trend{Kernel: s.Kernel, Metric: m, Unit: unit}
+				changed := map[int64]bool{}
+				for _, c := range s.Changes {
+					changed[c.Run] = true
+				}
+				for i, r := range s.Runs {
+					t.Points = append(t.Points, html.TrendPoint{Run: r.Run, Label: labelString(r.Labels), Value: r.Median()})
+					if changed[r.Run] {
+						t.ChangePoints = append(t.ChangePoints, i)
+					}
+				}
+				rep.Trends = append(rep.Trends, t)
+			}
+		}
+	}
+	f, err := os.Create(opts.HTML)
+	if err != nil {
+		return err
+	}
+	if err := html.Write(f, rep); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d kernels, %d trends)\n", opts.HTML, len(rep.Kernels), len(rep.Trends))
+	return nil
+}
