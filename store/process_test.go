@@ -145,23 +145,25 @@ func helperCmd(t *testing.T, mode, db, arg, start string) *exec.Cmd {
 	return cmd
 }
 
-// checkConsistent verifies the database file and that every stored run has
-// all its kernels and values.
+// checkConsistent verifies the database file (SQLite) and that every stored
+// run has all its kernels and values.
 func checkConsistent(t *testing.T, db *DB, kernelsPerRun int) (runs int) {
 	t.Helper()
-	var ok string
-	if err := db.db.QueryRow(`PRAGMA integrity_check`).Scan(&ok); err != nil || ok != "ok" {
-		t.Fatalf("integrity_check: %q, %v", ok, err)
+	if db.d == sqliteDialect {
+		var ok string
+		if err := db.db.QueryRow(`PRAGMA integrity_check`).Scan(&ok); err != nil || ok != "ok" {
+			t.Fatalf("integrity_check: %q, %v", ok, err)
+		}
+		rows, err := db.db.Query(`PRAGMA foreign_key_check`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rows.Next() {
+			t.Error("foreign_key_check reports violations")
+		}
+		rows.Close()
 	}
-	rows, err := db.db.Query(`PRAGMA foreign_key_check`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rows.Next() {
-		t.Error("foreign_key_check reports violations")
-	}
-	rows.Close()
-	rows, err = db.db.Query(`SELECT r.id, r.digest, r.kernels, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id),
+	rows, err := db.db.Query(`SELECT r.id, r.digest, r.kernels, (SELECT count(*) FROM kernels k WHERE k.run_id = r.id),
 	(SELECT count(*) FROM kernels k JOIN kernel_values v ON v.kernel_id = k.id WHERE k.run_id = r.id) FROM runs r`)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +196,7 @@ func checkConsistent(t *testing.T, db *DB, kernelsPerRun int) (runs int) {
 // TestCrash kills an ingesting process at random points, several times, and
 // checks that every run is wholly present or absent.
 func TestCrash(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "crash.db")
+	path := testDSN(t, "crash.db")
 	committed := 0
 	for round := range 4 {
 		cmd := helperCmd(t, "crash", path, fmt.Sprintf("round%d", round), "")
@@ -241,12 +243,17 @@ func TestCrash(t *testing.T) {
 	}
 }
 
-// TestConcurrentIngest runs four processes that each ingest five runs into a
-// new database at once (so they also race to migrate it), then two that
-// race to ingest the same export.
+// TestConcurrentIngest runs four processes (eight on PostgreSQL) that each
+// ingest five runs into a new database at once (so they also race to
+// migrate it), then as many that race to ingest the same five exports, each
+// in its own order.
 func TestConcurrentIngest(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "concurrent.db")
+	path := testDSN(t, "concurrent.db")
+	procs := 4
+	if onPostgres(t) {
+		procs = 8
+	}
 	run := func(args []string) []string {
 		start := filepath.Join(dir, fmt.Sprintf("start-%d", rand.Int()))
 		outs := make([]strings.Builder, len(args))
@@ -277,7 +284,7 @@ func TestConcurrentIngest(t *testing.T) {
 	}
 
 	var args []string
-	for p := range 4 {
+	for p := range procs {
 		var ds []string
 		for r := range 5 {
 			ds = append(ds, fmt.Sprintf("sha256:p%d-r%d", p, r))
@@ -290,18 +297,45 @@ func TestConcurrentIngest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	if n := checkConsistent(t, db, 50); n != 20 {
-		t.Errorf("got %d runs, want 20", n)
+	if n := checkConsistent(t, db, 50); n != procs*5 {
+		t.Errorf("got %d runs, want %d", n, procs*5)
 	}
 
-	out := strings.Join(run([]string{"sha256:same", "sha256:same"}), " ")
-	if strings.Count(out, "ok sha256:same") != 1 || strings.Count(out, "dup sha256:same") != 1 {
-		t.Errorf("racing ingests of one digest printed %q, want one ok and one dup", out)
+	args = args[:0]
+	for p := range procs {
+		var ds []string
+		for r := range 5 {
+			ds = append(ds, fmt.Sprintf("sha256:same-%d", (p+r)%5))
+		}
+		args = append(args, strings.Join(ds, ","))
 	}
-	var n int
-	db.db.QueryRow(`SELECT count(*) FROM runs WHERE digest = 'sha256:same'`).Scan(&n)
-	if n != 1 {
-		t.Errorf("got %d runs of the raced digest, want 1", n)
+	out := run(args) // "ok" or "dup", digest, run ID
+	for r := range 5 {
+		digest := fmt.Sprintf("sha256:same-%d", r)
+		var oks, dups int
+		ids := map[string]bool{}
+		for i := 0; i+2 < len(out); i += 3 {
+			if out[i+1] != digest {
+				continue
+			}
+			switch out[i] {
+			case "ok":
+				oks++
+			case "dup":
+				dups++
+			}
+			ids[out[i+2]] = true
+		}
+		if oks != 1 || dups != procs-1 || len(ids) != 1 {
+			t.Errorf("%d racing ingests of %s: %d ok, %d dup, run IDs %v; want 1 ok, %d dup, one ID", procs, digest, oks, dups, ids, procs-1)
+		}
+		var n int
+		db.db.QueryRow(db.d.rebind(`SELECT count(*) FROM runs WHERE digest = ?`), digest).Scan(&n)
+		if n != 1 {
+			t.Errorf("got %d runs of the raced digest %s, want 1", n, digest)
+		}
 	}
-	checkConsistent(t, db, 50)
+	if n := checkConsistent(t, db, 50); n != procs*5+5 {
+		t.Errorf("got %d runs, want %d", n, procs*5+5)
+	}
 }

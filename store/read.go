@@ -168,7 +168,7 @@ func (db *DB) kernels(ctx context.Context, runID int64) ([]StoredKernel, error) 
 		return nil, err
 	}
 	q := db.d.rebind
-	rows, err := db.db.QueryContext(ctx, q(`SELECT k.id, k.launch_id, n.name, n.demangled, k.device, k.cc, k.grid, k.block, k.invocations, k.duration, k.raw
+	rows, err := db.db.QueryContext(ctx, q(`SELECT k.id, k.name_id, k.launch_id, n.name, n.demangled, k.device, k.cc, k.grid, k.block, k.invocations, k.duration, k.raw
 FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER BY k.ordinal`), runID)
 	if err != nil {
 		return nil, err
@@ -176,13 +176,14 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 	defer rows.Close()
 	var out []StoredKernel
 	index := map[int64]int{}
+	nameIDs := map[int64]bool{}
 	for rows.Next() {
 		k := &profan.Kernel{}
-		var id int64
+		var id, nameID int64
 		var grid, block string
 		var dur sql.NullFloat64
 		var raw []byte
-		if err := rows.Scan(&id, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw); err != nil {
+		if err := rows.Scan(&id, &nameID, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw); err != nil {
 			return nil, err
 		}
 		k.Duration = floatOrNaN(dur)
@@ -207,6 +208,7 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 			return nil, fmt.Errorf("kernel %s: %w", k.ID, err)
 		}
 		index[id] = len(out)
+		nameIDs[nameID] = true
 		out = append(out, StoredKernel{Kernel: k, Canonical: map[string]float64{}})
 	}
 	if err := rows.Err(); err != nil {
@@ -221,7 +223,8 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 		for id := range index {
 			lo, hi = min(lo, id), max(hi, id)
 		}
-		rows, err = db.db.QueryContext(ctx, q(kernelValuesSQL), lo, hi)
+		query, args := db.d.kernelValuesSQL(nameIDs, lo, hi)
+		rows, err = db.db.QueryContext(ctx, q(query), args...)
 		if err != nil {
 			return nil, err
 		}
@@ -282,6 +285,25 @@ FROM kernels k JOIN findings f ON f.kernel_id = k.id WHERE k.run_id = ? ORDER BY
 const kernelValuesSQL = `SELECT m.name, v.kernel_id, v.value
 FROM metric_names m CROSS JOIN kernel_values v
 WHERE v.metric_id = m.id AND v.kernel_id BETWEEN ? AND ?`
+
+// kernelValuesSQL returns the query of the canonical values of the kernels
+// with IDs in [lo, hi] and names nameIDs: kernelValuesSQL, or where the key
+// of kernel_values holds the name (valuesByName, PostgreSQL), one range per
+// metric and name, the names passed as one array.
+func (d *dialect) kernelValuesSQL(nameIDs map[int64]bool, lo, hi int64) (string, []any) {
+	if !d.valuesByName {
+		return kernelValuesSQL, []any{lo, hi}
+	}
+	ids := make([]int64, 0, len(nameIDs))
+	for id := range nameIDs {
+		ids = append(ids, id)
+	}
+	return `SELECT m.name, v.kernel_id, v.value
+FROM metric_names m CROSS JOIN kernel_values v
+WHERE v.metric_id = m.id AND v.name_id = ANY(?) AND v.kernel_id BETWEEN ? AND ?`, []any{ids, lo, hi}
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
 
 // TrendQuery selects the values of one metric of some kernels across runs.
 type TrendQuery struct {
@@ -375,22 +397,24 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 		}
 		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	}
-	query, args := trendSQL(canonical, metricID, ids, tq.Labels)
+	query, args := trendSQL(db.d, canonical, metricID, ids, tq.Labels)
 	rows, err = db.db.QueryContext(ctx, q(query), args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var pts []Point
+	// The scan targets are reused: a trend may have many points.
+	var p Point
+	var nameID int64
+	var value float64
+	var raw sql.RawBytes
+	dest := []any{&p.Run, &nameID, &p.Launch, &value}
+	if !canonical {
+		dest[3] = &raw
+	}
 	for rows.Next() {
-		var p Point
-		var nameID int64
-		var value float64
-		var raw sql.RawBytes
-		dest := []any{&p.Run, &nameID, &p.Launch, &value}
-		if !canonical {
-			dest[3] = &raw
-		}
+		p = Point{}
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
@@ -459,8 +483,11 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 // in the runs having labels. CROSS JOIN fixes the join order in SQLite
 // (other databases ignore it): from the kernels of the names, through the
 // covering index kernels_name_run, to each value by primary key. Left to
-// itself, SQLite would rather walk all values of the metric.
-func trendSQL(canonical bool, metricID int64, nameIDs []int64, labels map[string]string) (string, []any) {
+// itself, SQLite would rather walk all values of the metric. Where
+// kernel_values holds name IDs (valuesByName), each name's values are one
+// range of its key, in kernel ID order, as are the kernels of each name in
+// PostgreSQL's kernels_name: a merge join.
+func trendSQL(d *dialect, canonical bool, metricID int64, nameIDs []int64, labels map[string]string) (string, []any) {
 	var where []string
 	var args []any
 	var b strings.Builder
@@ -469,12 +496,21 @@ func trendSQL(canonical bool, metricID int64, nameIDs []int64, labels map[string
 FROM kernels k CROSS JOIN kernel_values v`)
 		where = append(where, `v.metric_id = ?`, `v.kernel_id = k.id`)
 		args = append(args, metricID)
+		if d.valuesByName {
+			where = append(where, `v.name_id = k.name_id`)
+			if len(nameIDs) > 0 {
+				where = append(where, `v.name_id IN (`+placeholders(len(nameIDs))+`)`)
+				for _, id := range nameIDs {
+					args = append(args, id)
+				}
+			}
+		}
 	} else {
 		b.WriteString(`SELECT k.run_id, k.name_id, k.launch_id, k.raw
 FROM kernels k`)
 	}
 	if len(nameIDs) > 0 {
-		where = append(where, `k.name_id IN (`+strings.TrimSuffix(strings.Repeat("?, ", len(nameIDs)), ", ")+`)`)
+		where = append(where, `k.name_id IN (`+placeholders(len(nameIDs))+`)`)
 		for _, id := range nameIDs {
 			args = append(args, id)
 		}

@@ -10,24 +10,50 @@ import (
 
 // dialect holds what differs between SQL backends. Queries in this package
 // are written with ? placeholders and standard SQL (INSERT … RETURNING,
-// ON CONFLICT); rebind adapts the placeholders.
+// ON CONFLICT); rebind adapts the placeholders. Schemas differ in types and
+// so have a migration set per backend, numbered alike.
 type dialect struct {
+	name   string // "sqlite", "postgres"
 	driver string
 	dsn    func(path string) string
+	// display returns the DSN as errors may show it (no password).
+	display func(dsn string) string
 	// rebind rewrites ? placeholders into the backend's form.
 	rebind func(query string) string
 	// maxParams bounds the placeholders of one statement.
 	maxParams int
 	// formatError maps backend errors to the package's errors.
 	formatError func(error) error
+	// migrationDir is the directory of the embedded migrations.
+	migrationDir string
+	// migrationLock, when not empty, is run first in each migration's
+	// transaction to serialize processes migrating at once. SQLite needs
+	// none: BEGIN IMMEDIATE takes the write lock.
+	migrationLock string
+	// dictLock, when not empty, is run in a run's transaction before it
+	// adds its first row to a dictionary table (kernel_names,
+	// metric_names, raw_metric_keys) and is held to the end of the
+	// transaction; see RunWriter.dictID. SQLite needs none: a run's
+	// transaction holds the write lock from BEGIN IMMEDIATE on.
+	dictLock string
+	// valuesByName: kernel_values has a name_id column, the kernels.name_id
+	// of its kernel_id, and its key is (metric_id, name_id, kernel_id). A
+	// trend then reads one range of the key per kernel name, merged with
+	// the kernels of that name in ID order, instead of looking up each
+	// kernel's value: on PostgreSQL, whose lookups cost more than SQLite's,
+	// that is several times faster.
+	valuesByName bool
 }
 
 var sqliteDialect = &dialect{
-	driver:      "sqlite3",
-	dsn:         sqliteDSN,
-	rebind:      func(q string) string { return q },
-	maxParams:   32766,
-	formatError: sqliteError,
+	name:         "sqlite",
+	driver:       "sqlite3",
+	dsn:          sqliteDSN,
+	display:      func(path string) string { return path },
+	rebind:       func(q string) string { return q },
+	maxParams:    32766,
+	formatError:  sqliteError,
+	migrationDir: "migrations",
 }
 
 // sqliteDSN returns the DSN for the database file at path. The settings are

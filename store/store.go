@@ -9,10 +9,13 @@
 // metrics package derives are rows of a narrow indexed table, which trend
 // queries read.
 //
-// SQLite (github.com/mattn/go-sqlite3, cgo) is the embedded backend. The
-// schema lives in numbered, append-only migrations under migrations/,
-// applied by Open. Dialect specifics (DSN, placeholders, error codes) are
-// kept in sqlite.go so that another backend can sit behind the same API.
+// SQLite (github.com/mattn/go-sqlite3, cgo) is the embedded backend;
+// PostgreSQL (github.com/jackc/pgx/v5 through database/sql) serves a
+// database that many machines share. The schema lives in numbered,
+// append-only migrations, one set per backend with the same numbers
+// (migrations/ for SQLite, migrations_pg/ for PostgreSQL), applied by Open.
+// Dialect specifics (DSN, placeholders, locking, error codes) are kept in
+// sqlite.go and postgres.go; the queries are shared.
 package store
 
 import (
@@ -47,9 +50,9 @@ func (e *DuplicateError) Error() string {
 // EnvDB names the environment variable that overrides DefaultPath.
 const EnvDB = "PROFAN_DB"
 
-// DefaultPath returns the database path used when none is given: the value
-// of $PROFAN_DB when it is set and not empty, else "profan.db" in the
-// current directory.
+// DefaultPath returns the database used when none is given: the value of
+// $PROFAN_DB when it is set and not empty (a file path or a postgres:// URL,
+// as Open takes), else "profan.db" in the current directory.
 func DefaultPath() string {
 	if p := os.Getenv(EnvDB); p != "" {
 		return p
@@ -68,19 +71,26 @@ type DB struct {
 	Now func() time.Time
 }
 
-// Open opens the SQLite database at path, creating it when it does not
-// exist, and applies the migrations it lacks. Several processes may open
-// and migrate one database at once.
-func Open(path string) (*DB, error) {
+// Open opens the database dsn and applies the migrations it lacks. Several
+// processes may open and migrate one database at once.
+//
+// A dsn starting with postgres:// or postgresql:// is a PostgreSQL
+// connection URL (see isPostgres); the database and a role that may create
+// tables in it must exist. Anything else is the path of a SQLite database
+// file, created when it does not exist.
+func Open(dsn string) (*DB, error) {
 	d := sqliteDialect
-	sdb, err := sql.Open(d.driver, d.dsn(path))
+	if isPostgres(dsn) {
+		d = pgDialect
+	}
+	sdb, err := sql.Open(d.driver, d.dsn(dsn))
 	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", path, err)
+		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 	}
 	db := &DB{db: sdb, d: d, Now: time.Now}
 	if err := db.migrate(context.Background()); err != nil {
 		sdb.Close()
-		return nil, fmt.Errorf("opening %s: %w", path, err)
+		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 	}
 	return db, nil
 }
@@ -88,7 +98,7 @@ func Open(path string) (*DB, error) {
 // Close closes the database.
 func (db *DB) Close() error { return db.db.Close() }
 
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations_pg/*.sql
 var migrationFS embed.FS
 
 type migration struct {
@@ -97,10 +107,10 @@ type migration struct {
 	sql     string
 }
 
-// migrations returns the embedded migrations in version order. Files are
-// named NNNN_what.sql; versions must be unique.
-func migrations() ([]migration, error) {
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+// migrations returns the dialect's embedded migrations in version order.
+// Files are named NNNN_what.sql; versions must be unique.
+func (d *dialect) migrations() ([]migration, error) {
+	names, err := fs.Glob(migrationFS, d.migrationDir+"/*.sql")
 	if err != nil {
 		return nil, err
 	}
@@ -130,9 +140,10 @@ func migrations() ([]migration, error) {
 // migrate applies the migrations not yet recorded in schema_migrations,
 // each in its own write transaction. The write lock serializes processes
 // opening the database at once: each re-reads the applied versions inside
-// its transaction, so a migration runs exactly once.
+// its transaction, so a migration runs exactly once. (PostgreSQL has no
+// such lock: the dialect's migrationLock serves instead.)
 func (db *DB) migrate(ctx context.Context) error {
-	ms, err := migrations()
+	ms, err := db.d.migrations()
 	if err != nil {
 		return fmt.Errorf("migrate: %w", err)
 	}
@@ -186,6 +197,11 @@ func (db *DB) applyMigration(ctx context.Context, m migration) error {
 		return err
 	}
 	defer tx.Rollback()
+	if db.d.migrationLock != "" {
+		if _, err := tx.ExecContext(ctx, db.d.migrationLock); err != nil {
+			return err
+		}
+	}
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 	version INTEGER PRIMARY KEY,
 	name    TEXT NOT NULL,

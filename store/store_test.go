@@ -32,9 +32,28 @@ func TestMain(m *testing.M) {
 // testNow is the creation time of every run written by tests.
 var testNow = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
-// mustOpen opens a new database in a temporary directory.
+// mustOpen opens a new database: a file in a temporary directory, or under
+// TestPostgres a new schema of the $PROFAN_TEST_PG database (see testDSN).
 func mustOpen(t testing.TB) (*DB, string) {
 	t.Helper()
+	path := testDSN(t, "profan.db")
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Now = func() time.Time { return testNow }
+	t.Cleanup(func() { db.Close() })
+	return db, path
+}
+
+// testDSN returns what Open takes for a new, empty database of the test's
+// backend: under TestPostgres a PostgreSQL URL (pgTestDSN), else the path
+// of a file called name in a temporary directory.
+func testDSN(t testing.TB, name string) string {
+	t.Helper()
+	if onPostgres(t) {
+		return pgTestDSN(t)
+	}
 	dir := t.TempDir()
 	if *dump {
 		var err error
@@ -43,14 +62,7 @@ func mustOpen(t testing.TB) (*DB, string) {
 		}
 		t.Logf("database kept in %s", dir)
 	}
-	path := filepath.Join(dir, "profan.db")
-	db, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.Now = func() time.Time { return testNow }
-	t.Cleanup(func() { db.Close() })
-	return db, path
+	return filepath.Join(dir, name)
 }
 
 // counts returns the row count of every table.
@@ -81,25 +93,13 @@ func sameCounts(a, b map[string]int) bool {
 
 func TestMigrationsFromEmpty(t *testing.T) {
 	db, path := mustOpen(t)
-	rows, err := db.db.Query(`SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master
-WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`)
-	if err != nil {
-		t.Fatal(err)
+	if db.d == pgDialect {
+		golden.Check(t, "testdata/schema_pg.golden", pgSchema(t, db))
+	} else {
+		golden.Check(t, "testdata/schema.golden", sqliteSchema(t, db))
 	}
-	var b strings.Builder
-	for rows.Next() {
-		var typ, name, tbl, sql string
-		if err := rows.Scan(&typ, &name, &tbl, &sql); err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(&b, "-- %s %s on %s\n%s;\n\n", typ, name, tbl, sql)
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	golden.Check(t, "testdata/schema.golden", []byte(b.String()))
 
-	ms, err := migrations()
+	ms, err := db.d.migrations()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,6 +127,9 @@ WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`)
 		t.Errorf("reopening changed the database: %v -> %v", before, after)
 	}
 
+	if db.d != sqliteDialect {
+		return
+	}
 	var mode string
 	if err := db.db.QueryRow(`PRAGMA journal_mode`).Scan(&mode); err != nil || mode != "wal" {
 		t.Errorf("journal_mode = %q, %v; want wal", mode, err)
@@ -135,6 +138,28 @@ WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`)
 	if err := db.db.QueryRow(`PRAGMA foreign_keys`).Scan(&fk); err != nil || fk != 1 {
 		t.Errorf("foreign_keys = %d, %v; want 1", fk, err)
 	}
+}
+
+// sqliteSchema dumps sqlite_master.
+func sqliteSchema(t *testing.T, db *DB) []byte {
+	t.Helper()
+	rows, err := db.db.Query(`SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master
+WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for rows.Next() {
+		var typ, name, tbl, sql string
+		if err := rows.Scan(&typ, &name, &tbl, &sql); err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&b, "-- %s %s on %s\n%s;\n\n", typ, name, tbl, sql)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return []byte(b.String())
 }
 
 func TestNewerSchema(t *testing.T) {
@@ -149,14 +174,24 @@ func TestNewerSchema(t *testing.T) {
 }
 
 func TestMigrationNames(t *testing.T) {
-	ms, err := migrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, m := range ms {
-		if m.version != i+1 {
-			t.Errorf("migration %s: got version %d, want %d (numbered from 1 without gaps)", m.name, m.version, i+1)
+	var names [2][]string
+	for i, d := range []*dialect{sqliteDialect, pgDialect} {
+		ms, err := d.migrations()
+		if err != nil {
+			t.Fatal(err)
 		}
+		for i, m := range ms {
+			if m.version != i+1 {
+				t.Errorf("%s migration %s: got version %d, want %d (numbered from 1 without gaps)", d.name, m.name, m.version, i+1)
+			}
+		}
+		for _, m := range ms {
+			names[i] = append(names[i], m.name)
+		}
+	}
+	// Both backends have the same migrations, by number and name.
+	if fmt.Sprint(names[0]) != fmt.Sprint(names[1]) {
+		t.Errorf("migrations differ between backends:\nsqlite   %v\npostgres %v", names[0], names[1])
 	}
 }
 
@@ -347,7 +382,8 @@ func TestDuplicate(t *testing.T) {
 
 // TestDuplicateRace makes the UNIQUE constraint decide: the second writer
 // passes the pre-check while the first holds the write lock uncommitted,
-// then waits at BEGIN IMMEDIATE and fails on insert.
+// then waits at BEGIN IMMEDIATE (on PostgreSQL, at the insert of the digest)
+// and fails on insert.
 func TestDuplicateRace(t *testing.T) {
 	db, path := mustOpen(t)
 	db2, err := Open(path)
@@ -586,8 +622,8 @@ func TestTrend(t *testing.T) {
 // large databases: no full scan of kernels or kernel_values.
 func TestQueryPlans(t *testing.T) {
 	db, _ := mustOpen(t)
-	trend, trendArgs := trendSQL(true, 1, []int64{1, 2}, map[string]string{"branch": "main"})
-	raw, rawArgs := trendSQL(false, 0, []int64{1, 2}, nil)
+	trend, trendArgs := trendSQL(sqliteDialect, true, 1, []int64{1, 2}, map[string]string{"branch": "main"})
+	raw, rawArgs := trendSQL(sqliteDialect, false, 0, []int64{1, 2}, nil)
 	for _, tt := range []struct {
 		name  string
 		query string

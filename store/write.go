@@ -46,8 +46,9 @@ type KernelRecord struct {
 // the caller never holds all kernels. Nothing is visible to other readers
 // until Commit; a process that dies before Commit leaves no trace of the run.
 // A RunWriter is not safe for concurrent use. Call Commit or Rollback
-// exactly once: until then the writer holds the database's write lock, and
-// other writers wait for it (up to the busy timeout).
+// exactly once: until then, on SQLite, the writer holds the database's write
+// lock, and other writers wait for it (up to the busy timeout); on
+// PostgreSQL, writers run side by side (see pgDialect).
 type RunWriter struct {
 	db   *DB
 	ctx  context.Context
@@ -61,6 +62,7 @@ type RunWriter struct {
 	insFinding *sql.Stmt
 	selName    *sql.Stmt
 	insName    *sql.Stmt
+	selMetric  *sql.Stmt
 	insMetric  *sql.Stmt
 	insValues  *sql.Stmt // a full batch of valueBatch rows
 	selKey     *sql.Stmt
@@ -72,8 +74,10 @@ type RunWriter struct {
 	keyFunc func(*profan.Metric, int) (uint64, error)
 	lastKey []keyID         // the keys of the previous kernel's metrics, by position
 	seen    map[string]bool // canonical names of the current kernel
-	values  []any           // pending kernel_values rows, 3 arguments each
+	values  []any           // pending kernel_values rows, valueArgs arguments each
 	blob    []byte
+
+	dictLocked bool // the transaction may add dictionary rows (see dictID)
 }
 
 // valueBatch is the number of kernel_values rows inserted by one statement.
@@ -163,6 +167,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 	}
 	w.names = map[[2]string]int64{}
 	w.seen = map[string]bool{}
+	w.dictLocked = w.db.d.dictLock == ""
 	prep := func(s string) *sql.Stmt {
 		if err != nil {
 			return nil
@@ -177,8 +182,9 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	w.selName = prep(`SELECT id FROM kernel_names WHERE name = ? AND demangled = ?`)
 	w.insName = prep(`INSERT INTO kernel_names (name, demangled) VALUES (?, ?) RETURNING id`)
+	w.selMetric = prep(`SELECT id FROM metric_names WHERE name = ?`)
 	w.insMetric = prep(`INSERT INTO metric_names (name) VALUES (?) RETURNING id`)
-	w.insValues = prep(valuesInsert(valueBatch))
+	w.insValues = prep(w.db.d.valuesInsert(valueBatch))
 	w.selKey = prep(`SELECT id FROM raw_metric_keys WHERE name = ? AND section = ? AND unit = ? AND raw_unit = ?`)
 	w.insKey = prep(`INSERT INTO raw_metric_keys (name, section, unit, raw_unit) VALUES (?, ?, ?, ?) RETURNING id`)
 	w.keys = map[string][]keyID{}
@@ -186,16 +192,30 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	return err
 }
 
-func valuesInsert(rows int) string {
+func (d *dialect) valuesInsert(rows int) string {
 	var b strings.Builder
-	b.WriteString(`INSERT INTO kernel_values (metric_id, kernel_id, value) VALUES `)
+	row := "(?, ?, ?)"
+	if d.valuesByName {
+		b.WriteString(`INSERT INTO kernel_values (metric_id, name_id, kernel_id, value) VALUES `)
+		row = "(?, ?, ?, ?)"
+	} else {
+		b.WriteString(`INSERT INTO kernel_values (metric_id, kernel_id, value) VALUES `)
+	}
 	for i := range rows {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(?, ?, ?)")
+		b.WriteString(row)
 	}
 	return b.String()
+}
+
+// valueArgs returns the number of arguments of one kernel_values row.
+func (d *dialect) valueArgs() int {
+	if d.valuesByName {
+		return 4
+	}
+	return 3
 }
 
 // ID returns the ID the run will have once committed.
@@ -254,13 +274,17 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 		}
 		mid, ok := w.metrics[v.Name]
 		if !ok {
-			if err := w.insMetric.QueryRowContext(w.ctx, v.Name).Scan(&mid); err != nil {
+			if mid, err = w.dictID(w.selMetric, w.insMetric, v.Name); err != nil {
 				return err
 			}
 			w.metrics[v.Name] = mid
 		}
-		w.values = append(w.values, mid, kid, v.Value)
-		if len(w.values) == 3*valueBatch {
+		if w.db.d.valuesByName {
+			w.values = append(w.values, mid, nameID, kid, v.Value)
+		} else {
+			w.values = append(w.values, mid, kid, v.Value)
+		}
+		if len(w.values) == w.db.d.valueArgs()*valueBatch {
 			if _, err := w.insValues.ExecContext(w.ctx, w.values...); err != nil {
 				return err
 			}
@@ -289,16 +313,41 @@ func (w *RunWriter) nameID(name, demangled string) (int64, error) {
 	if id, ok := w.names[key]; ok {
 		return id, nil
 	}
-	var id int64
-	err := w.selName.QueryRowContext(w.ctx, name, demangled).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = w.insName.QueryRowContext(w.ctx, name, demangled).Scan(&id)
-	}
+	id, err := w.dictID(w.selName, w.insName, name, demangled)
 	if err != nil {
 		return 0, err
 	}
 	w.names[key] = id
 	return id, nil
+}
+
+// dictID returns the ID of a dictionary row (kernel_names, metric_names,
+// raw_metric_keys): the row that sel finds, else a new one that ins adds.
+// Dictionary rows are added in the run's transaction, so that a run rolled
+// back leaves none. Where writers run concurrently (PostgreSQL), a writer
+// about to add one first takes the dialect's dictLock, held until it
+// commits or rolls back, and looks again: the row may have been committed
+// meanwhile. So only the lock's holder ever has uncommitted dictionary rows,
+// no writer waits on another's (writers adding the same names in different
+// orders would deadlock), and dictionary IDs are committed in order.
+func (w *RunWriter) dictID(sel, ins *sql.Stmt, args ...any) (int64, error) {
+	var id int64
+	err := sel.QueryRowContext(w.ctx, args...).Scan(&id)
+	if !errors.Is(err, sql.ErrNoRows) {
+		return id, err
+	}
+	if !w.dictLocked {
+		if _, err := w.tx.ExecContext(w.ctx, w.db.d.dictLock); err != nil {
+			return 0, err
+		}
+		w.dictLocked = true
+		err = sel.QueryRowContext(w.ctx, args...).Scan(&id)
+		if !errors.Is(err, sql.ErrNoRows) {
+			return id, err
+		}
+	}
+	err = ins.QueryRowContext(w.ctx, args...).Scan(&id)
+	return id, err
 }
 
 // keyID returns the raw_metric_keys ID of m's name, section and units,
@@ -329,14 +378,11 @@ func (w *RunWriter) lookupKey(m *profan.Metric) (uint64, error) {
 		}
 	}
 	key := keyOf(m)
-	var id uint64
-	err := w.selKey.QueryRowContext(w.ctx, key.Name, key.Section, key.Unit, key.RawUnit).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = w.insKey.QueryRowContext(w.ctx, key.Name, key.Section, key.Unit, key.RawUnit).Scan(&id)
-	}
+	sid, err := w.dictID(w.selKey, w.insKey, key.Name, key.Section, key.Unit, key.RawUnit)
 	if err != nil {
 		return 0, err
 	}
+	id := uint64(sid)
 	w.keys[m.Name] = append(ks, keyID{key, id})
 	return id, nil
 }
@@ -367,7 +413,8 @@ func (w *RunWriter) Commit() (int64, error) {
 
 func (w *RunWriter) commit() error {
 	if len(w.values) > 0 {
-		if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(valuesInsert(len(w.values)/3)), w.values...); err != nil {
+		d := w.db.d
+		if _, err := w.tx.ExecContext(w.ctx, d.rebind(d.valuesInsert(len(w.values)/d.valueArgs())), w.values...); err != nil {
 			return err
 		}
 		w.values = w.values[:0]

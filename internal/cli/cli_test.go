@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"encoding/xml"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/profan-dev/profan/internal/golden"
+	"github.com/profan-dev/profan/store/storetest"
 )
 
 const fx = "../../fixtures/ncu/"
@@ -165,10 +167,14 @@ func TestExitCodes(t *testing.T) {
 }
 
 // series ingests the four builds of the transpose series into a new
-// database and returns its path.
+// SQLite database and returns its path.
 func series(t *testing.T) string {
 	t.Helper()
-	db := filepath.Join(t.TempDir(), "runs.db")
+	return seriesOn(t, filepath.Join(t.TempDir(), "runs.db"))
+}
+
+func seriesOn(t *testing.T, db string) string {
+	t.Helper()
 	for v := 0; v < 4; v++ {
 		out, errOut, code := run(t, "ingest", "--db", db, "--label", "build=v"+string(rune('0'+v)), fx+"series_v"+string(rune('0'+v))+".runs5.details.csv")
 		if code != ExitOK || !strings.Contains(out, "stored as run") {
@@ -179,8 +185,39 @@ func series(t *testing.T) string {
 }
 
 func TestSeries(t *testing.T) {
-	db := series(t)
+	for _, backend := range storetest.Backends {
+		t.Run(backend, func(t *testing.T) { testSeries(t, seriesOn(t, storetest.DSN(t, backend))) })
+	}
+}
 
+// TestBackendsAgree runs the database commands on both backends and
+// requires identical output.
+func TestBackendsAgree(t *testing.T) {
+	dbs := map[string]string{}
+	for _, b := range storetest.Backends {
+		dbs[b] = seriesOn(t, storetest.DSN(t, b))
+	}
+	for _, args := range [][]string{
+		{"trend", "--kernel", "^transpose", "--metric", "duration", "--format", "json"},
+		{"trend", "--kernel", "transpose", "--metric", "gst_transactions_per_request"},
+		{"trend", "--kernel", "transpose", "--metric", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "--format", "csv"},
+		{"diff", "3", "4"},
+		{"diff", "1", "2", "--format", "json"},
+		{"gate", "--run", "4", "--baseline", "3", "--max-regression", "10%", "--format", "junit"},
+		{"gate", "--run", "3", "--baseline", "2", "--format", "sarif"},
+	} {
+		out := map[string]string{}
+		for b, db := range dbs {
+			o, e, code := run(t, append(append([]string{}, args...), "--db", db)...)
+			out[b] = fmt.Sprintf("exit %d\n%s%s", code, o, e)
+		}
+		if out["sqlite"] != out["postgres"] {
+			t.Errorf("%v: the backends differ:\n%s", args, golden.Diff(out["sqlite"], out["postgres"]))
+		}
+	}
+}
+
+func testSeries(t *testing.T, db string) {
 	// The trend shows each change of implementation.
 	for _, tt := range []struct {
 		metric string
