@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"os"
 	"regexp"
 	"strings"
 
@@ -89,4 +90,45 @@ var castRE = regexp.MustCompile(`\([A-Za-z_][A-Za-z0-9_ ]*\)`)
 func sourceKey(k *profan.Kernel) string {
 	name := castRE.ReplaceAllString(k.Name, "")
 	return k.ID + "\x00" + strings.ReplaceAll(name, " ", "")
+}
+
+// ReadFiles reads exports one after another and hands every kernel to fn,
+// with the source-page records of the same launch attached: the source
+// pages among files are read first, and those whose kernels matched no
+// launch are handed over on their own at the end. It returns the runs
+// read, source pages last.
+func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel) error) ([]*profan.Run, error) {
+	src, rest, err := SplitSourcePages(files)
+	if err != nil {
+		return nil, err
+	}
+	var runs []*profan.Run
+	for _, path := range rest {
+		run, err := readFile(path, opt, func(run *profan.Run, k *profan.Kernel) error {
+			src.Attach(k)
+			return fn(run, k)
+		})
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, run)
+	}
+	for _, run := range src.Unused() {
+		for _, k := range run.Kernels {
+			if err := fn(run, k); err != nil {
+				return nil, err
+			}
+		}
+		runs = append(runs, run)
+	}
+	return runs, nil
+}
+
+func readFile(path string, opt Options, fn func(*profan.Run, *profan.Kernel) error) (*profan.Run, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path, opt, Sink{Kernel: fn})
 }

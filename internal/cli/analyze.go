@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"os"
-
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/report"
-	"github.com/profan-dev/profan/rules"
 	"github.com/spf13/cobra"
 )
 
@@ -59,56 +55,19 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return FlagErrorf("%v", err)
 	}
-	ruler, err := newRuler(opts.Checks, opts.Config)
+	aopt, eng, err := analysisOptions(opts.Checks, opts.Config, opts.Device)
 	if err != nil {
 		return err
 	}
-	aopt := analysis.Options{Rules: ruler}
-	if opts.Device != "" {
-		spec, ok := gpumodel.Lookup(opts.Device)
-		if !ok {
-			return FlagErrorf("--device: unknown GPU %q", opts.Device)
-		}
-		aopt.Device = spec
-	}
-	src, files, err := ingest.SplitSourcePages(opts.Files)
+	// Parsing runs on one goroutine, analysis and output on another.
+	runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+		return w.Kernel(analysis.Analyze(run, k, aopt))
+	})
 	if err != nil {
 		return err
 	}
-	var runs []*profan.Run
-	for _, path := range files {
-		run, err := analyzeFile(path, opts.Input, aopt, src, w)
-		if err != nil {
-			return err
-		}
-		if e, ok := ruler.(*rules.Engine); ok {
-			run.Findings = e.CheckRun(run)
-		}
-		runs = append(runs, run)
-	}
-	// Source pages without a details or raw page of the same report are
-	// analysed on their own: their instruction counters still tell.
-	for _, run := range src.Unused() {
-		for _, k := range run.Kernels {
-			if err := w.Kernel(analysis.Analyze(run, k, aopt)); err != nil {
-				return err
-			}
-		}
-		runs = append(runs, run)
+	for _, run := range runs {
+		run.Findings = eng.CheckRun(run)
 	}
 	return w.End(runs)
-}
-
-// analyzeFile streams one export through the analysis into w.
-func analyzeFile(path, format string, aopt analysis.Options, src *ingest.SourcePages, w report.Writer) (*profan.Run, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	sink := ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
-		src.Attach(k)
-		return w.Kernel(analysis.Analyze(run, k, aopt))
-	}}
-	return ingest.Read(f, path, ingest.Options{Format: format, Concurrent: true}, sink)
 }

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"bytes"
-	"fmt"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"

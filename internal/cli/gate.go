@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/stats"
@@ -228,15 +226,11 @@ func gateRun(opts *GateOptions) error {
 	}
 
 	// The kernels under test.
-	eng := &rules.Engine{Rules: rules.All, T: cfg.Thresholds}
-	aopt := analysis.Options{Rules: eng}
-	if opts.Device != "" {
-		spec, ok := gpumodel.Lookup(opts.Device)
-		if !ok {
-			return FlagErrorf("--device: unknown GPU %q", opts.Device)
-		}
-		aopt.Device = spec
+	aopt, eng, err := analysisOptions("all", "", opts.Device)
+	if err != nil {
+		return err
 	}
+	eng.T = cfg.Thresholds
 	var views, base []kernelView
 	if len(opts.Files) > 0 {
 		if views, err = viewsFromFiles(opts.Files, aopt); err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/store"
 	"github.com/spf13/cobra"
@@ -60,17 +59,9 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	ruler, err := newRuler("all", "")
+	aopt, _, err := analysisOptions("all", "", opts.Device)
 	if err != nil {
 		return err
-	}
-	aopt := analysis.Options{Rules: ruler}
-	if opts.Device != "" {
-		spec, ok := gpumodel.Lookup(opts.Device)
-		if !ok {
-			return FlagErrorf("--device: unknown GPU %q", opts.Device)
-		}
-		aopt.Device = spec
 	}
 	src, files, err := ingest.SplitSourcePages(opts.Files)
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/report/html"
@@ -68,43 +67,17 @@ all runs.`,
 }
 
 func reportRun(opts *ReportOptions) error {
-	eng, err := newRuler("all", "")
+	aopt, _, err := analysisOptions("all", "", opts.Device)
 	if err != nil {
 		return err
 	}
-	aopt := analysis.Options{Rules: eng}
-	if opts.Device != "" {
-		spec, ok := gpumodel.Lookup(opts.Device)
-		if !ok {
-			return FlagErrorf("--device: unknown GPU %q", opts.Device)
-		}
-		aopt.Device = spec
-	}
 	rep := &html.Report{Title: opts.Title, Generated: opts.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	if len(opts.Files) > 0 {
-		src, rest, err := ingest.SplitSourcePages(opts.Files)
-		if err != nil {
+		if _, err := ingest.ReadFiles(opts.Files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+			rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k, aopt))
+			return nil
+		}); err != nil {
 			return err
-		}
-		for _, path := range rest {
-			f, err := os.Open(path)
-			if err != nil {
-				return err
-			}
-			_, err = ingest.Read(f, path, ingest.Options{}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
-				src.Attach(k)
-				rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k, aopt))
-				return nil
-			}})
-			f.Close()
-			if err != nil {
-				return err
-			}
-		}
-		for _, run := range src.Unused() {
-			for _, k := range run.Kernels {
-				rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k, aopt))
-			}
 		}
 	} else {
 		db, err := openDB(dbPath(opts.DB, opts.IO))

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"math"
-	"os"
 	"sort"
 
 	"github.com/profan-dev/profan"
@@ -42,32 +41,12 @@ func viewOf(a *analysis.Kernel, source string) kernelView {
 
 // viewsFromFiles analyses exports (with their source pages attached).
 func viewsFromFiles(files []string, aopt analysis.Options) ([]kernelView, error) {
-	src, rest, err := ingest.SplitSourcePages(files)
-	if err != nil {
-		return nil, err
-	}
 	var out []kernelView
-	for _, path := range rest {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		_, err = ingest.Read(f, path, ingest.Options{}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
-			src.Attach(k)
-			out = append(out, viewOf(analysis.Analyze(run, k, aopt), path))
-			return nil
-		}})
-		f.Close()
-		if err != nil {
-			return nil, err
-		}
-	}
-	for _, run := range src.Unused() {
-		for _, k := range run.Kernels {
-			out = append(out, viewOf(analysis.Analyze(run, k, aopt), run.Source))
-		}
-	}
-	return out, nil
+	_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		out = append(out, viewOf(analysis.Analyze(run, k, aopt), run.Source))
+		return nil
+	})
+	return out, err
 }
 
 // viewsFromDB reads a stored run.

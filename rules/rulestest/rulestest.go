@@ -51,16 +51,12 @@ type Got struct {
 // Findings analyses the inputs with every rule and returns the findings of
 // every kernel, in order, with locations appended to the message.
 func Findings(inputs []string) ([]Got, error) {
-	src, files, err := ingest.SplitSourcePages(inputs)
-	if err != nil {
-		return nil, err
-	}
 	eng, err := rules.NewEngine("all")
 	if err != nil {
 		return nil, err
 	}
 	var out []Got
-	add := func(run *profan.Run, k *profan.Kernel) error {
+	runs, err := ingest.ReadFiles(inputs, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
 		a := analysis.Analyze(run, k, analysis.Options{Rules: eng})
 		for _, f := range a.Findings {
 			text := f.Message
@@ -70,27 +66,13 @@ func Findings(inputs []string) ([]Got, error) {
 			out = append(out, Got{Kernel: k.ID, Rule: f.Rule, Text: text})
 		}
 		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	for _, f := range files {
-		fh, err := os.Open(f)
-		if err != nil {
-			return nil, err
-		}
-		run, err := ingest.Read(fh, f, ingest.Options{}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
-			src.Attach(k)
-			return add(run, k)
-		}})
-		fh.Close()
-		if err != nil {
-			return nil, err
-		}
+	for _, run := range runs {
 		for _, f := range eng.CheckRun(run) {
 			out = append(out, Got{Kernel: "run", Rule: f.Rule, Text: f.Message})
-		}
-	}
-	for _, run := range src.Unused() {
-		for _, k := range run.Kernels {
-			add(run, k)
 		}
 	}
 	return out, nil
