@@ -231,3 +231,39 @@ func activityKind(name string) string {
 // sortMetrics orders a kernel's metrics by name; importers that build
 // metrics from maps call it so that output is deterministic.
 func sortMetrics(k *profan.Kernel) { k.SortMetrics() }
+
+// launchColumns locate a kernel's launch configuration in a trace row;
+// nvprof and nsys traces name them differently but fill them alike.
+type launchColumns struct {
+	grid, block         [3]int
+	gridName, blockName string // column name prefix before the axis letter
+	regs                int
+	regsName            string
+	smem, dmem          nvprofColumn
+	dev, ctx, stream    int
+}
+
+// fill copies the launch configuration of row r into k.
+func (c *launchColumns) fill(t *Table, r Row, k *profan.Kernel) error {
+	var err error
+	for i, axis := range []string{"X", "Y", "Z"} {
+		if k.Grid[i], _, err = countAt(t, r, c.grid[i], c.gridName+axis); err != nil {
+			return err
+		}
+		if k.Block[i], _, err = countAt(t, r, c.block[i], c.blockName+axis); err != nil {
+			return err
+		}
+	}
+	if k.Registers, _, err = countAt(t, r, c.regs, c.regsName); err != nil {
+		return err
+	}
+	if k.StaticSMem, err = c.smem.at(t, r); err != nil {
+		return err
+	}
+	if k.DynamicSMem, err = c.dmem.at(t, r); err != nil {
+		return err
+	}
+	k.Device, k.DeviceIndex = splitDevice(t.Intern(r.Bytes(c.dev)))
+	k.Context, k.Stream = t.Intern(r.Bytes(c.ctx)), t.Intern(r.Bytes(c.stream))
+	return nil
+}

@@ -137,25 +137,11 @@ func (nsysGPUTrace) Parse(t *Table) error {
 		if k.ID == "" {
 			k.ID = t.Ordinal()
 		}
-		for i, axis := range []string{"X", "Y", "Z"} {
-			if k.Grid[i], _, err = countAt(t, r, grid[i], "Grd"+axis); err != nil {
-				return err
-			}
-			if k.Block[i], _, err = countAt(t, r, block[i], "Blk"+axis); err != nil {
-				return err
-			}
-		}
-		if k.Registers, _, err = countAt(t, r, regs, "Reg/Trd"); err != nil {
+		lc := launchColumns{grid: grid, block: block, gridName: "Grd", blockName: "Blk", regs: regs, regsName: "Reg/Trd",
+			smem: smem, dmem: dmem, dev: dev, ctx: ctx, stream: stream}
+		if err := lc.fill(t, r, k); err != nil {
 			return err
 		}
-		if k.StaticSMem, err = smem.at(t, r); err != nil {
-			return err
-		}
-		if k.DynamicSMem, err = dmem.at(t, r); err != nil {
-			return err
-		}
-		k.Device, k.DeviceIndex = splitDevice(t.Intern(r.Bytes(dev)))
-		k.Context, k.Stream = t.Intern(r.Bytes(ctx)), t.Intern(r.Bytes(stream))
 		if err := t.Kernel(k, r.Line); err != nil {
 			return err
 		}

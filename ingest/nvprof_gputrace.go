@@ -113,25 +113,11 @@ func (nvprofTrace) Parse(t *Table) error {
 		default:
 			k.ID = t.Ordinal()
 		}
-		for i := 0; i < 3; i++ {
-			if k.Grid[i], _, err = countAt(t, r, grid[i], "Grid "+"XYZ"[i:i+1]); err != nil {
-				return err
-			}
-			if k.Block[i], _, err = countAt(t, r, block[i], "Block "+"XYZ"[i:i+1]); err != nil {
-				return err
-			}
-		}
-		if k.Registers, _, err = countAt(t, r, regs, "Registers Per Thread"); err != nil {
+		lc := launchColumns{grid: grid, block: block, gridName: "Grid ", blockName: "Block ", regs: regs, regsName: "Registers Per Thread",
+			smem: smem, dmem: dmem, dev: dev, ctx: ctx, stream: stream}
+		if err := lc.fill(t, r, k); err != nil {
 			return err
 		}
-		if k.StaticSMem, err = smem.at(t, r); err != nil {
-			return err
-		}
-		if k.DynamicSMem, err = dmem.at(t, r); err != nil {
-			return err
-		}
-		k.Device, k.DeviceIndex = splitDevice(t.Intern(r.Bytes(dev)))
-		k.Context, k.Stream = t.Intern(r.Bytes(ctx)), t.Intern(r.Bytes(stream))
 		if err := t.Kernel(k, r.Line); err != nil {
 			return err
 		}
