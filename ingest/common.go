@@ -267,3 +267,25 @@ func (c *launchColumns) fill(t *Table, r Row, k *profan.Kernel) error {
 	k.Context, k.Stream = t.Intern(r.Bytes(c.ctx)), t.Intern(r.Bytes(c.stream))
 	return nil
 }
+
+// nvprofKernel starts a kernel from an nvprof row: its name without the
+// " [1234]" correlation suffix of older versions, and its ID from the
+// Correlation_ID column, else that suffix, else the launch ordinal.
+func nvprofKernel(t *Table, r Row, printed string, corr int) (*profan.Kernel, error) {
+	k := profan.NewKernel()
+	base, id := stripCorrelation(printed)
+	if base == "" {
+		return nil, t.Errorf(r.Line, "kernel row has no name")
+	}
+	k.Name = t.Intern([]byte(base))
+	k.Demangled = demangled(k.Name)
+	switch {
+	case corr >= 0 && strings.TrimSpace(r.String(corr)) != "":
+		k.ID = strings.TrimSpace(r.String(corr))
+	case id != "":
+		k.ID = id
+	default:
+		k.ID = t.Ordinal()
+	}
+	return k, nil
+}

@@ -97,22 +97,11 @@ func (nvprofTrace) Parse(t *Table) error {
 			}
 			continue
 		}
-		k := profan.NewKernel()
+		k, err := nvprofKernel(t, r, printed, corr)
+		if err != nil {
+			return err
+		}
 		k.Start, k.Duration = startV, durV
-		base, id := stripCorrelation(printed)
-		if base == "" {
-			return t.Errorf(r.Line, "kernel row has no name")
-		}
-		k.Name = t.Intern([]byte(base))
-		k.Demangled = demangled(k.Name)
-		switch {
-		case corr >= 0 && strings.TrimSpace(r.String(corr)) != "":
-			k.ID = strings.TrimSpace(r.String(corr))
-		case id != "":
-			k.ID = id
-		default:
-			k.ID = t.Ordinal()
-		}
 		lc := launchColumns{grid: grid, block: block, gridName: "Grid ", blockName: "Block ", regs: regs, regsName: "Registers Per Thread",
 			smem: smem, dmem: dmem, dev: dev, ctx: ctx, stream: stream}
 		if err := lc.fill(t, r, k); err != nil {

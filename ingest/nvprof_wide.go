@@ -2,7 +2,6 @@ package ingest
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/profan-dev/profan"
 )
@@ -70,20 +69,9 @@ func (nvprofWide) Parse(t *Table) error {
 		if err := checkWidth(t, r, len(t.Header)); err != nil {
 			return err
 		}
-		k := profan.NewKernel()
-		base, id := stripCorrelation(r.String(kern))
-		if base == "" {
-			return t.Errorf(r.Line, "row has no kernel name")
-		}
-		k.Name = t.Intern([]byte(base))
-		k.Demangled = demangled(k.Name)
-		switch {
-		case corr >= 0 && strings.TrimSpace(r.String(corr)) != "":
-			k.ID = strings.TrimSpace(r.String(corr))
-		case id != "":
-			k.ID = id
-		default:
-			k.ID = t.Ordinal()
+		k, err := nvprofKernel(t, r, r.String(kern), corr)
+		if err != nil {
+			return err
 		}
 		k.Device, k.DeviceIndex = splitDevice(t.Intern(r.Bytes(dev)))
 		k.Context, k.Stream = t.Intern(r.Bytes(ctx)), t.Intern(r.Bytes(stream))
