@@ -119,7 +119,8 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 		}
 	}
 	for _, x := range []*analysis.Access{a.Model.GlobalLoad, a.Model.GlobalStore, a.Model.Shared} {
-		if x != nil && x.Pattern != "coalesced" && x.Explanation != "" {
+		// With the source page, the instructions below say it better.
+		if x != nil && x.Pattern != "coalesced" && x.Explanation != "" && len(a.Model.Instructions) == 0 {
 			fmt.Fprintf(t.w, "  model: %s\n", x.Explanation)
 		}
 		if x != nil {
@@ -127,6 +128,26 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 				fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "implausible:"), s)
 			}
 		}
+	}
+	shown := 0
+	for _, in := range a.Model.Instructions { // worst first
+		if in.Sectors <= in.IdealSectors*1.05 || shown == 3 {
+			continue
+		}
+		if shown == 0 {
+			fmt.Fprintf(t.w, "  %s\n", t.c("2", "instructions above their ideal:"))
+		}
+		shown++
+		unit := "sectors"
+		if in.Space == "shared" {
+			unit = "wavefronts"
+		}
+		loc := in.Address
+		if in.Line > 0 {
+			loc = fmt.Sprintf("%s:%d", baseName(in.File), in.Line)
+		}
+		fmt.Fprintf(t.w, "    %-18s %-34s %s %s: %.1f %s/req, ideal %.1f (%s)\n", loc, shorten(in.SASS, 34), in.Space, in.Operation,
+			in.SectorsPerRequest, unit, in.IdealSectorsPerRequest, t.pattern(in.Pattern))
 	}
 	for _, w := range a.Metrics.Warnings {
 		fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "check:"), w)
@@ -220,4 +241,11 @@ func (t *textWriter) End(runs []*profan.Run) error {
 		t.w.WriteString("no kernels\n")
 	}
 	return t.w.Flush()
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
 }

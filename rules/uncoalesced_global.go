@@ -78,7 +78,7 @@ func checkUncoalesced(p *Pass) {
 		// own pattern rather than the kernel's blend.
 		if in, ok := worstInstruction(p.A, "global", map[string]string{"gld": "load", "gst": "store"}[c.op]); ok {
 			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, in.Pattern)
-			ix := &analysis.Access{Pattern: in.Pattern, StrideBytes: in.StrideBytes, OffsetBytes: in.OffsetBytes, SectorsPerRequest: in.SectorsPerRequest, IdealSectorsPerRequest: in.IdealSectorsPerRequest}
+			ix := &analysis.Access{Pattern: in.Pattern, StrideBytes: in.StrideBytes, OffsetBytes: in.OffsetBytes, SectorsPerRequest: in.SectorsPerRequest, IdealSectorsPerRequest: in.IdealSectorsPerRequest, Explanation: in.Explanation}
 			advice = uncoalescedAdvice(ix, c.what)
 		} else if x.Explanation != "" {
 			msg += "; " + x.Explanation
@@ -103,6 +103,10 @@ func uncoalescedAdvice(x *analysis.Access, what string) string {
 		}
 		return fmt.Sprintf("consecutive threads touch different lines (a column of a row-major array): stage a tile in shared memory and let each warp read and write rows (__shared__ float tile[32][33]); this removes about %.0f%% of the %s' sectors", 100*(1-x.IdealSectorsPerRequest/x.SectorsPerRequest), what)
 	case "scattered":
+		if strings.Contains(x.Explanation, "random addresses") {
+			// The 128-byte lines showed random, data-dependent addresses.
+			return "the addresses are data-dependent (indirect indexing such as p[idx[i]]): sort or bin the indices so a warp's threads touch nearby elements, or gather through shared memory; read-only data can go through __ldg"
+		}
 		return "each thread touches its own sector: if the index is data-dependent (indirect), sort or bin the indices so a warp's threads touch nearby elements, or gather through shared memory (read-only data can go through __ldg); if it is a large stride, reorganize the data so consecutive threads read consecutive words"
 	}
 	return fmt.Sprintf("make consecutive threads access consecutive, aligned %s addresses", what)
