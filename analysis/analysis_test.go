@@ -12,12 +12,19 @@ import (
 
 // load reads one capture's details page with its source page attached.
 func load(t *testing.T, capture string) (*profan.Run, []*analysis.Kernel) {
+	return loadFrom(t, "../fixtures/ncu/", capture)
+}
+
+// captureDirs are the real captures: the H200 set and the H100 subset.
+var captureDirs = []string{"../fixtures/ncu/", "../fixtures/ncu-h100/"}
+
+func loadFrom(t *testing.T, dir, capture string) (*profan.Run, []*analysis.Kernel) {
 	t.Helper()
-	src, _, err := ingest.SplitSourcePages([]string{"../fixtures/ncu/" + capture + ".source.cuda-sass.csv"})
+	src, _, err := ingest.SplitSourcePages([]string{dir + capture + ".source.cuda-sass.csv"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := ingest.ReadFile("../fixtures/ncu/"+capture+".import.details.csv", ingest.Options{})
+	run, err := ingest.ReadFile(dir+capture+".import.details.csv", ingest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,8 +42,12 @@ func load(t *testing.T, capture string) (*profan.Run, []*analysis.Kernel) {
 // ncu itself reports on the source page.
 func TestIdealMatchesNCU(t *testing.T) {
 	n := 0
-	for _, capture := range []string{"copy", "indirect", "transpose"} {
-		_, ks := load(t, capture)
+	for _, c := range []struct{ dir, capture string }{
+		{captureDirs[0], "copy"}, {captureDirs[0], "indirect"}, {captureDirs[0], "transpose"},
+		{captureDirs[1], "indirect"}, {captureDirs[1], "transpose"},
+	} {
+		capture := c.dir + c.capture
+		_, ks := loadFrom(t, c.dir, c.capture)
 		for _, a := range ks {
 			for _, s := range a.K.Source {
 				if s.Address == "" {
@@ -87,11 +98,17 @@ func counters(s profan.SourceRecord) ctr {
 	return c
 }
 
-// TestPearsonOnH200 reproduces the seed's Volta table with the H200
-// capture of the same kernel: ncu's own counts for the loads of p[idx]
+// TestPearsonOnHopper reproduces the seed's Volta table with the H200 and
+// H100 captures of the same kernel: ncu's own counts for the loads of p[idx]
 // equal the model's prediction (sequential exactly, random within 3%).
-func TestPearsonOnH200(t *testing.T) {
-	_, ks := load(t, "indirect")
+func TestPearsonOnHopper(t *testing.T) {
+	for _, dir := range captureDirs {
+		t.Run(dir, func(t *testing.T) { testPearson(t, dir) })
+	}
+}
+
+func testPearson(t *testing.T, dir string) {
+	_, ks := loadFrom(t, dir, "indirect")
 	for _, tt := range []struct {
 		kernel  string
 		elem    int
@@ -203,6 +220,24 @@ func TestSharedConflicts(t *testing.T) {
 		}
 		if sh.Pattern != tt.pattern || math.Abs(math.Round(sh.ConflictWays)-tt.ways) > 0 && tt.ways > 1 {
 			t.Errorf("kernel %s: shared %s %.2f-way, want %s %v-way", tt.kernel, sh.Pattern, sh.ConflictWays, tt.pattern, tt.ways)
+		}
+	}
+}
+
+// TestDeviceFromExport: an export that names its GPU (the metrics page's
+// device__attribute_display_name) is matched to the GPU table by name.
+func TestDeviceFromExport(t *testing.T) {
+	for _, tt := range []struct{ file, want string }{
+		{"../fixtures/ncu-h100/transpose.metrics.details.csv", "H100 SXM5 80GB"},
+		{"../fixtures/ncu/transpose.metrics.details.csv", "H200"},
+	} {
+		run, err := ingest.ReadFile(tt.file, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := analysis.Analyze(run, run.Kernels[0], analysis.Options{})
+		if a.Spec == nil || a.Spec.Name != tt.want || a.SpecFrom != "device name" {
+			t.Errorf("%s: GPU %v from %q, want %s from the device name", tt.file, a.Spec, a.SpecFrom, tt.want)
 		}
 	}
 }

@@ -72,6 +72,7 @@ func TestSelect(t *testing.T) {
 // findings against the expectation files kept beside them.
 func TestFixtures(t *testing.T) {
 	files := rulestest.Files("../fixtures/ncu")
+	files = append(files, rulestest.Files("../fixtures/ncu-h100")...)
 	files = append(files, rulestest.Files("testdata/nvprof")...)
 	if len(files) == 0 {
 		t.Fatal("no expectation files")
