@@ -133,7 +133,11 @@ func ParseNumber(s string) (v float64, ok bool, err error) {
 		return math.NaN(), false, nil
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil {
-		if math.IsInf(f, 0) {
+		switch {
+		case math.IsNaN(f):
+			// "nan" (any case) is how some tools print a missing value.
+			return math.NaN(), false, nil
+		case math.IsInf(f, 0):
 			return math.NaN(), false, ErrNotNumber
 		}
 		return f, true, nil

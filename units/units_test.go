@@ -86,6 +86,9 @@ func TestParseNumber(t *testing.T) {
 		{"CachePreferNone", 0, false, true},
 		{"(32, 4, 1)", 0, false, true},
 		{"1e999", 0, false, true},
+		{"nan", 0, false, false}, // found by FuzzParseNumber: ParseFloat accepts it
+		{"nAn", 0, false, false},
+		{"inf", 0, false, true},
 	} {
 		v, ok, err := ParseNumber(tt.in)
 		if ok != tt.ok || (err != nil) != tt.err || (ok && math.Abs(v-tt.want) > 1e-9*math.Abs(tt.want)) {
