@@ -4,20 +4,32 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/rules"
 	"github.com/spf13/cobra"
 )
 
 // NewCmdExplain builds profan explain.
 func NewCmdExplain(io *IOStreams) *cobra.Command {
-	var list bool
+	var list, listMetrics bool
 	cmd := &cobra.Command{
 		Use:   "explain [<rule>]",
-		Short: "Print the documentation of a rule",
+		Short: "Print the documentation of a rule, or list the rules or metrics",
 		Example: `  profan explain uncoalesced-global
-  profan explain --list`,
+  profan explain --list
+  profan explain --metrics`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if listMetrics {
+				for _, d := range metrics.Defs {
+					unit := d.Unit
+					if unit == "" {
+						unit = "1"
+					}
+					fmt.Fprintf(io.Out, "%-38s %-8s %s\n", d.Name, unit, d.Doc)
+				}
+				return nil
+			}
 			if list || len(args) == 0 {
 				for _, r := range rules.All {
 					fmt.Fprintf(io.Out, "%-22s %-8s %s\n", r.ID, r.Severity, r.Title)
@@ -33,6 +45,7 @@ func NewCmdExplain(io *IOStreams) *cobra.Command {
 		},
 	}
 	cmd.Flags().BoolVar(&list, "list", false, "list the rules")
+	cmd.Flags().BoolVar(&listMetrics, "metrics", false, "list the canonical metrics with their units")
 	return cmd
 }
 

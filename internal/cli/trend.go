@@ -49,7 +49,7 @@ runs over the runs' medians (it needs about eight runs to see a change).`,
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernel name regexp (matched against mangled and demangled names)")
-	cmd.Flags().StringVarP(&opts.Metric, "metric", "m", "", "canonical metric (profan explain --list-metrics) or raw ncu/nvprof name")
+	cmd.Flags().StringVarP(&opts.Metric, "metric", "m", "", "canonical metric (profan explain --metrics) or raw ncu/nvprof name")
 	cmd.Flags().StringArrayVarP(&opts.Labels, "label", "l", nil, "only runs with this label: key=value (repeatable)")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|csv}")
 	return cmd
