@@ -90,8 +90,11 @@ func benchDB(b *testing.B) *DB {
 
 // BenchmarkTrend times a trend query of one canonical metric of one kernel
 // name (5 launches per run) over 1,000 runs × 50 kernels: 5,000 points.
-func BenchmarkTrend(b *testing.B) {
-	db := benchDB(b)
+func BenchmarkTrend(b *testing.B) { benchTrend(b, benchDB(b), benchRuns) }
+
+// benchTrend times the trend of one canonical metric of one kernel name
+// on db, filled with runs runs (BenchmarkTrend, BenchmarkTrendPG).
+func benchTrend(b *testing.B, db *DB, runs int) {
 	ctx := context.Background()
 	q := TrendQuery{Kernel: regexp.MustCompile(`^kernel_07\(`), Metric: "canonical_13"}
 	for _, tc := range []struct {
@@ -99,8 +102,8 @@ func BenchmarkTrend(b *testing.B) {
 		labels map[string]string
 		want   int
 	}{
-		{"all", nil, benchRuns * benchKernels / 10},
-		{"label", map[string]string{"branch": "dev"}, benchRuns * benchKernels / 20},
+		{"all", nil, runs * benchKernels / 10},
+		{"label", map[string]string{"branch": "dev"}, runs * benchKernels / 20},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			q.Labels = tc.labels

@@ -398,32 +398,7 @@ const pgBenchRuns = 10000
 // runs × 50 kernels (10 kernel names, each launched 5 times per run), each
 // with 40 canonical values: 50,000 points of 20 million values. The data is
 // written with COPY, as the RunWriter of BenchmarkTrend would write it.
-func BenchmarkTrendPG(b *testing.B) {
-	db := pgBenchDB(b)
-	ctx := context.Background()
-	q := TrendQuery{Kernel: regexp.MustCompile(`^kernel_07\(`), Metric: "canonical_13"}
-	for _, tc := range []struct {
-		name   string
-		labels map[string]string
-		want   int
-	}{
-		{"all", nil, pgBenchRuns * benchKernels / 10},
-		{"label", map[string]string{"branch": "dev"}, pgBenchRuns * benchKernels / 20},
-	} {
-		b.Run(tc.name, func(b *testing.B) {
-			q.Labels = tc.labels
-			for b.Loop() {
-				pts, err := db.Trend(ctx, q)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if len(pts) != tc.want {
-					b.Fatalf("got %d points, want %d", len(pts), tc.want)
-				}
-			}
-		})
-	}
-}
+func BenchmarkTrendPG(b *testing.B) { benchTrend(b, pgBenchDB(b), pgBenchRuns) }
 
 // BenchmarkIngestPG is BenchmarkIngest on PostgreSQL.
 func BenchmarkIngestPG(b *testing.B) { BenchmarkIngest(b) }
