@@ -468,6 +468,19 @@ func (t *Table) Row() Row { return t.row }
 // Err returns the first error met while reading rows.
 func (t *Table) Err() error { return t.err }
 
+// finish ends a table's parse: the first read error, else an error when
+// the table had no data rows after its header (what: "a header", or "a
+// header and units row"), as a truncated export has.
+func (t *Table) finish(rows int, format, what string) error {
+	if t.err != nil {
+		return t.err
+	}
+	if rows == 0 {
+		return t.Errorf(t.Line, "%s: the table has %s but no rows (truncated export?)", format, what)
+	}
+	return nil
+}
+
 // Run returns the run being read.
 func (t *Table) Run() *profan.Run { return t.s.run }
 

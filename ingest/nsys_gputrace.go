@@ -146,11 +146,5 @@ func (nsysGPUTrace) Parse(t *Table) error {
 			return err
 		}
 	}
-	if t.Err() != nil {
-		return t.Err()
-	}
-	if rows == 0 {
-		return t.Errorf(t.Line, "%s: the table has a header but no rows (truncated export?)", format)
-	}
-	return nil
+	return t.finish(rows, format, "a header")
 }

@@ -111,13 +111,7 @@ func (nvprofTrace) Parse(t *Table) error {
 			return err
 		}
 	}
-	if t.Err() != nil {
-		return t.Err()
-	}
-	if rows == 0 {
-		return t.Errorf(t.Line, "%s: the table has a header and units row but no rows (truncated export?)", format)
-	}
-	return nil
+	return t.finish(rows, format, "a header and units row")
 }
 
 // stripCorrelation splits nvprof's "name [1073]" into the name and the

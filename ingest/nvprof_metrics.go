@@ -99,11 +99,8 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 			k.AddMetric(tm)
 		}
 	}
-	if t.Err() != nil {
-		return t.Err()
-	}
-	if rows == 0 {
-		return t.Errorf(t.Line, "%s: the table has a header but no rows (truncated export?)", format)
+	if err := t.finish(rows, format, "a header"); err != nil {
+		return err
 	}
 	if k != nil {
 		return t.Kernel(k, last)

@@ -123,13 +123,7 @@ func (nvprofSummary) Parse(t *Table) error {
 			}
 		}
 	}
-	if t.Err() != nil {
-		return t.Err()
-	}
-	if rows == 0 {
-		return t.Errorf(t.Line, "%s: the table has a header and units row but no rows (truncated export?)", format)
-	}
-	return nil
+	return t.finish(rows, format, "a header and units row")
 }
 
 // summaryTimes is the timing of one summary row (nvprof summary, nsys
