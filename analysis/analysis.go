@@ -215,7 +215,7 @@ func instructions(a *Kernel) []Instruction {
 						in.Explanation = fmt.Sprintf("%.1f lines for %.1f threads per request: random addresses, a few sharing a line", lines, threads)
 					}
 				}
-				if !explained && x.Pattern == "scattered" && (a.K.Block[1] > 1 || a.K.Grid[1] > 1) {
+				if !explained && x.Pattern == "scattered" && launch2D(a.K) {
 					in.Pattern, in.StrideBytes = "strided", 0
 					in.Explanation += "; with a 2-D launch this is a column access (stride of a whole row)"
 				}
@@ -301,7 +301,7 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 		e := math.Round(elem)
 		x := gpumodel.Explain(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
 		acc.Pattern, acc.StrideBytes, acc.OffsetBytes, acc.Explanation = x.Pattern, x.StrideBytes, x.OffsetBytes, x.Text
-		if x.Pattern == "scattered" && (a.K.Block[1] > 1 || a.K.Grid[1] > 1 || a.K.Block[2] > 1 || a.K.Grid[2] > 1) {
+		if x.Pattern == "scattered" && launch2D(a.K) {
 			// One sector per thread cannot tell a large stride from
 			// scatter. A 2-D launch indexes 2-D data: a column access.
 			acc.Pattern, acc.StrideBytes = "strided", 0
@@ -366,6 +366,13 @@ func isPow2(v float64) bool {
 		}
 	}
 	return false
+}
+
+// launch2D reports whether k was launched over two or three dimensions:
+// then one sector per thread reads as a column of 2-D data (a stride of a
+// whole row) rather than scatter, which the counters alone cannot tell.
+func launch2D(k *profan.Kernel) bool {
+	return k.Block[1] > 1 || k.Grid[1] > 1 || k.Block[2] > 1 || k.Grid[2] > 1
 }
 
 // ccAtLeast reports whether compute capability cc is major or newer.

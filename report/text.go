@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -144,7 +145,7 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 		}
 		loc := in.Address
 		if in.Line > 0 {
-			loc = fmt.Sprintf("%s:%d", baseName(in.File), in.Line)
+			loc = fmt.Sprintf("%s:%d", filepath.Base(in.File), in.Line)
 		}
 		fmt.Fprintf(t.w, "    %-18s %-34s %s %s: %.1f %s/req, ideal %.1f (%s)\n", loc, shorten(in.SASS, 34), in.Space, in.Operation,
 			in.SectorsPerRequest, unit, in.IdealSectorsPerRequest, t.pattern(in.Pattern))
@@ -241,11 +242,4 @@ func (t *textWriter) End(runs []*profan.Run) error {
 		t.w.WriteString("no kernels\n")
 	}
 	return t.w.Flush()
-}
-
-func baseName(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[i+1:]
-	}
-	return p
 }

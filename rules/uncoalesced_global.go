@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -125,14 +126,7 @@ func worstInstruction(a *analysis.Kernel, space, op string) (analysis.Instructio
 
 func lineSuffix(in analysis.Instruction) string {
 	if in.Line > 0 {
-		return fmt.Sprintf(" at %s:%d", baseName(in.File), in.Line)
+		return fmt.Sprintf(" at %s:%d", filepath.Base(in.File), in.Line)
 	}
 	return ""
-}
-
-func baseName(p string) string {
-	if i := strings.LastIndexByte(p, '/'); i >= 0 {
-		return p[i+1:]
-	}
-	return p
 }
