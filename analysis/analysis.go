@@ -30,10 +30,12 @@ type Ruler interface {
 
 // Kernel is the analysis of one kernel record.
 type Kernel struct {
-	Run      *profan.Run
-	K        *profan.Kernel
-	Spec     *gpumodel.Spec // nil when the GPU is unknown
-	SpecFrom string         // how the GPU was identified
+	Run  *profan.Run
+	K    *profan.Kernel
+	Spec *gpumodel.Spec // nil when the GPU is unknown
+	// GPU is how Spec was identified: from --device, the printed name,
+	// the device attributes or the compute capability (assumed).
+	GPU      gpumodel.Identity
 	Metrics  *metrics.Set
 	Model    Model
 	Findings []profan.Finding
@@ -87,20 +89,50 @@ type Access struct {
 	Implausible            []string `json:"implausible,omitempty"`
 }
 
-// Device resolves the GPU of k: by the name the export printed, else by its
-// compute capability (a representative GPU of that architecture).
-func Device(k *profan.Kernel) (*gpumodel.Spec, string) {
-	if k.Device != "" {
-		if s, ok := gpumodel.Lookup(k.Device); ok {
-			return s, "device name"
+// Device identifies the GPU of k from every clue the export gives (see
+// gpumodel.Identify). Every kernel of one capture carries the same device
+// attributes, so the kernels of a run get one GPU and one peak.
+func Device(k *profan.Kernel) gpumodel.Identity {
+	return gpumodel.Identify(Clues(k))
+}
+
+// Clues collects what k's export says about its GPU: the printed name
+// (raw pages: device__attribute_display_name), ncu's DRAM frequency
+// (details: "DRAM Frequency"; raw: dram__cycles_elapsed.avg.per_second,
+// else the memory clock attribute), the SM count, L2 size, memory size and
+// bus width attributes.
+func Clues(k *profan.Kernel) gpumodel.Clues {
+	c := gpumodel.Clues{Name: k.Device, CC: k.CC}
+	if c.Name == "" {
+		if m, ok := k.Metric("device__attribute_display_name"); ok && m.Text != "" {
+			c.Name = m.Text
 		}
 	}
-	if k.CC != "" {
-		if s, ok := gpumodel.ByCC(k.CC); ok {
-			return s, fmt.Sprintf("compute capability %s (assumed %s)", k.CC, s.Name)
+	if v, ok := k.Value("DRAM Frequency", "dram__cycles_elapsed.avg.per_second", "DRAM Frequency (dram__cycles_elapsed.avg.per_second)"); ok && v > 0 {
+		c.DRAMClockHz = v
+	} else if v, ok := k.Value("device__attribute_memory_clock_rate", "device__attribute_max_mem_frequency_khz"); ok && v > 0 {
+		c.DRAMClockHz = v * 1e3 // kHz
+	}
+	if v, ok := k.Value("device__attribute_multiprocessor_count", "# SMs", "launch__sm_count", "# SMs (launch__sm_count)"); ok && v > 0 {
+		c.SMs = int(math.Round(v))
+	}
+	if v, ok := k.Value("device__attribute_l2_cache_size"); ok && v > 0 {
+		c.L2Bytes = v
+	}
+	if v, ok := k.Value("device__attribute_total_memory"); ok && v > 0 {
+		c.MemoryBytes = v
+	}
+	if v, ok := k.Value("device__attribute_global_memory_bus_width", "device__attribute_fb_bus_width"); ok && v > 0 {
+		c.BusBits = int(math.Round(v))
+	}
+	if c.CC == "" {
+		ma, ok1 := k.Value("device__attribute_compute_capability_major")
+		mi, ok2 := k.Value("device__attribute_compute_capability_minor")
+		if ok1 && ok2 {
+			c.CC = fmt.Sprintf("%.0f.%.0f", ma, mi)
 		}
 	}
-	return nil, "unknown"
+	return c
 }
 
 // MetricsDevice converts a GPU spec to what metrics needs.
@@ -117,10 +149,13 @@ func MetricsDevice(s *gpumodel.Spec) metrics.Device {
 // Analyze analyses one kernel of run.
 func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	a := &Kernel{Run: run, K: k}
-	a.Spec, a.SpecFrom = Device(k)
-	if opt.Device != nil && (a.Spec == nil || a.SpecFrom != "device name") {
-		a.Spec, a.SpecFrom = opt.Device, "--device"
+	a.GPU = Device(k)
+	if opt.Device != nil && a.GPU.Source != gpumodel.SourceName {
+		// The flag names the GPU when the export does not; a printed name
+		// the table knows is the better evidence.
+		a.GPU = gpumodel.Identity{Spec: opt.Device, Source: gpumodel.SourceFlag}
 	}
+	a.Spec = a.GPU.Spec
 	a.Metrics = metrics.Derive(k, MetricsDevice(a.Spec))
 	a.Model = crossCheck(a)
 	if opt.Rules != nil {

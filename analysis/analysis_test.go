@@ -2,6 +2,8 @@ package analysis_test
 
 import (
 	"math"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan"
@@ -224,20 +226,68 @@ func TestSharedConflicts(t *testing.T) {
 	}
 }
 
-// TestDeviceFromExport: an export that names its GPU (the metrics page's
-// device__attribute_display_name) is matched to the GPU table by name.
+// TestDeviceFromExport: every capture is analysed against the GPU it ran
+// on without --device: by name where the export prints one (raw and
+// metrics pages), else from its device attributes (the details page's DRAM
+// Frequency and # SMs: 3.2 GHz on the H200, 2.6 GHz on the H100), with one
+// DRAM peak for every kernel of a run.
 func TestDeviceFromExport(t *testing.T) {
-	for _, tt := range []struct{ file, want string }{
-		{"../fixtures/ncu-h100/transpose.metrics.details.csv", "H100 SXM5 80GB"},
-		{"../fixtures/ncu/transpose.metrics.details.csv", "H200"},
-	} {
-		run, err := ingest.ReadFile(tt.file, ingest.Options{})
-		if err != nil {
-			t.Fatal(err)
+	h200, _ := filepath.Glob("../fixtures/ncu/*.csv")
+	var h100 []string
+	for _, g := range []string{"../fixtures/ncu-h100/*.csv", "../fixtures/calib/*.csv.gz", "../fixtures/pytorch/*.csv.gz", "../fixtures/series6/*.csv", "../fixtures/variants/*.csv.gz"} {
+		m, _ := filepath.Glob(g)
+		h100 = append(h100, m...)
+	}
+	check := func(file, want string) {
+		run, err := ingest.ReadFile(file, ingest.Options{})
+		if err != nil || len(run.Kernels) == 0 || run.Format == "ncu-source" {
+			return // error pages, source pages: no GPU to identify
 		}
-		a := analysis.Analyze(run, run.Kernels[0], analysis.Options{})
-		if a.Spec == nil || a.Spec.Name != tt.want || a.SpecFrom != "device name" {
-			t.Errorf("%s: GPU %v from %q, want %s from the device name", tt.file, a.Spec, a.SpecFrom, tt.want)
+		peaks := map[float64]bool{}
+		for _, k := range run.Kernels {
+			a := analysis.Analyze(run, k, analysis.Options{})
+			if a.Spec == nil || a.Spec.Name != want || a.GPU.Assumed() {
+				name := "none"
+				if a.Spec != nil {
+					name = a.Spec.Name
+				}
+				t.Errorf("%s kernel %s: GPU %s from %v (%v), want %s", file, k.ID, name, a.GPU.Source, a.GPU.Evidence, want)
+				return
+			}
+			if p, ok := a.Value("dram_peak_bandwidth"); ok {
+				peaks[p] = true
+			}
 		}
+		if len(peaks) > 1 {
+			t.Errorf("%s: %d different DRAM peaks over one run, want one", file, len(peaks))
+		}
+	}
+	for _, f := range h200 {
+		check(f, "H200")
+	}
+	for _, f := range h100 {
+		check(f, "H100 SXM5 80GB")
+	}
+}
+
+// TestIdentifyAmbiguous: a details page of an unknown GPU, or one with no
+// clue, is analysed against the compute capability's representative, and
+// the note says so and how to name the GPU.
+func TestIdentifyAmbiguous(t *testing.T) {
+	id := gpumodel.Identify(gpumodel.Clues{CC: "9.0", SMs: 132})
+	if !id.Assumed() || id.Spec.Name != "H100 SXM5 80GB" || len(id.Others) != 1 || !strings.Contains(id.Note(), "--device") {
+		t.Errorf("132 SMs of cc 9.0: %+v, note %q; want H100 SXM5 assumed, H200 fitting as well", id, id.Note())
+	}
+	id = gpumodel.Identify(gpumodel.Clues{CC: "9.0", DRAMClockHz: 3.19e9, SMs: 132})
+	if id.Assumed() || id.Source != gpumodel.SourceClues || id.Spec.Name != "H200" || id.Note() != "" {
+		t.Errorf("DRAM 3.19 GHz, 132 SMs: %+v, want the H200 from its attributes", id)
+	}
+	id = gpumodel.Identify(gpumodel.Clues{CC: "9.0", DRAMClockHz: 1.2e9})
+	if !id.Assumed() || len(id.Others) != 0 || !strings.Contains(id.Note(), "no GPU of the table fits DRAM 1.20 GHz") {
+		t.Errorf("DRAM 1.2 GHz on cc 9.0: note %q", id.Note())
+	}
+	id = gpumodel.Identify(gpumodel.Clues{Name: "NVIDIA GeForce RTX 4090", CC: "8.9"})
+	if !id.Assumed() || !strings.Contains(id.Note(), "is not in profan's table") {
+		t.Errorf("unlisted name: note %q", id.Note())
 	}
 }

@@ -47,6 +47,10 @@ type Spec struct {
 	L1SharedPerSMBytes  int // on-chip L1 + shared storage per SM (the unified array where there is one)
 	MaxSharedPerSMBytes int // the most of it a kernel can use as shared memory
 	L2Bytes             int // 0 where global loads are not cached (CC 1.x)
+	// MemoryGiB is the board's device memory as its name gives it ("80GB",
+	// "141GB"), which CUDA reports within a few percent as total memory in
+	// GiB; 0 where the table does not say. Only Identify uses it.
+	MemoryGiB float64
 
 	SharedBanks    int  // 16 for CC 1.x (serviced per half-warp), 32 after
 	BankWidthBytes int  // 4 (successive 32-bit words in successive banks)

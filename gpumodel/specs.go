@@ -212,13 +212,13 @@ var specs = []*Spec{
 	withLimits(Spec{
 		Name: "Tesla V100-SXM2-16GB", Arch: "Volta", Chip: "GV100", CC: "7.0",
 		SMs: 80, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1530,
-		MemClockMHz: 877, BusWidthBits: 4096, DataRate: 2, DatasheetBandwidth: 900, L2Bytes: 6 * miB,
+		MemClockMHz: 877, BusWidthBits: 4096, DataRate: 2, DatasheetBandwidth: 900, L2Bytes: 6 * miB, MemoryGiB: 16,
 	}),
 	// GV100 SXM2 32 GB, same GPU as the 16 GB board.
 	withLimits(Spec{
 		Name: "Tesla V100-SXM2-32GB", Aliases: []string{"Tesla V100-SXM2-32GB-LS"}, Arch: "Volta", Chip: "GV100", CC: "7.0",
 		SMs: 80, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1530,
-		MemClockMHz: 877, BusWidthBits: 4096, DataRate: 2, DatasheetBandwidth: 900, L2Bytes: 6 * miB,
+		MemClockMHz: 877, BusWidthBits: 4096, DataRate: 2, DatasheetBandwidth: 900, L2Bytes: 6 * miB, MemoryGiB: 32,
 	}),
 	// GV100 PCIe. DS: 1380 MHz boost (14 SP / 7 DP TFLOP/s), 900 GB/s.
 	withLimits(Spec{
@@ -232,7 +232,7 @@ var specs = []*Spec{
 	withLimits(Spec{
 		Name: "TITAN V", Arch: "Volta", Chip: "GV100", CC: "7.0",
 		SMs: 80, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1455, BaseClockMHz: 1200,
-		MemClockMHz: 850, BusWidthBits: 3072, DataRate: 2, DatasheetBandwidth: 652.8, L2Bytes: 4608 * kiB,
+		MemClockMHz: 850, BusWidthBits: 3072, DataRate: 2, DatasheetBandwidth: 652.8, L2Bytes: 4608 * kiB, MemoryGiB: 12,
 	}),
 
 	// --- Ampere (CC 8.0): GA100, 108 SMs × 64 lanes, FP64 half rate. ---
@@ -244,13 +244,13 @@ var specs = []*Spec{
 	withLimits(Spec{
 		Name: "A100-SXM4-40GB", Aliases: []string{"A100-PCIE-40GB", "A100 40GB PCIe"}, Arch: "Ampere", Chip: "GA100", CC: "8.0",
 		SMs: 108, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1410,
-		MemClockMHz: 1215, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 1555, L2Bytes: 40 * miB,
+		MemClockMHz: 1215, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 1555, L2Bytes: 40 * miB, MemoryGiB: 40,
 	}),
 	// GA100 80 GB SXM4. DS: 1593 MHz HBM2e on 5120 bits = 2039 GB/s.
 	withLimits(Spec{
 		Name: "A100-SXM4-80GB", Arch: "Ampere", Chip: "GA100", CC: "8.0",
 		SMs: 108, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1410,
-		MemClockMHz: 1593, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 2039, L2Bytes: 40 * miB,
+		MemClockMHz: 1593, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 2039, L2Bytes: 40 * miB, MemoryGiB: 80,
 	}),
 
 	// --- Ada (CC 8.9). ---
@@ -261,7 +261,7 @@ var specs = []*Spec{
 	withLimits(Spec{
 		Name: "RTX 6000 Ada Generation", Arch: "Ada", Chip: "AD102", CC: "8.9",
 		SMs: 142, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 2505, BaseClockMHz: 915,
-		MemClockMHz: 10000, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 960, L2Bytes: 96 * miB,
+		MemClockMHz: 10000, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 960, L2Bytes: 96 * miB, MemoryGiB: 48,
 	}),
 
 	// --- Hopper (CC 9.0): GH100, 128 FP32 and 64 FP64 lanes per SM. ---
@@ -272,7 +272,7 @@ var specs = []*Spec{
 	withLimits(Spec{
 		Name: "H100 SXM5 80GB", Aliases: []string{"H100 80GB HBM3", "H100-SXM5-80GB"}, Arch: "Hopper", Chip: "GH100", CC: "9.0",
 		SMs: 132, CoresPerSM: 128, FP64PerSM: 64, SMClockMHz: 1980,
-		MemClockMHz: 2619, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 3350, L2Bytes: 50 * miB,
+		MemClockMHz: 2619, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 3350, L2Bytes: 50 * miB, MemoryGiB: 80,
 	}),
 	// GH100 PCIe 80 GB. DS: 114 SMs, 1755 MHz boost (51 SP / 26 DP
 	// TFLOP/s), HBM2e on 5120 bits, "2 TB/s". 1593 MHz is the HBM2e speed
@@ -281,14 +281,17 @@ var specs = []*Spec{
 	withLimits(Spec{
 		Name: "H100 PCIe", Aliases: []string{"H100 PCIe 80GB"}, Arch: "Hopper", Chip: "GH100", CC: "9.0",
 		SMs: 114, CoresPerSM: 128, FP64PerSM: 64, SMClockMHz: 1755,
-		MemClockMHz: 1593, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 2000, L2Bytes: 50 * miB,
+		MemClockMHz: 1593, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 2000, L2Bytes: 50 * miB, MemoryGiB: 80,
 	}),
 	// GH100 with six HBM3e stacks (141 GB). DS: 4.8 TB/s on 6144 bits
-	// (6.25 Gb/s: clock derived = 3125 MHz); compute as H100 SXM5.
+	// (6.25 Gb/s: clock derived = 3125 MHz); compute as H100 SXM5. L2:
+	// 60 MiB, as the device attribute of the H200 capture in fixtures/ncu
+	// reports it (62914560 B; the H100's reads 52428800), with 6016 bits of
+	// bus enabled, a memory clock of 3201 MHz and 139.8 GiB.
 	withLimits(Spec{
 		Name: "H200", Aliases: []string{"H200 SXM", "H200 NVL"}, Arch: "Hopper", Chip: "GH100", CC: "9.0",
 		SMs: 132, CoresPerSM: 128, FP64PerSM: 64, SMClockMHz: 1980,
-		MemClockMHz: 3125, BusWidthBits: 6144, DataRate: 2, DatasheetBandwidth: 4800, L2Bytes: 50 * miB,
+		MemClockMHz: 3125, BusWidthBits: 6144, DataRate: 2, DatasheetBandwidth: 4800, L2Bytes: 60 * miB, MemoryGiB: 141,
 	}),
 
 	// --- Blackwell: datacenter GB100 (CC 10.0) and GeForce GB202 (CC 12.0). ---
@@ -302,7 +305,7 @@ var specs = []*Spec{
 	withLimits(Spec{
 		Name: "B200", Aliases: []string{"HGX B200"}, Arch: "Blackwell", Chip: "GB100", CC: "10.0",
 		SMs: 148, CoresPerSM: 128, FP64PerSM: 64, SMClockMHz: 1965,
-		MemClockMHz: 3906.25, BusWidthBits: 8192, DataRate: 2, DatasheetBandwidth: 8000, L2Bytes: 126 * miB,
+		MemClockMHz: 3906.25, BusWidthBits: 8192, DataRate: 2, DatasheetBandwidth: 8000, L2Bytes: 126 * miB, MemoryGiB: 180,
 	}),
 	// GB202. DS: 21760 cores (170 SMs), 2010/2407 MHz, 104.8 SP TFLOP/s,
 	// 28 Gb/s GDDR7 on 512 bits = 1792 GB/s (clock derived = 14000 MHz),
@@ -310,7 +313,7 @@ var specs = []*Spec{
 	withLimits(Spec{
 		Name: "GeForce RTX 5090", Arch: "Blackwell", Chip: "GB202", CC: "12.0",
 		SMs: 170, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 2407, BaseClockMHz: 2010,
-		MemClockMHz: 14000, BusWidthBits: 512, DataRate: 2, DatasheetBandwidth: 1792, L2Bytes: 96 * miB,
+		MemClockMHz: 14000, BusWidthBits: 512, DataRate: 2, DatasheetBandwidth: 1792, L2Bytes: 96 * miB, MemoryGiB: 32,
 	}),
 }
 

@@ -178,16 +178,21 @@ var Defs = []*Def{
 		Doc: "read + write device memory bandwidth", NCU: "dram__bytes.sum.per_second, Memory Throughput [B/s]", Nvprof: "derived",
 		eval: first(sum("dram_read_throughput", "dram_write_throughput"), source(1, "dram__bytes.sum.per_second", "Memory Throughput[B/s]"))},
 	{Name: "dram_peak_bandwidth", Unit: "B/s", Better: 0,
-		Doc: "theoretical device memory bandwidth: ncu's dram__bytes.sum.peak_sustained × dram__cycles_elapsed.avg.per_second, else memory clock × bus width × data rate from the GPU table",
-		NCU: "dram__bytes.sum.peak_sustained × dram__cycles_elapsed.avg.per_second", Nvprof: "GPU table",
+		Doc: "theoretical device memory bandwidth, one per GPU: memory clock × bus width × data rate from the GPU table for the identified GPU, else ncu's dram__bytes.sum.peak_sustained × the memory clock attribute (× dram__cycles_elapsed.avg.per_second, which varies from kernel to kernel, only when the attribute is absent)",
+		NCU: "GPU table, else dram__bytes.sum.peak_sustained × device__attribute_memory_clock_rate", Nvprof: "GPU table",
 		eval: func(e *env) (float64, string, bool) {
-			p, _, ok1 := e.src("dram__bytes.sum.peak_sustained")
-			c, _, ok2 := e.src("dram__cycles_elapsed.avg.per_second")
-			if ok1 && ok2 && p > 0 && c > 0 {
-				return p * c, "dram__bytes.sum.peak_sustained × dram__cycles_elapsed.avg.per_second", true
-			}
 			if e.dev.PeakBandwidth > 0 {
 				return e.dev.PeakBandwidth, "GPU table: " + e.dev.Name, true
+			}
+			p, _, ok1 := e.src("dram__bytes.sum.peak_sustained")
+			if !ok1 || p <= 0 {
+				return math.NaN(), "", false
+			}
+			if khz, _, ok := e.src("device__attribute_memory_clock_rate"); ok && khz > 0 {
+				return p * khz * 1e3, "dram__bytes.sum.peak_sustained × device__attribute_memory_clock_rate", true
+			}
+			if c, _, ok := e.src("dram__cycles_elapsed.avg.per_second"); ok && c > 0 {
+				return p * c, "dram__bytes.sum.peak_sustained × dram__cycles_elapsed.avg.per_second", true
 			}
 			return math.NaN(), "", false
 		}},

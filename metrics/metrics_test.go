@@ -26,10 +26,10 @@ func TestDerive(t *testing.T) {
 		{"../fixtures/ncu/indirect.metrics.details.csv", 0, "gld_transactions_per_request", 3.99, 1e-9},
 		{"../fixtures/ncu/indirect.metrics.details.csv", 0, "gld_ideal_transactions", 2500, 0},
 		{"../fixtures/ncu/indirect.metrics.details.csv", 0, "duration", 2.752e-6, 1e-9},
-		{"../fixtures/ncu/indirect.metrics.details.csv", 0, "achieved_occupancy", 0.061, 1e-9},                 // 6.10 % as a fraction
-		{"../fixtures/ncu/indirect.metrics.details.csv", 0, "flop_count_sp", 10000, 0},                         // 10,000 FADD
-		{"../fixtures/ncu/indirect.metrics.details.csv", 0, "dram_peak_bandwidth", 1504 * 3141472868.22, 1e-9}, // B/cycle × DRAM clock
-		{"../fixtures/ncu/indirect.metrics.details.csv", 2, "gld_transactions", 11149, 0},                      // random permutation
+		{"../fixtures/ncu/indirect.metrics.details.csv", 0, "achieved_occupancy", 0.061, 1e-9},   // 6.10 % as a fraction
+		{"../fixtures/ncu/indirect.metrics.details.csv", 0, "flop_count_sp", 10000, 0},           // 10,000 FADD
+		{"../fixtures/ncu/indirect.metrics.details.csv", 0, "dram_peak_bandwidth", 4.8e12, 1e-9}, // the H200's datasheet 4.8 TB/s, one peak for every kernel
+		{"../fixtures/ncu/indirect.metrics.details.csv", 2, "gld_transactions", 11149, 0},        // random permutation
 		// nvprof, GTX 1080 Ti, matrixMul: units inside values, 1024-based
 		// prefixes, levels and fractions.
 		{"../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-metrics.csv", 0, "gld_efficiency", 100, 0},

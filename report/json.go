@@ -32,6 +32,7 @@ type JSONKernel struct {
 	Run         int                `json:"run"`
 	Device      string             `json:"device"`
 	DeviceFrom  string             `json:"device_from"`
+	DeviceNote  string             `json:"device_note,omitempty"`
 	CC          string             `json:"cc"`
 	Grid        [3]int             `json:"grid"`
 	Block       [3]int             `json:"block"`
@@ -97,7 +98,7 @@ func ToJSON(a *analysis.Kernel, run int) JSONKernel {
 		ID: k.ID, Name: k.Name, Demangled: k.Demangled, Run: run, CC: k.CC,
 		Grid: k.Grid, Block: k.Block, Invocations: k.Invocations, Duration: ptr(k.Duration),
 		Metrics: map[string]float64{}, Findings: []JSONFinding{}, Model: a.Model,
-		Warnings: a.Metrics.Warnings, Skipped: a.Skipped, DeviceFrom: a.SpecFrom,
+		Warnings: a.Metrics.Warnings, Skipped: a.Skipped, DeviceFrom: a.GPU.Source.String(), DeviceNote: a.GPU.Note(),
 	}
 	j.Device = k.Device
 	if j.Device == "" && a.Spec != nil {

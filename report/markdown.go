@@ -28,6 +28,9 @@ func mdEscape(s string) string {
 
 func (m *markdownWriter) Kernel(a *analysis.Kernel) error {
 	if m.n == 0 {
+		if note := a.GPU.Note(); note != "" {
+			m.w.WriteString("> " + mdEscape(note) + "\n\n")
+		}
 		m.w.WriteString("| kernel | id | duration | gld sectors/req | gst sectors/req | shared ways | DRAM % peak | findings |\n")
 		m.w.WriteString("|---|---|---:|---:|---:|---:|---:|---|\n")
 	}

@@ -10,13 +10,15 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/metrics"
 )
 
 type textWriter struct {
-	w   *bufio.Writer
-	opt Options
-	n   int
+	w     *bufio.Writer
+	opt   Options
+	n     int
+	notes map[string]bool // device notes printed
 }
 
 func newText(w io.Writer, opt Options) *textWriter {
@@ -32,6 +34,20 @@ func (t *textWriter) c(code, s string) string {
 
 func (t *textWriter) Kernel(a *analysis.Kernel) error {
 	k := a.K
+	if note := a.GPU.Note(); note != "" && !t.notes[note] {
+		// Once, before the first kernel analysed against an assumed GPU.
+		if t.notes == nil {
+			t.notes = map[string]bool{}
+		}
+		t.notes[note] = true
+		if t.n > 0 {
+			t.w.WriteString("\n")
+		}
+		fmt.Fprintf(t.w, "%s\n", t.c("33", "note: "+note))
+		if t.n == 0 {
+			t.w.WriteString("\n")
+		}
+	}
 	if t.n > 0 {
 		t.w.WriteString("\n")
 	}
@@ -41,7 +57,10 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 	dev := k.Device
 	if dev == "" && a.Spec != nil {
 		dev = a.Spec.Name
-		if a.SpecFrom != "--device" {
+		switch a.GPU.Source {
+		case gpumodel.SourceClues:
+			dev += " (from its device attributes)"
+		case gpumodel.SourceCC:
 			dev += " (assumed from cc)"
 		}
 	}

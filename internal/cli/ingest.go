@@ -7,6 +7,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/store"
 	"github.com/spf13/cobra"
@@ -213,7 +214,7 @@ func deviceName(a *analysis.Kernel) string {
 	if a.K.Device != "" {
 		return a.K.Device
 	}
-	if a.Spec != nil && a.SpecFrom == "--device" {
+	if a.Spec != nil && (a.GPU.Source == gpumodel.SourceFlag || a.GPU.Source == gpumodel.SourceClues) {
 		return a.Spec.Name
 	}
 	if a.K.CC != "" {

@@ -242,10 +242,12 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 		kv.Symbol = k.Name
 	}
 	switch {
-	case a.Spec != nil && a.SpecFrom == "device name":
+	case a.Spec != nil && a.GPU.Source == gpumodel.SourceName:
 		kv.Device = a.Spec.Name
-	case a.Spec != nil && a.SpecFrom == "--device":
+	case a.Spec != nil && a.GPU.Source == gpumodel.SourceFlag:
 		kv.Device = a.Spec.Name + " (given)"
+	case a.Spec != nil && a.GPU.Source == gpumodel.SourceClues:
+		kv.Device, kv.DeviceNote = a.Spec.Name, "from its device attributes"
 	case a.Spec != nil:
 		kv.Device, kv.DeviceNote = a.Spec.Name, "assumed from cc "+k.CC
 	case k.Device != "":
@@ -254,7 +256,7 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 		kv.Device = "unknown GPU"
 	}
 	devMeta := kv.Device
-	if a.Spec != nil && a.SpecFrom != "device name" && a.SpecFrom != "--device" && k.CC != "" {
+	if a.GPU.Assumed() && k.CC != "" {
 		devMeta = a.Spec.Name + " (assumed from compute capability " + k.CC + ")"
 	}
 	kv.Meta = append(kv.Meta, devMeta)
