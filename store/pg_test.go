@@ -47,6 +47,7 @@ var pgTests = []struct {
 	{"Rollback", TestRollback},
 	{"BadInput", TestBadInput},
 	{"Runs", TestRuns},
+	{"LatestRun", TestLatestRun},
 	{"Trend", TestTrend},
 	{"LongText", TestLongText},
 	{"ConcurrentNewNames", TestConcurrentNewNames},

@@ -56,6 +56,31 @@ FROM runs r` + where + ` ORDER BY r.id DESC`
 	return runs, nil
 }
 
+// LatestRun returns the newest run having every one of labels (any run when
+// labels is empty) whose ID is below before when before > 0: the baseline of
+// a run, "the latest run of main". The error wraps ErrNotFound when no run
+// qualifies.
+func (db *DB) LatestRun(ctx context.Context, labels map[string]string, before int64) (RunRecord, error) {
+	where, args := labelWhere("r.id", labels)
+	if before > 0 {
+		if where == "" {
+			where = " WHERE r.id < ?"
+		} else {
+			where += " AND r.id < ?"
+		}
+		args = append(args, before)
+	}
+	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels
+FROM runs r`+where+` ORDER BY r.id DESC LIMIT 1`, args...)
+	if err != nil {
+		return RunRecord{}, fmt.Errorf("finding the latest run: %w", err)
+	}
+	if len(runs) == 0 {
+		return RunRecord{}, ErrNotFound
+	}
+	return runs[0], nil
+}
+
 // Run returns the run with the given ID, or an error wrapping ErrNotFound.
 func (db *DB) Run(ctx context.Context, id int64) (RunRecord, error) {
 	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels

@@ -549,6 +549,43 @@ func TestRuns(t *testing.T) {
 	}
 }
 
+func TestLatestRun(t *testing.T) {
+	db, _ := mustOpen(t)
+	ctx := context.Background()
+	if _, err := db.LatestRun(ctx, nil, 0); !errors.Is(err, ErrNotFound) {
+		t.Errorf("empty database: got %v, want ErrNotFound", err)
+	}
+	for i, l := range []map[string]string{
+		{"branch": "main", "commit": "a"},
+		{"branch": "dev"},
+		{"branch": "main", "commit": "b"},
+		{"branch": "dev"},
+	} {
+		ingest(t, db, testInfo(fmt.Sprintf("sha256:latest%d", i), l), testKernels()[:1])
+	}
+	for _, tt := range []struct {
+		labels map[string]string
+		before int64
+		want   int64
+	}{
+		{nil, 0, 4},
+		{nil, 4, 3},
+		{map[string]string{"branch": "main"}, 0, 3},
+		{map[string]string{"branch": "main"}, 3, 1},
+		{map[string]string{"branch": "main", "commit": "a"}, 0, 1},
+		{map[string]string{"branch": "main"}, 1, 0},
+		{map[string]string{"branch": "none"}, 0, 0},
+	} {
+		r, err := db.LatestRun(ctx, tt.labels, tt.before)
+		switch {
+		case tt.want == 0 && !errors.Is(err, ErrNotFound):
+			t.Errorf("LatestRun(%v, %d): got %v, %v; want ErrNotFound", tt.labels, tt.before, r.ID, err)
+		case tt.want != 0 && (err != nil || r.ID != tt.want):
+			t.Errorf("LatestRun(%v, %d): got %d, %v; want %d", tt.labels, tt.before, r.ID, err, tt.want)
+		}
+	}
+}
+
 func TestTrend(t *testing.T) {
 	db, _ := mustOpen(t)
 	ctx := context.Background()

@@ -4,12 +4,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/stats"
+	"github.com/profan-dev/profan/store"
 	"github.com/spf13/cobra"
 )
 
@@ -63,14 +67,89 @@ type KernelDiff struct {
 	Gone      []string      `json:"findings_disappeared"`
 }
 
-// MetricDelta is one metric's move.
+// MetricDelta is one metric's move, with the evidence behind its verdict
+// (benchstat-style: samples, their spread, the test).
 type MetricDelta struct {
 	Metric  string  `json:"metric"`
 	Unit    string  `json:"unit"`
-	A       float64 `json:"a"`
+	A       float64 `json:"a"` // median over run A's launches
 	B       float64 `json:"b"`
+	NA      int     `json:"n_a"` // launches with a value
+	NB      int     `json:"n_b"`
+	SpreadA float64 `json:"spread_a"` // half the range of the launches, relative to their median
+	SpreadB float64 `json:"spread_b"`
 	Rel     float64 `json:"rel_change"`
 	Verdict string  `json:"verdict"` // better, worse, changed, same
+	// Test is what decided the verdict: exact (a counter), launches
+	// (Mann-Whitney U), history (t-test against the run-to-run spread of
+	// the kernel's stored runs), floor (no spread known: the 5% floor).
+	Test stats.Method `json:"test"`
+	P    float64      `json:"p,omitempty"`
+	// History is the run-to-run spread the history test used.
+	History string `json:"history,omitempty"`
+}
+
+// comparison is the one comparison of a metric between two runs that
+// trend, diff and gate share.
+type comparison struct {
+	Changed bool
+	P       float64
+	Method  stats.Method
+}
+
+// compareMetric compares a metric's launches in two runs. Counters are
+// compared exactly (a move of more than minRel); timings with
+// stats.CompareRuns: the launches when both runs have three or more, else
+// the run-to-run spread of the kernel's history, else the 5% floor.
+func compareMetric(metric string, xa, xb []float64, hist stats.Spread, minRel float64) comparison {
+	if !noisy(metric) {
+		return comparison{Changed: math.Abs(rel(stats.Median(xa), stats.Median(xb))) > minRel && stats.Median(xa) != stats.Median(xb), Method: stats.Exact}
+	}
+	ch, p, m := stats.NoisyThresholds.CompareRuns(xa, xb, hist)
+	return comparison{Changed: ch, P: p, Method: m}
+}
+
+// historySpreads returns, for each noisy metric and each of the named
+// kernels, the run-to-run spread of its stored series (as trend computes
+// it): the noise that single launches are tested against.
+func historySpreads(db *store.DB, names []string, metricNames []string) (map[string]map[string]stats.Spread, error) {
+	out := map[string]map[string]stats.Spread{}
+	if len(names) == 0 {
+		return out, nil
+	}
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = regexp.QuoteMeta(n)
+	}
+	re := regexp.MustCompile("^(?:" + strings.Join(q, "|") + ")$")
+	for _, m := range metricNames {
+		if !noisy(m) {
+			continue
+		}
+		pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m})
+		if err != nil {
+			return nil, err
+		}
+		out[m] = map[string]stats.Spread{}
+		for _, s := range buildSeries(pts, m) {
+			out[m][s.Kernel] = s.Spread
+		}
+	}
+	return out, nil
+}
+
+// halfRange is half the range of xs relative to its median: the ± of a
+// benchstat line.
+func halfRange(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	m := stats.Median(xs)
+	if m == 0 {
+		return 0
+	}
+	return (hi - lo) / 2 / math.Abs(m)
 }
 
 func diffRun(opts *DiffOptions) error {
@@ -81,13 +160,25 @@ func diffRun(opts *DiffOptions) error {
 	defer db.Close()
 	va, err := viewsFromDB(db, opts.A)
 	if err != nil {
-		return fmt.Errorf("run %d: %w", opts.A, err)
+		return err // names the run
 	}
 	vb, err := viewsFromDB(db, opts.B)
 	if err != nil {
-		return fmt.Errorf("run %d: %w", opts.B, err)
+		return err
 	}
-	diffs := diffViews(va, vb, opts.Threshold/100, opts.All)
+	var names []string
+	for _, g := range group(vb) {
+		names = append(names, g.Name)
+	}
+	defNames := make([]string, len(metrics.Defs))
+	for i, d := range metrics.Defs {
+		defNames[i] = d.Name
+	}
+	hist, err := historySpreads(db, names, defNames)
+	if err != nil {
+		return err
+	}
+	diffs := diffViews(va, vb, opts.Threshold/100, opts.All, hist)
 	if opts.Format == "json" {
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")
@@ -114,12 +205,17 @@ func diffRun(opts *DiffOptions) error {
 		}
 		fmt.Fprintf(opts.IO.Out, "%s  (run %d: %d launches, run %d: %d)\n", d.Kernel, opts.A, d.LaunchesA, opts.B, d.LaunchesB)
 		tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', 0)
+		if len(d.Metrics) > 0 {
+			fmt.Fprintf(tw, "  METRIC\tRUN %d\t\tRUN %d\t\tDELTA\tVERDICT\tTEST\n", opts.A, opts.B)
+		}
 		for _, m := range d.Metrics {
 			pct := fmt.Sprintf("%+.1f%%", m.Rel*100)
 			if m.A == 0 {
 				pct = "from 0"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t→ %s\t%s\t%s\n", m.Metric, metrics.Format(m.A, m.Unit), metrics.Format(m.B, m.Unit), pct, m.Verdict)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m.Metric,
+				metrics.Format(m.A, m.Unit), spreadN(m.SpreadA, m.NA), metrics.Format(m.B, m.Unit), spreadN(m.SpreadB, m.NB),
+				pct, m.Verdict, testText(m))
 		}
 		tw.Flush()
 		for _, r := range d.Appeared {
@@ -136,7 +232,7 @@ func diffRun(opts *DiffOptions) error {
 }
 
 // diffViews compares two runs' kernels by name.
-func diffViews(va, vb []kernelView, threshold float64, all bool) []KernelDiff {
+func diffViews(va, vb []kernelView, threshold float64, all bool, hist map[string]map[string]stats.Spread) []KernelDiff {
 	ga, gb := group(va), group(vb)
 	byB := map[string]*kernelGroup{}
 	for _, g := range gb {
@@ -162,7 +258,15 @@ func diffViews(va, vb []kernelView, threshold float64, all bool) []KernelDiff {
 			if !all && (math.Abs(r) <= threshold || ma == mb) {
 				continue
 			}
-			d.Metrics = append(d.Metrics, MetricDelta{Metric: def.Name, Unit: def.Unit, A: ma, B: mb, Rel: finiteOr(r, 0), Verdict: verdict(def.Better, ma, mb, threshold)})
+			sp := hist[def.Name][a.Name]
+			c := compareMetric(def.Name, xa, xb, sp, threshold)
+			md := MetricDelta{Metric: def.Name, Unit: def.Unit, A: ma, B: mb, NA: len(xa), NB: len(xb),
+				SpreadA: halfRange(xa), SpreadB: halfRange(xb), Rel: finiteOr(r, 0),
+				Verdict: verdict(def.Better, c.Changed, ma, mb), Test: c.Method, P: c.P}
+			if c.Method == stats.History {
+				md.History = sp.String()
+			}
+			d.Metrics = append(d.Metrics, md)
 		}
 		ra, rb := a.rules(), b.rules()
 		for _, r := range sortedRules(rb) {
@@ -186,9 +290,29 @@ func diffViews(va, vb []kernelView, threshold float64, all bool) []KernelDiff {
 	return out
 }
 
-func verdict(better int, a, b, threshold float64) string {
-	r := rel(a, b)
-	if math.Abs(r) <= threshold {
+// spreadN is a benchstat-style sample description: ±3% n=5, or n=1.
+func spreadN(spread float64, n int) string {
+	if n < 2 {
+		return fmt.Sprintf("n=%d", n)
+	}
+	return fmt.Sprintf("±%.0f%% n=%d", spread*100, n)
+}
+
+// testText says what decided a verdict.
+func testText(m MetricDelta) string {
+	switch m.Test {
+	case stats.Exact:
+		return "exact (counter)"
+	case stats.Launches:
+		return "Mann-Whitney U " + formatP(m.P)
+	case stats.History:
+		return "history t-test " + formatP(m.P) + ", " + m.History
+	}
+	return "floor (5%, no run-to-run spread known)"
+}
+
+func verdict(better int, changed bool, a, b float64) string {
+	if !changed {
 		return "same"
 	}
 	switch {

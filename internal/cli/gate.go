@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path"
@@ -12,6 +13,7 @@ import (
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/stats"
+	"github.com/profan-dev/profan/store"
 	"github.com/spf13/cobra"
 )
 
@@ -24,7 +26,7 @@ type GateOptions struct {
 	Require       []string
 	Kernel        string
 	FailOn        string
-	Baseline      int64
+	Baseline      string
 	MaxRegression string
 	Config        string
 	Format        string
@@ -48,11 +50,14 @@ ncu/nvprof name; OP is one of < <= > >= == !=; VALUE may carry a time unit
 --fail-on RULES fails on findings of these rules (IDs and globs, comma
 separated, "all" for every rule).
 
---baseline ID --max-regression PCT compares with a stored run: each kernel's
-duration and canonical efficiency metrics, each in its better direction, may
-not get worse by more than PCT, and no finding may appear that the baseline
-kernel did not have. Durations are noisy: when both runs have three launches
-or more the regression must also be significant (Mann-Whitney U, p < 0.05).
+--baseline RUN --max-regression PCT compares with a stored run (an ID; latest,
+the newest run before --run; or labels key=value[,key=value], the newest run
+having them): each kernel's duration and canonical efficiency metrics, each in
+its better direction, may not get worse by more than PCT, and no finding may
+appear that the baseline kernel did not have. Durations are noisy: the
+regression must also be significant by the test trend uses (Mann-Whitney U
+over the launches when both runs have three or more, else a t-test against
+the run-to-run spread of the kernel's stored history).
 
 --config FILE (TOML) adds [[require]] conditions, fail_on rules, thresholds
 and [[suppress]] entries, each with a mandatory reason.`,
@@ -75,7 +80,7 @@ and [[suppress]] entries, each with a mandatory reason.`,
 	cmd.Flags().StringArrayVar(&opts.Require, "require", nil, "condition 'METRIC OP VALUE' (repeatable)")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "only kernels whose name matches this regexp")
 	cmd.Flags().StringVar(&opts.FailOn, "fail-on", "", "fail on findings of these rules (IDs, globs, comma separated)")
-	cmd.Flags().Int64Var(&opts.Baseline, "baseline", 0, "stored run to compare with")
+	cmd.Flags().StringVar(&opts.Baseline, "baseline", "", "stored run to compare with: an ID, latest (the newest run before --run), or key=value[,key=value] (the newest run with these labels)")
 	cmd.Flags().StringVar(&opts.MaxRegression, "max-regression", "", "largest regression allowed against --baseline, e.g. 10%")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with conditions, thresholds and suppressions")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|junit|sarif|github}")
@@ -214,10 +219,10 @@ func gateRun(opts *GateOptions) error {
 		}
 		maxReg = v / 100
 	}
-	if opts.Baseline != 0 && math.IsNaN(maxReg) {
+	if opts.Baseline != "" && math.IsNaN(maxReg) {
 		maxReg = 0.05
 	}
-	if !math.IsNaN(maxReg) && opts.Baseline == 0 {
+	if !math.IsNaN(maxReg) && opts.Baseline == "" {
 		return FlagErrorf("--max-regression needs --baseline")
 	}
 	sups, err := compileSuppressions(cfg.Suppress)
@@ -232,12 +237,13 @@ func gateRun(opts *GateOptions) error {
 	}
 	eng.T = cfg.Thresholds
 	var views, base []kernelView
+	var hist map[string]map[string]stats.Spread
 	if len(opts.Files) > 0 {
 		if views, err = viewsFromFiles(opts.Files, aopt); err != nil {
 			return err
 		}
 	}
-	if opts.Run != 0 || opts.Baseline != 0 {
+	if opts.Run != 0 || opts.Baseline != "" {
 		db, err := openDB(dbPath(opts.DB, opts.IO))
 		if err != nil {
 			return err
@@ -245,12 +251,24 @@ func gateRun(opts *GateOptions) error {
 		defer db.Close()
 		if opts.Run != 0 {
 			if views, err = viewsFromDB(db, opts.Run); err != nil {
-				return fmt.Errorf("run %d: %w", opts.Run, err)
+				return err // names the run
 			}
 		}
-		if opts.Baseline != 0 {
-			if base, err = viewsFromDB(db, opts.Baseline); err != nil {
-				return fmt.Errorf("baseline run %d: %w", opts.Baseline, err)
+		if opts.Baseline != "" {
+			id, err := resolveBaseline(db, opts.Baseline, opts.Run)
+			if err != nil {
+				return err
+			}
+			if base, err = viewsFromDB(db, id); err != nil {
+				return fmt.Errorf("--baseline: %w", err)
+			}
+			fmt.Fprintf(opts.IO.ErrOut, "baseline: run %d\n", id)
+			var names []string
+			for _, g := range group(views) {
+				names = append(names, g.Name)
+			}
+			if hist, err = historySpreads(db, names, watched); err != nil {
+				return err
 			}
 		}
 	}
@@ -271,8 +289,8 @@ func gateRun(opts *GateOptions) error {
 		checks = append(checks, cs...)
 	}
 	checks = append(checks, findingChecks(views, failOn, sups)...)
-	if opts.Baseline != 0 {
-		checks = append(checks, regressionChecks(base, views, maxReg, sups)...)
+	if opts.Baseline != "" {
+		checks = append(checks, regressionChecks(base, views, maxReg, sups, hist)...)
 	}
 	failed := 0
 	for _, c := range checks {
@@ -415,7 +433,7 @@ func findingChecks(views []kernelView, failOn []string, sups []suppression) []Ch
 
 // regressionChecks compares each kernel with the same kernel of the
 // baseline: watched metrics in their worse direction, and new findings.
-func regressionChecks(base, cur []kernelView, maxReg float64, sups []suppression) []Check {
+func regressionChecks(base, cur []kernelView, maxReg float64, sups []suppression, hist map[string]map[string]stats.Spread) []Check {
 	byName := map[string]*kernelGroup{}
 	for _, g := range group(base) {
 		byName[g.Name] = g
@@ -443,17 +461,21 @@ func regressionChecks(base, cur []kernelView, maxReg float64, sups []suppression
 			}
 			ch := Check{Kernel: g.Name, Kind: "regression", Name: m, Source: g.Views[0].Source}
 			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(rel(mb, mc), 0)*100)
-			significant := true
-			if noisy(m) && len(xb) >= 3 && len(xc) >= 3 {
-				c := stats.MannWhitney(xb, xc)
-				significant = c.P < stats.NoisyThresholds.Alpha
-				msg += fmt.Sprintf(", Mann-Whitney p=%.3f over %d and %d launches", c.P, len(xb), len(xc))
+			c := compareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
+			switch c.Method {
+			case stats.Launches:
+				msg += fmt.Sprintf(", Mann-Whitney U %s over %d and %d launches", formatP(c.P), len(xb), len(xc))
+			case stats.History:
+				msg += fmt.Sprintf(", history t-test %s against the %s", formatP(c.P), hist[m][g.Name])
+			case stats.Floor:
+				msg += ", one launch each and no run-to-run spread known: the size of the step alone decides"
 			}
+			significant := c.Method == stats.Exact || c.Method == stats.Floor || c.Changed
 			switch {
 			case worse > maxReg && significant:
-				ch.Status, ch.Message = "fail", msg+fmt.Sprintf(": worse by more than %.0f%%", maxReg*100)
+				ch.Status, ch.Message = "fail", msg+fmt.Sprintf(": worse by more than %s", fmtPct(maxReg))
 			case worse > maxReg:
-				ch.Status, ch.Message = "pass", msg+": not significant"
+				ch.Status, ch.Message = "pass", msg+": within the noise"
 			default:
 				ch.Status, ch.Message = "pass", msg
 			}
@@ -478,4 +500,44 @@ func regressionChecks(base, cur []kernelView, maxReg float64, sups []suppression
 		}
 	}
 	return out
+}
+
+// fmtPct prints a fraction as a percentage without trailing zeros: 10%, 2.5%.
+func fmtPct(f float64) string {
+	return strconv.FormatFloat(f*100, 'f', -1, 64) + "%"
+}
+
+// resolveBaseline finds the run a --baseline names: a run ID; latest, the
+// newest run (before run, when the gate checks a stored run); or labels
+// key=value[,key=value], the newest run having them all (before run).
+func resolveBaseline(db *store.DB, spec string, run int64) (int64, error) {
+	spec = strings.TrimSpace(spec)
+	if id, err := strconv.ParseInt(spec, 10, 64); err == nil {
+		if id <= 0 {
+			return 0, FlagErrorf("--baseline %s: run IDs start at 1", spec)
+		}
+		return id, nil
+	}
+	var labels map[string]string
+	if spec != "latest" {
+		var err error
+		if labels, err = parseLabels(splitList(spec)); err != nil || len(labels) == 0 {
+			return 0, FlagErrorf("--baseline %q: want a run ID, latest, or labels key=value[,key=value]", spec)
+		}
+	}
+	r, err := db.LatestRun(bg, labels, run)
+	if errors.Is(err, store.ErrNotFound) {
+		what := "no stored run"
+		if labels != nil {
+			what = "no stored run labelled " + labelString(labels)
+		}
+		if run > 0 {
+			what += fmt.Sprintf(" before run %d", run)
+		}
+		return 0, fmt.Errorf("--baseline %s: %s", spec, what)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return r.ID, nil
 }

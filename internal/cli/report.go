@@ -130,7 +130,7 @@ func reportRun(opts *ReportOptions) error {
 				if len(s.Runs) < 2 {
 					continue
 				}
-				t := html.Trend{Kernel: s.Kernel, Metric: m, Unit: unit}
+				t := html.Trend{Kernel: s.Kernel, Metric: m, Unit: unit, Method: s.Method}
 				changed := map[int64]bool{}
 				for _, c := range s.Changes {
 					changed[c.Run] = true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -35,13 +36,16 @@ func NewCmdTrend(io *IOStreams) *cobra.Command {
 		Long: `Show the value of one metric (canonical or raw name) of the kernels whose name
 matches --kernel, run after run, and mark where it changed.
 
-Change detection depends on the metric. Hardware counters (sectors,
-requests, instructions, efficiencies) are nearly deterministic: a change is a
-move of more than 1% between consecutive runs. Durations, throughputs and
-occupancies are noisy: when both runs have three launches or more, their
-launches are compared with a Mann-Whitney U test (p < 0.05 and medians more
-than 5% apart); with single launches, binary segmentation with the same test
-runs over the runs' medians (it needs about eight runs to see a change).`,
+Change detection depends on the metric, and each change says which method
+decided it. Hardware counters (sectors, requests, instructions, efficiencies)
+are nearly deterministic: a change is a move of more than 1% between
+consecutive runs (exact). Durations, throughputs and occupancies are noisy:
+when both runs have three launches or more, their launches are compared with
+a Mann-Whitney U test (launches: p < 0.05 and medians more than 5% apart);
+with one launch per run, the series is cut into levels by least squares and
+each step is t-tested against the run-to-run spread of the runs that share a
+level (history), or, while no two runs share a level, taken when over 5%
+(floor).`,
 		Example: `  profan trend --db runs.db --kernel '^transpose' --metric duration
   profan trend --db runs.db --kernel transpose --metric gst_transactions_per_request --format json`,
 		Args: cobra.NoArgs,
@@ -61,6 +65,9 @@ type Series struct {
 	Runs    []RunValues
 	Changes []Change
 	Method  string
+	// Spread is the run-to-run spread of the series' medians (noisy
+	// metrics), which diff and gate test single launches against.
+	Spread stats.Spread
 }
 
 // RunValues are a kernel's values in one run (one per launch).
@@ -80,6 +87,8 @@ type Change struct {
 	To   float64 `json:"to"`
 	Rel  float64 `json:"rel_change"`
 	P    float64 `json:"p,omitempty"`
+	// Method is what decided the change: exact, launches, history, floor.
+	Method stats.Method `json:"method"`
 }
 
 // noisy reports whether a metric varies from run to run by nature.
@@ -124,36 +133,50 @@ func detectChanges(s *Series, isNoisy bool) {
 	for i, r := range s.Runs {
 		med[i] = r.Median()
 	}
-	add := func(i int, p float64) {
-		s.Changes = append(s.Changes, Change{Run: s.Runs[i].Run, From: med[i-1], To: med[i], Rel: rel(med[i-1], med[i]), P: p})
+	add := func(i int, p float64, m stats.Method) {
+		s.Changes = append(s.Changes, Change{Run: s.Runs[i].Run, From: med[i-1], To: med[i], Rel: rel(med[i-1], med[i]), P: p, Method: m})
 	}
 	if !isNoisy {
-		s.Method = "deterministic counter: a move of more than 1% between consecutive runs"
+		s.Method = "exact: a hardware counter; a move of more than 1% between consecutive runs"
 		for _, i := range stats.ChangePoints(med, stats.Deterministic) {
-			add(i, 0)
+			add(i, 0, stats.Exact)
 		}
 		return
-	}
-	repeated := len(s.Runs) > 1
-	for _, r := range s.Runs {
-		if len(r.Values) < 3 {
-			repeated = false
-		}
 	}
 	th := stats.NoisyThresholds
-	if repeated {
-		s.Method = fmt.Sprintf("Mann-Whitney U over the launches of consecutive runs (p < %.2g, medians %.0f%% apart)", th.Alpha, th.MinRelChange*100)
-		for i := 1; i < len(s.Runs); i++ {
-			c := stats.MannWhitney(s.Runs[i-1].Values, s.Runs[i].Values)
-			if c.P < th.Alpha && math.Abs(rel(med[i-1], med[i])) > th.MinRelChange {
-				add(i, c.P)
-			}
-		}
-		return
+	shifts, spread := th.LevelShifts(med)
+	s.Spread = spread
+	byIndex := map[int]stats.Shift{}
+	for _, sh := range shifts {
+		byIndex[sh.Index] = sh
 	}
-	s.Method = fmt.Sprintf("binary segmentation with a Mann-Whitney U test over run medians (p < %.2g, medians %.0f%% apart)", th.Alpha, th.MinRelChange*100)
-	for _, i := range stats.ChangePoints(med, stats.Noisy) {
-		add(i, 0)
+	var used []string
+	uses := func(m string) {
+		if !slices.Contains(used, m) {
+			used = append(used, m)
+		}
+	}
+	for i := 1; i < len(s.Runs); i++ {
+		a, b := s.Runs[i-1].Values, s.Runs[i].Values
+		if len(a) >= 3 && len(b) >= 3 {
+			uses(fmt.Sprintf("launches: Mann-Whitney U over the launches of consecutive runs of 3 launches or more (p < %.2g, medians %.0f%% apart)", th.Alpha, th.MinRelChange*100))
+			if changed, p, m := th.CompareRuns(a, b, spread); changed {
+				add(i, p, m)
+			}
+			continue
+		}
+		if spread.Known() {
+			uses(fmt.Sprintf("history: one launch per run, so levels are cut by least squares and each step is t-tested against the %s (p < %.2g over the %d positions, steps over %.0f%%)", spread, th.Alpha, len(med)-1, th.MinRelChange*100))
+		} else {
+			uses(fmt.Sprintf("floor: one launch per run and no run-to-run spread known yet (no level held by two runs): steps of more than %.0f%%", th.MinRelChange*100))
+		}
+		if sh, ok := byIndex[i]; ok {
+			add(i, sh.P, sh.Method)
+		}
+	}
+	s.Method = strings.Join(used, "; ")
+	if s.Method == "" {
+		s.Method = "a single run: nothing to compare"
 	}
 }
 
@@ -269,9 +292,11 @@ func writeSeriesText(io *IOStreams, s *Series, metric, unit string) {
 				arrow = "▼"
 			}
 			mark = fmt.Sprintf("%s %+.1f%%", arrow, c.Rel*100)
-			if c.P > 0 {
-				mark += fmt.Sprintf(" (p=%.3f)", c.P)
+			mark += " (" + string(c.Method)
+			if c.Method == stats.Launches || c.Method == stats.History {
+				mark += ", " + formatP(c.P)
 			}
+			mark += ")"
 		} else if i > 0 {
 			mark = "~"
 		}
@@ -279,4 +304,12 @@ func writeSeriesText(io *IOStreams, s *Series, metric, unit string) {
 	}
 	tw.Flush()
 	fmt.Fprintf(io.Out, "change detection: %s; ~ = no significant change\n", s.Method)
+}
+
+// formatP prints a p-value, p=0.008, or p<0.001 below 0.001.
+func formatP(p float64) string {
+	if p < 0.001 {
+		return "p<0.001"
+	}
+	return fmt.Sprintf("p=%.3f", p)
 }

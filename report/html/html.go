@@ -44,7 +44,10 @@ type Trend struct {
 	Metric       string
 	Unit         string
 	Points       []TrendPoint
-	ChangePoints []int // indices into Points where a new level starts (stats.ChangePoints)
+	ChangePoints []int // indices into Points where a new level starts
+	// Method says how the changes were found (the same words as profan
+	// trend's), shown under the chart.
+	Method string
 }
 
 // TrendPoint is one value of a trend.
@@ -399,8 +402,12 @@ func trendSummary(t Trend) string {
 	}
 	s := plural(n, "value") + " from run " + runLabel(t.Points[0]) + " to " + runLabel(t.Points[n-1])
 	cps := validChanges(t.ChangePoints, n)
+	how := ""
+	if t.Method != "" {
+		how = ". Change detection: " + t.Method
+	}
 	if len(cps) == 0 {
-		return s + "; no change point"
+		return s + "; no change point" + how
 	}
 	bounds := append(append([]int{0}, cps...), n)
 	var parts []string
@@ -416,7 +423,7 @@ func trendSummary(t Trend) string {
 		}
 		parts = append(parts, part)
 	}
-	return s + "; " + plural(len(cps), "change") + ": " + strings.Join(parts, "; ")
+	return s + "; " + plural(len(cps), "change") + ": " + strings.Join(parts, "; ") + how
 }
 
 func where(file string, line int) string {
