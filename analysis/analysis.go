@@ -21,6 +21,9 @@ type Options struct {
 	// Device names the GPU when the export does not (ncu's details page
 	// gives only a device index and the compute capability).
 	Device *gpumodel.Spec
+	// Bound is the speed-of-light percentage under which no unit limits
+	// the kernel (latency-bound); 0 means 60, as ncu's own rule.
+	Bound float64
 }
 
 // Ruler runs rules over an analysed kernel; the rules package implements it.
@@ -28,7 +31,7 @@ type Ruler interface {
 	Check(k *Kernel) (findings []profan.Finding, skipped []string)
 }
 
-// Kernel is the analysis of one kernel record.
+// Kernel is the analysis of one kernel record: the verdict on it.
 type Kernel struct {
 	Run  *profan.Run
 	K    *profan.Kernel
@@ -38,55 +41,64 @@ type Kernel struct {
 	GPU      gpumodel.Identity
 	Metrics  *metrics.Set
 	Model    Model
+	Limiter  Limiter
 	Findings []profan.Finding
 	Skipped  []string // rules skipped, with the reason
 }
 
-// Model is the memory model's reading of the kernel's accesses.
+// Model is the reading of the kernel's accesses, one per memory space,
+// each from the best evidence the export gives: the source page's
+// per-instruction counters, then the raw counters, then the model.
 type Model struct {
-	GlobalLoad  *Access `json:"global_load,omitempty"`
-	GlobalStore *Access `json:"global_store,omitempty"`
-	Shared      *Access `json:"shared,omitempty"`
+	GlobalLoad  *Access
+	GlobalStore *Access
+	SharedLoad  *Access
+	SharedStore *Access
 	// Instructions holds the per-instruction reading when the export has
 	// ncu's source page: each global or shared access with its measured
 	// and ideal sectors, worst first.
-	Instructions []Instruction `json:"instructions,omitempty"`
+	Instructions []Instruction
 }
 
-// Instruction is the model's reading of one SASS memory instruction.
+// Shared returns the shared-memory space with the worse conflict, loads or
+// stores: the two are never averaged.
+func (m Model) Shared() *Access {
+	switch {
+	case m.SharedLoad == nil:
+		return m.SharedStore
+	case m.SharedStore == nil:
+		return m.SharedLoad
+	case m.SharedStore.Pattern.Ways > m.SharedLoad.Pattern.Ways:
+		return m.SharedStore
+	}
+	return m.SharedLoad
+}
+
+// Instruction is the reading of one SASS memory instruction.
 type Instruction struct {
-	File                   string  `json:"file,omitempty"`
-	Line                   int     `json:"line,omitempty"`
-	Address                string  `json:"address,omitempty"`
-	SASS                   string  `json:"sass"`
-	Space                  string  `json:"space"`     // global or shared
-	Operation              string  `json:"operation"` // load or store
-	AccessBytes            float64 `json:"access_bytes,omitempty"`
-	Requests               float64 `json:"requests"`
-	Sectors                float64 `json:"sectors"`
-	IdealSectors           float64 `json:"ideal_sectors"`
-	SectorsPerRequest      float64 `json:"sectors_per_request"`
-	IdealSectorsPerRequest float64 `json:"ideal_sectors_per_request"`
-	Pattern                string  `json:"pattern"`
-	StrideBytes            float64 `json:"stride_bytes,omitempty"`
-	OffsetBytes            float64 `json:"offset_bytes,omitempty"`
-	Explanation            string  `json:"explanation"`
+	File                   string
+	Line                   int
+	Address                string
+	SASS                   string
+	Space                  string // global or shared
+	Operation              string // load or store
+	Requests               float64
+	Sectors                float64
+	IdealSectors           float64
+	SectorsPerRequest      float64
+	IdealSectorsPerRequest float64
+	Pattern                gpumodel.AccessPattern
 }
 
-// Access is the cross-check of one memory space.
+// Access is the reading of one memory space.
 type Access struct {
-	Requests               float64  `json:"requests"`
-	Transactions           float64  `json:"transactions"`
-	IdealTransactions      float64  `json:"ideal_transactions"`
-	SectorsPerRequest      float64  `json:"sectors_per_request"`
-	IdealSectorsPerRequest float64  `json:"ideal_sectors_per_request"`
-	AccessBytes            float64  `json:"access_bytes,omitempty"`
-	Pattern                string   `json:"pattern"`
-	StrideBytes            float64  `json:"stride_bytes,omitempty"`
-	OffsetBytes            float64  `json:"offset_bytes,omitempty"`
-	ConflictWays           float64  `json:"conflict_ways,omitempty"`
-	Explanation            string   `json:"explanation"`
-	Implausible            []string `json:"implausible,omitempty"`
+	Requests               float64
+	Transactions           float64
+	IdealTransactions      float64
+	SectorsPerRequest      float64
+	IdealSectorsPerRequest float64
+	Pattern                gpumodel.AccessPattern
+	Implausible            []string
 }
 
 // Device identifies the GPU of k from every clue the export gives (see
@@ -158,6 +170,11 @@ func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	a.Spec = a.GPU.Spec
 	a.Metrics = metrics.Derive(k, MetricsDevice(a.Spec))
 	a.Model = crossCheck(a)
+	bound := opt.Bound
+	if bound <= 0 {
+		bound = 60
+	}
+	a.Limiter = limiterOf(a, bound)
 	if opt.Rules != nil {
 		a.Findings, a.Skipped = opt.Rules.Check(a)
 	}
@@ -167,15 +184,73 @@ func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 // Value returns a canonical metric of the kernel.
 func (a *Kernel) Value(name string) (float64, bool) { return a.Metrics.Get(name) }
 
-// crossCheck explains each memory space's measured transactions per
-// request with the analytic model.
+// crossCheck reads each memory space's accesses. The source page, when
+// given, decides: a space's pattern is its worst instruction's and its
+// ideal is ncu's per-instruction ideal, so the kernel line never
+// contradicts its instructions.
 func crossCheck(a *Kernel) Model {
 	var m Model
-	m.GlobalLoad = globalAccess(a, "global_load_requests", "gld")
-	m.GlobalStore = globalAccess(a, "global_store_requests", "gst")
-	m.Shared = sharedAccess(a)
 	m.Instructions = instructions(a)
+	m.GlobalLoad = fromSource(globalAccess(a, "global_load_requests", "gld"), m.Instructions, "global", "load")
+	m.GlobalStore = fromSource(globalAccess(a, "global_store_requests", "gst"), m.Instructions, "global", "store")
+	m.SharedLoad = fromSource(sharedAccess(a, "load"), m.Instructions, "shared", "load")
+	m.SharedStore = fromSource(sharedAccess(a, "store"), m.Instructions, "shared", "store")
 	return m
+}
+
+// fromSource replaces the reading of one space by its instructions' when
+// the source page has them: the measured figures stay the counters', the
+// ideal takes ncu's per-instruction ideal (width- and broadcast-aware) and
+// the pattern is the worst instruction's.
+func fromSource(acc *Access, ins []Instruction, space, op string) *Access {
+	var req, sec, ideal float64
+	var worst *Instruction
+	broadcast := true
+	n := 0
+	for i := range ins {
+		in := &ins[i]
+		if in.Space != space || in.Operation != op {
+			continue
+		}
+		n++
+		req += in.Requests
+		sec += in.Sectors
+		ideal += in.IdealSectors
+		if in.Pattern.Kind != gpumodel.Broadcast {
+			broadcast = false
+		}
+		if in.Sectors > in.IdealSectors*1.05 && (worst == nil || in.Sectors-in.IdealSectors > worst.Sectors-worst.IdealSectors) {
+			worst = in
+		}
+	}
+	if n == 0 || sec <= 0 {
+		return acc
+	}
+	if acc == nil {
+		acc = &Access{Requests: req, Transactions: sec, SectorsPerRequest: sec / req}
+	}
+	acc.IdealSectorsPerRequest = acc.SectorsPerRequest * ideal / sec
+	if acc.Transactions > 0 {
+		acc.IdealTransactions = math.Round(acc.Transactions * ideal / sec)
+	}
+	unit := "sectors"
+	if space == "shared" {
+		unit = "wavefronts"
+	}
+	switch {
+	case worst != nil:
+		acc.Pattern = worst.Pattern
+		acc.Pattern.Reasons = append([]string{fmt.Sprintf("worst instruction %s: %.1f %s per request, ideal %.1f", worst.SASS, worst.SectorsPerRequest, unit, worst.IdealSectorsPerRequest)}, worst.Pattern.Reasons...)
+	case broadcast:
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Broadcast, Reasons: []string{fmt.Sprintf("every %s %s instruction reads addresses its warp shares", space, op)}}
+	default:
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, Reasons: []string{fmt.Sprintf("every %s %s instruction at its ideal %s per request", space, op, unit)}}
+		if space == "shared" {
+			acc.Pattern.Ways = 1
+		}
+	}
+	acc.Pattern.Evidence = gpumodel.FromSourcePage
+	return acc
 }
 
 // instructions reads the source page's per-instruction counters: ncu's
@@ -203,8 +278,8 @@ func instructions(a *Kernel) []Instruction {
 		if req <= 0 || (space != "global" && space != "shared") || (op != "load" && op != "store") {
 			continue
 		}
-		in := Instruction{File: s.File, Line: s.Line, Address: s.Address, SASS: s.SASS, Space: space, Operation: op,
-			AccessBytes: c["access_size_bits"] / 8, Requests: req}
+		in := Instruction{File: s.File, Line: s.Line, Address: s.Address, SASS: s.SASS, Space: space, Operation: op, Requests: req}
+		accessBytes := c["access_size_bits"] / 8
 		if space == "global" {
 			in.Sectors, in.IdealSectors = c["memory_l2_theoretical_sectors_global"], c["memory_l2_theoretical_sectors_global_ideal"]
 		} else {
@@ -215,65 +290,83 @@ func instructions(a *Kernel) []Instruction {
 		}
 		in.SectorsPerRequest = in.Sectors / req
 		in.IdealSectorsPerRequest = in.IdealSectors / req
-		elem := in.AccessBytes
+		elem := accessBytes
 		if elem <= 0 {
 			elem = 4
 		}
 		threads := c["thread_inst_executed_pred_on"] / req
 		if space == "global" {
-			// ncu's ideal counts the distinct bytes requested: far below
-			// threads × size / 32 means the threads share addresses.
-			noShare := threads * elem / 32
-			if (in.IdealSectorsPerRequest < 0.9 || (threads > 0 && in.IdealSectorsPerRequest < 0.5*noShare)) && in.SectorsPerRequest <= 1.5 {
-				in.Pattern = "uniform"
-				in.Explanation = "the threads of a warp read the same address (broadcast)"
-			} else {
-				x := gpumodel.Explain(elem, in.SectorsPerRequest, in.IdealSectorsPerRequest)
-				in.Pattern, in.StrideBytes, in.OffsetBytes, in.Explanation = x.Pattern, x.StrideBytes, x.OffsetBytes, x.Text
-				lines := c["l1_tag_requests_global"] / req
-				explained := false
-				if x.Pattern == "scattered" && lines > 0 && threads > 0 {
-					explained = true
-					// One sector per thread. The 128-byte lines tell a
-					// stride from scatter: a stride of s bytes touches
-					// threads·s/128 lines, every thread its own line from
-					// 128 B on; random addresses share a line now and then.
-					switch {
-					case lines < 0.9*threads:
-						in.Pattern, in.StrideBytes = "strided", math.Round(128*lines/threads)
-						in.Explanation = fmt.Sprintf("%.1f sectors in %.1f lines per request for %.1f threads: a stride of %.0f B", in.SectorsPerRequest, lines, threads, in.StrideBytes)
-					case lines >= 0.99*threads:
-						in.Pattern, in.StrideBytes = "strided", 0
-						in.Explanation = fmt.Sprintf("every thread of the warp in its own 128-byte line (%.1f lines for %.1f threads): a stride of 128 B or more, as a column of a row-major array", lines, threads)
-					default:
-						in.StrideBytes = 0
-						in.Explanation = fmt.Sprintf("%.1f lines for %.1f threads per request: random addresses, a few sharing a line", lines, threads)
-					}
-				}
-				if !explained && x.Pattern == "scattered" && launch2D(a.K) {
-					in.Pattern, in.StrideBytes = "strided", 0
-					in.Explanation += "; with a 2-D launch this is a column access (stride of a whole row)"
-				}
-			}
+			in.Pattern = globalInstructionPattern(a, in, elem, threads, c["l1_tag_requests_global"]/req)
 		} else {
 			ways := 1.0
 			if in.IdealSectors > 0 {
 				ways = in.Sectors / in.IdealSectors
 			}
-			if ways < 1.5 {
-				in.Pattern, in.Explanation = "coalesced", "no bank conflicts"
-			} else {
-				in.Pattern = "strided"
-				in.StrideBytes = 4 * math.Round(ways)
-				in.Explanation = fmt.Sprintf("%.1f× the ideal wavefronts: a %.0f-way bank conflict", ways, math.Round(ways))
-			}
+			in.Pattern = sharedPattern(ways, elem)
 		}
+		in.Pattern.AccessBytes = accessBytes
+		in.Pattern.Evidence = gpumodel.FromSourcePage
 		out = append(out, in)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		return out[i].Sectors-out[i].IdealSectors > out[j].Sectors-out[j].IdealSectors
 	})
 	return out
+}
+
+// globalInstructionPattern reads one global instruction's pattern from
+// its sectors, ideal sectors, active threads and 128-byte lines per
+// request.
+func globalInstructionPattern(a *Kernel, in Instruction, elem, threads, lines float64) gpumodel.AccessPattern {
+	// ncu's ideal counts the distinct bytes requested: far below
+	// threads × size / 32 means the threads share addresses.
+	noShare := threads * elem / 32
+	if (in.IdealSectorsPerRequest < 0.9 || (threads > 0 && in.IdealSectorsPerRequest < 0.5*noShare)) && in.SectorsPerRequest <= 1.5 {
+		return gpumodel.AccessPattern{Kind: gpumodel.Broadcast, Reasons: []string{"the threads of a warp read the same address (broadcast)"}}
+	}
+	x := gpumodel.Explain(elem, in.SectorsPerRequest, in.IdealSectorsPerRequest)
+	p := x.Access(elem, gpumodel.FromSourcePage)
+	if x.Kind != gpumodel.Scattered {
+		return p
+	}
+	if lines > 0 && threads > 0 {
+		// One sector per thread. The 128-byte lines tell a stride from
+		// scatter: a stride of s bytes touches threads·s/128 lines, every
+		// thread its own line from 128 B on; random addresses share a
+		// line now and then.
+		switch {
+		case lines < 0.9*threads:
+			p.Kind, p.StrideBytes = gpumodel.Strided, math.Round(128*lines/threads)
+			p.Reasons = []string{fmt.Sprintf("%.1f sectors in %.1f lines per request for %.1f threads: a stride of %.0f B", in.SectorsPerRequest, lines, threads, p.StrideBytes)}
+		case lines >= 0.99*threads:
+			p.Kind, p.StrideBytes = gpumodel.Strided, 0
+			p.Column = launch2D(a.K)
+			p.Reasons = []string{fmt.Sprintf("every thread of the warp in its own 128-byte line (%.1f lines for %.1f threads): a stride of 128 B or more", lines, threads)}
+			if p.Column {
+				p.Reasons[0] += ", as a column of a row-major array"
+			}
+		default:
+			p.StrideBytes, p.Random = 0, true
+			p.Reasons = []string{fmt.Sprintf("%.1f lines for %.1f threads per request: random addresses, a few sharing a line", lines, threads)}
+		}
+		return p
+	}
+	if launch2D(a.K) {
+		p.Kind, p.StrideBytes, p.Column = gpumodel.Strided, 0, true
+		p.Reasons = append(p.Reasons, "with a 2-D launch this is a column access (stride of a whole row)")
+	}
+	return p
+}
+
+// sharedPattern reads a shared-memory access from its wavefronts over the
+// ideal: ways-way bank conflict.
+func sharedPattern(ways, elem float64) gpumodel.AccessPattern {
+	if ways < 1.5 {
+		return gpumodel.AccessPattern{Kind: gpumodel.Coalesced, Ways: math.Max(1, math.Round(ways*100)/100), Reasons: []string{"no bank conflicts"}}
+	}
+	w := math.Round(ways)
+	return gpumodel.AccessPattern{Kind: gpumodel.Strided, Ways: math.Round(ways*100) / 100, StrideBytes: 4 * w,
+		Reasons: []string{fmt.Sprintf("%.1f× the ideal wavefronts: a %.0f-way bank conflict", ways, w)}}
 }
 
 func globalAccess(a *Kernel, reqName, op string) *Access {
@@ -290,6 +383,7 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	elem, haveElem := a.Value(op + "_access_bytes")
 	ideal, haveIdeal := a.Value(op + "_ideal_transactions")
 	effPct, haveEff := a.Value(op + "_efficiency")
+	ev := gpumodel.FromModel
 	switch {
 	case haveEff && effPct > 0:
 		// Efficiency is requested bytes over moved bytes, so the ideal is
@@ -300,9 +394,11 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 		if ok2 {
 			acc.IdealTransactions = math.Round(tr * effPct / 100)
 		}
+		ev = gpumodel.FromCounters
 	case haveIdeal && ok1 && req > 0:
 		acc.IdealTransactions = ideal
 		acc.IdealSectorsPerRequest = ideal / req
+		ev = gpumodel.FromCounters
 	case haveElem:
 		acc.IdealSectorsPerRequest = math.Max(1, elem)
 	default:
@@ -317,32 +413,34 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	if !haveElem && (haveEff || haveIdeal) {
 		elem, haveElem = acc.IdealSectorsPerRequest, true
 	}
+	accessBytes := 0.0
 	if haveElem && volta {
-		acc.AccessBytes = math.Round(elem*100) / 100
+		accessBytes = math.Round(elem*100) / 100
 	}
 	switch {
 	case acc.IdealSectorsPerRequest >= 0.9 && acc.SectorsPerRequest <= acc.IdealSectorsPerRequest*1.1:
-		acc.Pattern = "coalesced"
-		acc.Explanation = fmt.Sprintf("%.2f sectors per request, ideal %.2f: coalesced", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: accessBytes,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: coalesced", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
 	case acc.IdealSectorsPerRequest < 0.9 && acc.SectorsPerRequest <= 1.5:
 		// Less than a sector of distinct bytes per request: the threads
 		// share addresses.
-		acc.Pattern = "uniform"
-		acc.Explanation = fmt.Sprintf("%.2f sectors per request for %.2f sectors of distinct bytes: the threads of a warp read the same address (broadcast)", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Broadcast, AccessBytes: accessBytes,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request for %.2f sectors of distinct bytes: the threads of a warp read the same address (broadcast)", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
 	case haveElem && !isPow2(elem) && math.Abs(acc.SectorsPerRequest-acc.IdealSectorsPerRequest) > 0.05*acc.IdealSectorsPerRequest:
-		acc.Pattern, acc.AccessBytes = "mixed", 0
-		acc.Explanation = fmt.Sprintf("%.2f sectors per request, ideal %.2f: instructions of different widths or patterns share this memory space; the source page tells them apart", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: instructions of different widths or patterns share this memory space; the source page tells them apart", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
 	default:
 		e := math.Round(elem)
 		x := gpumodel.Explain(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
-		acc.Pattern, acc.StrideBytes, acc.OffsetBytes, acc.Explanation = x.Pattern, x.StrideBytes, x.OffsetBytes, x.Text
-		if x.Pattern == "scattered" && launch2D(a.K) {
+		acc.Pattern = x.Access(accessBytes, ev)
+		if x.Kind == gpumodel.Scattered && launch2D(a.K) {
 			// One sector per thread cannot tell a large stride from
 			// scatter. A 2-D launch indexes 2-D data: a column access.
-			acc.Pattern, acc.StrideBytes = "strided", 0
-			acc.Explanation += "; with a 2-D launch this is a column access (stride of a whole row)"
+			acc.Pattern.Kind, acc.Pattern.StrideBytes, acc.Pattern.Column = gpumodel.Strided, 0, true
+			acc.Pattern.Reasons = append(acc.Pattern.Reasons, "with a 2-D launch this is a column access (stride of a whole row)")
 		}
 	}
+	acc.Pattern.Evidence = ev
 	e := elem
 	if e <= 0 || math.IsNaN(e) {
 		e = 4
@@ -359,35 +457,24 @@ func eff(a *Kernel, op string) float64 {
 	return v
 }
 
-func sharedAccess(a *Kernel) *Access {
-	ld, okl := a.Value("shared_load_transactions_per_request")
-	st, oks := a.Value("shared_store_transactions_per_request")
-	if !okl && !oks {
+// sharedAccess reads shared loads or stores (op) from the counters; the
+// two are kept apart, never averaged.
+func sharedAccess(a *Kernel, op string) *Access {
+	spr, ok := a.Value("shared_" + op + "_transactions_per_request")
+	if !ok || spr == 0 || math.IsNaN(spr) {
 		return nil
 	}
-	worst := math.Max(nan0(ld, okl), nan0(st, oks))
-	if worst == 0 {
-		return nil // no shared-memory accesses
-	}
-	lr, _ := a.Value("shared_load_requests")
-	sr, _ := a.Value("shared_store_requests")
-	lt, _ := a.Value("shared_load_transactions")
-	stt, _ := a.Value("shared_store_transactions")
-	acc := &Access{Requests: nz(lr) + nz(sr), Transactions: nz(lt) + nz(stt), SectorsPerRequest: worst, IdealSectorsPerRequest: 1}
-	if acc.Requests > 0 {
-		acc.SectorsPerRequest = acc.Transactions / acc.Requests
-	}
+	req, _ := a.Value("shared_" + op + "_requests")
+	tr, _ := a.Value("shared_" + op + "_transactions")
+	acc := &Access{Requests: nz(req), Transactions: nz(tr), SectorsPerRequest: spr, IdealSectorsPerRequest: 1}
 	acc.IdealTransactions = acc.Requests
-	acc.ConflictWays = math.Round(worst*100) / 100
-	switch {
-	case worst < 1.5:
-		acc.Pattern = "coalesced"
-		acc.Explanation = fmt.Sprintf("%.2f wavefronts per shared-memory instruction: no bank conflicts to speak of", worst)
-	default:
-		ways := math.Round(worst)
-		acc.Pattern = "strided"
-		acc.StrideBytes = 4 * ways
-		acc.Explanation = fmt.Sprintf("%.1f wavefronts per shared-memory instruction: a %.0f-way bank conflict, as a warp reading 4-byte words %.0f B apart (a column of a [32][32] tile is 32-way)", worst, ways, 4*ways)
+	acc.Pattern = sharedPattern(spr, 4)
+	acc.Pattern.Evidence = gpumodel.FromCounters
+	if spr < 1.5 {
+		acc.Pattern.Reasons = []string{fmt.Sprintf("%.2f wavefronts per shared-memory %s: no bank conflicts to speak of", spr, op)}
+	} else {
+		w := math.Round(spr)
+		acc.Pattern.Reasons = []string{fmt.Sprintf("%.1f wavefronts per shared-memory %s: a %.0f-way bank conflict, as a warp reading 4-byte words %.0f B apart (a column of a [32][32] tile is 32-way)", spr, op, w, 4*w)}
 	}
 	return acc
 }

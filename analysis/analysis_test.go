@@ -198,8 +198,8 @@ func TestPatterns(t *testing.T) {
 				continue
 			}
 			found = true
-			if in.Pattern != w.pattern || in.StrideBytes != w.stride {
-				t.Errorf("%s %s %s line %d: got %s stride %v, want %s stride %v (%s)", w.capture, a.K.Name, w.op, w.line, in.Pattern, in.StrideBytes, w.pattern, w.stride, in.Explanation)
+			if in.Pattern.Kind.String() != w.pattern || in.Pattern.StrideBytes != w.stride {
+				t.Errorf("%s %s %s line %d: got %s stride %v, want %s stride %v (%s)", w.capture, a.K.Name, w.op, w.line, in.Pattern.Kind, in.Pattern.StrideBytes, w.pattern, w.stride, in.Pattern.Text())
 			}
 		}
 		if !found {
@@ -216,12 +216,12 @@ func TestSharedConflicts(t *testing.T) {
 		pattern string
 		ways    float64
 	}{{"1", "coalesced", 1}, {"3", "strided", 32}, {"4", "coalesced", 1}} {
-		sh := ks[mustAtoi(tt.kernel)].Model.Shared
+		sh := ks[mustAtoi(tt.kernel)].Model.Shared()
 		if sh == nil {
 			t.Fatalf("kernel %s: no shared model", tt.kernel)
 		}
-		if sh.Pattern != tt.pattern || math.Abs(math.Round(sh.ConflictWays)-tt.ways) > 0 && tt.ways > 1 {
-			t.Errorf("kernel %s: shared %s %.2f-way, want %s %v-way", tt.kernel, sh.Pattern, sh.ConflictWays, tt.pattern, tt.ways)
+		if sh.Pattern.Kind.String() != tt.pattern || math.Abs(math.Round(sh.Pattern.Ways)-tt.ways) > 0 && tt.ways > 1 {
+			t.Errorf("kernel %s: shared %s %.2f-way, want %s %v-way", tt.kernel, sh.Pattern.Kind, sh.Pattern.Ways, tt.pattern, tt.ways)
 		}
 	}
 }

@@ -10,10 +10,9 @@ import (
 // sectors-per-request figure, by inverting the CC ≥ 7.0 model (and the
 // 32-B mode of CC 3.x–6.x, which counts the same sectors).
 type Explanation struct {
-	// Pattern is "coalesced", "misaligned", "strided", "scattered",
-	// "uniform" or "mixed"; "" when the inputs cannot be explained (see
-	// Text).
-	Pattern string
+	// Kind is Coalesced, Misaligned, Strided, Scattered, Broadcast or
+	// Mixed; UnknownAccess when the inputs cannot be explained (see Text).
+	Kind AccessKind
 	// StrideBytes is the distance between consecutive threads' addresses
 	// for "strided"; for "scattered" it is 32, the least stride that
 	// touches one sector per thread. 0 otherwise.
@@ -58,13 +57,13 @@ func Explain(elemBytes, sectorsPerRequest, idealSectorsPerRequest float64) Expla
 	case r > warpSize+tol && elemBytes <= 16:
 		return Explanation{Text: head + ": impossible, a warp touches at most 32 sectors; check the counters"}
 	case r < ideal-tol && r <= 1+tol:
-		return Explanation{Pattern: "uniform", Text: head + ": all threads of a warp read the same address (broadcast)"}
+		return Explanation{Kind: Broadcast, Text: head + ": all threads of a warp read the same address (broadcast)"}
 	case r < ideal-tol:
-		return Explanation{Pattern: "mixed", Text: head + ": fewer sectors than distinct addresses need, so threads share addresses (partial broadcast)"}
+		return Explanation{Kind: Mixed, Text: head + ": fewer sectors than distinct addresses need, so threads share addresses (partial broadcast)"}
 	case near(r, ideal):
-		return Explanation{Pattern: "coalesced", Text: head + ": coalesced"}
+		return Explanation{Kind: Coalesced, Text: head + ": coalesced"}
 	case r >= 0.93*maxPerReq:
-		return Explanation{Pattern: "scattered", StrideBytes: sectorBytes,
+		return Explanation{Kind: Scattered, StrideBytes: sectorBytes,
 			Text: head + ": one sector per thread, strided by 32 B or more, or scattered"}
 	}
 	if k := math.Round(r / ideal); k >= 2 && near(r, k*ideal) {
@@ -73,20 +72,26 @@ func Explain(elemBytes, sectorsPerRequest, idealSectorsPerRequest float64) Expla
 		if near(r, ideal+1) {
 			text += ", or misaligned"
 		}
-		return Explanation{Pattern: "strided", StrideBytes: s, Text: text}
+		return Explanation{Kind: Strided, StrideBytes: s, Text: text}
 	}
 	if near(r, ideal+1) || r > ideal && r < ideal+1 {
 		// Between ideal and ideal+1: some or all requests straddle one
 		// more sector than needed.
-		return Explanation{Pattern: "misaligned", OffsetBytes: elemBytes,
+		return Explanation{Kind: Misaligned, OffsetBytes: elemBytes,
 			Text: head + ": misaligned by a non-multiple of 32 B"}
 	}
 	if k := math.Round((r - 1) / ideal); k >= 2 && near(r, k*ideal+1) {
 		s := k * elemBytes
-		return Explanation{Pattern: "strided", StrideBytes: s, OffsetBytes: elemBytes,
+		return Explanation{Kind: Strided, StrideBytes: s, OffsetBytes: elemBytes,
 			Text: head + ": strided by " + num(s) + " B (" + num(k) + " elements) and misaligned by a non-multiple of 32 B"}
 	}
-	return Explanation{Pattern: "mixed", Text: head + ": between the clean patterns; several patterns or divergent branches share the instruction"}
+	return Explanation{Kind: Mixed, Text: head + ": between the clean patterns; several patterns or divergent branches share the instruction"}
+}
+
+// Access returns the explanation as a typed pattern of elemBytes-byte
+// accesses read from the given evidence.
+func (x Explanation) Access(elemBytes float64, ev Evidence) AccessPattern {
+	return AccessPattern{Kind: x.Kind, StrideBytes: x.StrideBytes, OffsetBytes: x.OffsetBytes, AccessBytes: elemBytes, Evidence: ev, Reasons: []string{x.Text}}
 }
 
 // num formats x with at most two decimals and no trailing zeros.

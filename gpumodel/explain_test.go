@@ -34,14 +34,14 @@ func TestExplain(t *testing.T) {
 		{"partial broadcast", 4, 2, 4, "mixed", 0, 0, "share addresses"},
 		{"between", 4, 6.3, 4, "mixed", 0, 0, "between"},
 		{"1-byte stride 2 is also misalignment", 1, 2, 1, "strided", 2, 0, "or misaligned"},
-		{"impossible", 4, 40, 4, "", 0, 0, "impossible"},
-		{"no data", 4, 0, 4, "", 0, 0, "cannot explain"},
+		{"impossible", 4, 40, 4, "unknown", 0, 0, "impossible"},
+		{"no data", 4, 0, 4, "unknown", 0, 0, "cannot explain"},
 	}
 	for _, tt := range tests {
 		got := Explain(tt.elemBytes, tt.spr, tt.ideal)
-		if got.Pattern != tt.pattern || got.StrideBytes != tt.stride || got.OffsetBytes != tt.offset {
+		if got.Kind.String() != tt.pattern || got.StrideBytes != tt.stride || got.OffsetBytes != tt.offset {
 			t.Errorf("%s: Explain(%v, %v, %v): got %q stride %v offset %v, want %q stride %v offset %v (%s)",
-				tt.name, tt.elemBytes, tt.spr, tt.ideal, got.Pattern, got.StrideBytes, got.OffsetBytes,
+				tt.name, tt.elemBytes, tt.spr, tt.ideal, got.Kind, got.StrideBytes, got.OffsetBytes,
 				tt.pattern, tt.stride, tt.offset, got.Text)
 		}
 		if !strings.Contains(got.Text, tt.textContains) {
@@ -72,9 +72,9 @@ func TestExplainInvertsPredict(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := Explain(float64(tt.elemBytes), pr.SectorsPerRequest, pr.IdealSectorsPerRequest); got.Pattern != tt.want {
+			if got := Explain(float64(tt.elemBytes), pr.SectorsPerRequest, pr.IdealSectorsPerRequest); got.Kind.String() != tt.want {
 				t.Errorf("cc %s, %d-byte %s: Explain(%.2f sectors/request): got %q, want %q (%s)",
-					cc, tt.elemBytes, tt.pattern, pr.SectorsPerRequest, got.Pattern, tt.want, got.Text)
+					cc, tt.elemBytes, tt.pattern, pr.SectorsPerRequest, got.Kind, tt.want, got.Text)
 			}
 		}
 	}

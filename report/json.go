@@ -41,7 +41,8 @@ type JSONKernel struct {
 	Metrics     map[string]float64 `json:"metrics"`
 	Findings    []JSONFinding      `json:"findings"`
 	NCUFindings []JSONToolFinding  `json:"ncu_findings,omitempty"`
-	Model       analysis.Model     `json:"model"`
+	Model       JSONModel          `json:"model"`
+	Limiter     JSONLimiter        `json:"limiter"`
 	Warnings    []string           `json:"warnings,omitempty"`
 	Skipped     []string           `json:"skipped_rules,omitempty"`
 }
@@ -97,7 +98,7 @@ func ToJSON(a *analysis.Kernel, run int) JSONKernel {
 	j := JSONKernel{
 		ID: k.ID, Name: k.Name, Demangled: k.Demangled, Run: run, CC: k.CC,
 		Grid: k.Grid, Block: k.Block, Invocations: k.Invocations, Duration: ptr(k.Duration),
-		Metrics: map[string]float64{}, Findings: []JSONFinding{}, Model: a.Model,
+		Metrics: map[string]float64{}, Findings: []JSONFinding{}, Model: ToJSONModel(a.Model), Limiter: ToJSONLimiter(a.Limiter),
 		Warnings: a.Metrics.Warnings, Skipped: a.Skipped, DeviceFrom: a.GPU.Source.String(), DeviceNote: a.GPU.Note(),
 	}
 	j.Device = k.Device

@@ -49,8 +49,8 @@ func (m *markdownWriter) Kernel(a *analysis.Kernel) error {
 		peak = fmt.Sprintf("%.1f%%", p)
 	}
 	shared := ""
-	if a.Model.Shared != nil {
-		shared = fmt.Sprintf("%.2f", a.Model.Shared.ConflictWays)
+	if x := a.Model.Shared(); x != nil {
+		shared = fmt.Sprintf("%.2f", x.Pattern.Ways)
 	}
 	var rules []string
 	for _, f := range a.Findings {

@@ -95,14 +95,15 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 			eff = fmt.Sprintf("%.1f%% efficient", v)
 		}
 		unit := "sectors/req"
-		if label == "shared" {
+		if strings.HasPrefix(label, "shared") {
 			unit = "wavefronts/req"
 		}
-		fmt.Fprintf(tw, "  %s\t%.2f %s\tideal %.2f\t%s\t%s\n", label, x.SectorsPerRequest, unit, x.IdealSectorsPerRequest, eff, t.pattern(x.Pattern))
+		fmt.Fprintf(tw, "  %s\t%.2f %s\tideal %.2f\t%s\t%s\n", label, x.SectorsPerRequest, unit, x.IdealSectorsPerRequest, eff, t.pattern(x.Pattern.Kind.String()))
 	}
 	access("global load", a.Model.GlobalLoad, "gld_efficiency")
 	access("global store", a.Model.GlobalStore, "gst_efficiency")
-	access("shared", a.Model.Shared, "shared_efficiency")
+	access("shared load", a.Model.SharedLoad, "")
+	access("shared store", a.Model.SharedStore, "")
 	if bw, ok := a.Value("dram_throughput"); ok {
 		peak := ""
 		if p, ok := a.Value("dram_peak_pct"); ok {
@@ -121,11 +122,7 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 	if r, ok := a.Value("instruction_byte_ratio"); ok {
 		bal := ""
 		if b, ok := a.Value("machine_balance"); ok {
-			side := "memory-bound side"
-			if r > b {
-				side = "compute-bound side"
-			}
-			bal = fmt.Sprintf("balance %.2f: %s", b, side)
+			bal = fmt.Sprintf("balance %.2f", b)
 		}
 		fmt.Fprintf(tw, "  inst:byte\t%.2f\t\t%s\t\n", r, bal)
 	}
@@ -133,15 +130,18 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 		fmt.Fprintf(tw, "  intensity\t%.3g FLOP/B\t\t\t\n", ai)
 	}
 	tw.Flush()
+	if l := a.Limiter; l.Known() {
+		fmt.Fprintf(t.w, "  limiter: %s (%s)\n", t.c("1", l.String()), l.Evidence)
+	}
 	if t.opt.Verbose {
 		for _, v := range a.Metrics.Values {
 			fmt.Fprintf(t.w, "    %-40s %s\n", v.Name, metrics.Format(v.Value, v.Unit))
 		}
 	}
-	for _, x := range []*analysis.Access{a.Model.GlobalLoad, a.Model.GlobalStore, a.Model.Shared} {
+	for _, x := range []*analysis.Access{a.Model.GlobalLoad, a.Model.GlobalStore, a.Model.SharedLoad, a.Model.SharedStore} {
 		// With the source page, the instructions below say it better.
-		if x != nil && x.Pattern != "coalesced" && x.Explanation != "" && len(a.Model.Instructions) == 0 {
-			fmt.Fprintf(t.w, "  model: %s\n", x.Explanation)
+		if x != nil && x.Pattern.Kind != gpumodel.Coalesced && len(x.Pattern.Reasons) > 0 && len(a.Model.Instructions) == 0 {
+			fmt.Fprintf(t.w, "  model: %s\n", x.Pattern.Text())
 		}
 		if x != nil {
 			for _, s := range x.Implausible {
@@ -167,7 +167,7 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 			loc = fmt.Sprintf("%s:%d", filepath.Base(in.File), in.Line)
 		}
 		fmt.Fprintf(t.w, "    %-18s %-34s %s %s: %.1f %s/req, ideal %.1f (%s)\n", loc, shorten(in.SASS, 34), in.Space, in.Operation,
-			in.SectorsPerRequest, unit, in.IdealSectorsPerRequest, t.pattern(in.Pattern))
+			in.SectorsPerRequest, unit, in.IdealSectorsPerRequest, t.pattern(in.Pattern.Kind.String()))
 	}
 	for _, w := range a.Metrics.Warnings {
 		fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "check:"), w)

@@ -1,42 +1,27 @@
 package rules
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 )
 
-// boundOf places a kernel on the roofline: "memory", "compute", "latency"
-// or "" when the export lacks what it takes. ncu's speed-of-light
-// percentages decide when present (both under 60 %: latency-bound, as ncu's
-// own SOLBottleneck rule says); otherwise the instruction:byte ratio against
-// the device balance (the seed's method for nvprof metrics).
+// boundOf places a kernel on the roofline from the analysis's one
+// limiter: "memory", "compute", "latency" or "" when the export lacks what
+// it takes. The rules never decide a side of their own.
 func boundOf(p *Pass) (string, string) {
-	mem, okM := p.Value("memory_throughput_pct")
-	comp, okC := p.Value("compute_throughput_pct")
-	if okM && okC {
-		switch {
-		case mem < p.T.Bound && comp < p.T.Bound:
-			return "latency", fmt.Sprintf("memory %.0f%% and compute %.0f%% of peak, both under %.0f%%", mem, comp, p.T.Bound)
-		case mem >= comp:
-			return "memory", fmt.Sprintf("memory at %.0f%% of peak, compute at %.0f%%", mem, comp)
-		default:
-			return "compute", fmt.Sprintf("compute at %.0f%% of peak, memory at %.0f%%", comp, mem)
-		}
+	l := p.A.Limiter
+	switch l.Unit {
+	case analysis.LimitLatency:
+		return l.Bound(), "no unit near its peak (" + l.Evidence + ")"
+	case analysis.LimitLaunch:
+		return l.Bound(), "launch size (" + l.Evidence + ")"
 	}
-	r, okR := p.Value("instruction_byte_ratio")
-	b, okB := p.Value("machine_balance")
-	if okR && okB {
-		if r < b {
-			return "memory", fmt.Sprintf("instruction:byte ratio %.2f below the device balance %.2f", r, b)
-		}
-		return "compute", fmt.Sprintf("instruction:byte ratio %.2f above the device balance %.2f", r, b)
-	}
-	return "", ""
+	return l.Bound(), l.String() + " limits it (" + l.Evidence + ")"
 }
 
-var boundRequires = []string{"memory_throughput_pct|instruction_byte_ratio"}
+var boundRequires = []string{"memory_throughput_pct|compute_throughput_pct|instruction_byte_ratio|sm_count"}
 
 // MemoryBound places the kernel under the memory roof.
 var MemoryBound = &Rule{
@@ -102,14 +87,18 @@ loads issued before their use) hides the latency.`,
 	Before:   `kernel<<<4, 128>>>(...)`,
 	After:    `kernel<<<numSMs * 4, 256>>>(...)  // and unroll independent loads`,
 	Severity: profan.Info,
-	Requires: []string{"memory_throughput_pct", "compute_throughput_pct"},
+	Requires: boundRequires,
 	Check: func(p *Pass) {
 		b, why := boundOf(p)
 		if b != "latency" {
 			return
 		}
+		msg := "latency-bound: " + why
+		if p.A.Limiter.Unit == analysis.LimitLaunch {
+			msg = "latency-bound: limited by its " + why
+		}
 		p.Report(profan.Finding{
-			Message:  "latency-bound: " + why,
+			Message:  msg,
 			Advice:   "put more independent work in flight: more blocks and warps, fewer dependent loads, loop unrolling with loads issued early",
 			Gain:     math.NaN(),
 			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "achieved_occupancy", "waves_per_sm"),

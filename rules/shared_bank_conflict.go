@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gpumodel"
 )
 
@@ -28,29 +29,32 @@ odata[i] = tile[threadIdx.x][threadIdx.y]; // conflict-free`,
 }
 
 func checkBankConflict(p *Pass) {
-	ld, _ := p.Value("shared_load_transactions_per_request")
-	st, _ := p.Value("shared_store_transactions_per_request")
-	for _, c := range []struct {
-		ways float64
+	m := p.A.Model
+	all := 0.0
+	for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
+		if x != nil {
+			all += x.Transactions
+		}
+	}
+	for _, sp := range []struct {
+		x    *analysis.Access
 		what string
-		tr   string
-	}{{ld, "loads", "shared_load_transactions"}, {st, "stores", "shared_store_transactions"}} {
-		if math.IsNaN(c.ways) || c.ways < p.T.BankConflictWays {
+	}{{m.SharedLoad, "loads"}, {m.SharedStore, "stores"}} {
+		if sp.x == nil || sp.x.Pattern.Ways < p.T.BankConflictWays {
 			continue
+		}
+		c := struct {
+			ways  float64
+			what  string
+			share float64
+		}{sp.x.Pattern.Ways, sp.what, 1}
+		if all > 0 && sp.x.Transactions > 0 {
+			c.share = sp.x.Transactions / all
 		}
 		ways := math.Round(c.ways)
 		width := 32 // the tile width that produces a ways-way column conflict
 		pad := gpumodel.PaddingFor(width, 4)
-		all := 0.0
-		for _, n := range []string{"shared_load_transactions", "shared_store_transactions"} {
-			if v, ok := p.Value(n); ok {
-				all += v
-			}
-		}
-		share := 1.0
-		if v, ok := p.Value(c.tr); ok && all > 0 {
-			share = v / all
-		}
+		share := c.share
 		removed := 1 - 1/c.ways
 		gain := clamp01(removed * share * memoryWeight(p))
 		if c.ways > 33 {

@@ -3,10 +3,10 @@ package rules
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
 )
 
 // UncoalescedGlobal reports global loads or stores that move more sectors
@@ -49,11 +49,11 @@ func checkUncoalesced(p *Pass) {
 		if x == nil || x.IdealSectorsPerRequest <= 0 || x.SectorsPerRequest < x.IdealSectorsPerRequest*p.T.Excess {
 			continue
 		}
-		if x.Pattern == "uniform" {
+		if x.Pattern.Kind == gpumodel.Broadcast {
 			continue // the uniform-load rule speaks for it
 		}
 		eff, _ := p.Value(c.op + "_efficiency")
-		if x.Pattern == "mixed" && x.IdealSectorsPerRequest < 3.6 && eff >= 50 && len(p.A.Model.Instructions) == 0 {
+		if x.Pattern.Kind == gpumodel.Mixed && x.IdealSectorsPerRequest < 3.6 && eff >= 50 && len(p.A.Model.Instructions) == 0 {
 			// Less than 4-byte-coalesced ideal: part of the traffic is a
 			// broadcast (a matrix row read by every thread), which tiling
 			// or uniform-load address, not coalescing.
@@ -68,21 +68,20 @@ func checkUncoalesced(p *Pass) {
 		}
 		removed := 1 - x.IdealSectorsPerRequest/x.SectorsPerRequest
 		gain := clamp01(removed * share * memoryWeight(p))
-		desc := x.Pattern
-		if x.AccessBytes > 0 && x.Pattern != "mixed" {
-			desc = fmt.Sprintf("%.0f-byte accesses, %s", x.AccessBytes, x.Pattern)
+		desc := x.Pattern.Kind.String()
+		if x.Pattern.AccessBytes > 0 && x.Pattern.Kind != gpumodel.Mixed {
+			desc = fmt.Sprintf("%.0f-byte accesses, %s", x.Pattern.AccessBytes, x.Pattern.Kind)
 		}
 		msg := fmt.Sprintf("global %s move %.1f sectors per request where %.1f would do (%s): %.0f%% of their sectors are wasted",
 			c.what, x.SectorsPerRequest, x.IdealSectorsPerRequest, desc, removed*100)
-		advice := uncoalescedAdvice(x, c.what)
-		// With the source page, name the worst instruction and advise on its
-		// own pattern rather than the kernel's blend.
+		advice := uncoalescedAdvice(x.Pattern, x.SectorsPerRequest, x.IdealSectorsPerRequest, c.what)
+		// With the source page, name the worst instruction; the kernel's
+		// pattern is already that instruction's.
 		if in, ok := worstInstruction(p.A, "global", map[string]string{"gld": "load", "gst": "store"}[c.op]); ok {
-			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, in.Pattern)
-			ix := &analysis.Access{Pattern: in.Pattern, StrideBytes: in.StrideBytes, OffsetBytes: in.OffsetBytes, SectorsPerRequest: in.SectorsPerRequest, IdealSectorsPerRequest: in.IdealSectorsPerRequest, Explanation: in.Explanation}
-			advice = uncoalescedAdvice(ix, c.what)
-		} else if x.Explanation != "" {
-			msg += "; " + x.Explanation
+			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, in.Pattern.Kind)
+			advice = uncoalescedAdvice(in.Pattern, in.SectorsPerRequest, in.IdealSectorsPerRequest, c.what)
+		} else if t := x.Pattern.Text(); t != "" {
+			msg += "; " + t
 		}
 		p.Report(profan.Finding{
 			Message:   msg,
@@ -94,17 +93,21 @@ func checkUncoalesced(p *Pass) {
 	}
 }
 
-func uncoalescedAdvice(x *analysis.Access, what string) string {
-	switch x.Pattern {
-	case "misaligned":
-		return fmt.Sprintf("align the %s: start each warp's access on a 128-byte boundary (drop the +offset in the index, or pad rows to a multiple of 32 elements and use cudaMallocPitch), so the %.0f sectors per request fall to %.0f", what, x.SectorsPerRequest, x.IdealSectorsPerRequest)
-	case "strided":
+// uncoalescedAdvice picks the fix from the typed pattern.
+func uncoalescedAdvice(x gpumodel.AccessPattern, spr, ideal float64, what string) string {
+	switch x.Kind {
+	case gpumodel.Misaligned:
+		return fmt.Sprintf("align the %s: start each warp's access on a 128-byte boundary (drop the +offset in the index, or pad rows to a multiple of 32 elements and use cudaMallocPitch), so the %.0f sectors per request fall to %.0f", what, spr, ideal)
+	case gpumodel.Strided:
 		if x.StrideBytes > 0 && x.StrideBytes < 128 {
 			return fmt.Sprintf("consecutive threads are %.0f B apart: store the fields as a structure of arrays (float *x, *y, *z instead of struct {x,y,z}[]) so each warp reads contiguous words", x.StrideBytes)
 		}
-		return fmt.Sprintf("consecutive threads touch different lines (a column of a row-major array): stage a tile in shared memory and let each warp read and write rows (__shared__ float tile[32][33]); this removes about %.0f%% of the %s' sectors", 100*(1-x.IdealSectorsPerRequest/x.SectorsPerRequest), what)
-	case "scattered":
-		if strings.Contains(x.Explanation, "random addresses") {
+		if x.Column {
+			return fmt.Sprintf("consecutive threads touch different lines (a column of a row-major array): stage a tile in shared memory and let each warp read and write rows (__shared__ float tile[32][33]); this removes about %.0f%% of the %s' sectors", 100*(1-ideal/spr), what)
+		}
+		return fmt.Sprintf("consecutive threads are 128 B or more apart, each in its own line: index so that thread i touches element i (a stride of one element), or reorganize the data so consecutive threads read consecutive words; this removes about %.0f%% of the %s' sectors", 100*(1-ideal/spr), what)
+	case gpumodel.Scattered:
+		if x.Random {
 			// The 128-byte lines showed random, data-dependent addresses.
 			return "the addresses are data-dependent (indirect indexing such as p[idx[i]]): sort or bin the indices so a warp's threads touch nearby elements, or gather through shared memory; read-only data can go through __ldg"
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/gpumodel"
 )
 
 // UniformLoad reports warps whose threads all read one address.
@@ -23,15 +24,15 @@ out[i] = in[i] * c_scale;`,
 		x := p.A.Model.GlobalLoad
 		var locs []profan.Location
 		for _, in := range p.A.Model.Instructions {
-			if in.Space == "global" && in.Operation == "load" && in.Pattern == "uniform" {
+			if in.Space == "global" && in.Operation == "load" && in.Pattern.Kind == gpumodel.Broadcast {
 				locs = append(locs, profan.Location{File: in.File, Line: in.Line, SASS: in.SASS})
 			}
 		}
-		if (x == nil || x.Pattern != "uniform") && len(locs) == 0 {
+		if (x == nil || x.Pattern.Kind != gpumodel.Broadcast) && len(locs) == 0 {
 			return
 		}
 		msg := "the threads of a warp read one address"
-		if x != nil && x.Pattern == "uniform" {
+		if x != nil && x.Pattern.Kind == gpumodel.Broadcast {
 			msg = fmt.Sprintf("global loads take %.2f sectors per request: %s", x.SectorsPerRequest, msg)
 		} else {
 			msg = fmt.Sprintf("%d global load instruction(s) where %s", len(locs), msg)

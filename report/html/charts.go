@@ -271,7 +271,8 @@ func EfficiencySVG(a *analysis.Kernel) template.HTML {
 	for _, g := range []group{
 		{"global load", "sectors / request", a.Model.GlobalLoad},
 		{"global store", "sectors / request", a.Model.GlobalStore},
-		{"shared memory", "wavefronts / request", a.Model.Shared},
+		{"shared load", "wavefronts / request", a.Model.SharedLoad},
+		{"shared store", "wavefronts / request", a.Model.SharedStore},
 	} {
 		if g.acc != nil && finite(g.acc.SectorsPerRequest) {
 			gs = append(gs, g)

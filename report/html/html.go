@@ -101,6 +101,7 @@ type kernelView struct {
 	Meta              []string
 	Duration          string
 	GLD, GST, Shared  cell
+	Limiter           string
 	DRAMPct           string
 	DRAM              string
 	Findings          []findingView
@@ -216,9 +217,9 @@ func roof(spec *gpumodel.Spec, idx []int, ks []*analysis.Kernel, views []*kernel
 		case OnRoofline:
 			items = append(items, roofItem{n: i + 1, ai: ai, perf: perf})
 			bound := math.Min(bw*ai, p32)
-			side := "memory side"
-			if ai >= p32/bw {
-				side = "compute side"
+			side := ks[i].Limiter.String()
+			if side == "" {
+				side = "unknown"
 			}
 			kv.Marker = markerIcon(i)
 			rv.Legend = append(rv.Legend, legendRow{K: kv, AI: sig3(ai), Perf: metrics.Format(perf, "FLOP/s"),
@@ -280,7 +281,11 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 	if a.Run != nil && a.Run.Source != "" {
 		kv.Meta = append(kv.Meta, "from "+a.Run.Source+", launch "+k.ID)
 	}
-	kv.GLD, kv.GST, kv.Shared = accessCell(a.Model.GlobalLoad), accessCell(a.Model.GlobalStore), accessCell(a.Model.Shared)
+	if l := a.Limiter; l.Known() {
+		kv.Limiter = l.String()
+		kv.Meta = append(kv.Meta, "limiter: "+l.String())
+	}
+	kv.GLD, kv.GST, kv.Shared = accessCell(a.Model.GlobalLoad), accessCell(a.Model.GlobalStore), accessCell(a.Model.Shared())
 	kv.DRAMPct = "n/a"
 	if v, ok := value(a, "dram_peak_pct"); ok {
 		kv.DRAMPct = fixed(v, 1) + "%"
@@ -294,9 +299,9 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 	for _, sp := range []struct {
 		name string
 		acc  *analysis.Access
-	}{{"global load", a.Model.GlobalLoad}, {"global store", a.Model.GlobalStore}, {"shared memory", a.Model.Shared}} {
-		if sp.acc != nil && sp.acc.Explanation != "" {
-			kv.Model = append(kv.Model, modelRow{Space: sp.name, Pattern: sp.acc.Pattern, Explanation: sp.acc.Explanation, Implausible: sp.acc.Implausible})
+	}{{"global load", a.Model.GlobalLoad}, {"global store", a.Model.GlobalStore}, {"shared load", a.Model.SharedLoad}, {"shared store", a.Model.SharedStore}} {
+		if sp.acc != nil && len(sp.acc.Pattern.Reasons) > 0 {
+			kv.Model = append(kv.Model, modelRow{Space: sp.name, Pattern: sp.acc.Pattern.Kind.String(), Explanation: sp.acc.Pattern.Text(), Implausible: sp.acc.Implausible})
 		}
 	}
 	// The instructions that move more than their ideal, worst first; the
@@ -312,7 +317,7 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 			continue
 		}
 		kv.Instructions = append(kv.Instructions, instrRow{Where: where(in.File, in.Line), SASS: in.SASS, Access: in.Space + " " + in.Operation,
-			Actual: fixed(in.SectorsPerRequest, 2), Ideal: fixed(in.IdealSectorsPerRequest, 2), Pattern: in.Pattern, Explanation: in.Explanation,
+			Actual: fixed(in.SectorsPerRequest, 2), Ideal: fixed(in.IdealSectorsPerRequest, 2), Pattern: in.Pattern.Kind.String(), Explanation: in.Pattern.Text(),
 			Over: fixed(in.SectorsPerRequest/in.IdealSectorsPerRequest, 1) + "×"})
 	}
 	kv.Efficiency = EfficiencySVG(a)

@@ -354,11 +354,10 @@ func hostileReport(t testing.TB) *Report {
 	f.Advice = `<a href="javascript:alert(7)">click</a>`
 	f.Locations[0].File = `"><iframe src=//evil.example/>.cu`
 	f.Locations[0].SASS = `<script>alert(8)</script>`
-	a.Model.GlobalStore.Explanation = `</style><script>alert(9)</script>`
-	a.Model.GlobalStore.Pattern = `<svg/onload=alert(10)>`
+	a.Model.GlobalStore.Pattern.Reasons = []string{`</style><script>alert(9)</script>`, `<svg/onload=alert(10)>`}
 	if len(a.Model.Instructions) > 0 {
 		a.Model.Instructions[0].SASS = `<script>alert(11)</script>`
-		a.Model.Instructions[0].Explanation = `" onmouseover="alert(12)`
+		a.Model.Instructions[0].Pattern.Reasons = []string{`" onmouseover="alert(12)`}
 	}
 	return &Report{
 		Title:     hostile,

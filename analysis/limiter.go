@@ -1,0 +1,191 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+)
+
+// Unit is what limits a kernel's speed.
+type Unit int
+
+const (
+	// UnknownLimit: the export lacks what it takes to tell.
+	UnknownLimit Unit = iota
+	// LimitDRAM: device-memory bandwidth.
+	LimitDRAM
+	// LimitL2: the L2 cache's bandwidth.
+	LimitL2
+	// LimitL1Shared: the L1/TEX cache and shared-memory pipe.
+	LimitL1Shared
+	// LimitPipe: a compute pipe of the SMs (Limiter.Pipe names it).
+	LimitPipe
+	// LimitLatency: no unit near its peak; warps wait.
+	LimitLatency
+	// LimitLaunch: the launch is too small to fill the GPU.
+	LimitLaunch
+)
+
+var unitNames = [...]string{"unknown", "DRAM", "L2", "L1/shared", "pipe", "latency", "launch"}
+
+func (u Unit) String() string {
+	if u < 0 || int(u) >= len(unitNames) {
+		return fmt.Sprintf("Unit(%d)", int(u))
+	}
+	return unitNames[u]
+}
+
+// MarshalText writes the unit's name.
+func (u Unit) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
+
+// Memory reports whether the unit is part of the memory system.
+func (u Unit) Memory() bool { return u == LimitDRAM || u == LimitL2 || u == LimitL1Shared }
+
+// Limiter is the one thing that limits a kernel, with the evidence. Every
+// output states this one; none decides its own.
+type Limiter struct {
+	Unit Unit
+	// Pipe names the compute pipe for LimitPipe ("FMA", "ALU", "FP64",
+	// "tensor"); "" when the export does not name it.
+	Pipe string
+	// Percent is the limiting unit's throughput against its peak, NaN
+	// when not measured.
+	Percent float64
+	// Evidence says which numbers decided, for people.
+	Evidence string
+}
+
+// Known reports whether a limiter was found.
+func (l Limiter) Known() bool { return l.Unit != UnknownLimit }
+
+// String is the limiter in a word or two: "DRAM", "L2", "L1/shared",
+// "pipe FMA", "compute pipes", "latency", "launch size", "" when unknown.
+func (l Limiter) String() string {
+	switch l.Unit {
+	case UnknownLimit:
+		return ""
+	case LimitPipe:
+		if l.Pipe == "" {
+			return "compute pipes"
+		}
+		return "pipe " + l.Pipe
+	case LimitLaunch:
+		return "launch size"
+	}
+	return l.Unit.String()
+}
+
+// Bound is the roofline side in ncu's words: "memory", "compute",
+// "latency" (launch-limited kernels are latency-bound too), "" unknown.
+func (l Limiter) Bound() string {
+	switch {
+	case l.Unit.Memory():
+		return "memory"
+	case l.Unit == LimitPipe:
+		return "compute"
+	case l.Unit == LimitLatency || l.Unit == LimitLaunch:
+		return "latency"
+	}
+	return ""
+}
+
+// limiterOf decides the one limiter of a kernel. ncu's speed-of-light
+// breakdown decides when present: the busiest unit of DRAM, L2, L1/shared
+// and the SM's pipes, unless all stay under bound percent (latency). A
+// grid of fewer blocks than SMs is limited by its launch. Without ncu's
+// percentages, the instruction:byte ratio against the device balance
+// picks a side (the seed's method for nvprof metrics).
+func limiterOf(a *Kernel, bound float64) Limiter {
+	blocks := float64(a.K.Grid.Size())
+	sms, okS := a.Value("sm_count")
+	launch := okS && blocks > 0 && blocks < sms
+	mem, okM := a.Value("memory_throughput_pct")
+	comp, okC := a.Value("compute_throughput_pct")
+	if okM && okC {
+		// ncu's own speed-of-light verdict: memory against compute, both
+		// under bound is latency (its SOLBottleneck rule). The breakdown
+		// then names the memory unit.
+		var parts []string
+		type cand struct {
+			u   Unit
+			pct float64
+		}
+		var cs []cand
+		for _, c := range []struct {
+			u    Unit
+			name string
+		}{{LimitDRAM, "dram_sol_pct"}, {LimitL2, "l2_sol_pct"}, {LimitL1Shared, "l1_sol_pct"}} {
+			if v, ok := a.Value(c.name); ok {
+				cs = append(cs, cand{c.u, v})
+			}
+		}
+		sort.SliceStable(cs, func(i, j int) bool { return cs[i].pct > cs[j].pct })
+		for _, c := range cs {
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", c.u, c.pct))
+		}
+		ev := fmt.Sprintf("memory %.0f%%", mem)
+		if len(parts) > 0 {
+			ev += " (" + strings.Join(parts, ", ") + ")"
+		}
+		ev += fmt.Sprintf(", compute %.0f%% of peak", comp)
+		switch {
+		case launch && mem < bound && comp < bound:
+			return Limiter{Unit: LimitLaunch, Percent: math.Max(mem, comp), Evidence: fmt.Sprintf("%.0f blocks for %.0f SMs; %s", blocks, sms, ev)}
+		case mem < bound && comp < bound:
+			return Limiter{Unit: LimitLatency, Percent: math.Max(mem, comp), Evidence: fmt.Sprintf("%s, both under %.0f%%", ev, bound)}
+		case comp > mem:
+			l := Limiter{Unit: LimitPipe, Percent: comp, Evidence: ev}
+			if name, pct, ok := busiestPipe(a); ok {
+				l.Pipe = name
+				l.Evidence += fmt.Sprintf("; busiest pipe %s at %.0f%%", name, pct)
+			}
+			return l
+		}
+		u := LimitL1Shared
+		switch {
+		case len(cs) > 0:
+			u = cs[0].u
+		default:
+			if d, ok := a.Value("dram_peak_pct"); ok && d >= 0.8*mem {
+				u = LimitDRAM
+			}
+		}
+		return Limiter{Unit: u, Percent: mem, Evidence: ev}
+	}
+	if launch {
+		return Limiter{Unit: LimitLaunch, Percent: math.NaN(), Evidence: fmt.Sprintf("%.0f blocks for %.0f SMs", blocks, sms)}
+	}
+	r, okR := a.Value("instruction_byte_ratio")
+	b, okB := a.Value("machine_balance")
+	if okR && okB {
+		if r < b {
+			return Limiter{Unit: LimitDRAM, Percent: math.NaN(), Evidence: fmt.Sprintf("instruction:byte ratio %.2f below the device balance %.2f", r, b)}
+		}
+		return Limiter{Unit: LimitPipe, Percent: math.NaN(), Evidence: fmt.Sprintf("instruction:byte ratio %.2f above the device balance %.2f", r, b)}
+	}
+	return Limiter{Percent: math.NaN()}
+}
+
+// busiestPipe finds the SM pipe with the highest utilization among ncu's
+// raw per-pipe counters.
+func busiestPipe(a *Kernel) (string, float64, bool) {
+	const pre, suf = "sm__inst_executed_pipe_", ".avg.pct_of_peak_sustained_active"
+	best, bestPct := "", -1.0
+	for _, m := range a.K.Metrics {
+		if !strings.HasPrefix(m.Name, pre) || !strings.HasSuffix(m.Name, suf) || math.IsNaN(m.Value) {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(m.Name, pre), suf)
+		if strings.Contains(name, "_") { // sub-counters: fma_type_fp16, cbu_pred_on_any
+			continue
+		}
+		if m.Value > bestPct {
+			best, bestPct = name, m.Value
+		}
+	}
+	if best == "" {
+		return "", 0, false
+	}
+	return strings.ToUpper(best), bestPct, true
+}
