@@ -12,6 +12,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/kernelname"
 	"github.com/profan-dev/profan/metrics"
 )
 
@@ -36,6 +37,8 @@ type Kernel struct {
 	Run  *profan.Run
 	K    *profan.Kernel
 	Spec *gpumodel.Spec // nil when the GPU is unknown
+	// Name is what the kernel's name tells: library, kind, display name.
+	Name kernelname.Info
 	// GPU is how Spec was identified: from --device, the printed name,
 	// the device attributes or the compute capability (assumed).
 	GPU      gpumodel.Identity
@@ -160,7 +163,7 @@ func MetricsDevice(s *gpumodel.Spec) metrics.Device {
 
 // Analyze analyses one kernel of run.
 func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
-	a := &Kernel{Run: run, K: k}
+	a := &Kernel{Run: run, K: k, Name: classify(k.DisplayName())}
 	a.GPU = Device(k)
 	if opt.Device != nil && a.GPU.Source != gpumodel.SourceName {
 		// The flag names the GPU when the export does not; a printed name

@@ -24,6 +24,9 @@ type Writer interface {
 type Options struct {
 	Color   bool // ANSI color (text only)
 	Verbose bool // show skipped rules and every canonical metric
+	// Top is how many groups of launches get their details after the
+	// summary table; 0 shows every group.
+	Top int
 }
 
 // New returns the writer for format: text, json or markdown.

@@ -4,9 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -15,14 +18,15 @@ import (
 )
 
 type textWriter struct {
-	w     *bufio.Writer
-	opt   Options
-	n     int
-	notes map[string]bool // device notes printed
+	w      *bufio.Writer
+	opt    Options
+	n      int
+	notes  map[string]bool // device notes printed
+	groups *analysis.Grouper
 }
 
 func newText(w io.Writer, opt Options) *textWriter {
-	return &textWriter{w: bufio.NewWriterSize(w, 64<<10), opt: opt}
+	return &textWriter{w: bufio.NewWriterSize(w, 64<<10), opt: opt, groups: analysis.NewGrouper(false)}
 }
 
 func (t *textWriter) c(code, s string) string {
@@ -33,6 +37,13 @@ func (t *textWriter) c(code, s string) string {
 }
 
 func (t *textWriter) Kernel(a *analysis.Kernel) error {
+	t.groups.Add(a)
+	return nil
+}
+
+// kernel writes one launch as it always has: header, metrics, model,
+// findings, ncu's own findings.
+func (t *textWriter) kernel(a *analysis.Kernel) {
 	k := a.K
 	if note := a.GPU.Note(); note != "" && !t.notes[note] {
 		// Once, before the first kernel analysed against an assumed GPU.
@@ -53,6 +64,72 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 	}
 	t.n++
 	fmt.Fprintf(t.w, "%s  %s\n", t.c("1", k.DisplayName()), t.c("2", "id "+k.ID))
+	t.head(a)
+	t.body(a)
+	for _, f := range a.Findings {
+		fmt.Fprintf(t.w, "  %s %s  %s\n", t.sev(f.Severity), t.c("1", f.Rule), gainText(f.Gain))
+		t.findingText(f)
+	}
+	t.skipped(a)
+	t.ncuSays(a, -1)
+}
+
+func (t *textWriter) findingText(f profan.Finding) {
+	fmt.Fprintf(t.w, "      %s\n", f.Message)
+	if f.Advice != "" {
+		fmt.Fprintf(t.w, "      fix: %s\n", f.Advice)
+	}
+	for _, l := range f.Locations {
+		fmt.Fprintf(t.w, "      at %s\n", location(l))
+	}
+}
+
+func (t *textWriter) skipped(a *analysis.Kernel) {
+	if t.opt.Verbose {
+		for _, s := range a.Skipped {
+			fmt.Fprintf(t.w, "  %s %s\n", t.c("2", "skipped:"), s)
+		}
+	}
+}
+
+// ncuSays writes ncu's own findings; max > 0 keeps the max with the largest
+// estimated speedup.
+func (t *textWriter) ncuSays(a *analysis.Kernel, max int) {
+	var fs []profan.ToolFinding
+	for _, f := range a.K.Findings {
+		if f.Type == "INF" && !t.opt.Verbose {
+			continue
+		}
+		fs = append(fs, f)
+	}
+	if len(fs) == 0 {
+		return
+	}
+	more := 0
+	if max > 0 && len(fs) > max && !t.opt.Verbose {
+		sort.SliceStable(fs, func(i, j int) bool { return nz(fs[i].Speedup) > nz(fs[j].Speedup) })
+		more = len(fs) - max
+		fs = fs[:max]
+	}
+	fmt.Fprintf(t.w, "  %s\n", t.c("2", "ncu says:"))
+	for _, f := range fs {
+		fmt.Fprintf(t.w, "    %s %s: %s\n", f.Type, f.Rule, shorten(f.Description, 160))
+	}
+	if more > 0 {
+		fmt.Fprintf(t.w, "    %s\n", t.c("2", fmt.Sprintf("(%d more; -v shows them)", more)))
+	}
+}
+
+func nz(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+// head writes the device and launch line.
+func (t *textWriter) head(a *analysis.Kernel, prefix ...string) {
+	k := a.K
 	var head []string
 	dev := k.Device
 	if dev == "" && a.Spec != nil {
@@ -82,9 +159,14 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 	if k.Invocations > 1 {
 		head = append(head, fmt.Sprintf("%d launches", k.Invocations))
 	}
+	head = append(prefix, head...)
 	if len(head) > 0 {
 		fmt.Fprintf(t.w, "  %s\n", strings.Join(head, " · "))
 	}
+}
+
+// body writes the metrics, the model and the instructions above their ideal.
+func (t *textWriter) body(a *analysis.Kernel) {
 	tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
 	access := func(label string, x *analysis.Access, effName string) {
 		if x == nil {
@@ -172,31 +254,6 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 	for _, w := range a.Metrics.Warnings {
 		fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "check:"), w)
 	}
-	for _, f := range a.Findings {
-		fmt.Fprintf(t.w, "  %s %s  %s\n", t.sev(f.Severity), t.c("1", f.Rule), gainText(f.Gain))
-		fmt.Fprintf(t.w, "      %s\n", f.Message)
-		if f.Advice != "" {
-			fmt.Fprintf(t.w, "      fix: %s\n", f.Advice)
-		}
-		for _, l := range f.Locations {
-			fmt.Fprintf(t.w, "      at %s\n", location(l))
-		}
-	}
-	if t.opt.Verbose {
-		for _, s := range a.Skipped {
-			fmt.Fprintf(t.w, "  %s %s\n", t.c("2", "skipped:"), s)
-		}
-	}
-	if len(k.Findings) > 0 {
-		fmt.Fprintf(t.w, "  %s\n", t.c("2", "ncu says:"))
-		for _, f := range k.Findings {
-			if f.Type == "INF" && !t.opt.Verbose {
-				continue
-			}
-			fmt.Fprintf(t.w, "    %s %s: %s\n", f.Type, f.Rule, shorten(f.Description, 160))
-		}
-	}
-	return nil
 }
 
 func (t *textWriter) pattern(p string) string {
@@ -235,10 +292,15 @@ func shorten(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return s[:n-1] + "…"
+	cut := n - 1
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 func (t *textWriter) End(runs []*profan.Run) error {
+	t.summary()
 	for _, r := range runs {
 		if len(r.Findings) > 0 {
 			fmt.Fprintf(t.w, "\n%s  %s\n", t.c("1", r.Source), t.c("2", "host transfers"))

@@ -53,6 +53,7 @@ var All = []*Rule{
 	MemoryBound,
 	ComputeBound,
 	LatencyBound,
+	TensorCoresUnused,
 }
 
 // ByID returns the rule with the given ID.
@@ -234,6 +235,9 @@ func (e *Engine) Check(a *analysis.Kernel) ([]profan.Finding, []string) {
 		r.Check(p)
 		for _, f := range p.out {
 			if !math.IsNaN(f.Gain) && f.Gain < e.T.MinGain {
+				continue
+			}
+			if a.Name.IsLibrary() && !forCaller(a, &f) {
 				continue
 			}
 			out = append(out, f)

@@ -35,7 +35,7 @@ func TestValidate(t *testing.T) {
 	// The IDs the issue tracker promised users, which must never change.
 	for _, id := range []string{"uncoalesced-global", "shared-bank-conflict", "tile-shared-memory", "uniform-load",
 		"thread-divergence", "small-grid", "low-occupancy", "pageable-memcpy", "sync-memcpy",
-		"memory-bound", "compute-bound", "latency-bound"} {
+		"memory-bound", "compute-bound", "latency-bound", "tensor-cores-unused"} {
 		if !seen[id] {
 			t.Errorf("rule %s is missing from the registry", id)
 		}
@@ -74,6 +74,7 @@ func TestFixtures(t *testing.T) {
 	files := rulestest.Files("../fixtures/ncu")
 	files = append(files, rulestest.Files("../fixtures/ncu-h100")...)
 	files = append(files, rulestest.Files("testdata/nvprof")...)
+	files = append(files, rulestest.Files("testdata/tensor-cores-unused")...)
 	if len(files) == 0 {
 		t.Fatal("no expectation files")
 	}

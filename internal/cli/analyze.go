@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"regexp"
+
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/ingest"
@@ -18,6 +20,8 @@ type AnalyzeOptions struct {
 	Config  string
 	Verbose bool
 	Device  string
+	Top     int
+	Kernel  string // regular expression over kernel names
 }
 
 // NewCmdAnalyze builds profan analyze. runF replaces the run function in
@@ -47,11 +51,20 @@ advice. The format of each table is detected from its header.`,
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file with thresholds and suppressions")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it (e.g. H200, \"NVIDIA A100-SXM4-80GB\")")
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every canonical metric and the rules that were skipped")
+	cmd.Flags().IntVar(&opts.Top, "top", 10, "details of the N kernels that take the most time, after the summary table (0: all)")
+	cmd.Flags().StringVar(&opts.Kernel, "kernel", "", "analyze only the kernels whose name matches this regular expression")
 	return cmd
 }
 
 func analyzeRun(opts *AnalyzeOptions) error {
-	w, err := report.New(opts.Format, opts.IO.Out, report.Options{Color: opts.IO.Color && opts.Format == "text", Verbose: opts.Verbose})
+	if opts.Top < 0 {
+		return FlagErrorf("--top must be 0 (all) or more, not %d", opts.Top)
+	}
+	match, err := kernelFilter(opts.Kernel)
+	if err != nil {
+		return err
+	}
+	w, err := report.New(opts.Format, opts.IO.Out, report.Options{Color: opts.IO.Color && opts.Format == "text", Verbose: opts.Verbose, Top: opts.Top})
 	if err != nil {
 		return FlagErrorf("%v", err)
 	}
@@ -61,6 +74,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	}
 	// Parsing runs on one goroutine, analysis and output on another.
 	runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+		if !match(k) {
+			return nil
+		}
 		return w.Kernel(analysis.Analyze(run, k, aopt))
 	})
 	if err != nil {
@@ -70,4 +86,19 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		run.Findings = eng.CheckRun(run)
 	}
 	return w.End(runs)
+}
+
+// kernelFilter compiles --kernel: a regular expression over the kernel's
+// name as printed and its demangled form; empty matches every kernel.
+func kernelFilter(expr string) (func(*profan.Kernel) bool, error) {
+	if expr == "" {
+		return func(*profan.Kernel) bool { return true }, nil
+	}
+	re, err := regexp.Compile(expr)
+	if err != nil {
+		return nil, FlagErrorf("--kernel: %v", err)
+	}
+	return func(k *profan.Kernel) bool {
+		return re.MatchString(k.Name) || (k.Demangled != "" && re.MatchString(k.Demangled))
+	}, nil
 }

@@ -1,0 +1,261 @@
+package analysis
+
+import (
+	"math"
+	"sort"
+	"sync"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/kernelname"
+)
+
+// Group is the launches of one kernel in a capture: same demangled name,
+// whatever the launch configuration (kept as a detail in Configs). A
+// capture is an application; its groups, ranked by time, are its summary.
+type Group struct {
+	Name     string          // full name, demangled when the export demangled it
+	Info     kernelname.Info // library, kind and display name
+	Launches int             // launches, counting those an aggregate record stands for
+	Duration float64         // total seconds of the launches whose duration is known
+	Timed    int             // launches with a known duration
+	Min, Max float64         // shortest and longest launch; NaN when none is timed
+	sumSq    float64
+	// Share is the group's part of the capture's kernel time, 0–1; NaN
+	// when the capture's time is unknown.
+	Share float64
+	// IDs are the launch IDs, in the order read (Grouper.KeepIDs).
+	IDs []string
+	// Configs are the launch configurations, most launches first.
+	Configs []Config
+	// Rep is the analysis of the longest launch (the first one read when
+	// none is timed): the one a group's details show.
+	Rep *Kernel
+	// Findings are the findings of the group's launches, one per rule,
+	// sorted by the share of the capture they could save.
+	Findings []GroupFinding
+
+	findings map[string]*GroupFinding
+}
+
+// Config is one launch configuration of a group.
+type Config struct {
+	Grid, Block profan.Dim3
+	Launches    int
+}
+
+// GroupFinding is one rule's findings over a group's launches.
+type GroupFinding struct {
+	profan.Finding // the launch whose finding could save the most time (message, advice, locations)
+	// Launches is how many of the group's launches the rule holds for.
+	Launches int
+	// CaptureGain is the share of the capture's kernel time the fix could
+	// save: each launch's estimated gain weighted by its time, over the
+	// capture's time. NaN when no launch's gain is known.
+	CaptureGain float64
+	saved       float64 // Σ gain × duration, seconds
+	best        float64
+}
+
+// Mean is the mean launch duration; NaN when no launch is timed.
+func (g *Group) Mean() float64 {
+	if g.Timed == 0 {
+		return math.NaN()
+	}
+	return g.Duration / float64(g.Timed)
+}
+
+// StdDev is the standard deviation of the launch durations (0 for one
+// launch; NaN when none is timed).
+func (g *Group) StdDev() float64 {
+	if g.Timed == 0 {
+		return math.NaN()
+	}
+	m := g.Mean()
+	v := g.sumSq/float64(g.Timed) - m*m
+	if v < 0 {
+		v = 0
+	}
+	return math.Sqrt(v)
+}
+
+// MaxConfigs bounds the launch configurations a group keeps; the rest are
+// counted in the last one's launches only by Launches.
+const MaxConfigs = 16
+
+// Grouper gathers analysed launches into groups as they stream by. It keeps
+// one analysis per group (the longest launch), so memory grows with the
+// number of distinct kernels, not with the number of launches; launch IDs
+// are kept only when KeepIDs is set.
+type Grouper struct {
+	KeepIDs bool
+	groups  map[string]*Group
+	order   []*Group
+	total   float64
+	n       int
+}
+
+// NewGrouper returns an empty grouper.
+func NewGrouper(keepIDs bool) *Grouper {
+	return &Grouper{KeepIDs: keepIDs, groups: map[string]*Group{}}
+}
+
+// Launches is the number of launches added.
+func (gr *Grouper) Launches() int { return gr.n }
+
+// Len is the number of groups.
+func (gr *Grouper) Len() int { return len(gr.order) }
+
+// Total is the capture's kernel time: the sum of the known durations.
+func (gr *Grouper) Total() float64 { return gr.total }
+
+// Add places one analysed launch (or aggregate record) in its group.
+func (gr *Grouper) Add(a *Kernel) {
+	k := a.K
+	name := k.DisplayName()
+	g, ok := gr.groups[name]
+	if !ok {
+		g = &Group{Name: name, Info: a.Name, Min: math.NaN(), Max: math.NaN(),
+			findings: map[string]*GroupFinding{}}
+		gr.groups[name] = g
+		gr.order = append(gr.order, g)
+	}
+	n := k.Invocations
+	if n < 1 {
+		n = 1
+	}
+	gr.n += n
+	g.Launches += n
+	d := k.Duration
+	timed := !math.IsNaN(d) && d >= 0
+	if timed {
+		g.Duration += d * float64(n)
+		g.sumSq += d * d * float64(n)
+		g.Timed += n
+		gr.total += d * float64(n)
+		if math.IsNaN(g.Min) || d < g.Min {
+			g.Min = d
+		}
+	}
+	if g.Rep == nil || (timed && (math.IsNaN(g.Max) || d > g.Max)) {
+		g.Rep = a
+	}
+	if timed && (math.IsNaN(g.Max) || d > g.Max) {
+		g.Max = d
+	}
+	if gr.KeepIDs {
+		g.IDs = append(g.IDs, k.ID)
+	}
+	g.addConfig(k.Grid, k.Block, n)
+	for _, f := range a.Findings {
+		gf := g.findings[f.Rule]
+		if gf == nil {
+			gf = &GroupFinding{Finding: f, best: math.Inf(-1), CaptureGain: math.NaN()}
+			g.findings[f.Rule] = gf
+		}
+		gf.Launches += n
+		score := 0.0
+		if !math.IsNaN(f.Gain) && timed {
+			score = f.Gain * d * float64(n)
+			gf.saved += score
+		}
+		if score > gf.best || (score == gf.best && f.Severity > gf.Severity) {
+			gf.best = score
+			gf.Finding = f
+		}
+	}
+}
+
+func (g *Group) addConfig(grid, block profan.Dim3, n int) {
+	for i := range g.Configs {
+		if g.Configs[i].Grid == grid && g.Configs[i].Block == block {
+			g.Configs[i].Launches += n
+			return
+		}
+	}
+	if len(g.Configs) < MaxConfigs {
+		g.Configs = append(g.Configs, Config{Grid: grid, Block: block, Launches: n})
+	}
+}
+
+// Groups returns the groups sorted by total time, longest first (then by
+// launches and name), with their shares of the capture's time and their
+// findings ranked by the share of the capture they could save.
+func (gr *Grouper) Groups() []*Group {
+	out := append([]*Group(nil), gr.order...)
+	for _, g := range out {
+		g.Share = math.NaN()
+		if gr.total > 0 {
+			g.Share = g.Duration / gr.total
+		}
+		g.Findings = g.Findings[:0]
+		for _, gf := range g.findings {
+			x := *gf
+			x.CaptureGain = math.NaN()
+			if gf.saved > 0 && gr.total > 0 {
+				x.CaptureGain = gf.saved / gr.total
+			} else if gf.saved == 0 && !math.IsNaN(gf.Gain) && gr.total > 0 {
+				x.CaptureGain = 0
+			}
+			g.Findings = append(g.Findings, x)
+		}
+		sortGroupFindings(g.Findings)
+		sort.SliceStable(g.Configs, func(i, j int) bool { return g.Configs[i].Launches > g.Configs[j].Launches })
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Duration != out[j].Duration {
+			return out[i].Duration > out[j].Duration
+		}
+		if out[i].Launches != out[j].Launches {
+			return out[i].Launches > out[j].Launches
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// sortGroupFindings orders by the capture time a fix could save, then by
+// severity, launches and rule ID; unknown gains go after known ones.
+func sortGroupFindings(fs []GroupFinding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		gi, gj := fs[i].CaptureGain, fs[j].CaptureGain
+		switch {
+		case math.IsNaN(gi) && !math.IsNaN(gj):
+			return false
+		case !math.IsNaN(gi) && math.IsNaN(gj):
+			return true
+		case !math.IsNaN(gi) && gi != gj:
+			return gi > gj
+		}
+		if fs[i].Severity != fs[j].Severity {
+			return fs[i].Severity > fs[j].Severity
+		}
+		if fs[i].Launches != fs[j].Launches {
+			return fs[i].Launches > fs[j].Launches
+		}
+		return fs[i].Rule < fs[j].Rule
+	})
+}
+
+// names caches kernelname.Classify: a long trace launches few kernels many
+// times.
+var names = struct {
+	sync.Mutex
+	m map[string]kernelname.Info
+}{m: map[string]kernelname.Info{}}
+
+func classify(name string) kernelname.Info {
+	names.Lock()
+	info, ok := names.m[name]
+	names.Unlock()
+	if ok {
+		return info
+	}
+	info = kernelname.Classify(name)
+	names.Lock()
+	if len(names.m) >= 4096 {
+		names.m = map[string]kernelname.Info{}
+	}
+	names.m[name] = info
+	names.Unlock()
+	return info
+}

@@ -1,0 +1,112 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/kernelname"
+)
+
+// A library kernel (cuBLAS, cuDNN, CUTLASS, PyTorch ATen, Triton, NCCL, ...)
+// is not its caller's code: its grid, block size, registers and access
+// patterns were chosen by the library for the shapes and types it was
+// given. Advice about the kernel's source or launch ("launch more blocks",
+// "stage a tile in shared memory") cannot be acted on; advice about what the
+// caller controls can: data type and math mode, shapes and batching, fusion
+// of element-wise chains, zeroing gradients, layout. forCaller rewrites a
+// finding on a library kernel accordingly, or drops it.
+
+// sourceRules find fault with the kernel's own code; on a library kernel
+// they are kept only where the caller's layout causes them.
+var sourceRules = map[string]bool{
+	"uncoalesced-global": true, "shared-bank-conflict": true, "tile-shared-memory": true,
+	"uniform-load": true, "thread-divergence": true,
+}
+
+// forCaller rewrites f, a finding on the library kernel a, into advice its
+// caller can act on; false drops it.
+func forCaller(a *analysis.Kernel, f *profan.Finding) bool {
+	info := a.Name
+	lib := info.Library.String()
+	switch {
+	case f.Rule == TensorCoresUnused.ID:
+		return true
+	case f.Rule == "low-occupancy":
+		// Registers and block size are the library's tuning.
+		return false
+	case sourceRules[f.Rule]:
+		if f.Rule == "uncoalesced-global" && (info.Kind == kernelname.Elementwise || info.Kind == kernelname.Copy ||
+			info.Kind == kernelname.Reduction || info.Kind == kernelname.Fill) {
+			f.Advice = "the tensors reach this " + lib + " kernel as strided views (a transpose, permute or slice): make them contiguous once (.contiguous()) where they are produced, or pick the layout the following ops read in order (channels_last for convolutions)"
+			f.Locations = nil
+			return true
+		}
+		return false
+	case f.Rule == "small-grid" || f.Rule == "latency-bound":
+		f.Advice = shapeAdvice(info)
+		return true
+	case f.Rule == "memory-bound":
+		switch info.Kind {
+		case kernelname.GEMM, kernelname.Convolution:
+			f.Advice = "a memory-bound " + info.Kind.String() + " has a thin operand (one small dimension): batch the products into one call (torch.bmm, a larger batch) so each weight is read once for more rows, or use a lower-precision type (bf16) to halve the bytes"
+		case kernelname.Fill, kernelname.Optimizer, kernelname.Communication:
+			f.Advice = shapeAdvice(info)
+		default:
+			f.Advice = fmt.Sprintf("a %s %s kernel streams its tensors through memory once per operation: fusing the chain of element-wise ops around it (torch.compile, or a fused module) reads and writes them once, and a 16-bit type (bf16 autocast) halves the bytes", info.Library, info.Kind)
+		}
+		return true
+	case f.Rule == "compute-bound":
+		if info.FP32SIMT && hasTensorCores(a) {
+			return false // tensor-cores-unused says what to do
+		} else if info.Kind == kernelname.GEMM || info.Kind == kernelname.Convolution {
+			f.Advice = "already at the math roof of its data type: a lower-precision type (bf16, FP8 on Hopper) or fewer FLOPs (smaller or pruned layers) is what is left"
+		} else {
+			f.Advice = fusionAdvice(info)
+		}
+		return true
+	}
+	return true
+}
+
+// shapeAdvice is what a caller can do about a library kernel that leaves
+// the GPU idle: give it more work per call.
+func shapeAdvice(info kernelname.Info) string {
+	lib := info.Library.String()
+	switch info.Kind {
+	case kernelname.GEMM:
+		return fmt.Sprintf("%s sized this grid from the matrix shapes: batch small products into one call (torch.bmm, a larger batch or sequence), keep dimensions multiples of 16, or capture the step in a CUDA graph (torch.cuda.graphs) so the launch gaps disappear", lib)
+	case kernelname.Convolution:
+		return fmt.Sprintf("%s sized this grid from the tensor shapes: a larger batch, channel counts that are multiples of 8, channels_last memory format and torch.backends.cudnn.benchmark = True give it more work per launch", lib)
+	case kernelname.Fill:
+		return "this kernel writes zeros into gradients: optimizer.zero_grad(set_to_none=True) (the default since PyTorch 2.0) drops the gradients instead, and the kernel with them"
+	case kernelname.Optimizer:
+		return "the optimizer updates the parameters in several small kernels per step: a fused optimizer (torch.optim.AdamW(..., fused=True)) does it in one, and a CUDA graph removes the launch gaps"
+	case kernelname.Communication:
+		return "fewer, larger messages (larger gradient buckets, DDP bucket_cap_mb) and overlap with the backward pass keep the links busy"
+	case kernelname.Elementwise, kernelname.Reduction, kernelname.Normalization, kernelname.Copy:
+		return fusionAdvice(info)
+	}
+	return fmt.Sprintf("%s chose this launch for the shapes it was given: give it more work per call (larger or batched tensors), or capture the sequence in a CUDA graph to remove launch gaps", lib)
+}
+
+// fusionAdvice is for the small kernels of a framework: one operation each,
+// each reading and writing its tensors from memory.
+func fusionAdvice(info kernelname.Info) string {
+	if info.Library == kernelname.Triton {
+		return "a Triton kernel generated by torch.compile: larger fusion groups (mode=\"max-autotune\") or batching the tensors gives it more work per launch"
+	}
+	return fmt.Sprintf("a %s %s kernel does one operation per launch on tensors too small to fill the GPU: fuse the chain of element-wise ops (torch.compile, or a fused module), batch small tensors, or capture the step in a CUDA graph", info.Library, info.Kind)
+}
+
+// hasTensorCores reports a GPU whose tensor cores take TF32 (compute
+// capability 8.0 or newer), where tensor-cores-unused speaks.
+func hasTensorCores(a *analysis.Kernel) bool {
+	cc := a.K.CC
+	if cc == "" && a.Spec != nil {
+		cc = a.Spec.CC
+	}
+	major, _, err := gpumodel.ParseCC(cc)
+	return err == nil && major >= 8
+}

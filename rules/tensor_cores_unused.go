@@ -1,0 +1,71 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/kernelname"
+)
+
+// TensorCoresUnused reports FP32 GEMMs and convolutions that a library ran
+// on the FFMA pipe of a GPU that has tensor cores.
+var TensorCoresUnused = &Rule{
+	ID:    "tensor-cores-unused",
+	Title: "FP32 matrix multiply on a GPU with tensor cores",
+	Text: `The kernel is a library GEMM or convolution that multiplies FP32 on the FFMA
+pipe (cuBLAS "ffma" xmma kernels, CUTLASS "simt" and legacy "sgemm" kernels,
+cuDNN FP32 engines), recognised by its name. From compute capability 8.0
+(Ampere) the tensor cores multiply TF32 (FP32 range, 10-bit mantissa) at about
+eight times the FFMA peak, with FP32 accumulation; allowing TF32 is one line and
+keeps FP32 storage. Autocasting to bf16 halves the bytes as well. Volta and
+Turing (7.x) tensor cores take FP16 only, which needs loss scaling and is more
+than a switch: the rule is silent there, as it is below 7.0, where there are
+no tensor cores. The estimated gain is an upper bound from the peaks, given on
+the data-center parts (8.0, 9.0, 10.0) only: the kernel's compute share times
+the FFMA time the tensor cores would save (TF32 peak 7.4 to 8 times FP32).`,
+	Before: `y = x @ w          # torch.float32 tensors: cuBLAS runs an FFMA kernel`,
+	After: `torch.backends.cuda.matmul.allow_tf32 = True   # or:
+torch.set_float32_matmul_precision("high")
+torch.backends.cudnn.allow_tf32 = True          # convolutions (on by default)
+with torch.autocast("cuda", dtype=torch.bfloat16):
+    y = model(x)`,
+	Severity: profan.Warning,
+	Requires: []string{"duration"},
+	Check: func(p *Pass) {
+		info := p.A.Name
+		if !info.FP32SIMT || (info.Kind != kernelname.GEMM && info.Kind != kernelname.Convolution) {
+			return
+		}
+		cc := p.A.K.CC
+		if cc == "" && p.A.Spec != nil {
+			cc = p.A.Spec.CC
+		}
+		major, minor, err := gpumodel.ParseCC(cc)
+		if err != nil || major < 8 {
+			return
+		}
+		what := "GEMM"
+		if info.Kind == kernelname.Convolution {
+			what = "convolution"
+		}
+		gain := math.NaN()
+		advice := "allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, or torch.set_float32_matmul_precision(\"high\"); torch.backends.cudnn.allow_tf32 for convolutions), or autocast to bf16 (torch.autocast(\"cuda\", dtype=torch.bfloat16)); in cuBLAS, cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH)"
+		// TF32 tensor-core peak over FP32 FFMA peak: 8× on A100
+		// (156 vs 19.5 TFLOP/s), 7.4× on H100 SXM (495 vs 67);
+		// consumer parts of 8.6/8.9 gain far less, so only the
+		// data-center parts get an estimate.
+		if (major == 8 && minor == 0) || major == 9 || major == 10 {
+			if c, ok := p.Value("compute_throughput_pct"); ok {
+				gain = clamp01(c / 100 * (1 - 1/7.4))
+			}
+		}
+		p.Report(profan.Finding{
+			Message:  fmt.Sprintf("%s %s multiplies FP32 on the FFMA pipe (%s) on a GPU of compute capability %s, whose tensor cores sit idle", info.Library, what, info.Display, cc),
+			Advice:   advice,
+			Gain:     gain,
+			Evidence: append(p.Evidence("compute_throughput_pct", "duration"), "kernel="+info.Display),
+		})
+	},
+}
