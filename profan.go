@@ -38,6 +38,34 @@ type Run struct {
 	APICalls   []*APICall  // host API summary rows
 	Messages   []Message   // the tool's own message lines (==PROF==, ==ERROR==, ...)
 	Findings   []Finding   // profan's run-level findings (host transfers), set by the analysis
+
+	Accounting Accounting // what reading the export found and skipped
+}
+
+// Accounting says what reading an export found: the data rows, the kernel
+// records and launches they held, and every line skipped, by rule.
+type Accounting struct {
+	Rows       int // data rows read (units rows excluded)
+	Records    int // kernel records: one per launch, or per aggregate
+	Launches   int // launches the records stand for (aggregates count their invocations)
+	Activities int // memcpy, memset and unified-memory records
+	Skipped    []SkipCount
+}
+
+// SkipCount is the number of lines skipped under one rule, and the first.
+type SkipCount struct {
+	Rule  string
+	Lines int
+	First int
+}
+
+// String is the accounting in one line, for -v.
+func (a Accounting) String() string {
+	s := fmt.Sprintf("%d launches in %d kernel records, %d activities, %d data rows", a.Launches, a.Records, a.Activities, a.Rows)
+	for _, k := range a.Skipped {
+		s += fmt.Sprintf("; skipped %d %s (first at line %d)", k.Lines, k.Rule, k.First)
+	}
+	return s
 }
 
 // Dim3 is a CUDA grid or block shape. A zero value means unknown.

@@ -3,9 +3,12 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 )
 
 var errUnterminated = errors.New("unterminated quoted field (truncated row?)")
+
+var errTooManyFields = fmt.Errorf("more than %d fields in one line (not a profiler export?)", maxFields)
 
 // splitCSV splits one CSV record (RFC 4180, one line) into fields appended
 // to dst. Fields point into line; a quoted field with "" escapes is unescaped
@@ -14,6 +17,9 @@ var errUnterminated = errors.New("unterminated quoted field (truncated row?)")
 func splitCSV(line []byte, dst [][]byte) ([][]byte, error) {
 	i := 0
 	for {
+		if len(dst) >= maxFields {
+			return dst, errTooManyFields
+		}
 		// Tolerate ", " separators that some wrappers print before a quote.
 		j := i
 		for j < len(line) && line[j] == ' ' {

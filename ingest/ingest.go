@@ -2,13 +2,9 @@ package ingest
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -104,18 +100,28 @@ type Options struct {
 
 // ReadFile reads a whole export into memory.
 func ReadFile(path string, opt Options) (*profan.Run, error) {
-	f, err := os.Open(path)
+	f, err := Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(f, path, opt, Sink{})
+	return f.Read(opt, Sink{})
 }
 
 // Read parses the export r (named src in errors) and streams its contents
 // to sink. The returned Run holds the run's identity, messages and whatever
 // the sink did not take.
 func Read(r io.Reader, src string, opt Options, sink Sink) (*profan.Run, error) {
+	in, err := newInput(r, src)
+	if err != nil {
+		return nil, err
+	}
+	return in.Read(opt, sink)
+}
+
+// read parses the input once: its head may already have been read by
+// Format, and is then replayed.
+func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 	var forced Importer
 	if opt.Format != "" {
 		imp, ok := ByName(opt.Format)
@@ -128,18 +134,9 @@ func Read(r io.Reader, src string, opt Options, sink Sink) (*profan.Run, error) 
 	if maxText == 0 {
 		maxText = 32
 	}
-	h := sha256.New()
-	var src2 io.Reader = io.TeeReader(r, h)
-	if opt.Digest != "" {
-		src2 = r
-	}
-	cr := &countReader{r: src2}
-	lr, err := newLineReader(cr, src)
-	if err != nil {
-		return nil, err
-	}
+	lr, src := in.lr, in.src
 	run := &profan.Run{Source: src}
-	s := &stream{lr: lr, run: run, sink: sink, src: src}
+	s := &stream{lr: lr, run: run, sink: sink, src: src, forced: forced, maxText: maxText}
 	if sink.Kernel != nil && opt.Concurrent {
 		// Parse on this goroutine and hand kernels to the sink on another:
 		// the sink (analysis, storage) then overlaps the parsing.
@@ -164,7 +161,7 @@ func Read(r io.Reader, src string, opt Options, sink Sink) (*profan.Run, error) 
 			ch <- k
 			return nil
 		}
-		r, err := readTables(s, lr, opt, src, forced, maxText, h, cr)
+		r, err := readTables(s, opt, in)
 		close(ch)
 		if cerr := <-done; cerr != nil {
 			return nil, cerr
@@ -174,15 +171,15 @@ func Read(r io.Reader, src string, opt Options, sink Sink) (*profan.Run, error) 
 		}
 		return r, nil
 	}
-	return readTables(s, lr, opt, src, forced, maxText, h, cr)
+	return readTables(s, opt, in)
 }
 
-// readTables reads every table of the export.
-func readTables(s *stream, lr *lineReader, opt Options, src string, forced Importer, maxText int, h hash.Hash, cr *countReader) (*profan.Run, error) {
-	run := s.run
-	var marker string
+// readTables reads every table of the export. A table runs from its header
+// to the next header or the end of the input; every line in between is a
+// data row or an interloper that a rule of Table.Next skips and counts.
+func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
+	run, lr, src, forced := s.run, s.lr, s.src, s.forced
 	var formats []string
-	var textSeen, textKept int
 	var fields [][]byte
 	tables := 0
 	for {
@@ -193,78 +190,156 @@ func readTables(s *stream, lr *lineReader, opt Options, src string, forced Impor
 		if err != nil {
 			return nil, err
 		}
-		if msg, ok := parseMessage(line); ok {
-			msg.Line = lr.n
-			run.Messages = append(run.Messages, msg.Message)
-			if run.Tool == "" {
-				run.Tool = msg.tool
-			}
-			marker = msg.Text
-			continue
-		}
-		if len(bytes.TrimSpace(line)) == 0 {
+		if s.interloper(line) {
 			continue
 		}
 		var imp Importer
-		if isRowLike(line) {
-			fields, err = splitCSV(line, fields[:0])
-			if err == nil {
-				header := toStrings(fields)
-				if forced != nil {
-					if forced.Match(header) || tables == 0 {
-						imp = forced
-					}
-				} else {
-					for _, cand := range Importers {
-						if cand.Match(header) {
-							imp = cand
-							break
-						}
-					}
+		fields, err = splitCSV(line, fields[:0])
+		if err == nil {
+			if forced != nil {
+				if tables == 0 || (headerCandidate(fields) && forced.Match(toStrings(fields))) {
+					imp = forced
 				}
-				if imp != nil {
-					t := &Table{Header: header, Marker: marker, Line: lr.n, s: s}
-					if run.Tool == "" || (tables == 0 && run.Tool != imp.Tool()) {
-						run.Tool = imp.Tool()
-					}
-					if err := imp.Parse(t); err != nil {
-						return nil, err
-					}
-					for t.Next() {
-						// Drain rows an importer left unread.
-					}
-					if t.err != nil {
-						return nil, t.err
-					}
-					tables++
-					if len(formats) == 0 || formats[len(formats)-1] != imp.Name() {
-						formats = append(formats, imp.Name())
-					}
-					marker = ""
-					continue
-				}
+			} else if headerCandidate(fields) {
+				imp = matchHeader(toStrings(fields))
 			}
+		} else if err == errTooManyFields {
+			return nil, &SyntaxError{File: src, Line: lr.n, Msg: err.Error()}
 		}
-		// Application output or trailer text.
-		textSeen++
-		if textKept < maxText {
-			textKept++
-			run.Messages = append(run.Messages, profan.Message{Line: lr.n, Level: "output", Text: string(line)})
+		if imp == nil {
+			// A line with commas before the first table: application output.
+			s.output(line, "program output")
+			continue
 		}
+		header := toStrings(fields)
+		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...)}
+		if run.Tool == "" || (tables == 0 && run.Tool != imp.Tool()) {
+			run.Tool = imp.Tool()
+		}
+		before := s.records
+		if err := imp.Parse(t); err != nil {
+			return nil, err
+		}
+		for t.Next() {
+			// Drain rows an importer left unread.
+		}
+		if t.err != nil {
+			return nil, t.err
+		}
+		if s.records == before {
+			what := "a header"
+			if t.unitsRaw != nil {
+				what = "a header and units row"
+			}
+			return nil, t.Errorf(t.Line, "%s: the table has %s but no rows (truncated export?)", imp.Name(), what)
+		}
+		tables++
+		if len(formats) == 0 || formats[len(formats)-1] != imp.Name() {
+			formats = append(formats, imp.Name())
+		}
+	}
+	if err := in.finish(); err != nil {
+		return nil, err
 	}
 	run.Format = strings.Join(dedup(formats), "+")
-	run.Size = cr.n
+	run.Size = in.cr.n
 	run.Digest = opt.Digest
 	if run.Digest == "" {
-		run.Digest = "sha256:" + hex.EncodeToString(h.Sum(nil))
+		run.Digest = in.Digest()
 	}
+	run.Accounting = s.acct
 	if tables == 0 {
-		return nil, noTableError(run, src, lr.n, textSeen)
+		return nil, noTableError(run, src, lr.n, s.textSeen)
 	}
 	if err := run.CheckValid(); err != nil {
 		return nil, fmt.Errorf("%s: invalid result: %w", src, err)
 	}
 	return run, nil
+}
+
+// matchHeader returns the importer whose header h is, or nil.
+func matchHeader(h []string) Importer {
+	for _, cand := range Importers {
+		if cand.Match(h) {
+			return cand
+		}
+	}
+	return nil
+}
+
+// headerCandidate is the cheap test run on every row before the importers'
+// Match: every profiler header starts with a column name, a letter, where
+// most data rows start with a number, a quote-wrapped number or nothing.
+func headerCandidate(fields [][]byte) bool {
+	if len(fields) < 2 || len(fields[0]) == 0 {
+		return false
+	}
+	c := fields[0][0]
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z'
+}
+
+// Skip rules: each line that is neither a header nor a data row is skipped
+// by one of these, and counted.
+const (
+	SkipBlank          = "blank line"
+	SkipMessage        = "profiler message (==PROF==, ==WARNING==, ==ERROR==, ==<pid>==)"
+	SkipOutput         = "program output"
+	SkipNote           = "ncu --print-details note"
+	SkipSubTable       = "ncu --print-details sub-table line"
+	SkipRepeatedHeader = "repeated header"
+	SkipRepeatedUnits  = "repeated units row"
+)
+
+// interloper classifies a line that is not CSV: blank, a profiler message,
+// an indented note or program output. It records and counts it, and
+// reports whether it was one.
+func (s *stream) interloper(line []byte) bool {
+	if len(line) == 0 || (line[0] != '"' && len(bytes.TrimSpace(line)) == 0) {
+		s.skip(SkipBlank)
+		return true
+	}
+	if line[0] == '=' {
+		if msg, ok := parseMessage(line); ok {
+			msg.Line = s.lr.n
+			s.run.Messages = append(s.run.Messages, msg.Message)
+			if s.run.Tool == "" {
+				s.run.Tool = msg.tool
+			}
+			s.marker = msg.Text
+			s.skip(SkipMessage)
+			return true
+		}
+	}
+	if !isRowLike(line) {
+		rule := SkipOutput
+		if line[0] == ' ' || line[0] == '\t' {
+			rule = SkipNote
+		}
+		s.output(line, rule)
+		return true
+	}
+	return false
+}
+
+// output keeps a line of program output (bounded) and counts it.
+func (s *stream) output(line []byte, rule string) {
+	s.textSeen++
+	if s.textKept < s.maxText {
+		s.textKept++
+		s.run.Messages = append(s.run.Messages, profan.Message{Line: s.lr.n, Level: "output", Text: string(line)})
+	}
+	s.skip(rule)
+}
+
+// skip counts a skipped line under rule.
+func (s *stream) skip(rule string) {
+	for i := range s.acct.Skipped {
+		if s.acct.Skipped[i].Rule == rule {
+			s.acct.Skipped[i].Lines++
+			return
+		}
+	}
+	s.acct.Skipped = append(s.acct.Skipped, profan.SkipCount{Rule: rule, Lines: 1, First: s.lr.n})
 }
 
 func dedup(xs []string) []string {
@@ -385,12 +460,20 @@ func parseMessage(line []byte) (profanMessage, bool) {
 
 // stream is the state shared by the tables of one export.
 type stream struct {
-	lr      *lineReader
-	run     *profan.Run
-	sink    Sink
-	src     string
-	ordinal int
-	intern  map[string]string
+	lr       *lineReader
+	run      *profan.Run
+	sink     Sink
+	src      string
+	forced   Importer
+	ordinal  int
+	intern   map[string]string
+	marker   string // the last message line, e.g. "API calls:"
+	maxText  int
+	textSeen int
+	textKept int
+	records  int // kernels, activities and API rows emitted
+	acct     profan.Accounting
+	launches map[string]int // launch identity → line of its first row
 }
 
 // Table is one CSV table of an export, handed to the importer whose header
@@ -400,11 +483,16 @@ type Table struct {
 	Marker string // the message line just before the header, e.g. "API calls:"
 	Line   int    // line number of the header
 
-	s      *stream
-	row    Row
-	done   bool
-	err    error
-	fields [][]byte
+	s         *stream
+	imp       Importer
+	row       Row
+	done      bool
+	err       error
+	fields    [][]byte
+	raw       []byte // the current row's line
+	rawHeader []byte
+	unitsRaw  []byte // the units row, when the table has one
+	subWidth  int    // fields of the --print-details sub-table being skipped
 }
 
 // Row is one data row. Its fields are valid until the next call to Next.
@@ -429,37 +517,123 @@ func (r Row) Bytes(i int) []byte {
 func (r Row) String(i int) string { return string(r.Bytes(i)) }
 
 // Next advances to the next data row. It returns false at the end of the
-// table or on an error, which Err reports.
+// table (the next table's header, or the end of the input) or on an
+// error, which Err reports. Lines that are not data rows are skipped by an
+// explicit rule and counted: blank lines, profiler messages, program
+// output, ncu's --print-details notes and sub-tables, a repeated header or
+// units row. Any other line is handed to the importer as a row, which
+// checks it and refuses it with its line number.
 func (t *Table) Next() bool {
 	if t.done {
 		return false
 	}
-	line, err := t.s.lr.next()
-	if err == io.EOF {
-		t.done = true
-		return false
+	s := t.s
+	for {
+		line, err := s.lr.next()
+		if err == io.EOF {
+			t.done = true
+			return false
+		}
+		if err != nil {
+			t.err, t.done = err, true
+			return false
+		}
+		if s.interloper(line) {
+			continue
+		}
+		if _, blocks := t.imp.(blockImporter); !blocks && s.marker == "" && bytes.Equal(line, t.rawHeader) {
+			// After a profiler message ("==2868== API calls:") the same
+			// header starts a new table.
+			s.skip(SkipRepeatedHeader)
+			continue
+		}
+		if t.unitsRaw != nil && bytes.Equal(line, t.unitsRaw) {
+			s.skip(SkipRepeatedUnits)
+			continue
+		}
+		t.fields, err = splitCSV(line, t.fields[:0])
+		if err != nil {
+			t.err, t.done = t.Errorf(s.lr.n, "%v", err), true
+			return false
+		}
+		if t.subWidth > 0 {
+			if len(t.fields) == t.subWidth {
+				s.skip(SkipSubTable)
+				continue
+			}
+			t.subWidth = 0
+		}
+		if headerCandidate(t.fields) {
+			if isSubTableHeader(t.fields) {
+				t.subWidth = len(t.fields)
+				s.skip(SkipSubTable)
+				continue
+			}
+			h := toStrings(t.fields)
+			var imp Importer
+			if s.forced != nil {
+				if s.forced.Match(h) {
+					imp = s.forced
+				}
+			} else {
+				imp = matchHeader(h)
+			}
+			if imp != nil {
+				if _, blocks := imp.(blockImporter); !blocks || imp != t.imp {
+					// The next table's header.
+					s.lr.unread(line)
+					t.done = true
+					return false
+				}
+			}
+		}
+		t.raw = line
+		s.acct.Rows++
+		s.marker = ""
+		t.row = Row{Line: s.lr.n, fields: t.fields}
+		return true
 	}
-	if err != nil {
-		t.err, t.done = err, true
-		return false
+}
+
+// blockImporter is an importer whose table is made of blocks that each
+// start with a line its Match accepts (ncu's source page).
+type blockImporter interface{ blocks() }
+
+// isSubTableHeader recognizes the header of a sub-table that ncu
+// --print-details all writes between a launch's rows ("GPU ID","GPU Name",
+// "NUMA ID by CPU Affinity",...): its rows, as wide as it, are skipped.
+func isSubTableHeader(f [][]byte) bool {
+	return len(f) >= 2 && string(f[0]) == "GPU ID" && string(f[1]) == "GPU Name"
+}
+
+// markUnits records the current row as the table's units row, so that a
+// repeated header followed by the units row again is skipped.
+func (t *Table) markUnits() {
+	t.unitsRaw = append([]byte(nil), t.raw...)
+	t.s.acct.Rows--
+}
+
+// Skip counts a data row the importer skips, under rule.
+func (t *Table) Skip(rule string) {
+	t.s.acct.Rows--
+	t.s.skip(rule)
+}
+
+// checkLaunch refuses a launch read twice in one file: the same process,
+// ID and kernel in two pages (a details and a raw page) or twice in one.
+func (t *Table) checkLaunch(k *profan.Kernel, line int) error {
+	if k.ID == "" {
+		return t.Errorf(line, "row has an empty ID: launches cannot be told apart")
 	}
-	if len(bytes.TrimSpace(line)) == 0 || !isRowLike(line) {
-		t.s.lr.unread(line)
-		t.done = true
-		return false
+	if t.s.launches == nil {
+		t.s.launches = map[string]int{}
 	}
-	if _, ok := parseMessage(line); ok {
-		t.s.lr.unread(line)
-		t.done = true
-		return false
+	key := k.Process + "\x00" + k.ID + "\x00" + k.Name
+	if first, ok := t.s.launches[key]; ok {
+		return t.Errorf(line, "launch ID %s of %s was already read at line %d (two pages of one report in one file?)", k.ID, k.Name, first)
 	}
-	t.fields, err = splitCSV(line, t.fields[:0])
-	if err != nil {
-		t.err, t.done = t.Errorf(t.s.lr.n, "%v", err), true
-		return false
-	}
-	t.row = Row{Line: t.s.lr.n, fields: t.fields}
-	return true
+	t.s.launches[key] = line
+	return nil
 }
 
 // Row returns the current row.
@@ -518,6 +692,13 @@ func (t *Table) Kernel(k *profan.Kernel, line int) error {
 	if err := k.CheckValid(); err != nil {
 		return t.Errorf(line, "%v", err)
 	}
+	t.s.records++
+	t.s.acct.Records++
+	if k.Invocations > 1 {
+		t.s.acct.Launches += k.Invocations
+	} else {
+		t.s.acct.Launches++
+	}
 	if t.s.sink.Kernel != nil {
 		return t.s.sink.Kernel(t.s.run, k)
 	}
@@ -527,6 +708,8 @@ func (t *Table) Kernel(k *profan.Kernel, line int) error {
 
 // Activity hands a memory activity to the sink.
 func (t *Table) Activity(a *profan.Activity) error {
+	t.s.records++
+	t.s.acct.Activities++
 	if t.s.sink.Activity != nil {
 		return t.s.sink.Activity(t.s.run, a)
 	}
@@ -535,7 +718,10 @@ func (t *Table) Activity(a *profan.Activity) error {
 }
 
 // API records a host API summary row.
-func (t *Table) API(c *profan.APICall) { t.s.run.APICalls = append(t.s.run.APICalls, c) }
+func (t *Table) API(c *profan.APICall) {
+	t.s.records++
+	t.s.run.APICalls = append(t.s.run.APICalls, c)
+}
 
 // Columns maps header names to their positions; the first wins.
 type Columns map[string]int
@@ -572,39 +758,10 @@ func (c Columns) Has(names ...string) bool {
 // Sniff returns the format name of the first table of the export at path,
 // reading at most its first 4 MB; "" when none is found there.
 func Sniff(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := Open(path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
-	lr, err := newLineReader(io.LimitReader(f, 4<<20), path)
-	if err != nil {
-		return "", err
-	}
-	var fields [][]byte
-	for {
-		line, err := lr.next()
-		if err != nil {
-			if err == io.EOF {
-				return "", nil
-			}
-			var se *SyntaxError
-			if errors.As(err, &se) {
-				return "", nil
-			}
-			return "", err
-		}
-		if _, ok := parseMessage(line); ok || !isRowLike(line) {
-			continue
-		}
-		if fields, err = splitCSV(line, fields[:0]); err != nil {
-			continue
-		}
-		header := toStrings(fields)
-		for _, imp := range Importers {
-			if imp.Match(header) {
-				return imp.Name(), nil
-			}
-		}
-	}
+	return f.Format(), nil
 }

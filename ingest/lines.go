@@ -13,8 +13,14 @@ import (
 )
 
 // maxLine bounds one line so that a file without newlines cannot exhaust
-// memory. The widest real rows (ncu raw pages) are about 25 kB.
-const maxLine = 8 << 20
+// memory: a longer line is an error found as soon as the limit is passed,
+// without reading the rest. The widest real rows (ncu raw pages of a full
+// set with instanced values) are about 135 kB.
+const maxLine = 4 << 20
+
+// maxFields bounds the fields of one record (real ncu raw pages have about
+// 3,700 columns), so that a line of commas cannot blow up the field slice.
+const maxFields = 1 << 16
 
 // lineReader yields the lines of an export one at a time, with their
 // numbers, after removing a byte-order mark, decoding UTF-16 and stripping
@@ -26,6 +32,14 @@ type lineReader struct {
 	long    []byte // buffer for lines longer than the bufio buffer
 	pending []byte // a line pushed back by unread
 	hasPend bool
+
+	// Sniffing reads the head of the export to find its format; the lines
+	// it read are recorded and replayed, so that the input is read once.
+	recording bool
+	recorded  [][]byte
+	recBytes  int
+	replay    [][]byte
+	replayErr error // an error met while sniffing, returned after the replay
 }
 
 func newLineReader(r io.Reader, src string) (*lineReader, error) {
@@ -61,6 +75,37 @@ func (l *lineReader) next() ([]byte, error) {
 		l.n++
 		return l.pending, nil
 	}
+	if len(l.replay) > 0 {
+		line := l.replay[0]
+		l.replay = l.replay[1:]
+		l.n++
+		return line, nil
+	}
+	if l.replayErr != nil {
+		err := l.replayErr
+		l.replayErr = nil
+		return nil, err
+	}
+	line, err := l.read()
+	if l.recording && err == nil {
+		c := append([]byte(nil), line...)
+		l.recorded = append(l.recorded, c)
+		l.recBytes += len(c)
+	}
+	return line, err
+}
+
+// rewind replays the recorded lines from the first one.
+func (l *lineReader) rewind(err error) {
+	l.replay, l.recorded, l.recording = l.recorded, nil, false
+	l.hasPend = false
+	l.n = 0
+	if err != io.EOF {
+		l.replayErr = err
+	}
+}
+
+func (l *lineReader) read() ([]byte, error) {
 	line, err := l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		l.long = append(l.long[:0], line...)

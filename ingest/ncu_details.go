@@ -110,6 +110,9 @@ func (ncuDetails) Parse(t *Table) error {
 			if k, err = id.newKernel(t, r); err != nil {
 				return err
 			}
+			if err := t.checkLaunch(k, r.Line); err != nil {
+				return err
+			}
 		}
 		last = r.Line
 		if rule >= 0 && len(r.Bytes(rule)) > 0 {

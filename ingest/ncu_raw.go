@@ -37,6 +37,7 @@ func (ncuRaw) Parse(t *Table) error {
 	if len(unitRow.Bytes(id.id)) > 0 || len(unitRow.Bytes(id.kernel)) > 0 {
 		return t.Errorf(unitRow.Line, "ncu raw page: expected the units row after the header, found a launch (units row missing?)")
 	}
+	t.markUnits()
 	unitsOf := make([]string, len(t.Header))
 	for i := range t.Header {
 		unitsOf[i] = t.Intern(unitRow.Bytes(i))
@@ -56,6 +57,9 @@ func (ncuRaw) Parse(t *Table) error {
 		}
 		k, err := id.newKernel(t, r)
 		if err != nil {
+			return err
+		}
+		if err := t.checkLaunch(k, r.Line); err != nil {
 			return err
 		}
 		k.Metrics = make([]profan.Metric, 0, len(metricCols))

@@ -20,6 +20,8 @@ type ncuSource struct{}
 func (ncuSource) Name() string { return "ncu-source" }
 func (ncuSource) Tool() string { return profan.ToolNCU }
 
+func (ncuSource) blocks() {}
+
 func (ncuSource) Match(h []string) bool {
 	return len(h) >= 2 && len(h) <= 3 && (h[0] == "Kernel Name" || h[0] == "File Path") && h[1] != ""
 }
@@ -58,6 +60,7 @@ func (ncuSource) Parse(t *Table) error {
 	b := &sourceBlock{}
 	b.start(t.Header)
 	var k *profan.Kernel
+	var files map[string]bool // files of k's blocks (cuda,sass)
 	var curLine int
 	seen := map[string]bool{}
 	var prev string
@@ -71,13 +74,16 @@ func (ncuSource) Parse(t *Table) error {
 		// Two identical launches give four identical blocks, so drop a
 		// block only when it repeats one that was not itself a repeat; the
 		// cuda,sass view (with a file) is never doubled.
-		sig := k.String()
-		if b.file == "" && sig == prev && !prevRepeat {
-			k = nil
-			prevRepeat = true
-			return nil
+		if b.file == "" {
+			sig := k.String()
+			if sig == prev && !prevRepeat {
+				k = nil
+				prevRepeat = true
+				t.s.skip(SkipRepeatedBlock)
+				return nil
+			}
+			prev, prevRepeat = sig, false
 		}
-		prev, prevRepeat = sig, false
 		k.ID = t.Ordinal()
 		sumSourceCounters(k)
 		err := t.Kernel(k, line)
@@ -90,23 +96,36 @@ func (ncuSource) Parse(t *Table) error {
 		first := r.String(0)
 		switch {
 		case first == "Kernel Name" || first == "File Path":
-			if err := emit(last); err != nil {
-				return err
-			}
+			// A new block. With cuda,sass, a kernel that inlines code from
+			// headers has one block per file, all of one launch: the launch
+			// ends when the function changes or a file comes again.
 			b = &sourceBlock{}
 			b.start([]string{first, r.String(1)})
+			if first == "Kernel Name" {
+				if err := emit(last); err != nil {
+					return err
+				}
+			}
 			continue
 		case first == "Function Name" && b.header == nil:
 			b.kernel = r.String(1)
 			continue
 		case b.header == nil:
 			b.setHeader(t, r)
-			k = profan.NewKernel()
-			k.Name = t.Intern([]byte(b.kernel))
-			if k.Name == "" {
+			if b.kernel == "" {
 				return t.Errorf(r.Line, "source block without a kernel name")
 			}
-			k.Demangled = demangled(k.Name)
+			if k != nil && b.file != "" && k.Name == b.kernel && !files[b.file] {
+				files[b.file] = true // one more file of the same launch
+			} else {
+				if err := emit(last); err != nil {
+					return err
+				}
+				k = profan.NewKernel()
+				k.Name = t.Intern([]byte(b.kernel))
+				k.Demangled = demangled(k.Name)
+				files = map[string]bool{b.file: true}
+			}
 			curLine = 0
 			seen = map[string]bool{}
 			continue
@@ -136,10 +155,12 @@ func (ncuSource) Parse(t *Table) error {
 		}
 		addr := r.String(b.addrCol)
 		if addr == "..." || addr == "" {
+			t.Skip(SkipSourceGap)
 			continue
 		}
 		key := strconv.Itoa(rec.Line) + "@" + addr
 		if seen[key] {
+			t.Skip(SkipSourceDuplicate)
 			continue // cuda,sass lists some instructions twice
 		}
 		seen[key] = true
@@ -153,6 +174,13 @@ func (ncuSource) Parse(t *Table) error {
 	}
 	return emit(last)
 }
+
+// Source-page skip rules.
+const (
+	SkipRepeatedBlock   = "ncu source block printed twice"
+	SkipSourceGap       = "ncu source gap row (...)"
+	SkipSourceDuplicate = "ncu source instruction listed twice under one line"
+)
 
 func (b *sourceBlock) start(h []string) {
 	if len(h) < 2 {
@@ -232,10 +260,14 @@ func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord) {
 // sectors, which the model's ideal counts are checked against.
 func sumSourceCounters(k *profan.Kernel) {
 	sums := map[string]float64{}
+	// An instruction of inlined code is listed under the call site and
+	// under the header's line: count each address once.
+	counted := map[string]bool{}
 	for _, s := range k.Source {
-		if s.Address == "" {
+		if s.Address == "" || counted[s.Address] {
 			continue
 		}
+		counted[s.Address] = true
 		var space, op string
 		for _, c := range s.Counter {
 			switch c.Name {

@@ -148,6 +148,7 @@ func nvprofUnitsRow(t *Table, format string) ([]string, error) {
 		return nil, t.Errorf(t.Line, "%s: the table ends after its header: the units row is missing", format)
 	}
 	r := t.Row()
+	t.markUnits()
 	out := make([]string, len(t.Header))
 	for i := 0; i < r.Len(); i++ {
 		u := strings.TrimSpace(r.String(i))

@@ -1,66 +1,159 @@
 package ingest
 
 import (
-	"os"
+	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/profan-dev/profan"
 )
 
-// SourcePages holds the kernels of ncu source-page exports, keyed by launch
-// ID and name, so that they can be attached to the same launches of a
-// details or raw export of the same report: the source page says which
-// line, the details page how much.
+// SourcePages holds the kernels of ncu source-page exports, so that they
+// can be attached to the same launches of a details or raw export of the
+// same report: the source page says which line, the details page how much.
+// A launch gets the source of the same function, in order: the n-th launch
+// of f in a details page gets the n-th block of f in the source page, and
+// an ID that differs, or a function with more launches on one page than on
+// the other, is reported.
 type SourcePages struct {
-	byKey map[string]*profan.Kernel
-	runs  []*profan.Run
-	used  map[string]bool
+	byName map[string][]*profan.Kernel // function → its launches, in order
+	byBare map[string][]*profan.Kernel // function without template arguments → launches
+	runs   []*profan.Run
+	used   map[*profan.Kernel]bool
+	cursor map[*profan.Run]map[string]int
+	notes  []string
+}
+
+// NewSourcePages returns an empty index; Add fills it.
+func NewSourcePages() *SourcePages { return newSourcePages() }
+
+// Add indexes the kernels of a source-page run.
+func (sp *SourcePages) Add(run *profan.Run) { sp.add(run) }
+
+func newSourcePages() *SourcePages {
+	return &SourcePages{byName: map[string][]*profan.Kernel{}, byBare: map[string][]*profan.Kernel{},
+		used: map[*profan.Kernel]bool{}, cursor: map[*profan.Run]map[string]int{}}
 }
 
 // SplitSourcePages reads the source-page exports among files and returns
 // them indexed, with the other files. Source pages are small (one table per
 // kernel), so they are held in memory.
 func SplitSourcePages(files []string) (*SourcePages, []string, error) {
-	sp := &SourcePages{byKey: map[string]*profan.Kernel{}, used: map[string]bool{}}
-	var rest []string
-	for _, f := range files {
-		format, err := Sniff(f)
-		if err != nil {
-			return nil, nil, err
+	sp, rest, err := SplitSources(files, Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	var paths []string
+	for _, f := range rest {
+		paths = append(paths, f.Name())
+		f.Close()
+	}
+	return sp, paths, nil
+}
+
+// SplitSources opens each file once, reads the source pages among them and
+// returns the others open, their heads sniffed, for the caller to read and
+// close.
+func SplitSources(files []string, opt Options) (*SourcePages, []*File, error) {
+	sp := newSourcePages()
+	var rest []*File
+	fail := func(err error) (*SourcePages, []*File, error) {
+		for _, f := range rest {
+			f.Close()
 		}
-		if format != "ncu-source" {
+		return nil, nil, err
+	}
+	for _, path := range files {
+		f, err := Open(path)
+		if err != nil {
+			return fail(err)
+		}
+		if f.Format() != "ncu-source" || (opt.Format != "" && opt.Format != "ncu-source") {
 			rest = append(rest, f)
 			continue
 		}
-		run, err := ReadFile(f, Options{})
+		run, err := f.Read(Options{}, Sink{})
+		f.Close()
 		if err != nil {
-			return nil, nil, err
+			return fail(err)
 		}
-		sp.runs = append(sp.runs, run)
-		for _, k := range run.Kernels {
-			sp.byKey[sourceKey(k)] = k
-		}
+		sp.add(run)
 	}
 	return sp, rest, nil
 }
 
+func (sp *SourcePages) add(run *profan.Run) {
+	sp.runs = append(sp.runs, run)
+	for _, k := range run.Kernels {
+		full, bare := sourceName(k.Name)
+		sp.byName[full] = append(sp.byName[full], k)
+		sp.byBare[bare] = append(sp.byBare[bare], k)
+	}
+}
+
 // Attach gives k the source records of the same launch, with the
-// kernel-level totals the source page provides.
-func (sp *SourcePages) Attach(k *profan.Kernel) {
-	if sp == nil || len(k.Source) > 0 {
+// kernel-level totals the source page provides. Launches are taken in
+// order per function, across all the calls.
+func (sp *SourcePages) Attach(k *profan.Kernel) { sp.AttachRun(nil, k) }
+
+// AttachRun is Attach with the order kept per run: each details or raw
+// page of the report gets the source page's launches from the first.
+func (sp *SourcePages) AttachRun(run *profan.Run, k *profan.Kernel) {
+	if sp == nil || len(k.Source) > 0 || len(sp.runs) == 0 {
 		return
 	}
-	key := sourceKey(k)
-	src, ok := sp.byKey[key]
-	if !ok {
+	full, bare := sourceName(k.Name)
+	key, q := "f"+full, sp.byName[full]
+	if len(q) == 0 {
+		key, q = "b"+bare, sp.byBare[bare]
+	}
+	if len(q) == 0 {
 		return
 	}
-	sp.used[key] = true
+	cur := sp.cursor[run]
+	if cur == nil {
+		cur = map[string]int{}
+		sp.cursor[run] = cur
+	}
+	i := cur[key]
+	cur[key] = i + 1
+	if i >= len(q) {
+		if i == len(q) {
+			sp.note("%s: launch %s of %s has no source block left (the source page has %d launches of it)", runName(run), k.ID, k.Name, len(q))
+		}
+		return
+	}
+	src := q[i]
+	if src.ID != k.ID {
+		sp.note("%s: launch %s of %s gets the source of the source page's launch %s (the %d-th of that function): IDs differ, pages of different reports?", runName(run), k.ID, k.Name, src.ID, i+1)
+	}
+	sp.used[src] = true
 	k.Source = src.Source
 	for _, m := range src.Metrics {
 		k.AddMetric(m)
 	}
+}
+
+func runName(run *profan.Run) string {
+	if run == nil {
+		return "details page"
+	}
+	return run.Source
+}
+
+// note records a mismatch, at most 20 of them.
+func (sp *SourcePages) note(format string, args ...any) {
+	if len(sp.notes) < 20 {
+		sp.notes = append(sp.notes, fmt.Sprintf(format, args...))
+	}
+}
+
+// Notes are the mismatches met while attaching.
+func (sp *SourcePages) Notes() []string {
+	if sp == nil {
+		return nil
+	}
+	return sp.notes
 }
 
 // Unused returns the source-page runs whose kernels matched nothing, to be
@@ -70,7 +163,7 @@ func (sp *SourcePages) Unused() []*profan.Run {
 	for _, r := range sp.runs {
 		n := 0
 		for _, k := range r.Kernels {
-			if sp.used[sourceKey(k)] {
+			if sp.used[k] {
 				n++
 			}
 		}
@@ -85,33 +178,72 @@ func (sp *SourcePages) Unused() []*profan.Run {
 // arguments ("matmulTiled<(int)16>") where the details page prints none.
 var castRE = regexp.MustCompile(`\([A-Za-z_][A-Za-z0-9_ ]*\)`)
 
-// sourceKey identifies a launch across the pages of one report: its ID and
-// its name without casts and spaces.
-func sourceKey(k *profan.Kernel) string {
-	name := castRE.ReplaceAllString(k.Name, "")
-	return k.ID + "\x00" + strings.ReplaceAll(name, " ", "")
+// sourceName is a function's name as the pages of one report share it,
+// whatever --print-kernel-base: demangled, without casts, return type,
+// parameters and spaces; and the same without template arguments.
+func sourceName(name string) (full, bare string) {
+	if d := demangled(name); d != "" {
+		name = d
+	}
+	name = castRE.ReplaceAllString(name, "")
+	depth, cut, ret := 0, len(name), -1
+loop:
+	for i := 0; i < len(name); i++ {
+		switch name[i] {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case '(':
+			if depth == 0 {
+				cut = i
+				break loop
+			}
+		case ' ':
+			if depth == 0 {
+				ret = i
+			}
+		}
+	}
+	full = strings.ReplaceAll(name[ret+1:cut], " ", "")
+	bare = full
+	if i := strings.IndexByte(bare, '<'); i > 0 {
+		bare = bare[:i]
+	}
+	return full, bare
 }
 
 // ReadFiles reads exports one after another and hands every kernel to fn,
 // with the source-page records of the same launch attached: the source
 // pages among files are read first, and those whose kernels matched no
-// launch are handed over on their own at the end. It returns the runs
-// read, source pages last.
+// launch are handed over on their own at the end. Each file is opened and
+// read once. Mismatches between source and details pages are added to the
+// runs' messages as warnings. It returns the runs read, source pages last.
 func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel) error) ([]*profan.Run, error) {
-	src, rest, err := SplitSourcePages(files)
+	src, rest, err := SplitSources(files, opt)
 	if err != nil {
 		return nil, err
 	}
+	defer func() {
+		for _, f := range rest {
+			f.Close()
+		}
+	}()
 	var runs []*profan.Run
-	for _, path := range rest {
-		run, err := readFile(path, opt, func(run *profan.Run, k *profan.Kernel) error {
-			src.Attach(k)
+	for _, in := range rest {
+		run, err := in.Read(opt, Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+			src.AttachRun(run, k)
 			return fn(run, k)
-		})
+		}})
 		if err != nil {
 			return nil, err
 		}
 		runs = append(runs, run)
+	}
+	if notes := src.Notes(); len(notes) > 0 && len(runs) > 0 {
+		for _, n := range notes {
+			runs[0].Messages = append(runs[0].Messages, profan.Message{Level: "warning", Text: "source page: " + n})
+		}
 	}
 	for _, run := range src.Unused() {
 		for _, k := range run.Kernels {
@@ -122,13 +254,4 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 		runs = append(runs, run)
 	}
 	return runs, nil
-}
-
-func readFile(path string, opt Options, fn func(*profan.Run, *profan.Kernel) error) (*profan.Run, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return Read(f, path, opt, Sink{Kernel: fn})
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -64,17 +63,26 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	src, files, err := ingest.SplitSourcePages(opts.Files)
+	src, files, err := splitSeekable(opts.Files, opts.Input)
 	if err != nil {
 		return err
 	}
-	// Read every file before writing any, so that bad input leaves the
-	// database unchanged. A single file is checked by its own transaction.
-	if len(files) > 1 {
+	defer func() {
 		for _, f := range files {
-			if err := readOnly(f, opts.Input); err != nil {
-				return err
-			}
+			f.Close()
+		}
+	}()
+	// Read every file before writing any, so that bad input leaves the
+	// database unchanged; the first read also gives each its digest.
+	runs := make([]*profan.Run, len(files))
+	for i, f := range files {
+		if runs[i], err = f.Read(ingest.Options{Format: opts.Input}, ingest.Sink{
+			Kernel: func(*profan.Run, *profan.Kernel) error { return nil },
+		}); err != nil {
+			return err
+		}
+		if err := f.Rewind(); err != nil {
+			return err
 		}
 	}
 	db, err := store.Open(dbPath(opts.DB, opts.IO))
@@ -82,10 +90,13 @@ func ingestRun(opts *IngestOptions) error {
 		return err
 	}
 	defer db.Close()
-	for _, f := range files {
-		if err := ingestFile(db, f, opts, labels, aopt, src); err != nil {
+	for i, f := range files {
+		if err := ingestFile(db, f, runs[i], opts, labels, aopt, src); err != nil {
 			return err
 		}
+	}
+	for _, n := range src.Notes() {
+		fmt.Fprintf(opts.IO.ErrOut, "warning: source page: %s\n", n)
 	}
 	for _, run := range src.Unused() {
 		if err := ingestRunKernels(db, run, labels, aopt); err != nil {
@@ -95,33 +106,50 @@ func ingestRun(opts *IngestOptions) error {
 	return nil
 }
 
-func readOnly(path, format string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
+// splitSeekable opens each file once: the source pages are read, the other
+// exports are returned open and rewindable, for a checking read and a
+// storing read.
+func splitSeekable(paths []string, format string) (*ingest.SourcePages, []*ingest.File, error) {
+	var files []*ingest.File
+	for _, p := range paths {
+		f, err := ingest.OpenSeekable(p)
+		if err != nil {
+			for _, f := range files {
+				f.Close()
+			}
+			return nil, nil, err
+		}
+		files = append(files, f)
 	}
-	defer f.Close()
-	_, err = ingest.Read(f, path, ingest.Options{Format: format}, ingest.Sink{
-		Kernel: func(*profan.Run, *profan.Kernel) error { return nil },
-	})
-	return err
+	src := ingest.NewSourcePages()
+	var rest []*ingest.File
+	for _, f := range files {
+		if f.Format() == "ncu-source" && (format == "" || format == "ncu-source") {
+			run, err := f.Read(ingest.Options{}, ingest.Sink{})
+			f.Close()
+			if err != nil {
+				for _, g := range rest {
+					g.Close()
+				}
+				return nil, nil, err
+			}
+			src.Add(run)
+			continue
+		}
+		rest = append(rest, f)
+	}
+	return src, rest, nil
 }
 
-// ingestFile streams one export into one run.
-func ingestFile(db *store.DB, path string, opts *IngestOptions, labels map[string]string, aopt analysis.Options, src *ingest.SourcePages) error {
-	digest, size, err := fileDigest(path)
-	if err != nil {
-		return err
-	}
-	format, _ := ingest.Sniff(path)
+// ingestFile streams one export, already read once (first), into one run.
+func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOptions, labels map[string]string, aopt analysis.Options, src *ingest.SourcePages) error {
+	path := f.Name()
+	digest, size := first.Digest, first.Size
+	format := first.Format
 	if opts.Input != "" {
 		format = opts.Input
 	}
-	tool := ""
-	if imp, ok := ingest.ByName(format); ok {
-		tool = imp.Tool()
-	}
-	info := store.RunInfo{Digest: digest, Source: path, Tool: tool, Format: format, Labels: labels, Size: size}
+	info := store.RunInfo{Digest: digest, Source: path, Tool: first.Tool, Format: format, Labels: labels, Size: size}
 	var w *store.RunWriter
 	dup := false
 	// The run is begun at its first kernel, when the device is known.
@@ -138,13 +166,8 @@ func ingestFile(db *store.DB, path string, opts *IngestOptions, labels map[strin
 		return err
 	}
 	n := 0
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	_, err = ingest.Read(f, path, ingest.Options{Format: opts.Input, Digest: digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
-		src.Attach(k)
+	_, err := f.Read(ingest.Options{Format: opts.Input, Digest: digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+		src.AttachRun(run, k)
 		a := analysis.Analyze(run, k, aopt)
 		if w == nil {
 			if err := begin(deviceName(a)); err != nil {

@@ -1,0 +1,192 @@
+package ingest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+
+	"github.com/profan-dev/profan"
+)
+
+// sniffLimit bounds the head of an export read to find its format.
+const sniffLimit = 4 << 20
+
+// File is one export, opened once and read in one pass: its format is
+// sniffed from the head of the buffered input, which is then replayed to
+// the reader, and its digest is computed while it is read. Pipes and
+// process substitution (`profan analyze <(cat a.csv b.csv)`) therefore
+// work like files.
+type File struct {
+	src    string
+	closer io.Closer
+	seeker *os.File // set by OpenSeekable
+	cr     *countReader
+	h      hash.Hash
+	lr     *lineReader
+	err    error // an error met opening the line reader
+
+	sniffed bool
+	format  string
+	used    bool
+}
+
+// Open opens the export at path.
+func Open(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	in, err := newInput(f, path)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	in.closer = f
+	return in, nil
+}
+
+func newInput(r io.Reader, src string) (*File, error) {
+	h := sha256.New()
+	cr := &countReader{r: io.TeeReader(r, h)}
+	in := &File{src: src, cr: cr, h: h}
+	in.lr, in.err = newLineReader(cr, src)
+	return in, nil
+}
+
+// Name is the path the export was opened as.
+func (in *File) Name() string { return in.src }
+
+// Close closes the underlying file.
+func (in *File) Close() error {
+	if in.closer != nil {
+		return in.closer.Close()
+	}
+	return nil
+}
+
+// Format returns the format name of the export's first table, sniffed from
+// at most its first 4 MB; "" when none is found there. The lines read are
+// replayed by Read.
+func (in *File) Format() string {
+	if in.sniffed || in.err != nil || in.used {
+		return in.format
+	}
+	in.sniffed = true
+	lr := in.lr
+	lr.recording = true
+	var fields [][]byte
+	var err error
+	for {
+		var line []byte
+		line, err = lr.next()
+		if err != nil || lr.recBytes > sniffLimit {
+			break
+		}
+		if _, ok := parseMessage(line); ok || !isRowLike(line) {
+			continue
+		}
+		if fields, err = splitCSV(line, fields[:0]); err != nil {
+			if err == errTooManyFields {
+				err = &SyntaxError{File: in.src, Line: lr.n, Msg: err.Error()}
+				break
+			}
+			err = nil
+			continue
+		}
+		if !headerCandidate(fields) {
+			continue
+		}
+		if imp := matchHeader(toStrings(fields)); imp != nil {
+			in.format = imp.Name()
+			break
+		}
+	}
+	lr.rewind(err)
+	return in.format
+}
+
+// Read parses the export and streams its contents to sink. A File is read
+// once.
+func (in *File) Read(opt Options, sink Sink) (*profan.Run, error) {
+	if in.err != nil {
+		return nil, in.err
+	}
+	if in.used {
+		return nil, fmt.Errorf("%s: read twice", in.src)
+	}
+	in.used = true
+	return in.read(opt, sink)
+}
+
+// finish reads what is left of the input (bytes after the end of a gzip
+// stream), so that the digest covers the whole file.
+func (in *File) finish() error {
+	if _, err := io.Copy(io.Discard, in.cr); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("reading %s: %w", in.src, err)
+	}
+	return nil
+}
+
+// Digest is "sha256:<hex>" of the bytes read so far: the whole file once
+// Read has returned.
+func (in *File) Digest() string { return "sha256:" + hex.EncodeToString(in.h.Sum(nil)) }
+
+// Size is the number of bytes read so far.
+func (in *File) Size() int64 { return in.cr.n }
+
+// OpenSeekable opens the export at path so that it can be read more than
+// once (Rewind): a pipe or a process substitution is copied, as it is
+// read the first time, into an unnamed temporary file.
+func OpenSeekable(path string) (*File, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	var rs *os.File = f
+	if !st.Mode().IsRegular() {
+		tmp, err := os.CreateTemp("", "profan-input-*")
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		os.Remove(tmp.Name())
+		_, err = io.Copy(tmp, f)
+		f.Close()
+		if err == nil {
+			_, err = tmp.Seek(0, io.SeekStart)
+		}
+		if err != nil {
+			tmp.Close()
+			return nil, fmt.Errorf("reading %s: %w", path, err)
+		}
+		rs = tmp
+	}
+	in, _ := newInput(rs, path)
+	in.closer, in.seeker = rs, rs
+	return in, nil
+}
+
+// Rewind makes a File opened with OpenSeekable readable again from its
+// start.
+func (in *File) Rewind() error {
+	if in.seeker == nil {
+		return fmt.Errorf("%s: cannot be read twice", in.src)
+	}
+	if _, err := in.seeker.Seek(0, io.SeekStart); err != nil {
+		return fmt.Errorf("reading %s: %w", in.src, err)
+	}
+	closer, seeker := in.closer, in.seeker
+	fresh, _ := newInput(seeker, in.src)
+	*in = *fresh
+	in.closer, in.seeker = closer, seeker
+	return nil
+}
