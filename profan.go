@@ -119,6 +119,17 @@ type Kernel struct {
 	index map[string]int
 }
 
+// Clone returns a copy of k whose metric, finding and source slices are its
+// own.
+func (k *Kernel) Clone() *Kernel {
+	c := *k
+	c.Metrics = append([]Metric(nil), k.Metrics...)
+	c.Findings = append([]ToolFinding(nil), k.Findings...)
+	c.Source = append([]SourceRecord(nil), k.Source...)
+	c.index = nil
+	return &c
+}
+
 // DisplayName is the demangled name when there is one, else the name.
 func (k *Kernel) DisplayName() string {
 	if k.Demangled != "" {

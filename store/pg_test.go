@@ -53,6 +53,8 @@ var pgTests = []struct {
 	{"ConcurrentNewNames", TestConcurrentNewNames},
 	{"Crash", TestCrash},
 	{"ConcurrentIngest", TestConcurrentIngest},
+	{"LaunchSeries", TestLaunchSeries},
+	{"SeriesChunks", TestSeriesChunks},
 }
 
 var notOnPostgres = map[string]string{

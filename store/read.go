@@ -193,22 +193,24 @@ func (db *DB) kernels(ctx context.Context, runID int64) ([]StoredKernel, error) 
 		return nil, err
 	}
 	q := db.d.rebind
-	rows, err := db.db.QueryContext(ctx, q(`SELECT k.id, k.name_id, k.launch_id, n.name, n.demangled, k.device, k.cc, k.grid, k.block, k.invocations, k.duration, k.raw
+	rows, err := db.db.QueryContext(ctx, q(`SELECT k.id, k.ordinal, k.name_id, k.launch_id, n.name, n.demangled, k.device, k.cc, k.grid, k.block, k.invocations, k.duration, k.raw
 FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER BY k.ordinal`), runID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []StoredKernel
+	var ordinals []int
 	index := map[int64]int{}
 	nameIDs := map[int64]bool{}
 	for rows.Next() {
 		k := &profan.Kernel{}
 		var id, nameID int64
+		var ordinal int
 		var grid, block string
 		var dur sql.NullFloat64
 		var raw []byte
-		if err := rows.Scan(&id, &nameID, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw); err != nil {
+		if err := rows.Scan(&id, &ordinal, &nameID, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw); err != nil {
 			return nil, err
 		}
 		k.Duration = floatOrNaN(dur)
@@ -235,6 +237,7 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 		index[id] = len(out)
 		nameIDs[nameID] = true
 		out = append(out, StoredKernel{Kernel: k, Canonical: map[string]float64{}})
+		ordinals = append(ordinals, ordinal)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -302,7 +305,79 @@ FROM kernels k JOIN findings f ON f.kernel_id = k.id WHERE k.run_id = ? ORDER BY
 		sk := &out[index[id]]
 		sk.Findings = append(sk.Findings, f)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return db.expandSeries(ctx, runID, out, ordinals, index)
+}
+
+// expandSeries adds the later launches of every launch series of run runID
+// to out (whose records have the given ordinals and kernel IDs index), in
+// the order written.
+func (db *DB) expandSeries(ctx context.Context, runID int64, out []StoredKernel, ordinals []int, index map[int64]int) ([]StoredKernel, error) {
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT s.kernel_id, s.launches, s.data
+FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id = ? ORDER BY s.kernel_id, s.chunk`), runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	type ordered struct {
+		ord int
+		k   StoredKernel
+	}
+	var more []ordered
+	var ls []seriesLaunch
+	for rows.Next() {
+		var id int64
+		var n int
+		var data []byte
+		if err := rows.Scan(&id, &n, &data); err != nil {
+			return nil, err
+		}
+		i, ok := index[id]
+		if !ok {
+			return nil, fmt.Errorf("launch series of unknown kernel %d", id)
+		}
+		first := out[i]
+		if ls, err = decodeSeries(data, n, ordinals[i], first.Kernel.ID, ls[:0]); err != nil {
+			return nil, fmt.Errorf("kernel %s: %w", first.Kernel.ID, err)
+		}
+		for _, l := range ls {
+			more = append(more, ordered{l.ordinal, first.launch(l)})
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(more) == 0 {
+		return out, nil
+	}
+	all := make([]ordered, 0, len(out)+len(more))
+	for i, k := range out {
+		all = append(all, ordered{ordinals[i], k})
+	}
+	all = append(all, more...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].ord < all[j].ord })
+	out = out[:0]
+	for _, o := range all {
+		out = append(out, o.k)
+	}
+	return out, nil
+}
+
+// launch returns the record of a later launch of sk's series.
+func (sk StoredKernel) launch(l seriesLaunch) StoredKernel {
+	k := sk.Kernel.Clone()
+	k.ID, k.Start, k.Duration = l.id, l.start, l.duration
+	c := make(map[string]float64, len(sk.Canonical))
+	for name, v := range sk.Canonical {
+		c[name] = v
+	}
+	delete(c, "duration")
+	if !math.IsNaN(l.canonDur) {
+		c["duration"] = l.canonDur
+	}
+	return StoredKernel{Kernel: k, Canonical: c, Findings: sk.Findings}
 }
 
 // kernelValuesSQL reads the canonical values of a range of kernel IDs,
@@ -429,12 +504,14 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 	}
 	defer rows.Close()
 	var pts []Point
+	var at []pointAt // each point's kernel row, for launch series
 	// The scan targets are reused: a trend may have many points.
 	var p Point
-	var nameID int64
+	var nameID, kid int64
+	var ordinal int
 	var value float64
 	var raw sql.RawBytes
-	dest := []any{&p.Run, &nameID, &p.Launch, &value}
+	dest := []any{&p.Run, &nameID, &p.Launch, &value, &kid, &ordinal}
 	if !canonical {
 		dest[3] = &raw
 	}
@@ -461,6 +538,7 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 			p.Value = v
 		}
 		pts = append(pts, p)
+		at = append(at, pointAt{kid, ordinal})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -469,6 +547,9 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 		return nil, nil
 	}
 	lo, hi := pts[0].Run, pts[len(pts)-1].Run
+	if pts, err = db.trendSeries(ctx, pts, at, lo, hi, tq.Metric == "duration" && canonical); err != nil {
+		return nil, err
+	}
 	labels, err := db.labels(ctx, lo, hi)
 	if err != nil {
 		return nil, err
@@ -517,7 +598,7 @@ func trendSQL(d *dialect, canonical bool, metricID int64, nameIDs []int64, label
 	var args []any
 	var b strings.Builder
 	if canonical {
-		b.WriteString(`SELECT k.run_id, k.name_id, k.launch_id, v.value
+		b.WriteString(`SELECT k.run_id, k.name_id, k.launch_id, v.value, k.id, k.ordinal
 FROM kernels k CROSS JOIN kernel_values v`)
 		where = append(where, `v.metric_id = ?`, `v.kernel_id = k.id`)
 		args = append(args, metricID)
@@ -531,7 +612,7 @@ FROM kernels k CROSS JOIN kernel_values v`)
 			}
 		}
 	} else {
-		b.WriteString(`SELECT k.run_id, k.name_id, k.launch_id, k.raw
+		b.WriteString(`SELECT k.run_id, k.name_id, k.launch_id, k.raw, k.id, k.ordinal
 FROM kernels k`)
 	}
 	if len(nameIDs) > 0 {
@@ -549,6 +630,83 @@ FROM kernels k`)
 	}
 	b.WriteString(" ORDER BY k.run_id, k.ordinal")
 	return b.String(), args
+}
+
+// pointAt is the kernels row behind a trend point.
+type pointAt struct {
+	kernel  int64
+	ordinal int
+}
+
+// trendSeries adds to pts (read from the kernels rows at, of runs lo to hi)
+// a point for every later launch of a launch series whose first launch has
+// a point: the same value, or the launch's own for duration.
+func (db *DB) trendSeries(ctx context.Context, pts []Point, at []pointAt, lo, hi int64, duration bool) ([]Point, error) {
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT s.kernel_id, s.launches, s.data
+FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id BETWEEN ? AND ? ORDER BY s.kernel_id, s.chunk`), lo, hi)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var byKernel map[int64]int
+	type ordered struct {
+		ord int
+		p   Point
+	}
+	var more []ordered
+	var ls []seriesLaunch
+	for rows.Next() {
+		var id int64
+		var n int
+		var data []byte
+		if err := rows.Scan(&id, &n, &data); err != nil {
+			return nil, err
+		}
+		if byKernel == nil {
+			byKernel = make(map[int64]int, len(at))
+			for i, a := range at {
+				byKernel[a.kernel] = i
+			}
+		}
+		i, ok := byKernel[id]
+		if !ok {
+			continue // a kernel the query did not select
+		}
+		first := pts[i]
+		if ls, err = decodeSeries(data, n, at[i].ordinal, first.Launch, ls[:0]); err != nil {
+			return nil, fmt.Errorf("run %d kernel %s: %w", first.Run, first.Launch, err)
+		}
+		for _, l := range ls {
+			p := first
+			p.Launch = l.id
+			if duration {
+				if math.IsNaN(l.canonDur) {
+					continue
+				}
+				p.Value = l.canonDur
+			}
+			more = append(more, ordered{l.ordinal, p})
+		}
+	}
+	if err := rows.Err(); err != nil || len(more) == 0 {
+		return pts, err
+	}
+	all := make([]ordered, 0, len(pts)+len(more))
+	for i, p := range pts {
+		all = append(all, ordered{at[i].ordinal, p})
+	}
+	all = append(all, more...)
+	sort.SliceStable(all, func(i, j int) bool {
+		if all[i].p.Run != all[j].p.Run {
+			return all[i].p.Run < all[j].p.Run
+		}
+		return all[i].ord < all[j].ord
+	})
+	pts = pts[:0]
+	for _, o := range all {
+		pts = append(pts, o.p)
+	}
+	return pts, nil
 }
 
 func floatOrNaN(v sql.NullFloat64) float64 {

@@ -69,7 +69,7 @@ func testDSN(t testing.TB, name string) string {
 func counts(t testing.TB, db *DB) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, table := range []string{"runs", "run_labels", "kernel_names", "kernels", "metric_names", "kernel_values", "findings", "schema_migrations"} {
+	for _, table := range []string{"runs", "run_labels", "kernel_names", "kernels", "metric_names", "kernel_values", "findings", "launch_series", "schema_migrations"} {
 		var n int
 		if err := db.db.QueryRow(`SELECT count(*) FROM ` + table).Scan(&n); err != nil {
 			t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -78,7 +79,17 @@ type RunWriter struct {
 	blob    []byte
 
 	dictLocked bool // the transaction may add dictionary rows (see dictID)
+
+	insSeries *sql.Stmt
+	series    map[string]*series // series key (store/series.go) → its open series
+	key       []byte
+	masked    []byte
 }
+
+// maxSeriesKey bounds the key of a launch that may start or join a series:
+// trace rows have small blobs; launches with hundreds of raw metrics (ncu
+// pages) never repeat exactly and are not worth a key.
+const maxSeriesKey = 1024
 
 // valueBatch is the number of kernel_values rows inserted by one statement.
 // One multi-row INSERT per batch instead of one per value saves the
@@ -187,8 +198,10 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	w.insValues = prep(w.db.d.valuesInsert(valueBatch))
 	w.selKey = prep(`SELECT id FROM raw_metric_keys WHERE name = ? AND section = ? AND unit = ? AND raw_unit = ?`)
 	w.insKey = prep(`INSERT INTO raw_metric_keys (name, section, unit, raw_unit) VALUES (?, ?, ?, ?) RETURNING id`)
+	w.insSeries = prep(`INSERT INTO launch_series (kernel_id, chunk, launches, data) VALUES (?, ?, ?, ?)`)
 	w.keys = map[string][]keyID{}
 	w.keyFunc = w.keyID
+	w.series = map[string]*series{}
 	return err
 }
 
@@ -263,6 +276,25 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	if w.blob, err = encodeKernel(w.blob[:0], k, w.keyFunc); err != nil {
 		return err
 	}
+	// A launch that repeats an earlier one but for its ID, start and
+	// duration joins that launch's series (store/series.go).
+	var canonDur float64
+	w.key = w.key[:0]
+	if len(w.blob) <= maxSeriesKey {
+		var ok bool
+		if w.masked, ok = withoutStart(w.masked, w.blob); ok {
+			w.key, canonDur = seriesKey(w.key, nameID, k, w.masked, &rec)
+		}
+	}
+	if len(w.key) > 0 && len(w.key) <= maxSeriesKey {
+		if s := w.series[string(w.key)]; s != nil {
+			s.add(w.n, k, canonDur)
+			if s.n == seriesChunk {
+				return w.flushSeries(s)
+			}
+			return nil
+		}
+	}
 	var kid int64
 	if err := w.insKernel.QueryRowContext(w.ctx, w.id, w.n, k.ID, nameID, k.Device, k.CC,
 		dim(k.Grid), dim(k.Block), k.Invocations, nullFloat(k.Duration), w.blob).Scan(&kid); err != nil {
@@ -305,6 +337,25 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 			return err
 		}
 	}
+	if len(w.key) > 0 && len(w.key) <= maxSeriesKey {
+		s := &series{kernelID: kid, ordinal: w.n}
+		s.id, _ = numericID(k.ID)
+		w.series[string(w.key)] = s
+	}
+	return nil
+}
+
+// flushSeries writes the launches s holds as its next chunk.
+func (w *RunWriter) flushSeries(s *series) error {
+	if s.n == 0 {
+		return nil
+	}
+	if _, err := w.insSeries.ExecContext(w.ctx, s.kernelID, s.chunk, s.n, s.buf); err != nil {
+		return err
+	}
+	s.chunk++
+	s.n = 0
+	s.buf = s.buf[:0]
 	return nil
 }
 
@@ -412,6 +463,16 @@ func (w *RunWriter) Commit() (int64, error) {
 }
 
 func (w *RunWriter) commit() error {
+	open := make([]*series, 0, len(w.series))
+	for _, s := range w.series {
+		open = append(open, s)
+	}
+	sort.Slice(open, func(i, j int) bool { return open[i].kernelID < open[j].kernelID })
+	for _, s := range open {
+		if err := w.flushSeries(s); err != nil {
+			return err
+		}
+	}
 	if len(w.values) > 0 {
 		d := w.db.d
 		if _, err := w.tx.ExecContext(w.ctx, d.rebind(d.valuesInsert(len(w.values)/d.valueArgs())), w.values...); err != nil {

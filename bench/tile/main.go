@@ -2,6 +2,7 @@
 // rows of a real capture with renumbered launch IDs.
 //
 //	go run ./bench/tile -in fixtures/ncu/saxpy.full40.details.csv -mb 100 -out /tmp/big.csv
+//	go run ./bench/tile -in ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv -trace 600000 -out /tmp/trace.csv
 package main
 
 import (
@@ -16,7 +17,8 @@ func main() {
 	in := flag.String("in", "fixtures/ncu/saxpy.full40.details.csv", "real ncu details or raw export to tile")
 	mb := flag.Int64("mb", 100, "size to reach, in MB (10^6 bytes)")
 	out := flag.String("out", "", "output file (required)")
-	table := flag.Bool("table", false, "write the bare CSV table, without ncu's message lines")
+	table := flag.Bool("table", false, "write the bare CSV table, without the profiler's message lines")
+	trace := flag.Int("trace", 0, "tile an nvprof gpu-trace (-in) to at least this many kernel launches instead of -mb")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "tile: -out is required")
@@ -26,6 +28,18 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tile:", err)
 		os.Exit(2)
+	}
+	if *trace > 0 {
+		n, launches, err := tile.Trace(f, *in, *trace, !*table)
+		if err == nil {
+			err = f.Close()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tile:", err)
+			os.Exit(2)
+		}
+		fmt.Printf("%s: %d bytes, %d launches\n", *out, n, launches)
+		return
 	}
 	write := tile.Details
 	if *table {

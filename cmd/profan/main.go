@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 
 	"github.com/profan-dev/profan/internal/cli"
 )
@@ -14,5 +15,16 @@ func main() {
 	// for fewer collections (the rate matters on GB-scale exports).
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(48 << 20)
+	// PROFAN_CPUPROFILE=FILE writes a CPU profile of the command (go tool
+	// pprof reads it): how the README's performance notes were made.
+	if p := os.Getenv("PROFAN_CPUPROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			pprof.StartCPUProfile(f)
+			code := cli.Main(os.Args[1:], cli.System())
+			pprof.StopCPUProfile()
+			f.Close()
+			os.Exit(int(code))
+		}
+	}
 	os.Exit(int(cli.Main(os.Args[1:], cli.System())))
 }

@@ -1,0 +1,203 @@
+package store
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/profan-dev/profan"
+)
+
+// Launch series. A trace lists every launch of every kernel: hundreds of
+// thousands of rows that repeat the same name, configuration, device and
+// findings and differ only in launch ID, start and duration. The writer
+// stores the first launch of each such group as a full kernels row and the
+// later ones as members of its series: chunks of launch_series rows holding,
+// per launch, only what varies. A launch joins a series only when
+// everything else it would store is identical (its blob with the start left
+// out, its canonical values but duration, its findings), so expanding a
+// series gives back exactly the records that were added.
+//
+// Chunk encoding, per launch: u(ordinal - previous ordinal) id start
+// duration canonicalDuration, where id is u(0) str(ID) or u(1) s(ID -
+// previous numeric ID) when the ID is a decimal integer that formats back
+// to itself, and the three times are f(). The previous values start at the
+// series' first launch in every chunk, so chunks decode independently.
+
+// seriesChunk is the most launches one launch_series row holds: it bounds
+// the memory a writer holds for a series before it writes a chunk.
+const seriesChunk = 1 << 14
+
+// series is an open launch series of a run being written.
+type series struct {
+	kernelID int64 // kernels.id of the first launch
+	ordinal  int   // the first launch's ordinal
+	id       int64 // the first launch's numeric ID, when it has one
+	chunk    int   // chunks written
+	n        int   // launches in buf
+	prevOrd  int
+	prevID   int64
+	buf      []byte
+}
+
+func (s *series) add(ordinal int, k *profan.Kernel, canonDur float64) {
+	if s.n == 0 {
+		s.prevOrd, s.prevID = s.ordinal, s.id
+	}
+	e := encoder{b: s.buf}
+	e.u(uint64(ordinal - s.prevOrd))
+	s.prevOrd = ordinal
+	if id, ok := numericID(k.ID); ok {
+		e.u(1)
+		e.s(id - s.prevID)
+		s.prevID = id
+	} else {
+		e.u(0)
+		e.str(k.ID)
+	}
+	e.f(k.Start)
+	e.f(k.Duration)
+	e.f(canonDur)
+	s.buf = e.b
+	s.n++
+}
+
+// numericID returns ID as an integer when it is one that formats back to
+// itself (no sign, no leading zeros).
+func numericID(id string) (int64, bool) {
+	if id == "" || len(id) > 18 || (id[0] == '0' && len(id) > 1) {
+		return 0, false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < '0' || id[i] > '9' {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseInt(id, 10, 64)
+	return v, err == nil
+}
+
+// seriesLaunch is one decoded member of a series.
+type seriesLaunch struct {
+	ordinal                   int
+	id                        string
+	start, duration, canonDur float64
+}
+
+// decodeSeries decodes a chunk of the series whose first launch has the
+// given ordinal and ID.
+func decodeSeries(b []byte, n int, ordinal int, firstID string, out []seriesLaunch) ([]seriesLaunch, error) {
+	d := decoder{b: b}
+	prevOrd := ordinal
+	prevID, _ := numericID(firstID)
+	for i := 0; i < n && d.err == nil; i++ {
+		var l seriesLaunch
+		l.ordinal = prevOrd + int(d.u())
+		prevOrd = l.ordinal
+		switch d.u() {
+		case 1:
+			prevID += d.s()
+			l.id = strconv.FormatInt(prevID, 10)
+		case 0:
+			l.id = d.str()
+		default:
+			d.fail()
+		}
+		l.start, l.duration, l.canonDur = d.f(), d.f(), d.f()
+		out = append(out, l)
+	}
+	if d.err == nil && len(d.b) != 0 {
+		d.fail()
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("launch series: %w", d.err)
+	}
+	return out, nil
+}
+
+// seriesKey appends to buf what a launch must share with the others of its
+// series: its name, columns, blob (encoded with the start left out),
+// canonical values but duration, and findings. It returns the canonical
+// duration apart (NaN when none).
+func seriesKey(buf []byte, nameID int64, k *profan.Kernel, blob []byte, rec *KernelRecord) ([]byte, float64) {
+	e := encoder{b: buf}
+	e.s(nameID)
+	e.str(k.Device)
+	e.str(k.CC)
+	for _, v := range k.Grid {
+		e.s(int64(v))
+	}
+	for _, v := range k.Block {
+		e.s(int64(v))
+	}
+	e.s(int64(k.Invocations))
+	e.u(uint64(len(blob)))
+	e.b = append(e.b, blob...)
+	canonDur := math.NaN()
+	for _, v := range rec.Canonical {
+		if v.Name == "duration" {
+			canonDur = v.Value
+			continue
+		}
+		e.str(v.Name)
+		e.f(v.Value)
+	}
+	for _, f := range rec.Findings {
+		e.str(f.Rule)
+		e.s(int64(f.Severity))
+		e.str(f.Kernel)
+		e.str(f.Message)
+		e.str(f.Advice)
+		e.f(f.Gain)
+		e.u(uint64(len(f.Evidence)))
+		for _, s := range f.Evidence {
+			e.str(s)
+		}
+		e.u(uint64(len(f.Locations)))
+		for _, l := range f.Locations {
+			e.str(l.File)
+			e.s(int64(l.Line))
+			e.str(l.SASS)
+		}
+	}
+	return e.b, canonDur
+}
+
+// startOffset is where an encoded blob holds the kernel's start: after the
+// version byte, DeviceIndex, Process, Context and Stream.
+func startOffset(blob []byte) (int, bool) {
+	if len(blob) == 0 || blob[0] != blobVersion {
+		return 0, false
+	}
+	i := 1
+	if _, n := binary.Varint(blob[i:]); n > 0 {
+		i += n
+	} else {
+		return 0, false
+	}
+	for range 3 {
+		l, n := binary.Uvarint(blob[i:])
+		if n <= 0 || uint64(len(blob)-i-n) < l {
+			return 0, false
+		}
+		i += n + int(l)
+	}
+	if len(blob)-i < 8 {
+		return 0, false
+	}
+	return i, true
+}
+
+// withoutStart returns blob with its 8 start bytes set to a NaN pattern, in
+// scratch.
+func withoutStart(scratch, blob []byte) ([]byte, bool) {
+	i, ok := startOffset(blob)
+	if !ok {
+		return nil, false
+	}
+	scratch = append(scratch[:0], blob...)
+	copy(scratch[i:i+8], bytes.Repeat([]byte{0xff}, 8))
+	return scratch, true
+}
