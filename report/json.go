@@ -11,17 +11,19 @@ import (
 	"github.com/profan-dev/profan/metrics"
 )
 
-// jsonWriter writes {"kernels": [...], "runs": [...], "metric_units": {...}}.
+// jsonWriter writes {"kernels": [...], "groups": [...], "runs": [...], "metric_units": {...}}.
 // The kernel fields are a stable contract: add fields, never rename them.
 type jsonWriter struct {
 	w     *bufio.Writer
 	n     int
 	runOf map[*profan.Run]int
 	runs  []*profan.Run
+	// groups gathers the launches into groups, written after the kernels.
+	groups *analysis.Grouper
 }
 
 func newJSON(w io.Writer) *jsonWriter {
-	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{}}
+	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{}, groups: analysis.NewGrouper(true)}
 }
 
 // JSONKernel is the JSON form of an analysed kernel.
@@ -118,6 +120,7 @@ func ToJSON(a *analysis.Kernel, run int) JSONKernel {
 }
 
 func (j *jsonWriter) Kernel(a *analysis.Kernel) error {
+	j.groups.Add(a)
 	run, ok := j.runOf[a.Run]
 	if !ok {
 		run = len(j.runs)
@@ -142,7 +145,13 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	if j.n == 0 {
 		j.w.WriteString("{\"kernels\": [")
 	}
-	j.w.WriteString("\n],\n\"runs\": ")
+	j.w.WriteString("\n],\n\"groups\": ")
+	gb, err := json.Marshal(ToJSONGroups(j.groups.Groups()))
+	if err != nil {
+		return err
+	}
+	j.w.Write(gb)
+	j.w.WriteString(",\n\"runs\": ")
 	// Runs appear in the order of their first kernel; runs without kernels
 	// follow.
 	ordered := append([]*profan.Run(nil), j.runs...)
@@ -181,4 +190,53 @@ func toJSONFinding(f profan.Finding) JSONFinding {
 		jf.Locations = append(jf.Locations, JSONLocation(l))
 	}
 	return jf
+}
+
+// JSONGroup is the JSON form of a group of launches of one kernel.
+type JSONGroup struct {
+	Name        string             `json:"name"`
+	DisplayName string             `json:"display_name"`
+	Library     string             `json:"library,omitempty"`
+	Kind        string             `json:"kind,omitempty"`
+	Launches    int                `json:"launches"`
+	Duration    *float64           `json:"duration_s"`
+	Mean        *float64           `json:"mean_duration_s"`
+	Min         *float64           `json:"min_duration_s"`
+	Max         *float64           `json:"max_duration_s"`
+	StdDev      *float64           `json:"stddev_duration_s"`
+	Share       *float64           `json:"time_share"`
+	Kernels     []string           `json:"kernels"`
+	Findings    []JSONGroupFinding `json:"findings"`
+}
+
+// JSONGroupFinding is one rule's findings over a group.
+type JSONGroupFinding struct {
+	Rule     string   `json:"rule"`
+	Severity string   `json:"severity"`
+	Launches int      `json:"launches"`
+	Gain     *float64 `json:"estimated_gain"` // share of the capture's kernel time
+	Message  string   `json:"message"`
+	Advice   string   `json:"advice"`
+}
+
+// ToJSONGroups converts groups, sorted by total time.
+func ToJSONGroups(gs []*analysis.Group) []JSONGroup {
+	out := make([]JSONGroup, 0, len(gs))
+	for _, g := range gs {
+		jg := JSONGroup{Name: g.Name, DisplayName: g.Info.Display, Library: g.Info.Library.String(), Kind: g.Info.Kind.String(),
+			Launches: g.Launches, Duration: ptr(g.Duration), Mean: ptr(g.Mean()), Min: ptr(g.Min), Max: ptr(g.Max),
+			StdDev: ptr(g.StdDev()), Share: ptr(g.Share), Kernels: g.IDs, Findings: []JSONGroupFinding{}}
+		if g.Timed == 0 {
+			jg.Duration = nil
+		}
+		if jg.Kernels == nil {
+			jg.Kernels = []string{}
+		}
+		for _, f := range g.Findings {
+			jg.Findings = append(jg.Findings, JSONGroupFinding{Rule: f.Rule, Severity: f.Severity.String(), Launches: f.Launches,
+				Gain: ptr(f.CaptureGain), Message: f.Message, Advice: f.Advice})
+		}
+		out = append(out, jg)
+	}
+	return out
 }

@@ -17,9 +17,13 @@ type markdownWriter struct {
 	w        *bufio.Writer
 	n        int
 	findings []string
+	top      int
+	groups   *analysis.Grouper
 }
 
-func newMarkdown(w io.Writer) *markdownWriter { return &markdownWriter{w: bufio.NewWriter(w)} }
+func newMarkdown(w io.Writer, opt Options) *markdownWriter {
+	return &markdownWriter{w: bufio.NewWriter(w), top: opt.Top, groups: analysis.NewGrouper(false)}
+}
 
 func mdEscape(s string) string {
 	r := strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "*", "\\*", "_", "\\_", "`", "\\`", "\n", " ")
@@ -27,6 +31,12 @@ func mdEscape(s string) string {
 }
 
 func (m *markdownWriter) Kernel(a *analysis.Kernel) error {
+	m.groups.Add(a)
+	return nil
+}
+
+// kernel writes one launch's row, as a capture of one launch reads.
+func (m *markdownWriter) kernel(a *analysis.Kernel) {
 	if m.n == 0 {
 		if note := a.GPU.Note(); note != "" {
 			m.w.WriteString("> " + mdEscape(note) + "\n\n")
@@ -63,10 +73,58 @@ func (m *markdownWriter) Kernel(a *analysis.Kernel) error {
 	}
 	fmt.Fprintf(m.w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(shorten(a.K.DisplayName(), 80)), mdEscape(a.K.ID), dur,
 		cell(a.Model.GlobalLoad), cell(a.Model.GlobalStore), shared, peak, strings.Join(rules, " "))
-	return nil
+}
+
+// summary writes the group table, then the findings of the top groups,
+// each group's once.
+func (m *markdownWriter) summary() {
+	gs := m.groups.Groups()
+	if len(gs) == 0 {
+		return
+	}
+	if len(gs) == 1 && gs[0].Launches == 1 {
+		m.kernel(gs[0].Rep)
+		return
+	}
+	m.n = len(gs)
+	total := m.groups.Total()
+	fmt.Fprintf(m.w, "%d launches of %d kernels", m.groups.Launches(), len(gs))
+	if total > 0 {
+		fmt.Fprintf(m.w, ", %s of kernel time", metrics.Format(total, "s"))
+	}
+	m.w.WriteString(".\n\n| # | share | launches | total | mean | kernel | top finding |\n|---:|---:|---:|---:|---:|---|---|\n")
+	rows := tableRows(gs, m.top)
+	for i, g := range rows {
+		top := ""
+		if t := topFinding(g); t != "" {
+			top = "`" + g.Findings[0].Rule + "`" + strings.TrimPrefix(t, g.Findings[0].Rule)
+		}
+		fmt.Fprintf(m.w, "| %d | %s | %d | %s | %s | %s | %s |\n", i+1, shareText(g.Share), g.Launches,
+			durText(g.Duration, g.Timed), durText(g.Mean(), g.Timed), mdEscape(shorten(g.Info.Display, 80)), top)
+	}
+	if rest := len(gs) - len(rows); rest > 0 {
+		fmt.Fprintf(m.w, "\n%d more kernels not listed.\n", rest)
+	}
+	for i, g := range detailed(gs, m.top) {
+		said := map[string]bool{}
+		for _, f := range g.Findings {
+			advice := f.Advice
+			if said[advice] {
+				advice = "(as above)"
+			}
+			said[f.Advice] = true
+			loc := ""
+			if len(f.Locations) > 0 {
+				loc = " (" + mdEscape(location(f.Locations[0])) + ")"
+			}
+			m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** `%s`%s, %s: %s %s", i+1, mdEscape(shorten(g.Info.Display, 60)), f.Rule, loc,
+				groupGain(g, f), mdEscape(f.Message), mdEscape(advice)))
+		}
+	}
 }
 
 func (m *markdownWriter) End(runs []*profan.Run) error {
+	m.summary()
 	if m.n == 0 {
 		m.w.WriteString("No kernels.\n")
 	}

@@ -37,7 +37,7 @@ func New(format string, w io.Writer, opt Options) (Writer, error) {
 	case "json":
 		return newJSON(w), nil
 	case "markdown", "md":
-		return newMarkdown(w), nil
+		return newMarkdown(w, opt), nil
 	}
 	return nil, fmt.Errorf("unknown format %q (want text, json or markdown)", format)
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/profan-dev/profan"
 	"math"
 	"regexp"
 	"slices"
@@ -25,6 +26,7 @@ type DiffOptions struct {
 	Format    string
 	Threshold float64
 	All       bool
+	Kernel    string // regular expression over kernel names
 }
 
 // NewCmdDiff builds profan diff.
@@ -53,6 +55,7 @@ findings that appeared or disappeared.`,
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json}")
 	cmd.Flags().Float64Var(&opts.Threshold, "threshold", 1, "show metrics that moved by more than this percent")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "show every metric, moved or not")
+	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "compare only the kernels whose name matches this regular expression")
 	return cmd
 }
 
@@ -153,6 +156,10 @@ func halfRange(xs []float64) float64 {
 }
 
 func diffRun(opts *DiffOptions) error {
+	match, err := kernelFilter(opts.Kernel)
+	if err != nil {
+		return err
+	}
 	db, err := openDB(dbPath(opts.DB, opts.IO))
 	if err != nil {
 		return err
@@ -179,6 +186,15 @@ func diffRun(opts *DiffOptions) error {
 		return err
 	}
 	diffs := diffViews(va, vb, opts.Threshold/100, opts.All, hist)
+	if opts.Kernel != "" {
+		kept := diffs[:0]
+		for _, d := range diffs {
+			if match(&profan.Kernel{Name: d.Kernel}) {
+				kept = append(kept, d)
+			}
+		}
+		diffs = kept
+	}
 	if opts.Format == "json" {
 		enc := json.NewEncoder(opts.IO.Out)
 		enc.SetIndent("", "  ")

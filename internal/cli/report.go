@@ -59,7 +59,7 @@ all runs.`,
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "output file (required)")
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
 	cmd.Flags().Int64Var(&opts.Run, "run", 0, "stored run to report (default the newest)")
-	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernels to draw trends for (regexp; default all)")
+	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernels to report and draw trends for (regexp; default all)")
 	cmd.Flags().StringSliceVarP(&opts.Metrics, "metric", "m", []string{"duration", "gld_transactions_per_request", "gst_transactions_per_request", "shared_load_transactions_per_request", "dram_throughput"}, "metrics to draw trends of")
 	cmd.Flags().StringVar(&opts.Title, "title", "", "report title")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
@@ -71,9 +71,16 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
+	match, err := kernelFilter(opts.Kernel)
+	if err != nil {
+		return err
+	}
 	rep := &html.Report{Title: opts.Title, Generated: opts.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	if len(opts.Files) > 0 {
 		if _, err := ingest.ReadFiles(opts.Files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+			if !match(k) {
+				return nil
+			}
 			rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k, aopt))
 			return nil
 		}); err != nil {
@@ -106,6 +113,9 @@ func reportRun(opts *ReportOptions) error {
 		}
 		run := &profan.Run{Source: rec.Source, Tool: rec.Tool, Format: rec.Format, Digest: rec.Digest}
 		for _, k := range ks {
+			if !match(k.Kernel) {
+				continue
+			}
 			rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k.Kernel, aopt))
 		}
 		if rep.Title == "" {

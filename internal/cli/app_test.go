@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+const pytorchStep = "../../fixtures/pytorch/train.full.details.csv.gz"
+
+// TestPyTorchSummary pins the acceptance of issue 13 on an FP32 PyTorch
+// training step captured on an H100: the text output starts with the group
+// table and fits in 250 lines, the FP32 GEMM groups carry
+// tensor-cores-unused, and no library kernel is told to change its source.
+func TestPyTorchSummary(t *testing.T) {
+	out, errOut, code := run(t, "analyze", pytorchStep)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	if len(lines) > 250 {
+		t.Errorf("text output has %d lines, want at most 250", len(lines))
+	}
+	if !strings.HasPrefix(lines[0], "83 launches of 25 kernels") {
+		t.Errorf("first line %q, want the capture's launches and kernels", lines[0])
+	}
+	table := -1
+	for i, l := range lines[:10] {
+		if strings.HasPrefix(l, "RANK  SHARE") {
+			table = i
+			break
+		}
+	}
+	if table < 0 {
+		t.Fatalf("no group table in the first lines:\n%s", strings.Join(lines[:10], "\n"))
+	}
+	for _, l := range lines[table+1 : table+5] {
+		if !strings.Contains(l, "tensor-cores-unused") || !regexp.MustCompile(`xmma_gemm|simt_sgemm`).MatchString(l) {
+			t.Errorf("a top-4 row is no FP32 GEMM with tensor-cores-unused: %q", l)
+		}
+	}
+	for _, bad := range []string{"more blocks", "__launch_bounds__", "maxrregcount", "grid-stride", "stage a tile", "low-occupancy"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("library kernels are told %q", bad)
+		}
+	}
+
+	out, errOut, code = run(t, "analyze", "--format", "json", pytorchStep)
+	if code != ExitOK {
+		t.Fatalf("json: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Kernels []json.RawMessage `json:"kernels"`
+		Groups  []struct {
+			Name, DisplayName string
+			Display           string   `json:"display_name"`
+			Launches          int      `json:"launches"`
+			Duration          float64  `json:"duration_s"`
+			Share             float64  `json:"time_share"`
+			Kernels           []string `json:"kernels"`
+			Findings          []struct {
+				Rule     string  `json:"rule"`
+				Launches int     `json:"launches"`
+				Gain     float64 `json:"estimated_gain"`
+			} `json:"findings"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Kernels) != 83 || len(doc.Groups) != 25 {
+		t.Fatalf("%d kernels in %d groups, want 83 in 25", len(doc.Kernels), len(doc.Groups))
+	}
+	launches, share := 0, 0.0
+	for i, g := range doc.Groups {
+		launches += g.Launches
+		share += g.Share
+		if len(g.Kernels) != g.Launches {
+			t.Errorf("group %s: %d ids for %d launches", g.Display, len(g.Kernels), g.Launches)
+		}
+		if i > 0 && g.Duration > doc.Groups[i-1].Duration {
+			t.Errorf("groups not sorted by duration_s at %d", i)
+		}
+		fp32 := regexp.MustCompile(`_ffma_|simt_sgemm`).MatchString(g.Name)
+		tc := false
+		for _, f := range g.Findings {
+			tc = tc || f.Rule == "tensor-cores-unused"
+		}
+		if fp32 != tc {
+			t.Errorf("group %s: FP32 GEMM %v, tensor-cores-unused %v", g.Display, fp32, tc)
+		}
+	}
+	if launches != 83 || share < 0.999 || share > 1.001 {
+		t.Errorf("groups hold %d launches and %.4f of the time, want 83 and 1", launches, share)
+	}
+}
+
+// TestKernelFilter: --kernel vectorized_layer_norm keeps the forward
+// LayerNorm group alone (the backward kernel is layer_norm_grad_input_kernel_vectorized).
+func TestKernelFilter(t *testing.T) {
+	out, errOut, code := run(t, "analyze", "--format", "json", "--kernel", "vectorized_layer_norm", pytorchStep)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Groups []struct {
+			Display  string `json:"display_name"`
+			Launches int    `json:"launches"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Groups) != 1 || doc.Groups[0].Display != "at::vectorized_layer_norm_kernel<…>" || doc.Groups[0].Launches != 3 {
+		t.Errorf("--kernel vectorized_layer_norm: groups %+v, want the forward LayerNorm's 3 launches alone", doc.Groups)
+	}
+	if _, errOut, code := run(t, "analyze", "--kernel", "(", pytorchStep); code != ExitError || !strings.Contains(errOut, "--kernel") {
+		t.Errorf("bad --kernel: exit %d, %q", code, errOut)
+	}
+}
+
+// TestTop: --top 0 details every group, --top 2 two.
+func TestTop(t *testing.T) {
+	count := func(args ...string) int {
+		out, errOut, code := run(t, append([]string{"analyze"}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		return len(regexp.MustCompile(`(?m)^#\d+ `).FindAllString(out, -1))
+	}
+	if n := count("--top", "0", pytorchStep); n != 25 {
+		t.Errorf("--top 0: %d group details, want 25", n)
+	}
+	if n := count("--top", "2", pytorchStep); n != 2 {
+		t.Errorf("--top 2: %d group details, want 2", n)
+	}
+	if n := count(pytorchStep); n != 10 {
+		t.Errorf("default: %d group details, want 10", n)
+	}
+}
+
+// TestHTMLReportSize: the HTML report of the training step stays small.
+func TestHTMLReportSize(t *testing.T) {
+	dir := t.TempDir()
+	outFile := filepath.Join(dir, "r.html")
+	if _, errOut, code := run(t, "report", pytorchStep, "--html", outFile); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	fi, err := os.Stat(outFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 1500000 {
+		t.Errorf("HTML report is %d bytes, want under 1.5 MB", fi.Size())
+	}
+}
