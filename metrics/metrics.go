@@ -136,6 +136,14 @@ func ByName(name string) (*Def, bool) {
 	return nil, false
 }
 
+// fractions are the canonical metrics kept as a fraction 0–1 where ncu
+// prints a percentage (nvprof's convention), so that a threshold written
+// 80% means 0.8.
+var fractions = map[string]bool{"achieved_occupancy": true, "theoretical_occupancy": true}
+
+// IsFraction reports whether a canonical metric is a fraction 0–1.
+func IsFraction(name string) bool { return fractions[name] }
+
 // Better returns the better direction of a metric: canonical ones from the
 // table, raw names by their unit and spelling (time and conflicts lower,
 // efficiency and throughput higher).

@@ -123,3 +123,96 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 		t.Errorf("diff 4 99: exit %d, %q", code, errOut)
 	}
 }
+
+// Each gate case of issue 14 gives its documented exit code.
+func TestGateCases(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "g.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, fx+"transpose.import.details.csv"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	cfg := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	req := func(value string) string {
+		return cfg("req"+fmt.Sprint(len(value))+".toml", "[[require]]\nmetric = \"duration\"\nop = \"<\"\n"+value)
+	}
+	src := []string{fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}
+	for _, tt := range []struct {
+		name string
+		args []string
+		code ExitCode
+		out  string // in stdout
+		err  string // in stderr
+	}{
+		// Missing kernels: run of 2 kernels against a baseline of 5.
+		{"missing kernels", []string{"gate", "--db", db, "--baseline", "1", fx + "copy.import.details.csv"}, ExitFailed,
+			"FAIL transposeNaive(float *, const float *) [missing baseline kernel]", ""},
+		{"missing kernels allowed", []string{"gate", "--db", db, "--baseline", "1", "--allow-missing", fx + "copy.import.details.csv"}, ExitOK,
+			"SKIP transposeNaive(float *, const float *) [missing baseline kernel]", ""},
+		{"missing kernels junit", []string{"gate", "--db", db, "--baseline", "1", "--format", "junit", fx + "copy.import.details.csv"}, ExitFailed,
+			`<testsuite name="profan missing"`, ""},
+		{"missing kernels sarif", []string{"gate", "--db", db, "--baseline", "1", "--format", "sarif", fx + "copy.import.details.csv"}, ExitFailed,
+			`"ruleId": "gate/missing-kernel"`, ""},
+		{"missing kernels github", []string{"gate", "--db", db, "--baseline", "1", "--format", "github", fx + "copy.import.details.csv"}, ExitFailed,
+			"::error file=", ""},
+		// Missing metric: saxpy.details.csv has no gld_efficiency.
+		{"missing metric", []string{"gate", fx + "saxpy.details.csv", fx + "saxpy.metrics.details.csv", "--require", "gld_efficiency >= 80"}, ExitFailed,
+			"gld_efficiency: not in this export, so the condition cannot be evaluated", ""},
+		{"missing metric skipped", []string{"gate", fx + "saxpy.details.csv", fx + "saxpy.metrics.details.csv", "--require", "gld_efficiency >= 80", "--skip-missing"}, ExitOK,
+			"1 skipped", ""},
+		{"missing metric skipped github", []string{"gate", fx + "saxpy.details.csv", fx + "saxpy.metrics.details.csv", "--require", "gld_efficiency >= 80", "--skip-missing", "--format", "github"}, ExitOK,
+			"::warning file=", ""},
+		{"missing metric skipped sarif", []string{"gate", fx + "saxpy.details.csv", fx + "saxpy.metrics.details.csv", "--require", "gld_efficiency >= 80", "--skip-missing", "--format", "sarif"}, ExitOK,
+			`"ruleId": "gate/skipped"`, ""},
+		{"missing metric skipped junit", []string{"gate", fx + "saxpy.details.csv", fx + "saxpy.metrics.details.csv", "--require", "gld_efficiency >= 80", "--skip-missing", "--format", "junit"}, ExitOK,
+			`<skipped message="gld_efficiency: not in this export`, ""},
+		{"metric nowhere, skipped", []string{"gate", fx + "saxpy.details.csv", "--require", "gld_efficiency >= 80", "--skip-missing"}, ExitError,
+			"", "nothing would be checked"},
+		{"unknown metric", []string{"gate", fx + "saxpy.details.csv", "--require", "gld_effciency >= 80"}, ExitError,
+			"", `did you mean "gld_efficiency"?`},
+		// No conditions: a linter. The 32-way bank conflict fails it.
+		{"no conditions", append([]string{"gate"}, src...), ExitFailed,
+			"[finding shared-bank-conflict]", "failing on warning-level findings, like a linter"},
+		{"no conditions, no warning", []string{"gate", fx + "saxpy.metrics.details.csv"}, ExitOK, "gate passed", "like a linter"},
+		// Percentages: occupancy is a fraction; 30% is 0.3 (the kernels run at 72-93%).
+		{"percent of a fraction", append([]string{"gate", "--require", "achieved_occupancy < 30%"}, src...), ExitFailed,
+			"achieved_occupancy = 0.88, want < 0.3", ""},
+		{"unknown rule in --fail-on", append([]string{"gate", "--require", "achieved_occupancy > 30%", "--fail-on", "none-*"}, src...), ExitError,
+			"", "unknown rule"},
+		{"percent of a time", append([]string{"gate", "--require", "duration < 10%"}, src...), ExitError,
+			"", "10% is a percentage, but the metric is a time"},
+		{"bare number on a time", append([]string{"gate", "--require", "duration < 50"}, src...), ExitError,
+			"", "write it with one (50us, 50ms or 50s)"},
+		{"negative", append([]string{"gate", "--require", "duration < -5us"}, src...), ExitError, "", "negative"},
+		{"nan", append([]string{"gate", "--require", "gld_efficiency > nan"}, src...), ExitError, "", "not a number"},
+		// Config values.
+		{"50us in a config", append([]string{"gate", "--config", req(`value = "50us"`)}, src...), ExitFailed,
+			"[require duration < 50us] duration = 73.25 us, want < 50.00 us", ""},
+		{"50 in a config on a duration", append([]string{"gate", "--config", req(`value = 50`)}, src...), ExitError,
+			"", "has no unit, but the metric is a time"},
+		{"config require without value", append([]string{"gate", "--config", req(``)}, src...), ExitError,
+			"", "require 1 (duration <): no value"},
+		{"config nan threshold", append([]string{"gate", "--config", cfg("nan.toml", "[thresholds]\nexcess = nan\n")}, src...), ExitError,
+			"", "excess = NaN"},
+		{"config negative threshold", append([]string{"gate", "--config", cfg("neg.toml", "[thresholds]\nexcess = -1\n")}, src...), ExitError,
+			"", "excess = -1"},
+		// Relative thresholds.
+		{"max-regression 10%", []string{"gate", "--db", db, "--run", "1", "--baseline", "1", "--max-regression", "10%"}, ExitOK, "gate passed", ""},
+		{"max-regression 1.5x", []string{"gate", "--db", db, "--run", "1", "--baseline", "1", "--max-regression", "1.5x"}, ExitOK, "gate passed", ""},
+		{"max-regression -5%", []string{"gate", "--db", db, "--run", "1", "--baseline", "1", "--max-regression", "-5%"}, ExitError, "", "negative"},
+		{"diff threshold 10%", []string{"diff", "--db", db, "1", "1", "--threshold", "10%"}, ExitOK, "no change", ""},
+	} {
+		out, errOut, code := run(t, tt.args...)
+		if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
+			t.Errorf("%s: exit %d, want %d; stdout want %q:\n%s\nstderr want %q:\n%s", tt.name, code, tt.code, tt.out, out, tt.err, errOut)
+		}
+		if code == ExitError && strings.Contains(errOut, "Usage:") {
+			t.Errorf("%s: the usage buries the error:\n%s", tt.name, errOut)
+		}
+	}
+}

@@ -149,7 +149,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"explain", "no-such-rule"}, ExitError, `no rule "no-such-rule"`},
 		{[]string{"gate", fx + "saxpy.metrics.details.csv", "--require", "gld_efficiency >= 80"}, ExitOK, ``},
 		{[]string{"gate", fx + "transpose.metrics.details.csv", "--require", "gst_efficiency >= 80"}, ExitFailed, ``},
-		{[]string{"gate", fx + "saxpy.metrics.details.csv", "--require", "no_such_metric > 1"}, ExitError, `no kernel has metric no_such_metric`},
+		{[]string{"gate", fx + "saxpy.metrics.details.csv", "--require", "no_such_metric > 1"}, ExitError, `unknown metric "no_such_metric"`},
 		{[]string{"gate", fx + "saxpy.metrics.details.csv", "--require", "gld_efficiency >="}, ExitError, `want 'METRIC OP VALUE'`},
 	} {
 		_, errOut, code := run(t, tt.args...)

@@ -2,10 +2,16 @@ package cli
 
 import (
 	"fmt"
+	"math"
 	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/profan-dev/profan/rules"
+	"github.com/profan-dev/profan/units"
 )
 
 // Config is the profan configuration file (TOML):
@@ -16,7 +22,7 @@ import (
 //	[[require]]               # gate conditions
 //	metric = "gld_efficiency"
 //	op = ">="
-//	value = 80
+//	value = 80               # or a string with a unit: "50us", "80%", "2x"
 //	kernel = "transpose.*"   # optional kernel regexp
 //
 //	[[suppress]]
@@ -32,10 +38,38 @@ type Config struct {
 
 // ConfigRequire is one threshold gate.
 type ConfigRequire struct {
-	Metric string  `toml:"metric"`
-	Op     string  `toml:"op"`
-	Value  float64 `toml:"value"`
-	Kernel string  `toml:"kernel"`
+	Metric string        `toml:"metric"`
+	Op     string        `toml:"op"`
+	Value  QuantityValue `toml:"value"`
+	Kernel string        `toml:"kernel"`
+}
+
+// QuantityValue is a config value in the grammar of the command line
+// (units.ParseQuantity): a TOML number (80, 0.5) or a string ("50us",
+// "80%", "2x"). A number on a duration is refused: it would be seconds.
+type QuantityValue struct {
+	Text string // as a quantity; "" when the key is absent
+}
+
+// UnmarshalTOML reads a number or a string.
+func (q *QuantityValue) UnmarshalTOML(v any) error {
+	switch x := v.(type) {
+	case int64:
+		q.Text = strconv.FormatInt(x, 10)
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("value %v is not a number", x)
+		}
+		q.Text = strconv.FormatFloat(x, 'g', -1, 64)
+	case string:
+		if _, err := units.ParseQuantity(x); err != nil {
+			return err
+		}
+		q.Text = x
+	default:
+		return fmt.Errorf("value must be a number or a string such as \"50us\", not %T", v)
+	}
+	return nil
 }
 
 // Suppression silences a rule, optionally for some kernels; the reason is
@@ -44,6 +78,23 @@ type Suppression struct {
 	Rule   string `toml:"rule"`
 	Kernel string `toml:"kernel"`
 	Reason string `toml:"reason"`
+}
+
+// checkThresholds refuses thresholds that are NaN, infinite or negative.
+func checkThresholds(t rules.Thresholds) error {
+	v := reflect.ValueOf(t)
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		if f.Type.Kind() != reflect.Float64 {
+			continue
+		}
+		x := v.Field(i).Float()
+		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return fmt.Errorf("thresholds: %s = %v: want a finite number, not negative", name, x)
+		}
+	}
+	return nil
 }
 
 func loadConfig(path string) (*Config, error) {
@@ -59,12 +110,28 @@ func loadConfig(path string) (*Config, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, fmt.Errorf("%s: unknown key %s", path, und[0])
 	}
+	if err := checkThresholds(cfg.Thresholds); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	for i, r := range cfg.Require {
+		switch {
+		case r.Metric == "":
+			return nil, fmt.Errorf("%s: require %d has no metric", path, i+1)
+		case !slices.Contains([]string{"<", "<=", ">", ">=", "==", "!="}, r.Op):
+			return nil, fmt.Errorf("%s: require %d (%s): op %q is not one of < <= > >= == !=", path, i+1, r.Metric, r.Op)
+		case r.Value.Text == "":
+			return nil, fmt.Errorf("%s: require %d (%s %s): no value (write value = 80, or value = \"50us\" for a time)", path, i+1, r.Metric, r.Op)
+		}
+		if _, err := conditionValue(r.Metric, r.Value.Text); err != nil {
+			return nil, fmt.Errorf("%s: require %d: %v", path, i+1, err)
+		}
+	}
 	for i, s := range cfg.Suppress {
 		if s.Reason == "" {
 			return nil, fmt.Errorf("%s: suppression %d (rule %q) has no reason", path, i+1, s.Rule)
 		}
 		if _, ok := rules.ByID(s.Rule); !ok {
-			return nil, fmt.Errorf("%s: suppression %d names unknown rule %q", path, i+1, s.Rule)
+			return nil, fmt.Errorf("%s: suppression %d: %v", path, i+1, unknownError("rule", s.Rule, ruleIDs(), "profan explain --list"))
 		}
 	}
 	return cfg, nil

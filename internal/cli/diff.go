@@ -24,7 +24,7 @@ type DiffOptions struct {
 	DB        string
 	A, B      int64
 	Format    string
-	Threshold float64
+	Threshold string
 	All       bool
 	Kernel    string // regular expression over kernel names
 }
@@ -53,7 +53,7 @@ findings that appeared or disappeared.`,
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json}")
-	cmd.Flags().Float64Var(&opts.Threshold, "threshold", 1, "show metrics that moved by more than this percent")
+	cmd.Flags().StringVar(&opts.Threshold, "threshold", "1%", "show metrics that moved by more than this (1%, 0.5%, 1.1x; a bare number is a percentage)")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "show every metric, moved or not")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "compare only the kernels whose name matches this regular expression")
 	return cmd
@@ -160,6 +160,10 @@ func diffRun(opts *DiffOptions) error {
 	if err != nil {
 		return err
 	}
+	threshold, err := parseRelative(opts.Threshold)
+	if err != nil {
+		return &UsageError{msg: "--threshold " + err.Error()}
+	}
 	db, err := openDB(dbPath(opts.DB, opts.IO))
 	if err != nil {
 		return err
@@ -185,7 +189,7 @@ func diffRun(opts *DiffOptions) error {
 	if err != nil {
 		return err
 	}
-	diffs := diffViews(va, vb, opts.Threshold/100, opts.All, hist)
+	diffs := diffViews(va, vb, threshold, opts.All, hist)
 	if opts.Kernel != "" {
 		kept := diffs[:0]
 		for _, d := range diffs {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/stats"
 	"github.com/profan-dev/profan/store"
+	"github.com/profan-dev/profan/units"
 	"github.com/spf13/cobra"
 )
 
@@ -31,6 +33,8 @@ type GateOptions struct {
 	Config        string
 	Format        string
 	Device        string
+	AllowMissing  bool
+	SkipMissing   bool
 }
 
 // NewCmdGate builds profan gate.
@@ -85,6 +89,8 @@ and [[suppress]] entries, each with a mandatory reason.`,
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with conditions, thresholds and suppressions")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|junit|sarif|github}")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
+	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "let kernels of the baseline be absent from the run (listed, not failed)")
+	cmd.Flags().BoolVar(&opts.SkipMissing, "skip-missing", false, "skip, rather than fail, kernels a --require cannot be evaluated on")
 	return cmd
 }
 
@@ -115,35 +121,40 @@ type condition struct {
 
 var condRE = regexp.MustCompile(`^\s*([^<>=!\s]+)\s*(<=|>=|==|!=|<|>)\s*([^<>=!\s]\S*)\s*$`)
 
-// parseCondition parses 'METRIC OP VALUE'; the value may carry a unit.
+// parseCondition parses 'METRIC OP VALUE'; the value is a units.Quantity
+// converted to the metric's unit (80% of a fraction is 0.8; a duration
+// needs a time unit).
 func parseCondition(s string) (condition, error) {
 	m := condRE.FindStringSubmatch(s)
 	if m == nil {
 		return condition{}, fmt.Errorf("condition %q: want 'METRIC OP VALUE', e.g. 'gld_efficiency >= 80'", s)
 	}
-	v, err := parseValue(m[3])
+	v, err := conditionValue(m[1], m[3])
 	if err != nil {
 		return condition{}, fmt.Errorf("condition %q: %v", s, err)
 	}
 	return condition{Metric: m[1], Op: m[2], Value: v, Text: strings.TrimSpace(s)}, nil
 }
 
-func parseValue(s string) (float64, error) {
-	mult := 1.0
-	for _, u := range []struct {
-		suffix string
-		f      float64
-	}{{"ns", 1e-9}, {"us", 1e-6}, {"µs", 1e-6}, {"ms", 1e-3}, {"s", 1}, {"%", 1}} {
-		if strings.HasSuffix(s, u.suffix) {
-			s, mult = strings.TrimSuffix(s, u.suffix), u.f
-			break
-		}
+// conditionValue reads the value of a condition on metric.
+func conditionValue(metric, value string) (float64, error) {
+	q, err := units.ParseQuantity(value)
+	if err != nil {
+		return 0, err
 	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("%q is not a number", s)
+	if err := q.NonNegative(); err != nil {
+		return 0, err
 	}
-	return v * mult, nil
+	d, ok := metrics.ByName(metric)
+	if !ok {
+		// A raw metric: stored in base units, its unit unknown here.
+		return q.Value, nil
+	}
+	v, err := q.In(d.Unit, metrics.IsFraction(metric))
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v", metric, err)
+	}
+	return v, nil
 }
 
 func (c condition) holds(v float64) bool {
@@ -182,14 +193,14 @@ func gateRun(opts *GateOptions) error {
 	for _, r := range opts.Require {
 		c, err := parseCondition(r)
 		if err != nil {
-			return FlagErrorf("--require: %v", err)
+			return usageErrorf("--require: %v", err)
 		}
 		conds = append(conds, c)
 	}
-	for _, r := range cfg.Require {
-		c, err := parseCondition(r.Metric + " " + r.Op + " " + strconv.FormatFloat(r.Value, 'g', -1, 64))
+	for i, r := range cfg.Require {
+		c, err := parseCondition(r.Metric + " " + r.Op + " " + r.Value.Text)
 		if err != nil {
-			return fmt.Errorf("%s: %v", opts.Config, err)
+			return fmt.Errorf("%s: require %d: %v", opts.Config, i+1, err)
 		}
 		if r.Kernel != "" {
 			if c.Kernel, err = regexp.Compile(r.Kernel); err != nil {
@@ -202,22 +213,28 @@ func gateRun(opts *GateOptions) error {
 	if opts.Kernel != "" {
 		var err error
 		if kernelRE, err = regexp.Compile(opts.Kernel); err != nil {
-			return FlagErrorf("--kernel: %v", err)
+			return usageErrorf("--kernel: %v", err)
 		}
 	}
 	failOn := append(splitList(opts.FailOn), cfg.FailOn...)
 	for _, p := range failOn {
 		if _, err := rules.Select(p); err != nil && p != "all" {
-			return FlagErrorf("--fail-on: %v", err)
+			return unknownError("rule", strings.TrimPrefix(p, "-"), ruleIDs(), "profan explain --list")
 		}
+	}
+	// With no condition at all, gate is a linter: warning-level findings
+	// fail it.
+	lint := len(conds) == 0 && len(failOn) == 0 && opts.Baseline == "" && opts.Config == ""
+	if lint {
+		fmt.Fprintln(opts.IO.ErrOut, "gate: no conditions given (--require, --fail-on, --baseline, --config): failing on warning-level findings, like a linter")
 	}
 	maxReg := math.NaN()
 	if opts.MaxRegression != "" {
-		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(opts.MaxRegression), "%"), 64)
-		if err != nil || v < 0 {
-			return FlagErrorf("--max-regression %q: want a percentage such as 10%%", opts.MaxRegression)
+		v, err := parseRelative(opts.MaxRegression)
+		if err != nil {
+			return &UsageError{msg: "--max-regression " + err.Error()}
 		}
-		maxReg = v / 100
+		maxReg = v
 	}
 	if opts.Baseline != "" && math.IsNaN(maxReg) {
 		maxReg = 0.05
@@ -276,20 +293,21 @@ func gateRun(opts *GateOptions) error {
 		views = filterViews(views, kernelRE)
 		base = filterViews(base, kernelRE)
 		if len(views) == 0 {
-			return FlagErrorf("--kernel %q matches no kernel", opts.Kernel)
+			return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
 		}
 	}
 
 	var checks []Check
 	for _, c := range conds {
-		cs, err := requireChecks(c, views)
+		cs, err := requireChecks(c, views, opts.SkipMissing)
 		if err != nil {
 			return err
 		}
 		checks = append(checks, cs...)
 	}
-	checks = append(checks, findingChecks(views, failOn, sups)...)
+	checks = append(checks, findingChecks(views, failOn, sups, lint)...)
 	if opts.Baseline != "" {
+		checks = append(checks, missingChecks(base, views, opts.AllowMissing)...)
 		checks = append(checks, regressionChecks(base, views, maxReg, sups, hist)...)
 	}
 	failed := 0
@@ -327,9 +345,25 @@ func filterViews(vs []kernelView, re *regexp.Regexp) []kernelView {
 	return out
 }
 
-// requireChecks evaluates one condition on every kernel. A metric no kernel
-// has is a usage error: a gate that checks nothing must not pass.
-func requireChecks(c condition, views []kernelView) ([]Check, error) {
+// requireChecks evaluates one condition on every kernel. A kernel the
+// condition cannot be evaluated on (its metric is missing or unreadable)
+// fails, or with skipMissing is skipped; a metric no kernel has is a usage
+// error under skipMissing, so that a gate never passes by checking nothing.
+// A name that is neither canonical nor a raw metric of any kernel is a
+// typo: a usage error with a suggestion.
+func requireChecks(c condition, views []kernelView, skipMissing bool) ([]Check, error) {
+	if _, ok := metrics.ByName(c.Metric); !ok {
+		known := false
+		for _, v := range views {
+			if _, ok := v.K.Value(c.Metric); ok {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return nil, unknownError("metric", c.Metric, metricNames(views), "canonical names: profan explain --metrics")
+		}
+	}
 	var out []Check
 	found := false
 	for _, v := range views {
@@ -339,8 +373,10 @@ func requireChecks(c condition, views []kernelView) ([]Check, error) {
 		x, ok := v.Value(c.Metric)
 		ch := Check{Kernel: v.Name(), Launch: v.K.ID, Kind: "require", Name: c.Text, Source: v.Source}
 		switch {
+		case !ok && skipMissing:
+			ch.Status, ch.Message = "skip", fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
 		case !ok:
-			ch.Status, ch.Message = "skip", fmt.Sprintf("%s: not in this export", c.Metric)
+			ch.Status, ch.Message = "fail", fmt.Sprintf("%s: not in this export, so the condition cannot be evaluated (--skip-missing skips such kernels)", c.Metric)
 		case c.holds(x):
 			found = true
 			ch.Status, ch.Message = "pass", fmt.Sprintf("%s = %s", c.Metric, formatMetric(c.Metric, x))
@@ -350,10 +386,67 @@ func requireChecks(c condition, views []kernelView) ([]Check, error) {
 		}
 		out = append(out, ch)
 	}
-	if !found {
-		return nil, FlagErrorf("--require %q: no kernel has metric %s (canonical names: profan explain --metrics)", c.Text, c.Metric)
+	if !found && skipMissing {
+		return nil, &UsageError{msg: fmt.Sprintf("--require %q: no kernel has metric %s, so nothing would be checked", c.Text, c.Metric)}
 	}
 	return out, nil
+}
+
+// metricNames are the names a metric may be given by: the canonical ones
+// and the raw ones of these kernels.
+func metricNames(views []kernelView) []string {
+	names := slices.Clone(metrics.Names())
+	seen := map[string]bool{}
+	for _, v := range views {
+		for _, m := range v.K.Metrics {
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				names = append(names, m.Name)
+			}
+		}
+	}
+	return names
+}
+
+func ruleIDs() []string {
+	var ids []string
+	for _, r := range rules.All {
+		ids = append(ids, r.ID)
+	}
+	return ids
+}
+
+// parseRelative reads an allowed regression or a change threshold: 10%,
+// 10 (percent), 1.5x.
+func parseRelative(s string) (float64, error) {
+	q, err := units.ParseQuantity(s)
+	if err != nil {
+		return 0, err
+	}
+	return q.Relative()
+}
+
+// missingChecks lists the kernels of the baseline absent from the run: each
+// fails, unless allowed.
+func missingChecks(base, cur []kernelView, allow bool) []Check {
+	have := map[string]bool{}
+	for _, v := range cur {
+		have[v.Name()] = true
+	}
+	var out []Check
+	for _, g := range group(base) {
+		if have[g.Name] {
+			continue
+		}
+		ch := Check{Kernel: g.Name, Kind: "missing", Name: "baseline kernel", Source: g.Views[0].Source}
+		if allow {
+			ch.Status, ch.Message = "skip", "in the baseline run but not in this run (allowed: --allow-missing)"
+		} else {
+			ch.Status, ch.Message = "fail", "in the baseline run but not in this run: it went unread or unprofiled (--allow-missing allows this)"
+		}
+		out = append(out, ch)
+	}
+	return out
 }
 
 func formatMetric(name string, v float64) string {
@@ -411,7 +504,8 @@ func suppressed(sups []suppression, rule string, k *profan.Kernel) (string, bool
 
 // findingChecks turns findings into checks: failing for the rules in
 // failOn, informational for the others.
-func findingChecks(views []kernelView, failOn []string, sups []suppression) []Check {
+// In lint mode (no conditions given) every warning-level finding fails.
+func findingChecks(views []kernelView, failOn []string, sups []suppression, lint bool) []Check {
 	var out []Check
 	for _, v := range views {
 		for i := range v.Findings {
@@ -420,7 +514,7 @@ func findingChecks(views []kernelView, failOn []string, sups []suppression) []Ch
 			switch reason, ok := suppressed(sups, f.Rule, v.K); {
 			case ok:
 				ch.Status, ch.Message = "suppressed", f.Message+" (suppressed: "+reason+")"
-			case ruleMatches(f.Rule, failOn):
+			case ruleMatches(f.Rule, failOn), lint && f.Severity >= profan.Warning:
 				ch.Status = "fail"
 			default:
 				ch.Status = "pass" // reported, not gated
@@ -514,7 +608,7 @@ func resolveBaseline(db *store.DB, spec string, run int64) (int64, error) {
 	spec = strings.TrimSpace(spec)
 	if id, err := strconv.ParseInt(spec, 10, 64); err == nil {
 		if id <= 0 {
-			return 0, FlagErrorf("--baseline %s: run IDs start at 1", spec)
+			return 0, usageErrorf("--baseline %s: run IDs start at 1", spec)
 		}
 		return id, nil
 	}
@@ -522,7 +616,7 @@ func resolveBaseline(db *store.DB, spec string, run int64) (int64, error) {
 	if spec != "latest" {
 		var err error
 		if labels, err = parseLabels(splitList(spec)); err != nil || len(labels) == 0 {
-			return 0, FlagErrorf("--baseline %q: want a run ID, latest, or labels key=value[,key=value]", spec)
+			return 0, usageErrorf("--baseline %q: want a run ID, latest, or labels key=value[,key=value]", spec)
 		}
 	}
 	r, err := db.LatestRun(bg, labels, run)

@@ -45,7 +45,7 @@ func gateText(io *IOStreams, checks []Check, failed int) error {
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
-	passed := 0
+	passed, skipped := 0, 0
 	for _, ch := range checks {
 		switch ch.Status {
 		case "fail":
@@ -56,7 +56,8 @@ func gateText(io *IOStreams, checks []Check, failed int) error {
 		case "suppressed":
 			fmt.Fprintf(io.Out, "%s %s [%s %s] %s\n", c("2", "SUPP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
 		case "skip":
-			fmt.Fprintf(io.Out, "%s %s [%s %s] %s\n", c("2", "SKIP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+			skipped++
+			fmt.Fprintf(io.Out, "%s %s [%s %s] %s\n", c("33", "SKIP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
 		case "pass":
 			passed++
 		}
@@ -65,7 +66,11 @@ func gateText(io *IOStreams, checks []Check, failed int) error {
 	if failed > 0 {
 		verdict = c("31", "gate failed")
 	}
-	fmt.Fprintf(io.Out, "%s: %d checks, %d failed, %d passed\n", verdict, len(checks), failed, passed)
+	tail := ""
+	if skipped > 0 {
+		tail = fmt.Sprintf(", %d skipped", skipped)
+	}
+	fmt.Fprintf(io.Out, "%s: %d checks, %d failed, %d passed%s\n", verdict, len(checks), failed, passed, tail)
 	return nil
 }
 
@@ -232,6 +237,8 @@ type sarifLogical struct {
 var gateRules = []sarifRule{
 	{ID: "gate/require", Name: "GateRequire", ShortDescription: sarifText{"A --require condition does not hold"}},
 	{ID: "gate/regression", Name: "GateRegression", ShortDescription: sarifText{"A metric got worse than the baseline allows"}},
+	{ID: "gate/missing-kernel", Name: "GateMissingKernel", ShortDescription: sarifText{"A kernel of the baseline is absent from the run"}},
+	{ID: "gate/skipped", Name: "GateSkipped", ShortDescription: sarifText{"A condition could not be evaluated on a kernel and was skipped"}},
 }
 
 func gateSARIF(io *IOStreams, checks []Check) error {
@@ -263,6 +270,13 @@ func gateSARIF(io *IOStreams, checks []Check) error {
 			id, level = "gate/require", "error"
 		case ch.Kind == "regression" && ch.Failed():
 			id, level = "gate/regression", "error"
+		case ch.Kind == "missing":
+			id, level = "gate/missing-kernel", "error"
+			if !ch.Failed() {
+				level = "note"
+			}
+		case ch.Status == "skip":
+			id, level = "gate/skipped", "note"
 		default:
 			continue
 		}
@@ -329,17 +343,27 @@ func gateGitHub(io *IOStreams, checks []Check, failed int) error {
 	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	escProp := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	lines := []string{}
+	skipped := 0
 	for _, ch := range checks {
+		if ch.Status == "skip" {
+			skipped++
+		}
 		level := ""
 		switch {
 		case ch.Failed():
 			level = "error"
 		case ch.Finding != nil && ch.Finding.Severity >= profan.Warning && ch.Status != "suppressed":
 			level = "warning"
+		case ch.Status == "skip":
+			level = "warning" // a condition not evaluated must be seen
 		default:
 			continue
 		}
-		props := []string{"title=" + escProp.Replace("profan "+ch.Name+": "+ch.Kernel)}
+		title := "profan " + ch.Name + ": " + ch.Kernel
+		if ch.Status == "skip" {
+			title = "profan skipped " + ch.Name + ": " + ch.Kernel
+		}
+		props := []string{"title=" + escProp.Replace(title)}
 		file, line := ch.Source, 0
 		for _, l := range ch.Locations {
 			if l.File != "" {
@@ -361,10 +385,14 @@ func gateGitHub(io *IOStreams, checks []Check, failed int) error {
 	for _, l := range lines {
 		fmt.Fprintln(io.Out, l)
 	}
+	also := ""
+	if skipped > 0 {
+		also = fmt.Sprintf(" (%d skipped)", skipped)
+	}
 	if failed > 0 {
-		fmt.Fprintf(io.Out, "::error title=profan gate::%d gate condition(s) failed\n", failed)
+		fmt.Fprintf(io.Out, "::error title=profan gate::%d gate condition(s) failed%s\n", failed, also)
 	} else {
-		fmt.Fprintln(io.Out, "::notice title=profan gate::all gate conditions hold")
+		fmt.Fprintf(io.Out, "::notice title=profan gate::all gate conditions hold%s\n", also)
 	}
 	return nil
 }
