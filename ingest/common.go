@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"math"
 	"regexp"
 	"strconv"
@@ -58,15 +59,15 @@ func demangled(name string) string {
 
 // ncuValue builds a metric from an ncu value and unit (decimal prefixes).
 // Instanced values ("32.00; 32.00; 4.00") keep every sample and their sum
-// as the value, as ncu's own .sum rollups do for instanced counters.
-func ncuValue(name, section, raw, unit string) (profan.Metric, error) {
-	return makeMetric(name, section, raw, unit, units.Decimal)
-}
-
-func makeMetric(name, section, raw, unit string, base float64) (profan.Metric, error) {
+// as the value, as ncu's own .sum rollups do for instanced counters; with
+// --print-metric-instances, "29.95 (29.95)" and "16 (0: 16; 1: 16)" keep
+// the printed value and the instances as samples. A value in a column with
+// a unit that is no number is an error at its line; a decimal comma is
+// read with a note, an infinity as a missing value with a note.
+func ncuValue(t *Table, line int, name, section, raw, unit string) (profan.Metric, error) {
 	m := profan.NewMetric(name)
 	m.Section, m.Raw, m.RawUnit = section, raw, unit
-	sc := units.Lookup(unit, base)
+	sc := units.Lookup(unit, units.Decimal)
 	m.Unit = sc.Base
 	v, ok, err := units.ParseNumber(raw)
 	switch {
@@ -74,28 +75,76 @@ func makeMetric(name, section, raw, unit string, base float64) (profan.Metric, e
 		m.Value = v * sc.Factor
 	case err == nil:
 		// n/a or empty: no value.
-	case strings.Contains(raw, "; "):
-		parts := strings.Split(raw, "; ")
-		sum := 0.0
-		for _, p := range parts {
-			x, ok, _ := units.ParseNumber(strings.TrimSpace(p))
-			if !ok {
-				m.Samples = nil
-				m.Text = raw
-				return m, nil
-			}
-			m.Samples = append(m.Samples, x*sc.Factor)
-			sum += x * sc.Factor
-		}
-		m.Value = sum
+	case errors.Is(err, units.ErrInfinite):
+		t.note(line, noteInfinite, "%s = %q read as a missing value", name, raw)
 	default:
+		if head, inst, ok := cutInstances(raw); ok {
+			if v, ok, _ := units.ParseNumber(head); ok {
+				if samples, ok := instanceValues(inst, sc.Factor); ok {
+					m.Value, m.Samples = v*sc.Factor, samples
+					break
+				}
+			}
+		}
+		if strings.Contains(raw, "; ") {
+			if samples, ok := instanceValues(raw, sc.Factor); ok {
+				sum := 0.0
+				for _, x := range samples {
+					sum += x
+				}
+				m.Value, m.Samples = sum, samples
+				break
+			}
+		}
+		if v, ok := units.ParseDecimalComma(raw); ok {
+			t.note(line, noteDecimalComma, "%s = %q read as %g", name, raw, v)
+			m.Value = v * sc.Factor
+			break
+		}
+		if unit != "" {
+			return m, t.Errorf(line, "metric %s (%s): %q is not a number", name, unit, raw)
+		}
 		m.Text = raw
 	}
 	if math.IsInf(m.Value, 0) {
+		t.note(line, noteInfinite, "%s = %q overflows once scaled to base units, read as a missing value", name, raw)
 		m.Value = math.NaN()
 	}
 	return m, nil
 }
+
+// cutInstances splits "V (instances)", as --print-metric-instances prints
+// a value, into V and the instances.
+func cutInstances(raw string) (head, inst string, ok bool) {
+	i := strings.Index(raw, " (")
+	if i <= 0 || !strings.HasSuffix(raw, ")") {
+		return "", "", false
+	}
+	return raw[:i], raw[i+2 : len(raw)-1], true
+}
+
+// instanceValues parses "a; b; c" or "0: a; 1: b", scaled by factor.
+func instanceValues(s string, factor float64) ([]float64, bool) {
+	var out []float64
+	for _, p := range strings.Split(s, "; ") {
+		p = strings.TrimSpace(p)
+		if _, v, found := strings.Cut(p, ": "); found {
+			p = v
+		}
+		x, ok, _ := units.ParseNumber(p)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, x*factor)
+	}
+	return out, len(out) > 0
+}
+
+// Kinds of note said once per export.
+const (
+	noteInfinite     = "infinite"
+	noteDecimalComma = "decimal comma"
+)
 
 // setKernelFromMetric fills the kernel's launch fields from metrics that
 // carry them, whichever name generation the export uses.
@@ -168,7 +217,15 @@ func numberAt(t *Table, r Row, i int, col string, factor float64) (float64, erro
 	}
 	s := strings.TrimSpace(r.String(i))
 	v, ok, err := units.ParseNumber(s)
+	if errors.Is(err, units.ErrInfinite) {
+		t.note(r.Line, noteInfinite, "column %q: %q read as a missing value", col, s)
+		return math.NaN(), nil
+	}
 	if err != nil {
+		if d, ok := units.ParseDecimalComma(s); ok {
+			t.note(r.Line, noteDecimalComma, "column %q: %q read as %g", col, s, d)
+			return d * factor, nil
+		}
 		return math.NaN(), t.Errorf(r.Line, "column %q: %q is not a number", col, s)
 	}
 	if !ok {

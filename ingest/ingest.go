@@ -331,6 +331,20 @@ func (s *stream) output(line []byte, rule string) {
 	s.skip(rule)
 }
 
+// note adds a message of level "note" the first time a kind of note is
+// met in the export: what profan read in a way worth saying, once.
+func (t *Table) note(line int, kind, format string, args ...any) {
+	s := t.s
+	if s.noted == nil {
+		s.noted = map[string]bool{}
+	}
+	if s.noted[kind] {
+		return
+	}
+	s.noted[kind] = true
+	s.run.Messages = append(s.run.Messages, profan.Message{Line: line, Level: "note", Text: kind + ": " + fmt.Sprintf(format, args...) + " (said once)"})
+}
+
 // skip counts a skipped line under rule.
 func (s *stream) skip(rule string) {
 	for i := range s.acct.Skipped {
@@ -474,6 +488,7 @@ type stream struct {
 	records  int // kernels, activities and API rows emitted
 	acct     profan.Accounting
 	launches map[string]int // launch identity → line of its first row
+	noted    map[string]bool
 }
 
 // Table is one CSV table of an export, handed to the importer whose header

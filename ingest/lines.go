@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"unicode/utf16"
+
+	"github.com/profan-dev/profan/internal/safe"
 	"unicode/utf8"
 )
 
@@ -138,6 +140,13 @@ func (l *lineReader) read() ([]byte, error) {
 	}
 	if !utf8.Valid(line) {
 		return nil, &SyntaxError{File: l.src, Line: l.n, Msg: "invalid UTF-8: the file is not UTF-8 or UTF-16 text"}
+	}
+	if safe.Needed(line) {
+		// Control characters, ANSI/OSC sequences and bidi controls in a
+		// kernel name or program output are kept as visible escapes
+		// (\x1b, \u202e): nothing read from an export can drive the
+		// terminal or reorder a page's text.
+		line = []byte(safe.Term(string(line)))
 	}
 	return line, nil
 }

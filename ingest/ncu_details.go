@@ -137,9 +137,9 @@ func (ncuDetails) Parse(t *Table) error {
 		if label >= 0 && len(r.Bytes(label)) > 0 {
 			sec = sec + "/" + t.Intern(r.Bytes(label))
 		}
-		m, err := ncuValue(t.Intern(mname), sec, string(r.Bytes(value)), t.Intern(r.Bytes(unit)))
+		m, err := ncuValue(t, r.Line, t.Intern(mname), sec, string(r.Bytes(value)), t.Intern(r.Bytes(unit)))
 		if err != nil {
-			return t.Errorf(r.Line, "metric %s: %v", mname, err)
+			return err
 		}
 		k.AddMetric(m)
 		setKernelFromMetric(k, m)

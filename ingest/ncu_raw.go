@@ -65,9 +65,9 @@ func (ncuRaw) Parse(t *Table) error {
 		k.Metrics = make([]profan.Metric, 0, len(metricCols))
 		for _, i := range metricCols {
 			raw := r.Bytes(i)
-			m, err := ncuValue(t.Header[i], "raw", string(raw), unitsOf[i])
+			m, err := ncuValue(t, r.Line, t.Header[i], "raw", string(raw), unitsOf[i])
 			if err != nil {
-				return t.Errorf(r.Line, "column %s: %v", t.Header[i], err)
+				return err
 			}
 			k.AddMetric(m)
 			setKernelFromMetric(k, m)

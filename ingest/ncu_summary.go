@@ -55,9 +55,9 @@ func (ncuSummary) Parse(t *Table) error {
 		}
 		last = r.Line
 		u := t.Intern(r.Bytes(unit))
-		m, err := ncuValue(t.Intern(r.Bytes(name)), t.Intern(r.Bytes(section)), r.String(avg), u)
+		m, err := ncuValue(t, r.Line, t.Intern(r.Bytes(name)), t.Intern(r.Bytes(section)), r.String(avg), u)
 		if err != nil {
-			return t.Errorf(r.Line, "%v", err)
+			return err
 		}
 		sc := units.Lookup(u, units.Decimal)
 		if v, ok, _ := units.ParseNumber(r.String(lo)); ok {

@@ -125,22 +125,27 @@ func part(u string, base float64) (float64, string) {
 // ErrNotNumber reports a value that is not a number.
 var ErrNotNumber = errors.New("not a number")
 
+// ErrInfinite reports an infinity ("inf") or a number beyond float64
+// ("1e400"): callers read it as a missing value and say so.
+var ErrInfinite = errors.New("infinite or out of range")
+
 // ParseNumber parses a number as profilers print it: "1,234.5" (thousands
 // separators, stripped only when they sit between groups of three digits),
-// "8.192000e+03", "-3". "n/a" and "" return NaN with ok false and no error.
+// "8.192000e+03", "-3". "n/a", "no data", NaN and "" return NaN with ok
+// false and no error; an infinity returns ErrInfinite.
 func ParseNumber(s string) (v float64, ok bool, err error) {
-	if s == "" || s == "n/a" || s == "N/A" || s == "-" {
+	if s == "" || s == "n/a" || s == "N/A" || s == "-" || s == "no data" {
 		return math.NaN(), false, nil
 	}
-	if f, err := strconv.ParseFloat(s, 64); err == nil {
+	if f, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
 		switch {
 		case math.IsNaN(f):
 			// "nan" (any case) is how some tools print a missing value.
 			return math.NaN(), false, nil
 		case math.IsInf(f, 0):
-			return math.NaN(), false, ErrNotNumber
+			return math.NaN(), false, ErrInfinite
 		}
-		return f, true, nil
+		return f, true, nil // a range error below the smallest float is 0
 	}
 	if strings.IndexByte(s, ',') > 0 {
 		if t, good := stripThousands(s); good {
@@ -150,6 +155,25 @@ func ParseNumber(s string) (v float64, ok bool, err error) {
 		}
 	}
 	return math.NaN(), false, ErrNotNumber
+}
+
+// ParseDecimalComma reads a number written with a decimal comma, as some
+// locales print it ("2,62", "-0,0625"): one comma, no point, digits on
+// both sides, and not three digits after the comma (that is a thousands
+// separator, as ncu prints "1,234").
+func ParseDecimalComma(s string) (float64, bool) {
+	body := strings.TrimPrefix(s, "-")
+	intPart, frac, found := strings.Cut(body, ",")
+	if !found || intPart == "" || frac == "" || len(frac) == 3 || strings.ContainsAny(frac, ",.") {
+		return 0, false
+	}
+	for _, c := range intPart + frac {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+	}
+	f, err := strconv.ParseFloat(s[:len(s)-len(body)]+intPart+"."+frac, 64)
+	return f, err == nil
 }
 
 // stripThousands removes "," separators from s if they group the integer part

@@ -1,6 +1,7 @@
 package units
 
 import (
+	"errors"
 	"math"
 	"testing"
 )
@@ -138,4 +139,25 @@ func FuzzParseNumber(f *testing.F) {
 		Lookup(s, Decimal)
 		Lookup(s, Binary)
 	})
+}
+
+func TestParseNumberLocaleAndInfinity(t *testing.T) {
+	for _, s := range []string{"inf", "-Inf", "+infinity", "1e400", "-1e400"} {
+		if _, ok, err := ParseNumber(s); ok || !errors.Is(err, ErrInfinite) {
+			t.Errorf("ParseNumber(%q): ok %v, err %v; want ErrInfinite", s, ok, err)
+		}
+	}
+	if _, ok, err := ParseNumber("no data"); ok || err != nil {
+		t.Errorf(`ParseNumber("no data"): ok %v, err %v; want missing`, ok, err)
+	}
+	for s, want := range map[string]float64{"2,62": 2.62, "-0,0625": -0.0625, "12,5": 12.5} {
+		if v, ok := ParseDecimalComma(s); !ok || v != want {
+			t.Errorf("ParseDecimalComma(%q) = %v, %v; want %v", s, v, ok, want)
+		}
+	}
+	for _, s := range []string{"1,234", "1,2,3", "a,5", "1.5", ",5", "5,"} {
+		if _, ok := ParseDecimalComma(s); ok {
+			t.Errorf("ParseDecimalComma(%q) accepted", s)
+		}
+	}
 }

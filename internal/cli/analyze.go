@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"fmt"
+	"github.com/profan-dev/profan/internal/safe"
 	"regexp"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -82,10 +85,30 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
+	reportReading(opts.IO, runs, opts.Verbose)
 	for _, run := range runs {
 		run.Findings = eng.CheckRun(run)
 	}
 	return w.End(runs)
+}
+
+// reportReading prints, on standard error, the warnings met while reading
+// (source pages that do not match their details page) and, with -v, what
+// was read of each export and which lines were skipped, by rule.
+func reportReading(io *IOStreams, runs []*profan.Run, verbose bool) {
+	for _, run := range runs {
+		for _, m := range run.Messages {
+			switch {
+			case m.Level == "warning" && strings.HasPrefix(m.Text, "source page: "):
+				fmt.Fprintf(io.ErrOut, "warning: %s\n", safe.Term(m.Text))
+			case m.Level == "note":
+				fmt.Fprintf(io.ErrOut, "%s:%d: note: %s\n", safe.Term(run.Source), m.Line, safe.Term(m.Text))
+			}
+		}
+		if verbose {
+			fmt.Fprintf(io.ErrOut, "%s: %s\n", safe.Term(run.Source), run.Accounting)
+		}
+	}
 }
 
 // kernelFilter compiles --kernel: a regular expression over the kernel's

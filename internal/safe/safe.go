@@ -1,0 +1,87 @@
+// Package safe makes strings read from an export safe to show: kernel,
+// section and file names come from the profiled program and may hold
+// control characters, ANSI and OSC escape sequences or Unicode bidi
+// overrides that would drive a terminal or reorder a page's text.
+package safe
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Term returns s with every control character (C0, DEL, C1), every bidi
+// control and every invalid byte shown as a Go escape (\x1b, \u202e), so
+// that printing it cannot move the cursor, change colours, set a title or
+// reorder text. Printable text and tabs are unchanged.
+func Term(s string) string {
+	if plain(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && n == 1:
+			b.WriteString(`\x`)
+			b.WriteString(strconv.FormatUint(uint64(s[i])|0x100, 16)[1:])
+		case unsafeRune(r):
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+// Needed reports whether Term would change s: a byte scan, cheap on the
+// printable ASCII of nearly every line of an export.
+func Needed(b []byte) bool {
+	ascii := true
+	for _, c := range b {
+		if c < 0x20 && c != '\t' || c == 0x7f {
+			return true
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+	}
+	if ascii {
+		return false
+	}
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if (r == utf8.RuneError && n == 1) || unsafeRune(r) {
+			return true
+		}
+		i += n
+	}
+	return false
+}
+
+// plain reports whether s is printable ASCII only: the common case, left
+// as it is without allocating.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\t') || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// unsafeRune reports the runes shown escaped.
+func unsafeRune(r rune) bool {
+	switch {
+	case r < 0x20 && r != '\t', r == 0x7f, r >= 0x80 && r <= 0x9f:
+		return true
+	case r == 0x061c, r == 0x200e, r == 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
+		return true // bidi marks, embeddings, overrides and isolates
+	case r == 0x2028, r == 0x2029, r == 0xfeff:
+		return true // line and paragraph separators, BOM
+	}
+	return false
+}
