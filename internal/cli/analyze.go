@@ -22,6 +22,7 @@ type AnalyzeOptions struct {
 	Checks  string
 	Config  string
 	Verbose bool
+	PathMap []string
 	Device  string
 	Top     int
 	Kernel  string // regular expression over kernel names
@@ -56,6 +57,7 @@ advice. The format of each table is detected from its header.`,
 	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every canonical metric and the rules that were skipped")
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "details of the N kernels that take the most time, after the summary table (0: all)")
 	cmd.Flags().StringVar(&opts.Kernel, "kernel", "", "analyze only the kernels whose name matches this regular expression")
+	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	return cmd
 }
 
@@ -64,6 +66,10 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return FlagErrorf("--top must be 0 (all) or more, not %d", opts.Top)
 	}
 	match, err := kernelFilter(opts.Kernel)
+	if err != nil {
+		return err
+	}
+	pm, err := parsePathMap(opts.PathMap)
 	if err != nil {
 		return err
 	}
@@ -80,6 +86,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		if !match(k) {
 			return nil
 		}
+		pm.kernel(k)
 		return w.Kernel(analysis.Analyze(run, k, aopt))
 	})
 	if err != nil {

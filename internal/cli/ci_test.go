@@ -216,3 +216,63 @@ func TestGateCases(t *testing.T) {
 		}
 	}
 }
+
+// --path-map rewrites the build host's paths in every output; SARIF then
+// has only relative URIs against %SRCROOT%.
+func TestPathMap(t *testing.T) {
+	src := []string{fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}
+	out, errOut, code := run(t, append([]string{"gate", "--format", "sarif", "--path-map", "/tmp/profan/=src/"}, src...)...)
+	if code != ExitFailed {
+		t.Fatalf("gate: exit %d: %s", code, errOut)
+	}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation *struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, r := range log.Runs[0].Results {
+		for _, l := range r.Locations {
+			if p := l.PhysicalLocation; p != nil {
+				n++
+				if a := p.ArtifactLocation; !strings.HasPrefix(a.URI, "src/") || a.URIBaseID != "%SRCROOT%" {
+					t.Errorf("artifact %+v, want a src/ URI against %%SRCROOT%%", a)
+				}
+			}
+		}
+	}
+	if n < 2 || strings.Contains(out, "file:") || strings.Contains(out, "/tmp/profan") {
+		t.Errorf("%d physical locations; file: or /tmp/profan left:\n%s", n, out)
+	}
+	for _, args := range [][]string{
+		append([]string{"analyze", "--format", "json", "--path-map", "/tmp/profan/=src/"}, src...),
+		append([]string{"analyze", "--path-map", "/tmp/profan/=src/"}, src...),
+		append([]string{"gate", "--format", "github", "--path-map", "/tmp/profan/=src/"}, src...),
+		append([]string{"gate", "--format", "junit", "--path-map", "/tmp/profan/=src/"}, src...),
+	} {
+		out, _, _ := run(t, args...)
+		if strings.Contains(out, "/tmp/profan") || !strings.Contains(out, "src/transpose.cu") {
+			t.Errorf("%v: /tmp/profan left or src/transpose.cu missing", args)
+		}
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	run(t, append([]string{"report", "--html", html, "--path-map", "/tmp/profan/=src/"}, src...)...)
+	if b, _ := os.ReadFile(html); strings.Contains(string(b), "/tmp/profan") || !strings.Contains(string(b), "src/transpose.cu") {
+		t.Errorf("report: /tmp/profan left or src/transpose.cu missing")
+	}
+	if _, errOut, code := run(t, append([]string{"analyze", "--path-map", "nothing"}, src...)...); code != ExitError || !strings.Contains(errOut, "want FROM=TO") {
+		t.Errorf("bad --path-map: exit %d %s", code, errOut)
+	}
+}

@@ -34,6 +34,7 @@ type GateOptions struct {
 	Format        string
 	Device        string
 	AllowMissing  bool
+	PathMap       []string
 	SkipMissing   bool
 }
 
@@ -89,6 +90,7 @@ and [[suppress]] entries, each with a mandatory reason.`,
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with conditions, thresholds and suppressions")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|junit|sarif|github}")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
+	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "let kernels of the baseline be absent from the run (listed, not failed)")
 	cmd.Flags().BoolVar(&opts.SkipMissing, "skip-missing", false, "skip, rather than fail, kernels a --require cannot be evaluated on")
 	return cmd
@@ -242,6 +244,10 @@ func gateRun(opts *GateOptions) error {
 	if !math.IsNaN(maxReg) && opts.Baseline == "" {
 		return FlagErrorf("--max-regression needs --baseline")
 	}
+	pm, err := parsePathMap(opts.PathMap)
+	if err != nil {
+		return err
+	}
 	sups, err := compileSuppressions(cfg.Suppress)
 	if err != nil {
 		return fmt.Errorf("%s: %v", opts.Config, err)
@@ -297,6 +303,11 @@ func gateRun(opts *GateOptions) error {
 		}
 	}
 
+	for _, vs := range [][]kernelView{views, base} {
+		for _, v := range vs {
+			pm.findings(v.Findings)
+		}
+	}
 	var checks []Check
 	for _, c := range conds {
 		cs, err := requireChecks(c, views, opts.SkipMissing)

@@ -221,7 +221,8 @@ type sarifPhysical struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifRegion struct {
@@ -292,16 +293,21 @@ func gateSARIF(io *IOStreams, checks []Check) error {
 			if l.File == "" {
 				continue
 			}
-			loc := sarifLocation{PhysicalLocation: &sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(l.File)}}}
+			loc := sarifLocation{PhysicalLocation: &sarifPhysical{ArtifactLocation: sarifArtifactOf(l.File)}}
 			if l.Line > 0 {
 				loc.PhysicalLocation.Region = &sarifRegion{StartLine: l.Line}
 			}
 			loc.LogicalLocations = []sarifLogical{{Name: ch.Kernel, Kind: "function"}}
 			res.Locations = append(res.Locations, loc)
 		}
-		if len(res.Locations) == 0 && ch.Source != "" {
-			res.Locations = []sarifLocation{{PhysicalLocation: &sarifPhysical{ArtifactLocation: sarifArtifact{URI: fileURI(ch.Source)}},
-				LogicalLocations: []sarifLogical{{Name: ch.Kernel, Kind: "function"}}}}
+		if len(res.Locations) == 0 {
+			// No source line: the kernel is the place. The export the
+			// kernel came from is no source file of the repository, so it
+			// is a property, not a location code scanning would misplace.
+			res.Locations = []sarifLocation{{LogicalLocations: []sarifLogical{{Name: ch.Kernel, Kind: "function"}}}}
+		}
+		if ch.Source != "" {
+			res.Properties["export"] = ch.Source
 		}
 		results = append(results, res)
 	}
@@ -325,6 +331,17 @@ func sarifLevel(s profan.Severity) string {
 		return "warning"
 	}
 	return "note"
+}
+
+// sarifArtifactOf locates a source file: a relative path (after
+// --path-map) is relative to the checkout, %SRCROOT%, as code scanning
+// resolves it; an absolute one is a file: URI.
+func sarifArtifactOf(p string) sarifArtifact {
+	a := sarifArtifact{URI: fileURI(p)}
+	if !strings.HasPrefix(filepath.ToSlash(p), "/") {
+		a.URIBaseID = "%SRCROOT%"
+	}
+	return a
 }
 
 // fileURI turns a path into a URI reference: relative paths stay relative

@@ -26,6 +26,7 @@ type ReportOptions struct {
 	HTML    string
 	Title   string
 	Device  string
+	PathMap []string
 	Now     func() time.Time
 }
 
@@ -63,10 +64,15 @@ all runs.`,
 	cmd.Flags().StringSliceVarP(&opts.Metrics, "metric", "m", []string{"duration", "gld_transactions_per_request", "gst_transactions_per_request", "shared_load_transactions_per_request", "dram_throughput"}, "metrics to draw trends of")
 	cmd.Flags().StringVar(&opts.Title, "title", "", "report title")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
+	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	return cmd
 }
 
 func reportRun(opts *ReportOptions) error {
+	pm, err := parsePathMap(opts.PathMap)
+	if err != nil {
+		return err
+	}
 	aopt, _, err := analysisOptions("all", "", opts.Device)
 	if err != nil {
 		return err
@@ -81,6 +87,7 @@ func reportRun(opts *ReportOptions) error {
 			if !match(k) {
 				return nil
 			}
+			pm.kernel(k)
 			rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k, aopt))
 			return nil
 		}); err != nil {
@@ -116,6 +123,7 @@ func reportRun(opts *ReportOptions) error {
 			if !match(k.Kernel) {
 				continue
 			}
+			pm.kernel(k.Kernel)
 			rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k.Kernel, aopt))
 		}
 		if rep.Title == "" {

@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/spf13/pflag"
+)
+
+// pathMap rewrites source paths as --path-map FROM=TO pairs say: the build
+// host's /tmp/build/src/ becomes the checkout's src/. The longest matching
+// FROM wins; a path no pair matches is kept.
+type pathMap []struct{ from, to string }
+
+// addPathMapFlag registers the repeatable --path-map flag.
+func addPathMapFlag(fs *pflag.FlagSet, p *[]string) {
+	fs.StringArrayVar(p, "path-map", nil, "rewrite source paths starting with FROM to start with TO: FROM=TO (repeatable), e.g. /build/host/src/=src/")
+}
+
+func parsePathMap(specs []string) (pathMap, error) {
+	var pm pathMap
+	for _, s := range specs {
+		from, to, ok := strings.Cut(s, "=")
+		if !ok || from == "" {
+			return nil, usageErrorf("--path-map %q: want FROM=TO, e.g. /build/host/src/=src/", s)
+		}
+		pm = append(pm, struct{ from, to string }{from, to})
+	}
+	sort.SliceStable(pm, func(i, j int) bool { return len(pm[i].from) > len(pm[j].from) })
+	return pm, nil
+}
+
+// path returns p rewritten.
+func (pm pathMap) path(p string) string {
+	for _, m := range pm {
+		if strings.HasPrefix(p, m.from) {
+			return m.to + p[len(m.from):]
+		}
+	}
+	return p
+}
+
+// kernel rewrites the paths of a kernel's source records, before analysis,
+// so that every finding, instruction and output carries the new ones.
+func (pm pathMap) kernel(k *profan.Kernel) {
+	if len(pm) == 0 {
+		return
+	}
+	for i := range k.Source {
+		k.Source[i].File = pm.path(k.Source[i].File)
+	}
+}
+
+// findings rewrites the locations of stored findings.
+func (pm pathMap) findings(fs []profan.Finding) {
+	if len(pm) == 0 {
+		return
+	}
+	for i := range fs {
+		for j := range fs[i].Locations {
+			fs[i].Locations[j].File = pm.path(fs[i].Locations[j].File)
+		}
+	}
+}
+
+func (pm pathMap) String() string {
+	var parts []string
+	for _, m := range pm {
+		parts = append(parts, fmt.Sprintf("%s=%s", m.from, m.to))
+	}
+	return strings.Join(parts, " ")
+}
