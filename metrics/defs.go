@@ -14,6 +14,14 @@ var Defs = []*Def{
 			}
 			return e.src("gpu__time_duration.sum", "gpu__time_duration", "Duration[s]")
 		}},
+	{Name: "gpu_time_total", Unit: "s", Better: -1,
+		Doc: "time of all the launches an aggregate record stands for, as the profiler's summary printed it",
+		NCU: "—", Nvprof: "summary Time; nsys cuda_gpu_kern_sum Total Time",
+		eval: source(1, "gpu_time_total")},
+	{Name: "gpu_time_pct", Unit: "%", Better: 0,
+		Doc: "the record's share of the GPU time, as the profiler's summary printed it (nvprof counts copies too; profan's groups give the share of kernel time)",
+		NCU: "—", Nvprof: "summary Time(%); nsys cuda_gpu_kern_sum Time (%)",
+		eval: source(1, "gpu_time_pct")},
 
 	// Global loads and stores (C1).
 	{Name: "global_load_requests", Unit: "", Better: 0,
