@@ -3,9 +3,9 @@ package ingest
 import (
 	"errors"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/ianlancetaylor/demangle"
 	"github.com/profan-dev/profan"
@@ -33,16 +33,31 @@ func parseDim3(s string) (profan.Dim3, bool) {
 	return d, true
 }
 
-var deviceIndexRE = regexp.MustCompile(`^(.*\S)\s*\((\d+)\)$`)
 
 // splitDevice splits nvprof's "TITAN X (Pascal) (0)" into the name and the
-// index; the name itself may hold parentheses, so the last group wins.
+// index; the name itself may hold parentheses, so the last group wins. (By
+// hand, not by regexp: it runs once per row of long traces.)
 func splitDevice(s string) (string, int) {
-	if m := deviceIndexRE.FindStringSubmatch(s); m != nil {
-		n, _ := strconv.Atoi(m[2])
-		return m[1], n
+	if !strings.HasSuffix(s, ")") {
+		return s, -1
 	}
-	return s, -1
+	open := strings.LastIndexByte(s, '(')
+	digits := s[open+1 : len(s)-1]
+	if open < 0 || digits == "" || len(digits) > 9 {
+		return s, -1
+	}
+	n := 0
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return s, -1
+		}
+		n = n*10 + int(digits[i]-'0')
+	}
+	name := strings.TrimRight(s[:open], " \t")
+	if name == "" {
+		return s, -1
+	}
+	return name, n
 }
 
 // demangled returns the demangled form of a mangled C++ symbol, or "".
@@ -215,6 +230,9 @@ func numberAt(t *Table, r Row, i int, col string, factor float64) (float64, erro
 	if i < 0 {
 		return math.NaN(), nil
 	}
+	if v, ok := plainNumber(r.Bytes(i)); ok && !math.IsInf(v*factor, 0) {
+		return v * factor, nil
+	}
 	s := strings.TrimSpace(r.String(i))
 	v, ok, err := units.ParseNumber(s)
 	if errors.Is(err, units.ErrInfinite) {
@@ -236,6 +254,26 @@ func numberAt(t *Table, r Row, i int, col string, factor float64) (float64, erro
 		return math.NaN(), t.Errorf(r.Line, "column %q: %q is out of range", col, s)
 	}
 	return v, nil
+}
+
+// plainNumber parses the common case of a trace field, a plain decimal
+// number ("587.796940", "20", "8.960000e-04"), without allocating; ok is
+// false for anything else (empty, thousands separators, units, locale
+// forms, out of range), which units.ParseNumber then reads.
+func plainNumber(b []byte) (float64, bool) {
+	if len(b) == 0 || len(b) > 32 {
+		return 0, false
+	}
+	for _, c := range b {
+		if (c < '0' || c > '9') && c != '.' && c != '-' && c != 'e' && c != 'E' && c != '+' {
+			return 0, false
+		}
+	}
+	v, err := strconv.ParseFloat(unsafe.String(&b[0], len(b)), 64)
+	if err != nil || math.IsInf(v, 0) {
+		return 0, false
+	}
+	return v, true
 }
 
 // countAt parses field i of r as a non-negative integer (a count, a grid

@@ -377,7 +377,16 @@ func (sk StoredKernel) launch(l seriesLaunch) StoredKernel {
 	if !math.IsNaN(l.canonDur) {
 		c["duration"] = l.canonDur
 	}
-	return StoredKernel{Kernel: k, Canonical: c, Findings: sk.Findings}
+	fs := sk.Findings
+	for i, f := range sk.Findings {
+		if f.Kernel == sk.Kernel.ID { // findings that name the first launch name this one
+			if &fs[0] == &sk.Findings[0] {
+				fs = append([]profan.Finding(nil), sk.Findings...)
+			}
+			fs[i].Kernel = l.id
+		}
+	}
+	return StoredKernel{Kernel: k, Canonical: c, Findings: fs}
 }
 
 // kernelValuesSQL reads the canonical values of a range of kernel IDs,

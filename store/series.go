@@ -147,7 +147,12 @@ func seriesKey(buf []byte, nameID int64, k *profan.Kernel, blob []byte, rec *Ker
 	for _, f := range rec.Findings {
 		e.str(f.Rule)
 		e.s(int64(f.Severity))
-		e.str(f.Kernel)
+		if f.Kernel == k.ID { // the usual: the finding names its launch
+			e.u(1)
+		} else {
+			e.u(0)
+			e.str(f.Kernel)
+		}
 		e.str(f.Message)
 		e.str(f.Advice)
 		e.f(f.Gain)

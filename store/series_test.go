@@ -22,7 +22,7 @@ func traceRecords(t testing.TB) []KernelRecord {
 	var recs []KernelRecord
 	for _, k := range run.Kernels {
 		recs = append(recs, KernelRecord{Kernel: k, Canonical: []NamedValue{{"duration", k.Duration}, {"sm_count", 28}},
-			Findings: []profan.Finding{{Rule: "small-grid", Severity: profan.Warning, Kernel: k.Name, Message: "the grid has 200 blocks", Gain: 0.1}}})
+			Findings: []profan.Finding{{Rule: "small-grid", Severity: profan.Warning, Kernel: k.ID, Message: "the grid has 200 blocks", Gain: 0.1}}})
 	}
 	return recs
 }

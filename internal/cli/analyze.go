@@ -82,12 +82,13 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return err
 	}
 	// Parsing runs on one goroutine, analysis and output on another.
+	memo := analysis.NewMemo(aopt)
 	runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
 		if !match(k) {
 			return nil
 		}
 		pm.kernel(k)
-		return w.Kernel(analysis.Analyze(run, k, aopt))
+		return w.Kernel(memo.Analyze(run, k))
 	})
 	if err != nil {
 		return err

@@ -166,9 +166,10 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 		return err
 	}
 	n := 0
+	memo := analysis.NewMemo(aopt)
 	_, err := f.Read(ingest.Options{Format: opts.Input, Digest: digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 		src.AttachRun(run, k)
-		a := analysis.Analyze(run, k, aopt)
+		a := memo.Analyze(run, k)
 		if w == nil {
 			if err := begin(deviceName(a)); err != nil {
 				return err
