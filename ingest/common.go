@@ -341,15 +341,15 @@ type launchColumns struct {
 // fill copies the launch configuration of row r into k.
 func (c *launchColumns) fill(t *Table, r Row, k *profan.Kernel) error {
 	var err error
-	for i, axis := range []string{"X", "Y", "Z"} {
-		if k.Grid[i], _, err = countAt(t, r, c.grid[i], c.gridName+axis); err != nil {
+	for i := range 3 {
+		if k.Grid[i], err = c.count(t, r, c.grid[i], c.gridName, "XYZ"[i:i+1]); err != nil {
 			return err
 		}
-		if k.Block[i], _, err = countAt(t, r, c.block[i], c.blockName+axis); err != nil {
+		if k.Block[i], err = c.count(t, r, c.block[i], c.blockName, "XYZ"[i:i+1]); err != nil {
 			return err
 		}
 	}
-	if k.Registers, _, err = countAt(t, r, c.regs, c.regsName); err != nil {
+	if k.Registers, err = c.count(t, r, c.regs, c.regsName, ""); err != nil {
 		return err
 	}
 	if k.StaticSMem, err = c.smem.at(t, r); err != nil {
@@ -361,6 +361,28 @@ func (c *launchColumns) fill(t *Table, r Row, k *profan.Kernel) error {
 	k.Device, k.DeviceIndex = splitDevice(t.Intern(r.Bytes(c.dev)))
 	k.Context, k.Stream = t.Intern(r.Bytes(c.ctx)), t.Intern(r.Bytes(c.stream))
 	return nil
+}
+
+// count reads column i of r as a count; the column's name (name+axis) is
+// only put together for an error, since this runs per row of long traces.
+func (c *launchColumns) count(t *Table, r Row, i int, name, axis string) (int, error) {
+	if i >= 0 {
+		if b := r.Bytes(i); len(b) > 0 && len(b) < 10 {
+			n := 0
+			for _, d := range b {
+				if d < '0' || d > '9' {
+					n = -1
+					break
+				}
+				n = n*10 + int(d-'0')
+			}
+			if n >= 0 {
+				return n, nil
+			}
+		}
+	}
+	n, _, err := countAt(t, r, i, name+axis)
+	return n, err
 }
 
 // nvprofKernel starts a kernel from an nvprof row: its name without the
