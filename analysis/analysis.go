@@ -27,9 +27,11 @@ type Options struct {
 	Bound float64
 }
 
-// Ruler runs rules over an analysed kernel; the rules package implements it.
+// Ruler runs the selected rules over an analysed kernel or a whole run,
+// applying suppressions; the rules package implements it.
 type Ruler interface {
-	Check(k *Kernel) (findings []profan.Finding, skipped []string)
+	Check(k *Kernel) Result
+	CheckRun(run *profan.Run) Result
 }
 
 // Kernel is the analysis of one kernel record: the verdict on it.
@@ -46,7 +48,9 @@ type Kernel struct {
 	Model    Model
 	Limiter  Limiter
 	Findings []profan.Finding
-	Skipped  []string // rules skipped, with the reason
+	// Suppressed are the findings a configured suppression silenced.
+	Suppressed []Suppressed
+	Skipped    []string // rules skipped, with the reason
 }
 
 // Model is the reading of the kernel's accesses, one per memory space,
@@ -179,7 +183,8 @@ func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	}
 	a.Limiter = limiterOf(a, bound)
 	if opt.Rules != nil {
-		a.Findings, a.Skipped = opt.Rules.Check(a)
+		r := opt.Rules.Check(a)
+		a.Findings, a.Suppressed, a.Skipped = r.Findings, r.Suppressed, r.Skipped
 	}
 	return a
 }

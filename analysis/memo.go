@@ -47,6 +47,13 @@ func (m *Memo) Analyze(run *profan.Run, k *profan.Kernel) *Kernel {
 			}
 			c.Findings[i] = f
 		}
+		c.Suppressed = make([]Suppressed, len(a.Suppressed))
+		for i, x := range a.Suppressed {
+			if x.Finding.Kernel == a.K.ID {
+				x.Finding.Kernel = k.ID
+			}
+			c.Suppressed[i] = x
+		}
 		return &c
 	}
 	a := Analyze(run, k, m.opt)

@@ -13,7 +13,6 @@ package rules
 import (
 	"fmt"
 	"math"
-	"path"
 	"sort"
 	"strings"
 
@@ -68,43 +67,13 @@ func ByID(id string) (*Rule, bool) {
 
 // Select returns the rules that a staticcheck-style list selects:
 // "all", "ID", globs ("*-memcpy") and exclusions ("-low-occupancy"),
-// applied left to right.
+// applied left to right; empty selects all.
 func Select(spec string) ([]*Rule, error) {
-	if strings.TrimSpace(spec) == "" {
-		spec = "all"
+	s, err := NewSelector(spec, nil, nil)
+	if err != nil {
+		return nil, err
 	}
-	on := map[string]bool{}
-	for _, item := range strings.Split(spec, ",") {
-		item = strings.TrimSpace(item)
-		if item == "" {
-			continue
-		}
-		val := true
-		if strings.HasPrefix(item, "-") {
-			val, item = false, item[1:]
-		}
-		matched := false
-		for _, r := range All {
-			ok := item == "all" || item == "*" || item == r.ID
-			if !ok {
-				ok, _ = path.Match(item, r.ID)
-			}
-			if ok {
-				on[r.ID] = val
-				matched = true
-			}
-		}
-		if !matched {
-			return nil, fmt.Errorf("no rule matches %q (see profan explain --list)", item)
-		}
-	}
-	var out []*Rule
-	for _, r := range All {
-		if on[r.ID] {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return s.Rules(), nil
 }
 
 // Thresholds are the numbers the rules compare with; the config file may
@@ -204,31 +173,31 @@ func (p *RunPass) Report(f profan.Finding) {
 	p.out = append(p.out, f)
 }
 
-// Engine runs selected rules; it implements analysis.Ruler.
+// Engine runs the rules a Selector selects with thresholds T, and moves
+// the findings a suppression names aside; it implements analysis.Ruler.
 type Engine struct {
-	Rules []*Rule
-	T     Thresholds
+	Sel *Selector
+	T   Thresholds
 }
 
-// NewEngine selects rules by spec with the default thresholds.
+// NewEngine selects rules by a --checks spec with the default thresholds.
 func NewEngine(spec string) (*Engine, error) {
-	rs, err := Select(spec)
+	s, err := NewSelector(spec, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{Rules: rs, T: DefaultThresholds}, nil
+	return &Engine{Sel: s, T: DefaultThresholds}, nil
 }
 
 // Check runs the kernel rules on a; findings come sorted by estimated gain.
-func (e *Engine) Check(a *analysis.Kernel) ([]profan.Finding, []string) {
-	var out []profan.Finding
-	var skipped []string
-	for _, r := range e.Rules {
+func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
+	var res analysis.Result
+	for _, r := range e.Sel.Rules() {
 		if r.Check == nil {
 			continue
 		}
 		if miss := missing(a, r.Requires); miss != "" {
-			skipped = append(skipped, fmt.Sprintf("%s: needs %s", r.ID, miss))
+			res.Skipped = append(res.Skipped, fmt.Sprintf("%s: needs %s", r.ID, miss))
 			continue
 		}
 		p := &Pass{A: a, T: e.T, rule: r}
@@ -240,26 +209,36 @@ func (e *Engine) Check(a *analysis.Kernel) ([]profan.Finding, []string) {
 			if a.Name.IsLibrary() && !forCaller(a, &f) {
 				continue
 			}
-			out = append(out, f)
+			if why, ok := e.Sel.Suppressed(f.Rule, a.K); ok {
+				res.Suppressed = append(res.Suppressed, analysis.Suppressed{Finding: f, Reason: why})
+				continue
+			}
+			res.Findings = append(res.Findings, f)
 		}
 	}
-	SortFindings(out)
-	return out, skipped
+	SortFindings(res.Findings)
+	return res
 }
 
 // CheckRun runs the run-level rules.
-func (e *Engine) CheckRun(run *profan.Run) []profan.Finding {
-	var out []profan.Finding
-	for _, r := range e.Rules {
+func (e *Engine) CheckRun(run *profan.Run) analysis.Result {
+	var res analysis.Result
+	for _, r := range e.Sel.Rules() {
 		if r.CheckRun == nil {
 			continue
 		}
 		p := &RunPass{Run: run, T: e.T, rule: r}
 		r.CheckRun(p)
-		out = append(out, p.out...)
+		for _, f := range p.out {
+			if why, ok := e.Sel.Suppressed(f.Rule, nil); ok {
+				res.Suppressed = append(res.Suppressed, analysis.Suppressed{Finding: f, Reason: why})
+				continue
+			}
+			res.Findings = append(res.Findings, f)
+		}
 	}
-	SortFindings(out)
-	return out
+	SortFindings(res.Findings)
+	return res
 }
 
 func missing(a *analysis.Kernel, req []string) string {

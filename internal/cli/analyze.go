@@ -77,27 +77,39 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return FlagErrorf("%v", err)
 	}
-	aopt, eng, err := analysisOptions(opts.Checks, opts.Config, opts.Device)
+	st, err := loadSettings(opts.Checks, nil, opts.Config, opts.Device)
 	if err != nil {
 		return err
 	}
-	// Parsing runs on one goroutine, analysis and output on another.
-	memo := analysis.NewMemo(aopt)
+	// Parsing runs on one goroutine, analysis and output on another; each
+	// kernel's verdict is written as soon as it is made.
+	memo := analysis.NewMemo(st.Opt)
+	suppressed := 0
 	runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
 		if !match(k) {
 			return nil
 		}
 		pm.kernel(k)
-		return w.Kernel(memo.Analyze(run, k))
+		a := memo.Analyze(run, k)
+		suppressed += len(a.Suppressed)
+		return w.Kernel(a)
 	})
 	if err != nil {
 		return err
 	}
 	reportReading(opts.IO, runs, opts.Verbose)
 	for _, run := range runs {
-		run.Findings = eng.CheckRun(run)
+		v := &analysis.RunVerdict{Run: run}
+		v.Finish(st.Opt)
+		suppressed += len(v.Suppressed)
 	}
-	return w.End(runs)
+	if err := w.End(runs); err != nil {
+		return err
+	}
+	if opts.Config != "" {
+		fmt.Fprintf(opts.IO.ErrOut, "%s: %d finding(s) suppressed\n", opts.Config, suppressed)
+	}
+	return nil
 }
 
 // reportReading prints, on standard error, the warnings met while reading

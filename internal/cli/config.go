@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/units"
 )
@@ -30,10 +31,10 @@ import (
 //	kernel = "warmup.*"
 //	reason = "launched once at start-up"
 type Config struct {
-	Thresholds rules.Thresholds `toml:"thresholds"`
-	Require    []ConfigRequire  `toml:"require"`
-	Suppress   []Suppression    `toml:"suppress"`
-	FailOn     []string         `toml:"fail_on"`
+	Thresholds rules.Thresholds    `toml:"thresholds"`
+	Require    []ConfigRequire     `toml:"require"`
+	Suppress   []rules.Suppression `toml:"suppress"`
+	FailOn     []string            `toml:"fail_on"`
 }
 
 // ConfigRequire is one threshold gate.
@@ -70,14 +71,6 @@ func (q *QuantityValue) UnmarshalTOML(v any) error {
 		return fmt.Errorf("value must be a number or a string such as \"50us\", not %T", v)
 	}
 	return nil
-}
-
-// Suppression silences a rule, optionally for some kernels; the reason is
-// mandatory so that every silenced finding is accounted for.
-type Suppression struct {
-	Rule   string `toml:"rule"`
-	Kernel string `toml:"kernel"`
-	Reason string `toml:"reason"`
 }
 
 // checkThresholds refuses thresholds that are NaN, infinite or negative.
@@ -122,7 +115,7 @@ func loadConfig(path string) (*Config, error) {
 		case r.Value.Text == "":
 			return nil, fmt.Errorf("%s: require %d (%s %s): no value (write value = 80, or value = \"50us\" for a time)", path, i+1, r.Metric, r.Op)
 		}
-		if _, err := conditionValue(r.Metric, r.Value.Text); err != nil {
+		if _, err := gate.ConditionValue(r.Metric, r.Value.Text); err != nil {
 			return nil, fmt.Errorf("%s: require %d: %v", path, i+1, err)
 		}
 	}
@@ -130,7 +123,7 @@ func loadConfig(path string) (*Config, error) {
 		if s.Reason == "" {
 			return nil, fmt.Errorf("%s: suppression %d (rule %q) has no reason", path, i+1, s.Rule)
 		}
-		if _, ok := rules.ByID(s.Rule); !ok {
+		if _, err := rules.ParseList(s.Rule); err != nil || strings.HasPrefix(s.Rule, "-") || strings.Contains(s.Rule, ",") {
 			return nil, fmt.Errorf("%s: suppression %d: %v", path, i+1, unknownError("rule", s.Rule, ruleIDs(), "profan explain --list"))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/stats"
 	"github.com/profan-dev/profan/store"
@@ -178,7 +179,7 @@ func diffRun(opts *DiffOptions) error {
 		return err
 	}
 	var names []string
-	for _, g := range group(vb) {
+	for _, g := range gate.GroupByName(vb) {
 		names = append(names, g.Name)
 	}
 	defNames := make([]string, len(metrics.Defs))
@@ -252,9 +253,9 @@ func diffRun(opts *DiffOptions) error {
 }
 
 // diffViews compares two runs' kernels by name.
-func diffViews(va, vb []kernelView, threshold float64, all bool, hist map[string]map[string]stats.Spread) []KernelDiff {
-	ga, gb := group(va), group(vb)
-	byB := map[string]*kernelGroup{}
+func diffViews(va, vb []gate.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread) []KernelDiff {
+	ga, gb := gate.GroupByName(va), gate.GroupByName(vb)
+	byB := map[string]*gate.Group{}
 	for _, g := range gb {
 		byB[g.Name] = g
 	}
@@ -264,12 +265,12 @@ func diffViews(va, vb []kernelView, threshold float64, all bool, hist map[string
 		seen[a.Name] = true
 		b, ok := byB[a.Name]
 		if !ok {
-			out = append(out, KernelDiff{Kernel: a.Name, Status: "only-a", LaunchesA: len(a.Views)})
+			out = append(out, KernelDiff{Kernel: a.Name, Status: "only-a", LaunchesA: len(a.Kernels)})
 			continue
 		}
-		d := KernelDiff{Kernel: a.Name, Status: "both", LaunchesA: len(a.Views), LaunchesB: len(b.Views), Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{}}
+		d := KernelDiff{Kernel: a.Name, Status: "both", LaunchesA: len(a.Kernels), LaunchesB: len(b.Kernels), Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{}}
 		for _, def := range metrics.Defs {
-			xa, xb := a.samples(def.Name), b.samples(def.Name)
+			xa, xb := a.Samples(def.Name), b.Samples(def.Name)
 			if len(xa) == 0 || len(xb) == 0 {
 				continue
 			}
@@ -288,13 +289,13 @@ func diffViews(va, vb []kernelView, threshold float64, all bool, hist map[string
 			}
 			d.Metrics = append(d.Metrics, md)
 		}
-		ra, rb := a.rules(), b.rules()
-		for _, r := range sortedRules(rb) {
+		ra, rb := a.Rules(), b.Rules()
+		for _, r := range gate.SortedRules(rb) {
 			if _, ok := ra[r]; !ok {
 				d.Appeared = append(d.Appeared, r)
 			}
 		}
-		for _, r := range sortedRules(ra) {
+		for _, r := range gate.SortedRules(ra) {
 			if _, ok := rb[r]; !ok {
 				d.Gone = append(d.Gone, r)
 			}
@@ -303,7 +304,7 @@ func diffViews(va, vb []kernelView, threshold float64, all bool, hist map[string
 	}
 	for _, b := range gb {
 		if !seen[b.Name] {
-			out = append(out, KernelDiff{Kernel: b.Name, Status: "only-b", LaunchesB: len(b.Views)})
+			out = append(out, KernelDiff{Kernel: b.Name, Status: "only-b", LaunchesB: len(b.Kernels)})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Status == "both" && out[j].Status != "both" })

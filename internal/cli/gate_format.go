@@ -10,10 +10,11 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/rules"
 )
 
-func writeGate(io *IOStreams, format string, checks []Check, failed int) error {
+func writeGate(io *IOStreams, format string, checks []gate.Check, failed int) error {
 	switch format {
 	case "", "text":
 		return gateText(io, checks, failed)
@@ -21,12 +22,12 @@ func writeGate(io *IOStreams, format string, checks []Check, failed int) error {
 		enc := json.NewEncoder(io.Out)
 		enc.SetIndent("", "  ")
 		if checks == nil {
-			checks = []Check{}
+			checks = []gate.Check{}
 		}
 		return enc.Encode(struct {
-			Passed bool    `json:"passed"`
-			Failed int     `json:"failed"`
-			Checks []Check `json:"checks"`
+			Passed bool         `json:"passed"`
+			Failed int          `json:"failed"`
+			Checks []gate.Check `json:"checks"`
 		}{failed == 0, failed, checks})
 	case "junit":
 		return gateJUnit(io, checks, failed)
@@ -38,7 +39,7 @@ func writeGate(io *IOStreams, format string, checks []Check, failed int) error {
 	return FlagErrorf("unknown format %q (want text, json, junit, sarif or github)", format)
 }
 
-func gateText(io *IOStreams, checks []Check, failed int) error {
+func gateText(io *IOStreams, checks []gate.Check, failed int) error {
 	c := func(code, s string) string {
 		if !io.Color {
 			return s
@@ -111,7 +112,7 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-func gateJUnit(io *IOStreams, checks []Check, failed int) error {
+func gateJUnit(io *IOStreams, checks []gate.Check, failed int) error {
 	suites := map[string]*junitSuite{}
 	var order []string
 	for _, ch := range checks {
@@ -153,7 +154,7 @@ func gateJUnit(io *IOStreams, checks []Check, failed int) error {
 	return err
 }
 
-func launchSuffix(ch Check) string {
+func launchSuffix(ch gate.Check) string {
 	if ch.Launch == "" {
 		return ""
 	}
@@ -242,7 +243,7 @@ var gateRules = []sarifRule{
 	{ID: "gate/skipped", Name: "GateSkipped", ShortDescription: sarifText{"A condition could not be evaluated on a kernel and was skipped"}},
 }
 
-func gateSARIF(io *IOStreams, checks []Check) error {
+func gateSARIF(io *IOStreams, checks []gate.Check) error {
 	var driverRules []sarifRule
 	index := map[string]int{}
 	for _, r := range rules.All {
@@ -356,7 +357,7 @@ func fileURI(p string) string {
 
 // gateGitHub prints GitHub Actions workflow commands: an error annotation
 // per failure, a warning per other warning-level finding.
-func gateGitHub(io *IOStreams, checks []Check, failed int) error {
+func gateGitHub(io *IOStreams, checks []gate.Check, failed int) error {
 	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	escProp := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	lines := []string{}

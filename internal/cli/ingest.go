@@ -59,10 +59,11 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	aopt, _, err := analysisOptions("all", "", opts.Device)
+	st, err := loadSettings("all", nil, "", opts.Device)
 	if err != nil {
 		return err
 	}
+	aopt := st.Opt
 	src, files, err := splitSeekable(opts.Files, opts.Input)
 	if err != nil {
 		return err

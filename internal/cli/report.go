@@ -8,7 +8,6 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/report/html"
 	"github.com/profan-dev/profan/store"
@@ -73,7 +72,7 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	aopt, _, err := analysisOptions("all", "", opts.Device)
+	st, err := loadSettings("all", nil, "", opts.Device)
 	if err != nil {
 		return err
 	}
@@ -81,17 +80,19 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
+	aopt := st.Opt
 	rep := &html.Report{Title: opts.Title, Generated: opts.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	if len(opts.Files) > 0 {
-		if _, err := ingest.ReadFiles(opts.Files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
-			if !match(k) {
-				return nil
-			}
-			pm.kernel(k)
-			rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k, aopt))
-			return nil
-		}); err != nil {
+		vs, err := verdictsFromFiles(opts.Files, aopt, pm.kernel)
+		if err != nil {
 			return err
+		}
+		for _, v := range vs {
+			for _, a := range v.Kernels {
+				if match(a.K) {
+					rep.Kernels = append(rep.Kernels, a)
+				}
+			}
 		}
 	} else {
 		db, err := openDB(dbPath(opts.DB, opts.IO))
@@ -124,7 +125,12 @@ func reportRun(opts *ReportOptions) error {
 				continue
 			}
 			pm.kernel(k.Kernel)
-			rep.Kernels = append(rep.Kernels, analysis.Analyze(run, k.Kernel, aopt))
+			// The model is read again from the stored counters; the
+			// findings are the verdict stored at ingest, as gate --run
+			// reads them, never re-derived with other thresholds.
+			a := analysis.Analyze(run, k.Kernel, analysis.Options{Device: aopt.Device, Bound: aopt.Bound})
+			a.Findings = k.Findings
+			rep.Kernels = append(rep.Kernels, a)
 		}
 		if rep.Title == "" {
 			rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, rec.Source)

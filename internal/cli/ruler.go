@@ -6,36 +6,42 @@ import (
 	"github.com/profan-dev/profan/rules"
 )
 
-// newRuler builds the rule engine for --checks and --config.
-func newRuler(checks, config string) (*rules.Engine, error) {
-	e, err := rules.NewEngine(checks)
-	if err != nil {
-		return nil, FlagErrorf("--checks: %v", err)
-	}
-	if config != "" {
-		cfg, err := loadConfig(config)
-		if err != nil {
-			return nil, err
-		}
-		e.T = cfg.Thresholds
-	}
-	return e, nil
+// settings are what every command analyses and gates with, parsed once
+// from its flags and config file: one rules.Selector for --checks,
+// --fail-on, the config's fail_on and [[suppress]], the thresholds, and
+// the GPU named by --device.
+type settings struct {
+	Cfg *Config
+	Sel *rules.Selector
+	Opt analysis.Options
 }
 
-// analysisOptions builds what every command analyses kernels with: the
-// rules selected by --checks and --config, and the GPU named by --device.
-func analysisOptions(checks, config, device string) (analysis.Options, *rules.Engine, error) {
-	eng, err := newRuler(checks, config)
-	if err != nil {
-		return analysis.Options{}, nil, err
+// loadSettings reads the config file (if any) and builds the settings.
+func loadSettings(checks string, failOn []string, config, device string) (*settings, error) {
+	cfg := &Config{Thresholds: rules.DefaultThresholds}
+	if config != "" {
+		var err error
+		if cfg, err = loadConfig(config); err != nil {
+			return nil, err
+		}
 	}
-	opt := analysis.Options{Rules: eng}
+	return newSettings(cfg, checks, failOn, device)
+}
+
+// newSettings builds the settings from a loaded config.
+func newSettings(cfg *Config, checks string, failOn []string, device string) (*settings, error) {
+	sel, err := rules.NewSelector(checks, append(append([]string(nil), failOn...), cfg.FailOn...), cfg.Suppress)
+	if err != nil {
+		return nil, FlagErrorf("%v", err)
+	}
+	s := &settings{Cfg: cfg, Sel: sel}
+	s.Opt = analysis.Options{Rules: &rules.Engine{Sel: sel, T: cfg.Thresholds}, Bound: cfg.Thresholds.Bound}
 	if device != "" {
 		spec, ok := gpumodel.Lookup(device)
 		if !ok {
-			return analysis.Options{}, nil, FlagErrorf("--device: unknown GPU %q", device)
+			return nil, FlagErrorf("--device: unknown GPU %q", device)
 		}
-		opt.Device = spec
+		s.Opt.Device = spec
 	}
-	return opt, eng, nil
+	return s, nil
 }

@@ -71,7 +71,7 @@ func Findings(inputs []string) ([]Got, error) {
 		return nil, err
 	}
 	for _, run := range runs {
-		for _, f := range eng.CheckRun(run) {
+		for _, f := range eng.CheckRun(run).Findings {
 			out = append(out, Got{Kernel: "run", Rule: f.Rule, Text: f.Message})
 		}
 	}

@@ -1,0 +1,73 @@
+package analysis
+
+import (
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/gpumodel"
+)
+
+// Result is what the rules found on a kernel or a run.
+type Result struct {
+	Findings   []profan.Finding
+	Suppressed []Suppressed // findings a suppression silenced
+	Skipped    []string     // rules skipped, with the reason
+}
+
+// Suppressed is a finding a configured suppression silenced, with its
+// reason; counted and shown, never lost.
+type Suppressed struct {
+	Finding profan.Finding
+	Reason  string
+}
+
+// RunVerdict is the verdict on a whole capture: every kernel's, and the
+// run-level findings (host transfers).
+type RunVerdict struct {
+	Run *profan.Run
+	// GPU is the device of the run's first kernel (every kernel of one
+	// capture carries the same device attributes).
+	GPU     gpumodel.Identity
+	Kernels []*Kernel
+	// Findings are the run-level findings; kernel findings stay on their
+	// kernels.
+	Findings   []profan.Finding
+	Suppressed []Suppressed // run-level ones
+	Skipped    []string
+	Notes      []string
+}
+
+// AnalyzeRun analyses every kernel of run and runs the run-level rules:
+// the one place a verdict on a capture is made.
+func AnalyzeRun(run *profan.Run, opt Options) *RunVerdict {
+	v := &RunVerdict{Run: run}
+	for _, k := range run.Kernels {
+		v.Kernels = append(v.Kernels, Analyze(run, k, opt))
+	}
+	v.Finish(opt)
+	return v
+}
+
+// Finish runs the run-level rules once every kernel was added (commands
+// that stream kernels add them as they come).
+func (v *RunVerdict) Finish(opt Options) {
+	if len(v.Kernels) > 0 {
+		v.GPU = v.Kernels[0].GPU
+		if n := v.GPU.Note(); n != "" {
+			v.Notes = append(v.Notes, n)
+		}
+	}
+	if opt.Rules != nil {
+		r := opt.Rules.CheckRun(v.Run)
+		v.Findings, v.Suppressed, v.Skipped = r.Findings, r.Suppressed, r.Skipped
+	}
+	v.Run.Findings = v.Findings
+}
+
+// CountSuppressed counts the findings suppressions silenced, kernels' and
+// the run's.
+func (v *RunVerdict) CountSuppressed() int {
+	n := len(v.Suppressed)
+	for _, k := range v.Kernels {
+		n += len(k.Suppressed)
+	}
+	return n
+}

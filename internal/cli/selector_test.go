@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const nsysPageable = "../../ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv"
+const nvprofReduce = "../../ingest/testdata/nvprof/magus-gtx1080ti-invalid-records-warning-templates.csv"
+
+// TestGateRunFindings: gate runs the run-level rules as analyze does, so
+// pageable transfers fail a gate that fails on them.
+func TestGateRunFindings(t *testing.T) {
+	out, errOut, code := run(t, "gate", nsysPageable, "--fail-on", "pageable-memcpy")
+	if code != ExitFailed || !strings.Contains(out, "[run-finding pageable-memcpy] 31 host transfers use pageable memory") {
+		t.Errorf("gate --fail-on pageable-memcpy: exit %d, want 1 with the pageable transfers\n%s%s", code, out, errOut)
+	}
+	if _, _, code := run(t, "gate", nsysPageable, "--fail-on", "uncoalesced-global"); code != ExitOK {
+		t.Errorf("gate --fail-on uncoalesced-global: exit %d, want 0", code)
+	}
+}
+
+// TestFailOnExclusion: one matcher applies "all,-small-grid" left to right.
+func TestFailOnExclusion(t *testing.T) {
+	out, _, code := run(t, "gate", nvprofReduce, "--fail-on", "all")
+	if code != ExitFailed || !strings.Contains(out, "FAIL") || !regexp.MustCompile(`FAIL .*\[finding small-grid\]`).MatchString(out) {
+		t.Fatalf("--fail-on all: exit %d, want small-grid failures\n%s", code, out)
+	}
+	out, _, _ = run(t, "gate", nvprofReduce, "--fail-on", "all,-small-grid")
+	if regexp.MustCompile(`FAIL .*\[finding small-grid\]`).MatchString(out) {
+		t.Errorf("--fail-on all,-small-grid fails on small-grid:\n%s", out)
+	}
+}
+
+// TestAnalyzeSuppressions: analyze --config applies [[suppress]] (IDs and
+// globs) and says how many findings it suppressed; gate agrees.
+func TestAnalyzeSuppressions(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "profan.toml")
+	os.WriteFile(cfg, []byte("[[suppress]]\nrule = \"small-grid\"\nreason = \"start-up kernels\"\n\n[[suppress]]\nrule = \"*-memcpy\"\nreason = \"pinned in the next release\"\n"), 0o644)
+	all, _, _ := run(t, "analyze", "--format", "json", nvprofReduce, nsysPageable)
+	out, errOut, code := run(t, "analyze", "--config", cfg, nvprofReduce, nsysPageable)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "small-grid") || strings.Contains(out, "pageable-memcpy") {
+		t.Errorf("suppressed rules still reported")
+	}
+	var doc struct {
+		Kernels []struct {
+			Findings []struct{ Rule string } `json:"findings"`
+		} `json:"kernels"`
+		Runs []struct {
+			Findings []struct{ Rule string } `json:"findings"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(all), &doc); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, k := range doc.Kernels {
+		for _, f := range k.Findings {
+			if f.Rule == "small-grid" || f.Rule == "pageable-memcpy" {
+				n++
+			}
+		}
+	}
+	for _, r := range doc.Runs {
+		for _, f := range r.Findings {
+			if f.Rule == "small-grid" || f.Rule == "pageable-memcpy" {
+				n++
+			}
+		}
+	}
+	if want := cfg + ": " + strconv.Itoa(n) + " finding(s) suppressed"; n == 0 || !strings.Contains(errOut, want) {
+		t.Errorf("stderr %q, want %q", errOut, want)
+	}
+	gout, _, gcode := run(t, "gate", "--config", cfg, "--fail-on", "all,-latency-bound,-memory-bound,-compute-bound", nvprofReduce, nsysPageable)
+	if strings.Contains(gout, "FAIL") && regexp.MustCompile(`FAIL .*(small-grid|pageable-memcpy)`).MatchString(gout) {
+		t.Errorf("gate fails on suppressed findings (exit %d):\n%s", gcode, gout)
+	}
+}

@@ -1,0 +1,176 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// List is a staticcheck-style rule list: "all", IDs, globs ("*-memcpy")
+// and exclusions ("-small-grid"), applied left to right. An empty list
+// selects nothing.
+type List struct {
+	items []listItem
+}
+
+type listItem struct {
+	pattern string
+	on      bool
+}
+
+// ParseList parses a comma-separated list; every item must match at least
+// one rule.
+func ParseList(spec string) (List, error) {
+	var l List
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		on := true
+		if strings.HasPrefix(item, "-") {
+			on, item = false, strings.TrimSpace(item[1:])
+		}
+		matched := false
+		for _, r := range All {
+			if matchRule(item, r.ID) {
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			return List{}, fmt.Errorf("no rule matches %q (see profan explain --list)", item)
+		}
+		l.items = append(l.items, listItem{item, on})
+	}
+	return l, nil
+}
+
+// Empty reports whether the list names no rule.
+func (l List) Empty() bool { return len(l.items) == 0 }
+
+// Match reports whether the list selects rule id: the last item that
+// matches it decides.
+func (l List) Match(id string) bool {
+	on := false
+	for _, it := range l.items {
+		if matchRule(it.pattern, id) {
+			on = it.on
+		}
+	}
+	return on
+}
+
+func matchRule(pattern, id string) bool {
+	if pattern == "all" || pattern == "*" || pattern == id {
+		return true
+	}
+	ok, _ := path.Match(pattern, id)
+	return ok
+}
+
+// Suppression silences a rule (an ID or glob), optionally for the kernels
+// whose name matches Kernel; the reason is mandatory so that every
+// silenced finding is accounted for.
+type Suppression struct {
+	Rule   string `toml:"rule"`
+	Kernel string `toml:"kernel"`
+	Reason string `toml:"reason"`
+}
+
+type suppression struct {
+	Suppression
+	re *regexp.Regexp
+}
+
+// Selector is the one rule matcher every command uses: which rules run
+// (--checks), which findings fail a gate (--fail-on and the config's
+// fail_on) and which are suppressed (the config's [[suppress]]).
+type Selector struct {
+	checks List
+	failOn List
+	sups   []suppression
+}
+
+// NewSelector parses --checks (empty: all), the fail-on lists (each
+// comma-separated; their items are applied in order, so "all,-small-grid"
+// excludes small-grid) and the suppressions.
+func NewSelector(checks string, failOn []string, sups []Suppression) (*Selector, error) {
+	if strings.TrimSpace(checks) == "" {
+		checks = "all"
+	}
+	s := &Selector{}
+	var err error
+	if s.checks, err = ParseList(checks); err != nil {
+		return nil, fmt.Errorf("--checks: %w", err)
+	}
+	if s.failOn, err = ParseList(strings.Join(failOn, ",")); err != nil {
+		return nil, fmt.Errorf("--fail-on: %w", err)
+	}
+	for i, sp := range sups {
+		if sp.Reason == "" {
+			return nil, fmt.Errorf("suppression %d (rule %q) has no reason", i+1, sp.Rule)
+		}
+		if _, err := ParseList(sp.Rule); err != nil || strings.Contains(sp.Rule, ",") || strings.HasPrefix(sp.Rule, "-") {
+			return nil, fmt.Errorf("suppression %d names unknown rule %q", i+1, sp.Rule)
+		}
+		x := suppression{Suppression: sp}
+		if sp.Kernel != "" {
+			if x.re, err = regexp.Compile(sp.Kernel); err != nil {
+				return nil, fmt.Errorf("suppression %d (rule %q): kernel: %v", i+1, sp.Rule, err)
+			}
+		}
+		s.sups = append(s.sups, x)
+	}
+	return s, nil
+}
+
+// MustSelector is NewSelector for lists known to be valid.
+func MustSelector(checks string, failOn ...string) *Selector {
+	s, err := NewSelector(checks, failOn, nil)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+// Runs reports whether rule id is to run.
+func (s *Selector) Runs(id string) bool { return s == nil || s.checks.Match(id) }
+
+// Fails reports whether a finding of rule id fails a gate.
+func (s *Selector) Fails(id string) bool { return s != nil && s.failOn.Match(id) }
+
+// Rules returns the rules that run, in registry order.
+func (s *Selector) Rules() []*Rule {
+	var out []*Rule
+	for _, r := range All {
+		if s.Runs(r.ID) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Suppressed returns the reason when a finding of rule id on kernel k (nil
+// for run-level findings: only suppressions without a kernel apply) is
+// suppressed.
+func (s *Selector) Suppressed(id string, k *profan.Kernel) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	for _, sp := range s.sups {
+		if !matchRule(sp.Rule, id) {
+			continue
+		}
+		if sp.re == nil {
+			return sp.Reason, true
+		}
+		if k != nil && (sp.re.MatchString(k.Name) || sp.re.MatchString(k.DisplayName())) {
+			return sp.Reason, true
+		}
+	}
+	return "", false
+}
