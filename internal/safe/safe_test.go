@@ -26,3 +26,20 @@ func TestNeeded(t *testing.T) {
 		}
 	}
 }
+
+// TestNeededEveryOffset checks the word-at-a-time scan of Needed against
+// Term at every position of a line, for each kind of byte that matters.
+func TestNeededEveryOffset(t *testing.T) {
+	base := `"0","821","calib","127.0.0.1","void strideCopy<1>(float *, const float *)","1"`
+	for _, bad := range []string{"\x1b", "\x00", "\x7f", "\t", "\u202e", "é", "\x9b", "\xff"} {
+		for i := 0; i <= len(base); i++ {
+			s := base[:i] + bad + base[i:]
+			if got, want := Needed([]byte(s)), Term(s) != s; got != want {
+				t.Fatalf("Needed(%q) = %v, want %v", s, got, want)
+			}
+		}
+	}
+	if Needed([]byte(base)) {
+		t.Errorf("Needed(%q) = true", base)
+	}
+}
