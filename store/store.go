@@ -27,10 +27,12 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -83,6 +85,9 @@ func Open(dsn string) (*DB, error) {
 	if isPostgres(dsn) {
 		d = pgDialect
 	}
+	if err := refuseMemory(dsn); err != nil {
+		return nil, err
+	}
 	sdb, err := sql.Open(d.driver, d.dsn(dsn))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
@@ -93,6 +98,86 @@ func Open(dsn string) (*DB, error) {
 		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 	}
 	return db, nil
+}
+
+// refuseMemory refuses an in-memory SQLite database: every command is its
+// own process, so what it stored would be gone when it exits.
+func refuseMemory(dsn string) error {
+	if isPostgres(dsn) {
+		return nil
+	}
+	if dsn == ":memory:" || strings.HasPrefix(dsn, "file::memory:") || strings.Contains(dsn, "mode=memory") {
+		return fmt.Errorf("database %q is in memory and would keep nothing after this command: give a file path or a postgres:// URL", dsn)
+	}
+	return nil
+}
+
+// OpenReadOnly opens an existing database for the commands that only read
+// (runs, trend, diff, gate, report): no migration is attempted and nothing
+// is written, so a database in a read-only directory or file works. A
+// schema newer than this profan knows, or a file that is not a profan
+// database, is refused; an older schema is migrated when the file can be
+// written, and refused otherwise.
+func OpenReadOnly(dsn string) (*DB, error) {
+	if isPostgres(dsn) {
+		return Open(dsn)
+	}
+	if err := refuseMemory(dsn); err != nil {
+		return nil, err
+	}
+	d := sqliteDialect
+	sdb, err := sql.Open(d.driver, sqliteReadOnlyDSN(dsn, !writable(dsn)))
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", dsn, err)
+	}
+	db := &DB{db: sdb, d: d, Now: time.Now}
+	ctx := context.Background()
+	ms, err := d.migrations()
+	if err != nil {
+		sdb.Close()
+		return nil, err
+	}
+	applied, err := db.appliedMigrations(ctx, sdb)
+	if err != nil {
+		sdb.Close()
+		return nil, fmt.Errorf("opening %s: not a profan run database (%v)", dsn, err)
+	}
+	last := ms[len(ms)-1].version
+	for v := range applied {
+		if v > last {
+			sdb.Close()
+			return nil, fmt.Errorf("opening %s: database has schema version %d, newer than this profan knows (%d)", dsn, v, last)
+		}
+	}
+	if !applied[last] {
+		sdb.Close()
+		if !writable(dsn) {
+			return nil, fmt.Errorf("opening %s: the database has an older schema and cannot be written to update it: open it once with write access (profan ingest)", dsn)
+		}
+		return Open(dsn)
+	}
+	return db, nil
+}
+
+// sqliteReadOnlyDSN opens path read-only; immutable when neither the file
+// nor its directory can be written (SQLite then needs no lock or WAL index
+// file beside it).
+func sqliteReadOnlyDSN(path string, immutable bool) string {
+	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	dsn := "file:" + r.Replace(path) + "?mode=ro&_busy_timeout=10000&_foreign_keys=on"
+	if immutable {
+		dsn += "&immutable=1"
+	}
+	return dsn
+}
+
+// writable reports whether the database file and its directory can be
+// written by this process (the WAL journal lives beside the file).
+func writable(path string) bool {
+	if syscall.Access(path, 2) != nil {
+		return false
+	}
+	return syscall.Access(filepath.Dir(path), 2) == nil
 }
 
 // Close closes the database.

@@ -30,7 +30,7 @@ func openDB(path string) (*store.DB, error) {
 			return nil, fmt.Errorf("database %s: %w (ingest a run first)", path, err)
 		}
 	}
-	return store.Open(path)
+	return store.OpenReadOnly(path)
 }
 
 // parseLabels parses key=value flags.

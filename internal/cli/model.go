@@ -52,12 +52,19 @@ stride:K (elements), uniform or random (a random permutation, expected value).`,
 	return cmd
 }
 
+// Bounds of the model's inputs: the model's cost grows with the threads
+// (about 3 s at the bound), and byte addresses must not overflow.
+const (
+	maxModelThreads = 1 << 30
+	maxPatternElems = 1 << 32
+)
+
 func modelRun(opts *ModelOptions) error {
 	if opts.Arch == "" {
 		return FlagErrorf("--arch is required")
 	}
-	if opts.Threads <= 0 {
-		return FlagErrorf("--threads must be positive")
+	if opts.Threads <= 0 || opts.Threads > maxModelThreads {
+		return FlagErrorf("--threads must be between 1 and %d, not %d", maxModelThreads, opts.Threads)
 	}
 	cc, err := gpumodel.ResolveArch(opts.Arch)
 	if err != nil {
@@ -66,6 +73,9 @@ func modelRun(opts *ModelOptions) error {
 	p, err := gpumodel.ParsePattern(opts.Pattern)
 	if err != nil {
 		return FlagErrorf("--pattern: %v", err)
+	}
+	if p.Stride > maxPatternElems || p.Offset > maxPatternElems {
+		return FlagErrorf("--pattern %s: a stride or offset above %d elements is beyond any GPU's memory", opts.Pattern, maxPatternElems)
 	}
 	l1 := gpumodel.L1Default
 	if opts.NoL1 {

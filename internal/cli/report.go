@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/profan-dev/profan"
@@ -53,10 +54,17 @@ all runs.`,
 			if len(args) == 0 && opts.DB == "" && opts.IO.Getenv(store.EnvDB) == "" {
 				return FlagErrorf("give export files or --db")
 			}
+			db := ""
+			if len(args) == 0 {
+				db = dbPath(opts.DB, opts.IO)
+			}
+			if err := checkOutput(opts.HTML, args, db); err != nil {
+				return err
+			}
 			return reportRun(opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.HTML, "html", "", "output file (required)")
+	cmd.Flags().StringVar(&opts.HTML, "html", "", "output file (required; - for standard output; never an input or the database)")
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
 	cmd.Flags().Int64Var(&opts.Run, "run", 0, "stored run to report (default the newest)")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernels to report and draw trends for (regexp; default all)")
@@ -159,7 +167,14 @@ func reportRun(opts *ReportOptions) error {
 				for _, c := range s.Changes {
 					changed[c.Run] = true
 				}
-				for i, r := range s.Runs {
+				runs := s.Runs
+				skip := 0
+				if len(runs) > maxTrendPoints {
+					skip = len(runs) - maxTrendPoints
+					runs = runs[skip:]
+					t.Metric += fmt.Sprintf(" (newest %d of %d runs)", maxTrendPoints, len(s.Runs))
+				}
+				for i, r := range runs {
 					t.Points = append(t.Points, html.TrendPoint{Run: r.Run, Label: labelString(r.Labels), Value: r.Median()})
 					if changed[r.Run] {
 						t.ChangePoints = append(t.ChangePoints, i)
@@ -168,6 +183,13 @@ func reportRun(opts *ReportOptions) error {
 				rep.Trends = append(rep.Trends, t)
 			}
 		}
+	}
+	if opts.HTML == "-" {
+		if err := html.Write(opts.IO.Out, rep); err != nil {
+			return err
+		}
+		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to standard output (%d kernels, %d trends)\n", len(rep.Kernels), len(rep.Trends))
+		return nil
 	}
 	f, err := os.Create(opts.HTML)
 	if err != nil {
@@ -183,3 +205,32 @@ func reportRun(opts *ReportOptions) error {
 	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d kernels, %d trends)\n", opts.HTML, len(rep.Kernels), len(rep.Trends))
 	return nil
 }
+
+// checkOutput refuses an output file that is one of the inputs or the
+// database (or its journal files): writing the report there would destroy
+// what it reports on.
+func checkOutput(out string, inputs []string, db string) error {
+	if out == "-" {
+		return nil
+	}
+	ost, err := os.Stat(out)
+	if err != nil {
+		return nil // a new file
+	}
+	if !ost.Mode().IsRegular() {
+		return FlagErrorf("--html %s: not a regular file", out)
+	}
+	check := append([]string(nil), inputs...)
+	if db != "" && !strings.Contains(db, "://") {
+		check = append(check, db, db+"-wal", db+"-shm", db+"-journal")
+	}
+	for _, in := range check {
+		if st, err := os.Stat(in); err == nil && os.SameFile(ost, st) {
+			return FlagErrorf("--html %s would overwrite %s, an input of this report: choose another output file", out, in)
+		}
+	}
+	return nil
+}
+
+// maxTrendPoints bounds the points of one trend chart: the newest runs.
+const maxTrendPoints = 1000

@@ -232,10 +232,34 @@ func star(cx, cy, ro, ri float64) string {
 	return b.String()
 }
 
-// niceTicks returns round tick values covering [lo, hi], about n of them.
+// maxTicks bounds the ticks of one axis, whatever the values.
+const maxTicks = 50
+
+// niceTicks returns round tick values covering [lo, hi], about n of them,
+// at most maxTicks. A range too narrow to hold distinct round steps (two
+// values one floating-point step apart) is widened around its values, so
+// that the step always advances.
 func niceTicks(lo, hi float64, n int) []float64 {
-	if !(hi > lo) {
-		hi = lo + 1
+	if math.IsNaN(lo) || math.IsNaN(hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return []float64{0, 1}
+	}
+	if n < 1 {
+		n = 1
+	}
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	scale := math.Max(math.Abs(lo), math.Abs(hi))
+	if !(hi-lo > scale*1e-9) {
+		pad := scale * 0.1
+		if pad == 0 || math.IsInf(lo-pad, 0) || math.IsInf(hi+pad, 0) {
+			pad = 1
+		}
+		if scale == 0 {
+			hi = lo + 1
+		} else {
+			lo, hi = lo-pad, hi+pad
+		}
 	}
 	raw := (hi - lo) / float64(n)
 	mag := math.Pow(10, math.Floor(math.Log10(raw)))
@@ -246,13 +270,23 @@ func niceTicks(lo, hi float64, n int) []float64 {
 			break
 		}
 	}
+	if !(step > 0) || math.IsInf(step, 0) {
+		return []float64{lo, hi}
+	}
 	var ticks []float64
 	start := math.Floor(lo/step+1e-9) * step
-	for v := start; v <= hi+step*1e-9; v += step {
+	for i := 0; i < maxTicks; i++ {
+		v := start + float64(i)*step
+		if v > hi+step*1e-9 {
+			break
+		}
 		ticks = append(ticks, cleanFloat(v))
 	}
-	if len(ticks) > 0 && ticks[len(ticks)-1] < hi-step*1e-9 {
+	if len(ticks) > 0 && ticks[len(ticks)-1] < hi-step*1e-9 && len(ticks) < maxTicks {
 		ticks = append(ticks, cleanFloat(ticks[len(ticks)-1]+step))
+	}
+	if len(ticks) < 2 {
+		return []float64{lo, hi}
 	}
 	return ticks
 }
@@ -263,7 +297,10 @@ func cleanFloat(v float64) float64 {
 		return 0
 	}
 	p := math.Pow(10, 9-math.Floor(math.Log10(math.Abs(v))))
-	return math.Round(v*p) / p
+	if r := math.Round(v*p) / p; !math.IsNaN(r) && !math.IsInf(r, 0) && p != 0 && !math.IsInf(p, 0) {
+		return r
+	}
+	return v
 }
 
 // sectorTicks are ticks for sectors or wavefronts per request: steps of a
@@ -272,7 +309,11 @@ func sectorTicks(hi float64) []float64 {
 	for _, step := range []float64{0.5, 1, 2, 4, 8, 16} {
 		if hi/step <= 6 {
 			var t []float64
-			for v := 0.0; v < hi+step-1e-9; v += step {
+			for i := 0; i <= 8; i++ {
+				v := float64(i) * step
+				if v >= hi+step-1e-9 {
+					break
+				}
 				t = append(t, v)
 			}
 			return t
