@@ -476,13 +476,26 @@ func sharedAccess(a *Kernel, op string) *Access {
 	tr, _ := a.Value("shared_" + op + "_transactions")
 	acc := &Access{Requests: nz(req), Transactions: nz(tr), SectorsPerRequest: spr, IdealSectorsPerRequest: 1}
 	acc.IdealTransactions = acc.Requests
-	acc.Pattern = sharedPattern(spr, 4)
+	// ncu counts the wavefronts bank conflicts add: the rest is the ideal,
+	// which is 2 per request for 64-bit words read by 32 threads (256 B,
+	// two wavefronts by construction) and 4 for 128-bit ones.
+	if bc, ok := a.Value("shared_" + op + "_bank_conflicts"); ok && acc.Requests > 0 && acc.Transactions > 0 && bc >= 0 && bc < acc.Transactions {
+		acc.IdealTransactions = math.Max(acc.Requests, acc.Transactions-bc)
+		acc.IdealSectorsPerRequest = acc.IdealTransactions / acc.Requests
+	}
+	acc.Pattern = sharedPattern(spr/acc.IdealSectorsPerRequest, 4)
 	acc.Pattern.Evidence = gpumodel.FromCounters
-	if spr < 1.5 {
-		acc.Pattern.Reasons = []string{fmt.Sprintf("%.2f wavefronts per shared-memory %s: no bank conflicts to speak of", spr, op)}
+	if ways := spr / acc.IdealSectorsPerRequest; ways > 33 {
+		// 32 banks cannot cost more than 32 wavefronts per instruction:
+		// atomics retrying on the same words (nvprof counts shared
+		// atomics among both the loads' and the stores' transactions).
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed, Evidence: gpumodel.FromCounters,
+			Reasons: []string{fmt.Sprintf("%.0f wavefronts per shared-memory %s: more than any bank conflict costs; threads contend for the same words, as shared atomics do", spr, op)}}
+	} else if ways < 1.5 {
+		acc.Pattern.Reasons = []string{fmt.Sprintf("%.2f wavefronts per shared-memory %s, ideal %.2f: no bank conflicts to speak of", spr, op, acc.IdealSectorsPerRequest)}
 	} else {
-		w := math.Round(spr)
-		acc.Pattern.Reasons = []string{fmt.Sprintf("%.1f wavefronts per shared-memory %s: a %.0f-way bank conflict, as a warp reading 4-byte words %.0f B apart (a column of a [32][32] tile is 32-way)", spr, op, w, 4*w)}
+		w := math.Round(ways)
+		acc.Pattern.Reasons = []string{fmt.Sprintf("%.1f wavefronts per shared-memory %s where %.0f would do: a %.0f-way bank conflict, as a warp reading 4-byte words %.0f B apart (a column of a [32][32] tile is 32-way)", spr, op, acc.IdealSectorsPerRequest, w, 4*w)}
 	}
 	return acc
 }

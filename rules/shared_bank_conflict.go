@@ -30,45 +30,44 @@ odata[i] = tile[threadIdx.x][threadIdx.y]; // conflict-free`,
 
 func checkBankConflict(p *Pass) {
 	m := p.A.Model
-	all := 0.0
-	for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
-		if x != nil {
-			all += x.Transactions
+	if contended(m) {
+		// No bank layout costs more than 32 wavefronts per request: these
+		// are atomics retrying on the same words (histograms). nvprof
+		// counts shared atomics among both the loads' and the stores'
+		// transactions, so they are reported once, without a degree.
+		var spr, tr float64
+		for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
+			if x != nil && x.SectorsPerRequest > spr {
+				spr, tr = x.SectorsPerRequest, x.Transactions
+			}
 		}
+		p.Report(profan.Finding{
+			Message:   fmt.Sprintf("shared memory takes %.0f transactions per request (%.0f in all), more than the 32 a full bank conflict costs: threads contend for the same words, as shared atomics on a few addresses do", spr, tr),
+			Advice:    "spread the contended updates: a private copy per warp (sub-histograms) merged at the end, warp-aggregated atomics (__match_any_sync and one atomic per distinct key), or padding so hot counters fall in different banks",
+			Gain:      math.NaN(),
+			Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_load_transactions", "shared_store_transactions", "shared_efficiency"),
+			Locations: worstLines(p.A, "shared"),
+		})
+		return
 	}
 	for _, sp := range []struct {
 		x    *analysis.Access
 		what string
 	}{{m.SharedLoad, "loads"}, {m.SharedStore, "stores"}} {
-		if sp.x == nil || sp.x.Pattern.Ways < p.T.BankConflictWays {
+		if !conflictSpace(p, sp.x) {
 			continue
 		}
 		c := struct {
-			ways  float64
-			what  string
-			share float64
-		}{sp.x.Pattern.Ways, sp.what, 1}
-		if all > 0 && sp.x.Transactions > 0 {
-			c.share = sp.x.Transactions / all
-		}
+			ways float64
+			what string
+		}{sp.x.Pattern.Ways, sp.what}
 		ways := math.Round(c.ways)
 		width := 32 // the tile width that produces a ways-way column conflict
 		pad := gpumodel.PaddingFor(width, 4)
-		share := c.share
 		removed := 1 - 1/c.ways
-		gain := clamp01(removed * share * memoryWeight(p))
-		if c.ways > 33 {
-			// No bank layout costs more than 32 wavefronts: this is
-			// contention on the same words, as shared-memory atomics
-			// retrying (histograms) produce.
-			p.Report(profan.Finding{
-				Message:   fmt.Sprintf("shared %s take %.0f transactions per request, more than the 32 a full bank conflict costs: threads contend for the same words, as shared atomics on a few addresses do", c.what, c.ways),
-				Advice:    "spread the contended updates: a private copy per warp (sub-histograms) merged at the end, warp-aggregated atomics (__match_any_sync and one atomic per distinct key), or padding so hot counters fall in different banks",
-				Gain:      gain,
-				Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_efficiency"),
-				Locations: worstLines(p.A, "shared"),
-			})
-			continue
+		gain := trafficGain(p, conflictTraffic(sp.x))
+		if gain < p.T.MinGain {
+			continue // the fix relieves a unit the kernel does not wait for
 		}
 		p.Report(profan.Finding{
 			Message: fmt.Sprintf("shared %s take %.1f wavefronts per request: a %.0f-way bank conflict, %.0f%% of their wavefronts are replays", c.what, c.ways, ways, removed*100),
@@ -80,3 +79,15 @@ func checkBankConflict(p *Pass) {
 		})
 	}
 }
+
+// contended reports shared-memory traffic no bank conflict explains: more
+// than 33 wavefronts per instruction in loads or stores.
+func contended(m analysis.Model) bool {
+	for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
+		if x != nil && x.SectorsPerRequest > 33 {
+			return true
+		}
+	}
+	return false
+}
+

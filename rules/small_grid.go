@@ -28,7 +28,7 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 			p.Report(profan.Finding{
 				Message:  fmt.Sprintf("the grid has %.0f blocks for %.0f SMs: %.0f%% of the SMs have nothing to do", blocks, sms, 100*(1-blocks/sms)),
 				Advice:   fmt.Sprintf("launch at least %.0f blocks (several per SM), with a grid-stride loop if the work is small per block", 2*sms),
-				Gain:     clamp01(1 - blocks/sms),
+				Gain:     gridGain(p, launchFill(p)),
 				Evidence: append(p.Evidence("sm_count", "waves_per_sm"), fmt.Sprintf("grid_blocks=%.0f", blocks)),
 			})
 			return
@@ -48,7 +48,7 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		p.Report(profan.Finding{
 			Message:  fmt.Sprintf("%.2f waves per SM: the last wave leaves %.0f%% of the GPU's slots idle", w, waste*100),
 			Advice:   "change the block count or size so the grid fills whole waves, or launch more, smaller blocks",
-			Gain:     clamp01(waste),
+			Gain:     tailGain(p, waste),
 			Evidence: p.Evidence("waves_per_sm", "sm_count", "achieved_occupancy"),
 		})
 	},

@@ -46,28 +46,14 @@ func checkUncoalesced(p *Pass) {
 		op   string
 	}{{m.GlobalLoad, "loads", "gld"}, {m.GlobalStore, "stores", "gst"}} {
 		x := c.x
-		if x == nil || x.IdealSectorsPerRequest <= 0 || x.SectorsPerRequest < x.IdealSectorsPerRequest*p.T.Excess {
+		if !uncoalescedSpace(p, x, c.op, total) {
 			continue
-		}
-		if x.Pattern.Kind == gpumodel.Broadcast {
-			continue // the uniform-load rule speaks for it
-		}
-		eff, _ := p.Value(c.op + "_efficiency")
-		if x.Pattern.Kind == gpumodel.Mixed && x.IdealSectorsPerRequest < 3.6 && eff >= 50 && len(p.A.Model.Instructions) == 0 {
-			// Less than 4-byte-coalesced ideal: part of the traffic is a
-			// broadcast (a matrix row read by every thread), which tiling
-			// or uniform-load address, not coalescing.
-			continue
-		}
-		share := 1.0
-		if total > 0 && x.Transactions > 0 {
-			share = x.Transactions / total
-			if share < p.T.MinTrafficShare {
-				continue
-			}
 		}
 		removed := 1 - x.IdealSectorsPerRequest/x.SectorsPerRequest
-		gain := clamp01(removed * share * memoryWeight(p))
+		gain := trafficGain(p, coalescingTraffic(x))
+		if gain < p.T.MinGain {
+			continue // the fix relieves a unit the kernel does not wait for
+		}
 		desc := x.Pattern.Kind.String()
 		if x.Pattern.AccessBytes > 0 && x.Pattern.Kind != gpumodel.Mixed {
 			desc = fmt.Sprintf("%.0f-byte accesses, %s", x.Pattern.AccessBytes, x.Pattern.Kind)

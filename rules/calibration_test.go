@@ -1,0 +1,167 @@
+package rules_test
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/ingest"
+	"github.com/profan-dev/profan/rules"
+)
+
+// calibPair is one broken kernel and its fix, captured in one ncu report
+// (fixtures/calib, sources in fixtures/gen/calib.cu).
+type calibPair struct {
+	broken, fixed string // kernel names as ncu prints them (demangled)
+	what          string // what the fix changes
+}
+
+var calibPairs = []calibPair{
+	{"void strideCopy<2>(float *, const float *)", "void strideCopy<1>(float *, const float *)", "stride 8 B → 4 B"},
+	{"void strideCopy<4>(float *, const float *)", "void strideCopy<1>(float *, const float *)", "stride 16 B → 4 B"},
+	{"void strideCopy<8>(float *, const float *)", "void strideCopy<1>(float *, const float *)", "stride 32 B → 4 B"},
+	{"void strideCopy<16>(float *, const float *)", "void strideCopy<1>(float *, const float *)", "stride 64 B → 4 B"},
+	{"void strideCopy<32>(float *, const float *)", "void strideCopy<1>(float *, const float *)", "stride 128 B → 4 B"},
+	{"void offsetCopyF<1>(float *, const float *)", "void offsetCopyF<0>(float *, const float *)", "float copy misaligned by 4 B"},
+	{"void offsetCopyD<1>(double *, const double *)", "void offsetCopyD<0>(double *, const double *)", "double copy misaligned by 8 B"},
+	{"aosUpdateX(Particle *, float, int)", "soaUpdateX(float *, const float *, float, int)", "one field of a 32 B struct → SoA"},
+	{"aos3Scale(float3 *, float, int)", "soa3Scale(float *, float *, float *, float, int)", "float3 → SoA (every field used)"},
+	{"transposeNaive(float *, const float *)", "transposePadded(float *, const float *)", "naive → padded tile transpose"},
+	{"transposeTiled(float *, const float *)", "transposePadded(float *, const float *)", "tile[32][32] → tile[32][33]"},
+	{"void sharedStrideLoop<2>(float *, const float *, int)", "void sharedStrideLoop<1>(float *, const float *, int)", "2-way conflict, shared-bound"},
+	{"void sharedStrideLoop<4>(float *, const float *, int)", "void sharedStrideLoop<1>(float *, const float *, int)", "4-way conflict, shared-bound"},
+	{"void sharedStrideLoop<8>(float *, const float *, int)", "void sharedStrideLoop<1>(float *, const float *, int)", "8-way conflict, shared-bound"},
+	{"void sharedStrideLoop<32>(float *, const float *, int)", "void sharedStrideLoop<33>(float *, const float *, int)", "32-way conflict → stride 33"},
+	{"void sharedStrideCopy<2>(float *, const float *)", "void sharedStrideCopy<1>(float *, const float *)", "2-way conflict, DRAM-bound"},
+	{"void sharedStrideCopy<8>(float *, const float *)", "void sharedStrideCopy<1>(float *, const float *)", "8-way conflict, DRAM-bound"},
+	{"void sharedStrideCopy<32>(float *, const float *)", "void sharedStrideCopy<1>(float *, const float *)", "32-way conflict, DRAM-bound"},
+	{"reduceInterleaved(float *, const float *)", "reduceSequential(float *, const float *)", "interleaved → sequential reduction"},
+	{"matvecThreadPerRow(float *, const float *, const float *, int, int)", "matvecWarpPerRow(float *, const float *, const float *, int, int)", "thread per row → warp per row"},
+	{"saxpySmallWorkOneBlock(int, float, const float *, float *)", "saxpySmallWorkFullGrid(int, float, const float *, float *)", "128 elements: 1 block → 132"},
+	{"saxpyBigWorkFewBlocks(int, float, const float *, float *)", "saxpyBigWorkFullGrid(int, float, const float *, float *)", "16 M elements: 8 blocks → 65536"},
+	{"matmulNaive(float *, const float *, const float *, int)", "matmulTiled(float *, const float *, const float *, int)", "naive → 16×16 tiled matmul"},
+}
+
+// calibKernel is one kernel of the capture: its launches' median duration
+// and the estimated gain of profan's findings (median over launches).
+type calibKernel struct {
+	dur   []float64
+	gains []float64
+	rules map[string]float64 // rule → largest gain seen
+}
+
+func calibration(t *testing.T, files ...string) map[string]*calibKernel {
+	t.Helper()
+	eng, err := rules.NewEngine("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*calibKernel{}
+	_, err = ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		a := analysis.Analyze(run, k, analysis.Options{Rules: eng})
+		c := out[k.DisplayName()]
+		if c == nil {
+			c = &calibKernel{rules: map[string]float64{}}
+			out[k.DisplayName()] = c
+		}
+		if d, ok := a.Value("duration"); ok {
+			c.dur = append(c.dur, d)
+		}
+		c.gains = append(c.gains, eng.KernelGain(a, a.Findings))
+		for _, f := range a.Findings {
+			if !math.IsNaN(f.Gain) && f.Gain > c.rules[f.Rule] {
+				c.rules[f.Rule] = f.Gain
+			} else if _, ok := c.rules[f.Rule]; !ok {
+				c.rules[f.Rule] = f.Gain
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// calibRow is one line of the calibration table.
+type calibRow struct {
+	pair               calibPair
+	tBroken, tFixed    float64 // median durations, seconds
+	measured, estimate float64
+	rules              string
+}
+
+func calibTable(t *testing.T, files ...string) []calibRow {
+	ks := calibration(t, files...)
+	var rows []calibRow
+	for _, p := range calibPairs {
+		b, f := ks[p.broken], ks[p.fixed]
+		if b == nil || f == nil || len(b.dur) == 0 || len(f.dur) == 0 {
+			t.Fatalf("pair %s → %s: kernel missing from the capture", p.broken, p.fixed)
+		}
+		r := calibRow{pair: p, tBroken: median(b.dur), tFixed: median(f.dur), estimate: median(b.gains)}
+		r.measured = 1 - r.tFixed/r.tBroken
+		var names []string
+		for rule, g := range b.rules {
+			if math.IsNaN(g) {
+				continue
+			}
+			names = append(names, fmt.Sprintf("%s %.2f", rule, g))
+		}
+		sort.Strings(names)
+		r.rules = strings.Join(names, ", ")
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// TestCalibration holds profan's estimated gains against the measured
+// speedups of fixed kernels: 1 − t_fixed/t_broken from the median durations
+// of the three launches of each kernel in one H100 report, against the
+// estimated gain of profan's findings on the broken kernel
+// (Engine.KernelGain: the fixes of all its findings together, as the
+// fixed kernel applies them).
+func TestCalibration(t *testing.T) {
+	rows := calibTable(t, "../fixtures/calib/calib.raw.csv.gz", "../fixtures/calib/calib.source.cuda-sass.csv.gz")
+	sum, worst := 0.0, 0.0
+	for _, r := range rows {
+		e := math.Abs(r.estimate - r.measured)
+		sum += e
+		worst = math.Max(worst, e)
+		flag := ""
+		if e > 0.2 {
+			flag = "  <-- off by more than 0.2"
+		}
+		t.Logf("%-40.40s %8.2f %8.2f  measured %5.2f  estimated %5.2f  |err| %.2f  [%s]%s", r.pair.broken, r.tBroken*1e6, r.tFixed*1e6, r.measured, r.estimate, e, r.rules, flag)
+	}
+	mean := sum / float64(len(rows))
+	t.Logf("%d pairs: mean |error| %.3f, worst %.3f", len(rows), mean, worst)
+	if len(rows) < 15 {
+		t.Errorf("%d pairs, want at least 15", len(rows))
+	}
+	if mean > 0.08 || worst > 0.2 {
+		t.Errorf("calibration: mean |error| %.3f (want ≤ 0.08), worst %.3f (want ≤ 0.2)", mean, worst)
+	}
+	if os.Getenv("PROFAN_CALIB_DUMP") != "" {
+		for _, r := range rows {
+			fmt.Printf("%s\t%g\t%g\n", r.pair.broken, r.measured, r.estimate)
+		}
+	}
+}

@@ -1,0 +1,362 @@
+package rules
+
+import (
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+)
+
+// The gain model. An estimated gain is the share of the kernel's time a fix
+// saves: 1 − T'/T. It is computed from what limits the kernel and the work
+// the fix removes from each unit, never from per-kernel constants, and is
+// checked against measured pairs of broken and fixed kernels
+// (TestCalibration, the README's calibration table).
+//
+// A kernel keeps each unit of the GPU busy for U_r of its time (ncu's speed
+// of light: DRAM, L2, L1/shared, the SM's pipes). A unit that limits a
+// kernel runs near a practical ceiling S_r below its peak: about 80 % for
+// DRAM (what streaming copies reach on HBM), 90 % for the caches and the
+// SM. With u_r = U_r/S_r, the busiest unit sets the time; a fix that
+// scales unit r's work by f_r leaves
+//
+//	T'/T = max_r(u_r·f_r) / min(1, max_r u_r)
+//
+// so a saturated kernel (max u ≥ 1) runs at its new busiest unit's
+// ceiling, and one that saturates nothing (latency-bound) shrinks in
+// proportion to the work on its busiest unit. A fix that relieves a unit
+// the kernel does not wait for saves nothing: a bank conflict in a
+// DRAM-bound copy costs no time until the shared pipe becomes the busiest.
+
+// unit indexes the time model's units.
+type unit int
+
+const (
+	unitDRAM unit = iota
+	unitL2
+	unitL1
+	unitSM
+	// unitMemory stands for the busiest memory unit when ncu gives only
+	// its memory total (a --metrics list without the breakdown).
+	unitMemory
+	nUnits
+)
+
+// ceiling is the share of its peak a unit sustains when it limits a kernel.
+var ceiling = [nUnits]float64{unitDRAM: 0.8, unitL2: 0.9, unitL1: 0.9, unitSM: 0.9, unitMemory: 0.9}
+
+// launchFloor is the shortest time a kernel launch takes on the GPU, as
+// ncu measures it (gpu__time_duration): a grid that does almost nothing
+// still takes 2.5–3 µs on an H100 (fixtures/calib: oneThread 3.3 µs, a
+// 128-element saxpy 2.7 µs). No fix to the grid makes a kernel shorter.
+const launchFloor = 2.5e-6
+
+// usage is a kernel's busy share of each unit, 0–1; ok[r] says measured.
+type usage struct {
+	u  [nUnits]float64
+	ok [nUnits]bool
+}
+
+// usageOf reads the units' utilizations: ncu's speed-of-light breakdown,
+// else nvprof's utilization levels (0–10, a tenth of the peak each). A unit
+// the export does not measure but the kernel's limiter names counts as
+// saturated: a kernel whose instruction:byte ratio puts it on the compute
+// side gains nothing from fixing memory accesses.
+func usageOf(a *analysis.Kernel) (usage, bool) {
+	var us usage
+	any := false
+	set := func(r unit, pct float64) {
+		if pct >= 0 && !math.IsNaN(pct) {
+			us.u[r], us.ok[r], any = math.Min(1, pct/100), true, true
+		}
+	}
+	for r, names := range [nUnits][]string{
+		unitDRAM: {"dram_sol_pct", "dram_utilization"},
+		unitL2:   {"l2_sol_pct"},
+		unitL1:   {"l1_sol_pct"},
+		unitSM:   {"compute_throughput_pct"},
+	} {
+		for _, n := range names {
+			if v, ok := a.Value(n); ok {
+				set(unit(r), v)
+				break
+			}
+		}
+	}
+	// nvprof: utilization levels of the caches and the function units.
+	level := func(names ...string) (float64, bool) {
+		best, found := -1.0, false
+		for _, n := range names {
+			if v, ok := a.K.Value(n); ok && v >= 0 && v <= 10 {
+				best, found = math.Max(best, v*10), true
+			}
+		}
+		return best, found
+	}
+	if !us.ok[unitL2] {
+		if v, ok := level("l2_utilization"); ok {
+			set(unitL2, v)
+		}
+	}
+	if !us.ok[unitL1] {
+		if v, ok := level("l1_shared_utilization", "shared_utilization", "tex_utilization"); ok {
+			set(unitL1, v)
+		}
+	}
+	if !us.ok[unitSM] {
+		if v, ok := level("alu_fu_utilization", "single_precision_fu_utilization", "double_precision_fu_utilization",
+			"special_fu_utilization", "ldst_fu_utilization", "cf_fu_utilization", "tex_fu_utilization"); ok {
+			set(unitSM, v)
+		}
+	}
+	if !us.ok[unitL1] && !us.ok[unitL2] {
+		if v, ok := a.Value("memory_throughput_pct"); ok {
+			set(unitMemory, v)
+		}
+	}
+	for r, lim := range [nUnits]analysis.Unit{unitDRAM: analysis.LimitDRAM, unitL2: analysis.LimitL2, unitL1: analysis.LimitL1Shared, unitSM: analysis.LimitPipe} {
+		if !us.ok[r] && a.Limiter.Unit == lim {
+			set(unit(r), 100*ceiling[r])
+		}
+	}
+	return us, any
+}
+
+// busiest is max_r u_r, the kernel's normalized utilization.
+func (us usage) busiest() float64 {
+	m := 0.0
+	for r := unit(0); r < nUnits; r++ {
+		if us.ok[r] {
+			m = math.Max(m, us.u[r]/ceiling[r])
+		}
+	}
+	return m
+}
+
+// timeAfter is T'/T when the fix scales unit r's work by f[r].
+func (us usage) timeAfter(f [nUnits]float64) float64 {
+	den := math.Min(1, us.busiest())
+	if den <= 0 {
+		return 1
+	}
+	num := 0.0
+	for r := unit(0); r < nUnits; r++ {
+		if us.ok[r] {
+			num = math.Max(num, us.u[r]*f[r]/ceiling[r])
+		}
+	}
+	return num / den
+}
+
+// Traffic is the work a fix removes from the memory system.
+type Traffic struct {
+	GlobalSectors    float64 // 32-byte sectors between L1 and L2 (global loads and stores)
+	SharedWavefronts float64 // shared-memory wavefronts (bank-conflict replays)
+}
+
+// trafficGain is the estimated gain of removing t from kernel a. Without
+// the units' utilizations it falls back on the share of the memory
+// traffic removed, weighted by how memory-bound the kernel is.
+func trafficGain(p *Pass, t Traffic) float64 {
+	a := p.A
+	m := a.Model
+	var g, sh float64 // global sectors, shared wavefronts
+	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
+		if x != nil && x.Transactions > 0 {
+			g += x.Transactions
+		}
+	}
+	for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
+		if x != nil && x.Transactions > 0 {
+			sh += x.Transactions
+		}
+	}
+	if !(t.GlobalSectors >= 0) {
+		t.GlobalSectors = 0
+	}
+	if !(t.SharedWavefronts >= 0) {
+		t.SharedWavefronts = 0
+	}
+	rg, rs := math.Min(t.GlobalSectors, g), math.Min(t.SharedWavefronts, sh)
+	us, ok := usageOf(a)
+	if !ok {
+		removed := 0.0
+		if g+sh > 0 {
+			removed = (rg + rs) / (g + sh)
+		}
+		return clamp01(removed * memoryWeight(p))
+	}
+	f := [nUnits]float64{1, 1, 1, 1, 1}
+	if g > 0 {
+		f[unitL2] = 1 - rg/g
+	}
+	// The L1 data pipe serves shared wavefronts and global accesses (a
+	// wavefront moves up to a 128-byte line, four sectors).
+	if l1 := sh + g/4; l1 > 0 {
+		f[unitL1] = 1 - (rs+rg/4)/l1
+	}
+	// DRAM: the fixed kernel moves at most the bytes its ideal sectors
+	// carry; when the caches already filter the traffic below that (data
+	// re-read through L2), coalescing changes nothing in DRAM.
+	if dram, ok := a.Value("dram_bytes"); ok && dram > 0 && g > 0 && rg > 0 {
+		f[unitDRAM] = math.Min(1, (g-rg)*32/dram)
+	}
+	// Without the breakdown, the busiest memory unit is taken to be the
+	// one the fix relieves most: the gain is then an upper bound.
+	f[unitMemory] = math.Min(f[unitDRAM], math.Min(f[unitL2], f[unitL1]))
+	return clamp01(1 - us.timeAfter(f))
+}
+
+// gridGain is the estimated gain of filling the GPU when a launch uses
+// fill (0–1) of its thread slots: the time shrinks with the launch's
+// parallelism until the busiest unit saturates, and never below the launch
+// floor, so a launch with little work gains little however few blocks it
+// has.
+func gridGain(p *Pass, fill float64) float64 {
+	t, ok := p.Value("duration")
+	if !ok || t <= 0 || fill <= 0 || fill >= 1 {
+		return math.NaN()
+	}
+	after := fill
+	if us, ok := usageOf(p.A); ok {
+		after = math.Max(after, math.Min(1, us.busiest()))
+	}
+	after = math.Max(after, math.Min(1, launchFloor/t))
+	return clamp01(1 - after)
+}
+
+
+// uncoalescedSpace reports whether the global loads or stores x (op "gld"
+// or "gst") are worth a finding: above the ideal by the excess threshold,
+// not a broadcast (uniform-load's), and carrying at least the minimum share
+// of the kernel's global sectors (total).
+func uncoalescedSpace(p *Pass, x *analysis.Access, op string, total float64) bool {
+	if x == nil || x.IdealSectorsPerRequest <= 0 || x.SectorsPerRequest < x.IdealSectorsPerRequest*p.T.Excess {
+		return false
+	}
+	if x.Pattern.Kind == gpumodel.Broadcast {
+		return false // the uniform-load rule speaks for it
+	}
+	eff, _ := p.Value(op + "_efficiency")
+	if x.Pattern.Kind == gpumodel.Mixed && x.IdealSectorsPerRequest < 3.6 && eff >= 50 && len(p.A.Model.Instructions) == 0 {
+		// Less than 4-byte-coalesced ideal: part of the traffic is a
+		// broadcast (a matrix row read by every thread), which tiling or
+		// uniform-load address, not coalescing.
+		return false
+	}
+	if total > 0 && x.Transactions > 0 && x.Transactions/total < p.T.MinTrafficShare {
+		return false
+	}
+	return true
+}
+
+// coalescingTraffic is what coalescing x removes: its sectors above the
+// ideal.
+func coalescingTraffic(x *analysis.Access) Traffic {
+	if x == nil || x.SectorsPerRequest <= 0 {
+		return Traffic{}
+	}
+	return Traffic{GlobalSectors: x.Transactions * math.Max(0, 1-x.IdealSectorsPerRequest/x.SectorsPerRequest)}
+}
+
+// conflictSpace reports whether shared loads or stores x have a bank
+// conflict worth a finding.
+func conflictSpace(p *Pass, x *analysis.Access) bool {
+	return x != nil && x.Pattern.Ways >= p.T.BankConflictWays && x.Pattern.Ways <= 33
+}
+
+// conflictTraffic is what removing x's bank conflicts saves: its
+// wavefronts above the ideal.
+func conflictTraffic(x *analysis.Access) Traffic {
+	if x == nil {
+		return Traffic{}
+	}
+	ideal := x.IdealTransactions
+	if ideal <= 0 && x.Pattern.Ways > 0 {
+		ideal = x.Transactions / x.Pattern.Ways
+	}
+	return Traffic{SharedWavefronts: math.Max(0, x.Transactions-ideal)}
+}
+
+// launchFill is the share of the GPU's thread slots a launch fills, when
+// it leaves SMs idle for the whole kernel: fewer blocks than SMs, or less
+// than one wave. 1 when it fills them or the export cannot tell.
+func launchFill(p *Pass) float64 {
+	if w, ok := p.Value("waves_per_sm"); ok && w > 0 && w < 1 {
+		return w
+	}
+	sms, ok := p.Value("sm_count")
+	blocks := float64(p.A.K.Grid.Size())
+	if ok && blocks > 0 && blocks < sms {
+		return blocks / sms
+	}
+	return 1
+}
+
+// KernelGain is the share of a kernel's time profan expects the fixes of
+// all its findings together to save. Fixes that remove memory traffic are
+// applied together in the time model (coalescing the loads and the stores
+// of a strided copy saves more than either alone, and less than their sum
+// when both relieve the same unit); a fix of another kind (the launch
+// size, tiling, occupancy) counts by its own gain, and the largest of the
+// two stands. 0 when no finding has a known gain.
+func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
+	p := &Pass{A: a, T: e.T}
+	best := 0.0
+	var t Traffic
+	traffic := false
+	for _, f := range fs {
+		switch f.Rule {
+		case UncoalescedGlobal.ID, SharedBankConflict.ID:
+			traffic = true
+		default:
+			if !math.IsNaN(f.Gain) && f.Gain > best {
+				best = f.Gain
+			}
+		}
+	}
+	if traffic {
+		m := a.Model
+		has := map[string]bool{}
+		for _, f := range fs {
+			has[f.Rule] = true
+		}
+		if has[UncoalescedGlobal.ID] {
+			total := 0.0
+			for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
+				if x != nil {
+					total += x.Transactions
+				}
+			}
+			for _, c := range []struct {
+				x  *analysis.Access
+				op string
+			}{{m.GlobalLoad, "gld"}, {m.GlobalStore, "gst"}} {
+				if uncoalescedSpace(p, c.x, c.op, total) {
+					t.GlobalSectors += coalescingTraffic(c.x).GlobalSectors
+				}
+			}
+		}
+		if has[SharedBankConflict.ID] {
+			for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
+				if conflictSpace(p, x) {
+					t.SharedWavefronts += conflictTraffic(x).SharedWavefronts
+				}
+			}
+		}
+		best = math.Max(best, trafficGain(p, t))
+	}
+	return best
+}
+
+// tailGain is the estimated gain of evening out a last wave that leaves
+// waste of the GPU's slots idle: the idle share of the time, unless a unit
+// is saturated anyway.
+func tailGain(p *Pass, waste float64) float64 {
+	g := waste
+	if us, ok := usageOf(p.A); ok {
+		g = math.Min(g, math.Max(0, 1-us.busiest()))
+	}
+	return clamp01(g)
+}
