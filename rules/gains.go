@@ -226,7 +226,6 @@ func gridGain(p *Pass, fill float64) float64 {
 	return clamp01(1 - after)
 }
 
-
 // uncoalescedSpace reports whether the global loads or stores x (op "gld"
 // or "gst") are worth a finding: above the ideal by the excess threshold,
 // not a broadcast (uniform-load's), and carrying at least the minimum share

@@ -90,4 +90,3 @@ func contended(m analysis.Model) bool {
 	}
 	return false
 }
-
