@@ -22,8 +22,9 @@ type Memo struct {
 	key  []byte
 }
 
-// maxMemo bounds the verdicts a Memo keeps.
-const maxMemo = 1 << 16
+// maxMemo bounds the verdicts a Memo keeps (each holds its metrics): when
+// full it starts afresh, so memory stays flat on traces of any length.
+const maxMemo = 4096
 
 // NewMemo returns a Memo that analyses with opt.
 func NewMemo(opt Options) *Memo { return &Memo{opt: opt} }
@@ -57,9 +58,10 @@ func (m *Memo) Analyze(run *profan.Run, k *profan.Kernel) *Kernel {
 		return &c
 	}
 	a := Analyze(run, k, m.opt)
-	if len(m.seen) < maxMemo {
-		m.seen[string(m.key)] = a
+	if len(m.seen) >= maxMemo {
+		clear(m.seen)
 	}
+	m.seen[string(m.key)] = a
 	return a
 }
 
