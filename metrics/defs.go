@@ -1,6 +1,10 @@
 package metrics
 
-import "math"
+import (
+	"math"
+	"slices"
+	"strings"
+)
 
 // Defs is the table of canonical metrics, in evaluation order: a
 // definition may use those above it.
@@ -231,10 +235,10 @@ var Defs = []*Def{
 		Doc: "warp instructions issued (replays included)", NCU: "smsp__inst_issued.sum, Issued Instructions", Nvprof: "inst_issued",
 		eval: source(1, "smsp__inst_issued.sum", "sm__inst_issued.sum", "Issued Instructions", "inst_issued", "inst_issued1")},
 	{Name: "flop_count_sp", Unit: "FLOP", Better: 0,
-		Doc: "single-precision operations: fadd + fmul + 2 × ffma", NCU: "smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum", Nvprof: "flop_count_sp",
+		Doc: "single-precision operations: fadd + fmul + 2 × ffma", NCU: "smsp__sass_thread_inst_executed_op_{fadd,fmul,ffma}_pred_on.sum, or .sum.per_cycle_elapsed × smsp__cycles_elapsed.avg (--set full), or .sum.per_second × duration", Nvprof: "flop_count_sp",
 		eval: first(source(1, "flop_count_sp"), flops("f"))},
 	{Name: "flop_count_dp", Unit: "FLOP", Better: 0,
-		Doc: "double-precision operations: dadd + dmul + 2 × dfma", NCU: "smsp__sass_thread_inst_executed_op_{dadd,dmul,dfma}_pred_on.sum", Nvprof: "flop_count_dp",
+		Doc: "double-precision operations: dadd + dmul + 2 × dfma", NCU: "smsp__sass_thread_inst_executed_op_{dadd,dmul,dfma}_pred_on.sum, or the per-cycle and per-second forms", Nvprof: "flop_count_dp",
 		eval: first(source(1, "flop_count_dp"), flops("d"))},
 	{Name: "flop_throughput", Unit: "FLOP/s", Better: +1,
 		Doc: "(flop_count_sp + flop_count_dp) / duration", NCU: "derived", Nvprof: "derived",
@@ -337,18 +341,56 @@ var Defs = []*Def{
 }
 
 // flops counts p-precision operations ("f" or "d") from ncu's per-opcode
-// thread instruction counters: add + mul + 2 × fma.
+// thread instruction counters: add + mul + 2 × fma. ncu exports each
+// counter in one of three forms, tried in order: the count (.sum); the
+// rate per elapsed cycle (.sum.per_cycle_elapsed, as --set full and the
+// roofline sections collect it) times the elapsed cycles of the same unit
+// (smsp__cycles_elapsed.avg); the rate per second (.sum.per_second) times
+// the duration.
 func flops(p string) func(e *env) (float64, string, bool) {
 	return func(e *env) (float64, string, bool) {
 		pre := "smsp__sass_thread_inst_executed_op_" + p
-		add, _, a := e.src(pre + "add_pred_on.sum")
-		mul, _, b := e.src(pre + "mul_pred_on.sum")
-		fma, _, c := e.src(pre + "fma_pred_on.sum")
-		if !a && !b && !c {
+		var total float64
+		var forms []string
+		any := false
+		for _, op := range []struct {
+			name string
+			mul  float64
+		}{{"add", 1}, {"mul", 1}, {"fma", 2}} {
+			v, form, ok := opCount(e, pre+op.name+"_pred_on")
+			if !ok {
+				continue
+			}
+			any = true
+			total += op.mul * v
+			if !slices.Contains(forms, form) {
+				forms = append(forms, form)
+			}
+		}
+		if !any {
 			return math.NaN(), "", false
 		}
-		return nz(add) + nz(mul) + 2*nz(fma), pre + "{add,mul,fma}_pred_on.sum", true
+		return total, pre + "{add,mul,fma}_pred_on" + strings.Join(forms, " or "), true
 	}
+}
+
+// opCount reads one thread-instruction counter in whichever form the
+// export has it (see flops), and names the form.
+func opCount(e *env, base string) (float64, string, bool) {
+	if v, _, ok := e.src(base + ".sum"); ok {
+		return v, ".sum", true
+	}
+	if r, _, ok := e.src(base + ".sum.per_cycle_elapsed"); ok {
+		if c, _, ok := e.src("smsp__cycles_elapsed.avg"); ok && c > 0 {
+			return r * c, ".sum.per_cycle_elapsed × smsp__cycles_elapsed.avg", true
+		}
+	}
+	if r, _, ok := e.src(base + ".sum.per_second"); ok {
+		if d, ok := e.val("duration"); ok && d > 0 {
+			return r * d, ".sum.per_second × duration", true
+		}
+	}
+	return math.NaN(), "", false
 }
 
 // accessBytes infers the bytes per thread of an access from the ideal

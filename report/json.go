@@ -45,8 +45,17 @@ type JSONKernel struct {
 	NCUFindings []JSONToolFinding  `json:"ncu_findings,omitempty"`
 	Model       JSONModel          `json:"model"`
 	Limiter     JSONLimiter        `json:"limiter"`
+	Roofline    *JSONRoofline      `json:"roofline,omitempty"`
 	Warnings    []string           `json:"warnings,omitempty"`
 	Skipped     []string           `json:"skipped_rules,omitempty"`
+}
+
+// JSONRoofline is the kernel's place on its GPU's roofline (absent when it
+// did no floating-point work or lacks the counters).
+type JSONRoofline struct {
+	FlopPerByte   float64 `json:"flop_per_byte"`
+	FlopPerS      float64 `json:"flop_per_s"`
+	LimitFlopPerS float64 `json:"limit_flop_per_s"`
 }
 
 // JSONFinding is the JSON form of a finding.
@@ -102,6 +111,9 @@ func ToJSON(a *analysis.Kernel, run int) JSONKernel {
 		Grid: k.Grid, Block: k.Block, Invocations: k.Invocations, Duration: ptr(k.Duration),
 		Metrics: map[string]float64{}, Findings: []JSONFinding{}, Model: ToJSONModel(a.Model), Limiter: ToJSONLimiter(a.Limiter),
 		Warnings: a.Metrics.Warnings, Skipped: a.Skipped, DeviceFrom: a.GPU.Source.String(), DeviceNote: a.GPU.Note(),
+	}
+	if r, ok := analysis.Roofline(a); ok {
+		j.Roofline = &JSONRoofline{FlopPerByte: r.FlopPerByte, FlopPerS: r.FlopPerS, LimitFlopPerS: r.LimitFlopPerS}
 	}
 	j.Device = k.Device
 	if j.Device == "" && a.Spec != nil {

@@ -276,3 +276,58 @@ func TestPathMap(t *testing.T) {
 		t.Errorf("bad --path-map: exit %d %s", code, errOut)
 	}
 }
+
+// A --set full capture (its FLOP counters per elapsed cycle) places saxpy,
+// the matmuls and fmaHeavy on the roofline, in JSON and in the report.
+func TestRooflineSetFull(t *testing.T) {
+	raw := "../../fixtures/calib/calib.raw.csv.gz"
+	out, errOut, code := run(t, "analyze", "--format", "json", raw)
+	if code != ExitOK {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Kernels []struct {
+			Name     string `json:"name"`
+			Roofline *struct {
+				FlopPerByte   float64 `json:"flop_per_byte"`
+				FlopPerS      float64 `json:"flop_per_s"`
+				LimitFlopPerS float64 `json:"limit_flop_per_s"`
+			} `json:"roofline"`
+		} `json:"kernels"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	placed := map[string]int{}
+	for _, k := range doc.Kernels {
+		for _, name := range []string{"saxpy(", "matmulNaive(", "matmulTiled(", "fmaHeavy("} {
+			if !strings.HasPrefix(k.Name, name) {
+				continue
+			}
+			r := k.Roofline
+			if r == nil || !(r.FlopPerByte > 0) || !(r.FlopPerS > 0) || r.FlopPerS > r.LimitFlopPerS*1.05 {
+				t.Errorf("%s: roofline %+v", k.Name, r)
+				continue
+			}
+			placed[name]++
+		}
+		if strings.HasPrefix(k.Name, "void strideCopy<1>") && k.Roofline != nil {
+			t.Errorf("%s: a copy does no floating-point work: %+v", k.Name, k.Roofline)
+		}
+	}
+	for _, name := range []string{"saxpy(", "matmulNaive(", "matmulTiled(", "fmaHeavy("} {
+		if placed[name] != 3 {
+			t.Errorf("%s: %d of 3 launches on the roofline", name, placed[name])
+		}
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	if _, errOut, code := run(t, "report", "--html", html, raw); code != ExitOK {
+		t.Fatalf("report: exit %d: %s", code, errOut)
+	}
+	b, _ := os.ReadFile(html)
+	for _, s := range []string{"Roofline of H100", "fmaHeavy(float *, const float *, int)</span>", "<circle"} {
+		if !strings.Contains(string(b), s) {
+			t.Errorf("report: no %q", s)
+		}
+	}
+}

@@ -217,6 +217,9 @@ func roof(spec *gpumodel.Spec, idx []int, ks []*analysis.Kernel, views []*kernel
 		case OnRoofline:
 			items = append(items, roofItem{n: i + 1, ai: ai, perf: perf})
 			bound := math.Min(bw*ai, p32)
+			if r, ok := analysis.Roofline(ks[i]); ok {
+				bound = r.LimitFlopPerS // the FP64 roof for double-precision kernels
+			}
 			side := ks[i].Limiter.String()
 			if side == "" {
 				side = "unknown"
