@@ -252,3 +252,8 @@ func ToJSONGroups(gs []*analysis.Group) []JSONGroup {
 	}
 	return out
 }
+
+// JSON is the contract other tools read: verdicts and gate results.
+var JSON = &Format{Name: "json",
+	Kernels: func(w io.Writer, opt Options) Writer { return newJSON(w) },
+	Gate:    gateJSON}

@@ -136,3 +136,7 @@ func (m *markdownWriter) End(runs []*profan.Run) error {
 	}
 	return m.w.Flush()
 }
+
+// Markdown renders verdicts as tables for pull-request comments.
+var Markdown = &Format{Name: "markdown", Aliases: []string{"md"},
+	Kernels: func(w io.Writer, opt Options) Writer { return newMarkdown(w, opt) }}

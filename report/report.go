@@ -6,7 +6,6 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"math"
 
 	"github.com/profan-dev/profan"
@@ -27,23 +26,12 @@ type Options struct {
 	// Top is how many groups of launches get their details after the
 	// summary table; 0 shows every group.
 	Top int
+	// Version is profan's version, for formats that name their tool
+	// (SARIF).
+	Version string
+	// Title heads formats that have one (HTML).
+	Title string
 }
-
-// New returns the writer for format: text, json or markdown.
-func New(format string, w io.Writer, opt Options) (Writer, error) {
-	switch format {
-	case "", "text":
-		return newText(w, opt), nil
-	case "json":
-		return newJSON(w), nil
-	case "markdown", "md":
-		return newMarkdown(w, opt), nil
-	}
-	return nil, fmt.Errorf("unknown format %q (want text, json or markdown)", format)
-}
-
-// Formats lists the formats New accepts.
-var Formats = []string{"text", "json", "markdown"}
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 

@@ -324,3 +324,8 @@ func (t *textWriter) End(runs []*profan.Run) error {
 	}
 	return t.w.Flush()
 }
+
+// Text is the aligned, colored text for people: verdicts and gate results.
+var Text = &Format{Name: "text",
+	Kernels: func(w io.Writer, opt Options) Writer { return newText(w, opt) },
+	Gate:    gateText}

@@ -49,7 +49,7 @@ advice. The format of each table is detected from its header.`,
 			return analyzeRun(opts)
 		},
 	}
-	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|markdown}")
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {"+strings.Join(report.KernelFormats(), "|")+"}")
 	cmd.Flags().StringVar(&opts.Input, "input-format", "", "skip sniffing and read every table as this format")
 	cmd.Flags().StringVar(&opts.Checks, "checks", "all", "rules to run: all, -ID, globs (e.g. all,-low-occupancy,*-memcpy)")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file with thresholds and suppressions")

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/profan-dev/profan/internal/golden"
+	"github.com/profan-dev/profan/report"
 	"github.com/profan-dev/profan/store/storetest"
 )
 
@@ -349,7 +350,7 @@ func TestGateFormats(t *testing.T) {
 		return out
 	}
 	// JUnit XML parses, with the failures counted.
-	var suites junitSuites
+	var suites report.JUnitSuites
 	if err := xml.Unmarshal([]byte(gate("junit")), &suites); err != nil {
 		t.Fatalf("junit: %v", err)
 	}

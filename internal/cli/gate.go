@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan/gate"
+	"github.com/profan-dev/profan/report"
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/store"
 	"github.com/profan-dev/profan/units"
@@ -84,7 +85,7 @@ and [[suppress]] entries, each with a mandatory reason.`,
 	cmd.Flags().StringVar(&opts.Baseline, "baseline", "", "stored run to compare with: an ID, latest (the newest run before --run), or key=value[,key=value] (the newest run with these labels)")
 	cmd.Flags().StringVar(&opts.MaxRegression, "max-regression", "", "largest regression allowed against --baseline, e.g. 10%")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with conditions, thresholds and suppressions")
-	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|junit|sarif|github}")
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {"+strings.Join(report.GateFormats(), "|")+"}")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "let kernels of the baseline be absent from the run (listed, not failed)")
@@ -93,6 +94,9 @@ and [[suppress]] entries, each with a mandatory reason.`,
 }
 
 func gateRun(opts *GateOptions) error {
+	if f, ok := report.Lookup(opts.Format); !ok || f.Gate == nil {
+		return FlagErrorf("unknown format %q (want %s)", opts.Format, strings.Join(report.GateFormats(), ", "))
+	}
 	cfg := &Config{Thresholds: rules.DefaultThresholds}
 	if opts.Config != "" {
 		var err error
@@ -237,7 +241,7 @@ func gateRun(opts *GateOptions) error {
 	case err != nil:
 		return err
 	}
-	if err := writeGate(opts.IO, opts.Format, res.Checks, res.Failed); err != nil {
+	if err := report.WriteGate(opts.Format, opts.IO.Out, res, report.Options{Color: opts.IO.Color, Version: Version}); err != nil {
 		return err
 	}
 	if !res.Passed() {

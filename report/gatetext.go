@@ -1,0 +1,61 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/profan-dev/profan/gate"
+)
+
+func gateText(w io.Writer, r *gate.Result, opt Options) error {
+	checks, failed := r.Checks, r.Failed
+	c := func(code, s string) string {
+		if !opt.Color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	passed, skipped := 0, 0
+	for _, ch := range checks {
+		switch ch.Status {
+		case "fail":
+			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("31", "FAIL"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+			for _, l := range ch.Locations {
+				fmt.Fprintf(w, "       at %s:%d %s\n", l.File, l.Line, l.SASS)
+			}
+		case "suppressed":
+			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("2", "SUPP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+		case "skip":
+			skipped++
+			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("33", "SKIP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+		case "pass":
+			passed++
+		}
+	}
+	verdict := c("32", "gate passed")
+	if failed > 0 {
+		verdict = c("31", "gate failed")
+	}
+	tail := ""
+	if skipped > 0 {
+		tail = fmt.Sprintf(", %d skipped", skipped)
+	}
+	fmt.Fprintf(w, "%s: %d checks, %d failed, %d passed%s\n", verdict, len(checks), failed, passed, tail)
+	return nil
+}
+
+// gateJSON writes {"passed", "failed", "checks"}.
+func gateJSON(w io.Writer, r *gate.Result, opt Options) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	checks := r.Checks
+	if checks == nil {
+		checks = []gate.Check{}
+	}
+	return enc.Encode(struct {
+		Passed bool         `json:"passed"`
+		Failed int          `json:"failed"`
+		Checks []gate.Check `json:"checks"`
+	}{r.Failed == 0, r.Failed, checks})
+}
