@@ -27,6 +27,9 @@ type Group struct {
 	IDs []string
 	// Configs are the launch configurations, most launches first.
 	Configs []Config
+	// Sample is the first MaxSample launches, in the order read: what a
+	// report lists of the group's launches.
+	Sample []Launch
 	// Rep is the analysis of the longest launch (the first one read when
 	// none is timed): the one a group's details show.
 	Rep *Kernel
@@ -36,6 +39,18 @@ type Group struct {
 
 	findings map[string]*GroupFinding
 }
+
+// Launch is one launch of a group, as a report lists it.
+type Launch struct {
+	ID          string
+	Grid, Block profan.Dim3
+	Launches    int     // launches the record stands for (aggregates)
+	Duration    float64 // seconds; NaN when unknown
+	Findings    int
+}
+
+// MaxSample bounds Group.Sample.
+const MaxSample = 100
 
 // Config is one launch configuration of a group.
 type Config struct {
@@ -146,6 +161,9 @@ func (gr *Grouper) Add(a *Kernel) {
 		g.IDs = append(g.IDs, k.ID)
 	}
 	g.addConfig(k.Grid, k.Block, n)
+	if len(g.Sample) < MaxSample {
+		g.Sample = append(g.Sample, Launch{ID: k.ID, Grid: k.Grid, Block: k.Block, Launches: n, Duration: d, Findings: len(a.Findings)})
+	}
 	for _, f := range a.Findings {
 		gf := g.findings[f.Rule]
 		if gf == nil {

@@ -156,4 +156,24 @@ func TestHTMLReportSize(t *testing.T) {
 	if fi.Size() > 1500000 {
 		t.Errorf("HTML report is %d bytes, want under 1.5 MB", fi.Size())
 	}
+	b, _ := os.ReadFile(outFile)
+	page := string(b)
+	summary := strings.Index(page, `<table class="summary groups">`)
+	cards := strings.Index(page, `<section id="kernels">`)
+	if summary < 0 || cards < summary {
+		t.Errorf("the group table does not come first (at %d, cards at %d)", summary, cards)
+	}
+	if n := strings.Count(page, `<article class="card"`); n != 25 {
+		t.Errorf("%d cards, want one per group: 25", n)
+	}
+	if n := strings.Count(page, `<details class="launches">`); n != 14 {
+		t.Errorf("%d folded launch lists, want 14 (the groups of more than one launch)", n)
+	}
+	if strings.Contains(page, "<script") {
+		t.Error("the report has a script")
+	}
+	// Sorted by time: the first row is the 28.2% cuBLAS GEMM.
+	if i := strings.Index(page[summary:], "28.2%"); i < 0 || i > 600 {
+		t.Errorf("the first row is not the largest group")
+	}
 }

@@ -90,6 +90,9 @@ func reportRun(opts *ReportOptions) error {
 	}
 	aopt := st.Opt
 	rep := &html.Report{Title: opts.Title, Generated: opts.Now().UTC().Format("2006-01-02 15:04 UTC")}
+	// Launches are grouped as they are read: the report keeps one analysis
+	// per kernel, whatever the number of launches.
+	groups := analysis.NewGrouper(false)
 	if len(opts.Files) > 0 {
 		vs, err := verdictsFromFiles(opts.Files, aopt, pm.kernel)
 		if err != nil {
@@ -98,7 +101,7 @@ func reportRun(opts *ReportOptions) error {
 		for _, v := range vs {
 			for _, a := range v.Kernels {
 				if match(a.K) {
-					rep.Kernels = append(rep.Kernels, a)
+					groups.Add(a)
 				}
 			}
 		}
@@ -138,7 +141,7 @@ func reportRun(opts *ReportOptions) error {
 			// reads them, never re-derived with other thresholds.
 			a := analysis.Analyze(run, k.Kernel, analysis.Options{Device: aopt.Device, Bound: aopt.Bound})
 			a.Findings = k.Findings
-			rep.Kernels = append(rep.Kernels, a)
+			groups.Add(a)
 		}
 		if rep.Title == "" {
 			rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, rec.Source)
@@ -184,11 +187,17 @@ func reportRun(opts *ReportOptions) error {
 			}
 		}
 	}
+	switch gs := groups.Groups(); {
+	case groups.Launches() > 1:
+		rep.Groups = gs
+	case len(gs) == 1:
+		rep.Kernels = []*analysis.Kernel{gs[0].Rep}
+	}
 	if opts.HTML == "-" {
 		if err := html.Write(opts.IO.Out, rep); err != nil {
 			return err
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to standard output (%d kernels, %d trends)\n", len(rep.Kernels), len(rep.Trends))
+		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to standard output (%d launches of %d kernels, %d trends)\n", groups.Launches(), groups.Len(), len(rep.Trends))
 		return nil
 	}
 	f, err := os.Create(opts.HTML)
@@ -202,7 +211,7 @@ func reportRun(opts *ReportOptions) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d kernels, %d trends)\n", opts.HTML, len(rep.Kernels), len(rep.Trends))
+	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d launches of %d kernels, %d trends)\n", opts.HTML, groups.Launches(), groups.Len(), len(rep.Trends))
 	return nil
 }
 

@@ -75,6 +75,7 @@ func hasRoofs(spec *gpumodel.Spec) bool {
 type roofItem struct {
 	n        int
 	ai, perf float64
+	r        float64 // marker radius; 0 for the default
 }
 
 // RooflineSVG draws the roofline of spec with kernels on it: log-log axes
@@ -232,7 +233,11 @@ func roofline(items []roofItem, spec *gpumodel.Spec) template.HTML {
 	s.open("g", "class", "kernels")
 	s.b.WriteString("\n")
 	for i, it := range items {
-		marker(&s, it.n-1, ps[i].x, ps[i].y, 6, markerColor(it.n-1))
+		r := it.r
+		if r <= 0 {
+			r = 6
+		}
+		marker(&s, it.n-1, ps[i].x, ps[i].y, r, markerColor(it.n-1))
 	}
 	for i, it := range items {
 		lbl := strconv.Itoa(it.n)

@@ -35,7 +35,11 @@ type Report struct {
 	Title     string // default "profan report"
 	Generated string // when the report was made, as the caller wants it shown; empty to omit
 	Kernels   []*analysis.Kernel
-	Trends    []Trend
+	// Groups, when set, lay the report out as an application's: one row
+	// and one card per group of launches, sorted by time (Kernels is then
+	// ignored).
+	Groups []*analysis.Group
+	Trends []Trend
 }
 
 // Trend is one metric of one kernel across stored runs, oldest first.
@@ -89,6 +93,8 @@ type page struct {
 	NoDevice              []*kernelView
 	Trends                []*trendView
 	NFindings             int
+	Grouped               bool
+	Launches              int
 }
 
 type kernelView struct {
@@ -114,6 +120,7 @@ type kernelView struct {
 	RoofNote          string
 	Marker            template.HTML
 	SeverityCount     string
+	Group             *groupView // set for a group of launches
 }
 
 type cell struct {
@@ -161,6 +168,9 @@ type trendView struct {
 }
 
 func build(r *Report) *page {
+	if len(r.Groups) > 0 {
+		return buildGroups(r)
+	}
 	p := &page{Title: r.Title, Generated: r.Generated, CSP: CSP}
 	if p.Title == "" {
 		p.Title = "profan report"
@@ -337,18 +347,7 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 			kv.Worst = &kv.Findings[i]
 		}
 	}
-	var parts []string
-	for s := 2; s >= 0; s-- {
-		if counts[s] > 0 {
-			what := profan.Severity(s).String()
-			if what == "info" {
-				parts = append(parts, strconv.Itoa(counts[s])+" info")
-			} else {
-				parts = append(parts, plural(counts[s], what))
-			}
-		}
-	}
-	kv.SeverityCount = strings.Join(parts, ", ")
+	kv.SeverityCount = severityCount(counts)
 	return kv
 }
 
@@ -466,4 +465,20 @@ func sig3(v float64) string {
 		return fixed(v, d)
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// severityCount says "2 warnings, 1 info".
+func severityCount(counts [3]int) string {
+	var parts []string
+	for s := 2; s >= 0; s-- {
+		if counts[s] > 0 {
+			what := profan.Severity(s).String()
+			if what == "info" {
+				parts = append(parts, strconv.Itoa(counts[s])+" info")
+			} else {
+				parts = append(parts, plural(counts[s], what))
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
 }
