@@ -47,10 +47,11 @@ func buildGroups(r *Report) *page {
 		reps[i] = a
 		p.Launches += g.Launches
 		kv := kernel(i+1, a)
-		kv.Name = g.Info.Display
+		// A name that fits stays whole; a long one (templates, lambdas)
+		// shows its display form, the full name under it.
 		kv.Symbol = ""
-		if g.Name != g.Info.Display {
-			kv.Symbol = g.Name
+		if len(g.Name) > 120 {
+			kv.Name, kv.Symbol = g.Info.Display, g.Name
 		}
 		gv := &groupView{Launches: g.Launches, Total: durOrNA(g.Duration, g.Timed), Mean: durOrNA(g.Mean(), g.Timed),
 			Share: "n/a", ShareWidth: "0%"}
