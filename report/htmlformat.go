@@ -9,18 +9,30 @@ import (
 )
 
 // HTML renders verdicts as one self-contained page (profan report adds
-// trends from a run database).
+// trends from a run database). Launches are grouped as they come: the page
+// has one card per kernel, whatever the number of launches.
 var HTML = &Format{Name: "html",
-	Kernels: func(w io.Writer, opt Options) Writer { return &htmlWriter{w: w, rep: &html.Report{Title: opt.Title}} }}
+	Kernels: func(w io.Writer, opt Options) Writer {
+		return &htmlWriter{w: w, rep: &html.Report{Title: opt.Title}, groups: analysis.NewGrouper(false)}
+	}}
 
 type htmlWriter struct {
-	w   io.Writer
-	rep *html.Report
+	w      io.Writer
+	rep    *html.Report
+	groups *analysis.Grouper
 }
 
 func (h *htmlWriter) Kernel(a *analysis.Kernel) error {
-	h.rep.Kernels = append(h.rep.Kernels, a)
+	h.groups.Add(a)
 	return nil
 }
 
-func (h *htmlWriter) End([]*profan.Run) error { return html.Write(h.w, h.rep) }
+func (h *htmlWriter) End([]*profan.Run) error {
+	switch gs := h.groups.Groups(); {
+	case h.groups.Launches() > 1:
+		h.rep.Groups = gs
+	case len(gs) == 1:
+		h.rep.Kernels = []*analysis.Kernel{gs[0].Rep}
+	}
+	return html.Write(h.w, h.rep)
+}
