@@ -88,7 +88,7 @@ func (m *markdownWriter) summary() {
 	}
 	m.n = len(gs)
 	total := m.groups.Total()
-	fmt.Fprintf(m.w, "%d launches of %d kernels", m.groups.Launches(), len(gs))
+	fmt.Fprintf(m.w, "%d launches of %s", m.groups.Launches(), kernels(len(gs)))
 	if total > 0 {
 		fmt.Fprintf(m.w, ", %s of kernel time", metrics.Format(total, "s"))
 	}

@@ -114,7 +114,7 @@ func (t *textWriter) summary() {
 		return
 	}
 	total := t.groups.Total()
-	head := fmt.Sprintf("%d launches of %d kernels", t.groups.Launches(), len(gs))
+	head := fmt.Sprintf("%d launches of %s", t.groups.Launches(), kernels(len(gs)))
 	if total > 0 {
 		head += " · " + metrics.Format(total, "s") + " of kernel time"
 	}
@@ -209,4 +209,11 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 		// not one.
 		t.ncuSays(a, 2)
 	}
+}
+
+func kernels(n int) string {
+	if n == 1 {
+		return "1 kernel"
+	}
+	return fmt.Sprintf("%d kernels", n)
 }

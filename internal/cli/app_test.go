@@ -2,11 +2,14 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/profan-dev/profan/internal/tile"
 )
 
 const pytorchStep = "../../fixtures/pytorch/train.full.details.csv.gz"
@@ -175,5 +178,46 @@ func TestHTMLReportSize(t *testing.T) {
 	// Sorted by time: the first row is the 28.2% cuBLAS GEMM.
 	if i := strings.Index(page[summary:], "28.2%"); i < 0 || i > 600 {
 		t.Errorf("the first row is not the largest group")
+	}
+}
+
+// TestLongTrace: a long nvprof trace (the public matrixMul gpu-trace tiled
+// to 30,000 launches with shifted start times and correlation IDs) is
+// summarised in a few lines, whatever its length. The 600,000-launch run
+// is done by hand: go run ./bench/tile -trace 600000 (README, Scale).
+func TestLongTrace(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "trace.csv")
+	f, err := os.Create(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, n, err := tile.Trace(f, "../../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv", 30000, true)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := run(t, "analyze", in)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if lines := strings.Count(out, "\n"); lines > 250 {
+		t.Errorf("%d launches: %d lines of output, want at most 250", n, lines)
+	}
+	if want := fmt.Sprintf("%d launches of 1 kernel", n); !strings.HasPrefix(out, want) {
+		t.Errorf("output starts %.80q, want %q", out, want)
+	}
+	out, _, _ = run(t, "analyze", "--format", "json", in)
+	var doc struct {
+		Groups []struct {
+			Launches int      `json:"launches"`
+			Kernels  []string `json:"kernels"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Groups) != 1 || doc.Groups[0].Launches != n || len(doc.Groups[0].Kernels) != n {
+		t.Errorf("json groups: %d, want 1 of %d launches with their ids", len(doc.Groups), n)
 	}
 }
