@@ -285,9 +285,9 @@ type APICall struct {
 
 // Message is a line the profiler printed about itself.
 type Message struct {
-	Line  int
-	Level string // "info", "warning", "error"
-	Text  string
+	Line  int    `json:"line"`
+	Level string `json:"level"` // "info", "warning", "error"
+	Text  string `json:"text"`
 }
 
 // Errors returns the error messages of r.

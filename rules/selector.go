@@ -42,7 +42,7 @@ func ParseList(spec string) (List, error) {
 			}
 		}
 		if !matched {
-			return List{}, fmt.Errorf("no rule matches %q (see profan explain --list)", item)
+			return List{}, &UnknownRuleError{Item: item}
 		}
 		l.items = append(l.items, listItem{item, on})
 	}
@@ -93,6 +93,13 @@ type Selector struct {
 	checks List
 	failOn List
 	sups   []suppression
+}
+
+// UnknownRuleError is a rule list item that matches no rule.
+type UnknownRuleError struct{ Item string }
+
+func (e *UnknownRuleError) Error() string {
+	return fmt.Sprintf("no rule matches %q (see profan explain --list)", e.Item)
 }
 
 // NewSelector parses --checks (empty: all), the fail-on lists (each

@@ -75,7 +75,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	}
 	w, err := report.New(opts.Format, opts.IO.Out, report.Options{Color: opts.IO.Color && opts.Format == "text", Verbose: opts.Verbose, Top: opts.Top})
 	if err != nil {
-		return FlagErrorf("%v", err)
+		return formatError(opts.Format, report.KernelFormats()...)
 	}
 	st, err := loadSettings(opts.Checks, nil, opts.Config, opts.Device)
 	if err != nil {

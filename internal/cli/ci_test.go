@@ -331,3 +331,58 @@ func TestRooflineSetFull(t *testing.T) {
 		}
 	}
 }
+
+// Typos get a "did you mean" and exit 2, without the usage.
+func TestTypos(t *testing.T) {
+	db := series6(t)
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"trend", "--db", db, "-k", ".", "-m", "gld_effciency"}, `unknown metric "gld_effciency"; did you mean "gld_efficiency"?`},
+		{[]string{"gate", fx + "saxpy.details.csv", "--require", "duraton < 5us"}, `did you mean "duration"?`},
+		{[]string{"explain", "uncoalesced"}, `did you mean "uncoalesced-global"?`},
+		{[]string{"analyze", "--checks", "uncoalesced-globl", fx + "saxpy.details.csv"}, `did you mean "uncoalesced-global"?`},
+		{[]string{"gate", "--fail-on", "shared-bank-conflit", fx + "saxpy.details.csv"}, `did you mean "shared-bank-conflict"?`},
+		{[]string{"analyze", "--device", "H10", fx + "saxpy.details.csv"}, `unknown GPU "H10"; did you mean`},
+		{[]string{"analyze", "--format", "jsn", fx + "saxpy.details.csv"}, `unknown format "jsn"; did you mean "json"?`},
+		{[]string{"gate", "--format", "sarf", fx + "saxpy.details.csv"}, `did you mean "sarif"?`},
+		{[]string{"trend", "--db", db, "-k", ".", "-m", "duration", "--format", "cvs"}, `did you mean "csv"?`},
+		{[]string{"analyse", fx + "saxpy.details.csv"}, "Did you mean this?\n\tanalyze"},
+		{[]string{"diff", "--db", db, "4", "99"}, "run 99: not found"},
+		{[]string{"analyze", "--bogus", fx + "saxpy.details.csv"}, "Run 'profan analyze --help' for usage."},
+	} {
+		_, errOut, code := run(t, tt.args...)
+		if code != ExitError || !strings.Contains(errOut, tt.err) || strings.Contains(errOut, "Usage:") || strings.Count(errOut, "\n") > 6 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q, no usage", tt.args, code, errOut, tt.err)
+		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"version"}, {"--version"}} {
+		out, _, code := run(t, args...)
+		if code != ExitOK || !strings.HasPrefix(out, "profan ") || out != "profan "+version()+"\n" {
+			t.Errorf("%v: exit %d, %q", args, code, out)
+		}
+	}
+	// -v is --verbose, never the version.
+	out, _, code := run(t, "analyze", "-v", fx+"saxpy.details.csv")
+	if code != ExitOK || strings.HasPrefix(out, "profan ") {
+		t.Errorf("analyze -v: exit %d, %q", code, out)
+	}
+	if out, _, _ := run(t, "-v"); strings.HasPrefix(out, "profan (") || strings.HasPrefix(out, "profan v") {
+		t.Errorf("profan -v printed the version: %q", out)
+	}
+}
+
+// The JSON messages use the snake_case keys of the rest of the document.
+func TestJSONMessagesKeys(t *testing.T) {
+	out, _, _ := run(t, "analyze", "--format", "json", "../../fixtures/variants/inline.live.print-details-all.csv.gz")
+	if strings.Contains(out, `"Line"`) || strings.Contains(out, `"Level"`) || strings.Contains(out, `"Text"`) {
+		t.Errorf("capitalised keys in the JSON messages")
+	}
+	if !strings.Contains(out, `"messages"`) || !strings.Contains(out, `"level":`) {
+		t.Skip("no messages in this export")
+	}
+}

@@ -147,7 +147,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"analyze"}, ExitError, `requires at least 1 arg`},
 		{[]string{"analyze", "--format", "yaml", fx + "saxpy.details.csv"}, ExitError, `unknown format "yaml"`},
 		{[]string{"model", "--arch", "volta", "--threads", "10", "--pattern", "zigzag"}, ExitError, `--pattern`},
-		{[]string{"explain", "no-such-rule"}, ExitError, `no rule "no-such-rule"`},
+		{[]string{"explain", "no-such-rule"}, ExitError, `unknown rule "no-such-rule"`},
 		{[]string{"gate", fx + "saxpy.metrics.details.csv", "--require", "gld_efficiency >= 80"}, ExitOK, ``},
 		{[]string{"gate", fx + "transpose.metrics.details.csv", "--require", "gst_efficiency >= 80"}, ExitFailed, ``},
 		{[]string{"gate", fx + "saxpy.metrics.details.csv", "--require", "no_such_metric > 1"}, ExitError, `unknown metric "no_such_metric"`},

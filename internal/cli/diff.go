@@ -210,7 +210,7 @@ func diffRun(opts *DiffOptions) error {
 		}{opts.A, opts.B, diffs})
 	}
 	if opts.Format != "text" && opts.Format != "" {
-		return FlagErrorf("unknown format %q (want text or json)", opts.Format)
+		return formatError(opts.Format, "text", "json")
 	}
 	for i, d := range diffs {
 		if i > 0 {

@@ -38,7 +38,7 @@ func NewCmdExplain(io *IOStreams) *cobra.Command {
 			}
 			r, ok := rules.ByID(args[0])
 			if !ok {
-				return FlagErrorf("no rule %q (profan explain --list shows them)", args[0])
+				return unknownError("rule", args[0], ruleIDs(), "profan explain --list shows them")
 			}
 			fmt.Fprint(io.Out, RuleDoc(r))
 			return nil

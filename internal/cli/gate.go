@@ -95,7 +95,7 @@ and [[suppress]] entries, each with a mandatory reason.`,
 
 func gateRun(opts *GateOptions) error {
 	if f, ok := report.Lookup(opts.Format); !ok || f.Gate == nil {
-		return FlagErrorf("unknown format %q (want %s)", opts.Format, strings.Join(report.GateFormats(), ", "))
+		return formatError(opts.Format, report.GateFormats()...)
 	}
 	cfg := &Config{Thresholds: rules.DefaultThresholds}
 	if opts.Config != "" {
@@ -241,7 +241,7 @@ func gateRun(opts *GateOptions) error {
 	case err != nil:
 		return err
 	}
-	if err := report.WriteGate(opts.Format, opts.IO.Out, res, report.Options{Color: opts.IO.Color, Version: Version}); err != nil {
+	if err := report.WriteGate(opts.Format, opts.IO.Out, res, report.Options{Color: opts.IO.Color, Version: version()}); err != nil {
 		return err
 	}
 	if !res.Passed() {

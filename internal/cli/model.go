@@ -107,7 +107,7 @@ func modelRun(opts *ModelOptions) error {
 		fmt.Fprintf(tw, "efficiency\t%.1f%%\t\t\n", pred.Efficiency*100)
 		return tw.Flush()
 	}
-	return FlagErrorf("unknown format %q (want text or json)", opts.Format)
+	return formatError(opts.Format, "text", "json")
 }
 
 func count(v float64) string {

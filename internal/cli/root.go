@@ -5,12 +5,61 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
 
-// Version is set at build time with -ldflags.
-var Version = "0.1.0-dev"
+// Version is the version profan reports: set at build time with -ldflags
+// "-X github.com/profan-dev/profan/internal/cli.Version=v1.2.3", else the
+// module version from the build info (go install ...@v1.2.3), else the
+// commit it was built from.
+var Version = ""
+
+// version returns Version, or what the build info says.
+func version() string {
+	if Version != "" {
+		return Version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if v != "" && v != "(devel)" {
+		return v
+	}
+	v = "(devel)"
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if rev != "" {
+		v += " " + rev[:min(12, len(rev))]
+		if modified == "true" {
+			v += " (modified)"
+		}
+	}
+	return v
+}
+
+// NewCmdVersion builds profan version.
+func NewCmdVersion(io *IOStreams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print profan's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintf(io.Out, "profan %s\n", version())
+			return nil
+		},
+	}
+}
 
 // NewRoot builds the command tree.
 func NewRoot(io *IOStreams) *cobra.Command {
@@ -22,8 +71,12 @@ normalizes them, computes the memory-efficiency metrics of each kernel, cross-ch
 them with an analytic memory model of the GPU, and says what to fix.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
-		Version:       Version,
+		Version:       version(),
 	}
+	// --version only: -v is --verbose in every command.
+	root.Flags().Bool("version", false, "print the version")
+	root.SetVersionTemplate("profan {{.Version}}\n")
+	root.PersistentFlags().BoolP("verbose", "v", false, "say more: every metric, every passing check")
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &FlagError{err: err} })
@@ -37,6 +90,7 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 		NewCmdDiff(io),
 		NewCmdGate(io),
 		NewCmdReport(io),
+		NewCmdVersion(io),
 	)
 	return root
 }
@@ -53,9 +107,11 @@ func Main(args []string, io *IOStreams) ExitCode {
 		case errors.As(err, &gate):
 			// The gate report says why.
 		case errors.As(err, &flagErr):
+			// The error and where the usage is, not the usage itself: it
+			// would bury the one line that matters.
 			fmt.Fprintf(io.ErrOut, "profan: %v\n", err)
 			if cmd != nil {
-				fmt.Fprintf(io.ErrOut, "\n%s", cmd.UsageString())
+				fmt.Fprintf(io.ErrOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 			}
 		default:
 			fmt.Fprintf(io.ErrOut, "profan: %v\n", err)

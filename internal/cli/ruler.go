@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/rules"
@@ -31,15 +34,21 @@ func loadSettings(checks string, failOn []string, config, device string) (*setti
 // newSettings builds the settings from a loaded config.
 func newSettings(cfg *Config, checks string, failOn []string, device string) (*settings, error) {
 	sel, err := rules.NewSelector(checks, append(append([]string(nil), failOn...), cfg.FailOn...), cfg.Suppress)
+	var unknown *rules.UnknownRuleError
+	if errors.As(err, &unknown) {
+		if s := closest(unknown.Item, ruleIDs()); s != "" {
+			return nil, usageErrorf("%v; did you mean %q?", err, s)
+		}
+	}
 	if err != nil {
-		return nil, FlagErrorf("%v", err)
+		return nil, &UsageError{msg: err.Error()}
 	}
 	s := &settings{Cfg: cfg, Sel: sel}
 	s.Opt = analysis.Options{Rules: &rules.Engine{Sel: sel, T: cfg.Thresholds}, Bound: cfg.Thresholds.Bound}
 	if device != "" {
 		spec, ok := gpumodel.Lookup(device)
 		if !ok {
-			return nil, FlagErrorf("--device: unknown GPU %q", device)
+			return nil, fmt.Errorf("--device: %w", unknownError("GPU", device, gpuNames(), "the GPU table: gpumodel/specs.go"))
 		}
 		s.Opt.Device = spec
 	}

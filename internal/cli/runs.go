@@ -81,5 +81,5 @@ func runsRun(opts *RunsOptions) error {
 		}
 		return tw.Flush()
 	}
-	return FlagErrorf("unknown format %q (want text or json)", opts.Format)
+	return formatError(opts.Format, "text", "json")
 }

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"strings"
+
+	"github.com/profan-dev/profan/gpumodel"
 )
 
 // UsageError is bad input on the command line that needs no usage dump:
@@ -77,6 +79,21 @@ func editDistance(a, b string) int {
 		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
+}
+
+// formatError is an unknown --format, with a suggestion.
+func formatError(format string, known ...string) error {
+	return unknownError("format", format, known, "want "+strings.Join(known, ", "))
+}
+
+// gpuNames are the GPU names --device takes.
+func gpuNames() []string {
+	var out []string
+	for _, s := range gpumodel.Specs() {
+		out = append(out, s.Name)
+		out = append(out, s.Aliases...)
+	}
+	return out
 }
 
 // usageErrorf returns a UsageError: bad input named precisely enough that

@@ -211,6 +211,10 @@ func trendRun(opts *TrendOptions) error {
 	if err != nil {
 		return err
 	}
+	if _, canonical := metrics.ByName(opts.Metric); len(pts) == 0 && !canonical {
+		// Neither canonical nor a raw metric of any matching kernel: a typo.
+		return unknownError("metric", opts.Metric, metrics.Names(), "canonical names: profan explain --metrics")
+	}
 	series := buildSeries(pts, opts.Metric)
 	unit := ""
 	if d, ok := metrics.ByName(opts.Metric); ok {
@@ -269,7 +273,7 @@ func trendRun(opts *TrendOptions) error {
 		}
 		return nil
 	}
-	return FlagErrorf("unknown format %q (want text, json or csv)", opts.Format)
+	return formatError(opts.Format, "text", "json", "csv")
 }
 
 func writeSeriesText(io *IOStreams, s *Series, metric, unit string) {

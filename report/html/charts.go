@@ -396,7 +396,16 @@ func TrendSVG(t Trend) template.HTML {
 		lo = 0
 	}
 	if hi == lo {
-		lo, hi = lo-math.Max(1, math.Abs(lo))*0.1, hi+math.Max(1, math.Abs(hi))*0.1
+		// A flat series: draw it against zero, a quarter below the top,
+		// not magnified into noise between two ticks around it.
+		switch {
+		case lo > 0:
+			lo, hi = 0, hi*1.25
+		case lo < 0:
+			lo, hi = lo*1.25, 0
+		default:
+			lo, hi = 0, 1
+		}
 	}
 	ticks := niceTicks(lo, hi, 5)
 	lo, hi = ticks[0], ticks[len(ticks)-1]
@@ -426,8 +435,18 @@ func TrendSVG(t Trend) template.HTML {
 	}
 	s.close("g")
 	// X labels: the run of every k-th point, k chosen for at most
-	// maxXLabels labels.
-	every := (n + maxXLabels - 1) / maxXLabels
+	// maxXLabels labels that do not overlap (the widest decides).
+	every := max(1, (n+maxXLabels-1)/maxXLabels)
+	if n > 1 {
+		widest := 0.0
+		for _, p := range t.Points {
+			widest = math.Max(widest, textWidth(runLabel(p), 11))
+		}
+		step := (pw - 20) / float64(n-1)
+		for every < n && float64(every)*step < widest+8 {
+			every++
+		}
+	}
 	s.open("g", "fill", inkMuted, "font-size", "11", "text-anchor", "middle")
 	s.b.WriteString("\n")
 	prevRun := int64(math.MinInt64)
