@@ -27,6 +27,9 @@ type RunVerdict struct {
 	// capture carries the same device attributes).
 	GPU     gpumodel.Identity
 	Kernels []*Kernel
+	// Groups are the kernels' launches grouped by kernel name and sorted
+	// by total time (set by Finish).
+	Groups []*Group
 	// Findings are the run-level findings; kernel findings stay on their
 	// kernels.
 	Findings   []profan.Finding
@@ -55,6 +58,11 @@ func (v *RunVerdict) Finish(opt Options) {
 			v.Notes = append(v.Notes, n)
 		}
 	}
+	gr := NewGrouper(true)
+	for _, k := range v.Kernels {
+		gr.Add(k)
+	}
+	v.Groups = gr.Groups()
 	if opt.Rules != nil {
 		r := opt.Rules.CheckRun(v.Run)
 		v.Findings, v.Suppressed, v.Skipped = r.Findings, r.Suppressed, r.Skipped

@@ -79,3 +79,24 @@ func TestDisplayOddNames(t *testing.T) {
 		_ = Classify(s)
 	}
 }
+
+func FuzzClassify(f *testing.F) {
+	for _, s := range []string{
+		"void at::reduce_kernel<128, 4, at::ReduceOp<float, at::func_wrapper_t<float, at::sum_functor<float, float, float>::operator ()(at::TensorIterator &)::[lambda(float, float) (instance 1)]>, unsigned int, float, 4, 4>>(T3)",
+		"sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize128x128x8_stage3_warpsize2x2x1_ffma_aligna4_alignc4_execute_kernel__5x_cublas",
+		"std::enable_if<!T7, void>::type internal::gemvx::kernel<int, int>(cublasGemvParamsEx<int>)",
+		"void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, true>(float*, float const*, int, int, int)",
+		"transposeNaive(float *, const float *)", "a<<b>>(c)", "))((", "<>", "`anonymous namespace'::x",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		info := Classify(name)
+		if len(info.Display) > MaxDisplay+len("…") {
+			t.Errorf("Display(%q) is %d bytes", name, len(info.Display))
+		}
+		if info.FP32SIMT && info.Kind != GEMM && info.Kind != Convolution {
+			t.Errorf("Classify(%q): FP32 SIMT on a %v", name, info.Kind)
+		}
+	})
+}

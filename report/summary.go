@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/metrics"
@@ -134,7 +135,7 @@ func (t *textWriter) summary() {
 	rows := tableRows(gs, t.opt.Top)
 	for i, g := range rows {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", i+1, shareText(g.Share), bar(g.Share, 8), g.Launches,
-			durText(g.Duration, g.Timed), durText(g.Mean(), g.Timed), shorten(g.Info.Display, 72), topFinding(g))
+			durText(g.Duration, g.Timed), durText(g.Mean(), g.Timed), middle(g.Info.Display, 80), topFinding(g))
 	}
 	tw.Flush()
 	if rest := gs[len(rows):]; len(rest) > 0 {
@@ -216,4 +217,22 @@ func kernels(n int) string {
 		return "1 kernel"
 	}
 	return fmt.Sprintf("%d kernels", n)
+}
+
+// middle shortens s to n bytes by cutting its middle: the end of a
+// generated library name (split_k, the library) tells kernels apart as
+// much as its start.
+func middle(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	head := n * 2 / 3
+	for head > 0 && !utf8.RuneStart(s[head]) {
+		head--
+	}
+	tail := len(s) - (n - head - 1)
+	for tail < len(s) && !utf8.RuneStart(s[tail]) {
+		tail++
+	}
+	return s[:head] + "…" + s[tail:]
 }
