@@ -247,7 +247,9 @@ var Defs = []*Def{
 			dp, ok2 := e.val("flop_count_dp")
 			d, ok3 := e.val("duration")
 			if !(ok1 || ok2) || !ok3 || d <= 0 {
-				return math.NaN(), "", false
+				// The roofline section alone: operations per cycle times
+				// the SM clock.
+				return flopRate(e)
 			}
 			return (nz(sp) + nz(dp)) / d, "FLOPs / duration", true
 		}},
@@ -258,7 +260,14 @@ var Defs = []*Def{
 			dp, ok2 := e.val("flop_count_dp")
 			b, ok3 := e.val("dram_bytes")
 			if !(ok1 || ok2) || !ok3 || b <= 0 {
-				return math.NaN(), "", false
+				// The roofline section alone: achieved FLOP/s over its
+				// DRAM bandwidth.
+				f, _, okF := flopRate(e)
+				bw, _, okB := e.src("DRAM Bandwidth[B/s]", "dram__bytes.sum.per_second")
+				if !okF || !okB || bw <= 0 {
+					return math.NaN(), "", false
+				}
+				return f / bw, "FLOP/s / DRAM Bandwidth (roofline section)", true
 			}
 			return (nz(sp) + nz(dp)) / b, "FLOPs / dram_bytes", true
 		}},
@@ -372,6 +381,35 @@ func flops(p string) func(e *env) (float64, string, bool) {
 		}
 		return total, pre + "{add,mul,fma}_pred_on" + strings.Join(forms, " or "), true
 	}
+}
+
+// flopRate is the FP32 + FP64 operation rate as ncu's roofline section
+// exports it on the details page: operations per cycle ("Predicated-On
+// FFMA Operations Per Cycle" counts an FMA twice; adds and multiplies are
+// thread instructions per cycle) times the SM clock.
+func flopRate(e *env) (float64, string, bool) {
+	hz, _, ok := e.src("SM Frequency[Hz]")
+	if !ok || hz <= 0 {
+		return math.NaN(), "", false
+	}
+	var perCycle float64
+	any := false
+	for _, p := range []string{"F", "D"} {
+		if v, _, ok := e.src("Predicated-On " + p + "FMA Operations Per Cycle"); ok {
+			perCycle, any = perCycle+v, true
+		} else if v, _, ok := e.src("Predicated-On " + p + "FMA Thread Instructions Executed Per Cycle"); ok {
+			perCycle, any = perCycle+2*v, true
+		}
+		for _, op := range []string{"ADD", "MUL"} {
+			if v, _, ok := e.src("Predicated-On " + p + op + " Thread Instructions Executed Per Cycle"); ok {
+				perCycle, any = perCycle+v, true
+			}
+		}
+	}
+	if !any {
+		return math.NaN(), "", false
+	}
+	return perCycle * hz, "roofline section: operations per cycle × SM Frequency", true
 }
 
 // opCount reads one thread-instruction counter in whichever form the

@@ -42,3 +42,26 @@ func TestFlopsPerCycleElapsed(t *testing.T) {
 		t.Errorf("saw %d launches, want 9", seen)
 	}
 }
+
+// The details page of ncu's roofline section alone (no counts, no
+// duration): operations per cycle times the SM clock, over the section's
+// DRAM bandwidth. The export prints FFMA operations 158.12, FADD 1.97 and
+// FMUL 0 per cycle, SM Frequency 2.15 GHz, DRAM Bandwidth 345.14 GB/s.
+func TestFlopsRooflineSection(t *testing.T) {
+	n := 0
+	_, err := ingest.ReadFiles([]string{"../ingest/testdata/ncu/llmperfopt-cc120-section-roofline.csv"}, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		n++
+		s := Derive(k, Device{})
+		want := (158.12 + 1.97) * 2.15e9
+		if got, ok := s.Get("flop_throughput"); !ok || math.Abs(got-want) > 1e-9*want {
+			t.Errorf("flop_throughput = %v, want %v", got, want)
+		}
+		if got, ok := s.Get("arithmetic_intensity"); !ok || math.Abs(got-want/345.14e9) > 1e-9 {
+			t.Errorf("arithmetic_intensity = %v, want %v", got, want/345.14e9)
+		}
+		return nil
+	})
+	if err != nil || n != 1 {
+		t.Fatalf("%d kernels, %v", n, err)
+	}
+}
