@@ -238,6 +238,9 @@ func fromSource(acc *Access, ins []Instruction, space, op string) *Access {
 		acc = &Access{Requests: req, Transactions: sec, SectorsPerRequest: sec / req}
 	}
 	acc.IdealSectorsPerRequest = acc.SectorsPerRequest * ideal / sec
+	if space == "global" {
+		atLeastOneSector(acc)
+	}
 	if acc.Transactions > 0 {
 		acc.IdealTransactions = math.Round(acc.Transactions * ideal / sec)
 	}
@@ -305,6 +308,11 @@ func instructions(a *Kernel) []Instruction {
 		threads := c["thread_inst_executed_pred_on"] / req
 		if space == "global" {
 			in.Pattern = globalInstructionPattern(a, in, elem, threads, c["l1_tag_requests_global"]/req)
+			if in.IdealSectors < req {
+				// ncu's ideal counts the bytes requested; a request
+				// touches at least one sector however few they are.
+				in.IdealSectors, in.IdealSectorsPerRequest = req, 1
+			}
 		} else {
 			ways := 1.0
 			if in.IdealSectors > 0 {
@@ -372,8 +380,14 @@ func sharedPattern(ways, elem float64) gpumodel.AccessPattern {
 	if ways < 1.5 {
 		return gpumodel.AccessPattern{Kind: gpumodel.Coalesced, Ways: math.Max(1, math.Round(ways*100)/100), Reasons: []string{"no bank conflicts"}}
 	}
-	w := math.Round(ways)
-	return gpumodel.AccessPattern{Kind: gpumodel.Strided, Ways: math.Round(ways*100) / 100, StrideBytes: 4 * w,
+	if ways > 33 {
+		// No bank layout costs more than 32 wavefronts: contention on
+		// the same words (shared atomics), not a conflict degree.
+		return gpumodel.AccessPattern{Kind: gpumodel.Mixed, Ways: 32, Contention: true,
+			Reasons: []string{fmt.Sprintf("%.1f× the ideal wavefronts, more than the 32 a full bank conflict costs: threads contend for the same words", ways)}}
+	}
+	w := math.Min(32, math.Round(ways))
+	return gpumodel.AccessPattern{Kind: gpumodel.Strided, Ways: math.Min(32, math.Round(ways*100)/100), StrideBytes: 4 * w,
 		Reasons: []string{fmt.Sprintf("%.1f× the ideal wavefronts: a %.0f-way bank conflict", ways, w)}}
 }
 
@@ -454,7 +468,21 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 		e = 4
 	}
 	acc.Implausible = gpumodel.Plausible(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest, eff(a, op))
+	atLeastOneSector(acc)
 	return acc
+}
+
+// atLeastOneSector raises a global ideal below one sector per request to
+// one: every request touches a sector, however few bytes it asks for (a
+// broadcast, one active thread).
+func atLeastOneSector(acc *Access) {
+	if acc.IdealSectorsPerRequest >= 1 {
+		return
+	}
+	acc.IdealSectorsPerRequest = 1
+	if acc.Requests > 0 {
+		acc.IdealTransactions = math.Max(acc.IdealTransactions, acc.Requests)
+	}
 }
 
 func eff(a *Kernel, op string) float64 {

@@ -111,6 +111,11 @@ type AccessPattern struct {
 	// Random is set for Scattered when the 128-byte lines show
 	// data-dependent addresses rather than a large stride.
 	Random bool
+	// Contention is set for shared memory when a request takes more
+	// wavefronts than any bank layout costs (over 32): threads contend for
+	// the same words, as shared atomics on a few addresses do. Ways stays
+	// at most 32.
+	Contention bool
 	// Column is set when a large stride is a column of 2-D data (the lines
 	// or a 2-D launch show it), where a shared-memory tile helps.
 	Column bool

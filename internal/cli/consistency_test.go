@@ -1,0 +1,370 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/report"
+	"github.com/profan-dev/profan/report/html"
+)
+
+// inputSets lists every fixture and public sample as profan is given
+// them: each export alone, and each source page with the details page of
+// the same report.
+func inputSets(t *testing.T) [][]string {
+	t.Helper()
+	var sets [][]string
+	var files []string
+	for _, pat := range []string{"../../fixtures/*/*.csv", "../../fixtures/*/*.csv.gz", "../../ingest/testdata/*/*.csv"} {
+		m, _ := filepath.Glob(pat)
+		files = append(files, m...)
+	}
+	sort.Strings(files)
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f] = true
+	}
+	for _, f := range files {
+		base := strings.TrimSuffix(strings.TrimSuffix(f, ".gz"), ".csv")
+		if i := strings.Index(base, ".source."); i > 0 {
+			stem := base[:i]
+			for _, d := range []string{".import.details.csv", ".details.csv", ".details.csv.gz", ".full.details.csv"} {
+				if have[stem+d] {
+					sets = append(sets, []string{stem + d, f})
+					break
+				}
+			}
+			continue
+		}
+		sets = append(sets, []string{f})
+	}
+	return sets
+}
+
+// TestConsistency holds every verdict on every fixture and public sample
+// to what the issue calls consistency: (a) a kernel's pattern agrees with
+// its instructions' when the source page is given, and no finding
+// contradicts ncu's per-instruction ideal; (b) exactly one limiter, the
+// same in text, HTML and JSON; (c) analyze, gate --fail-on all and report
+// give the same findings; (d) no ideal below one sector per request, no
+// bank-conflict degree above 32, no tensor-core advice below CC 7.0, no
+// finding reported twice.
+func TestConsistency(t *testing.T) {
+	st, err := loadSettings("all", []string{"all"}, "", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, set := range inputSets(t) {
+		vs, err := verdictsFromFiles(set, st.Opt, nil)
+		if err != nil || len(vs) == 0 {
+			continue // error pages, truncated samples: the ingest tests hold those
+		}
+		name := strings.Join(set, "+")
+		var all []*analysis.Kernel
+		for _, v := range vs {
+			all = append(all, v.Kernels...)
+		}
+		if len(all) == 0 && len(vs[0].Findings) == 0 {
+			continue
+		}
+		n++
+		for _, a := range all {
+			checkPatterns(t, name, a)
+			checkLimiter(t, name, a)
+			checkBounds(t, name, a)
+		}
+		checkRendered(t, name, all)
+		// The commands read the input again, three times: on two shared
+		// cores, only the smaller exports (every importer and layout has
+		// some) go through them; the large ones are held by (a), (b), (d).
+		if size(set) <= 256<<10 || !testing.Short() && os.Getenv("PROFAN_CONSISTENCY_ALL") != "" {
+			checkCommands(t, name, set, vs)
+		}
+	}
+	if n < 40 {
+		t.Errorf("only %d input sets analysed, want every fixture and sample", n)
+	}
+}
+
+func size(set []string) int64 {
+	var n int64
+	for _, f := range set {
+		if fi, err := os.Stat(f); err == nil {
+			n += fi.Size()
+		}
+	}
+	return n
+}
+
+// checkPatterns is (a) and the first half of (d).
+func checkPatterns(t *testing.T, name string, a *analysis.Kernel) {
+	t.Helper()
+	id := fmt.Sprintf("%s kernel %s (%s)", name, a.K.ID, a.K.DisplayName())
+	m := a.Model
+	for _, sp := range []struct {
+		acc       *analysis.Access
+		space, op string
+	}{{m.GlobalLoad, "global", "load"}, {m.GlobalStore, "global", "store"}, {m.SharedLoad, "shared", "load"}, {m.SharedStore, "shared", "store"}} {
+		var worst *analysis.Instruction
+		n := 0
+		for i := range m.Instructions {
+			in := &m.Instructions[i]
+			if in.Space != sp.space || in.Operation != sp.op {
+				continue
+			}
+			n++
+			if in.Sectors > in.IdealSectors*1.05 && (worst == nil || in.Sectors-in.IdealSectors > worst.Sectors-worst.IdealSectors) {
+				worst = in
+			}
+		}
+		if sp.acc != nil && sp.space == "global" && sp.acc.IdealSectorsPerRequest < 1 {
+			t.Errorf("%s: %s %s ideal %.2f sectors per request, below one sector", id, sp.space, sp.op, sp.acc.IdealSectorsPerRequest)
+		}
+		if sp.acc != nil && sp.acc.Pattern.Ways > 32 {
+			t.Errorf("%s: %s %s a %.0f-way bank conflict, more than 32", id, sp.space, sp.op, sp.acc.Pattern.Ways)
+		}
+		if n == 0 || sp.acc == nil {
+			continue
+		}
+		switch {
+		case worst != nil && sp.acc.Pattern.Kind != worst.Pattern.Kind:
+			t.Errorf("%s: %s %s is %s, its worst instruction %s %s", id, sp.space, sp.op, sp.acc.Pattern.Kind, worst.SASS, worst.Pattern.Kind)
+		case worst == nil && sp.acc.Pattern.Kind != gpumodel.Coalesced && sp.acc.Pattern.Kind != gpumodel.Broadcast:
+			t.Errorf("%s: %s %s is %s, yet every instruction is at its ideal", id, sp.space, sp.op, sp.acc.Pattern.Kind)
+		}
+		if worst == nil {
+			for _, f := range a.Findings {
+				if sp.space == "global" && f.Rule == "uncoalesced-global" && strings.Contains(f.Message, "global "+sp.op+"s ") {
+					t.Errorf("%s: %s contradicts ncu's per-instruction ideal (every %s %s at its ideal): %s", id, f.Rule, sp.space, sp.op, f.Message)
+				}
+				if sp.space == "shared" && f.Rule == "shared-bank-conflict" && strings.Contains(f.Message, "shared "+sp.op+"s ") {
+					t.Errorf("%s: %s contradicts ncu's per-instruction ideal (every %s %s at its ideal): %s", id, f.Rule, sp.space, sp.op, f.Message)
+				}
+			}
+		}
+	}
+}
+
+// checkLimiter is (b) for one verdict: one limiter, and at most one
+// roofline finding, the one the limiter names.
+func checkLimiter(t *testing.T, name string, a *analysis.Kernel) {
+	t.Helper()
+	var bounds []string
+	for _, f := range a.Findings {
+		switch f.Rule {
+		case "memory-bound", "compute-bound", "latency-bound":
+			bounds = append(bounds, strings.TrimSuffix(f.Rule, "-bound"))
+		}
+	}
+	if len(bounds) > 1 || (len(bounds) == 1 && bounds[0] != a.Limiter.Bound()) {
+		t.Errorf("%s kernel %s: roofline findings %v, limiter %q (%s)", name, a.K.ID, bounds, a.Limiter, a.Limiter.Bound())
+	}
+	if j := report.ToJSONLimiter(a.Limiter); j.Name != a.Limiter.String() {
+		t.Errorf("%s kernel %s: JSON limiter %q, verdict %q", name, a.K.ID, j.Name, a.Limiter)
+	}
+}
+
+// checkBounds is the rest of (d).
+func checkBounds(t *testing.T, name string, a *analysis.Kernel) {
+	t.Helper()
+	major, _, err := gpumodel.ParseCC(a.K.CC)
+	old := err == nil && major < 7
+	seen := map[string]bool{}
+	for _, f := range a.Findings {
+		key := f.Rule + "\x00" + f.Message
+		if seen[key] {
+			t.Errorf("%s kernel %s: %s reported twice: %s", name, a.K.ID, f.Rule, f.Message)
+		}
+		seen[key] = true
+		if old && (f.Rule == "tensor-cores-unused" || strings.Contains(strings.ToLower(f.Advice), "tensor core")) {
+			t.Errorf("%s kernel %s (cc %s): tensor-core advice below CC 7.0: %s", name, a.K.ID, a.K.CC, f.Advice)
+		}
+		if !math.IsNaN(f.Gain) && (f.Gain < 0 || f.Gain > 1) {
+			t.Errorf("%s kernel %s: %s gain %v outside [0, 1]", name, a.K.ID, f.Rule, f.Gain)
+		}
+	}
+}
+
+// checkRendered is (b) across formats: the text, HTML and JSON of the
+// same verdicts state the same limiters.
+func checkRendered(t *testing.T, name string, ks []*analysis.Kernel) {
+	t.Helper()
+	want := map[string]int{}
+	for _, a := range ks {
+		if a.Limiter.Known() {
+			want[a.Limiter.String()]++
+		}
+	}
+	var hb bytes.Buffer
+	if err := html.Write(&hb, &html.Report{Kernels: ks}); err != nil {
+		t.Fatal(err)
+	}
+	for l, n := range want {
+		if got := strings.Count(hb.String(), "<span>limiter: "+l+"</span>"); got != n {
+			t.Errorf("%s: HTML states limiter %q %d times, the verdicts %d", name, l, got, n)
+		}
+	}
+	var tb, jb bytes.Buffer
+	tw, _ := report.New("text", &tb, report.Options{})
+	jw, _ := report.New("json", &jb, report.Options{})
+	for _, a := range ks {
+		tw.Kernel(a)
+		jw.Kernel(a)
+	}
+	tw.End(nil)
+	jw.End(nil)
+	for _, line := range strings.Split(tb.String(), "\n") {
+		l, ok := strings.CutPrefix(strings.TrimSpace(line), "limiter: ")
+		if !ok {
+			continue
+		}
+		l, _, _ = strings.Cut(l, " (")
+		if want[l] == 0 {
+			t.Errorf("%s: text states limiter %q, no verdict does", name, l)
+		}
+	}
+	if strings.Contains(tb.String(), "-bound side") {
+		t.Errorf("%s: text decides a roofline side of its own", name)
+	}
+	var doc struct {
+		Kernels []struct {
+			ID      string             `json:"id"`
+			Limiter report.JSONLimiter `json:"limiter"`
+		} `json:"kernels"`
+	}
+	if err := json.Unmarshal(jb.Bytes(), &doc); err != nil {
+		t.Fatalf("%s: json: %v", name, err)
+	}
+	got := map[string]int{}
+	for _, k := range doc.Kernels {
+		if k.Limiter.Name != "" {
+			got[k.Limiter.Name]++
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("%s: JSON limiters %v, verdicts %v", name, got, want)
+	}
+}
+
+// checkCommands is (c): analyze, gate --fail-on all and report, run as
+// commands on the same input, state the same findings.
+func checkCommands(t *testing.T, name string, set []string, vs []*analysis.RunVerdict) {
+	t.Helper()
+	want := map[string]int{}
+	for _, v := range vs {
+		for _, a := range v.Kernels {
+			for _, f := range a.Findings {
+				want[f.Rule]++
+			}
+		}
+		for _, f := range v.Findings {
+			want[f.Rule]++
+		}
+	}
+	out, errOut, code := run(t, append([]string{"analyze", "--format", "json"}, set...)...)
+	if code != ExitOK {
+		t.Errorf("%s: analyze exit %d: %s", name, code, errOut)
+		return
+	}
+	var doc struct {
+		Kernels []struct {
+			Findings []struct{ Rule string } `json:"findings"`
+		} `json:"kernels"`
+		Runs []struct {
+			Findings []struct{ Rule string } `json:"findings"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%s: analyze json: %v", name, err)
+	}
+	fromAnalyze := map[string]int{}
+	for _, k := range doc.Kernels {
+		for _, f := range k.Findings {
+			fromAnalyze[f.Rule]++
+		}
+	}
+	for _, r := range doc.Runs {
+		for _, f := range r.Findings {
+			fromAnalyze[f.Rule]++
+		}
+	}
+	out, errOut, code = run(t, append([]string{"gate", "--fail-on", "all", "--format", "json"}, set...)...)
+	if code == ExitError {
+		t.Errorf("%s: gate exit %d: %s", name, code, errOut)
+		return
+	}
+	var g struct {
+		Checks []struct{ Kind, Name, Status string } `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(out), &g); err != nil {
+		t.Fatalf("%s: gate json: %v", name, err)
+	}
+	fromGate := map[string]int{}
+	for _, c := range g.Checks {
+		if (c.Kind == "finding" || c.Kind == "run-finding") && c.Status == "fail" {
+			fromGate[c.Name]++
+		}
+	}
+	htmlOut := filepath.Join(t.TempDir(), "r.html")
+	if _, errOut, code := run(t, append([]string{"report", "--html", htmlOut}, set...)...); code != ExitOK {
+		t.Errorf("%s: report exit %d: %s", name, code, errOut)
+		return
+	}
+	b, _ := os.ReadFile(htmlOut)
+	fromReport := map[string]int{}
+	for r := range want {
+		fromReport[r] = strings.Count(string(b), `<code class="rule">`+r+`</code>`)
+	}
+	for r := range fromAnalyze {
+		if _, ok := fromReport[r]; !ok {
+			fromReport[r] = strings.Count(string(b), `<code class="rule">`+r+`</code>`)
+		}
+	}
+	// Run-level findings belong to no kernel; the HTML report shows
+	// kernels only.
+	kernelOnly := map[string]int{}
+	for _, v := range vs {
+		for _, a := range v.Kernels {
+			for _, f := range a.Findings {
+				kernelOnly[f.Rule]++
+			}
+		}
+	}
+	for _, m := range []map[string]int{fromReport, kernelOnly} {
+		for r, n := range m {
+			if n == 0 {
+				delete(m, r)
+			}
+		}
+	}
+	if fmt.Sprint(fromAnalyze) != fmt.Sprint(want) {
+		t.Errorf("%s: analyze states %v, the verdicts %v", name, fromAnalyze, want)
+	}
+	if fmt.Sprint(fromGate) != fmt.Sprint(want) {
+		t.Errorf("%s: gate --fail-on all fails on %v, the verdicts %v", name, fromGate, want)
+	}
+	// The HTML report groups the launches of a kernel, so it states each
+	// rule once per group: compare which rules, not how often.
+	if fmt.Sprint(keys(fromReport)) != fmt.Sprint(keys(kernelOnly)) {
+		t.Errorf("%s: report shows %v, the kernel verdicts %v", name, keys(fromReport), keys(kernelOnly))
+	}
+}
+
+func keys(m map[string]int) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
