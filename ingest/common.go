@@ -101,8 +101,8 @@ func ncuValue(t *Table, line int, name, section, raw, unit string) (profan.Metri
 				}
 			}
 		}
-		if strings.Contains(raw, "; ") {
-			if samples, ok := instanceValues(raw, sc.Factor); ok {
+		if strings.Contains(raw, "; ") || (strings.HasPrefix(raw, "(") && strings.HasSuffix(raw, ")")) {
+			if samples, ok := instanceValues(strings.TrimSuffix(strings.TrimPrefix(raw, "("), ")"), sc.Factor); ok {
 				sum := 0.0
 				for _, x := range samples {
 					sum += x

@@ -53,7 +53,7 @@ func newInput(r io.Reader, src string) (*File, error) {
 	h := sha256.New()
 	cr := &countReader{r: io.TeeReader(r, h)}
 	in := &File{src: src, cr: cr, h: h}
-	in.lr, in.err = newLineReader(cr, src)
+	in.lr, in.err = newLineReader(cr, src, bufSize(r))
 	return in, nil
 }
 

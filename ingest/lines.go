@@ -44,8 +44,8 @@ type lineReader struct {
 	replayErr error // an error met while sniffing, returned after the replay
 }
 
-func newLineReader(r io.Reader, src string) (*lineReader, error) {
-	br := bufio.NewReaderSize(r, 256<<10)
+func newLineReader(r io.Reader, src string, size int) (*lineReader, error) {
+	br := bufio.NewReaderSize(r, size)
 	// A gzip-compressed export (a CI artifact, a large fixture) is read
 	// as the text inside it; the digest stays that of the file's bytes.
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
@@ -156,6 +156,16 @@ func (l *lineReader) unread(line []byte) {
 	l.pending = append(l.pending[:0], line...)
 	l.hasPend = true
 	l.n--
+}
+
+// bufSize is the read buffer for r: 256 kB, less for an input known to be
+// small (tests and fuzzers read thousands of them).
+func bufSize(r io.Reader) int {
+	const size = 256 << 10
+	if l, ok := r.(interface{ Len() int }); ok && l.Len() < size {
+		return max(l.Len()+64, 4096)
+	}
+	return size
 }
 
 var errOddUTF16 = errors.New("utf-16 input ends in the middle of a character (truncated file?)")

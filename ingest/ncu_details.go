@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"math"
 
 	"github.com/profan-dev/profan"
@@ -133,6 +134,7 @@ func (ncuDetails) Parse(t *Table) error {
 		if len(mname) == 0 {
 			continue // rows of sections without metrics
 		}
+		mname = metricOfLabelName(mname)
 		sec := t.Intern(r.Bytes(section))
 		if label >= 0 && len(r.Bytes(label)) > 0 {
 			sec = sec + "/" + t.Intern(r.Bytes(label))
@@ -151,4 +153,21 @@ func (ncuDetails) Parse(t *Table) error {
 		return t.Kernel(k, last)
 	}
 	return nil
+}
+
+// metricOfLabelName returns the metric name of --print-metric-name
+// label-name ("Duration (gpu__time_duration.sum)"), else name as it is.
+func metricOfLabelName(name []byte) []byte {
+	if len(name) < 4 || name[len(name)-1] != ')' {
+		return name
+	}
+	i := bytes.LastIndex(name, []byte(" ("))
+	if i <= 0 {
+		return name
+	}
+	inner := name[i+2 : len(name)-1]
+	if bytes.Contains(inner, []byte("__")) && bytes.IndexByte(inner, ' ') < 0 {
+		return inner
+	}
+	return name
 }

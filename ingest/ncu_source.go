@@ -99,6 +99,9 @@ func (ncuSource) Parse(t *Table) error {
 			// A new block. With cuda,sass, a kernel that inlines code from
 			// headers has one block per file, all of one launch: the launch
 			// ends when the function changes or a file comes again.
+			if b.header == nil {
+				return t.Errorf(r.Line, "ncu source block %q has no rows: a block's name is followed by its column header", shorten(b.kernel+b.file, 60))
+			}
 			b = &sourceBlock{}
 			b.start([]string{first, r.String(1)})
 			if first == "Kernel Name" {
@@ -112,6 +115,12 @@ func (ncuSource) Parse(t *Table) error {
 			continue
 		case b.header == nil:
 			b.setHeader(t, r)
+			if b.addrCol < 0 || b.sassCol < 0 {
+				// A block starts with its name, then this header: anything
+				// else (a row of another block, program output) is out of
+				// place.
+				return t.Errorf(r.Line, "ncu source block: expected the column header (Address, Source, ...) after the block's name, found %q", shorten(r.String(0), 40))
+			}
 			if b.kernel == "" {
 				return t.Errorf(r.Line, "source block without a kernel name")
 			}
@@ -303,4 +312,11 @@ func sumSourceCounters(k *profan.Kernel) {
 	}
 	// Deterministic order for golden output.
 	sortMetrics(k)
+}
+
+func shorten(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "..."
+	}
+	return s
 }

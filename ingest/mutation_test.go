@@ -1,0 +1,269 @@
+package ingest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan"
+)
+
+// interlopers are the lines that appear inside real exports between the
+// rows of a table: each must be skipped by a rule (the same launches are
+// read) or refused with file:line, never end the table.
+var interlopers = []struct {
+	name  string
+	lines []string
+}{
+	{"blank", []string{""}},
+	{"whitespace", []string{"   \t "}},
+	{"prof", []string{"==PROF== Connected to process 7267 (/tmp/profan/inline)"}},
+	{"warning", []string{"==WARNING== Note: Running with unmodified GPU clocks."}},
+	{"error", []string{"==ERROR== An error was reported by the driver"}},
+	{"pid", []string{"==7267== Profiling application: ./inline"}},
+	{"output", []string{"inline: repetition 0 done"}},
+	{"ansi-output", []string{"\x1b[31mloss 1.1490\x1b[0m \u202eevil"}},
+	{"nvlink", []string{"    The system does not have any NVLink connections."}},
+	{"numa", []string{`"GPU ID","GPU Name","NUMA ID by CPU Affinity","CPU Affinity","NUMA ID by Memory Affinity"`,
+		`"0","NVIDIA H100 80GB HBM3","0","0-15","0"`}},
+	{"output-comma", []string{"epoch 1, loss 0.5"}},
+	{"header", nil}, // the file's own first table header, repeated
+}
+
+// mutationInputs are every fixture and public sample.
+func mutationInputs(t testing.TB) []string {
+	var files []string
+	for _, pat := range []string{"../fixtures/*/*.csv", "../fixtures/*/*.csv.gz", "testdata/ncu/*.csv", "testdata/nvprof/*.csv", "testdata/nsys/*.csv", "testdata/errors/*.csv"} {
+		m, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d inputs", len(files))
+	}
+	return files
+}
+
+// readLines returns the lines of a (possibly gzip-compressed) export.
+func readLines(t testing.TB, path string) []string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if b, err = io.ReadAll(zr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return strings.SplitAfter(string(b), "\n")
+}
+
+type readCount struct{ kernels, launches, activities, apis int }
+
+func countOf(run *profan.Run) readCount {
+	return readCount{len(run.Kernels), run.Accounting.Launches, len(run.Activities), len(run.APICalls)}
+}
+
+// windowBytes bounds the text a mutation is read from: a larger export is
+// cut to its preamble and header and a window around its middle, so that
+// the suite reads every fixture in a few seconds.
+const windowBytes = 64 << 10
+
+// window returns lines, or for a large export its preamble through the
+// first header (and the line after it: a units row) and a window of lines
+// around its middle; the window starts at a line that begins like the
+// header (a source page's block), when there is one.
+func window(lines []string) []string {
+	size := 0
+	for _, l := range lines {
+		size += len(l)
+	}
+	header, ok := firstHeader(lines)
+	if size <= windowBytes || !ok || header+2 >= len(lines) {
+		return lines
+	}
+	mid := header + 2 + (len(lines)-header-2)/2
+	start := mid
+	for b := 0; start > header+2 && b < windowBytes/2; start-- {
+		b += len(lines[start-1])
+	}
+	end := mid
+	for b := 0; end < len(lines) && b < windowBytes/2; end++ {
+		b += len(lines[end])
+	}
+	first := lines[header]
+	if i := strings.IndexByte(first, ','); i > 0 {
+		key := first[:i+1]
+		for j := start; j < mid; j++ {
+			if strings.HasPrefix(lines[j], key) {
+				return append(append([]string{}, lines[:header]...), lines[j:end]...)
+			}
+		}
+	}
+	return append(append([]string{}, lines[:header+2]...), lines[start:end]...)
+}
+
+// firstHeader is the line of the first table's header.
+func firstHeader(lines []string) (int, bool) {
+	for i, l := range lines {
+		f, err := splitCSV([]byte(strings.TrimRight(l, "\r\n")), nil)
+		if err == nil && headerCandidate(f) && matchHeader(toStrings(f)) != nil {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// positions picks where to insert: after the header, in the middle, near
+// the end, and (in small files) a few more places, spread by a hash so
+// that the interlopers meet different lines.
+func positions(n, header int, seed string, small bool) []int {
+	h := fnv.New32a()
+	h.Write([]byte(seed))
+	r := int(h.Sum32())
+	body := n - header - 1
+	if body < 1 {
+		return []int{n}
+	}
+	if !small {
+		// One place: the middle, or a place that varies with the seed.
+		if r%2 == 0 {
+			return []int{header + 1 + body/2}
+		}
+		return []int{header + 1 + (r/2)%body}
+	}
+	return []int{header + 1 + body/2, header + 1 + (r % body), header + 1}
+}
+
+// TestMutations inserts every interloper into every fixture and public
+// sample and checks that the result reads the same launches as the clean
+// file or is refused with file:line: no input with an interloper anywhere
+// reads fewer launches with success.
+func TestMutations(t *testing.T) {
+	files := mutationInputs(t)
+	total, refused := 0, 0
+	for _, path := range files {
+		lines := window(readLines(t, path))
+		clean, err := Read(strings.NewReader(strings.Join(lines, "")), path, Options{}, Sink{})
+		if err != nil {
+			continue // an export without a table: nothing to lose
+		}
+		want := countOf(clean)
+		header, ok := firstHeader(lines)
+		if !ok {
+			t.Errorf("%s: reads without error but no header found", path)
+			continue
+		}
+		small := len(strings.Join(lines, "")) < 16<<10
+		for _, il := range interlopers {
+			ins := il.lines
+			if ins == nil {
+				ins = []string{strings.TrimRight(lines[header], "\r\n")}
+			}
+			for _, pos := range positions(len(lines), header, path+il.name, small) {
+				mut := make([]string, 0, len(lines)+len(ins))
+				mut = append(mut, lines[:pos]...)
+				for _, l := range ins {
+					mut = append(mut, l+"\n")
+				}
+				mut = append(mut, lines[pos:]...)
+				total++
+				run, err := Read(strings.NewReader(strings.Join(mut, "")), path, Options{}, Sink{})
+				if err != nil {
+					var se *SyntaxError
+					if !errors.As(err, &se) || se.Line < 1 || se.File != path {
+						t.Errorf("%s + %s at line %d: error without file:line: %v", path, il.name, pos+1, err)
+					}
+					refused++
+					continue
+				}
+				if got := countOf(run); got != want {
+					t.Errorf("%s + %s at line %d: read %+v, the clean file %+v", path, il.name, pos+1, got, want)
+				}
+			}
+		}
+	}
+	t.Logf("%d mutated inputs over %d files, %d refused with file:line", total, len(files), refused)
+}
+
+// TestMutationsAccounted checks that what an interloper adds is counted
+// under its rule: the skipped lines of the mutated file exceed the clean
+// one's by the lines inserted.
+func TestMutationsAccounted(t *testing.T) {
+	path := "../fixtures/ncu/copy.details.csv"
+	lines := readLines(t, path)
+	clean, err := ReadFile(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := func(run *profan.Run) int {
+		n := 0
+		for _, s := range run.Accounting.Skipped {
+			n += s.Lines
+		}
+		return n
+	}
+	for _, il := range interlopers {
+		if il.name == "output-comma" || il.lines == nil {
+			continue
+		}
+		mid := len(lines) / 2
+		mut := append(append(append([]string{}, lines[:mid]...), strings.Join(il.lines, "\n")+"\n"), lines[mid:]...)
+		run, err := Read(strings.NewReader(strings.Join(mut, "")), path, Options{}, Sink{})
+		if err != nil {
+			t.Fatalf("%s: %v", il.name, err)
+		}
+		if got, want := skipped(run), skipped(clean)+len(il.lines); got != want {
+			t.Errorf("%s: %d lines skipped, want %d (%s)", il.name, got, want, run.Accounting)
+		}
+		if run.Accounting.Rows != clean.Accounting.Rows {
+			t.Errorf("%s: %d data rows, want %d", il.name, run.Accounting.Rows, clean.Accounting.Rows)
+		}
+	}
+}
+
+// mutationSeeds are small mutated inputs for the fuzzers: the head of a
+// few exports with each interloper inside their first table.
+func mutationSeeds(t testing.TB) [][]byte {
+	var out [][]byte
+	for _, path := range []string{"../fixtures/ncu/copy.details.csv", "../fixtures/ncu/copy.metrics.raw.csv", "../fixtures/ncu/copy.source.cuda-sass.csv",
+		"testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv", "testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv"} {
+		lines := readLines(t, path)
+		header, ok := firstHeader(lines)
+		if !ok {
+			continue
+		}
+		if len(lines) > header+40 {
+			lines = lines[:header+40]
+		}
+		for _, il := range interlopers {
+			ins := il.lines
+			if ins == nil {
+				ins = []string{strings.TrimRight(lines[header], "\r\n")}
+			}
+			pos := header + 1 + (len(lines)-header-1)/2
+			mut := append(append(append([]string{}, lines[:pos]...), strings.Join(ins, "\n")+"\n"), lines[pos:]...)
+			out = append(out, []byte(strings.Join(mut, "")))
+		}
+	}
+	return out
+}
+
+func ExampleAccounting() {
+	run, _ := ReadFile("../fixtures/variants/variants.details.print-details-all.csv.gz", Options{})
+	fmt.Println(run.Accounting)
+	// Output: 18 launches in 18 kernel records, 0 activities, 34425 data rows; skipped 18 ncu --print-details note (first at line 1691); skipped 18 blank line (first at line 1692); skipped 36 ncu --print-details sub-table line (first at line 1697)
+}
