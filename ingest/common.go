@@ -33,7 +33,6 @@ func parseDim3(s string) (profan.Dim3, bool) {
 	return d, true
 }
 
-
 // splitDevice splits nvprof's "TITAN X (Pascal) (0)" into the name and the
 // index; the name itself may hold parentheses, so the last group wins. (By
 // hand, not by regexp: it runs once per row of long traces.)
