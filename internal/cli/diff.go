@@ -93,26 +93,6 @@ type MetricDelta struct {
 	History string `json:"history,omitempty"`
 }
 
-// comparison is the one comparison of a metric between two runs that
-// trend, diff and gate share.
-type comparison struct {
-	Changed bool
-	P       float64
-	Method  stats.Method
-}
-
-// compareMetric compares a metric's launches in two runs. Counters are
-// compared exactly (a move of more than minRel); timings with
-// stats.CompareRuns: the launches when both runs have three or more, else
-// the run-to-run spread of the kernel's history, else the 5% floor.
-func compareMetric(metric string, xa, xb []float64, hist stats.Spread, minRel float64) comparison {
-	if !noisy(metric) {
-		return comparison{Changed: math.Abs(rel(stats.Median(xa), stats.Median(xb))) > minRel && stats.Median(xa) != stats.Median(xb), Method: stats.Exact}
-	}
-	ch, p, m := stats.NoisyThresholds.CompareRuns(xa, xb, hist)
-	return comparison{Changed: ch, P: p, Method: m}
-}
-
 // historySpreads returns, for each noisy metric and each of the named
 // kernels, the run-to-run spread of its stored series (as trend computes
 // it): the noise that single launches are tested against.
@@ -127,7 +107,7 @@ func historySpreads(db *store.DB, names []string, metricNames []string) (map[str
 	}
 	re := regexp.MustCompile("^(?:" + strings.Join(q, "|") + ")$")
 	for _, m := range metricNames {
-		if !noisy(m) {
+		if !gate.Noisy(m) {
 			continue
 		}
 		pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m})
@@ -280,7 +260,7 @@ func diffViews(va, vb []gate.Kernel, threshold float64, all bool, hist map[strin
 				continue
 			}
 			sp := hist[def.Name][a.Name]
-			c := compareMetric(def.Name, xa, xb, sp, threshold)
+			c := gate.CompareMetric(def.Name, xa, xb, sp, threshold)
 			md := MetricDelta{Metric: def.Name, Unit: def.Unit, A: ma, B: mb, NA: len(xa), NB: len(xb),
 				SpreadA: halfRange(xa), SpreadB: halfRange(xb), Rel: finiteOr(r, 0),
 				Verdict: verdict(def.Better, c.Changed, ma, mb), Test: c.Method, P: c.P}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/stats"
 	"github.com/profan-dev/profan/store"
@@ -91,17 +92,6 @@ type Change struct {
 	Method stats.Method `json:"method"`
 }
 
-// noisy reports whether a metric varies from run to run by nature.
-func noisy(metric string) bool {
-	m := strings.ToLower(metric)
-	for _, s := range []string{"duration", "time", "throughput", "per_second", "pct_of_peak", "peak_pct", "utilization", "occupancy", "sm_efficiency", "frequency", "cycles", "ipc"} {
-		if strings.Contains(m, s) {
-			return true
-		}
-	}
-	return false
-}
-
 // buildSeries groups points by kernel and run and finds the change points.
 func buildSeries(pts []store.Point, metric string) []*Series {
 	var order []string
@@ -122,7 +112,7 @@ func buildSeries(pts []store.Point, metric string) []*Series {
 	out := make([]*Series, 0, len(order))
 	for _, k := range order {
 		s := by[k]
-		detectChanges(s, noisy(metric))
+		detectChanges(s, gate.Noisy(metric))
 		out = append(out, s)
 	}
 	return out
