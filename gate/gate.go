@@ -17,15 +17,15 @@ import (
 
 // Check is one evaluated gate condition for one kernel (or run).
 type Check struct {
-	Kernel    string            `json:"kernel"`
-	Launch    string            `json:"launch,omitempty"`
-	Kind      string            `json:"kind"`   // require, finding, run-finding, regression, new-finding
-	Name      string            `json:"name"`   // the condition, rule or metric
-	Status    string            `json:"status"` // pass, fail, skip, suppressed
-	Message   string            `json:"message"`
-	Source    string            `json:"source,omitempty"`
-	Finding   *profan.Finding   `json:"-"`
-	Locations []profan.Location `json:"-"`
+	Kernel    string
+	Launch    string
+	Kind      string // require, finding, run-finding, regression, new-finding, missing
+	Name      string // the condition, rule or metric
+	Status    string // pass, fail, skip, suppressed
+	Message   string
+	Source    string
+	Finding   *profan.Finding
+	Locations []profan.Location
 }
 
 // Failed reports whether the check failed.

@@ -45,17 +45,29 @@ func gateText(w io.Writer, r *gate.Result, opt Options) error {
 	return nil
 }
 
+// JSONCheck is the JSON form of one gate check (the contract of gate
+// --format json).
+type JSONCheck struct {
+	Kernel  string `json:"kernel"`
+	Launch  string `json:"launch,omitempty"`
+	Kind    string `json:"kind"`   // require, finding, run-finding, regression, new-finding, missing
+	Name    string `json:"name"`   // the condition, rule or metric
+	Status  string `json:"status"` // pass, fail, skip, suppressed
+	Message string `json:"message"`
+	Source  string `json:"source,omitempty"`
+}
+
 // gateJSON writes {"passed", "failed", "checks"}.
 func gateJSON(w io.Writer, r *gate.Result, opt Options) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	checks := r.Checks
-	if checks == nil {
-		checks = []gate.Check{}
+	checks := make([]JSONCheck, 0, len(r.Checks))
+	for _, c := range r.Checks {
+		checks = append(checks, JSONCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: c.Kind, Name: c.Name, Status: c.Status, Message: c.Message, Source: c.Source})
 	}
 	return enc.Encode(struct {
-		Passed bool         `json:"passed"`
-		Failed int          `json:"failed"`
-		Checks []gate.Check `json:"checks"`
+		Passed bool        `json:"passed"`
+		Failed int         `json:"failed"`
+		Checks []JSONCheck `json:"checks"`
 	}{r.Failed == 0, r.Failed, checks})
 }
