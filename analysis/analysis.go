@@ -398,6 +398,15 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	if !ok3 && ok1 && ok2 && req > 0 {
 		spr, ok3 = tr/req, true
 	}
+	fromEff := 0.0
+	if !ok3 && !(ok1 && req == 0) {
+		// nvprof --metrics with the efficiency but not the transactions
+		// per request: the efficiency alone says how many times the ideal
+		// sectors move; read it against the ideal of 4-byte words.
+		if eff, ok := a.Value(op + "_efficiency"); ok && eff > 0 && eff <= 100 {
+			spr, ok3, fromEff = 4*100/eff, true, eff
+		}
+	}
 	if !ok3 || (ok1 && req == 0) || spr == 0 {
 		return nil // no accesses of this kind
 	}
@@ -439,7 +448,19 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	if haveElem && volta {
 		accessBytes = math.Round(elem*100) / 100
 	}
+	// Fewer distinct bytes than a sector per request means shared
+	// addresses only when the warp's active threads would have needed
+	// more: a single active thread (a one-thread kernel) reads its own
+	// word, it shares nothing.
+	lone := false
+	if th, ok := a.Value(op + "_thread_requests"); ok && ok1 && req > 0 && acc.IdealSectorsPerRequest < 0.9 {
+		perReq := th / req
+		lone = perReq > 0 && perReq*4/32 <= acc.IdealSectorsPerRequest*1.1
+	}
 	switch {
+	case lone:
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: accessBytes,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request: each request carries the words of one or a few active threads, which one sector serves", acc.SectorsPerRequest)}}
 	case acc.IdealSectorsPerRequest >= 0.9 && acc.SectorsPerRequest <= acc.IdealSectorsPerRequest*1.1:
 		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: accessBytes,
 			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: coalesced", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
@@ -463,9 +484,22 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 		}
 	}
 	acc.Pattern.Evidence = ev
+	// A request moves at least one sector: the ideal is never below one,
+	// whether the warp's threads share an address or few are active.
+	if acc.IdealSectorsPerRequest < 1 {
+		acc.IdealSectorsPerRequest = 1
+		if acc.Requests > 0 {
+			acc.IdealTransactions = math.Max(acc.IdealTransactions, acc.Requests)
+		}
+	}
 	e := elem
 	if e <= 0 || math.IsNaN(e) {
 		e = 4
+	}
+	if fromEff > 0 {
+		// Only the efficiency was measured: the waste, not its pattern.
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed, Evidence: gpumodel.FromCounters,
+			Reasons: []string{fmt.Sprintf("%s_efficiency %.1f%%: %.1f× the ideal sectors move (the export has no sectors per request to tell the pattern)", op, fromEff, 100/fromEff)}}
 	}
 	acc.Implausible = gpumodel.Plausible(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest, eff(a, op))
 	atLeastOneSector(acc)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
 )
 
 // boundOf places a kernel on the roofline from the analysis's one
@@ -68,9 +69,13 @@ arithmetic).`,
 		if b != "compute" {
 			return
 		}
+		advice := "reduce or cheapen instructions: use FMA, lower precision or tensor cores where accuracy allows, and hoist index arithmetic out of loops"
+		if !anyTensorCores(p.A) {
+			advice = "reduce or cheapen instructions: use FMA, lower precision where accuracy allows, and hoist index arithmetic out of loops"
+		}
 		p.Report(profan.Finding{
 			Message:  "compute-bound: " + why,
-			Advice:   "reduce or cheapen instructions: use FMA, lower precision or tensor cores where accuracy allows, and hoist index arithmetic out of loops",
+			Advice:   advice,
 			Gain:     math.NaN(),
 			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance"),
 		})
@@ -104,4 +109,16 @@ loads issued before their use) hides the latency.`,
 			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "achieved_occupancy", "waves_per_sm"),
 		})
 	},
+}
+
+// anyTensorCores reports whether the kernel's GPU has tensor cores of any
+// kind (compute capability 7.0 and newer). Unknown counts as none: advice
+// names only what the GPU is known to have.
+func anyTensorCores(a *analysis.Kernel) bool {
+	cc := a.K.CC
+	if cc == "" && a.Spec != nil {
+		cc = a.Spec.CC
+	}
+	major, _, err := gpumodel.ParseCC(cc)
+	return err == nil && major >= 7
 }

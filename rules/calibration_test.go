@@ -1,6 +1,7 @@
 package rules_test
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -159,9 +160,50 @@ func TestCalibration(t *testing.T) {
 	if mean > 0.08 || worst > 0.2 {
 		t.Errorf("calibration: mean |error| %.3f (want ≤ 0.08), worst %.3f (want ≤ 0.2)", mean, worst)
 	}
-	if os.Getenv("PROFAN_CALIB_DUMP") != "" {
-		for _, r := range rows {
-			fmt.Printf("%s\t%g\t%g\n", r.pair.broken, r.measured, r.estimate)
+	checkReadmeCalibration(t, rows, mean, worst)
+}
+
+var updateCalibration = flag.Bool("update-calibration", false, "rewrite the calibration table in README.md")
+
+// checkReadmeCalibration holds README.md's calibration table to the one the
+// test computes (go test ./rules -run TestCalibration -update-calibration
+// rewrites it).
+func checkReadmeCalibration(t *testing.T, rows []calibRow, mean, worst float64) {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("| broken kernel | fixed kernel | what the fix changes | t broken | t fixed | measured gain | estimated gain | findings on the broken kernel |\n")
+	b.WriteString("|---|---|---|---:|---:|---:|---:|---|\n")
+	short := func(s string) string {
+		s = strings.TrimPrefix(s, "void ")
+		if i := strings.IndexByte(s, '('); i > 0 {
+			s = s[:i]
 		}
+		return "`" + s + "`"
 	}
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %s | %s | %s | %.1f µs | %.1f µs | %.2f | %.2f | %s |\n", short(r.pair.broken), short(r.pair.fixed), r.pair.what,
+			r.tBroken*1e6, r.tFixed*1e6, r.measured, r.estimate, r.rules)
+	}
+	fmt.Fprintf(&b, "\n%d pairs: mean |estimated − measured| %.3f, worst %.3f.\n", len(rows), mean, worst)
+	const begin, end = "<!-- calibration:begin -->\n", "<!-- calibration:end -->"
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	i, j := strings.Index(string(readme), begin), strings.Index(string(readme), end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no %q ... %q block", strings.TrimSpace(begin), end)
+	}
+	got := string(readme[i+len(begin) : j])
+	if got == b.String() {
+		return
+	}
+	if *updateCalibration {
+		out := string(readme[:i+len(begin)]) + b.String() + string(readme[j:])
+		if err := os.WriteFile("../README.md", []byte(out), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md calibration table is out of date: run go test ./rules -run TestCalibration -update-calibration")
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 
 	"github.com/profan-dev/profan"
@@ -28,7 +29,7 @@ tile[threadIdx.y][threadIdx.x] = idata[xIndex + width * yIndex];
 __syncthreads();
 odata[x2 + height * y2] = tile[threadIdx.x][threadIdx.y]; // rows in, rows out`,
 	Severity: profan.Warning,
-	Requires: []string{"gld_transactions_per_request|gst_transactions_per_request"},
+	Requires: []string{"gld_transactions_per_request|gst_transactions_per_request|gld_efficiency|gst_efficiency"},
 	Check:    checkUncoalesced,
 }
 
@@ -50,7 +51,14 @@ func checkUncoalesced(p *Pass) {
 			continue
 		}
 		removed := 1 - x.IdealSectorsPerRequest/x.SectorsPerRequest
-		gain := trafficGain(p, coalescingTraffic(x))
+		t := coalescingTraffic(x)
+		twin, other := samePattern(p, c.op, total)
+		if twin {
+			// Loads and stores with one pattern come from one index
+			// (o[i] = in[i]): one fix serves both, and the gain says so.
+			t.GlobalSectors += coalescingTraffic(other).GlobalSectors
+		}
+		gain := trafficGain(p, t)
 		if gain < p.T.MinGain {
 			continue // the fix relieves a unit the kernel does not wait for
 		}
@@ -68,6 +76,9 @@ func checkUncoalesced(p *Pass) {
 			advice = uncoalescedAdvice(in.Pattern, in.SectorsPerRequest, in.IdealSectorsPerRequest, c.what)
 		} else if t := x.Pattern.Text(); t != "" {
 			msg += "; " + t
+		}
+		if twin {
+			msg += fmt.Sprintf("; the %s have the same pattern: one fix of the index serves both, and the gain counts both", map[string]string{"gld": "stores", "gst": "loads"}[c.op])
 		}
 		p.Report(profan.Finding{
 			Message:   msg,
@@ -118,4 +129,22 @@ func lineSuffix(in analysis.Instruction) string {
 		return fmt.Sprintf(" at %s:%d", filepath.Base(in.File), in.Line)
 	}
 	return ""
+}
+
+// samePattern reports whether the other global space (stores for "gld",
+// loads for "gst") is uncoalesced with the same typed pattern, and returns
+// it.
+func samePattern(p *Pass, op string, total float64) (bool, *analysis.Access) {
+	m := p.A.Model
+	x, other, oop := m.GlobalLoad, m.GlobalStore, "gst"
+	if op == "gst" {
+		x, other, oop = m.GlobalStore, m.GlobalLoad, "gld"
+	}
+	if x == nil || other == nil || !uncoalescedSpace(p, other, oop, total) {
+		return false, nil
+	}
+	a, b := x.Pattern, other.Pattern
+	same := a.Kind == b.Kind && a.Kind != gpumodel.Mixed && a.StrideBytes == b.StrideBytes && a.OffsetBytes == b.OffsetBytes &&
+		math.Abs(x.SectorsPerRequest-other.SectorsPerRequest) <= 0.05*x.SectorsPerRequest
+	return same, other
 }
