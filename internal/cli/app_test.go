@@ -221,3 +221,31 @@ func TestLongTrace(t *testing.T) {
 		t.Errorf("json groups: %d, want 1 of %d launches with their ids", len(doc.Groups), n)
 	}
 }
+
+// TestDiffKernel: diff --kernel compares only the kernels it matches.
+func TestDiffKernel(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "runs.db")
+	for _, f := range []string{fx + "transpose.import.details.csv", fx + "transpose.full.details.csv"} {
+		if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
+			t.Fatalf("ingest %s: exit %d: %s", f, code, errOut)
+		}
+	}
+	count := func(args ...string) int {
+		out, errOut, code := run(t, append([]string{"diff", "--db", db, "--format", "json", "1", "2"}, args...)...)
+		if code != ExitOK {
+			t.Fatalf("diff %v: exit %d: %s", args, code, errOut)
+		}
+		var d struct {
+			Kernels []struct {
+				Kernel string `json:"kernel"`
+			} `json:"kernels"`
+		}
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		return len(d.Kernels)
+	}
+	if all, one := count(), count("--kernel", "^transposeNaive"); all < 2 || one != 1 {
+		t.Errorf("diff: %d kernels, with --kernel ^transposeNaive %d; want several and 1", all, one)
+	}
+}
