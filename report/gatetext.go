@@ -31,6 +31,9 @@ func gateText(w io.Writer, r *gate.Result, opt Options) error {
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("33", "SKIP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
 		case "pass":
 			passed++
+			if opt.Verbose {
+				fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("32", "PASS"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+			}
 		}
 	}
 	verdict := c("32", "gate passed")

@@ -371,6 +371,10 @@ func TestVersion(t *testing.T) {
 	if code != ExitOK || strings.HasPrefix(out, "profan ") {
 		t.Errorf("analyze -v: exit %d, %q", code, out)
 	}
+	out, _, code = run(t, "gate", "-v", fx+"saxpy.metrics.details.csv", "--require", "gld_efficiency >= 80")
+	if code != ExitOK || !strings.Contains(out, "PASS saxpy(int, float, const float *, float *) [require gld_efficiency >= 80]") {
+		t.Errorf("gate -v: exit %d, want the passing checks listed:\n%s", code, out)
+	}
 	if out, _, _ := run(t, "-v"); strings.HasPrefix(out, "profan (") || strings.HasPrefix(out, "profan v") {
 		t.Errorf("profan -v printed the version: %q", out)
 	}

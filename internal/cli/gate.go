@@ -31,6 +31,7 @@ type GateOptions struct {
 	Format        string
 	Device        string
 	AllowMissing  bool
+	Verbose       bool
 	PathMap       []string
 	SkipMissing   bool
 }
@@ -67,6 +68,7 @@ and [[suppress]] entries, each with a mandatory reason.`,
   profan gate run.csv --fail-on uncoalesced-global,shared-bank-conflict --format github
   profan gate --db runs.db --run 4 --baseline 3 --max-regression 10% --format junit > gate.xml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Verbose, _ = cmd.Flags().GetBool("verbose")
 			opts.Files = args
 			if len(args) == 0 && opts.Run == 0 {
 				return FlagErrorf("give export files, or --db and --run")
@@ -241,7 +243,7 @@ func gateRun(opts *GateOptions) error {
 	case err != nil:
 		return err
 	}
-	if err := report.WriteGate(opts.Format, opts.IO.Out, res, report.Options{Color: opts.IO.Color, Version: version()}); err != nil {
+	if err := report.WriteGate(opts.Format, opts.IO.Out, res, report.Options{Color: opts.IO.Color, Version: version(), Verbose: opts.Verbose}); err != nil {
 		return err
 	}
 	if !res.Passed() {
