@@ -634,16 +634,18 @@ func (t *Table) Skip(rule string) {
 	t.s.skip(rule)
 }
 
-// checkLaunch refuses a launch read twice in one file: the same process,
-// ID and kernel in two pages (a details and a raw page) or twice in one.
-func (t *Table) checkLaunch(k *profan.Kernel, line int) error {
+// checkLaunch refuses a launch read twice in one file: the same process
+// (ID and name), launch ID and kernel in two pages (a details and a raw
+// page) or twice in one. Exports of different processes may follow each
+// other (cat a.csv b.csv).
+func (t *Table) checkLaunch(k *profan.Kernel, pid string, line int) error {
 	if k.ID == "" {
 		return t.Errorf(line, "row has an empty ID: launches cannot be told apart")
 	}
 	if t.s.launches == nil {
 		t.s.launches = map[string]int{}
 	}
-	key := k.Process + "\x00" + k.ID + "\x00" + k.Name
+	key := pid + "\x00" + k.Process + "\x00" + k.ID + "\x00" + k.Name
 	if first, ok := t.s.launches[key]; ok {
 		return t.Errorf(line, "launch ID %s of %s was already read at line %d (two pages of one report in one file?)", k.ID, k.Name, first)
 	}

@@ -267,3 +267,33 @@ func ExampleAccounting() {
 	fmt.Println(run.Accounting)
 	// Output: 18 launches in 18 kernel records, 0 activities, 34425 data rows; skipped 18 ncu --print-details note (first at line 1691); skipped 18 blank line (first at line 1692); skipped 36 ncu --print-details sub-table line (first at line 1697)
 }
+
+// endless is an input of commas without end, counting what was read.
+type endless struct{ n int64 }
+
+func (e *endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ','
+	}
+	e.n += int64(len(p))
+	return len(p), nil
+}
+
+// TestLongLineFlat pins the long-line case of issue 12: a line longer than
+// the limit is an error found without reading the rest of it (an 8 MB line
+// of commas took 16 s and 933 MB), and a line of too many fields as well.
+func TestLongLineFlat(t *testing.T) {
+	in := &endless{}
+	_, err := Read(in, "commas.csv", Options{}, Sink{})
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 1 || !strings.Contains(se.Msg, "line longer than") {
+		t.Fatalf("endless line: %v", err)
+	}
+	if in.n > maxLine+1<<20 {
+		t.Errorf("read %d bytes of an endless line, the limit is %d", in.n, maxLine)
+	}
+	wide := `"ID","Kernel Name"` + strings.Repeat(",", maxFields+10) + "\n"
+	if _, err := Read(strings.NewReader(wide), "wide.csv", Options{}, Sink{}); !errors.As(err, &se) || !strings.Contains(se.Msg, "fields") {
+		t.Errorf("a line of %d fields: %v", maxFields+10, err)
+	}
+}

@@ -111,7 +111,7 @@ func (ncuDetails) Parse(t *Table) error {
 			if k, err = id.newKernel(t, r); err != nil {
 				return err
 			}
-			if err := t.checkLaunch(k, r.Line); err != nil {
+			if err := t.checkLaunch(k, r.String(id.pid), r.Line); err != nil {
 				return err
 			}
 		}

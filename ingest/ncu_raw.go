@@ -59,7 +59,7 @@ func (ncuRaw) Parse(t *Table) error {
 		if err != nil {
 			return err
 		}
-		if err := t.checkLaunch(k, r.Line); err != nil {
+		if err := t.checkLaunch(k, r.String(id.pid), r.Line); err != nil {
 			return err
 		}
 		k.Metrics = make([]profan.Metric, 0, len(metricCols))
