@@ -76,6 +76,11 @@ func Display(name string) string {
 	if end < 0 {
 		return clip(base + "<…>")
 	}
+	// Short plain arguments (numbers, types) are kept whole: they are what
+	// tells strideCopy<1> from strideCopy<32>.
+	if inner := strings.TrimSpace(s[lt+1 : end]); len(inner) <= 32 && !strings.ContainsAny(inner, "<>()[]{}:") {
+		return clip(base + "<" + inner + ">")
+	}
 	args := splitTopLevel(s[lt+1:end], ',')
 	var hints []string
 	seen := map[string]bool{}

@@ -27,7 +27,7 @@ func TestClassify(t *testing.T) {
 		{"sm80_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nhwc_tilesize64x32x64_stage5_warpsize2x2x1_g1_tensor16x8x16_t1r3s3_execute_kernel__5x_cudnn",
 			CUDNN, Convolution, false, ""},
 		{"void cudnn::winograd_nonfused::winogradForwardData4x4<float, float>(cudnn::winograd_nonfused::WinogradDataParams<float, float>)",
-			CUDNN, Convolution, true, "cudnn::winogradForwardData4x4<…>"},
+			CUDNN, Convolution, true, "cudnn::winogradForwardData4x4<float, float>"},
 		{"volta_scudnn_128x64_relu_small_nn_v1", CUDNN, Convolution, true, "volta_scudnn_128x64_relu_small_nn_v1"},
 		{"void at::vectorized_elementwise_kernel<4, at::FillFunctor<float>, std::array<char *, 1>>(int, T2, T3)",
 			ATen, Fill, false, "at::vectorized_elementwise_kernel<FillFunctor, …>"},
@@ -40,7 +40,7 @@ func TestClassify(t *testing.T) {
 		{"void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::func_wrapper_t<float, at::native::sum_functor<float, float, float>::operator()(at::TensorIterator&)::{lambda(float, float)#1}>, unsigned int, float, 4>)",
 			ATen, Reduction, false, "at::reduce_kernel<sum_functor, …>"},
 		{"void at::<unnamed>::vectorized_layer_norm_kernel<float, float, 0>(int, T2, const T1 *, const T1 *, const T1 *, T2 *, T2 *, T1 *)",
-			ATen, Normalization, false, "at::vectorized_layer_norm_kernel<…>"},
+			ATen, Normalization, false, "at::vectorized_layer_norm_kernel<float, float, 0>"},
 		{"void at::<unnamed>::GammaBetaBackwardCUDAKernelTemplate<float, float, 32, 32, 256, 0, 1, 0>(long, long, const T1 *, const T1 *, const T2 *, const T2 *, T1 *, T1 *)",
 			ATen, Normalization, false, "at::GammaBetaBackwardCUDAKernelTemplate<…>"},
 		{"void at::<unnamed>::multi_tensor_apply_kernel<at::<unnamed>::TensorListMetadata<2>, at::<unnamed>::TernaryOpScalarFunctor<float, 2, 2, 0>, at::LerpFunctor<float>, float>(T1, T2, T3...)",
@@ -48,7 +48,7 @@ func TestClassify(t *testing.T) {
 		{"void at::native::<unnamed>::CatArrayBatchedCopy<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)2, (int)64, (int)64>(T1 *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)",
 			ATen, Copy, false, "at::CatArrayBatchedCopy<…>"},
 		{"void (anonymous namespace)::softmax_warp_forward<float, float, float, 10, true>(float*, float const*, int, int, int)",
-			ATen, Normalization, false, "softmax_warp_forward<…>"},
+			ATen, Normalization, false, "softmax_warp_forward<float, float, float, 10, true>"},
 		{"void pytorch_flash::flash_fwd_kernel<Flash_fwd_kernel_traits<(int)64, (int)128, (int)128, (int)4, (bool)0, (bool)0, cutlass::bfloat16_t, Flash_kernel_traits<(int)64, (int)128, (int)128, (int)4, cutlass::bfloat16_t>>, (bool)0>(Flash_fwd_params)",
 			FlashAttention, Attention, false, "pytorch_flash::flash_fwd_kernel<…>"},
 		{"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096>)", NCCL, Communication, false, "ncclDevKernel_AllReduce_Sum_f32_RING_LL"},
@@ -56,8 +56,9 @@ func TestClassify(t *testing.T) {
 		{"triton_red_fused_native_layer_norm_1", Triton, Reduction, false, "triton_red_fused_native_layer_norm_1"},
 		// User kernels stay the user's.
 		{"transposeNaive(float *, const float *)", User, Other, false, "transposeNaive"},
-		{"void gemm_v0<float>(T1 *, T1 *, T1 *, int, int, int)", User, Other, false, "gemm_v0<…>"},
-		{"void matrixMulCUDA<32>(float *, float *, float *, int, int)", User, Other, false, "matrixMulCUDA<…>"},
+		{"void gemm_v0<float>(T1 *, T1 *, T1 *, int, int, int)", User, Other, false, "gemm_v0<float>"},
+		{"void strideCopy<32>(const float *, float *, int)", User, Other, false, "strideCopy<32>"},
+		{"void matrixMulCUDA<32>(float *, float *, float *, int, int)", User, Other, false, "matrixMulCUDA<32>"},
 		{"_Z6vecAddIfEvPT_S1_S1_i", User, Other, false, "_Z6vecAddIfEvPT_S1_S1_i"},
 	} {
 		got := Classify(tt.name)
