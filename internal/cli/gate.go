@@ -190,9 +190,11 @@ func gateRun(opts *GateOptions) error {
 		}
 		defer db.Close()
 		if opts.Run != 0 {
-			if views, err = viewsFromDB(db, opts.Run); err != nil {
+			var r gate.Run
+			if views, r, err = verdictFromDB(db, opts.Run); err != nil {
 				return err // names the run
 			}
+			runs = append(runs, r)
 		}
 		if opts.Baseline != "" {
 			id, err := resolveBaseline(db, opts.Baseline, opts.Run)

@@ -168,7 +168,7 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 	}
 	n := 0
 	memo := analysis.NewMemo(aopt)
-	_, err := f.Read(ingest.Options{Format: opts.Input, Digest: digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+	run, err := f.Read(ingest.Options{Format: opts.Input, Digest: digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 		src.AttachRun(run, k)
 		a := memo.Analyze(run, k)
 		if w == nil {
@@ -195,6 +195,10 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 			}
 			return err
 		}
+	}
+	if err := addRunFindings(w, run, aopt); err != nil {
+		w.Rollback()
+		return err
 	}
 	id, err := w.Commit()
 	if err != nil {
@@ -229,11 +233,31 @@ func ingestRunKernels(db *store.DB, run *profan.Run, labels map[string]string, a
 			return err
 		}
 	}
+	if err := addRunFindings(w, run, aopt); err != nil {
+		w.Rollback()
+		return err
+	}
 	_, err = w.Commit()
 	return err
 }
 
 var errStop = errors.New("stop")
+
+// addRunFindings stores the run-level part of the run's verdict (host
+// transfers), so that gate --run reads what analyze states.
+func addRunFindings(w *store.RunWriter, run *profan.Run, aopt analysis.Options) error {
+	if run == nil {
+		return nil
+	}
+	v := &analysis.RunVerdict{Run: run}
+	v.Finish(aopt)
+	for _, f := range v.Findings {
+		if err := w.AddRunFinding(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 func deviceName(a *analysis.Kernel) string {
 	if a.K.Device != "" {

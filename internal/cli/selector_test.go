@@ -84,3 +84,16 @@ func TestAnalyzeSuppressions(t *testing.T) {
 		t.Errorf("gate fails on suppressed findings (exit %d):\n%s", gcode, gout)
 	}
 }
+
+// TestStoredRunFindings: ingest stores the run-level part of the verdict,
+// so gate --run fails where gate on the file does.
+func TestStoredRunFindings(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "runs.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, nsysPageable); code != ExitOK {
+		t.Fatalf("ingest: exit %d: %s", code, errOut)
+	}
+	out, errOut, code := run(t, "gate", "--db", db, "--run", "1", "--fail-on", "pageable-memcpy")
+	if code != ExitFailed || !strings.Contains(out, "[run-finding pageable-memcpy] 31 host transfers use pageable memory") {
+		t.Errorf("gate --run --fail-on pageable-memcpy: exit %d, want 1 with the stored pageable transfers\n%s%s", code, out, errOut)
+	}
+}

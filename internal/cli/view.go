@@ -45,17 +45,28 @@ func verdictsFromFiles(files []string, aopt analysis.Options, prep func(*profan.
 
 // viewsFromDB reads a stored run's verdicts as the gate sees them.
 func viewsFromDB(db *store.DB, run int64) ([]gate.Kernel, error) {
+	ks, _, err := verdictFromDB(db, run)
+	return ks, err
+}
+
+// verdictFromDB reads a stored run's verdict: its kernels' and the
+// run-level findings, as ingest stored them.
+func verdictFromDB(db *store.DB, run int64) ([]gate.Kernel, gate.Run, error) {
 	rec, err := db.Run(bg, run)
 	if err != nil {
-		return nil, err
+		return nil, gate.Run{}, err
 	}
 	ks, err := db.Kernels(bg, run)
 	if err != nil {
-		return nil, err
+		return nil, gate.Run{}, err
 	}
 	out := make([]gate.Kernel, len(ks))
 	for i, k := range ks {
 		out[i] = gate.Kernel{K: k.Kernel, Canonical: k.Canonical, Findings: k.Findings, Source: rec.Source}
 	}
-	return out, nil
+	fs, err := db.RunFindings(bg, run)
+	if err != nil {
+		return nil, gate.Run{}, err
+	}
+	return out, gate.Run{Source: rec.Source, Findings: fs}, nil
 }
