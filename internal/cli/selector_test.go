@@ -97,3 +97,48 @@ func TestStoredRunFindings(t *testing.T) {
 		t.Errorf("gate --run --fail-on pageable-memcpy: exit %d, want 1 with the stored pageable transfers\n%s%s", code, out, errOut)
 	}
 }
+
+// TestStoredVerdictAgrees: gate --run and report --db read the verdict
+// ingest stored, and state what gate and report state on the exports.
+func TestStoredVerdictAgrees(t *testing.T) {
+	in := []string{fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}
+	db := filepath.Join(t.TempDir(), "runs.db")
+	if _, errOut, code := run(t, append([]string{"ingest", "--db", db}, in...)...); code != ExitOK {
+		t.Fatalf("ingest: exit %d: %s", code, errOut)
+	}
+	fails := func(args ...string) string {
+		t.Helper()
+		out, errOut, code := run(t, append([]string{"gate", "--fail-on", "all", "--format", "json"}, args...)...)
+		if code == ExitError {
+			t.Fatalf("gate %v: %s", args, errOut)
+		}
+		var g struct {
+			Checks []struct{ Kernel, Kind, Name, Status string } `json:"checks"`
+		}
+		if err := json.Unmarshal([]byte(out), &g); err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, c := range g.Checks {
+			if c.Status == "fail" {
+				s = append(s, c.Kernel+" "+c.Name)
+			}
+		}
+		return strings.Join(s, "\n")
+	}
+	if a, b := fails(in...), fails("--db", db, "--run", "1"); a != b || a == "" {
+		t.Errorf("gate on the exports fails on\n%s\ngate --run on\n%s", a, b)
+	}
+	rules := func(args ...string) string {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "r.html")
+		if _, errOut, code := run(t, append([]string{"report", "--html", out}, args...)...); code != ExitOK {
+			t.Fatalf("report %v: %s", args, errOut)
+		}
+		b, _ := os.ReadFile(out)
+		return strings.Join(regexp.MustCompile(`<code class="rule">[^<]*</code>`).FindAllString(string(b), -1), " ")
+	}
+	if a, b := rules(in...), rules("--db", db, "--run", "1"); a != b || a == "" {
+		t.Errorf("report on the exports shows %s\nreport --db %s", a, b)
+	}
+}
