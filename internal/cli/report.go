@@ -34,7 +34,7 @@ type ReportOptions struct {
 func NewCmdReport(io *IOStreams) *cobra.Command {
 	opts := &ReportOptions{IO: io, Now: time.Now}
 	cmd := &cobra.Command{
-		Use:   "report (<file>... | --db <path> [--run <id>] [--kernel <regexp>]) --html <out>",
+		Use:   "report (<file>... | --db <path> [--run <id>]) [--kernel <regexp>] --html <out>",
 		Short: "Write a self-contained HTML report: roofline, efficiency, findings, trends",
 		Long: `Write one HTML file (inline CSS and SVG, no script, nothing fetched) with a
 summary of the kernels, a roofline chart per GPU, each kernel's ideal versus
@@ -43,7 +43,9 @@ database, trend charts of the chosen metrics with their change points.
 
 With files, the report covers their kernels. With --db, it covers the newest
 run (or --run) and draws the trends of the kernels matching --kernel across
-all runs.`,
+all runs. --kernel keeps the kernels whose name matches. Launches of the same
+kernel form a group: the summary lists the groups by total time, each with its
+share of the capture, and each group has one card with its launches folded.`,
 		Example: `  profan report fixtures/ncu/transpose.import.details.csv fixtures/ncu/transpose.source.cuda-sass.csv --html transpose.html
   profan report --db runs.db --kernel '^transpose' --html trends.html`,
 		RunE: func(cmd *cobra.Command, args []string) error {
