@@ -14,12 +14,13 @@ import (
 
 // IngestOptions are the flags of profan ingest.
 type IngestOptions struct {
-	IO     *IOStreams
-	Files  []string
-	DB     string
-	Labels []string
-	Device string
-	Input  string
+	IO      *IOStreams
+	Files   []string
+	DB      string
+	Labels  []string
+	Device  string
+	Input   string
+	Verbose bool
 }
 
 // NewCmdIngest builds profan ingest.
@@ -40,6 +41,7 @@ the first is written.`,
   PROFAN_DB=runs.db profan ingest run.csv --label commit=$(git rev-parse --short HEAD)`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Verbose, _ = cmd.Flags().GetBool("verbose")
 			opts.Files = args
 			if runF != nil {
 				return runF(opts)
@@ -86,6 +88,7 @@ func ingestRun(opts *IngestOptions) error {
 			return err
 		}
 	}
+	reportReading(opts.IO, runs, opts.Verbose)
 	db, err := store.Open(dbPath(opts.DB, opts.IO))
 	if err != nil {
 		return err
