@@ -390,3 +390,20 @@ func TestJSONMessagesKeys(t *testing.T) {
 		t.Skip("no messages in this export")
 	}
 }
+
+// --path-map applies to what a database holds too: gate --run and report --db.
+func TestPathMapStored(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "p.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, fx+"transpose.import.details.csv", fx+"transpose.source.cuda-sass.csv"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	out, _, _ := run(t, "gate", "--db", db, "--run", "1", "--format", "sarif", "--path-map", "/tmp/profan/=src/")
+	if strings.Contains(out, "/tmp/profan") || !strings.Contains(out, `"uri": "src/transpose.cu"`) {
+		t.Errorf("gate --run: /tmp/profan left or src/transpose.cu missing:\n%s", out)
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	run(t, "report", "--db", db, "--html", html, "--path-map", "/tmp/profan/=src/")
+	if b, _ := os.ReadFile(html); strings.Contains(string(b), "/tmp/profan") || !strings.Contains(string(b), "src/transpose.cu") {
+		t.Errorf("report --db: /tmp/profan left or src/transpose.cu missing")
+	}
+}

@@ -143,6 +143,7 @@ func reportRun(opts *ReportOptions) error {
 			// reads them, never re-derived with other thresholds.
 			a := analysis.Analyze(run, k.Kernel, analysis.Options{Device: aopt.Device, Bound: aopt.Bound})
 			a.Findings = k.Findings
+			pm.findings(a.Findings)
 			groups.Add(a)
 		}
 		if rep.Title == "" {
