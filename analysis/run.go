@@ -79,3 +79,59 @@ func (v *RunVerdict) CountSuppressed() int {
 	}
 	return n
 }
+
+// Stream makes the verdicts of captures whose kernels arrive one at a time
+// (a reader streaming an export): each kernel's verdict as it comes, the
+// run-level part when the reading is done. Identical launches of a long
+// trace share one verdict (Memo).
+type Stream struct {
+	opt  Options
+	keep bool
+	memo *Memo
+	by   map[*profan.Run]*RunVerdict
+	runs []*RunVerdict
+	// Suppressed counts the findings suppressions silenced so far.
+	Suppressed int
+}
+
+// NewStream returns a stream analysing with opt; keep holds every
+// kernel's verdict in its RunVerdict (commands that print as they go do
+// not keep them).
+func NewStream(opt Options, keep bool) *Stream {
+	return &Stream{opt: opt, keep: keep, memo: NewMemo(opt), by: map[*profan.Run]*RunVerdict{}}
+}
+
+// Kernel makes the verdict on kernel k of run.
+func (s *Stream) Kernel(run *profan.Run, k *profan.Kernel) *Kernel {
+	a := s.memo.Analyze(run, k)
+	s.Suppressed += len(a.Suppressed)
+	v := s.run(run)
+	if s.keep {
+		v.Kernels = append(v.Kernels, a)
+	}
+	return a
+}
+
+func (s *Stream) run(run *profan.Run) *RunVerdict {
+	v, ok := s.by[run]
+	if !ok {
+		v = &RunVerdict{Run: run}
+		s.by[run] = v
+		s.runs = append(s.runs, v)
+	}
+	return v
+}
+
+// Finish makes the run-level part of each run's verdict, runs without
+// kernels included, and returns the verdicts in the order their runs were
+// first seen.
+func (s *Stream) Finish(runs []*profan.Run) []*RunVerdict {
+	for _, r := range runs {
+		s.run(r)
+	}
+	for _, v := range s.runs {
+		v.Finish(s.opt)
+		s.Suppressed += len(v.Suppressed)
+	}
+	return s.runs
+}

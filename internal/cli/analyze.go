@@ -83,31 +83,24 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	}
 	// Parsing runs on one goroutine, analysis and output on another; each
 	// kernel's verdict is written as soon as it is made.
-	memo := analysis.NewMemo(st.Opt)
-	suppressed := 0
+	vs := analysis.NewStream(st.Opt, false)
 	runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
 		if !match(k) {
 			return nil
 		}
 		pm.kernel(k)
-		a := memo.Analyze(run, k)
-		suppressed += len(a.Suppressed)
-		return w.Kernel(a)
+		return w.Kernel(vs.Kernel(run, k))
 	})
 	if err != nil {
 		return err
 	}
 	reportReading(opts.IO, runs, opts.Verbose)
-	for _, run := range runs {
-		v := &analysis.RunVerdict{Run: run}
-		v.Finish(st.Opt)
-		suppressed += len(v.Suppressed)
-	}
+	vs.Finish(runs)
 	if err := w.End(runs); err != nil {
 		return err
 	}
 	if opts.Config != "" {
-		fmt.Fprintf(opts.IO.ErrOut, "%s: %d finding(s) suppressed\n", opts.Config, suppressed)
+		fmt.Fprintf(opts.IO.ErrOut, "%s: %d finding(s) suppressed\n", opts.Config, vs.Suppressed)
 	}
 	return nil
 }

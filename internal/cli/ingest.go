@@ -170,10 +170,10 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 		return err
 	}
 	n := 0
-	memo := analysis.NewMemo(aopt)
+	vs := analysis.NewStream(aopt, false)
 	run, err := f.Read(ingest.Options{Format: opts.Input, Digest: digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 		src.AttachRun(run, k)
-		a := memo.Analyze(run, k)
+		a := vs.Kernel(run, k)
 		if w == nil {
 			if err := begin(deviceName(a)); err != nil {
 				return err
@@ -199,7 +199,7 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 			return err
 		}
 	}
-	if err := addRunFindings(w, run, aopt); err != nil {
+	if err := addRunFindings(w, vs, run); err != nil {
 		w.Rollback()
 		return err
 	}
@@ -215,9 +215,10 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 // its details page).
 func ingestRunKernels(db *store.DB, run *profan.Run, labels map[string]string, aopt analysis.Options) error {
 	info := store.RunInfo{Digest: run.Digest, Source: run.Source, Tool: run.Tool, Format: run.Format, Labels: labels, Size: run.Size}
+	vs := analysis.NewStream(aopt, false)
 	var as []*analysis.Kernel
 	for _, k := range run.Kernels {
-		as = append(as, analysis.Analyze(run, k, aopt))
+		as = append(as, vs.Kernel(run, k))
 	}
 	if len(as) > 0 {
 		info.Device = deviceName(as[0])
@@ -236,7 +237,7 @@ func ingestRunKernels(db *store.DB, run *profan.Run, labels map[string]string, a
 			return err
 		}
 	}
-	if err := addRunFindings(w, run, aopt); err != nil {
+	if err := addRunFindings(w, vs, run); err != nil {
 		w.Rollback()
 		return err
 	}
@@ -248,15 +249,18 @@ var errStop = errors.New("stop")
 
 // addRunFindings stores the run-level part of the run's verdict (host
 // transfers), so that gate --run reads what analyze states.
-func addRunFindings(w *store.RunWriter, run *profan.Run, aopt analysis.Options) error {
+func addRunFindings(w *store.RunWriter, vs *analysis.Stream, run *profan.Run) error {
 	if run == nil {
 		return nil
 	}
-	v := &analysis.RunVerdict{Run: run}
-	v.Finish(aopt)
-	for _, f := range v.Findings {
-		if err := w.AddRunFinding(f); err != nil {
-			return err
+	for _, v := range vs.Finish([]*profan.Run{run}) {
+		if v.Run != run {
+			continue
+		}
+		for _, f := range v.Findings {
+			if err := w.AddRunFinding(f); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

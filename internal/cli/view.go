@@ -12,35 +12,18 @@ import (
 // makes one verdict per run; prep, when given, sees each kernel first
 // (--path-map).
 func verdictsFromFiles(files []string, aopt analysis.Options, prep func(*profan.Kernel)) ([]*analysis.RunVerdict, error) {
-	var out []*analysis.RunVerdict
-	by := map[*profan.Run]*analysis.RunVerdict{}
+	vs := analysis.NewStream(aopt, true)
 	runs, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
-		v, ok := by[run]
-		if !ok {
-			v = &analysis.RunVerdict{Run: run}
-			by[run] = v
-			out = append(out, v)
-		}
 		if prep != nil {
 			prep(k)
 		}
-		v.Kernels = append(v.Kernels, analysis.Analyze(run, k, aopt))
+		vs.Kernel(run, k)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	for _, run := range runs {
-		if _, ok := by[run]; !ok {
-			v := &analysis.RunVerdict{Run: run}
-			by[run] = v
-			out = append(out, v)
-		}
-	}
-	for _, v := range out {
-		v.Finish(aopt)
-	}
-	return out, nil
+	return vs.Finish(runs), nil
 }
 
 // viewsFromDB reads a stored run's verdicts as the gate sees them.
