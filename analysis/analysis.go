@@ -337,6 +337,12 @@ func globalInstructionPattern(a *Kernel, in Instruction, elem, threads, lines fl
 	// ncu's ideal counts the distinct bytes requested: far below
 	// threads × size / 32 means the threads share addresses.
 	noShare := threads * elem / 32
+	if threads > 0 && threads <= 1.5 && in.SectorsPerRequest <= 1.5 {
+		// One active thread (a one-thread kernel, a lane-0 store): it
+		// reads its own word, which one sector serves; nothing is shared.
+		return gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: elem,
+			Reasons: []string{fmt.Sprintf("%.1f active threads per request: one sector serves them", threads)}}
+	}
 	if (in.IdealSectorsPerRequest < 0.9 || (threads > 0 && in.IdealSectorsPerRequest < 0.5*noShare)) && in.SectorsPerRequest <= 1.5 {
 		return gpumodel.AccessPattern{Kind: gpumodel.Broadcast, Reasons: []string{"the threads of a warp read the same address (broadcast)"}}
 	}
@@ -453,8 +459,13 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	// more: a single active thread (a one-thread kernel) reads its own
 	// word, it shares nothing.
 	lone := false
-	if th, ok := a.Value(op + "_thread_requests"); ok && ok1 && req > 0 && acc.IdealSectorsPerRequest < 0.9 {
-		perReq := th / req
+	if acc.IdealSectorsPerRequest < 0.9 {
+		perReq := 0.0
+		if th, ok := a.Value(op + "_thread_requests"); ok && ok1 && req > 0 {
+			perReq = th / req
+		} else if we, ok := a.Value("warp_execution_efficiency"); ok && we > 0 {
+			perReq = we / 100 * 32 // active threads per warp instruction
+		}
 		lone = perReq > 0 && perReq*4/32 <= acc.IdealSectorsPerRequest*1.1
 	}
 	switch {

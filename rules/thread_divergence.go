@@ -36,6 +36,11 @@ or reorganize the data so neighbouring threads take the same path.`,
 		if okw && we >= 95 {
 			okb = false
 		}
+		// A block of fewer threads than a warp leaves lanes idle from the
+		// launch on: that is no divergence (a one-thread kernel).
+		if bs := p.A.K.Block.Size(); okw && bs > 0 && bs < 32 && we <= 100*float64(bs)/32*1.05 {
+			okw = false
+		}
 		if !(okb && be < p.T.BranchEfficiency) && !(okw && we < p.T.WarpEfficiency) {
 			return
 		}
