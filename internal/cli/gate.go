@@ -47,8 +47,10 @@ fails, 2 on bad input or usage.
 
 --require 'METRIC OP VALUE' holds for every kernel matching --kernel (all by
 default). METRIC is a canonical name (gld_efficiency, duration, ...) or a raw
-ncu/nvprof name; OP is one of < <= > >= == !=; VALUE may carry a time unit
-(ns, us, ms, s) or %.
+ncu/nvprof name; OP is one of < <= > >= == !=; VALUE is 50us, 1.2ms, 80%
+(of a fraction metric such as achieved_occupancy: 0.8), 2x or a number; a
+duration needs a time unit. A kernel whose export lacks the metric fails the
+condition, unless --skip-missing skips it.
 
 --fail-on RULES fails on findings of these rules (IDs and globs, comma
 separated, "all" for every rule).
@@ -57,13 +59,18 @@ separated, "all" for every rule).
 the newest run before --run; or labels key=value[,key=value], the newest run
 having them): each kernel's duration and canonical efficiency metrics, each in
 its better direction, may not get worse by more than PCT, and no finding may
-appear that the baseline kernel did not have. Durations are noisy: the
+appear that the baseline kernel did not have; a kernel of the baseline
+absent from the run fails, unless --allow-missing. Durations are noisy: the
 regression must also be significant by the test trend uses (Mann-Whitney U
 over the launches when both runs have three or more, else a t-test against
 the run-to-run spread of the kernel's stored history).
 
 --config FILE (TOML) adds [[require]] conditions, fail_on rules, thresholds
-and [[suppress]] entries, each with a mandatory reason.`,
+and [[suppress]] entries, each with a mandatory reason.
+
+With no condition at all (no --require, --fail-on, --baseline or --config),
+gate is a linter: warning-level findings fail it. --path-map FROM=TO rewrites
+source paths in every format; -v lists the passing checks too.`,
 		Example: `  profan gate run.csv --require 'gld_efficiency >= 80' --require 'duration < 100us' --kernel '^transpose'
   profan gate run.csv --fail-on uncoalesced-global,shared-bank-conflict --format github
   profan gate --db runs.db --run 4 --baseline 3 --max-regression 10% --format junit > gate.xml`,
