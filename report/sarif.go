@@ -160,7 +160,11 @@ func gateSARIF(w io.Writer, r *gate.Result, opt Options) error {
 			// No source line: the kernel is the place. The export the
 			// kernel came from is no source file of the repository, so it
 			// is a property, not a location code scanning would misplace.
-			res.Locations = []sarifLocation{{LogicalLocations: []sarifLogical{{Name: ch.Kernel, Kind: "function"}}}}
+			kind := "function"
+			if ch.Kind == "run-finding" {
+				kind = "module" // the capture as a whole, not a kernel
+			}
+			res.Locations = []sarifLocation{{LogicalLocations: []sarifLogical{{Name: ch.Kernel, Kind: kind}}}}
 		}
 		if ch.Source != "" {
 			res.Properties["export"] = ch.Source

@@ -20,6 +20,21 @@ func TestGateRunFindings(t *testing.T) {
 	if code != ExitFailed || !strings.Contains(out, "[run-finding pageable-memcpy] 31 host transfers use pageable memory") {
 		t.Errorf("gate --fail-on pageable-memcpy: exit %d, want 1 with the pageable transfers\n%s%s", code, out, errOut)
 	}
+	for _, format := range []string{"json", "junit", "sarif", "github"} {
+		out, errOut, code := run(t, "gate", nsysPageable, "--fail-on", "pageable-memcpy", "--format", format)
+		if code != ExitFailed || !strings.Contains(out, "31 host transfers use pageable memory") {
+			t.Errorf("gate --format %s: exit %d, want 1 naming the transfers\n%s%s", format, code, out, errOut)
+		}
+		if format == "sarif" {
+			var doc any
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range validateSARIF(doc) {
+				t.Error("sarif:", e)
+			}
+		}
+	}
 	if _, _, code := run(t, "gate", nsysPageable, "--fail-on", "uncoalesced-global"); code != ExitOK {
 		t.Errorf("gate --fail-on uncoalesced-global: exit %d, want 0", code)
 	}
