@@ -45,6 +45,8 @@ type Run struct {
 // Accounting says what reading an export found: the data rows, the kernel
 // records and launches they held, and every line skipped, by rule.
 type Accounting struct {
+	Lines      int // lines read: Headers + Rows + the skipped lines
+	Headers    int // table headers and units rows
 	Rows       int // data rows read (units rows excluded)
 	Records    int // kernel records: one per launch, or per aggregate
 	Launches   int // launches the records stand for (aggregates count their invocations)
@@ -61,7 +63,7 @@ type SkipCount struct {
 
 // String is the accounting in one line, for -v.
 func (a Accounting) String() string {
-	s := fmt.Sprintf("%d launches in %d kernel records, %d activities, %d data rows", a.Launches, a.Records, a.Activities, a.Rows)
+	s := fmt.Sprintf("%d lines: %d launches in %d kernel records, %d activities, %d data rows, %d header lines", a.Lines, a.Launches, a.Records, a.Activities, a.Rows, a.Headers)
 	for _, k := range a.Skipped {
 		s += fmt.Sprintf("; skipped %d %s (first at line %d)", k.Lines, k.Rule, k.First)
 	}

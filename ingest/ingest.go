@@ -217,6 +217,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 			run.Tool = imp.Tool()
 		}
 		before := s.records
+		s.acct.Headers++
 		if err := imp.Parse(t); err != nil {
 			return nil, err
 		}
@@ -247,6 +248,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 	if run.Digest == "" {
 		run.Digest = in.Digest()
 	}
+	s.acct.Lines = lr.n
 	run.Accounting = s.acct
 	if tables == 0 {
 		return nil, noTableError(run, src, lr.n, s.textSeen)
@@ -346,14 +348,17 @@ func (t *Table) note(line int, kind, format string, args ...any) {
 }
 
 // skip counts a skipped line under rule.
-func (s *stream) skip(rule string) {
+func (s *stream) skip(rule string) { s.skipN(rule, 1) }
+
+// skipN counts n skipped lines under rule.
+func (s *stream) skipN(rule string, n int) {
 	for i := range s.acct.Skipped {
 		if s.acct.Skipped[i].Rule == rule {
-			s.acct.Skipped[i].Lines++
+			s.acct.Skipped[i].Lines += n
 			return
 		}
 	}
-	s.acct.Skipped = append(s.acct.Skipped, profan.SkipCount{Rule: rule, Lines: 1, First: s.lr.n})
+	s.acct.Skipped = append(s.acct.Skipped, profan.SkipCount{Rule: rule, Lines: n, First: s.lr.n})
 }
 
 func dedup(xs []string) []string {
@@ -626,6 +631,7 @@ func isSubTableHeader(f [][]byte) bool {
 func (t *Table) markUnits() {
 	t.unitsRaw = append([]byte(nil), t.raw...)
 	t.s.acct.Rows--
+	t.s.acct.Headers++
 }
 
 // Skip counts a data row the importer skips, under rule.

@@ -73,6 +73,19 @@ func readLines(t testing.TB, path string) []string {
 
 type readCount struct{ kernels, launches, activities, apis int }
 
+// checkAccounted asserts that every line read is a header, a data row or
+// a line skipped under a rule.
+func checkAccounted(t *testing.T, what string, run *profan.Run) {
+	a := run.Accounting
+	n := a.Headers + a.Rows
+	for _, s := range a.Skipped {
+		n += s.Lines
+	}
+	if n != a.Lines {
+		t.Errorf("%s: %d lines read, %d accounted for (%s)", what, a.Lines, n, a)
+	}
+}
+
 func countOf(run *profan.Run) readCount {
 	return readCount{len(run.Kernels), run.Accounting.Launches, len(run.Activities), len(run.APICalls)}
 }
@@ -162,6 +175,7 @@ func TestMutations(t *testing.T) {
 			continue // an export without a table: nothing to lose
 		}
 		want := countOf(clean)
+		checkAccounted(t, path, clean)
 		header, ok := firstHeader(lines)
 		if !ok {
 			t.Errorf("%s: reads without error but no header found", path)
@@ -190,6 +204,7 @@ func TestMutations(t *testing.T) {
 					refused++
 					continue
 				}
+				checkAccounted(t, path+" + "+il.name, run)
 				if got := countOf(run); got != want {
 					t.Errorf("%s + %s at line %d: read %+v, the clean file %+v", path, il.name, pos+1, got, want)
 				}
@@ -265,7 +280,7 @@ func mutationSeeds(t testing.TB) [][]byte {
 func ExampleAccounting() {
 	run, _ := ReadFile("../fixtures/variants/variants.details.print-details-all.csv.gz", Options{})
 	fmt.Println(run.Accounting)
-	// Output: 18 launches in 18 kernel records, 0 activities, 34425 data rows; skipped 18 ncu --print-details note (first at line 1691); skipped 18 blank line (first at line 1692); skipped 36 ncu --print-details sub-table line (first at line 1697)
+	// Output: 34498 lines: 18 launches in 18 kernel records, 0 activities, 34425 data rows, 1 header lines; skipped 18 ncu --print-details note (first at line 1691); skipped 18 blank line (first at line 1692); skipped 36 ncu --print-details sub-table line (first at line 1697)
 }
 
 // endless is an input of commas without end, counting what was read.

@@ -85,6 +85,9 @@ func (id ncuIdentity) sameLaunch(r Row, k *profan.Kernel) bool {
 	return string(r.Bytes(id.id)) == k.ID && string(r.Bytes(id.kernel)) == k.Name
 }
 
+// SkipNoMetric counts the details rows of a section that has no metric.
+const SkipNoMetric = "ncu section row without a metric"
+
 func (ncuDetails) Parse(t *Table) error {
 	c := ColumnsOf(t.Header)
 	id := ncuIdentityOf(c)
@@ -132,6 +135,7 @@ func (ncuDetails) Parse(t *Table) error {
 		}
 		mname := r.Bytes(name)
 		if len(mname) == 0 {
+			t.Skip(SkipNoMetric)
 			continue // rows of sections without metrics
 		}
 		mname = metricOfLabelName(mname)

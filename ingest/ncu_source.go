@@ -65,7 +65,8 @@ func (ncuSource) Parse(t *Table) error {
 	seen := map[string]bool{}
 	var prev string
 	var prevRepeat bool
-	emit := func(line int) error {
+	blockRows := 0 // rows of the current block, to uncount a dropped one
+	emit := func(line, rows int) error {
 		if k == nil {
 			return nil
 		}
@@ -79,7 +80,8 @@ func (ncuSource) Parse(t *Table) error {
 			if sig == prev && !prevRepeat {
 				k = nil
 				prevRepeat = true
-				t.s.skip(SkipRepeatedBlock)
+				t.s.acct.Rows -= rows
+				t.s.skipN(SkipRepeatedBlock, rows)
 				return nil
 			}
 			prev, prevRepeat = sig, false
@@ -94,6 +96,7 @@ func (ncuSource) Parse(t *Table) error {
 	for t.Next() {
 		r := t.Row()
 		first := r.String(0)
+		blockRows++
 		switch {
 		case first == "Kernel Name" || first == "File Path":
 			// A new block. With cuda,sass, a kernel that inlines code from
@@ -105,9 +108,10 @@ func (ncuSource) Parse(t *Table) error {
 			b = &sourceBlock{}
 			b.start([]string{first, r.String(1)})
 			if first == "Kernel Name" {
-				if err := emit(last); err != nil {
+				if err := emit(last, blockRows-1); err != nil {
 					return err
 				}
+				blockRows = 1
 			}
 			continue
 		case first == "Function Name" && b.header == nil:
@@ -127,7 +131,7 @@ func (ncuSource) Parse(t *Table) error {
 			if k != nil && b.file != "" && k.Name == b.kernel && !files[b.file] {
 				files[b.file] = true // one more file of the same launch
 			} else {
-				if err := emit(last); err != nil {
+				if err := emit(last, 0); err != nil {
 					return err
 				}
 				k = profan.NewKernel()
@@ -181,7 +185,7 @@ func (ncuSource) Parse(t *Table) error {
 	if t.Err() != nil {
 		return t.Err()
 	}
-	return emit(last)
+	return emit(last, blockRows)
 }
 
 // Source-page skip rules.

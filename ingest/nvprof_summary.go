@@ -38,6 +38,10 @@ func (nvprofSummary) Match(h []string) bool {
 		ColumnsOf(h).Has("Avg", "Min", "Max", "Name")
 }
 
+// SkipHostSummary counts nvprof summary rows of OpenACC, OpenMP and other
+// host activity, which profan does not model.
+const SkipHostSummary = "nvprof host summary row (OpenACC, OpenMP, ...)"
+
 func (nvprofSummary) Parse(t *Table) error {
 	const format = "nvprof-summary"
 	c := ColumnsOf(t.Header)
@@ -76,6 +80,7 @@ func (nvprofSummary) Parse(t *Table) error {
 			case "API calls":
 				api = true
 			default:
+				t.Skip(SkipHostSummary)
 				continue // OpenACC, OpenMP and other host summaries
 			}
 		}
