@@ -43,6 +43,8 @@ advice. The format of each table is detected from its header.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Files = args
+			// -v (every canonical metric, the rules skipped) is the root's.
+			opts.Verbose, _ = cmd.Flags().GetBool("verbose")
 			if runF != nil {
 				return runF(opts)
 			}
@@ -54,7 +56,6 @@ advice. The format of each table is detected from its header.`,
 	cmd.Flags().StringVar(&opts.Checks, "checks", "all", "rules to run: all, -ID, globs (e.g. all,-low-occupancy,*-memcpy)")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file with thresholds and suppressions")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it (e.g. H200, \"NVIDIA A100-SXM4-80GB\")")
-	cmd.Flags().BoolVarP(&opts.Verbose, "verbose", "v", false, "show every canonical metric and the rules that were skipped")
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "details of the N kernels that take the most time, after the summary table (0: all)")
 	cmd.Flags().StringVar(&opts.Kernel, "kernel", "", "analyze only the kernels whose name matches this regular expression")
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)

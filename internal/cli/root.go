@@ -76,7 +76,7 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 	// --version only: -v is --verbose in every command.
 	root.Flags().Bool("version", false, "print the version")
 	root.SetVersionTemplate("profan {{.Version}}\n")
-	root.PersistentFlags().BoolP("verbose", "v", false, "say more: every metric, every passing check")
+	root.PersistentFlags().BoolP("verbose", "v", false, "say more: every canonical metric and the rules skipped (analyze), what was read and skipped (ingest), every passing check (gate)")
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &FlagError{err: err} })
