@@ -495,14 +495,12 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 		}
 	}
 	acc.Pattern.Evidence = ev
+	// The counters are checked as measured, before the ideal is raised
+	// to the one sector every request moves.
+	rawIdeal := acc.IdealSectorsPerRequest
 	// A request moves at least one sector: the ideal is never below one,
 	// whether the warp's threads share an address or few are active.
-	if acc.IdealSectorsPerRequest < 1 {
-		acc.IdealSectorsPerRequest = 1
-		if acc.Requests > 0 {
-			acc.IdealTransactions = math.Max(acc.IdealTransactions, acc.Requests)
-		}
-	}
+	atLeastOneSector(acc)
 	e := elem
 	if e <= 0 || math.IsNaN(e) {
 		e = 4
@@ -512,8 +510,7 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed, Evidence: gpumodel.FromCounters,
 			Reasons: []string{fmt.Sprintf("%s_efficiency %.1f%%: %.1f× the ideal sectors move (the export has no sectors per request to tell the pattern)", op, fromEff, 100/fromEff)}}
 	}
-	acc.Implausible = gpumodel.Plausible(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest, eff(a, op))
-	atLeastOneSector(acc)
+	acc.Implausible = gpumodel.Plausible(e, acc.SectorsPerRequest, rawIdeal, eff(a, op))
 	return acc
 }
 
