@@ -104,3 +104,31 @@ func TestSourcePagesInlinedHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceMismatchReported: a source page holding fewer launches than the
+// details page attaches by name and order and says what it could not
+// attach, rather than attaching by position.
+func TestSourceMismatchReported(t *testing.T) {
+	src, err := ReadFile("../fixtures/variants/variants.source.cuda-sass.csv.gz", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src.Kernels = src.Kernels[:6] // the first repetition only
+	sp := NewSourcePages()
+	sp.Add(src)
+	details, err := ReadFile("../fixtures/variants/variants.details.csv.gz", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range details.Kernels {
+		sp.AttachRun(details, k)
+	}
+	for i, k := range details.Kernels {
+		if got := len(k.Source) > 0; got != (i < 6) {
+			t.Errorf("launch %s: source attached %v", k.ID, got)
+		}
+	}
+	if n := len(sp.Notes()); n != 6 || !strings.Contains(sp.Notes()[0], "no source block left") {
+		t.Errorf("notes: %q", sp.Notes())
+	}
+}
