@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/units"
 )
 
 // Importer reads one kind of table. Importers are chosen by their header
@@ -558,6 +559,11 @@ func (t *Table) Next() bool {
 			t.err, t.done = err, true
 			return false
 		}
+		if loneNumber(line) {
+			// A row cut down to its first field, not program output.
+			t.err, t.done = t.Errorf(s.lr.n, "a lone value %q inside the table (truncated row?)", shorten(string(line), 40)), true
+			return false
+		}
 		if s.interloper(line) {
 			continue
 		}
@@ -584,7 +590,7 @@ func (t *Table) Next() bool {
 			t.subWidth = 0
 		}
 		if headerCandidate(t.fields) {
-			if isSubTableHeader(t.fields) {
+			if _, details := t.imp.(ncuDetails); details && isSubTableHeader(t.fields) && len(t.fields) < len(t.Header) {
 				t.subWidth = len(t.fields)
 				s.skip(SkipSubTable)
 				continue
@@ -615,13 +621,28 @@ func (t *Table) Next() bool {
 	}
 }
 
+// loneNumber reports a line that is one number and nothing else: inside a
+// table, what is left of a row cut short.
+func loneNumber(line []byte) bool {
+	if len(line) == 0 || len(line) > 40 || !(line[0] >= '0' && line[0] <= '9' || line[0] == '-' || line[0] == '.') {
+		return false
+	}
+	if bytes.IndexByte(line, ',') >= 0 {
+		return false
+	}
+	_, ok, _ := units.ParseNumber(string(bytes.TrimSpace(line)))
+	return ok
+}
+
 // blockImporter is an importer whose table is made of blocks that each
 // start with a line its Match accepts (ncu's source page).
 type blockImporter interface{ blocks() }
 
 // isSubTableHeader recognizes the header of a sub-table that ncu
-// --print-details all writes between a launch's rows ("GPU ID","GPU Name",
-// "NUMA ID by CPU Affinity",...): its rows, as wide as it, are skipped.
+// --print-details all writes between a launch's rows of a details page
+// ("GPU ID","GPU Name","NUMA ID by CPU Affinity",...): its rows, as wide as
+// it and narrower than the page's, are skipped. In any other table such a
+// line is a row, which its reader refuses.
 func isSubTableHeader(f [][]byte) bool {
 	return len(f) >= 2 && string(f[0]) == "GPU ID" && string(f[1]) == "GPU Name"
 }

@@ -34,6 +34,7 @@ var interlopers = []struct {
 	{"numa", []string{`"GPU ID","GPU Name","NUMA ID by CPU Affinity","CPU Affinity","NUMA ID by Memory Affinity"`,
 		`"0","NVIDIA H100 80GB HBM3","0","0-15","0"`}},
 	{"output-comma", []string{"epoch 1, loss 0.5"}},
+	{"cut-row", []string{"1.3562"}},
 	{"header", nil}, // the file's own first table header, repeated
 }
 
