@@ -9,6 +9,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/report/html"
 	"github.com/profan-dev/profan/store"
@@ -96,16 +97,18 @@ func reportRun(opts *ReportOptions) error {
 	// per kernel, whatever the number of launches.
 	groups := analysis.NewGrouper(false)
 	if len(opts.Files) > 0 {
-		vs, err := verdictsFromFiles(opts.Files, aopt, pm.kernel)
-		if err != nil {
-			return err
-		}
-		for _, v := range vs {
-			for _, a := range v.Kernels {
-				if match(a.K) {
-					groups.Add(a)
-				}
+		// Streamed as analyze does: repeated launches of a trace share
+		// their verdict (the memo), and only the groups are kept.
+		memo := analysis.NewMemo(aopt)
+		if _, err := ingest.ReadFiles(opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+			if !match(k) {
+				return nil
 			}
+			pm.kernel(k)
+			groups.Add(memo.Analyze(run, k))
+			return nil
+		}); err != nil {
+			return err
 		}
 	} else {
 		db, err := openDB(dbPath(opts.DB, opts.IO))
@@ -200,7 +203,7 @@ func reportRun(opts *ReportOptions) error {
 		if err := html.Write(opts.IO.Out, rep); err != nil {
 			return err
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to standard output (%d launches of %d kernels, %d trends)\n", groups.Launches(), groups.Len(), len(rep.Trends))
+		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to standard output (%d launches of %s, %d trends)\n", groups.Launches(), plural(groups.Len(), "kernel"), len(rep.Trends))
 		return nil
 	}
 	f, err := os.Create(opts.HTML)
@@ -214,7 +217,7 @@ func reportRun(opts *ReportOptions) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d launches of %d kernels, %d trends)\n", opts.HTML, groups.Launches(), groups.Len(), len(rep.Trends))
+	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d launches of %s, %d trends)\n", opts.HTML, groups.Launches(), plural(groups.Len(), "kernel"), len(rep.Trends))
 	return nil
 }
 
@@ -246,3 +249,10 @@ func checkOutput(out string, inputs []string, db string) error {
 
 // maxTrendPoints bounds the points of one trend chart: the newest runs.
 const maxTrendPoints = 1000
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
