@@ -376,11 +376,18 @@ func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
 
 // tailGain is the estimated gain of evening out a last wave that leaves
 // waste of the GPU's slots idle: the idle share of the time, unless a unit
-// is saturated anyway.
+// is saturated anyway, and never below the launch floor. Under one wave it
+// is the launch's fill (gridGain).
 func tailGain(p *Pass, waste float64) float64 {
+	if w, ok := p.Value("waves_per_sm"); ok && w > 0 && w < 1 {
+		return gridGain(p, w)
+	}
 	g := waste
 	if us, ok := usageOf(p.A); ok {
 		g = math.Min(g, math.Max(0, 1-us.busiest()))
+	}
+	if t, ok := p.Value("duration"); ok && t > 0 {
+		g = math.Min(g, math.Max(0, 1-launchFloor/t))
 	}
 	return clamp01(g)
 }
