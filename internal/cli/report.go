@@ -27,6 +27,7 @@ type ReportOptions struct {
 	HTML    string
 	Title   string
 	Device  string
+	Config  string
 	PathMap []string
 	Now     func() time.Time
 }
@@ -74,6 +75,7 @@ share of the capture, and each group has one card with its launches folded.`,
 	cmd.Flags().StringSliceVarP(&opts.Metrics, "metric", "m", []string{"duration", "gld_transactions_per_request", "gst_transactions_per_request", "shared_load_transactions_per_request", "dram_throughput"}, "metrics to draw trends of")
 	cmd.Flags().StringVar(&opts.Title, "title", "", "report title")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
+	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with thresholds and suppressions, as analyze and gate read it")
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	return cmd
 }
@@ -83,7 +85,7 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := loadSettings("all", nil, "", opts.Device)
+	st, err := loadSettings("all", nil, opts.Config, opts.Device)
 	if err != nil {
 		return err
 	}
@@ -145,7 +147,15 @@ func reportRun(opts *ReportOptions) error {
 			// findings are the verdict stored at ingest, as gate --run
 			// reads them, never re-derived with other thresholds.
 			a := analysis.Analyze(run, k.Kernel, analysis.Options{Device: aopt.Device, Bound: aopt.Bound})
-			a.Findings = k.Findings
+			// The config's suppressions apply to the stored findings as
+			// gate --run applies them.
+			for _, f := range k.Findings {
+				if why, ok := st.Sel.Suppressed(f.Rule, k.Kernel); ok {
+					a.Suppressed = append(a.Suppressed, analysis.Suppressed{Finding: f, Reason: why})
+				} else {
+					a.Findings = append(a.Findings, f)
+				}
+			}
 			pm.findings(a.Findings)
 			groups.Add(a)
 		}

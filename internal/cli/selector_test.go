@@ -94,6 +94,21 @@ func TestAnalyzeSuppressions(t *testing.T) {
 	if want := cfg + ": " + strconv.Itoa(n) + " finding(s) suppressed"; n == 0 || !strings.Contains(errOut, want) {
 		t.Errorf("stderr %q, want %q", errOut, want)
 	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	if _, errOut, code := run(t, "report", "--config", cfg, "--html", html, nvprofReduce, nsysPageable); code != ExitOK {
+		t.Fatalf("report --config: exit %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(html); strings.Contains(string(b), `<code class="rule">small-grid</code>`) {
+		t.Errorf("report --config shows suppressed small-grid findings")
+	}
+	db := filepath.Join(t.TempDir(), "runs.db")
+	run(t, "ingest", "--db", db, nvprofReduce)
+	if _, errOut, code := run(t, "report", "--config", cfg, "--html", html, "--db", db, "--run", "1"); code != ExitOK {
+		t.Fatalf("report --db --config: exit %d: %s", code, errOut)
+	}
+	if b, _ := os.ReadFile(html); strings.Contains(string(b), `<code class="rule">small-grid</code>`) {
+		t.Errorf("report --db --config shows suppressed small-grid findings")
+	}
 	gout, _, gcode := run(t, "gate", "--config", cfg, "--fail-on", "all,-latency-bound,-memory-bound,-compute-bound", nvprofReduce, nsysPageable)
 	if strings.Contains(gout, "FAIL") && regexp.MustCompile(`FAIL .*(small-grid|pageable-memcpy)`).MatchString(gout) {
 		t.Errorf("gate fails on suppressed findings (exit %d):\n%s", gcode, gout)
