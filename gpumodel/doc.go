@@ -24,7 +24,10 @@
 // Balance is the instruction:byte ratio of the cpsc424 lecture; its "3.76"
 // is the Tesla M2090's (see Spec.Balance). Lookup maps device names as
 // exports print them to specs; ByCC picks a representative per compute
-// capability.
+// capability; Identify uses every clue an export gives (the name, ncu's
+// DRAM frequency, memory size, SM count, L2 size, bus width) and says, as
+// a typed DeviceSource, whether the GPU was named, recognised from its
+// attributes or assumed from the compute capability.
 //
 // # Coalescing
 //

@@ -68,6 +68,12 @@ func checkUncoalesced(p *Pass) {
 		}
 		msg := fmt.Sprintf("global %s move %.1f sectors per request where %.1f would do (%s): %.0f%% of their sectors are wasted",
 			c.what, x.SectorsPerRequest, x.IdealSectorsPerRequest, desc, removed*100)
+		_, haveSPR := p.Value(c.op + "_transactions_per_request")
+		if eff, ok := p.Value(c.op + "_efficiency"); ok && !haveSPR {
+			// Only the efficiency was measured: say that, not a sectors
+			// per request the export does not give.
+			msg = fmt.Sprintf("global %s are %.1f%% efficient (%s_efficiency): %.0f%% of the bytes they move are wasted", c.what, eff, c.op, removed*100)
+		}
 		advice := uncoalescedAdvice(x.Pattern, x.SectorsPerRequest, x.IdealSectorsPerRequest, c.what)
 		// With the source page, name the worst instruction; the kernel's
 		// pattern is already that instruction's.
