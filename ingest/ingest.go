@@ -512,8 +512,9 @@ type Table struct {
 	fields    [][]byte
 	raw       []byte // the current row's line
 	rawHeader []byte
-	unitsRaw  []byte // the units row, when the table has one
-	subWidth  int    // fields of the --print-details sub-table being skipped
+	unitsRaw  []byte                  // the units row, when the table has one
+	subWidth  int                     // fields of the --print-details sub-table being skipped
+	notHeader map[int]map[string]bool // width → first fields that are not headers
 }
 
 // Row is one data row. Its fields are valid until the next call to Next.
@@ -595,14 +596,19 @@ func (t *Table) Next() bool {
 				s.skip(SkipSubTable)
 				continue
 			}
-			h := toStrings(t.fields)
 			var imp Importer
-			if s.forced != nil {
-				if s.forced.Match(h) {
-					imp = s.forced
+			if !t.seenNotHeader(t.fields) {
+				h := toStrings(t.fields)
+				if s.forced != nil {
+					if s.forced.Match(h) {
+						imp = s.forced
+					}
+				} else {
+					imp = matchHeader(h)
 				}
-			} else {
-				imp = matchHeader(h)
+				if imp == nil {
+					t.rememberNotHeader(t.fields)
+				}
 			}
 			if imp != nil {
 				if _, blocks := imp.(blockImporter); !blocks || imp != t.imp {
@@ -618,6 +624,29 @@ func (t *Table) Next() bool {
 		s.marker = ""
 		t.row = Row{Line: s.lr.n, fields: t.fields}
 		return true
+	}
+}
+
+// seenNotHeader reports a row whose first field and width were already
+// found not to be a header in this table: nvprof's aggregate tables start
+// every row with the device name or the activity type ("GPU activities"),
+// which would otherwise be matched against every importer's header on
+// every row. The lookup allocates nothing.
+func (t *Table) seenNotHeader(f [][]byte) bool {
+	return t.notHeader[len(f)][string(f[0])]
+}
+
+func (t *Table) rememberNotHeader(f [][]byte) {
+	if t.notHeader == nil {
+		t.notHeader = map[int]map[string]bool{}
+	}
+	m := t.notHeader[len(f)]
+	if m == nil {
+		m = map[string]bool{}
+		t.notHeader[len(f)] = m
+	}
+	if len(m) < 64 {
+		m[string(f[0])] = true
 	}
 }
 
