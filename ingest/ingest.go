@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/units"
 )
 
@@ -69,7 +70,9 @@ type SyntaxError struct {
 	Msg  string
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg) }
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d: %s", safe.Term(e.File), e.Line, safe.Term(e.Msg))
+}
 
 var errSinkFailed = errors.New("sink failed")
 
@@ -136,7 +139,7 @@ func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 		maxText = 32
 	}
 	lr, src := in.lr, in.src
-	run := &profan.Run{Source: src}
+	run := &profan.Run{Source: safe.Term(src)}
 	s := &stream{lr: lr, run: run, sink: sink, src: src, forced: forced, maxText: maxText}
 	if sink.Kernel != nil && opt.Concurrent {
 		// Parse on this goroutine and hand kernels to the sink on another:

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/profan-dev/profan/internal/safe"
 	"text/tabwriter"
 	"time"
 
@@ -77,7 +78,7 @@ func runsRun(opts *RunsOptions) error {
 		tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "RUN\tTIME\tTOOL\tDEVICE\tKERNELS\tLABELS\tSOURCE")
 		for _, r := range rs {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Created.UTC().Format("2006-01-02 15:04:05"), r.Tool, r.Device, r.Kernels, labelString(r.Labels), r.Source)
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Created.UTC().Format("2006-01-02 15:04:05"), r.Tool, safe.Term(r.Device), r.Kernels, safe.Term(labelString(r.Labels)), safe.Term(r.Source))
 		}
 		return tw.Flush()
 	}
