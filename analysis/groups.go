@@ -164,17 +164,30 @@ func (gr *Grouper) Add(a *Kernel) {
 	if len(g.Sample) < MaxSample {
 		g.Sample = append(g.Sample, Launch{ID: k.ID, Grid: k.Grid, Block: k.Block, Launches: n, Duration: d, Findings: len(a.Findings)})
 	}
+	// A rule may report twice on one launch (its loads and its stores):
+	// the launch counts once, and the time saved is the larger estimate,
+	// not the sum.
+	var onLaunch map[string]float64
 	for _, f := range a.Findings {
 		gf := g.findings[f.Rule]
 		if gf == nil {
 			gf = &GroupFinding{Finding: f, best: math.Inf(-1), CaptureGain: math.NaN()}
 			g.findings[f.Rule] = gf
 		}
-		gf.Launches += n
 		score := 0.0
 		if !math.IsNaN(f.Gain) && timed {
 			score = f.Gain * d * float64(n)
+		}
+		if prev, seen := onLaunch[f.Rule]; !seen {
+			if onLaunch == nil {
+				onLaunch = map[string]float64{}
+			}
+			onLaunch[f.Rule] = score
+			gf.Launches += n
 			gf.saved += score
+		} else if score > prev {
+			onLaunch[f.Rule] = score
+			gf.saved += score - prev
 		}
 		if score > gf.best || (score == gf.best && f.Severity > gf.Severity) {
 			gf.best = score

@@ -84,6 +84,7 @@ func TestConsistency(t *testing.T) {
 			checkBounds(t, name, a)
 		}
 		checkRendered(t, name, all)
+		checkGroups(t, name, all)
 		// The commands read the input again, three times: on two shared
 		// cores, only the smaller exports (every importer and layout has
 		// some) go through them; the large ones are held by (a), (b), (d).
@@ -191,6 +192,26 @@ func checkBounds(t *testing.T, name string, a *analysis.Kernel) {
 		}
 		if !math.IsNaN(f.Gain) && (f.Gain < 0 || f.Gain > 1) {
 			t.Errorf("%s kernel %s: %s gain %v outside [0, 1]", name, a.K.ID, f.Rule, f.Gain)
+		}
+	}
+}
+
+// checkGroups is (d) for the summary: a rule holds for at most every
+// launch of its group, and saves at most the whole capture.
+func checkGroups(t *testing.T, name string, ks []*analysis.Kernel) {
+	t.Helper()
+	gr := analysis.NewGrouper(false)
+	for _, a := range ks {
+		gr.Add(a)
+	}
+	for _, g := range gr.Groups() {
+		for _, f := range g.Findings {
+			if f.Launches > g.Launches {
+				t.Errorf("%s group %s: %s on %d of %d launches", name, g.Name, f.Rule, f.Launches, g.Launches)
+			}
+			if !math.IsNaN(f.CaptureGain) && (f.CaptureGain < 0 || f.CaptureGain > 1) {
+				t.Errorf("%s group %s: %s saves %.2f of the capture", name, g.Name, f.Rule, f.CaptureGain)
+			}
 		}
 	}
 }
