@@ -1,7 +1,11 @@
-// Package analysis puts the pieces together for one kernel: it resolves the
-// GPU, derives the canonical metrics, cross-checks the memory accesses with
-// the analytic model and runs the rules. Commands that show, store or gate
-// kernels all go through Analyze, so they agree.
+// Package analysis is where a verdict is made, once, from the best
+// evidence: for each kernel it identifies the GPU (a typed source), derives
+// the canonical metrics, reads one typed access pattern per memory space
+// (the source page's per-instruction counters first, then the raw
+// counters, then the model), decides the one limiter, and runs the rules;
+// for a capture (AnalyzeRun, Stream) it adds the run-level findings and
+// the groups of launches. analyze, gate, report and ingest all render or
+// store these verdicts and never derive their own.
 package analysis
 
 import (

@@ -1,7 +1,9 @@
-// Package report renders analysed kernels for people and programs: an
-// aligned text summary, Markdown, and the JSON contract other tools read.
-// Writers stream: each kernel is written as soon as it is analysed, so a
-// large export never sits in memory.
+// Package report renders verdicts and gate results for people and
+// programs. Every output format (text, json, markdown, html, junit, sarif,
+// github) is one file declaring a Format, listed in Registry; the JSON
+// contract's types live here. Verdict writers stream: each kernel is
+// written as soon as it is analysed, so a large export never sits in
+// memory.
 package report
 
 import (
