@@ -135,7 +135,7 @@ func Classify(name string) Info {
 	case strings.Contains(lower, "cublaslt"):
 		info.Library = CUBLASLt
 		info.Kind = GEMM
-	case strings.Contains(lower, "cublas") || reCublasPrefix.MatchString(lower) || reGemv.MatchString(base) ||
+	case strings.Contains(lower, "cublas") || strings.HasPrefix(lower, "nvjet_") || reCublasPrefix.MatchString(lower) || reGemv.MatchString(base) ||
 		strings.Contains(lower, "splitkreduce"):
 		info.Library, info.Kind = CUBLAS, GEMM
 	case strings.Contains(lower, "cutlass"):
