@@ -210,11 +210,28 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		} else if err == errTooManyFields {
 			return nil, &SyntaxError{File: src, Line: lr.n, Msg: err.Error()}
 		}
+		if imp == nil && s.unknownWidth > 0 && err == nil {
+			// Inside a table profan does not read.
+			switch {
+			case len(fields) == s.unknownWidth:
+				s.skip(SkipUnreadTable)
+				s.brk = false
+			case s.brk && unknownHeaderShape(fields):
+				s.unknownWidth, s.unknownLine = len(fields), lr.n
+				s.acct.Headers++
+				s.brk = false
+			default:
+				return nil, &SyntaxError{File: src, Line: lr.n, Msg: fmt.Sprintf("a row of %d fields in the %d-column table of line %d, which profan does not read (truncated or interleaved output?)", len(fields), s.unknownWidth, s.unknownLine)}
+			}
+			continue
+		}
 		if imp == nil {
 			// A line with commas before the first table: application output.
 			s.output(line, "program output")
 			continue
 		}
+		s.unknownWidth = 0
+		s.brk = false
 		header := toStrings(fields)
 		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...)}
 		if run.Tool == "" || (tables == 0 && run.Tool != imp.Tool()) {
@@ -300,6 +317,14 @@ const (
 // an indented note or program output. It records and counts it, and
 // reports whether it was one.
 func (s *stream) interloper(line []byte) bool {
+	ok := s.classify(line)
+	if ok {
+		s.brk = true
+	}
+	return ok
+}
+
+func (s *stream) classify(line []byte) bool {
 	if len(line) == 0 || (line[0] != '"' && len(bytes.TrimSpace(line)) == 0) {
 		s.skip(SkipBlank)
 		return true
@@ -498,6 +523,11 @@ type stream struct {
 	acct     profan.Accounting
 	launches map[string]int // launch identity → line of its first row
 	noted    map[string]bool
+	brk      bool // a blank line, message or text since the last row or header
+	// A table of a report profan does not read (nsys stats prints several
+	// reports one after the other): its width and header line while its
+	// rows are being skipped.
+	unknownWidth, unknownLine int
 }
 
 // Table is one CSV table of an export, handed to the importer whose header
@@ -609,6 +639,13 @@ func (t *Table) Next() bool {
 				} else {
 					imp = matchHeader(h)
 				}
+				if imp == nil && s.forced == nil && s.brk && unknownHeaderShape(t.fields) {
+					ended, cand := t.unknownTable(line)
+					if ended {
+						return false
+					}
+					line = cand // the peek reused the reader's buffer
+				}
 				if imp == nil {
 					t.rememberNotHeader(t.fields)
 				}
@@ -623,11 +660,65 @@ func (t *Table) Next() bool {
 			}
 		}
 		t.raw = line
+		s.brk = false
 		s.acct.Rows++
 		s.marker = ""
 		t.row = Row{Line: s.lr.n, fields: t.fields}
 		return true
 	}
+}
+
+// SkipUnreadTable counts the header and rows of a table of a report that
+// no importer reads (nsys stats prints several reports in one output).
+const SkipUnreadTable = "row of a table profan does not read"
+
+// unknownHeaderShape reports a line shaped like a table header: three or
+// more fields, each a non-empty text that is no number.
+func unknownHeaderShape(f [][]byte) bool {
+	if len(f) < 3 {
+		return false
+	}
+	for _, x := range f {
+		x = bytes.TrimSpace(x)
+		if len(x) == 0 {
+			return false
+		}
+		if _, ok, _ := units.ParseNumber(string(x)); ok {
+			return false
+		}
+	}
+	return true
+}
+
+// unknownTable decides whether line, a header no importer matches that
+// follows a break (a blank line, a message), starts a table of another
+// report: when the next line is a row as wide as it. The current table
+// then ends and the other table's rows are skipped, counted. Otherwise
+// the line stays this table's row (t.fields point into a copy of it).
+func (t *Table) unknownTable(line []byte) (bool, []byte) {
+	s := t.s
+	cand := append([]byte(nil), line...)
+	n := s.lr.n
+	next, err := s.lr.next()
+	wide := -1
+	if err == nil {
+		if f, err := splitCSV(next, nil); err == nil && isRowLike(next) {
+			wide = len(f)
+		}
+		s.lr.unread(next)
+	} else if err != io.EOF {
+		t.err, t.done = err, true
+		return true, nil
+	}
+	t.fields, _ = splitCSV(cand, t.fields[:0])
+	if wide != len(t.fields) {
+		return false, cand
+	}
+	s.unknownWidth, s.unknownLine = len(t.fields), n
+	s.acct.Headers++
+	s.brk = false
+	t.done = true
+	return true, nil
 }
 
 // seenNotHeader reports a row whose first field and width were already

@@ -313,3 +313,43 @@ func TestLongLineFlat(t *testing.T) {
 		t.Errorf("a line of %d fields: %v", maxFields+10, err)
 	}
 }
+
+// TestReportsProfanDoesNotRead: nsys stats prints several reports one
+// after the other, each after a title and a blank line; the tables no
+// importer reads are skipped and counted, not read as rows of the table
+// before them, and the kernels read are those of the clean export.
+func TestReportsProfanDoesNotRead(t *testing.T) {
+	path := "testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv"
+	clean, err := ReadFile(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := "\n ** CUDA GPU MemOps Summary (by Time) (cuda_gpu_mem_time_sum):\n\n" +
+		"Time (%),Total Time (ns),Count,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Operation\n" +
+		"60.1,1000,2,500.0,500.0,400,600,141.4,[CUDA memcpy Host-to-Device]\n" +
+		"39.9,664,1,664.0,664.0,664,664,0.0,[CUDA memset]\n"
+	b, _ := os.ReadFile(path)
+	for _, in := range []string{string(b) + other, other + string(b), string(b) + other + "\n" + string(b)} {
+		run, err := Read(strings.NewReader(in), path, Options{}, Sink{})
+		if strings.Count(in, "Instances") == 2 {
+			// The same report twice: its kernels are aggregates without IDs,
+			// read twice.
+			if err != nil || len(run.Kernels) != 2*len(clean.Kernels) {
+				t.Errorf("two reports around another: %v, %d kernels", err, len(run.Kernels))
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		if len(run.Kernels) != len(clean.Kernels) {
+			t.Errorf("%d kernels, want %d", len(run.Kernels), len(clean.Kernels))
+		}
+		checkAccounted(t, "nsys reports", run)
+	}
+	// A row that fits neither table is refused.
+	bad := string(b) + other + "1,2\n"
+	if _, err := Read(strings.NewReader(bad), path, Options{}, Sink{}); err == nil || !strings.Contains(err.Error(), "which profan does not read") {
+		t.Errorf("a stray row in an unread table: %v", err)
+	}
+}
