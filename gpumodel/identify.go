@@ -3,6 +3,7 @@ package gpumodel
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -90,7 +91,14 @@ func (id Identity) Note() string {
 	default:
 		b.WriteString(" (the export names no GPU)")
 	}
-	b.WriteString("; peaks and balance follow it. Name the GPU with --device, e.g. --device H200")
+	eg := id.Spec.Name
+	if len(id.Others) > 0 {
+		eg = id.Others[0]
+	}
+	if strings.Contains(eg, " ") {
+		eg = strconv.Quote(eg)
+	}
+	fmt.Fprintf(&b, "; peaks and balance follow it. Name the GPU with --device, e.g. --device %s", eg)
 	return b.String()
 }
 

@@ -92,7 +92,16 @@ func (m *markdownWriter) summary() {
 	if total > 0 {
 		fmt.Fprintf(m.w, ", %s of kernel time", metrics.Format(total, "s"))
 	}
-	m.w.WriteString(".\n\n| # | share | launches | total | mean | kernel | top finding |\n|---:|---:|---:|---:|---:|---|---|\n")
+	m.w.WriteString(".\n\n")
+	seen := map[string]bool{}
+	for _, g := range gs {
+		// The GPU assumed for a capture that does not name it, once, up front.
+		if note := g.Rep.GPU.Note(); note != "" && !seen[note] {
+			seen[note] = true
+			m.w.WriteString("> " + mdEscape(note) + "\n\n")
+		}
+	}
+	m.w.WriteString("| # | share | launches | total | mean | kernel | top finding |\n|---:|---:|---:|---:|---:|---|---|\n")
 	rows := tableRows(gs, m.top)
 	for i, g := range rows {
 		top := ""
