@@ -37,10 +37,13 @@ func inputSets(t *testing.T) [][]string {
 		base := strings.TrimSuffix(strings.TrimSuffix(f, ".gz"), ".csv")
 		if i := strings.Index(base, ".source."); i > 0 {
 			stem := base[:i]
-			for _, d := range []string{".import.details.csv", ".details.csv", ".details.csv.gz", ".full.details.csv"} {
-				if have[stem+d] {
-					sets = append(sets, []string{stem + d, f})
-					break
+			// With a details page, and with a raw page, of the same report.
+			for _, pages := range [][]string{{".import.details.csv", ".details.csv", ".details.csv.gz", ".full.details.csv"}, {".full.raw.csv", ".raw.csv.gz", ".metrics.raw.csv"}} {
+				for _, d := range pages {
+					if have[stem+d] {
+						sets = append(sets, []string{stem + d, f})
+						break
+					}
 				}
 			}
 			continue
@@ -92,6 +95,7 @@ func TestConsistency(t *testing.T) {
 			checkCommands(t, name, set, vs)
 		}
 	}
+	t.Logf("%d input sets", n)
 	if n < 40 {
 		t.Errorf("only %d input sets analysed, want every fixture and sample", n)
 	}
