@@ -154,7 +154,10 @@ func CheckMeasurement(m Measurement) []Problem {
 	}
 	if m.Requests > 0 {
 		spr := m.Sectors / m.Requests
-		if spr < 1 {
+		// Real counters fall short of 1 slightly too (0.9977 measured for
+		// a one-thread store per block on an H100, 65382 sectors for 65536
+		// requests), so only a clear shortfall is impossible.
+		if spr < 0.98 {
 			add("sectors", true, "%s sectors per request: every request touches at least one sector", num(spr))
 		}
 		// Real counters overshoot 32 slightly (32.09 measured for random

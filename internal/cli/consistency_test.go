@@ -135,6 +135,14 @@ func checkPatterns(t *testing.T, name string, a *analysis.Kernel) {
 		if sp.acc != nil && sp.space == "global" && sp.acc.IdealSectorsPerRequest < 1 {
 			t.Errorf("%s: %s %s ideal %.2f sectors per request, below one sector", id, sp.space, sp.op, sp.acc.IdealSectorsPerRequest)
 		}
+		if sp.acc != nil {
+			for _, m := range sp.acc.Implausible {
+				// Every fixture is a real capture: nothing in it is impossible.
+				if strings.HasPrefix(m, "impossible") {
+					t.Errorf("%s: %s %s: a real capture called %s", id, sp.space, sp.op, m)
+				}
+			}
+		}
 		if sp.acc != nil && sp.acc.Pattern.Ways > 32 {
 			t.Errorf("%s: %s %s a %.0f-way bank conflict, more than 32", id, sp.space, sp.op, sp.acc.Pattern.Ways)
 		}
