@@ -463,8 +463,8 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	// more: a single active thread (a one-thread kernel) reads its own
 	// word, it shares nothing.
 	lone := false
+	perReq := 0.0 // active threads per request, 0 when unknown
 	if acc.IdealSectorsPerRequest < 0.9 {
-		perReq := 0.0
 		if th, ok := a.Value(op + "_thread_requests"); ok && ok1 && req > 0 {
 			perReq = th / req
 		} else if we, ok := a.Value("warp_execution_efficiency"); ok && we > 0 {
@@ -482,8 +482,17 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	case acc.IdealSectorsPerRequest < 0.9 && acc.SectorsPerRequest <= 1.5:
 		// Less than a sector of distinct bytes per request: the threads
 		// share addresses.
+		what := "the threads of a warp read the same address (broadcast)"
+		if op == "gst" {
+			what = "the threads of a warp store to the same address"
+		}
+		if perReq == 0 {
+			// Without the active threads per request, one thread alone
+			// asks for as few bytes as a warp sharing one address.
+			what += ", or only one thread of the warp is active"
+		}
 		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Broadcast, AccessBytes: accessBytes,
-			Reasons: []string{fmt.Sprintf("%.2f sectors per request for %.2f sectors of distinct bytes: the threads of a warp read the same address (broadcast)", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request for %.2f sectors of distinct bytes: %s", acc.SectorsPerRequest, acc.IdealSectorsPerRequest, what)}}
 	case haveElem && !isPow2(elem) && math.Abs(acc.SectorsPerRequest-acc.IdealSectorsPerRequest) > 0.05*acc.IdealSectorsPerRequest:
 		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed,
 			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: instructions of different widths or patterns share this memory space; the source page tells them apart", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
