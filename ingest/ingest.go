@@ -336,7 +336,12 @@ func (s *stream) classify(line []byte) bool {
 			if s.run.Tool == "" {
 				s.run.Tool = msg.tool
 			}
-			s.marker = msg.Text
+			if strings.HasSuffix(msg.Text, ":") {
+				// A title ("API calls:", "Unified Memory profiling
+				// result:"): kept for the next table, whatever messages
+				// come between.
+				s.marker = msg.Text
+			}
 			s.skip(SkipMessage)
 			return true
 		}
@@ -639,7 +644,7 @@ func (t *Table) Next() bool {
 				} else {
 					imp = matchHeader(h)
 				}
-				if imp == nil && s.forced == nil && s.brk && unknownHeaderShape(t.fields) {
+				if _, blocks := t.imp.(blockImporter); imp == nil && !blocks && s.forced == nil && s.brk && unknownHeaderShape(t.fields) {
 					ended, cand := t.unknownTable(line)
 					if ended {
 						return false

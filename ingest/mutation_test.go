@@ -152,6 +152,14 @@ func positions(n, header int, seed string, small bool) []int {
 	if body < 1 {
 		return []int{n}
 	}
+	if os.Getenv("PROFAN_MUTATE_ALL") != "" {
+		// Every place (slow: for a one-off check, not for CI).
+		all := make([]int, 0, n+1)
+		for i := 0; i <= n; i++ {
+			all = append(all, i)
+		}
+		return all
+	}
 	if !small {
 		// One place: the middle, or a place that varies with the seed.
 		if r%2 == 0 {
