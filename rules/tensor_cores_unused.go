@@ -11,6 +11,12 @@ import (
 
 // TensorCoresUnused reports FP32 GEMMs and convolutions that a library ran
 // on the FFMA pipe of a GPU that has tensor cores.
+// tf32Efficiency is the share of the TF32 tensor-core peak cuBLAS reaches
+// on mid-size GEMMs: 64% in the H100 capture fixtures/pytorch/
+// train.tf32.gemm.details.csv.gz (the same FLOPs 5.7 times faster than the
+// FP32 kernels at 83% of the FFMA peak).
+const tf32Efficiency = 0.65
+
 var TensorCoresUnused = &Rule{
 	ID:    "tensor-cores-unused",
 	Title: "FP32 matrix multiply on a GPU with tensor cores",
@@ -24,7 +30,10 @@ Turing (7.x) tensor cores take FP16 only, which needs loss scaling and is more
 than a switch: the rule is silent there, as it is below 7.0, where there are
 no tensor cores. The estimated gain is an upper bound from the peaks, given on
 the data-center parts (8.0, 9.0, 10.0) only: the kernel's compute share times
-the FFMA time the tensor cores would save (TF32 peak 7.4 to 8 times FP32).`,
+the time left when the kernel's FLOPs run on the tensor cores (TF32 peak 7.4 to
+8 times FP32, of which cuBLAS reaches about 65%) and its unchanged memory
+traffic bounds it. Measured on an H100 training step (fixtures/pytorch): TF32
+made the FP32 GEMMs 82% faster, the rule estimates 82%.`,
 	Before: `y = x @ w          # torch.float32 tensors: cuBLAS runs an FFMA kernel`,
 	After: `torch.backends.cuda.matmul.allow_tf32 = True   # or:
 torch.set_float32_matmul_precision("high")
@@ -52,13 +61,25 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 		}
 		gain := math.NaN()
 		advice := "allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, or torch.set_float32_matmul_precision(\"high\"); torch.backends.cudnn.allow_tf32 for convolutions), or autocast to bf16 (torch.autocast(\"cuda\", dtype=torch.bfloat16)); in cuBLAS, cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH)"
-		// TF32 tensor-core peak over FP32 FFMA peak: 8× on A100
-		// (156 vs 19.5 TFLOP/s), 7.4× on H100 SXM (495 vs 67);
+		// The FFMA kernel runs at c of the SM's peak; with TF32 the same
+		// FLOPs run at tf32Efficiency of a peak ratio times higher, and
+		// no faster than its unchanged DRAM traffic allows (m of peak,
+		// ceiling 85%; the L1 and shared traffic of an FFMA GEMM's tiles
+		// is not the tensor-core kernel's). TF32 tensor-core peak over FP32 FFMA peak: 8× on
+		// A100 (156 vs 19.5 TFLOP/s), 7.4× on H100 SXM (495 vs 67);
 		// consumer parts of 8.6/8.9 gain far less, so only the
 		// data-center parts get an estimate.
 		if (major == 8 && minor == 0) || major == 9 || major == 10 {
+			ratio := 7.4
+			if major == 8 {
+				ratio = 8
+			}
 			if c, ok := p.Value("compute_throughput_pct"); ok {
-				gain = clamp01(c / 100 * (1 - 1/7.4))
+				rest := c / 100 / (tf32Efficiency * ratio)
+				if m, ok := p.Value("dram_utilization"); ok {
+					rest = math.Max(rest, m/100/0.85)
+				}
+				gain = clamp01(1 - rest)
 			}
 		}
 		p.Report(profan.Finding{
