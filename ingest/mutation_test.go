@@ -361,3 +361,41 @@ func TestReportsProfanDoesNotRead(t *testing.T) {
 		t.Errorf("a stray row in an unread table: %v", err)
 	}
 }
+
+// TestDecimalCommaAndInfinity pins the unparseable-value cases of issue 12
+// in an nvprof table and an ncu page: a decimal comma is read with a note,
+// an infinity is a missing value with a note, each said once; another
+// value that is no number is refused with its line.
+func TestDecimalCommaAndInfinity(t *testing.T) {
+	path := "testdata/nvprof/magus-gtx1080ti-matrixMul-metrics.csv"
+	b, _ := os.ReadFile(path)
+	lines := strings.SplitAfter(string(b), "\n")
+	row := lines[6]
+	i := strings.LastIndexByte(row, ',')
+	for _, c := range []struct{ value, note string }{{`"965,5"`, "decimal comma"}, {"inf", "infinite"}, {"1e400", "infinite"}, {"9.6.5", ""}} {
+		mut := append(append(append([]string{}, lines[:6]...), row[:i+1]+c.value+"\n"), lines[7:]...)
+		run, err := Read(strings.NewReader(strings.Join(mut, "")), path, Options{}, Sink{})
+		if c.note == "" {
+			if err == nil || !strings.Contains(err.Error(), path+":7:") {
+				t.Errorf("%s: %v, want an error at line 7", c.value, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.value, err)
+		}
+		notes := 0
+		for _, m := range run.Messages {
+			if m.Level == "note" && strings.HasPrefix(m.Text, c.note) && m.Line == 7 {
+				notes++
+			}
+		}
+		if notes != 1 {
+			t.Errorf("%s: %d notes %q at line 7, want 1: %v", c.value, notes, c.note, run.Messages)
+		}
+		v, ok := run.Kernels[0].Metric("inst_per_warp")
+		if c.note == "decimal comma" && (!ok || v.Value != 965.5) {
+			t.Errorf("%s: inst_per_warp = %v, want 965.5", c.value, v.Value)
+		}
+	}
+}

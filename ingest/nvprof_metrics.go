@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"math"
 	"strings"
 
@@ -190,6 +191,20 @@ func nvprofValue(s, colUnit string) (nvprofNumber, bool) {
 func nvprofField(t *Table, r Row, i int, colUnit string) (nvprofNumber, error) {
 	v, ok := nvprofValue(r.String(i), colUnit)
 	if !ok {
+		raw := strings.TrimSpace(r.String(i))
+		num, unit := units.SplitSuffix(raw)
+		if unit == "" {
+			unit = colUnit
+		}
+		if d, ok := units.ParseDecimalComma(num); ok {
+			sc := units.Lookup(unit, units.Binary)
+			t.note(r.Line, noteDecimalComma, "%q read as %g", raw, d)
+			return nvprofNumber{value: d * sc.Factor, base: sc.Base, unit: unit}, nil
+		}
+		if _, _, err := units.ParseNumber(num); errors.Is(err, units.ErrInfinite) {
+			t.note(r.Line, noteInfinite, "%q read as a missing value", raw)
+			return nvprofNumber{value: math.NaN(), base: sc0(unit), unit: unit}, nil
+		}
 		col := ""
 		if i >= 0 && i < len(t.Header) {
 			col = t.Header[i]
@@ -198,3 +213,6 @@ func nvprofField(t *Table, r Row, i int, colUnit string) (nvprofNumber, error) {
 	}
 	return v, nil
 }
+
+// sc0 is the base unit of an nvprof unit.
+func sc0(unit string) string { return units.Lookup(unit, units.Binary).Base }
