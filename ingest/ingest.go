@@ -307,7 +307,7 @@ const (
 	SkipBlank          = "blank line"
 	SkipMessage        = "profiler message (==PROF==, ==WARNING==, ==ERROR==, ==<pid>==)"
 	SkipOutput         = "program output"
-	SkipNote           = "ncu --print-details note"
+	SkipNote           = "indented note (ncu --print-details)"
 	SkipSubTable       = "ncu --print-details sub-table line"
 	SkipRepeatedHeader = "repeated header"
 	SkipRepeatedUnits  = "repeated units row"
@@ -607,8 +607,8 @@ func (t *Table) Next() bool {
 			continue
 		}
 		if _, blocks := t.imp.(blockImporter); !blocks && s.marker == "" && bytes.Equal(line, t.rawHeader) {
-			// After a profiler message ("==2868== API calls:") the same
-			// header starts a new table.
+			// After a title message ("==2868== API calls:") the same
+			// header starts a new table; otherwise it is a repeat.
 			s.skip(SkipRepeatedHeader)
 			continue
 		}

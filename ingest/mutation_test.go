@@ -289,7 +289,7 @@ func mutationSeeds(t testing.TB) [][]byte {
 func ExampleAccounting() {
 	run, _ := ReadFile("../fixtures/variants/variants.details.print-details-all.csv.gz", Options{})
 	fmt.Println(run.Accounting)
-	// Output: 34498 lines: 18 launches in 18 kernel records, 0 activities, 34425 data rows, 1 header lines; skipped 18 ncu --print-details note (first at line 1691); skipped 18 blank line (first at line 1692); skipped 36 ncu --print-details sub-table line (first at line 1697)
+	// Output: 34498 lines: 18 launches in 18 kernel records, 0 activities, 34425 data rows, 1 header lines; skipped 18 indented note (ncu --print-details) (first at line 1691); skipped 18 blank line (first at line 1692); skipped 36 ncu --print-details sub-table line (first at line 1697)
 }
 
 // endless is an input of commas without end, counting what was read.
