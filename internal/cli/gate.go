@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/profan-dev/profan"
 	"math"
 	"regexp"
 	"strconv"
@@ -184,6 +185,11 @@ func gateRun(opts *GateOptions) error {
 		if err != nil {
 			return err
 		}
+		read := make([]*profan.Run, 0, len(vs))
+		for _, v := range vs {
+			read = append(read, v.Run)
+		}
+		reportReading(opts.IO, read, opts.Verbose)
 		for _, v := range vs {
 			ks, r := gate.FromVerdict(v)
 			views = append(views, ks...)
