@@ -255,3 +255,15 @@ func TestExportStringsEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestVerboseAccounting: -v says what was read and skipped of each export.
+func TestVerboseAccounting(t *testing.T) {
+	in := variants + "variants.details.print-details-all.csv.gz"
+	want := "34498 lines: 18 launches in 18 kernel records, 0 activities, 34425 data rows, 1 header lines; skipped 18 indented note"
+	for _, args := range [][]string{{"analyze", "-v", in}, {"gate", "-v", in, "--require", "duration < 1s"}, {"ingest", "-v", "--db", filepath.Join(t.TempDir(), "v.db"), in}} {
+		_, errOut, code := run(t, args...)
+		if code != ExitOK || !strings.Contains(errOut, want) {
+			t.Errorf("%s -v: exit %d, stderr %q", args[0], code, errOut)
+		}
+	}
+}
