@@ -629,10 +629,28 @@ func (t *Table) Next() bool {
 			t.subWidth = 0
 		}
 		if headerCandidate(t.fields) {
-			if _, details := t.imp.(ncuDetails); details && isSubTableHeader(t.fields) && len(t.fields) < len(t.Header) {
-				t.subWidth = len(t.fields)
-				s.skip(SkipSubTable)
-				continue
+			if _, details := t.imp.(ncuDetails); details && len(t.fields) < len(t.Header) && s.forced == nil {
+				if isSubTableHeader(t.fields) {
+					t.subWidth = len(t.fields)
+					s.skip(SkipSubTable)
+					continue
+				}
+				if unknownHeaderShape(t.fields) {
+					// Another sub-table of --print-details all (an NVLink
+					// topology): a header-shaped line narrower than the page,
+					// followed by a row as wide as it.
+					wide, cand, err := t.peekWidth(line)
+					if err != nil {
+						t.err, t.done = err, true
+						return false
+					}
+					line = cand
+					if wide == len(t.fields) {
+						t.subWidth = wide
+						s.skip(SkipSubTable)
+						continue
+					}
+				}
 			}
 			var imp Importer
 			if !t.seenNotHeader(t.fields) {
@@ -702,20 +720,12 @@ func unknownHeaderShape(f [][]byte) bool {
 // the line stays this table's row (t.fields point into a copy of it).
 func (t *Table) unknownTable(line []byte) (bool, []byte) {
 	s := t.s
-	cand := append([]byte(nil), line...)
 	n := s.lr.n
-	next, err := s.lr.next()
-	wide := -1
-	if err == nil {
-		if f, err := splitCSV(next, nil); err == nil && isRowLike(next) {
-			wide = len(f)
-		}
-		s.lr.unread(next)
-	} else if err != io.EOF {
+	wide, cand, err := t.peekWidth(line)
+	if err != nil {
 		t.err, t.done = err, true
 		return true, nil
 	}
-	t.fields, _ = splitCSV(cand, t.fields[:0])
 	if wide != len(t.fields) {
 		return false, cand
 	}
@@ -724,6 +734,27 @@ func (t *Table) unknownTable(line []byte) (bool, []byte) {
 	s.brk = false
 	t.done = true
 	return true, nil
+}
+
+// peekWidth returns the number of fields of the line after line (-1 when
+// it is not a row), leaving it to be read next, and a copy of line, which
+// t.fields then point into: the peek reuses the reader's buffer.
+func (t *Table) peekWidth(line []byte) (int, []byte, error) {
+	s := t.s
+	cand := append([]byte(nil), line...)
+	wide := -1
+	next, err := s.lr.next()
+	switch {
+	case err == nil:
+		if f, err := splitCSV(next, nil); err == nil && isRowLike(next) {
+			wide = len(f)
+		}
+		s.lr.unread(next)
+	case err != io.EOF:
+		return 0, nil, err
+	}
+	t.fields, _ = splitCSV(cand, t.fields[:0])
+	return wide, cand, nil
 }
 
 // seenNotHeader reports a row whose first field and width were already

@@ -132,3 +132,26 @@ func TestSourceMismatchReported(t *testing.T) {
 		t.Errorf("notes: %q", sp.Notes())
 	}
 }
+
+// TestPrintDetailsUnknownSubTable: a sub-table of --print-details all that
+// profan has no rule for by name (an NVLink topology, on a machine with
+// NVLink) is skipped as a sub-table of the details page: a header-shaped
+// line narrower than the page, followed by rows as wide as it.
+func TestPrintDetailsUnknownSubTable(t *testing.T) {
+	path := "../fixtures/variants/variants.details.print-details-all.csv.gz"
+	lines := readLines(t, path)
+	sub := []string{"    The system has NVLink connections.\n", "\n", `"Link Name","Peer Device","Link State"` + "\n", `"NVLink 0","GPU 1","Up"` + "\n", `"NVLink 1","GPU 1","Up"` + "\n"}
+	mut := append(append(append([]string{}, lines[:1700]...), sub...), lines[1700:]...)
+	run, err := Read(strings.NewReader(strings.Join(mut, "")), path, Options{}, Sink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Accounting.Launches != 18 {
+		t.Errorf("%d launches, want 18", run.Accounting.Launches)
+	}
+	for _, s := range run.Accounting.Skipped {
+		if s.Rule == SkipSubTable && s.Lines != 36+3 {
+			t.Errorf("%d sub-table lines skipped, want 39", s.Lines)
+		}
+	}
+}
