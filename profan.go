@@ -455,6 +455,20 @@ type Finding struct {
 	Locations []Location // source lines, when the export has the source page
 }
 
+// CompareGains orders estimated gains largest first, unknown (NaN) ones
+// last: -1 when a goes first, 1 when b does, 0 when they tie.
+func CompareGains(a, b float64) int {
+	switch {
+	case math.IsNaN(a) && math.IsNaN(b), a == b:
+		return 0
+	case math.IsNaN(a):
+		return 1
+	case math.IsNaN(b), a > b:
+		return -1
+	}
+	return 1
+}
+
 // Location is a place in the kernel's source.
 type Location struct {
 	File string

@@ -248,14 +248,8 @@ func (gr *Grouper) Groups() []*Group {
 // severity, launches and rule ID; unknown gains go after known ones.
 func sortGroupFindings(fs []GroupFinding) {
 	sort.SliceStable(fs, func(i, j int) bool {
-		gi, gj := fs[i].CaptureGain, fs[j].CaptureGain
-		switch {
-		case math.IsNaN(gi) && !math.IsNaN(gj):
-			return false
-		case !math.IsNaN(gi) && math.IsNaN(gj):
-			return true
-		case !math.IsNaN(gi) && gi != gj:
-			return gi > gj
+		if c := profan.CompareGains(fs[i].CaptureGain, fs[j].CaptureGain); c != 0 {
+			return c < 0
 		}
 		if fs[i].Severity != fs[j].Severity {
 			return fs[i].Severity > fs[j].Severity

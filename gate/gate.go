@@ -327,7 +327,7 @@ func regressionChecks(base, cur []Kernel, maxReg float64, sel *rules.Selector, h
 				continue
 			}
 			mb, mc := stats.Median(xb), stats.Median(xc)
-			worse := rel(mb, mc) * float64(-d.Better) // positive when worse
+			worse := stats.Rel(mb, mc) * float64(-d.Better) // positive when worse
 			if mb == 0 {
 				worse = 0
 				if (mc > 0) == (d.Better < 0) && mc != 0 {
@@ -335,7 +335,7 @@ func regressionChecks(base, cur []Kernel, maxReg float64, sel *rules.Selector, h
 				}
 			}
 			ch := Check{Kernel: g.Name, Kind: "regression", Name: m, Source: g.Kernels[0].Source}
-			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(rel(mb, mc), 0)*100)
+			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(stats.Rel(mb, mc), 0)*100)
 			c := CompareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
 			switch c.Method {
 			case stats.Launches:
@@ -378,15 +378,6 @@ func regressionChecks(base, cur []Kernel, maxReg float64, sel *rules.Selector, h
 	return out
 }
 
-func rel(a, b float64) float64 {
-	if a == 0 {
-		if b == 0 {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	return (b - a) / math.Abs(a)
-}
 
 func finiteOr(v, d float64) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -408,7 +399,7 @@ type Comparison struct {
 // the run-to-run spread of the kernel's history, else the 5% floor.
 func CompareMetric(metric string, xa, xb []float64, hist stats.Spread, minRel float64) Comparison {
 	if !Noisy(metric) {
-		return Comparison{Changed: math.Abs(rel(stats.Median(xa), stats.Median(xb))) > minRel && stats.Median(xa) != stats.Median(xb), Method: stats.Exact}
+		return Comparison{Changed: math.Abs(stats.Rel(stats.Median(xa), stats.Median(xb))) > minRel && stats.Median(xa) != stats.Median(xb), Method: stats.Exact}
 	}
 	ch, p, m := stats.NoisyThresholds.CompareRuns(xa, xb, hist)
 	return Comparison{Changed: ch, P: p, Method: m}

@@ -261,14 +261,8 @@ func missing(a *analysis.Kernel, req []string) string {
 // gains go last, then by rule ID for stable output.
 func SortFindings(fs []profan.Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
-		gi, gj := fs[i].Gain, fs[j].Gain
-		switch {
-		case math.IsNaN(gi) && !math.IsNaN(gj):
-			return false
-		case !math.IsNaN(gi) && math.IsNaN(gj):
-			return true
-		case !math.IsNaN(gi) && gi != gj:
-			return gi > gj
+		if c := profan.CompareGains(fs[i].Gain, fs[j].Gain); c != 0 {
+			return c < 0
 		}
 		if fs[i].Severity != fs[j].Severity {
 			return fs[i].Severity > fs[j].Severity

@@ -229,3 +229,15 @@ func Median(xs []float64) float64 {
 	}
 	return (s[m-1] + s[m]) / 2
 }
+
+// Rel is the relative change from a to b, (b - a) / |a|: 0 when both are 0,
+// +Inf when only a is.
+func Rel(a, b float64) float64 {
+	if a == 0 {
+		if b == 0 {
+			return 0
+		}
+		return math.Inf(1)
+	}
+	return (b - a) / math.Abs(a)
+}

@@ -315,38 +315,21 @@ FROM kernels k JOIN findings f ON f.kernel_id = k.id WHERE k.run_id = ? ORDER BY
 // to out (whose records have the given ordinals and kernel IDs index), in
 // the order written.
 func (db *DB) expandSeries(ctx context.Context, runID int64, out []StoredKernel, ordinals []int, index map[int64]int) ([]StoredKernel, error) {
-	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT s.kernel_id, s.launches, s.data
-FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id = ? ORDER BY s.kernel_id, s.chunk`), runID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
 	type ordered struct {
 		ord int
 		k   StoredKernel
 	}
 	var more []ordered
-	var ls []seriesLaunch
-	for rows.Next() {
-		var id int64
-		var n int
-		var data []byte
-		if err := rows.Scan(&id, &n, &data); err != nil {
-			return nil, err
-		}
+	err := db.eachSeries(ctx, `k.run_id = ?`, []any{runID}, func(id int64) (int, string, bool, error) {
 		i, ok := index[id]
 		if !ok {
-			return nil, fmt.Errorf("launch series of unknown kernel %d", id)
+			return 0, "", false, fmt.Errorf("launch series of unknown kernel %d", id)
 		}
-		first := out[i]
-		if ls, err = decodeSeries(data, n, ordinals[i], first.Kernel.ID, ls[:0]); err != nil {
-			return nil, fmt.Errorf("kernel %s: %w", first.Kernel.ID, err)
-		}
-		for _, l := range ls {
-			more = append(more, ordered{l.ordinal, first.launch(l)})
-		}
-	}
-	if err := rows.Err(); err != nil {
+		return ordinals[i], out[i].Kernel.ID, true, nil
+	}, func(id int64, l seriesLaunch) {
+		more = append(more, ordered{l.ordinal, out[index[id]].launch(l)})
+	})
+	if err != nil {
 		return nil, err
 	}
 	if len(more) == 0 {
@@ -641,6 +624,42 @@ FROM kernels k`)
 	return b.String(), args
 }
 
+// eachSeries decodes the launch series of the kernels rows that where (over
+// kernels k) selects, in kernel and chunk order: first gives a series' first
+// launch's ordinal and ID (ok false skips the series), each receives its
+// later launches.
+func (db *DB) eachSeries(ctx context.Context, where string, args []any, first func(kernelID int64) (ordinal int, id string, ok bool, err error), each func(kernelID int64, l seriesLaunch)) error {
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT s.kernel_id, s.launches, s.data
+FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE `+where+` ORDER BY s.kernel_id, s.chunk`), args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var ls []seriesLaunch
+	for rows.Next() {
+		var id int64
+		var n int
+		var data []byte
+		if err := rows.Scan(&id, &n, &data); err != nil {
+			return err
+		}
+		ord, firstID, ok, err := first(id)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if ls, err = decodeSeries(data, n, ord, firstID, ls[:0]); err != nil {
+			return fmt.Errorf("kernel %s: %w", firstID, err)
+		}
+		for _, l := range ls {
+			each(id, l)
+		}
+	}
+	return rows.Err()
+}
+
 // pointAt is the kernels row behind a trend point.
 type pointAt struct {
 	kernel  int64
@@ -651,26 +670,13 @@ type pointAt struct {
 // a point for every later launch of a launch series whose first launch has
 // a point: the same value, or the launch's own for duration.
 func (db *DB) trendSeries(ctx context.Context, pts []Point, at []pointAt, lo, hi int64, duration bool) ([]Point, error) {
-	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT s.kernel_id, s.launches, s.data
-FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id BETWEEN ? AND ? ORDER BY s.kernel_id, s.chunk`), lo, hi)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var byKernel map[int64]int
 	type ordered struct {
 		ord int
 		p   Point
 	}
 	var more []ordered
-	var ls []seriesLaunch
-	for rows.Next() {
-		var id int64
-		var n int
-		var data []byte
-		if err := rows.Scan(&id, &n, &data); err != nil {
-			return nil, err
-		}
+	var byKernel map[int64]int
+	err := db.eachSeries(ctx, `k.run_id BETWEEN ? AND ?`, []any{lo, hi}, func(id int64) (int, string, bool, error) {
 		if byKernel == nil {
 			byKernel = make(map[int64]int, len(at))
 			for i, a := range at {
@@ -679,25 +685,21 @@ FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id BETWEEN
 		}
 		i, ok := byKernel[id]
 		if !ok {
-			continue // a kernel the query did not select
+			return 0, "", false, nil // a kernel the query did not select
 		}
-		first := pts[i]
-		if ls, err = decodeSeries(data, n, at[i].ordinal, first.Launch, ls[:0]); err != nil {
-			return nil, fmt.Errorf("run %d kernel %s: %w", first.Run, first.Launch, err)
-		}
-		for _, l := range ls {
-			p := first
-			p.Launch = l.id
-			if duration {
-				if math.IsNaN(l.canonDur) {
-					continue
-				}
-				p.Value = l.canonDur
+		return at[i].ordinal, pts[i].Launch, true, nil
+	}, func(id int64, l seriesLaunch) {
+		p := pts[byKernel[id]]
+		p.Launch = l.id
+		if duration {
+			if math.IsNaN(l.canonDur) {
+				return
 			}
-			more = append(more, ordered{l.ordinal, p})
+			p.Value = l.canonDur
 		}
-	}
-	if err := rows.Err(); err != nil || len(more) == 0 {
+		more = append(more, ordered{l.ordinal, p})
+	})
+	if err != nil || len(more) == 0 {
 		return pts, err
 	}
 	all := make([]ordered, 0, len(pts)+len(more))

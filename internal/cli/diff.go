@@ -255,7 +255,7 @@ func diffViews(va, vb []gate.Kernel, threshold float64, all bool, hist map[strin
 				continue
 			}
 			ma, mb := stats.Median(xa), stats.Median(xb)
-			r := rel(ma, mb)
+			r := stats.Rel(ma, mb)
 			if !all && (math.Abs(r) <= threshold || ma == mb) {
 				continue
 			}

@@ -4,7 +4,6 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
@@ -124,7 +123,7 @@ func detectChanges(s *Series, isNoisy bool) {
 		med[i] = r.Median()
 	}
 	add := func(i int, p float64, m stats.Method) {
-		s.Changes = append(s.Changes, Change{Run: s.Runs[i].Run, From: med[i-1], To: med[i], Rel: rel(med[i-1], med[i]), P: p, Method: m})
+		s.Changes = append(s.Changes, Change{Run: s.Runs[i].Run, From: med[i-1], To: med[i], Rel: stats.Rel(med[i-1], med[i]), P: p, Method: m})
 	}
 	if !isNoisy {
 		s.Method = "exact: a hardware counter; a move of more than 1% between consecutive runs"
@@ -170,15 +169,6 @@ func detectChanges(s *Series, isNoisy bool) {
 	}
 }
 
-func rel(a, b float64) float64 {
-	if a == 0 {
-		if b == 0 {
-			return 0
-		}
-		return math.Inf(1)
-	}
-	return (b - a) / math.Abs(a)
-}
 
 func trendRun(opts *TrendOptions) error {
 	if opts.Kernel == "" || opts.Metric == "" {
