@@ -378,7 +378,6 @@ func regressionChecks(base, cur []Kernel, maxReg float64, sel *rules.Selector, h
 	return out
 }
 
-
 func finiteOr(v, d float64) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return d

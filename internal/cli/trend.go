@@ -169,7 +169,6 @@ func detectChanges(s *Series, isNoisy bool) {
 	}
 }
 
-
 func trendRun(opts *TrendOptions) error {
 	if opts.Kernel == "" || opts.Metric == "" {
 		return FlagErrorf("--kernel and --metric are required")
