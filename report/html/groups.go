@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/metrics"
 )
 
@@ -37,10 +36,7 @@ func buildGroups(r *Report) *page {
 	if p.Title == "" {
 		p.Title = "profan report"
 	}
-	seenSrc := map[string]bool{}
-	seenDev := map[string]bool{}
-	var order []*gpumodel.Spec
-	bySpec := map[*gpumodel.Spec][]int{}
+	var c collector
 	reps := make([]*analysis.Kernel, len(r.Groups))
 	for i, g := range r.Groups {
 		a := g.Rep
@@ -118,30 +114,13 @@ func buildGroups(r *Report) *page {
 			}
 		}
 		kv.Group = gv
-		p.Kernels = append(p.Kernels, kv)
-		p.NFindings += len(kv.Findings)
-		if a.Run != nil && a.Run.Source != "" && !seenSrc[a.Run.Source] {
-			seenSrc[a.Run.Source] = true
-			p.Sources = append(p.Sources, a.Run.Source)
-		}
-		if !seenDev[kv.Device] {
-			seenDev[kv.Device] = true
-			p.Devices = append(p.Devices, kv.Device)
-		}
-		if !hasRoofs(a.Spec) {
-			p.NoDevice = append(p.NoDevice, kv)
-			continue
-		}
-		if _, ok := bySpec[a.Spec]; !ok {
-			order = append(order, a.Spec)
-		}
-		bySpec[a.Spec] = append(bySpec[a.Spec], i)
+		c.add(p, i, a, kv)
 	}
-	for _, spec := range order {
-		rv := roof(spec, bySpec[spec], reps, p.Kernels)
+	for _, spec := range c.order {
+		rv := roof(spec, c.bySpec[spec], reps, p.Kernels)
 		// One marker per group, its area in proportion to its share.
 		var items []roofItem
-		for _, i := range bySpec[spec] {
+		for _, i := range c.bySpec[spec] {
 			if ai, perf, pl := Place(reps[i]); pl == OnRoofline {
 				share := r.Groups[i].Share
 				rad := 4.0

@@ -167,6 +167,38 @@ type trendView struct {
 	Chart                         template.HTML
 }
 
+// collector adds kernel views to a page: their sources and devices once
+// each, and the kernels of each GPU for its roofline.
+type collector struct {
+	seenSrc, seenDev map[string]bool
+	order            []*gpumodel.Spec
+	bySpec           map[*gpumodel.Spec][]int
+}
+
+func (c *collector) add(p *page, i int, a *analysis.Kernel, kv *kernelView) {
+	if c.seenSrc == nil {
+		c.seenSrc, c.seenDev, c.bySpec = map[string]bool{}, map[string]bool{}, map[*gpumodel.Spec][]int{}
+	}
+	p.Kernels = append(p.Kernels, kv)
+	p.NFindings += len(kv.Findings)
+	if a.Run != nil && a.Run.Source != "" && !c.seenSrc[a.Run.Source] {
+		c.seenSrc[a.Run.Source] = true
+		p.Sources = append(p.Sources, a.Run.Source)
+	}
+	if !c.seenDev[kv.Device] {
+		c.seenDev[kv.Device] = true
+		p.Devices = append(p.Devices, kv.Device)
+	}
+	if !hasRoofs(a.Spec) {
+		p.NoDevice = append(p.NoDevice, kv)
+		return
+	}
+	if _, ok := c.bySpec[a.Spec]; !ok {
+		c.order = append(c.order, a.Spec)
+	}
+	c.bySpec[a.Spec] = append(c.bySpec[a.Spec], i)
+}
+
 func build(r *Report) *page {
 	if len(r.Groups) > 0 {
 		return buildGroups(r)
@@ -175,33 +207,12 @@ func build(r *Report) *page {
 	if p.Title == "" {
 		p.Title = "profan report"
 	}
-	seenSrc := map[string]bool{}
-	seenDev := map[string]bool{}
-	var order []*gpumodel.Spec
-	bySpec := map[*gpumodel.Spec][]int{}
+	var c collector
 	for i, a := range r.Kernels {
-		kv := kernel(i+1, a)
-		p.Kernels = append(p.Kernels, kv)
-		p.NFindings += len(kv.Findings)
-		if a.Run != nil && a.Run.Source != "" && !seenSrc[a.Run.Source] {
-			seenSrc[a.Run.Source] = true
-			p.Sources = append(p.Sources, a.Run.Source)
-		}
-		if !seenDev[kv.Device] {
-			seenDev[kv.Device] = true
-			p.Devices = append(p.Devices, kv.Device)
-		}
-		if !hasRoofs(a.Spec) {
-			p.NoDevice = append(p.NoDevice, kv)
-			continue
-		}
-		if _, ok := bySpec[a.Spec]; !ok {
-			order = append(order, a.Spec)
-		}
-		bySpec[a.Spec] = append(bySpec[a.Spec], i)
+		c.add(p, i, a, kernel(i+1, a))
 	}
-	for _, spec := range order {
-		p.Rooflines = append(p.Rooflines, roof(spec, bySpec[spec], r.Kernels, p.Kernels))
+	for _, spec := range c.order {
+		p.Rooflines = append(p.Rooflines, roof(spec, c.bySpec[spec], r.Kernels, p.Kernels))
 	}
 	for _, t := range r.Trends {
 		p.Trends = append(p.Trends, &trendView{Kernel: t.Kernel, Metric: t.Metric, Unit: t.Unit, Summary: trendSummary(t), Chart: TrendSVG(t)})
