@@ -552,6 +552,8 @@ type Table struct {
 	rawHeader []byte
 	unitsRaw  []byte                  // the units row, when the table has one
 	subWidth  int                     // fields of the --print-details sub-table being skipped
+	rows      int                     // data rows returned
+	quoted    bool                    // the first data row began with a quote
 	notHeader map[int]map[string]bool // width → first fields that are not headers
 }
 
@@ -682,6 +684,19 @@ func (t *Table) Next() bool {
 				}
 			}
 		}
+		if t.rows > 0 && t.quoted && line[0] != '"' {
+			// Every row of this table so far was quoted (ncu quotes every
+			// field): an unquoted line, commas or not, is the program's
+			// output (a second capture appended to the first prints it
+			// before its own header), not a row.
+			s.output(line, SkipOutput)
+			s.brk = true
+			continue
+		}
+		if t.rows == 0 {
+			t.quoted = line[0] == '"'
+		}
+		t.rows++
 		t.raw = line
 		s.brk = false
 		s.acct.Rows++
