@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -513,6 +514,7 @@ func parseMessage(line []byte) (profanMessage, bool) {
 
 // stream is the state shared by the tables of one export.
 type stream struct {
+	folded   map[activityKey]*profan.Activity // see Table.Activity
 	lr       *lineReader
 	run      *profan.Run
 	sink     Sink
@@ -931,9 +933,39 @@ func (t *Table) Activity(a *profan.Activity) error {
 	if t.s.sink.Activity != nil {
 		return t.s.sink.Activity(t.s.run, a)
 	}
-	t.s.run.Activities = append(t.s.run.Activities, a)
+	if len(t.s.run.Activities) < maxActivities || a.Invocations != 1 {
+		t.s.run.Activities = append(t.s.run.Activities, a)
+		return nil
+	}
+	// Past maxActivities, the copies of a long trace are folded into one
+	// record per kind, memory types, device and stream (Invocations, and
+	// the mean duration and size, as a summary row gives them), so that
+	// memory stays flat however long the trace.
+	key := activityKey{a.Kind, a.Name, a.SrcMemType, a.DstMemType, a.Device, a.Stream}
+	f := t.s.folded[key]
+	if f == nil {
+		if t.s.folded == nil {
+			t.s.folded = map[activityKey]*profan.Activity{}
+			t.note(t.s.lr.n, "memory activities", "more than %d: the later ones are folded into one record per kind, memory types and stream", maxActivities)
+		}
+		c := *a
+		c.Correlation = ""
+		t.s.folded[key] = &c
+		t.s.run.Activities = append(t.s.run.Activities, &c)
+		return nil
+	}
+	n := float64(f.Invocations)
+	f.Duration = (f.Duration*n + a.Duration) / (n + 1)
+	f.Bytes = (f.Bytes*n + a.Bytes) / (n + 1)
+	f.Throughput = math.NaN()
+	f.Invocations++
 	return nil
 }
+
+// maxActivities is how many memory activities a run keeps one by one.
+var maxActivities = 1 << 14 // a variable for tests
+
+type activityKey struct{ kind, name, src, dst, device, stream string }
 
 // API records a host API summary row.
 func (t *Table) API(c *profan.APICall) {

@@ -13,18 +13,24 @@ import (
 func main() {
 	// Exports stream through in a few MB; trade a little of that headroom
 	// for fewer collections (the rate matters on GB-scale exports).
-	debug.SetGCPercent(400)
+	debug.SetGCPercent(200)
 	debug.SetMemoryLimit(48 << 20)
-	// PROFAN_CPUPROFILE=FILE writes a CPU profile of the command (go tool
-	// pprof reads it): how the README's performance notes were made.
+	// PROFAN_CPUPROFILE=FILE writes a CPU profile of the command and
+	// PROFAN_MEMPROFILE=FILE a heap profile at its end (go tool pprof
+	// reads both): how the README's performance notes were made.
 	if p := os.Getenv("PROFAN_CPUPROFILE"); p != "" {
 		if f, err := os.Create(p); err == nil {
+			defer f.Close()
 			pprof.StartCPUProfile(f)
-			code := cli.Main(os.Args[1:], cli.System())
-			pprof.StopCPUProfile()
-			f.Close()
-			os.Exit(int(code))
 		}
 	}
-	os.Exit(int(cli.Main(os.Args[1:], cli.System())))
+	code := cli.Main(os.Args[1:], cli.System())
+	pprof.StopCPUProfile()
+	if p := os.Getenv("PROFAN_MEMPROFILE"); p != "" {
+		if f, err := os.Create(p); err == nil {
+			pprof.Lookup("heap").WriteTo(f, 0)
+			f.Close()
+		}
+	}
+	os.Exit(int(code))
 }
