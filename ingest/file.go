@@ -175,6 +175,22 @@ func OpenSeekable(path string) (*File, error) {
 	return in, nil
 }
 
+// Hash reads a File opened with OpenSeekable to its end for its digest and
+// size only, without parsing it, and rewinds it.
+func (in *File) Hash() (digest string, size int64, err error) {
+	if in.seeker == nil {
+		return "", 0, fmt.Errorf("%s: cannot be read twice", in.src)
+	}
+	if _, err := in.seeker.Seek(0, io.SeekStart); err != nil {
+		return "", 0, fmt.Errorf("reading %s: %w", in.src, err)
+	}
+	h := sha256.New()
+	if size, err = io.Copy(h, in.seeker); err != nil {
+		return "", 0, fmt.Errorf("reading %s: %w", in.src, err)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), size, in.Rewind()
+}
+
 // Rewind makes a File opened with OpenSeekable readable again from its
 // start.
 func (in *File) Rewind() error {

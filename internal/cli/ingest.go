@@ -77,10 +77,26 @@ func ingestRun(opts *IngestOptions) error {
 			f.Close()
 		}
 	}()
-	// Read every file before writing any, so that bad input leaves the
-	// database unchanged; the first read also gives each its digest.
+	// Read every file but the first before writing any, so that bad input
+	// leaves the database unchanged; the first read also gives each its
+	// digest. The first file is checked as it is stored: nothing is
+	// written before it, and its run is one transaction, rolled back on
+	// an error. (Reading it twice cost as much as storing it.)
 	runs := make([]*profan.Run, len(files))
 	for i, f := range files {
+		if i == 0 {
+			digest, size, err := f.Hash()
+			if err != nil {
+				return err
+			}
+			format := f.Format()
+			tool := ""
+			if imp, ok := ingest.ByName(format); ok {
+				tool = imp.Tool()
+			}
+			runs[0] = &profan.Run{Source: f.Name(), Digest: digest, Size: size, Format: format, Tool: tool}
+			continue
+		}
 		if runs[i], err = f.Read(ingest.Options{Format: opts.Input}, ingest.Sink{
 			Kernel: func(*profan.Run, *profan.Kernel) error { return nil },
 		}); err != nil {
@@ -90,17 +106,23 @@ func ingestRun(opts *IngestOptions) error {
 			return err
 		}
 	}
-	reportReading(opts.IO, runs, opts.Verbose)
 	db, err := store.Open(dbPath(opts.DB, opts.IO))
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	for i, f := range files {
-		if err := ingestFile(db, f, runs[i], opts, labels, aopt, src); err != nil {
+		run, err := ingestFile(db, f, runs[i], opts, labels, aopt, src)
+		if err != nil {
 			return err
 		}
+		if i == 0 && run != nil {
+			runs[0] = run
+		}
 	}
+	// Notes and -v accounting once everything is stored: the first file's
+	// come from its storing read.
+	reportReading(opts.IO, runs, opts.Verbose)
 	for _, n := range src.Notes() {
 		fmt.Fprintf(opts.IO.ErrOut, "warning: source page: %s\n", n)
 	}
@@ -148,7 +170,7 @@ func splitSeekable(paths []string, format string) (*ingest.SourcePages, []*inges
 }
 
 // ingestFile streams one export, already read once (first), into one run.
-func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOptions, labels map[string]string, aopt analysis.Options, src *ingest.SourcePages) error {
+func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOptions, labels map[string]string, aopt analysis.Options, src *ingest.SourcePages) (*profan.Run, error) {
 	path := f.Name()
 	digest, size := first.Digest, first.Size
 	format := first.Format
@@ -185,32 +207,32 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 		return w.AddKernel(record(a))
 	}})
 	if errors.Is(err, errStop) && dup {
-		return nil
+		return run, nil
 	}
 	if err != nil {
 		if w != nil {
 			w.Rollback()
 		}
-		return err
+		return nil, err
 	}
 	if w == nil {
 		if err := begin(""); err != nil {
 			if dup {
-				return nil
+				return run, nil
 			}
-			return err
+			return nil, err
 		}
 	}
 	if err := addRunFindings(w, vs, run); err != nil {
 		w.Rollback()
-		return err
+		return nil, err
 	}
 	id, err := w.Commit()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fmt.Fprintf(opts.IO.Out, "%s: stored as run %d (%d kernels)\n", path, id, n)
-	return nil
+	return run, nil
 }
 
 // ingestRunKernels stores a run already in memory (a source page without
