@@ -3,6 +3,9 @@ package ingest
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 
 	"github.com/profan-dev/profan"
@@ -49,5 +52,61 @@ func TestActivitiesFolded(t *testing.T) {
 	}
 	if len(folded.Kernels) != len(all.Kernels) {
 		t.Errorf("%d launches with folding, %d without", len(folded.Kernels), len(all.Kernels))
+	}
+}
+
+// TestShortDecimal checks the fast path against strconv on the numbers of
+// real traces and on edge cases.
+func TestShortDecimal(t *testing.T) {
+	cases := []string{"584.620743", "1.028854", "0.077602", "8.000000", "0", "-0.5", "123456789012345",
+		"0.000000000000001", "9007199254740993", "1e3", ".5", "5.", "1.2.3", "-", "0.1", "0.3", "2.675", "99999999999999.9"}
+	b, _ := os.ReadFile("testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv")
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		for _, f := range bytes.Split(line, []byte(",")) {
+			cases = append(cases, string(f))
+		}
+	}
+	for _, c := range cases {
+		if c == "" {
+			continue
+		}
+		got, ok := shortDecimal([]byte(c))
+		if !ok {
+			continue
+		}
+		want, err := strconv.ParseFloat(c, 64)
+		if err != nil || got != want {
+			t.Errorf("shortDecimal(%q) = %v, strconv says %v (%v)", c, got, want, err)
+		}
+	}
+	for _, c := range []string{"1e3", ".5", "5.", "1.2.3", "-", "9007199254740993", "1,5"} {
+		if _, ok := shortDecimal([]byte(c)); ok {
+			t.Errorf("shortDecimal(%q) took a number it should leave to strconv", c)
+		}
+	}
+}
+
+// TestShortDecimalRandom compares the fast path with strconv on random
+// decimals of up to 15 digits.
+func TestShortDecimalRandom(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200000 {
+		n := 1 + r.IntN(15)
+		d := make([]byte, 0, n+2)
+		if r.IntN(4) == 0 {
+			d = append(d, '-')
+		}
+		dot := r.IntN(n + 1)
+		for i := range n {
+			if i == dot && i > 0 {
+				d = append(d, '.')
+			}
+			d = append(d, byte('0'+r.IntN(10)))
+		}
+		got, ok := shortDecimal(d)
+		want, err := strconv.ParseFloat(string(d), 64)
+		if ok && (err != nil || got != want) {
+			t.Fatalf("shortDecimal(%q) = %v, strconv says %v", d, got, want)
+		}
 	}
 }
