@@ -36,8 +36,9 @@ transaction (all or nothing); an export whose content is already stored is
 skipped with a message. The database is --db, else $PROFAN_DB, else
 profan.db in the current directory (SQLite, created on first use).
 
-Bad input stores nothing: when several files are given, all are read before
-the first is written.`,
+Bad input stores nothing: a run is written in one transaction, rolled back on
+an error, and when several files are given the others are read before the
+first is written.`,
 		Example: `  profan ingest fixtures/ncu/series_v*.runs5.details.csv --db runs.db --label branch=main
   PROFAN_DB=runs.db profan ingest run.csv --label commit=$(git rev-parse --short HEAD)`,
 		Args: cobra.MinimumNArgs(1),
