@@ -188,7 +188,14 @@ func (in *File) Hash() (digest string, size int64, err error) {
 	if size, err = io.Copy(h, in.seeker); err != nil {
 		return "", 0, fmt.Errorf("reading %s: %w", in.src, err)
 	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), size, in.Rewind()
+	digest = "sha256:" + hex.EncodeToString(h.Sum(nil))
+	if err := in.Rewind(); err != nil {
+		return "", 0, err
+	}
+	// The digest is known: the next read need not hash again (the caller
+	// passes it in Options.Digest).
+	in.cr.r = in.seeker
+	return digest, size, nil
 }
 
 // Rewind makes a File opened with OpenSeekable readable again from its
