@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -195,6 +194,9 @@ func startOffset(blob []byte) (int, bool) {
 	return i, true
 }
 
+// noStart stands for the start in a series key: a NaN pattern.
+var noStart = [8]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+
 // withoutStart returns blob with its 8 start bytes set to a NaN pattern, in
 // scratch.
 func withoutStart(scratch, blob []byte) ([]byte, bool) {
@@ -203,6 +205,6 @@ func withoutStart(scratch, blob []byte) ([]byte, bool) {
 		return nil, false
 	}
 	scratch = append(scratch[:0], blob...)
-	copy(scratch[i:i+8], bytes.Repeat([]byte{0xff}, 8))
+	copy(scratch[i:i+8], noStart[:])
 	return scratch, true
 }

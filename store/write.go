@@ -69,14 +69,16 @@ type RunWriter struct {
 	selKey     *sql.Stmt
 	insKey     *sql.Stmt
 
-	names   map[[2]string]int64 // kernel name, demangled → kernel_names.id
-	metrics map[string]int64    // canonical name → metric_names.id
-	keys    map[string][]keyID  // raw metric name → its keys seen in this run
-	keyFunc func(*profan.Metric, int) (uint64, error)
-	lastKey []keyID         // the keys of the previous kernel's metrics, by position
-	seen    map[string]bool // canonical names of the current kernel
-	values  []any           // pending kernel_values rows, valueArgs arguments each
-	blob    []byte
+	names      map[[2]string]int64 // kernel name, demangled → kernel_names.id
+	lastName   [2]string           // the name nameID gave last, and its ID
+	lastNameID int64
+	metrics    map[string]int64   // canonical name → metric_names.id
+	keys       map[string][]keyID // raw metric name → its keys seen in this run
+	keyFunc    func(*profan.Metric, int) (uint64, error)
+	lastKey    []keyID         // the keys of the previous kernel's metrics, by position
+	seen       map[string]bool // canonical names of the current kernel
+	values     []any           // pending kernel_values rows, valueArgs arguments each
+	blob       []byte
 
 	dictLocked bool // the transaction may add dictionary rows (see dictID)
 
@@ -259,15 +261,27 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	if k.Name == "" {
 		return errors.New("kernel has no name")
 	}
-	clear(w.seen)
-	for _, v := range rec.Canonical {
+	if len(rec.Canonical) > 16 {
+		clear(w.seen)
+	}
+	for i, v := range rec.Canonical {
 		if v.Name == "" {
 			return errors.New("canonical metric without a name")
 		}
-		if w.seen[v.Name] {
+		// A few names are compared in place (trace rows have two or
+		// three), more through a map.
+		dup := false
+		if len(rec.Canonical) <= 16 {
+			for _, u := range rec.Canonical[:i] {
+				dup = dup || u.Name == v.Name
+			}
+		} else {
+			dup = w.seen[v.Name]
+			w.seen[v.Name] = true
+		}
+		if dup {
 			return fmt.Errorf("canonical metric %s given twice", v.Name)
 		}
-		w.seen[v.Name] = true
 	}
 	nameID, err := w.nameID(k.Name, k.Demangled)
 	if err != nil {
@@ -360,7 +374,11 @@ func (w *RunWriter) flushSeries(s *series) error {
 }
 
 func (w *RunWriter) nameID(name, demangled string) (int64, error) {
+	if w.lastNameID != 0 && name == w.lastName[0] && demangled == w.lastName[1] {
+		return w.lastNameID, nil // the launches of a trace repeat their names
+	}
 	key := [2]string{name, demangled}
+	defer func() { w.lastName, w.lastNameID = key, w.names[key] }()
 	if id, ok := w.names[key]; ok {
 		return id, nil
 	}
