@@ -20,6 +20,10 @@ type Memo struct {
 	run  *profan.Run
 	seen map[string]*Kernel
 	key  []byte
+	// findings and suppressed back the verdicts analyze copies into a
+	// caller's Kernel.
+	findings   []profan.Finding
+	suppressed []Suppressed
 }
 
 // maxMemo bounds the verdicts a Memo keeps (each holds its metrics): when
@@ -31,6 +35,14 @@ func NewMemo(opt Options) *Memo { return &Memo{opt: opt} }
 
 // Analyze returns Analyze(run, k, opt), from memory when it can.
 func (m *Memo) Analyze(run *profan.Run, k *profan.Kernel) *Kernel {
+	return m.analyze(run, k, nil)
+}
+
+// analyze is Analyze; a verdict from memory is copied into dst when dst
+// is not nil (its Findings and Suppressed into buffers of m reused by the
+// next call), so a caller that is done with each verdict before asking
+// for the next allocates nothing per repeated launch.
+func (m *Memo) analyze(run *profan.Run, k *profan.Kernel, dst *Kernel) *Kernel {
 	if len(k.Metrics) > 0 || len(k.Source) > 0 || len(k.Findings) > 0 {
 		return Analyze(run, k, m.opt)
 	}
@@ -39,23 +51,39 @@ func (m *Memo) Analyze(run *profan.Run, k *profan.Kernel) *Kernel {
 	}
 	m.key = launchKey(m.key[:0], k)
 	if a, ok := m.seen[string(m.key)]; ok {
-		c := *a
-		c.K = k
-		c.Findings = make([]profan.Finding, len(a.Findings))
+		var fs []profan.Finding
+		var ss []Suppressed
+		if dst == nil {
+			dst = new(Kernel)
+			fs = make([]profan.Finding, len(a.Findings))
+			ss = make([]Suppressed, len(a.Suppressed))
+		} else {
+			m.findings = append(m.findings[:0], a.Findings...)
+			m.suppressed = append(m.suppressed[:0], a.Suppressed...)
+			fs, ss = m.findings, m.suppressed
+			if fs == nil {
+				fs = []profan.Finding{}
+			}
+			if ss == nil {
+				ss = []Suppressed{}
+			}
+		}
+		*dst = *a
+		dst.K = k
 		for i, f := range a.Findings {
 			if f.Kernel == a.K.ID {
 				f.Kernel = k.ID
 			}
-			c.Findings[i] = f
+			fs[i] = f
 		}
-		c.Suppressed = make([]Suppressed, len(a.Suppressed))
 		for i, x := range a.Suppressed {
 			if x.Finding.Kernel == a.K.ID {
 				x.Finding.Kernel = k.ID
 			}
-			c.Suppressed[i] = x
+			ss[i] = x
 		}
-		return &c
+		dst.Findings, dst.Suppressed = fs, ss
+		return dst
 	}
 	a := Analyze(run, k, m.opt)
 	if len(m.seen) >= maxMemo {

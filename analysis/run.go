@@ -92,6 +92,7 @@ type Stream struct {
 	runs []*RunVerdict
 	// Suppressed counts the findings suppressions silenced so far.
 	Suppressed int
+	scratch    Kernel
 }
 
 // NewStream returns a stream analysing with opt; keep holds every
@@ -109,6 +110,21 @@ func (s *Stream) Kernel(run *profan.Run, k *profan.Kernel) *Kernel {
 	if s.keep {
 		v.Kernels = append(v.Kernels, a)
 	}
+	return a
+}
+
+// Transient is Kernel for a caller done with each verdict before asking
+// for the next (a store writing it): the verdict returned, when it repeats
+// an earlier launch's, is valid only until the next call, and the stream
+// allocates nothing for it. A stream that keeps its verdicts returns
+// Kernel's.
+func (s *Stream) Transient(run *profan.Run, k *profan.Kernel) *Kernel {
+	if s.keep {
+		return s.Kernel(run, k)
+	}
+	a := s.memo.analyze(run, k, &s.scratch)
+	s.Suppressed += len(a.Suppressed)
+	s.run(run)
 	return a
 }
 

@@ -196,16 +196,21 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 	}
 	n := 0
 	vs := analysis.NewStream(aopt, false)
+	var vals []store.NamedValue
 	run, err := f.Read(ingest.Options{Format: opts.Input, Digest: digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 		src.AttachRun(run, k)
-		a := vs.Kernel(run, k)
+		// The store is done with the verdict and its values when
+		// AddKernel returns: neither is kept past the call.
+		a := vs.Transient(run, k)
 		if w == nil {
 			if err := begin(deviceName(a)); err != nil {
 				return err
 			}
 		}
 		n++
-		return w.AddKernel(record(a))
+		var rec store.KernelRecord
+		rec, vals = recordInto(vals, a)
+		return w.AddKernel(rec)
 	}})
 	if errors.Is(err, errStop) && dup {
 		return run, nil
@@ -306,9 +311,16 @@ func deviceName(a *analysis.Kernel) string {
 
 // record converts an analysed kernel to what the store keeps.
 func record(a *analysis.Kernel) store.KernelRecord {
-	vals := make([]store.NamedValue, 0, len(a.Metrics.Values))
+	rec, _ := recordInto(make([]store.NamedValue, 0, len(a.Metrics.Values)), a)
+	return rec
+}
+
+// recordInto is record with the canonical values appended to buf[:0];
+// it returns the buffer for the next kernel.
+func recordInto(buf []store.NamedValue, a *analysis.Kernel) (store.KernelRecord, []store.NamedValue) {
+	buf = buf[:0]
 	for _, v := range a.Metrics.Values {
-		vals = append(vals, store.NamedValue{Name: v.Name, Value: v.Value})
+		buf = append(buf, store.NamedValue{Name: v.Name, Value: v.Value})
 	}
-	return store.KernelRecord{Kernel: a.K, Canonical: vals, Findings: a.Findings}
+	return store.KernelRecord{Kernel: a.K, Canonical: buf, Findings: a.Findings}, buf
 }
