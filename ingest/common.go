@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strconv"
@@ -434,11 +435,15 @@ func nvprofKernel(t *Table, r Row, printed string, corr int) (*profan.Kernel, er
 	if base == "" {
 		return nil, t.Errorf(r.Line, "kernel row has no name")
 	}
-	k.Name = t.Intern([]byte(base))
+	k.Name = t.InternString(base)
 	k.Demangled = demangled(k.Name)
+	var c []byte
+	if corr >= 0 {
+		c = bytes.TrimSpace(r.Bytes(corr))
+	}
 	switch {
-	case corr >= 0 && strings.TrimSpace(r.String(corr)) != "":
-		k.ID = strings.TrimSpace(r.String(corr))
+	case len(c) > 0:
+		k.ID = string(c)
 	case id != "":
 		k.ID = id
 	default:

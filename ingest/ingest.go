@@ -907,6 +907,21 @@ func (t *Table) Intern(b []byte) string {
 	return s
 }
 
+// InternString is Intern of a string already made (a part of one).
+func (t *Table) InternString(s string) string {
+	if t.s.intern == nil {
+		t.s.intern = make(map[string]string, 1024)
+	}
+	if v, ok := t.s.intern[s]; ok {
+		return v
+	}
+	if len(t.s.intern) > 1<<16 {
+		return s
+	}
+	t.s.intern[s] = s
+	return s
+}
+
 // Kernel hands a completed kernel to the sink.
 func (t *Table) Kernel(k *profan.Kernel, line int) error {
 	if err := k.CheckValid(); err != nil {

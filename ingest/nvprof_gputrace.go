@@ -71,7 +71,14 @@ func (nvprofTrace) Parse(t *Table) error {
 		if err != nil {
 			return err
 		}
-		printed := r.String(name)
+		// A name is interned but for the older versions' " [1234]"
+		// correlation suffix, one string per launch.
+		var printed string
+		if b := r.Bytes(name); len(b) > 0 && b[len(b)-1] == ']' {
+			printed = string(b)
+		} else {
+			printed = t.Intern(b)
+		}
 		if len(strings.TrimSpace(r.String(grid[0]))) == 0 {
 			a := &profan.Activity{
 				Kind: t.Intern([]byte(activityKind(printed))), Name: t.Intern(r.Bytes(name)),
