@@ -309,27 +309,9 @@ func checkCommands(t *testing.T, name string, set []string, vs []*analysis.RunVe
 		t.Errorf("%s: analyze exit %d: %s", name, code, errOut)
 		return
 	}
-	var doc struct {
-		Kernels []struct {
-			Findings []struct{ Rule string } `json:"findings"`
-		} `json:"kernels"`
-		Runs []struct {
-			Findings []struct{ Rule string } `json:"findings"`
-		} `json:"runs"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+	fromAnalyze, err := ruleCounts(out)
+	if err != nil {
 		t.Fatalf("%s: analyze json: %v", name, err)
-	}
-	fromAnalyze := map[string]int{}
-	for _, k := range doc.Kernels {
-		for _, f := range k.Findings {
-			fromAnalyze[f.Rule]++
-		}
-	}
-	for _, r := range doc.Runs {
-		for _, f := range r.Findings {
-			fromAnalyze[f.Rule]++
-		}
 	}
 	out, errOut, code = run(t, append([]string{"gate", "--fail-on", "all", "--format", "json"}, set...)...)
 	if code == ExitError {
@@ -400,4 +382,32 @@ func keys(m map[string]int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ruleCounts counts the findings of each rule, kernels' and runs', in the
+// JSON output of analyze.
+func ruleCounts(out string) (map[string]int, error) {
+	var doc struct {
+		Kernels []struct {
+			Findings []struct{ Rule string } `json:"findings"`
+		} `json:"kernels"`
+		Runs []struct {
+			Findings []struct{ Rule string } `json:"findings"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		return nil, err
+	}
+	n := map[string]int{}
+	for _, k := range doc.Kernels {
+		for _, f := range k.Findings {
+			n[f.Rule]++
+		}
+	}
+	for _, r := range doc.Runs {
+		for _, f := range r.Findings {
+			n[f.Rule]++
+		}
+	}
+	return n, nil
 }

@@ -65,32 +65,11 @@ func TestAnalyzeSuppressions(t *testing.T) {
 	if strings.Contains(out, "small-grid") || strings.Contains(out, "pageable-memcpy") {
 		t.Errorf("suppressed rules still reported")
 	}
-	var doc struct {
-		Kernels []struct {
-			Findings []struct{ Rule string } `json:"findings"`
-		} `json:"kernels"`
-		Runs []struct {
-			Findings []struct{ Rule string } `json:"findings"`
-		} `json:"runs"`
-	}
-	if err := json.Unmarshal([]byte(all), &doc); err != nil {
+	counts, err := ruleCounts(all)
+	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for _, k := range doc.Kernels {
-		for _, f := range k.Findings {
-			if f.Rule == "small-grid" || f.Rule == "pageable-memcpy" {
-				n++
-			}
-		}
-	}
-	for _, r := range doc.Runs {
-		for _, f := range r.Findings {
-			if f.Rule == "small-grid" || f.Rule == "pageable-memcpy" {
-				n++
-			}
-		}
-	}
+	n := counts["small-grid"] + counts["pageable-memcpy"]
 	if want := cfg + ": " + strconv.Itoa(n) + " finding(s) suppressed"; n == 0 || !strings.Contains(errOut, want) {
 		t.Errorf("stderr %q, want %q", errOut, want)
 	}
