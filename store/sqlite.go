@@ -1,12 +1,28 @@
 package store
 
 import (
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/mattn/go-sqlite3"
 )
+
+// sqliteDriver is go-sqlite3 with temp_store = MEMORY on every connection.
+// A multi-row INSERT keeps a statement journal of the pages it touches (to
+// undo a failing statement inside its transaction); with the default
+// temp_store it goes to a temporary file once past 64 KiB, and storing a
+// 100 MB ncu page made 113,000 pwrite calls to it. In memory it is a copy,
+// freed at the end of each statement.
+const sqliteDriver = "sqlite3+profan"
+
+func init() {
+	sql.Register(sqliteDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		_, err := c.Exec("PRAGMA temp_store = MEMORY", nil)
+		return err
+	}})
+}
 
 // dialect holds what differs between SQL backends. Queries in this package
 // are written with ? placeholders and standard SQL (INSERT … RETURNING,
@@ -47,7 +63,7 @@ type dialect struct {
 
 var sqliteDialect = &dialect{
 	name:         "sqlite",
-	driver:       "sqlite3",
+	driver:       sqliteDriver,
 	dsn:          sqliteDSN,
 	display:      func(path string) string { return path },
 	rebind:       func(q string) string { return q },
