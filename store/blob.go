@@ -22,20 +22,26 @@ import (
 // string is u(len) and its bytes; f() is 8 bytes, the little-endian IEEE 754
 // bits (so that NaN payloads and -0 survive).
 //
-//	blob    = 0x01 extras u(n) metric*n u(n) finding*n u(n) source*n
+//	blob    = 0x02 extras u(n) metric*n u(n) finding*n u(n) source*n
 //	extras  = s(DeviceIndex) str(Process) str(Context) str(Stream) f(Start)
 //	          s(Registers) f(StaticSMem) f(DynamicSMem)
 //	metric  = u(key) u(flags) num(Value) num(Min) num(Max)
 //	          [str(Text)] [str(Raw)] [u(n) f(sample)*n]
-//	finding = str(Section) str(Rule) str(Type) str(Description)
+//	finding = u(0) str(Section) str(Rule) str(Type) str(Description)
 //	          str(SpeedupType) f(Speedup)
+//	        | u(template) u(n) str(number)*n f(Speedup)
 //	source  = str(File) s(Line) str(Address) str(SASS) str(Source)
 //	          u(n) metric*n
 //
 // flags holds three 2-bit number kinds, for Value (bits 0-1), Min (2-3) and
 // Max (4-5): 0 is NaN and writes nothing, 1 is an integer written s(), 2 is
-// f(). Bit 6 says Text follows, bit 7 Raw, bit 8 Samples.
-const blobVersion = 1
+// f(). Bit 6 says Text follows, bit 7 Raw, bit 8 Samples. A finding is
+// either written out (0) or the ID of its text_templates row and the
+// numbers that fill the template's holes (store/template.go).
+//
+// Version 1 wrote every finding out, without the leading u(0); it is still
+// read.
+const blobVersion = 2
 
 const (
 	numNaN = iota
@@ -59,7 +65,41 @@ func keyOf(m *profan.Metric) metricKey { return metricKey{m.Name, m.Section, m.U
 type encoder struct {
 	b   []byte
 	key func(m *profan.Metric, pos int) (uint64, error) // raw_metric_keys ID of a metric
-	err error
+	// text returns the text_templates ID of a finding's template, 0 to
+	// write the finding out; nil writes every finding out.
+	text func(tmpl []byte) (uint64, error)
+	err  error
+	tmpl []byte
+	nums []string
+}
+
+// finding writes f, by its template when it has one.
+func (e *encoder) finding(f *profan.ToolFinding) {
+	var id uint64
+	if e.text != nil {
+		var ok bool
+		e.tmpl, e.nums, ok = splitFinding(e.tmpl[:0], e.nums[:0], f)
+		if ok {
+			var err error
+			if id, err = e.text(e.tmpl); err != nil && e.err == nil {
+				e.err = err
+			}
+		}
+	}
+	e.u(id)
+	if id == 0 {
+		e.str(f.Section)
+		e.str(f.Rule)
+		e.str(f.Type)
+		e.str(f.Description)
+		e.str(f.SpeedupType)
+	} else {
+		e.u(uint64(len(e.nums)))
+		for _, n := range e.nums {
+			e.str(n)
+		}
+	}
+	e.f(f.Speedup)
 }
 
 func (e *encoder) u(v uint64)  { e.b = binary.AppendUvarint(e.b, v) }
@@ -130,9 +170,14 @@ func (e *encoder) metric(m *profan.Metric, pos int) {
 }
 
 // encodeKernel appends the blob of k to buf. key returns the ID of a
-// metric's raw_metric_keys row.
-func encodeKernel(buf []byte, k *profan.Kernel, key func(m *profan.Metric, pos int) (uint64, error)) ([]byte, error) {
-	e := encoder{b: append(buf, blobVersion), key: key}
+// metric's raw_metric_keys row, text that of a finding's template (nil
+// writes findings out).
+func encodeKernel(buf []byte, k *profan.Kernel, key func(m *profan.Metric, pos int) (uint64, error), text func([]byte) (uint64, error)) ([]byte, error) {
+	e := encoder{b: append(buf, blobVersion), key: key, text: text}
+	return e.kernel(k)
+}
+
+func (e *encoder) kernel(k *profan.Kernel) ([]byte, error) {
 	e.s(int64(k.DeviceIndex))
 	e.str(k.Process)
 	e.str(k.Context)
@@ -146,13 +191,8 @@ func encodeKernel(buf []byte, k *profan.Kernel, key func(m *profan.Metric, pos i
 		e.metric(&k.Metrics[i], i)
 	}
 	e.u(uint64(len(k.Findings)))
-	for _, f := range k.Findings {
-		e.str(f.Section)
-		e.str(f.Rule)
-		e.str(f.Type)
-		e.str(f.Description)
-		e.str(f.SpeedupType)
-		e.f(f.Speedup)
+	for i := range k.Findings {
+		e.finding(&k.Findings[i])
 	}
 	e.u(uint64(len(k.Source)))
 	for _, s := range k.Source {
@@ -171,9 +211,10 @@ func encodeKernel(buf []byte, k *profan.Kernel, key func(m *profan.Metric, pos i
 
 // decoder reads a blob; the first error sticks and zero values follow it.
 type decoder struct {
-	b   []byte
-	key func(uint64) (metricKey, bool)
-	err error
+	b    []byte
+	key  func(uint64) (metricKey, bool)
+	text func(uint64) (string, bool) // a text_templates row; nil: none
+	err  error
 }
 
 func (d *decoder) fail() {
@@ -322,13 +363,45 @@ func (d *decoder) skipExtras() {
 	d.f()
 }
 
+// knownVersion reports whether a blob's version is one this package reads.
+func knownVersion(b []byte) bool { return len(b) > 0 && (b[0] == 1 || b[0] == blobVersion) }
+
+// finding decodes one finding of a blob of version v.
+func (d *decoder) finding(f *profan.ToolFinding, v byte) {
+	id := uint64(0)
+	if v >= 2 {
+		id = d.u()
+	}
+	if id == 0 {
+		f.Section = d.str()
+		f.Rule = d.str()
+		f.Type = d.str()
+		f.Description = d.str()
+		f.SpeedupType = d.str()
+	} else {
+		nums := make([]string, d.count(1))
+		for i := range nums {
+			nums[i] = d.str()
+		}
+		t, ok := "", false
+		if d.text != nil && d.err == nil {
+			t, ok = d.text(id)
+		}
+		if !ok || !joinFinding(f, t, nums) {
+			d.fail()
+		}
+	}
+	f.Speedup = d.f()
+}
+
 // decodeKernel fills the fields of k that blob b holds; key resolves the
-// raw_metric_keys IDs.
-func decodeKernel(b []byte, k *profan.Kernel, key func(uint64) (metricKey, bool)) error {
-	if len(b) == 0 || b[0] != blobVersion {
+// raw_metric_keys IDs, text the text_templates IDs.
+func decodeKernel(b []byte, k *profan.Kernel, key func(uint64) (metricKey, bool), text func(uint64) (string, bool)) error {
+	if !knownVersion(b) {
 		return fmt.Errorf("%w: unknown version", errBlob)
 	}
-	d := decoder{b: b[1:], key: key}
+	v := b[0]
+	d := decoder{b: b[1:], key: key, text: text}
 	k.DeviceIndex = int(d.s())
 	k.Process = d.str()
 	k.Context = d.str()
@@ -338,16 +411,10 @@ func decodeKernel(b []byte, k *profan.Kernel, key func(uint64) (metricKey, bool)
 	k.StaticSMem = d.f()
 	k.DynamicSMem = d.f()
 	k.Metrics = d.metrics()
-	if n := d.count(13); n > 0 {
+	if n := d.count(10); n > 0 {
 		k.Findings = make([]profan.ToolFinding, n)
 		for i := range k.Findings {
-			f := &k.Findings[i]
-			f.Section = d.str()
-			f.Rule = d.str()
-			f.Type = d.str()
-			f.Description = d.str()
-			f.SpeedupType = d.str()
-			f.Speedup = d.f()
+			d.finding(&k.Findings[i], v)
 		}
 	}
 	if n := d.count(6); n > 0 {
@@ -372,7 +439,7 @@ func decodeKernel(b []byte, k *profan.Kernel, key func(uint64) (metricKey, bool)
 // is in keys, skipping the others without decoding them. ok is false when
 // the kernel has no such metric.
 func findMetric(b []byte, keys map[uint64]bool) (v float64, ok bool, err error) {
-	if len(b) == 0 || b[0] != blobVersion {
+	if !knownVersion(b) {
 		return math.NaN(), false, fmt.Errorf("%w: unknown version", errBlob)
 	}
 	d := decoder{b: b[1:]}

@@ -8,10 +8,31 @@ import (
 	"github.com/profan-dev/profan"
 )
 
-// dict is an in-memory raw_metric_keys.
+// dict is an in-memory raw_metric_keys and text_templates.
 type dict struct {
-	ids  map[metricKey]uint64
-	keys []metricKey
+	ids   map[metricKey]uint64
+	keys  []metricKey
+	tids  map[string]uint64
+	texts []string
+}
+
+func (d *dict) textID(t []byte) (uint64, error) {
+	if id, ok := d.tids[string(t)]; ok {
+		return id, nil
+	}
+	if d.tids == nil {
+		d.tids = map[string]uint64{}
+	}
+	d.texts = append(d.texts, string(t))
+	d.tids[string(t)] = uint64(len(d.texts))
+	return uint64(len(d.texts)), nil
+}
+
+func (d *dict) text(id uint64) (string, bool) {
+	if id == 0 || id > uint64(len(d.texts)) {
+		return "", false
+	}
+	return d.texts[id-1], true
 }
 
 func (d *dict) id(m *profan.Metric, _ int) (uint64, error) {
@@ -35,7 +56,7 @@ func (d *dict) key(id uint64) (metricKey, bool) {
 }
 
 func (d *dict) encode(k *profan.Kernel) []byte {
-	b, err := encodeKernel(nil, k, d.id)
+	b, err := encodeKernel(nil, k, d.id, d.textID)
 	if err != nil {
 		panic(err)
 	}
@@ -48,7 +69,7 @@ func TestBlobRoundTrip(t *testing.T) {
 		b := d.encode(rec.Kernel)
 		got := &profan.Kernel{ID: rec.Kernel.ID, Name: rec.Kernel.Name, Demangled: rec.Kernel.Demangled, Device: rec.Kernel.Device,
 			CC: rec.Kernel.CC, Grid: rec.Kernel.Grid, Block: rec.Kernel.Block, Invocations: rec.Kernel.Invocations, Duration: rec.Kernel.Duration}
-		if err := decodeKernel(b, got, d.key); err != nil {
+		if err := decodeKernel(b, got, d.key, d.text); err != nil {
 			t.Fatalf("kernel %d: %v", i, err)
 		}
 		if a, b := dumpKernel(got), dumpKernel(rec.Kernel); a != b {
@@ -75,7 +96,7 @@ func TestBlobCorrupt(t *testing.T) {
 	b := d.encode(testKernels()[0].Kernel)
 	x := map[uint64]bool{999: true}
 	for n := range len(b) {
-		if err := decodeKernel(b[:n], profan.NewKernel(), d.key); !errors.Is(err, errBlob) {
+		if err := decodeKernel(b[:n], profan.NewKernel(), d.key, d.text); !errors.Is(err, errBlob) {
 			t.Errorf("truncated to %d bytes: got %v, want errBlob", n, err)
 		}
 		findMetric(b[:n], x)
@@ -85,7 +106,7 @@ func TestBlobCorrupt(t *testing.T) {
 		for _, y := range []byte{0x00, 0x7f, 0x80, 0xff} {
 			copy(c, b)
 			c[i] = y
-			decodeKernel(c, profan.NewKernel(), d.key)
+			decodeKernel(c, profan.NewKernel(), d.key, d.text)
 			findMetric(c, x)
 		}
 	}
@@ -98,12 +119,12 @@ func FuzzDecodeKernel(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		k := profan.NewKernel()
-		if decodeKernel(b, k, d.key) != nil {
+		if decodeKernel(b, k, d.key, d.text) != nil {
 			return
 		}
 		// What decodes survives re-encoding.
 		k2 := profan.NewKernel()
-		if err := decodeKernel(d.encode(k), k2, d.key); err != nil {
+		if err := decodeKernel(d.encode(k), k2, d.key, d.text); err != nil {
 			t.Fatal(err)
 		}
 		if a, b := dumpKernel(k2), dumpKernel(k); a != b {

@@ -42,6 +42,7 @@ var pgTests = []struct {
 	{"MigrationsFromEmpty", TestMigrationsFromEmpty},
 	{"NewerSchema", TestNewerSchema},
 	{"RoundTrip", TestRoundTrip},
+	{"RealFindingsRoundTrip", TestRealFindingsRoundTrip},
 	{"Duplicate", TestDuplicate},
 	{"DuplicateRace", TestDuplicateRace},
 	{"Rollback", TestRollback},
@@ -58,17 +59,20 @@ var pgTests = []struct {
 }
 
 var notOnPostgres = map[string]string{
-	"TestMain":             "not a test",
-	"TestPostgres":         "runs pgTests",
-	"TestPostgresCoverage": "no database",
-	"TestMigrationNames":   "no database; checks both backends' migrations",
-	"TestDefaultPath":      "no database",
-	"TestOpenOddPath":      "SQLite file names",
-	"TestQueryPlans":       "SQLite's planner",
-	"TestBlobRoundTrip":    "no database",
-	"TestBlobCorrupt":      "no database",
-	"TestPGRebind":         "no database",
-	"TestPGURL":            "no database",
+	"TestMain":                 "not a test",
+	"TestPostgres":             "runs pgTests",
+	"TestPostgresCoverage":     "no database",
+	"TestMigrationNames":       "no database; checks both backends' migrations",
+	"TestDefaultPath":          "no database",
+	"TestOpenOddPath":          "SQLite file names",
+	"TestQueryPlans":           "SQLite's planner",
+	"TestBlobRoundTrip":        "no database",
+	"TestBlobCorrupt":          "no database",
+	"TestPGRebind":             "no database",
+	"TestPGURL":                "no database",
+	"TestFindingTemplate":      "no database",
+	"TestFindingTemplatesReal": "no database",
+	"TestBlobVersion1":         "no database",
 }
 
 func TestPostgres(t *testing.T) {
@@ -607,7 +611,7 @@ WHERE conrelid = 'kernel_values'::regclass ORDER BY contype DESC`)
 			}
 			rec := synthKernel(int(r), i, 10, 10)
 			k := rec.Kernel
-			blob, werr = encodeKernel(blob[:0], k, keyFunc)
+			blob, werr = encodeKernel(blob[:0], k, keyFunc, nil)
 			if werr != nil {
 				return nil, false
 			}

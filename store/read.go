@@ -227,6 +227,12 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 				keyErr = err
 			}
 			return key, ok
+		}, func(id uint64) (string, bool) {
+			t, ok, err := db.textTemplate(ctx, id)
+			if err != nil && keyErr == nil {
+				keyErr = err
+			}
+			return t, ok
 		})
 		if keyErr != nil {
 			return nil, keyErr

@@ -64,9 +64,10 @@ func DefaultPath() string {
 
 // DB is an open run database. It is safe for concurrent use.
 type DB struct {
-	db   *sql.DB
-	d    *dialect
-	keys keyCache
+	db    *sql.DB
+	d     *dialect
+	keys  keyCache
+	texts textCache
 
 	// Now returns the time recorded as a run's creation time. Tests replace
 	// it to make outputs deterministic; it defaults to time.Now.
@@ -353,6 +354,50 @@ func (db *DB) metricKey(ctx context.Context, id uint64) (metricKey, bool, error)
 	}
 	k, ok := c.byID[id]
 	return k, ok, nil
+}
+
+// textCache holds the text_templates rows read so far; like keyCache, it
+// is refreshed on a miss.
+type textCache struct {
+	mu   sync.Mutex
+	byID map[uint64]string
+	max  uint64
+}
+
+// textTemplate returns the text_templates row id, reading new rows on a
+// miss.
+func (db *DB) textTemplate(ctx context.Context, id uint64) (string, bool, error) {
+	c := &db.texts
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t, ok := c.byID[id]; ok {
+		return t, true, nil
+	}
+	if id <= c.max {
+		return "", false, nil
+	}
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT id, text FROM text_templates WHERE id > ?`), c.max)
+	if err != nil {
+		return "", false, err
+	}
+	defer rows.Close()
+	if c.byID == nil {
+		c.byID = map[uint64]string{}
+	}
+	for rows.Next() {
+		var i uint64
+		var t string
+		if err := rows.Scan(&i, &t); err != nil {
+			return "", false, err
+		}
+		c.byID[i] = t
+		c.max = max(c.max, i)
+	}
+	if err := rows.Err(); err != nil {
+		return "", false, err
+	}
+	t, ok := c.byID[id]
+	return t, ok, nil
 }
 
 // timeLayout is fixed-width so that stored times sort as text.

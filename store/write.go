@@ -68,6 +68,8 @@ type RunWriter struct {
 	insValues  *sql.Stmt // a full batch of valueBatch rows
 	selKey     *sql.Stmt
 	insKey     *sql.Stmt
+	selText    *sql.Stmt
+	insText    *sql.Stmt
 
 	names      map[[2]string]int64 // kernel name, demangled → kernel_names.id
 	lastName   [2]string           // the name nameID gave last, and its ID
@@ -75,9 +77,12 @@ type RunWriter struct {
 	metrics    map[string]int64   // canonical name → metric_names.id
 	keys       map[string][]keyID // raw metric name → its keys seen in this run
 	keyFunc    func(*profan.Metric, int) (uint64, error)
-	lastKey    []keyID         // the keys of the previous kernel's metrics, by position
-	seen       map[string]bool // canonical names of the current kernel
-	values     []any           // pending kernel_values rows, valueArgs arguments each
+	textFunc   func([]byte) (uint64, error)
+	texts      map[string]uint64 // finding template → text_templates.id
+	newTexts   int               // templates this run added
+	lastKey    []keyID           // the keys of the previous kernel's metrics, by position
+	seen       map[string]bool   // canonical names of the current kernel
+	values     []any             // pending kernel_values rows, valueArgs arguments each
 	blob       []byte
 
 	dictLocked bool // the transaction may add dictionary rows (see dictID)
@@ -205,6 +210,10 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	w.insValues = prep(w.db.d.valuesInsert(valueBatch))
 	w.selKey = prep(`SELECT id FROM raw_metric_keys WHERE name = ? AND section = ? AND unit = ? AND raw_unit = ?`)
 	w.insKey = prep(`INSERT INTO raw_metric_keys (name, section, unit, raw_unit) VALUES (?, ?, ?, ?) RETURNING id`)
+	w.selText = prep(`SELECT id FROM text_templates WHERE text = ?`)
+	w.insText = prep(`INSERT INTO text_templates (text) VALUES (?) RETURNING id`)
+	w.texts = map[string]uint64{}
+	w.textFunc = w.textID
 	w.insSeries = prep(`INSERT INTO launch_series (kernel_id, chunk, launches, data) VALUES (?, ?, ?, ?)`)
 	w.keys = map[string][]keyID{}
 	w.keyFunc = w.keyID
@@ -292,7 +301,7 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	if err != nil {
 		return err
 	}
-	if w.blob, err = encodeKernel(w.blob[:0], k, w.keyFunc); err != nil {
+	if w.blob, err = encodeKernel(w.blob[:0], k, w.keyFunc, w.textFunc); err != nil {
 		return err
 	}
 	// A launch that repeats an earlier one but for its ID, start and
@@ -422,6 +431,26 @@ func (w *RunWriter) dictID(sel, ins *sql.Stmt, args ...any) (int64, error) {
 	}
 	err = ins.QueryRowContext(w.ctx, args...).Scan(&id)
 	return id, err
+}
+
+// textID returns the text_templates ID of a finding's template, adding a
+// row for a new one; 0 (write the finding out) once the run has added
+// maxTemplates.
+func (w *RunWriter) textID(tmpl []byte) (uint64, error) {
+	if id, ok := w.texts[string(tmpl)]; ok {
+		return id, nil
+	}
+	if w.newTexts >= maxTemplates {
+		return 0, nil
+	}
+	t := string(tmpl)
+	id, err := w.dictID(w.selText, w.insText, t)
+	if err != nil {
+		return 0, err
+	}
+	w.newTexts++
+	w.texts[t] = uint64(id)
+	return uint64(id), nil
 }
 
 // keyID returns the raw_metric_keys ID of m's name, section and units,
