@@ -43,6 +43,7 @@ var pgTests = []struct {
 	{"NewerSchema", TestNewerSchema},
 	{"RoundTrip", TestRoundTrip},
 	{"RealFindingsRoundTrip", TestRealFindingsRoundTrip},
+	{"StatementError", TestStatementError},
 	{"Duplicate", TestDuplicate},
 	{"DuplicateRace", TestDuplicateRace},
 	{"Rollback", TestRollback},

@@ -453,6 +453,38 @@ func TestRollback(t *testing.T) {
 	ingest(t, db, testInfo("sha256:aa", nil), testKernels())
 }
 
+// TestStatementError checks that a statement failing on the writer's
+// pipe (store/pipe.go), after AddKernel handed its rows over, still fails
+// the run: a later AddKernel or Commit reports it, and nothing is stored.
+func TestStatementError(t *testing.T) {
+	db, _ := mustOpen(t)
+	before := counts(t, db)
+	ctx, cancel := context.WithCancel(context.Background())
+	w, err := db.BeginRun(ctx, testInfo("sha256:aa", nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Rollback()
+	recs := testKernels()
+	if err := w.AddKernel(recs[0]); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	var failed error
+	for i := 0; i < 100 && failed == nil; i++ {
+		failed = w.AddKernel(recs[1+i%(len(recs)-1)])
+	}
+	if _, err := w.Commit(); err == nil {
+		t.Fatal("Commit succeeded after its context was canceled")
+	} else if failed != nil && !strings.Contains(err.Error(), "add kernel") {
+		t.Errorf("Commit: %v, want the failed kernel's error", err)
+	}
+	if after := counts(t, db); !sameCounts(before, after) {
+		t.Errorf("a failed run left rows: %v -> %v", before, after)
+	}
+	ingest(t, db, testInfo("sha256:aa", nil), testKernels())
+}
+
 func TestBadInput(t *testing.T) {
 	nk := func(name string) *profan.Kernel { k := profan.NewKernel(); k.Name = name; return k }
 	tests := []struct {

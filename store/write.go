@@ -83,7 +83,7 @@ type RunWriter struct {
 	lastKey    []keyID           // the keys of the previous kernel's metrics, by position
 	seen       map[string]bool   // canonical names of the current kernel
 	values     []any             // pending kernel_values rows, valueArgs arguments each
-	blob       []byte
+	pipe       *pipe             // the goroutine that runs the row statements (store/pipe.go)
 
 	dictLocked bool // the transaction may add dictionary rows (see dictID)
 
@@ -259,6 +259,13 @@ func (w *RunWriter) AddKernel(rec KernelRecord) error {
 	if w.done {
 		return errors.New("add kernel: run already committed or rolled back")
 	}
+	if w.pipe != nil {
+		// A kernel handed over earlier failed (already numbered).
+		if err := w.pipe.failed(); err != nil {
+			w.err = err
+			return err
+		}
+	}
 	if err := w.addKernel(rec); err != nil {
 		w.err = fmt.Errorf("add kernel %d: %w", w.n, w.db.d.formatError(err))
 		return w.err
@@ -301,16 +308,26 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	if err != nil {
 		return err
 	}
-	if w.blob, err = encodeKernel(w.blob[:0], k, w.keyFunc, w.textFunc); err != nil {
+	if w.pipe == nil {
+		w.startPipe()
+	}
+	op := w.pipe.take()
+	sent := false
+	defer func() {
+		if !sent {
+			w.pipe.free <- op
+		}
+	}()
+	if op.blob, err = encodeKernel(op.blob[:0], k, w.keyFunc, w.textFunc); err != nil {
 		return err
 	}
 	// A launch that repeats an earlier one but for its ID, start and
 	// duration joins that launch's series (store/series.go).
 	var canonDur float64
 	w.key = w.key[:0]
-	if len(w.blob) <= maxSeriesKey {
+	if len(op.blob) <= maxSeriesKey {
 		var ok bool
-		if w.masked, ok = withoutStart(w.masked, w.blob); ok {
+		if w.masked, ok = withoutStart(w.masked, op.blob); ok {
 			w.key, canonDur = seriesKey(w.key, nameID, k, w.masked, &rec)
 		}
 	}
@@ -323,11 +340,9 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 			return nil
 		}
 	}
-	var kid int64
-	if err := w.insKernel.QueryRowContext(w.ctx, w.id, w.n, k.ID, nameID, k.Device, k.CC,
-		dim(k.Grid), dim(k.Block), k.Invocations, nullFloat(k.Duration), w.blob).Scan(&kid); err != nil {
-		return err
-	}
+	op.kernel, op.ordinal, op.launchID, op.nameID = true, w.n, k.ID, nameID
+	op.device, op.cc, op.grid, op.block = k.Device, k.CC, dim(k.Grid), dim(k.Block)
+	op.inv, op.dur = k.Invocations, nullFloat(k.Duration)
 	for _, v := range rec.Canonical {
 		if math.IsNaN(v.Value) {
 			continue
@@ -339,17 +354,7 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 			}
 			w.metrics[v.Name] = mid
 		}
-		if w.db.d.valuesByName {
-			w.values = append(w.values, mid, nameID, kid, v.Value)
-		} else {
-			w.values = append(w.values, mid, kid, v.Value)
-		}
-		if len(w.values) == w.db.d.valueArgs()*valueBatch {
-			if _, err := w.insValues.ExecContext(w.ctx, w.values...); err != nil {
-				return err
-			}
-			w.values = w.values[:0]
-		}
+		op.values = append(op.values, valueRow{mid, v.Value})
 	}
 	for _, f := range rec.Findings {
 		ev, err := json.Marshal(nonNil(f.Evidence))
@@ -360,30 +365,31 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 		if err != nil {
 			return err
 		}
-		if _, err := w.insFinding.ExecContext(w.ctx, kid, f.Rule, int(f.Severity), f.Kernel, f.Message, f.Advice,
-			nullFloat(f.Gain), string(ev), string(loc)); err != nil {
-			return err
-		}
+		op.findings = append(op.findings, findingRow{f.Rule, int(f.Severity), f.Kernel, f.Message, f.Advice,
+			nullFloat(f.Gain), string(ev), string(loc)})
 	}
 	if len(w.key) > 0 && len(w.key) <= maxSeriesKey {
-		s := &series{kernelID: kid, ordinal: w.n}
+		s := &series{ordinal: w.n}
 		s.id, _ = numericID(k.ID)
 		w.series[string(w.key)] = s
+		op.starts = s
 	}
+	sent = true
+	w.pipe.send(op)
 	return nil
 }
 
-// flushSeries writes the launches s holds as its next chunk.
+// flushSeries hands the launches s holds over as its next chunk.
 func (w *RunWriter) flushSeries(s *series) error {
 	if s.n == 0 {
 		return nil
 	}
-	if _, err := w.insSeries.ExecContext(w.ctx, s.kernelID, s.chunk, s.n, s.buf); err != nil {
-		return err
-	}
+	op := w.pipe.take()
+	op.chunkOf, op.chunk, op.n = s, s.chunk, s.n
+	op.data, s.buf = s.buf, op.data[:0]
+	w.pipe.send(op)
 	s.chunk++
 	s.n = 0
-	s.buf = s.buf[:0]
 	return nil
 }
 
@@ -414,6 +420,7 @@ func (w *RunWriter) nameID(name, demangled string) (int64, error) {
 // no writer waits on another's (writers adding the same names in different
 // orders would deadlock), and dictionary IDs are committed in order.
 func (w *RunWriter) dictID(sel, ins *sql.Stmt, args ...any) (int64, error) {
+	w.pipe.sync()
 	var id int64
 	err := sel.QueryRowContext(w.ctx, args...).Scan(&id)
 	if !errors.Is(err, sql.ErrNoRows) {
@@ -519,11 +526,15 @@ func (w *RunWriter) commit() error {
 	for _, s := range w.series {
 		open = append(open, s)
 	}
-	sort.Slice(open, func(i, j int) bool { return open[i].kernelID < open[j].kernelID })
+	// In the order the series began (kernelID is the pipe's to set).
+	sort.Slice(open, func(i, j int) bool { return open[i].ordinal < open[j].ordinal })
 	for _, s := range open {
 		if err := w.flushSeries(s); err != nil {
 			return err
 		}
+	}
+	if err := w.pipe.drain(); err != nil {
+		return err
 	}
 	if len(w.values) > 0 {
 		d := w.db.d
@@ -545,6 +556,14 @@ func (w *RunWriter) Rollback() error {
 		return nil
 	}
 	w.done = true
+	if w.pipe != nil {
+		w.pipe.mu.Lock()
+		if w.pipe.err == nil {
+			w.pipe.err = errors.New("rolled back") // drop what is still queued
+		}
+		w.pipe.mu.Unlock()
+		w.pipe.drain()
+	}
 	if err := w.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
 		return fmt.Errorf("rollback run: %w", err)
 	}

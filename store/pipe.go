@@ -1,0 +1,184 @@
+package store
+
+import (
+	"fmt"
+	"sync"
+)
+
+// The writer's statements run on a goroutine of their own: AddKernel
+// encodes a kernel (its blob, its value and finding rows) and hands the
+// rows over, and the next kernel is analysed and encoded while SQLite
+// stores this one. On 100 MB of ncu details the statements are a third of
+// ingest's CPU time; without the overlap they added to it.
+//
+// Dictionary rows (kernel_names, metric_names, raw_metric_keys,
+// text_templates) are still looked up and added by AddKernel itself, before
+// the rows that refer to them are handed over, and only once the pipe is
+// idle (pipe.sync): the transaction's connection never has statements of
+// both goroutines in flight (a PostgreSQL connection could not). A name is
+// new only at its first launches, so the waits are few.
+
+// pipeDepth is the number of kernels encoded but not yet stored: enough to
+// ride out a slow statement, few enough that their buffers stay small.
+const pipeDepth = 16
+
+// maxKeptBuffer is the largest buffer an op keeps for the next one.
+const maxKeptBuffer = 64 << 10
+
+// rowOp is what one kernel, or one chunk of a launch series, adds.
+type rowOp struct {
+	ordinal int // the kernel's ordinal, for errors
+
+	// A kernels row, with its values and findings.
+	kernel   bool
+	launchID string
+	nameID   int64
+	device   string
+	cc       string
+	grid     string
+	block    string
+	inv      int
+	dur      any
+	blob     []byte
+	values   []valueRow
+	findings []findingRow
+	starts   *series // the series this launch starts, or nil
+
+	// Or a launch_series chunk.
+	chunkOf *series
+	chunk   int
+	n       int
+	data    []byte
+}
+
+type valueRow struct {
+	metricID int64
+	value    float64
+}
+
+type findingRow struct {
+	rule      string
+	severity  int
+	kernel    string
+	message   string
+	advice    string
+	gain      any
+	evidence  string
+	locations string
+}
+
+// pipe is the statements' goroutine and the ops it owns.
+type pipe struct {
+	ops      chan *rowOp
+	free     chan *rowOp
+	wg       sync.WaitGroup // the goroutine
+	inflight sync.WaitGroup // ops handed over and not yet run
+
+	mu  sync.Mutex
+	err error // the first statement that failed; the ops after it are dropped
+}
+
+func (w *RunWriter) startPipe() {
+	p := &pipe{ops: make(chan *rowOp, pipeDepth), free: make(chan *rowOp, pipeDepth)}
+	for range pipeDepth {
+		p.free <- &rowOp{}
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		for op := range p.ops {
+			if p.failed() == nil {
+				if err := w.store(op); err != nil {
+					p.mu.Lock()
+					p.err = fmt.Errorf("add kernel %d: %w", op.ordinal, w.db.d.formatError(err))
+					p.mu.Unlock()
+				}
+			}
+			// A chunk or a source page's blob may be large: let it go
+			// rather than hold pipeDepth of them.
+			if cap(op.data) > maxKeptBuffer {
+				op.data = nil
+			}
+			if cap(op.blob) > maxKeptBuffer {
+				op.blob = nil
+			}
+			p.free <- op
+			p.inflight.Done()
+		}
+	}()
+	w.pipe = p
+}
+
+func (p *pipe) failed() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
+}
+
+// take returns an op to fill, waiting while pipeDepth are in flight.
+func (p *pipe) take() *rowOp {
+	op := <-p.free
+	op.kernel, op.starts, op.chunkOf = false, nil, nil
+	op.values, op.findings = op.values[:0], op.findings[:0]
+	return op
+}
+
+// send hands op over.
+func (p *pipe) send(op *rowOp) {
+	p.inflight.Add(1)
+	p.ops <- op
+}
+
+// sync waits until every op handed over has run.
+func (p *pipe) sync() {
+	if p != nil {
+		p.inflight.Wait()
+	}
+}
+
+// drain stops the goroutine once it has run every op handed over, and
+// returns the first error.
+func (p *pipe) drain() error {
+	if p == nil {
+		return nil
+	}
+	close(p.ops)
+	p.wg.Wait()
+	return p.err
+}
+
+// store runs the statements of op, on the pipe's goroutine.
+func (w *RunWriter) store(op *rowOp) error {
+	if op.chunkOf != nil {
+		_, err := w.insSeries.ExecContext(w.ctx, op.chunkOf.kernelID, op.chunk, op.n, op.data)
+		return err
+	}
+	var kid int64
+	if err := w.insKernel.QueryRowContext(w.ctx, w.id, op.ordinal, op.launchID, op.nameID, op.device, op.cc,
+		op.grid, op.block, op.inv, op.dur, op.blob).Scan(&kid); err != nil {
+		return err
+	}
+	if op.starts != nil {
+		op.starts.kernelID = kid
+	}
+	for _, v := range op.values {
+		if w.db.d.valuesByName {
+			w.values = append(w.values, v.metricID, op.nameID, kid, v.value)
+		} else {
+			w.values = append(w.values, v.metricID, kid, v.value)
+		}
+		if len(w.values) == w.db.d.valueArgs()*valueBatch {
+			if _, err := w.insValues.ExecContext(w.ctx, w.values...); err != nil {
+				return err
+			}
+			w.values = w.values[:0]
+		}
+	}
+	for _, f := range op.findings {
+		if _, err := w.insFinding.ExecContext(w.ctx, kid, f.rule, f.severity, f.kernel, f.message, f.advice,
+			f.gain, f.evidence, f.locations); err != nil {
+			return err
+		}
+	}
+	return nil
+}
