@@ -11,6 +11,7 @@ package profan
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -163,6 +164,19 @@ func (k *Kernel) AddMetric(m Metric) {
 	}
 	k.index[m.Name] = len(k.Metrics)
 	k.Metrics = append(k.Metrics, m)
+}
+
+// Grow makes room for n more metrics, so that a reader that knows about how
+// many a kernel has (the previous launch's count) adds them without
+// regrowing the slice and its index.
+func (k *Kernel) Grow(n int) {
+	if n <= 0 {
+		return
+	}
+	k.Metrics = slices.Grow(k.Metrics, n)
+	if k.index == nil && len(k.Metrics) == 0 {
+		k.index = make(map[string]int, n)
+	}
 }
 
 // SortMetrics orders the metrics by name, for deterministic output.

@@ -100,10 +100,11 @@ func (ncuDetails) Parse(t *Table) error {
 		need = name
 	}
 	var k *profan.Kernel
-	last := 0
+	last, prevMetrics := 0, 0
 	for t.Next() {
 		r := t.Row()
 		if k != nil && !id.sameLaunch(r, k) {
+			prevMetrics = len(k.Metrics)
 			if err := t.Kernel(k, last); err != nil {
 				return err
 			}
@@ -114,6 +115,7 @@ func (ncuDetails) Parse(t *Table) error {
 			if k, err = id.newKernel(t, r); err != nil {
 				return err
 			}
+			k.Grow(prevMetrics)
 			if err := t.checkLaunch(k, r.String(id.pid), r.Line); err != nil {
 				return err
 			}

@@ -112,7 +112,9 @@ func (e *env) val(name string) (float64, bool) { return e.set.Get(name) }
 
 // Derive computes every canonical metric it can for k on dev.
 func Derive(k *profan.Kernel, dev Device) *Set {
-	s := &Set{index: map[string]int{}}
+	// Sized for what an ncu page gives (about 25 metrics), so that
+	// neither grows on the way.
+	s := &Set{index: make(map[string]int, 32), Values: make([]Value, 0, 32)}
 	e := &env{k: k, dev: dev, set: s}
 	for _, d := range Defs {
 		v, from, ok := d.eval(e)

@@ -173,11 +173,13 @@ func (e *encoder) metric(m *profan.Metric, pos int) {
 // metric's raw_metric_keys row, text that of a finding's template (nil
 // writes findings out).
 func encodeKernel(buf []byte, k *profan.Kernel, key func(m *profan.Metric, pos int) (uint64, error), text func([]byte) (uint64, error)) ([]byte, error) {
-	e := encoder{b: append(buf, blobVersion), key: key, text: text}
+	e := encoder{b: buf, key: key, text: text}
 	return e.kernel(k)
 }
 
+// kernel appends the blob of k to e.b.
 func (e *encoder) kernel(k *profan.Kernel) ([]byte, error) {
+	e.b = append(e.b, blobVersion)
 	e.s(int64(k.DeviceIndex))
 	e.str(k.Process)
 	e.str(k.Context)

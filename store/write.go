@@ -84,6 +84,7 @@ type RunWriter struct {
 	seen       map[string]bool   // canonical names of the current kernel
 	values     []any             // pending kernel_values rows, valueArgs arguments each
 	pipe       *pipe             // the goroutine that runs the row statements (store/pipe.go)
+	enc        encoder           // reused: its template scratch survives from kernel to kernel
 
 	dictLocked bool // the transaction may add dictionary rows (see dictID)
 
@@ -318,7 +319,9 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 			w.pipe.free <- op
 		}
 	}()
-	if op.blob, err = encodeKernel(op.blob[:0], k, w.keyFunc, w.textFunc); err != nil {
+	// One encoder for the run: its template scratch is reused.
+	w.enc.b, w.enc.key, w.enc.text, w.enc.err = op.blob[:0], w.keyFunc, w.textFunc, nil
+	if op.blob, err = w.enc.kernel(k); err != nil {
 		return err
 	}
 	// A launch that repeats an earlier one but for its ID, start and

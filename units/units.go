@@ -137,6 +137,17 @@ func ParseNumber(s string) (v float64, ok bool, err error) {
 	if s == "" || s == "n/a" || s == "N/A" || s == "-" || s == "no data" {
 		return math.NaN(), false, nil
 	}
+	if strings.IndexByte(s, ',') > 0 {
+		// ncu's "3,198,264,840.18": no float syntax has a comma, so skip
+		// the failing ParseFloat (and its error's allocation).
+		var buf [64]byte
+		if t, good := appendStripped(buf[:0], s); good {
+			if f, err := strconv.ParseFloat(string(t), 64); err == nil {
+				return f, true, nil
+			}
+		}
+		return math.NaN(), false, ErrNotNumber
+	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
 		switch {
 		case math.IsNaN(f):
@@ -146,13 +157,6 @@ func ParseNumber(s string) (v float64, ok bool, err error) {
 			return math.NaN(), false, ErrInfinite
 		}
 		return f, true, nil // a range error below the smallest float is 0
-	}
-	if strings.IndexByte(s, ',') > 0 {
-		if t, good := stripThousands(s); good {
-			if f, err := strconv.ParseFloat(t, 64); err == nil {
-				return f, true, nil
-			}
-		}
 	}
 	return math.NaN(), false, ErrNotNumber
 }
@@ -176,33 +180,36 @@ func ParseDecimalComma(s string) (float64, bool) {
 	return f, err == nil
 }
 
-// stripThousands removes "," separators from s if they group the integer part
-// by threes ("14,103,936", "58,748.42"); anything else is not a number.
-func stripThousands(s string) (string, bool) {
-	intPart, frac, _ := strings.Cut(s, ".")
-	sign := ""
+// appendStripped appends s without its "," separators to dst if they group
+// the integer part by threes ("14,103,936", "58,748.42"); anything else is
+// not a number.
+func appendStripped(dst []byte, s string) ([]byte, bool) {
+	intPart, frac, dot := strings.Cut(s, ".")
 	if strings.HasPrefix(intPart, "-") {
-		sign, intPart = "-", intPart[1:]
+		dst = append(dst, '-')
+		intPart = intPart[1:]
 	}
-	groups := strings.Split(intPart, ",")
-	if len(groups[0]) == 0 || len(groups[0]) > 3 {
-		return "", false
-	}
-	for i, g := range groups {
-		if i > 0 && len(g) != 3 {
-			return "", false
+	for i := 0; ; i++ {
+		g, rest, more := strings.Cut(intPart, ",")
+		if i == 0 && (len(g) == 0 || len(g) > 3) || i > 0 && len(g) != 3 {
+			return dst, false
 		}
-		for _, c := range g {
-			if c < '0' || c > '9' {
-				return "", false
+		for j := 0; j < len(g); j++ {
+			if g[j] < '0' || g[j] > '9' {
+				return dst, false
 			}
 		}
+		dst = append(dst, g...)
+		if !more {
+			break
+		}
+		intPart = rest
 	}
-	out := sign + strings.Join(groups, "")
-	if frac != "" || strings.HasSuffix(s, ".") {
-		out += "." + frac
+	if dot {
+		dst = append(dst, '.')
+		dst = append(dst, frac...)
 	}
-	return out, true
+	return dst, true
 }
 
 // nvprofSuffixes are the unit suffixes nvprof glues to --metrics values,
