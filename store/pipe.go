@@ -1,7 +1,10 @@
 package store
 
 import (
+	"cmp"
+	"database/sql"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -162,16 +165,15 @@ func (w *RunWriter) store(op *rowOp) error {
 		op.starts.kernelID = kid
 	}
 	for _, v := range op.values {
+		pv := pendingValue{metricID: v.metricID, kernelID: kid, value: v.value}
 		if w.db.d.valuesByName {
-			w.values = append(w.values, v.metricID, op.nameID, kid, v.value)
-		} else {
-			w.values = append(w.values, v.metricID, kid, v.value)
+			pv.nameID = op.nameID
 		}
-		if len(w.values) == w.db.d.valueArgs()*valueBatch {
-			if _, err := w.insValues.ExecContext(w.ctx, w.values...); err != nil {
+		w.pendingValues = append(w.pendingValues, pv)
+		if len(w.pendingValues) == valueBatch {
+			if err := w.flushValues(w.insValues); err != nil {
 				return err
 			}
-			w.values = w.values[:0]
 		}
 	}
 	for _, f := range op.findings {
@@ -181,4 +183,42 @@ func (w *RunWriter) store(op *rowOp) error {
 		}
 	}
 	return nil
+}
+
+// pendingValue is a kernel_values row waiting for its batch.
+type pendingValue struct {
+	metricID, nameID, kernelID int64
+	value                      float64
+}
+
+// flushValues inserts the pending rows with ins (the full-batch statement),
+// or with a statement made for their number when ins is nil. The rows go
+// in key order: one batch holds some 40 kernels' values of some 25
+// metrics, and in key order each insert lands next to the previous one.
+func (w *RunWriter) flushValues(ins *sql.Stmt) error {
+	if len(w.pendingValues) == 0 {
+		return nil
+	}
+	byName := w.db.d.valuesByName
+	// nameID is 0 unless it is part of the key.
+	slices.SortFunc(w.pendingValues, func(a, b pendingValue) int {
+		return cmp.Or(cmp.Compare(a.metricID, b.metricID), cmp.Compare(a.nameID, b.nameID), cmp.Compare(a.kernelID, b.kernelID))
+	})
+	w.values = w.values[:0]
+	for _, v := range w.pendingValues {
+		if byName {
+			w.values = append(w.values, v.metricID, v.nameID, v.kernelID, v.value)
+		} else {
+			w.values = append(w.values, v.metricID, v.kernelID, v.value)
+		}
+	}
+	var err error
+	if ins != nil {
+		_, err = ins.ExecContext(w.ctx, w.values...)
+	} else {
+		d := w.db.d
+		_, err = w.tx.ExecContext(w.ctx, d.rebind(d.valuesInsert(len(w.pendingValues))), w.values...)
+	}
+	w.pendingValues = w.pendingValues[:0]
+	return err
 }

@@ -71,20 +71,21 @@ type RunWriter struct {
 	selText    *sql.Stmt
 	insText    *sql.Stmt
 
-	names      map[[2]string]int64 // kernel name, demangled → kernel_names.id
-	lastName   [2]string           // the name nameID gave last, and its ID
-	lastNameID int64
-	metrics    map[string]int64   // canonical name → metric_names.id
-	keys       map[string][]keyID // raw metric name → its keys seen in this run
-	keyFunc    func(*profan.Metric, int) (uint64, error)
-	textFunc   func([]byte) (uint64, error)
-	texts      map[string]uint64 // finding template → text_templates.id
-	newTexts   int               // templates this run added
-	lastKey    []keyID           // the keys of the previous kernel's metrics, by position
-	seen       map[string]bool   // canonical names of the current kernel
-	values     []any             // pending kernel_values rows, valueArgs arguments each
-	pipe       *pipe             // the goroutine that runs the row statements (store/pipe.go)
-	enc        encoder           // reused: its template scratch survives from kernel to kernel
+	names         map[[2]string]int64 // kernel name, demangled → kernel_names.id
+	lastName      [2]string           // the name nameID gave last, and its ID
+	lastNameID    int64
+	metrics       map[string]int64   // canonical name → metric_names.id
+	keys          map[string][]keyID // raw metric name → its keys seen in this run
+	keyFunc       func(*profan.Metric, int) (uint64, error)
+	textFunc      func([]byte) (uint64, error)
+	texts         map[string]uint64 // finding template → text_templates.id
+	newTexts      int               // templates this run added
+	lastKey       []keyID           // the keys of the previous kernel's metrics, by position
+	seen          map[string]bool   // canonical names of the current kernel
+	values        []any             // the arguments of a kernel_values batch
+	pendingValues []pendingValue    // rows for the next batch
+	pipe          *pipe             // the goroutine that runs the row statements (store/pipe.go)
+	enc           encoder           // reused: its template scratch survives from kernel to kernel
 
 	dictLocked bool // the transaction may add dictionary rows (see dictID)
 
@@ -539,12 +540,8 @@ func (w *RunWriter) commit() error {
 	if err := w.pipe.drain(); err != nil {
 		return err
 	}
-	if len(w.values) > 0 {
-		d := w.db.d
-		if _, err := w.tx.ExecContext(w.ctx, d.rebind(d.valuesInsert(len(w.values)/d.valueArgs())), w.values...); err != nil {
-			return err
-		}
-		w.values = w.values[:0]
+	if err := w.flushValues(nil); err != nil {
+		return err
 	}
 	if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ? WHERE id = ?`), w.n, w.id); err != nil {
 		return err
