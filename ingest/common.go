@@ -269,50 +269,12 @@ func plainNumber(b []byte) (float64, bool) {
 			return 0, false
 		}
 	}
-	if v, ok := shortDecimal(b); ok {
+	if v, ok := units.ShortDecimal(b); ok {
 		return v, true
 	}
 	v, err := strconv.ParseFloat(unsafe.String(&b[0], len(b)), 64)
 	if err != nil || math.IsInf(v, 0) {
 		return 0, false
-	}
-	return v, true
-}
-
-// pow10 holds the powers of ten that float64 represents exactly.
-var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
-
-// shortDecimal reads the commonest number of a trace, -?digits[.digits]
-// with at most 15 digits, as mantissa / 10^k: both are exact in float64
-// and one IEEE division rounds correctly, so the result is the one
-// strconv.ParseFloat gives (Clinger's fast path), without its generality.
-func shortDecimal(b []byte) (float64, bool) {
-	neg := b[0] == '-'
-	if neg {
-		b = b[1:]
-	}
-	var m uint64
-	digits, frac := 0, -1
-	for i, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-			m = m*10 + uint64(c-'0')
-			digits++
-		case c == '.' && frac < 0 && i > 0 && i < len(b)-1:
-			frac = len(b) - i - 1
-		default:
-			return 0, false
-		}
-	}
-	if digits == 0 || digits > 15 {
-		return 0, false
-	}
-	v := float64(m)
-	if frac > 0 {
-		v /= pow10[frac]
-	}
-	if neg {
-		v = -v
 	}
 	return v, true
 }

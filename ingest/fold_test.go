@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"github.com/profan-dev/profan/units"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -70,18 +71,18 @@ func TestShortDecimal(t *testing.T) {
 		if c == "" {
 			continue
 		}
-		got, ok := shortDecimal([]byte(c))
+		got, ok := units.ShortDecimal([]byte(c))
 		if !ok {
 			continue
 		}
 		want, err := strconv.ParseFloat(c, 64)
 		if err != nil || got != want {
-			t.Errorf("shortDecimal(%q) = %v, strconv says %v (%v)", c, got, want, err)
+			t.Errorf("ShortDecimal(%q) = %v, strconv says %v (%v)", c, got, want, err)
 		}
 	}
 	for _, c := range []string{"1e3", ".5", "5.", "1.2.3", "-", "9007199254740993", "1,5"} {
-		if _, ok := shortDecimal([]byte(c)); ok {
-			t.Errorf("shortDecimal(%q) took a number it should leave to strconv", c)
+		if _, ok := units.ShortDecimal([]byte(c)); ok {
+			t.Errorf("ShortDecimal(%q) took a number it should leave to strconv", c)
 		}
 	}
 }
@@ -103,10 +104,10 @@ func TestShortDecimalRandom(t *testing.T) {
 			}
 			d = append(d, byte('0'+r.IntN(10)))
 		}
-		got, ok := shortDecimal(d)
+		got, ok := units.ShortDecimal(d)
 		want, err := strconv.ParseFloat(string(d), 64)
 		if ok && (err != nil || got != want) {
-			t.Fatalf("shortDecimal(%q) = %v, strconv says %v", d, got, want)
+			t.Fatalf("ShortDecimal(%q) = %v, strconv says %v", d, got, want)
 		}
 	}
 }

@@ -135,6 +135,9 @@ func (l *lineReader) read() ([]byte, error) {
 	l.n++
 	line = bytes.TrimSuffix(line, []byte{'\n'})
 	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if safe.Plain(line) {
+		return line, nil // nearly every line: none of the checks below can fail
+	}
 	if i := bytes.IndexByte(line, 0); i >= 0 {
 		return nil, &SyntaxError{File: l.src, Line: l.n, Msg: "binary data (NUL byte): not a text export"}
 	}

@@ -134,6 +134,9 @@ var ErrInfinite = errors.New("infinite or out of range")
 // "8.192000e+03", "-3". "n/a", "no data", NaN and "" return NaN with ok
 // false and no error; an infinity returns ErrInfinite.
 func ParseNumber(s string) (v float64, ok bool, err error) {
+	if v, ok := ShortDecimal(s); ok {
+		return v, true, nil // most values
+	}
 	if s == "" || s == "n/a" || s == "N/A" || s == "-" || s == "no data" {
 		return math.NaN(), false, nil
 	}
@@ -142,6 +145,9 @@ func ParseNumber(s string) (v float64, ok bool, err error) {
 		// the failing ParseFloat (and its error's allocation).
 		var buf [64]byte
 		if t, good := appendStripped(buf[:0], s); good {
+			if v, ok := ShortDecimal(t); ok {
+				return v, true, nil
+			}
 			if f, err := strconv.ParseFloat(string(t), 64); err == nil {
 				return f, true, nil
 			}
@@ -247,4 +253,46 @@ func ParseLevel(s string) (float64, bool) {
 		return 0, false
 	}
 	return float64(n), true
+}
+
+// pow10 holds the powers of ten that float64 represents exactly.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15}
+
+// ShortDecimal reads the commonest number of an export, -?digits[.digits]
+// with at most 15 digits, as mantissa / 10^k: both are exact in float64
+// and one IEEE division rounds correctly, so the result is the one
+// strconv.ParseFloat gives (Clinger's fast path), without its generality.
+// ok is false for anything else, which ParseFloat is left to read.
+func ShortDecimal[T ~string | ~[]byte](b T) (float64, bool) {
+	if len(b) == 0 {
+		return 0, false
+	}
+	neg := b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	var m uint64
+	digits, frac := 0, -1
+	for i := 0; i < len(b); i++ {
+		switch c := b[i]; {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+		case c == '.' && frac < 0 && i > 0 && i < len(b)-1:
+			frac = len(b) - i - 1
+		default:
+			return 0, false
+		}
+	}
+	if digits == 0 || digits > 15 {
+		return 0, false
+	}
+	v := float64(m)
+	if frac > 0 {
+		v /= pow10[frac]
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }

@@ -38,20 +38,38 @@ func Term(s string) string {
 	return b.String()
 }
 
-// Needed reports whether Term would change s: a byte scan, cheap on the
-// printable ASCII of nearly every line of an export.
-func Needed(b []byte) bool {
-	// Eight bytes at a time while they are all printable ASCII (0x20 to
-	// 0x7e): it runs on every line of every export.
+// printablePrefix returns the length of b's leading run of printable ASCII
+// (0x20 to 0x7e), give or take the last seven bytes: it reads eight at a
+// time, and runs on every line of every export.
+func printablePrefix(b []byte) int {
 	const lo, hi, del = 0x2020202020202020, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
-	for len(b) >= 8 {
-		x := binary.LittleEndian.Uint64(b)
+	n := 0
+	for len(b)-n >= 8 {
+		x := binary.LittleEndian.Uint64(b[n:])
 		d := x ^ del
 		if (x-lo)&^x&hi != 0 || x&hi != 0 || (d-0x0101010101010101)&^d&hi != 0 {
 			break
 		}
-		b = b[8:]
+		n += 8
 	}
+	return n
+}
+
+// Plain reports whether b is printable ASCII and tabs only: text with no
+// NUL, valid UTF-8, and nothing Term would change.
+func Plain(b []byte) bool {
+	for _, c := range b[printablePrefix(b):] {
+		if (c < 0x20 || c >= 0x7f) && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// Needed reports whether Term would change s: a byte scan, cheap on the
+// printable ASCII of nearly every line of an export.
+func Needed(b []byte) bool {
+	b = b[printablePrefix(b):]
 	ascii := true
 	for _, c := range b {
 		if c < 0x20 && c != '\t' || c == 0x7f {

@@ -43,3 +43,19 @@ func TestNeededEveryOffset(t *testing.T) {
 		t.Errorf("Needed(%q) = true", base)
 	}
 }
+
+// TestPlainEveryOffset checks that Plain, which lets a line skip every other
+// check, holds only for printable ASCII and tabs, wherever the odd byte is.
+func TestPlainEveryOffset(t *testing.T) {
+	base := `"0","821","calib","127.0.0.1","void strideCopy<1>(float *, const float *)","1"`
+	if !Plain([]byte(base)) || !Plain([]byte(base+"\t")) || !Plain(nil) {
+		t.Errorf("Plain(%q) = false", base)
+	}
+	for _, bad := range []string{"\x1b", "\x00", "\x7f", "\u202e", "é", "\x9b", "\xff", "\r", "\n"} {
+		for i := 0; i <= len(base); i++ {
+			if s := base[:i] + bad + base[i:]; Plain([]byte(s)) {
+				t.Fatalf("Plain(%q) = true", s)
+			}
+		}
+	}
+}
