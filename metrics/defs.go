@@ -357,16 +357,18 @@ var Defs = []*Def{
 // (smsp__cycles_elapsed.avg); the rate per second (.sum.per_second) times
 // the duration.
 func flops(p string) func(e *env) (float64, string, bool) {
+	// The counters' names are made once, not per kernel.
+	pre := "smsp__sass_thread_inst_executed_op_" + p
+	ops := []struct {
+		names opNames
+		mul   float64
+	}{{opNamesOf(pre + "add_pred_on"), 1}, {opNamesOf(pre + "mul_pred_on"), 1}, {opNamesOf(pre + "fma_pred_on"), 2}}
 	return func(e *env) (float64, string, bool) {
-		pre := "smsp__sass_thread_inst_executed_op_" + p
 		var total float64
 		var forms []string
 		any := false
-		for _, op := range []struct {
-			name string
-			mul  float64
-		}{{"add", 1}, {"mul", 1}, {"fma", 2}} {
-			v, form, ok := opCount(e, pre+op.name+"_pred_on")
+		for _, op := range ops {
+			v, form, ok := opCount(e, op.names)
 			if !ok {
 				continue
 			}
@@ -383,6 +385,19 @@ func flops(p string) func(e *env) (float64, string, bool) {
 	}
 }
 
+// roofline operation counters of flopRate, per precision.
+var flopRateNames = func() (n [2][4]string) {
+	for i, p := range []string{"F", "D"} {
+		n[i] = [4]string{
+			"Predicated-On " + p + "FMA Operations Per Cycle",
+			"Predicated-On " + p + "FMA Thread Instructions Executed Per Cycle",
+			"Predicated-On " + p + "ADD Thread Instructions Executed Per Cycle",
+			"Predicated-On " + p + "MUL Thread Instructions Executed Per Cycle",
+		}
+	}
+	return n
+}()
+
 // flopRate is the FP32 + FP64 operation rate as ncu's roofline section
 // exports it on the details page: operations per cycle ("Predicated-On
 // FFMA Operations Per Cycle" counts an FMA twice; adds and multiplies are
@@ -394,14 +409,14 @@ func flopRate(e *env) (float64, string, bool) {
 	}
 	var perCycle float64
 	any := false
-	for _, p := range []string{"F", "D"} {
-		if v, _, ok := e.src("Predicated-On " + p + "FMA Operations Per Cycle"); ok {
+	for _, n := range flopRateNames {
+		if v, _, ok := e.src(n[0]); ok {
 			perCycle, any = perCycle+v, true
-		} else if v, _, ok := e.src("Predicated-On " + p + "FMA Thread Instructions Executed Per Cycle"); ok {
+		} else if v, _, ok := e.src(n[1]); ok {
 			perCycle, any = perCycle+2*v, true
 		}
-		for _, op := range []string{"ADD", "MUL"} {
-			if v, _, ok := e.src("Predicated-On " + p + op + " Thread Instructions Executed Per Cycle"); ok {
+		for _, name := range n[2:] {
+			if v, _, ok := e.src(name); ok {
 				perCycle, any = perCycle+v, true
 			}
 		}
@@ -412,18 +427,25 @@ func flopRate(e *env) (float64, string, bool) {
 	return perCycle * hz, "roofline section: operations per cycle × SM Frequency", true
 }
 
+// opNames are the three forms of one thread-instruction counter.
+type opNames struct{ sum, perCycle, perSecond string }
+
+func opNamesOf(base string) opNames {
+	return opNames{base + ".sum", base + ".sum.per_cycle_elapsed", base + ".sum.per_second"}
+}
+
 // opCount reads one thread-instruction counter in whichever form the
 // export has it (see flops), and names the form.
-func opCount(e *env, base string) (float64, string, bool) {
-	if v, _, ok := e.src(base + ".sum"); ok {
+func opCount(e *env, n opNames) (float64, string, bool) {
+	if v, _, ok := e.src(n.sum); ok {
 		return v, ".sum", true
 	}
-	if r, _, ok := e.src(base + ".sum.per_cycle_elapsed"); ok {
+	if r, _, ok := e.src(n.perCycle); ok {
 		if c, _, ok := e.src("smsp__cycles_elapsed.avg"); ok && c > 0 {
 			return r * c, ".sum.per_cycle_elapsed × smsp__cycles_elapsed.avg", true
 		}
 	}
-	if r, _, ok := e.src(base + ".sum.per_second"); ok {
+	if r, _, ok := e.src(n.perSecond); ok {
 		if d, ok := e.val("duration"); ok && d > 0 {
 			return r * d, ".sum.per_second × duration", true
 		}

@@ -83,8 +83,10 @@ type env struct {
 func (e *env) src(names ...string) (float64, string, bool) {
 	for _, n := range names {
 		name, unit, hasUnit := n, "", false
-		if i := strings.LastIndexByte(n, '['); i > 0 && strings.HasSuffix(n, "]") {
-			name, unit, hasUnit = n[:i], n[i+1:len(n)-1], true
+		if len(n) > 0 && n[len(n)-1] == ']' { // most names have no unit: no search
+			if i := strings.LastIndexByte(n, '['); i > 0 {
+				name, unit, hasUnit = n[:i], n[i+1:len(n)-1], true
+			}
 		}
 		var m profan.Metric
 		var ok bool
