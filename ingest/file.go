@@ -8,6 +8,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/profan-dev/profan"
 )
@@ -29,9 +30,10 @@ type File struct {
 	lr     *lineReader
 	err    error // an error met opening the line reader
 
-	sniffed bool
-	format  string
-	used    bool
+	sniffed   bool
+	format    string
+	used      bool
+	hashAside bool // HashAside hashes the file, not the reader
 }
 
 // Open opens the export at path.
@@ -196,6 +198,42 @@ func (in *File) Hash() (digest string, size int64, err error) {
 	// passes it in Options.Digest).
 	in.cr.r = in.seeker
 	return digest, size, nil
+}
+
+// HashAside hashes a File opened with OpenSeekable on a goroutine of its
+// own, reading the file beside the parser (ReadAt moves no offset), and
+// stops the reader hashing as it reads: the digest is ready long before
+// the parse ends, and the parse need not wait for it. It returns the
+// file's size and a function that waits for the digest; the Run that Read
+// returns then has no Digest unless Options gives it.
+func (in *File) HashAside() (size int64, digest func() (string, error), err error) {
+	if in.seeker == nil {
+		return 0, nil, fmt.Errorf("%s: cannot be read twice", in.src)
+	}
+	st, err := in.seeker.Stat()
+	if err != nil {
+		return 0, nil, fmt.Errorf("reading %s: %w", in.src, err)
+	}
+	in.cr.r, in.hashAside = in.seeker, true
+	type result struct {
+		digest string
+		err    error
+	}
+	done := make(chan result, 1)
+	go func() {
+		h := sha256.New()
+		if _, err := io.Copy(h, io.NewSectionReader(in.seeker, 0, st.Size())); err != nil {
+			done <- result{err: fmt.Errorf("reading %s: %w", in.src, err)}
+			return
+		}
+		done <- result{"sha256:" + hex.EncodeToString(h.Sum(nil)), nil}
+	}()
+	var once sync.Once
+	var r result
+	return st.Size(), func() (string, error) {
+		once.Do(func() { r = <-done })
+		return r.digest, r.err
+	}, nil
 }
 
 // Rewind makes a File opened with OpenSeekable readable again from its

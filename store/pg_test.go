@@ -44,6 +44,7 @@ var pgTests = []struct {
 	{"RoundTrip", TestRoundTrip},
 	{"RealFindingsRoundTrip", TestRealFindingsRoundTrip},
 	{"StatementError", TestStatementError},
+	{"DigestLater", TestDigestLater},
 	{"Duplicate", TestDuplicate},
 	{"DuplicateRace", TestDuplicateRace},
 	{"Rollback", TestRollback},

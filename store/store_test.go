@@ -485,6 +485,63 @@ func TestStatementError(t *testing.T) {
 	ingest(t, db, testInfo("sha256:aa", nil), testKernels())
 }
 
+// TestDigestLater checks a run begun before its digest is known (ingest
+// hashes the export beside its parse): the digest given at the end is
+// stored, one stored already makes Commit a *DuplicateError holding that
+// run's ID, and a run never given one is not committed.
+func TestDigestLater(t *testing.T) {
+	db, _ := mustOpen(t)
+	ctx := context.Background()
+	later := func(digest string) (int64, error) {
+		info := testInfo("", nil)
+		info.DigestLater = true
+		w, err := db.BeginRun(ctx, info)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer w.Rollback()
+		for _, r := range testKernels() {
+			if err := w.AddKernel(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if digest != "" {
+			if err := w.SetDigest(digest); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return w.Commit()
+	}
+	id, err := later("sha256:aa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := db.DigestID(ctx, "sha256:aa"); err != nil || got != id {
+		t.Errorf("DigestID: got %d, %v; want %d", got, err, id)
+	}
+	before := counts(t, db)
+	_, err = later("sha256:aa")
+	var dup *DuplicateError
+	if !errors.As(err, &dup) || dup.ID != id {
+		t.Errorf("the same digest again: got %v, want a *DuplicateError for run %d", err, id)
+	}
+	if _, err := later(""); err == nil {
+		t.Error("a run without its digest was committed")
+	}
+	if after := counts(t, db); !sameCounts(before, after) {
+		t.Errorf("runs that were not committed left rows: %v -> %v", before, after)
+	}
+	runs, err := db.Runs(ctx, RunFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		if strings.HasPrefix(r.Digest, pendingDigest) {
+			t.Errorf("run %d kept its placeholder digest %s", r.ID, r.Digest)
+		}
+	}
+}
+
 func TestBadInput(t *testing.T) {
 	nk := func(name string) *profan.Kernel { k := profan.NewKernel(); k.Name = name; return k }
 	tests := []struct {

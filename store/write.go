@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,7 +18,11 @@ import (
 
 // RunInfo describes a run being written.
 type RunInfo struct {
-	Digest      string // "sha256:<hex>" of the export; identifies the run
+	// Digest is "sha256:<hex>" of the export; it identifies the run. It
+	// may be left empty with DigestLater, and given to SetDigest before
+	// Commit: a caller that hashes the export while it parses it.
+	Digest      string
+	DigestLater bool
 	Source      string // path as given on the command line
 	Tool        string // profan.ToolNCU, …
 	Format      string // importer name
@@ -58,6 +64,9 @@ type RunWriter struct {
 	n    int   // kernels written
 	err  error // first error; the writer is unusable after one
 	done bool
+
+	pending bool   // begun with DigestLater
+	digest  string // what SetDigest gave
 
 	insKernel  *sql.Stmt
 	insFinding *sql.Stmt
@@ -115,6 +124,15 @@ const valueBatch = 1000
 // ID. When two processes race to store one digest, the database's UNIQUE
 // constraint picks the winner and the other gets a *DuplicateError too.
 func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
+	if info.DigestLater {
+		if info.Digest != "" {
+			return nil, errors.New("begin run: a digest and DigestLater")
+		}
+		// Unique until SetDigest: the row is not visible before Commit.
+		var b [16]byte
+		rand.Read(b[:])
+		info.Digest = pendingDigest + hex.EncodeToString(b[:])
+	}
 	if info.Digest == "" {
 		return nil, errors.New("begin run: empty digest")
 	}
@@ -134,7 +152,7 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("begin run: %w", db.d.formatError(err))
 	}
-	w := &RunWriter{db: db, ctx: ctx, tx: tx}
+	w := &RunWriter{db: db, ctx: ctx, tx: tx, pending: info.DigestLater}
 	if err := w.begin(info); err != nil {
 		tx.Rollback()
 		err = db.d.formatError(err)
@@ -146,6 +164,29 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 		return nil, fmt.Errorf("begin run: %w", err)
 	}
 	return w, nil
+}
+
+// pendingDigest starts the digest of a run begun with DigestLater.
+const pendingDigest = "pending:"
+
+// SetDigest gives the digest of a run begun with DigestLater. When a run
+// with that digest is stored already, or is committed by another writer
+// first, Commit returns a *DuplicateError holding its ID (and stores
+// nothing).
+func (w *RunWriter) SetDigest(digest string) error {
+	if !w.pending {
+		return errors.New("set digest: the run has its digest")
+	}
+	if digest == "" || strings.HasPrefix(digest, pendingDigest) {
+		return fmt.Errorf("set digest: bad digest %q", digest)
+	}
+	w.digest = digest
+	return nil
+}
+
+// DigestID returns the ID of the run with the given digest, 0 when none.
+func (db *DB) DigestID(ctx context.Context, digest string) (int64, error) {
+	return db.digestID(ctx, digest)
 }
 
 // digestID returns the ID of the run with the given digest, 0 when none.
@@ -516,11 +557,21 @@ func (w *RunWriter) Commit() (int64, error) {
 		w.Rollback()
 		return 0, w.err
 	}
+	if w.pending && w.digest == "" {
+		w.Rollback()
+		return 0, errors.New("commit: the run's digest was never set")
+	}
 	w.done = true
 	err := w.commit()
 	if err != nil {
 		w.tx.Rollback()
-		return 0, fmt.Errorf("commit run: %w", w.db.d.formatError(err))
+		err = w.db.d.formatError(err)
+		var dup *DuplicateError
+		if errors.As(err, &dup) {
+			dup.ID, _ = w.db.digestID(w.ctx, w.digest)
+			return 0, dup
+		}
+		return 0, fmt.Errorf("commit run: %w", err)
 	}
 	return w.id, nil
 }
@@ -543,7 +594,11 @@ func (w *RunWriter) commit() error {
 	if err := w.flushValues(nil); err != nil {
 		return err
 	}
-	if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ? WHERE id = ?`), w.n, w.id); err != nil {
+	if w.pending {
+		if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ?, digest = ? WHERE id = ?`), w.n, w.digest, w.id); err != nil {
+			return err
+		}
+	} else if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ? WHERE id = ?`), w.n, w.id); err != nil {
 		return err
 	}
 	return w.tx.Commit()

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -84,18 +85,21 @@ func ingestRun(opts *IngestOptions) error {
 	// written before it, and its run is one transaction, rolled back on
 	// an error. (Reading it twice cost as much as storing it.)
 	runs := make([]*profan.Run, len(files))
+	var digest0 func() (string, error)
 	for i, f := range files {
 		if i == 0 {
-			digest, size, err := f.Hash()
+			// Its digest is computed beside the storing read.
+			format := f.Format()
+			size, digest, err := f.HashAside()
 			if err != nil {
 				return err
 			}
-			format := f.Format()
+			digest0 = digest
 			tool := ""
 			if imp, ok := ingest.ByName(format); ok {
 				tool = imp.Tool()
 			}
-			runs[0] = &profan.Run{Source: f.Name(), Digest: digest, Size: size, Format: format, Tool: tool}
+			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
 			continue
 		}
 		if runs[i], err = f.Read(ingest.Options{Format: opts.Input}, ingest.Sink{
@@ -113,7 +117,11 @@ func ingestRun(opts *IngestOptions) error {
 	}
 	defer db.Close()
 	for i, f := range files {
-		run, err := ingestFile(db, f, runs[i], opts, labels, aopt, src)
+		var digest func() (string, error)
+		if i == 0 {
+			digest = digest0
+		}
+		run, err := ingestFile(db, f, runs[i], digest, opts, labels, aopt, src)
 		if err != nil {
 			return err
 		}
@@ -171,16 +179,33 @@ func splitSeekable(paths []string, format string) (*ingest.SourcePages, []*inges
 }
 
 // ingestFile streams one export, already read once (first), into one run.
-func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOptions, labels map[string]string, aopt analysis.Options, src *ingest.SourcePages) (*profan.Run, error) {
+// For the first export, which is not, digest waits for the digest that is
+// computed beside this read: the run is begun without it, and an export
+// stored already is found as soon as it is known.
+func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, digest func() (string, error), opts *IngestOptions, labels map[string]string, aopt analysis.Options, src *ingest.SourcePages) (*profan.Run, error) {
 	path := f.Name()
-	digest, size := first.Digest, first.Size
 	format := first.Format
 	if opts.Input != "" {
 		format = opts.Input
 	}
-	info := store.RunInfo{Digest: digest, Source: path, Tool: first.Tool, Format: format, Labels: labels, Size: size}
+	info := store.RunInfo{Digest: first.Digest, DigestLater: digest != nil, Source: path, Tool: first.Tool, Format: format, Labels: labels, Size: first.Size}
 	var w *store.RunWriter
 	dup := false
+	skipped := func(id int64) error {
+		fmt.Fprintf(opts.IO.ErrOut, "%s: already stored as run %d (identical content), skipped\n", path, id)
+		dup = true
+		return errStop
+	}
+	var stored atomic.Int64 // the run an identical export was stored as
+	if digest != nil {
+		go func() {
+			if d, err := digest(); err == nil {
+				if id, err := db.DigestID(bg, d); err == nil && id != 0 {
+					stored.Store(id)
+				}
+			}
+		}()
+	}
 	// The run is begun at its first kernel, when the device is known.
 	begin := func(device string) error {
 		info.Device = device
@@ -188,16 +213,17 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 		w, err = db.BeginRun(bg, info)
 		var d *store.DuplicateError
 		if errors.As(err, &d) {
-			fmt.Fprintf(opts.IO.ErrOut, "%s: already stored as run %d (identical content), skipped\n", path, d.ID)
-			dup = true
-			return errStop
+			return skipped(d.ID)
 		}
 		return err
 	}
 	n := 0
 	vs := analysis.NewStream(aopt, false)
 	var vals []store.NamedValue
-	run, err := f.Read(ingest.Options{Format: opts.Input, Digest: digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+	run, err := f.Read(ingest.Options{Format: opts.Input, Digest: first.Digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+		if id := stored.Load(); id != 0 {
+			return skipped(id)
+		}
 		src.AttachRun(run, k)
 		// The store is done with the verdict and its values when
 		// AddKernel returns: neither is kept past the call.
@@ -212,6 +238,9 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 		rec, vals = recordInto(vals, a)
 		return w.AddKernel(rec)
 	}})
+	if digest != nil && run != nil {
+		run.Digest, _ = digest() // an error is returned below, unless the run is skipped
+	}
 	if errors.Is(err, errStop) && dup {
 		return run, nil
 	}
@@ -233,7 +262,23 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, opts *IngestOpt
 		w.Rollback()
 		return nil, err
 	}
+	if digest != nil {
+		d, err := digest()
+		if err != nil {
+			w.Rollback()
+			return nil, err
+		}
+		if err := w.SetDigest(d); err != nil {
+			w.Rollback()
+			return nil, err
+		}
+	}
 	id, err := w.Commit()
+	var d *store.DuplicateError
+	if errors.As(err, &d) {
+		skipped(d.ID)
+		return run, nil
+	}
 	if err != nil {
 		return nil, err
 	}
