@@ -36,10 +36,14 @@ func tableRows(gs []*analysis.Group, top int) []*analysis.Group {
 	return gs[:n]
 }
 
-// shareText renders a share of the capture.
+// shareText renders a share of the capture; a share too small for one
+// decimal is "<0.1%", not a "0.0%" that reads as nothing.
 func shareText(v float64) string {
-	if !finite(v) {
+	switch {
+	case !finite(v):
 		return "?"
+	case v > 0 && v < 0.0005:
+		return "<0.1%"
 	}
 	return fmt.Sprintf("%.1f%%", 100*v)
 }

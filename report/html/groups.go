@@ -89,7 +89,11 @@ func buildGroups(r *Report) *page {
 			fv.Gain = plural(f.Launches, "launch") + " of " + strconv.Itoa(g.Launches)
 			if finite(f.CaptureGain) {
 				fv.GainKnown = true
-				fv.Gain += " · estimated gain " + fixed(100*f.CaptureGain, 1) + "% of the capture"
+				share := fixed(100*f.CaptureGain, 1) + "%"
+				if f.CaptureGain > 0 && f.CaptureGain < 0.0005 {
+					share = "<0.1%" // not a 0.0% that reads as nothing
+				}
+				fv.Gain += " · estimated gain " + share + " of the capture"
 				if finite(f.Gain) {
 					fv.Gain += " (" + fixed(100*f.Gain, 0) + "% of the kernel's time)"
 				}
