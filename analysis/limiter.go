@@ -25,9 +25,12 @@ const (
 	LimitLatency
 	// LimitLaunch: the launch is too small to fill the GPU.
 	LimitLaunch
+	// LimitAtomics: atomics on one address, which the L2 serves one at a
+	// time (no unit near its peak otherwise: ncu calls it latency).
+	LimitAtomics
 )
 
-var unitNames = [...]string{"unknown", "DRAM", "L2", "L1/shared", "pipe", "latency", "launch"}
+var unitNames = [...]string{"unknown", "DRAM", "L2", "L1/shared", "pipe", "latency", "launch", "atomics"}
 
 func (u Unit) String() string {
 	if u < 0 || int(u) >= len(unitNames) {
@@ -72,6 +75,8 @@ func (l Limiter) String() string {
 		return "pipe " + l.Pipe
 	case LimitLaunch:
 		return "launch size"
+	case LimitAtomics:
+		return "atomics on one address"
 	}
 	return l.Unit.String()
 }
@@ -84,7 +89,7 @@ func (l Limiter) Bound() string {
 		return "memory"
 	case l.Unit == LimitPipe:
 		return "compute"
-	case l.Unit == LimitLatency || l.Unit == LimitLaunch:
+	case l.Unit == LimitLatency || l.Unit == LimitLaunch || l.Unit == LimitAtomics:
 		return "latency"
 	}
 	return ""
@@ -133,7 +138,11 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 		case launch && mem < bound && comp < bound:
 			return Limiter{Unit: LimitLaunch, Percent: math.Max(mem, comp), Evidence: fmt.Sprintf("%.0f blocks for %.0f SMs; %s", blocks, sms, ev)}
 		case mem < bound && comp < bound:
-			return Limiter{Unit: LimitLatency, Percent: math.Max(mem, comp), Evidence: fmt.Sprintf("%s, both under %.0f%%", ev, bound)}
+			ev = fmt.Sprintf("%s, both under %.0f%%", ev, bound)
+			if share, why, ok := atomicSerial(a); ok {
+				return Limiter{Unit: LimitAtomics, Percent: 100 * share, Evidence: why + "; " + ev}
+			}
+			return Limiter{Unit: LimitLatency, Percent: math.Max(mem, comp), Evidence: ev}
 		case comp > mem:
 			l := Limiter{Unit: LimitPipe, Percent: comp, Evidence: ev}
 			if name, pct, ok := busiestPipe(a); ok {
@@ -188,4 +197,31 @@ func busiestPipe(a *Kernel) (string, float64, bool) {
 		return "", 0, false
 	}
 	return strings.ToUpper(best), bestPct, true
+}
+
+// AtomicCycles is the L2 cycles one atomic on one address takes: the L2
+// serves atomics on one address one at a time. Measured on an H100
+// (fixtures/variants): 131,072 atomicAdds of one float per warp took
+// 397,216 L2 cycles, 3.03 each, and the whole kernel's time; 16,384, one
+// per block, took 54,833, 3.35 each.
+const AtomicCycles = 3
+
+// atomicSerial reports whether a kernel's global atomics, served one at a
+// time, account for its L2 cycles: their count × AtomicCycles is between
+// half and 1.5 times the cycles elapsed. More than that cannot be one
+// address (the kernel ended sooner), so they were spread over many and
+// served in parallel; less, and they are not what the kernel waits for.
+// share is the part of the kernel's L2 cycles they take, at most 1.
+func atomicSerial(a *Kernel) (share float64, why string, ok bool) {
+	n, okN := a.Value("l2_atomic_requests")
+	c, okC := a.Value("l2_cycles")
+	if !okN || !okC || n <= 0 || c <= 0 {
+		return 0, "", false
+	}
+	f := n * AtomicCycles / c
+	if f < 0.5 || f > 1.5 {
+		return 0, "", false
+	}
+	return math.Min(f, 1), fmt.Sprintf("%.0f global atomics × %d L2 cycles each, served one at a time, fill %.0f%% of the kernel's %.0f L2 cycles",
+		n, AtomicCycles, 100*math.Min(f, 1), c), true
 }

@@ -158,6 +158,27 @@ var Defs = []*Def{
 		eval: source(1, "smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct", "shared_efficiency")},
 
 	// L2 (C3).
+	{Name: "l2_atomic_requests", Unit: "", Better: 0,
+		Doc: "global atomic and reduction requests the L2 served (atomicAdd, atomicCAS, …); on one address it serves them one at a time",
+		NCU: "lts__t_requests_srcunit_tex_op_{red,atom_dot_alu,atom_dot_cas}.sum", Nvprof: "—",
+		eval: func(e *env) (float64, string, bool) {
+			var sum float64
+			var from []string
+			for _, n := range l2AtomicRequests {
+				if v, _, ok := e.src(n); ok {
+					sum += v
+					from = append(from, n)
+				}
+			}
+			if len(from) == 0 {
+				return math.NaN(), "", false
+			}
+			return sum, strings.Join(from, " + "), true
+		}},
+	{Name: "l2_cycles", Unit: "", Better: 0,
+		Doc: "L2 cycles elapsed during the kernel (mean over the slices)",
+		NCU: "lts__cycles_elapsed.avg", Nvprof: "—",
+		eval: source(1, "lts__cycles_elapsed.avg")},
 	{Name: "l2_read_transactions", Unit: "sector", Better: 0,
 		Doc: "L2 read sectors", NCU: "lts__t_sectors_op_read.sum (+atom, red)", Nvprof: "l2_read_transactions",
 		eval: source(1, "lts__t_sectors_op_read.sum", "l2_read_transactions")},
@@ -383,6 +404,13 @@ func flops(p string) func(e *env) (float64, string, bool) {
 		}
 		return total, pre + "{add,mul,fma}_pred_on" + strings.Join(forms, " or "), true
 	}
+}
+
+// l2AtomicRequests are the L2's counters of global atomics, by kind.
+var l2AtomicRequests = []string{
+	"lts__t_requests_srcunit_tex_op_red.sum",
+	"lts__t_requests_srcunit_tex_op_atom_dot_alu.sum",
+	"lts__t_requests_srcunit_tex_op_atom_dot_cas.sum",
 }
 
 // roofline operation counters of flopRate, per precision.

@@ -18,6 +18,8 @@ func boundOf(p *Pass) (string, string) {
 		return l.Bound(), "no unit near its peak (" + l.Evidence + ")"
 	case analysis.LimitLaunch:
 		return l.Bound(), "launch size (" + l.Evidence + ")"
+	case analysis.LimitAtomics:
+		return l.Bound(), "atomics on one address (" + l.Evidence + ")"
 	}
 	return l.Bound(), l.String() + " limits it (" + l.Evidence + ")"
 }
@@ -95,7 +97,9 @@ loads issued before their use) hides the latency.`,
 	Requires: boundRequires,
 	Check: func(p *Pass) {
 		b, why := boundOf(p)
-		if b != "latency" {
+		// Atomics on one address wait for the L2, not for more work in
+		// flight: atomic-serialization says what to do.
+		if b != "latency" || p.A.Limiter.Unit == analysis.LimitAtomics {
 			return
 		}
 		msg := "latency-bound: " + why

@@ -223,3 +223,58 @@ func checkReadmeCalibration(t *testing.T, rows []calibRow, mean, worst float64) 
 	}
 	t.Errorf("README.md calibration table is out of date: run go test ./rules -run TestCalibration -update-calibration")
 }
+
+// TestCalibrationAtomics holds atomic-serialization's gain to measured
+// fixes, each broken kernel and its fix in one H100 report:
+// fixtures/atomics (a sum of 4 M floats with one atomicAdd on one address
+// per thread, per warp, per block) and fixtures/variants (per warp with
+// shuffles or cooperative groups, per block with CUB). Histograms whose
+// atomics spread over 4 or 4096 bins get no such finding.
+func TestCalibrationAtomics(t *testing.T) {
+	for _, tc := range []struct {
+		file      string
+		fixed     string
+		broken    []string
+		spread    []string
+		tBrokenUs []float64 // the broken kernels' median durations
+	}{
+		{"../fixtures/atomics/atomics.raw.csv.gz", "sumAtomicPerBlock(float *, const float *, int)",
+			[]string{"sumAtomicPerThread(float *, const float *, int)", "sumAtomicPerWarp(float *, const float *, int)"},
+			[]string{"void histogram<4>(unsigned int *, const float *, int)", "void histogram<4096>(unsigned int *, const float *, int)"},
+			[]float64{7360.7, 232.4}},
+		{"../fixtures/variants/variants.raw.csv.gz", "cubBlockReduce(float *, const float *, int)",
+			[]string{"warpReduceShfl(float *, const float *, int)", "cgReduce(float *, const float *, int)"}, nil,
+			[]float64{232.4, 232.4}},
+	} {
+		ks := calibration(t, tc.file)
+		f := ks[tc.fixed]
+		if f == nil {
+			t.Fatalf("%s: %s missing", tc.file, tc.fixed)
+		}
+		for i, broken := range tc.broken {
+			b := ks[broken]
+			if b == nil {
+				t.Fatalf("%s: %s missing", tc.file, broken)
+			}
+			if got := median(b.dur) * 1e6; math.Abs(got-tc.tBrokenUs[i]) > 1 {
+				t.Errorf("%s: %.1f µs, the capture says %.1f", broken, got, tc.tBrokenUs[i])
+			}
+			measured := 1 - median(f.dur)/median(b.dur)
+			estimate := median(b.gains)
+			t.Logf("%s → %s: measured %.3f, estimated %.3f [%v]", broken, tc.fixed, measured, estimate, b.rules)
+			if _, ok := b.rules["atomic-serialization"]; !ok {
+				t.Errorf("%s: no atomic-serialization finding", broken)
+			}
+			if math.Abs(estimate-measured) > 0.05 {
+				t.Errorf("%s: estimated gain %.3f, measured %.3f", broken, estimate, measured)
+			}
+		}
+		for _, name := range tc.spread {
+			if k := ks[name]; k == nil {
+				t.Errorf("%s missing", name)
+			} else if _, ok := k.rules["atomic-serialization"]; ok {
+				t.Errorf("%s: atomics spread over many addresses reported as one", name)
+			}
+		}
+	}
+}

@@ -45,6 +45,7 @@ var All = []*Rule{
 	TileSharedMemory,
 	UniformLoad,
 	ThreadDivergence,
+	AtomicSerialization,
 	SmallGrid,
 	LowOccupancy,
 	PageableMemcpy,

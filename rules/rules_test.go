@@ -75,6 +75,7 @@ func TestFixtures(t *testing.T) {
 	files = append(files, rulestest.Files("../fixtures/ncu-h100")...)
 	files = append(files, rulestest.Files("testdata/nvprof")...)
 	files = append(files, rulestest.Files("testdata/tensor-cores-unused")...)
+	files = append(files, rulestest.Files("testdata/atomics")...)
 	if len(files) == 0 {
 		t.Fatal("no expectation files")
 	}
