@@ -66,8 +66,8 @@ func DefaultPath() string {
 type DB struct {
 	db    *sql.DB
 	d     *dialect
-	keys  keyCache
-	texts textCache
+	keys  dictCache[metricKey]
+	texts dictCache[string]
 
 	// Now returns the time recorded as a run's creation time. Tests replace
 	// it to make outputs deterministic; it defaults to time.Now.
@@ -312,92 +312,68 @@ func (db *DB) applyMigration(ctx context.Context, m migration) error {
 	return tx.Commit()
 }
 
-// keyCache holds the raw_metric_keys rows read so far. The rows never change
-// once committed, and a blob is committed with the keys it uses, so a cache
-// refreshed on a miss is always right.
-type keyCache struct {
+// dictCache holds the rows of a dictionary table (raw_metric_keys,
+// text_templates) read so far. The rows never change once committed, and a
+// blob is committed with the rows it refers to, so a cache refreshed on a
+// miss is always right.
+type dictCache[V any] struct {
 	mu   sync.Mutex
-	byID map[uint64]metricKey
+	byID map[uint64]V
 	max  uint64
 }
 
-// metricKey returns the raw_metric_keys row id, reading new rows on a miss.
+// get returns row id, reading the rows after the last one read on a miss:
+// query selects id and the row's columns WHERE id > ?, scan reads them.
+func (c *dictCache[V]) get(ctx context.Context, db *DB, id uint64, query string, scan func(*sql.Rows) (uint64, V, error)) (V, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v, ok := c.byID[id]; ok || id <= c.max {
+		return v, ok, nil
+	}
+	var zero V
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(query), c.max)
+	if err != nil {
+		return zero, false, err
+	}
+	defer rows.Close()
+	if c.byID == nil {
+		c.byID = map[uint64]V{}
+	}
+	for rows.Next() {
+		i, v, err := scan(rows)
+		if err != nil {
+			return zero, false, err
+		}
+		c.byID[i] = v
+		c.max = max(c.max, i)
+	}
+	if err := rows.Err(); err != nil {
+		return zero, false, err
+	}
+	v, ok := c.byID[id]
+	return v, ok, nil
+}
+
+// metricKey returns the raw_metric_keys row id.
 func (db *DB) metricKey(ctx context.Context, id uint64) (metricKey, bool, error) {
-	c := &db.keys
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if k, ok := c.byID[id]; ok {
-		return k, true, nil
-	}
-	if id <= c.max {
-		return metricKey{}, false, nil
-	}
-	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT id, name, section, unit, raw_unit FROM raw_metric_keys WHERE id > ?`), c.max)
-	if err != nil {
-		return metricKey{}, false, err
-	}
-	defer rows.Close()
-	if c.byID == nil {
-		c.byID = map[uint64]metricKey{}
-	}
-	for rows.Next() {
-		var i uint64
-		var k metricKey
-		if err := rows.Scan(&i, &k.Name, &k.Section, &k.Unit, &k.RawUnit); err != nil {
-			return metricKey{}, false, err
-		}
-		c.byID[i] = k
-		c.max = max(c.max, i)
-	}
-	if err := rows.Err(); err != nil {
-		return metricKey{}, false, err
-	}
-	k, ok := c.byID[id]
-	return k, ok, nil
+	return db.keys.get(ctx, db, id, `SELECT id, name, section, unit, raw_unit FROM raw_metric_keys WHERE id > ?`,
+		func(rows *sql.Rows) (uint64, metricKey, error) {
+			var i uint64
+			var k metricKey
+			err := rows.Scan(&i, &k.Name, &k.Section, &k.Unit, &k.RawUnit)
+			return i, k, err
+		})
 }
 
-// textCache holds the text_templates rows read so far; like keyCache, it
-// is refreshed on a miss.
-type textCache struct {
-	mu   sync.Mutex
-	byID map[uint64]string
-	max  uint64
-}
-
-// textTemplate returns the text_templates row id, reading new rows on a
-// miss.
+// textTemplate returns the text_templates row id.
 func (db *DB) textTemplate(ctx context.Context, id uint64) (string, bool, error) {
-	c := &db.texts
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if t, ok := c.byID[id]; ok {
-		return t, true, nil
-	}
-	if id <= c.max {
-		return "", false, nil
-	}
-	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT id, text FROM text_templates WHERE id > ?`), c.max)
-	if err != nil {
-		return "", false, err
-	}
-	defer rows.Close()
-	if c.byID == nil {
-		c.byID = map[uint64]string{}
-	}
-	for rows.Next() {
-		var i uint64
-		var t string
-		if err := rows.Scan(&i, &t); err != nil {
-			return "", false, err
-		}
-		c.byID[i] = t
-		c.max = max(c.max, i)
-	}
-	if err := rows.Err(); err != nil {
-		return "", false, err
-	}
-	t, ok := c.byID[id]
-	return t, ok, nil
+	return db.texts.get(ctx, db, id, `SELECT id, text FROM text_templates WHERE id > ?`,
+		func(rows *sql.Rows) (uint64, string, error) {
+			var i uint64
+			var t string
+			err := rows.Scan(&i, &t)
+			return i, t, err
+		})
 }
 
 // timeLayout is fixed-width so that stored times sort as text.

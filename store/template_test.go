@@ -128,7 +128,7 @@ func TestRealFindingsRoundTrip(t *testing.T) {
 		recs = append(recs, KernelRecord{Kernel: k})
 	}
 	id := ingest(t, db, testInfo("sha256:calib", nil), recs)
-	db.texts = textCache{} // read the templates from the database
+	db.texts = dictCache[string]{} // read the templates from the database
 	got, err := db.Kernels(context.Background(), id)
 	if err != nil {
 		t.Fatal(err)
