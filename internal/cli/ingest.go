@@ -94,7 +94,7 @@ func ingestRun(opts *IngestOptions) error {
 			if err != nil {
 				return err
 			}
-			digest0 = digest
+			digest0 = lateDigest(digest)
 			tool := ""
 			if imp, ok := ingest.ByName(format); ok {
 				tool = imp.Tool()
@@ -142,6 +142,11 @@ func ingestRun(opts *IngestOptions) error {
 	}
 	return nil
 }
+
+// lateDigest lets a test make the first export's digest come late, as a
+// large export's does: found stored after its run was begun, or only at
+// Commit.
+var lateDigest = func(d func() (string, error)) func() (string, error) { return d }
 
 // splitSeekable opens each file once: the source pages are read, the other
 // exports are returned open and rewindable, for a checking read and a
@@ -241,13 +246,16 @@ func ingestFile(db *store.DB, f *ingest.File, first *profan.Run, digest func() (
 	if digest != nil && run != nil {
 		run.Digest, _ = digest() // an error is returned below, unless the run is skipped
 	}
+	if err != nil && w != nil {
+		// A bad row, or an export found stored already once the run was
+		// begun (its digest comes beside the read): nothing of it stays,
+		// and the write lock goes with the transaction.
+		w.Rollback()
+	}
 	if errors.Is(err, errStop) && dup {
 		return run, nil
 	}
 	if err != nil {
-		if w != nil {
-			w.Rollback()
-		}
 		return nil, err
 	}
 	if w == nil {
