@@ -33,7 +33,6 @@ type rowOp struct {
 	ordinal int // the kernel's ordinal, for errors
 
 	// A kernels row, with its values and findings.
-	kernel   bool
 	launchID string
 	nameID   int64
 	device   string
@@ -121,7 +120,7 @@ func (p *pipe) failed() error {
 // take returns an op to fill, waiting while pipeDepth are in flight.
 func (p *pipe) take() *rowOp {
 	op := <-p.free
-	op.kernel, op.starts, op.chunkOf = false, nil, nil
+	op.starts, op.chunkOf = nil, nil
 	op.values, op.findings = op.values[:0], op.findings[:0]
 	return op
 }

@@ -385,7 +385,7 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 			return nil
 		}
 	}
-	op.kernel, op.ordinal, op.launchID, op.nameID = true, w.n, k.ID, nameID
+	op.ordinal, op.launchID, op.nameID = w.n, k.ID, nameID
 	op.device, op.cc, op.grid, op.block = k.Device, k.CC, dim(k.Grid), dim(k.Block)
 	op.inv, op.dur = k.Invocations, nullFloat(k.Duration)
 	for _, v := range rec.Canonical {
