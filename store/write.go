@@ -430,7 +430,7 @@ func (w *RunWriter) flushSeries(s *series) error {
 		return nil
 	}
 	op := w.pipe.take()
-	op.chunkOf, op.chunk, op.n = s, s.chunk, s.n
+	op.chunkOf, op.chunk, op.n, op.ordinal = s, s.chunk, s.n, s.ordinal
 	op.data, s.buf = s.buf, op.data[:0]
 	w.pipe.send(op)
 	s.chunk++
