@@ -225,6 +225,19 @@ func perSecond(name string) func(e *env) (float64, string, bool) {
 	}
 }
 
+// ShareText renders a share 0–1 (of a capture's time) as a percentage with
+// one decimal; a share too small for one decimal is "<0.1%", not a "0.0%"
+// that reads as nothing, and an unknown one "?".
+func ShareText(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return "?"
+	case v > 0 && v < 0.0005:
+		return "<0.1%"
+	}
+	return fmt.Sprintf("%.1f%%", 100*v)
+}
+
 // Format renders a value with its unit for people: 1.23 GB/s, 45.6 us.
 func Format(v float64, unit string) string {
 	if math.IsNaN(v) {

@@ -107,3 +107,14 @@ func TestWarnings(t *testing.T) {
 		t.Errorf("warnings = %v, want the impossible occupancy flagged", s.Warnings)
 	}
 }
+
+func TestShareText(t *testing.T) {
+	for _, tc := range []struct {
+		v    float64
+		want string
+	}{{0.25, "25.0%"}, {0.0005, "0.1%"}, {0.0004, "<0.1%"}, {1e-9, "<0.1%"}, {0, "0.0%"}, {math.NaN(), "?"}} {
+		if got := metrics.ShareText(tc.v); got != tc.want {
+			t.Errorf("ShareText(%v) = %q, want %q", tc.v, got, tc.want)
+		}
+	}
+}

@@ -108,7 +108,7 @@ func (m *markdownWriter) summary() {
 		if t := topFinding(g); t != "" {
 			top = "`" + g.Findings[0].Rule + "`" + strings.TrimPrefix(t, g.Findings[0].Rule)
 		}
-		fmt.Fprintf(m.w, "| %d | %s | %d | %s | %s | %s | %s |\n", i+1, shareText(g.Share), g.Launches,
+		fmt.Fprintf(m.w, "| %d | %s | %d | %s | %s | %s | %s |\n", i+1, metrics.ShareText(g.Share), g.Launches,
 			durText(g.Duration, g.Timed), durText(g.Mean(), g.Timed), mdEscape(middle(g.Info.Display, 80)), top)
 	}
 	if rest := len(gs) - len(rows); rest > 0 {

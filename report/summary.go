@@ -36,18 +36,6 @@ func tableRows(gs []*analysis.Group, top int) []*analysis.Group {
 	return gs[:n]
 }
 
-// shareText renders a share of the capture; a share too small for one
-// decimal is "<0.1%", not a "0.0%" that reads as nothing.
-func shareText(v float64) string {
-	switch {
-	case !finite(v):
-		return "?"
-	case v > 0 && v < 0.0005:
-		return "<0.1%"
-	}
-	return fmt.Sprintf("%.1f%%", 100*v)
-}
-
 // bar draws a share 0–1 in eighths of a block, width cells wide.
 func bar(v float64, width int) string {
 	if !finite(v) || v <= 0 {
@@ -71,7 +59,7 @@ func topFinding(g *analysis.Group) string {
 	}
 	f := g.Findings[0]
 	if finite(f.CaptureGain) && f.CaptureGain > 0 {
-		return fmt.Sprintf("%s (up to %s of the capture)", f.Rule, shareText(f.CaptureGain))
+		return fmt.Sprintf("%s (up to %s of the capture)", f.Rule, metrics.ShareText(f.CaptureGain))
 	}
 	return f.Rule
 }
@@ -87,7 +75,7 @@ func groupGain(g *analysis.Group, f analysis.GroupFinding) string {
 	}
 	switch {
 	case finite(f.CaptureGain):
-		s += fmt.Sprintf(" · est. gain %s of the capture's kernel time", shareText(f.CaptureGain))
+		s += fmt.Sprintf(" · est. gain %s of the capture's kernel time", metrics.ShareText(f.CaptureGain))
 		if finite(f.Gain) {
 			s += fmt.Sprintf(" (%.0f%% of the kernel's)", 100*f.Gain)
 		}
@@ -138,7 +126,7 @@ func (t *textWriter) summary() {
 	fmt.Fprintf(tw, "RANK\tSHARE\t\tLAUNCHES\tTOTAL\tMEAN\tKERNEL\tTOP FINDING\n")
 	rows := tableRows(gs, t.opt.Top)
 	for i, g := range rows {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", i+1, shareText(g.Share), bar(g.Share, 8), g.Launches,
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%s\t%s\t%s\t%s\n", i+1, metrics.ShareText(g.Share), bar(g.Share, 8), g.Launches,
 			durText(g.Duration, g.Timed), durText(g.Mean(), g.Timed), middle(g.Info.Display, 80), topFinding(g))
 	}
 	tw.Flush()
@@ -149,7 +137,7 @@ func (t *textWriter) summary() {
 			d += g.Duration
 			n += g.Launches
 		}
-		fmt.Fprintf(t.w, "  … %d more kernels, %d launches, %s of the time (--top 0 lists them all)\n", len(rest), n, shareText(d/total))
+		fmt.Fprintf(t.w, "  … %d more kernels, %d launches, %s of the time (--top 0 lists them all)\n", len(rest), n, metrics.ShareText(d/total))
 	}
 	for i, g := range detailed(gs, t.opt.Top) {
 		t.w.WriteString("\n")
@@ -183,7 +171,7 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 		line[0] = "1 launch, id " + a.K.ID
 	}
 	if g.Timed > 0 {
-		line = append(line, fmt.Sprintf("%s total, %s of the capture", metrics.Format(g.Duration, "s"), shareText(g.Share)))
+		line = append(line, fmt.Sprintf("%s total, %s of the capture", metrics.Format(g.Duration, "s"), metrics.ShareText(g.Share)))
 		if g.Launches > 1 {
 			line = append(line, fmt.Sprintf("mean %s, %s–%s", metrics.Format(g.Mean(), "s"), metrics.Format(g.Min, "s"), metrics.Format(g.Max, "s")))
 		}

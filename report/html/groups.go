@@ -58,7 +58,7 @@ func buildGroups(r *Report) *page {
 			}
 		}
 		if finite(g.Share) {
-			gv.Share = fixed(100*g.Share, 1) + "%"
+			gv.Share = metrics.ShareText(g.Share)
 			gv.ShareWidth = fixed(100*g.Share, 1) + "%"
 		}
 		if g.Timed > 1 {
@@ -89,11 +89,7 @@ func buildGroups(r *Report) *page {
 			fv.Gain = plural(f.Launches, "launch") + " of " + strconv.Itoa(g.Launches)
 			if finite(f.CaptureGain) {
 				fv.GainKnown = true
-				share := fixed(100*f.CaptureGain, 1) + "%"
-				if f.CaptureGain > 0 && f.CaptureGain < 0.0005 {
-					share = "<0.1%" // not a 0.0% that reads as nothing
-				}
-				fv.Gain += " · estimated gain " + share + " of the capture"
+				fv.Gain += " · estimated gain " + metrics.ShareText(f.CaptureGain) + " of the capture"
 				if finite(f.Gain) {
 					fv.Gain += " (" + fixed(100*f.Gain, 0) + "% of the kernel's time)"
 				}
@@ -114,7 +110,7 @@ func buildGroups(r *Report) *page {
 		if len(g.Findings) > 0 {
 			gv.TopFinding = g.Findings[0].Rule
 			if finite(g.Findings[0].CaptureGain) && g.Findings[0].CaptureGain > 0 {
-				gv.TopFinding += " (up to " + fixed(100*g.Findings[0].CaptureGain, 1) + "%)"
+				gv.TopFinding += " (up to " + metrics.ShareText(g.Findings[0].CaptureGain) + ")"
 			}
 		}
 		kv.Group = gv
