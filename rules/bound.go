@@ -119,10 +119,17 @@ loads issued before their use) hides the latency.`,
 // kind (compute capability 7.0 and newer). Unknown counts as none: advice
 // names only what the GPU is known to have.
 func anyTensorCores(a *analysis.Kernel) bool {
+	major, ok := ccMajor(a)
+	return ok && major >= 7
+}
+
+// ccMajor is the major compute capability of the kernel's GPU, from the
+// export or else from the GPU it was identified as.
+func ccMajor(a *analysis.Kernel) (int, bool) {
 	cc := a.K.CC
 	if cc == "" && a.Spec != nil {
 		cc = a.Spec.CC
 	}
 	major, _, err := gpumodel.ParseCC(cc)
-	return err == nil && major >= 7
+	return major, err == nil
 }

@@ -347,12 +347,7 @@ func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
 			has[f.Rule] = true
 		}
 		if has[UncoalescedGlobal.ID] {
-			total := 0.0
-			for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
-				if x != nil {
-					total += x.Transactions
-				}
-			}
+			total := globalSectors(m)
 			for _, c := range []struct {
 				x  *analysis.Access
 				op string

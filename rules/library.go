@@ -5,7 +5,6 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/kernelname"
 )
 
@@ -103,10 +102,6 @@ func fusionAdvice(info kernelname.Info) string {
 // hasTensorCores reports a GPU whose tensor cores take TF32 (compute
 // capability 8.0 or newer), where tensor-cores-unused speaks.
 func hasTensorCores(a *analysis.Kernel) bool {
-	cc := a.K.CC
-	if cc == "" && a.Spec != nil {
-		cc = a.Spec.CC
-	}
-	major, _, err := gpumodel.ParseCC(cc)
-	return err == nil && major >= 8
+	major, ok := ccMajor(a)
+	return ok && major >= 8
 }

@@ -33,14 +33,21 @@ odata[x2 + height * y2] = tile[threadIdx.x][threadIdx.y]; // rows in, rows out`,
 	Check:    checkUncoalesced,
 }
 
-func checkUncoalesced(p *Pass) {
-	m := p.A.Model
+// globalSectors is the sectors of the kernel's global loads and stores
+// together: what an access's share of the traffic is measured against.
+func globalSectors(m analysis.Model) float64 {
 	total := 0.0
 	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
 		if x != nil {
 			total += x.Transactions
 		}
 	}
+	return total
+}
+
+func checkUncoalesced(p *Pass) {
+	m := p.A.Model
+	total := globalSectors(m)
 	for _, c := range []struct {
 		x    *analysis.Access
 		what string
