@@ -82,8 +82,7 @@ func buildGroups(r *Report) *page {
 			gv.MoreLaunches = g.Launches - sampled
 		}
 		// The group's findings replace the longest launch's own.
-		kv.Findings, kv.Worst = nil, nil
-		counts := [3]int{}
+		kv.Findings = nil
 		for _, f := range g.Findings {
 			fv := finding(f.Finding)
 			fv.Gain = plural(f.Launches, "launch") + " of " + strconv.Itoa(g.Launches)
@@ -97,16 +96,8 @@ func buildGroups(r *Report) *page {
 				fv.Gain += " · gain unknown"
 			}
 			kv.Findings = append(kv.Findings, fv)
-			if s := int(f.Severity); s >= 0 && s < 3 {
-				counts[s]++
-			}
 		}
-		for j := range kv.Findings {
-			if kv.Worst == nil || sevRank(kv.Findings[j].Severity) > sevRank(kv.Worst.Severity) {
-				kv.Worst = &kv.Findings[j]
-			}
-		}
-		kv.SeverityCount = severityCount(counts)
+		kv.tally()
 		if len(g.Findings) > 0 {
 			gv.TopFinding = g.Findings[0].Rule
 			if finite(g.Findings[0].CaptureGain) && g.Findings[0].CaptureGain > 0 {

@@ -345,21 +345,25 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 			Over: fixed(in.SectorsPerRequest/in.IdealSectorsPerRequest, 1) + "×"})
 	}
 	kv.Efficiency = EfficiencySVG(a)
-	counts := [3]int{}
 	for _, f := range a.Findings {
-		fv := finding(f)
-		kv.Findings = append(kv.Findings, fv)
-		if s := int(f.Severity); s >= 0 && s < 3 {
-			counts[s]++
-		}
+		kv.Findings = append(kv.Findings, finding(f))
 	}
+	kv.tally()
+	return kv
+}
+
+// tally sets the card's worst finding and its count by severity.
+func (kv *kernelView) tally() {
+	counts := [3]int{}
+	kv.Worst = nil
 	for i := range kv.Findings {
-		if kv.Worst == nil || sevRank(kv.Findings[i].Severity) > sevRank(kv.Worst.Severity) {
+		r := sevRank(kv.Findings[i].Severity)
+		counts[r]++
+		if kv.Worst == nil || r > sevRank(kv.Worst.Severity) {
 			kv.Worst = &kv.Findings[i]
 		}
 	}
 	kv.SeverityCount = severityCount(counts)
-	return kv
 }
 
 func accessCell(acc *analysis.Access) cell {
