@@ -96,12 +96,13 @@ loads issued before their use) hides the latency.`,
 	Severity: profan.Info,
 	Requires: boundRequires,
 	Check: func(p *Pass) {
-		b, why := boundOf(p)
-		// Atomics on one address wait for the L2, not for more work in
-		// flight: atomic-serialization says what to do.
-		if b != "latency" || p.A.Limiter.Unit == analysis.LimitAtomics {
+		// Only kernels that wait for work in flight: atomics on one address
+		// (ncu's latency side too) wait for the L2, and atomic-serialization
+		// says what to do about them.
+		if u := p.A.Limiter.Unit; u != analysis.LimitLatency && u != analysis.LimitLaunch {
 			return
 		}
+		_, why := boundOf(p)
 		msg := "latency-bound: " + why
 		if p.A.Limiter.Unit == analysis.LimitLaunch {
 			msg = "latency-bound: limited by its " + why
