@@ -342,38 +342,29 @@ func regIncBeta(x, a, b float64) float64 {
 	return 1 - front*betaCF(1-x, b, a)/b
 }
 
+// betaCF evaluates the continued fraction of the incomplete beta function
+// by the modified Lentz method; each term m takes two steps, one even and
+// one odd.
 func betaCF(x, a, b float64) float64 {
 	const tiny = 1e-300
-	c, d := 1.0, 1-(a+b)*x/(a+1)
-	if math.Abs(d) < tiny {
-		d = tiny
+	nonzero := func(v float64) float64 {
+		if math.Abs(v) < tiny {
+			return tiny
+		}
+		return v
 	}
-	d = 1 / d
+	c, d := 1.0, 1/nonzero(1-(a+b)*x/(a+1))
 	h := d
+	// step applies one coefficient and returns the factor it gives h.
+	step := func(num float64) float64 {
+		d = 1 / nonzero(1+num*d)
+		c = nonzero(1 + num/c)
+		return d * c
+	}
 	for m := 1; m <= 300; m++ {
 		fm := float64(m)
-		num := fm * (b - fm) * x / ((a + 2*fm - 1) * (a + 2*fm))
-		d = 1 + num*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + num/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		h *= d * c
-		num = -(a + fm) * (a + b + fm) * x / ((a + 2*fm) * (a + 2*fm + 1))
-		d = 1 + num*d
-		if math.Abs(d) < tiny {
-			d = tiny
-		}
-		c = 1 + num/c
-		if math.Abs(c) < tiny {
-			c = tiny
-		}
-		d = 1 / d
-		del := d * c
+		h *= step(fm * (b - fm) * x / ((a + 2*fm - 1) * (a + 2*fm)))
+		del := step(-(a + fm) * (a + b + fm) * x / ((a + 2*fm) * (a + 2*fm + 1)))
 		h *= del
 		if math.Abs(del-1) < 1e-14 {
 			break
