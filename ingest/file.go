@@ -177,29 +177,6 @@ func OpenSeekable(path string) (*File, error) {
 	return in, nil
 }
 
-// Hash reads a File opened with OpenSeekable to its end for its digest and
-// size only, without parsing it, and rewinds it.
-func (in *File) Hash() (digest string, size int64, err error) {
-	if in.seeker == nil {
-		return "", 0, fmt.Errorf("%s: cannot be read twice", in.src)
-	}
-	if _, err := in.seeker.Seek(0, io.SeekStart); err != nil {
-		return "", 0, fmt.Errorf("reading %s: %w", in.src, err)
-	}
-	h := sha256.New()
-	if size, err = io.Copy(h, in.seeker); err != nil {
-		return "", 0, fmt.Errorf("reading %s: %w", in.src, err)
-	}
-	digest = "sha256:" + hex.EncodeToString(h.Sum(nil))
-	if err := in.Rewind(); err != nil {
-		return "", 0, err
-	}
-	// The digest is known: the next read need not hash again (the caller
-	// passes it in Options.Digest).
-	in.cr.r = in.seeker
-	return digest, size, nil
-}
-
 // HashAside hashes a File opened with OpenSeekable on a goroutine of its
 // own, reading the file beside the parser (ReadAt moves no offset), and
 // stops the reader hashing as it reads: the digest is ready long before
