@@ -185,6 +185,34 @@ func (k *Kernel) SortMetrics() {
 	k.index = nil
 }
 
+// durationMetrics are the names under which an export prints a launch's
+// duration, the summaries' first.
+var durationMetrics = []string{"duration", "gpu__time_duration.sum", "gpu__time_duration", "Duration"}
+
+// DurationSpread is what an aggregate record (a summary row standing for
+// Invocations launches) says of its launches' durations: the shortest and
+// longest as the export printed them, and the standard deviation when it
+// printed one (NaN otherwise). A single launch's spread is its duration
+// and 0; ok is false when the record gives no range.
+func (k *Kernel) DurationSpread() (lo, hi, sd float64, ok bool) {
+	if k.Invocations <= 1 {
+		if math.IsNaN(k.Duration) {
+			return math.NaN(), math.NaN(), math.NaN(), false
+		}
+		return k.Duration, k.Duration, 0, true
+	}
+	sd = math.NaN()
+	if m, found := k.MetricIn("duration_stddev", "s"); found && m.IsNumber() {
+		sd = m.Value
+	}
+	for _, name := range durationMetrics {
+		if m, found := k.MetricIn(name, "s"); found && m.HasRange() {
+			return m.Min, m.Max, sd, true
+		}
+	}
+	return math.NaN(), math.NaN(), sd, false
+}
+
 // MetricIn returns the metric called name whose base unit is unit, looking
 // at section-qualified duplicates too.
 func (k *Kernel) MetricIn(name, unit string) (Metric, bool) {

@@ -18,8 +18,11 @@ type Group struct {
 	Launches int             // launches, counting those an aggregate record stands for
 	Duration float64         // total seconds of the launches whose duration is known
 	Timed    int             // launches with a known duration
-	Min, Max float64         // shortest and longest launch; NaN when none is timed
+	// Min and Max are the shortest and longest launch, an aggregate
+	// record's own range included; NaN when none is timed.
+	Min, Max float64
 	sumSq    float64
+	unspread bool // an aggregate record gave no standard deviation
 	// Share is the group's part of the capture's kernel time, 0–1; NaN
 	// when the capture's time is unknown.
 	Share float64
@@ -80,9 +83,10 @@ func (g *Group) Mean() float64 {
 }
 
 // StdDev is the standard deviation of the launch durations (0 for one
-// launch; NaN when none is timed).
+// launch; NaN when none is timed or when an aggregate record that the group
+// holds did not print its own).
 func (g *Group) StdDev() float64 {
-	if g.Timed == 0 {
+	if g.Timed == 0 || g.unspread {
 		return math.NaN()
 	}
 	m := g.Mean()
@@ -143,19 +147,31 @@ func (gr *Grouper) Add(a *Kernel) {
 	d := k.Duration
 	timed := !math.IsNaN(d) && d >= 0
 	if timed {
+		// A summary row stands for n launches: its mean is d, and its
+		// range and spread are what the export printed beside it.
+		lo, hi, sd, ok := k.DurationSpread()
+		if !ok || !(lo <= d && d <= hi) {
+			lo, hi = d, d
+		}
 		g.Duration += d * float64(n)
-		g.sumSq += d * d * float64(n)
+		if math.IsNaN(sd) {
+			g.unspread = true
+		} else {
+			// The export's standard deviation is the sample one.
+			v := sd * sd * float64(n-1) / float64(n)
+			g.sumSq += (v + d*d) * float64(n)
+		}
 		g.Timed += n
 		gr.total += d * float64(n)
-		if math.IsNaN(g.Min) || d < g.Min {
-			g.Min = d
+		if math.IsNaN(g.Min) || lo < g.Min {
+			g.Min = lo
 		}
-	}
-	if g.Rep == nil || (timed && (math.IsNaN(g.Max) || d > g.Max)) {
+		if g.Rep == nil || math.IsNaN(g.Max) || hi > g.Max {
+			g.Rep = a
+			g.Max = hi
+		}
+	} else if g.Rep == nil {
 		g.Rep = a
-	}
-	if timed && (math.IsNaN(g.Max) || d > g.Max) {
-		g.Max = d
 	}
 	if gr.KeepIDs {
 		g.IDs = append(g.IDs, k.ID)

@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan"
@@ -96,5 +97,51 @@ func TestGroups(t *testing.T) {
 	}
 	if top < 0.79 || top > 0.80 {
 		t.Errorf("the four FP32 GEMM groups take %.3f of the time, want 0.796", top)
+	}
+}
+
+// TestSummaryGroups holds that a summary row, which stands for many
+// launches, gives its group the count, mean, range and spread the export
+// printed, not its mean as every launch's duration.
+func TestSummaryGroups(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		file, kernel           string
+		launches               int
+		mean, min, max, stddev float64 // seconds; NaN: not printed
+	}{
+		// nvprof's summary prints Calls, Avg, Min and Max, no deviation.
+		{"../ingest/testdata/nvprof/nanzifan-titanxp-gpu-api-summary-um.csv", "cuda_compute_flux",
+			6000, 50.392e-6, 43.49e-6, 1.989134e-3, nan},
+		// nsys's cuda_gpu_kern_sum adds the sample standard deviation.
+		{"../ingest/testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv", "internal::gemvx::kernel",
+			51146, 3729e-9, 2143e-9, 6592e-9, 382.6e-9 * math.Sqrt(51145.0/51146)},
+	} {
+		t.Run(c.kernel, func(t *testing.T) {
+			run, err := ingest.ReadFile(c.file, ingest.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gr := analysis.NewGrouper(false)
+			for _, k := range run.Kernels {
+				gr.Add(analysis.Analyze(run, k, analysis.Options{}))
+			}
+			var g *analysis.Group
+			for _, x := range gr.Groups() {
+				if strings.Contains(x.Name, c.kernel) && x.Launches == c.launches {
+					g = x
+				}
+			}
+			if g == nil {
+				t.Fatalf("no group %s of %d launches", c.kernel, c.launches)
+			}
+			near := func(a, b float64) bool {
+				return math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 1e-9*math.Abs(b)
+			}
+			if g.Launches != c.launches || !near(g.Mean(), c.mean) || !near(g.Min, c.min) || !near(g.Max, c.max) || !near(g.StdDev(), c.stddev) {
+				t.Errorf("%d launches, mean %g, range [%g, %g], stddev %g; want %d, %g, [%g, %g], %g",
+					g.Launches, g.Mean(), g.Min, g.Max, g.StdDev(), c.launches, c.mean, c.min, c.max, c.stddev)
+			}
+		})
 	}
 }

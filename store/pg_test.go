@@ -58,6 +58,7 @@ var pgTests = []struct {
 	{"ConcurrentIngest", TestConcurrentIngest},
 	{"LaunchSeries", TestLaunchSeries},
 	{"SeriesChunks", TestSeriesChunks},
+	{"SummaryRange", TestSummaryRange},
 }
 
 var notOnPostgres = map[string]string{

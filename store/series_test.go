@@ -120,3 +120,42 @@ func TestSeriesChunks(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryRange holds that a summary row keeps what the export printed
+// of its launches through the store: the count, mean, range and spread.
+func TestSummaryRange(t *testing.T) {
+	for i, file := range []string{
+		"../ingest/testdata/nvprof/nanzifan-titanxp-gpu-api-summary-um.csv",
+		"../ingest/testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv",
+	} {
+		t.Run(file, func(t *testing.T) {
+			db, _ := mustOpen(t)
+			run, err := importer.ReadFile(file, importer.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var recs []KernelRecord
+			for _, k := range run.Kernels {
+				recs = append(recs, KernelRecord{Kernel: k})
+			}
+			id := ingest(t, db, testInfo(fmt.Sprintf("sha256:%d", i), nil), recs)
+			got, err := db.Kernels(context.Background(), id)
+			if err != nil || len(got) != len(recs) {
+				t.Fatalf("%d kernels back, want %d: %v", len(got), len(recs), err)
+			}
+			for j, r := range recs {
+				k := got[j].Kernel
+				lo, hi, sd, ok := r.Kernel.DurationSpread()
+				glo, ghi, gsd, gok := k.DurationSpread()
+				if !ok {
+					t.Fatalf("kernel %d: no range in the export", j)
+				}
+				if k.Invocations != r.Kernel.Invocations || k.Duration != r.Kernel.Duration || glo != lo || ghi != hi || gok != ok ||
+					fmt.Sprint(gsd) != fmt.Sprint(sd) {
+					t.Errorf("kernel %d: %d launches, mean %g, [%g, %g] sd %g; want %d, %g, [%g, %g] sd %g", j,
+						k.Invocations, k.Duration, glo, ghi, gsd, r.Kernel.Invocations, r.Kernel.Duration, lo, hi, sd)
+				}
+			}
+		})
+	}
+}
