@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan/gate"
+	"github.com/profan-dev/profan/history"
+	"github.com/profan-dev/profan/store"
 )
 
 // Format is one output format: it renders analysed kernels (analyze,
@@ -18,6 +20,12 @@ type Format struct {
 	Kernels func(w io.Writer, opt Options) Writer
 	// Gate renders a gate's result; nil when the format does not.
 	Gate func(w io.Writer, r *gate.Result, opt Options) error
+	// Trend, Diff, Runs and Model render what profan trend, diff, runs
+	// and model print; nil when the format does not.
+	Trend func(w io.Writer, t *history.Trend, opt Options) error
+	Diff  func(w io.Writer, d *history.Diff, opt Options) error
+	Runs  func(w io.Writer, rs []store.RunRecord, opt Options) error
+	Model func(w io.Writer, m *Model, opt Options) error
 }
 
 // Registry is every output format. Adding one is a file declaring its
@@ -30,6 +38,7 @@ var Registry = []*Format{
 	JUnit,
 	SARIF,
 	GitHub,
+	CSV,
 }
 
 // Lookup returns the format called name (or one of its aliases).
@@ -50,12 +59,24 @@ func Lookup(name string) (*Format, bool) {
 	return nil, false
 }
 
-// KernelFormats and GateFormats list the names of the formats that render
-// analyses and gate results.
+// KernelFormats lists the names of the formats that render analyses.
 func KernelFormats() []string { return names(func(f *Format) bool { return f.Kernels != nil }) }
 
 // GateFormats lists the formats that render gate results.
 func GateFormats() []string { return names(func(f *Format) bool { return f.Gate != nil }) }
+
+// TrendFormats, DiffFormats, RunsFormats and ModelFormats list the formats
+// of profan trend, diff, runs and model.
+func TrendFormats() []string { return names(func(f *Format) bool { return f.Trend != nil }) }
+
+// DiffFormats lists the formats of profan diff.
+func DiffFormats() []string { return names(func(f *Format) bool { return f.Diff != nil }) }
+
+// RunsFormats lists the formats of profan runs.
+func RunsFormats() []string { return names(func(f *Format) bool { return f.Runs != nil }) }
+
+// ModelFormats lists the formats of profan model.
+func ModelFormats() []string { return names(func(f *Format) bool { return f.Model != nil }) }
 
 func names(ok func(*Format) bool) []string {
 	var out []string

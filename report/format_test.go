@@ -16,11 +16,11 @@ func TestRegistry(t *testing.T) {
 				t.Errorf("Lookup(%q) = %v, %v", n, g, ok)
 			}
 		}
-		if f.Kernels == nil && f.Gate == nil {
+		if f.Kernels == nil && f.Gate == nil && f.Trend == nil && f.Diff == nil && f.Runs == nil && f.Model == nil {
 			t.Errorf("format %s renders nothing", f.Name)
 		}
 	}
-	for _, n := range []string{"text", "json", "markdown", "html", "junit", "sarif", "github"} {
+	for _, n := range []string{"text", "json", "markdown", "html", "junit", "sarif", "github", "csv"} {
 		if !seen[n] {
 			t.Errorf("format %s is not registered", n)
 		}

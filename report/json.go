@@ -256,4 +256,9 @@ func ToJSONGroups(gs []*analysis.Group) []JSONGroup {
 // JSON is the contract other tools read: verdicts and gate results.
 var JSON = &Format{Name: "json",
 	Kernels: func(w io.Writer, opt Options) Writer { return newJSON(w) },
-	Gate:    gateJSON}
+	Gate:    gateJSON,
+	Trend:   trendJSON,
+	Diff:    diffJSON,
+	Runs:    runsJSON,
+	Model:   modelJSON,
+}

@@ -328,4 +328,9 @@ func (t *textWriter) End(runs []*profan.Run) error {
 // Text is the aligned, colored text for people: verdicts and gate results.
 var Text = &Format{Name: "text",
 	Kernels: func(w io.Writer, opt Options) Writer { return newText(w, opt) },
-	Gate:    gateText}
+	Gate:    gateText,
+	Trend:   trendText,
+	Diff:    diffText,
+	Runs:    runsText,
+	Model:   modelText,
+}

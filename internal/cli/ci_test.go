@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/profan-dev/profan/history"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -77,7 +78,7 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 	// diff: the same verdicts, with n, spread and the test.
 	for _, tt := range []struct {
 		a, b    string
-		verdict string
+		verdict history.Verdict
 	}{{"4", "5", "worse"}, {"3", "4", "same"}, {"1", "2", "better"}, {"5", "6", "better"}} {
 		out, errOut, code := run(t, "diff", "--db", db, "--all", "--format", "json", tt.a, tt.b)
 		if code != ExitOK {
@@ -85,7 +86,7 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 		}
 		var d struct {
 			Kernels []struct {
-				Metrics []MetricDelta `json:"metrics"`
+				Metrics []history.MetricDelta `json:"metrics"`
 			} `json:"kernels"`
 		}
 		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Kernels) != 1 {

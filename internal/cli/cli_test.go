@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/profan-dev/profan/internal/golden"
 	"github.com/profan-dev/profan/report"
@@ -278,7 +277,7 @@ func testSeries(t *testing.T, db string) {
 
 	// runs lists them with their labels.
 	out, _, _ = run(t, "runs", "--db", db, "--format", "json")
-	var runs []JSONRunRecord
+	var runs []report.JSONRunRecord
 	if err := json.Unmarshal([]byte(out), &runs); err != nil || len(runs) != 4 || runs[3].Labels["build"] != "v3" {
 		t.Errorf("runs: %v %+v", err, runs)
 	}
@@ -302,7 +301,7 @@ func countRuns(t *testing.T, db string) int {
 	if code != ExitOK {
 		t.Fatalf("runs: exit %d: %s", code, errOut)
 	}
-	var runs []JSONRunRecord
+	var runs []report.JSONRunRecord
 	json.Unmarshal([]byte(out), &runs)
 	return len(runs)
 }
@@ -338,32 +337,6 @@ func TestIngestBadInputLeavesDatabaseUnchanged(t *testing.T) {
 	}
 	if n := countRuns(t, db); n != 1 {
 		t.Errorf("re-ingest stored a second run")
-	}
-}
-
-// TestIngestStoredFirstThenNew ingests an export stored already followed by
-// a new one. The first export's digest is computed beside its read, so it is
-// found stored either before its run is begun or after: either way it is
-// skipped, its transaction gives the write lock back, and the next export
-// is stored (it once waited out the busy timeout on the abandoned run).
-func TestIngestStoredFirstThenNew(t *testing.T) {
-	stored := "../../fixtures/pytorch/train.full.details.csv.gz"
-	defer func(f func(func() (string, error)) func() (string, error)) { lateDigest = f }(lateDigest)
-	for i, delay := range []time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond, 60 * time.Millisecond, time.Second} {
-		lateDigest = func(d func() (string, error)) func() (string, error) {
-			return func() (string, error) { time.Sleep(delay); return d() }
-		}
-		db := filepath.Join(t.TempDir(), "runs.db")
-		if _, errOut, code := run(t, "ingest", "--db", db, stored); code != ExitOK {
-			t.Fatal(errOut)
-		}
-		_, errOut, code := run(t, "ingest", "--db", db, stored, fx+"saxpy.details.csv")
-		if code != ExitOK || !strings.Contains(errOut, "already stored as run 1") {
-			t.Fatalf("round %d: exit %d, %q", i, code, errOut)
-		}
-		if n := countRuns(t, db); n != 2 {
-			t.Fatalf("round %d: %d runs, want 2", i, n)
-		}
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan/gate"
+	"github.com/profan-dev/profan/history"
 	"github.com/profan-dev/profan/report"
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/store"
@@ -222,7 +223,7 @@ func gateRun(opts *GateOptions) error {
 			for _, g := range gate.GroupByName(views) {
 				names = append(names, g.Name)
 			}
-			if pol.History, err = historySpreads(db, names, gate.Watched); err != nil {
+			if pol.History, err = history.Spreads(bg, db, names, gate.Watched); err != nil {
 				return err
 			}
 			if base == nil {

@@ -1,11 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
-	"fmt"
-	"text/tabwriter"
-
 	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/report"
 	"github.com/spf13/cobra"
 )
 
@@ -66,6 +63,10 @@ func modelRun(opts *ModelOptions) error {
 	if opts.Threads <= 0 || opts.Threads > maxModelThreads {
 		return FlagErrorf("--threads must be between 1 and %d, not %d", maxModelThreads, opts.Threads)
 	}
+	f, ok := report.Lookup(opts.Format)
+	if !ok || f.Model == nil {
+		return formatError(opts.Format, report.ModelFormats()...)
+	}
 	cc, err := gpumodel.ResolveArch(opts.Arch)
 	if err != nil {
 		return FlagErrorf("--arch: %v", err)
@@ -85,34 +86,5 @@ func modelRun(opts *ModelOptions) error {
 	if err != nil {
 		return FlagErrorf("%v", err)
 	}
-	switch opts.Format {
-	case "json":
-		out := map[string]any{
-			"arch": opts.Arch, "cc": cc, "elem_bytes": opts.ElemBytes, "threads": opts.Threads, "pattern": opts.Pattern,
-			"requests": pred.Requests, "l1_transactions": pred.L1Transactions, "l2_sectors": pred.L2Sectors,
-			"ideal_requests": pred.IdealRequests, "ideal_l1_transactions": pred.IdealL1Transactions, "ideal_l2_sectors": pred.IdealL2Sectors,
-			"sectors_per_request": pred.SectorsPerRequest, "ideal_sectors_per_request": pred.IdealSectorsPerRequest, "efficiency": pred.Efficiency,
-		}
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	case "text", "":
-		tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintf(opts.IO.Out, "cc %s, %d threads of %d-byte elements, %s\n", cc, opts.Threads, opts.ElemBytes, opts.Pattern)
-		fmt.Fprintf(tw, "\tpredicted\tideal\t\n")
-		fmt.Fprintf(tw, "requests\t%s\t%s\t\n", count(pred.Requests), count(pred.IdealRequests))
-		fmt.Fprintf(tw, "L1 transactions (128 B)\t%s\t%s\t\n", count(pred.L1Transactions), count(pred.IdealL1Transactions))
-		fmt.Fprintf(tw, "L2 sectors (32 B)\t%s\t%s\t\n", count(pred.L2Sectors), count(pred.IdealL2Sectors))
-		fmt.Fprintf(tw, "sectors per request\t%.2f\t%.2f\t\n", pred.SectorsPerRequest, pred.IdealSectorsPerRequest)
-		fmt.Fprintf(tw, "efficiency\t%.1f%%\t\t\n", pred.Efficiency*100)
-		return tw.Flush()
-	}
-	return formatError(opts.Format, "text", "json")
-}
-
-func count(v float64) string {
-	if v == float64(int64(v)) {
-		return fmt.Sprintf("%d", int64(v))
-	}
-	return fmt.Sprintf("%.1f", v)
+	return f.Model(opts.IO.Out, &report.Model{Arch: opts.Arch, CC: cc, ElemBytes: opts.ElemBytes, Threads: opts.Threads, Pattern: opts.Pattern, Pred: pred}, report.Options{})
 }

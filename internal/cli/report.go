@@ -9,8 +9,10 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/history"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/metrics"
+	"github.com/profan-dev/profan/report"
 	"github.com/profan-dev/profan/report/html"
 	"github.com/profan-dev/profan/store"
 	"github.com/spf13/cobra"
@@ -177,38 +179,10 @@ func reportRun(opts *ReportOptions) error {
 			if d, ok := metrics.ByName(m); ok {
 				unit = d.Unit
 			}
-			for _, s := range buildSeries(pts, m) {
-				if len(s.Runs) < 2 {
-					continue
-				}
-				t := html.Trend{Kernel: s.Kernel, Metric: m, Unit: unit, Method: s.Method}
-				changed := map[int64]bool{}
-				for _, c := range s.Changes {
-					changed[c.Run] = true
-				}
-				runs := s.Runs
-				skip := 0
-				if len(runs) > maxTrendPoints {
-					skip = len(runs) - maxTrendPoints
-					runs = runs[skip:]
-					t.Metric += fmt.Sprintf(" (newest %d of %d runs)", maxTrendPoints, len(s.Runs))
-				}
-				for i, r := range runs {
-					t.Points = append(t.Points, html.TrendPoint{Run: r.Run, Label: labelString(r.Labels), Value: r.Median()})
-					if changed[r.Run] {
-						t.ChangePoints = append(t.ChangePoints, i)
-					}
-				}
-				rep.Trends = append(rep.Trends, t)
-			}
+			rep.Trends = append(rep.Trends, report.TrendCharts(history.Build(pts, m), m, unit)...)
 		}
 	}
-	switch gs := groups.Groups(); {
-	case groups.Launches() > 1:
-		rep.Groups = gs
-	case len(gs) == 1:
-		rep.Kernels = []*analysis.Kernel{gs[0].Rep}
-	}
+	report.SetKernels(rep, groups)
 	if opts.HTML == "-" {
 		if err := html.Write(opts.IO.Out, rep); err != nil {
 			return err
@@ -256,9 +230,6 @@ func checkOutput(out string, inputs []string, db string) error {
 	}
 	return nil
 }
-
-// maxTrendPoints bounds the points of one trend chart: the newest runs.
-const maxTrendPoints = 1000
 
 func plural(n int, what string) string {
 	if n == 1 {

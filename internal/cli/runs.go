@@ -1,12 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
-	"fmt"
-	"github.com/profan-dev/profan/internal/safe"
-	"text/tabwriter"
-	"time"
-
+	"github.com/profan-dev/profan/report"
 	"github.com/profan-dev/profan/store"
 	"github.com/spf13/cobra"
 )
@@ -37,20 +32,11 @@ func NewCmdRuns(io *IOStreams) *cobra.Command {
 	return cmd
 }
 
-// JSONRunRecord is one run in profan runs --format json.
-type JSONRunRecord struct {
-	ID      int64             `json:"id"`
-	Labels  map[string]string `json:"labels"`
-	Source  string            `json:"source"`
-	Device  string            `json:"device"`
-	Time    string            `json:"time"`
-	Tool    string            `json:"tool"`
-	Format  string            `json:"format"`
-	Kernels int               `json:"kernels"`
-	Digest  string            `json:"digest"`
-}
-
 func runsRun(opts *RunsOptions) error {
+	f, ok := report.Lookup(opts.Format)
+	if !ok || f.Runs == nil {
+		return formatError(opts.Format, report.RunsFormats()...)
+	}
 	labels, err := parseLabels(opts.Labels)
 	if err != nil {
 		return err
@@ -64,23 +50,5 @@ func runsRun(opts *RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	switch opts.Format {
-	case "json":
-		out := make([]JSONRunRecord, 0, len(rs))
-		for _, r := range rs {
-			out = append(out, JSONRunRecord{ID: r.ID, Labels: r.Labels, Source: r.Source, Device: r.Device,
-				Time: r.Created.UTC().Format(time.RFC3339), Tool: r.Tool, Format: r.Format, Kernels: r.Kernels, Digest: r.Digest})
-		}
-		enc := json.NewEncoder(opts.IO.Out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
-	case "text", "":
-		tw := tabwriter.NewWriter(opts.IO.Out, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "RUN\tTIME\tTOOL\tDEVICE\tKERNELS\tLABELS\tSOURCE")
-		for _, r := range rs {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Created.UTC().Format("2006-01-02 15:04:05"), r.Tool, safe.Term(r.Device), r.Kernels, safe.Term(labelString(r.Labels)), safe.Term(r.Source))
-		}
-		return tw.Flush()
-	}
-	return formatError(opts.Format, "text", "json")
+	return f.Runs(opts.IO.Out, rs, report.Options{})
 }

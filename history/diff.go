@@ -1,0 +1,166 @@
+package history
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/profan-dev/profan/gate"
+	"github.com/profan-dev/profan/metrics"
+	"github.com/profan-dev/profan/stats"
+)
+
+// Status says in which of two runs a kernel is.
+type Status string
+
+const (
+	Both  Status = "both"
+	OnlyA Status = "only-a"
+	OnlyB Status = "only-b"
+)
+
+// Verdict is which way a metric moved.
+type Verdict string
+
+const (
+	Better  Verdict = "better"
+	Worse   Verdict = "worse"
+	Changed Verdict = "changed" // a metric without a better direction
+	Same    Verdict = "same"
+)
+
+// Diff is the difference of two runs, kernel by kernel.
+type Diff struct {
+	A       int64        `json:"a"`
+	B       int64        `json:"b"`
+	Kernels []KernelDiff `json:"kernels"`
+}
+
+// KernelDiff is one kernel's difference between two runs.
+type KernelDiff struct {
+	Kernel    string        `json:"kernel"`
+	Status    Status        `json:"status"`
+	LaunchesA int           `json:"launches_a"`
+	LaunchesB int           `json:"launches_b"`
+	Metrics   []MetricDelta `json:"metrics"`
+	Appeared  []string      `json:"findings_appeared"`
+	Gone      []string      `json:"findings_disappeared"`
+}
+
+// MetricDelta is one metric's move, with the evidence behind its verdict
+// (benchstat-style: samples, their spread, the test).
+type MetricDelta struct {
+	Metric  string  `json:"metric"`
+	Unit    string  `json:"unit"`
+	A       float64 `json:"a"` // median over run A's launches
+	B       float64 `json:"b"`
+	NA      int     `json:"n_a"` // launches with a value
+	NB      int     `json:"n_b"`
+	SpreadA float64 `json:"spread_a"` // half the range of the launches, relative to their median
+	SpreadB float64 `json:"spread_b"`
+	Rel     float64 `json:"rel_change"`
+	Verdict Verdict `json:"verdict"`
+	// Test is what decided the verdict: exact (a counter), launches
+	// (Mann-Whitney U), history (t-test against the run-to-run spread of
+	// the kernel's stored runs), floor (no spread known: the 5% floor).
+	Test stats.Method `json:"test"`
+	P    float64      `json:"p,omitempty"`
+	// History is the run-to-run spread the history test used.
+	History string `json:"history,omitempty"`
+}
+
+// Compare compares two runs' kernels by name: the canonical metrics that
+// moved by more than threshold (all of them with all), and the findings
+// that appeared or disappeared. hist holds the run-to-run spreads of noisy
+// metrics (Spreads).
+func Compare(va, vb []gate.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread) []KernelDiff {
+	ga, gb := gate.GroupByName(va), gate.GroupByName(vb)
+	byB := map[string]*gate.Group{}
+	for _, g := range gb {
+		byB[g.Name] = g
+	}
+	seen := map[string]bool{}
+	var out []KernelDiff
+	for _, a := range ga {
+		seen[a.Name] = true
+		b, ok := byB[a.Name]
+		if !ok {
+			out = append(out, KernelDiff{Kernel: a.Name, Status: OnlyA, LaunchesA: len(a.Kernels)})
+			continue
+		}
+		d := KernelDiff{Kernel: a.Name, Status: Both, LaunchesA: len(a.Kernels), LaunchesB: len(b.Kernels), Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{}}
+		for _, def := range metrics.Defs {
+			xa, xb := a.Samples(def.Name), b.Samples(def.Name)
+			if len(xa) == 0 || len(xb) == 0 {
+				continue
+			}
+			ma, mb := stats.Median(xa), stats.Median(xb)
+			r := stats.Rel(ma, mb)
+			if !all && (math.Abs(r) <= threshold || ma == mb) {
+				continue
+			}
+			sp := hist[def.Name][a.Name]
+			c := gate.CompareMetric(def.Name, xa, xb, sp, threshold)
+			md := MetricDelta{Metric: def.Name, Unit: def.Unit, A: ma, B: mb, NA: len(xa), NB: len(xb),
+				SpreadA: HalfRange(xa), SpreadB: HalfRange(xb), Rel: finiteOr(r, 0),
+				Verdict: verdict(def.Better, c.Changed, ma, mb), Test: c.Method, P: c.P}
+			if c.Method == stats.History {
+				md.History = sp.String()
+			}
+			d.Metrics = append(d.Metrics, md)
+		}
+		ra, rb := a.Rules(), b.Rules()
+		for _, r := range gate.SortedRules(rb) {
+			if _, ok := ra[r]; !ok {
+				d.Appeared = append(d.Appeared, r)
+			}
+		}
+		for _, r := range gate.SortedRules(ra) {
+			if _, ok := rb[r]; !ok {
+				d.Gone = append(d.Gone, r)
+			}
+		}
+		out = append(out, d)
+	}
+	for _, b := range gb {
+		if !seen[b.Name] {
+			out = append(out, KernelDiff{Kernel: b.Name, Status: OnlyB, LaunchesB: len(b.Kernels)})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Status == Both && out[j].Status != Both })
+	return out
+}
+
+// HalfRange is half the range of xs relative to its median: the ± of a
+// benchstat line.
+func HalfRange(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	m := stats.Median(xs)
+	if m == 0 {
+		return 0
+	}
+	return (hi - lo) / 2 / math.Abs(m)
+}
+
+func verdict(better int, changed bool, a, b float64) Verdict {
+	if !changed {
+		return Same
+	}
+	switch {
+	case better == 0:
+		return Changed
+	case (b > a) == (better > 0):
+		return Better
+	}
+	return Worse
+}
+
+func finiteOr(v, d float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return d
+	}
+	return v
+}
