@@ -1,0 +1,359 @@
+// Package pipeline stores exports as runs: read, analyse, store, with the
+// digest that finds an export stored already and the all-or-nothing rule
+// that bad input leaves the database unchanged.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/ingest"
+	"github.com/profan-dev/profan/store"
+)
+
+// Options control one ingest.
+type Options struct {
+	// Labels label every stored run.
+	Labels map[string]string
+	// Format skips sniffing: every table is read as this format.
+	Format string
+	// Analysis makes the stored verdicts.
+	Analysis analysis.Options
+	// Out receives a line per stored run, ErrOut one per export skipped as
+	// stored already; either may be nil.
+	Out, ErrOut io.Writer
+
+	// digestDelay makes the first export's digest come late, as a large
+	// export's does (tests).
+	digestDelay time.Duration
+}
+
+// Result is what was read: the runs (with their messages and accounting)
+// and the notes of the source pages.
+type Result struct {
+	Runs  []*profan.Run
+	Notes []string
+}
+
+// Ingest stores each export of paths as one run in the database at dbPath,
+// which it opens (creating a SQLite file) only once every export but the
+// first has been read whole: bad input stores nothing. Source pages are
+// attached to the kernels of the other exports; a source page whose
+// details page was not given is stored as a run of its own.
+func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*Result, error) {
+	if opt.Out == nil {
+		opt.Out = io.Discard
+	}
+	if opt.ErrOut == nil {
+		opt.ErrOut = io.Discard
+	}
+	src, files, err := splitSeekable(paths, opt.Format)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	// Read every file but the first before writing any, so that bad input
+	// leaves the database unchanged; the first read also gives each its
+	// digest. The first file is checked as it is stored: nothing is
+	// written before it, and its run is one transaction, rolled back on
+	// an error. (Reading it twice cost as much as storing it.)
+	runs := make([]*profan.Run, len(files))
+	var digest0 func() (string, error)
+	for i, f := range files {
+		if i == 0 {
+			// Its digest is computed beside the storing read.
+			format := f.Format()
+			size, digest, err := f.HashAside()
+			if err != nil {
+				return nil, err
+			}
+			digest0 = digest
+			if d := opt.digestDelay; d > 0 {
+				digest0 = func() (string, error) { time.Sleep(d); return digest() }
+			}
+			tool := ""
+			if imp, ok := ingest.ByName(format); ok {
+				tool = imp.Tool()
+			}
+			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
+			continue
+		}
+		if runs[i], err = f.Read(ingest.Options{Format: opt.Format}, ingest.Sink{
+			Kernel: func(*profan.Run, *profan.Kernel) error { return nil },
+		}); err != nil {
+			return nil, err
+		}
+		if err := f.Rewind(); err != nil {
+			return nil, err
+		}
+	}
+	db, err := store.Open(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	for i, f := range files {
+		var digest func() (string, error)
+		if i == 0 {
+			digest = digest0
+		}
+		run, err := storeFile(ctx, db, f, runs[i], digest, src, opt)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 && run != nil {
+			runs[0] = run
+		}
+	}
+	res := &Result{Runs: runs, Notes: src.Notes()}
+	for _, run := range src.Unused() {
+		if err := storeRun(ctx, db, run, opt); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// splitSeekable opens each file once: the source pages are read, the other
+// exports are returned open and rewindable, for a checking read and a
+// storing read.
+func splitSeekable(paths []string, format string) (*ingest.SourcePages, []*ingest.File, error) {
+	var files []*ingest.File
+	for _, p := range paths {
+		f, err := ingest.OpenSeekable(p)
+		if err != nil {
+			for _, f := range files {
+				f.Close()
+			}
+			return nil, nil, err
+		}
+		files = append(files, f)
+	}
+	src := ingest.NewSourcePages()
+	var rest []*ingest.File
+	for _, f := range files {
+		if f.Format() == "ncu-source" && (format == "" || format == "ncu-source") {
+			run, err := f.Read(ingest.Options{}, ingest.Sink{})
+			f.Close()
+			if err != nil {
+				for _, g := range rest {
+					g.Close()
+				}
+				return nil, nil, err
+			}
+			src.Add(run)
+			continue
+		}
+		rest = append(rest, f)
+	}
+	return src, rest, nil
+}
+
+var errStop = errors.New("stop")
+
+// storeFile streams one export, already read once (first), into one run.
+// For the first export, which is not, digest waits for the digest that is
+// computed beside this read: the run is begun without it, and an export
+// stored already is found as soon as it is known.
+func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.Run, digest func() (string, error), src *ingest.SourcePages, opt Options) (*profan.Run, error) {
+	path := f.Name()
+	format := first.Format
+	if opt.Format != "" {
+		format = opt.Format
+	}
+	info := store.RunInfo{Digest: first.Digest, DigestLater: digest != nil, Source: path, Tool: first.Tool, Format: format, Labels: opt.Labels, Size: first.Size}
+	var w *store.RunWriter
+	dup := false
+	skipped := func(id int64) error {
+		fmt.Fprintf(opt.ErrOut, "%s: already stored as run %d (identical content), skipped\n", path, id)
+		dup = true
+		return errStop
+	}
+	var stored atomic.Int64 // the run an identical export was stored as
+	if digest != nil {
+		// Looked up beside the read; waited for before the database
+		// can be closed.
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		wg.Go(func() {
+			if d, err := digest(); err == nil {
+				if id, err := db.DigestID(ctx, d); err == nil && id != 0 {
+					stored.Store(id)
+				}
+			}
+		})
+	}
+	// The run is begun at its first kernel, when the device is known.
+	begin := func(device string) error {
+		info.Device = device
+		var err error
+		w, err = db.BeginRun(ctx, info)
+		var d *store.DuplicateError
+		if errors.As(err, &d) {
+			return skipped(d.ID)
+		}
+		return err
+	}
+	n := 0
+	vs := analysis.NewStream(opt.Analysis, false)
+	var vals []store.NamedValue
+	run, err := f.Read(ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+		if id := stored.Load(); id != 0 {
+			return skipped(id)
+		}
+		src.AttachRun(run, k)
+		// The store is done with the verdict and its values when
+		// AddKernel returns: neither is kept past the call.
+		a := vs.Transient(run, k)
+		if w == nil {
+			if err := begin(deviceName(a)); err != nil {
+				return err
+			}
+		}
+		n++
+		var rec store.KernelRecord
+		rec, vals = recordInto(vals, a)
+		return w.AddKernel(rec)
+	}})
+	if digest != nil && run != nil {
+		run.Digest, _ = digest() // an error is returned below, unless the run is skipped
+	}
+	if err != nil && w != nil {
+		// A bad row, or an export found stored already once the run was
+		// begun (its digest comes beside the read): nothing of it stays,
+		// and the write lock goes with the transaction.
+		w.Rollback()
+	}
+	if errors.Is(err, errStop) && dup {
+		return run, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if w == nil {
+		if err := begin(""); err != nil {
+			if dup {
+				return run, nil
+			}
+			return nil, err
+		}
+	}
+	if err := addRunFindings(w, vs, run); err != nil {
+		w.Rollback()
+		return nil, err
+	}
+	if digest != nil {
+		d, err := digest()
+		if err != nil {
+			w.Rollback()
+			return nil, err
+		}
+		if err := w.SetDigest(d); err != nil {
+			w.Rollback()
+			return nil, err
+		}
+	}
+	id, err := w.Commit()
+	var d *store.DuplicateError
+	if errors.As(err, &d) {
+		skipped(d.ID)
+		return run, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(opt.Out, "%s: stored as run %d (%d kernels)\n", path, id, n)
+	return run, nil
+}
+
+// storeRun stores a run already in memory (a source page without its
+// details page).
+func storeRun(ctx context.Context, db *store.DB, run *profan.Run, opt Options) error {
+	info := store.RunInfo{Digest: run.Digest, Source: run.Source, Tool: run.Tool, Format: run.Format, Labels: opt.Labels, Size: run.Size}
+	vs := analysis.NewStream(opt.Analysis, false)
+	var as []*analysis.Kernel
+	for _, k := range run.Kernels {
+		as = append(as, vs.Kernel(run, k))
+	}
+	if len(as) > 0 {
+		info.Device = deviceName(as[0])
+	}
+	w, err := db.BeginRun(ctx, info)
+	var d *store.DuplicateError
+	if errors.As(err, &d) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		rec, _ := recordInto(make([]store.NamedValue, 0, len(a.Metrics.Values)), a)
+		if err := w.AddKernel(rec); err != nil {
+			w.Rollback()
+			return err
+		}
+	}
+	if err := addRunFindings(w, vs, run); err != nil {
+		w.Rollback()
+		return err
+	}
+	_, err = w.Commit()
+	return err
+}
+
+// addRunFindings stores the run-level part of the run's verdict (host
+// transfers), so that gate --run reads what analyze states.
+func addRunFindings(w *store.RunWriter, vs *analysis.Stream, run *profan.Run) error {
+	if run == nil {
+		return nil
+	}
+	for _, v := range vs.Finish([]*profan.Run{run}) {
+		if v.Run != run {
+			continue
+		}
+		for _, f := range v.Findings {
+			if err := w.AddRunFinding(f); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// deviceName is the device a run is stored under: as the export names it,
+// else the GPU given or recognised, else the compute capability.
+func deviceName(a *analysis.Kernel) string {
+	if a.K.Device != "" {
+		return a.K.Device
+	}
+	if a.Spec != nil && (a.GPU.Source == gpumodel.SourceFlag || a.GPU.Source == gpumodel.SourceClues) {
+		return a.Spec.Name
+	}
+	if a.K.CC != "" {
+		return "cc " + a.K.CC
+	}
+	return ""
+}
+
+// recordInto converts an analysed kernel to what the store keeps, with the
+// canonical values appended to buf[:0]; it returns the buffer for the next
+// kernel.
+func recordInto(buf []store.NamedValue, a *analysis.Kernel) (store.KernelRecord, []store.NamedValue) {
+	buf = buf[:0]
+	for _, v := range a.Metrics.Values {
+		buf = append(buf, store.NamedValue{Name: v.Name, Value: v.Value})
+	}
+	return store.KernelRecord{Kernel: a.K, Canonical: buf, Findings: a.Findings}, buf
+}
