@@ -59,6 +59,12 @@ func FuzzRead(f *testing.F) {
 	for _, seed := range mutationSeeds(f) {
 		f.Add(seed) // an interloper inside a table
 	}
+	for _, c := range hostileCases(f) {
+		if len(c.in) > fuzzSeedLimit {
+			c.in = c.in[len(c.in)-fuzzSeedLimit:] // the tail: where the cause sits
+		}
+		f.Add(c.in)
+	}
 	f.Add([]byte(ncuDetailsHeader + ncuDetailsRow("k(int)", "gpu__time_duration.sum", "us", "1.5")))
 	f.Add([]byte(ncuSummaryHeader + `"1","copy","127.0.0.1","k(int)","(256, 1, 1)","(16384, 1, 1)","0","9.0","4","S","launch__grid_size","","16,384","16,384","16,384"` + "\n"))
 	f.Add([]byte("\xFF\xFE\"\x00I\x00D\x00\"\x00"))

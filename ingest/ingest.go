@@ -264,6 +264,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		}
 		before := s.records
 		s.acct.Headers++
+		s.capture++
 		if err := imp.Parse(t); err != nil {
 			return nil, err
 		}
@@ -555,6 +556,11 @@ type stream struct {
 	launches map[string]int // launch identity → line of its first row
 	noted    map[string]bool
 	brk      bool // a blank line, message or text since the last row or header
+	// capture counts the captures met so far: each header, repeated or
+	// not, starts one (a capture appended to another repeats the header). A launch's rows
+	// all belong to one capture, so that two one-launch captures of the
+	// same kernel appended to each other stay two launches.
+	capture int
 	// A table of a report profan does not read (nsys stats prints several
 	// reports one after the other): its width and header line while its
 	// rows are being skipped.
@@ -638,6 +644,7 @@ func (t *Table) Next() bool {
 			// After a title message ("==2868== API calls:") the same
 			// header starts a new table; otherwise it is a repeat.
 			s.skip(SkipRepeatedHeader)
+			s.capture++
 			continue
 		}
 		if t.unitsRaw != nil && bytes.Equal(line, t.unitsRaw) {
@@ -657,7 +664,9 @@ func (t *Table) Next() bool {
 			t.subWidth = 0
 		}
 		if headerCandidate(t.fields) {
-			if _, details := t.imp.(ncuDetails); details && len(t.fields) < len(t.Header) && s.forced == nil {
+			if _, details := t.imp.(ncuDetails); details && len(t.fields) < len(t.Header) && s.forced == nil && matchHeader(toStrings(t.fields)) == nil {
+				// (A header that an importer reads, a trace appended to the
+				// page, is the next table's, never a sub-table.)
 				if isSubTableHeader(t.fields) {
 					t.subWidth = len(t.fields)
 					s.skip(SkipSubTable)
@@ -712,12 +721,20 @@ func (t *Table) Next() bool {
 		}
 		if t.rows > 0 && t.quoted && line[0] != '"' {
 			// Every row of this table so far was quoted (ncu quotes every
-			// field): an unquoted line, commas or not, is the program's
-			// output (a second capture appended to the first prints it
-			// before its own header), not a row.
+			// field). After a break (a profiler message, a blank line) an
+			// unquoted line is the program's output: a second capture
+			// appended to the first prints it before its own header.
+			// Right after a row it is no row and no known interloper.
+			if !s.brk {
+				t.err, t.done = t.Errorf(s.lr.n, "an unquoted line among quoted rows (program output with a comma, or a cut row?)"), true
+				return false
+			}
 			s.output(line, SkipOutput)
-			s.brk = true
 			continue
+		}
+		if _, blocks := t.imp.(blockImporter); !blocks && len(t.fields) > len(t.Header) {
+			t.err, t.done = t.Errorf(s.lr.n, "row has %d fields, more than the %d of its header at line %d (interleaved output?)", len(t.fields), len(t.Header), t.Line), true
+			return false
 		}
 		if t.rows == 0 {
 			t.quoted = line[0] == '"'

@@ -133,9 +133,13 @@ func (l *lineReader) read() ([]byte, error) {
 		return nil, io.EOF
 	}
 	l.n++
+	last := err == io.EOF
 	line = bytes.TrimSuffix(line, []byte{'\n'})
 	line = bytes.TrimSuffix(line, []byte{'\r'})
 	if safe.Plain(line) {
+		if last && !cutWhole(line) {
+			return nil, l.cut()
+		}
 		return line, nil // nearly every line: none of the checks below can fail
 	}
 	if i := bytes.IndexByte(line, 0); i >= 0 {
@@ -151,7 +155,30 @@ func (l *lineReader) read() ([]byte, error) {
 		// terminal or reorder a page's text.
 		line = []byte(safe.Term(string(line)))
 	}
+	if last && !cutWhole(line) {
+		return nil, l.cut()
+	}
 	return line, nil
+}
+
+func (l *lineReader) cut() error {
+	return &SyntaxError{File: l.src, Line: l.n, Msg: "the last line has no line end and ends in an unquoted field, which may be cut short (truncated row?)"}
+}
+
+// cutWhole reports whether a last line without its line end can be taken
+// as whole: text, which is skipped whatever its end; a row whose last
+// field is quoted and closed, which no cut gives; or a row cut inside a
+// quoted field, which the table reader refuses as such. A row ending in an
+// unquoted field may have lost digits or a unit ("4558048" cut to
+// "455776") and is refused.
+func cutWhole(line []byte) bool {
+	if !isRowLike(line) {
+		return true
+	}
+	if _, err := splitCSV(line, nil); err != nil {
+		return true
+	}
+	return len(line) > 1 && line[len(line)-1] == '"' && bytes.Count(line, []byte{'"'})%2 == 0
 }
 
 // unread pushes line back so that the next call to next returns it again.

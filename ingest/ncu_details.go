@@ -80,9 +80,10 @@ func (id ncuIdentity) newKernel(t *Table, r Row) (*profan.Kernel, error) {
 }
 
 // sameLaunch reports whether r belongs to the kernel whose first row had
-// id and name.
-func (id ncuIdentity) sameLaunch(r Row, k *profan.Kernel) bool {
-	return string(r.Bytes(id.id)) == k.ID && string(r.Bytes(id.kernel)) == k.Name
+// id, process ID pid and name, read in capture.
+func (id ncuIdentity) sameLaunch(t *Table, r Row, k *profan.Kernel, pid string, capture int) bool {
+	return t.s.capture == capture && string(r.Bytes(id.id)) == k.ID && string(r.Bytes(id.kernel)) == k.Name &&
+		string(r.Bytes(id.pid)) == pid
 }
 
 // SkipNoMetric counts the details rows of a section that has no metric.
@@ -100,10 +101,11 @@ func (ncuDetails) Parse(t *Table) error {
 		need = name
 	}
 	var k *profan.Kernel
-	last, prevMetrics := 0, 0
+	var pid string
+	last, prevMetrics, capture := 0, 0, 0
 	for t.Next() {
 		r := t.Row()
-		if k != nil && !id.sameLaunch(r, k) {
+		if k != nil && !id.sameLaunch(t, r, k, pid, capture) {
 			prevMetrics = len(k.Metrics)
 			if err := t.Kernel(k, last); err != nil {
 				return err
@@ -116,7 +118,8 @@ func (ncuDetails) Parse(t *Table) error {
 				return err
 			}
 			k.Grow(prevMetrics)
-			if err := t.checkLaunch(k, r.String(id.pid), r.Line); err != nil {
+			pid, capture = r.String(id.pid), t.s.capture
+			if err := t.checkLaunch(k, pid, r.Line); err != nil {
 				return err
 			}
 		}

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/units"
 )
@@ -59,12 +60,19 @@ func (ncuSummary) Parse(t *Table) error {
 		if err != nil {
 			return err
 		}
-		sc := units.Lookup(u, units.Decimal)
-		if v, ok, _ := units.ParseNumber(r.String(lo)); ok {
-			m.Min = v * sc.Factor
-		}
-		if v, ok, _ := units.ParseNumber(r.String(hi)); ok {
-			m.Max = v * sc.Factor
+		if m.IsNumber() {
+			sc := units.Lookup(u, units.Decimal)
+			for _, col := range []int{lo, hi} {
+				v, ok, err := units.ParseNumber(r.String(col))
+				if err != nil && !errors.Is(err, units.ErrInfinite) {
+					return t.Errorf(r.Line, "metric %s: %s %q is not a number", m.Name, t.Header[col], r.String(col))
+				}
+				if ok && col == lo {
+					m.Min = v * sc.Factor
+				} else if ok {
+					m.Max = v * sc.Factor
+				}
+			}
 		}
 		k.AddMetric(m)
 		setKernelFromMetric(k, m)

@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"errors"
 	"io"
 	"math"
 	"strings"
@@ -153,6 +154,10 @@ func (nsysKernSum) Parse(t *Table) error {
 		num := func(col, s string, factor float64) (float64, error) {
 			s = strings.TrimSpace(s)
 			v, ok, err := units.ParseNumber(s)
+			if errors.Is(err, units.ErrInfinite) {
+				t.note(r.Line, noteInfinite, "column %q: %q read as a missing value", col, s)
+				return math.NaN(), nil
+			}
 			if err != nil || math.IsInf(v*factor, 0) {
 				return math.NaN(), t.Errorf(r.Line, "column %q: %q is not a number", t.Header[c.Get(col)], s)
 			}

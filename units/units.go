@@ -125,14 +125,17 @@ func part(u string, base float64) (float64, string) {
 // ErrNotNumber reports a value that is not a number.
 var ErrNotNumber = errors.New("not a number")
 
-// ErrInfinite reports an infinity ("inf") or a number beyond float64
-// ("1e400"): callers read it as a missing value and say so.
-var ErrInfinite = errors.New("infinite or out of range")
+// ErrInfinite reports a value that is no finite number: an infinity
+// ("inf"), a NaN ("nan", as ncu prints a ratio of zero counts) or a number
+// beyond float64 ("1e400"). Callers read it as a missing value and say so.
+var ErrInfinite = errors.New("NaN, infinite or out of range")
 
 // ParseNumber parses a number as profilers print it: "1,234.5" (thousands
 // separators, stripped only when they sit between groups of three digits),
-// "8.192000e+03", "-3". "n/a", "no data", NaN and "" return NaN with ok
-// false and no error; an infinity returns ErrInfinite.
+// "8.192000e+03", "-3". Only decimal notation is a number: Go's hex
+// floats ("0x1p3") and digit separators ("1_000") are not. "n/a", "no
+// data" and "" return NaN with ok false and no error; a NaN or an infinity
+// returns ErrInfinite.
 func ParseNumber(s string) (v float64, ok bool, err error) {
 	if v, ok := ShortDecimal(s); ok {
 		return v, true, nil // most values
@@ -154,17 +157,58 @@ func ParseNumber(s string) (v float64, ok bool, err error) {
 		}
 		return math.NaN(), false, ErrNotNumber
 	}
+	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
+	case "nan", "inf", "infinity":
+		// "nan" is how ncu prints a ratio of zero counts: a missing value.
+		return math.NaN(), false, ErrInfinite
+	}
+	if !decimal(s) {
+		return math.NaN(), false, ErrNotNumber
+	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
-		switch {
-		case math.IsNaN(f):
-			// "nan" (any case) is how some tools print a missing value.
-			return math.NaN(), false, nil
-		case math.IsInf(f, 0):
+		if math.IsInf(f, 0) {
 			return math.NaN(), false, ErrInfinite
 		}
 		return f, true, nil // a range error below the smallest float is 0
 	}
 	return math.NaN(), false, ErrNotNumber
+}
+
+// decimal reports whether s is a number in decimal notation,
+// [+-]digits[.digits][e[+-]digits] (either side of the point may be
+// empty, not both): what profilers print, and nothing of the wider syntax
+// strconv accepts (hex floats, "_" separators).
+func decimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for ; i < len(s) && s[i] >= '0' && s[i] <= '9'; i++ {
+			exp++
+		}
+		if exp == 0 {
+			return false
+		}
+	}
+	return i == len(s)
 }
 
 // ParseDecimalComma reads a number written with a decimal comma, as some

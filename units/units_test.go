@@ -87,9 +87,21 @@ func TestParseNumber(t *testing.T) {
 		{"CachePreferNone", 0, false, true},
 		{"(32, 4, 1)", 0, false, true},
 		{"1e999", 0, false, true},
-		{"nan", 0, false, false}, // found by FuzzParseNumber: ParseFloat accepts it
-		{"nAn", 0, false, false},
+		{"nan", 0, false, true}, // a missing value, said by the caller
+		{"nAn", 0, false, true},
 		{"inf", 0, false, true},
+		// Decimal notation only: strconv's wider syntax is no number here.
+		{"0x1p3", 0, false, true},
+		{"0x10", 0, false, true},
+		{"1_000", 0, false, true},
+		{"1_0.5", 0, false, true},
+		{".5", 0.5, true, false},
+		{"5.", 5, true, false},
+		{"+2", 2, true, false},
+		{"1e3", 1000, true, false},
+		{"1e", 0, false, true},
+		{".", 0, false, true},
+		{"-", 0, false, false},
 	} {
 		v, ok, err := ParseNumber(tt.in)
 		if ok != tt.ok || (err != nil) != tt.err || (ok && math.Abs(v-tt.want) > 1e-9*math.Abs(tt.want)) {
@@ -142,7 +154,7 @@ func FuzzParseNumber(f *testing.F) {
 }
 
 func TestParseNumberLocaleAndInfinity(t *testing.T) {
-	for _, s := range []string{"inf", "-Inf", "+infinity", "1e400", "-1e400"} {
+	for _, s := range []string{"inf", "-Inf", "+infinity", "1e400", "-1e400", "nan", "NaN", "-nan"} {
 		if _, ok, err := ParseNumber(s); ok || !errors.Is(err, ErrInfinite) {
 			t.Errorf("ParseNumber(%q): ok %v, err %v; want ErrInfinite", s, ok, err)
 		}

@@ -1,0 +1,129 @@
+package ingest
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// hostileCase is a careless or hostile input built from real captures:
+// either it reads to want launches, or it is refused at line with msg.
+type hostileCase struct {
+	name     string
+	in       []byte
+	launches int    // when msg is empty
+	line     int    // when msg is set
+	msg      string // a phrase of the error
+}
+
+// gunzipFixture returns the text of a fixture, gzip-compressed or not.
+func gunzipFixture(t testing.TB, path string) []byte {
+	t.Helper()
+	return []byte(strings.Join(readLines(t, path), ""))
+}
+
+// replaceLine returns b with its line n (1-based) replaced by f(line).
+func replaceLine(t testing.TB, b []byte, n int, f func(string) string) []byte {
+	t.Helper()
+	lines := strings.SplitAfter(string(b), "\n")
+	if n > len(lines) {
+		t.Fatalf("no line %d", n)
+	}
+	lines[n-1] = f(lines[n-1])
+	return []byte(strings.Join(lines, ""))
+}
+
+// lineOf returns the 1-based number of the first line of b holding s.
+func lineOf(t testing.TB, b []byte, s string) int {
+	t.Helper()
+	for i, l := range strings.SplitAfter(string(b), "\n") {
+		if strings.Contains(l, s) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no line holds %q", s)
+	return 0
+}
+
+func hostileCases(t testing.TB) []hostileCase {
+	saxpy := ncuFixture(t, "saxpy.metrics.details.csv")                           // one launch, process 953
+	saxpyH100 := ncuMustRead(t, "../fixtures/ncu-h100/saxpy.metrics.details.csv") // one launch, process 961
+	copyDetails := ncuFixture(t, "copy.details.csv")
+	trace := ncuMustRead(t, "testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv") // 301 launches
+	printAll := gunzipFixture(t, "../fixtures/variants/variants.details.print-details-all.csv.gz")
+	raw := ncuFixture(t, "indirect.full.raw.csv")
+	dur := lineOf(t, saxpy, `"gpu__time_duration.sum"`)
+	firstRow := lineOf(t, copyDetails, `"0","`)
+	traceLines := bytes.Count(trace, []byte("\n"))
+	durCol := func(v string) func(string) string {
+		return func(l string) string {
+			i := strings.LastIndex(l, `,"`)
+			return l[:i] + `,"` + v + "\"\n"
+		}
+	}
+	return []hostileCase{
+		// A launch's identity includes its capture.
+		{name: "two one-launch captures of one kernel", in: cat(saxpy, saxpyH100), launches: 2},
+		{name: "a one-launch capture twice", in: cat(saxpy, saxpy), line: bytes.Count(saxpy, []byte("\n")) + lineOf(t, saxpy, `"0","`), msg: "was already read at line"},
+		// A trace after a details page is the next table, no sub-table.
+		{name: "trace after a --print-details all page", in: cat(printAll, trace), launches: 18 + 301},
+		// Numbers are decimal, NaN and infinities said.
+		{name: "hex float duration", in: replaceLine(t, saxpy, dur, durCol("0x1p3")), line: dur, msg: `"0x1p3" is not a number`},
+		{name: "digit separators", in: replaceLine(t, saxpy, dur, durCol("57_280")), line: dur, msg: `"57_280" is not a number`},
+		{name: "NaN duration", in: replaceLine(t, saxpy, dur, durCol("NaN")), launches: 1},
+		// A last line without its line end.
+		{name: "trace cut in a number of its last line", in: trace[:bytes.LastIndexByte(trace[:len(trace)-1], '\n')+16], line: traceLines, msg: "no line end"},
+		{name: "trace without its last newline", in: trace[:len(trace)-1], launches: 301},
+		{name: "raw page cut in its last field", in: bytes.TrimRight(raw, "\n\"")[:len(bytes.TrimRight(raw, "\n\""))-1], line: bytes.Count(raw, []byte("\n")), msg: "unterminated quoted field"},
+		// Row width and program output inside a table.
+		{name: "row wider than the header", in: replaceLine(t, copyDetails, firstRow, func(l string) string { return strings.Repeat(`"x",`, 40) + l }), line: firstRow, msg: "more than the 20 of its header"},
+		{name: "output with a comma inside a table", in: replaceLine(t, copyDetails, firstRow+3, func(l string) string { return "epoch 1, loss 0.5\n" + l }), line: firstRow + 3, msg: "an unquoted line among quoted rows"},
+	}
+}
+
+func cat(bs ...[]byte) []byte { return bytes.Join(bs, nil) }
+
+// TestHostileInputs pins each cause of silent loss found by an
+// adversarial trial: the input reads to the launches it holds, or is
+// refused at file:line.
+func TestHostileInputs(t *testing.T) {
+	for _, tt := range hostileCases(t) {
+		t.Run(tt.name, func(t *testing.T) {
+			run, err := Read(bytes.NewReader(tt.in), "in.csv", Options{}, Sink{})
+			if tt.msg == "" {
+				if err != nil {
+					t.Fatalf("got %v, want %d launches", err, tt.launches)
+				}
+				if run.Accounting.Launches != tt.launches {
+					t.Errorf("got %d launches, want %d", run.Accounting.Launches, tt.launches)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("got %d launches, want an error %q", run.Accounting.Launches, tt.msg)
+			}
+			prefix := "in.csv:" + strconv.Itoa(tt.line) + ": "
+			if !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("got %q, want prefix %q and %q", err, prefix, tt.msg)
+			}
+		})
+	}
+}
+
+// TestNaNSaidOnce checks that a NaN value is read as missing with one note.
+func TestNaNSaidOnce(t *testing.T) {
+	run, err := ReadFile("../fixtures/ncu/indirect.full.raw.csv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range run.Messages {
+		if m.Level == "note" && strings.Contains(m.Text, `"nan" read as a missing value`) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d notes of a NaN value, want 1", n)
+	}
+}
