@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -39,18 +38,17 @@ if (threadIdx.x == 0) atomicAdd(sum, v);  // one atomic per block`,
 			// time shrinks by blocks/n. Measured on an H100: one atomic
 			// per warp → per block, estimated 0.87, measured 0.86
 			// (TestCalibrationAtomics).
-			p.Report(profan.Finding{
+			p.Report(Estimate(share*(1-blocks/n)), Note{
 				Message:  fmt.Sprintf("%.0f atomics on one address for %.0f blocks (%.1f per block), served one at a time by the L2", n, blocks, n/blocks),
 				Advice:   "combine before the atomic: reduce within each warp (__shfl_down_sync) and then the block (shared memory, or cub::BlockReduce), and issue one atomic per block",
-				Gain:     share * (1 - blocks/n),
 				Evidence: ev,
 			})
 			return
 		}
-		p.Report(profan.Finding{
+		// No broken/fixed pair measured yet: the gain is not estimated.
+		p.Report(UnknownGain, Note{
 			Message:  fmt.Sprintf("%.0f atomics on one address, about one per block, served one at a time by the L2", n),
 			Advice:   "let each block write its partial result to an array and sum the array in a second pass (or in the last block to finish) instead of atomics on one address",
-			Gain:     math.NaN(), // no broken/fixed pair measured yet
 			Evidence: ev,
 		})
 	},

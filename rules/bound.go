@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"math"
-
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gpumodel"
@@ -44,11 +42,9 @@ reuse through shared memory, smaller types), not from faster arithmetic.`,
 		}
 		// The roofline says where the kernel is, not what a change would
 		// buy: the gain belongs to the rules that name a fix.
-		gain := math.NaN()
-		p.Report(profan.Finding{
+		p.Report(UnknownGain, Note{
 			Message:  "memory-bound: " + why,
 			Advice:   "reduce the bytes moved: fix uncoalesced accesses first, reuse data through shared memory or registers, use smaller types, or fuse kernels",
-			Gain:     gain,
 			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance", "dram_peak_pct", "arithmetic_intensity"),
 		})
 	},
@@ -75,10 +71,9 @@ arithmetic).`,
 		if !anyTensorCores(p.A) {
 			advice = "reduce or cheapen instructions: use FMA, lower precision where accuracy allows, and hoist index arithmetic out of loops"
 		}
-		p.Report(profan.Finding{
+		p.Report(UnknownGain, Note{
 			Message:  "compute-bound: " + why,
 			Advice:   advice,
-			Gain:     math.NaN(),
 			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance"),
 		})
 	},
@@ -107,10 +102,9 @@ loads issued before their use) hides the latency.`,
 		if p.A.Limiter.Unit == analysis.LimitLaunch {
 			msg = "latency-bound: limited by its " + why
 		}
-		p.Report(profan.Finding{
+		p.Report(UnknownGain, Note{
 			Message:  msg,
 			Advice:   "put more independent work in flight: more blocks and warps, fewer dependent loads, loop unrolling with loads issued early",
-			Gain:     math.NaN(),
 			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "achieved_occupancy", "waves_per_sm"),
 		})
 	},

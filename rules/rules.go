@@ -130,16 +130,47 @@ type Pass struct {
 // Value returns a canonical metric.
 func (p *Pass) Value(name string) (float64, bool) { return p.A.Value(name) }
 
-// Report adds a finding; the rule's ID, severity and kernel are filled in.
-func (p *Pass) Report(f profan.Finding) {
-	f.Rule = p.rule.ID
-	if f.Severity == 0 {
-		f.Severity = p.rule.Severity
+// Note is what a rule says about a kernel or a run: the finding less what
+// the pass fills in (rule, kernel, severity, gain).
+type Note struct {
+	Message   string            // what was measured, with the numbers
+	Advice    string            // what to change
+	Evidence  []string          // canonical metrics the rule read, "name=value"
+	Locations []profan.Location // source lines, when the export has the source page
+}
+
+// Gain is a finding's estimated speedup, a fraction of the kernel's time,
+// or unknown: every report says which.
+type Gain struct {
+	v     float64
+	known bool
+}
+
+// UnknownGain is the gain of a finding whose speedup is not estimated.
+var UnknownGain = Gain{}
+
+// Estimate is an estimated gain; NaN is unknown.
+func Estimate(v float64) Gain { return Gain{v, !math.IsNaN(v)} }
+
+func (g Gain) value() float64 {
+	if !g.known {
+		return math.NaN()
 	}
+	return g.v
+}
+
+func (r *Rule) finding(sev profan.Severity, g Gain, n Note) profan.Finding {
+	return profan.Finding{Rule: r.ID, Severity: sev, Message: n.Message, Advice: n.Advice,
+		Gain: g.value(), Evidence: n.Evidence, Locations: n.Locations}
+}
+
+// Report adds a finding at the rule's severity.
+func (p *Pass) Report(g Gain, n Note) { p.ReportAs(p.rule.Severity, g, n) }
+
+// ReportAs adds a finding at another severity than the rule's.
+func (p *Pass) ReportAs(sev profan.Severity, g Gain, n Note) {
+	f := p.rule.finding(sev, g, n)
 	f.Kernel = p.A.K.ID
-	if f.Gain == 0 {
-		f.Gain = math.NaN()
-	}
 	p.out = append(p.out, f)
 }
 
@@ -162,16 +193,12 @@ type RunPass struct {
 	out  []profan.Finding
 }
 
-// Report adds a run-level finding.
-func (p *RunPass) Report(f profan.Finding) {
-	f.Rule = p.rule.ID
-	if f.Severity == 0 {
-		f.Severity = p.rule.Severity
-	}
-	if f.Gain == 0 {
-		f.Gain = math.NaN()
-	}
-	p.out = append(p.out, f)
+// Report adds a run-level finding at the rule's severity.
+func (p *RunPass) Report(g Gain, n Note) { p.ReportAs(p.rule.Severity, g, n) }
+
+// ReportAs adds a run-level finding at another severity than the rule's.
+func (p *RunPass) ReportAs(sev profan.Severity, g Gain, n Note) {
+	p.out = append(p.out, p.rule.finding(sev, g, n))
 }
 
 // Engine runs the rules a Selector selects with thresholds T, and moves

@@ -41,10 +41,9 @@ func checkBankConflict(p *Pass) {
 				spr, tr = x.SectorsPerRequest, x.Transactions
 			}
 		}
-		p.Report(profan.Finding{
+		p.Report(UnknownGain, Note{
 			Message:   fmt.Sprintf("shared memory takes %.0f transactions per request (%.0f in all), more than the 32 a full bank conflict costs: threads contend for the same words, as shared atomics on a few addresses do", spr, tr),
 			Advice:    "spread the contended updates: a private copy per warp (sub-histograms) merged at the end, warp-aggregated atomics (__match_any_sync and one atomic per distinct key), or padding so hot counters fall in different banks",
-			Gain:      math.NaN(),
 			Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_load_transactions", "shared_store_transactions", "shared_efficiency"),
 			Locations: worstLines(p.A, "shared"),
 		})
@@ -69,11 +68,10 @@ func checkBankConflict(p *Pass) {
 		if gain < p.T.MinGain {
 			continue // the fix relieves a unit the kernel does not wait for
 		}
-		p.Report(profan.Finding{
+		p.Report(Estimate(gain), Note{
 			Message: fmt.Sprintf("shared %s take %.1f wavefronts per request: a %.0f-way bank conflict, %.0f%% of their wavefronts are replays", c.what, c.ways, ways, removed*100),
 			Advice: fmt.Sprintf("pad the shared array's rows by %d element (e.g. __shared__ float tile[32][%d]) or index it so a warp's threads hit 32 different banks; a column of a [32][32] tile is %d-way",
 				pad, width+pad, gpumodel.TileColumnConflict(width, 4)),
-			Gain:      gain,
 			Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_bank_conflicts", "shared_efficiency"),
 			Locations: worstLines(p.A, "shared"),
 		})

@@ -25,10 +25,9 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		sms, okS := p.Value("sm_count")
 		blocks := float64(k.Grid.Size())
 		if okS && blocks > 0 && blocks < sms {
-			p.Report(profan.Finding{
+			p.Report(Estimate(gridGain(p, launchFill(p))), Note{
 				Message:  fmt.Sprintf("the grid has %.0f blocks for %.0f SMs: %.0f%% of the SMs have nothing to do", blocks, sms, 100*(1-blocks/sms)),
 				Advice:   fmt.Sprintf("launch at least %.0f blocks (several per SM), with a grid-stride loop if the work is small per block", 2*sms),
-				Gain:     gridGain(p, launchFill(p)),
 				Evidence: append(p.Evidence("sm_count", "waves_per_sm"), fmt.Sprintf("grid_blocks=%.0f", blocks)),
 			})
 			return
@@ -45,10 +44,9 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		if waste < p.T.TailWaste {
 			return
 		}
-		p.Report(profan.Finding{
+		p.Report(Estimate(tailGain(p, waste)), Note{
 			Message:  fmt.Sprintf("%.2f waves per SM: the last wave leaves %.0f%% of the GPU's slots idle", w, waste*100),
 			Advice:   "change the block count or size so the grid fills whole waves, or launch more, smaller blocks",
-			Gain:     tailGain(p, waste),
 			Evidence: p.Evidence("waves_per_sm", "sm_count", "achieved_occupancy"),
 		})
 	},

@@ -82,10 +82,9 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 				gain = clamp01(1 - rest)
 			}
 		}
-		p.Report(profan.Finding{
+		p.Report(Estimate(gain), Note{
 			Message:  fmt.Sprintf("%s %s multiplies FP32 on the FFMA pipe (%s) on a GPU of compute capability %s, whose tensor cores sit idle", info.Library, what, info.Display, cc),
 			Advice:   advice,
-			Gain:     gain,
 			Evidence: append(p.Evidence("compute_throughput_pct", "duration"), "kernel="+info.Display),
 		})
 	},

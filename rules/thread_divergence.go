@@ -56,10 +56,9 @@ or reorganize the data so neighbouring threads take the same path.`,
 			msg += fmt.Sprintf("warp execution efficiency %.1f%% (%.1f of 32 threads active per instruction)", we, we*32/100)
 			gain = (1 - we/100) * 0.5
 		}
-		p.Report(profan.Finding{
+		p.Report(Estimate(clamp01(gain)), Note{
 			Message:  msg + ": threads of a warp take different paths",
 			Advice:   "branch on values that are uniform across a warp (threadIdx.x / 32 rather than threadIdx.x % 2), or sort the work so neighbouring threads take the same path",
-			Gain:     clamp01(gain),
 			Evidence: p.Evidence("branch_efficiency", "warp_execution_efficiency"),
 		})
 	},

@@ -63,10 +63,9 @@ func checkTile(p *Pass) {
 		}
 	}
 	gain := clamp01((1 - 8/reuse) * 0.5 * memoryWeight(p))
-	p.Report(profan.Finding{
+	p.Report(Estimate(gain), Note{
 		Message: fmt.Sprintf("L2 serves %.0f× the bytes DRAM delivers: each element is re-read about %.0f times through the caches", reuse, reuse),
 		Advice:  "stage tiles of the inputs in shared memory (e.g. 16×16 or 32×32 per block) and reuse them from there; each tile of width T cuts L2 reads about T-fold",
-		Gain:    gain,
 		Evidence: p.Evidence("l2_read_transactions", "dram_read_bytes", "l1_hit_rate", "arithmetic_intensity",
 			"memory_throughput_pct", "compute_throughput_pct"),
 	})

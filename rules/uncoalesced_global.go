@@ -93,10 +93,9 @@ func checkUncoalesced(p *Pass) {
 		if twin {
 			msg += fmt.Sprintf("; the %s have the same pattern: one fix of the index serves both, and the gain counts both", map[string]string{"gld": "stores", "gst": "loads"}[c.op])
 		}
-		p.Report(profan.Finding{
+		p.Report(Estimate(gain), Note{
 			Message:   msg,
 			Advice:    advice,
-			Gain:      gain,
 			Evidence:  p.Evidence(c.op+"_transactions_per_request", c.op+"_efficiency", c.op+"_transactions", c.op+"_ideal_transactions"),
 			Locations: worstLines(p.A, c.op),
 		})

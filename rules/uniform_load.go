@@ -40,10 +40,9 @@ out[i] = in[i] * c_scale;`,
 		if len(locs) > 3 {
 			locs = locs[:3]
 		}
-		p.Report(profan.Finding{
+		p.Report(Estimate(clamp01(0.1*memoryWeight(p))), Note{
 			Message:   msg,
 			Advice:    "put the value in __constant__ memory or a kernel argument, or load it once per block into shared memory",
-			Gain:      clamp01(0.1 * memoryWeight(p)),
 			Evidence:  p.Evidence("gld_transactions_per_request", "gld_efficiency", "global_load_requests"),
 			Locations: locs,
 		})

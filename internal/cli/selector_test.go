@@ -40,15 +40,15 @@ func TestGateRunFindings(t *testing.T) {
 	}
 }
 
-// TestFailOnExclusion: one matcher applies "all,-small-grid" left to right.
+// TestFailOnExclusion: one matcher applies "all,-latency-bound" left to right.
 func TestFailOnExclusion(t *testing.T) {
 	out, _, code := run(t, "gate", nvprofReduce, "--fail-on", "all")
-	if code != ExitFailed || !strings.Contains(out, "FAIL") || !regexp.MustCompile(`FAIL .*\[finding small-grid\]`).MatchString(out) {
-		t.Fatalf("--fail-on all: exit %d, want small-grid failures\n%s", code, out)
+	if code != ExitFailed || !strings.Contains(out, "FAIL") || !regexp.MustCompile(`FAIL .*\[finding latency-bound\]`).MatchString(out) {
+		t.Fatalf("--fail-on all: exit %d, want latency-bound failures\n%s", code, out)
 	}
-	out, _, _ = run(t, "gate", nvprofReduce, "--fail-on", "all,-small-grid")
-	if regexp.MustCompile(`FAIL .*\[finding small-grid\]`).MatchString(out) {
-		t.Errorf("--fail-on all,-small-grid fails on small-grid:\n%s", out)
+	out, _, _ = run(t, "gate", nvprofReduce, "--fail-on", "all,-latency-bound")
+	if regexp.MustCompile(`FAIL .*\[finding latency-bound\]`).MatchString(out) {
+		t.Errorf("--fail-on all,-latency-bound fails on latency-bound:\n%s", out)
 	}
 }
 
