@@ -59,6 +59,7 @@ var pgTests = []struct {
 	{"LaunchSeries", TestLaunchSeries},
 	{"SeriesChunks", TestSeriesChunks},
 	{"SummaryRange", TestSummaryRange},
+	{"AddLabels", TestAddLabels},
 }
 
 var notOnPostgres = map[string]string{
