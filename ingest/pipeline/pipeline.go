@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/ingest"
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/store"
 )
 
@@ -99,6 +101,11 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 			return nil, err
 		}
 	}
+	if len(files) == 0 {
+		if unused := src.Unused(); len(unused) > 0 {
+			return nil, sourceAloneError(unused[0], false)
+		}
+	}
 	db, err := store.Open(dbPath)
 	if err != nil {
 		return nil, err
@@ -118,12 +125,23 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 		}
 	}
 	res := &Result{Runs: runs, Notes: src.Notes()}
-	for _, run := range src.Unused() {
-		if err := storeRun(ctx, db, run, opt); err != nil {
-			return res, err
-		}
+	if unused := src.Unused(); len(unused) > 0 {
+		return res, sourceAloneError(unused[0], len(files) > 0)
 	}
 	return res, nil
+}
+
+// sourceAloneError refuses a source page whose details page was not given:
+// alone it has no timing, so a run of it would have no duration and no
+// device, and would then be the "latest" run that gates compare with.
+func sourceAloneError(run *profan.Run, others bool) error {
+	msg := fmt.Sprintf("%s: a source page is stored with the details page of its report, not alone: give both, e.g. profan ingest details.csv %s",
+		safe.Term(run.Source), safe.Term(run.Source))
+	if others {
+		msg = fmt.Sprintf("%s: this source page matches no kernel of the other exports given (they are stored): give it with the details page of its report",
+			safe.Term(run.Source))
+	}
+	return errors.New(msg)
 }
 
 // splitSeekable opens each file once: the source pages are read, the other
@@ -176,11 +194,12 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 	info := store.RunInfo{Digest: first.Digest, DigestLater: digest != nil, Source: path, Tool: first.Tool, Format: format, Labels: opt.Labels, Size: first.Size}
 	var w *store.RunWriter
 	dup := false
+	var dupID int64
 	skipped := func(id int64) error {
-		fmt.Fprintf(opt.ErrOut, "%s: already stored as run %d (identical content), skipped\n", path, id)
-		dup = true
+		dupID, dup = id, true
 		return errStop
 	}
+	attached := false // a source page gave this export's kernels their source
 	var stored atomic.Int64 // the run an identical export was stored as
 	if digest != nil {
 		// Looked up beside the read; waited for before the database
@@ -210,10 +229,11 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 	vs := analysis.NewStream(opt.Analysis, false)
 	var vals []store.NamedValue
 	run, err := f.Read(ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+		src.AttachRun(run, k)
+		attached = attached || len(k.Source) > 0
 		if id := stored.Load(); id != 0 {
 			return skipped(id)
 		}
-		src.AttachRun(run, k)
 		// The store is done with the verdict and its values when
 		// AddKernel returns: neither is kept past the call.
 		a := vs.Transient(run, k)
@@ -237,7 +257,7 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 		w.Rollback()
 	}
 	if errors.Is(err, errStop) && dup {
-		return run, nil
+		return run, storedAlready(ctx, db, path, dupID, attached, opt)
 	}
 	if err != nil {
 		return nil, err
@@ -245,7 +265,7 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 	if w == nil {
 		if err := begin(""); err != nil {
 			if dup {
-				return run, nil
+				return run, storedAlready(ctx, db, path, dupID, attached, opt)
 			}
 			return nil, err
 		}
@@ -268,8 +288,7 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 	id, err := w.Commit()
 	var d *store.DuplicateError
 	if errors.As(err, &d) {
-		skipped(d.ID)
-		return run, nil
+		return run, storedAlready(ctx, db, path, d.ID, attached, opt)
 	}
 	if err != nil {
 		return nil, err
@@ -278,39 +297,46 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 	return run, nil
 }
 
-// storeRun stores a run already in memory (a source page without its
-// details page).
-func storeRun(ctx context.Context, db *store.DB, run *profan.Run, opt Options) error {
-	info := store.RunInfo{Digest: run.Digest, Source: run.Source, Tool: run.Tool, Format: run.Format, Labels: opt.Labels, Size: run.Size}
-	vs := analysis.NewStream(opt.Analysis, false)
-	var as []*analysis.Kernel
-	for _, k := range run.Kernels {
-		as = append(as, vs.Kernel(run, k))
-	}
-	if len(as) > 0 {
-		info.Device = deviceName(as[0])
-	}
-	w, err := db.BeginRun(ctx, info)
-	var d *store.DuplicateError
-	if errors.As(err, &d) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, a := range as {
-		rec, _ := recordInto(make([]store.NamedValue, 0, len(a.Metrics.Values)), a)
-		if err := w.AddKernel(rec); err != nil {
-			w.Rollback()
+// storedAlready handles an export whose content is stored as run id: the
+// run is kept, and gains the labels given now that it lacks (said on Out).
+// A label it has with another value, or a source page given now that the
+// stored run lacks, is an error: a stored run is never changed, and what
+// the user said is never dropped without a word.
+func storedAlready(ctx context.Context, db *store.DB, path string, id int64, attached bool, opt Options) error {
+	name := safe.Term(path)
+	if attached {
+		ks, err := db.Kernels(ctx, id)
+		if err != nil {
 			return err
 		}
+		has := false
+		for _, k := range ks {
+			has = has || len(k.Kernel.Source) > 0
+		}
+		if !has {
+			return fmt.Errorf("%s: already stored as run %d (identical content) without its source page, and a stored run is never changed: the source page given is not stored", name, id)
+		}
 	}
-	if err := addRunFindings(w, vs, run); err != nil {
-		w.Rollback()
-		return err
+	added, err := db.AddLabels(ctx, id, opt.Labels)
+	var conflict *store.LabelConflictError
+	if errors.As(err, &conflict) {
+		k := safe.Term(conflict.Key)
+		return fmt.Errorf("%s: already stored as run %d (identical content), which has label %s=%s, not %s=%s: a stored label is never replaced (nothing written)",
+			name, id, k, safe.Term(conflict.Have), k, safe.Term(conflict.Want))
 	}
-	_, err = w.Commit()
-	return err
+	if err != nil {
+		return fmt.Errorf("%s: already stored as run %d (identical content): %w", name, id, err)
+	}
+	if len(added) == 0 {
+		fmt.Fprintf(opt.ErrOut, "%s: already stored as run %d (identical content), skipped\n", name, id)
+		return nil
+	}
+	var kv []string
+	for _, k := range added {
+		kv = append(kv, safe.Term(k)+"="+safe.Term(opt.Labels[k]))
+	}
+	fmt.Fprintf(opt.Out, "%s: already stored as run %d (identical content): labels added: %s\n", name, id, strings.Join(kv, ", "))
+	return nil
 }
 
 // addRunFindings stores the run-level part of the run's verdict (host

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -51,5 +53,79 @@ func TestStoredFirstThenNew(t *testing.T) {
 				t.Errorf("%d runs, want 2", n)
 			}
 		})
+	}
+}
+
+// TestStoredAlready holds that what the user says when an export is
+// stored already is kept or refused aloud, never dropped: new labels are
+// added to the stored run, a different value for a stored label is an
+// error, and a source page the stored run lacks is an error.
+func TestStoredAlready(t *testing.T) {
+	ctx := context.Background()
+	details, source := fx+"transpose.import.details.csv", fx+"transpose.source.cuda-sass.csv"
+	db := filepath.Join(t.TempDir(), "runs.db")
+	if _, err := Ingest(ctx, db, []string{details}, Options{Labels: map[string]string{"branch": "main"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name        string
+		files       []string
+		labels      map[string]string
+		out, errOut string // substrings
+		err         string
+		want        map[string]string // run 1's labels after
+	}{
+		{"same labels", []string{details}, map[string]string{"branch": "main"}, "", "already stored as run 1 (identical content), skipped", "",
+			map[string]string{"branch": "main"}},
+		{"new label", []string{details}, map[string]string{"branch": "main", "commit": "c5"}, "already stored as run 1 (identical content): labels added: commit=c5", "", "",
+			map[string]string{"branch": "main", "commit": "c5"}},
+		{"changed label", []string{details}, map[string]string{"commit": "c6", "gpu": "h100"}, "", "",
+			"which has label commit=c5, not commit=c6: a stored label is never replaced", map[string]string{"branch": "main", "commit": "c5"}},
+		{"source page now", []string{details, source}, nil, "", "", "already stored as run 1 (identical content) without its source page",
+			map[string]string{"branch": "main", "commit": "c5"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var out, errOut strings.Builder
+			_, err := Ingest(ctx, db, c.files, Options{Labels: c.labels, Out: &out, ErrOut: &errOut})
+			if (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) {
+				t.Errorf("error %v, want %q", err, c.err)
+			}
+			if !strings.Contains(out.String(), c.out) || !strings.Contains(errOut.String(), c.errOut) {
+				t.Errorf("stdout %q, stderr %q; want %q, %q", out.String(), errOut.String(), c.out, c.errOut)
+			}
+			s, err := store.OpenReadOnly(db)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			rs, err := s.Runs(ctx, store.RunFilter{})
+			if err != nil || len(rs) != 1 || fmt.Sprint(rs[0].Labels) != fmt.Sprint(c.want) {
+				t.Errorf("runs %+v (%v), want one labelled %v", rs, err, c.want)
+			}
+		})
+	}
+}
+
+// TestSourcePageAlone holds that a source page, which has no timing, is
+// never stored as a run of its own: alone it is refused before the
+// database is opened; with exports it matches nothing of, it is refused by
+// name.
+func TestSourcePageAlone(t *testing.T) {
+	ctx := context.Background()
+	source := fx + "transpose.source.cuda-sass.csv"
+	db := filepath.Join(t.TempDir(), "runs.db")
+	_, err := Ingest(ctx, db, []string{source}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "a source page is stored with the details page of its report, not alone") {
+		t.Errorf("alone: %v", err)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("alone: the database was created (%v)", err)
+	}
+	_, err = Ingest(ctx, db, []string{fx + "saxpy.details.csv", source}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "this source page matches no kernel of the other exports given") {
+		t.Errorf("with another export: %v", err)
+	}
+	if n := countRuns(t, db); n != 1 {
+		t.Errorf("%d runs, want 1 (saxpy alone)", n)
 	}
 }

@@ -27,8 +27,10 @@ func NewCmdIngest(io *IOStreams, runF func(*IngestOptions) error) *cobra.Command
 		Short: "Store exports as runs in the run database",
 		Long: `Store each export as one run: its kernels, their raw metrics, the canonical
 metrics profan derives and its findings. Each run is written in one
-transaction (all or nothing); an export whose content is already stored is
-skipped with a message. The database is --db, else $PROFAN_DB, else
+transaction (all or nothing). An export whose content is already stored
+keeps its run, which gains the --label keys it lacks (said on stdout); a
+label it has with another value is an error, never replaced. A source page
+is stored with the details page of its report, never alone. The database is --db, else $PROFAN_DB, else
 profan.db in the current directory (SQLite, created on first use).
 
 Bad input stores nothing: a run is written in one transaction, rolled back on
