@@ -199,7 +199,7 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 		dupID, dup = id, true
 		return errStop
 	}
-	attached := false // a source page gave this export's kernels their source
+	attached := false       // a source page gave this export's kernels their source
 	var stored atomic.Int64 // the run an identical export was stored as
 	if digest != nil {
 		// Looked up beside the read; waited for before the database
