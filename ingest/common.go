@@ -85,6 +85,11 @@ func ncuValue(t *Table, line int, name, section, raw, unit string) (profan.Metri
 	sc := units.Lookup(unit, units.Decimal)
 	m.Unit = sc.Base
 	v, ok, err := units.ParseNumber(raw)
+	if ok || err != nil {
+		if err := checkNCUUnit(t, line, name, unit, sc.Base); err != nil {
+			return m, err
+		}
+	}
 	switch {
 	case ok:
 		m.Value = v * sc.Factor
@@ -128,6 +133,55 @@ func ncuValue(t *Table, line int, name, section, raw, unit string) (profan.Metri
 	return m, nil
 }
 
+// checkNCUUnit checks the unit of an ncu metric that has a value: a unit
+// profan does not know is said once and kept as printed; a unit of the
+// wrong kind for what the metric's name says it measures (a duration in
+// "furlong" or "Tbyte/ms", a byte counter in "%") is an error, since no
+// scale turns it into the base unit the metric's readers expect.
+func checkNCUUnit(t *Table, line int, name, unit, base string) error {
+	if !units.Known(unit) {
+		t.note(line, noteUnknownUnit, "metric %s in %q, kept as printed", name, unit)
+	}
+	want := ncuUnitClass(name)
+	switch {
+	case want == "":
+		return nil
+	case want == base:
+		return nil
+	}
+	what := map[string]string{units.Second: "a time", units.Byte: "a byte count", units.Percent: "a percentage"}[want]
+	if unit == "" {
+		return t.Errorf(line, "metric %s has no unit; its name says it is %s", name, what)
+	}
+	return t.Errorf(line, "metric %s: unit %q is not %s, as the metric's name says it is", name, unit, what)
+}
+
+// ncuUnitClass returns the base unit an ncu metric's name says its value
+// is in ("s", "B" or "%"), or "" when the name does not say (a rate is
+// printed without a unit when the counter has none). Names are counter.rollup.submetric: the submetric (a
+// percentage of peak, a rate) decides before the counter (a duration, a
+// byte count).
+func ncuUnitClass(name string) string {
+	if name == "Duration" {
+		return units.Second
+	}
+	if strings.HasPrefix(name, "derived__") {
+		return "" // a formula of the user's (or of a section), in any unit
+	}
+	counter, sub, _ := strings.Cut(name, ".")
+	switch {
+	case strings.Contains(sub, "pct"):
+		return units.Percent
+	case strings.Contains(sub, "per_second") || strings.Contains(sub, "peak_sustained") || strings.Contains(sub, "per_cycle") || strings.Contains(sub, "ratio"):
+		return ""
+	case strings.HasSuffix(counter, "__time_duration"):
+		return units.Second
+	case strings.HasSuffix(counter, "__bytes") || strings.HasSuffix(counter, "__bytes_read") || strings.HasSuffix(counter, "__bytes_write"):
+		return units.Byte
+	}
+	return ""
+}
+
 // cutInstances splits "V (instances)", as --print-metric-instances prints
 // a value, into V and the instances.
 func cutInstances(raw string) (head, inst string, ok bool) {
@@ -159,6 +213,7 @@ func instanceValues(s string, factor float64) ([]float64, bool) {
 const (
 	noteInfinite     = "infinite"
 	noteDecimalComma = "decimal comma"
+	noteUnknownUnit  = "unknown unit"
 )
 
 // setKernelFromMetric fills the kernel's launch fields from metrics that

@@ -53,6 +53,7 @@ func hostileCases(t testing.TB) []hostileCase {
 	trace := ncuMustRead(t, "testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv") // 301 launches
 	printAll := gunzipFixture(t, "../fixtures/variants/variants.details.print-details-all.csv.gz")
 	raw := ncuFixture(t, "indirect.full.raw.csv")
+	saxpyRaw := ncuFixture(t, "saxpy.metrics.raw.csv")
 	dur := lineOf(t, saxpy, `"gpu__time_duration.sum"`)
 	firstRow := lineOf(t, copyDetails, `"0","`)
 	traceLines := bytes.Count(trace, []byte("\n"))
@@ -62,7 +63,34 @@ func hostileCases(t testing.TB) []hostileCase {
 			return l[:i] + `,"` + v + "\"\n"
 		}
 	}
+	nvMetrics := ncuMustRead(t, "testdata/nvprof/magus-gtx1080ti-matrixMul-metrics.csv")
+	gld := lineOf(t, nvMetrics, `"gld_throughput"`)
+	bytesRead := lineOf(t, saxpy, `"dram__bytes_read.sum"`)
+	rawUnits := 5 // the units row of the raw page
+	durUnit := func(u string) func(string) string {
+		return func(l string) string {
+			return strings.Replace(l, `"gpu__time_duration.sum","ns"`, `"gpu__time_duration.sum","`+u+`"`, 1)
+		}
+	}
+	rawDurUnits := func(u string) []byte {
+		// Every unit of the raw page's duration columns (they read "ns").
+		b := replaceLine(t, saxpyRaw, rawUnits, func(l string) string { return strings.ReplaceAll(l, `"ns"`, `"`+u+`"`) })
+		if bytes.Equal(b, saxpyRaw) {
+			t.Fatal("saxpy.metrics.raw.csv: no duration unit")
+		}
+		return b
+	}
 	return []hostileCase{
+		// One reader policy for units.
+		{name: "nvprof throughput without its unit", in: replaceLine(t, nvMetrics, gld, func(l string) string { return strings.Replace(l, "190.706924GB/s", "190.706924", 1) }), line: gld, msg: "different kinds of unit"},
+		{name: "nvprof throughput in percent", in: replaceLine(t, nvMetrics, gld, func(l string) string { return strings.ReplaceAll(l, "GB/s", "%") }), line: gld, msg: `not in "B/s" as the metric's name says`},
+		{name: "nvprof trace without its Duration unit", in: replaceLine(t, trace, 5, func(l string) string { return strings.Replace(l, "ms,ms,", "ms,,", 1) }), line: 6, msg: `column "Duration": "1.028854" has no unit`},
+		{name: "ncu raw duration in furlong", in: rawDurUnits("furlong"), line: 6, msg: `unit "furlong" is not a time`},
+		{name: "ncu raw duration in Tbyte/ms", in: rawDurUnits("Tbyte/ms"), line: 6, msg: `unit "Tbyte/ms" is not a time`},
+		{name: "ncu details duration in an unknown unit", in: replaceLine(t, saxpy, dur, durUnit("fortnight")), line: dur, msg: `unit "fortnight" is not a time`},
+		{name: "ncu details byte counter in percent", in: replaceLine(t, saxpy, bytesRead, func(l string) string { return strings.Replace(l, `"byte"`, `"%"`, 1) }), line: bytesRead, msg: `unit "%" is not a byte count`},
+		{name: "ncu details duration without unit", in: replaceLine(t, saxpy, dur, durUnit("")), line: dur, msg: "has no unit"},
+
 		// A launch's identity includes its capture.
 		{name: "two one-launch captures of one kernel", in: cat(saxpy, saxpyH100), launches: 2},
 		{name: "a one-launch capture twice", in: cat(saxpy, saxpy), line: bytes.Count(saxpy, []byte("\n")) + lineOf(t, saxpy, `"0","`), msg: "was already read at line"},

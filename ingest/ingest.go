@@ -554,8 +554,10 @@ type stream struct {
 	records  int // kernels, activities and API rows emitted
 	acct     profan.Accounting
 	launches map[string]int // launch identity → line of its first row
-	noted    map[string]bool
-	brk      bool // a blank line, message or text since the last row or header
+	// metricUnits is the kind of unit each nvprof metric was first read in.
+	metricUnits map[string]unitSeen
+	noted       map[string]bool
+	brk         bool // a blank line, message or text since the last row or header
 	// capture counts the captures met so far: each header, repeated or
 	// not, starts one (a capture appended to another repeats the header). A launch's rows
 	// all belong to one capture, so that two one-launch captures of the
@@ -931,6 +933,10 @@ func (t *Table) Ordinal() string {
 	return s
 }
 
+// maxNames bounds the distinct names (kernels, metrics) a reader keeps a
+// table of; past it, strings are no longer shared.
+const maxNames = 1 << 16
+
 // Intern returns b as a string, sharing storage with earlier equal strings:
 // exports repeat kernel, section and metric names on every row.
 func (t *Table) Intern(b []byte) string {
@@ -940,7 +946,7 @@ func (t *Table) Intern(b []byte) string {
 	if s, ok := t.s.intern[string(b)]; ok {
 		return s
 	}
-	if len(t.s.intern) > 1<<16 {
+	if len(t.s.intern) > maxNames {
 		return string(b) // bound the table on exports with unbounded names
 	}
 	s := string(b)
@@ -956,7 +962,7 @@ func (t *Table) InternString(s string) string {
 	if v, ok := t.s.intern[s]; ok {
 		return v
 	}
-	if len(t.s.intern) > 1<<16 {
+	if len(t.s.intern) > maxNames {
 		return s
 	}
 	t.s.intern[s] = s

@@ -1,6 +1,8 @@
 package ingest
 
 import (
+	"bytes"
+	"math"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -188,15 +190,21 @@ type nvprofColumn struct {
 	i      int // -1 when the header lacks it
 	name   string
 	factor float64
+	noUnit bool // the units row gives none: only empty values can be read
 }
 
 // nvprofColumnOf locates column name and checks that its unit, when the
 // units row gives one, measures base (a time column in "KB" cannot be
-// scaled to seconds). An empty unit means the base unit itself.
+// scaled to seconds). nvprof leaves the unit empty for a column without
+// values only: a value in such a column cannot be scaled and is refused.
 func nvprofColumnOf(t *Table, c Columns, unitsOf []string, name, base string) (nvprofColumn, error) {
 	i := c.Get(name)
 	col := nvprofColumn{i: i, name: name, factor: 1}
-	if i < 0 || unitsOf[i] == "" {
+	if i < 0 {
+		return col, nil
+	}
+	if unitsOf[i] == "" {
+		col.noUnit = true
 		return col, nil
 	}
 	sc := units.Lookup(unitsOf[i], units.Binary)
@@ -209,5 +217,8 @@ func nvprofColumnOf(t *Table, c Columns, unitsOf []string, name, base string) (n
 
 // at returns the column's value in r in the base unit; NaN when empty.
 func (col nvprofColumn) at(t *Table, r Row) (float64, error) {
+	if col.noUnit && len(bytes.TrimSpace(r.Bytes(col.i))) > 0 {
+		return math.NaN(), t.Errorf(r.Line, "column %q: %q has no unit (the units row gives none)", col.name, r.String(col.i))
+	}
 	return numberAt(t, r, col.i, col.name, col.factor)
 }

@@ -3,6 +3,7 @@ package ingest
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -123,6 +124,10 @@ func nvprofAggregateMetric(t *Table, r Row, name, section string, avg, lo, hi in
 		return m, err
 	}
 	m.Value, m.Unit, m.RawUnit, m.Text = v.value, v.base, v.unit, v.text
+	unitAt := avg // the column whose number gave the metric's unit
+	if math.IsNaN(v.value) {
+		unitAt = -1
+	}
 	for _, col := range []int{lo, hi} {
 		if col < 0 {
 			continue
@@ -131,16 +136,68 @@ func nvprofAggregateMetric(t *Table, r Row, name, section string, avg, lo, hi in
 		if err != nil {
 			return m, err
 		}
+		if !math.IsNaN(x.value) {
+			// nvprof glues a unit to each value and picks its prefix per
+			// value; the kind stays that of the metric. "5.9" among
+			// "GB/s" values lost its unit and cannot be scaled.
+			if unitAt < 0 {
+				unitAt, m.Unit = col, x.base
+			} else if x.base != m.Unit {
+				return m, t.Errorf(r.Line, "metric %s: %s %q and %s %q are in different kinds of unit (a value without its unit?)",
+					name, t.Header[unitAt], strings.TrimSpace(r.String(unitAt)), t.Header[col], strings.TrimSpace(r.String(col)))
+			}
+		}
 		if col == lo {
 			m.Min = x.value
 		} else {
 			m.Max = x.value
 		}
-		if m.Unit == "" && math.IsNaN(m.Value) && m.Text == "" {
-			m.Unit = x.base
+	}
+	if want := nvprofUnitClass(name); unitAt >= 0 && want != "" && m.Unit != want {
+		return m, t.Errorf(r.Line, "metric %s: %q is in %s, not in %q as the metric's name says", name, strings.TrimSpace(r.String(unitAt)), unitName(m.Unit), want)
+	}
+	if unitAt >= 0 {
+		// One metric is in one kind of unit in every row of the export.
+		if t.s.metricUnits == nil {
+			t.s.metricUnits = map[string]unitSeen{}
+		}
+		if first, ok := t.s.metricUnits[name]; !ok {
+			if len(t.s.metricUnits) < maxNames {
+				t.s.metricUnits[name] = unitSeen{m.Unit, r.Line}
+			}
+		} else if first.unit != m.Unit {
+			return m, t.Errorf(r.Line, "metric %s: %q is in %s, at line %d it was in %s (a value without its unit?)",
+				name, strings.TrimSpace(r.String(unitAt)), unitName(m.Unit), first.line, unitName(first.unit))
 		}
 	}
 	return m, nil
+}
+
+// nvprofUnitClass returns the base unit nvprof prints a metric in when its
+// name says it ("gld_throughput" in B/s, "gld_efficiency" and
+// "l2_tex_read_hit_rate" in %), else "".
+func nvprofUnitClass(name string) string {
+	switch {
+	case strings.HasSuffix(name, "_throughput"):
+		return units.BytePerSec
+	case strings.HasSuffix(name, "_efficiency") || strings.HasSuffix(name, "_hit_rate"):
+		return units.Percent
+	}
+	return ""
+}
+
+// unitSeen is the kind of unit a metric was first read in, and where.
+type unitSeen struct {
+	unit string
+	line int
+}
+
+// unitName names a base unit in an error ("no unit" for none).
+func unitName(u string) string {
+	if u == "" {
+		return "no unit"
+	}
+	return strconv.Quote(u)
 }
 
 // nvprofNumber is one nvprof value in its base unit.

@@ -340,3 +340,45 @@ func ShortDecimal[T ~string | ~[]byte](b T) (float64, bool) {
 	}
 	return v, true
 }
+
+// counterNouns are the units of counts that profilers print, alone or in a
+// ratio ("inst/cycle", "sector/request"): with the times, frequencies,
+// byte sizes and "%", the units profan knows.
+var counterNouns = map[string]bool{
+	"inst": true, "sector": true, "request": true, "cycle": true, "warp": true, "block": true, "thread": true,
+	"register": true, "issue": true, "pass": true, "sample": true, "cluster": true, "SM": true, "branches": true,
+	"wavefront": true, "transaction": true, "transactions": true, "instruction": true, "lane": true, "quad": true,
+	"level": true, "1": true, "bank": true, "launch": true, "byte": true, "bytes": true, "FLOP": true, "flop": true,
+}
+
+// Known reports whether unit is one profan knows (empty, "%", a time, a
+// frequency, a byte size, a count, or a ratio of two of these): a unit it
+// does not know is kept as printed, and the reader says so.
+func Known(unit string) bool {
+	u := strings.TrimSpace(unit)
+	if u == "" || u == "%" {
+		return true
+	}
+	num, den, hasDen := strings.Cut(u, "/")
+	if !knownPart(num) {
+		return false
+	}
+	return !hasDen || knownPart(den)
+}
+
+func knownPart(u string) bool {
+	if u == "%" || counterNouns[u] {
+		return true
+	}
+	if p, ok := plurals[u]; ok {
+		u = p
+	}
+	if _, ok := timeScale[u]; ok || counterNouns[u] {
+		return true
+	}
+	if _, ok := freqScale[strings.ToLower(u)]; ok {
+		return true
+	}
+	_, ok := bytePrefix(u, Decimal)
+	return ok
+}

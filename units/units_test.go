@@ -173,3 +173,16 @@ func TestParseNumberLocaleAndInfinity(t *testing.T) {
 		}
 	}
 }
+
+func TestKnown(t *testing.T) {
+	for _, u := range []string{"", "%", "ns", "usecond", "Ghz", "Kbyte", "GB/s", "byte/second", "inst/cycle", "sector/request", "%/register", "sectors", "register/thread", "cycle/nsecond"} {
+		if !Known(u) {
+			t.Errorf("Known(%q) = false, want true", u)
+		}
+	}
+	for _, u := range []string{"furlong", "Tbyte/furlong", "parsec/s", "a/b/c", "Xbyte"} {
+		if Known(u) {
+			t.Errorf("Known(%q) = true, want false", u)
+		}
+	}
+}
