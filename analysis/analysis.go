@@ -520,8 +520,25 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	}
 	if fromEff > 0 {
 		// Only the efficiency was measured: the waste, not its pattern.
-		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed, Evidence: gpumodel.FromCounters,
-			Reasons: []string{fmt.Sprintf("%s_efficiency %.1f%%: %.1f× the ideal sectors move (the export has no sectors per request to tell the pattern)", op, fromEff, 100/fromEff)}}
+		ev, what := gpumodel.FromCounters, fmt.Sprintf("%s_efficiency %.1f%%", op, fromEff)
+		if fromRuleText(a, op+"_efficiency") {
+			ev = gpumodel.FromRuleText
+			what = "ncu's rule text"
+		}
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed, Evidence: ev,
+			Reasons: []string{fmt.Sprintf("%s: %.1f× the ideal sectors move (the export has no sectors per request to tell the pattern)", what, 100/fromEff)}}
+		if fromEff >= 99.5 {
+			acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, Evidence: ev,
+				Reasons: []string{fmt.Sprintf("%s: every byte moved is used", what)}}
+		} else if s, ok := oneExtraSector(100 / fromEff); ok {
+			// (S+1)/S of the ideal is what a coalesced warp access of S
+			// bytes moves when it starts off a sector boundary: one
+			// extra sector per request. No other single pattern wastes
+			// so little.
+			acc.SectorsPerRequest, acc.IdealSectorsPerRequest = s+1, s
+			acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Misaligned, Evidence: ev,
+				Reasons: []string{fmt.Sprintf("%s: %.0f sectors move for every %.0f needed, one extra per request, as a misaligned %.0f-byte warp access gives (the export has no sectors per request to confirm it)", what, s+1, s, s)}}
+		}
 	}
 	acc.Implausible = gpumodel.Plausible(e, acc.SectorsPerRequest, rawIdeal, eff(a, op))
 	return acc
@@ -619,4 +636,22 @@ func nz(v float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// oneExtraSector reports whether a ratio of moved to needed sectors is
+// (S+1)/S for a warp access of S = 4, 8 or 16 bytes, and returns S.
+func oneExtraSector(r float64) (float64, bool) {
+	for _, s := range []float64{4, 8, 16} {
+		if math.Abs(r-(s+1)/s) <= 0.01*(s+1)/s {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// fromRuleText reports whether the canonical metric name was read from the
+// numbers ncu's rule rows quote rather than from a counter.
+func fromRuleText(a *Kernel, name string) bool {
+	v, ok := a.Metrics.Lookup(name)
+	return ok && strings.HasPrefix(v.From, "ncu rule")
 }

@@ -73,6 +73,9 @@ const (
 	// FromModel: the analytic model inverted from averages (efficiency,
 	// transactions per request) of the whole kernel.
 	FromModel
+	// FromRuleText: the sector and wavefront totals that ncu's rule rows
+	// quote (details page): measured, but not per request.
+	FromRuleText
 	// FromCounters: raw counters of the whole kernel (ncu raw page,
 	// nvprof events).
 	FromCounters
@@ -80,7 +83,7 @@ const (
 	FromSourcePage
 )
 
-var evidenceNames = [...]string{"none", "model", "counters", "source page"}
+var evidenceNames = [...]string{"none", "model", "ncu rule text", "counters", "source page"}
 
 func (e Evidence) String() string {
 	if e < 0 || int(e) >= len(evidenceNames) {

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/ncurule"
 )
 
 // Device is what the derivations need to know of the GPU. The zero value
@@ -52,7 +53,9 @@ type Def struct {
 type Set struct {
 	Values   []Value
 	Warnings []string
-	index    map[string]int
+	// Rules is what the numbers in ncu's rule rows gave (details page).
+	Rules ncurule.Reading
+	index map[string]int
 }
 
 // Get returns the value of the canonical metric name.
@@ -73,9 +76,10 @@ func (s *Set) Lookup(name string) (Value, bool) {
 
 // env is the evaluation context of one kernel.
 type env struct {
-	k   *profan.Kernel
-	dev Device
-	set *Set
+	k     *profan.Kernel
+	dev   Device
+	set   *Set
+	rules ncurule.Reading
 }
 
 // src returns the first source metric present with a numeric value. A name
@@ -118,6 +122,10 @@ func Derive(k *profan.Kernel, dev Device) *Set {
 	// neither grows on the way.
 	s := &Set{index: make(map[string]int, 32), Values: make([]Value, 0, 32)}
 	e := &env{k: k, dev: dev, set: s}
+	if len(k.Findings) > 0 {
+		e.rules = ncurule.Read(k.Findings)
+		s.Rules = e.rules
+	}
 	for _, d := range Defs {
 		v, from, ok := d.eval(e)
 		if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -127,6 +135,9 @@ func Derive(k *profan.Kernel, dev Device) *Set {
 		s.Values = append(s.Values, Value{Name: d.Name, Value: v, Unit: d.Unit, From: from})
 	}
 	s.Warnings = check(e)
+	if n := len(e.rules.Unknown); n > 0 {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("%d ncu rule rows of an unknown wording (%s): their numbers were not read", n, strings.Join(e.rules.Unknown, ", ")))
+	}
 	return s
 }
 
@@ -171,6 +182,18 @@ func source(f float64, names ...string) func(e *env) (float64, string, bool) {
 	return func(e *env) (float64, string, bool) {
 		v, n, ok := e.src(names...)
 		return v * f, n, ok
+	}
+}
+
+// rule reads a number that ncu's rule rows quote (see ncurule): the last
+// resort of a definition, when no counter of the export gives it.
+func rule(name string) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		v, ok := e.rules.Get(name)
+		if !ok {
+			return math.NaN(), "", false
+		}
+		return v.Value, v.From, true
 	}
 }
 

@@ -80,8 +80,15 @@ func checkUncoalesced(p *Pass) {
 			// Only the efficiency was measured: say that, not a sectors
 			// per request the export does not give.
 			msg = fmt.Sprintf("global %s are %.1f%% efficient (%s_efficiency): %.0f%% of the bytes they move are wasted", c.what, eff, c.op, removed*100)
+			if x.Pattern.Evidence == gpumodel.FromRuleText {
+				msg = fmt.Sprintf("global %s move %.0f sectors where %.0f would do (ncu's rule text): %.0f%% of their sectors are wasted",
+					c.what, x.Transactions, x.IdealTransactions, removed*100)
+			}
 		}
 		advice := uncoalescedAdvice(x.Pattern, x.SectorsPerRequest, x.IdealSectorsPerRequest, c.what)
+		if x.Pattern.Evidence == gpumodel.FromRuleText && x.Pattern.Kind == gpumodel.Mixed {
+			advice += "; the source page names the instruction and its pattern: ncu --import r.ncu-rep --csv --page source --print-source cuda,sass"
+		}
 		// With the source page, name the worst instruction; the kernel's
 		// pattern is already that instruction's.
 		if in, ok := worstInstruction(p.A, "global", map[string]string{"gld": "load", "gst": "store"}[c.op]); ok {
@@ -156,7 +163,11 @@ func samePattern(p *Pass, op string, total float64) (bool, *analysis.Access) {
 		return false, nil
 	}
 	a, b := x.Pattern, other.Pattern
-	same := a.Kind == b.Kind && a.Kind != gpumodel.Mixed && a.StrideBytes == b.StrideBytes && a.OffsetBytes == b.OffsetBytes &&
+	// ncu's rule text gives one waste for loads and stores together: when
+	// both waste the same share it reads them as one pattern, as the raw
+	// counters of such a kernel (o[i] = in[i]) show.
+	text := a.Evidence == gpumodel.FromRuleText && b.Evidence == gpumodel.FromRuleText
+	same := a.Kind == b.Kind && (a.Kind != gpumodel.Mixed || text) && a.StrideBytes == b.StrideBytes && a.OffsetBytes == b.OffsetBytes &&
 		math.Abs(x.SectorsPerRequest-other.SectorsPerRequest) <= 0.05*x.SectorsPerRequest
 	return same, other
 }

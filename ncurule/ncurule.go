@@ -1,0 +1,244 @@
+// Package ncurule reads the numbers in Nsight Compute's rule rows. The
+// details page, the export most users make, prints no per-space sector or
+// wavefront counters, but ncu's rules quote them in their text ("… a total
+// of 58720256 excessive sectors (78% of the total 75497472 sectors)"). Each
+// known rule text is a template; its numbers are read by the rule's name and
+// their position in it, never by guessing. A row of a known rule whose text
+// fits no template is counted as unknown and read for nothing.
+package ncurule
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// Value is one number read from a rule's text, under a canonical metric
+// name (metrics.Defs names).
+type Value struct {
+	Value float64
+	Rule  string // the ncu rule that printed it
+	// From says how it was obtained, for the evidence: the rule, and the
+	// arithmetic when the number is a split of the rule's totals.
+	From string
+}
+
+// Reading is what one kernel's rule rows say.
+type Reading struct {
+	Values map[string]Value
+	Read   int // rows of the rules below whose text fit a template
+	// Unknown lists the rows of the rules below whose text fit no
+	// template (another ncu version's wording): counted, never misread.
+	Unknown []string
+}
+
+// Get returns the value read for name.
+func (r Reading) Get(name string) (Value, bool) {
+	v, ok := r.Values[name]
+	return v, ok
+}
+
+// num matches a number as ncu prints it in rule text (thousands
+// separators in some versions).
+const num = `([0-9][0-9,]*(?:\.[0-9]+)?)`
+
+// template is one rule text form: the rule's name, the pattern with its
+// numbers, and what each number is.
+type template struct {
+	rule string
+	re   *regexp.Regexp
+	read func(m []string, r *reading) bool
+}
+
+var templates = []template{
+	{"UncoalescedGlobalAccess",
+		regexp.MustCompile(`uncoalesced global accesses resulting in a total of ` + num + ` excessive sectors \(` + num + `% of the total ` + num + ` sectors\)`),
+		func(m []string, r *reading) bool {
+			return r.set("global_excessive_sectors", m[1], "UncoalescedGlobalAccess") &&
+				r.set("global_sectors", m[3], "UncoalescedGlobalAccess")
+		}},
+	{"UncoalescedSharedAccess",
+		regexp.MustCompile(`uncoalesced shared accesses resulting in a total of ` + num + ` excessive wavefronts \(` + num + `% of the total ` + num + ` wavefronts\)`),
+		func(m []string, r *reading) bool {
+			return r.set("shared_excessive_wavefronts", m[1], "UncoalescedSharedAccess") &&
+				r.set("shared_wavefronts", m[3], "UncoalescedSharedAccess")
+		}},
+	{"SharedMemoryConflicts",
+		regexp.MustCompile(`shared (loads|stores) might not be optimal and causes on average a ` + num + ` - way bank conflict across all ` + num + ` shared (?:load|store) requests\.\s*This results in ` + num + ` bank conflicts,\s+which represent ` + num + `% of the overall ` + num + ` wavefronts`),
+		func(m []string, r *reading) bool {
+			op := map[string]string{"loads": "load", "stores": "store"}[m[1]]
+			const rule = "SharedMemoryConflicts"
+			return r.set("shared_"+op+"_requests", m[3], rule) &&
+				r.set("shared_"+op+"_bank_conflicts", m[4], rule) &&
+				r.set("shared_"+op+"_transactions", m[6], rule)
+		}},
+	{"MemoryCacheAccessPattern",
+		regexp.MustCompile(`for (global|local) (loads|stores) (?:from|to) (L1TEX|L2|DRAM) might not be optimal\. On average, only ` + num + ` of the ` + num + ` bytes transmitted per sector are utilized`),
+		func(m []string, r *reading) bool {
+			op := map[string]string{"loads": "ld", "stores": "st"}[m[2]]
+			used, ok1 := parse(m[4])
+			sector, ok2 := parse(m[5])
+			if !ok1 || !ok2 || sector <= 0 || used > sector {
+				return false
+			}
+			name := m[1] + "_" + op + "_sector_use_pct"
+			level := map[string]int{"L1TEX": 0, "L2": 1, "DRAM": 2}[m[3]]
+			// One message per operation is printed; should several
+			// levels come, the one nearest the SM is the access's own.
+			if old, ok := r.level[name]; ok && old <= level {
+				return true
+			}
+			r.level[name] = level
+			r.values[name] = Value{Value: 100 * used / sector, Rule: "MemoryCacheAccessPattern",
+				From: fmt.Sprintf("ncu rule MemoryCacheAccessPattern: %s of %s bytes per sector used (%s %s, at %s)", m[4], m[5], m[1], m[2], m[3])}
+			return true
+		}},
+	{"SOLFPRoofline",
+		regexp.MustCompile(`(?i)achieved\s+(?:close to\s+)?` + num + `% of this device's FP32 peak performance and\s+(?:close to\s+)?` + num + `% of its FP64 peak performance`),
+		func(m []string, r *reading) bool {
+			return r.set("fp32_peak_pct", m[1], "SOLFPRoofline") && r.set("fp64_peak_pct", m[2], "SOLFPRoofline")
+		}},
+}
+
+// Rules lists the ncu rules whose numbers are read.
+func Rules() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, t := range templates {
+		if !seen[t.rule] {
+			seen[t.rule] = true
+			out = append(out, t.rule)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// reading collects values while the rows are read.
+type reading struct {
+	values map[string]Value
+	level  map[string]int
+}
+
+func (r *reading) set(name, s, rule string) bool {
+	v, ok := parse(s)
+	if !ok {
+		return false
+	}
+	r.values[name] = Value{Value: v, Rule: rule, From: "ncu rule " + rule + " (its text)"}
+	return true
+}
+
+func parse(s string) (float64, bool) {
+	v, err := strconv.ParseFloat(strings.ReplaceAll(s, ",", ""), 64)
+	return v, err == nil && !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0
+}
+
+// Read reads the numbers of a kernel's rule rows.
+func Read(fs []profan.ToolFinding) Reading {
+	r := &reading{values: map[string]Value{}, level: map[string]int{}}
+	out := Reading{}
+	for _, f := range fs {
+		known, ok := false, false
+		for _, t := range templates {
+			if t.rule != f.Rule {
+				continue
+			}
+			known = true
+			if m := t.re.FindStringSubmatch(f.Description); m != nil {
+				// A text that fits but holds an unreadable number is
+				// unknown too: nothing of it is kept.
+				tmp := &reading{values: map[string]Value{}, level: r.level}
+				if t.read(m, tmp) {
+					for k, v := range tmp.values {
+						r.values[k] = v
+					}
+					ok = true
+				}
+				break
+			}
+		}
+		switch {
+		case ok:
+			out.Read++
+		case known:
+			out.Unknown = append(out.Unknown, f.Rule)
+		}
+	}
+	splitGlobal(r.values)
+	out.Values = r.values
+	return out
+}
+
+// splitGlobal divides UncoalescedGlobalAccess's sectors (loads and stores
+// together) between loads and stores, by the share of each sector that
+// MemoryCacheAccessPattern says each operation uses. An operation without
+// that message is taken to use its sectors fully: ncu prints it only for
+// those that waste. Nothing is set when the two rules disagree.
+func splitGlobal(v map[string]Value) {
+	e, ok1 := v["global_excessive_sectors"]
+	t, ok2 := v["global_sectors"]
+	if !ok1 || !ok2 || e.Value <= 0 || t.Value <= 0 || e.Value > t.Value {
+		return
+	}
+	ld, okL := v["global_ld_sector_use_pct"]
+	st, okS := v["global_st_sector_use_pct"]
+	a, b := ld.Value/100, st.Value/100
+	var sLd, sSt float64 // sectors of loads and stores
+	how := ""
+	switch {
+	case okL && okS && math.Abs(a-b) < 0.02:
+		// Both waste the same share: the copy pattern o[i] = in[i], one
+		// load per store. The excess says only their sum.
+		sLd, sSt = t.Value/2, t.Value/2
+		how = "split evenly between loads and stores, which use the same share of each sector"
+	case okL && okS:
+		// S_ld + S_st = T and S_ld(1-a) + S_st(1-b) = E.
+		sLd = (e.Value - t.Value*(1-b)) / (b - a)
+		sSt = t.Value - sLd
+		how = "split by each operation's share of each sector used"
+	case okL && a < 1:
+		sLd = math.Min(t.Value, e.Value/(1-a))
+		sSt = t.Value - sLd
+		how = "the loads' share of each sector used; stores taken to use theirs fully"
+	case okS && b < 1:
+		sSt = math.Min(t.Value, e.Value/(1-b))
+		sLd = t.Value - sSt
+		how = "the stores' share of each sector used; loads taken to use theirs fully"
+	default:
+		return
+	}
+	if !(sLd >= 0 && sSt >= 0) || sLd > t.Value || sSt > t.Value {
+		return
+	}
+	eLd, eSt := 0.0, 0.0
+	switch {
+	case okL && okS && math.Abs(a-b) < 0.02:
+		eLd, eSt = e.Value/2, e.Value/2
+	case okL && okS:
+		eLd, eSt = sLd*(1-a), sSt*(1-b)
+	case okL:
+		eLd = e.Value
+	default:
+		eSt = e.Value
+	}
+	from := fmt.Sprintf("ncu rules UncoalescedGlobalAccess (%.0f excessive of %.0f sectors) and MemoryCacheAccessPattern: %s", e.Value, t.Value, how)
+	for _, x := range []struct {
+		op    string
+		s, ex float64
+	}{{"gld", sLd, eLd}, {"gst", sSt, eSt}} {
+		if x.s <= 0 {
+			continue
+		}
+		s := math.Round(x.s)
+		ideal := math.Round(math.Max(0, x.s-x.ex))
+		v[x.op+"_transactions"] = Value{Value: s, Rule: "UncoalescedGlobalAccess", From: from}
+		v[x.op+"_ideal_transactions"] = Value{Value: ideal, Rule: "UncoalescedGlobalAccess", From: from}
+		v[x.op+"_efficiency"] = Value{Value: 100 * ideal / s, Rule: "UncoalescedGlobalAccess", From: from}
+	}
+}

@@ -1,0 +1,125 @@
+package rules_test
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
+)
+
+// detailsRawPairs are the captures whose details page and raw page come
+// from one report.
+var detailsRawPairs = [][2]string{
+	{"../fixtures/calib/calib.details.csv.gz", "../fixtures/calib/calib.raw.csv.gz"},
+	{"../fixtures/ncu/indirect.full.details.csv", "../fixtures/ncu/indirect.full.raw.csv"},
+	{"../fixtures/ncu/transpose.full.details.csv", "../fixtures/ncu/transpose.full.raw.csv"},
+	{"../fixtures/pytorch/train.full.details.csv.gz", "../fixtures/pytorch/train.full.raw.csv.gz"},
+}
+
+// TestDetailsMatchRaw: the details page alone, the export most users make,
+// gives the coalescing and bank-conflict findings that the raw page of the
+// same report gives, read from the numbers ncu's rule rows quote, with
+// estimated gains close to the raw page's.
+func TestDetailsMatchRaw(t *testing.T) {
+	for _, pair := range detailsRawPairs {
+		t.Run(pair[0], func(t *testing.T) {
+			type found struct {
+				rules []string
+				gains map[string]float64
+			}
+			read := func(file string) map[string]found {
+				out := map[string]found{}
+				for _, a := range analyzed(t, file) {
+					if _, seen := out[a.K.Name]; seen {
+						continue // the first launch of each kernel
+					}
+					f := found{gains: map[string]float64{}}
+					for _, x := range a.Findings {
+						if x.Rule != "uncoalesced-global" && x.Rule != "shared-bank-conflict" {
+							continue
+						}
+						what := x.Rule + " " + strings.Fields(x.Message)[1] // loads or stores
+						f.rules = append(f.rules, what)
+						f.gains[what] = x.Gain
+					}
+					sort.Strings(f.rules)
+					out[a.K.Name] = f
+				}
+				return out
+			}
+			details, raw := read(pair[0]), read(pair[1])
+			n, sum, worst := 0, 0.0, 0.0
+			for name, r := range raw {
+				d := details[name]
+				if fmt.Sprint(d.rules) != fmt.Sprint(r.rules) {
+					t.Errorf("%s: details page gives %v, raw page %v", name, d.rules, r.rules)
+					continue
+				}
+				for what, g := range r.gains {
+					if math.IsNaN(g) {
+						continue
+					}
+					diff := math.Abs(d.gains[what] - g)
+					n, sum, worst = n+1, sum+diff, math.Max(worst, diff)
+				}
+			}
+			if n > 0 && (sum/float64(n) > 0.02 || worst > 0.11) {
+				t.Errorf("gains from the details page: mean |details - raw| %.3f, worst %.3f over %d findings; want ≤ 0.02 and ≤ 0.11", sum/float64(n), worst, n)
+			}
+		})
+	}
+}
+
+// TestDetailsIdealSectors: a details page gives each space's measured and
+// ideal sectors, as ncu's rule text quotes them, and says where they came
+// from.
+func TestDetailsIdealSectors(t *testing.T) {
+	for _, tc := range []struct {
+		kernel          string
+		space           func(m analysis.Model) *analysis.Access
+		sectors, ideal  float64
+		pattern         gpumodel.AccessKind
+		requestsPerWarp float64 // sectors per request, when the text fixes it
+	}{
+		// 58720256 excessive of 75497472 sectors; the stores use 4 of each
+		// sector's 32 bytes, the loads all of theirs.
+		{"transposeNaive", func(m analysis.Model) *analysis.Access { return m.GlobalStore }, 67108864, 8388608, gpumodel.Mixed, 0},
+		{"transposeNaive", func(m analysis.Model) *analysis.Access { return m.GlobalLoad }, 8388608, 8388608, gpumodel.Coalesced, 0},
+		// 1048576 excessive of 9437184: 9 sectors for 8, a double copy
+		// off by one element.
+		{"offsetCopyD<1>", func(m analysis.Model) *analysis.Access { return m.GlobalLoad }, 4718592, 4194304, gpumodel.Misaligned, 9},
+		// 2097152 shared load requests, 67651590 wavefronts, 65554438 of
+		// them bank conflicts.
+		{"transposeTiled", func(m analysis.Model) *analysis.Access { return m.SharedLoad }, 67651590, 2097152, gpumodel.Strided, 67651590.0 / 2097152},
+	} {
+		t.Run(tc.kernel, func(t *testing.T) {
+			var a *analysis.Kernel
+			for _, x := range analyzed(t, "../fixtures/calib/calib.details.csv.gz") {
+				if strings.Contains(x.K.Name, tc.kernel+"(") {
+					a = x
+					break
+				}
+			}
+			if a == nil {
+				t.Fatalf("no kernel %s", tc.kernel)
+			}
+			x := tc.space(a.Model)
+			if x == nil {
+				t.Fatal("no access read")
+			}
+			if x.Transactions != tc.sectors || x.IdealTransactions != tc.ideal {
+				t.Errorf("got %.0f sectors, ideal %.0f; want %.0f, %.0f", x.Transactions, x.IdealTransactions, tc.sectors, tc.ideal)
+			}
+			if x.Pattern.Kind != tc.pattern {
+				t.Errorf("got pattern %v, want %v", x.Pattern.Kind, tc.pattern)
+			}
+			if tc.requestsPerWarp > 0 && math.Abs(x.SectorsPerRequest-tc.requestsPerWarp) > 0.01 {
+				t.Errorf("got %.2f per request, want %.2f", x.SectorsPerRequest, tc.requestsPerWarp)
+			}
+		})
+	}
+}
