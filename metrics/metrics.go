@@ -197,6 +197,18 @@ func rule(name string) func(e *env) (float64, string, bool) {
 	}
 }
 
+// ruleWith is rule(name) when the companion metric, evaluated before it, is
+// absent or was read from the rule text too: numbers of one kernel's space
+// come from one source, never half from counters and half from the text.
+func ruleWith(name, companion string) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		if v, ok := e.set.Lookup(companion); ok && !strings.HasPrefix(v.From, "ncu rule") {
+			return math.NaN(), "", false
+		}
+		return rule(name)(e)
+	}
+}
+
 // first tries each eval in turn.
 func first(evals ...func(e *env) (float64, string, bool)) func(e *env) (float64, string, bool) {
 	return func(e *env) (float64, string, bool) {
