@@ -22,7 +22,8 @@ type listItem struct {
 }
 
 // ParseList parses a comma-separated list; every item must match at least
-// one rule.
+// one rule. A list that starts with an exclusion starts from every rule:
+// "-small-grid" is "all,-small-grid", not a list that selects nothing.
 func ParseList(spec string) (List, error) {
 	var l List
 	for _, item := range strings.Split(spec, ",") {
@@ -43,6 +44,9 @@ func ParseList(spec string) (List, error) {
 		}
 		if !matched {
 			return List{}, &UnknownRuleError{Item: item}
+		}
+		if len(l.items) == 0 && !on {
+			l.items = append(l.items, listItem{"all", true})
 		}
 		l.items = append(l.items, listItem{item, on})
 	}

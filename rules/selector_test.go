@@ -19,6 +19,9 @@ func TestSelectorLists(t *testing.T) {
 		{[]string{"all,-small-grid"}, "uncoalesced-global", true},
 		{[]string{"all", "-small-grid"}, "small-grid", false}, // --fail-on, then the config's fail_on
 		{[]string{"-small-grid,all"}, "small-grid", true},     // left to right: the last match decides
+		{[]string{"-small-grid"}, "small-grid", false},        // a list that starts with an exclusion starts from all
+		{[]string{"-small-grid"}, "uncoalesced-global", true},
+		{[]string{"", "-small-grid"}, "memory-bound", true},
 		{[]string{"*-memcpy"}, "pageable-memcpy", true},
 		{[]string{"*-memcpy"}, "small-grid", false},
 		{[]string{"all,-*-bound"}, "memory-bound", false},
@@ -38,6 +41,11 @@ func TestSelectorLists(t *testing.T) {
 	s, err := rules.NewSelector("all,-low-occupancy", nil, nil)
 	if err != nil || s.Runs("low-occupancy") || !s.Runs("small-grid") {
 		t.Errorf("--checks all,-low-occupancy: runs low-occupancy %v, small-grid %v (%v)", s.Runs("low-occupancy"), s.Runs("small-grid"), err)
+	}
+	// --checks -small-grid alone once turned every rule off without a word.
+	s, err = rules.NewSelector("-small-grid", nil, nil)
+	if err != nil || s.Runs("small-grid") || !s.Runs("uncoalesced-global") || !s.Runs("low-occupancy") {
+		t.Errorf("--checks -small-grid: runs small-grid %v, uncoalesced-global %v (%v)", s.Runs("small-grid"), s.Runs("uncoalesced-global"), err)
 	}
 }
 
