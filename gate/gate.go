@@ -128,10 +128,31 @@ type Policy struct {
 	// Lint fails on warning-level findings: a gate given no condition at
 	// all is a linter.
 	Lint bool
+	// MinShare is the smallest part of the capture's kernel time (0–1) a
+	// kernel group must take for its findings to fail the gate: a finding
+	// on a kernel of 0.01% of the capture is listed, not gated. 0 gates
+	// every finding. A group whose time is unknown is gated.
+	MinShare float64
 	// History holds, per noisy metric and kernel name, the run-to-run
 	// spread of the kernel's stored series: the noise single launches are
 	// tested against.
 	History map[string]map[string]stats.Spread
+}
+
+// DefaultMinShare is --min-share's default: 0.5% of the capture.
+const DefaultMinShare = 0.005
+
+// Kept are the metrics whose samples a gate with policy p needs: its
+// conditions' and, with a baseline, the watched ones.
+func (p Policy) Kept(baseline bool) []string {
+	var out []string
+	for _, c := range p.Conditions {
+		out = append(out, c.Metric)
+	}
+	if baseline {
+		out = append(out, Watched...)
+	}
+	return out
 }
 
 // MissingMetricError reports a condition no kernel can be checked
@@ -151,21 +172,24 @@ type UnknownMetricError struct {
 
 func (e *UnknownMetricError) Error() string { return "unknown metric " + strconv.Quote(e.Metric) }
 
-// Evaluate checks the kernels and runs under test (and, with a baseline,
-// their regressions) against the policy.
-func Evaluate(p Policy, kernels []Kernel, runs []Run, baseline []Kernel) (*Result, error) {
+// Evaluate checks the kernel groups and runs under test (and, with a
+// baseline, their regressions) against the policy. Every check is made on
+// a kernel group, never on a launch: the output grows with the number of
+// kernels, not with the length of the trace. cur and base collect the
+// metrics p.Kept names.
+func Evaluate(p Policy, cur *Collector, runs []Run, base *Collector) (*Result, error) {
 	var checks []Check
 	for _, c := range p.Conditions {
-		cs, err := requireChecks(c, kernels, p.SkipMissing)
+		cs, err := requireChecks(c, cur, p.SkipMissing)
 		if err != nil {
 			return nil, err
 		}
 		checks = append(checks, cs...)
 	}
-	checks = append(checks, findingChecks(kernels, runs, p.Selector, p.Lint)...)
-	if baseline != nil && !math.IsNaN(p.MaxRegression) {
-		checks = append(checks, missingChecks(baseline, kernels, p.AllowMissing)...)
-		checks = append(checks, regressionChecks(baseline, kernels, p.MaxRegression, p.Selector, p.History)...)
+	checks = append(checks, findingChecks(cur, runs, p)...)
+	if base != nil && !math.IsNaN(p.MaxRegression) {
+		checks = append(checks, missingChecks(base, cur, p.AllowMissing)...)
+		checks = append(checks, regressionChecks(base, cur, p)...)
 	}
 	r := &Result{Checks: checks}
 	for _, c := range checks {
@@ -176,43 +200,79 @@ func Evaluate(p Policy, kernels []Kernel, runs []Run, baseline []Kernel) (*Resul
 	return r, nil
 }
 
-// requireChecks evaluates one condition on every kernel. A kernel the
-// condition cannot be evaluated on (its metric is missing or unreadable)
-// fails, or with skipMissing is skipped; a metric no kernel has is an error
-// under skipMissing, so that a gate never passes by checking nothing. A
-// name that is neither canonical nor a raw metric of any kernel is a typo.
-func requireChecks(c Condition, kernels []Kernel, skipMissing bool) ([]Check, error) {
+// launchOf is the launch a group's check names: its only one, else none.
+func launchOf(g *Group) string {
+	if g.Records == 1 {
+		return g.First.K.ID
+	}
+	return ""
+}
+
+// launches says how many launches a figure is over: "", or " over N
+// launches" (records, when summary rows stand for more).
+func launches(g *Group, n int) string {
+	switch {
+	case g.Records == 1 && g.Launches == 1:
+		return ""
+	case g.Records == g.Launches:
+		return fmt.Sprintf(" over %d launches", n)
+	}
+	return fmt.Sprintf(" over %d records of %d launches", n, g.Launches)
+}
+
+// requireChecks evaluates one condition on every kernel group: on the
+// median of its launches' values, with their range said. A group the
+// condition cannot be evaluated on (its metric is missing or unreadable on
+// a launch) fails, or with skipMissing is skipped; a metric no group has is
+// an error under skipMissing, so that a gate never passes by checking
+// nothing. A name that is neither canonical nor a raw metric of any kernel
+// is a typo.
+func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, error) {
 	if _, ok := metrics.ByName(c.Metric); !ok {
 		known := false
-		for _, v := range kernels {
-			if _, ok := v.K.Value(c.Metric); ok {
+		for _, g := range cur.Groups() {
+			if len(g.Samples(c.Metric)) > 0 {
 				known = true
 				break
 			}
 		}
 		if !known {
-			return nil, &UnknownMetricError{Metric: c.Metric, Names: metricNames(kernels)}
+			return nil, &UnknownMetricError{Metric: c.Metric, Names: metricNames(cur)}
 		}
 	}
 	var out []Check
 	found := false
-	for _, v := range kernels {
-		if c.Kernel != nil && !c.Kernel.MatchString(v.K.Name) && !c.Kernel.MatchString(v.K.DisplayName()) {
+	for _, g := range cur.Groups() {
+		k := g.First.K
+		if c.Kernel != nil && !c.Kernel.MatchString(k.Name) && !c.Kernel.MatchString(k.DisplayName()) {
 			continue
 		}
-		x, ok := v.Value(c.Metric)
-		ch := Check{Kernel: v.Name(), Launch: v.K.ID, Kind: "require", Name: c.Text, Source: v.Source}
+		xs := g.Samples(c.Metric)
+		lacking := g.Records - len(xs)
+		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: "require", Name: c.Text, Source: g.First.Source}
+		if len(xs) == 0 {
+			if skipMissing {
+				ch.Status, ch.Message = "skip", fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
+			} else {
+				ch.Status, ch.Message = "fail", fmt.Sprintf("%s: not in this export, so the condition cannot be evaluated (--skip-missing skips such kernels)", c.Metric)
+			}
+			out = append(out, ch)
+			continue
+		}
+		found = true
+		m := stats.Median(xs)
+		msg := fmt.Sprintf("%s = %s", c.Metric, formatMetric(c.Metric, m))
+		if len(xs) > 1 {
+			msg = fmt.Sprintf("%s: median %s%s (%s – %s)", c.Metric, formatMetric(c.Metric, m), launches(g, len(xs)),
+				formatMetric(c.Metric, slices.Min(xs)), formatMetric(c.Metric, slices.Max(xs)))
+		}
 		switch {
-		case !ok && skipMissing:
-			ch.Status, ch.Message = "skip", fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
-		case !ok:
-			ch.Status, ch.Message = "fail", fmt.Sprintf("%s: not in this export, so the condition cannot be evaluated (--skip-missing skips such kernels)", c.Metric)
-		case c.holds(x):
-			found = true
-			ch.Status, ch.Message = "pass", fmt.Sprintf("%s = %s", c.Metric, formatMetric(c.Metric, x))
+		case lacking > 0 && !skipMissing:
+			ch.Status, ch.Message = "fail", fmt.Sprintf("%s; %d of the %d records lack it, so the condition cannot be evaluated on them (--skip-missing skips them)", msg, lacking, g.Records)
+		case c.holds(m):
+			ch.Status, ch.Message = "pass", msg
 		default:
-			found = true
-			ch.Status, ch.Message = "fail", fmt.Sprintf("%s = %s, want %s %s", c.Metric, formatMetric(c.Metric, x), c.Op, formatMetric(c.Metric, c.Value))
+			ch.Status, ch.Message = "fail", fmt.Sprintf("%s, want %s %s", msg, c.Op, formatMetric(c.Metric, c.Value))
 		}
 		out = append(out, ch)
 	}
@@ -223,12 +283,12 @@ func requireChecks(c Condition, kernels []Kernel, skipMissing bool) ([]Check, er
 }
 
 // metricNames are the names a metric may be given by: the canonical ones
-// and the raw ones of these kernels.
-func metricNames(kernels []Kernel) []string {
+// and the raw ones of the groups' first launches.
+func metricNames(cur *Collector) []string {
 	names := slices.Clone(metrics.Names())
 	seen := map[string]bool{}
-	for _, v := range kernels {
-		for _, m := range v.K.Metrics {
+	for _, g := range cur.Groups() {
+		for _, m := range g.First.K.Metrics {
 			if !seen[m.Name] {
 				seen[m.Name] = true
 				names = append(names, m.Name)
@@ -240,17 +300,13 @@ func metricNames(kernels []Kernel) []string {
 
 // missingChecks lists the baseline's kernels absent from the run: they
 // went unread or unprofiled, which fails unless allowed.
-func missingChecks(base, cur []Kernel, allow bool) []Check {
-	have := map[string]bool{}
-	for _, v := range cur {
-		have[v.Name()] = true
-	}
+func missingChecks(base, cur *Collector, allow bool) []Check {
 	var out []Check
-	for _, g := range GroupByName(base) {
-		if have[g.Name] {
+	for _, g := range base.Groups() {
+		if _, ok := cur.Group(g.Name); ok {
 			continue
 		}
-		ch := Check{Kernel: g.Name, Kind: "missing", Name: "baseline kernel", Source: g.Kernels[0].Source}
+		ch := Check{Kernel: g.Name, Kind: "missing", Name: "baseline kernel", Source: g.First.Source}
 		if allow {
 			ch.Status, ch.Message = "skip", "in the baseline run but not in this run (allowed: --allow-missing)"
 		} else {
@@ -268,56 +324,79 @@ func formatMetric(name string, v float64) string {
 	return strconv.FormatFloat(v, 'g', 6, 64)
 }
 
-// findingChecks turns the verdicts' findings into checks: failing for the
-// rules the selector fails on, informational for the others; suppressed
-// findings are listed as such.
-func findingChecks(kernels []Kernel, runs []Run, sel *rules.Selector, lint bool) []Check {
-	var out []Check
-	add := func(kind, kernel, launch, source string, f profan.Finding, suppressed string, isSup bool) {
-		ch := Check{Kernel: kernel, Launch: launch, Kind: kind, Name: f.Rule, Message: f.Message, Source: source, Finding: &f, Locations: f.Locations}
-		switch {
-		case isSup:
-			ch.Status, ch.Message = "suppressed", f.Message+" (suppressed: "+suppressed+")"
-		case sel.Fails(f.Rule), lint && f.Severity >= profan.Warning:
-			ch.Status = "fail"
-		default:
-			ch.Status = "pass" // reported, not gated
-		}
-		out = append(out, ch)
+// gated says whether a finding of rule on group g fails the gate, and
+// when the group's share of the capture keeps it from failing, why.
+func gated(p Policy, cur *Collector, g *Group, f profan.Finding) (bool, string) {
+	if !p.Selector.Fails(f.Rule) && !(p.Lint && f.Severity >= profan.Warning) {
+		return false, ""
 	}
+	if share := cur.Share(g); share < p.MinShare {
+		return false, fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
+	}
+	return true, ""
+}
+
+// findingChecks turns the verdicts' findings into checks, one per kernel
+// group and rule: failing for the rules the selector fails on (or, for a
+// linter, warnings) on groups that take at least p.MinShare of the
+// capture, informational for the others; suppressed findings are listed
+// as such.
+func findingChecks(cur *Collector, runs []Run, p Policy) []Check {
+	var out []Check
 	for _, r := range runs {
 		for _, f := range r.Findings {
-			add("run-finding", r.Source, "", r.Source, f, "", false)
+			ch := Check{Kernel: r.Source, Kind: "run-finding", Name: f.Rule, Message: f.Message, Source: r.Source, Finding: &f, Locations: f.Locations, Status: "pass"}
+			if p.Selector.Fails(f.Rule) || p.Lint && f.Severity >= profan.Warning {
+				ch.Status = "fail"
+			}
+			out = append(out, ch)
 		}
 		for _, s := range r.Suppressed {
-			add("run-finding", r.Source, "", r.Source, s.Finding, s.Reason, true)
+			f := s.Finding
+			out = append(out, Check{Kernel: r.Source, Kind: "run-finding", Name: f.Rule, Source: r.Source, Finding: &f, Locations: f.Locations,
+				Status: "suppressed", Message: f.Message + " (suppressed: " + s.Reason + ")"})
 		}
 	}
-	for _, v := range kernels {
-		for _, f := range v.Findings {
-			// Stored verdicts made before a suppression was configured.
-			reason, sup := sel.Suppressed(f.Rule, v.K)
-			add("finding", v.Name(), v.K.ID, v.Source, f, reason, sup)
+	for _, g := range cur.Groups() {
+		on := func(t *Tally) string {
+			if g.Launches == 1 {
+				return ""
+			}
+			return fmt.Sprintf(" (on %d of %d launches)", t.Launches, g.Launches)
 		}
-		for _, s := range v.Suppressed {
-			add("finding", v.Name(), v.K.ID, v.Source, s.Finding, s.Reason, true)
+		for _, rule := range SortedRules(g.findings) {
+			t := g.findings[rule]
+			f := t.Finding
+			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: "finding", Name: rule, Message: f.Message + on(t), Source: g.First.Source, Finding: &f, Locations: f.Locations}
+			// Stored verdicts made before a suppression was configured.
+			if reason, sup := p.Selector.Suppressed(rule, g.First.K); sup {
+				ch.Status, ch.Message = "suppressed", ch.Message+" (suppressed: "+reason+")"
+			} else if fail, why := gated(p, cur, g, f); fail {
+				ch.Status = "fail"
+			} else {
+				ch.Status, ch.Message = "pass", ch.Message+why // reported, not gated
+			}
+			out = append(out, ch)
+		}
+		for _, rule := range SortedRules(g.suppressed) {
+			t := g.suppressed[rule]
+			f := t.Finding
+			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: "finding", Name: rule, Source: g.First.Source, Finding: &f, Locations: f.Locations,
+				Status: "suppressed", Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
 		}
 	}
 	return out
 }
 
-// regressionChecks compares each kernel with the same kernel of the
+// regressionChecks compares each kernel group with the same group of the
 // baseline: watched metrics in their worse direction, and new findings.
-func regressionChecks(base, cur []Kernel, maxReg float64, sel *rules.Selector, hist map[string]map[string]stats.Spread) []Check {
-	byName := map[string]*Group{}
-	for _, g := range GroupByName(base) {
-		byName[g.Name] = g
-	}
+func regressionChecks(base, cur *Collector, p Policy) []Check {
+	maxReg, sel, hist := p.MaxRegression, p.Selector, p.History
 	var out []Check
-	for _, g := range GroupByName(cur) {
-		b, ok := byName[g.Name]
+	for _, g := range cur.Groups() {
+		b, ok := base.Group(g.Name)
 		if !ok {
-			out = append(out, Check{Kernel: g.Name, Kind: "regression", Name: "baseline", Status: "skip", Message: "not in the baseline run", Source: g.Kernels[0].Source})
+			out = append(out, Check{Kernel: g.Name, Kind: "regression", Name: "baseline", Status: "skip", Message: "not in the baseline run", Source: g.First.Source})
 			continue
 		}
 		for _, m := range Watched {
@@ -334,7 +413,7 @@ func regressionChecks(base, cur []Kernel, maxReg float64, sel *rules.Selector, h
 					worse = math.Inf(1)
 				}
 			}
-			ch := Check{Kernel: g.Name, Kind: "regression", Name: m, Source: g.Kernels[0].Source}
+			ch := Check{Kernel: g.Name, Kind: "regression", Name: m, Source: g.First.Source}
 			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(stats.Rel(mb, mc), 0)*100)
 			c := CompareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
 			switch c.Method {
@@ -363,12 +442,14 @@ func regressionChecks(base, cur []Kernel, maxReg float64, sel *rules.Selector, h
 				continue
 			}
 			f := now[r]
-			ch := Check{Kernel: g.Name, Kind: "new-finding", Name: r, Source: g.Kernels[0].Source, Finding: &f, Locations: f.Locations,
+			ch := Check{Kernel: g.Name, Kind: "new-finding", Name: r, Source: g.First.Source, Finding: &f, Locations: f.Locations,
 				Message: "new since the baseline: " + f.Message}
-			if reason, ok := sel.Suppressed(r, g.Kernels[0].K); ok {
+			if reason, ok := sel.Suppressed(r, g.First.K); ok {
 				ch.Status, ch.Message = "suppressed", ch.Message+" (suppressed: "+reason+")"
 			} else if rule, ok := rules.ByID(r); ok && rule.Severity == profan.Info {
 				ch.Status = "pass" // informational rules (roofline place) do not gate
+			} else if share := cur.Share(g); share < p.MinShare {
+				ch.Status, ch.Message = "pass", ch.Message+fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
 			} else {
 				ch.Status = "fail"
 			}
@@ -376,6 +457,14 @@ func regressionChecks(base, cur []Kernel, maxReg float64, sel *rules.Selector, h
 		}
 	}
 	return out
+}
+
+// fmtShare prints a share of the capture: 0.04%, <0.01%.
+func fmtShare(f float64) string {
+	if f < 0.0001 {
+		return "<0.01%"
+	}
+	return strconv.FormatFloat(f*100, 'f', 2, 64) + "%"
 }
 
 func finiteOr(v, d float64) float64 {

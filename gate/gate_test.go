@@ -15,6 +15,15 @@ func kernel(id, name string, dur float64, fs ...profan.Finding) gate.Kernel {
 	return gate.Kernel{K: &profan.Kernel{ID: id, Name: name}, Canonical: map[string]float64{"duration": dur}, Findings: fs, Source: "x.csv"}
 }
 
+// collect groups kernels as a gate does, keeping every canonical metric.
+func collect(ks []gate.Kernel) *gate.Collector {
+	c := gate.NewCollector(nil)
+	for _, k := range ks {
+		c.Add(k)
+	}
+	return c
+}
+
 func TestEvaluate(t *testing.T) {
 	grid := profan.Finding{Rule: "small-grid", Severity: profan.Warning, Message: "few blocks"}
 	mem := profan.Finding{Rule: "memory-bound", Severity: profan.Info, Message: "memory"}
@@ -37,7 +46,7 @@ func TestEvaluate(t *testing.T) {
 		{"lint fails on warnings", gate.Policy{Selector: rules.MustSelector("all"), MaxRegression: math.NaN(), Lint: true}, 2},
 		{"condition", gate.Policy{Conditions: []gate.Condition{cond}, Selector: rules.MustSelector("all"), MaxRegression: math.NaN()}, 1},
 	} {
-		r, err := gate.Evaluate(tt.pol, ks, runs, nil)
+		r, err := gate.Evaluate(tt.pol, collect(ks), runs, nil)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
@@ -57,7 +66,7 @@ func TestEvaluateSuppressed(t *testing.T) {
 	// kept the finding aside: both are listed as suppressed, neither fails.
 	ks := []gate.Kernel{kernel("0", "a", 1, grid),
 		{K: &profan.Kernel{ID: "1", Name: "b"}, Suppressed: []analysis.Suppressed{{Finding: grid, Reason: "start-up"}}}}
-	r, err := gate.Evaluate(gate.Policy{Selector: sel, MaxRegression: math.NaN()}, ks, nil, nil)
+	r, err := gate.Evaluate(gate.Policy{Selector: sel, MaxRegression: math.NaN()}, collect(ks), nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +85,7 @@ func TestEvaluateBaseline(t *testing.T) {
 	base := []gate.Kernel{kernel("0", "a", 1e-6), kernel("1", "gone", 1e-6)}
 	cur := []gate.Kernel{kernel("0", "a", 2e-6, profan.Finding{Rule: "small-grid", Severity: profan.Warning})}
 	pol := gate.Policy{Selector: rules.MustSelector("all"), MaxRegression: 0.1}
-	r, err := gate.Evaluate(pol, cur, nil, base)
+	r, err := gate.Evaluate(pol, collect(cur), nil, collect(base))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +99,7 @@ func TestEvaluateBaseline(t *testing.T) {
 		t.Errorf("failed checks %v, want a regression and a new finding on a, and the missing kernel gone", kinds)
 	}
 	pol.AllowMissing = true
-	if r, _ = gate.Evaluate(pol, cur, nil, base); r.Failed != 2 {
+	if r, _ = gate.Evaluate(pol, collect(cur), nil, collect(base)); r.Failed != 2 {
 		t.Errorf("--allow-missing: %d failed, want 2", r.Failed)
 	}
 }
@@ -98,13 +107,13 @@ func TestEvaluateBaseline(t *testing.T) {
 func TestEvaluateErrors(t *testing.T) {
 	ks := []gate.Kernel{kernel("0", "a", 1)}
 	c, _ := gate.ParseCondition("gld_efficiency >= 80")
-	_, err := gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}, SkipMissing: true, MaxRegression: math.NaN()}, ks, nil, nil)
+	_, err := gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}, SkipMissing: true, MaxRegression: math.NaN()}, collect(ks), nil, nil)
 	var miss *gate.MissingMetricError
 	if !errors.As(err, &miss) {
 		t.Errorf("a metric no kernel has, under --skip-missing: got %v, want MissingMetricError", err)
 	}
 	c.Metric = "gld_eficiency"
-	_, err = gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}, MaxRegression: math.NaN()}, ks, nil, nil)
+	_, err = gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}, MaxRegression: math.NaN()}, collect(ks), nil, nil)
 	var unknown *gate.UnknownMetricError
 	if !errors.As(err, &unknown) {
 		t.Errorf("a typo: got %v, want UnknownMetricError", err)

@@ -60,55 +60,180 @@ func FromVerdict(v *analysis.RunVerdict) ([]Kernel, Run) {
 	return ks, Run{Source: v.Run.Source, Findings: v.Findings, Suppressed: v.Suppressed}
 }
 
-// Group is every launch of one kernel name in a run: repeated launches
-// are compared as samples, not one by one.
+// Group is every launch of one kernel name in a run, summed up as the
+// launches stream by: repeated launches are compared as samples, never
+// one by one, and a group holds its first launch, its counts, the samples
+// of the metrics its collector keeps and one finding per rule, so that its
+// size does not grow with its launches (but for 8 bytes a launch and kept
+// metric).
 type Group struct {
-	Name    string
-	Kernels []Kernel
+	Name string
+	// First is the group's first launch: its identity, its source and
+	// what suppressions match.
+	First Kernel
+	// Records are the kernel records read; Launches counts the launches
+	// that aggregate records (summary rows) stand for.
+	Records, Launches int
+	// Duration is the total time of the launches whose duration is known.
+	Duration float64
+	Timed    int
+
+	samples    map[string][]float64
+	findings   map[string]*Tally
+	suppressed map[string]*Tally
 }
 
-// Samples returns a metric's values over the group's launches.
-func (g *Group) Samples(metric string) []float64 {
-	var xs []float64
-	for _, v := range g.Kernels {
-		if x, ok := v.Value(metric); ok {
-			xs = append(xs, x)
+// Tally is one rule's findings over a group's launches.
+type Tally struct {
+	Finding  profan.Finding // the first launch's
+	Launches int            // launches it holds for
+	Reason   string         // why it was suppressed, for suppressed ones
+}
+
+// Samples returns a metric's values over the group's records: one per
+// record that has it. Only the metrics the collector keeps have samples.
+func (g *Group) Samples(metric string) []float64 { return g.samples[metric] }
+
+// Rules returns the rules found on any launch (and not suppressed at
+// analysis), with the first launch's finding each.
+func (g *Group) Rules() map[string]profan.Finding {
+	out := make(map[string]profan.Finding, len(g.findings))
+	for r, t := range g.findings {
+		out[r] = t.Finding
+	}
+	return out
+}
+
+// Findings returns the tallies of the rules found (suppressed: those
+// suppressed at analysis), by rule ID.
+func (g *Group) Findings(suppressed bool) map[string]*Tally {
+	if suppressed {
+		return g.suppressed
+	}
+	return g.findings
+}
+
+// Collector gathers kernels into groups by export and name, in first-seen
+// order, as they stream by. It keeps the samples of the metrics it was
+// made for only, so that a gate over a trace of 600,000 launches holds a
+// few numbers per launch and one kernel per group.
+type Collector struct {
+	keep   map[string]bool // nil: every metric a kernel has
+	groups map[[2]string]*Group
+	byName map[string]*Group // the first group of each name
+	order  []*Group
+	total  map[string]float64 // per export, the sum of the known durations
+}
+
+// NewCollector returns an empty collector keeping the samples of
+// metrics (canonical or raw names); nil keeps every metric's.
+func NewCollector(metrics []string) *Collector {
+	c := &Collector{groups: map[[2]string]*Group{}, byName: map[string]*Group{}, total: map[string]float64{}}
+	if metrics != nil {
+		c.keep = map[string]bool{}
+		for _, m := range metrics {
+			c.keep[m] = true
 		}
 	}
-	return xs
+	return c
 }
 
-// Rules returns the rules found on any launch, with one finding each.
-func (g *Group) Rules() map[string]profan.Finding {
-	out := map[string]profan.Finding{}
-	for _, v := range g.Kernels {
-		for _, f := range v.Findings {
-			if _, ok := out[f.Rule]; !ok {
-				out[f.Rule] = f
+// Add places one kernel's verdict in its group. The collector keeps v
+// only when it starts a group.
+func (c *Collector) Add(v Kernel) {
+	name := v.Name()
+	key := [2]string{v.Source, name}
+	g, ok := c.groups[key]
+	if !ok {
+		g = &Group{Name: name, First: v, samples: map[string][]float64{}, findings: map[string]*Tally{}, suppressed: map[string]*Tally{}}
+		c.groups[key] = g
+		if _, dup := c.byName[name]; !dup {
+			c.byName[name] = g
+		}
+		c.order = append(c.order, g)
+	}
+	n := v.K.Invocations
+	if n < 1 {
+		n = 1
+	}
+	g.Records++
+	g.Launches += n
+	if d := v.K.Duration; !math.IsNaN(d) && d >= 0 {
+		g.Duration += d * float64(n)
+		g.Timed += n
+		c.total[v.Source] += d * float64(n)
+	}
+	if c.keep == nil {
+		for m, x := range v.Canonical {
+			if !math.IsNaN(x) {
+				g.samples[m] = append(g.samples[m], x)
+			}
+		}
+	} else {
+		for m := range c.keep {
+			if x, ok := v.Value(m); ok {
+				g.samples[m] = append(g.samples[m], x)
 			}
 		}
 	}
-	return out
+	// A rule may report twice on one launch (its loads and its stores):
+	// the launch counts once.
+	var seen map[string]bool
+	tally := func(into map[string]*Tally, f profan.Finding, reason string) {
+		if seen[f.Rule] {
+			return
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[f.Rule] = true
+		t := into[f.Rule]
+		if t == nil {
+			t = &Tally{Finding: f, Reason: reason}
+			into[f.Rule] = t
+		}
+		t.Launches += n
+	}
+	for _, f := range v.Findings {
+		tally(g.findings, f, "")
+	}
+	seen = nil
+	for _, s := range v.Suppressed {
+		tally(g.suppressed, s.Finding, s.Reason)
+	}
 }
 
-// GroupByName collects kernels by name, in first-seen order.
-func GroupByName(vs []Kernel) []*Group {
-	by := map[string]*Group{}
-	var out []*Group
-	for _, v := range vs {
-		g, ok := by[v.Name()]
-		if !ok {
-			g = &Group{Name: v.Name()}
-			by[v.Name()] = g
-			out = append(out, g)
-		}
-		g.Kernels = append(g.Kernels, v)
+// Groups returns the groups in first-seen order.
+func (c *Collector) Groups() []*Group { return c.order }
+
+// Group returns the first group called name.
+func (c *Collector) Group(name string) (*Group, bool) {
+	g, ok := c.byName[name]
+	return g, ok
+}
+
+// Share is a group's part of its capture's kernel time, 0–1; NaN when the
+// capture's or the group's time is unknown.
+func (c *Collector) Share(g *Group) float64 {
+	total := c.total[g.First.Source]
+	if total <= 0 || g.Timed == 0 {
+		return math.NaN()
 	}
-	return out
+	return g.Duration / total
+}
+
+// GroupByName collects kernels by name, in first-seen order, keeping every
+// metric's samples.
+func GroupByName(vs []Kernel) []*Group {
+	c := NewCollector(nil)
+	for _, v := range vs {
+		c.Add(v)
+	}
+	return c.Groups()
 }
 
 // SortedRules returns the rule IDs of m in order.
-func SortedRules(m map[string]profan.Finding) []string {
+func SortedRules[T any](m map[string]T) []string {
 	out := make([]string, 0, len(m))
 	for r := range m {
 		out = append(out, r)

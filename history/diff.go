@@ -85,10 +85,10 @@ func Compare(va, vb []gate.Kernel, threshold float64, all bool, hist map[string]
 		seen[a.Name] = true
 		b, ok := byB[a.Name]
 		if !ok {
-			out = append(out, KernelDiff{Kernel: a.Name, Status: OnlyA, LaunchesA: len(a.Kernels)})
+			out = append(out, KernelDiff{Kernel: a.Name, Status: OnlyA, LaunchesA: a.Records})
 			continue
 		}
-		d := KernelDiff{Kernel: a.Name, Status: Both, LaunchesA: len(a.Kernels), LaunchesB: len(b.Kernels), Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{}}
+		d := KernelDiff{Kernel: a.Name, Status: Both, LaunchesA: a.Records, LaunchesB: b.Records, Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{}}
 		for _, def := range metrics.Defs {
 			xa, xb := a.Samples(def.Name), b.Samples(def.Name)
 			if len(xa) == 0 || len(xb) == 0 {
@@ -124,7 +124,7 @@ func Compare(va, vb []gate.Kernel, threshold float64, all bool, hist map[string]
 	}
 	for _, b := range gb {
 		if !seen[b.Name] {
-			out = append(out, KernelDiff{Kernel: b.Name, Status: OnlyB, LaunchesB: len(b.Kernels)})
+			out = append(out, KernelDiff{Kernel: b.Name, Status: OnlyB, LaunchesB: b.Records})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Status == Both && out[j].Status != Both })

@@ -35,6 +35,9 @@ type Config struct {
 	Require    []ConfigRequire     `toml:"require"`
 	Suppress   []rules.Suppression `toml:"suppress"`
 	FailOn     []string            `toml:"fail_on"`
+	// MinShare is gate's --min-share: 0.5 or "0.5%" (percent of the
+	// capture); "" when absent.
+	MinShare QuantityValue `toml:"min_share"`
 }
 
 // ConfigRequire is one threshold gate.
@@ -117,6 +120,11 @@ func loadConfig(path string) (*Config, error) {
 		}
 		if _, err := gate.ConditionValue(r.Metric, r.Value.Text); err != nil {
 			return nil, fmt.Errorf("%s: require %d: %v", path, i+1, err)
+		}
+	}
+	if cfg.MinShare.Text != "" {
+		if _, err := parseShare(cfg.MinShare.Text); err != nil {
+			return nil, fmt.Errorf("%s: min_share: %v", path, err)
 		}
 	}
 	for i, s := range cfg.Suppress {

@@ -3,14 +3,17 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/profan-dev/profan"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
 
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/history"
+	"github.com/profan-dev/profan/ingest"
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/report"
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/store"
@@ -36,6 +39,8 @@ type GateOptions struct {
 	Verbose       bool
 	PathMap       []string
 	SkipMissing   bool
+	MinShare      string
+	AllowAppErrs  bool
 }
 
 // NewCmdGate builds profan gate.
@@ -67,12 +72,19 @@ regression must also be significant by the test trend uses (Mann-Whitney U
 over the launches when both runs have three or more, else a t-test against
 the run-to-run spread of the kernel's stored history).
 
---config FILE (TOML) adds [[require]] conditions, fail_on rules, thresholds
-and [[suppress]] entries, each with a mandatory reason.
+--config FILE (TOML) adds [[require]] conditions, fail_on rules, thresholds,
+min_share and [[suppress]] entries, each with a mandatory reason.
 
-With no condition at all (no --require, --fail-on, --baseline or --config),
-gate is a linter: warning-level findings fail it. --path-map FROM=TO rewrites
-source paths in every format; -v lists the passing checks too.`,
+Every check is made on a kernel group (the launches of one kernel name),
+never on a launch: a condition holds for the median of the group's launches
+(their range is said); a finding fails only on a group that takes at least
+--min-share of the capture's kernel time (default 0.5%; 0 gates all), and is
+listed otherwise. With no condition at all (no --require, --fail-on or
+--baseline, and no [[require]] or fail_on in --config), gate is a linter:
+warning-level findings fail it. An export that records an application or
+profiler error (==ERROR==) stops the gate with exit 2, unless
+--allow-app-errors. --path-map FROM=TO rewrites source paths in every
+format; -v lists the passing checks too.`,
 		Example: `  profan gate run.csv --require 'gld_efficiency >= 80' --require 'duration < 100us' --kernel '^transpose'
   profan gate run.csv --fail-on uncoalesced-global,shared-bank-conflict --format github
   profan gate --db runs.db --run 4 --baseline 3 --max-regression 10% --format junit > gate.xml`,
@@ -101,6 +113,8 @@ source paths in every format; -v lists the passing checks too.`,
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "let kernels of the baseline be absent from the run (listed, not failed)")
 	cmd.Flags().BoolVar(&opts.SkipMissing, "skip-missing", false, "skip, rather than fail, kernels a --require cannot be evaluated on")
+	cmd.Flags().StringVar(&opts.MinShare, "min-share", "", "smallest share of the capture's kernel time a kernel must take for its findings to fail (default 0.5%, or the config's min_share)")
+	cmd.Flags().BoolVar(&opts.AllowAppErrs, "allow-app-errors", false, "gate an export that records an application or profiler error (==ERROR==) instead of stopping with exit 2")
 	return cmd
 }
 
@@ -153,12 +167,22 @@ func gateRun(opts *GateOptions) error {
 		return err
 	}
 	// With no condition at all, gate is a linter: warning-level findings
-	// fail it.
+	// fail it. A config of thresholds or suppressions only gives none.
 	pol := gate.Policy{Conditions: conds, Selector: st.Sel, MaxRegression: math.NaN(),
-		SkipMissing: opts.SkipMissing, AllowMissing: opts.AllowMissing,
-		Lint: len(conds) == 0 && len(failOn) == 0 && opts.Baseline == "" && opts.Config == ""}
+		SkipMissing: opts.SkipMissing, AllowMissing: opts.AllowMissing, MinShare: gate.DefaultMinShare,
+		Lint: len(conds) == 0 && len(failOn) == 0 && opts.Baseline == ""}
 	if pol.Lint {
-		fmt.Fprintln(opts.IO.ErrOut, "gate: no conditions given (--require, --fail-on, --baseline, --config): failing on warning-level findings, like a linter")
+		fmt.Fprintln(opts.IO.ErrOut, "gate: no conditions given (--require, --fail-on, --baseline, or [[require]] and fail_on in --config): failing on warning-level findings, like a linter")
+	}
+	for _, x := range []struct{ flag, v string }{{"min_share in " + opts.Config, cfg.MinShare.Text}, {"--min-share", opts.MinShare}} {
+		if x.v == "" {
+			continue
+		}
+		v, err := parseShare(x.v)
+		if err != nil {
+			return usageErrorf("%s: %v", x.flag, err)
+		}
+		pol.MinShare = v
 	}
 	if opts.MaxRegression != "" {
 		v, err := parseRelative(opts.MaxRegression)
@@ -178,23 +202,42 @@ func gateRun(opts *GateOptions) error {
 		return err
 	}
 
-	// The verdicts under test: made now from the exports, or as stored.
-	var views, base []gate.Kernel
+	// The verdicts under test: made now from the exports, or as stored,
+	// gathered into kernel groups as they come, so that memory grows with
+	// the kernels, not the launches.
+	keep := func(k *profan.Kernel) bool {
+		return kernelRE == nil || kernelRE.MatchString(k.Name) || kernelRE.MatchString(k.DisplayName())
+	}
+	cur := gate.NewCollector(pol.Kept(opts.Baseline != ""))
+	var base *gate.Collector
 	var runs []gate.Run
 	if len(opts.Files) > 0 {
-		vs, err := verdictsFromFiles(opts.Files, st.Opt, nil)
+		vs := analysis.NewStream(st.Opt, false)
+		read, err := ingest.ReadFiles(opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+			if !keep(k) {
+				return nil
+			}
+			pm.kernel(k)
+			cur.Add(gate.FromAnalysis(vs.Kernel(run, k), run.Source))
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		read := make([]*profan.Run, 0, len(vs))
-		for _, v := range vs {
-			read = append(read, v.Run)
-		}
 		reportReading(opts.IO, read, opts.Verbose)
+		if err := appErrors(opts.IO, read, opts.AllowAppErrs); err != nil {
+			return err
+		}
+		for _, v := range vs.Finish(read) {
+			runs = append(runs, gate.Run{Source: v.Run.Source, Findings: v.Findings, Suppressed: v.Suppressed})
+		}
+	}
+	collect := func(c *gate.Collector, vs []gate.Kernel) {
 		for _, v := range vs {
-			ks, r := gate.FromVerdict(v)
-			views = append(views, ks...)
-			runs = append(runs, r)
+			if keep(v.K) {
+				pm.findings(v.Findings)
+				c.Add(v)
+			}
 		}
 	}
 	if opts.Run != 0 || opts.Baseline != "" {
@@ -204,10 +247,11 @@ func gateRun(opts *GateOptions) error {
 		}
 		defer db.Close()
 		if opts.Run != 0 {
-			var r gate.Run
-			if views, r, err = verdictFromDB(db, opts.Run); err != nil {
+			views, r, err := verdictFromDB(db, opts.Run)
+			if err != nil {
 				return err // names the run
 			}
+			collect(cur, views)
 			runs = append(runs, r)
 		}
 		if opts.Baseline != "" {
@@ -215,40 +259,26 @@ func gateRun(opts *GateOptions) error {
 			if err != nil {
 				return err
 			}
-			if base, err = viewsFromDB(db, id); err != nil {
+			views, err := viewsFromDB(db, id)
+			if err != nil {
 				return fmt.Errorf("--baseline: %w", err)
 			}
+			base = gate.NewCollector(pol.Kept(true))
+			collect(base, views)
 			fmt.Fprintf(opts.IO.ErrOut, "baseline: run %d\n", id)
 			var names []string
-			for _, g := range gate.GroupByName(views) {
+			for _, g := range cur.Groups() {
 				names = append(names, g.Name)
 			}
 			if pol.History, err = history.Spreads(bg, db, names, gate.Watched); err != nil {
 				return err
 			}
-			if base == nil {
-				base = []gate.Kernel{}
-			}
 		}
 	}
-	if kernelRE != nil {
-		views = filterViews(views, kernelRE)
-		base = filterViews(base, kernelRE)
-		if len(views) == 0 {
-			return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
-		}
+	if kernelRE != nil && len(cur.Groups()) == 0 {
+		return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
 	}
-	for _, vs := range [][]gate.Kernel{views, base} {
-		for _, v := range vs {
-			pm.findings(v.Findings)
-		}
-	}
-	if opts.Baseline == "" {
-		base = nil
-	} else if base == nil {
-		base = []gate.Kernel{}
-	}
-	res, err := gate.Evaluate(pol, views, runs, base)
+	res, err := gate.Evaluate(pol, cur, runs, base)
 	var unknown *gate.UnknownMetricError
 	var miss *gate.MissingMetricError
 	switch {
@@ -268,21 +298,43 @@ func gateRun(opts *GateOptions) error {
 	return nil
 }
 
+// appErrors refuses exports that record an application or profiler
+// error: the capture may have stopped early, and a gate must not pass on
+// kernels that were never run or read. allow gates them anyway, said on
+// stderr.
+func appErrors(io *IOStreams, runs []*profan.Run, allow bool) error {
+	for _, run := range runs {
+		for _, m := range run.Errors() {
+			where := fmt.Sprintf("%s:%d", safe.Term(run.Source), m.Line)
+			if allow {
+				fmt.Fprintf(io.ErrOut, "%s: warning: the export records an error, gated anyway (--allow-app-errors): %s\n", where, safe.Term(m.Text))
+				continue
+			}
+			return fmt.Errorf("%s: the export records an error: %s; the capture may be incomplete, so the gate stops here (--allow-app-errors gates it anyway)",
+				where, safe.Term(m.Text))
+		}
+	}
+	return nil
+}
+
+// parseShare reads a share of the capture: 0.5% or 0.5 (percent), 0 for
+// none; at most 100%.
+func parseShare(s string) (float64, error) {
+	v, err := parseRelative(s)
+	if err != nil {
+		return 0, err
+	}
+	if v < 0 || v > 1 {
+		return 0, fmt.Errorf("%q is not a share of the capture between 0 and 100%%", s)
+	}
+	return v, nil
+}
+
 func splitList(s string) []string {
 	var out []string
 	for _, p := range strings.Split(s, ",") {
 		if p = strings.TrimSpace(p); p != "" {
 			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func filterViews(vs []gate.Kernel, re *regexp.Regexp) []gate.Kernel {
-	var out []gate.Kernel
-	for _, v := range vs {
-		if re.MatchString(v.K.Name) || re.MatchString(v.K.DisplayName()) {
-			out = append(out, v)
 		}
 	}
 	return out

@@ -42,11 +42,11 @@ func TestGateRunFindings(t *testing.T) {
 
 // TestFailOnExclusion: one matcher applies "all,-latency-bound" left to right.
 func TestFailOnExclusion(t *testing.T) {
-	out, _, code := run(t, "gate", nvprofReduce, "--fail-on", "all")
+	out, _, code := run(t, "gate", nvprofReduce, "--fail-on", "all", "--min-share", "0")
 	if code != ExitFailed || !strings.Contains(out, "FAIL") || !regexp.MustCompile(`FAIL .*\[finding latency-bound\]`).MatchString(out) {
 		t.Fatalf("--fail-on all: exit %d, want latency-bound failures\n%s", code, out)
 	}
-	out, _, _ = run(t, "gate", nvprofReduce, "--fail-on", "all,-latency-bound")
+	out, _, _ = run(t, "gate", nvprofReduce, "--fail-on", "all,-latency-bound", "--min-share", "0")
 	if regexp.MustCompile(`FAIL .*\[finding latency-bound\]`).MatchString(out) {
 		t.Errorf("--fail-on all,-latency-bound fails on latency-bound:\n%s", out)
 	}
