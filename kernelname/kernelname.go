@@ -31,9 +31,10 @@ const (
 	NCCL
 	FlashAttention
 	CUB
+	FlashInfer
 )
 
-var libNames = [...]string{"", "cuBLAS", "cuBLASLt", "cuDNN", "CUTLASS", "PyTorch ATen", "Triton", "NCCL", "FlashAttention", "CUB"}
+var libNames = [...]string{"", "cuBLAS", "cuBLASLt", "cuDNN", "CUTLASS", "PyTorch ATen", "Triton", "NCCL", "FlashAttention", "CUB", "FlashInfer"}
 
 func (l Library) String() string {
 	if int(l) < len(libNames) {
@@ -78,6 +79,10 @@ type Info struct {
 	// FFMA pipe (cuBLAS xmma "ffma", CUTLASS "simt", legacy "sgemm"), not
 	// on tensor cores.
 	FP32SIMT bool
+	// Family is the row of the family table that named the kernel ("" when
+	// none did), Category what its time is spent on.
+	Family   string
+	Category Category
 	// Display is the name shortened for people: no return type or
 	// parameter list, template arguments reduced to the functors that tell
 	// kernels apart.
@@ -160,6 +165,7 @@ func Classify(name string) Info {
 	if info.Kind == GEMM || info.Kind == Convolution {
 		info.FP32SIMT = fp32SIMT(lower, info)
 	}
+	applyFamily(&info, lower)
 	return info
 }
 
