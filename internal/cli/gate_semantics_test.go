@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,7 +13,6 @@ import (
 
 	"github.com/profan-dev/profan/internal/tile"
 )
-
 
 // gateFails counts the failed checks of a text gate output by kind.
 func gateFails(out string) map[string]int {
@@ -80,25 +80,52 @@ func TestGateSemantics(t *testing.T) {
 	}
 
 	// The FP32 PyTorch step: per launch, the linter once failed 64 checks,
-	// 42 of them small-grid. Per kernel group, 23 fail (17 small-grid);
-	// above the default 0.5% share, 20 (15 small-grid); the three under it
-	// are listed and say why they do not gate.
+	// 42 of them small-grid. Now a warning fails once per kernel group, and
+	// only on groups of at least --min-share of the capture (analyze's
+	// groups say which); the others are listed and say why they pass.
+	out, _, _ := run(t, "analyze", "--format", "json", pytorchStep)
+	var doc struct {
+		Groups []struct {
+			Share    float64 `json:"time_share"`
+			Findings []struct{ Rule, Severity string }
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	expect := func(minShare float64) (fails, smallGrid int) {
+		for _, g := range doc.Groups {
+			for _, f := range g.Findings {
+				if g.Share >= minShare && (f.Severity == "warning" || f.Severity == "error") {
+					fails++
+					if f.Rule == "small-grid" {
+						smallGrid++
+					}
+				}
+			}
+		}
+		return fails, smallGrid
+	}
 	for _, tt := range []struct {
-		name            string
-		args            []string
-		fails, smallGrd int
+		name     string
+		args     []string
+		minShare float64
 	}{
-		{"default", []string{"-v"}, 20, 15},
-		{"min-share 0", []string{"--min-share", "0"}, 23, 17},
-		{"config min_share 0", []string{"--config", cfg("ms0.toml", "min_share = 0\n")}, 23, 17},
-		{"flag over config", []string{"--config", cfg("ms0b.toml", "min_share = 0\n"), "--min-share", "0.5%"}, 20, 15},
-		{"min-share 10%", []string{"--min-share", "10%"}, 8, 4},
+		{"default", []string{"-v"}, 0.005},
+		{"min-share 0", []string{"--min-share", "0"}, 0},
+		{"config min_share 0", []string{"--config", cfg("ms0.toml", "min_share = 0\n")}, 0},
+		{"flag over config", []string{"--config", cfg("ms0b.toml", "min_share = 0\n"), "--min-share", "0.5%"}, 0.005},
+		{"min-share 10%", []string{"--min-share", "10%"}, 0.1},
 	} {
 		t.Run("pytorch "+tt.name, func(t *testing.T) {
 			out, errOut, code := run(t, append([]string{"gate", pytorchStep}, tt.args...)...)
 			n := gateFails(out)
-			if code != ExitFailed || n["finding"] != tt.fails || n["small-grid"] != tt.smallGrd {
-				t.Errorf("exit %d, %d findings failed (%d small-grid), want 1, %d (%d)\n%s", code, n["finding"], n["small-grid"], tt.fails, tt.smallGrd, errOut)
+			fails, smallGrid := expect(tt.minShare)
+			if code != ExitFailed || n["finding"] != fails || n["small-grid"] != smallGrid || fails == 0 {
+				t.Errorf("exit %d, %d findings failed (%d small-grid), want 1, %d (%d)\n%s", code, n["finding"], n["small-grid"], fails, smallGrid, errOut)
+			}
+			if all, _ := expect(0); tt.minShare > 0 && all == fails {
+				t.Errorf("--min-share %g gates as many findings as 0", tt.minShare)
 			}
 			if tt.name == "default" && !strings.Contains(out, "under --min-share 0.5%") {
 				t.Errorf("the findings under --min-share do not say why they pass:\n%s", out)
