@@ -199,29 +199,99 @@ func busiestPipe(a *Kernel) (string, float64, bool) {
 	return strings.ToUpper(best), bestPct, true
 }
 
-// AtomicCycles is the L2 cycles one atomic on one address takes: the L2
-// serves atomics on one address one at a time. Measured on an H100
-// (fixtures/variants): 131,072 atomicAdds of one float per warp took
-// 397,216 L2 cycles, 3.03 each, and the whole kernel's time; 16,384, one
-// per block, took 54,833, 3.35 each.
-const AtomicCycles = 3
+// AtomicCycles is the L2 cycles one atomic on one address takes when its
+// kind is not known: the slowest kind measured, float addition. The L2
+// serves atomics on one address one at a time, each in the cycles its
+// operation takes. Measured on an H100 (fixtures/sweep): 4,194,304 float
+// atomicAdds on one address took 12,587,232 L2 cycles, 3.0 each; integer
+// ones (RED.ADD, and ATOM.ADD whose old value is used) 5,252,846, 1.25 each.
+const AtomicCycles = 3.0
 
-// atomicSerial reports whether a kernel's global atomics, served one at a
-// time, account for its L2 cycles: their count × AtomicCycles is between
-// half and 1.5 times the cycles elapsed. More than that cannot be one
-// address (the kernel ended sooner), so they were spread over many and
-// served in parallel; less, and they are not what the kernel waits for.
-// share is the part of the kernel's L2 cycles they take, at most 1.
-func atomicSerial(a *Kernel) (share float64, why string, ok bool) {
+// IntAtomicCycles is the L2 cycles an integer atomic on one address takes
+// (see AtomicCycles).
+const IntAtomicCycles = 1.25
+
+// AtomicWork is what the L2 does for a kernel's global atomics: the
+// sectors (or, without them, the requests) its atomic units process, and
+// the cycles one of them takes on one address, from the atomic
+// instructions' type on the source page (integer or float), else the
+// slowest kind.
+type AtomicWork struct {
+	Ops      float64 // sectors (or requests) of atomics and reductions at the L2
+	Requests float64
+	Cycles   float64 // L2 cycles elapsed
+	PerOp    float64 // L2 cycles one op takes on one address
+	Float    bool    // the source page shows float atomics
+	Typed    bool    // the source page gave the atomics' type
+}
+
+// Serial is the share of the kernel's L2 cycles its atomics would take if
+// the L2 served them one at a time: above 1, they cannot all have been
+// on one address, yet a few slices' worth still holds the kernel.
+func (w AtomicWork) Serial() float64 {
+	if w.Cycles <= 0 {
+		return 0
+	}
+	return w.Ops * w.PerOp / w.Cycles
+}
+
+// Atomics reads a kernel's global atomic work; ok is false without L2
+// atomic counters.
+func Atomics(a *Kernel) (AtomicWork, bool) {
 	n, okN := a.Value("l2_atomic_requests")
 	c, okC := a.Value("l2_cycles")
 	if !okN || !okC || n <= 0 || c <= 0 {
+		return AtomicWork{}, false
+	}
+	w := AtomicWork{Ops: n, Requests: n, Cycles: c, PerOp: AtomicCycles}
+	// Requests of a warp that hit several sectors are served per sector.
+	var sec float64
+	found := false
+	for _, name := range []string{"lts__t_sectors_srcunit_tex_op_red.sum", "lts__t_sectors_srcunit_tex_op_atom.sum"} {
+		if v, ok := a.K.Value(name); ok && v > 0 {
+			sec += v
+			found = true
+		}
+	}
+	if found && sec >= n {
+		w.Ops = sec
+	}
+	for _, s := range a.K.Source {
+		op := strings.Fields(s.SASS)
+		if len(op) > 0 && strings.HasPrefix(op[0], "@") { // a predicate guard
+			op = op[1:]
+		}
+		if len(op) == 0 {
+			continue
+		}
+		m := op[0]
+		if !(strings.HasPrefix(m, "RED") || strings.HasPrefix(m, "ATOM")) || strings.HasPrefix(m, "ATOMS") || strings.HasPrefix(m, "REDUX") {
+			continue
+		}
+		w.Typed = true
+		if strings.Contains(m, ".F32") || strings.Contains(m, ".F64") || strings.Contains(m, ".F16") || strings.Contains(m, ".BF16") {
+			w.Float = true
+		}
+	}
+	if w.Typed && !w.Float {
+		w.PerOp = IntAtomicCycles
+	}
+	return w, true
+}
+
+// atomicSerial reports whether a kernel's global atomics, served one at a
+// time per address, account for a latency-bound kernel's time: served
+// serially they would fill at least half its L2 cycles. share is the part
+// of the time they explain, at most 1.
+func atomicSerial(a *Kernel) (share float64, why string, ok bool) {
+	w, okW := Atomics(a)
+	if !okW {
 		return 0, "", false
 	}
-	f := n * AtomicCycles / c
-	if f < 0.5 || f > 1.5 {
+	f := w.Serial()
+	if f < 0.5 {
 		return 0, "", false
 	}
-	return math.Min(f, 1), fmt.Sprintf("%.0f global atomics × %d L2 cycles each, served one at a time, fill %.0f%% of the kernel's %.0f L2 cycles",
-		n, AtomicCycles, 100*math.Min(f, 1), c), true
+	return math.Min(f, 1), fmt.Sprintf("%.0f global atomic operations × %.2f L2 cycles each on one address would fill %.0f%% of the kernel's %.0f L2 cycles",
+		w.Ops, w.PerOp, 100*f, w.Cycles), true
 }

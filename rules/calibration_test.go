@@ -228,14 +228,15 @@ func checkReadmeCalibration(t *testing.T, rows []calibRow, mean, worst float64) 
 // fixes, each broken kernel and its fix in one H100 report:
 // fixtures/atomics (a sum of 4 M floats with one atomicAdd on one address
 // per thread, per warp, per block) and fixtures/variants (per warp with
-// shuffles or cooperative groups, per block with CUB). Histograms whose
-// atomics spread over 4 or 4096 bins get no such finding.
+// shuffles or cooperative groups, per block with CUB). Histograms into 4
+// and 4096 bins get the finding too: privatising such histograms measured
+// 0.98 and 0.79 in fixtures/sweep (TestSweepCalibration).
 func TestCalibrationAtomics(t *testing.T) {
 	for _, tc := range []struct {
 		file      string
 		fixed     string
 		broken    []string
-		spread    []string
+		contended []string
 		tBrokenUs []float64 // the broken kernels' median durations
 	}{
 		{"../fixtures/atomics/atomics.raw.csv.gz", "sumAtomicPerBlock(float *, const float *, int)",
@@ -269,11 +270,11 @@ func TestCalibrationAtomics(t *testing.T) {
 				t.Errorf("%s: estimated gain %.3f, measured %.3f", broken, estimate, measured)
 			}
 		}
-		for _, name := range tc.spread {
+		for _, name := range tc.contended {
 			if k := ks[name]; k == nil {
 				t.Errorf("%s missing", name)
-			} else if _, ok := k.rules["atomic-serialization"]; ok {
-				t.Errorf("%s: atomics spread over many addresses reported as one", name)
+			} else if _, ok := k.rules["atomic-serialization"]; !ok {
+				t.Errorf("%s: contended histogram atomics not reported", name)
 			}
 		}
 	}
