@@ -202,30 +202,51 @@ func splitGlobal(v map[string]Value) {
 		sLd = (e.Value - t.Value*(1-b)) / (b - a)
 		sSt = t.Value - sLd
 		how = "split by each operation's share of each sector used"
+		if sLd < 0 || sSt < 0 {
+			// The shares are of different cache levels and hold no
+			// split: the excess is taken to be the operation's that
+			// uses the lesser share of each sector.
+			splitOne(v, e, t, a < b, a, b, "the rules' shares hold no split; the operation using the lesser share of each sector is taken to hold the excess")
+			return
+		}
 	case okL && a < 1:
-		sLd = math.Min(t.Value, e.Value/(1-a))
-		sSt = t.Value - sLd
-		how = "the loads' share of each sector used; stores taken to use theirs fully"
+		splitOne(v, e, t, true, a, b, "the loads' share of each sector used; stores taken to use theirs fully")
+		return
 	case okS && b < 1:
-		sSt = math.Min(t.Value, e.Value/(1-b))
-		sLd = t.Value - sSt
-		how = "the stores' share of each sector used; loads taken to use theirs fully"
+		splitOne(v, e, t, false, a, b, "the stores' share of each sector used; loads taken to use theirs fully")
+		return
 	default:
 		return
 	}
+	eLd, eSt := e.Value/2, e.Value/2
+	if math.Abs(a-b) >= 0.02 {
+		eLd, eSt = sLd*(1-a), sSt*(1-b)
+	}
+	setSplit(v, e, t, sLd, sSt, eLd, eSt, how)
+}
+
+// splitOne gives all of the excess to the loads (loads) or the stores,
+// whose share of each sector used is a or b.
+func splitOne(v map[string]Value, e, t Value, loads bool, a, b float64, how string) {
+	u := b
+	if loads {
+		u = a
+	}
+	if u >= 1 {
+		return
+	}
+	s := math.Min(t.Value, e.Value/(1-u))
+	if loads {
+		setSplit(v, e, t, s, t.Value-s, e.Value, 0, how)
+	} else {
+		setSplit(v, e, t, t.Value-s, s, 0, e.Value, how)
+	}
+}
+
+// setSplit records the loads' and stores' sectors and excess.
+func setSplit(v map[string]Value, e, t Value, sLd, sSt, eLd, eSt float64, how string) {
 	if !(sLd >= 0 && sSt >= 0) || sLd > t.Value || sSt > t.Value {
 		return
-	}
-	eLd, eSt := 0.0, 0.0
-	switch {
-	case okL && okS && math.Abs(a-b) < 0.02:
-		eLd, eSt = e.Value/2, e.Value/2
-	case okL && okS:
-		eLd, eSt = sLd*(1-a), sSt*(1-b)
-	case okL:
-		eLd = e.Value
-	default:
-		eSt = e.Value
 	}
 	from := fmt.Sprintf("ncu rules UncoalescedGlobalAccess (%.0f excessive of %.0f sectors) and MemoryCacheAccessPattern: %s", e.Value, t.Value, how)
 	for _, x := range []struct {
