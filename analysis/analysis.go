@@ -55,6 +55,9 @@ type Kernel struct {
 	// Suppressed are the findings a configured suppression silenced.
 	Suppressed []Suppressed
 	Skipped    []string // rules skipped, with the reason
+	// Missing are the skipped rules the profiler could have fed, with
+	// the command that adds their counters.
+	Missing []Missing
 }
 
 // Model is the reading of the kernel's accesses, one per memory space,
@@ -188,7 +191,7 @@ func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	a.Limiter = limiterOf(a, bound)
 	if opt.Rules != nil {
 		r := opt.Rules.Check(a)
-		a.Findings, a.Suppressed, a.Skipped = r.Findings, r.Suppressed, r.Skipped
+		a.Findings, a.Suppressed, a.Skipped, a.Missing = r.Findings, r.Suppressed, r.Skipped, r.Missing
 	}
 	return a
 }

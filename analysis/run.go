@@ -10,6 +10,46 @@ type Result struct {
 	Findings   []profan.Finding
 	Suppressed []Suppressed // findings a suppression silenced
 	Skipped    []string     // rules skipped, with the reason
+	// Missing are the skipped rules whose counters the export could have
+	// carried, with the command that adds them.
+	Missing []Missing
+}
+
+// Missing is a rule that could not run on a kernel for want of counters
+// the profiler can give: what it needs and the command that adds it.
+type Missing struct {
+	Rule    string
+	Needs   string
+	Command string
+}
+
+// MissingCount is a Missing with the number of kernel records it held for.
+type MissingCount struct {
+	Missing
+	Kernels int
+}
+
+// CountMissing gathers the kernels' missing rules, once per rule, needs
+// and command, in the order first met.
+type CountMissing struct {
+	index map[Missing]int
+	Out   []MissingCount
+}
+
+// Add counts a's missing rules.
+func (c *CountMissing) Add(a *Kernel) {
+	if c.index == nil {
+		c.index = map[Missing]int{}
+	}
+	for _, m := range a.Missing {
+		i, ok := c.index[m]
+		if !ok {
+			i = len(c.Out)
+			c.index[m] = i
+			c.Out = append(c.Out, MissingCount{Missing: m})
+		}
+		c.Out[i].Kernels++
+	}
 }
 
 // Suppressed is a finding a configured suppression silenced, with its

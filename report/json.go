@@ -11,7 +11,7 @@ import (
 	"github.com/profan-dev/profan/metrics"
 )
 
-// jsonWriter writes {"kernels": [...], "groups": [...], "runs": [...], "metric_units": {...}}.
+// jsonWriter writes {"kernels": [...], "groups": [...], "runs": [...], "missing": [...], "metric_units": {...}}.
 // The kernel fields are a stable contract: add fields, never rename them.
 type jsonWriter struct {
 	w     *bufio.Writer
@@ -20,6 +20,16 @@ type jsonWriter struct {
 	runs  []*profan.Run
 	// groups gathers the launches into groups, written after the kernels.
 	groups *analysis.Grouper
+	miss   analysis.CountMissing
+}
+
+// JSONMissing is a rule that could not run for want of counters, with the
+// command that adds them, once per capture set.
+type JSONMissing struct {
+	Rule    string `json:"rule"`
+	Needs   string `json:"needs"`
+	Command string `json:"command"`
+	Kernels int    `json:"kernels"`
 }
 
 func newJSON(w io.Writer) *jsonWriter {
@@ -133,6 +143,7 @@ func ToJSON(a *analysis.Kernel, run int) JSONKernel {
 
 func (j *jsonWriter) Kernel(a *analysis.Kernel) error {
 	j.groups.Add(a)
+	j.miss.Add(a)
 	run, ok := j.runOf[a.Run]
 	if !ok {
 		run = len(j.runs)
@@ -190,6 +201,13 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 		units[d.Name] = d.Unit
 	}
 	b, _ = json.Marshal(units)
+	miss := make([]JSONMissing, 0, len(j.miss.Out))
+	for _, m := range j.miss.Out {
+		miss = append(miss, JSONMissing{Rule: m.Rule, Needs: m.Needs, Command: m.Command, Kernels: m.Kernels})
+	}
+	mb, _ := json.Marshal(miss)
+	j.w.WriteString(",\n\"missing\": ")
+	j.w.Write(mb)
 	j.w.WriteString(",\n\"metric_units\": ")
 	j.w.Write(b)
 	j.w.WriteString("\n}\n")

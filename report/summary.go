@@ -103,6 +103,10 @@ func (t *textWriter) summary() {
 		return
 	}
 	if len(gs) == 1 && gs[0].Launches == 1 {
+		if len(t.miss.Out) > 0 {
+			t.missing()
+			t.w.WriteString("\n")
+		}
 		t.kernel(gs[0].Rep)
 		return
 	}
@@ -112,6 +116,7 @@ func (t *textWriter) summary() {
 		head += " · " + metrics.Format(total, "s") + " of kernel time"
 	}
 	fmt.Fprintf(t.w, "%s\n", t.c("1", head))
+	t.missing()
 	for _, g := range gs {
 		if note := g.Rep.GPU.Note(); note != "" && !t.notes[note] {
 			if t.notes == nil {

@@ -23,6 +23,7 @@ type textWriter struct {
 	n      int
 	notes  map[string]bool // device notes printed
 	groups *analysis.Grouper
+	miss   analysis.CountMissing
 }
 
 func newText(w io.Writer, opt Options) *textWriter {
@@ -38,7 +39,40 @@ func (t *textWriter) c(code, s string) string {
 
 func (t *textWriter) Kernel(a *analysis.Kernel) error {
 	t.groups.Add(a)
+	t.miss.Add(a)
 	return nil
+}
+
+// missing says once, up front, which rules could not run for want of
+// counters, and the command that adds them.
+func (t *textWriter) missing() {
+	for _, l := range MissingLines(t.miss.Out) {
+		fmt.Fprintf(t.w, "%s\n", t.c("33", l))
+	}
+}
+
+// MissingLines renders missing rules for people: one line of rules and
+// what they need per command, then the command.
+func MissingLines(ms []analysis.MissingCount) []string {
+	var cmds []string
+	by := map[string][]analysis.MissingCount{}
+	for _, m := range ms {
+		if _, ok := by[m.Command]; !ok {
+			cmds = append(cmds, m.Command)
+		}
+		by[m.Command] = append(by[m.Command], m)
+	}
+	var out []string
+	for _, c := range cmds {
+		var parts []string
+		n := 0
+		for _, m := range by[c] {
+			parts = append(parts, m.Rule+" needs "+m.Needs)
+			n = max(n, m.Kernels)
+		}
+		out = append(out, fmt.Sprintf("missing: %s (%s)", strings.Join(parts, "; "), kernels(n)), "  add it: "+c)
+	}
+	return out
 }
 
 // kernel writes one launch as it always has: header, metrics, model,

@@ -226,6 +226,9 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 		}
 		if miss := missing(a, r.Requires); miss != "" {
 			res.Skipped = append(res.Skipped, fmt.Sprintf("%s: needs %s", r.ID, miss))
+			if m, ok := missingOf(a, r, miss); ok {
+				res.Missing = append(res.Missing, m)
+			}
 			continue
 		}
 		p := &Pass{A: a, T: e.T, rule: r}
@@ -245,6 +248,13 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 		}
 	}
 	SortFindings(res.Findings)
+	seen := map[string]bool{}
+	for _, f := range res.Findings {
+		if m, ok := sourceMissing(a, f); ok && !seen[f.Rule] {
+			seen[f.Rule] = true
+			res.Missing = append(res.Missing, m)
+		}
+	}
 	return res
 }
 
