@@ -33,6 +33,7 @@ func TestDetailsMatchRaw(t *testing.T) {
 			type found struct {
 				rules []string
 				gains map[string]float64
+				tiny  bool
 			}
 			read := func(file string) map[string]found {
 				out := map[string]found{}
@@ -41,6 +42,16 @@ func TestDetailsMatchRaw(t *testing.T) {
 						continue // the first launch of each kernel
 					}
 					f := found{gains: map[string]float64{}}
+					// A launch of a few hundred sectors (a cuBLAS scale
+					// kernel) is under the counts ncu's rules speak of:
+					// the details page cannot tell, and it is not compared.
+					sectors := 0.0
+					for _, x := range []*analysis.Access{a.Model.GlobalLoad, a.Model.GlobalStore} {
+						if x != nil {
+							sectors += x.Transactions
+						}
+					}
+					f.tiny = sectors > 0 && sectors < 4096
 					for _, x := range a.Findings {
 						if x.Rule != "uncoalesced-global" && x.Rule != "shared-bank-conflict" {
 							continue
@@ -65,6 +76,9 @@ func TestDetailsMatchRaw(t *testing.T) {
 			n, sum, worst := 0, 0.0, 0.0
 			for name, r := range raw {
 				d := details[name]
+				if r.tiny {
+					continue
+				}
 				if fmt.Sprint(d.rules) != fmt.Sprint(r.rules) {
 					t.Errorf("%s: details page gives %v, raw page %v", name, d.rules, r.rules)
 					continue
