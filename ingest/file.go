@@ -53,9 +53,12 @@ func Open(path string) (*File, error) {
 
 func newInput(r io.Reader, src string) (*File, error) {
 	h := sha256.New()
-	cr := &countReader{r: io.TeeReader(r, h)}
+	cr := &countReader{r: r}
 	in := &File{src: src, cr: cr, h: h}
 	in.lr, in.err = newLineReader(cr, src, bufSize(r))
+	if in.lr != nil {
+		in.lr.h = h
+	}
 	return in, nil
 }
 
@@ -125,7 +128,7 @@ func (in *File) Read(opt Options, sink Sink) (*profan.Run, error) {
 }
 
 // finish reads what is left of the input (bytes after the end of a gzip
-// stream), so that the digest covers the whole file.
+// stream), so that the size counts the whole file.
 func (in *File) finish() error {
 	if _, err := io.Copy(io.Discard, in.cr); err != nil && !errors.Is(err, io.EOF) {
 		return fmt.Errorf("reading %s: %w", in.src, err)
@@ -133,8 +136,9 @@ func (in *File) finish() error {
 	return nil
 }
 
-// Digest is "sha256:<hex>" of the bytes read so far: the whole file once
-// Read has returned.
+// Digest is "sha256:<hex>" of the text read so far, decoded (gzip, BOM,
+// UTF-16) and with LF line ends: of the whole export once Read has
+// returned. Copies of one export in other encodings have one digest.
 func (in *File) Digest() string { return "sha256:" + hex.EncodeToString(in.h.Sum(nil)) }
 
 // Size is the number of bytes read so far.
@@ -191,19 +195,15 @@ func (in *File) HashAside() (size int64, digest func() (string, error), err erro
 	if err != nil {
 		return 0, nil, fmt.Errorf("reading %s: %w", in.src, err)
 	}
-	in.cr.r, in.hashAside = in.seeker, true
+	in.lr.h, in.hashAside = nil, true
 	type result struct {
 		digest string
 		err    error
 	}
 	done := make(chan result, 1)
 	go func() {
-		h := sha256.New()
-		if _, err := io.Copy(h, io.NewSectionReader(in.seeker, 0, st.Size())); err != nil {
-			done <- result{err: fmt.Errorf("reading %s: %w", in.src, err)}
-			return
-		}
-		done <- result{"sha256:" + hex.EncodeToString(h.Sum(nil)), nil}
+		d, err := digestOf(io.NewSectionReader(in.seeker, 0, st.Size()), in.src)
+		done <- result{d, err}
 	}()
 	var once sync.Once
 	var r result
@@ -227,4 +227,32 @@ func (in *File) Rewind() error {
 	*in = *fresh
 	in.closer, in.seeker = closer, seeker
 	return nil
+}
+
+// digestOf reads r through a line reader of its own and returns the
+// digest of its decoded text, as File.Digest gives it.
+func digestOf(r io.Reader, src string) (string, error) {
+	lr, err := newLineReader(r, src, 256<<10)
+	if err != nil {
+		return "", err
+	}
+	lr.h = sha256.New()
+	for {
+		if _, err := lr.read(); err == io.EOF {
+			break
+		} else if err != nil {
+			return "", err
+		}
+	}
+	return "sha256:" + hex.EncodeToString(lr.h.Sum(nil)), nil
+}
+
+// DigestOf returns the digest of the export at path, as Read gives it.
+func DigestOf(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return digestOf(f, path)
 }

@@ -2,9 +2,17 @@ package ingest
 
 import (
 	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/profan-dev/profan"
 )
 
 // hostileCase is a careless or hostile input built from real captures:
@@ -153,5 +161,94 @@ func TestNaNSaidOnce(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d notes of a NaN value, want 1", n)
+	}
+}
+
+// TestDigestDecoded checks that copies of one export in other encodings
+// have the digest of the plain copy's bytes, through Read, HashAside and
+// DigestOf alike.
+func TestDigestDecoded(t *testing.T) {
+	plain := ncuFixture(t, "copy.details.csv")
+	want := fmt.Sprintf("sha256:%x", sha256.Sum256(plain))
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	crlf := bytes.ReplaceAll(plain, []byte("\n"), []byte("\r\n"))
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		in   []byte
+	}{
+		{"plain", plain},
+		{"gzip", gz.Bytes()},
+		{"CRLF", crlf},
+		{"BOM", append([]byte("\xEF\xBB\xBF"), plain...)},
+		{"UTF-16LE", ncuUTF16(string(crlf), binary.LittleEndian, true)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			run, err := Read(bytes.NewReader(c.in), c.name, Options{}, Sink{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Digest != want {
+				t.Errorf("Read: digest %s, want %s", run.Digest, want)
+			}
+			path := filepath.Join(dir, c.name)
+			if err := os.WriteFile(path, c.in, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if d, err := DigestOf(path); err != nil || d != want {
+				t.Errorf("DigestOf: %s, %v; want %s", d, err, want)
+			}
+			f, err := OpenSeekable(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			f.Format()
+			_, digest, err := f.HashAside()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.Read(Options{}, Sink{}); err != nil {
+				t.Fatal(err)
+			}
+			if d, err := digest(); err != nil || d != want {
+				t.Errorf("HashAside: %s, %v; want %s", d, err, want)
+			}
+		})
+	}
+}
+
+// TestReadFilesOnce checks that an export given twice to ReadFiles, by
+// the same path, a link or a re-encoded copy, is read once and said.
+func TestReadFilesOnce(t *testing.T) {
+	dir := t.TempDir()
+	plain := ncuFixture(t, "copy.details.csv")
+	path := filepath.Join(dir, "copy.csv")
+	crlf := filepath.Join(dir, "crlf.csv")
+	link := filepath.Join(dir, "link.csv")
+	os.WriteFile(path, plain, 0o644)
+	os.WriteFile(crlf, bytes.ReplaceAll(plain, []byte("\n"), []byte("\r\n")), 0o644)
+	if err := os.Symlink(path, link); err != nil {
+		t.Skip(err)
+	}
+	n := 0
+	runs, err := ReadFiles([]string{path, path, link, crlf, "../fixtures/ncu/saxpy.metrics.details.csv"}, Options{}, func(*profan.Run, *profan.Kernel) error { n++; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || n != 9+1 {
+		t.Errorf("%d runs, %d kernels; want 2 runs, 10 kernels", len(runs), n)
+	}
+	notes := 0
+	for _, m := range runs[0].Messages {
+		if m.Level == "note" && strings.Contains(m.Text, "holds the same export as "+path) {
+			notes++
+		}
+	}
+	if notes != 3 {
+		t.Errorf("%d notes of a copy read once, want 3", notes)
 	}
 }

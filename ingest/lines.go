@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"unicode/utf16"
 
@@ -28,7 +29,12 @@ const maxFields = 1 << 16
 // numbers, after removing a byte-order mark, decoding UTF-16 and stripping
 // CR LF. It refuses binary data and invalid UTF-8 with the line it is on.
 type lineReader struct {
-	br      *bufio.Reader
+	br *bufio.Reader
+	// h, when set, hashes the decoded text: each line without its CR LF,
+	// then LF. Plain, gzip, BOM, UTF-16 and CRLF copies of one export,
+	// with or without a final line end, have one digest, that of the plain
+	// copy's bytes.
+	h       hash.Hash
 	src     string
 	n       int    // number of the last line returned
 	long    []byte // buffer for lines longer than the bufio buffer
@@ -136,6 +142,10 @@ func (l *lineReader) read() ([]byte, error) {
 	last := err == io.EOF
 	line = bytes.TrimSuffix(line, []byte{'\n'})
 	line = bytes.TrimSuffix(line, []byte{'\r'})
+	if l.h != nil {
+		l.h.Write(line)
+		l.h.Write(newline)
+	}
 	if safe.Plain(line) {
 		if last && !cutWhole(line) {
 			return nil, l.cut()
@@ -197,6 +207,8 @@ func bufSize(r io.Reader) int {
 	}
 	return size
 }
+
+var newline = []byte{'\n'}
 
 var errOddUTF16 = errors.New("utf-16 input ends in the middle of a character (truncated file?)")
 

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 
@@ -230,7 +231,19 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 		}
 	}()
 	var runs []*profan.Run
-	for _, in := range rest {
+	aside := digestsAside(rest)
+	read := map[string]*profan.Run{} // digest → the run read with it
+	for i, in := range rest {
+		if aside[i] != nil {
+			// The same export given twice (the same path, a link to it, a
+			// gzip or re-encoded copy) is read once, and said.
+			if d, err := aside[i](); err == nil && read[d] != nil {
+				first := read[d]
+				first.Messages = append(first.Messages, profan.Message{Level: "note",
+					Text: fmt.Sprintf("%s holds the same export as %s once decoded: read once", in.Name(), first.Source)})
+				continue
+			}
+		}
 		run, err := in.Read(opt, Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 			src.AttachRun(run, k)
 			return fn(run, k)
@@ -239,6 +252,9 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 			return nil, err
 		}
 		runs = append(runs, run)
+		if run.Digest != "" {
+			read[run.Digest] = run
+		}
 	}
 	if notes := src.Notes(); len(notes) > 0 && len(runs) > 0 {
 		for _, n := range notes {
@@ -254,4 +270,39 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 		runs = append(runs, run)
 	}
 	return runs, nil
+}
+
+// digestsAside starts, for each file but the first that is a regular file,
+// the digest of its decoded text on a goroutine of its own, beside the
+// parse of the files before it; nil entries have none (a single file, a
+// pipe, which cannot be read twice).
+func digestsAside(files []*File) []func() (string, error) {
+	out := make([]func() (string, error), len(files))
+	if len(files) < 2 {
+		return out
+	}
+	for i, f := range files[1:] {
+		st, err := os.Stat(f.Name())
+		if err != nil || !st.Mode().IsRegular() {
+			continue
+		}
+		type result struct {
+			d   string
+			err error
+		}
+		ch := make(chan result, 1)
+		go func() {
+			d, err := DigestOf(f.Name())
+			ch <- result{d, err}
+		}()
+		var r *result
+		out[i+1] = func() (string, error) {
+			if r == nil {
+				x := <-ch
+				r = &x
+			}
+			return r.d, r.err
+		}
+	}
+	return out
 }

@@ -115,8 +115,10 @@ func reportReading(io *IOStreams, runs []*profan.Run, verbose bool) {
 			switch {
 			case m.Level == "warning" && strings.HasPrefix(m.Text, "source page: "):
 				fmt.Fprintf(io.ErrOut, "warning: %s\n", safe.Term(m.Text))
-			case m.Level == "note":
+			case m.Level == "note" && m.Line > 0:
 				fmt.Fprintf(io.ErrOut, "%s:%d: note: %s\n", safe.Term(run.Source), m.Line, safe.Term(m.Text))
+			case m.Level == "note":
+				fmt.Fprintf(io.ErrOut, "note: %s\n", safe.Term(m.Text))
 			}
 		}
 		if verbose {
