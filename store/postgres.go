@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -103,13 +104,76 @@ func pgRebind(q string) string {
 	return b.String()
 }
 
-// redactURL returns a PostgreSQL URL without its password, for messages.
+// redactURL returns a PostgreSQL URL without its secrets, for messages:
+// the password of user:password@ and of the password= parameters.
 func redactURL(dsn string) string {
 	u, err := url.Parse(dsn)
 	if err != nil {
 		return "the PostgreSQL database (unparsable URL)"
 	}
+	q := u.Query()
+	for k := range q {
+		if secretParam(k) {
+			q.Set(k, "xxxxx")
+		}
+	}
+	u.RawQuery = q.Encode()
 	return u.Redacted()
+}
+
+// secretParam reports a connection parameter that holds a secret.
+func secretParam(k string) bool {
+	k = strings.ToLower(k)
+	return k == "password" || k == "sslpassword" || strings.HasSuffix(k, "password")
+}
+
+// secretsOf returns the secrets a PostgreSQL URL holds, as written and as
+// decoded, longest first; the URL is not parsed when it cannot be, so its
+// password= values are found by hand.
+func secretsOf(dsn string) []string {
+	var out []string
+	add := func(s string) {
+		if len(s) >= 1 {
+			out = append(out, s)
+			if d, err := url.QueryUnescape(s); err == nil && d != s {
+				out = append(out, d)
+			}
+		}
+	}
+	rest := dsn
+	if i := strings.Index(rest, "://"); i >= 0 {
+		rest = rest[i+3:]
+	}
+	if at := strings.LastIndex(strings.SplitN(rest, "/", 2)[0], "@"); at >= 0 {
+		if _, pw, ok := strings.Cut(rest[:at], ":"); ok {
+			add(pw)
+		}
+	}
+	if _, query, ok := strings.Cut(dsn, "?"); ok {
+		for _, kv := range strings.FieldsFunc(query, func(r rune) bool { return r == '&' || r == ';' }) {
+			if k, v, ok := strings.Cut(kv, "="); ok && secretParam(k) {
+				add(v)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+	return out
+}
+
+// redactError removes the secrets of dsn from an error's text: drivers
+// quote the URL they could not parse or use.
+func redactError(dsn string, err error) error {
+	if err == nil || !isPostgres(dsn) {
+		return err
+	}
+	msg := err.Error()
+	for _, s := range secretsOf(dsn) {
+		msg = strings.ReplaceAll(msg, s, "xxxxx")
+	}
+	if msg == err.Error() {
+		return err
+	}
+	return errors.New(msg)
 }
 
 // pgError maps PostgreSQL errors as sqliteError maps SQLite's: a

@@ -80,14 +80,25 @@ type DB struct {
 // A dsn starting with postgres:// or postgresql:// is a PostgreSQL
 // connection URL (see isPostgres); the database and a role that may create
 // tables in it must exist. Anything else is the path of a SQLite database
-// file, created when it does not exist.
+// file, created when it does not exist. A SQLite file that holds tables but
+// no profan schema is refused before anything is written to it.
 func Open(dsn string) (*DB, error) {
+	db, err := open(dsn)
+	return db, redactError(dsn, err)
+}
+
+func open(dsn string) (*DB, error) {
 	d := sqliteDialect
 	if isPostgres(dsn) {
 		d = pgDialect
 	}
 	if err := refuseMemory(dsn); err != nil {
 		return nil, err
+	}
+	if !isPostgres(dsn) {
+		if err := refuseForeign(dsn); err != nil {
+			return nil, err
+		}
 	}
 	sdb, err := sql.Open(d.driver, d.dsn(dsn))
 	if err != nil {
@@ -99,6 +110,52 @@ func Open(dsn string) (*DB, error) {
 		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 	}
 	return db, nil
+}
+
+// refuseForeign reads an existing SQLite file, read-only, and refuses it
+// when it holds tables and no schema_migrations: another program's
+// database, which migrating (or merely switching it to WAL) would change.
+func refuseForeign(path string) error {
+	if st, err := os.Stat(path); err != nil || st.Size() == 0 {
+		return nil // created (or filled) by the migrations
+	}
+	sdb, err := sql.Open(sqliteDialect.driver, sqliteReadOnlyDSN(path, false))
+	if err != nil {
+		return fmt.Errorf("opening %s: %w", path, err)
+	}
+	defer sdb.Close()
+	return checkProfanSchema(context.Background(), sdb, path)
+}
+
+// checkProfanSchema refuses a SQLite database whose tables are another
+// program's: it names them. An empty database passes.
+func checkProfanSchema(ctx context.Context, sdb *sql.DB, path string) error {
+	rows, err := sdb.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
+	if err != nil {
+		return fmt.Errorf("opening %s: not a SQLite database profan can read (%v)", path, err)
+	}
+	defer rows.Close()
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return fmt.Errorf("opening %s: %w", path, err)
+		}
+		if n == "schema_migrations" {
+			return nil
+		}
+		names = append(names, n)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("opening %s: %w", path, err)
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	if len(names) > 5 {
+		names = append(names[:5], "...")
+	}
+	return fmt.Errorf("opening %s: not a profan run database (it holds the tables %s and no schema_migrations): refusing to read or write it", path, strings.Join(names, ", "))
 }
 
 // refuseMemory refuses an in-memory SQLite database: every command is its
@@ -116,48 +173,83 @@ func refuseMemory(dsn string) error {
 // OpenReadOnly opens an existing database for the commands that only read
 // (runs, trend, diff, gate, report): no migration is attempted and nothing
 // is written, so a database in a read-only directory or file works. A
-// schema newer than this profan knows, or a file that is not a profan
-// database, is refused; an older schema is migrated when the file can be
-// written, and refused otherwise.
+// schema newer than this profan knows, an older one (which `profan
+// migrate` updates), an empty database and a file that is not a profan
+// database are refused, each with what to do.
 func OpenReadOnly(dsn string) (*DB, error) {
+	db, err := openReadOnly(dsn)
+	return db, redactError(dsn, err)
+}
+
+func openReadOnly(dsn string) (*DB, error) {
+	d := sqliteDialect
 	if isPostgres(dsn) {
-		return Open(dsn)
+		d = pgDialect
 	}
 	if err := refuseMemory(dsn); err != nil {
 		return nil, err
 	}
-	d := sqliteDialect
-	sdb, err := sql.Open(d.driver, sqliteReadOnlyDSN(dsn, !writable(dsn)))
-	if err != nil {
-		return nil, fmt.Errorf("opening %s: %w", dsn, err)
-	}
-	db := &DB{db: sdb, d: d, Now: time.Now}
 	ctx := context.Background()
-	ms, err := d.migrations()
+	var sdb *sql.DB
+	var err error
+	if isPostgres(dsn) {
+		sdb, err = sql.Open(d.driver, d.dsn(dsn))
+	} else {
+		sdb, err = sql.Open(d.driver, sqliteReadOnlyDSN(dsn, immutable(dsn)))
+	}
 	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
+	}
+	fail := func(err error) (*DB, error) {
 		sdb.Close()
 		return nil, err
 	}
+	if !isPostgres(dsn) {
+		if err := checkProfanSchema(ctx, sdb, dsn); err != nil {
+			if !writable(dsn) && hasWAL(dsn) {
+				return fail(fmt.Errorf("%w; the database has a write-ahead log (%s-wal) that SQLite cannot read without write access to its directory: give write access, or checkpoint it where it was written", err, dsn))
+			}
+			return fail(err)
+		}
+	}
+	db := &DB{db: sdb, d: d, Now: time.Now}
+	ms, err := d.migrations()
+	if err != nil {
+		return fail(err)
+	}
 	applied, err := db.appliedMigrations(ctx, sdb)
 	if err != nil {
-		sdb.Close()
-		return nil, fmt.Errorf("opening %s: not a profan run database (%v)", dsn, err)
+		if msg := err.Error(); strings.Contains(msg, "no such table") || strings.Contains(msg, "does not exist") {
+			return fail(fmt.Errorf("opening %s: the database is empty, no run stored yet (ingest a run first)", d.display(dsn)))
+		}
+		return fail(fmt.Errorf("opening %s: %w", d.display(dsn), d.formatError(err)))
 	}
 	last := ms[len(ms)-1].version
+	have := 0
 	for v := range applied {
+		have = max(have, v)
 		if v > last {
-			sdb.Close()
-			return nil, fmt.Errorf("opening %s: database has schema version %d, newer than this profan knows (%d)", dsn, v, last)
+			return fail(fmt.Errorf("opening %s: database has schema version %d, newer than this profan knows (%d)", d.display(dsn), v, last))
 		}
 	}
 	if !applied[last] {
-		sdb.Close()
-		if !writable(dsn) {
-			return nil, fmt.Errorf("opening %s: the database has an older schema and cannot be written to update it: open it once with write access (profan ingest)", dsn)
-		}
-		return Open(dsn)
+		return fail(fmt.Errorf("opening %s: the database has schema version %d, this profan reads version %d: run `profan migrate --db %s` (read commands never migrate: older profans sharing the database would then refuse it)", d.display(dsn), have, last, d.display(dsn)))
 	}
 	return db, nil
+}
+
+// immutable reports whether a read-only open of path may be immutable:
+// when neither the file nor its directory can be written (SQLite then
+// needs no lock or shared-memory file beside it) and no write-ahead log
+// holds commits the file lacks, which an immutable open would not see.
+func immutable(path string) bool {
+	return !writable(path) && !hasWAL(path)
+}
+
+// hasWAL reports a non-empty write-ahead log beside the database file.
+func hasWAL(path string) bool {
+	st, err := os.Stat(path + "-wal")
+	return err == nil && st.Size() > 0
 }
 
 // sqliteReadOnlyDSN opens path read-only; immutable when neither the file
@@ -179,6 +271,28 @@ func writable(path string) bool {
 		return false
 	}
 	return syscall.Access(filepath.Dir(path), 2) == nil
+}
+
+// Display returns dsn as messages show it: a PostgreSQL URL without its
+// secrets, a path as it is.
+func Display(dsn string) string {
+	if isPostgres(dsn) {
+		return redactURL(dsn)
+	}
+	return dsn
+}
+
+// SchemaVersion returns the newest migration applied to the database.
+func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
+	applied, err := db.appliedMigrations(ctx, db.db)
+	if err != nil {
+		return 0, err
+	}
+	v := 0
+	for x := range applied {
+		v = max(v, x)
+	}
+	return v, nil
 }
 
 // Close closes the database.

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"strings"
+
+	"github.com/profan-dev/profan/internal/safe"
 
 	"github.com/spf13/cobra"
 )
@@ -80,6 +83,7 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &FlagError{err: err} })
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return refuseBlankFlags(cmd) }
 	root.AddCommand(
 		NewCmdAnalyze(io, nil),
 		NewCmdModel(io, nil),
@@ -90,6 +94,7 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 		NewCmdDiff(io),
 		NewCmdGate(io),
 		NewCmdReport(io),
+		NewCmdMigrate(io),
 		NewCmdVersion(io),
 	)
 	return root
@@ -118,4 +123,30 @@ func Main(args []string, io *IOStreams) ExitCode {
 		}
 	}
 	return exitCodeOf(err)
+}
+
+// blankRefused are the flags whose value, once given, must say something:
+// an empty --db would silently mean ./profan.db, an empty --fail-on or
+// --max-regression a gate that checks nothing.
+var blankRefused = []string{"db", "fail-on", "max-regression", "config", "baseline", "metric", "kernel", "label", "html", "checks"}
+
+// refuseBlankFlags refuses a flag of blankRefused given as an empty or
+// blank value (--db ”, --fail-on ',,,').
+func refuseBlankFlags(cmd *cobra.Command) error {
+	for _, name := range blankRefused {
+		f := cmd.Flags().Lookup(name)
+		if f == nil || !f.Changed {
+			continue
+		}
+		vals := []string{f.Value.String()}
+		if sv, ok := f.Value.(interface{ GetSlice() []string }); ok {
+			vals = sv.GetSlice()
+		}
+		for _, v := range vals {
+			if strings.Trim(v, " \t,[]") == "" {
+				return FlagErrorf("--%s is given an empty value %s", name, safe.Quote(v))
+			}
+		}
+	}
+	return nil
 }

@@ -115,3 +115,10 @@ func unsafeRune(r rune) bool {
 	}
 	return false
 }
+
+// Quote returns s in double quotes with quotes and backslashes escaped and
+// with what Term escapes escaped: user input (a path, a flag, a regular
+// expression) quoted in an error message, safe to print.
+func Quote(s string) string {
+	return `"` + Term(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)) + `"`
+}
