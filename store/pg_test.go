@@ -63,20 +63,24 @@ var pgTests = []struct {
 }
 
 var notOnPostgres = map[string]string{
-	"TestMain":                 "not a test",
-	"TestPostgres":             "runs pgTests",
-	"TestPostgresCoverage":     "no database",
-	"TestMigrationNames":       "no database; checks both backends' migrations",
-	"TestDefaultPath":          "no database",
-	"TestOpenOddPath":          "SQLite file names",
-	"TestQueryPlans":           "SQLite's planner",
-	"TestBlobRoundTrip":        "no database",
-	"TestBlobCorrupt":          "no database",
-	"TestPGRebind":             "no database",
-	"TestPGURL":                "no database",
-	"TestFindingTemplate":      "no database",
-	"TestFindingTemplatesReal": "no database",
-	"TestBlobVersion1":         "no database",
+	"TestMain":                     "not a test",
+	"TestPostgres":                 "runs pgTests",
+	"TestPostgresCoverage":         "no database",
+	"TestMigrationNames":           "no database; checks both backends' migrations",
+	"TestDefaultPath":              "no database",
+	"TestOpenOddPath":              "SQLite file names",
+	"TestQueryPlans":               "SQLite's planner",
+	"TestBlobRoundTrip":            "no database",
+	"TestBlobCorrupt":              "no database",
+	"TestPGRebind":                 "no database",
+	"TestPGURL":                    "no database",
+	"TestFindingTemplate":          "no database",
+	"TestFindingTemplatesReal":     "no database",
+	"TestBlobVersion1":             "no database",
+	"TestReadOnlyWithWAL":          "SQLite's write-ahead log",
+	"TestReadCommandsNeverMigrate": "SQLite file; OpenReadOnly's check is the same code on both",
+	"TestForeignAndEmptyDatabases": "SQLite files",
+	"TestRedact":                   "no database: connects to a closed port",
 }
 
 func TestPostgres(t *testing.T) {
