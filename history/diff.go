@@ -27,12 +27,20 @@ const (
 	Worse   Verdict = "worse"
 	Changed Verdict = "changed" // a metric without a better direction
 	Same    Verdict = "same"
+	// BetterButSlower is a metric that moved its better way while the
+	// kernel's duration got worse: a cache hit rate rising inside a
+	// regression is no improvement. WorseButFaster is the converse.
+	BetterButSlower Verdict = "better-but-slower"
+	WorseButFaster  Verdict = "worse-but-faster"
 )
 
 // Diff is the difference of two runs, kernel by kernel.
 type Diff struct {
-	A       int64        `json:"a"`
-	B       int64        `json:"b"`
+	A int64 `json:"a"` // run IDs; 0 for an export file
+	B int64 `json:"b"`
+	// NameA and NameB say what was compared: "run 3" or an export's path.
+	NameA   string       `json:"a_name"`
+	NameB   string       `json:"b_name"`
 	Kernels []KernelDiff `json:"kernels"`
 }
 
@@ -45,13 +53,25 @@ type KernelDiff struct {
 	Metrics   []MetricDelta `json:"metrics"`
 	Appeared  []string      `json:"findings_appeared"`
 	Gone      []string      `json:"findings_disappeared"`
+	// Missing are the metrics one side has and the other lacks: listed,
+	// never compared as if they had not moved.
+	Missing []MissingMetric `json:"metrics_missing"`
+}
+
+// MissingMetric is a metric only one of the two sides has.
+type MissingMetric struct {
+	Metric string `json:"metric"`
+	In     string `json:"only_in"` // "a" or "b"
 }
 
 // MetricDelta is one metric's move, with the evidence behind its verdict
 // (benchstat-style: samples, their spread, the test).
 type MetricDelta struct {
-	Metric  string  `json:"metric"`
-	Unit    string  `json:"unit"`
+	Metric string `json:"metric"`
+	Unit   string `json:"unit"`
+	// Better is the metric's better direction: higher, lower, or "" for
+	// a metric that has none (a count of requests).
+	Better  string  `json:"better"`
 	A       float64 `json:"a"` // median over run A's launches
 	B       float64 `json:"b"`
 	NA      int     `json:"n_a"` // launches with a value
@@ -88,26 +108,48 @@ func Compare(va, vb []gate.Kernel, threshold float64, all bool, hist map[string]
 			out = append(out, KernelDiff{Kernel: a.Name, Status: OnlyA, LaunchesA: a.Records})
 			continue
 		}
-		d := KernelDiff{Kernel: a.Name, Status: Both, LaunchesA: a.Records, LaunchesB: b.Records, Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{}}
+		d := KernelDiff{Kernel: a.Name, Status: Both, LaunchesA: a.Records, LaunchesB: b.Records, Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{},
+			Missing: []MissingMetric{}}
+		timeVerdict := Same
 		for _, def := range metrics.Defs {
 			xa, xb := a.Samples(def.Name), b.Samples(def.Name)
+			if len(xa) == 0 && len(xb) > 0 {
+				d.Missing = append(d.Missing, MissingMetric{Metric: def.Name, In: "b"})
+			}
+			if len(xb) == 0 && len(xa) > 0 {
+				d.Missing = append(d.Missing, MissingMetric{Metric: def.Name, In: "a"})
+			}
 			if len(xa) == 0 || len(xb) == 0 {
 				continue
 			}
 			ma, mb := stats.Median(xa), stats.Median(xb)
 			r := stats.Rel(ma, mb)
+			sp := hist[def.Name][a.Name]
+			c := gate.CompareMetric(def.Name, xa, xb, sp, threshold)
+			v := verdict(def.Better, c.Changed, ma, mb)
+			if def.Name == "duration" {
+				timeVerdict = v
+			}
 			if !all && (math.Abs(r) <= threshold || ma == mb) {
 				continue
 			}
-			sp := hist[def.Name][a.Name]
-			c := gate.CompareMetric(def.Name, xa, xb, sp, threshold)
-			md := MetricDelta{Metric: def.Name, Unit: def.Unit, A: ma, B: mb, NA: len(xa), NB: len(xb),
+			md := MetricDelta{Metric: def.Name, Unit: def.Unit, Better: direction(def.Better), A: ma, B: mb, NA: len(xa), NB: len(xb),
 				SpreadA: HalfRange(xa), SpreadB: HalfRange(xb), Rel: finiteOr(r, 0),
-				Verdict: verdict(def.Better, c.Changed, ma, mb), Test: c.Method, P: c.P}
+				Verdict: v, Test: c.Method, P: c.P}
 			if c.Method == stats.History {
 				md.History = sp.String()
 			}
 			d.Metrics = append(d.Metrics, md)
+		}
+		// A metric's better way is better only when the time agrees.
+		for i, m := range d.Metrics {
+			switch {
+			case m.Metric == "duration":
+			case m.Verdict == Better && timeVerdict == Worse:
+				d.Metrics[i].Verdict = BetterButSlower
+			case m.Verdict == Worse && timeVerdict == Better:
+				d.Metrics[i].Verdict = WorseButFaster
+			}
 		}
 		ra, rb := a.Rules(), b.Rules()
 		for _, r := range gate.SortedRules(rb) {
@@ -143,6 +185,17 @@ func HalfRange(xs []float64) float64 {
 		return 0
 	}
 	return (hi - lo) / 2 / math.Abs(m)
+}
+
+// direction names a metrics.Def's Better.
+func direction(better int) string {
+	switch {
+	case better > 0:
+		return "higher"
+	case better < 0:
+		return "lower"
+	}
+	return ""
 }
 
 func verdict(better int, changed bool, a, b float64) Verdict {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -129,22 +130,30 @@ func trendCSV(w io.Writer, t *history.Trend, _ Options) error {
 }
 
 func diffText(w io.Writer, d *history.Diff, _ Options) error {
+	na, nb := d.NameA, d.NameB
+	if na == "" {
+		na = fmt.Sprintf("run %d", d.A)
+	}
+	if nb == "" {
+		nb = fmt.Sprintf("run %d", d.B)
+	}
+	na, nb = safe.Term(na), safe.Term(nb)
 	for i, k := range d.Kernels {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
 		switch k.Status {
 		case history.OnlyA:
-			fmt.Fprintf(w, "- %s  (only in run %d)\n", k.Kernel, d.A)
+			fmt.Fprintf(w, "- %s  (only in %s)\n", k.Kernel, na)
 			continue
 		case history.OnlyB:
-			fmt.Fprintf(w, "+ %s  (only in run %d)\n", k.Kernel, d.B)
+			fmt.Fprintf(w, "+ %s  (only in %s)\n", k.Kernel, nb)
 			continue
 		}
-		fmt.Fprintf(w, "%s  (run %d: %d launches, run %d: %d)\n", k.Kernel, d.A, k.LaunchesA, d.B, k.LaunchesB)
+		fmt.Fprintf(w, "%s  (%s: %d launches, %s: %d)\n", k.Kernel, na, k.LaunchesA, nb, k.LaunchesB)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		if len(k.Metrics) > 0 {
-			fmt.Fprintf(tw, "  METRIC\tRUN %d\t\tRUN %d\t\tDELTA\tVERDICT\tTEST\n", d.A, d.B)
+			fmt.Fprintf(tw, "  METRIC\t%s\t\t%s\t\tDELTA\tVERDICT\tTEST\n", column(na, d.A), column(nb, d.B))
 		}
 		for _, m := range k.Metrics {
 			pct := fmt.Sprintf("%+.1f%%", m.Rel*100)
@@ -164,11 +173,30 @@ func diffText(w io.Writer, d *history.Diff, _ Options) error {
 		for _, r := range k.Gone {
 			fmt.Fprintf(w, "  - finding %s disappeared\n", r)
 		}
-		if len(k.Metrics) == 0 && len(k.Appeared) == 0 && len(k.Gone) == 0 {
+		for _, side := range []struct{ in, name, not string }{{"a", na, nb}, {"b", nb, na}} {
+			var only []string
+			for _, m := range k.Missing {
+				if m.In == side.in {
+					only = append(only, m.Metric)
+				}
+			}
+			if len(only) > 0 {
+				fmt.Fprintf(w, "  ? only in %s, not in %s, so not compared: %s\n", side.name, side.not, strings.Join(only, ", "))
+			}
+		}
+		if len(k.Metrics) == 0 && len(k.Appeared) == 0 && len(k.Gone) == 0 && len(k.Missing) == 0 {
 			fmt.Fprintln(w, "  no change")
 		}
 	}
 	return nil
+}
+
+// column heads a diff column: RUN 3, or an export's file name.
+func column(name string, run int64) string {
+	if run != 0 {
+		return strings.ToUpper(name)
+	}
+	return filepath.Base(name)
 }
 
 func diffJSON(w io.Writer, d *history.Diff, _ Options) error { return encodeJSON(w, d) }

@@ -1,13 +1,19 @@
 package cli
 
 import (
+	"fmt"
+	"os"
 	"strconv"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/history"
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/report"
+	"github.com/profan-dev/profan/stats"
+	"github.com/profan-dev/profan/store"
 	"github.com/spf13/cobra"
 )
 
@@ -15,41 +21,78 @@ import (
 type DiffOptions struct {
 	IO        *IOStreams
 	DB        string
-	A, B      int64
+	A, B      string // run selectors or export files
+	Baseline  string
+	Run       string
 	Format    string
 	Threshold string
 	All       bool
 	Kernel    string // regular expression over kernel names
+	Device    string
 }
 
 // NewCmdDiff builds profan diff.
 func NewCmdDiff(io *IOStreams) *cobra.Command {
 	opts := &DiffOptions{IO: io}
 	cmd := &cobra.Command{
-		Use:   "diff <run-a> <run-b> [--db <path>] [--format {text|json}]",
-		Short: "Compare two stored runs kernel by kernel",
-		Long: `Compare two runs: for each kernel name in either, the canonical metrics that moved
-(medians over repeated launches) with the direction that is better, and the
-findings that appeared or disappeared.`,
-		Example: `  profan diff --db runs.db 3 4`,
-		Args:    cobra.ExactArgs(2),
+		Use:   "diff (<old> <new> | --baseline <run> --run <run>) [--db <path>] [--format {text|json}]",
+		Short: "Compare two runs or two exports kernel by kernel",
+		Long: `Compare two runs, benchstat-style: for each kernel name in either, the
+canonical metrics that moved (medians over repeated launches, their spread
+and the test that decided, the same as trend's), each judged in its better
+direction, the metrics only one side has, and the findings that appeared or
+disappeared. A metric that moved its better way while the kernel's duration
+got worse is "better-but-slower", not better.
+
+Each side is an export file (analysed now) or a stored run: an ID, latest
+(the newest run; as the old side, the newest before the new one), or labels
+key=value[,key=value] (the newest run having them). --baseline and --run
+name the old and new sides as gate does.`,
+		Example: `  profan diff fixtures/ncu/series_v2.runs5.details.csv fixtures/ncu/series_v3.runs5.details.csv
+  profan diff --db runs.db 3 4
+  profan diff --db runs.db --baseline branch=main --run latest`,
+		Args: cobra.MaximumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if opts.A, err = strconv.ParseInt(args[0], 10, 64); err != nil {
-				return FlagErrorf("run %q is not a run ID", args[0])
-			}
-			if opts.B, err = strconv.ParseInt(args[1], 10, 64); err != nil {
-				return FlagErrorf("run %q is not a run ID", args[1])
+			switch {
+			case len(args) == 2 && opts.Baseline == "" && opts.Run == "":
+				opts.A, opts.B = args[0], args[1]
+			case len(args) == 0 && opts.Baseline != "":
+				opts.A, opts.B = opts.Baseline, opts.Run
+				if opts.B == "" {
+					opts.B = "latest"
+				}
+			default:
+				return FlagErrorf("give two runs or exports, or --baseline (and --run)")
 			}
 			return diffRun(opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
+	cmd.Flags().StringVar(&opts.Baseline, "baseline", "", "the old side: a run ID, latest, or key=value[,key=value]")
+	cmd.Flags().StringVar(&opts.Run, "run", "", "the new side with --baseline (default latest)")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json}")
 	cmd.Flags().StringVar(&opts.Threshold, "threshold", "1%", "show metrics that moved by more than this (1%, 0.5%, 1.1x; a bare number is a percentage)")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "show every metric, moved or not")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "compare only the kernels whose name matches this regular expression")
+	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when an export does not name it")
 	return cmd
+}
+
+// diffSide is one side of a diff: a stored run or an export.
+type diffSide struct {
+	id    int64 // 0 for an export
+	name  string
+	views []gate.Kernel
+}
+
+// isExport says whether a diff operand names an export file rather than a
+// run: a run ID is digits; anything else that is a file is an export.
+func isExport(spec string) bool {
+	if _, err := strconv.ParseInt(spec, 10, 64); err == nil {
+		return false
+	}
+	fi, err := os.Stat(spec)
+	return err == nil && !fi.IsDir()
 }
 
 func diffRun(opts *DiffOptions) error {
@@ -61,32 +104,75 @@ func diffRun(opts *DiffOptions) error {
 	if err != nil {
 		return &UsageError{msg: "--threshold " + err.Error()}
 	}
-	db, err := openDB(dbPath(opts.DB, opts.IO))
-	if err != nil {
-		return err
+	f, ok := report.Lookup(opts.Format)
+	if !ok || f.Diff == nil {
+		return formatError(opts.Format, report.DiffFormats()...)
 	}
-	defer db.Close()
-	va, err := viewsFromDB(db, opts.A)
-	if err != nil {
-		return err // names the run
+	for _, spec := range []string{opts.A, opts.B} {
+		if !isExport(spec) && strings.ContainsAny(spec, "./") && !strings.Contains(spec, "=") {
+			return fmt.Errorf("%s: no such export file (a run is an ID, latest or labels key=value)", safe.Term(spec))
+		}
 	}
-	vb, err := viewsFromDB(db, opts.B)
-	if err != nil {
-		return err
+	var db *store.DB
+	if !isExport(opts.A) || !isExport(opts.B) {
+		if db, err = openDB(dbPath(opts.DB, opts.IO)); err != nil {
+			return err
+		}
+		defer db.Close()
 	}
-	var names []string
-	for _, g := range gate.GroupByName(vb) {
-		names = append(names, g.Name)
+	var st *settings
+	// The new side first: an old side given as latest or labels is the
+	// newest such run before it.
+	var a, b diffSide
+	for _, x := range []struct {
+		side       *diffSide
+		spec, what string
+	}{{&b, opts.B, "new side"}, {&a, opts.A, "old side"}} {
+		before := int64(0)
+		if x.side == &a {
+			before = b.id
+		}
+		if isExport(x.spec) {
+			if st == nil {
+				if st, err = loadSettings("all", nil, "", opts.Device); err != nil {
+					return err
+				}
+			}
+			vs, err := verdictsFromFiles([]string{x.spec}, st.Opt, nil)
+			if err != nil {
+				return err
+			}
+			x.side.name = x.spec
+			for _, v := range vs {
+				ks, _ := gate.FromVerdict(v)
+				x.side.views = append(x.side.views, ks...)
+			}
+			continue
+		}
+		id, err := resolveRun(db, x.what, x.spec, before)
+		if err != nil {
+			return err
+		}
+		x.side.id, x.side.name = id, fmt.Sprintf("run %d", id)
+		if x.side.views, err = viewsFromDB(db, id); err != nil {
+			return err // names the run
+		}
 	}
-	defNames := make([]string, len(metrics.Defs))
-	for i, d := range metrics.Defs {
-		defNames[i] = d.Name
+	hist := map[string]map[string]stats.Spread{}
+	if db != nil {
+		var names []string
+		for _, g := range gate.GroupByName(b.views) {
+			names = append(names, g.Name)
+		}
+		defNames := make([]string, len(metrics.Defs))
+		for i, d := range metrics.Defs {
+			defNames[i] = d.Name
+		}
+		if hist, err = history.Spreads(bg, db, names, defNames); err != nil {
+			return err
+		}
 	}
-	hist, err := history.Spreads(bg, db, names, defNames)
-	if err != nil {
-		return err
-	}
-	diffs := history.Compare(va, vb, threshold, opts.All, hist)
+	diffs := history.Compare(a.views, b.views, threshold, opts.All, hist)
 	if opts.Kernel != "" {
 		kept := diffs[:0]
 		for _, d := range diffs {
@@ -96,9 +182,5 @@ func diffRun(opts *DiffOptions) error {
 		}
 		diffs = kept
 	}
-	f, ok := report.Lookup(opts.Format)
-	if !ok || f.Diff == nil {
-		return formatError(opts.Format, report.DiffFormats()...)
-	}
-	return f.Diff(opts.IO.Out, &history.Diff{A: opts.A, B: opts.B, Kernels: diffs}, report.Options{})
+	return f.Diff(opts.IO.Out, &history.Diff{A: a.id, B: b.id, NameA: a.name, NameB: b.name, Kernels: diffs}, report.Options{})
 }

@@ -364,10 +364,16 @@ func parseRelative(s string) (float64, error) {
 // newest run (before run, when the gate checks a stored run); or labels
 // key=value[,key=value], the newest run having them all (before run).
 func resolveBaseline(db *store.DB, spec string, run int64) (int64, error) {
+	return resolveRun(db, "--baseline", spec, run)
+}
+
+// resolveRun is resolveBaseline for any run selector; what names it in
+// errors.
+func resolveRun(db *store.DB, what, spec string, run int64) (int64, error) {
 	spec = strings.TrimSpace(spec)
 	if id, err := strconv.ParseInt(spec, 10, 64); err == nil {
 		if id <= 0 {
-			return 0, usageErrorf("--baseline %s: run IDs start at 1", spec)
+			return 0, usageErrorf("%s %s: run IDs start at 1", what, spec)
 		}
 		return id, nil
 	}
@@ -375,19 +381,19 @@ func resolveBaseline(db *store.DB, spec string, run int64) (int64, error) {
 	if spec != "latest" {
 		var err error
 		if labels, err = parseLabels(splitList(spec)); err != nil || len(labels) == 0 {
-			return 0, usageErrorf("--baseline %q: want a run ID, latest, or labels key=value[,key=value]", spec)
+			return 0, usageErrorf("%s %q: want a run ID, latest, or labels key=value[,key=value]", what, spec)
 		}
 	}
 	r, err := db.LatestRun(bg, labels, run)
 	if errors.Is(err, store.ErrNotFound) {
-		what := "no stored run"
+		none := "no stored run"
 		if labels != nil {
-			what = "no stored run labelled " + labelString(labels)
+			none = "no stored run labelled " + labelString(labels)
 		}
 		if run > 0 {
-			what += fmt.Sprintf(" before run %d", run)
+			none += fmt.Sprintf(" before run %d", run)
 		}
-		return 0, fmt.Errorf("--baseline %s: %s", spec, what)
+		return 0, fmt.Errorf("%s %s: %s", what, spec, none)
 	}
 	if err != nil {
 		return 0, err
