@@ -111,6 +111,8 @@ type Grouper struct {
 	order   []*Group
 	total   float64
 	n       int
+	procs   map[string]bool
+	devices map[int]bool
 }
 
 // NewGrouper returns an empty grouper.
@@ -123,6 +125,12 @@ func (gr *Grouper) Launches() int { return gr.n }
 
 // Len is the number of groups.
 func (gr *Grouper) Len() int { return len(gr.order) }
+
+// App reads the groups by cause: time by category, recommendations,
+// scope notes.
+func (gr *Grouper) App() *App {
+	return Summarize(gr.Groups(), gr.total, len(gr.procs), len(gr.devices))
+}
 
 // Total is the capture's kernel time: the sum of the known durations.
 func (gr *Grouper) Total() float64 { return gr.total }
@@ -143,6 +151,18 @@ func (gr *Grouper) Add(a *Kernel) {
 		n = 1
 	}
 	gr.n += n
+	if k.Process != "" && len(gr.procs) < 64 {
+		if gr.procs == nil {
+			gr.procs = map[string]bool{}
+		}
+		gr.procs[k.Process] = true
+	}
+	if k.DeviceIndex >= 0 && len(gr.devices) < 64 {
+		if gr.devices == nil {
+			gr.devices = map[int]bool{}
+		}
+		gr.devices[k.DeviceIndex] = true
+	}
 	g.Launches += n
 	d := k.Duration
 	timed := !math.IsNaN(d) && d >= 0

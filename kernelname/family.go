@@ -120,9 +120,11 @@ var families = []family{
 	// cuDNN's layout conversions around NCHW convolutions.
 	row(FamCuDNNLayout, `nchwtonhwc|nhwctonchw|nhwcaddpadding|engines_precompiled::converttensor|nchw2nhwc|nhwc2nchw`, CUDNN, Copy, CatLayout),
 	row("cudnn.workspace", `init_device_workspace_kernel|cask_cudnn::computeoffsets`, CUDNN, Fill, CatMemory),
-	// cuDNN batch norm: the NCHW kernels run one block per channel.
-	row(FamCuDNNBatchNormCH, `cudnn::bn_(fw|bw)_[a-z_]*1c11_kernel_nchw|cudnn::bn_fw_tr_1c11_singleread`, CUDNN, Normalization, CatNorm),
-	row("cudnn.batchnorm", `cudnn::(bn_|batchnorm_)`, CUDNN, Normalization, CatNorm),
+	// cuDNN batch norm: the NCHW (1C11: one channel, spatial) kernels run
+	// one block per channel.
+	row("cudnn.batchnorm", `cudnn::(bn_|batchnorm_).*nhwc`, CUDNN, Normalization, CatNorm),
+	row(FamCuDNNBatchNormCH, `cudnn::bn_(fw|bw)`, CUDNN, Normalization, CatNorm),
+	row("cudnn.batchnorm", `cudnn::batchnorm_`, CUDNN, Normalization, CatNorm),
 	// Convolutions: cuDNN's xmma, CUTLASS-in-cuDNN, direct and Winograd
 	// engines.
 	mathRow("cudnn.conv", `xmma_(fprop|dgrad|wgrad)|_5x_cudnn.*(fprop|dgrad|wgrad|conv)|implicit_convolve|convolve_common_engine|wgrad_alg|dgrad_engine|dgrad2d|scudnn|winograd|conv2d_grouped|cudnn::(ops|detail)::.*conv`, CUDNN, Convolution),

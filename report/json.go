@@ -174,6 +174,19 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 		return err
 	}
 	j.w.Write(gb)
+	cats, recs := ToJSONApp(j.groups.App())
+	cb, err := json.Marshal(cats)
+	if err != nil {
+		return err
+	}
+	j.w.WriteString(",\n\"categories\": ")
+	j.w.Write(cb)
+	rb, err := json.Marshal(recs)
+	if err != nil {
+		return err
+	}
+	j.w.WriteString(",\n\"recommendations\": ")
+	j.w.Write(rb)
 	j.w.WriteString(",\n\"runs\": ")
 	// Runs appear in the order of their first kernel; runs without kernels
 	// follow.

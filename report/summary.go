@@ -117,6 +117,7 @@ func (t *textWriter) summary() {
 	}
 	fmt.Fprintf(t.w, "%s\n", t.c("1", head))
 	t.missing()
+	t.app(t.groups.App())
 	for _, g := range gs {
 		if note := g.Rep.GPU.Note(); note != "" && !t.notes[note] {
 			if t.notes == nil {

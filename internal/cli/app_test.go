@@ -30,15 +30,23 @@ func TestPyTorchSummary(t *testing.T) {
 	if !strings.HasPrefix(lines[0], "83 launches of 25 kernels") {
 		t.Errorf("first line %q, want the capture's launches and kernels", lines[0])
 	}
-	table := -1
-	for i, l := range lines[:10] {
+	// The time by category and the recommendations come first, then the
+	// group table.
+	table, cats := -1, -1
+	for i, l := range lines[:40] {
+		if l == "time by category" && cats < 0 {
+			cats = i
+		}
 		if strings.HasPrefix(l, "RANK  SHARE") {
 			table = i
 			break
 		}
 	}
+	if cats < 0 || cats > table {
+		t.Errorf("the summary does not open with the time by category:\n%s", strings.Join(lines[:10], "\n"))
+	}
 	if table < 0 {
-		t.Fatalf("no group table in the first lines:\n%s", strings.Join(lines[:10], "\n"))
+		t.Fatalf("no group table in the first lines:\n%s", strings.Join(lines[:40], "\n"))
 	}
 	for _, l := range lines[table+1 : table+5] {
 		if !strings.Contains(l, "tensor-cores-unused") || !regexp.MustCompile(`xmma_gemm|simt_sgemm`).MatchString(l) {

@@ -1,0 +1,107 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/metrics"
+)
+
+// MaxRecommendationGroups bounds the groups a recommendation names in text.
+const MaxRecommendationGroups = 4
+
+// app writes the application reading before the group table: scope notes,
+// time by category, recommendations ranked by estimated gain.
+func (t *textWriter) app(app *analysis.App) {
+	if len(app.Scope) == 0 && len(app.Categories) < 2 && len(app.Recommendations) == 0 {
+		return
+	}
+	for _, n := range app.Scope {
+		fmt.Fprintf(t.w, "%s\n", t.c("33", "scope: "+n))
+	}
+	if len(app.Categories) > 1 {
+		fmt.Fprintf(t.w, "\n%s\n", t.c("1", "time by category"))
+		tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  SHARE\t\tLAUNCHES\tKERNELS\tCATEGORY\tLIMITED BY\n")
+		for _, c := range app.Categories {
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t%s\n", metrics.ShareText(c.Share), bar(c.Share, 8), c.Launches, len(c.Groups), c.Category, c.Limiter)
+		}
+		tw.Flush()
+	}
+	if len(app.Recommendations) > 0 {
+		fmt.Fprintf(t.w, "\n%s\n", t.c("1", fmt.Sprintf("what to change first (est. gain of the kernel time; together %s)", metrics.ShareText(app.Gain))))
+		for i, r := range app.Recommendations {
+			fmt.Fprintf(t.w, "  %d. %s  %s\n", i+1, t.c("1", r.Rule), recGain(r))
+			fmt.Fprintf(t.w, "     %s\n", r.Message)
+			fmt.Fprintf(t.w, "     fix: %s\n", r.Fix)
+			if names := recGroups(r, MaxRecommendationGroups); names != "" {
+				fmt.Fprintf(t.w, "     %s\n", t.c("2", "acts on: "+names))
+			}
+		}
+	}
+	t.w.WriteString("\n")
+}
+
+func recGain(r analysis.Recommendation) string {
+	if r.Gain > 0 {
+		return fmt.Sprintf("~%s (%s)", metrics.ShareText(r.Gain), r.Basis)
+	}
+	return "(" + r.Basis + ")"
+}
+
+func recGroups(r analysis.Recommendation, max int) string {
+	var names []string
+	for i, g := range r.Groups {
+		if i == max {
+			names = append(names, fmt.Sprintf("… %d more", len(r.Groups)-max))
+			break
+		}
+		names = append(names, middle(g.Info.Display, 60))
+	}
+	return strings.Join(names, ", ")
+}
+
+// JSONCategory is the capture's time in one category.
+type JSONCategory struct {
+	Name     string   `json:"name"`
+	Label    string   `json:"label"`
+	Share    *float64 `json:"time_share"`
+	Duration *float64 `json:"duration_s"`
+	Launches int      `json:"launches"`
+	Limiter  string   `json:"limited_by,omitempty"`
+	Groups   []string `json:"groups"`
+}
+
+// JSONRecommendation is one change by cause, ranked by estimated gain.
+type JSONRecommendation struct {
+	Rule    string   `json:"rule"`
+	Groups  []string `json:"groups"`
+	Gain    *float64 `json:"estimated_gain"` // share of the capture's kernel time
+	Message string   `json:"message"`
+	Fix     string   `json:"fix"`
+	Basis   string   `json:"basis"`
+}
+
+// ToJSONApp converts the application reading.
+func ToJSONApp(app *analysis.App) ([]JSONCategory, []JSONRecommendation) {
+	cats := make([]JSONCategory, 0, len(app.Categories))
+	for _, c := range app.Categories {
+		jc := JSONCategory{Name: c.Category.ID(), Label: c.Category.String(), Share: ptr(c.Share), Duration: ptr(c.Duration),
+			Launches: c.Launches, Limiter: c.Limiter, Groups: []string{}}
+		for _, g := range c.Groups {
+			jc.Groups = append(jc.Groups, g.Name)
+		}
+		cats = append(cats, jc)
+	}
+	recs := make([]JSONRecommendation, 0, len(app.Recommendations))
+	for _, r := range app.Recommendations {
+		jr := JSONRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis}
+		for _, g := range r.Groups {
+			jr.Groups = append(jr.Groups, g.Name)
+		}
+		recs = append(recs, jr)
+	}
+	return cats, recs
+}
