@@ -137,7 +137,7 @@ func calibTable(t *testing.T, files ...string) []calibRow {
 // speedups of fixed kernels: 1 − t_fixed/t_broken from the median durations
 // of the three launches of each kernel in one H100 report, against the
 // estimated gain of profan's findings on the broken kernel, read from the
-// details page with the source page (the README's table), from the raw
+// details page with the source page (the table of docs/calibration.md), from the raw
 // page with it, and from the raw page alone
 // (Engine.KernelGain: the fixes of all its findings together, as the
 // fixed kernel applies them).
@@ -179,9 +179,12 @@ func TestCalibration(t *testing.T) {
 	}
 }
 
-var updateCalibration = flag.Bool("update-calibration", false, "rewrite the calibration table in README.md")
+// calibDoc holds the calibration table.
+const calibDoc = "../docs/calibration.md"
 
-// checkReadmeCalibration holds README.md's calibration table to the one the
+var updateCalibration = flag.Bool("update-calibration", false, "rewrite the calibration table in docs/calibration.md")
+
+// checkReadmeCalibration holds docs/calibration.md's table to the one the
 // test computes (go test ./rules -run TestCalibration -update-calibration
 // rewrites it).
 func checkReadmeCalibration(t *testing.T, rows []calibRow, mean, worst float64) {
@@ -202,13 +205,13 @@ func checkReadmeCalibration(t *testing.T, rows []calibRow, mean, worst float64) 
 	}
 	fmt.Fprintf(&b, "\n%d pairs: mean |estimated − measured| %.3f, worst %.3f.\n", len(rows), mean, worst)
 	const begin, end = "<!-- calibration:begin -->\n", "<!-- calibration:end -->"
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile(calibDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	i, j := strings.Index(string(readme), begin), strings.Index(string(readme), end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q block", strings.TrimSpace(begin), end)
+		t.Fatalf("%s has no %q ... %q block", calibDoc, strings.TrimSpace(begin), end)
 	}
 	got := string(readme[i+len(begin) : j])
 	if got == b.String() {
@@ -216,12 +219,12 @@ func checkReadmeCalibration(t *testing.T, rows []calibRow, mean, worst float64) 
 	}
 	if *updateCalibration {
 		out := string(readme[:i+len(begin)]) + b.String() + string(readme[j:])
-		if err := os.WriteFile("../README.md", []byte(out), 0o644); err != nil {
+		if err := os.WriteFile(calibDoc, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
-	t.Errorf("README.md calibration table is out of date: run go test ./rules -run TestCalibration -update-calibration")
+	t.Errorf(calibDoc + " calibration table is out of date: run go test ./rules -run TestCalibration -update-calibration")
 }
 
 // TestCalibrationAtomics holds atomic-serialization's gain to measured

@@ -7,12 +7,16 @@ import (
 	"testing"
 )
 
-var updateReadme = flag.Bool("update-readme", false, "regenerate the README's generated tables")
+// refDoc holds the generated tables.
+const refDoc = "../../docs/reference.md"
 
-// TestReadmeTables keeps the README's rule and metric tables generated from
-// the registries (go test ./internal/cli -update-readme rewrites them).
+var updateReadme = flag.Bool("update-readme", false, "regenerate the generated tables of docs/reference.md")
+
+// TestReadmeTables keeps the rule and metric tables of docs/reference.md
+// generated from the registries (go test ./internal/cli -update-readme
+// rewrites them).
 func TestReadmeTables(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
+	b, err := os.ReadFile(refDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +25,7 @@ func TestReadmeTables(t *testing.T) {
 		begin, end := "<!-- "+sec.name+":begin -->\n", "<!-- "+sec.name+":end -->"
 		i, j := strings.Index(s, begin), strings.Index(s, end)
 		if i < 0 || j < i {
-			t.Fatalf("README.md lacks the %s markers", sec.name)
+			t.Fatalf("%s lacks the %s markers", refDoc, sec.name)
 		}
 		cur := s[i+len(begin) : j]
 		if cur == sec.body {
@@ -31,10 +35,10 @@ func TestReadmeTables(t *testing.T) {
 			s = s[:i+len(begin)] + sec.body + s[j:]
 			continue
 		}
-		t.Errorf("README.md %s table is out of date: run go test ./internal/cli -update-readme", sec.name)
+		t.Errorf("%s: the %s table is out of date: run go test ./internal/cli -update-readme", refDoc, sec.name)
 	}
 	if *updateReadme {
-		if err := os.WriteFile("../../README.md", []byte(s), 0o644); err != nil {
+		if err := os.WriteFile(refDoc, []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
