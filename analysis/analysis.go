@@ -447,7 +447,7 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 		acc.IdealSectorsPerRequest = math.Max(1, elem)
 	default:
 		// Without the requested bytes, assume 4-byte words: the commonest
-		// access and the one the seeds' tables use.
+		// access and the one published coalescing tables use.
 		elem = 4
 		acc.IdealSectorsPerRequest = 4
 	}

@@ -100,7 +100,7 @@ func counters(s profan.SourceRecord) ctr {
 	return c
 }
 
-// TestPearsonOnHopper reproduces the seed's Volta table with the H200 and
+// TestPearsonOnHopper reproduces the Volta table of Pearson's Nsight Compute memory-efficiency article with the H200 and
 // H100 captures of the same kernel: ncu's own counts for the loads of p[idx]
 // equal the model's prediction (sequential exactly, random within 3%).
 func TestPearsonOnHopper(t *testing.T) {

@@ -100,7 +100,7 @@ func (l Limiter) Bound() string {
 // and the SM's pipes, unless all stay under bound percent (latency). A
 // grid of fewer blocks than SMs is limited by its launch. Without ncu's
 // percentages, the instruction:byte ratio against the device balance
-// picks a side (the seed's method for nvprof metrics).
+// picks a side (the usual reading of nvprof's metrics).
 func limiterOf(a *Kernel, bound float64) Limiter {
 	blocks := float64(a.K.Grid.Size())
 	sms, okS := a.Value("sm_count")

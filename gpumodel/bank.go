@@ -6,7 +6,7 @@ package gpumodel
 // tid·strideElems, on shared memory of banks banks that are bankWidthBytes
 // wide.
 //
-// The model (Harris seed, CUDA Programming Guide):
+// The model (Harris's CUDA performance slides, CUDA Programming Guide):
 //   - successive bankWidthBytes words sit in successive banks;
 //   - the banks serve one request group at a time: a half-warp of 16
 //     threads with 16 banks (CC 1.x), a warp of 32 with 32 banks;
@@ -61,7 +61,7 @@ func BankConflict(banks, bankWidthBytes, elemBytes, strideElems int) int {
 // tile[t][c]) on 32 banks of 4 B, the layout of every GPU since Fermi:
 // consecutive threads are widthElems elements apart. A float tile of
 // width 32 gives 32 (every thread in one bank), width 33 gives 1, which
-// is why the transpose seed pads with TILE_DIM+1.
+// is why Harris's transpose example pads with TILE_DIM+1.
 func TileColumnConflict(widthElems, elemBytes int) int {
 	return BankConflict(32, 4, elemBytes, widthElems)
 }

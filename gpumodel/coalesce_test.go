@@ -83,7 +83,7 @@ func TestExpectedBlocksSmall(t *testing.T) {
 	}
 }
 
-// The Harris seed's CC 1.2/1.3 figures, one half-warp of floats each.
+// Harris's CUDA performance slides' CC 1.2/1.3 figures, one half-warp of floats each.
 func TestSegmentHalfWarpHarris(t *testing.T) {
 	seq := func(start int64) []int64 {
 		a := make([]int64, 16)

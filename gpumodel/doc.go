@@ -73,6 +73,6 @@
 // banks of CC 1.x) reading at tid·stride: successive 4-B words in
 // successive banks, identical words broadcast, elements wider than a bank
 // row split into phases. TileColumnConflict and PaddingFor apply it to the
-// column read of a tile[T][W], the transpose example of the Harris seed:
+// column read of a tile[T][W], the transpose example of the Harris's CUDA performance slides:
 // W = 32 floats conflict 32 ways, W = 33 not at all.
 package gpumodel

@@ -32,7 +32,7 @@ type Spec struct {
 	// MemClockMHz is the memory clock in CUDA's convention
 	// (cudaDeviceProp.memoryClockRate, deviceQuery's "Memory Clock rate"),
 	// which is half the per-pin data rate for every DRAM type NVIDIA has
-	// used. The seeds use exactly these numbers (GTX 280: 1107 MHz, M2050:
+	// used. The published talks use exactly these numbers (GTX 280: 1107 MHz, M2050:
 	// 1546 MHz), so DataRate is 2 for every entry: GDDR3 and HBM move two
 	// bits per pin per clock of this clock, and for GDDR5/5X/6/6X/7 CUDA
 	// already reports the clock at half the effective Gb/s.
@@ -90,7 +90,7 @@ func (s *Spec) PeakFP64() float64 {
 // PeakWarpInstructions is the peak issue rate, in warp instructions per
 // second, that the instruction:byte balance uses: CoresPerSM/WarpSize warp
 // instructions per SM per clock, i.e. one instruction per FP32 lane per
-// clock. That is the basis of the cpsc424 seed's ratio, which multiplies
+// clock. That is the basis of the CPSC 424 GPU lecture's ratio, which multiplies
 // per-SM issued warp instructions by #SMs × 32 threads, and of the 3.76 it
 // quotes (see Balance). On GPUs that issue more warps per clock than their
 // FP32 lanes retire (Kepler's dual issue, GA100/GH100 with 64 lanes and 4
@@ -99,7 +99,7 @@ func (s *Spec) PeakWarpInstructions() float64 {
 	return float64(s.SMs) * float64(s.CoresPerSM) / float64(s.warpSize()) * s.SMClockMHz * 1e6
 }
 
-// Balance is the machine's instruction:byte balance as the cpsc424 seed
+// Balance is the machine's instruction:byte balance as the CPSC 424 GPU lecture
 // defines it for profiler counters: peak warp instructions per second
 // divided by peak DRAM transactions per second, where one transaction is
 // 32 B (dram_reads/dram_writes count 32-B accesses):
@@ -110,7 +110,7 @@ func (s *Spec) PeakWarpInstructions() float64 {
 // 32·#SMs·inst_issued : 32 B·(dram_reads+dram_writes) ratio is below
 // Balance is memory bound.
 //
-// The seed's "ratios less than 3.76 are memory bound" is the Tesla M2090's
+// The CPSC 424 GPU lecture's "ratios less than 3.76 are memory bound" is the Tesla M2090's
 // balance: 16 SMs × 32 lanes × 1.3 GHz = 665.6 G instructions/s over its
 // datasheet 177 GB/s gives 3.76 (3.75 with the computed 177.4 GB/s). The
 // K40/K80 figures on the same slide give 8.7 to 9.1, not 3.76.
@@ -215,7 +215,7 @@ func isAlnum(c byte) bool {
 }
 
 // byCC names the representative GPU of each compute capability: the
-// flagship compute part where there is one, else the GPU the seeds use.
+// flagship compute part where there is one, else the GPU the published talks use.
 var byCC = map[string]string{
 	"1.0":  "GeForce 8800 GTX",
 	"1.3":  "GeForce GTX 280",

@@ -19,7 +19,7 @@ func mustLookup(t *testing.T, name string) *Spec {
 	return s
 }
 
-// The bandwidth figures the seeds quote, within 1%.
+// The bandwidth figures the published talks quote, within 1%.
 func TestPeakBandwidthSeeds(t *testing.T) {
 	tests := []struct {
 		device string
@@ -237,7 +237,7 @@ func TestParseCCError(t *testing.T) {
 	}
 }
 
-// FLOP peaks against the seeds and datasheets. Older boards quote their
+// FLOP peaks against the published talks and datasheets. Older boards quote their
 // base clock, newer ones their boost clock.
 func TestPeakFLOPs(t *testing.T) {
 	atBase := func(s *Spec, lanes int) float64 {
@@ -274,7 +274,7 @@ func TestPeakFLOPs(t *testing.T) {
 	}
 }
 
-// The cpsc424 seed: "Ratios less than 3.76 are memory bound". That is the
+// The CPSC 424 GPU lecture: "Ratios less than 3.76 are memory bound". That is the
 // M2090's balance: 16 SMs × 32 lanes × 1.3 GHz / 177 GB/s.
 func TestBalance(t *testing.T) {
 	m2090 := mustLookup(t, "Tesla M2090")

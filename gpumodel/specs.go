@@ -29,13 +29,13 @@ var specs = []*Spec{
 		MemClockMHz: 900, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 86.4,
 	}),
 	// G80 Quadro. DS: 128 SPs at 1350 MHz, 800 MHz GDDR3 on 384 bits =
-	// 76.8 GB/s; the Harris seed rounds it to "77 GB/s" (CC 1.0).
+	// 76.8 GB/s; the Harris's CUDA performance slides rounds it to "77 GB/s" (CC 1.0).
 	withLimits(Spec{
 		Name: "Quadro FX 5600", Arch: "Tesla", Chip: "G80", CC: "1.0",
 		SMs: 16, CoresPerSM: 8, FP64PerSM: 0, SMClockMHz: 1350,
 		MemClockMHz: 800, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 76.8,
 	}),
-	// GT200. Harris seed: 1107 MHz × 512/8 × 2 = 141.7 GB/s, "specs
+	// GT200. Harris's CUDA performance slides: 1107 MHz × 512/8 × 2 = 141.7 GB/s, "specs
 	// report 141 GB/s", CC 1.3; 30 SMs × 8 SPs ("240 SP cores") at
 	// 1296 MHz, one FP64 unit per SM (77.8 GFLOP/s).
 	withLimits(Spec{
@@ -47,13 +47,13 @@ var specs = []*Spec{
 	// --- Fermi (CC 2.0): 14 or 16 SMs × 32 lanes, FP64 at half rate on Tesla boards. ---
 
 	// GF100. DS: 448 cores at 1.15 GHz, 1030 GFLOP/s SP, 515 DP; 1500 MHz
-	// GDDR5 on 384 bits = 144 GB/s (the Harris seed's "144 GB/s peak (C2050)").
+	// GDDR5 on 384 bits = 144 GB/s (Harris's CUDA performance slides' "144 GB/s peak (C2050)").
 	withLimits(Spec{
 		Name: "Tesla C2050", Aliases: []string{"Tesla C2070"}, Arch: "Fermi", Chip: "GF100", CC: "2.0",
 		SMs: 14, CoresPerSM: 32, FP64PerSM: 16, SMClockMHz: 1150,
 		MemClockMHz: 1500, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 144, L2Bytes: 768 * kiB,
 	}),
-	// GF100. Bandwidth seed: "1,546 MHz ... 384-bit ... 148 GB/s"; 1030 SP
+	// GF100. How-to-measure-performance article: "1,546 MHz ... 384-bit ... 148 GB/s"; 1030 SP
 	// and 515 DP GFLOP/s.
 	withLimits(Spec{
 		Name: "Tesla M2050", Aliases: []string{"Tesla M2070"}, Arch: "Fermi", Chip: "GF100", CC: "2.0",
@@ -66,7 +66,7 @@ var specs = []*Spec{
 		SMs: 14, CoresPerSM: 32, FP64PerSM: 16, SMClockMHz: 1150,
 		MemClockMHz: 1566, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 150, L2Bytes: 768 * kiB,
 	}),
-	// GF110. cpsc424 seed: 1331 SP / 665 DP GFLOP/s, 177 GB/s; DS: 512
+	// GF110. CPSC 424 GPU lecture: 1331 SP / 665 DP GFLOP/s, 177 GB/s; DS: 512
 	// cores at 1.3 GHz, 1848 MHz GDDR5 on 384 bits (177.4 GB/s).
 	withLimits(Spec{
 		Name: "Tesla M2090", Arch: "Fermi", Chip: "GF110", CC: "2.0",
@@ -83,7 +83,7 @@ var specs = []*Spec{
 		MemClockMHz: 3004, BusWidthBits: 256, DataRate: 2, DatasheetBandwidth: 192.2, L2Bytes: 512 * kiB,
 	}),
 	// GK110. DS: 2496 cores at 706 MHz, 3.52 SP / 1.17 DP TFLOP/s, 5.2 Gb/s
-	// GDDR5 on 320 bits = 208 GB/s; cpsc424 seed: 1.25 MB L2. The K20c
+	// GDDR5 on 320 bits = 208 GB/s; CPSC 424 GPU lecture: 1.25 MB L2. The K20c
 	// (active cooling) and K20m (passive) are the same GPU.
 	withLimits(Spec{
 		Name: "Tesla K20", Aliases: []string{"Tesla K20m"}, Arch: "Kepler", Chip: "GK110", CC: "3.5",
@@ -97,7 +97,7 @@ var specs = []*Spec{
 		MemClockMHz: 2600, BusWidthBits: 320, DataRate: 2, DatasheetBandwidth: 208, L2Bytes: 1280 * kiB,
 	}),
 	// GK110. DS: 2688 cores at 732 MHz, 3.95 SP / 1.31 DP TFLOP/s, 5.2 Gb/s
-	// GDDR5 on 384 bits = 250 GB/s (cpsc424 seed: "K20X 250 GB/s", 1.5 MB L2).
+	// GDDR5 on 384 bits = 250 GB/s (CPSC 424 GPU lecture: "K20X 250 GB/s", 1.5 MB L2).
 	withLimits(Spec{
 		Name: "Tesla K20X", Aliases: []string{"Tesla K20Xm"}, Arch: "Kepler", Chip: "GK110", CC: "3.5",
 		SMs: 14, CoresPerSM: 192, FP64PerSM: 64, SMClockMHz: 732,
@@ -113,7 +113,7 @@ var specs = []*Spec{
 	}),
 	// GK110B. DS: 2880 cores, 745 MHz base (4.29 SP / 1.43 DP TFLOP/s),
 	// boost 810/875 MHz, 3.0 GHz (6 Gb/s) GDDR5 on 384 bits = 288 GB/s
-	// (cpsc424 seed: "~288 GB/s bandwidth on K40"). The K40c, K40m, K40s
+	// (CPSC 424 GPU lecture: "~288 GB/s bandwidth on K40"). The K40c, K40m, K40s
 	// and K40t differ only in cooling and connectors.
 	withLimits(Spec{
 		Name: "Tesla K40", Aliases: []string{"Tesla K40m", "Tesla K40s", "Tesla K40t", "Tesla K40st"},
@@ -130,9 +130,9 @@ var specs = []*Spec{
 	// GK210, ONE of the board's two GPUs: each appears to CUDA and to the
 	// profilers as its own "Tesla K80" device, so the per-GPU figures are
 	// stored. DS (board): 4992 cores, 560 MHz base / 875 MHz boost,
-	// 8.73 SP / 2.91 DP TFLOP/s at boost, 24 GB, 480 GB/s (cpsc424 seed:
+	// 8.73 SP / 2.91 DP TFLOP/s at boost, 24 GB, 480 GB/s (CPSC 424 GPU lecture:
 	// "K80: 8730 SP GFLOP/s (2910 DP)", "480 GB/s"). Per GPU: 13 SMX,
-	// 5 Gb/s GDDR5 on 384 bits = 240 GB/s. (The seed's later "BW = 288
+	// 5 Gb/s GDDR5 on 384 bits = 240 GB/s. (The lecture's later "BW = 288
 	// GB/sec" for K80 is the K40's figure.)
 	withLimits(Spec{
 		Name: "Tesla K80", Arch: "Kepler", Chip: "GK210", CC: "3.7",
@@ -183,7 +183,7 @@ var specs = []*Spec{
 		SMs: 30, CoresPerSM: 128, FP64PerSM: 4, SMClockMHz: 1582, BaseClockMHz: 1405,
 		MemClockMHz: 5705, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 547.7, L2Bytes: 3 * miB,
 	}),
-	// GP100, 12 GB PCIe: three of four HBM2 stacks. Pyramid seed: "listed
+	// GP100, 12 GB PCIe: three of four HBM2 stacks. Pascal performance-pyramid notes: "listed
 	// at 549 GB/s", 56 SMs, 1.126–1.3 GHz, FP64 peak 4.035 TFLOP/s at the
 	// 1126 MHz base. DS: 715 MHz HBM2 on 3072 bits = 549 GB/s, boost
 	// 1303 MHz (4.7 DP TFLOP/s); 3 MB L2 (one slice per stack).
@@ -227,7 +227,7 @@ var specs = []*Spec{
 		MemClockMHz: 877, BusWidthBits: 4096, DataRate: 2, DatasheetBandwidth: 900, L2Bytes: 6 * miB,
 	}),
 	// GV100, three HBM2 stacks. DS: 5120 cores, 1200/1455 MHz, 850 MHz
-	// HBM2 on 3072 bits = 652.8 GB/s, 4.5 MB L2. The GPU of Pearson's seed
+	// HBM2 on 3072 bits = 652.8 GB/s, 4.5 MB L2. The GPU of Pearson's Nsight Compute memory-efficiency article
 	// tables.
 	withLimits(Spec{
 		Name: "TITAN V", Arch: "Volta", Chip: "GV100", CC: "7.0",
@@ -338,8 +338,8 @@ var limitsByCC = map[string]ccLimits{
 	"3.5": {warps: 64, blocks: 16, regs: 65536, l1Shared: 64 * kiB, maxShared: 48 * kiB, banks: 32, bank8: true},
 	"3.7": {warps: 64, blocks: 16, regs: 131072, l1Shared: 128 * kiB, maxShared: 112 * kiB, banks: 32, bank8: true},
 	// Maxwell and Pascal GP10x: 96 KB dedicated shared memory plus 48 KB
-	// of L1/texture cache; GP100: 64 KB shared plus 24 KB L1 (pyramid
-	// seed: "the small 24KB ... L1").
+	// of L1/texture cache; GP100: 64 KB shared plus 24 KB L1 (the Pascal
+	// performance-pyramid notes: "the small 24KB ... L1").
 	"5.2": {warps: 64, blocks: 32, regs: 65536, l1Shared: 144 * kiB, maxShared: 96 * kiB, banks: 32},
 	"6.0": {warps: 64, blocks: 32, regs: 65536, l1Shared: 88 * kiB, maxShared: 64 * kiB, banks: 32},
 	"6.1": {warps: 64, blocks: 32, regs: 65536, l1Shared: 144 * kiB, maxShared: 96 * kiB, banks: 32},

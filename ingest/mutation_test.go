@@ -304,7 +304,7 @@ func (e *endless) Read(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// TestLongLineFlat pins the long-line case of issue 12: a line longer than
+// TestLongLineFlat pins the long-line case: a line longer than
 // the limit is an error found without reading the rest of it (an 8 MB line
 // of commas took 16 s and 933 MB), and a line of too many fields as well.
 func TestLongLineFlat(t *testing.T) {
@@ -363,7 +363,7 @@ func TestReportsProfanDoesNotRead(t *testing.T) {
 	}
 }
 
-// TestDecimalCommaAndInfinity pins the unparseable-value cases of issue 12
+// TestDecimalCommaAndInfinity pins the unparseable-value cases
 // in an nvprof table and an ncu page: a decimal comma is read with a note,
 // an infinity is a missing value with a note, each said once; another
 // value that is no number is refused with its line.

@@ -7,7 +7,7 @@ import (
 	"github.com/profan-dev/profan/units"
 )
 
-// nsysGPUTrace reads Nsight Systems' GPU trace (csv-formats.md §11): one
+// nsysGPUTrace reads Nsight Systems' GPU trace: one
 // row per kernel launch, memcpy or memset, with the units in the header
 // names and minimal quoting. Two generations are handled:
 //

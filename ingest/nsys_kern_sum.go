@@ -12,7 +12,7 @@ import (
 )
 
 // nsysKernSum reads Nsight Systems' CUDA kernel summary (nsys stats
-// --report cuda_gpu_kern_sum --format csv; csv-formats.md §11):
+// --report cuda_gpu_kern_sum --format csv):
 //
 //	Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name
 //

@@ -2,7 +2,7 @@ package ingest
 
 import "github.com/profan-dev/profan"
 
-// nvprofEvents reads nvprof's --events table (csv-formats.md §5): one row
+// nvprofEvents reads nvprof's --events table: one row
 // per (device, kernel, event) with integer Min/Max/Avg over the kernel's
 // launches and, in newer nvprof, their Total. Events and metrics asked for
 // together come as two tables, events first; each table yields its own

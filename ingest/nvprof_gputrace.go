@@ -9,7 +9,7 @@ import (
 	"github.com/profan-dev/profan/units"
 )
 
-// nvprofTrace reads nvprof's --print-gpu-trace table (csv-formats.md §2):
+// nvprofTrace reads nvprof's --print-gpu-trace table:
 // one row per kernel launch, memcpy, memset or unified-memory event, after
 // a units row that gives each column's unit for the whole file ("ms,us,…",
 // prefixes are powers of 1024). Header generations of 17, 20 and 22

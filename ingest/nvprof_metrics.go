@@ -10,7 +10,7 @@ import (
 	"github.com/profan-dev/profan/units"
 )
 
-// nvprofMetrics reads nvprof's --metrics table (csv-formats.md §4): one row
+// nvprofMetrics reads nvprof's --metrics table: one row
 // per (device, kernel, metric), aggregated over the kernel's launches, with
 // the unit glued to each value ("45.917851GB/s", "29.3%", "Idle (0)").
 // Rows come grouped by kernel; each group becomes one Kernel whose

@@ -8,7 +8,7 @@ import (
 	"github.com/profan-dev/profan/units"
 )
 
-// nvprofSummary reads nvprof's default summary (csv-formats.md §3): per
+// nvprofSummary reads nvprof's default summary: per
 // kernel or memory operation, the total GPU time, its share, the number of
 // calls and the average, minimum and maximum time; then the host API calls,
 // either as rows of "Type" "API calls" in the same table (CUDA 9+) or as a

@@ -283,7 +283,7 @@ func FuzzNvprof(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, nvprofFormats) })
 }
 
-// Trace variants seen but not sampled (csv-formats.md §2.1, §2.3): the
+// Trace variants seen but not sampled: the
 // 20-column header with Correlation_ID and memory types, and the 22-column
 // one with Unified Memory rows that hold a PC, a quoted fault count or a
 // byte count in the same column.
@@ -338,9 +338,8 @@ func TestNvprofTraceVariants(t *testing.T) {
 	}
 }
 
-// TestProfilerMatch checks that each nvprof and nsys header of
-// csv-formats.md §13 is claimed by its importer alone among the nvprof and
-// nsys importers, and that none of them claims another tool's header.
+// TestProfilerMatch checks that each nvprof and nsys header below is
+// claimed by its importer alone among the nvprof and nsys importers, and that none of them claims another tool's header.
 func TestProfilerMatch(t *testing.T) {
 	split := func(s string) []string {
 		f, err := splitCSV([]byte(s), nil)

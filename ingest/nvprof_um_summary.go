@@ -9,7 +9,7 @@ import (
 )
 
 // nvprofUMSummary reads the table after nvprof's "Unified Memory profiling
-// result:" (csv-formats.md §3.3): per device and kind of transfer or fault,
+// result:": per device and kind of transfer or fault,
 // the count and sizes. Sizes carry their unit ("40.860352KB", powers of
 // 1024); there is no units row, and the last column, the kind, has an empty
 // header. Each row becomes an Activity of kind "um <kind as printed>" with

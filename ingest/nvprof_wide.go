@@ -7,7 +7,7 @@ import (
 )
 
 // nvprofWide reads nvprof's per-launch metric and event table
-// (--print-gpu-trace with --metrics/--events, csv-formats.md §6): the
+// (--print-gpu-trace with --metrics/--events): the
 // columns "Device","Context","Stream","Kernel", an optional
 // "Correlation_ID", then one column per metric or event, and a units row.
 // Values are bare numbers in the column's unit (prefixes are powers of

@@ -61,7 +61,7 @@ var Defs = []*Def{
 			return math.Round(eff / 100 * n), "gld_efficiency × gld_transactions", true
 		}},
 	{Name: "gld_access_bytes", Unit: "B", Better: 0,
-		Doc: "bytes each thread loads per instruction (S/8 in the seed's formula): ideal sectors × 32 / thread requests",
+		Doc: "bytes each thread loads per instruction: ideal sectors × 32 / thread requests",
 		NCU: "derived", Nvprof: "—",
 		eval: accessBytes("gld_ideal_transactions", "gld_thread_requests")},
 	{Name: "global_store_requests", Unit: "", Better: 0,

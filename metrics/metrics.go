@@ -5,8 +5,7 @@
 // so that nvprof and ncu runs of the same kernel compare directly.
 //
 // Each definition lists the source metrics it reads, per tool, in the order
-// tried: a value the export printed beats one profan derives. The formulas
-// are those of shared/docs/metrics.md and the seeds.
+// tried: a value the export printed beats one profan derives.
 package metrics
 
 import (

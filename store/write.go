@@ -282,14 +282,6 @@ func (d *dialect) valuesInsert(rows int) string {
 	return b.String()
 }
 
-// valueArgs returns the number of arguments of one kernel_values row.
-func (d *dialect) valueArgs() int {
-	if d.valuesByName {
-		return 4
-	}
-	return 3
-}
-
 // ID returns the ID the run will have once committed.
 func (w *RunWriter) ID() int64 { return w.id }
 

@@ -22,7 +22,7 @@ const (
 )
 
 // Prefix systems: ncu scales by 1000, nvprof by 1024 (checked against known
-// buffer sizes in real exports; csv-formats.md §1.5).
+// buffer sizes in real exports).
 const (
 	Decimal = 1000.0
 	Binary  = 1024.0

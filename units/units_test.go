@@ -52,7 +52,7 @@ func TestLookup(t *testing.T) {
 }
 
 func TestCSVFormatsExamples(t *testing.T) {
-	// csv-formats.md §1.5: ncu prints 8192 B as "8.19" Kbyte; nvprof prints
+	// ncu prints 8192 B as "8.19" Kbyte; nvprof prints
 	// 409,600 B in 1.028854 ms as 379.670001 MB/s.
 	if v := 8.19 * Lookup("Kbyte", Decimal).Factor; math.Abs(v-8192) > 5 {
 		t.Errorf("8.19 Kbyte = %v B, want about 8192", v)

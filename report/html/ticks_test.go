@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// TestTicksBounded pins the hang of issue 12: a trend whose values differ
+// TestTicksBounded pins a hang: a trend whose values differ
 // by one floating-point step (a details and a raw page of one capture:
 // 9.9616e-05 against 9.961599999999999e-05) looped forever in niceTicks.
 func TestTicksBounded(t *testing.T) {
