@@ -12,7 +12,7 @@ import (
 // saves: 1 − T'/T. It is computed from what limits the kernel and the work
 // the fix removes from each unit, never from per-kernel constants, and is
 // checked against measured pairs of broken and fixed kernels
-// (TestCalibration, the README's calibration table).
+// (TestCalibration, the table in docs/calibration.md).
 //
 // A kernel keeps each unit of the GPU busy for U_r of its time (ncu's speed
 // of light: DRAM, L2, L1/shared, the SM's pipes). A unit that limits a

@@ -112,7 +112,7 @@ type Thresholds struct {
 	Bound float64 `toml:"bound" json:"bound"`
 }
 
-// DefaultThresholds are the defaults, documented in the README.
+// DefaultThresholds are the defaults, documented in docs/reference.md.
 var DefaultThresholds = Thresholds{
 	Excess: 1.25, MinTrafficShare: 0.05, BankConflictWays: 1.5, CacheReuse: 8,
 	BranchEfficiency: 90, WarpEfficiency: 80, TailWaste: 0.25, OccupancyGap: 0.6,

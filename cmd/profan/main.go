@@ -17,7 +17,7 @@ func main() {
 	debug.SetMemoryLimit(48 << 20)
 	// PROFAN_CPUPROFILE=FILE writes a CPU profile of the command and
 	// PROFAN_MEMPROFILE=FILE a heap profile at its end (go tool pprof
-	// reads both): how the README's performance notes were made.
+	// reads both): how the notes in docs/performance.md were made.
 	if p := os.Getenv("PROFAN_CPUPROFILE"); p != "" {
 		if f, err := os.Create(p); err == nil {
 			defer f.Close()

@@ -192,7 +192,7 @@ func TestHTMLReportSize(t *testing.T) {
 // TestLongTrace: a long nvprof trace (the public matrixMul gpu-trace tiled
 // to 30,000 launches with shifted start times and correlation IDs) is
 // summarised in a few lines, whatever its length. The 600,000-launch run
-// is done by hand: go run ./bench/tile -trace 600000 (README, Scale).
+// is done by hand: go run ./bench/tile -trace 600000 (docs/commands.md).
 func TestLongTrace(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "trace.csv")

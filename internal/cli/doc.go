@@ -8,7 +8,7 @@ import (
 	"github.com/profan-dev/profan/rules"
 )
 
-// RuleTable renders the rule registry as the README's Markdown table.
+// RuleTable renders the rule registry as the Markdown table of docs/reference.md.
 func RuleTable() string {
 	var b strings.Builder
 	b.WriteString("| rule | severity | what it finds | needs |\n|---|---|---|---|\n")
@@ -22,7 +22,7 @@ func RuleTable() string {
 	return b.String()
 }
 
-// MetricTable renders the canonical metrics as the README's Markdown table.
+// MetricTable renders the canonical metrics as the Markdown table of docs/reference.md.
 func MetricTable() string {
 	var b strings.Builder
 	b.WriteString("| metric | unit | better | meaning | ncu source | nvprof source |\n|---|---|---|---|---|---|\n")
