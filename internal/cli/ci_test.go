@@ -66,12 +66,12 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 
 	// The report's chart.
 	html := filepath.Join(t.TempDir(), "r.html")
-	if _, errOut, code := run(t, "report", "--db", db, "-m", "duration", "--html", html); code != ExitOK {
+	if _, errOut, code := run(t, "report", "--db", db, "-m", "duration", "--x-label", "commit", "--html", html); code != ExitOK {
 		t.Fatalf("report: exit %d: %s", code, errOut)
 	}
 	b, _ := os.ReadFile(html)
-	if s := string(b); !strings.Contains(s, "4 changes: at commit=c2") || !strings.Contains(s, "at commit=c5") ||
-		!strings.Contains(s, "at commit=c6") || strings.Contains(s, "at commit=c4") || !strings.Contains(s, "Change detection: history") {
+	if s := string(b); !strings.Contains(s, "4 changes: at c2 (") || !strings.Contains(s, "at c5 (") ||
+		!strings.Contains(s, "at c6 (") || strings.Contains(s, "at c4 (") || !strings.Contains(s, "Change detection: history") {
 		t.Errorf("report: want changes at c2, c3, c5, c6 by history")
 	}
 

@@ -26,6 +26,7 @@ type ReportOptions struct {
 	Run     int64
 	Kernel  string
 	Metrics []string
+	XLabel  string
 	HTML    string
 	Title   string
 	Device  string
@@ -76,6 +77,7 @@ share of the capture, and each group has one card with its launches folded.`,
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernels to report and draw trends for (regexp; default all)")
 	cmd.Flags().StringSliceVarP(&opts.Metrics, "metric", "m", []string{"duration", "gld_transactions_per_request", "gst_transactions_per_request", "shared_load_transactions_per_request", "dram_throughput"}, "metrics to draw trends of")
 	cmd.Flags().StringVar(&opts.Title, "title", "", "report title")
+	cmd.Flags().StringVar(&opts.XLabel, "x-label", "", "label key whose values name the runs on the trend charts' x axis (default the run IDs)")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with thresholds and suppressions, as analyze and gate read it")
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
@@ -170,6 +172,13 @@ func reportRun(opts *ReportOptions) error {
 				return FlagErrorf("--kernel: %v", err)
 			}
 		}
+		// Every stored run, so that a run lacking a metric is a gap in
+		// its chart rather than a step the axis hides.
+		all, err := db.Runs(bg, store.RunFilter{})
+		if err != nil {
+			return err
+		}
+		topt := report.TrendOptions{Runs: all, XLabel: opts.XLabel}
 		for _, m := range opts.Metrics {
 			pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m})
 			if err != nil {
@@ -179,7 +188,7 @@ func reportRun(opts *ReportOptions) error {
 			if d, ok := metrics.ByName(m); ok {
 				unit = d.Unit
 			}
-			rep.Trends = append(rep.Trends, report.TrendCharts(history.Build(pts, m), m, unit)...)
+			rep.Trends = append(rep.Trends, report.TrendCharts(history.Build(pts, m), m, unit, topt)...)
 		}
 	}
 	report.SetKernels(rep, groups)

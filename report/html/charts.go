@@ -457,7 +457,11 @@ func TrendSVG(t Trend) template.HTML {
 		prevRun = p.Run
 	}
 	s.close("g")
-	s.text(left+pw/2, h-10, "run", "text-anchor", "middle", "font-weight", "600")
+	xTitle := t.XTitle
+	if xTitle == "" {
+		xTitle = "run"
+	}
+	s.text(left+pw/2, h-10, xTitle, "text-anchor", "middle", "font-weight", "600")
 
 	pl := &placer{bounds: box{left + 1, 2, left + pw - 1, top + ph - 1}}
 	// Level of each segment between changes, as a faint line.
@@ -473,14 +477,26 @@ func TrendSVG(t Trend) template.HTML {
 	for k, c := range cps {
 		x := (X(c-1) + X(c)) / 2
 		s.line(x, top-4, x, top+ph, "stroke", ink, "stroke-width", "1.2", "stroke-dasharray", "5 4")
-		lbl := "change"
-		if b, a := meds[k], meds[k+1]; finite(a) && finite(b) && b != 0 {
+		lbl, fill := "change", ink
+		if st, ok := t.step(c); ok {
+			// The step as profan trend states it, in the metric's
+			// better direction: colour and word, never colour alone.
+			lbl += " " + stepPct(st.Rel)
+			if st.Verdict != "" {
+				lbl += " " + st.Verdict
+				fill = verdictColor(st.Verdict)
+			}
+		} else if b, a := meds[k], meds[k+1]; finite(a) && finite(b) && b != 0 {
 			lbl += " " + signedPct((a-b)/math.Abs(b))
 		}
 		wd := textWidth(lbl, label)
 		cands := []box{{x - wd/2, top - 20, x + wd/2, top - 7}, {x + 3, top - 20, x + 3 + wd, top - 7}, {x - 3 - wd, top - 20, x - 3, top - 7}}
 		b := cands[pl.place(cands)]
-		s.text(b.x0, b.y1-2, lbl, "font-size", num(label), "font-weight", "600")
+		if fill == ink {
+			s.text(b.x0, b.y1-2, lbl, "font-size", num(label), "font-weight", "600")
+		} else {
+			s.text(b.x0, b.y1-2, lbl, "font-size", num(label), "font-weight", "600", "fill", fill)
+		}
 	}
 	// The line, broken at missing values, and its points.
 	var d string
@@ -528,6 +544,40 @@ func TrendSVG(t Trend) template.HTML {
 		s.text(b.x0, b.y1-3, lbl, "font-size", num(label), "stroke", "#ffffff", "stroke-width", "3", "paint-order", "stroke")
 	}
 	return s.html()
+}
+
+// step returns the step stated for the change at point c, when the
+// trend carries the steps.
+func (t Trend) step(c int) (TrendStep, bool) {
+	if len(t.Steps) != len(t.ChangePoints) {
+		return TrendStep{}, false
+	}
+	for k, x := range t.ChangePoints {
+		if x == c {
+			return t.Steps[k], true
+		}
+	}
+	return TrendStep{}, false
+}
+
+// stepPct formats a step as profan trend prints it: +119.8%.
+func stepPct(r float64) string {
+	if math.IsInf(r, 0) || math.IsNaN(r) {
+		return "from 0"
+	}
+	return fmt.Sprintf("%+.1f%%", r*100)
+}
+
+// verdictColor is the colour of a better (bluish green) or worse
+// (vermilion) step, from the colour-blind-safe palette.
+func verdictColor(v string) string {
+	switch v {
+	case "better":
+		return "#007A5A" // palette's bluish green, darkened to read as text
+	case "worse":
+		return "#B84A00" // palette's vermilion, darkened to read as text
+	}
+	return ink
 }
 
 // runLabel is the x-axis label of a point: its label, else its run ID.

@@ -49,16 +49,30 @@ type Trend struct {
 	Unit         string
 	Points       []TrendPoint
 	ChangePoints []int // indices into Points where a new level starts
+	// Steps are the changes as profan trend states them, one per change
+	// point when set: the chart labels them with the same figures.
+	Steps []TrendStep
 	// Method says how the changes were found (the same words as profan
 	// trend's), shown under the chart.
 	Method string
+	// XTitle names the x axis: "run", or the label key that names the
+	// runs.
+	XTitle string
+}
+
+// TrendStep is one change of a trend: its relative step between the
+// medians of consecutive runs, and whether that is better or worse in the
+// metric's direction ("" when it has none).
+type TrendStep struct {
+	Rel     float64
+	Verdict string
 }
 
 // TrendPoint is one value of a trend.
 type TrendPoint struct {
 	Run   int64
-	Label string // shown on the x axis instead of the run ID when set
-	Value float64
+	Label string  // shown on the x axis instead of the run ID when set
+	Value float64 // NaN: the run lacks the metric (a gap in the line)
 }
 
 // CSP is the document's Content-Security-Policy: no script, no fetch of
@@ -436,7 +450,13 @@ func trendSummary(t Trend) string {
 	for k, c := range cps {
 		b, a := median(t.Points[bounds[k]:c]), median(t.Points[c:bounds[k+2]])
 		part := "at " + runLabel(t.Points[c])
-		if finite(a) && finite(b) {
+		if st, ok := t.step(c); ok {
+			part += " (" + stepPct(st.Rel)
+			if st.Verdict != "" {
+				part += ", " + st.Verdict
+			}
+			part += ")"
+		} else if finite(a) && finite(b) {
 			part += " (median " + metrics.Format(b, t.Unit) + " → " + metrics.Format(a, t.Unit)
 			if b != 0 {
 				part += ", " + signedPct((a-b)/math.Abs(b))
