@@ -46,6 +46,7 @@ var All = []*Rule{
 	UniformLoad,
 	ThreadDivergence,
 	AtomicSerialization,
+	LocalMemory,
 	SmallGrid,
 	LowOccupancy,
 	PageableMemcpy,

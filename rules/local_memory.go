@@ -1,0 +1,125 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// Gain factors of the local-memory fixes, fitted on the FIT pairs of
+// fixtures/sweep (TestSweepCalibration) and checked on its held-out ones:
+// the share of the kernel's L1 sectors that are local, times the factor.
+// Moving a data-indexed array to registers keeps less of that share
+// (compares and selects replace each access) than giving a spilling
+// kernel the registers it needs.
+const (
+	localIndexedGain = 0.85 // localArray<8>, <32> → registerArray: 0.80, 0.78 measured
+	localSpillGain   = 0.98 // spillAcc<8> → spillAcc<1>: 0.96 measured
+)
+
+// LocalMemory reports kernels whose per-thread data lives in local memory:
+// a per-thread array indexed by run-time values, or registers spilled.
+var LocalMemory = &Rule{
+	ID:    "local-memory",
+	Title: "Per-thread data in local memory",
+	Text: `Local memory is per-thread memory in device memory, cached in L1 and L2: a
+per-thread array indexed by values the compiler cannot resolve (h[key & 15]++)
+lives there, and so do registers spilled when a kernel needs more than its
+limit (__launch_bounds__, -maxrregcount, or 255). Each access is an LDL or
+STL that moves a 32-byte sector for a few useful bytes. Index arrays with
+compile-time constants (unrolled loops) so they stay in registers, or put them
+in shared memory; for spills, allow more registers per thread or keep fewer
+values live.`,
+	Before: `unsigned h[16];
+for (...) h[key[i] & 15]++;          // indexed by data: local memory`,
+	After: `unsigned h[16];
+for (...) { unsigned k = key[i] & 15;
+  #pragma unroll
+  for (int j = 0; j < 16; ++j) h[j] += (k == j); }   // registers`,
+	Severity: profan.Warning,
+	Requires: []string{"local_load_sectors|local_store_sectors"},
+	Check: func(p *Pass) {
+		ld, okL := p.Value("local_load_sectors")
+		st, okS := p.Value("local_store_sectors")
+		if !okL && !okS {
+			return
+		}
+		local := ld + st
+		if local <= 0 {
+			return
+		}
+		global := 0.0
+		for _, n := range []string{"gld_transactions", "gst_transactions"} {
+			if v, ok := p.Value(n); ok && v > 0 {
+				global += v
+			}
+		}
+		share := local / (local + global)
+		if share < p.T.MinTrafficShare {
+			return
+		}
+		spill, okSp := p.Value("local_spilling_pct")
+		locs := localLines(p)
+		what, advice, k := "a per-thread array indexed by run-time values", "index per-thread arrays with compile-time constants (unroll the loops over them) so they stay in registers, or keep the array in shared memory", localIndexedGain
+		switch {
+		case okSp && spill >= 50:
+			what, advice, k = fmt.Sprintf("register spills (%.0f%% of the local requests)", spill), "give the kernel the registers it needs (a smaller minimum of blocks in __launch_bounds__, or no -maxrregcount) or keep fewer values live across the loop", localSpillGain
+		case !okSp && len(locs) == 0:
+			what = "a per-thread array indexed by run-time values, or register spills"
+		}
+		ev := p.Evidence("local_load_sectors", "local_store_sectors", "local_spilling_pct", "gld_transactions", "gst_transactions")
+		p.Report(Estimate(clamp01(k*share)), Note{
+			Message:   fmt.Sprintf("%.0f local-memory sectors loaded and %.0f stored, %.0f%% of the kernel's L1 sectors: %s", ld, st, 100*share, what),
+			Advice:    advice,
+			Evidence:  ev,
+			Locations: locs,
+		})
+	},
+}
+
+// localLines returns the source lines of the kernel's local loads and
+// stores (LDL, STL) that execute most, when the export has the source page.
+func localLines(p *Pass) []profan.Location {
+	type cand struct {
+		loc profan.Location
+		n   float64
+	}
+	by := map[string]*cand{}
+	var order []string
+	for _, s := range p.A.K.Source {
+		op := strings.Fields(s.SASS)
+		if len(op) > 0 && strings.HasPrefix(op[0], "@") {
+			op = op[1:]
+		}
+		if len(op) == 0 || !(strings.HasPrefix(op[0], "LDL") || strings.HasPrefix(op[0], "STL")) {
+			continue
+		}
+		n := 0.0
+		for _, c := range s.Counter {
+			if c.Name == "inst_executed" {
+				n = c.Value
+			}
+		}
+		key := fmt.Sprintf("%s:%d", s.File, s.Line)
+		if s.Line == 0 {
+			key = s.Address
+		}
+		if c, ok := by[key]; ok {
+			c.n += n
+			continue
+		}
+		by[key] = &cand{profan.Location{File: s.File, Line: s.Line, SASS: s.SASS}, n}
+		order = append(order, key)
+	}
+	sort.SliceStable(order, func(i, j int) bool { return by[order[i]].n > by[order[j]].n })
+	var out []profan.Location
+	for _, k := range order {
+		out = append(out, by[k].loc)
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
+}
