@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -165,13 +166,17 @@ func OpenSeekable(path string) (*File, error) {
 			return nil, err
 		}
 		os.Remove(tmp.Name())
-		_, err = io.Copy(tmp, f)
+		_, err = io.Copy(&textCheck{w: tmp, src: path}, f)
 		f.Close()
 		if err == nil {
 			_, err = tmp.Seek(0, io.SeekStart)
 		}
 		if err != nil {
 			tmp.Close()
+			var se *SyntaxError
+			if errors.As(err, &se) {
+				return nil, se
+			}
 			return nil, fmt.Errorf("reading %s: %w", path, err)
 		}
 		rs = tmp
@@ -179,6 +184,54 @@ func OpenSeekable(path string) (*File, error) {
 	in, _ := newInput(rs, path)
 	in.closer, in.seeker = rs, rs
 	return in, nil
+}
+
+// textCheck passes a pipe's bytes on to the copy of it, and stops the
+// copy at the first sign that the stream is no text export (/dev/zero,
+// /dev/urandom, an endless line): a stream never ends on its own, so the
+// line reader's checks would come too late. A gzip stream or UTF-16 text
+// is copied as it is and checked as it is read.
+type textCheck struct {
+	w       io.Writer
+	src     string
+	n       int64 // bytes written
+	line    int   // 1-based number of the current line
+	lineLen int   // bytes of the current line so far
+	exempt  bool
+}
+
+func (c *textCheck) Write(p []byte) (int, error) {
+	if c.n == 0 && len(p) >= 2 {
+		c.exempt = p[0] == 0x1f && p[1] == 0x8b || p[0] == 0xFF && p[1] == 0xFE || p[0] == 0xFE && p[1] == 0xFF
+	}
+	c.n += int64(len(p))
+	if c.line == 0 {
+		c.line = 1
+	}
+	if !c.exempt {
+		rest := p
+		for len(rest) > 0 {
+			nl := bytes.IndexByte(rest, '\n')
+			seg := rest
+			if nl >= 0 {
+				seg = rest[:nl]
+			}
+			if bytes.IndexByte(seg, 0) >= 0 {
+				return 0, &SyntaxError{File: c.src, Line: c.line, Msg: "binary data (NUL byte): not a text export"}
+			}
+			c.lineLen += len(seg)
+			if c.lineLen > maxLine {
+				return 0, &SyntaxError{File: c.src, Line: c.line, Msg: fmt.Sprintf("line longer than %d bytes (not a profiler export?)", maxLine)}
+			}
+			if nl < 0 {
+				break
+			}
+			c.line++
+			c.lineLen = 0
+			rest = rest[nl+1:]
+		}
+	}
+	return c.w.Write(p)
 }
 
 // HashAside hashes a File opened with OpenSeekable on a goroutine of its

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/profan-dev/profan"
@@ -250,5 +251,91 @@ func TestReadFilesOnce(t *testing.T) {
 	}
 	if notes != 3 {
 		t.Errorf("%d notes of a copy read once, want 3", notes)
+	}
+}
+
+// TestBoundedWork checks that floods and unbounded inputs end with an
+// error or stay within a bound, by counting what is kept (never by time).
+func TestBoundedWork(t *testing.T) {
+	table := ncuFixture(t, "copy.details.csv")
+	t.Run("blank lines before a table", func(t *testing.T) {
+		in := cat(bytes.Repeat([]byte("\n"), maxIdle+1), table)
+		_, err := Read(bytes.NewReader(in), "in.csv", Options{}, Sink{})
+		if err == nil || !strings.Contains(err.Error(), "in.csv:1048577: more than 1048576 lines in a row without a table") {
+			t.Errorf("got %v", err)
+		}
+	})
+	t.Run("sniffing keeps a bounded head", func(t *testing.T) {
+		in := cat(bytes.Repeat([]byte("\n"), 500000), table)
+		f, err := newInput(bytes.NewReader(in), "in.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Format() != "" {
+			t.Errorf("sniffed a format past the head")
+		}
+		if n := len(f.lr.replay); n > sniffLimit/32+1 {
+			t.Errorf("sniffing kept %d lines, want at most %d", n, sniffLimit/32+1)
+		}
+		run, err := f.Read(Options{}, Sink{})
+		if err != nil || run.Accounting.Launches != 9 {
+			t.Errorf("then read %v, %v; want 9 launches", run, err)
+		}
+	})
+	t.Run("profiler message flood", func(t *testing.T) {
+		in := cat(bytes.Repeat([]byte("==PROF== Profiling \"k\" - 0: 0%....50%....100% - 1 pass\n"), 3*maxMessages), table)
+		run, err := Read(bytes.NewReader(in), "in.csv", Options{}, Sink{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(run.Messages); n > maxMessages+64 {
+			t.Errorf("%d messages kept, want at most %d and a note", n, maxMessages+64)
+		}
+		if !strings.Contains(fmt.Sprint(run.Messages), "profiler messages: more than 1024") {
+			t.Errorf("no note says the messages were not all kept")
+		}
+		checkAccounted(t, "flood", run)
+	})
+	t.Run("distinct kernel names", func(t *testing.T) {
+		trace := ncuMustRead(t, "testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv")
+		lines := strings.SplitAfter(string(trace), "\n")
+		row := lines[lineOf(t, trace, "matrixMulCUDA")-1]
+		var b strings.Builder
+		b.WriteString(strings.Join(lines[:5], ""))
+		for i := range maxKernelNames + 1 {
+			b.WriteString(strings.Replace(row, "matrixMulCUDA", "k"+strconv.Itoa(i), 1))
+		}
+		_, err := Read(strings.NewReader(b.String()), "in.csv", Options{}, Sink{})
+		if err == nil || !strings.Contains(err.Error(), "more than 32768 distinct kernel names") {
+			t.Errorf("got %v", err)
+		}
+	})
+	for _, c := range []struct {
+		name, msg string
+		data      []byte
+	}{
+		{"a stream of NUL bytes", "in:1: binary data (NUL byte)", make([]byte, 1<<20)},
+		{"an endless line", "line longer than", bytes.Repeat([]byte("y"), maxLine+1)},
+	} {
+		t.Run("pipe: "+c.name, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "in")
+			if err := syscall.Mkfifo(p, 0o600); err != nil {
+				t.Skip(err)
+			}
+			go func() {
+				w, err := os.OpenFile(p, os.O_WRONLY, 0)
+				if err != nil {
+					return
+				}
+				defer w.Close()
+				w.Write(c.data)
+				// Then as much again, which must not be needed.
+				w.Write(c.data)
+			}()
+			_, err := OpenSeekable(p)
+			if err == nil || !strings.Contains(err.Error(), c.msg) {
+				t.Errorf("got %v, want %q", err, c.msg)
+			}
+		})
 	}
 }

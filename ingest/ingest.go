@@ -220,8 +220,12 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 			return nil, err
 		}
 		if s.interloper(line) {
+			if s.idle > maxIdle {
+				return nil, s.idleError()
+			}
 			continue
 		}
+		s.idle = 0
 		var imp Importer
 		fields, err = splitCSV(line, fields[:0])
 		if err == nil {
@@ -346,8 +350,21 @@ func (s *stream) interloper(line []byte) bool {
 	ok := s.classify(line)
 	if ok {
 		s.brk = true
+		s.idle++
 	}
 	return ok
+}
+
+// maxIdle bounds the lines in a row that are no table's header or row
+// (blank lines, profiler messages, program output): past it the input is
+// refused, so that a flood (`yes ” | profan analyze /dev/stdin`, a
+// gzip-compressed bomb of newlines) ends with an error instead of running
+// on. Real exports have a few thousand such lines before their table.
+const maxIdle = 1 << 20
+
+// idleError is the error for more than maxIdle such lines.
+func (s *stream) idleError() error {
+	return &SyntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("more than %d lines in a row without a table header or row (blank lines, messages or program output): not a profiler export?", maxIdle)}
 }
 
 func (s *stream) classify(line []byte) bool {
@@ -358,7 +375,13 @@ func (s *stream) classify(line []byte) bool {
 	if line[0] == '=' {
 		if msg, ok := parseMessage(line); ok {
 			msg.Line = s.lr.n
-			s.run.Messages = append(s.run.Messages, msg.Message)
+			if s.messages < maxMessages {
+				s.run.Messages = append(s.run.Messages, msg.Message)
+			} else if s.messages == maxMessages {
+				t := &Table{s: s}
+				t.note(s.lr.n, "profiler messages", "more than %d: the later ones are counted as skipped lines, not kept", maxMessages)
+			}
+			s.messages++
 			if s.run.Tool == "" {
 				s.run.Tool = msg.tool
 			}
@@ -557,11 +580,15 @@ type stream struct {
 	// metricUnits is the kind of unit each nvprof metric was first read in.
 	metricUnits map[string]unitSeen
 	noted       map[string]bool
-	brk         bool // a blank line, message or text since the last row or header
+	brk         bool                // a blank line, message or text since the last row or header
+	idle        int                 // lines in a row that were no header or row
+	messages    int                 // profiler messages met
+	names       map[string]struct{} // distinct kernel names
 	// capture counts the captures met so far: each header, repeated or
-	// not, starts one (a capture appended to another repeats the header). A launch's rows
-	// all belong to one capture, so that two one-launch captures of the
-	// same kernel appended to each other stay two launches.
+	// not, starts one (a capture appended to another repeats the
+	// header). A launch's rows all belong to one capture, so that two
+	// one-launch captures of the same kernel appended to each other stay
+	// two launches.
 	capture int
 	// A table of a report profan does not read (nsys stats prints several
 	// reports one after the other): its width and header line while its
@@ -640,8 +667,13 @@ func (t *Table) Next() bool {
 			return false
 		}
 		if s.interloper(line) {
+			if s.idle > maxIdle {
+				t.err, t.done = s.idleError(), true
+				return false
+			}
 			continue
 		}
+		s.idle = 0
 		if _, blocks := t.imp.(blockImporter); !blocks && s.marker == "" && bytes.Equal(line, t.rawHeader) {
 			// After a title message ("==2868== API calls:") the same
 			// header starts a new table; otherwise it is a repeat.
@@ -933,6 +965,11 @@ func (t *Table) Ordinal() string {
 	return s
 }
 
+// maxKernelNames bounds the distinct kernel names of one export: every
+// name costs its analysis a few kB, and real exports have hundreds, a
+// large model's trace a few thousand.
+const maxKernelNames = 1 << 15
+
 // maxNames bounds the distinct names (kernels, metrics) a reader keeps a
 // table of; past it, strings are no longer shared.
 const maxNames = 1 << 16
@@ -973,6 +1010,15 @@ func (t *Table) InternString(s string) string {
 func (t *Table) Kernel(k *profan.Kernel, line int) error {
 	if err := k.CheckValid(); err != nil {
 		return t.Errorf(line, "%v", err)
+	}
+	if _, ok := t.s.names[k.Name]; !ok {
+		if len(t.s.names) == maxKernelNames {
+			return t.Errorf(line, "more than %d distinct kernel names (not a profiler export?)", maxKernelNames)
+		}
+		if t.s.names == nil {
+			t.s.names = map[string]struct{}{}
+		}
+		t.s.names[k.Name] = struct{}{}
 	}
 	t.s.records++
 	t.s.acct.Records++
@@ -1077,3 +1123,7 @@ func Sniff(path string) (string, error) {
 	defer f.Close()
 	return f.Format(), nil
 }
+
+// maxMessages bounds the profiler messages a run keeps (the first ones,
+// which hold the errors that matter); the rest are counted as skipped.
+const maxMessages = 1024

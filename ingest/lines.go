@@ -98,7 +98,7 @@ func (l *lineReader) next() ([]byte, error) {
 	if l.recording && err == nil {
 		c := append([]byte(nil), line...)
 		l.recorded = append(l.recorded, c)
-		l.recBytes += len(c)
+		l.recBytes += len(c) + 32 // a slice's header: blank lines count too
 	}
 	return line, err
 }

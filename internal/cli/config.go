@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/profan-dev/profan/gate"
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/units"
 )
@@ -93,10 +95,21 @@ func checkThresholds(t rules.Thresholds) error {
 	return nil
 }
 
+// maxConfig bounds a config file: a few kB in practice.
+const maxConfig = 1 << 20
+
 func loadConfig(path string) (*Config, error) {
-	b, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxConfig+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", safe.Term(path), err)
+	}
+	if len(b) > maxConfig {
+		return nil, fmt.Errorf("%s: larger than %d bytes: not a profan config file", safe.Term(path), maxConfig)
 	}
 	cfg := &Config{Thresholds: rules.DefaultThresholds}
 	md, err := toml.Decode(string(b), cfg)
@@ -128,7 +141,7 @@ func loadConfig(path string) (*Config, error) {
 		}
 	}
 	for i, s := range cfg.Suppress {
-		if s.Reason == "" {
+		if strings.TrimSpace(s.Reason) == "" {
 			return nil, fmt.Errorf("%s: suppression %d (rule %q) has no reason", path, i+1, s.Rule)
 		}
 		if _, err := rules.ParseList(s.Rule); err != nil || strings.HasPrefix(s.Rule, "-") || strings.Contains(s.Rule, ",") {
