@@ -25,10 +25,15 @@ func newMarkdown(w io.Writer, opt Options) *markdownWriter {
 	return &markdownWriter{w: bufio.NewWriter(w), top: opt.Top, groups: analysis.NewGrouper(false)}
 }
 
+// mdEscape makes text from an export or a database inert in Markdown:
+// no table cell ends, no emphasis, no HTML, and no link, image or
+// autolink ("[l](javascript:…)", "https://…", "www.…") is live.
 func mdEscape(s string) string {
-	r := strings.NewReplacer("|", "\\|", "<", "&lt;", ">", "&gt;", "*", "\\*", "_", "\\_", "`", "\\`", "\n", " ")
-	return r.Replace(s)
+	return mdReplacer.Replace(s)
 }
+
+var mdReplacer = strings.NewReplacer("\\", "\\\\", "|", "\\|", "<", "&lt;", ">", "&gt;", "&", "&amp;", "*", "\\*", "_", "\\_", "`", "\\`",
+	"[", "\\[", "]", "\\]", "!", "\\!", "~", "\\~", "://", "\\:\\/\\/", "www.", "www\\.", "\n", " ", "\r", " ")
 
 func (m *markdownWriter) Kernel(a *analysis.Kernel) error {
 	m.groups.Add(a)

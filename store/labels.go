@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/profan-dev/profan/internal/safe"
 )
@@ -25,10 +26,8 @@ func (e *LabelConflictError) Error() string {
 // same value is left as it is; one with another value is a
 // *LabelConflictError, and then nothing is written.
 func (db *DB) AddLabels(ctx context.Context, id int64, labels map[string]string) ([]string, error) {
-	for k := range labels {
-		if k == "" {
-			return nil, errors.New("add labels: empty label key")
-		}
+	if err := checkLabels(labels); err != nil {
+		return nil, fmt.Errorf("add labels: %w", err)
 	}
 	if _, err := db.Run(ctx, id); err != nil {
 		return nil, fmt.Errorf("add labels: %w", err)
@@ -64,4 +63,24 @@ func (db *DB) AddLabels(ctx context.Context, id int64, labels map[string]string)
 		return nil, fmt.Errorf("add labels to run %d: %w", id, db.d.formatError(err))
 	}
 	return added, nil
+}
+
+// MaxName bounds the names and label keys a run database stores, the same
+// on both backends (PostgreSQL's indexes refuse rows of about 2.7 kB).
+const MaxName = 1024
+
+// checkLabels refuses an empty or blank label key and one over MaxName.
+// (Values are stored whole, however long: their index holds a hash.)
+func checkLabels(labels map[string]string) error {
+	for _, k := range sortedKeys(labels) {
+		switch {
+		case k == "":
+			return errors.New("empty label key")
+		case strings.TrimSpace(k) == "":
+			return fmt.Errorf("label key %q is blank", safe.Term(k))
+		case len(k) > MaxName:
+			return fmt.Errorf("label key %q...: %d bytes, longer than %d", safe.Term(k[:40]), len(k), MaxName)
+		}
+	}
+	return nil
 }

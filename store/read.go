@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/safe"
 )
 
 // RunRecord is a stored run.
@@ -122,6 +123,7 @@ func (db *DB) queryRuns(ctx context.Context, q string, args ...any) ([]RunRecord
 		if err := rows.Scan(&r.ID, &r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device, &r.Size, &created, &r.Kernels); err != nil {
 			return nil, err
 		}
+		term(&r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device)
 		if r.Created, err = parseTime(created); err != nil {
 			return nil, err
 		}
@@ -163,6 +165,7 @@ func (db *DB) labels(ctx context.Context, lo, hi int64) (map[int64]map[string]st
 		if err := rows.Scan(&id, &k, &v); err != nil {
 			return nil, err
 		}
+		term(&k, &v)
 		if m[id] == nil {
 			m[id] = map[string]string{}
 		}
@@ -213,6 +216,7 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 		if err := rows.Scan(&id, &ordinal, &nameID, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw); err != nil {
 			return nil, err
 		}
+		term(&k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC)
 		k.Duration = floatOrNaN(dur)
 		if k.Grid, err = parseDim(grid); err != nil {
 			return nil, err
@@ -294,6 +298,7 @@ FROM kernels k JOIN findings f ON f.kernel_id = k.id WHERE k.run_id = ? ORDER BY
 		if err := rows.Scan(&id, &f.Rule, &sev, &f.Kernel, &f.Message, &f.Advice, &gain, &ev, &loc); err != nil {
 			return nil, err
 		}
+		term(&f.Rule, &f.Kernel, &f.Message, &f.Advice)
 		f.Severity = profan.Severity(sev)
 		f.Gain = floatOrNaN(gain)
 		if err := json.Unmarshal([]byte(ev), &f.Evidence); err != nil {
@@ -460,6 +465,7 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 			rows.Close()
 			return nil, err
 		}
+		term(&name, &dem)
 		if tq.Kernel == nil || tq.Kernel.MatchString(name) || (dem != "" && tq.Kernel.MatchString(dem)) {
 			names[id] = cmp.Or(dem, name)
 		} else {
@@ -758,4 +764,13 @@ func (db *DB) rawKeys(ctx context.Context, name string) (map[uint64]bool, error)
 		keys[id] = true
 	}
 	return keys, rows.Err()
+}
+
+// term makes strings read from the database safe to show, as strings read
+// from an export are made at ingest: a shared database may hold what
+// another program or an older profan wrote, and labels are the user's.
+func term(ss ...*string) {
+	for _, s := range ss {
+		*s = safe.Term(*s)
+	}
 }

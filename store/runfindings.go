@@ -48,6 +48,7 @@ FROM run_findings WHERE run_id = ? ORDER BY id`), runID)
 		if err := rows.Scan(&f.Rule, &sev, &f.Message, &f.Advice, &gain, &ev); err != nil {
 			return nil, err
 		}
+		term(&f.Rule, &f.Message, &f.Advice)
 		f.Severity = profan.Severity(sev)
 		f.Gain = floatOrNaN(gain)
 		if err := json.Unmarshal([]byte(ev), &f.Evidence); err != nil {

@@ -475,6 +475,7 @@ func (db *DB) metricKey(ctx context.Context, id uint64) (metricKey, bool, error)
 			var i uint64
 			var k metricKey
 			err := rows.Scan(&i, &k.Name, &k.Section, &k.Unit, &k.RawUnit)
+			term(&k.Name, &k.Section, &k.Unit, &k.RawUnit)
 			return i, k, err
 		})
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/safe"
 )
 
 // RunInfo describes a run being written.
@@ -136,10 +137,8 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 	if info.Digest == "" {
 		return nil, errors.New("begin run: empty digest")
 	}
-	for k := range info.Labels {
-		if k == "" {
-			return nil, errors.New("begin run: empty label key")
-		}
+	if err := checkLabels(info.Labels); err != nil {
+		return nil, fmt.Errorf("begin run: %w", err)
 	}
 	// Check first without the write lock: re-ingesting is common, and
 	// must not wait for other writers.
@@ -525,6 +524,11 @@ func (w *RunWriter) lookupKey(m *profan.Metric) (uint64, error) {
 		}
 	}
 	key := keyOf(m)
+	for _, x := range []struct{ what, s string }{{"metric name", key.Name}, {"section", key.Section}, {"unit", key.Unit}, {"unit", key.RawUnit}} {
+		if len(x.s) > MaxName {
+			return 0, fmt.Errorf("%s %q...: %d bytes, longer than the %d a run database stores", x.what, safe.Term(x.s[:40]), len(x.s), MaxName)
+		}
+	}
 	sid, err := w.dictID(w.selKey, w.insKey, key.Name, key.Section, key.Unit, key.RawUnit)
 	if err != nil {
 		return 0, err

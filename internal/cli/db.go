@@ -41,7 +41,11 @@ func parseLabels(flags []string) (map[string]string, error) {
 		if !ok || strings.TrimSpace(k) == "" {
 			return nil, FlagErrorf("--label %q: want key=value", f)
 		}
-		out[strings.TrimSpace(k)] = v
+		k = strings.TrimSpace(k)
+		if _, dup := out[k]; dup {
+			return nil, FlagErrorf("--label %q: key %q given twice", f, k)
+		}
+		out[k] = v
 	}
 	return out, nil
 }

@@ -114,12 +114,14 @@ func Main(args []string, io *IOStreams) ExitCode {
 		case errors.As(err, &flagErr):
 			// The error and where the usage is, not the usage itself: it
 			// would bury the one line that matters.
-			fmt.Fprintf(io.ErrOut, "profan: %v\n", err)
+			fmt.Fprintf(io.ErrOut, "profan: %s\n", termLines(err.Error()))
 			if cmd != nil {
 				fmt.Fprintf(io.ErrOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 			}
 		default:
-			fmt.Fprintf(io.ErrOut, "profan: %v\n", err)
+			// Errors quote paths, flags and patterns the user gave: shown
+			// like strings from exports, they cannot drive the terminal.
+			fmt.Fprintf(io.ErrOut, "profan: %s\n", termLines(err.Error()))
 		}
 	}
 	return exitCodeOf(err)
@@ -128,7 +130,7 @@ func Main(args []string, io *IOStreams) ExitCode {
 // blankRefused are the flags whose value, once given, must say something:
 // an empty --db would silently mean ./profan.db, an empty --fail-on or
 // --max-regression a gate that checks nothing.
-var blankRefused = []string{"db", "fail-on", "max-regression", "config", "baseline", "metric", "kernel", "label", "html", "checks"}
+var blankRefused = []string{"db", "fail-on", "max-regression", "min-share", "require", "config", "baseline", "metric", "kernel", "label", "html", "checks", "device", "input-format"}
 
 // refuseBlankFlags refuses a flag of blankRefused given as an empty or
 // blank value (--db ”, --fail-on ',,,').
@@ -149,4 +151,14 @@ func refuseBlankFlags(cmd *cobra.Command) error {
 		}
 	}
 	return nil
+}
+
+// termLines is safe.Term of each line of s: an error of several lines
+// (cobra's suggestions, a driver's list of addresses tried) keeps them.
+func termLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = safe.Term(l)
+	}
+	return strings.Join(lines, "\n")
 }
