@@ -89,11 +89,21 @@ type MetricDelta struct {
 	History string `json:"history,omitempty"`
 }
 
+// Stored says, when both sides of a diff are stored runs, which ones, and
+// holds their kernels' stored series of noisy metrics (NoisySeries), so
+// that a step trend decided is decided the same way.
+type Stored struct {
+	A, B   int64
+	Series map[string]map[string]*Series
+}
+
 // Compare compares two runs' kernels by name: the canonical metrics that
 // moved by more than threshold (all of them with all), and the findings
 // that appeared or disappeared. hist holds the run-to-run spreads of noisy
-// metrics (Spreads).
-func Compare(va, vb []gate.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread) []KernelDiff {
+// metrics (Spreads); stored, when not nil, the series trend decides from:
+// a step between consecutive runs of a series gets trend's verdict, p and
+// method.
+func Compare(va, vb []gate.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) []KernelDiff {
 	ga, gb := gate.GroupByName(va), gate.GroupByName(vb)
 	byB := map[string]*gate.Group{}
 	for _, g := range gb {
@@ -126,6 +136,13 @@ func Compare(va, vb []gate.Kernel, threshold float64, all bool, hist map[string]
 			r := stats.Rel(ma, mb)
 			sp := hist[def.Name][a.Name]
 			c := gate.CompareMetric(def.Name, xa, xb, sp, threshold)
+			if stored != nil {
+				if s := stored.Series[def.Name][a.Name]; s != nil {
+					if step, ok := s.Step(stored.A, stored.B); ok {
+						c = step
+					}
+				}
+			}
 			v := verdict(def.Better, c.Changed, ma, mb)
 			if def.Name == "duration" {
 				timeVerdict = v

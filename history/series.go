@@ -151,7 +151,51 @@ type Source interface {
 // run-to-run spread of its stored series (as trend computes it): the noise
 // that single launches are tested against.
 func Spreads(ctx context.Context, db Source, kernels []string, metricNames []string) (map[string]map[string]stats.Spread, error) {
+	ss, err := NoisySeries(ctx, db, kernels, metricNames)
+	if err != nil {
+		return nil, err
+	}
 	out := map[string]map[string]stats.Spread{}
+	for m, by := range ss {
+		out[m] = map[string]stats.Spread{}
+		for k, s := range by {
+			out[m][k] = s.Spread
+		}
+	}
+	return out, nil
+}
+
+// Step is trend's decision on the step from run a to run b of the series,
+// when b follows a in it and either has fewer than three launches (trend
+// then cuts levels over the whole series, which a test of the two runs
+// alone would not reproduce): changed at b or not, with trend's p and
+// method. ok is false otherwise.
+func (s *Series) Step(a, b int64) (gate.Comparison, bool) {
+	for i := 1; i < len(s.Runs); i++ {
+		if s.Runs[i].Run != b {
+			continue
+		}
+		if s.Runs[i-1].Run != a || len(s.Runs[i-1].Values) >= 3 && len(s.Runs[i].Values) >= 3 {
+			return gate.Comparison{}, false
+		}
+		for _, c := range s.Changes {
+			if c.Run == b {
+				return gate.Comparison{Changed: true, P: c.P, Method: c.Method}, true
+			}
+		}
+		m := stats.Floor
+		if s.Spread.Known() {
+			m = stats.History
+		}
+		return gate.Comparison{Method: m}, true
+	}
+	return gate.Comparison{}, false
+}
+
+// NoisySeries returns, for each noisy metric and each of the named
+// kernels, its stored series with its change points, as trend builds it.
+func NoisySeries(ctx context.Context, db Source, kernels []string, metricNames []string) (map[string]map[string]*Series, error) {
+	out := map[string]map[string]*Series{}
 	if len(kernels) == 0 {
 		return out, nil
 	}
@@ -168,9 +212,9 @@ func Spreads(ctx context.Context, db Source, kernels []string, metricNames []str
 		if err != nil {
 			return nil, err
 		}
-		out[m] = map[string]stats.Spread{}
+		out[m] = map[string]*Series{}
 		for _, s := range Build(pts, m) {
-			out[m][s.Kernel] = s.Spread
+			out[m][s.Kernel] = s
 		}
 	}
 	return out, nil

@@ -159,6 +159,7 @@ func diffRun(opts *DiffOptions) error {
 		}
 	}
 	hist := map[string]map[string]stats.Spread{}
+	var stored *history.Stored
 	if db != nil {
 		var names []string
 		for _, g := range gate.GroupByName(b.views) {
@@ -168,11 +169,21 @@ func diffRun(opts *DiffOptions) error {
 		for i, d := range metrics.Defs {
 			defNames[i] = d.Name
 		}
-		if hist, err = history.Spreads(bg, db, names, defNames); err != nil {
+		series, err := history.NoisySeries(bg, db, names, defNames)
+		if err != nil {
 			return err
 		}
+		for m, by := range series {
+			hist[m] = map[string]stats.Spread{}
+			for k, s := range by {
+				hist[m][k] = s.Spread
+			}
+		}
+		if a.id != 0 && b.id != 0 {
+			stored = &history.Stored{A: a.id, B: b.id, Series: series}
+		}
 	}
-	diffs := history.Compare(a.views, b.views, threshold, opts.All, hist)
+	diffs := history.Compare(a.views, b.views, threshold, opts.All, hist, stored)
 	if opts.Kernel != "" {
 		kept := diffs[:0]
 		for _, d := range diffs {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -74,5 +75,61 @@ func TestDiffVerdicts(t *testing.T) {
 	out, errOut, code = run(t, "diff", fx+"saxpy.details.csv", fx+"saxpy.metrics.details.csv")
 	if code != ExitOK || !strings.Contains(out, "? only in ../../fixtures/ncu/saxpy.metrics.details.csv, not in ../../fixtures/ncu/saxpy.details.csv, so not compared: global_load_requests, gld_transactions,") {
 		t.Errorf("exit %d (%s): the metrics one side lacks are not listed:\n%s", code, errOut, out)
+	}
+}
+
+// TestDiffAgreesWithTrend: on one launch per run (series6), each step of
+// consecutive runs gets the verdict, p-value and test trend states for it;
+// a test of the two runs alone once gave other p-values.
+func TestDiffAgreesWithTrend(t *testing.T) {
+	db := series6(t)
+	out, _, code := run(t, "trend", "--db", db, "-k", "transpose", "-m", "duration", "--format", "json")
+	if code != ExitOK {
+		t.Fatalf("trend: exit %d", code)
+	}
+	var tr struct {
+		Changes []struct {
+			Run    int64   `json:"run"`
+			P      float64 `json:"p"`
+			Rel    float64 `json:"rel_change"`
+			Method string  `json:"method"`
+		} `json:"changes"`
+	}
+	if err := json.Unmarshal([]byte(out), &tr); err != nil || len(tr.Changes) != 4 {
+		t.Fatalf("trend json: %v, %d changes", err, len(tr.Changes))
+	}
+	changes := map[int64]int{}
+	for i, c := range tr.Changes {
+		changes[c.Run] = i
+	}
+	for b := int64(2); b <= 6; b++ {
+		out, errOut, code := run(t, "diff", "--db", db, "--all", "--format", "json", fmt.Sprint(b-1), fmt.Sprint(b))
+		if code != ExitOK {
+			t.Fatalf("diff: exit %d: %s", code, errOut)
+		}
+		var d struct {
+			Kernels []struct {
+				Metrics []struct {
+					Metric, Verdict, Test string
+					P                     float64
+					Rel                   float64 `json:"rel_change"`
+				}
+			}
+		}
+		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Kernels) != 1 {
+			t.Fatalf("diff json: %v", err)
+		}
+		for _, m := range d.Kernels[0].Metrics {
+			if m.Metric != "duration" {
+				continue
+			}
+			i, changed := changes[b]
+			switch {
+			case changed && (m.Verdict == "same" || m.P != tr.Changes[i].P || m.Rel != tr.Changes[i].Rel || m.Test != tr.Changes[i].Method):
+				t.Errorf("diff %d %d: %s p=%g %+g by %s; trend: p=%g %+g by %s", b-1, b, m.Verdict, m.P, m.Rel, m.Test, tr.Changes[i].P, tr.Changes[i].Rel, tr.Changes[i].Method)
+			case !changed && m.Verdict != "same":
+				t.Errorf("diff %d %d: %s, but trend states no change", b-1, b, m.Verdict)
+			}
+		}
 	}
 }
