@@ -241,12 +241,13 @@ func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, erro
 		}
 	}
 	var out []Check
-	found := false
+	found, matched := false, false
 	for _, g := range cur.Groups() {
 		k := g.First.K
 		if c.Kernel != nil && !c.Kernel.MatchString(k.Name) && !c.Kernel.MatchString(k.DisplayName()) {
 			continue
 		}
+		matched = true
 		xs := g.Samples(c.Metric)
 		lacking := g.Records - len(xs)
 		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: "require", Name: c.Text, Source: g.First.Source}
@@ -276,10 +277,21 @@ func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, erro
 		}
 		out = append(out, ch)
 	}
+	if !matched && c.Kernel != nil {
+		return nil, &NoKernelError{Condition: c}
+	}
 	if !found && skipMissing {
 		return nil, &MissingMetricError{Condition: c}
 	}
 	return out, nil
+}
+
+// NoKernelError reports a condition whose kernel pattern matches no
+// kernel: it would check nothing, and a gate never passes on that.
+type NoKernelError struct{ Condition Condition }
+
+func (e *NoKernelError) Error() string {
+	return fmt.Sprintf("condition %q: its kernel pattern %q matches no kernel, so nothing would be checked", e.Condition.Text, e.Condition.Kernel.String())
 }
 
 // metricNames are the names a metric may be given by: the canonical ones

@@ -109,6 +109,7 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "hex float duration", in: replaceLine(t, saxpy, dur, durCol("0x1p3")), line: dur, msg: `"0x1p3" is not a number`},
 		{name: "digit separators", in: replaceLine(t, saxpy, dur, durCol("57_280")), line: dur, msg: `"57_280" is not a number`},
 		{name: "NaN duration", in: replaceLine(t, saxpy, dur, durCol("NaN")), launches: 1},
+		{name: "negative duration, said at its line", in: replaceLine(t, saxpy, dur, durCol("-57,280")), line: dur, msg: "negative duration"},
 		// A last line without its line end.
 		{name: "trace cut in a number of its last line", in: trace[:bytes.LastIndexByte(trace[:len(trace)-1], '\n')+16], line: traceLines, msg: "no line end"},
 		{name: "trace without its last newline", in: trace[:len(trace)-1], launches: 301},

@@ -35,6 +35,7 @@ func TestHostileCommandLines(t *testing.T) {
 		{"duplicate label key", []string{"ingest", "--db", db, "--label", "a=1", "--label", "a=2", in}, ExitError, `key "a" given twice`},
 		{"blank label key", []string{"ingest", "--db", db, "--label", " =1", in}, ExitError, "want key=value"},
 		{"blank suppression reason", []string{"analyze", in, "--config", cfg("blank.toml", "[[suppress]]\nrule = \"memory-bound\"\nreason = \"  \"\n")}, ExitError, "has no reason"},
+		{"require whose kernel pattern matches nothing", []string{"gate", in, "--config", cfg("req.toml", "[[require]]\nmetric = \"duration\"\nop = \"<\"\nvalue = \"1s\"\nkernel = \"nosuchkernel\"\n")}, ExitError, `kernel pattern "nosuchkernel" matches no kernel`},
 		{"config of /dev/zero", []string{"analyze", in, "--config", "/dev/zero"}, ExitError, "larger than 1048576 bytes"},
 		{"path with escapes", []string{"analyze", filepath.Join(dir, "no\x1b]0;x\x07such.csv")}, ExitError, `no\x1b]0;x\asuch.csv`},
 	} {
