@@ -498,7 +498,7 @@ type Comparison struct {
 // stats.CompareRuns: the launches when both runs have three or more, else
 // the run-to-run spread of the kernel's history, else the 5% floor.
 func CompareMetric(metric string, xa, xb []float64, hist stats.Spread, minRel float64) Comparison {
-	if !Noisy(metric) {
+	if !metrics.Noisy(metric) {
 		return Comparison{Changed: math.Abs(stats.Rel(stats.Median(xa), stats.Median(xb))) > minRel && stats.Median(xa) != stats.Median(xb), Method: stats.Exact}
 	}
 	ch, p, m := stats.NoisyThresholds.CompareRuns(xa, xb, hist)
@@ -516,15 +516,4 @@ func formatP(p float64) string {
 		return "p<0.001"
 	}
 	return fmt.Sprintf("p=%.3f", p)
-}
-
-// Noisy reports whether a metric varies from run to run by nature.
-func Noisy(metric string) bool {
-	m := strings.ToLower(metric)
-	for _, s := range []string{"duration", "time", "throughput", "per_second", "pct_of_peak", "peak_pct", "utilization", "occupancy", "sm_efficiency", "frequency", "cycles", "ipc"} {
-		if strings.Contains(m, s) {
-			return true
-		}
-	}
-	return false
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan/gate"
+	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/stats"
 	"github.com/profan-dev/profan/store"
 )
@@ -87,7 +88,7 @@ func Build(pts []store.Point, metric string) []*Series {
 	out := make([]*Series, 0, len(order))
 	for _, k := range order {
 		s := by[k]
-		detectChanges(s, gate.Noisy(metric))
+		detectChanges(s, metrics.Noisy(metric))
 		out = append(out, s)
 	}
 	return out
@@ -205,7 +206,7 @@ func NoisySeries(ctx context.Context, db Source, kernels []string, metricNames [
 	}
 	re := regexp.MustCompile("^(?:" + strings.Join(q, "|") + ")$")
 	for _, m := range metricNames {
-		if !gate.Noisy(m) {
+		if !metrics.Noisy(m) {
 			continue
 		}
 		pts, err := db.Trend(ctx, store.TrendQuery{Kernel: re, Metric: m})

@@ -9,7 +9,7 @@ import (
 // Defs is the table of canonical metrics, in evaluation order: a
 // definition may use those above it.
 var Defs = []*Def{
-	{Name: "duration", Unit: "s", Better: -1,
+	{Name: "duration", Unit: "s", Better: -1, Noisy: true,
 		Doc: "kernel duration (average per launch for aggregated records)",
 		NCU: "gpu__time_duration.sum, Duration", Nvprof: "gpu-trace Duration, summary Avg",
 		eval: func(e *env) (float64, string, bool) {
@@ -18,11 +18,11 @@ var Defs = []*Def{
 			}
 			return e.src("gpu__time_duration.sum", "gpu__time_duration", "Duration[s]")
 		}},
-	{Name: "gpu_time_total", Unit: "s", Better: -1,
+	{Name: "gpu_time_total", Unit: "s", Better: -1, Noisy: true,
 		Doc: "time of all the launches an aggregate record stands for, as the profiler's summary printed it",
 		NCU: "—", Nvprof: "summary Time; nsys cuda_gpu_kern_sum Total Time",
 		eval: source(1, "gpu_time_total")},
-	{Name: "gpu_time_pct", Unit: "%", Better: 0,
+	{Name: "gpu_time_pct", Unit: "%", Better: 0, Noisy: true,
 		Doc: "the record's share of the GPU time, as the profiler's summary printed it (nvprof counts copies too; profan's groups give the share of kernel time)",
 		NCU: "—", Nvprof: "summary Time(%); nsys cuda_gpu_kern_sum Time (%)",
 		eval: source(1, "gpu_time_pct")},
@@ -186,7 +186,7 @@ var Defs = []*Def{
 			}
 			return sum, strings.Join(from, " + "), true
 		}},
-	{Name: "l2_cycles", Unit: "", Better: 0,
+	{Name: "l2_cycles", Unit: "", Better: 0, Noisy: true,
 		Doc: "L2 cycles elapsed during the kernel (mean over the slices)",
 		NCU: "lts__cycles_elapsed.avg", Nvprof: "—",
 		eval: source(1, "lts__cycles_elapsed.avg")},
@@ -220,13 +220,13 @@ var Defs = []*Def{
 			}
 			return bw * d, "Memory Throughput × duration", true
 		})},
-	{Name: "dram_read_throughput", Unit: "B/s", Better: 0,
+	{Name: "dram_read_throughput", Unit: "B/s", Better: 0, Noisy: true,
 		Doc: "device memory read bandwidth", NCU: "dram__bytes_read.sum.per_second, or bytes / duration", Nvprof: "dram_read_throughput",
 		eval: first(source(1, "dram__bytes_read.sum.per_second", "dram__read_bytes_per_sec", "dram_read_throughput"), perSecond("dram_read_bytes"))},
-	{Name: "dram_write_throughput", Unit: "B/s", Better: 0,
+	{Name: "dram_write_throughput", Unit: "B/s", Better: 0, Noisy: true,
 		Doc: "device memory write bandwidth", NCU: "dram__bytes_write.sum.per_second, or bytes / duration", Nvprof: "dram_write_throughput",
 		eval: first(source(1, "dram__bytes_write.sum.per_second", "dram__write_bytes_per_sec", "dram_write_throughput"), perSecond("dram_write_bytes"))},
-	{Name: "dram_throughput", Unit: "B/s", Better: 0,
+	{Name: "dram_throughput", Unit: "B/s", Better: 0, Noisy: true,
 		Doc: "read + write device memory bandwidth", NCU: "dram__bytes.sum.per_second, Memory Throughput [B/s]", Nvprof: "derived",
 		eval: first(sum("dram_read_throughput", "dram_write_throughput"), source(1, "dram__bytes.sum.per_second", "Memory Throughput[B/s]"))},
 	{Name: "dram_peak_bandwidth", Unit: "B/s", Better: 0,
@@ -248,13 +248,13 @@ var Defs = []*Def{
 			}
 			return math.NaN(), "", false
 		}},
-	{Name: "dram_peak_pct", Unit: "%", Better: 0,
+	{Name: "dram_peak_pct", Unit: "%", Better: 0, Noisy: true,
 		Doc: "dram_throughput / dram_peak_bandwidth × 100", NCU: "derived", Nvprof: "derived",
 		eval: func(e *env) (float64, string, bool) {
 			v, from, ok := ratio("dram_throughput", "dram_peak_bandwidth")(e)
 			return v * 100, from, ok
 		}},
-	{Name: "dram_utilization", Unit: "%", Better: 0,
+	{Name: "dram_utilization", Unit: "%", Better: 0, Noisy: true,
 		Doc: "device memory throughput as ncu reports it against its own peak (nvprof: utilization level × 10)",
 		NCU: "dram__throughput.avg.pct_of_peak_sustained_elapsed, DRAM Throughput [%], SOL FB", Nvprof: "dram_utilization (0–10 level)",
 		eval: first(source(1, "dram__throughput.avg.pct_of_peak_sustained_elapsed", "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "DRAM Throughput[%]", "SOL FB[%]", "fbpa__sol_pct"), source(10, "dram_utilization"))},
@@ -272,7 +272,7 @@ var Defs = []*Def{
 	{Name: "flop_count_dp", Unit: "FLOP", Better: 0,
 		Doc: "double-precision operations: dadd + dmul + 2 × dfma", NCU: "smsp__sass_thread_inst_executed_op_{dadd,dmul,dfma}_pred_on.sum, or the per-cycle and per-second forms", Nvprof: "flop_count_dp",
 		eval: first(source(1, "flop_count_dp"), flops("d"))},
-	{Name: "flop_throughput", Unit: "FLOP/s", Better: +1,
+	{Name: "flop_throughput", Unit: "FLOP/s", Better: +1, Noisy: true,
 		Doc: "(flop_count_sp + flop_count_dp) / duration", NCU: "derived", Nvprof: "derived",
 		eval: func(e *env) (float64, string, bool) {
 			sp, ok1 := e.val("flop_count_sp")
@@ -331,7 +331,7 @@ var Defs = []*Def{
 		}},
 
 	// Occupancy, launch and control flow (C5).
-	{Name: "achieved_occupancy", Unit: "", Better: +1,
+	{Name: "achieved_occupancy", Unit: "", Better: +1, Noisy: true,
 		Doc: "active warps / maximum warps per SM, as a fraction 0–1 like nvprof (ncu prints percent)",
 		NCU: "sm__warps_active.avg.pct_of_peak_sustained_active, Achieved Occupancy", Nvprof: "achieved_occupancy",
 		eval: first(source(0.01, "sm__warps_active.avg.pct_of_peak_sustained_active", "Achieved Occupancy[%]"), source(1, "achieved_occupancy"))},
@@ -339,7 +339,7 @@ var Defs = []*Def{
 		Doc: "occupancy the launch configuration allows, fraction 0–1",
 		NCU: "sm__maximum_warps_per_active_cycle_pct, Theoretical Occupancy", Nvprof: "—",
 		eval: source(0.01, "sm__maximum_warps_per_active_cycle_pct", "Theoretical Occupancy[%]")},
-	{Name: "sm_efficiency", Unit: "%", Better: +1,
+	{Name: "sm_efficiency", Unit: "%", Better: +1, Noisy: true,
 		Doc: "share of time at least one warp is active on an SM", NCU: "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed", Nvprof: "sm_efficiency",
 		eval: source(1, "smsp__cycles_active.avg.pct_of_peak_sustained_elapsed", "sm__cycles_active.avg.pct_of_peak_sustained_elapsed", "sm_efficiency")},
 	{Name: "branch_efficiency", Unit: "%", Better: +1,
@@ -364,7 +364,7 @@ var Defs = []*Def{
 			}
 			return math.NaN(), "", false
 		}},
-	{Name: "compute_throughput_pct", Unit: "%", Better: 0,
+	{Name: "compute_throughput_pct", Unit: "%", Better: 0, Noisy: true,
 		Doc: "SM throughput against its peak (ncu speed of light)", NCU: "sm__throughput.avg.pct_of_peak_sustained_elapsed, Compute (SM) Throughput, SM [%]", Nvprof: "—",
 		eval: source(1, "sm__throughput.avg.pct_of_peak_sustained_elapsed", "Compute (SM) Throughput[%]", "SM [%][%]", "sm__sol_pct")},
 	{Name: "dram_sol_pct", Unit: "%", Better: 0,
@@ -376,7 +376,7 @@ var Defs = []*Def{
 	{Name: "l1_sol_pct", Unit: "%", Better: 0,
 		Doc: "L1/TEX cache and shared memory throughput against its peak (ncu speed of light)", NCU: "l1tex__throughput.avg.pct_of_peak_sustained_active, L1/TEX Cache Throughput [%]", Nvprof: "—",
 		eval: source(1, "l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/TEX Cache Throughput[%]")},
-	{Name: "memory_throughput_pct", Unit: "%", Better: 0,
+	{Name: "memory_throughput_pct", Unit: "%", Better: 0, Noisy: true,
 		Doc: "memory-system throughput against its peak (ncu speed of light)", NCU: "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed, Memory Throughput [%], Memory [%]", Nvprof: "—",
 		eval: source(1, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "Memory Throughput[%]", "Memory [%][%]")},
 }

@@ -41,7 +41,11 @@ type Value struct {
 type Def struct {
 	Name   string
 	Unit   string
-	Better int    // +1 when higher is better, -1 when lower is, 0 neither
+	Better int // +1 when higher is better, -1 when lower is, 0 neither
+	// Noisy marks a value that varies from run to run by nature (times,
+	// rates, achieved occupancy): two runs are compared against their
+	// noise, never exactly as counters are.
+	Noisy  bool
 	Doc    string // meaning and formula
 	NCU    string // ncu sources, for the documentation
 	Nvprof string // nvprof sources, for the documentation
@@ -326,4 +330,22 @@ func Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Noisy reports whether a metric varies from run to run by nature: a
+// canonical metric says so itself; a raw ncu or nvprof name carries no
+// declared property, so its kind is read from the words of its name
+// (gpu__time_duration.sum, dram__bytes.sum.per_second, sm__warps_active
+// .avg.pct_of_peak_sustained_active, achieved_occupancy, ...).
+func Noisy(name string) bool {
+	if d, ok := ByName(name); ok {
+		return d.Noisy
+	}
+	m := strings.ToLower(name)
+	for _, s := range []string{"duration", "time", "throughput", "per_second", "pct_of_peak", "peak_pct", "utilization", "achieved_occupancy", "warps_active", "sm_efficiency", "frequency", "cycles", "ipc"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
 }

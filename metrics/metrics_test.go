@@ -118,3 +118,27 @@ func TestShareText(t *testing.T) {
 		}
 	}
 }
+
+// TestNoisy: canonical metrics declare whether they are noisy; raw names
+// are read from their words.
+func TestNoisy(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		want bool
+	}{
+		{"duration", true},
+		{"achieved_occupancy", true},
+		{"dram_throughput", true},
+		{"theoretical_occupancy", false}, // from the launch configuration: exact
+		{"gld_transactions_per_request", false},
+		{"gpu__time_duration.sum", true},
+		{"dram__bytes.sum.per_second", true},
+		{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := metrics.Noisy(tt.name); got != tt.want {
+				t.Errorf("Noisy(%q) = %v, want %v", tt.name, got, tt.want)
+			}
+		})
+	}
+}
