@@ -45,6 +45,11 @@ func parseLabels(flags []string) (map[string]string, error) {
 		if _, dup := out[k]; dup {
 			return nil, FlagErrorf("--label %q: key %q given twice", f, k)
 		}
+		if strings.TrimSpace(v) == "" {
+			// commit=$(git rev-parse ...) outside a repository: a run
+			// labelled with nothing could never be found by its label.
+			return nil, FlagErrorf("--label %q: the value is empty", f)
+		}
 		out[k] = v
 	}
 	return out, nil
