@@ -21,6 +21,7 @@ var detailsRawPairs = [][2]string{
 	{"../fixtures/pytorch2/cnn.full.details.csv.gz", "../fixtures/pytorch2/cnn.full.raw.csv.gz"},
 	{"../fixtures/pytorch2/gpt.full.details.csv.gz", "../fixtures/pytorch2/gpt.full.raw.csv.gz"},
 	{"../fixtures/pytorch2/tf.full.details.csv.gz", "../fixtures/pytorch2/tf.full.raw.csv.gz"},
+	{"../fixtures/sweep/sweep.details.csv.gz", "../fixtures/sweep/sweep.raw.csv.gz"},
 }
 
 // TestDetailsMatchRaw: the details page alone, the export most users make,
@@ -156,6 +157,49 @@ func TestDetailsIdealSectors(t *testing.T) {
 			}
 			if tc.requestsPerWarp > 0 && math.Abs(x.SectorsPerRequest-tc.requestsPerWarp) > 0.01 {
 				t.Errorf("got %.2f per request, want %.2f", x.SectorsPerRequest, tc.requestsPerWarp)
+			}
+		})
+	}
+}
+
+// TestMissingUpFront: what a page lacks is said with the command that adds
+// it: a --set basic details page needs --set full, a --set full details
+// page the raw page for the counters ncu's rules do not quote (and none for
+// coalescing and bank conflicts, which its rules test), and a finding
+// without a line the source page.
+func TestMissingUpFront(t *testing.T) {
+	const (
+		basic = "../fixtures/sweep/sweep.live.basic.details.csv.gz"
+		full  = "../fixtures/sweep/sweep.details.csv.gz"
+		raw   = "../fixtures/sweep/sweep.raw.csv.gz"
+	)
+	for _, tc := range []struct {
+		file, rule string
+		source     bool // the entry asks for the source page
+		command    string
+		want       bool
+	}{
+		{basic, "uncoalesced-global", false, "ncu --set full -o r ./app", true},
+		{basic, "atomic-serialization", false, "ncu --set full -o r ./app, then ncu --import r.ncu-rep --csv --page raw", true},
+		{full, "atomic-serialization", false, "ncu --import r.ncu-rep --csv --page raw", true},
+		{full, "uncoalesced-global", false, "", false},
+		{full, "shared-bank-conflict", false, "", false},
+		{raw, "shared-bank-conflict", false, "", false},
+		{raw, "uncoalesced-global", true, "--page source --print-source cuda,sass", true},
+	} {
+		t.Run(tc.file+" "+tc.rule, func(t *testing.T) {
+			var c analysis.CountMissing
+			for _, a := range analyzed(t, tc.file) {
+				c.Add(a)
+			}
+			got := false
+			for _, m := range c.Out {
+				if m.Rule == tc.rule && strings.Contains(m.Needs, "source page") == tc.source && strings.Contains(m.Command, tc.command) {
+					got = true
+				}
+			}
+			if got != tc.want {
+				t.Errorf("missing %s with %q: got %v, want %v (%+v)", tc.rule, tc.command, got, tc.want, c.Out)
 			}
 		})
 	}
