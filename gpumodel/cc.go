@@ -61,7 +61,7 @@ func ResolveArch(s string) (string, error) {
 	if cc, ok := archCC[strings.ToLower(strings.Join(strings.Fields(s), " "))]; ok {
 		return cc, nil
 	}
-	if spec, ok := Lookup(s); ok {
+	if spec, ok := Resolve(s); ok {
 		return spec.CC, nil
 	}
 	return "", fmt.Errorf("resolving arch %q: not a compute capability, architecture or known GPU", s)

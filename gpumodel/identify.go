@@ -124,7 +124,7 @@ func Identify(c Clues) Identity {
 	var fits []*Spec
 	if len(id.Evidence) > 0 {
 		for _, s := range specs {
-			if c.CC != "" && !sameCC(s.CC, c.CC) {
+			if c.CC != "" && !sameCC(s.CC, c.CC) || s.NeedsMemoryClue && c.MemoryBytes <= 0 {
 				continue
 			}
 			if c.fits(s) {
@@ -207,4 +207,21 @@ func sameCC(a, b string) bool {
 	am, an, err1 := ParseCC(a)
 	bm, bn, err2 := ParseCC(b)
 	return err1 == nil && err2 == nil && am == bm && an == bn
+}
+
+// Contradictions lists what the export says of its GPU that s (named by
+// the user) is not: another compute capability, SM count or memory size,
+// each as "export X, NAME Y". Empty when nothing contradicts s.
+func Contradictions(s *Spec, c Clues) []string {
+	var out []string
+	if c.CC != "" && s.CC != "" && !sameCC(s.CC, c.CC) {
+		out = append(out, fmt.Sprintf("compute capability: the export %s, %s %s", c.CC, s.Name, s.CC))
+	}
+	if c.SMs > 0 && s.SMs > 0 && c.SMs != s.SMs {
+		out = append(out, fmt.Sprintf("SMs: the export %d, %s %d", c.SMs, s.Name, s.SMs))
+	}
+	if c.MemoryBytes > 0 && s.MemoryGiB > 0 && math.Abs(c.MemoryBytes/(s.MemoryGiB*(1<<30))-1) > 0.10 {
+		out = append(out, fmt.Sprintf("memory: the export %.1f GiB, %s %.0f GB", c.MemoryBytes/(1<<30), s.Name, s.MemoryGiB))
+	}
+	return out
 }

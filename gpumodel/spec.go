@@ -52,6 +52,12 @@ type Spec struct {
 	// GiB; 0 where the table does not say. Only Identify uses it.
 	MemoryGiB float64
 
+	// NeedsMemoryClue keeps a board out of Identify's fit unless the
+	// export gives the memory size: its DRAM clock and SM count are
+	// another board's within the tolerances (the H100 NVL's are the
+	// H100 SXM5's).
+	NeedsMemoryClue bool
+
 	SharedBanks    int  // 16 for CC 1.x (serviced per half-warp), 32 after
 	BankWidthBytes int  // 4 (successive 32-bit words in successive banks)
 	BankWidth8     bool // Kepler's optional 8-byte bank mode (cudaSharedMemBankSizeEightByte)
@@ -176,6 +182,54 @@ func Lookup(deviceName string) (*Spec, bool) {
 	return best, best != nil
 }
 
+// Resolve finds the GPU a user names (--device, model --arch): a device
+// name as Lookup reads it, a short name that one family of the table
+// carries ("H100", "A100", "T4", "RTX 4090"; the compute capability's
+// representative, else the first, when several boards share it), or a
+// compute capability ("sm_90", "8.6"), whose representative it returns.
+func Resolve(name string) (*Spec, bool) {
+	if s, ok := Lookup(name); ok {
+		return s, true
+	}
+	n := normalizeName(name)
+	if len(n) < 2 {
+		return nil, false
+	}
+	var fits []*Spec
+	for _, s := range specs {
+		for _, a := range s.allNames() {
+			a = normalizeName(a)
+			if containsWord(a, n) || containsWord(strings.TrimPrefix(a, "geforce "), n) {
+				fits = append(fits, s)
+				break
+			}
+		}
+	}
+	if len(fits) > 0 {
+		for _, s := range fits {
+			if rep, ok := ByCC(s.CC); ok && rep == s && sameFamily(fits) {
+				return s, true
+			}
+		}
+		if sameFamily(fits) {
+			return fits[0], true
+		}
+		return nil, false
+	}
+	return ByCC(name)
+}
+
+// sameFamily reports whether the GPUs share a chip: the boards of one
+// product ("H100" is the SXM5, PCIe and NVL boards of the GH100).
+func sameFamily(ss []*Spec) bool {
+	for _, s := range ss {
+		if s.Chip != ss[0].Chip {
+			return false
+		}
+	}
+	return true
+}
+
 func (s *Spec) allNames() []string {
 	return append([]string{s.Name}, s.Aliases...)
 }
@@ -227,7 +281,10 @@ var byCC = map[string]string{
 	"6.0":  "Tesla P100-PCIE-16GB",
 	"6.1":  "GeForce GTX 1080",
 	"7.0":  "Tesla V100-SXM2-16GB",
+	"7.5":  "Tesla T4",
 	"8.0":  "A100-SXM4-40GB",
+	"8.6":  "A10",
+	"8.7":  "Jetson AGX Orin",
 	"8.9":  "RTX 6000 Ada Generation",
 	"9.0":  "H100 SXM5 80GB",
 	"10.0": "B200",

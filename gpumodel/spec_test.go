@@ -62,7 +62,7 @@ func TestPeakBandwidthDatasheet(t *testing.T) {
 
 func TestSpecsComplete(t *testing.T) {
 	archs := map[string]bool{"Tesla": true, "Fermi": true, "Kepler": true, "Maxwell": true, "Pascal": true,
-		"Volta": true, "Ampere": true, "Ada": true, "Hopper": true, "Blackwell": true}
+		"Volta": true, "Turing": true, "Ampere": true, "Ada": true, "Hopper": true, "Blackwell": true}
 	seen := map[string]string{}
 	for _, s := range Specs() {
 		if !archs[s.Arch] {
@@ -159,7 +159,7 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	// Names that must not be mistaken for a listed GPU.
-	for _, device := range []string{"", "Tesla V100S-PCIE-32GB", "NVIDIA H100 NVL", "GeForce GTX 10800", "Tesla K2", "(0)"} {
+	for _, device := range []string{"", "Tesla V100S-PCIE-32GB", "GeForce GTX 10800", "Tesla K2", "(0)"} {
 		if s, ok := Lookup(device); ok {
 			t.Errorf("Lookup(%q): got %s, want no match", device, s.Name)
 		}
@@ -182,6 +182,9 @@ func TestByCC(t *testing.T) {
 		{"8.9", "RTX 6000 Ada Generation"},
 		{"3.5", "Tesla K40"},
 		{"3.7", "Tesla K80"},
+		{"7.5", "Tesla T4"},
+		{"sm_86", "A10"},
+		{"8.7", "Jetson AGX Orin"},
 		{"2.0", "Tesla C2050"},
 		{"1.3", "GeForce GTX 280"},
 	}
@@ -198,7 +201,7 @@ func TestByCC(t *testing.T) {
 			t.Errorf("ByCC(%q): got a CC %s GPU", tt.cc, s.CC)
 		}
 	}
-	for _, cc := range []string{"7.5", "4.0", "x", ""} {
+	for _, cc := range []string{"4.0", "x", ""} {
 		if s, ok := ByCC(cc); ok {
 			t.Errorf("ByCC(%q): got %s, want no match", cc, s.Name)
 		}
@@ -334,6 +337,36 @@ func TestResolveArch(t *testing.T) {
 			t.Errorf("ResolveArch(%q): got %q, want an error", in, got)
 		} else if !strings.HasPrefix(err.Error(), "resolving arch") {
 			t.Errorf("ResolveArch(%q): error %q does not name the stage", in, err)
+		}
+	}
+}
+
+// TestShortNames: what users type for the GPUs they run on names one entry
+// of the table: short names, the names CUDA prints, and compute
+// capabilities.
+func TestShortNames(t *testing.T) {
+	for _, tt := range []struct{ name, want string }{
+		{"H100", "H100 SXM5 80GB"}, {"A100", "A100-SXM4-40GB"}, {"T4", "Tesla T4"}, {"V100", "Tesla V100-SXM2-16GB"},
+		{"P100", "Tesla P100-PCIE-16GB"}, {"A10", "A10"}, {"A10G", "A10G"}, {"NVIDIA A10G", "A10G"}, {"A30", "A30"},
+		{"A40", "A40"}, {"L4", "L4"}, {"L40", "L40"}, {"L40S", "L40S"}, {"NVIDIA L40S", "L40S"}, {"H100 NVL", "H100 NVL"},
+		{"NVIDIA H100 NVL", "H100 NVL"}, {"H100 PCIe", "H100 PCIe"}, {"H200", "H200"}, {"B200", "B200"}, {"GB200", "B200"},
+		{"RTX 4090", "GeForce RTX 4090"}, {"NVIDIA GeForce RTX 4090", "GeForce RTX 4090"}, {"RTX 3090", "GeForce RTX 3090"},
+		{"RTX 2080 Ti", "GeForce RTX 2080 Ti"}, {"RTX 5090", "GeForce RTX 5090"}, {"Jetson Orin", "Jetson AGX Orin"},
+		{"A100 80GB PCIe", "A100 80GB PCIe"}, {"NVIDIA A100-SXM4-80GB", "A100-SXM4-80GB"}, {"A100-PCIE-40GB", "A100-SXM4-40GB"},
+		{"sm_75", "Tesla T4"}, {"8.6", "A10"}, {"sm_90", "H100 SXM5 80GB"}, {"12.0", "GeForce RTX 5090"},
+	} {
+		s, ok := Resolve(tt.name)
+		if !ok || s.Name != tt.want {
+			got := "nothing"
+			if ok {
+				got = s.Name
+			}
+			t.Errorf("Resolve(%q): got %s, want %s", tt.name, got, tt.want)
+		}
+	}
+	for _, name := range []string{"", "H", "RTX", "X100", "sm_40"} {
+		if s, ok := Resolve(name); ok {
+			t.Errorf("Resolve(%q): got %s, want nothing", name, s.Name)
 		}
 	}
 }

@@ -235,6 +235,25 @@ var specs = []*Spec{
 		MemClockMHz: 850, BusWidthBits: 3072, DataRate: 2, DatasheetBandwidth: 652.8, L2Bytes: 4608 * kiB, MemoryGiB: 12,
 	}),
 
+	// --- Turing (CC 7.5): 64 FP32 lanes per SM, FP64 at 1/32. ---
+
+	// TU104. DS (NVIDIA T4 datasheet): 2560 cores (40 SMs), 1590 MHz
+	// boost, 8.1 SP TFLOP/s, 16 GB GDDR6 on 256 bits, 320 GB/s (10 Gb/s:
+	// 5000 MHz), 4 MB L2.
+	withLimits(Spec{
+		Name: "Tesla T4", Aliases: []string{"T4"}, Arch: "Turing", Chip: "TU104", CC: "7.5",
+		SMs: 40, CoresPerSM: 64, FP64PerSM: 2, SMClockMHz: 1590, BaseClockMHz: 585,
+		MemClockMHz: 5000, BusWidthBits: 256, DataRate: 2, DatasheetBandwidth: 320, L2Bytes: 4 * miB, MemoryGiB: 16,
+	}),
+	// TU102. DS (GeForce RTX 2080 Ti product page, Turing WP): 4352 cores
+	// (68 SMs), 1545 MHz boost, 11 GB GDDR6 on 352 bits at 14 Gb/s =
+	// 616 GB/s (7000 MHz), 5.5 MB L2.
+	withLimits(Spec{
+		Name: "GeForce RTX 2080 Ti", Arch: "Turing", Chip: "TU102", CC: "7.5",
+		SMs: 68, CoresPerSM: 64, FP64PerSM: 2, SMClockMHz: 1545, BaseClockMHz: 1350,
+		MemClockMHz: 7000, BusWidthBits: 352, DataRate: 2, DatasheetBandwidth: 616, L2Bytes: 5632 * kiB, MemoryGiB: 11,
+	}),
+
 	// --- Ampere (CC 8.0): GA100, 108 SMs × 64 lanes, FP64 half rate. ---
 
 	// GA100 40 GB (SXM4 and PCIe share the memory system). WP: 1410 MHz
@@ -246,6 +265,21 @@ var specs = []*Spec{
 		SMs: 108, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1410,
 		MemClockMHz: 1215, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 1555, L2Bytes: 40 * miB, MemoryGiB: 40,
 	}),
+	// GA100 80 GB PCIe. DS (A100 datasheet): 1512 MHz HBM2e on 5120 bits
+	// = 1935 GB/s.
+	withLimits(Spec{
+		Name: "A100 80GB PCIe", Aliases: []string{"A100-PCIE-80GB"}, Arch: "Ampere", Chip: "GA100", CC: "8.0",
+		SMs: 108, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1410,
+		MemClockMHz: 1512, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 1935, L2Bytes: 40 * miB, MemoryGiB: 80,
+	}),
+	// GA100 with 56 SMs. DS (A30 datasheet): 3584 cores, 1440 MHz boost
+	// (10.3 SP / 5.2 DP TFLOP/s), 24 GB HBM2 on 3072 bits, 933 GB/s
+	// (1215 MHz), 24 MB L2.
+	withLimits(Spec{
+		Name: "A30", Arch: "Ampere", Chip: "GA100", CC: "8.0",
+		SMs: 56, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1440,
+		MemClockMHz: 1215, BusWidthBits: 3072, DataRate: 2, DatasheetBandwidth: 933, L2Bytes: 24 * miB, MemoryGiB: 24,
+	}),
 	// GA100 80 GB SXM4. DS: 1593 MHz HBM2e on 5120 bits = 2039 GB/s.
 	withLimits(Spec{
 		Name: "A100-SXM4-80GB", Arch: "Ampere", Chip: "GA100", CC: "8.0",
@@ -253,7 +287,81 @@ var specs = []*Spec{
 		MemClockMHz: 1593, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 2039, L2Bytes: 40 * miB, MemoryGiB: 80,
 	}),
 
+	// --- Ampere GA10x (CC 8.6, 8.7): 128 FP32 lanes per SM, FP64 at 1/64. ---
+
+	// GA102. DS (A10 datasheet): 9216 cores (72 SMs), 1695 MHz boost
+	// (31.2 SP TFLOP/s), 24 GB GDDR6 on 384 bits, 600 GB/s (12.5 Gb/s:
+	// 6251 MHz), 6 MB L2.
+	withLimits(Spec{
+		Name: "A10", Arch: "Ampere", Chip: "GA102", CC: "8.6",
+		SMs: 72, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 1695,
+		MemClockMHz: 6251, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 600, L2Bytes: 6 * miB, MemoryGiB: 24,
+	}),
+	// GA102 for AWS G5 instances (AWS's G5 page): 10240 cores (80 SMs),
+	// 1710 MHz boost, the A10's memory: 24 GB GDDR6, 600 GB/s, 6 MB L2.
+	withLimits(Spec{
+		Name: "A10G", Arch: "Ampere", Chip: "GA102", CC: "8.6",
+		SMs: 80, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 1710,
+		MemClockMHz: 6251, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 600, L2Bytes: 6 * miB, MemoryGiB: 24,
+	}),
+	// GA102. DS (A40 datasheet): 10752 cores (84 SMs), 1740 MHz boost
+	// (37.4 SP TFLOP/s), 48 GB GDDR6 on 384 bits, 696 GB/s (14.5 Gb/s:
+	// 7251 MHz), 6 MB L2.
+	withLimits(Spec{
+		Name: "A40", Arch: "Ampere", Chip: "GA102", CC: "8.6",
+		SMs: 84, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 1740,
+		MemClockMHz: 7251, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 696, L2Bytes: 6 * miB, MemoryGiB: 48,
+	}),
+	// GA102. DS (GeForce RTX 3090 product page, Ampere GA102 WP): 10496
+	// cores (82 SMs), 1695 MHz boost, 24 GB GDDR6X on 384 bits at
+	// 19.5 Gb/s = 936 GB/s (9751 MHz), 6 MB L2.
+	withLimits(Spec{
+		Name: "GeForce RTX 3090", Arch: "Ampere", Chip: "GA102", CC: "8.6",
+		SMs: 82, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 1695, BaseClockMHz: 1395,
+		MemClockMHz: 9751, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 936, L2Bytes: 6 * miB, MemoryGiB: 24,
+	}),
+	// GA10B. DS (Jetson AGX Orin series datasheet): 2048 cores (16 SMs)
+	// at up to 1300 MHz, 64 GB LPDDR5 on 256 bits, 204.8 GB/s (6400 MT/s:
+	// 3200 MHz), 4 MB L2. Memory is shared with the CPU.
+	withLimits(Spec{
+		Name: "Jetson AGX Orin", Aliases: []string{"Orin", "Jetson Orin"}, Arch: "Ampere", Chip: "GA10B", CC: "8.7",
+		SMs: 16, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 1300,
+		MemClockMHz: 3200, BusWidthBits: 256, DataRate: 2, DatasheetBandwidth: 204.8, L2Bytes: 4 * miB, MemoryGiB: 64,
+	}),
+
 	// --- Ada (CC 8.9). ---
+
+	// AD104. DS (L4 datasheet): 7424 cores (58 SMs), 2040 MHz boost
+	// (30.3 SP TFLOP/s), 24 GB GDDR6 on 192 bits, 300 GB/s (12.5 Gb/s:
+	// 6251 MHz), 48 MB L2.
+	withLimits(Spec{
+		Name: "L4", Arch: "Ada", Chip: "AD104", CC: "8.9",
+		SMs: 58, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 2040, BaseClockMHz: 795,
+		MemClockMHz: 6251, BusWidthBits: 192, DataRate: 2, DatasheetBandwidth: 300, L2Bytes: 48 * miB, MemoryGiB: 24,
+	}),
+	// AD102. DS (L40 datasheet): 18176 cores (142 SMs), 2490 MHz boost
+	// (90.5 SP TFLOP/s), 48 GB GDDR6 on 384 bits, 864 GB/s (18 Gb/s:
+	// 9001 MHz), 96 MB L2.
+	withLimits(Spec{
+		Name: "L40", Arch: "Ada", Chip: "AD102", CC: "8.9",
+		SMs: 142, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 2490,
+		MemClockMHz: 9001, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 864, L2Bytes: 96 * miB, MemoryGiB: 48,
+	}),
+	// AD102. DS (L40S datasheet): as the L40 at 2520 MHz boost (91.6 SP
+	// TFLOP/s); 864 GB/s.
+	withLimits(Spec{
+		Name: "L40S", Arch: "Ada", Chip: "AD102", CC: "8.9",
+		SMs: 142, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 2520,
+		MemClockMHz: 9001, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 864, L2Bytes: 96 * miB, MemoryGiB: 48,
+	}),
+	// AD102. DS (GeForce RTX 4090 product page, Ada WP): 16384 cores (128
+	// SMs), 2520 MHz boost, 24 GB GDDR6X on 384 bits at 21 Gb/s =
+	// 1008 GB/s (10501 MHz), 72 MB L2.
+	withLimits(Spec{
+		Name: "GeForce RTX 4090", Arch: "Ada", Chip: "AD102", CC: "8.9",
+		SMs: 128, CoresPerSM: 128, FP64PerSM: 2, SMClockMHz: 2520, BaseClockMHz: 2235,
+		MemClockMHz: 10501, BusWidthBits: 384, DataRate: 2, DatasheetBandwidth: 1008, L2Bytes: 72 * miB, MemoryGiB: 24,
+	}),
 
 	// AD102. DS: 18176 cores (142 SMs), 2505 MHz boost, 91.1 SP TFLOP/s,
 	// 960 GB/s GDDR6 on 384 bits (20 Gb/s: clock derived = 10000 MHz),
@@ -283,6 +391,15 @@ var specs = []*Spec{
 		SMs: 114, CoresPerSM: 128, FP64PerSM: 64, SMClockMHz: 1755,
 		MemClockMHz: 1593, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 2000, L2Bytes: 50 * miB, MemoryGiB: 80,
 	}),
+	// GH100 NVL, 94 GB. DS (H100 datasheet): 3.9 TB/s on 6144 bits
+	// (clock derived = 2539 MHz), 1785 MHz boost (60 SP / 30 DP
+	// TFLOP/s for 132 SMs), 50 MB L2.
+	withLimits(Spec{
+		Name: "H100 NVL", Arch: "Hopper", Chip: "GH100", CC: "9.0",
+		SMs: 132, CoresPerSM: 128, FP64PerSM: 64, SMClockMHz: 1785,
+		MemClockMHz: 2539, BusWidthBits: 6144, DataRate: 2, DatasheetBandwidth: 3900, L2Bytes: 50 * miB, MemoryGiB: 94,
+		NeedsMemoryClue: true,
+	}),
 	// GH100 with six HBM3e stacks (141 GB). DS: 4.8 TB/s on 6144 bits
 	// (6.25 Gb/s: clock derived = 3125 MHz); compute as H100 SXM5. L2:
 	// 60 MiB, as the device attribute of the H200 capture in fixtures/ncu
@@ -303,7 +420,7 @@ var specs = []*Spec{
 	// 40). L2 126 MB (measured by Chips and Cheese). Treat the FLOP peaks
 	// as ±7%.
 	withLimits(Spec{
-		Name: "B200", Aliases: []string{"HGX B200"}, Arch: "Blackwell", Chip: "GB100", CC: "10.0",
+		Name: "B200", Aliases: []string{"HGX B200", "GB200"}, Arch: "Blackwell", Chip: "GB100", CC: "10.0",
 		SMs: 148, CoresPerSM: 128, FP64PerSM: 64, SMClockMHz: 1965,
 		MemClockMHz: 3906.25, BusWidthBits: 8192, DataRate: 2, DatasheetBandwidth: 8000, L2Bytes: 126 * miB, MemoryGiB: 180,
 	}),
@@ -345,7 +462,10 @@ var limitsByCC = map[string]ccLimits{
 	"6.1": {warps: 64, blocks: 32, regs: 65536, l1Shared: 144 * kiB, maxShared: 96 * kiB, banks: 32},
 	// Volta onward: one unified L1/shared array per SM.
 	"7.0":  {warps: 64, blocks: 32, regs: 65536, l1Shared: 128 * kiB, maxShared: 96 * kiB, banks: 32},
+	"7.5":  {warps: 32, blocks: 16, regs: 65536, l1Shared: 96 * kiB, maxShared: 64 * kiB, banks: 32},
 	"8.0":  {warps: 64, blocks: 32, regs: 65536, l1Shared: 192 * kiB, maxShared: 164 * kiB, banks: 32},
+	"8.6":  {warps: 48, blocks: 16, regs: 65536, l1Shared: 128 * kiB, maxShared: 100 * kiB, banks: 32},
+	"8.7":  {warps: 48, blocks: 16, regs: 65536, l1Shared: 192 * kiB, maxShared: 164 * kiB, banks: 32},
 	"8.9":  {warps: 48, blocks: 24, regs: 65536, l1Shared: 128 * kiB, maxShared: 100 * kiB, banks: 32},
 	"9.0":  {warps: 64, blocks: 32, regs: 65536, l1Shared: 256 * kiB, maxShared: 228 * kiB, banks: 32},
 	"10.0": {warps: 64, blocks: 32, regs: 65536, l1Shared: 256 * kiB, maxShared: 228 * kiB, banks: 32},
