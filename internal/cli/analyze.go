@@ -24,6 +24,7 @@ type AnalyzeOptions struct {
 	Verbose bool
 	PathMap []string
 	Device  string
+	Force   bool // --device-force
 	Top     int
 	Kernel  string // regular expression over kernel names
 }
@@ -55,7 +56,8 @@ advice. The format of each table is detected from its header.`,
 	cmd.Flags().StringVar(&opts.Input, "input-format", "", "skip sniffing and read every table as this format")
 	cmd.Flags().StringVar(&opts.Checks, "checks", "all", "rules to run: all, -ID, globs (e.g. all,-low-occupancy,*-memcpy)")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file with thresholds and suppressions")
-	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it (e.g. H200, \"NVIDIA A100-SXM4-80GB\")")
+	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it (e.g. H100, T4, \"NVIDIA A100-SXM4-80GB\", sm_90)")
+	cmd.Flags().BoolVar(&opts.Force, "device-force", false, "use --device even where the export's compute capability, SM count or memory contradicts it")
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "details of the N kernels that take the most time, after the summary table (0: all)")
 	cmd.Flags().StringVar(&opts.Kernel, "kernel", "", "analyze only the kernels whose name matches this regular expression")
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
@@ -88,6 +90,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
 		if !match(k) {
 			return nil
+		}
+		if err := checkDevice(st.Opt.Device, opts.Force, run, k); err != nil {
+			return err
 		}
 		pm.kernel(k)
 		return w.Kernel(vs.Kernel(run, k))

@@ -35,6 +35,7 @@ type GateOptions struct {
 	Config        string
 	Format        string
 	Device        string
+	DeviceForce   bool
 	AllowMissing  bool
 	Verbose       bool
 	PathMap       []string
@@ -110,6 +111,7 @@ format; -v lists the passing checks too.`,
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with conditions, thresholds and suppressions")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {"+strings.Join(report.GateFormats(), "|")+"}")
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
+	cmd.Flags().BoolVar(&opts.DeviceForce, "device-force", false, "use --device even where the export's compute capability, SM count or memory contradicts it")
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "let kernels of the baseline be absent from the run (listed, not failed)")
 	cmd.Flags().BoolVar(&opts.SkipMissing, "skip-missing", false, "skip, rather than fail, kernels a --require cannot be evaluated on")
@@ -216,6 +218,9 @@ func gateRun(opts *GateOptions) error {
 		read, err := ingest.ReadFiles(opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
 			if !keep(k) {
 				return nil
+			}
+			if err := checkDevice(st.Opt.Device, opts.DeviceForce, run, k); err != nil {
+				return err
 			}
 			pm.kernel(k)
 			cur.Add(gate.FromAnalysis(vs.Kernel(run, k), run.Source))

@@ -3,7 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
+	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/rules"
@@ -46,11 +48,26 @@ func newSettings(cfg *Config, checks string, failOn []string, device string) (*s
 	s := &settings{Cfg: cfg, Sel: sel}
 	s.Opt = analysis.Options{Rules: &rules.Engine{Sel: sel, T: cfg.Thresholds}, Bound: cfg.Thresholds.Bound}
 	if device != "" {
-		spec, ok := gpumodel.Lookup(device)
+		spec, ok := gpumodel.Resolve(device)
 		if !ok {
 			return nil, fmt.Errorf("--device: %w", unknownError("GPU", device, gpuNames(), "the GPU table: gpumodel/specs.go"))
 		}
 		s.Opt.Device = spec
 	}
 	return s, nil
+}
+
+// checkDevice refuses a --device that contradicts what the export says of
+// its GPU (another compute capability, SM count or memory size), unless
+// --device-force: the peaks of the named GPU would be wrong for every
+// kernel.
+func checkDevice(spec *gpumodel.Spec, force bool, run *profan.Run, k *profan.Kernel) error {
+	if spec == nil || force {
+		return nil
+	}
+	if c := gpumodel.Contradictions(spec, analysis.Clues(k)); len(c) > 0 {
+		return fmt.Errorf("%s: --device %q contradicts the export (%s); leave --device out, name the GPU the export shows, or add --device-force to analyse it as %s anyway",
+			run.Source, spec.Name, strings.Join(c, "; "), spec.Name)
+	}
+	return nil
 }

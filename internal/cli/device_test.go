@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDeviceNames: every GPU users run on is accepted by --device and
+// model --arch, by its short name.
+func TestDeviceNames(t *testing.T) {
+	for _, name := range []string{"P100", "V100", "T4", "A10", "A10G", "A30", "A40", "A100", "A100 80GB PCIe",
+		"A100-SXM4-80GB", "L4", "L40", "L40S", "H100", "H100 PCIe", "H100 NVL", "H200", "B200", "GB200",
+		"RTX 2080 Ti", "RTX 3090", "RTX 4090", "RTX 5090", "Jetson Orin", "sm_86", "8.9"} {
+		t.Run(name, func(t *testing.T) {
+			if _, errOut, code := run(t, "model", "--arch", name, "--elem-bytes", "4", "--threads", "1024", "--pattern", "sequential"); code != 0 {
+				t.Errorf("model --arch %q: exit %d: %s", name, code, errOut)
+			}
+			if _, err := newSettings(&Config{}, "all", nil, name); err != nil {
+				t.Errorf("--device %q: %v", name, err)
+			}
+		})
+	}
+}
+
+// TestDeviceContradiction: a --device that the export contradicts is
+// refused with both named, unless --device-force.
+func TestDeviceContradiction(t *testing.T) {
+	const h100 = "../../fixtures/calib/calib.details.csv.gz" // cc 9.0, 132 SMs
+	_, errOut, code := run(t, "analyze", "--device", "NVIDIA A100-SXM4-80GB", h100)
+	if code != 2 || !strings.Contains(errOut, "the export 9.0, A100-SXM4-80GB 8.0") || !strings.Contains(errOut, "the export 132, A100-SXM4-80GB 108") {
+		t.Errorf("exit %d, want 2 naming both GPUs:\n%s", code, errOut)
+	}
+	if _, errOut, code := run(t, "gate", "--device", "T4", h100); code != 2 || !strings.Contains(errOut, "contradicts the export") {
+		t.Errorf("gate: exit %d, want 2:\n%s", code, errOut)
+	}
+	if out, errOut, code := run(t, "analyze", "--device", "A100", "--device-force", h100); code != 0 || !strings.Contains(out, "A100") {
+		t.Errorf("--device-force: exit %d, want 0 on the A100:\n%s", code, errOut)
+	}
+	if _, errOut, code := run(t, "analyze", "--device", "H100", h100); code != 0 {
+		t.Errorf("--device H100 on an H100 export: exit %d:\n%s", code, errOut)
+	}
+}
