@@ -370,3 +370,26 @@ func TestShortNames(t *testing.T) {
 		}
 	}
 }
+
+// TestTensorCores: tensor cores and their precisions are facts of the GPU,
+// with the TF32-over-FFMA ratio only where NVIDIA publishes both peaks.
+func TestTensorCores(t *testing.T) {
+	for _, tt := range []struct {
+		gpu       string
+		any, tf32 bool
+		ratio     float64
+	}{
+		{"Tesla P100-PCIE-16GB", false, false, 0}, {"Tesla V100-SXM2-16GB", true, false, 0}, {"Tesla T4", true, false, 0},
+		{"A100-SXM4-40GB", true, true, 8}, {"A10G", true, true, 0}, {"L4", true, true, 0}, {"H100 SXM5 80GB", true, true, 7.4},
+		{"B200", true, true, 7.4}, {"GeForce RTX 5090", true, true, 0},
+	} {
+		s, ok := Resolve(tt.gpu)
+		if !ok {
+			t.Fatalf("%s not in the table", tt.gpu)
+		}
+		tc := s.TensorCores()
+		if tc.Any() != tt.any || tc.Has("tf32") != tt.tf32 || tc.TF32Ratio != tt.ratio {
+			t.Errorf("%s: got any %v, tf32 %v, ratio %v; want %v, %v, %v", tt.gpu, tc.Any(), tc.Has("tf32"), tc.TF32Ratio, tt.any, tt.tf32, tt.ratio)
+		}
+	}
+}

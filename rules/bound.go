@@ -111,20 +111,16 @@ loads issued before their use) hides the latency.`,
 }
 
 // anyTensorCores reports whether the kernel's GPU has tensor cores of any
-// kind (compute capability 7.0 and newer). Unknown counts as none: advice
-// names only what the GPU is known to have.
-func anyTensorCores(a *analysis.Kernel) bool {
-	major, ok := ccMajor(a)
-	return ok && major >= 7
-}
+// kind. Unknown counts as none: advice names only what the GPU is known to
+// have.
+func anyTensorCores(a *analysis.Kernel) bool { return tensorCores(a).Any() }
 
-// ccMajor is the major compute capability of the kernel's GPU, from the
-// export or else from the GPU it was identified as.
-func ccMajor(a *analysis.Kernel) (int, bool) {
+// tensorCores are the tensor cores of the kernel's GPU, by the compute
+// capability the export gives or else the GPU it was identified as.
+func tensorCores(a *analysis.Kernel) gpumodel.TensorCores {
 	cc := a.K.CC
 	if cc == "" && a.Spec != nil {
 		cc = a.Spec.CC
 	}
-	major, _, err := gpumodel.ParseCC(cc)
-	return major, err == nil
+	return gpumodel.TensorCoresOf(cc)
 }

@@ -99,9 +99,6 @@ func fusionAdvice(info kernelname.Info) string {
 	return fmt.Sprintf("a %s %s kernel does one operation per launch on tensors too small to fill the GPU: fuse the chain of element-wise ops (torch.compile, or a fused module), batch small tensors, or capture the step in a CUDA graph", info.Library, info.Kind)
 }
 
-// hasTensorCores reports a GPU whose tensor cores take TF32 (compute
-// capability 8.0 or newer), where tensor-cores-unused speaks.
-func hasTensorCores(a *analysis.Kernel) bool {
-	major, ok := ccMajor(a)
-	return ok && major >= 8
-}
+// hasTensorCores reports a GPU whose tensor cores take TF32, where
+// tensor-cores-unused speaks.
+func hasTensorCores(a *analysis.Kernel) bool { return tensorCores(a).Has("tf32") }

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/kernelname"
 )
 
@@ -47,13 +46,13 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 		if !info.FP32SIMT || (info.Kind != kernelname.GEMM && info.Kind != kernelname.Convolution) {
 			return
 		}
+		tc := tensorCores(p.A)
+		if !tc.Has("tf32") {
+			return
+		}
 		cc := p.A.K.CC
 		if cc == "" && p.A.Spec != nil {
 			cc = p.A.Spec.CC
-		}
-		major, minor, err := gpumodel.ParseCC(cc)
-		if err != nil || major < 8 {
-			return
 		}
 		what := "GEMM"
 		if info.Kind == kernelname.Convolution {
@@ -69,11 +68,7 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 		// A100 (156 vs 19.5 TFLOP/s), 7.4× on H100 SXM (495 vs 67);
 		// consumer parts of 8.6/8.9 gain far less, so only the
 		// data-center parts get an estimate.
-		if (major == 8 && minor == 0) || major == 9 || major == 10 {
-			ratio := 7.4
-			if major == 8 {
-				ratio = 8
-			}
+		if ratio := tc.TF32Ratio; ratio > 0 {
 			if c, ok := p.Value("compute_throughput_pct"); ok {
 				rest := c / 100 / (tf32Efficiency * ratio)
 				if m, ok := p.Value("dram_utilization"); ok {
