@@ -139,6 +139,12 @@ func Clues(k *profan.Kernel) gpumodel.Clues {
 	} else if v, ok := k.Value("device__attribute_memory_clock_rate", "device__attribute_max_mem_frequency_khz"); ok && v > 0 {
 		c.DRAMClockHz = v * 1e3 // kHz
 	}
+	if v, ok := k.Value("device__attribute_memory_clock_rate"); ok && v > 0 {
+		c.MemClockHz = v * 1e3 // kHz
+	}
+	if v, ok := k.Value("device__attribute_clock_rate"); ok && v > 0 {
+		c.SMClockHz = v * 1e3 // kHz
+	}
 	if v, ok := k.Value("device__attribute_multiprocessor_count", "# SMs", "launch__sm_count", "# SMs (launch__sm_count)"); ok && v > 0 {
 		c.SMs = int(math.Round(v))
 	}

@@ -26,6 +26,10 @@ const (
 	// SourceCC: assumed, the representative GPU of the compute capability;
 	// the clues, if any, did not single one out.
 	SourceCC
+	// SourceAttributes: a GPU the table does not list, whose peaks come
+	// from the export's own device attributes (SM count and clock, memory
+	// clock and bus width, compute capability).
+	SourceAttributes
 )
 
 // String is the source as profan's outputs write it (the JSON field
@@ -40,6 +44,8 @@ func (s DeviceSource) String() string {
 		return "device attributes"
 	case SourceCC:
 		return "compute capability"
+	case SourceAttributes:
+		return "its own device attributes"
 	}
 	return "unknown"
 }
@@ -53,6 +59,11 @@ type Clues struct {
 	SMs         int     // "# SMs", device__attribute_multiprocessor_count
 	L2Bytes     float64 // device__attribute_l2_cache_size
 	BusBits     int     // device__attribute_global_memory_bus_width
+	// MemClockHz and SMClockHz are the rated memory and SM clocks
+	// (device__attribute_memory_clock_rate, _clock_rate), from which an
+	// unlisted GPU's peaks follow.
+	MemClockHz float64
+	SMClockHz  float64
 }
 
 // Identity is the GPU profan analyses a capture against, and why.
@@ -157,6 +168,12 @@ func Identify(c Clues) Identity {
 		id.Spec, id.Source = fits[0], SourceCC
 		return id
 	}
+	if s, ok := FromClues(c); ok {
+		// No GPU of the table fits, but the export says enough of its
+		// own to give the peaks.
+		id.Spec, id.Source = s, SourceAttributes
+		return id
+	}
 	if hasRep {
 		id.Spec, id.Source = rep, SourceCC
 	}
@@ -224,4 +241,41 @@ func Contradictions(s *Spec, c Clues) []string {
 		out = append(out, fmt.Sprintf("memory: the export %.1f GiB, %s %.0f GB", c.MemoryBytes/(1<<30), s.Name, s.MemoryGiB))
 	}
 	return out
+}
+
+// Lanes per SM by compute capability (CUDA C Programming Guide, throughput
+// of native arithmetic instructions: 32-bit and 64-bit floating-point
+// add, multiply, multiply-add per clock per SM).
+var fp32PerSM = map[string]int{"3.0": 192, "3.5": 192, "3.7": 192, "5.0": 128, "5.2": 128, "5.3": 128, "6.0": 64, "6.1": 128, "6.2": 128,
+	"7.0": 64, "7.2": 64, "7.5": 64, "8.0": 64, "8.6": 128, "8.7": 128, "8.9": 128, "9.0": 128, "10.0": 128, "10.3": 128, "12.0": 128}
+var fp64PerSM = map[string]int{"3.0": 8, "3.5": 64, "3.7": 64, "5.0": 4, "5.2": 4, "5.3": 4, "6.0": 32, "6.1": 4, "6.2": 4,
+	"7.0": 32, "7.2": 2, "7.5": 2, "8.0": 32, "8.6": 2, "8.7": 2, "8.9": 2, "9.0": 64, "10.0": 64, "10.3": 64, "12.0": 2}
+
+// FromClues makes the spec of a GPU the table does not list from the
+// export's device attributes: SM count and clock, memory clock and bus
+// width, compute capability (and L2 and memory size when given). False
+// when one of those is missing or the compute capability's lanes are not
+// known.
+func FromClues(c Clues) (*Spec, bool) {
+	major, minor, err := ParseCC(c.CC)
+	if err != nil || c.SMs <= 0 || c.SMClockHz <= 0 || c.MemClockHz <= 0 || c.BusBits <= 0 {
+		return nil, false
+	}
+	cc := formatCC(major, minor)
+	lanes, ok := fp32PerSM[cc]
+	if !ok {
+		return nil, false
+	}
+	name := strings.TrimSpace(strings.TrimPrefix(c.Name, "NVIDIA "))
+	if name == "" {
+		name = fmt.Sprintf("unlisted GPU (cc %s, %d SMs)", cc, c.SMs)
+	}
+	s := Spec{Name: name, CC: cc, Arch: "unlisted", SMs: c.SMs, CoresPerSM: lanes, FP64PerSM: fp64PerSM[cc],
+		SMClockMHz: c.SMClockHz / 1e6, MemClockMHz: c.MemClockHz / 1e6, BusWidthBits: c.BusBits, DataRate: 2,
+		L2Bytes: int(c.L2Bytes), MemoryGiB: c.MemoryBytes / (1 << 30)}
+	if _, ok := limitsByCC[cc]; ok {
+		return withLimits(s), true
+	}
+	s.BankWidthBytes, s.SharedBanks, s.WarpSize = 4, 32, 32
+	return &s, true
 }

@@ -393,3 +393,28 @@ func TestTensorCores(t *testing.T) {
 		}
 	}
 }
+
+// TestFromClues: a GPU the table does not list (here a board of cc 9.0
+// with 100 SMs, which fits no entry) gets its peaks from the device
+// attributes the export carries.
+func TestFromClues(t *testing.T) {
+	c := Clues{Name: "NVIDIA Hypothetical Board", CC: "9.0", SMs: 100, SMClockHz: 1980e6, MemClockHz: 2619e6, BusBits: 5120,
+		L2Bytes: 52428800, MemoryBytes: 85017493504}
+	id := Identify(c)
+	if id.Source != SourceAttributes || id.Spec == nil {
+		t.Fatalf("got %+v, want a spec from the attributes", id)
+	}
+	if got, want := id.Spec.PeakBandwidth(), 2619e6*5120/8*2; math.Abs(got/want-1) > 1e-9 {
+		t.Errorf("peak bandwidth %.4g, want %.4g", got, want)
+	}
+	if got, want := id.Spec.PeakFP32(), 100*128*1980e6*2.0; math.Abs(got/want-1) > 1e-9 {
+		t.Errorf("peak FP32 %.4g, want %.4g", got, want)
+	}
+	if id.Spec.Name != "Hypothetical Board" || id.Spec.MaxWarpsPerSM != 64 {
+		t.Errorf("got %s with %d warps per SM", id.Spec.Name, id.Spec.MaxWarpsPerSM)
+	}
+	c.SMClockHz = 0
+	if _, ok := FromClues(c); ok {
+		t.Error("a spec without the SM clock")
+	}
+}

@@ -173,6 +173,8 @@ func (t *textWriter) head(a *analysis.Kernel, prefix ...string) {
 			dev += " (from its device attributes)"
 		case gpumodel.SourceCC:
 			dev += " (assumed from cc)"
+		case gpumodel.SourceAttributes:
+			dev += " (unlisted: peaks from its device attributes)"
 		}
 	}
 	if dev != "" {
