@@ -59,6 +59,7 @@ var pgTests = []struct {
 	{"LaunchSeries", TestLaunchSeries},
 	{"SeriesChunks", TestSeriesChunks},
 	{"SummaryRange", TestSummaryRange},
+	{"EachKernel", TestEachKernel},
 	{"AddLabels", TestAddLabels},
 }
 

@@ -192,14 +192,58 @@ func (db *DB) Kernels(ctx context.Context, runID int64) ([]StoredKernel, error) 
 }
 
 func (db *DB) kernels(ctx context.Context, runID int64) ([]StoredKernel, error) {
-	if _, err := db.Run(ctx, runID); err != nil {
+	out, ordinals, index, err := db.records(ctx, runID)
+	if err != nil {
 		return nil, err
+	}
+	return db.expandSeries(ctx, runID, out, ordinals, index)
+}
+
+// EachKernel calls fn with each kernel record of run runID, as Kernels
+// returns them but not in order: the records stored first, then the later
+// launches of each launch series. Memory grows with the records stored,
+// not with the launches a series stands for (a trace of 600,000 launches
+// of a few kernels is a few records).
+func (db *DB) EachKernel(ctx context.Context, runID int64, fn func(StoredKernel) error) error {
+	out, ordinals, index, err := db.records(ctx, runID)
+	if err != nil {
+		return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+	}
+	for _, k := range out {
+		if err := fn(k); err != nil {
+			return err
+		}
+	}
+	var ferr error
+	err = db.eachSeries(ctx, `k.run_id = ?`, []any{runID}, func(id int64) (int, string, bool, error) {
+		i, ok := index[id]
+		if !ok {
+			return 0, "", false, fmt.Errorf("launch series of unknown kernel %d", id)
+		}
+		return ordinals[i], out[i].Kernel.ID, true, nil
+	}, func(id int64, l seriesLaunch) {
+		if ferr == nil {
+			ferr = fn(out[index[id]].launch(l))
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+	}
+	return ferr
+}
+
+// records reads the kernel records of run runID as stored (a launch
+// series as its first launch), with their ordinals and their index by
+// kernel ID.
+func (db *DB) records(ctx context.Context, runID int64) ([]StoredKernel, []int, map[int64]int, error) {
+	if _, err := db.Run(ctx, runID); err != nil {
+		return nil, nil, nil, err
 	}
 	q := db.d.rebind
 	rows, err := db.db.QueryContext(ctx, q(`SELECT k.id, k.ordinal, k.name_id, k.launch_id, n.name, n.demangled, k.device, k.cc, k.grid, k.block, k.invocations, k.duration, k.raw
 FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER BY k.ordinal`), runID)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	defer rows.Close()
 	var out []StoredKernel
@@ -214,15 +258,15 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 		var dur sql.NullFloat64
 		var raw []byte
 		if err := rows.Scan(&id, &ordinal, &nameID, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		term(&k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC)
 		k.Duration = floatOrNaN(dur)
 		if k.Grid, err = parseDim(grid); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		if k.Block, err = parseDim(block); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		var keyErr error
 		err := decodeKernel(raw, k, func(id uint64) (metricKey, bool) {
@@ -239,10 +283,10 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 			return t, ok
 		})
 		if keyErr != nil {
-			return nil, keyErr
+			return nil, nil, nil, keyErr
 		}
 		if err != nil {
-			return nil, fmt.Errorf("kernel %s: %w", k.ID, err)
+			return nil, nil, nil, fmt.Errorf("kernel %s: %w", k.ID, err)
 		}
 		index[id] = len(out)
 		nameIDs[nameID] = true
@@ -250,7 +294,7 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 		ordinals = append(ordinals, ordinal)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 
 	if len(out) > 0 {
@@ -264,7 +308,7 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 		query, args := db.d.kernelValuesSQL(nameIDs, lo, hi)
 		rows, err = db.db.QueryContext(ctx, q(query), args...)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		defer rows.Close()
 		for rows.Next() {
@@ -272,21 +316,21 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 			var name string
 			var v float64
 			if err := rows.Scan(&name, &id, &v); err != nil {
-				return nil, err
+				return nil, nil, nil, err
 			}
 			if i, ok := index[id]; ok {
 				out[i].Canonical[name] = v
 			}
 		}
 		if err := rows.Err(); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 	}
 
 	rows, err = db.db.QueryContext(ctx, q(`SELECT f.kernel_id, f.rule, f.severity, f.kernel, f.message, f.advice, f.gain, f.evidence, f.locations
 FROM kernels k JOIN findings f ON f.kernel_id = k.id WHERE k.run_id = ? ORDER BY f.id`), runID)
 	if err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
 	defer rows.Close()
 	for rows.Next() {
@@ -296,16 +340,16 @@ FROM kernels k JOIN findings f ON f.kernel_id = k.id WHERE k.run_id = ? ORDER BY
 		var gain sql.NullFloat64
 		var ev, loc string
 		if err := rows.Scan(&id, &f.Rule, &sev, &f.Kernel, &f.Message, &f.Advice, &gain, &ev, &loc); err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		term(&f.Rule, &f.Kernel, &f.Message, &f.Advice)
 		f.Severity = profan.Severity(sev)
 		f.Gain = floatOrNaN(gain)
 		if err := json.Unmarshal([]byte(ev), &f.Evidence); err != nil {
-			return nil, fmt.Errorf("finding %s: evidence: %w", f.Rule, err)
+			return nil, nil, nil, fmt.Errorf("finding %s: evidence: %w", f.Rule, err)
 		}
 		if err := json.Unmarshal([]byte(loc), &f.Locations); err != nil {
-			return nil, fmt.Errorf("finding %s: locations: %w", f.Rule, err)
+			return nil, nil, nil, fmt.Errorf("finding %s: locations: %w", f.Rule, err)
 		}
 		if len(f.Evidence) == 0 {
 			f.Evidence = nil
@@ -317,9 +361,9 @@ FROM kernels k JOIN findings f ON f.kernel_id = k.id WHERE k.run_id = ? ORDER BY
 		sk.Findings = append(sk.Findings, f)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, nil, nil, err
 	}
-	return db.expandSeries(ctx, runID, out, ordinals, index)
+	return out, ordinals, index, nil
 }
 
 // expandSeries adds the later launches of every launch series of run runID

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -157,5 +158,37 @@ func TestSummaryRange(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEachKernel holds that EachKernel yields what Kernels returns, every
+// launch of a series included, without holding the launches.
+func TestEachKernel(t *testing.T) {
+	db, _ := mustOpen(t)
+	ctx := context.Background()
+	recs := traceRecords(t)
+	recs[7].Findings = []profan.Finding{{Rule: "small-grid", Severity: profan.Warning, Message: "other", Gain: 0.2}}
+	id := ingest(t, db, testInfo("sha256:trace", nil), recs)
+	all, err := db.Kernels(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, k := range all {
+		want[k.Kernel.ID] = fmt.Sprintf("%v %v %v", k.Kernel.Duration, k.Canonical, k.Findings)
+	}
+	n := 0
+	err = db.EachKernel(ctx, id, func(k StoredKernel) error {
+		n++
+		if got := fmt.Sprintf("%v %v %v", k.Kernel.Duration, k.Canonical, k.Findings); got != want[k.Kernel.ID] {
+			t.Errorf("launch %s: %s, want %s", k.Kernel.ID, got, want[k.Kernel.ID])
+		}
+		return nil
+	})
+	if err != nil || n != len(all) || n != 301 {
+		t.Errorf("EachKernel: %d launches (%v), want %d", n, err, len(all))
+	}
+	if err := db.EachKernel(ctx, id+1, func(StoredKernel) error { return nil }); !errors.Is(err, ErrNotFound) {
+		t.Errorf("missing run: %v", err)
 	}
 }

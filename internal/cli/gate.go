@@ -237,26 +237,36 @@ func gateRun(opts *GateOptions) error {
 			runs = append(runs, gate.Run{Source: v.Run.Source, Findings: v.Findings, Suppressed: v.Suppressed})
 		}
 	}
-	collect := func(c *gate.Collector, vs []gate.Kernel) {
-		for _, v := range vs {
-			if keep(v.K) {
-				pm.findings(v.Findings)
-				c.Add(v)
-			}
-		}
-	}
 	if opts.Run != 0 || opts.Baseline != "" {
 		db, err := openDB(dbPath(opts.DB, opts.IO))
 		if err != nil {
 			return err
 		}
 		defer db.Close()
-		if opts.Run != 0 {
-			views, r, err := verdictFromDB(db, opts.Run)
+		// A stored run is read record by record into its collector: a
+		// stored trace of 600,000 launches is never held whole.
+		stored := func(c *gate.Collector, id int64) (gate.Run, error) {
+			rec, err := db.Run(bg, id)
 			if err != nil {
-				return err // names the run
+				return gate.Run{}, err // names the run
 			}
-			collect(cur, views)
+			err = db.EachKernel(bg, id, func(k store.StoredKernel) error {
+				if keep(k.Kernel) {
+					c.Add(gate.Kernel{K: k.Kernel, Canonical: k.Canonical, Findings: pm.rewritten(k.Findings), Source: rec.Source})
+				}
+				return nil
+			})
+			if err != nil {
+				return gate.Run{}, err
+			}
+			fs, err := db.RunFindings(bg, id)
+			return gate.Run{Source: rec.Source, Findings: fs}, err
+		}
+		if opts.Run != 0 {
+			r, err := stored(cur, opts.Run)
+			if err != nil {
+				return err
+			}
 			runs = append(runs, r)
 		}
 		if opts.Baseline != "" {
@@ -264,12 +274,10 @@ func gateRun(opts *GateOptions) error {
 			if err != nil {
 				return err
 			}
-			views, err := viewsFromDB(db, id)
-			if err != nil {
+			base = gate.NewCollector(pol.Kept(true))
+			if _, err := stored(base, id); err != nil {
 				return fmt.Errorf("--baseline: %w", err)
 			}
-			base = gate.NewCollector(pol.Kept(true))
-			collect(base, views)
 			fmt.Fprintf(opts.IO.ErrOut, "baseline: run %d\n", id)
 			var names []string
 			for _, g := range cur.Groups() {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,6 +64,21 @@ func (pm pathMap) findings(fs []profan.Finding) {
 			fs[i].Locations[j].File = pm.path(fs[i].Locations[j].File)
 		}
 	}
+}
+
+// rewritten is fs with its locations' paths rewritten, in copies: stored
+// launches of one series share their findings.
+func (pm pathMap) rewritten(fs []profan.Finding) []profan.Finding {
+	if len(pm) == 0 {
+		return fs
+	}
+	out := make([]profan.Finding, len(fs))
+	for i, f := range fs {
+		f.Locations = slices.Clone(f.Locations)
+		out[i] = f
+	}
+	pm.findings(out)
+	return out
 }
 
 func (pm pathMap) String() string {
