@@ -101,7 +101,7 @@ func detectChanges(s *Series, isNoisy bool) {
 	}
 	if !isNoisy {
 		s.Method = "exact: a hardware counter; a move of more than 1% between consecutive runs"
-		for _, i := range stats.ChangePoints(med, stats.Deterministic) {
+		for _, i := range stats.ChangePoints(med) {
 			add(i, 0, stats.Exact)
 		}
 		return
