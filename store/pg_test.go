@@ -68,7 +68,6 @@ var notOnPostgres = map[string]string{
 	"TestPostgres":                 "runs pgTests",
 	"TestPostgresCoverage":         "no database",
 	"TestMigrationNames":           "no database; checks both backends' migrations",
-	"TestDefaultPath":              "no database",
 	"TestOpenOddPath":              "SQLite file names",
 	"TestQueryPlans":               "SQLite's planner",
 	"TestBlobRoundTrip":            "no database",

@@ -49,18 +49,10 @@ func (e *DuplicateError) Error() string {
 	return fmt.Sprintf("duplicate run: already stored as run %d", e.ID)
 }
 
-// EnvDB names the environment variable that overrides DefaultPath.
+// EnvDB names the environment variable that gives the database (a file
+// path or a postgres:// URL, as Open takes) when a command is given none;
+// without it, commands use "profan.db" in the current directory.
 const EnvDB = "PROFAN_DB"
-
-// DefaultPath returns the database used when none is given: the value of
-// $PROFAN_DB when it is set and not empty (a file path or a postgres:// URL,
-// as Open takes), else "profan.db" in the current directory.
-func DefaultPath() string {
-	if p := os.Getenv(EnvDB); p != "" {
-		return p
-	}
-	return "profan.db"
-}
 
 // DB is an open run database. It is safe for concurrent use.
 type DB struct {

@@ -195,17 +195,6 @@ func TestMigrationNames(t *testing.T) {
 	}
 }
 
-func TestDefaultPath(t *testing.T) {
-	t.Setenv(EnvDB, "")
-	if got := DefaultPath(); got != "profan.db" {
-		t.Errorf("DefaultPath() = %q, want profan.db", got)
-	}
-	t.Setenv(EnvDB, "/tmp/x.db")
-	if got := DefaultPath(); got != "/tmp/x.db" {
-		t.Errorf("DefaultPath() with $%s = %q, want /tmp/x.db", EnvDB, got)
-	}
-}
-
 func TestOpenOddPath(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "a?b#c%20d.db")
 	db, err := Open(path)
