@@ -280,8 +280,12 @@ var Defs = []*Def{
 			d, ok3 := e.val("duration")
 			if !(ok1 || ok2) || !ok3 || d <= 0 {
 				// The roofline section alone: operations per cycle times
-				// the SM clock.
-				return flopRate(e)
+				// the SM clock; else the share of the peaks ncu's rule
+				// text gives.
+				if v, from, ok := flopRate(e); ok {
+					return v, from, true
+				}
+				return ruleFlopRate(e)
 			}
 			return (nz(sp) + nz(dp)) / d, "FLOPs / duration", true
 		}},
@@ -297,7 +301,14 @@ var Defs = []*Def{
 				f, _, okF := flopRate(e)
 				bw, _, okB := e.src("DRAM Bandwidth[B/s]", "dram__bytes.sum.per_second")
 				if !okF || !okB || bw <= 0 {
-					return math.NaN(), "", false
+					// The details page's rule text: its share of the
+					// peaks over the DRAM bytes moved per second.
+					f, _, okF := ruleFlopRate(e)
+					d, okD := e.val("duration")
+					if !okF || !ok3 || !okD || b <= 0 || d <= 0 {
+						return math.NaN(), "", false
+					}
+					return f * d / b, "FLOP/s from ncu rule SOLFPRoofline × duration / dram_bytes", true
 				}
 				return f / bw, "FLOP/s / DRAM Bandwidth (roofline section)", true
 			}
@@ -510,4 +521,20 @@ func nz(v float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// ruleFlopRate is the FP32 + FP64 rate from the shares of the device's
+// peaks that ncu's SOLFPRoofline rule quotes, in whole percents: a kernel
+// under 0.5% of both reads as none.
+func ruleFlopRate(e *env) (float64, string, bool) {
+	sp, ok1 := e.rules.Get("fp32_peak_pct")
+	dp, ok2 := e.rules.Get("fp64_peak_pct")
+	if !ok1 || !ok2 || e.dev.PeakFP32 <= 0 {
+		return math.NaN(), "", false
+	}
+	f := sp.Value/100*e.dev.PeakFP32 + dp.Value/100*e.dev.PeakFP64
+	if !(f > 0) {
+		return math.NaN(), "", false
+	}
+	return f, "ncu rule SOLFPRoofline (whole percents of the FP32 and FP64 peaks)", true
 }

@@ -204,3 +204,29 @@ func TestMissingUpFront(t *testing.T) {
 		})
 	}
 }
+
+// TestDetailsRoofline: a --set full details page places kernels on the
+// roofline from the shares of the peaks ncu's SOLFPRoofline rule quotes
+// (whole percents), near where the raw page's counters place them.
+func TestDetailsRoofline(t *testing.T) {
+	points := func(file string) map[string]analysis.RooflinePoint {
+		out := map[string]analysis.RooflinePoint{}
+		for _, a := range analyzed(t, file) {
+			if p, ok := analysis.Roofline(a); ok {
+				out[a.K.ID] = p
+			}
+		}
+		return out
+	}
+	details, raw := points("../fixtures/sweep/sweep.details.csv.gz"), points("../fixtures/sweep/sweep.raw.csv.gz")
+	var errs []float64
+	for id, r := range raw {
+		if d, ok := details[id]; ok {
+			errs = append(errs, math.Abs(d.FlopPerS/r.FlopPerS-1))
+		}
+	}
+	sort.Float64s(errs)
+	if len(errs) < len(raw)*3/4 || errs[len(errs)/2] > 0.05 {
+		t.Errorf("details page: %d of the raw page's %d roofline points, median FLOP/s error %.3f; want 3/4 of them within 5%%", len(errs), len(raw), errs[len(errs)/2])
+	}
+}
