@@ -47,6 +47,7 @@ var All = []*Rule{
 	ThreadDivergence,
 	AtomicSerialization,
 	LocalMemory,
+	IntDivision,
 	SmallGrid,
 	LowOccupancy,
 	PageableMemcpy,
