@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/profan-dev/profan"
 )
@@ -34,7 +35,8 @@ type File struct {
 	sniffed   bool
 	format    string
 	used      bool
-	hashAside bool // HashAside hashes the file, not the reader
+	hashAside bool         // HashAside hashes the file, not the reader
+	stop      *atomic.Bool // set by StopAside
 }
 
 // Open opens the export at path.
@@ -55,7 +57,7 @@ func Open(path string) (*File, error) {
 func newInput(r io.Reader, src string) (*File, error) {
 	h := sha256.New()
 	cr := &countReader{r: r}
-	in := &File{src: src, cr: cr, h: h}
+	in := &File{src: src, cr: cr, h: h, stop: new(atomic.Bool)}
 	in.lr, in.err = newLineReader(cr, src, bufSize(r))
 	if in.lr != nil {
 		in.lr.h = h
@@ -255,7 +257,7 @@ func (in *File) HashAside() (size int64, digest func() (string, error), err erro
 	}
 	done := make(chan result, 1)
 	go func() {
-		d, err := digestOf(io.NewSectionReader(in.seeker, 0, st.Size()), in.src)
+		d, err := digestOf(&stopReader{io.NewSectionReader(in.seeker, 0, st.Size()), in.stop}, in.src)
 		done <- result{d, err}
 	}()
 	var once sync.Once
@@ -264,6 +266,25 @@ func (in *File) HashAside() (size int64, digest func() (string, error), err erro
 		once.Do(func() { r = <-done })
 		return r.digest, r.err
 	}, nil
+}
+
+// StopAside stops the digest HashAside computes, which then returns an
+// error: a reader that met an error need not read the rest of the file.
+func (in *File) StopAside() { in.stop.Store(true) }
+
+var errStopped = errors.New("digest stopped")
+
+// stopReader reads r until stop is set.
+type stopReader struct {
+	r    io.Reader
+	stop *atomic.Bool
+}
+
+func (s *stopReader) Read(p []byte) (int, error) {
+	if s.stop.Load() {
+		return 0, errStopped
+	}
+	return s.r.Read(p)
 }
 
 // Rewind makes a File opened with OpenSeekable readable again from its

@@ -307,7 +307,7 @@ func TestBoundedWork(t *testing.T) {
 			b.WriteString(strings.Replace(row, "matrixMulCUDA", "k"+strconv.Itoa(i), 1))
 		}
 		_, err := Read(strings.NewReader(b.String()), "in.csv", Options{}, Sink{})
-		if err == nil || !strings.Contains(err.Error(), "more than 32768 distinct kernel names") {
+		if err == nil || !strings.Contains(err.Error(), "more than 8192 distinct kernel names") {
 			t.Errorf("got %v", err)
 		}
 	})
@@ -338,5 +338,24 @@ func TestBoundedWork(t *testing.T) {
 				t.Errorf("got %v, want %q", err, c.msg)
 			}
 		})
+	}
+}
+
+// TestStopAside checks that a stopped digest reads nothing more and says
+// so, so that an ingest that met a parse error does not read the rest of
+// the file for a digest no one needs.
+func TestStopAside(t *testing.T) {
+	f, err := OpenSeekable("../fixtures/ncu/copy.details.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	f.StopAside()
+	_, digest, err := f.HashAside()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := digest(); err == nil {
+		t.Errorf("a stopped digest gave %s", d)
 	}
 }

@@ -968,7 +968,7 @@ func (t *Table) Ordinal() string {
 // maxKernelNames bounds the distinct kernel names of one export: every
 // name costs its analysis a few kB, and real exports have hundreds, a
 // large model's trace a few thousand.
-const maxKernelNames = 1 << 15
+const maxKernelNames = 1 << 13
 
 // maxNames bounds the distinct names (kernels, metrics) a reader keeps a
 // table of; past it, strings are no longer shared.

@@ -206,6 +206,9 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 		// can be closed.
 		var wg sync.WaitGroup
 		defer wg.Wait()
+		// Run first: a read that failed or was skipped need not wait for
+		// the digest of the rest of the file (a finished one is kept).
+		defer f.StopAside()
 		wg.Go(func() {
 			if d, err := digest(); err == nil {
 				if id, err := db.DigestID(ctx, d); err == nil && id != 0 {
