@@ -22,6 +22,7 @@ var detailsRawPairs = [][2]string{
 	{"../fixtures/pytorch2/gpt.full.details.csv.gz", "../fixtures/pytorch2/gpt.full.raw.csv.gz"},
 	{"../fixtures/pytorch2/tf.full.details.csv.gz", "../fixtures/pytorch2/tf.full.raw.csv.gz"},
 	{"../fixtures/sweep/sweep.details.csv.gz", "../fixtures/sweep/sweep.raw.csv.gz"},
+	{"../fixtures/check/check.details.csv.gz", "../fixtures/check/check.raw.csv.gz"},
 }
 
 // TestDetailsMatchRaw: the details page alone, the export most users make,
