@@ -164,7 +164,8 @@ func gateRun(opts *GateOptions) error {
 			return unknownError("rule", strings.TrimPrefix(p, "-"), ruleIDs(), "profan explain --list")
 		}
 	}
-	st, err := newSettings(cfg, "all", failOn, opts.Device)
+	// The settings add the config's fail_on to the flag's: given once.
+	st, err := newSettings(cfg, "all", splitList(opts.FailOn), opts.Device)
 	if err != nil {
 		return err
 	}
