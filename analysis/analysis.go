@@ -181,6 +181,11 @@ func MetricsDevice(s *gpumodel.Spec) metrics.Device {
 // Analyze analyses one kernel of run.
 func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	a := &Kernel{Run: run, K: k, Name: classify(k.DisplayName())}
+	// Where the name is silent, the tensor pipe's activity says whether
+	// the kernel's math ran on tensor cores.
+	if v, ok := k.Value("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"); ok {
+		a.Name = a.Name.WithTensorPipe(v)
+	}
 	a.GPU = Device(k)
 	if opt.Device != nil && a.GPU.Source != gpumodel.SourceName {
 		// The flag names the GPU when the export does not; a printed name

@@ -134,6 +134,15 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 			ev += " (" + strings.Join(parts, ", ") + ")"
 		}
 		ev += fmt.Sprintf(", compute %.0f%% of peak", comp)
+		// A kernel whose busiest pipe is the tensor pipe is limited by
+		// it unless memory leads: its launch or latency shows in the
+		// evidence, and its advice is the tensor math's.
+		if name, pct, ok := busiestPipe(a); ok && name == "TENSOR" && pct > 0 && (comp >= mem || mem < bound) {
+			if launch {
+				ev = fmt.Sprintf("%.0f blocks for %.0f SMs; %s", blocks, sms, ev)
+			}
+			return Limiter{Unit: LimitPipe, Pipe: name, Percent: pct, Evidence: fmt.Sprintf("%s; busiest pipe %s at %.0f%%", ev, name, pct)}
+		}
 		switch {
 		case launch && mem < bound && comp < bound:
 			return Limiter{Unit: LimitLaunch, Percent: math.Max(mem, comp), Evidence: fmt.Sprintf("%.0f blocks for %.0f SMs; %s", blocks, sms, ev)}
@@ -177,16 +186,34 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 }
 
 // busiestPipe finds the SM pipe with the highest utilization among ncu's
-// raw per-pipe counters.
+// raw per-pipe counters: the instructions each pipe executed
+// (sm__inst_executed_pipe_*) and the cycles each was active
+// (sm__pipe_*_cycles_active), tensor pipes included (tensor_op_hmma,
+// tensor_op_gmma, ... all read as TENSOR). Sub-counters of one pipe
+// (fma_type_fp16, cbu_pred_on_any) and the shared FP16/tensor pipe, which
+// mirrors the tensor pipe, are skipped.
 func busiestPipe(a *Kernel) (string, float64, bool) {
-	const pre, suf = "sm__inst_executed_pipe_", ".avg.pct_of_peak_sustained_active"
+	const inst, cyc, suf = "sm__inst_executed_pipe_", "sm__pipe_", ".avg.pct_of_peak_sustained_active"
 	best, bestPct := "", -1.0
 	for _, m := range a.K.Metrics {
-		if !strings.HasPrefix(m.Name, pre) || !strings.HasSuffix(m.Name, suf) || math.IsNaN(m.Value) {
+		if !strings.HasSuffix(m.Name, suf) || math.IsNaN(m.Value) {
 			continue
 		}
-		name := strings.TrimSuffix(strings.TrimPrefix(m.Name, pre), suf)
-		if strings.Contains(name, "_") { // sub-counters: fma_type_fp16, cbu_pred_on_any
+		var name string
+		switch {
+		case strings.HasPrefix(m.Name, inst):
+			name = strings.TrimSuffix(strings.TrimPrefix(m.Name, inst), suf)
+		case strings.HasPrefix(m.Name, cyc) && strings.HasSuffix(m.Name, "_cycles_active"+suf):
+			name = strings.TrimSuffix(strings.TrimPrefix(m.Name, cyc), "_cycles_active"+suf)
+			if name == "shared" {
+				continue
+			}
+		default:
+			continue
+		}
+		if strings.HasPrefix(name, "tensor") {
+			name = "tensor"
+		} else if strings.Contains(name, "_") {
 			continue
 		}
 		if m.Value > bestPct {

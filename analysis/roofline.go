@@ -1,6 +1,9 @@
 package analysis
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // RooflinePoint is a kernel's place on the roofline of its GPU.
 type RooflinePoint struct {
@@ -10,9 +13,41 @@ type RooflinePoint struct {
 	// FlopPerS is the achieved FP32 + FP64 throughput.
 	FlopPerS float64
 	// LimitFlopPerS is the roof above the point: the smaller of the
-	// floating-point peak (FP64 when most operations are double, else
+	// floating-point peak (the tensor peak of the operand type when most
+	// operations ran on tensor cores, FP64 when most are double, else
 	// FP32) and the intensity times the peak DRAM bandwidth.
 	LimitFlopPerS float64
+	// TensorType is the operand type of most tensor-core operations
+	// ("bf16", "tf32", "fp16", "fp8_e4m3", ...), "" when none ran.
+	TensorType string
+}
+
+// TensorType reads the operand type of most of a kernel's tensor-core
+// operations from ncu's per-type counters (sm__ops_path_tensor_src_T[_dst_U].sum):
+// T, and its share of them; "" when the kernel ran none.
+func TensorType(a *Kernel) (string, float64) {
+	const pre = "sm__ops_path_tensor_src_"
+	best, bestV, total := "", 0.0, 0.0
+	for _, m := range a.K.Metrics {
+		if !strings.HasPrefix(m.Name, pre) || !strings.HasSuffix(m.Name, ".sum") || math.IsNaN(m.Value) || m.Value <= 0 {
+			continue
+		}
+		t := strings.TrimSuffix(strings.TrimPrefix(m.Name, pre), ".sum")
+		if strings.Contains(t, ".") {
+			continue
+		}
+		if i := strings.Index(t, "_dst_"); i > 0 {
+			t = t[:i]
+		}
+		total += m.Value
+		if m.Value > bestV {
+			best, bestV = t, m.Value
+		}
+	}
+	if total == 0 {
+		return "", 0
+	}
+	return best, bestV / total
 }
 
 // Roofline places a kernel on its GPU's roofline; false when the kernel did
@@ -36,8 +71,16 @@ func Roofline(a *Kernel) (RooflinePoint, bool) {
 		return RooflinePoint{}, false
 	}
 	peak := p32
-	if sp, dp := get("flop_count_sp"), get("flop_count_dp"); dp > 0 && !(sp >= dp) && p64 > 0 {
+	sp, dp, tc := get("flop_count_sp"), get("flop_count_dp"), get("flop_count_tensor")
+	if dp > 0 && !(sp >= dp) && p64 > 0 {
 		peak = p64
 	}
-	return RooflinePoint{FlopPerByte: ai, FlopPerS: perf, LimitFlopPerS: math.Min(peak, ai*bw)}, true
+	tt := ""
+	if tc > 0 && tc >= nz(sp)+nz(dp) {
+		tt, _ = TensorType(a)
+		if pt := a.Spec.PeakTensor(tt); pt > 0 {
+			peak = pt
+		}
+	}
+	return RooflinePoint{FlopPerByte: ai, FlopPerS: perf, LimitFlopPerS: math.Min(peak, ai*bw), TensorType: tt}, true
 }

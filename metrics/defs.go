@@ -272,12 +272,19 @@ var Defs = []*Def{
 	{Name: "flop_count_dp", Unit: "FLOP", Better: 0,
 		Doc: "double-precision operations: dadd + dmul + 2 × dfma", NCU: "smsp__sass_thread_inst_executed_op_{dadd,dmul,dfma}_pred_on.sum, or the per-cycle and per-second forms", Nvprof: "flop_count_dp",
 		eval: first(source(1, "flop_count_dp"), flops("d"))},
+	{Name: "flop_count_tensor", Unit: "FLOP", Better: 0,
+		Doc: "tensor-core operations, every source type (an MMA's multiply-add counts 2)", NCU: "sm__ops_path_tensor_src_*.sum (raw page, --set full)", Nvprof: "—",
+		eval: tensorFlops},
 	{Name: "flop_throughput", Unit: "FLOP/s", Better: +1, Noisy: true,
-		Doc: "(flop_count_sp + flop_count_dp) / duration", NCU: "derived", Nvprof: "derived",
+		Doc: "(flop_count_sp + flop_count_dp + flop_count_tensor) / duration", NCU: "derived", Nvprof: "derived",
 		eval: func(e *env) (float64, string, bool) {
 			sp, ok1 := e.val("flop_count_sp")
 			dp, ok2 := e.val("flop_count_dp")
+			tc, ok4 := e.val("flop_count_tensor")
 			d, ok3 := e.val("duration")
+			if ok4 && ok3 && d > 0 && tc > 0 {
+				return (nz(sp) + nz(dp) + tc) / d, "(FP32 + FP64 + tensor FLOPs) / duration", true
+			}
 			if !(ok1 || ok2) || !ok3 || d <= 0 {
 				// The roofline section alone: operations per cycle times
 				// the SM clock; else the share of the peaks ncu's rule
@@ -290,11 +297,14 @@ var Defs = []*Def{
 			return (nz(sp) + nz(dp)) / d, "FLOPs / duration", true
 		}},
 	{Name: "arithmetic_intensity", Unit: "FLOP/B", Better: 0,
-		Doc: "FLOPs per DRAM byte: (flop_count_sp + flop_count_dp) / dram_bytes", NCU: "derived", Nvprof: "derived",
+		Doc: "FLOPs per DRAM byte: (flop_count_sp + flop_count_dp + flop_count_tensor) / dram_bytes", NCU: "derived", Nvprof: "derived",
 		eval: func(e *env) (float64, string, bool) {
 			sp, ok1 := e.val("flop_count_sp")
 			dp, ok2 := e.val("flop_count_dp")
 			b, ok3 := e.val("dram_bytes")
+			if tc, ok := e.val("flop_count_tensor"); ok && tc > 0 && ok3 && b > 0 {
+				return (nz(sp) + nz(dp) + tc) / b, "(FP32 + FP64 + tensor FLOPs) / dram_bytes", true
+			}
 			if !(ok1 || ok2) || !ok3 || b <= 0 {
 				// The roofline section alone: achieved FLOP/s over its
 				// DRAM bandwidth.
@@ -426,6 +436,28 @@ func flops(p string) func(e *env) (float64, string, bool) {
 		}
 		return total, pre + "{add,mul,fma}_pred_on" + strings.Join(forms, " or "), true
 	}
+}
+
+// tensorPrefix names ncu's tensor-pipe operation counters per source
+// type (sm__ops_path_tensor_src_bf16_dst_fp32.sum, ..._src_tf32...,
+// ..._src_fp8...); the per-instruction ones (sm__ops_path_tensor_op_*)
+// count the same operations again and are left out.
+const tensorPrefix = "sm__ops_path_tensor_src_"
+
+// tensorFlops sums the tensor pipe's operations over every source type.
+func tensorFlops(e *env) (float64, string, bool) {
+	total, any := 0.0, false
+	for _, m := range e.k.Metrics {
+		if len(m.Name) > len(tensorPrefix) && m.Name[:len(tensorPrefix)] == tensorPrefix && strings.HasSuffix(m.Name, ".sum") &&
+			!strings.Contains(m.Name[len(tensorPrefix):len(m.Name)-len(".sum")], ".") && !math.IsNaN(m.Value) {
+			total += m.Value
+			any = true
+		}
+	}
+	if !any {
+		return math.NaN(), "", false
+	}
+	return total, tensorPrefix + "*.sum", true
 }
 
 // l2AtomicRequests are the L2's counters of global atomics, by kind.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -49,7 +50,10 @@ func forCaller(a *analysis.Kernel, f *profan.Finding) bool {
 	case f.Rule == "memory-bound":
 		switch info.Kind {
 		case kernelname.GEMM, kernelname.Convolution:
-			f.Advice = "a memory-bound " + info.Kind.String() + " has a thin operand (one small dimension): batch the products into one call (torch.bmm, a larger batch) so each weight is read once for more rows, or use a lower-precision type (bf16) to halve the bytes"
+			f.Advice = "a memory-bound " + info.Kind.String() + " has a thin operand (one small dimension): batch the products into one call (torch.bmm, a larger batch) so each weight is read once for more rows"
+			if lower := lowerPrecision(a); lower != "" {
+				f.Advice += ", or use " + lower + " to cut the bytes"
+			}
 		case kernelname.Fill, kernelname.Optimizer, kernelname.Communication:
 			f.Advice = shapeAdvice(info)
 		default:
@@ -60,13 +64,43 @@ func forCaller(a *analysis.Kernel, f *profan.Finding) bool {
 		if info.FP32SIMT && hasTensorCores(a) {
 			return false // tensor-cores-unused says what to do
 		} else if info.Kind == kernelname.GEMM || info.Kind == kernelname.Convolution {
-			f.Advice = "already at the math roof of its data type: a lower-precision type (bf16, FP8 on Hopper) or fewer FLOPs (smaller or pruned layers) is what is left"
+			f.Advice = "already at the math roof of its data type: fewer FLOPs (smaller or pruned layers) is what is left"
+			if lower := lowerPrecision(a); lower != "" {
+				f.Advice = "already at the math roof of its data type: " + lower + " or fewer FLOPs (smaller or pruned layers) is what is left"
+			}
 		} else {
 			f.Advice = fusionAdvice(info)
 		}
 		return true
 	}
 	return true
+}
+
+// lowerPrecision names the lower-precision type left to a GEMM or
+// convolution, from the type its tensor cores ran (the raw page's per-type
+// operation counters) or, without them, its name; "" when it already runs
+// the lowest one worth offering (FP8, integers).
+func lowerPrecision(a *analysis.Kernel) string {
+	t, _ := analysis.TensorType(a)
+	if t == "" {
+		n := strings.ToLower(a.K.DisplayName())
+		switch {
+		case strings.Contains(n, "e4m3") || strings.Contains(n, "e5m2") || strings.Contains(n, "fp8") || strings.Contains(n, "int8") || strings.Contains(n, "i8816"):
+			t = "fp8"
+		case strings.Contains(n, "bf16") || strings.Contains(n, "f16") || strings.Contains(n, "fp16") || strings.Contains(n, "half") ||
+			strings.HasPrefix(n, "nvjet_") && !strings.Contains(n, "_sss_"):
+			t = "fp16"
+		case strings.Contains(n, "tf32"):
+			t = "tf32"
+		}
+	}
+	switch {
+	case strings.HasPrefix(t, "fp8"), strings.HasPrefix(t, "int"), strings.HasPrefix(t, "fp4"):
+		return ""
+	case strings.HasPrefix(t, "bf16"), strings.HasPrefix(t, "fp16"):
+		return "FP8 (Transformer Engine, on Hopper)"
+	}
+	return "a 16-bit type (bf16 autocast)"
 }
 
 // shapeAdvice is what a caller can do about a library kernel that leaves
