@@ -113,7 +113,7 @@ var families = []family{
 	// PyTorch's memory-efficient (CUTLASS fmha) kernels. Before the
 	// convolution rows: cuDNN's SDPA names say "fprop" and "bprop".
 	row("flash", `flash_fwd|flash_bwd|flash::|pytorch_flash`, FlashAttention, Attention, CatAttention),
-	row("cudnn.sdpa", `cudnn.*sdpa|sdpa.*cudnn|cudnn_generated_fort_native_sdpa|cudnn::compute_dot_do_o|cudnn::convert_dq_to_16bits`, CUDNN, Attention, CatAttention),
+	row("cudnn.sdpa", `cudnn.*sdpa|sdpa.*cudnn|cudnn_generated_fort_native_sdpa|compute_dot_do_o_specialized|convert_dq_to_16bits`, CUDNN, Attention, CatAttention),
 	row("aten.mem-efficient-attention", `fmha_cutlass|pytorchmemeffattention|mem_efficient_attention`, ATen, Attention, CatAttention),
 	row("fmha", `fmha`, FlashAttention, Attention, CatAttention),
 	row("flashinfer", `flashinfer|batchdecodewithpagedkvcache|batchprefillwith|singledecodewithkvcache|singleprefillwith|variablelengthmergestates|mergestateskernel`, FlashInfer, Attention, CatAttention),
