@@ -261,7 +261,7 @@ var specs = []*Spec{
 	// 1555 GB/s, 40 MB L2. The PCIe board's lower power limit does not
 	// change its boost clock.
 	withLimits(Spec{
-		Name: "A100-SXM4-40GB", Aliases: []string{"A100-PCIE-40GB", "A100 40GB PCIe"}, Arch: "Ampere", Chip: "GA100", CC: "8.0",
+		Name: "A100-SXM4-40GB", Aliases: []string{"A100-PCIE-40GB", "A100 40GB PCIe", "A100 SXM4 40GB", "A100 40GB"}, Arch: "Ampere", Chip: "GA100", CC: "8.0",
 		SMs: 108, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1410,
 		MemClockMHz: 1215, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 1555, L2Bytes: 40 * miB, MemoryGiB: 40,
 	}),
@@ -282,7 +282,7 @@ var specs = []*Spec{
 	}),
 	// GA100 80 GB SXM4. DS: 1593 MHz HBM2e on 5120 bits = 2039 GB/s.
 	withLimits(Spec{
-		Name: "A100-SXM4-80GB", Arch: "Ampere", Chip: "GA100", CC: "8.0",
+		Name: "A100-SXM4-80GB", Aliases: []string{"A100 SXM4 80GB", "A100 SXM 80GB"}, Arch: "Ampere", Chip: "GA100", CC: "8.0",
 		SMs: 108, CoresPerSM: 64, FP64PerSM: 32, SMClockMHz: 1410,
 		MemClockMHz: 1593, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 2039, L2Bytes: 40 * miB, MemoryGiB: 80,
 	}),
@@ -378,7 +378,7 @@ var specs = []*Spec{
 	// TFLOP/s), five HBM3 stacks on 5120 bits at 2619 MHz = 3.35 TB/s,
 	// 50 MB L2.
 	withLimits(Spec{
-		Name: "H100 SXM5 80GB", Aliases: []string{"H100 80GB HBM3", "H100-SXM5-80GB"}, Arch: "Hopper", Chip: "GH100", CC: "9.0",
+		Name: "H100 SXM5 80GB", Aliases: []string{"H100 80GB HBM3", "H100-SXM5-80GB", "H100 SXM", "H100 SXM5"}, Arch: "Hopper", Chip: "GH100", CC: "9.0",
 		SMs: 132, CoresPerSM: 128, FP64PerSM: 64, SMClockMHz: 1980,
 		MemClockMHz: 2619, BusWidthBits: 5120, DataRate: 2, DatasheetBandwidth: 3350, L2Bytes: 50 * miB, MemoryGiB: 80,
 	}),
