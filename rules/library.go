@@ -37,7 +37,9 @@ func forCaller(a *analysis.Kernel, f *profan.Finding) bool {
 		// Registers and block size are the library's tuning.
 		return false
 	case sourceRules[f.Rule]:
-		if f.Rule == "uncoalesced-global" && (info.Kind == kernelname.Elementwise || info.Kind == kernelname.Copy ||
+		// A dtype cast reads and writes contiguous tensors (autocast's
+		// weight casts): its sectors are the vector width's, not a view's.
+		if f.Rule == "uncoalesced-global" && info.Category != kernelname.CatCast && (info.Kind == kernelname.Elementwise || info.Kind == kernelname.Copy ||
 			info.Kind == kernelname.Reduction || info.Kind == kernelname.Fill) {
 			f.Advice = "the tensors reach this " + lib + " kernel as strided views (a transpose, permute or slice): make them contiguous once (.contiguous()) where they are produced, or pick the layout the following ops read in order (channels_last for convolutions)"
 			f.Locations = nil

@@ -94,3 +94,35 @@ func TestTensorCoresUnusedSilentOnPublicSamples(t *testing.T) {
 		}
 	})
 }
+
+// TestNoSourceAdviceOnLibraries: on every fixture, no kernel of a library
+// (cuDNN, cuBLAS, CUTLASS, ATen, Triton, NCCL, ...) is told to change its
+// source or launch: the rules that find fault with a kernel's code stay
+// silent, and a strided-view warning points at no source line.
+func TestNoSourceAdviceOnLibraries(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"../fixtures/*/*.csv", "../fixtures/*/*.csv.gz"} {
+		fs, _ := filepath.Glob(pat)
+		files = append(files, fs...)
+	}
+	libs := 0
+	analyzeAll(t, files, func(a *analysis.Kernel) {
+		if !a.Name.IsLibrary() {
+			return
+		}
+		libs++
+		for _, f := range a.Findings {
+			switch f.Rule {
+			case "shared-bank-conflict", "tile-shared-memory", "uniform-load", "thread-divergence", "low-occupancy":
+				t.Errorf("%s kernel %s (%s): %s", a.Run.Source, a.K.ID, a.Name.Library, f.Rule)
+			case "uncoalesced-global":
+				if len(f.Locations) > 0 || a.Name.Category == kernelname.CatCast {
+					t.Errorf("%s kernel %s (%s %s): uncoalesced-global with source advice", a.Run.Source, a.K.ID, a.Name.Library, a.Name.Category)
+				}
+			}
+		}
+	})
+	if libs < 100 {
+		t.Errorf("only %d library kernels in the fixtures", libs)
+	}
+}
