@@ -34,6 +34,9 @@ func appOf(t *testing.T, file string) (*analysis.App, float64) {
 
 // fileOf names a pair's capture: the pairs, else the inventory.
 func fileOf(variant string) string {
+	if v, ok := strings.CutPrefix(variant, "vit."); ok {
+		return "../check/vit.pair." + v + ".csv"
+	}
 	if _, err := os.Stat(appDir + "pair." + variant + ".csv"); err == nil {
 		return "pair." + variant + ".csv"
 	}
@@ -80,6 +83,10 @@ func TestAppCalibration(t *testing.T) {
 		{"tf.fp32", "tf.default", "bf16-autocast", "derived", 0.08},
 		{"mlp.default", "mlp.graph", "cuda-graphs", "derived", 0.02},
 		{"cnn.cl", "cnn.bf16+cl", "bf16-autocast", "derived", 0.15},
+		// A model that no factor was fitted on (fixtures/check, a ViT step).
+		{"vit.default", "vit.fused", "fused-optimizer", "independent", 0.05},
+		{"vit.default", "vit.compile", "torch-compile", "independent", 0.08},
+		{"vit.default", "vit.bf16", "bf16-autocast", "independent", 0.08},
 	}
 	var b strings.Builder
 	b.WriteString(`# Calibration of the application recommendations
@@ -91,7 +98,8 @@ Each row is a before/after pair of one PyTorch 2.11 step on an H100 (` + "`fixtu
 process per variant, ` + "`gpu__time_duration`" + ` of every kernel of the step under ncu). *Estimated* is the
 recommendation's gain read from the "before" capture alone, as a share of its kernel time; *measured* is
 1 − after/before of the summed kernel time. *fit* rows set the rule's factor, *check* rows were not used to set
-it (their error is the held-out error), *derived* factors come from peak rates, not from a fit. *Wall clock* is
+it (their error is the held-out error), *derived* factors come from peak rates, not from a fit, and
+*independent* rows are a model no factor was fitted on (` + "`fixtures/check/vit.pair.*.csv`" + `, a small ViT step). *Wall clock* is
 the same pair timed without a profiler (` + "`models.py --time`" + `, CUDA events): small models are bound by
 launching kernels, which kernel time does not show.
 
