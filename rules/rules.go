@@ -13,6 +13,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,6 +128,7 @@ type Pass struct {
 	T    Thresholds
 	rule *Rule
 	out  []profan.Finding
+	fix  map[string]int // Note.Fix to its finding in out
 }
 
 // Value returns a canonical metric.
@@ -139,6 +141,11 @@ type Note struct {
 	Advice    string            // what to change
 	Evidence  []string          // canonical metrics the rule read, "name=value"
 	Locations []profan.Location // source lines, when the export has the source page
+	// Fix names the change a note asks for when several notes of one rule
+	// ask for the same one (a conflict's loads and stores, one index that
+	// shapes a copy's load and its store): they become one finding, so the
+	// fix's gain is stated once. Each such note carries the fix's gain.
+	Fix string
 }
 
 // Gain is a finding's estimated speedup, a fraction of the kernel's time,
@@ -173,7 +180,44 @@ func (p *Pass) Report(g Gain, n Note) { p.ReportAs(p.rule.Severity, g, n) }
 func (p *Pass) ReportAs(sev profan.Severity, g Gain, n Note) {
 	f := p.rule.finding(sev, g, n)
 	f.Kernel = p.A.K.ID
+	if n.Fix != "" {
+		if i, ok := p.fix[n.Fix]; ok {
+			p.out[i] = mergeFix(p.out[i], f)
+			return
+		}
+		if p.fix == nil {
+			p.fix = map[string]int{}
+		}
+		p.fix[n.Fix] = len(p.out)
+	}
 	p.out = append(p.out, f)
+}
+
+// mergeFix joins two findings of one fix: both say what they measured,
+// the gain is the fix's (each note carries it; the larger wins should
+// they differ), the evidence and lines are the union.
+func mergeFix(a, b profan.Finding) profan.Finding {
+	a.Message += "; " + b.Message
+	if b.Advice != a.Advice && !strings.Contains(a.Advice, b.Advice) {
+		a.Advice += "; " + b.Advice
+	}
+	if b.Severity > a.Severity {
+		a.Severity = b.Severity
+	}
+	if profan.CompareGains(b.Gain, a.Gain) < 0 {
+		a.Gain = b.Gain
+	}
+	for _, e := range b.Evidence {
+		if !slices.Contains(a.Evidence, e) {
+			a.Evidence = append(a.Evidence, e)
+		}
+	}
+	for _, l := range b.Locations {
+		if !slices.Contains(a.Locations, l) {
+			a.Locations = append(a.Locations, l)
+		}
+	}
+	return a
 }
 
 // Evidence formats canonical metrics as "name=value" for a finding.

@@ -49,31 +49,34 @@ func checkBankConflict(p *Pass) {
 		})
 		return
 	}
-	for _, sp := range []struct {
+	type space struct {
 		x    *analysis.Access
 		what string
-	}{{m.SharedLoad, "loads"}, {m.SharedStore, "stores"}} {
-		if !conflictSpace(p, sp.x) {
-			continue
-		}
-		c := struct {
-			ways float64
-			what string
-		}{sp.x.Pattern.Ways, sp.what}
-		ways := math.Round(c.ways)
-		width := 32 // the tile width that produces a ways-way column conflict
-		pad := gpumodel.PaddingFor(width, 4)
-		removed := 1 - 1/c.ways
-		gain := trafficGain(p, conflictTraffic(sp.x))
-		if gain < p.T.MinGain {
+	}
+	// Padding the array fixes its loads and its stores at once: the gain
+	// is the fix's, over both, and the two notes become one finding.
+	var spaces []space
+	var t Traffic
+	for _, sp := range []space{{m.SharedLoad, "loads"}, {m.SharedStore, "stores"}} {
+		if !conflictSpace(p, sp.x) || trafficGain(p, conflictTraffic(sp.x)) < p.T.MinGain {
 			continue // the fix relieves a unit the kernel does not wait for
 		}
+		spaces = append(spaces, sp)
+		t.SharedWavefronts += conflictTraffic(sp.x).SharedWavefronts
+	}
+	gain := trafficGain(p, t)
+	for _, sp := range spaces {
+		ways := math.Round(sp.x.Pattern.Ways)
+		width := 32 // the tile width that produces a ways-way column conflict
+		pad := gpumodel.PaddingFor(width, 4)
+		removed := 1 - 1/sp.x.Pattern.Ways
 		p.Report(Estimate(gain), Note{
-			Message: fmt.Sprintf("shared %s take %.1f wavefronts per request: a %.0f-way bank conflict, %.0f%% of their wavefronts are replays", c.what, c.ways, ways, removed*100),
+			Message: fmt.Sprintf("shared %s take %.1f wavefronts per request: a %.0f-way bank conflict, %.0f%% of their wavefronts are replays", sp.what, sp.x.Pattern.Ways, ways, removed*100),
 			Advice: fmt.Sprintf("pad the shared array's rows by %d element (e.g. __shared__ float tile[32][%d]) or index it so a warp's threads hit 32 different banks; a column of a [32][32] tile is %d-way",
 				pad, width+pad, gpumodel.TileColumnConflict(width, 4)),
 			Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_bank_conflicts", "shared_efficiency"),
 			Locations: worstLines(p.A, "shared"),
+			Fix:       "pad-shared",
 		})
 	}
 }

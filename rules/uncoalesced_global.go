@@ -97,14 +97,20 @@ func checkUncoalesced(p *Pass) {
 		} else if t := x.Pattern.Text(); t != "" {
 			msg += "; " + t
 		}
+		fix := ""
 		if twin {
-			msg += fmt.Sprintf("; the %s have the same pattern: one fix of the index serves both, and the gain counts both", map[string]string{"gld": "stores", "gst": "loads"}[c.op])
+			// Both notes become one finding: the gain is stated once.
+			fix = "index"
+			if c.op == "gld" {
+				msg += "; the stores have the same pattern: one fix of the index serves both, and the gain counts both"
+			}
 		}
 		p.Report(Estimate(gain), Note{
 			Message:   msg,
 			Advice:    advice,
 			Evidence:  p.Evidence(c.op+"_transactions_per_request", c.op+"_efficiency", c.op+"_transactions", c.op+"_ideal_transactions"),
 			Locations: worstLines(p.A, c.op),
+			Fix:       fix,
 		})
 	}
 }
