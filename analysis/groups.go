@@ -126,6 +126,17 @@ func (gr *Grouper) Launches() int { return gr.n }
 // Len is the number of groups.
 func (gr *Grouper) Len() int { return len(gr.order) }
 
+// Reps returns each group's representative launch, the groups in the order
+// their first launch was read: a capture whose groups are single launches
+// gives its launches in order.
+func (gr *Grouper) Reps() []*Kernel {
+	out := make([]*Kernel, 0, len(gr.order))
+	for _, g := range gr.order {
+		out = append(out, g.Rep)
+	}
+	return out
+}
+
 // App reads the groups by cause: time by category, recommendations,
 // scope notes.
 func (gr *Grouper) App() *App {

@@ -21,6 +21,14 @@ type jsonWriter struct {
 	// groups gathers the launches into groups, written after the kernels.
 	groups *analysis.Grouper
 	miss   analysis.CountMissing
+	// launches writes every launch; otherwise only each group's
+	// representative launch is written, at the end, so that a long trace's
+	// JSON grows with its kernels, not its launches.
+	launches bool
+	// skipped gathers each run's skipped rules, said once per run rather
+	// than on every launch.
+	skipped map[*profan.Run][]string
+	seen    map[*profan.Run]map[string]bool
 }
 
 // JSONMissing is a rule that could not run for want of counters, with the
@@ -32,8 +40,9 @@ type JSONMissing struct {
 	Kernels int    `json:"kernels"`
 }
 
-func newJSON(w io.Writer) *jsonWriter {
-	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{}, groups: analysis.NewGrouper(true)}
+func newJSON(w io.Writer, opt Options) *jsonWriter {
+	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{}, groups: analysis.NewGrouper(true),
+		launches: opt.Launches, skipped: map[*profan.Run][]string{}, seen: map[*profan.Run]map[string]bool{}}
 }
 
 // JSONKernel is the JSON form of an analysed kernel.
@@ -57,7 +66,9 @@ type JSONKernel struct {
 	Limiter     JSONLimiter        `json:"limiter"`
 	Roofline    *JSONRoofline      `json:"roofline,omitempty"`
 	Warnings    []string           `json:"warnings,omitempty"`
-	Skipped     []string           `json:"skipped_rules,omitempty"`
+	// Skipped is left empty by analyze's JSON, which says a run's skipped
+	// rules once, on the run.
+	Skipped []string `json:"skipped_rules,omitempty"`
 }
 
 // JSONRoofline is the kernel's place on its GPU's roofline (absent when it
@@ -104,6 +115,9 @@ type JSONRun struct {
 	Digest   string           `json:"digest"`
 	Messages []profan.Message `json:"messages,omitempty"`
 	Findings []JSONFinding    `json:"findings,omitempty"`
+	// Skipped is every rule that could not run on some kernel of the run,
+	// with what it needs.
+	Skipped []string `json:"skipped_rules,omitempty"`
 }
 
 func ptr(v float64) *float64 {
@@ -144,19 +158,40 @@ func ToJSON(a *analysis.Kernel, run int) JSONKernel {
 func (j *jsonWriter) Kernel(a *analysis.Kernel) error {
 	j.groups.Add(a)
 	j.miss.Add(a)
-	run, ok := j.runOf[a.Run]
-	if !ok {
-		run = len(j.runs)
-		j.runOf[a.Run] = run
+	if _, ok := j.runOf[a.Run]; !ok {
+		j.runOf[a.Run] = len(j.runs)
 		j.runs = append(j.runs, a.Run)
 	}
+	if len(a.Skipped) > 0 {
+		seen := j.seen[a.Run]
+		if seen == nil {
+			seen = map[string]bool{}
+			j.seen[a.Run] = seen
+		}
+		for _, s := range a.Skipped {
+			if !seen[s] {
+				seen[s] = true
+				j.skipped[a.Run] = append(j.skipped[a.Run], s)
+			}
+		}
+	}
+	if !j.launches {
+		return nil
+	}
+	return j.kernel(a)
+}
+
+// kernel writes one launch's analysis.
+func (j *jsonWriter) kernel(a *analysis.Kernel) error {
 	if j.n == 0 {
 		j.w.WriteString("{\"kernels\": [\n")
 	} else {
 		j.w.WriteString(",\n")
 	}
 	j.n++
-	b, err := json.Marshal(ToJSON(a, run))
+	jk := ToJSON(a, j.runOf[a.Run])
+	jk.Skipped = nil
+	b, err := json.Marshal(jk)
 	if err != nil {
 		return err
 	}
@@ -165,6 +200,13 @@ func (j *jsonWriter) Kernel(a *analysis.Kernel) error {
 }
 
 func (j *jsonWriter) End(runs []*profan.Run) error {
+	if !j.launches {
+		for _, a := range j.groups.Reps() {
+			if err := j.kernel(a); err != nil {
+				return err
+			}
+		}
+	}
 	if j.n == 0 {
 		j.w.WriteString("{\"kernels\": [")
 	}
@@ -198,7 +240,7 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	}
 	out := make([]JSONRun, 0, len(ordered))
 	for _, r := range ordered {
-		jr := JSONRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages}
+		jr := JSONRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages, Skipped: j.skipped[r]}
 		for _, f := range r.Findings {
 			jr.Findings = append(jr.Findings, toJSONFinding(f))
 		}
@@ -286,7 +328,7 @@ func ToJSONGroups(gs []*analysis.Group) []JSONGroup {
 
 // JSON is the contract other tools read: verdicts and gate results.
 var JSON = &Format{Name: "json",
-	Kernels: func(w io.Writer, opt Options) Writer { return newJSON(w) },
+	Kernels: func(w io.Writer, opt Options) Writer { return newJSON(w, opt) },
 	Gate:    gateJSON,
 	Trend:   trendJSON,
 	Diff:    diffJSON,

@@ -28,6 +28,9 @@ type Options struct {
 	// Top is how many groups of launches get their details after the
 	// summary table; 0 shows every group.
 	Top int
+	// Launches lists every launch in the formats that summarise by group
+	// (JSON, Markdown); without it they list each group's representative.
+	Launches bool
 	// Version is profan's version, for formats that name their tool
 	// (SARIF).
 	Version string

@@ -15,18 +15,19 @@ import (
 
 // AnalyzeOptions are the flags of profan analyze.
 type AnalyzeOptions struct {
-	IO      *IOStreams
-	Files   []string
-	Format  string
-	Input   string // importer name; empty sniffs
-	Checks  string
-	Config  string
-	Verbose bool
-	PathMap []string
-	Device  string
-	Force   bool // --device-force
-	Top     int
-	Kernel  string // regular expression over kernel names
+	IO       *IOStreams
+	Files    []string
+	Format   string
+	Input    string // importer name; empty sniffs
+	Checks   string
+	Config   string
+	Verbose  bool
+	PathMap  []string
+	Device   string
+	Force    bool // --device-force
+	Top      int
+	Kernel   string // regular expression over kernel names
+	Launches bool   // --launches: every launch in the JSON
 }
 
 // NewCmdAnalyze builds profan analyze. runF replaces the run function in
@@ -59,6 +60,7 @@ advice. The format of each table is detected from its header.`,
 	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it (e.g. H100, T4, \"NVIDIA A100-SXM4-80GB\", sm_90)")
 	cmd.Flags().BoolVar(&opts.Force, "device-force", false, "use --device even where the export's compute capability, SM count or memory contradicts it")
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "details of the N kernels that take the most time, after the summary table (0: all)")
+	cmd.Flags().BoolVar(&opts.Launches, "launches", false, "json: list every launch under \"kernels\" (default: each kernel group's longest launch; groups hold every launch's id)")
 	cmd.Flags().StringVar(&opts.Kernel, "kernel", "", "analyze only the kernels whose name matches this regular expression")
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	return cmd
@@ -76,7 +78,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := report.New(opts.Format, opts.IO.Out, report.Options{Color: opts.IO.Color && opts.Format == "text", Verbose: opts.Verbose, Top: opts.Top})
+	w, err := report.New(opts.Format, opts.IO.Out, report.Options{Color: opts.IO.Color && opts.Format == "text", Verbose: opts.Verbose, Top: opts.Top, Launches: opts.Launches})
 	if err != nil {
 		return formatError(opts.Format, report.KernelFormats()...)
 	}

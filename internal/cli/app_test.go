@@ -59,7 +59,7 @@ func TestPyTorchSummary(t *testing.T) {
 		}
 	}
 
-	out, errOut, code = run(t, "analyze", "--format", "json", pytorchStep)
+	out, errOut, code = run(t, "analyze", "--format", "json", "--launches", pytorchStep)
 	if code != ExitOK {
 		t.Fatalf("json: exit %d: %s", code, errOut)
 	}
@@ -191,7 +191,8 @@ func TestHTMLReportSize(t *testing.T) {
 
 // TestLongTrace: a long nvprof trace (the public matrixMul gpu-trace tiled
 // to 30,000 launches with shifted start times and correlation IDs) is
-// summarised in a few lines, whatever its length. The 600,000-launch run
+// summarised in a few lines, whatever its length, and its JSON lists each
+// launch only with --launches. The 600,000-launch run
 // is done by hand: go run ./bench/tile -trace 600000 (docs/commands.md).
 func TestLongTrace(t *testing.T) {
 	dir := t.TempDir()
@@ -216,8 +217,15 @@ func TestLongTrace(t *testing.T) {
 		t.Errorf("output starts %.80q, want %q", out, want)
 	}
 	out, _, _ = run(t, "analyze", "--format", "json", in)
+	// Summary-first: the JSON holds each group's representative launch and
+	// says skipped rules once per run, so it grows only by the groups'
+	// launch ids. 20 MB for 600,000 launches is 33 bytes a launch.
+	if perLaunch := float64(len(out)) / float64(n); perLaunch > 20e6/600000 {
+		t.Errorf("%d launches: %d bytes of JSON, %.1f a launch, want at most %.1f", n, len(out), perLaunch, 20e6/600000)
+	}
 	var doc struct {
-		Groups []struct {
+		Kernels []json.RawMessage `json:"kernels"`
+		Groups  []struct {
 			Launches int      `json:"launches"`
 			Kernels  []string `json:"kernels"`
 		} `json:"groups"`
@@ -227,6 +235,17 @@ func TestLongTrace(t *testing.T) {
 	}
 	if len(doc.Groups) != 1 || doc.Groups[0].Launches != n || len(doc.Groups[0].Kernels) != n {
 		t.Errorf("json groups: %d, want 1 of %d launches with their ids", len(doc.Groups), n)
+	}
+	if len(doc.Kernels) != 1 {
+		t.Errorf("json kernels: %d, want the one group's representative", len(doc.Kernels))
+	}
+	out, _, _ = run(t, "analyze", "--format", "json", "--launches", in)
+	doc.Kernels = nil
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Kernels) != n {
+		t.Errorf("json --launches: %d kernels, want every one of %d launches", len(doc.Kernels), n)
 	}
 }
 

@@ -282,7 +282,7 @@ func TestPathMap(t *testing.T) {
 // the matmuls and fmaHeavy on the roofline, in JSON and in the report.
 func TestRooflineSetFull(t *testing.T) {
 	raw := "../../fixtures/calib/calib.raw.csv.gz"
-	out, errOut, code := run(t, "analyze", "--format", "json", raw)
+	out, errOut, code := run(t, "analyze", "--format", "json", "--launches", raw)
 	if code != ExitOK {
 		t.Fatalf("analyze: exit %d: %s", code, errOut)
 	}

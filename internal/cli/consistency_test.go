@@ -249,7 +249,7 @@ func checkRendered(t *testing.T, name string, ks []*analysis.Kernel) {
 	}
 	var tb, jb bytes.Buffer
 	tw, _ := report.New("text", &tb, report.Options{})
-	jw, _ := report.New("json", &jb, report.Options{})
+	jw, _ := report.New("json", &jb, report.Options{Launches: true})
 	for _, a := range ks {
 		tw.Kernel(a)
 		jw.Kernel(a)
@@ -304,7 +304,7 @@ func checkCommands(t *testing.T, name string, set []string, vs []*analysis.RunVe
 			want[f.Rule]++
 		}
 	}
-	out, errOut, code := run(t, append([]string{"analyze", "--format", "json"}, set...)...)
+	out, errOut, code := run(t, append([]string{"analyze", "--format", "json", "--launches"}, set...)...)
 	if code != ExitOK {
 		t.Errorf("%s: analyze exit %d: %s", name, code, errOut)
 		return

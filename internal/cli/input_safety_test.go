@@ -59,7 +59,7 @@ func readFixture(t *testing.T, path string) []byte {
 // pipe is read once, whole (27 of 54 launches were read before).
 func TestAnalyzePipe(t *testing.T) {
 	two := append(readFixture(t, variants+"variants.details.csv.gz"), readFixture(t, variants+"inline.live.print-details-all.csv.gz")...)
-	out, errOut, code := run(t, "analyze", "--format", "json", fifo(t, two))
+	out, errOut, code := run(t, "analyze", "--format", "json", "--launches", fifo(t, two))
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

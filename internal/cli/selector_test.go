@@ -57,7 +57,7 @@ func TestFailOnExclusion(t *testing.T) {
 func TestAnalyzeSuppressions(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "profan.toml")
 	os.WriteFile(cfg, []byte("[[suppress]]\nrule = \"small-grid\"\nreason = \"start-up kernels\"\n\n[[suppress]]\nrule = \"*-memcpy\"\nreason = \"pinned in the next release\"\n"), 0o644)
-	all, _, _ := run(t, "analyze", "--format", "json", nvprofReduce, nsysPageable)
+	all, _, _ := run(t, "analyze", "--format", "json", "--launches", nvprofReduce, nsysPageable)
 	out, errOut, code := run(t, "analyze", "--config", cfg, nvprofReduce, nsysPageable)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
