@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"encoding/json"
 	"math"
 	"sort"
 	"sync"
@@ -27,7 +28,7 @@ type Group struct {
 	// when the capture's time is unknown.
 	Share float64
 	// IDs are the launch IDs, in the order read (Grouper.KeepIDs).
-	IDs []string
+	IDs IDList
 	// Configs are the launch configurations, most launches first.
 	Configs []Config
 	// Sample is the first MaxSample launches, in the order read: what a
@@ -205,7 +206,7 @@ func (gr *Grouper) Add(a *Kernel) {
 		g.Rep = a
 	}
 	if gr.KeepIDs {
-		g.IDs = append(g.IDs, k.ID)
+		g.IDs.Add(k.ID)
 	}
 	g.addConfig(k.Grid, k.Block, n)
 	if len(g.Sample) < MaxSample {
@@ -330,4 +331,49 @@ func classify(name string) kernelname.Info {
 	names.m[name] = info
 	names.Unlock()
 	return info
+}
+
+// IDList holds launch IDs packed in one buffer: a string each would cost
+// a header and an allocation per launch, which on a 600,000-launch trace
+// is most of the heap.
+type IDList struct {
+	buf []byte
+	end []int
+}
+
+// Add appends id.
+func (l *IDList) Add(id string) {
+	l.buf = append(l.buf, id...)
+	l.end = append(l.end, len(l.buf))
+}
+
+// Len is the number of IDs.
+func (l *IDList) Len() int { return len(l.end) }
+
+// At is the i-th ID.
+func (l *IDList) At(i int) string {
+	start := 0
+	if i > 0 {
+		start = l.end[i-1]
+	}
+	return string(l.buf[start:l.end[i]])
+}
+
+// MarshalJSON writes the IDs as an array of strings.
+func (l IDList) MarshalJSON() ([]byte, error) {
+	out := make([]byte, 0, len(l.buf)+4*len(l.end)+2)
+	out = append(out, '[')
+	start := 0
+	for i, e := range l.end {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		b, err := json.Marshal(string(l.buf[start:e]))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+		start = e
+	}
+	return append(out, ']'), nil
 }

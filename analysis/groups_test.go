@@ -61,7 +61,7 @@ func TestGroups(t *testing.T) {
 				}
 			}
 		}
-		if n != g.Launches || len(g.IDs) != n || math.Abs(d-g.Duration) > 1e-12 || g.Min != lo || g.Max != hi || g.Rep.K.Duration != hi {
+		if n != g.Launches || g.IDs.Len() != n || math.Abs(d-g.Duration) > 1e-12 || g.Min != lo || g.Max != hi || g.Rep.K.Duration != hi {
 			t.Errorf("%s: %d launches %g s [%g, %g], want %d %g s [%g, %g]", g.Info.Display, g.Launches, g.Duration, g.Min, g.Max, n, d, lo, hi)
 		}
 		if math.Abs(g.Share-d/total) > 1e-12 {

@@ -290,7 +290,7 @@ type JSONGroup struct {
 	Max         *float64           `json:"max_duration_s"`
 	StdDev      *float64           `json:"stddev_duration_s"`
 	Share       *float64           `json:"time_share"`
-	Kernels     []string           `json:"kernels"`
+	Kernels     analysis.IDList    `json:"kernels"` // every launch's id
 	Findings    []JSONGroupFinding `json:"findings"`
 }
 
@@ -313,9 +313,6 @@ func ToJSONGroups(gs []*analysis.Group) []JSONGroup {
 			StdDev: ptr(g.StdDev()), Share: ptr(g.Share), Kernels: g.IDs, Findings: []JSONGroupFinding{}}
 		if g.Timed == 0 {
 			jg.Duration = nil
-		}
-		if jg.Kernels == nil {
-			jg.Kernels = []string{}
 		}
 		for _, f := range g.Findings {
 			jg.Findings = append(jg.Findings, JSONGroupFinding{Rule: f.Rule, Severity: f.Severity.String(), Launches: f.Launches,
