@@ -172,8 +172,23 @@ func samePattern(p *Pass, op string, total float64) (bool, *analysis.Access) {
 	// ncu's rule text gives one waste for loads and stores together: when
 	// both waste the same share it reads them as one pattern, as the raw
 	// counters of such a kernel (o[i] = in[i]) show.
-	text := a.Evidence == gpumodel.FromRuleText && b.Evidence == gpumodel.FromRuleText
+	// Loads and stores equal in every counter (sectors per request and
+	// their ideal) are read the same way.
+	text := a.Evidence == gpumodel.FromRuleText && b.Evidence == gpumodel.FromRuleText ||
+		math.Abs(x.SectorsPerRequest-other.SectorsPerRequest) <= 0.01*x.SectorsPerRequest &&
+			math.Abs(x.IdealSectorsPerRequest-other.IdealSectorsPerRequest) <= 0.01*x.IdealSectorsPerRequest
 	same := a.Kind == b.Kind && (a.Kind != gpumodel.Mixed || text) && a.StrideBytes == b.StrideBytes && a.OffsetBytes == b.OffsetBytes &&
 		math.Abs(x.SectorsPerRequest-other.SectorsPerRequest) <= 0.05*x.SectorsPerRequest
+	// With the source page, the worst load and the worst store tell: one
+	// pattern at one cost (out[idx[i]] = in[idx[i]]) is one index to fix,
+	// whatever other loads (the index itself) the kernel adds.
+	l, okl := worstInstruction(p.A, "global", "load")
+	st, oks := worstInstruction(p.A, "global", "store")
+	if okl && oks {
+		pl, ps := l.Pattern, st.Pattern
+		same = pl.Kind == ps.Kind && pl.Kind != gpumodel.Mixed && pl.StrideBytes == ps.StrideBytes && pl.OffsetBytes == ps.OffsetBytes &&
+			math.Abs(l.SectorsPerRequest-st.SectorsPerRequest) <= 0.05*l.SectorsPerRequest &&
+			math.Abs(l.IdealSectorsPerRequest-st.IdealSectorsPerRequest) <= 0.05*l.IdealSectorsPerRequest
+	}
 	return same, other
 }

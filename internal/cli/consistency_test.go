@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -60,7 +61,7 @@ func inputSets(t *testing.T) [][]string {
 // same in text, HTML and JSON; (c) analyze, gate --fail-on all and report
 // give the same findings; (d) no ideal below one sector per request, no
 // bank-conflict degree above 32, no tensor-core advice below CC 7.0, no
-// finding reported twice.
+// finding reported twice; (e) one gain per fix, the same in every format.
 func TestConsistency(t *testing.T) {
 	st, err := loadSettings("all", []string{"all"}, "", "")
 	if err != nil {
@@ -87,6 +88,7 @@ func TestConsistency(t *testing.T) {
 			checkBounds(t, name, a)
 		}
 		checkRendered(t, name, all)
+		checkFixGains(t, name, all)
 		checkGroups(t, name, all)
 		// The commands read the input again, three times: on two shared
 		// cores, only the smaller exports (every importer and layout has
@@ -427,4 +429,83 @@ func ruleCounts(out string) (map[string]int, error) {
 		}
 	}
 	return n, nil
+}
+
+// gainRE finds a kernel-level gain as text, Markdown and HTML state it.
+var gainRE = regexp.MustCompile(`(?:(?:est\. gain|estimated gain) (\d+)% of kernel time|\((\d+)% of the kernel's)`)
+
+// checkFixGains holds (e): the JSON states each fix's gain once (findings
+// of one fix are one finding, so no two findings of a rule on a kernel
+// carry the same gain), and text, Markdown and HTML state no kernel gain
+// the JSON does not; HTML lists every kernel, so all of them. Text and
+// Markdown summarise a capture of many kernels by group.
+func checkFixGains(t *testing.T, name string, ks []*analysis.Kernel) {
+	t.Helper()
+	var jb bytes.Buffer
+	jw, _ := report.New("json", &jb, report.Options{})
+	for _, a := range ks {
+		jw.Kernel(a)
+	}
+	jw.End(nil)
+	var doc struct {
+		Kernels []struct {
+			ID       string `json:"id"`
+			Findings []struct {
+				Rule string   `json:"rule"`
+				Gain *float64 `json:"estimated_gain"`
+			} `json:"findings"`
+		} `json:"kernels"`
+	}
+	if err := json.Unmarshal(jb.Bytes(), &doc); err != nil {
+		t.Fatalf("%s: json: %v", name, err)
+	}
+	want := map[string]bool{}
+	for _, k := range doc.Kernels {
+		seen := map[string]bool{}
+		for _, f := range k.Findings {
+			if f.Gain == nil {
+				continue
+			}
+			key := fmt.Sprintf("%s %v", f.Rule, *f.Gain)
+			if seen[key] {
+				t.Errorf("%s kernel %s: JSON states %s's gain %.2f twice", name, k.ID, f.Rule, *f.Gain)
+			}
+			seen[key] = true
+			want[fmt.Sprintf("%.0f", *f.Gain*100)] = true
+		}
+	}
+	var tb, mb, hb bytes.Buffer
+	tw, _ := report.New("text", &tb, report.Options{})
+	mw, _ := report.New("markdown", &mb, report.Options{})
+	for _, a := range ks {
+		tw.Kernel(a)
+		mw.Kernel(a)
+	}
+	tw.End(nil)
+	mw.End(nil)
+	if err := html.Write(&hb, &html.Report{Kernels: ks}); err != nil {
+		t.Fatal(err)
+	}
+	for _, out := range []struct{ format, s string }{{"text", tb.String()}, {"markdown", mb.String()}, {"html", hb.String()}} {
+		got := map[string]bool{}
+		for _, m := range gainRE.FindAllStringSubmatch(out.s, -1) {
+			got[m[1]+m[2]] = true
+		}
+		extra := false
+		for g := range got {
+			extra = extra || !want[g]
+		}
+		if extra || out.format == "html" && fmt.Sprint(keysB(got)) != fmt.Sprint(keysB(want)) {
+			t.Errorf("%s: %s states kernel gains %v%%, JSON %v%%", name, out.format, keysB(got), keysB(want))
+		}
+	}
+}
+
+func keysB(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
