@@ -442,7 +442,7 @@ var gainRE = regexp.MustCompile(`(?:(?:est\. gain|estimated gain) (\d+)% of kern
 func checkFixGains(t *testing.T, name string, ks []*analysis.Kernel) {
 	t.Helper()
 	var jb bytes.Buffer
-	jw, _ := report.New("json", &jb, report.Options{})
+	jw, _ := report.New("json", &jb, report.Options{Launches: true})
 	for _, a := range ks {
 		jw.Kernel(a)
 	}
