@@ -110,9 +110,15 @@ type calibRow struct {
 }
 
 func calibTable(t *testing.T, files ...string) []calibRow {
-	ks := calibration(t, files...)
+	return calibRows(t, calibration(t, files...), calibPairs)
+}
+
+// calibRows measures each pair against the kernels of one capture: median
+// durations, the measured gain and the estimated one with its findings.
+func calibRows(t *testing.T, ks map[string]*calibKernel, pairs []calibPair) []calibRow {
+	t.Helper()
 	var rows []calibRow
-	for _, p := range calibPairs {
+	for _, p := range pairs {
 		b, f := ks[p.broken], ks[p.fixed]
 		if b == nil || f == nil || len(b.dur) == 0 || len(f.dur) == 0 {
 			t.Fatalf("pair %s → %s: kernel missing from the capture", p.broken, p.fixed)

@@ -3,7 +3,6 @@ package rules_test
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -36,29 +35,14 @@ var checkPairs = []calibPair{
 func TestCheckCalibration(t *testing.T) {
 	ks := calibration(t, "../fixtures/check/check.raw.csv.gz", "../fixtures/check/check.source.cuda-sass.csv.gz")
 	var doc strings.Builder
-	doc.WriteString("| broken kernel | fixed kernel | what the fix changes | t broken | t fixed | measured gain | estimated gain | findings on the broken kernel |\n|---|---|---|---:|---:|---:|---:|---|\n")
+	doc.WriteString(pairTableHeader)
 	sum, worst := 0.0, 0.0
-	for _, p := range checkPairs {
-		b, f := ks[p.broken], ks[p.fixed]
-		if b == nil || f == nil {
-			t.Fatalf("pair %s → %s missing", p.broken, p.fixed)
-		}
-		measured := 1 - median(f.dur)/median(b.dur)
-		est := median(b.gains)
-		e := math.Abs(est - measured)
+	for _, r := range calibRows(t, ks, checkPairs) {
+		e := writePairRow(&doc, r)
 		sum += e
 		worst = math.Max(worst, e)
-		var names []string
-		for rule, g := range b.rules {
-			if !math.IsNaN(g) {
-				names = append(names, fmt.Sprintf("%s %.2f", rule, g))
-			}
-		}
-		sort.Strings(names)
-		fmt.Fprintf(&doc, "| %s | %s | %s | %.1f µs | %.1f µs | %.2f | %.2f | %s |\n", shortName(p.broken), shortName(p.fixed), p.what,
-			median(b.dur)*1e6, median(f.dur)*1e6, measured, est, strings.Join(names, ", "))
 		if e > 0.25 {
-			t.Errorf("%s: estimated %.2f, measured %.2f", p.what, est, measured)
+			t.Errorf("%s: estimated %.2f, measured %.2f", r.pair.what, r.estimate, r.measured)
 		}
 	}
 	mean := sum / float64(len(checkPairs))

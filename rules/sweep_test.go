@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"sort"
 	"strings"
 	"testing"
 )
@@ -104,39 +103,37 @@ func TestSweepCalibration(t *testing.T) {
 		if set {
 			name = "HELD-OUT"
 		}
-		fmt.Fprintf(&doc, "%s pairs:\n\n| broken kernel | fixed kernel | what the fix changes | t broken | t fixed | measured gain | estimated gain | findings on the broken kernel |\n|---|---|---|---:|---:|---:|---:|---|\n", name)
-		sum, worst, n := 0.0, 0.0, 0
+		fmt.Fprintf(&doc, "%s pairs:\n\n%s", name, pairTableHeader)
+		var ps []calibPair
 		for _, p := range sweepPairs {
-			if p.heldOut != set {
-				continue
+			if p.heldOut == set {
+				ps = append(ps, p.calibPair)
 			}
-			b, f := ks[p.broken], ks[p.fixed]
-			if b == nil || f == nil {
-				t.Fatalf("pair %s → %s missing", p.broken, p.fixed)
-			}
-			measured := 1 - median(f.dur)/median(b.dur)
-			est := median(b.gains)
-			e := math.Abs(est - measured)
+		}
+		sum, worst, n := 0.0, 0.0, 0
+		for _, r := range calibRows(t, ks, ps) {
+			e := writePairRow(&doc, r)
 			sum += e
 			worst = math.Max(worst, e)
 			n++
-			var names []string
-			for rule, g := range b.rules {
-				if !math.IsNaN(g) {
-					names = append(names, fmt.Sprintf("%s %.2f", rule, g))
-				}
-			}
-			sort.Strings(names)
-			fmt.Fprintf(&doc, "| %s | %s | %s | %.1f µs | %.1f µs | %.2f | %.2f | %s |\n", shortName(p.broken), shortName(p.fixed), p.what,
-				median(b.dur)*1e6, median(f.dur)*1e6, measured, est, strings.Join(names, ", "))
-			if c := sweepClass(p.what); c != "" && e > 0.1 {
-				t.Errorf("%s (%s): estimated %.2f, measured %.2f", p.what, c, est, measured)
+			if c := sweepClass(r.pair.what); c != "" && e > 0.1 {
+				t.Errorf("%s (%s): estimated %.2f, measured %.2f", r.pair.what, c, r.estimate, r.measured)
 			}
 		}
 		fmt.Fprintf(&doc, "\n%s: %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n\n", name, n, sum/float64(n), worst)
 		t.Logf("%s: %d pairs, mean |error| %.3f, worst %.3f", name, n, sum/float64(n), worst)
 	}
 	checkDocBlock(t, "../docs/calibration.md", "sweep", doc.String())
+}
+
+// pairTableHeader heads the tables writePairRow fills.
+const pairTableHeader = "| broken kernel | fixed kernel | what the fix changes | t broken | t fixed | measured gain | estimated gain | findings on the broken kernel |\n|---|---|---|---:|---:|---:|---:|---|\n"
+
+// writePairRow writes one pair's row and returns |estimated − measured|.
+func writePairRow(doc *strings.Builder, r calibRow) float64 {
+	fmt.Fprintf(doc, "| %s | %s | %s | %.1f µs | %.1f µs | %.2f | %.2f | %s |\n", shortName(r.pair.broken), shortName(r.pair.fixed), r.pair.what,
+		r.tBroken*1e6, r.tFixed*1e6, r.measured, r.estimate, r.rules)
+	return math.Abs(r.estimate - r.measured)
 }
 
 func shortName(s string) string {
