@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/profan-dev/profan/store"
@@ -53,19 +52,6 @@ func parseLabels(flags []string) (map[string]string, error) {
 		out[k] = v
 	}
 	return out, nil
-}
-
-func labelString(l map[string]string) string {
-	keys := make([]string, 0, len(l))
-	for k := range l {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	parts := make([]string, len(keys))
-	for i, k := range keys {
-		parts[i] = k + "=" + l[k]
-	}
-	return strings.Join(parts, ",")
 }
 
 var bg = context.Background()

@@ -402,7 +402,7 @@ func resolveRun(db *store.DB, what, spec string, run int64) (int64, error) {
 	if errors.Is(err, store.ErrNotFound) {
 		none := "no stored run"
 		if labels != nil {
-			none = "no stored run labelled " + labelString(labels)
+			none = "no stored run labelled " + report.LabelText(labels)
 		}
 		if run > 0 {
 			none += fmt.Sprintf(" before run %d", run)
