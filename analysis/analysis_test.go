@@ -32,7 +32,7 @@ func loadFrom(t *testing.T, dir, capture string) (*profan.Run, []*analysis.Kerne
 	}
 	var out []*analysis.Kernel
 	for _, k := range run.Kernels {
-		src.Attach(k)
+		src.AttachRun(nil, k)
 		out = append(out, analysis.Analyze(run, k, analysis.Options{}))
 	}
 	return run, out

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"sort"
 	"strings"
@@ -284,15 +283,4 @@ func scope(gs []*Group, procs, devices int) []string {
 		notes = append(notes, fmt.Sprintf("the kernels ran on %d GPUs: shares are of their sum", devices))
 	}
 	return notes
-}
-
-// CombinedGain composes gains as 1 − Π(1 − g); NaN gains are skipped.
-func CombinedGain(gains ...float64) float64 {
-	keep := 1.0
-	for _, g := range gains {
-		if !math.IsNaN(g) {
-			keep *= 1 - g
-		}
-	}
-	return 1 - keep
 }

@@ -39,12 +39,12 @@ func TestEvaluate(t *testing.T) {
 		pol    gate.Policy
 		failed int
 	}{
-		{"nothing gated", gate.Policy{Selector: rules.MustSelector("all"), MaxRegression: math.NaN()}, 0},
-		{"fail on all", gate.Policy{Selector: rules.MustSelector("all", "all"), MaxRegression: math.NaN()}, 3},
-		{"exclusion", gate.Policy{Selector: rules.MustSelector("all", "all,-small-grid"), MaxRegression: math.NaN()}, 2},
-		{"run-level rule", gate.Policy{Selector: rules.MustSelector("all", "pageable-memcpy"), MaxRegression: math.NaN()}, 1},
-		{"lint fails on warnings", gate.Policy{Selector: rules.MustSelector("all"), MaxRegression: math.NaN(), Lint: true}, 2},
-		{"condition", gate.Policy{Conditions: []gate.Condition{cond}, Selector: rules.MustSelector("all"), MaxRegression: math.NaN()}, 1},
+		{"nothing gated", gate.Policy{Selector: mustSelector("all"), MaxRegression: math.NaN()}, 0},
+		{"fail on all", gate.Policy{Selector: mustSelector("all", "all"), MaxRegression: math.NaN()}, 3},
+		{"exclusion", gate.Policy{Selector: mustSelector("all", "all,-small-grid"), MaxRegression: math.NaN()}, 2},
+		{"run-level rule", gate.Policy{Selector: mustSelector("all", "pageable-memcpy"), MaxRegression: math.NaN()}, 1},
+		{"lint fails on warnings", gate.Policy{Selector: mustSelector("all"), MaxRegression: math.NaN(), Lint: true}, 2},
+		{"condition", gate.Policy{Conditions: []gate.Condition{cond}, Selector: mustSelector("all"), MaxRegression: math.NaN()}, 1},
 	} {
 		r, err := gate.Evaluate(tt.pol, collect(ks), runs, nil)
 		if err != nil {
@@ -84,7 +84,7 @@ func TestEvaluateSuppressed(t *testing.T) {
 func TestEvaluateBaseline(t *testing.T) {
 	base := []gate.Kernel{kernel("0", "a", 1e-6), kernel("1", "gone", 1e-6)}
 	cur := []gate.Kernel{kernel("0", "a", 2e-6, profan.Finding{Rule: "small-grid", Severity: profan.Warning})}
-	pol := gate.Policy{Selector: rules.MustSelector("all"), MaxRegression: 0.1}
+	pol := gate.Policy{Selector: mustSelector("all"), MaxRegression: 0.1}
 	r, err := gate.Evaluate(pol, collect(cur), nil, collect(base))
 	if err != nil {
 		t.Fatal(err)
@@ -118,4 +118,13 @@ func TestEvaluateErrors(t *testing.T) {
 	if !errors.As(err, &unknown) {
 		t.Errorf("a typo: got %v, want UnknownMetricError", err)
 	}
+}
+
+// mustSelector is rules.NewSelector for lists known to be valid.
+func mustSelector(checks string, failOn ...string) *rules.Selector {
+	s, err := rules.NewSelector(checks, failOn, nil)
+	if err != nil {
+		panic(err)
+	}
+	return s
 }

@@ -1,7 +1,6 @@
 package gpumodel
 
 import (
-	"sort"
 	"strings"
 )
 
@@ -310,18 +309,4 @@ func ByCC(cc string) (*Spec, bool) {
 		}
 	}
 	return nil, false
-}
-
-// CCs lists the compute capabilities ByCC knows, in ascending order.
-func CCs() []string {
-	out := make([]string, 0, len(byCC))
-	for cc := range byCC {
-		out = append(out, cc)
-	}
-	sort.Slice(out, func(i, j int) bool {
-		ai, bi, _ := ParseCC(out[i])
-		aj, bj, _ := ParseCC(out[j])
-		return ai < aj || ai == aj && bi < bj
-	})
-	return out
 }

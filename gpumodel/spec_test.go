@@ -2,6 +2,7 @@ package gpumodel
 
 import (
 	"math"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -417,4 +418,18 @@ func TestFromClues(t *testing.T) {
 	if _, ok := FromClues(c); ok {
 		t.Error("a spec without the SM clock")
 	}
+}
+
+// CCs lists the compute capabilities ByCC knows, in ascending order.
+func CCs() []string {
+	out := make([]string, 0, len(byCC))
+	for cc := range byCC {
+		out = append(out, cc)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ai, bi, _ := ParseCC(out[i])
+		aj, bj, _ := ParseCC(out[j])
+		return ai < aj || ai == aj && bi < bj
+	})
+	return out
 }

@@ -144,9 +144,6 @@ func (in *File) finish() error {
 // returned. Copies of one export in other encodings have one digest.
 func (in *File) Digest() string { return "sha256:" + hex.EncodeToString(in.h.Sum(nil)) }
 
-// Size is the number of bytes read so far.
-func (in *File) Size() int64 { return in.cr.n }
-
 // OpenSeekable opens the export at path so that it can be read more than
 // once (Rewind): a pipe or a process substitution is copied, as it is
 // read the first time, into an unnamed temporary file.

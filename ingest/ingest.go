@@ -1113,17 +1113,6 @@ func (c Columns) Has(names ...string) bool {
 	return true
 }
 
-// Sniff returns the format name of the first table of the export at path,
-// reading at most its first 4 MB; "" when none is found there.
-func Sniff(path string) (string, error) {
-	f, err := Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	return f.Format(), nil
-}
-
 // maxMessages bounds the profiler messages a run keeps (the first ones,
 // which hold the errors that matter); the rest are counted as skipped.
 const maxMessages = 1024

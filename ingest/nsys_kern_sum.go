@@ -2,11 +2,9 @@ package ingest
 
 import (
 	"errors"
-	"io"
 	"math"
 	"strings"
 
-	"github.com/gocarina/gocsv"
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/units"
 )
@@ -52,49 +50,17 @@ func (nsysKernSum) Match(h []string) bool {
 	return total && inst && name
 }
 
-// nsysKernSumRow is one row of the summary as gocsv maps it. Parse hands
-// gocsv the header names without their units ("Avg (ns)" → "Avg") and the
-// old spellings mapped ("Average" → "Avg"), so one tag per field covers
-// every generation. The fields are strings so that units.ParseNumber, not
-// gocsv, reads the numbers: gocsv reads an empty cell as 0 and turns
-// "1,234" into 1.234.
+// nsysKernSumRow is one row of the summary: its cells by column, read by
+// the header names without their units ("Avg (ns)" → "Avg") and with the
+// old spellings mapped ("Average" → "Avg"), so one name covers every
+// generation. The cells stay strings so that units.ParseNumber reads the
+// numbers (an empty cell is missing, never 0).
 type nsysKernSumRow struct {
-	TimePct   string `csv:"Time"`
-	Total     string `csv:"Total Time"`
-	Instances string `csv:"Instances"`
-	Avg       string `csv:"Avg"`
-	Med       string `csv:"Med"`
-	Min       string `csv:"Min"`
-	Max       string `csv:"Max"`
-	StdDev    string `csv:"StdDev"`
-	Name      string `csv:"Name"`
+	TimePct, Total, Instances, Avg, Med, Min, Max, StdDev, Name string
 }
 
 // nsysSumAliases maps the older spellings of the summary columns.
 var nsysSumAliases = map[string]string{"Average": "Avg", "Median": "Med", "Minimum": "Min", "Maximum": "Max"}
-
-// oneRecord is a gocsv CSVReader that yields a header and one row, so that
-// gocsv maps each row as the Table streams it: gocsv's own streaming
-// (UnmarshalToCallback) runs a goroutine that would read the Table ahead of
-// the row being converted, and its Unmarshaller needs an encoding/csv
-// Reader, which would re-split the lines that the Table has split.
-type oneRecord struct {
-	header, row []string
-	n           int
-}
-
-func (o *oneRecord) Read() ([]string, error) {
-	o.n++
-	switch o.n {
-	case 1:
-		return o.header, nil
-	case 2:
-		return o.row, nil
-	}
-	return nil, io.EOF
-}
-
-func (o *oneRecord) ReadAll() ([][]string, error) { return [][]string{o.header, o.row}, nil }
 
 func (nsysKernSum) Parse(t *Table) error {
 	const format = "nsys-cuda-gpu-kern-sum"
@@ -135,7 +101,6 @@ func (nsysKernSum) Parse(t *Table) error {
 		}
 		factors[col] = f
 	}
-	rec := make([]string, len(header))
 	rows := 0
 	for t.Next() {
 		r := t.Row()
@@ -143,14 +108,14 @@ func (nsysKernSum) Parse(t *Table) error {
 		if err := checkWidth(t, r, len(t.Header)); err != nil {
 			return err
 		}
-		for i := range t.Header {
-			rec[i] = r.String(i)
+		cell := func(col string) string {
+			if i := c.Get(col); i >= 0 {
+				return r.String(i)
+			}
+			return ""
 		}
-		var got []nsysKernSumRow
-		if err := gocsv.UnmarshalCSV(&oneRecord{header: header, row: rec}, &got); err != nil || len(got) != 1 {
-			return t.Errorf(r.Line, "%s: cannot map the row: %v", format, err)
-		}
-		row := got[0]
+		row := nsysKernSumRow{TimePct: cell("Time"), Total: cell("Total Time"), Instances: cell("Instances"),
+			Avg: cell("Avg"), Med: cell("Med"), Min: cell("Min"), Max: cell("Max"), StdDev: cell("StdDev"), Name: cell("Name")}
 		num := func(col, s string, factor float64) (float64, error) {
 			s = strings.TrimSpace(s)
 			v, ok, err := units.ParseNumber(s)

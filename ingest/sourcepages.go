@@ -92,13 +92,11 @@ func (sp *SourcePages) add(run *profan.Run) {
 	}
 }
 
-// Attach gives k the source records of the same launch, with the
+// AttachRun gives k the source records of the same launch, with the
 // kernel-level totals the source page provides. Launches are taken in
-// order per function, across all the calls.
-func (sp *SourcePages) Attach(k *profan.Kernel) { sp.AttachRun(nil, k) }
-
-// AttachRun is Attach with the order kept per run: each details or raw
-// page of the report gets the source page's launches from the first.
+// order per function, the order kept per run: each details or raw page of
+// the report gets the source page's launches from the first (run nil:
+// across all the calls).
 func (sp *SourcePages) AttachRun(run *profan.Run, k *profan.Kernel) {
 	if sp == nil || len(k.Source) > 0 || len(sp.runs) == 0 {
 		return

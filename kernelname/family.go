@@ -52,15 +52,6 @@ func (c Category) String() string {
 	return "other"
 }
 
-// Categories lists every category.
-func Categories() []Category {
-	out := make([]Category, 0, numCategories)
-	for c := CatOther; c < numCategories; c++ {
-		out = append(out, c)
-	}
-	return out
-}
-
 // Family names of the table that recommendations look for.
 const (
 	FamForeachOptimizer = "aten.foreach-optimizer"

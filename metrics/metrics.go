@@ -162,23 +162,6 @@ var fractions = map[string]bool{"achieved_occupancy": true, "theoretical_occupan
 // IsFraction reports whether a canonical metric is a fraction 0–1.
 func IsFraction(name string) bool { return fractions[name] }
 
-// Better returns the better direction of a metric: canonical ones from the
-// table, raw names by their unit and spelling (time and conflicts lower,
-// efficiency and throughput higher).
-func Better(name string) int {
-	if d, ok := ByName(name); ok {
-		return d.Better
-	}
-	l := strings.ToLower(name)
-	switch {
-	case strings.Contains(l, "duration") || strings.Contains(l, "conflict") || strings.Contains(l, "stall") || strings.Contains(l, "excessive"):
-		return -1
-	case strings.Contains(l, "efficiency") || strings.Contains(l, "hit_rate") || strings.Contains(l, "hit rate") || strings.Contains(l, "occupancy"):
-		return +1
-	}
-	return 0
-}
-
 // source returns an eval that reads the first present source metric,
 // scaled by f.
 func source(f float64, names ...string) func(e *env) (float64, string, bool) {

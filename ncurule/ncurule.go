@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -103,20 +102,6 @@ var templates = []template{
 		func(m []string, r *reading) bool {
 			return r.set("fp32_peak_pct", m[1], "SOLFPRoofline") && r.set("fp64_peak_pct", m[2], "SOLFPRoofline")
 		}},
-}
-
-// Rules lists the ncu rules whose numbers are read.
-func Rules() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range templates {
-		if !seen[t.rule] {
-			seen[t.rule] = true
-			out = append(out, t.rule)
-		}
-	}
-	sort.Strings(out)
-	return out
 }
 
 // reading collects values while the rows are read.

@@ -61,7 +61,7 @@ func TestCompareWithNCU(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, k := range run.Kernels {
-			src.Attach(k)
+			src.AttachRun(nil, k)
 			kk := key{c, k.ID}
 			ncuRules[kk], profanRules[kk] = map[string]bool{}, map[string]bool{}
 			for _, f := range k.Findings {

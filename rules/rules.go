@@ -69,17 +69,6 @@ func ByID(id string) (*Rule, bool) {
 	return nil, false
 }
 
-// Select returns the rules that a staticcheck-style list selects:
-// "all", "ID", globs ("*-memcpy") and exclusions ("-low-occupancy"),
-// applied left to right; empty selects all.
-func Select(spec string) ([]*Rule, error) {
-	s, err := NewSelector(spec, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	return s.Rules(), nil
-}
-
 // Thresholds are the numbers the rules compare with; the config file may
 // override each one.
 type Thresholds struct {

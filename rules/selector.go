@@ -139,15 +139,6 @@ func NewSelector(checks string, failOn []string, sups []Suppression) (*Selector,
 	return s, nil
 }
 
-// MustSelector is NewSelector for lists known to be valid.
-func MustSelector(checks string, failOn ...string) *Selector {
-	s, err := NewSelector(checks, failOn, nil)
-	if err != nil {
-		panic(err)
-	}
-	return s
-}
-
 // Runs reports whether rule id is to run.
 func (s *Selector) Runs(id string) bool { return s == nil || s.checks.Match(id) }
 

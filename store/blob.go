@@ -169,14 +169,6 @@ func (e *encoder) metric(m *profan.Metric, pos int) {
 	}
 }
 
-// encodeKernel appends the blob of k to buf. key returns the ID of a
-// metric's raw_metric_keys row, text that of a finding's template (nil
-// writes findings out).
-func encodeKernel(buf []byte, k *profan.Kernel, key func(m *profan.Metric, pos int) (uint64, error), text func([]byte) (uint64, error)) ([]byte, error) {
-	e := encoder{b: buf, key: key, text: text}
-	return e.kernel(k)
-}
-
 // kernel appends the blob of k to e.b.
 func (e *encoder) kernel(k *profan.Kernel) ([]byte, error) {
 	e.b = append(e.b, blobVersion)

@@ -132,3 +132,11 @@ func FuzzDecodeKernel(f *testing.F) {
 		}
 	})
 }
+
+// encodeKernel appends the blob of k to buf. key returns the ID of a
+// metric's raw_metric_keys row, text that of a finding's template (nil
+// writes findings out).
+func encodeKernel(buf []byte, k *profan.Kernel, key func(m *profan.Metric, pos int) (uint64, error), text func([]byte) (uint64, error)) ([]byte, error) {
+	e := encoder{b: buf, key: key, text: text}
+	return e.kernel(k)
+}

@@ -60,7 +60,7 @@ func BenchmarkAnalyze100MB(b *testing.B) {
 		}
 	}()
 	for i := 0; i < b.N; i++ {
-		io, _, errOut := Test()
+		io, _, errOut := testStreams()
 		io.Out = discard{}
 		if code := Main([]string{"analyze", "--format", "json", path}, io); code != ExitOK {
 			b.Fatalf("exit %d: %s", code, errOut)

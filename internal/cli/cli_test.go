@@ -21,7 +21,7 @@ const fx = "../../fixtures/ncu/"
 // run executes profan in-process.
 func run(t *testing.T, args ...string) (string, string, ExitCode) {
 	t.Helper()
-	io, out, errOut := Test()
+	io, out, errOut := testStreams()
 	code := Main(args, io)
 	return out.String(), errOut.String(), code
 }
@@ -435,4 +435,10 @@ func TestReport(t *testing.T) {
 	if _, _, code := run(t, "report", fx+"saxpy.details.csv"); code != ExitError {
 		t.Errorf("report without --html: exit %d, want 2", code)
 	}
+}
+
+// testStreams returns streams backed by buffers.
+func testStreams() (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
+	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
+	return &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: errOut, Getenv: func(string) string { return "" }}, out, errOut
 }

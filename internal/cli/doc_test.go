@@ -14,7 +14,7 @@ import (
 func TestExamples(t *testing.T) {
 	t.Chdir("../..") // examples use paths from the repository root
 	tmp := t.TempDir()
-	io, _, _ := Test()
+	io, _, _ := testStreams()
 	root := NewRoot(io)
 	order := []string{"ingest", "runs", "trend", "diff", "gate", "report", "analyze", "model", "explain"}
 	ran := 0

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"io"
 	"os"
 )
@@ -27,12 +26,6 @@ func System() *IOStreams {
 		TTY: tty, Color: tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
 		Getenv: os.Getenv,
 	}
-}
-
-// Test returns streams backed by buffers.
-func Test() (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
-	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
-	return &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: errOut, Getenv: func(string) string { return "" }}, out, errOut
 }
 
 func isTerminal(f *os.File) bool {

@@ -78,22 +78,6 @@ type roofItem struct {
 	r        float64 // marker radius; 0 for the default
 }
 
-// RooflineSVG draws the roofline of spec with kernels on it: log-log axes
-// of arithmetic intensity (FLOP per DRAM byte) and achieved FLOP/s, the
-// DRAM roof (peak bandwidth × intensity), the FP32 roof, the FP64 roof
-// dashed, and the ridge point marked. Kernel i of the slice is drawn as
-// point number i+1 with marker shape i; kernels that Place does not put on
-// the roofline are left out (the HTML report lists them).
-func RooflineSVG(kernels []*analysis.Kernel, spec *gpumodel.Spec) template.HTML {
-	var items []roofItem
-	for i, a := range kernels {
-		if ai, perf, p := Place(a); p == OnRoofline {
-			items = append(items, roofItem{n: i + 1, ai: ai, perf: perf})
-		}
-	}
-	return roofline(items, spec)
-}
-
 // Roofline geometry.
 const (
 	rfW, rfH               = 760.0, 470.0

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html/template"
 	"image"
 	"image/png"
 	"math"
@@ -49,7 +50,7 @@ func load(t testing.TB, names ...string) []*analysis.Kernel {
 			t.Fatal(err)
 		}
 		run, err := ingest.Read(fh, f, ingest.Options{}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
-			src.Attach(k)
+			src.AttachRun(nil, k)
 			out = append(out, analysis.Analyze(run, k, analysis.Options{Rules: eng}))
 			return nil
 		}})
@@ -542,4 +543,20 @@ func TestFormat(t *testing.T) {
 	check(sig3(255.82), "256")
 	check(sig3(0.18339), "0.183")
 	check(esc(`<a href="x">&'`), "&lt;a href=&#34;x&#34;&gt;&amp;&#39;")
+}
+
+// RooflineSVG draws the roofline of spec with kernels on it: log-log axes
+// of arithmetic intensity (FLOP per DRAM byte) and achieved FLOP/s, the
+// DRAM roof (peak bandwidth × intensity), the FP32 roof, the FP64 roof
+// dashed, and the ridge point marked. Kernel i of the slice is drawn as
+// point number i+1 with marker shape i; kernels that Place does not put on
+// the roofline are left out (the HTML report lists them).
+func RooflineSVG(kernels []*analysis.Kernel, spec *gpumodel.Spec) template.HTML {
+	var items []roofItem
+	for i, a := range kernels {
+		if ai, perf, p := Place(a); p == OnRoofline {
+			items = append(items, roofItem{n: i + 1, ai: ai, perf: perf})
+		}
+	}
+	return roofline(items, spec)
 }
