@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -95,6 +96,28 @@ func testReadBad(t *testing.T) {
 		}
 	}
 	detailsUpTo := func(n int) string { return strings.Join(details[:n], "") } // the first n lines
+	// A page with rule columns: its metric rows stop after the metric
+	// value and a comma; its rule rows are as wide as the header.
+	ruled := ncuLines(ncuFixture(t, "saxpy.details.csv"))
+	rHeader, rMetric, rRule := 0, 0, 0
+	for i, l := range ruled {
+		switch {
+		case strings.HasPrefix(l, `"ID",`):
+			rHeader = i
+		case rHeader > 0 && rMetric == 0 && strings.HasSuffix(l, "\",\n"):
+			rMetric = i
+		case rHeader > 0 && rRule == 0 && strings.Contains(l, `"","","","SOLBottleneck","OPT","`):
+			rRule = i
+		}
+	}
+	ruledWith := func(i int, line string) []byte {
+		out := slices.Clone(ruled)
+		out[i] = line
+		return []byte(strings.Join(out, ""))
+	}
+	// The rule row cut after its rule type, then garbage from another
+	// write: 18 of the header's 20 fields, every one well formed.
+	ruleCut := ruled[rRule][:strings.Index(ruled[rRule], `"OPT",`)+len(`"OPT"`)] + `,"make garbage"` + "\n"
 
 	tests := []struct {
 		name   string
@@ -121,7 +144,10 @@ func testReadBad(t *testing.T) {
 		{"raw row with fewer fields", []byte(strings.Join(saxpyRaw[:5], "") + rawRow[:cut] + "\n"), 6, "row has 300 fields, the header has 422", ""},
 		{"raw row cut in a quoted field", []byte(strings.Join(saxpyRaw[:5], "") + rawRow[:cut+3]), 6, "unterminated quoted field", ""},
 		{"summary zero invocations", []byte(ncuSummaryHeader + `"1","copy","127.0.0.1","k(int)","(256, 1, 1)","(16384, 1, 1)","0","9.0","0","Command line profiler metrics","launch__grid_size","","16,384","16,384","16,384"` + "\n"), 2, `invocations "0" is not a positive count`, ""},
-		{"summary truncated row", []byte(ncuSummaryHeader + `"1","copy","127.0.0.1","k(int)","(256, 1, 1)","(16384, 1, 1)","0","9.0","4","Command line profiler metrics","launch__grid_size","","16,384"` + "\n"), 2, "row has 13 fields, the header needs 15", ""},
+		{"summary truncated row", []byte(ncuSummaryHeader + `"1","copy","127.0.0.1","k(int)","(256, 1, 1)","(16384, 1, 1)","0","9.0","4","Command line profiler metrics","launch__grid_size","","16,384"` + "\n"), 2, "row has 13 fields, the header has 15", ""},
+		{"details metric row without the comma after its value", ruledWith(rMetric, strings.TrimSuffix(ruled[rMetric], ",\n")+"\n"), rMetric + 1, "row has 15 fields, the header has 20 (a metric row has 16", ""},
+		{"details metric row with a field more", ruledWith(rMetric, strings.TrimSuffix(ruled[rMetric], "\n")+`"x"`+"\n"), rMetric + 1, "row has 16 fields, the header has 20 (a metric row has 16, the last one empty)", ""},
+		{"details rule row cut short, then garbage", ruledWith(rRule, ruleCut), rRule + 1, "row has 18 fields, the header has 20", ""},
 		{"10 MB line", append([]byte("==PROF== Connected to process 1 (/tmp/x)\n"), bytes.Repeat([]byte("a,"), 5<<20)...), 2, "line longer than", ""},
 		{"UTF-16LE with an odd byte at the end", append(ncuUTF16(detailsUpTo(dHeader+3), binary.LittleEndian, true), 'x'), dHeader + 4, "utf-16", ""},
 		{"nvprof text summary", ncuMustRead(t, "testdata/errors/xplacer-nvprof-summary-text-not-csv.csv"), 4, "nvprof text output, not CSV: rerun nvprof with --csv", ""},

@@ -123,6 +123,9 @@ func (ncuDetails) Parse(t *Table) error {
 				return err
 			}
 		}
+		if err := detailsWidth(t, r, need); err != nil {
+			return err
+		}
 		last = r.Line
 		if rule >= 0 && len(r.Bytes(rule)) > 0 {
 			f := profan.ToolFinding{
@@ -134,9 +137,6 @@ func (ncuDetails) Parse(t *Table) error {
 			}
 			k.Findings = append(k.Findings, f)
 			continue
-		}
-		if r.Len() <= need {
-			return t.Errorf(r.Line, "row has %d fields, the header needs %d for the metric value (truncated row?)", r.Len(), need+1)
 		}
 		mname := r.Bytes(name)
 		if len(mname) == 0 {
@@ -162,6 +162,22 @@ func (ncuDetails) Parse(t *Table) error {
 		return t.Kernel(k, last)
 	}
 	return nil
+}
+
+// detailsWidth refuses a row that is neither as wide as its header nor a
+// metric row as ncu writes it when the header has rule columns: its
+// fields up to the metric value, then a comma (need is the index of the
+// last metric field). Any other width is a row cut short, whose missing
+// fields would be read as empty.
+func detailsWidth(t *Table, r Row, need int) error {
+	n := r.Len()
+	if n == len(t.Header) || n == need+2 && n < len(t.Header) && len(r.Bytes(n-1)) == 0 {
+		return nil
+	}
+	if n <= need {
+		return t.Errorf(r.Line, "row has %d fields, the header needs %d for the metric value (truncated row?)", n, need+1)
+	}
+	return t.Errorf(r.Line, "row has %d fields, the header has %d (a metric row has %d, the last one empty) (truncated row?)", n, len(t.Header), need+2)
 }
 
 // metricOfLabelName returns the metric name of --print-metric-name

@@ -25,14 +25,13 @@ func (ncuSummary) Parse(t *Table) error {
 	inv := c.Get("Invocations")
 	section, name, unit := c.Get("Section Name"), c.Get("Metric Name"), c.Get("Metric Unit")
 	lo, hi, avg := c.Get("Minimum"), c.Get("Maximum"), c.Get("Average")
-	need := max(lo, hi, avg, name)
 	var k *profan.Kernel
 	var shape string
 	last := 0
 	for t.Next() {
 		r := t.Row()
-		if r.Len() <= need {
-			return t.Errorf(r.Line, "row has %d fields, the header needs %d (truncated row?)", r.Len(), need+1)
+		if err := checkWidth(t, r, len(t.Header)); err != nil {
+			return err
 		}
 		key := r.String(id.kernel) + "\x00" + r.String(id.block) + "\x00" + r.String(id.grid) + "\x00" + r.String(id.device) + "\x00" + r.String(inv)
 		if k != nil && key != shape {
