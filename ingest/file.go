@@ -36,6 +36,7 @@ type File struct {
 	format    string
 	used      bool
 	hashAside bool         // HashAside hashes the file, not the reader
+	spooled   string       // the digest of a stream copied by OpenSeekable
 	stop      *atomic.Bool // set by StopAside
 }
 
@@ -145,9 +146,13 @@ func (in *File) finish() error {
 func (in *File) Digest() string { return "sha256:" + hex.EncodeToString(in.h.Sum(nil)) }
 
 // OpenSeekable opens the export at path so that it can be read more than
-// once (Rewind): a pipe or a process substitution is copied, as it is
-// read the first time, into an unnamed temporary file.
-func OpenSeekable(path string) (*File, error) {
+// once (Rewind). A pipe or a process substitution is copied into an
+// unnamed temporary file while it is parsed, with opt: the copy stops at
+// the first parse error and within every bound the parser keeps (blank
+// lines, line length, binary data), so that an endless stream of blank lines, /dev/zero or a
+// stream that goes wrong end with an error, not a spool that grows
+// without end.
+func OpenSeekable(path string, opt Options) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -158,31 +163,39 @@ func OpenSeekable(path string) (*File, error) {
 		return nil, err
 	}
 	var rs *os.File = f
+	digest := ""
 	if !st.Mode().IsRegular() {
-		tmp, err := os.CreateTemp("", "profan-input-*")
+		tmp, d, err := spool(f, path, opt)
+		f.Close()
 		if err != nil {
-			f.Close()
 			return nil, err
 		}
-		os.Remove(tmp.Name())
-		_, err = io.Copy(&textCheck{w: tmp, src: path}, f)
-		f.Close()
-		if err == nil {
-			_, err = tmp.Seek(0, io.SeekStart)
-		}
-		if err != nil {
-			tmp.Close()
-			var se *SyntaxError
-			if errors.As(err, &se) {
-				return nil, se
-			}
-			return nil, fmt.Errorf("reading %s: %w", path, err)
-		}
-		rs = tmp
+		rs, digest = tmp, d
 	}
 	in, _ := newInput(rs, path)
-	in.closer, in.seeker = rs, rs
+	in.closer, in.seeker, in.spooled = rs, rs, digest
 	return in, nil
+}
+
+// spool copies the stream r into an unnamed temporary file as a parse of
+// it reads it, and returns the file at its start and the digest of the
+// stream.
+func spool(r io.Reader, path string, opt Options) (*os.File, string, error) {
+	tmp, err := os.CreateTemp("", "profan-input-*")
+	if err != nil {
+		return nil, "", err
+	}
+	os.Remove(tmp.Name())
+	in, _ := newInput(io.TeeReader(r, &textCheck{w: tmp, src: path}), path)
+	_, err = in.Read(Options{Format: opt.Format}, Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }})
+	if err == nil {
+		_, err = tmp.Seek(0, io.SeekStart)
+	}
+	if err != nil {
+		tmp.Close()
+		return nil, "", err // the parse's errors name the input and its line
+	}
+	return tmp, in.Digest(), nil
 }
 
 // textCheck passes a pipe's bytes on to the copy of it, and stops the
@@ -293,10 +306,10 @@ func (in *File) Rewind() error {
 	if _, err := in.seeker.Seek(0, io.SeekStart); err != nil {
 		return fmt.Errorf("reading %s: %w", in.src, err)
 	}
-	closer, seeker := in.closer, in.seeker
+	closer, seeker, spooled := in.closer, in.seeker, in.spooled
 	fresh, _ := newInput(seeker, in.src)
 	*in = *fresh
-	in.closer, in.seeker = closer, seeker
+	in.closer, in.seeker, in.spooled = closer, seeker, spooled
 	return nil
 }
 

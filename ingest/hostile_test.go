@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -203,7 +204,7 @@ func TestDigestDecoded(t *testing.T) {
 			if d, err := DigestOf(path); err != nil || d != want {
 				t.Errorf("DigestOf: %s, %v; want %s", d, err, want)
 			}
-			f, err := OpenSeekable(path)
+			f, err := OpenSeekable(path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -252,6 +253,33 @@ func TestReadFilesOnce(t *testing.T) {
 	}
 	if notes != 3 {
 		t.Errorf("%d notes of a copy read once, want 3", notes)
+	}
+
+	// Pipes: two of one export, one of them gzip, and the file itself.
+	fifo := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Skip(err)
+		}
+		go func() {
+			if w, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
+				w.Write(data)
+				w.Close()
+			}
+		}()
+		return p
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	n = 0
+	runs, err = ReadFiles([]string{fifo("a", plain), fifo("b", gz.Bytes()), path}, Options{}, func(*profan.Run, *profan.Kernel) error { n++; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || n != 9 {
+		t.Errorf("pipes: %d runs, %d kernels; want 1 run, 9 kernels", len(runs), n)
 	}
 }
 
@@ -317,6 +345,9 @@ func TestBoundedWork(t *testing.T) {
 	}{
 		{"a stream of NUL bytes", "in:1: binary data (NUL byte)", make([]byte, 1<<20)},
 		{"an endless line", "line longer than", bytes.Repeat([]byte("y"), maxLine+1)},
+		{"blank lines", "in:1048577: more than 1048576 lines in a row without a table", bytes.Repeat([]byte("\n"), 1<<16)},
+		{"program output with commas", "in:1048577: more than 1048576 lines in a row without a table", bytes.Repeat([]byte("a,b\n"), 1<<14)},
+		{"a parse error, then more", "in:21: unterminated quoted field", slices.Concat(bytes.Join(bytes.SplitAfter(ncuFixture(t, "copy.details.csv"), []byte("\n"))[:20], nil), []byte(`"1","x`+"\n"))},
 	} {
 		t.Run("pipe: "+c.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "in")
@@ -329,11 +360,15 @@ func TestBoundedWork(t *testing.T) {
 					return
 				}
 				defer w.Close()
-				w.Write(c.data)
-				// Then as much again, which must not be needed.
-				w.Write(c.data)
+				// Without end: the reader must stop by itself, and the
+				// write fails once it has closed the pipe.
+				for {
+					if _, err := w.Write(c.data); err != nil {
+						return
+					}
+				}
 			}()
-			_, err := OpenSeekable(p)
+			_, err := OpenSeekable(p, Options{})
 			if err == nil || !strings.Contains(err.Error(), c.msg) {
 				t.Errorf("got %v, want %q", err, c.msg)
 			}
@@ -345,7 +380,7 @@ func TestBoundedWork(t *testing.T) {
 // so, so that an ingest that met a parse error does not read the rest of
 // the file for a digest no one needs.
 func TestStopAside(t *testing.T) {
-	f, err := OpenSeekable("../fixtures/ncu/copy.details.csv")
+	f, err := OpenSeekable("../fixtures/ncu/copy.details.csv", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

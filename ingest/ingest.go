@@ -225,7 +225,6 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 			}
 			continue
 		}
-		s.idle = 0
 		var imp Importer
 		fields, err = splitCSV(line, fields[:0])
 		if err == nil {
@@ -238,6 +237,9 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 			}
 		} else if err == errTooManyFields {
 			return nil, &SyntaxError{File: src, Line: lr.n, Msg: err.Error()}
+		}
+		if imp != nil || s.unknownWidth > 0 {
+			s.idle = 0
 		}
 		if imp == nil && s.unknownWidth > 0 && err == nil {
 			// Inside a table profan does not read.
@@ -255,8 +257,12 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 			continue
 		}
 		if imp == nil {
-			// A line with commas before the first table: application output.
+			// A line with commas before the first table: application
+			// output, bounded like the other lines that are no table's.
 			s.output(line, "program output")
+			if s.idle++; s.idle > maxIdle {
+				return nil, s.idleError()
+			}
 			continue
 		}
 		s.unknownWidth = 0

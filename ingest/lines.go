@@ -133,6 +133,10 @@ func (l *lineReader) read() ([]byte, error) {
 		return nil, &SyntaxError{File: l.src, Line: l.n + 1, Msg: "corrupt or truncated gzip data: " + err.Error()}
 	}
 	if err != nil && err != io.EOF {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			return nil, se // a check of the stream beneath (a pipe's spool)
+		}
 		return nil, fmt.Errorf("reading %s: %w", l.src, err)
 	}
 	if len(line) == 0 && err == io.EOF {

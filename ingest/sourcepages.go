@@ -65,7 +65,15 @@ func SplitSources(files []string, opt Options) (*SourcePages, []*File, error) {
 		return nil, nil, err
 	}
 	for _, path := range files {
-		f, err := Open(path)
+		open := Open
+		if st, err := os.Stat(path); len(files) > 1 && err == nil && !st.Mode().IsRegular() {
+			// A pipe among other inputs is copied as it is parsed, so
+			// that its digest is known before its kernels are handed
+			// on: two pipes (or a pipe and a file) of one export are
+			// read once.
+			open = func(path string) (*File, error) { return OpenSeekable(path, opt) }
+		}
+		f, err := open(path)
 		if err != nil {
 			return fail(err)
 		}
@@ -273,13 +281,17 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 // digestsAside starts, for each file but the first that is a regular file,
 // the digest of its decoded text on a goroutine of its own, beside the
 // parse of the files before it; nil entries have none (a single file, a
-// pipe, which cannot be read twice).
+// pipe not copied, which cannot be read twice).
 func digestsAside(files []*File) []func() (string, error) {
 	out := make([]func() (string, error), len(files))
 	if len(files) < 2 {
 		return out
 	}
 	for i, f := range files[1:] {
+		if f.spooled != "" {
+			out[i+1] = func() (string, error) { return f.spooled, nil }
+			continue
+		}
 		st, err := os.Stat(f.Name())
 		if err != nil || !st.Mode().IsRegular() {
 			continue

@@ -150,7 +150,7 @@ func sourceAloneError(run *profan.Run, others bool) error {
 func splitSeekable(paths []string, format string) (*ingest.SourcePages, []*ingest.File, error) {
 	var files []*ingest.File
 	for _, p := range paths {
-		f, err := ingest.OpenSeekable(p)
+		f, err := ingest.OpenSeekable(p, ingest.Options{Format: format})
 		if err != nil {
 			for _, f := range files {
 				f.Close()
