@@ -188,7 +188,9 @@ func recommend(gs []*Group, total float64) []Recommendation {
 			if i.Kind == kernelname.Convolution && tf32Conv {
 				continue
 			}
-			if i.Family == "cudnn.splitk-reduce" {
+			// Split-K reductions follow their GEMM; depthwise
+			// convolutions have no tensor-core path in any dtype.
+			if i.Family == "cudnn.splitk-reduce" || i.Family == kernelname.FamCuDNNDepthwise || i.Family == kernelname.FamAtenDepthwise {
 				continue
 			}
 			fp32 = append(fp32, g)

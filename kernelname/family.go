@@ -59,6 +59,8 @@ const (
 	FamCuDNNLayout      = "cudnn.layout"
 	FamCuDNNBatchNormCH = "cudnn.batchnorm-nchw"
 	FamAtenCast         = "aten.cast"
+	FamCuDNNDepthwise   = "cudnn.conv-depthwise"
+	FamAtenDepthwise    = "aten.conv-depthwise"
 )
 
 // family is one row of the table: kernels whose lowercased name (anonymous
@@ -118,7 +120,7 @@ var families = []family{
 	row("cudnn.batchnorm", `cudnn::batchnorm_`, CUDNN, Normalization, CatNorm),
 	// Depthwise convolutions (one channel per group: "c1_k1") run on the
 	// FP32 pipes whatever the dtype: no tensor-core path to move them to.
-	row("cudnn.conv-depthwise", `xmma_depthwise|depthwise_convolution|^(void )?(conv2d|dgrad2d|wgrad2d)_c1_k1`, CUDNN, Convolution, CatFP32Math),
+	row(FamCuDNNDepthwise, `xmma_depthwise|depthwise_convolution|^(void )?(conv2d|dgrad2d|wgrad2d)_c1_k1`, CUDNN, Convolution, CatFP32Math),
 	// Convolutions: cuDNN's xmma, CUTLASS-in-cuDNN, direct and Winograd
 	// engines.
 	mathRow("cudnn.conv", `xmma_(fprop|dgrad|wgrad)|_5x_cudnn.*(fprop|dgrad|wgrad|conv)|implicit_convolve|convolve_common_engine|wgrad_alg|dgrad_engine|dgrad2d|scudnn|winograd|conv2d_grouped|cudnn::(ops|detail)::.*conv`, CUDNN, Convolution),
@@ -145,7 +147,7 @@ var families = []family{
 	row("triton.reduction", `^(void )?triton_(red|per)_`, Triton, Reduction, CatReduction),
 	row("triton.elementwise", `^(void )?triton_`, Triton, Elementwise, CatElementwise),
 	// PyTorch ATen.
-	atenRow("aten.conv-depthwise", `conv_depthwise`, Convolution, CatFP32Math),
+	atenRow(FamAtenDepthwise, `conv_depthwise`, Convolution, CatFP32Math),
 	atenRow("aten.norm", `batch_norm|layer_norm|group_norm|rms_norm|gammabetabackward|softmax|batchnorm|welford`, Normalization, CatNorm),
 	row("torch.fuser-cast", `^fused__.*(autocast_to|_to_copy)`, ATen, Elementwise, CatCast),
 	atenRow("aten.loss", `classnllcriterion|nll_loss|cross_entropy|mse_kernel|mse_backward|smooth_l1|bce|binary_cross|kl_div|huber`, Other, CatReduction),
