@@ -126,10 +126,11 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 			}
 		}
 		sort.SliceStable(cs, func(i, j int) bool { return cs[i].pct > cs[j].pct })
+		total := mem
 		for _, c := range cs {
 			parts = append(parts, fmt.Sprintf("%s %.0f%%", c.u, c.pct))
 		}
-		ev := fmt.Sprintf("memory %.0f%%", mem)
+		ev := fmt.Sprintf("memory %.0f%%", total)
 		if len(parts) > 0 {
 			ev += " (" + strings.Join(parts, ", ") + ")"
 		}
@@ -162,6 +163,20 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 		}
 		u := LimitL1Shared
 		switch {
+		case len(cs) > 0 && len(cs) < 3 && cs[0].pct < 0.8*total:
+			// The busiest unit of the breakdown is far below the memory
+			// total: the busy one is a unit the export leaves out, the
+			// L1 first (it serves every access).
+			have := map[Unit]bool{}
+			for _, c := range cs {
+				have[c.u] = true
+			}
+			for _, m := range []Unit{LimitDRAM, LimitL2, LimitL1Shared} {
+				if !have[m] {
+					u = m
+				}
+			}
+			ev += fmt.Sprintf("; the export gives no %s throughput: the busy unit is one it leaves out", u)
 		case len(cs) > 0:
 			u = cs[0].u
 		default:
@@ -177,12 +192,57 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 	r, okR := a.Value("instruction_byte_ratio")
 	b, okB := a.Value("machine_balance")
 	if okR && okB {
+		// The ratio picks the side a kernel would reach first; a measured
+		// throughput of that side far from its peak says the kernel
+		// reaches neither: it waits (latency), or its grid is too small
+		// to fill the GPU.
 		if r < b {
-			return Limiter{Unit: LimitDRAM, Percent: math.NaN(), Evidence: fmt.Sprintf("instruction:byte ratio %.2f below the device balance %.2f", r, b)}
+			ev := fmt.Sprintf("instruction:byte ratio %.2f below the device balance %.2f", r, b)
+			d, okD := firstValue(a, "dram_sol_pct", "dram_peak_pct", "dram_utilization")
+			if !okD || d >= bound {
+				return Limiter{Unit: LimitDRAM, Percent: nanIf(d, okD), Evidence: ev}
+			}
+			return waitOrLaunch(a, fmt.Sprintf("%s, yet DRAM at %.1f%% of its peak, under %.0f%%", ev, d, bound))
 		}
-		return Limiter{Unit: LimitPipe, Percent: math.NaN(), Evidence: fmt.Sprintf("instruction:byte ratio %.2f above the device balance %.2f", r, b)}
+		ev := fmt.Sprintf("instruction:byte ratio %.2f above the device balance %.2f", r, b)
+		if c, ok := a.Value("compute_throughput_pct"); ok && c < bound {
+			return waitOrLaunch(a, fmt.Sprintf("%s, yet compute at %.1f%% of its peak, under %.0f%%", ev, c, bound))
+		}
+		return Limiter{Unit: LimitPipe, Percent: math.NaN(), Evidence: ev}
 	}
 	return Limiter{Percent: math.NaN()}
+}
+
+func firstValue(a *Kernel, names ...string) (float64, bool) {
+	for _, n := range names {
+		if v, ok := a.Value(n); ok && !math.IsNaN(v) {
+			return v, true
+		}
+	}
+	return math.NaN(), false
+}
+
+func nanIf(v float64, ok bool) float64 {
+	if !ok {
+		return math.NaN()
+	}
+	return v
+}
+
+// waitOrLaunch is the limiter of a kernel no unit limits: its launch when
+// the grid cannot occupy every SM, else latency. Without the grid's size,
+// the waves tell: a wave is sms × (blocks per SM) blocks, and an SM holds
+// at most the GPU's block limit (32 when unknown), so fewer than
+// 1/limit waves is fewer blocks than SMs.
+func waitOrLaunch(a *Kernel, ev string) Limiter {
+	limit := 32.0
+	if a.Spec != nil && a.Spec.MaxBlocksPerSM > 0 {
+		limit = float64(a.Spec.MaxBlocksPerSM)
+	}
+	if w, ok := a.Value("waves_per_sm"); ok && w > 0 && w*limit < 1 && a.K.Grid.Size() <= 0 {
+		return Limiter{Unit: LimitLaunch, Percent: math.NaN(), Evidence: fmt.Sprintf("%.2f waves per SM: fewer blocks than SMs; %s", w, ev)}
+	}
+	return Limiter{Unit: LimitLatency, Percent: math.NaN(), Evidence: ev}
 }
 
 // busiestPipe finds the SM pipe with the highest utilization among ncu's

@@ -35,5 +35,26 @@ func check(e *env) []string {
 			w = append(w, fmt.Sprintf("achieved occupancy %.2f exceeds theoretical %.2f", a, t))
 		}
 	}
+	if v, _, ok := e.src(l1Active...); ok && v > 100.5 {
+		if _, ok := e.val("l1_sol_pct"); !ok {
+			w = append(w, fmt.Sprintf("L1/TEX throughput %.0f%% of its peak over its active cycles is no share of the kernel's time, and the export lacks the elapsed one: L1/shared left out of the limiter", v))
+		}
+	}
 	return w
+}
+
+// l1Active names ncu's L1/TEX throughput over the unit's active cycles,
+// its speed-of-light figure.
+var l1Active = []string{"l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/TEX Cache Throughput[%]"}
+
+// l1Throughput is ncu's L1/TEX figure, over the unit's active cycles. An
+// L1 active for a sliver of a kernel (one block on a large GPU) reads
+// far above 100% there; the share over the elapsed cycles, which the
+// other units' figures use, then stands in, and without it none does.
+func l1Throughput(e *env) (float64, string, bool) {
+	v, n, ok := e.src(l1Active...)
+	if !ok || v <= 100.5 {
+		return v, n, ok
+	}
+	return e.src("l1tex__throughput.avg.pct_of_peak_sustained_elapsed")
 }

@@ -396,7 +396,7 @@ var Defs = []*Def{
 		eval: source(1, "lts__throughput.avg.pct_of_peak_sustained_elapsed", "L2 Cache Throughput[%]")},
 	{Name: "l1_sol_pct", Unit: "%", Better: 0,
 		Doc: "L1/TEX cache and shared memory throughput against its peak (ncu speed of light)", NCU: "l1tex__throughput.avg.pct_of_peak_sustained_active, L1/TEX Cache Throughput [%]", Nvprof: "—",
-		eval: source(1, "l1tex__throughput.avg.pct_of_peak_sustained_active", "L1/TEX Cache Throughput[%]")},
+		eval: l1Throughput},
 	{Name: "memory_throughput_pct", Unit: "%", Better: 0, Noisy: true,
 		Doc: "memory-system throughput against its peak (ncu speed of light)", NCU: "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed, Memory Throughput [%], Memory [%]", Nvprof: "—",
 		eval: source(1, "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "Memory Throughput[%]", "Memory [%][%]")},
