@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"sort"
 	"sync"
@@ -71,8 +72,22 @@ type GroupFinding struct {
 	// save: each launch's estimated gain weighted by its time, over the
 	// capture's time. NaN when no launch's gain is known.
 	CaptureGain float64
-	saved       float64 // Σ gain × duration, seconds
-	best        float64
+	// Launch and Grid are the ID and grid of the launch the finding is
+	// from: its message speaks of that launch's blocks.
+	Launch string
+	Grid   profan.Dim3
+	saved  float64 // Σ gain × duration, seconds
+	best   float64
+}
+
+// OtherLaunch says which launch the finding is from when its grid is not
+// the group's representative's ("" when it is, or unknown): a message
+// that counts blocks speaks of its own launch.
+func (g *Group) OtherLaunch(f GroupFinding) string {
+	if g.Rep == nil || !f.Grid.Known() || f.Grid == g.Rep.K.Grid {
+		return ""
+	}
+	return fmt.Sprintf("launch id %s, grid (%d,%d,%d)", f.Launch, f.Grid[0], f.Grid[1], f.Grid[2])
 }
 
 // Mean is the mean launch duration; NaN when no launch is timed.
@@ -240,6 +255,7 @@ func (gr *Grouper) Add(a *Kernel) {
 		if score > gf.best || (score == gf.best && f.Severity > gf.Severity) {
 			gf.best = score
 			gf.Finding = f
+			gf.Launch, gf.Grid = k.ID, k.Grid
 		}
 	}
 }

@@ -302,6 +302,10 @@ type JSONGroupFinding struct {
 	Gain     *float64 `json:"estimated_gain"` // share of the capture's kernel time
 	Message  string   `json:"message"`
 	Advice   string   `json:"advice"`
+	// Launch and Grid name the launch the message speaks of, when its
+	// grid is not the group's longest launch's.
+	Launch string    `json:"launch,omitempty"`
+	Grid   *[3]int64 `json:"grid,omitempty"`
 }
 
 // ToJSONGroups converts groups, sorted by total time.
@@ -315,8 +319,12 @@ func ToJSONGroups(gs []*analysis.Group) []JSONGroup {
 			jg.Duration = nil
 		}
 		for _, f := range g.Findings {
-			jg.Findings = append(jg.Findings, JSONGroupFinding{Rule: f.Rule, Severity: f.Severity.String(), Launches: f.Launches,
-				Gain: ptr(f.CaptureGain), Message: f.Message, Advice: f.Advice})
+			jf := JSONGroupFinding{Rule: f.Rule, Severity: f.Severity.String(), Launches: f.Launches,
+				Gain: ptr(f.CaptureGain), Message: f.Message, Advice: f.Advice}
+			if g.OtherLaunch(f) != "" {
+				jf.Launch, jf.Grid = f.Launch, &[3]int64{int64(f.Grid[0]), int64(f.Grid[1]), int64(f.Grid[2])}
+			}
+			jg.Findings = append(jg.Findings, jf)
 		}
 		out = append(out, jg)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/metrics"
+	"github.com/profan-dev/profan/rules"
 )
 
 // markdownWriter writes one table row per kernel, then the findings; it
@@ -120,19 +121,25 @@ func (m *markdownWriter) summary() {
 		fmt.Fprintf(m.w, "\n%d more kernels not listed.\n", rest)
 	}
 	for i, g := range detailed(gs, m.top) {
-		said := map[string]bool{}
+		said := map[string]string{} // advice given → its cause
 		for _, f := range g.Findings {
 			advice := f.Advice
-			if said[advice] {
+			if c, ok := said[advice]; ok && c == rules.Cause(f.Rule) {
 				advice = "(as above)"
 			}
-			said[f.Advice] = true
+			if _, ok := said[f.Advice]; !ok {
+				said[f.Advice] = rules.Cause(f.Rule)
+			}
 			loc := ""
 			if len(f.Locations) > 0 {
 				loc = " (" + mdEscape(location(f.Locations[0])) + ")"
 			}
+			msg := f.Message
+			if o := g.OtherLaunch(f); o != "" {
+				msg = o + ": " + msg
+			}
 			m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** `%s`%s, %s: %s %s", i+1, mdEscape(shorten(g.Info.Display, 60)), f.Rule, loc,
-				groupGain(g, f), mdEscape(f.Message), mdEscape(advice)))
+				groupGain(g, f), mdEscape(msg), mdEscape(advice)))
 		}
 	}
 }

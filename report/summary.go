@@ -9,6 +9,7 @@ import (
 
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/metrics"
+	"github.com/profan-dev/profan/rules"
 )
 
 // MaxTableRows bounds the summary table unless every group is asked for
@@ -192,14 +193,21 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 		t.head(a)
 	}
 	t.body(a)
-	said := map[string]bool{}
+	said := map[string]string{} // advice given → its cause
 	for _, f := range g.Findings {
 		fmt.Fprintf(t.w, "  %s %s  %s\n", t.sev(f.Severity), t.c("1", f.Rule), groupGain(g, f))
 		x := f.Finding
-		if said[x.Advice] {
+		if o := g.OtherLaunch(f); o != "" {
+			x.Message = o + ": " + x.Message
+		}
+		// "as above" only for a fix already given for the same cause: a
+		// library's caller-level advice is one for every cause.
+		if c, ok := said[x.Advice]; ok && c == rules.Cause(x.Rule) {
 			x.Advice = "as above"
 		}
-		said[f.Advice] = true
+		if _, ok := said[f.Advice]; !ok {
+			said[f.Advice] = rules.Cause(f.Rule)
+		}
 		t.findingText(x)
 	}
 	t.skipped(a)

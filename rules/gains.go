@@ -256,6 +256,28 @@ func gridGain(p *Pass, fill float64) float64 {
 	return clamp01(1 - after)
 }
 
+// leftBy is the most a fix can save that leaves the work of units rs
+// unchanged: each still needs its work's time at no more than its
+// ceiling, so a kernel at 83% of DRAM peak has 2% to gain from its
+// occupancy. 1 when none of them is measured.
+func leftBy(p *Pass, rs ...unit) float64 {
+	us, ok := usageOf(p.A)
+	if !ok {
+		return 1
+	}
+	m := 0.0
+	for _, r := range rs {
+		if us.ok[r] {
+			m = math.Max(m, us.u[r]/ceiling[r])
+		}
+	}
+	return clamp01(1 - m)
+}
+
+// allUnits are the time model's units, for fixes that change no unit's
+// work.
+var allUnits = []unit{unitDRAM, unitL2, unitL1, unitSM, unitMemory}
+
 // uncoalescedSpace reports whether the global loads or stores x (op "gld"
 // or "gst") are worth a finding: above the ideal by the excess threshold,
 // not a broadcast (uniform-load's), and carrying at least the minimum share

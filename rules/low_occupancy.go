@@ -32,13 +32,15 @@ unbalanced or the grid is short.`,
 		limiter := occupancyLimiter(p)
 		switch {
 		case okT && theo > 0 && ach < p.T.OccupancyGap*theo:
-			p.Report(Estimate(clamp01((theo-ach)/theo*0.5*memoryWeight(p))), Note{
+			// More warps in flight change no unit's work: the busiest
+			// unit's load bounds the gain.
+			p.Report(Estimate(math.Min(clamp01((theo-ach)/theo*0.5*memoryWeight(p)), leftBy(p, allUnits...))), Note{
 				Message:  fmt.Sprintf("achieved occupancy %.0f%% is far below the theoretical %.0f%%: warps finish unevenly or the grid is too short to fill the SMs", ach*100, theo*100),
 				Advice:   "balance the work across blocks and launch enough blocks for several waves",
 				Evidence: p.Evidence("achieved_occupancy", "theoretical_occupancy", "waves_per_sm"),
 			})
 		case okT && theo < 0.5:
-			p.Report(Estimate(clamp01((0.5-theo)*memoryWeight(p))), Note{
+			p.Report(Estimate(math.Min(clamp01((0.5-theo)*memoryWeight(p)), leftBy(p, allUnits...))), Note{
 				Message:  fmt.Sprintf("theoretical occupancy is only %.0f%%%s", theo*100, limiter),
 				Advice:   "reduce registers per thread (__launch_bounds__, -maxrregcount) or shared memory per block, or change the block size, to fit more warps per SM",
 				Evidence: p.Evidence("achieved_occupancy", "theoretical_occupancy"),

@@ -59,6 +59,26 @@ var All = []*Rule{
 	TensorCoresUnused,
 }
 
+// causes sorts the rules by the limit their findings are about.
+var causes = map[string]string{
+	SmallGrid.ID: "launch", LowOccupancy.ID: "launch", LatencyBound.ID: "launch",
+	UncoalescedGlobal.ID: "memory", SharedBankConflict.ID: "memory", TileSharedMemory.ID: "memory",
+	UniformLoad.ID: "memory", LocalMemory.ID: "memory", MemoryBound.ID: "memory",
+	ThreadDivergence.ID: "compute", IntDivision.ID: "compute", ComputeBound.ID: "compute", TensorCoresUnused.ID: "compute",
+	AtomicSerialization.ID: "atomics", PageableMemcpy.ID: "host", SyncMemcpy.ID: "host",
+}
+
+// Cause is the limit a rule's findings are about: "launch" (the grid and
+// the warps it keeps in flight), "memory", "compute", "atomics" or
+// "host"; the rule's ID for a rule of its own. A report that shortens a
+// repeated fix to "as above" does so only within one cause.
+func Cause(id string) string {
+	if c, ok := causes[id]; ok {
+		return c
+	}
+	return id
+}
+
 // ByID returns the rule with the given ID.
 func ByID(id string) (*Rule, bool) {
 	for _, r := range All {

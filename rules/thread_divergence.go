@@ -66,7 +66,9 @@ or reorganize the data so neighbouring threads take the same path.`,
 			if c, ok := p.Value("compute_throughput_pct"); ok {
 				w = math.Min(1, c/100/ceiling[unitSM])
 			}
-			gain = (1 - we/100) * w
+			// Masked lanes move no global data: DRAM and L2 keep
+			// their work, and their load bounds the gain.
+			gain = math.Min((1-we/100)*w, leftBy(p, unitDRAM, unitL2))
 		}
 		p.Report(Estimate(clamp01(gain)), Note{
 			Message:  msg + ": threads of a warp take different paths",
