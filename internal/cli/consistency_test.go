@@ -61,7 +61,8 @@ func inputSets(t *testing.T) [][]string {
 // same in text, HTML and JSON; (c) analyze, gate --fail-on all and report
 // give the same findings; (d) no ideal below one sector per request, no
 // bank-conflict degree above 32, no tensor-core advice below CC 7.0, no
-// finding reported twice; (e) one gain per fix, the same in every format.
+// finding reported twice; (e) one gain per fix, the same in every format;
+// (f) no two lines contradict each other (checkContradictions).
 func TestConsistency(t *testing.T) {
 	st, err := loadSettings("all", []string{"all"}, "", "")
 	if err != nil {
@@ -90,6 +91,7 @@ func TestConsistency(t *testing.T) {
 		checkRendered(t, name, all)
 		checkFixGains(t, name, all)
 		checkGroups(t, name, all)
+		checkContradictions(t, name, all)
 		// The commands read the input again, three times: on two shared
 		// cores, only the smaller exports (every importer and layout has
 		// some) go through them; the large ones are held by (a), (b), (d).

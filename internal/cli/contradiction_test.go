@@ -1,0 +1,257 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/report"
+	"github.com/profan-dev/profan/rules"
+)
+
+// The statements the contradiction checks read.
+var (
+	// A statement of a launch's block count.
+	blocksRE = regexp.MustCompile(`(?:\b|^)(\d+) blocks for \d+ SMs|the grid has (\d+) blocks`)
+	// A share of a unit's peak: ncu's speed-of-light breakdown in a
+	// limiter's evidence, the busiest pipe, "x% of ... peak".
+	peakPctRE     = regexp.MustCompile(`(?:\b(?:DRAM|L2|L1/shared|memory|compute) |busiest pipe \w+ at |\bpipe \w+ )(\d+(?:\.\d+)?)%|(\d+(?:\.\d+)?)% of (?:[\d.]+ \w+/s )?peak`)
+	textGridRE    = regexp.MustCompile(`· grid \((\d+),(\d+),(\d+)\)`)
+	groupHeadRE   = regexp.MustCompile(`^#\d+ `)
+	findingHeadRE = regexp.MustCompile(`^  (?:warning|info|error) +(\S+)  `)
+	ownGridRE     = regexp.MustCompile(`^\s*launch id \S+, grid \((\d+),(\d+),(\d+)\): `)
+)
+
+// The fixes that change no unit's work (the launch's shape only). No
+// fix takes a unit beyond its peak: at U of its peak, a kernel keeps at
+// least U of its time unless the fix removes some of that unit's work.
+var (
+	shapeOnly = map[string]bool{"small-grid": true, "low-occupancy": true}
+)
+
+type jsonKernel struct {
+	ID       string             `json:"id"`
+	Name     string             `json:"name"`
+	Grid     [3]int64           `json:"grid"`
+	Metrics  map[string]float64 `json:"metrics"`
+	Limiter  report.JSONLimiter `json:"limiter"`
+	Findings []struct {
+		Rule    string   `json:"rule"`
+		Message string   `json:"message"`
+		Advice  string   `json:"advice"`
+		Gain    *float64 `json:"estimated_gain"`
+	} `json:"findings"`
+}
+
+// checkContradictions holds (f): no two lines of one kernel's reading
+// contradict each other, in JSON and in text. Launch-size statements give
+// the grid's total block count; no gain of a fix that leaves a unit's
+// work unchanged exceeds the time that unit leaves (1 − its share of
+// peak); no share of a peak above 100%; the limiter agrees with the DRAM
+// and speed-of-light figures beside it; "as above" points to a finding of
+// the same rule.
+func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel) {
+	t.Helper()
+	var jb bytes.Buffer
+	jw, _ := report.New("json", &jb, report.Options{Launches: true})
+	for _, a := range ks {
+		jw.Kernel(a)
+	}
+	jw.End(nil)
+	var doc struct {
+		Kernels []jsonKernel `json:"kernels"`
+	}
+	if err := json.Unmarshal(jb.Bytes(), &doc); err != nil {
+		t.Fatalf("%s: json: %v", name, err)
+	}
+	for _, k := range doc.Kernels {
+		checkKernelLines(t, fmt.Sprintf("%s JSON kernel %s (%.40s)", name, k.ID, k.Name), k)
+	}
+
+	var tb bytes.Buffer
+	tw, _ := report.New("text", &tb, report.Options{})
+	for _, a := range ks {
+		tw.Kernel(a)
+	}
+	tw.End(nil)
+	var grid int64 = -1
+	for i, line := range strings.Split(tb.String(), "\n") {
+		at := fmt.Sprintf("%s text line %d %q", name, i+1, strings.TrimSpace(line))
+		if strings.HasPrefix(line, "#") {
+			grid = -1
+		}
+		if m := textGridRE.FindStringSubmatch(line); m != nil {
+			grid = 1
+			for _, s := range m[1:] {
+				v, _ := strconv.ParseInt(s, 10, 64)
+				grid *= v
+			}
+		}
+		here := grid
+		// A group's finding from another launch names its grid.
+		if m := ownGridRE.FindStringSubmatch(line); m != nil {
+			here = 1
+			for _, s := range m[1:] {
+				v, _ := strconv.ParseInt(s, 10, 64)
+				here *= v
+			}
+		}
+		for _, m := range blocksRE.FindAllStringSubmatch(line, -1) {
+			n, _ := strconv.ParseInt(m[1]+m[2], 10, 64)
+			if here < 0 || n != here {
+				t.Errorf("%s: states %d blocks, the grid printed has %d", at, n, here)
+			}
+		}
+		checkPeakPcts(t, at, line)
+	}
+	checkAsAbove(t, name, tb.String(), ks)
+}
+
+func checkPeakPcts(t *testing.T, at, s string) {
+	t.Helper()
+	for _, m := range peakPctRE.FindAllStringSubmatch(s, -1) {
+		v, _ := strconv.ParseFloat(m[1]+m[2], 64)
+		if v > 100.5 {
+			t.Errorf("%s: %s%% of a peak", at, m[1]+m[2])
+		}
+	}
+}
+
+func checkKernelLines(t *testing.T, id string, k jsonKernel) {
+	t.Helper()
+	grid := k.Grid[0] * k.Grid[1] * k.Grid[2]
+	lines := []string{k.Limiter.Evidence}
+	for _, f := range k.Findings {
+		lines = append(lines, f.Message)
+	}
+	for _, s := range lines {
+		for _, m := range blocksRE.FindAllStringSubmatch(s, -1) {
+			n, _ := strconv.ParseInt(m[1]+m[2], 10, 64)
+			if n != grid {
+				t.Errorf("%s: %q states %d blocks, grid %v has %d", id, s, n, k.Grid, grid)
+			}
+		}
+		checkPeakPcts(t, id, s)
+	}
+	pct := func(names ...string) float64 {
+		for _, n := range names {
+			if v, ok := k.Metrics[n]; ok && !math.IsNaN(v) {
+				return v
+			}
+		}
+		return math.NaN()
+	}
+	dram := pct("dram_sol_pct", "dram_peak_pct")
+	mem := []float64{dram, pct("l2_sol_pct"), pct("l1_sol_pct"), pct("memory_throughput_pct")}
+	sm := pct("compute_throughput_pct")
+	max := func(vs ...float64) float64 {
+		m := 0.0
+		for _, v := range vs {
+			if !math.IsNaN(v) && v > m {
+				m = v
+			}
+		}
+		return math.Min(m, 100)
+	}
+	for _, f := range k.Findings {
+		if f.Gain == nil {
+			continue
+		}
+		var busy float64
+		switch {
+		case shapeOnly[f.Rule]:
+			busy = max(append(mem, sm)...)
+		case f.Rule == "int-division":
+			busy = max(mem...)
+		case f.Rule == "thread-divergence":
+			// Masked lanes replay shared accesses, not global ones.
+			busy = max(dram, pct("l2_sol_pct"))
+		case f.Rule == "shared-bank-conflict":
+			busy = max(dram, pct("l2_sol_pct"))
+		default:
+			continue
+		}
+		if *f.Gain > 1-busy/100+0.005 {
+			t.Errorf("%s: %s gains %.1f%%, yet a unit it leaves alone is at %.1f%% of its peak", id, f.Rule, 100**f.Gain, busy)
+		}
+	}
+	// The limiter and the figures beside it.
+	const bound = 60
+	l := k.Limiter
+	switch l.Unit {
+	case "DRAM":
+		// DRAM limits a kernel that keeps it the busiest memory unit and
+		// near its peak (ncu's own verdict takes memory at the bound).
+		if !math.IsNaN(dram) && (dram < 0.8*bound || dram < max(mem...)*0.8-0.5) {
+			t.Errorf("%s: limiter DRAM (%s) beside DRAM at %.1f%% of peak", id, l.Evidence, dram)
+		}
+	case "L2", "L1/shared":
+		for _, o := range []struct {
+			name string
+			v    float64
+		}{{"DRAM", dram}, {"L2", pct("l2_sol_pct")}, {"L1/shared", pct("l1_sol_pct")}} {
+			if o.name != l.Unit && o.v > pct(map[string]string{"L2": "l2_sol_pct", "L1/shared": "l1_sol_pct"}[l.Unit])+0.5 {
+				t.Errorf("%s: limiter %s (%s) beside %s busier at %.1f%%", id, l.Unit, l.Evidence, o.name, o.v)
+			}
+		}
+	case "latency":
+		// ncu's verdict: its memory and compute totals both under the
+		// bound; no unit of the breakdown (over elapsed cycles) at the
+		// share of its peak it sustains when it limits a kernel.
+		if b := max(pct("memory_throughput_pct"), sm); b >= bound {
+			t.Errorf("%s: limiter latency (%s) beside a total at %.1f%% of its peak", id, l.Evidence, b)
+		}
+		if dram >= 85 || pct("l2_sol_pct") >= 90 {
+			t.Errorf("%s: limiter latency (%s) beside DRAM at %.1f%%, L2 at %.1f%% of peak", id, l.Evidence, dram, pct("l2_sol_pct"))
+		}
+	}
+}
+
+// checkAsAbove: a fix the text gives "as above" is the fix of an earlier
+// finding of the group with the same cause.
+func checkAsAbove(t *testing.T, name, text string, ks []*analysis.Kernel) {
+	t.Helper()
+	gr := analysis.NewGrouper(false)
+	for _, a := range ks {
+		gr.Add(a)
+	}
+	gs := gr.Groups()
+	// The rules whose fix reads "as above", group by group.
+	var marked []map[string]bool
+	rule := ""
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case groupHeadRE.MatchString(line):
+			marked = append(marked, map[string]bool{})
+		case findingHeadRE.MatchString(line):
+			rule = findingHeadRE.FindStringSubmatch(line)[1]
+		case strings.TrimSpace(line) == "fix: as above" && len(marked) > 0:
+			marked[len(marked)-1][rule] = true
+		}
+	}
+	for i, g := range gs {
+		if i >= len(marked) {
+			break
+		}
+		for j, f := range g.Findings {
+			if !marked[i][f.Rule] {
+				continue
+			}
+			k := 0
+			for k < j && g.Findings[k].Advice != f.Advice {
+				k++
+			}
+			if k == j {
+				t.Errorf("%s group %s: %s's fix reads \"as above\", no finding above gives it", name, g.Name, f.Rule)
+			} else if above := g.Findings[k].Rule; rules.Cause(above) != rules.Cause(f.Rule) {
+				t.Errorf("%s group %s: %s's fix reads \"as above\", above is %s's, of another cause", name, g.Name, f.Rule, above)
+			}
+		}
+	}
+}
