@@ -178,8 +178,9 @@ func MetricsDevice(s *gpumodel.Spec) metrics.Device {
 	}
 }
 
-// Analyze analyses one kernel of run.
-func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
+// read reads what k's counters say before any judgment: the name's
+// family, the GPU, the canonical metrics.
+func read(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	a := &Kernel{Run: run, K: k, Name: classify(k.DisplayName())}
 	// Where the name is silent, the tensor pipe's activity says whether
 	// the kernel's math ran on tensor cores.
@@ -194,6 +195,12 @@ func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	}
 	a.Spec = a.GPU.Spec
 	a.Metrics = metrics.Derive(k, MetricsDevice(a.Spec))
+	return a
+}
+
+// Analyze analyses one kernel of run.
+func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
+	a := read(run, k, opt)
 	a.Model = crossCheck(a)
 	bound := opt.Bound
 	if bound <= 0 {

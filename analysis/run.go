@@ -76,6 +76,10 @@ type RunVerdict struct {
 	Suppressed []Suppressed // run-level ones
 	Skipped    []string
 	Notes      []string
+	// RemadeFrom is the version of the verdict maker that made the
+	// verdict a run database stored, when this one was made again from
+	// the stored counters because that maker was older; 0 otherwise.
+	RemadeFrom int
 }
 
 // AnalyzeRun analyses every kernel of run and runs the run-level rules:

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/stats"
@@ -177,7 +178,7 @@ func (e *UnknownMetricError) Error() string { return "unknown metric " + strconv
 // a kernel group, never on a launch: the output grows with the number of
 // kernels, not with the length of the trace. cur and base collect the
 // metrics p.Kept names.
-func Evaluate(p Policy, cur *Collector, runs []Run, base *Collector) (*Result, error) {
+func Evaluate(p Policy, cur *Collector, runs []*analysis.RunVerdict, base *Collector) (*Result, error) {
 	var checks []Check
 	for _, c := range p.Conditions {
 		cs, err := requireChecks(c, cur, p.SkipMissing)
@@ -250,7 +251,7 @@ func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, erro
 		matched = true
 		xs := g.Samples(c.Metric)
 		lacking := g.Records - len(xs)
-		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: "require", Name: c.Text, Source: g.First.Source}
+		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: "require", Name: c.Text, Source: source(g.First)}
 		if len(xs) == 0 {
 			if skipMissing {
 				ch.Status, ch.Message = "skip", fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
@@ -318,7 +319,7 @@ func missingChecks(base, cur *Collector, allow bool) []Check {
 		if _, ok := cur.Group(g.Name); ok {
 			continue
 		}
-		ch := Check{Kernel: g.Name, Kind: "missing", Name: "baseline kernel", Source: g.First.Source}
+		ch := Check{Kernel: g.Name, Kind: "missing", Name: "baseline kernel", Source: source(g.First)}
 		if allow {
 			ch.Status, ch.Message = "skip", "in the baseline run but not in this run (allowed: --allow-missing)"
 		} else {
@@ -353,11 +354,12 @@ func gated(p Policy, cur *Collector, g *Group, f profan.Finding) (bool, string) 
 // linter, warnings) on groups that take at least p.MinShare of the
 // capture, informational for the others; suppressed findings are listed
 // as such.
-func findingChecks(cur *Collector, runs []Run, p Policy) []Check {
+func findingChecks(cur *Collector, runs []*analysis.RunVerdict, p Policy) []Check {
 	var out []Check
 	for _, r := range runs {
+		src := r.Run.Source
 		for _, f := range r.Findings {
-			ch := Check{Kernel: r.Source, Kind: "run-finding", Name: f.Rule, Message: f.Message, Source: r.Source, Finding: &f, Locations: f.Locations, Status: "pass"}
+			ch := Check{Kernel: src, Kind: "run-finding", Name: f.Rule, Message: f.Message, Source: src, Finding: &f, Locations: f.Locations, Status: "pass"}
 			if p.Selector.Fails(f.Rule) || p.Lint && f.Severity >= profan.Warning {
 				ch.Status = "fail"
 			}
@@ -365,7 +367,7 @@ func findingChecks(cur *Collector, runs []Run, p Policy) []Check {
 		}
 		for _, s := range r.Suppressed {
 			f := s.Finding
-			out = append(out, Check{Kernel: r.Source, Kind: "run-finding", Name: f.Rule, Source: r.Source, Finding: &f, Locations: f.Locations,
+			out = append(out, Check{Kernel: src, Kind: "run-finding", Name: f.Rule, Source: src, Finding: &f, Locations: f.Locations,
 				Status: "suppressed", Message: f.Message + " (suppressed: " + s.Reason + ")"})
 		}
 	}
@@ -379,7 +381,7 @@ func findingChecks(cur *Collector, runs []Run, p Policy) []Check {
 		for _, rule := range SortedRules(g.findings) {
 			t := g.findings[rule]
 			f := t.Finding
-			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: "finding", Name: rule, Message: f.Message + on(t), Source: g.First.Source, Finding: &f, Locations: f.Locations}
+			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: "finding", Name: rule, Message: f.Message + on(t), Source: source(g.First), Finding: &f, Locations: f.Locations}
 			// Stored verdicts made before a suppression was configured.
 			if reason, sup := p.Selector.Suppressed(rule, g.First.K); sup {
 				ch.Status, ch.Message = "suppressed", ch.Message+" (suppressed: "+reason+")"
@@ -393,7 +395,7 @@ func findingChecks(cur *Collector, runs []Run, p Policy) []Check {
 		for _, rule := range SortedRules(g.suppressed) {
 			t := g.suppressed[rule]
 			f := t.Finding
-			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: "finding", Name: rule, Source: g.First.Source, Finding: &f, Locations: f.Locations,
+			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: "finding", Name: rule, Source: source(g.First), Finding: &f, Locations: f.Locations,
 				Status: "suppressed", Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
 		}
 	}
@@ -408,7 +410,7 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 	for _, g := range cur.Groups() {
 		b, ok := base.Group(g.Name)
 		if !ok {
-			out = append(out, Check{Kernel: g.Name, Kind: "regression", Name: "baseline", Status: "skip", Message: "not in the baseline run", Source: g.First.Source})
+			out = append(out, Check{Kernel: g.Name, Kind: "regression", Name: "baseline", Status: "skip", Message: "not in the baseline run", Source: source(g.First)})
 			continue
 		}
 		for _, m := range Watched {
@@ -425,7 +427,7 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 					worse = math.Inf(1)
 				}
 			}
-			ch := Check{Kernel: g.Name, Kind: "regression", Name: m, Source: g.First.Source}
+			ch := Check{Kernel: g.Name, Kind: "regression", Name: m, Source: source(g.First)}
 			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(stats.Rel(mb, mc), 0)*100)
 			c := CompareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
 			switch c.Method {
@@ -454,7 +456,7 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 				continue
 			}
 			f := now[r]
-			ch := Check{Kernel: g.Name, Kind: "new-finding", Name: r, Source: g.First.Source, Finding: &f, Locations: f.Locations,
+			ch := Check{Kernel: g.Name, Kind: "new-finding", Name: r, Source: source(g.First), Finding: &f, Locations: f.Locations,
 				Message: "new since the baseline: " + f.Message}
 			if reason, ok := sel.Suppressed(r, g.First.K); ok {
 				ch.Status, ch.Message = "suppressed", ch.Message+" (suppressed: "+reason+")"

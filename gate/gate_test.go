@@ -11,12 +11,16 @@ import (
 	"github.com/profan-dev/profan/rules"
 )
 
-func kernel(id, name string, dur float64, fs ...profan.Finding) gate.Kernel {
-	return gate.Kernel{K: &profan.Kernel{ID: id, Name: name}, Canonical: map[string]float64{"duration": dur}, Findings: fs, Source: "x.csv"}
+var xRun = &profan.Run{Source: "x.csv"}
+
+// kernel is a verdict as a run database stores it.
+func kernel(id, name string, dur float64, fs ...profan.Finding) *analysis.Kernel {
+	return analysis.Restore(xRun, &profan.Kernel{ID: id, Name: name, Duration: math.NaN()},
+		analysis.Stored{Metrics: map[string]float64{"duration": dur}, Findings: fs}, analysis.Options{})
 }
 
 // collect groups kernels as a gate does, keeping every canonical metric.
-func collect(ks []gate.Kernel) *gate.Collector {
+func collect(ks []*analysis.Kernel) *gate.Collector {
 	c := gate.NewCollector(nil)
 	for _, k := range ks {
 		c.Add(k)
@@ -28,8 +32,8 @@ func TestEvaluate(t *testing.T) {
 	grid := profan.Finding{Rule: "small-grid", Severity: profan.Warning, Message: "few blocks"}
 	mem := profan.Finding{Rule: "memory-bound", Severity: profan.Info, Message: "memory"}
 	page := profan.Finding{Rule: "pageable-memcpy", Severity: profan.Warning, Message: "31 host transfers"}
-	ks := []gate.Kernel{kernel("0", "a", 2e-6, grid, mem), kernel("1", "b", 9e-6)}
-	runs := []gate.Run{{Source: "trace.csv", Findings: []profan.Finding{page}}}
+	ks := []*analysis.Kernel{kernel("0", "a", 2e-6, grid, mem), kernel("1", "b", 9e-6)}
+	runs := []*analysis.RunVerdict{{Run: &profan.Run{Source: "trace.csv"}, Findings: []profan.Finding{page}}}
 	cond, err := gate.ParseCondition("duration < 5us")
 	if err != nil {
 		t.Fatal(err)
@@ -64,8 +68,8 @@ func TestEvaluateSuppressed(t *testing.T) {
 	grid := profan.Finding{Rule: "small-grid", Severity: profan.Warning}
 	// A stored verdict made before the suppression, and a fresh one that
 	// kept the finding aside: both are listed as suppressed, neither fails.
-	ks := []gate.Kernel{kernel("0", "a", 1, grid),
-		{K: &profan.Kernel{ID: "1", Name: "b"}, Suppressed: []analysis.Suppressed{{Finding: grid, Reason: "start-up"}}}}
+	ks := []*analysis.Kernel{kernel("0", "a", 1, grid),
+		analysis.Restore(xRun, &profan.Kernel{ID: "1", Name: "b"}, analysis.Stored{Suppressed: []analysis.Suppressed{{Finding: grid, Reason: "start-up"}}}, analysis.Options{})}
 	r, err := gate.Evaluate(gate.Policy{Selector: sel, MaxRegression: math.NaN()}, collect(ks), nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -82,8 +86,8 @@ func TestEvaluateSuppressed(t *testing.T) {
 }
 
 func TestEvaluateBaseline(t *testing.T) {
-	base := []gate.Kernel{kernel("0", "a", 1e-6), kernel("1", "gone", 1e-6)}
-	cur := []gate.Kernel{kernel("0", "a", 2e-6, profan.Finding{Rule: "small-grid", Severity: profan.Warning})}
+	base := []*analysis.Kernel{kernel("0", "a", 1e-6), kernel("1", "gone", 1e-6)}
+	cur := []*analysis.Kernel{kernel("0", "a", 2e-6, profan.Finding{Rule: "small-grid", Severity: profan.Warning})}
 	pol := gate.Policy{Selector: mustSelector("all"), MaxRegression: 0.1}
 	r, err := gate.Evaluate(pol, collect(cur), nil, collect(base))
 	if err != nil {
@@ -105,7 +109,7 @@ func TestEvaluateBaseline(t *testing.T) {
 }
 
 func TestEvaluateErrors(t *testing.T) {
-	ks := []gate.Kernel{kernel("0", "a", 1)}
+	ks := []*analysis.Kernel{kernel("0", "a", 1)}
 	c, _ := gate.ParseCondition("gld_efficiency >= 80")
 	_, err := gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}, SkipMissing: true, MaxRegression: math.NaN()}, collect(ks), nil, nil)
 	var miss *gate.MissingMetricError

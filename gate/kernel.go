@@ -12,52 +12,21 @@ import (
 	"github.com/profan-dev/profan/analysis"
 )
 
-// Kernel is a kernel's verdict as a gate sees it, whether analysed from an
-// export now or read back from the database.
-type Kernel struct {
-	K          *profan.Kernel
-	Canonical  map[string]float64
-	Findings   []profan.Finding
-	Suppressed []analysis.Suppressed
-	Source     string // the export it came from
-}
-
-// Name is the name kernels are matched by across runs.
-func (v Kernel) Name() string { return v.K.DisplayName() }
-
-// Value returns a canonical metric or, failing that, a raw metric by its
-// exported name.
-func (v Kernel) Value(name string) (float64, bool) {
-	if x, ok := v.Canonical[name]; ok && !math.IsNaN(x) {
+// Value returns a canonical metric of a's verdict or, failing that, a raw
+// metric by its exported name.
+func Value(a *analysis.Kernel, name string) (float64, bool) {
+	if x, ok := a.Metrics.Get(name); ok && !math.IsNaN(x) {
 		return x, true
 	}
-	return v.K.Value(name)
+	return a.K.Value(name)
 }
 
-// FromAnalysis is the gate's view of an analysed kernel.
-func FromAnalysis(a *analysis.Kernel, source string) Kernel {
-	c := make(map[string]float64, len(a.Metrics.Values))
-	for _, x := range a.Metrics.Values {
-		c[x.Name] = x.Value
+// source is the export a verdict was made from.
+func source(a *analysis.Kernel) string {
+	if a.Run == nil {
+		return ""
 	}
-	return Kernel{K: a.K, Canonical: c, Findings: a.Findings, Suppressed: a.Suppressed, Source: source}
-}
-
-// Run is the run-level part of a verdict: findings about the capture as a
-// whole (host transfers).
-type Run struct {
-	Source     string
-	Findings   []profan.Finding
-	Suppressed []analysis.Suppressed
-}
-
-// FromVerdict is the gate's view of a run's verdict.
-func FromVerdict(v *analysis.RunVerdict) ([]Kernel, Run) {
-	ks := make([]Kernel, 0, len(v.Kernels))
-	for _, a := range v.Kernels {
-		ks = append(ks, FromAnalysis(a, v.Run.Source))
-	}
-	return ks, Run{Source: v.Run.Source, Findings: v.Findings, Suppressed: v.Suppressed}
+	return a.Run.Source
 }
 
 // Group is every launch of one kernel name in a run, summed up as the
@@ -68,9 +37,9 @@ func FromVerdict(v *analysis.RunVerdict) ([]Kernel, Run) {
 // metric).
 type Group struct {
 	Name string
-	// First is the group's first launch: its identity, its source and
-	// what suppressions match.
-	First Kernel
+	// First is the group's first launch's verdict: its identity, its
+	// source and what suppressions match.
+	First *analysis.Kernel
 	// Records are the kernel records read; Launches counts the launches
 	// that aggregate records (summary rows) stand for.
 	Records, Launches int
@@ -140,9 +109,10 @@ func NewCollector(metrics []string) *Collector {
 
 // Add places one kernel's verdict in its group. The collector keeps v
 // only when it starts a group.
-func (c *Collector) Add(v Kernel) {
-	name := v.Name()
-	key := [2]string{v.Source, name}
+func (c *Collector) Add(v *analysis.Kernel) {
+	name := v.K.DisplayName()
+	src := source(v)
+	key := [2]string{src, name}
 	g, ok := c.groups[key]
 	if !ok {
 		g = &Group{Name: name, First: v, samples: map[string][]float64{}, findings: map[string]*Tally{}, suppressed: map[string]*Tally{}}
@@ -161,17 +131,17 @@ func (c *Collector) Add(v Kernel) {
 	if d := v.K.Duration; !math.IsNaN(d) && d >= 0 {
 		g.Duration += d * float64(n)
 		g.Timed += n
-		c.total[v.Source] += d * float64(n)
+		c.total[src] += d * float64(n)
 	}
 	if c.keep == nil {
-		for m, x := range v.Canonical {
-			if !math.IsNaN(x) {
-				g.samples[m] = append(g.samples[m], x)
+		for _, x := range v.Metrics.Values {
+			if !math.IsNaN(x.Value) {
+				g.samples[x.Name] = append(g.samples[x.Name], x.Value)
 			}
 		}
 	} else {
 		for m := range c.keep {
-			if x, ok := v.Value(m); ok {
+			if x, ok := Value(v, m); ok {
 				g.samples[m] = append(g.samples[m], x)
 			}
 		}
@@ -215,7 +185,7 @@ func (c *Collector) Group(name string) (*Group, bool) {
 // Share is a group's part of its capture's kernel time, 0–1; NaN when the
 // capture's or the group's time is unknown.
 func (c *Collector) Share(g *Group) float64 {
-	total := c.total[g.First.Source]
+	total := c.total[source(g.First)]
 	if total <= 0 || g.Timed == 0 {
 		return math.NaN()
 	}
@@ -224,7 +194,7 @@ func (c *Collector) Share(g *Group) float64 {
 
 // GroupByName collects kernels by name, in first-seen order, keeping every
 // metric's samples.
-func GroupByName(vs []Kernel) []*Group {
+func GroupByName(vs []*analysis.Kernel) []*Group {
 	c := NewCollector(nil)
 	for _, v := range vs {
 		c.Add(v)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/stats"
@@ -103,7 +104,7 @@ type Stored struct {
 // metrics (Spreads); stored, when not nil, the series trend decides from:
 // a step between consecutive runs of a series gets trend's verdict, p and
 // method.
-func Compare(va, vb []gate.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) []KernelDiff {
+func Compare(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) []KernelDiff {
 	ga, gb := gate.GroupByName(va), gate.GroupByName(vb)
 	byB := map[string]*gate.Group{}
 	for _, g := range gb {

@@ -332,3 +332,59 @@ func Noisy(name string) bool {
 	}
 	return false
 }
+
+// Stored returns derived with the values a run database holds for it:
+// each metric of derived that stored has takes the stored value, one it
+// lacks is left out, and one only stored has is added (with its
+// definition's unit). How each was obtained (From) and the warnings are
+// derived's: a reading of the counters, which the values do not change.
+func Stored(derived *Set, stored map[string]float64) *Set {
+	s := &Set{Warnings: derived.Warnings, Rules: derived.Rules, index: make(map[string]int, len(stored)), Values: make([]Value, 0, len(stored))}
+	for _, v := range derived.Values {
+		x, ok := stored[v.Name]
+		if !ok {
+			continue
+		}
+		v.Value = x
+		s.index[v.Name] = len(s.Values)
+		s.Values = append(s.Values, v)
+	}
+	for _, d := range Defs {
+		x, ok := stored[d.Name]
+		if _, have := s.index[d.Name]; !ok || have {
+			continue
+		}
+		s.index[d.Name] = len(s.Values)
+		s.Values = append(s.Values, Value{Name: d.Name, Value: x, Unit: d.Unit, From: "stored"})
+	}
+	return s
+}
+
+// With returns a copy of s whose metric name has the value v (NaN: left
+// out); the copy shares s's index when name keeps its place.
+func (s *Set) With(name string, v float64) *Set {
+	i, ok := s.index[name]
+	if ok && !math.IsNaN(v) {
+		c := *s
+		c.Values = append([]Value(nil), s.Values...)
+		c.Values[i].Value = v
+		return &c
+	}
+	c := &Set{Warnings: s.Warnings, Rules: s.Rules, index: make(map[string]int, len(s.Values)+1), Values: make([]Value, 0, len(s.Values)+1)}
+	for _, x := range s.Values {
+		if x.Name == name {
+			continue
+		}
+		c.index[x.Name] = len(c.Values)
+		c.Values = append(c.Values, x)
+	}
+	if !math.IsNaN(v) {
+		unit := ""
+		if d, ok := ByName(name); ok {
+			unit = d.Unit
+		}
+		c.index[name] = len(c.Values)
+		c.Values = append(c.Values, Value{Name: name, Value: v, Unit: unit, From: "stored"})
+	}
+	return c
+}

@@ -61,6 +61,7 @@ var pgTests = []struct {
 	{"SummaryRange", TestSummaryRange},
 	{"EachKernel", TestEachKernel},
 	{"AddLabels", TestAddLabels},
+	{"VerdictRoundTrip", TestVerdictRoundTrip},
 }
 
 var notOnPostgres = map[string]string{

@@ -42,6 +42,7 @@ type rowOp struct {
 	inv      int
 	dur      any
 	blob     []byte
+	verdict  string // kernels.verdict
 	values   []valueRow
 	findings []findingRow
 	starts   *series // the series this launch starts, or nil
@@ -157,7 +158,7 @@ func (w *RunWriter) store(op *rowOp) error {
 	}
 	var kid int64
 	if err := w.insKernel.QueryRowContext(w.ctx, w.id, op.ordinal, op.launchID, op.nameID, op.device, op.cc,
-		op.grid, op.block, op.inv, op.dur, op.blob).Scan(&kid); err != nil {
+		op.grid, op.block, op.inv, op.dur, op.blob, op.verdict).Scan(&kid); err != nil {
 		return err
 	}
 	if op.starts != nil {

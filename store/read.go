@@ -30,6 +30,9 @@ type RunRecord struct {
 	Labels      map[string]string // never nil
 	Created     time.Time         // UTC
 	Kernels     int               // kernel records
+	// Verdict is the version of the verdict maker that made the run's
+	// stored verdict (analysis.VerdictVersion then).
+	Verdict int
 }
 
 // RunFilter selects runs. The zero value selects all.
@@ -41,7 +44,7 @@ type RunFilter struct {
 // Runs returns the runs that match f in ID order (oldest first).
 func (db *DB) Runs(ctx context.Context, f RunFilter) ([]RunRecord, error) {
 	where, args := labelWhere("r.id", f.Labels)
-	q := `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels
+	q := `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict
 FROM runs r` + where + ` ORDER BY r.id DESC`
 	if f.Limit > 0 {
 		q += ` LIMIT ?`
@@ -71,7 +74,7 @@ func (db *DB) LatestRun(ctx context.Context, labels map[string]string, before in
 		}
 		args = append(args, before)
 	}
-	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels
+	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict
 FROM runs r`+where+` ORDER BY r.id DESC LIMIT 1`, args...)
 	if err != nil {
 		return RunRecord{}, fmt.Errorf("finding the latest run: %w", err)
@@ -84,7 +87,7 @@ FROM runs r`+where+` ORDER BY r.id DESC LIMIT 1`, args...)
 
 // Run returns the run with the given ID, or an error wrapping ErrNotFound.
 func (db *DB) Run(ctx context.Context, id int64) (RunRecord, error) {
-	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels
+	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict
 FROM runs r WHERE r.id = ?`, id)
 	if err != nil {
 		return RunRecord{}, fmt.Errorf("reading run %d: %w", id, err)
@@ -120,7 +123,7 @@ func (db *DB) queryRuns(ctx context.Context, q string, args ...any) ([]RunRecord
 	for rows.Next() {
 		var r RunRecord
 		var created string
-		if err := rows.Scan(&r.ID, &r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device, &r.Size, &created, &r.Kernels); err != nil {
+		if err := rows.Scan(&r.ID, &r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device, &r.Size, &created, &r.Kernels, &r.Verdict); err != nil {
 			return nil, err
 		}
 		term(&r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device)
@@ -179,6 +182,8 @@ type StoredKernel struct {
 	Kernel    *profan.Kernel     // as written, raw metrics included
 	Canonical map[string]float64 // the canonical metrics derived (never NaN)
 	Findings  []profan.Finding
+
+	verdict string // kernels.verdict (store/verdict.go)
 }
 
 // Kernels returns the kernel records of run runID in the order written, or
@@ -205,12 +210,26 @@ func (db *DB) kernels(ctx context.Context, runID int64) ([]StoredKernel, error) 
 // not with the launches a series stands for (a trace of 600,000 launches
 // of a few kernels is a few records).
 func (db *DB) EachKernel(ctx context.Context, runID int64, fn func(StoredKernel) error) error {
+	return db.eachRecord(ctx, runID, func(_ int64, k StoredKernel) error { return fn(k) }, nil)
+}
+
+// eachRecord calls record with each kernel record of run runID as stored
+// (a launch series as its first launch) and its kernels.id, then launch
+// with each later launch of each series: the kernels.id of its first
+// launch, its kernel and its canonical duration (NaN when none). A nil
+// launch gets StoredKernel records of the later launches from record,
+// with kernels.id 0.
+func (db *DB) eachRecord(ctx context.Context, runID int64, record func(int64, StoredKernel) error, launch func(int64, *profan.Kernel, float64) error) error {
 	out, ordinals, index, err := db.records(ctx, runID)
 	if err != nil {
 		return fmt.Errorf("reading kernels of run %d: %w", runID, err)
 	}
-	for _, k := range out {
-		if err := fn(k); err != nil {
+	ids := make([]int64, len(out))
+	for id, i := range index {
+		ids[i] = id
+	}
+	for i, k := range out {
+		if err := record(ids[i], k); err != nil {
 			return err
 		}
 	}
@@ -222,9 +241,16 @@ func (db *DB) EachKernel(ctx context.Context, runID int64, fn func(StoredKernel)
 		}
 		return ordinals[i], out[i].Kernel.ID, true, nil
 	}, func(id int64, l seriesLaunch) {
-		if ferr == nil {
-			ferr = fn(out[index[id]].launch(l))
+		if ferr != nil {
+			return
 		}
+		if launch == nil {
+			ferr = record(0, out[index[id]].launch(l))
+			return
+		}
+		k := out[index[id]].Kernel.Clone()
+		k.ID, k.Start, k.Duration = l.id, l.start, l.duration
+		ferr = launch(id, k, l.canonDur)
 	})
 	if err != nil {
 		return fmt.Errorf("reading kernels of run %d: %w", runID, err)
@@ -240,7 +266,7 @@ func (db *DB) records(ctx context.Context, runID int64) ([]StoredKernel, []int, 
 		return nil, nil, nil, err
 	}
 	q := db.d.rebind
-	rows, err := db.db.QueryContext(ctx, q(`SELECT k.id, k.ordinal, k.name_id, k.launch_id, n.name, n.demangled, k.device, k.cc, k.grid, k.block, k.invocations, k.duration, k.raw
+	rows, err := db.db.QueryContext(ctx, q(`SELECT k.id, k.ordinal, k.name_id, k.launch_id, n.name, n.demangled, k.device, k.cc, k.grid, k.block, k.invocations, k.duration, k.raw, k.verdict
 FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER BY k.ordinal`), runID)
 	if err != nil {
 		return nil, nil, nil, err
@@ -257,7 +283,8 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 		var grid, block string
 		var dur sql.NullFloat64
 		var raw []byte
-		if err := rows.Scan(&id, &ordinal, &nameID, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw); err != nil {
+		var verdict string
+		if err := rows.Scan(&id, &ordinal, &nameID, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw, &verdict); err != nil {
 			return nil, nil, nil, err
 		}
 		term(&k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC)
@@ -290,7 +317,7 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 		}
 		index[id] = len(out)
 		nameIDs[nameID] = true
-		out = append(out, StoredKernel{Kernel: k, Canonical: map[string]float64{}})
+		out = append(out, StoredKernel{Kernel: k, Canonical: map[string]float64{}, verdict: verdict})
 		ordinals = append(ordinals, ordinal)
 	}
 	if err := rows.Err(); err != nil {
@@ -424,7 +451,7 @@ func (sk StoredKernel) launch(l seriesLaunch) StoredKernel {
 			fs[i].Kernel = l.id
 		}
 	}
-	return StoredKernel{Kernel: k, Canonical: c, Findings: fs}
+	return StoredKernel{Kernel: k, Canonical: c, Findings: fs, verdict: sk.verdict}
 }
 
 // kernelValuesSQL reads the canonical values of a range of kernel IDs,

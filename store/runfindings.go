@@ -19,6 +19,10 @@ func (w *RunWriter) AddRunFinding(f profan.Finding) error {
 	if w.done {
 		return errors.New("add run finding: run already committed or rolled back")
 	}
+	// The kernels' statements run on the pipe's goroutine: on PostgreSQL a
+	// statement sent while one of theirs still reads its rows finds the
+	// connection busy.
+	w.pipe.sync()
 	ev, err := json.Marshal(nonNil(f.Evidence))
 	if err == nil {
 		_, err = w.tx.ExecContext(w.ctx, w.db.d.rebind(`INSERT INTO run_findings (run_id, rule, severity, message, advice, gain, evidence)

@@ -118,11 +118,13 @@ func decodeSeries(b []byte, n int, ordinal int, firstID string, out []seriesLaun
 
 // seriesKey appends to buf what a launch must share with the others of its
 // series: its name, columns, blob (encoded with the start left out),
-// canonical values but duration, and findings. It returns the canonical
+// canonical values but duration, findings and the rest of the verdict
+// (verdict, as kernels.verdict holds it). It returns the canonical
 // duration apart (NaN when none).
-func seriesKey(buf []byte, nameID int64, k *profan.Kernel, blob []byte, rec *KernelRecord) ([]byte, float64) {
+func seriesKey(buf []byte, nameID int64, k *profan.Kernel, blob []byte, rec *KernelRecord, verdict string) ([]byte, float64) {
 	e := encoder{b: buf}
 	e.s(nameID)
+	e.str(verdict)
 	e.str(k.Device)
 	e.str(k.CC)
 	for _, v := range k.Grid {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/internal/golden"
 )
 
@@ -310,7 +311,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := RunRecord{ID: id, Digest: "sha256:aa", Source: "runs/sha256:aa.csv", Tool: "ncu", Format: "ncu-details",
-		ToolVersion: "2024.1", Device: "NVIDIA A100-SXM4-40GB", Size: 1234, Labels: labels, Created: testNow, Kernels: 3}
+		ToolVersion: "2024.1", Device: "NVIDIA A100-SXM4-40GB", Size: 1234, Labels: labels, Created: testNow, Kernels: 3, Verdict: analysis.VerdictVersion}
 	if fmt.Sprint(run) != fmt.Sprint(want) {
 		t.Errorf("Run(%d):\ngot  %+v\nwant %+v", id, run, want)
 	}

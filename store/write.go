@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/internal/safe"
 )
 
@@ -48,6 +49,11 @@ type KernelRecord struct {
 	Kernel    *profan.Kernel
 	Canonical []NamedValue     // derived metrics, names unique within the kernel
 	Findings  []profan.Finding // profan's findings about this kernel
+	// The rest of the kernel's verdict (AddVerdict gives them).
+	Limiter    analysis.Limiter
+	Suppressed []analysis.Suppressed
+	Skipped    []string
+	Missing    []analysis.Missing
 }
 
 // RunWriter writes one run in one transaction, one kernel at a time, so that
@@ -103,6 +109,7 @@ type RunWriter struct {
 	series    map[string]*series // series key (store/series.go) → its open series
 	key       []byte
 	masked    []byte
+	vals      []NamedValue // AddVerdict's, reused
 }
 
 // maxSeriesKey bounds the key of a launch that may start or join a series:
@@ -200,10 +207,10 @@ func (db *DB) digestID(ctx context.Context, digest string) (int64, error) {
 
 func (w *RunWriter) begin(info RunInfo) error {
 	ctx, tx, q := w.ctx, w.tx, w.db.d.rebind
-	err := tx.QueryRowContext(ctx, q(`INSERT INTO runs (digest, source, tool, format, tool_version, device, size, created)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+	err := tx.QueryRowContext(ctx, q(`INSERT INTO runs (digest, source, tool, format, tool_version, device, size, created, verdict)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		info.Digest, info.Source, info.Tool, info.Format, info.ToolVersion, info.Device, info.Size,
-		formatTime(w.db.Now())).Scan(&w.id)
+		formatTime(w.db.Now()), analysis.VerdictVersion).Scan(&w.id)
 	if err != nil {
 		return err
 	}
@@ -241,8 +248,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		st, err = tx.PrepareContext(ctx, q(s))
 		return st
 	}
-	w.insKernel = prep(`INSERT INTO kernels (run_id, ordinal, launch_id, name_id, device, cc, grid, block, invocations, duration, raw)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+	w.insKernel = prep(`INSERT INTO kernels (run_id, ordinal, launch_id, name_id, device, cc, grid, block, invocations, duration, raw, verdict)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
 	w.insFinding = prep(`INSERT INTO findings (kernel_id, rule, severity, kernel, message, advice, gain, evidence, locations)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	w.selName = prep(`SELECT id FROM kernel_names WHERE name = ? AND demangled = ?`)
@@ -357,6 +364,9 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	if op.blob, err = w.enc.kernel(k); err != nil {
 		return err
 	}
+	if op.verdict, err = w.encodeVerdict(&rec); err != nil {
+		return err
+	}
 	// A launch that repeats an earlier one but for its ID, start and
 	// duration joins that launch's series (store/series.go).
 	var canonDur float64
@@ -364,7 +374,7 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	if len(op.blob) <= maxSeriesKey {
 		var ok bool
 		if w.masked, ok = withoutStart(w.masked, op.blob); ok {
-			w.key, canonDur = seriesKey(w.key, nameID, k, w.masked, &rec)
+			w.key, canonDur = seriesKey(w.key, nameID, k, w.masked, &rec, op.verdict)
 		}
 	}
 	if len(w.key) > 0 && len(w.key) <= maxSeriesKey {

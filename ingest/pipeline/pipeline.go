@@ -230,7 +230,6 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 	}
 	n := 0
 	vs := analysis.NewStream(opt.Analysis, false)
-	var vals []store.NamedValue
 	run, err := f.Read(ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 		src.AttachRun(run, k)
 		attached = attached || len(k.Source) > 0
@@ -246,9 +245,7 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 			}
 		}
 		n++
-		var rec store.KernelRecord
-		rec, vals = recordInto(vals, a)
-		return w.AddKernel(rec)
+		return w.AddVerdict(a)
 	}})
 	if digest != nil && run != nil {
 		run.Digest, _ = digest() // an error is returned below, unless the run is skipped
@@ -374,15 +371,4 @@ func deviceName(a *analysis.Kernel) string {
 		return "cc " + a.K.CC
 	}
 	return ""
-}
-
-// recordInto converts an analysed kernel to what the store keeps, with the
-// canonical values appended to buf[:0]; it returns the buffer for the next
-// kernel.
-func recordInto(buf []store.NamedValue, a *analysis.Kernel) (store.KernelRecord, []store.NamedValue) {
-	buf = buf[:0]
-	for _, v := range a.Metrics.Values {
-		buf = append(buf, store.NamedValue{Name: v.Name, Value: v.Value})
-	}
-	return store.KernelRecord{Kernel: a.K, Canonical: buf, Findings: a.Findings}, buf
 }

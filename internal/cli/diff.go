@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/history"
 	"github.com/profan-dev/profan/internal/safe"
@@ -82,7 +83,7 @@ name the old and new sides as gate does.`,
 type diffSide struct {
 	id    int64 // 0 for an export
 	name  string
-	views []gate.Kernel
+	views []*analysis.Kernel
 }
 
 // isExport says whether a diff operand names an export file rather than a
@@ -144,8 +145,7 @@ func diffRun(opts *DiffOptions) error {
 			}
 			x.side.name = x.spec
 			for _, v := range vs {
-				ks, _ := gate.FromVerdict(v)
-				x.side.views = append(x.side.views, ks...)
+				x.side.views = append(x.side.views, v.Kernels...)
 			}
 			continue
 		}
@@ -154,9 +154,19 @@ func diffRun(opts *DiffOptions) error {
 			return err
 		}
 		x.side.id, x.side.name = id, fmt.Sprintf("run %d", id)
-		if x.side.views, err = viewsFromDB(db, id); err != nil {
+		if st == nil {
+			if st, err = loadSettings("all", nil, "", opts.Device); err != nil {
+				return err
+			}
+		}
+		var ks []*analysis.Kernel
+		if _, err = eachStored(opts.IO, db, id, st.Opt, func(a *analysis.Kernel) error {
+			ks = append(ks, a)
+			return nil
+		}); err != nil {
 			return err // names the run
 		}
+		x.side.views = ks
 	}
 	hist := map[string]map[string]stats.Spread{}
 	var stored *history.Stored

@@ -213,7 +213,7 @@ func gateRun(opts *GateOptions) error {
 	}
 	cur := gate.NewCollector(pol.Kept(opts.Baseline != ""))
 	var base *gate.Collector
-	var runs []gate.Run
+	var runs []*analysis.RunVerdict
 	if len(opts.Files) > 0 {
 		vs := analysis.NewStream(st.Opt, false)
 		read, err := ingest.ReadFiles(opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
@@ -224,7 +224,7 @@ func gateRun(opts *GateOptions) error {
 				return err
 			}
 			pm.kernel(k)
-			cur.Add(gate.FromAnalysis(vs.Kernel(run, k), run.Source))
+			cur.Add(vs.Kernel(run, k))
 			return nil
 		})
 		if err != nil {
@@ -234,9 +234,7 @@ func gateRun(opts *GateOptions) error {
 		if err := appErrors(opts.IO, read, opts.AllowAppErrs); err != nil {
 			return err
 		}
-		for _, v := range vs.Finish(read) {
-			runs = append(runs, gate.Run{Source: v.Run.Source, Findings: v.Findings, Suppressed: v.Suppressed})
-		}
+		runs = vs.Finish(read)
 	}
 	if opts.Run != 0 || opts.Baseline != "" {
 		db, err := openDB(dbPath(opts.DB, opts.IO))
@@ -246,22 +244,14 @@ func gateRun(opts *GateOptions) error {
 		defer db.Close()
 		// A stored run is read record by record into its collector: a
 		// stored trace of 600,000 launches is never held whole.
-		stored := func(c *gate.Collector, id int64) (gate.Run, error) {
-			rec, err := db.Run(bg, id)
-			if err != nil {
-				return gate.Run{}, err // names the run
-			}
-			err = db.EachKernel(bg, id, func(k store.StoredKernel) error {
-				if keep(k.Kernel) {
-					c.Add(gate.Kernel{K: k.Kernel, Canonical: k.Canonical, Findings: pm.rewritten(k.Findings), Source: rec.Source})
+		stored := func(c *gate.Collector, id int64) (*analysis.RunVerdict, error) {
+			return eachStored(opts.IO, db, id, st.Opt, func(a *analysis.Kernel) error {
+				if keep(a.K) {
+					pm.verdict(a)
+					c.Add(a)
 				}
 				return nil
 			})
-			if err != nil {
-				return gate.Run{}, err
-			}
-			fs, err := db.RunFindings(bg, id)
-			return gate.Run{Source: rec.Source, Findings: fs}, err
 		}
 		if opts.Run != 0 {
 			r, err := stored(cur, opts.Run)

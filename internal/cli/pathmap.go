@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 	"github.com/spf13/pflag"
 )
 
@@ -87,4 +88,29 @@ func (pm pathMap) String() string {
 		parts = append(parts, fmt.Sprintf("%s=%s", m.from, m.to))
 	}
 	return strings.Join(parts, " ")
+}
+
+// verdict rewrites the paths of a verdict read back from a database: its
+// kernel's source records, its findings' and instructions' locations (in
+// copies: stored launches of one series share them).
+func (pm pathMap) verdict(a *analysis.Kernel) {
+	if len(pm) == 0 {
+		return
+	}
+	pm.kernel(a.K)
+	a.Findings = pm.rewritten(a.Findings)
+	if len(a.Suppressed) > 0 {
+		ss := slices.Clone(a.Suppressed)
+		for i := range ss {
+			ss[i].Finding = pm.rewritten([]profan.Finding{ss[i].Finding})[0]
+		}
+		a.Suppressed = ss
+	}
+	if len(a.Model.Instructions) > 0 {
+		ins := slices.Clone(a.Model.Instructions)
+		for i := range ins {
+			ins[i].File = pm.path(ins[i].File)
+		}
+		a.Model.Instructions = ins
+	}
 }

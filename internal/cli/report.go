@@ -133,36 +133,21 @@ func reportRun(opts *ReportOptions) error {
 			}
 			runID = rs[len(rs)-1].ID
 		}
-		rec, err := db.Run(bg, runID)
-		if err != nil {
-			return fmt.Errorf("run %d: %w", runID, err)
-		}
-		ks, err := db.Kernels(bg, runID)
+		// The verdict stored at ingest, as gate --run reads it: never
+		// made again with other thresholds, unless an older profan made it.
+		v, err := eachStored(opts.IO, db, runID, aopt, func(a *analysis.Kernel) error {
+			if !match(a.K) {
+				return nil
+			}
+			suppressStored(st, a)
+			pm.verdict(a)
+			groups.Add(a)
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		run := &profan.Run{Source: rec.Source, Tool: rec.Tool, Format: rec.Format, Digest: rec.Digest}
-		for _, k := range ks {
-			if !match(k.Kernel) {
-				continue
-			}
-			pm.kernel(k.Kernel)
-			// The model is read again from the stored counters; the
-			// findings are the verdict stored at ingest, as gate --run
-			// reads them, never re-derived with other thresholds.
-			a := analysis.Analyze(run, k.Kernel, analysis.Options{Device: aopt.Device, Bound: aopt.Bound})
-			// The config's suppressions apply to the stored findings as
-			// gate --run applies them.
-			for _, f := range k.Findings {
-				if why, ok := st.Sel.Suppressed(f.Rule, k.Kernel); ok {
-					a.Suppressed = append(a.Suppressed, analysis.Suppressed{Finding: f, Reason: why})
-				} else {
-					a.Findings = append(a.Findings, f)
-				}
-			}
-			pm.findings(a.Findings)
-			groups.Add(a)
-		}
+		rec := v.Run
 		if rep.Title == "" {
 			rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, rec.Source)
 		}

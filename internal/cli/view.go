@@ -1,9 +1,10 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/store"
 )
@@ -26,30 +27,32 @@ func verdictsFromFiles(files []string, aopt analysis.Options, prep func(*profan.
 	return vs.Finish(runs), nil
 }
 
-// viewsFromDB reads a stored run's verdicts as the gate sees them.
-func viewsFromDB(db *store.DB, run int64) ([]gate.Kernel, error) {
-	ks, _, err := verdictFromDB(db, run)
-	return ks, err
+// eachStored reads the verdict stored with run id through the store's
+// reader (store.DB.EachVerdict), kernel by kernel, and says once on the
+// command's standard error when the stored verdict was made by an older
+// profan and was made again in memory.
+func eachStored(io *IOStreams, db *store.DB, id int64, opt analysis.Options, fn func(*analysis.Kernel) error) (*analysis.RunVerdict, error) {
+	v, err := db.EachVerdict(bg, id, opt, fn)
+	if err != nil {
+		return nil, err
+	}
+	if note := v.Remade(id); note != "" {
+		fmt.Fprintln(io.ErrOut, note)
+	}
+	return v, nil
 }
 
-// verdictFromDB reads a stored run's verdict: its kernels' and the
-// run-level findings, as ingest stored them.
-func verdictFromDB(db *store.DB, run int64) ([]gate.Kernel, gate.Run, error) {
-	rec, err := db.Run(bg, run)
-	if err != nil {
-		return nil, gate.Run{}, err
+// suppressStored applies the config's suppressions to a stored verdict's
+// findings, as the analysis applies them to the verdicts it makes: the
+// stored verdict holds the suppressions of the ingest's config.
+func suppressStored(st *settings, a *analysis.Kernel) {
+	kept := a.Findings[:0:0]
+	for _, f := range a.Findings {
+		if why, ok := st.Sel.Suppressed(f.Rule, a.K); ok {
+			a.Suppressed = append(a.Suppressed[:len(a.Suppressed):len(a.Suppressed)], analysis.Suppressed{Finding: f, Reason: why})
+		} else {
+			kept = append(kept, f)
+		}
 	}
-	ks, err := db.Kernels(bg, run)
-	if err != nil {
-		return nil, gate.Run{}, err
-	}
-	out := make([]gate.Kernel, len(ks))
-	for i, k := range ks {
-		out[i] = gate.Kernel{K: k.Kernel, Canonical: k.Canonical, Findings: k.Findings, Source: rec.Source}
-	}
-	fs, err := db.RunFindings(bg, run)
-	if err != nil {
-		return nil, gate.Run{}, err
-	}
-	return out, gate.Run{Source: rec.Source, Findings: fs}, nil
+	a.Findings = kept
 }
