@@ -135,15 +135,27 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 			ev += " (" + strings.Join(parts, ", ") + ")"
 		}
 		ev += fmt.Sprintf(", compute %.0f%% of peak", comp)
-		// A kernel whose busiest pipe is the tensor pipe is limited by
-		// it unless memory leads: its launch or latency shows in the
-		// evidence, and its advice is the tensor math's.
-		if name, pct, ok := busiestPipe(a); ok && name == "TENSOR" && pct > 0 && (comp >= mem || mem < bound) {
+		// A kernel that runs tensor-core math is limited by its busiest
+		// pipe unless memory leads: the tensor pipe, or a pipe measured
+		// busier (each pipe by its cycles active where ncu counts them,
+		// else by its instructions, one issue cycle each: an MMA holds
+		// the tensor pipe for several). Its launch or latency shows in
+		// the evidence, and the tensor pipe's activity beside any other.
+		tensor, okT := a.K.Value("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active")
+		name, pct, okP := busiestPipe(a)
+		tf, _ := a.Value("flop_count_tensor")
+		okT = okT && tensor > 0 && (tf > 0 || okP && name == "TENSOR")
+		if okP && okT && (comp >= mem || mem < bound) {
 			if launch {
 				ev = fmt.Sprintf("%.0f blocks for %.0f SMs; %s", blocks, sms, ev)
 			}
-			return Limiter{Unit: LimitPipe, Pipe: name, Percent: pct, Evidence: fmt.Sprintf("%s; busiest pipe %s at %.0f%%", ev, name, pct)}
+			ev = fmt.Sprintf("%s; busiest pipe %s at %.0f%%", ev, name, pct)
+			if name != "TENSOR" {
+				ev += fmt.Sprintf(" · tensor pipe %.0f%%", tensor)
+			}
+			return Limiter{Unit: LimitPipe, Pipe: name, Percent: pct, Evidence: ev}
 		}
+
 		switch {
 		case launch && mem < bound && comp < bound:
 			return Limiter{Unit: LimitLaunch, Percent: math.Max(mem, comp), Evidence: fmt.Sprintf("%.0f blocks for %.0f SMs; %s", blocks, sms, ev)}
@@ -183,6 +195,9 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 			if d, ok := a.Value("dram_peak_pct"); ok && d >= 0.8*mem {
 				u = LimitDRAM
 			}
+		}
+		if okT {
+			ev += fmt.Sprintf(" · tensor pipe %.0f%%", tensor)
 		}
 		return Limiter{Unit: u, Percent: mem, Evidence: ev}
 	}
