@@ -28,9 +28,12 @@ const (
 	// LimitAtomics: atomics on one address, which the L2 serves one at a
 	// time (no unit near its peak otherwise: ncu calls it latency).
 	LimitAtomics
+	// LimitMemory: the memory system as a whole, for a time model that
+	// has only ncu's memory total, without its breakdown by unit.
+	LimitMemory
 )
 
-var unitNames = [...]string{"unknown", "DRAM", "L2", "L1/shared", "pipe", "latency", "launch", "atomics"}
+var unitNames = [...]string{"unknown", "DRAM", "L2", "L1/shared", "pipe", "latency", "launch", "atomics", "memory"}
 
 func (u Unit) String() string {
 	if u < 0 || int(u) >= len(unitNames) {
@@ -43,7 +46,9 @@ func (u Unit) String() string {
 func (u Unit) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
 
 // Memory reports whether the unit is part of the memory system.
-func (u Unit) Memory() bool { return u == LimitDRAM || u == LimitL2 || u == LimitL1Shared }
+func (u Unit) Memory() bool {
+	return u == LimitDRAM || u == LimitL2 || u == LimitL1Shared || u == LimitMemory
+}
 
 // Limiter is the one thing that limits a kernel, with the evidence. Every
 // output states this one; none decides its own.

@@ -171,6 +171,24 @@ func source(f float64, names ...string) func(e *env) (float64, string, bool) {
 	}
 }
 
+// level reads nvprof utilization levels (0–10, a tenth of the peak each)
+// as a percentage: the busiest of names. A value off the scale is not a
+// level and is left out.
+func level(names ...string) func(e *env) (float64, string, bool) {
+	return func(e *env) (float64, string, bool) {
+		best, from := -1.0, ""
+		for _, n := range names {
+			if v, m, ok := e.src(n); ok && v >= 0 && v <= 10 && v > best {
+				best, from = v, m
+			}
+		}
+		if from == "" {
+			return math.NaN(), "", false
+		}
+		return best * 10, from + " × 10", true
+	}
+}
+
 // rule reads a number that ncu's rule rows quote (see ncurule): the last
 // resort of a definition, when no counter of the export gives it.
 func rule(name string) func(e *env) (float64, string, bool) {

@@ -28,6 +28,7 @@ __syncthreads();
 if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 	Severity: profan.Warning,
 	Requires: []string{"l2_atomic_requests", "l2_cycles"},
+	Optional: gridReads,
 	Check: func(p *Pass) {
 		l := p.A.Limiter
 		if l.Unit != analysis.LimitAtomics {
@@ -69,10 +70,10 @@ if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 // atomics keep busy) and the launch floor.
 func atomicGain(p *Pass, w analysis.AtomicWork, blocks float64) float64 {
 	rest := 1 - math.Min(1, w.Serial())
-	if us, ok := usageOf(p.A); ok {
-		for _, r := range []unit{unitDRAM, unitL1, unitSM} {
-			if us.ok[r] {
-				rest = math.Max(rest, us.u[r]/ceiling[r])
+	if us, ok := usageOf(p); ok {
+		for _, r := range []analysis.Unit{analysis.LimitDRAM, analysis.LimitL1Shared, analysis.LimitPipe} {
+			if u, ok := us[r]; ok {
+				rest = math.Max(rest, u/ceiling[r])
 			}
 		}
 	}

@@ -24,6 +24,10 @@ func boundOf(p *Pass) (string, string) {
 
 var boundRequires = []string{"memory_throughput_pct|compute_throughput_pct|instruction_byte_ratio|sm_count"}
 
+// boundEvidence is what the three roofline rules quote.
+var boundEvidence = []string{"memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance",
+	"dram_peak_pct", "arithmetic_intensity", "achieved_occupancy", "waves_per_sm"}
+
 // MemoryBound places the kernel under the memory roof.
 var MemoryBound = &Rule{
 	ID:    "memory-bound",
@@ -35,6 +39,7 @@ reuse through shared memory, smaller types), not from faster arithmetic.`,
 	After:    `// fuse with the producer/consumer kernel so x and y are read once`,
 	Severity: profan.Info,
 	Requires: boundRequires,
+	Optional: boundEvidence,
 	Check: func(p *Pass) {
 		b, why := boundOf(p)
 		if b != "memory" {
@@ -62,6 +67,7 @@ arithmetic).`,
 	After:    `for (...) acc = fmaf(a[i], b[i], acc);`,
 	Severity: profan.Info,
 	Requires: boundRequires,
+	Optional: boundEvidence,
 	Check: func(p *Pass) {
 		b, why := boundOf(p)
 		if b != "compute" {
@@ -90,6 +96,7 @@ loads issued before their use) hides the latency.`,
 	After:    `kernel<<<numSMs * 4, 256>>>(...)  // and unroll independent loads`,
 	Severity: profan.Info,
 	Requires: boundRequires,
+	Optional: boundEvidence,
 	Check: func(p *Pass) {
 		// Only kernels that wait for work in flight: atomics on one address
 		// (ncu's latency side too) wait for the L2, and atomic-serialization

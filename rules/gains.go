@@ -2,6 +2,7 @@ package rules
 
 import (
 	"math"
+	"slices"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -29,22 +30,15 @@ import (
 // the kernel does not wait for saves nothing: a bank conflict in a
 // DRAM-bound copy costs no time until the shared pipe becomes the busiest.
 
-// unit indexes the time model's units.
-type unit int
-
-const (
-	unitDRAM unit = iota
-	unitL2
-	unitL1
-	unitSM
-	// unitMemory stands for the busiest memory unit when ncu gives only
-	// its memory total (a --metrics list without the breakdown).
-	unitMemory
-	nUnits
-)
+// The time model's units are the analysis's limiter units: DRAM, L2,
+// L1/shared and the SM's pipes, and the memory system as a whole when ncu
+// gives only its memory total (a --metrics list without the breakdown).
+// modelUnits lists them in the order sums are taken, so results do not
+// depend on a map's order.
+var modelUnits = []analysis.Unit{analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitPipe, analysis.LimitMemory}
 
 // ceiling is the share of its peak a unit sustains when it limits a kernel.
-var ceiling = [nUnits]float64{unitDRAM: 0.85, unitL2: 0.9, unitL1: 0.9, unitSM: 0.9, unitMemory: 0.9}
+var ceiling = map[analysis.Unit]float64{analysis.LimitDRAM: 0.85, analysis.LimitL2: 0.9, analysis.LimitL1Shared: 0.9, analysis.LimitPipe: 0.9, analysis.LimitMemory: 0.9}
 
 // launchFloor is the shortest time a kernel launch takes on the GPU, as
 // ncu measures it (gpu__time_duration): a grid that does almost nothing
@@ -59,97 +53,96 @@ const launchFloor = 2.5e-6
 // far below add nothing.
 const contention = 8.0
 
-// usage is a kernel's busy share of each unit, 0–1; ok[r] says measured.
-type usage struct {
-	u  [nUnits]float64
-	ok [nUnits]bool
+// usage is a kernel's busy share of each unit it measures, 0–1.
+type usage map[analysis.Unit]float64
+
+// scale is the factor a fix applies to each unit's work; 1 where absent.
+type scale map[analysis.Unit]float64
+
+// usageReads are the canonical metrics usageOf reads.
+var usageReads = []string{"dram_sol_pct", "dram_utilization", "l2_sol_pct", "l2_utilization", "l1_sol_pct", "l1_utilization",
+	"compute_throughput_pct", "fu_utilization", "memory_throughput_pct"}
+
+// The canonical metrics the gain model reads, which the rules that use it
+// name in their Optional.
+var (
+	memoryWeightReads = []string{"memory_throughput_pct", "dram_utilization", "dram_peak_pct"}
+	trafficReads      = join(usageReads, memoryWeightReads, []string{"dram_bytes", "duration"})
+	gridReads         = join(usageReads, []string{"duration"})
+	tailReads         = join(gridReads, []string{"waves_per_sm"})
+)
+
+// join concatenates lists of metric names, each name once.
+func join(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, n := range l {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // usageOf reads the units' utilizations: ncu's speed-of-light breakdown,
-// else nvprof's utilization levels (0–10, a tenth of the peak each). A unit
-// the export does not measure but the kernel's limiter names counts as
-// saturated: a kernel whose instruction:byte ratio puts it on the compute
-// side gains nothing from fixing memory accesses.
-func usageOf(a *analysis.Kernel) (usage, bool) {
-	var us usage
-	any := false
-	set := func(r unit, pct float64) {
-		if pct >= 0 && !math.IsNaN(pct) {
-			us.u[r], us.ok[r], any = math.Min(1, pct/100), true, true
-		}
-	}
-	for r, names := range [nUnits][]string{
-		unitDRAM: {"dram_sol_pct", "dram_utilization"},
-		unitL2:   {"l2_sol_pct"},
-		unitL1:   {"l1_sol_pct"},
-		unitSM:   {"compute_throughput_pct"},
+// else nvprof's utilization levels. A unit the export does not measure but
+// the kernel's limiter names counts as saturated: a kernel whose
+// instruction:byte ratio puts it on the compute side gains nothing from
+// fixing memory accesses.
+func usageOf(p *Pass) (usage, bool) {
+	us := usage{}
+	for _, c := range []struct {
+		u     analysis.Unit
+		names []string
+	}{
+		{analysis.LimitDRAM, []string{"dram_sol_pct", "dram_utilization"}},
+		{analysis.LimitL2, []string{"l2_sol_pct", "l2_utilization"}},
+		{analysis.LimitL1Shared, []string{"l1_sol_pct", "l1_utilization"}},
+		{analysis.LimitPipe, []string{"compute_throughput_pct", "fu_utilization"}},
 	} {
-		for _, n := range names {
-			if v, ok := a.Value(n); ok {
-				set(unit(r), v)
+		for _, n := range c.names {
+			if v, ok := p.Value(n); ok && v >= 0 {
+				us[c.u] = math.Min(1, v/100)
 				break
 			}
 		}
 	}
-	// nvprof: utilization levels of the caches and the function units.
-	level := func(names ...string) (float64, bool) {
-		best, found := -1.0, false
-		for _, n := range names {
-			if v, ok := a.K.Value(n); ok && v >= 0 && v <= 10 {
-				best, found = math.Max(best, v*10), true
-			}
-		}
-		return best, found
-	}
-	if !us.ok[unitL2] {
-		if v, ok := level("l2_utilization"); ok {
-			set(unitL2, v)
+	_, l2 := us[analysis.LimitL2]
+	_, l1 := us[analysis.LimitL1Shared]
+	if !l1 && !l2 {
+		if v, ok := p.Value("memory_throughput_pct"); ok && v >= 0 {
+			us[analysis.LimitMemory] = math.Min(1, v/100)
 		}
 	}
-	if !us.ok[unitL1] {
-		if v, ok := level("l1_shared_utilization", "shared_utilization", "tex_utilization"); ok {
-			set(unitL1, v)
+	if lim := p.A.Limiter.Unit; lim != analysis.LimitMemory && ceiling[lim] > 0 {
+		if _, ok := us[lim]; !ok {
+			us[lim] = ceiling[lim]
 		}
 	}
-	if !us.ok[unitSM] {
-		if v, ok := level("alu_fu_utilization", "single_precision_fu_utilization", "double_precision_fu_utilization",
-			"special_fu_utilization", "ldst_fu_utilization", "cf_fu_utilization", "tex_fu_utilization"); ok {
-			set(unitSM, v)
-		}
-	}
-	if !us.ok[unitL1] && !us.ok[unitL2] {
-		if v, ok := a.Value("memory_throughput_pct"); ok {
-			set(unitMemory, v)
-		}
-	}
-	for r, lim := range [nUnits]analysis.Unit{unitDRAM: analysis.LimitDRAM, unitL2: analysis.LimitL2, unitL1: analysis.LimitL1Shared, unitSM: analysis.LimitPipe} {
-		if !us.ok[r] && a.Limiter.Unit == lim {
-			set(unit(r), 100*ceiling[r])
-		}
-	}
-	return us, any
+	return us, len(us) > 0
 }
 
 // busiest is the kernel's normalized utilization: max_r u_r.
-func (us usage) busiest() float64 {
-	var f [nUnits]float64
-	for r := range f {
-		f[r] = 1
-	}
-	return us.norm(f)
-}
+func (us usage) busiest() float64 { return us.norm(nil) }
 
 // norm combines the units' normalized loads u_r·f_r: the busiest unit's,
 // raised by the others near it (soft maximum, a p-norm with p = contention):
 // two units near their ceilings slow each other, one far below does not.
-func (us usage) norm(f [nUnits]float64) float64 {
+func (us usage) norm(f scale) float64 {
 	s, m := 0.0, 0.0
-	for r := unit(0); r < nUnits; r++ {
-		if us.ok[r] {
-			v := us.u[r] * f[r] / ceiling[r]
-			s += math.Pow(v, contention)
-			m = math.Max(m, v)
+	for _, r := range modelUnits {
+		u, ok := us[r]
+		if !ok {
+			continue
 		}
+		fr, ok := f[r]
+		if !ok {
+			fr = 1
+		}
+		v := u * fr / ceiling[r]
+		s += math.Pow(v, contention)
+		m = math.Max(m, v)
 	}
 	if m == 0 {
 		return 0
@@ -158,7 +151,7 @@ func (us usage) norm(f [nUnits]float64) float64 {
 }
 
 // timeAfter is T'/T when the fix scales unit r's work by f[r].
-func (us usage) timeAfter(f [nUnits]float64) float64 {
+func (us usage) timeAfter(f scale) float64 {
 	den := math.Min(1, us.busiest())
 	if den <= 0 {
 		return 1
@@ -196,7 +189,7 @@ func trafficGain(p *Pass, t Traffic) float64 {
 		t.SharedWavefronts = 0
 	}
 	rg, rs := math.Min(t.GlobalSectors, g), math.Min(t.SharedWavefronts, sh)
-	us, ok := usageOf(a)
+	us, ok := usageOf(p)
 	if !ok {
 		removed := 0.0
 		if g+sh > 0 {
@@ -204,24 +197,29 @@ func trafficGain(p *Pass, t Traffic) float64 {
 		}
 		return clamp01(removed * memoryWeight(p))
 	}
-	f := [nUnits]float64{1, 1, 1, 1, 1}
+	f := scale{}
 	if g > 0 {
-		f[unitL2] = 1 - rg/g
+		f[analysis.LimitL2] = 1 - rg/g
 	}
 	// The L1 data pipe serves shared wavefronts and global accesses (a
 	// wavefront moves up to a 128-byte line, four sectors).
 	if l1 := sh + g/4; l1 > 0 {
-		f[unitL1] = 1 - (rs+rg/4)/l1
+		f[analysis.LimitL1Shared] = 1 - (rs+rg/4)/l1
 	}
 	// DRAM: the fixed kernel moves at most the bytes its ideal sectors
 	// carry; when the caches already filter the traffic below that (data
 	// re-read through L2), coalescing changes nothing in DRAM.
-	if dram, ok := a.Value("dram_bytes"); ok && dram > 0 && g > 0 && rg > 0 {
-		f[unitDRAM] = math.Min(1, (g-rg)*32/dram)
+	if dram, ok := p.Value("dram_bytes"); ok && dram > 0 && g > 0 && rg > 0 {
+		f[analysis.LimitDRAM] = math.Min(1, (g-rg)*32/dram)
 	}
 	// Without the breakdown, the busiest memory unit is taken to be the
 	// one the fix relieves most: the gain is then an upper bound.
-	f[unitMemory] = math.Min(f[unitDRAM], math.Min(f[unitL2], f[unitL1]))
+	f[analysis.LimitMemory] = 1
+	for _, r := range []analysis.Unit{analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared} {
+		if v, ok := f[r]; ok {
+			f[analysis.LimitMemory] = math.Min(f[analysis.LimitMemory], v)
+		}
+	}
 	return clamp01((1 - us.timeAfter(f)) * variableShare(p))
 }
 
@@ -249,7 +247,7 @@ func gridGain(p *Pass, fill float64) float64 {
 		return math.NaN()
 	}
 	after := fill
-	if us, ok := usageOf(p.A); ok {
+	if us, ok := usageOf(p); ok {
 		after = math.Max(after, math.Min(1, us.busiest()))
 	}
 	after = math.Max(after, math.Min(1, launchFloor/t))
@@ -260,23 +258,22 @@ func gridGain(p *Pass, fill float64) float64 {
 // unchanged: each still needs its work's time at no more than its
 // ceiling, so a kernel at 83% of DRAM peak has 2% to gain from its
 // occupancy. 1 when none of them is measured.
-func leftBy(p *Pass, rs ...unit) float64 {
-	us, ok := usageOf(p.A)
+func leftBy(p *Pass, rs ...analysis.Unit) float64 {
+	us, ok := usageOf(p)
 	if !ok {
 		return 1
 	}
 	m := 0.0
 	for _, r := range rs {
-		if us.ok[r] {
-			m = math.Max(m, us.u[r]/ceiling[r])
+		if u, ok := us[r]; ok {
+			m = math.Max(m, u/ceiling[r])
 		}
 	}
 	return clamp01(1 - m)
 }
 
-// allUnits are the time model's units, for fixes that change no unit's
-// work.
-var allUnits = []unit{unitDRAM, unitL2, unitL1, unitSM, unitMemory}
+// memoryUnits are the time model's memory units.
+var memoryUnits = []analysis.Unit{analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory}
 
 // uncoalescedSpace reports whether the global loads or stores x (op "gld"
 // or "gst") are worth a finding: above the ideal by the excess threshold,
@@ -413,7 +410,7 @@ func tailGain(p *Pass, waste float64) float64 {
 		return gridGain(p, w)
 	}
 	g := waste
-	if us, ok := usageOf(p.A); ok {
+	if us, ok := usageOf(p); ok {
 		g = math.Min(g, math.Max(0, 1-us.busiest()))
 	}
 	if t, ok := p.Value("duration"); ok && t > 0 {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 )
 
 // IntDivision reports kernels whose issue slots go to integer division or
@@ -94,7 +95,7 @@ if (i < blockDim.x) s_data[i] += s_data[i + s];`,
 		// issue slots, as far as the SM's issue is what the kernel
 		// waits for.
 		// The memory units keep their work: their load bounds it.
-		gain := math.Min(share*math.Min(1, comp/100/ceiling[unitSM]), leftBy(p, unitDRAM, unitL2, unitL1, unitMemory))
+		gain := math.Min(share*math.Min(1, comp/100/ceiling[analysis.LimitPipe]), leftBy(p, memoryUnits...))
 		p.Report(Estimate(clamp01(gain)), Note{
 			Message:   fmt.Sprintf("%.0f%% of the executed instructions are on %d line(s) with an integer division or modulo by a run-time value (a reciprocal on the XU pipe and its corrections)", 100*share, len(div)),
 			Advice:    "divide by powers of two with shifts and masks, index without a modulo (2*s*tid instead of tid % (2*s)), or hoist the division out of the loop",

@@ -40,6 +40,7 @@ for (...) { unsigned k = key[i] & 15;
   for (int j = 0; j < 16; ++j) h[j] += (k == j); }   // registers`,
 	Severity: profan.Warning,
 	Requires: []string{"local_load_sectors|local_store_sectors"},
+	Optional: []string{"local_spilling_pct", "gld_transactions", "gst_transactions"},
 	Check: func(p *Pass) {
 		ld, okL := p.Value("local_load_sectors")
 		st, okS := p.Value("local_store_sectors")

@@ -21,6 +21,8 @@ unbalanced or the grid is short.`,
 	After:    `__global__ void __launch_bounds__(256, 4) k(...)  // cap registers`,
 	Severity: profan.Warning,
 	Requires: []string{"achieved_occupancy"},
+	Optional: join(memoryWeightReads, []string{"theoretical_occupancy", "sm_count", "waves_per_sm",
+		"occupancy_limit_registers", "occupancy_limit_shared_mem", "occupancy_limit_warps", "occupancy_limit_blocks"}),
 	Check: func(p *Pass) {
 		// A grid with fewer blocks than SMs cannot fill them: small-grid
 		// names that cause.
@@ -34,13 +36,13 @@ unbalanced or the grid is short.`,
 		case okT && theo > 0 && ach < p.T.OccupancyGap*theo:
 			// More warps in flight change no unit's work: the busiest
 			// unit's load bounds the gain.
-			p.Report(Estimate(math.Min(clamp01((theo-ach)/theo*0.5*memoryWeight(p)), leftBy(p, allUnits...))), Note{
+			p.Report(Estimate(math.Min(clamp01((theo-ach)/theo*0.5*memoryWeight(p)), leftBy(p, modelUnits...))), Note{
 				Message:  fmt.Sprintf("achieved occupancy %.0f%% is far below the theoretical %.0f%%: warps finish unevenly or the grid is too short to fill the SMs", ach*100, theo*100),
 				Advice:   "balance the work across blocks and launch enough blocks for several waves",
 				Evidence: p.Evidence("achieved_occupancy", "theoretical_occupancy", "waves_per_sm"),
 			})
 		case okT && theo < 0.5:
-			p.Report(Estimate(math.Min(clamp01((0.5-theo)*memoryWeight(p)), leftBy(p, allUnits...))), Note{
+			p.Report(Estimate(math.Min(clamp01((0.5-theo)*memoryWeight(p)), leftBy(p, modelUnits...))), Note{
 				Message:  fmt.Sprintf("theoretical occupancy is only %.0f%%%s", theo*100, limiter),
 				Advice:   "reduce registers per thread (__launch_bounds__, -maxrregcount) or shared memory per block, or change the block size, to fit more warps per SM",
 				Evidence: p.Evidence("achieved_occupancy", "theoretical_occupancy"),
@@ -49,20 +51,18 @@ unbalanced or the grid is short.`,
 	},
 }
 
-// occupancyLimiter names what limits the blocks per SM, from ncu's
-// launch__occupancy_limit_* (or "Block Limit ...") metrics.
+// occupancyLimiter names what limits the blocks per SM: the smallest of
+// the occupancy limits.
 func occupancyLimiter(p *Pass) string {
 	best, name := math.Inf(1), ""
-	for _, c := range []struct{ metric, label, what string }{
-		{"launch__occupancy_limit_registers", "Block Limit Registers", "registers"},
-		{"launch__occupancy_limit_shared_mem", "Block Limit Shared Mem", "shared memory"},
-		{"launch__occupancy_limit_warps", "Block Limit Warps", "block size (warps)"},
-		{"launch__occupancy_limit_blocks", "Block Limit SM", "blocks per SM"},
+	for _, c := range []struct{ metric, what string }{
+		{"occupancy_limit_registers", "registers"},
+		{"occupancy_limit_shared_mem", "shared memory"},
+		{"occupancy_limit_warps", "block size (warps)"},
+		{"occupancy_limit_blocks", "blocks per SM"},
 	} {
-		for _, n := range []string{c.metric, c.label} {
-			if v, ok := p.A.K.Value(n); ok && v < best {
-				best, name = v, c.what
-			}
+		if v, ok := p.Value(c.metric); ok && v < best {
+			best, name = v, c.what
 		}
 	}
 	if name == "" {

@@ -32,6 +32,10 @@ type Rule struct {
 	// Requires lists canonical metrics; the rule is skipped unless at least
 	// one of each "|"-separated group is present.
 	Requires []string
+	// Optional lists the other canonical metrics the rule reads when the
+	// export has them (the gain model's utilizations, evidence). A rule
+	// reads nothing outside Requires and Optional: a test holds it.
+	Optional []string
 	// Check reports findings on one kernel.
 	Check func(p *Pass)
 	// CheckRun, for run-level rules (host transfers), reports findings on
@@ -138,10 +142,17 @@ type Pass struct {
 	rule *Rule
 	out  []profan.Finding
 	fix  map[string]int // Note.Fix to its finding in out
+	// trace, when set, sees every canonical metric the rule reads.
+	trace func(rule, metric string)
 }
 
 // Value returns a canonical metric.
-func (p *Pass) Value(name string) (float64, bool) { return p.A.Value(name) }
+func (p *Pass) Value(name string) (float64, bool) {
+	if p.trace != nil && p.rule != nil {
+		p.trace(p.rule.ID, name)
+	}
+	return p.A.Value(name)
+}
 
 // Note is what a rule says about a kernel or a run: the finding less what
 // the pass fills in (rule, kernel, severity, gain).
@@ -261,6 +272,9 @@ func (p *RunPass) ReportAs(sev profan.Severity, g Gain, n Note) {
 type Engine struct {
 	Sel *Selector
 	T   Thresholds
+	// trace, when set, sees every canonical metric each rule reads (a
+	// test's hook: a rule's Requires and Optional say what it reads).
+	trace func(rule, metric string)
 }
 
 // NewEngine selects rules by a --checks spec with the default thresholds.
@@ -286,7 +300,7 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 			}
 			continue
 		}
-		p := &Pass{A: a, T: e.T, rule: r}
+		p := &Pass{A: a, T: e.T, rule: r, trace: e.trace}
 		r.Check(p)
 		for _, f := range p.out {
 			if !math.IsNaN(f.Gain) && f.Gain < e.T.MinGain {
@@ -364,7 +378,7 @@ func SortFindings(fs []profan.Finding) {
 	})
 }
 
-// memoryWeight is how memory-bound the kernel is, 0–1: the larger of ncu's
+// memoryWeight (memoryWeightReads) is how memory-bound the kernel is, 0–1: the larger of ncu's
 // memory speed-of-light and DRAM utilization; 1 when unknown, so a gain
 // reads as "up to".
 func memoryWeight(p *Pass) float64 {

@@ -25,6 +25,7 @@ odata[i] = tile[threadIdx.x][threadIdx.y]; // 32-way conflict`,
 odata[i] = tile[threadIdx.x][threadIdx.y]; // conflict-free`,
 	Severity: profan.Warning,
 	Requires: []string{"shared_load_transactions_per_request|shared_store_transactions_per_request"},
+	Optional: join(trafficReads, []string{"shared_load_transactions", "shared_store_transactions", "shared_bank_conflicts", "shared_efficiency"}),
 	Check:    checkBankConflict,
 }
 

@@ -20,6 +20,7 @@ the code independent of the size), or size blocks so the waves come out even.`,
 kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 	Severity: profan.Warning,
 	Requires: []string{"sm_count|waves_per_sm"},
+	Optional: join(tailReads, []string{"sm_count", "achieved_occupancy"}),
 	Check: func(p *Pass) {
 		k := p.A.K
 		sms, okS := p.Value("sm_count")

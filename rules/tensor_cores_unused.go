@@ -41,6 +41,7 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
     y = model(x)`,
 	Severity: profan.Warning,
 	Requires: []string{"duration"},
+	Optional: []string{"compute_throughput_pct", "dram_utilization"},
 	Check: func(p *Pass) {
 		info := p.A.Name
 		if !info.FP32SIMT || (info.Kind != kernelname.GEMM && info.Kind != kernelname.Convolution) {

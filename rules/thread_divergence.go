@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 )
 
 // ThreadDivergence reports warps whose threads take different paths.
@@ -20,16 +21,17 @@ or reorganize the data so neighbouring threads take the same path.`,
 	After:    `if ((threadIdx.x / 32) % 2) heavy(); else light();  // uniform per warp`,
 	Severity: profan.Warning,
 	Requires: []string{"branch_efficiency|warp_execution_efficiency"},
+	Optional: []string{"branch_instructions", "divergent_branches", "compute_throughput_pct"},
 	Check: func(p *Pass) {
 		be, okb := p.Value("branch_efficiency")
 		we, okw := p.Value("warp_execution_efficiency")
 		// ncu prints 0 % branch efficiency for kernels without branches.
 		// Trust 0 % only when the export shows branches were executed.
-		n, okn := p.A.K.Value("Branch Instructions", "smsp__inst_executed_op_branch.sum", "smsp__sass_inst_executed_op_branch.sum")
+		n, okn := p.Value("branch_instructions")
 		if (okn && n == 0) || (!okn && be == 0) {
 			okb = false
 		}
-		if d, ok := p.A.K.Value("Avg. Divergent Branches", "smsp__sass_branch_targets_threads_divergent.avg"); ok && d == 0 {
+		if d, ok := p.Value("divergent_branches"); ok && d == 0 {
 			okb = false
 		}
 		// All 32 threads active on average: whatever the branch counters
@@ -64,11 +66,11 @@ or reorganize the data so neighbouring threads take the same path.`,
 			// divergence, TestSweepCalibration.
 			w := 0.5
 			if c, ok := p.Value("compute_throughput_pct"); ok {
-				w = math.Min(1, c/100/ceiling[unitSM])
+				w = math.Min(1, c/100/ceiling[analysis.LimitPipe])
 			}
 			// Masked lanes move no global data: DRAM and L2 keep
 			// their work, and their load bounds the gain.
-			gain = math.Min((1-we/100)*w, leftBy(p, unitDRAM, unitL2))
+			gain = math.Min((1-we/100)*w, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 		}
 		p.Report(Estimate(clamp01(gain)), Note{
 			Message:  msg + ": threads of a warp take different paths",

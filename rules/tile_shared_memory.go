@@ -28,6 +28,7 @@ for (int t = 0; t < n / 16; ++t) {
 }`,
 	Severity: profan.Warning,
 	Requires: []string{"l2_read_transactions|gld_transactions", "dram_read_bytes|dram_bytes"},
+	Optional: join(memoryWeightReads, []string{"l1_hit_rate", "shared_load_requests", "shared_load_transactions", "compute_throughput_pct", "arithmetic_intensity"}),
 	Check:    checkTile,
 }
 

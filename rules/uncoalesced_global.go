@@ -30,6 +30,7 @@ __syncthreads();
 odata[x2 + height * y2] = tile[threadIdx.x][threadIdx.y]; // rows in, rows out`,
 	Severity: profan.Warning,
 	Requires: []string{"gld_transactions_per_request|gst_transactions_per_request|gld_efficiency|gst_efficiency"},
+	Optional: join(trafficReads, []string{"gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions"}),
 	Check:    checkUncoalesced,
 }
 

@@ -20,6 +20,7 @@ block into shared memory or a register outside the loop.`,
 out[i] = in[i] * c_scale;`,
 	Severity: profan.Info,
 	Requires: []string{"gld_transactions_per_request"},
+	Optional: join(memoryWeightReads, []string{"gld_efficiency", "global_load_requests"}),
 	Check: func(p *Pass) {
 		x := p.A.Model.GlobalLoad
 		var locs []profan.Location
