@@ -27,6 +27,7 @@ hoist the division out of the loop, or precompute the reciprocal once.`,
 if (i < blockDim.x) s_data[i] += s_data[i + s];`,
 	Severity: profan.Warning,
 	Requires: []string{"compute_throughput_pct"},
+	Optional: usageReads,
 	Check: func(p *Pass) {
 		type line struct {
 			loc      profan.Location

@@ -21,7 +21,7 @@ unbalanced or the grid is short.`,
 	After:    `__global__ void __launch_bounds__(256, 4) k(...)  // cap registers`,
 	Severity: profan.Warning,
 	Requires: []string{"achieved_occupancy"},
-	Optional: join(memoryWeightReads, []string{"theoretical_occupancy", "sm_count", "waves_per_sm",
+	Optional: join(usageReads, memoryWeightReads, []string{"theoretical_occupancy", "sm_count", "waves_per_sm",
 		"occupancy_limit_registers", "occupancy_limit_shared_mem", "occupancy_limit_warps", "occupancy_limit_blocks"}),
 	Check: func(p *Pass) {
 		// A grid with fewer blocks than SMs cannot fill them: small-grid

@@ -21,7 +21,7 @@ or reorganize the data so neighbouring threads take the same path.`,
 	After:    `if ((threadIdx.x / 32) % 2) heavy(); else light();  // uniform per warp`,
 	Severity: profan.Warning,
 	Requires: []string{"branch_efficiency|warp_execution_efficiency"},
-	Optional: []string{"branch_instructions", "divergent_branches", "compute_throughput_pct"},
+	Optional: join(usageReads, []string{"branch_instructions", "divergent_branches"}),
 	Check: func(p *Pass) {
 		be, okb := p.Value("branch_efficiency")
 		we, okw := p.Value("warp_execution_efficiency")
