@@ -62,6 +62,7 @@ var pgTests = []struct {
 	{"EachKernel", TestEachKernel},
 	{"AddLabels", TestAddLabels},
 	{"VerdictRoundTrip", TestVerdictRoundTrip},
+	{"RemakeVerdict", TestRemakeVerdict},
 }
 
 var notOnPostgres = map[string]string{

@@ -113,3 +113,66 @@ func modelText(m analysis.Model) string {
 	}
 	return s
 }
+
+// TestRemakeVerdict stores an export's kernels as an older profan did (no
+// verdict but findings of other rules) under verdict version 1, and holds
+// that EachVerdict re-makes each kernel's verdict in memory, and that
+// RemakeVerdict stores the verdict the analysis makes now, twice over.
+func TestRemakeVerdict(t *testing.T) {
+	db, _ := mustOpen(t)
+	ctx := context.Background()
+	sel, err := rules.NewSelector("all", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := analysis.Options{Rules: &rules.Engine{Sel: sel, T: rules.DefaultThresholds}}
+	file := "../ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv"
+	run, err := importer.ReadFile(file, importer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := analysis.AnalyzeRun(run, opt)
+	// The metrics as the analysis makes them, the findings another rule's.
+	var recs []KernelRecord
+	for _, a := range want.Kernels {
+		var vals []NamedValue
+		for _, v := range a.Metrics.Values {
+			vals = append(vals, NamedValue{v.Name, v.Value})
+		}
+		recs = append(recs, KernelRecord{Kernel: a.K, Canonical: vals,
+			Findings: []profan.Finding{{Rule: "old-rule", Kernel: a.K.ID, Gain: math.NaN()}}})
+	}
+	id := ingest(t, db, RunInfo{Digest: "sha256:old", Source: file, Tool: run.Tool, Format: run.Format}, recs)
+	if _, err := db.db.Exec(db.d.rebind(`UPDATE runs SET verdict = 1 WHERE id = ?`), id); err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, remade int) {
+		t.Helper()
+		got, err := db.Verdict(ctx, id, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.RemadeFrom != remade {
+			t.Errorf("%s: re-made from %d, want %d", what, got.RemadeFrom, remade)
+		}
+		byID := map[string]*analysis.Kernel{}
+		for _, a := range got.Kernels {
+			byID[a.K.ID] = a
+		}
+		for _, w := range want.Kernels {
+			if g := byID[w.K.ID]; g == nil || verdictText(g) != verdictText(w) {
+				t.Fatalf("%s: launch %s:\ngot  %v\nwant %s", what, w.K.ID, g, verdictText(w))
+			}
+		}
+	}
+	check("read", 1)
+	for range 2 {
+		if err := db.RemakeVerdict(ctx, id, opt); err != nil {
+			t.Fatal(err)
+		}
+		check("stored", 0)
+	}
+	if old, err := db.OlderVerdicts(ctx); err != nil || len(old) != 0 {
+		t.Errorf("older verdicts after the re-make: %v, %v", old, err)
+	}
+}

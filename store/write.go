@@ -220,6 +220,12 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 			return err
 		}
 	}
+	return w.prepare()
+}
+
+// prepare readies the writer of run w.id for its kernels.
+func (w *RunWriter) prepare() error {
+	ctx, tx, q := w.ctx, w.tx, w.db.d.rebind
 	w.metrics = map[string]int64{}
 	rows, err := tx.QueryContext(ctx, `SELECT id, name FROM metric_names`)
 	if err != nil {
@@ -604,7 +610,7 @@ func (w *RunWriter) commit() error {
 		if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ?, digest = ? WHERE id = ?`), w.n, w.digest, w.id); err != nil {
 			return err
 		}
-	} else if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ? WHERE id = ?`), w.n, w.id); err != nil {
+	} else if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ?, verdict = ? WHERE id = ?`), w.n, analysis.VerdictVersion, w.id); err != nil {
 		return err
 	}
 	return w.tx.Commit()

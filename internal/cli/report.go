@@ -164,16 +164,21 @@ func reportRun(opts *ReportOptions) error {
 			return err
 		}
 		topt := report.TrendOptions{Runs: all, XLabel: opts.XLabel}
+		trendRuns := map[int64]bool{}
 		for _, m := range opts.Metrics {
 			pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m})
 			if err != nil {
 				return err
 			}
+			pointRuns(trendRuns, pts)
 			unit := ""
 			if d, ok := metrics.ByName(m); ok {
 				unit = d.Unit
 			}
 			rep.Trends = append(rep.Trends, report.TrendCharts(history.Build(pts, m), m, unit, topt)...)
+		}
+		if err := olderTrendNote(opts.IO, db, trendRuns); err != nil {
+			return err
 		}
 	}
 	report.SetKernels(rep, groups)

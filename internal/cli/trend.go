@@ -74,6 +74,9 @@ func trendRun(opts *TrendOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := olderTrendNote(opts.IO, db, pointRuns(map[int64]bool{}, pts)); err != nil {
+		return err
+	}
 	if _, canonical := metrics.ByName(opts.Metric); len(pts) == 0 && !canonical {
 		// Neither canonical nor a raw metric of any matching kernel: a typo.
 		return unknownError("metric", opts.Metric, metrics.Names(), "canonical names: profan explain --metrics")

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -130,8 +131,8 @@ func checkStored(t *testing.T, db string, remade bool) {
 // TestPreviousReleaseDatabase holds that report --db and gate --run agree
 // on a database the previous release wrote: once an ingest of this build
 // has migrated its schema, its runs' verdicts, made by the older maker,
-// are re-made on read (and said so), and agree with the exports analysed
-// now; profan migrate then stores them, and the note goes.
+// are re-made on read (and said so, nothing written), and agree with the
+// exports analysed now; profan migrate then stores them, and the note goes.
 func TestPreviousReleaseDatabase(t *testing.T) {
 	db := storetest.Load(t, prevRelease)
 	// Read commands never migrate the schema: an ingest does.
@@ -141,7 +142,35 @@ func TestPreviousReleaseDatabase(t *testing.T) {
 	if _, errOut, code := run(t, "ingest", "--db", db, fx+"saxpy.details.csv"); code != ExitOK {
 		t.Fatalf("ingest: exit %d: %s", code, errOut)
 	}
+	before := fileSum(t, db)
 	checkStored(t, db, true)
+	// trend reads the stored metrics as they are, and says whose are old.
+	if _, errOut, code := run(t, "trend", "--db", db, "--kernel", "transpose", "--metric", "duration"); code != ExitOK || !strings.Contains(errOut, "runs 1: metrics made by an older profan, shown as stored") {
+		t.Errorf("trend on older verdicts: exit %d: %s", code, errOut)
+	}
+	if fileSum(t, db) != before {
+		t.Errorf("read commands wrote to the database")
+	}
+	out, errOut, code := run(t, "migrate", "--db", db)
+	if code != ExitOK || !strings.Contains(out, "4 runs re-made with the current rules") || !strings.Contains(out, "run 3: verdict made by an older profan (v1) re-made and stored") {
+		t.Fatalf("migrate: exit %d:\n%s%s", code, out, errOut)
+	}
+	checkStored(t, db, false)
+	if _, errOut, _ := run(t, "trend", "--db", db, "--kernel", "transpose", "--metric", "duration"); strings.Contains(errOut, "older profan") {
+		t.Errorf("trend after migrate: %s", errOut)
+	}
+	if out, _, _ := run(t, "migrate", "--db", db); !strings.Contains(out, "0 runs re-made") {
+		t.Errorf("migrate again:\n%s", out)
+	}
+}
+
+func fileSum(t *testing.T, path string) [32]byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(b)
 }
 
 // TestCurrentDatabase is TestPreviousReleaseDatabase on a database this

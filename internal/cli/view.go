@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -55,4 +56,36 @@ func suppressStored(st *settings, a *analysis.Kernel) {
 		}
 	}
 	a.Findings = kept
+}
+
+// olderTrendNote says, once, which runs of a trend (in) hold metrics
+// an older profan made: trend reads the stored values as they are (making
+// every run's verdict again would read every kernel of every run), and
+// profan migrate makes them again.
+func olderTrendNote(io *IOStreams, db *store.DB, in map[int64]bool) error {
+	if len(in) == 0 {
+		return nil
+	}
+	old, err := db.OlderVerdicts(bg)
+	if err != nil || len(old) == 0 {
+		return err
+	}
+	var ids []string
+	for _, r := range old {
+		if in[r.ID] {
+			ids = append(ids, fmt.Sprint(r.ID))
+		}
+	}
+	if len(ids) > 0 {
+		fmt.Fprintf(io.ErrOut, "runs %s: metrics made by an older profan, shown as stored; `profan migrate` makes them again with the current rules\n", strings.Join(ids, ", "))
+	}
+	return nil
+}
+
+// pointRuns adds the runs of pts to in.
+func pointRuns(in map[int64]bool, pts []store.Point) map[int64]bool {
+	for _, p := range pts {
+		in[p.Run] = true
+	}
+	return in
 }
