@@ -198,11 +198,15 @@ func recommend(gs []*Group, total float64) []Recommendation {
 	}
 	var out []Recommendation
 	if s := shareOf(append(append([]*Group(nil), layout...), bnNCHW...), total); s > 0 && (len(layout) > 0 || len(bnNCHW) > 0) {
-		msg := fmt.Sprintf("cuDNN converts NCHW tensors to NHWC and back around the convolutions (%d launches, %.1f%% of the time)",
-			launchesOf(layout), 100*shareOf(layout, total))
-		if len(bnNCHW) > 0 {
-			msg += fmt.Sprintf(", and runs NCHW batch norm with one block per channel (%d launches, %.1f%%)", launchesOf(bnNCHW), 100*shareOf(bnNCHW, total))
+		var said []string
+		if len(layout) > 0 {
+			said = append(said, fmt.Sprintf("converts NCHW tensors to NHWC and back around the convolutions (%d launches, %.1f%% of the time)",
+				launchesOf(layout), 100*shareOf(layout, total)))
 		}
+		if len(bnNCHW) > 0 {
+			said = append(said, fmt.Sprintf("runs NCHW batch norm with one block per channel (%d launches, %.1f%% of the time)", launchesOf(bnNCHW), 100*shareOf(bnNCHW, total)))
+		}
+		msg := "cuDNN " + strings.Join(said, ", and ")
 		out = append(out, Recommendation{Rule: "channels-last", Message: msg,
 			Fix:    "model = model.to(memory_format=torch.channels_last) and x = x.to(memory_format=torch.channels_last): the convolutions then read NHWC directly, the conversions go, and batch norm runs its NHWC kernels",
 			Groups: append(append([]*Group(nil), layout...), bnNCHW...), Gain: FactorChannelsLast * s,
