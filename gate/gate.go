@@ -16,13 +16,37 @@ import (
 	"github.com/profan-dev/profan/units"
 )
 
+// Kind is what a check gates.
+type Kind string
+
+// The kinds of check.
+const (
+	KindRequire    Kind = "require"     // a condition on a metric
+	KindFinding    Kind = "finding"     // a rule's finding on a kernel
+	KindRunFinding Kind = "run-finding" // a rule's finding on the run
+	KindRegression Kind = "regression"  // a metric against the baseline
+	KindNewFinding Kind = "new-finding" // a finding the baseline lacked
+	KindMissing    Kind = "missing"     // a baseline kernel this run lacks
+)
+
+// Status is a check's outcome.
+type Status string
+
+// The outcomes of a check.
+const (
+	Pass       Status = "pass"
+	Fail       Status = "fail"
+	Skip       Status = "skip"
+	Suppressed Status = "suppressed"
+)
+
 // Check is one evaluated gate condition for one kernel (or run).
 type Check struct {
 	Kernel    string
 	Launch    string
-	Kind      string // require, finding, run-finding, regression, new-finding, missing
+	Kind      Kind
 	Name      string // the condition, rule or metric
-	Status    string // pass, fail, skip, suppressed
+	Status    Status
 	Message   string
 	Source    string
 	Finding   *profan.Finding
@@ -30,7 +54,7 @@ type Check struct {
 }
 
 // Failed reports whether the check failed.
-func (c Check) Failed() bool { return c.Status == "fail" }
+func (c Check) Failed() bool { return c.Status == Fail }
 
 // Result is a gate's outcome: every check, and how many failed.
 type Result struct {
@@ -42,13 +66,37 @@ type Result struct {
 // it did, 1 when not.
 func (r *Result) Passed() bool { return r.Failed == 0 }
 
-// Condition is a parsed 'METRIC OP VALUE'.
+// Op is a condition's comparison.
+type Op string
+
+// The comparisons a condition may make.
+const (
+	Less      Op = "<"
+	LessEq    Op = "<="
+	Greater   Op = ">"
+	GreaterEq Op = ">="
+	Equal     Op = "=="
+	NotEqual  Op = "!="
+)
+
+// Ops lists the comparisons, for messages.
+var Ops = []Op{Less, LessEq, Greater, GreaterEq, Equal, NotEqual}
+
+// ParseOp reads a comparison.
+func ParseOp(s string) (Op, error) {
+	if o := Op(strings.TrimSpace(s)); slices.Contains(Ops, o) {
+		return o, nil
+	}
+	return "", fmt.Errorf("op %q is not one of < <= > >= == !=", s)
+}
+
+// Condition is 'METRIC OP VALUE', its value in the metric's unit.
 type Condition struct {
 	Metric string
-	Op     string
+	Op     Op
 	Value  float64
 	Kernel *regexp.Regexp // nil: every kernel
-	Text   string
+	Text   string         // as the user wrote it, for messages
 }
 
 var condRE = regexp.MustCompile(`^\s*([^<>=!\s]+)\s*(<=|>=|==|!=|<|>)\s*([^<>=!\s]\S*)\s*$`)
@@ -59,11 +107,29 @@ func ParseCondition(s string) (Condition, error) {
 	if m == nil {
 		return Condition{}, fmt.Errorf("condition %q: want 'METRIC OP VALUE', e.g. 'gld_efficiency >= 80'", s)
 	}
-	v, err := ConditionValue(m[1], m[3])
+	c, err := NewCondition(m[1], Op(m[2]), m[3])
 	if err != nil {
 		return Condition{}, fmt.Errorf("condition %q: %v", s, err)
 	}
-	return Condition{Metric: m[1], Op: m[2], Value: v, Text: strings.TrimSpace(s)}, nil
+	c.Text = strings.TrimSpace(s)
+	return c, nil
+}
+
+// NewCondition makes the condition metric op value from its parts (a
+// config file's fields): value is a units.Quantity ("80", "50us", "80%").
+func NewCondition(metric string, op Op, value string) (Condition, error) {
+	metric = strings.TrimSpace(metric)
+	if metric == "" {
+		return Condition{}, fmt.Errorf("no metric")
+	}
+	if _, err := ParseOp(string(op)); err != nil {
+		return Condition{}, err
+	}
+	v, err := ConditionValue(metric, value)
+	if err != nil {
+		return Condition{}, err
+	}
+	return Condition{Metric: metric, Op: op, Value: v, Text: fmt.Sprintf("%s %s %s", metric, op, strings.TrimSpace(value))}, nil
 }
 
 // ConditionValue reads the value of a condition on metric: a
@@ -91,17 +157,17 @@ func ConditionValue(metric, value string) (float64, error) {
 
 func (c Condition) holds(v float64) bool {
 	switch c.Op {
-	case "<":
+	case Less:
 		return v < c.Value
-	case "<=":
+	case LessEq:
 		return v <= c.Value
-	case ">":
+	case Greater:
 		return v > c.Value
-	case ">=":
+	case GreaterEq:
 		return v >= c.Value
-	case "==":
+	case Equal:
 		return v == c.Value
-	case "!=":
+	case NotEqual:
 		return v != c.Value
 	}
 	return false
@@ -251,12 +317,12 @@ func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, erro
 		matched = true
 		xs := g.Samples(c.Metric)
 		lacking := g.Records - len(xs)
-		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: "require", Name: c.Text, Source: source(g.First)}
+		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindRequire, Name: c.Text, Source: source(g.First)}
 		if len(xs) == 0 {
 			if skipMissing {
-				ch.Status, ch.Message = "skip", fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
+				ch.Status, ch.Message = Skip, fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
 			} else {
-				ch.Status, ch.Message = "fail", fmt.Sprintf("%s: not in this export, so the condition cannot be evaluated (--skip-missing skips such kernels)", c.Metric)
+				ch.Status, ch.Message = Fail, fmt.Sprintf("%s: not in this export, so the condition cannot be evaluated (--skip-missing skips such kernels)", c.Metric)
 			}
 			out = append(out, ch)
 			continue
@@ -270,11 +336,11 @@ func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, erro
 		}
 		switch {
 		case lacking > 0 && !skipMissing:
-			ch.Status, ch.Message = "fail", fmt.Sprintf("%s; %d of the %d records lack it, so the condition cannot be evaluated on them (--skip-missing skips them)", msg, lacking, g.Records)
+			ch.Status, ch.Message = Fail, fmt.Sprintf("%s; %d of the %d records lack it, so the condition cannot be evaluated on them (--skip-missing skips them)", msg, lacking, g.Records)
 		case c.holds(m):
-			ch.Status, ch.Message = "pass", msg
+			ch.Status, ch.Message = Pass, msg
 		default:
-			ch.Status, ch.Message = "fail", fmt.Sprintf("%s, want %s %s", msg, c.Op, formatMetric(c.Metric, c.Value))
+			ch.Status, ch.Message = Fail, fmt.Sprintf("%s, want %s %s", msg, c.Op, formatMetric(c.Metric, c.Value))
 		}
 		out = append(out, ch)
 	}
@@ -319,11 +385,11 @@ func missingChecks(base, cur *Collector, allow bool) []Check {
 		if _, ok := cur.Group(g.Name); ok {
 			continue
 		}
-		ch := Check{Kernel: g.Name, Kind: "missing", Name: "baseline kernel", Source: source(g.First)}
+		ch := Check{Kernel: g.Name, Kind: KindMissing, Name: "baseline kernel", Source: source(g.First)}
 		if allow {
-			ch.Status, ch.Message = "skip", "in the baseline run but not in this run (allowed: --allow-missing)"
+			ch.Status, ch.Message = Skip, "in the baseline run but not in this run (allowed: --allow-missing)"
 		} else {
-			ch.Status, ch.Message = "fail", "in the baseline run but not in this run: it went unread or unprofiled (--allow-missing allows this)"
+			ch.Status, ch.Message = Fail, "in the baseline run but not in this run: it went unread or unprofiled (--allow-missing allows this)"
 		}
 		out = append(out, ch)
 	}
@@ -359,16 +425,16 @@ func findingChecks(cur *Collector, runs []*analysis.RunVerdict, p Policy) []Chec
 	for _, r := range runs {
 		src := r.Run.Source
 		for _, f := range r.Findings {
-			ch := Check{Kernel: src, Kind: "run-finding", Name: f.Rule, Message: f.Message, Source: src, Finding: &f, Locations: f.Locations, Status: "pass"}
+			ch := Check{Kernel: src, Kind: KindRunFinding, Name: f.Rule, Message: f.Message, Source: src, Finding: &f, Locations: f.Locations, Status: Pass}
 			if p.Selector.Fails(f.Rule) || p.Lint && f.Severity >= profan.Warning {
-				ch.Status = "fail"
+				ch.Status = Fail
 			}
 			out = append(out, ch)
 		}
 		for _, s := range r.Suppressed {
 			f := s.Finding
-			out = append(out, Check{Kernel: src, Kind: "run-finding", Name: f.Rule, Source: src, Finding: &f, Locations: f.Locations,
-				Status: "suppressed", Message: f.Message + " (suppressed: " + s.Reason + ")"})
+			out = append(out, Check{Kernel: src, Kind: KindRunFinding, Name: f.Rule, Source: src, Finding: &f, Locations: f.Locations,
+				Status: Suppressed, Message: f.Message + " (suppressed: " + s.Reason + ")"})
 		}
 	}
 	for _, g := range cur.Groups() {
@@ -381,22 +447,22 @@ func findingChecks(cur *Collector, runs []*analysis.RunVerdict, p Policy) []Chec
 		for _, rule := range SortedRules(g.findings) {
 			t := g.findings[rule]
 			f := t.Finding
-			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: "finding", Name: rule, Message: f.Message + on(t), Source: source(g.First), Finding: &f, Locations: f.Locations}
+			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Message: f.Message + on(t), Source: source(g.First), Finding: &f, Locations: f.Locations}
 			// Stored verdicts made before a suppression was configured.
 			if reason, sup := p.Selector.Suppressed(rule, g.First.K); sup {
-				ch.Status, ch.Message = "suppressed", ch.Message+" (suppressed: "+reason+")"
+				ch.Status, ch.Message = Suppressed, ch.Message+" (suppressed: "+reason+")"
 			} else if fail, why := gated(p, cur, g, f); fail {
-				ch.Status = "fail"
+				ch.Status = Fail
 			} else {
-				ch.Status, ch.Message = "pass", ch.Message+why // reported, not gated
+				ch.Status, ch.Message = Pass, ch.Message+why // reported, not gated
 			}
 			out = append(out, ch)
 		}
 		for _, rule := range SortedRules(g.suppressed) {
 			t := g.suppressed[rule]
 			f := t.Finding
-			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: "finding", Name: rule, Source: source(g.First), Finding: &f, Locations: f.Locations,
-				Status: "suppressed", Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
+			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Source: source(g.First), Finding: &f, Locations: f.Locations,
+				Status: Suppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
 		}
 	}
 	return out
@@ -410,7 +476,7 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 	for _, g := range cur.Groups() {
 		b, ok := base.Group(g.Name)
 		if !ok {
-			out = append(out, Check{Kernel: g.Name, Kind: "regression", Name: "baseline", Status: "skip", Message: "not in the baseline run", Source: source(g.First)})
+			out = append(out, Check{Kernel: g.Name, Kind: KindRegression, Name: "baseline", Status: Skip, Message: "not in the baseline run", Source: source(g.First)})
 			continue
 		}
 		for _, m := range Watched {
@@ -427,7 +493,7 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 					worse = math.Inf(1)
 				}
 			}
-			ch := Check{Kernel: g.Name, Kind: "regression", Name: m, Source: source(g.First)}
+			ch := Check{Kernel: g.Name, Kind: KindRegression, Name: m, Source: source(g.First)}
 			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(stats.Rel(mb, mc), 0)*100)
 			c := CompareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
 			switch c.Method {
@@ -441,11 +507,11 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 			significant := c.Method == stats.Exact || c.Method == stats.Floor || c.Changed
 			switch {
 			case worse > maxReg && significant:
-				ch.Status, ch.Message = "fail", msg+fmt.Sprintf(": worse by more than %s", fmtPct(maxReg))
+				ch.Status, ch.Message = Fail, msg+fmt.Sprintf(": worse by more than %s", fmtPct(maxReg))
 			case worse > maxReg:
-				ch.Status, ch.Message = "pass", msg+": within the noise"
+				ch.Status, ch.Message = Pass, msg+": within the noise"
 			default:
-				ch.Status, ch.Message = "pass", msg
+				ch.Status, ch.Message = Pass, msg
 			}
 			out = append(out, ch)
 		}
@@ -456,16 +522,16 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 				continue
 			}
 			f := now[r]
-			ch := Check{Kernel: g.Name, Kind: "new-finding", Name: r, Source: source(g.First), Finding: &f, Locations: f.Locations,
+			ch := Check{Kernel: g.Name, Kind: KindNewFinding, Name: r, Source: source(g.First), Finding: &f, Locations: f.Locations,
 				Message: "new since the baseline: " + f.Message}
 			if reason, ok := sel.Suppressed(r, g.First.K); ok {
-				ch.Status, ch.Message = "suppressed", ch.Message+" (suppressed: "+reason+")"
+				ch.Status, ch.Message = Suppressed, ch.Message+" (suppressed: "+reason+")"
 			} else if rule, ok := rules.ByID(r); ok && rule.Severity == profan.Info {
-				ch.Status = "pass" // informational rules (roofline place) do not gate
+				ch.Status = Pass // informational rules (roofline place) do not gate
 			} else if share := cur.Share(g); share < p.MinShare {
-				ch.Status, ch.Message = "pass", ch.Message+fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
+				ch.Status, ch.Message = Pass, ch.Message+fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
 			} else {
-				ch.Status = "fail"
+				ch.Status = Fail
 			}
 			out = append(out, ch)
 		}

@@ -93,7 +93,7 @@ func TestEvaluateBaseline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]string{}
+	kinds := map[gate.Kind]string{}
 	for _, c := range r.Checks {
 		if c.Failed() {
 			kinds[c.Kind] = c.Kernel

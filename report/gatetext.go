@@ -19,17 +19,17 @@ func gateText(w io.Writer, r *gate.Result, opt Options) error {
 	passed, skipped := 0, 0
 	for _, ch := range checks {
 		switch ch.Status {
-		case "fail":
+		case gate.Fail:
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("31", "FAIL"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
 			for _, l := range ch.Locations {
 				fmt.Fprintf(w, "       at %s:%d %s\n", l.File, l.Line, l.SASS)
 			}
-		case "suppressed":
+		case gate.Suppressed:
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("2", "SUPP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
-		case "skip":
+		case gate.Skip:
 			skipped++
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("33", "SKIP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
-		case "pass":
+		case gate.Pass:
 			passed++
 			if opt.Verbose {
 				fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("32", "PASS"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
@@ -51,13 +51,13 @@ func gateText(w io.Writer, r *gate.Result, opt Options) error {
 // JSONCheck is the JSON form of one gate check (the contract of gate
 // --format json).
 type JSONCheck struct {
-	Kernel  string `json:"kernel"`
-	Launch  string `json:"launch,omitempty"`
-	Kind    string `json:"kind"`   // require, finding, run-finding, regression, new-finding, missing
-	Name    string `json:"name"`   // the condition, rule or metric
-	Status  string `json:"status"` // pass, fail, skip, suppressed
-	Message string `json:"message"`
-	Source  string `json:"source,omitempty"`
+	Kernel  string      `json:"kernel"`
+	Launch  string      `json:"launch,omitempty"`
+	Kind    gate.Kind   `json:"kind"`
+	Name    string      `json:"name"` // the condition, rule or metric
+	Status  gate.Status `json:"status"`
+	Message string      `json:"message"`
+	Source  string      `json:"source,omitempty"`
 }
 
 // gateJSON writes {"passed", "failed", "checks"}.

@@ -22,22 +22,22 @@ func gateGitHub(w io.Writer, r *gate.Result, opt Options) error {
 	lines := []string{}
 	skipped := 0
 	for _, ch := range checks {
-		if ch.Status == "skip" {
+		if ch.Status == gate.Skip {
 			skipped++
 		}
 		level := ""
 		switch {
 		case ch.Failed():
 			level = "error"
-		case ch.Finding != nil && ch.Finding.Severity >= profan.Warning && ch.Status != "suppressed":
+		case ch.Finding != nil && ch.Finding.Severity >= profan.Warning && ch.Status != gate.Suppressed:
 			level = "warning"
-		case ch.Status == "skip":
+		case ch.Status == gate.Skip:
 			level = "warning" // a condition not evaluated must be seen
 		default:
 			continue
 		}
 		title := "profan " + ch.Name + ": " + ch.Kernel
-		if ch.Status == "skip" {
+		if ch.Status == gate.Skip {
 			title = "profan skipped " + ch.Name + ": " + ch.Kernel
 		}
 		props := []string{"title=" + escProp.Replace(title)}

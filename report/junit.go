@@ -50,25 +50,25 @@ type junitSkipped struct {
 
 func gateJUnit(w io.Writer, r *gate.Result, opt Options) error {
 	checks, failed := r.Checks, r.Failed
-	suites := map[string]*JUnitSuite{}
-	var order []string
+	suites := map[gate.Kind]*JUnitSuite{}
+	var order []gate.Kind
 	for _, ch := range checks {
 		s, ok := suites[ch.Kind]
 		if !ok {
-			s = &JUnitSuite{Name: "profan " + ch.Kind}
+			s = &JUnitSuite{Name: "profan " + string(ch.Kind)}
 			suites[ch.Kind] = s
 			order = append(order, ch.Kind)
 		}
 		tc := junitCase{Class: ch.Kernel, Name: ch.Name + launchSuffix(ch), File: ch.Source}
 		switch ch.Status {
-		case "fail":
+		case gate.Fail:
 			text := ch.Message
 			for _, l := range ch.Locations {
 				text += fmt.Sprintf("\n  at %s:%d %s", l.File, l.Line, l.SASS)
 			}
-			tc.Failure = &junitFailure{Message: ch.Message, Type: ch.Kind, Text: text}
+			tc.Failure = &junitFailure{Message: ch.Message, Type: string(ch.Kind), Text: text}
 			s.Fails++
-		case "skip", "suppressed":
+		case gate.Skip, gate.Suppressed:
 			tc.Skipped = &junitSkipped{Message: ch.Message}
 			s.Skipped++
 		default:

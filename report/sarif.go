@@ -123,21 +123,21 @@ func gateSARIF(w io.Writer, r *gate.Result, opt Options) error {
 			if ch.Failed() {
 				level = "error"
 			}
-		case ch.Kind == "require" && ch.Failed():
+		case ch.Kind == gate.KindRequire && ch.Failed():
 			id, level = "gate/require", "error"
-		case ch.Kind == "regression" && ch.Failed():
+		case ch.Kind == gate.KindRegression && ch.Failed():
 			id, level = "gate/regression", "error"
-		case ch.Kind == "missing":
+		case ch.Kind == gate.KindMissing:
 			id, level = "gate/missing-kernel", "error"
 			if !ch.Failed() {
 				level = "note"
 			}
-		case ch.Status == "skip":
+		case ch.Status == gate.Skip:
 			id, level = "gate/skipped", "note"
 		default:
 			continue
 		}
-		if ch.Status == "suppressed" {
+		if ch.Status == gate.Suppressed {
 			continue
 		}
 		res := sarifResult{RuleID: id, RuleIndex: index[id], Level: level, Message: sarifText{ch.Kernel + ": " + ch.Message},
@@ -161,7 +161,7 @@ func gateSARIF(w io.Writer, r *gate.Result, opt Options) error {
 			// kernel came from is no source file of the repository, so it
 			// is a property, not a location code scanning would misplace.
 			kind := "function"
-			if ch.Kind == "run-finding" {
+			if ch.Kind == gate.KindRunFinding {
 				kind = "module" // the capture as a whole, not a kernel
 			}
 			res.Locations = []sarifLocation{{LogicalLocations: []sarifLogical{{Name: ch.Kernel, Kind: kind}}}}

@@ -6,7 +6,7 @@ import (
 	"math"
 	"os"
 	"reflect"
-	"slices"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -40,12 +40,15 @@ type Config struct {
 	// MinShare is gate's --min-share: 0.5 or "0.5%" (percent of the
 	// capture); "" when absent.
 	MinShare QuantityValue `toml:"min_share"`
+	// Conditions are the [[require]] tables as gate conditions, made once
+	// from the fields the user wrote.
+	Conditions []gate.Condition `toml:"-"`
 }
 
 // ConfigRequire is one threshold gate.
 type ConfigRequire struct {
 	Metric string        `toml:"metric"`
-	Op     string        `toml:"op"`
+	Op     gate.Op       `toml:"op"`
 	Value  QuantityValue `toml:"value"`
 	Kernel string        `toml:"kernel"`
 }
@@ -124,15 +127,25 @@ func loadConfig(path string) (*Config, error) {
 	}
 	for i, r := range cfg.Require {
 		switch {
-		case r.Metric == "":
+		case strings.TrimSpace(r.Metric) == "":
 			return nil, fmt.Errorf("%s: require %d has no metric", path, i+1)
-		case !slices.Contains([]string{"<", "<=", ">", ">=", "==", "!="}, r.Op):
-			return nil, fmt.Errorf("%s: require %d (%s): op %q is not one of < <= > >= == !=", path, i+1, r.Metric, r.Op)
 		case r.Value.Text == "":
 			return nil, fmt.Errorf("%s: require %d (%s %s): no value (write value = 80, or value = \"50us\" for a time)", path, i+1, r.Metric, r.Op)
 		}
-		if _, err := gate.ConditionValue(r.Metric, r.Value.Text); err != nil {
-			return nil, fmt.Errorf("%s: require %d: %v", path, i+1, err)
+		c, err := gate.NewCondition(r.Metric, r.Op, r.Value.Text)
+		if err != nil {
+			return nil, fmt.Errorf("%s: require %d (metric = %q, op = %q, value = %q): %v", path, i+1, r.Metric, r.Op, r.Value.Text, err)
+		}
+		if r.Kernel != "" {
+			if c.Kernel, err = regexp.Compile(r.Kernel); err != nil {
+				return nil, fmt.Errorf("%s: require %d: kernel = %q: %v", path, i+1, r.Kernel, err)
+			}
+		}
+		cfg.Conditions = append(cfg.Conditions, c)
+	}
+	for _, p := range cfg.FailOn {
+		if _, err := rules.ParseList(p); err != nil {
+			return nil, fmt.Errorf("%s: fail_on: %v", path, unknownError("rule", strings.TrimPrefix(p, "-"), ruleIDs(), "profan explain --list"))
 		}
 	}
 	if cfg.MinShare.Text != "" {

@@ -139,18 +139,7 @@ func gateRun(opts *GateOptions) error {
 		}
 		conds = append(conds, c)
 	}
-	for i, r := range cfg.Require {
-		c, err := gate.ParseCondition(r.Metric + " " + r.Op + " " + r.Value.Text)
-		if err != nil {
-			return fmt.Errorf("%s: require %d: %v", opts.Config, i+1, err)
-		}
-		if r.Kernel != "" {
-			if c.Kernel, err = regexp.Compile(r.Kernel); err != nil {
-				return fmt.Errorf("%s: require kernel: %v", opts.Config, err)
-			}
-		}
-		conds = append(conds, c)
-	}
+	conds = append(conds, cfg.Conditions...)
 	var kernelRE *regexp.Regexp
 	if opts.Kernel != "" {
 		var err error
@@ -158,14 +147,14 @@ func gateRun(opts *GateOptions) error {
 			return usageErrorf("--kernel: %v", err)
 		}
 	}
-	failOn := append(splitList(opts.FailOn), cfg.FailOn...)
+	failOn := splitList(opts.FailOn)
 	for _, p := range failOn {
 		if _, err := rules.ParseList(p); err != nil {
 			return unknownError("rule", strings.TrimPrefix(p, "-"), ruleIDs(), "profan explain --list")
 		}
 	}
 	// The settings add the config's fail_on to the flag's: given once.
-	st, err := newSettings(cfg, "all", splitList(opts.FailOn), opts.Device)
+	st, err := newSettings(cfg, "all", failOn, opts.Device)
 	if err != nil {
 		return err
 	}
@@ -173,7 +162,7 @@ func gateRun(opts *GateOptions) error {
 	// fail it. A config of thresholds or suppressions only gives none.
 	pol := gate.Policy{Conditions: conds, Selector: st.Sel, MaxRegression: math.NaN(),
 		SkipMissing: opts.SkipMissing, AllowMissing: opts.AllowMissing, MinShare: gate.DefaultMinShare,
-		Lint: len(conds) == 0 && len(failOn) == 0 && opts.Baseline == ""}
+		Lint: len(conds) == 0 && len(failOn) == 0 && len(cfg.FailOn) == 0 && opts.Baseline == ""}
 	if pol.Lint {
 		fmt.Fprintln(opts.IO.ErrOut, "gate: no conditions given (--require, --fail-on, --baseline, or [[require]] and fail_on in --config): failing on warning-level findings, like a linter")
 	}
