@@ -223,7 +223,7 @@ func recommend(gs []*Group, total float64) []Recommendation {
 			Groups:  foreach, Gain: FactorFusedOptimizer * s,
 			Basis: fmt.Sprintf("%.0f%% of the foreach kernels' time (fitted on AdamW, checked on SGD)", 100*FactorFusedOptimizer)})
 	}
-	if s := shareOf(eager, total); len(eager) >= 3 && s > 0 {
+	if s, sbn := shareOf(eager, total), shareOf(bnNCHW, total); (len(eager) >= 3 || len(bnNCHW) > 0) && s+sbn > 0 {
 		casts := 0
 		for _, g := range eager {
 			if g.Info.Category == kernelname.CatCast {
@@ -235,10 +235,18 @@ func recommend(gs []*Group, total float64) []Recommendation {
 		if casts > 0 {
 			msg += fmt.Sprintf("; %d of the launches are dtype casts (under autocast the weights are cast every step)", casts)
 		}
+		basis := fmt.Sprintf("%.0f%% of those kernels' time (fitted on a transformer training step, checked on GPT inference)", 100*FactorCompile)
+		if len(bnNCHW) > 0 {
+			// Inductor decomposes a training batch norm into Triton
+			// reductions fused with its neighbours: cuDNN's NCHW kernel
+			// goes as it does under channels_last.
+			msg += fmt.Sprintf("; cuDNN's NCHW batch norm (%d launches, %.1f%% of the time) becomes fused Triton reductions", launchesOf(bnNCHW), 100*sbn)
+			basis += fmt.Sprintf(", and %.0f%% of the NCHW batch norm's, as under channels_last", 100*FactorChannelsLast)
+		}
 		out = append(out, Recommendation{Rule: "torch-compile", Message: msg,
 			Fix:    "model = torch.compile(model) fuses the chains between the GEMMs into fewer kernels (and the casts into their consumers)",
-			Groups: eager, Gain: FactorCompile * s,
-			Basis: fmt.Sprintf("%.0f%% of those kernels' time (fitted on a transformer training step, checked on GPT inference)", 100*FactorCompile)})
+			Groups: append(append([]*Group(nil), eager...), bnNCHW...), Gain: FactorCompile*s + FactorChannelsLast*sbn,
+			Basis:  basis})
 	}
 	if s32, stf := shareOf(fp32, total), shareOf(tf32, total); len(fp32)+len(tf32) > 0 && s32+stf > 0 {
 		fix := "run the model under torch.autocast(\"cuda\", dtype=torch.bfloat16): the GEMMs and convolutions move to bf16 tensor cores"
