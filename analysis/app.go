@@ -246,7 +246,7 @@ func recommend(gs []*Group, total float64) []Recommendation {
 		out = append(out, Recommendation{Rule: "torch-compile", Message: msg,
 			Fix:    "model = torch.compile(model) fuses the chains between the GEMMs into fewer kernels (and the casts into their consumers)",
 			Groups: append(append([]*Group(nil), eager...), bnNCHW...), Gain: FactorCompile*s + FactorChannelsLast*sbn,
-			Basis:  basis})
+			Basis: basis})
 	}
 	if s32, stf := shareOf(fp32, total), shareOf(tf32, total); len(fp32)+len(tf32) > 0 && s32+stf > 0 {
 		fix := "run the model under torch.autocast(\"cuda\", dtype=torch.bfloat16): the GEMMs and convolutions move to bf16 tensor cores"
