@@ -290,6 +290,9 @@ func scope(gs []*Group, procs, devices int) []string {
 	if optimizer && !backward {
 		notes = append(notes, "the capture holds optimizer kernels but no backward kernel: it was likely filtered to an NVTX range, which is per thread, and autograd runs the backward pass on another thread; capture with --profile-from-start off between torch.cuda.profiler.start() and stop() instead")
 	}
+	if backward && !optimizer {
+		notes = append(notes, "the capture holds backward kernels but no optimizer kernel: it ends before the optimizer step (a launch count such as ncu -c N, or a timeout, cut it short; or it is a gradient-accumulation micro-step): shares are of what was captured; capture the whole step (-c large enough, or between torch.cuda.profiler.start() and stop())")
+	}
 	if procs > 1 {
 		notes = append(notes, fmt.Sprintf("the kernels come from %d processes: shares are of their sum", procs))
 	}

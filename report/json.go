@@ -216,7 +216,15 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 		return err
 	}
 	j.w.Write(gb)
-	cats, recs := ToJSONApp(j.groups.App())
+	app := j.groups.App()
+	cats, recs := ToJSONApp(app)
+	// What the capture leaves out, before what it holds.
+	sb, err := json.Marshal(append([]string{}, app.Scope...))
+	if err != nil {
+		return err
+	}
+	j.w.WriteString(",\n\"scope\": ")
+	j.w.Write(sb)
 	cb, err := json.Marshal(cats)
 	if err != nil {
 		return err

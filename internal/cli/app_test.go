@@ -276,3 +276,44 @@ func TestDiffKernel(t *testing.T) {
 		t.Errorf("diff: %d kernels, with --kernel ^transposeNaive %d; want several and 1", all, one)
 	}
 }
+
+// TestScopeUpFront: what a capture leaves out is said before what it
+// holds, in text (before the time by category) and in JSON ("scope"): an
+// NVTX-filtered step (optimizer, no backward) and a step a launch count
+// and a timeout cut short (backward, no optimizer); a whole step says
+// nothing.
+func TestScopeUpFront(t *testing.T) {
+	for _, tt := range []struct{ file, note string }{
+		{"../../fixtures/pytorch2/inv.tf.nvtx-step.csv", "the capture holds optimizer kernels but no backward kernel"},
+		{"../../fixtures/check5/mbv2.full.raw.csv.gz", "the capture holds backward kernels but no optimizer kernel"},
+		{"../../fixtures/check/vit.full.raw.csv.gz", ""},
+	} {
+		t.Run(filepath.Base(tt.file), func(t *testing.T) {
+			out, errOut, code := run(t, "analyze", tt.file)
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			scope, cats := strings.Index(out, "\nscope: "+tt.note), strings.Index(out, "\ntime by category")
+			if tt.note == "" {
+				if strings.Contains(out, "\nscope: ") {
+					t.Errorf("a whole step with a scope note:\n%s", out[:min(len(out), 2000)])
+				}
+			} else if scope < 0 || cats < 0 || scope > cats {
+				t.Errorf("scope note %q not before the time by category:\n%s", tt.note, out[:min(len(out), 2000)])
+			}
+			out, errOut, code = run(t, "analyze", "--format", "json", tt.file)
+			if code != ExitOK {
+				t.Fatalf("json: exit %d: %s", code, errOut)
+			}
+			var doc struct {
+				Scope []string `json:"scope"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			if tt.note == "" && len(doc.Scope) > 0 || tt.note != "" && (len(doc.Scope) == 0 || !strings.HasPrefix(doc.Scope[0], tt.note)) {
+				t.Errorf("JSON scope %q, want %q", doc.Scope, tt.note)
+			}
+		})
+	}
+}
