@@ -48,35 +48,37 @@ func TestIdealMatchesNCU(t *testing.T) {
 		{captureDirs[0], "copy"}, {captureDirs[0], "indirect"}, {captureDirs[0], "transpose"},
 		{captureDirs[1], "indirect"}, {captureDirs[1], "transpose"},
 	} {
-		capture := c.dir + c.capture
-		_, ks := loadFrom(t, c.dir, c.capture)
-		for _, a := range ks {
-			for _, s := range a.K.Source {
-				if s.Address == "" {
-					continue
+		t.Run(c.dir, func(t *testing.T) {
+			capture := c.dir + c.capture
+			_, ks := loadFrom(t, c.dir, c.capture)
+			for _, a := range ks {
+				for _, s := range a.K.Source {
+					if s.Address == "" {
+						continue
+					}
+					c := counters(s)
+					if c.text["address_space"] != "Global" {
+						continue
+					}
+					e, bits, req := c.num["thread_inst_executed_pred_on"], c.num["access_size_bits"], c.num["inst_executed"]
+					ncuIdeal := c.num["memory_l2_theoretical_sectors_global_ideal"]
+					// Whole warps need ceil(32·S/32) sectors; the last, partial
+					// warp of each launch needs ceil(threads·S/32).
+					full := math.Floor(e / 32)
+					rest := e - 32*full
+					per := gpumodel.IdealSectors(bits/8, 32).L2
+					model := full*per + math.Ceil(gpumodel.IdealSectors(bits/8, rest).L2)
+					if req > full+1 {
+						// Several partial warps (2-D blocks): the formula's total.
+						model = math.Ceil(gpumodel.IdealSectors(bits/8, e).L2)
+					}
+					if model != ncuIdeal {
+						t.Errorf("%s kernel %s %s (line %d): model ideal %v sectors, ncu %v (E=%v, S=%v bits)", capture, a.K.ID, s.SASS, s.Line, model, ncuIdeal, e, bits)
+					}
+					n++
 				}
-				c := counters(s)
-				if c.text["address_space"] != "Global" {
-					continue
-				}
-				e, bits, req := c.num["thread_inst_executed_pred_on"], c.num["access_size_bits"], c.num["inst_executed"]
-				ncuIdeal := c.num["memory_l2_theoretical_sectors_global_ideal"]
-				// Whole warps need ceil(32·S/32) sectors; the last, partial
-				// warp of each launch needs ceil(threads·S/32).
-				full := math.Floor(e / 32)
-				rest := e - 32*full
-				per := gpumodel.IdealSectors(bits/8, 32).L2
-				model := full*per + math.Ceil(gpumodel.IdealSectors(bits/8, rest).L2)
-				if req > full+1 {
-					// Several partial warps (2-D blocks): the formula's total.
-					model = math.Ceil(gpumodel.IdealSectors(bits/8, e).L2)
-				}
-				if model != ncuIdeal {
-					t.Errorf("%s kernel %s %s (line %d): model ideal %v sectors, ncu %v (E=%v, S=%v bits)", capture, a.K.ID, s.SASS, s.Line, model, ncuIdeal, e, bits)
-				}
-				n++
 			}
-		}
+		})
 	}
 	if n < 50 {
 		t.Fatalf("checked only %d instructions", n)
@@ -122,34 +124,36 @@ func testPearson(t *testing.T, dir string) {
 		{"2", 4, "random", false},
 		{"3", 8, "random", false},
 	} {
-		a := ks[mustAtoi(tt.kernel)]
-		p, _ := gpumodel.ParsePattern(tt.pattern)
-		want, err := gpumodel.Predict("9.0", tt.elem, 10000, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		// The load of p[idx] is the global load on line 16.
-		found := false
-		for _, s := range a.K.Source {
-			c := counters(s)
-			if s.Line != 16 || s.Address == "" || c.text["address_space"] != "Global" || c.text["access_operation"] != "Load" {
-				continue
+		t.Run(tt.kernel, func(t *testing.T) {
+			a := ks[mustAtoi(tt.kernel)]
+			p, _ := gpumodel.ParsePattern(tt.pattern)
+			want, err := gpumodel.Predict("9.0", tt.elem, 10000, p)
+			if err != nil {
+				t.Fatal(err)
 			}
-			found = true
-			got := [3]float64{c.num["inst_executed"], c.num["l1_tag_requests_global"], c.num["memory_l2_theoretical_sectors_global"]}
-			exp := [3]float64{want.Requests, want.L1Transactions, want.L2Sectors}
-			for i, name := range []string{"requests", "L1 transactions", "L2 sectors"} {
-				if tt.exact && got[i] != exp[i] {
-					t.Errorf("%s %d-byte %s: ncu %v, model %v", a.K.Name, tt.elem, name, got[i], exp[i])
+			// The load of p[idx] is the global load on line 16.
+			found := false
+			for _, s := range a.K.Source {
+				c := counters(s)
+				if s.Line != 16 || s.Address == "" || c.text["address_space"] != "Global" || c.text["access_operation"] != "Load" {
+					continue
 				}
-				if !tt.exact && math.Abs(got[i]-exp[i]) > 0.03*exp[i] {
-					t.Errorf("%s %d-byte %s: ncu %v, model %.1f: more than 3%% apart", a.K.Name, tt.elem, name, got[i], exp[i])
+				found = true
+				got := [3]float64{c.num["inst_executed"], c.num["l1_tag_requests_global"], c.num["memory_l2_theoretical_sectors_global"]}
+				exp := [3]float64{want.Requests, want.L1Transactions, want.L2Sectors}
+				for i, name := range []string{"requests", "L1 transactions", "L2 sectors"} {
+					if tt.exact && got[i] != exp[i] {
+						t.Errorf("%s %d-byte %s: ncu %v, model %v", a.K.Name, tt.elem, name, got[i], exp[i])
+					}
+					if !tt.exact && math.Abs(got[i]-exp[i]) > 0.03*exp[i] {
+						t.Errorf("%s %d-byte %s: ncu %v, model %.1f: more than 3%% apart", a.K.Name, tt.elem, name, got[i], exp[i])
+					}
 				}
 			}
-		}
-		if !found {
-			t.Errorf("%s: no global load on line 16", a.K.Name)
-		}
+			if !found {
+				t.Errorf("%s: no global load on line 16", a.K.Name)
+			}
+		})
 	}
 }
 
@@ -216,13 +220,15 @@ func TestSharedConflicts(t *testing.T) {
 		pattern string
 		ways    float64
 	}{{"1", "coalesced", 1}, {"3", "strided", 32}, {"4", "coalesced", 1}} {
-		sh := ks[mustAtoi(tt.kernel)].Model.Shared()
-		if sh == nil {
-			t.Fatalf("kernel %s: no shared model", tt.kernel)
-		}
-		if sh.Pattern.Kind.String() != tt.pattern || math.Abs(math.Round(sh.Pattern.Ways)-tt.ways) > 0 && tt.ways > 1 {
-			t.Errorf("kernel %s: shared %s %.2f-way, want %s %v-way", tt.kernel, sh.Pattern.Kind, sh.Pattern.Ways, tt.pattern, tt.ways)
-		}
+		t.Run(tt.kernel, func(t *testing.T) {
+			sh := ks[mustAtoi(tt.kernel)].Model.Shared()
+			if sh == nil {
+				t.Fatalf("kernel %s: no shared model", tt.kernel)
+			}
+			if sh.Pattern.Kind.String() != tt.pattern || math.Abs(math.Round(sh.Pattern.Ways)-tt.ways) > 0 && tt.ways > 1 {
+				t.Errorf("kernel %s: shared %s %.2f-way, want %s %v-way", tt.kernel, sh.Pattern.Kind, sh.Pattern.Ways, tt.pattern, tt.ways)
+			}
+		})
 	}
 }
 

@@ -125,36 +125,38 @@ launching kernels, which kernel time does not show.
 | --- | --- | --- | ---: | ---: | ---: | --- |
 `)
 	for _, p := range pairs {
-		app, before := appOf(t, fileOf(p.before))
-		_, after := appOf(t, fileOf(p.after))
-		measured := 1 - after/before
-		est := 0.0
-		if p.rule != "none" {
-			var gains []float64
-			for _, rule := range strings.Split(p.rule, "+") {
-				g := math.NaN()
-				for _, r := range app.Recommendations {
-					if r.Rule == rule {
-						g = r.Gain
+		t.Run(p.before, func(t *testing.T) {
+			app, before := appOf(t, fileOf(p.before))
+			_, after := appOf(t, fileOf(p.after))
+			measured := 1 - after/before
+			est := 0.0
+			if p.rule != "none" {
+				var gains []float64
+				for _, rule := range strings.Split(p.rule, "+") {
+					g := math.NaN()
+					for _, r := range app.Recommendations {
+						if r.Rule == rule {
+							g = r.Gain
+						}
 					}
+					gains = append(gains, g)
 				}
-				gains = append(gains, g)
+				est = combinedGain(gains...)
+				if slices.ContainsFunc(gains, math.IsNaN) {
+					t.Errorf("%s: no %s recommendation", p.before, p.rule)
+					return
+				}
 			}
-			est = combinedGain(gains...)
-			if slices.ContainsFunc(gains, math.IsNaN) {
-				t.Errorf("%s: no %s recommendation", p.before, p.rule)
-				continue
+			errs[p.role] = append(errs[p.role], est-measured)
+			if d := est - measured; math.Abs(d) > p.tol {
+				t.Errorf("%s → %s: %s estimated %.1f%%, measured %.1f%% (tolerance %.0f points)", p.before, p.after, p.rule, 100*est, 100*measured, 100*p.tol)
 			}
-		}
-		errs[p.role] = append(errs[p.role], est-measured)
-		if d := est - measured; math.Abs(d) > p.tol {
-			t.Errorf("%s → %s: %s estimated %.1f%%, measured %.1f%% (tolerance %.0f points)", p.before, p.after, p.rule, 100*est, 100*measured, 100*p.tol)
-		}
-		w := "–"
-		if wb, wa := wall[p.before], wall[p.after]; wb > 0 && wa > 0 {
-			w = fmt.Sprintf("%.2f → %.2f ms (%+.0f%%)", wb, wa, 100*(wa/wb-1))
-		}
-		fmt.Fprintf(&b, "| %s → %s | %s | %s | %.1f%% | %.1f%% | %+.1f | %s |\n", p.before, p.after, p.rule, p.role, 100*est, 100*measured, 100*(est-measured), w)
+			w := "–"
+			if wb, wa := wall[p.before], wall[p.after]; wb > 0 && wa > 0 {
+				w = fmt.Sprintf("%.2f → %.2f ms (%+.0f%%)", wb, wa, 100*(wa/wb-1))
+			}
+			fmt.Fprintf(&b, "| %s → %s | %s | %s | %.1f%% | %.1f%% | %+.1f | %s |\n", p.before, p.after, p.rule, p.role, 100*est, 100*measured, 100*(est-measured), w)
+		})
 	}
 	b.WriteString("\n")
 	for _, role := range []string{"fit", "check", "derived", "independent", "held-out", "revised"} {

@@ -50,13 +50,15 @@ func TestEvaluate(t *testing.T) {
 		{"lint fails on warnings", gate.Policy{Selector: mustSelector("all"), MaxRegression: math.NaN(), Lint: true}, 2},
 		{"condition", gate.Policy{Conditions: []gate.Condition{cond}, Selector: mustSelector("all"), MaxRegression: math.NaN()}, 1},
 	} {
-		r, err := gate.Evaluate(tt.pol, collect(ks), runs, nil)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
-		}
-		if r.Failed != tt.failed || r.Passed() != (tt.failed == 0) {
-			t.Errorf("%s: %d failed, want %d: %+v", tt.name, r.Failed, tt.failed, r.Checks)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := gate.Evaluate(tt.pol, collect(ks), runs, nil)
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if r.Failed != tt.failed || r.Passed() != (tt.failed == 0) {
+				t.Errorf("%s: %d failed, want %d: %+v", tt.name, r.Failed, tt.failed, r.Checks)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,9 @@
 package gpumodel
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestBankConflict(t *testing.T) {
 	tests := []struct {
@@ -40,10 +43,12 @@ func TestBankConflict(t *testing.T) {
 		{"invalid banks", 0, 4, 4, 1, 0},
 	}
 	for _, tt := range tests {
-		if got := BankConflict(tt.banks, tt.width, tt.elemBytes, tt.stride); got != tt.want {
-			t.Errorf("%s: BankConflict(%d, %d, %d, %d): got %d, want %d",
-				tt.name, tt.banks, tt.width, tt.elemBytes, tt.stride, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if got := BankConflict(tt.banks, tt.width, tt.elemBytes, tt.stride); got != tt.want {
+				t.Errorf("%s: BankConflict(%d, %d, %d, %d): got %d, want %d",
+					tt.name, tt.banks, tt.width, tt.elemBytes, tt.stride, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -53,9 +58,11 @@ func TestTileColumnConflict(t *testing.T) {
 		{32, 8, 16}, {33, 8, 1}, {32, 16, 8}, {33, 16, 1}, {32, 1, 8}, {32, 2, 16},
 	}
 	for _, tt := range tests {
-		if got := TileColumnConflict(tt.width, tt.elemBytes); got != tt.want {
-			t.Errorf("TileColumnConflict(%d, %d): got %d, want %d", tt.width, tt.elemBytes, got, tt.want)
-		}
+		t.Run(fmt.Sprint(tt.width), func(t *testing.T) {
+			if got := TileColumnConflict(tt.width, tt.elemBytes); got != tt.want {
+				t.Errorf("TileColumnConflict(%d, %d): got %d, want %d", tt.width, tt.elemBytes, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -65,14 +72,16 @@ func TestPaddingFor(t *testing.T) {
 		{32, 8, 1}, {32, 16, 1}, {32, 1, 1}, {-1, 4, -1}, {32, 0, -1},
 	}
 	for _, tt := range tests {
-		got := PaddingFor(tt.width, tt.elemBytes)
-		if got != tt.want {
-			t.Errorf("PaddingFor(%d, %d): got %d, want %d", tt.width, tt.elemBytes, got, tt.want)
-		}
-		if got >= 0 {
-			if c := TileColumnConflict(tt.width+got, tt.elemBytes); c != 1 {
-				t.Errorf("PaddingFor(%d, %d) = %d leaves a %d-way conflict", tt.width, tt.elemBytes, got, c)
+		t.Run(fmt.Sprint(tt.width), func(t *testing.T) {
+			got := PaddingFor(tt.width, tt.elemBytes)
+			if got != tt.want {
+				t.Errorf("PaddingFor(%d, %d): got %d, want %d", tt.width, tt.elemBytes, got, tt.want)
 			}
-		}
+			if got >= 0 {
+				if c := TileColumnConflict(tt.width+got, tt.elemBytes); c != 1 {
+					t.Errorf("PaddingFor(%d, %d) = %d leaves a %d-way conflict", tt.width, tt.elemBytes, got, c)
+				}
+			}
+		})
 	}
 }

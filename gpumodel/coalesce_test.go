@@ -1,6 +1,7 @@
 package gpumodel
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -50,18 +51,20 @@ func TestPredictRandomSeed(t *testing.T) {
 		{"double", 8, 9740, 9947},
 	}
 	for _, tt := range tests {
-		p, err := Predict("7.0", tt.elemBytes, 10000, Pattern{Kind: Random})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if p.Requests != 313 {
-			t.Errorf("random %s: got %v requests, want 313", tt.name, p.Requests)
-		}
-		if !within(p.L1Transactions, tt.measL1, 0.03) || !within(p.L2Sectors, tt.measL2, 0.03) {
-			t.Errorf("random %s: got %.1f L1, %.1f L2, want %v, %v ± 3%%", tt.name, p.L1Transactions, p.L2Sectors, tt.measL1, tt.measL2)
-		}
-		t.Logf("random %s: L1 %.1f vs measured %v (%+.2f%%), L2 %.1f vs %v (%+.2f%%)", tt.name,
-			p.L1Transactions, tt.measL1, 100*(p.L1Transactions/tt.measL1-1), p.L2Sectors, tt.measL2, 100*(p.L2Sectors/tt.measL2-1))
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Predict("7.0", tt.elemBytes, 10000, Pattern{Kind: Random})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Requests != 313 {
+				t.Errorf("random %s: got %v requests, want 313", tt.name, p.Requests)
+			}
+			if !within(p.L1Transactions, tt.measL1, 0.03) || !within(p.L2Sectors, tt.measL2, 0.03) {
+				t.Errorf("random %s: got %.1f L1, %.1f L2, want %v, %v ± 3%%", tt.name, p.L1Transactions, p.L2Sectors, tt.measL1, tt.measL2)
+			}
+			t.Logf("random %s: L1 %.1f vs measured %v (%+.2f%%), L2 %.1f vs %v (%+.2f%%)", tt.name,
+				p.L1Transactions, tt.measL1, 100*(p.L1Transactions/tt.measL1-1), p.L2Sectors, tt.measL2, 100*(p.L2Sectors/tt.measL2-1))
+		})
 	}
 }
 
@@ -109,10 +112,12 @@ func TestSegmentHalfWarpHarris(t *testing.T) {
 		{"all one word: 1 x 32B", make([]int64, 16), 1, 32},
 	}
 	for _, tt := range tests {
-		n, bytes := segmentHalfWarp(4, tt.addrs)
-		if n != tt.n || bytes != tt.bytes {
-			t.Errorf("%s: got %v transactions, %v B, want %v, %v", tt.name, n, bytes, tt.n, tt.bytes)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			n, bytes := segmentHalfWarp(4, tt.addrs)
+			if n != tt.n || bytes != tt.bytes {
+				t.Errorf("%s: got %v transactions, %v B, want %v, %v", tt.name, n, bytes, tt.n, tt.bytes)
+			}
+		})
 	}
 }
 
@@ -150,18 +155,20 @@ func TestPredictHalfWarp(t *testing.T) {
 		{"1.0", 4, 5, "sequential", 1, 64},
 	}
 	for _, tt := range tests {
-		p, err := ParsePattern(tt.pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := Predict(tt.cc, tt.elemBytes, tt.threads, p)
-		if err != nil {
-			t.Fatalf("Predict(%s, %d, %d, %s): %v", tt.cc, tt.elemBytes, tt.threads, tt.pattern, err)
-		}
-		if got.Transactions != tt.n || got.Bytes != tt.bytes || got.L1Transactions != 0 {
-			t.Errorf("Predict(%s, %d B, %d threads, %s): got %v transactions, %v B, %v L1, want %v, %v, 0",
-				tt.cc, tt.elemBytes, tt.threads, tt.pattern, got.Transactions, got.Bytes, got.L1Transactions, tt.n, tt.bytes)
-		}
+		t.Run(tt.cc, func(t *testing.T) {
+			p, err := ParsePattern(tt.pattern)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Predict(tt.cc, tt.elemBytes, tt.threads, p)
+			if err != nil {
+				t.Fatalf("Predict(%s, %d, %d, %s): %v", tt.cc, tt.elemBytes, tt.threads, tt.pattern, err)
+			}
+			if got.Transactions != tt.n || got.Bytes != tt.bytes || got.L1Transactions != 0 {
+				t.Errorf("Predict(%s, %d B, %d threads, %s): got %v transactions, %v B, %v L1, want %v, %v, 0",
+					tt.cc, tt.elemBytes, tt.threads, tt.pattern, got.Transactions, got.Bytes, got.L1Transactions, tt.n, tt.bytes)
+			}
+		})
 	}
 }
 
@@ -191,14 +198,16 @@ func TestPredictCachingModes(t *testing.T) {
 		{"hopper uniform", "9.0", L1Default, Pattern{Kind: Uniform}, 1, 32, 1, 1},
 	}
 	for _, tt := range tests {
-		p, err := PredictWith(tt.cc, 4, 32, tt.pattern, Options{L1: tt.l1})
-		if err != nil {
-			t.Fatalf("%s: %v", tt.name, err)
-		}
-		if p.Transactions != tt.tx || p.TransactionBytes != tt.txBytes || p.L1Transactions != tt.l1Tx || p.L2Sectors != tt.sectors {
-			t.Errorf("%s: got %v × %d B transactions, %v L1, %v sectors, want %v × %d B, %v, %v",
-				tt.name, p.Transactions, p.TransactionBytes, p.L1Transactions, p.L2Sectors, tt.tx, tt.txBytes, tt.l1Tx, tt.sectors)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := PredictWith(tt.cc, 4, 32, tt.pattern, Options{L1: tt.l1})
+			if err != nil {
+				t.Fatalf("%s: %v", tt.name, err)
+			}
+			if p.Transactions != tt.tx || p.TransactionBytes != tt.txBytes || p.L1Transactions != tt.l1Tx || p.L2Sectors != tt.sectors {
+				t.Errorf("%s: got %v × %d B transactions, %v L1, %v sectors, want %v × %d B, %v, %v",
+					tt.name, p.Transactions, p.TransactionBytes, p.L1Transactions, p.L2Sectors, tt.tx, tt.txBytes, tt.l1Tx, tt.sectors)
+			}
+		})
 	}
 }
 
@@ -216,14 +225,16 @@ func TestPredictSectorsPerRequest(t *testing.T) {
 		{8, "stride:2", 16}, {8, "stride:4", 32}, {4, "uniform", 1}, {16, "uniform", 1},
 	}
 	for _, tt := range tests {
-		p, _ := ParsePattern(tt.pattern)
-		got, err := Predict("8.0", tt.elemBytes, 32, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.SectorsPerRequest != tt.want {
-			t.Errorf("%d-byte %s: got %v sectors/request, want %v", tt.elemBytes, tt.pattern, got.SectorsPerRequest, tt.want)
-		}
+		t.Run(tt.pattern, func(t *testing.T) {
+			p, _ := ParsePattern(tt.pattern)
+			got, err := Predict("8.0", tt.elemBytes, 32, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.SectorsPerRequest != tt.want {
+				t.Errorf("%d-byte %s: got %v sectors/request, want %v", tt.elemBytes, tt.pattern, got.SectorsPerRequest, tt.want)
+			}
+		})
 	}
 }
 
@@ -252,9 +263,11 @@ func TestIdealSectors(t *testing.T) {
 		{16, 64, Ideal{L1: 8, L2: 32, L1PerWarp: 4, L2PerWarp: 16}},
 	}
 	for _, tt := range tests {
-		if got := IdealSectors(tt.elemBytes, tt.threads); got != tt.want {
-			t.Errorf("IdealSectors(%v, %v): got %+v, want %+v", tt.elemBytes, tt.threads, got, tt.want)
-		}
+		t.Run(fmt.Sprint(tt.elemBytes), func(t *testing.T) {
+			if got := IdealSectors(tt.elemBytes, tt.threads); got != tt.want {
+				t.Errorf("IdealSectors(%v, %v): got %+v, want %+v", tt.elemBytes, tt.threads, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -272,13 +285,15 @@ func TestParsePattern(t *testing.T) {
 		{"random", Pattern{Kind: Random}},
 	}
 	for _, tt := range tests {
-		got, err := ParsePattern(tt.in)
-		if err != nil || got != tt.want {
-			t.Errorf("ParsePattern(%q): got %+v, %v, want %+v", tt.in, got, err, tt.want)
-		}
-		if rt, err := ParsePattern(got.String()); err != nil || rt != got {
-			t.Errorf("ParsePattern(%q.String() = %q): got %+v, %v", tt.in, got.String(), rt, err)
-		}
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParsePattern(tt.in)
+			if err != nil || got != tt.want {
+				t.Errorf("ParsePattern(%q): got %+v, %v, want %+v", tt.in, got, err, tt.want)
+			}
+			if rt, err := ParsePattern(got.String()); err != nil || rt != got {
+				t.Errorf("ParsePattern(%q.String() = %q): got %+v, %v", tt.in, got.String(), rt, err)
+			}
+		})
 	}
 }
 
@@ -314,12 +329,14 @@ func TestPredictError(t *testing.T) {
 		{"random over too few", "7.0", 4, 32, Pattern{Kind: Random}, Options{Elements: 16}},
 	}
 	for _, tt := range tests {
-		_, err := PredictWith(tt.cc, tt.elemBytes, tt.threads, tt.p, tt.opt)
-		if err == nil {
-			t.Errorf("%s: got no error", tt.name)
-		} else if !strings.HasPrefix(err.Error(), "predict: ") {
-			t.Errorf("%s: error %q does not name the stage", tt.name, err)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := PredictWith(tt.cc, tt.elemBytes, tt.threads, tt.p, tt.opt)
+			if err == nil {
+				t.Errorf("%s: got no error", tt.name)
+			} else if !strings.HasPrefix(err.Error(), "predict: ") {
+				t.Errorf("%s: error %q does not name the stage", tt.name, err)
+			}
+		})
 	}
 }
 

@@ -38,15 +38,17 @@ func TestExplain(t *testing.T) {
 		{"no data", 4, 0, 4, "unknown", 0, 0, "cannot explain"},
 	}
 	for _, tt := range tests {
-		got := Explain(tt.elemBytes, tt.spr, tt.ideal)
-		if got.Kind.String() != tt.pattern || got.StrideBytes != tt.stride || got.OffsetBytes != tt.offset {
-			t.Errorf("%s: Explain(%v, %v, %v): got %q stride %v offset %v, want %q stride %v offset %v (%s)",
-				tt.name, tt.elemBytes, tt.spr, tt.ideal, got.Kind, got.StrideBytes, got.OffsetBytes,
-				tt.pattern, tt.stride, tt.offset, got.Text)
-		}
-		if !strings.Contains(got.Text, tt.textContains) {
-			t.Errorf("%s: Explain(%v, %v, %v): text %q does not contain %q", tt.name, tt.elemBytes, tt.spr, tt.ideal, got.Text, tt.textContains)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			got := Explain(tt.elemBytes, tt.spr, tt.ideal)
+			if got.Kind.String() != tt.pattern || got.StrideBytes != tt.stride || got.OffsetBytes != tt.offset {
+				t.Errorf("%s: Explain(%v, %v, %v): got %q stride %v offset %v, want %q stride %v offset %v (%s)",
+					tt.name, tt.elemBytes, tt.spr, tt.ideal, got.Kind, got.StrideBytes, got.OffsetBytes,
+					tt.pattern, tt.stride, tt.offset, got.Text)
+			}
+			if !strings.Contains(got.Text, tt.textContains) {
+				t.Errorf("%s: Explain(%v, %v, %v): text %q does not contain %q", tt.name, tt.elemBytes, tt.spr, tt.ideal, got.Text, tt.textContains)
+			}
+		})
 	}
 }
 
@@ -67,15 +69,17 @@ func TestExplainInvertsPredict(t *testing.T) {
 	}
 	for _, cc := range []string{"7.0", "9.0", "3.5"} {
 		for _, tt := range tests {
-			p, _ := ParsePattern(tt.pattern)
-			pr, err := PredictWith(cc, tt.elemBytes, 1<<20, p, Options{Elements: 1 << 26})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := Explain(float64(tt.elemBytes), pr.SectorsPerRequest, pr.IdealSectorsPerRequest); got.Kind.String() != tt.want {
-				t.Errorf("cc %s, %d-byte %s: Explain(%.2f sectors/request): got %q, want %q (%s)",
-					cc, tt.elemBytes, tt.pattern, pr.SectorsPerRequest, got.Kind, tt.want, got.Text)
-			}
+			t.Run(tt.pattern, func(t *testing.T) {
+				p, _ := ParsePattern(tt.pattern)
+				pr, err := PredictWith(cc, tt.elemBytes, 1<<20, p, Options{Elements: 1 << 26})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := Explain(float64(tt.elemBytes), pr.SectorsPerRequest, pr.IdealSectorsPerRequest); got.Kind.String() != tt.want {
+					t.Errorf("cc %s, %d-byte %s: Explain(%.2f sectors/request): got %q, want %q (%s)",
+						cc, tt.elemBytes, tt.pattern, pr.SectorsPerRequest, got.Kind, tt.want, got.Text)
+				}
+			})
 		}
 	}
 }
@@ -101,17 +105,19 @@ func TestCheckMeasurement(t *testing.T) {
 		{"negative", Measurement{Requests: -1}, []string{"requests"}, []bool{true}},
 	}
 	for _, tt := range tests {
-		got := CheckMeasurement(tt.m)
-		if len(got) != len(tt.fields) {
-			t.Errorf("%s: CheckMeasurement(%+v): got %v, want problems with %v", tt.name, tt.m, got, tt.fields)
-			continue
-		}
-		for i, p := range got {
-			if p.Field != tt.fields[i] || p.Impossible != tt.impossible[i] {
-				t.Errorf("%s: problem %d: got %s (impossible %v), want %s (impossible %v)",
-					tt.name, i, p.Error(), p.Impossible, tt.fields[i], tt.impossible[i])
+		t.Run(tt.name, func(t *testing.T) {
+			got := CheckMeasurement(tt.m)
+			if len(got) != len(tt.fields) {
+				t.Errorf("%s: CheckMeasurement(%+v): got %v, want problems with %v", tt.name, tt.m, got, tt.fields)
+				return
 			}
-		}
+			for i, p := range got {
+				if p.Field != tt.fields[i] || p.Impossible != tt.impossible[i] {
+					t.Errorf("%s: problem %d: got %s (impossible %v), want %s (impossible %v)",
+						tt.name, i, p.Error(), p.Impossible, tt.fields[i], tt.impossible[i])
+				}
+			}
+		})
 	}
 }
 
@@ -131,15 +137,17 @@ func TestPlausible(t *testing.T) {
 		{"efficiency beyond broadcast", 4, 4, 4, 1000, []string{"impossible: efficiency: 1000% exceeds 400%", "efficiency: 1000% disagrees"}},
 	}
 	for _, tt := range tests {
-		got := Plausible(tt.elem, tt.spr, tt.ideal, tt.effPct)
-		if len(got) != len(tt.want) {
-			t.Errorf("%s: Plausible(%v, %v, %v, %v): got %q, want %d problems", tt.name, tt.elem, tt.spr, tt.ideal, tt.effPct, got, len(tt.want))
-			continue
-		}
-		for i := range got {
-			if !strings.HasPrefix(got[i], tt.want[i]) {
-				t.Errorf("%s: problem %d: got %q, want prefix %q", tt.name, i, got[i], tt.want[i])
+		t.Run(tt.name, func(t *testing.T) {
+			got := Plausible(tt.elem, tt.spr, tt.ideal, tt.effPct)
+			if len(got) != len(tt.want) {
+				t.Errorf("%s: Plausible(%v, %v, %v, %v): got %q, want %d problems", tt.name, tt.elem, tt.spr, tt.ideal, tt.effPct, got, len(tt.want))
+				return
 			}
-		}
+			for i := range got {
+				if !strings.HasPrefix(got[i], tt.want[i]) {
+					t.Errorf("%s: problem %d: got %q, want prefix %q", tt.name, i, got[i], tt.want[i])
+				}
+			}
+		})
 	}
 }

@@ -38,10 +38,12 @@ func TestPeakBandwidthSeeds(t *testing.T) {
 		{"Tesla K80", 240, "cpsc424: K80 480 GB/s per board of two GPUs"},
 	}
 	for _, tt := range tests {
-		s := mustLookup(t, tt.device)
-		if got := s.PeakBandwidth() / 1e9; !within(got, tt.gbps, 0.01) {
-			t.Errorf("%s PeakBandwidth: got %.1f GB/s, want %g ± 1%% (%s)", tt.device, got, tt.gbps, tt.source)
-		}
+		t.Run(tt.device, func(t *testing.T) {
+			s := mustLookup(t, tt.device)
+			if got := s.PeakBandwidth() / 1e9; !within(got, tt.gbps, 0.01) {
+				t.Errorf("%s PeakBandwidth: got %.1f GB/s, want %g ± 1%% (%s)", tt.device, got, tt.gbps, tt.source)
+			}
+		})
 	}
 	// The GTX 280 slide's binary-units figure: / 1024^3 = 131.9.
 	if got := mustLookup(t, "GeForce GTX 280").PeakBandwidth() / (1 << 30); math.Abs(got-131.9) > 0.1 {
@@ -150,14 +152,16 @@ func TestLookup(t *testing.T) {
 		{"GeForce GTX 950", "GeForce GTX 950"},
 	}
 	for _, tt := range tests {
-		s, ok := Lookup(tt.device)
-		if !ok {
-			t.Errorf("Lookup(%q): not found, want %s", tt.device, tt.want)
-			continue
-		}
-		if s.Name != tt.want {
-			t.Errorf("Lookup(%q): got %s, want %s", tt.device, s.Name, tt.want)
-		}
+		t.Run(tt.device, func(t *testing.T) {
+			s, ok := Lookup(tt.device)
+			if !ok {
+				t.Errorf("Lookup(%q): not found, want %s", tt.device, tt.want)
+				return
+			}
+			if s.Name != tt.want {
+				t.Errorf("Lookup(%q): got %s, want %s", tt.device, s.Name, tt.want)
+			}
+		})
 	}
 	// Names that must not be mistaken for a listed GPU.
 	for _, device := range []string{"", "Tesla V100S-PCIE-32GB", "GeForce GTX 10800", "Tesla K2", "(0)"} {
@@ -190,17 +194,19 @@ func TestByCC(t *testing.T) {
 		{"1.3", "GeForce GTX 280"},
 	}
 	for _, tt := range tests {
-		s, ok := ByCC(tt.cc)
-		if !ok {
-			t.Errorf("ByCC(%q): not found, want %s", tt.cc, tt.want)
-			continue
-		}
-		if s.Name != tt.want {
-			t.Errorf("ByCC(%q): got %s, want %s", tt.cc, s.Name, tt.want)
-		}
-		if major, minor, _ := ParseCC(tt.cc); s.CC != formatCC(major, minor) {
-			t.Errorf("ByCC(%q): got a CC %s GPU", tt.cc, s.CC)
-		}
+		t.Run(tt.cc, func(t *testing.T) {
+			s, ok := ByCC(tt.cc)
+			if !ok {
+				t.Errorf("ByCC(%q): not found, want %s", tt.cc, tt.want)
+				return
+			}
+			if s.Name != tt.want {
+				t.Errorf("ByCC(%q): got %s, want %s", tt.cc, s.Name, tt.want)
+			}
+			if major, minor, _ := ParseCC(tt.cc); s.CC != formatCC(major, minor) {
+				t.Errorf("ByCC(%q): got a CC %s GPU", tt.cc, s.CC)
+			}
+		})
 	}
 	for _, cc := range []string{"4.0", "x", ""} {
 		if s, ok := ByCC(cc); ok {
@@ -223,10 +229,12 @@ func TestParseCC(t *testing.T) {
 		{"sm_90a", 9, 0}, {"12.0", 12, 0}, {"sm_120", 12, 0}, {"100", 10, 0}, {" 1.3 ", 1, 3},
 	}
 	for _, tt := range tests {
-		major, minor, err := ParseCC(tt.in)
-		if err != nil || major != tt.major || minor != tt.minor {
-			t.Errorf("ParseCC(%q): got %d.%d, %v, want %d.%d", tt.in, major, minor, err, tt.major, tt.minor)
-		}
+		t.Run(tt.in, func(t *testing.T) {
+			major, minor, err := ParseCC(tt.in)
+			if err != nil || major != tt.major || minor != tt.minor {
+				t.Errorf("ParseCC(%q): got %d.%d, %v, want %d.%d", tt.in, major, minor, err, tt.major, tt.minor)
+			}
+		})
 	}
 }
 
@@ -272,9 +280,11 @@ func TestPeakFLOPs(t *testing.T) {
 		{"GTX 280 DP", mustLookup(t, "GeForce GTX 280").PeakFP64(), 77.8e9},
 	}
 	for _, tt := range tests {
-		if !within(tt.got, tt.want, 0.02) {
-			t.Errorf("%s: got %.4g FLOP/s, want %.4g ± 2%%", tt.name, tt.got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			if !within(tt.got, tt.want, 0.02) {
+				t.Errorf("%s: got %.4g FLOP/s, want %.4g ± 2%%", tt.name, tt.got, tt.want)
+			}
+		})
 	}
 }
 
@@ -314,10 +324,12 @@ func TestRidge(t *testing.T) {
 		{"Tesla P100-PCIE-12GB", 17.01, 8.50},
 	}
 	for _, tt := range tests {
-		s := mustLookup(t, tt.device)
-		if !within(s.RidgeFP32(), tt.fp32, 0.005) || !within(s.RidgeFP64(), tt.fp64, 0.005) {
-			t.Errorf("%s ridges: got %.2f, %.2f FLOP/B, want %.2f, %.2f", tt.device, s.RidgeFP32(), s.RidgeFP64(), tt.fp32, tt.fp64)
-		}
+		t.Run(tt.device, func(t *testing.T) {
+			s := mustLookup(t, tt.device)
+			if !within(s.RidgeFP32(), tt.fp32, 0.005) || !within(s.RidgeFP64(), tt.fp64, 0.005) {
+				t.Errorf("%s ridges: got %.2f, %.2f FLOP/B, want %.2f, %.2f", tt.device, s.RidgeFP32(), s.RidgeFP64(), tt.fp32, tt.fp64)
+			}
+		})
 	}
 }
 
@@ -328,10 +340,12 @@ func TestResolveArch(t *testing.T) {
 		{"TITAN V", "7.0"}, {"Quadro FX 5600 (0)", "1.0"},
 	}
 	for _, tt := range tests {
-		got, err := ResolveArch(tt.in)
-		if err != nil || got != tt.want {
-			t.Errorf("ResolveArch(%q): got %q, %v, want %q", tt.in, got, err, tt.want)
-		}
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ResolveArch(tt.in)
+			if err != nil || got != tt.want {
+				t.Errorf("ResolveArch(%q): got %q, %v, want %q", tt.in, got, err, tt.want)
+			}
+		})
 	}
 	for _, in := range []string{"", "4.0", "Larrabee", "sm_"} {
 		if got, err := ResolveArch(in); err == nil {
@@ -356,14 +370,16 @@ func TestShortNames(t *testing.T) {
 		{"A100 80GB PCIe", "A100 80GB PCIe"}, {"NVIDIA A100-SXM4-80GB", "A100-SXM4-80GB"}, {"A100-PCIE-40GB", "A100-SXM4-40GB"},
 		{"sm_75", "Tesla T4"}, {"8.6", "A10"}, {"sm_90", "H100 SXM5 80GB"}, {"12.0", "GeForce RTX 5090"},
 	} {
-		s, ok := Resolve(tt.name)
-		if !ok || s.Name != tt.want {
-			got := "nothing"
-			if ok {
-				got = s.Name
+		t.Run(tt.name, func(t *testing.T) {
+			s, ok := Resolve(tt.name)
+			if !ok || s.Name != tt.want {
+				got := "nothing"
+				if ok {
+					got = s.Name
+				}
+				t.Errorf("Resolve(%q): got %s, want %s", tt.name, got, tt.want)
 			}
-			t.Errorf("Resolve(%q): got %s, want %s", tt.name, got, tt.want)
-		}
+		})
 	}
 	for _, name := range []string{"", "H", "RTX", "X100", "sm_40"} {
 		if s, ok := Resolve(name); ok {
@@ -384,14 +400,16 @@ func TestTensorCores(t *testing.T) {
 		{"A100-SXM4-40GB", true, true, 8}, {"A10G", true, true, 0}, {"L4", true, true, 0}, {"H100 SXM5 80GB", true, true, 7.4},
 		{"B200", true, true, 7.4}, {"GeForce RTX 5090", true, true, 0},
 	} {
-		s, ok := Resolve(tt.gpu)
-		if !ok {
-			t.Fatalf("%s not in the table", tt.gpu)
-		}
-		tc := s.TensorCores()
-		if tc.Any() != tt.any || tc.Has("tf32") != tt.tf32 || tc.TF32Ratio != tt.ratio {
-			t.Errorf("%s: got any %v, tf32 %v, ratio %v; want %v, %v, %v", tt.gpu, tc.Any(), tc.Has("tf32"), tc.TF32Ratio, tt.any, tt.tf32, tt.ratio)
-		}
+		t.Run(tt.gpu, func(t *testing.T) {
+			s, ok := Resolve(tt.gpu)
+			if !ok {
+				t.Fatalf("%s not in the table", tt.gpu)
+			}
+			tc := s.TensorCores()
+			if tc.Any() != tt.any || tc.Has("tf32") != tt.tf32 || tc.TF32Ratio != tt.ratio {
+				t.Errorf("%s: got any %v, tf32 %v, ratio %v; want %v, %v, %v", tt.gpu, tc.Any(), tc.Has("tf32"), tc.TF32Ratio, tt.any, tt.tf32, tt.ratio)
+			}
+		})
 	}
 }
 

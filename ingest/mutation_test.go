@@ -374,29 +374,31 @@ func TestDecimalCommaAndInfinity(t *testing.T) {
 	row := lines[6]
 	i := strings.LastIndexByte(row, ',')
 	for _, c := range []struct{ value, note string }{{`"965,5"`, "decimal comma"}, {"inf", "infinite"}, {"1e400", "infinite"}, {"9.6.5", ""}} {
-		mut := append(append(append([]string{}, lines[:6]...), row[:i+1]+c.value+"\n"), lines[7:]...)
-		run, err := Read(strings.NewReader(strings.Join(mut, "")), path, Options{}, Sink{})
-		if c.note == "" {
-			if err == nil || !strings.Contains(err.Error(), path+":7:") {
-				t.Errorf("%s: %v, want an error at line 7", c.value, err)
+		t.Run(c.value, func(t *testing.T) {
+			mut := append(append(append([]string{}, lines[:6]...), row[:i+1]+c.value+"\n"), lines[7:]...)
+			run, err := Read(strings.NewReader(strings.Join(mut, "")), path, Options{}, Sink{})
+			if c.note == "" {
+				if err == nil || !strings.Contains(err.Error(), path+":7:") {
+					t.Errorf("%s: %v, want an error at line 7", c.value, err)
+				}
+				return
 			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", c.value, err)
-		}
-		notes := 0
-		for _, m := range run.Messages {
-			if m.Level == "note" && strings.HasPrefix(m.Text, c.note) && m.Line == 7 {
-				notes++
+			if err != nil {
+				t.Fatalf("%s: %v", c.value, err)
 			}
-		}
-		if notes != 1 {
-			t.Errorf("%s: %d notes %q at line 7, want 1: %v", c.value, notes, c.note, run.Messages)
-		}
-		v, ok := run.Kernels[0].Metric("inst_per_warp")
-		if c.note == "decimal comma" && (!ok || v.Value != 965.5) {
-			t.Errorf("%s: inst_per_warp = %v, want 965.5", c.value, v.Value)
-		}
+			notes := 0
+			for _, m := range run.Messages {
+				if m.Level == "note" && strings.HasPrefix(m.Text, c.note) && m.Line == 7 {
+					notes++
+				}
+			}
+			if notes != 1 {
+				t.Errorf("%s: %d notes %q at line 7, want 1: %v", c.value, notes, c.note, run.Messages)
+			}
+			v, ok := run.Kernels[0].Metric("inst_per_warp")
+			if c.note == "decimal comma" && (!ok || v.Value != 965.5) {
+				t.Errorf("%s: inst_per_warp = %v, want 965.5", c.value, v.Value)
+			}
+		})
 	}
 }

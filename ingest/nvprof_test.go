@@ -148,14 +148,16 @@ func TestNvprofUnits(t *testing.T) {
 		{"dram_utilization", 0, "level", ""},
 		{"dram_read_throughput", 0, "B/s", ""},
 	} {
-		m, ok := k.Metric(tt.name)
-		if !ok {
-			t.Errorf("matrixMul metrics: no %s", tt.name)
-			continue
-		}
-		if m.Unit != tt.unit || !m.IsNumber() {
-			t.Errorf("matrixMul %s: got %v %q (raw %q), want a number in %q", tt.name, m.Value, m.Unit, m.Raw, tt.unit)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			m, ok := k.Metric(tt.name)
+			if !ok {
+				t.Errorf("matrixMul metrics: no %s", tt.name)
+				return
+			}
+			if m.Unit != tt.unit || !m.IsNumber() {
+				t.Errorf("matrixMul %s: got %v %q (raw %q), want a number in %q", tt.name, m.Value, m.Unit, m.Raw, tt.unit)
+			}
+		})
 	}
 	if k.Invocations != 301 || k.ID != "0" || k.Device != "GeForce GTX 1080 Ti" || k.DeviceIndex != 0 {
 		t.Errorf("matrixMul metrics kernel: got n=%d id=%s device %q (%d)", k.Invocations, k.ID, k.Device, k.DeviceIndex)
@@ -328,10 +330,12 @@ func TestNvprofTraceVariants(t *testing.T) {
 		kind  string
 		bytes float64
 	}{{"um CPU page faults", math.NaN()}, {"um GPU page faults", math.NaN()}, {"um Memcpy HtoD", 65536}} {
-		a := run.Activities[i]
-		if a.Kind != want.kind || !(a.Bytes == want.bytes || math.IsNaN(a.Bytes) && math.IsNaN(want.bytes)) {
-			t.Errorf("trace22 activity %d: got kind %q bytes %v, want %q %v", i, a.Kind, a.Bytes, want.kind, want.bytes)
-		}
+		t.Run(want.kind, func(t *testing.T) {
+			a := run.Activities[i]
+			if a.Kind != want.kind || !(a.Bytes == want.bytes || math.IsNaN(a.Bytes) && math.IsNaN(want.bytes)) {
+				t.Errorf("trace22 activity %d: got kind %q bytes %v, want %q %v", i, a.Kind, a.Bytes, want.kind, want.bytes)
+			}
+		})
 	}
 	if k := run.Kernels[0]; k.ID != "99" || k.DynamicSMem != 1000 || !near(k.Duration, 1e-5) {
 		t.Errorf("trace22 kernel: got %s", k)
@@ -376,19 +380,21 @@ func TestProfilerMatch(t *testing.T) {
 		mine[f] = true
 	}
 	for _, tt := range tests {
-		h := split(tt.header)
-		var got []string
-		for _, imp := range Importers {
-			if mine[imp.Name()] && imp.Match(h) {
-				got = append(got, imp.Name())
+		t.Run(tt.header, func(t *testing.T) {
+			h := split(tt.header)
+			var got []string
+			for _, imp := range Importers {
+				if mine[imp.Name()] && imp.Match(h) {
+					got = append(got, imp.Name())
+				}
 			}
-		}
-		want := ""
-		if mine[tt.want] {
-			want = tt.want
-		}
-		if strings.Join(got, ",") != want {
-			t.Errorf("%s: matched by %v, want %q only", tt.header, got, want)
-		}
+			want := ""
+			if mine[tt.want] {
+				want = tt.want
+			}
+			if strings.Join(got, ",") != want {
+				t.Errorf("%s: matched by %v, want %q only", tt.header, got, want)
+			}
+		})
 	}
 }

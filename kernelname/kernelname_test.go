@@ -63,16 +63,18 @@ func TestClassify(t *testing.T) {
 		{"void matrixMulCUDA<32>(float *, float *, float *, int, int)", User, Other, false, "matrixMulCUDA<32>"},
 		{"_Z6vecAddIfEvPT_S1_S1_i", User, Other, false, "_Z6vecAddIfEvPT_S1_S1_i"},
 	} {
-		got := Classify(tt.name)
-		if got.Library != tt.lib || got.Kind != tt.kind || got.FP32SIMT != tt.simt {
-			t.Errorf("Classify(%.60q) = %v %v simt=%v, want %v %v simt=%v", tt.name, got.Library, got.Kind, got.FP32SIMT, tt.lib, tt.kind, tt.simt)
-		}
-		if tt.display != "" && got.Display != tt.display {
-			t.Errorf("Display(%.60q) = %q, want %q", tt.name, got.Display, tt.display)
-		}
-		if len(got.Display) > MaxDisplay+len("…") {
-			t.Errorf("Display(%.60q) is %d bytes long", tt.name, len(got.Display))
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			got := Classify(tt.name)
+			if got.Library != tt.lib || got.Kind != tt.kind || got.FP32SIMT != tt.simt {
+				t.Errorf("Classify(%.60q) = %v %v simt=%v, want %v %v simt=%v", tt.name, got.Library, got.Kind, got.FP32SIMT, tt.lib, tt.kind, tt.simt)
+			}
+			if tt.display != "" && got.Display != tt.display {
+				t.Errorf("Display(%.60q) = %q, want %q", tt.name, got.Display, tt.display)
+			}
+			if len(got.Display) > MaxDisplay+len("…") {
+				t.Errorf("Display(%.60q) is %d bytes long", tt.name, len(got.Display))
+			}
+		})
 	}
 }
 

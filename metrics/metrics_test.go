@@ -41,25 +41,27 @@ func TestDerive(t *testing.T) {
 		// Kepler wide table, metrics named by description.
 		{"../ingest/testdata/nvprof/ieee2017-gtxtitan-wide-per-kernel-events-metrics.csv", 0, "gld_efficiency", -1, 0},
 	} {
-		run, err := ingest.ReadFile(tt.file, ingest.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		k := run.Kernels[tt.kernel]
-		var dev metrics.Device
-		if s, ok := gpumodel.Lookup(k.Device); ok {
-			dev = metrics.Device{Name: s.Name, SMs: s.SMs, PeakBandwidth: s.PeakBandwidth()}
-		}
-		got, ok := metrics.Derive(k, dev).Get(tt.metric)
-		if tt.want < 0 { // only present
-			if !ok {
-				t.Errorf("%s kernel %d: no %s", tt.file, tt.kernel, tt.metric)
+		t.Run(tt.file, func(t *testing.T) {
+			run, err := ingest.ReadFile(tt.file, ingest.Options{})
+			if err != nil {
+				t.Fatal(err)
 			}
-			continue
-		}
-		if !ok || math.Abs(got-tt.want) > tt.tol*math.Abs(tt.want) {
-			t.Errorf("%s kernel %d: %s = %v (present %v), want %v", tt.file, tt.kernel, tt.metric, got, ok, tt.want)
-		}
+			k := run.Kernels[tt.kernel]
+			var dev metrics.Device
+			if s, ok := gpumodel.Lookup(k.Device); ok {
+				dev = metrics.Device{Name: s.Name, SMs: s.SMs, PeakBandwidth: s.PeakBandwidth()}
+			}
+			got, ok := metrics.Derive(k, dev).Get(tt.metric)
+			if tt.want < 0 { // only present
+				if !ok {
+					t.Errorf("%s kernel %d: no %s", tt.file, tt.kernel, tt.metric)
+				}
+				return
+			}
+			if !ok || math.Abs(got-tt.want) > tt.tol*math.Abs(tt.want) {
+				t.Errorf("%s kernel %d: %s = %v (present %v), want %v", tt.file, tt.kernel, tt.metric, got, ok, tt.want)
+			}
+		})
 	}
 }
 
@@ -113,9 +115,11 @@ func TestShareText(t *testing.T) {
 		v    float64
 		want string
 	}{{0.25, "25.0%"}, {0.0005, "0.1%"}, {0.0004, "<0.1%"}, {1e-9, "<0.1%"}, {0, "0.0%"}, {math.NaN(), "?"}} {
-		if got := metrics.ShareText(tc.v); got != tc.want {
-			t.Errorf("ShareText(%v) = %q, want %q", tc.v, got, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			if got := metrics.ShareText(tc.v); got != tc.want {
+				t.Errorf("ShareText(%v) = %q, want %q", tc.v, got, tc.want)
+			}
+		})
 	}
 }
 

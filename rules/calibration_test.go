@@ -256,35 +256,37 @@ func TestCalibrationAtomics(t *testing.T) {
 			[]string{"warpReduceShfl(float *, const float *, int)", "cgReduce(float *, const float *, int)"}, nil,
 			[]float64{232.4, 232.4}},
 	} {
-		ks := calibration(t, tc.file)
-		f := ks[tc.fixed]
-		if f == nil {
-			t.Fatalf("%s: %s missing", tc.file, tc.fixed)
-		}
-		for i, broken := range tc.broken {
-			b := ks[broken]
-			if b == nil {
-				t.Fatalf("%s: %s missing", tc.file, broken)
+		t.Run(tc.file, func(t *testing.T) {
+			ks := calibration(t, tc.file)
+			f := ks[tc.fixed]
+			if f == nil {
+				t.Fatalf("%s: %s missing", tc.file, tc.fixed)
 			}
-			if got := median(b.dur) * 1e6; math.Abs(got-tc.tBrokenUs[i]) > 1 {
-				t.Errorf("%s: %.1f µs, the capture says %.1f", broken, got, tc.tBrokenUs[i])
+			for i, broken := range tc.broken {
+				b := ks[broken]
+				if b == nil {
+					t.Fatalf("%s: %s missing", tc.file, broken)
+				}
+				if got := median(b.dur) * 1e6; math.Abs(got-tc.tBrokenUs[i]) > 1 {
+					t.Errorf("%s: %.1f µs, the capture says %.1f", broken, got, tc.tBrokenUs[i])
+				}
+				measured := 1 - median(f.dur)/median(b.dur)
+				estimate := median(b.gains)
+				t.Logf("%s → %s: measured %.3f, estimated %.3f [%v]", broken, tc.fixed, measured, estimate, b.rules)
+				if _, ok := b.rules["atomic-serialization"]; !ok {
+					t.Errorf("%s: no atomic-serialization finding", broken)
+				}
+				if math.Abs(estimate-measured) > 0.05 {
+					t.Errorf("%s: estimated gain %.3f, measured %.3f", broken, estimate, measured)
+				}
 			}
-			measured := 1 - median(f.dur)/median(b.dur)
-			estimate := median(b.gains)
-			t.Logf("%s → %s: measured %.3f, estimated %.3f [%v]", broken, tc.fixed, measured, estimate, b.rules)
-			if _, ok := b.rules["atomic-serialization"]; !ok {
-				t.Errorf("%s: no atomic-serialization finding", broken)
+			for _, name := range tc.contended {
+				if k := ks[name]; k == nil {
+					t.Errorf("%s missing", name)
+				} else if _, ok := k.rules["atomic-serialization"]; !ok {
+					t.Errorf("%s: contended histogram atomics not reported", name)
+				}
 			}
-			if math.Abs(estimate-measured) > 0.05 {
-				t.Errorf("%s: estimated gain %.3f, measured %.3f", broken, estimate, measured)
-			}
-		}
-		for _, name := range tc.contended {
-			if k := ks[name]; k == nil {
-				t.Errorf("%s missing", name)
-			} else if _, ok := k.rules["atomic-serialization"]; !ok {
-				t.Errorf("%s: contended histogram atomics not reported", name)
-			}
-		}
+		})
 	}
 }

@@ -57,14 +57,16 @@ func TestSelect(t *testing.T) {
 		{"all,-*-bound", len(rules.All) - 3, false},
 		{"no-such-rule", 0, true},
 	} {
-		got, err := selectRules(tt.spec)
-		if (err != nil) != tt.err {
-			t.Errorf("Select(%q): error %v, want error %v", tt.spec, err, tt.err)
-			continue
-		}
-		if len(got) != tt.want {
-			t.Errorf("Select(%q): got %d rules, want %d", tt.spec, len(got), tt.want)
-		}
+		t.Run(tt.spec, func(t *testing.T) {
+			got, err := selectRules(tt.spec)
+			if (err != nil) != tt.err {
+				t.Errorf("Select(%q): error %v, want error %v", tt.spec, err, tt.err)
+				return
+			}
+			if len(got) != tt.want {
+				t.Errorf("Select(%q): got %d rules, want %d", tt.spec, len(got), tt.want)
+			}
+		})
 	}
 }
 

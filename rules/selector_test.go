@@ -27,16 +27,18 @@ func TestSelectorLists(t *testing.T) {
 		{[]string{"all,-*-bound"}, "memory-bound", false},
 		{nil, "small-grid", false},
 	} {
-		s, err := rules.NewSelector("", tt.failOn, nil)
-		if err != nil {
-			t.Fatalf("%v: %v", tt.failOn, err)
-		}
-		if got := s.Fails(tt.rule); got != tt.want {
-			t.Errorf("fail-on %v, rule %s: got %v, want %v", tt.failOn, tt.rule, got, tt.want)
-		}
-		if !s.Runs(tt.rule) {
-			t.Errorf("checks all: %s does not run", tt.rule)
-		}
+		t.Run(tt.rule, func(t *testing.T) {
+			s, err := rules.NewSelector("", tt.failOn, nil)
+			if err != nil {
+				t.Fatalf("%v: %v", tt.failOn, err)
+			}
+			if got := s.Fails(tt.rule); got != tt.want {
+				t.Errorf("fail-on %v, rule %s: got %v, want %v", tt.failOn, tt.rule, got, tt.want)
+			}
+			if !s.Runs(tt.rule) {
+				t.Errorf("checks all: %s does not run", tt.rule)
+			}
+		})
 	}
 	s, err := rules.NewSelector("all,-low-occupancy", nil, nil)
 	if err != nil || s.Runs("low-occupancy") || !s.Runs("small-grid") {
@@ -69,9 +71,11 @@ func TestSelectorSuppressions(t *testing.T) {
 		{"sync-memcpy", main, true},
 		{"uncoalesced-global", warm, false},
 	} {
-		if _, got := s.Suppressed(tt.rule, tt.k); got != tt.want {
-			t.Errorf("%s on %v: suppressed %v, want %v", tt.rule, tt.k, got, tt.want)
-		}
+		t.Run(tt.rule, func(t *testing.T) {
+			if _, got := s.Suppressed(tt.rule, tt.k); got != tt.want {
+				t.Errorf("%s on %v: suppressed %v, want %v", tt.rule, tt.k, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -88,9 +92,11 @@ func TestSelectorErrors(t *testing.T) {
 		{"", nil, []rules.Suppression{{Rule: "nope", Reason: "x"}}, "unknown rule"},
 		{"", nil, []rules.Suppression{{Rule: "small-grid", Kernel: "(", Reason: "x"}}, "kernel"},
 	} {
-		_, err := rules.NewSelector(tt.checks, tt.failOn, tt.sups)
-		if err == nil || !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%q %v %v: got %v, want an error naming %q", tt.checks, tt.failOn, tt.sups, err, tt.want)
-		}
+		t.Run(tt.checks, func(t *testing.T) {
+			_, err := rules.NewSelector(tt.checks, tt.failOn, tt.sups)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("%q %v %v: got %v, want an error naming %q", tt.checks, tt.failOn, tt.sups, err, tt.want)
+			}
+		})
 	}
 }

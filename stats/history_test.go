@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -16,9 +17,11 @@ func TestStudentTP(t *testing.T) {
 		{12.706, 1, 0.05}, {63.657, 1, 0.01}, {4.303, 2, 0.05}, {2.228, 10, 0.05},
 		{3.169, 10, 0.01}, {2.042, 30, 0.05}, {0, 5, 1},
 	} {
-		if got := StudentTP(c.t, c.df); !near(got, c.p, 2e-3) {
-			t.Errorf("StudentTP(%g, %d) = %g, want %g", c.t, c.df, got, c.p)
-		}
+		t.Run(fmt.Sprint(c.t), func(t *testing.T) {
+			if got := StudentTP(c.t, c.df); !near(got, c.p, 2e-3) {
+				t.Errorf("StudentTP(%g, %d) = %g, want %g", c.t, c.df, got, c.p)
+			}
+		})
 	}
 	if p := StudentTP(1, 0); !math.IsNaN(p) {
 		t.Errorf("df 0: %g, want NaN", p)

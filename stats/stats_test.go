@@ -104,14 +104,16 @@ func TestMannWhitneyWarnings(t *testing.T) {
 		{"NaN ignored", []float64{1, 2, 3, 4, nan}, []float64{5, 6, 7, 8}, 2.0 / 70, "ignored 1 NaN values"},
 	}
 	for _, tt := range tests {
-		c := MannWhitney(tt.x, tt.y)
-		var msgs []string
-		for _, w := range c.Warnings {
-			msgs = append(msgs, w.Error())
-		}
-		if got := strings.Join(msgs, "; "); got != tt.want || !near(c.P, tt.p, 1e-9) {
-			t.Errorf("%s: p %v, warnings %q; want p %v, %q", tt.name, c.P, got, tt.p, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			c := MannWhitney(tt.x, tt.y)
+			var msgs []string
+			for _, w := range c.Warnings {
+				msgs = append(msgs, w.Error())
+			}
+			if got := strings.Join(msgs, "; "); got != tt.want || !near(c.P, tt.p, 1e-9) {
+				t.Errorf("%s: p %v, warnings %q; want p %v, %q", tt.name, c.P, got, tt.p, tt.want)
+			}
+		})
 	}
 }
 
@@ -126,9 +128,11 @@ func TestMedian(t *testing.T) {
 		{[]float64{4, 1, 3, 2}, 2.5},
 		{[]float64{math.NaN(), 1, 3}, 2},
 	} {
-		if got := Median(tt.xs); !near(got, tt.want, 0) {
-			t.Errorf("Median(%v) = %v, want %v", tt.xs, got, tt.want)
-		}
+		t.Run(fmt.Sprint(tt.xs), func(t *testing.T) {
+			if got := Median(tt.xs); !near(got, tt.want, 0) {
+				t.Errorf("Median(%v) = %v, want %v", tt.xs, got, tt.want)
+			}
+		})
 	}
 }
 
@@ -178,8 +182,10 @@ func TestSparkline(t *testing.T) {
 		{[]float64{1, math.NaN(), 3}, "▁ █"},
 		{[]float64{0, 3.4, 3.6, 7}, "▁▄▅█"},
 	} {
-		if got := Sparkline(tt.xs); got != tt.want {
-			t.Errorf("Sparkline(%v) = %q, want %q", tt.xs, got, tt.want)
-		}
+		t.Run(tt.want, func(t *testing.T) {
+			if got := Sparkline(tt.xs); got != tt.want {
+				t.Errorf("Sparkline(%v) = %q, want %q", tt.xs, got, tt.want)
+			}
+		})
 	}
 }

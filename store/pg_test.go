@@ -275,9 +275,11 @@ func TestPGRebind(t *testing.T) {
 		{`SELECT 'it''s ?', ?`, `SELECT 'it''s ?', $1`},
 		{`SELECT '?`, `SELECT '?`},
 	} {
-		if got := pgRebind(tt.in); got != tt.want {
-			t.Errorf("pgRebind(%q) = %q, want %q", tt.in, got, tt.want)
-		}
+		t.Run(tt.in, func(t *testing.T) {
+			if got := pgRebind(tt.in); got != tt.want {
+				t.Errorf("pgRebind(%q) = %q, want %q", tt.in, got, tt.want)
+			}
+		})
 	}
 	// The package's statements have as many $n as ?.
 	q, _ := trendSQL(pgDialect, true, 1, []int64{1, 2, 3}, map[string]string{"a": "b"})

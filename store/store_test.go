@@ -607,20 +607,22 @@ func TestRuns(t *testing.T) {
 		{RunFilter{Labels: map[string]string{"branch": "none"}}, "[]"},
 	}
 	for _, tt := range tests {
-		runs, err := db.Runs(ctx, tt.f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ids []int64
-		for _, r := range runs {
-			ids = append(ids, r.ID)
-			if r.Labels == nil || r.Kernels != 1 || !r.Created.Equal(testNow) {
-				t.Errorf("run %d: labels %v, kernels %d, created %v", r.ID, r.Labels, r.Kernels, r.Created)
+		t.Run(tt.want, func(t *testing.T) {
+			runs, err := db.Runs(ctx, tt.f)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if got := fmt.Sprint(ids); got != tt.want && !(got == "[]" && tt.want == "[]") {
-			t.Errorf("Runs(%+v): got %s, want %s", tt.f, got, tt.want)
-		}
+			var ids []int64
+			for _, r := range runs {
+				ids = append(ids, r.ID)
+				if r.Labels == nil || r.Kernels != 1 || !r.Created.Equal(testNow) {
+					t.Errorf("run %d: labels %v, kernels %d, created %v", r.ID, r.Labels, r.Kernels, r.Created)
+				}
+			}
+			if got := fmt.Sprint(ids); got != tt.want && !(got == "[]" && tt.want == "[]") {
+				t.Errorf("Runs(%+v): got %s, want %s", tt.f, got, tt.want)
+			}
+		})
 	}
 	runs, _ := db.Runs(ctx, RunFilter{})
 	if got := fmt.Sprint(runs[1].Labels); got != "map[branch:dev gpu:a100]" {
@@ -655,13 +657,15 @@ func TestLatestRun(t *testing.T) {
 		{map[string]string{"branch": "main"}, 1, 0},
 		{map[string]string{"branch": "none"}, 0, 0},
 	} {
-		r, err := db.LatestRun(ctx, tt.labels, tt.before)
-		switch {
-		case tt.want == 0 && !errors.Is(err, ErrNotFound):
-			t.Errorf("LatestRun(%v, %d): got %v, %v; want ErrNotFound", tt.labels, tt.before, r.ID, err)
-		case tt.want != 0 && (err != nil || r.ID != tt.want):
-			t.Errorf("LatestRun(%v, %d): got %d, %v; want %d", tt.labels, tt.before, r.ID, err, tt.want)
-		}
+		t.Run(fmt.Sprint(tt.labels), func(t *testing.T) {
+			r, err := db.LatestRun(ctx, tt.labels, tt.before)
+			switch {
+			case tt.want == 0 && !errors.Is(err, ErrNotFound):
+				t.Errorf("LatestRun(%v, %d): got %v, %v; want ErrNotFound", tt.labels, tt.before, r.ID, err)
+			case tt.want != 0 && (err != nil || r.ID != tt.want):
+				t.Errorf("LatestRun(%v, %d): got %d, %v; want %d", tt.labels, tt.before, r.ID, err, tt.want)
+			}
+		})
 	}
 }
 
@@ -750,30 +754,32 @@ func TestQueryPlans(t *testing.T) {
 		{"trend raw", raw, rawArgs, []string{"USING INDEX kernels_name_run"}},
 		{"kernel values", kernelValuesSQL, []any{1, 2}, []string{"SEARCH v USING PRIMARY KEY (metric_id=? AND kernel_id>? AND kernel_id<?)"}},
 	} {
-		rows, err := db.db.Query("EXPLAIN QUERY PLAN "+tt.query, tt.args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, notused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+		t.Run(tt.name, func(t *testing.T) {
+			rows, err := db.db.Query("EXPLAIN QUERY PLAN "+tt.query, tt.args...)
+			if err != nil {
 				t.Fatal(err)
 			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
-		all := strings.Join(plan, "\n")
-		for _, w := range tt.want {
-			if !strings.Contains(all, w) {
-				t.Errorf("%s: plan lacks %q:\n%s", tt.name, w, all)
+			var plan []string
+			for rows.Next() {
+				var id, parent, notused int
+				var detail string
+				if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+					t.Fatal(err)
+				}
+				plan = append(plan, detail)
 			}
-		}
-		for _, bad := range []string{"SCAN k\n", "SCAN v", "SCAN kernels", "SCAN kernel_values"} {
-			if strings.Contains(all+"\n", bad) {
-				t.Errorf("%s: plan has %q:\n%s", tt.name, strings.TrimSpace(bad), all)
+			rows.Close()
+			all := strings.Join(plan, "\n")
+			for _, w := range tt.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("%s: plan lacks %q:\n%s", tt.name, w, all)
+				}
 			}
-		}
+			for _, bad := range []string{"SCAN k\n", "SCAN v", "SCAN kernels", "SCAN kernel_values"} {
+				if strings.Contains(all+"\n", bad) {
+					t.Errorf("%s: plan has %q:\n%s", tt.name, strings.TrimSpace(bad), all)
+				}
+			}
+		})
 	}
 }

@@ -28,22 +28,24 @@ func TestFindingTemplate(t *testing.T) {
 		{"has a \x1e separator", "", nil},
 		{long, "", nil},
 	} {
-		f := profan.ToolFinding{Section: "SOL", Rule: "Rule1", Type: "OPT", SpeedupType: "global", Description: tc.desc}
-		tmpl, nums, ok := splitFinding(nil, nil, &f)
-		if ok != (tc.tmpl != "" || tc.desc == "") {
-			t.Errorf("%.30q: templated %v", tc.desc, ok)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		if want := "SOL\x1fRule1\x1fOPT\x1fglobal\x1f" + tc.tmpl; string(tmpl) != want || strings.Join(nums, "|") != strings.Join(tc.nums, "|") {
-			t.Errorf("%q: got %q %q, want %q %q", tc.desc, tmpl, nums, want, tc.nums)
-		}
-		var g profan.ToolFinding
-		if !joinFinding(&g, string(tmpl), nums) || g.Description != f.Description || g.Section != f.Section || g.SpeedupType != f.SpeedupType {
-			t.Errorf("%q: rebuilt %+v", tc.desc, g)
-		}
+		t.Run(tc.desc, func(t *testing.T) {
+			f := profan.ToolFinding{Section: "SOL", Rule: "Rule1", Type: "OPT", SpeedupType: "global", Description: tc.desc}
+			tmpl, nums, ok := splitFinding(nil, nil, &f)
+			if ok != (tc.tmpl != "" || tc.desc == "") {
+				t.Errorf("%.30q: templated %v", tc.desc, ok)
+				return
+			}
+			if !ok {
+				return
+			}
+			if want := "SOL\x1fRule1\x1fOPT\x1fglobal\x1f" + tc.tmpl; string(tmpl) != want || strings.Join(nums, "|") != strings.Join(tc.nums, "|") {
+				t.Errorf("%q: got %q %q, want %q %q", tc.desc, tmpl, nums, want, tc.nums)
+			}
+			var g profan.ToolFinding
+			if !joinFinding(&g, string(tmpl), nums) || g.Description != f.Description || g.Section != f.Section || g.SpeedupType != f.SpeedupType {
+				t.Errorf("%q: rebuilt %+v", tc.desc, g)
+			}
+		})
 	}
 	var g profan.ToolFinding
 	if joinFinding(&g, "a\x1fb\x1fc\x1fd\x1fone \x1e", nil) || joinFinding(&g, "no fields", nil) {

@@ -16,10 +16,12 @@ func TestParseQuantity(t *testing.T) {
 		{"0.5s", 0.5, QSeconds}, {"80%", 80, QPercent}, {"2x", 2, QTimes}, {"1.5×", 1.5, QTimes},
 		{"0.5", 0.5, QPlain}, {"-3", -3, QPlain}, {"1e3", 1000, QPlain},
 	} {
-		q, err := ParseQuantity(c.in)
-		if err != nil || math.Abs(q.Value-c.v) > 1e-12*math.Abs(c.v) || q.Unit != c.unit {
-			t.Errorf("ParseQuantity(%q) = %+v, %v; want %g unit %d", c.in, q, err, c.v, c.unit)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			q, err := ParseQuantity(c.in)
+			if err != nil || math.Abs(q.Value-c.v) > 1e-12*math.Abs(c.v) || q.Unit != c.unit {
+				t.Errorf("ParseQuantity(%q) = %+v, %v; want %g unit %d", c.in, q, err, c.v, c.unit)
+			}
+		})
 	}
 	for _, bad := range []string{"", "nan", "NaN%", "inf", "-Inf", "us", "5 parsecs", "50u s", "%"} {
 		if q, err := ParseQuantity(bad); err == nil {
@@ -49,17 +51,19 @@ func TestQuantityIn(t *testing.T) {
 		{"50us", "%", false, 0, "time"},
 		{"5%", "sector", false, 0, "percentage"},
 	} {
-		q, err := ParseQuantity(c.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := q.In(c.unit, c.fraction)
-		switch {
-		case c.err == "" && (err != nil || math.Abs(got-c.want) > 1e-12):
-			t.Errorf("%s in %q: %g, %v; want %g", c.in, c.unit, got, err, c.want)
-		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
-			t.Errorf("%s in %q: %g, %v; want an error with %q", c.in, c.unit, got, err, c.err)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			q, err := ParseQuantity(c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := q.In(c.unit, c.fraction)
+			switch {
+			case c.err == "" && (err != nil || math.Abs(got-c.want) > 1e-12):
+				t.Errorf("%s in %q: %g, %v; want %g", c.in, c.unit, got, err, c.want)
+			case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+				t.Errorf("%s in %q: %g, %v; want an error with %q", c.in, c.unit, got, err, c.err)
+			}
+		})
 	}
 }
 
@@ -69,14 +73,16 @@ func TestQuantityRelative(t *testing.T) {
 		want float64
 		ok   bool
 	}{{"10%", 0.1, true}, {"10", 0.1, true}, {"2x", 1, true}, {"1.1x", 0.1, true}, {"0.5x", 0, false}, {"-5%", 0, false}, {"5ms", 0, false}} {
-		q, err := ParseQuantity(c.in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got, err := q.Relative()
-		if (err == nil) != c.ok || (c.ok && math.Abs(got-c.want) > 1e-12) {
-			t.Errorf("Relative(%s) = %g, %v; want %g ok=%v", c.in, got, err, c.want, c.ok)
-		}
+		t.Run(c.in, func(t *testing.T) {
+			q, err := ParseQuantity(c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := q.Relative()
+			if (err == nil) != c.ok || (c.ok && math.Abs(got-c.want) > 1e-12) {
+				t.Errorf("Relative(%s) = %g, %v; want %g ok=%v", c.in, got, err, c.want, c.ok)
+			}
+		})
 	}
 }
 

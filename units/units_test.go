@@ -103,10 +103,12 @@ func TestParseNumber(t *testing.T) {
 		{".", 0, false, true},
 		{"-", 0, false, false},
 	} {
-		v, ok, err := ParseNumber(tt.in)
-		if ok != tt.ok || (err != nil) != tt.err || (ok && math.Abs(v-tt.want) > 1e-9*math.Abs(tt.want)) {
-			t.Errorf("ParseNumber(%q) = %v, %v, %v; want %v, %v, error %v", tt.in, v, ok, err, tt.want, tt.ok, tt.err)
-		}
+		t.Run(tt.in, func(t *testing.T) {
+			v, ok, err := ParseNumber(tt.in)
+			if ok != tt.ok || (err != nil) != tt.err || (ok && math.Abs(v-tt.want) > 1e-9*math.Abs(tt.want)) {
+				t.Errorf("ParseNumber(%q) = %v, %v, %v; want %v, %v, error %v", tt.in, v, ok, err, tt.want, tt.ok, tt.err)
+			}
+		})
 	}
 }
 
@@ -120,20 +122,24 @@ func TestSplitSuffixAndLevel(t *testing.T) {
 		{"16B", "16", "B"},
 		{"0.496891", "0.496891", ""},
 	} {
-		n, u := SplitSuffix(tt.in)
-		if n != tt.num || u != tt.unit {
-			t.Errorf("SplitSuffix(%q) = %q %q, want %q %q", tt.in, n, u, tt.num, tt.unit)
-		}
+		t.Run(tt.in, func(t *testing.T) {
+			n, u := SplitSuffix(tt.in)
+			if n != tt.num || u != tt.unit {
+				t.Errorf("SplitSuffix(%q) = %q %q, want %q %q", tt.in, n, u, tt.num, tt.unit)
+			}
+		})
 	}
 	for _, tt := range []struct {
 		in   string
 		want float64
 		ok   bool
 	}{{"Idle (0)", 0, true}, {"Low (2)", 2, true}, {"Mid (5)", 5, true}, {"High (9)", 9, true}, {"Max (10)", 10, true}, {"Low (11)", 0, false}, {"Busy (3)", 0, false}} {
-		v, ok := ParseLevel(tt.in)
-		if ok != tt.ok || v != tt.want {
-			t.Errorf("ParseLevel(%q) = %v %v, want %v %v", tt.in, v, ok, tt.want, tt.ok)
-		}
+		t.Run(tt.in, func(t *testing.T) {
+			v, ok := ParseLevel(tt.in)
+			if ok != tt.ok || v != tt.want {
+				t.Errorf("ParseLevel(%q) = %v %v, want %v %v", tt.in, v, ok, tt.want, tt.ok)
+			}
+		})
 	}
 }
 

@@ -80,23 +80,25 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 		a, b    string
 		verdict history.Verdict
 	}{{"4", "5", "worse"}, {"3", "4", "same"}, {"1", "2", "better"}, {"5", "6", "better"}} {
-		out, errOut, code := run(t, "diff", "--db", db, "--all", "--format", "json", tt.a, tt.b)
-		if code != ExitOK {
-			t.Fatalf("diff: exit %d: %s", code, errOut)
-		}
-		var d struct {
-			Kernels []struct {
-				Metrics []history.MetricDelta `json:"metrics"`
-			} `json:"kernels"`
-		}
-		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Kernels) != 1 {
-			t.Fatalf("diff %s %s: %v\n%s", tt.a, tt.b, err, out)
-		}
-		for _, m := range d.Kernels[0].Metrics {
-			if m.Metric == "duration" && (m.Verdict != tt.verdict || m.Test != "history" || m.NA != 1 || m.NB != 1 || m.History == "") {
-				t.Errorf("diff %s %s: duration %+v, want %s by history", tt.a, tt.b, m, tt.verdict)
+		t.Run(tt.a, func(t *testing.T) {
+			out, errOut, code := run(t, "diff", "--db", db, "--all", "--format", "json", tt.a, tt.b)
+			if code != ExitOK {
+				t.Fatalf("diff: exit %d: %s", code, errOut)
 			}
-		}
+			var d struct {
+				Kernels []struct {
+					Metrics []history.MetricDelta `json:"metrics"`
+				} `json:"kernels"`
+			}
+			if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Kernels) != 1 {
+				t.Fatalf("diff %s %s: %v\n%s", tt.a, tt.b, err, out)
+			}
+			for _, m := range d.Kernels[0].Metrics {
+				if m.Metric == "duration" && (m.Verdict != tt.verdict || m.Test != "history" || m.NA != 1 || m.NB != 1 || m.History == "") {
+					t.Errorf("diff %s %s: duration %+v, want %s by history", tt.a, tt.b, m, tt.verdict)
+				}
+			}
+		})
 	}
 	out, _, _ = run(t, "diff", "--db", db, "4", "5")
 	if !regexp.MustCompile(`duration .*n=1 .*n=1 .*worse +history t-test p<0.001, run-to-run spread`).MatchString(out) {
@@ -114,10 +116,12 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 		{"6", "commit=c5", ExitOK},
 		{"5", "commit=c9", ExitError},
 	} {
-		out, errOut, code := run(t, "gate", "--db", db, "--run", tt.run, "--baseline", tt.baseline, "--max-regression", "10%")
-		if code != tt.code {
-			t.Errorf("gate --run %s --baseline %s: exit %d, want %d\n%s%s", tt.run, tt.baseline, code, tt.code, out, errOut)
-		}
+		t.Run(tt.run, func(t *testing.T) {
+			out, errOut, code := run(t, "gate", "--db", db, "--run", tt.run, "--baseline", tt.baseline, "--max-regression", "10%")
+			if code != tt.code {
+				t.Errorf("gate --run %s --baseline %s: exit %d, want %d\n%s%s", tt.run, tt.baseline, code, tt.code, out, errOut)
+			}
+		})
 	}
 	_, errOut, code = run(t, "diff", "--db", db, "4", "99")
 	if code != ExitError || strings.Count(errOut, "run 99") != 1 || !strings.Contains(errOut, "run 99: not found") {
@@ -216,13 +220,15 @@ func TestGateCases(t *testing.T) {
 		{"max-regression -5%", []string{"gate", "--db", db, "--run", "1", "--baseline", "1", "--max-regression", "-5%"}, ExitError, "", "negative"},
 		{"diff threshold 10%", []string{"diff", "--db", db, "1", "1", "--threshold", "10%"}, ExitOK, "no change", ""},
 	} {
-		out, errOut, code := run(t, tt.args...)
-		if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
-			t.Errorf("%s: exit %d, want %d; stdout want %q:\n%s\nstderr want %q:\n%s", tt.name, code, tt.code, tt.out, out, tt.err, errOut)
-		}
-		if code == ExitError && strings.Contains(errOut, "Usage:") {
-			t.Errorf("%s: the usage buries the error:\n%s", tt.name, errOut)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := run(t, tt.args...)
+			if code != tt.code || !strings.Contains(out, tt.out) || !strings.Contains(errOut, tt.err) {
+				t.Errorf("%s: exit %d, want %d; stdout want %q:\n%s\nstderr want %q:\n%s", tt.name, code, tt.code, tt.out, out, tt.err, errOut)
+			}
+			if code == ExitError && strings.Contains(errOut, "Usage:") {
+				t.Errorf("%s: the usage buries the error:\n%s", tt.name, errOut)
+			}
+		})
 	}
 }
 
@@ -361,10 +367,12 @@ func TestTypos(t *testing.T) {
 		{[]string{"diff", "--db", db, "4", "99"}, "run 99: not found"},
 		{[]string{"analyze", "--bogus", fx + "saxpy.details.csv"}, "Run 'profan analyze --help' for usage."},
 	} {
-		_, errOut, code := run(t, tt.args...)
-		if code != ExitError || !strings.Contains(errOut, tt.err) || strings.Contains(errOut, "Usage:") || strings.Count(errOut, "\n") > 6 {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q, no usage", tt.args, code, errOut, tt.err)
-		}
+		t.Run(tt.err, func(t *testing.T) {
+			_, errOut, code := run(t, tt.args...)
+			if code != ExitError || !strings.Contains(errOut, tt.err) || strings.Contains(errOut, "Usage:") || strings.Count(errOut, "\n") > 6 {
+				t.Errorf("%v: exit %d, stderr %q; want exit 2 with %q, no usage", tt.args, code, errOut, tt.err)
+			}
+		})
 	}
 }
 

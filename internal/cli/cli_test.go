@@ -105,25 +105,27 @@ func TestModelSeed(t *testing.T) {
 		{"4", "random", 313, 9566, 9895, 0.03},
 		{"8", "random", 313, 9740, 9947, 0.03},
 	} {
-		out, errOut, code := run(t, "model", "--arch", "volta", "--elem-bytes", tt.elem, "--threads", "10000", "--pattern", tt.pattern, "--format", "json")
-		if code != ExitOK {
-			t.Fatalf("exit %d: %s", code, errOut)
-		}
-		var got struct {
-			Requests, L1 float64
-			L2           float64 `json:"l2_sectors"`
-		}
-		var raw map[string]float64
-		json.Unmarshal([]byte(strings.ReplaceAll(out, `"7.0"`, "7")), &raw)
-		got.Requests, got.L1, got.L2 = raw["requests"], raw["l1_transactions"], raw["l2_sectors"]
-		for _, c := range []struct {
-			name      string
-			got, want float64
-		}{{"requests", got.Requests, tt.req}, {"l1_transactions", got.L1, tt.l1}, {"l2_sectors", got.L2, tt.l2}} {
-			if d := c.got - c.want; d > tt.tolerance*c.want || -d > tt.tolerance*c.want {
-				t.Errorf("%s-byte %s: %s = %v, want %v (±%.0f%%)", tt.elem, tt.pattern, c.name, c.got, c.want, tt.tolerance*100)
+		t.Run(tt.elem, func(t *testing.T) {
+			out, errOut, code := run(t, "model", "--arch", "volta", "--elem-bytes", tt.elem, "--threads", "10000", "--pattern", tt.pattern, "--format", "json")
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
 			}
-		}
+			var got struct {
+				Requests, L1 float64
+				L2           float64 `json:"l2_sectors"`
+			}
+			var raw map[string]float64
+			json.Unmarshal([]byte(strings.ReplaceAll(out, `"7.0"`, "7")), &raw)
+			got.Requests, got.L1, got.L2 = raw["requests"], raw["l1_transactions"], raw["l2_sectors"]
+			for _, c := range []struct {
+				name      string
+				got, want float64
+			}{{"requests", got.Requests, tt.req}, {"l1_transactions", got.L1, tt.l1}, {"l2_sectors", got.L2, tt.l2}} {
+				if d := c.got - c.want; d > tt.tolerance*c.want || -d > tt.tolerance*c.want {
+					t.Errorf("%s-byte %s: %s = %v, want %v (±%.0f%%)", tt.elem, tt.pattern, c.name, c.got, c.want, tt.tolerance*100)
+				}
+			}
+		})
 	}
 }
 
@@ -153,17 +155,19 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"gate", fx + "saxpy.metrics.details.csv", "--require", "no_such_metric > 1"}, ExitError, `unknown metric "no_such_metric"`},
 		{[]string{"gate", fx + "saxpy.metrics.details.csv", "--require", "gld_efficiency >="}, ExitError, `want 'METRIC OP VALUE'`},
 	} {
-		_, errOut, code := run(t, tt.args...)
-		if code != tt.code {
-			t.Errorf("profan %s: exit %d, want %d (stderr %q)", strings.Join(tt.args, " "), code, tt.code, errOut)
-			continue
-		}
-		if tt.msg != "" && !regexp.MustCompile(tt.msg).MatchString(errOut) {
-			t.Errorf("profan %s: stderr %q does not match %q", strings.Join(tt.args, " "), errOut, tt.msg)
-		}
-		if strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine") {
-			t.Errorf("profan %s: panicked: %s", strings.Join(tt.args, " "), errOut)
-		}
+		t.Run(tt.msg, func(t *testing.T) {
+			_, errOut, code := run(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("profan %s: exit %d, want %d (stderr %q)", strings.Join(tt.args, " "), code, tt.code, errOut)
+				return
+			}
+			if tt.msg != "" && !regexp.MustCompile(tt.msg).MatchString(errOut) {
+				t.Errorf("profan %s: stderr %q does not match %q", strings.Join(tt.args, " "), errOut, tt.msg)
+			}
+			if strings.Contains(errOut, "panic") || strings.Contains(errOut, "goroutine") {
+				t.Errorf("profan %s: panicked: %s", strings.Join(tt.args, " "), errOut)
+			}
+		})
 	}
 }
 
@@ -228,24 +232,26 @@ func testSeries(t *testing.T, db string) {
 		{"gst_transactions_per_request", []int64{2, 4}},      // 32 → 4 → 4 → 32
 		{"shared_load_transactions_per_request", []int64{3}}, // 32-way → padded (v1 → v2)
 	} {
-		out, errOut, code := run(t, "trend", "--db", db, "--kernel", "^transpose", "--metric", tt.metric, "--format", "json")
-		if code != ExitOK {
-			t.Fatalf("trend %s: exit %d: %s", tt.metric, code, errOut)
-		}
-		var doc struct {
-			Points  []struct{ Run int64 } `json:"points"`
-			Changes []struct{ Run int64 } `json:"changes"`
-		}
-		if err := json.Unmarshal([]byte(out), &doc); err != nil {
-			t.Fatal(err)
-		}
-		var got []int64
-		for _, c := range doc.Changes {
-			got = append(got, c.Run)
-		}
-		if len(got) != len(tt.runs) || (len(got) > 0 && !equalInts(got, tt.runs)) {
-			t.Errorf("trend %s: changes at runs %v, want %v", tt.metric, got, tt.runs)
-		}
+		t.Run(tt.metric, func(t *testing.T) {
+			out, errOut, code := run(t, "trend", "--db", db, "--kernel", "^transpose", "--metric", tt.metric, "--format", "json")
+			if code != ExitOK {
+				t.Fatalf("trend %s: exit %d: %s", tt.metric, code, errOut)
+			}
+			var doc struct {
+				Points  []struct{ Run int64 } `json:"points"`
+				Changes []struct{ Run int64 } `json:"changes"`
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatal(err)
+			}
+			var got []int64
+			for _, c := range doc.Changes {
+				got = append(got, c.Run)
+			}
+			if len(got) != len(tt.runs) || (len(got) > 0 && !equalInts(got, tt.runs)) {
+				t.Errorf("trend %s: changes at runs %v, want %v", tt.metric, got, tt.runs)
+			}
+		})
 	}
 
 	// The gate fails the regression and passes the improvements.
@@ -259,10 +265,12 @@ func testSeries(t *testing.T, db string) {
 		{"2", "1", ExitFailed}, // naive → unpadded tile: faster, but a bank conflict appears
 		{"3", "3", ExitOK},
 	} {
-		out, errOut, code := run(t, "gate", "--db", db, "--run", tt.run, "--baseline", tt.baseline, "--max-regression", "10%")
-		if code != tt.code {
-			t.Errorf("gate --run %s --baseline %s: exit %d, want %d\n%s%s", tt.run, tt.baseline, code, tt.code, out, errOut)
-		}
+		t.Run(tt.run, func(t *testing.T) {
+			out, errOut, code := run(t, "gate", "--db", db, "--run", tt.run, "--baseline", tt.baseline, "--max-regression", "10%")
+			if code != tt.code {
+				t.Errorf("gate --run %s --baseline %s: exit %d, want %d\n%s%s", tt.run, tt.baseline, code, tt.code, out, errOut)
+			}
+		})
 	}
 
 	// diff names the finding that appeared with the regression.

@@ -195,12 +195,14 @@ func TestEmptyAndUnparseableTables(t *testing.T) {
 		{rawUnits, "raw.csv:" + strconv.Itoa(rawHeader+1) + ": ncu-raw: the table has a header and units row but no rows"},
 		{badValue, `is not a number`},
 	} {
-		for _, args := range [][]string{{"analyze"}, {"gate"}, {"ingest", "--db", db}} {
-			_, errOut, code := run(t, append(args, c.file)...)
-			if code != ExitError || !strings.Contains(errOut, c.want) {
-				t.Errorf("%s %s: exit %d, %q; want exit 2 and %q", args[0], filepath.Base(c.file), code, errOut, c.want)
+		t.Run(c.file, func(t *testing.T) {
+			for _, args := range [][]string{{"analyze"}, {"gate"}, {"ingest", "--db", db}} {
+				_, errOut, code := run(t, append(args, c.file)...)
+				if code != ExitError || !strings.Contains(errOut, c.want) {
+					t.Errorf("%s %s: exit %d, %q; want exit 2 and %q", args[0], filepath.Base(c.file), code, errOut, c.want)
+				}
 			}
-		}
+		})
 	}
 	if _, err := os.Stat(db); err == nil {
 		if n := countRuns(t, db); n != 0 {

@@ -22,20 +22,22 @@ func TestReadmeTables(t *testing.T) {
 	}
 	s := string(b)
 	for _, sec := range []struct{ name, body string }{{"rules", RuleTable()}, {"metrics", MetricTable()}} {
-		begin, end := "<!-- "+sec.name+":begin -->\n", "<!-- "+sec.name+":end -->"
-		i, j := strings.Index(s, begin), strings.Index(s, end)
-		if i < 0 || j < i {
-			t.Fatalf("%s lacks the %s markers", refDoc, sec.name)
-		}
-		cur := s[i+len(begin) : j]
-		if cur == sec.body {
-			continue
-		}
-		if *updateReadme {
-			s = s[:i+len(begin)] + sec.body + s[j:]
-			continue
-		}
-		t.Errorf("%s: the %s table is out of date: run go test ./internal/cli -update-readme", refDoc, sec.name)
+		t.Run(sec.name, func(t *testing.T) {
+			begin, end := "<!-- "+sec.name+":begin -->\n", "<!-- "+sec.name+":end -->"
+			i, j := strings.Index(s, begin), strings.Index(s, end)
+			if i < 0 || j < i {
+				t.Fatalf("%s lacks the %s markers", refDoc, sec.name)
+			}
+			cur := s[i+len(begin) : j]
+			if cur == sec.body {
+				return
+			}
+			if *updateReadme {
+				s = s[:i+len(begin)] + sec.body + s[j:]
+				return
+			}
+			t.Errorf("%s: the %s table is out of date: run go test ./internal/cli -update-readme", refDoc, sec.name)
+		})
 	}
 	if *updateReadme {
 		if err := os.WriteFile(refDoc, []byte(s), 0o644); err != nil {

@@ -156,16 +156,18 @@ func TestEfficiencySVG(t *testing.T) {
 		{"transposeNaive", "efficiency-naive"},
 		{"transposeCoalesced", "efficiency-coalesced"},
 	} {
-		var a *analysis.Kernel
-		for _, k := range ks {
-			if strings.HasPrefix(k.K.Name, tc.kernel+"(") {
-				a = k
+		t.Run(tc.kernel, func(t *testing.T) {
+			var a *analysis.Kernel
+			for _, k := range ks {
+				if strings.HasPrefix(k.K.Name, tc.kernel+"(") {
+					a = k
+				}
 			}
-		}
-		if a == nil {
-			t.Fatalf("no kernel %s", tc.kernel)
-		}
-		golden.Check(t, "testdata/"+tc.file+".svg.golden", []byte(EfficiencySVG(a)))
+			if a == nil {
+				t.Fatalf("no kernel %s", tc.kernel)
+			}
+			golden.Check(t, "testdata/"+tc.file+".svg.golden", []byte(EfficiencySVG(a)))
+		})
 	}
 	if got := RooflineSVG(ks, &gpumodel.Spec{Name: "no peaks"}); got != "" {
 		t.Errorf("roofline of a GPU without peaks: got %q, want no chart", got)
