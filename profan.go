@@ -327,10 +327,22 @@ type APICall struct {
 	Max   float64
 }
 
+// Level ranks a message.
+type Level string
+
+// The levels of a message.
+const (
+	LevelInfo    Level = "info"    // the profiler's notice
+	LevelWarning Level = "warning" // the profiler's, or a page profan could not place
+	LevelError   Level = "error"   // the profiler's error: the export may lack data
+	LevelNote    Level = "note"    // how profan read a value (a decimal comma, an infinity)
+	LevelOutput  Level = "output"  // a line of the application's own output
+)
+
 // Message is a line the profiler printed about itself.
 type Message struct {
 	Line  int    `json:"line"`
-	Level string `json:"level"` // "info", "warning", "error"
+	Level Level  `json:"level"`
 	Text  string `json:"text"`
 }
 
@@ -338,7 +350,7 @@ type Message struct {
 func (r *Run) Errors() []Message {
 	var out []Message
 	for _, m := range r.Messages {
-		if m.Level == "error" {
+		if m.Level == LevelError {
 			out = append(out, m)
 		}
 	}

@@ -417,7 +417,7 @@ func (s *stream) output(line []byte, rule string) {
 	s.textSeen++
 	if s.textKept < s.maxText {
 		s.textKept++
-		s.run.Messages = append(s.run.Messages, profan.Message{Line: s.lr.n, Level: "output", Text: string(line)})
+		s.run.Messages = append(s.run.Messages, profan.Message{Line: s.lr.n, Level: profan.LevelOutput, Text: string(line)})
 	}
 	s.skip(rule)
 }
@@ -433,7 +433,7 @@ func (t *Table) note(line int, kind, format string, args ...any) {
 		return
 	}
 	s.noted[kind] = true
-	s.run.Messages = append(s.run.Messages, profan.Message{Line: line, Level: "note", Text: kind + ": " + fmt.Sprintf(format, args...) + " (said once)"})
+	s.run.Messages = append(s.run.Messages, profan.Message{Line: line, Level: profan.LevelNote, Text: kind + ": " + fmt.Sprintf(format, args...) + " (said once)"})
 }
 
 // skip counts a skipped line under rule.
@@ -473,17 +473,17 @@ func noTableError(run *profan.Run, src string, lines, text int) error {
 		tool = "the profiler"
 	}
 	for _, m := range run.Messages {
-		if m.Level == "error" {
+		if m.Level == profan.LevelError {
 			return &SyntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s failed, no table in the export: %s", tool, m.Text)}
 		}
 	}
 	for _, m := range run.Messages {
-		if m.Level == "output" && strings.Contains(m.Text, "Time(%)") && !strings.Contains(m.Text, ",") {
+		if m.Level == profan.LevelOutput && strings.Contains(m.Text, "Time(%)") && !strings.Contains(m.Text, ",") {
 			return &SyntaxError{File: src, Line: m.Line, Msg: "nvprof text output, not CSV: rerun nvprof with --csv"}
 		}
 	}
 	for _, m := range run.Messages {
-		if m.Level == "warning" {
+		if m.Level == profan.LevelWarning {
 			return &SyntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s wrote no table: %s", tool, m.Text)}
 		}
 	}
@@ -538,29 +538,30 @@ func parseMessage(line []byte) (profanMessage, bool) {
 	}
 	tag := string(rest[:end])
 	text := strings.TrimSpace(string(rest[end+2:]))
-	var tool, level string
+	var tool string
+	var level profan.Level
 	switch {
 	case tag == "PROF":
-		tool, level = profan.ToolNCU, "info"
+		tool, level = profan.ToolNCU, profan.LevelInfo
 	case tag == "WARNING":
-		tool, level = profan.ToolNCU, "warning"
+		tool, level = profan.ToolNCU, profan.LevelWarning
 	case tag == "ERROR":
-		tool, level = profan.ToolNCU, "error"
+		tool, level = profan.ToolNCU, profan.LevelError
 	case tag == "" || strings.Trim(tag, "=") == "":
-		tool, level = profan.ToolNvprof, "info"
+		tool, level = profan.ToolNvprof, profan.LevelInfo
 		text = strings.TrimSpace(strings.TrimLeft(string(rest), "="))
 	default:
 		if _, err := strconv.Atoi(tag); err != nil {
 			return profanMessage{}, false
 		}
-		tool, level = profan.ToolNvprof, "info"
+		tool, level = profan.ToolNvprof, profan.LevelInfo
 	}
-	if level == "info" {
+	if level == profan.LevelInfo {
 		switch {
 		case strings.HasPrefix(text, "Error") || strings.Contains(text, "Error:"):
-			level = "error"
+			level = profan.LevelError
 		case strings.HasPrefix(text, "Warning"):
-			level = "warning"
+			level = profan.LevelWarning
 		}
 	}
 	return profanMessage{Message: profan.Message{Level: level, Text: text}, tool: tool}, true

@@ -245,7 +245,7 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 			// gzip or re-encoded copy) is read once, and said.
 			if d, err := aside[i](); err == nil && read[d] != nil {
 				first := read[d]
-				first.Messages = append(first.Messages, profan.Message{Level: "note",
+				first.Messages = append(first.Messages, profan.Message{Level: profan.LevelNote,
 					Text: fmt.Sprintf("%s holds the same export as %s once decoded: read once", in.Name(), first.Source)})
 				continue
 			}
@@ -264,7 +264,7 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 	}
 	if notes := src.Notes(); len(notes) > 0 && len(runs) > 0 {
 		for _, n := range notes {
-			runs[0].Messages = append(runs[0].Messages, profan.Message{Level: "warning", Text: "source page: " + n})
+			runs[0].Messages = append(runs[0].Messages, profan.Message{Level: profan.LevelWarning, Text: "source page: " + n})
 		}
 	}
 	for _, run := range src.Unused() {

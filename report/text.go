@@ -350,7 +350,7 @@ func (t *textWriter) End(runs []*profan.Run) error {
 	}
 	for _, r := range runs {
 		for _, m := range r.Messages {
-			if m.Level == "error" {
+			if m.Level == profan.LevelError {
 				fmt.Fprintf(t.w, "%s:%d: %s: %s\n", r.Source, m.Line, r.Tool, m.Text)
 			}
 		}

@@ -120,11 +120,11 @@ func reportReading(io *IOStreams, runs []*profan.Run, verbose bool) {
 	for _, run := range runs {
 		for _, m := range run.Messages {
 			switch {
-			case m.Level == "warning" && strings.HasPrefix(m.Text, "source page: "):
+			case m.Level == profan.LevelWarning && strings.HasPrefix(m.Text, "source page: "):
 				fmt.Fprintf(io.ErrOut, "warning: %s\n", safe.Term(m.Text))
-			case m.Level == "note" && m.Line > 0:
+			case m.Level == profan.LevelNote && m.Line > 0:
 				fmt.Fprintf(io.ErrOut, "%s:%d: note: %s\n", safe.Term(run.Source), m.Line, safe.Term(m.Text))
-			case m.Level == "note":
+			case m.Level == profan.LevelNote:
 				fmt.Fprintf(io.ErrOut, "note: %s\n", safe.Term(m.Text))
 			}
 		}
