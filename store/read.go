@@ -214,7 +214,8 @@ func (db *DB) EachKernel(ctx context.Context, runID int64, fn func(StoredKernel)
 }
 
 // eachRecord calls record with each kernel record of run runID as stored
-// (a launch series as its first launch) and its kernels.id, then launch
+// (a launch series as its first launch) and, for a series' first launch,
+// its kernels.id (else 0), then launch
 // with each later launch of each series: the kernels.id of its first
 // launch, its kernel and its canonical duration (NaN when none). A nil
 // launch gets StoredKernel records of the later launches from record,
@@ -224,9 +225,32 @@ func (db *DB) eachRecord(ctx context.Context, runID int64, record func(int64, St
 	if err != nil {
 		return fmt.Errorf("reading kernels of run %d: %w", runID, err)
 	}
+	// Records that start no series are given kernels.id 0: nothing need
+	// be kept of them for later launches.
+	starts := map[int64]bool{}
+	if launch != nil {
+		rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT DISTINCT s.kernel_id FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id = ?`), runID)
+		if err != nil {
+			return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				rows.Close()
+				return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+			}
+			starts[id] = true
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+		}
+	}
 	ids := make([]int64, len(out))
 	for id, i := range index {
-		ids[i] = id
+		if starts[id] {
+			ids[i] = id
+		}
 	}
 	for i, k := range out {
 		if err := record(ids[i], k); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -75,6 +76,35 @@ func floatOr(p *float64) float64 {
 // encodeVerdict returns the kernels.verdict of rec: "" when it holds none
 // of the verdict's other parts (a record written without its analysis).
 func (w *RunWriter) encodeVerdict(rec *KernelRecord) (string, error) {
+	// The launches of a trace repeat one verdict: encoded once, not
+	// 600,000 times.
+	c := &w.lastVerdict
+	if c.ok && len(rec.Suppressed) == 0 && sameLimiter(c.limiter, rec.Limiter) &&
+		slices.Equal(c.skipped, rec.Skipped) && slices.Equal(c.missing, rec.Missing) {
+		return c.out, nil
+	}
+	out, err := w.encodeVerdictOnce(rec)
+	if err == nil && len(rec.Suppressed) == 0 {
+		// Copies: the caller may reuse its slices.
+		*c = verdictCache{ok: true, limiter: rec.Limiter, skipped: slices.Clone(rec.Skipped), missing: slices.Clone(rec.Missing), out: out}
+	}
+	return out, err
+}
+
+// verdictCache is the last verdict encodeVerdict wrote.
+type verdictCache struct {
+	ok      bool
+	limiter analysis.Limiter
+	skipped []string
+	missing []analysis.Missing
+	out     string
+}
+
+func sameLimiter(a, b analysis.Limiter) bool {
+	return a.Unit == b.Unit && a.Pipe == b.Pipe && a.Evidence == b.Evidence && math.Float64bits(a.Percent) == math.Float64bits(b.Percent)
+}
+
+func (w *RunWriter) encodeVerdictOnce(rec *KernelRecord) (string, error) {
 	var v storedVerdict
 	if rec.Limiter.Known() {
 		l := rec.Limiter

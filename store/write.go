@@ -110,6 +110,8 @@ type RunWriter struct {
 	key       []byte
 	masked    []byte
 	vals      []NamedValue // AddVerdict's, reused
+
+	lastVerdict verdictCache
 }
 
 // maxSeriesKey bounds the key of a launch that may start or join a series:
