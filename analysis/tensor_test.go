@@ -11,7 +11,8 @@ import (
 )
 
 // TestTensorCoresSeen: on the raw pages of real PyTorch steps (a TF32
-// CNN, a bf16 transformer layer, a bf16 GPT decoder, a ViT, on an H100),
+// CNN, a bf16 transformer layer, a bf16 GPT decoder, a ViT, a
+// MobileNetV2-style CNN whose small TF32 GEMMs wait on memory, on an H100),
 // every kernel that ran tensor-core operations is limited by the tensor
 // pipe or by a unit measured busier than it, like for like (pipes by their
 // cycles active where ncu counts them, else by their instructions, one
@@ -25,7 +26,7 @@ func TestTensorCoresSeen(t *testing.T) {
 	qkv := 2.0 * 4096 * 1024 * 3072
 	sawQKV := false
 	total, onTensor := 0, 0
-	for _, file := range []string{appDir + "cnn.full.raw.csv.gz", appDir + "tf.full.raw.csv.gz", appDir + "gpt.full.raw.csv.gz", "../fixtures/check/vit.full.raw.csv.gz"} {
+	for _, file := range []string{appDir + "cnn.full.raw.csv.gz", appDir + "tf.full.raw.csv.gz", appDir + "gpt.full.raw.csv.gz", "../fixtures/check/vit.full.raw.csv.gz", "../fixtures/check5/mbv2.full.raw.csv.gz"} {
 		run, err := ingest.ReadFile(file, ingest.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -85,14 +86,17 @@ func TestTensorCoresSeen(t *testing.T) {
 				t.Errorf("%s %s: %.3g FLOP/s above the %s tensor peak %.3g", file, k.ID, p.FlopPerS, p.TensorType, peak)
 			}
 		}
-		if n == 0 || tensorLimited == 0 {
-			t.Errorf("%s: %d tensor-core kernels, %d limited by the tensor pipe", file, n, tensorLimited)
+		if n == 0 {
+			t.Errorf("%s: no tensor-core kernel", file)
 		}
 		t.Logf("%s: %d tensor-core kernels, %d limited by the tensor pipe, the others by a unit measured busier", file, n, tensorLimited)
 		total += n
 		onTensor += tensorLimited
 	}
 	t.Logf("all: %d tensor-core kernels, %d limited by the tensor pipe", total, onTensor)
+	if onTensor == 0 {
+		t.Error("no kernel limited by the tensor pipe")
+	}
 	if !sawQKV {
 		t.Errorf("no kernel counted the QKV projection's %.4g FLOPs", qkv)
 	}
