@@ -26,7 +26,8 @@ func ParseCC(cc string) (major, minor int, err error) {
 		return major, minor, nil
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
+	// More than three digits is a board ("4090"), not a compute capability.
+	if err != nil || n < 1 || n > 999 {
 		return 0, 0, fmt.Errorf("parsing compute capability %q: want MAJOR.MINOR, sm_XY or XY", cc)
 	}
 	if n < 10 { // "9" means 9.0

@@ -135,7 +135,7 @@ func Identify(c Clues) Identity {
 	var fits []*Spec
 	if len(id.Evidence) > 0 {
 		for _, s := range specs {
-			if c.CC != "" && !sameCC(s.CC, c.CC) || s.NeedsMemoryClue && c.MemoryBytes <= 0 {
+			if c.CC != "" && !sameCC(s.CC, c.CC) || s.NeedsMemoryClue && c.MemoryBytes <= 0 || s.NameOnly {
 				continue
 			}
 			if c.fits(s) {

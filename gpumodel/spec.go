@@ -42,6 +42,18 @@ type Spec struct {
 	// DatasheetBandwidth is the vendor's figure in GB/s (1e9 B/s). It is
 	// not used by the model, only to check PeakBandwidth.
 	DatasheetBandwidth float64
+	// DatasheetFP32TFLOPs is the FP32 peak Source states at the boost
+	// clock, in TFLOP/s; 0 where it states none (or states it at another
+	// clock). Only the tests read it, to check SMs × lanes × clock.
+	DatasheetFP32TFLOPs float64
+	// Source names the documents the figures come from: the vendor's
+	// datasheet or whitepaper, or a review or database quoting the
+	// vendor's reference specifications.
+	Source string
+	// Unverified lists the figures of the entry that no source at hand
+	// states ("L2", "boost clock"): the chip's usual value is kept so the
+	// entry is complete, and listed here so a reader knows which to doubt.
+	Unverified []string
 
 	L1SharedPerSMBytes  int // on-chip L1 + shared storage per SM (the unified array where there is one)
 	MaxSharedPerSMBytes int // the most of it a kernel can use as shared memory
@@ -56,6 +68,10 @@ type Spec struct {
 	// another board's within the tolerances (the H100 NVL's are the
 	// H100 SXM5's).
 	NeedsMemoryClue bool
+	// NameOnly keeps a board out of Identify's fit altogether: its DRAM
+	// clock, memory and SM count are another board's (the H200 NVL's are
+	// the H200 SXM's), so only its name tells it apart.
+	NameOnly bool
 
 	SharedBanks    int  // 16 for CC 1.x (serviced per half-warp), 32 after
 	BankWidthBytes int  // 4 (successive 32-bit words in successive banks)
@@ -193,6 +209,18 @@ func Resolve(name string) (*Spec, bool) {
 	n := normalizeName(name)
 	if len(n) < 2 {
 		return nil, false
+	}
+	// "RTX 4070" and "4070" name the GeForce board exactly, not the 4070
+	// Ti and SUPER boards that contain the words.
+	for _, s := range specs {
+		for _, a := range s.allNames() {
+			a = normalizeName(a)
+			for _, p := range []string{"geforce rtx ", "geforce gtx ", "geforce "} {
+				if t, ok := strings.CutPrefix(a, p); ok && (t == n || strings.TrimPrefix(p, "geforce ")+t == n) {
+					return s, true
+				}
+			}
+		}
 	}
 	var fits []*Spec
 	for _, s := range specs {

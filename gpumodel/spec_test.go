@@ -364,7 +364,7 @@ func TestShortNames(t *testing.T) {
 		{"H100", "H100 SXM5 80GB"}, {"A100", "A100-SXM4-40GB"}, {"T4", "Tesla T4"}, {"V100", "Tesla V100-SXM2-16GB"},
 		{"P100", "Tesla P100-PCIE-16GB"}, {"A10", "A10"}, {"A10G", "A10G"}, {"NVIDIA A10G", "A10G"}, {"A30", "A30"},
 		{"A40", "A40"}, {"L4", "L4"}, {"L40", "L40"}, {"L40S", "L40S"}, {"NVIDIA L40S", "L40S"}, {"H100 NVL", "H100 NVL"},
-		{"NVIDIA H100 NVL", "H100 NVL"}, {"H100 PCIe", "H100 PCIe"}, {"H200", "H200"}, {"B200", "B200"}, {"GB200", "B200"},
+		{"NVIDIA H100 NVL", "H100 NVL"}, {"H100 PCIe", "H100 PCIe"}, {"H200", "H200"}, {"B200", "B200"}, {"GB200", "GB200"},
 		{"RTX 4090", "GeForce RTX 4090"}, {"NVIDIA GeForce RTX 4090", "GeForce RTX 4090"}, {"RTX 3090", "GeForce RTX 3090"},
 		{"RTX 2080 Ti", "GeForce RTX 2080 Ti"}, {"RTX 5090", "GeForce RTX 5090"}, {"Jetson Orin", "Jetson AGX Orin"},
 		{"A100 80GB PCIe", "A100 80GB PCIe"}, {"NVIDIA A100-SXM4-80GB", "A100-SXM4-80GB"}, {"A100-PCIE-40GB", "A100-SXM4-40GB"},
@@ -450,4 +450,78 @@ func CCs() []string {
 		return ai < aj || ai == aj && bi < bj
 	})
 	return out
+}
+
+// TestDatasheetFigures: the GPU table's figures against their sources.
+// Every entry names its source; where the source states the FP32 peak,
+// SMs × lanes × 2 × boost clock gives it within the source's rounding
+// (2%), as the bandwidth test does for clock × bus × data rate.
+func TestDatasheetFigures(t *testing.T) {
+	known := map[string]bool{"SMs": true, "SM clock": true, "boost clock": true, "base clock": true, "bandwidth": true, "L2": true}
+	withFP32 := 0
+	for _, s := range Specs() {
+		t.Run(s.Name, func(t *testing.T) {
+			if strings.TrimSpace(s.Source) == "" {
+				t.Errorf("no source")
+			}
+			for _, u := range s.Unverified {
+				if !known[u] {
+					t.Errorf("unverified figure %q is not a figure of the table", u)
+				}
+			}
+			if s.DatasheetFP32TFLOPs > 0 {
+				withFP32++
+				if got := s.PeakFP32() / 1e12; !within(got, s.DatasheetFP32TFLOPs, 0.02) {
+					t.Errorf("PeakFP32 %.2f TFLOP/s (%d SMs × %d lanes × 2 × %g MHz), source states %g",
+						got, s.SMs, s.CoresPerSM, s.SMClockMHz, s.DatasheetFP32TFLOPs)
+				}
+			}
+		})
+	}
+	if withFP32 < 40 {
+		t.Errorf("%d entries state an FP32 peak, want at least 40", withFP32)
+	}
+}
+
+// TestIssueGPUs: every GPU users run on, as they type it, is accepted by
+// --device (Resolve) and model --arch (ResolveArch) and names a board of
+// the right compute capability.
+func TestIssueGPUs(t *testing.T) {
+	for _, tt := range []struct{ name, cc string }{
+		{"P100", "6.0"}, {"Tesla P100-PCIE-16GB", "6.0"}, {"V100", "7.0"}, {"V100 PCIe", "7.0"}, {"Tesla V100-PCIE-32GB", "7.0"},
+		{"T4", "7.5"}, {"A10", "8.6"}, {"A10G", "8.6"}, {"A30", "8.0"}, {"A40", "8.6"},
+		{"A100", "8.0"}, {"A100 40GB PCIe", "8.0"}, {"A100-PCIE-40GB", "8.0"}, {"A100 80GB PCIe", "8.0"}, {"A100-SXM4-40GB", "8.0"}, {"A100-SXM4-80GB", "8.0"},
+		{"L4", "8.9"}, {"L40", "8.9"}, {"L40S", "8.9"},
+		{"H100", "9.0"}, {"H100 PCIe", "9.0"}, {"H100 SXM", "9.0"}, {"H100 NVL", "9.0"}, {"H200", "9.0"}, {"H200 NVL", "9.0"},
+		{"B200", "10.0"}, {"GB200", "10.0"},
+		{"RTX 2060", "7.5"}, {"RTX 2060 SUPER", "7.5"}, {"RTX 2070", "7.5"}, {"RTX 2070 Super", "7.5"}, {"RTX 2080", "7.5"}, {"RTX 2080 SUPER", "7.5"}, {"RTX 2080 Ti", "7.5"},
+		{"RTX 3060", "8.6"}, {"RTX 3060 Ti", "8.6"}, {"RTX 3070", "8.6"}, {"RTX 3070 Ti", "8.6"}, {"RTX 3080", "8.6"}, {"RTX 3080 Ti", "8.6"}, {"RTX 3090", "8.6"}, {"RTX 3090 Ti", "8.6"},
+		{"RTX 4060", "8.9"}, {"RTX 4060 Ti", "8.9"}, {"RTX 4070", "8.9"}, {"RTX 4070 SUPER", "8.9"}, {"RTX 4070 Ti", "8.9"}, {"RTX 4070 Ti SUPER", "8.9"},
+		{"RTX 4080", "8.9"}, {"RTX 4080 SUPER", "8.9"}, {"RTX 4090", "8.9"}, {"4090", "8.9"}, {"NVIDIA GeForce RTX 4070 Ti SUPER", "8.9"},
+		{"RTX 5060", "12.0"}, {"RTX 5060 Ti", "12.0"}, {"RTX 5070", "12.0"}, {"RTX 5070 Ti", "12.0"}, {"RTX 5080", "12.0"}, {"RTX 5090", "12.0"},
+		{"Jetson Orin", "8.7"}, {"Jetson AGX Orin", "8.7"}, {"Jetson AGX Orin 32GB", "8.7"}, {"Jetson Orin NX", "8.7"}, {"Jetson Orin Nano", "8.7"},
+		{"Jetson Orin Nano 4GB", "8.7"}, {"Jetson Orin Nano Super", "8.7"}, {"Orin", "8.7"},
+		{"sm_60", "6.0"}, {"7.0", "7.0"}, {"sm_75", "7.5"}, {"8.0", "8.0"}, {"sm_86", "8.6"}, {"8.7", "8.7"}, {"sm_89", "8.9"},
+		{"9.0", "9.0"}, {"sm_100", "10.0"}, {"12.0", "12.0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s, ok := Resolve(tt.name)
+			if !ok {
+				t.Fatalf("--device %q: unknown", tt.name)
+			}
+			if s.CC != tt.cc {
+				t.Errorf("--device %q: %s of cc %s, want cc %s", tt.name, s.Name, s.CC, tt.cc)
+			}
+			if cc, err := ResolveArch(tt.name); err != nil || cc != tt.cc {
+				t.Errorf("model --arch %q: got %q, %v, want %s", tt.name, cc, err, tt.cc)
+			}
+		})
+	}
+	// The short names of one board pick it, not a larger board whose name contains them.
+	for name, want := range map[string]string{"RTX 4070": "GeForce RTX 4070", "4070": "GeForce RTX 4070", "RTX 3080": "GeForce RTX 3080",
+		"RTX 2080": "GeForce RTX 2080", "5070": "GeForce RTX 5070", "Jetson Orin Nano": "Jetson Orin Nano 8GB"} {
+		if s, ok := Resolve(name); !ok || s.Name != want {
+			t.Errorf("Resolve(%q): got %v, want %s", name, s, want)
+		}
+	}
 }
