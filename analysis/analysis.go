@@ -26,6 +26,9 @@ type Options struct {
 	// Device names the GPU when the export does not (ncu's details page
 	// gives only a device index and the compute capability).
 	Device *gpumodel.Spec
+	// DeviceForce keeps Device where the export contradicts it (see
+	// CheckDevice).
+	DeviceForce bool
 	// Bound is the speed-of-light percentage under which no unit limits
 	// the kernel (latency-bound); 0 means 60, as ncu's own rule.
 	Bound float64

@@ -236,6 +236,10 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 		if id := stored.Load(); id != 0 {
 			return skipped(id)
 		}
+		// A named GPU the export contradicts stores nothing.
+		if err := analysis.CheckDevice(opt.Analysis, run, k); err != nil {
+			return err
+		}
 		// The store is done with the verdict and its values when
 		// AddKernel returns: neither is kept past the call.
 		a := vs.Transient(run, k)

@@ -57,8 +57,7 @@ advice. The format of each table is detected from its header.`,
 	cmd.Flags().StringVar(&opts.Input, "input-format", "", "skip sniffing and read every table as this format")
 	cmd.Flags().StringVar(&opts.Checks, "checks", "all", "rules to run: all, -ID, globs (e.g. all,-low-occupancy,*-memcpy)")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file with thresholds and suppressions")
-	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it (e.g. H100, T4, \"NVIDIA A100-SXM4-80GB\", sm_90)")
-	cmd.Flags().BoolVar(&opts.Force, "device-force", false, "use --device even where the export's compute capability, SM count or memory contradicts it")
+	deviceFlags(cmd.Flags(), &opts.Device, &opts.Force)
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "details of the N kernels that take the most time, after the summary table (0: all)")
 	cmd.Flags().BoolVar(&opts.Launches, "launches", false, "json: list every launch under \"kernels\" (default: each kernel group's longest launch; groups hold every launch's id)")
 	cmd.Flags().StringVar(&opts.Kernel, "kernel", "", "analyze only the kernels whose name matches this regular expression")
@@ -82,7 +81,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return formatError(opts.Format, report.KernelFormats()...)
 	}
-	st, err := loadSettings(opts.Checks, nil, opts.Config, opts.Device)
+	st, err := loadSettings(opts.Checks, nil, opts.Config, opts.Device, opts.Force)
 	if err != nil {
 		return err
 	}
@@ -93,7 +92,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		if !match(k) {
 			return nil
 		}
-		if err := checkDevice(st.Opt.Device, opts.Force, run, k); err != nil {
+		if err := analysis.CheckDevice(st.Opt, run, k); err != nil {
 			return err
 		}
 		pm.kernel(k)

@@ -64,7 +64,7 @@ func inputSets(t *testing.T) [][]string {
 // finding reported twice; (e) one gain per fix, the same in every format;
 // (f) no two lines contradict each other (checkContradictions).
 func TestConsistency(t *testing.T) {
-	st, err := loadSettings("all", []string{"all"}, "", "")
+	st, err := loadSettings("all", []string{"all"}, "", "", false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -15,7 +16,7 @@ func TestDeviceNames(t *testing.T) {
 			if _, errOut, code := run(t, "model", "--arch", name, "--elem-bytes", "4", "--threads", "1024", "--pattern", "sequential"); code != 0 {
 				t.Errorf("model --arch %q: exit %d: %s", name, code, errOut)
 			}
-			if _, err := newSettings(&Config{}, "all", nil, name); err != nil {
+			if _, err := newSettings(&Config{}, "all", nil, name, false); err != nil {
 				t.Errorf("--device %q: %v", name, err)
 			}
 		})
@@ -38,5 +39,36 @@ func TestDeviceContradiction(t *testing.T) {
 	}
 	if _, errOut, code := run(t, "analyze", "--device", "H100", h100); code != 0 {
 		t.Errorf("--device H100 on an H100 export: exit %d:\n%s", code, errOut)
+	}
+}
+
+// TestDeviceContradictionEveryCommand: ingest, report and diff refuse the
+// contradicting --device as analyze and gate do, through the same check;
+// ingest stores nothing.
+func TestDeviceContradictionEveryCommand(t *testing.T) {
+	const h100 = "../../fixtures/calib/calib.details.csv.gz"
+	dir := t.TempDir()
+	db := filepath.Join(dir, "runs.db")
+	html := filepath.Join(dir, "r.html")
+	for _, tt := range []struct {
+		name string
+		args []string
+	}{
+		{"ingest", []string{"ingest", "--db", db, "--device", "T4", h100}},
+		{"report", []string{"report", "--device", "T4", "--html", html, h100}},
+		{"diff", []string{"diff", "--device", "T4", h100, h100}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := run(t, tt.args...)
+			if code != 2 || !strings.Contains(errOut, "the export 9.0, Tesla T4 7.5") || !strings.Contains(errOut, "--device-force") {
+				t.Errorf("exit %d, want 2 naming both GPUs:\n%s", code, errOut)
+			}
+			if _, errOut, code := run(t, append(append([]string(nil), tt.args[:1]...), append([]string{"--device-force"}, tt.args[1:]...)...)...); code != 0 {
+				t.Errorf("--device-force: exit %d, want 0:\n%s", code, errOut)
+			}
+		})
+	}
+	if n := countRuns(t, db); n != 1 {
+		t.Errorf("%d runs stored, want only the forced ingest's", n)
 	}
 }

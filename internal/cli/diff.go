@@ -20,16 +20,17 @@ import (
 
 // DiffOptions are the flags of profan diff.
 type DiffOptions struct {
-	IO        *IOStreams
-	DB        string
-	A, B      string // run selectors or export files
-	Baseline  string
-	Run       string
-	Format    string
-	Threshold string
-	All       bool
-	Kernel    string // regular expression over kernel names
-	Device    string
+	IO          *IOStreams
+	DB          string
+	A, B        string // run selectors or export files
+	Baseline    string
+	Run         string
+	Format      string
+	Threshold   string
+	All         bool
+	Kernel      string // regular expression over kernel names
+	Device      string
+	DeviceForce bool
 }
 
 // NewCmdDiff builds profan diff.
@@ -75,7 +76,7 @@ name the old and new sides as gate does.`,
 	cmd.Flags().StringVar(&opts.Threshold, "threshold", "1%", "show metrics that moved by more than this (1%, 0.5%, 1.1x; a bare number is a percentage)")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "show every metric, moved or not")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "compare only the kernels whose name matches this regular expression")
-	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when an export does not name it")
+	deviceFlags(cmd.Flags(), &opts.Device, &opts.DeviceForce)
 	return cmd
 }
 
@@ -135,7 +136,7 @@ func diffRun(opts *DiffOptions) error {
 		}
 		if isExport(x.spec) {
 			if st == nil {
-				if st, err = loadSettings("all", nil, "", opts.Device); err != nil {
+				if st, err = loadSettings("all", nil, "", opts.Device, opts.DeviceForce); err != nil {
 					return err
 				}
 			}
@@ -155,7 +156,7 @@ func diffRun(opts *DiffOptions) error {
 		}
 		x.side.id, x.side.name = id, fmt.Sprintf("run %d", id)
 		if st == nil {
-			if st, err = loadSettings("all", nil, "", opts.Device); err != nil {
+			if st, err = loadSettings("all", nil, "", opts.Device, opts.DeviceForce); err != nil {
 				return err
 			}
 		}

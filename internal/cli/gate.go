@@ -110,8 +110,7 @@ format; -v lists the passing checks too.`,
 	cmd.Flags().StringVar(&opts.MaxRegression, "max-regression", "", "largest regression allowed against --baseline, e.g. 10%")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with conditions, thresholds and suppressions")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {"+strings.Join(report.GateFormats(), "|")+"}")
-	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
-	cmd.Flags().BoolVar(&opts.DeviceForce, "device-force", false, "use --device even where the export's compute capability, SM count or memory contradicts it")
+	deviceFlags(cmd.Flags(), &opts.Device, &opts.DeviceForce)
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "let kernels of the baseline be absent from the run (listed, not failed)")
 	cmd.Flags().BoolVar(&opts.SkipMissing, "skip-missing", false, "skip, rather than fail, kernels a --require cannot be evaluated on")
@@ -154,7 +153,7 @@ func gateRun(opts *GateOptions) error {
 		}
 	}
 	// The settings add the config's fail_on to the flag's: given once.
-	st, err := newSettings(cfg, "all", failOn, opts.Device)
+	st, err := newSettings(cfg, "all", failOn, opts.Device, opts.DeviceForce)
 	if err != nil {
 		return err
 	}
@@ -209,7 +208,7 @@ func gateRun(opts *GateOptions) error {
 			if !keep(k) {
 				return nil
 			}
-			if err := checkDevice(st.Opt.Device, opts.DeviceForce, run, k); err != nil {
+			if err := analysis.CheckDevice(st.Opt, run, k); err != nil {
 				return err
 			}
 			pm.kernel(k)

@@ -9,14 +9,15 @@ import (
 
 // IngestOptions are the flags of profan ingest.
 type IngestOptions struct {
-	IO      *IOStreams
-	Files   []string
-	DB      string
-	Labels  []string
-	Device  string
-	Input   string
-	Config  string
-	Verbose bool
+	IO          *IOStreams
+	Files       []string
+	DB          string
+	Labels      []string
+	Device      string
+	DeviceForce bool
+	Input       string
+	Config      string
+	Verbose     bool
 }
 
 // NewCmdIngest builds profan ingest.
@@ -50,7 +51,7 @@ first is written.`,
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database: a SQLite file (default $PROFAN_DB or profan.db) or a postgres:// URL")
 	cmd.Flags().StringArrayVarP(&opts.Labels, "label", "l", nil, "label the runs: key=value (repeatable)")
-	cmd.Flags().StringVar(&opts.Device, "device", "", "GPU to assume when the export does not name it")
+	deviceFlags(cmd.Flags(), &opts.Device, &opts.DeviceForce)
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML): the thresholds and suppressions the stored verdict is made with, as analyze reads it")
 	cmd.Flags().StringVar(&opts.Input, "input-format", "", "skip sniffing and read every table as this format")
 	return cmd
@@ -61,7 +62,7 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := loadSettings("all", nil, opts.Config, opts.Device)
+	st, err := loadSettings("all", nil, opts.Config, opts.Device, opts.DeviceForce)
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ ingest takes them; --device the GPU of exports that do not name it. Run-level
 findings (host transfers) stay as stored: the transfers are not stored.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := loadSettings("all", nil, config, device)
+			st, err := loadSettings("all", nil, config, device, false)
 			if err != nil {
 				return err
 			}

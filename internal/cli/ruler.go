@@ -3,9 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
 
-	"github.com/profan-dev/profan"
+	"github.com/spf13/pflag"
+
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/rules"
@@ -22,7 +22,7 @@ type settings struct {
 }
 
 // loadSettings reads the config file (if any) and builds the settings.
-func loadSettings(checks string, failOn []string, config, device string) (*settings, error) {
+func loadSettings(checks string, failOn []string, config, device string, force bool) (*settings, error) {
 	cfg := &Config{Thresholds: rules.DefaultThresholds}
 	if config != "" {
 		var err error
@@ -30,11 +30,11 @@ func loadSettings(checks string, failOn []string, config, device string) (*setti
 			return nil, err
 		}
 	}
-	return newSettings(cfg, checks, failOn, device)
+	return newSettings(cfg, checks, failOn, device, force)
 }
 
 // newSettings builds the settings from a loaded config.
-func newSettings(cfg *Config, checks string, failOn []string, device string) (*settings, error) {
+func newSettings(cfg *Config, checks string, failOn []string, device string, force bool) (*settings, error) {
 	sel, err := rules.NewSelector(checks, append(append([]string(nil), failOn...), cfg.FailOn...), cfg.Suppress)
 	var unknown *rules.UnknownRuleError
 	if errors.As(err, &unknown) {
@@ -52,22 +52,14 @@ func newSettings(cfg *Config, checks string, failOn []string, device string) (*s
 		if !ok {
 			return nil, fmt.Errorf("--device: %w", unknownError("GPU", device, gpuNames(), "the GPU table: gpumodel/specs.go"))
 		}
-		s.Opt.Device = spec
+		s.Opt.Device, s.Opt.DeviceForce = spec, force
 	}
 	return s, nil
 }
 
-// checkDevice refuses a --device that contradicts what the export says of
-// its GPU (another compute capability, SM count or memory size), unless
-// --device-force: the peaks of the named GPU would be wrong for every
-// kernel.
-func checkDevice(spec *gpumodel.Spec, force bool, run *profan.Run, k *profan.Kernel) error {
-	if spec == nil || force {
-		return nil
-	}
-	if c := gpumodel.Contradictions(spec, analysis.Clues(k)); len(c) > 0 {
-		return fmt.Errorf("%s: --device %q contradicts the export (%s); leave --device out, name the GPU the export shows, or add --device-force to analyse it as %s anyway",
-			run.Source, spec.Name, strings.Join(c, "; "), spec.Name)
-	}
-	return nil
+// deviceFlags adds --device and --device-force, the same on every
+// command that reads exports.
+func deviceFlags(fs *pflag.FlagSet, device *string, force *bool) {
+	fs.StringVar(device, "device", "", "GPU to assume when the export does not name it (e.g. H100, T4, \"RTX 4090\", \"NVIDIA A100-SXM4-80GB\", sm_90)")
+	fs.BoolVar(force, "device-force", false, "use --device even where the export's compute capability, SM count or memory contradicts it")
 }

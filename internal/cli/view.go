@@ -16,6 +16,9 @@ import (
 func verdictsFromFiles(files []string, aopt analysis.Options, prep func(*profan.Kernel)) ([]*analysis.RunVerdict, error) {
 	vs := analysis.NewStream(aopt, true)
 	runs, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		if err := analysis.CheckDevice(aopt, run, k); err != nil {
+			return err
+		}
 		if prep != nil {
 			prep(k)
 		}
@@ -33,7 +36,14 @@ func verdictsFromFiles(files []string, aopt analysis.Options, prep func(*profan.
 // command's standard error when the stored verdict was made by an older
 // profan and was made again in memory.
 func eachStored(io *IOStreams, db *store.DB, id int64, opt analysis.Options, fn func(*analysis.Kernel) error) (*analysis.RunVerdict, error) {
-	v, err := db.EachVerdict(bg, id, opt, fn)
+	// A named GPU that the stored run contradicts is refused, as on an
+	// export.
+	v, err := db.EachVerdict(bg, id, opt, func(a *analysis.Kernel) error {
+		if err := analysis.CheckDevice(opt, a.Run, a.K); err != nil {
+			return err
+		}
+		return fn(a)
+	})
 	if err != nil {
 		return nil, err
 	}
