@@ -474,7 +474,12 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	}
 	// From Volta on, a full warp's ideal sectors per request equal its
 	// access size in bytes (32 threads × S bytes / 32-byte sectors).
-	volta := ccAtLeast(a.K.CC, 7) || (a.K.CC == "" && a.Spec != nil && ccAtLeast(a.Spec.CC, 7))
+	cc := a.K.CC
+	if cc == "" && a.Spec != nil {
+		cc = a.Spec.CC
+	}
+	r, err := gpumodel.RulesOf(cc)
+	volta := err == nil && r.WarpSectors()
 	if !haveElem && (haveEff || haveIdeal) {
 		elem, haveElem = acc.IdealSectorsPerRequest, true
 	}
@@ -640,12 +645,6 @@ func isPow2(v float64) bool {
 // whole row) rather than scatter, which the counters alone cannot tell.
 func launch2D(k *profan.Kernel) bool {
 	return k.Block[1] > 1 || k.Grid[1] > 1 || k.Block[2] > 1 || k.Grid[2] > 1
-}
-
-// ccAtLeast reports whether compute capability cc is major or newer.
-func ccAtLeast(cc string, major int) bool {
-	m, _, err := gpumodel.ParseCC(cc)
-	return err == nil && m >= major
 }
 
 func nan0(v float64, ok bool) float64 {

@@ -162,24 +162,20 @@ const (
 )
 
 func ruleFor(cc string, l1 L1Caching) (rule, error) {
-	major, minor, err := ParseCC(cc)
+	r, err := RulesOf(cc)
 	if err != nil {
 		return 0, fmt.Errorf("predict: %w", err)
 	}
-	switch {
-	case major == 4:
-		return 0, fmt.Errorf("predict: there is no compute capability %d.%d", major, minor)
-	case major == 1:
-		if l1 == L1On {
-			return 0, fmt.Errorf("predict: cc %d.%d has no l1 cache for global loads", major, minor)
-		}
-		if minor <= 1 {
-			return ruleHalfWarpStrict, nil
-		}
+	if l1 == L1On && !r.GlobalL1 {
+		return 0, fmt.Errorf("predict: cc %s has no l1 cache for global loads", r.CC)
+	}
+	switch r.Coalescing {
+	case CoalesceHalfWarpStrict:
+		return ruleHalfWarpStrict, nil
+	case CoalesceHalfWarpSegments:
 		return ruleHalfWarpSegments, nil
-	case major < 7:
-		on := l1 == L1On || l1 == L1Default && major == 2
-		if on {
+	case CoalesceLines:
+		if l1 == L1On || l1 == L1Default && r.GlobalL1Default {
 			return ruleLines, nil
 		}
 		return ruleSectors, nil

@@ -273,9 +273,8 @@ func FromClues(c Clues) (*Spec, bool) {
 	s := Spec{Name: name, CC: cc, Arch: "unlisted", SMs: c.SMs, CoresPerSM: lanes, FP64PerSM: fp64PerSM[cc],
 		SMClockMHz: c.SMClockHz / 1e6, MemClockMHz: c.MemClockHz / 1e6, BusWidthBits: c.BusBits, DataRate: 2,
 		L2Bytes: int(c.L2Bytes), MemoryGiB: c.MemoryBytes / (1 << 30)}
-	if _, ok := limitsByCC[cc]; ok {
-		return withLimits(s), true
+	if _, err := ccKey(cc); err != nil {
+		return nil, false
 	}
-	s.BankWidthBytes, s.SharedBanks, s.WarpSize = 4, 32, 32
-	return &s, true
+	return withLimits(s), true
 }

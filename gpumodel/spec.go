@@ -77,6 +77,11 @@ type Spec struct {
 	BankWidthBytes int  // 4 (successive 32-bit words in successive banks)
 	BankWidth8     bool // Kepler's optional 8-byte bank mode (cudaSharedMemBankSizeEightByte)
 
+	// Rules are the memory model's rules of the GPU's compute
+	// capability: coalescing, L1 caching of global loads, banks, tensor
+	// cores.
+	Rules Rules
+
 	MaxWarpsPerSM  int
 	MaxBlocksPerSM int
 	RegistersPerSM int // 32-bit registers

@@ -525,3 +525,52 @@ func TestIssueGPUs(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesOf: the memory model's rules are facts of each compute
+// capability, and a compute capability between the table's entries
+// follows the one before it.
+func TestRulesOf(t *testing.T) {
+	for _, tt := range []struct {
+		cc, key       string
+		coalescing    Coalescing
+		l1, l1Default bool
+		banks         int
+		tensor, tf32  bool
+	}{
+		{"1.0", "1.0", CoalesceHalfWarpStrict, false, false, 16, false, false},
+		{"1.1", "1.1", CoalesceHalfWarpStrict, false, false, 16, false, false},
+		{"1.2", "1.2", CoalesceHalfWarpSegments, false, false, 16, false, false},
+		{"2.0", "2.0", CoalesceLines, true, true, 32, false, false},
+		{"2.1", "2.0", CoalesceLines, true, true, 32, false, false},
+		{"3.5", "3.5", CoalesceLines, true, false, 32, false, false},
+		{"5.0", "3.7", CoalesceLines, true, false, 32, false, false},
+		{"6.2", "6.1", CoalesceLines, true, false, 32, false, false},
+		{"7.0", "7.0", CoalesceSectored, true, true, 32, true, false},
+		{"7.2", "7.2", CoalesceSectored, true, true, 32, true, false},
+		{"8.0", "8.0", CoalesceSectored, true, true, 32, true, true},
+		{"10.3", "10.0", CoalesceSectored, true, true, 32, true, true},
+		{"11.0", "10.0", CoalesceSectored, true, true, 32, true, true},
+		{"sm_121", "12.0", CoalesceSectored, true, true, 32, true, true},
+	} {
+		t.Run(tt.cc, func(t *testing.T) {
+			r, err := RulesOf(tt.cc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.CC != tt.key || r.Coalescing != tt.coalescing || r.GlobalL1 != tt.l1 || r.GlobalL1Default != tt.l1Default ||
+				r.SharedBanks != tt.banks || r.Tensor.Any() != tt.tensor || r.Tensor.Has("tf32") != tt.tf32 {
+				t.Errorf("got %+v", r)
+			}
+		})
+	}
+	for _, cc := range []string{"4.0", "x", "0.9"} {
+		if r, err := RulesOf(cc); err == nil {
+			t.Errorf("RulesOf(%q): got %+v, want an error", cc, r)
+		}
+	}
+	for _, s := range Specs() {
+		if want, _ := RulesOf(s.CC); s.Rules.CC != s.CC || s.Rules.Coalescing != want.Coalescing || s.Rules.SharedBanks != s.SharedBanks {
+			t.Errorf("%s: rules %+v, want those of cc %s", s.Name, s.Rules, s.CC)
+		}
+	}
+}

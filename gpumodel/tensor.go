@@ -40,15 +40,12 @@ var tensorByCC = map[string]TensorCores{
 	"12.0": {Precisions: []string{"fp16", "bf16", "tf32", "fp8", "fp4", "int8"}},
 }
 
-// TensorCoresOf returns the tensor cores of compute capability cc; none
-// before 7.0 or when cc is unknown.
+// TensorCoresOf returns the tensor cores of compute capability cc (see
+// RulesOf); none before 7.0 or when cc is not one.
 func TensorCoresOf(cc string) TensorCores {
-	major, minor, err := ParseCC(cc)
-	if err != nil {
-		return TensorCores{}
-	}
-	return tensorByCC[formatCC(major, minor)]
+	r, _ := RulesOf(cc)
+	return r.Tensor
 }
 
 // TensorCores returns what the GPU's tensor cores take.
-func (s *Spec) TensorCores() TensorCores { return TensorCoresOf(s.CC) }
+func (s *Spec) TensorCores() TensorCores { return s.Rules.Tensor }
