@@ -23,6 +23,22 @@ var detailsRawPairs = [][2]string{
 	{"../fixtures/pytorch2/tf.full.details.csv.gz", "../fixtures/pytorch2/tf.full.raw.csv.gz"},
 	{"../fixtures/sweep/sweep.details.csv.gz", "../fixtures/sweep/sweep.raw.csv.gz"},
 	{"../fixtures/check/check.details.csv.gz", "../fixtures/check/check.raw.csv.gz"},
+	{"../fixtures/check/vit.full.details.csv.gz", "../fixtures/check/vit.full.raw.csv.gz"},
+}
+
+// rawOverreads are kernels whose first launch the raw page flags and the
+// details page rightly does not. In the ViT step, the first launch of the
+// float add (a bias add: one contiguous operand, one broadcast) reads 2.5
+// sectors per request: 4 for the contiguous load and 1 for the broadcast.
+// ncu's bytes-per-sector counter (26.4) counts the broadcast's 4 distinct
+// bytes, (4×32 + 4) / 5 sectors, so the raw page's ideal of 26.4/32 × 2.5
+// = 2.06 sectors per request (read as "2-byte accesses, misaligned") is
+// below what any layout can reach: a broadcast needs a whole sector. The
+// accesses are optimal; ncu's own rule, which judges each instruction,
+// stays silent, and the details page with it. The later launches of the
+// same kernel (18 sectors per request, strided) agree on both pages.
+var rawOverreads = map[string]string{
+	"../fixtures/check/vit.full.details.csv.gz": "elementwise_kernel<128, 2, void at::gpu_kernel_impl_nocast<at::CUDAFunctor_add<float>",
 }
 
 // TestDetailsMatchRaw: the details page alone, the export most users make,
@@ -78,7 +94,7 @@ func TestDetailsMatchRaw(t *testing.T) {
 			n, sum, worst := 0, 0.0, 0.0
 			for name, r := range raw {
 				d := details[name]
-				if r.tiny {
+				if r.tiny || rawOverreads[pair[0]] != "" && strings.Contains(name, rawOverreads[pair[0]]) {
 					continue
 				}
 				if fmt.Sprint(d.rules) != fmt.Sprint(r.rules) {
