@@ -103,7 +103,7 @@ func (e *env) src(names ...string) (float64, string, bool) {
 			m, ok = e.k.Metric(name)
 		}
 		if ok && m.IsNumber() {
-			return m.Value, m.Name, true
+			return m.Value, from(m), true
 		}
 		if !hasUnit {
 			for _, d := range descriptionsOf[name] {
@@ -114,6 +114,21 @@ func (e *env) src(names ...string) (float64, string, bool) {
 		}
 	}
 	return math.NaN(), "", false
+}
+
+// mwaSection begins the sections of the body tables and chart that ncu
+// prints under Memory Workload Analysis with --print-details all
+// ("... Tables", "... Chart"): raw counters (requests, sectors, wavefronts
+// per space) and the bytes per sector.
+const mwaSection = "Memory Workload Analysis "
+
+// from is the evidence of a value read from metric m: its name, and the
+// table it came from where that is not a counter column of the export.
+func from(m profan.Metric) string {
+	if strings.HasPrefix(m.Section, mwaSection) {
+		return m.Name + " (from ncu's Memory Workload Analysis table)"
+	}
+	return m.Name
 }
 
 // val returns an already derived canonical metric.

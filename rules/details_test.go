@@ -24,6 +24,11 @@ var detailsRawPairs = [][2]string{
 	{"../fixtures/sweep/sweep.details.csv.gz", "../fixtures/sweep/sweep.raw.csv.gz"},
 	{"../fixtures/check/check.details.csv.gz", "../fixtures/check/check.raw.csv.gz"},
 	{"../fixtures/check/vit.full.details.csv.gz", "../fixtures/check/vit.full.raw.csv.gz"},
+	{"../fixtures/check5/mbv2.full.details.csv.gz", "../fixtures/check5/mbv2.full.raw.csv.gz"},
+	// --print-details all: the Memory Workload Analysis body tables give
+	// requests, sectors, wavefronts and bytes per sector per space.
+	{"../fixtures/check5/check.details-all.csv.gz", "../fixtures/check5/check.raw.csv.gz"},
+	{"../fixtures/check5/mbv2.full.details-all.csv.gz", "../fixtures/check5/mbv2.full.raw.csv.gz"},
 }
 
 // rawOverreads are kernels whose first launch the raw page flags and the
@@ -245,5 +250,42 @@ func TestDetailsRoofline(t *testing.T) {
 	sort.Float64s(errs)
 	if len(errs) < len(raw)*3/4 || errs[len(errs)/2] > 0.05 {
 		t.Errorf("details page: %d of the raw page's %d roofline points, median FLOP/s error %.3f; want 3/4 of them within 5%%", len(errs), len(raw), errs[len(errs)/2])
+	}
+}
+
+// TestMemoryWorkloadTables: a details page exported with --print-details
+// all carries the Memory Workload Analysis body tables; their requests,
+// sectors and bytes per sector become the canonical metrics, equal to the
+// raw page's and saying where they came from.
+func TestMemoryWorkloadTables(t *testing.T) {
+	details := analyzed(t, "../fixtures/check5/check.details-all.csv.gz")
+	raw := map[string]*analysis.Kernel{}
+	for _, a := range analyzed(t, "../fixtures/check5/check.raw.csv.gz") {
+		raw[a.K.ID] = a
+	}
+	n := 0
+	for _, a := range details {
+		r := raw[a.K.ID]
+		if r == nil {
+			t.Fatalf("kernel %s %s: not on the raw page", a.K.ID, a.K.Name)
+		}
+		for _, name := range []string{"global_load_requests", "gld_transactions", "gld_efficiency", "gst_transactions", "gst_efficiency", "shared_load_transactions", "shared_store_transactions"} {
+			d, ok1 := a.Metrics.Lookup(name)
+			w, ok2 := r.Metrics.Lookup(name)
+			if !ok1 || !ok2 {
+				t.Errorf("%s %s: on the details page %v, on the raw page %v", a.K.Name, name, ok1, ok2)
+				continue
+			}
+			if math.Abs(d.Value-w.Value) > 0.005*math.Max(1, math.Abs(w.Value)) {
+				t.Errorf("%s %s: details page %g, raw page %g", a.K.Name, name, d.Value, w.Value)
+			}
+			if !strings.Contains(d.From, "from ncu's Memory Workload Analysis table") {
+				t.Errorf("%s %s: evidence %q does not name the table", a.K.Name, name, d.From)
+			}
+			n++
+		}
+	}
+	if n < 30 {
+		t.Errorf("%d values compared, want every kernel's", n)
 	}
 }
