@@ -11,7 +11,11 @@ import (
 func TestDeviceNames(t *testing.T) {
 	for _, name := range []string{"P100", "V100", "T4", "A10", "A10G", "A30", "A40", "A100", "A100 80GB PCIe",
 		"A100-SXM4-80GB", "L4", "L40", "L40S", "H100", "H100 PCIe", "H100 NVL", "H200", "B200", "GB200",
-		"RTX 2080 Ti", "RTX 3090", "RTX 4090", "RTX 5090", "Jetson Orin", "sm_86", "8.9"} {
+		"RTX 2080 Ti", "RTX 3090", "RTX 4090", "RTX 5090", "Jetson Orin", "sm_86", "8.9",
+		"H200 NVL", "V100 PCIe", "A100 40GB PCIe", "RTX 2060", "RTX 2070 SUPER", "RTX 2080 SUPER", "RTX 3060", "RTX 3060 Ti",
+		"RTX 3070", "RTX 3070 Ti", "RTX 3080", "RTX 3080 Ti", "RTX 3090 Ti", "RTX 4060", "RTX 4060 Ti", "RTX 4070",
+		"RTX 4070 SUPER", "RTX 4070 Ti", "RTX 4070 Ti SUPER", "RTX 4080", "RTX 4080 SUPER", "4090", "RTX 5060",
+		"RTX 5060 Ti", "RTX 5070", "RTX 5070 Ti", "RTX 5080", "Jetson Orin Nano", "Jetson Orin NX", "Jetson AGX Orin 32GB"} {
 		t.Run(name, func(t *testing.T) {
 			if _, errOut, code := run(t, "model", "--arch", name, "--elem-bytes", "4", "--threads", "1024", "--pattern", "sequential"); code != 0 {
 				t.Errorf("model --arch %q: exit %d: %s", name, code, errOut)
