@@ -75,4 +75,8 @@ func TestDeviceContradictionEveryCommand(t *testing.T) {
 	if n := countRuns(t, db); n != 1 {
 		t.Errorf("%d runs stored, want only the forced ingest's", n)
 	}
+	// A stored run is held to the named GPU as an export is.
+	if _, errOut, code := run(t, "report", "--db", db, "--device", "T4", "--html", html); code != 2 || !strings.Contains(errOut, "contradicts the export") {
+		t.Errorf("report --db: exit %d, want 2:\n%s", code, errOut)
+	}
 }
