@@ -13,6 +13,7 @@ import (
 // verdicts an older profan made, since read commands never write.
 func NewCmdMigrate(io *IOStreams) *cobra.Command {
 	var dbFlag, config, device string
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "migrate [--db <path|url>] [--config <file>] [--device <gpu>]",
 		Short: "Update a run database to the schema and verdicts this profan reads",
@@ -29,7 +30,7 @@ ingest takes them; --device the GPU of exports that do not name it. Run-level
 findings (host transfers) stay as stored: the transfers are not stored.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := loadSettings("all", nil, config, device, false)
+			st, err := loadSettings("all", nil, config, device, force)
 			if err != nil {
 				return err
 			}
@@ -49,6 +50,10 @@ findings (host transfers) stay as stored: the transfers are not stored.`,
 				return err
 			}
 			for _, r := range old {
+				// A named GPU that the run contradicts stores nothing.
+				if _, err := db.EachVerdict(bg, r.ID, st.Opt, func(a *analysis.Kernel) error { return analysis.CheckDevice(st.Opt, a.Run, a.K) }); err != nil {
+					return err
+				}
 				if err := db.RemakeVerdict(bg, r.ID, st.Opt); err != nil {
 					return err
 				}
@@ -60,6 +65,6 @@ findings (host transfers) stay as stored: the transfers are not stored.`,
 	}
 	cmd.Flags().StringVar(&dbFlag, "db", "", "run database: a SQLite file (default $PROFAN_DB or profan.db) or a postgres:// URL")
 	cmd.Flags().StringVar(&config, "config", "", "config file (TOML) with the thresholds and suppressions to make the verdicts with")
-	cmd.Flags().StringVar(&device, "device", "", "GPU to assume when an export does not name it")
+	deviceFlags(cmd.Flags(), &device, &force)
 	return cmd
 }
