@@ -15,8 +15,10 @@ import (
 type App struct {
 	Categories      []CategoryTime
 	Recommendations []Recommendation
-	// Gain is what the recommendations could save together, composed as
-	// 1 − Π(1 − g): each acts on what the others leave.
+	// Gain is what the recommendations could save together, composed per
+	// kernel group as 1 − Π(1 − f) over the changes acting on it (each
+	// acts on what the others leave), so two changes on one group are
+	// not counted twice; changes that would slow the step are left out.
 	Gain float64
 	// Scope notes say what the capture holds and does not, up front.
 	Scope []string
@@ -44,6 +46,21 @@ type Recommendation struct {
 	Gain float64
 	// Basis says how Gain was estimated and calibrated.
 	Basis string
+	// saves is the share of each group's time the change saves; the
+	// capture's combined gain composes them per group, so two changes
+	// acting on one kernel are not counted twice.
+	saves map[*Group]float64
+}
+
+// saving maps each of gs to the share f of its time a change saves.
+func saving(m map[*Group]float64, f float64, gs ...*Group) map[*Group]float64 {
+	if m == nil {
+		m = map[*Group]float64{}
+	}
+	for _, g := range gs {
+		m[g] = f
+	}
+	return m
 }
 
 // The calibration factors: the share of the time of the groups a change
@@ -70,6 +87,11 @@ const (
 	// TF32 tensor-core math runs at half the bf16 rate: 1/2 of its time,
 	// not fitted.
 	FactorTF32ToBF16 = 0.5
+	// Under bf16 autocast PyTorch runs batch norm on its own kernels, not
+	// cuDNN's (fp16 keeps cuDNN's): the batch norm takes longer. Fitted
+	// on the CNN's channels_last pair (cuDNN's NHWC batch norm 207 µs,
+	// ATen's bf16 one 310 µs: +0.50 of its time).
+	PenaltyBF16BatchNorm = 0.50
 )
 
 // tinyLaunch is the mean launch duration below which launch overhead,
@@ -124,11 +146,23 @@ func Summarize(gs []*Group, total float64, procs, devices int) *App {
 		return a.Category < b.Category
 	})
 	app.Recommendations = recommend(gs, total)
-	keep := 1.0
+	// Each group keeps what every change acting on it leaves; a change
+	// that would slow the step is not one to make.
+	keep := map[*Group]float64{}
 	for _, r := range app.Recommendations {
-		keep *= 1 - r.Gain
+		if r.Gain <= 0 {
+			continue
+		}
+		for g, f := range r.saves {
+			if _, ok := keep[g]; !ok {
+				keep[g] = 1
+			}
+			keep[g] *= 1 - f
+		}
 	}
-	app.Gain = 1 - keep
+	for g, k := range keep {
+		app.Gain += (1 - k) * g.Duration / total
+	}
 	app.Scope = scope(gs, procs, devices)
 	return app
 }
@@ -151,7 +185,7 @@ func launchesOf(gs []*Group) int {
 
 // recommend finds the causes a framework user acts on, ranked by gain.
 func recommend(gs []*Group, total float64) []Recommendation {
-	var layout, bnNCHW, foreach, eager, fp32, tf32 []*Group
+	var layout, bnNCHW, bnCuDNN, foreach, eager, fp32, tf32 []*Group
 	tf32Conv, anyTensor := false, false
 	adam := false
 	for _, g := range gs {
@@ -171,6 +205,9 @@ func recommend(gs []*Group, total float64) []Recommendation {
 			layout = append(layout, g)
 		case i.Family == kernelname.FamCuDNNBatchNormCH:
 			bnNCHW = append(bnNCHW, g)
+			bnCuDNN = append(bnCuDNN, g)
+		case i.Family == kernelname.FamCuDNNBatchNorm:
+			bnCuDNN = append(bnCuDNN, g)
 		case i.Family == kernelname.FamForeachOptimizer:
 			foreach = append(foreach, g)
 			if strings.Contains(lower, "sqrt") || strings.Contains(lower, "lerp") || strings.Contains(lower, "divides") {
@@ -210,6 +247,7 @@ func recommend(gs []*Group, total float64) []Recommendation {
 		out = append(out, Recommendation{Rule: "channels-last", Message: msg,
 			Fix:    "model = model.to(memory_format=torch.channels_last) and x = x.to(memory_format=torch.channels_last): the convolutions then read NHWC directly, the conversions go, and batch norm runs its NHWC kernels",
 			Groups: append(append([]*Group(nil), layout...), bnNCHW...), Gain: FactorChannelsLast * s,
+			saves: saving(nil, FactorChannelsLast, append(append([]*Group(nil), layout...), bnNCHW...)...),
 			Basis: fmt.Sprintf("%.0f%% of the conversion and NCHW batch-norm time (measured on a CNN step)", 100*FactorChannelsLast)})
 	}
 	if s := shareOf(foreach, total); len(foreach) > 0 && s > 0 {
@@ -220,7 +258,7 @@ func recommend(gs []*Group, total float64) []Recommendation {
 		out = append(out, Recommendation{Rule: "fused-optimizer",
 			Message: fmt.Sprintf("the optimizer step runs as %d foreach kernels (%d launches, %.1f%% of the time), each reading and writing the parameter lists once", len(foreach), launchesOf(foreach), 100*s),
 			Fix:     fmt.Sprintf("torch.optim.%s runs the whole update in one kernel per tensor list", class),
-			Groups:  foreach, Gain: FactorFusedOptimizer * s,
+			Groups:  foreach, Gain: FactorFusedOptimizer * s, saves: saving(nil, FactorFusedOptimizer, foreach...),
 			Basis: fmt.Sprintf("%.0f%% of the foreach kernels' time (fitted on AdamW, checked on SGD)", 100*FactorFusedOptimizer)})
 	}
 	if s, sbn := shareOf(eager, total), shareOf(bnNCHW, total); (len(eager) >= 3 || len(bnNCHW) > 0) && s+sbn > 0 {
@@ -246,6 +284,7 @@ func recommend(gs []*Group, total float64) []Recommendation {
 		out = append(out, Recommendation{Rule: "torch-compile", Message: msg,
 			Fix:    "model = torch.compile(model) fuses the chains between the GEMMs into fewer kernels (and the casts into their consumers)",
 			Groups: append(append([]*Group(nil), eager...), bnNCHW...), Gain: FactorCompile*s + FactorChannelsLast*sbn,
+			saves: saving(saving(nil, FactorCompile, eager...), FactorChannelsLast, bnNCHW...),
 			Basis: basis})
 	}
 	if s32, stf := shareOf(fp32, total), shareOf(tf32, total); len(fp32)+len(tf32) > 0 && s32+stf > 0 {
@@ -260,9 +299,21 @@ func recommend(gs []*Group, total float64) []Recommendation {
 		if len(tf32) > 0 {
 			parts = append(parts, fmt.Sprintf("%d run in TF32 on tensor cores, at half the bf16 rate (%d launches, %.1f%%)", len(tf32), launchesOf(tf32), 100*stf))
 		}
-		out = append(out, Recommendation{Rule: "bf16-autocast", Message: strings.Join(parts, "; "),
-			Fix: fix, Groups: append(append([]*Group(nil), fp32...), tf32...), Gain: FactorBF16*s32 + FactorTF32ToBF16*stf,
-			Basis: "15/16 of the FMA kernels' time and 1/2 of the TF32 ones': bf16 tensor cores do 16× the FP32 FMA rate and 2× the TF32 rate"})
+		gain := FactorBF16*s32 + FactorTF32ToBF16*stf
+		basis := "15/16 of the FMA kernels' time and 1/2 of the TF32 ones': bf16 tensor cores do 16× the FP32 FMA rate and 2× the TF32 rate"
+		msg := strings.Join(parts, "; ")
+		if sbn := shareOf(bnCuDNN, total); sbn > 0 {
+			gain -= PenaltyBF16BatchNorm * sbn
+			basis += fmt.Sprintf(", less %.0f%% of cuDNN's batch-norm time (measured on a CNN step)", 100*PenaltyBF16BatchNorm)
+			msg += fmt.Sprintf("; but under bf16 autocast batch norm leaves cuDNN (%d launches, %.1f%% of the time) for PyTorch's slower kernels", launchesOf(bnCuDNN), 100*sbn)
+			fix += "; with batch norm in the model, fp16 autocast (dtype=torch.float16, with torch.amp.GradScaler) keeps cuDNN's batch norm"
+			if gain <= 0 {
+				msg = "bf16 autocast would slow this step: " + msg
+			}
+		}
+		out = append(out, Recommendation{Rule: "bf16-autocast", Message: msg,
+			Fix: fix, Groups: append(append([]*Group(nil), fp32...), tf32...), Gain: gain, Basis: basis,
+			saves: saving(saving(nil, FactorBF16, fp32...), FactorTF32ToBF16, tf32...)})
 	}
 	if n := launchesOf(gs); n >= 20 && total/float64(n) < tinyLaunch {
 		out = append(out, Recommendation{Rule: "cuda-graphs",

@@ -86,7 +86,9 @@ func TestAppCalibration(t *testing.T) {
 		{"gpt.default", "gpt.compile", "torch-compile", "check", 0.08},
 		{"tf.fp32", "tf.default", "bf16-autocast", "derived", 0.08},
 		{"mlp.default", "mlp.graph", "cuda-graphs", "derived", 0.02},
-		{"cnn.cl", "cnn.bf16+cl", "bf16-autocast", "derived", 0.15},
+		// Fits the batch-norm penalty of bf16 (its FMA and TF32 factors
+		// stay derived).
+		{"cnn.cl", "cnn.bf16+cl", "bf16-autocast", "fit", 0.15},
 		// A model that no factor was fitted on (fixtures/check, a ViT step).
 		{"vit.default", "vit.fused", "fused-optimizer", "independent", 0.05},
 		{"vit.default", "vit.compile", "torch-compile", "independent", 0.08},
@@ -103,7 +105,9 @@ func TestAppCalibration(t *testing.T) {
 		// Held out, then the rule's scope was revised on seeing it (no
 		// factor refitted): its error before was -41.6 points.
 		{"mbv2.default", "mbv2.compile", "torch-compile", "revised", 0.10},
-		{"mbv2.default", "mbv2.bf16", "bf16-autocast", "held-out", 0.20},
+		// Revised too: the batch-norm penalty (fitted on the small CNN)
+		// was added after it; its error before was +16.4 points.
+		{"mbv2.default", "mbv2.bf16", "bf16-autocast", "revised", 0.20},
 	}
 	errs := map[string][]float64{}
 	var b strings.Builder
@@ -172,17 +176,22 @@ launching kernels, which kernel time does not show.
 Factors (` + "`analysis/app.go`" + `): channels-last saves 65% of the time of cuDNN's layout conversions and NCHW
 batch norm; a fused optimizer 62% of the foreach kernels' time; torch.compile 20% of the eager element-wise,
 normalization, cast, loss and copy kernels' time; bf16 autocast 15/16 of FP32 FMA GEMM/convolution time and 1/2 of
-TF32 tensor-core time; CUDA graphs change no kernel time. The compile factor, fitted on training, underestimates
-inference (GPT: 7 points); the derived bf16 factors overestimate the small CNN (10 points: its convolutions are too
-small to reach the tensor roof).
+TF32 tensor-core time, less half of cuDNN's batch-norm time (under bf16 autocast PyTorch runs batch norm on its own
+kernels, not cuDNN's; fp16 keeps cuDNN's: fitted on the small CNN's channels_last pair, 207 µs of cuDNN NHWC batch
+norm against 310 µs of PyTorch's); CUDA graphs change no kernel time. The compile factor, fitted on training,
+underestimates inference (GPT: 7 points). The capture's combined gain composes the changes per kernel group, so
+channels-last and torch-compile, which both act on the NCHW batch norm, are not counted twice.
 
 The *held-out* rows are a MobileNetV2-style CNN (depthwise convolutions, ReLU6, SGD with momentum; ` + "`fixtures/check5`" + `)
 captured after every factor above was set. Its NCHW batch norm takes half the step. channels_last saves more than
 the factor says (13 points: the NHWC depthwise convolutions are faster too). torch.compile saved 44% where the rule,
 counting only the eager ATen kernels, estimated 2.1% (error −41.6 points): inductor also replaces cuDNN's training
 batch norm with fused Triton kernels (and picks NHWC convolutions). The rule now counts the NCHW batch norm with
-the channels-last factor, no factor refitted; that row is *revised*, no longer held out. bf16 autocast makes this step 12% slower (the depthwise convolutions have no tensor-core path and
-autocast adds casts), where 4% was estimated. The fused optimizer is within the noise of two captures of the same step.
+the channels-last factor, no factor refitted; that row is *revised*, no longer held out. bf16
+autocast makes this step 12% slower, where 4% was estimated (error +16.4 points): its batch norm, half the step,
+leaves cuDNN, and the depthwise convolutions have no tensor-core path. The rule now subtracts the batch-norm penalty
+fitted on the small CNN; that row is *revised* too, and the rule says the step would be slower, with fp16 autocast
+as the way to keep cuDNN's batch norm. The fused optimizer is within the noise of two captures of the same step.
 `)
 	const doc = "../docs/calibration-apps.md"
 	if *updateAppCalibration {
@@ -206,16 +215,16 @@ func TestAppCaptures(t *testing.T) {
 		first []string // leading recommendations, in order
 		scope string   // a scope note's beginning, "" for none
 	}{
-		{"cnn.full.details.csv.gz", []string{"channels-last", "torch-compile", "bf16-autocast"}, ""},
+		{"cnn.full.details.csv.gz", []string{"channels-last", "torch-compile", "fused-optimizer"}, ""},
 		{"tf.full.details.csv.gz", []string{"fused-optimizer", "torch-compile"}, ""},
 		{"gpt.full.details.csv.gz", []string{"torch-compile"}, ""},
 		{"pair.mlp.default.csv", []string{"bf16-autocast", "cuda-graphs"}, ""},
 		{"inv.tf.nvtx-step.csv", []string{"fused-optimizer"}, "the capture holds optimizer kernels but no backward kernel"},
 		// Held out: the MobileNetV2-style CNN, its default step and its
 		// --set full pages, cut short by -c 250 and a timeout; bf16 ranks
-		// third but measured slower.
-		{"../check5/mbv2.pair.default.csv.gz", []string{"torch-compile", "channels-last", "bf16-autocast"}, ""},
-		{"../check5/mbv2.full.raw.csv.gz", []string{"torch-compile", "channels-last", "bf16-autocast"}, "the capture holds backward kernels but no optimizer kernel"},
+		// last: its batch norm leaves cuDNN (measured 12% slower).
+		{"../check5/mbv2.pair.default.csv.gz", []string{"torch-compile", "channels-last", "fused-optimizer"}, ""},
+		{"../check5/mbv2.full.raw.csv.gz", []string{"torch-compile", "channels-last"}, "the capture holds backward kernels but no optimizer kernel"},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			app, total := appOf(t, tt.file)
@@ -249,12 +258,29 @@ func TestAppCaptures(t *testing.T) {
 					t.Errorf("recommendations not ranked by gain: %v", got)
 				}
 			}
-			var gains []float64
+			// The combined gain composes the changes per kernel group:
+			// changes on disjoint groups add up; on a shared group they
+			// compose as 1 − Π(1 − f), so the sum bounds it above and the
+			// largest single gain below. A change that would slow the step
+			// is left out.
+			sumGain, maxGain, shared := 0.0, 0.0, false
+			seen := map[*analysis.Group]bool{}
 			for _, r := range app.Recommendations {
-				gains = append(gains, r.Gain)
+				if r.Gain <= 0 {
+					continue
+				}
+				sumGain += r.Gain
+				maxGain = math.Max(maxGain, r.Gain)
+				for _, g := range r.Groups {
+					shared = shared || seen[g]
+					seen[g] = true
+				}
 			}
-			if math.Abs(app.Gain-combinedGain(gains...)) > 1e-12 {
-				t.Errorf("combined gain %.4f, want 1 − Π(1 − g) = %.4f", app.Gain, combinedGain(gains...))
+			switch {
+			case !shared && math.Abs(app.Gain-sumGain) > 1e-9:
+				t.Errorf("combined gain %.4f, want the sum %.4f of changes on disjoint groups", app.Gain, sumGain)
+			case shared && (app.Gain > sumGain+1e-9 || app.Gain < maxGain-1e-9):
+				t.Errorf("combined gain %.4f outside [%.4f, %.4f]", app.Gain, maxGain, sumGain)
 			}
 			has := false
 			for _, n := range app.Scope {

@@ -58,6 +58,7 @@ const (
 	FamFusedOptimizer   = "aten.fused-optimizer"
 	FamCuDNNLayout      = "cudnn.layout"
 	FamCuDNNBatchNormCH = "cudnn.batchnorm-nchw"
+	FamCuDNNBatchNorm   = "cudnn.batchnorm"
 	FamAtenCast         = "aten.cast"
 	FamCuDNNDepthwise   = "cudnn.conv-depthwise"
 	FamAtenDepthwise    = "aten.conv-depthwise"
@@ -115,9 +116,9 @@ var families = []family{
 	row("cudnn.workspace", `init_device_workspace_kernel|cask_cudnn::computeoffsets`, CUDNN, Fill, CatMemory),
 	// cuDNN batch norm: the NCHW (1C11: one channel, spatial) kernels run
 	// one block per channel.
-	row("cudnn.batchnorm", `cudnn::(bn_|batchnorm_).*nhwc`, CUDNN, Normalization, CatNorm),
+	row(FamCuDNNBatchNorm, `cudnn::(bn_|batchnorm_).*nhwc`, CUDNN, Normalization, CatNorm),
 	row(FamCuDNNBatchNormCH, `cudnn::bn_(fw|bw)`, CUDNN, Normalization, CatNorm),
-	row("cudnn.batchnorm", `cudnn::batchnorm_`, CUDNN, Normalization, CatNorm),
+	row(FamCuDNNBatchNorm, `cudnn::batchnorm_`, CUDNN, Normalization, CatNorm),
 	// Depthwise convolutions (one channel per group: "c1_k1") run on the
 	// FP32 pipes whatever the dtype: no tensor-core path to move them to.
 	row(FamCuDNNDepthwise, `xmma_depthwise|depthwise_convolution|^(void )?(conv2d|dgrad2d|wgrad2d)_c1_k1`, CUDNN, Convolution, CatFP32Math),

@@ -45,8 +45,11 @@ func (t *textWriter) app(app *analysis.App) {
 }
 
 func recGain(r analysis.Recommendation) string {
-	if r.Gain > 0 {
+	switch {
+	case r.Gain > 0:
 		return fmt.Sprintf("~%s (%s)", metrics.ShareText(r.Gain), r.Basis)
+	case r.Gain < 0:
+		return fmt.Sprintf("~%s slower: not one to make (%s)", metrics.ShareText(-r.Gain), r.Basis)
 	}
 	return "(" + r.Basis + ")"
 }
