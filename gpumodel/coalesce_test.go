@@ -211,7 +211,7 @@ func TestPredictCachingModes(t *testing.T) {
 	}
 }
 
-// CC ≥ 7.0 sectors per request for one full warp, the table in metrics.md
+// CC ≥ 7.0 sectors per request for one full warp (32 B sectors, 128 B lines)
 // C1: contiguous ceil(32·s/32); stride k: min(32, k·s); misaligned +1.
 func TestPredictSectorsPerRequest(t *testing.T) {
 	tests := []struct {

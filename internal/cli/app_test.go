@@ -14,7 +14,7 @@ import (
 
 const pytorchStep = "../../fixtures/pytorch/train.full.details.csv.gz"
 
-// TestPyTorchSummary pins the acceptance of issue 13 on an FP32 PyTorch
+// TestPyTorchSummary pins the application summary on an FP32 PyTorch
 // training step captured on an H100: the text output starts with the group
 // table and fits in 250 lines, the FP32 GEMM groups carry
 // tensor-cores-unused, and no library kernel is told to change its source.

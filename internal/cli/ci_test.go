@@ -129,7 +129,7 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 	}
 }
 
-// Each gate case of issue 14 gives its documented exit code.
+// Each gate case gives its documented exit code.
 func TestGateCases(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "g.db")

@@ -93,7 +93,9 @@ func TestAnalyzeJSONContract(t *testing.T) {
 	}
 }
 
-// TestModelSeed reproduces the seed's Volta table through the command.
+// TestModelSeed reproduces the published Volta table (10,000 threads of
+// coalesced floats: 313 requests, 313 L1 and 1,250 L2 transactions)
+// through the command.
 func TestModelSeed(t *testing.T) {
 	for _, tt := range []struct {
 		elem, pattern string

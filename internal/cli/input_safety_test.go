@@ -55,7 +55,7 @@ func readFixture(t *testing.T, path string) []byte {
 	return b
 }
 
-// TestAnalyzePipe pins the pipe case of issue 12: an export read from a
+// TestAnalyzePipe pins the pipe case: an export read from a
 // pipe is read once, whole (27 of 54 launches were read before).
 func TestAnalyzePipe(t *testing.T) {
 	two := append(readFixture(t, variants+"variants.details.csv.gz"), readFixture(t, variants+"inline.live.print-details-all.csv.gz")...)
@@ -81,7 +81,7 @@ func TestAnalyzePipe(t *testing.T) {
 	}
 }
 
-// TestReportNeverOverwritesInputs pins the overwrite cases of issue 12.
+// TestReportNeverOverwritesInputs pins the overwrite cases.
 func TestReportNeverOverwritesInputs(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "copy.csv")
@@ -225,7 +225,7 @@ func TestModelBounds(t *testing.T) {
 	}
 }
 
-// TestExportStringsEscaped pins the terminal-escape case of issue 12: a
+// TestExportStringsEscaped pins the terminal-escape case: a
 // kernel name with ANSI and OSC sequences and a bidi override reaches no
 // output raw (analyze, gate, runs, trend, report).
 func TestExportStringsEscaped(t *testing.T) {
