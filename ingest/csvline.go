@@ -15,6 +15,20 @@ var errTooManyFields = fmt.Errorf("more than %d fields in one line (not a profil
 // into a fresh slice. Profilers quote every field (ncu), only strings
 // (nvprof) or only fields with commas (nsys), so quoting is never a type.
 func splitCSV(line []byte, dst [][]byte) ([][]byte, error) {
+	return splitFields(line, dst, false)
+}
+
+var errTextAfterQuote = errors.New("text after a quoted field's closing quote (a stray quote inside a field, or a damaged row?)")
+
+// splitStrict is splitCSV that refuses text between a closing quote and
+// the next comma: only ncu's source pages print such fields (their source
+// text is quoted without escaping its quotes); in any other table it is a
+// stray or lost quote that would shift a field's text.
+func splitStrict(line []byte, dst [][]byte) ([][]byte, error) {
+	return splitFields(line, dst, true)
+}
+
+func splitFields(line []byte, dst [][]byte, strict bool) ([][]byte, error) {
 	i := 0
 	for {
 		if len(dst) >= maxFields {
@@ -35,6 +49,9 @@ func splitCSV(line []byte, dst [][]byte) ([][]byte, error) {
 				return dst, nil
 			}
 			if line[next] != ',' {
+				if strict {
+					return dst, errTextAfterQuote
+				}
 				// Text after the closing quote: keep it, as encoding/csv's
 				// LazyQuotes does, up to the next comma.
 				k := next

@@ -617,6 +617,8 @@ type Table struct {
 	err       error
 	fields    [][]byte
 	raw       []byte // the current row's line
+	prev      []byte // a copy of the previous row's line
+	prevLine  int
 	rawHeader []byte
 	unitsRaw  []byte                  // the units row, when the table has one
 	subWidth  int                     // fields of the --print-details sub-table being skipped
@@ -692,7 +694,11 @@ func (t *Table) Next() bool {
 			s.skip(SkipRepeatedUnits)
 			continue
 		}
-		t.fields, err = splitCSV(line, t.fields[:0])
+		if _, blocks := t.imp.(blockImporter); blocks {
+			t.fields, err = splitCSV(line, t.fields[:0])
+		} else {
+			t.fields, err = splitStrict(line, t.fields[:0])
+		}
 		if err != nil {
 			t.err, t.done = t.Errorf(s.lr.n, "%v", err), true
 			return false
@@ -776,6 +782,16 @@ func (t *Table) Next() bool {
 		if _, blocks := t.imp.(blockImporter); !blocks && len(t.fields) > len(t.Header) {
 			t.err, t.done = t.Errorf(s.lr.n, "row has %d fields, more than the %d of its header at line %d (interleaved output?)", len(t.fields), len(t.Header), t.Line), true
 			return false
+		}
+		if _, trace := t.imp.(traceImporter); trace {
+			// A trace's rows differ in their start at least: the same line
+			// again is a line written twice, which would count a launch
+			// twice. (A details page repeats rows of body items.)
+			if t.rows > 0 && bytes.Equal(line, t.prev) {
+				t.err, t.done = t.Errorf(s.lr.n, "the same row as line %d (a line written twice?)", t.prevLine), true
+				return false
+			}
+			t.prev, t.prevLine = append(t.prev[:0], line...), s.lr.n
 		}
 		if t.rows == 0 {
 			t.quoted = line[0] == '"'
@@ -895,6 +911,10 @@ func loneNumber(line []byte) bool {
 // blockImporter is an importer whose table is made of blocks that each
 // start with a line its Match accepts (ncu's source page).
 type blockImporter interface{ blocks() }
+
+// traceImporter is implemented by the readers of traces: a row per
+// activity, each with its start time.
+type traceImporter interface{ trace() }
 
 // isSubTableHeader recognizes the header of a sub-table that ncu
 // --print-details all writes between a launch's rows of a details page

@@ -22,6 +22,8 @@ import (
 // unit are bytes.
 type nsysGPUTrace struct{}
 
+func (nsysGPUTrace) trace() {}
+
 func (nsysGPUTrace) Name() string { return "nsys-gputrace" }
 func (nsysGPUTrace) Tool() string { return profan.ToolNsys }
 
