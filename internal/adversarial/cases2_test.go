@@ -236,11 +236,11 @@ func runsWant(e *env, n int) string {
 func sqlExec(e *env, q string) {
 	db, err := sql.Open("sqlite3", e.db)
 	if err != nil {
-		e.t.Fatal(err)
+		panic(setupError{err})
 	}
 	defer db.Close()
 	if _, err := db.Exec(q); err != nil {
-		e.t.Fatal(err)
+		panic(setupError{fmt.Errorf("%s: %w", q, err)})
 	}
 }
 
@@ -600,13 +600,10 @@ func dbCases(fs []*fixture, base []byte) []*tcase {
 		}, "2", "0"},
 		{"newer schema", func(e *env) {
 			e.write("db", base)
-			sqlExec(e, "INSERT INTO schema_migrations(version) VALUES (999)")
+			sqlExec(e, "INSERT INTO schema_migrations(version, name, applied) VALUES (999, 'future', '2030-01-01T00:00:00Z')")
 		}, "2", "2"},
 		{"no schema_migrations table", func(e *env) { e.write("db", base); sqlExec(e, "DROP TABLE schema_migrations") }, "2", "2"},
-		{"a committed WAL beside it", func(e *env) {
-			e.write("db", base)
-			sqlExec(e, "PRAGMA journal_mode=WAL; CREATE TABLE IF NOT EXISTS x_probe(a); DROP TABLE x_probe")
-		}, "01", "0"},
+		{"a committed WAL beside it", func(e *env) { walCopy(e, base, "UPDATE runs SET source = source || '.wal'") }, "01", "0"},
 		{"a stale journal file", func(e *env) { e.write("db", base); e.write("db-journal", []byte("garbage journal")) }, "012", "02"},
 	}
 	for i := range 14 {
@@ -866,4 +863,26 @@ func flagCases(fs []*fixture, base []byte) []*tcase {
 		cmdCase(cat, "a config with a negative threshold", "2", "", func(e *env) { e.write("c.toml", []byte("[thresholds]\nmin_share = -1\n")) }, "analyze", det, "--config", "c.toml"),
 	)
 	return cs
+}
+
+// walCopy writes base as {dir}/db with a write-ahead log holding the
+// commit of q: a copy taken while the writer still had it open.
+func walCopy(e *env, base []byte, q string) {
+	src := e.write("live", base)
+	db, err := sql.Open("sqlite3", src)
+	if err != nil {
+		panic(setupError{err})
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	if _, err := db.Exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; " + q); err != nil {
+		panic(setupError{err})
+	}
+	for _, suffix := range []string{"", "-wal"} {
+		b, err := os.ReadFile(src + suffix)
+		if err != nil {
+			panic(setupError{err})
+		}
+		e.write("db"+suffix, b)
+	}
 }

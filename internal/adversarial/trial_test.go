@@ -21,6 +21,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -102,10 +103,14 @@ func (e *env) path(name string) string { return filepath.Join(e.dir, name) }
 func (e *env) write(name string, data []byte) string {
 	p := e.path(name)
 	if err := os.WriteFile(p, data, 0o644); err != nil {
-		e.t.Fatal(err)
+		panic(setupError{err})
 	}
 	return p
 }
+
+// setupError is a case that could not be set up: a failure of the case,
+// not of the worker that runs it.
+type setupError struct{ err error }
 
 type result struct {
 	code   int
@@ -245,6 +250,15 @@ var panicRE = regexp.MustCompile(`(?m)^(panic: |fatal error: |goroutine \d+ \[)`
 
 // verdict runs c and returns what failed ("" when it passed).
 func verdict(e *env, c *tcase) (fails []string) {
+	defer func() {
+		if r := recover(); r != nil {
+			se, ok := r.(setupError)
+			if !ok {
+				panic(r)
+			}
+			fails = append(fails, "setting the case up: "+se.err.Error())
+		}
+	}()
 	if c.custom != nil {
 		if f := c.custom(e); f != "" {
 			fails = append(fails, f)
@@ -525,6 +539,8 @@ func TestAdversarial(t *testing.T) {
 	results := make([]outcome, len(sel))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
+	var done atomic.Int64
+	start := time.Now()
 	for range max(1, *workers) {
 		wg.Go(func() {
 			for i := range jobs {
@@ -536,12 +552,14 @@ func TestAdversarial(t *testing.T) {
 				}
 				e := &env{t: t, dir: dir, db: filepath.Join(dir, "db"), ref: ref}
 				results[i] = outcome{c, verdict(e, c)}
+				if n := done.Add(1); n%100 == 0 {
+					fmt.Fprintf(os.Stderr, "adversarial: %d of %d cases, %v\n", n, len(sel), time.Since(start).Round(time.Second))
+				}
 				os.Chmod(dir, 0o755)
 				os.RemoveAll(dir)
 			}
 		})
 	}
-	start := time.Now()
 	for i := range sel {
 		jobs <- i
 	}
