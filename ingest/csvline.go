@@ -18,10 +18,12 @@ func splitCSV(line []byte, dst [][]byte) ([][]byte, error) {
 	return splitFields(line, dst, false)
 }
 
+var errQuoteInField = errors.New("a quote inside an unquoted field (a lost opening quote, or a damaged row?)")
+
 var errTextAfterQuote = errors.New("text after a quoted field's closing quote (a stray quote inside a field, or a damaged row?)")
 
 // splitStrict is splitCSV that refuses text between a closing quote and
-// the next comma: only ncu's source pages print such fields (their source
+// the next comma, and a quote inside an unquoted field: only ncu's source pages print such fields (their source
 // text is quoted without escaping its quotes); in any other table it is a
 // stray or lost quote that would shift a field's text.
 func splitStrict(line []byte, dst [][]byte) ([][]byte, error) {
@@ -69,6 +71,9 @@ func splitFields(line []byte, dst [][]byte, strict bool) ([][]byte, error) {
 		k := len(line)
 		if c := bytes.IndexByte(line[i:], ','); c >= 0 {
 			k = i + c
+		}
+		if strict && bytes.IndexByte(line[i:k], '"') >= 0 {
+			return dst, errQuoteInField
 		}
 		dst = append(dst, line[i:k])
 		if k >= len(line) {

@@ -119,6 +119,10 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "row wider than the header", in: replaceLine(t, copyDetails, firstRow, func(l string) string { return strings.Repeat(`"x",`, 40) + l }), line: firstRow, msg: "more than the 20 of its header"},
 		// A line written twice would count a launch twice.
 		{name: "a trace row twice", in: replaceLine(t, trace, 10, func(l string) string { return l + l }), line: 11, msg: "the same row as line 10"},
+		{name: "a trace appended to itself", in: cat(trace, trace), line: traceLines + 4, msg: "the same table, row for row, as the one at line 4"},
+		{name: "a memcpy of negative duration", in: replaceLine(t, trace, 6, func(l string) string { return strings.Replace(l, ",1.028854,", ",-1.028854,", 1) }), line: 6, msg: "negative duration"},
+		// A lost opening quote would keep the closing one in the text.
+		{name: "a quote inside an unquoted field", in: replaceLine(t, trace, 6, func(l string) string { return strings.Replace(l, `,"GeForce`, `,GeForce`, 1) }), line: 6, msg: "a quote inside an unquoted field"},
 		// A stray quote inside a quoted field would shift its text.
 		{name: "a stray quote inside a quoted field", in: replaceLine(t, nvMetrics, gld, func(l string) string { return strings.Replace(l, `(0)"`, `(0)x"y"`, 1) }), line: gld, msg: "text after a quoted field's closing quote"},
 		{name: "output with a comma inside a table", in: replaceLine(t, copyDetails, firstRow+3, func(l string) string { return "epoch 1, loss 0.5\n" + l }), line: firstRow + 3, msg: "an unquoted line among quoted rows"},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"strconv"
@@ -141,7 +142,7 @@ func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 	}
 	lr, src := in.lr, in.src
 	run := &profan.Run{Source: safe.Term(src)}
-	s := &stream{lr: lr, run: run, sink: sink, src: src, forced: forced, maxText: maxText}
+	s := &stream{lr: lr, run: run, sink: sink, src: src, forced: forced, maxText: maxText, seed: maphash.MakeSeed(), tables: map[uint64]int{}}
 	if sink.Kernel != nil && opt.Concurrent {
 		// Parse on this goroutine and hand kernels to the sink on another:
 		// the sink (analysis, storage) then overlaps the parsing. Kernels
@@ -269,6 +270,8 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		s.brk = false
 		header := toStrings(fields)
 		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...)}
+		t.sum.SetSeed(s.seed)
+		t.sum.Write(line)
 		if run.Tool == "" || (tables == 0 && run.Tool != imp.Tool()) {
 			run.Tool = imp.Tool()
 		}
@@ -290,6 +293,14 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 				what = "a header and units row"
 			}
 			return nil, t.Errorf(t.Line, "%s: the table has %s but no rows (truncated export?)", imp.Name(), what)
+		}
+		if sum := t.sum.Sum64(); s.tables[sum] != 0 {
+			// Rows that differ in their time or counters in any two real
+			// captures: the same table again is an export appended to
+			// itself, whose launches would count twice.
+			return nil, t.Errorf(t.Line, "%s: the same table, row for row, as the one at line %d (an export appended to itself?)", imp.Name(), s.tables[sum])
+		} else {
+			s.tables[sum] = t.Line
 		}
 		tables++
 		if len(formats) == 0 || formats[len(formats)-1] != imp.Name() {
@@ -570,6 +581,8 @@ func parseMessage(line []byte) (profanMessage, bool) {
 // stream is the state shared by the tables of one export.
 type stream struct {
 	folded   map[activityKey]*profan.Activity // see Table.Activity
+	seed     maphash.Seed
+	tables   map[uint64]int // a table's sum → the line of its header
 	lr       *lineReader
 	run      *profan.Run
 	sink     Sink
@@ -619,6 +632,7 @@ type Table struct {
 	raw       []byte // the current row's line
 	prev      []byte // a copy of the previous row's line
 	prevLine  int
+	sum       maphash.Hash // of the header and rows, to find a table given twice
 	rawHeader []byte
 	unitsRaw  []byte                  // the units row, when the table has one
 	subWidth  int                     // fields of the --print-details sub-table being skipped
@@ -783,10 +797,12 @@ func (t *Table) Next() bool {
 			t.err, t.done = t.Errorf(s.lr.n, "row has %d fields, more than the %d of its header at line %d (interleaved output?)", len(t.fields), len(t.Header), t.Line), true
 			return false
 		}
-		if _, trace := t.imp.(traceImporter); trace {
-			// A trace's rows differ in their start at least: the same line
-			// again is a line written twice, which would count a launch
-			// twice. (A details page repeats rows of body items.)
+		if _, details := t.imp.(ncuDetails); !details && !isBlocks(t.imp) {
+			// A trace's rows differ in their start, a summary's or a wide
+			// table's in their kernel or metric: the same line again is a
+			// line written twice, which would count a launch twice. (A
+			// details page repeats rows of body items; a source page,
+			// lines of source.)
 			if t.rows > 0 && bytes.Equal(line, t.prev) {
 				t.err, t.done = t.Errorf(s.lr.n, "the same row as line %d (a line written twice?)", t.prevLine), true
 				return false
@@ -796,6 +812,8 @@ func (t *Table) Next() bool {
 		if t.rows == 0 {
 			t.quoted = line[0] == '"'
 		}
+		t.sum.Write(line)
+		t.sum.WriteByte('\n')
 		t.rows++
 		t.raw = line
 		s.brk = false
@@ -912,9 +930,10 @@ func loneNumber(line []byte) bool {
 // start with a line its Match accepts (ncu's source page).
 type blockImporter interface{ blocks() }
 
-// traceImporter is implemented by the readers of traces: a row per
-// activity, each with its start time.
-type traceImporter interface{ trace() }
+func isBlocks(imp Importer) bool {
+	_, ok := imp.(blockImporter)
+	return ok
+}
 
 // isSubTableHeader recognizes the header of a sub-table that ncu
 // --print-details all writes between a launch's rows of a details page
@@ -1063,6 +1082,10 @@ func (t *Table) Kernel(k *profan.Kernel, line int) error {
 
 // Activity hands a memory activity to the sink.
 func (t *Table) Activity(a *profan.Activity) error {
+	if a.Duration < 0 || a.Bytes < 0 {
+		// Said here, at its row, as a kernel's is.
+		return t.Errorf(t.row.Line, "%s: negative duration or size", a.Name)
+	}
 	t.s.records++
 	t.s.acct.Activities++
 	if t.s.sink.Activity != nil {

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bufio"
 	"bytes"
+	"compress/flate"
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
@@ -129,7 +130,8 @@ func (l *lineReader) read() ([]byte, error) {
 	if err == errOddUTF16 {
 		return nil, &SyntaxError{File: l.src, Line: l.n + 1, Msg: err.Error()}
 	}
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
+	var corrupt flate.CorruptInputError
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt) {
 		return nil, &SyntaxError{File: l.src, Line: l.n + 1, Msg: "corrupt or truncated gzip data: " + err.Error()}
 	}
 	if err != nil && err != io.EOF {

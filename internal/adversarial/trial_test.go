@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -22,7 +23,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf8"
@@ -150,6 +150,7 @@ func runProfan(dir string, args []string, stdin func(io.Writer)) *result {
 		}()
 	}
 	r := &result{}
+	var peak atomic.Int64
 	done := make(chan struct{})
 	var watch sync.WaitGroup
 	watch.Go(func() {
@@ -159,7 +160,11 @@ func runProfan(dir string, args []string, stdin func(io.Writer)) *result {
 				return
 			case <-time.After(20 * time.Millisecond):
 			}
-			if rss := procRSS(cmd.Process.Pid); rss > killRSS {
+			rss, hwm := procRSS(cmd.Process.Pid)
+			if hwm > peak.Load() {
+				peak.Store(hwm)
+			}
+			if rss > killRSS {
 				r.killed = fmt.Sprintf("killed at %d MB resident", rss>>20)
 				cmd.Process.Kill()
 				return
@@ -174,9 +179,9 @@ func runProfan(dir string, args []string, stdin func(io.Writer)) *result {
 		r.killed = fmt.Sprintf("killed after %v", caseTimeout)
 	}
 	r.code = cmd.ProcessState.ExitCode()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.rss = ru.Maxrss << 10
-	}
+	// The peak resident size as the watch saw it: the child's ru_maxrss
+	// starts from the parent's at fork, which holds the trial's inputs.
+	r.rss = peak.Load()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) && r.killed == "" {
 		r.killed = err.Error()
@@ -196,18 +201,27 @@ func childEnviron(dir string) []string {
 	return append(env, childEnv+"=1", "HOME="+dir, "TMPDIR="+dir)
 }
 
-// procRSS is the resident size of process pid, in bytes (0 when unknown).
-func procRSS(pid int) int64 {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/statm", pid))
+// procRSS is the resident size of process pid and its peak so far, in
+// bytes (0 when unknown).
+func procRSS(pid int) (rss, hwm int64) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
+	for _, l := range strings.Split(string(b), "\n") {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			continue
+		}
+		n, _ := strconv.ParseInt(f[1], 10, 64)
+		switch f[0] {
+		case "VmRSS:":
+			rss = n << 10
+		case "VmHWM:":
+			hwm = n << 10
+		}
 	}
-	n, _ := strconv.ParseInt(f[1], 10, 64)
-	return n * int64(os.Getpagesize())
+	return rss, hwm
 }
 
 type limitWriter struct {
@@ -447,13 +461,19 @@ func canonical(b []byte) ([]any, error) {
 		}
 		out = append(out, k)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, _ := json.Marshal(out[i].(map[string]any)["id"])
-		b, _ := json.Marshal(out[j].(map[string]any)["id"])
-		na, _ := json.Marshal(out[i].(map[string]any)["name"])
-		nb, _ := json.Marshal(out[j].(map[string]any)["name"])
-		return string(a)+string(na) < string(b)+string(nb)
-	})
+	// In the order of what they hold, without their IDs: an ordinal ID
+	// follows the row order, which some mutations change without changing
+	// what is read (a launch lost or doubled still shows).
+	key := func(k any) string {
+		m := maps.Clone(k.(map[string]any))
+		delete(m, "id")
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
+	for _, k := range out {
+		delete(k.(map[string]any), "id")
+	}
 	return out, nil
 }
 
