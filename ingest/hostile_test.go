@@ -74,6 +74,7 @@ func hostileCases(t testing.TB) []hostileCase {
 		}
 	}
 	nvMetrics := ncuMustRead(t, "testdata/nvprof/magus-gtx1080ti-matrixMul-metrics.csv")
+	nsysTrace := ncuMustRead(t, "testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv")
 	gld := lineOf(t, nvMetrics, `"gld_throughput"`)
 	bytesRead := lineOf(t, saxpy, `"dram__bytes_read.sum"`)
 	rawUnits := 5 // the units row of the raw page
@@ -120,6 +121,7 @@ func hostileCases(t testing.TB) []hostileCase {
 		// A line written twice would count a launch twice.
 		{name: "a trace row twice", in: replaceLine(t, trace, 10, func(l string) string { return l + l }), line: 11, msg: "the same row as line 10"},
 		{name: "a trace appended to itself", in: cat(trace, trace), line: traceLines + 4, msg: "the same table, row for row, as the one at line 4"},
+		{name: "an nsys trace appended to itself", in: cat(nsysTrace, nsysTrace), line: bytes.Count(nsysTrace, []byte("\n")) + 1, msg: "the same table, row for row, as the one at line 1"},
 		{name: "a memcpy of negative duration", in: replaceLine(t, trace, 6, func(l string) string { return strings.Replace(l, ",1.028854,", ",-1.028854,", 1) }), line: 6, msg: "negative duration"},
 		// A lost opening quote would keep the closing one in the text.
 		{name: "a quote inside an unquoted field", in: replaceLine(t, trace, 6, func(l string) string { return strings.Replace(l, `,"GeForce`, `,GeForce`, 1) }), line: 6, msg: "a quote inside an unquoted field"},

@@ -272,6 +272,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...)}
 		t.sum.SetSeed(s.seed)
 		t.sum.Write(line)
+		t.sumLine = lr.n
 		if run.Tool == "" || (tables == 0 && run.Tool != imp.Tool()) {
 			run.Tool = imp.Tool()
 		}
@@ -294,13 +295,8 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 			}
 			return nil, t.Errorf(t.Line, "%s: the table has %s but no rows (truncated export?)", imp.Name(), what)
 		}
-		if sum := t.sum.Sum64(); s.tables[sum] != 0 {
-			// Rows that differ in their time or counters in any two real
-			// captures: the same table again is an export appended to
-			// itself, whose launches would count twice.
-			return nil, t.Errorf(t.Line, "%s: the same table, row for row, as the one at line %d (an export appended to itself?)", imp.Name(), s.tables[sum])
-		} else {
-			s.tables[sum] = t.Line
+		if err := t.endCapture(t.Line); err != nil {
+			return nil, err
 		}
 		tables++
 		if len(formats) == 0 || formats[len(formats)-1] != imp.Name() {
@@ -632,7 +628,9 @@ type Table struct {
 	raw       []byte // the current row's line
 	prev      []byte // a copy of the previous row's line
 	prevLine  int
-	sum       maphash.Hash // of the header and rows, to find a table given twice
+	sum       maphash.Hash // of the header and rows since it, to find a table given twice
+	sumLine   int          // the line of that header
+	sumRows   int
 	rawHeader []byte
 	unitsRaw  []byte                  // the units row, when the table has one
 	subWidth  int                     // fields of the --print-details sub-table being skipped
@@ -701,6 +699,10 @@ func (t *Table) Next() bool {
 			// After a title message ("==2868== API calls:") the same
 			// header starts a new table; otherwise it is a repeat.
 			s.skip(SkipRepeatedHeader)
+			if err := t.endCapture(s.lr.n); err != nil {
+				t.err, t.done = err, true
+				return false
+			}
 			s.capture++
 			continue
 		}
@@ -814,6 +816,7 @@ func (t *Table) Next() bool {
 		}
 		t.sum.Write(line)
 		t.sum.WriteByte('\n')
+		t.sumRows++
 		t.rows++
 		t.raw = line
 		s.brk = false
@@ -822,6 +825,25 @@ func (t *Table) Next() bool {
 		t.row = Row{Line: s.lr.n, fields: t.fields}
 		return true
 	}
+}
+
+// endCapture compares the rows read since the table's header, or since
+// the header repeated at line, with the tables and captures read before:
+// rows that differ in their time or counters in any two real captures, so
+// that the same ones again are an export appended to itself, whose
+// launches would count twice. The next capture starts at next.
+func (t *Table) endCapture(next int) error {
+	if t.sumRows > 0 {
+		sum := t.sum.Sum64()
+		if first, ok := t.s.tables[sum]; ok {
+			return t.Errorf(t.sumLine, "%s: the same table, row for row, as the one at line %d (an export appended to itself?)", t.imp.Name(), first)
+		}
+		t.s.tables[sum] = t.sumLine
+	}
+	t.sum.Reset()
+	t.sum.Write(t.rawHeader)
+	t.sumLine, t.sumRows = next, 0
+	return nil
 }
 
 // SkipUnreadTable counts the header and rows of a table of a report that

@@ -145,8 +145,8 @@ func issueCases(fs []*fixture, base []byte) []*tcase {
 		&tcase{cat: cat, name: "a one-launch page concatenated with itself is refused", codes: "2", errHas: "",
 			prep: func(e *env) []string {
 				o := one(e)
-				// The same capture (same process) twice, without a break.
-				e.write("aa.csv", append(append([]byte(nil), o...), []byte(strings.Join(strings.SplitAfter(string(o), "\n")[details.hdr+1:], ""))...))
+				// The same capture (same process) twice: cat a.csv a.csv.
+				e.write("aa.csv", append(append([]byte(nil), o...), o...))
 				return []string{"analyze", "aa.csv"}
 			}},
 		cmdCase(cat, "config /dev/zero", "2", "larger than", nil, "analyze", copyD, "--config", "/dev/zero"),
@@ -597,7 +597,7 @@ func dbCases(fs []*fixture, base []byte) []*tcase {
 		{"older schema", func(e *env) {
 			e.write("db", base)
 			sqlExec(e, "DELETE FROM schema_migrations WHERE version = (SELECT max(version) FROM schema_migrations)")
-		}, "2", "0"},
+		}, "2", "02"}, // its tables are already the newer ones: a simulation
 		{"newer schema", func(e *env) {
 			e.write("db", base)
 			sqlExec(e, "INSERT INTO schema_migrations(version, name, applied) VALUES (999, 'future', '2030-01-01T00:00:00Z')")
@@ -795,13 +795,16 @@ func flagCases(fs []*fixture, base []byte) []*tcase {
 		add("2", "analyze", det, "--input-format", v)
 	}
 	for _, v := range []string{"", "foo", "duration <", "duration < abc", "duration < 1furlong", "nosuch_metric > 1", "duration < 1e999",
-		"duration << 1", "duration < -1us", "duration < NaN", "< 1", "duration 1", "gld_efficiency >= 200%"} {
+		"duration << 1", "duration < -1us", "duration < NaN", "< 1", "duration 1"} {
 		add("2", "gate", det, "--require", v)
 	}
-	for _, v := range []string{",,,", "nosuchrule", "*,", " "} {
+	add("12", "gate", det, "--require", "gld_efficiency >= 200%")
+	for _, v := range []string{",,,", "nosuchrule", " "} {
 		add("2", "gate", det, "--fail-on", v)
 	}
-	for _, v := range []string{"", "abc", "-5%", "1e999%", "NaN%", "10", "10%%", "%"} {
+	add("12", "gate", det, "--fail-on", "*,")
+	add("02", "gate", "--db", "db", "--run", "1", "--baseline", "1", "--max-regression", "10") // a bare number is a percentage
+	for _, v := range []string{"", "abc", "-5%", "1e999%", "NaN%", "10%%", "%"} {
 		add("2", "gate", "--db", "db", "--run", "1", "--baseline", "1", "--max-regression", v)
 	}
 	for _, v := range []string{"", "abc", "-1%", "200%", "NaN"} {
@@ -809,17 +812,22 @@ func flagCases(fs []*fixture, base []byte) []*tcase {
 	}
 	for _, v := range []string{"-1", "0", "99999", "abc", "1e3", ""} {
 		add("2", "gate", "--db", "db", "--run", v)
-		add("2", "report", "--db", "db", "--run", v, "--html", "out.html")
+		codes := "2"
+		if v == "0" {
+			codes = "02" // the default: the newest run
+		}
+		add(codes, "report", "--db", "db", "--run", v, "--html", "out.html")
 	}
 	for _, v := range []string{"", "abc", "-1%", "NaN", "0x1"} {
 		add("2", "diff", det, det, "--threshold", v)
 	}
-	for _, v := range []string{"", "nosuch", "duration duration", "\x00"} {
+	for _, v := range []string{"", "nosuch", "duration duration"} {
 		add("2", "trend", "--db", "db", "--kernel", "offset", "--metric", v)
 	}
-	for _, v := range []string{"-1", "abc", "1e99", ""} {
+	for _, v := range []string{"abc", "1e99", ""} {
 		add("2", "runs", "--db", "db", "--limit", v)
 	}
+	add("02", "runs", "--db", "db", "--limit", "-1") // no limit
 	for _, v := range []string{"=", "a", "a=", "=b", " =1", "a=1=2x"} {
 		codes := "2"
 		if v == "a=1=2x" || v == "a=" {
@@ -830,7 +838,7 @@ func flagCases(fs []*fixture, base []byte) []*tcase {
 	}
 	for _, v := range []string{"", "-", ".", "/", "/dev/full", "db", det} {
 		codes := "2"
-		if v == "-" {
+		if v == "-" || v == "db" { // db is no database here: --db is not given
 			codes = "0"
 		}
 		add(codes, "report", det, "--html", v)

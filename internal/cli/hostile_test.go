@@ -31,6 +31,8 @@ func TestHostileCommandLines(t *testing.T) {
 	}{
 		{"empty --db", []string{"runs", "--db", ""}, ExitError, `--db is given an empty value ""`},
 		{"blank --fail-on", []string{"gate", in, "--fail-on", ",,,"}, ExitError, `--fail-on is given an empty value ",,,"`},
+		{"empty --format", []string{"analyze", in, "--format", ""}, ExitError, "--format is given an empty value"},
+		{"empty --metric list", []string{"report", in, "--html", filepath.Join(dir, "r.html"), "--metric", ""}, ExitError, "--metric is given an empty value"},
 		{"empty --max-regression", []string{"gate", in, "--max-regression", ""}, ExitError, "--max-regression is given an empty value"},
 		{"duplicate label key", []string{"ingest", "--db", db, "--label", "a=1", "--label", "a=2", in}, ExitError, `key "a" given twice`},
 		{"blank label key", []string{"ingest", "--db", db, "--label", " =1", in}, ExitError, "want key=value"},

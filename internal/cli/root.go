@@ -130,7 +130,7 @@ func Main(args []string, io *IOStreams) ExitCode {
 // blankRefused are the flags whose value, once given, must say something:
 // an empty --db would silently mean ./profan.db, an empty --fail-on or
 // --max-regression a gate that checks nothing.
-var blankRefused = []string{"db", "fail-on", "max-regression", "min-share", "require", "config", "baseline", "metric", "kernel", "label", "html", "checks", "device", "input-format"}
+var blankRefused = []string{"db", "fail-on", "max-regression", "min-share", "require", "config", "baseline", "metric", "kernel", "label", "html", "checks", "device", "input-format", "format", "x-label", "threshold", "path-map"}
 
 // refuseBlankFlags refuses a flag of blankRefused given as an empty or
 // blank value (--db ”, --fail-on ',,,').
@@ -143,6 +143,9 @@ func refuseBlankFlags(cmd *cobra.Command) error {
 		vals := []string{f.Value.String()}
 		if sv, ok := f.Value.(interface{ GetSlice() []string }); ok {
 			vals = sv.GetSlice()
+			if len(vals) == 0 {
+				vals = []string{""} // --metric '' reads as no value at all
+			}
 		}
 		for _, v := range vals {
 			if strings.Trim(v, " \t,[]") == "" {
