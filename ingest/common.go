@@ -130,9 +130,14 @@ func ncuValue(t *Table, line int, name, section, raw, unit string) (profan.Metri
 		t.note(line, noteInfinite, "%s = %q overflows once scaled to base units, read as a missing value", name, raw)
 		m.Value = math.NaN()
 	}
-	if m.Value < 0 && ncuUnitClass(name) == units.Second {
+	if m.Value < 0 {
 		// Said here, at its line, not where the launch ends.
-		return m, t.Errorf(line, "metric %s: negative duration %q", name, raw)
+		switch ncuUnitClass(name) {
+		case units.Second:
+			return m, t.Errorf(line, "metric %s: negative duration %q", name, raw)
+		case units.Byte:
+			return m, t.Errorf(line, "metric %s: negative byte count %q", name, raw)
+		}
 	}
 	return m, nil
 }

@@ -111,6 +111,8 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "hex float duration", in: replaceLine(t, saxpy, dur, durCol("0x1p3")), line: dur, msg: `"0x1p3" is not a number`},
 		{name: "digit separators", in: replaceLine(t, saxpy, dur, durCol("57_280")), line: dur, msg: `"57_280" is not a number`},
 		{name: "NaN duration", in: replaceLine(t, saxpy, dur, durCol("NaN")), launches: 1},
+		{name: "negative byte count, said at its line", in: replaceLine(t, saxpy, bytesRead, func(l string) string { i := strings.LastIndex(l, `,"`); return l[:i] + `,"-5"` + "\n" }), line: bytesRead, msg: "negative byte count"},
+		{name: "nvprof negative throughput", in: replaceLine(t, nvMetrics, gld, func(l string) string { return strings.Replace(l, ",190.706924GB/s", ",-190.706924GB/s", 1) }), line: gld, msg: "negative throughput"},
 		{name: "negative duration, said at its line", in: replaceLine(t, saxpy, dur, durCol("-57,280")), line: dur, msg: "negative duration"},
 		// A last line without its line end.
 		{name: "trace cut in a number of its last line", in: trace[:bytes.LastIndexByte(trace[:len(trace)-1], '\n')+16], line: traceLines, msg: "no line end"},

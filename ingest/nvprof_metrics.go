@@ -156,6 +156,9 @@ func nvprofAggregateMetric(t *Table, r Row, name, section string, avg, lo, hi in
 	if want := nvprofUnitClass(name); unitAt >= 0 && want != "" && m.Unit != want {
 		return m, t.Errorf(r.Line, "metric %s: %q is in %s, not in %q as the metric's name says", name, strings.TrimSpace(r.String(unitAt)), unitName(m.Unit), want)
 	}
+	if m.Unit == "B/s" && (m.Value < 0 || m.Min < 0 || m.Max < 0) {
+		return m, t.Errorf(r.Line, "metric %s: a negative throughput", name)
+	}
 	if unitAt >= 0 {
 		// One metric is in one kind of unit in every row of the export.
 		if t.s.metricUnits == nil {
