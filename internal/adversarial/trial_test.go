@@ -56,7 +56,10 @@ func TestMain(m *testing.M) {
 const (
 	maxRSS      = 500 << 20 // bytes
 	caseTimeout = 30 * time.Second
-	killRSS     = 1500 << 20 // a watched process is killed past this
+	// heavyTimeout is that of the huge inputs (millions of lines, 8,000
+	// kernels), on a loaded machine.
+	heavyTimeout = 120 * time.Second
+	killRSS      = 1500 << 20 // a watched process is killed past this
 )
 
 // repo is the repository root, from this package's directory.
@@ -123,11 +126,16 @@ type result struct {
 
 // runProfan runs the test binary as profan with args in dir.
 func runProfan(dir string, args []string, stdin func(io.Writer)) *result {
+	return runProfanFor(caseTimeout, dir, args, stdin)
+}
+
+// runProfanFor is runProfan with a time limit of its own.
+func runProfanFor(timeout time.Duration, dir string, args []string, stdin func(io.Writer)) *result {
 	exe, err := os.Executable()
 	if err != nil {
 		return &result{code: -1, killed: err.Error()}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), caseTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
@@ -176,7 +184,7 @@ func runProfan(dir string, args []string, stdin func(io.Writer)) *result {
 	watch.Wait()
 	r.wall = time.Since(start)
 	if ctx.Err() != nil && r.killed == "" {
-		r.killed = fmt.Sprintf("killed after %v", caseTimeout)
+		r.killed = fmt.Sprintf("killed after %v", timeout)
 	}
 	r.code = cmd.ProcessState.ExitCode()
 	// The peak resident size as the watch saw it: the child's ru_maxrss
@@ -287,7 +295,11 @@ func verdict(e *env, c *tcase) (fails []string) {
 	if c.dbKeep {
 		dbBefore = fileSum(e.db)
 	}
-	r := runProfan(e.dir, args, c.stdin)
+	limit := caseTimeout
+	if c.heavy {
+		limit = heavyTimeout
+	}
+	r := runProfanFor(limit, e.dir, args, c.stdin)
 	fails = append(fails, generic(r)...)
 	if c.dbKeep && r.code != 0 && r.killed == "" {
 		if !bytes.Equal(dbBefore, fileSum(e.db)) {

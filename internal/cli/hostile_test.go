@@ -33,6 +33,7 @@ func TestHostileCommandLines(t *testing.T) {
 		{"blank --fail-on", []string{"gate", in, "--fail-on", ",,,"}, ExitError, `--fail-on is given an empty value ",,,"`},
 		{"empty --format", []string{"analyze", in, "--format", ""}, ExitError, "--format is given an empty value"},
 		{"empty --metric list", []string{"report", in, "--html", filepath.Join(dir, "r.html"), "--metric", ""}, ExitError, "--metric is given an empty value"},
+		{"unknown report --metric", []string{"report", in, "--html", filepath.Join(dir, "r.html"), "--metric", "nosuch"}, ExitError, `unknown metric "nosuch"`},
 		{"empty --max-regression", []string{"gate", in, "--max-regression", ""}, ExitError, "--max-regression is given an empty value"},
 		{"duplicate label key", []string{"ingest", "--db", db, "--label", "a=1", "--label", "a=2", in}, ExitError, `key "a" given twice`},
 		{"blank label key", []string{"ingest", "--db", db, "--label", " =1", in}, ExitError, "want key=value"},

@@ -98,6 +98,15 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
+	if len(opts.Files) > 0 {
+		for _, m := range opts.Metrics {
+			if _, ok := metrics.ByName(m); !ok {
+				// Without a database no trend is drawn; a name no canonical
+				// metric has is a typo all the same.
+				return unknownError("metric", m, metrics.Names(), "canonical names: profan explain --metrics")
+			}
+		}
+	}
 	aopt := st.Opt
 	rep := &html.Report{Title: opts.Title, Generated: opts.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	// Launches are grouped as they are read: the report keeps one analysis
@@ -176,8 +185,13 @@ func reportRun(opts *ReportOptions) error {
 			}
 			pointRuns(trendRuns, pts)
 			unit := ""
-			if d, ok := metrics.ByName(m); ok {
+			d, canonical := metrics.ByName(m)
+			if canonical {
 				unit = d.Unit
+			} else if len(pts) == 0 {
+				// Neither canonical nor a raw metric of any matching
+				// kernel: a typo, whose chart would be silently missing.
+				return unknownError("metric", m, metrics.Names(), "canonical names: profan explain --metrics")
 			}
 			rep.Trends = append(rep.Trends, report.TrendCharts(history.Build(pts, m), m, unit, topt)...)
 		}
