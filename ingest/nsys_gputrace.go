@@ -22,8 +22,6 @@ import (
 // unit are bytes.
 type nsysGPUTrace struct{}
 
-func (nsysGPUTrace) trace() {}
-
 func (nsysGPUTrace) Name() string { return "nsys-gputrace" }
 func (nsysGPUTrace) Tool() string { return profan.ToolNsys }
 

@@ -20,8 +20,6 @@ import (
 // 17-column files, the Correlation_ID column in the newer ones.
 type nvprofTrace struct{}
 
-func (nvprofTrace) trace() {}
-
 func (nvprofTrace) Name() string { return "nvprof-gputrace" }
 func (nvprofTrace) Tool() string { return profan.ToolNvprof }
 

@@ -80,11 +80,6 @@ func cmdCase(cat, name string, codes, errHas string, prep func(e *env), args ...
 		}}
 }
 
-// withDB writes the base database as {dir}/db.
-func withDB(base []byte) func(e *env) {
-	return func(e *env) { e.write("db", base) }
-}
-
 // issueCases are the cases the first trial found, one or more per cause.
 func issueCases(fs []*fixture, base []byte) []*tcase {
 	const cat = "Issue's list"
