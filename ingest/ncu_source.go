@@ -54,6 +54,22 @@ type sourceBlock struct {
 	srcCol       int
 	spaceCol     int
 	opCol        int
+	// lastAddr is the address of the block's last instruction row, rows
+	// the number of them (sass view).
+	lastAddr uint64
+	rows     int
+	// shift is how many fields wider than the header the row being read
+	// is (a CUDA line whose text held unescaped quotes): the columns after
+	// the text sit that much further right.
+	shift int
+}
+
+// at is the row index of header column i.
+func (b *sourceBlock) at(i int) int {
+	if b.shift > 0 && i > b.srcCol {
+		return i + b.shift
+	}
+	return i
 }
 
 func (ncuSource) Parse(t *Table) error {
@@ -64,27 +80,36 @@ func (ncuSource) Parse(t *Table) error {
 	var curLine int
 	seen := map[string]bool{}
 	var prev string
-	var prevRepeat bool
+	// ncu 2025.3 prints each block of the sass view twice: when the
+	// second block repeats the first, every block comes in such a pair.
+	sassBlocks, doubled := 0, false
 	blockRows := 0 // rows of the current block, to uncount a dropped one
 	emit := func(line, rows int) error {
 		if k == nil {
 			return nil
 		}
-		// ncu 2025.3 prints each block of the sass view twice: drop a block
-		// identical to the one before it.
-		// Two identical launches give four identical blocks, so drop a
-		// block only when it repeats one that was not itself a repeat; the
-		// cuda,sass view (with a file) is never doubled.
+		// ncu 2025.3 prints each block of the sass view twice: drop the
+		// second print of each pair, which must repeat the first (two
+		// identical launches give four identical blocks); a pair that
+		// differs is a damaged page, not another launch. The cuda,sass view
+		// (with a file) is never doubled.
 		if b.file == "" {
 			sig := k.String()
-			if sig == prev && !prevRepeat {
+			n := sassBlocks
+			sassBlocks++
+			if n == 1 && sig == prev {
+				doubled = true
+			}
+			if doubled && n%2 == 1 {
+				if sig != prev {
+					return t.Errorf(line, "ncu source block %d of %q differs from its first print (ncu prints each block of this view twice): a damaged page?", n+1, shorten(k.Name, 60))
+				}
 				k = nil
-				prevRepeat = true
 				t.s.acct.Rows -= rows
 				t.s.skipN(SkipRepeatedBlock, rows)
 				return nil
 			}
-			prev, prevRepeat = sig, false
+			prev = sig
 		}
 		k.ID = t.Ordinal()
 		sumSourceCounters(k)
@@ -150,6 +175,19 @@ func (ncuSource) Parse(t *Table) error {
 		if r.Len() < len(b.header) {
 			return t.Errorf(r.Line, "row has %d fields, the header has %d (truncated row?)", r.Len(), len(b.header))
 		}
+		if b.addrCol >= 0 && r.String(b.addrCol) == b.header[b.addrCol] {
+			return t.Errorf(r.Line, "the column header repeated inside a source block (two exports joined, or a damaged page?)")
+		}
+		// Only a CUDA line's text may hold quotes ncu does not escape, so
+		// only a CUDA-line row may be wider than its header: its extra
+		// fields are pieces of the text, and the columns after the text are
+		// read from the row's end. A wider SASS row is a stray comma or
+		// quote that would shift its counters.
+		cuda := b.lineCol >= 0 && b.srcCol > b.lineCol && r.String(b.lineCol) != ""
+		shift := r.Len() - len(b.header)
+		if shift > 0 && !cuda {
+			return t.Errorf(r.Line, "row has %d fields, the header has %d (a stray comma or quote?)", r.Len(), len(b.header))
+		}
 		rec := profan.SourceRecord{File: b.file}
 		if b.lineCol >= 0 {
 			if ln := r.String(b.lineCol); ln != "" {
@@ -159,8 +197,14 @@ func (ncuSource) Parse(t *Table) error {
 				}
 				curLine = n
 				rec.Line = n
-				rec.Source = r.String(b.srcCol)
+				text := r.String(b.srcCol)
+				for i := 1; i <= shift; i++ {
+					text += "," + r.String(b.srcCol+i)
+				}
+				rec.Source = text
+				b.shift = shift
 				b.counters(t, r, &rec)
+				b.shift = 0
 				k.Source = append(k.Source, rec)
 				continue
 			}
@@ -170,6 +214,18 @@ func (ncuSource) Parse(t *Table) error {
 		if addr == "..." || addr == "" {
 			t.Skip(SkipSourceGap)
 			continue
+		}
+		if b.file == "" {
+			// The sass view is a disassembly: addresses rise row by row.
+			a, err := strconv.ParseUint(strings.TrimPrefix(addr, "0x"), 16, 64)
+			if err != nil {
+				return t.Errorf(r.Line, "instruction address %q is not a hexadecimal address", shorten(addr, 40))
+			}
+			if b.rows > 0 && a <= b.lastAddr {
+				return t.Errorf(r.Line, "instruction address %s does not follow %#x: rows out of order or repeated (a damaged page?)", addr, b.lastAddr)
+			}
+			b.lastAddr = a
+			b.rows++
 		}
 		key := strconv.Itoa(rec.Line) + "@" + addr
 		if seen[key] {
@@ -184,6 +240,12 @@ func (ncuSource) Parse(t *Table) error {
 	}
 	if t.Err() != nil {
 		return t.Err()
+	}
+	if b.header != nil && k != nil && len(k.Source) == 0 {
+		return t.Errorf(last, "the page ends after a source block's column header, with no rows (a truncated page?)")
+	}
+	if doubled && sassBlocks%2 == 0 && k != nil {
+		return t.Errorf(last, "the page ends after the first print of a source block, without its second (a truncated page?)")
 	}
 	return emit(last, blockRows)
 }
@@ -246,12 +308,13 @@ func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord) {
 		if !ok {
 			continue
 		}
-		v, ok, _ := units.ParseNumber(r.String(i))
+		raw := r.String(b.at(i))
+		v, ok, _ := units.ParseNumber(raw)
 		if !ok || v == 0 {
 			continue
 		}
 		m := profan.NewMetric(name)
-		m.Value, m.Raw, m.Section = v, r.String(i), "source"
+		m.Value, m.Raw, m.Section = v, raw, "source"
 		rec.Counter = append(rec.Counter, m)
 	}
 	for _, c := range []struct {
@@ -259,7 +322,7 @@ func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord) {
 		name string
 	}{{b.spaceCol, "address_space"}, {b.opCol, "access_operation"}} {
 		if c.col >= 0 {
-			if s := r.String(c.col); s != "" && s != "-" {
+			if s := r.String(b.at(c.col)); s != "" && s != "-" {
 				m := profan.NewMetric(c.name)
 				m.Text, m.Raw, m.Section = t.Intern([]byte(s)), s, "source"
 				rec.Counter = append(rec.Counter, m)
