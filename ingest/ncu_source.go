@@ -58,18 +58,6 @@ type sourceBlock struct {
 	// the number of them (sass view).
 	lastAddr uint64
 	rows     int
-	// shift is how many fields wider than the header the row being read
-	// is (a CUDA line whose text held unescaped quotes): the columns after
-	// the text sit that much further right.
-	shift int
-}
-
-// at is the row index of header column i.
-func (b *sourceBlock) at(i int) int {
-	if b.shift > 0 && i > b.srcCol {
-		return i + b.shift
-	}
-	return i
 }
 
 func (ncuSource) Parse(t *Table) error {
@@ -202,9 +190,7 @@ func (ncuSource) Parse(t *Table) error {
 					text += "," + r.String(b.srcCol+i)
 				}
 				rec.Source = text
-				b.shift = shift
-				b.counters(t, r, &rec)
-				b.shift = 0
+				b.counters(t, r, &rec, shift)
 				k.Source = append(k.Source, rec)
 				continue
 			}
@@ -235,7 +221,7 @@ func (ncuSource) Parse(t *Table) error {
 		seen[key] = true
 		rec.Address = addr
 		rec.SASS = strings.TrimSpace(r.String(b.sassCol))
-		b.counters(t, r, &rec)
+		b.counters(t, r, &rec, 0)
 		k.Source = append(k.Source, rec)
 	}
 	if t.Err() != nil {
@@ -302,13 +288,22 @@ func (b *sourceBlock) setHeader(t *Table, r Row) {
 	}
 }
 
-func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord) {
+// counters reads rec's counters from r. shift is how many fields wider
+// than the header r is (a CUDA line whose text held unescaped quotes): the
+// columns after the text sit that much further right.
+func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord, shift int) {
+	at := func(i int) int {
+		if i > b.srcCol {
+			return i + shift
+		}
+		return i
+	}
 	for i := 0; i < len(b.header); i++ {
 		name, ok := b.cols[i]
 		if !ok {
 			continue
 		}
-		raw := r.String(b.at(i))
+		raw := r.String(at(i))
 		v, ok, _ := units.ParseNumber(raw)
 		if !ok || v == 0 {
 			continue
@@ -322,7 +317,7 @@ func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord) {
 		name string
 	}{{b.spaceCol, "address_space"}, {b.opCol, "access_operation"}} {
 		if c.col >= 0 {
-			if s := r.String(b.at(c.col)); s != "" && s != "-" {
+			if s := r.String(at(c.col)); s != "" && s != "-" {
 				m := profan.NewMetric(c.name)
 				m.Text, m.Raw, m.Section = t.Intern([]byte(s)), s, "source"
 				rec.Counter = append(rec.Counter, m)

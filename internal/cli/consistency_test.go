@@ -396,7 +396,19 @@ func checkCommands(t *testing.T, name string, set []string, vs []*analysis.RunVe
 	}
 }
 
-func keys(m map[string]int) []string {
+// kernelsJSON is the JSON report of ks, every launch listed.
+func kernelsJSON(ks []*analysis.Kernel) []byte {
+	var jb bytes.Buffer
+	jw, _ := report.New("json", &jb, report.Options{Launches: true})
+	for _, a := range ks {
+		jw.Kernel(a)
+	}
+	jw.End(nil)
+	return jb.Bytes()
+}
+
+// keys returns m's keys, sorted.
+func keys[V any](m map[string]V) []string {
 	var out []string
 	for k := range m {
 		out = append(out, k)
@@ -443,12 +455,7 @@ var gainRE = regexp.MustCompile(`(?:(?:est\. gain|estimated gain) (\d+)% of kern
 // Markdown summarise a capture of many kernels by group.
 func checkFixGains(t *testing.T, name string, ks []*analysis.Kernel) {
 	t.Helper()
-	var jb bytes.Buffer
-	jw, _ := report.New("json", &jb, report.Options{Launches: true})
-	for _, a := range ks {
-		jw.Kernel(a)
-	}
-	jw.End(nil)
+	jb := kernelsJSON(ks)
 	var doc struct {
 		Kernels []struct {
 			ID       string `json:"id"`
@@ -458,7 +465,7 @@ func checkFixGains(t *testing.T, name string, ks []*analysis.Kernel) {
 			} `json:"findings"`
 		} `json:"kernels"`
 	}
-	if err := json.Unmarshal(jb.Bytes(), &doc); err != nil {
+	if err := json.Unmarshal(jb, &doc); err != nil {
 		t.Fatalf("%s: json: %v", name, err)
 	}
 	want := map[string]bool{}

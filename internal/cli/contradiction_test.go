@@ -58,16 +58,10 @@ type jsonKernel struct {
 // the same rule.
 func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel) {
 	t.Helper()
-	var jb bytes.Buffer
-	jw, _ := report.New("json", &jb, report.Options{Launches: true})
-	for _, a := range ks {
-		jw.Kernel(a)
-	}
-	jw.End(nil)
 	var doc struct {
 		Kernels []jsonKernel `json:"kernels"`
 	}
-	if err := json.Unmarshal(jb.Bytes(), &doc); err != nil {
+	if err := json.Unmarshal(kernelsJSON(ks), &doc); err != nil {
 		t.Fatalf("%s: json: %v", name, err)
 	}
 	for _, k := range doc.Kernels {

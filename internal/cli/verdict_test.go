@@ -74,16 +74,7 @@ func reportRules(t *testing.T, db string, id int) ([]string, string) {
 	for _, m := range htmlRule.FindAllStringSubmatch(string(b), -1) {
 		seen[m[1]] = true
 	}
-	return sortedSet(seen), errOut
-}
-
-func sortedSet(m map[string]bool) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return keys(seen), errOut
 }
 
 // checkStored holds, for each stored run, that gate --run and report --db
@@ -121,7 +112,7 @@ func checkStored(t *testing.T, db string, remade bool) {
 					rules[f[strings.LastIndex(f, " ")+1:]] = true
 				}
 			}
-			if got, want := strings.Join(shown, " "), strings.Join(sortedSet(rules), " "); got != want {
+			if got, want := strings.Join(shown, " "), strings.Join(keys(rules), " "); got != want {
 				t.Errorf("report --db --run %d shows the rules %q, gate --run fails on %q", id, got, want)
 			}
 		})
