@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"crypto/sha256"
 	"strconv"
 	"strings"
 
@@ -72,17 +73,24 @@ func (ncuSource) Parse(t *Table) error {
 	// second block repeats the first, every block comes in such a pair.
 	sassBlocks, doubled := 0, false
 	blockRows := 0 // rows of the current block, to uncount a dropped one
+	// launches maps the digest of each launch's block that carries warp
+	// stall samples to its launch number. Sampling is statistical: two
+	// launches never draw the same samples on every instruction, so a
+	// sampled block that repeats an earlier launch's row for row is the
+	// page joined to itself (`cat a.csv a.csv`), not a launch.
+	launches := map[[sha256.Size]byte]string{}
+	nameLine, kLine := t.Line, t.Line // the lines naming the block read and k's
 	emit := func(line, rows int) error {
 		if k == nil {
 			return nil
 		}
+		sig := k.String()
 		// ncu 2025.3 prints each block of the sass view twice: drop the
 		// second print of each pair, which must repeat the first (two
 		// identical launches give four identical blocks); a pair that
 		// differs is a damaged page, not another launch. The cuda,sass view
 		// (with a file) is never doubled.
 		if b.file == "" {
-			sig := k.String()
 			n := sassBlocks
 			sassBlocks++
 			if n == 1 && sig == prev {
@@ -99,7 +107,17 @@ func (ncuSource) Parse(t *Table) error {
 			}
 			prev = sig
 		}
+		var d [sha256.Size]byte
+		if sampled(k) {
+			d = sha256.Sum256([]byte(sig))
+			if id, ok := launches[d]; ok {
+				return t.Errorf(kLine, "ncu source block of %q repeats launch %s's row for row, its sampled warp stalls included: sampling never repeats across launches (the page joined to itself?)", shorten(k.Name, 60), id)
+			}
+		}
 		k.ID = t.Ordinal()
+		if sampled(k) {
+			launches[d] = k.ID
+		}
 		sumSourceCounters(k)
 		err := t.Kernel(k, line)
 		k = nil
@@ -126,6 +144,7 @@ func (ncuSource) Parse(t *Table) error {
 				}
 				blockRows = 1
 			}
+			nameLine = r.Line
 			continue
 		case first == "Function Name" && b.header == nil:
 			b.kernel = r.String(1)
@@ -148,6 +167,7 @@ func (ncuSource) Parse(t *Table) error {
 					return err
 				}
 				k = profan.NewKernel()
+				kLine = nameLine
 				k.Name = t.Intern([]byte(b.kernel))
 				k.Demangled = demangled(k.Name)
 				files = map[string]bool{b.file: true}
@@ -329,6 +349,18 @@ func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord, shift 
 // sumSourceCounters adds kernel-level totals of the memory counters over
 // the SASS rows, per global load and store: ncu's own ideal and actual L2
 // sectors, which the model's ideal counts are checked against.
+// sampled reports whether any of k's source rows drew a warp stall sample.
+func sampled(k *profan.Kernel) bool {
+	for _, s := range k.Source {
+		for _, c := range s.Counter {
+			if c.Name == "stall_samples" && c.Value > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func sumSourceCounters(k *profan.Kernel) {
 	sums := map[string]float64{}
 	// An instruction of inlined code is listed under the call site and
