@@ -257,6 +257,13 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 			}
 			continue
 		}
+		if imp == nil && s.title > 0 && err == nil && !unknownHeaderShape(fields) {
+			// nvprof prints its table's header right after the title: a
+			// row of values there is a table whose header was lost, not
+			// program output to skip.
+			return nil, &SyntaxError{File: src, Line: lr.n, Msg: fmt.Sprintf("a row of values right after nvprof's title %q (line %d), where its table's header belongs: the header deleted or cut?", s.marker, s.title)}
+		}
+		s.title = 0
 		if imp == nil {
 			// A line with commas before the first table: application
 			// output, bounded like the other lines that are no table's.
@@ -403,6 +410,9 @@ func (s *stream) classify(line []byte) bool {
 				// result:"): kept for the next table, whatever messages
 				// come between.
 				s.marker = msg.Text
+				if msg.tool == profan.ToolNvprof {
+					s.title = s.lr.n
+				}
 			}
 			s.skip(SkipMessage)
 			return true
@@ -421,6 +431,7 @@ func (s *stream) classify(line []byte) bool {
 
 // output keeps a line of program output (bounded) and counts it.
 func (s *stream) output(line []byte, rule string) {
+	s.title = 0
 	s.textSeen++
 	if s.textKept < s.maxText {
 		s.textKept++
@@ -610,6 +621,10 @@ type stream struct {
 	// reports one after the other): its width and header line while its
 	// rows are being skipped.
 	unknownWidth, unknownLine int
+	// title is the line of an nvprof title ("==1== Profiling result:")
+	// when nothing but blank lines and messages came after it: the next
+	// row is its table's header.
+	title int
 }
 
 // Table is one CSV table of an export, handed to the importer whose header
@@ -782,6 +797,10 @@ func (t *Table) Next() bool {
 				}
 			}
 		}
+		if s.title > 0 {
+			t.err, t.done = t.Errorf(s.lr.n, "a row of values right after nvprof's title %q (line %d), where the next table's header belongs: the header deleted or cut?", s.marker, s.title), true
+			return false
+		}
 		if t.rows > 0 && t.quoted && line[0] != '"' {
 			// Every row of this table so far was quoted (ncu quotes every
 			// field). After a break (a profiler message, a blank line) an
@@ -821,7 +840,7 @@ func (t *Table) Next() bool {
 		t.raw = line
 		s.brk = false
 		s.acct.Rows++
-		s.marker = ""
+		s.marker, s.title = "", 0
 		t.row = Row{Line: s.lr.n, fields: t.fields}
 		return true
 	}
