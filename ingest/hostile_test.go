@@ -74,6 +74,13 @@ func hostileCases(t testing.TB) []hostileCase {
 		}
 	}
 	nvMetrics := ncuMustRead(t, "testdata/nvprof/magus-gtx1080ti-matrixMul-metrics.csv")
+	nvEvents := ncuMustRead(t, "testdata/nvprof/ieee2017-k40c-events-no-total-then-metrics.csv")
+	evHeader := lineOf(t, nvEvents, `"Device","Kernel","Invocations","Event Name"`)
+	mtHeader := lineOf(t, nvEvents, `"Device","Kernel","Invocations","Metric Name"`)
+	nvSummary := ncuMustRead(t, "testdata/nvprof/ieee2017-k20c-gpu-api-summary-no-type-col-sci.csv")
+	sumHeader := lineOf(t, nvSummary, `"Time(%)"`)
+	drop := func(string) string { return "" }
+	source := ncuFixture(t, "matmul.source.sass.csv")
 	nsysTrace := ncuMustRead(t, "testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv")
 	gld := lineOf(t, nvMetrics, `"gld_throughput"`)
 	bytesRead := lineOf(t, saxpy, `"dram__bytes_read.sum"`)
@@ -129,6 +136,14 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "a quote inside an unquoted field", in: replaceLine(t, trace, 6, func(l string) string { return strings.Replace(l, `,"GeForce`, `,GeForce`, 1) }), line: 6, msg: "a quote inside an unquoted field"},
 		// A stray quote inside a quoted field would shift its text.
 		{name: "a stray quote inside a quoted field", in: replaceLine(t, nvMetrics, gld, func(l string) string { return strings.Replace(l, `(0)"`, `(0)x"y"`, 1) }), line: gld, msg: "text after a quoted field's closing quote"},
+		// nvprof prints a table's header right after its title: rows there
+		// lost their header, they are no program output to skip.
+		{name: "nvprof events table without its header", in: replaceLine(t, nvEvents, evHeader, drop), line: evHeader, msg: `right after nvprof's title "Event result:"`},
+		{name: "nvprof metrics table without its header, after another table", in: replaceLine(t, nvEvents, mtHeader, drop), line: mtHeader, msg: `right after nvprof's title "Metric result:"`},
+		{name: "nvprof summary without its header", in: replaceLine(t, nvSummary, sumHeader, drop), line: sumHeader, msg: `right after nvprof's title "Profiling result:"`},
+		// Warp-stall sampling never repeats across launches: a sampled
+		// source block equal to an earlier launch's is the page twice.
+		{name: "a source page appended to itself", in: cat(source, source), line: bytes.Count(source, []byte("\n")) + 1, msg: "repeats launch 0's row for row"},
 		{name: "output with a comma inside a table", in: replaceLine(t, copyDetails, firstRow+3, func(l string) string { return "epoch 1, loss 0.5\n" + l }), line: firstRow + 3, msg: "an unquoted line among quoted rows"},
 	}
 }
