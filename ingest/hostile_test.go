@@ -144,6 +144,9 @@ func hostileCases(t testing.TB) []hostileCase {
 		// Warp-stall sampling never repeats across launches: a sampled
 		// source block equal to an earlier launch's is the page twice.
 		{name: "a source page appended to itself", in: cat(source, source), line: bytes.Count(source, []byte("\n")) + 1, msg: "repeats launch 0's row for row"},
+		// nsys stats writes its tables whole: text among the rows is a
+		// damaged row (here a row that lost its commas), not output.
+		{name: "an nsys trace row without its commas", in: replaceLine(t, nsysTrace, 90, func(l string) string { return l[:5] + l[94:] }), line: 90, msg: "no row among the rows of an nsys stats table"},
 		{name: "output with a comma inside a table", in: replaceLine(t, copyDetails, firstRow+3, func(l string) string { return "epoch 1, loss 0.5\n" + l }), line: firstRow + 3, msg: "an unquoted line among quoted rows"},
 	}
 }

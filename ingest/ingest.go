@@ -647,10 +647,15 @@ type Table struct {
 	sumLine   int          // the line of that header
 	sumRows   int
 	rawHeader []byte
-	unitsRaw  []byte                  // the units row, when the table has one
-	subWidth  int                     // fields of the --print-details sub-table being skipped
-	rows      int                     // data rows returned
-	quoted    bool                    // the first data row began with a quote
+	unitsRaw  []byte // the units row, when the table has one
+	subWidth  int    // fields of the --print-details sub-table being skipped
+	rows      int    // data rows returned
+	quoted    bool   // the first data row began with a quote
+	// stray is the line of text among an nsys table's rows: nsys stats
+	// writes its tables whole from a finished report, so no program
+	// output runs between two of its rows; a row after it makes it a
+	// damaged row.
+	stray     int
 	notHeader map[int]map[string]bool // width → first fields that are not headers
 }
 
@@ -701,6 +706,9 @@ func (t *Table) Next() bool {
 			// A row cut down to its first field, not program output.
 			t.err, t.done = t.Errorf(s.lr.n, "a lone value %q inside the table (truncated row?)", shorten(string(line), 40)), true
 			return false
+		}
+		if t.stray == 0 && t.rows > 0 && t.imp.Tool() == profan.ToolNsys && len(bytes.TrimSpace(line)) > 0 && line[0] != '=' && !isRowLike(line) {
+			t.stray = s.lr.n
 		}
 		if s.interloper(line) {
 			if s.idle > maxIdle {
@@ -829,6 +837,10 @@ func (t *Table) Next() bool {
 				return false
 			}
 			t.prev, t.prevLine = append(t.prev[:0], line...), s.lr.n
+		}
+		if t.stray > 0 {
+			t.err, t.done = t.Errorf(t.stray, "a line that is no row among the rows of an nsys stats table (nsys stats writes its tables whole: a damaged row?)"), true
+			return false
 		}
 		if t.rows == 0 {
 			t.quoted = line[0] == '"'

@@ -245,6 +245,12 @@ func structureCases(fs []*fixture) []*tcase {
 
 		cat = "CSV lines"
 		m := f.mid()
+		// nsys stats writes its tables whole from a finished report: text
+		// among their rows is a damaged row, not program output.
+		amongRows := same
+		if strings.HasPrefix(f.name, "nsys") {
+			amongRows = refused
+		}
 		cs = append(cs,
 			inputCase(cat, "header repeated", f, []byte(f.with(f.hdr, hl+hl)), sameOrRefused, intact),
 			inputCase(cat, "header deleted", f, []byte(f.with(f.hdr, "")), refused, intact),
@@ -258,7 +264,7 @@ func structureCases(fs []*fixture) []*tcase {
 			inputCase(cat, "middle row split at a comma", f, []byte(f.with(m, splitAt(f.lines[m]))), refused, intact),
 			inputCase(cat, "a blank line among the rows", f, []byte(f.with(m, f.lines[m]+"\n")), same, intact),
 			inputCase(cat, "a profiler message among the rows", f, []byte(f.with(m, f.lines[m]+"==PROF== Disconnected from process 1\n")), same, intact),
-			inputCase(cat, "program output without commas among the rows", f, []byte(f.with(m, f.lines[m]+"step 3 done\n")), same, intact),
+			inputCase(cat, "program output without commas among the rows", f, []byte(f.with(m, f.lines[m]+"step 3 done\n")), amongRows, intact),
 			inputCase(cat, "program output with commas among the rows", f, []byte(f.with(m, f.lines[m]+"loss=1.5, lr=0.1, step=3\n")), sameOrRefused, intact),
 			inputCase(cat, "a row of another width among the rows", f, []byte(f.with(m, f.lines[m]+`"1","2","3"`+"\n")), refused, intact),
 			inputCase(cat, "the export twice in one file", f, []byte(f.text+f.text), sameOrRefused, intact),
@@ -344,7 +350,7 @@ func swapFirstTwo(line string) string {
 // randomCases are seeded random mutations of the fixtures, each with the
 // oracle its kind of damage calls for.
 func randomCases(fs []*fixture, n int, base []byte) []*tcase {
-	rng := rand.New(rand.NewPCG(23, 1608))
+	rng := rand.New(rand.NewPCG(23, *seed))
 	var cs []*tcase
 	for i := range n {
 		f := fs[rng.IntN(len(fs))]
