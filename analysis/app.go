@@ -31,8 +31,13 @@ type CategoryTime struct {
 	Share    float64 // of the capture's kernel time, 0–1
 	Launches int
 	Groups   []*Group // longest first
-	// Limiter is what limits most of the category's time ("" unknown).
-	Limiter string
+	// Limiter is the limiter of the largest part of the category's time
+	// whose limiter is known ("" when none is), and LimiterShare that
+	// part's share of the category's time, 0–1: a limiter found on a few
+	// launches (a light capture reads only their grids) does not speak
+	// for the rest.
+	Limiter      string
+	LimiterShare float64
 }
 
 // Recommendation is one change a framework user makes, with the groups it
@@ -135,6 +140,9 @@ func Summarize(gs []*Group, total float64, procs, devices int) *App {
 			if l != "" && (d > best || d == best && l < ct.Limiter) {
 				best, ct.Limiter = d, l
 			}
+		}
+		if ct.Duration > 0 {
+			ct.LimiterShare = best / ct.Duration
 		}
 		app.Categories = append(app.Categories, *ct)
 	}

@@ -26,7 +26,7 @@ func (t *textWriter) app(app *analysis.App) {
 		tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
 		fmt.Fprintf(tw, "  SHARE\t\tLAUNCHES\tKERNELS\tCATEGORY\tLIMITED BY\n")
 		for _, c := range app.Categories {
-			fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t%s\n", metrics.ShareText(c.Share), bar(c.Share, 8), c.Launches, len(c.Groups), c.Category, c.Limiter)
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t%s\n", metrics.ShareText(c.Share), bar(c.Share, 8), c.Launches, len(c.Groups), c.Category, categoryLimiter(c))
 		}
 		tw.Flush()
 	}
@@ -74,7 +74,23 @@ type JSONCategory struct {
 	Duration *float64 `json:"duration_s"`
 	Launches int      `json:"launches"`
 	Limiter  string   `json:"limited_by,omitempty"`
-	Groups   []string `json:"groups"`
+	// LimiterShare is the share of the category's time that limited_by
+	// holds; the rest is limited otherwise or unknown.
+	LimiterShare *float64 `json:"limited_by_share,omitempty"`
+	Groups       []string `json:"groups"`
+}
+
+// categoryLimiter is a category's limiter, with the share of its time it
+// holds when that is not all of it, and what the rest is: "launch size
+// (12% of its time; the rest unknown)".
+func categoryLimiter(c analysis.CategoryTime) string {
+	switch {
+	case c.Limiter == "":
+		return "unknown"
+	case c.LimiterShare >= 0.995:
+		return c.Limiter
+	}
+	return fmt.Sprintf("%s (%s of its time)", c.Limiter, metrics.ShareText(c.LimiterShare))
 }
 
 // JSONRecommendation is one change by cause, ranked by estimated gain.
@@ -93,6 +109,9 @@ func ToJSONApp(app *analysis.App) ([]JSONCategory, []JSONRecommendation) {
 	for _, c := range app.Categories {
 		jc := JSONCategory{Name: c.Category.ID(), Label: c.Category.String(), Share: ptr(c.Share), Duration: ptr(c.Duration),
 			Launches: c.Launches, Limiter: c.Limiter, Groups: []string{}}
+		if c.Limiter != "" {
+			jc.LimiterShare = ptr(c.LimiterShare)
+		}
 		for _, g := range c.Groups {
 			jc.Groups = append(jc.Groups, g.Name)
 		}
