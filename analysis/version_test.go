@@ -25,6 +25,8 @@ var versionFixtures = []string{
 	"../fixtures/ncu/misc.metrics.details.csv",
 	"../ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv",
 	"../ingest/testdata/nvprof/ieee2017-k20c-jacobi-unroll.csv",
+	"../fixtures/atomics/atomics.raw.csv.gz",  // the atomics limiter
+	"../fixtures/pytorch2/tf.full.raw.csv.gz", // tensor-core limiters
 }
 
 // TestVerdictVersion holds VerdictVersion to what it promises: the

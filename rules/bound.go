@@ -17,7 +17,7 @@ func boundOf(p *Pass) (string, string) {
 	case analysis.LimitLaunch:
 		return l.Bound(), "launch size (" + l.Evidence + ")"
 	case analysis.LimitAtomics:
-		return l.Bound(), "atomics on one address (" + l.Evidence + ")"
+		return l.Bound(), "contended atomics (" + l.Evidence + ")"
 	}
 	return l.Bound(), l.String() + " limits it (" + l.Evidence + ")"
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -25,6 +26,26 @@ var sourceRules = map[string]bool{
 	"uniform-load": true, "thread-divergence": true,
 }
 
+// codeRules find register spills, contended atomics and integer division:
+// in a library kernel they are the library's code (cuDNN's fallback
+// weight-gradient algorithm accumulates with atomics, its attention
+// backward spills). The caller's lever is the choice of kernel: cuDNN's
+// algorithm search, or another attention backend; what that saves is not
+// measured, so the gain is left unknown. The limiter still states them.
+var codeRules = map[string]bool{"local-memory": true, "atomic-serialization": true, "int-division": true}
+
+// kernelChoiceAdvice is what the caller of a library kernel can do about
+// its code: have another kernel chosen; "" when nothing can.
+func kernelChoiceAdvice(info kernelname.Info) string {
+	switch {
+	case info.Category == kernelname.CatAttention:
+		return "the attention backend's kernel does this, not your code: time the other scaled_dot_product_attention backends for these shapes (with torch.nn.attention.sdpa_kernel([SDPBackend.FLASH_ATTENTION]), EFFICIENT_ATTENTION or CUDNN_ATTENTION) and keep the fastest; the flash kernels need fp16 or bf16 inputs"
+	case info.Library == kernelname.CUDNN && info.Kind == kernelname.Convolution:
+		return "cuDNN chose this convolution algorithm, not your code: torch.backends.cudnn.benchmark = True lets cuDNN time its algorithms for these shapes and keep the fastest (with input shapes that do not change from step to step)"
+	}
+	return ""
+}
+
 // forCaller rewrites f, a finding on the library kernel a, into advice its
 // caller can act on; false drops it.
 func forCaller(a *analysis.Kernel, f *profan.Finding) bool {
@@ -36,6 +57,13 @@ func forCaller(a *analysis.Kernel, f *profan.Finding) bool {
 	case f.Rule == "low-occupancy":
 		// Registers and block size are the library's tuning.
 		return false
+	case codeRules[f.Rule]:
+		adv := kernelChoiceAdvice(info)
+		if adv == "" {
+			return false
+		}
+		f.Advice, f.Gain, f.Locations = adv, math.NaN(), nil
+		return true
 	case sourceRules[f.Rule]:
 		// A dtype cast reads and writes contiguous tensors (autocast's
 		// weight casts): its sectors are the vector width's, not a view's.
