@@ -101,6 +101,9 @@ func mathRow(name, re string, lib Library, kind Kind) family {
 // templates demangled or not.
 var families = []family{
 	row("nccl", `nccl`, NCCL, Communication, CatComm),
+	// PyTorch's helper that unpacks the dropout seeds for cuDNN: ATen's,
+	// whatever its name says.
+	row("aten.philox", `philox::unpack`, ATen, Fill, CatMemory),
 	// The CUDA runtime's copies and sets, as nsys and nvprof list them.
 	row("cuda.memcpy", `^\[cuda mem(cpy|set)`, User, Copy, CatMemory),
 	// Attention: FlashAttention, cuDNN's fused SDPA and its helpers,
@@ -114,6 +117,8 @@ var families = []family{
 	// cuDNN's layout conversions around NCHW convolutions.
 	row(FamCuDNNLayout, `nchwtonhwc|nhwctonchw|nhwcaddpadding|(engines_precompiled|cudnn)::converttensor|nchw2nhwc|nhwc2nchw`, CUDNN, Copy, CatLayout),
 	row("cudnn.workspace", `init_device_workspace_kernel|cask_cudnn::computeoffsets`, CUDNN, Fill, CatMemory),
+	// cuDNN's other precompiled engines (scaling a packed tensor by alpha).
+	row("cudnn.scale", `engines_precompiled::.*scale`, CUDNN, Elementwise, CatElementwise),
 	// cuDNN batch norm: the NCHW (1C11: one channel, spatial) kernels run
 	// one block per channel.
 	row(FamCuDNNBatchNorm, `cudnn::(bn_|batchnorm_).*nhwc`, CUDNN, Normalization, CatNorm),
@@ -132,6 +137,9 @@ var families = []family{
 	mathRow("cublas.xmma", `^(void )?sm\d+_xmma_gemm|^(void )?xmma_gemm|_cublas$`, CUBLAS, GEMM),
 	row("cublas.gemv", `cublasgemv|internal::gemvx::|gemv2[nt]_kernel|gemvnsp_kernel`, CUBLAS, GEMM, CatFP32Math),
 	mathRow("cublas.legacy", `^(void )?((ampere|volta|turing|maxwell|kepler|pascal|hopper|ada|sm\d+)_[a-z0-9_]*gemm|[sdczh]gemm_(large|\d+x\d+)|gemv2[nt]_kernel|gemvnsp_kernel|gemmk1_kernel|gemmsn_[a-z]+_kernel)|internal::gemvx::`, CUBLAS, GEMM),
+	// The split-K reduction of a GEMM goes with its GEMM: 16-bit data
+	// types say that ran on tensor cores.
+	row("cublaslt.splitk-reduce", `splitkreduce_kernel<.*(bfloat16|__half)`, CUBLASLt, GEMM, CatTensorMath),
 	row("cublaslt.splitk-reduce", `splitkreduce_kernel`, CUBLASLt, GEMM, CatFP32Math),
 	row("cublaslt.epilogue", `(cublaslt|epilogue|impl)::globalkernel`, CUBLASLt, Elementwise, CatElementwise),
 	row("cublas.scal", `^(void )?scal_kernel`, CUBLAS, Elementwise, CatElementwise),
@@ -147,6 +155,9 @@ var families = []family{
 	row("triton.norm", `^(void )?triton_(red|per|poi)_fused_.*(layer_norm|batch_norm|rms_norm|group_norm|_softmax)`, Triton, Reduction, CatNorm),
 	row("triton.reduction", `^(void )?triton_(red|per)_`, Triton, Reduction, CatReduction),
 	row("triton.elementwise", `^(void )?triton_`, Triton, Elementwise, CatElementwise),
+	// CUB's device algorithms (PyTorch's embedding backward sorts and
+	// scans with them); ncu's base names drop the cub:: namespace.
+	row("cub", `cub::|\b(radix_sort|scan|unique_by_key|reduce|select|histogram|merge_sort|segmented_sort)::device`, CUB, Reduction, CatReduction),
 	// PyTorch ATen.
 	atenRow(FamAtenDepthwise, `conv_depthwise`, Convolution, CatFP32Math),
 	atenRow("aten.norm", `batch_norm|layer_norm|group_norm|rms_norm|gammabetabackward|softmax|batchnorm|welford`, Normalization, CatNorm),
@@ -162,7 +173,7 @@ var families = []family{
 // reMathTensor reads a GEMM or convolution name's data types: any 16-bit,
 // 8-bit or TF32 operand, or a tensor-core instruction shape, puts it on
 // tensor cores.
-var reMathTensor = regexp.MustCompile(`tf32|bf16|f16|fp16|e4m3|e5m2|int8|i8816|tensorop|tensor\d|tensor16x|hmma|imma|gmma|wgmma|s1688|s16816|h1688|h884|s884|s161616|wmma|nvjet`)
+var reMathTensor = regexp.MustCompile(`tf32|bf16|bfloat16|__half|f16|fp16|e4m3|e5m2|int8|i8816|tensorop|tensor\d|tensor16x|hmma|imma|gmma|wgmma|s1688|s16816|h1688|h884|s884|s161616|wmma|nvjet`)
 
 // reAtenNamespace recognises PyTorch's kernels by namespace.
 var reAtenNamespace = regexp.MustCompile(`at::|native::|c10::|softmax_warp_|cunn_|at_cuda_detail|elementwise_kernel|pytorch`)
