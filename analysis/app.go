@@ -47,8 +47,13 @@ type Recommendation struct {
 	Message string // what the capture shows, with its numbers
 	Fix     string // the code to change
 	Groups  []*Group
-	// Gain is the estimated share of the capture's kernel time saved, 0–1.
+	// Gain is the estimated share of the capture's kernel time saved, 0–1,
+	// net of Cost.
 	Gain float64
+	// Cost is the share of the capture's kernel time the change adds to
+	// other kernels (bf16 autocast: cuDNN's batch norm leaving for
+	// PyTorch's slower kernels).
+	Cost float64
 	// Basis says how Gain was estimated and calibrated.
 	Basis string
 	// saves is the share of each group's time the change saves; the
@@ -308,10 +313,17 @@ func recommend(gs []*Group, total float64) []Recommendation {
 			parts = append(parts, fmt.Sprintf("%d run in TF32 on tensor cores, at half the bf16 rate (%d launches, %.1f%%)", len(tf32), launchesOf(tf32), 100*stf))
 		}
 		gain := FactorBF16*s32 + FactorTF32ToBF16*stf
+		saves := saving(saving(nil, FactorBF16, fp32...), FactorTF32ToBF16, tf32...)
+		cost := 0.0
 		basis := "15/16 of the FMA kernels' time and 1/2 of the TF32 ones': bf16 tensor cores do 16× the FP32 FMA rate and 2× the TF32 rate"
 		msg := strings.Join(parts, "; ")
 		if sbn := shareOf(bnCuDNN, total); sbn > 0 {
-			gain -= PenaltyBF16BatchNorm * sbn
+			// The penalty is a negative saving of the batch norm's groups:
+			// composed with channels-last or torch.compile, it applies to
+			// what they leave of them.
+			cost = PenaltyBF16BatchNorm * sbn
+			gain -= cost
+			saves = saving(saves, -PenaltyBF16BatchNorm, bnCuDNN...)
 			basis += fmt.Sprintf(", less %.0f%% of cuDNN's batch-norm time (measured on a CNN step)", 100*PenaltyBF16BatchNorm)
 			msg += fmt.Sprintf("; but under bf16 autocast batch norm leaves cuDNN (%d launches, %.1f%% of the time) for PyTorch's slower kernels", launchesOf(bnCuDNN), 100*sbn)
 			fix += "; with batch norm in the model, fp16 autocast (dtype=torch.float16, with torch.amp.GradScaler) keeps cuDNN's batch norm"
@@ -320,8 +332,8 @@ func recommend(gs []*Group, total float64) []Recommendation {
 			}
 		}
 		out = append(out, Recommendation{Rule: "bf16-autocast", Message: msg,
-			Fix: fix, Groups: append(append([]*Group(nil), fp32...), tf32...), Gain: gain, Basis: basis,
-			saves: saving(saving(nil, FactorBF16, fp32...), FactorTF32ToBF16, tf32...)})
+			Fix: fix, Groups: append(append([]*Group(nil), fp32...), tf32...), Gain: gain, Cost: cost, Basis: basis,
+			saves: saves})
 	}
 	if n := launchesOf(gs); n >= 20 && total/float64(n) < tinyLaunch {
 		out = append(out, Recommendation{Rule: "cuda-graphs",
