@@ -154,22 +154,24 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 		name, pct, okP := busiestPipe(a)
 		tf, _ := a.Value("flop_count_tensor")
 		okT = okT && tensor > 0 && (tf > 0 || okP && name == "TENSOR")
+		// busiest names the busiest pipe, and the tensor pipe beside
+		// another; pipes is it for a tensor-core kernel, which states its
+		// pipes whatever limits it.
+		busiest, pipes := "", ""
+		if okP {
+			busiest = fmt.Sprintf("; busiest pipe %s at %.0f%%", name, pct)
+			if okT && name != "TENSOR" {
+				busiest += fmt.Sprintf(" · tensor pipe %.0f%%", tensor)
+			}
+			if okT {
+				pipes = busiest
+			}
+		}
 		if okP && okT && pct >= bound && (comp >= mem || mem < bound) {
 			if launch {
 				ev = fmt.Sprintf("%.0f blocks for %.0f SMs; %s", blocks, sms, ev)
 			}
-			ev = fmt.Sprintf("%s; busiest pipe %s at %.0f%%", ev, name, pct)
-			if name != "TENSOR" {
-				ev += fmt.Sprintf(" · tensor pipe %.0f%%", tensor)
-			}
-			return Limiter{Unit: LimitPipe, Pipe: name, Percent: pct, Evidence: ev}
-		}
-		pipes := ""
-		if okT && okP {
-			pipes = fmt.Sprintf("; busiest pipe %s at %.0f%%", name, pct)
-			if name != "TENSOR" {
-				pipes += fmt.Sprintf(" · tensor pipe %.0f%%", tensor)
-			}
+			return Limiter{Unit: LimitPipe, Pipe: name, Percent: pct, Evidence: ev + busiest}
 		}
 
 		switch {
@@ -182,13 +184,9 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 			}
 			return Limiter{Unit: LimitLatency, Percent: math.Max(mem, comp), Evidence: ev}
 		case comp > mem:
-			l := Limiter{Unit: LimitPipe, Percent: comp, Evidence: ev}
-			if name, pct, ok := busiestPipe(a); ok {
+			l := Limiter{Unit: LimitPipe, Percent: comp, Evidence: ev + busiest}
+			if okP {
 				l.Pipe = name
-				l.Evidence += fmt.Sprintf("; busiest pipe %s at %.0f%%", name, pct)
-				if okT && name != "TENSOR" {
-					l.Evidence += fmt.Sprintf(" · tensor pipe %.0f%%", tensor)
-				}
 			}
 			return l
 		}

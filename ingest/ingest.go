@@ -261,7 +261,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 			// nvprof prints its table's header right after the title: a
 			// row of values there is a table whose header was lost, not
 			// program output to skip.
-			return nil, &SyntaxError{File: src, Line: lr.n, Msg: fmt.Sprintf("a row of values right after nvprof's title %q (line %d), where its table's header belongs: the header deleted or cut?", s.marker, s.title)}
+			return nil, s.headerLost()
 		}
 		s.title = 0
 		if imp == nil {
@@ -427,6 +427,12 @@ func (s *stream) classify(line []byte) bool {
 		return true
 	}
 	return false
+}
+
+// headerLost is the error for a row of values read right after an nvprof
+// title, where nvprof prints its table's header.
+func (s *stream) headerLost() error {
+	return &SyntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("a row of values right after nvprof's title %q (line %d), where its table's header belongs: the header deleted or cut?", s.marker, s.title)}
 }
 
 // output keeps a line of program output (bounded) and counts it.
@@ -806,7 +812,7 @@ func (t *Table) Next() bool {
 			}
 		}
 		if s.title > 0 {
-			t.err, t.done = t.Errorf(s.lr.n, "a row of values right after nvprof's title %q (line %d), where the next table's header belongs: the header deleted or cut?", s.marker, s.title), true
+			t.err, t.done = s.headerLost(), true
 			return false
 		}
 		if t.rows > 0 && t.quoted && line[0] != '"' {

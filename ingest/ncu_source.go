@@ -107,15 +107,12 @@ func (ncuSource) Parse(t *Table) error {
 			}
 			prev = sig
 		}
-		var d [sha256.Size]byte
+		k.ID = t.Ordinal()
 		if sampled(k) {
-			d = sha256.Sum256([]byte(sig))
+			d := sha256.Sum256([]byte(sig))
 			if id, ok := launches[d]; ok {
 				return t.Errorf(kLine, "ncu source block of %q repeats launch %s's row for row, its sampled warp stalls included: sampling never repeats across launches (the page joined to itself?)", shorten(k.Name, 60), id)
 			}
-		}
-		k.ID = t.Ordinal()
-		if sampled(k) {
 			launches[d] = k.ID
 		}
 		sumSourceCounters(k)
@@ -346,9 +343,6 @@ func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord, shift 
 	}
 }
 
-// sumSourceCounters adds kernel-level totals of the memory counters over
-// the SASS rows, per global load and store: ncu's own ideal and actual L2
-// sectors, which the model's ideal counts are checked against.
 // sampled reports whether any of k's source rows drew a warp stall sample.
 func sampled(k *profan.Kernel) bool {
 	for _, s := range k.Source {
@@ -361,6 +355,9 @@ func sampled(k *profan.Kernel) bool {
 	return false
 }
 
+// sumSourceCounters adds kernel-level totals of the memory counters over
+// the SASS rows, per global load and store: ncu's own ideal and actual L2
+// sectors, which the model's ideal counts are checked against.
 func sumSourceCounters(k *profan.Kernel) {
 	sums := map[string]float64{}
 	// An instruction of inlined code is listed under the call site and
