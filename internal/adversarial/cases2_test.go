@@ -429,24 +429,19 @@ func floodCases(fs []*fixture) []*tcase {
 	big("a 1 MB kernel name", "02", func() []byte {
 		return []byte(det.with(det.first(), strings.Replace(det.lines[det.first()], "offsetCopy", strings.Repeat("k", 1<<20), 1)))
 	})
-	big("200,000 distinct kernel names", "2", func() []byte {
-		var b strings.Builder
-		b.WriteString(join(tr.lines[:tr.hdr+2]))
-		row := tr.lines[tr.rows[3]]
-		for i := range 200000 {
-			b.WriteString(strings.Replace(row, "matrixMulCUDA", fmt.Sprintf("k%d", i), 1))
+	names := func(n int) func() []byte {
+		return func() []byte {
+			var b strings.Builder
+			b.WriteString(join(tr.lines[:tr.hdr+2]))
+			row := tr.lines[tr.rows[3]]
+			for i := range n {
+				b.WriteString(strings.Replace(row, "matrixMulCUDA", fmt.Sprintf("k%d", i), 1))
+			}
+			return []byte(b.String())
 		}
-		return []byte(b.String())
-	})
-	big("8,000 distinct kernel names", "0", func() []byte {
-		var b strings.Builder
-		b.WriteString(join(tr.lines[:tr.hdr+2]))
-		row := tr.lines[tr.rows[3]]
-		for i := range 8000 {
-			b.WriteString(strings.Replace(row, "matrixMulCUDA", fmt.Sprintf("k%d", i), 1))
-		}
-		return []byte(b.String())
-	})
+	}
+	big("200,000 distinct kernel names", "2", names(200000))
+	big("8,000 distinct kernel names", "0", names(8000))
 	big("20,000 tables of one row", "02", func() []byte {
 		var b strings.Builder
 		for range 20000 {
