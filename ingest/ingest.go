@@ -276,7 +276,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		s.unknownWidth = 0
 		s.brk = false
 		header := toStrings(fields)
-		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...)}
+		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), nsys: imp.Tool() == profan.ToolNsys}
 		t.sum.SetSeed(s.seed)
 		t.sum.Write(line)
 		t.sumLine = lr.n
@@ -662,6 +662,7 @@ type Table struct {
 	// output runs between two of its rows; a row after it makes it a
 	// damaged row.
 	stray     int
+	nsys      bool                    // an nsys stats table
 	notHeader map[int]map[string]bool // width → first fields that are not headers
 }
 
@@ -713,7 +714,7 @@ func (t *Table) Next() bool {
 			t.err, t.done = t.Errorf(s.lr.n, "a lone value %q inside the table (truncated row?)", shorten(string(line), 40)), true
 			return false
 		}
-		if t.stray == 0 && t.rows > 0 && t.imp.Tool() == profan.ToolNsys && len(bytes.TrimSpace(line)) > 0 && line[0] != '=' && !isRowLike(line) {
+		if t.nsys && t.stray == 0 && t.rows > 0 && len(bytes.TrimSpace(line)) > 0 && line[0] != '=' && !isRowLike(line) {
 			t.stray = s.lr.n
 		}
 		if s.interloper(line) {

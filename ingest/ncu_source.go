@@ -84,7 +84,13 @@ func (ncuSource) Parse(t *Table) error {
 		if k == nil {
 			return nil
 		}
-		sig := k.String()
+		// The block's text, for the sass view's pairs and for a sampled
+		// block's repeat.
+		isSampled := sampled(k)
+		var sig string
+		if b.file == "" || isSampled {
+			sig = k.String()
+		}
 		// ncu 2025.3 prints each block of the sass view twice: drop the
 		// second print of each pair, which must repeat the first (two
 		// identical launches give four identical blocks); a pair that
@@ -108,7 +114,7 @@ func (ncuSource) Parse(t *Table) error {
 			prev = sig
 		}
 		k.ID = t.Ordinal()
-		if sampled(k) {
+		if isSampled {
 			d := sha256.Sum256([]byte(sig))
 			if id, ok := launches[d]; ok {
 				return t.Errorf(kLine, "ncu source block of %q repeats launch %s's row for row, its sampled warp stalls included: sampling never repeats across launches (the page joined to itself?)", shorten(k.Name, 60), id)
