@@ -2,6 +2,7 @@ package gpumodel
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -38,16 +39,6 @@ func ParseCC(cc string) (major, minor int, err error) {
 
 func formatCC(major, minor int) string { return fmt.Sprintf("%d.%d", major, minor) }
 
-// archCC maps architecture and chip names to the compute capability
-// whose coalescing and bank rules they follow.
-var archCC = map[string]string{
-	"g80": "1.0", "tesla": "1.3", "gt200": "1.3",
-	"fermi": "2.0", "kepler": "3.5", "maxwell": "5.2",
-	"pascal": "6.0", "volta": "7.0", "turing": "7.5", "ampere": "8.0",
-	"ada": "8.9", "lovelace": "8.9", "ada lovelace": "8.9",
-	"hopper": "9.0", "blackwell": "10.0",
-}
-
 // ResolveArch turns what a user types for a GPU into a compute capability
 // "X.Y": a compute capability in any form ParseCC reads ("sm_80"), an
 // architecture name ("Volta", "hopper"; "Tesla" is the CC 1.3
@@ -59,8 +50,11 @@ func ResolveArch(s string) (string, error) {
 		}
 		return formatCC(major, minor), nil
 	}
-	if cc, ok := archCC[strings.ToLower(strings.Join(strings.Fields(s), " "))]; ok {
-		return cc, nil
+	name := strings.ToLower(strings.Join(strings.Fields(s), " "))
+	for _, r := range ccTable {
+		if slices.Contains(r.names, name) {
+			return r.cc, nil
+		}
 	}
 	if spec, ok := Resolve(s); ok {
 		return spec.CC, nil

@@ -243,14 +243,6 @@ func Contradictions(s *Spec, c Clues) []string {
 	return out
 }
 
-// Lanes per SM by compute capability (CUDA C Programming Guide, throughput
-// of native arithmetic instructions: 32-bit and 64-bit floating-point
-// add, multiply, multiply-add per clock per SM).
-var fp32PerSM = map[string]int{"3.0": 192, "3.5": 192, "3.7": 192, "5.0": 128, "5.2": 128, "5.3": 128, "6.0": 64, "6.1": 128, "6.2": 128,
-	"7.0": 64, "7.2": 64, "7.5": 64, "8.0": 64, "8.6": 128, "8.7": 128, "8.9": 128, "9.0": 128, "10.0": 128, "10.3": 128, "12.0": 128}
-var fp64PerSM = map[string]int{"3.0": 8, "3.5": 64, "3.7": 64, "5.0": 4, "5.2": 4, "5.3": 4, "6.0": 32, "6.1": 4, "6.2": 4,
-	"7.0": 32, "7.2": 2, "7.5": 2, "8.0": 32, "8.6": 2, "8.7": 2, "8.9": 2, "9.0": 64, "10.0": 64, "10.3": 64, "12.0": 2}
-
 // FromClues makes the spec of a GPU the table does not list from the
 // export's device attributes: SM count and clock, memory clock and bus
 // width, compute capability (and L2 and memory size when given). False
@@ -262,15 +254,15 @@ func FromClues(c Clues) (*Spec, bool) {
 		return nil, false
 	}
 	cc := formatCC(major, minor)
-	lanes, ok := fp32PerSM[cc]
-	if !ok {
+	row, ok := ccRowOf(cc)
+	if !ok || row.fp32 == 0 {
 		return nil, false
 	}
 	name := strings.TrimSpace(strings.TrimPrefix(c.Name, "NVIDIA "))
 	if name == "" {
 		name = fmt.Sprintf("unlisted GPU (cc %s, %d SMs)", cc, c.SMs)
 	}
-	s := Spec{Name: name, CC: cc, Arch: "unlisted", SMs: c.SMs, CoresPerSM: lanes, FP64PerSM: fp64PerSM[cc],
+	s := Spec{Name: name, CC: cc, Arch: "unlisted", SMs: c.SMs, CoresPerSM: row.fp32, FP64PerSM: row.fp64,
 		SMClockMHz: c.SMClockHz / 1e6, MemClockMHz: c.MemClockHz / 1e6, BusWidthBits: c.BusBits, DataRate: 2,
 		L2Bytes: int(c.L2Bytes), MemoryGiB: c.MemoryBytes / (1 << 30)}
 	if _, err := ccKey(cc); err != nil {

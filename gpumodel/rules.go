@@ -1,9 +1,6 @@
 package gpumodel
 
-import (
-	"fmt"
-	"sort"
-)
+import "fmt"
 
 // Coalescing is how a compute capability turns a warp's global accesses
 // into memory transactions.
@@ -55,12 +52,14 @@ func RulesOf(cc string) (Rules, error) {
 	if err != nil {
 		return Rules{}, err
 	}
-	l := limitsByCC[key]
+	r, _ := ccRowOf(key)
+	l := r.limits
 	return Rules{CC: key, Coalescing: l.coalescing, GlobalL1: l.l1, GlobalL1Default: l.l1Default,
-		SharedBanks: l.banks, BankWidth8: l.bank8, Tensor: tensorByCC[key]}, nil
+		SharedBanks: l.banks, BankWidth8: l.bank8, Tensor: r.tensor}, nil
 }
 
-// ccKey is the entry of limitsByCC whose rules cc follows (see RulesOf).
+// ccKey is the row of ccTable with limits whose rules cc follows (see
+// RulesOf).
 func ccKey(cc string) (string, error) {
 	major, minor, err := ParseCC(cc)
 	if err != nil {
@@ -69,20 +68,12 @@ func ccKey(cc string) (string, error) {
 	if k := formatCC(major, minor); hasLimits(k) {
 		return k, nil
 	}
-	keys := make([][2]int, 0, len(limitsByCC))
-	for k := range limitsByCC {
-		a, b, _ := ParseCC(k)
-		keys = append(keys, [2]int{a, b})
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
-	})
 	if major == 4 {
 		return "", fmt.Errorf("there is no compute capability %d.%d", major, minor)
 	}
 	best := ""
-	for _, k := range keys {
-		if k[0] < major || k[0] == major && k[1] <= minor {
+	for _, k := range sortedCCs() {
+		if (k[0] < major || k[0] == major && k[1] <= minor) && hasLimits(formatCC(k[0], k[1])) {
 			best = formatCC(k[0], k[1])
 		}
 	}
@@ -91,5 +82,3 @@ func ccKey(cc string) (string, error) {
 	}
 	return best, nil
 }
-
-func hasLimits(cc string) bool { _, ok := limitsByCC[cc]; return ok }

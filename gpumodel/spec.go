@@ -300,29 +300,6 @@ func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// byCC names the representative GPU of each compute capability: the
-// flagship compute part where there is one, else the GPU the published talks use.
-var byCC = map[string]string{
-	"1.0":  "GeForce 8800 GTX",
-	"1.3":  "GeForce GTX 280",
-	"2.0":  "Tesla C2050",
-	"3.0":  "GeForce GTX 760",
-	"3.5":  "Tesla K40",
-	"3.7":  "Tesla K80",
-	"5.2":  "GeForce GTX 950",
-	"6.0":  "Tesla P100-PCIE-16GB",
-	"6.1":  "GeForce GTX 1080",
-	"7.0":  "Tesla V100-SXM2-16GB",
-	"7.5":  "Tesla T4",
-	"8.0":  "A100-SXM4-40GB",
-	"8.6":  "A10",
-	"8.7":  "Jetson AGX Orin",
-	"8.9":  "RTX 6000 Ada Generation",
-	"9.0":  "H100 SXM5 80GB",
-	"10.0": "B200",
-	"12.0": "GeForce RTX 5090",
-}
-
 // ByCC returns a representative GPU for a compute capability given as
 // "9.0", "sm_90", "90" or "9". It is for exports that name the compute
 // capability but not the device; the peaks of other GPUs of the same CC
@@ -332,12 +309,12 @@ func ByCC(cc string) (*Spec, bool) {
 	if err != nil {
 		return nil, false
 	}
-	name, ok := byCC[formatCC(major, minor)]
-	if !ok {
+	row, ok := ccRowOf(formatCC(major, minor))
+	if !ok || row.rep == "" {
 		return nil, false
 	}
 	for _, s := range specs {
-		if s.Name == name {
+		if s.Name == row.rep {
 			return s, true
 		}
 	}

@@ -71,7 +71,7 @@ func TestSpecsComplete(t *testing.T) {
 		if !archs[s.Arch] {
 			t.Errorf("%s: arch %q unknown", s.Name, s.Arch)
 		}
-		if _, ok := limitsByCC[s.CC]; !ok {
+		if !hasLimits(s.CC) {
 			t.Errorf("%s: cc %q has no limits", s.Name, s.CC)
 		}
 		if s.SMs <= 0 || s.CoresPerSM <= 0 || s.SMClockMHz <= 0 || s.MemClockMHz <= 0 || s.BusWidthBits <= 0 ||
@@ -397,8 +397,8 @@ func TestTensorCores(t *testing.T) {
 		ratio     float64
 	}{
 		{"Tesla P100-PCIE-16GB", false, false, 0}, {"Tesla V100-SXM2-16GB", true, false, 0}, {"Tesla T4", true, false, 0},
-		{"A100-SXM4-40GB", true, true, 8}, {"A10G", true, true, 0}, {"L4", true, true, 0}, {"H100 SXM5 80GB", true, true, 7.4},
-		{"B200", true, true, 7.4}, {"GeForce RTX 5090", true, true, 0},
+		{"A100-SXM4-40GB", true, true, 156 / 19.5}, {"A10G", true, true, 0}, {"L4", true, true, 0}, {"H100 SXM5 80GB", true, true, 494.7 / 66.9},
+		{"B200", true, true, 494.7 / 66.9}, {"GeForce RTX 5090", true, true, 0},
 	} {
 		t.Run(tt.gpu, func(t *testing.T) {
 			s, ok := Resolve(tt.gpu)
@@ -406,8 +406,8 @@ func TestTensorCores(t *testing.T) {
 				t.Fatalf("%s not in the table", tt.gpu)
 			}
 			tc := s.TensorCores()
-			if tc.Any() != tt.any || tc.Has("tf32") != tt.tf32 || tc.TF32Ratio != tt.ratio {
-				t.Errorf("%s: got any %v, tf32 %v, ratio %v; want %v, %v, %v", tt.gpu, tc.Any(), tc.Has("tf32"), tc.TF32Ratio, tt.any, tt.tf32, tt.ratio)
+			if tc.Any() != tt.any || tc.Has("tf32") != tt.tf32 || tc.TF32Ratio() != tt.ratio {
+				t.Errorf("%s: got any %v, tf32 %v, ratio %v; want %v, %v, %v", tt.gpu, tc.Any(), tc.Has("tf32"), tc.TF32Ratio(), tt.any, tt.tf32, tt.ratio)
 			}
 		})
 	}
@@ -440,9 +440,11 @@ func TestFromClues(t *testing.T) {
 
 // CCs lists the compute capabilities ByCC knows, in ascending order.
 func CCs() []string {
-	out := make([]string, 0, len(byCC))
-	for cc := range byCC {
-		out = append(out, cc)
+	var out []string
+	for _, r := range ccTable {
+		if r.rep != "" {
+			out = append(out, r.cc)
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		ai, bi, _ := ParseCC(out[i])

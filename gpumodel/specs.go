@@ -806,64 +806,13 @@ var specs = []*Spec{
 	}),
 }
 
-// ccLimits are the per-SM limits and the memory model's rules of one
-// compute capability (PG, "Feature Support per Compute Capability", the
-// per-CC sections on global and shared memory, and the warp matrix
-// functions for the tensor cores).
-type ccLimits struct {
-	warps, blocks, regs int
-	l1Shared, maxShared int
-	banks               int
-	bank8               bool
-	coalescing          Coalescing
-	// l1 is whether L1 can cache global loads, and l1Default whether
-	// it does unless the kernel opts out.
-	l1, l1Default bool
-}
-
-var limitsByCC = map[string]ccLimits{
-	// Tesla: no cache for global memory; a half-warp's accesses coalesce
-	// only in order (1.0, 1.1) or into 32/64/128-B segments (1.2, 1.3).
-	"1.0": {warps: 24, blocks: 8, regs: 8192, l1Shared: 16 * kiB, maxShared: 16 * kiB, banks: 16, coalescing: CoalesceHalfWarpStrict},
-	"1.1": {warps: 24, blocks: 8, regs: 8192, l1Shared: 16 * kiB, maxShared: 16 * kiB, banks: 16, coalescing: CoalesceHalfWarpStrict},
-	"1.2": {warps: 32, blocks: 8, regs: 16384, l1Shared: 16 * kiB, maxShared: 16 * kiB, banks: 16, coalescing: CoalesceHalfWarpSegments},
-	"1.3": {warps: 32, blocks: 8, regs: 16384, l1Shared: 16 * kiB, maxShared: 16 * kiB, banks: 16, coalescing: CoalesceHalfWarpSegments},
-	// Fermi: 64 KB split 16/48 between L1 and shared; L1 caches global
-	// loads by default (128-B lines).
-	"2.0": {warps: 48, blocks: 8, regs: 32768, l1Shared: 64 * kiB, maxShared: 48 * kiB, banks: 32, coalescing: CoalesceLines, l1: true, l1Default: true},
-	// Kepler: 64 KB split 16/32/48; 8-byte bank mode available. GK210
-	// doubles both the unified array (128 KB, up to 112 KB shared) and the
-	// register file. Kepler to Pascal cache global loads in L2 only
-	// (32-B transactions) unless the kernel opts in to L1.
-	"3.0": {warps: 64, blocks: 16, regs: 65536, l1Shared: 64 * kiB, maxShared: 48 * kiB, banks: 32, bank8: true, coalescing: CoalesceLines, l1: true},
-	"3.5": {warps: 64, blocks: 16, regs: 65536, l1Shared: 64 * kiB, maxShared: 48 * kiB, banks: 32, bank8: true, coalescing: CoalesceLines, l1: true},
-	"3.7": {warps: 64, blocks: 16, regs: 131072, l1Shared: 128 * kiB, maxShared: 112 * kiB, banks: 32, bank8: true, coalescing: CoalesceLines, l1: true},
-	// Maxwell and Pascal GP10x: 96 KB dedicated shared memory plus 48 KB
-	// of L1/texture cache; GP100: 64 KB shared plus 24 KB L1 (the Pascal
-	// performance-pyramid notes: "the small 24KB ... L1").
-	"5.2": {warps: 64, blocks: 32, regs: 65536, l1Shared: 144 * kiB, maxShared: 96 * kiB, banks: 32, coalescing: CoalesceLines, l1: true},
-	"6.0": {warps: 64, blocks: 32, regs: 65536, l1Shared: 88 * kiB, maxShared: 64 * kiB, banks: 32, coalescing: CoalesceLines, l1: true},
-	"6.1": {warps: 64, blocks: 32, regs: 65536, l1Shared: 144 * kiB, maxShared: 96 * kiB, banks: 32, coalescing: CoalesceLines, l1: true},
-	// Volta onward: one unified L1/shared array per SM, which looks every
-	// warp's request up by 128-B line and moves 32-B sectors.
-	"7.0":  {warps: 64, blocks: 32, regs: 65536, l1Shared: 128 * kiB, maxShared: 96 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-	"7.2":  {warps: 64, blocks: 32, regs: 65536, l1Shared: 128 * kiB, maxShared: 96 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-	"7.5":  {warps: 32, blocks: 16, regs: 65536, l1Shared: 96 * kiB, maxShared: 64 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-	"8.0":  {warps: 64, blocks: 32, regs: 65536, l1Shared: 192 * kiB, maxShared: 164 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-	"8.6":  {warps: 48, blocks: 16, regs: 65536, l1Shared: 128 * kiB, maxShared: 100 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-	"8.7":  {warps: 48, blocks: 16, regs: 65536, l1Shared: 192 * kiB, maxShared: 164 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-	"8.9":  {warps: 48, blocks: 24, regs: 65536, l1Shared: 128 * kiB, maxShared: 100 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-	"9.0":  {warps: 64, blocks: 32, regs: 65536, l1Shared: 256 * kiB, maxShared: 228 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-	"10.0": {warps: 64, blocks: 32, regs: 65536, l1Shared: 256 * kiB, maxShared: 228 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-	"12.0": {warps: 48, blocks: 32, regs: 65536, l1Shared: 128 * kiB, maxShared: 100 * kiB, banks: 32, coalescing: CoalesceSectored, l1: true, l1Default: true},
-}
-
 // withLimits fills the per-CC fields of s: limits and the memory model's
-// rules. A CC missing from limitsByCC is a bug in this file, caught by
+// rules. A CC without limits in ccTable is a bug in this file, caught by
 // TestSpecsComplete.
 func withLimits(s Spec) *Spec {
 	key, _ := ccKey(s.CC)
-	l := limitsByCC[key]
+	row, _ := ccRowOf(key)
+	l := row.limits
 	s.MaxWarpsPerSM = l.warps
 	s.MaxBlocksPerSM = l.blocks
 	s.RegistersPerSM = l.regs

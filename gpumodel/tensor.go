@@ -1,5 +1,7 @@
 package gpumodel
 
+import "strings"
+
 // TensorCores are what a GPU's tensor cores take, per compute capability
 // (CUDA C Programming Guide, warp matrix functions; the architecture
 // whitepapers for the precisions and peaks).
@@ -7,11 +9,12 @@ type TensorCores struct {
 	// Precisions are the input types the tensor cores multiply: "fp16",
 	// "bf16", "tf32", "fp8", "fp4", "fp64", "int8".
 	Precisions []string
-	// TF32Ratio is the TF32 tensor-core peak over the FP32 FFMA peak on
-	// the data-center parts NVIDIA publishes both for (A100: 156 over
-	// 19.5 TFLOP/s, 8×; H100 SXM: 495 over 67, 7.4×); 0 where no such
-	// figure applies (consumer parts gain far less).
-	TF32Ratio float64
+	// Rates are the dense tensor-core peaks over the FP32 FFMA peak, per
+	// operand type, on the data-center parts NVIDIA publishes both for
+	// (A100: TF32 156 over 19.5 TFLOP/s, 8×; H100 SXM: 495 over 67,
+	// 7.4×); nil where no such figure applies (consumer parts gain far
+	// less).
+	Rates map[string]float64
 }
 
 // Has reports whether the tensor cores take precision p.
@@ -27,18 +30,9 @@ func (t TensorCores) Has(p string) bool {
 // Any reports whether the GPU has tensor cores at all.
 func (t TensorCores) Any() bool { return len(t.Precisions) > 0 }
 
-var tensorByCC = map[string]TensorCores{
-	"7.0":  {Precisions: []string{"fp16"}},
-	"7.2":  {Precisions: []string{"fp16", "int8"}},
-	"7.5":  {Precisions: []string{"fp16", "int8"}},
-	"8.0":  {Precisions: []string{"fp16", "bf16", "tf32", "fp64", "int8"}, TF32Ratio: 8},
-	"8.6":  {Precisions: []string{"fp16", "bf16", "tf32", "int8"}},
-	"8.7":  {Precisions: []string{"fp16", "bf16", "tf32", "int8"}},
-	"8.9":  {Precisions: []string{"fp16", "bf16", "tf32", "fp8", "int8"}},
-	"9.0":  {Precisions: []string{"fp16", "bf16", "tf32", "fp8", "fp64", "int8"}, TF32Ratio: 7.4},
-	"10.0": {Precisions: []string{"fp16", "bf16", "tf32", "fp8", "fp4", "fp64", "int8"}, TF32Ratio: 7.4},
-	"12.0": {Precisions: []string{"fp16", "bf16", "tf32", "fp8", "fp4", "int8"}},
-}
+// TF32Ratio is the TF32 tensor-core peak over the FP32 FFMA peak; 0 where
+// the table has no figure.
+func (t TensorCores) TF32Ratio() float64 { return t.Rates["tf32"] }
 
 // TensorCoresOf returns the tensor cores of compute capability cc (see
 // RulesOf); none before 7.0 or when cc is not one.
@@ -49,3 +43,16 @@ func TensorCoresOf(cc string) TensorCores {
 
 // TensorCores returns what the GPU's tensor cores take.
 func (s *Spec) TensorCores() TensorCores { return s.Rules.Tensor }
+
+// PeakTensor is the dense tensor-core peak in FLOP/s for operands of type
+// src ("tf32", "bf16", "fp16", "fp8", "int8", "fp64"; ncu's counter names
+// such as "fp8_e4m3" or "int8" are read by their prefix); 0 when the
+// table has no rate for the GPU's compute capability and the type.
+func (s *Spec) PeakTensor(src string) float64 {
+	for t, r := range s.Rules.Tensor.Rates {
+		if strings.HasPrefix(src, t) {
+			return r * s.PeakFP32()
+		}
+	}
+	return 0
+}

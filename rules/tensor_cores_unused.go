@@ -69,7 +69,7 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 		// A100 (156 vs 19.5 TFLOP/s), 7.4× on H100 SXM (495 vs 67);
 		// consumer parts of 8.6/8.9 gain far less, so only the
 		// data-center parts get an estimate.
-		if ratio := tc.TF32Ratio; ratio > 0 {
+		if ratio := tc.TF32Ratio(); ratio > 0 {
 			if c, ok := p.Value("compute_throughput_pct"); ok {
 				rest := c / 100 / (tf32Efficiency * ratio)
 				if m, ok := p.Value("dram_utilization"); ok {
