@@ -255,7 +255,7 @@ func fromSource(acc *Access, ins []Instruction, space, op string) *Access {
 		if in.Pattern.Kind != gpumodel.Broadcast {
 			broadcast = false
 		}
-		if in.Sectors > in.IdealSectors*1.05 && (worst == nil || in.Sectors-in.IdealSectors > worst.Sectors-worst.IdealSectors) {
+		if in.Sectors > in.IdealSectors*gpumodel.Slack && (worst == nil || in.Sectors-in.IdealSectors > worst.Sectors-worst.IdealSectors) {
 			worst = in
 		}
 	}

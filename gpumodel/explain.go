@@ -164,7 +164,7 @@ func CheckMeasurement(m Measurement) []Problem {
 		}
 		// Real counters overshoot 32 slightly (32.09 measured for random
 		// 8-byte stores on an H200), so only a clear excess is impossible.
-		if spr > warpSize*1.05 && maxElem <= 16 {
+		if spr > warpSize*Slack && maxElem <= 16 {
 			add("sectors", true, "%s sectors per request: a warp's aligned accesses of at most 16 B touch at most 32", num(spr))
 		}
 	} else if m.Sectors > 0 {

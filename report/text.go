@@ -269,7 +269,7 @@ func (t *textWriter) body(a *analysis.Kernel) {
 	}
 	shown := 0
 	for _, in := range a.Model.Instructions { // worst first
-		if in.Sectors <= in.IdealSectors*1.05 || shown == 3 {
+		if in.Sectors <= in.IdealSectors*gpumodel.Slack || shown == 3 {
 			continue
 		}
 		if shown == 0 {

@@ -288,7 +288,7 @@ func uncoalescedSpace(p *Pass, x *analysis.Access, op string, total float64) boo
 	// small but the fix (aligning) is cheap and the gain estimate says
 	// what it buys.
 	if x.SectorsPerRequest < x.IdealSectorsPerRequest*p.T.Excess &&
-		!(x.Pattern.Kind == gpumodel.Misaligned && x.SectorsPerRequest >= x.IdealSectorsPerRequest*1.05) {
+		!(x.Pattern.Kind == gpumodel.Misaligned && x.SectorsPerRequest >= x.IdealSectorsPerRequest*gpumodel.Slack) {
 		return false
 	}
 	if x.Pattern.Kind == gpumodel.Broadcast {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/kernelname"
 )
 
@@ -64,7 +65,7 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 		// The FFMA kernel runs at c of the SM's peak; with TF32 the same
 		// FLOPs run at tf32Efficiency of a peak ratio times higher, and
 		// no faster than its unchanged DRAM traffic allows (m of peak,
-		// ceiling 85%; the L1 and shared traffic of an FFMA GEMM's tiles
+		// DRAM's ceiling; the L1 and shared traffic of an FFMA GEMM's tiles
 		// is not the tensor-core kernel's). TF32 tensor-core peak over FP32 FFMA peak: 8× on
 		// A100 (156 vs 19.5 TFLOP/s), 7.4× on H100 SXM (495 vs 67);
 		// consumer parts of 8.6/8.9 gain far less, so only the
@@ -73,7 +74,7 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 			if c, ok := p.Value("compute_throughput_pct"); ok {
 				rest := c / 100 / (tf32Efficiency * ratio)
 				if m, ok := p.Value("dram_utilization"); ok {
-					rest = math.Max(rest, m/100/0.85)
+					rest = math.Max(rest, m/100/ceiling[analysis.LimitDRAM])
 				}
 				gain = clamp01(1 - rest)
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gpumodel"
 )
 
 // ThreadDivergence reports warps whose threads take different paths.
@@ -41,7 +42,7 @@ or reorganize the data so neighbouring threads take the same path.`,
 		}
 		// A block of fewer threads than a warp leaves lanes idle from the
 		// launch on: that is no divergence (a one-thread kernel).
-		if bs := p.A.K.Block.Size(); okw && bs > 0 && bs < 32 && we <= 100*float64(bs)/32*1.05 {
+		if bs := p.A.K.Block.Size(); okw && bs > 0 && bs < 32 && we <= 100*float64(bs)/32*gpumodel.Slack {
 			okw = false
 		}
 		if !(okb && be < p.T.BranchEfficiency) && !(okw && we < p.T.WarpEfficiency) {

@@ -143,7 +143,7 @@ func uncoalescedAdvice(x gpumodel.AccessPattern, spr, ideal float64, what string
 // operation with the most excess sectors.
 func worstInstruction(a *analysis.Kernel, space, op string) (analysis.Instruction, bool) {
 	for _, in := range a.Model.Instructions { // sorted worst first
-		if in.Space == space && in.Operation == op && in.Sectors > in.IdealSectors*1.05 {
+		if in.Space == space && in.Operation == op && in.Sectors > in.IdealSectors*gpumodel.Slack {
 			return in, true
 		}
 	}
