@@ -133,36 +133,32 @@ func Device(k *profan.Kernel) gpumodel.Identity {
 func Clues(k *profan.Kernel) gpumodel.Clues {
 	c := gpumodel.Clues{Name: k.Device, CC: k.CC}
 	if c.Name == "" {
-		if m, ok := k.Metric("device__attribute_display_name"); ok && m.Text != "" {
-			c.Name = m.Text
-		}
+		c.Name = metrics.DeviceName(k)
 	}
-	if v, ok := k.Value("DRAM Frequency", "dram__cycles_elapsed.avg.per_second", "DRAM Frequency (dram__cycles_elapsed.avg.per_second)"); ok && v > 0 {
+	if v, ok := metrics.Read(k, "device_dram_clock"); ok && v > 0 {
 		c.DRAMClockHz = v
-	} else if v, ok := k.Value("device__attribute_memory_clock_rate", "device__attribute_max_mem_frequency_khz"); ok && v > 0 {
-		c.DRAMClockHz = v * 1e3 // kHz
 	}
-	if v, ok := k.Value("device__attribute_memory_clock_rate"); ok && v > 0 {
-		c.MemClockHz = v * 1e3 // kHz
+	if v, ok := metrics.Read(k, "device_memory_clock"); ok && v > 0 {
+		c.MemClockHz = v
 	}
-	if v, ok := k.Value("device__attribute_clock_rate"); ok && v > 0 {
-		c.SMClockHz = v * 1e3 // kHz
+	if v, ok := metrics.Read(k, "device_sm_clock"); ok && v > 0 {
+		c.SMClockHz = v
 	}
-	if v, ok := k.Value("device__attribute_multiprocessor_count", "# SMs", "launch__sm_count", "# SMs (launch__sm_count)"); ok && v > 0 {
+	if v, ok := metrics.Read(k, "device_sms"); ok && v > 0 {
 		c.SMs = int(math.Round(v))
 	}
-	if v, ok := k.Value("device__attribute_l2_cache_size"); ok && v > 0 {
+	if v, ok := metrics.Read(k, "device_l2_size"); ok && v > 0 {
 		c.L2Bytes = v
 	}
-	if v, ok := k.Value("device__attribute_total_memory"); ok && v > 0 {
+	if v, ok := metrics.Read(k, "device_memory_size"); ok && v > 0 {
 		c.MemoryBytes = v
 	}
-	if v, ok := k.Value("device__attribute_global_memory_bus_width", "device__attribute_fb_bus_width"); ok && v > 0 {
+	if v, ok := metrics.Read(k, "device_bus_width"); ok && v > 0 {
 		c.BusBits = int(math.Round(v))
 	}
 	if c.CC == "" {
-		ma, ok1 := k.Value("device__attribute_compute_capability_major")
-		mi, ok2 := k.Value("device__attribute_compute_capability_minor")
+		ma, ok1 := metrics.Read(k, "device_cc_major")
+		mi, ok2 := metrics.Read(k, "device_cc_minor")
 		if ok1 && ok2 {
 			c.CC = fmt.Sprintf("%.0f.%.0f", ma, mi)
 		}
@@ -187,7 +183,7 @@ func read(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	a := &Kernel{Run: run, K: k, Name: classify(k.DisplayName())}
 	// Where the name is silent, the tensor pipe's activity says whether
 	// the kernel's math ran on tensor cores.
-	if v, ok := k.Value("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"); ok {
+	if v, ok := metrics.Read(k, "tensor_pipe_pct"); ok {
 		a.Name = a.Name.WithTensorPipe(v)
 	}
 	a.GPU = Device(k)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/profan-dev/profan/metrics"
 )
 
 // Unit is what limits a kernel's speed.
@@ -150,8 +152,8 @@ func limiterOf(a *Kernel, bound float64) Limiter {
 		// latency when everything is under the bound: a GEMM whose tensor
 		// pipe is at 15% is not limited by it). The tensor pipe's activity
 		// shows beside any other limiter.
-		tensor, okT := a.K.Value("sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active")
-		name, pct, okP := busiestPipe(a)
+		tensor, okT := metrics.Read(a.K, "tensor_pipe_pct")
+		name, pct, okP := metrics.BusiestPipe(a.K)
 		tf, _ := a.Value("flop_count_tensor")
 		okT = okT && tensor > 0 && (tf > 0 || okP && name == "TENSOR")
 		// busiest names the busiest pipe, and the tensor pipe beside
@@ -277,47 +279,6 @@ func waitOrLaunch(a *Kernel, ev string) Limiter {
 	return Limiter{Unit: LimitLatency, Percent: math.NaN(), Evidence: ev}
 }
 
-// busiestPipe finds the SM pipe with the highest utilization among ncu's
-// raw per-pipe counters: the instructions each pipe executed
-// (sm__inst_executed_pipe_*) and the cycles each was active
-// (sm__pipe_*_cycles_active), tensor pipes included (tensor_op_hmma,
-// tensor_op_gmma, ... all read as TENSOR). Sub-counters of one pipe
-// (fma_type_fp16, cbu_pred_on_any) and the shared FP16/tensor pipe, which
-// mirrors the tensor pipe, are skipped.
-func busiestPipe(a *Kernel) (string, float64, bool) {
-	const inst, cyc, suf = "sm__inst_executed_pipe_", "sm__pipe_", ".avg.pct_of_peak_sustained_active"
-	best, bestPct := "", -1.0
-	for _, m := range a.K.Metrics {
-		if !strings.HasSuffix(m.Name, suf) || math.IsNaN(m.Value) {
-			continue
-		}
-		var name string
-		switch {
-		case strings.HasPrefix(m.Name, inst):
-			name = strings.TrimSuffix(strings.TrimPrefix(m.Name, inst), suf)
-		case strings.HasPrefix(m.Name, cyc) && strings.HasSuffix(m.Name, "_cycles_active"+suf):
-			name = strings.TrimSuffix(strings.TrimPrefix(m.Name, cyc), "_cycles_active"+suf)
-			if name == "shared" {
-				continue
-			}
-		default:
-			continue
-		}
-		if strings.HasPrefix(name, "tensor") {
-			name = "tensor"
-		} else if strings.Contains(name, "_") {
-			continue
-		}
-		if m.Value > bestPct {
-			best, bestPct = name, m.Value
-		}
-	}
-	if best == "" {
-		return "", 0, false
-	}
-	return strings.ToUpper(best), bestPct, true
-}
-
 // AtomicCycles is the L2 cycles one atomic on one address takes when its
 // kind is not known: the slowest kind measured, float addition. The L2
 // serves atomics on one address one at a time, each in the cycles its
@@ -364,15 +325,7 @@ func Atomics(a *Kernel) (AtomicWork, bool) {
 	}
 	w := AtomicWork{Ops: n, Requests: n, Cycles: c, PerOp: AtomicCycles}
 	// Requests of a warp that hit several sectors are served per sector.
-	var sec float64
-	found := false
-	for _, name := range []string{"lts__t_sectors_srcunit_tex_op_red.sum", "lts__t_sectors_srcunit_tex_op_atom.sum"} {
-		if v, ok := a.K.Value(name); ok && v > 0 {
-			sec += v
-			found = true
-		}
-	}
-	if found && sec >= n {
+	if sec, found := metrics.Read(a.K, "l2_atomic_sectors"); found && sec >= n {
 		w.Ops = sec
 	}
 	for _, s := range a.K.Source {

@@ -2,7 +2,8 @@ package analysis
 
 import (
 	"math"
-	"strings"
+
+	"github.com/profan-dev/profan/metrics"
 )
 
 // RooflinePoint is a kernel's place on the roofline of its GPU.
@@ -25,30 +26,7 @@ type RooflinePoint struct {
 // TensorType reads the operand type of most of a kernel's tensor-core
 // operations from ncu's per-type counters (sm__ops_path_tensor_src_T[_dst_U].sum):
 // T, and its share of them; "" when the kernel ran none.
-func TensorType(a *Kernel) (string, float64) {
-	const pre = "sm__ops_path_tensor_src_"
-	best, bestV, total := "", 0.0, 0.0
-	for _, m := range a.K.Metrics {
-		if !strings.HasPrefix(m.Name, pre) || !strings.HasSuffix(m.Name, ".sum") || math.IsNaN(m.Value) || m.Value <= 0 {
-			continue
-		}
-		t := strings.TrimSuffix(strings.TrimPrefix(m.Name, pre), ".sum")
-		if strings.Contains(t, ".") {
-			continue
-		}
-		if i := strings.Index(t, "_dst_"); i > 0 {
-			t = t[:i]
-		}
-		total += m.Value
-		if m.Value > bestV {
-			best, bestV = t, m.Value
-		}
-	}
-	if total == 0 {
-		return "", 0
-	}
-	return best, bestV / total
-}
+func TensorType(a *Kernel) (string, float64) { return metrics.TensorType(a.K) }
 
 // Roofline places a kernel on its GPU's roofline; false when the kernel did
 // no floating-point work, lacks FLOP or DRAM byte counters, or runs on a GPU
