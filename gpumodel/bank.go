@@ -1,6 +1,6 @@
 package gpumodel
 
-// BankConflict returns the shared-memory bank-conflict degree (1 = no
+// bankConflict returns the shared-memory bank-conflict degree (1 = no
 // conflict, n = the access is replayed as n wavefronts per phase) when the
 // threads of a warp read elemBytes-sized elements at element index
 // tid·strideElems, on shared memory of banks banks that are bankWidthBytes
@@ -23,7 +23,7 @@ package gpumodel
 // and 32 banks (in general gcd(stride, 32)). Kepler's 8-byte bank mode is
 // bankWidthBytes = 8. A negative stride behaves as its absolute value;
 // non-positive banks, bank width or element size give 0.
-func BankConflict(banks, bankWidthBytes, elemBytes, strideElems int) int {
+func bankConflict(banks, bankWidthBytes, elemBytes, strideElems int) int {
 	if banks <= 0 || bankWidthBytes <= 0 || elemBytes <= 0 {
 		return 0
 	}
@@ -63,7 +63,7 @@ func BankConflict(banks, bankWidthBytes, elemBytes, strideElems int) int {
 // width 32 gives 32 (every thread in one bank), width 33 gives 1, which
 // is why Harris's transpose example pads with TILE_DIM+1.
 func TileColumnConflict(widthElems, elemBytes int) int {
-	return BankConflict(32, 4, elemBytes, widthElems)
+	return bankConflict(32, 4, elemBytes, widthElems)
 }
 
 // PaddingFor is the smallest number of elements to add to each tile row

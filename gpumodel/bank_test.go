@@ -44,8 +44,8 @@ func TestBankConflict(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := BankConflict(tt.banks, tt.width, tt.elemBytes, tt.stride); got != tt.want {
-				t.Errorf("%s: BankConflict(%d, %d, %d, %d): got %d, want %d",
+			if got := bankConflict(tt.banks, tt.width, tt.elemBytes, tt.stride); got != tt.want {
+				t.Errorf("%s: bankConflict(%d, %d, %d, %d): got %d, want %d",
 					tt.name, tt.banks, tt.width, tt.elemBytes, tt.stride, got, tt.want)
 			}
 		})

@@ -13,7 +13,7 @@ type ccRow struct {
 	// names are the architecture and chip names ResolveArch turns into
 	// this compute capability (lower case).
 	names []string
-	// rep is the representative GPU (ByCC): the flagship compute part
+	// rep is the representative GPU (byCC): the flagship compute part
 	// where there is one, else the GPU the published talks use.
 	rep string
 	// fp32 and fp64 are the lanes per SM (PG, throughput of native

@@ -23,7 +23,7 @@
 // holds every computed peak within 2% of the stored datasheet figure.
 // Balance is the instruction:byte ratio of the cpsc424 lecture; its "3.76"
 // is the Tesla M2090's (see Spec.Balance). Lookup maps device names as
-// exports print them to specs; ByCC picks a representative per compute
+// exports print them to specs; byCC picks a representative per compute
 // capability; Identify uses every clue an export gives (the name, ncu's
 // DRAM frequency, memory size, SM count, L2 size, bus width) and says, as
 // a typed DeviceSource, whether the GPU was named, recognised from its
@@ -69,7 +69,7 @@
 //
 // # Shared memory banks
 //
-// BankConflict gives the conflict degree of a warp (a half-warp on the 16
+// bankConflict gives the conflict degree of a warp (a half-warp on the 16
 // banks of CC 1.x) reading at tid·stride: successive 4-B words in
 // successive banks, identical words broadcast, elements wider than a bank
 // row split into phases. TileColumnConflict and PaddingFor apply it to the

@@ -99,10 +99,10 @@ func num(x float64) string {
 	return strconv.FormatFloat(math.Round(x*100)/100, 'f', -1, 64)
 }
 
-// Measurement holds global-load counters of one kernel (or one source
+// measurement holds global-load counters of one kernel (or one source
 // line) for Plausible. Zero means "not measured" for ElemBytes,
 // IdealSectors and EfficiencyPct.
-type Measurement struct {
+type measurement struct {
 	ElemBytes     float64 // access size in bytes: ncu "Mem Access Size" bits / 8
 	Requests      float64 // warp-level requests (instructions executed)
 	Sectors       float64 // 32-B sectors (ncu l1tex__t_sectors…, nvprof gld_transactions in 32-B mode)
@@ -110,19 +110,19 @@ type Measurement struct {
 	EfficiencyPct float64 // gld_efficiency / …bytes_per_sector….pct, in percent
 }
 
-// Problem is one thing wrong with a Measurement. Impossible problems
+// problem is one thing wrong with a measurement. Impossible problems
 // cannot happen on any NVIDIA GPU and mean the counters are wrong, mixed
 // up, or from different kernels or passes; the others can happen only in
 // a special case the message names.
-type Problem struct {
+type problem struct {
 	Field      string
 	Impossible bool
 	Msg        string
 }
 
-func (p Problem) Error() string { return p.Field + ": " + p.Msg }
+func (p problem) Error() string { return p.Field + ": " + p.Msg }
 
-// CheckMeasurement checks a measurement against what the hardware can do:
+// checkMeasurement checks a measurement against what the hardware can do:
 //   - every request touches at least 1 sector, and at most 32: a warp's
 //     accesses of at most 16 B are naturally aligned, so each lies in one
 //     32-B sector;
@@ -132,10 +132,10 @@ func (p Problem) Error() string { return p.Field + ": " + p.Msg }
 //   - efficiency should match ideal/actual sectors when both are given.
 //
 // It returns nil when nothing is wrong.
-func CheckMeasurement(m Measurement) []Problem {
-	var ps []Problem
+func checkMeasurement(m measurement) []problem {
+	var ps []problem
 	add := func(field string, impossible bool, format string, args ...any) {
-		ps = append(ps, Problem{Field: field, Impossible: impossible, Msg: fmt.Sprintf(format, args...)})
+		ps = append(ps, problem{Field: field, Impossible: impossible, Msg: fmt.Sprintf(format, args...)})
 	}
 	for _, f := range []struct {
 		name string
@@ -192,7 +192,7 @@ func CheckMeasurement(m Measurement) []Problem {
 	return ps
 }
 
-// Plausible is CheckMeasurement for per-request figures, the form the
+// Plausible is checkMeasurement for per-request figures, the form the
 // analysis code holds: it returns one message per problem, prefixed
 // "impossible: " for counters no GPU can produce. Pass 0 or NaN for an
 // unknown idealSectorsPerRequest or efficiencyPct (in percent, as
@@ -204,7 +204,7 @@ func Plausible(elemBytes, sectorsPerRequest, idealSectorsPerRequest, efficiencyP
 		}
 		return v
 	}
-	ps := CheckMeasurement(Measurement{
+	ps := checkMeasurement(measurement{
 		ElemBytes:     known(elemBytes),
 		Requests:      1,
 		Sectors:       known(sectorsPerRequest),

@@ -87,28 +87,28 @@ func TestExplainInvertsPredict(t *testing.T) {
 func TestCheckMeasurement(t *testing.T) {
 	tests := []struct {
 		name       string
-		m          Measurement
+		m          measurement
 		fields     []string // problems expected, in order
 		impossible []bool
 	}{
-		{"Pearson coalesced floats", Measurement{ElemBytes: 4, Requests: 313, Sectors: 1250, IdealSectors: 1250, EfficiencyPct: 100}, nil, nil},
-		{"Pearson random floats", Measurement{ElemBytes: 4, Requests: 313, Sectors: 9895, IdealSectors: 1250, EfficiencyPct: 12.63}, nil, nil},
-		{"nothing measured", Measurement{}, nil, nil},
-		{"below one sector per request (predicated-off requests)", Measurement{ElemBytes: 4, Requests: 313, Sectors: 200}, []string{"sectors"}, []bool{false}},
-		{"above 32 per request", Measurement{ElemBytes: 8, Requests: 10, Sectors: 400}, []string{"sectors"}, []bool{true}},
-		{"sectors with no requests", Measurement{Sectors: 10}, []string{"requests"}, []bool{true}},
-		{"broadcast", Measurement{ElemBytes: 4, Requests: 313, Sectors: 313, IdealSectors: 1250, EfficiencyPct: 399},
+		{"Pearson coalesced floats", measurement{ElemBytes: 4, Requests: 313, Sectors: 1250, IdealSectors: 1250, EfficiencyPct: 100}, nil, nil},
+		{"Pearson random floats", measurement{ElemBytes: 4, Requests: 313, Sectors: 9895, IdealSectors: 1250, EfficiencyPct: 12.63}, nil, nil},
+		{"nothing measured", measurement{}, nil, nil},
+		{"below one sector per request (predicated-off requests)", measurement{ElemBytes: 4, Requests: 313, Sectors: 200}, []string{"sectors"}, []bool{false}},
+		{"above 32 per request", measurement{ElemBytes: 8, Requests: 10, Sectors: 400}, []string{"sectors"}, []bool{true}},
+		{"sectors with no requests", measurement{Sectors: 10}, []string{"requests"}, []bool{true}},
+		{"broadcast", measurement{ElemBytes: 4, Requests: 313, Sectors: 313, IdealSectors: 1250, EfficiencyPct: 399},
 			[]string{"sectors", "efficiency"}, []bool{false, false}},
-		{"efficiency beyond a broadcast", Measurement{ElemBytes: 4, EfficiencyPct: 450}, []string{"efficiency"}, []bool{true}},
-		{"efficiency disagrees", Measurement{ElemBytes: 4, Requests: 313, Sectors: 2500, IdealSectors: 1250, EfficiencyPct: 100},
+		{"efficiency beyond a broadcast", measurement{ElemBytes: 4, EfficiencyPct: 450}, []string{"efficiency"}, []bool{true}},
+		{"efficiency disagrees", measurement{ElemBytes: 4, Requests: 313, Sectors: 2500, IdealSectors: 1250, EfficiencyPct: 100},
 			[]string{"efficiency"}, []bool{false}},
-		{"negative", Measurement{Requests: -1}, []string{"requests"}, []bool{true}},
+		{"negative", measurement{Requests: -1}, []string{"requests"}, []bool{true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := CheckMeasurement(tt.m)
+			got := checkMeasurement(tt.m)
 			if len(got) != len(tt.fields) {
-				t.Errorf("%s: CheckMeasurement(%+v): got %v, want problems with %v", tt.name, tt.m, got, tt.fields)
+				t.Errorf("%s: checkMeasurement(%+v): got %v, want problems with %v", tt.name, tt.m, got, tt.fields)
 				return
 			}
 			for i, p := range got {

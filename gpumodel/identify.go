@@ -143,7 +143,7 @@ func Identify(c Clues) Identity {
 			}
 		}
 	}
-	rep, hasRep := ByCC(c.CC)
+	rep, hasRep := byCC(c.CC)
 	switch {
 	case len(fits) == 1 && id.Unlisted == "":
 		id.Spec, id.Source = fits[0], SourceClues
@@ -168,7 +168,7 @@ func Identify(c Clues) Identity {
 		id.Spec, id.Source = fits[0], SourceCC
 		return id
 	}
-	if s, ok := FromClues(c); ok {
+	if s, ok := fromClues(c); ok {
 		// No GPU of the table fits, but the export says enough of its
 		// own to give the peaks.
 		id.Spec, id.Source = s, SourceAttributes
@@ -243,12 +243,12 @@ func Contradictions(s *Spec, c Clues) []string {
 	return out
 }
 
-// FromClues makes the spec of a GPU the table does not list from the
+// fromClues makes the spec of a GPU the table does not list from the
 // export's device attributes: SM count and clock, memory clock and bus
 // width, compute capability (and L2 and memory size when given). False
 // when one of those is missing or the compute capability's lanes are not
 // known.
-func FromClues(c Clues) (*Spec, bool) {
+func fromClues(c Clues) (*Spec, bool) {
 	major, minor, err := ParseCC(c.CC)
 	if err != nil || c.SMs <= 0 || c.SMClockHz <= 0 || c.MemClockHz <= 0 || c.BusBits <= 0 {
 		return nil, false

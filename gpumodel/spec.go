@@ -239,7 +239,7 @@ func Resolve(name string) (*Spec, bool) {
 	}
 	if len(fits) > 0 {
 		for _, s := range fits {
-			if rep, ok := ByCC(s.CC); ok && rep == s && sameFamily(fits) {
+			if rep, ok := byCC(s.CC); ok && rep == s && sameFamily(fits) {
 				return s, true
 			}
 		}
@@ -248,7 +248,7 @@ func Resolve(name string) (*Spec, bool) {
 		}
 		return nil, false
 	}
-	return ByCC(name)
+	return byCC(name)
 }
 
 // sameFamily reports whether the GPUs share a chip: the boards of one
@@ -300,11 +300,11 @@ func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// ByCC returns a representative GPU for a compute capability given as
+// byCC returns a representative GPU for a compute capability given as
 // "9.0", "sm_90", "90" or "9". It is for exports that name the compute
 // capability but not the device; the peaks of other GPUs of the same CC
 // differ, the coalescing and bank rules do not.
-func ByCC(cc string) (*Spec, bool) {
+func byCC(cc string) (*Spec, bool) {
 	major, minor, err := ParseCC(cc)
 	if err != nil {
 		return nil, false

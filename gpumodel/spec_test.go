@@ -195,27 +195,27 @@ func TestByCC(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.cc, func(t *testing.T) {
-			s, ok := ByCC(tt.cc)
+			s, ok := byCC(tt.cc)
 			if !ok {
-				t.Errorf("ByCC(%q): not found, want %s", tt.cc, tt.want)
+				t.Errorf("byCC(%q): not found, want %s", tt.cc, tt.want)
 				return
 			}
 			if s.Name != tt.want {
-				t.Errorf("ByCC(%q): got %s, want %s", tt.cc, s.Name, tt.want)
+				t.Errorf("byCC(%q): got %s, want %s", tt.cc, s.Name, tt.want)
 			}
 			if major, minor, _ := ParseCC(tt.cc); s.CC != formatCC(major, minor) {
-				t.Errorf("ByCC(%q): got a CC %s GPU", tt.cc, s.CC)
+				t.Errorf("byCC(%q): got a CC %s GPU", tt.cc, s.CC)
 			}
 		})
 	}
 	for _, cc := range []string{"4.0", "x", ""} {
-		if s, ok := ByCC(cc); ok {
-			t.Errorf("ByCC(%q): got %s, want no match", cc, s.Name)
+		if s, ok := byCC(cc); ok {
+			t.Errorf("byCC(%q): got %s, want no match", cc, s.Name)
 		}
 	}
 	for _, cc := range CCs() {
-		if _, ok := ByCC(cc); !ok {
-			t.Errorf("ByCC(%q) of CCs(): not found", cc)
+		if _, ok := byCC(cc); !ok {
+			t.Errorf("byCC(%q) of CCs(): not found", cc)
 		}
 	}
 }
@@ -433,12 +433,12 @@ func TestFromClues(t *testing.T) {
 		t.Errorf("got %s with %d warps per SM", id.Spec.Name, id.Spec.MaxWarpsPerSM)
 	}
 	c.SMClockHz = 0
-	if _, ok := FromClues(c); ok {
+	if _, ok := fromClues(c); ok {
 		t.Error("a spec without the SM clock")
 	}
 }
 
-// CCs lists the compute capabilities ByCC knows, in ascending order.
+// CCs lists the compute capabilities byCC knows, in ascending order.
 func CCs() []string {
 	var out []string
 	for _, r := range ccTable {

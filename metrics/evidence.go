@@ -7,11 +7,11 @@ import (
 	"github.com/profan-dev/profan"
 )
 
-// Evidence are the counters and device attributes the analysis weighs
+// evidence are the counters and device attributes the analysis weighs
 // beside the canonical metrics but never derives into a kernel's Set, so
 // they are neither stored nor printed: each is defined once, here, with its
 // sources, and read through Read.
-var Evidence = []*Def{
+var evidence = []*Def{
 	{Name: "tensor_pipe_pct", Unit: "%",
 		Doc: "cycles the tensor pipe was active, % of its peak sustained rate",
 		NCU: "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", Nvprof: "—",
@@ -57,10 +57,10 @@ var Evidence = []*Def{
 		eval: exact(1, "device__attribute_compute_capability_minor")},
 }
 
-// Read returns the evidence name of k (see Evidence); false when k's
-// export lacks it. It panics on a name Evidence does not define, a bug.
+// Read returns the evidence name of k (see evidence); false when k's
+// export lacks it. It panics on a name evidence does not define, a bug.
 func Read(k *profan.Kernel, name string) (float64, bool) {
-	for _, d := range Evidence {
+	for _, d := range evidence {
 		if d.Name == name {
 			v, _, ok := d.eval(&env{k: k})
 			return v, ok && !math.IsNaN(v)

@@ -6,7 +6,7 @@ import "testing"
 // is defined once.
 func TestEvidenceNames(t *testing.T) {
 	seen := map[string]bool{}
-	for _, d := range Evidence {
+	for _, d := range evidence {
 		if _, ok := ByName(d.Name); ok || seen[d.Name] {
 			t.Errorf("evidence %q: defined twice", d.Name)
 		}

@@ -145,13 +145,13 @@ func (t Thresholds) CompareRuns(a, b []float64, sp Spread) (changed bool, p floa
 	na, nb := countFinite(a), countFinite(b)
 	switch {
 	case na >= 3 && nb >= 3:
-		c := MannWhitney(a, b)
+		c := mannWhitney(a, b)
 		return big && c.P < t.Alpha, c.P, Launches
 	case sp.Known() && ma > 0 && mb > 0:
 		se := sp.Sigma * math.Sqrt(1/float64(na)+1/float64(nb))
 		p = 1.0
 		if se > 0 {
-			p = StudentTP(math.Abs(math.Log(mb)-math.Log(ma))/se, sp.DF)
+			p = studentTP(math.Abs(math.Log(mb)-math.Log(ma))/se, sp.DF)
 		} else if ma != mb {
 			p = 0
 		}
@@ -299,7 +299,7 @@ func stepP(ys []float64, cuts []int, k int, sp Spread) float64 {
 		}
 		return 0
 	}
-	return StudentTP(d/se, sp.DF)
+	return studentTP(d/se, sp.DF)
 }
 
 func sortInts(xs []int) {
@@ -310,9 +310,9 @@ func sortInts(xs []int) {
 	}
 }
 
-// StudentTP is the two-sided p-value of |t| >= t under Student's t
+// studentTP is the two-sided p-value of |t| >= t under Student's t
 // distribution with df degrees of freedom: I_{df/(df+t²)}(df/2, 1/2).
-func StudentTP(t float64, df int) float64 {
+func studentTP(t float64, df int) float64 {
 	if df <= 0 || math.IsNaN(t) {
 		return math.NaN()
 	}

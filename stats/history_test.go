@@ -18,12 +18,12 @@ func TestStudentTP(t *testing.T) {
 		{3.169, 10, 0.01}, {2.042, 30, 0.05}, {0, 5, 1},
 	} {
 		t.Run(fmt.Sprint(c.t), func(t *testing.T) {
-			if got := StudentTP(c.t, c.df); !near(got, c.p, 2e-3) {
-				t.Errorf("StudentTP(%g, %d) = %g, want %g", c.t, c.df, got, c.p)
+			if got := studentTP(c.t, c.df); !near(got, c.p, 2e-3) {
+				t.Errorf("studentTP(%g, %d) = %g, want %g", c.t, c.df, got, c.p)
 			}
 		})
 	}
-	if p := StudentTP(1, 0); !math.IsNaN(p) {
+	if p := studentTP(1, 0); !math.IsNaN(p) {
 		t.Errorf("df 0: %g, want NaN", p)
 	}
 }

@@ -13,8 +13,8 @@ import (
 	"sort"
 )
 
-// Comparison is the outcome of a Mann-Whitney U test of two samples.
-type Comparison struct {
+// comparison is the outcome of a Mann-Whitney U test of two samples.
+type comparison struct {
 	// U is the Mann-Whitney statistic of the first sample: the number of
 	// pairs (x, y) with x > y, plus half the pairs with x == y. It ranges
 	// from 0 to N1·N2; N1·N2/2 means no shift.
@@ -27,7 +27,7 @@ type Comparison struct {
 	// from one distribution, of a U at least as far from N1·N2/2.
 	P float64
 	// Exact says P comes from the exact permutation distribution of the
-	// rank sums (ties included), computed when N1+N2 <= MaxExact; otherwise
+	// rank sums (ties included), computed when N1+N2 <= maxExact; otherwise
 	// it is the normal approximation.
 	Exact bool
 	// N1 and N2 are the sample sizes, NaNs left out.
@@ -36,16 +36,16 @@ type Comparison struct {
 	Warnings []error
 }
 
-// MaxExact is the largest N1+N2 for which MannWhitney computes the exact
+// maxExact is the largest N1+N2 for which mannWhitney computes the exact
 // p-value. The cost grows as N³·min(N1,N2); at 40 it is about a millisecond.
-const MaxExact = 40
+const maxExact = 40
 
-// MannWhitney compares samples x and y with the two-sided Mann-Whitney U
+// mannWhitney compares samples x and y with the two-sided Mann-Whitney U
 // (Wilcoxon rank-sum) test, which assumes nothing of the distributions'
 // shape: it suits durations, whose noise is skewed and has outliers. NaN
 // values are left out with a warning. An empty sample, or samples whose
 // values are all equal, give P = 1 and a warning.
-func MannWhitney(x, y []float64) Comparison {
+func mannWhitney(x, y []float64) comparison {
 	var warn []error
 	x, nx := dropNaN(x)
 	y, ny := dropNaN(y)
@@ -53,7 +53,7 @@ func MannWhitney(x, y []float64) Comparison {
 		warn = append(warn, fmt.Errorf("ignored %d NaN values", nx+ny))
 	}
 	n1, n2 := len(x), len(y)
-	c := Comparison{N1: n1, N2: n2, P: 1, Warnings: warn}
+	c := comparison{N1: n1, N2: n2, P: 1, Warnings: warn}
 	if n1 == 0 || n2 == 0 {
 		c.Warnings = append(c.Warnings, fmt.Errorf("cannot compare: sample sizes %d and %d", n1, n2))
 		return c
@@ -74,7 +74,7 @@ func MannWhitney(x, y []float64) Comparison {
 	}
 	d := c.U - float64(n1*n2)/2
 	c.Z = math.Copysign(math.Max(math.Abs(d)-0.5, 0), d) / sigma
-	if n1+n2 <= MaxExact {
+	if n1+n2 <= maxExact {
 		c.P = exactP(ranks, n1)
 		c.Exact = true
 	} else {

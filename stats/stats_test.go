@@ -58,10 +58,10 @@ func TestMannWhitney(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := MannWhitney(tt.x, tt.y)
+			c := mannWhitney(tt.x, tt.y)
 			if c.U != tt.u || !near(c.Z, tt.z, 1e-9) || !near(c.P, tt.p, 1e-9) || c.Exact != tt.exact ||
 				c.N1 != len(tt.x) || c.N2 != len(tt.y) {
-				t.Errorf("MannWhitney(%v, %v) = U %v z %v p %v exact %v n %d,%d; want U %v z %v p %v exact %v",
+				t.Errorf("mannWhitney(%v, %v) = U %v z %v p %v exact %v n %d,%d; want U %v z %v p %v exact %v",
 					tt.x, tt.y, c.U, c.Z, c.P, c.Exact, c.N1, c.N2, tt.u, tt.z, tt.p, tt.exact)
 			}
 		})
@@ -69,16 +69,16 @@ func TestMannWhitney(t *testing.T) {
 }
 
 // TestMannWhitneyExactMatchesNormal checks the two p-value methods agree
-// where both are good: at N1+N2 = MaxExact without ties.
+// where both are good: at N1+N2 = maxExact without ties.
 func TestMannWhitneyExactMatchesNormal(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20 {
 		var x, y []float64
-		for range MaxExact / 2 {
+		for range maxExact / 2 {
 			x = append(x, r.Float64())
 			y = append(y, r.Float64()+0.3)
 		}
-		c := MannWhitney(x, y)
+		c := mannWhitney(x, y)
 		if !c.Exact {
 			t.Fatal("not exact")
 		}
@@ -105,7 +105,7 @@ func TestMannWhitneyWarnings(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := MannWhitney(tt.x, tt.y)
+			c := mannWhitney(tt.x, tt.y)
 			var msgs []string
 			for _, w := range c.Warnings {
 				msgs = append(msgs, w.Error())

@@ -122,8 +122,8 @@ func part(u string, base float64) (float64, string) {
 	return 1, u
 }
 
-// ErrNotNumber reports a value that is not a number.
-var ErrNotNumber = errors.New("not a number")
+// errNotNumber reports a value that is not a number.
+var errNotNumber = errors.New("not a number")
 
 // ErrInfinite reports a value that is no finite number: an infinity
 // ("inf"), a NaN ("nan", as ncu prints a ratio of zero counts) or a number
@@ -155,7 +155,7 @@ func ParseNumber(s string) (v float64, ok bool, err error) {
 				return f, true, nil
 			}
 		}
-		return math.NaN(), false, ErrNotNumber
+		return math.NaN(), false, errNotNumber
 	}
 	switch strings.ToLower(strings.TrimLeft(s, "+-")) {
 	case "nan", "inf", "infinity":
@@ -163,7 +163,7 @@ func ParseNumber(s string) (v float64, ok bool, err error) {
 		return math.NaN(), false, ErrInfinite
 	}
 	if !decimal(s) {
-		return math.NaN(), false, ErrNotNumber
+		return math.NaN(), false, errNotNumber
 	}
 	if f, err := strconv.ParseFloat(s, 64); err == nil || errors.Is(err, strconv.ErrRange) {
 		if math.IsInf(f, 0) {
@@ -171,7 +171,7 @@ func ParseNumber(s string) (v float64, ok bool, err error) {
 		}
 		return f, true, nil // a range error below the smallest float is 0
 	}
-	return math.NaN(), false, ErrNotNumber
+	return math.NaN(), false, errNotNumber
 }
 
 // decimal reports whether s is a number in decimal notation,
