@@ -60,6 +60,19 @@ func (c Check) Failed() bool { return c.Status == Fail }
 type Result struct {
 	Checks []Check
 	Failed int
+	// Baseline is the stored run the checks compared with; nil when the
+	// gate had no --baseline.
+	Baseline *Baseline
+}
+
+// Baseline is the stored run a gate compared with, as reports name it;
+// or, when none could be found and the gate went on without (Missing says
+// why), none.
+type Baseline struct {
+	Run     int64
+	Labels  map[string]string
+	Program string
+	Missing string
 }
 
 // Passed reports whether every condition held: the exit status is 0 when

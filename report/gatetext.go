@@ -36,6 +36,9 @@ func gateText(w io.Writer, r *gate.Result, opt Options) error {
 			}
 		}
 	}
+	if b := baselineText(r.Baseline); b != "" {
+		fmt.Fprintln(w, b)
+	}
 	verdict := c("32", "gate passed")
 	if failed > 0 {
 		verdict = c("31", "gate failed")
@@ -46,6 +49,20 @@ func gateText(w io.Writer, r *gate.Result, opt Options) error {
 	}
 	fmt.Fprintf(w, "%s: %d checks, %d failed, %d passed%s\n", verdict, len(checks), failed, passed, tail)
 	return nil
+}
+
+// baselineText says what a gate compared with: "baseline: run 4
+// (branch=main)", or "no baseline: why"; "" for a gate without --baseline.
+func baselineText(b *gate.Baseline) string {
+	switch {
+	case b == nil:
+		return ""
+	case b.Missing != "":
+		return "no baseline: " + b.Missing
+	case len(b.Labels) > 0:
+		return fmt.Sprintf("baseline: run %d (%s)", b.Run, LabelText(b.Labels))
+	}
+	return fmt.Sprintf("baseline: run %d", b.Run)
 }
 
 // JSONCheck is the JSON form of one gate check (the contract of gate

@@ -66,6 +66,9 @@ func gateGitHub(w io.Writer, r *gate.Result, opt Options) error {
 	if skipped > 0 {
 		also = fmt.Sprintf(" (%d skipped)", skipped)
 	}
+	if b := baselineText(r.Baseline); b != "" {
+		fmt.Fprintf(w, "::notice title=profan gate::%s\n", esc.Replace(b))
+	}
 	if failed > 0 {
 		fmt.Fprintf(w, "::error title=profan gate::%d gate condition(s) failed%s\n", failed, also)
 	} else {

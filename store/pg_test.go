@@ -63,6 +63,7 @@ var pgTests = []struct {
 	{"AddLabels", TestAddLabels},
 	{"VerdictRoundTrip", TestVerdictRoundTrip},
 	{"RemakeVerdict", TestRemakeVerdict},
+	{"Workload", TestWorkload},
 }
 
 var notOnPostgres = map[string]string{

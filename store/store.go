@@ -39,6 +39,10 @@ import (
 // ErrNotFound is returned when a run asked for by ID does not exist.
 var ErrNotFound = errors.New("not found")
 
+// ErrNoRuns is wrapped by OpenReadOnly's error on a database that holds no
+// schema yet: nothing was ever ingested into it.
+var ErrNoRuns = errors.New("no run stored yet")
+
 // DuplicateError is returned by BeginRun when a run with the same digest is
 // already stored: re-ingesting an export is a no-op.
 type DuplicateError struct {
@@ -212,7 +216,7 @@ func openReadOnly(dsn string) (*DB, error) {
 	applied, err := db.appliedMigrations(ctx, sdb)
 	if err != nil {
 		if msg := err.Error(); strings.Contains(msg, "no such table") || strings.Contains(msg, "does not exist") {
-			return fail(fmt.Errorf("opening %s: the database is empty, no run stored yet (ingest a run first)", d.display(dsn)))
+			return fail(fmt.Errorf("opening %s: the database is empty, %w (ingest a run first)", d.display(dsn), ErrNoRuns))
 		}
 		return fail(fmt.Errorf("opening %s: %w", d.display(dsn), d.formatError(err)))
 	}

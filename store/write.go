@@ -112,6 +112,9 @@ type RunWriter struct {
 	vals      []NamedValue // AddVerdict's, reused
 
 	lastVerdict verdictCache
+
+	procs       WorkloadBuilder // the program's process names (writeWorkload)
+	lastProcess string
 }
 
 // maxSeriesKey bounds the key of a launch that may start or join a series:
@@ -356,6 +359,10 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	nameID, err := w.nameID(k.Name, k.Demangled)
 	if err != nil {
 		return err
+	}
+	if k.Process != w.lastProcess {
+		w.procs.addProcess(k.Process)
+		w.lastProcess = k.Process
 	}
 	if w.pipe == nil {
 		w.startPipe()
@@ -606,6 +613,9 @@ func (w *RunWriter) commit() error {
 		return err
 	}
 	if err := w.flushValues(nil); err != nil {
+		return err
+	}
+	if err := w.writeWorkload(); err != nil {
 		return err
 	}
 	if w.pending {

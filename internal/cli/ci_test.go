@@ -424,3 +424,64 @@ func TestPathMapStored(t *testing.T) {
 		t.Errorf("report --db: /tmp/profan left or src/transpose.cu missing")
 	}
 }
+
+// A gate with --baseline and nothing to compare with: no database, an
+// empty one, no run of the workload. It exits 2 naming --missing-baseline,
+// or 0 with "no baseline" under --missing-baseline pass; it never creates
+// the database it reads.
+func TestGateMissingBaseline(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "g.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, "--label", "branch=main", fx+"transpose.import.details.csv"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	empty := filepath.Join(dir, "empty.db")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	none := filepath.Join(dir, "none.db")
+	for _, tt := range []struct {
+		name, db string
+		files    []string
+		why      string
+	}{
+		{"no database", none, []string{"saxpy.details.csv"}, "no run database " + none + " yet"},
+		{"empty database", empty, []string{"saxpy.details.csv"}, "no run database " + empty + " yet"},
+		{"other workload", db, []string{"saxpy.details.csv"}, "no stored run labelled branch=main shares a kernel with this one (program saxpy, 1 kernel name): 1 checked"},
+		// Three programs' exports gated at once: 5 of their 12 kernels are the baseline's.
+		{"few kernels shared", db, []string{"transpose.import.details.csv", "matmul.details.csv", "misc.details.csv"},
+			"no stored run labelled branch=main is of this workload (program matmul,misc,transpose, 12 kernel names): 1 checked; the closest, run 1 (program transpose, 5 kernel names), shares 5 of its kernel names"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			args := []string{"gate", "--db", tt.db, "--baseline", "branch=main", "--max-regression", "5%"}
+			for _, f := range tt.files {
+				args = append(args, fx+f)
+			}
+			_, errOut, code := run(t, args...)
+			if code != ExitError || !strings.Contains(errOut, tt.why) || !strings.Contains(errOut, "--missing-baseline pass") {
+				t.Errorf("exit %d, want 2 with %q and the flag:\n%s", code, tt.why, errOut)
+			}
+			out, errOut, code := run(t, append(args, "--missing-baseline", "pass", "--format", "github")...)
+			if code != ExitOK || !strings.Contains(out, "::notice title=profan gate::no baseline: "+tt.why) {
+				t.Errorf("--missing-baseline pass: exit %d, want 0 and no baseline:\n%s%s", code, out, errOut)
+			}
+			if _, err := os.Stat(none); err == nil {
+				t.Errorf("the gate created %s", none)
+			}
+		})
+	}
+	// Of the runs labelled alike, the newest of the workload is the baseline.
+	for _, f := range []string{"saxpy.details.csv", "matmul.details.csv"} {
+		if _, errOut, code := run(t, "ingest", "--db", db, "--label", "branch=main", fx+f); code != ExitOK {
+			t.Fatal(errOut)
+		}
+	}
+	out, errOut, code := run(t, "gate", "--db", db, "--baseline", "branch=main", fx+"transpose.full.details.csv")
+	if code != ExitOK || !strings.Contains(out, "baseline: run 1 (branch=main)") || !strings.Contains(errOut, "2 newer runs with these labels are other workloads") {
+		t.Errorf("gate: exit %d\n%s%s", code, out, errOut)
+	}
+	_, errOut, code = run(t, "gate", "--db", db, "--baseline", "latest", "--missing-baseline", "maybe", fx+"saxpy.details.csv")
+	if code != ExitError || !strings.Contains(errOut, "want pass or fail") {
+		t.Errorf("--missing-baseline maybe: exit %d, %s", code, errOut)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"regexp"
 	"strconv"
@@ -42,6 +43,10 @@ type GateOptions struct {
 	SkipMissing   bool
 	MinShare      string
 	AllowAppErrs  bool
+	// MissingBaseline is what a gate with --baseline does when there is
+	// none to compare with (no database, no run of the workload): fail
+	// (exit 2) or pass (go on without the regression checks).
+	MissingBaseline string
 }
 
 // NewCmdGate builds profan gate.
@@ -115,6 +120,7 @@ format; -v lists the passing checks too.`,
 	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "let kernels of the baseline be absent from the run (listed, not failed)")
 	cmd.Flags().BoolVar(&opts.SkipMissing, "skip-missing", false, "skip, rather than fail, kernels a --require cannot be evaluated on")
 	cmd.Flags().StringVar(&opts.MinShare, "min-share", "", "smallest share of the capture's kernel time a kernel must take for its findings to fail (default 0.5%, or the config's min_share)")
+	cmd.Flags().StringVar(&opts.MissingBaseline, "missing-baseline", "fail", "when --baseline finds no run to compare with (no database yet, no run of this workload): fail (exit 2) or pass (no regression checks, said in the output)")
 	cmd.Flags().BoolVar(&opts.AllowAppErrs, "allow-app-errors", false, "gate an export that records an application or profiler error (==ERROR==) instead of stopping with exit 2")
 	return cmd
 }
@@ -122,6 +128,9 @@ format; -v lists the passing checks too.`,
 func gateRun(opts *GateOptions) error {
 	if f, ok := report.Lookup(opts.Format); !ok || f.Gate == nil {
 		return formatError(opts.Format, report.GateFormats()...)
+	}
+	if opts.MissingBaseline != "fail" && opts.MissingBaseline != "pass" {
+		return FlagErrorf("--missing-baseline %s: want pass or fail", safe.Quote(opts.MissingBaseline))
 	}
 	cfg := &Config{Thresholds: rules.DefaultThresholds}
 	if opts.Config != "" {
@@ -202,9 +211,12 @@ func gateRun(opts *GateOptions) error {
 	cur := gate.NewCollector(pol.Kept(opts.Baseline != ""))
 	var base *gate.Collector
 	var runs []*analysis.RunVerdict
+	var work store.WorkloadBuilder // the workload gated, whatever --kernel keeps
+	var baseInfo *gate.Baseline
 	if len(opts.Files) > 0 {
 		vs := analysis.NewStream(st.Opt, false)
 		read, err := ingest.ReadFiles(opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+			work.Add(k)
 			if !keep(k) {
 				return nil
 			}
@@ -224,12 +236,33 @@ func gateRun(opts *GateOptions) error {
 		}
 		runs = vs.Finish(read)
 	}
-	if opts.Run != 0 || opts.Baseline != "" {
-		db, err := openDB(dbPath(opts.DB, opts.IO))
-		if err != nil {
-			return err
+	// noBaseline goes on without a baseline when --missing-baseline pass
+	// allows it, and stops the gate otherwise.
+	noBaseline := func(why string) error {
+		if opts.MissingBaseline != "pass" {
+			return fmt.Errorf("--baseline %s: %s; nothing to compare with (--missing-baseline pass lets the gate go on without, as on a first CI run)", safe.Quote(opts.Baseline), why)
 		}
-		defer db.Close()
+		fmt.Fprintf(opts.IO.ErrOut, "gate: no baseline: %s; regression checks skipped (--missing-baseline pass)\n", why)
+		baseInfo = &gate.Baseline{Missing: why}
+		return nil
+	}
+	var db *store.DB
+	if opts.Run != 0 || opts.Baseline != "" {
+		path := dbPath(opts.DB, opts.IO)
+		var err error
+		db, err = openDB(path)
+		switch {
+		case opts.Run == 0 && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNoRuns)):
+			if err := noBaseline(fmt.Sprintf("no run database %s yet", store.Display(path))); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		default:
+			defer db.Close()
+		}
+	}
+	if db != nil {
 		// A stored run is read record by record into its collector: a
 		// stored trace of 600,000 launches is never held whole.
 		stored := func(c *gate.Collector, id int64) (*analysis.RunVerdict, error) {
@@ -248,20 +281,45 @@ func gateRun(opts *GateOptions) error {
 			}
 			runs = append(runs, r)
 		}
+		var b history.Baseline
 		if opts.Baseline != "" {
-			id, err := resolveBaseline(db, opts.Baseline, opts.Run)
+			w := work.Workload()
+			if opts.Run != 0 {
+				var err error
+				if w, err = db.Workload(bg, opts.Run); err != nil {
+					return err
+				}
+			}
+			var err error
+			b, err = resolveBaseline(db, opts.Baseline, opts.Run, w)
+			var none *history.NoBaselineError
+			if errors.As(err, &none) {
+				err = noBaseline(none.Reason)
+			}
 			if err != nil {
 				return err
 			}
+		}
+		if opts.Baseline != "" && baseInfo == nil {
+			id := b.Run.ID
 			base = gate.NewCollector(pol.Kept(true))
 			if _, err := stored(base, id); err != nil {
 				return fmt.Errorf("--baseline: %w", err)
 			}
-			fmt.Fprintf(opts.IO.ErrOut, "baseline: run %d\n", id)
+			baseInfo = &gate.Baseline{Run: id, Labels: b.Run.Labels, Program: b.Program}
+			say := fmt.Sprintf("baseline: run %d", id)
+			if cur := work.Workload(); opts.Run == 0 && b.Program != "" && cur.Program != "" && b.Program != cur.Program {
+				say += fmt.Sprintf(" (program %s; this capture's is %s)", b.Program, cur.Program)
+			}
+			if b.Skipped > 0 {
+				say += fmt.Sprintf(" (the newest of this workload: %d newer runs with these labels are other workloads)", b.Skipped)
+			}
+			fmt.Fprintln(opts.IO.ErrOut, say)
 			var names []string
 			for _, g := range cur.Groups() {
 				names = append(names, g.Name)
 			}
+			var err error
 			if pol.History, err = history.Spreads(bg, db, names, gate.Watched); err != nil {
 				return err
 			}
@@ -271,6 +329,9 @@ func gateRun(opts *GateOptions) error {
 		return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
 	}
 	res, err := gate.Evaluate(pol, cur, runs, base)
+	if res != nil {
+		res.Baseline = baseInfo
+	}
 	var unknown *gate.UnknownMetricError
 	var miss *gate.MissingMetricError
 	switch {
@@ -350,31 +411,67 @@ func parseRelative(s string) (float64, error) {
 	return q.Relative()
 }
 
-// missingChecks lists the kernels of the baseline absent from the run: each
-// fails, unless allowed.
 // resolveBaseline finds the run a --baseline names: a run ID; latest, the
 // newest run (before run, when the gate checks a stored run); or labels
-// key=value[,key=value], the newest run having them all (before run).
-func resolveBaseline(db *store.DB, spec string, run int64) (int64, error) {
-	return resolveRun(db, "--baseline", spec, run)
+// key=value[,key=value], the newest run having them all (before run). Of
+// latest and labels, only runs of the workload gated count
+// (history.FindBaseline): another program's run labelled alike is no
+// baseline. The error is a *history.NoBaselineError when none is.
+func resolveBaseline(db *store.DB, spec string, run int64, cur store.Workload) (history.Baseline, error) {
+	spec = strings.TrimSpace(spec)
+	if id, ok, err := runID("--baseline", spec); err != nil {
+		return history.Baseline{}, err
+	} else if ok {
+		r, err := db.Run(bg, id)
+		if err != nil {
+			return history.Baseline{}, fmt.Errorf("--baseline: %w", err)
+		}
+		return history.Baseline{Run: r}, nil
+	}
+	labels, err := runLabels("--baseline", spec)
+	if err != nil {
+		return history.Baseline{}, err
+	}
+	return history.FindBaseline(bg, db, labels, run, cur)
 }
 
-// resolveRun is resolveBaseline for any run selector; what names it in
+// runLabels reads the labels of a run selector other than an ID: none for
+// latest.
+func runLabels(what, spec string) (map[string]string, error) {
+	if spec == "latest" {
+		return nil, nil
+	}
+	labels, err := parseLabels(splitList(spec))
+	if err != nil || len(labels) == 0 {
+		return nil, usageErrorf("%s %q: want a run ID, latest, or labels key=value[,key=value]", what, spec)
+	}
+	return labels, nil
+}
+
+// runID reads a run selector that is a run ID; ok is false for one that
+// is not.
+func runID(what, spec string) (id int64, ok bool, err error) {
+	id, err = strconv.ParseInt(spec, 10, 64)
+	if err != nil {
+		return 0, false, nil
+	}
+	if id <= 0 {
+		return 0, false, usageErrorf("%s %s: run IDs start at 1", what, spec)
+	}
+	return id, true, nil
+}
+
+// resolveRun finds the run a selector names (an ID, latest, or labels, as
+// resolveBaseline reads them) whatever its workload; what names it in
 // errors.
 func resolveRun(db *store.DB, what, spec string, run int64) (int64, error) {
 	spec = strings.TrimSpace(spec)
-	if id, err := strconv.ParseInt(spec, 10, 64); err == nil {
-		if id <= 0 {
-			return 0, usageErrorf("%s %s: run IDs start at 1", what, spec)
-		}
-		return id, nil
+	if id, ok, err := runID(what, spec); ok || err != nil {
+		return id, err
 	}
-	var labels map[string]string
-	if spec != "latest" {
-		var err error
-		if labels, err = parseLabels(splitList(spec)); err != nil || len(labels) == 0 {
-			return 0, usageErrorf("%s %q: want a run ID, latest, or labels key=value[,key=value]", what, spec)
-		}
+	labels, err := runLabels(what, spec)
+	if err != nil {
+		return 0, err
 	}
 	r, err := db.LatestRun(bg, labels, run)
 	if errors.Is(err, store.ErrNotFound) {
