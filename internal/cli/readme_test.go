@@ -70,33 +70,6 @@ func readmeBlock(t *testing.T, heading, lang string) []string {
 	return strings.Split(strings.TrimSpace(s[i+len(open):i+len(open)+j]), "\n")
 }
 
-// shellWords splits a command line of the README: words separated by
-// blanks, single-quoted words kept whole.
-func shellWords(line string) []string {
-	var out []string
-	var w strings.Builder
-	in, quoted := false, false
-	for _, r := range line {
-		switch {
-		case r == '\'':
-			quoted, in = !quoted, true
-		case r == ' ' && !quoted:
-			if in {
-				out = append(out, w.String())
-				w.Reset()
-				in = false
-			}
-		default:
-			w.WriteRune(r)
-			in = true
-		}
-	}
-	if in {
-		out = append(out, w.String())
-	}
-	return out
-}
-
 // readmeCIRecipe returns the profan steps of the README's CI recipe and
 // the file its ncu step writes.
 func readmeCIRecipe(t *testing.T) (steps []string, capture string) {
@@ -107,7 +80,7 @@ func readmeCIRecipe(t *testing.T) (steps []string, capture string) {
 		if !ok {
 			continue
 		}
-		w := shellWords(cmd)
+		w := splitShell(cmd)
 		switch w[0] {
 		case "ncu":
 			for i, x := range w {
@@ -154,7 +127,7 @@ func TestReadmeCIRecipe(t *testing.T) {
 		gateCode := ExitError
 		for _, step := range steps {
 			step = strings.ReplaceAll(step, "${{ github.ref_name }}", branch)
-			args := shellWords(strings.ReplaceAll(step, "${{ github.sha }}", sha))
+			args := splitShell(strings.ReplaceAll(step, "${{ github.sha }}", sha))
 			_, statErr := os.Stat(db)
 			io, out, errOut := testStreams()
 			io.Getenv = func(k string) string {
@@ -212,4 +185,88 @@ func TestReadmeCIRecipe(t *testing.T) {
 			t.Errorf("gate on a regression: exit %d, want 1:\n%s", code, out)
 		}
 	})
+}
+
+// readmeSampleArgs is the README's first command, whose output it shows.
+var readmeSampleArgs = []string{"analyze", "--device", "H200", "fixtures/ncu/transpose.import.details.csv", "fixtures/ncu/transpose.source.cuda-sass.csv"}
+
+// TestReadmeSample keeps the README's sample output generated: the output
+// of its first command (go run ./cmd/profan analyze ...) up to the first
+// kernel's first source line (go test ./internal/cli -update-readme
+// rewrites it).
+func TestReadmeSample(t *testing.T) {
+	const readme = "../../README.md"
+	b, err := os.ReadFile(readme)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	if !strings.Contains(s, "go run ./cmd/profan "+strings.Join(readmeSampleArgs, " ")+"\n") {
+		t.Errorf("README.md no longer shows the command %q", strings.Join(readmeSampleArgs, " "))
+	}
+	t.Chdir("../..")
+	out, errOut, code := run(t, readmeSampleArgs...)
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var lines []string
+	for _, l := range strings.Split(out, "\n") {
+		lines = append(lines, strings.TrimRight(l, " "))
+		if strings.HasPrefix(l, "      at ") {
+			break
+		}
+	}
+	body := "```\n" + strings.Join(lines, "\n") + "\n```\n"
+	begin, end := "<!-- sample:begin -->\n", "<!-- sample:end -->"
+	i, j := strings.Index(s, begin), strings.Index(s, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md lacks the sample markers")
+	}
+	if s[i+len(begin):j] == body {
+		return
+	}
+	if !*updateReadme {
+		t.Fatalf("README.md: the sample output is out of date: run go test ./internal/cli -run TestReadmeSample -update-readme")
+	}
+	s = s[:i+len(begin)] + body + s[j:]
+	if err := os.WriteFile("README.md", []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestReadmeFirstCommands holds the README's first commands to a fresh
+// clone: the install is from the clone (the module path is not served),
+// and CI (.ci/run) runs the suite the README calls what CI runs.
+func TestReadmeFirstCommands(t *testing.T) {
+	install := readmeBlock(t, "## Install", "sh")
+	if len(install) != 1 || !strings.HasPrefix(install[0], "go install ./cmd/profan ") {
+		t.Errorf("README install: %q, want go install ./cmd/profan", install)
+	}
+	if _, err := os.Stat("../../cmd/profan/main.go"); err != nil {
+		t.Error(err)
+	}
+	var ci, quick string
+	for _, l := range readmeBlock(t, "## First commands", "sh") {
+		cmd, comment, _ := strings.Cut(l, "#")
+		switch {
+		case strings.Contains(comment, "what CI runs"):
+			ci = strings.TrimSpace(cmd)
+		case strings.HasPrefix(cmd, "go test "):
+			quick = strings.TrimSpace(cmd)
+		}
+	}
+	if quick != "go test ./..." {
+		t.Errorf("README: the quick test run is %q, want go test ./...", quick)
+	}
+	b, err := os.ReadFile("../../.ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, l := range strings.Split(string(b), "\n") {
+		found = found || (ci != "" && strings.TrimSpace(l) == ci)
+	}
+	if !found {
+		t.Errorf(".ci/run does not run the README's CI command %q", ci)
+	}
 }
