@@ -61,8 +61,6 @@ var pgTests = []struct {
 	{"SummaryRange", TestSummaryRange},
 	{"EachKernel", TestEachKernel},
 	{"AddLabels", TestAddLabels},
-	{"VerdictRoundTrip", TestVerdictRoundTrip},
-	{"RemakeVerdict", TestRemakeVerdict},
 	{"Workload", TestWorkload},
 }
 
@@ -84,6 +82,7 @@ var notOnPostgres = map[string]string{
 	"TestReadCommandsNeverMigrate": "SQLite file; OpenReadOnly's check is the same code on both",
 	"TestForeignAndEmptyDatabases": "SQLite files",
 	"TestRedact":                   "no database: connects to a closed port",
+	"TestLayer":                    "no database",
 }
 
 func TestPostgres(t *testing.T) {

@@ -210,17 +210,17 @@ func (db *DB) kernels(ctx context.Context, runID int64) ([]StoredKernel, error) 
 // not with the launches a series stands for (a trace of 600,000 launches
 // of a few kernels is a few records).
 func (db *DB) EachKernel(ctx context.Context, runID int64, fn func(StoredKernel) error) error {
-	return db.eachRecord(ctx, runID, func(_ int64, k StoredKernel) error { return fn(k) }, nil)
+	return db.EachRecord(ctx, runID, func(_ int64, k StoredKernel) error { return fn(k) }, nil)
 }
 
-// eachRecord calls record with each kernel record of run runID as stored
+// EachRecord calls record with each kernel record of run runID as stored
 // (a launch series as its first launch) and, for a series' first launch,
 // its kernels.id (else 0), then launch
 // with each later launch of each series: the kernels.id of its first
 // launch, its kernel and its canonical duration (NaN when none). A nil
 // launch gets StoredKernel records of the later launches from record,
 // with kernels.id 0.
-func (db *DB) eachRecord(ctx context.Context, runID int64, record func(int64, StoredKernel) error, launch func(int64, *profan.Kernel, float64) error) error {
+func (db *DB) EachRecord(ctx context.Context, runID int64, record func(int64, StoredKernel) error, launch func(int64, *profan.Kernel, float64) error) error {
 	out, ordinals, index, err := db.records(ctx, runID)
 	if err != nil {
 		return fmt.Errorf("reading kernels of run %d: %w", runID, err)

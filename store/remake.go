@@ -4,16 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-
-	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/analysis"
 )
 
-// OlderVerdicts returns the runs whose stored verdict an older verdict
-// maker than this profan's made, oldest first.
-func (db *DB) OlderVerdicts(ctx context.Context) ([]RunRecord, error) {
+// OlderVerdicts returns the runs whose stored verdict was made by a verdict
+// maker older than version, oldest first.
+func (db *DB) OlderVerdicts(ctx context.Context, version int) ([]RunRecord, error) {
 	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict
-FROM runs r WHERE r.verdict < ? ORDER BY r.id DESC`, analysis.VerdictVersion)
+FROM runs r WHERE r.verdict < ? ORDER BY r.id DESC`, version)
 	if err != nil {
 		return nil, fmt.Errorf("listing runs of older verdicts: %w", err)
 	}
@@ -23,22 +20,19 @@ FROM runs r WHERE r.verdict < ? ORDER BY r.id DESC`, analysis.VerdictVersion)
 	return runs, nil
 }
 
-// RemakeVerdict makes the verdict of run runID again from its stored
-// counters with opt, as EachVerdict does on read, and stores it in place
-// of the one stored, with this profan's verdict version, in one
-// transaction: the run's kernel records are written again, launch by
-// launch, as an ingest of the same export writes them now (a launch
-// series the new verdicts tell apart is split). The run keeps its ID,
-// digest, labels and run-level findings (the host transfers those were
-// made from are not stored). The launches are held in memory meanwhile.
-func (db *DB) RemakeVerdict(ctx context.Context, runID int64, opt analysis.Options) error {
-	if err := db.remakeVerdict(ctx, runID, opt); err != nil {
+// RewriteKernels writes the kernel records of run runID again, in one
+// transaction: fill is given the records stored and a writer, on which it
+// adds the new ones, and the run is marked as holding the verdict of maker
+// version. The run keeps its ID, digest, labels and run-level findings.
+// The records are held in memory meanwhile.
+func (db *DB) RewriteKernels(ctx context.Context, runID int64, version int, fill func(run RunRecord, ks []StoredKernel, w *RunWriter) error) error {
+	if err := db.rewriteKernels(ctx, runID, version, fill); err != nil {
 		return fmt.Errorf("re-making the verdict of run %d: %w", runID, db.d.formatError(err))
 	}
 	return nil
 }
 
-func (db *DB) remakeVerdict(ctx context.Context, runID int64, opt analysis.Options) error {
+func (db *DB) rewriteKernels(ctx context.Context, runID int64, version int, fill func(run RunRecord, ks []StoredKernel, w *RunWriter) error) error {
 	rec, err := db.Run(ctx, runID)
 	if err != nil {
 		return err
@@ -47,12 +41,11 @@ func (db *DB) remakeVerdict(ctx context.Context, runID int64, opt analysis.Optio
 	if err != nil {
 		return err
 	}
-	run := &profan.Run{Source: rec.Source, Tool: rec.Tool, Format: rec.Format, Digest: rec.Digest, Size: rec.Size, ToolVersion: rec.ToolVersion}
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
-	w := &RunWriter{db: db, ctx: ctx, tx: tx, id: runID}
+	w := &RunWriter{db: db, ctx: ctx, tx: tx, id: runID, verdict: version}
 	defer w.Rollback()
 	q := db.d.rebind
 	// kernel_values has no REFERENCES clause (store/migrations/0001): its
@@ -74,11 +67,8 @@ AND kernel_id IN (SELECT id FROM kernels WHERE run_id = ?)`), lo.Int64, hi.Int64
 	if err := w.prepare(); err != nil {
 		return err
 	}
-	vs := analysis.NewStream(opt, false)
-	for _, k := range ks {
-		if err := w.AddVerdict(vs.Transient(run, k.Kernel)); err != nil {
-			return err
-		}
+	if err := fill(rec, ks, w); err != nil {
+		return err
 	}
 	_, err = w.Commit()
 	return err

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/internal/golden"
 )
 
@@ -272,7 +271,7 @@ func testKernels() []KernelRecord {
 
 func testInfo(digest string, labels map[string]string) RunInfo {
 	return RunInfo{Digest: digest, Source: "runs/" + digest + ".csv", Tool: profan.ToolNCU, Format: "ncu-details",
-		ToolVersion: "2024.1", Device: "NVIDIA A100-SXM4-40GB", Labels: labels, Size: 1234}
+		ToolVersion: "2024.1", Device: "NVIDIA A100-SXM4-40GB", Labels: labels, Size: 1234, Verdict: 7}
 }
 
 // ingest writes a run of recs.
@@ -311,7 +310,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := RunRecord{ID: id, Digest: "sha256:aa", Source: "runs/sha256:aa.csv", Tool: "ncu", Format: "ncu-details",
-		ToolVersion: "2024.1", Device: "NVIDIA A100-SXM4-40GB", Size: 1234, Labels: labels, Created: testNow, Kernels: 3, Verdict: analysis.VerdictVersion}
+		ToolVersion: "2024.1", Device: "NVIDIA A100-SXM4-40GB", Size: 1234, Labels: labels, Created: testNow, Kernels: 3, Verdict: 7}
 	if fmt.Sprint(run) != fmt.Sprint(want) {
 		t.Errorf("Run(%d):\ngot  %+v\nwant %+v", id, run, want)
 	}

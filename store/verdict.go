@@ -8,20 +8,39 @@ import (
 	"slices"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/analysis"
 )
 
-// AddVerdict writes one kernel's verdict, as the analysis made it: the
-// kernel record, its canonical metrics, its findings, and the rest of the
-// verdict (limiter, findings suppressed, rules skipped, counters missing).
-// The writer keeps nothing of a once it returns.
-func (w *RunWriter) AddVerdict(a *analysis.Kernel) error {
-	w.vals = w.vals[:0]
-	for _, v := range a.Metrics.Values {
-		w.vals = append(w.vals, NamedValue{Name: v.Name, Value: v.Value})
-	}
-	return w.AddKernel(KernelRecord{Kernel: a.K, Canonical: w.vals, Findings: a.Findings,
-		Limiter: a.Limiter, Suppressed: a.Suppressed, Skipped: a.Skipped, Missing: a.Missing})
+// Limiter is what limits a kernel, as the verdict maker named it; Unit
+// is "" when the verdict names none.
+type Limiter struct {
+	Unit     string
+	Pipe     string
+	Percent  float64 // NaN: not measured
+	Evidence string
+}
+
+// Suppressed is a finding a suppression kept out of the verdict, with the
+// suppression's reason.
+type Suppressed struct {
+	Finding profan.Finding
+	Reason  string
+}
+
+// Missing is a rule that could not run for want of counters, and the
+// command that would capture them.
+type Missing struct {
+	Rule    string
+	Needs   string
+	Command string
+}
+
+// Verdict is what the store keeps of a kernel's verdict beside its
+// canonical metrics and findings.
+type Verdict struct {
+	Limiter    Limiter
+	Suppressed []Suppressed
+	Skipped    []string
+	Missing    []Missing
 }
 
 // storedVerdict is the JSON of kernels.verdict.
@@ -55,8 +74,8 @@ type storedSuppressed struct {
 }
 
 type storedNotes struct {
-	Skipped []string           `json:"skipped,omitempty"`
-	Missing []analysis.Missing `json:"missing,omitempty"`
+	Skipped []string  `json:"skipped,omitempty"`
+	Missing []Missing `json:"missing,omitempty"`
 }
 
 func optFloat(v float64) *float64 {
@@ -94,21 +113,21 @@ func (w *RunWriter) encodeVerdict(rec *KernelRecord) (string, error) {
 // verdictCache is the last verdict encodeVerdict wrote.
 type verdictCache struct {
 	ok      bool
-	limiter analysis.Limiter
+	limiter Limiter
 	skipped []string
-	missing []analysis.Missing
+	missing []Missing
 	out     string
 }
 
-func sameLimiter(a, b analysis.Limiter) bool {
+func sameLimiter(a, b Limiter) bool {
 	return a.Unit == b.Unit && a.Pipe == b.Pipe && a.Evidence == b.Evidence && math.Float64bits(a.Percent) == math.Float64bits(b.Percent)
 }
 
 func (w *RunWriter) encodeVerdictOnce(rec *KernelRecord) (string, error) {
 	var v storedVerdict
-	if rec.Limiter.Known() {
+	if rec.Limiter.Unit != "" {
 		l := rec.Limiter
-		v.Limiter = &storedLimiter{Unit: l.Unit.String(), Pipe: l.Pipe, Percent: optFloat(l.Percent), Evidence: l.Evidence}
+		v.Limiter = &storedLimiter{Unit: l.Unit, Pipe: l.Pipe, Percent: optFloat(l.Percent), Evidence: l.Evidence}
 	}
 	for _, s := range rec.Suppressed {
 		f := s.Finding
@@ -137,30 +156,34 @@ func (w *RunWriter) encodeVerdictOnce(rec *KernelRecord) (string, error) {
 	return string(b), err
 }
 
+// VerdictOf reads the verdict stored with the kernel record sk: a zero
+// Verdict for a record written without one; its limiter's Percent is NaN
+// when a verdict names no limiter.
+func (db *DB) VerdictOf(ctx context.Context, sk StoredKernel) (Verdict, error) {
+	var s Verdict
+	err := db.decodeVerdict(ctx, sk.verdict, &s)
+	return s, err
+}
+
 // decodeVerdict reads a kernels.verdict into s.
-func (db *DB) decodeVerdict(ctx context.Context, text string, s *analysis.Stored) error {
+func (db *DB) decodeVerdict(ctx context.Context, text string, s *Verdict) error {
 	if text == "" {
 		return nil
 	}
+	s.Limiter = Limiter{Percent: math.NaN()}
 	var v storedVerdict
 	if err := json.Unmarshal([]byte(text), &v); err != nil {
 		return fmt.Errorf("stored verdict: %w", err)
 	}
 	if l := v.Limiter; l != nil {
-		u, err := analysis.ParseUnit(l.Unit)
-		if err != nil {
-			return fmt.Errorf("stored verdict: %w", err)
-		}
-		s.Limiter = analysis.Limiter{Unit: u, Pipe: l.Pipe, Percent: floatOr(l.Percent), Evidence: l.Evidence}
-		term(&s.Limiter.Pipe, &s.Limiter.Evidence)
-	} else {
-		s.Limiter = analysis.Limiter{Percent: math.NaN()}
+		s.Limiter = Limiter{Unit: l.Unit, Pipe: l.Pipe, Percent: floatOr(l.Percent), Evidence: l.Evidence}
+		term(&s.Limiter.Unit, &s.Limiter.Pipe, &s.Limiter.Evidence)
 	}
 	for _, x := range v.Suppressed {
 		f := profan.Finding{Rule: x.Rule, Severity: profan.Severity(x.Severity), Kernel: x.Kernel, Message: x.Message, Advice: x.Advice,
 			Gain: floatOr(x.Gain), Evidence: x.Evidence, Locations: x.Locations}
 		term(&f.Rule, &f.Kernel, &f.Message, &f.Advice, &x.Reason)
-		s.Suppressed = append(s.Suppressed, analysis.Suppressed{Finding: f, Reason: x.Reason})
+		s.Suppressed = append(s.Suppressed, Suppressed{Finding: f, Reason: x.Reason})
 	}
 	notes := []byte(v.NotesText)
 	if v.Notes != 0 {
@@ -188,84 +211,4 @@ func (db *DB) decodeVerdict(ctx context.Context, text string, s *analysis.Stored
 		s.Skipped, s.Missing = n.Skipped, n.Missing
 	}
 	return nil
-}
-
-// EachVerdict reads the verdict stored with run runID and calls fn with
-// each kernel's, in the order EachKernel gives the records (the later
-// launches of a launch series share their first launch's verdict but for
-// their identity and duration). It returns the run's verdict without its
-// kernels: the run and its run-level findings. Memory grows with the
-// records stored, not with the launches a series stands for.
-//
-// A verdict stored by an older verdict maker than this profan's
-// (analysis.VerdictVersion) is never taken as this one's: each kernel's is
-// made again from its stored counters with opt (its rules, thresholds and
-// suppressions), and RemadeFrom says the older version. The run-level
-// findings stay as stored: the host transfers they were made from are
-// not stored. opt's device serves both, for kernels whose export does not
-// name their GPU.
-func (db *DB) EachVerdict(ctx context.Context, runID int64, opt analysis.Options, fn func(*analysis.Kernel) error) (*analysis.RunVerdict, error) {
-	rec, err := db.Run(ctx, runID)
-	if err != nil {
-		return nil, err
-	}
-	fs, err := db.RunFindings(ctx, runID)
-	if err != nil {
-		return nil, fmt.Errorf("reading run %d: %w", runID, err)
-	}
-	run := &profan.Run{Source: rec.Source, Tool: rec.Tool, Format: rec.Format, Digest: rec.Digest, Size: rec.Size, ToolVersion: rec.ToolVersion, Findings: fs}
-	v := &analysis.RunVerdict{Run: run, Findings: fs}
-	var memo *analysis.Memo
-	if rec.Verdict < analysis.VerdictVersion {
-		v.RemadeFrom = rec.Verdict
-		memo = analysis.NewMemo(opt)
-	}
-	// The first launch's verdict of each record, by its kernels.id, for
-	// the later launches of its series.
-	firsts := map[int64]*analysis.Kernel{}
-	gpu := false
-	err = db.eachRecord(ctx, runID, func(id int64, sk StoredKernel) error {
-		var a *analysis.Kernel
-		if memo != nil {
-			a = memo.Analyze(run, sk.Kernel)
-		} else {
-			s := analysis.Stored{Metrics: sk.Canonical, Findings: sk.Findings}
-			if err := db.decodeVerdict(ctx, sk.verdict, &s); err != nil {
-				return fmt.Errorf("kernel %s: %w", sk.Kernel.ID, err)
-			}
-			a = analysis.Restore(run, sk.Kernel, s, opt)
-		}
-		if id != 0 {
-			firsts[id] = a
-		}
-		if !gpu {
-			v.GPU, gpu = a.GPU, true
-		}
-		return fn(a)
-	}, func(id int64, k *profan.Kernel, duration float64) error {
-		a := firsts[id]
-		if memo != nil {
-			return fn(memo.Analyze(run, k))
-		}
-		return fn(a.Launch(k, duration))
-	})
-	if err != nil {
-		return nil, fmt.Errorf("reading the verdict of run %d: %w", runID, err)
-	}
-	return v, nil
-}
-
-// Verdict returns the verdict stored with run runID, every kernel's
-// included (EachVerdict says how it is read).
-func (db *DB) Verdict(ctx context.Context, runID int64, opt analysis.Options) (*analysis.RunVerdict, error) {
-	var ks []*analysis.Kernel
-	v, err := db.EachVerdict(ctx, runID, opt, func(a *analysis.Kernel) error {
-		ks = append(ks, a)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	v.Kernels = ks
-	return v, nil
 }

@@ -14,7 +14,6 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/internal/safe"
 )
 
@@ -32,6 +31,9 @@ type RunInfo struct {
 	Device      string
 	Labels      map[string]string
 	Size        int64
+	// Verdict is the version of the verdict maker whose verdicts the run
+	// holds (analysis.VerdictVersion).
+	Verdict int
 }
 
 // NamedValue is one canonical metric value of a kernel. NaN means the metric
@@ -49,11 +51,11 @@ type KernelRecord struct {
 	Kernel    *profan.Kernel
 	Canonical []NamedValue     // derived metrics, names unique within the kernel
 	Findings  []profan.Finding // profan's findings about this kernel
-	// The rest of the kernel's verdict (AddVerdict gives them).
-	Limiter    analysis.Limiter
-	Suppressed []analysis.Suppressed
+	// The rest of the kernel's verdict.
+	Limiter    Limiter
+	Suppressed []Suppressed
 	Skipped    []string
-	Missing    []analysis.Missing
+	Missing    []Missing
 }
 
 // RunWriter writes one run in one transaction, one kernel at a time, so that
@@ -74,6 +76,7 @@ type RunWriter struct {
 
 	pending bool   // begun with DigestLater
 	digest  string // what SetDigest gave
+	verdict int    // RunInfo.Verdict
 
 	insKernel  *sql.Stmt
 	insFinding *sql.Stmt
@@ -109,7 +112,6 @@ type RunWriter struct {
 	series    map[string]*series // series key (store/series.go) → its open series
 	key       []byte
 	masked    []byte
-	vals      []NamedValue // AddVerdict's, reused
 
 	lastVerdict verdictCache
 
@@ -163,7 +165,7 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("begin run: %w", db.d.formatError(err))
 	}
-	w := &RunWriter{db: db, ctx: ctx, tx: tx, pending: info.DigestLater}
+	w := &RunWriter{db: db, ctx: ctx, tx: tx, pending: info.DigestLater, verdict: info.Verdict}
 	if err := w.begin(info); err != nil {
 		tx.Rollback()
 		err = db.d.formatError(err)
@@ -215,7 +217,7 @@ func (w *RunWriter) begin(info RunInfo) error {
 	err := tx.QueryRowContext(ctx, q(`INSERT INTO runs (digest, source, tool, format, tool_version, device, size, created, verdict)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 		info.Digest, info.Source, info.Tool, info.Format, info.ToolVersion, info.Device, info.Size,
-		formatTime(w.db.Now()), analysis.VerdictVersion).Scan(&w.id)
+		formatTime(w.db.Now()), info.Verdict).Scan(&w.id)
 	if err != nil {
 		return err
 	}
@@ -622,7 +624,7 @@ func (w *RunWriter) commit() error {
 		if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ?, digest = ? WHERE id = ?`), w.n, w.digest, w.id); err != nil {
 			return err
 		}
-	} else if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ?, verdict = ? WHERE id = ?`), w.n, analysis.VerdictVersion, w.id); err != nil {
+	} else if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ?, verdict = ? WHERE id = ?`), w.n, w.verdict, w.id); err != nil {
 		return err
 	}
 	return w.tx.Commit()

@@ -19,6 +19,7 @@ import (
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/store"
+	"github.com/profan-dev/profan/verdictdb"
 )
 
 // Options control one ingest.
@@ -191,7 +192,8 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 	if opt.Format != "" {
 		format = opt.Format
 	}
-	info := store.RunInfo{Digest: first.Digest, DigestLater: digest != nil, Source: path, Tool: first.Tool, Format: format, Labels: opt.Labels, Size: first.Size}
+	info := store.RunInfo{Digest: first.Digest, DigestLater: digest != nil, Source: path, Tool: first.Tool, Format: format, Labels: opt.Labels, Size: first.Size,
+		Verdict: analysis.VerdictVersion}
 	var w *store.RunWriter
 	dup := false
 	var dupID int64
@@ -229,6 +231,7 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 		return err
 	}
 	n := 0
+	var vw verdictdb.Writer
 	vs := analysis.NewStream(opt.Analysis, false)
 	run, err := f.Read(ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
 		src.AttachRun(run, k)
@@ -249,7 +252,7 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 			}
 		}
 		n++
-		return w.AddVerdict(a)
+		return vw.Add(w, a)
 	}})
 	if digest != nil && run != nil {
 		run.Digest, _ = digest() // an error is returned below, unless the run is skipped

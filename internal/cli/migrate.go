@@ -5,6 +5,7 @@ import (
 
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/store"
+	"github.com/profan-dev/profan/verdictdb"
 	"github.com/spf13/cobra"
 )
 
@@ -45,16 +46,16 @@ findings (host transfers) stay as stored: the transfers are not stored.`,
 				return err
 			}
 			fmt.Fprintf(io.Out, "%s: schema version %d\n", store.Display(path), v)
-			old, err := db.OlderVerdicts(bg)
+			old, err := verdictdb.Older(bg, db)
 			if err != nil {
 				return err
 			}
 			for _, r := range old {
 				// A named GPU that the run contradicts stores nothing.
-				if _, err := db.EachVerdict(bg, r.ID, st.Opt, func(a *analysis.Kernel) error { return analysis.CheckDevice(st.Opt, a.Run, a.K) }); err != nil {
+				if _, err := verdictdb.Each(bg, db, r.ID, st.Opt, func(a *analysis.Kernel) error { return analysis.CheckDevice(st.Opt, a.Run, a.K) }); err != nil {
 					return err
 				}
-				if err := db.RemakeVerdict(bg, r.ID, st.Opt); err != nil {
+				if err := verdictdb.Remake(bg, db, r.ID, st.Opt); err != nil {
 					return err
 				}
 				fmt.Fprintf(io.Out, "run %d: verdict made by an older profan (v%d) re-made and stored (v%d)\n", r.ID, r.Verdict, analysis.VerdictVersion)

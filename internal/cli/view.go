@@ -8,6 +8,7 @@ import (
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/store"
+	"github.com/profan-dev/profan/verdictdb"
 )
 
 // verdictsFromFiles reads exports (with their source pages attached) and
@@ -32,13 +33,13 @@ func verdictsFromFiles(files []string, aopt analysis.Options, prep func(*profan.
 }
 
 // eachStored reads the verdict stored with run id through the store's
-// reader (store.DB.EachVerdict), kernel by kernel, and says once on the
+// reader (verdictdb.Each), kernel by kernel, and says once on the
 // command's standard error when the stored verdict was made by an older
 // profan and was made again in memory.
 func eachStored(io *IOStreams, db *store.DB, id int64, opt analysis.Options, fn func(*analysis.Kernel) error) (*analysis.RunVerdict, error) {
 	// A named GPU that the stored run contradicts is refused, as on an
 	// export.
-	v, err := db.EachVerdict(bg, id, opt, func(a *analysis.Kernel) error {
+	v, err := verdictdb.Each(bg, db, id, opt, func(a *analysis.Kernel) error {
 		if err := analysis.CheckDevice(opt, a.Run, a.K); err != nil {
 			return err
 		}
@@ -76,7 +77,7 @@ func olderTrendNote(io *IOStreams, db *store.DB, in map[int64]bool) error {
 	if len(in) == 0 {
 		return nil
 	}
-	old, err := db.OlderVerdicts(bg)
+	old, err := verdictdb.Older(bg, db)
 	if err != nil || len(old) == 0 {
 		return err
 	}
