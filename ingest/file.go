@@ -9,6 +9,8 @@ import (
 	"hash"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -38,6 +40,20 @@ type File struct {
 	hashAside bool         // HashAside hashes the file, not the reader
 	spooled   string       // the digest of a stream copied by OpenSeekable
 	stop      *atomic.Bool // set by StopAside
+}
+
+// binaryError refuses binary data at line of src with msg; a profiler's
+// own report (an .ncu-rep or .nsys-rep file, which profan does not read)
+// gets the command that exports its CSV.
+func binaryError(src string, line int, msg string) error {
+	stem := strings.TrimSuffix(src, filepath.Ext(src))
+	switch strings.ToLower(filepath.Ext(src)) {
+	case ".ncu-rep":
+		msg += fmt.Sprintf("; this is an Nsight Compute report: export its pages as CSV with `ncu --import %s --csv --page details > %s.details.csv` (and --page raw, --page source --print-source cuda,sass) and give profan those", src, stem)
+	case ".nsys-rep":
+		msg += fmt.Sprintf("; this is an Nsight Systems report: export its kernels as CSV with `nsys stats --report cuda_gpu_kern_sum --format csv %s > %s.kern.csv` and give profan that", src, stem)
+	}
+	return &SyntaxError{File: src, Line: line, Msg: msg}
 }
 
 // Open opens the export at path.
@@ -229,7 +245,7 @@ func (c *textCheck) Write(p []byte) (int, error) {
 				seg = rest[:nl]
 			}
 			if bytes.IndexByte(seg, 0) >= 0 {
-				return 0, &SyntaxError{File: c.src, Line: c.line, Msg: "binary data (NUL byte): not a text export"}
+				return 0, binaryError(c.src, c.line, "binary data (NUL byte): not a text export")
 			}
 			c.lineLen += len(seg)
 			if c.lineLen > maxLine {

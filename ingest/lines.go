@@ -159,10 +159,10 @@ func (l *lineReader) read() ([]byte, error) {
 		return line, nil // nearly every line: none of the checks below can fail
 	}
 	if i := bytes.IndexByte(line, 0); i >= 0 {
-		return nil, &SyntaxError{File: l.src, Line: l.n, Msg: "binary data (NUL byte): not a text export"}
+		return nil, binaryError(l.src, l.n, "binary data (NUL byte): not a text export")
 	}
 	if !utf8.Valid(line) {
-		return nil, &SyntaxError{File: l.src, Line: l.n, Msg: "invalid UTF-8: the file is not UTF-8 or UTF-16 text"}
+		return nil, binaryError(l.src, l.n, "invalid UTF-8: the file is not UTF-8 or UTF-16 text")
 	}
 	if safe.Needed(line) {
 		// Control characters, ANSI/OSC sequences and bidi controls in a

@@ -88,10 +88,12 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	// Parsing runs on one goroutine, analysis and output on another; each
 	// kernel's verdict is written as soon as it is made.
 	vs := analysis.NewStream(st.Opt, false)
+	matched := 0
 	runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
 		if !match(k) {
 			return nil
 		}
+		matched++
 		if err := analysis.CheckDevice(st.Opt, run, k); err != nil {
 			return err
 		}
@@ -102,6 +104,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return err
 	}
 	reportReading(opts.IO, runs, opts.Verbose)
+	if opts.Kernel != "" && matched == 0 {
+		return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
+	}
 	vs.Finish(runs)
 	if err := w.End(runs); err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"github.com/profan-dev/profan/internal/safe"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Version is the version profan reports: set at build time with -ldflags
@@ -82,7 +83,7 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 	root.PersistentFlags().BoolP("verbose", "v", false, "say more: every canonical metric and the rules skipped (analyze), what was read and skipped (ingest), every passing check (gate)")
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &FlagError{err: err} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &FlagError{err: suggestFlag(c, err)} })
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return refuseBlankFlags(cmd) }
 	root.AddCommand(
 		NewCmdAnalyze(io, nil),
@@ -154,6 +155,23 @@ func refuseBlankFlags(cmd *cobra.Command) error {
 		}
 	}
 	return nil
+}
+
+// suggestFlag adds "did you mean" to an unknown long flag (--formt) when a
+// flag of the command is close to it.
+func suggestFlag(c *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var known []string
+	visit := func(f *pflag.Flag) { known = append(known, f.Name) }
+	c.Flags().VisitAll(visit)
+	c.InheritedFlags().VisitAll(visit)
+	if s := closest(name, known); s != "" {
+		return fmt.Errorf("%w; did you mean --%s?", err, s)
+	}
+	return err
 }
 
 // termLines is safe.Term of each line of s: an error of several lines
