@@ -104,6 +104,9 @@ type Kernel struct {
 	DeviceIndex int    // -1 when unknown
 	CC          string // compute capability "major.minor", empty when unknown
 	Process     string // process name or ID, when exported
+	PID         string // process ID, when exported apart from the name (ncu)
+	Host        string // host name, when exported (ncu)
+	Line        int    // line of the launch's first row in its export; 0 when unknown
 	Context     string
 	Stream      string
 	Grid        Dim3

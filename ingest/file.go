@@ -34,12 +34,11 @@ type File struct {
 	lr     *lineReader
 	err    error // an error met opening the line reader
 
-	sniffed   bool
-	format    string
-	used      bool
-	hashAside bool         // HashAside hashes the file, not the reader
-	spooled   string       // the digest of a stream copied by OpenSeekable
-	stop      *atomic.Bool // set by StopAside
+	sniffed bool
+	format  string
+	used    bool
+	spooled string       // the digest of a stream copied by OpenSeekable
+	stop    *atomic.Bool // set by StopAside
 }
 
 // binaryError refuses binary data at line of src with msg; a profiler's
@@ -181,12 +180,12 @@ func OpenSeekable(path string, opt Options) (*File, error) {
 	var rs *os.File = f
 	digest := ""
 	if !st.Mode().IsRegular() {
-		tmp, d, err := spool(f, path, opt)
+		tmp, run, err := spool(f, path, opt)
 		f.Close()
 		if err != nil {
 			return nil, err
 		}
-		rs, digest = tmp, d
+		rs, digest = tmp, run.Digest
 	}
 	in, _ := newInput(rs, path)
 	in.closer, in.seeker, in.spooled = rs, rs, digest
@@ -194,24 +193,55 @@ func OpenSeekable(path string, opt Options) (*File, error) {
 }
 
 // spool copies the stream r into an unnamed temporary file as a parse of
-// it reads it, and returns the file at its start and the digest of the
-// stream.
-func spool(r io.Reader, path string, opt Options) (*os.File, string, error) {
+// it reads it, and returns the file at its start and the run the parse
+// read (its digest that of the stream).
+func spool(r io.Reader, path string, opt Options) (*os.File, *profan.Run, error) {
 	tmp, err := os.CreateTemp("", "profan-input-*")
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
 	os.Remove(tmp.Name())
 	in, _ := newInput(io.TeeReader(r, &textCheck{w: tmp, src: path}), path)
-	_, err = in.Read(Options{Format: opt.Format}, Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }})
+	run, err := in.Read(Options{Format: opt.Format}, Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }})
 	if err == nil {
 		_, err = tmp.Seek(0, io.SeekStart)
 	}
 	if err != nil {
 		tmp.Close()
-		return nil, "", err // the parse's errors name the input and its line
+		return nil, nil, err // the parse's errors name the input and its line
 	}
-	return tmp, in.Digest(), nil
+	return tmp, run, nil
+}
+
+// Copy reads a File opened with OpenSeekable whole, as a check, into an
+// unnamed temporary copy that the File then reads from its start: what is
+// read next is what was checked, whatever happens to the file meanwhile
+// (rewritten, appended to). It returns the run of the check, with the
+// export's digest. A stream OpenSeekable copied already is read again
+// from its copy.
+func (in *File) Copy(opt Options) (*profan.Run, error) {
+	if in.seeker == nil {
+		return nil, fmt.Errorf("%s: cannot be read twice", in.src)
+	}
+	if in.spooled != "" {
+		run, err := in.Read(opt, Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }})
+		if err != nil {
+			return nil, err
+		}
+		return run, in.Rewind()
+	}
+	if _, err := in.seeker.Seek(0, io.SeekStart); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", in.src, err)
+	}
+	tmp, run, err := spool(in.seeker, in.src, opt)
+	if err != nil {
+		return nil, err
+	}
+	in.closer.Close()
+	fresh, _ := newInput(tmp, in.src)
+	*in = *fresh
+	in.closer, in.seeker, in.spooled = tmp, tmp, run.Digest
+	return run, nil
 }
 
 // textCheck passes a pipe's bytes on to the copy of it, and stops the
@@ -263,11 +293,11 @@ func (c *textCheck) Write(p []byte) (int, error) {
 }
 
 // HashAside hashes a File opened with OpenSeekable on a goroutine of its
-// own, reading the file beside the parser (ReadAt moves no offset), and
-// stops the reader hashing as it reads: the digest is ready long before
-// the parse ends, and the parse need not wait for it. It returns the
-// file's size and a function that waits for the digest; the Run that Read
-// returns then has no Digest unless Options gives it.
+// own, reading the file beside the parser (ReadAt moves no offset): the
+// digest is ready long before the parse ends, and the parse need not wait
+// for it. It returns the file's size and a function that waits for the
+// digest. The reader still hashes what it parses, into the Run's Digest:
+// where the two differ, the file changed while it was read.
 func (in *File) HashAside() (size int64, digest func() (string, error), err error) {
 	if in.seeker == nil {
 		return 0, nil, fmt.Errorf("%s: cannot be read twice", in.src)
@@ -276,7 +306,6 @@ func (in *File) HashAside() (size int64, digest func() (string, error), err erro
 	if err != nil {
 		return 0, nil, fmt.Errorf("reading %s: %w", in.src, err)
 	}
-	in.lr.h, in.hashAside = nil, true
 	type result struct {
 		digest string
 		err    error

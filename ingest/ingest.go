@@ -316,7 +316,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 	run.Format = strings.Join(dedup(formats), "+")
 	run.Size = in.cr.n
 	run.Digest = opt.Digest
-	if run.Digest == "" && !in.hashAside {
+	if run.Digest == "" {
 		run.Digest = in.Digest()
 	}
 	s.acct.Lines = lr.n

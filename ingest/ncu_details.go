@@ -26,12 +26,12 @@ func (ncuDetails) Match(h []string) bool {
 // ncuIdentity locates the identity columns shared by the details, raw and
 // summary pages.
 type ncuIdentity struct {
-	id, pid, proc, kernel, ctx, stream, block, grid, device, cc int
+	id, pid, proc, host, kernel, ctx, stream, block, grid, device, cc int
 }
 
 func ncuIdentityOf(c Columns) ncuIdentity {
 	return ncuIdentity{
-		id: c.Get("ID"), pid: c.Get("Process ID"), proc: c.Get("Process Name"), kernel: c.Get("Kernel Name"),
+		id: c.Get("ID"), pid: c.Get("Process ID"), proc: c.Get("Process Name"), host: c.Get("Host Name"), kernel: c.Get("Kernel Name"),
 		ctx: c.Get("Context"), stream: c.Get("Stream"), block: c.Get("Block Size"), grid: c.Get("Grid Size"),
 		device: c.Get("Device"), cc: c.Get("CC"),
 	}
@@ -46,6 +46,13 @@ func (id ncuIdentity) newKernel(t *Table, r Row) (*profan.Kernel, error) {
 		return nil, t.Errorf(r.Line, "row has no kernel name (truncated row?)")
 	}
 	k.Demangled = demangled(k.Name)
+	k.Line = r.Line
+	if id.pid >= 0 {
+		k.PID = t.Intern(r.Bytes(id.pid))
+	}
+	if id.host >= 0 {
+		k.Host = t.Intern(r.Bytes(id.host))
+	}
 	if id.proc >= 0 {
 		k.Process = t.Intern(r.Bytes(id.proc))
 	}

@@ -236,11 +236,33 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 			f.Close()
 		}
 	}()
+	captures, err := Captures(rest, opt)
+	if err != nil {
+		return nil, err
+	}
 	var runs []*profan.Run
 	aside := digestsAside(rest)
 	read := map[string]*profan.Run{} // digest → the run read with it
-	for i, in := range rest {
-		if aside[i] != nil {
+	attach := func(run *profan.Run, k *profan.Kernel) error {
+		src.AttachRun(run, k)
+		return fn(run, k)
+	}
+	pos := make(map[*File]int, len(rest))
+	for i, f := range rest {
+		pos[f] = i
+	}
+	for _, c := range captures {
+		if len(c.Pages) > 1 {
+			// The pages of one report: one run.
+			run, err := readCapture(c, opt, attach)
+			if err != nil {
+				return nil, err
+			}
+			runs = append(runs, run)
+			continue
+		}
+		in := c.Pages[0]
+		if i := pos[in]; aside[i] != nil {
 			// The same export given twice (the same path, a link to it, a
 			// gzip or re-encoded copy) is read once, and said.
 			if d, err := aside[i](); err == nil && read[d] != nil {
@@ -250,10 +272,7 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 				continue
 			}
 		}
-		run, err := in.Read(opt, Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
-			src.AttachRun(run, k)
-			return fn(run, k)
-		}})
+		run, err := in.Read(opt, Sink{Kernel: attach})
 		if err != nil {
 			return nil, err
 		}

@@ -37,6 +37,9 @@ type Options struct {
 	// digestDelay makes the first export's digest come late, as a large
 	// export's does (tests).
 	digestDelay time.Duration
+	// checked runs once every capture but the first is checked, before
+	// the database is opened (tests: a file rewritten meanwhile).
+	checked func()
 }
 
 // Result is what was read: the runs (with their messages and accounting)
@@ -46,11 +49,20 @@ type Result struct {
 	Notes []string
 }
 
-// Ingest stores each export of paths as one run in the database at dbPath,
-// which it opens (creating a SQLite file) only once every export but the
-// first has been read whole: bad input stores nothing. Source pages are
-// attached to the kernels of the other exports; a source page whose
-// details page was not given is stored as a run of its own.
+// Ingest stores each capture of paths as one run in the database at
+// dbPath: an export, or the pages of one ncu report given together (see
+// ingest.Captures). It opens the database (creating a SQLite file) only
+// once every capture but the first has been read whole: bad input stores
+// nothing. Source pages are attached to the kernels of the other exports;
+// a source page whose details page was not given is refused.
+//
+// Each file is read once: the read that checks a capture copies its files
+// aside, and the storing read reads the copy, so that a file rewritten
+// meanwhile cannot give a run one read's kernels and the other's digest.
+// The first capture, when it is one export, is checked as it is stored
+// (its run is one transaction, rolled back on an error); its digest is
+// computed beside that read, to find it stored already early, and must
+// equal the digest of what the read parsed.
 func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*Result, error) {
 	if opt.Out == nil {
 		opt.Out = io.Discard
@@ -67,16 +79,16 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 			f.Close()
 		}
 	}()
-	// Read every file but the first before writing any, so that bad input
-	// leaves the database unchanged; the first read also gives each its
-	// digest. The first file is checked as it is stored: nothing is
-	// written before it, and its run is one transaction, rolled back on
-	// an error. (Reading it twice cost as much as storing it.)
-	runs := make([]*profan.Run, len(files))
+	captures, err := ingest.Captures(files, ingest.Options{Format: opt.Format})
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]*profan.Run, len(captures))
 	var digest0 func() (string, error)
-	for i, f := range files {
-		if i == 0 {
+	for i, c := range captures {
+		if i == 0 && len(c.Pages) == 1 {
 			// Its digest is computed beside the storing read.
+			f := c.Pages[0]
 			format := f.Format()
 			size, digest, err := f.HashAside()
 			if err != nil {
@@ -93,43 +105,68 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
 			continue
 		}
-		if runs[i], err = f.Read(ingest.Options{Format: opt.Format}, ingest.Sink{
-			Kernel: func(*profan.Run, *profan.Kernel) error { return nil },
-		}); err != nil {
-			return nil, err
-		}
-		if err := f.Rewind(); err != nil {
+		if runs[i], err = check(c, opt); err != nil {
 			return nil, err
 		}
 	}
-	if len(files) == 0 {
+	if len(captures) == 0 {
 		if unused := src.Unused(); len(unused) > 0 {
 			return nil, sourceAloneError(unused[0], false)
 		}
+	}
+	if opt.checked != nil {
+		opt.checked()
 	}
 	db, err := store.Open(dbPath)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	for i, f := range files {
+	for i, c := range captures {
 		var digest func() (string, error)
 		if i == 0 {
 			digest = digest0
 		}
-		run, err := storeFile(ctx, db, f, runs[i], digest, src, opt)
+		run, err := storeCapture(ctx, db, c, runs[i], digest, src, opt)
 		if err != nil {
 			return nil, err
 		}
-		if i == 0 && run != nil {
+		if digest != nil && run != nil {
 			runs[0] = run
 		}
 	}
 	res := &Result{Runs: runs, Notes: src.Notes()}
 	if unused := src.Unused(); len(unused) > 0 {
-		return res, sourceAloneError(unused[0], len(files) > 0)
+		return res, sourceAloneError(unused[0], len(captures) > 0)
 	}
 	return res, nil
+}
+
+// check reads a capture whole before anything is stored, each file into a
+// copy that the storing read then reads; it returns the capture's run.
+func check(c ingest.Capture, opt Options) (*profan.Run, error) {
+	var run *profan.Run
+	for _, f := range c.Pages {
+		r, err := f.Copy(ingest.Options{Format: opt.Format})
+		if err != nil {
+			return nil, err
+		}
+		run = r
+	}
+	if len(c.Pages) == 1 {
+		return run, nil
+	}
+	// The pages agree launch by launch: read them together.
+	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format}, func(*profan.Run, *profan.Kernel) error { return nil })
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range c.Pages {
+		if err := f.Rewind(); err != nil {
+			return nil, err
+		}
+	}
+	return run, nil
 }
 
 // sourceAloneError refuses a source page whose details page was not given:
@@ -182,12 +219,12 @@ func splitSeekable(paths []string, format string) (*ingest.SourcePages, []*inges
 
 var errStop = errors.New("stop")
 
-// storeFile streams one export, already read once (first), into one run.
-// For the first export, which is not, digest waits for the digest that is
-// computed beside this read: the run is begun without it, and an export
-// stored already is found as soon as it is known.
-func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.Run, digest func() (string, error), src *ingest.SourcePages, opt Options) (*profan.Run, error) {
-	path := f.Name()
+// storeCapture streams one capture, already read once (first), into one
+// run. For the first export, which is not, digest waits for the digest
+// that is computed beside this read: the run is begun without it, and an
+// export stored already is found as soon as it is known.
+func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *profan.Run, digest func() (string, error), src *ingest.SourcePages, opt Options) (*profan.Run, error) {
+	path := c.Name()
 	format := first.Format
 	if opt.Format != "" {
 		format = opt.Format
@@ -210,7 +247,7 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 		defer wg.Wait()
 		// Run first: a read that failed or was skipped need not wait for
 		// the digest of the rest of the file (a finished one is kept).
-		defer f.StopAside()
+		defer c.Pages[0].StopAside()
 		wg.Go(func() {
 			if d, err := digest(); err == nil {
 				if id, err := db.DigestID(ctx, d); err == nil && id != 0 {
@@ -233,7 +270,7 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 	n := 0
 	var vw verdictdb.Writer
 	vs := analysis.NewStream(opt.Analysis, false)
-	run, err := f.Read(ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, ingest.Sink{Kernel: func(run *profan.Run, k *profan.Kernel) error {
+	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
 		src.AttachRun(run, k)
 		attached = attached || len(k.Source) > 0
 		if id := stored.Load(); id != 0 {
@@ -253,8 +290,10 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 		}
 		n++
 		return vw.Add(w, a)
-	}})
+	})
+	read := ""
 	if digest != nil && run != nil {
+		read = run.Digest
 		run.Digest, _ = digest() // an error is returned below, unless the run is skipped
 	}
 	if err != nil && w != nil {
@@ -286,6 +325,12 @@ func storeFile(ctx context.Context, db *store.DB, f *ingest.File, first *profan.
 		if err != nil {
 			w.Rollback()
 			return nil, err
+		}
+		if d != read {
+			// The file was written to while it was read: the kernels
+			// read are not the export of that digest.
+			w.Rollback()
+			return nil, fmt.Errorf("%s: changed while it was read (the digest of the file differs from that of the text parsed): nothing of it stored; ingest it again once it is complete", safe.Term(path))
 		}
 		if err := w.SetDigest(d); err != nil {
 			w.Rollback()

@@ -129,3 +129,65 @@ func TestSourcePageAlone(t *testing.T) {
 		t.Errorf("%d runs, want 1 (saxpy alone)", n)
 	}
 }
+
+// TestPagesOneRun: the pages of one report are stored as one run holding
+// each launch once; the same pages given again, in another order, are
+// found stored already.
+func TestPagesOneRun(t *testing.T) {
+	ctx := context.Background()
+	db := filepath.Join(t.TempDir(), "runs.db")
+	raw, details, source := "../../fixtures/atomics/atomics.raw.csv.gz", "../../fixtures/atomics/atomics.details.csv.gz", fx+"saxpy.details.csv"
+	var out, errOut strings.Builder
+	if _, err := Ingest(ctx, db, []string{source, details, raw}, Options{Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if want := raw + " + " + details + ": stored as run 2 (14 kernels)"; !strings.Contains(out.String(), want) {
+		t.Errorf("stdout %q, want %q", out.String(), want)
+	}
+	if _, err := Ingest(ctx, db, []string{raw, details}, Options{ErrOut: &errOut}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut.String(), "already stored as run 2 (identical content), skipped") {
+		t.Errorf("stderr %q, want the pages found stored as run 2", errOut.String())
+	}
+	if n := countRuns(t, db); n != 2 {
+		t.Errorf("%d runs, want 2", n)
+	}
+}
+
+// TestChangedAfterCheck: a file rewritten after the read that checks it
+// and before it is stored is stored as it was checked, with the digest of
+// what was read, never one version's kernels with the other's digest.
+func TestChangedAfterCheck(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "runs.db")
+	path := filepath.Join(dir, "export.csv")
+	first, err := os.ReadFile(fx + "saxpy.details.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	later, err := os.ReadFile(fx + "copy.details.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(path, first, 0o644)
+	var out strings.Builder
+	_, err = Ingest(ctx, db, []string{fx + "transpose.details.csv", path}, Options{Out: &out, checked: func() {
+		if err := os.WriteFile(path, later, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), path+": stored as run 2 (1 kernels)") {
+		t.Errorf("stdout %q, want the export stored as checked (saxpy: 1 kernel)", out.String())
+	}
+	// The export as it is now is not the one stored.
+	os.WriteFile(path, first, 0o644)
+	var errOut strings.Builder
+	if _, err := Ingest(ctx, db, []string{path}, Options{ErrOut: &errOut}); err != nil || !strings.Contains(errOut.String(), "already stored as run 2") {
+		t.Errorf("the checked export again: %v, %q; want it found stored as run 2", err, errOut.String())
+	}
+}

@@ -52,7 +52,7 @@ func TestKillDuringIngest(t *testing.T) {
 	}
 	var exports []string
 	for _, p := range []string{"fixtures/pytorch/train.full.details.csv.gz", "fixtures/sweep/sweep.details.csv.gz",
-		"fixtures/pytorch2/cnn.full.details.csv.gz", "fixtures/pytorch/train.full.raw.csv.gz"} {
+		"fixtures/pytorch2/cnn.full.details.csv.gz", "fixtures/pytorch2/tf.full.raw.csv.gz"} {
 		exports = append(exports, abs(p))
 	}
 	// What each export stores, undisturbed.
