@@ -51,6 +51,35 @@ type Check struct {
 	Source    string
 	Finding   *profan.Finding
 	Locations []profan.Location
+	// Measure is the numbers a check compared, where it compared numbers;
+	// nil else.
+	Measure *Measure
+}
+
+// Measure is what a check compared: a metric's median in the run (New)
+// against a condition's value, or against the baseline's median (Old),
+// with the largest regression allowed and the test that decided; a
+// finding's kernel share against --min-share. Fields that do not apply are
+// NaN (numbers) or empty.
+type Measure struct {
+	Metric    string  // the metric, or "share" (of the capture's kernel time)
+	Unit      string  // the metric's unit: s, %, ratio, ...
+	Old       float64 // the baseline's median
+	New       float64 // the run's median
+	Delta     float64 // (New-Old)/Old
+	Op        Op      // the condition's comparison (require); >= for a share
+	Threshold float64 // require: the condition's value; regression: the largest regression allowed, a fraction; share: --min-share
+	Test      string  // regression: the test that decided (stats.Method)
+	P         float64 // its p-value
+}
+
+func newMeasure(metric string) *Measure {
+	unit := ""
+	if d, ok := metrics.ByName(metric); ok {
+		unit = d.Unit
+	}
+	nan := math.NaN()
+	return &Measure{Metric: metric, Unit: unit, Old: nan, New: nan, Delta: nan, Threshold: nan, P: nan}
 }
 
 // Failed reports whether the check failed.
@@ -342,6 +371,8 @@ func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, erro
 		}
 		found = true
 		m := stats.Median(xs)
+		ch.Measure = newMeasure(c.Metric)
+		ch.Measure.New, ch.Measure.Op, ch.Measure.Threshold = m, c.Op, c.Value
 		msg := fmt.Sprintf("%s = %s", c.Metric, formatMetric(c.Metric, m))
 		if len(xs) > 1 {
 			msg = fmt.Sprintf("%s: median %s%s (%s – %s)", c.Metric, formatMetric(c.Metric, m), launches(g, len(xs)),
@@ -460,7 +491,8 @@ func findingChecks(cur *Collector, runs []*analysis.RunVerdict, p Policy) []Chec
 		for _, rule := range SortedRules(g.findings) {
 			t := g.findings[rule]
 			f := t.Finding
-			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Message: f.Message + on(t), Source: source(g.First), Finding: &f, Locations: f.Locations}
+			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Message: f.Message + on(t), Source: source(g.First), Finding: &f, Locations: f.Locations,
+				Measure: shareMeasure(cur, g, p)}
 			// Stored verdicts made before a suppression was configured.
 			if reason, sup := p.Selector.Suppressed(rule, g.First.K); sup {
 				ch.Status, ch.Message = Suppressed, ch.Message+" (suppressed: "+reason+")"
@@ -506,9 +538,14 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 					worse = math.Inf(1)
 				}
 			}
-			ch := Check{Kernel: g.Name, Kind: KindRegression, Name: m, Source: source(g.First)}
+			ch := Check{Kernel: g.Name, Kind: KindRegression, Name: m, Source: source(g.First), Measure: newMeasure(m)}
+			ch.Measure.Old, ch.Measure.New, ch.Measure.Delta, ch.Measure.Threshold = mb, mc, stats.Rel(mb, mc), maxReg
 			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(stats.Rel(mb, mc), 0)*100)
 			c := CompareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
+			ch.Measure.Test = string(c.Method)
+			if c.Method == stats.Launches || c.Method == stats.History {
+				ch.Measure.P = c.P
+			}
 			switch c.Method {
 			case stats.Launches:
 				msg += fmt.Sprintf(", Mann-Whitney U %s over %d and %d launches", formatP(c.P), len(xb), len(xc))
@@ -535,7 +572,7 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 				continue
 			}
 			f := now[r]
-			ch := Check{Kernel: g.Name, Kind: KindNewFinding, Name: r, Source: source(g.First), Finding: &f, Locations: f.Locations,
+			ch := Check{Kernel: g.Name, Kind: KindNewFinding, Name: r, Source: source(g.First), Finding: &f, Locations: f.Locations, Measure: shareMeasure(cur, g, p),
 				Message: "new since the baseline: " + f.Message}
 			if reason, ok := sel.Suppressed(r, g.First.K); ok {
 				ch.Status, ch.Message = Suppressed, ch.Message+" (suppressed: "+reason+")"
@@ -550,6 +587,14 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 		}
 	}
 	return out
+}
+
+// shareMeasure is a finding check's numbers: the group's share of the
+// capture's kernel time against --min-share.
+func shareMeasure(cur *Collector, g *Group, p Policy) *Measure {
+	m := newMeasure("share")
+	m.Unit, m.New, m.Op, m.Threshold = "fraction", cur.Share(g), ">=", p.MinShare
+	return m
 }
 
 // fmtShare prints a share of the capture: 0.04%, <0.01%.

@@ -65,8 +65,30 @@ func baselineText(b *gate.Baseline) string {
 	return fmt.Sprintf("baseline: run %d", b.Run)
 }
 
-// JSONCheck is the JSON form of one gate check (the contract of gate
-// --format json).
+// GateSchemaVersion is the version of gate --format json's contract
+// (docs/gate.schema.json): raised when a field changes meaning or goes.
+const GateSchemaVersion = 1
+
+// JSONGate is gate --format json: the verdict, the baseline compared with
+// and every check.
+type JSONGate struct {
+	SchemaVersion int           `json:"schema_version"`
+	Passed        bool          `json:"passed"`
+	Failed        int           `json:"failed"`
+	Baseline      *JSONBaseline `json:"baseline,omitempty"`
+	Checks        []JSONCheck   `json:"checks"`
+}
+
+// JSONBaseline is the stored run a gate compared with, or why there was
+// none (missing, under --missing-baseline pass).
+type JSONBaseline struct {
+	Run     int64             `json:"run,omitempty"`
+	Labels  map[string]string `json:"labels,omitempty"`
+	Program string            `json:"program,omitempty"`
+	Missing string            `json:"missing,omitempty"`
+}
+
+// JSONCheck is the JSON form of one gate check.
 type JSONCheck struct {
 	Kernel  string      `json:"kernel"`
 	Launch  string      `json:"launch,omitempty"`
@@ -75,19 +97,34 @@ type JSONCheck struct {
 	Status  gate.Status `json:"status"`
 	Message string      `json:"message"`
 	Source  string      `json:"source,omitempty"`
+	// The numbers compared, where the check compared numbers.
+	Metric    string   `json:"metric,omitempty"`
+	Unit      string   `json:"unit,omitempty"`
+	Old       *float64 `json:"old,omitempty"`
+	New       *float64 `json:"new,omitempty"`
+	Delta     *float64 `json:"delta,omitempty"`
+	Op        string   `json:"op,omitempty"`
+	Threshold *float64 `json:"threshold,omitempty"`
+	Test      string   `json:"test,omitempty"`
+	P         *float64 `json:"p,omitempty"`
 }
 
-// gateJSON writes {"passed", "failed", "checks"}.
+// gateJSON writes the JSONGate of r.
 func gateJSON(w io.Writer, r *gate.Result, opt Options) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	checks := make([]JSONCheck, 0, len(r.Checks))
-	for _, c := range r.Checks {
-		checks = append(checks, JSONCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: c.Kind, Name: c.Name, Status: c.Status, Message: c.Message, Source: c.Source})
+	enc.SetEscapeHTML(false) // "duration < 1ms", not "\u003c"
+	doc := JSONGate{SchemaVersion: GateSchemaVersion, Passed: r.Failed == 0, Failed: r.Failed, Checks: make([]JSONCheck, 0, len(r.Checks))}
+	if b := r.Baseline; b != nil {
+		doc.Baseline = &JSONBaseline{Run: b.Run, Labels: b.Labels, Program: b.Program, Missing: b.Missing}
 	}
-	return enc.Encode(struct {
-		Passed bool        `json:"passed"`
-		Failed int         `json:"failed"`
-		Checks []JSONCheck `json:"checks"`
-	}{r.Failed == 0, r.Failed, checks})
+	for _, c := range r.Checks {
+		j := JSONCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: c.Kind, Name: c.Name, Status: c.Status, Message: c.Message, Source: c.Source}
+		if m := c.Measure; m != nil {
+			j.Metric, j.Unit, j.Op, j.Test = m.Metric, m.Unit, string(m.Op), m.Test
+			j.Old, j.New, j.Delta, j.Threshold, j.P = ptr(m.Old), ptr(m.New), ptr(m.Delta), ptr(m.Threshold), ptr(m.P)
+		}
+		doc.Checks = append(doc.Checks, j)
+	}
+	return enc.Encode(doc)
 }
