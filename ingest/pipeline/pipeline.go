@@ -63,6 +63,10 @@ type Result struct {
 // (its run is one transaction, rolled back on an error); its digest is
 // computed beside that read, to find it stored already early, and must
 // equal the digest of what the read parsed.
+//
+// A cancelled ctx (Ctrl-C) stops the read at its next kernel, or the
+// checking read at its next page: the run being written is rolled back, and
+// the runs stored before it stay.
 func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*Result, error) {
 	if opt.Out == nil {
 		opt.Out = io.Discard
@@ -105,7 +109,7 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
 			continue
 		}
-		if runs[i], err = check(c, opt); err != nil {
+		if runs[i], err = check(ctx, c, opt); err != nil {
 			return nil, err
 		}
 	}
@@ -144,9 +148,12 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 
 // check reads a capture whole before anything is stored, each file into a
 // copy that the storing read then reads; it returns the capture's run.
-func check(c ingest.Capture, opt Options) (*profan.Run, error) {
+func check(ctx context.Context, c ingest.Capture, opt Options) (*profan.Run, error) {
 	var run *profan.Run
 	for _, f := range c.Pages {
+		if err := interrupted(ctx, f.Name()); err != nil {
+			return nil, err
+		}
 		r, err := f.Copy(ingest.Options{Format: opt.Format})
 		if err != nil {
 			return nil, err
@@ -157,7 +164,7 @@ func check(c ingest.Capture, opt Options) (*profan.Run, error) {
 		return run, nil
 	}
 	// The pages agree launch by launch: read them together.
-	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format}, func(*profan.Run, *profan.Kernel) error { return nil })
+	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format}, func(*profan.Run, *profan.Kernel) error { return interrupted(ctx, c.Name()) })
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +226,15 @@ func splitSeekable(paths []string, format string) (*ingest.SourcePages, []*inges
 
 var errStop = errors.New("stop")
 
+// interrupted is the error of a read whose context was cancelled (Ctrl-C),
+// nil while it is not.
+func interrupted(ctx context.Context, path string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: interrupted, not stored: %w", safe.Term(path), err)
+	}
+	return nil
+}
+
 // storeCapture streams one capture, already read once (first), into one
 // run. For the first export, which is not, digest waits for the digest
 // that is computed beside this read: the run is begun without it, and an
@@ -271,6 +287,11 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	var vw verdictdb.Writer
 	vs := analysis.NewStream(opt.Analysis, false)
 	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+		// Cancelled (Ctrl-C): stop at this kernel; the run's transaction
+		// is rolled back below.
+		if err := interrupted(ctx, path); err != nil {
+			return err
+		}
 		src.AttachRun(run, k)
 		attached = attached || len(k.Source) > 0
 		if id := stored.Load(); id != 0 {

@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -189,5 +191,46 @@ func TestChangedAfterCheck(t *testing.T) {
 	var errOut strings.Builder
 	if _, err := Ingest(ctx, db, []string{path}, Options{ErrOut: &errOut}); err != nil || !strings.Contains(errOut.String(), "already stored as run 2") {
 		t.Errorf("the checked export again: %v, %q; want it found stored as run 2", err, errOut.String())
+	}
+}
+
+// countdown is a context whose Err reports it cancelled after n calls, as
+// if Ctrl-C came in the middle of a read.
+type countdown struct {
+	context.Context
+	n atomic.Int64
+}
+
+func (c *countdown) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestCancel: an ingest cancelled before its first kernel, or in the middle
+// of a run, stores nothing of that run and says it was cancelled; so does
+// one cancelled while it checks a second export.
+func TestCancel(t *testing.T) {
+	first, second := "../../fixtures/pytorch/train.full.details.csv.gz", fx+"saxpy.details.csv"
+	for _, c := range []struct {
+		n     int64
+		files []string
+	}{{0, []string{first}}, {3, []string{first}}, {0, []string{first, second}}} {
+		t.Run(fmt.Sprint(c.n, len(c.files)), func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "runs.db")
+			ctx := &countdown{Context: context.Background()}
+			ctx.n.Store(c.n)
+			_, err := Ingest(ctx, db, c.files, Options{})
+			// Cancelled inside the store, the error is the store's.
+			if !errors.Is(err, context.Canceled) || c.n == 0 && !strings.Contains(err.Error(), "interrupted, not stored") {
+				t.Fatalf("got %v, want it interrupted", err)
+			}
+			if _, statErr := os.Stat(db); statErr == nil {
+				if k := countRuns(t, db); k != 0 {
+					t.Errorf("%d runs stored, want none", k)
+				}
+			}
+		})
 	}
 }

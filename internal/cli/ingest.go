@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/profan-dev/profan/ingest/pipeline"
@@ -18,6 +19,8 @@ type IngestOptions struct {
 	Input       string
 	Config      string
 	Verbose     bool
+
+	ctx context.Context // the command's: cancelled on Ctrl-C
 }
 
 // NewCmdIngest builds profan ingest.
@@ -43,6 +46,7 @@ first is written.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Verbose, _ = cmd.Flags().GetBool("verbose")
 			opts.Files = args
+			opts.ctx = cmd.Context()
 			if runF != nil {
 				return runF(opts)
 			}
@@ -66,7 +70,11 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := pipeline.Ingest(bg, dbPath(opts.DB, opts.IO), opts.Files, pipeline.Options{
+	ctx := opts.ctx
+	if ctx == nil {
+		ctx = bg
+	}
+	res, err := pipeline.Ingest(ctx, dbPath(opts.DB, opts.IO), opts.Files, pipeline.Options{
 		Labels: labels, Format: opts.Input, Analysis: st.Opt, Out: opts.IO.Out, ErrOut: opts.IO.ErrOut})
 	if res != nil {
 		// Notes and -v accounting once everything is stored: the first

@@ -31,6 +31,7 @@ ingest takes them; --device the GPU of exports that do not name it. Run-level
 findings (host transfers) stay as stored: the transfers are not stored.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context() // cancelled on Ctrl-C: the run being re-made is rolled back
 			st, err := loadSettings("all", nil, config, device, force)
 			if err != nil {
 				return err
@@ -41,21 +42,21 @@ findings (host transfers) stay as stored: the transfers are not stored.`,
 				return err
 			}
 			defer db.Close()
-			v, err := db.SchemaVersion(bg)
+			v, err := db.SchemaVersion(ctx)
 			if err != nil {
 				return err
 			}
 			fmt.Fprintf(io.Out, "%s: schema version %d\n", store.Display(path), v)
-			old, err := verdictdb.Older(bg, db)
+			old, err := verdictdb.Older(ctx, db)
 			if err != nil {
 				return err
 			}
 			for _, r := range old {
 				// A named GPU that the run contradicts stores nothing.
-				if _, err := verdictdb.Each(bg, db, r.ID, st.Opt, func(a *analysis.Kernel) error { return analysis.CheckDevice(st.Opt, a.Run, a.K) }); err != nil {
+				if _, err := verdictdb.Each(ctx, db, r.ID, st.Opt, func(a *analysis.Kernel) error { return analysis.CheckDevice(st.Opt, a.Run, a.K) }); err != nil {
 					return err
 				}
-				if err := verdictdb.Remake(bg, db, r.ID, st.Opt); err != nil {
+				if err := verdictdb.Remake(ctx, db, r.ID, st.Opt); err != nil {
 					return err
 				}
 				fmt.Fprintf(io.Out, "run %d: verdict made by an older profan (v%d) re-made and stored (v%d)\n", r.ID, r.Verdict, analysis.VerdictVersion)

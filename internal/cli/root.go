@@ -3,10 +3,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 	"runtime/debug"
 	"strings"
+	"syscall"
 
 	"github.com/profan-dev/profan/internal/safe"
 
@@ -105,7 +109,13 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 func Main(args []string, io *IOStreams) ExitCode {
 	root := NewRoot(io)
 	root.SetArgs(args)
-	cmd, err := root.ExecuteC()
+	// Ctrl-C (or TERM) cancels the command's context: an ingest stops at
+	// its next kernel and rolls back the run it was writing. A second one
+	// ends the process at once.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	context.AfterFunc(ctx, stop)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err != nil {
 		var flagErr *FlagError
 		var gate *GateFailedError
