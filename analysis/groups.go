@@ -43,6 +43,10 @@ type Group struct {
 	Findings []GroupFinding
 
 	findings map[string]*GroupFinding
+	// What the application evidence reads of the launch order (see
+	// Fusion and Attention).
+	fuseSaved, fuseForward, attnScores, attnProducts float64
+	fuseLaunches                                     int
 }
 
 // Launch is one launch of a group, as a report lists it.
@@ -123,12 +127,17 @@ const MaxConfigs = 16
 // are kept only when KeepIDs is set.
 type Grouper struct {
 	KeepIDs bool
-	groups  map[string]*Group
-	order   []*Group
-	total   float64
-	n       int
-	procs   map[string]bool
-	devices map[int]bool
+	// Recommender gives the application recommendations (nil: none).
+	Recommender Recommender
+	groups      map[string]*Group
+	order       []*Group
+	total       float64
+	n           int
+	procs       map[string]bool
+	devices     map[int]bool
+	// tracks follow each run's launch order for the application
+	// evidence (fusable chains, hand-written attention).
+	tracks map[*profan.Run]*appTrack
 }
 
 // NewGrouper returns an empty grouper.
@@ -156,7 +165,10 @@ func (gr *Grouper) Reps() []*Kernel {
 // App reads the groups by cause: time by category, recommendations,
 // scope notes.
 func (gr *Grouper) App() *App {
-	return Summarize(gr.Groups(), gr.total, len(gr.procs), len(gr.devices))
+	for _, t := range gr.tracks {
+		t.close()
+	}
+	return summarize(&AppEvidence{Groups: gr.Groups(), Total: gr.total}, len(gr.procs), len(gr.devices), gr.Recommender)
 }
 
 // Total is the capture's kernel time: the sum of the known durations.
@@ -210,6 +222,9 @@ func (gr *Grouper) Add(a *Kernel) {
 		}
 		g.Timed += n
 		gr.total += d * float64(n)
+		if n == 1 {
+			gr.track(a.Run).follow(g, d)
+		}
 		if math.IsNaN(g.Min) || lo < g.Min {
 			g.Min = lo
 		}
@@ -258,6 +273,19 @@ func (gr *Grouper) Add(a *Kernel) {
 			gf.Launch, gf.Grid = k.ID, k.Grid
 		}
 	}
+}
+
+// track is run's launch-order track.
+func (gr *Grouper) track(run *profan.Run) *appTrack {
+	t := gr.tracks[run]
+	if t == nil {
+		if gr.tracks == nil {
+			gr.tracks = map[*profan.Run]*appTrack{}
+		}
+		t = &appTrack{}
+		gr.tracks[run] = t
+	}
+	return t
 }
 
 func (g *Group) addConfig(grid, block profan.Dim3, n int) {

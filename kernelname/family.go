@@ -115,7 +115,10 @@ var families = []family{
 	row("fmha", `fmha`, FlashAttention, Attention, CatAttention),
 	row("flashinfer", `flashinfer|batchdecodewithpagedkvcache|batchprefillwith|singledecodewithkvcache|singleprefillwith|variablelengthmergestates|mergestateskernel`, FlashInfer, Attention, CatAttention),
 	// cuDNN's layout conversions around NCHW convolutions.
-	row(FamCuDNNLayout, `nchwtonhwc|nhwctonchw|nhwcaddpadding|(engines_precompiled|cudnn)::converttensor|nchw2nhwc|nhwc2nchw`, CUDNN, Copy, CatLayout),
+	// cuDNN pads the channels of an NHWC input to a multiple of 8 for
+	// its tensor cores: in either layout, no conversion.
+	row("cudnn.padding", `nhwcaddpadding`, CUDNN, Copy, CatMemory),
+	row(FamCuDNNLayout, `nchwtonhwc|nhwctonchw|(engines_precompiled|cudnn)::converttensor|nchw2nhwc|nhwc2nchw`, CUDNN, Copy, CatLayout),
 	row("cudnn.workspace", `init_device_workspace_kernel|cask_cudnn::computeoffsets`, CUDNN, Fill, CatMemory),
 	// cuDNN's other precompiled engines (scaling a packed tensor by alpha).
 	row("cudnn.scale", `engines_precompiled::.*scale`, CUDNN, Elementwise, CatElementwise),
@@ -164,6 +167,9 @@ var families = []family{
 	row("torch.fuser-cast", `^fused__.*(autocast_to|_to_copy)`, ATen, Elementwise, CatCast),
 	atenRow("aten.loss", `classnllcriterion|nll_loss|cross_entropy|mse_kernel|mse_backward|smooth_l1|bce|binary_cross|kl_div|huber`, Other, CatReduction),
 	atenRow(FamAtenCast, `bfloat16_copy_kernel|float16_copy_kernel|float8_copy_kernel|_to_copy`, Elementwise, CatCast),
+	// masked_fill writes a value where a mask holds (attention's causal
+	// mask): element-wise work on its tensor, not a fill of it.
+	atenRow("aten.masked-fill", `masked_fill`, Elementwise, CatElementwise),
 	atenRow("aten.fill", `fillfunctor|fill_kernel|zero_kernel|memset`, Fill, CatMemory),
 	atenRow("aten.copy", `catarray|direct_copy_kernel|copy_kernel|gather_kernel|index_select|indexselect|scatter|index_put|embedding`, Copy, CatMemory),
 	atenRow("aten.reduce", `reduce_kernel|cub::|sort|scan_kernel|topk|argmax|cumsum|pool_|_pool|average_pool|reduce_`, Reduction, CatReduction),

@@ -15,7 +15,7 @@ const MaxRecommendationGroups = 4
 // app writes the application reading before the group table: scope notes,
 // time by category, recommendations ranked by estimated gain.
 func (t *textWriter) app(app *analysis.App) {
-	if len(app.Scope) == 0 && len(app.Categories) < 2 && len(app.Recommendations) == 0 {
+	if len(app.Scope) == 0 && len(app.Categories) < 2 && len(app.Recommendations) == 0 && len(app.InUse) == 0 {
 		return
 	}
 	for _, n := range app.Scope {
@@ -39,12 +39,24 @@ func (t *textWriter) app(app *analysis.App) {
 			if names := recGroups(r, MaxRecommendationGroups); names != "" {
 				fmt.Fprintf(t.w, "     %s\n", t.c("2", "acts on: "+names))
 			}
+			if r.Composes != "" {
+				fmt.Fprintf(t.w, "     %s\n", t.c("2", "composes "+r.Composes))
+			}
 		}
+	}
+	for _, u := range app.InUse {
+		fmt.Fprintf(t.w, "  %s %s\n", t.c("32", "in use:"), u.Message)
+	}
+	if n := len(app.Suppressed); n > 0 {
+		fmt.Fprintf(t.w, "  %d recommendation(s) suppressed by the config (%s)\n", n, app.Suppressed[0].Rule+": "+app.Suppressed[0].Reason)
 	}
 	t.w.WriteString("\n")
 }
 
 func recGain(r analysis.Recommendation) string {
+	if r.WallGain == r.WallGain {
+		return fmt.Sprintf("~%s of the wall time (%s)", metrics.ShareText(r.WallGain), r.Basis)
+	}
 	switch {
 	case r.Gain > 0:
 		return fmt.Sprintf("~%s (%s)", metrics.ShareText(r.Gain), r.Basis)
@@ -95,12 +107,24 @@ func categoryLimiter(c analysis.CategoryTime) string {
 
 // JSONRecommendation is one change by cause, ranked by estimated gain.
 type JSONRecommendation struct {
-	Rule    string   `json:"rule"`
-	Groups  []string `json:"groups"`
-	Gain    *float64 `json:"estimated_gain"` // share of the capture's kernel time
-	Message string   `json:"message"`
-	Fix     string   `json:"fix"`
-	Basis   string   `json:"basis"`
+	Rule   string   `json:"rule"`
+	Groups []string `json:"groups"`
+	Gain   *float64 `json:"estimated_gain"` // share of the capture's kernel time
+	// WallGain is the share of the step's wall time saved, for changes
+	// priced in wall time.
+	WallGain *float64 `json:"estimated_wall_gain,omitempty"`
+	Message  string   `json:"message"`
+	Fix      string   `json:"fix"`
+	Basis    string   `json:"basis"`
+	Composes string   `json:"composes,omitempty"`
+	// Reason is a suppressed recommendation's suppression reason.
+	Reason string `json:"reason,omitempty"`
+}
+
+// JSONLeverInUse is a change the capture shows already made.
+type JSONLeverInUse struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
 }
 
 // ToJSONApp converts the application reading.
@@ -119,11 +143,33 @@ func ToJSONApp(app *analysis.App) ([]JSONCategory, []JSONRecommendation) {
 	}
 	recs := make([]JSONRecommendation, 0, len(app.Recommendations))
 	for _, r := range app.Recommendations {
-		jr := JSONRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis}
-		for _, g := range r.Groups {
-			jr.Groups = append(jr.Groups, g.Name)
-		}
-		recs = append(recs, jr)
+		recs = append(recs, toJSONRecommendation(r, ""))
 	}
 	return cats, recs
+}
+
+func toJSONRecommendation(r analysis.Recommendation, reason string) JSONRecommendation {
+	jr := JSONRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
+		Composes: r.Composes, Reason: reason}
+	if r.WallGain == r.WallGain {
+		jr.WallGain = ptr(r.WallGain)
+	}
+	for _, g := range r.Groups {
+		jr.Groups = append(jr.Groups, g.Name)
+	}
+	return jr
+}
+
+// ToJSONAdvice converts the levers in use and the suppressed
+// recommendations.
+func ToJSONAdvice(app *analysis.App) ([]JSONLeverInUse, []JSONRecommendation) {
+	inUse := make([]JSONLeverInUse, 0, len(app.InUse))
+	for _, u := range app.InUse {
+		inUse = append(inUse, JSONLeverInUse{Rule: u.Rule, Message: u.Message})
+	}
+	sup := make([]JSONRecommendation, 0, len(app.Suppressed))
+	for _, s := range app.Suppressed {
+		sup = append(sup, toJSONRecommendation(s.Recommendation, s.Reason))
+	}
+	return inUse, sup
 }

@@ -41,7 +41,7 @@ type JSONMissing struct {
 }
 
 func newJSON(w io.Writer, opt Options) *jsonWriter {
-	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{}, groups: analysis.NewGrouper(true),
+	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{}, groups: opt.grouper(true),
 		launches: opt.Launches, skipped: map[*profan.Run][]string{}, seen: map[*profan.Run]map[string]bool{}}
 }
 
@@ -237,6 +237,21 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	}
 	j.w.WriteString(",\n\"recommendations\": ")
 	j.w.Write(rb)
+	inUse, sup := ToJSONAdvice(app)
+	ub, err := json.Marshal(inUse)
+	if err != nil {
+		return err
+	}
+	j.w.WriteString(",\n\"levers_in_use\": ")
+	j.w.Write(ub)
+	if len(sup) > 0 {
+		sb, err := json.Marshal(sup)
+		if err != nil {
+			return err
+		}
+		j.w.WriteString(",\n\"suppressed_recommendations\": ")
+		j.w.Write(sb)
+	}
 	j.w.WriteString(",\n\"runs\": ")
 	// Runs appear in the order of their first kernel; runs without kernels
 	// follow.

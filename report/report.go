@@ -12,6 +12,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/rules"
 )
 
 // Writer receives analysed kernels one at a time.
@@ -36,6 +37,20 @@ type Options struct {
 	Version string
 	// Title heads formats that have one (HTML).
 	Title string
+	// Recommender gives the application recommendations (the selected
+	// application rules); nil: every rule with the default thresholds.
+	Recommender analysis.Recommender
+}
+
+// grouper returns a grouper that recommends with opt's rules.
+func (opt Options) grouper(keepIDs bool) *analysis.Grouper {
+	gr := analysis.NewGrouper(keepIDs)
+	gr.Recommender = opt.Recommender
+	if gr.Recommender == nil {
+		e, _ := rules.NewEngine("")
+		gr.Recommender = e
+	}
+	return gr
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -27,7 +27,7 @@ type textWriter struct {
 }
 
 func newText(w io.Writer, opt Options) *textWriter {
-	return &textWriter{w: bufio.NewWriterSize(w, 64<<10), opt: opt, groups: analysis.NewGrouper(false)}
+	return &textWriter{w: bufio.NewWriterSize(w, 64<<10), opt: opt, groups: opt.grouper(false)}
 }
 
 func (t *textWriter) c(code, s string) string {

@@ -2,3 +2,7 @@ package rules
 
 // TraceReads makes e call f with every canonical metric a rule reads.
 func (e *Engine) TraceReads(f func(rule, metric string)) { e.trace = f }
+
+// TraceAppReads makes e call f with every evidence set and metric an
+// application rule reads.
+func (e *Engine) TraceAppReads(f func(rule, set string)) { e.appTrace = f }

@@ -41,6 +41,11 @@ type Rule struct {
 	// CheckRun, for run-level rules (host transfers), reports findings on
 	// the run as a whole; Requires is then ignored.
 	CheckRun func(p *RunPass)
+	// CheckApp, for application rules (a framework lever: TF32, autocast,
+	// torch.compile, CUDA graphs), recommends a change to the capture as
+	// a whole; Requires and Optional then name evidence sets
+	// (analysis.AppEvidenceSets), not metrics.
+	CheckApp func(p *AppPass)
 }
 
 // All is the registry, in documentation order.
@@ -61,6 +66,19 @@ var All = []*Rule{
 	ComputeBound,
 	LatencyBound,
 	TensorCoresUnused,
+	// Application rules, ranked by gain in the report whatever their
+	// order here.
+	TF32,
+	BF16Autocast,
+	BF16Weights,
+	SDPA,
+	TorchCompile,
+	StaticKVCache,
+	ChannelsLast,
+	FusedOptimizer,
+	CUDNNBenchmark,
+	CUDAGraphs,
+	LargerBatch,
 }
 
 // causes sorts the rules by the limit their findings are about.
@@ -126,6 +144,17 @@ type Thresholds struct {
 	// Bound: speed-of-light percentage under which neither memory nor
 	// compute is the limit (ncu uses 60 %).
 	Bound float64 `toml:"bound" json:"bound"`
+	// TinyLaunch (seconds): kernels shorter than this do too little work
+	// per launch (larger-batch).
+	TinyLaunch float64 `toml:"tiny_launch" json:"tiny_launch"`
+	// HostLaunch (seconds) is the host's cost of one eager launch, used
+	// where the export holds no timeline to estimate the host's time: 12
+	// µs, the wall time per launch of a launch-bound decoding step
+	// (fixtures/timeline/decode_sync: 67.9 ms for 5,664 launches).
+	HostLaunch float64 `toml:"host_launch" json:"host_launch"`
+	// GPUBusy is the share of the wall time the GPU is busy at or above
+	// which a step is GPU-bound: no CUDA-graphs advice.
+	GPUBusy float64 `toml:"gpu_busy" json:"gpu_busy"`
 }
 
 // DefaultThresholds are the defaults, documented in docs/reference.md.
@@ -133,6 +162,7 @@ var DefaultThresholds = Thresholds{
 	Excess: 1.25, MinTrafficShare: 0.05, BankConflictWays: 1.5, CacheReuse: 8,
 	BranchEfficiency: 90, WarpEfficiency: 80, TailWaste: 0.25, OccupancyGap: 0.6,
 	MemcpyShare: 0.05, Bound: 60, MinGain: 0.01,
+	TinyLaunch: 10e-6, HostLaunch: 12e-6, GPUBusy: 0.9,
 }
 
 // Pass is one rule's look at one kernel.
@@ -273,8 +303,10 @@ type Engine struct {
 	Sel *Selector
 	T   Thresholds
 	// trace, when set, sees every canonical metric each rule reads (a
-	// test's hook: a rule's Requires and Optional say what it reads).
-	trace func(rule, metric string)
+	// test's hook: a rule's Requires and Optional say what it reads);
+	// appTrace every evidence set each application rule reads.
+	trace    func(rule, metric string)
+	appTrace func(rule, set string)
 }
 
 // NewEngine selects rules by a --checks spec with the default thresholds.

@@ -8,7 +8,7 @@ import (
 	"github.com/profan-dev/profan/rules/rulestest"
 )
 
-var idRE = regexp.MustCompile(`^[a-z]+(-[a-z0-9]+)*$`)
+var idRE = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
 
 // TestValidate checks the registry the way analysis.Validate does: unique
 // kebab-case IDs, documentation, and a check.
@@ -25,11 +25,20 @@ func TestValidate(t *testing.T) {
 		if r.Title == "" || r.Text == "" || r.Before == "" || r.After == "" {
 			t.Errorf("%s: missing title, text or before/after example", r.ID)
 		}
-		if (r.Check == nil) == (r.CheckRun == nil) {
-			t.Errorf("%s: needs exactly one of Check and CheckRun", r.ID)
+		n := 0
+		for _, set := range []bool{r.Check != nil, r.CheckRun != nil, r.CheckApp != nil} {
+			if set {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s: needs exactly one of Check, CheckRun and CheckApp", r.ID)
 		}
 		if r.Check != nil && len(r.Requires) == 0 {
 			t.Errorf("%s: a kernel rule must say which metrics it requires", r.ID)
+		}
+		if r.CheckApp != nil && len(r.Requires) == 0 {
+			t.Errorf("%s: an application rule must say which evidence it requires", r.ID)
 		}
 	}
 	// The IDs the issue tracker promised users, which must never change.

@@ -156,6 +156,31 @@ func (s *Selector) Rules() []*Rule {
 	return out
 }
 
+// SuppressedApp returns the reason when a recommendation of application
+// rule id is suppressed: by a suppression without a kernel, or by one
+// whose kernel pattern matches every kernel the recommendation acts on.
+func (s *Selector) SuppressedApp(id string, kernels []string) (string, bool) {
+	if s == nil {
+		return "", false
+	}
+	for _, sp := range s.sups {
+		if !matchRule(sp.Rule, id) {
+			continue
+		}
+		if sp.re == nil {
+			return sp.Reason, true
+		}
+		all := len(kernels) > 0
+		for _, k := range kernels {
+			all = all && sp.re.MatchString(k)
+		}
+		if all {
+			return sp.Reason, true
+		}
+	}
+	return "", false
+}
+
 // Suppressed returns the reason when a finding of rule id on kernel k (nil
 // for run-level findings: only suppressions without a kernel apply) is
 // suppressed.

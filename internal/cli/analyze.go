@@ -77,13 +77,14 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	w, err := report.New(opts.Format, opts.IO.Out, report.Options{Color: opts.IO.Color && opts.Format == "text", Verbose: opts.Verbose, Top: opts.Top, Launches: opts.Launches})
-	if err != nil {
-		return formatError(opts.Format, report.KernelFormats()...)
-	}
 	st, err := loadSettings(opts.Checks, nil, opts.Config, opts.Device, opts.Force)
 	if err != nil {
 		return err
+	}
+	w, err := report.New(opts.Format, opts.IO.Out, report.Options{Color: opts.IO.Color && opts.Format == "text", Verbose: opts.Verbose, Top: opts.Top, Launches: opts.Launches,
+		Recommender: st.Engine()})
+	if err != nil {
+		return formatError(opts.Format, report.KernelFormats()...)
 	}
 	// Parsing runs on one goroutine, analysis and output on another; each
 	// kernel's verdict is written as soon as it is made.

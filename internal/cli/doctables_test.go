@@ -17,6 +17,9 @@ func RuleTable() string {
 		if r.CheckRun != nil {
 			needs = "host transfers (nvprof gpu-trace, API summary)"
 		}
+		if r.CheckApp != nil {
+			needs = "a capture's kernels: " + needs
+		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Severity, r.Title, needs)
 	}
 	return b.String()

@@ -53,7 +53,9 @@ func NewCmdExplain(io *IOStreams) *cobra.Command {
 func RuleDoc(r *rules.Rule) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\nseverity: %s\n", r.ID, r.Title, r.Severity)
-	if len(r.Requires) > 0 {
+	if r.CheckApp != nil {
+		fmt.Fprintf(&b, "application rule: reads the capture's %s\n", strings.ReplaceAll(strings.Join(append(append([]string(nil), r.Requires...), r.Optional...), ", "), "|", " or "))
+	} else if len(r.Requires) > 0 {
 		fmt.Fprintf(&b, "needs: %s\n", strings.ReplaceAll(strings.Join(r.Requires, ", "), "|", " or "))
 	} else {
 		b.WriteString("needs: host transfer rows (nvprof gpu-trace or API summary)\n")

@@ -57,6 +57,11 @@ func newSettings(cfg *Config, checks string, failOn []string, device string, for
 	return s, nil
 }
 
+// Engine is the rules engine of the settings: the kernel, run and
+// application rules --checks selected, with the config's thresholds and
+// suppressions.
+func (s *settings) Engine() *rules.Engine { return s.Opt.Rules.(*rules.Engine) }
+
 // deviceFlags adds --device and --device-force, the same on every
 // command that reads exports.
 func deviceFlags(fs *pflag.FlagSet, device *string, force *bool) {

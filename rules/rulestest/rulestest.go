@@ -120,14 +120,52 @@ func ReadWant(path string) (inputs []string, wants []*Want, err error) {
 	return inputs, wants, sc.Err()
 }
 
-// Run checks one expectation file.
+// Advice reads the inputs as one application capture with every rule and
+// returns its recommendations, as kernel "app" (the message, " | fix: "
+// and the fix), and the levers it found in use, as kernel "in-use".
+func Advice(inputs []string) ([]Got, error) {
+	eng, err := rules.NewEngine("all")
+	if err != nil {
+		return nil, err
+	}
+	gr := analysis.NewGrouper(false)
+	gr.Recommender = eng
+	if _, err := ingest.ReadFiles(inputs, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		gr.Add(analysis.Analyze(run, k, analysis.Options{}))
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	app := gr.App()
+	var out []Got
+	for _, r := range app.Recommendations {
+		out = append(out, Got{Kernel: "app", Rule: r.Rule, Text: r.Message + " | fix: " + r.Fix})
+	}
+	for _, u := range app.InUse {
+		out = append(out, Got{Kernel: "in-use", Rule: u.Rule, Text: u.Message})
+	}
+	return out, nil
+}
+
+// Run checks one expectation file of kernel and run findings.
 func Run(t *testing.T, wantPath string) {
+	t.Helper()
+	check(t, wantPath, Findings)
+}
+
+// RunApp checks one expectation file of application advice (Advice).
+func RunApp(t *testing.T, wantPath string) {
+	t.Helper()
+	check(t, wantPath, Advice)
+}
+
+func check(t *testing.T, wantPath string, read func([]string) ([]Got, error)) {
 	t.Helper()
 	inputs, wants, err := ReadWant(wantPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Findings(inputs)
+	got, err := read(inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
