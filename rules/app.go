@@ -209,7 +209,7 @@ func (p *AppPass) Value(g *analysis.Group, name string) (float64, bool) {
 // bytes (1: unchanged; 0.5: 16-bit operands): the kernel's compute share
 // of the FMA peak (compute_throughput_pct; 1 when the export lacks it, so
 // the gain reads "up to") over the new rate, bounded below by its DRAM
-// traffic at 85% of peak.
+// traffic at DRAM's ceiling.
 func (p *AppPass) mathRest(g *analysis.Group, speedup, bytes float64) float64 {
 	c := 1.0
 	if v, ok := p.Value(g, "compute_throughput_pct"); ok {
@@ -217,19 +217,15 @@ func (p *AppPass) mathRest(g *analysis.Group, speedup, bytes float64) float64 {
 	}
 	rest := c / (tf32Efficiency * speedup)
 	if m, ok := p.Value(g, "dram_utilization"); ok {
-		rest = math.Max(rest, bytes*m/100/0.85)
+		rest = math.Max(rest, bytes*m/100/ceiling[analysis.LimitDRAM])
 	}
 	return clamp01(rest)
 }
 
-// tensorRates are the capture's GPU's TF32 tensor-core rate over its FP32
-// FMA rate (0 where no figure applies) and whether it takes bf16.
-func (p *AppPass) tensorRates() (tf32 float64, bf16 bool) {
+// tensorRates are the capture's GPU's dense TF32 and bf16 tensor-core
+// peaks over its FP32 FMA peak (the GPU table's rates); 0 where the table
+// has none.
+func (p *AppPass) tensorRates() (tf32, bf16 float64) {
 	tc := gpumodel.TensorCoresOf(p.ev.CC())
-	return tc.TF32Ratio, tc.Has("bf16")
+	return tc.Rates["tf32"], tc.Rates["bf16"]
 }
-
-// bf16OverTF32 is the bf16 tensor-core rate over the TF32 one: twice on
-// every part that has both (A100, H100, B200: 312 over 156, 989 over 495
-// dense TFLOP/s).
-const bf16OverTF32 = 2

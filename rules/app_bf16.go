@@ -46,14 +46,14 @@ loss.backward()`,
 			return
 		}
 		ratio, bf16 := p.tensorRates()
-		if !bf16 || ratio == 0 {
+		if bf16 == 0 || ratio == 0 {
 			return
 		}
 		saves := map[*analysis.Group]float64{}
 		for _, g := range fp32 {
-			saves[g] = 1 - p.mathRest(g, ratio*bf16OverTF32, 0.5)
+			saves[g] = 1 - p.mathRest(g, bf16, 0.5)
 		}
-		saving(saves, 1-1.0/bf16OverTF32, tf32...)
+		saving(saves, 1-ratio/bf16, tf32...)
 		var parts []string
 		if len(fp32) > 0 {
 			parts = append(parts, fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.Total())))
@@ -63,7 +63,7 @@ loss.backward()`,
 		}
 		msg := strings.Join(parts, "; ")
 		fix := `run the forward pass and the loss under torch.autocast("cuda", dtype=torch.bfloat16): the GEMMs and convolutions move to bf16 tensor cores`
-		basis := fmt.Sprintf("bf16 tensor cores at %.1f× the FP32 FMA rate (%.0f%% of it reached, bounded by half each kernel's DRAM traffic) and 2× the TF32 rate", ratio*bf16OverTF32, 100*tf32Efficiency)
+		basis := fmt.Sprintf("bf16 tensor cores at %.1f× the FP32 FMA rate (%.0f%% of it reached, bounded by half each kernel's DRAM traffic) and %.0f× the TF32 rate", bf16, 100*tf32Efficiency, bf16/ratio)
 		gain := gainOf(saves, p.Total())
 		cost := 0.0
 		if bn := p.Kernels("batchnorm-cudnn"); len(bn) > 0 {
@@ -133,11 +133,11 @@ logits = model(tokens)`,
 		}
 		ratio, bf16 := p.tensorRates()
 		saves := saving(nil, 0.5, mem...)
-		if bf16 && ratio > 0 {
+		if bf16 > 0 && ratio > 0 {
 			for _, g := range rate {
-				saves[g] = 1 - p.mathRest(g, ratio*bf16OverTF32, 0.5)
+				saves[g] = 1 - p.mathRest(g, bf16, 0.5)
 			}
-			saving(saves, 1-1.0/bf16OverTF32, tf32...)
+			saving(saves, 1-ratio/bf16, tf32...)
 		}
 		var parts []string
 		if len(mem) > 0 {
