@@ -46,14 +46,10 @@ loss.backward()`,
 			return
 		}
 		ratio, bf16 := p.tensorRates()
-		if bf16 == 0 || ratio == 0 {
+		saves := p.bf16Saves(nil, fp32, tf32)
+		if saves == nil {
 			return
 		}
-		saves := map[*analysis.Group]float64{}
-		for _, g := range fp32 {
-			saves[g] = 1 - p.mathRest(g, bf16, 0.5)
-		}
-		saving(saves, 1-ratio/bf16, tf32...)
 		var parts []string
 		if len(fp32) > 0 {
 			parts = append(parts, fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.Total())))
@@ -131,13 +127,9 @@ logits = model(tokens)`,
 			p.InUse("already 16-bit weights: %d GEMM kernels run bf16 or fp16 (%s of the time)", len(half), pct(th/p.Total()))
 			return
 		}
-		ratio, bf16 := p.tensorRates()
-		saves := saving(nil, 0.5, mem...)
-		if bf16 > 0 && ratio > 0 {
-			for _, g := range rate {
-				saves[g] = 1 - p.mathRest(g, bf16, 0.5)
-			}
-			saving(saves, 1-ratio/bf16, tf32...)
+		saves := p.bf16Saves(saving(nil, 0.5, mem...), rate, tf32)
+		if saves == nil {
+			saves = saving(nil, 0.5, mem...)
 		}
 		var parts []string
 		if len(mem) > 0 {
@@ -160,4 +152,22 @@ func (p *AppPass) memoryBound(g *analysis.Group) bool {
 	m, ok := p.Value(g, "dram_utilization")
 	c, ok2 := p.Value(g, "compute_throughput_pct")
 	return ok && ok2 && m > c
+}
+
+// bf16Saves adds to saves what bf16 saves of FP32 GEMMs (their time at the
+// bf16 tensor-core rate, bounded by half their DRAM traffic) and of TF32
+// ones (the TF32 over the bf16 rate); nil where the GPU table has no
+// rates for the capture's GPU.
+func (p *AppPass) bf16Saves(saves map[*analysis.Group]float64, fp32, tf32 []*analysis.Group) map[*analysis.Group]float64 {
+	ratio, bf16 := p.tensorRates()
+	if bf16 == 0 || ratio == 0 {
+		return nil
+	}
+	if saves == nil {
+		saves = map[*analysis.Group]float64{}
+	}
+	for _, g := range fp32 {
+		saves[g] = 1 - p.mathRest(g, bf16, 0.5)
+	}
+	return saving(saves, 1-ratio/bf16, tf32...)
 }

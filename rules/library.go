@@ -151,7 +151,11 @@ func shapeAdvice(info kernelname.Info) string {
 	case kernelname.Convolution:
 		return fmt.Sprintf("%s sized this grid from the tensor shapes: a larger batch, channel counts that are multiples of 8, channels_last memory format and torch.backends.cudnn.benchmark = True give it more work per launch", lib)
 	case kernelname.Fill:
-		return "this kernel writes zeros into gradients: optimizer.zero_grad(set_to_none=True) (the default since PyTorch 2.0) drops the gradients instead, and the kernel with them"
+		// A fill kernel is torch.zeros, fill_ or zero_: zero_grad's only
+		// where the step still passes set_to_none=False (the default
+		// since PyTorch 2.0 sets them to None), which its name cannot
+		// tell.
+		return "a fill: where it zeroes gradients (optimizer.zero_grad(set_to_none=False)), set_to_none=True drops them and the kernel with them; where it fills a tensor that is overwritten next (torch.zeros, fill_), torch.empty needs no kernel"
 	case kernelname.Optimizer:
 		return "the optimizer updates the parameters in several small kernels per step: a fused optimizer (torch.optim.AdamW(..., fused=True)) does it in one, and a CUDA graph removes the launch gaps"
 	case kernelname.Communication:

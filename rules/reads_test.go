@@ -58,34 +58,44 @@ func TestReadsDeclared(t *testing.T) {
 			continue
 		}
 		t.Run(r.ID, func(t *testing.T) {
-			declared := map[string]bool{}
-			for _, g := range r.Requires {
-				for _, n := range strings.Split(g, "|") {
-					declared[n] = true
-				}
-			}
-			for _, n := range r.Optional {
-				declared[n] = true
-			}
-			for n := range declared {
-				if _, ok := metrics.ByName(n); !ok {
-					t.Errorf("declares %q, which is no canonical metric", n)
-				}
-			}
-			var undeclared []string
-			for n := range read[r.ID] {
-				if !declared[n] {
-					undeclared = append(undeclared, n)
-				}
-			}
-			sort.Strings(undeclared)
-			if len(undeclared) > 0 {
-				t.Errorf("reads %s, which its Requires and Optional do not name", strings.Join(undeclared, ", "))
-			}
+			checkDeclared(t, r, read[r.ID], func(n string) bool {
+				_, ok := metrics.ByName(n)
+				return ok
+			})
 			if len(read[r.ID]) == 0 {
 				t.Errorf("ran on no fixture of the %d kernels", kernels)
 			}
 		})
+	}
+}
+
+// checkDeclared holds what rule r read to what its Requires and Optional
+// declare, and each declared name to known.
+func checkDeclared(t *testing.T, r *rules.Rule, read map[string]bool, known func(string) bool) {
+	t.Helper()
+	declared := map[string]bool{}
+	for _, g := range r.Requires {
+		for _, n := range strings.Split(g, "|") {
+			declared[n] = true
+		}
+	}
+	for _, n := range r.Optional {
+		declared[n] = true
+	}
+	for n := range declared {
+		if !known(n) {
+			t.Errorf("declares %q, which it cannot read", n)
+		}
+	}
+	var undeclared []string
+	for n := range read {
+		if !declared[n] {
+			undeclared = append(undeclared, n)
+		}
+	}
+	sort.Strings(undeclared)
+	if len(undeclared) > 0 {
+		t.Errorf("reads %s, which its Requires and Optional do not name", strings.Join(undeclared, ", "))
 	}
 }
 

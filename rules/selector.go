@@ -160,42 +160,32 @@ func (s *Selector) Rules() []*Rule {
 // rule id is suppressed: by a suppression without a kernel, or by one
 // whose kernel pattern matches every kernel the recommendation acts on.
 func (s *Selector) SuppressedApp(id string, kernels []string) (string, bool) {
-	if s == nil {
-		return "", false
-	}
-	for _, sp := range s.sups {
-		if !matchRule(sp.Rule, id) {
-			continue
-		}
-		if sp.re == nil {
-			return sp.Reason, true
-		}
+	return s.suppressedBy(id, func(re *regexp.Regexp) bool {
 		all := len(kernels) > 0
 		for _, k := range kernels {
-			all = all && sp.re.MatchString(k)
+			all = all && re.MatchString(k)
 		}
-		if all {
-			return sp.Reason, true
-		}
-	}
-	return "", false
+		return all
+	})
 }
 
 // Suppressed returns the reason when a finding of rule id on kernel k (nil
 // for run-level findings: only suppressions without a kernel apply) is
 // suppressed.
 func (s *Selector) Suppressed(id string, k *profan.Kernel) (string, bool) {
+	return s.suppressedBy(id, func(re *regexp.Regexp) bool {
+		return k != nil && (re.MatchString(k.Name) || re.MatchString(k.DisplayName()))
+	})
+}
+
+// suppressedBy returns the reason of the first suppression of rule id
+// that has no kernel pattern or whose pattern kernel accepts.
+func (s *Selector) suppressedBy(id string, kernel func(*regexp.Regexp) bool) (string, bool) {
 	if s == nil {
 		return "", false
 	}
 	for _, sp := range s.sups {
-		if !matchRule(sp.Rule, id) {
-			continue
-		}
-		if sp.re == nil {
-			return sp.Reason, true
-		}
-		if k != nil && (sp.re.MatchString(k.Name) || sp.re.MatchString(k.DisplayName())) {
+		if matchRule(sp.Rule, id) && (sp.re == nil || kernel(sp.re)) {
 			return sp.Reason, true
 		}
 	}
