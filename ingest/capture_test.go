@@ -189,3 +189,48 @@ func TestPagesDisagree(t *testing.T) {
 		})
 	}
 }
+
+// TestSourcePageOtherCapture: a source page carries no process, device or
+// launch ID, only its functions in launch order; one that does not list
+// the launches of the pages given, in their order, is refused at its line.
+func TestSourcePageOtherCapture(t *testing.T) {
+	dir := t.TempDir()
+	// The copy program's details page without its last four launches.
+	var fewer []string
+	for _, l := range readLines(t, "../fixtures/ncu/copy.import.details.csv") {
+		if id, _, _ := strings.Cut(l, ","); id == `"5"` || id == `"6"` || id == `"7"` || id == `"8"` {
+			continue
+		}
+		fewer = append(fewer, l)
+	}
+	short := filepath.Join(dir, "copy.details.csv")
+	if err := os.WriteFile(short, []byte(strings.Join(fewer, "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		files []string
+		want  string
+	}{
+		// An H100 capture's source page beside an H200 capture's details
+		// page: the source page's saxpy is its 42nd launch.
+		{"position", []string{"../fixtures/ncu/saxpy.details.csv", "../fixtures/calib/calib.source.cuda-sass.csv.gz"},
+			"saxpy.details.csv:6: launch 0 of saxpy(int, float, const float *, float *) would get the source of launch 41 (../fixtures/calib/calib.source.cuda-sass.csv.gz:10297, the 1st block of that function)"},
+		// An H200 source page beside an H100 details page of another program.
+		{"none", []string{"../fixtures/ncu-h100/transpose.import.details.csv", "../fixtures/ncu/copy.source.cuda-sass.csv"},
+			"copy.source.cuda-sass.csv:1: this source page matches no launch of the other exports given"},
+		{"fewer launches", []string{short, "../fixtures/ncu/copy.source.cuda-sass.csv"},
+			"this source block of strideCopy(float *, const float *, int) (launch 5 of the page) matches no launch of the other pages given, though 5 of the page's 9 blocks do"},
+		// Two views of one source page: the second lists launches none of
+		// the pages given has left.
+		{"two views", []string{"../fixtures/variants/variants.raw.csv.gz", "../fixtures/variants/variants.source.cuda-sass.csv.gz", "../fixtures/variants/variants.source.sass.csv.gz"},
+			"variants.source.sass.csv.gz:1: this source page matches no launch"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := ReadFiles(c.files, Options{}, func(*profan.Run, *profan.Kernel) error { return nil })
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want %q", err, c.want)
+			}
+		})
+	}
+}

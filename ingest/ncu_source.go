@@ -122,6 +122,7 @@ func (ncuSource) Parse(t *Table) error {
 			launches[d] = k.ID
 		}
 		sumSourceCounters(k)
+		k.Line = kLine
 		err := t.Kernel(k, line)
 		k = nil
 		return err

@@ -7,22 +7,25 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/safe"
 )
 
 // SourcePages holds the kernels of ncu source-page exports, so that they
 // can be attached to the same launches of a details or raw export of the
 // same report: the source page says which line, the details page how much.
 // A launch gets the source of the same function, in order: the n-th launch
-// of f in a details page gets the n-th block of f in the source page, and
-// an ID that differs, or a function with more launches on one page than on
-// the other, is reported.
+// of f in a details page gets the n-th block of f in the source page. A
+// source page carries no process, device or launch ID, only its functions
+// in launch order: a launch whose block has another position (ID), a
+// function with more launches on one page than on the other, are pages of
+// different captures and refused.
 type SourcePages struct {
 	byName map[string][]*profan.Kernel // function → its launches, in order
 	byBare map[string][]*profan.Kernel // function without template arguments → launches
 	runs   []*profan.Run
+	page   map[*profan.Kernel]*profan.Run // block → its source page
 	used   map[*profan.Kernel]bool
 	cursor map[*profan.Run]map[string]int
-	notes  []string
 }
 
 // NewSourcePages returns an empty index; Add fills it.
@@ -33,7 +36,7 @@ func (sp *SourcePages) Add(run *profan.Run) { sp.add(run) }
 
 func newSourcePages() *SourcePages {
 	return &SourcePages{byName: map[string][]*profan.Kernel{}, byBare: map[string][]*profan.Kernel{},
-		used: map[*profan.Kernel]bool{}, cursor: map[*profan.Run]map[string]int{}}
+		page: map[*profan.Kernel]*profan.Run{}, used: map[*profan.Kernel]bool{}, cursor: map[*profan.Run]map[string]int{}}
 }
 
 // SplitSourcePages reads the source-page exports among files and returns
@@ -97,6 +100,7 @@ func (sp *SourcePages) add(run *profan.Run) {
 		full, bare := sourceName(k.Name)
 		sp.byName[full] = append(sp.byName[full], k)
 		sp.byBare[bare] = append(sp.byBare[bare], k)
+		sp.page[k] = run
 	}
 }
 
@@ -104,10 +108,12 @@ func (sp *SourcePages) add(run *profan.Run) {
 // kernel-level totals the source page provides. Launches are taken in
 // order per function, the order kept per run: each details or raw page of
 // the report gets the source page's launches from the first (run nil:
-// across all the calls).
-func (sp *SourcePages) AttachRun(run *profan.Run, k *profan.Kernel) {
+// across all the calls). A launch whose function's blocks are used up, or
+// whose block is another launch's (its position on the source page is not
+// the launch's ID), is refused: the pages are of different captures.
+func (sp *SourcePages) AttachRun(run *profan.Run, k *profan.Kernel) error {
 	if sp == nil || len(k.Source) > 0 || len(sp.runs) == 0 {
-		return
+		return nil
 	}
 	full, bare := sourceName(k.Name)
 	key, q := "f"+full, sp.byName[full]
@@ -115,7 +121,7 @@ func (sp *SourcePages) AttachRun(run *profan.Run, k *profan.Kernel) {
 		key, q = "b"+bare, sp.byBare[bare]
 	}
 	if len(q) == 0 {
-		return
+		return nil
 	}
 	cur := sp.cursor[run]
 	if cur == nil {
@@ -125,43 +131,86 @@ func (sp *SourcePages) AttachRun(run *profan.Run, k *profan.Kernel) {
 	i := cur[key]
 	cur[key] = i + 1
 	if i >= len(q) {
-		if i == len(q) {
-			sp.note("%s: launch %s of %s has no source block left (the source page has %d launches of it)", runName(run), k.ID, k.Name, len(q))
-		}
-		return
+		return &SyntaxError{File: launchPage0(run), Line: k.Line, Msg: fmt.Sprintf(
+			"launch %s of %s has no block on the source page %s, which holds %d launches of it: pages of different captures? (the pages of one report hold the same launches)",
+			k.ID, shorten(k.Name, 60), safe.Term(sp.page[q[0]].Source), len(q))}
 	}
 	src := q[i]
 	if src.ID != k.ID {
-		sp.note("%s: launch %s of %s gets the source of the source page's launch %s (the %d-th of that function): IDs differ, pages of different reports?", runName(run), k.ID, k.Name, src.ID, i+1)
+		return &SyntaxError{File: launchPage0(run), Line: k.Line, Msg: fmt.Sprintf(
+			"launch %s of %s would get the source of launch %s (%s:%d, the %s block of that function): pages of different captures? (the pages of one report list the same launches in the same order)",
+			k.ID, shorten(k.Name, 60), src.ID, safe.Term(sp.page[src].Source), src.Line, ordinal(i+1))}
 	}
 	sp.used[src] = true
 	k.Source = src.Source
 	for _, m := range src.Metrics {
 		k.AddMetric(m)
 	}
+	return nil
 }
 
-func runName(run *profan.Run) string {
+// launchPage0 is the file of the launches of run: its first page (a
+// capture's launches are its first page's, with the others' counters).
+func launchPage0(run *profan.Run) string {
 	if run == nil {
 		return "details page"
 	}
-	return run.Source
+	first, _, _ := strings.Cut(run.Source, " + ")
+	return first
 }
 
-// note records a mismatch, at most 20 of them.
-func (sp *SourcePages) note(format string, args ...any) {
-	if len(sp.notes) < 20 {
-		sp.notes = append(sp.notes, fmt.Sprintf(format, args...))
+func ordinal(n int) string {
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+		return fmt.Sprintf("%dth", n)
+	case n%10 == 1:
+		return fmt.Sprintf("%dst", n)
+	case n%10 == 2:
+		return fmt.Sprintf("%dnd", n)
+	case n%10 == 3:
+		return fmt.Sprintf("%drd", n)
 	}
+	return fmt.Sprintf("%dth", n)
 }
 
-// Notes are the mismatches met while attaching.
-func (sp *SourcePages) Notes() []string {
+// Check refuses a source page some of whose blocks went to launches and
+// some to none: the launch pages given lack launches the source page has,
+// so they are not all of its report. (A source page that matched nothing
+// is Unused.)
+func (sp *SourcePages) Check() error {
 	if sp == nil {
 		return nil
 	}
-	return sp.notes
+	for _, r := range sp.runs {
+		used := 0
+		for _, k := range r.Kernels {
+			if sp.used[k] {
+				used++
+			}
+		}
+		if used == 0 || used == len(r.Kernels) {
+			continue
+		}
+		for _, k := range r.Kernels {
+			if !sp.used[k] {
+				return &SyntaxError{File: r.Source, Line: k.Line, Msg: fmt.Sprintf(
+					"this source block of %s (launch %s of the page) matches no launch of the other pages given, though %d of the page's %d blocks do: pages of different captures? (the pages of one report hold the same launches)",
+					shorten(k.Name, 60), k.ID, used, len(r.Kernels))}
+			}
+		}
+	}
+	return nil
 }
+
+func firstLine(run *profan.Run) int {
+	if len(run.Kernels) > 0 {
+		return run.Kernels[0].Line
+	}
+	return 0
+}
+
+// Any reports whether sp holds a source page.
+func (sp *SourcePages) Any() bool { return sp != nil && len(sp.runs) > 0 }
 
 // Unused returns the source-page runs whose kernels matched nothing, to be
 // analysed on their own.
@@ -222,10 +271,11 @@ loop:
 
 // ReadFiles reads exports one after another and hands every kernel to fn,
 // with the source-page records of the same launch attached: the source
-// pages among files are read first, and those whose kernels matched no
-// launch are handed over on their own at the end. Each file is opened and
-// read once. Mismatches between source and details pages are added to the
-// runs' messages as warnings. It returns the runs read, source pages last.
+// pages among files are read first; one whose kernels matched no launch
+// is handed over on its own at the end when no other export is given, else
+// refused, as source and launch pages that disagree are (see AttachRun and
+// Check). Each file is opened and read once. It returns the runs read,
+// source pages last.
 func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel) error) ([]*profan.Run, error) {
 	src, rest, err := SplitSources(files, opt)
 	if err != nil {
@@ -244,7 +294,9 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 	aside := digestsAside(rest)
 	read := map[string]*profan.Run{} // digest → the run read with it
 	attach := func(run *profan.Run, k *profan.Kernel) error {
-		src.AttachRun(run, k)
+		if err := src.AttachRun(run, k); err != nil {
+			return err
+		}
 		return fn(run, k)
 	}
 	pos := make(map[*File]int, len(rest))
@@ -281,12 +333,14 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 			read[run.Digest] = run
 		}
 	}
-	if notes := src.Notes(); len(notes) > 0 && len(runs) > 0 {
-		for _, n := range notes {
-			runs[0].Messages = append(runs[0].Messages, profan.Message{Level: profan.LevelWarning, Text: "source page: " + n})
-		}
+	if err := src.Check(); err != nil {
+		return nil, err
 	}
 	for _, run := range src.Unused() {
+		if len(runs) > 0 {
+			// Beside launch pages, a source page is one of their report's.
+			return nil, &SyntaxError{File: run.Source, Line: firstLine(run), Msg: "this source page matches no launch of the other exports given: a source page of another capture? (give it with the details or raw page of its report, or alone)"}
+		}
 		for _, k := range run.Kernels {
 			if err := fn(run, k); err != nil {
 				return nil, err

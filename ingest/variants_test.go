@@ -105,10 +105,11 @@ func TestSourcePagesInlinedHeaders(t *testing.T) {
 	}
 }
 
-// TestSourceMismatchReported: a source page holding fewer launches than the
-// details page attaches by name and order and says what it could not
-// attach, rather than attaching by position.
-func TestSourceMismatchReported(t *testing.T) {
+// TestSourceMismatchRefused: a source page holding fewer launches than the
+// details page attaches by name and order up to the first launch it has no
+// block for, which is refused at its line, rather than attached by
+// position or left without a word.
+func TestSourceMismatchRefused(t *testing.T) {
 	src, err := ReadFile("../fixtures/variants/variants.source.cuda-sass.csv.gz", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -120,16 +121,17 @@ func TestSourceMismatchReported(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range details.Kernels {
-		sp.AttachRun(details, k)
-	}
 	for i, k := range details.Kernels {
-		if got := len(k.Source) > 0; got != (i < 6) {
-			t.Errorf("launch %s: source attached %v", k.ID, got)
+		err := sp.AttachRun(details, k)
+		if i < 6 && (err != nil || len(k.Source) == 0) {
+			t.Errorf("launch %s: source attached %v, %v", k.ID, len(k.Source) > 0, err)
 		}
-	}
-	if n := len(sp.Notes()); n != 6 || !strings.Contains(sp.Notes()[0], "no source block left") {
-		t.Errorf("notes: %q", sp.Notes())
+		if i == 6 {
+			if err == nil || !strings.Contains(err.Error(), "launch 6 of") || !strings.Contains(err.Error(), "has no block on the source page") {
+				t.Errorf("launch 6: %v, want it refused", err)
+			}
+			break
+		}
 	}
 }
 

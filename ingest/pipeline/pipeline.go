@@ -42,11 +42,9 @@ type Options struct {
 	checked func()
 }
 
-// Result is what was read: the runs (with their messages and accounting)
-// and the notes of the source pages.
+// Result is what was read: the runs (with their messages and accounting).
 type Result struct {
-	Runs  []*profan.Run
-	Notes []string
+	Runs []*profan.Run
 }
 
 // Ingest stores each capture of paths as one run in the database at
@@ -54,7 +52,8 @@ type Result struct {
 // ingest.Captures). It opens the database (creating a SQLite file) only
 // once every capture but the first has been read whole: bad input stores
 // nothing. Source pages are attached to the kernels of the other exports;
-// a source page whose details page was not given is refused.
+// a source page whose details page was not given, or that does not match
+// the launches given, is refused: then every capture is checked first.
 //
 // Each file is read once: the read that checks a capture copies its files
 // aside, and the storing read reads the copy, so that a file rewritten
@@ -90,7 +89,7 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 	runs := make([]*profan.Run, len(captures))
 	var digest0 func() (string, error)
 	for i, c := range captures {
-		if i == 0 && len(c.Pages) == 1 {
+		if i == 0 && len(c.Pages) == 1 && !src.Any() {
 			// Its digest is computed beside the storing read.
 			f := c.Pages[0]
 			format := f.Format()
@@ -109,14 +108,15 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
 			continue
 		}
-		if runs[i], err = check(ctx, c, opt); err != nil {
+		if runs[i], err = check(ctx, c, src, opt); err != nil {
 			return nil, err
 		}
 	}
-	if len(captures) == 0 {
-		if unused := src.Unused(); len(unused) > 0 {
-			return nil, sourceAloneError(unused[0], false)
-		}
+	if unused := src.Unused(); len(unused) > 0 {
+		return nil, sourceAloneError(unused[0], len(captures) > 0)
+	}
+	if err := src.Check(); err != nil {
+		return nil, err
 	}
 	if opt.checked != nil {
 		opt.checked()
@@ -139,16 +139,13 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 			runs[0] = run
 		}
 	}
-	res := &Result{Runs: runs, Notes: src.Notes()}
-	if unused := src.Unused(); len(unused) > 0 {
-		return res, sourceAloneError(unused[0], len(captures) > 0)
-	}
-	return res, nil
+	return &Result{Runs: runs}, nil
 }
 
 // check reads a capture whole before anything is stored, each file into a
-// copy that the storing read then reads; it returns the capture's run.
-func check(ctx context.Context, c ingest.Capture, opt Options) (*profan.Run, error) {
+// copy that the storing read then reads, and matches its launches with
+// the source pages; it returns the capture's run.
+func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt Options) (*profan.Run, error) {
 	var run *profan.Run
 	for _, f := range c.Pages {
 		if err := interrupted(ctx, f.Name()); err != nil {
@@ -160,13 +157,23 @@ func check(ctx context.Context, c ingest.Capture, opt Options) (*profan.Run, err
 		}
 		run = r
 	}
-	if len(c.Pages) == 1 {
+	if len(c.Pages) == 1 && !src.Any() {
 		return run, nil
 	}
-	// The pages agree launch by launch: read them together.
-	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format}, func(*profan.Run, *profan.Kernel) error { return interrupted(ctx, c.Name()) })
+	// The pages agree launch by launch, and with the source pages: read
+	// them together.
+	digest := run.Digest
+	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format}, func(run *profan.Run, k *profan.Kernel) error {
+		if err := interrupted(ctx, c.Name()); err != nil {
+			return err
+		}
+		return src.AttachRun(run, k)
+	})
 	if err != nil {
 		return nil, err
+	}
+	if len(c.Pages) == 1 {
+		run.Digest = digest
 	}
 	for _, f := range c.Pages {
 		if err := f.Rewind(); err != nil {
@@ -183,7 +190,7 @@ func sourceAloneError(run *profan.Run, others bool) error {
 	msg := fmt.Sprintf("%s: a source page is stored with the details page of its report, not alone: give both, e.g. profan ingest details.csv %s",
 		safe.Term(run.Source), safe.Term(run.Source))
 	if others {
-		msg = fmt.Sprintf("%s: this source page matches no kernel of the other exports given (they are stored): give it with the details page of its report",
+		msg = fmt.Sprintf("%s: this source page matches no kernel of the other exports given (nothing stored): give it with the details page of its report",
 			safe.Term(run.Source))
 	}
 	return errors.New(msg)
@@ -292,7 +299,9 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 		if err := interrupted(ctx, path); err != nil {
 			return err
 		}
-		src.AttachRun(run, k)
+		if err := src.AttachRun(run, k); err != nil {
+			return err
+		}
 		attached = attached || len(k.Source) > 0
 		if id := stored.Load(); id != 0 {
 			return skipped(id)

@@ -110,8 +110,8 @@ func TestStoredAlready(t *testing.T) {
 
 // TestSourcePageAlone holds that a source page, which has no timing, is
 // never stored as a run of its own: alone it is refused before the
-// database is opened; with exports it matches nothing of, it is refused by
-// name.
+// database is opened; with exports it matches nothing of, or of another
+// capture, it is refused by name, and nothing is stored.
 func TestSourcePageAlone(t *testing.T) {
 	ctx := context.Background()
 	source := fx + "transpose.source.cuda-sass.csv"
@@ -127,8 +127,17 @@ func TestSourcePageAlone(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "this source page matches no kernel of the other exports given") {
 		t.Errorf("with another export: %v", err)
 	}
-	if n := countRuns(t, db); n != 1 {
-		t.Errorf("%d runs, want 1 (saxpy alone)", n)
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("with another export: the database was created (%v); bad input stores nothing", err)
+	}
+	// A source page of another capture beside a details page whose
+	// launches it names: refused, nothing stored.
+	_, err = Ingest(ctx, db, []string{fx + "saxpy.details.csv", "../../fixtures/calib/calib.source.cuda-sass.csv.gz"}, Options{})
+	if err == nil || !strings.Contains(err.Error(), "saxpy.details.csv:6: launch 0 of saxpy(int, float, const float *, float *) would get the source of launch 41") {
+		t.Errorf("source page of another capture: %v", err)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("source page of another capture: the database was created (%v)", err)
 	}
 }
 

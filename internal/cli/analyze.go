@@ -118,15 +118,13 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	return nil
 }
 
-// reportReading prints, on standard error, the warnings met while reading
-// (source pages that do not match their details page) and, with -v, what
-// was read of each export and which lines were skipped, by rule.
+// reportReading prints, on standard error, the notes met while reading
+// and, with -v, what was read of each export and which lines were
+// skipped, by rule.
 func reportReading(io *IOStreams, runs []*profan.Run, verbose bool) {
 	for _, run := range runs {
 		for _, m := range run.Messages {
 			switch {
-			case m.Level == profan.LevelWarning && strings.HasPrefix(m.Text, "source page: "):
-				fmt.Fprintf(io.ErrOut, "warning: %s\n", safe.Term(m.Text))
 			case m.Level == profan.LevelNote && m.Line > 0:
 				fmt.Fprintf(io.ErrOut, "%s:%d: note: %s\n", safe.Term(run.Source), m.Line, safe.Term(m.Text))
 			case m.Level == profan.LevelNote:

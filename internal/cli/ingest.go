@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/profan-dev/profan/ingest/pipeline"
 	"github.com/spf13/cobra"
@@ -80,9 +79,6 @@ func ingestRun(opts *IngestOptions) error {
 		// Notes and -v accounting once everything is stored: the first
 		// file's come from its storing read.
 		reportReading(opts.IO, res.Runs, opts.Verbose)
-		for _, n := range res.Notes {
-			fmt.Fprintf(opts.IO.ErrOut, "warning: source page: %s\n", n)
-		}
 	}
 	return err
 }
