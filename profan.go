@@ -22,12 +22,15 @@ const (
 	ToolNCU    = "ncu"
 	ToolNvprof = "nvprof"
 	ToolNsys   = "nsys"
+	// ToolTorch is the PyTorch profiler (torch.profiler, through Kineto):
+	// its Chrome trace JSON.
+	ToolTorch = "torch"
 )
 
 // Run is one profiler export: one file, one tool invocation (or several
 // concatenated runs of the same tool, which nvprof logs sometimes hold).
 type Run struct {
-	Tool        string // ToolNCU, ToolNvprof or ToolNsys
+	Tool        string // ToolNCU, ToolNvprof, ToolNsys or ToolTorch
 	Format      string // importer name, e.g. "ncu-details"
 	ToolVersion string // when the export says it; mostly empty
 	Source      string // path as given on the command line
@@ -37,6 +40,7 @@ type Run struct {
 	Kernels    []*Kernel
 	Activities []*Activity // memcpy, memset, unified-memory rows
 	APICalls   []*APICall  // host API summary rows
+	Host       *Host       // the host side of a timeline trace; nil when the export has none
 	Messages   []Message   // the tool's own message lines (==PROF==, ==ERROR==, ...)
 	Findings   []Finding   // profan's run-level findings (host transfers), set by the analysis
 
@@ -330,6 +334,79 @@ type APICall struct {
 	Max   float64
 }
 
+// Host is the host side of a timeline trace (a PyTorch profiler trace):
+// where the host's events start and end, on the clock of the GPU records,
+// and the events kept one by one. Every CUDA runtime and driver call is
+// also summed by name into Run.APICalls; the one-by-one records are the
+// calls that can hold the GPU idle (synchronisations, copies, memsets)
+// and the user annotations, bounded by MaxHostEvents.
+type Host struct {
+	Start, End float64 // seconds; the first host event's start, the last one's end
+	Events     []*HostEvent
+	// Folded counts the events past MaxHostEvents: summed in APICalls,
+	// not kept one by one (said in a note, never silently).
+	Folded    int
+	Ops       int // aten (cpu_op) events read
+	Frames    int // Python frames read (with_stack=True)
+	Launches  int // kernel launch calls read
+	Flows     int // launch-to-kernel flow events read
+	Rank      int // distributedInfo's rank; -1 when not distributed
+	WorldSize int
+}
+
+// MaxHostEvents bounds the host events a reader keeps one by one.
+const MaxHostEvents = 1 << 18
+
+// Host event kinds.
+const (
+	HostRuntime    = "cuda_runtime"
+	HostDriver     = "cuda_driver"
+	HostAnnotation = "user_annotation"
+)
+
+// HostEvent is one host-side call or range on a timeline.
+type HostEvent struct {
+	Kind        string // HostRuntime, HostDriver or HostAnnotation
+	Name        string // e.g. "cudaStreamSynchronize", "ProfilerStep#3"
+	Op          string // the innermost aten op around the call, when the trace has ops
+	Frame       string // the innermost Python frame around it (with_stack=True)
+	Start       float64
+	Duration    float64 // seconds
+	Thread      string
+	Correlation string // ties a call to the GPU work it issued
+}
+
+// Host call classes: what a CUDA runtime or driver call does to the
+// timeline.
+const (
+	CallLaunch = "launch" // issues a kernel (or a graph)
+	CallSync   = "sync"   // blocks the host until the GPU is done
+	CallCopy   = "copy"   // issues a memcpy (a synchronous one blocks, too)
+	CallSet    = "memset"
+	CallOther  = "other"
+)
+
+// CallClass classifies a CUDA runtime or driver call by its name.
+func CallClass(name string) string {
+	switch {
+	case strings.Contains(name, "LaunchKernel"), strings.Contains(name, "LaunchCooperativeKernel"), strings.HasPrefix(name, "cudaGraphLaunch"), strings.HasPrefix(name, "cuGraphLaunch"):
+		return CallLaunch
+	case strings.Contains(name, "Synchronize"):
+		return CallSync
+	case strings.Contains(name, "Memcpy"):
+		return CallCopy
+	case strings.Contains(name, "Memset"):
+		return CallSet
+	}
+	return CallOther
+}
+
+// SyncCopy reports whether a copy call blocks the host: cudaMemcpy,
+// cudaMemcpy2D, cuMemcpyDtoH ..., not the Async ones.
+func SyncCopy(name string) bool {
+	return CallClass(name) == CallCopy && !strings.Contains(name, "Async")
+}
+
 // Level ranks a message.
 type Level string
 
@@ -363,7 +440,7 @@ func (r *Run) Errors() []Message {
 // CheckValid reports the first internal inconsistency of r. Importers call it
 // after parsing so that consumers can rely on its invariants.
 func (r *Run) CheckValid() error {
-	if r.Tool != ToolNCU && r.Tool != ToolNvprof && r.Tool != ToolNsys {
+	if r.Tool != ToolNCU && r.Tool != ToolNvprof && r.Tool != ToolNsys && r.Tool != ToolTorch {
 		return fmt.Errorf("run: unknown tool %q", r.Tool)
 	}
 	for i, k := range r.Kernels {

@@ -76,6 +76,10 @@ type RunVerdict struct {
 	Suppressed []Suppressed // run-level ones
 	Skipped    []string
 	Notes      []string
+	// Timeline is where the wall clock goes, for an export with a
+	// timeline (a trace with start times); nil otherwise.
+	Timeline *Timeline
+	tl       timelineBuilder
 	// RemadeFrom is the version of the verdict maker that made the
 	// verdict a run database stored, when this one was made again from
 	// the stored counters because that maker was older; 0 otherwise.
@@ -88,6 +92,7 @@ func AnalyzeRun(run *profan.Run, opt Options) *RunVerdict {
 	v := &RunVerdict{Run: run}
 	for _, k := range run.Kernels {
 		v.Kernels = append(v.Kernels, Analyze(run, k, opt))
+		v.tl.kernel(k)
 	}
 	v.Finish(opt)
 	return v
@@ -107,6 +112,9 @@ func (v *RunVerdict) Finish(opt Options) {
 		gr.Add(k)
 	}
 	v.Groups = gr.Groups()
+	if v.Timeline == nil {
+		v.Timeline = v.tl.build(v.Run)
+	}
 	if opt.Rules != nil {
 		r := opt.Rules.CheckRun(v.Run)
 		v.Findings, v.Suppressed, v.Skipped = r.Findings, r.Suppressed, r.Skipped
@@ -151,6 +159,7 @@ func (s *Stream) Kernel(run *profan.Run, k *profan.Kernel) *Kernel {
 	a := s.memo.Analyze(run, k)
 	s.Suppressed += len(a.Suppressed)
 	v := s.run(run)
+	v.tl.kernel(k)
 	if s.keep {
 		v.Kernels = append(v.Kernels, a)
 	}
@@ -168,7 +177,7 @@ func (s *Stream) Transient(run *profan.Run, k *profan.Kernel) *Kernel {
 	}
 	a := s.memo.analyze(run, k, &s.scratch)
 	s.Suppressed += len(a.Suppressed)
-	s.run(run)
+	s.run(run).tl.kernel(k)
 	return a
 }
 
