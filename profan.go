@@ -118,6 +118,10 @@ type Kernel struct {
 	Invocations int     // launches aggregated into this record; 1 for a single launch
 	Start       float64 // seconds since the profiler started; NaN when unknown
 	Duration    float64 // seconds; NaN when unknown
+	// Launched is when the host's launch call of a traced kernel returned
+	// (seconds, Start's clock): work queued before the GPU went idle, or
+	// after. NaN when unknown.
+	Launched    float64
 	Registers   int     // registers per thread; 0 when unknown
 	StaticSMem  float64 // bytes; NaN when unknown
 	DynamicSMem float64 // bytes; NaN when unknown
@@ -476,7 +480,7 @@ func (k *Kernel) CheckValid() error {
 // NewKernel returns a kernel with the unknown fields set to their sentinels.
 func NewKernel() *Kernel {
 	nan := math.NaN()
-	return &Kernel{DeviceIndex: -1, Invocations: 1, Start: nan, Duration: nan, StaticSMem: nan, DynamicSMem: nan}
+	return &Kernel{DeviceIndex: -1, Invocations: 1, Start: nan, Duration: nan, Launched: nan, StaticSMem: nan, DynamicSMem: nan}
 }
 
 // NewMetric returns a metric with no value and no range.

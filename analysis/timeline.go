@@ -13,6 +13,7 @@ import (
 // Idle causes: why the GPU waited.
 const (
 	IdleLaunch   = "launch"   // short gaps between launches: the host cannot keep up
+	IdleQueued   = "queued"   // the next work was queued before the GPU went idle: the GPU's own gap between kernels (a CUDA graph's, a stream wait)
 	IdleSync     = "sync"     // the host waited for the GPU (a synchronising call), then had nothing queued
 	IdleCopy     = "copy"     // the host was busy with a copy call (pageable staging, a synchronous copy)
 	IdleLeading  = "leading"  // host time before the first GPU work
@@ -21,7 +22,7 @@ const (
 )
 
 // IdleCauses lists the causes in the order outputs print them.
-var IdleCauses = []string{IdleLaunch, IdleSync, IdleCopy, IdleLeading, IdleTrailing, IdleOther}
+var IdleCauses = []string{IdleLaunch, IdleSync, IdleCopy, IdleQueued, IdleLeading, IdleTrailing, IdleOther}
 
 // LaunchGapMax is the longest gap between two GPU operations counted as
 // launch-bound when no host call explains it: a launch costs the host a
@@ -33,6 +34,10 @@ const LaunchGapMax = 1e-3
 // syncSlack is how long after the GPU drains a synchronising call may
 // return and still be the call that waited for it.
 const syncSlack = 20e-6
+
+// queueSlack is how long after the GPU drains a launch call may return
+// and the work still count as queued before.
+const queueSlack = 2e-6
 
 // Timeline is where the wall clock of a trace goes: for the busiest
 // device (the top-level figures) and for each device and stream.
@@ -61,12 +66,17 @@ type Timeline struct {
 	Notes      []string
 }
 
-// HostLaunch is what the launch calls cost the host.
+// HostLaunch is what the kernel launch calls cost the host (graph
+// launches apart: one issues a whole graph).
 type HostLaunch struct {
 	Calls int
 	Total float64 // seconds
 	Mean  float64 // seconds per call; NaN when the export has no launch calls
 	Names []string
+	// Graphs counts the graph launch calls (cudaGraphLaunch), GraphTotal
+	// their host time.
+	Graphs     int
+	GraphTotal float64
 }
 
 // Idle is the idle time of one cause.
@@ -143,51 +153,63 @@ func (t *Timeline) IdleOf(cause string) Idle {
 	return Idle{Cause: cause}
 }
 
-// span kinds
+// span kinds, in the top two bits of an interval's key
 const (
-	spanKernel uint8 = iota
+	spanKernel uint32 = iota << 30
 	spanCopy
 	spanSet
+	keyMask = 1<<30 - 1
 )
 
+// ival is a GPU interval, 24 bytes: a trace of a million launches keeps
+// 24 MB. The duration is a float32 (a tenth of a microsecond in a
+// second), lead how long before its start the host's launch call
+// returned (NaN when unknown), the key the interval's kind and its
+// device and stream pair.
 type ival struct {
-	start, end float64
-	dev, strm  int32
-	kind       uint8
+	start float64
+	dur   float32
+	lead  float32
+	key   uint32
 }
+
+func (iv ival) end() float64 { return iv.start + float64(iv.dur) }
+func (iv ival) kind() uint32 { return iv.key &^ keyMask }
+func (iv ival) lane() int    { return int(iv.key & keyMask) }
+
+// lane is a device and stream pair.
+type lane struct{ dev, strm string }
 
 // timelineBuilder gathers the GPU intervals of a run as its records
-// arrive, compactly: a trace of a million launches keeps 24 bytes each.
+// arrive.
 type timelineBuilder struct {
 	ivals   []ival
-	devs    []string
-	devIdx  map[string]int32
-	strms   []string
-	strmIdx map[string]int32
+	lanes   []lane
+	laneIdx map[lane]uint32
 	untimed int
+	folded  int
 }
 
-func (b *timelineBuilder) add(dev, strm string, start, dur float64, kind uint8) {
+func (b *timelineBuilder) add(dev, strm string, start, dur, launched float64, kind uint32) {
 	if math.IsNaN(start) || math.IsNaN(dur) || math.IsInf(start, 0) || math.IsInf(dur, 0) || dur < 0 {
 		b.untimed++
 		return
 	}
-	if b.devIdx == nil {
-		b.devIdx, b.strmIdx = map[string]int32{}, map[string]int32{}
+	if b.laneIdx == nil {
+		b.laneIdx = map[lane]uint32{}
 	}
-	d, ok := b.devIdx[dev]
+	l := lane{dev, strm}
+	k, ok := b.laneIdx[l]
 	if !ok {
-		d = int32(len(b.devs))
-		b.devIdx[dev] = d
-		b.devs = append(b.devs, dev)
+		if len(b.lanes) > keyMask {
+			b.untimed++
+			return
+		}
+		k = uint32(len(b.lanes))
+		b.laneIdx[l] = k
+		b.lanes = append(b.lanes, l)
 	}
-	s, ok := b.strmIdx[strm]
-	if !ok {
-		s = int32(len(b.strms))
-		b.strmIdx[strm] = s
-		b.strms = append(b.strms, strm)
-	}
-	b.ivals = append(b.ivals, ival{start: start, end: start + dur, dev: d, strm: s, kind: kind})
+	b.ivals = append(b.ivals, ival{start: start, dur: float32(dur), lead: float32(start - launched), key: k | kind})
 }
 
 // kernel adds a launch; aggregates (summaries) have no place on a
@@ -196,18 +218,22 @@ func (b *timelineBuilder) kernel(k *profan.Kernel) {
 	if k.Invocations != 1 {
 		return
 	}
-	b.add(deviceKey(k.Device, k.DeviceIndex), k.Stream, k.Start, k.Duration, spanKernel)
+	b.add(deviceKey(k.Device, k.DeviceIndex), k.Stream, k.Start, k.Duration, k.Launched, spanKernel)
 }
 
 func (b *timelineBuilder) activity(a *profan.Activity) {
-	if a.Invocations > 1 || !(strings.HasPrefix(a.Kind, "memcpy") || a.Kind == "memset") {
+	if !(strings.HasPrefix(a.Kind, "memcpy") || a.Kind == "memset") {
+		return
+	}
+	if a.Invocations > 1 {
+		b.folded += a.Invocations
 		return
 	}
 	kind := spanCopy
 	if a.Kind == "memset" {
 		kind = spanSet
 	}
-	b.add(deviceKey(a.Device, -1), a.Stream, a.Start, a.Duration, kind)
+	b.add(deviceKey(a.Device, -1), a.Stream, a.Start, a.Duration, math.NaN(), kind)
 }
 
 // deviceKey names a device the same way for a kernel (name and index)
@@ -242,8 +268,16 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	slices.SortFunc(b.ivals, func(x, y ival) int { return cmp.Compare(x.start, y.start) })
 	host := hostView(run)
 	t := &Timeline{HostLaunch: host.launch}
-	for d := range b.devs {
-		if dt := b.device(int32(d), host); dt != nil {
+	var devs []string
+	seen := map[string]bool{}
+	for _, l := range b.lanes {
+		if !seen[l.dev] {
+			seen[l.dev] = true
+			devs = append(devs, l.dev)
+		}
+	}
+	for _, d := range devs {
+		if dt := b.device(d, host); dt != nil {
 			t.Devices = append(t.Devices, dt)
 		}
 	}
@@ -257,10 +291,13 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	t.Idle, t.Overlap, t.CopyExposed = top.Idle, top.Overlap, top.CopyExposed
 	t.LaunchCount, t.Copies, t.Sets = top.Kernels, top.Copies, top.Sets
 	if len(t.Devices) > 1 {
-		t.Notes = []string{"the top-level figures are those of " + top.Device + ", the busiest of " + strconv.Itoa(len(t.Devices)) + " devices"}
+		t.Notes = append(t.Notes, "the top-level figures are those of "+top.Device+", the busiest of "+strconv.Itoa(len(t.Devices))+" devices")
 	}
 	if b.untimed > 0 {
 		t.Notes = append(t.Notes, strconv.Itoa(b.untimed)+" GPU records without a start or duration are not on the timeline")
+	}
+	if b.folded > 0 {
+		t.Notes = append(t.Notes, strconv.Itoa(b.folded)+" copies and memsets past the ones kept one by one were folded by the reader: not on the timeline")
 	}
 	if run.Host != nil && run.Host.Folded > 0 {
 		t.Notes = append(t.Notes, strconv.Itoa(run.Host.Folded)+" host calls past the first "+strconv.Itoa(profan.MaxHostEvents)+" kept are summed by name, not placed on the timeline: their idle counts as launch or other")
@@ -280,7 +317,13 @@ type host struct {
 func hostView(run *profan.Run) host {
 	h := host{launch: HostLaunch{Mean: math.NaN()}}
 	for _, c := range run.APICalls {
-		if profan.CallClass(c.Name) == profan.CallLaunch && c.Calls > 0 {
+		if profan.CallClass(c.Name) != profan.CallLaunch || c.Calls == 0 {
+			continue
+		}
+		if strings.Contains(c.Name, "GraphLaunch") {
+			h.launch.Graphs += c.Calls
+			h.launch.GraphTotal += c.Total
+		} else {
 			h.launch.Calls += c.Calls
 			h.launch.Total += c.Total
 			h.launch.Names = append(h.launch.Names, c.Name)
@@ -305,58 +348,70 @@ func hostView(run *profan.Run) host {
 	return h
 }
 
-// device makes the timeline of device d from the sorted intervals.
-func (b *timelineBuilder) device(d int32, h host) *DeviceTimeline {
-	dt := &DeviceTimeline{Device: b.devs[d]}
-	var all, kern, copies []ival // unions
-	streams := map[int32]*StreamTimeline{}
-	var order []int32
-	sb := map[int32][]ival{}
+// streamAcc is a stream's figures as the sorted intervals pass.
+type streamAcc struct {
+	st     *StreamTimeline
+	open   bool
+	lo, hi float64 // the union's interval being merged
+	strip  *stripper
+}
+
+func (a *streamAcc) add(iv ival) {
+	e := iv.end()
+	if a.open && iv.start <= a.hi {
+		a.hi = math.Max(a.hi, e)
+		return
+	}
+	a.close()
+	a.lo, a.hi, a.open = iv.start, e, true
+}
+
+func (a *streamAcc) close() {
+	if !a.open {
+		return
+	}
+	a.st.Busy += a.hi - a.lo
+	a.strip.add(a.lo, a.hi, "busy")
+	if end := a.hi - a.st.Start; end > a.st.Span {
+		a.st.Span = end
+	}
+	a.open = false
+}
+
+// device makes the timeline of device d from the sorted intervals, in one
+// pass that keeps no interval: the union is merged as the intervals come,
+// each gap classified as it closes, the strips binned.
+func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
+	dt := &DeviceTimeline{Device: d}
+	gpuStart, gpuEnd := math.NaN(), math.NaN()
+	var copies []ival // the copies' union, to find the kernels beside them
 	for _, iv := range b.ivals {
-		if iv.dev != d {
+		if b.lanes[iv.lane()].dev != d {
 			continue
 		}
-		all = merge(all, iv)
-		st := streams[iv.strm]
-		if st == nil {
-			st = &StreamTimeline{Stream: b.strms[iv.strm], Start: iv.start}
-			streams[iv.strm] = st
-			order = append(order, iv.strm)
+		if math.IsNaN(gpuStart) {
+			gpuStart, gpuEnd = iv.start, iv.end()
 		}
-		sb[iv.strm] = merge(sb[iv.strm], iv)
-		switch iv.kind {
-		case spanKernel:
-			dt.Kernels++
-			st.Kernels++
-			kern = merge(kern, iv)
-		case spanCopy:
-			dt.Copies++
-			st.Copies++
-			copies = merge(copies, iv)
-		case spanSet:
-			dt.Sets++
-			st.Sets++
+		gpuEnd = math.Max(gpuEnd, iv.end())
+		if iv.kind() == spanCopy {
+			if n := len(copies); n > 0 && iv.start <= copies[n-1].end() {
+				copies[n-1].dur = float32(math.Max(copies[n-1].end(), iv.end()) - copies[n-1].start)
+			} else {
+				copies = append(copies, iv)
+			}
 		}
 	}
-	if len(all) == 0 {
+	if math.IsNaN(gpuStart) {
 		return nil
 	}
-	gpuStart, gpuEnd := all[0].start, all[len(all)-1].end
 	start, end := gpuStart, gpuEnd
 	if h.has {
 		start, end = math.Min(start, h.start), math.Max(end, h.end)
 	}
 	dt.Start, dt.Span = start, end-start
-	dt.Busy = length(all)
-	if dt.Span > 0 {
-		dt.BusyShare = math.Min(1, dt.Busy/dt.Span)
-	}
-	dt.Overlap = intersect(kern, copies)
-	dt.CopyExposed = length(copies) - dt.Overlap
-
+	strip := newStripper(start, end)
 	idle := map[string]*Idle{}
 	calls := map[string]map[IdleCall]*IdleCall{}
-	var strip []Segment
 	addIdle := func(cause string, g0, g1 float64, c *profan.HostEvent) {
 		if g1 <= g0 {
 			return
@@ -368,7 +423,7 @@ func (b *timelineBuilder) device(d int32, h host) *DeviceTimeline {
 		}
 		i.Seconds += g1 - g0
 		i.Gaps++
-		strip = append(strip, Segment{g0, g1, cause})
+		strip.add(g0, g1, cause)
 		if c == nil {
 			return
 		}
@@ -385,15 +440,80 @@ func (b *timelineBuilder) device(d int32, h host) *DeviceTimeline {
 		ic.Seconds += g1 - g0
 	}
 	addIdle(IdleLeading, start, gpuStart, nil)
-	for i, iv := range all {
-		strip = append(strip, Segment{iv.start, iv.end, "busy"})
-		if i+1 < len(all) {
-			g0, g1 := iv.end, all[i+1].start
-			cause, c := h.gapCause(g0, g1)
-			addIdle(cause, g0, g1, c)
+	streams := map[int]*streamAcc{}
+	var order []int
+	// The union's interval being merged, and the kernels' one (for the
+	// overlap with copies).
+	open, lo, hi := false, 0.0, 0.0
+	kOpen, klo, khi, ci := false, 0.0, 0.0, 0
+	closeKernel := func() {
+		if !kOpen {
+			return
+		}
+		for ci < len(copies) && copies[ci].end() <= klo {
+			ci++
+		}
+		for j := ci; j < len(copies) && copies[j].start < khi; j++ {
+			if o := math.Min(khi, copies[j].end()) - math.Max(klo, copies[j].start); o > 0 {
+				dt.Overlap += o
+			}
+		}
+		kOpen = false
+	}
+	var copyTime float64
+	for _, iv := range b.ivals {
+		l := b.lanes[iv.lane()]
+		if l.dev != d {
+			continue
+		}
+		e := iv.end()
+		if open && iv.start <= hi {
+			hi = math.Max(hi, e)
+		} else {
+			if open {
+				dt.Busy += hi - lo
+				strip.add(lo, hi, "busy")
+				cause, c := h.gapCause(hi, iv)
+				addIdle(cause, hi, iv.start, c)
+			}
+			open, lo, hi = true, iv.start, e
+		}
+		a := streams[iv.lane()]
+		if a == nil {
+			a = &streamAcc{st: &StreamTimeline{Stream: l.strm, Start: iv.start}, strip: newStripper(start, end)}
+			streams[iv.lane()] = a
+			order = append(order, iv.lane())
+		}
+		a.add(iv)
+		switch iv.kind() {
+		case spanKernel:
+			dt.Kernels++
+			a.st.Kernels++
+			if kOpen && iv.start <= khi {
+				khi = math.Max(khi, e)
+			} else {
+				closeKernel()
+				kOpen, klo, khi = true, iv.start, e
+			}
+		case spanCopy:
+			dt.Copies++
+			a.st.Copies++
+		case spanSet:
+			dt.Sets++
+			a.st.Sets++
 		}
 	}
+	dt.Busy += hi - lo
+	strip.add(lo, hi, "busy")
+	closeKernel()
+	for _, c := range copies {
+		copyTime += float64(c.dur)
+	}
+	dt.CopyExposed = math.Max(0, copyTime-dt.Overlap)
 	addIdle(IdleTrailing, gpuEnd, end, nil)
+	if dt.Span > 0 {
+		dt.BusyShare = math.Min(1, dt.Busy/dt.Span)
+	}
 	for _, cause := range IdleCauses {
 		i := idle[cause]
 		if i == nil {
@@ -408,57 +528,122 @@ func (b *timelineBuilder) device(d int32, h host) *DeviceTimeline {
 		slices.SortFunc(i.Calls, func(x, y IdleCall) int {
 			return cmp.Or(cmp.Compare(y.Seconds, x.Seconds), cmp.Compare(x.Name, y.Name), cmp.Compare(x.Op, y.Op), cmp.Compare(x.Frame, y.Frame))
 		})
-		if cause == IdleLaunch && h.launch.Calls > 0 {
-			for _, n := range h.launch.Names {
-				i.Calls = append(i.Calls, IdleCall{Name: n})
-			}
-		}
 		dt.Idle = append(dt.Idle, *i)
 	}
-	slices.SortFunc(strip, func(x, y Segment) int { return cmp.Compare(x.Start, y.Start) })
-	dt.Strip = bound(strip)
-	for _, s := range order {
-		st := streams[s]
-		u := sb[s]
-		st.Span = u[len(u)-1].end - st.Start
-		st.Busy = length(u)
+	dt.Strip = strip.segments()
+	for _, k := range order {
+		a := streams[k]
+		a.close()
 		if dt.Span > 0 {
-			st.BusyShare = math.Min(1, st.Busy/dt.Span)
+			a.st.BusyShare = math.Min(1, a.st.Busy/dt.Span)
 		}
-		for _, iv := range u {
-			st.Strip = append(st.Strip, Segment{iv.start, iv.end, "busy"})
-		}
-		st.Strip = bound(st.Strip)
-		dt.Streams = append(dt.Streams, st)
+		a.st.Strip = a.strip.segments()
+		dt.Streams = append(dt.Streams, a.st)
 	}
 	return dt
 }
 
-// gapCause says why the GPU was idle from g0 to g1, and the host call
-// behind it: a copy call running through the gap, a synchronising call
-// (or a synchronous copy) that returned when the GPU drained, else a
-// launch-bound gap when it is short, else other.
-func (h host) gapCause(g0, g1 float64) (string, *profan.HostEvent) {
-	// The calls that can explain the gap started before it ends.
+// stripper makes a strip: the segments as they come while there are at
+// most MaxStrip, else MaxStrip equal bins of the span, each given the
+// state that holds most of its time.
+type stripper struct {
+	lo, w float64
+	segs  []Segment
+	bins  [][]float64 // per bin, time per state (stripStates)
+}
+
+var stripStates = append([]string{"busy"}, IdleCauses...)
+
+func newStripper(lo, hi float64) *stripper {
+	return &stripper{lo: lo, w: (hi - lo) / MaxStrip}
+}
+
+func (s *stripper) add(a, b float64, state string) {
+	if b <= a {
+		return
+	}
+	if s.bins == nil {
+		if len(s.segs) < MaxStrip || s.w <= 0 {
+			if len(s.segs) < MaxStrip {
+				s.segs = append(s.segs, Segment{a, b, state})
+			}
+			return
+		}
+		s.bins = make([][]float64, MaxStrip)
+		for _, g := range s.segs {
+			s.bin(g.Start, g.End, g.State)
+		}
+		s.segs = nil
+	}
+	s.bin(a, b, state)
+}
+
+func (s *stripper) bin(a, b float64, state string) {
+	k := slices.Index(stripStates, state)
+	i0 := int((a - s.lo) / s.w)
+	for i := max(0, i0); i < MaxStrip; i++ {
+		b0, b1 := s.lo+float64(i)*s.w, s.lo+float64(i+1)*s.w
+		if b0 >= b {
+			break
+		}
+		if t := math.Min(b, b1) - math.Max(a, b0); t > 0 {
+			if s.bins[i] == nil {
+				s.bins[i] = make([]float64, len(stripStates))
+			}
+			s.bins[i][k] += t
+		}
+	}
+}
+
+func (s *stripper) segments() []Segment {
+	if s.bins == nil {
+		slices.SortFunc(s.segs, func(x, y Segment) int { return cmp.Compare(x.Start, y.Start) })
+		return s.segs
+	}
+	var out []Segment
+	for i, t := range s.bins {
+		if t == nil {
+			continue
+		}
+		best := 0
+		for k := range t {
+			if t[k] > t[best] {
+				best = k
+			}
+		}
+		b0, b1 := s.lo+float64(i)*s.w, s.lo+float64(i+1)*s.w
+		if n := len(out); n > 0 && out[n-1].State == stripStates[best] && out[n-1].End == b0 {
+			out[n-1].End = b1
+			continue
+		}
+		out = append(out, Segment{b0, b1, stripStates[best]})
+	}
+	return out
+}
+
+// gapCause says why the GPU was idle from g0 to the start of next, and
+// the host call behind it: a copy call that began or ended in the gap
+// (the host staging a pageable copy, a synchronous copy), a
+// synchronising call that returned in it (the host waited for the GPU
+// to drain, then had nothing queued), the next work queued before the
+// gap began (the GPU's own gap), else a launch-bound gap when it is
+// short, else other. A call that spans many gaps (a wait through a
+// queue of work) explains only the gaps at its ends.
+func (h host) gapCause(g0 float64, next ival) (string, *profan.HostEvent) {
+	g1 := next.start
 	hi, _ := slices.BinarySearchFunc(h.calls, g1, func(e *profan.HostEvent, t float64) int { return cmp.Compare(e.Start, t) })
 	var sync, copy *profan.HostEvent
 	for j := hi - 1; j >= 0 && j >= hi-64; j-- {
 		e := h.calls[j]
 		end := e.Start + e.Duration
-		if end < g0-syncSlack {
-			continue
-		}
+		endsIn := end >= g0-syncSlack && end <= g1
 		switch profan.CallClass(e.Name) {
 		case profan.CallSync:
-			if sync == nil {
+			if sync == nil && endsIn {
 				sync = e
 			}
 		case profan.CallCopy, profan.CallSet:
-			if profan.SyncCopy(e.Name) && end <= g1 {
-				if sync == nil {
-					sync = e
-				}
-			} else if copy == nil && end > g0 {
+			if copy == nil && end > g0 && (endsIn || e.Start >= g0) {
 				copy = e
 			}
 		}
@@ -468,85 +653,10 @@ func (h host) gapCause(g0, g1 float64) (string, *profan.HostEvent) {
 		return IdleCopy, copy
 	case sync != nil:
 		return IdleSync, sync
+	case h.has && !math.IsNaN(float64(next.lead)) && next.start-float64(next.lead) <= g0+queueSlack:
+		return IdleQueued, nil
 	case g1-g0 <= LaunchGapMax:
 		return IdleLaunch, nil
 	}
 	return IdleOther, nil
-}
-
-// merge adds iv to the sorted union u (intervals arrive by start).
-func merge(u []ival, iv ival) []ival {
-	if n := len(u); n > 0 && iv.start <= u[n-1].end {
-		if iv.end > u[n-1].end {
-			u[n-1].end = iv.end
-		}
-		return u
-	}
-	return append(u, ival{start: iv.start, end: iv.end})
-}
-
-func length(u []ival) float64 {
-	s := 0.0
-	for _, iv := range u {
-		s += iv.end - iv.start
-	}
-	return s
-}
-
-// intersect is the time two sorted unions share.
-func intersect(a, b []ival) float64 {
-	s := 0.0
-	for i, j := 0, 0; i < len(a) && j < len(b); {
-		lo, hi := math.Max(a[i].start, b[j].start), math.Min(a[i].end, b[j].end)
-		if hi > lo {
-			s += hi - lo
-		}
-		if a[i].end < b[j].end {
-			i++
-		} else {
-			j++
-		}
-	}
-	return s
-}
-
-// bound merges a strip's segments down to at most MaxStrip: the span is
-// cut into MaxStrip equal bins and each bin takes the state that holds
-// most of its time.
-func bound(s []Segment) []Segment {
-	if len(s) <= MaxStrip {
-		return s
-	}
-	lo, hi := s[0].Start, s[len(s)-1].End
-	w := (hi - lo) / MaxStrip
-	if w <= 0 {
-		return s[:MaxStrip]
-	}
-	out := make([]Segment, 0, MaxStrip)
-	j := 0
-	for bin := range MaxStrip {
-		b0, b1 := lo+float64(bin)*w, lo+float64(bin+1)*w
-		var best string
-		var bestT float64
-		tally := map[string]float64{}
-		for j < len(s) && s[j].End <= b0 {
-			j++
-		}
-		for k := j; k < len(s) && s[k].Start < b1; k++ {
-			t := math.Min(s[k].End, b1) - math.Max(s[k].Start, b0)
-			tally[s[k].State] += t
-			if tally[s[k].State] > bestT {
-				best, bestT = s[k].State, tally[s[k].State]
-			}
-		}
-		if best == "" {
-			continue
-		}
-		if n := len(out); n > 0 && out[n-1].State == best && out[n-1].End == b0 {
-			out[n-1].End = b1
-			continue
-		}
-		out = append(out, Segment{b0, b1, best})
-	}
-	return out
 }

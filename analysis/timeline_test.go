@@ -1,7 +1,9 @@
 package analysis_test
 
 import (
+	"compress/gzip"
 	"encoding/csv"
+	"encoding/json"
 	"math"
 	"os"
 	"sort"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/ingest"
+	"github.com/profan-dev/profan/kernelname"
 )
 
 // sweepShare is the reference busy share of a list of intervals, made
@@ -118,5 +121,153 @@ func TestTimelineBusyShare(t *testing.T) {
 			t.Errorf("%s: busy %g + idle %g != span %g", c.path, tl.Busy, idle, tl.Span)
 		}
 		t.Logf("%s: span %.6f s busy %.4f (raw %.4f) idle %+v streams %d", c.path, tl.Span, tl.BusyShare, busy/span, tl.Idle, len(tl.Devices[0].Streams))
+	}
+}
+
+// torchReference reads a PyTorch trace apart from the importer, with
+// encoding/json reading the whole document: the GPU intervals (kernels,
+// copies, memsets) and the host's extent (runtime and driver calls, aten
+// ops, annotations, Python frames), in seconds.
+func torchReference(t *testing.T, path string) (gpu [][2]float64, hostLo, hostHi float64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Ph, Cat string
+			Ts, Dur float64
+		} `json:"traceEvents"`
+	}
+	if err := json.NewDecoder(zr).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	hostLo, hostHi = math.Inf(1), math.Inf(-1)
+	for _, e := range doc.TraceEvents {
+		if e.Ph != "X" {
+			continue
+		}
+		iv := [2]float64{e.Ts * 1e-6, (e.Ts + e.Dur) * 1e-6}
+		switch e.Cat {
+		case "kernel", "gpu_memcpy", "gpu_memset":
+			gpu = append(gpu, iv)
+		case "cuda_runtime", "cuda_driver", "cpu_op", "user_annotation", "python_function":
+			hostLo, hostHi = math.Min(hostLo, iv[0]), math.Max(hostHi, iv[1])
+		}
+	}
+	return gpu, hostLo, hostHi
+}
+
+// TestTimelineTorch holds the busy share of the real PyTorch traces to the
+// one computed from their raw events (the span runs from the first host
+// or GPU start to the last end), and the idle causes to what each trace
+// was captured to show.
+func TestTimelineTorch(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		cause    string  // the largest idle cause
+		minShare float64 // of the span
+		call     string  // the call and op behind a cause, "" for none
+	}{
+		{"decode_sync", analysis.IdleLaunch, 0.8, "sync:cudaStreamSynchronize:aten::item"},
+		{"decode_nosync", analysis.IdleLaunch, 0.8, ""},
+		{"decode_graphs", analysis.IdleQueued, 0.1, ""},
+		{"train_small", analysis.IdleLaunch, 0.7, "copy:cudaMemcpyAsync:autograd::engine::evaluate_function: PowBackward0"},
+		{"copy_pageable", analysis.IdleLaunch, 0.01, "copy:cudaMemcpyAsync:aten::to"},
+	} {
+		path := "../fixtures/timeline/" + c.name + ".json.gz"
+		run, err := ingest.ReadFile(path, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := analysis.AnalyzeRun(run, analysis.Options{}).Timeline
+		gpu, lo, hi := torchReference(t, path)
+		busy, _ := sweepShare(gpu)
+		for _, iv := range gpu {
+			lo, hi = math.Min(lo, iv[0]), math.Max(hi, iv[1])
+		}
+		want := busy / (hi - lo)
+		if math.Abs(tl.BusyShare-want) > 0.03 {
+			t.Errorf("%s: busy share %.4f, the raw events give %.4f", c.name, tl.BusyShare, want)
+		}
+		if math.Abs(tl.Span-(hi-lo)) > 1e-6 {
+			t.Errorf("%s: span %.6f s, the raw events give %.6f s", c.name, tl.Span, hi-lo)
+		}
+		var idle float64
+		top := analysis.Idle{}
+		for _, i := range tl.Idle {
+			idle += i.Seconds
+			if i.Seconds > top.Seconds {
+				top = i
+			}
+		}
+		if math.Abs(tl.Busy+idle-tl.Span) > 1e-9 {
+			t.Errorf("%s: busy %g + idle %g != span %g", c.name, tl.Busy, idle, tl.Span)
+		}
+		if top.Cause != c.cause || top.Share < c.minShare {
+			t.Errorf("%s: largest idle %s at %.3f of the span, want %s at %.2f or more", c.name, top.Cause, top.Share, c.cause, c.minShare)
+		}
+		if c.call != "" {
+			parts := strings.SplitN(c.call, ":", 3)
+			found := false
+			for _, ic := range tl.IdleOf(parts[0]).Calls {
+				found = found || ic.Name == parts[1] && ic.Op == parts[2]
+			}
+			if !found {
+				t.Errorf("%s: %s idle not put on %s in %s: %+v", c.name, parts[0], parts[1], parts[2], tl.IdleOf(parts[0]).Calls)
+			}
+		}
+		if tl.HostLaunch.Calls+tl.HostLaunch.Graphs > tl.LaunchCount || (tl.HostLaunch.Calls != tl.LaunchCount && c.name != "decode_graphs") {
+			t.Errorf("%s: %d launch calls for %d kernels", c.name, tl.HostLaunch.Calls, tl.LaunchCount)
+		}
+		t.Logf("%s: span %.3f ms, busy %.3f (raw %.3f), largest idle %s %.3f, host launch %.2f us", c.name, tl.Span*1e3, tl.BusyShare, want, top.Cause, top.Share, tl.HostLaunch.Mean*1e6)
+	}
+}
+
+// TestTimelineCopies: pageable copies leave more copy time on the
+// critical path than pinned ones; a copy on a second stream runs beside
+// the kernels.
+func TestTimelineCopies(t *testing.T) {
+	get := func(name string) *analysis.Timeline {
+		run, err := ingest.ReadFile("../fixtures/timeline/"+name+".json.gz", ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return analysis.AnalyzeRun(run, analysis.Options{}).Timeline
+	}
+	pageable, pinned, stream := get("copy_pageable"), get("copy_pinned"), get("copy_stream")
+	if !(pageable.CopyExposed > 2*pinned.CopyExposed) || pageable.Overlap != 0 || pinned.Overlap != 0 {
+		t.Errorf("exposed copy time: pageable %.3f ms, pinned %.3f ms", pageable.CopyExposed*1e3, pinned.CopyExposed*1e3)
+	}
+	if stream.Overlap < 0.5*(stream.Overlap+stream.CopyExposed) || len(stream.Devices[0].Streams) != 2 {
+		t.Errorf("second stream: overlap %.3f ms, exposed %.3f ms, %d streams", stream.Overlap*1e3, stream.CopyExposed*1e3, len(stream.Devices[0].Streams))
+	}
+}
+
+// TestTraceKernelVerdict: the kernel-level verdict reads a trace's kernel
+// names as it reads an ncu export's: the FP32 training step's GEMMs are
+// found on the FMA pipes and bf16 autocast comes first.
+func TestTraceKernelVerdict(t *testing.T) {
+	run, err := ingest.ReadFile("../fixtures/timeline/train_large.json.gz", ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := analysis.AnalyzeRun(run, analysis.Options{})
+	gr := analysis.NewGrouper(false)
+	for _, k := range v.Kernels {
+		gr.Add(k)
+	}
+	app := gr.App()
+	if len(app.Categories) == 0 || app.Categories[0].Category != kernelname.CatFP32Math || app.Categories[0].Share < 0.5 {
+		t.Fatalf("categories %+v", app.Categories)
+	}
+	if len(app.Recommendations) < 2 || app.Recommendations[0].Rule != "bf16-autocast" {
+		t.Fatalf("recommendations %+v", app.Recommendations)
 	}
 }

@@ -36,6 +36,8 @@ type File struct {
 
 	sniffed bool
 	format  string
+	doc     Document // see document
+	docSeen bool
 	used    bool
 	spooled string       // the digest of a stream copied by OpenSeekable
 	stop    *atomic.Bool // set by StopAside
@@ -100,6 +102,10 @@ func (in *File) Format() string {
 		return in.format
 	}
 	in.sniffed = true
+	if d := in.document(); d != nil {
+		in.format = d.Name()
+		return in.format
+	}
 	lr := in.lr
 	lr.recording = true
 	var fields [][]byte

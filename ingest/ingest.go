@@ -46,6 +46,33 @@ var Importers = []Importer{
 	nsysGPUTrace{},
 }
 
+// Document reads an export that is one document (JSON), not CSV tables.
+// Documents are chosen by their content (Sniff, on the first bytes of the
+// decoded text, leading white space removed), never by the file's name.
+type Document interface {
+	Name() string
+	Tool() string
+	Sniff(head []byte) bool
+	read(s *stream, in *File) error
+}
+
+// Documents is the registry of document formats.
+var Documents = []Document{
+	torchTrace{},
+}
+
+func (torchTrace) read(s *stream, in *File) error { return readTorch(s, in) }
+
+// documentByName returns the document format called name.
+func documentByName(name string) (Document, bool) {
+	for _, d := range Documents {
+		if d.Name() == name {
+			return d, true
+		}
+	}
+	return nil, false
+}
+
 // ByName returns the importer called name.
 func ByName(name string) (Importer, bool) {
 	for _, imp := range Importers {
@@ -61,6 +88,9 @@ func Names() []string {
 	var out []string
 	for _, imp := range Importers {
 		out = append(out, imp.Name())
+	}
+	for _, d := range Documents {
+		out = append(out, d.Name())
 	}
 	return out
 }
@@ -129,7 +159,11 @@ func Read(r io.Reader, src string, opt Options, sink Sink) (*profan.Run, error) 
 // Format, and is then replayed.
 func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 	var forced Importer
-	if opt.Format != "" {
+	doc := in.document()
+	if d, ok := documentByName(opt.Format); ok {
+		doc = d
+	} else if opt.Format != "" {
+		doc = nil
 		imp, ok := ByName(opt.Format)
 		if !ok {
 			return nil, fmt.Errorf("unknown format %q (known: %s)", opt.Format, strings.Join(Names(), ", "))
@@ -142,7 +176,7 @@ func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 	}
 	lr, src := in.lr, in.src
 	run := &profan.Run{Source: safe.Term(src)}
-	s := &stream{lr: lr, run: run, sink: sink, src: src, forced: forced, maxText: maxText, seed: maphash.MakeSeed(), tables: map[uint64]int{}}
+	s := &stream{lr: lr, run: run, sink: sink, src: src, forced: forced, doc: doc, maxText: maxText, seed: maphash.MakeSeed(), tables: map[uint64]int{}}
 	if sink.Kernel != nil && opt.Concurrent {
 		// Parse on this goroutine and hand kernels to the sink on another:
 		// the sink (analysis, storage) then overlaps the parsing. Kernels
@@ -208,6 +242,9 @@ func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 // to the next header or the end of the input; every line in between is a
 // data row or an interloper that a rule of Table.Next skips and counts.
 func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
+	if s.doc != nil {
+		return readDocument(s, opt, in)
+	}
 	run, lr, src, forced := s.run, s.lr, s.src, s.forced
 	var formats []string
 	var fields [][]byte
@@ -328,6 +365,46 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		return nil, fmt.Errorf("%s: invalid result: %w", src, err)
 	}
 	return run, nil
+}
+
+// readDocument reads an export that is one document.
+func readDocument(s *stream, opt Options, in *File) (*profan.Run, error) {
+	run := s.run
+	if err := s.doc.read(s, in); err != nil {
+		return nil, err
+	}
+	if err := in.finish(); err != nil {
+		return nil, err
+	}
+	run.Format = s.doc.Name()
+	run.Size = in.cr.n
+	run.Digest = opt.Digest
+	if run.Digest == "" {
+		run.Digest = in.Digest()
+	}
+	run.Accounting = s.acct
+	if err := run.CheckValid(); err != nil {
+		return nil, fmt.Errorf("%s: invalid result: %w", s.src, err)
+	}
+	return run, nil
+}
+
+// document returns the document format of the export, found from the
+// first bytes of its decoded text; nil for CSV. It is looked at once,
+// before anything is read.
+func (in *File) document() Document {
+	if in.docSeen || in.lr == nil {
+		return in.doc
+	}
+	in.docSeen = true
+	head, _ := in.lr.br.Peek(512)
+	head = bytes.TrimLeft(head, " \t\r\n")
+	for _, d := range Documents {
+		if d.Sniff(head) {
+			in.doc = d
+		}
+	}
+	return in.doc
 }
 
 // matchHeader returns the importer whose header h is, or nil.
@@ -601,6 +678,7 @@ type stream struct {
 	sink     Sink
 	src      string
 	forced   Importer
+	doc      Document // the export is one document of this format, not tables
 	ordinal  int
 	intern   map[string]string
 	marker   string // the last message line, e.g. "API calls:"
