@@ -21,6 +21,25 @@ const (
 	IdleOther    = "other"    // longer gaps no host call explains (host work between steps)
 )
 
+// IdleLabel names an idle cause for people.
+func IdleLabel(cause string) string {
+	switch cause {
+	case IdleLaunch:
+		return "launch-bound"
+	case IdleSync:
+		return "host sync"
+	case IdleCopy:
+		return "copy calls"
+	case IdleQueued:
+		return "queued (GPU gaps)"
+	case IdleLeading:
+		return "before first GPU work"
+	case IdleTrailing:
+		return "after last GPU work"
+	}
+	return "other host work"
+}
+
 // IdleCauses lists the causes in the order outputs print them.
 var IdleCauses = []string{IdleLaunch, IdleSync, IdleCopy, IdleQueued, IdleLeading, IdleTrailing, IdleOther}
 

@@ -17,6 +17,7 @@ var HTML = &Format{Name: "html",
 	}}
 
 type htmlWriter struct {
+	timelines
 	w      io.Writer
 	rep    *html.Report
 	groups *analysis.Grouper
@@ -28,6 +29,9 @@ func (h *htmlWriter) Kernel(a *analysis.Kernel) error {
 }
 
 func (h *htmlWriter) End([]*profan.Run) error {
+	for i, tl := range h.tls {
+		h.rep.Timelines = append(h.rep.Timelines, html.Timeline{Source: h.runs[i].Source, T: tl})
+	}
 	switch gs := h.groups.Groups(); {
 	case h.groups.Launches() > 1:
 		h.rep.Groups = gs

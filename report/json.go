@@ -14,6 +14,7 @@ import (
 // jsonWriter writes {"kernels": [...], "groups": [...], "runs": [...], "missing": [...], "metric_units": {...}}.
 // The kernel fields are a stable contract: add fields, never rename them.
 type jsonWriter struct {
+	timelines
 	w     *bufio.Writer
 	n     int
 	runOf map[*profan.Run]int
@@ -69,6 +70,8 @@ type JSONKernel struct {
 	// Skipped is left empty by analyze's JSON, which says a run's skipped
 	// rules once, on the run.
 	Skipped []string `json:"skipped_rules,omitempty"`
+	// Timeline is where the wall clock goes, for an export with one.
+	Timeline *JSONTimeline `json:"timeline,omitempty"`
 }
 
 // JSONRoofline is the kernel's place on its GPU's roofline (absent when it
@@ -118,6 +121,8 @@ type JSONRun struct {
 	// Skipped is every rule that could not run on some kernel of the run,
 	// with what it needs.
 	Skipped []string `json:"skipped_rules,omitempty"`
+	// Timeline is where the wall clock goes, for an export with one.
+	Timeline *JSONTimeline `json:"timeline,omitempty"`
 }
 
 func ptr(v float64) *float64 {
@@ -263,7 +268,7 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	}
 	out := make([]JSONRun, 0, len(ordered))
 	for _, r := range ordered {
-		jr := JSONRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages, Skipped: j.skipped[r]}
+		jr := JSONRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages, Skipped: j.skipped[r], Timeline: ToJSONTimeline(j.of(r))}
 		for _, f := range r.Findings {
 			jr.Findings = append(jr.Findings, toJSONFinding(f))
 		}

@@ -15,6 +15,7 @@ import (
 // markdownWriter writes one table row per kernel, then the findings; it
 // suits pull-request comments and CI job summaries.
 type markdownWriter struct {
+	timelines
 	w        *bufio.Writer
 	n        int
 	findings []string
@@ -145,6 +146,15 @@ func (m *markdownWriter) summary() {
 }
 
 func (m *markdownWriter) End(runs []*profan.Run) error {
+	for i, tl := range m.tls {
+		if len(m.tls) > 1 || len(runs) > 1 {
+			fmt.Fprintf(m.w, "**Timeline of %s**\n\n", mdEscape(m.runs[i].Source))
+		}
+		for _, l := range TimelineLines(tl) {
+			fmt.Fprintf(m.w, "- %s\n", mdEscape(l))
+		}
+		m.w.WriteString("\n")
+	}
 	m.summary()
 	if m.n == 0 {
 		m.w.WriteString("No kernels.\n")

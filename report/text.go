@@ -18,6 +18,7 @@ import (
 )
 
 type textWriter struct {
+	timelines
 	w      *bufio.Writer
 	opt    Options
 	n      int
@@ -336,6 +337,19 @@ func shorten(s string, n int) string {
 }
 
 func (t *textWriter) End(runs []*profan.Run) error {
+	// Where the wall clock goes comes first: what the user waits for.
+	for i, tl := range t.tls {
+		if len(t.tls) > 1 || len(runs) > 1 {
+			fmt.Fprintf(t.w, "%s\n", t.c("1", "timeline of "+t.runs[i].Source))
+		}
+		for j, l := range TimelineLines(tl) {
+			if j == 0 {
+				l = t.c("1", l)
+			}
+			fmt.Fprintf(t.w, "%s\n", l)
+		}
+		t.w.WriteString("\n")
+	}
 	t.summary()
 	for _, r := range runs {
 		if len(r.Findings) > 0 {

@@ -108,7 +108,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if opts.Kernel != "" && matched == 0 {
 		return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
 	}
-	vs.Finish(runs)
+	report.SetVerdicts(w, vs.Finish(runs))
 	if err := w.End(runs); err != nil {
 		return err
 	}

@@ -213,8 +213,9 @@ func TestLongTrace(t *testing.T) {
 	if lines := strings.Count(out, "\n"); lines > 250 {
 		t.Errorf("%d launches: %d lines of output, want at most 250", n, lines)
 	}
-	if want := fmt.Sprintf("%d launches of 1 kernel", n); !strings.HasPrefix(out, want) {
-		t.Errorf("output starts %.80q, want %q", out, want)
+	// A trace's timeline comes first, then the kernels' summary.
+	if want := fmt.Sprintf("%d launches of 1 kernel", n); !strings.HasPrefix(out, "wall ") || !strings.Contains(out, "\n\n"+want) {
+		t.Errorf("output starts %.80q, want the timeline then %q", out, want)
 	}
 	out, _, _ = run(t, "analyze", "--format", "json", in)
 	// Summary-first: the JSON holds each group's representative launch and

@@ -40,6 +40,8 @@ type Report struct {
 	// ignored).
 	Groups []*analysis.Group
 	Trends []Trend
+	// Timelines are the runs' timelines, for exports that have one.
+	Timelines []Timeline
 }
 
 // Trend is one metric of one kernel across stored runs, oldest first.
@@ -106,6 +108,7 @@ type page struct {
 	Rooflines             []*roofView
 	NoDevice              []*kernelView
 	Trends                []*trendView
+	Timelines             []*timelineView
 	NFindings             int
 	Grouped               bool
 	Launches              int
@@ -214,6 +217,12 @@ func (c *collector) add(p *page, i int, a *analysis.Kernel, kv *kernelView) {
 }
 
 func build(r *Report) *page {
+	p := buildKernels(r)
+	p.Timelines = timelineViews(r.Timelines)
+	return p
+}
+
+func buildKernels(r *Report) *page {
 	if len(r.Groups) > 0 {
 		return buildGroups(r)
 	}
