@@ -1,10 +1,12 @@
 package report
 
 import (
+	"fmt"
 	"io"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/report/html"
 )
 
@@ -13,7 +15,7 @@ import (
 // has one card per kernel, whatever the number of launches.
 var HTML = &Format{Name: "html",
 	Kernels: func(w io.Writer, opt Options) Writer {
-		return &htmlWriter{w: w, rep: &html.Report{Title: opt.Title}, groups: analysis.NewGrouper(false)}
+		return &htmlWriter{w: w, rep: &html.Report{Title: opt.Title}, groups: opt.grouper(false)}
 	}}
 
 type htmlWriter struct {
@@ -35,6 +37,17 @@ func (h *htmlWriter) End([]*profan.Run) error {
 	switch gs := h.groups.Groups(); {
 	case h.groups.Launches() > 1:
 		h.rep.Groups = gs
+		app := h.groups.App()
+		if len(app.Categories) > 1 {
+			for _, c := range app.Categories {
+				h.rep.Categories = append(h.rep.Categories, html.CategoryRow{Share: metrics.ShareText(c.Share), ShareWidth: fmt.Sprintf("%.1f%%", 100*c.Share),
+					Launches: c.Launches, Kernels: len(c.Groups), Category: c.Category.String(), LimitedBy: categoryLimiter(c)})
+			}
+		}
+		for _, r := range app.Recommendations {
+			h.rep.Changes = append(h.rep.Changes, html.ChangeRow{Rule: r.Rule, Gain: recGain(r), Message: r.Message, Fix: r.Fix, ActsOn: recGroups(r, MaxRecommendationGroups)})
+		}
+		h.rep.Gain = metrics.ShareText(app.Gain)
 	case len(gs) == 1:
 		h.rep.Kernels = []*analysis.Kernel{gs[0].Rep}
 	}

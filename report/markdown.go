@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/rules"
 )
@@ -24,7 +26,7 @@ type markdownWriter struct {
 }
 
 func newMarkdown(w io.Writer, opt Options) *markdownWriter {
-	return &markdownWriter{w: bufio.NewWriter(w), top: opt.Top, groups: analysis.NewGrouper(false)}
+	return &markdownWriter{w: bufio.NewWriter(w), top: opt.Top, groups: opt.grouper(false)}
 }
 
 // mdEscape makes text from an export or a database inert in Markdown:
@@ -82,8 +84,17 @@ func (m *markdownWriter) kernel(a *analysis.Kernel) {
 		cell(a.Model.GlobalLoad), cell(a.Model.GlobalStore), shared, peak, strings.Join(rules, " "))
 }
 
-// summary writes the group table, then the findings of the top groups,
-// each group's once.
+// mdTopChanges is how many recommendations a pull-request comment shows
+// before its collapsed details.
+const mdTopChanges = 3
+
+// mdTopRows is how many ranking rows it shows before them.
+const mdTopRows = 10
+
+// summary writes what a pull-request comment shows first: the headline,
+// what to change first and the time by category (an application's
+// capture), the ranking of the top groups; then, collapsed, the rest of the
+// ranking, the other recommendations and the findings of the top groups.
 func (m *markdownWriter) summary() {
 	gs := m.groups.Groups()
 	if len(gs) == 0 {
@@ -95,11 +106,11 @@ func (m *markdownWriter) summary() {
 	}
 	m.n = len(gs)
 	total := m.groups.Total()
-	fmt.Fprintf(m.w, "%d launches of %s", m.groups.Launches(), kernels(len(gs)))
+	fmt.Fprintf(m.w, "**%d launches of %s", m.groups.Launches(), kernels(len(gs)))
 	if total > 0 {
 		fmt.Fprintf(m.w, ", %s of kernel time", metrics.Format(total, "s"))
 	}
-	m.w.WriteString(".\n\n")
+	m.w.WriteString(".**\n\n")
 	seen := map[string]bool{}
 	for _, g := range gs {
 		// The GPU assumed for a capture that does not name it, once, up front.
@@ -108,40 +119,119 @@ func (m *markdownWriter) summary() {
 			m.w.WriteString("> " + mdEscape(note) + "\n\n")
 		}
 	}
-	m.w.WriteString("| # | share | launches | total | mean | kernel | top finding |\n|---:|---:|---:|---:|---:|---|---|\n")
+	app := m.groups.App()
+	for _, n := range app.Scope {
+		m.w.WriteString("> scope: " + mdEscape(n) + "\n\n")
+	}
+	recs := app.Recommendations
+	if len(recs) > 0 {
+		fmt.Fprintf(m.w, "#### What to change first\n\nEstimated gain of the kernel time; together %s.\n\n", metrics.ShareText(app.Gain))
+		m.recommendations(recs[:min(len(recs), mdTopChanges)], 1)
+		m.w.WriteString("\n")
+	}
+	if len(app.Categories) > 1 {
+		m.w.WriteString("#### Time by category\n\n| share | launches | kernels | category | limited by |\n|---:|---:|---:|---|---|\n")
+		for _, c := range app.Categories {
+			fmt.Fprintf(m.w, "| %s | %d | %d | %s | %s |\n", metrics.ShareText(c.Share), c.Launches, len(c.Groups), mdEscape(c.Category.String()), mdEscape(categoryLimiter(c)))
+		}
+		m.w.WriteString("\n")
+	}
 	rows := tableRows(gs, m.top)
-	for i, g := range rows {
+	shown := rows[:min(len(rows), mdTopRows)]
+	m.groupTable(shown, 0)
+	rest := rows[len(shown):]
+	for i, g := range detailed(gs, m.top) {
+		m.groupFindings(i+1, g)
+	}
+	if len(rest) == 0 && len(recs) <= mdTopChanges && len(m.findings) == 0 {
+		if more := len(gs) - len(rows); more > 0 {
+			fmt.Fprintf(m.w, "\n%d more kernels not listed.\n", more)
+		}
+		return
+	}
+	var what []string
+	if len(rest) > 0 {
+		what = append(what, plural(len(rest), "more kernel"))
+	}
+	if len(recs) > mdTopChanges {
+		what = append(what, plural(len(recs)-mdTopChanges, "more change"))
+	}
+	if len(m.findings) > 0 {
+		what = append(what, plural(len(m.findings), "finding"))
+	}
+	fmt.Fprintf(m.w, "\n<details><summary>%s</summary>\n\n", strings.Join(what, ", "))
+	if len(rest) > 0 {
+		m.groupTable(rest, len(shown))
+		if more := len(gs) - len(rows); more > 0 {
+			fmt.Fprintf(m.w, "\n%d more kernels not listed.\n", more)
+		}
+		m.w.WriteString("\n")
+	}
+	if len(recs) > mdTopChanges {
+		m.w.WriteString("#### More changes\n\n")
+		m.recommendations(recs[mdTopChanges:], mdTopChanges+1)
+		m.w.WriteString("\n")
+	}
+	m.writeFindings()
+	m.w.WriteString("\n</details>\n")
+	m.findings = nil
+}
+
+// recommendations lists changes numbered from n.
+func (m *markdownWriter) recommendations(recs []analysis.Recommendation, n int) {
+	for i, r := range recs {
+		fmt.Fprintf(m.w, "%d. **`%s`** %s: %s\n   fix: %s\n", n+i, r.Rule, mdEscape(recGain(r)), mdEscape(r.Message), mdEscape(r.Fix))
+		if names := recGroups(r, MaxRecommendationGroups); names != "" {
+			fmt.Fprintf(m.w, "   acts on: %s\n", mdEscape(names))
+		}
+	}
+}
+
+// groupTable writes the ranking rows of gs, ranked from after+1.
+func (m *markdownWriter) groupTable(gs []*analysis.Group, after int) {
+	m.w.WriteString("| # | share | launches | total | mean | kernel | top finding |\n|---:|---:|---:|---:|---:|---|---|\n")
+	for i, g := range gs {
 		top := ""
 		if t := topFinding(g); t != "" {
 			top = "`" + g.Findings[0].Rule + "`" + strings.TrimPrefix(t, g.Findings[0].Rule)
 		}
-		fmt.Fprintf(m.w, "| %d | %s | %d | %s | %s | %s | %s |\n", i+1, metrics.ShareText(g.Share), g.Launches,
+		fmt.Fprintf(m.w, "| %d | %s | %d | %s | %s | %s | %s |\n", after+i+1, metrics.ShareText(g.Share), g.Launches,
 			durText(g.Duration, g.Timed), durText(g.Mean(), g.Timed), mdEscape(middle(g.Info.Display, 80)), top)
 	}
-	if rest := len(gs) - len(rows); rest > 0 {
-		fmt.Fprintf(m.w, "\n%d more kernels not listed.\n", rest)
-	}
-	for i, g := range detailed(gs, m.top) {
-		said := map[string]string{} // advice given → its cause
-		for _, f := range g.Findings {
-			advice := f.Advice
-			if c, ok := said[advice]; ok && c == rules.Cause(f.Rule) {
-				advice = "(as above)"
-			}
-			if _, ok := said[f.Advice]; !ok {
-				said[f.Advice] = rules.Cause(f.Rule)
-			}
-			loc := ""
-			if len(f.Locations) > 0 {
-				loc = " (" + mdEscape(location(f.Locations[0])) + ")"
-			}
-			msg := f.Message
-			if o := g.OtherLaunch(f); o != "" {
-				msg = o + ": " + msg
-			}
-			m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** `%s`%s, %s: %s %s", i+1, mdEscape(shorten(g.Info.Display, 60)), f.Rule, loc,
-				groupGain(g, f), mdEscape(msg), mdEscape(advice)))
+}
+
+// groupFindings adds the findings of the group ranked rank.
+func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
+	said := map[string]string{} // advice given → its cause
+	for _, f := range g.Findings {
+		advice := f.Advice
+		if c, ok := said[advice]; ok && c == rules.Cause(f.Rule) {
+			advice = "(as above)"
 		}
+		if _, ok := said[f.Advice]; !ok {
+			said[f.Advice] = rules.Cause(f.Rule)
+		}
+		loc := ""
+		if len(f.Locations) > 0 {
+			loc = " (" + mdEscape(location(f.Locations[0])) + ")"
+		}
+		msg := f.Message
+		if o := g.OtherLaunch(f); o != "" {
+			msg = o + ": " + msg
+		}
+		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** `%s`%s, %s: %s %s", rank, mdEscape(shorten(g.Info.Display, 60)), f.Rule, loc,
+			groupGain(g, f), mdEscape(msg), mdEscape(advice)))
+	}
+}
+
+// writeFindings writes the findings gathered.
+func (m *markdownWriter) writeFindings() {
+	if len(m.findings) == 0 {
+		return
+	}
+	m.w.WriteString("#### Findings\n\n")
+	for _, f := range m.findings {
+		m.w.WriteString(f + "\n")
 	}
 }
 
@@ -160,14 +250,80 @@ func (m *markdownWriter) End(runs []*profan.Run) error {
 		m.w.WriteString("No kernels.\n")
 	}
 	if len(m.findings) > 0 {
-		m.w.WriteString("\n### Findings\n\n")
-		for _, f := range m.findings {
-			m.w.WriteString(f + "\n")
-		}
+		m.w.WriteString("\n")
+		m.writeFindings()
 	}
 	return m.w.Flush()
 }
 
 // Markdown renders verdicts as tables for pull-request comments.
 var Markdown = &Format{Name: "markdown", Aliases: []string{"md"},
-	Kernels: func(w io.Writer, opt Options) Writer { return newMarkdown(w, opt) }}
+	Kernels: func(w io.Writer, opt Options) Writer { return newMarkdown(w, opt) },
+	Gate:    gateMarkdown}
+
+// mdTopChecks is how many failed or skipped checks a gate's comment shows
+// before its collapsed details.
+const mdTopChecks = 20
+
+// mdMaxChecks bounds the checks listed in the details.
+const mdMaxChecks = 200
+
+// gateMarkdown writes a gate's result for a pull-request comment: the
+// verdict and the baseline, the failed and skipped checks; the rest
+// collapsed.
+func gateMarkdown(w io.Writer, r *gate.Result, opt Options) error {
+	bw := bufio.NewWriter(w)
+	var first, rest []gate.Check
+	passed, skipped := 0, 0
+	for _, c := range r.Checks {
+		switch c.Status {
+		case gate.Fail:
+			first = append(first, c)
+		case gate.Skip:
+			skipped++
+			first = append(first, c)
+		default:
+			if c.Status == gate.Pass {
+				passed++
+			}
+			rest = append(rest, c)
+		}
+	}
+	// Failures first, then what was skipped, each in the gate's order.
+	sort.SliceStable(first, func(i, j int) bool { return first[i].Failed() && !first[j].Failed() })
+	verdict := "✅ **profan gate passed**"
+	if r.Failed > 0 {
+		verdict = "❌ **profan gate failed**"
+	}
+	fmt.Fprintf(bw, "%s: %d checks, %d failed, %d passed", verdict, len(r.Checks), r.Failed, passed)
+	if skipped > 0 {
+		fmt.Fprintf(bw, ", %d skipped", skipped)
+	}
+	bw.WriteString(".\n")
+	if b := baselineText(r.Baseline); b != "" {
+		bw.WriteString("\n" + mdEscape(b) + "\n")
+	}
+	if len(first) > mdTopChecks {
+		rest = append(first[mdTopChecks:], rest...)
+		first = first[:mdTopChecks]
+	}
+	table := func(cs []gate.Check) {
+		bw.WriteString("\n| status | kernel | check | message |\n|---|---|---|---|\n")
+		for _, c := range cs {
+			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(shorten(c.Kernel, 80)), c.Kind, mdEscape(c.Name), mdEscape(c.Message))
+		}
+	}
+	if len(first) > 0 {
+		table(first)
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(bw, "\n<details><summary>%s</summary>\n", plural(len(rest), "more check"))
+		// A comment has room for a few hundred rows; --format json has all.
+		table(rest[:min(len(rest), mdMaxChecks)])
+		if n := len(rest) - mdMaxChecks; n > 0 {
+			fmt.Fprintf(bw, "\n%s not listed (--format json lists every check).\n", plural(n, "more check"))
+		}
+		bw.WriteString("\n</details>\n")
+	}
+	return bw.Flush()
+}

@@ -485,3 +485,37 @@ func TestGateMissingBaseline(t *testing.T) {
 		t.Errorf("--missing-baseline maybe: exit %d, %s", code, errOut)
 	}
 }
+
+// Markdown for pull-request comments: analyze opens with the verdict
+// (what to change first, time by category) and collapses the rest; gate
+// says its verdict and baseline, its failures first; all fit a comment.
+func TestMarkdownForPRComments(t *testing.T) {
+	const commentMax = 65536 // GitHub's bound on a comment's characters
+	step := "../../fixtures/check6/resnet.pair.default.csv.gz"
+	out, errOut, code := run(t, "analyze", "--format", "markdown", step)
+	if code != ExitOK {
+		t.Fatal(errOut)
+	}
+	i, j, k := strings.Index(out, "#### What to change first"), strings.Index(out, "#### Time by category"), strings.Index(out, "<details><summary>")
+	if !strings.HasPrefix(out, "**292 launches of 56 kernels, 4.300 ms of kernel time.**") || i < 0 || j < i || k < j ||
+		!strings.Contains(out[i:j], "1. **`channels-last`** \\~28.0%") || strings.Contains(out[:k], "| 11 |") || len(out) > commentMax {
+		t.Errorf("analyze --format markdown (%d bytes):\n%s", len(out), out)
+	}
+	out, errOut, code = run(t, "analyze", "--format", "html", step)
+	if code != ExitOK {
+		t.Fatal(errOut)
+	}
+	if !strings.Contains(out, "<h3>What to change first</h3>") || !strings.Contains(out, "<h3>Time by category</h3>") || !strings.Contains(out, "<code class=\"rule\">channels-last</code> ~28.0%") {
+		t.Errorf("analyze --format html lacks the application's reading")
+	}
+	db := filepath.Join(t.TempDir(), "m.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, "--label", "branch=main", "../../fixtures/series6/series6_b4.details.csv"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	out, errOut, code = run(t, "gate", "--db", db, "--baseline", "branch=main", "--require", "duration < 1ms", "--format", "markdown", "../../fixtures/series6/series6_b5.details.csv")
+	if code != ExitFailed || !strings.HasPrefix(out, "❌ **profan gate failed**: 6 checks, 2 failed, 4 passed.\n\nbaseline: run 1 (branch=main)\n") ||
+		!strings.Contains(out, "| fail | transpose(float \\*, const float \\*) | regression `duration` | duration 10.85 us → 23.84 us (+119.8%)") ||
+		!strings.Contains(out, "<details><summary>4 more checks</summary>") {
+		t.Errorf("gate --format markdown: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -32,7 +32,7 @@ type launchRow struct {
 // one roofline marker per group sized by its share of the time. The page
 // grows with the number of distinct kernels, not with the launches.
 func buildGroups(r *Report) *page {
-	p := &page{Title: r.Title, Generated: r.Generated, CSP: CSP, Grouped: true}
+	p := &page{Title: r.Title, Generated: r.Generated, CSP: CSP, Grouped: true, Categories: r.Categories, Changes: r.Changes, Gain: r.Gain}
 	if p.Title == "" {
 		p.Title = "profan report"
 	}

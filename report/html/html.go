@@ -42,6 +42,27 @@ type Report struct {
 	Trends []Trend
 	// Timelines are the runs' timelines, for exports that have one.
 	Timelines []Timeline
+	// Categories and Changes are an application's reading, as the text
+	// states it: the time by category, and what to change first (Gain is
+	// their combined gain).
+	Categories []CategoryRow
+	Changes    []ChangeRow
+	Gain       string
+}
+
+// CategoryRow is one category of the time by category.
+type CategoryRow struct {
+	Share      string
+	ShareWidth string // the share as a CSS width
+	Launches   int
+	Kernels    int
+	Category   string
+	LimitedBy  string
+}
+
+// ChangeRow is one change of what to change first.
+type ChangeRow struct {
+	Rule, Gain, Message, Fix, ActsOn string
 }
 
 // Trend is one metric of one kernel across stored runs, oldest first.
@@ -112,6 +133,9 @@ type page struct {
 	NFindings             int
 	Grouped               bool
 	Launches              int
+	Categories            []CategoryRow
+	Changes               []ChangeRow
+	Gain                  string
 }
 
 type kernelView struct {
