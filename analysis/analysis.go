@@ -135,26 +135,22 @@ func Clues(k *profan.Kernel) gpumodel.Clues {
 	if c.Name == "" {
 		c.Name = metrics.DeviceName(k)
 	}
-	if v, ok := metrics.Read(k, "device_dram_clock"); ok && v > 0 {
-		c.DRAMClockHz = v
+	for _, a := range []struct {
+		name string
+		to   *float64
+	}{{"device_dram_clock", &c.DRAMClockHz}, {"device_memory_clock", &c.MemClockHz}, {"device_sm_clock", &c.SMClockHz},
+		{"device_l2_size", &c.L2Bytes}, {"device_memory_size", &c.MemoryBytes}} {
+		if v, ok := metrics.Read(k, a.name); ok && v > 0 {
+			*a.to = v
+		}
 	}
-	if v, ok := metrics.Read(k, "device_memory_clock"); ok && v > 0 {
-		c.MemClockHz = v
-	}
-	if v, ok := metrics.Read(k, "device_sm_clock"); ok && v > 0 {
-		c.SMClockHz = v
-	}
-	if v, ok := metrics.Read(k, "device_sms"); ok && v > 0 {
-		c.SMs = int(math.Round(v))
-	}
-	if v, ok := metrics.Read(k, "device_l2_size"); ok && v > 0 {
-		c.L2Bytes = v
-	}
-	if v, ok := metrics.Read(k, "device_memory_size"); ok && v > 0 {
-		c.MemoryBytes = v
-	}
-	if v, ok := metrics.Read(k, "device_bus_width"); ok && v > 0 {
-		c.BusBits = int(math.Round(v))
+	for _, a := range []struct {
+		name string
+		to   *int
+	}{{"device_sms", &c.SMs}, {"device_bus_width", &c.BusBits}} {
+		if v, ok := metrics.Read(k, a.name); ok && v > 0 {
+			*a.to = int(math.Round(v))
+		}
 	}
 	if c.CC == "" {
 		ma, ok1 := metrics.Read(k, "device_cc_major")

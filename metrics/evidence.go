@@ -31,30 +31,14 @@ var evidence = []*Def{
 			}
 			return exact(1e3, "device__attribute_memory_clock_rate", "device__attribute_max_mem_frequency_khz")(e)
 		}},
-	{Name: "device_memory_clock", Unit: "Hz", Doc: "the memory clock attribute",
-		NCU: "device__attribute_memory_clock_rate (kHz)", Nvprof: "—",
-		eval: exact(1e3, "device__attribute_memory_clock_rate")},
-	{Name: "device_sm_clock", Unit: "Hz", Doc: "the SM clock attribute",
-		NCU: "device__attribute_clock_rate (kHz)", Nvprof: "—",
-		eval: exact(1e3, "device__attribute_clock_rate")},
-	{Name: "device_sms", Unit: "", Doc: "the SM count",
-		NCU: "device__attribute_multiprocessor_count, launch__sm_count (# SMs)", Nvprof: "—",
-		eval: exact(1, "device__attribute_multiprocessor_count", "# SMs", "launch__sm_count", "# SMs (launch__sm_count)")},
-	{Name: "device_l2_size", Unit: "B", Doc: "the L2 size attribute",
-		NCU: "device__attribute_l2_cache_size", Nvprof: "—",
-		eval: exact(1, "device__attribute_l2_cache_size")},
-	{Name: "device_memory_size", Unit: "B", Doc: "the device memory attribute",
-		NCU: "device__attribute_total_memory", Nvprof: "—",
-		eval: exact(1, "device__attribute_total_memory")},
-	{Name: "device_bus_width", Unit: "bit", Doc: "the memory bus width attribute",
-		NCU: "device__attribute_global_memory_bus_width, device__attribute_fb_bus_width", Nvprof: "—",
-		eval: exact(1, "device__attribute_global_memory_bus_width", "device__attribute_fb_bus_width")},
-	{Name: "device_cc_major", Unit: "", Doc: "the compute capability's major number",
-		NCU: "device__attribute_compute_capability_major", Nvprof: "—",
-		eval: exact(1, "device__attribute_compute_capability_major")},
-	{Name: "device_cc_minor", Unit: "", Doc: "the compute capability's minor number",
-		NCU: "device__attribute_compute_capability_minor", Nvprof: "—",
-		eval: exact(1, "device__attribute_compute_capability_minor")},
+	attribute("device_memory_clock", "Hz", "the memory clock attribute (kHz)", 1e3, "device__attribute_memory_clock_rate"),
+	attribute("device_sm_clock", "Hz", "the SM clock attribute (kHz)", 1e3, "device__attribute_clock_rate"),
+	attribute("device_sms", "", "the SM count", 1, "device__attribute_multiprocessor_count", "# SMs", "launch__sm_count", "# SMs (launch__sm_count)"),
+	attribute("device_l2_size", "B", "the L2 size attribute", 1, "device__attribute_l2_cache_size"),
+	attribute("device_memory_size", "B", "the device memory attribute", 1, "device__attribute_total_memory"),
+	attribute("device_bus_width", "bit", "the memory bus width attribute", 1, "device__attribute_global_memory_bus_width", "device__attribute_fb_bus_width"),
+	attribute("device_cc_major", "", "the compute capability's major number", 1, "device__attribute_compute_capability_major"),
+	attribute("device_cc_minor", "", "the compute capability's minor number", 1, "device__attribute_compute_capability_minor"),
 }
 
 // Read returns the evidence name of k (see evidence); false when k's
@@ -76,6 +60,12 @@ func DeviceName(k *profan.Kernel) string {
 		return m.Text
 	}
 	return ""
+}
+
+// attribute defines evidence read from the first of names the export has,
+// times f.
+func attribute(name, unit, doc string, f float64, names ...string) *Def {
+	return &Def{Name: name, Unit: unit, Doc: doc, NCU: strings.Join(names, ", "), Nvprof: "—", eval: exact(f, names...)}
 }
 
 // exact reads the first of names the kernel has with a number, by its
