@@ -229,20 +229,8 @@ func (db *DB) EachRecord(ctx context.Context, runID int64, record func(int64, St
 	// be kept of them for later launches.
 	starts := map[int64]bool{}
 	if launch != nil {
-		rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT DISTINCT s.kernel_id FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id = ?`), runID)
+		starts, err = querySet[int64](ctx, db.db, db.d.rebind(`SELECT DISTINCT s.kernel_id FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id = ?`), runID)
 		if err != nil {
-			return fmt.Errorf("reading kernels of run %d: %w", runID, err)
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return fmt.Errorf("reading kernels of run %d: %w", runID, err)
-			}
-			starts[id] = true
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return fmt.Errorf("reading kernels of run %d: %w", runID, err)
 		}
 	}
@@ -845,20 +833,7 @@ func sortedKeys(m map[string]string) []string {
 
 // rawKeys returns the raw_metric_keys IDs of the raw metric called name.
 func (db *DB) rawKeys(ctx context.Context, name string) (map[uint64]bool, error) {
-	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT id FROM raw_metric_keys WHERE name = ?`), name)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	keys := map[uint64]bool{}
-	for rows.Next() {
-		var id uint64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		keys[id] = true
-	}
-	return keys, rows.Err()
+	return querySet[uint64](ctx, db.db, db.d.rebind(`SELECT id FROM raw_metric_keys WHERE name = ?`), name)
 }
 
 // term makes strings read from the database safe to show, as strings read

@@ -83,12 +83,21 @@ func Open(dsn string) (*DB, error) {
 	return db, redactError(dsn, err)
 }
 
-func open(dsn string) (*DB, error) {
-	d := sqliteDialect
-	if isPostgres(dsn) {
-		d = pgDialect
-	}
+// dialectOf is the backend dsn names; an error for an in-memory SQLite
+// database.
+func dialectOf(dsn string) (*dialect, error) {
 	if err := refuseMemory(dsn); err != nil {
+		return nil, err
+	}
+	if isPostgres(dsn) {
+		return pgDialect, nil
+	}
+	return sqliteDialect, nil
+}
+
+func open(dsn string) (*DB, error) {
+	d, err := dialectOf(dsn)
+	if err != nil {
 		return nil, err
 	}
 	if !isPostgres(dsn) {
@@ -178,16 +187,12 @@ func OpenReadOnly(dsn string) (*DB, error) {
 }
 
 func openReadOnly(dsn string) (*DB, error) {
-	d := sqliteDialect
-	if isPostgres(dsn) {
-		d = pgDialect
-	}
-	if err := refuseMemory(dsn); err != nil {
+	d, err := dialectOf(dsn)
+	if err != nil {
 		return nil, err
 	}
 	ctx := context.Background()
 	var sdb *sql.DB
-	var err error
 	if isPostgres(dsn) {
 		sdb, err = sql.Open(d.driver, d.dsn(dsn))
 	} else {
@@ -371,20 +376,25 @@ type querier interface {
 // appliedMigrations returns the versions recorded in schema_migrations; an
 // error when the table does not exist yet.
 func (db *DB) appliedMigrations(ctx context.Context, q querier) (map[int]bool, error) {
-	rows, err := q.QueryContext(ctx, `SELECT version FROM schema_migrations`)
+	return querySet[int](ctx, q, `SELECT version FROM schema_migrations`)
+}
+
+// querySet returns the values of the one column query selects, as a set.
+func querySet[T comparable](ctx context.Context, q querier, query string, args ...any) (map[T]bool, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	applied := map[int]bool{}
+	set := map[T]bool{}
 	for rows.Next() {
-		var v int
+		var v T
 		if err := rows.Scan(&v); err != nil {
 			return nil, err
 		}
-		applied[v] = true
+		set[v] = true
 	}
-	return applied, rows.Err()
+	return set, rows.Err()
 }
 
 func (db *DB) applyMigration(ctx context.Context, m migration) error {
