@@ -533,50 +533,68 @@ func (db *DB) Trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 }
 
 func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
-	q := db.d.rebind
-	// Kernel names: a small table, matched here since SQLite has no REGEXP.
-	rows, err := db.db.QueryContext(ctx, `SELECT id, name, demangled FROM kernel_names`)
-	if err != nil {
+	names, all, err := db.kernelNames(ctx, tq.Kernel)
+	if err != nil || len(names) == 0 {
 		return nil, err
 	}
-	names := map[int64]string{}
-	all := true
+	pts, at, canonical, err := db.trendPoints(ctx, tq, names, all)
+	if err != nil || len(pts) == 0 {
+		return nil, err
+	}
+	lo, hi := pts[0].Run, pts[len(pts)-1].Run
+	if pts, err = db.trendSeries(ctx, pts, at, lo, hi, tq.Metric == "duration" && canonical); err != nil {
+		return nil, err
+	}
+	if err := db.datePoints(ctx, pts, lo, hi); err != nil {
+		return nil, err
+	}
+	return pts, nil
+}
+
+// kernelNames returns the kernel names re matches (all when nil), by
+// kernel_names.id, demangled where known; all says whether every name
+// matched. The table is small, and matched here since SQLite has no REGEXP.
+func (db *DB) kernelNames(ctx context.Context, re *regexp.Regexp) (names map[int64]string, all bool, err error) {
+	rows, err := db.db.QueryContext(ctx, `SELECT id, name, demangled FROM kernel_names`)
+	if err != nil {
+		return nil, false, err
+	}
+	defer rows.Close()
+	names = map[int64]string{}
+	all = true
 	for rows.Next() {
 		var id int64
 		var name, dem string
 		if err := rows.Scan(&id, &name, &dem); err != nil {
-			rows.Close()
-			return nil, err
+			return nil, false, err
 		}
 		term(&name, &dem)
-		if tq.Kernel == nil || tq.Kernel.MatchString(name) || (dem != "" && tq.Kernel.MatchString(dem)) {
+		if re == nil || re.MatchString(name) || (dem != "" && re.MatchString(dem)) {
 			names[id] = cmp.Or(dem, name)
 		} else {
 			all = false
 		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(names) == 0 {
-		return nil, nil
-	}
+	return names, all, rows.Err()
+}
 
+// trendPoints returns the points of tq among the kernels of names, each
+// with its kernel row, and whether tq.Metric is a canonical metric (else
+// a raw one, read from the blobs); no points for a metric never stored.
+func (db *DB) trendPoints(ctx context.Context, tq TrendQuery, names map[int64]string, all bool) ([]Point, []pointAt, bool, error) {
+	q := db.d.rebind
 	var metricID int64
-	err = db.db.QueryRowContext(ctx, q(`SELECT id FROM metric_names WHERE name = ?`), tq.Metric).Scan(&metricID)
+	err := db.db.QueryRowContext(ctx, q(`SELECT id FROM metric_names WHERE name = ?`), tq.Metric).Scan(&metricID)
 	canonical := err == nil
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, err
+		return nil, nil, false, err
 	}
-
 	var rawKeys map[uint64]bool
 	if !canonical {
 		if rawKeys, err = db.rawKeys(ctx, tq.Metric); err != nil || len(rawKeys) == 0 {
-			return nil, err
+			return nil, nil, false, err
 		}
 	}
-
 	var ids []int64
 	if !all && len(names) <= maxNameFilter {
 		for id := range names {
@@ -585,9 +603,9 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	}
 	query, args := trendSQL(db.d, canonical, metricID, ids, tq.Labels)
-	rows, err = db.db.QueryContext(ctx, q(query), args...)
+	rows, err := db.db.QueryContext(ctx, q(query), args...)
 	if err != nil {
-		return nil, err
+		return nil, nil, false, err
 	}
 	defer rows.Close()
 	var pts []Point
@@ -605,7 +623,7 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 	for rows.Next() {
 		p = Point{}
 		if err := rows.Scan(dest...); err != nil {
-			return nil, err
+			return nil, nil, false, err
 		}
 		name, ok := names[nameID]
 		if !ok {
@@ -617,7 +635,7 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 		} else {
 			v, ok, err := findMetric(raw, rawKeys)
 			if err != nil {
-				return nil, fmt.Errorf("run %d kernel %s: %w", p.Run, p.Launch, err)
+				return nil, nil, false, fmt.Errorf("run %d kernel %s: %w", p.Run, p.Launch, err)
 			}
 			if !ok || math.IsNaN(v) {
 				continue
@@ -627,38 +645,34 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 		pts = append(pts, p)
 		at = append(at, pointAt{kid, ordinal})
 	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(pts) == 0 {
-		return nil, nil
-	}
-	lo, hi := pts[0].Run, pts[len(pts)-1].Run
-	if pts, err = db.trendSeries(ctx, pts, at, lo, hi, tq.Metric == "duration" && canonical); err != nil {
-		return nil, err
-	}
+	return pts, at, canonical, rows.Err()
+}
+
+// datePoints gives each point its run's creation time and labels (runs lo
+// to hi).
+func (db *DB) datePoints(ctx context.Context, pts []Point, lo, hi int64) error {
 	labels, err := db.labels(ctx, lo, hi)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	created := map[int64]time.Time{}
-	rows, err = db.db.QueryContext(ctx, q(`SELECT id, created FROM runs WHERE id BETWEEN ? AND ?`), lo, hi)
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT id, created FROM runs WHERE id BETWEEN ? AND ?`), lo, hi)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		var cr string
 		if err := rows.Scan(&id, &cr); err != nil {
-			return nil, err
+			return err
 		}
 		if created[id], err = parseTime(cr); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	empty := map[string]string{}
 	for i := range pts {
@@ -668,7 +682,7 @@ func (db *DB) trend(ctx context.Context, tq TrendQuery) ([]Point, error) {
 			p.Labels = empty
 		}
 	}
-	return pts, nil
+	return nil
 }
 
 // trendSQL returns the query of a trend: the canonical metric metricID, or
