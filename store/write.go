@@ -328,7 +328,9 @@ func (w *RunWriter) AddKernel(rec KernelRecord) error {
 	return nil
 }
 
-func (w *RunWriter) addKernel(rec KernelRecord) error {
+// checkRecord refuses a record without a named kernel, or whose canonical
+// metrics are unnamed or named twice.
+func (w *RunWriter) checkRecord(rec *KernelRecord) error {
 	k := rec.Kernel
 	if k == nil {
 		return errors.New("nil kernel")
@@ -358,6 +360,14 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 			return fmt.Errorf("canonical metric %s given twice", v.Name)
 		}
 	}
+	return nil
+}
+
+func (w *RunWriter) addKernel(rec KernelRecord) error {
+	if err := w.checkRecord(&rec); err != nil {
+		return err
+	}
+	k := rec.Kernel
 	nameID, err := w.nameID(k.Name, k.Demangled)
 	if err != nil {
 		return err
