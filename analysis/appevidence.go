@@ -77,6 +77,19 @@ func (e *AppEvidence) CC() string {
 	return ""
 }
 
+// Floor is the shortest launch of the capture, seconds: what a launch
+// costs the GPU whatever its work (its start-up and drain), which no
+// fewer bytes take away; NaN when none is timed.
+func (e *AppEvidence) Floor() float64 {
+	f := math.NaN()
+	for _, g := range e.Groups {
+		if g.Min >= 0 && !(g.Min >= f) {
+			f = g.Min
+		}
+	}
+	return f
+}
+
 // Training reports a capture with a backward pass or an optimizer step.
 func (e *AppEvidence) Training() bool {
 	return len(e.Kernels("backward")) > 0 || len(e.Kernels("optimizer")) > 0
