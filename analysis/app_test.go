@@ -14,6 +14,7 @@ import (
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/rules"
+	"github.com/profan-dev/profan/rules/rulestest"
 )
 
 var updateAppCalibration = flag.Bool("update-calibration-apps", false, "rewrite docs/calibration-apps.md")
@@ -221,6 +222,7 @@ prices at the channels_last factor, and picks NHWC convolutions); bf16 autocast 
 transformers (9 to 15 points: their element-wise kernels move half the bytes too, which the rule does not
 count). On the ResNet and the encoder the recommendations rank as the measured gains do.
 `)
+	wallCalibration(t, &b)
 	const doc = "../docs/calibration-apps.md"
 	if *updateAppCalibration {
 		if err := os.WriteFile(doc, []byte(b.String()), 0o644); err != nil {
@@ -360,6 +362,100 @@ func TestScopeProcesses(t *testing.T) {
 		got := strings.Join(app.Scope, "; ")
 		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
 			t.Errorf("%d processes, %d GPUs: scope %q, want %q", tt.procs, tt.devices, got, tt.want)
+		}
+	}
+}
+
+// wallTimesTSV reads a timings TSV of unprofiled steps (variant, repeats,
+// median_ms, ...): the median step time per variant, ms.
+func wallTimesTSV(t *testing.T, path string) map[string]float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(line, "\t")
+		if i == 0 || len(f) < 3 {
+			continue
+		}
+		var ms float64
+		if _, err := fmt.Sscan(f[2], &ms); err == nil {
+			out[f[0]] = ms
+		}
+	}
+	return out
+}
+
+// wallCalibration holds the recommendations priced in wall time against
+// the wall time measured without a profiler: PyTorch profiler traces of
+// the "before" step (fixtures/timeline), the medians of 30 unprofiled
+// steps of both.
+func wallCalibration(t *testing.T, b *strings.Builder) {
+	const dir = "../fixtures/timeline/"
+	wall := wallTimesTSV(t, dir+"timings7.tsv")
+	b.WriteString(`
+## Wall time
+
+Recommendations priced in wall time, read from a PyTorch profiler trace of the "before" step
+(` + "`fixtures/timeline`" + `, ` + "`timeline7.py`" + `: a Llama-style decoder's batch-1 decode of 16 tokens, and host copies
+through an MLP), against 1 − after/before of the median wall time of 30 unprofiled steps of each
+(` + "`timings7.tsv`" + `). *First* says whether the rule is the first recommendation of the "before" step. A
+step whose GPU is busy 90% of its span or more gets no CUDA-graphs advice (copy_pinned: 95%).
+
+| before → after | rule | first | estimated | measured | error | GPU busy before |
+| --- | --- | --- | ---: | ---: | ---: | ---: |
+`)
+	eng, _ := rules.NewEngine("")
+	read := map[string]*analysis.Grouper{}
+	appOf := func(name string) (*analysis.App, *analysis.Timeline) {
+		gr := read[name]
+		if gr == nil {
+			var err error
+			if gr, err = rulestest.Grouper([]string{dir + name + ".json.gz"}); err != nil {
+				t.Fatal(err)
+			}
+			gr.Recommender = eng
+			read[name] = gr
+		}
+		return gr.App(), gr.Timeline
+	}
+	for _, p := range []struct {
+		before, after, rule string
+		first               bool
+		tol                 float64
+	}{
+		// Graphs need a static cache: the static step is their "before".
+		{"decode_static", "decode_graphs", "cuda-graphs", true, 0.15},
+		{"decode_sync", "decode_graphs", "cuda-graphs", true, 0.15},
+		{"decode_sync", "decode_nosync", "host-sync", false, 0.15},
+		{"copy_pageable", "copy_pinned", "pinned-memory", true, 0.15},
+		{"copy_pinned", "copy_stream", "copy-overlap", false, 0.15},
+	} {
+		app, tl := appOf(p.before)
+		est, first := math.NaN(), false
+		for i, r := range app.Recommendations {
+			if r.Rule == p.rule {
+				est, first = r.WallGain, i == 0
+			}
+		}
+		measured := 1 - wall[p.after]/wall[p.before]
+		if math.IsNaN(est) || math.Abs(est-measured) > p.tol || first != p.first {
+			t.Errorf("%s → %s: %s estimated %.1f%% of the wall time (first: %v), measured %.1f%% (tolerance %.0f points, first %v)",
+				p.before, p.after, p.rule, 100*est, first, 100*measured, 100*p.tol, p.first)
+		}
+		busy := math.NaN()
+		if tl != nil {
+			busy = tl.BusyShare
+		}
+		fmt.Fprintf(b, "| %s → %s | %s | %v | %.1f%% | %.1f%% | %+.1f | %.0f%% |\n", p.before, p.after, p.rule, first, 100*est, 100*measured, 100*(est-measured), 100*busy)
+	}
+	// A GPU-bound step gets no CUDA-graphs advice.
+	app, _ := appOf("copy_pinned")
+	for _, r := range app.Recommendations {
+		if r.Rule == "cuda-graphs" {
+			t.Errorf("copy_pinned (GPU busy 95%%) is advised CUDA graphs: %s", r.Message)
 		}
 	}
 }

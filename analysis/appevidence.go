@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/gpumodel"
 	"github.com/profan-dev/profan/kernelname"
 )
@@ -18,8 +19,14 @@ type AppEvidence struct {
 	Groups   []*Group // longest first
 	Total    float64  // the capture's kernel time, seconds
 	Launches int
-	sets     map[string][]*Group
-	indexed  bool
+	// Timeline is where the step's wall clock goes, for an export that
+	// has one (a PyTorch profiler trace, nsys, nvprof's gpu-trace); nil
+	// for a kernel profiler's.
+	Timeline *Timeline
+	// Runs are the captures read, for their host transfers.
+	Runs    []*profan.Run
+	sets    map[string][]*Group
+	indexed bool
 }
 
 // The evidence sets, by name: what each holds. A set is empty when the
@@ -45,6 +52,28 @@ var AppEvidenceSets = map[string]string{
 	"backward":          "kernels of a backward pass",
 	"optimizer":         "optimizer kernels",
 	"all":               "every kernel group of the capture",
+	// Not kernel groups: what else the capture holds.
+	"timeline":    "the step's timeline: wall span, GPU busy share, idle time by cause with the host calls behind it",
+	"host-copies": "the host transfers of the capture, with the host memory they use (pageable or pinned)",
+}
+
+// Has reports whether evidence name is in the capture: a set with a
+// group, the timeline, host copies.
+func (e *AppEvidence) Has(name string) bool {
+	switch name {
+	case "timeline":
+		return e.Timeline != nil
+	case "host-copies":
+		for _, r := range e.Runs {
+			for _, a := range r.Activities {
+				if strings.HasPrefix(a.Kind, "memcpy HtoD") || strings.HasPrefix(a.Kind, "memcpy DtoH") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return len(e.Kernels(name)) > 0
 }
 
 // Kernels returns the groups of evidence set name, longest first.

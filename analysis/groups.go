@@ -129,12 +129,16 @@ type Grouper struct {
 	KeepIDs bool
 	// Recommender gives the application recommendations (nil: none).
 	Recommender Recommender
-	groups      map[string]*Group
-	order       []*Group
-	total       float64
-	n           int
-	procs       map[string]bool
-	devices     map[int]bool
+	// Timeline and Runs, when set, are the capture's timeline and runs
+	// for the recommendations priced in wall time.
+	Timeline *Timeline
+	Runs     []*profan.Run
+	groups   map[string]*Group
+	order    []*Group
+	total    float64
+	n        int
+	procs    map[string]bool
+	devices  map[int]bool
 	// tracks follow each run's launch order for the application
 	// evidence (fusable chains, hand-written attention).
 	tracks map[*profan.Run]*appTrack
@@ -168,7 +172,7 @@ func (gr *Grouper) App() *App {
 	for _, t := range gr.tracks {
 		t.close()
 	}
-	return summarize(&AppEvidence{Groups: gr.Groups(), Total: gr.total}, len(gr.procs), len(gr.devices), gr.Recommender)
+	return summarize(&AppEvidence{Groups: gr.Groups(), Total: gr.total, Timeline: gr.Timeline, Runs: gr.Runs}, len(gr.procs), len(gr.devices), gr.Recommender)
 }
 
 // Total is the capture's kernel time: the sum of the known durations.

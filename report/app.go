@@ -58,6 +58,10 @@ func recGain(r analysis.Recommendation) string {
 		return fmt.Sprintf("~%s of the wall time (%s)", metrics.ShareText(r.WallGain), r.Basis)
 	}
 	switch {
+	case r.Gain > 0 && r.Rank < r.Gain-0.0005:
+		// The host, not the GPU, sets the step's pace: less of the
+		// kernel time saved shows in the wall time.
+		return fmt.Sprintf("~%s of the kernel time, ~%s of the wall time (%s)", metrics.ShareText(r.Gain), metrics.ShareText(r.Rank), r.Basis)
 	case r.Gain > 0:
 		return fmt.Sprintf("~%s (%s)", metrics.ShareText(r.Gain), r.Basis)
 	case r.Gain < 0:
@@ -113,6 +117,9 @@ type JSONRecommendation struct {
 	// WallGain is the share of the step's wall time saved, for changes
 	// priced in wall time.
 	WallGain *float64 `json:"estimated_wall_gain,omitempty"`
+	// Rank is the share of the wall time the change gives back, the one
+	// scale the recommendations are ranked on.
+	Rank     *float64 `json:"rank_wall_gain"`
 	Message  string   `json:"message"`
 	Fix      string   `json:"fix"`
 	Basis    string   `json:"basis"`
@@ -150,7 +157,7 @@ func ToJSONApp(app *analysis.App) ([]JSONCategory, []JSONRecommendation) {
 
 func toJSONRecommendation(r analysis.Recommendation, reason string) JSONRecommendation {
 	jr := JSONRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
-		Composes: r.Composes, Reason: reason}
+		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank)}
 	if r.WallGain == r.WallGain {
 		jr.WallGain = ptr(r.WallGain)
 	}

@@ -205,6 +205,7 @@ func (j *jsonWriter) kernel(a *analysis.Kernel) error {
 }
 
 func (j *jsonWriter) End(runs []*profan.Run) error {
+	j.timelines.feed(j.groups, runs)
 	if !j.launches {
 		for _, a := range j.groups.Reps() {
 			if err := j.kernel(a); err != nil {

@@ -350,6 +350,7 @@ func (t *textWriter) End(runs []*profan.Run) error {
 		}
 		t.w.WriteString("\n")
 	}
+	t.timelines.feed(t.groups, runs)
 	t.summary()
 	for _, r := range runs {
 		if len(r.Findings) > 0 {

@@ -34,6 +34,15 @@ func (t *timelines) setVerdicts(vs []*analysis.RunVerdict) {
 	}
 }
 
+// feed hands the application rules the runs and the first timeline: the
+// changes priced in wall time read it.
+func (t *timelines) feed(gr *analysis.Grouper, runs []*profan.Run) {
+	gr.Runs = runs
+	if len(t.tls) > 0 {
+		gr.Timeline = t.tls[0]
+	}
+}
+
 // of returns the timeline of run, or nil.
 func (t *timelines) of(run *profan.Run) *analysis.Timeline {
 	for i, r := range t.runs {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gpumodel"
 )
@@ -38,6 +39,30 @@ func (p *AppPass) Kernels(name string) []*analysis.Group {
 		p.trace(p.rule.ID, name)
 	}
 	return p.ev.Kernels(name)
+}
+
+// Timeline is the step's timeline; nil when the export has none.
+func (p *AppPass) Timeline() *analysis.Timeline {
+	if p.trace != nil {
+		p.trace(p.rule.ID, "timeline")
+	}
+	return p.ev.Timeline
+}
+
+// HostCopies are the capture's host transfers.
+func (p *AppPass) HostCopies() []*profan.Activity {
+	if p.trace != nil {
+		p.trace(p.rule.ID, "host-copies")
+	}
+	var out []*profan.Activity
+	for _, r := range p.ev.Runs {
+		for _, a := range r.Activities {
+			if strings.HasPrefix(a.Kind, "memcpy HtoD") || strings.HasPrefix(a.Kind, "memcpy DtoH") {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
 }
 
 // Total is the capture's kernel time, seconds.
@@ -93,7 +118,12 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 	for i := range adv.Recommendations {
 		r := &adv.Recommendations[i]
 		r.Rank = r.WallGain
-		if r.Rank != r.Rank {
+		switch {
+		case r.Rank == r.Rank:
+		case ev.Timeline != nil && ev.Timeline.Span > 0:
+			// Kernel time saved gives back at most itself of the span.
+			r.Rank = r.Gain * math.Min(ev.Total, ev.Timeline.Busy) / ev.Timeline.Span
+		default:
 			r.Rank = wallOf(r.Gain, ev.Total, host)
 		}
 	}
@@ -131,7 +161,7 @@ func hasEvidence(ev *analysis.AppEvidence, req []string) bool {
 	for _, group := range req {
 		found := false
 		for _, n := range strings.Split(group, "|") {
-			if len(ev.Kernels(n)) > 0 {
+			if ev.Has(n) {
 				found = true
 				break
 			}

@@ -20,7 +20,8 @@ cache_implementation="static"), writes one position per token; CUDA graphs and
 torch.compile(mode="reduce-overhead") need fixed shapes and addresses anyway.
 
 The gain is the torch.cat launches' time beyond what the shortest of them
-takes each: a write of one position costs about the smallest copy.`,
+takes each: a write of one position costs about the smallest copy. Copies that
+do not grow save less than min_gain and are no cache: the rule is silent.`,
 	Before:   `k_cache = torch.cat([k_cache, k], dim=2)`,
 	After:    `k_cache.index_copy_(2, pos, k)     # k_cache preallocated: [B, H, max_len, D]`,
 	Severity: profan.Info,
@@ -37,8 +38,10 @@ takes each: a write of one position costs about the smallest copy.`,
 				saves[g] = 1 - float64(g.Timed)*g.Min/g.Duration
 			}
 		}
+		// Copies that do not grow (a rotary embedding's halves, a model's
+		// own cat) save under min_gain: no cache to preallocate.
 		gain := gainOf(saves, p.Total())
-		if gain <= 0 {
+		if gain < p.T.MinGain {
 			return
 		}
 		p.Recommend(analysis.Recommendation{

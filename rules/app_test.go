@@ -5,9 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/ingest"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/rules/rulestest"
@@ -23,20 +21,22 @@ var appCaptures = []string{
 	"../fixtures/pytorch2/inv.tf.infer.csv", "../fixtures/check/vit.pair.default.csv",
 	"../fixtures/check5/mbv2.pair.default.csv.gz", "../fixtures/check6/resnet.pair.cl.csv.gz", "../fixtures/check6/encoder.pair.default.csv.gz",
 	"../fixtures/check6/encoder.pair.fused.csv.gz",
+	// PyTorch profiler traces: a decode loop bound by its launches with a
+	// host sync per token, the same in CUDA graphs, pageable and pinned
+	// host copies.
+	"../fixtures/timeline/decode_sync.json.gz", "../fixtures/timeline/decode_graphs.json.gz",
+	"../fixtures/timeline/copy_pageable.json.gz", "../fixtures/timeline/copy_pinned.json.gz",
 }
 
 // appEvidence reads one capture's application evidence.
 func appEvidence(t *testing.T, file string) *analysis.AppEvidence {
 	t.Helper()
 	var ev *analysis.AppEvidence
-	gr := analysis.NewGrouper(false)
-	gr.Recommender = recommenderFunc(func(e *analysis.AppEvidence) analysis.Advice { ev = e; return analysis.Advice{} })
-	if _, err := ingest.ReadFiles([]string{file}, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
-		gr.Add(analysis.Analyze(run, k, analysis.Options{}))
-		return nil
-	}); err != nil {
+	gr, err := rulestest.Grouper([]string{file})
+	if err != nil {
 		t.Fatal(err)
 	}
+	gr.Recommender = recommenderFunc(func(e *analysis.AppEvidence) analysis.Advice { ev = e; return analysis.Advice{} })
 	gr.App()
 	if ev == nil {
 		t.Fatalf("%s: no evidence", file)

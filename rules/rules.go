@@ -78,6 +78,9 @@ var All = []*Rule{
 	FusedOptimizer,
 	CUDNNBenchmark,
 	CUDAGraphs,
+	HostSync,
+	PinnedMemory,
+	CopyOverlap,
 	LargerBatch,
 }
 

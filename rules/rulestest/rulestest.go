@@ -120,6 +120,39 @@ func ReadWant(path string) (inputs []string, wants []*Want, err error) {
 	return inputs, wants, sc.Err()
 }
 
+// Grouper reads the inputs as one application capture, as analyze does:
+// the kernels' groups, the timeline of the first run that has one, the
+// runs' host transfers.
+func Grouper(inputs []string) (*analysis.Grouper, error) {
+	gr := analysis.NewGrouper(false)
+	s := analysis.NewStream(analysis.Options{}, false)
+	runs, err := ingest.ReadFiles(inputs, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		gr.Add(s.Kernel(run, k))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	gr.Runs = runs
+	for _, v := range s.Finish(runs) {
+		if v.Timeline != nil && gr.Timeline == nil {
+			gr.Timeline = v.Timeline
+		}
+	}
+	return gr, nil
+}
+
+// App reads the inputs as one application capture (Grouper) by cause with
+// eng's rules; total is its kernel time.
+func App(inputs []string, eng *rules.Engine) (app *analysis.App, total float64, err error) {
+	gr, err := Grouper(inputs)
+	if err != nil {
+		return nil, 0, err
+	}
+	gr.Recommender = eng
+	return gr.App(), gr.Total(), nil
+}
+
 // Advice reads the inputs as one application capture with every rule and
 // returns its recommendations, as kernel "app" (the message, " | fix: "
 // and the fix), and the levers it found in use, as kernel "in-use".
@@ -128,15 +161,10 @@ func Advice(inputs []string) ([]Got, error) {
 	if err != nil {
 		return nil, err
 	}
-	gr := analysis.NewGrouper(false)
-	gr.Recommender = eng
-	if _, err := ingest.ReadFiles(inputs, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
-		gr.Add(analysis.Analyze(run, k, analysis.Options{}))
-		return nil
-	}); err != nil {
+	app, _, err := App(inputs, eng)
+	if err != nil {
 		return nil, err
 	}
-	app := gr.App()
 	var out []Got
 	for _, r := range app.Recommendations {
 		out = append(out, Got{Kernel: "app", Rule: r.Rule, Text: r.Message + " | fix: " + r.Fix})
