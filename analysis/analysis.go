@@ -668,5 +668,5 @@ func oneExtraSector(r float64) (float64, bool) {
 // numbers ncu's rule rows quote rather than from a counter.
 func fromRuleText(a *Kernel, name string) bool {
 	v, ok := a.Metrics.Lookup(name)
-	return ok && strings.HasPrefix(v.From, "ncu rule")
+	return ok && v.FromRuleText()
 }

@@ -15,8 +15,9 @@ import (
 // Value returns a canonical metric of a's verdict or, failing that, a raw
 // metric by its exported name.
 func Value(a *analysis.Kernel, name string) (float64, bool) {
-	if x, ok := a.Metrics.Get(name); ok && !math.IsNaN(x) {
-		return x, true
+	if x, ok := a.Metrics.Lookup(name); ok && !math.IsNaN(x.Value) {
+		// An estimate is no measurement to gate on: the kernel lacks it.
+		return x.Value, !x.Estimate
 	}
 	return a.K.Value(name)
 }
@@ -135,7 +136,7 @@ func (c *Collector) Add(v *analysis.Kernel) {
 	}
 	if c.keep == nil {
 		for _, x := range v.Metrics.Values {
-			if !math.IsNaN(x.Value) {
+			if !math.IsNaN(x.Value) && !x.Estimate {
 				g.samples[x.Name] = append(g.samples[x.Name], x.Value)
 			}
 		}

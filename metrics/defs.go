@@ -331,7 +331,7 @@ var Defs = []*Def{
 					if !okF || !ok3 || !okD || b <= 0 || d <= 0 {
 						return math.NaN(), "", false
 					}
-					return f * d / b, "FLOP/s from ncu rule SOLFPRoofline × duration / dram_bytes", true
+					return f * d / b, estimatePrefix + "FLOP/s from ncu rule SOLFPRoofline × duration / dram_bytes", true
 				}
 				return f / bw, "FLOP/s / DRAM Bandwidth (roofline section)", true
 			}
@@ -589,8 +589,10 @@ func nz(v float64) float64 {
 }
 
 // ruleFlopRate is the FP32 + FP64 rate from the shares of the device's
-// peaks that ncu's SOLFPRoofline rule quotes, in whole percents: a kernel
-// under 0.5% of both reads as none.
+// peaks that ncu's SOLFPRoofline rule quotes, in whole percents: an
+// estimate, known to half a point of each peak, and none where that half
+// point is more than 5% of the rate (a kernel at 3% of the peak is
+// anywhere from 2.5 to 3.5%).
 func ruleFlopRate(e *env) (float64, string, bool) {
 	sp, ok1 := e.rules.Get("fp32_peak_pct")
 	dp, ok2 := e.rules.Get("fp64_peak_pct")
@@ -598,8 +600,12 @@ func ruleFlopRate(e *env) (float64, string, bool) {
 		return math.NaN(), "", false
 	}
 	f := sp.Value/100*e.dev.PeakFP32 + dp.Value/100*e.dev.PeakFP64
-	if !(f > 0) {
+	halfPoint := 0.005 * e.dev.PeakFP32
+	if dp.Value > 0 {
+		halfPoint += 0.005 * e.dev.PeakFP64
+	}
+	if !(f > 0) || halfPoint > 0.05*f {
 		return math.NaN(), "", false
 	}
-	return f, "ncu rule SOLFPRoofline (whole percents of the FP32 and FP64 peaks)", true
+	return f, estimatePrefix + "ncu rule SOLFPRoofline (whole percents of the FP32 and FP64 peaks)", true
 }

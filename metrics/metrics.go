@@ -35,6 +35,11 @@ type Value struct {
 	Value float64
 	Unit  string
 	From  string // how it was obtained: the source metric, or the formula
+	// Estimate marks a value no counter or printed number of the export
+	// gives, estimated from those that are (From says how, beginning
+	// "estimate: "), or derived from such a value: said as an estimate,
+	// never compared or gated as a measurement.
+	Estimate bool
 }
 
 // Def is one canonical metric.
@@ -150,13 +155,57 @@ func Derive(k *profan.Kernel, dev Device) *Set {
 			continue
 		}
 		s.index[d.Name] = len(s.Values)
-		s.Values = append(s.Values, Value{Name: d.Name, Value: v, Unit: d.Unit, From: from})
+		s.Values = append(s.Values, Value{Name: d.Name, Value: v, Unit: d.Unit, From: from, Estimate: s.estimated(from)})
 	}
 	s.Warnings = check(e)
 	if n := len(e.rules.Unknown); n > 0 {
 		s.Warnings = append(s.Warnings, fmt.Sprintf("%d ncu rule rows of an unknown wording (%s): their numbers were not read", n, strings.Join(e.rules.Unknown, ", ")))
 	}
 	return s
+}
+
+// FromRuleText reports whether v was read from the numbers ncu's rule rows
+// quote (or estimated from them) rather than from a counter.
+func (v Value) FromRuleText() bool {
+	return strings.HasPrefix(strings.TrimPrefix(v.From, estimatePrefix), "ncu rule")
+}
+
+// estimated reports whether a value obtained as from is an estimate: said
+// so, or derived from an estimate the formula names.
+func (s *Set) estimated(from string) bool {
+	if strings.HasPrefix(from, estimatePrefix) {
+		return true
+	}
+	for _, v := range s.Values {
+		if v.Estimate && names(from, v.Name) {
+			return true
+		}
+	}
+	return false
+}
+
+// estimatePrefix begins the From of an estimate.
+const estimatePrefix = "estimate: "
+
+// names reports whether the formula from names the metric name as a
+// whole word.
+func names(from, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(from[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(name)
+		if (j == 0 || !wordByte(from[j-1])) && (end == len(from) || !wordByte(from[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func wordByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // ByName returns the definition of a canonical metric.
@@ -212,6 +261,9 @@ func rule(name string) func(e *env) (float64, string, bool) {
 		if !ok {
 			return math.NaN(), "", false
 		}
+		if v.Estimate && !strings.HasPrefix(v.From, estimatePrefix) {
+			return v.Value, estimatePrefix + v.From, true
+		}
 		return v.Value, v.From, true
 	}
 }
@@ -221,7 +273,7 @@ func rule(name string) func(e *env) (float64, string, bool) {
 // come from one source, never half from counters and half from the text.
 func ruleWith(name, companion string) func(e *env) (float64, string, bool) {
 	return func(e *env) (float64, string, bool) {
-		if v, ok := e.set.Lookup(companion); ok && !strings.HasPrefix(v.From, "ncu rule") {
+		if v, ok := e.set.Lookup(companion); ok && !v.FromRuleText() {
 			return math.NaN(), "", false
 		}
 		return rule(name)(e)

@@ -25,6 +25,9 @@ type Value struct {
 	// From says how it was obtained, for the evidence: the rule, and the
 	// arithmetic when the number is a split of the rule's totals.
 	From string
+	// Estimate marks a number the rule text does not hold, estimated from
+	// those it does (From says how): never quoted as measured.
+	Estimate bool
 }
 
 // Reading is what one kernel's rule rows say.
@@ -98,9 +101,15 @@ var templates = []template{
 			return true
 		}},
 	{"SOLFPRoofline",
-		regexp.MustCompile(`(?i)achieved\s+(?:close to\s+)?` + num + `% of this device's FP32 peak performance and\s+(?:close to\s+)?` + num + `% of its FP64 peak performance`),
+		regexp.MustCompile(`(?i)achieved\s+(close to\s+)?` + num + `% of this device's FP32 peak performance and\s+(close to\s+)?` + num + `% of its FP64 peak performance`),
 		func(m []string, r *reading) bool {
-			return r.set("fp32_peak_pct", m[1], "SOLFPRoofline") && r.set("fp64_peak_pct", m[2], "SOLFPRoofline")
+			// "close to" marks a share ncu rounded to a whole percent
+			// from well under it (saxpy's "close to 1%" is 0.7% of the
+			// peak): no number to read.
+			if m[1] != "" || m[3] != "" {
+				return true
+			}
+			return r.set("fp32_peak_pct", m[2], "SOLFPRoofline") && r.set("fp64_peak_pct", m[4], "SOLFPRoofline")
 		}},
 }
 
@@ -178,10 +187,11 @@ func splitGlobal(v map[string]Value) {
 	how := ""
 	switch {
 	case okL && okS && math.Abs(a-b) < 0.02:
-		// Both waste the same share: the copy pattern o[i] = in[i], one
-		// load per store. The excess says only their sum.
+		// Both waste the same share: the excess says only their sum. An
+		// even split is no measurement (aosUpdate's loads move twice its
+		// stores' sectors): an estimate, whose sum alone is the page's.
 		sLd, sSt = t.Value/2, t.Value/2
-		how = "split evenly between loads and stores, which use the same share of each sector"
+		how = "the total split evenly between loads and stores, which use the same share of each sector (the page gives only their sum)"
 	case okL && okS:
 		// S_ld + S_st = T and S_ld(1-a) + S_st(1-b) = E.
 		sLd = (e.Value - t.Value*(1-b)) / (b - a)
@@ -208,6 +218,23 @@ func splitGlobal(v map[string]Value) {
 		eLd, eSt = sLd*(1-a), sSt*(1-b)
 	}
 	setSplit(v, e, t, sLd, sSt, eLd, eSt, how)
+	if math.Abs(a-b) < 0.02 {
+		// The sectors of each are an estimate; their efficiency, the
+		// one both share, is the total's.
+		estimate(v, "gld", false)
+		estimate(v, "gst", false)
+	}
+}
+
+// estimate marks op's sectors as an estimate, and its efficiency too when
+// eff: numbers the page does not give.
+func estimate(v map[string]Value, op string, eff bool) {
+	for _, n := range []string{op + "_transactions", op + "_ideal_transactions", op + "_efficiency"} {
+		if x, ok := v[n]; ok && (eff || n != op+"_efficiency") {
+			x.Estimate = true
+			v[n] = x
+		}
+	}
 }
 
 // splitOne gives all of the excess to the loads (loads) or the stores,
@@ -226,6 +253,10 @@ func splitOne(v map[string]Value, e, t Value, loads bool, a, b float64, how stri
 	} else {
 		setSplit(v, e, t, t.Value-s, s, 0, e.Value, how)
 	}
+	// The excess is taken to be one operation's: the sectors of both
+	// are estimates, and the efficiency of the one taken to waste none.
+	estimate(v, "gld", !loads)
+	estimate(v, "gst", loads)
 }
 
 // setSplit records the loads' and stores' sectors and excess.

@@ -48,7 +48,9 @@ func TestRead(t *testing.T) {
 		{"shared", rows("SharedMemoryConflicts", sharedConflicts, "UncoalescedSharedAccess", uncoalescedShared),
 			map[string]float64{"shared_load_requests": 2097152, "shared_load_bank_conflicts": 65554438, "shared_load_transactions": 67651590,
 				"shared_excessive_wavefronts": 65011712, "shared_wavefronts": 69206016}, 0},
-		{"roofline", rows("SOLFPRoofline", roofline), map[string]float64{"fp32_peak_pct": 3, "fp64_peak_pct": 0}, 0},
+		{"roofline", rows("SOLFPRoofline", strings.Replace(roofline, " close to 3%", "41%", 1)), map[string]float64{"fp32_peak_pct": 41, "fp64_peak_pct": 0}, 0},
+		// "close to" marks a share rounded from well under it: not read.
+		{"roofline close to", rows("SOLFPRoofline", roofline), map[string]float64{}, 0},
 		{"thousands separators", rows("UncoalescedSharedAccess", "This kernel has uncoalesced shared accesses resulting in a total of 65,011,712 excessive wavefronts (94% of the total 69,206,016 wavefronts)."),
 			map[string]float64{"shared_excessive_wavefronts": 65011712, "shared_wavefronts": 69206016}, 0},
 		// Another wording of a read rule: counted, nothing read.
@@ -69,6 +71,16 @@ func TestRead(t *testing.T) {
 				}
 				if ok && !strings.HasPrefix(v.From, "ncu rule") {
 					t.Errorf("%s: evidence %q does not name the rule", name, v.From)
+				}
+			}
+			if _, ok := r.Get("fp32_peak_pct"); ok && tc.name == "roofline close to" {
+				t.Error("read a share ncu rounded (close to 3%) as a number")
+			}
+			// An even split, or one that takes the other operation to
+			// waste nothing, is no number of the page: an estimate.
+			for _, name := range []string{"gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions"} {
+				if v, ok := r.Get(name); ok && v.Estimate != (tc.name != "two shares") {
+					t.Errorf("%s: estimate %v (%s)", name, v.Estimate, v.From)
 				}
 			}
 			if tc.name == "inconsistent" {

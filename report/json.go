@@ -61,12 +61,16 @@ type JSONKernel struct {
 	Invocations int                `json:"invocations"`
 	Duration    *float64           `json:"duration_s"`
 	Metrics     map[string]float64 `json:"metrics"`
-	Findings    []JSONFinding      `json:"findings"`
-	NCUFindings []JSONToolFinding  `json:"ncu_findings,omitempty"`
-	Model       JSONModel          `json:"model"`
-	Limiter     JSONLimiter        `json:"limiter"`
-	Roofline    *JSONRoofline      `json:"roofline,omitempty"`
-	Warnings    []string           `json:"warnings,omitempty"`
+	// Estimates names the metrics that are estimates, not in the export
+	// (an even split of a total the page gives for loads and stores
+	// together, a FLOP rate from whole percents of the peak).
+	Estimates   []string          `json:"estimates,omitempty"`
+	Findings    []JSONFinding     `json:"findings"`
+	NCUFindings []JSONToolFinding `json:"ncu_findings,omitempty"`
+	Model       JSONModel         `json:"model"`
+	Limiter     JSONLimiter       `json:"limiter"`
+	Roofline    *JSONRoofline     `json:"roofline,omitempty"`
+	Warnings    []string          `json:"warnings,omitempty"`
 	// Skipped is left empty by analyze's JSON, which says a run's skipped
 	// rules once, on the run.
 	Skipped []string `json:"skipped_rules,omitempty"`
@@ -150,6 +154,9 @@ func ToJSON(a *analysis.Kernel, run int) JSONKernel {
 	}
 	for _, v := range a.Metrics.Values {
 		j.Metrics[v.Name] = v.Value
+		if v.Estimate {
+			j.Estimates = append(j.Estimates, v.Name)
+		}
 	}
 	for _, f := range a.Findings {
 		j.Findings = append(j.Findings, toJSONFinding(f))

@@ -254,6 +254,10 @@ func (t *textWriter) body(a *analysis.Kernel) {
 	}
 	if t.opt.Verbose {
 		for _, v := range a.Metrics.Values {
+			if v.Estimate {
+				fmt.Fprintf(t.w, "    %-40s ≈%s (%s)\n", v.Name, metrics.Format(v.Value, v.Unit), v.From)
+				continue
+			}
 			fmt.Fprintf(t.w, "    %-40s %s\n", v.Name, metrics.Format(v.Value, v.Unit))
 		}
 	}

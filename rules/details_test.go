@@ -229,7 +229,9 @@ func TestMissingUpFront(t *testing.T) {
 
 // TestDetailsRoofline: a --set full details page places kernels on the
 // roofline from the shares of the peaks ncu's SOLFPRoofline rule quotes
-// (whole percents), near where the raw page's counters place them.
+// (whole percents), as estimates, near where the raw page's counters place
+// them: only those whose half-point rounding is within 5% of their rate
+// (none from a share ncu says it rounded, "close to 1%").
 func TestDetailsRoofline(t *testing.T) {
 	points := func(file string) map[string]analysis.RooflinePoint {
 		out := map[string]analysis.RooflinePoint{}
@@ -248,8 +250,8 @@ func TestDetailsRoofline(t *testing.T) {
 		}
 	}
 	sort.Float64s(errs)
-	if len(errs) < len(raw)*3/4 || errs[len(errs)/2] > 0.05 {
-		t.Errorf("details page: %d of the raw page's %d roofline points, median FLOP/s error %.3f; want 3/4 of them within 5%%", len(errs), len(raw), errs[len(errs)/2])
+	if len(errs) < len(raw)/2 || errs[len(errs)-1] > 0.05 {
+		t.Errorf("details page: %d of the raw page's %d roofline points, largest FLOP/s error %.3f; want half of them, each within 5%%", len(errs), len(raw), errs[len(errs)-1])
 	}
 }
 
@@ -287,5 +289,46 @@ func TestMemoryWorkloadTables(t *testing.T) {
 	}
 	if n < 30 {
 		t.Errorf("%d values compared, want every kernel's", n)
+	}
+}
+
+// TestDetailsNoInventedCounters: from the details page alone, a number the
+// page does not hold is missing or an estimate said as one. aosUpdateX's
+// loads and stores waste alike, and the page gives their sectors only
+// together: the raw page says 33,554,432 and 16,770,736 (ideal 4,194,304
+// and 2,095,156), an even split reads 25,165,824 each, which is never
+// quoted as read, and saxpy's FP32 rate, "close to 1%" of the peak in the
+// rule text (0.7%: 475 GFLOP/s measured), is not derived from it.
+func TestDetailsNoInventedCounters(t *testing.T) {
+	seen := 0
+	for _, a := range analyzed(t, "../fixtures/calib/calib.details.csv.gz") {
+		if !strings.HasPrefix(a.K.Name, "aosUpdateX") {
+			continue
+		}
+		seen++
+		for _, n := range []string{"gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions"} {
+			if v, ok := a.Metrics.Lookup(n); ok && !v.Estimate {
+				t.Errorf("%s = %.0f (%s), read as measured", n, v.Value, v.From)
+			}
+		}
+		for _, f := range a.Findings {
+			if strings.Contains(f.Message, "move 25165824 sectors") || strings.Contains(f.Message, "move 3145728") {
+				t.Errorf("%s quotes a split as read: %s", f.Rule, f.Message)
+			}
+			for _, e := range f.Evidence {
+				if strings.HasPrefix(e, "gld_transactions=") || strings.HasPrefix(e, "gst_transactions=") {
+					t.Errorf("%s evidence %q, not said an estimate", f.Rule, e)
+				}
+			}
+		}
+	}
+	if seen != 3 {
+		t.Errorf("%d launches of aosUpdateX, want 3", seen)
+	}
+	for _, a := range analyzed(t, "../fixtures/ncu/saxpy.details.csv") {
+		seen++
+		if v, ok := a.Metrics.Lookup("flop_throughput"); ok {
+			t.Errorf("saxpy: flop_throughput %.4g from %q, where the page gives none", v.Value, v.From)
+		}
 	}
 }

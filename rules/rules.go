@@ -278,6 +278,11 @@ func (p *Pass) Evidence(names ...string) []string {
 	var out []string
 	for _, n := range names {
 		if v, ok := p.Value(n); ok {
+			if x, _ := p.A.Metrics.Lookup(n); x.Estimate {
+				// Not on the page: said as what it is.
+				out = append(out, fmt.Sprintf("%s≈%.4g (estimate)", n, v))
+				continue
+			}
 			out = append(out, fmt.Sprintf("%s=%.4g", n, v))
 		}
 	}

@@ -31,6 +31,11 @@ type Writer struct {
 func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 	x.vals = x.vals[:0]
 	for _, v := range a.Metrics.Values {
+		if v.Estimate {
+			// Not in the export: trends, diffs and baselines compare
+			// measurements only.
+			continue
+		}
 		x.vals = append(x.vals, store.NamedValue{Name: v.Name, Value: v.Value})
 	}
 	x.sup = x.sup[:0]
