@@ -342,6 +342,56 @@ func barLabel(s *svgw, end, y, width float64, lbl, inside, weight string) {
 	s.text(end-6, y, lbl, "font-size", num(size), "font-weight", weight, "text-anchor", "end", "fill", inside)
 }
 
+// trendRange is the value range a trend chart draws before its ticks
+// round it: from zero unless the values sit far from it; false when no
+// value is finite.
+func trendRange(pts []TrendPoint) (lo, hi float64, ok bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, p := range pts {
+		if finite(p.Value) {
+			lo, hi = math.Min(lo, p.Value), math.Max(hi, p.Value)
+		}
+	}
+	if len(pts) == 0 || math.IsInf(lo, 0) {
+		return 0, 0, false
+	}
+	// A zero baseline unless the values sit far from it.
+	if lo >= 0 && lo < 0.6*hi {
+		lo = 0
+	}
+	if hi == lo {
+		// A flat series: draw it against zero, a quarter below the top,
+		// not magnified into noise between two ticks around it.
+		switch {
+		case lo > 0:
+			lo, hi = 0, hi*1.25
+		case lo < 0:
+			lo, hi = lo*1.25, 0
+		default:
+			lo, hi = 0, 1
+		}
+	}
+	return lo, hi, true
+}
+
+// labelEvery is k for x labels on every k-th of pts spread over width:
+// at most most labels, none overlapping (the widest decides).
+func labelEvery(pts []TrendPoint, width float64, most int) int {
+	n := len(pts)
+	every := max(1, (n+most-1)/most)
+	if n > 1 {
+		widest := 0.0
+		for _, p := range pts {
+			widest = math.Max(widest, textWidth(runLabel(p), 11))
+		}
+		step := width / float64(n-1)
+		for every < n && float64(every)*step < widest+8 {
+			every++
+		}
+	}
+	return every
+}
+
 // TrendSVG draws one metric of one kernel across runs: a line through
 // the values in order, the first, the last and the first value after each
 // change labelled, and each change point marked by a dashed vertical line
@@ -365,31 +415,10 @@ func TrendSVG(t Trend) template.HTML {
 	}
 	desc += fmt.Sprintf("; %d change points", len(cps))
 	s.begin(w, h, title, desc)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, p := range t.Points {
-		if finite(p.Value) {
-			lo, hi = math.Min(lo, p.Value), math.Max(hi, p.Value)
-		}
-	}
-	if n == 0 || math.IsInf(lo, 0) {
+	lo, hi, ok := trendRange(t.Points)
+	if !ok {
 		s.text(w/2, h/2, "no values", "text-anchor", "middle", "fill", inkMuted)
 		return s.html()
-	}
-	// A zero baseline unless the values sit far from it.
-	if lo >= 0 && lo < 0.6*hi {
-		lo = 0
-	}
-	if hi == lo {
-		// A flat series: draw it against zero, a quarter below the top,
-		// not magnified into noise between two ticks around it.
-		switch {
-		case lo > 0:
-			lo, hi = 0, hi*1.25
-		case lo < 0:
-			lo, hi = lo*1.25, 0
-		default:
-			lo, hi = 0, 1
-		}
 	}
 	ticks := niceTicks(lo, hi, 5)
 	lo, hi = ticks[0], ticks[len(ticks)-1]
@@ -418,19 +447,7 @@ func TrendSVG(t Trend) template.HTML {
 		s.text(left-8, Y(tv)+4, lbl)
 	}
 	s.close("g")
-	// X labels: the run of every k-th point, k chosen for at most
-	// maxXLabels labels that do not overlap (the widest decides).
-	every := max(1, (n+maxXLabels-1)/maxXLabels)
-	if n > 1 {
-		widest := 0.0
-		for _, p := range t.Points {
-			widest = math.Max(widest, textWidth(runLabel(p), 11))
-		}
-		step := (pw - 20) / float64(n-1)
-		for every < n && float64(every)*step < widest+8 {
-			every++
-		}
-	}
+	every := labelEvery(t.Points, pw-20, maxXLabels)
 	s.open("g", "fill", inkMuted, "font-size", "11", "text-anchor", "middle")
 	s.b.WriteString("\n")
 	prevRun := int64(math.MinInt64)
