@@ -316,20 +316,7 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 	if k.Demangled != "" && k.Name != k.Demangled {
 		kv.Symbol = k.Name
 	}
-	switch {
-	case a.Spec != nil && a.GPU.Source == gpumodel.SourceName:
-		kv.Device = a.Spec.Name
-	case a.Spec != nil && a.GPU.Source == gpumodel.SourceFlag:
-		kv.Device = a.Spec.Name + " (given)"
-	case a.Spec != nil && a.GPU.Source == gpumodel.SourceClues:
-		kv.Device, kv.DeviceNote = a.Spec.Name, "from its device attributes"
-	case a.Spec != nil:
-		kv.Device, kv.DeviceNote = a.Spec.Name, "assumed from cc "+k.CC
-	case k.Device != "":
-		kv.Device = k.Device
-	default:
-		kv.Device = "unknown GPU"
-	}
+	kv.Device, kv.DeviceNote = deviceOf(a)
 	devMeta := kv.Device
 	if a.GPU.Assumed() && k.CC != "" {
 		devMeta = a.Spec.Name + " (assumed from compute capability " + k.CC + ")"
@@ -375,10 +362,38 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 			kv.Model = append(kv.Model, modelRow{Space: sp.name, Pattern: sp.acc.Pattern.Kind.String(), Explanation: sp.acc.Pattern.Text(), Implausible: sp.acc.Implausible})
 		}
 	}
-	// The instructions that move more than their ideal, worst first; the
-	// others are only counted.
+	kv.instructions(a.Model.Instructions)
+	kv.Efficiency = EfficiencySVG(a)
+	for _, f := range a.Findings {
+		kv.Findings = append(kv.Findings, finding(f))
+	}
+	kv.tally()
+	return kv
+}
+
+// deviceOf names a kernel's GPU on its card, and how it was known where
+// the export did not name it.
+func deviceOf(a *analysis.Kernel) (device, note string) {
+	switch {
+	case a.Spec != nil && a.GPU.Source == gpumodel.SourceName:
+		return a.Spec.Name, ""
+	case a.Spec != nil && a.GPU.Source == gpumodel.SourceFlag:
+		return a.Spec.Name + " (given)", ""
+	case a.Spec != nil && a.GPU.Source == gpumodel.SourceClues:
+		return a.Spec.Name, "from its device attributes"
+	case a.Spec != nil:
+		return a.Spec.Name, "assumed from cc " + a.K.CC
+	case a.K.Device != "":
+		return a.K.Device, ""
+	}
+	return "unknown GPU", ""
+}
+
+// instructions lists on the card the instructions that move more than
+// their ideal, worst first; the others are only counted.
+func (kv *kernelView) instructions(ins []analysis.Instruction) {
 	const maxInstr = 8
-	for _, in := range a.Model.Instructions {
+	for _, in := range ins {
 		if !(in.IdealSectorsPerRequest > 0 && in.SectorsPerRequest > 1.25*in.IdealSectorsPerRequest) {
 			kv.IdealInstructions++
 			continue
@@ -391,12 +406,6 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 			Actual: fixed(in.SectorsPerRequest, 2), Ideal: fixed(in.IdealSectorsPerRequest, 2), Pattern: in.Pattern.Kind.String(), Explanation: in.Pattern.Text(),
 			Over: fixed(in.SectorsPerRequest/in.IdealSectorsPerRequest, 1) + "×"})
 	}
-	kv.Efficiency = EfficiencySVG(a)
-	for _, f := range a.Findings {
-		kv.Findings = append(kv.Findings, finding(f))
-	}
-	kv.tally()
-	return kv
 }
 
 // tally sets the card's worst finding and its count by severity.
