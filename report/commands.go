@@ -123,7 +123,7 @@ func trendCSV(w io.Writer, t *history.Trend, _ Options) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"run", "labels", "kernel", "launch", "value"})
 	for _, p := range t.Points {
-		cw.Write([]string{strconv.FormatInt(p.Run, 10), LabelText(p.Labels), p.Kernel, p.Launch, strconv.FormatFloat(p.Value, 'g', -1, 64)})
+		cw.Write([]string{strconv.FormatInt(p.Run, 10), safe.Cell(LabelText(p.Labels)), safe.Cell(p.Kernel), safe.Cell(p.Launch), strconv.FormatFloat(p.Value, 'g', -1, 64)})
 	}
 	cw.Flush()
 	return cw.Error()

@@ -81,7 +81,16 @@ func (q *QuantityValue) UnmarshalTOML(v any) error {
 	return nil
 }
 
-// checkThresholds refuses thresholds that are NaN, infinite or negative.
+// thresholdMax bounds the thresholds that are shares (of a kernel's
+// sectors, of a wave, of time: at most 1) and percentages (at most 100):
+// beyond them a rule could never fire, silently.
+var thresholdMax = map[string]float64{
+	"min_traffic_share": 1, "tail_waste": 1, "occupancy_gap": 1, "memcpy_share": 1, "min_gain": 1,
+	"branch_efficiency": 100, "warp_efficiency": 100, "bound": 100,
+}
+
+// checkThresholds refuses thresholds that are NaN, infinite or negative,
+// and shares or percentages past their whole.
 func checkThresholds(t rules.Thresholds) error {
 	v := reflect.ValueOf(t)
 	for i := range v.NumField() {
@@ -93,6 +102,60 @@ func checkThresholds(t rules.Thresholds) error {
 		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
 		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
 			return fmt.Errorf("thresholds: %s = %v: want a finite number, not negative", name, x)
+		}
+		if m, ok := thresholdMax[name]; ok && x > m {
+			what := "a share, at most 1 (0.25 is 25%)"
+			if m == 100 {
+				what = "a percentage, at most 100"
+			}
+			return fmt.Errorf("thresholds: %s = %v: want %s", name, x, what)
+		}
+	}
+	return nil
+}
+
+// configKeys are the keys a config file may hold, as its struct tags
+// spell them.
+var configKeys = func() map[string]bool {
+	keys := map[string]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Slice || t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct {
+			return
+		}
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			keys[name] = true
+			if f.Type != reflect.TypeOf(QuantityValue{}) {
+				walk(f.Type)
+			}
+		}
+	}
+	walk(reflect.TypeOf(Config{}))
+	return keys
+}()
+
+// exactKeys refuses a key written in another case than profan's: the TOML
+// decoder matches keys ignoring case, so Min_Share would work here and
+// nowhere else that reads the file (a linter, another tool, a reviewer).
+func exactKeys(keys []toml.Key) error {
+	for _, k := range keys {
+		for _, part := range k {
+			if configKeys[part] {
+				continue
+			}
+			for known := range configKeys {
+				if strings.EqualFold(part, known) {
+					return fmt.Errorf("key %s: keys are lower case; did you mean %q?", safe.Quote(k.String()), known)
+				}
+			}
 		}
 	}
 	return nil
@@ -121,6 +184,9 @@ func loadConfig(path string) (*Config, error) {
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		return nil, fmt.Errorf("%s: unknown key %s", path, und[0])
+	}
+	if err := exactKeys(md.Keys()); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if err := checkThresholds(cfg.Thresholds); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)

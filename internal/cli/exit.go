@@ -33,13 +33,20 @@ type GateFailedError struct{ Failed int }
 
 func (e *GateFailedError) Error() string { return fmt.Sprintf("%d gate condition(s) failed", e.Failed) }
 
+// WriteError is output that could not be written: the command's result did
+// not reach its reader.
+type WriteError struct{ err error }
+
+func (e *WriteError) Error() string { return "writing standard output: " + e.err.Error() }
+func (e *WriteError) Unwrap() error { return e.err }
+
 // exitCodeOf maps an error to the exit status; the only place that does.
 func exitCodeOf(err error) ExitCode {
 	if err == nil {
 		return ExitOK
 	}
 	var gate *GateFailedError
-	if errors.As(err, &gate) {
+	if errors.As(err, &gate) && !errors.As(err, new(*WriteError)) {
 		return ExitFailed
 	}
 	return ExitError

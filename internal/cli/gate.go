@@ -342,7 +342,7 @@ func gateRun(opts *GateOptions) error {
 	case err != nil:
 		return err
 	}
-	if err := report.WriteGate(opts.Format, opts.IO.Out, res, report.Options{Color: opts.IO.Color, Version: version(), Verbose: opts.Verbose}); err != nil {
+	if err := report.WriteGate(opts.Format, formatOut(opts.IO.Out, opts.Format), res, report.Options{Color: opts.IO.Color, Version: version(), Verbose: opts.Verbose}); err != nil {
 		return err
 	}
 	if !res.Passed() {
@@ -373,7 +373,16 @@ func appErrors(io *IOStreams, runs []*profan.Run, allow bool) error {
 // parseShare reads a share of the capture: 0.5% or 0.5 (percent), 0 for
 // none; at most 100%.
 func parseShare(s string) (float64, error) {
-	v, err := parseRelative(s)
+	q, err := units.ParseQuantity(s)
+	if err != nil {
+		return 0, err
+	}
+	if q.Unit == units.QTimes {
+		// 2x reads as +100% where a change is meant: a share so large
+		// would gate nothing.
+		return 0, fmt.Errorf("%q is a ratio: want a share of the capture such as 0.5%%", s)
+	}
+	v, err := q.Relative()
 	if err != nil {
 		return 0, err
 	}

@@ -1,8 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"io"
 	"os"
+	"strings"
+	"syscall"
+
+	"github.com/profan-dev/profan/report"
 )
 
 // IOStreams are the command's standard streams, replaceable in tests.
@@ -21,12 +26,38 @@ type IOStreams struct {
 // System returns the process's streams.
 func System() *IOStreams {
 	tty := isTerminal(os.Stdout)
+	var out io.Writer = os.Stdout
+	if closedAtStart(os.Stdout) {
+		out = closedWriter{}
+	}
 	return &IOStreams{
-		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
+		In: os.Stdin, Out: out, ErrOut: os.Stderr,
 		TTY: tty, Color: tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
 		Getenv: os.Getenv,
 	}
 }
+
+// closedAtStart reports a standard stream that was closed when profan
+// started (cmd >&-): Go's runtime opens /dev/null read-write in its place,
+// where a shell's redirection to /dev/null opens it write-only. Output
+// written there is lost, not discarded on purpose.
+func closedAtStart(f *os.File) bool {
+	st, err := f.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	if err != nil || !os.SameFile(st, null) {
+		return false
+	}
+	fl, _, errno := syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), syscall.F_GETFL, 0)
+	return errno == 0 && fl&syscall.O_ACCMODE == syscall.O_RDWR
+}
+
+// closedWriter is a closed standard output.
+type closedWriter struct{}
+
+func (closedWriter) Write([]byte) (int, error) { return 0, errors.New("standard output is closed") }
 
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
@@ -34,4 +65,116 @@ func isTerminal(f *os.File) bool {
 		return false
 	}
 	return fi.Mode()&os.ModeCharDevice != 0
+}
+
+// outWriter is what commands write their output through: it keeps the
+// first write error (a full disk, a closed descriptor), which Main turns
+// into exit status 2, and, unless raw, keeps text from a name from
+// reading as a CI log's command. GitHub Actions runs a line that starts,
+// after blanks, with "::" (::error, ::add-mask::, ::stop-commands::) and
+// one holding "##[" and a command name; a kernel name, a label or a path
+// at the start of a line would do the same. Such a line gets a ' before
+// its "::", and "##[" becomes "## [".
+type outWriter struct {
+	w    io.Writer
+	err  error
+	raw  bool
+	mid  bool   // past the line's leading blanks
+	pend []byte // the end of the last write that may begin "::" or "##["
+	buf  []byte
+}
+
+// newOutWriter wraps w.
+func newOutWriter(w io.Writer) *outWriter { return &outWriter{w: w} }
+
+// Raw returns a writer to the same stream without the CI-log guard: for
+// the format that writes workflow commands on purpose.
+func (o *outWriter) Raw() io.Writer { return rawWriter{o} }
+
+type rawWriter struct{ o *outWriter }
+
+func (r rawWriter) Write(p []byte) (int, error) {
+	r.o.flush()
+	r.o.mid = len(p) > 0 && p[len(p)-1] != '\n'
+	return r.o.emit(p, len(p))
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	in := p
+	if len(o.pend) > 0 {
+		in = append(o.pend, p...)
+		o.pend = nil
+	}
+	out := o.buf[:0]
+	for i := 0; i < len(in); i++ {
+		c := in[i]
+		switch {
+		case c == '\n' || c == '\r':
+			o.mid = false
+		case !o.mid && (c == ' ' || c == '\t'):
+		case c == ':' && !o.mid:
+			if i+1 == len(in) {
+				o.pend = append(o.pend[:0], in[i:]...)
+				i = len(in)
+				continue
+			}
+			if in[i+1] == ':' {
+				out = append(out, '\'')
+			}
+			o.mid = true
+		case c == '#':
+			rest := in[i:]
+			if len(rest) < 3 && strings.HasPrefix("##[", string(rest)) {
+				o.pend = append(o.pend[:0], rest...)
+				i = len(in)
+				continue
+			}
+			o.mid = true
+			if string(rest[:min(3, len(rest))]) == "##[" {
+				out = append(out, '#', '#', ' ')
+				i++
+				continue
+			}
+		default:
+			o.mid = true
+		}
+		out = append(out, c)
+	}
+	o.buf = out
+	return o.emit(out, len(p))
+}
+
+// emit writes b, reporting n bytes written.
+func (o *outWriter) emit(b []byte, n int) (int, error) {
+	if o.err != nil {
+		return 0, o.err
+	}
+	if _, err := o.w.Write(b); err != nil {
+		o.err = err
+		return 0, err
+	}
+	return n, nil
+}
+
+// flush writes what is held back (an output that ends in ":" or "#").
+func (o *outWriter) flush() error {
+	if len(o.pend) > 0 {
+		p := o.pend
+		o.pend = nil
+		o.emit(p, len(p))
+	}
+	return o.err
+}
+
+// formatOut is the stream a format writes to: the GitHub format's workflow
+// commands are meant, so it writes past the CI-log guard (it escapes what
+// it quotes itself).
+func formatOut(w io.Writer, format string) io.Writer {
+	if o, ok := w.(*outWriter); ok && format == report.GitHub.Name {
+		return o.Raw()
+	}
+	return w
 }

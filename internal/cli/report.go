@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"bufio"
 	"fmt"
+	"io"
+	"maps"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -176,6 +181,9 @@ func reportRun(opts *ReportOptions) error {
 		if err != nil {
 			return err
 		}
+		if err := checkXLabel(opts.XLabel, all); err != nil {
+			return err
+		}
 		topt := report.TrendOptions{Runs: all, XLabel: opts.XLabel}
 		trendRuns := map[int64]bool{}
 		for _, m := range opts.Metrics {
@@ -207,19 +215,72 @@ func reportRun(opts *ReportOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to standard output (%d launches of %s, %d trends)\n", groups.Launches(), plural(groups.Len(), "kernel"), len(rep.Trends))
 		return nil
 	}
-	f, err := os.Create(opts.HTML)
-	if err != nil {
+	if err := writeFileAtomic(opts.HTML, func(w io.Writer) error { return html.Write(w, rep) }); err != nil {
 		return err
 	}
-	if err := html.Write(f, rep); err != nil {
-		f.Close()
+	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d launches of %s, %d trends)\n", opts.HTML, groups.Launches(), plural(groups.Len(), "kernel"), len(rep.Trends))
+	return nil
+}
+
+// checkXLabel refuses an --x-label that no stored run has: every chart
+// would fall back to run IDs without a word.
+func checkXLabel(key string, runs []store.RunRecord) error {
+	if key == "" {
+		return nil
+	}
+	keys := map[string]bool{}
+	for _, r := range runs {
+		if _, ok := r.Labels[key]; ok {
+			return nil
+		}
+		for k := range r.Labels {
+			keys[k] = true
+		}
+	}
+	known := slices.Sorted(maps.Keys(keys))
+	list := "no run has labels"
+	if len(known) > 0 {
+		list = "the runs' label keys: " + strings.Join(known, ", ")
+	}
+	return unknownError("--x-label key", key, known, list)
+}
+
+// writeFileAtomic writes path through a temporary file beside it, renamed
+// over it once complete: a full disk, a file size limit or a kill leaves
+// the old file (or none), never a cut one.
+func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+	mode := os.FileMode(0o644)
+	if st, err := os.Stat(path); err == nil {
+		mode = st.Mode().Perm()
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+			err = fmt.Errorf("writing %s: %w", path, err)
+		}
+	}()
+	bw := bufio.NewWriter(f)
+	if err := write(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if err := f.Chmod(mode); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
 		return err
 	}
 	if err := f.Close(); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d launches of %s, %d trends)\n", opts.HTML, groups.Launches(), plural(groups.Len(), "kernel"), len(rep.Trends))
-	return nil
+	return os.Rename(f.Name(), path)
 }
 
 // checkOutput refuses an output file that is one of the inputs or the

@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -87,7 +89,7 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 	root.PersistentFlags().BoolP("verbose", "v", false, "say more: every canonical metric and the rules skipped (analyze), what was read and skipped (ingest), every passing check (gate)")
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &FlagError{err: suggestFlag(c, err)} })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &FlagError{err: flagValueError(suggestFlag(c, err))} })
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return refuseBlankFlags(cmd) }
 	root.AddCommand(
 		NewCmdAnalyze(io, nil),
@@ -102,11 +104,99 @@ them with an analytic memory model of the GPU, and says what to fix.`,
 		NewCmdMigrate(io),
 		NewCmdVersion(io),
 	)
+	onceFlags(root)
 	return root
+}
+
+// onceFlags makes every flag of one value (not a list, not a switch)
+// refuse to be given twice: --db a.db --db b.db would otherwise read b.db
+// only, without a word.
+func onceFlags(c *cobra.Command) {
+	wrap := func(f *pflag.Flag) {
+		if _, ok := f.Value.(*onceValue); ok || f.Value.Type() == "bool" || f.Value.Type() == "count" {
+			return
+		}
+		if _, ok := f.Value.(pflag.SliceValue); ok {
+			return
+		}
+		f.Value = &onceValue{Value: f.Value}
+	}
+	c.Flags().VisitAll(wrap)
+	c.PersistentFlags().VisitAll(wrap)
+	for _, sub := range c.Commands() {
+		onceFlags(sub)
+	}
+}
+
+// onceValue is a flag value that may be set once.
+type onceValue struct {
+	pflag.Value
+	set   bool
+	first string
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.set {
+		return &twiceError{first: v.first}
+	}
+	v.set, v.first = true, s
+	return v.Value.Set(s)
+}
+
+// twiceError is a flag of one value given a second time.
+type twiceError struct{ first string }
+
+func (e *twiceError) Error() string { return "given twice" }
+
+// flagValueError rewrites pflag's errors for values its parsers refuse
+// (invalid argument "latest" for "--run" flag: strconv.ParseInt: parsing
+// "latest": invalid syntax) as what the flag wants.
+func flagValueError(err error) error {
+	var iv *pflag.InvalidValueError
+	if !errors.As(err, &iv) {
+		return err
+	}
+	f := iv.GetFlag()
+	name := "--" + f.Name
+	val := safe.Quote(iv.GetValue())
+	var twice *twiceError
+	if errors.As(err, &twice) {
+		return fmt.Errorf("%s given twice (%s, then %s): give it once", name, safe.Quote(twice.first), val)
+	}
+	var ne *strconv.NumError
+	if !errors.As(err, &ne) {
+		return fmt.Errorf("%s %s: %v", name, val, errors.Unwrap(err))
+	}
+	want, most := "a number", ""
+	switch f.Value.Type() {
+	case "int", "int64":
+		want, most = "a whole number", strconv.FormatInt(math.MaxInt64, 10)
+	case "int32":
+		want, most = "a whole number", strconv.FormatInt(math.MaxInt32, 10)
+	case "uint", "uint64":
+		want, most = "a whole number", strconv.FormatUint(math.MaxUint64, 10)
+	case "bool":
+		want = "true or false"
+	}
+	if f.Name == "run" {
+		want = "a run ID, a whole number as profan runs lists them"
+	}
+	if errors.Is(ne.Err, strconv.ErrRange) && most == "" {
+		return fmt.Errorf("%s %s: out of range: want a finite number", name, val)
+	}
+	if errors.Is(ne.Err, strconv.ErrRange) {
+		return fmt.Errorf("%s %s: out of range: want %s up to %s", name, val, want, most)
+	}
+	return fmt.Errorf("%s %s: want %s", name, val, want)
 }
 
 // Main runs the command line args and returns the exit status.
 func Main(args []string, io *IOStreams) ExitCode {
+	out, errOut := newOutWriter(io.Out), newOutWriter(io.ErrOut)
+	sio := *io
+	sio.Out, sio.ErrOut = out, errOut
+	io = &sio
+	defer errOut.flush()
 	root := NewRoot(io)
 	root.SetArgs(args)
 	// Ctrl-C (or TERM) cancels the command's context: an ingest stops at
@@ -116,11 +206,17 @@ func Main(args []string, io *IOStreams) ExitCode {
 	defer stop()
 	context.AfterFunc(ctx, stop)
 	cmd, err := root.ExecuteContextC(ctx)
+	if werr := out.flush(); werr != nil {
+		// Output that did not reach its reader (a full disk, a closed
+		// descriptor) is a failure, whatever the command found: a gate
+		// whose report is lost must not pass.
+		err = errors.Join(err, &WriteError{err: werr})
+	}
 	if err != nil {
 		var flagErr *FlagError
 		var gate *GateFailedError
 		switch {
-		case errors.As(err, &gate):
+		case errors.As(err, &gate) && !errors.As(err, new(*WriteError)):
 			// The gate report says why.
 		case errors.As(err, &flagErr):
 			// The error and where the usage is, not the usage itself: it

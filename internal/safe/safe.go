@@ -122,3 +122,15 @@ func unsafeRune(r rune) bool {
 func Quote(s string) string {
 	return `"` + Term(strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)) + `"`
 }
+
+// Cell returns s as a spreadsheet shows it: Excel, LibreOffice and Google
+// Sheets run a cell that starts with =, +, -, @, a tab or a carriage return
+// as a formula (=HYPERLINK(...), =cmd|...), so such a cell gets a leading '
+// (which they read as "text follows" and do not show). A CSV cell of a
+// name or a label goes through Cell; a number is written as it is.
+func Cell(s string) string {
+	if s != "" && strings.IndexByte("=+-@\t\r", s[0]) >= 0 {
+		return "'" + s
+	}
+	return s
+}
