@@ -145,7 +145,7 @@ func pgTestDB(t testing.TB) (*sql.DB, string) {
 	if base == "" {
 		t.Skipf("$%s is not set", pgTestEnv)
 	}
-	if !isPostgres(base) {
+	if !IsPostgres(base) {
 		t.Fatalf("$%s must be a postgres:// URL", pgTestEnv)
 	}
 	pgAdmin.once.Do(func() {
@@ -290,18 +290,49 @@ func TestPGRebind(t *testing.T) {
 
 func TestPGURL(t *testing.T) {
 	for dsn, want := range map[string]bool{
-		"postgres://u@h/db":            true,
-		"postgresql://u@/db?host=/tmp": true,
-		"profan.db":                    false,
-		"/var/lib/postgres://x":        false,
-		"file:postgres.db":             false,
+		"postgres://u@h/db":                   true,
+		"postgresql://u@/db?host=/tmp":        true,
+		"profan.db":                           false,
+		"/var/lib/postgres://x":               false,
+		"file:postgres.db":                    false,
+		"POSTGRES://u@h/db":                   true,
+		"PostgreSQL://u@h/db":                 true,
+		"host=db user=ci password=x dbname=p": true,
+		" dbname = p":                         true,
+		"host=db password='a b":               true, // refused by the driver, not a file
+		"a=b.db":                              false,
+		"/tmp/host=db":                        false,
 	} {
-		if got := isPostgres(dsn); got != want {
-			t.Errorf("isPostgres(%q) = %v, want %v", dsn, got, want)
+		if got := IsPostgres(dsn); got != want {
+			t.Errorf("IsPostgres(%q) = %v, want %v", dsn, got, want)
 		}
 	}
 	if got := redactURL("postgres://profan:secret@db.example/profan?sslmode=require"); strings.Contains(got, "secret") {
 		t.Errorf("redactURL kept the password: %s", got)
+	}
+	for _, dsn := range []string{
+		"host=db user=ci password=hunter2 dbname=p",
+		"host=db user=ci password = 'hunter2 x\\'y' dbname=p",
+		"host=db sslpassword=hunter2",
+		"POSTGRES://ci:hunter2@db/p?sslpassword=hunter2",
+	} {
+		if got := Display(dsn); strings.Contains(got, "hunter2") {
+			t.Errorf("Display(%q) = %q", dsn, got)
+		}
+	}
+	// A server that is not there, named by a keyword string or an upper
+	// case URL: the message shows no password.
+	for _, dsn := range []string{
+		"host=127.0.0.1 port=1 user=ci password=hunter2 dbname=p connect_timeout=2",
+		"host=127.0.0.1 port=1 user=ci password='hunter2 x' dbname=p connect_timeout=2",
+		"POSTGRES://ci:hunter2@127.0.0.1:1/p?connect_timeout=2",
+		"host=127.0.0.1 password='hunter2",
+	} {
+		for _, open := range []func(string) (*DB, error){Open, OpenReadOnly} {
+			if _, err := open(dsn); err == nil || strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("open(%q): %v", dsn, err)
+			}
+		}
 	}
 	// Opening a server that is not there fails, and the message shows no
 	// password.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,15 +13,62 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 )
 
-// isPostgres reports whether dsn names a PostgreSQL database: a URL
-// postgres://[user[:password]@][host][:port]/dbname[?param=value&…] (or
-// postgresql://), as libpq and pgx take it. A Unix socket directory goes in
-// the host parameter (postgres://profan@/profan?host=/run/postgresql);
-// other parameters (sslmode, search_path, application_name, …) are passed
-// on as pgx documents.
-func isPostgres(dsn string) bool {
-	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
+// IsPostgres reports whether dsn names a PostgreSQL database, in either
+// form libpq and pgx take: a URL postgres://[user[:password]@][host][:port]
+// /dbname[?param=value&…] (or postgresql://, the scheme in any case), or a
+// keyword/value connection string (host=db user=ci dbname=profan), each of
+// whose keys is one of libpq's. A Unix socket directory goes in the host
+// parameter (postgres://profan@/profan?host=/run/postgresql); other
+// parameters (sslmode, search_path, application_name, …) are passed on as
+// pgx documents. Anything else is a SQLite file path.
+func IsPostgres(dsn string) bool {
+	return isPGURL(dsn) || isKeywordDSN(dsn)
 }
+
+// isPGURL reports a postgres:// or postgresql:// URL, the scheme in any
+// case (URL schemes are case-insensitive).
+func isPGURL(dsn string) bool {
+	l := strings.ToLower(dsn[:min(len(dsn), len("postgresql://"))])
+	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+// pgDSN is dsn as pgx reads it: pgx knows a URL by its scheme in lower
+// case only, and would read POSTGRES://… as keywords.
+func pgDSN(dsn string) string {
+	if isPGURL(dsn) {
+		scheme, rest, _ := strings.Cut(dsn, "://")
+		return strings.ToLower(scheme) + "://" + rest
+	}
+	return dsn
+}
+
+// libpqKeywords are the keys of a libpq keyword/value connection string
+// (libpq's "Parameter Key Words").
+var libpqKeywords = map[string]bool{
+	"host": true, "hostaddr": true, "port": true, "dbname": true, "user": true, "password": true,
+	"passfile": true, "require_auth": true, "channel_binding": true, "connect_timeout": true,
+	"client_encoding": true, "options": true, "application_name": true, "fallback_application_name": true,
+	"keepalives": true, "keepalives_idle": true, "keepalives_interval": true, "keepalives_count": true,
+	"tcp_user_timeout": true, "replication": true, "gssencmode": true, "sslmode": true, "requiressl": true,
+	"sslnegotiation": true, "sslcompression": true, "sslcert": true, "sslkey": true, "sslpassword": true,
+	"sslcertmode": true, "sslrootcert": true, "sslcrl": true, "sslcrldir": true, "sslsni": true,
+	"requirepeer": true, "ssl_min_protocol_version": true, "ssl_max_protocol_version": true,
+	"krbsrvname": true, "gsslib": true, "gssdelegation": true, "service": true,
+	"target_session_attrs": true, "load_balance_hosts": true,
+}
+
+// isKeywordDSN reports a libpq keyword/value connection string: it starts
+// with one of libpq's keys and '=' (host=db user=ci dbname=profan), so
+// that a file named a=b is still a file, and a string libpq would refuse
+// reaches PostgreSQL's parser, which says why, rather than becoming a
+// SQLite file of its name.
+func isKeywordDSN(dsn string) bool {
+	key, _, ok := strings.Cut(strings.TrimLeft(dsn, " \t\n\r"), "=")
+	return ok && libpqKeywords[strings.TrimRight(key, " \t")]
+}
+
+// reKeywordSecret finds the secret values of a keyword/value string.
+var reKeywordSecret = regexp.MustCompile(`(?i)(\b[a-z_]*password\s*=\s*)('(?:[^'\\]|\\.)*'?|\S+)`)
 
 // pgDialect is PostgreSQL through pgx's database/sql driver. Writers run
 // concurrently (READ COMMITTED); what SQLite's single write lock gives for
@@ -45,7 +93,7 @@ func isPostgres(dsn string) bool {
 var pgDialect = &dialect{
 	name:          "postgres",
 	driver:        "pgx",
-	dsn:           func(dsn string) string { return dsn },
+	dsn:           pgDSN,
 	display:       redactURL,
 	rebind:        pgRebind,
 	maxParams:     65535,
@@ -107,7 +155,10 @@ func pgRebind(q string) string {
 // redactURL returns a PostgreSQL URL without its secrets, for messages:
 // the password of user:password@ and of the password= parameters.
 func redactURL(dsn string) string {
-	u, err := url.Parse(dsn)
+	if !isPGURL(dsn) {
+		return reKeywordSecret.ReplaceAllString(dsn, "${1}xxxxx")
+	}
+	u, err := url.Parse(pgDSN(dsn))
 	if err != nil {
 		return "the PostgreSQL database (unparsable URL)"
 	}
@@ -140,6 +191,18 @@ func secretsOf(dsn string) []string {
 			}
 		}
 	}
+	if !isPGURL(dsn) {
+		for _, m := range reKeywordSecret.FindAllStringSubmatch(dsn, -1) {
+			v := m[2]
+			add(v)
+			if uq := strings.Trim(v, "'"); uq != v {
+				add(uq)
+				add(strings.NewReplacer(`\'`, "'", `\\`, `\`).Replace(uq))
+			}
+		}
+		sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
+		return out
+	}
 	rest := dsn
 	if i := strings.Index(rest, "://"); i >= 0 {
 		rest = rest[i+3:]
@@ -163,7 +226,7 @@ func secretsOf(dsn string) []string {
 // redactError removes the secrets of dsn from an error's text: drivers
 // quote the URL they could not parse or use.
 func redactError(dsn string, err error) error {
-	if err == nil || !isPostgres(dsn) {
+	if err == nil || !IsPostgres(dsn) {
 		return err
 	}
 	msg := err.Error()

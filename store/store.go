@@ -89,7 +89,7 @@ func dialectOf(dsn string) (*dialect, error) {
 	if err := refuseMemory(dsn); err != nil {
 		return nil, err
 	}
-	if isPostgres(dsn) {
+	if IsPostgres(dsn) {
 		return pgDialect, nil
 	}
 	return sqliteDialect, nil
@@ -100,7 +100,7 @@ func open(dsn string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !isPostgres(dsn) {
+	if !IsPostgres(dsn) {
 		if err := refuseForeign(dsn); err != nil {
 			return nil, err
 		}
@@ -166,7 +166,7 @@ func checkProfanSchema(ctx context.Context, sdb *sql.DB, path string) error {
 // refuseMemory refuses an in-memory SQLite database: every command is its
 // own process, so what it stored would be gone when it exits.
 func refuseMemory(dsn string) error {
-	if isPostgres(dsn) {
+	if IsPostgres(dsn) {
 		return nil
 	}
 	if dsn == ":memory:" || strings.HasPrefix(dsn, "file::memory:") || strings.Contains(dsn, "mode=memory") {
@@ -193,7 +193,7 @@ func openReadOnly(dsn string) (*DB, error) {
 	}
 	ctx := context.Background()
 	var sdb *sql.DB
-	if isPostgres(dsn) {
+	if IsPostgres(dsn) {
 		sdb, err = sql.Open(d.driver, d.dsn(dsn))
 	} else {
 		sdb, err = sql.Open(d.driver, sqliteReadOnlyDSN(dsn, immutable(dsn)))
@@ -205,7 +205,7 @@ func openReadOnly(dsn string) (*DB, error) {
 		sdb.Close()
 		return nil, err
 	}
-	if !isPostgres(dsn) {
+	if !IsPostgres(dsn) {
 		if err := checkProfanSchema(ctx, sdb, dsn); err != nil {
 			if !writable(dsn) && hasWAL(dsn) {
 				return fail(fmt.Errorf("%w; the database has a write-ahead log (%s-wal) that SQLite cannot read without write access to its directory: give write access, or checkpoint it where it was written", err, dsn))
@@ -277,7 +277,7 @@ func writable(path string) bool {
 // Display returns dsn as messages show it: a PostgreSQL URL without its
 // secrets, a path as it is.
 func Display(dsn string) string {
-	if isPostgres(dsn) {
+	if IsPostgres(dsn) {
 		return redactURL(dsn)
 	}
 	return dsn

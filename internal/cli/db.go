@@ -24,7 +24,7 @@ func dbPath(flag string, io *IOStreams) string {
 // openDB opens an existing database for reading: a missing SQLite file is
 // a usage error rather than a new empty database.
 func openDB(path string) (*store.DB, error) {
-	if !strings.Contains(path, "://") {
+	if !store.IsPostgres(path) {
 		if _, err := os.Stat(path); err != nil {
 			return nil, fmt.Errorf("database %s: %w (ingest a run first)", path, err)
 		}

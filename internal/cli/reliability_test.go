@@ -219,3 +219,42 @@ func TestConfigKeyCase(t *testing.T) {
 		t.Errorf("exit %d, %q", code, errOut)
 	}
 }
+
+// TestConnectionStrings checks that a libpq keyword string and an upper
+// case URL, in --db or PROFAN_DB, name a PostgreSQL server (never a SQLite
+// file of that name) and that no message shows their password.
+func TestConnectionStrings(t *testing.T) {
+	in, err := filepath.Abs(fx + "copy.details.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Chdir(dir)
+	for _, dsn := range []string{
+		"host=127.0.0.1 port=1 user=ci password=hunter2 dbname=p connect_timeout=2",
+		"POSTGRES://ci:hunter2@127.0.0.1:1/p?connect_timeout=2",
+	} {
+		for _, env := range []bool{false, true} {
+			for _, args := range [][]string{{"ingest", in}, {"runs"}, {"migrate"}} {
+				st, out, errOut := testStreams()
+				if env {
+					st.Getenv = func(k string) string {
+						if k == "PROFAN_DB" {
+							return dsn
+						}
+						return ""
+					}
+				} else {
+					args = append(args, "--db", dsn)
+				}
+				code := Main(args, st)
+				if code != ExitError || strings.Contains(out.String()+errOut.String(), "hunter2") || !strings.Contains(errOut.String(), "127.0.0.1") {
+					t.Errorf("%v (PROFAN_DB %v): exit %d, %q %q", args, env, code, out, errOut)
+				}
+			}
+		}
+	}
+	if files, _ := os.ReadDir(dir); len(files) > 0 {
+		t.Errorf("files made: %v", files)
+	}
+}

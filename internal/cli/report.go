@@ -147,7 +147,7 @@ func reportRun(opts *ReportOptions) error {
 				return err
 			}
 			if len(rs) == 0 {
-				return fmt.Errorf("database %s holds no runs", dbPath(opts.DB, opts.IO))
+				return fmt.Errorf("database %s holds no runs", store.Display(dbPath(opts.DB, opts.IO)))
 			}
 			runID = rs[len(rs)-1].ID
 		}
@@ -298,7 +298,7 @@ func checkOutput(out string, inputs []string, db string) error {
 		return FlagErrorf("--html %s: not a regular file", out)
 	}
 	check := append([]string(nil), inputs...)
-	if db != "" && !strings.Contains(db, "://") {
+	if db != "" && !store.IsPostgres(db) {
 		check = append(check, db, db+"-wal", db+"-shm", db+"-journal")
 	}
 	for _, in := range check {
