@@ -114,7 +114,7 @@ type Recommendation struct {
 var reBackward = regexp.MustCompile(`(?i)backward|dgrad|wgrad|bprop|_bwd|bwd_|_bw_|bwtr|gradinput|grad_input|gammabeta|_grad_`)
 
 // IsBackward reports a kernel of a backward pass by its name.
-func IsBackward(name string) bool { return reBackward.MatchString(name) }
+func IsBackward(name string) bool { return reBackward.MatchString(kernelname.Head(name)) }
 
 // Summarize reads groups (ranked, with shares) by cause. total is the
 // capture's kernel time; procs and devices count the processes and GPUs

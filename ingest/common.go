@@ -60,14 +60,59 @@ func splitDevice(s string) (string, int) {
 	return name, n
 }
 
-// demangled returns the demangled form of a mangled C++ symbol, or "".
+// Bounds of demangling. The demangler recurses once per nesting level
+// and its work grows with the square of a deeply nested name's length: a
+// hostile 4 MB name overflowed the stack, a 1 MB one took 72 s and 600 MB.
+// A real mangled kernel name is under a few kB (CUTLASS's longest, about
+// 10 kB); one past maxMangled, or past an export's budget of demangling
+// work (the sum of its distinct names' squared lengths, some seconds at
+// worst), keeps its raw name, with a note.
+const (
+	maxMangled    = 32 << 10
+	mangledBudget = 1 << 32
+	maxDemangled  = 17 // demangle.MaxLength: at most 128 kB of output
+)
+
+// demangled returns the demangled form of a mangled C++ symbol, or "": not
+// mangled, not valid, or longer than maxMangled.
 func demangled(name string) string {
+	if !strings.HasPrefix(name, "_Z") || len(name) > maxMangled {
+		return ""
+	}
+	d, err := demangle.ToString(name, demangle.NoClones, demangle.MaxLength(maxDemangled))
+	if err != nil {
+		return ""
+	}
+	return d
+}
+
+// demangled is demangled(name) within the export's bounds: each distinct
+// name is demangled once, and a name past the bounds stays raw with a note
+// at line.
+func (t *Table) demangled(name string, line int) string {
 	if !strings.HasPrefix(name, "_Z") {
 		return ""
 	}
-	d, err := demangle.ToString(name, demangle.NoClones)
-	if err != nil {
-		return ""
+	s := t.s
+	if d, ok := s.demangled[name]; ok {
+		return d
+	}
+	cost := uint64(len(name)) * uint64(len(name))
+	d := ""
+	switch {
+	case len(name) > maxMangled:
+		t.note(line, noteMangled, "a mangled kernel name of %d bytes is kept as it is: past %d bytes, demangling it could take minutes", len(name), maxMangled)
+	case s.demangleWork+cost > mangledBudget:
+		t.note(line, noteMangled, "mangled kernel names from here on are kept as they are: the export's names have taken all the demangling work allowed")
+	default:
+		s.demangleWork += cost
+		d = demangled(name)
+	}
+	if len(s.demangled) < maxNames {
+		if s.demangled == nil {
+			s.demangled = map[string]string{}
+		}
+		s.demangled[name] = d
 	}
 	return d
 }
@@ -223,6 +268,7 @@ const (
 	noteInfinite     = "infinite"
 	noteDecimalComma = "decimal comma"
 	noteUnknownUnit  = "unknown unit"
+	noteMangled      = "mangled name"
 )
 
 // setKernelFromMetric fills the kernel's launch fields from metrics that
@@ -462,7 +508,7 @@ func nvprofKernel(t *Table, r Row, printed string, corr int) (*profan.Kernel, er
 		return nil, t.Errorf(r.Line, "kernel row has no name")
 	}
 	k.Name = t.InternString(base)
-	k.Demangled = demangled(k.Name)
+	k.Demangled = t.demangled(k.Name, r.Line)
 	var c []byte
 	if corr >= 0 {
 		c = bytes.TrimSpace(r.Bytes(corr))

@@ -424,3 +424,41 @@ func TestStopAside(t *testing.T) {
 		t.Errorf("a stopped digest gave %s", d)
 	}
 }
+
+// TestMangledNameBombs reads a real trace whose kernel names are replaced
+// by mangled names built to make a demangler recurse and work without end:
+// nested template arguments 4 MB deep (which overflowed the stack), 16 kB
+// deep (demangled, within the work bound), and long flat names whose work
+// together passes the export's budget. Each past a bound keeps its raw
+// name, with a note; the read is quick.
+func TestMangledNameBombs(t *testing.T) {
+	trace := ncuMustRead(t, "testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv")
+	lines := strings.SplitAfter(string(trace), "\n")
+	at := lineOf(t, trace, "matrixMulCUDA") - 1
+	nested := func(n int) string { return "_Z1fI" + strings.Repeat("1AI", n) + "i" + strings.Repeat("E", n+1) + "vv" }
+	flat := func(c byte) string { return "_Z1fI" + strings.Repeat("1"+string(c), 15000) + "Evv" }
+	names := []string{nested(3 << 20 / 4), nested(1000), flat('a'), flat('b'), flat('c'), flat('d'), flat('e')}
+	var b strings.Builder
+	b.WriteString(strings.Join(lines[:at], ""))
+	for _, n := range names {
+		b.WriteString(strings.Replace(lines[at], "void matrixMulCUDA<int=32>(float*, float*, float*, int, int)", n, 1))
+	}
+	run, err := Read(strings.NewReader(b.String()), "in.csv", Options{}, Sink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(run.Kernels) != len(names) {
+		t.Fatalf("%d kernels, want %d", len(run.Kernels), len(names))
+	}
+	for i, k := range run.Kernels {
+		if k.Name != names[i] {
+			t.Errorf("kernel %d: name changed", i)
+		}
+		if want := i >= 1 && i <= 5; (k.Demangled != "") != want {
+			t.Errorf("kernel %d (%d bytes): demangled %v, want %v", i, len(k.Name), k.Demangled != "", want)
+		}
+	}
+	if !strings.Contains(fmt.Sprint(run.Messages), fmt.Sprintf("mangled name: a mangled kernel name of %d bytes is kept as it is", len(names[0]))) {
+		t.Errorf("no note on the name kept mangled: %v", run.Messages)
+	}
+}

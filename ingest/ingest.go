@@ -695,6 +695,10 @@ type stream struct {
 	idle        int                 // lines in a row that were no header or row
 	messages    int                 // profiler messages met
 	names       map[string]struct{} // distinct kernel names
+	// demangled holds each mangled kernel name's demangled form;
+	// demangleWork is the work spent (see Table.demangled).
+	demangled    map[string]string
+	demangleWork uint64
 	// capture counts the captures met so far: each header, repeated or
 	// not, starts one (a capture appended to another repeats the
 	// header). A launch's rows all belong to one capture, so that two

@@ -45,7 +45,7 @@ func (id ncuIdentity) newKernel(t *Table, r Row) (*profan.Kernel, error) {
 	if k.Name == "" {
 		return nil, t.Errorf(r.Line, "row has no kernel name (truncated row?)")
 	}
-	k.Demangled = demangled(k.Name)
+	k.Demangled = t.demangled(k.Name, r.Line)
 	k.Line = r.Line
 	if id.pid >= 0 {
 		k.PID = t.Intern(r.Bytes(id.pid))

@@ -173,7 +173,7 @@ func (ncuSource) Parse(t *Table) error {
 				k = profan.NewKernel()
 				kLine = nameLine
 				k.Name = t.Intern([]byte(b.kernel))
-				k.Demangled = demangled(k.Name)
+				k.Demangled = t.demangled(k.Name, nameLine)
 				files = map[string]bool{b.file: true}
 			}
 			curLine = 0

@@ -132,7 +132,7 @@ func (nsysGPUTrace) Parse(t *Table) error {
 		if strings.TrimSpace(k.Name) == "" {
 			return t.Errorf(r.Line, "kernel row has no name")
 		}
-		k.Demangled = demangled(k.Name)
+		k.Demangled = t.demangled(k.Name, r.Line)
 		k.ID = id
 		if k.ID == "" {
 			k.ID = t.Ordinal()

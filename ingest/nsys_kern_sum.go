@@ -158,7 +158,7 @@ func (nsysKernSum) Parse(t *Table) error {
 		if strings.TrimSpace(k.Name) == "" {
 			return t.Errorf(r.Line, "row has no kernel name")
 		}
-		k.Demangled = demangled(k.Name)
+		k.Demangled = t.demangled(k.Name, r.Line)
 		k.Invocations, k.Duration = int(inst), v[2]
 		addSummaryMetrics(k, summaryTimes{
 			pct: v[0], total: v[1], avg: v[2], min: v[3], max: v[4],

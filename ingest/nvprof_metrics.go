@@ -71,7 +71,7 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 				return t.Errorf(r.Line, "row has no kernel name")
 			}
 			k.ID = t.Ordinal()
-			k.Demangled = demangled(k.Name)
+			k.Demangled = t.demangled(k.Name, r.Line)
 			kdev = t.Intern(r.Bytes(dev))
 			k.Device, k.DeviceIndex = splitDevice(kdev)
 			n, ok, err := countAt(t, r, inv, "Invocations")

@@ -116,7 +116,7 @@ func (nvprofSummary) Parse(t *Table) error {
 			k := profan.NewKernel()
 			k.ID = t.Ordinal()
 			k.Name = t.Intern(r.Bytes(name))
-			k.Demangled = demangled(k.Name)
+			k.Demangled = t.demangled(k.Name, r.Line)
 			k.Invocations, k.Duration = n, v[2]
 			addSummaryMetrics(k, summaryTimes{
 				pct: v[0], total: v[1], avg: v[2], min: v[3], max: v[4],

@@ -97,7 +97,7 @@ func SplitSources(files []string, opt Options) (*SourcePages, []*File, error) {
 func (sp *SourcePages) add(run *profan.Run) {
 	sp.runs = append(sp.runs, run)
 	for _, k := range run.Kernels {
-		full, bare := sourceName(k.Name)
+		full, bare := sourceName(k.DisplayName())
 		sp.byName[full] = append(sp.byName[full], k)
 		sp.byBare[bare] = append(sp.byBare[bare], k)
 		sp.page[k] = run
@@ -115,7 +115,7 @@ func (sp *SourcePages) AttachRun(run *profan.Run, k *profan.Kernel) error {
 	if sp == nil || len(k.Source) > 0 || len(sp.runs) == 0 {
 		return nil
 	}
-	full, bare := sourceName(k.Name)
+	full, bare := sourceName(k.DisplayName())
 	key, q := "f"+full, sp.byName[full]
 	if len(q) == 0 {
 		key, q = "b"+bare, sp.byBare[bare]
@@ -235,12 +235,10 @@ func (sp *SourcePages) Unused() []*profan.Run {
 var castRE = regexp.MustCompile(`\([A-Za-z_][A-Za-z0-9_ ]*\)`)
 
 // sourceName is a function's name as the pages of one report share it,
-// whatever --print-kernel-base: demangled, without casts, return type,
-// parameters and spaces; and the same without template arguments.
+// whatever --print-kernel-base: demangled (the reader's, within its
+// bounds), without casts, return type, parameters and spaces; and the same
+// without template arguments.
 func sourceName(name string) (full, bare string) {
-	if d := demangled(name); d != "" {
-		name = d
-	}
 	name = castRE.ReplaceAllString(name, "")
 	depth, cut, ret := 0, len(name), -1
 loop:

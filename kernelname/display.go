@@ -43,7 +43,7 @@ var noise = map[string]bool{
 // "<…>" stands for them. Plain C names are kept; generated library names
 // (cuBLAS xmma) lose their alignment and launch suffixes.
 func Display(name string) string {
-	s := strings.Join(strings.Fields(name), " ")
+	s := strings.Join(strings.Fields(Head(name)), " ")
 	s = reAnon.ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "operator ()", "operator()")
 	s = reCast.ReplaceAllString(s, "")

@@ -1,6 +1,9 @@
 package kernelname
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // The names are real: from fixtures/pytorch/train.full.details.csv.gz (an
 // FP32 PyTorch training step on an H100) and the public samples under
@@ -104,4 +107,22 @@ func FuzzClassify(f *testing.F) {
 			t.Errorf("Classify(%q): FP32 SIMT on a %v", name, info.Kind)
 		}
 	})
+}
+
+// TestHugeNames checks that a name past maxRead is read from its head: a
+// hostile megabyte of nested templates costs what 8 kB do, and a real
+// name (the corpus's longest is 3.5 kB) is read whole.
+func TestHugeNames(t *testing.T) {
+	real := "void cutlass::Kernel<cutlass::gemm::kernel::Gemm<cutlass::gemm::threadblock::MmaPipelined<float>>>(Params)"
+	huge := real[:len(real)-len("(Params)")] + strings.Repeat("<A", 1<<19) + strings.Repeat(">", 1<<19) + "(Params)"
+	got, want := Classify(huge), Classify(huge[:maxRead])
+	if got != want {
+		t.Errorf("Classify of a 1.5 MB name = %+v, want that of its first 8 kB, %+v", got, want)
+	}
+	if c := Classify(real); c.Library != CUTLASS || c.Kind != GEMM {
+		t.Errorf("Classify(%q) = %+v", real, c)
+	}
+	if d := Display(huge); len(d) > MaxDisplay || !strings.HasPrefix(d, "cutlass::Kernel") {
+		t.Errorf("Display of a 1.5 MB name = %q", d)
+	}
 }
