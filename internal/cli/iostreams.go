@@ -69,7 +69,7 @@ func isTerminal(f *os.File) bool {
 
 // outWriter is what commands write their output through: it keeps the
 // first write error (a full disk, a closed descriptor), which Main turns
-// into exit status 2, and, unless raw, keeps text from a name from
+// into exit status 2, and (but through Raw) keeps text from a name from
 // reading as a CI log's command. GitHub Actions runs a line that starts,
 // after blanks, with "::" (::error, ::add-mask::, ::stop-commands::) and
 // one holding "##[" and a command name; a kernel name, a label or a path
@@ -78,7 +78,6 @@ func isTerminal(f *os.File) bool {
 type outWriter struct {
 	w    io.Writer
 	err  error
-	raw  bool
 	mid  bool   // past the line's leading blanks
 	pend []byte // the end of the last write that may begin "::" or "##["
 	buf  []byte
