@@ -43,6 +43,56 @@ type Diff struct {
 	NameA   string       `json:"a_name"`
 	NameB   string       `json:"b_name"`
 	Kernels []KernelDiff `json:"kernels"`
+	Summary Summary      `json:"summary"`
+}
+
+// Summary is a diff's bottom line, as benchstat's geomean row: the kernels
+// each side has and shares, their total time, the geometric mean of the
+// shared kernels' duration ratios (new over old), and the kernels left out
+// as unchanged.
+type Summary struct {
+	KernelsA  int     `json:"kernels_a"`
+	KernelsB  int     `json:"kernels_b"`
+	Shared    int     `json:"kernels_shared"`
+	Unchanged int     `json:"kernels_unchanged"` // shared kernels whose metrics and findings did not change; listed only with --all
+	TotalA    float64 `json:"total_a_s"`         // kernel time: the sum of the launches' durations
+	TotalB    float64 `json:"total_b_s"`
+	// Geomean is the geometric mean over the shared kernels of their
+	// median duration's ratio, new over old (0.9: 10% faster); nil when
+	// no shared kernel has durations on both sides.
+	Geomean *float64 `json:"geomean_ratio,omitempty"`
+	Timed   int      `json:"kernels_timed"` // the shared kernels it is over
+}
+
+// changed says whether a kernel of both sides changed: a metric moved
+// significantly, or a finding appeared or disappeared; one with metrics
+// only one side has is not known unchanged.
+func (d KernelDiff) changed() bool {
+	if len(d.Appeared) > 0 || len(d.Gone) > 0 || len(d.Missing) > 0 {
+		return true
+	}
+	for _, m := range d.Metrics {
+		if m.Verdict != Same {
+			return true
+		}
+	}
+	return false
+}
+
+// size is how much a kernel changed, for the order of a diff: its
+// duration's move, else its largest metric's.
+func (d KernelDiff) size() float64 {
+	best := 0.0
+	for _, m := range d.Metrics {
+		if m.Verdict == Same {
+			continue
+		}
+		if m.Metric == "duration" {
+			return math.Inf(1) // durations first
+		}
+		best = max(best, math.Abs(m.Rel))
+	}
+	return best
 }
 
 // KernelDiff is one kernel's difference between two runs.
@@ -104,8 +154,15 @@ type Stored struct {
 // metrics (Spreads); stored, when not nil, the series trend decides from:
 // a step between consecutive runs of a series gets trend's verdict, p and
 // method.
-func Compare(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) []KernelDiff {
+//
+// The kernels that changed come first, the largest change first (a
+// duration's move before any other metric's); then those only one side
+// has; kernels that did not change are left out, but counted in the
+// summary, unless all.
+func Compare(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) ([]KernelDiff, Summary) {
 	ga, gb := gate.GroupByName(va), gate.GroupByName(vb)
+	sum := Summary{KernelsA: len(ga), KernelsB: len(gb), TotalA: total(ga), TotalB: total(gb)}
+	logs := 0.0
 	byB := map[string]*gate.Group{}
 	for _, g := range gb {
 		byB[g.Name] = g
@@ -147,6 +204,10 @@ func Compare(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[st
 			v := verdict(def.Better, c.Changed, ma, mb)
 			if def.Name == "duration" {
 				timeVerdict = v
+				if ma > 0 && mb > 0 {
+					logs += math.Log(mb / ma)
+					sum.Timed++
+				}
 			}
 			if !all && (math.Abs(r) <= threshold || ma == mb) {
 				continue
@@ -187,8 +248,67 @@ func Compare(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[st
 			out = append(out, KernelDiff{Kernel: b.Name, Status: OnlyB, LaunchesB: b.Records})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Status == Both && out[j].Status != Both })
-	return out
+	// Changed, largest first; then only one side's; then unchanged.
+	rank := func(d KernelDiff) int {
+		switch {
+		case d.Status != Both:
+			return 1
+		case d.changed():
+			return 0
+		}
+		return 2
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, rj := rank(out[i]), rank(out[j])
+		if ri != rj {
+			return ri < rj
+		}
+		if ri == 0 {
+			si, sj := out[i].size(), out[j].size()
+			if math.IsInf(si, 1) && math.IsInf(sj, 1) {
+				si, sj = math.Abs(out[i].durationRel()), math.Abs(out[j].durationRel())
+			}
+			return si > sj
+		}
+		return false
+	})
+	kept := out[:0]
+	for _, d := range out {
+		if d.Status == Both {
+			sum.Shared++
+			if !d.changed() {
+				sum.Unchanged++
+				if !all {
+					continue
+				}
+			}
+		}
+		kept = append(kept, d)
+	}
+	if sum.Timed > 0 {
+		g := math.Exp(logs / float64(sum.Timed))
+		sum.Geomean = &g
+	}
+	return kept, sum
+}
+
+// durationRel is the kernel's duration move, 0 when not compared.
+func (d KernelDiff) durationRel() float64 {
+	for _, m := range d.Metrics {
+		if m.Metric == "duration" {
+			return m.Rel
+		}
+	}
+	return 0
+}
+
+// total is the kernel time of groups: the sum of their launches' durations.
+func total(gs []*gate.Group) float64 {
+	t := 0.0
+	for _, g := range gs {
+		t += g.Duration
+	}
+	return t
 }
 
 // HalfRange is half the range of xs relative to its median: the ± of a

@@ -188,7 +188,38 @@ func diffText(w io.Writer, d *history.Diff, _ Options) error {
 			fmt.Fprintln(w, "  no change")
 		}
 	}
+	if len(d.Kernels) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, l := range diffSummary(d, na, nb) {
+		fmt.Fprintln(w, l)
+	}
 	return nil
+}
+
+// diffSummary is a diff's bottom line: the geometric mean of the shared
+// kernels' duration ratios, the total kernel time of each side, the
+// kernels left out as unchanged, or that the sides share no kernel.
+func diffSummary(d *history.Diff, na, nb string) []string {
+	s := d.Summary
+	var out []string
+	if s.Shared == 0 && s.KernelsA > 0 && s.KernelsB > 0 {
+		out = append(out, fmt.Sprintf("warning: %s and %s share no kernel: nothing is compared (two different programs?)", na, nb))
+	}
+	var parts []string
+	if s.Geomean != nil {
+		parts = append(parts, fmt.Sprintf("geomean duration ×%.3f (%+.1f%%) over %s", *s.Geomean, (*s.Geomean-1)*100, plural(s.Timed, "shared kernel")))
+	}
+	if s.TotalA > 0 && s.TotalB > 0 {
+		parts = append(parts, fmt.Sprintf("total kernel time %s → %s (%+.1f%%)", metrics.Format(s.TotalA, "s"), metrics.Format(s.TotalB, "s"), (s.TotalB/s.TotalA-1)*100))
+	}
+	if s.Unchanged > 0 && len(d.Kernels) < s.KernelsA+s.KernelsB-s.Shared {
+		parts = append(parts, fmt.Sprintf("%d unchanged kernels not listed (--all lists them)", s.Unchanged))
+	}
+	if len(parts) > 0 {
+		out = append(out, strings.Join(parts, " · "))
+	}
+	return out
 }
 
 // column heads a diff column: RUN 3, or an export's file name.

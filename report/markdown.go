@@ -10,6 +10,7 @@ import (
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
 	"github.com/profan-dev/profan/gate"
+	"github.com/profan-dev/profan/history"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/rules"
 )
@@ -259,7 +260,8 @@ func (m *markdownWriter) End(runs []*profan.Run) error {
 // Markdown renders verdicts as tables for pull-request comments.
 var Markdown = &Format{Name: "markdown", Aliases: []string{"md"},
 	Kernels: func(w io.Writer, opt Options) Writer { return newMarkdown(w, opt) },
-	Gate:    gateMarkdown}
+	Gate:    gateMarkdown,
+	Diff:    diffMarkdown}
 
 // mdTopChecks is how many failed or skipped checks a gate's comment shows
 // before its collapsed details.
@@ -325,5 +327,92 @@ func gateMarkdown(w io.Writer, r *gate.Result, opt Options) error {
 		}
 		bw.WriteString("\n</details>\n")
 	}
+	return bw.Flush()
+}
+
+// mdTopKernels is how many kernels a diff's comment lists before its
+// collapsed details.
+const mdTopKernels = 20
+
+// diffMarkdown writes a diff for a pull-request comment: the bottom line,
+// one row per kernel that changed (the largest change first) with its
+// duration; each kernel's metrics collapsed.
+func diffMarkdown(w io.Writer, d *history.Diff, opt Options) error {
+	bw := bufio.NewWriter(w)
+	na, nb := d.NameA, d.NameB
+	if na == "" {
+		na = fmt.Sprintf("run %d", d.A)
+	}
+	if nb == "" {
+		nb = fmt.Sprintf("run %d", d.B)
+	}
+	fmt.Fprintf(bw, "**profan diff** %s → %s\n\n", mdEscape(na), mdEscape(nb))
+	for _, l := range diffSummary(d, na, nb) {
+		bw.WriteString(mdEscape(l) + "\n\n")
+	}
+	if len(d.Kernels) == 0 {
+		return bw.Flush()
+	}
+	row := func(k history.KernelDiff) {
+		dur, delta, verdict, test := "", "", "", ""
+		switch k.Status {
+		case history.OnlyA:
+			verdict = "only in " + mdEscape(na)
+		case history.OnlyB:
+			verdict = "only in " + mdEscape(nb)
+		}
+		for _, m := range k.Metrics {
+			if m.Metric == "duration" {
+				dur = metrics.Format(m.A, m.Unit) + " → " + metrics.Format(m.B, m.Unit)
+				delta, verdict, test = fmt.Sprintf("%+.1f%%", m.Rel*100), string(m.Verdict), testText(m)
+			}
+		}
+		var fs []string
+		for _, r := range k.Appeared {
+			fs = append(fs, "+`"+r+"`")
+		}
+		for _, r := range k.Gone {
+			fs = append(fs, "−`"+r+"`")
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", mdEscape(shorten(k.Kernel, 80)), dur, delta, verdict, mdEscape(test), strings.Join(fs, " "))
+	}
+	head := "| kernel | duration | delta | verdict | test | findings |\n|---|---:|---:|---|---|---|\n"
+	top := d.Kernels[:min(len(d.Kernels), mdTopKernels)]
+	bw.WriteString(head)
+	for _, k := range top {
+		row(k)
+	}
+	fmt.Fprintf(bw, "\n<details><summary>every metric of %s</summary>\n", plural(len(d.Kernels), "kernel"))
+	if rest := d.Kernels[len(top):]; len(rest) > 0 {
+		bw.WriteString("\n" + head)
+		for _, k := range rest {
+			row(k)
+		}
+	}
+	for _, k := range d.Kernels {
+		if len(k.Metrics) == 0 && len(k.Missing) == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "\n#### %s\n\n", mdEscape(shorten(k.Kernel, 120)))
+		if len(k.Metrics) > 0 {
+			fmt.Fprintf(bw, "| metric | %s | %s | delta | verdict | test |\n|---|---:|---:|---:|---|---|\n", mdEscape(column(na, d.A)), mdEscape(column(nb, d.B)))
+		}
+		for _, m := range k.Metrics {
+			pct := fmt.Sprintf("%+.1f%%", m.Rel*100)
+			if m.A == 0 {
+				pct = "from 0"
+			}
+			fmt.Fprintf(bw, "| %s | %s %s | %s %s | %s | %s | %s |\n", m.Metric, metrics.Format(m.A, m.Unit), spreadN(m.SpreadA, m.NA),
+				metrics.Format(m.B, m.Unit), spreadN(m.SpreadB, m.NB), pct, m.Verdict, mdEscape(testText(m)))
+		}
+		var only []string
+		for _, m := range k.Missing {
+			only = append(only, m.Metric+" (only in "+map[string]string{"a": na, "b": nb}[m.In]+")")
+		}
+		if len(only) > 0 {
+			fmt.Fprintf(bw, "\nnot compared: %s\n", mdEscape(strings.Join(only, ", ")))
+		}
+	}
+	bw.WriteString("\n</details>\n")
 	return bw.Flush()
 }

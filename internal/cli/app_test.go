@@ -259,7 +259,7 @@ func TestDiffKernel(t *testing.T) {
 		}
 	}
 	count := func(args ...string) int {
-		out, errOut, code := run(t, append([]string{"diff", "--db", db, "--format", "json", "1", "2"}, args...)...)
+		out, errOut, code := run(t, append([]string{"diff", "--db", db, "--all", "--format", "json", "1", "2"}, args...)...)
 		if code != ExitOK {
 			t.Fatalf("diff %v: exit %d: %s", args, code, errOut)
 		}

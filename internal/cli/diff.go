@@ -37,14 +37,18 @@ type DiffOptions struct {
 func NewCmdDiff(io *IOStreams) *cobra.Command {
 	opts := &DiffOptions{IO: io}
 	cmd := &cobra.Command{
-		Use:   "diff (<old> <new> | --baseline <run> --run <run>) [--db <path>] [--format {text|json}]",
+		Use:   "diff (<old> <new> | --baseline <run> --run <run>) [--db <path>] [--format {text|json|markdown}]",
 		Short: "Compare two runs or two exports kernel by kernel",
 		Long: `Compare two runs, benchstat-style: for each kernel name in either, the
 canonical metrics that moved (medians over repeated launches, their spread
 and the test that decided, the same as trend's), each judged in its better
 direction, the metrics only one side has, and the findings that appeared or
 disappeared. A metric that moved its better way while the kernel's duration
-got worse is "better-but-slower", not better.
+got worse is "better-but-slower", not better. The kernels that changed come
+first, the largest change first; those that did not are left out (--all
+lists them); a last line gives the geometric mean of the shared kernels'
+duration ratios and each side's total kernel time, and warns when the two
+sides share no kernel.
 
 Each side is an export file (analysed now) or a stored run: an ID, latest
 (the newest run; as the old side, the newest before the new one), or labels
@@ -72,9 +76,9 @@ name the old and new sides as gate does.`,
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
 	cmd.Flags().StringVar(&opts.Baseline, "baseline", "", "the old side: a run ID, latest, or key=value[,key=value]")
 	cmd.Flags().StringVar(&opts.Run, "run", "", "the new side with --baseline (default latest)")
-	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json}")
+	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {"+strings.Join(report.DiffFormats(), "|")+"}")
 	cmd.Flags().StringVar(&opts.Threshold, "threshold", "1%", "show metrics that moved by more than this (1%, 0.5%, 1.1x; a bare number is a percentage)")
-	cmd.Flags().BoolVar(&opts.All, "all", false, "show every metric, moved or not")
+	cmd.Flags().BoolVar(&opts.All, "all", false, "show every kernel and metric, changed or not")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "compare only the kernels whose name matches this regular expression")
 	deviceFlags(cmd.Flags(), &opts.Device, &opts.DeviceForce)
 	return cmd
@@ -194,7 +198,11 @@ func diffRun(opts *DiffOptions) error {
 			stored = &history.Stored{A: a.id, B: b.id, Series: series}
 		}
 	}
-	diffs := history.Compare(a.views, b.views, threshold, opts.All, hist, stored)
+	diffs, sum := history.Compare(a.views, b.views, threshold, opts.All, hist, stored)
+	if sum.Shared == 0 && sum.KernelsA > 0 && sum.KernelsB > 0 && opts.Format == "json" {
+		// The text and Markdown say it in the output.
+		fmt.Fprintf(opts.IO.ErrOut, "warning: %s and %s share no kernel: nothing is compared (two different programs?)\n", safe.Term(a.name), safe.Term(b.name))
+	}
 	if opts.Kernel != "" {
 		kept := diffs[:0]
 		for _, d := range diffs {
@@ -204,5 +212,5 @@ func diffRun(opts *DiffOptions) error {
 		}
 		diffs = kept
 	}
-	return f.Diff(opts.IO.Out, &history.Diff{A: a.id, B: b.id, NameA: a.name, NameB: b.name, Kernels: diffs}, report.Options{})
+	return f.Diff(opts.IO.Out, &history.Diff{A: a.id, B: b.id, NameA: a.name, NameB: b.name, Kernels: diffs, Summary: sum}, report.Options{})
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -131,5 +132,85 @@ func TestDiffAgreesWithTrend(t *testing.T) {
 				t.Errorf("diff %d %d: %s, but trend states no change", b-1, b, m.Verdict)
 			}
 		}
+	}
+}
+
+// diff reads like benchstat: the kernels that changed, the largest change
+// first; the unchanged ones counted, not listed, unless --all; a geomean
+// and total line; the test and p where there are repeats; a warning when
+// the sides share no kernel.
+func TestDiffLikeBenchstat(t *testing.T) {
+	// Two captures of the transposes: only copy's SM throughput moved
+	// (+7.7%, one launch each: the 5% floor decides).
+	a, b := fx+"transpose.import.details.csv", fx+"transpose.full.details.csv"
+	out, errOut, code := run(t, "diff", a, b)
+	if code != ExitOK || !strings.HasPrefix(out, "copy(float *, const float *)  (") || strings.Count(out, "launches, ") != 1 ||
+		!strings.Contains(out, "\ngeomean duration ×1.004 (+0.4%) over 5 shared kernels · total kernel time 125.57 us → 124.77 us (-0.6%) · 4 unchanged kernels not listed (--all lists them)\n") {
+		t.Errorf("diff: exit %d\n%s%s", code, out, errOut)
+	}
+	if out, _, _ := run(t, "diff", "--all", a, b); strings.Count(out, "launches, ") != 5 || strings.Contains(out, "not listed") {
+		t.Errorf("diff --all lists every kernel:\n%s", out)
+	}
+	// Repeats: five launches a side, Mann-Whitney U.
+	if out, _, _ := run(t, "diff", fx+"series_v0.runs5.details.csv", fx+"series_v1.runs5.details.csv"); !regexp.MustCompile(`duration +71.10 us +±1% n=5 +22.82 us +±1% n=5 +-67.9% +better +Mann-Whitney U p=0.008`).MatchString(out) {
+		t.Errorf("diff of repeats:\n%s", out)
+	}
+	// Largest change first: ResNet step, default against channels_last.
+	out, errOut, code = run(t, "diff", "--format", "json", "../../fixtures/check6/resnet.pair.default.csv.gz", "../../fixtures/check6/resnet.pair.cl.csv.gz")
+	if code != ExitOK {
+		t.Fatal(errOut)
+	}
+	var d struct {
+		Kernels []struct {
+			Status  string
+			Metrics []struct {
+				Metric, Verdict string
+				Rel             float64 `json:"rel_change"`
+			}
+		}
+		Summary struct {
+			Shared    int      `json:"kernels_shared"`
+			Unchanged int      `json:"kernels_unchanged"`
+			Geomean   *float64 `json:"geomean_ratio"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	last, onlyOne := 10.0, false
+	for _, k := range d.Kernels {
+		if k.Status != "both" {
+			onlyOne = true
+			continue
+		}
+		if onlyOne {
+			t.Errorf("a kernel of both sides after one of only one")
+		}
+		for _, m := range k.Metrics {
+			if m.Metric == "duration" && m.Verdict != "same" {
+				if r := max(m.Rel, -m.Rel); r > last {
+					t.Errorf("duration move %g after %g: not largest first", m.Rel, last)
+				} else {
+					last = r
+				}
+			}
+		}
+	}
+	if d.Summary.Shared != 32 || d.Summary.Unchanged != 27 || d.Summary.Geomean == nil || len(d.Kernels) != 32-27+24+18 {
+		t.Errorf("summary %+v, %d kernels listed", d.Summary, len(d.Kernels))
+	}
+	// No kernel in common.
+	out, _, _ = run(t, "diff", a, fx+"copy.details.csv")
+	if !strings.Contains(out, "share no kernel: nothing is compared") {
+		t.Errorf("diff of two programs:\n%s", out)
+	}
+	_, errOut, _ = run(t, "diff", "--format", "json", a, fx+"copy.details.csv")
+	if !strings.Contains(errOut, "share no kernel") {
+		t.Errorf("diff --format json of two programs: stderr %q", errOut)
+	}
+	out, _, code = run(t, "diff", "--format", "markdown", a, b)
+	if code != ExitOK || !strings.HasPrefix(out, "**profan diff** ") || !strings.Contains(out, "| copy(float \\*, const float \\*) | 10.69 us → 11.17 us | +4.5% | same |") ||
+		!strings.Contains(out, "<details><summary>every metric of 1 kernel</summary>") {
+		t.Errorf("diff --format markdown:\n%s", out)
 	}
 }
