@@ -337,6 +337,15 @@ func (gr *Grouper) Groups() []*Group {
 		}
 		return out[i].Name < out[j].Name
 	})
+	// One ranking never shows two kernels under one name.
+	names, displays := make([]string, len(out)), make([]string, len(out))
+	for i, g := range out {
+		names[i], displays[i] = g.Name, g.Info.Display
+	}
+	kernelname.Distinct(names, displays)
+	for i, g := range out {
+		g.Info.Display = displays[i]
+	}
 	return out
 }
 

@@ -23,10 +23,12 @@ type Missing struct {
 	Command string
 }
 
-// MissingCount is a Missing with the number of kernel records it held for.
+// MissingCount is a Missing with the number of kernel records it held for,
+// and the launches those stand for (an aggregate record, many).
 type MissingCount struct {
 	Missing
-	Kernels int
+	Kernels  int
+	Launches int
 }
 
 // CountMissing gathers the kernels' missing rules, once per rule, needs
@@ -49,6 +51,7 @@ func (c *CountMissing) Add(a *Kernel) {
 			c.Out = append(c.Out, MissingCount{Missing: m})
 		}
 		c.Out[i].Kernels++
+		c.Out[i].Launches += max(a.K.Invocations, 1)
 	}
 }
 

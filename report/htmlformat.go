@@ -1,12 +1,10 @@
 package report
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/report/html"
 )
 
@@ -34,22 +32,6 @@ func (h *htmlWriter) End([]*profan.Run) error {
 	for i, tl := range h.tls {
 		h.rep.Timelines = append(h.rep.Timelines, html.Timeline{Source: h.runs[i].Source, T: tl})
 	}
-	switch gs := h.groups.Groups(); {
-	case h.groups.Launches() > 1:
-		h.rep.Groups = gs
-		app := h.groups.App()
-		if len(app.Categories) > 1 {
-			for _, c := range app.Categories {
-				h.rep.Categories = append(h.rep.Categories, html.CategoryRow{Share: metrics.ShareText(c.Share), ShareWidth: fmt.Sprintf("%.1f%%", 100*c.Share),
-					Launches: c.Launches, Kernels: len(c.Groups), Category: c.Category.String(), LimitedBy: categoryLimiter(c)})
-			}
-		}
-		for _, r := range app.Recommendations {
-			h.rep.Changes = append(h.rep.Changes, html.ChangeRow{Rule: r.Rule, Gain: recGain(r), Message: r.Message, Fix: r.Fix, ActsOn: recGroups(r, MaxRecommendationGroups)})
-		}
-		h.rep.Gain = metrics.ShareText(app.Gain)
-	case len(gs) == 1:
-		h.rep.Kernels = []*analysis.Kernel{gs[0].Rep}
-	}
+	SetKernels(h.rep, h.groups)
 	return html.Write(h.w, h.rep)
 }

@@ -118,6 +118,18 @@ func SetKernels(rep *html.Report, groups *analysis.Grouper) {
 	switch gs := groups.Groups(); {
 	case groups.Launches() > 1:
 		rep.Groups = gs
+		// The application's reading, as the text states it.
+		app := groups.App()
+		if len(app.Categories) > 1 {
+			for _, c := range app.Categories {
+				rep.Categories = append(rep.Categories, html.CategoryRow{Share: metrics.ShareText(c.Share), ShareWidth: fmt.Sprintf("%.1f%%", 100*c.Share),
+					Launches: c.Launches, Kernels: len(c.Groups), Category: c.Category.String(), LimitedBy: categoryLimiter(c)})
+			}
+		}
+		for _, r := range app.Recommendations {
+			rep.Changes = append(rep.Changes, html.ChangeRow{Rule: r.Rule, Gain: recGain(r), Message: r.Message, Fix: r.Fix, ActsOn: recGroups(r, MaxRecommendationGroups)})
+		}
+		rep.Gain = metrics.ShareText(app.Gain)
 	case len(gs) == 1:
 		rep.Kernels = []*analysis.Kernel{gs[0].Rep}
 	}

@@ -47,14 +47,18 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 // missing says once, up front, which rules could not run for want of
 // counters, and the command that adds them.
 func (t *textWriter) missing() {
-	for _, l := range MissingLines(t.miss.Out) {
+	for _, l := range MissingLines(t.miss.Out, t.opt.Verbose) {
 		fmt.Fprintf(t.w, "%s\n", t.c("33", l))
 	}
 }
 
-// MissingLines renders missing rules for people: one line of rules and
-// what they need per command, then the command.
-func MissingLines(ms []analysis.MissingCount) []string {
+// missingNames is how many rule names a short missing line names.
+const missingNames = 3
+
+// MissingLines renders missing rules for people: per command that adds
+// counters, one short line of the rules that lack them and on how many
+// launches, then the command. verbose says what each rule needs.
+func MissingLines(ms []analysis.MissingCount, verbose bool) []string {
 	var cmds []string
 	by := map[string][]analysis.MissingCount{}
 	for _, m := range ms {
@@ -68,10 +72,23 @@ func MissingLines(ms []analysis.MissingCount) []string {
 		var parts []string
 		n := 0
 		for _, m := range by[c] {
-			parts = append(parts, m.Rule+" needs "+m.Needs)
-			n = max(n, m.Kernels)
+			if verbose {
+				parts = append(parts, m.Rule+" needs "+m.Needs)
+			} else if len(parts) < missingNames {
+				parts = append(parts, m.Rule)
+			}
+			n = max(n, m.Launches)
 		}
-		out = append(out, fmt.Sprintf("missing: %s (%s)", strings.Join(parts, "; "), kernels(n)), "  add it: "+c)
+		list := strings.Join(parts, "; ")
+		if !verbose {
+			list = strings.Join(parts, ", ")
+			if more := len(by[c]) - len(parts); more > 0 {
+				list += fmt.Sprintf(" and %d more; -v says what each needs", more)
+			} else {
+				list += "; -v says what each needs"
+			}
+		}
+		out = append(out, fmt.Sprintf("missing: %s lack counters on %s (%s)", plural(len(by[c]), "rule"), plural(n, "launch"), list), "  add it: "+c)
 	}
 	return out
 }

@@ -110,6 +110,9 @@ func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
+	if strings.HasSuffix(what, "ch") || strings.HasSuffix(what, "sh") || strings.HasSuffix(what, "s") {
+		return fmt.Sprintf("%d %ses", n, what) // launches
+	}
 	return fmt.Sprintf("%d %ss", n, what)
 }
 

@@ -218,7 +218,7 @@ func TestGateCases(t *testing.T) {
 		{"max-regression 10%", []string{"gate", "--db", db, "--run", "1", "--baseline", "1", "--max-regression", "10%"}, ExitOK, "gate passed", ""},
 		{"max-regression 1.5x", []string{"gate", "--db", db, "--run", "1", "--baseline", "1", "--max-regression", "1.5x"}, ExitOK, "gate passed", ""},
 		{"max-regression -5%", []string{"gate", "--db", db, "--run", "1", "--baseline", "1", "--max-regression", "-5%"}, ExitError, "", "negative"},
-		{"diff threshold 10%", []string{"diff", "--db", db, "1", "1", "--threshold", "10%"}, ExitOK, "no change", ""},
+		{"diff threshold 10%", []string{"diff", "--db", db, "1", "1", "--threshold", "10%"}, ExitOK, "5 unchanged kernels not listed", ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			out, errOut, code := run(t, tt.args...)
@@ -517,5 +517,84 @@ func TestMarkdownForPRComments(t *testing.T) {
 		!strings.Contains(out, "| fail | transpose(float \\*, const float \\*) | regression `duration` | duration 10.85 us → 23.84 us (+119.8%)") ||
 		!strings.Contains(out, "<details><summary>4 more checks</summary>") {
 		t.Errorf("gate --format markdown: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// Names and counts: one ranking never shows two kernels under one name;
+// the missing line is short and counts launches; GitHub annotations carry
+// repository-relative paths; report selects runs by label; a trend chart
+// whose axis does not start at zero says so.
+func TestNamesAndCounts(t *testing.T) {
+	out, errOut, code := run(t, "analyze", "--format", "json", "../../fixtures/check6/resnet.pair.default.csv.gz")
+	if code != ExitOK {
+		t.Fatal(errOut)
+	}
+	var doc struct {
+		Groups []struct {
+			Name    string `json:"name"`
+			Display string `json:"display_name"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Groups) != 56 {
+		t.Fatalf("%v, %d groups", err, len(doc.Groups))
+	}
+	seen := map[string]string{}
+	for _, g := range doc.Groups {
+		if other, ok := seen[g.Display]; ok {
+			t.Errorf("%q names both %q and %q", g.Display, other, g.Name)
+		}
+		seen[g.Display] = g.Name
+	}
+	for _, d := range []string{"at::multi_tensor_apply_kernel<BinaryOpListAlphaFunctor, plus, …> [TensorListMetadata<2>]",
+		"cutlass__5x_cudnn::Kernel<ImplicitGemmConvolution> [GemmShape<64, 64, 32>]"} {
+		if _, ok := seen[d]; !ok {
+			t.Errorf("no group shown as %q", d)
+		}
+	}
+	// An nsys kernel summary lacks every counter: one short line per
+	// command that adds them, counting launches.
+	out, _, _ = run(t, "analyze", "../../ingest/testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv")
+	var missing []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "missing:") {
+			missing = append(missing, l)
+		}
+	}
+	if len(missing) != 1 || len(missing[0]) > 160 || !strings.HasPrefix(missing[0], "missing: 13 rules lack counters on 254999 launches (") {
+		t.Errorf("missing lines: %q", missing)
+	}
+	// Annotations: the export given from internal/cli is fixtures/... of the checkout.
+	io, o, _ := testStreams()
+	root, _ := filepath.Abs("../..")
+	io.Getenv = func(k string) string {
+		if k == "GITHUB_WORKSPACE" {
+			return root
+		}
+		return ""
+	}
+	Main([]string{"gate", "--format", "github", "--path-map", "/tmp/profan/=src/", fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}, io)
+	Main([]string{"gate", "--format", "github", fx + "copy.import.details.csv"}, io)
+	if s := o.String(); !strings.Contains(s, "::error file=src/transpose.cu,line=41,") || !strings.Contains(s, "::error file=fixtures/ncu/copy.import.details.csv,") || strings.Contains(s, "file=../") {
+		t.Errorf("github annotations:\n%s", s)
+	}
+	// report --label, and a zoomed axis said.
+	db := series(t)
+	html := filepath.Join(t.TempDir(), "r.html")
+	if _, errOut, code := run(t, "report", "--db", db, "--label", "build=v1", "-m", "achieved_occupancy", "--html", html); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	b, _ := os.ReadFile(html)
+	if !strings.Contains(string(b), "profan report: run 2 (") {
+		t.Errorf("report --label build=v1 is not run 2's")
+	}
+	if _, errOut, code := run(t, "report", "--db", db, "-m", "achieved_occupancy", "--html", html); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	b, _ = os.ReadFile(html)
+	if !strings.Contains(string(b), "axis from 0.83, not zero: its height is 6.7% of the values") {
+		t.Errorf("the achieved_occupancy chart (0.84 to 0.88) does not say its axis is zoomed")
+	}
+	if _, errOut, code := run(t, "report", "--db", db, "--label", "build=v9", "--html", html); code != ExitError || !strings.Contains(errOut, "holds no run labelled build=v9") {
+		t.Errorf("report --label build=v9: exit %d, %s", code, errOut)
 	}
 }

@@ -331,6 +331,9 @@ func gateRun(opts *GateOptions) error {
 	res, err := gate.Evaluate(pol, cur, runs, base)
 	if res != nil {
 		res.Baseline = baseInfo
+		if opts.Format == "github" {
+			repoRelative(res, repoRoot(opts.IO))
+		}
 	}
 	var unknown *gate.UnknownMetricError
 	var miss *gate.MissingMetricError

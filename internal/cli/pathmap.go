@@ -2,12 +2,15 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
+	"github.com/profan-dev/profan/gate"
 	"github.com/spf13/pflag"
 )
 
@@ -112,5 +115,67 @@ func (pm pathMap) verdict(a *analysis.Kernel) {
 			ins[i].File = pm.path(ins[i].File)
 		}
 		a.Model.Instructions = ins
+	}
+}
+
+// repoRoot is the directory GitHub annotations are relative to:
+// $GITHUB_WORKSPACE (the checkout, in a GitHub Actions job), else the
+// nearest directory above the working directory that holds .git, else the
+// working directory.
+func repoRoot(io *IOStreams) string {
+	if w := io.Getenv("GITHUB_WORKSPACE"); w != "" {
+		if abs, err := filepath.Abs(w); err == nil {
+			return abs
+		}
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for d := wd; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return wd
+		}
+	}
+}
+
+// repoRelative makes the paths of a gate's checks relative to root where
+// they lie under it, as GitHub annotations want them: the exports' (given
+// relative to the working directory) and the source files' that are
+// absolute. A relative source path is the build host's, or --path-map's
+// already in the repository's terms: kept, as are paths outside root.
+func repoRelative(res *gate.Result, root string) {
+	if root == "" {
+		return
+	}
+	rel := func(p string) string {
+		if p == "" {
+			return p
+		}
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		r, err := filepath.Rel(root, abs)
+		if err != nil || r == ".." || strings.HasPrefix(r, "../") {
+			return p
+		}
+		return filepath.ToSlash(r)
+	}
+	for i := range res.Checks {
+		c := &res.Checks[i]
+		c.Source = rel(c.Source)
+		if len(c.Locations) > 0 {
+			locs := slices.Clone(c.Locations)
+			for j := range locs {
+				if filepath.IsAbs(locs[j].File) {
+					locs[j].File = rel(locs[j].File)
+				}
+			}
+			c.Locations = locs
+		}
 	}
 }

@@ -29,6 +29,7 @@ type ReportOptions struct {
 	Files       []string
 	DB          string
 	Run         int64
+	Labels      []string
 	Kernel      string
 	Metrics     []string
 	XLabel      string
@@ -45,7 +46,7 @@ type ReportOptions struct {
 func NewCmdReport(io *IOStreams) *cobra.Command {
 	opts := &ReportOptions{IO: io, Now: time.Now}
 	cmd := &cobra.Command{
-		Use:   "report (<file>... | --db <path> [--run <id>]) [--kernel <regexp>] --html <out>",
+		Use:   "report (<file>... | --db <path> [--run <id> | --label key=value...]) [--kernel <regexp>] --html <out>",
 		Short: "Write a self-contained HTML report: roofline, efficiency, findings, trends",
 		Long: `Write one HTML file (inline CSS and SVG, no script, nothing fetched) with a
 summary of the kernels, a roofline chart per GPU, each kernel's ideal versus
@@ -53,8 +54,9 @@ actual sectors and its findings with their source lines, and, from a run
 database, trend charts of the chosen metrics with their change points.
 
 With files, the report covers their kernels. With --db, it covers the newest
-run (or --run) and draws the trends of the kernels matching --kernel across
-all runs. --kernel keeps the kernels whose name matches. Launches of the same
+run (or --run; or, with --label, the newest run having the labels) and draws
+the trends of the kernels matching --kernel across all runs (with --label,
+the runs having the labels). --kernel keeps the kernels whose name matches. Launches of the same
 kernel form a group: the summary lists the groups by total time, each with its
 share of the capture, and each group has one card with its launches folded.`,
 		Example: `  profan report fixtures/ncu/transpose.import.details.csv fixtures/ncu/transpose.source.cuda-sass.csv --html transpose.html
@@ -80,6 +82,7 @@ share of the capture, and each group has one card with its launches folded.`,
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "output file (required; - for standard output; never an input or the database)")
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
 	cmd.Flags().Int64Var(&opts.Run, "run", 0, "stored run to report (default the newest)")
+	cmd.Flags().StringArrayVar(&opts.Labels, "label", nil, "with --db: only runs with this label, key=value (repeatable): the newest is reported, their trends drawn")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernels to report and draw trends for (regexp; default all)")
 	cmd.Flags().StringSliceVarP(&opts.Metrics, "metric", "m", []string{"duration", "gld_transactions_per_request", "gst_transactions_per_request", "shared_load_transactions_per_request", "dram_throughput"}, "metrics to draw trends of")
 	cmd.Flags().StringVar(&opts.Title, "title", "", "report title")
@@ -117,6 +120,14 @@ func reportRun(opts *ReportOptions) error {
 	// Launches are grouped as they are read: the report keeps one analysis
 	// per kernel, whatever the number of launches.
 	groups := analysis.NewGrouper(false)
+	groups.Recommender = st.Engine()
+	labels, err := parseLabels(opts.Labels)
+	if err != nil {
+		return err
+	}
+	if len(labels) > 0 && len(opts.Files) > 0 {
+		return FlagErrorf("--label selects stored runs: give it with --db, not with files")
+	}
 	if len(opts.Files) > 0 {
 		// Streamed as analyze does: repeated launches of a trace share
 		// their verdict (the memo), and only the groups are kept.
@@ -142,9 +153,12 @@ func reportRun(opts *ReportOptions) error {
 		defer db.Close()
 		runID := opts.Run
 		if runID == 0 {
-			rs, err := db.Runs(bg, store.RunFilter{Limit: 1})
+			rs, err := db.Runs(bg, store.RunFilter{Limit: 1, Labels: labels})
 			if err != nil {
 				return err
+			}
+			if len(rs) == 0 && len(labels) > 0 {
+				return fmt.Errorf("database %s holds no run labelled %s", dbPath(opts.DB, opts.IO), report.LabelText(labels))
 			}
 			if len(rs) == 0 {
 				return fmt.Errorf("database %s holds no runs", store.Display(dbPath(opts.DB, opts.IO)))
@@ -177,7 +191,7 @@ func reportRun(opts *ReportOptions) error {
 		}
 		// Every stored run, so that a run lacking a metric is a gap in
 		// its chart rather than a step the axis hides.
-		all, err := db.Runs(bg, store.RunFilter{})
+		all, err := db.Runs(bg, store.RunFilter{Labels: labels})
 		if err != nil {
 			return err
 		}
@@ -187,7 +201,7 @@ func reportRun(opts *ReportOptions) error {
 		topt := report.TrendOptions{Runs: all, XLabel: opts.XLabel}
 		trendRuns := map[int64]bool{}
 		for _, m := range opts.Metrics {
-			pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m})
+			pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m, Labels: labels})
 			if err != nil {
 				return err
 			}

@@ -422,6 +422,11 @@ func TrendSVG(t Trend) template.HTML {
 	}
 	ticks := niceTicks(lo, hi, 5)
 	lo, hi = ticks[0], ticks[len(ticks)-1]
+	// An axis that does not start at zero magnifies: say so, and by how
+	// much, so that a 2% band drawn at full height is read as 2%.
+	if zoom := zoomNote(lo, hi, t.Unit); zoom != "" {
+		s.text(4, h-10, zoom, "font-size", "10.5", "fill", inkMuted)
+	}
 	X := func(i int) float64 {
 		if n == 1 {
 			return left + pw/2
@@ -638,3 +643,14 @@ func signedPct(r float64) string {
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// zoomNote says that a chart's value axis from lo to hi does not start at
+// zero, and what share of the values' size its height spans; "" when it
+// starts at zero.
+func zoomNote(lo, hi float64, unit string) string {
+	if lo <= 0 && hi >= 0 {
+		return ""
+	}
+	top := math.Max(math.Abs(lo), math.Abs(hi))
+	return fmt.Sprintf("axis from %s, not zero: its height is %s of the values", metrics.Format(lo, unit), strconv.FormatFloat(100*(hi-lo)/top, 'g', 2, 64)+"%")
+}
