@@ -505,7 +505,7 @@ func TestMarkdownForPRComments(t *testing.T) {
 	if code != ExitOK {
 		t.Fatal(errOut)
 	}
-	if !strings.Contains(out, "<h3>What to change first</h3>") || !strings.Contains(out, "<h3>Time by category</h3>") || !strings.Contains(out, "<code class=\"rule\">channels-last</code> ~28.0%") {
+	if !strings.Contains(out, "<h3>What to change first</h3>") || !strings.Contains(out, "<h3>Time by category</h3>") || !strings.Contains(out, "<code class=\"change\">channels-last</code> ~28.0%") {
 		t.Errorf("analyze --format html lacks the application's reading")
 	}
 	db := filepath.Join(t.TempDir(), "m.db")
