@@ -105,6 +105,21 @@ type Instruction struct {
 	SectorsPerRequest      float64
 	IdealSectorsPerRequest float64
 	Pattern                gpumodel.AccessPattern
+	// Indirect is set for a global access whose address the kernel
+	// loaded from memory (a gather or scatter through an index array):
+	// its pattern is the data's, which no indexing of the kernel changes.
+	Indirect bool
+	// AtomicRead is set for a load of the word a global atomic of the
+	// kernel then updates (a compare-and-swap loop's read).
+	AtomicRead bool
+	// Executions is the instruction's executions per warp launched: above
+	// one it sits in a loop.
+	Executions float64
+	// Step is the distance in bytes between a thread's consecutive
+	// iterations of this access when its loop was unrolled (the immediate
+	// offsets of the loads of one line through one register): the access
+	// size for a thread walking consecutive elements; 0 when unknown.
+	Step float64
 }
 
 // Access is the reading of one memory space.
@@ -289,6 +304,11 @@ func fromSource(acc *Access, ins []Instruction, space, op string) *Access {
 // ideal, over the warp-level instructions executed.
 func instructions(a *Kernel) []Instruction {
 	var out []Instruction
+	var prog *sassProgram
+	warps := 0.0
+	if g, b := a.K.Grid.Size(), a.K.Block.Size(); g > 0 && b > 0 {
+		warps = float64(g) * math.Ceil(float64(b)/32)
+	}
 	for _, s := range a.K.Source {
 		if s.Address == "" {
 			continue
@@ -326,8 +346,23 @@ func instructions(a *Kernel) []Instruction {
 			elem = 4
 		}
 		threads := c["thread_inst_executed_pred_on"] / req
+		if warps > 0 {
+			in.Executions = req / warps
+		}
 		if space == "global" {
 			in.Pattern = globalInstructionPattern(a, in, elem, threads, c["l1_tag_requests_global"]/req)
+			if in.Sectors > in.IdealSectors*gpumodel.Slack && in.Pattern.Kind != gpumodel.Broadcast {
+				if prog == nil {
+					prog = newSASSProgram(a.K)
+				}
+				if prog.indirect(s.Address) {
+					in.Indirect = true
+					in.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Scattered, Random: true, AccessBytes: elem,
+						Reasons: []string{fmt.Sprintf("%.1f sectors per request, ideal %.1f: the address is loaded from memory (a gather or scatter through an index array), so the data's order decides", in.SectorsPerRequest, in.IdealSectorsPerRequest)}}
+				}
+				in.AtomicRead = op == "load" && prog.atomicTarget(s.Address)
+				in.Step = float64(prog.step(s.Address))
+			}
 			if in.IdealSectors < req {
 				// ncu's ideal counts the bytes requested; a request
 				// touches at least one sector however few they are.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/metrics"
 )
 
@@ -303,6 +304,13 @@ type AtomicWork struct {
 	PerOp    float64 // L2 cycles one op takes on one address
 	Float    bool    // the source page shows float atomics
 	Typed    bool    // the source page gave the atomics' type
+	// Kind names the atomics' type as the source page's SASS gives it:
+	// "32-bit integer", "64-bit integer", "FP32", "FP64", "FP16",
+	// "compare-and-swap"; "" when untyped or mixed.
+	Kind string
+	// Shared is the shared-memory atomic wavefronts of the kernel (a
+	// privatised histogram's per-block bins), 0 when none or unknown.
+	Shared float64
 }
 
 // Serial is the share of the kernel's L2 cycles its atomics would take if
@@ -313,6 +321,36 @@ func (w AtomicWork) Serial() float64 {
 		return 0
 	}
 	return w.Ops * w.PerOp / w.Cycles
+}
+
+// Privatised reports whether the kernel already combines its updates in
+// shared memory: more shared-memory atomic wavefronts than global atomic
+// operations (per-block bins flushed once per block). Its global atomics
+// are the flush, which privatising cannot shrink.
+func (w AtomicWork) Privatised() bool { return w.Shared > w.Ops }
+
+// What names the atomics: "global atomic operations", with their type when
+// the source page gives it ("global FP64 atomic operations").
+func (w AtomicWork) What() string {
+	if w.Kind == "" {
+		return "global atomic operations"
+	}
+	return "global " + w.Kind + " atomic operations"
+}
+
+// Describe is the one sentence every output gives of a kernel's atomic
+// work: the operations, the cycles each takes on one address, and what
+// the kernel's L2 cycles say of their addresses. A share of the kernel's
+// cycles is never above 100%: more serial work than the time holds is a
+// factor, and a lower bound on the addresses served at once.
+func (w AtomicWork) Describe() string {
+	f := w.Serial()
+	if f <= 1 {
+		return fmt.Sprintf("%.0f %s × %.2f L2 cycles each, served one at a time as on one address, would fill %.0f%% of the kernel's %.0f L2 cycles",
+			w.Ops, w.What(), w.PerOp, 100*f, w.Cycles)
+	}
+	return fmt.Sprintf("%.0f %s × %.2f L2 cycles each, served one at a time, would take %.1f× the kernel's %.0f L2 cycles: at least %.0f addresses were served at once, each one operation at a time",
+		w.Ops, w.What(), w.PerOp, f, w.Cycles, math.Ceil(f))
 }
 
 // Atomics reads a kernel's global atomic work; ok is false without L2
@@ -328,6 +366,11 @@ func Atomics(a *Kernel) (AtomicWork, bool) {
 	if sec, found := metrics.Read(a.K, "l2_atomic_sectors"); found && sec >= n {
 		w.Ops = sec
 	}
+	if v, ok := a.K.Value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"); ok && v > 0 {
+		w.Shared = v
+	}
+	kinds := map[string]bool{}
+	sharedInst := 0.0
 	for _, s := range a.K.Source {
 		op := strings.Fields(s.SASS)
 		if len(op) > 0 && strings.HasPrefix(op[0], "@") { // a predicate guard
@@ -337,12 +380,25 @@ func Atomics(a *Kernel) (AtomicWork, bool) {
 			continue
 		}
 		m := op[0]
-		if !(strings.HasPrefix(m, "RED") || strings.HasPrefix(m, "ATOM")) || strings.HasPrefix(m, "ATOMS") || strings.HasPrefix(m, "REDUX") {
+		if strings.HasPrefix(m, "ATOMS") {
+			sharedInst += sourceInst(s)
+			continue
+		}
+		if !(strings.HasPrefix(m, "RED") || strings.HasPrefix(m, "ATOM")) || strings.HasPrefix(m, "REDUX") {
 			continue
 		}
 		w.Typed = true
+		kinds[atomicKind(m)] = true
 		if strings.Contains(m, ".F32") || strings.Contains(m, ".F64") || strings.Contains(m, ".F16") || strings.Contains(m, ".BF16") {
 			w.Float = true
+		}
+	}
+	if w.Shared == 0 && sharedInst > 0 {
+		w.Shared = sharedInst
+	}
+	if len(kinds) == 1 {
+		for k := range kinds {
+			w.Kind = k
 		}
 	}
 	if w.Typed && !w.Float {
@@ -351,25 +407,59 @@ func Atomics(a *Kernel) (AtomicWork, bool) {
 	return w, true
 }
 
+// atomicKind names a RED or ATOM instruction's type from its SASS
+// modifiers (REDG.E.ADD.F64.RN: FP64; REDG.E.ADD.64: 64-bit integer).
+func atomicKind(m string) string {
+	parts := strings.Split(m, ".")
+	has := func(x string) bool {
+		for _, p := range parts {
+			if p == x {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case has("CAS") || has("CAST"):
+		return "compare-and-swap"
+	case has("F64"):
+		return "FP64"
+	case has("F32"):
+		return "FP32"
+	case has("F16x2") || has("F16"):
+		return "FP16"
+	case has("BF16x2") || has("BF16"):
+		return "BF16"
+	case has("64") || has("U64") || has("S64"):
+		return "64-bit integer"
+	}
+	return "32-bit integer"
+}
+
+// sourceInst is a source record's warp-level instructions executed.
+func sourceInst(s profan.SourceRecord) float64 {
+	for _, c := range s.Counter {
+		if c.Name == "inst_executed" && !math.IsNaN(c.Value) {
+			return c.Value
+		}
+	}
+	return 0
+}
+
 // atomicSerial reports whether a kernel's global atomics, served one at a
 // time per address, account for a latency-bound kernel's time: served
 // serially they would fill at least half its L2 cycles. share is the part
-// of the time they explain, at most 1.
+// of the time they explain, at most 1. A kernel that already privatises
+// (its shared-memory atomics outnumber the global ones) is not held by its
+// flush.
 func atomicSerial(a *Kernel) (share float64, why string, ok bool) {
 	w, okW := Atomics(a)
-	if !okW {
+	if !okW || w.Privatised() {
 		return 0, "", false
 	}
 	f := w.Serial()
 	if f < 0.5 {
 		return 0, "", false
 	}
-	if f <= 1 {
-		return f, fmt.Sprintf("%.0f global atomic operations × %.2f L2 cycles each, served one at a time on one address, would fill %.0f%% of the kernel's %.0f L2 cycles",
-			w.Ops, w.PerOp, 100*f, w.Cycles), true
-	}
-	// More serial work than the time holds: the atomics were spread over
-	// at least f addresses served at once, each still one op at a time.
-	return 1, fmt.Sprintf("%.0f global atomic operations × %.2f L2 cycles each, served one at a time, would take %.1f× the kernel's %.0f L2 cycles: at least %.0f addresses contended at once",
-		w.Ops, w.PerOp, f, w.Cycles, math.Ceil(f)), true
+	return math.Min(1, f), w.Describe(), true
 }

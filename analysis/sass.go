@@ -1,0 +1,235 @@
+package analysis
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// sassProgram is a kernel's SASS from the source page, in address order,
+// each instruction once: what a backward walk over the registers needs.
+type sassProgram struct {
+	recs []profan.SourceRecord
+	at   map[string]int
+}
+
+func newSASSProgram(k *profan.Kernel) *sassProgram {
+	p := &sassProgram{at: map[string]int{}}
+	for _, s := range k.Source {
+		if s.SASS == "" || s.Address == "" {
+			continue
+		}
+		if _, dup := p.at[s.Address]; dup {
+			continue
+		}
+		p.at[s.Address] = len(p.recs)
+		p.recs = append(p.recs, s)
+	}
+	// The cuda,sass page lists instructions by source line; a walk over
+	// registers needs them in program order.
+	addr := func(s string) uint64 {
+		v, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s), "0x"), 16, 64)
+		return v
+	}
+	sort.SliceStable(p.recs, func(i, j int) bool { return addr(p.recs[i].Address) < addr(p.recs[j].Address) })
+	for i, s := range p.recs {
+		p.at[s.Address] = i
+	}
+	return p
+}
+
+// sassFields splits an instruction into its operation and operands, the
+// predicate guard dropped.
+func sassFields(sass string) (op string, args []string) {
+	s := strings.TrimSpace(sass)
+	if strings.HasPrefix(s, "@") {
+		if i := strings.IndexByte(s, ' '); i > 0 {
+			s = strings.TrimSpace(s[i:])
+		}
+	}
+	i := strings.IndexByte(s, ' ')
+	if i < 0 {
+		return s, nil
+	}
+	op = s[:i]
+	for _, a := range strings.Split(s[i+1:], ",") {
+		args = append(args, strings.TrimSpace(a))
+	}
+	return op, args
+}
+
+var regRE = regexp.MustCompile(`\bR(\d+)\b(\.64)?`)
+
+// registers lists the general registers an operand names, both halves of
+// a 64-bit pair ([R4.64] is R4 and R5).
+func registers(operand string) []int {
+	var out []int
+	for _, m := range regRE.FindAllStringSubmatch(operand, -1) {
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			continue
+		}
+		out = append(out, n)
+		if m[2] != "" {
+			out = append(out, n+1)
+		}
+	}
+	return out
+}
+
+// isLoad reports whether an operation loads data from memory (global,
+// local, shared or generic), not a constant.
+func isLoad(op string) bool {
+	return strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "LDS") || strings.HasPrefix(op, "LDL") ||
+		strings.HasPrefix(op, "LD.") || op == "LD"
+}
+
+// addressOperand is the memory operand of a load, store or atomic: the
+// one in brackets.
+func addressOperand(args []string) string {
+	for _, a := range args {
+		if i := strings.LastIndexByte(a, '['); i >= 0 {
+			return a[i:]
+		}
+	}
+	return ""
+}
+
+// indirect reports whether the address of the memory instruction at addr
+// comes from data the kernel loaded (x[idx[i]]): a backward walk over the
+// registers that compute it reaches a load. Thread and block indices,
+// constants and parameters end the walk; so does a chain longer than the
+// window, read as computed.
+func (p *sassProgram) indirect(addr string) bool {
+	i, ok := p.at[addr]
+	if !ok {
+		return false
+	}
+	_, args := sassFields(p.recs[i].SASS)
+	want := map[int]bool{}
+	for _, r := range registers(addressOperand(args)) {
+		want[r] = true
+	}
+	const window = 64
+	for j := i - 1; j >= 0 && j >= i-window && len(want) > 0; j-- {
+		op, as := sassFields(p.recs[j].SASS)
+		if len(as) == 0 || strings.Contains(as[0], "[") {
+			continue // no register written (a store, a reduction)
+		}
+		dst := registers(as[0])
+		if len(dst) == 0 {
+			continue
+		}
+		if strings.Contains(op, ".WIDE") || strings.Contains(op, ".64") {
+			dst = append(dst, dst[0]+1)
+		}
+		hit := false
+		for _, d := range dst {
+			if want[d] {
+				hit = true
+				delete(want, d)
+			}
+		}
+		if !hit {
+			continue
+		}
+		if isLoad(op) {
+			return true
+		}
+		for _, a := range as[1:] {
+			for _, r := range registers(a) {
+				want[r] = true
+			}
+		}
+	}
+	return false
+}
+
+// atomicTarget reports whether a global RED or ATOM instruction of the
+// kernel addresses through the same base register as the instruction at
+// addr: a load of the word an atomic then updates (a compare-and-swap
+// loop's read), whose traffic is the atomic's.
+func (p *sassProgram) atomicTarget(addr string) bool {
+	i, ok := p.at[addr]
+	if !ok {
+		return false
+	}
+	_, args := sassFields(p.recs[i].SASS)
+	base := registers(addressOperand(args))
+	if len(base) == 0 {
+		return false
+	}
+	for _, s := range p.recs {
+		op, as := sassFields(s.SASS)
+		if !(strings.HasPrefix(op, "RED") || strings.HasPrefix(op, "ATOM")) || strings.HasPrefix(op, "ATOMS") || strings.HasPrefix(op, "REDUX") {
+			continue
+		}
+		if r := registers(addressOperand(as)); len(r) > 0 && r[0] == base[0] {
+			return true
+		}
+	}
+	return false
+}
+
+var offsetRE = regexp.MustCompile(`\+(-?)0x([0-9a-fA-F]+)\]`)
+
+// offset is a memory operand's immediate offset ([R2.64+0x8]: 8).
+func offset(operand string) int64 {
+	m := offsetRE.FindStringSubmatch(operand)
+	if m == nil {
+		return 0
+	}
+	v, err := strconv.ParseInt(m[2], 16, 64)
+	if err != nil {
+		return 0
+	}
+	if m[1] == "-" {
+		v = -v
+	}
+	return v
+}
+
+// step is the smallest distance between the immediate offsets of the
+// loads an unrolled loop made of one source line through one base
+// register (a thread's consecutive iterations): the access size when a
+// thread walks consecutive elements, a row's length when it walks down a
+// column; 0 when the line has one such load.
+func (p *sassProgram) step(addr string) int64 {
+	i, ok := p.at[addr]
+	if !ok {
+		return 0
+	}
+	op0, args := sassFields(p.recs[i].SASS)
+	base := registers(addressOperand(args))
+	if len(base) == 0 {
+		return 0
+	}
+	var offs []int64
+	for _, s := range p.recs {
+		if s.File != p.recs[i].File || s.Line != p.recs[i].Line {
+			continue
+		}
+		op, as := sassFields(s.SASS)
+		if op != op0 {
+			continue
+		}
+		a := addressOperand(as)
+		if r := registers(a); len(r) == 0 || r[0] != base[0] {
+			continue
+		}
+		offs = append(offs, offset(a))
+	}
+	var best int64
+	for x := range offs {
+		for y := range offs {
+			d := offs[x] - offs[y]
+			if d > 0 && (best == 0 || d < best) {
+				best = d
+			}
+		}
+	}
+	return best
+}
