@@ -289,15 +289,39 @@ func (t *textWriter) body(a *analysis.Kernel) {
 			}
 		}
 	}
-	shown := 0
+	// Instructions of one line that read alike (an unrolled loop's
+	// loads) are one row with their count: a line is never printed twice
+	// in a row.
+	type row struct {
+		in analysis.Instruction
+		n  int
+	}
+	var rows []*row
+	same := map[string]*row{}
 	for _, in := range a.Model.Instructions { // worst first
-		if in.Sectors <= in.IdealSectors*gpumodel.Slack || shown == 3 {
+		if in.Sectors <= in.IdealSectors*gpumodel.Slack {
 			continue
 		}
-		if shown == 0 {
+		key := fmt.Sprintf("%s:%d %s %s %.1f %.1f %s", in.File, in.Line, in.Space, in.Operation, in.SectorsPerRequest, in.IdealSectorsPerRequest, in.Pattern.Kind)
+		if in.Line <= 0 {
+			key = in.Address
+		}
+		if r, ok := same[key]; ok {
+			r.n++
+			continue
+		}
+		if len(rows) == 3 {
+			continue
+		}
+		r := &row{in: in, n: 1}
+		same[key] = r
+		rows = append(rows, r)
+	}
+	for i, r := range rows {
+		in := r.in
+		if i == 0 {
 			fmt.Fprintf(t.w, "  %s\n", t.c("2", "instructions above their ideal:"))
 		}
-		shown++
 		unit := "sectors"
 		if in.Space == "shared" {
 			unit = "wavefronts"
@@ -306,7 +330,11 @@ func (t *textWriter) body(a *analysis.Kernel) {
 		if in.Line > 0 {
 			loc = fmt.Sprintf("%s:%d", filepath.Base(in.File), in.Line)
 		}
-		fmt.Fprintf(t.w, "    %-18s %-34s %s %s: %.1f %s/req, ideal %.1f (%s)\n", loc, shorten(in.SASS, 34), in.Space, in.Operation,
+		sass := shorten(in.SASS, 34)
+		if r.n > 1 {
+			sass = shorten(fmt.Sprintf("%d× %s", r.n, in.SASS), 34)
+		}
+		fmt.Fprintf(t.w, "    %-18s %-34s %s %s: %.1f %s/req, ideal %.1f (%s)\n", loc, sass, in.Space, in.Operation,
 			in.SectorsPerRequest, unit, in.IdealSectorsPerRequest, t.pattern(in.Pattern.Kind.String()))
 	}
 	for _, w := range a.Metrics.Warnings {

@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -38,29 +40,75 @@ if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 		n := w.Requests
 		blocks := float64(p.A.K.Grid.Size())
 		ev := append(p.Evidence("l2_atomic_requests", "l2_cycles"), fmt.Sprintf("l2_atomic_ops=%.0f", w.Ops), fmt.Sprintf("grid_blocks=%.0f", blocks))
-		kind := "atomics"
-		switch {
-		case w.Typed && w.Float:
-			kind = "float atomics"
-		case w.Typed:
-			kind = "integer atomics"
-		}
+		// The limiter's sentence, word for word: one count of the atomic
+		// operations, one share of the L2 cycles.
+		what := w.Describe()
 		if blocks > 0 && n >= 2*blocks {
 			p.Report(Estimate(atomicGain(p, w, blocks)), Note{
-				Message: fmt.Sprintf("%.0f %s (%.1f per block) on few addresses: served one at a time at %.2f L2 cycles each they would fill %.0f%% of the kernel's L2 cycles",
-					n, kind, n/blocks, w.PerOp, 100*w.Serial()),
-				Advice:   "combine before the global atomic: reduce within each warp (__reduce_add_sync, __shfl_down_sync) and block, or privatise (per-block bins in shared memory), then one global atomic per block or per bin",
-				Evidence: ev,
+				Message:   fmt.Sprintf("%s; %.1f per block", what, w.Ops/blocks),
+				Advice:    "combine before the global atomic: reduce within each warp (__reduce_add_sync, __shfl_down_sync) and block, or privatise (per-block bins in shared memory), then one global atomic per block or per bin",
+				Evidence:  ev,
+				Locations: atomicLines(p.A),
 			})
 			return
 		}
 		// No broken/fixed pair measured yet: the gain is not estimated.
 		p.Report(UnknownGain, Note{
-			Message:  fmt.Sprintf("%.0f %s on few addresses, about one per block: served one at a time at %.2f L2 cycles each they would fill %.0f%% of the kernel's L2 cycles", n, kind, w.PerOp, 100*w.Serial()),
-			Advice:   "let each block write its partial result to an array and sum the array in a second pass (or in the last block to finish) instead of atomics on one address",
-			Evidence: ev,
+			Message:   fmt.Sprintf("%s; about one per block", what),
+			Advice:    "let each block write its partial result to an array and sum the array in a second pass (or in the last block to finish) instead of atomics on one address",
+			Evidence:  ev,
+			Locations: atomicLines(p.A),
 		})
 	},
+}
+
+// atomicLines returns the source lines of the kernel's global atomics
+// (RED and ATOM instructions, not shared ATOMS), the most executed first.
+func atomicLines(a *analysis.Kernel) []profan.Location {
+	return linesOf(a, func(op string) bool {
+		return (strings.HasPrefix(op, "RED") || strings.HasPrefix(op, "ATOM")) && !strings.HasPrefix(op, "ATOMS") && !strings.HasPrefix(op, "REDUX")
+	})
+}
+
+// linesOf returns up to three source lines holding the executed SASS
+// instructions whose operation match accepts, the most executed first,
+// each line once.
+func linesOf(a *analysis.Kernel, match func(op string) bool) []profan.Location {
+	type cand struct {
+		loc profan.Location
+		n   float64
+	}
+	byLine := map[string]*cand{}
+	var cs []*cand
+	for _, s := range a.K.Source {
+		if s.SASS == "" || !match(opcode(s.SASS)) {
+			continue
+		}
+		n := instExecuted(s)
+		if n <= 0 {
+			continue
+		}
+		key := fmt.Sprintf("%s:%d", s.File, s.Line)
+		if s.Line == 0 {
+			key = s.Address
+		}
+		c := byLine[key]
+		if c == nil {
+			c = &cand{loc: profan.Location{File: s.File, Line: s.Line, SASS: strings.TrimSpace(s.SASS)}}
+			byLine[key] = c
+			cs = append(cs, c)
+		}
+		c.n += n
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].n > cs[j].n })
+	var out []profan.Location
+	for _, c := range cs {
+		out = append(out, c.loc)
+		if len(out) == 3 {
+			break
+		}
+	}
+	return out
 }
 
 // atomicGain is the estimated gain of combining a kernel's atomics to one

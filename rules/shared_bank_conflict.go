@@ -72,7 +72,9 @@ func checkBankConflict(p *Pass) {
 		pad := gpumodel.PaddingFor(width, 4)
 		removed := 1 - 1/sp.x.Pattern.Ways
 		p.Report(Estimate(gain), Note{
-			Message: fmt.Sprintf("shared %s take %.1f wavefronts per request: a %.0f-way bank conflict, %.0f%% of their wavefronts are replays", sp.what, sp.x.Pattern.Ways, ways, removed*100),
+			// The header's figures: wavefronts per request and their
+			// ideal (2 for 8-byte words), whose ratio is the degree.
+			Message: conflictMessage(sp.what, sp.x, ways, removed),
 			Advice: fmt.Sprintf("pad the shared array's rows by %d element (e.g. __shared__ float tile[32][%d]) or index it so a warp's threads hit 32 different banks; a column of a [32][32] tile is %d-way",
 				pad, width+pad, gpumodel.TileColumnConflict(width, 4)),
 			Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_bank_conflicts", "shared_efficiency"),
@@ -91,4 +93,17 @@ func contended(m analysis.Model) bool {
 		}
 	}
 	return false
+}
+
+// conflictMessage states a conflict with the header's figures. The degree
+// is their ratio; where the space's instructions differ (the ratio is an
+// average), the worst instruction's degree is named as such.
+func conflictMessage(what string, x *analysis.Access, ways, removed float64) string {
+	ratio := x.SectorsPerRequest / x.IdealSectorsPerRequest
+	if math.Abs(ratio-ways) <= 0.5 {
+		return fmt.Sprintf("shared %s take %.2f wavefronts per request where %.2f would do: a %.0f-way bank conflict, %.0f%% of their wavefronts are replays",
+			what, x.SectorsPerRequest, x.IdealSectorsPerRequest, ways, removed*100)
+	}
+	return fmt.Sprintf("shared %s take %.2f wavefronts per request where %.2f would do (%.1f× on average); the worst instruction is a %.0f-way bank conflict, %.0f%% of its wavefronts replays",
+		what, x.SectorsPerRequest, x.IdealSectorsPerRequest, ratio, ways, removed*100)
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -74,9 +75,61 @@ or reorganize the data so neighbouring threads take the same path.`,
 			gain = math.Min((1-we/100)*w, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 		}
 		p.Report(Estimate(clamp01(gain)), Note{
-			Message:  msg + ": threads of a warp take different paths",
-			Advice:   "branch on values that are uniform across a warp (threadIdx.x / 32 rather than threadIdx.x % 2), or sort the work so neighbouring threads take the same path",
-			Evidence: p.Evidence("branch_efficiency", "warp_execution_efficiency"),
+			Message:   msg + ": threads of a warp take different paths",
+			Advice:    "branch on values that are uniform across a warp (threadIdx.x / 32 rather than threadIdx.x % 2), or sort the work so neighbouring threads take the same path",
+			Evidence:  p.Evidence("branch_efficiency", "warp_execution_efficiency"),
+			Locations: divergentLines(p.A),
 		})
 	},
+}
+
+// divergentLines returns the source lines where the most lanes sat masked
+// off: per line, 32 × the warp instructions executed less the thread
+// instructions (the source page's per-line counts), the largest first,
+// those with at least a tenth of the kernel's idle lanes, at most three.
+func divergentLines(a *analysis.Kernel) []profan.Location {
+	type line struct {
+		loc  profan.Location
+		lost float64
+	}
+	byLine := map[string]*line{}
+	var ls []*line
+	total := 0.0
+	for _, s := range a.K.Source {
+		if s.SASS == "" || s.Line <= 0 {
+			continue
+		}
+		var inst, thr float64
+		okT := false
+		for _, c := range s.Counter {
+			switch c.Name {
+			case "inst_executed":
+				inst = c.Value
+			case "thread_inst_executed":
+				thr, okT = c.Value, true
+			}
+		}
+		if !okT || inst <= 0 || math.IsNaN(thr) {
+			continue
+		}
+		lost := math.Max(0, 32*inst-thr)
+		key := fmt.Sprintf("%s:%d", s.File, s.Line)
+		l := byLine[key]
+		if l == nil {
+			l = &line{loc: profan.Location{File: s.File, Line: s.Line}}
+			byLine[key] = l
+			ls = append(ls, l)
+		}
+		l.lost += lost
+		total += lost
+	}
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].lost > ls[j].lost })
+	var out []profan.Location
+	for _, l := range ls {
+		if l.lost < 0.1*total || len(out) == 3 {
+			break
+		}
+		out = append(out, l.loc)
+	}
+	return out
 }

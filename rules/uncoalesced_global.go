@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/analysis"
@@ -58,6 +59,13 @@ func checkUncoalesced(p *Pass) {
 		if !uncoalescedSpace(p, x, c.op, total) {
 			continue
 		}
+		in, haveIn := worstInstruction(p.A, "global", map[string]string{"gld": "load", "gst": "store"}[c.op])
+		if haveIn && in.AtomicRead {
+			// The read of the word an atomic then updates (a CAS loop):
+			// its sectors are the atomic's, which atomic-serialization
+			// judges; no layout of the kernel's own makes them contiguous.
+			continue
+		}
 		removed := 1 - x.IdealSectorsPerRequest/x.SectorsPerRequest
 		t := coalescingTraffic(x)
 		twin, other := samePattern(p, c.op, total)
@@ -98,9 +106,9 @@ func checkUncoalesced(p *Pass) {
 		}
 		// With the source page, name the worst instruction; the kernel's
 		// pattern is already that instruction's.
-		if in, ok := worstInstruction(p.A, "global", map[string]string{"gld": "load", "gst": "store"}[c.op]); ok {
-			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, in.Pattern.Kind)
-			advice = uncoalescedAdvice(in.Pattern, in.SectorsPerRequest, in.IdealSectorsPerRequest, c.what)
+		if haveIn {
+			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, instructionKind(in))
+			advice = instructionAdvice(p.A, in, c.what)
 		} else if t := x.Pattern.Text(); t != "" {
 			msg += "; " + t
 		}
@@ -143,6 +151,64 @@ func uncoalescedAdvice(x gpumodel.AccessPattern, spr, ideal float64, what string
 		return "each thread touches its own sector: if the index is data-dependent (indirect), sort or bin the indices so a warp's threads touch nearby elements, or gather through shared memory (read-only data can go through __ldg); if it is a large stride, reorganize the data so consecutive threads read consecutive words"
 	}
 	return fmt.Sprintf("make consecutive threads access consecutive, aligned %s addresses", what)
+}
+
+// instructionKind names an instruction's pattern, a gather's as such.
+func instructionKind(in analysis.Instruction) string {
+	if in.Indirect {
+		if in.Operation == "store" {
+			return "scatter through an index array"
+		}
+		return "gather through an index array"
+	}
+	return in.Pattern.Kind.String()
+}
+
+// instructionAdvice is the fix for the worst instruction, by what its
+// address is: loaded data (a gather: locality, or nothing), a thread's own
+// row walked in a loop (a row reduction done a thread per row), a computed
+// permutation of a 1-D launch, else the pattern's fix.
+func instructionAdvice(a *analysis.Kernel, in analysis.Instruction, what string) string {
+	spr, ideal := in.SectorsPerRequest, in.IdealSectorsPerRequest
+	if in.Indirect {
+		s := fmt.Sprintf("the addresses come from data the kernel loads (x[idx[i]]): %.1f sectors per request where %.1f would do is the index array's order, which no indexing of the kernel changes. The fix is locality: sort or bucket the indices (or the work items by index) so a warp's threads touch nearby elements, or store the data in the order it is read", spr, ideal)
+		if spr >= 0.9*32 {
+			s += "; if the order is random by nature (a hash, a random graph), there is no code fix: each element costs a 32-byte sector, and the gain below is what sorted indices would buy"
+		}
+		return s
+	}
+	// A loop (several executions per warp, or an unrolled one: loads of
+	// one line at steps of one element or one row) walks a row or a column.
+	// The loads of the space that read alike tell together: a loop's
+	// first element is often loaded apart, once per thread.
+	exec, step := in.Executions, in.Step
+	for _, o := range a.Model.Instructions {
+		if o.Space != in.Space || o.Operation != in.Operation || o.Pattern.Kind != in.Pattern.Kind || o.Pattern.StrideBytes != in.Pattern.StrideBytes || o.Indirect ||
+			o.Sectors <= o.IdealSectors*gpumodel.Slack || math.Abs(o.SectorsPerRequest-spr) > 0.05*spr {
+			continue
+		}
+		exec = math.Max(exec, o.Executions)
+		if o.Step > 0 && (step == 0 || o.Step < step) {
+			step = o.Step
+		}
+	}
+	in.Executions, in.Step = exec, step
+	walk := in.Pattern.Kind == gpumodel.Strided && in.Pattern.StrideBytes == 0 && !in.Pattern.Column && (in.Executions >= 4 || in.Step > 0) && in.Operation == "load"
+	if walk && in.Step > 0 && in.Step >= 128 {
+		return fmt.Sprintf("each warp's lanes step down a column in a loop (lane l reads rows l, l+32, ... of one column, a column reduction done a warp per column), so a warp's loads touch %.0f lines at once: let the lanes take consecutive columns and loop over the rows (a thread per column, or 32-column tiles whose blocks each sum a strip of rows and combine at the end); this removes about %.0f%% of the %s' sectors", spr, 100*(1-ideal/spr), what)
+	}
+	if walk && (in.Step == 0 || in.Step <= in.Pattern.AccessBytes || in.Step <= 16) {
+		return fmt.Sprintf("each thread walks its own run of consecutive elements in a loop (a row reduction or scan done a thread per row), so a warp's loads touch %.0f lines at once: give each row a warp whose lanes read consecutive elements and combine with __shfl_down_sync (a block per row for long rows), or stage the rows through shared memory; this removes about %.0f%% of the %s' sectors", spr, 100*(1-ideal/spr), what)
+	}
+	if in.Pattern.Kind == gpumodel.Strided && !in.Pattern.Column && !walk && !launch2D(a) && in.Pattern.StrideBytes == 0 {
+		return fmt.Sprintf("the %s' index is computed from the thread's (a permutation or reshape, such as i %% C and i / C): let consecutive threads take consecutive %s addresses and compute the other side's index from them; when both sides must be contiguous (a transpose of two dimensions), stage a tile through shared memory. This removes about %.0f%% of the %s' sectors", what, strings.TrimSuffix(what, "s"), 100*(1-ideal/spr), what)
+	}
+	return uncoalescedAdvice(in.Pattern, spr, ideal, what)
+}
+
+func launch2D(a *analysis.Kernel) bool {
+	k := a.K
+	return k.Block[1] > 1 || k.Grid[1] > 1 || k.Block[2] > 1 || k.Grid[2] > 1
 }
 
 // worstInstruction returns the source-page instruction of a space and

@@ -26,6 +26,12 @@ var (
 	groupHeadRE   = regexp.MustCompile(`^#\d+ `)
 	findingHeadRE = regexp.MustCompile(`^  (?:warning|info|error) +(\S+)  `)
 	ownGridRE     = regexp.MustCompile(`^\s*launch id \S+, grid \((\d+),(\d+),(\d+)\): `)
+	// A count of the kernel's global atomic operations.
+	atomicOpsRE = regexp.MustCompile(`(\d+) global (?:[\w-]+ )*?atomic operations`)
+	// A share of something the kernel has: no more than all of it.
+	shareRE = regexp.MustCompile(`(\d+(?:\.\d+)?)% of (?:the |its |their )`)
+	// A space's requests as a finding states them.
+	perReqRE = regexp.MustCompile(`(global|shared) (loads|stores) (?:move|take) (\d+(?:\.\d+)?) (?:sectors|wavefronts) per request where (\d+(?:\.\d+)?) would do(?:: a (\d+)-way)?`)
 )
 
 // The fixes that change no unit's work (the launch's shape only). No
@@ -41,6 +47,7 @@ type jsonKernel struct {
 	Grid     [3]int64           `json:"grid"`
 	Metrics  map[string]float64 `json:"metrics"`
 	Limiter  report.JSONLimiter `json:"limiter"`
+	Model    report.JSONModel   `json:"model"`
 	Findings []struct {
 		Rule    string   `json:"rule"`
 		Message string   `json:"message"`
@@ -117,6 +124,58 @@ func checkPeakPcts(t *testing.T, at, s string) {
 	}
 }
 
+// checkShares: a share of something the kernel has ("N% of the
+// kernel's L2 cycles", "of its instructions") is at most all of it.
+func checkShares(t *testing.T, at, s string) {
+	t.Helper()
+	for _, m := range shareRE.FindAllStringSubmatch(s, -1) {
+		if v, _ := strconv.ParseFloat(m[1], 64); v > 100.5 {
+			t.Errorf("%s: %s%% of a whole: %q", at, m[1], s)
+		}
+	}
+}
+
+// checkQuantities: one number per quantity. Every statement of the
+// kernel's global atomic operations (the limiter's and the findings')
+// gives one count; a finding's sectors or wavefronts per request and their
+// ideal are the model's (the header's), and a conflict's degree is their
+// ratio.
+func checkQuantities(t *testing.T, id string, k jsonKernel, lines []string) {
+	t.Helper()
+	ops := ""
+	for _, s := range lines {
+		for _, m := range atomicOpsRE.FindAllStringSubmatch(s, -1) {
+			if ops != "" && m[1] != ops {
+				t.Errorf("%s: %s global atomic operations here, %s elsewhere: %q", id, m[1], ops, s)
+			}
+			ops = m[1]
+		}
+		for _, m := range perReqRE.FindAllStringSubmatch(s, -1) {
+			var x *report.JSONAccess
+			switch m[1] + " " + m[2] {
+			case "global loads":
+				x = k.Model.GlobalLoad
+			case "global stores":
+				x = k.Model.GlobalStore
+			case "shared loads":
+				x = k.Model.SharedLoad
+			case "shared stores":
+				x = k.Model.SharedStore
+			}
+			spr, _ := strconv.ParseFloat(m[3], 64)
+			ideal, _ := strconv.ParseFloat(m[4], 64)
+			if x == nil || math.Abs(spr-x.SectorsPerRequest) > 0.051 || math.Abs(ideal-x.IdealSectorsPerRequest) > 0.051 {
+				t.Errorf("%s: %q beside the model's %v", id, m[0], x)
+			}
+			if m[5] != "" && ideal > 0 {
+				if ways, _ := strconv.ParseFloat(m[5], 64); math.Abs(ways-spr/ideal) > 0.5 {
+					t.Errorf("%s: a %s-way conflict beside %.2f wavefronts per request where %.2f would do", id, m[5], spr, ideal)
+				}
+			}
+		}
+	}
+}
+
 func checkKernelLines(t *testing.T, id string, k jsonKernel) {
 	t.Helper()
 	grid := k.Grid[0] * k.Grid[1] * k.Grid[2]
@@ -132,7 +191,9 @@ func checkKernelLines(t *testing.T, id string, k jsonKernel) {
 			}
 		}
 		checkPeakPcts(t, id, s)
+		checkShares(t, id, s)
 	}
+	checkQuantities(t, id, k, lines)
 	pct := func(names ...string) float64 {
 		for _, n := range names {
 			if v, ok := k.Metrics[n]; ok && !math.IsNaN(v) {
