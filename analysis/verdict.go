@@ -14,7 +14,7 @@ import (
 // whenever what a verdict says of the same counters changes: a rule, a
 // threshold, a canonical metric's formula, the limiter. Version 1 is every
 // verdict stored before versions were recorded.
-const VerdictVersion = 4
+const VerdictVersion = 5
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
