@@ -272,8 +272,6 @@ func leftBy(p *Pass, rs ...analysis.Unit) float64 {
 	return clamp01(1 - m)
 }
 
-// memoryUnits are the time model's memory units.
-var memoryUnits = []analysis.Unit{analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory}
 
 // uncoalescedSpace reports whether the global loads or stores x (op "gld"
 // or "gst") are worth a finding: above the ideal by the excess threshold,
