@@ -78,8 +78,7 @@ func linesOf(a *analysis.Kernel, match func(op string) bool) []profan.Location {
 		loc profan.Location
 		n   float64
 	}
-	byLine := map[string]*cand{}
-	var cs []*cand
+	byLine := newPerLine(func(loc profan.Location) *cand { return &cand{loc: loc} })
 	for _, s := range a.K.Source {
 		if s.SASS == "" || !match(opcode(s.SASS)) {
 			continue
@@ -88,18 +87,13 @@ func linesOf(a *analysis.Kernel, match func(op string) bool) []profan.Location {
 		if n <= 0 {
 			continue
 		}
-		key := fmt.Sprintf("%s:%d", s.File, s.Line)
-		if s.Line == 0 {
-			key = s.Address
-		}
-		c := byLine[key]
-		if c == nil {
-			c = &cand{loc: profan.Location{File: s.File, Line: s.Line, SASS: strings.TrimSpace(s.SASS)}}
-			byLine[key] = c
-			cs = append(cs, c)
+		c := byLine.at(s)
+		if c.loc.SASS == "" {
+			c.loc.SASS = strings.TrimSpace(s.SASS)
 		}
 		c.n += n
 	}
+	cs := byLine.order
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].n > cs[j].n })
 	var out []profan.Location
 	for _, c := range cs {

@@ -1,8 +1,6 @@
 package rules_test
 
 import (
-	"fmt"
-	"math"
 	"strings"
 	"testing"
 )
@@ -36,18 +34,11 @@ func TestCheckCalibration(t *testing.T) {
 	ks := calibration(t, "../fixtures/check/check.raw.csv.gz", "../fixtures/check/check.source.cuda-sass.csv.gz")
 	var doc strings.Builder
 	doc.WriteString(pairTableHeader)
-	sum, worst := 0.0, 0.0
-	for _, r := range calibRows(t, ks, checkPairs) {
-		e := writePairRow(&doc, r)
-		sum += e
-		worst = math.Max(worst, e)
+	mean, _ := pairRows(t, &doc, ks, checkPairs, "CHECK", func(r calibRow, e float64) {
 		if e > 0.25 {
 			t.Errorf("%s: estimated %.2f, measured %.2f", r.pair.what, r.estimate, r.measured)
 		}
-	}
-	mean := sum / float64(len(checkPairs))
-	fmt.Fprintf(&doc, "\nCHECK: %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n", len(checkPairs), mean, worst)
-	t.Logf("CHECK: %d pairs, mean |error| %.3f, worst %.3f", len(checkPairs), mean, worst)
+	})
 	if mean > 0.08 {
 		t.Errorf("check set: mean |estimated − measured| %.3f, over 0.08", mean)
 	}

@@ -1,8 +1,6 @@
 package rules_test
 
 import (
-	"fmt"
-	"math"
 	"strings"
 	"testing"
 )
@@ -32,18 +30,11 @@ func TestClassesCheck(t *testing.T) {
 	ks := calibration(t, classCheckFiles...)
 	var doc strings.Builder
 	doc.WriteString(pairTableHeader)
-	sum, worst := 0.0, 0.0
-	for _, r := range calibRows(t, ks, classCheckPairs) {
-		e := writePairRow(&doc, r)
-		sum += e
-		worst = math.Max(worst, e)
+	mean, _ := pairRows(t, &doc, ks, classCheckPairs, "HELD-OUT", func(r calibRow, e float64) {
 		if e > 0.2 {
 			t.Errorf("%s: estimated %.2f, measured %.2f", r.pair.what, r.estimate, r.measured)
 		}
-	}
-	mean := sum / float64(len(classCheckPairs))
-	fmt.Fprintf(&doc, "\nHELD-OUT: %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n", len(classCheckPairs), mean, worst)
-	t.Logf("HELD-OUT: %d pairs, mean |error| %.3f, worst %.3f", len(classCheckPairs), mean, worst)
+	})
 	if mean > 0.08 {
 		t.Errorf("held-out set: mean |estimated − measured| %.3f, over 0.08", mean)
 	}

@@ -272,7 +272,6 @@ func leftBy(p *Pass, rs ...analysis.Unit) float64 {
 	return clamp01(1 - m)
 }
 
-
 // uncoalescedSpace reports whether the global loads or stores x (op "gld"
 // or "gst") are worth a finding: above the ideal by the excess threshold,
 // not a broadcast (uniform-load's), and carrying at least the minimum share

@@ -102,21 +102,14 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 		}
 		sr.calls += instExecuted(s)
 	}
-	byLine := map[string]*divisionLine{}
-	var order []string
+	byLine := newPerLine(func(loc profan.Location) *divisionLine { return &divisionLine{loc: loc} })
 	for i, s := range recs {
 		n := instExecuted(s)
 		total += n
 		if inSub[i] {
 			continue
 		}
-		key := fmt.Sprintf("%s:%d", s.File, s.Line)
-		l := byLine[key]
-		if l == nil {
-			l = &divisionLine{loc: profan.Location{File: s.File, Line: s.Line}}
-			byLine[key] = l
-			order = append(order, key)
-		}
+		l := byLine.at(s)
 		l.inst += n
 		op := opcode(s.SASS)
 		switch {
@@ -143,8 +136,8 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 			}
 		}
 	}
-	for _, k := range order {
-		if l := byLine[k]; (l.narrow || l.sub > 0) && l.loc.Line > 0 {
+	for _, l := range byLine.order {
+		if (l.narrow || l.sub > 0) && l.loc.Line > 0 {
 			lines = append(lines, l)
 		}
 	}

@@ -105,3 +105,30 @@ func sourceExcess(s profan.SourceRecord, kind string) float64 {
 	}
 	return 0
 }
+
+// perLine keeps one entry per source line (per address where the line is
+// unknown), in the order first seen.
+type perLine[T any] struct {
+	by    map[string]*T
+	order []*T
+	mk    func(profan.Location) *T
+}
+
+func newPerLine[T any](mk func(profan.Location) *T) *perLine[T] {
+	return &perLine[T]{by: map[string]*T{}, mk: mk}
+}
+
+// at returns the entry of s's line, made on first sight.
+func (p *perLine[T]) at(s profan.SourceRecord) *T {
+	key := fmt.Sprintf("%s:%d", s.File, s.Line)
+	if s.Line == 0 {
+		key = s.Address
+	}
+	e := p.by[key]
+	if e == nil {
+		e = p.mk(profan.Location{File: s.File, Line: s.Line})
+		p.by[key] = e
+		p.order = append(p.order, e)
+	}
+	return e
+}

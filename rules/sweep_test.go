@@ -99,31 +99,53 @@ func TestSweepCalibration(t *testing.T) {
 	ks := calibration(t, "../fixtures/sweep/sweep.raw.csv.gz", "../fixtures/sweep/sweep.source.cuda-sass.csv.gz")
 	var doc strings.Builder
 	for _, set := range []bool{fit, holdO} {
-		name := "FIT"
-		if set {
-			name = "HELD-OUT"
-		}
+		name, ps := part(sweepPairs, set, "HELD-OUT")
 		fmt.Fprintf(&doc, "%s pairs:\n\n%s", name, pairTableHeader)
-		var ps []calibPair
-		for _, p := range sweepPairs {
-			if p.heldOut == set {
-				ps = append(ps, p.calibPair)
-			}
-		}
-		sum, worst, n := 0.0, 0.0, 0
-		for _, r := range calibRows(t, ks, ps) {
-			e := writePairRow(&doc, r)
-			sum += e
-			worst = math.Max(worst, e)
-			n++
+		pairRows(t, &doc, ks, ps, name, func(r calibRow, e float64) {
 			if c := sweepClass(r.pair.what); c != "" && e > 0.1 {
 				t.Errorf("%s (%s): estimated %.2f, measured %.2f", r.pair.what, c, r.estimate, r.measured)
 			}
-		}
-		fmt.Fprintf(&doc, "\n%s: %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n\n", name, n, sum/float64(n), worst)
-		t.Logf("%s: %d pairs, mean |error| %.3f, worst %.3f", name, n, sum/float64(n), worst)
+		})
+		doc.WriteString("\n")
 	}
 	checkDocBlock(t, "../docs/calibration.md", "sweep", doc.String())
+}
+
+// part returns the pairs of one part, FIT or held out, and its name
+// (held names the held-out part).
+func part(pairs []sweepPair, heldOut bool, held string) (string, []calibPair) {
+	name := "FIT"
+	if heldOut {
+		name = held
+	}
+	var ps []calibPair
+	for _, p := range pairs {
+		if p.heldOut == heldOut {
+			ps = append(ps, p.calibPair)
+		}
+	}
+	return name, ps
+}
+
+// pairRows writes the table rows of pairs measured on ks and the line
+// that sums them up under name, calls each with every row and its
+// |estimated − measured|, and returns the mean and the worst of those.
+func pairRows(t *testing.T, doc *strings.Builder, ks map[string]*calibKernel, pairs []calibPair, name string, each func(calibRow, float64)) (mean, worst float64) {
+	t.Helper()
+	sum, n := 0.0, 0
+	for _, r := range calibRows(t, ks, pairs) {
+		e := writePairRow(doc, r)
+		sum += e
+		worst = math.Max(worst, e)
+		n++
+		if each != nil {
+			each(r, e)
+		}
+	}
+	mean = sum / float64(n)
+	fmt.Fprintf(doc, "\n%s: %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n", name, n, mean, worst)
+	t.Logf("%s: %d pairs, mean |error| %.3f, worst %.3f", name, n, mean, worst)
+	return mean, worst
 }
 
 // pairTableHeader heads the tables writePairRow fills.

@@ -92,8 +92,7 @@ func divergentLines(a *analysis.Kernel) []profan.Location {
 		loc  profan.Location
 		lost float64
 	}
-	byLine := map[string]*line{}
-	var ls []*line
+	byLine := newPerLine(func(loc profan.Location) *line { return &line{loc: loc} })
 	total := 0.0
 	for _, s := range a.K.Source {
 		if s.SASS == "" || s.Line <= 0 {
@@ -113,16 +112,11 @@ func divergentLines(a *analysis.Kernel) []profan.Location {
 			continue
 		}
 		lost := math.Max(0, 32*inst-thr)
-		key := fmt.Sprintf("%s:%d", s.File, s.Line)
-		l := byLine[key]
-		if l == nil {
-			l = &line{loc: profan.Location{File: s.File, Line: s.Line}}
-			byLine[key] = l
-			ls = append(ls, l)
-		}
+		l := byLine.at(s)
 		l.lost += lost
 		total += lost
 	}
+	ls := byLine.order
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].lost > ls[j].lost })
 	var out []profan.Location
 	for _, l := range ls {
