@@ -142,7 +142,7 @@ func (e *AppEvidence) index() {
 		i := g.Info
 		lower := strings.ToLower(g.Name)
 		add("all", g)
-		if IsBackward(g.Name) {
+		if g.Backward() {
 			add("backward", g)
 		}
 		if i.Category == kernelname.CatOptimizer {
@@ -276,7 +276,7 @@ func (t *appTrack) follow(g *Group, d float64) {
 	lower := strings.ToLower(g.Name)
 	softmax := i.Library == kernelname.ATen && strings.Contains(lower, "softmax") && !reLogSoftmax.MatchString(lower)
 	switch {
-	case softmax && IsBackward(g.Name):
+	case softmax && g.Backward():
 		g.attnScores += d
 		t.markGEMM()
 		t.gemmsNext, t.tail = 2, true
@@ -338,7 +338,7 @@ func (t *appTrack) close() {
 			saved := sum - longest
 			forward := true
 			for _, l := range t.chain {
-				forward = forward && !IsBackward(l.g.Name)
+				forward = forward && !l.g.Backward()
 			}
 			for _, l := range t.chain {
 				l.g.fuseSaved += saved * l.d / sum

@@ -15,6 +15,10 @@ import (
 // whatever the launch configuration (kept as a detail in Configs). A
 // capture is an application; its groups, ranked by time, are its summary.
 type Group struct {
+	// bwd caches IsBackward(Name): 1 forward, 2 backward, 0 not known yet
+	// (a trace asks at each launch, and the regexp over a long template
+	// name cost three quarters of reading one).
+	bwd      int8
 	Name     string          // full name, demangled when the export demangled it
 	Info     kernelname.Info // library, kind and display name
 	Launches int             // launches, counting those an aggregate record stands for
@@ -433,4 +437,15 @@ func (l IDList) MarshalJSON() ([]byte, error) {
 		start = e
 	}
 	return append(out, ']'), nil
+}
+
+// Backward reports IsBackward of the group's name, computed once.
+func (g *Group) Backward() bool {
+	if g.bwd == 0 {
+		g.bwd = 1
+		if IsBackward(g.Name) {
+			g.bwd = 2
+		}
+	}
+	return g.bwd == 2
 }
