@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -91,54 +91,18 @@ const (
 	SkipTorchKey     = "header field profan does not read"
 )
 
-// tev is one event as decoded; reused, reset before each event.
+// tev is one event as read; reused, reset before each event.
 type tev struct {
-	Ph   istr    `json:"ph"`
-	Cat  istr    `json:"cat"`
-	Name istr    `json:"name"`
-	Pid  jid     `json:"pid"`
-	Tid  jid     `json:"tid"`
-	Ts   usTime  `json:"ts"`
-	Dur  usTime  `json:"dur"`
-	ID   jid     `json:"id"`
-	Args tevArgs `json:"args"`
+	Ph, Cat, Name string
+	Pid, Tid, ID  jid
+	Ts, Dur       usTime
+	Args          tevArgs
 }
 
 type tevArgs struct {
-	Device      jid     `json:"device"`
-	InDevice    jid     `json:"inDevice"`
-	Context     jid     `json:"context"`
-	Stream      jid     `json:"stream"`
-	Correlation jid     `json:"correlation"`
-	Registers   jnum    `json:"registers per thread"`
-	SharedMem   jnum    `json:"shared memory"`
-	Grid        []int64 `json:"grid"`
-	Block       []int64 `json:"block"`
-	Bytes       jnum    `json:"bytes"`
-}
-
-// istr is a string read through the trace's intern table (names repeat:
-// a million launches of a few hundred kernels).
-type istr struct {
-	s   string
-	tab *interner
-}
-
-func (v *istr) UnmarshalJSON(b []byte) error {
-	if len(b) >= 2 && b[0] == '"' && bytes.IndexByte(b, '\\') < 0 {
-		v.s = v.tab.get(b[1 : len(b)-1])
-		return nil
-	}
-	if string(b) == "null" {
-		v.s = ""
-		return nil
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	v.s = v.tab.str(s)
-	return nil
+	Device, InDevice, Context, Stream, Correlation jid
+	Registers, SharedMem, Bytes                    jnum
+	Grid, Block                                    []int64
 }
 
 type interner struct{ m map[string]string }
@@ -167,48 +131,32 @@ func (t *interner) str(s string) string {
 // ("pid": 0, "tid": "stream 7", "pid": "Spans").
 type jid struct {
 	s   string
+	n   int64 // a number read by corrVal
+	num bool
 	set bool
 }
 
-func (v *jid) UnmarshalJSON(b []byte) error {
-	switch {
-	case string(b) == "null":
-		return nil
-	case b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		v.s, v.set = safe.Term(s), true
-	case b[0] == '-' || b[0] >= '0' && b[0] <= '9':
-		v.s, v.set = string(b), true
-	default:
-		return fmt.Errorf("an identifier is a number or a string, not %.20s", b)
+// text is the identifier as printed.
+func (v jid) text() string {
+	if v.num {
+		return strconv.FormatInt(v.n, 10)
 	}
-	return nil
+	return v.s
+}
+
+// int is the identifier as a number, when it is one.
+func (v jid) int() (int64, bool) {
+	if v.num {
+		return v.n, true
+	}
+	n, err := strconv.ParseInt(v.s, 10, 64)
+	return n, err == nil
 }
 
 // jnum is a number that may be absent.
 type jnum struct {
 	v   float64
 	set bool
-}
-
-func (v *jnum) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return nil
-	}
-	if b[0] == '"' {
-		// Kineto writes "inf" and "N/A" as strings where a number is
-		// undefined.
-		return nil
-	}
-	f, err := strconv.ParseFloat(string(b), 64)
-	if err != nil {
-		return fmt.Errorf("not a number: %.20s", b)
-	}
-	v.v, v.set = f, true
-	return nil
 }
 
 // usTime is a time in microseconds kept in integer nanoseconds: Kineto
@@ -219,49 +167,313 @@ type usTime struct {
 	set bool
 }
 
-func (v *usTime) UnmarshalJSON(b []byte) error {
-	if string(b) == "null" {
-		return nil
-	}
-	if len(b) == 0 || !(b[0] == '-' || b[0] >= '0' && b[0] <= '9') {
-		return fmt.Errorf("a time is a number of microseconds, not %.20s", b)
-	}
+// parseUS reads a number of microseconds into nanoseconds.
+func parseUS(b []byte) (int64, error) {
 	s := string(b)
-	if strings.ContainsAny(s, "eE") {
+	if bytes.IndexByte(b, 'e') >= 0 || bytes.IndexByte(b, 'E') >= 0 {
 		f, err := strconv.ParseFloat(s, 64)
-		if err != nil || math.Abs(f) > 9e12*1e3 {
-			return fmt.Errorf("time %.20s out of range", b)
+		if err != nil || math.Abs(f) > 9e15 {
+			return 0, fmt.Errorf("time %.20s out of range", b)
 		}
-		v.ns, v.set = int64(math.Round(f*1e3)), true
-		return nil
+		return int64(math.Round(f * 1e3)), nil
 	}
 	ip, fp, _ := strings.Cut(s, ".")
 	i, err := strconv.ParseInt(ip, 10, 64)
 	if err != nil || i > math.MaxInt64/1000 || i < math.MinInt64/1000 {
-		return fmt.Errorf("time %.20s out of range", b)
+		return 0, fmt.Errorf("time %.20s out of range", b)
 	}
 	ns := i * 1000
 	if fp != "" {
-		fp = (fp + "000")[:3]
-		f, err := strconv.Atoi(fp)
-		if err != nil {
-			return fmt.Errorf("time %.20s is no number", b)
-		}
+		f, _ := strconv.Atoi((fp + "000")[:3])
 		if ip[0] == '-' {
 			f = -f
 		}
 		ns += int64(f)
 	}
-	v.ns, v.set = ns, true
-	return nil
+	return ns, nil
+}
+
+// The values of an event, each read after its key: a wrong type is an
+// error at its byte.
+
+func (r *torchReader) strVal(what string) (string, error) {
+	r.lex.peek()
+	at := r.lex.offset()
+	kind, text, err := r.lex.scalar()
+	switch {
+	case err != nil:
+		return "", err
+	case kind == '"':
+		return r.tab.get(text), nil
+	case kind == 'n':
+		return "", nil
+	case kind == '{' || kind == '[':
+		return "", r.lex.errorf(r.lex.offset(), "%q is a string, not %s", what, quoteByte(kind))
+	}
+	return "", r.lex.errorf(at, "%q is a string, not %s", what, text)
+}
+
+func (r *torchReader) idVal(what string) (jid, error) {
+	r.lex.peek()
+	at := r.lex.offset()
+	kind, text, err := r.lex.scalar()
+	switch {
+	case err != nil:
+		return jid{}, err
+	case kind == '"':
+		return jid{s: r.tab.get(text), set: true}, nil
+	case kind == '-' || kind >= '0' && kind <= '9':
+		return jid{s: r.tab.get(text), set: true}, nil
+	case kind == 'n':
+		return jid{}, nil
+	case kind == '{' || kind == '[':
+		return jid{}, r.lex.errorf(r.lex.offset(), "%q is a number or a string, not %s", what, quoteByte(kind))
+	}
+	return jid{}, r.lex.errorf(at, "%q is a number or a string, not %s", what, text)
+}
+
+// corrVal reads an identifier unique to its event (a correlation, a flow
+// ID): a number is kept as one, not interned.
+func (r *torchReader) corrVal(what string) (jid, error) {
+	r.lex.peek()
+	at := r.lex.offset()
+	kind, text, err := r.lex.scalar()
+	if err == nil && (kind == '-' || kind >= '0' && kind <= '9') {
+		if n, perr := strconv.ParseInt(string(text), 10, 64); perr == nil {
+			return jid{n: n, num: true, set: true}, nil
+		}
+		return jid{s: string(text), set: true}, nil
+	}
+	if err == nil && kind == '"' {
+		return jid{s: safe.Term(string(text)), set: true}, nil
+	}
+	if err == nil && kind == 'n' {
+		return jid{}, nil
+	}
+	if err == nil {
+		if kind == '{' || kind == '[' {
+			text = []byte{kind}
+		}
+		err = r.lex.errorf(at, "%q is a number or a string, not %s", what, text)
+	}
+	return jid{}, err
+}
+
+// numVal reads a number; Kineto writes "inf" and "N/A" as strings where
+// a number is undefined, which read as absent.
+func (r *torchReader) numVal(what string) (jnum, error) {
+	r.lex.peek()
+	at := r.lex.offset()
+	kind, text, err := r.lex.scalar()
+	switch {
+	case err != nil:
+		return jnum{}, err
+	case kind == '-' || kind >= '0' && kind <= '9':
+		f, err := strconv.ParseFloat(string(text), 64)
+		if err != nil || math.IsInf(f, 0) {
+			return jnum{}, r.lex.errorf(at, "%q: %s out of range", what, text)
+		}
+		return jnum{f, true}, nil
+	case kind == '"' || kind == 'n':
+		return jnum{}, nil
+	case kind == '{' || kind == '[':
+		return jnum{}, r.lex.errorf(r.lex.offset(), "%q is a number, not %s", what, quoteByte(kind))
+	}
+	return jnum{}, r.lex.errorf(at, "%q is a number, not %s", what, text)
+}
+
+func (r *torchReader) timeVal(what string) (usTime, error) {
+	r.lex.peek()
+	at := r.lex.offset()
+	kind, text, err := r.lex.scalar()
+	switch {
+	case err != nil:
+		return usTime{}, err
+	case kind == '-' || kind >= '0' && kind <= '9':
+		ns, err := parseUS(text)
+		if err != nil {
+			return usTime{}, r.lex.errorf(at, "%q: %v", what, err)
+		}
+		return usTime{ns, true}, nil
+	case kind == 'n':
+		return usTime{}, nil
+	case kind == '{' || kind == '[':
+		return usTime{}, r.lex.errorf(r.lex.offset(), "%q is a number of microseconds, not %s", what, quoteByte(kind))
+	}
+	return usTime{}, r.lex.errorf(at, "%q is a number of microseconds, not %s", what, quoteLit(kind, text))
+}
+
+func quoteLit(kind byte, text []byte) string {
+	if kind == '"' {
+		return strconv.Quote(string(text))
+	}
+	return string(text)
+}
+
+// dimVal reads a grid or block: an array of integers.
+func (r *torchReader) dimVal(what string, into []int64) ([]int64, error) {
+	l := r.lex
+	c, ok := l.peek()
+	if !ok {
+		return nil, l.eof()
+	}
+	if c == 'n' {
+		_, err := l.literal()
+		return nil, err
+	}
+	if c != '[' {
+		return nil, l.errorf(l.offset(), "%q is an array of integers, not %s", what, quoteByte(c))
+	}
+	l.pos++
+	into = into[:0]
+	more, err := l.first(']')
+	for more && err == nil {
+		l.peek()
+		at := l.offset()
+		kind, text, err := l.scalar()
+		if err != nil {
+			return nil, err
+		}
+		v, perr := strconv.ParseInt(string(text), 10, 64)
+		if kind != '-' && (kind < '0' || kind > '9') || perr != nil {
+			if kind == '{' || kind == '[' {
+				text = []byte{kind}
+			}
+			return nil, l.errorf(at, "%q holds %s, not an integer", what, quoteLit(kind, text))
+		}
+		if len(into) == 8 {
+			return nil, l.errorf(at, "%q has more than 8 dimensions", what)
+		}
+		into = append(into, v)
+		more, err = l.more(']')
+	}
+	return into, err
+}
+
+// readEvent reads one event object into r.ev.
+func (r *torchReader) readEvent() error {
+	l := r.lex
+	grid, block := r.ev.Args.Grid[:0], r.ev.Args.Block[:0]
+	r.ev = tev{}
+	if err := l.expect('{', "an event (a JSON object)"); err != nil {
+		return err
+	}
+	e := &r.ev
+	more, err := l.first('}')
+	for more && err == nil {
+		k, kerr := l.key()
+		if kerr != nil {
+			return kerr
+		}
+		switch string(k) {
+		case "ph":
+			e.Ph, err = r.strVal("ph")
+		case "cat":
+			e.Cat, err = r.strVal("cat")
+		case "name":
+			e.Name, err = r.strVal("name")
+		case "pid":
+			e.Pid, err = r.idVal("pid")
+		case "tid":
+			e.Tid, err = r.idVal("tid")
+		case "id":
+			e.ID, err = r.corrVal("id")
+		case "ts":
+			e.Ts, err = r.timeVal("ts")
+		case "dur":
+			e.Dur, err = r.timeVal("dur")
+		case "args":
+			err = r.readArgs(grid, block)
+		default:
+			err = l.skip()
+		}
+		if err != nil {
+			return err
+		}
+		more, err = l.more('}')
+	}
+	return err
+}
+
+func (r *torchReader) readArgs(grid, block []int64) error {
+	l := r.lex
+	c, ok := l.peek()
+	if !ok {
+		return l.eof()
+	}
+	if c != '{' {
+		return l.errorf(l.offset(), "\"args\" is an object, not %s", quoteByte(c))
+	}
+	l.pos++
+	a := &r.ev.Args
+	more, err := l.first('}')
+	for more && err == nil {
+		k, kerr := l.key()
+		if kerr != nil {
+			return kerr
+		}
+		switch string(k) {
+		case "device":
+			a.Device, err = r.idVal("device")
+		case "inDevice":
+			a.InDevice, err = r.idVal("inDevice")
+		case "context":
+			a.Context, err = r.idVal("context")
+		case "stream":
+			a.Stream, err = r.idVal("stream")
+		case "correlation":
+			a.Correlation, err = r.corrVal("correlation")
+		case "registers per thread":
+			a.Registers, err = r.numVal("registers per thread")
+		case "shared memory":
+			a.SharedMem, err = r.numVal("shared memory")
+		case "bytes":
+			a.Bytes, err = r.numVal("bytes")
+		case "grid":
+			a.Grid, err = r.dimVal("grid", grid)
+		case "block":
+			a.Block, err = r.dimVal("block", block)
+		default:
+			err = l.skip()
+		}
+		if err != nil {
+			return err
+		}
+		more, err = l.more('}')
+	}
+	return err
 }
 
 // hostRec is an aten op or a Python frame, kept compactly to find the
 // ones around a kept call.
+// 16 bytes: a gigabyte trace holds a million ops.
 type hostRec struct {
-	start, end int64 // ns
-	name       int32 // index in torchReader.names
-	tid        int32 // index in torchReader.tids
+	start int64  // ns
+	dur   uint32 // ns; a longer one (above 4.29 s) is kept in torchReader.long
+	meta  uint32 // index in torchReader.names << 8 | thread (threads past the 255th share 255)
+}
+
+func (h hostRec) name() int32 { return int32(h.meta >> 8) }
+func (h hostRec) tid() int32  { return int32(h.meta & 0xff) }
+
+// newHostRec packs a record; long keeps the durations that do not fit.
+func newHostRec(start, dur int64, name, tid int32, long map[[2]int64]int64) hostRec {
+	h := hostRec{start: start, meta: uint32(name)<<8 | uint32(min(tid, 255))}
+	if dur >= math.MaxUint32 {
+		h.dur = math.MaxUint32
+		long[[2]int64{start, int64(h.meta)}] = dur
+	} else {
+		h.dur = uint32(dur)
+	}
+	return h
+}
+
+// end is the record's end, in ns.
+func (h hostRec) end(long map[[2]int64]int64) int64 {
+	if h.dur == math.MaxUint32 {
+		return h.start + long[[2]int64{h.start, int64(h.meta)}]
+	}
+	return h.start + int64(h.dur)
 }
 
 // torchReader is the state of one trace's reading.
@@ -269,7 +481,7 @@ type torchReader struct {
 	s        *stream
 	t        *Table
 	src      string
-	dec      *json.Decoder
+	lex      *jsonLex
 	in       *jsonSource
 	tab      interner
 	ev       tev
@@ -280,7 +492,9 @@ type torchReader struct {
 	api      map[string]*profan.APICall
 	apiOrder []string
 	ops      []hostRec
-	frames   []hostRec
+	frames   []hostRec // the user's frames only
+	long     map[[2]int64]int64
+	user     []bool // by name index: a frame of the user's code
 	names    []string
 	nameIdx  map[string]int32
 	tids     []string
@@ -293,11 +507,18 @@ type torchReader struct {
 	// launched is when each launch call queued its work, by correlation, for
 	// the kernels that come after their call (Kineto writes the host's
 	// events first); bounded by maxLaunched.
-	launched map[int64]int64
+	launched map[int64]launchRec
 	// pending are kernels met before their launch call (a graph's:
 	// Kineto writes cudaGraphLaunch after the kernels that start while it
 	// runs), held until it comes, at most maxPending.
 	pending []pendingKernel
+}
+
+// launchRec is when a launch call queued its work; a graph's stays for
+// all its kernels, a kernel launch's is dropped once its kernel came.
+type launchRec struct {
+	t     int64
+	graph bool
 }
 
 type pendingKernel struct {
@@ -320,13 +541,16 @@ type torchDevice struct {
 func readTorch(s *stream, in *File) error {
 	r := &torchReader{s: s, t: &Table{s: s}, src: s.src, tab: interner{m: map[string]string{}},
 		devices: map[string]torchDevice{}, api: map[string]*profan.APICall{},
-		nameIdx: map[string]int32{}, tidIdx: map[string]int32{}, launched: map[int64]int64{}}
-	r.ev.Ph.tab, r.ev.Cat.tab, r.ev.Name.tab = &r.tab, &r.tab, &r.tab
+		nameIdx: map[string]int32{}, tidIdx: map[string]int32{}, launched: map[int64]launchRec{}, long: map[[2]int64]int64{}}
 	r.in = &jsonSource{src: s.src, br: s.lr.br, h: s.lr.h}
-	r.dec = json.NewDecoder(r.in)
+	r.lex = newJSONLex(r.in)
 	s.run.Tool = profan.ToolTorch
 	s.run.Host = &profan.Host{Start: math.NaN(), End: math.NaN(), Rank: -1}
 	if err := r.document(); err != nil {
+		var je *jsonErr
+		if errors.As(err, &je) {
+			return &SyntaxError{File: r.src, Line: r.in.lineAt(je.off), Msg: je.Error()}
+		}
 		return err
 	}
 	if err := r.flush(len(r.pending)); err != nil {
@@ -342,186 +566,150 @@ func (r *torchReader) errorAt(off int64, format string, args ...any) error {
 	return &SyntaxError{File: r.src, Line: r.in.lineAt(off), Msg: fmt.Sprintf("byte %d: ", off) + fmt.Sprintf(format, args...)}
 }
 
-// jsonErr turns a decoder's error into one at its byte; start is where
-// the value being decoded began.
-func (r *torchReader) jsonErr(err error, start int64) error {
-	var syn *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	var se *SyntaxError
-	switch {
-	case errors.As(err, &se):
-		return se // the stream beneath (gzip, binary data)
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-		return r.errorAt(r.in.n, "the trace ends in the middle of a JSON value (truncated file?)")
-	case errors.As(err, &syn):
-		return r.errorAt(max(start, syn.Offset), "not JSON: %s", syn.Error())
-	case errors.As(err, &typ):
-		return r.errorAt(start+typ.Offset, "%q holds a JSON %s where a PyTorch trace has a %s", typ.Field, typ.Value, typ.Type)
-	}
-	return r.errorAt(start, "in the event or value that starts here: %v", err)
-}
-
-func (r *torchReader) token() (json.Token, int64, error) {
-	off := r.dec.InputOffset()
-	tok, err := r.dec.Token()
-	if err != nil {
-		return nil, off, r.jsonErr(err, off)
-	}
-	return tok, off, nil
-}
-
-// document walks the top-level object.
+// document reads the top-level object.
 func (r *torchReader) document() error {
-	tok, off, err := r.token()
-	if err != nil {
-		return err
+	l := r.lex
+	c, ok := l.peek()
+	if !ok {
+		return l.eof()
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return r.errorAt(off, "a JSON array or value, not the object PyTorch's trace is (a Chrome trace in array form, or not a trace)")
+	if c != '{' {
+		return l.errorf(l.offset(), "a JSON array or value, not the object PyTorch's trace is (a Chrome trace in array form, or not a trace)")
 	}
+	l.pos++
 	events := false
-	for r.dec.More() {
-		tok, off, err := r.token()
+	more, err := l.first('}')
+	for more && err == nil {
+		off := l.offset()
+		k, kerr := l.key()
+		if kerr != nil {
+			return kerr
+		}
+		switch string(k) {
+		case "traceEvents":
+			err = r.events()
+			events = true
+		case "schemaVersion":
+			var v jid
+			v, err = r.idVal("schemaVersion")
+			r.pytorch = true
+			r.s.run.ToolVersion = "schema " + v.s
+		case "deviceProperties":
+			err = r.deviceProperties()
+			r.pytorch = true
+		case "distributedInfo":
+			err = r.distributedInfo()
+			r.pytorch = true
+		default:
+			err = l.skip()
+			r.skip(SkipTorchKey, off)
+		}
 		if err != nil {
 			return err
 		}
-		key, _ := tok.(string)
-		switch key {
-		case "traceEvents":
-			if err := r.events(); err != nil {
-				return err
-			}
-			events = true
-		case "schemaVersion":
-			var v json.Number
-			if err := r.decode(&v); err != nil {
-				return err
-			}
-			r.pytorch = true
-			r.s.run.ToolVersion = "schema " + v.String()
-		case "deviceProperties":
-			if err := r.deviceProperties(); err != nil {
-				return err
-			}
-			r.pytorch = true
-		case "distributedInfo":
-			var v struct {
-				Rank      *int `json:"rank"`
-				WorldSize *int `json:"world_size"`
-			}
-			if err := r.decode(&v); err != nil {
-				return err
-			}
-			r.pytorch = true
-			if v.Rank != nil {
-				r.s.run.Host.Rank = *v.Rank
-			}
-			if v.WorldSize != nil {
-				r.s.run.Host.WorldSize = *v.WorldSize
-			}
-		default:
-			var skip json.RawMessage
-			if err := r.decode(&skip); err != nil {
-				return err
-			}
-			r.skip(SkipTorchKey, off)
-		}
+		more, err = l.more('}')
 	}
-	if _, _, err := r.token(); err != nil { // the closing brace
+	if err != nil {
 		return err
 	}
-	if off := r.dec.InputOffset(); r.trailing() {
-		return r.errorAt(off, "data after the end of the trace's JSON object")
+	if c, ok := l.peek(); ok {
+		return l.errorf(l.offset(), "data after the end of the trace's JSON object: %s", quoteByte(c))
+	}
+	if err := l.srcErr(); err != nil {
+		return err
 	}
 	if !events {
-		return r.errorAt(r.dec.InputOffset(), "a JSON object without \"traceEvents\": not a PyTorch profiler trace")
+		return l.errorf(l.offset(), "a JSON object without \"traceEvents\": not a PyTorch profiler trace")
 	}
 	if !r.pytorch {
-		return r.errorAt(0, "a Chrome trace without PyTorch's header (schemaVersion, deviceProperties) or events (cpu_op, kernel, cuda_runtime): not a PyTorch profiler trace")
+		return l.errorf(0, "a Chrome trace without PyTorch's header (schemaVersion, deviceProperties) or events (cpu_op, kernel, cuda_runtime): not a PyTorch profiler trace")
 	}
 	return nil
 }
 
-// trailing reports whether anything but white space follows the object.
-func (r *torchReader) trailing() bool {
-	buf := r.dec.Buffered()
-	for {
-		var b [1]byte
-		n, err := buf.Read(b[:])
-		if n == 1 {
-			if c := b[0]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-				return true
-			}
-			continue
-		}
-		if err != nil {
-			break
-		}
+// object reads an object, calling member for each key.
+func (r *torchReader) object(what string, member func(key []byte) error) error {
+	l := r.lex
+	c, ok := l.peek()
+	if !ok {
+		return l.eof()
 	}
-	var b [512]byte
-	for {
-		n, err := r.in.Read(b[:])
-		for _, c := range b[:n] {
-			if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
-				return true
-			}
-		}
-		if err != nil {
-			return false
-		}
+	if c != '{' {
+		return l.errorf(l.offset(), "%s is an object, not %s", what, quoteByte(c))
 	}
-}
-
-// decode decodes the next value into v.
-func (r *torchReader) decode(v any) error {
-	off := r.valueStart()
-	if err := r.dec.Decode(v); err != nil {
-		return r.jsonErr(err, off)
-	}
-	return nil
-}
-
-// valueStart is the offset of the next value: past the white space,
-// colon or comma after the decoder's offset.
-func (r *torchReader) valueStart() int64 {
-	off := r.dec.InputOffset()
-	buf := r.dec.Buffered()
-	var b [1]byte
-	for {
-		n, _ := buf.Read(b[:])
-		if n == 0 {
-			return off
+	l.pos++
+	more, err := l.first('}')
+	for more && err == nil {
+		k, kerr := l.key()
+		if kerr != nil {
+			return kerr
 		}
-		switch b[0] {
-		case ' ', '\t', '\n', '\r', ':', ',':
-			off++
-			continue
+		if err = member(k); err != nil {
+			return err
 		}
-		return off
+		more, err = l.more('}')
 	}
+	return err
 }
 
 func (r *torchReader) deviceProperties() error {
-	var props []struct {
-		ID    *int   `json:"id"`
-		Name  string `json:"name"`
-		Major *int   `json:"computeMajor"`
-		Minor *int   `json:"computeMinor"`
-	}
-	if err := r.decode(&props); err != nil {
+	l := r.lex
+	if err := l.expect('[', "\"deviceProperties\" is an array"); err != nil {
 		return err
 	}
-	for _, p := range props {
-		if p.ID == nil {
-			continue
+	more, err := l.first(']')
+	for more && err == nil {
+		var id jid
+		var name string
+		var major, minor jnum
+		err = r.object("a device's properties", func(k []byte) error {
+			var err error
+			switch string(k) {
+			case "id":
+				id, err = r.idVal("id")
+			case "name":
+				name, err = r.strVal("name")
+			case "computeMajor":
+				major, err = r.numVal("computeMajor")
+			case "computeMinor":
+				minor, err = r.numVal("computeMinor")
+			default:
+				err = l.skip()
+			}
+			return err
+		})
+		if err != nil {
+			return err
 		}
-		d := torchDevice{name: safe.Term(p.Name)}
-		if p.Major != nil && p.Minor != nil {
-			d.cc = fmt.Sprintf("%d.%d", *p.Major, *p.Minor)
+		if id.set {
+			d := torchDevice{name: name}
+			if major.set && minor.set {
+				d.cc = fmt.Sprintf("%d.%d", int(major.v), int(minor.v))
+			}
+			r.devices[id.s] = d
 		}
-		r.devices[strconv.Itoa(*p.ID)] = d
+		more, err = l.more(']')
 	}
-	return nil
+	return err
+}
+
+func (r *torchReader) distributedInfo() error {
+	return r.object("\"distributedInfo\"", func(k []byte) error {
+		switch string(k) {
+		case "rank", "world_size":
+			key := string(k)
+			v, err := r.numVal(key)
+			if err == nil && v.set {
+				if key == "rank" {
+					r.s.run.Host.Rank = int(v.v)
+				} else {
+					r.s.run.Host.WorldSize = int(v.v)
+				}
+			}
+			return err
+		}
+		return r.lex.skip()
+	})
 }
 
 func (r *torchReader) skip(rule string, off int64) {
@@ -536,32 +724,30 @@ func (r *torchReader) skip(rule string, off int64) {
 
 // events reads the traceEvents array, one event at a time.
 func (r *torchReader) events() error {
-	tok, off, err := r.token()
-	if err != nil {
+	l := r.lex
+	if err := l.expect('[', "\"traceEvents\" is an array"); err != nil {
 		return err
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return r.errorAt(off, "\"traceEvents\" is not an array")
-	}
-	for r.dec.More() {
-		off := r.valueStart()
-		r.ev = tev{Ph: istr{tab: &r.tab}, Cat: istr{tab: &r.tab}, Name: istr{tab: &r.tab}}
-		if err := r.dec.Decode(&r.ev); err != nil {
-			return r.jsonErr(err, off)
+	more, err := l.first(']')
+	for more && err == nil {
+		l.peek()
+		off := l.offset()
+		if err := r.readEvent(); err != nil {
+			return err
 		}
 		r.s.acct.Rows++
 		if err := r.event(off); err != nil {
 			return err
 		}
+		more, err = l.more(']')
 	}
-	_, _, err = r.token()
 	return err
 }
 
 // event files one decoded event.
 func (r *torchReader) event(off int64) error {
 	e := &r.ev
-	switch e.Ph.s {
+	switch e.Ph {
 	case "M":
 		r.skip(SkipTorchMeta, off)
 		return nil
@@ -569,41 +755,44 @@ func (r *torchReader) event(off int64) error {
 		r.skip(SkipTorchInstant, off)
 		return nil
 	}
-	if e.Cat.s == "" {
-		if e.Ph.s == "X" && !r.pytorch {
+	if e.Cat == "" {
+		if e.Ph == "X" && !r.pytorch {
 			return r.errorAt(off, "a complete event without a category: PyTorch's events all have one (not a PyTorch profiler trace)")
 		}
 		r.skip(SkipTorchNoCat, off)
 		return nil
 	}
-	cat, ok := torchCats[strings.ToLower(e.Cat.s)]
+	cat, ok := torchCats[e.Cat]
+	if !ok {
+		cat, ok = torchCats[strings.ToLower(e.Cat)]
+	}
 	if !ok {
 		if !r.pytorch {
-			return r.errorAt(off, "event category %q is not one PyTorch writes, and no PyTorch header came before it (a Chrome or Perfetto trace, not PyTorch's)", e.Cat.s)
+			return r.errorAt(off, "event category %q is not one PyTorch writes, and no PyTorch header came before it (a Chrome or Perfetto trace, not PyTorch's)", e.Cat)
 		}
-		r.skip(SkipTorchOther+" ("+e.Cat.s+")", off)
+		r.skip(SkipTorchOther+" ("+e.Cat+")", off)
 		return nil
 	}
 	r.pytorch = true
 	switch cat {
 	case catOther:
-		r.skip(SkipTorchOther+" ("+e.Cat.s+")", off)
+		r.skip(SkipTorchOther+" ("+e.Cat+")", off)
 		return nil
 	case catFlow:
 		r.s.run.Host.Flows++
 		return nil
 	}
-	if e.Ph.s != "X" {
-		return r.errorAt(off, "a %q event with phase %q: PyTorch writes them as complete events (ph X)", e.Cat.s, e.Ph.s)
+	if e.Ph != "X" {
+		return r.errorAt(off, "a %q event with phase %q: PyTorch writes them as complete events (ph X)", e.Cat, e.Ph)
 	}
 	if !e.Ts.set || !e.Dur.set {
-		return r.errorAt(off, "a %q event without \"ts\" or \"dur\"", e.Cat.s)
+		return r.errorAt(off, "a %q event without \"ts\" or \"dur\"", e.Cat)
 	}
 	if e.Dur.ns < 0 {
-		return r.errorAt(off, "%q: negative duration %d ns", e.Name.s, e.Dur.ns)
+		return r.errorAt(off, "%q: negative duration %d ns", e.Name, e.Dur.ns)
 	}
-	if e.Name.s == "" {
-		return r.errorAt(off, "a %q event without a name", e.Cat.s)
+	if e.Name == "" {
+		return r.errorAt(off, "a %q event without a name", e.Cat)
 	}
 	if !r.hasOrig {
 		r.origin, r.hasOrig = e.Ts.ns, true
@@ -618,17 +807,20 @@ func (r *torchReader) event(off int64) error {
 		return r.call(cat)
 	case catOp, catFrame:
 		r.host(e.Ts.ns, e.Dur.ns)
-		rec := hostRec{start: e.Ts.ns, end: e.Ts.ns + e.Dur.ns, name: r.nameOf(e.Name.s), tid: r.tidOf(e.Tid.s)}
 		if cat == catOp {
 			r.s.run.Host.Ops++
-			r.ops = append(r.ops, rec)
+			r.ops = append(r.ops, newHostRec(e.Ts.ns, e.Dur.ns, r.nameOf(e.Name), r.tidOf(e.Tid.s), r.long))
 		} else {
+			// Only the frames of the user's code are kept: the ones a
+			// call is attributed to.
 			r.s.run.Host.Frames++
-			r.frames = append(r.frames, rec)
+			if n := r.nameOf(e.Name); r.user[n] {
+				r.frames = append(r.frames, newHostRec(e.Ts.ns, e.Dur.ns, n, r.tidOf(e.Tid.s), r.long))
+			}
 		}
 	case catAnnotation:
 		r.host(e.Ts.ns, e.Dur.ns)
-		r.keep(&profan.HostEvent{Kind: profan.HostAnnotation, Name: e.Name.s, Start: r.sec(e.Ts.ns), Duration: float64(e.Dur.ns) / 1e9, Thread: e.Tid.s})
+		r.keep(&profan.HostEvent{Kind: profan.HostAnnotation, Name: e.Name, Start: r.sec(e.Ts.ns), Duration: float64(e.Dur.ns) / 1e9, Thread: e.Tid.s})
 	}
 	return nil
 }
@@ -650,11 +842,17 @@ func (r *torchReader) nameOf(s string) int32 {
 	if i, ok := r.nameIdx[s]; ok {
 		return i
 	}
+	if len(r.nameIdx) >= maxNames {
+		// Past the bound, the names share one: ops are for attribution.
+		s = "(one of many names)"
+		if i, ok := r.nameIdx[s]; ok {
+			return i
+		}
+	}
 	i := int32(len(r.names))
 	r.names = append(r.names, s)
-	if len(r.nameIdx) < maxNames {
-		r.nameIdx[s] = i
-	}
+	r.user = append(r.user, userFrame(s))
+	r.nameIdx[s] = i
 	return i
 }
 
@@ -686,9 +884,9 @@ func (r *torchReader) device(a *tevArgs) (string, int, string) {
 func (r *torchReader) kernel(off int64) error {
 	e := &r.ev
 	k := profan.NewKernel()
-	k.Name = e.Name.s
+	k.Name = e.Name
 	k.Demangled = demangled(k.Name)
-	k.ID = e.Args.Correlation.s
+	k.ID = e.Args.Correlation.text()
 	if k.ID == "" {
 		k.ID = "n" + strconv.Itoa(r.corr)
 		r.corr++
@@ -699,10 +897,13 @@ func (r *torchReader) kernel(off int64) error {
 		k.Stream = strings.TrimPrefix(e.Tid.s, "stream ")
 	}
 	k.Start, k.Duration = r.sec(e.Ts.ns), float64(e.Dur.ns)/1e9
-	corr, cerr := strconv.ParseInt(k.ID, 10, 64)
-	if cerr == nil {
-		if end, ok := r.launched[corr]; ok {
-			k.Launched = r.sec(end)
+	corr, isNum := e.Args.Correlation.int()
+	if isNum {
+		if l, ok := r.launched[corr]; ok {
+			k.Launched = r.sec(l.t)
+			if !l.graph {
+				delete(r.launched, corr)
+			}
 		}
 	}
 	dim := func(v []int64, what string) (profan.Dim3, error) {
@@ -741,7 +942,7 @@ func (r *torchReader) kernel(off int64) error {
 		// Kineto writes the static and dynamic shared memory summed.
 		k.StaticSMem = e.Args.SharedMem.v
 	}
-	if cerr != nil || !math.IsNaN(k.Launched) || len(r.launched) >= maxLaunched {
+	if !isNum || !math.IsNaN(k.Launched) || len(r.launched) >= maxLaunched {
 		return r.t.Kernel(k, r.in.lineAt(off))
 	}
 	if len(r.pending) == maxPending {
@@ -766,18 +967,20 @@ func (r *torchReader) flush(n int) error {
 
 // launch notes when a launch call queued its work, for its kernels to
 // come and the ones pending.
-func (r *torchReader) launch(corr, t int64) error {
-	if len(r.launched) < maxLaunched {
-		r.launched[corr] = t
-	}
+func (r *torchReader) launch(corr, t int64, graph bool) error {
+	met := false
 	done := 0
 	for i, p := range r.pending {
 		if p.corr == corr {
 			p.k.Launched = r.sec(t)
+			met = true
 		}
 		if !math.IsNaN(p.k.Launched) && done == i {
 			done++
 		}
+	}
+	if (graph || !met) && len(r.launched) < maxLaunched {
+		r.launched[corr] = launchRec{t, graph}
 	}
 	if done > 0 {
 		return r.flush(done)
@@ -787,8 +990,8 @@ func (r *torchReader) launch(corr, t int64) error {
 
 func (r *torchReader) activity(cat int, off int64) error {
 	e := &r.ev
-	a := &profan.Activity{Name: e.Name.s, Start: r.sec(e.Ts.ns), Duration: float64(e.Dur.ns) / 1e9,
-		Bytes: math.NaN(), Throughput: math.NaN(), Stream: e.Args.Stream.s, Correlation: e.Args.Correlation.s, Invocations: 1}
+	a := &profan.Activity{Name: e.Name, Start: r.sec(e.Ts.ns), Duration: float64(e.Dur.ns) / 1e9,
+		Bytes: math.NaN(), Throughput: math.NaN(), Stream: e.Args.Stream.s, Correlation: e.Args.Correlation.text(), Invocations: 1}
 	name, idx, _ := r.device(&e.Args)
 	switch {
 	case idx >= 0 && name != "":
@@ -820,31 +1023,32 @@ func (r *torchReader) activity(cat int, off int64) error {
 // can hold the GPU idle.
 func (r *torchReader) call(cat int) error {
 	e := &r.ev
-	c := r.api[e.Name.s]
+	c := r.api[e.Name]
 	d := float64(e.Dur.ns) / 1e9
 	if c == nil {
 		if len(r.api) >= maxNames {
-			return r.errorAt(r.dec.InputOffset(), "more than %d distinct CUDA call names (not a profiler trace?)", maxNames)
+			return r.errorAt(r.lex.offset(), "more than %d distinct CUDA call names (not a profiler trace?)", maxNames)
 		}
-		c = &profan.APICall{Name: e.Name.s, Min: d, Max: d}
-		r.api[e.Name.s] = c
-		r.apiOrder = append(r.apiOrder, e.Name.s)
+		c = &profan.APICall{Name: e.Name, Min: d, Max: d}
+		r.api[e.Name] = c
+		r.apiOrder = append(r.apiOrder, e.Name)
 	}
 	c.Calls++
 	c.Total += d
 	c.Min, c.Max = math.Min(c.Min, d), math.Max(c.Max, d)
-	switch profan.CallClass(e.Name.s) {
+	switch profan.CallClass(e.Name) {
 	case profan.CallLaunch:
 		r.s.run.Host.Launches++
-		if c, err := strconv.ParseInt(e.Args.Correlation.s, 10, 64); err == nil {
+		if c, ok := e.Args.Correlation.int(); ok {
 			// A kernel is queued when its launch call returns; a graph's
 			// kernels start while cudaGraphLaunch still runs (hundreds of
 			// microseconds), from its start on.
 			t := e.Ts.ns + e.Dur.ns
-			if strings.Contains(e.Name.s, "GraphLaunch") {
+			graph := strings.Contains(e.Name, "GraphLaunch")
+			if graph {
 				t = e.Ts.ns
 			}
-			if err := r.launch(c, t); err != nil {
+			if err := r.launch(c, t, graph); err != nil {
 				return err
 			}
 		}
@@ -853,7 +1057,7 @@ func (r *torchReader) call(cat int) error {
 		if cat == catDriver {
 			kind = profan.HostDriver
 		}
-		r.keep(&profan.HostEvent{Kind: kind, Name: e.Name.s, Start: r.sec(e.Ts.ns), Duration: d, Thread: e.Tid.s, Correlation: e.Args.Correlation.s})
+		r.keep(&profan.HostEvent{Kind: kind, Name: e.Name, Start: r.sec(e.Ts.ns), Duration: d, Thread: e.Tid.s, Correlation: e.Args.Correlation.text()})
 	}
 	return nil
 }
@@ -889,20 +1093,20 @@ func (r *torchReader) finish() {
 	}
 	slices.SortStableFunc(calls, func(x, y *profan.HostEvent) int { return cmp.Compare(x.Start, y.Start) })
 	at := func(h *profan.HostEvent) (int64, int32) {
-		return int64(math.Round(h.Start*1e9)) + r.origin, r.tidIdx[h.Thread]
+		return int64(math.Round(h.Start*1e9)) + r.origin, min(r.tidIdx[h.Thread], 255)
 	}
 	// The op the user called: the outermost aten op around the call
 	// (aten::item around aten::_local_scalar_dense).
-	enclose(r.ops, calls, at, func(h *profan.HostEvent, stack []hostRec) {
+	enclose(r.ops, calls, at, r.long, func(h *profan.HostEvent, stack []hostRec) {
 		if len(stack) > 0 {
-			h.Op = r.names[stack[0].name]
+			h.Op = r.names[stack[0].name()]
 		}
 	})
 	// The innermost frame of the user's code around it: a file that is
 	// not PyTorch's own or an installed package's.
-	enclose(r.frames, calls, at, func(h *profan.HostEvent, stack []hostRec) {
+	enclose(r.frames, calls, at, r.long, func(h *profan.HostEvent, stack []hostRec) {
 		for i := len(stack) - 1; i >= 0; i-- {
-			if n := r.names[stack[i].name]; userFrame(n) {
+			if n := r.names[stack[i].name()]; userFrame(n) {
 				h.Frame = n
 				return
 			}
@@ -918,12 +1122,14 @@ func (r *torchReader) finish() {
 // enclose walks the records (aten ops or Python frames) and the calls in
 // time order, keeping each thread's stack of the records open, and hands
 // each call the stack of its thread at its start, outermost first.
-func enclose(recs []hostRec, calls []*profan.HostEvent, at func(*profan.HostEvent) (int64, int32), visit func(*profan.HostEvent, []hostRec)) {
-	slices.SortFunc(recs, func(x, y hostRec) int { return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(y.end, x.end)) })
+func enclose(recs []hostRec, calls []*profan.HostEvent, at func(*profan.HostEvent) (int64, int32), long map[[2]int64]int64, visit func(*profan.HostEvent, []hostRec)) {
+	slices.SortFunc(recs, func(x, y hostRec) int {
+		return cmp.Or(cmp.Compare(x.start, y.start), cmp.Compare(y.end(long), x.end(long)))
+	})
 	stacks := map[int32][]hostRec{}
 	pop := func(tid int32, t int64) []hostRec {
 		st := stacks[tid]
-		for len(st) > 0 && st[len(st)-1].end < t {
+		for len(st) > 0 && st[len(st)-1].end(long) < t {
 			st = st[:len(st)-1]
 		}
 		stacks[tid] = st
@@ -934,7 +1140,7 @@ func enclose(recs []hostRec, calls []*profan.HostEvent, at func(*profan.HostEven
 		t, tid := at(c)
 		for ; i < len(recs) && recs[i].start <= t; i++ {
 			x := recs[i]
-			stacks[x.tid] = append(pop(x.tid, x.start), x)
+			stacks[x.tid()] = append(pop(x.tid(), x.start), x)
 		}
 		visit(c, pop(tid, t))
 	}
@@ -958,7 +1164,7 @@ type jsonSource struct {
 	cr    bool  // the last byte hashed was a CR, held back
 	// marks are the offsets of the line ends handed out, the last ones
 	// only: lineAt looks up recent offsets (the decoder's errors).
-	marks [1024]int64
+	marks [16384]int64
 	nm    int
 	done  bool
 }
@@ -971,12 +1177,15 @@ func (j *jsonSource) Read(p []byte) (int, error) {
 			off := j.n + int64(bytes.IndexByte(chunk, 0))
 			return 0, &SyntaxError{File: j.src, Line: j.lines + bytes.Count(chunk[:off-j.n], newline) + 1, Msg: fmt.Sprintf("byte %d: binary data (NUL byte): not a trace", off)}
 		}
-		for i, c := range chunk {
-			if c == '\n' {
-				j.marks[j.nm%len(j.marks)] = j.n + int64(i)
-				j.nm++
-				j.lines++
+		for i := 0; ; {
+			k := bytes.IndexByte(chunk[i:], '\n')
+			if k < 0 {
+				break
 			}
+			j.marks[j.nm%len(j.marks)] = j.n + int64(i+k)
+			j.nm++
+			j.lines++
+			i += k + 1
 		}
 		j.hash(chunk)
 		j.n += int64(n)
@@ -1041,13 +1250,11 @@ func (j *jsonSource) write(b []byte) {
 // line ends kept; else 0.
 func (j *jsonSource) lineAt(off int64) int {
 	lo := max(0, j.nm-len(j.marks))
-	if j.nm > 0 && lo > 0 && off <= j.marks[lo%len(j.marks)] {
+	at := func(k int) int64 { return j.marks[k%len(j.marks)] }
+	if j.nm > 0 && lo > 0 && off <= at(lo) {
 		return 0
 	}
-	// line = 1 + the line ends before off
-	k := j.nm
-	for k > lo && j.marks[(k-1)%len(j.marks)] >= off {
-		k--
-	}
+	// line = 1 + the line ends before off: the marks kept are sorted.
+	k := lo + sort.Search(j.nm-lo, func(i int) bool { return at(lo+i) >= off })
 	return k + 1
 }

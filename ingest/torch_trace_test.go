@@ -217,11 +217,11 @@ func TestTorchTraceDamaged(t *testing.T) {
 		{"truncated in an event", b[:kernel+40], kernel + 40, "truncated"},
 		{"truncated between events", b[:kernelStart-3], kernelStart - 3, "truncated"},
 		{"cut before the end", b[:len(b)-4], len(b) - 4, "truncated"},
-		{"a time as a string", append(append(append([]byte(nil), b[:ts]...), `"x"`...), b[bytes.IndexByte(b[ts:], ',')+ts:]...), bytes.LastIndexByte(b[:ts], '{'), "microseconds"},
+		{"a time as a string", append(append(append([]byte(nil), b[:ts]...), `"x"`...), b[bytes.IndexByte(b[ts:], ',')+ts:]...), ts, "microseconds"},
 		{"a grid of two", bytes.Replace(b, []byte(`"grid": [`), []byte(`"grid": [7, `), 1), -1, "dimensions"},
 		{"negative duration", bytes.Replace(b, []byte(`"dur": `), []byte(`"dur": -`), 1), firstEvent, "negative"},
 		{"a Chrome trace (array form)", append(append([]byte("["), b[firstEvent:kernelStart]...), []byte("{}]")...), 0, "array"},
-		{"a foreign trace", foreign, firstEvent, "not one PyTorch writes"},
+		{"a foreign trace", foreign, firstEvent - 11, "not one PyTorch writes"}, // 11 bytes shorter header
 		{"garbage after the end", append(append([]byte(nil), b...), "\n{}"...), len(b) + 1, "after the end"},
 		{"a NUL byte", append(append(append([]byte(nil), b[:kernel]...), 0), b[kernel+1:]...), kernel, "binary"},
 	} {
@@ -240,7 +240,7 @@ func TestTorchTraceDamaged(t *testing.T) {
 			continue
 		}
 		off, _ := strconv.Atoi(m[1])
-		if c.off >= 0 && (off < c.off-64 || off > c.off+64) {
+		if c.off >= 0 && (off < c.off-2 || off > c.off+2) {
 			t.Errorf("%s: %v, want byte %d", c.name, err, c.off)
 		}
 		if se.Line > 0 && se.Line != bytes.Count(c.in[:min(off, len(c.in))], []byte("\n"))+1 {

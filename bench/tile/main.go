@@ -3,6 +3,7 @@
 //
 //	go run ./bench/tile -in fixtures/ncu/saxpy.full40.details.csv -mb 100 -out /tmp/big.csv
 //	go run ./bench/tile -in ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv -trace 600000 -out /tmp/trace.csv
+//	go run ./bench/tile -in fixtures/timeline/decode_sync.json.gz -torch -mb 1000 -out /tmp/trace.json
 package main
 
 import (
@@ -19,6 +20,7 @@ func main() {
 	out := flag.String("out", "", "output file (required)")
 	table := flag.Bool("table", false, "write the bare CSV table, without the profiler's message lines")
 	trace := flag.Int("trace", 0, "tile an nvprof gpu-trace (-in) to at least this many kernel launches instead of -mb")
+	torch := flag.Bool("torch", false, "tile a PyTorch profiler trace (-in, .json or .json.gz) to -mb")
 	flag.Parse()
 	if *out == "" {
 		fmt.Fprintln(os.Stderr, "tile: -out is required")
@@ -28,6 +30,18 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "tile:", err)
 		os.Exit(2)
+	}
+	if *torch {
+		n, events, err := tile.Torch(f, *in, *mb*1000*1000)
+		if err == nil {
+			err = f.Close()
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tile:", err)
+			os.Exit(2)
+		}
+		fmt.Printf("%s: %d bytes, %d events\n", *out, n, events)
+		return
 	}
 	if *trace > 0 {
 		n, launches, err := tile.Trace(f, *in, *trace, !*table)

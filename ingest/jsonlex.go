@@ -1,0 +1,437 @@
+package ingest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// jsonLex reads a JSON document from a stream one token at a time, with
+// the byte offset of each: a trace of a gigabyte is walked in one pass
+// through a 256 kB window, its values parsed in place. (encoding/json's
+// Decoder scans each value twice, to find its end and to decode it, and
+// read PyTorch traces at about 60 MB/s of one core; this reads them at
+// several times that.) It checks the grammar of RFC 8259 on everything
+// it reads or skips; strings are unescaped, numbers checked and returned
+// as their text.
+type jsonLex struct {
+	src  io.Reader
+	buf  []byte
+	pos  int
+	end  int
+	base int64 // offset of buf[0]
+	err  error // the source's error, once its bytes are used up
+	str  []byte
+}
+
+// maxJSONDepth bounds the nesting of skipped values, maxJSONString a
+// string.
+const (
+	maxJSONDepth  = 512
+	maxJSONString = 16 << 20
+)
+
+// jsonErr is an error at a byte of the document.
+type jsonErr struct {
+	off int64
+	msg string
+}
+
+func (e *jsonErr) Error() string { return fmt.Sprintf("byte %d: %s", e.off, e.msg) }
+
+var errJSONEOF = errors.New("the document ends in the middle of a JSON value (truncated file?)")
+
+func newJSONLex(r io.Reader) *jsonLex {
+	return &jsonLex{src: r, buf: make([]byte, 256<<10)}
+}
+
+// offset is the offset of the next byte.
+func (l *jsonLex) offset() int64 { return l.base + int64(l.pos) }
+
+func (l *jsonLex) errorf(off int64, format string, args ...any) error {
+	return &jsonErr{off: off, msg: fmt.Sprintf(format, args...)}
+}
+
+// fill reads more of the source, keeping buf[keep:end]; it reports
+// whether bytes came.
+func (l *jsonLex) fill(keep int) bool {
+	if l.err != nil {
+		return false
+	}
+	if keep > 0 {
+		copy(l.buf, l.buf[keep:l.end])
+		l.base += int64(keep)
+		l.pos -= keep
+		l.end -= keep
+	}
+	if l.end == len(l.buf) {
+		l.buf = append(l.buf, make([]byte, len(l.buf))...)
+	}
+	for {
+		n, err := l.src.Read(l.buf[l.end:])
+		l.end += n
+		if err != nil {
+			l.err = err
+		}
+		if n > 0 {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+	}
+}
+
+// srcErr is the source's error when it is not the end of the input.
+func (l *jsonLex) srcErr() error {
+	if l.err != nil && l.err != io.EOF {
+		return l.err
+	}
+	return nil
+}
+
+// peek skips white space and returns the next byte, without taking it;
+// ok is false at the end of the input.
+func (l *jsonLex) peek() (byte, bool) {
+	for {
+		for l.pos < l.end {
+			switch c := l.buf[l.pos]; c {
+			case ' ', '\t', '\n', '\r':
+				l.pos++
+			default:
+				return c, true
+			}
+		}
+		if !l.fill(l.pos) {
+			return 0, false
+		}
+	}
+}
+
+// eof returns an error for input that ended early (or the source's own).
+func (l *jsonLex) eof() error {
+	if err := l.srcErr(); err != nil {
+		return err
+	}
+	return &jsonErr{off: l.offset(), msg: errJSONEOF.Error()}
+}
+
+// expect takes the byte c after white space.
+func (l *jsonLex) expect(c byte, what string) error {
+	got, ok := l.peek()
+	if !ok {
+		return l.eof()
+	}
+	if got != c {
+		return l.errorf(l.offset(), "%s, not %s", what, quoteByte(got))
+	}
+	l.pos++
+	return nil
+}
+
+func quoteByte(c byte) string {
+	if c >= 0x20 && c < 0x7f {
+		return strconv.QuoteRune(rune(c))
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+// more is called inside an object or array after a member: it takes the
+// comma and reports true, or takes the closing byte and reports false.
+func (l *jsonLex) more(closing byte) (bool, error) {
+	c, ok := l.peek()
+	if !ok {
+		return false, l.eof()
+	}
+	switch c {
+	case ',':
+		l.pos++
+		return true, nil
+	case closing:
+		l.pos++
+		return false, nil
+	}
+	return false, l.errorf(l.offset(), "a comma or %q, not %s", closing, quoteByte(c))
+}
+
+// first is called after an opening byte: it reports whether a member
+// follows, taking the closing byte when none does.
+func (l *jsonLex) first(closing byte) (bool, error) {
+	c, ok := l.peek()
+	if !ok {
+		return false, l.eof()
+	}
+	if c == closing {
+		l.pos++
+		return false, nil
+	}
+	return true, nil
+}
+
+// key reads an object's key and its colon; the key is valid until the
+// next string is read.
+func (l *jsonLex) key() ([]byte, error) {
+	c, ok := l.peek()
+	if !ok {
+		return nil, l.eof()
+	}
+	if c != '"' {
+		return nil, l.errorf(l.offset(), "an object key (a string), not %s", quoteByte(c))
+	}
+	k, err := l.string()
+	if err != nil {
+		return nil, err
+	}
+	if err := l.expect(':', "a colon after the key"); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// string reads a string (the next byte is its quote) and returns it
+// unescaped, valid until the next string is read.
+func (l *jsonLex) string() ([]byte, error) {
+	start := l.offset()
+	l.pos++
+	l.str = l.str[:0]
+	for {
+		seg := l.buf[l.pos:l.end]
+		i := 0
+		for i < len(seg) {
+			c := seg[i]
+			if c == '"' || c == '\\' || c < 0x20 {
+				break
+			}
+			i++
+		}
+		l.str = append(l.str, seg[:i]...)
+		l.pos += i
+		if len(l.str) > maxJSONString {
+			return nil, l.errorf(start, "a string longer than %d bytes (not a profiler trace?)", maxJSONString)
+		}
+		if l.pos == l.end {
+			if !l.fill(l.pos) {
+				if err := l.srcErr(); err != nil {
+					return nil, err
+				}
+				return nil, l.errorf(l.offset(), "the input ends inside the string that starts at byte %d (truncated file?)", start)
+			}
+			continue
+		}
+		switch c := l.buf[l.pos]; {
+		case c == '"':
+			l.pos++
+			if !utf8.Valid(l.str) {
+				l.str = bytes.ToValidUTF8(l.str, []byte("\uFFFD"))
+			}
+			return l.str, nil
+		case c < 0x20:
+			return nil, l.errorf(l.offset(), "a control character (0x%02x) inside a string", c)
+		}
+		// An escape: at most 12 bytes (a surrogate pair).
+		for l.end-l.pos < 12 && l.fill(l.pos) {
+		}
+		if err := l.escape(); err != nil {
+			return nil, err
+		}
+	}
+}
+
+func (l *jsonLex) escape() error {
+	at := l.offset()
+	if l.pos+1 >= l.end {
+		return l.errorf(at, "an escape cut short (truncated file?)")
+	}
+	c := l.buf[l.pos+1]
+	l.pos += 2
+	switch c {
+	case '"', '\\', '/':
+		l.str = append(l.str, c)
+	case 'b':
+		l.str = append(l.str, '\b')
+	case 'f':
+		l.str = append(l.str, '\f')
+	case 'n':
+		l.str = append(l.str, '\n')
+	case 'r':
+		l.str = append(l.str, '\r')
+	case 't':
+		l.str = append(l.str, '\t')
+	case 'u':
+		r, ok := l.hex4()
+		if !ok {
+			return l.errorf(at, "a \\u escape without four hex digits")
+		}
+		if utf16.IsSurrogate(r) && l.pos+6 <= l.end && l.buf[l.pos] == '\\' && l.buf[l.pos+1] == 'u' {
+			save := l.pos
+			l.pos += 2
+			if r2, ok := l.hex4(); ok {
+				if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+					l.str = utf8.AppendRune(l.str, d)
+					return nil
+				}
+			}
+			l.pos = save
+		}
+		if utf16.IsSurrogate(r) {
+			r = utf8.RuneError
+		}
+		l.str = utf8.AppendRune(l.str, r)
+	default:
+		return l.errorf(at, "an invalid escape \\%s", string(rune(c)))
+	}
+	return nil
+}
+
+func (l *jsonLex) hex4() (rune, bool) {
+	if l.pos+4 > l.end {
+		return 0, false
+	}
+	var r rune
+	for _, c := range l.buf[l.pos : l.pos+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	l.pos += 4
+	return r, true
+}
+
+// number reads a number (the next byte starts it) and returns its text,
+// valid until the window moves.
+func (l *jsonLex) number() ([]byte, error) {
+	start := l.pos
+	at := l.offset()
+	// A number is short: make sure the window holds 64 bytes of it.
+	for l.end-l.pos < 64 && l.fill(l.pos) {
+	}
+	start, at = l.pos, l.offset()
+	i := l.pos
+	b := l.buf[:l.end]
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		n := 0
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case digits() == 0:
+		return nil, l.errorf(at, "a number without digits")
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if digits() == 0 {
+			return nil, l.errorf(at, "a number without digits after its point")
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return nil, l.errorf(at, "a number without digits in its exponent")
+		}
+	}
+	if i-start > 64 {
+		return nil, l.errorf(at, "a number of more than 64 characters")
+	}
+	l.pos = i
+	return b[start:i], nil
+}
+
+// literal reads true, false or null.
+func (l *jsonLex) literal() ([]byte, error) {
+	at := l.offset()
+	for l.end-l.pos < 5 && l.fill(l.pos) {
+	}
+	for _, w := range []string{"true", "false", "null"} {
+		if bytes.HasPrefix(l.buf[l.pos:l.end], []byte(w)) {
+			l.pos += len(w)
+			return []byte(w), nil
+		}
+	}
+	if l.pos == l.end {
+		return nil, l.eof()
+	}
+	return nil, l.errorf(at, "not a JSON value: %s", quoteByte(l.buf[l.pos]))
+}
+
+// scalar reads a string, number or literal; kind is its first byte
+// ('"', a digit or '-', 't', 'f', 'n').
+func (l *jsonLex) scalar() (kind byte, text []byte, err error) {
+	c, ok := l.peek()
+	if !ok {
+		return 0, nil, l.eof()
+	}
+	switch {
+	case c == '"':
+		s, err := l.string()
+		return c, s, err
+	case c == '-' || c >= '0' && c <= '9':
+		n, err := l.number()
+		return c, n, err
+	case c == '{' || c == '[':
+		return c, nil, nil
+	}
+	t, err := l.literal()
+	return c, t, err
+}
+
+// skip reads a value of any kind and drops it, checking its grammar.
+func (l *jsonLex) skip() error { return l.skipDepth(0) }
+
+func (l *jsonLex) skipDepth(depth int) error {
+	c, ok := l.peek()
+	if !ok {
+		return l.eof()
+	}
+	if depth > maxJSONDepth {
+		return l.errorf(l.offset(), "values nested more than %d deep", maxJSONDepth)
+	}
+	switch c {
+	case '{':
+		l.pos++
+		more, err := l.first('}')
+		for more && err == nil {
+			if _, err = l.key(); err != nil {
+				return err
+			}
+			if err = l.skipDepth(depth + 1); err != nil {
+				return err
+			}
+			more, err = l.more('}')
+		}
+		return err
+	case '[':
+		l.pos++
+		more, err := l.first(']')
+		for more && err == nil {
+			if err = l.skipDepth(depth + 1); err != nil {
+				return err
+			}
+			more, err = l.more(']')
+		}
+		return err
+	}
+	_, _, err := l.scalar()
+	return err
+}
