@@ -129,6 +129,9 @@ func hostileCases(t testing.TB) []hostileCase {
 		{name: "row wider than the header", in: replaceLine(t, copyDetails, firstRow, func(l string) string { return strings.Repeat(`"x",`, 40) + l }), line: firstRow, msg: "more than the 20 of its header"},
 		// A line written twice would count a launch twice.
 		{name: "a trace row twice", in: replaceLine(t, trace, 10, func(l string) string { return l + l }), line: 11, msg: "the same row as line 10"},
+		// Two processes may measure the same values: their banners differ.
+		{name: "nvprof metrics of two processes with the same values", in: cat(nvMetrics, bytes.ReplaceAll(nvMetrics, []byte("16702"), []byte("16703"))), launches: 2 * 301},
+		{name: "nvprof metrics appended to themselves", in: cat(nvMetrics, nvMetrics), line: bytes.Count(nvMetrics, []byte("\n")) + 6, msg: "the same table, row for row, as the one at line 6"},
 		{name: "a trace appended to itself", in: cat(trace, trace), line: traceLines + 4, msg: "the same table, row for row, as the one at line 4"},
 		{name: "an nsys trace appended to itself", in: cat(nsysTrace, nsysTrace), line: bytes.Count(nsysTrace, []byte("\n")) + 1, msg: "the same table, row for row, as the one at line 1"},
 		{name: "a memcpy of negative duration", in: replaceLine(t, trace, 6, func(l string) string { return strings.Replace(l, ",1.028854,", ",-1.028854,", 1) }), line: 6, msg: "negative duration"},

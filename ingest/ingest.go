@@ -315,6 +315,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		header := toStrings(fields)
 		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), nsys: imp.Tool() == profan.ToolNsys}
 		t.sum.SetSeed(s.seed)
+		t.sum.WriteString(s.process)
 		t.sum.Write(line)
 		t.sumLine = lr.n
 		if run.Tool == "" || (tables == 0 && run.Tool != imp.Tool()) {
@@ -482,6 +483,9 @@ func (s *stream) classify(line []byte) bool {
 			if s.run.Tool == "" {
 				s.run.Tool = msg.tool
 			}
+			if p := processOf(line, msg); p != "" {
+				s.process = p
+			}
 			if strings.HasSuffix(msg.Text, ":") {
 				// A title ("API calls:", "Unified Memory profiling
 				// result:"): kept for the next table, whatever messages
@@ -504,6 +508,22 @@ func (s *stream) classify(line []byte) bool {
 		return true
 	}
 	return false
+}
+
+// processOf returns the process a profiler message names: nvprof's
+// ==<pid>== banner, ncu's "Connected to process <pid>"; "" for others.
+func processOf(line []byte, msg profanMessage) string {
+	if msg.tool == profan.ToolNvprof {
+		if tag, _, ok := bytes.Cut(line[2:], []byte("==")); ok && len(tag) > 0 && tag[0] != '=' {
+			return "nvprof " + string(tag)
+		}
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(msg.Text, "Connected to process "); ok {
+		pid, _, _ := strings.Cut(rest, " ")
+		return "ncu " + pid
+	}
+	return ""
 }
 
 // headerLost is the error for a row of values read right after an nvprof
@@ -695,6 +715,7 @@ type stream struct {
 	idle        int                 // lines in a row that were no header or row
 	messages    int                 // profiler messages met
 	names       map[string]struct{} // distinct kernel names
+	process     string              // the process the last banner named ("nvprof 16702")
 	// demangled holds each mangled kernel name's demangled form;
 	// demangleWork is the work spent (see Table.demangled).
 	demangled    map[string]string
@@ -951,7 +972,10 @@ func (t *Table) Next() bool {
 // the header repeated at line, with the tables and captures read before:
 // rows that differ in their time or counters in any two real captures, so
 // that the same ones again are an export appended to itself, whose
-// launches would count twice. The next capture starts at next.
+// launches would count twice. The next capture starts at next. The
+// process the profiler's banners last named is part of a table's sum: an
+// nvprof --metrics table holds no time, and two processes may measure the
+// same values.
 func (t *Table) endCapture(next int) error {
 	if t.sumRows > 0 {
 		sum := t.sum.Sum64()
@@ -961,6 +985,7 @@ func (t *Table) endCapture(next int) error {
 		t.s.tables[sum] = t.sumLine
 	}
 	t.sum.Reset()
+	t.sum.WriteString(t.s.process)
 	t.sum.Write(t.rawHeader)
 	t.sumLine, t.sumRows = next, 0
 	return nil

@@ -235,10 +235,13 @@ func (sp *SourcePages) Unused() []*profan.Run {
 var castRE = regexp.MustCompile(`\([A-Za-z_][A-Za-z0-9_ ]*\)`)
 
 // sourceName is a function's name as the pages of one report share it,
-// whatever --print-kernel-base: demangled (the reader's, within its
-// bounds), without casts, return type, parameters and spaces; and the same
-// without template arguments.
+// whatever --print-kernel-base: demangled (one past maxMangled stays
+// mangled), without casts, return type, parameters and spaces; and the
+// same without template arguments.
 func sourceName(name string) (full, bare string) {
+	if d := demangled(name); d != "" {
+		name = d
+	}
 	name = castRE.ReplaceAllString(name, "")
 	depth, cut, ret := 0, len(name), -1
 loop:
