@@ -98,7 +98,21 @@ func hostileCases(t testing.TB) []hostileCase {
 		}
 		return b
 	}
+	// Exports cut at a line end, as a file still being written is: each
+	// block of a page has the shape the other blocks show.
+	cutAt := func(b []byte, n int) []byte { // the first n lines
+		return []byte(strings.Join(strings.SplitAfter(string(b), "\n")[:n], ""))
+	}
+	lastLaunch := lineOf(t, copyDetails, `"8","`)
+	sourceCuda := ncuFixture(t, "copy.source.cuda-sass.csv")
+	kernSum := ncuMustRead(t, "testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv")
+	apiRow := lineOf(t, nvSummary, `"cudaMalloc"`)
 	return []hostileCase{
+		{name: "details page cut at a line end in its last launch", in: cutAt(copyDetails, lastLaunch+10), line: lastLaunch + 10, msg: "launch 8 of strideCopy(float *, const float *, int) ends after 10 metric rows where the launches before it have 50"},
+		{name: "source page cut at a line end in its last block", in: cutAt(sourceCuda, 550), line: 550, msg: "the last source block (strideCopy(float *, const float *, int)) ends before its function does"},
+		{name: "nsys kernel summary cut at a line end", in: cutAt(kernSum, 31), line: 31, msg: "Time (%) column sums to"},
+		{name: "nvprof summary cut at a line end", in: cutAt(nvSummary, apiRow), line: apiRow, msg: "Time(%) column sums to 99.43%"},
+
 		// One reader policy for units.
 		{name: "nvprof throughput without its unit", in: replaceLine(t, nvMetrics, gld, func(l string) string { return strings.Replace(l, "190.706924GB/s", "190.706924", 1) }), line: gld, msg: "different kinds of unit"},
 		{name: "nvprof throughput in percent", in: replaceLine(t, nvMetrics, gld, func(l string) string { return strings.ReplaceAll(l, "GB/s", "%") }), line: gld, msg: `not in "B/s" as the metric's name says`},

@@ -747,6 +747,7 @@ type Table struct {
 	imp       Importer
 	row       Row
 	done      bool
+	atEnd     bool // done at the end of the input
 	err       error
 	fields    [][]byte
 	raw       []byte // the current row's line
@@ -805,7 +806,7 @@ func (t *Table) Next() bool {
 	for {
 		line, err := s.lr.next()
 		if err == io.EOF {
-			t.done = true
+			t.done, t.atEnd = true, true
 			return false
 		}
 		if err != nil {
@@ -1146,6 +1147,10 @@ func (t *Table) checkLaunch(k *profan.Kernel, pid string, line int) error {
 
 // Row returns the current row.
 func (t *Table) Row() Row { return t.row }
+
+// AtEnd reports whether Next stopped at the end of the input, not at the
+// next table: where an export cut short (or still being written) ends.
+func (t *Table) AtEnd() bool { return t.atEnd }
 
 // Err returns the first error met while reading rows.
 func (t *Table) Err() error { return t.err }

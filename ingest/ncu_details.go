@@ -110,6 +110,10 @@ func (ncuDetails) Parse(t *Table) error {
 	var k *profan.Kernel
 	var pid string
 	last, prevMetrics, capture := 0, 0, 0
+	// Every launch of a page has the same metric rows (the sections asked
+	// for); its rule rows vary. shape is the first launch's count of them
+	// in this capture, rows the current launch's.
+	shape, rows, launches := 0, 0, 0
 	for t.Next() {
 		r := t.Row()
 		if k != nil && !id.sameLaunch(t, r, k, pid, capture) {
@@ -125,6 +129,14 @@ func (ncuDetails) Parse(t *Table) error {
 				return err
 			}
 			k.Grow(prevMetrics)
+			switch {
+			case t.s.capture != capture:
+				shape, launches = 0, 0 // another capture: learnt again
+			case launches == 1:
+				shape = rows // the capture's first launch has ended
+			}
+			launches++
+			rows = 0
 			pid, capture = r.String(id.pid), t.s.capture
 			if err := t.checkLaunch(k, pid, r.Line); err != nil {
 				return err
@@ -150,6 +162,7 @@ func (ncuDetails) Parse(t *Table) error {
 			t.Skip(SkipNoMetric)
 			continue // rows of sections without metrics
 		}
+		rows++
 		mname = metricOfLabelName(mname)
 		sec := t.Intern(r.Bytes(section))
 		if label >= 0 && len(r.Bytes(label)) > 0 {
@@ -164,6 +177,13 @@ func (ncuDetails) Parse(t *Table) error {
 	}
 	if t.Err() != nil {
 		return t.Err()
+	}
+	if k != nil && t.AtEnd() && rows < shape {
+		// The last launch of the input lacks rows every other launch
+		// has: the export was cut at a line end (a file still being
+		// written), which no row shows.
+		return t.Errorf(last, "launch %s of %s ends after %d metric rows where the launches before it have %d: the export is cut short (still being written?)",
+			k.ID, shorten(k.Name, 60), rows, shape)
 	}
 	if k != nil {
 		return t.Kernel(k, last)

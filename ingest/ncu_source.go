@@ -80,6 +80,9 @@ func (ncuSource) Parse(t *Table) error {
 	// page joined to itself (`cat a.csv a.csv`), not a launch.
 	launches := map[[sha256.Size]byte]string{}
 	nameLine, kLine := t.Line, t.Line // the lines naming the block read and k's
+	// The blocks emitted, and whether each ended at its function's end
+	// (endsPadded): what a cut last block is told by.
+	blocks, padded := 0, true
 	emit := func(line, rows int) error {
 		if k == nil {
 			return nil
@@ -123,6 +126,8 @@ func (ncuSource) Parse(t *Table) error {
 		}
 		sumSourceCounters(k)
 		k.Line = kLine
+		blocks++
+		padded = padded && endsPadded(k)
 		err := t.Kernel(k, line)
 		k = nil
 		return err
@@ -257,6 +262,11 @@ func (ncuSource) Parse(t *Table) error {
 	if doubled && sassBlocks%2 == 0 && k != nil {
 		return t.Errorf(last, "the page ends after the first print of a source block, without its second (a truncated page?)")
 	}
+	if k != nil && blocks > 0 && padded && t.AtEnd() && !endsPadded(k) {
+		// Every other block ends with the function's last instruction,
+		// padded to 128 bytes: this one stops before it.
+		return t.Errorf(last, "the last source block (%s) ends before its function does, where every other block ends with the NOP padding to 128 bytes: the page is cut short (still being written?)", shorten(k.Name, 60))
+	}
 	return emit(last, blockRows)
 }
 
@@ -360,6 +370,22 @@ func sampled(k *profan.Kernel) bool {
 		}
 	}
 	return false
+}
+
+// endsPadded reports whether a launch's source records reach its
+// function's end: a function's code is padded with NOPs to 128 bytes
+// (instructions are 16), so its last instruction is a NOP (or the BRA
+// that closes it) at an address 16 bytes short of a multiple of 128.
+func endsPadded(k *profan.Kernel) bool {
+	var top uint64
+	sass, found := "", false
+	for _, s := range k.Source {
+		a, err := strconv.ParseUint(strings.TrimPrefix(s.Address, "0x"), 16, 64)
+		if err == nil && (!found || a > top) {
+			top, sass, found = a, s.SASS, true
+		}
+	}
+	return found && (top+16)%128 == 0 && (strings.HasPrefix(sass, "NOP") || strings.HasPrefix(sass, "BRA"))
 }
 
 // sumSourceCounters adds kernel-level totals of the memory counters over

@@ -102,6 +102,7 @@ func (nsysKernSum) Parse(t *Table) error {
 		factors[col] = f
 	}
 	rows := 0
+	var share shares
 	for t.Next() {
 		r := t.Row()
 		rows++
@@ -152,6 +153,7 @@ func (nsysKernSum) Parse(t *Table) error {
 		if !(inst >= 1) || inst != math.Trunc(inst) || inst > math.MaxInt32 {
 			return t.Errorf(r.Line, "column \"Instances\": %q is not a launch count", row.Instances)
 		}
+		share.add(v[0], r.Line)
 		k := profan.NewKernel()
 		k.ID = t.Ordinal()
 		k.Name = t.Intern([]byte(row.Name))
@@ -181,7 +183,36 @@ func (nsysKernSum) Parse(t *Table) error {
 			return err
 		}
 	}
+	if err := share.check(t, "Time (%)", 0.05); err != nil {
+		return err
+	}
 	return t.finish(rows, format, "a header")
+}
+
+// shares sums a summary table's shares of the total time, which a whole
+// table holds to 100%.
+type shares struct {
+	sum  float64
+	rows int
+	last int // the line of the last row
+	nan  bool
+}
+
+func (s *shares) add(pct float64, line int) {
+	s.sum += pct
+	s.rows++
+	s.last = line
+	s.nan = s.nan || math.IsNaN(pct)
+}
+
+// check refuses a table at the end of the input whose shares (each
+// rounded by up to half a unit, half) sum to less than 100%: rows were
+// lost at its end, a cut at a line end that no row shows.
+func (s *shares) check(t *Table, col string, half float64) error {
+	if !t.AtEnd() || s.rows == 0 || s.nan || s.sum >= 100-half*float64(s.rows)-0.1 {
+		return nil
+	}
+	return t.Errorf(s.last, "the table's %s column sums to %.2f%%, not 100%%: its last rows are missing (an export cut short, or still being written?)", col, s.sum)
 }
 
 // nsysColumn splits an nsys header name into its name and the unit in

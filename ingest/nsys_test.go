@@ -83,7 +83,7 @@ const (
 		"1134711990,661398,123,,,,,,,,,,4.194,6337.593,Pinned,Device,NVIDIA RTX 5000 Ada Generation Laptop GPU (0),1,,13,[CUDA memcpy Host-to-Device]\n" +
 		"9961685,2707098,67,1,1,2304,128,1,1,160,0.000,0.025,,,,,GPU,1,,7,kernel_cutlass_kernel_example_1\n"
 	nsysKernSum2021 = "Time(%),Total Time (ns),Instances,Average,Minimum,Maximum,Name\n" +
-		"60.1,1000,4,250.0,200,300,\"k<int, float>(int)\"\n"
+		"100.0,1000,4,250.0,200,300,\"k<int, float>(int)\"\n"
 )
 
 func TestNsysVariants(t *testing.T) {

@@ -67,6 +67,8 @@ func (nvprofSummary) Parse(t *Table) error {
 	typ, calls, name := c.Get("Type"), c.Get("Calls"), c.Get("Name")
 	apiTable := typ < 0 && strings.HasPrefix(t.Marker, "API calls")
 	rows := 0
+	// The GPU activities' shares and the API calls' each sum to 100%.
+	var gpu, apis shares
 	for t.Next() {
 		r := t.Row()
 		rows++
@@ -89,6 +91,11 @@ func (nvprofSummary) Parse(t *Table) error {
 			if v[i], err = col.at(t, r); err != nil {
 				return err
 			}
+		}
+		if api {
+			apis.add(v[0], r.Line)
+		} else {
+			gpu.add(v[0], r.Line)
 		}
 		n, ok, err := countAt(t, r, calls, "Calls")
 		if err != nil {
@@ -127,6 +134,14 @@ func (nvprofSummary) Parse(t *Table) error {
 				return err
 			}
 		}
+	}
+	// Only the section at the end of the input can have lost rows.
+	last := &gpu
+	if apis.last > gpu.last {
+		last = &apis
+	}
+	if err := last.check(t, "Time(%)", 0.005); err != nil {
+		return err
 	}
 	return t.finish(rows, format, "a header and units row")
 }
