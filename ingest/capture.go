@@ -55,10 +55,11 @@ type pageHead struct {
 func (h pageHead) same(o pageHead) bool {
 	a, b := h.k, o.k
 	return a != nil && b != nil && a.PID == b.PID && a.Process == b.Process && a.Host == b.Host &&
-		a.ID == b.ID && sameFunction(a.Name, b.Name)
+		a.ID == b.ID && sameFunction(a.DisplayName(), b.DisplayName())
 }
 
-// sameFunction reports whether two pages name one function, whatever
+// sameFunction reports whether two pages name one function (as the
+// kernels' DisplayName gives it: demangled within the reader's bounds), whatever
 // --print-kernel-base each was exported with, and with --nvtx-rename-kernels
 // ("range/function": no C++ name holds a slash).
 func sameFunction(a, b string) bool {
@@ -179,7 +180,7 @@ func Captures(files []*File, opt Options) ([]Capture, error) {
 // first launch taken in different processes or on different hosts.
 func otherCapture(a, b pageHead) error {
 	x, y := a.k, b.k
-	if x == nil || y == nil || a.format == b.format || x.Process != y.Process || x.ID != y.ID || !sameFunction(x.Name, y.Name) {
+	if x == nil || y == nil || a.format == b.format || x.Process != y.Process || x.ID != y.ID || !sameFunction(x.DisplayName(), y.DisplayName()) {
 		return nil
 	}
 	what := fmt.Sprintf("process ID %s here, %s there", y.PID, x.PID)
@@ -361,7 +362,7 @@ func launchDiffers(a, b *profan.Kernel) string {
 	switch {
 	case a.ID != b.ID:
 		return fmt.Sprintf("launch ID (%s here, %s there)", b.ID, a.ID)
-	case !sameFunction(a.Name, b.Name):
+	case !sameFunction(a.DisplayName(), b.DisplayName()):
 		return fmt.Sprintf("kernel (%s there)", shorten(a.Name, 60))
 	case a.PID != b.PID || a.Process != b.Process:
 		return fmt.Sprintf("process (%s %s here, %s %s there)", b.Process, b.PID, a.Process, a.PID)
