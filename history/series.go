@@ -151,8 +151,11 @@ type Source interface {
 // Spreads returns, for each noisy metric and each of the named kernels, the
 // run-to-run spread of its stored series (as trend computes it): the noise
 // that single launches are tested against.
-func Spreads(ctx context.Context, db Source, kernels []string, metricNames []string) (map[string]map[string]stats.Spread, error) {
-	ss, err := NoisySeries(ctx, db, kernels, metricNames)
+//
+// labels, when given, keep the runs having them: the history of one
+// workload's runs, where runs of other programs share kernel names.
+func Spreads(ctx context.Context, db Source, kernels []string, metricNames []string, labels map[string]string) (map[string]map[string]stats.Spread, error) {
+	ss, err := NoisySeries(ctx, db, kernels, metricNames, labels)
 	if err != nil {
 		return nil, err
 	}
@@ -194,8 +197,9 @@ func (s *Series) Step(a, b int64) (gate.Comparison, bool) {
 }
 
 // NoisySeries returns, for each noisy metric and each of the named
-// kernels, its stored series with its change points, as trend builds it.
-func NoisySeries(ctx context.Context, db Source, kernels []string, metricNames []string) (map[string]map[string]*Series, error) {
+// kernels, its stored series with its change points, as trend builds it,
+// over the runs having labels (all runs when nil).
+func NoisySeries(ctx context.Context, db Source, kernels []string, metricNames []string, labels map[string]string) (map[string]map[string]*Series, error) {
 	out := map[string]map[string]*Series{}
 	if len(kernels) == 0 {
 		return out, nil
@@ -209,7 +213,7 @@ func NoisySeries(ctx context.Context, db Source, kernels []string, metricNames [
 		if !metrics.Noisy(m) {
 			continue
 		}
-		pts, err := db.Trend(ctx, store.TrendQuery{Kernel: re, Metric: m})
+		pts, err := db.Trend(ctx, store.TrendQuery{Kernel: re, Metric: m, Labels: labels})
 		if err != nil {
 			return nil, err
 		}

@@ -184,7 +184,7 @@ func diffRun(opts *DiffOptions) error {
 		for i, d := range metrics.Defs {
 			defNames[i] = d.Name
 		}
-		series, err := history.NoisySeries(bg, db, names, defNames)
+		series, err := history.NoisySeries(bg, db, names, defNames, nil)
 		if err != nil {
 			return err
 		}

@@ -320,7 +320,11 @@ func gateRun(opts *GateOptions) error {
 				names = append(names, g.Name)
 			}
 			var err error
-			if pol.History, err = history.Spreads(bg, db, names, gate.Watched); err != nil {
+			// The run-to-run history of the runs --baseline selects from
+			// (labelled branch=main,workload=app): other programs' runs
+			// share kernel names, never their spread.
+			labels, _ := runLabels("--baseline", strings.TrimSpace(opts.Baseline))
+			if pol.History, err = history.Spreads(bg, db, names, gate.Watched, labels); err != nil {
 				return err
 			}
 		}
