@@ -185,6 +185,13 @@ func ConditionValue(metric, value string) (float64, error) {
 	if err := q.NonNegative(); err != nil {
 		return 0, err
 	}
+	if IsTimelineMetric(metric) {
+		v, err := q.In("", true)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v", metric, err)
+		}
+		return v, nil
+	}
 	d, ok := metrics.ByName(metric)
 	if !ok {
 		// A raw metric: stored in base units, its unit unknown here.
@@ -246,6 +253,9 @@ type Policy struct {
 	// spread of the kernel's stored series: the noise single launches are
 	// tested against.
 	History map[string]map[string]stats.Spread
+	// BaseTimeline is the baseline run's timeline, when it has one: the
+	// runs' GPU busy share is held to it (an idle regression).
+	BaseTimeline *analysis.Timeline
 }
 
 // DefaultMinShare is --min-share's default: 0.5% of the capture.
@@ -256,7 +266,9 @@ const DefaultMinShare = 0.005
 func (p Policy) Kept(baseline bool) []string {
 	var out []string
 	for _, c := range p.Conditions {
-		out = append(out, c.Metric)
+		if !IsTimelineMetric(c.Metric) {
+			out = append(out, c.Metric)
+		}
 	}
 	if baseline {
 		out = append(out, Watched...)
@@ -269,6 +281,9 @@ func (p Policy) Kept(baseline bool) []string {
 type MissingMetricError struct{ Condition Condition }
 
 func (e *MissingMetricError) Error() string {
+	if IsTimelineMetric(e.Condition.Metric) {
+		return fmt.Sprintf("--require %q: no run given has a timeline (a trace with start times: a PyTorch profiler trace, nsys cuda_gpu_trace, nvprof --print-gpu-trace), so nothing would be checked", e.Condition.Text)
+	}
 	return fmt.Sprintf("--require %q: no kernel has metric %s, so nothing would be checked", e.Condition.Text, e.Condition.Metric)
 }
 
@@ -289,7 +304,11 @@ func (e *UnknownMetricError) Error() string { return "unknown metric " + strconv
 func Evaluate(p Policy, cur *Collector, runs []*analysis.RunVerdict, base *Collector) (*Result, error) {
 	var checks []Check
 	for _, c := range p.Conditions {
-		cs, err := requireChecks(c, cur, p.SkipMissing)
+		check := requireChecks
+		if IsTimelineMetric(c.Metric) {
+			check = func(c Condition, _ *Collector, skip bool) ([]Check, error) { return timelineChecks(c, runs, skip) }
+		}
+		cs, err := check(c, cur, p.SkipMissing)
 		if err != nil {
 			return nil, err
 		}
@@ -299,6 +318,9 @@ func Evaluate(p Policy, cur *Collector, runs []*analysis.RunVerdict, base *Colle
 	if base != nil && !math.IsNaN(p.MaxRegression) {
 		checks = append(checks, missingChecks(base, cur, p.AllowMissing)...)
 		checks = append(checks, regressionChecks(base, cur, p)...)
+		if p.BaseTimeline != nil {
+			checks = append(checks, idleRegressions(p.BaseTimeline, runs, p.MaxRegression)...)
+		}
 	}
 	r := &Result{Checks: checks}
 	for _, c := range checks {

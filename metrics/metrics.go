@@ -410,7 +410,7 @@ func Noisy(name string) bool {
 		return d.Noisy
 	}
 	m := strings.ToLower(name)
-	for _, s := range []string{"duration", "time", "throughput", "per_second", "pct_of_peak", "peak_pct", "utilization", "achieved_occupancy", "warps_active", "sm_efficiency", "frequency", "cycles", "ipc"} {
+	for _, s := range []string{"duration", "time", "throughput", "per_second", "pct_of_peak", "peak_pct", "utilization", "achieved_occupancy", "warps_active", "sm_efficiency", "frequency", "cycles", "ipc", "gpu_busy", "idle"} {
 		if strings.Contains(m, s) {
 			return true
 		}

@@ -422,7 +422,7 @@ func storedAlready(ctx context.Context, db *store.DB, path string, id int64, att
 }
 
 // addRunFindings stores the run-level part of the run's verdict (host
-// transfers), so that gate --run reads what analyze states.
+// transfers, the timeline), so that gate --run reads what analyze states.
 func addRunFindings(w *store.RunWriter, vs *analysis.Stream, run *profan.Run) error {
 	if run == nil {
 		return nil
@@ -433,6 +433,11 @@ func addRunFindings(w *store.RunWriter, vs *analysis.Stream, run *profan.Run) er
 		}
 		for _, f := range v.Findings {
 			if err := w.AddRunFinding(f); err != nil {
+				return err
+			}
+		}
+		if v.Timeline != nil {
+			if err := w.SetTimeline(v.Timeline); err != nil {
 				return err
 			}
 		}

@@ -318,3 +318,23 @@ func TestScopeUpFront(t *testing.T) {
 		})
 	}
 }
+
+// TestTimelineTrend: the GPU busy share of stored traces is a trend of its
+// own ("timeline"), without --kernel; gate --run reads a stored run's
+// timeline.
+func TestTimelineTrend(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "t.db")
+	for _, v := range []string{"decode_sync", "decode_graphs"} {
+		if _, errOut, code := run(t, "ingest", "--db", db, "--label", "v="+v, "../../fixtures/timeline/"+v+".json.gz"); code != ExitOK {
+			t.Fatalf("ingest %s: %s", v, errOut)
+		}
+	}
+	out, errOut, code := run(t, "trend", "--db", db, "--metric", "gpu_busy", "--format", "csv")
+	if code != ExitOK || !strings.Contains(out, "1,v=decode_sync,timeline,,0.0811") || !strings.Contains(out, "2,v=decode_graphs,timeline,,0.7598") {
+		t.Errorf("trend: exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, code = run(t, "gate", "--db", db, "--run", "1", "--require", "gpu_busy >= 50%")
+	if code != ExitFailed || !strings.Contains(out, "gpu_busy 8.1% of the wall span") {
+		t.Errorf("gate --run 1: exit %d\n%s", code, out)
+	}
+}

@@ -279,6 +279,11 @@ func gateRun(opts *GateOptions) error {
 			if err != nil {
 				return err
 			}
+			if f, ok, err := db.Timeline(bg, opts.Run); err != nil {
+				return err
+			} else if ok {
+				r.Timeline = f.Timeline()
+			}
 			runs = append(runs, r)
 		}
 		var b history.Baseline
@@ -307,6 +312,11 @@ func gateRun(opts *GateOptions) error {
 				return fmt.Errorf("--baseline: %w", err)
 			}
 			baseInfo = &gate.Baseline{Run: id, Labels: b.Run.Labels, Program: b.Program}
+			if f, ok, err := db.Timeline(bg, id); err != nil {
+				return err
+			} else if ok {
+				pol.BaseTimeline = f.Timeline()
+			}
 			say := fmt.Sprintf("baseline: run %d", id)
 			if cur := work.Workload(); opts.Run == 0 && b.Program != "" && cur.Program != "" && b.Program != cur.Program {
 				say += fmt.Sprintf(" (program %s; this capture's is %s)", b.Program, cur.Program)

@@ -3,7 +3,9 @@ package cli
 import (
 	"fmt"
 	"regexp"
+	"strings"
 
+	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/history"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/report"
@@ -54,8 +56,11 @@ level (history), or, while no two runs share a level, taken when over 5%
 }
 
 func trendRun(opts *TrendOptions) error {
+	if gate.IsTimelineMetric(opts.Metric) {
+		return trendTimeline(opts)
+	}
 	if opts.Kernel == "" || opts.Metric == "" {
-		return FlagErrorf("--kernel and --metric are required")
+		return FlagErrorf("--kernel and --metric are required (--kernel is not, for a timeline figure: %s)", strings.Join(gate.TimelineMetricNames(), ", "))
 	}
 	re, err := regexp.Compile(opts.Kernel)
 	if err != nil {
@@ -94,4 +99,60 @@ func trendRun(opts *TrendOptions) error {
 		return nil
 	}
 	return f.Trend(opts.IO.Out, t, report.Options{})
+}
+
+// trendTimeline is the trend of a figure of the runs' timelines (the GPU
+// busy share, an idle share): one series, "timeline", of the runs stored
+// with one.
+func trendTimeline(opts *TrendOptions) error {
+	labels, err := parseLabels(opts.Labels)
+	if err != nil {
+		return err
+	}
+	db, err := openDB(dbPath(opts.DB, opts.IO))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	runs, err := db.Runs(bg, store.RunFilter{Labels: labels})
+	if err != nil {
+		return err
+	}
+	tls, err := db.Timelines(bg)
+	if err != nil {
+		return err
+	}
+	byRun := map[int64]store.TimelineFigures{}
+	for _, f := range tls {
+		byRun[f.Run] = f
+	}
+	var pts []store.Point
+	for _, r := range runs {
+		f, ok := byRun[r.ID]
+		if !ok {
+			continue
+		}
+		pts = append(pts, store.Point{Run: r.ID, Labels: r.Labels, Created: r.Created, Kernel: "timeline", Value: timelineFigure(f, opts.Metric)})
+	}
+	f, ok := report.Lookup(opts.Format)
+	if !ok || f.Trend == nil {
+		return formatError(opts.Format, report.TrendFormats()...)
+	}
+	t := &history.Trend{Metric: opts.Metric, Unit: "ratio", Points: pts, Series: history.Build(pts, opts.Metric)}
+	if len(t.Series) == 0 && f == report.Text {
+		fmt.Fprintf(opts.IO.ErrOut, "no stored run has a timeline (ingest a trace: a PyTorch profiler trace, nsys cuda_gpu_trace, nvprof --print-gpu-trace)\n")
+		return nil
+	}
+	return f.Trend(opts.IO.Out, t, report.Options{})
+}
+
+// timelineFigure is a stored timeline's figure for a gate metric.
+func timelineFigure(f store.TimelineFigures, metric string) float64 {
+	switch metric {
+	case "gpu_busy":
+		return f.BusyShare
+	case "idle":
+		return 1 - f.BusyShare
+	}
+	return f.IdleShare(strings.TrimPrefix(metric, "idle_"))
 }
