@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/profan-dev/profan/analysis"
 )
 
 // TimelineFigures are the figures of a run's timeline the database keeps:
@@ -17,17 +16,8 @@ type TimelineFigures struct {
 	Span      float64
 	Busy      float64
 	BusyShare float64
-	Idle      map[string]float64 // seconds by cause (analysis.IdleCauses)
+	Idle      map[string]float64 // seconds by cause: launch, sync, copy, queued, leading, trailing, other
 	Launches  int
-}
-
-// FiguresOf are the figures of a timeline.
-func FiguresOf(tl *analysis.Timeline) TimelineFigures {
-	f := TimelineFigures{Device: tl.Device, Span: tl.Span, Busy: tl.Busy, BusyShare: tl.BusyShare, Idle: map[string]float64{}, Launches: tl.LaunchCount}
-	for _, i := range tl.Idle {
-		f.Idle[i.Cause] = i.Seconds
-	}
-	return f
 }
 
 // IdleShare is the share of the span idle for cause.
@@ -38,9 +28,12 @@ func (f TimelineFigures) IdleShare(cause string) float64 {
 	return f.Idle[cause] / f.Span
 }
 
+// Idle causes as stored, one column each (the analysis's names).
+var idleCauses = []string{"launch", "sync", "copy", "queued", "leading", "trailing", "other"}
+
 // SetTimeline writes a run's timeline with the run. After an error the
 // writer accepts nothing more.
-func (w *RunWriter) SetTimeline(tl *analysis.Timeline) error {
+func (w *RunWriter) SetTimeline(f TimelineFigures) error {
 	if w.err != nil {
 		return w.err
 	}
@@ -48,12 +41,10 @@ func (w *RunWriter) SetTimeline(tl *analysis.Timeline) error {
 		return errors.New("set timeline: run already committed or rolled back")
 	}
 	w.pipe.sync()
-	f := FiguresOf(tl)
 	_, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`INSERT INTO run_timelines (run_id, device, span, busy, busy_share,
 idle_launch, idle_sync, idle_copy, idle_queued, idle_leading, idle_trailing, idle_other, launches)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), w.id, f.Device, f.Span, f.Busy, f.BusyShare,
-		f.Idle[analysis.IdleLaunch], f.Idle[analysis.IdleSync], f.Idle[analysis.IdleCopy], f.Idle[analysis.IdleQueued],
-		f.Idle[analysis.IdleLeading], f.Idle[analysis.IdleTrailing], f.Idle[analysis.IdleOther], f.Launches)
+		f.Idle["launch"], f.Idle["sync"], f.Idle["copy"], f.Idle["queued"], f.Idle["leading"], f.Idle["trailing"], f.Idle["other"], f.Launches)
 	if err != nil {
 		w.err = fmt.Errorf("run timeline: %w", w.db.d.formatError(err))
 	}
@@ -64,15 +55,18 @@ const timelineColumns = `run_id, device, span, busy, busy_share, idle_launch, id
 
 func scanTimeline(rows interface{ Scan(...any) error }) (TimelineFigures, error) {
 	f := TimelineFigures{Idle: map[string]float64{}}
-	var l, s, c, q, lead, trail, o float64
-	if err := rows.Scan(&f.Run, &f.Device, &f.Span, &f.Busy, &f.BusyShare, &l, &s, &c, &q, &lead, &trail, &o, &f.Launches); err != nil {
+	idle := make([]float64, len(idleCauses))
+	dest := []any{&f.Run, &f.Device, &f.Span, &f.Busy, &f.BusyShare}
+	for i := range idle {
+		dest = append(dest, &idle[i])
+	}
+	if err := rows.Scan(append(dest, &f.Launches)...); err != nil {
 		return f, err
 	}
 	term(&f.Device)
-	for cause, v := range map[string]float64{analysis.IdleLaunch: l, analysis.IdleSync: s, analysis.IdleCopy: c, analysis.IdleQueued: q,
-		analysis.IdleLeading: lead, analysis.IdleTrailing: trail, analysis.IdleOther: o} {
+	for i, v := range idle {
 		if v > 0 {
-			f.Idle[cause] = v
+			f.Idle[idleCauses[i]] = v
 		}
 	}
 	return f, nil
@@ -106,14 +100,3 @@ func (db *DB) Timelines(ctx context.Context) ([]TimelineFigures, error) {
 	return out, rows.Err()
 }
 
-// Timeline is the stored figures as a timeline (its top-level figures
-// only: no devices, streams or calls).
-func (f TimelineFigures) Timeline() *analysis.Timeline {
-	tl := &analysis.Timeline{Device: f.Device, Span: f.Span, Busy: f.Busy, BusyShare: f.BusyShare, LaunchCount: f.Launches}
-	for _, cause := range analysis.IdleCauses {
-		if v := f.Idle[cause]; v > 0 {
-			tl.Idle = append(tl.Idle, analysis.Idle{Cause: cause, Seconds: v, Share: f.IdleShare(cause)})
-		}
-	}
-	return tl
-}

@@ -437,7 +437,7 @@ func addRunFindings(w *store.RunWriter, vs *analysis.Stream, run *profan.Run) er
 			}
 		}
 		if v.Timeline != nil {
-			if err := w.SetTimeline(v.Timeline); err != nil {
+			if err := w.SetTimeline(verdictdb.TimelineFigures(v.Timeline)); err != nil {
 				return err
 			}
 		}

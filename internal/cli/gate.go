@@ -19,6 +19,7 @@ import (
 	"github.com/profan-dev/profan/rules"
 	"github.com/profan-dev/profan/store"
 	"github.com/profan-dev/profan/units"
+	"github.com/profan-dev/profan/verdictdb"
 	"github.com/spf13/cobra"
 )
 
@@ -282,7 +283,7 @@ func gateRun(opts *GateOptions) error {
 			if f, ok, err := db.Timeline(bg, opts.Run); err != nil {
 				return err
 			} else if ok {
-				r.Timeline = f.Timeline()
+				r.Timeline = verdictdb.Timeline(f)
 			}
 			runs = append(runs, r)
 		}
@@ -315,7 +316,7 @@ func gateRun(opts *GateOptions) error {
 			if f, ok, err := db.Timeline(bg, id); err != nil {
 				return err
 			} else if ok {
-				pol.BaseTimeline = f.Timeline()
+				pol.BaseTimeline = verdictdb.Timeline(f)
 			}
 			say := fmt.Sprintf("baseline: run %d", id)
 			if cur := work.Workload(); opts.Run == 0 && b.Program != "" && cur.Program != "" && b.Program != cur.Program {
