@@ -479,3 +479,31 @@ func TestMangledNameBombs(t *testing.T) {
 		t.Errorf("no note on the name kept mangled: %v", run.Messages)
 	}
 }
+
+// TestMetricFloodInOneKernel gives one launch of a real details page, and
+// one kernel of a real nvprof metrics table, more distinct metric names
+// than a raw page's row may hold: each is refused at the row past the
+// bound, as a flood of kernel names is.
+func TestMetricFloodInOneKernel(t *testing.T) {
+	for _, c := range []struct {
+		path, metric string
+	}{
+		{"../fixtures/ncu/saxpy.metrics.details.csv", `"gpu__time_duration.sum"`},
+		{"testdata/nvprof/magus-gtx1080ti-matrixMul-metrics.csv", `"gld_throughput"`},
+	} {
+		in := ncuMustRead(t, c.path)
+		at := lineOf(t, in, c.metric)
+		lines := strings.SplitAfter(string(in), "\n")
+		row := lines[at-1]
+		var b strings.Builder
+		b.WriteString(strings.Join(lines[:at], ""))
+		for i := range maxKernelMetrics {
+			b.WriteString(strings.Replace(row, c.metric, `"m`+strconv.Itoa(i)+`"`, 1))
+		}
+		b.WriteString(strings.Join(lines[at:], ""))
+		_, err := Read(strings.NewReader(b.String()), "in.csv", Options{}, Sink{})
+		if err == nil || !strings.Contains(err.Error(), "more than 65536 distinct metrics in one kernel launch") {
+			t.Errorf("%s: got %v", c.path, err)
+		}
+	}
+}

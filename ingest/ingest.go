@@ -1188,6 +1188,22 @@ func (t *Table) Ordinal() string {
 // large model's trace a few thousand.
 const maxKernelNames = 1 << 13
 
+// maxKernelMetrics bounds the distinct metrics of one kernel as maxFields
+// bounds those of a raw page's row (one launch): a launch captured with
+// --set full has about 2,200; a flood of names in one kernel would grow its
+// analysis and every later read of its run without end.
+const maxKernelMetrics = maxFields
+
+// AddMetric adds m to k, refusing at line a kernel past maxKernelMetrics
+// distinct metrics.
+func (t *Table) AddMetric(k *profan.Kernel, m profan.Metric, line int) error {
+	k.AddMetric(m)
+	if len(k.Metrics) > maxKernelMetrics {
+		return t.Errorf(line, "more than %d distinct metrics in one kernel launch (not a profiler export?)", maxKernelMetrics)
+	}
+	return nil
+}
+
 // maxNames bounds the distinct names (kernels, metrics) a reader keeps a
 // table of; past it, strings are no longer shared.
 const maxNames = 1 << 16

@@ -172,7 +172,9 @@ func (ncuDetails) Parse(t *Table) error {
 		if err != nil {
 			return err
 		}
-		k.AddMetric(m)
+		if err := t.AddMetric(k, m, r.Line); err != nil {
+			return err
+		}
 		setKernelFromMetric(k, m)
 	}
 	if t.Err() != nil {

@@ -92,13 +92,17 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 		if err != nil {
 			return err
 		}
-		k.AddMetric(m)
+		if err := t.AddMetric(k, m, r.Line); err != nil {
+			return err
+		}
 		if totalCol >= 0 {
 			tm, err := nvprofAggregateMetric(t, r, mname+":total", section, totalCol, -1, -1)
 			if err != nil {
 				return err
 			}
-			k.AddMetric(tm)
+			if err := t.AddMetric(k, tm, r.Line); err != nil {
+				return err
+			}
 		}
 	}
 	if err := t.finish(rows, format, "a header"); err != nil {
