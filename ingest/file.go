@@ -207,8 +207,14 @@ func spool(r io.Reader, path string, opt Options) (*os.File, *profan.Run, error)
 		return nil, nil, err
 	}
 	os.Remove(tmp.Name())
-	in, _ := newInput(io.TeeReader(r, &textCheck{w: tmp, src: path}), path)
+	tc := &textCheck{w: tmp, src: path}
+	in, _ := newInput(io.TeeReader(r, tc), path)
 	run, err := in.Read(Options{Format: opt.Format}, Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }})
+	if tc.err != nil {
+		// The reader may take a failed read for the end of the input
+		// ("empty file"): the check says what the bytes are.
+		err = tc.err
+	}
 	if err == nil {
 		_, err = tmp.Seek(0, io.SeekStart)
 	}
@@ -262,6 +268,7 @@ type textCheck struct {
 	line    int   // 1-based number of the current line
 	lineLen int   // bytes of the current line so far
 	exempt  bool
+	err     error // the first refusal
 }
 
 func (c *textCheck) Write(p []byte) (int, error) {
@@ -281,11 +288,13 @@ func (c *textCheck) Write(p []byte) (int, error) {
 				seg = rest[:nl]
 			}
 			if bytes.IndexByte(seg, 0) >= 0 {
-				return 0, binaryError(c.src, c.line, "binary data (NUL byte): not a text export")
+				c.err = binaryError(c.src, c.line, "binary data (NUL byte): not a text export")
+				return 0, c.err
 			}
 			c.lineLen += len(seg)
 			if c.lineLen > maxLine {
-				return 0, &SyntaxError{File: c.src, Line: c.line, Msg: fmt.Sprintf("line longer than %d bytes (not a profiler export?)", maxLine)}
+				c.err = &SyntaxError{File: c.src, Line: c.line, Msg: fmt.Sprintf("line longer than %d bytes (not a profiler export?)", maxLine)}
+				return 0, c.err
 			}
 			if nl < 0 {
 				break

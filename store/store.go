@@ -92,7 +92,35 @@ func dialectOf(dsn string) (*dialect, error) {
 	if IsPostgres(dsn) {
 		return pgDialect, nil
 	}
+	if abs, err := filepath.Abs(dsn); err == nil && (strings.HasPrefix(abs, "/dev/") || strings.HasPrefix(abs, "/proc/")) {
+		// /dev/stdout is a regular file when the output is redirected to
+		// one: the database would be written into the command's output.
+		return nil, fmt.Errorf("database %s: a device or a process's file, not a database file: give the path of a database file", dsn)
+	}
+	if st, err := os.Stat(dsn); err == nil && !st.Mode().IsRegular() {
+		// /dev/stdout, a FIFO, a directory: SQLite cannot keep a database
+		// there (nor its -wal and -shm beside it), and writing would
+		// store nothing.
+		return nil, fmt.Errorf("database %s: not a regular file (%s): give the path of a database file", dsn, fileKind(st.Mode()))
+	}
 	return sqliteDialect, nil
+}
+
+// fileKind names what a file that is not regular is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file"
 }
 
 func open(dsn string) (*DB, error) {
@@ -281,6 +309,17 @@ func Display(dsn string) string {
 		return redactURL(dsn)
 	}
 	return dsn
+}
+
+// NotCreated reports whether dsn names a SQLite file that does not exist yet,
+// which Open would create: a caller with input still to check checks it
+// first, so that input it refuses leaves no empty database behind.
+func NotCreated(dsn string) bool {
+	if IsPostgres(dsn) {
+		return false
+	}
+	_, err := os.Stat(dsn)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // SchemaVersion returns the newest migration applied to the database.

@@ -88,8 +88,12 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 	}
 	runs := make([]*profan.Run, len(captures))
 	var digest0 func() (string, error)
+	// Into a database not made yet, the first capture is checked too: an
+	// export refused as it is stored would leave an empty database where
+	// there was none.
+	missing := store.NotCreated(dbPath)
 	for i, c := range captures {
-		if i == 0 && len(c.Pages) == 1 && !src.Any() {
+		if i == 0 && len(c.Pages) == 1 && !src.Any() && !missing {
 			// Its digest is computed beside the storing read.
 			f := c.Pages[0]
 			format := f.Format()

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -256,5 +257,35 @@ func TestConnectionStrings(t *testing.T) {
 	}
 	if files, _ := os.ReadDir(dir); len(files) > 0 {
 		t.Errorf("files made: %v", files)
+	}
+}
+
+// TestIngestWrites checks that a refused ingest leaves no database where
+// there was none, and that a database that is no regular file (standard
+// output, a pipe, a directory) is refused before anything is written.
+func TestIngestWrites(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "new.db")
+	bad := filepath.Join(dir, "cut.csv")
+	good := readFixture(t, fx+"copy.details.csv")
+	// A real export cut inside a quoted field of its last row.
+	os.WriteFile(bad, good[:len(good)-5], 0o644)
+	if _, errOut, code := run(t, "ingest", "--db", db, bad); code != ExitError {
+		t.Errorf("a cut export: exit %d, %s", code, errOut)
+	}
+	if left, _ := filepath.Glob(db + "*"); len(left) > 0 {
+		t.Errorf("a refused ingest left %v", left)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip(err)
+	}
+	for _, p := range []string{"/dev/stdout", "/dev/null", fifo, dir} {
+		for _, args := range [][]string{{"ingest", fx + "copy.details.csv"}, {"runs"}} {
+			_, errOut, code := run(t, append(args, "--db", p)...)
+			if code != ExitError || !strings.Contains(errOut, "give the path of a database file") {
+				t.Errorf("%v --db %s: exit %d, %q", args, p, code, errOut)
+			}
+		}
 	}
 }
