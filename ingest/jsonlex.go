@@ -311,12 +311,10 @@ func (l *jsonLex) hex4() (rune, bool) {
 // number reads a number (the next byte starts it) and returns its text,
 // valid until the window moves.
 func (l *jsonLex) number() ([]byte, error) {
-	start := l.pos
-	at := l.offset()
 	// A number is short: make sure the window holds 64 bytes of it.
 	for l.end-l.pos < 64 && l.fill(l.pos) {
 	}
-	start, at = l.pos, l.offset()
+	start, at := l.pos, l.offset()
 	i := l.pos
 	b := l.buf[:l.end]
 	if i < len(b) && b[i] == '-' {

@@ -330,9 +330,9 @@ func (r *torchReader) dimVal(what string, into []int64) ([]int64, error) {
 	for more && err == nil {
 		l.peek()
 		at := l.offset()
-		kind, text, err := l.scalar()
-		if err != nil {
-			return nil, err
+		kind, text, serr := l.scalar()
+		if serr != nil {
+			return nil, serr
 		}
 		v, perr := strconv.ParseInt(string(text), 10, 64)
 		if kind != '-' && (kind < '0' || kind > '9') || perr != nil {

@@ -218,6 +218,7 @@ func TestTorchTraceDamaged(t *testing.T) {
 		{"truncated between events", b[:kernelStart-3], kernelStart - 3, "truncated"},
 		{"cut before the end", b[:len(b)-4], len(b) - 4, "truncated"},
 		{"a time as a string", append(append(append([]byte(nil), b[:ts]...), `"x"`...), b[bytes.IndexByte(b[ts:], ',')+ts:]...), ts, "microseconds"},
+		{"a grid without a comma", bytes.Replace(b, []byte(`"grid": [`), []byte(`"grid": [7 `), 1), at(`"grid": [`) + len(`"grid": [7 `), "a comma"},
 		{"a grid of two", bytes.Replace(b, []byte(`"grid": [`), []byte(`"grid": [7, `), 1), -1, "dimensions"},
 		{"negative duration", bytes.Replace(b, []byte(`"dur": `), []byte(`"dur": -`), 1), firstEvent, "negative"},
 		{"a Chrome trace (array form)", append(append([]byte("["), b[firstEvent:kernelStart]...), []byte("{}]")...), 0, "array"},
