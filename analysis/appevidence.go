@@ -76,6 +76,17 @@ func (e *AppEvidence) Has(name string) bool {
 	return len(e.Kernels(name)) > 0
 }
 
+// Traced reports a capture read from the PyTorch profiler, which records
+// every op on the host and so lengthens the host's part of the step.
+func (e *AppEvidence) Traced() bool {
+	for _, r := range e.Runs {
+		if r.Tool == profan.ToolTorch {
+			return true
+		}
+	}
+	return false
+}
+
 // Kernels returns the groups of evidence set name, longest first.
 func (e *AppEvidence) Kernels(name string) []*Group {
 	e.index()
@@ -222,11 +233,6 @@ func halfGEMM(lower string) bool {
 // what its largest member moves) and the launches it removes.
 func (g *Group) Fusion() (saved float64, launches int) { return g.fuseSaved, g.fuseLaunches }
 
-// FusionForward is the part of Fusion's saved seconds from chains of a
-// forward pass (no launch of a backward one): in a training step the
-// fused kernel still writes what the backward pass reads of them.
-func (g *Group) FusionForward() float64 { return g.fuseForward }
-
 // Attention is the group's time in hand-written attention: the scale,
 // mask and softmax launches that read and write the T×T scores (scores)
 // and the products beside them (products), seconds.
@@ -336,15 +342,8 @@ func (t *appTrack) close() {
 		}
 		if sum > 0 {
 			saved := sum - longest
-			forward := true
-			for _, l := range t.chain {
-				forward = forward && !l.g.Backward()
-			}
 			for _, l := range t.chain {
 				l.g.fuseSaved += saved * l.d / sum
-				if forward {
-					l.g.fuseForward += saved * l.d / sum
-				}
 				l.g.fuseLaunches++
 			}
 			// One launch of the chain stays.

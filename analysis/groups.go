@@ -49,8 +49,8 @@ type Group struct {
 	findings map[string]*GroupFinding
 	// What the application evidence reads of the launch order (see
 	// Fusion and Attention).
-	fuseSaved, fuseForward, attnScores, attnProducts float64
-	fuseLaunches                                     int
+	fuseSaved, attnScores, attnProducts float64
+	fuseLaunches                        int
 }
 
 // Launch is one launch of a group, as a report lists it.

@@ -98,9 +98,11 @@ gains the bf16 tensor-core rate as under bf16 autocast. For inference the
 change is model.to(torch.bfloat16), not autocast, which casts the FP32
 weights again on every call.
 
-The gain is half of each memory-bound product's time beyond the capture's
-shortest launch (the bytes halved; a launch's start-up stays), and each other
-FP32 GEMM's time × (1 − the time left at the bf16 rate).`,
+The gain is half of each memory-bound product's time beyond its latency (the
+bytes halved; the latency stays): the shortest launch of the same kernel, the
+product with the fewest bytes, or the capture's shortest launch for a kernel
+launched once; and each other FP32 GEMM's time × (1 − the time left at the
+bf16 rate).`,
 	Before: `model = Model().cuda().eval()              # FP32 weights
 logits = model(tokens)`,
 	After: `model = Model().cuda().eval().to(torch.bfloat16)
@@ -129,13 +131,19 @@ logits = model(tokens)`,
 			p.InUse("already 16-bit weights: %d GEMM kernels run bf16 or fp16 (%s of the time)", len(half), pct(th/p.Total()))
 			return
 		}
-		// Half the bytes: half of what each launch takes beyond the
-		// capture's shortest launch, which no fewer bytes shorten.
+		// Half the bytes: half of what each launch takes beyond its
+		// latency, which no fewer bytes shorten: the shortest launch of
+		// the same kernel (the product with the fewest bytes), or of the
+		// capture for a kernel launched once.
 		bytes := map[*analysis.Group]float64{}
 		floor := p.Evidence().Floor()
 		for _, g := range mem {
-			if m := g.Mean(); m > 0 && floor == floor {
-				bytes[g] = 0.5 * math.Max(0, 1-floor/m)
+			lat := floor
+			if g.Launches > 1 && g.Min > lat {
+				lat = g.Min
+			}
+			if m := g.Mean(); m > 0 && lat == lat {
+				bytes[g] = 0.5 * math.Max(0, 1-lat/m)
 			}
 		}
 		saves := p.bf16Saves(bytes, rate, tf32)
@@ -152,7 +160,7 @@ logits = model(tokens)`,
 		p.Recommend(analysis.Recommendation{Message: strings.Join(parts, "; "),
 			Fix:    "model.to(torch.bfloat16) (or torch.float16): the weights are stored and read in 16 bits; int8 or int4 weight-only quantisation (torchao) quarters or eighths the bytes",
 			Groups: append(append(append([]*analysis.Group(nil), mem...), rate...), tf32...), Gain: gainOf(saves, p.Total()), Saves: saves,
-			Basis:    fmt.Sprintf("half the bytes of each memory-bound product (its time beyond the %.1f µs shortest launch); the bf16 tensor-core rate on the others", 1e6*floor),
+			Basis:    "half the bytes of each memory-bound product (its time beyond its kernel's shortest launch); the bf16 tensor-core rate on the others",
 			Replaces: []string{TF32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with torch.compile, a static cache and CUDA graphs"})
 	},
 }

@@ -20,15 +20,15 @@ from inductor already run, the rule says so and advises nothing.
 
 The gain is priced from launch order, chain by chain: a chain of two or more
 launches, fused, costs about its longest launch (the bytes its largest member
-moves and one launch), so it saves the rest of its time (in a training step, half of it for
-the forward pass's chains, whose fused kernels still write the activations the
-backward pass reads); the launches it removes are counted. cuDNN's NCHW training batch norm, which inductor
+moves and one launch), so it saves the rest of its time, in the forward and the backward pass alike
+(inductor's partitioner recomputes a pointwise chain in the backward pass
+rather than keep its intermediates); the launches it removes are counted. cuDNN's NCHW training batch norm, which inductor
 replaces with fused Triton reductions, saves what channels_last saves of it.`,
 	Before:   `y = F.gelu(x @ w1 + b1) * scale + residual   # four kernels after the GEMM`,
 	After:    `model = torch.compile(model)`,
 	Severity: profan.Info,
 	Requires: []string{"fusable|batchnorm-nchw"},
-	Optional: []string{"triton", "backward", "optimizer"},
+	Optional: []string{"triton"},
 	CheckApp: func(p *AppPass) {
 		if tr := p.Kernels("triton"); len(tr) > 0 {
 			p.InUse("already compiled: %d Triton kernels from inductor run (%s of the time)", len(tr), pct(timeOf(tr)/p.Total()))
@@ -37,14 +37,8 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 		fus, bn := p.Kernels("fusable"), p.Kernels("batchnorm-nchw")
 		saves := map[*analysis.Group]float64{}
 		saved, removed := 0.0, 0
-		training := p.Training()
 		for _, g := range fus {
 			s, n := g.Fusion()
-			if training {
-				// The forward chains still write what the backward
-				// pass reads: half their bytes stay.
-				s -= g.FusionForward() / 2
-			}
 			saved += s
 			removed += n
 			if g.Duration > 0 {

@@ -145,16 +145,25 @@ for x in batches:
         nxt = x.to("cuda", non_blocking=True)       # pinned x
     y = model(cur)`,
 	Severity: profan.Info,
-	Requires: []string{"timeline"},
+	Requires: []string{"timeline", "host-copies"},
 	CheckApp: func(p *AppPass) {
 		tl := p.Timeline()
+		// The exposed copies are the host transfers' at most (the
+		// timeline's copies include the device's own).
+		host := 0.0
+		for _, a := range p.HostCopies() {
+			if a.Duration == a.Duration {
+				host += a.Duration * float64(max(a.Invocations, 1))
+			}
+		}
+		exposed := math.Min(tl.CopyExposed, host)
 		compute := tl.Busy - tl.CopyExposed - tl.Overlap
-		hide := math.Min(tl.CopyExposed, compute)
+		hide := math.Min(exposed, compute)
 		if !(tl.Span > 0) || hide <= 0 || hide/tl.Span < 0.01 {
 			return
 		}
 		p.RecommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("%.2f ms of host copies run with no kernel beside them (%s of the step), beside %.2f ms of kernels", 1e3*tl.CopyExposed, pct(tl.CopyExposed/tl.Span), 1e3*compute),
+			Message:  fmt.Sprintf("%.2f ms of host copies run with no kernel beside them (%s of the step), beside %.2f ms of kernels", 1e3*exposed, pct(exposed/tl.Span), 1e3*compute),
 			Fix:      "issue the next batch's copy on a second stream from pinned memory while the current batch computes (torch.cuda.Stream, wait_stream), or DataLoader(pin_memory=True) with non_blocking copies",
 			Basis:    "the exposed copy time, as far as kernel time can hide it, over the span",
 			Composes: "after pinned-memory (a pageable copy cannot overlap)",

@@ -141,6 +141,9 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	if hl := tl.HostLaunch; hl.Calls > 0 && hl.Mean == hl.Mean {
 		msg += fmt.Sprintf(" (%.1f µs of host time per launch call, beside the framework's own)", 1e6*hl.Mean)
 	}
+	if p.Evidence().Traced() {
+		msg += "; a profiler that records every op slows the host, so the unprofiled step loses less: an upper bound"
+	}
 	p.RecommendWall(analysis.Recommendation{
 		Message:  msg,
 		Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
