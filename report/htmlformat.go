@@ -28,7 +28,8 @@ func (h *htmlWriter) Kernel(a *analysis.Kernel) error {
 	return nil
 }
 
-func (h *htmlWriter) End([]*profan.Run) error {
+func (h *htmlWriter) End(runs []*profan.Run) error {
+	h.timelines.feed(h.groups, runs)
 	for i, tl := range h.tls {
 		h.rep.Timelines = append(h.rep.Timelines, html.Timeline{Source: h.runs[i].Source, T: tl})
 	}

@@ -237,6 +237,7 @@ func (m *markdownWriter) writeFindings() {
 }
 
 func (m *markdownWriter) End(runs []*profan.Run) error {
+	m.timelines.feed(m.groups, runs)
 	for i, tl := range m.tls {
 		if len(m.tls) > 1 || len(runs) > 1 {
 			fmt.Fprintf(m.w, "**Timeline of %s**\n\n", mdEscape(m.runs[i].Source))
