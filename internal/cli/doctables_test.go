@@ -18,7 +18,7 @@ func RuleTable() string {
 			needs = "host transfers (nvprof gpu-trace, API summary)"
 		}
 		if r.CheckApp != nil {
-			needs = "a capture's kernels: " + needs
+			needs = "application: " + needs
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s |\n", r.ID, r.Severity, r.Title, needs)
 	}
