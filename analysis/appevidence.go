@@ -188,6 +188,8 @@ func (e *AppEvidence) index() {
 			add("attention-fused", g)
 		case i.Category == kernelname.CatCast:
 			add("casts", g)
+		case i.Family == "cublas.gemv" && halfGEMM(lower):
+			add("half-gemm", g)
 		case i.Family == "cublas.gemv":
 			add("gemv", g)
 		case i.Category == kernelname.CatTensorMath && (i.Kind == kernelname.GEMM || i.Kind == kernelname.Convolution):

@@ -108,8 +108,8 @@ logits = model(tokens)`,
 	After: `model = Model().cuda().eval().to(torch.bfloat16)
 logits = model(tokens)`,
 	Severity: profan.Info,
-	Requires: []string{"fp32-gemm|tf32-gemm|gemv"},
-	Optional: []string{"half-gemm", "backward", "optimizer", "compute_throughput_pct", "dram_utilization"},
+	Requires: []string{"fp32-gemm|tf32-gemm|gemv|half-gemm"},
+	Optional: []string{"backward", "optimizer", "compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {
 		if p.Training() {
 			return
