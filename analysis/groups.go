@@ -86,13 +86,16 @@ type GroupFinding struct {
 	Grid   profan.Dim3
 	saved  float64 // Σ gain × duration, seconds
 	best   float64
+	// fromRep is set when Finding is the representative launch's.
+	fromRep bool
 }
 
-// OtherLaunch says which launch the finding is from when its grid is not
-// the group's representative's ("" when it is, or unknown): a message
-// that counts blocks speaks of its own launch.
+// OtherLaunch says which launch the finding is from when it is not the
+// group's representative ("" when it is, or unknown): its message quotes
+// that launch's counters (its blocks, its speed of light), not those of the
+// header printed beside it.
 func (g *Group) OtherLaunch(f GroupFinding) string {
-	if g.Rep == nil || !f.Grid.Known() || f.Grid == g.Rep.K.Grid {
+	if g.Rep == nil || !f.Grid.Known() || f.Launch == g.Rep.K.ID {
 		return ""
 	}
 	return fmt.Sprintf("launch id %s, grid (%d,%d,%d)", f.Launch, f.Grid[0], f.Grid[1], f.Grid[2])
@@ -275,10 +278,14 @@ func (gr *Grouper) Add(a *Kernel) {
 			onLaunch[f.Rule] = score
 			gf.saved += score - prev
 		}
-		if score > gf.best || (score == gf.best && f.Severity > gf.Severity) {
-			gf.best = score
+		// The representative launch's finding is the group's whenever it
+		// reports the rule: its message then quotes the counters of the
+		// header and limiter printed beside it, one number per quantity.
+		if a == g.Rep || !gf.fromRep && (score > gf.best || (score == gf.best && f.Severity > gf.Severity)) {
+			gf.best = math.Max(gf.best, score)
 			gf.Finding = f
 			gf.Launch, gf.Grid = k.ID, k.Grid
+			gf.fromRep = a == g.Rep
 		}
 	}
 }

@@ -26,6 +26,8 @@ var (
 	groupHeadRE   = regexp.MustCompile(`^#\d+ `)
 	findingHeadRE = regexp.MustCompile(`^  (?:warning|info|error) +(\S+)  `)
 	ownGridRE     = regexp.MustCompile(`^\s*launch id \S+, grid \((\d+),(\d+),(\d+)\): `)
+	// ncu's speed-of-light figures as a limiter and its finding quote them.
+	solRE = regexp.MustCompile(`memory \d+% \([^)]*\), compute \d+% of peak`)
 	// A count of the kernel's global atomic operations.
 	atomicOpsRE = regexp.MustCompile(`(\d+) global (?:[\w-]+ )*?atomic operations`)
 	// A share of something the kernel has: no more than all of it.
@@ -82,10 +84,20 @@ func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel) {
 	}
 	tw.End(nil)
 	var grid int64 = -1
+	sol := "" // the speed-of-light figures the kernel's limiter line quotes
 	for i, line := range strings.Split(tb.String(), "\n") {
 		at := fmt.Sprintf("%s text line %d %q", name, i+1, strings.TrimSpace(line))
-		if strings.HasPrefix(line, "#") {
-			grid = -1
+		if strings.HasPrefix(line, "#") || (line != "" && !strings.HasPrefix(line, " ")) {
+			grid, sol = -1, ""
+		}
+		if m := solRE.FindString(line); m != "" && ownGridRE.FindString(line) == "" {
+			// One number per quantity: the findings beside a limiter
+			// quote its figures.
+			if strings.HasPrefix(strings.TrimSpace(line), "limiter:") {
+				sol = m
+			} else if sol != "" && m != sol {
+				t.Errorf("%s: %q beside the limiter's %q", at, m, sol)
+			}
 		}
 		if m := textGridRE.FindStringSubmatch(line); m != nil {
 			grid = 1
