@@ -507,3 +507,34 @@ func TestMetricFloodInOneKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestNCUTextOutput renders a real details page as ncu prints it without
+// --csv (the kernel line, each section's title and a table of its
+// metrics' names, units and values): it is refused with the command that
+// writes CSV.
+func TestNCUTextOutput(t *testing.T) {
+	page := ncuFixture(t, "saxpy.metrics.details.csv")
+	hdr := lineOf(t, page, `"ID","Process ID"`)
+	lines := strings.SplitAfter(string(page), "\n")
+	var b strings.Builder
+	b.WriteString(strings.Join(lines[:hdr-1], ""))
+	section := ""
+	for i, l := range lines[hdr:] {
+		f := strings.Split(strings.TrimSuffix(l, "\n"), `","`)
+		if len(f) < 15 {
+			continue
+		}
+		if i == 0 {
+			fmt.Fprintf(&b, "  %s %s x %s, Context %s, Stream %s, Device %s, CC %s\n", f[4], f[8], f[7], f[5], f[6], f[9], f[10])
+		}
+		if f[11] != section {
+			section = f[11]
+			fmt.Fprintf(&b, "    Section: %s\n    %-40s %12s %20s\n", section, "Metric Name", "Metric Unit", "Metric Value")
+		}
+		fmt.Fprintf(&b, "    %-40s %12s %20s\n", f[12], f[13], strings.TrimSuffix(f[14], `"`))
+	}
+	_, err := Read(strings.NewReader(b.String()), "in.txt", Options{}, Sink{})
+	if err == nil || !strings.Contains(err.Error(), "ncu text output, not CSV: rerun ncu with --csv") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -604,6 +604,12 @@ func noTableError(run *profan.Run, src string, lines, text int) error {
 		}
 	}
 	for _, m := range run.Messages {
+		t := strings.TrimSpace(m.Text)
+		if m.Level == profan.LevelOutput && !strings.Contains(t, ",") && (strings.HasPrefix(t, "Section: ") || strings.HasPrefix(t, "Metric Name ") && strings.HasSuffix(t, "Metric Value")) {
+			return &SyntaxError{File: src, Line: m.Line, Msg: "ncu text output, not CSV: rerun ncu with --csv (and --page details or --page raw), or export a report as CSV: ncu --import report.ncu-rep --csv --page details > report.details.csv"}
+		}
+	}
+	for _, m := range run.Messages {
 		if m.Level == profan.LevelWarning {
 			return &SyntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s wrote no table: %s", tool, m.Text)}
 		}

@@ -175,3 +175,38 @@ func TestRedact(t *testing.T) {
 		})
 	}
 }
+
+// TestInterruptedCreation checks that a database whose creation stopped
+// after its first migrations (a killed first ingest), holding no run, is
+// said to be empty, not an older profan's schema to migrate.
+func TestInterruptedCreation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "half.db")
+	sdb, err := sql.Open(sqliteDialect.driver, sqliteDSN(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first migration, as applyMigration commits it.
+	ms, err := sqliteDialect.migrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	half := &DB{db: sdb, d: sqliteDialect, Now: time.Now}
+	if err := half.applyMigration(context.Background(), ms[0]); err != nil {
+		t.Fatal(err)
+	}
+	sdb.Close()
+	_, err = OpenReadOnly(path)
+	if err == nil || !strings.Contains(err.Error(), "the database is empty, no run stored yet (its creation stopped at schema version 1 of") || strings.Contains(err.Error(), "profan migrate") {
+		t.Errorf("got %v", err)
+	}
+	// Ingesting completes it.
+	db, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = OpenReadOnly(path); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+}

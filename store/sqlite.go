@@ -112,3 +112,28 @@ func sqliteError(err error) error {
 	}
 	return err
 }
+
+// sqliteOpenError says why a SQLite file could not be read: only a file
+// SQLite finds no database in is "not a SQLite database"; a read-only or
+// unreadable file, a full disk and an I/O error are said as such.
+func sqliteOpenError(err error) error {
+	var se sqlite3.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch se.Code {
+	case sqlite3.ErrNotADB:
+		return fmt.Errorf("not a SQLite database profan can read (%v)", err)
+	case sqlite3.ErrCorrupt:
+		return fmt.Errorf("the database is corrupt (%v)", err)
+	case sqlite3.ErrFull:
+		return fmt.Errorf("the disk is full (%v)", err)
+	case sqlite3.ErrReadonly:
+		return fmt.Errorf("the database is read-only here (%v): give write access to it and its directory, or use a command that only reads", err)
+	case sqlite3.ErrPerm, sqlite3.ErrAuth, sqlite3.ErrCantOpen:
+		return fmt.Errorf("cannot open the database (%v): check that it and its directory may be read and written", err)
+	case sqlite3.ErrIoErr:
+		return fmt.Errorf("I/O error reading the database (%v): a full disk, a removed disk or a network file system?", err)
+	}
+	return err
+}

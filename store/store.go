@@ -62,6 +62,7 @@ const EnvDB = "PROFAN_DB"
 type DB struct {
 	db    *sql.DB
 	d     *dialect
+	name  string // the database as messages name it (Display)
 	keys  dictCache[metricKey]
 	texts dictCache[string]
 
@@ -137,7 +138,7 @@ func open(dsn string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 	}
-	db := &DB{db: sdb, d: d, Now: time.Now}
+	db := &DB{db: sdb, d: d, name: d.display(dsn), Now: time.Now}
 	if err := db.migrate(context.Background()); err != nil {
 		sdb.Close()
 		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
@@ -165,7 +166,7 @@ func refuseForeign(path string) error {
 func checkProfanSchema(ctx context.Context, sdb *sql.DB, path string) error {
 	rows, err := sdb.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`)
 	if err != nil {
-		return fmt.Errorf("opening %s: not a SQLite database profan can read (%v)", path, err)
+		return fmt.Errorf("opening %s: %w", path, sqliteOpenError(err))
 	}
 	defer rows.Close()
 	var names []string
@@ -241,7 +242,7 @@ func openReadOnly(dsn string) (*DB, error) {
 			return fail(err)
 		}
 	}
-	db := &DB{db: sdb, d: d, Now: time.Now}
+	db := &DB{db: sdb, d: d, name: d.display(dsn), Now: time.Now}
 	ms, err := d.migrations()
 	if err != nil {
 		return fail(err)
@@ -261,10 +262,26 @@ func openReadOnly(dsn string) (*DB, error) {
 			return fail(fmt.Errorf("opening %s: database has schema version %d, newer than this profan knows (%d)", d.display(dsn), v, last))
 		}
 	}
+	if !applied[last] && db.noRuns(ctx) {
+		// A first ingest or migrate killed while it created the
+		// database: no older profan made it.
+		return fail(fmt.Errorf("opening %s: the database is empty, no run stored yet (its creation stopped at schema version %d of %d): ingest a run first, which completes it", d.display(dsn), have, last))
+	}
 	if !applied[last] {
 		return fail(fmt.Errorf("opening %s: the database has schema version %d, this profan reads version %d: run `profan migrate --db %s` (read commands never migrate: older profans sharing the database would then refuse it)", d.display(dsn), have, last, d.display(dsn)))
 	}
 	return db, nil
+}
+
+// noRuns reports a database whose runs table is missing or empty.
+func (db *DB) noRuns(ctx context.Context) bool {
+	var n int
+	err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM runs LIMIT 1) AS x`).Scan(&n)
+	if err != nil {
+		msg := err.Error()
+		return strings.Contains(msg, "no such table") || strings.Contains(msg, "does not exist")
+	}
+	return n == 0
 }
 
 // immutable reports whether a read-only open of path may be immutable:

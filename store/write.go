@@ -157,13 +157,13 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 	// Check first without the write lock: re-ingesting is common, and
 	// must not wait for other writers.
 	if id, err := db.digestID(ctx, info.Digest); err != nil {
-		return nil, fmt.Errorf("begin run: %w", err)
+		return nil, fmt.Errorf("database %s: begin run: %w", db.name, err)
 	} else if id != 0 {
 		return nil, &DuplicateError{ID: id}
 	}
 	tx, err := db.db.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, fmt.Errorf("begin run: %w", db.d.formatError(err))
+		return nil, fmt.Errorf("database %s: begin run: %w", db.name, db.d.formatError(err))
 	}
 	w := &RunWriter{db: db, ctx: ctx, tx: tx, pending: info.DigestLater, verdict: info.Verdict}
 	if err := w.begin(info); err != nil {
@@ -174,7 +174,7 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 			dup.ID, _ = db.digestID(ctx, info.Digest)
 			return nil, dup
 		}
-		return nil, fmt.Errorf("begin run: %w", err)
+		return nil, fmt.Errorf("database %s: begin run: %w", db.name, err)
 	}
 	return w, nil
 }
@@ -321,7 +321,7 @@ func (w *RunWriter) AddKernel(rec KernelRecord) error {
 		}
 	}
 	if err := w.addKernel(rec); err != nil {
-		w.err = fmt.Errorf("add kernel %d: %w", w.n, w.db.d.formatError(err))
+		w.err = fmt.Errorf("database %s: add kernel %d: %w", w.db.name, w.n, w.db.d.formatError(err))
 		return w.err
 	}
 	w.n++
@@ -604,7 +604,7 @@ func (w *RunWriter) Commit() (int64, error) {
 			dup.ID, _ = w.db.digestID(w.ctx, w.digest)
 			return 0, dup
 		}
-		return 0, fmt.Errorf("commit run: %w", err)
+		return 0, fmt.Errorf("database %s: commit run: %w", w.db.name, err)
 	}
 	return w.id, nil
 }
