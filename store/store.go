@@ -265,7 +265,7 @@ func openReadOnly(dsn string) (*DB, error) {
 	if !applied[last] && db.noRuns(ctx) {
 		// A first ingest or migrate killed while it created the
 		// database: no older profan made it.
-		return fail(fmt.Errorf("opening %s: the database is empty, no run stored yet (its creation stopped at schema version %d of %d): ingest a run first, which completes it", d.display(dsn), have, last))
+		return fail(fmt.Errorf("opening %s: the database is empty, no run stored yet (schema version %d of %d: its creation stopped, or an older profan made it): ingest a run, or run `profan migrate --db %s`, to complete it", d.display(dsn), have, last, d.display(dsn)))
 	}
 	if !applied[last] {
 		return fail(fmt.Errorf("opening %s: the database has schema version %d, this profan reads version %d: run `profan migrate --db %s` (read commands never migrate: older profans sharing the database would then refuse it)", d.display(dsn), have, last, d.display(dsn)))
