@@ -79,9 +79,15 @@ func linesOf(a *analysis.Kernel, match func(op string) bool) []profan.Location {
 		n   float64
 	}
 	byLine := newPerLine(func(loc profan.Location) *cand { return &cand{loc: loc} })
+	callers := callerLines(a)
 	for _, s := range a.K.Source {
 		if s.SASS == "" || !match(opcode(s.SASS)) {
 			continue
+		}
+		if c, ok := callers[s.Address]; ok {
+			// Inlined from a toolkit header (atomicAdd on 64-bit
+			// integers): the user's line that called it.
+			s.File, s.Line = c.File, c.Line
 		}
 		n := instExecuted(s)
 		if n <= 0 {

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -131,4 +132,54 @@ func (p *perLine[T]) at(s profan.SourceRecord) *T {
 		p.order = append(p.order, e)
 	}
 	return e
+}
+
+// toolkitHeader reports whether a source file is one of the CUDA
+// toolkit's headers (device_atomic_functions.hpp, ...), whose inlined code
+// the source page files under the header's own lines.
+func toolkitHeader(file string) bool {
+	return strings.Contains(file, "/include/") && (strings.Contains(file, "/cuda") || strings.Contains(file, "/targets/"))
+}
+
+// callerLines maps the address of each instruction the source page files
+// under a toolkit header to the user's line it was inlined into: that of
+// the nearest instruction before it in program order from a user file (the
+// code that computed the atomic's address and value).
+func callerLines(a *analysis.Kernel) map[string]profan.Location {
+	type rec struct {
+		addr uint64
+		s    profan.SourceRecord
+	}
+	var rs []rec
+	header := false
+	for _, s := range a.K.Source {
+		if s.SASS == "" || s.Address == "" {
+			continue
+		}
+		v, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s.Address), "0x"), 16, 64)
+		if err != nil {
+			continue
+		}
+		rs = append(rs, rec{v, s})
+		header = header || toolkitHeader(s.File)
+	}
+	if !header {
+		return nil
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].addr < rs[j].addr })
+	out := map[string]profan.Location{}
+	var last *profan.SourceRecord
+	for i := range rs {
+		s := &rs[i].s
+		if !toolkitHeader(s.File) {
+			if s.Line > 0 {
+				last = s
+			}
+			continue
+		}
+		if last != nil {
+			out[s.Address] = profan.Location{File: last.File, Line: last.Line}
+		}
+	}
+	return out
 }
