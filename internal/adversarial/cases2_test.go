@@ -31,6 +31,7 @@ func allCases(t *testing.T) []*tcase {
 	cs = append(cs, dbCases(fs, base)...)
 	cs = append(cs, concurrencyCases(fs)...)
 	cs = append(cs, flagCases(fs, base)...)
+	cs = append(cs, captureCases(fs, base)...)
 	cs = append(cs, randomCases(fs, 550, base)...)
 	return cs
 }
