@@ -1,9 +1,12 @@
 package pipeline
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -242,4 +245,60 @@ func TestCancel(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFirstChangedWhileRead: the first export, stored as it is read with
+// its digest computed beside, rewritten in place during the ingest (one
+// value of its last launch, past what the reader holds in its buffer):
+// the digest beside is the old text's, the reader's the new one's, and
+// nothing of it is stored; had the digest beside read the new text too,
+// the run would have the new text's digest.
+func TestFirstChangedWhileRead(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "runs.db")
+	path := filepath.Join(dir, "export.csv")
+	before := gunzip(t, "../../fixtures/calib/calib.details.csv.gz") // 126 launches, 2 MB
+	i := bytes.LastIndex(before, []byte(`"Elapsed Cycles","cycle","`)) + len(`"Elapsed Cycles","cycle","`)
+	after := bytes.Clone(before)
+	after[i] = '1' + (after[i]-'0')%9 // another leading digit
+	os.WriteFile(path, before, 0o644)
+	_, err := Ingest(ctx, db, []string{path, fx + "transpose.details.csv"}, Options{checked: func() {
+		time.Sleep(200 * time.Millisecond) // the digest beside is done
+		os.WriteFile(path, after, 0o644)
+	}})
+	if err == nil {
+		// The digest beside was late and read the new text: the run
+		// holds it, under its digest.
+		os.WriteFile(path, after, 0o644)
+		var errOut strings.Builder
+		if _, err := Ingest(ctx, db, []string{path}, Options{ErrOut: &errOut}); err != nil || !strings.Contains(errOut.String(), "already stored as run 1") {
+			t.Errorf("the version stored, again: %v, %q", err, errOut.String())
+		}
+		return
+	}
+	if !strings.Contains(err.Error(), "changed while it was read") {
+		t.Fatal(err)
+	}
+	if _, serr := os.Stat(db); serr == nil && countRuns(t, db) != 0 {
+		t.Errorf("refused, yet %d runs stored", countRuns(t, db))
+	}
+}
+
+func gunzip(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
