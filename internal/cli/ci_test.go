@@ -598,3 +598,16 @@ func TestNamesAndCounts(t *testing.T) {
 		t.Errorf("report --label build=v9: exit %d, %s", code, errOut)
 	}
 }
+
+// A finding the baseline could not have had (its export lacked the rule's
+// counters: ncu's default sections against --set full) is no new finding.
+func TestGateNewFindingBaselineSkipped(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "g.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, "--label", "branch=main", fx+"transpose.details.csv"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := run(t, "gate", "--db", db, "--baseline", "branch=main", "-v", fx+"transpose.import.details.csv")
+	if code != ExitOK || !strings.Contains(out, "PASS transposeCoalesced(float *, const float *) [new-finding shared-bank-conflict] not gated: the baseline's export lacks the counters this rule reads") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
