@@ -615,10 +615,12 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 	return out
 }
 
-// skipped reports whether rule could not run on a for want of counters.
+// skipped reports whether rule could not run on a for want of counters
+// its export could have held (a.Missing): not a rule that ran, or found
+// nothing to read (a kernel without shared memory has no bank conflicts).
 func skipped(a *analysis.Kernel, rule string) bool {
-	for _, s := range a.Skipped {
-		if strings.HasPrefix(s, rule+":") {
+	for _, m := range a.Missing {
+		if m.Rule == rule {
 			return true
 		}
 	}
