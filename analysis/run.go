@@ -83,6 +83,8 @@ type RunVerdict struct {
 	// timeline (a trace with start times); nil otherwise.
 	Timeline *Timeline
 	tl       timelineBuilder
+	joins    []joinLaunch // what a join with another run needs of each launch
+	joinKeys map[string]string
 	// RemadeFrom is the version of the verdict maker that made the
 	// verdict a run database stored, when this one was made again from
 	// the stored counters because that maker was older; 0 otherwise.
@@ -96,6 +98,7 @@ func AnalyzeRun(run *profan.Run, opt Options) *RunVerdict {
 	for _, k := range run.Kernels {
 		v.Kernels = append(v.Kernels, Analyze(run, k, opt))
 		v.tl.kernel(k)
+		v.noteJoin(k)
 	}
 	v.Finish(opt)
 	return v
@@ -163,6 +166,7 @@ func (s *Stream) Kernel(run *profan.Run, k *profan.Kernel) *Kernel {
 	s.Suppressed += len(a.Suppressed)
 	v := s.run(run)
 	v.tl.kernel(k)
+	v.noteJoin(k)
 	if s.keep {
 		v.Kernels = append(v.Kernels, a)
 	}
@@ -180,7 +184,9 @@ func (s *Stream) Transient(run *profan.Run, k *profan.Kernel) *Kernel {
 	}
 	a := s.memo.analyze(run, k, &s.scratch)
 	s.Suppressed += len(a.Suppressed)
-	s.run(run).tl.kernel(k)
+	v := s.run(run)
+	v.tl.kernel(k)
+	v.noteJoin(k)
 	return a
 }
 

@@ -277,3 +277,35 @@ func TestTraceKernelVerdict(t *testing.T) {
 		t.Fatalf("recommendations %v, want bf16 autocast or TF32 first", got)
 	}
 }
+
+// TestTraceJoin: the training step's trace joined to its ncu export (two
+// processes of the same program, fixtures/check7): every launch pairs by
+// name and order, each with the same grid and block.
+func TestTraceJoin(t *testing.T) {
+	var vs []*analysis.RunVerdict
+	for _, f := range []string{"../fixtures/check7/train.default.json.gz", "../fixtures/check7/train.pair.default.csv.gz"} {
+		run, err := ingest.ReadFile(f, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, analysis.AnalyzeRun(run, analysis.Options{}))
+	}
+	js := analysis.Joins(vs)
+	if len(js) != 1 {
+		t.Fatalf("joins %+v", js)
+	}
+	j := js[0]
+	t.Logf("%+v", j)
+	if j.TraceLaunches != 1132 || j.ExportLaunch != 1132 || j.Matched != 1132 || j.SameShape != 1132 {
+		t.Errorf("join %+v: want all 1,132 launches matched, with the same grid and block", j)
+	}
+	for _, c := range [][2]string{
+		{"void at::native::(anonymous namespace)::cunn_SoftMaxBackward<4, float, float, float, at::native::(anonymous namespace)::LogSoftMaxBackwardEpilogue>(float*, float const*, float const*, long)", "cunn_SoftMaxBackward"},
+		{"void cutlass::Kernel2<cutlass_80_simt_sgemm_128x256_8x4_nt_align1>(cutlass_80_simt_sgemm_128x256_8x4_nt_align1::Params)", "Kernel2<cutlass_80_simt_sgemm_128x256_8x4_nt_align1>"},
+		{"sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"},
+	} {
+		if got := analysis.JoinKey(c[0]); got != c[1] {
+			t.Errorf("JoinKey(%.40q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}

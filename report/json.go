@@ -287,6 +287,14 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 		return err
 	}
 	j.w.Write(b)
+	if len(j.joins) > 0 {
+		jb, err := json.Marshal(toJSONJoins(j.joins))
+		if err != nil {
+			return err
+		}
+		j.w.WriteString(",\n\"joins\": ")
+		j.w.Write(jb)
+	}
 	units := map[string]string{}
 	for _, d := range metrics.Defs {
 		units[d.Name] = d.Unit

@@ -399,6 +399,9 @@ func (t *textWriter) End(runs []*profan.Run) error {
 		}
 		t.w.WriteString("\n")
 	}
+	for _, j := range t.joins {
+		fmt.Fprintf(t.w, "%s\n\n", JoinLine(j))
+	}
 	t.timelines.feed(t.groups, runs)
 	t.summary()
 	for _, r := range runs {

@@ -21,11 +21,13 @@ func SetVerdicts(w Writer, vs []*analysis.RunVerdict) {
 
 // timelines are the runs' timelines, in the order of their verdicts.
 type timelines struct {
-	runs []*profan.Run
-	tls  []*analysis.Timeline
+	runs  []*profan.Run
+	tls   []*analysis.Timeline
+	joins []analysis.Join
 }
 
 func (t *timelines) setVerdicts(vs []*analysis.RunVerdict) {
+	t.joins = analysis.Joins(vs)
 	for _, v := range vs {
 		if v.Timeline != nil {
 			t.runs = append(t.runs, v.Run)
@@ -215,4 +217,28 @@ func ToJSONTimeline(tl *analysis.Timeline) *JSONTimeline {
 		j.Devices = append(j.Devices, jd)
 	}
 	return j
+}
+
+// JoinLine says how a trace's kernels joined an ncu export's.
+func JoinLine(j analysis.Join) string {
+	return fmt.Sprintf("joined %s to %s: %d of %d trace launches matched %d ncu launches by name and order (%d with the same grid and block)",
+		j.Trace, j.Export, j.Matched, j.TraceLaunches, j.ExportLaunch, j.SameShape)
+}
+
+// JSONJoin is the JSON form of a join.
+type JSONJoin struct {
+	Trace         string `json:"trace"`
+	Export        string `json:"export"`
+	TraceLaunches int    `json:"trace_launches"`
+	ExportLaunch  int    `json:"export_launches"`
+	Matched       int    `json:"matched"`
+	SameShape     int    `json:"same_grid_and_block"`
+}
+
+func toJSONJoins(js []analysis.Join) []JSONJoin {
+	out := make([]JSONJoin, 0, len(js))
+	for _, j := range js {
+		out = append(out, JSONJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape})
+	}
+	return out
 }

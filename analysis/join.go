@@ -1,0 +1,132 @@
+package analysis
+
+import (
+	"cmp"
+	"hash/maphash"
+	"slices"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// Join is the kernels of a trace matched to those of a kernel export
+// (ncu) of the same program given with it: by name and order, the i-th
+// launch of a kernel in the trace with the i-th launch of that kernel in
+// the export. Names are compared by their base (the function's own name,
+// without namespaces, template arguments or parameters): Kineto's and
+// ncu's demanglers print the rest differently.
+type Join struct {
+	Trace, Export string // the runs' sources
+	TraceLaunches int
+	ExportLaunch  int
+	Matched       int // launches paired
+	SameShape     int // of them, with the same grid and block
+}
+
+// maxJoin bounds the launches a run keeps for a join.
+const maxJoin = 1 << 20
+
+type joinLaunch struct {
+	key   string
+	start float64
+	shape uint64
+}
+
+var shapeSeed = maphash.MakeSeed()
+
+// noteJoin keeps what a join needs of a launch.
+func (v *RunVerdict) noteJoin(k *profan.Kernel) {
+	if k.Invocations != 1 || len(v.joins) >= maxJoin {
+		return
+	}
+	if v.joinKeys == nil {
+		v.joinKeys = map[string]string{}
+	}
+	key, ok := v.joinKeys[k.Name]
+	if !ok {
+		key = JoinKey(k.DisplayName())
+		if len(v.joinKeys) < 1<<16 {
+			v.joinKeys[k.Name] = key
+		}
+	}
+	var h maphash.Hash
+	h.SetSeed(shapeSeed)
+	for _, d := range append(k.Grid[:], k.Block[:]...) {
+		h.WriteByte(byte(d))
+		h.WriteByte(byte(d >> 8))
+		h.WriteByte(byte(d >> 16))
+	}
+	v.joins = append(v.joins, joinLaunch{key: key, start: k.Start, shape: h.Sum64()})
+}
+
+// JoinKey is the base of a kernel's name: "void at::native::(anonymous
+// namespace)::cunn_SoftMaxBackward<4, float>(float*, long)" and "void
+// native::<unnamed>::cunn_SoftMaxBackward<4, float>(T2 *, long)" are both
+// cunn_SoftMaxBackward. A name whose base is a generic wrapper (cutlass's
+// Kernel2<Op>, device_kernel<Op>) keeps its first template argument's.
+func JoinKey(name string) string {
+	name = strings.TrimPrefix(strings.TrimSpace(name), "void ")
+	name = strings.NewReplacer("(anonymous namespace)::", "", "<unnamed>::", "").Replace(name)
+	cut := len(name)
+	if i := strings.IndexAny(name, "<("); i >= 0 {
+		cut = i
+	}
+	base := name[:cut]
+	if i := strings.LastIndex(base, "::"); i >= 0 {
+		base = base[i+2:]
+	}
+	if cut < len(name) && name[cut] == '<' && (base == "Kernel" || base == "Kernel2" || base == "device_kernel") {
+		arg := name[cut+1:]
+		if j := strings.IndexAny(arg, ",<>("); j >= 0 {
+			arg = arg[:j]
+		}
+		if i := strings.LastIndex(arg, "::"); i >= 0 {
+			arg = arg[i+2:]
+		}
+		base += "<" + strings.TrimSpace(arg) + ">"
+	}
+	return base
+}
+
+// Joins pairs each trace among vs (a run with a timeline) with each
+// kernel export (ncu) given with it.
+func Joins(vs []*RunVerdict) []Join {
+	var out []Join
+	for _, t := range vs {
+		if t.Timeline == nil || len(t.joins) == 0 {
+			continue
+		}
+		for _, e := range vs {
+			if e == t || e.Run.Tool != profan.ToolNCU || len(e.joins) == 0 {
+				continue
+			}
+			out = append(out, join(t, e))
+		}
+	}
+	return out
+}
+
+func join(t, e *RunVerdict) Join {
+	j := Join{Trace: t.Run.Source, Export: e.Run.Source, TraceLaunches: len(t.joins), ExportLaunch: len(e.joins)}
+	// The trace in time order (Kineto does not write it so); the export in
+	// its launch order.
+	tr := slices.Clone(t.joins)
+	slices.SortStableFunc(tr, func(x, y joinLaunch) int { return cmp.Compare(x.start, y.start) })
+	byKey := map[string][]joinLaunch{}
+	for _, l := range e.joins {
+		byKey[l.key] = append(byKey[l.key], l)
+	}
+	next := map[string]int{}
+	for _, l := range tr {
+		i := next[l.key]
+		if i >= len(byKey[l.key]) {
+			continue
+		}
+		next[l.key] = i + 1
+		j.Matched++
+		if byKey[l.key][i].shape == l.shape {
+			j.SameShape++
+		}
+	}
+	return j
+}
