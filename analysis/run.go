@@ -81,10 +81,11 @@ type RunVerdict struct {
 	Notes      []string
 	// Timeline is where the wall clock goes, for an export with a
 	// timeline (a trace with start times); nil otherwise.
-	Timeline *Timeline
-	tl       timelineBuilder
-	joins    []joinLaunch // what a join with another run needs of each launch
-	joinKeys map[string]string
+	Timeline  *Timeline
+	tl        timelineBuilder
+	joins     []joinLaunch // what a join with another run needs of each launch
+	joinKeys  map[string]uint32
+	joinNames []string
 	// RemadeFrom is the version of the verdict maker that made the
 	// verdict a run database stored, when this one was made again from
 	// the stored counters because that maker was older; 0 otherwise.
