@@ -19,6 +19,7 @@ const pytorchStep = "../../fixtures/pytorch/train.full.details.csv.gz"
 // table and fits in 250 lines, the FP32 GEMM groups carry
 // tensor-cores-unused, and no library kernel is told to change its source.
 func TestPyTorchSummary(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := run(t, "analyze", pytorchStep)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -112,6 +113,7 @@ func TestPyTorchSummary(t *testing.T) {
 // TestKernelFilter: --kernel vectorized_layer_norm keeps the forward
 // LayerNorm group alone (the backward kernel is layer_norm_grad_input_kernel_vectorized).
 func TestKernelFilter(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := run(t, "analyze", "--format", "json", "--kernel", "vectorized_layer_norm", pytorchStep)
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -135,6 +137,7 @@ func TestKernelFilter(t *testing.T) {
 
 // TestTop: --top 0 details every group, --top 2 two.
 func TestTop(t *testing.T) {
+	t.Parallel()
 	count := func(args ...string) int {
 		out, errOut, code := run(t, append([]string{"analyze"}, args...)...)
 		if code != ExitOK {
@@ -155,6 +158,7 @@ func TestTop(t *testing.T) {
 
 // TestHTMLReportSize: the HTML report of the training step stays small.
 func TestHTMLReportSize(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	outFile := filepath.Join(dir, "r.html")
 	if _, errOut, code := run(t, "report", pytorchStep, "--html", outFile); code != ExitOK {
@@ -195,6 +199,7 @@ func TestHTMLReportSize(t *testing.T) {
 // launch only with --launches. The 600,000-launch run
 // is done by hand: go run ./bench/tile -trace 600000 (docs/commands.md).
 func TestLongTrace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "trace.csv")
 	f, err := os.Create(in)
@@ -252,6 +257,7 @@ func TestLongTrace(t *testing.T) {
 
 // TestDiffKernel: diff --kernel compares only the kernels it matches.
 func TestDiffKernel(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "runs.db")
 	for _, f := range []string{fx + "transpose.import.details.csv", fx + "transpose.full.details.csv"} {
 		if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
@@ -284,6 +290,7 @@ func TestDiffKernel(t *testing.T) {
 // and a timeout cut short (backward, no optimizer); a whole step says
 // nothing.
 func TestScopeUpFront(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ file, note string }{
 		{"../../fixtures/pytorch2/inv.tf.nvtx-step.csv", "the capture holds optimizer kernels but no backward kernel"},
 		{"../../fixtures/check5/mbv2.full.raw.csv.gz", "the capture holds backward kernels but no optimizer kernel"},

@@ -27,6 +27,7 @@ func run(t *testing.T, args ...string) (string, string, ExitCode) {
 }
 
 func TestAnalyzeGolden(t *testing.T) {
+	t.Parallel()
 	in := []string{fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}
 	for _, format := range []string{"text", "json", "markdown"} {
 		out, errOut, code := run(t, append([]string{"analyze", "--device", "H200", "--format", format}, in...)...)
@@ -38,6 +39,7 @@ func TestAnalyzeGolden(t *testing.T) {
 }
 
 func TestAnalyzeJSONContract(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := run(t, "analyze", "--format", "json", fx+"transpose.import.details.csv", fx+"transpose.source.cuda-sass.csv")
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -97,6 +99,7 @@ func TestAnalyzeJSONContract(t *testing.T) {
 // coalesced floats: 313 requests, 313 L1 and 1,250 L2 transactions)
 // through the command.
 func TestModelSeed(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		elem, pattern string
 		req, l1, l2   float64
@@ -132,6 +135,7 @@ func TestModelSeed(t *testing.T) {
 }
 
 func TestExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	trunc := filepath.Join(dir, "trunc.csv")
 	b, _ := os.ReadFile(fx + "saxpy.details.csv")
@@ -192,6 +196,7 @@ func seriesOn(t *testing.T, db string) string {
 }
 
 func TestSeries(t *testing.T) {
+	t.Parallel()
 	for _, backend := range storetest.Backends {
 		t.Run(backend, func(t *testing.T) { testSeries(t, seriesOn(t, storetest.DSN(t, backend))) })
 	}
@@ -200,6 +205,7 @@ func TestSeries(t *testing.T) {
 // TestBackendsAgree runs the database commands on both backends and
 // requires identical output.
 func TestBackendsAgree(t *testing.T) {
+	t.Parallel()
 	dbs := map[string]string{}
 	for _, b := range storetest.Backends {
 		dbs[b] = seriesOn(t, storetest.DSN(t, b))
@@ -317,6 +323,7 @@ func countRuns(t *testing.T, db string) int {
 }
 
 func TestIngestBadInputLeavesDatabaseUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "runs.db")
 	if _, errOut, code := run(t, "ingest", "--db", db, fx+"saxpy.details.csv"); code != ExitOK {
@@ -351,6 +358,7 @@ func TestIngestBadInputLeavesDatabaseUnchanged(t *testing.T) {
 }
 
 func TestGateFormats(t *testing.T) {
+	t.Parallel()
 	in := []string{fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}
 	gate := func(format string) string {
 		out, errOut, code := run(t, append([]string{"gate", "--fail-on", "uncoalesced-global,shared-*", "--format", format}, in...)...)
@@ -398,6 +406,7 @@ func TestGateFormats(t *testing.T) {
 }
 
 func TestConfigSuppression(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "profan.toml")
 	os.WriteFile(cfg, []byte(`fail_on = ["uncoalesced-global"]
@@ -421,6 +430,7 @@ reason = "the naive transpose is the baseline of the tutorial"
 var _ = bytes.NewBuffer
 
 func TestReport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "r.html")
 	_, errOut, code := run(t, "report", "--device", "H200", "--html", out, fx+"transpose.import.details.csv", fx+"transpose.source.cuda-sass.csv")

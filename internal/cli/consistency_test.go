@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/profan-dev/profan/analysis"
@@ -64,45 +65,60 @@ func inputSets(t *testing.T) [][]string {
 // finding reported twice; (e) one gain per fix, the same in every format;
 // (f) no two lines contradict each other (checkContradictions).
 func TestConsistency(t *testing.T) {
+	t.Parallel()
 	st, err := loadSettings("all", []string{"all"}, "", "", false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for _, set := range inputSets(t) {
-		vs, err := verdictsFromFiles(set, st.Opt, nil)
-		if err != nil || len(vs) == 0 {
-			continue // error pages, truncated samples: the ingest tests hold those
+	// Each input set is checked on its own, beside the others.
+	var n atomic.Int64
+	t.Run("sets", func(t *testing.T) {
+		for _, set := range inputSets(t) {
+			t.Run(strings.Join(set, "+"), func(t *testing.T) {
+				t.Parallel()
+				if consistent(t, set, st) {
+					n.Add(1)
+				}
+			})
 		}
-		name := strings.Join(set, "+")
-		var all []*analysis.Kernel
-		for _, v := range vs {
-			all = append(all, v.Kernels...)
-		}
-		if len(all) == 0 && len(vs[0].Findings) == 0 {
-			continue
-		}
-		n++
-		for _, a := range all {
-			checkPatterns(t, name, a)
-			checkLimiter(t, name, a)
-			checkBounds(t, name, a)
-		}
-		checkRendered(t, name, all)
-		checkFixGains(t, name, all)
-		checkGroups(t, name, all)
-		checkContradictions(t, name, all)
-		// The commands read the input again, three times: on two shared
-		// cores, only the smaller exports (every importer and layout has
-		// some) go through them; the large ones are held by (a), (b), (d).
-		if size(set) <= 256<<10 || !testing.Short() && os.Getenv("PROFAN_CONSISTENCY_ALL") != "" {
-			checkCommands(t, name, set, vs)
-		}
+	})
+	t.Logf("%d input sets", n.Load())
+	if n.Load() < 40 {
+		t.Errorf("only %d input sets analysed, want every fixture and sample", n.Load())
 	}
-	t.Logf("%d input sets", n)
-	if n < 40 {
-		t.Errorf("only %d input sets analysed, want every fixture and sample", n)
+}
+
+// consistent runs the checks on one input set; false when the set gives
+// nothing to check.
+func consistent(t *testing.T, set []string, st *settings) bool {
+	vs, err := verdictsFromFiles(set, st.Opt, nil)
+	if err != nil || len(vs) == 0 {
+		return false // error pages, truncated samples: the ingest tests hold those
 	}
+	name := strings.Join(set, "+")
+	var all []*analysis.Kernel
+	for _, v := range vs {
+		all = append(all, v.Kernels...)
+	}
+	if len(all) == 0 && len(vs[0].Findings) == 0 {
+		return false
+	}
+	for _, a := range all {
+		checkPatterns(t, name, a)
+		checkLimiter(t, name, a)
+		checkBounds(t, name, a)
+	}
+	checkRendered(t, name, all)
+	checkFixGains(t, name, all)
+	checkGroups(t, name, all)
+	checkContradictions(t, name, all)
+	// The commands read the input again, three times: on two shared
+	// cores, only the smaller exports (every importer and layout has
+	// some) go through them; the large ones are held by (a), (b), (d).
+	if size(set) <= 256<<10 || !testing.Short() && os.Getenv("PROFAN_CONSISTENCY_ALL") != "" {
+		checkCommands(t, name, set, vs)
+	}
+	return true
 }
 
 func size(set []string) int64 {

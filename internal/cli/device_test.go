@@ -9,6 +9,7 @@ import (
 // TestDeviceNames: every GPU users run on is accepted by --device and
 // model --arch, by its short name.
 func TestDeviceNames(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"P100", "V100", "T4", "A10", "A10G", "A30", "A40", "A100", "A100 80GB PCIe",
 		"A100-SXM4-80GB", "L4", "L40", "L40S", "H100", "H100 PCIe", "H100 NVL", "H200", "B200", "GB200",
 		"RTX 2080 Ti", "RTX 3090", "RTX 4090", "RTX 5090", "Jetson Orin", "sm_86", "8.9",
@@ -30,6 +31,7 @@ func TestDeviceNames(t *testing.T) {
 // TestDeviceContradiction: a --device that the export contradicts is
 // refused with both named, unless --device-force.
 func TestDeviceContradiction(t *testing.T) {
+	t.Parallel()
 	const h100 = "../../fixtures/calib/calib.details.csv.gz" // cc 9.0, 132 SMs
 	_, errOut, code := run(t, "analyze", "--device", "NVIDIA A100-SXM4-80GB", h100)
 	if code != 2 || !strings.Contains(errOut, "the export 9.0, A100-SXM4-80GB 8.0") || !strings.Contains(errOut, "the export 132, A100-SXM4-80GB 108") {
@@ -50,6 +52,7 @@ func TestDeviceContradiction(t *testing.T) {
 // contradicting --device as analyze and gate do, through the same check;
 // ingest stores nothing.
 func TestDeviceContradictionEveryCommand(t *testing.T) {
+	t.Parallel()
 	const h100 = "../../fixtures/calib/calib.details.csv.gz"
 	dir := t.TempDir()
 	db := filepath.Join(dir, "runs.db")

@@ -11,6 +11,7 @@ import (
 // TestDiffSides: each side of a diff is an export or a stored run chosen by
 // ID, latest or labels, and --baseline/--run say the same as gate.
 func TestDiffSides(t *testing.T) {
+	t.Parallel()
 	db := series(t)
 	for _, tt := range []struct {
 		name string
@@ -43,6 +44,7 @@ func TestDiffSides(t *testing.T) {
 // is not "better" (v2 → v3 of the series: the L1 hit rate goes from 0 to
 // 72% inside a 7.8× regression), and metrics only one side has are listed.
 func TestDiffVerdicts(t *testing.T) {
+	t.Parallel()
 	db := series(t)
 	out, errOut, code := run(t, "diff", "--db", db, "--format", "json", "3", "4")
 	if code != ExitOK {
@@ -83,6 +85,7 @@ func TestDiffVerdicts(t *testing.T) {
 // consecutive runs gets the verdict, p-value and test trend states for it;
 // a test of the two runs alone once gave other p-values.
 func TestDiffAgreesWithTrend(t *testing.T) {
+	t.Parallel()
 	db := series6(t)
 	out, _, code := run(t, "trend", "--db", db, "-k", "transpose", "-m", "duration", "--format", "json")
 	if code != ExitOK {

@@ -17,6 +17,7 @@ import (
 // docs/gate.schema.json, on gates that have every kind of check and both
 // kinds of baseline, and checks that a regression carries its numbers.
 func TestGateJSONSchema(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../docs/gate.schema.json")
 	if err != nil {
 		t.Fatal(err)

@@ -31,6 +31,7 @@ func gateFails(out string) map[string]int {
 // application error stops the gate; findings gate only on kernel groups
 // above --min-share; each check is made once per kernel group.
 func TestGateSemantics(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cfg := func(name, body string) string {
 		p := filepath.Join(dir, name)
@@ -137,6 +138,7 @@ func TestGateSemantics(t *testing.T) {
 // TestChecksExclusionFirst: --checks -small-grid is every rule but
 // small-grid; it once turned every rule off without a word.
 func TestChecksExclusionFirst(t *testing.T) {
+	t.Parallel()
 	all, _, _ := run(t, "analyze", "--format", "json", pytorchStep)
 	less, errOut, code := run(t, "analyze", "--format", "json", "--checks", "-small-grid", pytorchStep)
 	if code != ExitOK {
@@ -160,6 +162,7 @@ func TestChecksExclusionFirst(t *testing.T) {
 // case per condition and group, far under 1 MB, and a heap far under 100
 // MB (it was 145-325 MB of JUnit and about 2 GB per launch).
 func TestGateLongTrace(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("writes a 97 MB trace")
 	}

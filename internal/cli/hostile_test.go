@@ -12,6 +12,7 @@ import (
 // hostile command lines: each is refused with exit 2 and a message saying
 // why, or, for the escapes, shows no raw control character.
 func TestHostileCommandLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "h.db")
 	if _, errOut, code := run(t, "ingest", "--db", db, fx+"copy.details.csv"); code != ExitOK {
@@ -58,6 +59,7 @@ func TestHostileCommandLines(t *testing.T) {
 // database reach no output raw, whoever wrote them: escapes and bidi
 // controls are shown as exports' strings are, a newline forges no line.
 func TestStoredStringsEscaped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "e.db")
 	evil := "x\x1b]0;pwned\x07y\u202ez\nRUN 99 forged"
@@ -94,6 +96,7 @@ func TestStoredStringsEscaped(t *testing.T) {
 // TestMarkdownNoLiveLinks checks that a kernel name cannot make a link,
 // an image or HTML in --format markdown.
 func TestMarkdownNoLiveLinks(t *testing.T) {
+	t.Parallel()
 	in := filepath.Join(t.TempDir(), "link.csv")
 	os.WriteFile(in, []byte(strings.ReplaceAll(string(readFixture(t, fx+"copy.details.csv")), "offsetCopy", "[l](javascript:alert(1))![i](https://x.example/a.png)<b>www.x.example</b>")), 0o644)
 	out, errOut, code := run(t, "analyze", "--format", "markdown", in)
@@ -113,6 +116,7 @@ func TestMarkdownNoLiveLinks(t *testing.T) {
 // TestReadCommandsNeverMigrate checks that runs refuses an older schema
 // with what to run, and that profan migrate makes a database.
 func TestReadCommandsNeverMigrate(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "old.db")
 	if _, errOut, code := run(t, "ingest", "--db", db, fx+"copy.details.csv"); code != ExitOK {
 		t.Fatal(errOut)

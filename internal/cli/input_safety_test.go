@@ -58,6 +58,7 @@ func readFixture(t *testing.T, path string) []byte {
 // TestAnalyzePipe pins the pipe case: an export read from a
 // pipe is read once, whole (27 of 54 launches were read before).
 func TestAnalyzePipe(t *testing.T) {
+	t.Parallel()
 	two := append(readFixture(t, variants+"variants.details.csv.gz"), readFixture(t, variants+"inline.live.print-details-all.csv.gz")...)
 	out, errOut, code := run(t, "analyze", "--format", "json", "--launches", fifo(t, two))
 	if code != ExitOK {
@@ -83,6 +84,7 @@ func TestAnalyzePipe(t *testing.T) {
 
 // TestReportNeverOverwritesInputs pins the overwrite cases.
 func TestReportNeverOverwritesInputs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "copy.csv")
 	data := readFixture(t, fx+"copy.details.csv")
@@ -115,6 +117,7 @@ func TestReportNeverOverwritesInputs(t *testing.T) {
 
 // TestDatabaseOpening pins :memory: and the read-only commands' opening.
 func TestDatabaseOpening(t *testing.T) {
+	t.Parallel()
 	if _, errOut, code := run(t, "ingest", "--db", ":memory:", fx+"copy.details.csv"); code != ExitError || !strings.Contains(errOut, "in memory") {
 		t.Errorf("--db :memory:: exit %d, %s", code, errOut)
 	}
@@ -155,6 +158,7 @@ func TestDatabaseOpening(t *testing.T) {
 // TestEmptyAndUnparseableTables pins the header-only and unparseable-value
 // cases: exit 2 with file:line, nothing stored, no gate passing on nothing.
 func TestEmptyAndUnparseableTables(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	lines := strings.SplitAfter(string(readFixture(t, fx+"copy.details.csv")), "\n")
 	header := 0
@@ -213,6 +217,7 @@ func TestEmptyAndUnparseableTables(t *testing.T) {
 
 // TestModelBounds pins the numeric flag bounds of profan model.
 func TestModelBounds(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"--threads", "1000000000000", "--pattern", "sequential"},
 		{"--threads", "1000", "--pattern", "stride:9223372036854775807"},
@@ -229,6 +234,7 @@ func TestModelBounds(t *testing.T) {
 // kernel name with ANSI and OSC sequences and a bidi override reaches no
 // output raw (analyze, gate, runs, trend, report).
 func TestExportStringsEscaped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	evil := "offset\x1b[2J\x1b]0;pwned\x07Copy\u202e"
 	in := filepath.Join(dir, "evil.csv")
@@ -265,6 +271,7 @@ func TestExportStringsEscaped(t *testing.T) {
 
 // TestVerboseAccounting: -v says what was read and skipped of each export.
 func TestVerboseAccounting(t *testing.T) {
+	t.Parallel()
 	in := variants + "variants.details.print-details-all.csv.gz"
 	want := "34498 lines: 18 launches in 18 kernel records, 0 activities, 34425 data rows, 1 header lines; skipped 18 indented note"
 	for _, args := range [][]string{{"analyze", "-v", in}, {"gate", "-v", in, "--require", "duration < 1s"}, {"ingest", "-v", "--db", filepath.Join(t.TempDir(), "v.db"), in}} {

@@ -10,6 +10,7 @@ import (
 // commit=$(git rev-parse ...) gives outside a repository), and one said
 // again for a stored export is added to its run, said on stdout.
 func TestLabelValues(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "runs.db")
 	for _, tt := range []struct {
 		name   string

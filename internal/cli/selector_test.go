@@ -16,6 +16,7 @@ const nvprofReduce = "../../ingest/testdata/nvprof/magus-gtx1080ti-invalid-recor
 // TestGateRunFindings: gate runs the run-level rules as analyze does, so
 // pageable transfers fail a gate that fails on them.
 func TestGateRunFindings(t *testing.T) {
+	t.Parallel()
 	out, errOut, code := run(t, "gate", nsysPageable, "--fail-on", "pageable-memcpy")
 	if code != ExitFailed || !strings.Contains(out, "[run-finding pageable-memcpy] 31 host transfers use pageable memory") {
 		t.Errorf("gate --fail-on pageable-memcpy: exit %d, want 1 with the pageable transfers\n%s%s", code, out, errOut)
@@ -42,6 +43,7 @@ func TestGateRunFindings(t *testing.T) {
 
 // TestFailOnExclusion: one matcher applies "all,-latency-bound" left to right.
 func TestFailOnExclusion(t *testing.T) {
+	t.Parallel()
 	out, _, code := run(t, "gate", nvprofReduce, "--fail-on", "all", "--min-share", "0")
 	if code != ExitFailed || !strings.Contains(out, "FAIL") || !regexp.MustCompile(`FAIL .*\[finding latency-bound\]`).MatchString(out) {
 		t.Fatalf("--fail-on all: exit %d, want latency-bound failures\n%s", code, out)
@@ -55,6 +57,7 @@ func TestFailOnExclusion(t *testing.T) {
 // TestAnalyzeSuppressions: analyze --config applies [[suppress]] (IDs and
 // globs) and says how many findings it suppressed; gate agrees.
 func TestAnalyzeSuppressions(t *testing.T) {
+	t.Parallel()
 	cfg := filepath.Join(t.TempDir(), "profan.toml")
 	os.WriteFile(cfg, []byte("[[suppress]]\nrule = \"small-grid\"\nreason = \"start-up kernels\"\n\n[[suppress]]\nrule = \"*-memcpy\"\nreason = \"pinned in the next release\"\n"), 0o644)
 	all, _, _ := run(t, "analyze", "--format", "json", "--launches", nvprofReduce, nsysPageable)
@@ -97,6 +100,7 @@ func TestAnalyzeSuppressions(t *testing.T) {
 // TestStoredRunFindings: ingest stores the run-level part of the verdict,
 // so gate --run fails where gate on the file does.
 func TestStoredRunFindings(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "runs.db")
 	if _, errOut, code := run(t, "ingest", "--db", db, nsysPageable); code != ExitOK {
 		t.Fatalf("ingest: exit %d: %s", code, errOut)
@@ -110,6 +114,7 @@ func TestStoredRunFindings(t *testing.T) {
 // TestStoredVerdictAgrees: gate --run and report --db read the verdict
 // ingest stored, and state what gate and report state on the exports.
 func TestStoredVerdictAgrees(t *testing.T) {
+	t.Parallel()
 	in := []string{fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}
 	db := filepath.Join(t.TempDir(), "runs.db")
 	if _, errOut, code := run(t, append([]string{"ingest", "--db", db}, in...)...); code != ExitOK {

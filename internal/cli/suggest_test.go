@@ -8,6 +8,7 @@ import (
 )
 
 func TestClosest(t *testing.T) {
+	t.Parallel()
 	known := []string{"gld_efficiency", "gst_efficiency", "duration", "achieved_occupancy", "shared_efficiency"}
 	for in, want := range map[string]string{
 		"gld_effciency": "gld_efficiency", "gld_efficeincy": "gld_efficiency", "duraton": "duration",
@@ -22,6 +23,7 @@ func TestClosest(t *testing.T) {
 // Everyday mistakes exit 2 with what to do: a --kernel that matches
 // nothing, a profiler's binary report given for its CSV, a misspelt flag.
 func TestEverydayMistakes(t *testing.T) {
+	t.Parallel()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 // gap in the line, and each change is labelled with trend's own figure
 // and judged better or worse, in words and colour.
 func TestTrendChart(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "runs.db")
 	for i, f := range []string{"series_v0.runs5", "saxpy", "series_v1.runs5", "series_v2.runs5", "series_v3.runs5"} {

@@ -125,6 +125,7 @@ func checkStored(t *testing.T, db string, remade bool) {
 // are re-made on read (and said so, nothing written), and agree with the
 // exports analysed now; profan migrate then stores them, and the note goes.
 func TestPreviousReleaseDatabase(t *testing.T) {
+	t.Parallel()
 	db := storetest.Load(t, prevRelease)
 	// Read commands never migrate the schema: an ingest does.
 	if _, errOut, code := run(t, "gate", "--db", db, "--run", "1"); code != ExitError || !strings.Contains(errOut, "profan migrate") {
@@ -167,6 +168,7 @@ func fileSum(t *testing.T, path string) [32]byte {
 // TestCurrentDatabase is TestPreviousReleaseDatabase on a database this
 // build wrote: the verdicts are read as stored, with no note.
 func TestCurrentDatabase(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "runs.db")
 	for _, f := range prevRuns {
 		if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
