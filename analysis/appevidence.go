@@ -141,7 +141,6 @@ func (e *AppEvidence) index() {
 	}
 	e.indexed = true
 	e.sets = map[string][]*Group{}
-	add := func(name string, g *Group) { e.sets[name] = append(e.sets[name], g) }
 	tf32Conv := false
 	for _, g := range e.Groups {
 		if g.Info.Category == kernelname.CatTensorMath && g.Info.Kind == kernelname.Convolution && strings.Contains(strings.ToLower(g.Name), "tf32") {
@@ -150,72 +149,92 @@ func (e *AppEvidence) index() {
 	}
 	for _, g := range e.Groups {
 		e.Launches += g.Launches
-		i := g.Info
-		lower := strings.ToLower(g.Name)
-		add("all", g)
-		if g.Backward() {
-			add("backward", g)
-		}
-		if i.Category == kernelname.CatOptimizer {
-			add("optimizer", g)
-		}
-		if g.fuseSaved > 0 {
-			add("fusable", g)
-		}
-		if g.attnScores > 0 || g.attnProducts > 0 {
-			add("attention-eager", g)
-		}
-		switch {
-		case i.Family == kernelname.FamCuDNNLayout:
-			add("layout-conversion", g)
-		case i.Family == kernelname.FamCuDNNBatchNormCH:
-			add("batchnorm-nchw", g)
-			add("batchnorm-cudnn", g)
-		case i.Family == kernelname.FamCuDNNBatchNorm:
-			add("batchnorm-cudnn", g)
-			if strings.Contains(lower, "nhwc") {
-				add("channels-last", g)
-			}
-		case i.Library == kernelname.ATen && strings.Contains(lower, "_nhwc"):
-			add("channels-last", g)
-		case i.Family == kernelname.FamForeachOptimizer:
-			add("foreach-optimizer", g)
-		case i.Family == kernelname.FamFusedOptimizer:
-			add("fused-optimizer", g)
-		case i.Library == kernelname.Triton:
-			add("triton", g)
-		case i.Category == kernelname.CatAttention:
-			add("attention-fused", g)
-		case i.Category == kernelname.CatCast:
-			add("casts", g)
-		case i.Family == "cublas.gemv" && halfGEMM(lower):
-			add("half-gemm", g)
-		case i.Family == "cublas.gemv":
-			add("gemv", g)
-		case i.Category == kernelname.CatTensorMath && (i.Kind == kernelname.GEMM || i.Kind == kernelname.Convolution):
-			if strings.Contains(lower, "tf32") {
-				add("tf32-gemm", g)
-			} else if halfGEMM(lower) {
-				add("half-gemm", g)
-			}
-		case i.Category == kernelname.CatFP32Math && i.IsLibrary():
-			// cuDNN picks FFMA for some convolutions (three input
-			// channels) even with TF32 on: not the user's precision.
-			// Split-K reductions follow their GEMM; depthwise
-			// convolutions have no tensor-core path in any dtype.
-			if i.Kind == kernelname.Convolution && tf32Conv || i.Family == "cudnn.splitk-reduce" ||
-				i.Family == kernelname.FamCuDNNDepthwise || i.Family == kernelname.FamAtenDepthwise {
-				break
-			}
-			add("fp32-gemm", g)
-		}
-		if i.Library == kernelname.CUDNN && i.Kind == kernelname.Convolution {
-			add("convolution", g)
-		}
-		if i.Library == kernelname.ATen && strings.Contains(lower, "catarray") {
-			add("kv-cat", g)
+		for _, set := range setsOf(g, tf32Conv) {
+			e.sets[set] = append(e.sets[set], g)
 		}
 	}
+}
+
+// setsOf names the evidence sets g belongs to; tf32Conv says the capture
+// runs TF32 convolutions.
+func setsOf(g *Group, tf32Conv bool) []string {
+	i := g.Info
+	lower := strings.ToLower(g.Name)
+	sets := []string{"all"}
+	for _, c := range []struct {
+		set string
+		in  bool
+	}{
+		{"backward", g.Backward()},
+		{"optimizer", i.Category == kernelname.CatOptimizer},
+		{"fusable", g.fuseSaved > 0},
+		{"attention-eager", g.attnScores > 0 || g.attnProducts > 0},
+		{"convolution", i.Library == kernelname.CUDNN && i.Kind == kernelname.Convolution},
+		{"kv-cat", i.Library == kernelname.ATen && strings.Contains(lower, "catarray")},
+		{"batchnorm-cudnn", i.Family == kernelname.FamCuDNNBatchNorm || i.Family == kernelname.FamCuDNNBatchNormCH},
+		{"channels-last", i.Family == kernelname.FamCuDNNBatchNorm && strings.Contains(lower, "nhwc") || i.Library == kernelname.ATen && strings.Contains(lower, "_nhwc")},
+	} {
+		if c.in {
+			sets = append(sets, c.set)
+		}
+	}
+	if s := familySet(i, lower); s != "" {
+		return append(sets, s)
+	}
+	if s := precisionSet(i, lower, tf32Conv); s != "" {
+		sets = append(sets, s)
+	}
+	return sets
+}
+
+// familySet is the set a kernel's family alone names, "" for none.
+func familySet(i kernelname.Info, lower string) string {
+	switch {
+	case i.Family == kernelname.FamCuDNNLayout:
+		return "layout-conversion"
+	case i.Family == kernelname.FamCuDNNBatchNormCH:
+		return "batchnorm-nchw"
+	case i.Family == kernelname.FamForeachOptimizer:
+		return "foreach-optimizer"
+	case i.Family == kernelname.FamFusedOptimizer:
+		return "fused-optimizer"
+	case i.Library == kernelname.Triton:
+		return "triton"
+	case i.Category == kernelname.CatAttention:
+		return "attention-fused"
+	case i.Category == kernelname.CatCast:
+		return "casts"
+	case i.Family == "cublas.gemv" && halfGEMM(lower):
+		return "half-gemm"
+	case i.Family == "cublas.gemv":
+		return "gemv"
+	}
+	return ""
+}
+
+// precisionSet is the precision set of a library GEMM or convolution: its
+// tensor-core type, or FP32 on the FMA pipe at the caller's choice; ""
+// for none.
+func precisionSet(i kernelname.Info, lower string, tf32Conv bool) string {
+	switch {
+	case i.Category == kernelname.CatTensorMath && (i.Kind == kernelname.GEMM || i.Kind == kernelname.Convolution):
+		if strings.Contains(lower, "tf32") {
+			return "tf32-gemm"
+		} else if halfGEMM(lower) {
+			return "half-gemm"
+		}
+	case i.Category == kernelname.CatFP32Math && i.IsLibrary():
+		// cuDNN picks FFMA for some convolutions (three input
+		// channels) even with TF32 on: not the user's precision.
+		// Split-K reductions follow their GEMM; depthwise
+		// convolutions have no tensor-core path in any dtype.
+		if i.Kind == kernelname.Convolution && tf32Conv || i.Family == "cudnn.splitk-reduce" ||
+			i.Family == kernelname.FamCuDNNDepthwise || i.Family == kernelname.FamAtenDepthwise {
+			return ""
+		}
+		return "fp32-gemm"
+	}
+	return ""
 }
 
 // halfGEMM reads a 16-bit GEMM or convolution by its name's types.

@@ -233,9 +233,7 @@ func (gr *Grouper) Add(a *Kernel) {
 		}
 		g.Timed += n
 		gr.total += d * float64(n)
-		if n == 1 {
-			gr.track(a.Run).follow(g, d)
-		}
+		gr.follow(a.Run, g, d, n)
 		if math.IsNaN(g.Min) || lo < g.Min {
 			g.Min = lo
 		}
@@ -290,8 +288,12 @@ func (gr *Grouper) Add(a *Kernel) {
 	}
 }
 
-// track is run's launch-order track.
-func (gr *Grouper) track(run *profan.Run) *appTrack {
+// follow adds a timed record of n launches of g to run's launch-order
+// track; a summary's records (n > 1) have no order to follow.
+func (gr *Grouper) follow(run *profan.Run, g *Group, d float64, n int) {
+	if n != 1 {
+		return
+	}
 	t := gr.tracks[run]
 	if t == nil {
 		if gr.tracks == nil {
@@ -300,7 +302,7 @@ func (gr *Grouper) track(run *profan.Run) *appTrack {
 		t = &appTrack{}
 		gr.tracks[run] = t
 	}
-	return t
+	t.follow(g, d)
 }
 
 func (g *Group) addConfig(grid, block profan.Dim3, n int) {
