@@ -187,17 +187,19 @@ func setsOf(g *Group, tf32Conv bool) []string {
 	return sets
 }
 
-// familySet is the set a kernel's family alone names, "" for none.
+// familySets are the sets a family names.
+var familySets = map[string]string{
+	kernelname.FamCuDNNLayout: "layout-conversion", kernelname.FamCuDNNBatchNormCH: "batchnorm-nchw",
+	kernelname.FamForeachOptimizer: "foreach-optimizer", kernelname.FamFusedOptimizer: "fused-optimizer",
+}
+
+// familySet is the set a kernel's family, library or category alone
+// names, "" for none.
 func familySet(i kernelname.Info, lower string) string {
+	if s, ok := familySets[i.Family]; ok {
+		return s
+	}
 	switch {
-	case i.Family == kernelname.FamCuDNNLayout:
-		return "layout-conversion"
-	case i.Family == kernelname.FamCuDNNBatchNormCH:
-		return "batchnorm-nchw"
-	case i.Family == kernelname.FamForeachOptimizer:
-		return "foreach-optimizer"
-	case i.Family == kernelname.FamFusedOptimizer:
-		return "fused-optimizer"
 	case i.Library == kernelname.Triton:
 		return "triton"
 	case i.Category == kernelname.CatAttention:
