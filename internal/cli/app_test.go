@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -343,5 +344,46 @@ func TestTimelineTrend(t *testing.T) {
 	out, _, code = run(t, "gate", "--db", db, "--run", "1", "--require", "gpu_busy >= 50%")
 	if code != ExitFailed || !strings.Contains(out, "gpu_busy 8.1% of the wall span") {
 		t.Errorf("gate --run 1: exit %d\n%s", code, out)
+	}
+}
+
+// TestAppChecks: the application rules are rules to every command:
+// explain knows each, --checks drops one from the recommendations, and
+// a lever in use is named in JSON.
+func TestAppChecks(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{"bf16-autocast", "cuda-graphs", "tf32", "torch-compile", "host-sync"} {
+		out, errOut, code := run(t, "explain", id)
+		if code != ExitOK || !strings.HasPrefix(out, id+": ") {
+			t.Errorf("explain %s: exit %d, %q %q", id, code, out, errOut)
+		}
+	}
+	step := "../../fixtures/check6/encoder.pair.fused.csv.gz"
+	recs := func(args ...string) (rules, inUse []string) {
+		out, errOut, code := run(t, append([]string{"analyze", "--format", "json"}, append(args, step)...)...)
+		if code != ExitOK {
+			t.Fatalf("analyze %v: exit %d: %s", args, code, errOut)
+		}
+		var doc struct {
+			Recommendations []struct{ Rule string } `json:"recommendations"`
+			InUse           []struct{ Rule string } `json:"levers_in_use"`
+		}
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range doc.Recommendations {
+			rules = append(rules, r.Rule)
+		}
+		for _, r := range doc.InUse {
+			inUse = append(inUse, r.Rule)
+		}
+		return rules, inUse
+	}
+	all, inUse := recs()
+	if !slices.Contains(all, "torch-compile") || !slices.Contains(inUse, "fused-optimizer") || slices.Contains(all, "fused-optimizer") {
+		t.Errorf("recommendations %v, in use %v: want torch-compile advised and the fused AdamW in use", all, inUse)
+	}
+	if some, _ := recs("--checks", "all,-torch-compile"); slices.Contains(some, "torch-compile") || len(some) != len(all)-1 {
+		t.Errorf("--checks all,-torch-compile: %v (all: %v)", some, all)
 	}
 }
