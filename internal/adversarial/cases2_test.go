@@ -32,6 +32,10 @@ func allCases(t *testing.T) []*tcase {
 	cs = append(cs, concurrencyCases(fs)...)
 	cs = append(cs, flagCases(fs, base)...)
 	cs = append(cs, captureCases(fs, base)...)
+	cs = append(cs, connectionCases(fs)...)
+	cs = append(cs, bombCases(fs)...)
+	cs = append(cs, metricFloodCases(fs)...)
+	cs = append(cs, injectionCases(fs)...)
 	cs = append(cs, randomCases(fs, 550, base)...)
 	return cs
 }

@@ -93,6 +93,8 @@ type tcase struct {
 	// custom runs the case itself (concurrency); it returns what failed.
 	custom func(e *env) string
 	heavy  bool // left out of the seeded subset
+	// env adds to the process's environment (PROFAN_DB=...).
+	env []string
 }
 
 type env struct {
@@ -132,6 +134,11 @@ func runProfan(dir string, args []string, stdin func(io.Writer)) *result {
 
 // runProfanFor is runProfan with a time limit of its own.
 func runProfanFor(timeout time.Duration, dir string, args []string, stdin func(io.Writer)) *result {
+	return runProfanEnv(timeout, dir, args, stdin, nil)
+}
+
+// runProfanEnv is runProfanFor with variables added to the environment.
+func runProfanEnv(timeout time.Duration, dir string, args []string, stdin func(io.Writer), extra []string) *result {
 	exe, err := os.Executable()
 	if err != nil {
 		return &result{code: -1, killed: err.Error()}
@@ -140,7 +147,7 @@ func runProfanFor(timeout time.Duration, dir string, args []string, stdin func(i
 	defer cancel()
 	cmd := exec.CommandContext(ctx, exe, args...)
 	cmd.Dir = dir
-	cmd.Env = childEnviron(dir)
+	cmd.Env = append(childEnviron(dir), extra...)
 	var out, errb bytes.Buffer
 	cmd.Stdout = &limitWriter{w: &out, n: 64 << 20}
 	cmd.Stderr = &limitWriter{w: &errb, n: 1 << 20}
@@ -300,7 +307,7 @@ func verdict(e *env, c *tcase) (fails []string) {
 	if c.heavy {
 		limit = heavyTimeout
 	}
-	r := runProfanFor(limit, e.dir, args, c.stdin)
+	r := runProfanEnv(limit, e.dir, args, c.stdin, c.env)
 	fails = append(fails, generic(r)...)
 	if c.dbKeep && r.code != 0 && r.killed == "" {
 		if !bytes.Equal(dbBefore, fileSum(e.db)) {
