@@ -107,7 +107,9 @@ func hostileCases(t testing.TB) []hostileCase {
 	sourceCuda := ncuFixture(t, "copy.source.cuda-sass.csv")
 	kernSum := ncuMustRead(t, "testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv")
 	apiRow := lineOf(t, nvSummary, `"cudaMalloc"`)
+	summary := ncuFixture(t, "copy.summary.csv")
 	return []hostileCase{
+		{name: "ncu summary page cut at a line end in its last kernel", in: cutAt(summary, 60), line: 60, msg: "kernel strideCopy(float *, const float *, int) ends after 8 metric rows where the kernels before it have 47"},
 		{name: "details page cut at a line end in its last launch", in: cutAt(copyDetails, lastLaunch+10), line: lastLaunch + 10, msg: "launch 8 of strideCopy(float *, const float *, int) ends after 10 metric rows where the launches before it have 50"},
 		{name: "source page cut at a line end in its last block", in: cutAt(sourceCuda, 550), line: 550, msg: "the last source block (strideCopy(float *, const float *, int)) ends before its function does"},
 		{name: "nsys kernel summary cut at a line end", in: cutAt(kernSum, 31), line: 31, msg: "Time (%) column sums to"},

@@ -111,9 +111,8 @@ func (ncuDetails) Parse(t *Table) error {
 	var pid string
 	last, prevMetrics, capture := 0, 0, 0
 	// Every launch of a page has the same metric rows (the sections asked
-	// for); its rule rows vary. shape is the first launch's count of them
-	// in this capture, rows the current launch's.
-	shape, rows, launches := 0, 0, 0
+	// for); its rule rows vary.
+	var shape blockShape
 	for t.Next() {
 		r := t.Row()
 		if k != nil && !id.sameLaunch(t, r, k, pid, capture) {
@@ -129,14 +128,10 @@ func (ncuDetails) Parse(t *Table) error {
 				return err
 			}
 			k.Grow(prevMetrics)
-			switch {
-			case t.s.capture != capture:
-				shape, launches = 0, 0 // another capture: learnt again
-			case launches == 1:
-				shape = rows // the capture's first launch has ended
+			if t.s.capture != capture {
+				shape = blockShape{} // another capture: learnt again
 			}
-			launches++
-			rows = 0
+			shape.start()
 			pid, capture = r.String(id.pid), t.s.capture
 			if err := t.checkLaunch(k, pid, r.Line); err != nil {
 				return err
@@ -162,7 +157,7 @@ func (ncuDetails) Parse(t *Table) error {
 			t.Skip(SkipNoMetric)
 			continue // rows of sections without metrics
 		}
-		rows++
+		shape.rows++
 		mname = metricOfLabelName(mname)
 		sec := t.Intern(r.Bytes(section))
 		if label >= 0 && len(r.Bytes(label)) > 0 {
@@ -180,12 +175,9 @@ func (ncuDetails) Parse(t *Table) error {
 	if t.Err() != nil {
 		return t.Err()
 	}
-	if k != nil && t.AtEnd() && rows < shape {
-		// The last launch of the input lacks rows every other launch
-		// has: the export was cut at a line end (a file still being
-		// written), which no row shows.
+	if k != nil && t.AtEnd() && shape.short() {
 		return t.Errorf(last, "launch %s of %s ends after %d metric rows where the launches before it have %d: the export is cut short (still being written?)",
-			k.ID, shorten(k.Name, 60), rows, shape)
+			k.ID, shorten(k.Name, 60), shape.rows, shape.first)
 	}
 	if k != nil {
 		return t.Kernel(k, last)
@@ -225,3 +217,21 @@ func metricOfLabelName(name []byte) []byte {
 	}
 	return name
 }
+
+// blockShape learns the rows of a page's first block (a launch of a
+// details page, a kernel of a summary page), which every block of the
+// page has: a last block with fewer at the end of the input was cut at a
+// line end (a file still being written), which no row shows.
+type blockShape struct{ first, rows, blocks int }
+
+// start begins a block.
+func (b *blockShape) start() {
+	if b.blocks == 1 {
+		b.first = b.rows
+	}
+	b.blocks++
+	b.rows = 0
+}
+
+// short reports whether the current block has fewer rows than the first.
+func (b *blockShape) short() bool { return b.blocks > 1 && b.rows < b.first }

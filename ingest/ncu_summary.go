@@ -27,6 +27,7 @@ func (ncuSummary) Parse(t *Table) error {
 	lo, hi, avg := c.Get("Minimum"), c.Get("Maximum"), c.Get("Average")
 	var k *profan.Kernel
 	var shape string
+	var rows blockShape // every kernel has the same metric rows
 	last := 0
 	for t.Next() {
 		r := t.Row()
@@ -47,6 +48,7 @@ func (ncuSummary) Parse(t *Table) error {
 			}
 			k.ID = t.Ordinal()
 			shape = key
+			rows.start()
 			n, ok, err := units.ParseNumber(r.String(inv))
 			if err != nil || !ok || n < 1 {
 				return t.Errorf(r.Line, "invocations %q is not a positive count", r.String(inv))
@@ -54,6 +56,7 @@ func (ncuSummary) Parse(t *Table) error {
 			k.Invocations = int(n)
 		}
 		last = r.Line
+		rows.rows++
 		u := t.Intern(r.Bytes(unit))
 		m, err := ncuValue(t, r.Line, t.Intern(r.Bytes(name)), t.Intern(r.Bytes(section)), r.String(avg), u)
 		if err != nil {
@@ -78,6 +81,10 @@ func (ncuSummary) Parse(t *Table) error {
 	}
 	if t.Err() != nil {
 		return t.Err()
+	}
+	if k != nil && t.AtEnd() && rows.short() {
+		return t.Errorf(last, "kernel %s ends after %d metric rows where the kernels before it have %d: the export is cut short (still being written?)",
+			shorten(k.Name, 60), rows.rows, rows.first)
 	}
 	if k != nil {
 		return t.Kernel(k, last)

@@ -97,6 +97,11 @@ func cutBlockCases(fs []*fixture) []*tcase {
 	for _, k := range []int{2, 5, 9} {
 		cut(s, "inside the last block", lastBlock+k)
 	}
+	// An ncu summary page: the last kernel's metric rows (a kernel has 47).
+	sm := fx(fs, "ncu-summary")
+	for _, k := range []int{2, 20} {
+		cut(sm, "inside the last kernel", len(sm.lines)-47+k)
+	}
 	// Summaries whose shares of the time sum to 100%.
 	ks := fx(fs, "nsys-kern-sum")
 	for _, k := range []int{3, 10, 30} {
