@@ -294,7 +294,8 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 		}
 		return err
 	}
-	n := 0
+	n := 0                         // launches: an aggregate record stands for its invocations
+	names := map[string]struct{}{} // kernels: distinct names
 	var vw verdictdb.Writer
 	vs := analysis.NewStream(opt.Analysis, false)
 	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
@@ -322,7 +323,8 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 				return err
 			}
 		}
-		n++
+		n += max(k.Invocations, 1)
+		names[k.Name] = struct{}{}
 		return vw.Add(w, a)
 	})
 	read := ""
@@ -379,7 +381,15 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(opt.Out, "%s: stored as run %d (%d kernels)\n", path, id, n)
+	launches := fmt.Sprintf("%d launches", n)
+	if n == 1 {
+		launches = "1 launch"
+	}
+	kernels := fmt.Sprintf("%d kernels", len(names))
+	if len(names) == 1 {
+		kernels = "1 kernel"
+	}
+	fmt.Fprintf(opt.Out, "%s: stored as run %d (%s of %s)\n", path, id, launches, kernels)
 	return run, nil
 }
 

@@ -153,7 +153,7 @@ func TestPagesOneRun(t *testing.T) {
 	if _, err := Ingest(ctx, db, []string{source, details, raw}, Options{Out: &out}); err != nil {
 		t.Fatal(err)
 	}
-	if want := raw + " + " + details + ": stored as run 2 (14 kernels)"; !strings.Contains(out.String(), want) {
+	if want := raw + " + " + details + ": stored as run 2 (14 launches of 7 kernels)"; !strings.Contains(out.String(), want) {
 		t.Errorf("stdout %q, want %q", out.String(), want)
 	}
 	if _, err := Ingest(ctx, db, []string{raw, details}, Options{ErrOut: &errOut}); err != nil {
@@ -193,7 +193,7 @@ func TestChangedAfterCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), path+": stored as run 2 (1 kernels)") {
+	if !strings.Contains(out.String(), path+": stored as run 2 (1 launch of 1 kernel)") {
 		t.Errorf("stdout %q, want the export stored as checked (saxpy: 1 kernel)", out.String())
 	}
 	// The export as it is now is not the one stored.
