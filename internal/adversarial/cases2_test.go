@@ -36,6 +36,7 @@ func allCases(t *testing.T) []*tcase {
 	cs = append(cs, bombCases(fs)...)
 	cs = append(cs, metricFloodCases(fs)...)
 	cs = append(cs, injectionCases(fs)...)
+	cs = append(cs, writeCases(fs)...)
 	cs = append(cs, randomCases(fs, 550, base)...)
 	return cs
 }
@@ -782,7 +783,16 @@ func flagCases(fs []*fixture, base []byte) []*tcase {
 		add("2", "analyze", det, "--kernel", v)
 		add("2", "trend", "--db", "db", "--kernel", v, "--metric", "duration")
 	}
-	add("0", "analyze", det, "--kernel", "nosuchkernel")
+	// A pattern that matches nothing is a mistake said, as gate says it.
+	add("2", "analyze", det, "--kernel", "nosuchkernel")
+	// Values outside a flag's type or domain, a flag of one value twice.
+	add("2", "gate", "--db", "db", "--run", "latest")
+	add("2", "report", "--db", "db", "--run", "latest", "--html", "out.html")
+	add("2", "analyze", det, "--top", "99999999999999999999")
+	add("2", "runs", "--db", "db", "--db", "other.db")
+	add("2", "gate", det, "--min-share", "2x")
+	add("2", "gate", det, "--min-share", "150%")
+	add("2", "report", "--db", "db", "--html", "out.html", "--x-label", "nosuchkey")
 	for _, v := range []string{"", "bogus", "H1000", "ncu", "\t"} {
 		add("2", "analyze", det, "--device", v)
 	}

@@ -291,3 +291,44 @@ func injectionCases(fs []*fixture) []*tcase {
 	}
 	return cs
 }
+
+// writeCases give a database that is no file, an export refused into a
+// database not made yet, and a report that fails over an older one: none
+// writes a database or a file it should not, or cuts one.
+func writeCases(fs []*fixture) []*tcase {
+	const cat = "Writes"
+	det := fx(fs, "ncu-details")
+	in := abs(det.path)
+	var cs []*tcase
+	for _, p := range []string{"/dev/stdout", "/dev/null", "/dev/stdin", "/proc/self/fd/1", "."} {
+		for _, args := range [][]string{{"ingest", in}, {"runs"}, {"migrate"}} {
+			cs = append(cs, cmdCase(cat, "--db "+p+": "+args[0], "2", "give the path of a database file", nil, append(append([]string(nil), args...), "--db", p)...))
+		}
+	}
+	noDB := func(e *env, r *result) string {
+		if _, err := os.Stat(e.path("new.db")); err == nil {
+			return "a refused ingest made new.db"
+		}
+		return ""
+	}
+	cut := []byte(det.text[:len(det.text)-5])
+	cs = append(cs,
+		&tcase{cat: cat, name: "a cut export into a database not made yet", codes: "2", fileLine: "cut.csv", check: noDB,
+			prep: func(e *env) []string { e.write("cut.csv", cut); return []string{"ingest", "--db", "new.db", "cut.csv"} }},
+		&tcase{cat: cat, name: "a good and a cut export into a database not made yet", codes: "2", fileLine: "cut.csv", check: noDB,
+			prep: func(e *env) []string { e.write("cut.csv", cut); return []string{"ingest", "--db", "new.db", in, "cut.csv"} }},
+		&tcase{cat: cat, name: "a report that fails keeps the older one", codes: "2",
+			check: func(e *env, r *result) string {
+				if b, _ := os.ReadFile(e.path("out.html")); string(b) != "old" {
+					return fmt.Sprintf("out.html is now %d bytes", len(b))
+				}
+				return ""
+			},
+			prep: func(e *env) []string {
+				e.write("out.html", []byte("old"))
+				e.write("cut.csv", cut)
+				return []string{"report", "cut.csv", "--html", "out.html"}
+			}},
+	)
+	return cs
+}
