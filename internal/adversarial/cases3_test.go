@@ -316,7 +316,10 @@ func writeCases(fs []*fixture) []*tcase {
 		&tcase{cat: cat, name: "a cut export into a database not made yet", codes: "2", fileLine: "cut.csv", check: noDB,
 			prep: func(e *env) []string { e.write("cut.csv", cut); return []string{"ingest", "--db", "new.db", "cut.csv"} }},
 		&tcase{cat: cat, name: "a good and a cut export into a database not made yet", codes: "2", fileLine: "cut.csv", check: noDB,
-			prep: func(e *env) []string { e.write("cut.csv", cut); return []string{"ingest", "--db", "new.db", in, "cut.csv"} }},
+			prep: func(e *env) []string {
+				e.write("cut.csv", cut)
+				return []string{"ingest", "--db", "new.db", in, "cut.csv"}
+			}},
 		&tcase{cat: cat, name: "a report that fails keeps the older one", codes: "2",
 			check: func(e *env, r *result) string {
 				if b, _ := os.ReadFile(e.path("out.html")); string(b) != "old" {
