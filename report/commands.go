@@ -17,7 +17,6 @@ import (
 	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/stats"
-	"github.com/profan-dev/profan/store"
 )
 
 // LabelText renders run labels as key=value pairs, sorted by key.
@@ -257,6 +256,19 @@ func testText(m history.MetricDelta) string {
 // json; trend also writes csv (one row per stored value).
 var CSV = &Format{Name: "csv", Trend: trendCSV}
 
+// Run is a stored run as profan runs lists it and a trend chart places it.
+type Run struct {
+	ID      int64
+	Digest  string
+	Source  string
+	Tool    string
+	Format  string
+	Device  string
+	Labels  map[string]string
+	Created time.Time // UTC
+	Kernels int       // kernel records
+}
+
 // JSONRunRecord is one run in profan runs --format json.
 type JSONRunRecord struct {
 	ID      int64             `json:"id"`
@@ -270,7 +282,7 @@ type JSONRunRecord struct {
 	Digest  string            `json:"digest"`
 }
 
-func runsJSON(w io.Writer, rs []store.RunRecord, _ Options) error {
+func runsJSON(w io.Writer, rs []Run, _ Options) error {
 	out := make([]JSONRunRecord, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, JSONRunRecord{ID: r.ID, Labels: r.Labels, Source: r.Source, Device: r.Device,
@@ -279,7 +291,7 @@ func runsJSON(w io.Writer, rs []store.RunRecord, _ Options) error {
 	return encodeJSON(w, out)
 }
 
-func runsText(w io.Writer, rs []store.RunRecord, _ Options) error {
+func runsText(w io.Writer, rs []Run, _ Options) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "RUN\tTIME\tTOOL\tDEVICE\tKERNELS\tLABELS\tSOURCE")
 	for _, r := range rs {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/profan-dev/profan/gate"
 	"github.com/profan-dev/profan/history"
-	"github.com/profan-dev/profan/store"
 )
 
 // Format is one output format: it renders analysed kernels (analyze,
@@ -24,7 +23,7 @@ type Format struct {
 	// and model print; nil when the format does not.
 	Trend func(w io.Writer, t *history.Trend, opt Options) error
 	Diff  func(w io.Writer, d *history.Diff, opt Options) error
-	Runs  func(w io.Writer, rs []store.RunRecord, opt Options) error
+	Runs  func(w io.Writer, rs []Run, opt Options) error
 	Model func(w io.Writer, m *Model, opt Options) error
 }
 

@@ -8,7 +8,6 @@ import (
 	"github.com/profan-dev/profan/history"
 	"github.com/profan-dev/profan/metrics"
 	"github.com/profan-dev/profan/report/html"
-	"github.com/profan-dev/profan/store"
 )
 
 // MaxTrendPoints bounds the points of one trend chart: the newest runs.
@@ -19,7 +18,7 @@ type TrendOptions struct {
 	// Runs are the stored runs, oldest first: a run between a series'
 	// first and last that lacks the metric is a gap in its chart, not a
 	// step the axis hides. Nil places the series' own runs only.
-	Runs []store.RunRecord
+	Runs []Run
 	// XLabel is the label key whose value names each run on the x axis;
 	// empty names runs by ID.
 	XLabel string

@@ -198,7 +198,7 @@ func reportRun(opts *ReportOptions) error {
 		if err := checkXLabel(opts.XLabel, all); err != nil {
 			return err
 		}
-		topt := report.TrendOptions{Runs: all, XLabel: opts.XLabel}
+		topt := report.TrendOptions{Runs: reportRuns(all), XLabel: opts.XLabel}
 		trendRuns := map[int64]bool{}
 		for _, m := range opts.Metrics {
 			pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m, Labels: labels})

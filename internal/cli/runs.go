@@ -50,5 +50,15 @@ func runsRun(opts *RunsOptions) error {
 	if err != nil {
 		return err
 	}
-	return f.Runs(opts.IO.Out, rs, report.Options{})
+	return f.Runs(opts.IO.Out, reportRuns(rs), report.Options{})
+}
+
+// reportRuns are stored runs as report renders them.
+func reportRuns(rs []store.RunRecord) []report.Run {
+	out := make([]report.Run, len(rs))
+	for i, r := range rs {
+		out[i] = report.Run{ID: r.ID, Digest: r.Digest, Source: r.Source, Tool: r.Tool, Format: r.Format, Device: r.Device,
+			Labels: r.Labels, Created: r.Created, Kernels: r.Kernels}
+	}
+	return out
 }
