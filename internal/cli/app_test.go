@@ -387,3 +387,18 @@ func TestAppChecks(t *testing.T) {
 		t.Errorf("--checks all,-torch-compile: %v (all: %v)", some, all)
 	}
 }
+
+// TestReportTimeline: profan report draws a trace's timeline strip.
+func TestReportTimeline(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.html")
+	if _, errOut, code := run(t, "report", "--html", out, "../../fixtures/timeline/copy_stream.json.gz"); code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `<section id="timeline">`) || !strings.Contains(string(b), "stream 13") {
+		t.Errorf("no timeline strip with the copy stream in the report")
+	}
+}

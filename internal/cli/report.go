@@ -131,8 +131,9 @@ func reportRun(opts *ReportOptions) error {
 	if len(opts.Files) > 0 {
 		// Streamed as analyze does: repeated launches of a trace share
 		// their verdict (the memo), and only the groups are kept.
-		memo := analysis.NewMemo(aopt)
-		if _, err := ingest.ReadFiles(opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+		// The stream also builds each trace's timeline.
+		vs := analysis.NewStream(aopt, false)
+		runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
 			if !match(k) {
 				return nil
 			}
@@ -140,10 +141,16 @@ func reportRun(opts *ReportOptions) error {
 				return err
 			}
 			pm.kernel(k)
-			groups.Add(memo.Analyze(run, k))
+			groups.Add(vs.Kernel(run, k))
 			return nil
-		}); err != nil {
+		})
+		if err != nil {
 			return err
+		}
+		for _, v := range vs.Finish(runs) {
+			if v.Timeline != nil {
+				rep.Timelines = append(rep.Timelines, html.Timeline{Source: v.Run.Source, T: v.Timeline})
+			}
 		}
 	} else {
 		db, err := openDB(dbPath(opts.DB, opts.IO))
