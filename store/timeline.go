@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-
 )
 
 // TimelineFigures are the figures of a run's timeline the database keeps:
@@ -99,4 +98,3 @@ func (db *DB) Timelines(ctx context.Context) ([]TimelineFigures, error) {
 	}
 	return out, rows.Err()
 }
-
