@@ -196,111 +196,31 @@ func parseUS(b []byte) (int64, error) {
 // The values of an event, each read after its key: a wrong type is an
 // error at its byte.
 
-func (r *torchReader) strVal(what string) (string, error) {
+// value reads a scalar for the key what: kind 's' (a string), 'n' (a
+// number) or 0 (null); any other, or a kind not in accept, is an error
+// that says it wants want.
+func (r *torchReader) value(what, want, accept string) (kind byte, text []byte, at int64, err error) {
 	r.lex.peek()
-	at := r.lex.offset()
-	kind, text, err := r.lex.scalar()
+	at = r.lex.offset()
+	c, text, err := r.lex.scalar()
+	if err != nil {
+		return 0, nil, at, err
+	}
 	switch {
-	case err != nil:
-		return "", err
-	case kind == '"':
-		return r.tab.get(text), nil
-	case kind == 'n':
-		return "", nil
-	case kind == '{' || kind == '[':
-		return "", r.lex.errorf(r.lex.offset(), "%q is a string, not %s", what, quoteByte(kind))
+	case c == '"':
+		kind = 's'
+	case c == '-' || c >= '0' && c <= '9':
+		kind = 'n'
+	case c == 'n':
+		return 0, nil, at, nil
 	}
-	return "", r.lex.errorf(at, "%q is a string, not %s", what, text)
-}
-
-func (r *torchReader) idVal(what string) (jid, error) {
-	r.lex.peek()
-	at := r.lex.offset()
-	kind, text, err := r.lex.scalar()
-	switch {
-	case err != nil:
-		return jid{}, err
-	case kind == '"':
-		return jid{s: r.tab.get(text), set: true}, nil
-	case kind == '-' || kind >= '0' && kind <= '9':
-		return jid{s: r.tab.get(text), set: true}, nil
-	case kind == 'n':
-		return jid{}, nil
-	case kind == '{' || kind == '[':
-		return jid{}, r.lex.errorf(r.lex.offset(), "%q is a number or a string, not %s", what, quoteByte(kind))
-	}
-	return jid{}, r.lex.errorf(at, "%q is a number or a string, not %s", what, text)
-}
-
-// corrVal reads an identifier unique to its event (a correlation, a flow
-// ID): a number is kept as one, not interned.
-func (r *torchReader) corrVal(what string) (jid, error) {
-	r.lex.peek()
-	at := r.lex.offset()
-	kind, text, err := r.lex.scalar()
-	if err == nil && (kind == '-' || kind >= '0' && kind <= '9') {
-		if n, perr := strconv.ParseInt(string(text), 10, 64); perr == nil {
-			return jid{n: n, num: true, set: true}, nil
+	if kind == 0 || !strings.ContainsRune(accept, rune(kind)) {
+		if c == '{' || c == '[' {
+			text = []byte{c}
 		}
-		return jid{s: string(text), set: true}, nil
+		return 0, nil, at, r.lex.errorf(at, "%q is %s, not %s", what, want, quoteLit(c, text))
 	}
-	if err == nil && kind == '"' {
-		return jid{s: safe.Term(string(text)), set: true}, nil
-	}
-	if err == nil && kind == 'n' {
-		return jid{}, nil
-	}
-	if err == nil {
-		if kind == '{' || kind == '[' {
-			text = []byte{kind}
-		}
-		err = r.lex.errorf(at, "%q is a number or a string, not %s", what, text)
-	}
-	return jid{}, err
-}
-
-// numVal reads a number; Kineto writes "inf" and "N/A" as strings where
-// a number is undefined, which read as absent.
-func (r *torchReader) numVal(what string) (jnum, error) {
-	r.lex.peek()
-	at := r.lex.offset()
-	kind, text, err := r.lex.scalar()
-	switch {
-	case err != nil:
-		return jnum{}, err
-	case kind == '-' || kind >= '0' && kind <= '9':
-		f, err := strconv.ParseFloat(string(text), 64)
-		if err != nil || math.IsInf(f, 0) {
-			return jnum{}, r.lex.errorf(at, "%q: %s out of range", what, text)
-		}
-		return jnum{f, true}, nil
-	case kind == '"' || kind == 'n':
-		return jnum{}, nil
-	case kind == '{' || kind == '[':
-		return jnum{}, r.lex.errorf(r.lex.offset(), "%q is a number, not %s", what, quoteByte(kind))
-	}
-	return jnum{}, r.lex.errorf(at, "%q is a number, not %s", what, text)
-}
-
-func (r *torchReader) timeVal(what string) (usTime, error) {
-	r.lex.peek()
-	at := r.lex.offset()
-	kind, text, err := r.lex.scalar()
-	switch {
-	case err != nil:
-		return usTime{}, err
-	case kind == '-' || kind >= '0' && kind <= '9':
-		ns, err := parseUS(text)
-		if err != nil {
-			return usTime{}, r.lex.errorf(at, "%q: %v", what, err)
-		}
-		return usTime{ns, true}, nil
-	case kind == 'n':
-		return usTime{}, nil
-	case kind == '{' || kind == '[':
-		return usTime{}, r.lex.errorf(r.lex.offset(), "%q is a number of microseconds, not %s", what, quoteByte(kind))
-	}
-	return usTime{}, r.lex.errorf(at, "%q is a number of microseconds, not %s", what, quoteLit(kind, text))
+	return kind, text, at, nil
 }
 
 func quoteLit(kind byte, text []byte) string {
@@ -308,6 +228,64 @@ func quoteLit(kind byte, text []byte) string {
 		return strconv.Quote(string(text))
 	}
 	return string(text)
+}
+
+func (r *torchReader) strVal(what string) (string, error) {
+	kind, text, _, err := r.value(what, "a string", "s")
+	if err != nil || kind == 0 {
+		return "", err
+	}
+	return r.tab.get(text), nil
+}
+
+func (r *torchReader) idVal(what string) (jid, error) {
+	kind, text, _, err := r.value(what, "a number or a string", "sn")
+	if err != nil || kind == 0 {
+		return jid{}, err
+	}
+	return jid{s: r.tab.get(text), set: true}, nil
+}
+
+// corrVal reads an identifier unique to its event (a correlation, a flow
+// ID): a number is kept as one, not interned.
+func (r *torchReader) corrVal(what string) (jid, error) {
+	kind, text, _, err := r.value(what, "a number or a string", "sn")
+	switch {
+	case err != nil || kind == 0:
+		return jid{}, err
+	case kind == 's':
+		return jid{s: safe.Term(string(text)), set: true}, nil
+	}
+	if n, perr := strconv.ParseInt(string(text), 10, 64); perr == nil {
+		return jid{n: n, num: true, set: true}, nil
+	}
+	return jid{s: string(text), set: true}, nil
+}
+
+// numVal reads a number; Kineto writes "inf" and "N/A" as strings where
+// a number is undefined, which read as absent.
+func (r *torchReader) numVal(what string) (jnum, error) {
+	kind, text, at, err := r.value(what, "a number", "sn")
+	if err != nil || kind != 'n' {
+		return jnum{}, err
+	}
+	f, perr := strconv.ParseFloat(string(text), 64)
+	if perr != nil || math.IsInf(f, 0) {
+		return jnum{}, r.lex.errorf(at, "%q: %s out of range", what, text)
+	}
+	return jnum{f, true}, nil
+}
+
+func (r *torchReader) timeVal(what string) (usTime, error) {
+	kind, text, at, err := r.value(what, "a number of microseconds", "n")
+	if err != nil || kind == 0 {
+		return usTime{}, err
+	}
+	ns, perr := parseUS(text)
+	if perr != nil {
+		return usTime{}, r.lex.errorf(at, "%q: %v", what, perr)
+	}
+	return usTime{ns, true}, nil
 }
 
 // dimVal reads a grid or block: an array of integers.
@@ -328,18 +306,13 @@ func (r *torchReader) dimVal(what string, into []int64) ([]int64, error) {
 	into = into[:0]
 	more, err := l.first(']')
 	for more && err == nil {
-		l.peek()
-		at := l.offset()
-		kind, text, serr := l.scalar()
+		kind, text, at, serr := r.value(what, "an array of integers", "n")
 		if serr != nil {
 			return nil, serr
 		}
 		v, perr := strconv.ParseInt(string(text), 10, 64)
-		if kind != '-' && (kind < '0' || kind > '9') || perr != nil {
-			if kind == '{' || kind == '[' {
-				text = []byte{kind}
-			}
-			return nil, l.errorf(at, "%q holds %s, not an integer", what, quoteLit(kind, text))
+		if kind == 0 || perr != nil {
+			return nil, l.errorf(at, "%q holds %s, not an integer", what, quoteLit('n', text))
 		}
 		if len(into) == 8 {
 			return nil, l.errorf(at, "%q has more than 8 dimensions", what)
@@ -352,94 +325,67 @@ func (r *torchReader) dimVal(what string, into []int64) ([]int64, error) {
 
 // readEvent reads one event object into r.ev.
 func (r *torchReader) readEvent() error {
-	l := r.lex
-	grid, block := r.ev.Args.Grid[:0], r.ev.Args.Block[:0]
+	r.grid, r.block = r.ev.Args.Grid[:0], r.ev.Args.Block[:0]
 	r.ev = tev{}
-	if err := l.expect('{', "an event (a JSON object)"); err != nil {
-		return err
-	}
+	return r.object("an event", r.eventKey)
+}
+
+// eventKey reads the value of one key of an event.
+func (r *torchReader) eventKey(k []byte) error {
 	e := &r.ev
-	more, err := l.first('}')
-	for more && err == nil {
-		k, kerr := l.key()
-		if kerr != nil {
-			return kerr
-		}
-		switch string(k) {
-		case "ph":
-			e.Ph, err = r.strVal("ph")
-		case "cat":
-			e.Cat, err = r.strVal("cat")
-		case "name":
-			e.Name, err = r.strVal("name")
-		case "pid":
-			e.Pid, err = r.idVal("pid")
-		case "tid":
-			e.Tid, err = r.idVal("tid")
-		case "id":
-			e.ID, err = r.corrVal("id")
-		case "ts":
-			e.Ts, err = r.timeVal("ts")
-		case "dur":
-			e.Dur, err = r.timeVal("dur")
-		case "args":
-			err = r.readArgs(grid, block)
-		default:
-			err = l.skip()
-		}
-		if err != nil {
-			return err
-		}
-		more, err = l.more('}')
+	var err error
+	switch string(k) {
+	case "ph":
+		e.Ph, err = r.strVal("ph")
+	case "cat":
+		e.Cat, err = r.strVal("cat")
+	case "name":
+		e.Name, err = r.strVal("name")
+	case "pid":
+		e.Pid, err = r.idVal("pid")
+	case "tid":
+		e.Tid, err = r.idVal("tid")
+	case "id":
+		e.ID, err = r.corrVal("id")
+	case "ts":
+		e.Ts, err = r.timeVal("ts")
+	case "dur":
+		e.Dur, err = r.timeVal("dur")
+	case "args":
+		err = r.object("\"args\"", r.argKey)
+	default:
+		err = r.lex.skip()
 	}
 	return err
 }
 
-func (r *torchReader) readArgs(grid, block []int64) error {
-	l := r.lex
-	c, ok := l.peek()
-	if !ok {
-		return l.eof()
-	}
-	if c != '{' {
-		return l.errorf(l.offset(), "\"args\" is an object, not %s", quoteByte(c))
-	}
-	l.pos++
+// argKey reads the value of one key of an event's args.
+func (r *torchReader) argKey(k []byte) error {
 	a := &r.ev.Args
-	more, err := l.first('}')
-	for more && err == nil {
-		k, kerr := l.key()
-		if kerr != nil {
-			return kerr
-		}
-		switch string(k) {
-		case "device":
-			a.Device, err = r.idVal("device")
-		case "inDevice":
-			a.InDevice, err = r.idVal("inDevice")
-		case "context":
-			a.Context, err = r.idVal("context")
-		case "stream":
-			a.Stream, err = r.idVal("stream")
-		case "correlation":
-			a.Correlation, err = r.corrVal("correlation")
-		case "registers per thread":
-			a.Registers, err = r.numVal("registers per thread")
-		case "shared memory":
-			a.SharedMem, err = r.numVal("shared memory")
-		case "bytes":
-			a.Bytes, err = r.numVal("bytes")
-		case "grid":
-			a.Grid, err = r.dimVal("grid", grid)
-		case "block":
-			a.Block, err = r.dimVal("block", block)
-		default:
-			err = l.skip()
-		}
-		if err != nil {
-			return err
-		}
-		more, err = l.more('}')
+	var err error
+	switch string(k) {
+	case "device":
+		a.Device, err = r.idVal("device")
+	case "inDevice":
+		a.InDevice, err = r.idVal("inDevice")
+	case "context":
+		a.Context, err = r.idVal("context")
+	case "stream":
+		a.Stream, err = r.idVal("stream")
+	case "correlation":
+		a.Correlation, err = r.corrVal("correlation")
+	case "registers per thread":
+		a.Registers, err = r.numVal("registers per thread")
+	case "shared memory":
+		a.SharedMem, err = r.numVal("shared memory")
+	case "bytes":
+		a.Bytes, err = r.numVal("bytes")
+	case "grid":
+		a.Grid, err = r.dimVal("grid", r.grid)
+	case "block":
+		a.Block, err = r.dimVal("block", r.block)
+	default:
+		err = r.lex.skip()
 	}
 	return err
 }
@@ -478,32 +424,33 @@ func (h hostRec) end(long map[[2]int64]int64) int64 {
 
 // torchReader is the state of one trace's reading.
 type torchReader struct {
-	s        *stream
-	t        *Table
-	src      string
-	lex      *jsonLex
-	in       *jsonSource
-	tab      interner
-	ev       tev
-	pytorch  bool // a PyTorch header field or event was met
-	origin   int64
-	hasOrig  bool
-	devices  map[string]torchDevice
-	api      map[string]*profan.APICall
-	apiOrder []string
-	ops      []hostRec
-	frames   []hostRec // the user's frames only
-	long     map[[2]int64]int64
-	user     []bool // by name index: a frame of the user's code
-	names    []string
-	nameIdx  map[string]int32
-	tids     []string
-	tidIdx   map[string]int32
-	kept     []*profan.HostEvent
-	hostLo   int64
-	hostHi   int64
-	hostSeen bool
-	corr     int // kernels without a correlation: numbered in order
+	s           *stream
+	t           *Table
+	src         string
+	lex         *jsonLex
+	grid, block []int64 // the backing arrays of the event's grid and block, reused
+	in          *jsonSource
+	tab         interner
+	ev          tev
+	pytorch     bool // a PyTorch header field or event was met
+	origin      int64
+	hasOrig     bool
+	devices     map[string]torchDevice
+	api         map[string]*profan.APICall
+	apiOrder    []string
+	ops         []hostRec
+	frames      []hostRec // the user's frames only
+	long        map[[2]int64]int64
+	user        []bool // by name index: a frame of the user's code
+	names       []string
+	nameIdx     map[string]int32
+	tids        []string
+	tidIdx      map[string]int32
+	kept        []*profan.HostEvent
+	hostLo      int64
+	hostHi      int64
+	hostSeen    bool
+	corr        int // kernels without a correlation: numbered in order
 	// launched is when each launch call queued its work, by correlation, for
 	// the kernels that come after their call (Kineto writes the host's
 	// events first); bounded by maxLaunched.
