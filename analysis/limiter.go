@@ -366,7 +366,7 @@ func Atomics(a *Kernel) (AtomicWork, bool) {
 	if sec, found := metrics.Read(a.K, "l2_atomic_sectors"); found && sec >= n {
 		w.Ops = sec
 	}
-	if v, ok := a.K.Value("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"); ok && v > 0 {
+	if v, ok := metrics.Read(a.K, "shared_atomic_wavefronts"); ok && v > 0 {
 		w.Shared = v
 	}
 	kinds := map[string]bool{}

@@ -20,6 +20,10 @@ var evidence = []*Def{
 		Doc: "sectors the L2 processed for global reductions and atomics; absent when neither counter is above 0",
 		NCU: "lts__t_sectors_srcunit_tex_op_red.sum + lts__t_sectors_srcunit_tex_op_atom.sum", Nvprof: "—",
 		eval: positiveSum("lts__t_sectors_srcunit_tex_op_red.sum", "lts__t_sectors_srcunit_tex_op_atom.sum")},
+	{Name: "shared_atomic_wavefronts", Unit: "",
+		Doc: "wavefronts the L1/shared pipe processed for shared-memory atomics",
+		NCU: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", Nvprof: "—",
+		eval: exact(1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")},
 
 	// The GPU's attributes, which identify it (see analysis.Clues).
 	{Name: "device_dram_clock", Unit: "Hz",
