@@ -112,7 +112,7 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
 			continue
 		}
-		if runs[i], err = check(ctx, c, src, opt); err != nil {
+		if runs[i], err = check(ctx, c, src, opt, missing && opt.Analysis.Device != nil && !opt.Analysis.DeviceForce); err != nil {
 			return nil, err
 		}
 	}
@@ -149,7 +149,11 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 // check reads a capture whole before anything is stored, each file into a
 // copy that the storing read then reads, and matches its launches with
 // the source pages; it returns the capture's run.
-func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt Options) (*profan.Run, error) {
+//
+// With device, the launches are also checked against the GPU --device
+// names, as the storing read checks them: into a database not made yet,
+// a contradiction found there would leave an empty database.
+func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt Options, device bool) (*profan.Run, error) {
 	var run *profan.Run
 	for _, f := range c.Pages {
 		if err := interrupted(ctx, f.Name()); err != nil {
@@ -161,7 +165,7 @@ func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt O
 		}
 		run = r
 	}
-	if len(c.Pages) == 1 && !src.Any() {
+	if len(c.Pages) == 1 && !src.Any() && !device {
 		return run, nil
 	}
 	// The pages agree launch by launch, and with the source pages: read
@@ -169,6 +173,9 @@ func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt O
 	digest := run.Digest
 	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format}, func(run *profan.Run, k *profan.Kernel) error {
 		if err := interrupted(ctx, c.Name()); err != nil {
+			return err
+		}
+		if err := analysis.CheckDevice(opt.Analysis, run, k); err != nil {
 			return err
 		}
 		return src.AttachRun(run, k)

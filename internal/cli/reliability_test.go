@@ -276,6 +276,14 @@ func TestIngestWrites(t *testing.T) {
 	if left, _ := filepath.Glob(db + "*"); len(left) > 0 {
 		t.Errorf("a refused ingest left %v", left)
 	}
+	// A GPU the export contradicts, found by the check before the
+	// database is made.
+	if _, errOut, code := run(t, "ingest", "--db", db, "--device", "A100", fx+"saxpy.details.csv"); code != ExitError || !strings.Contains(errOut, "contradicts the export") {
+		t.Errorf("--device A100 on an H200 export: exit %d, %s", code, errOut)
+	}
+	if left, _ := filepath.Glob(db + "*"); len(left) > 0 {
+		t.Errorf("a refused ingest left %v", left)
+	}
 	fifo := filepath.Join(dir, "fifo")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skip(err)
