@@ -162,7 +162,8 @@ func TestChecksExclusionFirst(t *testing.T) {
 // case per condition and group, far under 1 MB, and a heap far under 100
 // MB (it was 145-325 MB of JUnit and about 2 GB per launch).
 func TestGateLongTrace(t *testing.T) {
-	t.Parallel()
+	// Not in parallel: it measures the process's peak heap, which other
+	// tests would add to.
 	if testing.Short() {
 		t.Skip("writes a 97 MB trace")
 	}
