@@ -137,3 +137,9 @@ func sqliteOpenError(err error) error {
 	}
 	return err
 }
+
+// isBusy reports SQLite's "database is locked" (SQLITE_BUSY, SQLITE_LOCKED).
+func isBusy(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && (se.Code == sqlite3.ErrBusy || se.Code == sqlite3.ErrLocked)
+}

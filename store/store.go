@@ -139,9 +139,22 @@ func open(dsn string) (*DB, error) {
 		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 	}
 	db := &DB{db: sdb, d: d, name: d.display(dsn), Now: time.Now}
-	if err := db.migrate(context.Background()); err != nil {
-		sdb.Close()
-		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
+	// Processes creating one SQLite file at once can meet SQLITE_BUSY
+	// that the busy timeout does not wait out (switching a new file to
+	// WAL, a lock upgrade SQLite refuses at once): such a migration is
+	// tried again, each transaction being whole or absent, for as long as
+	// the busy timeout.
+	start := time.Now()
+	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
+		err := db.migrate(context.Background())
+		if err == nil {
+			break
+		}
+		if !isBusy(err) || time.Since(start) > 10*time.Second {
+			sdb.Close()
+			return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
+		}
+		time.Sleep(wait)
 	}
 	return db, nil
 }
