@@ -37,11 +37,7 @@ func runsRun(opts *RunsOptions) error {
 	if !ok || f.Runs == nil {
 		return formatError(opts.Format, report.RunsFormats()...)
 	}
-	labels, err := parseLabels(opts.Labels)
-	if err != nil {
-		return err
-	}
-	db, err := openDB(dbPath(opts.DB, opts.IO))
+	db, labels, err := openLabeled(opts.Labels, opts.DB, opts.IO)
 	if err != nil {
 		return err
 	}

@@ -66,11 +66,7 @@ func trendRun(opts *TrendOptions) error {
 	if err != nil {
 		return FlagErrorf("--kernel: %v", err)
 	}
-	labels, err := parseLabels(opts.Labels)
-	if err != nil {
-		return err
-	}
-	db, err := openDB(dbPath(opts.DB, opts.IO))
+	db, labels, err := openLabeled(opts.Labels, opts.DB, opts.IO)
 	if err != nil {
 		return err
 	}
@@ -105,11 +101,7 @@ func trendRun(opts *TrendOptions) error {
 // busy share, an idle share): one series, "timeline", of the runs stored
 // with one.
 func trendTimeline(opts *TrendOptions) error {
-	labels, err := parseLabels(opts.Labels)
-	if err != nil {
-		return err
-	}
-	db, err := openDB(dbPath(opts.DB, opts.IO))
+	db, labels, err := openLabeled(opts.Labels, opts.DB, opts.IO)
 	if err != nil {
 		return err
 	}
