@@ -143,7 +143,7 @@ func (e *AppEvidence) index() {
 	e.sets = map[string][]*Group{}
 	tf32Conv := false
 	for _, g := range e.Groups {
-		if g.Info.Category == kernelname.CatTensorMath && g.Info.Kind == kernelname.Convolution && strings.Contains(strings.ToLower(g.Name), "tf32") {
+		if g.Info.Category == kernelname.CatTensorMath && g.Info.Kind == kernelname.Convolution && tf32GEMM(strings.ToLower(g.Name)) {
 			tf32Conv = true
 		}
 	}
@@ -220,7 +220,7 @@ func familySet(i kernelname.Info, lower string) string {
 func precisionSet(i kernelname.Info, lower string, tf32Conv bool) string {
 	switch {
 	case i.Category == kernelname.CatTensorMath && (i.Kind == kernelname.GEMM || i.Kind == kernelname.Convolution):
-		if strings.Contains(lower, "tf32") {
+		if tf32GEMM(lower) {
 			return "tf32-gemm"
 		} else if halfGEMM(lower) {
 			return "half-gemm"
@@ -240,6 +240,13 @@ func precisionSet(i kernelname.Info, lower string, tf32Conv bool) string {
 }
 
 // halfGEMM reads a 16-bit GEMM or convolution by its name's types.
+// tf32GEMM says a tensor-core kernel's name is a TF32 one: "tf32", or
+// CUTLASS's FP32 tensor-op shape s1688 (cutlass_80_tensorop_s1688gemm),
+// which with 16-bit inputs (f16_s1688gemm) is a half one instead.
+func tf32GEMM(lower string) bool {
+	return strings.Contains(lower, "tf32") || strings.Contains(lower, "s1688") && !halfGEMM(lower)
+}
+
 func halfGEMM(lower string) bool {
 	for _, s := range []string{"bf16", "bfloat16", "f16", "fp16", "__half", "h1688", "h884", "hmma"} {
 		if strings.Contains(lower, s) {

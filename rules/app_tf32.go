@@ -45,8 +45,14 @@ torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default
 			saves[g] = 1 - p.mathRest(g, ratio, 1)
 		}
 		gain := gainOf(saves, p.Total())
+		msg := fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.Total()))
+		if len(tf32) > 0 {
+			// TF32 is on for some products already (cuDNN allows it by
+			// default): say so, the rest are the ones still on the FMA pipe.
+			msg += fmt.Sprintf("; %d others already run TF32 tensor-core kernels (%s of the time), so TF32 is allowed for them: the FMA ones are matmuls with allow_tf32 off or engines cuDNN chose without it", len(tf32), pct(timeOf(tf32)/p.Total()))
+		}
 		p.Recommend(analysis.Recommendation{
-			Message: fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.Total())),
+			Message: msg,
 			Fix:     `torch.backends.cuda.matmul.allow_tf32 = True (or torch.set_float32_matmul_precision("high")), and torch.backends.cudnn.allow_tf32 = True for convolutions: the same FP32 tensors, multiplied on TF32 tensor cores`,
 			Groups:  fp32, Gain: gain, Saves: saves,
 			Basis:    fmt.Sprintf("TF32 tensor cores at %.1f× the FP32 FMA rate, %.0f%% of it reached, bounded by each kernel's DRAM traffic", ratio, 100*tf32Efficiency),
