@@ -145,6 +145,14 @@ func reportOccupancyLimit(p *Pass, b occupancyLimit, theo, ach float64) {
 			msg += fmt.Sprintf("; %.0f registers per thread", r)
 		}
 	}
+	// A grid too short to give every SM the blocks the other limits allow
+	// gains only if it grows too: lifting the limit alone leaves the SMs
+	// with the blocks they have.
+	if sms, ok := p.Value("sm_count"); ok && sms > 0 && p.A.K.Grid.Known() {
+		if n := float64(p.A.K.Grid.Size()); n < b.next*sms {
+			advice += fmt.Sprintf("; and launch more blocks: the grid's %.0f blocks give the %.0f SMs %.1f each, where %.0f per SM need at least %.0f (smaller blocks, or less work per thread)", n, sms, n/sms, b.next, b.next*sms)
+		}
+	}
 	p.Report(Estimate(gain), Note{
 		Message:  msg,
 		Advice:   advice,
