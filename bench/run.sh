@@ -5,7 +5,7 @@
 #          (40 launches of --set full) repeated with renumbered launch IDs:
 #          few launches, many rows each;
 #   trace  a 600,000-launch nvprof gpu-trace: the public matrixMul trace
-#          (ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv, 301
+#          (internal/ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv, 301
 #          launches) repeated with shifted start times and correlation IDs:
 #          one row per launch.
 # For each it times, in RUNS rounds that take the commands in turn (median
@@ -69,7 +69,7 @@ if [[ " $WORKLOADS " == *" ncu "* ]]; then
 fi
 
 if [[ " $WORKLOADS " == *" trace "* ]]; then
-  in=ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv
+  in=internal/ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv
   go run ./bench/tile -in "$in" -trace "$LAUNCHES" -out "$W/trace.csv" >/dev/null
   go run ./bench/tile -in "$in" -trace "$LAUNCHES" -table -out "$W/trace-table.csv" >/dev/null
   echo "nvprof gpu-trace: $(du -m "$W/trace.csv" | cut -f1) MB, $LAUNCHES launches"

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/profan-dev/profan/ingest"
+	"github.com/profan-dev/profan/internal/ingest"
 )
 
 // captureCases hold what one capture is: the pages of one report read as

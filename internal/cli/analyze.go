@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/ingest"
-	"github.com/profan-dev/profan/report"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/report"
 	"github.com/spf13/cobra"
 )
 

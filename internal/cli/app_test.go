@@ -207,7 +207,7 @@ func TestLongTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, n, err := tile.Trace(f, "../../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv", 30000, true)
+	_, n, err := tile.Trace(f, "../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv", 30000, true)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

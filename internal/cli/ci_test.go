@@ -3,7 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/profan-dev/profan/history"
+	"github.com/profan-dev/profan/internal/history"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -553,7 +553,7 @@ func TestNamesAndCounts(t *testing.T) {
 	}
 	// An nsys kernel summary lacks every counter: one short line per
 	// command that adds them, counting launches.
-	out, _, _ = run(t, "analyze", "../../ingest/testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv")
+	out, _, _ = run(t, "analyze", "../ingest/testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv")
 	var missing []string
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "missing:") {

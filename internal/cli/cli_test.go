@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/profan-dev/profan/internal/golden"
-	"github.com/profan-dev/profan/report"
-	"github.com/profan-dev/profan/store/storetest"
+	"github.com/profan-dev/profan/internal/report"
+	"github.com/profan-dev/profan/internal/store/storetest"
 )
 
 const fx = "../../fixtures/ncu/"

@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
-	"github.com/profan-dev/profan/gate"
+	"github.com/profan-dev/profan/internal/gate"
+	"github.com/profan-dev/profan/internal/rules"
 	"github.com/profan-dev/profan/internal/safe"
-	"github.com/profan-dev/profan/rules"
-	"github.com/profan-dev/profan/units"
+	"github.com/profan-dev/profan/internal/units"
 )
 
 // Config is the profan configuration file (TOML):

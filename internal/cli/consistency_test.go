@@ -13,10 +13,10 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gpumodel"
-	"github.com/profan-dev/profan/report"
-	"github.com/profan-dev/profan/report/html"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/report"
+	"github.com/profan-dev/profan/internal/report/html"
 )
 
 // inputSets lists every fixture and public sample as profan is given
@@ -26,7 +26,7 @@ func inputSets(t *testing.T) [][]string {
 	t.Helper()
 	var sets [][]string
 	var files []string
-	for _, pat := range []string{"../../fixtures/*/*.csv", "../../fixtures/*/*.csv.gz", "../../ingest/testdata/*/*.csv"} {
+	for _, pat := range []string{"../../fixtures/*/*.csv", "../../fixtures/*/*.csv.gz", "../ingest/testdata/*/*.csv"} {
 		m, _ := filepath.Glob(pat)
 		files = append(files, m...)
 	}

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/report"
-	"github.com/profan-dev/profan/rules"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/report"
+	"github.com/profan-dev/profan/internal/rules"
 )
 
 // The statements the contradiction checks read.

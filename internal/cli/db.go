@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/profan-dev/profan/store"
+	"github.com/profan-dev/profan/internal/store"
 )
 
 // dbPath returns the database named by --db, $PROFAN_DB, or the default

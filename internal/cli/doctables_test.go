@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/profan-dev/profan/metrics"
-	"github.com/profan-dev/profan/rules"
+	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/rules"
 )
 
 // RuleTable renders the rule registry as the Markdown table of docs/reference.md.

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/profan-dev/profan/metrics"
-	"github.com/profan-dev/profan/rules"
+	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/rules"
 	"github.com/spf13/cobra"
 )
 

@@ -64,7 +64,7 @@ func TestGateSemantics(t *testing.T) {
 			"", "failing.csv:5: the export records an error: The application returned an error code (1).; the capture may be incomplete"},
 		{"application error allowed", []string{"gate", fx + "failing.csv", "--require", "duration < 1ms", "--allow-app-errors"}, ExitOK,
 			"gate passed", "failing.csv:5: warning: the export records an error, gated anyway (--allow-app-errors)"},
-		{"profiler error", []string{"gate", "../../ingest/testdata/ncu/gardenia-a100-cc80-details-error-preamble.csv", "--fail-on", "all"}, ExitError,
+		{"profiler error", []string{"gate", "../ingest/testdata/ncu/gardenia-a100-cc80-details-error-preamble.csv", "--fail-on", "all"}, ExitError,
 			"", `Failed to profile "gemm_shared_tile"`},
 		// A condition holds for a group's median over its launches: the
 		// five launches of the series are one check.
@@ -184,7 +184,7 @@ func TestGateLongTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, n, err := tile.Trace(f, "../../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv", 600000, true)
+	_, n, err := tile.Trace(f, "../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv", 600000, true)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 
-	"github.com/profan-dev/profan/ingest/pipeline"
+	"github.com/profan-dev/profan/internal/ingest/pipeline"
 	"github.com/spf13/cobra"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/profan-dev/profan/report"
+	"github.com/profan-dev/profan/internal/report"
 )
 
 // IOStreams are the command's standard streams, replaceable in tests.

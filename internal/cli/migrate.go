@@ -3,9 +3,9 @@ package cli
 import (
 	"fmt"
 
-	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/store"
-	"github.com/profan-dev/profan/verdictdb"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/store"
+	"github.com/profan-dev/profan/internal/verdictdb"
 	"github.com/spf13/cobra"
 )
 

@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/profan-dev/profan/gpumodel"
-	"github.com/profan-dev/profan/report"
+	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/report"
 	"github.com/spf13/cobra"
 )
 

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gate"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gate"
 	"github.com/spf13/pflag"
 )
 

@@ -13,13 +13,13 @@ import (
 	"time"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/history"
-	"github.com/profan-dev/profan/ingest"
-	"github.com/profan-dev/profan/metrics"
-	"github.com/profan-dev/profan/report"
-	"github.com/profan-dev/profan/report/html"
-	"github.com/profan-dev/profan/store"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/history"
+	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/report"
+	"github.com/profan-dev/profan/internal/report/html"
+	"github.com/profan-dev/profan/internal/store"
 	"github.com/spf13/cobra"
 )
 

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/gpumodel"
-	"github.com/profan-dev/profan/rules"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/rules"
 )
 
 // settings are what every command analyses and gates with, parsed once

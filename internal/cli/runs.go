@@ -1,8 +1,8 @@
 package cli
 
 import (
-	"github.com/profan-dev/profan/report"
-	"github.com/profan-dev/profan/store"
+	"github.com/profan-dev/profan/internal/report"
+	"github.com/profan-dev/profan/internal/store"
 	"github.com/spf13/cobra"
 )
 

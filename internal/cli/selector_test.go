@@ -10,8 +10,8 @@ import (
 	"testing"
 )
 
-const nsysPageable = "../../ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv"
-const nvprofReduce = "../../ingest/testdata/nvprof/magus-gtx1080ti-invalid-records-warning-templates.csv"
+const nsysPageable = "../ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv"
+const nvprofReduce = "../ingest/testdata/nvprof/magus-gtx1080ti-invalid-records-warning-templates.csv"
 
 // TestGateRunFindings: gate runs the run-level rules as analyze does, so
 // pageable transfers fail a gate that fails on them.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/profan-dev/profan/gpumodel"
+	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
 // UsageError is bad input on the command line that needs no usage dump:

@@ -5,11 +5,11 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/profan-dev/profan/gate"
-	"github.com/profan-dev/profan/history"
-	"github.com/profan-dev/profan/metrics"
-	"github.com/profan-dev/profan/report"
-	"github.com/profan-dev/profan/store"
+	"github.com/profan-dev/profan/internal/gate"
+	"github.com/profan-dev/profan/internal/history"
+	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/report"
+	"github.com/profan-dev/profan/internal/store"
 	"github.com/spf13/cobra"
 )
 

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/profan-dev/profan/store/storetest"
+	"github.com/profan-dev/profan/internal/store/storetest"
 )
 
 // prevRelease is a run database the previous release wrote (its README
@@ -21,8 +21,8 @@ const prevRelease = "testdata/prev-release.sql"
 var prevRuns = []string{
 	"../../fixtures/ncu/transpose.metrics.details.csv",
 	"../../fixtures/ncu/misc.metrics.details.csv",
-	"../../ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv",
-	"../../ingest/testdata/nvprof/ieee2017-k20c-jacobi-unroll.csv",
+	"../ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv",
+	"../ingest/testdata/nvprof/ieee2017-k20c-jacobi-unroll.csv",
 }
 
 const remadeNote = "verdict made by an older profan (v1); re-made with the current rules; `profan migrate` stores it"

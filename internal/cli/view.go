@@ -5,10 +5,10 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/analysis"
-	"github.com/profan-dev/profan/ingest"
-	"github.com/profan-dev/profan/store"
-	"github.com/profan-dev/profan/verdictdb"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/store"
+	"github.com/profan-dev/profan/internal/verdictdb"
 )
 
 // verdictsFromFiles reads exports (with their source pages attached) and

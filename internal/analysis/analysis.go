@@ -1,0 +1,707 @@
+// Package analysis is where a verdict is made, once, from the best
+// evidence: for each kernel it identifies the GPU (a typed source), derives
+// the canonical metrics, reads one typed access pattern per memory space
+// (the source page's per-instruction counters first, then the raw
+// counters, then the model), decides the one limiter, and runs the rules;
+// for a capture (AnalyzeRun, Stream) it adds the run-level findings and
+// the groups of launches. analyze, gate, report and ingest all render or
+// store these verdicts and never derive their own.
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/kernelname"
+	"github.com/profan-dev/profan/internal/metrics"
+)
+
+// Options select what Analyze does.
+type Options struct {
+	Rules Ruler // nil: no findings
+	// Device names the GPU when the export does not (ncu's details page
+	// gives only a device index and the compute capability).
+	Device *gpumodel.Spec
+	// DeviceForce keeps Device where the export contradicts it (see
+	// CheckDevice).
+	DeviceForce bool
+	// Bound is the speed-of-light percentage under which no unit limits
+	// the kernel (latency-bound); 0 means 60, as ncu's own rule.
+	Bound float64
+}
+
+// Ruler runs the selected rules over an analysed kernel or a whole run,
+// applying suppressions; the rules package implements it.
+type Ruler interface {
+	Check(k *Kernel) Result
+	CheckRun(run *profan.Run) Result
+}
+
+// Kernel is the analysis of one kernel record: the verdict on it.
+type Kernel struct {
+	Run  *profan.Run
+	K    *profan.Kernel
+	Spec *gpumodel.Spec // nil when the GPU is unknown
+	// Name is what the kernel's name tells: library, kind, display name.
+	Name kernelname.Info
+	// GPU is how Spec was identified: from --device, the printed name,
+	// the device attributes or the compute capability (assumed).
+	GPU      gpumodel.Identity
+	Metrics  *metrics.Set
+	Model    Model
+	Limiter  Limiter
+	Findings []profan.Finding
+	// Suppressed are the findings a configured suppression silenced.
+	Suppressed []Suppressed
+	Skipped    []string // rules skipped, with the reason
+	// Missing are the skipped rules the profiler could have fed, with
+	// the command that adds their counters.
+	Missing []Missing
+}
+
+// Model is the reading of the kernel's accesses, one per memory space,
+// each from the best evidence the export gives: the source page's
+// per-instruction counters, then the raw counters, then the model.
+type Model struct {
+	GlobalLoad  *Access
+	GlobalStore *Access
+	SharedLoad  *Access
+	SharedStore *Access
+	// Instructions holds the per-instruction reading when the export has
+	// ncu's source page: each global or shared access with its measured
+	// and ideal sectors, worst first.
+	Instructions []Instruction
+}
+
+// Shared returns the shared-memory space with the worse conflict, loads or
+// stores: the two are never averaged.
+func (m Model) Shared() *Access {
+	switch {
+	case m.SharedLoad == nil:
+		return m.SharedStore
+	case m.SharedStore == nil:
+		return m.SharedLoad
+	case m.SharedStore.Pattern.Ways > m.SharedLoad.Pattern.Ways:
+		return m.SharedStore
+	}
+	return m.SharedLoad
+}
+
+// Instruction is the reading of one SASS memory instruction.
+type Instruction struct {
+	File                   string
+	Line                   int
+	Address                string
+	SASS                   string
+	Space                  string // global or shared
+	Operation              string // load or store
+	Requests               float64
+	Sectors                float64
+	IdealSectors           float64
+	SectorsPerRequest      float64
+	IdealSectorsPerRequest float64
+	Pattern                gpumodel.AccessPattern
+	// Indirect is set for a global access whose address the kernel
+	// loaded from memory (a gather or scatter through an index array):
+	// its pattern is the data's, which no indexing of the kernel changes.
+	Indirect bool
+	// AtomicRead is set for a load of the word a global atomic of the
+	// kernel then updates (a compare-and-swap loop's read).
+	AtomicRead bool
+	// Executions is the instruction's executions per warp launched: above
+	// one it sits in a loop.
+	Executions float64
+	// Step is the distance in bytes between a thread's consecutive
+	// iterations of this access when its loop was unrolled (the immediate
+	// offsets of the loads of one line through one register): the access
+	// size for a thread walking consecutive elements; 0 when unknown.
+	Step float64
+}
+
+// Access is the reading of one memory space.
+type Access struct {
+	Requests               float64
+	Transactions           float64
+	IdealTransactions      float64
+	SectorsPerRequest      float64
+	IdealSectorsPerRequest float64
+	Pattern                gpumodel.AccessPattern
+	Implausible            []string
+}
+
+// Device identifies the GPU of k from every clue the export gives (see
+// gpumodel.Identify). Every kernel of one capture carries the same device
+// attributes, so the kernels of a run get one GPU and one peak.
+func Device(k *profan.Kernel) gpumodel.Identity {
+	return gpumodel.Identify(Clues(k))
+}
+
+// Clues collects what k's export says about its GPU: the printed name
+// (raw pages: device__attribute_display_name), ncu's DRAM frequency
+// (details: "DRAM Frequency"; raw: dram__cycles_elapsed.avg.per_second,
+// else the memory clock attribute), the SM count, L2 size, memory size and
+// bus width attributes.
+func Clues(k *profan.Kernel) gpumodel.Clues {
+	c := gpumodel.Clues{Name: k.Device, CC: k.CC}
+	if c.Name == "" {
+		c.Name = metrics.DeviceName(k)
+	}
+	for _, a := range []struct {
+		name string
+		to   *float64
+	}{{"device_dram_clock", &c.DRAMClockHz}, {"device_memory_clock", &c.MemClockHz}, {"device_sm_clock", &c.SMClockHz},
+		{"device_l2_size", &c.L2Bytes}, {"device_memory_size", &c.MemoryBytes}} {
+		if v, ok := metrics.Read(k, a.name); ok && v > 0 {
+			*a.to = v
+		}
+	}
+	for _, a := range []struct {
+		name string
+		to   *int
+	}{{"device_sms", &c.SMs}, {"device_bus_width", &c.BusBits}} {
+		if v, ok := metrics.Read(k, a.name); ok && v > 0 {
+			*a.to = int(math.Round(v))
+		}
+	}
+	if c.CC == "" {
+		ma, ok1 := metrics.Read(k, "device_cc_major")
+		mi, ok2 := metrics.Read(k, "device_cc_minor")
+		if ok1 && ok2 {
+			c.CC = fmt.Sprintf("%.0f.%.0f", ma, mi)
+		}
+	}
+	return c
+}
+
+// MetricsDevice converts a GPU spec to what metrics needs.
+func MetricsDevice(s *gpumodel.Spec) metrics.Device {
+	if s == nil {
+		return metrics.Device{}
+	}
+	return metrics.Device{
+		Name: s.Name, SMs: s.SMs, PeakBandwidth: s.PeakBandwidth(),
+		PeakFP32: s.PeakFP32(), PeakFP64: s.PeakFP64(), PeakInst: 32 * s.PeakWarpInstructions(),
+	}
+}
+
+// read reads what k's counters say before any judgment: the name's
+// family, the GPU, the canonical metrics.
+func read(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
+	a := &Kernel{Run: run, K: k, Name: classify(k.DisplayName())}
+	// Where the name is silent, the tensor pipe's activity says whether
+	// the kernel's math ran on tensor cores.
+	if v, ok := metrics.Read(k, "tensor_pipe_pct"); ok {
+		a.Name = a.Name.WithTensorPipe(v)
+	}
+	a.GPU = Device(k)
+	if opt.Device != nil && a.GPU.Source != gpumodel.SourceName {
+		// The flag names the GPU when the export does not; a printed name
+		// the table knows is the better evidence.
+		a.GPU = gpumodel.Identity{Spec: opt.Device, Source: gpumodel.SourceFlag}
+	}
+	a.Spec = a.GPU.Spec
+	a.Metrics = metrics.Derive(k, MetricsDevice(a.Spec))
+	return a
+}
+
+// Analyze analyses one kernel of run.
+func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
+	a := read(run, k, opt)
+	a.Model = crossCheck(a)
+	bound := opt.Bound
+	if bound <= 0 {
+		bound = 60
+	}
+	a.Limiter = limiterOf(a, bound)
+	if opt.Rules != nil {
+		r := opt.Rules.Check(a)
+		a.Findings, a.Suppressed, a.Skipped, a.Missing = r.Findings, r.Suppressed, r.Skipped, r.Missing
+	}
+	return a
+}
+
+// Value returns a canonical metric of the kernel.
+func (a *Kernel) Value(name string) (float64, bool) { return a.Metrics.Get(name) }
+
+// crossCheck reads each memory space's accesses. The source page, when
+// given, decides: a space's pattern is its worst instruction's and its
+// ideal is ncu's per-instruction ideal, so the kernel line never
+// contradicts its instructions.
+func crossCheck(a *Kernel) Model {
+	var m Model
+	m.Instructions = instructions(a)
+	m.GlobalLoad = fromSource(globalAccess(a, "global_load_requests", "gld"), m.Instructions, "global", "load")
+	m.GlobalStore = fromSource(globalAccess(a, "global_store_requests", "gst"), m.Instructions, "global", "store")
+	m.SharedLoad = fromSource(sharedAccess(a, "load"), m.Instructions, "shared", "load")
+	m.SharedStore = fromSource(sharedAccess(a, "store"), m.Instructions, "shared", "store")
+	return m
+}
+
+// fromSource replaces the reading of one space by its instructions' when
+// the source page has them: the measured figures stay the counters', the
+// ideal takes ncu's per-instruction ideal (width- and broadcast-aware) and
+// the pattern is the worst instruction's.
+func fromSource(acc *Access, ins []Instruction, space, op string) *Access {
+	var req, sec, ideal float64
+	var worst *Instruction
+	broadcast := true
+	n := 0
+	for i := range ins {
+		in := &ins[i]
+		if in.Space != space || in.Operation != op {
+			continue
+		}
+		n++
+		req += in.Requests
+		sec += in.Sectors
+		ideal += in.IdealSectors
+		if in.Pattern.Kind != gpumodel.Broadcast {
+			broadcast = false
+		}
+		if in.Sectors > in.IdealSectors*gpumodel.Slack && (worst == nil || in.Sectors-in.IdealSectors > worst.Sectors-worst.IdealSectors) {
+			worst = in
+		}
+	}
+	if n == 0 || sec <= 0 {
+		return acc
+	}
+	if acc == nil {
+		acc = &Access{Requests: req, Transactions: sec, SectorsPerRequest: sec / req}
+	}
+	acc.IdealSectorsPerRequest = acc.SectorsPerRequest * ideal / sec
+	if space == "global" {
+		atLeastOneSector(acc)
+	}
+	if acc.Transactions > 0 {
+		acc.IdealTransactions = math.Round(acc.Transactions * ideal / sec)
+	}
+	unit := "sectors"
+	if space == "shared" {
+		unit = "wavefronts"
+	}
+	switch {
+	case worst != nil:
+		acc.Pattern = worst.Pattern
+		acc.Pattern.Reasons = append([]string{fmt.Sprintf("worst instruction %s: %.1f %s per request, ideal %.1f", worst.SASS, worst.SectorsPerRequest, unit, worst.IdealSectorsPerRequest)}, worst.Pattern.Reasons...)
+	case broadcast:
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Broadcast, Reasons: []string{fmt.Sprintf("every %s %s instruction reads addresses its warp shares", space, op)}}
+	default:
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, Reasons: []string{fmt.Sprintf("every %s %s instruction at its ideal %s per request", space, op, unit)}}
+		if space == "shared" {
+			acc.Pattern.Ways = 1
+		}
+	}
+	acc.Pattern.Evidence = gpumodel.FromSourcePage
+	return acc
+}
+
+// instructions reads the source page's per-instruction counters: ncu's
+// theoretical L2 sectors (global) or L1 wavefronts (shared), actual and
+// ideal, over the warp-level instructions executed.
+func instructions(a *Kernel) []Instruction {
+	var out []Instruction
+	var prog *sassProgram
+	warps := 0.0
+	if g, b := a.K.Grid.Size(), a.K.Block.Size(); g > 0 && b > 0 {
+		warps = float64(g) * math.Ceil(float64(b)/32)
+	}
+	for _, s := range a.K.Source {
+		if s.Address == "" {
+			continue
+		}
+		c := map[string]float64{}
+		var space, op string
+		for _, m := range s.Counter {
+			switch m.Name {
+			case "address_space":
+				space = strings.ToLower(m.Text)
+			case "access_operation":
+				op = strings.ToLower(m.Text)
+			default:
+				c[m.Name] = m.Value
+			}
+		}
+		req := c["inst_executed"]
+		if req <= 0 || (space != "global" && space != "shared") || (op != "load" && op != "store") {
+			continue
+		}
+		in := Instruction{File: s.File, Line: s.Line, Address: s.Address, SASS: s.SASS, Space: space, Operation: op, Requests: req}
+		accessBytes := c["access_size_bits"] / 8
+		if space == "global" {
+			in.Sectors, in.IdealSectors = c["memory_l2_theoretical_sectors_global"], c["memory_l2_theoretical_sectors_global_ideal"]
+		} else {
+			in.Sectors, in.IdealSectors = c["memory_l1_wavefronts_shared"], c["memory_l1_wavefronts_shared_ideal"]
+		}
+		if in.Sectors <= 0 {
+			continue
+		}
+		in.SectorsPerRequest = in.Sectors / req
+		in.IdealSectorsPerRequest = in.IdealSectors / req
+		elem := accessBytes
+		if elem <= 0 {
+			elem = 4
+		}
+		threads := c["thread_inst_executed_pred_on"] / req
+		if warps > 0 {
+			in.Executions = req / warps
+		}
+		if space == "global" {
+			in.Pattern = globalInstructionPattern(a, in, elem, threads, c["l1_tag_requests_global"]/req)
+			if in.Sectors > in.IdealSectors*gpumodel.Slack && in.Pattern.Kind != gpumodel.Broadcast {
+				if prog == nil {
+					prog = newSASSProgram(a.K)
+				}
+				if prog.indirect(s.Address) {
+					in.Indirect = true
+					in.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Scattered, Random: true, AccessBytes: elem,
+						Reasons: []string{fmt.Sprintf("%.1f sectors per request, ideal %.1f: the address is loaded from memory (a gather or scatter through an index array), so the data's order decides", in.SectorsPerRequest, in.IdealSectorsPerRequest)}}
+				}
+				in.AtomicRead = op == "load" && prog.atomicTarget(s.Address)
+				in.Step = float64(prog.step(s.Address))
+			}
+			if in.IdealSectors < req {
+				// ncu's ideal counts the bytes requested; a request
+				// touches at least one sector however few they are.
+				in.IdealSectors, in.IdealSectorsPerRequest = req, 1
+			}
+		} else {
+			ways := 1.0
+			if in.IdealSectors > 0 {
+				ways = in.Sectors / in.IdealSectors
+			}
+			in.Pattern = sharedPattern(ways, elem)
+		}
+		in.Pattern.AccessBytes = accessBytes
+		in.Pattern.Evidence = gpumodel.FromSourcePage
+		out = append(out, in)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].Sectors-out[i].IdealSectors > out[j].Sectors-out[j].IdealSectors
+	})
+	return out
+}
+
+// globalInstructionPattern reads one global instruction's pattern from
+// its sectors, ideal sectors, active threads and 128-byte lines per
+// request.
+func globalInstructionPattern(a *Kernel, in Instruction, elem, threads, lines float64) gpumodel.AccessPattern {
+	// ncu's ideal counts the distinct bytes requested: far below
+	// threads × size / 32 means the threads share addresses.
+	noShare := threads * elem / 32
+	if threads > 0 && threads <= 1.5 && in.SectorsPerRequest <= 1.5 {
+		// One active thread (a one-thread kernel, a lane-0 store): it
+		// reads its own word, which one sector serves; nothing is shared.
+		return gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: elem,
+			Reasons: []string{fmt.Sprintf("%.1f active threads per request: one sector serves them", threads)}}
+	}
+	if (in.IdealSectorsPerRequest < 0.9 || (threads > 0 && in.IdealSectorsPerRequest < 0.5*noShare)) && in.SectorsPerRequest <= 1.5 {
+		return gpumodel.AccessPattern{Kind: gpumodel.Broadcast, Reasons: []string{"the threads of a warp read the same address (broadcast)"}}
+	}
+	x := gpumodel.Explain(elem, in.SectorsPerRequest, in.IdealSectorsPerRequest)
+	p := x.Access(elem, gpumodel.FromSourcePage)
+	if x.Kind != gpumodel.Scattered {
+		return p
+	}
+	if lines > 0 && threads > 0 {
+		// One sector per thread. The 128-byte lines tell a stride from
+		// scatter: a stride of s bytes touches threads·s/128 lines, every
+		// thread its own line from 128 B on; random addresses share a
+		// line now and then.
+		switch {
+		case lines < 0.9*threads:
+			p.Kind, p.StrideBytes = gpumodel.Strided, math.Round(128*lines/threads)
+			p.Reasons = []string{fmt.Sprintf("%.1f sectors in %.1f lines per request for %.1f threads: a stride of %.0f B", in.SectorsPerRequest, lines, threads, p.StrideBytes)}
+		case lines >= 0.99*threads:
+			p.Kind, p.StrideBytes = gpumodel.Strided, 0
+			p.Column = launch2D(a.K)
+			p.Reasons = []string{fmt.Sprintf("every thread of the warp in its own 128-byte line (%.1f lines for %.1f threads): a stride of 128 B or more", lines, threads)}
+			if p.Column {
+				p.Reasons[0] += ", as a column of a row-major array"
+			}
+		default:
+			p.StrideBytes, p.Random = 0, true
+			p.Reasons = []string{fmt.Sprintf("%.1f lines for %.1f threads per request: random addresses, a few sharing a line", lines, threads)}
+		}
+		return p
+	}
+	if launch2D(a.K) {
+		p.Kind, p.StrideBytes, p.Column = gpumodel.Strided, 0, true
+		p.Reasons = append(p.Reasons, "with a 2-D launch this is a column access (stride of a whole row)")
+	}
+	return p
+}
+
+// sharedPattern reads a shared-memory access from its wavefronts over the
+// ideal: ways-way bank conflict.
+func sharedPattern(ways, elem float64) gpumodel.AccessPattern {
+	if ways < 1.5 {
+		return gpumodel.AccessPattern{Kind: gpumodel.Coalesced, Ways: math.Max(1, math.Round(ways*100)/100), Reasons: []string{"no bank conflicts"}}
+	}
+	if ways > 33 {
+		// No bank layout costs more than 32 wavefronts: contention on
+		// the same words (shared atomics), not a conflict degree.
+		return gpumodel.AccessPattern{Kind: gpumodel.Mixed, Ways: 32, Contention: true,
+			Reasons: []string{fmt.Sprintf("%.1f× the ideal wavefronts, more than the 32 a full bank conflict costs: threads contend for the same words", ways)}}
+	}
+	w := math.Min(32, math.Round(ways))
+	return gpumodel.AccessPattern{Kind: gpumodel.Strided, Ways: math.Min(32, math.Round(ways*100)/100), StrideBytes: 4 * w,
+		Reasons: []string{fmt.Sprintf("%.1f× the ideal wavefronts: a %.0f-way bank conflict", ways, w)}}
+}
+
+func globalAccess(a *Kernel, reqName, op string) *Access {
+	req, ok1 := a.Value(reqName)
+	tr, ok2 := a.Value(op + "_transactions")
+	spr, ok3 := a.Value(op + "_transactions_per_request")
+	if !ok3 && ok1 && ok2 && req > 0 {
+		spr, ok3 = tr/req, true
+	}
+	fromEff := 0.0
+	if !ok3 && !(ok1 && req == 0) {
+		// nvprof --metrics with the efficiency but not the transactions
+		// per request: the efficiency alone says how many times the ideal
+		// sectors move; read it against the ideal of 4-byte words.
+		if eff, ok := a.Value(op + "_efficiency"); ok && eff > 0 && eff <= 100 {
+			spr, ok3, fromEff = 4*100/eff, true, eff
+		}
+	}
+	if !ok3 || (ok1 && req == 0) || spr == 0 {
+		return nil // no accesses of this kind
+	}
+	acc := &Access{Requests: nan0(req, ok1), Transactions: nan0(tr, ok2), SectorsPerRequest: spr}
+	elem, haveElem := a.Value(op + "_access_bytes")
+	ideal, haveIdeal := a.Value(op + "_ideal_transactions")
+	effPct, haveEff := a.Value(op + "_efficiency")
+	ev := gpumodel.FromModel
+	switch {
+	case haveEff && effPct > 0:
+		// Efficiency is requested bytes over moved bytes, so the ideal is
+		// that share of the measured sectors per request, whatever a
+		// "request" counts on this architecture (nvprof on Maxwell and
+		// Pascal counts them differently from ncu).
+		acc.IdealSectorsPerRequest = spr * effPct / 100
+		if ok2 {
+			acc.IdealTransactions = math.Round(tr * effPct / 100)
+		}
+		ev = gpumodel.FromCounters
+	case haveIdeal && ok1 && req > 0:
+		acc.IdealTransactions = ideal
+		acc.IdealSectorsPerRequest = ideal / req
+		ev = gpumodel.FromCounters
+	case haveElem:
+		acc.IdealSectorsPerRequest = math.Max(1, elem)
+	default:
+		// Without the requested bytes, assume 4-byte words: the commonest
+		// access and the one published coalescing tables use.
+		elem = 4
+		acc.IdealSectorsPerRequest = 4
+	}
+	// From Volta on, a full warp's ideal sectors per request equal its
+	// access size in bytes (32 threads × S bytes / 32-byte sectors).
+	cc := a.K.CC
+	if cc == "" && a.Spec != nil {
+		cc = a.Spec.CC
+	}
+	r, err := gpumodel.RulesOf(cc)
+	volta := err == nil && r.WarpSectors()
+	if !haveElem && (haveEff || haveIdeal) {
+		elem, haveElem = acc.IdealSectorsPerRequest, true
+	}
+	accessBytes := 0.0
+	if haveElem && volta {
+		accessBytes = math.Round(elem*100) / 100
+	}
+	// Fewer distinct bytes than a sector per request means shared
+	// addresses only when the warp's active threads would have needed
+	// more: a single active thread (a one-thread kernel) reads its own
+	// word, it shares nothing.
+	lone := false
+	perReq := 0.0 // active threads per request, 0 when unknown
+	if acc.IdealSectorsPerRequest < 0.9 {
+		if th, ok := a.Value(op + "_thread_requests"); ok && ok1 && req > 0 {
+			perReq = th / req
+		} else if we, ok := a.Value("warp_execution_efficiency"); ok && we > 0 {
+			perReq = we / 100 * 32 // active threads per warp instruction
+		}
+		lone = perReq > 0 && perReq*4/32 <= acc.IdealSectorsPerRequest*1.1
+	}
+	switch {
+	case lone:
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: accessBytes,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request: each request carries the words of one or a few active threads, which one sector serves", acc.SectorsPerRequest)}}
+	case acc.IdealSectorsPerRequest >= 0.9 && acc.SectorsPerRequest <= acc.IdealSectorsPerRequest*1.1:
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: accessBytes,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: coalesced", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
+	case acc.IdealSectorsPerRequest < 0.9 && acc.SectorsPerRequest <= 1.5:
+		// Less than a sector of distinct bytes per request: the threads
+		// share addresses.
+		what := "the threads of a warp read the same address (broadcast)"
+		if op == "gst" {
+			what = "the threads of a warp store to the same address"
+		}
+		if perReq == 0 {
+			// Without the active threads per request, one thread alone
+			// asks for as few bytes as a warp sharing one address.
+			what += ", or only one thread of the warp is active"
+		}
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Broadcast, AccessBytes: accessBytes,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request for %.2f sectors of distinct bytes: %s", acc.SectorsPerRequest, acc.IdealSectorsPerRequest, what)}}
+	case haveElem && !isPow2(elem) && math.Abs(acc.SectorsPerRequest-acc.IdealSectorsPerRequest) > 0.05*acc.IdealSectorsPerRequest:
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: instructions of different widths or patterns share this memory space; the source page tells them apart", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
+	default:
+		e := math.Round(elem)
+		x := gpumodel.Explain(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
+		acc.Pattern = x.Access(accessBytes, ev)
+		if x.Kind == gpumodel.Scattered && launch2D(a.K) {
+			// One sector per thread cannot tell a large stride from
+			// scatter. A 2-D launch indexes 2-D data: a column access.
+			acc.Pattern.Kind, acc.Pattern.StrideBytes, acc.Pattern.Column = gpumodel.Strided, 0, true
+			acc.Pattern.Reasons = append(acc.Pattern.Reasons, "with a 2-D launch this is a column access (stride of a whole row)")
+		}
+	}
+	acc.Pattern.Evidence = ev
+	// The counters are checked as measured, before the ideal is raised
+	// to the one sector every request moves.
+	rawIdeal := acc.IdealSectorsPerRequest
+	// A request moves at least one sector: the ideal is never below one,
+	// whether the warp's threads share an address or few are active.
+	atLeastOneSector(acc)
+	e := elem
+	if e <= 0 || math.IsNaN(e) {
+		e = 4
+	}
+	if fromEff > 0 {
+		// Only the efficiency was measured: the waste, not its pattern.
+		ev, what := gpumodel.FromCounters, fmt.Sprintf("%s_efficiency %.1f%%", op, fromEff)
+		if fromRuleText(a, op+"_efficiency") {
+			ev = gpumodel.FromRuleText
+			what = "ncu's rule text"
+		}
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed, Evidence: ev,
+			Reasons: []string{fmt.Sprintf("%s: %.1f× the ideal sectors move (the export has no sectors per request to tell the pattern)", what, 100/fromEff)}}
+		if fromEff >= 99.5 {
+			acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, Evidence: ev,
+				Reasons: []string{fmt.Sprintf("%s: every byte moved is used", what)}}
+		} else if s, ok := oneExtraSector(100 / fromEff); ok {
+			// (S+1)/S of the ideal is what a coalesced warp access of S
+			// bytes moves when it starts off a sector boundary: one
+			// extra sector per request. No other single pattern wastes
+			// so little.
+			acc.SectorsPerRequest, acc.IdealSectorsPerRequest = s+1, s
+			acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Misaligned, Evidence: ev,
+				Reasons: []string{fmt.Sprintf("%s: %.0f sectors move for every %.0f needed, one extra per request, as a misaligned %.0f-byte warp access gives (the export has no sectors per request to confirm it)", what, s+1, s, s)}}
+		}
+	}
+	acc.Implausible = gpumodel.Plausible(e, acc.SectorsPerRequest, rawIdeal, eff(a, op))
+	return acc
+}
+
+// atLeastOneSector raises a global ideal below one sector per request to
+// one: every request touches a sector, however few bytes it asks for (a
+// broadcast, one active thread).
+func atLeastOneSector(acc *Access) {
+	if acc.IdealSectorsPerRequest >= 1 {
+		return
+	}
+	acc.IdealSectorsPerRequest = 1
+	if acc.Requests > 0 {
+		acc.IdealTransactions = math.Max(acc.IdealTransactions, acc.Requests)
+	}
+}
+
+func eff(a *Kernel, op string) float64 {
+	v, ok := a.Value(op + "_efficiency")
+	if !ok {
+		return math.NaN()
+	}
+	return v
+}
+
+// sharedAccess reads shared loads or stores (op) from the counters; the
+// two are kept apart, never averaged.
+func sharedAccess(a *Kernel, op string) *Access {
+	spr, ok := a.Value("shared_" + op + "_transactions_per_request")
+	if !ok || spr == 0 || math.IsNaN(spr) {
+		return nil
+	}
+	req, _ := a.Value("shared_" + op + "_requests")
+	tr, _ := a.Value("shared_" + op + "_transactions")
+	acc := &Access{Requests: nz(req), Transactions: nz(tr), SectorsPerRequest: spr, IdealSectorsPerRequest: 1}
+	acc.IdealTransactions = acc.Requests
+	// ncu counts the wavefronts bank conflicts add: the rest is the ideal,
+	// which is 2 per request for 64-bit words read by 32 threads (256 B,
+	// two wavefronts by construction) and 4 for 128-bit ones.
+	if bc, ok := a.Value("shared_" + op + "_bank_conflicts"); ok && acc.Requests > 0 && acc.Transactions > 0 && bc >= 0 && bc < acc.Transactions {
+		acc.IdealTransactions = math.Max(acc.Requests, acc.Transactions-bc)
+		acc.IdealSectorsPerRequest = acc.IdealTransactions / acc.Requests
+	}
+	acc.Pattern = sharedPattern(spr/acc.IdealSectorsPerRequest, 4)
+	acc.Pattern.Evidence = gpumodel.FromCounters
+	if ways := spr / acc.IdealSectorsPerRequest; ways > 33 {
+		// 32 banks cannot cost more than 32 wavefronts per instruction:
+		// atomics retrying on the same words (nvprof counts shared
+		// atomics among both the loads' and the stores' transactions).
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed, Evidence: gpumodel.FromCounters,
+			Reasons: []string{fmt.Sprintf("%.0f wavefronts per shared-memory %s: more than any bank conflict costs; threads contend for the same words, as shared atomics do", spr, op)}}
+	} else if ways < 1.5 {
+		acc.Pattern.Reasons = []string{fmt.Sprintf("%.2f wavefronts per shared-memory %s, ideal %.2f: no bank conflicts to speak of", spr, op, acc.IdealSectorsPerRequest)}
+	} else {
+		w := math.Round(ways)
+		acc.Pattern.Reasons = []string{fmt.Sprintf("%.1f wavefronts per shared-memory %s where %.0f would do: a %.0f-way bank conflict, as a warp reading 4-byte words %.0f B apart (a column of a [32][32] tile is 32-way)", spr, op, acc.IdealSectorsPerRequest, w, 4*w)}
+	}
+	return acc
+}
+
+// isPow2 reports whether an access size is 1, 2, 4, 8 or 16 bytes, within
+// the rounding of counter ratios.
+func isPow2(v float64) bool {
+	for _, p := range []float64{1, 2, 4, 8, 16} {
+		if math.Abs(v-p) <= 0.05*p {
+			return true
+		}
+	}
+	return false
+}
+
+// launch2D reports whether k was launched over two or three dimensions:
+// then one sector per thread reads as a column of 2-D data (a stride of a
+// whole row) rather than scatter, which the counters alone cannot tell.
+func launch2D(k *profan.Kernel) bool {
+	return k.Block[1] > 1 || k.Grid[1] > 1 || k.Block[2] > 1 || k.Grid[2] > 1
+}
+
+func nan0(v float64, ok bool) float64 {
+	if !ok || math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+func nz(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
+// oneExtraSector reports whether a ratio of moved to needed sectors is
+// (S+1)/S for a warp access of S = 4, 8 or 16 bytes, and returns S.
+func oneExtraSector(r float64) (float64, bool) {
+	for _, s := range []float64{4, 8, 16} {
+		if math.Abs(r-(s+1)/s) <= 0.01*(s+1)/s {
+			return s, true
+		}
+	}
+	return 0, false
+}
+
+// fromRuleText reports whether the canonical metric name was read from the
+// numbers ncu's rule rows quote rather than from a counter.
+func fromRuleText(a *Kernel, name string) bool {
+	v, ok := a.Metrics.Lookup(name)
+	return ok && v.FromRuleText()
+}

@@ -1,0 +1,562 @@
+package analysis_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/rules"
+	"github.com/profan-dev/profan/internal/rules/rulestest"
+)
+
+var updateAppCalibration = flag.Bool("update-calibration-apps", false, "rewrite docs/calibration-apps.md")
+
+const appDir = "../../fixtures/pytorch2/"
+
+// allRules runs every rule with the default thresholds.
+var allRules, _ = rules.NewEngine("")
+
+// appOf reads one capture and reads it by cause.
+func appOf(t *testing.T, file string) (*analysis.App, float64) {
+	t.Helper()
+	run, err := ingest.ReadFile(appDir+file, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := analysis.NewGrouper(false)
+	gr.Recommender = allRules
+	for _, k := range run.Kernels {
+		gr.Add(analysis.Analyze(run, k, analysis.Options{}))
+	}
+	return gr.App(), gr.Total()
+}
+
+// fileOf names a pair's capture: the pairs, else the inventory.
+func fileOf(variant string) string {
+	if v, ok := strings.CutPrefix(variant, "vit."); ok {
+		return "../check/vit.pair." + v + ".csv"
+	}
+	if v, ok := strings.CutPrefix(variant, "mbv2."); ok {
+		return "../check5/mbv2.pair." + v + ".csv.gz"
+	}
+	// The fourth set (fixtures/check7): the ViT-B/16 as "vitb".
+	for _, m := range []string{"train", "decode", "vitb"} {
+		if v, ok := strings.CutPrefix(variant, m+"."); ok {
+			return "../check7/" + strings.TrimSuffix(m, "b") + ".pair." + v + ".csv.gz"
+		}
+	}
+	for _, m := range []string{"resnet", "encoder"} {
+		if v, ok := strings.CutPrefix(variant, m+"."); ok {
+			return "../check6/" + m + ".pair." + v + ".csv.gz"
+		}
+	}
+	if _, err := os.Stat(appDir + "pair." + variant + ".csv"); err == nil {
+		return "pair." + variant + ".csv"
+	}
+	return "inv." + variant + ".csv"
+}
+
+// wallTimes reads the pairs' wall-clock step times (models.py --time).
+func wallTimes(t *testing.T) map[string]float64 {
+	f, err := os.Open(appDir + "time.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	out := map[string]float64{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var r struct {
+			Model, Variant string
+			MS             float64 `json:"ms_per_step"`
+		}
+		if json.Unmarshal(sc.Bytes(), &r) == nil && r.Model != "" {
+			out[r.Model+"."+r.Variant] = r.MS
+		}
+	}
+	return out
+}
+
+// TestAppCalibration holds each recommendation's estimated gain against
+// the gain measured on before/after pairs of real PyTorch steps (one step
+// per process, kernel time under ncu), and keeps the table in
+// docs/calibration-apps.md. "fit" pairs set a factor; "check" pairs were
+// not used to set it: their error is the held-out error.
+func TestAppCalibration(t *testing.T) {
+	wall := wallTimes(t)
+	// The fourth set's unprofiled medians, by "model.variant" as the
+	// pairs name them.
+	wall7 := map[string]float64{}
+	for _, g := range []string{"train", "infer", "compile1", "compile2"} {
+		for k, ms := range wallTimesTSV(t, "../../fixtures/check7/timings7-"+g+".tsv") {
+			model, variant, _ := strings.Cut(k, ".")
+			if model == "vit" {
+				model = "vitb"
+			}
+			wall7[model+"."+variant] = ms
+		}
+	}
+	pairs := []struct {
+		before, after, rule, role string
+		tol                       float64 // largest |estimated − measured|, share of the step
+	}{
+		// The two factors left: channels_last's share of the conversion
+		// and NCHW batch-norm time, and bf16's batch-norm penalty.
+		{"cnn.default", "cnn.cl", "channels-last", "fit", 0.02},
+		{"cnn.cl", "cnn.bf16+cl", "bf16-autocast", "fit", 0.02},
+		// Priced from a mechanism (bytes, rates, launch order), no factor
+		// fitted: on the captures the mechanisms were written against.
+		{"tf.default", "tf.fused", "fused-optimizer", "mechanism", 0.02},
+		{"cnn.default", "cnn.fused", "fused-optimizer", "mechanism", 0.01},
+		{"tf.default", "tf.compile", "torch-compile", "mechanism", 0.10},
+		{"gpt.default", "gpt.compile", "torch-compile", "mechanism", 0.01},
+		{"tf.fp32", "tf.default", "bf16-autocast", "mechanism", 0.10},
+		{"mlp.default", "mlp.graph", "cuda-graphs", "mechanism", 0.01},
+		{"vit.default", "vit.fused", "fused-optimizer", "mechanism", 0.01},
+		{"vit.default", "vit.compile", "torch-compile", "mechanism", 0.07},
+		{"vit.default", "vit.bf16", "bf16-autocast", "mechanism", 0.05},
+		// Held out when captured (fixtures/check5, check6), seen while the
+		// mechanisms above were written: "+" composes two recommendations;
+		// "none" is a second capture of the same step (the run-to-run
+		// noise).
+		{"mbv2.default", "mbv2.default2", "none", "seen", 0.01},
+		{"mbv2.default", "mbv2.cl", "channels-last", "seen", 0.14},
+		{"mbv2.default", "mbv2.fused", "fused-optimizer", "seen", 0.01},
+		{"mbv2.default", "mbv2.cl+fused", "channels-last+fused-optimizer", "seen", 0.14},
+		{"mbv2.default", "mbv2.compile", "torch-compile", "seen", 0.11},
+		{"mbv2.default", "mbv2.bf16", "bf16-autocast", "seen", 0.11},
+		{"resnet.default", "resnet.default2", "none", "seen", 0.01},
+		{"resnet.default", "resnet.cl", "channels-last", "seen", 0.05},
+		{"resnet.default", "resnet.fused", "fused-optimizer", "seen", 0.01},
+		{"resnet.default", "resnet.bf16", "bf16-autocast", "seen", 0.05},
+		{"resnet.default", "resnet.compile", "torch-compile", "seen", 0.12},
+		{"encoder.default", "encoder.default2", "none", "seen", 0.01},
+		{"encoder.default", "encoder.fused", "fused-optimizer", "seen", 0.01},
+		{"encoder.default", "encoder.bf16", "bf16-autocast", "seen", 0.15},
+		{"encoder.default", "encoder.compile", "torch-compile", "seen", 0.03},
+		// The fourth set (fixtures/check7), captured after every rule
+		// above was written: a Llama-style FP32 training step and its
+		// batch-1 decode token; each estimate must be within 5 points.
+		// Two rules were revised on them: torch-compile no longer keeps
+		// half of a training step's forward chains (train), and
+		// bf16-weights halves a product's time beyond its kernel's
+		// shortest launch, not the capture's (decode). "!rule": not
+		// advised, its estimate 0.
+		{"train.default", "train.default2", "none", "revised", 0.01},
+		{"train.default", "train.tf32", "tf32", "revised", 0.05},
+		{"train.default", "train.bf16", "bf16-autocast", "revised", 0.05},
+		{"train.default", "train.compile", "torch-compile", "revised", 0.05},
+		{"train.default", "train.sdpa", "sdpa", "revised", 0.05},
+		{"train.default", "train.fused", "fused-optimizer", "revised", 0.05},
+		{"decode.default", "decode.default2", "none", "revised", 0.01},
+		{"decode.default", "decode.compile", "torch-compile", "revised", 0.05},
+		{"decode.default", "decode.bf16w", "bf16-weights", "revised", 0.05},
+		{"decode.default", "decode.static", "!static-kv-cache", "revised", 0.05},
+		{"decode.default", "decode.graphs", "cuda-graphs", "revised", 0.05},
+		// Held out of every change: a ViT-B/16 at inference (FP32).
+		{"vitb.default", "vitb.default2", "none", "held-out", 0.01},
+		{"vitb.default", "vitb.bf16w", "bf16-weights", "held-out", 0.05},
+		{"vitb.default", "vitb.tf32", "tf32", "held-out", 0.05},
+		{"vitb.default", "vitb.compile", "torch-compile", "held-out", 0.05},
+		{"vitb.default", "vitb.sdpa", "sdpa", "held-out", 0.05},
+	}
+	errs := map[string][]float64{}
+	// The README's table quotes these held-out rows.
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inReadme := map[string]bool{"train.tf32": true, "train.bf16": true, "train.compile": true, "train.sdpa": true, "train.fused": true,
+		"decode.compile": true, "decode.bf16w": true, "vitb.bf16w": true, "vitb.tf32": true, "vitb.compile": true, "vitb.sdpa": true}
+	var b strings.Builder
+	b.WriteString(`# Calibration of the application recommendations
+
+Generated by ` + "`go test ./analysis -run TestAppCalibration -update-calibration-apps`" + `; the test fails when
+the table and the code disagree.
+
+Each row is a before/after pair of one PyTorch 2.11 step on an H100 (` + "`fixtures/pytorch2/pair.*.csv`" + `,
+` + "`fixtures/check*/`" + `; one process per variant, ` + "`gpu__time_duration`" + ` of every kernel of the step under ncu).
+*Estimated* is the application rule's gain read from the "before" capture alone, as a share of its kernel
+time; *measured* is 1 − after/before of the summed kernel time. *fit* rows set one of the two factors left
+(channels_last's share of the conversion and NCHW batch-norm time, bf16's batch-norm penalty); *mechanism*
+rows are rules priced without a fitted factor (a pipe's rate from the GPU table, the bytes a fused
+optimizer or a fused chain no longer moves, launch order), on the captures they were written against;
+*seen* rows were held out when captured (` + "`fixtures/check5`" + `, ` + "`fixtures/check6`" + `) and seen while the
+mechanisms were written. *Wall clock* is the same pair timed without a profiler (` + "`models.py --time`" + `,
+CUDA events): small models are bound by launching kernels, which kernel time does not show.
+
+| before → after | rule | role | estimated | measured | error | wall clock before → after |
+| --- | --- | --- | ---: | ---: | ---: | --- |
+`)
+	for _, p := range pairs {
+		t.Run(p.before, func(t *testing.T) {
+			app, before := appOf(t, fileOf(p.before))
+			_, after := appOf(t, fileOf(p.after))
+			measured := 1 - after/before
+			est := 0.0
+			if rule, ok := strings.CutPrefix(p.rule, "!"); ok {
+				for _, r := range app.Recommendations {
+					if r.Rule == rule {
+						t.Errorf("%s: %s advised (%.1f%%), measured %.1f%%", p.before, rule, 100*r.Gain, 100*measured)
+					}
+				}
+			} else if p.rule != "none" {
+				var gains []float64
+				for _, rule := range strings.Split(p.rule, "+") {
+					g := math.NaN()
+					for _, r := range app.Recommendations {
+						if r.Rule == rule {
+							g = r.Gain
+						}
+					}
+					gains = append(gains, g)
+				}
+				est = combinedGain(gains...)
+				if slices.ContainsFunc(gains, math.IsNaN) {
+					t.Errorf("%s: no %s recommendation", p.before, p.rule)
+					return
+				}
+			}
+			errs[p.role] = append(errs[p.role], est-measured)
+			if cell := fmt.Sprintf("| %.1f%% | %.1f%% |", 100*est, 100*measured); inReadme[p.after] && !strings.Contains(string(readme), cell) {
+				t.Errorf("README.md's PyTorch table lacks %s → %s: %s", p.before, p.after, cell)
+			}
+			if d := est - measured; math.Abs(d) > p.tol {
+				t.Errorf("%s → %s: %s estimated %.1f%%, measured %.1f%% (tolerance %.0f points)", p.before, p.after, p.rule, 100*est, 100*measured, 100*p.tol)
+			}
+			w := "–"
+			if wb, wa := wall[p.before], wall[p.after]; wb > 0 && wa > 0 || wall7[p.before] > 0 && wall7[p.after] > 0 {
+				if wb == 0 {
+					wb, wa = wall7[p.before], wall7[p.after]
+				}
+				w = fmt.Sprintf("%.2f → %.2f ms (%+.0f%%)", wb, wa, 100*(wa/wb-1))
+			}
+			fmt.Fprintf(&b, "| %s → %s | %s | %s | %.1f%% | %.1f%% | %+.1f | %s |\n", p.before, p.after, p.rule, p.role, 100*est, 100*measured, 100*(est-measured), w)
+		})
+	}
+	b.WriteString("\n")
+	for _, role := range []string{"fit", "mechanism", "seen", "revised", "held-out"} {
+		e := errs[role]
+		mean, worst := 0.0, 0.0
+		for _, d := range e {
+			mean += math.Abs(d) / float64(len(e))
+			worst = math.Max(worst, math.Abs(d))
+		}
+		fmt.Fprintf(&b, "- %s: %d pairs, mean |estimated − measured| %.1f points, worst %.1f\n", role, len(e), 100*mean, 100*worst)
+	}
+	b.WriteString(`
+The rules (` + "`rules/app_*.go`" + `, ` + "`profan explain <rule>`" + `): tf32 prices each FP32 GEMM at the TF32 tensor-core
+rate of the GPU table (65% of it reached, bounded by the kernel's DRAM traffic); bf16-autocast at the bf16 rate
+with half the bytes, and TF32 kernels at the TF32 over the bf16 rate, less half of cuDNN's batch-norm time (under
+bf16 autocast PyTorch runs batch norm on its own kernels; fp16 keeps cuDNN's: 207 µs of cuDNN NHWC batch norm
+against 310 µs of PyTorch's on the small CNN); bf16-weights halves the bytes of the memory-bound products of an
+inference step; fused-optimizer saves the tensor passes the fused kernel no longer makes (AdamW 14 of 21,
+SGD with momentum 3 of 8); torch-compile reads launch order: each chain of two or more eager launches between
+GEMMs, fused, costs about its longest launch (in a training step half of the forward chains' saving stays:
+their activations are still written for the backward pass), and cuDNN's NCHW batch norm saves what
+channels_last saves of it; channels-last saves 65% of the conversions' and NCHW batch norm's time; sdpa the
+scale, mask and softmax launches around a softmax; static-kv-cache the torch.cat copies beyond the shortest.
+CUDA graphs change no kernel time: they are priced in wall time (the host's launch time over the kernels').
+The capture's combined gain composes the changes per kernel group (a change that replaces another, bf16 over
+TF32, counts once).
+
+The fourth set (` + "`fixtures/check7`" + `, ` + "`levers7.py`" + `, captured after the rules were written) is a Llama-style
+decoder written in plain PyTorch (RMSNorm, rotary embeddings, hand-written causal attention, SwiGLU, FP32,
+no TF32): one training step with foreach AdamW, one decode token at batch 1 after a 512-token prompt with a
+torch.cat cache, and a ViT-B/16 at inference. Two rules were revised on the first two: torch-compile kept
+half of a training step's forward chains (estimated 9.3%, measured 14.9%: inductor recomputes pointwise
+chains in the backward pass rather than keep their intermediates), and bf16-weights took a product's
+latency to be the capture's shortest launch (estimated 8.6%, measured -0.2%: a GEMV's latency is its own
+shortest launch). The ViT-B was held out of every change: its four changes land within 4.3 points, ranked
+as measured (bf16 weights, TF32, torch.compile, SDPA). On every check7 step each change measured above 3%
+of the kernel time is advised within 5 points, in the measured order; the precision change leads the
+FP32 steps bound by their GEMMs; the decode token's first recommendation is CUDA graphs, priced in wall
+time; the static cache, which made the token 2.4% slower in kernel time, is not advised.
+
+Among the earlier pairs, torch.compile is over-estimated on the small transformer step under bf16
+autocast (9 points) and the small ViT (7) and under-estimated on the CNNs (10 to 12 points: inductor also
+replaces cuDNN's NCHW batch norm, which the rule prices at the channels_last factor, and picks NHWC
+convolutions); bf16 autocast is under-estimated on the FP32 transformers (9 to 15 points: their
+element-wise kernels move half the bytes too, which the rule does not count).
+`)
+	wallCalibration(t, &b)
+	const doc = "../../docs/calibration-apps.md"
+	if *updateAppCalibration {
+		if err := os.WriteFile(doc, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(doc)
+	if err != nil || string(got) != b.String() {
+		t.Errorf("%s is out of date (go test ./analysis -run TestAppCalibration -update-calibration-apps):\n%s", doc, b.String())
+	}
+}
+
+// TestAppCaptures reads the new one-step captures by cause: the
+// categories' shares add up to the kernels' time, the first
+// recommendations are the levers a PyTorch engineer names first, and a
+// capture filtered to an NVTX range says it holds no backward pass.
+func TestAppCaptures(t *testing.T) {
+	for _, tt := range []struct {
+		file  string
+		first []string // leading recommendations, in order
+		scope string   // a scope note's beginning, "" for none
+	}{
+		{"cnn.full.details.csv.gz", []string{"channels-last", "torch-compile", "tf32", "fused-optimizer"}, ""},
+		// Measured: the fused optimizer 14.8%, torch.compile 7.3%; the
+		// chain model over-estimates compile on this small step under
+		// autocast (16.3%), so the two swap: a known miss.
+		{"tf.full.details.csv.gz", []string{"torch-compile", "fused-optimizer"}, ""},
+		{"gpt.full.details.csv.gz", []string{"torch-compile"}, ""},
+		// Inference of a tiny MLP, bound by its launches: what gives the
+		// wall clock back first (0.36 → 0.08 ms measured).
+		{"pair.mlp.default.csv", []string{"cuda-graphs", "larger-batch", "bf16-weights"}, ""},
+		{"inv.tf.nvtx-step.csv", []string{"fused-optimizer"}, "the capture holds optimizer kernels but no backward kernel"},
+		// Held out: the MobileNetV2-style CNN, its default step and its
+		// --set full pages, cut short by -c 250 and a timeout; bf16 ranks
+		// last: its batch norm leaves cuDNN (measured 12% slower).
+		{"../check5/mbv2.pair.default.csv.gz", []string{"torch-compile", "channels-last", "tf32", "fused-optimizer"}, ""},
+		{"../check5/mbv2.full.raw.csv.gz", []string{"torch-compile", "channels-last"}, "the capture holds backward kernels but no optimizer kernel"},
+		// Held out again (fixtures/check6), in the order of the measured
+		// gains.
+		{"../check6/resnet.pair.default.csv.gz", []string{"channels-last", "torch-compile", "bf16-autocast", "fused-optimizer"}, ""},
+		{"../check6/encoder.pair.default.csv.gz", []string{"bf16-autocast", "tf32", "torch-compile", "fused-optimizer"}, ""},
+		// The fourth set (fixtures/check7), in the order of the measured
+		// gains; the decode token is bound by its launches: CUDA graphs
+		// first, priced in wall time (78% measured).
+		{"../check7/train.pair.default.csv.gz", []string{"bf16-autocast", "tf32", "torch-compile", "sdpa", "fused-optimizer"}, ""},
+		{"../check7/decode.pair.default.csv.gz", []string{"cuda-graphs"}, ""},
+		{"../check7/vit.pair.default.csv.gz", []string{"bf16-weights", "tf32", "torch-compile", "sdpa"}, ""},
+	} {
+		t.Run(tt.file, func(t *testing.T) {
+			app, total := appOf(t, tt.file)
+			sum, launches := 0.0, 0
+			for _, c := range app.Categories {
+				sum += c.Share
+				launches += c.Launches
+				d := 0.0
+				for _, g := range c.Groups {
+					d += g.Duration
+					if g.Info.Category != c.Category {
+						t.Errorf("group %s (%s) listed under %s", g.Name, g.Info.Category, c.Category)
+					}
+				}
+				if math.Abs(d-c.Duration) > 1e-12 || math.Abs(c.Share-d/total) > 1e-9 {
+					t.Errorf("%s: %.3g s, share %.4f; its groups take %.3g s of %.3g", c.Category, c.Duration, c.Share, d, total)
+				}
+			}
+			if math.Abs(sum-1) > 1e-9 {
+				t.Errorf("category shares add up to %.6f", sum)
+			}
+			var got []string
+			for _, r := range app.Recommendations {
+				got = append(got, r.Rule)
+			}
+			if len(got) < len(tt.first) || strings.Join(got[:len(tt.first)], " ") != strings.Join(tt.first, " ") {
+				t.Errorf("recommendations %v, want %v first", got, tt.first)
+			}
+			for i := 1; i < len(app.Recommendations); i++ {
+				if a, b := app.Recommendations[i-1], app.Recommendations[i]; b.Rank > a.Rank || b.Rank == a.Rank && b.Gain > a.Gain {
+					t.Errorf("recommendations not ranked by gain: %v", got)
+				}
+			}
+			// The combined gain composes the changes per kernel group:
+			// changes on disjoint groups add up; on a shared group they
+			// compose as 1 − Π(1 − f), so the sum bounds it above and the
+			// largest single gain below (a change's cost, a negative saving,
+			// applies to what the others leave of its groups, so the bound
+			// above counts it back). A change that would slow the step is
+			// left out.
+			sumGain, sumGross, maxGain, shared := 0.0, 0.0, 0.0, false
+			seen := map[*analysis.Group]bool{}
+			for _, r := range app.Recommendations {
+				if r.Gain <= 0 {
+					continue
+				}
+				sumGain += r.Gain
+				sumGross += r.Gain + r.Cost
+				maxGain = math.Max(maxGain, r.Gain)
+				for _, g := range r.Groups {
+					shared = shared || seen[g]
+					seen[g] = true
+				}
+			}
+			switch {
+			case !shared && math.Abs(app.Gain-sumGain) > 1e-9:
+				t.Errorf("combined gain %.4f, want the sum %.4f of changes on disjoint groups", app.Gain, sumGain)
+			case shared && (app.Gain > sumGross+1e-9 || app.Gain < maxGain-1e-9):
+				t.Errorf("combined gain %.4f outside [%.4f, %.4f]", app.Gain, maxGain, sumGross)
+			}
+			has := false
+			for _, n := range app.Scope {
+				has = has || tt.scope != "" && strings.HasPrefix(n, tt.scope)
+			}
+			if (tt.scope != "") != has || tt.scope == "" && len(app.Scope) > 0 {
+				t.Errorf("scope notes %q, want %q", app.Scope, tt.scope)
+			}
+		})
+	}
+}
+
+// combinedGain composes gains as 1 − Π(1 − g); NaN gains are skipped.
+func combinedGain(gains ...float64) float64 {
+	keep := 1.0
+	for _, g := range gains {
+		if !math.IsNaN(g) {
+			keep *= 1 - g
+		}
+	}
+	return 1 - keep
+}
+
+// TestScopeProcesses: kernels of several processes or GPUs are said up
+// front, with what the shares are of.
+func TestScopeProcesses(t *testing.T) {
+	run, err := ingest.ReadFile(appDir+"inv.tf.fp16.csv", ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := analysis.NewGrouper(false)
+	for _, k := range run.Kernels {
+		gr.Add(analysis.Analyze(run, k, analysis.Options{}))
+	}
+	for _, tt := range []struct {
+		procs, devices int
+		want           string
+	}{{1, 1, ""}, {3, 1, "the kernels come from 3 processes"}, {1, 2, "the kernels ran on 2 GPUs"}} {
+		app := analysis.Summarize(gr.Groups(), gr.Total(), tt.procs, tt.devices, allRules)
+		got := strings.Join(app.Scope, "; ")
+		if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+			t.Errorf("%d processes, %d GPUs: scope %q, want %q", tt.procs, tt.devices, got, tt.want)
+		}
+	}
+}
+
+// wallTimesTSV reads a timings TSV of unprofiled steps (variant, repeats,
+// median_ms, ...): the median step time per variant, ms.
+func wallTimesTSV(t *testing.T, path string) map[string]float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(line, "\t")
+		if i == 0 || len(f) < 3 {
+			continue
+		}
+		// timeline7.py writes variant, repeats, median; levers7.py
+		// model, variant, repeats, median.
+		key, col := f[0], 2
+		if len(f) > 3 && f[1] != "" && (f[1][0] < '0' || f[1][0] > '9') {
+			key, col = f[0]+"."+f[1], 3
+		}
+		var ms float64
+		if _, err := fmt.Sscan(f[col], &ms); err == nil {
+			out[key] = ms
+		}
+	}
+	return out
+}
+
+// wallCalibration holds the recommendations priced in wall time against
+// the wall time measured without a profiler: PyTorch profiler traces of
+// the "before" step (fixtures/timeline), the medians of 30 unprofiled
+// steps of both.
+func wallCalibration(t *testing.T, b *strings.Builder) {
+	wall := map[string]float64{}
+	for _, f := range []string{"timings7.tsv", "timings7-timeline2.tsv"} {
+		for k, ms := range wallTimesTSV(t, "../../fixtures/timeline/"+f) {
+			wall["timeline/"+k] = ms
+		}
+	}
+	for k, ms := range wallTimesTSV(t, "../../fixtures/check7/timings7-infer.tsv") {
+		wall["check7/"+k] = ms
+	}
+	b.WriteString(`
+## Wall time
+
+Recommendations priced in wall time, read from a PyTorch profiler trace of the "before" step
+(` + "`fixtures/timeline`" + `, ` + "`timeline7.py`" + `: a Llama-style decoder's batch-1 decode of 16 tokens, and host copies
+through an MLP, a small training step with a host sync and as one CUDA graph; ` + "`fixtures/check7`" + `: the
+decode token after a 512-token prompt), or from its ncu
+capture alone (*ncu*: the host's launch time estimated from the launch count), against
+1 − after/before of the median wall time of 30 unprofiled steps of each (` + "`timings7*.tsv`" + `). *First* says
+whether the rule is the first recommendation of the "before" step. A step whose GPU is busy 90% of its
+span or more gets no CUDA-graphs advice (copy_pinned: 95%; train_xl: 97%; check7's training step: 96%).
+
+| before → after | rule | first | estimated | measured | error | GPU busy before |
+| --- | --- | --- | ---: | ---: | ---: | ---: |
+`)
+	eng, _ := rules.NewEngine("")
+	read := map[string]*analysis.Grouper{}
+	appOf := func(file string) (*analysis.App, *analysis.Timeline) {
+		gr := read[file]
+		if gr == nil {
+			var err error
+			if gr, err = rulestest.Grouper([]string{"../../fixtures/" + file}); err != nil {
+				t.Fatal(err)
+			}
+			gr.Recommender = eng
+			read[file] = gr
+		}
+		return gr.App(), gr.Timeline
+	}
+	for _, p := range []struct {
+		file, before, after, rule string
+		first                     bool
+		tol                       float64
+	}{
+		// Graphs need a static cache: the static step is their "before".
+		{"timeline/decode_static.json.gz", "timeline/decode_static", "timeline/decode_graphs", "cuda-graphs", true, 0.15},
+		{"timeline/decode_sync.json.gz", "timeline/decode_sync", "timeline/decode_graphs", "cuda-graphs", true, 0.15},
+		{"timeline/decode_sync.json.gz", "timeline/decode_sync", "timeline/decode_nosync", "host-sync", false, 0.15},
+		// The same pair captured again (the wall time's noise).
+		{"timeline/decode_sync2.json.gz", "timeline/decode_sync2", "timeline/decode_nosync2", "host-sync", false, 0.15},
+		{"timeline/copy_pageable.json.gz", "timeline/copy_pageable", "timeline/copy_pinned", "pinned-memory", true, 0.15},
+		{"timeline/copy_pinned.json.gz", "timeline/copy_pinned", "timeline/copy_stream", "copy-overlap", false, 0.15},
+		// A small training step with a host sync, and the whole step as
+		// one CUDA graph (timed in the same call).
+		{"timeline/train_small_sync.json.gz", "timeline/train_small_sync", "timeline/train_small_graphs", "cuda-graphs", true, 0.15},
+		{"check7/decode.default.json.gz", "check7/decode.default", "check7/decode.graphs", "cuda-graphs", true, 0.15},
+		{"check7/decode.pair.default.csv.gz", "check7/decode.default", "check7/decode.graphs", "cuda-graphs", true, 0.15},
+	} {
+		app, tl := appOf(p.file)
+		est, first := math.NaN(), false
+		for i, r := range app.Recommendations {
+			if r.Rule == p.rule {
+				est, first = r.WallGain, i == 0
+			}
+		}
+		measured := 1 - wall[p.after]/wall[p.before]
+		if math.IsNaN(est) || math.Abs(est-measured) > p.tol || first != p.first {
+			t.Errorf("%s → %s: %s estimated %.1f%% of the wall time (first: %v), measured %.1f%% (tolerance %.0f points, first %v)",
+				p.before, p.after, p.rule, 100*est, first, 100*measured, 100*p.tol, p.first)
+		}
+		busy, name := "ncu", p.before
+		if tl != nil {
+			busy = fmt.Sprintf("%.0f%%", 100*tl.BusyShare)
+		} else {
+			name += " (ncu)"
+		}
+		fmt.Fprintf(b, "| %s → %s | %s | %v | %.1f%% | %.1f%% | %+.1f | %s |\n", name, p.after, p.rule, first, 100*est, 100*measured, 100*(est-measured), busy)
+	}
+	// A GPU-bound step gets no CUDA-graphs advice.
+	for _, f := range []string{"timeline/copy_pinned.json.gz", "timeline/train_xl.json.gz", "check7/train.default.json.gz"} {
+		app, _ := appOf(f)
+		for _, r := range app.Recommendations {
+			if r.Rule == "cuda-graphs" {
+				t.Errorf("%s (GPU-bound) is advised CUDA graphs: %s", f, r.Message)
+			}
+		}
+	}
+}

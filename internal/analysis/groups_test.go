@@ -1,0 +1,147 @@
+package analysis_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/rules"
+)
+
+// TestGroups groups the launches of the FP32 PyTorch training step
+// (fixtures/pytorch) and checks the arithmetic against the launches
+// themselves: counts, totals, shares, and each finding's share of the
+// capture as the sum of its launches' gains weighted by their time.
+func TestGroups(t *testing.T) {
+	eng, err := rules.NewEngine("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []*analysis.Kernel
+	runs, err := ingest.ReadFiles([]string{"../../fixtures/pytorch/train.full.details.csv.gz"}, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		all = append(all, analysis.Analyze(run, k, analysis.Options{Rules: eng}))
+		return nil
+	})
+	if err != nil || len(runs) != 1 {
+		t.Fatal(err)
+	}
+	v := &analysis.RunVerdict{Run: runs[0], Kernels: all}
+	v.Finish(analysis.Options{})
+	gs := v.Groups
+	if len(all) != 83 || len(gs) != 25 {
+		t.Fatalf("%d launches in %d groups, want 83 in 25", len(all), len(gs))
+	}
+	var total float64
+	for _, a := range all {
+		total += a.K.Duration
+	}
+	launches, share := 0, 0.0
+	for i, g := range gs {
+		if i > 0 && g.Duration > gs[i-1].Duration {
+			t.Errorf("group %d (%s) longer than group %d", i, g.Info.Display, i-1)
+		}
+		var d, lo, hi float64 = 0, math.Inf(1), 0
+		n := 0
+		saved := map[string]float64{}
+		count := map[string]int{}
+		for _, a := range all {
+			if a.K.DisplayName() != g.Name {
+				continue
+			}
+			n++
+			d += a.K.Duration
+			lo, hi = math.Min(lo, a.K.Duration), math.Max(hi, a.K.Duration)
+			for _, f := range a.Findings {
+				count[f.Rule]++
+				if !math.IsNaN(f.Gain) {
+					saved[f.Rule] += f.Gain * a.K.Duration
+				}
+			}
+		}
+		if n != g.Launches || g.IDs.Len() != n || math.Abs(d-g.Duration) > 1e-12 || g.Min != lo || g.Max != hi || g.Rep.K.Duration != hi {
+			t.Errorf("%s: %d launches %g s [%g, %g], want %d %g s [%g, %g]", g.Info.Display, g.Launches, g.Duration, g.Min, g.Max, n, d, lo, hi)
+		}
+		if math.Abs(g.Share-d/total) > 1e-12 {
+			t.Errorf("%s: share %g, want %g", g.Info.Display, g.Share, d/total)
+		}
+		if len(g.Findings) != len(count) {
+			t.Errorf("%s: %d group findings for %d rules", g.Info.Display, len(g.Findings), len(count))
+		}
+		for j, f := range g.Findings {
+			if f.Launches != count[f.Rule] {
+				t.Errorf("%s %s: %d launches, want %d", g.Info.Display, f.Rule, f.Launches, count[f.Rule])
+			}
+			if want := saved[f.Rule] / total; saved[f.Rule] > 0 && math.Abs(f.CaptureGain-want) > 1e-12 {
+				t.Errorf("%s %s: capture gain %g, want %g", g.Info.Display, f.Rule, f.CaptureGain, want)
+			}
+			if j > 0 && !math.IsNaN(f.CaptureGain) && f.CaptureGain > g.Findings[j-1].CaptureGain {
+				t.Errorf("%s: findings not sorted by capture gain", g.Info.Display)
+			}
+		}
+		launches += g.Launches
+		share += g.Share
+	}
+	if launches != 83 || math.Abs(share-1) > 1e-9 {
+		t.Errorf("groups hold %d launches and %g of the time", launches, share)
+	}
+	// The FP32 GEMMs: 4 groups with 80% of the time, the top four.
+	top := 0.0
+	for _, g := range gs[:4] {
+		if !g.Info.FP32SIMT || len(g.Findings) == 0 || g.Findings[0].Rule != "tensor-cores-unused" {
+			t.Errorf("top group %s: FP32 SIMT %v, first finding %v", g.Info.Display, g.Info.FP32SIMT, g.Findings)
+		}
+		top += g.Share
+	}
+	if top < 0.79 || top > 0.80 {
+		t.Errorf("the four FP32 GEMM groups take %.3f of the time, want 0.796", top)
+	}
+}
+
+// TestSummaryGroups holds that a summary row, which stands for many
+// launches, gives its group the count, mean, range and spread the export
+// printed, not its mean as every launch's duration.
+func TestSummaryGroups(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		file, kernel           string
+		launches               int
+		mean, min, max, stddev float64 // seconds; NaN: not printed
+	}{
+		// nvprof's summary prints Calls, Avg, Min and Max, no deviation.
+		{"../ingest/testdata/nvprof/nanzifan-titanxp-gpu-api-summary-um.csv", "cuda_compute_flux",
+			6000, 50.392e-6, 43.49e-6, 1.989134e-3, nan},
+		// nsys's cuda_gpu_kern_sum adds the sample standard deviation.
+		{"../ingest/testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv", "internal::gemvx::kernel",
+			51146, 3729e-9, 2143e-9, 6592e-9, 382.6e-9 * math.Sqrt(51145.0/51146)},
+	} {
+		t.Run(c.kernel, func(t *testing.T) {
+			run, err := ingest.ReadFile(c.file, ingest.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			gr := analysis.NewGrouper(false)
+			for _, k := range run.Kernels {
+				gr.Add(analysis.Analyze(run, k, analysis.Options{}))
+			}
+			var g *analysis.Group
+			for _, x := range gr.Groups() {
+				if strings.Contains(x.Name, c.kernel) && x.Launches == c.launches {
+					g = x
+				}
+			}
+			if g == nil {
+				t.Fatalf("no group %s of %d launches", c.kernel, c.launches)
+			}
+			near := func(a, b float64) bool {
+				return math.IsNaN(a) && math.IsNaN(b) || math.Abs(a-b) <= 1e-9*math.Abs(b)
+			}
+			if g.Launches != c.launches || !near(g.Mean(), c.mean) || !near(g.Min, c.min) || !near(g.Max, c.max) || !near(g.StdDev(), c.stddev) {
+				t.Errorf("%d launches, mean %g, range [%g, %g], stddev %g; want %d, %g, [%g, %g], %g",
+					g.Launches, g.Mean(), g.Min, g.Max, g.StdDev(), c.launches, c.mean, c.min, c.max, c.stddev)
+			}
+		})
+	}
+}

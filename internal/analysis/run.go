@@ -1,0 +1,216 @@
+package analysis
+
+import (
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/gpumodel"
+)
+
+// Result is what the rules found on a kernel or a run.
+type Result struct {
+	Findings   []profan.Finding
+	Suppressed []Suppressed // findings a suppression silenced
+	Skipped    []string     // rules skipped, with the reason
+	// Missing are the skipped rules whose counters the export could have
+	// carried, with the command that adds them.
+	Missing []Missing
+}
+
+// Missing is a rule that could not run on a kernel for want of counters
+// the profiler can give: what it needs and the command that adds it.
+type Missing struct {
+	Rule    string
+	Needs   string
+	Command string
+}
+
+// MissingCount is a Missing with the number of kernel records it held for,
+// and the launches those stand for (an aggregate record, many).
+type MissingCount struct {
+	Missing
+	Kernels  int
+	Launches int
+}
+
+// CountMissing gathers the kernels' missing rules, once per rule, needs
+// and command, in the order first met.
+type CountMissing struct {
+	index map[Missing]int
+	Out   []MissingCount
+}
+
+// Add counts a's missing rules.
+func (c *CountMissing) Add(a *Kernel) {
+	if c.index == nil {
+		c.index = map[Missing]int{}
+	}
+	for _, m := range a.Missing {
+		i, ok := c.index[m]
+		if !ok {
+			i = len(c.Out)
+			c.index[m] = i
+			c.Out = append(c.Out, MissingCount{Missing: m})
+		}
+		c.Out[i].Kernels++
+		c.Out[i].Launches += max(a.K.Invocations, 1)
+	}
+}
+
+// Suppressed is a finding a configured suppression silenced, with its
+// reason; counted and shown, never lost.
+type Suppressed struct {
+	Finding profan.Finding
+	Reason  string
+}
+
+// RunVerdict is the verdict on a whole capture: every kernel's, and the
+// run-level findings (host transfers).
+type RunVerdict struct {
+	Run *profan.Run
+	// GPU is the device of the run's first kernel (every kernel of one
+	// capture carries the same device attributes).
+	GPU     gpumodel.Identity
+	Kernels []*Kernel
+	// Groups are the kernels' launches grouped by kernel name and sorted
+	// by total time (set by Finish).
+	Groups []*Group
+	// Findings are the run-level findings; kernel findings stay on their
+	// kernels.
+	Findings   []profan.Finding
+	Suppressed []Suppressed // run-level ones
+	Skipped    []string
+	Notes      []string
+	// Timeline is where the wall clock goes, for an export with a
+	// timeline (a trace with start times); nil otherwise.
+	Timeline  *Timeline
+	tl        timelineBuilder
+	joins     []joinLaunch // what a join with another run needs of each launch
+	joinKeys  map[string]uint32
+	joinNames []string
+	// RemadeFrom is the version of the verdict maker that made the
+	// verdict a run database stored, when this one was made again from
+	// the stored counters because that maker was older; 0 otherwise.
+	RemadeFrom int
+}
+
+// AnalyzeRun analyses every kernel of run and runs the run-level rules:
+// the one place a verdict on a capture is made.
+func AnalyzeRun(run *profan.Run, opt Options) *RunVerdict {
+	v := &RunVerdict{Run: run}
+	for _, k := range run.Kernels {
+		v.Kernels = append(v.Kernels, Analyze(run, k, opt))
+		v.tl.kernel(k)
+		v.noteJoin(k)
+	}
+	v.Finish(opt)
+	return v
+}
+
+// Finish runs the run-level rules once every kernel was added (commands
+// that stream kernels add them as they come).
+func (v *RunVerdict) Finish(opt Options) {
+	if len(v.Kernels) > 0 {
+		v.GPU = v.Kernels[0].GPU
+		if n := v.GPU.Note(); n != "" {
+			v.Notes = append(v.Notes, n)
+		}
+	}
+	gr := NewGrouper(true)
+	for _, k := range v.Kernels {
+		gr.Add(k)
+	}
+	v.Groups = gr.Groups()
+	if v.Timeline == nil {
+		v.Timeline = v.tl.build(v.Run)
+	}
+	if opt.Rules != nil {
+		r := opt.Rules.CheckRun(v.Run)
+		v.Findings, v.Suppressed, v.Skipped = r.Findings, r.Suppressed, r.Skipped
+	}
+	v.Run.Findings = v.Findings
+}
+
+// CountSuppressed counts the findings suppressions silenced, kernels' and
+// the run's.
+func (v *RunVerdict) CountSuppressed() int {
+	n := len(v.Suppressed)
+	for _, k := range v.Kernels {
+		n += len(k.Suppressed)
+	}
+	return n
+}
+
+// Stream makes the verdicts of captures whose kernels arrive one at a time
+// (a reader streaming an export): each kernel's verdict as it comes, the
+// run-level part when the reading is done. Identical launches of a long
+// trace share one verdict (Memo).
+type Stream struct {
+	opt  Options
+	keep bool
+	memo *Memo
+	by   map[*profan.Run]*RunVerdict
+	runs []*RunVerdict
+	// Suppressed counts the findings suppressions silenced so far.
+	Suppressed int
+	scratch    Kernel
+}
+
+// NewStream returns a stream analysing with opt; keep holds every
+// kernel's verdict in its RunVerdict (commands that print as they go do
+// not keep them).
+func NewStream(opt Options, keep bool) *Stream {
+	return &Stream{opt: opt, keep: keep, memo: NewMemo(opt), by: map[*profan.Run]*RunVerdict{}}
+}
+
+// Kernel makes the verdict on kernel k of run.
+func (s *Stream) Kernel(run *profan.Run, k *profan.Kernel) *Kernel {
+	a := s.memo.Analyze(run, k)
+	s.Suppressed += len(a.Suppressed)
+	v := s.run(run)
+	v.tl.kernel(k)
+	v.noteJoin(k)
+	if s.keep {
+		v.Kernels = append(v.Kernels, a)
+	}
+	return a
+}
+
+// Transient is Kernel for a caller done with each verdict before asking
+// for the next (a store writing it): the verdict returned, when it repeats
+// an earlier launch's, is valid only until the next call, and the stream
+// allocates nothing for it. A stream that keeps its verdicts returns
+// Kernel's.
+func (s *Stream) Transient(run *profan.Run, k *profan.Kernel) *Kernel {
+	if s.keep {
+		return s.Kernel(run, k)
+	}
+	a := s.memo.analyze(run, k, &s.scratch)
+	s.Suppressed += len(a.Suppressed)
+	v := s.run(run)
+	v.tl.kernel(k)
+	v.noteJoin(k)
+	return a
+}
+
+func (s *Stream) run(run *profan.Run) *RunVerdict {
+	v, ok := s.by[run]
+	if !ok {
+		v = &RunVerdict{Run: run}
+		s.by[run] = v
+		s.runs = append(s.runs, v)
+	}
+	return v
+}
+
+// Finish makes the run-level part of each run's verdict, runs without
+// kernels included, and returns the verdicts in the order their runs were
+// first seen.
+func (s *Stream) Finish(runs []*profan.Run) []*RunVerdict {
+	for _, r := range runs {
+		s.run(r)
+	}
+	for _, v := range s.runs {
+		v.Finish(s.opt)
+		s.Suppressed += len(v.Suppressed)
+	}
+	return s.runs
+}

@@ -1,0 +1,164 @@
+package analysis_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
+)
+
+// TestTensorCoresSeen: on the raw pages of real PyTorch steps (a TF32
+// CNN, a bf16 transformer layer, a bf16 GPT decoder, a ViT, a
+// MobileNetV2-style CNN whose small TF32 GEMMs wait on memory, on an H100),
+// every kernel that ran tensor-core operations is limited by the tensor
+// pipe, by a unit measured busier than it, like for like (pipes by their
+// cycles active where ncu counts them, else by their instructions, one
+// issue cycle each; memory units by their share of peak), or, when no
+// pipe and neither of ncu's memory and compute totals reaches the 60%
+// bound, by latency, its launch or contended atomics (ncu's verdict: a
+// GEMM whose tensor pipe is at 15% is not limited by it); its limiter
+// names the tensor pipe's activity when it is not the tensor pipe. Its
+// roofline counts the tensor FLOPs, equal within 15% to ncu's
+// per-instruction tensor operation count (an independent family of
+// counters), placed under the tensor roof of its type; the transformer's
+// QKV projection does 2·M·N·K = 2·4096·1024·3072 FLOPs.
+func TestTensorCoresSeen(t *testing.T) {
+	qkv := 2.0 * 4096 * 1024 * 3072
+	sawQKV := false
+	total, onTensor := 0, 0
+	for _, file := range []string{appDir + "cnn.full.raw.csv.gz", appDir + "tf.full.raw.csv.gz", appDir + "gpt.full.raw.csv.gz", "../../fixtures/check/vit.full.raw.csv.gz", "../../fixtures/check5/mbv2.full.raw.csv.gz"} {
+		run, err := ingest.ReadFile(file, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, tensorLimited := 0, 0
+		for _, k := range run.Kernels {
+			a := analysis.Analyze(run, k, analysis.Options{})
+			tc, ok := a.Value("flop_count_tensor")
+			if !ok || tc <= 0 {
+				continue
+			}
+			n++
+			perOp := 0.0
+			for _, m := range k.Metrics {
+				if strings.HasPrefix(m.Name, "sm__ops_path_tensor_op_") && strings.HasSuffix(m.Name, ".sum") &&
+					!strings.Contains(strings.TrimSuffix(m.Name, ".sum"), ".") && !math.IsNaN(m.Value) {
+					perOp += m.Value
+				}
+			}
+			if perOp > 0 && math.Abs(tc-perOp) > 0.15*perOp {
+				t.Errorf("%s %s: %.4g tensor FLOPs, ncu's per-instruction count %.4g", file, k.ID, tc, perOp)
+			}
+			if tc == qkv {
+				sawQKV = true
+			}
+			pipes := pipeBusy(k.Metrics)
+			tensor := pipes["tensor"]
+			l := a.Limiter
+			busier := math.NaN()
+			switch {
+			case l.Unit == analysis.LimitPipe && l.Pipe == "TENSOR":
+				tensorLimited++
+			case l.Bound() == "latency":
+				// Nothing at the bound: the tensor pipe, the busiest pipe
+				// and ncu's totals all under it.
+				top := 0.0
+				for _, v := range pipes {
+					top = math.Max(top, v)
+				}
+				for _, n := range []string{"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "sm__throughput.avg.pct_of_peak_sustained_elapsed"} {
+					top = math.Max(top, val(k.Metrics, n))
+				}
+				if top >= 60 {
+					t.Errorf("%s %s %.50s: limiter %s (%s) beside a unit at %.1f%%", file, k.ID, k.DisplayName(), l, l.Evidence, top)
+				}
+				busier = tensor
+			case l.Unit == analysis.LimitPipe:
+				busier = pipes[strings.ToLower(l.Pipe)]
+			case l.Unit.Memory():
+				busier = map[analysis.Unit]float64{analysis.LimitDRAM: val(k.Metrics, "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
+					analysis.LimitL2:       val(k.Metrics, "lts__throughput.avg.pct_of_peak_sustained_elapsed"),
+					analysis.LimitL1Shared: val(k.Metrics, "l1tex__throughput.avg.pct_of_peak_sustained_active")}[l.Unit]
+			}
+			if !(l.Unit == analysis.LimitPipe && l.Pipe == "TENSOR") {
+				if !(busier >= tensor) {
+					t.Errorf("%s %s %.50s: limiter %s (%s) at %.1f%%, the tensor pipe busier at %.1f%%", file, k.ID, k.DisplayName(), l, l.Evidence, busier, tensor)
+				}
+				if !strings.Contains(l.Evidence, "tensor pipe") && !strings.Contains(l.Evidence, "busiest pipe TENSOR") {
+					t.Errorf("%s %s %.50s: limiter %s (%s) leaves out the tensor pipe's activity", file, k.ID, k.DisplayName(), l, l.Evidence)
+				}
+			}
+			p, ok := analysis.Roofline(a)
+			if !ok {
+				t.Errorf("%s %s: no roofline point", file, k.ID)
+				continue
+			}
+			if sp, _ := a.Value("flop_count_sp"); tc > sp && p.TensorType == "" {
+				t.Errorf("%s %s: tensor FLOPs lead but no tensor roof", file, k.ID)
+			}
+			if peak := a.Spec.PeakTensor(p.TensorType); p.TensorType != "" && peak > 0 && p.FlopPerS > 1.0001*peak {
+				t.Errorf("%s %s: %.3g FLOP/s above the %s tensor peak %.3g", file, k.ID, p.FlopPerS, p.TensorType, peak)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no tensor-core kernel", file)
+		}
+		t.Logf("%s: %d tensor-core kernels, %d limited by the tensor pipe, the others by a unit measured busier or, all under the bound, by latency, launch or atomics", file, n, tensorLimited)
+		total += n
+		onTensor += tensorLimited
+	}
+	t.Logf("all: %d tensor-core kernels, %d limited by the tensor pipe", total, onTensor)
+	if onTensor == 0 {
+		t.Error("no kernel limited by the tensor pipe")
+	}
+	if !sawQKV {
+		t.Errorf("no kernel counted the QKV projection's %.4g FLOPs", qkv)
+	}
+}
+
+// pipeBusy is each SM pipe's activity, like for like: its cycles active
+// where ncu counts them, else its instructions against their peak rate
+// (one issue cycle each); sub-counters of a pipe and the shared pipe
+// (which mirrors the tensor and FP16 pipes) left out.
+func pipeBusy(ms []profan.Metric) map[string]float64 {
+	const suf = ".avg.pct_of_peak_sustained_active"
+	cyc, inst := map[string]float64{}, map[string]float64{}
+	for _, m := range ms {
+		if !strings.HasSuffix(m.Name, suf) || math.IsNaN(m.Value) {
+			continue
+		}
+		n := strings.TrimSuffix(m.Name, suf)
+		switch {
+		case strings.HasPrefix(n, "sm__pipe_") && strings.HasSuffix(n, "_cycles_active"):
+			p := strings.TrimSuffix(strings.TrimPrefix(n, "sm__pipe_"), "_cycles_active")
+			if p != "shared" && !strings.Contains(p, "_") {
+				cyc[p] = m.Value
+			}
+		case strings.HasPrefix(n, "sm__inst_executed_pipe_"):
+			p := strings.TrimPrefix(n, "sm__inst_executed_pipe_")
+			if !strings.Contains(p, "_") {
+				inst[p] = m.Value
+			}
+		}
+	}
+	for p, v := range inst {
+		if _, ok := cyc[p]; !ok {
+			cyc[p] = v
+		}
+	}
+	return cyc
+}
+
+func val(ms []profan.Metric, names ...string) float64 {
+	for _, n := range names {
+		for _, m := range ms {
+			if m.Name == n {
+				return m.Value
+			}
+		}
+	}
+	return math.NaN()
+}

@@ -1,0 +1,311 @@
+package analysis_test
+
+import (
+	"compress/gzip"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/kernelname"
+)
+
+// sweepShare is the reference busy share of a list of intervals, made
+// apart from the timeline's code: the endpoints sorted, a counter of the
+// intervals open, the time it is above zero over the first start to the
+// last end.
+func sweepShare(iv [][2]float64) (busy, span float64) {
+	type ev struct {
+		t float64
+		d int
+	}
+	var evs []ev
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range iv {
+		evs = append(evs, ev{x[0], 1}, ev{x[1], -1})
+		lo, hi = math.Min(lo, x[0]), math.Max(hi, x[1])
+	}
+	sort.Slice(evs, func(i, j int) bool {
+		if evs[i].t != evs[j].t {
+			return evs[i].t < evs[j].t
+		}
+		return evs[i].d > evs[j].d
+	})
+	open, last := 0, 0.0
+	for _, e := range evs {
+		if open > 0 {
+			busy += e.t - last
+		}
+		open += e.d
+		last = e.t
+	}
+	return busy, hi - lo
+}
+
+// rawIntervals reads the start and duration columns of a trace CSV with
+// encoding/csv: startCol and durCol by header name, scaled by the given
+// factors to seconds; rows before the header and the units row skipped.
+func rawIntervals(t *testing.T, path, startCol, durCol string, startScale, durScale float64) [][2]float64 {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out [][2]float64
+	si, di := -1, -1
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "==") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		r := csv.NewReader(strings.NewReader(line))
+		rec, err := r.Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if si < 0 {
+			for i, h := range rec {
+				switch h {
+				case startCol:
+					si = i
+				case durCol:
+					di = i
+				}
+			}
+			continue
+		}
+		s, err1 := strconv.ParseFloat(rec[si], 64)
+		d, err2 := strconv.ParseFloat(rec[di], 64)
+		if err1 != nil || err2 != nil {
+			continue // the units row
+		}
+		out = append(out, [2]float64{s * startScale, s*startScale + d*durScale})
+	}
+	return out
+}
+
+// TestTimelineBusyShare holds the GPU busy share of real traces to the
+// share computed from their raw rows.
+func TestTimelineBusyShare(t *testing.T) {
+	for _, c := range []struct {
+		path, start, dur string
+		ss, ds           float64
+	}{
+		{"../ingest/testdata/nvprof/tkm-gtx950-maxwell-two-streams.csv", "Start", "Duration", 1e-3, 1e-6},
+		{"../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv", "Start", "Duration", 1e-3, 1e-3},
+		{"../ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv", "Start(sec)", "Duration(nsec)", 1, 1e-9},
+	} {
+		run, err := ingest.ReadFile(c.path, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := analysis.AnalyzeRun(run, analysis.Options{})
+		tl := v.Timeline
+		if tl == nil {
+			t.Fatalf("%s: no timeline", c.path)
+		}
+		busy, span := sweepShare(rawIntervals(t, c.path, c.start, c.dur, c.ss, c.ds))
+		if d := math.Abs(tl.BusyShare - busy/span); d > 0.03 {
+			t.Errorf("%s: busy share %.4f, raw rows give %.4f", c.path, tl.BusyShare, busy/span)
+		}
+		var idle float64
+		for _, i := range tl.Idle {
+			idle += i.Seconds
+		}
+		if math.Abs(tl.Busy+idle-tl.Span) > 1e-9*math.Max(1, tl.Span) {
+			t.Errorf("%s: busy %g + idle %g != span %g", c.path, tl.Busy, idle, tl.Span)
+		}
+		t.Logf("%s: span %.6f s busy %.4f (raw %.4f) idle %+v streams %d", c.path, tl.Span, tl.BusyShare, busy/span, tl.Idle, len(tl.Devices[0].Streams))
+	}
+}
+
+// torchReference reads a PyTorch trace apart from the importer, with
+// encoding/json reading the whole document: the GPU intervals (kernels,
+// copies, memsets) and the host's extent (runtime and driver calls, aten
+// ops, annotations, Python frames), in seconds.
+func torchReference(t *testing.T, path string) (gpu [][2]float64, hostLo, hostHi float64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		TraceEvents []struct {
+			Ph, Cat string
+			Ts, Dur float64
+		} `json:"traceEvents"`
+	}
+	if err := json.NewDecoder(zr).Decode(&doc); err != nil {
+		t.Fatal(err)
+	}
+	hostLo, hostHi = math.Inf(1), math.Inf(-1)
+	for _, e := range doc.TraceEvents {
+		if e.Ph != "X" {
+			continue
+		}
+		iv := [2]float64{e.Ts * 1e-6, (e.Ts + e.Dur) * 1e-6}
+		switch e.Cat {
+		case "kernel", "gpu_memcpy", "gpu_memset":
+			gpu = append(gpu, iv)
+		case "cuda_runtime", "cuda_driver", "cpu_op", "user_annotation", "python_function":
+			hostLo, hostHi = math.Min(hostLo, iv[0]), math.Max(hostHi, iv[1])
+		}
+	}
+	return gpu, hostLo, hostHi
+}
+
+// TestTimelineTorch holds the busy share of the real PyTorch traces to the
+// one computed from their raw events (the span runs from the first host
+// or GPU start to the last end), and the idle causes to what each trace
+// was captured to show.
+func TestTimelineTorch(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		cause    string  // the largest idle cause
+		minShare float64 // of the span
+		call     string  // the call and op behind a cause, "" for none
+	}{
+		{"decode_sync", analysis.IdleLaunch, 0.8, "sync:cudaStreamSynchronize:aten::item"},
+		{"decode_nosync", analysis.IdleLaunch, 0.8, ""},
+		{"decode_graphs", analysis.IdleQueued, 0.1, ""},
+		{"train_small", analysis.IdleLaunch, 0.7, "copy:cudaMemcpyAsync:autograd::engine::evaluate_function: PowBackward0"},
+		{"copy_pageable", analysis.IdleLaunch, 0.01, "copy:cudaMemcpyAsync:aten::to"},
+	} {
+		path := "../../fixtures/timeline/" + c.name + ".json.gz"
+		run, err := ingest.ReadFile(path, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := analysis.AnalyzeRun(run, analysis.Options{}).Timeline
+		gpu, lo, hi := torchReference(t, path)
+		busy, _ := sweepShare(gpu)
+		for _, iv := range gpu {
+			lo, hi = math.Min(lo, iv[0]), math.Max(hi, iv[1])
+		}
+		want := busy / (hi - lo)
+		if math.Abs(tl.BusyShare-want) > 0.03 {
+			t.Errorf("%s: busy share %.4f, the raw events give %.4f", c.name, tl.BusyShare, want)
+		}
+		if math.Abs(tl.Span-(hi-lo)) > 1e-6 {
+			t.Errorf("%s: span %.6f s, the raw events give %.6f s", c.name, tl.Span, hi-lo)
+		}
+		var idle float64
+		top := analysis.Idle{}
+		for _, i := range tl.Idle {
+			idle += i.Seconds
+			if i.Seconds > top.Seconds {
+				top = i
+			}
+		}
+		if math.Abs(tl.Busy+idle-tl.Span) > 1e-9 {
+			t.Errorf("%s: busy %g + idle %g != span %g", c.name, tl.Busy, idle, tl.Span)
+		}
+		if top.Cause != c.cause || top.Share < c.minShare {
+			t.Errorf("%s: largest idle %s at %.3f of the span, want %s at %.2f or more", c.name, top.Cause, top.Share, c.cause, c.minShare)
+		}
+		if c.call != "" {
+			parts := strings.SplitN(c.call, ":", 3)
+			found := false
+			for _, ic := range tl.IdleOf(parts[0]).Calls {
+				found = found || ic.Name == parts[1] && ic.Op == parts[2]
+			}
+			if !found {
+				t.Errorf("%s: %s idle not put on %s in %s: %+v", c.name, parts[0], parts[1], parts[2], tl.IdleOf(parts[0]).Calls)
+			}
+		}
+		if tl.HostLaunch.Calls+tl.HostLaunch.Graphs > tl.LaunchCount || (tl.HostLaunch.Calls != tl.LaunchCount && c.name != "decode_graphs") {
+			t.Errorf("%s: %d launch calls for %d kernels", c.name, tl.HostLaunch.Calls, tl.LaunchCount)
+		}
+		t.Logf("%s: span %.3f ms, busy %.3f (raw %.3f), largest idle %s %.3f, host launch %.2f us", c.name, tl.Span*1e3, tl.BusyShare, want, top.Cause, top.Share, tl.HostLaunch.Mean*1e6)
+	}
+}
+
+// TestTimelineCopies: pageable copies leave more copy time on the
+// critical path than pinned ones; a copy on a second stream runs beside
+// the kernels.
+func TestTimelineCopies(t *testing.T) {
+	get := func(name string) *analysis.Timeline {
+		run, err := ingest.ReadFile("../../fixtures/timeline/"+name+".json.gz", ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return analysis.AnalyzeRun(run, analysis.Options{}).Timeline
+	}
+	pageable, pinned, stream := get("copy_pageable"), get("copy_pinned"), get("copy_stream")
+	if !(pageable.CopyExposed > 2*pinned.CopyExposed) || pageable.Overlap != 0 || pinned.Overlap != 0 {
+		t.Errorf("exposed copy time: pageable %.3f ms, pinned %.3f ms", pageable.CopyExposed*1e3, pinned.CopyExposed*1e3)
+	}
+	if stream.Overlap < 0.5*(stream.Overlap+stream.CopyExposed) || len(stream.Devices[0].Streams) != 2 {
+		t.Errorf("second stream: overlap %.3f ms, exposed %.3f ms, %d streams", stream.Overlap*1e3, stream.CopyExposed*1e3, len(stream.Devices[0].Streams))
+	}
+}
+
+// TestTraceKernelVerdict: the kernel-level verdict reads a trace's kernel
+// names as it reads an ncu export's: the FP32 training step's GEMMs are
+// found on the FMA pipes and tensor cores (bf16 autocast or TF32) come
+// first.
+func TestTraceKernelVerdict(t *testing.T) {
+	run, err := ingest.ReadFile("../../fixtures/timeline/train_large.json.gz", ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := analysis.AnalyzeRun(run, analysis.Options{})
+	gr := analysis.NewGrouper(false)
+	gr.Recommender = allRules
+	for _, k := range v.Kernels {
+		gr.Add(k)
+	}
+	app := gr.App()
+	if len(app.Categories) == 0 || app.Categories[0].Category != kernelname.CatFP32Math || app.Categories[0].Share < 0.5 {
+		t.Fatalf("categories %+v", app.Categories)
+	}
+	var got []string
+	for _, r := range app.Recommendations {
+		got = append(got, r.Rule)
+	}
+	if len(got) < 2 || got[0] != "bf16-autocast" && got[0] != "tf32" {
+		t.Fatalf("recommendations %v, want bf16 autocast or TF32 first", got)
+	}
+}
+
+// TestTraceJoin: the training step's trace joined to its ncu export (two
+// processes of the same program, fixtures/check7): every launch pairs by
+// name and order, each with the same grid and block.
+func TestTraceJoin(t *testing.T) {
+	var vs []*analysis.RunVerdict
+	for _, f := range []string{"../../fixtures/check7/train.default.json.gz", "../../fixtures/check7/train.pair.default.csv.gz"} {
+		run, err := ingest.ReadFile(f, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs = append(vs, analysis.AnalyzeRun(run, analysis.Options{}))
+	}
+	js := analysis.Joins(vs)
+	if len(js) != 1 {
+		t.Fatalf("joins %+v", js)
+	}
+	j := js[0]
+	t.Logf("%+v", j)
+	if j.TraceLaunches != 1132 || j.ExportLaunch != 1132 || j.Matched != 1132 || j.SameShape != 1132 {
+		t.Errorf("join %+v: want all 1,132 launches matched, with the same grid and block", j)
+	}
+	for _, c := range [][2]string{
+		{"void at::native::(anonymous namespace)::cunn_SoftMaxBackward<4, float, float, float, at::native::(anonymous namespace)::LogSoftMaxBackwardEpilogue>(float*, float const*, float const*, long)", "cunn_SoftMaxBackward"},
+		{"void cutlass::Kernel2<cutlass_80_simt_sgemm_128x256_8x4_nt_align1>(cutlass_80_simt_sgemm_128x256_8x4_nt_align1::Params)", "Kernel2<cutlass_80_simt_sgemm_128x256_8x4_nt_align1>"},
+		{"sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"},
+	} {
+		if got := analysis.JoinKey(c[0]); got != c[1] {
+			t.Errorf("JoinKey(%.40q) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}

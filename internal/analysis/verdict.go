@@ -1,0 +1,98 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/metrics"
+)
+
+// VerdictVersion is the version of the verdict maker: a run database
+// stores it with each run's verdict, and a verdict stored by an older
+// maker is re-made on read (and stored again by profan migrate). Bump it
+// whenever what a verdict says of the same counters changes: a rule, a
+// threshold, a canonical metric's formula, the limiter. Version 1 is every
+// verdict stored before versions were recorded.
+const VerdictVersion = 5
+
+// Stored is what a run database keeps of a kernel's verdict beside the
+// kernel record: the canonical metrics' values and the judgments.
+type Stored struct {
+	Metrics    map[string]float64 // never NaN
+	Limiter    Limiter
+	Findings   []profan.Finding
+	Suppressed []Suppressed
+	Skipped    []string
+	Missing    []Missing
+}
+
+// Restore returns the verdict on k that a run database stored: the
+// metrics' values, the limiter and the findings are the stored ones,
+// never made again. What is a reading of the counters rather than a
+// judgment on them (the GPU, the name's family, how each metric was
+// obtained, the accesses' reading) is read again from k, as Analyze reads
+// it, with opt's device.
+func Restore(run *profan.Run, k *profan.Kernel, s Stored, opt Options) *Kernel {
+	a := read(run, k, opt)
+	a.Metrics = metrics.Stored(a.Metrics, s.Metrics)
+	a.Model = crossCheck(a)
+	a.Limiter = s.Limiter
+	a.Findings, a.Suppressed, a.Skipped, a.Missing = s.Findings, s.Suppressed, s.Skipped, s.Missing
+	return a
+}
+
+// Launch returns the verdict on a later launch l of a stored launch
+// series whose first launch's verdict is a: the same but for the launch's
+// identity and its canonical duration (NaN: none; findings that name the
+// first launch name l).
+func (a *Kernel) Launch(l *profan.Kernel, duration float64) *Kernel {
+	c := *a
+	c.K = l
+	if d, ok := a.Metrics.Get("duration"); ok != !math.IsNaN(duration) || ok && d != duration {
+		c.Metrics = a.Metrics.With("duration", duration)
+	}
+	c.Findings = relabel(a.Findings, a.K.ID, l.ID)
+	if len(a.Suppressed) > 0 {
+		c.Suppressed = make([]Suppressed, len(a.Suppressed))
+		for i, s := range a.Suppressed {
+			if s.Finding.Kernel == a.K.ID {
+				s.Finding.Kernel = l.ID
+			}
+			c.Suppressed[i] = s
+		}
+	}
+	return &c
+}
+
+func relabel(fs []profan.Finding, from, to string) []profan.Finding {
+	out := fs
+	for i, f := range fs {
+		if f.Kernel == from {
+			if &out[0] == &fs[0] {
+				out = append([]profan.Finding(nil), fs...)
+			}
+			out[i].Kernel = to
+		}
+	}
+	return out
+}
+
+// ParseUnit reads a limiting unit's name, as Unit.String writes it.
+func ParseUnit(s string) (Unit, error) {
+	for i, n := range unitNames {
+		if n == s {
+			return Unit(i), nil
+		}
+	}
+	return UnknownLimit, fmt.Errorf("unknown limiting unit %q", s)
+}
+
+// Remade says that a stored verdict was made by an older verdict maker
+// and made again from its stored counters, as a command says it once.
+func (v *RunVerdict) Remade(id int64) string {
+	if v.RemadeFrom == 0 {
+		return ""
+	}
+	return fmt.Sprintf("run %d: verdict made by an older profan (v%d); re-made with the current rules; `profan migrate` stores it", id, v.RemadeFrom)
+}

@@ -1,0 +1,683 @@
+package gate
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/rules"
+	"github.com/profan-dev/profan/internal/stats"
+	"github.com/profan-dev/profan/internal/units"
+)
+
+// Kind is what a check gates.
+type Kind string
+
+// The kinds of check.
+const (
+	KindRequire    Kind = "require"     // a condition on a metric
+	KindFinding    Kind = "finding"     // a rule's finding on a kernel
+	KindRunFinding Kind = "run-finding" // a rule's finding on the run
+	KindRegression Kind = "regression"  // a metric against the baseline
+	KindNewFinding Kind = "new-finding" // a finding the baseline lacked
+	KindMissing    Kind = "missing"     // a baseline kernel this run lacks
+)
+
+// Status is a check's outcome.
+type Status string
+
+// The outcomes of a check.
+const (
+	Pass       Status = "pass"
+	Fail       Status = "fail"
+	Skip       Status = "skip"
+	Suppressed Status = "suppressed"
+)
+
+// Check is one evaluated gate condition for one kernel (or run).
+type Check struct {
+	Kernel    string
+	Launch    string
+	Kind      Kind
+	Name      string // the condition, rule or metric
+	Status    Status
+	Message   string
+	Source    string
+	Finding   *profan.Finding
+	Locations []profan.Location
+	// Measure is the numbers a check compared, where it compared numbers;
+	// nil else.
+	Measure *Measure
+}
+
+// Measure is what a check compared: a metric's median in the run (New)
+// against a condition's value, or against the baseline's median (Old),
+// with the largest regression allowed and the test that decided; a
+// finding's kernel share against --min-share. Fields that do not apply are
+// NaN (numbers) or empty.
+type Measure struct {
+	Metric    string  // the metric, or "share" (of the capture's kernel time)
+	Unit      string  // the metric's unit: s, %, ratio, ...
+	Old       float64 // the baseline's median
+	New       float64 // the run's median
+	Delta     float64 // (New-Old)/Old
+	Op        Op      // the condition's comparison (require); >= for a share
+	Threshold float64 // require: the condition's value; regression: the largest regression allowed, a fraction; share: --min-share
+	Test      string  // regression: the test that decided (stats.Method)
+	P         float64 // its p-value
+}
+
+func newMeasure(metric string) *Measure {
+	unit := ""
+	if d, ok := metrics.ByName(metric); ok {
+		unit = d.Unit
+	}
+	nan := math.NaN()
+	return &Measure{Metric: metric, Unit: unit, Old: nan, New: nan, Delta: nan, Threshold: nan, P: nan}
+}
+
+// Failed reports whether the check failed.
+func (c Check) Failed() bool { return c.Status == Fail }
+
+// Result is a gate's outcome: every check, and how many failed.
+type Result struct {
+	Checks []Check
+	Failed int
+	// Baseline is the stored run the checks compared with; nil when the
+	// gate had no --baseline.
+	Baseline *Baseline
+}
+
+// Baseline is the stored run a gate compared with, as reports name it;
+// or, when none could be found and the gate went on without (Missing says
+// why), none.
+type Baseline struct {
+	Run     int64
+	Labels  map[string]string
+	Program string
+	Missing string
+}
+
+// Passed reports whether every condition held: the exit status is 0 when
+// it did, 1 when not.
+func (r *Result) Passed() bool { return r.Failed == 0 }
+
+// Op is a condition's comparison.
+type Op string
+
+// The comparisons a condition may make.
+const (
+	Less      Op = "<"
+	LessEq    Op = "<="
+	Greater   Op = ">"
+	GreaterEq Op = ">="
+	Equal     Op = "=="
+	NotEqual  Op = "!="
+)
+
+// Ops lists the comparisons, for messages.
+var Ops = []Op{Less, LessEq, Greater, GreaterEq, Equal, NotEqual}
+
+// ParseOp reads a comparison.
+func ParseOp(s string) (Op, error) {
+	if o := Op(strings.TrimSpace(s)); slices.Contains(Ops, o) {
+		return o, nil
+	}
+	return "", fmt.Errorf("op %q is not one of < <= > >= == !=", s)
+}
+
+// Condition is 'METRIC OP VALUE', its value in the metric's unit.
+type Condition struct {
+	Metric string
+	Op     Op
+	Value  float64
+	Kernel *regexp.Regexp // nil: every kernel
+	Text   string         // as the user wrote it, for messages
+}
+
+var condRE = regexp.MustCompile(`^\s*([^<>=!\s]+)\s*(<=|>=|==|!=|<|>)\s*([^<>=!\s]\S*)\s*$`)
+
+// ParseCondition parses 'METRIC OP VALUE'; the value may carry a unit.
+func ParseCondition(s string) (Condition, error) {
+	m := condRE.FindStringSubmatch(s)
+	if m == nil {
+		return Condition{}, fmt.Errorf("condition %q: want 'METRIC OP VALUE', e.g. 'gld_efficiency >= 80'", s)
+	}
+	c, err := NewCondition(m[1], Op(m[2]), m[3])
+	if err != nil {
+		return Condition{}, fmt.Errorf("condition %q: %v", s, err)
+	}
+	c.Text = strings.TrimSpace(s)
+	return c, nil
+}
+
+// NewCondition makes the condition metric op value from its parts (a
+// config file's fields): value is a units.Quantity ("80", "50us", "80%").
+func NewCondition(metric string, op Op, value string) (Condition, error) {
+	metric = strings.TrimSpace(metric)
+	if metric == "" {
+		return Condition{}, fmt.Errorf("no metric")
+	}
+	if _, err := ParseOp(string(op)); err != nil {
+		return Condition{}, err
+	}
+	v, err := ConditionValue(metric, value)
+	if err != nil {
+		return Condition{}, err
+	}
+	return Condition{Metric: metric, Op: op, Value: v, Text: fmt.Sprintf("%s %s %s", metric, op, strings.TrimSpace(value))}, nil
+}
+
+// ConditionValue reads the value of a condition on metric: a
+// units.Quantity converted to the metric's unit (80% of a fraction is 0.8;
+// a duration needs a time unit).
+func ConditionValue(metric, value string) (float64, error) {
+	q, err := units.ParseQuantity(value)
+	if err != nil {
+		return 0, err
+	}
+	if err := q.NonNegative(); err != nil {
+		return 0, err
+	}
+	if IsTimelineMetric(metric) {
+		v, err := q.In("", true)
+		if err != nil {
+			return 0, fmt.Errorf("%s: %v", metric, err)
+		}
+		return v, nil
+	}
+	d, ok := metrics.ByName(metric)
+	if !ok {
+		// A raw metric: stored in base units, its unit unknown here.
+		return q.Value, nil
+	}
+	v, err := q.In(d.Unit, metrics.IsFraction(metric))
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v", metric, err)
+	}
+	return v, nil
+}
+
+func (c Condition) holds(v float64) bool {
+	switch c.Op {
+	case Less:
+		return v < c.Value
+	case LessEq:
+		return v <= c.Value
+	case Greater:
+		return v > c.Value
+	case GreaterEq:
+		return v >= c.Value
+	case Equal:
+		return v == c.Value
+	case NotEqual:
+		return v != c.Value
+	}
+	return false
+}
+
+// Watched are the canonical metrics the regression gate compares by
+// default, besides duration: the efficiencies and transactions per request.
+var Watched = []string{"duration", "gld_efficiency", "gst_efficiency", "shared_efficiency",
+	"gld_transactions_per_request", "gst_transactions_per_request",
+	"shared_load_transactions_per_request", "shared_store_transactions_per_request"}
+
+// Policy is what a gate checks.
+type Policy struct {
+	Conditions []Condition
+	// Selector says which findings fail and which are suppressed.
+	Selector *rules.Selector
+	// MaxRegression is the largest regression allowed against the
+	// baseline (0.1 = 10%); NaN when there is no baseline.
+	MaxRegression float64
+	// SkipMissing skips, rather than fails, kernels a condition cannot be
+	// evaluated on.
+	SkipMissing bool
+	// AllowMissing lets kernels of the baseline be absent from the run.
+	AllowMissing bool
+	// Lint fails on warning-level findings: a gate given no condition at
+	// all is a linter.
+	Lint bool
+	// MinShare is the smallest part of the capture's kernel time (0–1) a
+	// kernel group must take for its findings to fail the gate: a finding
+	// on a kernel of 0.01% of the capture is listed, not gated. 0 gates
+	// every finding. A group whose time is unknown is gated.
+	MinShare float64
+	// History holds, per noisy metric and kernel name, the run-to-run
+	// spread of the kernel's stored series: the noise single launches are
+	// tested against.
+	History map[string]map[string]stats.Spread
+	// BaseTimeline is the baseline run's timeline, when it has one: the
+	// runs' GPU busy share is held to it (an idle regression).
+	BaseTimeline *analysis.Timeline
+}
+
+// DefaultMinShare is --min-share's default: 0.5% of the capture.
+const DefaultMinShare = 0.005
+
+// Kept are the metrics whose samples a gate with policy p needs: its
+// conditions' and, with a baseline, the watched ones.
+func (p Policy) Kept(baseline bool) []string {
+	var out []string
+	for _, c := range p.Conditions {
+		if !IsTimelineMetric(c.Metric) {
+			out = append(out, c.Metric)
+		}
+	}
+	if baseline {
+		out = append(out, Watched...)
+	}
+	return out
+}
+
+// MissingMetricError reports a condition no kernel can be checked
+// against under SkipMissing: a gate that checks nothing must not pass.
+type MissingMetricError struct{ Condition Condition }
+
+func (e *MissingMetricError) Error() string {
+	if IsTimelineMetric(e.Condition.Metric) {
+		return fmt.Sprintf("--require %q: no run given has a timeline (a trace with start times: a PyTorch profiler trace, nsys cuda_gpu_trace, nvprof --print-gpu-trace), so nothing would be checked", e.Condition.Text)
+	}
+	return fmt.Sprintf("--require %q: no kernel has metric %s, so nothing would be checked", e.Condition.Text, e.Condition.Metric)
+}
+
+// UnknownMetricError reports a metric that is neither canonical nor a raw
+// metric of any kernel: a typo. Names are the names it may be given by.
+type UnknownMetricError struct {
+	Metric string
+	Names  []string
+}
+
+func (e *UnknownMetricError) Error() string { return "unknown metric " + strconv.Quote(e.Metric) }
+
+// Evaluate checks the kernel groups and runs under test (and, with a
+// baseline, their regressions) against the policy. Every check is made on
+// a kernel group, never on a launch: the output grows with the number of
+// kernels, not with the length of the trace. cur and base collect the
+// metrics p.Kept names.
+func Evaluate(p Policy, cur *Collector, runs []*analysis.RunVerdict, base *Collector) (*Result, error) {
+	var checks []Check
+	for _, c := range p.Conditions {
+		check := requireChecks
+		if IsTimelineMetric(c.Metric) {
+			check = func(c Condition, _ *Collector, skip bool) ([]Check, error) { return timelineChecks(c, runs, skip) }
+		}
+		cs, err := check(c, cur, p.SkipMissing)
+		if err != nil {
+			return nil, err
+		}
+		checks = append(checks, cs...)
+	}
+	checks = append(checks, findingChecks(cur, runs, p)...)
+	if base != nil && !math.IsNaN(p.MaxRegression) {
+		checks = append(checks, missingChecks(base, cur, p.AllowMissing)...)
+		checks = append(checks, regressionChecks(base, cur, p)...)
+		if p.BaseTimeline != nil {
+			checks = append(checks, idleRegressions(p.BaseTimeline, runs, p.MaxRegression)...)
+		}
+	}
+	r := &Result{Checks: checks}
+	for _, c := range checks {
+		if c.Failed() {
+			r.Failed++
+		}
+	}
+	return r, nil
+}
+
+// launchOf is the launch a group's check names: its only one, else none.
+func launchOf(g *Group) string {
+	if g.Records == 1 {
+		return g.First.K.ID
+	}
+	return ""
+}
+
+// launches says how many launches a figure is over: "", or " over N
+// launches" (records, when summary rows stand for more).
+func launches(g *Group, n int) string {
+	switch {
+	case g.Records == 1 && g.Launches == 1:
+		return ""
+	case g.Records == g.Launches:
+		return fmt.Sprintf(" over %d launches", n)
+	}
+	return fmt.Sprintf(" over %d records of %d launches", n, g.Launches)
+}
+
+// requireChecks evaluates one condition on every kernel group: on the
+// median of its launches' values, with their range said. A group the
+// condition cannot be evaluated on (its metric is missing or unreadable on
+// a launch) fails, or with skipMissing is skipped; a metric no group has is
+// an error under skipMissing, so that a gate never passes by checking
+// nothing. A name that is neither canonical nor a raw metric of any kernel
+// is a typo.
+func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, error) {
+	if _, ok := metrics.ByName(c.Metric); !ok {
+		known := false
+		for _, g := range cur.Groups() {
+			if len(g.Samples(c.Metric)) > 0 {
+				known = true
+				break
+			}
+		}
+		if !known {
+			return nil, &UnknownMetricError{Metric: c.Metric, Names: metricNames(cur)}
+		}
+	}
+	var out []Check
+	found, matched := false, false
+	for _, g := range cur.Groups() {
+		k := g.First.K
+		if c.Kernel != nil && !c.Kernel.MatchString(k.Name) && !c.Kernel.MatchString(k.DisplayName()) {
+			continue
+		}
+		matched = true
+		xs := g.Samples(c.Metric)
+		lacking := g.Records - len(xs)
+		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindRequire, Name: c.Text, Source: source(g.First)}
+		if len(xs) == 0 {
+			if skipMissing {
+				ch.Status, ch.Message = Skip, fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
+			} else {
+				ch.Status, ch.Message = Fail, fmt.Sprintf("%s: not in this export, so the condition cannot be evaluated (--skip-missing skips such kernels)", c.Metric)
+			}
+			out = append(out, ch)
+			continue
+		}
+		found = true
+		m := stats.Median(xs)
+		ch.Measure = newMeasure(c.Metric)
+		ch.Measure.New, ch.Measure.Op, ch.Measure.Threshold = m, c.Op, c.Value
+		msg := fmt.Sprintf("%s = %s", c.Metric, formatMetric(c.Metric, m))
+		if len(xs) > 1 {
+			msg = fmt.Sprintf("%s: median %s%s (%s – %s)", c.Metric, formatMetric(c.Metric, m), launches(g, len(xs)),
+				formatMetric(c.Metric, slices.Min(xs)), formatMetric(c.Metric, slices.Max(xs)))
+		}
+		switch {
+		case lacking > 0 && !skipMissing:
+			ch.Status, ch.Message = Fail, fmt.Sprintf("%s; %d of the %d records lack it, so the condition cannot be evaluated on them (--skip-missing skips them)", msg, lacking, g.Records)
+		case c.holds(m):
+			ch.Status, ch.Message = Pass, msg
+		default:
+			ch.Status, ch.Message = Fail, fmt.Sprintf("%s, want %s %s", msg, c.Op, formatMetric(c.Metric, c.Value))
+		}
+		out = append(out, ch)
+	}
+	if !matched && c.Kernel != nil {
+		return nil, &NoKernelError{Condition: c}
+	}
+	if !found && skipMissing {
+		return nil, &MissingMetricError{Condition: c}
+	}
+	return out, nil
+}
+
+// NoKernelError reports a condition whose kernel pattern matches no
+// kernel: it would check nothing, and a gate never passes on that.
+type NoKernelError struct{ Condition Condition }
+
+func (e *NoKernelError) Error() string {
+	return fmt.Sprintf("condition %q: its kernel pattern %q matches no kernel, so nothing would be checked", e.Condition.Text, e.Condition.Kernel.String())
+}
+
+// metricNames are the names a metric may be given by: the canonical ones
+// and the raw ones of the groups' first launches.
+func metricNames(cur *Collector) []string {
+	names := slices.Clone(metrics.Names())
+	seen := map[string]bool{}
+	for _, g := range cur.Groups() {
+		for _, m := range g.First.K.Metrics {
+			if !seen[m.Name] {
+				seen[m.Name] = true
+				names = append(names, m.Name)
+			}
+		}
+	}
+	return names
+}
+
+// missingChecks lists the baseline's kernels absent from the run: they
+// went unread or unprofiled, which fails unless allowed.
+func missingChecks(base, cur *Collector, allow bool) []Check {
+	var out []Check
+	for _, g := range base.Groups() {
+		if _, ok := cur.Group(g.Name); ok {
+			continue
+		}
+		ch := Check{Kernel: g.Name, Kind: KindMissing, Name: "baseline kernel", Source: source(g.First)}
+		if allow {
+			ch.Status, ch.Message = Skip, "in the baseline run but not in this run (allowed: --allow-missing)"
+		} else {
+			ch.Status, ch.Message = Fail, "in the baseline run but not in this run: it went unread or unprofiled (--allow-missing allows this)"
+		}
+		out = append(out, ch)
+	}
+	return out
+}
+
+func formatMetric(name string, v float64) string {
+	if d, ok := metrics.ByName(name); ok {
+		return metrics.Format(v, d.Unit)
+	}
+	return strconv.FormatFloat(v, 'g', 6, 64)
+}
+
+// gated says whether a finding of rule on group g fails the gate, and
+// when the group's share of the capture keeps it from failing, why.
+func gated(p Policy, cur *Collector, g *Group, f profan.Finding) (bool, string) {
+	if !p.Selector.Fails(f.Rule) && !(p.Lint && f.Severity >= profan.Warning) {
+		return false, ""
+	}
+	if share := cur.Share(g); share < p.MinShare {
+		return false, fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
+	}
+	return true, ""
+}
+
+// findingChecks turns the verdicts' findings into checks, one per kernel
+// group and rule: failing for the rules the selector fails on (or, for a
+// linter, warnings) on groups that take at least p.MinShare of the
+// capture, informational for the others; suppressed findings are listed
+// as such.
+func findingChecks(cur *Collector, runs []*analysis.RunVerdict, p Policy) []Check {
+	var out []Check
+	for _, r := range runs {
+		src := r.Run.Source
+		for _, f := range r.Findings {
+			ch := Check{Kernel: src, Kind: KindRunFinding, Name: f.Rule, Message: f.Message, Source: src, Finding: &f, Locations: f.Locations, Status: Pass}
+			if p.Selector.Fails(f.Rule) || p.Lint && f.Severity >= profan.Warning {
+				ch.Status = Fail
+			}
+			out = append(out, ch)
+		}
+		for _, s := range r.Suppressed {
+			f := s.Finding
+			out = append(out, Check{Kernel: src, Kind: KindRunFinding, Name: f.Rule, Source: src, Finding: &f, Locations: f.Locations,
+				Status: Suppressed, Message: f.Message + " (suppressed: " + s.Reason + ")"})
+		}
+	}
+	for _, g := range cur.Groups() {
+		on := func(t *Tally) string {
+			if g.Launches == 1 {
+				return ""
+			}
+			return fmt.Sprintf(" (on %d of %d launches)", t.Launches, g.Launches)
+		}
+		for _, rule := range SortedRules(g.findings) {
+			t := g.findings[rule]
+			f := t.Finding
+			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Message: f.Message + on(t), Source: source(g.First), Finding: &f, Locations: f.Locations,
+				Measure: shareMeasure(cur, g, p)}
+			// Stored verdicts made before a suppression was configured.
+			if reason, sup := p.Selector.Suppressed(rule, g.First.K); sup {
+				ch.Status, ch.Message = Suppressed, ch.Message+" (suppressed: "+reason+")"
+			} else if fail, why := gated(p, cur, g, f); fail {
+				ch.Status = Fail
+			} else {
+				ch.Status, ch.Message = Pass, ch.Message+why // reported, not gated
+			}
+			out = append(out, ch)
+		}
+		for _, rule := range SortedRules(g.suppressed) {
+			t := g.suppressed[rule]
+			f := t.Finding
+			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Source: source(g.First), Finding: &f, Locations: f.Locations,
+				Status: Suppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
+		}
+	}
+	return out
+}
+
+// regressionChecks compares each kernel group with the same group of the
+// baseline: watched metrics in their worse direction, and new findings.
+func regressionChecks(base, cur *Collector, p Policy) []Check {
+	maxReg, sel, hist := p.MaxRegression, p.Selector, p.History
+	var out []Check
+	for _, g := range cur.Groups() {
+		b, ok := base.Group(g.Name)
+		if !ok {
+			out = append(out, Check{Kernel: g.Name, Kind: KindRegression, Name: "baseline", Status: Skip, Message: "not in the baseline run", Source: source(g.First)})
+			continue
+		}
+		for _, m := range Watched {
+			d, _ := metrics.ByName(m)
+			xb, xc := b.Samples(m), g.Samples(m)
+			if len(xb) == 0 || len(xc) == 0 {
+				continue
+			}
+			mb, mc := stats.Median(xb), stats.Median(xc)
+			worse := stats.Rel(mb, mc) * float64(-d.Better) // positive when worse
+			if mb == 0 {
+				worse = 0
+				if (mc > 0) == (d.Better < 0) && mc != 0 {
+					worse = math.Inf(1)
+				}
+			}
+			ch := Check{Kernel: g.Name, Kind: KindRegression, Name: m, Source: source(g.First), Measure: newMeasure(m)}
+			ch.Measure.Old, ch.Measure.New, ch.Measure.Delta, ch.Measure.Threshold = mb, mc, stats.Rel(mb, mc), maxReg
+			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(stats.Rel(mb, mc), 0)*100)
+			c := CompareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
+			ch.Measure.Test = string(c.Method)
+			if c.Method == stats.Launches || c.Method == stats.History {
+				ch.Measure.P = c.P
+			}
+			switch c.Method {
+			case stats.Launches:
+				msg += fmt.Sprintf(", Mann-Whitney U %s over %d and %d launches", formatP(c.P), len(xb), len(xc))
+			case stats.History:
+				msg += fmt.Sprintf(", history t-test %s against the %s", formatP(c.P), hist[m][g.Name])
+			case stats.Floor:
+				msg += ", one launch each and no run-to-run spread known: the size of the step alone decides"
+			}
+			significant := c.Method == stats.Exact || c.Method == stats.Floor || c.Changed
+			switch {
+			case worse > maxReg && significant:
+				ch.Status, ch.Message = Fail, msg+fmt.Sprintf(": worse by more than %s", fmtPct(maxReg))
+			case worse > maxReg:
+				ch.Status, ch.Message = Pass, msg+": within the noise"
+			default:
+				ch.Status, ch.Message = Pass, msg
+			}
+			out = append(out, ch)
+		}
+		had := b.Rules()
+		now := g.Rules()
+		for _, r := range SortedRules(now) {
+			if _, ok := had[r]; ok {
+				continue
+			}
+			f := now[r]
+			ch := Check{Kernel: g.Name, Kind: KindNewFinding, Name: r, Source: source(g.First), Finding: &f, Locations: f.Locations, Measure: shareMeasure(cur, g, p),
+				Message: "new since the baseline: " + f.Message}
+			if reason, ok := sel.Suppressed(r, g.First.K); ok {
+				ch.Status, ch.Message = Suppressed, ch.Message+" (suppressed: "+reason+")"
+			} else if skipped(b.First, r) {
+				// The baseline's export lacked the rule's counters: the
+				// finding may be as old as the kernel.
+				ch.Status, ch.Message = Pass, "not gated: the baseline's export lacks the counters this rule reads, so it could not have had it: "+f.Message
+			} else if rule, ok := rules.ByID(r); ok && rule.Severity == profan.Info {
+				ch.Status = Pass // informational rules (roofline place) do not gate
+			} else if share := cur.Share(g); share < p.MinShare {
+				ch.Status, ch.Message = Pass, ch.Message+fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
+			} else {
+				ch.Status = Fail
+			}
+			out = append(out, ch)
+		}
+	}
+	return out
+}
+
+// skipped reports whether rule could not run on a for want of counters
+// its export could have held (a.Missing): not a rule that ran, or found
+// nothing to read (a kernel without shared memory has no bank conflicts).
+func skipped(a *analysis.Kernel, rule string) bool {
+	for _, m := range a.Missing {
+		if m.Rule == rule {
+			return true
+		}
+	}
+	return false
+}
+
+// shareMeasure is a finding check's numbers: the group's share of the
+// capture's kernel time against --min-share.
+func shareMeasure(cur *Collector, g *Group, p Policy) *Measure {
+	m := newMeasure("share")
+	m.Unit, m.New, m.Op, m.Threshold = "fraction", cur.Share(g), ">=", p.MinShare
+	return m
+}
+
+// fmtShare prints a share of the capture: 0.04%, <0.01%.
+func fmtShare(f float64) string {
+	if f < 0.0001 {
+		return "<0.01%"
+	}
+	return strconv.FormatFloat(f*100, 'f', 2, 64) + "%"
+}
+
+func finiteOr(v, d float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return d
+	}
+	return v
+}
+
+// Comparison is the one comparison of a metric between two runs.
+type Comparison struct {
+	Changed bool
+	P       float64
+	Method  stats.Method
+}
+
+// CompareMetric compares a metric's launches in two runs. Counters are
+// compared exactly (a move of more than minRel); timings with
+// stats.CompareRuns: the launches when both runs have three or more, else
+// the run-to-run spread of the kernel's history, else the 5% floor.
+func CompareMetric(metric string, xa, xb []float64, hist stats.Spread, minRel float64) Comparison {
+	if !metrics.Noisy(metric) {
+		return Comparison{Changed: math.Abs(stats.Rel(stats.Median(xa), stats.Median(xb))) > minRel && stats.Median(xa) != stats.Median(xb), Method: stats.Exact}
+	}
+	ch, p, m := stats.NoisyThresholds.CompareRuns(xa, xb, hist)
+	return Comparison{Changed: ch, P: p, Method: m}
+}
+
+// fmtPct prints a fraction as a percentage without trailing zeros: 10%, 2.5%.
+func fmtPct(f float64) string {
+	return strconv.FormatFloat(f*100, 'f', -1, 64) + "%"
+}
+
+// formatP prints a p-value, p=0.008, or p<0.001 below 0.001.
+func formatP(p float64) string {
+	if p < 0.001 {
+		return "p<0.001"
+	}
+	return fmt.Sprintf("p=%.3f", p)
+}

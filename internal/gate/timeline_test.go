@@ -1,0 +1,58 @@
+package gate_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gate"
+	"github.com/profan-dev/profan/internal/ingest"
+)
+
+func traceVerdict(t *testing.T, name string) *analysis.RunVerdict {
+	t.Helper()
+	run, err := ingest.ReadFile("../../fixtures/timeline/"+name+".json.gz", ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return analysis.AnalyzeRun(run, analysis.Options{})
+}
+
+// TestTimelineGate: 'gpu_busy >= 50%' fails the eager decode step (8% busy)
+// and passes its CUDA-graph twin (76%); against the twin as baseline the
+// eager step is an idle regression naming the launch-bound idle.
+func TestTimelineGate(t *testing.T) {
+	eager, graphs := traceVerdict(t, "decode_sync"), traceVerdict(t, "decode_graphs")
+	c, err := gate.ParseCondition("gpu_busy >= 50%")
+	if err != nil || c.Value != 0.5 {
+		t.Fatalf("condition %+v, %v", c, err)
+	}
+	for _, tt := range []struct {
+		v    *analysis.RunVerdict
+		fail int
+	}{{eager, 1}, {graphs, 0}} {
+		r, err := gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}}, gate.NewCollector(nil), []*analysis.RunVerdict{tt.v}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Failed != tt.fail || len(r.Checks) != 1 || !strings.Contains(r.Checks[0].Message, "launch-bound") {
+			t.Errorf("%s: %d failed of %+v", tt.v.Run.Source, r.Failed, r.Checks)
+		}
+	}
+	p := gate.Policy{MaxRegression: 0.1, BaseTimeline: graphs.Timeline, AllowMissing: true}
+	r, err := gate.Evaluate(p, gate.NewCollector(nil), []*analysis.RunVerdict{eager}, gate.NewCollector(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Failed != 1 || r.Checks[len(r.Checks)-1].Name != "gpu_busy" || !strings.Contains(r.Checks[len(r.Checks)-1].Message, "idle grew: launch-bound") {
+		t.Errorf("idle regression: %+v", r.Checks)
+	}
+	// A condition on the timeline of exports without one checks nothing.
+	ncu := &analysis.RunVerdict{Run: eager.Run}
+	_, err = gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}}, gate.NewCollector(nil), []*analysis.RunVerdict{ncu}, nil)
+	var miss *gate.MissingMetricError
+	if !errors.As(err, &miss) || !strings.Contains(err.Error(), "timeline") {
+		t.Errorf("no timeline: %v", err)
+	}
+}

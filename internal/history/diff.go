@@ -1,0 +1,357 @@
+package history
+
+import (
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gate"
+	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/stats"
+)
+
+// Status says in which of two runs a kernel is.
+type Status string
+
+const (
+	Both  Status = "both"
+	OnlyA Status = "only-a"
+	OnlyB Status = "only-b"
+)
+
+// Verdict is which way a metric moved.
+type Verdict string
+
+const (
+	Better  Verdict = "better"
+	Worse   Verdict = "worse"
+	Changed Verdict = "changed" // a metric without a better direction
+	Same    Verdict = "same"
+	// BetterButSlower is a metric that moved its better way while the
+	// kernel's duration got worse: a cache hit rate rising inside a
+	// regression is no improvement. WorseButFaster is the converse.
+	BetterButSlower Verdict = "better-but-slower"
+	WorseButFaster  Verdict = "worse-but-faster"
+)
+
+// Diff is the difference of two runs, kernel by kernel.
+type Diff struct {
+	A int64 `json:"a"` // run IDs; 0 for an export file
+	B int64 `json:"b"`
+	// NameA and NameB say what was compared: "run 3" or an export's path.
+	NameA   string       `json:"a_name"`
+	NameB   string       `json:"b_name"`
+	Kernels []KernelDiff `json:"kernels"`
+	Summary Summary      `json:"summary"`
+}
+
+// Summary is a diff's bottom line, as benchstat's geomean row: the kernels
+// each side has and shares, their total time, the geometric mean of the
+// shared kernels' duration ratios (new over old), and the kernels left out
+// as unchanged.
+type Summary struct {
+	KernelsA  int     `json:"kernels_a"`
+	KernelsB  int     `json:"kernels_b"`
+	Shared    int     `json:"kernels_shared"`
+	Unchanged int     `json:"kernels_unchanged"` // shared kernels whose metrics and findings did not change; listed only with --all
+	TotalA    float64 `json:"total_a_s"`         // kernel time: the sum of the launches' durations
+	TotalB    float64 `json:"total_b_s"`
+	// Geomean is the geometric mean over the shared kernels of their
+	// median duration's ratio, new over old (0.9: 10% faster); nil when
+	// no shared kernel has durations on both sides.
+	Geomean *float64 `json:"geomean_ratio,omitempty"`
+	Timed   int      `json:"kernels_timed"` // the shared kernels it is over
+}
+
+// changed says whether a kernel of both sides changed: a metric moved
+// significantly, or a finding appeared or disappeared; one with metrics
+// only one side has is not known unchanged.
+func (d KernelDiff) changed() bool {
+	if len(d.Appeared) > 0 || len(d.Gone) > 0 || len(d.Missing) > 0 {
+		return true
+	}
+	for _, m := range d.Metrics {
+		if m.Verdict != Same {
+			return true
+		}
+	}
+	return false
+}
+
+// size is how much a kernel changed, for the order of a diff: its
+// duration's move, else its largest metric's.
+func (d KernelDiff) size() float64 {
+	best := 0.0
+	for _, m := range d.Metrics {
+		if m.Verdict == Same {
+			continue
+		}
+		if m.Metric == "duration" {
+			return math.Inf(1) // durations first
+		}
+		best = max(best, math.Abs(m.Rel))
+	}
+	return best
+}
+
+// KernelDiff is one kernel's difference between two runs.
+type KernelDiff struct {
+	Kernel    string        `json:"kernel"`
+	Status    Status        `json:"status"`
+	LaunchesA int           `json:"launches_a"`
+	LaunchesB int           `json:"launches_b"`
+	Metrics   []MetricDelta `json:"metrics"`
+	Appeared  []string      `json:"findings_appeared"`
+	Gone      []string      `json:"findings_disappeared"`
+	// Missing are the metrics one side has and the other lacks: listed,
+	// never compared as if they had not moved.
+	Missing []MissingMetric `json:"metrics_missing"`
+}
+
+// MissingMetric is a metric only one of the two sides has.
+type MissingMetric struct {
+	Metric string `json:"metric"`
+	In     string `json:"only_in"` // "a" or "b"
+}
+
+// MetricDelta is one metric's move, with the evidence behind its verdict
+// (benchstat-style: samples, their spread, the test).
+type MetricDelta struct {
+	Metric string `json:"metric"`
+	Unit   string `json:"unit"`
+	// Better is the metric's better direction: higher, lower, or "" for
+	// a metric that has none (a count of requests).
+	Better  string  `json:"better"`
+	A       float64 `json:"a"` // median over run A's launches
+	B       float64 `json:"b"`
+	NA      int     `json:"n_a"` // launches with a value
+	NB      int     `json:"n_b"`
+	SpreadA float64 `json:"spread_a"` // half the range of the launches, relative to their median
+	SpreadB float64 `json:"spread_b"`
+	Rel     float64 `json:"rel_change"`
+	Verdict Verdict `json:"verdict"`
+	// Test is what decided the verdict: exact (a counter), launches
+	// (Mann-Whitney U), history (t-test against the run-to-run spread of
+	// the kernel's stored runs), floor (no spread known: the 5% floor).
+	Test stats.Method `json:"test"`
+	P    float64      `json:"p,omitempty"`
+	// History is the run-to-run spread the history test used.
+	History string `json:"history,omitempty"`
+}
+
+// Stored says, when both sides of a diff are stored runs, which ones, and
+// holds their kernels' stored series of noisy metrics (NoisySeries), so
+// that a step trend decided is decided the same way.
+type Stored struct {
+	A, B   int64
+	Series map[string]map[string]*Series
+}
+
+// Compare compares two runs' kernels by name: the canonical metrics that
+// moved by more than threshold (all of them with all), and the findings
+// that appeared or disappeared. hist holds the run-to-run spreads of noisy
+// metrics (Spreads); stored, when not nil, the series trend decides from:
+// a step between consecutive runs of a series gets trend's verdict, p and
+// method.
+//
+// The kernels that changed come first, the largest change first (a
+// duration's move before any other metric's); then those only one side
+// has; kernels that did not change are left out, but counted in the
+// summary, unless all.
+func Compare(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) ([]KernelDiff, Summary) {
+	ga, gb := gate.GroupByName(va), gate.GroupByName(vb)
+	sum := Summary{KernelsA: len(ga), KernelsB: len(gb), TotalA: total(ga), TotalB: total(gb)}
+	logs := 0.0
+	byB := map[string]*gate.Group{}
+	for _, g := range gb {
+		byB[g.Name] = g
+	}
+	seen := map[string]bool{}
+	var out []KernelDiff
+	for _, a := range ga {
+		seen[a.Name] = true
+		b, ok := byB[a.Name]
+		if !ok {
+			out = append(out, KernelDiff{Kernel: a.Name, Status: OnlyA, LaunchesA: a.Records})
+			continue
+		}
+		d := KernelDiff{Kernel: a.Name, Status: Both, LaunchesA: a.Records, LaunchesB: b.Records, Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{},
+			Missing: []MissingMetric{}}
+		timeVerdict := Same
+		for _, def := range metrics.Defs {
+			xa, xb := a.Samples(def.Name), b.Samples(def.Name)
+			if len(xa) == 0 && len(xb) > 0 {
+				d.Missing = append(d.Missing, MissingMetric{Metric: def.Name, In: "b"})
+			}
+			if len(xb) == 0 && len(xa) > 0 {
+				d.Missing = append(d.Missing, MissingMetric{Metric: def.Name, In: "a"})
+			}
+			if len(xa) == 0 || len(xb) == 0 {
+				continue
+			}
+			ma, mb := stats.Median(xa), stats.Median(xb)
+			r := stats.Rel(ma, mb)
+			sp := hist[def.Name][a.Name]
+			c := gate.CompareMetric(def.Name, xa, xb, sp, threshold)
+			if stored != nil {
+				if s := stored.Series[def.Name][a.Name]; s != nil {
+					if step, ok := s.Step(stored.A, stored.B); ok {
+						c = step
+					}
+				}
+			}
+			v := verdict(def.Better, c.Changed, ma, mb)
+			if def.Name == "duration" {
+				timeVerdict = v
+				if ma > 0 && mb > 0 {
+					logs += math.Log(mb / ma)
+					sum.Timed++
+				}
+			}
+			if !all && (math.Abs(r) <= threshold || ma == mb) {
+				continue
+			}
+			md := MetricDelta{Metric: def.Name, Unit: def.Unit, Better: direction(def.Better), A: ma, B: mb, NA: len(xa), NB: len(xb),
+				SpreadA: HalfRange(xa), SpreadB: HalfRange(xb), Rel: finiteOr(r, 0),
+				Verdict: v, Test: c.Method, P: c.P}
+			if c.Method == stats.History {
+				md.History = sp.String()
+			}
+			d.Metrics = append(d.Metrics, md)
+		}
+		// A metric's better way is better only when the time agrees.
+		for i, m := range d.Metrics {
+			switch {
+			case m.Metric == "duration":
+			case m.Verdict == Better && timeVerdict == Worse:
+				d.Metrics[i].Verdict = BetterButSlower
+			case m.Verdict == Worse && timeVerdict == Better:
+				d.Metrics[i].Verdict = WorseButFaster
+			}
+		}
+		ra, rb := a.Rules(), b.Rules()
+		for _, r := range gate.SortedRules(rb) {
+			if _, ok := ra[r]; !ok {
+				d.Appeared = append(d.Appeared, r)
+			}
+		}
+		for _, r := range gate.SortedRules(ra) {
+			if _, ok := rb[r]; !ok {
+				d.Gone = append(d.Gone, r)
+			}
+		}
+		out = append(out, d)
+	}
+	for _, b := range gb {
+		if !seen[b.Name] {
+			out = append(out, KernelDiff{Kernel: b.Name, Status: OnlyB, LaunchesB: b.Records})
+		}
+	}
+	// Changed, largest first; then only one side's; then unchanged.
+	rank := func(d KernelDiff) int {
+		switch {
+		case d.Status != Both:
+			return 1
+		case d.changed():
+			return 0
+		}
+		return 2
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		ri, rj := rank(out[i]), rank(out[j])
+		if ri != rj {
+			return ri < rj
+		}
+		if ri == 0 {
+			si, sj := out[i].size(), out[j].size()
+			if math.IsInf(si, 1) && math.IsInf(sj, 1) {
+				si, sj = math.Abs(out[i].durationRel()), math.Abs(out[j].durationRel())
+			}
+			return si > sj
+		}
+		return false
+	})
+	kept := out[:0]
+	for _, d := range out {
+		if d.Status == Both {
+			sum.Shared++
+			if !d.changed() {
+				sum.Unchanged++
+				if !all {
+					continue
+				}
+			}
+		}
+		kept = append(kept, d)
+	}
+	if sum.Timed > 0 {
+		g := math.Exp(logs / float64(sum.Timed))
+		sum.Geomean = &g
+	}
+	return kept, sum
+}
+
+// durationRel is the kernel's duration move, 0 when not compared.
+func (d KernelDiff) durationRel() float64 {
+	for _, m := range d.Metrics {
+		if m.Metric == "duration" {
+			return m.Rel
+		}
+	}
+	return 0
+}
+
+// total is the kernel time of groups: the sum of their launches' durations.
+func total(gs []*gate.Group) float64 {
+	t := 0.0
+	for _, g := range gs {
+		t += g.Duration
+	}
+	return t
+}
+
+// HalfRange is half the range of xs relative to its median: the ± of a
+// benchstat line.
+func HalfRange(xs []float64) float64 {
+	if len(xs) < 2 {
+		return 0
+	}
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	m := stats.Median(xs)
+	if m == 0 {
+		return 0
+	}
+	return (hi - lo) / 2 / math.Abs(m)
+}
+
+// direction names a metrics.Def's Better.
+func direction(better int) string {
+	switch {
+	case better > 0:
+		return "higher"
+	case better < 0:
+		return "lower"
+	}
+	return ""
+}
+
+func verdict(better int, changed bool, a, b float64) Verdict {
+	if !changed {
+		return Same
+	}
+	switch {
+	case better == 0:
+		return Changed
+	case (b > a) == (better > 0):
+		return Better
+	}
+	return Worse
+}
+
+func finiteOr(v, d float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return d
+	}
+	return v
+}

@@ -1,0 +1,237 @@
+package ingest
+
+import (
+	"bytes"
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/units"
+)
+
+// ncuDetails reads Nsight Compute's details page (the default of --csv,
+// --page details, --metrics): one row per (launch, section, metric) and,
+// since 2024, rule rows in the same table. Header generations of 12, 15, 20
+// and 21 columns are handled by locating columns by name; metric rows
+// shorter than the header are normal.
+type ncuDetails struct{}
+
+func (ncuDetails) Name() string { return "ncu-details" }
+func (ncuDetails) Tool() string { return profan.ToolNCU }
+
+func (ncuDetails) Match(h []string) bool {
+	c := ColumnsOf(h)
+	return c.Has("ID", "Kernel Name", "Metric Name", "Metric Value") && !c.Has("Minimum")
+}
+
+// ncuIdentity locates the identity columns shared by the details, raw and
+// summary pages.
+type ncuIdentity struct {
+	id, pid, proc, host, kernel, ctx, stream, block, grid, device, cc int
+}
+
+func ncuIdentityOf(c Columns) ncuIdentity {
+	return ncuIdentity{
+		id: c.Get("ID"), pid: c.Get("Process ID"), proc: c.Get("Process Name"), host: c.Get("Host Name"), kernel: c.Get("Kernel Name"),
+		ctx: c.Get("Context"), stream: c.Get("Stream"), block: c.Get("Block Size"), grid: c.Get("Grid Size"),
+		device: c.Get("Device"), cc: c.Get("CC"),
+	}
+}
+
+// kernel starts a kernel from an identity row.
+func (id ncuIdentity) newKernel(t *Table, r Row) (*profan.Kernel, error) {
+	k := profan.NewKernel()
+	k.ID = r.String(id.id)
+	k.Name = t.Intern(r.Bytes(id.kernel))
+	if k.Name == "" {
+		return nil, t.Errorf(r.Line, "row has no kernel name (truncated row?)")
+	}
+	k.Demangled = t.demangled(k.Name, r.Line)
+	k.Line = r.Line
+	if id.pid >= 0 {
+		k.PID = t.Intern(r.Bytes(id.pid))
+	}
+	if id.host >= 0 {
+		k.Host = t.Intern(r.Bytes(id.host))
+	}
+	if id.proc >= 0 {
+		k.Process = t.Intern(r.Bytes(id.proc))
+	}
+	if k.Process == "" && id.pid >= 0 {
+		k.Process = t.Intern(r.Bytes(id.pid))
+	}
+	if id.ctx >= 0 {
+		k.Context = t.Intern(r.Bytes(id.ctx))
+	}
+	if id.stream >= 0 {
+		k.Stream = t.Intern(r.Bytes(id.stream))
+	}
+	if id.block >= 0 {
+		if d, ok := parseDim3(r.String(id.block)); ok {
+			k.Block = d
+		}
+	}
+	if id.grid >= 0 {
+		if d, ok := parseDim3(r.String(id.grid)); ok {
+			k.Grid = d
+		}
+	}
+	if id.device >= 0 {
+		if n, ok, _ := units.ParseNumber(r.String(id.device)); ok {
+			k.DeviceIndex = int(n)
+		}
+	}
+	if id.cc >= 0 {
+		k.CC = ccString(r.String(id.cc))
+	}
+	return k, nil
+}
+
+// sameLaunch reports whether r belongs to the kernel whose first row had
+// id, process ID pid and name, read in capture.
+func (id ncuIdentity) sameLaunch(t *Table, r Row, k *profan.Kernel, pid string, capture int) bool {
+	return t.s.capture == capture && string(r.Bytes(id.id)) == k.ID && string(r.Bytes(id.kernel)) == k.Name &&
+		string(r.Bytes(id.pid)) == pid
+}
+
+// SkipNoMetric counts the details rows of a section that has no metric.
+const SkipNoMetric = "ncu section row without a metric"
+
+func (ncuDetails) Parse(t *Table) error {
+	c := ColumnsOf(t.Header)
+	id := ncuIdentityOf(c)
+	section, label := c.Get("Section Name"), c.Get("Body Item Label")
+	name, unit, value := c.Get("Metric Name"), c.Get("Metric Unit"), c.Get("Metric Value")
+	rule, ruleType, ruleDesc := c.Get("Rule Name"), c.Get("Rule Type"), c.Get("Rule Description")
+	spType, sp := c.Get("Estimated Speedup Type"), c.Get("Estimated Speedup")
+	need := value
+	if name > need {
+		need = name
+	}
+	var k *profan.Kernel
+	var pid string
+	last, prevMetrics, capture := 0, 0, 0
+	// Every launch of a page has the same metric rows (the sections asked
+	// for); its rule rows vary.
+	var shape blockShape
+	for t.Next() {
+		r := t.Row()
+		if k != nil && !id.sameLaunch(t, r, k, pid, capture) {
+			prevMetrics = len(k.Metrics)
+			if err := t.Kernel(k, last); err != nil {
+				return err
+			}
+			k = nil
+		}
+		if k == nil {
+			var err error
+			if k, err = id.newKernel(t, r); err != nil {
+				return err
+			}
+			k.Grow(prevMetrics)
+			if t.s.capture != capture {
+				shape = blockShape{} // another capture: learnt again
+			}
+			shape.start()
+			pid, capture = r.String(id.pid), t.s.capture
+			if err := t.checkLaunch(k, pid, r.Line); err != nil {
+				return err
+			}
+		}
+		if err := detailsWidth(t, r, need); err != nil {
+			return err
+		}
+		last = r.Line
+		if rule >= 0 && len(r.Bytes(rule)) > 0 {
+			f := profan.ToolFinding{
+				Section: t.Intern(r.Bytes(section)), Rule: t.Intern(r.Bytes(rule)), Type: t.Intern(r.Bytes(ruleType)),
+				Description: r.String(ruleDesc), SpeedupType: t.Intern(r.Bytes(spType)), Speedup: math.NaN(),
+			}
+			if v, ok, _ := units.ParseNumber(r.String(sp)); ok {
+				f.Speedup = v
+			}
+			k.Findings = append(k.Findings, f)
+			continue
+		}
+		mname := r.Bytes(name)
+		if len(mname) == 0 {
+			t.Skip(SkipNoMetric)
+			continue // rows of sections without metrics
+		}
+		shape.rows++
+		mname = metricOfLabelName(mname)
+		sec := t.Intern(r.Bytes(section))
+		if label >= 0 && len(r.Bytes(label)) > 0 {
+			sec = sec + "/" + t.Intern(r.Bytes(label))
+		}
+		m, err := ncuValue(t, r.Line, t.Intern(mname), sec, string(r.Bytes(value)), t.Intern(r.Bytes(unit)))
+		if err != nil {
+			return err
+		}
+		if err := t.AddMetric(k, m, r.Line); err != nil {
+			return err
+		}
+		setKernelFromMetric(k, m)
+	}
+	if t.Err() != nil {
+		return t.Err()
+	}
+	if k != nil && t.AtEnd() && shape.short() {
+		return t.Errorf(last, "launch %s of %s ends after %d metric rows where the launches before it have %d: the export is cut short (still being written?)",
+			k.ID, shorten(k.Name, 60), shape.rows, shape.first)
+	}
+	if k != nil {
+		return t.Kernel(k, last)
+	}
+	return nil
+}
+
+// detailsWidth refuses a row that is neither as wide as its header nor a
+// metric row as ncu writes it when the header has rule columns: its
+// fields up to the metric value, then a comma (need is the index of the
+// last metric field). Any other width is a row cut short, whose missing
+// fields would be read as empty.
+func detailsWidth(t *Table, r Row, need int) error {
+	n := r.Len()
+	if n == len(t.Header) || n == need+2 && n < len(t.Header) && len(r.Bytes(n-1)) == 0 {
+		return nil
+	}
+	if n <= need {
+		return t.Errorf(r.Line, "row has %d fields, the header needs %d for the metric value (truncated row?)", n, need+1)
+	}
+	return t.Errorf(r.Line, "row has %d fields, the header has %d (a metric row has %d, the last one empty) (truncated row?)", n, len(t.Header), need+2)
+}
+
+// metricOfLabelName returns the metric name of --print-metric-name
+// label-name ("Duration (gpu__time_duration.sum)"), else name as it is.
+func metricOfLabelName(name []byte) []byte {
+	if len(name) < 4 || name[len(name)-1] != ')' {
+		return name
+	}
+	i := bytes.LastIndex(name, []byte(" ("))
+	if i <= 0 {
+		return name
+	}
+	inner := name[i+2 : len(name)-1]
+	if bytes.Contains(inner, []byte("__")) && bytes.IndexByte(inner, ' ') < 0 {
+		return inner
+	}
+	return name
+}
+
+// blockShape learns the rows of a page's first block (a launch of a
+// details page, a kernel of a summary page), which every block of the
+// page has: a last block with fewer at the end of the input was cut at a
+// line end (a file still being written), which no row shows.
+type blockShape struct{ first, rows, blocks int }
+
+// start begins a block.
+func (b *blockShape) start() {
+	if b.blocks == 1 {
+		b.first = b.rows
+	}
+	b.blocks++
+	b.rows = 0
+}
+
+// short reports whether the current block has fewer rows than the first.
+func (b *blockShape) short() bool { return b.blocks > 1 && b.rows < b.first }

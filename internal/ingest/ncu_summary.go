@@ -1,0 +1,93 @@
+package ingest
+
+import (
+	"errors"
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/units"
+)
+
+// ncuSummary reads ncu --print-summary per-kernel: one row per (kernel
+// launch shape, section, metric) with Minimum, Maximum and Average over the
+// Invocations. Each shape becomes one aggregated kernel record.
+type ncuSummary struct{}
+
+func (ncuSummary) Name() string { return "ncu-summary" }
+func (ncuSummary) Tool() string { return profan.ToolNCU }
+
+func (ncuSummary) Match(h []string) bool {
+	c := ColumnsOf(h)
+	return c.Has("Kernel Name", "Invocations", "Metric Name", "Minimum", "Maximum", "Average")
+}
+
+func (ncuSummary) Parse(t *Table) error {
+	c := ColumnsOf(t.Header)
+	id := ncuIdentityOf(c)
+	inv := c.Get("Invocations")
+	section, name, unit := c.Get("Section Name"), c.Get("Metric Name"), c.Get("Metric Unit")
+	lo, hi, avg := c.Get("Minimum"), c.Get("Maximum"), c.Get("Average")
+	var k *profan.Kernel
+	var shape string
+	var rows blockShape // every kernel has the same metric rows
+	last := 0
+	for t.Next() {
+		r := t.Row()
+		if err := checkWidth(t, r, len(t.Header)); err != nil {
+			return err
+		}
+		key := r.String(id.kernel) + "\x00" + r.String(id.block) + "\x00" + r.String(id.grid) + "\x00" + r.String(id.device) + "\x00" + r.String(inv)
+		if k != nil && key != shape {
+			if err := t.Kernel(k, last); err != nil {
+				return err
+			}
+			k = nil
+		}
+		if k == nil {
+			var err error
+			if k, err = id.newKernel(t, r); err != nil {
+				return err
+			}
+			k.ID = t.Ordinal()
+			shape = key
+			rows.start()
+			n, ok, err := units.ParseNumber(r.String(inv))
+			if err != nil || !ok || n < 1 {
+				return t.Errorf(r.Line, "invocations %q is not a positive count", r.String(inv))
+			}
+			k.Invocations = int(n)
+		}
+		last = r.Line
+		rows.rows++
+		u := t.Intern(r.Bytes(unit))
+		m, err := ncuValue(t, r.Line, t.Intern(r.Bytes(name)), t.Intern(r.Bytes(section)), r.String(avg), u)
+		if err != nil {
+			return err
+		}
+		if m.IsNumber() {
+			sc := units.Lookup(u, units.Decimal)
+			for _, col := range []int{lo, hi} {
+				v, ok, err := units.ParseNumber(r.String(col))
+				if err != nil && !errors.Is(err, units.ErrInfinite) {
+					return t.Errorf(r.Line, "metric %s: %s %q is not a number", m.Name, t.Header[col], r.String(col))
+				}
+				if ok && col == lo {
+					m.Min = v * sc.Factor
+				} else if ok {
+					m.Max = v * sc.Factor
+				}
+			}
+		}
+		k.AddMetric(m)
+		setKernelFromMetric(k, m)
+	}
+	if t.Err() != nil {
+		return t.Err()
+	}
+	if k != nil && t.AtEnd() && rows.short() {
+		return t.Errorf(last, "kernel %s ends after %d metric rows where the kernels before it have %d: the export is cut short (still being written?)",
+			shorten(k.Name, 60), rows.rows, rows.first)
+	}
+	if k != nil {
+		return t.Kernel(k, last)
+	}
+	return nil
+}

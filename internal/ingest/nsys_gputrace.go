@@ -1,0 +1,150 @@
+package ingest
+
+import (
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/units"
+)
+
+// nsysGPUTrace reads Nsight Systems' GPU trace: one
+// row per kernel launch, memcpy or memset, with the units in the header
+// names and minimal quoting. Two generations are handled:
+//
+//	nsys 2020 gputrace:      Start(sec),Duration(nsec),CorrId,GrdX,…,StcSMem,DymSMem,Bytes,Thru(MB/s),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name
+//	nsys 2021+ cuda_gpu_trace: Start (ns),Duration (ns),CorrId,GrdX,…,StcSMem (MB),DymSMem (MB),Bytes (MB),Throughput (MB/s),…,Ctx,GreenCtx,Strm,Name
+//
+// Rows with a GrdX are kernel launches, with ID = CorrId; the others are
+// activities. nsys prefixes are powers of 1000, unlike nvprof's: in the
+// 2020 sample a 6,912-byte copy of 2,400 ns prints Thru 2880.000 MB/s,
+// which is 6912 / 2400e-9 / 1e6 exactly (with 2^20 it would be 2746.6);
+// likewise 294,912 B in 27,327 ns is 10791.964. Size columns without a
+// unit are bytes.
+type nsysGPUTrace struct{}
+
+func (nsysGPUTrace) Name() string { return "nsys-gputrace" }
+func (nsysGPUTrace) Tool() string { return profan.ToolNsys }
+
+func (nsysGPUTrace) Match(h []string) bool {
+	if len(h) < 4 {
+		return false
+	}
+	start, _ := nsysColumn(h[0])
+	dur, _ := nsysColumn(h[1])
+	c := nsysColumns(h)
+	return start == "Start" && dur == "Duration" && c.Has("CorrId", "GrdX", "Name")
+}
+
+// nsysColumns indexes a header by its names without units.
+func nsysColumns(h []string) Columns {
+	names := make([]string, len(h))
+	for i, x := range h {
+		names[i], _ = nsysColumn(x)
+	}
+	return ColumnsOf(names)
+}
+
+func (nsysGPUTrace) Parse(t *Table) error {
+	const format = "nsys-gputrace"
+	c := nsysColumns(t.Header)
+	if err := needColumns(t, format, c, "Start", "Duration", "CorrId", "GrdX", "Name"); err != nil {
+		return err
+	}
+	// col locates a numeric column under any of its names and checks that
+	// its unit measures base; def is the unit when the header gives none.
+	col := func(base, def string, names ...string) (nvprofColumn, error) {
+		for _, n := range names {
+			i := c.Get(n)
+			if i < 0 {
+				continue
+			}
+			_, u := nsysColumn(t.Header[i])
+			if u == "" {
+				u = def
+			}
+			if u == "MBps" {
+				u = "MB/s"
+			}
+			sc := units.Lookup(u, units.Decimal)
+			if sc.Base != base {
+				return nvprofColumn{}, t.Errorf(t.Line, "column %q: unit %q is not a unit of %s", t.Header[i], u, base)
+			}
+			return nvprofColumn{i: i, name: t.Header[i], factor: sc.Factor}, nil
+		}
+		return nvprofColumn{i: -1, factor: 1}, nil
+	}
+	var start, dur, smem, dmem, size, thru nvprofColumn
+	for _, x := range []struct {
+		p         *nvprofColumn
+		base, def string
+		names     []string
+	}{
+		{&start, units.Second, "ns", []string{"Start"}}, {&dur, units.Second, "ns", []string{"Duration"}},
+		{&smem, units.Byte, "B", []string{"StcSMem"}}, {&dmem, units.Byte, "B", []string{"DymSMem"}},
+		{&size, units.Byte, "B", []string{"Bytes"}}, {&thru, units.BytePerSec, "MB/s", []string{"Throughput", "Thru"}},
+	} {
+		var err error
+		if *x.p, err = col(x.base, x.def, x.names...); err != nil {
+			return err
+		}
+	}
+	corr, name, regs := c.Get("CorrId"), c.Get("Name"), c.Get("Reg/Trd")
+	grid := [3]int{c.Get("GrdX"), c.Get("GrdY"), c.Get("GrdZ")}
+	block := [3]int{c.Get("BlkX"), c.Get("BlkY"), c.Get("BlkZ")}
+	src, dst, dev, ctx, stream := c.Get("SrcMemKd"), c.Get("DstMemKd"), c.Get("Device"), c.Get("Ctx"), c.Get("Strm")
+	rows := 0
+	for t.Next() {
+		r := t.Row()
+		rows++
+		if err := checkWidth(t, r, len(t.Header)); err != nil {
+			return err
+		}
+		startV, err := start.at(t, r)
+		if err != nil {
+			return err
+		}
+		durV, err := dur.at(t, r)
+		if err != nil {
+			return err
+		}
+		id := strings.TrimSpace(r.String(corr))
+		if strings.TrimSpace(r.String(grid[0])) == "" {
+			a := &profan.Activity{
+				Kind: t.Intern([]byte(activityKind(r.String(name)))), Name: t.Intern(r.Bytes(name)),
+				Start: startV, Duration: durV, Invocations: 1,
+				SrcMemType: t.Intern(r.Bytes(src)), DstMemType: t.Intern(r.Bytes(dst)),
+				Device: t.Intern(r.Bytes(dev)), Stream: t.Intern(r.Bytes(stream)), Correlation: id,
+			}
+			if a.Bytes, err = size.at(t, r); err != nil {
+				return err
+			}
+			if a.Throughput, err = thru.at(t, r); err != nil {
+				return err
+			}
+			if err := t.Activity(a); err != nil {
+				return err
+			}
+			continue
+		}
+		k := profan.NewKernel()
+		k.Start, k.Duration = startV, durV
+		k.Name = t.Intern(r.Bytes(name))
+		if strings.TrimSpace(k.Name) == "" {
+			return t.Errorf(r.Line, "kernel row has no name")
+		}
+		k.Demangled = t.demangled(k.Name, r.Line)
+		k.ID = id
+		if k.ID == "" {
+			k.ID = t.Ordinal()
+		}
+		lc := launchColumns{grid: grid, block: block, gridName: "Grd", blockName: "Blk", regs: regs, regsName: "Reg/Trd",
+			smem: smem, dmem: dmem, dev: dev, ctx: ctx, stream: stream}
+		if err := lc.fill(t, r, k); err != nil {
+			return err
+		}
+		if err := t.Kernel(k, r.Line); err != nil {
+			return err
+		}
+	}
+	return t.finish(rows, format, "a header")
+}

@@ -1,0 +1,224 @@
+package ingest
+
+import (
+	"bytes"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/units"
+)
+
+// nvprofTrace reads nvprof's --print-gpu-trace table:
+// one row per kernel launch, memcpy, memset or unified-memory event, after
+// a units row that gives each column's unit for the whole file ("ms,us,…",
+// prefixes are powers of 1024). Header generations of 17, 20 and 22
+// columns are handled by locating columns by name.
+//
+// Rows with a Grid X are kernel launches; the others are activities. The
+// launch ID is the correlation ID: the " [1073]" suffix of the name in the
+// 17-column files, the Correlation_ID column in the newer ones.
+type nvprofTrace struct{}
+
+func (nvprofTrace) Name() string { return "nvprof-gputrace" }
+func (nvprofTrace) Tool() string { return profan.ToolNvprof }
+
+func (nvprofTrace) Match(h []string) bool {
+	return len(h) > 2 && h[0] == "Start" && h[1] == "Duration" && ColumnsOf(h).Has("Grid X", "Name")
+}
+
+func (nvprofTrace) Parse(t *Table) error {
+	const format = "nvprof-gputrace"
+	c := ColumnsOf(t.Header)
+	if err := needColumns(t, format, c, "Start", "Duration", "Grid X", "Name"); err != nil {
+		return err
+	}
+	unitsOf, err := nvprofUnitsRow(t, format)
+	if err != nil {
+		return err
+	}
+	var start, dur, smem, dmem, size, thru, um nvprofColumn
+	for _, x := range []struct {
+		p          *nvprofColumn
+		name, base string
+	}{
+		{&start, "Start", units.Second}, {&dur, "Duration", units.Second},
+		{&smem, "Static SMem", units.Byte}, {&dmem, "Dynamic SMem", units.Byte},
+		{&size, "Size", units.Byte}, {&thru, "Throughput", units.BytePerSec},
+		{&um, "Unified Memory", units.Byte},
+	} {
+		if *x.p, err = nvprofColumnOf(t, c, unitsOf, x.name, x.base); err != nil {
+			return err
+		}
+	}
+	var grid, block [3]int
+	for i, a := range []string{"X", "Y", "Z"} {
+		grid[i], block[i] = c.Get("Grid "+a), c.Get("Block "+a)
+	}
+	regs, name, corr := c.Get("Registers Per Thread"), c.Get("Name"), c.Get("Correlation_ID")
+	dev, ctx, stream := c.Get("Device"), c.Get("Context"), c.Get("Stream")
+	src, dst := c.Get("SrcMemType"), c.Get("DstMemType")
+	rows := 0
+	for t.Next() {
+		r := t.Row()
+		rows++
+		if err := checkWidth(t, r, len(t.Header)); err != nil {
+			return err
+		}
+		startV, err := start.at(t, r)
+		if err != nil {
+			return err
+		}
+		durV, err := dur.at(t, r)
+		if err != nil {
+			return err
+		}
+		// A name is interned but for the older versions' " [1234]"
+		// correlation suffix, one string per launch.
+		var printed string
+		if b := r.Bytes(name); len(b) > 0 && b[len(b)-1] == ']' {
+			printed = string(b)
+		} else {
+			printed = t.Intern(b)
+		}
+		if len(strings.TrimSpace(r.String(grid[0]))) == 0 {
+			a := &profan.Activity{
+				Kind: t.Intern([]byte(activityKind(printed))), Name: t.Intern(r.Bytes(name)),
+				Start: startV, Duration: durV, Invocations: 1,
+				SrcMemType: t.Intern(r.Bytes(src)), DstMemType: t.Intern(r.Bytes(dst)),
+				Device: t.Intern(r.Bytes(dev)), Stream: t.Intern(r.Bytes(stream)), Correlation: r.String(corr),
+			}
+			if a.Bytes, err = size.at(t, r); err != nil {
+				return err
+			}
+			if a.Throughput, err = thru.at(t, r); err != nil {
+				return err
+			}
+			// The Unified Memory column holds a byte count for UM memcpy
+			// rows, and a PC string or a fault count for page faults.
+			if strings.HasPrefix(strings.ToLower(a.Kind), "um memcpy") {
+				if v, err := um.at(t, r); err == nil {
+					a.Bytes = v
+				}
+			}
+			if err := t.Activity(a); err != nil {
+				return err
+			}
+			continue
+		}
+		k, err := nvprofKernel(t, r, printed, corr)
+		if err != nil {
+			return err
+		}
+		k.Start, k.Duration = startV, durV
+		lc := launchColumns{grid: grid, block: block, gridName: "Grid ", blockName: "Block ", regs: regs, regsName: "Registers Per Thread",
+			smem: smem, dmem: dmem, dev: dev, ctx: ctx, stream: stream}
+		if err := lc.fill(t, r, k); err != nil {
+			return err
+		}
+		if err := t.Kernel(k, r.Line); err != nil {
+			return err
+		}
+	}
+	return t.finish(rows, format, "a header and units row")
+}
+
+// stripCorrelation splits nvprof's "name [1073]" into the name and the
+// correlation ID; a name without the suffix comes back unchanged.
+func stripCorrelation(s string) (name, id string) {
+	if !strings.HasSuffix(s, "]") {
+		return s, ""
+	}
+	open := strings.LastIndex(s, " [")
+	if open < 0 {
+		return s, ""
+	}
+	digits := s[open+2 : len(s)-1]
+	if digits == "" {
+		return s, ""
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return s, ""
+		}
+	}
+	return s[:open], digits
+}
+
+// nvprofUnitsRow consumes the units row that follows the header of
+// nvprof's trace, summary and wide tables: one unit per column, empty for
+// unitless columns. A row holding anything but unit tokens means the
+// units row is missing, and the values cannot be scaled.
+func nvprofUnitsRow(t *Table, format string) ([]string, error) {
+	if !t.Next() {
+		if t.Err() != nil {
+			return nil, t.Err()
+		}
+		return nil, t.Errorf(t.Line, "%s: the table ends after its header: the units row is missing", format)
+	}
+	r := t.Row()
+	t.markUnits()
+	out := make([]string, len(t.Header))
+	for i := 0; i < r.Len(); i++ {
+		u := strings.TrimSpace(r.String(i))
+		if !isUnitToken(u) {
+			return nil, t.Errorf(r.Line, "%s: expected the units row after the header, found %q in column %d", format, u, i+1)
+		}
+		if i < len(out) {
+			out[i] = t.Intern([]byte(u))
+		}
+	}
+	return out, nil
+}
+
+// isUnitToken reports whether s can be a cell of an nvprof units row:
+// empty, "%", or a short unit such as "ms", "KB", "GB/s".
+func isUnitToken(s string) bool {
+	if len(s) > 8 {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '%' || c == 'µ' || c == 'μ') {
+			return false
+		}
+	}
+	return true
+}
+
+// nvprofColumn is a numeric column of a table with a units row.
+type nvprofColumn struct {
+	i      int // -1 when the header lacks it
+	name   string
+	factor float64
+	noUnit bool // the units row gives none: only empty values can be read
+}
+
+// nvprofColumnOf locates column name and checks that its unit, when the
+// units row gives one, measures base (a time column in "KB" cannot be
+// scaled to seconds). nvprof leaves the unit empty for a column without
+// values only: a value in such a column cannot be scaled and is refused.
+func nvprofColumnOf(t *Table, c Columns, unitsOf []string, name, base string) (nvprofColumn, error) {
+	i := c.Get(name)
+	col := nvprofColumn{i: i, name: name, factor: 1}
+	if i < 0 {
+		return col, nil
+	}
+	if unitsOf[i] == "" {
+		col.noUnit = true
+		return col, nil
+	}
+	sc := units.Lookup(unitsOf[i], units.Binary)
+	if sc.Base != base {
+		return col, t.Errorf(t.Line+1, "column %q: unit %q is not a unit of %s", name, unitsOf[i], base)
+	}
+	col.factor = sc.Factor
+	return col, nil
+}
+
+// at returns the column's value in r in the base unit; NaN when empty.
+func (col nvprofColumn) at(t *Table, r Row) (float64, error) {
+	if col.noUnit && len(bytes.TrimSpace(r.Bytes(col.i))) > 0 {
+		return math.NaN(), t.Errorf(r.Line, "column %q: %q has no unit (the units row gives none)", col.name, r.String(col.i))
+	}
+	return numberAt(t, r, col.i, col.name, col.factor)
+}

@@ -1,0 +1,482 @@
+// Package pipeline stores exports as runs: read, analyse, store, with the
+// digest that finds an export stored already and the all-or-nothing rule
+// that bad input leaves the database unchanged.
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/safe"
+	"github.com/profan-dev/profan/internal/store"
+	"github.com/profan-dev/profan/internal/verdictdb"
+)
+
+// Options control one ingest.
+type Options struct {
+	// Labels label every stored run.
+	Labels map[string]string
+	// Format skips sniffing: every table is read as this format.
+	Format string
+	// Analysis makes the stored verdicts.
+	Analysis analysis.Options
+	// Out receives a line per stored run, ErrOut one per export skipped as
+	// stored already; either may be nil.
+	Out, ErrOut io.Writer
+
+	// digestDelay makes the first export's digest come late, as a large
+	// export's does (tests).
+	digestDelay time.Duration
+	// checked runs once every capture but the first is checked, before
+	// the database is opened (tests: a file rewritten meanwhile).
+	checked func()
+}
+
+// Result is what was read: the runs (with their messages and accounting).
+type Result struct {
+	Runs []*profan.Run
+}
+
+// Ingest stores each capture of paths as one run in the database at
+// dbPath: an export, or the pages of one ncu report given together (see
+// ingest.Captures). It opens the database (creating a SQLite file) only
+// once every capture but the first has been read whole: bad input stores
+// nothing. Source pages are attached to the kernels of the other exports;
+// a source page whose details page was not given, or that does not match
+// the launches given, is refused: then every capture is checked first.
+//
+// Each file is read once: the read that checks a capture copies its files
+// aside, and the storing read reads the copy, so that a file rewritten
+// meanwhile cannot give a run one read's kernels and the other's digest.
+// The first capture, when it is one export, is checked as it is stored
+// (its run is one transaction, rolled back on an error); its digest is
+// computed beside that read, to find it stored already early, and must
+// equal the digest of what the read parsed.
+//
+// A cancelled ctx (Ctrl-C) stops the read at its next kernel, or the
+// checking read at its next page: the run being written is rolled back, and
+// the runs stored before it stay.
+func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*Result, error) {
+	if opt.Out == nil {
+		opt.Out = io.Discard
+	}
+	if opt.ErrOut == nil {
+		opt.ErrOut = io.Discard
+	}
+	src, files, err := splitSeekable(paths, opt.Format)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		for _, f := range files {
+			f.Close()
+		}
+	}()
+	captures, err := ingest.Captures(files, ingest.Options{Format: opt.Format})
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]*profan.Run, len(captures))
+	var digest0 func() (string, error)
+	// Into a database not made yet, the first capture is checked too: an
+	// export refused as it is stored would leave an empty database where
+	// there was none.
+	missing := store.NotCreated(dbPath)
+	for i, c := range captures {
+		if i == 0 && len(c.Pages) == 1 && !src.Any() && !missing {
+			// Its digest is computed beside the storing read.
+			f := c.Pages[0]
+			format := f.Format()
+			size, digest, err := f.HashAside()
+			if err != nil {
+				return nil, err
+			}
+			digest0 = digest
+			if d := opt.digestDelay; d > 0 {
+				digest0 = func() (string, error) { time.Sleep(d); return digest() }
+			}
+			tool := ""
+			if imp, ok := ingest.ByName(format); ok {
+				tool = imp.Tool()
+			}
+			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
+			continue
+		}
+		if runs[i], err = check(ctx, c, src, opt, missing && opt.Analysis.Device != nil && !opt.Analysis.DeviceForce); err != nil {
+			return nil, err
+		}
+	}
+	if unused := src.Unused(); len(unused) > 0 {
+		return nil, sourceAloneError(unused[0], len(captures) > 0)
+	}
+	if err := src.Check(); err != nil {
+		return nil, err
+	}
+	if opt.checked != nil {
+		opt.checked()
+	}
+	db, err := store.Open(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	for i, c := range captures {
+		var digest func() (string, error)
+		if i == 0 {
+			digest = digest0
+		}
+		run, err := storeCapture(ctx, db, c, runs[i], digest, src, opt)
+		if err != nil {
+			return nil, err
+		}
+		if digest != nil && run != nil {
+			runs[0] = run
+		}
+	}
+	return &Result{Runs: runs}, nil
+}
+
+// check reads a capture whole before anything is stored, each file into a
+// copy that the storing read then reads, and matches its launches with
+// the source pages; it returns the capture's run.
+//
+// With device, the launches are also checked against the GPU --device
+// names, as the storing read checks them: into a database not made yet,
+// a contradiction found there would leave an empty database.
+func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt Options, device bool) (*profan.Run, error) {
+	var run *profan.Run
+	for _, f := range c.Pages {
+		if err := interrupted(ctx, f.Name()); err != nil {
+			return nil, err
+		}
+		r, err := f.Copy(ingest.Options{Format: opt.Format})
+		if err != nil {
+			return nil, err
+		}
+		run = r
+	}
+	if len(c.Pages) == 1 && !src.Any() && !device {
+		return run, nil
+	}
+	// The pages agree launch by launch, and with the source pages: read
+	// them together.
+	digest := run.Digest
+	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format}, func(run *profan.Run, k *profan.Kernel) error {
+		if err := interrupted(ctx, c.Name()); err != nil {
+			return err
+		}
+		if err := analysis.CheckDevice(opt.Analysis, run, k); err != nil {
+			return err
+		}
+		return src.AttachRun(run, k)
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(c.Pages) == 1 {
+		run.Digest = digest
+	}
+	for _, f := range c.Pages {
+		if err := f.Rewind(); err != nil {
+			return nil, err
+		}
+	}
+	return run, nil
+}
+
+// sourceAloneError refuses a source page whose details page was not given:
+// alone it has no timing, so a run of it would have no duration and no
+// device, and would then be the "latest" run that gates compare with.
+func sourceAloneError(run *profan.Run, others bool) error {
+	msg := fmt.Sprintf("%s: a source page is stored with the details page of its report, not alone: give both, e.g. profan ingest details.csv %s",
+		safe.Term(run.Source), safe.Term(run.Source))
+	if others {
+		msg = fmt.Sprintf("%s: this source page matches no kernel of the other exports given (nothing stored): give it with the details page of its report",
+			safe.Term(run.Source))
+	}
+	return errors.New(msg)
+}
+
+// splitSeekable opens each file once: the source pages are read, the other
+// exports are returned open and rewindable, for a checking read and a
+// storing read.
+func splitSeekable(paths []string, format string) (*ingest.SourcePages, []*ingest.File, error) {
+	var files []*ingest.File
+	for _, p := range paths {
+		f, err := ingest.OpenSeekable(p, ingest.Options{Format: format})
+		if err != nil {
+			for _, f := range files {
+				f.Close()
+			}
+			return nil, nil, err
+		}
+		files = append(files, f)
+	}
+	src := ingest.NewSourcePages()
+	var rest []*ingest.File
+	for _, f := range files {
+		if f.Format() == "ncu-source" && (format == "" || format == "ncu-source") {
+			run, err := f.Read(ingest.Options{}, ingest.Sink{})
+			f.Close()
+			if err != nil {
+				for _, g := range rest {
+					g.Close()
+				}
+				return nil, nil, err
+			}
+			src.Add(run)
+			continue
+		}
+		rest = append(rest, f)
+	}
+	return src, rest, nil
+}
+
+var errStop = errors.New("stop")
+
+// interrupted is the error of a read whose context was cancelled (Ctrl-C),
+// nil while it is not.
+func interrupted(ctx context.Context, path string) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("%s: interrupted, not stored: %w", safe.Term(path), err)
+	}
+	return nil
+}
+
+// storeCapture streams one capture, already read once (first), into one
+// run. For the first export, which is not, digest waits for the digest
+// that is computed beside this read: the run is begun without it, and an
+// export stored already is found as soon as it is known.
+func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *profan.Run, digest func() (string, error), src *ingest.SourcePages, opt Options) (*profan.Run, error) {
+	path := c.Name()
+	format := first.Format
+	if opt.Format != "" {
+		format = opt.Format
+	}
+	info := store.RunInfo{Digest: first.Digest, DigestLater: digest != nil, Source: path, Tool: first.Tool, Format: format, Labels: opt.Labels, Size: first.Size,
+		Verdict: analysis.VerdictVersion}
+	var w *store.RunWriter
+	dup := false
+	var dupID int64
+	skipped := func(id int64) error {
+		dupID, dup = id, true
+		return errStop
+	}
+	attached := false       // a source page gave this export's kernels their source
+	var stored atomic.Int64 // the run an identical export was stored as
+	if digest != nil {
+		// Looked up beside the read; waited for before the database
+		// can be closed.
+		var wg sync.WaitGroup
+		defer wg.Wait()
+		// Run first: a read that failed or was skipped need not wait for
+		// the digest of the rest of the file (a finished one is kept).
+		defer c.Pages[0].StopAside()
+		wg.Go(func() {
+			if d, err := digest(); err == nil {
+				if id, err := db.DigestID(ctx, d); err == nil && id != 0 {
+					stored.Store(id)
+				}
+			}
+		})
+	}
+	// The run is begun at its first kernel, when the device is known.
+	begin := func(device string) error {
+		info.Device = device
+		var err error
+		w, err = db.BeginRun(ctx, info)
+		var d *store.DuplicateError
+		if errors.As(err, &d) {
+			return skipped(d.ID)
+		}
+		return err
+	}
+	n := 0                         // launches: an aggregate record stands for its invocations
+	names := map[string]struct{}{} // kernels: distinct names
+	var vw verdictdb.Writer
+	vs := analysis.NewStream(opt.Analysis, false)
+	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+		// Cancelled (Ctrl-C): stop at this kernel; the run's transaction
+		// is rolled back below.
+		if err := interrupted(ctx, path); err != nil {
+			return err
+		}
+		if err := src.AttachRun(run, k); err != nil {
+			return err
+		}
+		attached = attached || len(k.Source) > 0
+		if id := stored.Load(); id != 0 {
+			return skipped(id)
+		}
+		// A named GPU the export contradicts stores nothing.
+		if err := analysis.CheckDevice(opt.Analysis, run, k); err != nil {
+			return err
+		}
+		// The store is done with the verdict and its values when
+		// AddKernel returns: neither is kept past the call.
+		a := vs.Transient(run, k)
+		if w == nil {
+			if err := begin(deviceName(a)); err != nil {
+				return err
+			}
+		}
+		n += max(k.Invocations, 1)
+		names[k.Name] = struct{}{}
+		return vw.Add(w, a)
+	})
+	read := ""
+	if digest != nil && run != nil {
+		read = run.Digest
+		run.Digest, _ = digest() // an error is returned below, unless the run is skipped
+	}
+	if err != nil && w != nil {
+		// A bad row, or an export found stored already once the run was
+		// begun (its digest comes beside the read): nothing of it stays,
+		// and the write lock goes with the transaction.
+		w.Rollback()
+	}
+	if errors.Is(err, errStop) && dup {
+		return run, storedAlready(ctx, db, path, dupID, attached, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if w == nil {
+		if err := begin(""); err != nil {
+			if dup {
+				return run, storedAlready(ctx, db, path, dupID, attached, opt)
+			}
+			return nil, err
+		}
+	}
+	if err := addRunFindings(w, vs, run); err != nil {
+		w.Rollback()
+		return nil, err
+	}
+	if digest != nil {
+		d, err := digest()
+		if err != nil {
+			w.Rollback()
+			return nil, err
+		}
+		if d != read {
+			// The file was written to while it was read: the kernels
+			// read are not the export of that digest.
+			w.Rollback()
+			return nil, fmt.Errorf("%s: changed while it was read (the digest of the file differs from that of the text parsed): nothing of it stored; ingest it again once it is complete", safe.Term(path))
+		}
+		if err := w.SetDigest(d); err != nil {
+			w.Rollback()
+			return nil, err
+		}
+	}
+	id, err := w.Commit()
+	var d *store.DuplicateError
+	if errors.As(err, &d) {
+		return run, storedAlready(ctx, db, path, d.ID, attached, opt)
+	}
+	if err != nil {
+		return nil, err
+	}
+	launches := fmt.Sprintf("%d launches", n)
+	if n == 1 {
+		launches = "1 launch"
+	}
+	kernels := fmt.Sprintf("%d kernels", len(names))
+	if len(names) == 1 {
+		kernels = "1 kernel"
+	}
+	fmt.Fprintf(opt.Out, "%s: stored as run %d (%s of %s)\n", path, id, launches, kernels)
+	return run, nil
+}
+
+// storedAlready handles an export whose content is stored as run id: the
+// run is kept, and gains the labels given now that it lacks (said on Out).
+// A label it has with another value, or a source page given now that the
+// stored run lacks, is an error: a stored run is never changed, and what
+// the user said is never dropped without a word.
+func storedAlready(ctx context.Context, db *store.DB, path string, id int64, attached bool, opt Options) error {
+	name := safe.Term(path)
+	if attached {
+		ks, err := db.Kernels(ctx, id)
+		if err != nil {
+			return err
+		}
+		has := false
+		for _, k := range ks {
+			has = has || len(k.Kernel.Source) > 0
+		}
+		if !has {
+			return fmt.Errorf("%s: already stored as run %d (identical content) without its source page, and a stored run is never changed: the source page given is not stored", name, id)
+		}
+	}
+	added, err := db.AddLabels(ctx, id, opt.Labels)
+	var conflict *store.LabelConflictError
+	if errors.As(err, &conflict) {
+		k := safe.Term(conflict.Key)
+		return fmt.Errorf("%s: already stored as run %d (identical content), which has label %s=%s, not %s=%s: a stored label is never replaced (nothing written)",
+			name, id, k, safe.Term(conflict.Have), k, safe.Term(conflict.Want))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: already stored as run %d (identical content): %w", name, id, err)
+	}
+	if len(added) == 0 {
+		fmt.Fprintf(opt.ErrOut, "%s: already stored as run %d (identical content), skipped\n", name, id)
+		return nil
+	}
+	var kv []string
+	for _, k := range added {
+		kv = append(kv, safe.Term(k)+"="+safe.Term(opt.Labels[k]))
+	}
+	fmt.Fprintf(opt.Out, "%s: already stored as run %d (identical content): labels added: %s\n", name, id, strings.Join(kv, ", "))
+	return nil
+}
+
+// addRunFindings stores the run-level part of the run's verdict (host
+// transfers, the timeline), so that gate --run reads what analyze states.
+func addRunFindings(w *store.RunWriter, vs *analysis.Stream, run *profan.Run) error {
+	if run == nil {
+		return nil
+	}
+	for _, v := range vs.Finish([]*profan.Run{run}) {
+		if v.Run != run {
+			continue
+		}
+		for _, f := range v.Findings {
+			if err := w.AddRunFinding(f); err != nil {
+				return err
+			}
+		}
+		if v.Timeline != nil {
+			if err := w.SetTimeline(verdictdb.TimelineFigures(v.Timeline)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// deviceName is the device a run is stored under: as the export names it,
+// else the GPU given or recognised, else the compute capability.
+func deviceName(a *analysis.Kernel) string {
+	if a.K.Device != "" {
+		return a.K.Device
+	}
+	if a.Spec != nil && (a.GPU.Source == gpumodel.SourceFlag || a.GPU.Source == gpumodel.SourceClues) {
+		return a.Spec.Name
+	}
+	if a.K.CC != "" {
+		return "cc " + a.K.CC
+	}
+	return ""
+}

@@ -1,0 +1,52 @@
+package pipeline
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/store"
+)
+
+// TestTimelineStored: a trace's timeline is stored with its run and read
+// back with the figures analyze states; an ncu export stores none.
+func TestTimelineStored(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	trace := "../../../fixtures/timeline/decode_sync.json.gz"
+	if _, err := Ingest(ctx, path, []string{trace, fx + "saxpy.details.csv"}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	run, err := ingest.ReadFile(trace, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := analysis.AnalyzeRun(run, analysis.Options{}).Timeline
+	got, ok, err := db.Timeline(ctx, 1)
+	if err != nil || !ok {
+		t.Fatalf("run 1: timeline %v, %v", ok, err)
+	}
+	if got.Span != want.Span || got.BusyShare != want.BusyShare || got.Launches != want.LaunchCount || got.Device != want.Device {
+		t.Errorf("stored %+v, analyze gives span %g busy %g launches %d", got, want.Span, want.BusyShare, want.LaunchCount)
+	}
+	for _, i := range want.Idle {
+		if math.Abs(got.Idle[i.Cause]-i.Seconds) > 1e-12 {
+			t.Errorf("%s: stored %g s, analyze gives %g s", i.Cause, got.Idle[i.Cause], i.Seconds)
+		}
+	}
+	if _, ok, err := db.Timeline(ctx, 2); ok || err != nil {
+		t.Errorf("run 2 (ncu): a timeline (%v, %v)", ok, err)
+	}
+	all, err := db.Timelines(ctx)
+	if err != nil || len(all) != 1 || all[0].Run != 1 {
+		t.Errorf("Timelines: %+v, %v", all, err)
+	}
+}

@@ -1,0 +1,313 @@
+package ingest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan"
+)
+
+// torchFixture returns the decompressed text of a real PyTorch trace.
+func torchFixture(t testing.TB, name string) []byte {
+	t.Helper()
+	f, err := os.Open("../../fixtures/timeline/" + name + ".json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestTorchTraceCounts holds what the reader found to the events of the
+// trace counted apart, with encoding/json reading the whole document.
+func TestTorchTraceCounts(t *testing.T) {
+	for _, name := range []string{"copy_pageable", "copy_stream", "decode_graphs", "decode_sync", "train_small"} {
+		b := torchFixture(t, name)
+		var doc struct {
+			TraceEvents []struct {
+				Ph, Cat, Name string
+				Args          map[string]any
+			} `json:"traceEvents"`
+		}
+		if err := json.Unmarshal(b, &doc); err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]int{}
+		for _, e := range doc.TraceEvents {
+			want[e.Cat]++
+			if e.Cat == "cuda_runtime" && (strings.Contains(e.Name, "Synchronize") || strings.Contains(e.Name, "Memcpy") || strings.Contains(e.Name, "Memset")) {
+				want["kept"]++
+			}
+		}
+		want["kept"] += want["user_annotation"]
+		run, err := ReadFile("../../fixtures/timeline/"+name+".json.gz", Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		calls := 0
+		for _, c := range run.APICalls {
+			calls += c.Calls
+		}
+		h := run.Host
+		for _, c := range []struct {
+			what      string
+			got, want int
+		}{
+			{"kernels", len(run.Kernels), want["kernel"]},
+			{"activities", len(run.Activities), want["gpu_memcpy"] + want["gpu_memset"]},
+			{"runtime and driver calls", calls, want["cuda_runtime"] + want["cuda_driver"]},
+			{"aten ops", h.Ops, want["cpu_op"]},
+			{"python frames", h.Frames, want["python_function"]},
+			{"flows", h.Flows, want["ac2g"]},
+			{"kept host events", len(h.Events), want["kept"]},
+			{"events read", run.Accounting.Rows, len(doc.TraceEvents)},
+		} {
+			if c.got != c.want {
+				t.Errorf("%s: %d %s, the trace has %d", name, c.got, c.what, c.want)
+			}
+		}
+		if run.Tool != profan.ToolTorch || run.Format != "pytorch-trace" || run.ToolVersion != "schema 1" {
+			t.Errorf("%s: tool %q format %q version %q", name, run.Tool, run.Format, run.ToolVersion)
+		}
+		k := run.Kernels[0]
+		if k.Device != "NVIDIA H100 80GB HBM3" || k.DeviceIndex != 0 || k.CC != "9.0" || k.Stream == "" || !k.Grid.Known() || !k.Block.Known() {
+			t.Errorf("%s: first kernel %s", name, k)
+		}
+		skipped := 0
+		for _, s := range run.Accounting.Skipped {
+			skipped += s.Lines
+		}
+		read := want["kernel"] + want["gpu_memcpy"] + want["gpu_memset"] + want["cuda_runtime"] + want["cuda_driver"] + want["cpu_op"] + want["python_function"] + want["ac2g"] + want["user_annotation"]
+		if headerSkips := 0; read+skipped-headerSkipCount(run) != len(doc.TraceEvents)+headerSkips {
+			t.Errorf("%s: %d events read and %d skipped (less %d header fields) do not add up to the trace's %d", name, read, skipped, headerSkipCount(run), len(doc.TraceEvents))
+		}
+	}
+}
+
+func headerSkipCount(run *profan.Run) int {
+	for _, s := range run.Accounting.Skipped {
+		if s.Rule == SkipTorchKey {
+			return s.Lines
+		}
+	}
+	return 0
+}
+
+// TestTorchTraceValues pins values read from one kernel, copy and
+// synchronisation of the decode trace (with_stack=True) as the trace
+// prints them.
+func TestTorchTraceValues(t *testing.T) {
+	run, err := ReadFile("../../fixtures/timeline/decode_sync.json.gz", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gemv *profan.Kernel
+	for _, k := range run.Kernels {
+		if k.ID == "126978" {
+			gemv = k
+		}
+	}
+	// "ts": 4855108591078.914, "dur": 3.296, "registers per thread": 159,
+	// "shared memory": 528, "grid": [128, 1, 1], "block": [32, 4, 1]
+	if gemv == nil || gemv.Duration != 3.296e-6 || gemv.Registers != 159 || gemv.StaticSMem != 528 ||
+		gemv.Grid != (profan.Dim3{128, 1, 1}) || gemv.Block != (profan.Dim3{32, 4, 1}) || gemv.Stream != "7" || gemv.Context != "1" {
+		t.Fatalf("kernel of correlation 126978: %v", gemv)
+	}
+	if gemv.Launched >= gemv.Start || gemv.Start-gemv.Launched > 1e-3 {
+		t.Errorf("launched at %v, starts at %v", gemv.Launched, gemv.Start)
+	}
+	var sync *profan.HostEvent
+	for _, e := range run.Host.Events {
+		if e.Name == "cudaStreamSynchronize" && e.Correlation == "128327" {
+			sync = e
+		}
+	}
+	// "ts": 4855108594363.849, "dur": 7.707, inside .item() called from
+	// timeline7.py line 170.
+	if sync == nil || sync.Duration != 7.707e-6 || sync.Op != "aten::item" || sync.Frame != "timeline7.py(170): step" || sync.Thread != "510" {
+		t.Fatalf("the synchronisation of correlation 128327: %+v", sync)
+	}
+	if d := gemv.Start - sync.Start; d > 0 || (sync.Start-gemv.Start)*1e6 < 3284.9 || (sync.Start-gemv.Start)*1e6 > 3284.95 {
+		t.Errorf("sync at %.9f s, kernel at %.9f s: want 3284.935 us apart", sync.Start, gemv.Start)
+	}
+	// .item() copies its one-byte result to pinned memory: "Memcpy DtoH
+	// (Device -> Pinned)", "bytes": 1.
+	for _, a := range run.Activities {
+		if a.Kind != "memcpy DtoH" || a.SrcMemType != "Device" || a.DstMemType != "Pinned" || a.Bytes != 1 {
+			t.Errorf("copy %+v", a)
+		}
+	}
+}
+
+// TestTorchTraceEncodings: the trace read plain and gzip-compressed, with
+// CR LF line ends, gives one run and one digest.
+func TestTorchTraceEncodings(t *testing.T) {
+	plain := torchFixture(t, "copy_stream")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	crlf := bytes.ReplaceAll(plain, []byte("\n"), []byte("\r\n"))
+	var want string
+	var digest string
+	for i, in := range [][]byte{plain, gz.Bytes(), crlf} {
+		run, err := Read(bytes.NewReader(in), "copy_stream", Options{}, Sink{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			want, digest = run.String(), run.Digest
+			if d, err := digestOf(bytes.NewReader(in), "x"); err != nil || d != digest {
+				t.Errorf("digest %s, the line reader's %s (%v)", digest, d, err)
+			}
+			continue
+		}
+		if run.String() != want || run.Digest != digest {
+			t.Errorf("encoding %d: another run or digest (%s, %s)", i, run.Digest, digest)
+		}
+	}
+	f, err := Open("../../fixtures/timeline/copy_stream.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if f.Format() != "pytorch-trace" {
+		t.Errorf("sniffed %q", f.Format())
+	}
+	if _, err := f.Read(Options{}, Sink{}); err != nil {
+		t.Errorf("read after sniffing: %v", err)
+	}
+}
+
+// TestTorchTraceDamaged: a damaged or foreign JSON, made from a real trace,
+// is refused at the byte where it stops being a PyTorch trace.
+func TestTorchTraceDamaged(t *testing.T) {
+	b := torchFixture(t, "copy_pinned")
+	at := func(s string) int { return bytes.Index(b, []byte(s)) }
+	firstEvent := at(`"traceEvents": [`) + len(`"traceEvents": [`)
+	firstEvent += bytes.IndexByte(b[firstEvent:], '{')
+	kernel := at(`"cat": "kernel"`)
+	kernelStart := bytes.LastIndexByte(b[:kernel], '{')
+	ts := at(`"ts": `) + len(`"ts": `)
+	foreign := bytes.Replace(b, []byte(`"schemaVersion"`), []byte(`"otherSchema"`), 1)
+	foreign = bytes.Replace(foreign, []byte(`"deviceProperties"`), []byte(`"devices"`), 1)
+	foreign = bytes.ReplaceAll(foreign, []byte(`"cat": "user_annotation"`), []byte(`"cat": "blink.user_timing"`))
+	for _, c := range []struct {
+		name string
+		in   []byte
+		off  int // where the error must be, within slack bytes
+		msg  string
+	}{
+		{"truncated in an event", b[:kernel+40], kernel + 40, "truncated"},
+		{"truncated between events", b[:kernelStart-3], kernelStart - 3, "truncated"},
+		{"cut before the end", b[:len(b)-4], len(b) - 4, "truncated"},
+		{"a time as a string", append(append(append([]byte(nil), b[:ts]...), `"x"`...), b[bytes.IndexByte(b[ts:], ',')+ts:]...), ts, "microseconds"},
+		{"a grid without a comma", bytes.Replace(b, []byte(`"grid": [`), []byte(`"grid": [7 `), 1), at(`"grid": [`) + len(`"grid": [7 `), "a comma"},
+		{"a grid of two", bytes.Replace(b, []byte(`"grid": [`), []byte(`"grid": [7, `), 1), -1, "dimensions"},
+		{"negative duration", bytes.Replace(b, []byte(`"dur": `), []byte(`"dur": -`), 1), firstEvent, "negative"},
+		{"a Chrome trace (array form)", append(append([]byte("["), b[firstEvent:kernelStart]...), []byte("{}]")...), 0, "array"},
+		{"a foreign trace", foreign, firstEvent - 11, "not one PyTorch writes"}, // 11 bytes shorter header
+		{"garbage after the end", append(append([]byte(nil), b...), "\n{}"...), len(b) + 1, "after the end"},
+		{"a NUL byte", append(append(append([]byte(nil), b[:kernel]...), 0), b[kernel+1:]...), kernel, "binary"},
+	} {
+		_, err := Read(bytes.NewReader(c.in), "trace.json", Options{}, Sink{})
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: %v, want a syntax error", c.name, err)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.msg)
+		}
+		m := regexp.MustCompile(`byte (\d+)`).FindStringSubmatch(err.Error())
+		if m == nil {
+			t.Errorf("%s: %v names no byte", c.name, err)
+			continue
+		}
+		off, _ := strconv.Atoi(m[1])
+		if c.off >= 0 && (off < c.off-2 || off > c.off+2) {
+			t.Errorf("%s: %v, want byte %d", c.name, err, c.off)
+		}
+		if se.Line > 0 && se.Line != bytes.Count(c.in[:min(off, len(c.in))], []byte("\n"))+1 {
+			t.Errorf("%s: line %d, byte %d is on line %d", c.name, se.Line, off, bytes.Count(c.in[:off], []byte("\n"))+1)
+		}
+	}
+}
+
+// FuzzTorchTrace reads mutations of a real trace's head. Property: no
+// panic; an error is a syntax error naming a byte; a run is valid.
+func FuzzTorchTrace(f *testing.F) {
+	f.Add(torchSeed(f, "copy_pinned"))
+	f.Add(torchSeed(f, "decode_sync"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		run, err := Read(bytes.NewReader(in), "fuzz.json", Options{Format: "pytorch-trace"}, Sink{})
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) && !strings.Contains(err.Error(), "fuzz.json") {
+				t.Fatalf("error without its place: %v", err)
+			}
+			return
+		}
+		if err := run.CheckValid(); err != nil {
+			t.Fatal(err)
+		}
+		_ = run.String()
+	})
+}
+
+// torchSeed is a small trace cut from a real one: its header and the
+// first event of each category, each kept whole, so that the fuzzer
+// mutates every kind of event within a few kilobytes.
+func torchSeed(t testing.TB, name string) []byte {
+	b := torchFixture(t, name)
+	head := bytes.Index(b, []byte(`"traceEvents": [`)) + len(`"traceEvents": [`)
+	out := append([]byte(nil), b[:head]...)
+	seen := map[string]bool{}
+	rest := b[head:]
+	for {
+		i := bytes.Index(rest, []byte("\n  {"))
+		if i < 0 {
+			break
+		}
+		j := bytes.Index(rest[i+1:], []byte("\n  }"))
+		if j < 0 {
+			break
+		}
+		ev := rest[i : i+1+j+4]
+		cat := regexp.MustCompile(`"cat": "([^"]*)"`).FindSubmatch(ev)
+		if cat != nil && !seen[string(cat[1])] {
+			seen[string(cat[1])] = true
+			if len(seen) > 1 {
+				out = append(out, ',')
+			}
+			out = append(out, ev...)
+		}
+		rest = rest[i+1+j+4:]
+	}
+	return append(out, "\n]}\n"...)
+}
+
+func TestTorchSeed(t *testing.T) {
+	for _, n := range []string{"copy_pinned", "decode_sync"} {
+		run, err := Read(bytes.NewReader(torchSeed(t, n)), n, Options{}, Sink{})
+		if err != nil || len(run.Kernels) != 1 {
+			t.Fatalf("%s: the seed reads to %v, %v", n, run, err)
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
+)
+
+// MaxRecommendationGroups bounds the groups a recommendation names in text.
+const MaxRecommendationGroups = 4
+
+// app writes the application reading before the group table: scope notes,
+// time by category, recommendations ranked by estimated gain.
+func (t *textWriter) app(app *analysis.App) {
+	if len(app.Scope) == 0 && len(app.Categories) < 2 && len(app.Recommendations) == 0 && len(app.InUse) == 0 {
+		return
+	}
+	for _, n := range app.Scope {
+		fmt.Fprintf(t.w, "%s\n", t.c("33", "scope: "+n))
+	}
+	if len(app.Categories) > 1 {
+		fmt.Fprintf(t.w, "\n%s\n", t.c("1", "time by category"))
+		tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  SHARE\t\tLAUNCHES\tKERNELS\tCATEGORY\tLIMITED BY\n")
+		for _, c := range app.Categories {
+			fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%s\t%s\n", metrics.ShareText(c.Share), bar(c.Share, 8), c.Launches, len(c.Groups), c.Category, categoryLimiter(c))
+		}
+		tw.Flush()
+	}
+	if len(app.Recommendations) > 0 {
+		fmt.Fprintf(t.w, "\n%s\n", t.c("1", fmt.Sprintf("what to change first (est. gain of the kernel time; together %s)", metrics.ShareText(app.Gain))))
+		for i, r := range app.Recommendations {
+			fmt.Fprintf(t.w, "  %d. %s  %s\n", i+1, t.c("1", r.Rule), recGain(r))
+			fmt.Fprintf(t.w, "     %s\n", r.Message)
+			fmt.Fprintf(t.w, "     fix: %s\n", r.Fix)
+			if names := recGroups(r, MaxRecommendationGroups); names != "" {
+				fmt.Fprintf(t.w, "     %s\n", t.c("2", "acts on: "+names))
+			}
+			if r.Composes != "" {
+				fmt.Fprintf(t.w, "     %s\n", t.c("2", "composes "+r.Composes))
+			}
+		}
+	}
+	for _, u := range app.InUse {
+		fmt.Fprintf(t.w, "  %s %s\n", t.c("32", "in use:"), u.Message)
+	}
+	if n := len(app.Suppressed); n > 0 {
+		fmt.Fprintf(t.w, "  %d recommendation(s) suppressed by the config (%s)\n", n, app.Suppressed[0].Rule+": "+app.Suppressed[0].Reason)
+	}
+	t.w.WriteString("\n")
+}
+
+func recGain(r analysis.Recommendation) string {
+	if r.WallGain == r.WallGain {
+		return fmt.Sprintf("~%s of the wall time (%s)", metrics.ShareText(r.WallGain), r.Basis)
+	}
+	switch {
+	case r.Gain > 0 && r.Rank < r.Gain-0.0005:
+		// The host, not the GPU, sets the step's pace: less of the
+		// kernel time saved shows in the wall time.
+		return fmt.Sprintf("~%s of the kernel time, ~%s of the wall time (%s)", metrics.ShareText(r.Gain), metrics.ShareText(r.Rank), r.Basis)
+	case r.Gain > 0:
+		return fmt.Sprintf("~%s (%s)", metrics.ShareText(r.Gain), r.Basis)
+	case r.Gain < 0:
+		return fmt.Sprintf("~%s slower: not one to make (%s)", metrics.ShareText(-r.Gain), r.Basis)
+	}
+	return "(" + r.Basis + ")"
+}
+
+func recGroups(r analysis.Recommendation, max int) string {
+	var names []string
+	for i, g := range r.Groups {
+		if i == max {
+			names = append(names, fmt.Sprintf("… %d more", len(r.Groups)-max))
+			break
+		}
+		names = append(names, middle(g.Info.Display, 60))
+	}
+	return strings.Join(names, ", ")
+}
+
+// JSONCategory is the capture's time in one category.
+type JSONCategory struct {
+	Name     string   `json:"name"`
+	Label    string   `json:"label"`
+	Share    *float64 `json:"time_share"`
+	Duration *float64 `json:"duration_s"`
+	Launches int      `json:"launches"`
+	Limiter  string   `json:"limited_by,omitempty"`
+	// LimiterShare is the share of the category's time that limited_by
+	// holds; the rest is limited otherwise or unknown.
+	LimiterShare *float64 `json:"limited_by_share,omitempty"`
+	Groups       []string `json:"groups"`
+}
+
+// categoryLimiter is a category's limiter, with the share of its time it
+// holds when that is not all of it, and what the rest is: "launch size
+// (12% of its time; the rest unknown)".
+func categoryLimiter(c analysis.CategoryTime) string {
+	switch {
+	case c.Limiter == "":
+		return "unknown"
+	case c.LimiterShare >= 0.995:
+		return c.Limiter
+	}
+	return fmt.Sprintf("%s (%s of its time)", c.Limiter, metrics.ShareText(c.LimiterShare))
+}
+
+// JSONRecommendation is one change by cause, ranked by estimated gain.
+type JSONRecommendation struct {
+	Rule   string   `json:"rule"`
+	Groups []string `json:"groups"`
+	Gain   *float64 `json:"estimated_gain"` // share of the capture's kernel time
+	// WallGain is the share of the step's wall time saved, for changes
+	// priced in wall time.
+	WallGain *float64 `json:"estimated_wall_gain,omitempty"`
+	// Rank is the share of the wall time the change gives back, the one
+	// scale the recommendations are ranked on.
+	Rank     *float64 `json:"rank_wall_gain"`
+	Message  string   `json:"message"`
+	Fix      string   `json:"fix"`
+	Basis    string   `json:"basis"`
+	Composes string   `json:"composes,omitempty"`
+	// Reason is a suppressed recommendation's suppression reason.
+	Reason string `json:"reason,omitempty"`
+}
+
+// JSONLeverInUse is a change the capture shows already made.
+type JSONLeverInUse struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+// ToJSONApp converts the application reading.
+func ToJSONApp(app *analysis.App) ([]JSONCategory, []JSONRecommendation) {
+	cats := make([]JSONCategory, 0, len(app.Categories))
+	for _, c := range app.Categories {
+		jc := JSONCategory{Name: c.Category.ID(), Label: c.Category.String(), Share: ptr(c.Share), Duration: ptr(c.Duration),
+			Launches: c.Launches, Limiter: c.Limiter, Groups: []string{}}
+		if c.Limiter != "" {
+			jc.LimiterShare = ptr(c.LimiterShare)
+		}
+		for _, g := range c.Groups {
+			jc.Groups = append(jc.Groups, g.Name)
+		}
+		cats = append(cats, jc)
+	}
+	recs := make([]JSONRecommendation, 0, len(app.Recommendations))
+	for _, r := range app.Recommendations {
+		recs = append(recs, toJSONRecommendation(r, ""))
+	}
+	return cats, recs
+}
+
+func toJSONRecommendation(r analysis.Recommendation, reason string) JSONRecommendation {
+	jr := JSONRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
+		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank)}
+	if r.WallGain == r.WallGain {
+		jr.WallGain = ptr(r.WallGain)
+	}
+	for _, g := range r.Groups {
+		jr.Groups = append(jr.Groups, g.Name)
+	}
+	return jr
+}
+
+// ToJSONAdvice converts the levers in use and the suppressed
+// recommendations.
+func ToJSONAdvice(app *analysis.App) ([]JSONLeverInUse, []JSONRecommendation) {
+	inUse := make([]JSONLeverInUse, 0, len(app.InUse))
+	for _, u := range app.InUse {
+		inUse = append(inUse, JSONLeverInUse{Rule: u.Rule, Message: u.Message})
+	}
+	sup := make([]JSONRecommendation, 0, len(app.Suppressed))
+	for _, s := range app.Suppressed {
+		sup = append(sup, toJSONRecommendation(s.Recommendation, s.Reason))
+	}
+	return inUse, sup
+}

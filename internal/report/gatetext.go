@@ -1,0 +1,130 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/profan-dev/profan/internal/gate"
+)
+
+func gateText(w io.Writer, r *gate.Result, opt Options) error {
+	checks, failed := r.Checks, r.Failed
+	c := func(code, s string) string {
+		if !opt.Color {
+			return s
+		}
+		return "\x1b[" + code + "m" + s + "\x1b[0m"
+	}
+	passed, skipped := 0, 0
+	for _, ch := range checks {
+		switch ch.Status {
+		case gate.Fail:
+			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("31", "FAIL"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+			for _, l := range ch.Locations {
+				fmt.Fprintf(w, "       at %s:%d %s\n", l.File, l.Line, l.SASS)
+			}
+		case gate.Suppressed:
+			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("2", "SUPP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+		case gate.Skip:
+			skipped++
+			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("33", "SKIP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+		case gate.Pass:
+			passed++
+			if opt.Verbose {
+				fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("32", "PASS"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+			}
+		}
+	}
+	if b := baselineText(r.Baseline); b != "" {
+		fmt.Fprintln(w, b)
+	}
+	verdict := c("32", "gate passed")
+	if failed > 0 {
+		verdict = c("31", "gate failed")
+	}
+	tail := ""
+	if skipped > 0 {
+		tail = fmt.Sprintf(", %d skipped", skipped)
+	}
+	fmt.Fprintf(w, "%s: %d checks, %d failed, %d passed%s\n", verdict, len(checks), failed, passed, tail)
+	return nil
+}
+
+// baselineText says what a gate compared with: "baseline: run 4
+// (branch=main)", or "no baseline: why"; "" for a gate without --baseline.
+func baselineText(b *gate.Baseline) string {
+	switch {
+	case b == nil:
+		return ""
+	case b.Missing != "":
+		return "no baseline: " + b.Missing
+	case len(b.Labels) > 0:
+		return fmt.Sprintf("baseline: run %d (%s)", b.Run, LabelText(b.Labels))
+	}
+	return fmt.Sprintf("baseline: run %d", b.Run)
+}
+
+// GateSchemaVersion is the version of gate --format json's contract
+// (docs/gate.schema.json): raised when a field changes meaning or goes.
+const GateSchemaVersion = 1
+
+// JSONGate is gate --format json: the verdict, the baseline compared with
+// and every check.
+type JSONGate struct {
+	SchemaVersion int           `json:"schema_version"`
+	Passed        bool          `json:"passed"`
+	Failed        int           `json:"failed"`
+	Baseline      *JSONBaseline `json:"baseline,omitempty"`
+	Checks        []JSONCheck   `json:"checks"`
+}
+
+// JSONBaseline is the stored run a gate compared with, or why there was
+// none (missing, under --missing-baseline pass).
+type JSONBaseline struct {
+	Run     int64             `json:"run,omitempty"`
+	Labels  map[string]string `json:"labels,omitempty"`
+	Program string            `json:"program,omitempty"`
+	Missing string            `json:"missing,omitempty"`
+}
+
+// JSONCheck is the JSON form of one gate check.
+type JSONCheck struct {
+	Kernel  string      `json:"kernel"`
+	Launch  string      `json:"launch,omitempty"`
+	Kind    gate.Kind   `json:"kind"`
+	Name    string      `json:"name"` // the condition, rule or metric
+	Status  gate.Status `json:"status"`
+	Message string      `json:"message"`
+	Source  string      `json:"source,omitempty"`
+	// The numbers compared, where the check compared numbers.
+	Metric    string   `json:"metric,omitempty"`
+	Unit      string   `json:"unit,omitempty"`
+	Old       *float64 `json:"old,omitempty"`
+	New       *float64 `json:"new,omitempty"`
+	Delta     *float64 `json:"delta,omitempty"`
+	Op        string   `json:"op,omitempty"`
+	Threshold *float64 `json:"threshold,omitempty"`
+	Test      string   `json:"test,omitempty"`
+	P         *float64 `json:"p,omitempty"`
+}
+
+// gateJSON writes the JSONGate of r.
+func gateJSON(w io.Writer, r *gate.Result, opt Options) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // "duration < 1ms", not "\u003c"
+	doc := JSONGate{SchemaVersion: GateSchemaVersion, Passed: r.Failed == 0, Failed: r.Failed, Checks: make([]JSONCheck, 0, len(r.Checks))}
+	if b := r.Baseline; b != nil {
+		doc.Baseline = &JSONBaseline{Run: b.Run, Labels: b.Labels, Program: b.Program, Missing: b.Missing}
+	}
+	for _, c := range r.Checks {
+		j := JSONCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: c.Kind, Name: c.Name, Status: c.Status, Message: c.Message, Source: c.Source}
+		if m := c.Measure; m != nil {
+			j.Metric, j.Unit, j.Op, j.Test = m.Metric, m.Unit, string(m.Op), m.Test
+			j.Old, j.New, j.Delta, j.Threshold, j.P = ptr(m.Old), ptr(m.New), ptr(m.Delta), ptr(m.Threshold), ptr(m.P)
+		}
+		doc.Checks = append(doc.Checks, j)
+	}
+	return enc.Encode(doc)
+}

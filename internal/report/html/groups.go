@@ -1,0 +1,140 @@
+package html
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
+)
+
+// groupView is what a group adds to its card and to the summary table.
+type groupView struct {
+	Launches     int
+	Total, Mean  string
+	Range        string
+	Share        string
+	ShareWidth   string // CSS width of the share bar, "37.5%"
+	Library      string
+	TopFinding   string
+	Configs      []string
+	LaunchRows   []launchRow
+	MoreLaunches int
+}
+
+type launchRow struct {
+	ID, Grid, Block, Duration string
+	Findings                  int
+}
+
+// buildGroups lays the report out as an application's: the groups of
+// launches sorted by time, one card each with its launches folded, and
+// one roofline marker per group sized by its share of the time. The page
+// grows with the number of distinct kernels, not with the launches.
+func buildGroups(r *Report) *page {
+	p := &page{Title: r.Title, Generated: r.Generated, CSP: CSP, Grouped: true, Categories: r.Categories, Changes: r.Changes, Gain: r.Gain}
+	if p.Title == "" {
+		p.Title = "profan report"
+	}
+	var c collector
+	reps := make([]*analysis.Kernel, len(r.Groups))
+	for i, g := range r.Groups {
+		a := g.Rep
+		reps[i] = a
+		p.Launches += g.Launches
+		kv := kernel(i+1, a)
+		// A name that fits stays whole; a long one (templates, lambdas)
+		// shows its display form, the full name under it.
+		kv.Symbol = ""
+		if len(g.Name) > 120 {
+			kv.Name, kv.Symbol = g.Info.Display, g.Name
+		}
+		gv := &groupView{Launches: g.Launches, Total: durOrNA(g.Duration, g.Timed), Mean: durOrNA(g.Mean(), g.Timed),
+			Share: "n/a", ShareWidth: "0%"}
+		if g.Info.IsLibrary() {
+			gv.Library = g.Info.Library.String()
+			if k := g.Info.Kind.String(); k != "" {
+				gv.Library += " " + k
+			}
+		}
+		if finite(g.Share) {
+			gv.Share = metrics.ShareText(g.Share)
+			gv.ShareWidth = fixed(100*g.Share, 1) + "%"
+		}
+		if g.Timed > 1 {
+			gv.Range = metrics.Format(g.Min, "s") + " – " + metrics.Format(g.Max, "s")
+		}
+		for _, c := range g.Configs {
+			gv.Configs = append(gv.Configs, "grid "+dim(c.Grid)+" block "+dim(c.Block)+" × "+strconv.Itoa(c.Launches))
+		}
+		for _, l := range g.Sample {
+			d := "n/a"
+			if finite(l.Duration) {
+				d = metrics.Format(l.Duration, "s")
+			}
+			gv.LaunchRows = append(gv.LaunchRows, launchRow{ID: l.ID, Grid: dim(l.Grid), Block: dim(l.Block), Duration: d, Findings: l.Findings})
+		}
+		if n := len(g.Sample); n < g.Launches {
+			sampled := 0
+			for _, l := range g.Sample {
+				sampled += l.Launches
+			}
+			gv.MoreLaunches = g.Launches - sampled
+		}
+		// The group's findings replace the longest launch's own.
+		kv.Findings = nil
+		for _, f := range g.Findings {
+			fv := finding(f.Finding)
+			fv.Gain = plural(f.Launches, "launch") + " of " + strconv.Itoa(g.Launches)
+			if finite(f.CaptureGain) {
+				fv.GainKnown = true
+				fv.Gain += " · estimated gain " + metrics.ShareText(f.CaptureGain) + " of the capture"
+				if finite(f.Gain) {
+					fv.Gain += " (" + fixed(100*f.Gain, 0) + "% of the kernel's time)"
+				}
+			} else {
+				fv.Gain += " · gain unknown"
+			}
+			kv.Findings = append(kv.Findings, fv)
+		}
+		kv.tally()
+		if len(g.Findings) > 0 {
+			gv.TopFinding = g.Findings[0].Rule
+			if finite(g.Findings[0].CaptureGain) && g.Findings[0].CaptureGain > 0 {
+				gv.TopFinding += " (up to " + metrics.ShareText(g.Findings[0].CaptureGain) + ")"
+			}
+		}
+		kv.Group = gv
+		c.add(p, i, a, kv)
+	}
+	for _, spec := range c.order {
+		rv := roof(spec, c.bySpec[spec], reps, p.Kernels)
+		// One marker per group, its area in proportion to its share.
+		var items []roofItem
+		for _, i := range c.bySpec[spec] {
+			if ai, perf, pl := Place(reps[i]); pl == OnRoofline {
+				share := r.Groups[i].Share
+				rad := 4.0
+				if finite(share) {
+					rad = 3 + 15*math.Sqrt(share)
+				}
+				items = append(items, roofItem{n: i + 1, ai: ai, perf: perf, r: rad})
+			}
+		}
+		if len(items) > 0 {
+			rv.Chart = roofline(items, spec)
+		}
+		p.Rooflines = append(p.Rooflines, rv)
+	}
+	for _, t := range r.Trends {
+		p.Trends = append(p.Trends, &trendView{Kernel: t.Kernel, Metric: t.Metric, Unit: t.Unit, Summary: trendSummary(t), Chart: TrendSVG(t)})
+	}
+	return p
+}
+
+func durOrNA(d float64, timed int) string {
+	if timed == 0 || !finite(d) {
+		return "n/a"
+	}
+	return metrics.Format(d, "s")
+}

@@ -1,0 +1,419 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gate"
+	"github.com/profan-dev/profan/internal/history"
+	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/rules"
+)
+
+// markdownWriter writes one table row per kernel, then the findings; it
+// suits pull-request comments and CI job summaries.
+type markdownWriter struct {
+	timelines
+	w        *bufio.Writer
+	n        int
+	findings []string
+	top      int
+	groups   *analysis.Grouper
+}
+
+func newMarkdown(w io.Writer, opt Options) *markdownWriter {
+	return &markdownWriter{w: bufio.NewWriter(w), top: opt.Top, groups: opt.grouper(false)}
+}
+
+// mdEscape makes text from an export or a database inert in Markdown:
+// no table cell ends, no emphasis, no HTML, and no link, image or
+// autolink ("[l](javascript:…)", "https://…", "www.…") is live.
+func mdEscape(s string) string {
+	return mdReplacer.Replace(s)
+}
+
+var mdReplacer = strings.NewReplacer("\\", "\\\\", "|", "\\|", "<", "&lt;", ">", "&gt;", "&", "&amp;", "*", "\\*", "_", "\\_", "`", "\\`",
+	"[", "\\[", "]", "\\]", "!", "\\!", "~", "\\~", "://", "\\:\\/\\/", "www.", "www\\.", "\n", " ", "\r", " ")
+
+func (m *markdownWriter) Kernel(a *analysis.Kernel) error {
+	m.groups.Add(a)
+	return nil
+}
+
+// kernel writes one launch's row, as a capture of one launch reads.
+func (m *markdownWriter) kernel(a *analysis.Kernel) {
+	if m.n == 0 {
+		if note := a.GPU.Note(); note != "" {
+			m.w.WriteString("> " + mdEscape(note) + "\n\n")
+		}
+		m.w.WriteString("| kernel | id | duration | gld sectors/req | gst sectors/req | shared ways | DRAM % peak | findings |\n")
+		m.w.WriteString("|---|---|---:|---:|---:|---:|---:|---|\n")
+	}
+	m.n++
+	cell := func(x *analysis.Access) string {
+		if x == nil {
+			return ""
+		}
+		return fmt.Sprintf("%.2f (ideal %.2f)", x.SectorsPerRequest, x.IdealSectorsPerRequest)
+	}
+	dur, peak := "", ""
+	if d, ok := a.Value("duration"); ok {
+		dur = metrics.Format(d, "s")
+	}
+	if p, ok := a.Value("dram_peak_pct"); ok {
+		peak = fmt.Sprintf("%.1f%%", p)
+	}
+	shared := ""
+	if x := a.Model.Shared(); x != nil {
+		shared = fmt.Sprintf("%.2f", x.Pattern.Ways)
+	}
+	var rules []string
+	for _, f := range a.Findings {
+		rules = append(rules, "`"+f.Rule+"`")
+		loc := ""
+		if len(f.Locations) > 0 {
+			loc = " (" + mdEscape(location(f.Locations[0])) + ")"
+		}
+		m.findings = append(m.findings, fmt.Sprintf("- **%s** `%s`%s, %s: %s %s", mdEscape(shorten(a.K.DisplayName(), 60)), f.Rule, loc, gainText(f.Gain), mdEscape(f.Message), mdEscape(f.Advice)))
+	}
+	fmt.Fprintf(m.w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(shorten(a.K.DisplayName(), 80)), mdEscape(a.K.ID), dur,
+		cell(a.Model.GlobalLoad), cell(a.Model.GlobalStore), shared, peak, strings.Join(rules, " "))
+}
+
+// mdTopChanges is how many recommendations a pull-request comment shows
+// before its collapsed details.
+const mdTopChanges = 3
+
+// mdTopRows is how many ranking rows it shows before them.
+const mdTopRows = 10
+
+// summary writes what a pull-request comment shows first: the headline,
+// what to change first and the time by category (an application's
+// capture), the ranking of the top groups; then, collapsed, the rest of the
+// ranking, the other recommendations and the findings of the top groups.
+func (m *markdownWriter) summary() {
+	gs := m.groups.Groups()
+	if len(gs) == 0 {
+		return
+	}
+	if len(gs) == 1 && gs[0].Launches == 1 {
+		m.kernel(gs[0].Rep)
+		return
+	}
+	m.n = len(gs)
+	total := m.groups.Total()
+	fmt.Fprintf(m.w, "**%d launches of %s", m.groups.Launches(), kernels(len(gs)))
+	if total > 0 {
+		fmt.Fprintf(m.w, ", %s of kernel time", metrics.Format(total, "s"))
+	}
+	m.w.WriteString(".**\n\n")
+	seen := map[string]bool{}
+	for _, g := range gs {
+		// The GPU assumed for a capture that does not name it, once, up front.
+		if note := g.Rep.GPU.Note(); note != "" && !seen[note] {
+			seen[note] = true
+			m.w.WriteString("> " + mdEscape(note) + "\n\n")
+		}
+	}
+	app := m.groups.App()
+	for _, n := range app.Scope {
+		m.w.WriteString("> scope: " + mdEscape(n) + "\n\n")
+	}
+	recs := app.Recommendations
+	if len(recs) > 0 {
+		fmt.Fprintf(m.w, "#### What to change first\n\nEstimated gain of the kernel time; together %s.\n\n", metrics.ShareText(app.Gain))
+		m.recommendations(recs[:min(len(recs), mdTopChanges)], 1)
+		m.w.WriteString("\n")
+	}
+	if len(app.Categories) > 1 {
+		m.w.WriteString("#### Time by category\n\n| share | launches | kernels | category | limited by |\n|---:|---:|---:|---|---|\n")
+		for _, c := range app.Categories {
+			fmt.Fprintf(m.w, "| %s | %d | %d | %s | %s |\n", metrics.ShareText(c.Share), c.Launches, len(c.Groups), mdEscape(c.Category.String()), mdEscape(categoryLimiter(c)))
+		}
+		m.w.WriteString("\n")
+	}
+	rows := tableRows(gs, m.top)
+	shown := rows[:min(len(rows), mdTopRows)]
+	m.groupTable(shown, 0)
+	rest := rows[len(shown):]
+	for i, g := range detailed(gs, m.top) {
+		m.groupFindings(i+1, g)
+	}
+	if len(rest) == 0 && len(recs) <= mdTopChanges && len(m.findings) == 0 {
+		if more := len(gs) - len(rows); more > 0 {
+			fmt.Fprintf(m.w, "\n%d more kernels not listed.\n", more)
+		}
+		return
+	}
+	var what []string
+	if len(rest) > 0 {
+		what = append(what, plural(len(rest), "more kernel"))
+	}
+	if len(recs) > mdTopChanges {
+		what = append(what, plural(len(recs)-mdTopChanges, "more change"))
+	}
+	if len(m.findings) > 0 {
+		what = append(what, plural(len(m.findings), "finding"))
+	}
+	fmt.Fprintf(m.w, "\n<details><summary>%s</summary>\n\n", strings.Join(what, ", "))
+	if len(rest) > 0 {
+		m.groupTable(rest, len(shown))
+		if more := len(gs) - len(rows); more > 0 {
+			fmt.Fprintf(m.w, "\n%d more kernels not listed.\n", more)
+		}
+		m.w.WriteString("\n")
+	}
+	if len(recs) > mdTopChanges {
+		m.w.WriteString("#### More changes\n\n")
+		m.recommendations(recs[mdTopChanges:], mdTopChanges+1)
+		m.w.WriteString("\n")
+	}
+	m.writeFindings()
+	m.w.WriteString("\n</details>\n")
+	m.findings = nil
+}
+
+// recommendations lists changes numbered from n.
+func (m *markdownWriter) recommendations(recs []analysis.Recommendation, n int) {
+	for i, r := range recs {
+		fmt.Fprintf(m.w, "%d. **`%s`** %s: %s\n   fix: %s\n", n+i, r.Rule, mdEscape(recGain(r)), mdEscape(r.Message), mdEscape(r.Fix))
+		if names := recGroups(r, MaxRecommendationGroups); names != "" {
+			fmt.Fprintf(m.w, "   acts on: %s\n", mdEscape(names))
+		}
+	}
+}
+
+// groupTable writes the ranking rows of gs, ranked from after+1.
+func (m *markdownWriter) groupTable(gs []*analysis.Group, after int) {
+	m.w.WriteString("| # | share | launches | total | mean | kernel | top finding |\n|---:|---:|---:|---:|---:|---|---|\n")
+	for i, g := range gs {
+		top := ""
+		if t := topFinding(g); t != "" {
+			top = "`" + g.Findings[0].Rule + "`" + strings.TrimPrefix(t, g.Findings[0].Rule)
+		}
+		fmt.Fprintf(m.w, "| %d | %s | %d | %s | %s | %s | %s |\n", after+i+1, metrics.ShareText(g.Share), g.Launches,
+			durText(g.Duration, g.Timed), durText(g.Mean(), g.Timed), mdEscape(middle(g.Info.Display, 80)), top)
+	}
+}
+
+// groupFindings adds the findings of the group ranked rank.
+func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
+	said := map[string]string{} // advice given → its cause
+	for _, f := range g.Findings {
+		advice := f.Advice
+		if c, ok := said[advice]; ok && c == rules.Cause(f.Rule) {
+			advice = "(as above)"
+		}
+		if _, ok := said[f.Advice]; !ok {
+			said[f.Advice] = rules.Cause(f.Rule)
+		}
+		loc := ""
+		if len(f.Locations) > 0 {
+			loc = " (" + mdEscape(location(f.Locations[0])) + ")"
+		}
+		msg := f.Message
+		if o := g.OtherLaunch(f); o != "" {
+			msg = o + ": " + msg
+		}
+		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** `%s`%s, %s: %s %s", rank, mdEscape(shorten(g.Info.Display, 60)), f.Rule, loc,
+			groupGain(g, f), mdEscape(msg), mdEscape(advice)))
+	}
+}
+
+// writeFindings writes the findings gathered.
+func (m *markdownWriter) writeFindings() {
+	if len(m.findings) == 0 {
+		return
+	}
+	m.w.WriteString("#### Findings\n\n")
+	for _, f := range m.findings {
+		m.w.WriteString(f + "\n")
+	}
+}
+
+func (m *markdownWriter) End(runs []*profan.Run) error {
+	m.timelines.feed(m.groups, runs)
+	for i, tl := range m.tls {
+		if len(m.tls) > 1 || len(runs) > 1 {
+			fmt.Fprintf(m.w, "**Timeline of %s**\n\n", mdEscape(m.runs[i].Source))
+		}
+		for _, l := range TimelineLines(tl) {
+			fmt.Fprintf(m.w, "- %s\n", mdEscape(l))
+		}
+		m.w.WriteString("\n")
+	}
+	m.summary()
+	if m.n == 0 {
+		m.w.WriteString("No kernels.\n")
+	}
+	if len(m.findings) > 0 {
+		m.w.WriteString("\n")
+		m.writeFindings()
+	}
+	return m.w.Flush()
+}
+
+// Markdown renders verdicts as tables for pull-request comments.
+var Markdown = &Format{Name: "markdown", Aliases: []string{"md"},
+	Kernels: func(w io.Writer, opt Options) Writer { return newMarkdown(w, opt) },
+	Gate:    gateMarkdown,
+	Diff:    diffMarkdown}
+
+// mdTopChecks is how many failed or skipped checks a gate's comment shows
+// before its collapsed details.
+const mdTopChecks = 20
+
+// mdMaxChecks bounds the checks listed in the details.
+const mdMaxChecks = 200
+
+// gateMarkdown writes a gate's result for a pull-request comment: the
+// verdict and the baseline, the failed and skipped checks; the rest
+// collapsed.
+func gateMarkdown(w io.Writer, r *gate.Result, opt Options) error {
+	bw := bufio.NewWriter(w)
+	var first, rest []gate.Check
+	passed, skipped := 0, 0
+	for _, c := range r.Checks {
+		switch c.Status {
+		case gate.Fail:
+			first = append(first, c)
+		case gate.Skip:
+			skipped++
+			first = append(first, c)
+		default:
+			if c.Status == gate.Pass {
+				passed++
+			}
+			rest = append(rest, c)
+		}
+	}
+	// Failures first, then what was skipped, each in the gate's order.
+	sort.SliceStable(first, func(i, j int) bool { return first[i].Failed() && !first[j].Failed() })
+	verdict := "✅ **profan gate passed**"
+	if r.Failed > 0 {
+		verdict = "❌ **profan gate failed**"
+	}
+	fmt.Fprintf(bw, "%s: %d checks, %d failed, %d passed", verdict, len(r.Checks), r.Failed, passed)
+	if skipped > 0 {
+		fmt.Fprintf(bw, ", %d skipped", skipped)
+	}
+	bw.WriteString(".\n")
+	if b := baselineText(r.Baseline); b != "" {
+		bw.WriteString("\n" + mdEscape(b) + "\n")
+	}
+	if len(first) > mdTopChecks {
+		rest = append(first[mdTopChecks:], rest...)
+		first = first[:mdTopChecks]
+	}
+	table := func(cs []gate.Check) {
+		bw.WriteString("\n| status | kernel | check | message |\n|---|---|---|---|\n")
+		for _, c := range cs {
+			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(shorten(c.Kernel, 80)), c.Kind, mdEscape(c.Name), mdEscape(c.Message))
+		}
+	}
+	if len(first) > 0 {
+		table(first)
+	}
+	if len(rest) > 0 {
+		fmt.Fprintf(bw, "\n<details><summary>%s</summary>\n", plural(len(rest), "more check"))
+		// A comment has room for a few hundred rows; --format json has all.
+		table(rest[:min(len(rest), mdMaxChecks)])
+		if n := len(rest) - mdMaxChecks; n > 0 {
+			fmt.Fprintf(bw, "\n%s not listed (--format json lists every check).\n", plural(n, "more check"))
+		}
+		bw.WriteString("\n</details>\n")
+	}
+	return bw.Flush()
+}
+
+// mdTopKernels is how many kernels a diff's comment lists before its
+// collapsed details.
+const mdTopKernels = 20
+
+// diffMarkdown writes a diff for a pull-request comment: the bottom line,
+// one row per kernel that changed (the largest change first) with its
+// duration; each kernel's metrics collapsed.
+func diffMarkdown(w io.Writer, d *history.Diff, opt Options) error {
+	bw := bufio.NewWriter(w)
+	na, nb := d.NameA, d.NameB
+	if na == "" {
+		na = fmt.Sprintf("run %d", d.A)
+	}
+	if nb == "" {
+		nb = fmt.Sprintf("run %d", d.B)
+	}
+	fmt.Fprintf(bw, "**profan diff** %s → %s\n\n", mdEscape(na), mdEscape(nb))
+	for _, l := range diffSummary(d, na, nb) {
+		bw.WriteString(mdEscape(l) + "\n\n")
+	}
+	if len(d.Kernels) == 0 {
+		return bw.Flush()
+	}
+	row := func(k history.KernelDiff) {
+		dur, delta, verdict, test := "", "", "", ""
+		switch k.Status {
+		case history.OnlyA:
+			verdict = "only in " + mdEscape(na)
+		case history.OnlyB:
+			verdict = "only in " + mdEscape(nb)
+		}
+		for _, m := range k.Metrics {
+			if m.Metric == "duration" {
+				dur = metrics.Format(m.A, m.Unit) + " → " + metrics.Format(m.B, m.Unit)
+				delta, verdict, test = fmt.Sprintf("%+.1f%%", m.Rel*100), string(m.Verdict), testText(m)
+			}
+		}
+		var fs []string
+		for _, r := range k.Appeared {
+			fs = append(fs, "+`"+r+"`")
+		}
+		for _, r := range k.Gone {
+			fs = append(fs, "−`"+r+"`")
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", mdEscape(shorten(k.Kernel, 80)), dur, delta, verdict, mdEscape(test), strings.Join(fs, " "))
+	}
+	head := "| kernel | duration | delta | verdict | test | findings |\n|---|---:|---:|---|---|---|\n"
+	top := d.Kernels[:min(len(d.Kernels), mdTopKernels)]
+	bw.WriteString(head)
+	for _, k := range top {
+		row(k)
+	}
+	fmt.Fprintf(bw, "\n<details><summary>every metric of %s</summary>\n", plural(len(d.Kernels), "kernel"))
+	if rest := d.Kernels[len(top):]; len(rest) > 0 {
+		bw.WriteString("\n" + head)
+		for _, k := range rest {
+			row(k)
+		}
+	}
+	for _, k := range d.Kernels {
+		if len(k.Metrics) == 0 && len(k.Missing) == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "\n#### %s\n\n", mdEscape(shorten(k.Kernel, 120)))
+		if len(k.Metrics) > 0 {
+			fmt.Fprintf(bw, "| metric | %s | %s | delta | verdict | test |\n|---|---:|---:|---:|---|---|\n", mdEscape(column(na, d.A)), mdEscape(column(nb, d.B)))
+		}
+		for _, m := range k.Metrics {
+			pct := fmt.Sprintf("%+.1f%%", m.Rel*100)
+			if m.A == 0 {
+				pct = "from 0"
+			}
+			fmt.Fprintf(bw, "| %s | %s %s | %s %s | %s | %s | %s |\n", m.Metric, metrics.Format(m.A, m.Unit), spreadN(m.SpreadA, m.NA),
+				metrics.Format(m.B, m.Unit), spreadN(m.SpreadB, m.NB), pct, m.Verdict, mdEscape(testText(m)))
+		}
+		var only []string
+		for _, m := range k.Missing {
+			only = append(only, m.Metric+" (only in "+map[string]string{"a": na, "b": nb}[m.In]+")")
+		}
+		if len(only) > 0 {
+			fmt.Fprintf(bw, "\nnot compared: %s\n", mdEscape(strings.Join(only, ", ")))
+		}
+	}
+	bw.WriteString("\n</details>\n")
+	return bw.Flush()
+}

@@ -1,0 +1,244 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
+)
+
+// SetVerdicts hands a writer the run-level verdicts once every kernel was
+// written and before End: the formats that show a run's timeline keep
+// them.
+func SetVerdicts(w Writer, vs []*analysis.RunVerdict) {
+	if s, ok := w.(interface{ setVerdicts([]*analysis.RunVerdict) }); ok {
+		s.setVerdicts(vs)
+	}
+}
+
+// timelines are the runs' timelines, in the order of their verdicts.
+type timelines struct {
+	runs  []*profan.Run
+	tls   []*analysis.Timeline
+	joins []analysis.Join
+}
+
+func (t *timelines) setVerdicts(vs []*analysis.RunVerdict) {
+	t.joins = analysis.Joins(vs)
+	for _, v := range vs {
+		if v.Timeline != nil {
+			t.runs = append(t.runs, v.Run)
+			t.tls = append(t.tls, v.Timeline)
+		}
+	}
+}
+
+// feed hands the application rules the runs and the first timeline: the
+// changes priced in wall time read it.
+func (t *timelines) feed(gr *analysis.Grouper, runs []*profan.Run) {
+	gr.Runs = runs
+	if len(t.tls) > 0 {
+		gr.Timeline = t.tls[0]
+	}
+}
+
+// of returns the timeline of run, or nil.
+func (t *timelines) of(run *profan.Run) *analysis.Timeline {
+	for i, r := range t.runs {
+		if r == run {
+			return t.tls[i]
+		}
+	}
+	return nil
+}
+
+// TimelineLines is a timeline in a few lines: the wall span and the GPU
+// busy share, the idle time by cause with the calls behind it, the
+// copies.
+func TimelineLines(tl *analysis.Timeline) []string {
+	streams := 0
+	for _, d := range tl.Devices {
+		streams += len(d.Streams)
+	}
+	head := fmt.Sprintf("wall %s · GPU busy %s (%s) · %s, %d launches, %s", metrics.Format(tl.Span, "s"),
+		metrics.ShareText(tl.BusyShare), metrics.Format(tl.Busy, "s"), tl.Device, tl.LaunchCount, plural(streams, "stream"))
+	if hl := tl.HostLaunch; hl.Calls > 0 {
+		head += fmt.Sprintf(" · host launch %s × %d", metrics.Format(hl.Mean, "s"), hl.Calls)
+	}
+	out := []string{head}
+	if len(tl.Idle) > 0 {
+		var parts []string
+		idle := 0.0
+		for _, i := range tl.Idle {
+			idle += i.Seconds
+			p := fmt.Sprintf("%s %s", analysis.IdleLabel(i.Cause), metrics.ShareText(i.Share))
+			if len(i.Calls) > 0 {
+				p += " (" + callText(i.Calls[0])
+				if n := len(i.Calls) - 1; n > 0 {
+					p += fmt.Sprintf(", %d more", n)
+				}
+				p += ")"
+			}
+			parts = append(parts, p)
+		}
+		out = append(out, fmt.Sprintf("idle %s: %s", metrics.ShareText(idle/math.Max(tl.Span, 1e-300)), strings.Join(parts, ", ")))
+	}
+	if tl.Copies > 0 {
+		out = append(out, fmt.Sprintf("copies: %s on the critical path, %s beside kernels", metrics.Format(tl.CopyExposed, "s"), metrics.Format(tl.Overlap, "s")))
+	}
+	for _, n := range tl.Notes {
+		out = append(out, "note: "+n)
+	}
+	return out
+}
+
+// callText is a host call behind idle time: the call, the op and frame
+// around it, how often.
+func callText(c analysis.IdleCall) string {
+	s := c.Name
+	if c.Op != "" {
+		s += " in " + c.Op
+	}
+	if c.Frame != "" {
+		s += " at " + c.Frame
+	}
+	return fmt.Sprintf("%s ×%d", s, c.Count)
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	if strings.HasSuffix(what, "ch") || strings.HasSuffix(what, "sh") || strings.HasSuffix(what, "s") {
+		return fmt.Sprintf("%d %ses", n, what) // launches
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// JSONTimeline is the JSON form of a run's timeline: seconds, shares of
+// the span (0-1).
+type JSONTimeline struct {
+	Device      string           `json:"device"`
+	Span        float64          `json:"span"`
+	Busy        float64          `json:"gpu_busy"`
+	BusyShare   float64          `json:"gpu_busy_share"`
+	Idle        []JSONIdle       `json:"idle"`
+	Overlap     float64          `json:"copy_compute_overlap"`
+	CopyExposed float64          `json:"copy_exposed"`
+	Launches    int              `json:"launches"`
+	Copies      int              `json:"copies"`
+	Memsets     int              `json:"memsets"`
+	HostLaunch  *JSONHostLaunch  `json:"host_launch,omitempty"`
+	Devices     []JSONDeviceSpan `json:"devices"`
+	Notes       []string         `json:"notes,omitempty"`
+}
+
+// JSONIdle is the idle time of one cause.
+type JSONIdle struct {
+	Cause   string         `json:"cause"`
+	Seconds float64        `json:"seconds"`
+	Share   float64        `json:"share"`
+	Gaps    int            `json:"gaps"`
+	Calls   []JSONIdleCall `json:"calls,omitempty"`
+}
+
+// JSONIdleCall is a host call behind idle time.
+type JSONIdleCall struct {
+	Name    string  `json:"name"`
+	Op      string  `json:"op,omitempty"`
+	Frame   string  `json:"frame,omitempty"`
+	Count   int     `json:"count"`
+	Seconds float64 `json:"seconds"`
+}
+
+// JSONHostLaunch is what a launch costs the host, measured.
+type JSONHostLaunch struct {
+	Calls  int     `json:"calls"`
+	Mean   float64 `json:"mean"`
+	Total  float64 `json:"total"`
+	Graphs int     `json:"graph_launches,omitempty"`
+}
+
+// JSONDeviceSpan is one device's timeline, with its streams.
+type JSONDeviceSpan struct {
+	Device    string            `json:"device"`
+	Span      float64           `json:"span"`
+	Busy      float64           `json:"gpu_busy"`
+	BusyShare float64           `json:"gpu_busy_share"`
+	Idle      []JSONIdle        `json:"idle"`
+	Streams   []JSONStreamSpans `json:"streams"`
+}
+
+// JSONStreamSpans is one stream's busy time.
+type JSONStreamSpans struct {
+	Stream    string  `json:"stream"`
+	Span      float64 `json:"span"`
+	Busy      float64 `json:"busy"`
+	BusyShare float64 `json:"busy_share"`
+	Kernels   int     `json:"kernels"`
+	Copies    int     `json:"copies"`
+	Memsets   int     `json:"memsets"`
+}
+
+func jsonIdle(is []analysis.Idle) []JSONIdle {
+	out := make([]JSONIdle, 0, len(is))
+	for _, i := range is {
+		ji := JSONIdle{Cause: i.Cause, Seconds: i.Seconds, Share: i.Share, Gaps: i.Gaps}
+		for _, c := range i.Calls {
+			ji.Calls = append(ji.Calls, JSONIdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Count: c.Count, Seconds: c.Seconds})
+		}
+		out = append(out, ji)
+	}
+	return out
+}
+
+// ToJSONTimeline converts a timeline; nil stays nil.
+func ToJSONTimeline(tl *analysis.Timeline) *JSONTimeline {
+	if tl == nil {
+		return nil
+	}
+	j := &JSONTimeline{Device: tl.Device, Span: tl.Span, Busy: tl.Busy, BusyShare: tl.BusyShare, Idle: jsonIdle(tl.Idle),
+		Overlap: tl.Overlap, CopyExposed: tl.CopyExposed, Launches: tl.LaunchCount, Copies: tl.Copies, Memsets: tl.Sets, Notes: tl.Notes}
+	if hl := tl.HostLaunch; hl.Calls > 0 || hl.Graphs > 0 {
+		j.HostLaunch = &JSONHostLaunch{Calls: hl.Calls, Mean: hl.Mean, Total: hl.Total, Graphs: hl.Graphs}
+		if math.IsNaN(hl.Mean) {
+			j.HostLaunch.Mean = 0
+		}
+	}
+	for _, d := range tl.Devices {
+		jd := JSONDeviceSpan{Device: d.Device, Span: d.Span, Busy: d.Busy, BusyShare: d.BusyShare, Idle: jsonIdle(d.Idle)}
+		for _, s := range d.Streams {
+			jd.Streams = append(jd.Streams, JSONStreamSpans{Stream: s.Stream, Span: s.Span, Busy: s.Busy, BusyShare: s.BusyShare,
+				Kernels: s.Kernels, Copies: s.Copies, Memsets: s.Sets})
+		}
+		j.Devices = append(j.Devices, jd)
+	}
+	return j
+}
+
+// JoinLine says how a trace's kernels joined an ncu export's.
+func JoinLine(j analysis.Join) string {
+	return fmt.Sprintf("joined %s to %s: %d of %d trace launches matched %d ncu launches by name and order (%d with the same grid and block)",
+		j.Trace, j.Export, j.Matched, j.TraceLaunches, j.ExportLaunch, j.SameShape)
+}
+
+// JSONJoin is the JSON form of a join.
+type JSONJoin struct {
+	Trace         string `json:"trace"`
+	Export        string `json:"export"`
+	TraceLaunches int    `json:"trace_launches"`
+	ExportLaunch  int    `json:"export_launches"`
+	Matched       int    `json:"matched"`
+	SameShape     int    `json:"same_grid_and_block"`
+}
+
+func toJSONJoins(js []analysis.Join) []JSONJoin {
+	out := make([]JSONJoin, 0, len(js))
+	for _, j := range js {
+		out = append(out, JSONJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape})
+	}
+	return out
+}

@@ -1,0 +1,261 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
+)
+
+// Application rules read a capture as a framework user's program (a
+// PyTorch step): each is one lever of PyTorch's performance tuning guide
+// (TF32, autocast, torch.compile, CUDA graphs, ...), with the kernels it
+// acts on and a gain from the mechanism by which it acts (bytes no longer
+// moved, a faster pipe's rate, launches removed), never a factor fitted
+// to one capture. A lever the capture shows already pulled is not
+// advised; the rule says what showed it. They read the capture's
+// evidence sets (analysis.AppEvidenceSets) by name, and declare them in
+// Requires (the rule is skipped when every set of a group is empty) and
+// Optional.
+
+// AppPass is one application rule's look at a capture.
+type AppPass struct {
+	T     Thresholds
+	ev    *analysis.AppEvidence
+	rule  *Rule
+	out   []analysis.Recommendation
+	inUse []analysis.LeverInUse
+	// trace, when set, sees every evidence set the rule reads.
+	trace func(rule, set string)
+}
+
+// Kernels returns the groups of evidence set name, longest first.
+func (p *AppPass) Kernels(name string) []*analysis.Group {
+	if p.trace != nil {
+		p.trace(p.rule.ID, name)
+	}
+	return p.ev.Kernels(name)
+}
+
+// Timeline is the step's timeline; nil when the export has none.
+func (p *AppPass) Timeline() *analysis.Timeline {
+	if p.trace != nil {
+		p.trace(p.rule.ID, "timeline")
+	}
+	return p.ev.Timeline
+}
+
+// HostCopies are the capture's host transfers.
+func (p *AppPass) HostCopies() []*profan.Activity {
+	if p.trace != nil {
+		p.trace(p.rule.ID, "host-copies")
+	}
+	var out []*profan.Activity
+	for _, r := range p.ev.Runs {
+		for _, a := range r.Activities {
+			if strings.HasPrefix(a.Kind, "memcpy HtoD") || strings.HasPrefix(a.Kind, "memcpy DtoH") {
+				out = append(out, a)
+			}
+		}
+	}
+	return out
+}
+
+// Total is the capture's kernel time, seconds.
+func (p *AppPass) Total() float64 { return p.ev.Total }
+
+// Training reports a capture with a backward pass or an optimizer step.
+func (p *AppPass) Training() bool {
+	return len(p.Kernels("backward")) > 0 || len(p.Kernels("optimizer")) > 0
+}
+
+// Evidence is the capture's evidence, for what is not a set (the GPU).
+func (p *AppPass) Evidence() *analysis.AppEvidence { return p.ev }
+
+// Recommend adds a recommendation priced in kernel time.
+func (p *AppPass) Recommend(r analysis.Recommendation) {
+	r.Rule = p.rule.ID
+	r.WallGain = math.NaN()
+	p.out = append(p.out, r)
+}
+
+// InUse says the lever is already pulled, and what shows it.
+func (p *AppPass) InUse(format string, args ...any) {
+	p.inUse = append(p.inUse, analysis.LeverInUse{Rule: p.rule.ID, Message: fmt.Sprintf(format, args...)})
+}
+
+// Recommend runs the selected application rules on a capture's evidence:
+// the recommendations ranked by gain (wall time where priced in it), the
+// suppressed ones aside; it implements analysis.Recommender.
+func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
+	var adv analysis.Advice
+	if ev == nil || !(ev.Total > 0) {
+		return adv
+	}
+	for _, r := range e.Sel.Rules() {
+		if r.CheckApp == nil || !hasEvidence(ev, r.Requires) {
+			continue
+		}
+		p := &AppPass{T: e.T, ev: ev, rule: r, trace: e.appTrace}
+		r.CheckApp(p)
+		adv.InUse = append(adv.InUse, p.inUse...)
+		for _, rec := range p.out {
+			if why, ok := e.Sel.SuppressedApp(rec.Rule, groupNames(rec.Groups)); ok {
+				adv.Suppressed = append(adv.Suppressed, analysis.SuppressedRecommendation{Recommendation: rec, Reason: why})
+				continue
+			}
+			adv.Recommendations = append(adv.Recommendations, rec)
+		}
+	}
+	// One scale: the share of the step's wall time. A change priced in
+	// kernel time gives back wall time only where the GPU, not the host,
+	// sets the pace.
+	host := hostTime(ev, e.T)
+	for i := range adv.Recommendations {
+		r := &adv.Recommendations[i]
+		r.Rank = r.WallGain
+		switch {
+		case r.Rank == r.Rank:
+		case ev.Timeline != nil && ev.Timeline.Span > 0:
+			// Kernel time saved gives back at most itself of the span.
+			r.Rank = r.Gain * math.Min(ev.Total, ev.Timeline.Busy) / ev.Timeline.Span
+		default:
+			r.Rank = wallOf(r.Gain, ev.Total, host)
+		}
+	}
+	sort.SliceStable(adv.Recommendations, func(i, j int) bool {
+		a, b := adv.Recommendations[i], adv.Recommendations[j]
+		if a.Rank != b.Rank {
+			return a.Rank > b.Rank
+		}
+		return a.Gain > b.Gain
+	})
+	return adv
+}
+
+// hostTime is the host's time to launch the capture's kernels, estimated
+// from the launch count (a kernel profiler does not time the host): the
+// launches × the host cost of one eager launch (HostLaunch).
+func hostTime(ev *analysis.AppEvidence, t Thresholds) float64 {
+	return float64(launchesOf(ev.Kernels("all"))) * t.HostLaunch
+}
+
+// wallOf is the share of the wall time that saving gain of the kernel
+// time k gives back when the host takes host to launch them: the step
+// takes the longer of the two.
+func wallOf(gain, k, host float64) float64 {
+	wall := math.Max(k, host)
+	if !(wall > 0) {
+		return gain
+	}
+	return (wall - math.Max(host, k*(1-gain))) / wall
+}
+
+// hasEvidence reports whether each "|"-separated group of sets has one
+// that is not empty.
+func hasEvidence(ev *analysis.AppEvidence, req []string) bool {
+	for _, group := range req {
+		found := false
+		for _, n := range strings.Split(group, "|") {
+			if ev.Has(n) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+func groupNames(gs []*analysis.Group) []string {
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.Name
+	}
+	return out
+}
+
+// timeOf is the groups' summed time, seconds.
+func timeOf(gs []*analysis.Group) float64 {
+	d := 0.0
+	for _, g := range gs {
+		d += g.Duration
+	}
+	return d
+}
+
+// launchesOf is the groups' launches.
+func launchesOf(gs []*analysis.Group) int {
+	n := 0
+	for _, g := range gs {
+		n += g.Launches
+	}
+	return n
+}
+
+// saving maps each of gs to the share f of its time a change saves.
+func saving(m map[*analysis.Group]float64, f float64, gs ...*analysis.Group) map[*analysis.Group]float64 {
+	if m == nil {
+		m = map[*analysis.Group]float64{}
+	}
+	for _, g := range gs {
+		m[g] = f
+	}
+	return m
+}
+
+// gainOf is the share of total that saves saves.
+func gainOf(saves map[*analysis.Group]float64, total float64) float64 {
+	s := 0.0
+	for g, f := range saves {
+		s += f * g.Duration
+	}
+	return s / total
+}
+
+// pct formats a share as a percentage.
+func pct(v float64) string { return fmt.Sprintf("%.1f%%", 100*v) }
+
+// Value reads a canonical metric of a group's representative launch.
+func (p *AppPass) Value(g *analysis.Group, name string) (float64, bool) {
+	if p.trace != nil {
+		p.trace(p.rule.ID, name)
+	}
+	if g.Rep == nil {
+		return 0, false
+	}
+	return g.Rep.Value(name)
+}
+
+// mathRest is the share of an FP32 GEMM or convolution's time left when
+// its FLOPs run speedup times the FMA peak's rate on tensor cores (of
+// which cuBLAS reaches tf32Efficiency) and its DRAM bytes shrink by
+// bytes (1: unchanged; 0.5: 16-bit operands): the kernel's compute share
+// of the FMA peak (compute_throughput_pct; 1 when the export lacks it, so
+// the gain reads "up to") over the new rate, bounded below by its DRAM
+// traffic at DRAM's ceiling.
+func (p *AppPass) mathRest(g *analysis.Group, speedup, bytes float64) float64 {
+	c := 1.0
+	if v, ok := p.Value(g, "compute_throughput_pct"); ok {
+		c = v / 100
+	}
+	rest := c / (tf32Efficiency * speedup)
+	if m, ok := p.Value(g, "dram_utilization"); ok {
+		rest = math.Max(rest, bytes*m/100/ceiling[analysis.LimitDRAM])
+	}
+	return clamp01(rest)
+}
+
+// tensorRates are the capture's GPU's dense TF32 and bf16 tensor-core
+// peaks over its FP32 FMA peak (the GPU table's rates); 0 where the table
+// has none.
+func (p *AppPass) tensorRates() (tf32, bf16 float64) {
+	tc := gpumodel.TensorCoresOf(p.ev.CC())
+	return tc.Rates["tf32"], tc.Rates["bf16"]
+}

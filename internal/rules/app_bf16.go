@@ -1,0 +1,192 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// penaltyBF16BatchNorm is the share of cuDNN's batch-norm time added when
+// bf16 autocast sends batch norm to PyTorch's own kernels (fp16 keeps
+// cuDNN's): on the small CNN's channels_last pair (fixtures/pytorch2),
+// cuDNN's NHWC batch norm took 207 µs, ATen's bf16 one 310 µs.
+const penaltyBF16BatchNorm = 0.50
+
+// BF16Autocast advises mixed precision for a training step whose GEMMs
+// and convolutions multiply FP32 or TF32.
+var BF16Autocast = &Rule{
+	ID:    "bf16-autocast",
+	Title: "FP32 training step: run it under bf16 autocast",
+	Text: `A training step whose GEMMs and convolutions run in FP32 (on the FMA pipe) or
+TF32 (tensor cores at half the bf16 rate). Under torch.autocast with
+dtype=torch.bfloat16 they run on bf16 tensor cores, at twice the TF32 rate (14.8
+to 16 times the FP32 FMA rate), with half the bytes; the weights stay FP32 (autocast
+casts them each call) and bf16 needs no loss scaling. Where the step already
+runs its GEMMs in bf16 or fp16 the rule says so and advises nothing. For
+inference, bf16 weights (bf16-weights) are the change, not autocast.
+
+The gain is each FP32 GEMM's time × (1 − the time left at the bf16 rate,
+bounded below by half its DRAM traffic), and half of each TF32 one's. Under
+bf16 autocast PyTorch runs batch norm on its own kernels, not cuDNN's (fp16
+keeps cuDNN's): that costs half of cuDNN's batch-norm time (measured on a
+CNN step), and the text then says fp16 autocast keeps cuDNN's.`,
+	Before: `loss = loss_fn(model(x), y)   # FP32 GEMMs`,
+	After: `with torch.autocast("cuda", dtype=torch.bfloat16):
+    loss = loss_fn(model(x), y)
+loss.backward()`,
+	Severity: profan.Info,
+	Requires: []string{"fp32-gemm|tf32-gemm|half-gemm", "backward|optimizer"},
+	Optional: []string{"batchnorm-cudnn", "compute_throughput_pct", "dram_utilization"},
+	CheckApp: func(p *AppPass) {
+		fp32, tf32, half := p.Kernels("fp32-gemm"), p.Kernels("tf32-gemm"), p.Kernels("half-gemm")
+		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32) {
+			p.InUse("already under autocast: %d GEMM/convolution kernels run bf16 or fp16 (%s of the time)", len(half), pct(th/p.Total()))
+			return
+		}
+		ratio, bf16 := p.tensorRates()
+		saves := p.bf16Saves(nil, fp32, tf32)
+		if saves == nil {
+			return
+		}
+		var parts []string
+		if len(fp32) > 0 {
+			parts = append(parts, fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.Total())))
+		}
+		if len(tf32) > 0 {
+			parts = append(parts, fmt.Sprintf("%d run in TF32 on tensor cores, at half the bf16 rate (%d launches, %s)", len(tf32), launchesOf(tf32), pct(timeOf(tf32)/p.Total())))
+		}
+		msg := strings.Join(parts, "; ")
+		fix := `run the forward pass and the loss under torch.autocast("cuda", dtype=torch.bfloat16): the GEMMs and convolutions move to bf16 tensor cores`
+		basis := fmt.Sprintf("bf16 tensor cores at %.1f× the FP32 FMA rate (%.0f%% of it reached, bounded by half each kernel's DRAM traffic) and %.0f× the TF32 rate", bf16, 100*tf32Efficiency, bf16/ratio)
+		gain := gainOf(saves, p.Total())
+		cost := 0.0
+		if bn := p.Kernels("batchnorm-cudnn"); len(bn) > 0 {
+			// The penalty is a negative saving of the batch norm's groups:
+			// composed with channels-last or torch.compile, it applies to
+			// what they leave of them.
+			sbn := timeOf(bn) / p.Total()
+			cost = penaltyBF16BatchNorm * sbn
+			gain -= cost
+			saving(saves, -penaltyBF16BatchNorm, bn...)
+			basis += fmt.Sprintf(", less %.0f%% of cuDNN's batch-norm time (measured on a CNN step)", 100*penaltyBF16BatchNorm)
+			msg += fmt.Sprintf("; but under bf16 autocast batch norm leaves cuDNN (%d launches, %s of the time) for PyTorch's slower kernels", launchesOf(bn), pct(sbn))
+			fix += "; with batch norm in the model, fp16 autocast (dtype=torch.float16, with torch.amp.GradScaler) keeps cuDNN's batch norm"
+			if gain <= 0 {
+				msg = "bf16 autocast would slow this step: " + msg
+			}
+		}
+		p.Recommend(analysis.Recommendation{Message: msg, Fix: fix,
+			Groups: append(append([]*analysis.Group(nil), fp32...), tf32...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
+			Replaces: []string{TF32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with the rest"})
+	},
+}
+
+// BF16Weights advises 16-bit (or quantised) weights for an inference step
+// whose GEMMs read FP32 weights.
+var BF16Weights = &Rule{
+	ID:    "bf16-weights",
+	Title: "FP32 weights at inference: cast the model to bf16",
+	Text: `An inference step (no backward pass, no optimizer) whose GEMMs read FP32
+weights. At small batch (a decoding step) the products are matrix-vector
+products bound by DRAM: every weight is read once per step, and what they gain
+is bytes, not tensor-core rates: bf16 or fp16 weights halve them, int8 weights
+(torchao) quarter them, int4 weights take an eighth. A compute-bound GEMM
+gains the bf16 tensor-core rate as under bf16 autocast. For inference the
+change is model.to(torch.bfloat16), not autocast, which casts the FP32
+weights again on every call.
+
+The gain is half of each memory-bound product's time beyond its latency (the
+bytes halved; the latency stays): the shortest launch of the same kernel, the
+product with the fewest bytes, or the capture's shortest launch for a kernel
+launched once; and each other FP32 GEMM's time × (1 − the time left at the
+bf16 rate).`,
+	Before: `model = Model().cuda().eval()              # FP32 weights
+logits = model(tokens)`,
+	After: `model = Model().cuda().eval().to(torch.bfloat16)
+logits = model(tokens)`,
+	Severity: profan.Info,
+	Requires: []string{"fp32-gemm|tf32-gemm|gemv|half-gemm"},
+	Optional: []string{"backward", "optimizer", "compute_throughput_pct", "dram_utilization"},
+	CheckApp: func(p *AppPass) {
+		if p.Training() {
+			return
+		}
+		gemv, fp32, tf32, half := p.Kernels("gemv"), p.Kernels("fp32-gemm"), p.Kernels("tf32-gemm"), p.Kernels("half-gemm")
+		var mem, rate []*analysis.Group
+		for _, g := range fp32 {
+			if g.Info.Family == "cublas.gemv" {
+				continue // in gemv
+			}
+			if p.memoryBound(g) {
+				mem = append(mem, g)
+			} else {
+				rate = append(rate, g)
+			}
+		}
+		mem = append(mem, gemv...)
+		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32)+timeOf(gemv) {
+			p.InUse("already 16-bit weights: %d GEMM kernels run bf16 or fp16 (%s of the time)", len(half), pct(th/p.Total()))
+			return
+		}
+		// Half the bytes: half of what each launch takes beyond its
+		// latency, which no fewer bytes shorten: the shortest launch of
+		// the same kernel (the product with the fewest bytes), or of the
+		// capture for a kernel launched once.
+		bytes := map[*analysis.Group]float64{}
+		floor := p.Evidence().Floor()
+		for _, g := range mem {
+			lat := floor
+			if g.Launches > 1 && g.Min > lat {
+				lat = g.Min
+			}
+			if m := g.Mean(); m > 0 && lat == lat {
+				bytes[g] = 0.5 * math.Max(0, 1-lat/m)
+			}
+		}
+		saves := p.bf16Saves(bytes, rate, tf32)
+		if saves == nil {
+			saves = bytes
+		}
+		var parts []string
+		if len(mem) > 0 {
+			parts = append(parts, fmt.Sprintf("%d matrix-vector products read FP32 weights, bound by DRAM (%d launches, %s of the time): they gain from bytes, not tensor-core rates", len(mem), launchesOf(mem), pct(timeOf(mem)/p.Total())))
+		}
+		if n := len(rate) + len(tf32); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d FP32/TF32 GEMMs run below the bf16 tensor-core rate (%s of the time)", n, pct((timeOf(rate)+timeOf(tf32))/p.Total())))
+		}
+		p.Recommend(analysis.Recommendation{Message: strings.Join(parts, "; "),
+			Fix:    "model.to(torch.bfloat16) (or torch.float16): the weights are stored and read in 16 bits; int8 or int4 weight-only quantisation (torchao) quarters or eighths the bytes",
+			Groups: append(append(append([]*analysis.Group(nil), mem...), rate...), tf32...), Gain: gainOf(saves, p.Total()), Saves: saves,
+			Basis:    "half the bytes of each memory-bound product (its time beyond its kernel's shortest launch); the bf16 tensor-core rate on the others",
+			Replaces: []string{TF32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with torch.compile, a static cache and CUDA graphs"})
+	},
+}
+
+// memoryBound reports a GEMM whose longest launch the limiter reads as
+// bound by memory; without the counters, a GEMM is not.
+func (p *AppPass) memoryBound(g *analysis.Group) bool {
+	m, ok := p.Value(g, "dram_utilization")
+	c, ok2 := p.Value(g, "compute_throughput_pct")
+	return ok && ok2 && m > c
+}
+
+// bf16Saves adds to saves what bf16 saves of FP32 GEMMs (their time at the
+// bf16 tensor-core rate, bounded by half their DRAM traffic) and of TF32
+// ones (the TF32 over the bf16 rate); nil where the GPU table has no
+// rates for the capture's GPU.
+func (p *AppPass) bf16Saves(saves map[*analysis.Group]float64, fp32, tf32 []*analysis.Group) map[*analysis.Group]float64 {
+	ratio, bf16 := p.tensorRates()
+	if bf16 == 0 || ratio == 0 {
+		return nil
+	}
+	if saves == nil {
+		saves = map[*analysis.Group]float64{}
+	}
+	for _, g := range fp32 {
+		saves[g] = 1 - p.mathRest(g, bf16, 0.5)
+	}
+	return saving(saves, 1-ratio/bf16, tf32...)
+}

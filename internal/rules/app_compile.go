@@ -1,0 +1,61 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// TorchCompile advises torch.compile for chains of eager kernels.
+var TorchCompile = &Rule{
+	ID:    "torch-compile",
+	Title: "Chains of eager kernels: torch.compile fuses them",
+	Text: `Between two GEMMs an eager PyTorch step runs each element-wise,
+normalization, cast, reduction and copy operation as its own kernel, which
+reads its inputs from DRAM and writes its output back, and each costs a
+launch. torch.compile (inductor) fuses each such chain into Triton kernels
+that read the chain's inputs and write its outputs once. Where Triton kernels
+from inductor already run, the rule says so and advises nothing.
+
+The gain is priced from launch order, chain by chain: a chain of two or more
+launches, fused, costs about its longest launch (the bytes its largest member
+moves and one launch), so it saves the rest of its time, in the forward and the backward pass alike
+(inductor's partitioner recomputes a pointwise chain in the backward pass
+rather than keep its intermediates); the launches it removes are counted. cuDNN's NCHW training batch norm, which inductor
+replaces with fused Triton reductions, saves what channels_last saves of it.`,
+	Before:   `y = F.gelu(x @ w1 + b1) * scale + residual   # four kernels after the GEMM`,
+	After:    `model = torch.compile(model)`,
+	Severity: profan.Info,
+	Requires: []string{"fusable|batchnorm-nchw"},
+	Optional: []string{"triton"},
+	CheckApp: func(p *AppPass) {
+		if tr := p.Kernels("triton"); len(tr) > 0 {
+			p.InUse("already compiled: %d Triton kernels from inductor run (%s of the time)", len(tr), pct(timeOf(tr)/p.Total()))
+			return
+		}
+		fus, bn := p.Kernels("fusable"), p.Kernels("batchnorm-nchw")
+		saves := map[*analysis.Group]float64{}
+		saved, removed := 0.0, 0
+		for _, g := range fus {
+			s, n := g.Fusion()
+			saved += s
+			removed += n
+			if g.Duration > 0 {
+				saves[g] = s / g.Duration
+			}
+		}
+		saving(saves, channelsLastSaves, bn...)
+		msg := fmt.Sprintf("%d eager element-wise, normalization, cast, reduction and copy kernels run in chains between the GEMMs (%d launches, %s of the time), each reading and writing its tensors: fused, the chains drop %d launches and %s of the time",
+			len(fus), launchesOf(fus), pct(timeOf(fus)/p.Total()), removed, pct(saved/p.Total()))
+		basis := "each chain fused costs about its longest launch"
+		if len(bn) > 0 {
+			msg += fmt.Sprintf("; cuDNN's NCHW batch norm (%d launches, %s of the time) becomes fused Triton reductions", launchesOf(bn), pct(timeOf(bn)/p.Total()))
+			basis += fmt.Sprintf(", and %.0f%% of the NCHW batch norm's time, as under channels_last", 100*channelsLastSaves)
+		}
+		p.Recommend(analysis.Recommendation{Message: msg,
+			Fix:    "model = torch.compile(model) fuses the chains between the GEMMs into Triton kernels (and the casts into their consumers)",
+			Groups: append(append([]*analysis.Group(nil), fus...), bn...), Gain: gainOf(saves, p.Total()), Saves: saves,
+			Basis: basis, Composes: "with the precision changes and a fused optimizer; mode=\"reduce-overhead\" adds CUDA graphs"})
+	},
+}

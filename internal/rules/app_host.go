@@ -1,0 +1,172 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// HostSync advises removing or deferring the host synchronisations a
+// timeline shows the GPU waiting on.
+var HostSync = &Rule{
+	ID:    "host-sync",
+	Title: "The host waits on the GPU: remove or defer the synchronising op",
+	Text: `A synchronising call (cudaStreamSynchronize, cudaDeviceSynchronize, a
+synchronous copy) makes the host wait until the GPU has finished everything
+queued; the GPU then sits idle until the host has launched the next work. In
+PyTorch the ops that do it are .item(), .cpu(), .tolist(), printing a tensor,
+torch.nonzero and boolean-mask indexing (whose result size the host needs),
+and a copy to pageable memory. The timeline names the call and the op around
+it (with the Python frame when the trace has the stack).
+
+Priced in wall time: the idle time the timeline puts after the host's
+synchronisations. In a step bound by its launches little of it comes back:
+the host, no longer waiting, still cannot launch faster.`,
+	Before: `for t in range(steps):
+    tok = model(tok).argmax(-1)
+    if (tok == eos).item():      # the host waits for every token
+        break`,
+	After: `toks = []
+for t in range(steps):
+    tok = model(tok).argmax(-1)
+    toks.append(tok)
+done = (torch.cat(toks) == eos).any().item()   # one wait at the end`,
+	Severity: profan.Info,
+	Requires: []string{"timeline"},
+	CheckApp: func(p *AppPass) {
+		tl := p.Timeline()
+		idle := tl.IdleOf(analysis.IdleSync)
+		if idle.Seconds <= 0 || !(tl.Span > 0) {
+			return
+		}
+		what := "synchronising calls"
+		if len(idle.Calls) > 0 {
+			c := idle.Calls[0]
+			what = fmt.Sprintf("%s (%d×", c.Name, c.Count)
+			if c.Op != "" {
+				what += " in " + c.Op
+			}
+			if c.Frame != "" {
+				what += " at " + c.Frame
+			}
+			what += ")"
+		}
+		p.RecommendWall(analysis.Recommendation{
+			Message:  fmt.Sprintf("the GPU waits %s of the step after the host's %s", pct(idle.Seconds/tl.Span), what),
+			Fix:      "keep the values on the GPU and read them once at the end (defer .item()/.cpu(), test a stop condition every N steps, avoid boolean-mask indexing and nonzero in the loop)",
+			Basis:    "the idle time after the host's synchronisations on the timeline",
+			Composes: "with CUDA graphs, which cannot hold a synchronisation anyway",
+		}, idle.Seconds/tl.Span)
+	},
+}
+
+// pcieRate is the x16 PCIe rate of the GPU's generation, bytes/s, over
+// which pinned host copies run: 5.0 from compute capability 9.0 (H100),
+// 4.0 for 8.x (A100), 3.0 before.
+func pcieRate(cc string) float64 {
+	switch {
+	case cc >= "9.0" || strings.HasPrefix(cc, "1") && len(cc) > 3:
+		return 63e9
+	case cc >= "8.0":
+		return 31.5e9
+	}
+	return 15.75e9
+}
+
+// pinnedEfficiency is the share of the PCIe rate pinned copies reach: 87%
+// on an H100 (fixtures/timeline/copy_pinned: 4 × 32 MiB in 2.44 ms).
+const pinnedEfficiency = 0.87
+
+// PinnedMemory advises pinned host buffers for pageable host transfers.
+var PinnedMemory = &Rule{
+	ID:    "pinned-memory",
+	Title: "Host transfers from pageable memory: pin it",
+	Text: `A copy between pageable host memory and the GPU is staged by the driver
+through a pinned buffer, a host memcpy at a fraction of the link's rate, and
+.to(device, non_blocking=True) is synchronous from pageable memory. Pinned
+(page-locked) host tensors copy by DMA at the link's rate and can overlap the
+kernels: DataLoader(pin_memory=True), or tensor.pin_memory() once for a buffer
+reused every step.
+
+Priced in wall time: each pageable copy's time less its bytes at the pinned
+rate (the GPU's PCIe generation, x16, at 87% as measured on an H100), over the
+timeline's span.`,
+	Before:   `x = batch.to("cuda", non_blocking=True)        # batch in pageable memory`,
+	After:    `loader = DataLoader(ds, batch_size=64, pin_memory=True)   # or batch = batch.pin_memory()`,
+	Severity: profan.Info,
+	Requires: []string{"timeline", "host-copies"},
+	CheckApp: func(p *AppPass) {
+		tl := p.Timeline()
+		rate := pinnedEfficiency * pcieRate(p.Evidence().CC())
+		n, secs, saved, bytes := 0, 0.0, 0.0, 0.0
+		for _, a := range p.HostCopies() {
+			if a.SrcMemType != "Pageable" && a.DstMemType != "Pageable" || math.IsNaN(a.Duration) || math.IsNaN(a.Bytes) {
+				continue
+			}
+			k := float64(max(a.Invocations, 1))
+			n += int(k)
+			secs += a.Duration * k
+			bytes += a.Bytes * k
+			saved += math.Max(0, a.Duration-a.Bytes/rate) * k
+		}
+		if n == 0 || !(tl.Span > 0) || saved <= 0 {
+			return
+		}
+		p.RecommendWall(analysis.Recommendation{
+			Message:  fmt.Sprintf("%d host copies use pageable memory: %.1f MB in %.2f ms (%.1f GB/s), where pinned copies run at about %.0f GB/s", n, bytes/1e6, 1e3*secs, bytes/secs/1e9, rate/1e9),
+			Fix:      "pin the host tensors (DataLoader(pin_memory=True), or .pin_memory() once for a reused buffer) and copy with .to(device, non_blocking=True)",
+			Basis:    "each pageable copy's time less its bytes at the pinned rate, over the span",
+			Composes: "with copy-overlap, which then hides what is left",
+		}, math.Min(1, saved/tl.Span))
+	},
+}
+
+// CopyOverlap advises a second stream for copies on the critical path.
+var CopyOverlap = &Rule{
+	ID:    "copy-overlap",
+	Title: "Copies on the critical path: overlap them with compute",
+	Text: `Host transfers that no kernel runs beside sit on the step's critical path. Issued
+on a second stream from pinned memory (the next batch's copy while the current
+batch computes, waited for with an event), they run beside the kernels.
+
+Priced in wall time: the copy time no kernel runs beside, as far as there is
+kernel time to hide it behind, over the timeline's span.`,
+	Before: `for x in batches:
+    y = model(x.to("cuda", non_blocking=True))`,
+	After: `copy = torch.cuda.Stream()
+with torch.cuda.stream(copy):
+    nxt = first.to("cuda", non_blocking=True)
+for x in batches:
+    torch.cuda.current_stream().wait_stream(copy); cur = nxt
+    with torch.cuda.stream(copy):
+        nxt = x.to("cuda", non_blocking=True)       # pinned x
+    y = model(cur)`,
+	Severity: profan.Info,
+	Requires: []string{"timeline", "host-copies"},
+	CheckApp: func(p *AppPass) {
+		tl := p.Timeline()
+		// The exposed copies are the host transfers' at most (the
+		// timeline's copies include the device's own).
+		host := 0.0
+		for _, a := range p.HostCopies() {
+			if a.Duration == a.Duration {
+				host += a.Duration * float64(max(a.Invocations, 1))
+			}
+		}
+		exposed := math.Min(tl.CopyExposed, host)
+		compute := tl.Busy - tl.CopyExposed - tl.Overlap
+		hide := math.Min(exposed, compute)
+		if !(tl.Span > 0) || hide <= 0 || hide/tl.Span < 0.01 {
+			return
+		}
+		p.RecommendWall(analysis.Recommendation{
+			Message:  fmt.Sprintf("%.2f ms of host copies run with no kernel beside them (%s of the step), beside %.2f ms of kernels", 1e3*exposed, pct(exposed/tl.Span), 1e3*compute),
+			Fix:      "issue the next batch's copy on a second stream from pinned memory while the current batch computes (torch.cuda.Stream, wait_stream), or DataLoader(pin_memory=True) with non_blocking copies",
+			Basis:    "the exposed copy time, as far as kernel time can hide it, over the span",
+			Composes: "after pinned-memory (a pageable copy cannot overlap)",
+		}, hide/tl.Span)
+	},
+}

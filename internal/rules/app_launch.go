@@ -1,0 +1,153 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// hostTime is hostTime of the pass's capture.
+func (p *AppPass) hostTime() float64 {
+	p.Kernels("all")
+	return hostTime(p.ev, p.T)
+}
+
+// CUDAGraphs advises capturing a launch-bound step in a CUDA graph.
+var CUDAGraphs = &Rule{
+	ID:    "cuda-graphs",
+	Title: "Launch-bound step: capture it in a CUDA graph",
+	Text: `When the kernels are short, the host cannot launch them as fast as the GPU
+runs them: the GPU waits between kernels, and the step's wall time is the
+host's. A CUDA graph (torch.cuda.CUDAGraph, or torch.compile with
+mode="reduce-overhead") records the step's launches once and replays them in
+one call, so the wall time falls back to the kernels'. It needs static shapes
+and addresses (a static key/value cache for decoding). A GPU-bound step (the
+GPU busy at least gpu_busy of the time) gains nothing from it and is not
+advised.
+
+Priced in wall time: on a timeline (a PyTorch profiler trace, nsys), the
+launch-bound idle time, the gaps the host's launches leave between kernels,
+which a replayed graph closes; where the step already launches graphs the rule
+says so. A kernel profiler's export holds no timeline: the host's
+time is then estimated as the launches × host_launch (the cost of one eager
+PyTorch launch), and the wall time as the larger of it and the kernels' time;
+the text says it is an estimate, and that torch.profiler (or nsys) measures it.`,
+	Before: `for _ in range(tokens):
+    logits = model(tok, pos)          # hundreds of small launches per token`,
+	After: `g = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g):
+    logits = model(static_tok, static_pos)
+for _ in range(tokens):
+    g.replay()                         # or model = torch.compile(model, mode="reduce-overhead")`,
+	Severity: profan.Info,
+	Requires: []string{"all"},
+	Optional: []string{"timeline"},
+	CheckApp: func(p *AppPass) {
+		if tl := p.Timeline(); tl != nil {
+			graphsTimed(p, tl)
+			return
+		}
+		all := p.Kernels("all")
+		n, k := launchesOf(all), p.Total()
+		if n < 20 {
+			return
+		}
+		h := p.hostTime()
+		if !(h > k) || k/h >= p.T.GPUBusy {
+			return
+		}
+		wall := 1 - k/h
+		p.RecommendWall(analysis.Recommendation{
+			Message: fmt.Sprintf("%d launches average %.1f µs: launching them (about %.2f ms at %.0f µs each) takes longer than running them (%.2f ms), so the GPU waits on the host (an estimate: this export holds no timeline; torch.profiler or nsys measures it)",
+				n, 1e6*k/float64(n), 1e3*h, 1e6*p.T.HostLaunch, 1e3*k),
+			Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
+			Basis:    fmt.Sprintf("wall time from the host's launch time to the kernels' (estimated: %.0f µs a launch)", 1e6*p.T.HostLaunch),
+			Composes: "with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)",
+		}, wall)
+	},
+}
+
+// LargerBatch advises more work per launch for a step of tiny kernels.
+var LargerBatch = &Rule{
+	ID:    "larger-batch",
+	Title: "Every kernel is tiny: a larger batch",
+	Text: `When nearly all of a step's kernel time is in launches shorter than
+tiny_launch, the GPU runs each kernel on a fraction of its SMs and the host's
+launches set the pace: a larger batch (more sequences decoded together, more
+samples per step) does more work per launch at almost the same wall time. The
+gain is priced per sample, in wall time, for twice the batch: the host's
+launch time stays, the kernels' time doubles, so the time per sample falls to
+max(host, 2 × kernels) / (2 × max(host, kernels)); on a timeline the host's
+time is the span and the kernels' the GPU's busy time, else the host's time is
+estimated from the launches.`,
+	Before:   `out = model(x[:1])`,
+	After:    `out = model(x[:8])     # or batch requests together`,
+	Severity: profan.Info,
+	Requires: []string{"all"},
+	Optional: []string{"timeline"},
+	CheckApp: func(p *AppPass) {
+		all := p.Kernels("all")
+		tiny := 0.0
+		for _, g := range all {
+			if g.Mean() < p.T.TinyLaunch {
+				tiny += g.Duration
+			}
+		}
+		k := p.Total()
+		if launchesOf(all) < 20 || tiny/k < 0.9 {
+			return
+		}
+		// The step's time: the span on a timeline, where the kernels take
+		// the busy time; else the estimated host launch time.
+		h, basis := math.Max(p.hostTime(), k), "per sample, for twice the batch: the host's launch time stays, the kernels' doubles (host time estimated)"
+		if tl := p.Timeline(); tl != nil && tl.Span > 0 {
+			h, k, basis = tl.Span, math.Min(k, tl.Busy), "per sample, for twice the batch: the step's span stays, the GPU's busy time doubles"
+		}
+		wall := 1 - math.Max(h, 2*k)/(2*h)
+		p.RecommendWall(analysis.Recommendation{
+			Message: fmt.Sprintf("%s of the kernel time is in launches shorter than %.0f µs: each fills a fraction of the GPU", pct(tiny/k), 1e6*p.T.TinyLaunch),
+			Fix:     "a larger batch (more samples per step, more sequences decoded together) does more work per launch for about the same wall time",
+			Groups:  nil, Basis: basis,
+			Composes: "with CUDA graphs, which remove the launch time it amortises",
+		}, wall)
+	},
+}
+
+// RecommendWall adds a recommendation priced in wall time: wall is the
+// share of the step's wall time saved.
+func (p *AppPass) RecommendWall(r analysis.Recommendation, wall float64) {
+	r.Rule = p.rule.ID
+	r.WallGain = wall
+	p.out = append(p.out, r)
+}
+
+// graphsTimed prices CUDA graphs on the step's timeline: the launch-bound
+// idle time is what a replayed graph gives back.
+func graphsTimed(p *AppPass, tl *analysis.Timeline) {
+	if tl.HostLaunch.Graphs > 0 {
+		p.InUse("already CUDA graphs: %d cudaGraphLaunch calls replay the step's kernels", tl.HostLaunch.Graphs)
+		return
+	}
+	if tl.BusyShare >= p.T.GPUBusy || !(tl.Span > 0) {
+		return
+	}
+	idle := tl.IdleOf(analysis.IdleLaunch)
+	if idle.Seconds <= 0 {
+		return
+	}
+	msg := fmt.Sprintf("the GPU is busy %s of the step's %.2f ms: %s of it is launch-bound, gaps the host's %d launches leave between kernels", pct(tl.BusyShare), 1e3*tl.Span, pct(idle.Seconds/tl.Span), tl.LaunchCount)
+	if hl := tl.HostLaunch; hl.Calls > 0 && hl.Mean == hl.Mean {
+		msg += fmt.Sprintf(" (%.1f µs of host time per launch call, beside the framework's own)", 1e6*hl.Mean)
+	}
+	if p.Evidence().Traced() {
+		msg += "; a profiler that records every op slows the host, so the unprofiled step loses less: an upper bound"
+	}
+	p.RecommendWall(analysis.Recommendation{
+		Message:  msg,
+		Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
+		Basis:    "the launch-bound idle time of the timeline",
+		Composes: "with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)",
+	}, idle.Seconds/tl.Span)
+}

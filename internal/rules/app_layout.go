@@ -1,0 +1,93 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// channelsLastSaves is the share of the time of cuDNN's layout conversions
+// and NCHW batch norm that channels_last saves: measured on the small
+// CNN's pair (fixtures/pytorch2), the one layout pair of the first set.
+const channelsLastSaves = 0.65
+
+// ChannelsLast advises the channels_last memory format for a CNN whose
+// convolutions cuDNN runs NHWC around NCHW tensors.
+var ChannelsLast = &Rule{
+	ID:    "channels-last",
+	Title: "NCHW tensors around NHWC convolutions: use channels_last",
+	Text: `cuDNN runs its tensor-core convolutions on NHWC data: given NCHW tensors (PyTorch's
+default), it converts them to NHWC and back around each convolution, and runs
+batch norm with one block per channel. In channels_last the conversions go and
+batch norm runs its NHWC kernels. Where the step already runs NHWC-only kernels
+(cuDNN's NHWC batch norm, ATen's *_nhwc pooling) the rule says so and advises
+nothing; cuDNN's input padding kernel (channels padded to a multiple of 8) runs in
+either layout and is no conversion.
+
+The gain is 65% of the conversions' and NCHW batch norm's time, measured on a
+CNN step (the convolutions change too).`,
+	Before: `model = ResNet().cuda()
+out = model(x)`,
+	After: `model = ResNet().cuda().to(memory_format=torch.channels_last)
+out = model(x.to(memory_format=torch.channels_last))`,
+	Severity: profan.Info,
+	Requires: []string{"layout-conversion|batchnorm-nchw|channels-last"},
+	CheckApp: func(p *AppPass) {
+		if cl := p.Kernels("channels-last"); len(cl) > 0 {
+			what := "runs NHWC-only kernels"
+			if strings.Contains(cl[0].Info.Family, "batchnorm") {
+				what = "batch norm runs its NHWC kernels"
+			}
+			p.InUse("already channels_last: %s (%s)", what, cl[0].Info.Display)
+			return
+		}
+		layout, bn := p.Kernels("layout-conversion"), p.Kernels("batchnorm-nchw")
+		var said []string
+		if len(layout) > 0 {
+			said = append(said, fmt.Sprintf("converts NCHW tensors to NHWC and back around the convolutions (%d launches, %s of the time)", launchesOf(layout), pct(timeOf(layout)/p.Total())))
+		}
+		if len(bn) > 0 {
+			said = append(said, fmt.Sprintf("runs NCHW batch norm with one block per channel (%d launches, %s of the time)", launchesOf(bn), pct(timeOf(bn)/p.Total())))
+		}
+		gs := append(append([]*analysis.Group(nil), layout...), bn...)
+		saves := saving(nil, channelsLastSaves, gs...)
+		p.Recommend(analysis.Recommendation{Message: "cuDNN " + strings.Join(said, ", and "),
+			Fix:    "model = model.to(memory_format=torch.channels_last) and x = x.to(memory_format=torch.channels_last): the convolutions then read NHWC directly, the conversions go, and batch norm runs its NHWC kernels",
+			Groups: gs, Gain: gainOf(saves, p.Total()), Saves: saves,
+			Basis:    fmt.Sprintf("%.0f%% of the conversion and NCHW batch-norm time (measured on a CNN step)", 100*channelsLastSaves),
+			Composes: "with everything; torch.compile acts on the NCHW batch norm too (counted once)"})
+	},
+}
+
+// CUDNNBenchmark advises cuDNN's algorithm search for a convolution step.
+var CUDNNBenchmark = &Rule{
+	ID:    "cudnn-benchmark",
+	Title: "Convolutions on cuDNN's heuristic choice: let it benchmark",
+	Text: `cuDNN picks a convolution algorithm by heuristics unless
+torch.backends.cudnn.benchmark is set, in which case it times its algorithms for
+each input shape on first use and keeps the fastest. For a network whose input
+shapes do not change from step to step it is free after the first step. What
+it saves is not known from one capture (the heuristics' choice is often the
+fastest): the rule names the convolutions' time it acts on and gives no gain;
+it speaks when convolutions take at least a fifth of the step.`,
+	Before: `model = ResNet().cuda()`,
+	After: `torch.backends.cudnn.benchmark = True
+model = ResNet().cuda()`,
+	Severity: profan.Info,
+	Requires: []string{"convolution"},
+	CheckApp: func(p *AppPass) {
+		conv := p.Kernels("convolution")
+		s := timeOf(conv) / p.Total()
+		if s < 0.2 {
+			return
+		}
+		p.Recommend(analysis.Recommendation{
+			Message: fmt.Sprintf("%d cuDNN convolution kernels take %s of the time, on the algorithms cuDNN's heuristics chose", len(conv), pct(s)),
+			Fix:     "torch.backends.cudnn.benchmark = True (with input shapes that do not change between steps): cuDNN times its algorithms once per shape and keeps the fastest",
+			Groups:  conv, Basis: "not estimated: the heuristics' choice is often the fastest; time a few steps with and without",
+			Composes: "with everything",
+		})
+	},
+}

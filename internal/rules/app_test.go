@@ -1,0 +1,178 @@
+package rules_test
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/rules"
+	"github.com/profan-dev/profan/internal/rules/rulestest"
+)
+
+// appCaptures are PyTorch steps of every kind the application rules read:
+// training in FP32, TF32 and under autocast, channels_last or not,
+// compiled, fused optimizers, inference, tiny launches.
+var appCaptures = []string{
+	"../../fixtures/pytorch2/pair.cnn.default.csv", "../../fixtures/pytorch2/pair.cnn.cl.csv",
+	"../../fixtures/pytorch2/pair.tf.default.csv", "../../fixtures/pytorch2/pair.tf.fp32.csv", "../../fixtures/pytorch2/pair.tf.compile.csv",
+	"../../fixtures/pytorch2/pair.tf.fused.csv", "../../fixtures/pytorch2/pair.gpt.default.csv", "../../fixtures/pytorch2/pair.mlp.default.csv",
+	"../../fixtures/pytorch2/inv.tf.infer.csv", "../../fixtures/check/vit.pair.default.csv",
+	"../../fixtures/check5/mbv2.pair.default.csv.gz", "../../fixtures/check6/resnet.pair.cl.csv.gz", "../../fixtures/check6/encoder.pair.default.csv.gz",
+	"../../fixtures/check6/encoder.pair.fused.csv.gz",
+	// PyTorch profiler traces: a decode loop bound by its launches with a
+	// host sync per token, the same in CUDA graphs, pageable and pinned
+	// host copies.
+	"../../fixtures/timeline/decode_sync.json.gz", "../../fixtures/timeline/decode_graphs.json.gz",
+	"../../fixtures/timeline/copy_pageable.json.gz", "../../fixtures/timeline/copy_pinned.json.gz",
+}
+
+// appEvidence reads one capture's application evidence.
+func appEvidence(t *testing.T, file string) *analysis.AppEvidence {
+	t.Helper()
+	var ev *analysis.AppEvidence
+	gr, err := rulestest.Grouper([]string{file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr.Recommender = recommenderFunc(func(e *analysis.AppEvidence) analysis.Advice { ev = e; return analysis.Advice{} })
+	gr.App()
+	if ev == nil {
+		t.Fatalf("%s: no evidence", file)
+	}
+	return ev
+}
+
+type recommenderFunc func(*analysis.AppEvidence) analysis.Advice
+
+func (f recommenderFunc) Recommend(e *analysis.AppEvidence) analysis.Advice { return f(e) }
+
+// TestAppReads: an application rule reads only the evidence sets and
+// metrics its Requires and Optional declare, each declared name is one,
+// and each rule speaks (advises, or finds its lever in use) on at least
+// one real capture.
+func TestAppReads(t *testing.T) {
+	read := map[string]map[string]bool{}
+	spoke := map[string]bool{}
+	for _, f := range appCaptures {
+		ev := appEvidence(t, f)
+		e, _ := rules.NewEngine("all")
+		e.TraceAppReads(func(rule, set string) {
+			if read[rule] == nil {
+				read[rule] = map[string]bool{}
+			}
+			read[rule][set] = true
+		})
+		adv := e.Recommend(ev)
+		for _, r := range adv.Recommendations {
+			spoke[r.Rule] = true
+		}
+		for _, u := range adv.InUse {
+			spoke[u.Rule] = true
+		}
+	}
+	for _, r := range rules.All {
+		if r.CheckApp == nil {
+			continue
+		}
+		t.Run(r.ID, func(t *testing.T) {
+			checkDeclared(t, r, read[r.ID], func(n string) bool {
+				_, set := analysis.AppEvidenceSets[n]
+				_, metric := metrics.ByName(n)
+				return set || metric
+			})
+			if !spoke[r.ID] && r.ID != rules.StaticKVCache.ID && r.ID != rules.SDPA.ID {
+				t.Errorf("advised nothing and found nothing in use on %d captures", len(appCaptures))
+			}
+		})
+	}
+}
+
+// TestAppWant holds the advice on real captures to expectation files
+// (testdata/app/*.want): every recommendation and lever in use expected,
+// every expectation met.
+func TestAppWant(t *testing.T) {
+	files, _ := filepath.Glob("testdata/app/*.want")
+	if len(files) == 0 {
+		t.Fatal("no expectation files")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) { rulestest.RunApp(t, f) })
+	}
+}
+
+// TestAppSelect: --checks and suppressions act on application rules as
+// on kernel rules; a suppression with a kernel pattern silences a
+// recommendation only when it matches every kernel it acts on.
+func TestAppSelect(t *testing.T) {
+	ev := appEvidence(t, "../../fixtures/check6/encoder.pair.default.csv.gz")
+	rulesOf := func(e *rules.Engine) (ids, suppressed []string) {
+		adv := e.Recommend(ev)
+		for _, r := range adv.Recommendations {
+			ids = append(ids, r.Rule)
+		}
+		for _, s := range adv.Suppressed {
+			suppressed = append(suppressed, s.Rule+": "+s.Reason)
+		}
+		return ids, suppressed
+	}
+	all, _ := rules.NewEngine("all")
+	ids, _ := rulesOf(all)
+	if !slices.Contains(ids, rules.TorchCompile.ID) || !slices.Contains(ids, rules.BF16Autocast.ID) {
+		t.Fatalf("recommendations %v, want torch-compile and bf16-autocast", ids)
+	}
+	off, err := rules.NewEngine("all,-torch-compile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids, _ := rulesOf(off); slices.Contains(ids, rules.TorchCompile.ID) || len(ids) != len(rulesOfAll(t, all, ev))-1 {
+		t.Errorf("--checks all,-torch-compile: %v", ids)
+	}
+	for _, tt := range []struct {
+		sup  rules.Suppression
+		gone bool
+	}{
+		{rules.Suppression{Rule: "torch-compile", Reason: "compiled in production"}, true},
+		{rules.Suppression{Rule: "torch-*", Kernel: ".", Reason: "every kernel"}, true},
+		{rules.Suppression{Rule: "torch-compile", Kernel: "^no such kernel$", Reason: "none"}, false},
+	} {
+		sel, err := rules.NewSelector("all", nil, []rules.Suppression{tt.sup})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, sup := rulesOf(&rules.Engine{Sel: sel, T: rules.DefaultThresholds})
+		if slices.Contains(ids, rules.TorchCompile.ID) == tt.gone || (len(sup) == 1) != tt.gone {
+			t.Errorf("suppression %+v: recommendations %v, suppressed %v", tt.sup, ids, sup)
+		}
+	}
+}
+
+func rulesOfAll(t *testing.T, e *rules.Engine, ev *analysis.AppEvidence) []analysis.Recommendation {
+	t.Helper()
+	return e.Recommend(ev).Recommendations
+}
+
+// TestAppThresholds: the config's thresholds reach the application
+// rules: a host launch cost under the kernels' mean time leaves a step
+// of tiny kernels without CUDA-graphs advice.
+func TestAppThresholds(t *testing.T) {
+	ev := appEvidence(t, "../../fixtures/pytorch2/pair.mlp.default.csv")
+	has := func(th rules.Thresholds) bool {
+		sel, _ := rules.NewSelector("all", nil, nil)
+		for _, r := range (&rules.Engine{Sel: sel, T: th}).Recommend(ev).Recommendations {
+			if r.Rule == rules.CUDAGraphs.ID {
+				return true
+			}
+		}
+		return false
+	}
+	th := rules.DefaultThresholds
+	if !has(th) {
+		t.Fatal("no cuda-graphs advice on the tiny MLP step with the default thresholds")
+	}
+	th.HostLaunch = 1e-7
+	if has(th) {
+		t.Error("cuda-graphs advised with a host launch cost of 0.1 µs")
+	}
+}

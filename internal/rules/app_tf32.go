@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// TF32 advises TensorFloat-32 for FP32 GEMMs and convolutions that run on
+// the FMA pipe: the one-line change, weights and activations staying FP32.
+var TF32 = &Rule{
+	ID:    "tf32",
+	Title: "FP32 GEMMs on the FMA pipe: allow TF32",
+	Text: `The step's FP32 matrix multiplies and convolutions run on the FP32 FMA pipe
+(cuBLAS "ffma"/sgemm, cuDNN FP32 engines, gemv). From compute capability 8.0
+the tensor cores multiply TF32 (FP32 range, 10-bit mantissa, FP32 accumulation)
+at 7.4 (H100) to 8 (A100) times the FMA rate: one line, and weights,
+activations and the optimizer stay FP32. It is the first change to try on an
+FP32 step bound by its GEMMs; bf16 autocast (bf16-autocast) does the same work
+at twice the TF32 rate and replaces it where both apply.
+
+The gain is the FP32 GEMMs' time × (1 − the time left at the TF32 rate): the
+kernel's share of the FMA peak (compute_throughput_pct, or 1 when the export
+lacks it: an upper bound) over the TF32 rate as cuBLAS reaches it (65% of the
+peak ratio), bounded below by the kernel's unchanged DRAM traffic.`,
+	Before: `loss = model(x).sum()        # FP32 weights: cuBLAS runs FFMA kernels`,
+	After: `torch.backends.cuda.matmul.allow_tf32 = True   # or torch.set_float32_matmul_precision("high")
+torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default)`,
+	Severity: profan.Info,
+	Requires: []string{"fp32-gemm|tf32-gemm"},
+	Optional: []string{"compute_throughput_pct", "dram_utilization"},
+	CheckApp: func(p *AppPass) {
+		fp32, tf32 := p.Kernels("fp32-gemm"), p.Kernels("tf32-gemm")
+		if len(fp32) == 0 {
+			p.InUse("already TF32: %d GEMM/convolution kernels run TF32 tensor-core kernels (%s of the time)", len(tf32), pct(timeOf(tf32)/p.Total()))
+			return
+		}
+		ratio, _ := p.tensorRates()
+		if ratio == 0 {
+			return
+		}
+		saves := map[*analysis.Group]float64{}
+		for _, g := range fp32 {
+			saves[g] = 1 - p.mathRest(g, ratio, 1)
+		}
+		gain := gainOf(saves, p.Total())
+		msg := fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.Total()))
+		if len(tf32) > 0 {
+			// TF32 is on for some products already (cuDNN allows it by
+			// default): say so, the rest are the ones still on the FMA pipe.
+			msg += fmt.Sprintf("; %d others already run TF32 tensor-core kernels (%s of the time), so TF32 is allowed for them: the FMA ones are matmuls with allow_tf32 off or engines cuDNN chose without it", len(tf32), pct(timeOf(tf32)/p.Total()))
+		}
+		p.Recommend(analysis.Recommendation{
+			Message: msg,
+			Fix:     `torch.backends.cuda.matmul.allow_tf32 = True (or torch.set_float32_matmul_precision("high")), and torch.backends.cudnn.allow_tf32 = True for convolutions: the same FP32 tensors, multiplied on TF32 tensor cores`,
+			Groups:  fp32, Gain: gain, Saves: saves,
+			Basis:    fmt.Sprintf("TF32 tensor cores at %.1f× the FP32 FMA rate, %.0f%% of it reached, bounded by each kernel's DRAM traffic", ratio, 100*tf32Efficiency),
+			Composes: "with every change but bf16 autocast or bf16 weights, which replace it on these kernels",
+		})
+	},
+}

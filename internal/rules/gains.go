@@ -1,0 +1,417 @@
+package rules
+
+import (
+	"math"
+	"slices"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
+)
+
+// The gain model. An estimated gain is the share of the kernel's time a fix
+// saves: 1 − T'/T. It is computed from what limits the kernel and the work
+// the fix removes from each unit, never from per-kernel constants, and is
+// checked against measured pairs of broken and fixed kernels
+// (TestCalibration, the table in docs/calibration.md).
+//
+// A kernel keeps each unit of the GPU busy for U_r of its time (ncu's speed
+// of light: DRAM, L2, L1/shared, the SM's pipes). A unit that limits a
+// kernel runs near a practical ceiling S_r below its peak: about 85 % for
+// DRAM (what streaming copies reach on HBM), 90 % for the caches and the
+// SM. With u_r = U_r/S_r, the busiest unit sets the time (N, a soft
+// maximum: see contention); a fix that scales unit r's work by f_r leaves
+//
+//	T'/T = N(u·f) / min(1, N(u))
+//
+// so a saturated kernel (N(u) ≥ 1) runs at its new busiest unit's
+// ceiling, and one that saturates nothing (latency-bound) shrinks in
+// proportion to the work on its busiest unit. A fix that relieves a unit
+// the kernel does not wait for saves nothing: a bank conflict in a
+// DRAM-bound copy costs no time until the shared pipe becomes the busiest.
+
+// The time model's units are the analysis's limiter units: DRAM, L2,
+// L1/shared and the SM's pipes, and the memory system as a whole when ncu
+// gives only its memory total (a --metrics list without the breakdown).
+// modelUnits lists them in the order sums are taken, so results do not
+// depend on a map's order.
+var modelUnits = []analysis.Unit{analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitPipe, analysis.LimitMemory}
+
+// ceiling is the share of its peak a unit sustains when it limits a kernel.
+var ceiling = map[analysis.Unit]float64{analysis.LimitDRAM: 0.85, analysis.LimitL2: 0.9, analysis.LimitL1Shared: 0.9, analysis.LimitPipe: 0.9, analysis.LimitMemory: 0.9}
+
+// launchFloor is the shortest time a kernel launch takes on the GPU, as
+// ncu measures it (gpu__time_duration): a grid that does almost nothing
+// still takes 2.5–3 µs on an H100 (fixtures/calib: oneThread 3.3 µs, a
+// 128-element saxpy 2.7 µs). No fix to the grid makes a kernel shorter.
+const launchFloor = 2.5e-6
+
+// contention is the p of the p-norm that combines the units' loads: 8
+// lets a second unit within a few percent of its ceiling add a few percent
+// of time (the misaligned double copy: DRAM at 80 % and L2 at 84 % of peak
+// run 4 % slower than the aligned one, at the same DRAM bytes), and one
+// far below add nothing.
+const contention = 8.0
+
+// usage is a kernel's busy share of each unit it measures, 0–1.
+type usage map[analysis.Unit]float64
+
+// scale is the factor a fix applies to each unit's work; 1 where absent.
+type scale map[analysis.Unit]float64
+
+// usageReads are the canonical metrics usageOf reads.
+var usageReads = []string{"dram_sol_pct", "dram_utilization", "l2_sol_pct", "l2_utilization", "l1_sol_pct", "l1_utilization",
+	"compute_throughput_pct", "fu_utilization", "memory_throughput_pct"}
+
+// The canonical metrics the gain model reads, which the rules that use it
+// name in their Optional.
+var (
+	memoryWeightReads = []string{"memory_throughput_pct", "dram_utilization", "dram_peak_pct"}
+	trafficReads      = join(usageReads, memoryWeightReads, []string{"dram_bytes", "duration"})
+	gridReads         = join(usageReads, []string{"duration"})
+	tailReads         = join(gridReads, []string{"waves_per_sm"})
+)
+
+// join concatenates lists of metric names, each name once.
+func join(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		for _, n := range l {
+			if !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// usageOf reads the units' utilizations: ncu's speed-of-light breakdown,
+// else nvprof's utilization levels. A unit the export does not measure but
+// the kernel's limiter names counts as saturated: a kernel whose
+// instruction:byte ratio puts it on the compute side gains nothing from
+// fixing memory accesses.
+func usageOf(p *Pass) (usage, bool) {
+	us := usage{}
+	for _, c := range []struct {
+		u     analysis.Unit
+		names []string
+	}{
+		{analysis.LimitDRAM, []string{"dram_sol_pct", "dram_utilization"}},
+		{analysis.LimitL2, []string{"l2_sol_pct", "l2_utilization"}},
+		{analysis.LimitL1Shared, []string{"l1_sol_pct", "l1_utilization"}},
+		{analysis.LimitPipe, []string{"compute_throughput_pct", "fu_utilization"}},
+	} {
+		for _, n := range c.names {
+			if v, ok := p.Value(n); ok && v >= 0 {
+				us[c.u] = math.Min(1, v/100)
+				break
+			}
+		}
+	}
+	_, l2 := us[analysis.LimitL2]
+	_, l1 := us[analysis.LimitL1Shared]
+	if !l1 && !l2 {
+		if v, ok := p.Value("memory_throughput_pct"); ok && v >= 0 {
+			us[analysis.LimitMemory] = math.Min(1, v/100)
+		}
+	}
+	if lim := p.A.Limiter.Unit; lim != analysis.LimitMemory && ceiling[lim] > 0 {
+		if _, ok := us[lim]; !ok {
+			us[lim] = ceiling[lim]
+		}
+	}
+	return us, len(us) > 0
+}
+
+// busiest is the kernel's normalized utilization: max_r u_r.
+func (us usage) busiest() float64 { return us.norm(nil) }
+
+// norm combines the units' normalized loads u_r·f_r: the busiest unit's,
+// raised by the others near it (soft maximum, a p-norm with p = contention):
+// two units near their ceilings slow each other, one far below does not.
+func (us usage) norm(f scale) float64 {
+	s, m := 0.0, 0.0
+	for _, r := range modelUnits {
+		u, ok := us[r]
+		if !ok {
+			continue
+		}
+		fr, ok := f[r]
+		if !ok {
+			fr = 1
+		}
+		v := u * fr / ceiling[r]
+		s += math.Pow(v, contention)
+		m = math.Max(m, v)
+	}
+	if m == 0 {
+		return 0
+	}
+	return math.Pow(s, 1/contention)
+}
+
+// timeAfter is T'/T when the fix scales unit r's work by f[r].
+func (us usage) timeAfter(f scale) float64 {
+	den := math.Min(1, us.busiest())
+	if den <= 0 {
+		return 1
+	}
+	return us.norm(f) / den
+}
+
+// Traffic is the work a fix removes from the memory system.
+type Traffic struct {
+	GlobalSectors    float64 // 32-byte sectors between L1 and L2 (global loads and stores)
+	SharedWavefronts float64 // shared-memory wavefronts (bank-conflict replays)
+}
+
+// trafficGain is the estimated gain of removing t from kernel a. Without
+// the units' utilizations it falls back on the share of the memory
+// traffic removed, weighted by how memory-bound the kernel is.
+func trafficGain(p *Pass, t Traffic) float64 {
+	a := p.A
+	m := a.Model
+	var g, sh float64 // global sectors, shared wavefronts
+	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
+		if x != nil && x.Transactions > 0 {
+			g += x.Transactions
+		}
+	}
+	for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
+		if x != nil && x.Transactions > 0 {
+			sh += x.Transactions
+		}
+	}
+	if !(t.GlobalSectors >= 0) {
+		t.GlobalSectors = 0
+	}
+	if !(t.SharedWavefronts >= 0) {
+		t.SharedWavefronts = 0
+	}
+	rg, rs := math.Min(t.GlobalSectors, g), math.Min(t.SharedWavefronts, sh)
+	us, ok := usageOf(p)
+	if !ok {
+		removed := 0.0
+		if g+sh > 0 {
+			removed = (rg + rs) / (g + sh)
+		}
+		return clamp01(removed * memoryWeight(p))
+	}
+	f := scale{}
+	if g > 0 {
+		f[analysis.LimitL2] = 1 - rg/g
+	}
+	// The L1 data pipe serves shared wavefronts and global accesses (a
+	// wavefront moves up to a 128-byte line, four sectors).
+	if l1 := sh + g/4; l1 > 0 {
+		f[analysis.LimitL1Shared] = 1 - (rs+rg/4)/l1
+	}
+	// DRAM: the fixed kernel moves at most the bytes its ideal sectors
+	// carry; when the caches already filter the traffic below that (data
+	// re-read through L2), coalescing changes nothing in DRAM.
+	if dram, ok := p.Value("dram_bytes"); ok && dram > 0 && g > 0 && rg > 0 {
+		f[analysis.LimitDRAM] = math.Min(1, (g-rg)*32/dram)
+	}
+	// Without the breakdown, the busiest memory unit is taken to be the
+	// one the fix relieves most: the gain is then an upper bound.
+	f[analysis.LimitMemory] = 1
+	for _, r := range []analysis.Unit{analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared} {
+		if v, ok := f[r]; ok {
+			f[analysis.LimitMemory] = math.Min(f[analysis.LimitMemory], v)
+		}
+	}
+	return clamp01((1 - us.timeAfter(f)) * variableShare(p))
+}
+
+// variableShare is the part of a kernel's time a fix to its work can
+// shrink: all but the launch floor, which even an empty grid takes. It
+// matters for launches of a few microseconds (fixtures/sweep: a stride-8
+// copy of 64 Ki threads took 3.7 µs against 2.9 µs coalesced, where the
+// sectors alone promise 0.87).
+func variableShare(p *Pass) float64 {
+	t, ok := p.Value("duration")
+	if !ok || t <= 0 {
+		return 1
+	}
+	return math.Max(0, 1-launchFloor/t)
+}
+
+// gridGain is the estimated gain of filling the GPU when a launch uses
+// fill (0–1) of its thread slots: the time shrinks with the launch's
+// parallelism until the busiest unit saturates, and never below the launch
+// floor, so a launch with little work gains little however few blocks it
+// has.
+func gridGain(p *Pass, fill float64) float64 {
+	t, ok := p.Value("duration")
+	if !ok || t <= 0 || fill <= 0 || fill >= 1 {
+		return math.NaN()
+	}
+	after := fill
+	if us, ok := usageOf(p); ok {
+		after = math.Max(after, math.Min(1, us.busiest()))
+	}
+	after = math.Max(after, math.Min(1, launchFloor/t))
+	return clamp01(1 - after)
+}
+
+// leftBy is the most a fix can save that leaves the work of units rs
+// unchanged: each still needs its work's time at no more than its
+// ceiling, so a kernel at 83% of DRAM peak has 2% to gain from its
+// occupancy. 1 when none of them is measured.
+func leftBy(p *Pass, rs ...analysis.Unit) float64 {
+	us, ok := usageOf(p)
+	if !ok {
+		return 1
+	}
+	m := 0.0
+	for _, r := range rs {
+		if u, ok := us[r]; ok {
+			m = math.Max(m, u/ceiling[r])
+		}
+	}
+	return clamp01(1 - m)
+}
+
+// uncoalescedSpace reports whether the global loads or stores x (op "gld"
+// or "gst") are worth a finding: above the ideal by the excess threshold,
+// not a broadcast (uniform-load's), and carrying at least the minimum share
+// of the kernel's global sectors (total).
+func uncoalescedSpace(p *Pass, x *analysis.Access, op string, total float64) bool {
+	if x == nil || x.IdealSectorsPerRequest <= 0 {
+		return false
+	}
+	// Below the excess threshold only a misalignment is worth a word: one
+	// extra sector per request (9 of 8 for a double copy off by 8 B) is
+	// small but the fix (aligning) is cheap and the gain estimate says
+	// what it buys.
+	if x.SectorsPerRequest < x.IdealSectorsPerRequest*p.T.Excess &&
+		!(x.Pattern.Kind == gpumodel.Misaligned && x.SectorsPerRequest >= x.IdealSectorsPerRequest*gpumodel.Slack) {
+		return false
+	}
+	if x.Pattern.Kind == gpumodel.Broadcast {
+		return false // the uniform-load rule speaks for it
+	}
+	eff, _ := p.Value(op + "_efficiency")
+	if x.Pattern.Kind == gpumodel.Mixed && x.IdealSectorsPerRequest < 3.6 && eff >= 50 && len(p.A.Model.Instructions) == 0 {
+		// Less than 4-byte-coalesced ideal: part of the traffic is a
+		// broadcast (a matrix row read by every thread), which tiling or
+		// uniform-load address, not coalescing.
+		return false
+	}
+	if total > 0 && x.Transactions > 0 && x.Transactions/total < p.T.MinTrafficShare {
+		return false
+	}
+	return true
+}
+
+// coalescingTraffic is what coalescing x removes: its sectors above the
+// ideal.
+func coalescingTraffic(x *analysis.Access) Traffic {
+	if x == nil || x.SectorsPerRequest <= 0 {
+		return Traffic{}
+	}
+	return Traffic{GlobalSectors: x.Transactions * math.Max(0, 1-x.IdealSectorsPerRequest/x.SectorsPerRequest)}
+}
+
+// conflictSpace reports whether shared loads or stores x have a bank
+// conflict worth a finding.
+func conflictSpace(p *Pass, x *analysis.Access) bool {
+	return x != nil && x.Pattern.Ways >= p.T.BankConflictWays && x.Pattern.Ways <= 33
+}
+
+// conflictTraffic is what removing x's bank conflicts saves: its
+// wavefronts above the ideal.
+func conflictTraffic(x *analysis.Access) Traffic {
+	if x == nil {
+		return Traffic{}
+	}
+	ideal := x.IdealTransactions
+	if ideal <= 0 && x.Pattern.Ways > 0 {
+		ideal = x.Transactions / x.Pattern.Ways
+	}
+	return Traffic{SharedWavefronts: math.Max(0, x.Transactions-ideal)}
+}
+
+// launchFill is the share of the GPU's thread slots a launch fills, when
+// it leaves SMs idle for the whole kernel: fewer blocks than SMs, or less
+// than one wave. 1 when it fills them or the export cannot tell.
+func launchFill(p *Pass) float64 {
+	if w, ok := p.Value("waves_per_sm"); ok && w > 0 && w < 1 {
+		return w
+	}
+	sms, ok := p.Value("sm_count")
+	blocks := float64(p.A.K.Grid.Size())
+	if ok && blocks > 0 && blocks < sms {
+		return blocks / sms
+	}
+	return 1
+}
+
+// KernelGain is the share of a kernel's time profan expects the fixes of
+// all its findings together to save. Fixes that remove memory traffic are
+// applied together in the time model (coalescing the loads and the stores
+// of a strided copy saves more than either alone, and less than their sum
+// when both relieve the same unit); a fix of another kind (the launch
+// size, tiling, occupancy) counts by its own gain, and the largest of the
+// two stands. 0 when no finding has a known gain.
+func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
+	p := &Pass{A: a, T: e.T}
+	best := 0.0
+	var t Traffic
+	traffic := false
+	for _, f := range fs {
+		switch f.Rule {
+		case UncoalescedGlobal.ID, SharedBankConflict.ID:
+			traffic = true
+		default:
+			if !math.IsNaN(f.Gain) && f.Gain > best {
+				best = f.Gain
+			}
+		}
+	}
+	if traffic {
+		m := a.Model
+		has := map[string]bool{}
+		for _, f := range fs {
+			has[f.Rule] = true
+		}
+		if has[UncoalescedGlobal.ID] {
+			total := globalSectors(m)
+			for _, c := range []struct {
+				x  *analysis.Access
+				op string
+			}{{m.GlobalLoad, "gld"}, {m.GlobalStore, "gst"}} {
+				if uncoalescedSpace(p, c.x, c.op, total) {
+					t.GlobalSectors += coalescingTraffic(c.x).GlobalSectors
+				}
+			}
+		}
+		if has[SharedBankConflict.ID] {
+			for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
+				if conflictSpace(p, x) {
+					t.SharedWavefronts += conflictTraffic(x).SharedWavefronts
+				}
+			}
+		}
+		best = math.Max(best, trafficGain(p, t))
+	}
+	return best
+}
+
+// tailGain is the estimated gain of evening out a last wave that leaves
+// waste of the GPU's slots idle: the idle share of the time, unless a unit
+// is saturated anyway, and never below the launch floor. Under one wave it
+// is the launch's fill (gridGain).
+func tailGain(p *Pass, waste float64) float64 {
+	if w, ok := p.Value("waves_per_sm"); ok && w > 0 && w < 1 {
+		return gridGain(p, w)
+	}
+	g := waste
+	if us, ok := usageOf(p); ok {
+		g = math.Min(g, math.Max(0, 1-us.busiest()))
+	}
+	if t, ok := p.Value("duration"); ok && t > 0 {
+		g = math.Min(g, math.Max(0, 1-launchFloor/t))
+	}
+	return clamp01(g)
+}

@@ -1,0 +1,242 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// IntDivision reports kernels whose issue slots go to integer division or
+// modulo by a value known only at run time: a 32-bit one is a reciprocal on
+// the XU pipe (I2F.RP, MUFU.RCP, F2I) and a dozen integer instructions
+// around it, a 64-bit one a call to a subroutine of about seventy.
+var IntDivision = &Rule{
+	ID:    "int-division",
+	Title: "Integer division or modulo by a run-time value",
+	Text: `The GPU has no integer divide instruction: x / d and x % d with d known only at run
+time compile to a float reciprocal on the slow XU pipe and about a dozen
+instructions that correct it, and in 64-bit arithmetic (long long, size_t
+indices) to a call to a subroutine of about seventy. In a loop, an index
+computation or a reduction's index test (tid % (2*s) == 0) they can take most of
+the kernel's issue slots. Do index arithmetic in 32 bits where the values fit,
+divide by powers of two with shifts and masks, index so no modulo is needed
+(2*s*tid), hoist the division out of the loop, or precompute the reciprocal once
+(a multiply-high and a shift).`,
+	Before: `if (tid % (2 * s) == 0) s_data[tid] += s_data[tid + s];`,
+	After: `unsigned i = 2 * s * tid;
+if (i < blockDim.x) s_data[i] += s_data[i + s];`,
+	Severity: profan.Warning,
+	Requires: []string{"compute_throughput_pct"},
+	Optional: join(usageReads, []string{"duration"}),
+	Check:    checkIntDivision,
+}
+
+// divisionLine is a source line that divides: the instructions it executed
+// (with the subroutine it calls), and which kind of division it is.
+type divisionLine struct {
+	loc    profan.Location
+	inst   float64 // the line's instructions, its division subroutine's included
+	sub    float64 // of which in a 64-bit division subroutine
+	calls  float64 // the subroutine calls the line made (warp-level)
+	wide   bool    // a 64-bit division (a subroutine call)
+	narrow bool    // a 32-bit division inline (its reciprocal on the line)
+}
+
+// divisionLines reads the source page's SASS: lines whose instructions
+// start a 32-bit division's reciprocal (I2F.U32.RP, I2F.RP when signed)
+// and lines that call the 64-bit division subroutine (a CALL.REL to code
+// holding I2F.U64.RP), whose instructions count on the calling line, as
+// ncu files them under the function's last line. total is every
+// instruction the kernel executed.
+func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
+	var recs []profan.SourceRecord
+	at := map[string]int{}
+	for _, s := range a.K.Source {
+		if s.SASS == "" || s.Address == "" {
+			continue
+		}
+		if _, dup := at[s.Address]; dup {
+			continue
+		}
+		at[s.Address] = len(recs)
+		recs = append(recs, s)
+	}
+	// The subroutines a CALL.REL reaches: from the target to its RET.
+	type subroutine struct {
+		inst, calls float64
+		division    bool
+		wide        bool
+	}
+	subs := map[string]*subroutine{}
+	inSub := map[int]bool{}
+	for _, s := range recs {
+		op := opcode(s.SASS)
+		if !strings.HasPrefix(op, "CALL.REL") {
+			continue
+		}
+		f := strings.Fields(s.SASS)
+		target := strings.ToLower(f[len(f)-1])
+		sr := subs[target]
+		if sr == nil {
+			sr = &subroutine{}
+			subs[target] = sr
+			if i, ok := at[target]; ok {
+				for j := i; j < len(recs); j++ {
+					inSub[j] = true
+					o := opcode(recs[j].SASS)
+					sr.inst += instExecuted(recs[j])
+					if strings.HasPrefix(o, "I2F") && strings.Contains(o, ".RP") {
+						sr.division = true
+						sr.wide = sr.wide || strings.Contains(o, "64")
+					}
+					if strings.HasPrefix(o, "RET") {
+						break
+					}
+				}
+			}
+		}
+		sr.calls += instExecuted(s)
+	}
+	byLine := newPerLine(func(loc profan.Location) *divisionLine { return &divisionLine{loc: loc} })
+	for i, s := range recs {
+		n := instExecuted(s)
+		total += n
+		if inSub[i] {
+			continue
+		}
+		l := byLine.at(s)
+		l.inst += n
+		op := opcode(s.SASS)
+		switch {
+		case strings.HasPrefix(op, "I2F") && strings.Contains(op, ".RP") && n > 0:
+			l.narrow = true
+			if l.loc.SASS == "" {
+				l.loc.SASS = strings.TrimSpace(s.SASS)
+			}
+		case strings.HasPrefix(op, "CALL.REL") && n > 0:
+			f := strings.Fields(s.SASS)
+			sr := subs[strings.ToLower(f[len(f)-1])]
+			if sr == nil || !sr.division || sr.calls <= 0 {
+				break
+			}
+			// The subroutine's instructions, in proportion to this
+			// call's share of its calls.
+			part := sr.inst * n / sr.calls
+			l.inst += part
+			l.sub += part
+			l.calls += n
+			l.wide = l.wide || sr.wide
+			if !l.narrow || l.loc.SASS == "" {
+				l.loc.SASS = strings.TrimSpace(s.SASS) + " (64-bit division subroutine)"
+			}
+		}
+	}
+	for _, l := range byLine.order {
+		if (l.narrow || l.sub > 0) && l.loc.Line > 0 {
+			lines = append(lines, l)
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].inst > lines[j].inst })
+	return lines, total
+}
+
+// opcode is a SASS instruction's operation, its predicate guard dropped.
+func opcode(sass string) string {
+	f := strings.Fields(sass)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// instExecuted is a source record's warp-level instructions executed.
+func instExecuted(s profan.SourceRecord) float64 {
+	for _, c := range s.Counter {
+		if c.Name == "inst_executed" && !math.IsNaN(c.Value) {
+			return c.Value
+		}
+	}
+	return 0
+}
+
+// callOverhead is the instructions around a 64-bit division subroutine's
+// call that a 32-bit division drops: the test whether both operands fit 32
+// bits, the branches, the call and the moves of its arguments and result
+// (the SASS of fixtures/classes' divLoad: ten to twelve per call).
+const callOverhead = 10
+
+// narrowDivisionKept is the share of a 32-bit division line's
+// instructions its fix keeps: a multiply-high by a reciprocal computed once,
+// a shift and the remainder's multiply-subtract, and the line's own work
+// (fitted on fixtures/classes: a 32-bit division by a launch-wide divisor
+// against its multiply-high).
+const narrowDivisionKept = 0.25
+
+func checkIntDivision(p *Pass) {
+	lines, total := divisionLines(p.A)
+	if len(lines) == 0 || total <= 0 {
+		return
+	}
+	var inDiv, removed, sub float64
+	wide := false
+	for _, l := range lines {
+		inDiv += l.inst
+		sub += l.sub
+		if l.wide {
+			wide = true
+			// Done in 32 bits, the subroutine's instructions go, and
+			// the call around them; the line keeps its own work.
+			removed += l.sub + l.calls*callOverhead
+		} else {
+			removed += l.inst * (1 - narrowDivisionKept)
+		}
+	}
+	share := inDiv / total
+	if share < 0.1 {
+		return
+	}
+	// The instruction mix decides, at any limiter: the fix removes issue
+	// slots, and the time follows them as far as the SM's issue is what
+	// the kernel waits for (the units' loads in the time model).
+	gain := math.NaN()
+	if us, ok := usageOf(p); ok {
+		if _, ok := us[analysis.LimitPipe]; ok {
+			gain = clamp01((1 - us.timeAfter(scale{analysis.LimitPipe: 1 - removed/total})) * variableShare(p))
+		}
+	}
+	if math.IsNaN(gain) {
+		comp, _ := p.Value("compute_throughput_pct")
+		gain = clamp01(removed / total * math.Min(1, comp/100/ceiling[analysis.LimitPipe]))
+	}
+	var locs []profan.Location
+	var where []string
+	for _, l := range lines {
+		locs = append(locs, l.loc)
+		where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
+		if len(locs) == 3 {
+			break
+		}
+	}
+	msg := fmt.Sprintf("%.0f%% of the executed instructions are on %s, which divide%s by a run-time value (a reciprocal on the XU pipe and its corrections)",
+		100*share, strings.Join(where, ", "), map[bool]string{true: "", false: "s"}[len(lines) > 1])
+	advice := "divide by powers of two with shifts and masks, index without a modulo (2*s*tid instead of tid % (2*s)), hoist the division out of the loop, or compute the divisor's reciprocal once and divide with a multiply-high (__umulhi) and a shift"
+	if wide {
+		msg = fmt.Sprintf("%.0f%% of the executed instructions are on %s, which divide%s in 64-bit arithmetic: %.0f%% in the 64-bit division subroutine they call",
+			100*share, strings.Join(where, ", "), map[bool]string{true: "", false: "s"}[len(lines) > 1], 100*sub/total)
+		advice = "do the index arithmetic in 32 bits (unsigned int) where the values fit: a 32-bit division is inline and a fraction of the subroutine's cost; better still, divide by powers of two with shifts and masks, or carry the quotient and remainder as loop counters instead of dividing"
+	}
+	p.Report(Estimate(gain), Note{
+		Message:   msg,
+		Advice:    advice,
+		Evidence:  append(p.Evidence("compute_throughput_pct"), fmt.Sprintf("division_inst_share=%.3f", share)),
+		Locations: locs,
+	})
+}

@@ -1,0 +1,187 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/kernelname"
+)
+
+// A library kernel (cuBLAS, cuDNN, CUTLASS, PyTorch ATen, Triton, NCCL, ...)
+// is not its caller's code: its grid, block size, registers and access
+// patterns were chosen by the library for the shapes and types it was
+// given. Advice about the kernel's source or launch ("launch more blocks",
+// "stage a tile in shared memory") cannot be acted on; advice about what the
+// caller controls can: data type and math mode, shapes and batching, fusion
+// of element-wise chains, zeroing gradients, layout. forCaller rewrites a
+// finding on a library kernel accordingly, or drops it.
+
+// sourceRules find fault with the kernel's own code; on a library kernel
+// they are kept only where the caller's layout causes them.
+var sourceRules = map[string]bool{
+	"uncoalesced-global": true, "shared-bank-conflict": true, "tile-shared-memory": true,
+	"uniform-load": true, "thread-divergence": true,
+}
+
+// codeRules find register spills, contended atomics and integer division:
+// in a library kernel they are the library's code (cuDNN's fallback
+// weight-gradient algorithm accumulates with atomics, its attention
+// backward spills). The caller's lever is the choice of kernel: cuDNN's
+// algorithm search, or another attention backend; what that saves is not
+// measured, so the gain is left unknown. The limiter still states them.
+var codeRules = map[string]bool{"local-memory": true, "atomic-serialization": true, "int-division": true}
+
+// kernelChoiceAdvice is what the caller of a library kernel can do about
+// its code: have another kernel chosen; "" when nothing can.
+func kernelChoiceAdvice(info kernelname.Info) string {
+	switch {
+	case info.Category == kernelname.CatAttention:
+		return "the attention backend's kernel does this, not your code: time the other scaled_dot_product_attention backends for these shapes (with torch.nn.attention.sdpa_kernel([SDPBackend.FLASH_ATTENTION]), EFFICIENT_ATTENTION or CUDNN_ATTENTION) and keep the fastest; the flash kernels need fp16 or bf16 inputs"
+	case info.Library == kernelname.CUDNN && info.Kind == kernelname.Convolution:
+		return "cuDNN chose this convolution algorithm, not your code: torch.backends.cudnn.benchmark = True lets cuDNN time its algorithms for these shapes and keep the fastest (with input shapes that do not change from step to step)"
+	}
+	return ""
+}
+
+// forCaller rewrites f, a finding on the library kernel a, into advice its
+// caller can act on; false drops it.
+func forCaller(a *analysis.Kernel, f *profan.Finding) bool {
+	info := a.Name
+	lib := info.Library.String()
+	switch {
+	case f.Rule == TensorCoresUnused.ID:
+		return true
+	case f.Rule == "low-occupancy":
+		// Registers and block size are the library's tuning.
+		return false
+	case codeRules[f.Rule]:
+		adv := kernelChoiceAdvice(info)
+		if adv == "" {
+			return false
+		}
+		f.Advice, f.Gain, f.Locations = adv, math.NaN(), nil
+		return true
+	case sourceRules[f.Rule]:
+		// A dtype cast reads and writes contiguous tensors (autocast's
+		// weight casts): its sectors are the vector width's, not a view's.
+		if f.Rule == "uncoalesced-global" && info.Category != kernelname.CatCast && (info.Kind == kernelname.Elementwise || info.Kind == kernelname.Copy ||
+			info.Kind == kernelname.Reduction || info.Kind == kernelname.Fill) {
+			f.Advice = "the tensors reach this " + lib + " kernel as strided views (a transpose, permute or slice): make them contiguous once (.contiguous()) where they are produced, or pick the layout the following ops read in order (channels_last for convolutions)"
+			f.Locations = nil
+			return true
+		}
+		return false
+	case f.Rule == "small-grid" || f.Rule == "latency-bound":
+		f.Advice = shapeAdvice(info)
+		if info.Kind == kernelname.GEMM && batched(a) {
+			f.Advice = strings.Replace(f.Advice, "batch small products into one call (torch.bmm, a larger batch or sequence)", "a larger batch or sequence", 1)
+		}
+		return true
+	case f.Rule == "memory-bound":
+		switch info.Kind {
+		case kernelname.GEMM, kernelname.Convolution:
+			f.Advice = "a memory-bound " + info.Kind.String() + " has a thin operand (one small dimension): batch the products into one call (torch.bmm, a larger batch) so each weight is read once for more rows"
+			if batched(a) {
+				// Already one call over a batch (attention's products):
+				// what is left is fewer bytes, or keeping them on chip.
+				f.Advice = fmt.Sprintf("a memory-bound batched %s (%d products in one call) has a thin operand: in attention, scaled_dot_product_attention keeps the scores on chip", info.Kind, a.K.Grid[2])
+			}
+			if lower := lowerPrecision(a); lower != "" {
+				f.Advice += ", or use " + lower + " to cut the bytes"
+			}
+		case kernelname.Fill, kernelname.Optimizer, kernelname.Communication:
+			f.Advice = shapeAdvice(info)
+		default:
+			f.Advice = fmt.Sprintf("a %s %s kernel streams its tensors through memory once per operation: fusing the chain of element-wise ops around it (torch.compile, or a fused module) reads and writes them once, and a 16-bit type (bf16 autocast) halves the bytes", info.Library, info.Kind)
+		}
+		return true
+	case f.Rule == "compute-bound":
+		if info.FP32SIMT && hasTensorCores(a) {
+			return false // tensor-cores-unused says what to do
+		} else if info.Kind == kernelname.GEMM || info.Kind == kernelname.Convolution {
+			f.Advice = "already at the math roof of its data type: fewer FLOPs (smaller or pruned layers) is what is left"
+			if lower := lowerPrecision(a); lower != "" {
+				f.Advice = "already at the math roof of its data type: " + lower + " or fewer FLOPs (smaller or pruned layers) is what is left"
+			}
+		} else {
+			f.Advice = fusionAdvice(info)
+		}
+		return true
+	}
+	return true
+}
+
+// lowerPrecision names the lower-precision type left to a GEMM or
+// convolution, from the type its tensor cores ran (the raw page's per-type
+// operation counters) or, without them, its name; "" when it already runs
+// the lowest one worth offering (FP8, integers).
+func lowerPrecision(a *analysis.Kernel) string {
+	t, _ := analysis.TensorType(a)
+	if t == "" {
+		n := strings.ToLower(a.K.DisplayName())
+		switch {
+		case strings.Contains(n, "e4m3") || strings.Contains(n, "e5m2") || strings.Contains(n, "fp8") || strings.Contains(n, "int8") || strings.Contains(n, "i8816"):
+			t = "fp8"
+		case strings.Contains(n, "bf16") || strings.Contains(n, "f16") || strings.Contains(n, "fp16") || strings.Contains(n, "half") ||
+			strings.HasPrefix(n, "nvjet_") && !strings.Contains(n, "_sss_"):
+			t = "fp16"
+		case strings.Contains(n, "tf32"):
+			t = "tf32"
+		}
+	}
+	switch {
+	case strings.HasPrefix(t, "fp8"), strings.HasPrefix(t, "int"), strings.HasPrefix(t, "fp4"):
+		return ""
+	case strings.HasPrefix(t, "bf16"), strings.HasPrefix(t, "fp16"):
+		return "FP8 (Transformer Engine, on Hopper)"
+	}
+	return "a 16-bit type (bf16 autocast)"
+}
+
+// shapeAdvice is what a caller can do about a library kernel that leaves
+// the GPU idle: give it more work per call.
+func shapeAdvice(info kernelname.Info) string {
+	lib := info.Library.String()
+	switch info.Kind {
+	case kernelname.GEMM:
+		return fmt.Sprintf("%s sized this grid from the matrix shapes: batch small products into one call (torch.bmm, a larger batch or sequence), keep dimensions multiples of 16, or capture the step in a CUDA graph (torch.cuda.graphs) so the launch gaps disappear", lib)
+	case kernelname.Convolution:
+		return fmt.Sprintf("%s sized this grid from the tensor shapes: a larger batch, channel counts that are multiples of 8, channels_last memory format and torch.backends.cudnn.benchmark = True give it more work per launch", lib)
+	case kernelname.Fill:
+		// A fill kernel is torch.zeros, fill_ or zero_: zero_grad's only
+		// where the step still passes set_to_none=False (the default
+		// since PyTorch 2.0 sets them to None), which its name cannot
+		// tell.
+		return "a fill: where it zeroes gradients (optimizer.zero_grad(set_to_none=False)), set_to_none=True drops them and the kernel with them; where it fills a tensor that is overwritten next (torch.zeros, fill_), torch.empty needs no kernel"
+	case kernelname.Optimizer:
+		return "the optimizer updates the parameters in several small kernels per step: a fused optimizer (torch.optim.AdamW(..., fused=True)) does it in one, and a CUDA graph removes the launch gaps"
+	case kernelname.Communication:
+		return "fewer, larger messages (larger gradient buckets, DDP bucket_cap_mb) and overlap with the backward pass keep the links busy"
+	case kernelname.Elementwise, kernelname.Reduction, kernelname.Normalization, kernelname.Copy:
+		return fusionAdvice(info)
+	}
+	return fmt.Sprintf("%s chose this launch for the shapes it was given: give it more work per call (larger or batched tensors), or capture the sequence in a CUDA graph to remove launch gaps", lib)
+}
+
+// fusionAdvice is for the small kernels of a framework: one operation each,
+// each reading and writing its tensors from memory.
+func fusionAdvice(info kernelname.Info) string {
+	if info.Library == kernelname.Triton {
+		return "a Triton kernel generated by torch.compile: larger fusion groups (mode=\"max-autotune\") or batching the tensors gives it more work per launch"
+	}
+	return fmt.Sprintf("a %s %s kernel does one operation per launch on tensors too small to fill the GPU: fuse the chain of element-wise ops (torch.compile, or a fused module), batch small tensors, or capture the step in a CUDA graph", info.Library, info.Kind)
+}
+
+// batched reports a GEMM launched over a batch of products (grid z > 1:
+// cuBLAS's batched and strided-batched calls; a split-K kernel, which
+// splits one product along z, says so in its name).
+func batched(a *analysis.Kernel) bool {
+	return a.K.Grid.Known() && a.K.Grid[2] > 1 && !strings.Contains(strings.ToLower(a.K.Name), "splitk")
+}
+
+// hasTensorCores reports a GPU whose tensor cores take TF32, where
+// tensor-cores-unused speaks.
+func hasTensorCores(a *analysis.Kernel) bool { return tensorCores(a).Has("tf32") }

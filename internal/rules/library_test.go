@@ -1,0 +1,134 @@
+package rules_test
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/kernelname"
+	"github.com/profan-dev/profan/internal/rules"
+)
+
+// sourceAdvice is advice only a kernel's author can follow.
+var sourceAdvice = regexp.MustCompile(`(?i)more blocks|blocks and warps|__launch_bounds__|maxrregcount|registers per thread|grid-stride|block size|__shared__|stage a tile|loop unrolling|consecutive threads|padding|warp-uniform|__ldg`)
+
+func analyzeAll(t *testing.T, files []string, each func(a *analysis.Kernel)) {
+	t.Helper()
+	eng, err := rules.NewEngine("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		_, err := ingest.ReadFiles([]string{f}, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+			each(analysis.Analyze(run, k, analysis.Options{Rules: eng}))
+			return nil
+		})
+		if err != nil {
+			t.Logf("%s: %v", f, err) // bad samples are ingest's to test
+		}
+	}
+}
+
+// TestLibraryAdvice: on the PyTorch training step, library kernels get only
+// advice their caller can act on, and every FP32 GEMM carries
+// tensor-cores-unused.
+func TestLibraryAdvice(t *testing.T) {
+	gemms, flagged := 0, 0
+	analyzeAll(t, []string{"../../fixtures/pytorch/train.full.details.csv.gz"}, func(a *analysis.Kernel) {
+		if !a.Name.IsLibrary() {
+			t.Errorf("kernel %s %.60q: not recognised as a library kernel", a.K.ID, a.K.Name)
+			return
+		}
+		tc := false
+		for _, f := range a.Findings {
+			if sourceAdvice.MatchString(f.Advice) {
+				t.Errorf("kernel %s %s: %s advice about the library's source: %q", a.K.ID, a.Name.Display, f.Rule, f.Advice)
+			}
+			// An element-wise or reduction kernel's uncoalesced accesses
+			// come from strided views its caller made, and its advice
+			// says so (checked above).
+			if f.Rule == "low-occupancy" || f.Rule == "shared-bank-conflict" || (f.Rule == "uncoalesced-global" && a.Name.Kind != kernelname.Reduction && a.Name.Kind != kernelname.Elementwise) {
+				t.Errorf("kernel %s %s: %s on a library kernel", a.K.ID, a.Name.Display, f.Rule)
+			}
+			tc = tc || f.Rule == rules.TensorCoresUnused.ID
+		}
+		if a.Name.FP32SIMT {
+			gemms++
+			if tc {
+				flagged++
+			}
+		} else if tc {
+			t.Errorf("kernel %s %s: tensor-cores-unused on a kernel that is no FP32 GEMM", a.K.ID, a.Name.Display)
+		}
+	})
+	if gemms != 17 || flagged != gemms {
+		t.Errorf("FP32 GEMM launches: %d, with tensor-cores-unused %d; want 17 and 17", gemms, flagged)
+	}
+}
+
+// TestTensorCoresUnusedSilentOnPublicSamples: the public samples run on
+// Kepler to Volta; none has TF32 tensor cores.
+func TestTensorCoresUnusedSilentOnPublicSamples(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"nvprof", "ncu", "nsys"} {
+		fs, _ := filepath.Glob(filepath.Join("../ingest/testdata", dir, "*.csv"))
+		files = append(files, fs...)
+	}
+	if len(files) < 30 {
+		t.Fatalf("only %d public samples found", len(files))
+	}
+	analyzeAll(t, files, func(a *analysis.Kernel) {
+		for _, f := range a.Findings {
+			if f.Rule == rules.TensorCoresUnused.ID {
+				cc := a.K.CC
+				if cc == "" && a.Spec != nil {
+					cc = a.Spec.CC
+				}
+				if cc < "8.0" {
+					t.Errorf("%s kernel %s (cc %s): %s", a.Run.Source, a.K.ID, cc, f.Message)
+				}
+			}
+		}
+	})
+}
+
+// TestNoSourceAdviceOnLibraries: on every fixture, no kernel of a library
+// (cuDNN, cuBLAS, CUTLASS, ATen, Triton, NCCL, ...) is told to change its
+// source or launch: the rules that find fault with a kernel's code stay
+// silent, and a strided-view warning points at no source line.
+func TestNoSourceAdviceOnLibraries(t *testing.T) {
+	var files []string
+	for _, pat := range []string{"../../fixtures/*/*.csv", "../../fixtures/*/*.csv.gz"} {
+		fs, _ := filepath.Glob(pat)
+		files = append(files, fs...)
+	}
+	libs := 0
+	analyzeAll(t, files, func(a *analysis.Kernel) {
+		if !a.Name.IsLibrary() {
+			return
+		}
+		libs++
+		for _, f := range a.Findings {
+			switch f.Rule {
+			case "shared-bank-conflict", "tile-shared-memory", "uniform-load", "thread-divergence", "low-occupancy":
+				t.Errorf("%s kernel %s (%s): %s", a.Run.Source, a.K.ID, a.Name.Library, f.Rule)
+			case "local-memory", "atomic-serialization", "int-division":
+				// The caller's lever is the choice of kernel, never its code.
+				if len(f.Locations) > 0 || !strings.Contains(f.Advice, "not your code") {
+					t.Errorf("%s kernel %s (%s): %s with advice on its code: %s", a.Run.Source, a.K.ID, a.Name.Library, f.Rule, f.Advice)
+				}
+			case "uncoalesced-global":
+				if len(f.Locations) > 0 || a.Name.Category == kernelname.CatCast {
+					t.Errorf("%s kernel %s (%s %s): uncoalesced-global with source advice", a.Run.Source, a.K.ID, a.Name.Library, a.Name.Category)
+				}
+			}
+		}
+	})
+	if libs < 100 {
+		t.Errorf("only %d library kernels in the fixtures", libs)
+	}
+}

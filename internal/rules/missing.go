@@ -1,0 +1,119 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
+)
+
+// The commands that add what a rule needs, by what the export lacks.
+const (
+	cmdRawPage    = "ncu --import r.ncu-rep --csv --page raw > r.raw.csv"
+	cmdFullSet    = "ncu --set full -o r ./app, then " + cmdRawPage
+	cmdSourcePage = "ncu --import r.ncu-rep --csv --page source --print-source cuda,sass > r.source.csv"
+)
+
+// coveredByNCU are the rules whose condition ncu's own rules of a
+// --set full details page test (UncoalescedGlobalAccess,
+// SharedMemoryConflicts): there, no rule row means nothing to find, and
+// nothing is missing.
+var coveredByNCU = map[string]bool{"uncoalesced-global": true, "shared-bank-conflict": true}
+
+// missingOf says, for a rule r skipped on a for want of needs, what the
+// user runs to give it its counters; false when no command adds them (or
+// nothing is missing).
+func missingOf(a *analysis.Kernel, r *Rule, needs string) (analysis.Missing, bool) {
+	m := analysis.Missing{Rule: r.ID, Needs: needs}
+	if noAccesses(a, needs) {
+		return m, false
+	}
+	tool := ""
+	if a.Run != nil {
+		tool = a.Run.Tool // a streamed run knows its tool, not yet its format
+	}
+	switch tool {
+	case profan.ToolNCU:
+		details, full := detailsPage(a.K)
+		switch {
+		case full && coveredByNCU[r.ID]:
+			return m, false
+		case full:
+			m.Command = cmdRawPage
+		case details && coveredByNCU[r.ID]:
+			m.Command = "ncu --set full -o r ./app, then ncu --import r.ncu-rep --csv (its rule rows) or " + cmdRawPage
+		default:
+			m.Command = cmdFullSet
+		}
+	case profan.ToolNvprof:
+		var names []string
+		for _, group := range r.Requires {
+			for _, n := range strings.Split(group, "|") {
+				if d, ok := metrics.ByName(n); ok && strings.Contains(d.Nvprof, n) {
+					names = append(names, n)
+					break
+				}
+			}
+		}
+		if len(names) == 0 {
+			m.Command = "nvprof has no counter for it: " + cmdFullSet
+		} else {
+			m.Command = "nvprof --metrics " + strings.Join(names, ",") + " ./app"
+		}
+	case profan.ToolNsys:
+		m.Command = "nsys exports kernel times only: " + cmdFullSet
+	default:
+		return m, false
+	}
+	return m, true
+}
+
+// sourceMissing is what a finding that names no line lacks: ncu's source
+// page, which gives the instruction and its line.
+func sourceMissing(a *analysis.Kernel, f profan.Finding) (analysis.Missing, bool) {
+	if a.Run == nil || a.Run.Tool != profan.ToolNCU || len(a.K.Source) > 0 || len(f.Locations) > 0 || !coveredByNCU[f.Rule] {
+		return analysis.Missing{}, false
+	}
+	return analysis.Missing{Rule: f.Rule, Needs: "the source page, for the instruction and its line", Command: cmdSourcePage}, true
+}
+
+// detailsPage reports whether k comes from a details page (its metrics
+// carry section names), and whether that page holds the sections of --set
+// full (Source Counters, Memory Workload Analysis), whose ncu rules quote
+// the sectors and wavefronts.
+func detailsPage(k *profan.Kernel) (details, full bool) {
+	for _, m := range k.Metrics {
+		if strings.HasPrefix(m.Section, "Source Counters") || strings.HasPrefix(m.Section, "Memory Workload Analysis") {
+			return true, true
+		}
+		details = details || strings.HasPrefix(m.Section, "GPU Speed Of Light")
+	}
+	return details, false
+}
+
+// requestsOf names the requests behind a per-request metric.
+var requestsOf = map[string]string{
+	"gld_transactions_per_request":          "global_load_requests",
+	"gst_transactions_per_request":          "global_store_requests",
+	"shared_load_transactions_per_request":  "shared_load_requests",
+	"shared_store_transactions_per_request": "shared_store_requests",
+}
+
+// noAccesses reports whether every per-request metric a rule needs is
+// missing only because the export counted no requests: the kernel makes no
+// such accesses, and nothing is missing.
+func noAccesses(a *analysis.Kernel, needs string) bool {
+	any := false
+	for _, n := range strings.Split(needs, " or ") {
+		req, ok := requestsOf[n]
+		if !ok {
+			return false
+		}
+		if v, ok := a.Value(req); !ok || v != 0 {
+			return false
+		}
+		any = true
+	}
+	return any
+}

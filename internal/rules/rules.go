@@ -1,0 +1,437 @@
+// Package rules is profan's rule engine. Each rule is one value in one file:
+// a stable kebab-case ID that users type in --checks, --fail-on and
+// suppressions (so it never changes once released), its documentation with a
+// before/after example, the canonical metrics it needs, and its check.
+//
+// A rule reads an analysed kernel (metrics, memory model, source page) and
+// reports findings with the numbers that triggered them, the fix, and an
+// estimated gain: the share of the kernel's time the fix should save,
+// derived from the model (for memory fixes: the share of memory traffic
+// removed, weighted by how memory-bound the kernel is). Rules do no I/O.
+package rules
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// Rule is one check.
+type Rule struct {
+	ID       string
+	Title    string
+	Text     string // what it means and why it matters
+	Before   string // code that triggers it
+	After    string // the fix
+	Severity profan.Severity
+	// Requires lists canonical metrics; the rule is skipped unless at least
+	// one of each "|"-separated group is present.
+	Requires []string
+	// Optional lists the other canonical metrics the rule reads when the
+	// export has them (the gain model's utilizations, evidence). A rule
+	// reads nothing outside Requires and Optional: a test holds it.
+	Optional []string
+	// Check reports findings on one kernel.
+	Check func(p *Pass)
+	// CheckRun, for run-level rules (host transfers), reports findings on
+	// the run as a whole; Requires is then ignored.
+	CheckRun func(p *RunPass)
+	// CheckApp, for application rules (a framework lever: TF32, autocast,
+	// torch.compile, CUDA graphs), recommends a change to the capture as
+	// a whole; Requires and Optional then name evidence sets
+	// (analysis.AppEvidenceSets), not metrics.
+	CheckApp func(p *AppPass)
+}
+
+// All is the registry, in documentation order.
+var All = []*Rule{
+	UncoalescedGlobal,
+	SharedBankConflict,
+	TileSharedMemory,
+	UniformLoad,
+	ThreadDivergence,
+	AtomicSerialization,
+	LocalMemory,
+	IntDivision,
+	SmallGrid,
+	LowOccupancy,
+	PageableMemcpy,
+	SyncMemcpy,
+	MemoryBound,
+	ComputeBound,
+	LatencyBound,
+	TensorCoresUnused,
+	// Application rules, ranked by gain in the report whatever their
+	// order here.
+	TF32,
+	BF16Autocast,
+	BF16Weights,
+	SDPA,
+	TorchCompile,
+	StaticKVCache,
+	ChannelsLast,
+	FusedOptimizer,
+	CUDNNBenchmark,
+	CUDAGraphs,
+	HostSync,
+	PinnedMemory,
+	CopyOverlap,
+	LargerBatch,
+}
+
+// causes sorts the rules by the limit their findings are about.
+var causes = map[string]string{
+	SmallGrid.ID: "launch", LowOccupancy.ID: "launch", LatencyBound.ID: "launch",
+	UncoalescedGlobal.ID: "memory", SharedBankConflict.ID: "memory", TileSharedMemory.ID: "memory",
+	UniformLoad.ID: "memory", LocalMemory.ID: "memory", MemoryBound.ID: "memory",
+	ThreadDivergence.ID: "compute", IntDivision.ID: "compute", ComputeBound.ID: "compute", TensorCoresUnused.ID: "compute",
+	AtomicSerialization.ID: "atomics", PageableMemcpy.ID: "host", SyncMemcpy.ID: "host",
+}
+
+// Cause is the limit a rule's findings are about: "launch" (the grid and
+// the warps it keeps in flight), "memory", "compute", "atomics" or
+// "host"; the rule's ID for a rule of its own. A report that shortens a
+// repeated fix to "as above" does so only within one cause.
+func Cause(id string) string {
+	if c, ok := causes[id]; ok {
+		return c
+	}
+	return id
+}
+
+// ByID returns the rule with the given ID.
+func ByID(id string) (*Rule, bool) {
+	for _, r := range All {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+// Thresholds are the numbers the rules compare with; the config file may
+// override each one.
+type Thresholds struct {
+	// Excess is how far above the ideal sectors (or wavefronts) per request
+	// an access must be to be reported, as a ratio (1.25 = 25 % more).
+	Excess float64 `toml:"excess" json:"excess"`
+	// MinTrafficShare ignores accesses that carry less than this share of
+	// the kernel's global sectors.
+	MinTrafficShare float64 `toml:"min_traffic_share" json:"min_traffic_share"`
+	// BankConflictWays reports shared accesses at or above this many
+	// wavefronts per request.
+	BankConflictWays float64 `toml:"bank_conflict_ways" json:"bank_conflict_ways"`
+	// CacheReuse is the L2-to-DRAM traffic ratio above which tiling is
+	// advised.
+	CacheReuse float64 `toml:"cache_reuse" json:"cache_reuse"`
+	// BranchEfficiency and WarpEfficiency (percent) below which divergence
+	// is reported.
+	BranchEfficiency float64 `toml:"branch_efficiency" json:"branch_efficiency"`
+	WarpEfficiency   float64 `toml:"warp_efficiency" json:"warp_efficiency"`
+	// TailWaste is the share of the last wave left idle above which a
+	// partial wave is reported.
+	TailWaste float64 `toml:"tail_waste" json:"tail_waste"`
+	// OccupancyGap: achieved below this fraction of theoretical.
+	OccupancyGap float64 `toml:"occupancy_gap" json:"occupancy_gap"`
+	// MemcpyShare: host transfers worth reporting take at least this share
+	// of the GPU time in the export.
+	MemcpyShare float64 `toml:"memcpy_share" json:"memcpy_share"`
+	// MinGain drops findings whose estimated gain is known and smaller:
+	// advice that would save under 1% of a kernel's time is noise.
+	MinGain float64 `toml:"min_gain" json:"min_gain"`
+	// Bound: speed-of-light percentage under which neither memory nor
+	// compute is the limit (ncu uses 60 %).
+	Bound float64 `toml:"bound" json:"bound"`
+	// TinyLaunch (seconds): kernels shorter than this do too little work
+	// per launch (larger-batch).
+	TinyLaunch float64 `toml:"tiny_launch" json:"tiny_launch"`
+	// HostLaunch (seconds) is the host's cost of one eager launch, used
+	// where the export holds no timeline to estimate the host's time: 12
+	// µs, the wall time per launch of a launch-bound decoding step
+	// (fixtures/timeline/decode_sync: 67.9 ms for 5,664 launches).
+	HostLaunch float64 `toml:"host_launch" json:"host_launch"`
+	// GPUBusy is the share of the wall time the GPU is busy at or above
+	// which a step is GPU-bound: no CUDA-graphs advice.
+	GPUBusy float64 `toml:"gpu_busy" json:"gpu_busy"`
+}
+
+// DefaultThresholds are the defaults, documented in docs/reference.md.
+var DefaultThresholds = Thresholds{
+	Excess: 1.25, MinTrafficShare: 0.05, BankConflictWays: 1.5, CacheReuse: 8,
+	BranchEfficiency: 90, WarpEfficiency: 80, TailWaste: 0.25, OccupancyGap: 0.6,
+	MemcpyShare: 0.05, Bound: 60, MinGain: 0.01,
+	TinyLaunch: 10e-6, HostLaunch: 12e-6, GPUBusy: 0.9,
+}
+
+// Pass is one rule's look at one kernel.
+type Pass struct {
+	A    *analysis.Kernel
+	T    Thresholds
+	rule *Rule
+	out  []profan.Finding
+	fix  map[string]int // Note.Fix to its finding in out
+	// trace, when set, sees every canonical metric the rule reads.
+	trace func(rule, metric string)
+}
+
+// Value returns a canonical metric.
+func (p *Pass) Value(name string) (float64, bool) {
+	if p.trace != nil && p.rule != nil {
+		p.trace(p.rule.ID, name)
+	}
+	return p.A.Value(name)
+}
+
+// Note is what a rule says about a kernel or a run: the finding less what
+// the pass fills in (rule, kernel, severity, gain).
+type Note struct {
+	Message   string            // what was measured, with the numbers
+	Advice    string            // what to change
+	Evidence  []string          // canonical metrics the rule read, "name=value"
+	Locations []profan.Location // source lines, when the export has the source page
+	// Fix names the change a note asks for when several notes of one rule
+	// ask for the same one (a conflict's loads and stores, one index that
+	// shapes a copy's load and its store): they become one finding, so the
+	// fix's gain is stated once. Each such note carries the fix's gain.
+	Fix string
+}
+
+// Gain is a finding's estimated speedup, a fraction of the kernel's time,
+// or unknown: every report says which.
+type Gain struct {
+	v     float64
+	known bool
+}
+
+// UnknownGain is the gain of a finding whose speedup is not estimated.
+var UnknownGain = Gain{}
+
+// Estimate is an estimated gain; NaN is unknown.
+func Estimate(v float64) Gain { return Gain{v, !math.IsNaN(v)} }
+
+func (g Gain) value() float64 {
+	if !g.known {
+		return math.NaN()
+	}
+	return g.v
+}
+
+func (r *Rule) finding(sev profan.Severity, g Gain, n Note) profan.Finding {
+	return profan.Finding{Rule: r.ID, Severity: sev, Message: n.Message, Advice: n.Advice,
+		Gain: g.value(), Evidence: n.Evidence, Locations: n.Locations}
+}
+
+// Report adds a finding at the rule's severity.
+func (p *Pass) Report(g Gain, n Note) { p.ReportAs(p.rule.Severity, g, n) }
+
+// ReportAs adds a finding at another severity than the rule's.
+func (p *Pass) ReportAs(sev profan.Severity, g Gain, n Note) {
+	f := p.rule.finding(sev, g, n)
+	f.Kernel = p.A.K.ID
+	if n.Fix != "" {
+		if i, ok := p.fix[n.Fix]; ok {
+			p.out[i] = mergeFix(p.out[i], f)
+			return
+		}
+		if p.fix == nil {
+			p.fix = map[string]int{}
+		}
+		p.fix[n.Fix] = len(p.out)
+	}
+	p.out = append(p.out, f)
+}
+
+// mergeFix joins two findings of one fix: both say what they measured,
+// the gain is the fix's (each note carries it; the larger wins should
+// they differ), the evidence and lines are the union.
+func mergeFix(a, b profan.Finding) profan.Finding {
+	a.Message += "; " + b.Message
+	if b.Advice != a.Advice && !strings.Contains(a.Advice, b.Advice) {
+		a.Advice += "; " + b.Advice
+	}
+	if b.Severity > a.Severity {
+		a.Severity = b.Severity
+	}
+	if profan.CompareGains(b.Gain, a.Gain) < 0 {
+		a.Gain = b.Gain
+	}
+	for _, e := range b.Evidence {
+		if !slices.Contains(a.Evidence, e) {
+			a.Evidence = append(a.Evidence, e)
+		}
+	}
+	for _, l := range b.Locations {
+		if !slices.Contains(a.Locations, l) {
+			a.Locations = append(a.Locations, l)
+		}
+	}
+	return a
+}
+
+// Evidence formats canonical metrics as "name=value" for a finding.
+func (p *Pass) Evidence(names ...string) []string {
+	var out []string
+	for _, n := range names {
+		if v, ok := p.Value(n); ok {
+			if x, _ := p.A.Metrics.Lookup(n); x.Estimate {
+				// Not on the page: said as what it is.
+				out = append(out, fmt.Sprintf("%s≈%.4g (estimate)", n, v))
+				continue
+			}
+			out = append(out, fmt.Sprintf("%s=%.4g", n, v))
+		}
+	}
+	return out
+}
+
+// RunPass is one run-level rule's look at a whole run.
+type RunPass struct {
+	Run  *profan.Run
+	T    Thresholds
+	rule *Rule
+	out  []profan.Finding
+}
+
+// Report adds a run-level finding at the rule's severity.
+func (p *RunPass) Report(g Gain, n Note) { p.ReportAs(p.rule.Severity, g, n) }
+
+// ReportAs adds a run-level finding at another severity than the rule's.
+func (p *RunPass) ReportAs(sev profan.Severity, g Gain, n Note) {
+	p.out = append(p.out, p.rule.finding(sev, g, n))
+}
+
+// Engine runs the rules a Selector selects with thresholds T, and moves
+// the findings a suppression names aside; it implements analysis.Ruler.
+type Engine struct {
+	Sel *Selector
+	T   Thresholds
+	// trace, when set, sees every canonical metric each rule reads (a
+	// test's hook: a rule's Requires and Optional say what it reads);
+	// appTrace every evidence set each application rule reads.
+	trace    func(rule, metric string)
+	appTrace func(rule, set string)
+}
+
+// NewEngine selects rules by a --checks spec with the default thresholds.
+func NewEngine(spec string) (*Engine, error) {
+	s, err := NewSelector(spec, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{Sel: s, T: DefaultThresholds}, nil
+}
+
+// Check runs the kernel rules on a; findings come sorted by estimated gain.
+func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
+	var res analysis.Result
+	for _, r := range e.Sel.Rules() {
+		if r.Check == nil {
+			continue
+		}
+		if miss := missing(a, r.Requires); miss != "" {
+			res.Skipped = append(res.Skipped, fmt.Sprintf("%s: needs %s", r.ID, miss))
+			if m, ok := missingOf(a, r, miss); ok {
+				res.Missing = append(res.Missing, m)
+			}
+			continue
+		}
+		p := &Pass{A: a, T: e.T, rule: r, trace: e.trace}
+		r.Check(p)
+		for _, f := range p.out {
+			if !math.IsNaN(f.Gain) && f.Gain < e.T.MinGain {
+				continue
+			}
+			if a.Name.IsLibrary() && !forCaller(a, &f) {
+				continue
+			}
+			if why, ok := e.Sel.Suppressed(f.Rule, a.K); ok {
+				res.Suppressed = append(res.Suppressed, analysis.Suppressed{Finding: f, Reason: why})
+				continue
+			}
+			res.Findings = append(res.Findings, f)
+		}
+	}
+	SortFindings(res.Findings)
+	seen := map[string]bool{}
+	for _, f := range res.Findings {
+		if m, ok := sourceMissing(a, f); ok && !seen[f.Rule] {
+			seen[f.Rule] = true
+			res.Missing = append(res.Missing, m)
+		}
+	}
+	return res
+}
+
+// CheckRun runs the run-level rules.
+func (e *Engine) CheckRun(run *profan.Run) analysis.Result {
+	var res analysis.Result
+	for _, r := range e.Sel.Rules() {
+		if r.CheckRun == nil {
+			continue
+		}
+		p := &RunPass{Run: run, T: e.T, rule: r}
+		r.CheckRun(p)
+		for _, f := range p.out {
+			if why, ok := e.Sel.Suppressed(f.Rule, nil); ok {
+				res.Suppressed = append(res.Suppressed, analysis.Suppressed{Finding: f, Reason: why})
+				continue
+			}
+			res.Findings = append(res.Findings, f)
+		}
+	}
+	SortFindings(res.Findings)
+	return res
+}
+
+func missing(a *analysis.Kernel, req []string) string {
+	for _, group := range req {
+		found := false
+		for _, n := range strings.Split(group, "|") {
+			if _, ok := a.Value(n); ok {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return strings.ReplaceAll(group, "|", " or ")
+		}
+	}
+	return ""
+}
+
+// SortFindings orders findings by estimated gain, largest first; unknown
+// gains go last, then by rule ID for stable output.
+func SortFindings(fs []profan.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if c := profan.CompareGains(fs[i].Gain, fs[j].Gain); c != 0 {
+			return c < 0
+		}
+		if fs[i].Severity != fs[j].Severity {
+			return fs[i].Severity > fs[j].Severity
+		}
+		return fs[i].Rule < fs[j].Rule
+	})
+}
+
+// memoryWeight (memoryWeightReads) is how memory-bound the kernel is, 0–1: the larger of ncu's
+// memory speed-of-light and DRAM utilization; 1 when unknown, so a gain
+// reads as "up to".
+func memoryWeight(p *Pass) float64 {
+	w := -1.0
+	for _, n := range []string{"memory_throughput_pct", "dram_utilization", "dram_peak_pct"} {
+		if v, ok := p.Value(n); ok && v/100 > w {
+			w = v / 100
+		}
+	}
+	if w < 0 {
+		return 1
+	}
+	return math.Min(1, math.Max(0, w))
+}
+
+func clamp01(v float64) float64 { return math.Min(1, math.Max(0, v)) }

@@ -1,0 +1,267 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
+)
+
+// UncoalescedGlobal reports global loads or stores that move more sectors
+// per request than the access size needs.
+var UncoalescedGlobal = &Rule{
+	ID:    "uncoalesced-global",
+	Title: "Global memory accesses are not coalesced",
+	Text: `A warp's global access is served in 32-byte sectors of 128-byte lines. When the
+32 threads read 32 consecutive, aligned words, a 4-byte access needs 4 sectors
+per request and an 8-byte access 8. More sectors per request means bytes are
+fetched and thrown away: the access is misaligned (an offset), strided (a field
+of an array of structures, a column of a row-major matrix) or scattered
+(indirect indexing). The memory model names which from the measured sectors per
+request, and the advice follows from it.`,
+	Before: `// column access: consecutive threads are 'height' floats apart
+odata[yIndex + height * xIndex] = idata[xIndex + width * yIndex];`,
+	After: `__shared__ float tile[32][33];
+tile[threadIdx.y][threadIdx.x] = idata[xIndex + width * yIndex];
+__syncthreads();
+odata[x2 + height * y2] = tile[threadIdx.x][threadIdx.y]; // rows in, rows out`,
+	Severity: profan.Warning,
+	Requires: []string{"gld_transactions_per_request|gst_transactions_per_request|gld_efficiency|gst_efficiency"},
+	Optional: join(trafficReads, []string{"gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions"}),
+	Check:    checkUncoalesced,
+}
+
+// globalSectors is the sectors of the kernel's global loads and stores
+// together: what an access's share of the traffic is measured against.
+func globalSectors(m analysis.Model) float64 {
+	total := 0.0
+	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
+		if x != nil {
+			total += x.Transactions
+		}
+	}
+	return total
+}
+
+func checkUncoalesced(p *Pass) {
+	m := p.A.Model
+	total := globalSectors(m)
+	for _, c := range []struct {
+		x    *analysis.Access
+		what string
+		op   string
+	}{{m.GlobalLoad, "loads", "gld"}, {m.GlobalStore, "stores", "gst"}} {
+		x := c.x
+		if !uncoalescedSpace(p, x, c.op, total) {
+			continue
+		}
+		in, haveIn := worstInstruction(p.A, "global", map[string]string{"gld": "load", "gst": "store"}[c.op])
+		if haveIn && in.AtomicRead {
+			// The read of the word an atomic then updates (a CAS loop):
+			// its sectors are the atomic's, which atomic-serialization
+			// judges; no layout of the kernel's own makes them contiguous.
+			continue
+		}
+		removed := 1 - x.IdealSectorsPerRequest/x.SectorsPerRequest
+		t := coalescingTraffic(x)
+		twin, other := samePattern(p, c.op, total)
+		if twin {
+			// Loads and stores with one pattern come from one index
+			// (o[i] = in[i]): one fix serves both, and the gain says so.
+			t.GlobalSectors += coalescingTraffic(other).GlobalSectors
+		}
+		gain := trafficGain(p, t)
+		if gain < p.T.MinGain {
+			continue // the fix relieves a unit the kernel does not wait for
+		}
+		desc := x.Pattern.Kind.String()
+		if x.Pattern.AccessBytes > 0 && x.Pattern.Kind != gpumodel.Mixed {
+			desc = fmt.Sprintf("%.0f-byte accesses, %s", x.Pattern.AccessBytes, x.Pattern.Kind)
+		}
+		msg := fmt.Sprintf("global %s move %.1f sectors per request where %.1f would do (%s): %.0f%% of their sectors are wasted",
+			c.what, x.SectorsPerRequest, x.IdealSectorsPerRequest, desc, removed*100)
+		_, haveSPR := p.Value(c.op + "_transactions_per_request")
+		if eff, ok := p.Value(c.op + "_efficiency"); ok && !haveSPR {
+			// Only the efficiency was measured: say that, not a sectors
+			// per request the export does not give.
+			msg = fmt.Sprintf("global %s are %.1f%% efficient (%s_efficiency): %.0f%% of the bytes they move are wasted", c.what, eff, c.op, removed*100)
+			if x.Pattern.Evidence == gpumodel.FromRuleText {
+				msg = fmt.Sprintf("global %s move %.0f sectors where %.0f would do (ncu's rule text): %.0f%% of their sectors are wasted",
+					c.what, x.Transactions, x.IdealTransactions, removed*100)
+				if n, _ := p.A.Metrics.Lookup(c.op + "_transactions"); n.Estimate {
+					// The page gives loads' and stores' sectors together:
+					// a split of them is an estimate, never quoted as read.
+					msg = fmt.Sprintf("global %s are %.1f%% efficient (ncu's rule text): %.0f%% of their sectors are wasted; about %.0f sectors where %.0f would do (an estimate: the page gives loads' and stores' sectors together)",
+						c.what, eff, removed*100, x.Transactions, x.IdealTransactions)
+				}
+			}
+		}
+		advice := uncoalescedAdvice(x.Pattern, x.SectorsPerRequest, x.IdealSectorsPerRequest, c.what)
+		if x.Pattern.Evidence == gpumodel.FromRuleText && x.Pattern.Kind == gpumodel.Mixed {
+			advice += "; the source page names the instruction and its pattern: ncu --import r.ncu-rep --csv --page source --print-source cuda,sass"
+		}
+		// With the source page, name the worst instruction; the kernel's
+		// pattern is already that instruction's.
+		if haveIn {
+			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, instructionKind(in))
+			advice = instructionAdvice(p.A, in, c.what)
+		} else if t := x.Pattern.Text(); t != "" {
+			msg += "; " + t
+		}
+		fix := ""
+		if twin {
+			// Both notes become one finding: the gain is stated once.
+			fix = "index"
+			if c.op == "gld" {
+				msg += "; the stores have the same pattern: one fix of the index serves both, and the gain counts both"
+			}
+		}
+		p.Report(Estimate(gain), Note{
+			Message:   msg,
+			Advice:    advice,
+			Evidence:  p.Evidence(c.op+"_transactions_per_request", c.op+"_efficiency", c.op+"_transactions", c.op+"_ideal_transactions"),
+			Locations: worstLines(p.A, c.op),
+			Fix:       fix,
+		})
+	}
+}
+
+// uncoalescedAdvice picks the fix from the typed pattern.
+func uncoalescedAdvice(x gpumodel.AccessPattern, spr, ideal float64, what string) string {
+	switch x.Kind {
+	case gpumodel.Misaligned:
+		return fmt.Sprintf("align the %s: start each warp's access on a 128-byte boundary (drop the +offset in the index, or pad rows to a multiple of 32 elements and use cudaMallocPitch), so the %.0f sectors per request fall to %.0f", what, spr, ideal)
+	case gpumodel.Strided:
+		if x.StrideBytes > 0 && x.StrideBytes < 128 {
+			return fmt.Sprintf("consecutive threads are %.0f B apart: store the fields as a structure of arrays (float *x, *y, *z instead of struct {x,y,z}[]) so each warp reads contiguous words", x.StrideBytes)
+		}
+		if x.Column {
+			return fmt.Sprintf("consecutive threads touch different lines (a column of a row-major array): stage a tile in shared memory and let each warp read and write rows (__shared__ float tile[32][33]); this removes about %.0f%% of the %s' sectors", 100*(1-ideal/spr), what)
+		}
+		return fmt.Sprintf("consecutive threads are 128 B or more apart, each in its own line: index so that thread i touches element i (a stride of one element), or reorganize the data so consecutive threads read consecutive words; this removes about %.0f%% of the %s' sectors", 100*(1-ideal/spr), what)
+	case gpumodel.Scattered:
+		if x.Random {
+			// The 128-byte lines showed random, data-dependent addresses.
+			return "the addresses are data-dependent (indirect indexing such as p[idx[i]]): sort or bin the indices so a warp's threads touch nearby elements, or gather through shared memory; read-only data can go through __ldg"
+		}
+		return "each thread touches its own sector: if the index is data-dependent (indirect), sort or bin the indices so a warp's threads touch nearby elements, or gather through shared memory (read-only data can go through __ldg); if it is a large stride, reorganize the data so consecutive threads read consecutive words"
+	}
+	return fmt.Sprintf("make consecutive threads access consecutive, aligned %s addresses", what)
+}
+
+// instructionKind names an instruction's pattern, a gather's as such.
+func instructionKind(in analysis.Instruction) string {
+	if in.Indirect {
+		if in.Operation == "store" {
+			return "scatter through an index array"
+		}
+		return "gather through an index array"
+	}
+	return in.Pattern.Kind.String()
+}
+
+// instructionAdvice is the fix for the worst instruction, by what its
+// address is: loaded data (a gather: locality, or nothing), a thread's own
+// row walked in a loop (a row reduction done a thread per row), a computed
+// permutation of a 1-D launch, else the pattern's fix.
+func instructionAdvice(a *analysis.Kernel, in analysis.Instruction, what string) string {
+	spr, ideal := in.SectorsPerRequest, in.IdealSectorsPerRequest
+	if in.Indirect {
+		s := fmt.Sprintf("the addresses come from data the kernel loads (x[idx[i]]): %.1f sectors per request where %.1f would do is the index array's order, which no indexing of the kernel changes. The fix is locality: sort or bucket the indices (or the work items by index) so a warp's threads touch nearby elements, or store the data in the order it is read", spr, ideal)
+		if spr >= 0.9*32 {
+			s += "; if the order is random by nature (a hash, a random graph), there is no code fix: each element costs a 32-byte sector, and the gain below is what sorted indices would buy"
+		}
+		return s
+	}
+	// A loop (several executions per warp, or an unrolled one: loads of
+	// one line at steps of one element or one row) walks a row or a column.
+	// The loads of the space that read alike tell together: a loop's
+	// first element is often loaded apart, once per thread.
+	exec, step := in.Executions, in.Step
+	for _, o := range a.Model.Instructions {
+		if o.Space != in.Space || o.Operation != in.Operation || o.Pattern.Kind != in.Pattern.Kind || o.Pattern.StrideBytes != in.Pattern.StrideBytes || o.Indirect ||
+			o.Sectors <= o.IdealSectors*gpumodel.Slack || math.Abs(o.SectorsPerRequest-spr) > 0.05*spr {
+			continue
+		}
+		exec = math.Max(exec, o.Executions)
+		if o.Step > 0 && (step == 0 || o.Step < step) {
+			step = o.Step
+		}
+	}
+	in.Executions, in.Step = exec, step
+	walk := in.Pattern.Kind == gpumodel.Strided && in.Pattern.StrideBytes == 0 && !in.Pattern.Column && (in.Executions >= 4 || in.Step > 0) && in.Operation == "load"
+	if walk && in.Step > 0 && in.Step >= 128 {
+		return fmt.Sprintf("each warp's lanes step down a column in a loop (lane l reads rows l, l+32, ... of one column, a column reduction done a warp per column), so a warp's loads touch %.0f lines at once: let the lanes take consecutive columns and loop over the rows (a thread per column, or 32-column tiles whose blocks each sum a strip of rows and combine at the end); this removes about %.0f%% of the %s' sectors", spr, 100*(1-ideal/spr), what)
+	}
+	if walk && (in.Step == 0 || in.Step <= in.Pattern.AccessBytes || in.Step <= 16) {
+		return fmt.Sprintf("each thread walks its own run of consecutive elements in a loop (a row reduction or scan done a thread per row), so a warp's loads touch %.0f lines at once: give each row a warp whose lanes read consecutive elements and combine with __shfl_down_sync (a block per row for long rows), or stage the rows through shared memory; this removes about %.0f%% of the %s' sectors", spr, 100*(1-ideal/spr), what)
+	}
+	if in.Pattern.Kind == gpumodel.Strided && !in.Pattern.Column && !walk && !launch2D(a) && in.Pattern.StrideBytes == 0 {
+		return fmt.Sprintf("the %s' index is computed from the thread's (a permutation or reshape, such as i %% C and i / C): let consecutive threads take consecutive %s addresses and compute the other side's index from them; when both sides must be contiguous (a transpose of two dimensions), stage a tile through shared memory. This removes about %.0f%% of the %s' sectors", what, strings.TrimSuffix(what, "s"), 100*(1-ideal/spr), what)
+	}
+	return uncoalescedAdvice(in.Pattern, spr, ideal, what)
+}
+
+func launch2D(a *analysis.Kernel) bool {
+	k := a.K
+	return k.Block[1] > 1 || k.Grid[1] > 1 || k.Block[2] > 1 || k.Grid[2] > 1
+}
+
+// worstInstruction returns the source-page instruction of a space and
+// operation with the most excess sectors.
+func worstInstruction(a *analysis.Kernel, space, op string) (analysis.Instruction, bool) {
+	for _, in := range a.Model.Instructions { // sorted worst first
+		if in.Space == space && in.Operation == op && in.Sectors > in.IdealSectors*gpumodel.Slack {
+			return in, true
+		}
+	}
+	return analysis.Instruction{}, false
+}
+
+func lineSuffix(in analysis.Instruction) string {
+	if in.Line > 0 {
+		return fmt.Sprintf(" at %s:%d", filepath.Base(in.File), in.Line)
+	}
+	return ""
+}
+
+// samePattern reports whether the other global space (stores for "gld",
+// loads for "gst") is uncoalesced with the same typed pattern, and returns
+// it.
+func samePattern(p *Pass, op string, total float64) (bool, *analysis.Access) {
+	m := p.A.Model
+	x, other, oop := m.GlobalLoad, m.GlobalStore, "gst"
+	if op == "gst" {
+		x, other, oop = m.GlobalStore, m.GlobalLoad, "gld"
+	}
+	if x == nil || other == nil || !uncoalescedSpace(p, other, oop, total) {
+		return false, nil
+	}
+	a, b := x.Pattern, other.Pattern
+	// ncu's rule text gives one waste for loads and stores together: when
+	// both waste the same share it reads them as one pattern, as the raw
+	// counters of such a kernel (o[i] = in[i]) show.
+	// Loads and stores equal in every counter (sectors per request and
+	// their ideal) are read the same way.
+	text := a.Evidence == gpumodel.FromRuleText && b.Evidence == gpumodel.FromRuleText ||
+		math.Abs(x.SectorsPerRequest-other.SectorsPerRequest) <= 0.01*x.SectorsPerRequest &&
+			math.Abs(x.IdealSectorsPerRequest-other.IdealSectorsPerRequest) <= 0.01*x.IdealSectorsPerRequest
+	same := a.Kind == b.Kind && (a.Kind != gpumodel.Mixed || text) && a.StrideBytes == b.StrideBytes && a.OffsetBytes == b.OffsetBytes &&
+		math.Abs(x.SectorsPerRequest-other.SectorsPerRequest) <= 0.05*x.SectorsPerRequest
+	// With the source page, the worst load and the worst store tell: one
+	// pattern at one cost (out[idx[i]] = in[idx[i]]) is one index to fix,
+	// whatever other loads (the index itself) the kernel adds.
+	l, okl := worstInstruction(p.A, "global", "load")
+	st, oks := worstInstruction(p.A, "global", "store")
+	if okl && oks {
+		pl, ps := l.Pattern, st.Pattern
+		same = pl.Kind == ps.Kind && pl.Kind != gpumodel.Mixed && pl.StrideBytes == ps.StrideBytes && pl.OffsetBytes == ps.OffsetBytes &&
+			math.Abs(l.SectorsPerRequest-st.SectorsPerRequest) <= 0.05*l.SectorsPerRequest &&
+			math.Abs(l.IdealSectorsPerRequest-st.IdealSectorsPerRequest) <= 0.05*l.IdealSectorsPerRequest
+	}
+	return same, other
+}

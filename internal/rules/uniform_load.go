@@ -1,0 +1,51 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/gpumodel"
+)
+
+// UniformLoad reports warps whose threads all read one address.
+var UniformLoad = &Rule{
+	ID:    "uniform-load",
+	Title: "Every thread of a warp loads the same address",
+	Text: `A global load whose 32 threads read one address costs one request and one
+sector for one useful word. Values that every thread needs belong in constant
+memory (served by a broadcast cache), in a kernel argument, or loaded once per
+block into shared memory or a register outside the loop.`,
+	Before: `out[i] = in[i] * scale[0];   // every thread loads scale[0]`,
+	After: `__constant__ float c_scale;  // cudaMemcpyToSymbol(c_scale, ...)
+out[i] = in[i] * c_scale;`,
+	Severity: profan.Info,
+	Requires: []string{"gld_transactions_per_request"},
+	Optional: join(memoryWeightReads, []string{"gld_efficiency", "global_load_requests"}),
+	Check: func(p *Pass) {
+		x := p.A.Model.GlobalLoad
+		var locs []profan.Location
+		for _, in := range p.A.Model.Instructions {
+			if in.Space == "global" && in.Operation == "load" && in.Pattern.Kind == gpumodel.Broadcast {
+				locs = append(locs, profan.Location{File: in.File, Line: in.Line, SASS: in.SASS})
+			}
+		}
+		if (x == nil || x.Pattern.Kind != gpumodel.Broadcast) && len(locs) == 0 {
+			return
+		}
+		msg := "the threads of a warp read one address"
+		if x != nil && x.Pattern.Kind == gpumodel.Broadcast {
+			msg = fmt.Sprintf("global loads take %.2f sectors per request: %s", x.SectorsPerRequest, msg)
+		} else {
+			msg = fmt.Sprintf("%d global load instruction(s) where %s", len(locs), msg)
+		}
+		if len(locs) > 3 {
+			locs = locs[:3]
+		}
+		p.Report(Estimate(clamp01(0.1*memoryWeight(p))), Note{
+			Message:   msg,
+			Advice:    "put the value in __constant__ memory or a kernel argument, or load it once per block into shared memory",
+			Evidence:  p.Evidence("gld_transactions_per_request", "gld_efficiency", "global_load_requests"),
+			Locations: locs,
+		})
+	},
+}
