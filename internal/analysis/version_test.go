@@ -76,9 +76,9 @@ func TestVerdictVersion(t *testing.T) {
 		return
 	}
 	if sameVersion {
-		t.Errorf("the verdicts on %v changed (a rule, threshold, metric, limiter or message): this is a new verdict maker; bump analysis.VerdictVersion, then go test ./analysis -run TestVerdictVersion -update-verdicts", versionFixtures)
+		t.Errorf("the verdicts on %v changed (a rule, threshold, metric, limiter or message): this is a new verdict maker; bump analysis.VerdictVersion, then go test ./internal/analysis -run TestVerdictVersion -update-verdicts", versionFixtures)
 	} else {
-		t.Errorf("%s records %s, the code is version %d: go test ./analysis -run TestVerdictVersion -update-verdicts", verdictsFile, wantVersion, analysis.VerdictVersion)
+		t.Errorf("%s records %s, the code is version %d: go test ./internal/analysis -run TestVerdictVersion -update-verdicts", verdictsFile, wantVersion, analysis.VerdictVersion)
 	}
 }
 

@@ -127,7 +127,7 @@ func TestFamilyCorpus(t *testing.T) {
 	// user's own: a library kernel's family is reviewed in the corpus.
 	for n, f := range fixtureNames(t) {
 		if i := kernelname.Classify(n); !known[n] && i.IsLibrary() {
-			t.Errorf("%s: %s kernel %.80q is not in %s (go test ./kernelname -run TestFamilyCorpus -update-families, then review)", f, i.Library, n, corpusFile)
+			t.Errorf("%s: %s kernel %.80q is not in %s (go test ./internal/kernelname -run TestFamilyCorpus -update-families, then review)", f, i.Library, n, corpusFile)
 		}
 	}
 }

@@ -214,7 +214,7 @@ const calibDoc = "../../docs/calibration.md"
 var updateCalibration = flag.Bool("update-calibration", false, "rewrite the calibration table in docs/calibration.md")
 
 // checkReadmeCalibration holds docs/calibration.md's table to the one the
-// test computes (go test ./rules -run TestCalibration -update-calibration
+// test computes (go test ./internal/rules -run TestCalibration -update-calibration
 // rewrites it).
 func checkReadmeCalibration(t *testing.T, rows []calibRow, mean, worst float64) {
 	t.Helper()
@@ -253,7 +253,7 @@ func checkReadmeCalibration(t *testing.T, rows []calibRow, mean, worst float64) 
 		}
 		return
 	}
-	t.Errorf(calibDoc + " calibration table is out of date: run go test ./rules -run TestCalibration -update-calibration")
+	t.Errorf(calibDoc + " calibration table is out of date: run go test ./internal/rules -run TestCalibration -update-calibration")
 }
 
 // TestCalibrationAtomics holds atomic-serialization's gain to measured

@@ -80,7 +80,7 @@ func red(f string, c int) string {
 
 // TestClassesCalibration holds profan's estimated gains on the class
 // sweeps (fixtures/classes, raw and source pages) against the measured ones,
-// FIT and CHECK apart (docs/calibration.md, block "classes"; go test ./rules
+// FIT and CHECK apart (docs/calibration.md, block "classes"; go test ./internal/rules
 // -run TestClassesCalibration -update-calibration rewrites it). Each part's
 // mean must be within 0.08; the worst pairs are reported as they stand. The CAS-loop pairs of
 // classes.cu are left out: the loop skips its atomic when the stored

@@ -91,7 +91,7 @@ func sweepClass(what string) string {
 // TestSweepCalibration holds profan's estimated gains on the class sweep
 // (fixtures/sweep, raw and source pages) against the measured ones, in two
 // tables: the pairs the rules were fitted on and the held-out ones
-// (docs/calibration.md keeps both; go test ./rules -run
+// (docs/calibration.md keeps both; go test ./internal/rules -run
 // TestSweepCalibration -update-calibration rewrites them). Pairs of the
 // classes fitted on the sweep (atomics, local memory, divergence) must be
 // within 0.1; the others are reported as they stand.
@@ -189,5 +189,5 @@ func checkDocBlock(t *testing.T, path, name, want string) {
 		}
 		return
 	}
-	t.Errorf("%s: the %s table is out of date: run go test ./rules -run TestSweepCalibration -update-calibration", path, name)
+	t.Errorf("%s: the %s table is out of date: run go test ./internal/rules -run TestSweepCalibration -update-calibration", path, name)
 }
