@@ -15,6 +15,7 @@ import (
 	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/rules"
 	"github.com/profan-dev/profan/internal/rules/rulestest"
+	"github.com/profan-dev/profan/internal/stats"
 )
 
 var updateAppCalibration = flag.Bool("update-calibration-apps", false, "rewrite docs/calibration-apps.md")
@@ -288,6 +289,7 @@ convolutions); bf16 autocast is under-estimated on the FP32 transformers (9 to 1
 element-wise kernels move half the bytes too, which the rule does not count).
 `)
 	wallCalibration(t, &b)
+	syncCalibration(t, &b)
 	const doc = "../../docs/calibration-apps.md"
 	if *updateAppCalibration {
 		if err := os.WriteFile(doc, []byte(b.String()), 0o644); err != nil {
@@ -441,14 +443,25 @@ func TestScopeProcesses(t *testing.T) {
 }
 
 // wallTimesTSV reads a timings TSV of unprofiled steps (variant, repeats,
-// median_ms, ...): the median step time per variant, ms.
+// median_ms, ...): the median step time per variant, ms (the last row of a
+// variant timed in several processes).
 func wallTimesTSV(t *testing.T, path string) map[string]float64 {
+	out := map[string]float64{}
+	for k, ms := range processMedians(t, path) {
+		out[k] = ms[len(ms)-1]
+	}
+	return out
+}
+
+// processMedians reads a timings TSV: per variant, the median step time of
+// each process that timed it, in file order, ms.
+func processMedians(t *testing.T, path string) map[string][]float64 {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]float64{}
+	out := map[string][]float64{}
 	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		f := strings.Split(line, "\t")
 		if i == 0 || len(f) < 3 {
@@ -462,7 +475,7 @@ func wallTimesTSV(t *testing.T, path string) map[string]float64 {
 		}
 		var ms float64
 		if _, err := fmt.Sscan(f[col], &ms); err == nil {
-			out[key] = ms
+			out[key] = append(out[key], ms)
 		}
 	}
 	return out
@@ -558,5 +571,58 @@ span or more gets no CUDA-graphs advice (copy_pinned: 95%; train_xl: 97%; check7
 				t.Errorf("%s (GPU-bound) is advised CUDA graphs: %s", f, r.Message)
 			}
 		}
+	}
+}
+
+// syncCalibration holds the host-sync recommendation of the training step
+// (fixtures/timeline3) against its removal timed over many processes: the
+// launch-bound step's median moves 21–36 ms from one process to the next,
+// far more than one sync costs, so one pair of processes measures the
+// process, not the sync. The measured gain is 1 − after/before of the
+// medians of the per-process medians.
+func syncCalibration(t *testing.T, b *strings.Builder) {
+	procs := map[string][]float64{}
+	for _, f := range []string{"r1", "r2", "alt"} {
+		for k, ms := range processMedians(t, "../../fixtures/timeline3/"+f+"/timings.tsv") {
+			procs[k] = append(procs[k], ms...)
+		}
+	}
+	b.WriteString(`
+## Removing a host sync from the training step, over many processes
+
+The small and large training steps of ` + "`timeline7.py`" + ` with a bad-batch check (` + "`torch.isfinite(loss).item()`" + `
+between forward and backward) and without it, timed in the same session (` + "`fixtures/timeline3`" + `: two rounds,
+r1 and r2, and for the small step 8 more alternating pairs of processes, ` + "`alt`" + `). *Estimated* is the host-sync
+recommendation read from each round's trace of the step with the sync; *measured* is 1 − after/before of the
+median over processes of each process's median of 30 steps; *spread* is the range of those process medians.
+
+| trace | estimated | processes | measured | error | spread with sync | spread without |
+| --- | ---: | ---: | ---: | ---: | --- | --- |
+`)
+	eng, _ := rules.NewEngine("")
+	spread := func(ms []float64) string {
+		return fmt.Sprintf("%.1f–%.1f ms", slices.Min(ms), slices.Max(ms))
+	}
+	for _, p := range []struct{ round, size string }{{"r1", "small"}, {"r2", "small"}, {"r1", "large"}, {"r2", "large"}} {
+		file := "timeline3/" + p.round + "/train_" + p.size + "_sync.json.gz"
+		gr, err := rulestest.Grouper([]string{"../../fixtures/" + file})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gr.Recommender = eng
+		est := math.NaN()
+		for _, r := range gr.App().Recommendations {
+			if r.Rule == "host-sync" {
+				est = r.WallGain
+			}
+		}
+		before, after := procs["train_"+p.size+"_sync"], procs["train_"+p.size]
+		measured := 1 - stats.Median(after)/stats.Median(before)
+		if math.IsNaN(est) || math.Abs(est-measured) > 0.15 {
+			t.Errorf("%s: host-sync estimated %.1f%% of the wall time, measured %.1f%% over %d processes (tolerance 15 points)",
+				file, 100*est, 100*measured, len(before))
+		}
+		fmt.Fprintf(b, "| %s | %.1f%% | %d + %d | %.1f%% | %+.1f | %s | %s |\n", file, 100*est, len(before), len(after),
+			100*measured, 100*(est-measured), spread(before), spread(after))
 	}
 }
