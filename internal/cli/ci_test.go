@@ -3,7 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/profan-dev/profan/internal/history"
+	"github.com/profan-dev/profan/internal/compare"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -78,7 +78,7 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 	// diff: the same verdicts, with n, spread and the test.
 	for _, tt := range []struct {
 		a, b    string
-		verdict history.Verdict
+		verdict compare.Verdict
 	}{{"4", "5", "worse"}, {"3", "4", "same"}, {"1", "2", "better"}, {"5", "6", "better"}} {
 		t.Run(tt.a, func(t *testing.T) {
 			out, errOut, code := run(t, "diff", "--db", db, "--all", "--format", "json", tt.a, tt.b)
@@ -87,7 +87,7 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 			}
 			var d struct {
 				Kernels []struct {
-					Metrics []history.MetricDelta `json:"metrics"`
+					Metrics []compare.MetricDelta `json:"metrics"`
 				} `json:"kernels"`
 			}
 			if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Kernels) != 1 {

@@ -8,8 +8,8 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gate"
-	"github.com/profan-dev/profan/internal/history"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/safe"
@@ -174,7 +174,7 @@ func diffRun(opts *DiffOptions) error {
 		x.side.views = ks
 	}
 	hist := map[string]map[string]stats.Spread{}
-	var stored *history.Stored
+	var stored *compare.Stored
 	if db != nil {
 		var names []string
 		for _, g := range gate.GroupByName(b.views) {
@@ -184,7 +184,7 @@ func diffRun(opts *DiffOptions) error {
 		for i, d := range metrics.Defs {
 			defNames[i] = d.Name
 		}
-		series, err := history.NoisySeries(bg, db, names, defNames, nil)
+		series, err := compare.NoisySeries(bg, db, names, defNames, nil)
 		if err != nil {
 			return err
 		}
@@ -195,10 +195,10 @@ func diffRun(opts *DiffOptions) error {
 			}
 		}
 		if a.id != 0 && b.id != 0 {
-			stored = &history.Stored{A: a.id, B: b.id, Series: series}
+			stored = &compare.Stored{A: a.id, B: b.id, Series: series}
 		}
 	}
-	diffs, sum := history.Compare(a.views, b.views, threshold, opts.All, hist, stored)
+	diffs, sum := compare.Kernels(a.views, b.views, threshold, opts.All, hist, stored)
 	if sum.Shared == 0 && sum.KernelsA > 0 && sum.KernelsB > 0 && opts.Format == "json" {
 		// The text and Markdown say it in the output.
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s and %s share no kernel: nothing is compared (two different programs?)\n", safe.Term(a.name), safe.Term(b.name))
@@ -212,5 +212,5 @@ func diffRun(opts *DiffOptions) error {
 		}
 		diffs = kept
 	}
-	return f.Diff(opts.IO.Out, &history.Diff{A: a.id, B: b.id, NameA: a.name, NameB: b.name, Kernels: diffs, Summary: sum}, report.Options{})
+	return f.Diff(opts.IO.Out, &compare.Diff{A: a.id, B: b.id, NameA: a.name, NameB: b.name, Kernels: diffs, Summary: sum}, report.Options{})
 }

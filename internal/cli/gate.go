@@ -11,8 +11,8 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gate"
-	"github.com/profan-dev/profan/internal/history"
 	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/rules"
@@ -287,7 +287,7 @@ func gateRun(opts *GateOptions) error {
 			}
 			runs = append(runs, r)
 		}
-		var b history.Baseline
+		var b compare.Baseline
 		if opts.Baseline != "" {
 			w := work.Workload()
 			if opts.Run != 0 {
@@ -298,7 +298,7 @@ func gateRun(opts *GateOptions) error {
 			}
 			var err error
 			b, err = resolveBaseline(db, opts.Baseline, opts.Run, w)
-			var none *history.NoBaselineError
+			var none *compare.NoBaselineError
 			if errors.As(err, &none) {
 				err = noBaseline(none.Reason)
 			}
@@ -335,7 +335,7 @@ func gateRun(opts *GateOptions) error {
 			// (labelled branch=main,workload=app): other programs' runs
 			// share kernel names, never their spread.
 			labels, _ := runLabels("--baseline", strings.TrimSpace(opts.Baseline))
-			if pol.History, err = history.Spreads(bg, db, names, gate.Watched, labels); err != nil {
+			if pol.History, err = compare.Spreads(bg, db, names, gate.Watched, labels); err != nil {
 				return err
 			}
 		}
@@ -442,24 +442,24 @@ func parseRelative(s string) (float64, error) {
 // newest run (before run, when the gate checks a stored run); or labels
 // key=value[,key=value], the newest run having them all (before run). Of
 // latest and labels, only runs of the workload gated count
-// (history.FindBaseline): another program's run labelled alike is no
-// baseline. The error is a *history.NoBaselineError when none is.
-func resolveBaseline(db *store.DB, spec string, run int64, cur store.Workload) (history.Baseline, error) {
+// (compare.FindBaseline): another program's run labelled alike is no
+// baseline. The error is a *compare.NoBaselineError when none is.
+func resolveBaseline(db *store.DB, spec string, run int64, cur store.Workload) (compare.Baseline, error) {
 	spec = strings.TrimSpace(spec)
 	if id, ok, err := runID("--baseline", spec); err != nil {
-		return history.Baseline{}, err
+		return compare.Baseline{}, err
 	} else if ok {
 		r, err := db.Run(bg, id)
 		if err != nil {
-			return history.Baseline{}, fmt.Errorf("--baseline: %w", err)
+			return compare.Baseline{}, fmt.Errorf("--baseline: %w", err)
 		}
-		return history.Baseline{Run: r}, nil
+		return compare.Baseline{Run: r}, nil
 	}
 	labels, err := runLabels("--baseline", spec)
 	if err != nil {
-		return history.Baseline{}, err
+		return compare.Baseline{}, err
 	}
-	return history.FindBaseline(bg, db, labels, run, cur)
+	return compare.FindBaseline(bg, db, labels, run, cur)
 }
 
 // runLabels reads the labels of a run selector other than an ID: none for

@@ -5,8 +5,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gate"
-	"github.com/profan-dev/profan/internal/history"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/store"
@@ -86,7 +86,7 @@ func trendRun(opts *TrendOptions) error {
 	if !ok || f.Trend == nil {
 		return formatError(opts.Format, report.TrendFormats()...)
 	}
-	t := &history.Trend{Metric: opts.Metric, Points: pts, Series: history.Build(pts, opts.Metric)}
+	t := &compare.Trend{Metric: opts.Metric, Points: pts, Series: compare.Build(pts, opts.Metric)}
 	if d, ok := metrics.ByName(opts.Metric); ok {
 		t.Unit = d.Unit
 	}
@@ -130,7 +130,7 @@ func trendTimeline(opts *TrendOptions) error {
 	if !ok || f.Trend == nil {
 		return formatError(opts.Format, report.TrendFormats()...)
 	}
-	t := &history.Trend{Metric: opts.Metric, Unit: "ratio", Points: pts, Series: history.Build(pts, opts.Metric)}
+	t := &compare.Trend{Metric: opts.Metric, Unit: "ratio", Points: pts, Series: compare.Build(pts, opts.Metric)}
 	if len(t.Series) == 0 && f == report.Text {
 		fmt.Fprintf(opts.IO.ErrOut, "no stored run has a timeline (ingest a trace: a PyTorch profiler trace, nsys cuda_gpu_trace, nvprof --print-gpu-trace)\n")
 		return nil

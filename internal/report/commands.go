@@ -12,8 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gpumodel"
-	"github.com/profan-dev/profan/internal/history"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/internal/stats"
@@ -41,7 +41,7 @@ func formatP(p float64) string {
 	return fmt.Sprintf("p=%.3f", p)
 }
 
-func trendText(w io.Writer, t *history.Trend, _ Options) error {
+func trendText(w io.Writer, t *compare.Trend, _ Options) error {
 	for i, s := range t.Series {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -53,10 +53,10 @@ func trendText(w io.Writer, t *history.Trend, _ Options) error {
 	return nil
 }
 
-func seriesText(w io.Writer, s *history.Series, metric, unit string) error {
+func seriesText(w io.Writer, s *compare.Series, metric, unit string) error {
 	med := s.Medians()
 	fmt.Fprintf(w, "%s  %s  %s\n", s.Kernel, metric, stats.Sparkline(med))
-	changed := map[int64]history.Change{}
+	changed := map[int64]compare.Change{}
 	for _, c := range s.Changes {
 		changed[c.Run] = c
 	}
@@ -87,7 +87,7 @@ func seriesText(w io.Writer, s *history.Series, metric, unit string) error {
 	return err
 }
 
-func trendJSON(w io.Writer, t *history.Trend, _ Options) error {
+func trendJSON(w io.Writer, t *compare.Trend, _ Options) error {
 	type jp struct {
 		Run    int64             `json:"run"`
 		Labels map[string]string `json:"labels"`
@@ -97,7 +97,7 @@ func trendJSON(w io.Writer, t *history.Trend, _ Options) error {
 	}
 	type jc struct {
 		Kernel string `json:"kernel"`
-		history.Change
+		compare.Change
 	}
 	out := struct {
 		Metric  string            `json:"metric"`
@@ -118,7 +118,7 @@ func trendJSON(w io.Writer, t *history.Trend, _ Options) error {
 	return encodeJSON(w, out)
 }
 
-func trendCSV(w io.Writer, t *history.Trend, _ Options) error {
+func trendCSV(w io.Writer, t *compare.Trend, _ Options) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"run", "labels", "kernel", "launch", "value"})
 	for _, p := range t.Points {
@@ -128,7 +128,7 @@ func trendCSV(w io.Writer, t *history.Trend, _ Options) error {
 	return cw.Error()
 }
 
-func diffText(w io.Writer, d *history.Diff, _ Options) error {
+func diffText(w io.Writer, d *compare.Diff, _ Options) error {
 	na, nb := d.NameA, d.NameB
 	if na == "" {
 		na = fmt.Sprintf("run %d", d.A)
@@ -142,10 +142,10 @@ func diffText(w io.Writer, d *history.Diff, _ Options) error {
 			fmt.Fprintln(w)
 		}
 		switch k.Status {
-		case history.OnlyA:
+		case compare.OnlyA:
 			fmt.Fprintf(w, "- %s  (only in %s)\n", k.Kernel, na)
 			continue
-		case history.OnlyB:
+		case compare.OnlyB:
 			fmt.Fprintf(w, "+ %s  (only in %s)\n", k.Kernel, nb)
 			continue
 		}
@@ -199,7 +199,7 @@ func diffText(w io.Writer, d *history.Diff, _ Options) error {
 // diffSummary is a diff's bottom line: the geometric mean of the shared
 // kernels' duration ratios, the total kernel time of each side, the
 // kernels left out as unchanged, or that the sides share no kernel.
-func diffSummary(d *history.Diff, na, nb string) []string {
+func diffSummary(d *compare.Diff, na, nb string) []string {
 	s := d.Summary
 	var out []string
 	if s.Shared == 0 && s.KernelsA > 0 && s.KernelsB > 0 {
@@ -229,7 +229,7 @@ func column(name string, run int64) string {
 	return filepath.Base(name)
 }
 
-func diffJSON(w io.Writer, d *history.Diff, _ Options) error { return encodeJSON(w, d) }
+func diffJSON(w io.Writer, d *compare.Diff, _ Options) error { return encodeJSON(w, d) }
 
 // spreadN is a benchstat-style sample description: ±3% n=5, or n=1.
 func spreadN(spread float64, n int) string {
@@ -240,7 +240,7 @@ func spreadN(spread float64, n int) string {
 }
 
 // testText says what decided a verdict.
-func testText(m history.MetricDelta) string {
+func testText(m compare.MetricDelta) string {
 	switch m.Test {
 	case stats.Exact:
 		return "exact (counter)"

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gate"
-	"github.com/profan-dev/profan/internal/history"
 )
 
 // Format is one output format: it renders analysed kernels (analyze,
@@ -21,8 +21,8 @@ type Format struct {
 	Gate func(w io.Writer, r *gate.Result, opt Options) error
 	// Trend, Diff, Runs and Model render what profan trend, diff, runs
 	// and model print; nil when the format does not.
-	Trend func(w io.Writer, t *history.Trend, opt Options) error
-	Diff  func(w io.Writer, d *history.Diff, opt Options) error
+	Trend func(w io.Writer, t *compare.Trend, opt Options) error
+	Diff  func(w io.Writer, d *compare.Diff, opt Options) error
 	Runs  func(w io.Writer, rs []Run, opt Options) error
 	Model func(w io.Writer, m *Model, opt Options) error
 }

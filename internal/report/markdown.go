@@ -9,8 +9,8 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gate"
-	"github.com/profan-dev/profan/internal/history"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/rules"
 )
@@ -338,7 +338,7 @@ const mdTopKernels = 20
 // diffMarkdown writes a diff for a pull-request comment: the bottom line,
 // one row per kernel that changed (the largest change first) with its
 // duration; each kernel's metrics collapsed.
-func diffMarkdown(w io.Writer, d *history.Diff, opt Options) error {
+func diffMarkdown(w io.Writer, d *compare.Diff, opt Options) error {
 	bw := bufio.NewWriter(w)
 	na, nb := d.NameA, d.NameB
 	if na == "" {
@@ -354,12 +354,12 @@ func diffMarkdown(w io.Writer, d *history.Diff, opt Options) error {
 	if len(d.Kernels) == 0 {
 		return bw.Flush()
 	}
-	row := func(k history.KernelDiff) {
+	row := func(k compare.KernelDiff) {
 		dur, delta, verdict, test := "", "", "", ""
 		switch k.Status {
-		case history.OnlyA:
+		case compare.OnlyA:
 			verdict = "only in " + mdEscape(na)
-		case history.OnlyB:
+		case compare.OnlyB:
 			verdict = "only in " + mdEscape(nb)
 		}
 		for _, m := range k.Metrics {

@@ -1,4 +1,4 @@
-package history
+package compare
 
 import (
 	"math"
@@ -148,7 +148,7 @@ type Stored struct {
 	Series map[string]map[string]*Series
 }
 
-// Compare compares two runs' kernels by name: the canonical metrics that
+// Kernels compares two runs' kernels by name: the canonical metrics that
 // moved by more than threshold (all of them with all), and the findings
 // that appeared or disappeared. hist holds the run-to-run spreads of noisy
 // metrics (Spreads); stored, when not nil, the series trend decides from:
@@ -159,7 +159,7 @@ type Stored struct {
 // duration's move before any other metric's); then those only one side
 // has; kernels that did not change are left out, but counted in the
 // summary, unless all.
-func Compare(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) ([]KernelDiff, Summary) {
+func Kernels(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) ([]KernelDiff, Summary) {
 	ga, gb := gate.GroupByName(va), gate.GroupByName(vb)
 	sum := Summary{KernelsA: len(ga), KernelsB: len(gb), TotalA: total(ga), TotalB: total(gb)}
 	logs := 0.0

@@ -1,8 +1,9 @@
-// Package history reads a metric across stored runs: the series of a
-// kernel's values run by run, its change points, the run-to-run spread that
-// single launches are tested against, and the difference of two runs.
-// trend, diff and gate --baseline all read it.
-package history
+// Package compare compares runs: the series of a kernel's metric across
+// stored runs and its change points, the run-to-run spread that single
+// launches are tested against, the baseline a gate compares with, and the
+// difference of two runs or two export files. trend, diff, gate --baseline
+// and report all read it.
+package compare
 
 import (
 	"context"
