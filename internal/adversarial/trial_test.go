@@ -317,6 +317,19 @@ func verdict(e *env, c *tcase) (fails []string) {
 	if r.killed != "" {
 		return fails
 	}
+	fails = append(fails, exitFails(e, c, r)...)
+	fails = append(fails, sameFails(e, c, r)...)
+	if c.check != nil {
+		if f := c.check(e, r); f != "" {
+			fails = append(fails, f)
+		}
+	}
+	return fails
+}
+
+// exitFails holds r's exit code to c's codes, and an exit 2 to a message
+// saying what c wants it to say.
+func exitFails(e *env, c *tcase, r *result) (fails []string) {
 	codes := c.codes
 	if codes == "" {
 		codes = "0"
@@ -324,39 +337,41 @@ func verdict(e *env, c *tcase) (fails []string) {
 	if !strings.ContainsRune(codes, rune('0'+r.code)) || r.code > 9 || r.code < 0 {
 		fails = append(fails, fmt.Sprintf("exit %d, want one of %s: %s", r.code, codes, firstLine(r.stderr)))
 	}
-	if r.code == 2 {
-		msg := string(r.stderr)
-		if strings.TrimSpace(msg) == "" {
-			fails = append(fails, "exit 2 without a message")
-		}
-		if c.errHas != "" && !strings.Contains(msg, strings.ReplaceAll(c.errHas, "{dir}", e.dir)) {
-			fails = append(fails, fmt.Sprintf("the error does not say %q: %s", c.errHas, firstLine(r.stderr)))
-		}
-		if c.fileLine != "" && !regexp.MustCompile(regexp.QuoteMeta(strings.ReplaceAll(c.fileLine, "{dir}", e.dir))+`:\d+:`).MatchString(msg) {
-			fails = append(fails, fmt.Sprintf("the error names no %s:LINE: %s", c.fileLine, firstLine(r.stderr)))
-		}
+	if r.code != 2 {
+		return fails
 	}
-	if c.same != nil && (r.code == 0 || r.code == 1 || r.code == 2 && !c.sameOrRefused) {
-		ref := c.same(e)
-		for i := range ref {
-			ref[i] = strings.ReplaceAll(ref[i], "{dir}", e.dir)
-		}
-		want := e.ref.get(e.dir, ref)
-		switch {
-		case want.code != 0 && r.code == 0:
-			fails = append(fails, fmt.Sprintf("exit 0 where the intact input fails (exit %d: %s)", want.code, firstLine(want.stderr)))
-		case want.code == 0 && r.code == 0:
-			if d := compareOutput(want.stdout, r.stdout); d != "" {
-				fails = append(fails, "silent change: "+d)
-			}
-		case want.code == 0 && r.code != 0 && !c.sameOrRefused:
-			fails = append(fails, fmt.Sprintf("exit %d where the intact input is read: %s", r.code, firstLine(r.stderr)))
-		}
+	msg := string(r.stderr)
+	if strings.TrimSpace(msg) == "" {
+		fails = append(fails, "exit 2 without a message")
 	}
-	if c.check != nil {
-		if f := c.check(e, r); f != "" {
-			fails = append(fails, f)
+	if c.errHas != "" && !strings.Contains(msg, strings.ReplaceAll(c.errHas, "{dir}", e.dir)) {
+		fails = append(fails, fmt.Sprintf("the error does not say %q: %s", c.errHas, firstLine(r.stderr)))
+	}
+	if c.fileLine != "" && !regexp.MustCompile(regexp.QuoteMeta(strings.ReplaceAll(c.fileLine, "{dir}", e.dir))+`:\d+:`).MatchString(msg) {
+		fails = append(fails, fmt.Sprintf("the error names no %s:LINE: %s", c.fileLine, firstLine(r.stderr)))
+	}
+	return fails
+}
+
+// sameFails holds r to what c's intact input gives, where c names one.
+func sameFails(e *env, c *tcase, r *result) (fails []string) {
+	if c.same == nil || !(r.code == 0 || r.code == 1 || r.code == 2 && !c.sameOrRefused) {
+		return nil
+	}
+	ref := c.same(e)
+	for i := range ref {
+		ref[i] = strings.ReplaceAll(ref[i], "{dir}", e.dir)
+	}
+	want := e.ref.get(e.dir, ref)
+	switch {
+	case want.code != 0 && r.code == 0:
+		fails = append(fails, fmt.Sprintf("exit 0 where the intact input fails (exit %d: %s)", want.code, firstLine(want.stderr)))
+	case want.code == 0 && r.code == 0:
+		if d := compareOutput(want.stdout, r.stdout); d != "" {
+			fails = append(fails, "silent change: "+d)
 		}
+	case want.code == 0 && r.code != 0 && !c.sameOrRefused:
+		fails = append(fails, fmt.Sprintf("exit %d where the intact input is read: %s", r.code, firstLine(r.stderr)))
 	}
 	return fails
 }
