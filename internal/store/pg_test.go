@@ -494,16 +494,42 @@ func pgBenchDB(b *testing.B) *DB {
 // kernel names and metric keys, and copies the others in.
 func pgBenchFill(db *DB) error {
 	ctx := context.Background()
+	if err := pgBenchFirstRun(ctx, db); err != nil {
+		return err
+	}
+	ids, err := pgBenchReadIDs(db)
+	if err != nil {
+		return err
+	}
+	conn, err := db.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		pc := dc.(*stdlib.Conn).Conn()
+		if err := pgBenchCopy(ctx, pc, ids); err != nil {
+			return err
+		}
+		return pgBenchVacuum(ctx, pc)
+	})
+}
+
+// pgBenchInfo is the RunInfo of the benchmark's run r.
+func pgBenchInfo(r int) RunInfo {
+	return RunInfo{Digest: fmt.Sprintf("sha256:%d", r), Tool: "ncu", Format: "bench",
+		Labels: map[string]string{"branch": []string{"main", "dev"}[r%2], "gpu": "h100"}}
+}
+
+// pgBenchFirstRun empties the database and writes run 0 through a
+// RunWriter.
+func pgBenchFirstRun(ctx context.Context, db *DB) error {
 	for _, table := range []string{"findings", "kernel_values", "kernels", "run_labels", "runs"} {
 		if _, err := db.db.Exec(`DELETE FROM ` + table); err != nil {
 			return err
 		}
 	}
-	info := func(r int) RunInfo {
-		return RunInfo{Digest: fmt.Sprintf("sha256:%d", r), Tool: "ncu", Format: "bench",
-			Labels: map[string]string{"branch": []string{"main", "dev"}[r%2], "gpu": "h100"}}
-	}
-	w, err := db.BeginRun(ctx, info(0))
+	w, err := db.BeginRun(ctx, pgBenchInfo(0))
 	if err != nil {
 		return err
 	}
@@ -512,217 +538,250 @@ func pgBenchFill(db *DB) error {
 			return err
 		}
 	}
-	if _, err := w.Commit(); err != nil {
-		return err
-	}
+	_, err = w.Commit()
+	return err
+}
 
-	// The IDs the RunWriter gave the names and keys.
-	names := map[string]int64{}
-	keys := map[metricKey]uint64{}
-	metrics := map[string]int64{}
+// pgBenchIDs are the IDs the RunWriter gave the names and keys, and the
+// first IDs of the runs and kernels copied in.
+type pgBenchIDs struct {
+	names, metrics        map[string]int64
+	keys                  map[metricKey]uint64
+	firstRun, firstKernel int64
+}
+
+func pgBenchReadIDs(db *DB) (*pgBenchIDs, error) {
+	ids := &pgBenchIDs{names: map[string]int64{}, metrics: map[string]int64{}, keys: map[metricKey]uint64{}}
 	for q, f := range map[string]func(rows *sql.Rows) error{
 		`SELECT id, name FROM kernel_names`: func(rows *sql.Rows) error {
 			var id int64
 			var name string
 			err := rows.Scan(&id, &name)
-			names[name] = id
+			ids.names[name] = id
 			return err
 		},
 		`SELECT id, name, section, unit, raw_unit FROM raw_metric_keys`: func(rows *sql.Rows) error {
 			var id uint64
 			var k metricKey
 			err := rows.Scan(&id, &k.Name, &k.Section, &k.Unit, &k.RawUnit)
-			keys[k] = id
+			ids.keys[k] = id
 			return err
 		},
 		`SELECT id, name FROM metric_names`: func(rows *sql.Rows) error {
 			var id int64
 			var name string
 			err := rows.Scan(&id, &name)
-			metrics[name] = id
+			ids.metrics[name] = id
 			return err
 		},
 	} {
-		rows, err := db.db.Query(q)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			if err := f(rows); err != nil {
-				rows.Close()
-				return err
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
+		if err := pgBenchScan(db, q, f); err != nil {
+			return nil, err
 		}
 	}
 	var runID, kernelID int64
 	if err := db.db.QueryRow(`SELECT max(id) FROM runs`).Scan(&runID); err != nil {
-		return err
+		return nil, err
 	}
 	if err := db.db.QueryRow(`SELECT max(id) FROM kernels`).Scan(&kernelID); err != nil {
-		return err
+		return nil, err
 	}
-	firstRun, firstKernel := runID+1, kernelID+1
+	ids.firstRun, ids.firstKernel = runID+1, kernelID+1
+	return ids, nil
+}
 
-	conn, err := db.db.Conn(ctx)
+// pgBenchScan calls f on every row of query q.
+func pgBenchScan(db *DB, q string, f func(rows *sql.Rows) error) error {
+	rows, err := db.db.Query(q)
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
-	return conn.Raw(func(dc any) error {
-		pc := dc.(*stdlib.Conn).Conn()
-		tx, err := pc.Begin(ctx)
-		if err != nil {
+	defer rows.Close()
+	for rows.Next() {
+		if err := f(rows); err != nil {
 			return err
 		}
-		defer tx.Rollback(ctx)
-		// Load kernel_values without its primary key, and add it back
-		// after: building the index at once is much faster.
-		rows, _ := tx.Query(ctx, `SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
-WHERE conrelid = 'kernel_values'::regclass ORDER BY contype DESC`)
-		type constraint struct{ Name, Def string }
-		cons, err := pgx.CollectRows(rows, pgx.RowToStructByPos[constraint])
-		if err != nil {
-			return err
-		}
-		if len(cons) == 0 {
-			return errors.New("kernel_values has no primary key")
-		}
-		var defs []string
-		for _, c := range cons {
-			if _, err := tx.Exec(ctx, `ALTER TABLE kernel_values DROP CONSTRAINT `+c.Name); err != nil {
-				return err
-			}
-			defs = append(defs, `ALTER TABLE kernel_values ADD CONSTRAINT `+c.Name+` `+c.Def)
-		}
+	}
+	rows.Close()
+	return rows.Err()
+}
 
-		created := formatTime(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
-		copyRows := func(table string, cols []string, next func() ([]any, bool)) error {
-			_, err := tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromFunc(func() ([]any, error) {
-				row, ok := next()
-				if !ok {
-					return nil, nil
-				}
-				return row, nil
-			}))
-			if err != nil {
-				return fmt.Errorf("copying %s: %w", table, err)
-			}
-			return nil
-		}
-		r := int64(1)
-		if err := copyRows("runs", []string{"id", "digest", "source", "tool", "format", "created", "kernels"}, func() ([]any, bool) {
-			if r == pgBenchRuns {
-				return nil, false
-			}
-			in := info(int(r))
-			row := []any{firstRun + r - 1, in.Digest, in.Source, in.Tool, in.Format, created, int32(benchKernels)}
-			r++
-			return row, true
-		}); err != nil {
+// pgBenchCopy copies runs 1 to pgBenchRuns-1 in, in one transaction.
+func pgBenchCopy(ctx context.Context, pc *pgx.Conn, ids *pgBenchIDs) error {
+	tx, err := pc.Begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback(ctx)
+	// Load kernel_values without its primary key, and add it back
+	// after: building the index at once is much faster.
+	defs, err := pgDropConstraints(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, step := range []func(context.Context, pgx.Tx, *pgBenchIDs) error{pgBenchRunRows, pgBenchLabelRows, pgBenchKernelRows, pgBenchValueRows} {
+		if err := step(ctx, tx, ids); err != nil {
 			return err
 		}
-		var labels [][]any
-		for r := int64(1); r < pgBenchRuns; r++ {
-			for k, v := range info(int(r)).Labels {
-				labels = append(labels, []any{firstRun + r - 1, k, v})
-			}
-		}
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"run_labels"}, []string{"run_id", "key", "value"}, pgx.CopyFromRows(labels)); err != nil {
+	}
+	for _, def := range defs {
+		if _, err := tx.Exec(ctx, def); err != nil {
 			return err
 		}
-		r, i := int64(1), 0
-		var blob []byte
-		var lastKey []uint64
-		keyFunc := func(m *profan.Metric, pos int) (uint64, error) {
-			if pos < len(lastKey) {
-				return lastKey[pos], nil
-			}
-			id, ok := keys[keyOf(m)]
-			if !ok {
-				return 0, fmt.Errorf("no key for %s", m.Name)
-			}
-			lastKey = append(lastKey, id)
-			return id, nil
+	}
+	for _, table := range []string{"runs", "kernels"} {
+		if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT max(id) FROM `+table+`))`, table); err != nil {
+			return err
 		}
-		var werr error
-		if err := copyRows("kernels", []string{"id", "run_id", "ordinal", "launch_id", "name_id", "device", "cc", "grid", "block", "invocations", "duration", "raw"}, func() ([]any, bool) {
-			if r == pgBenchRuns {
-				return nil, false
-			}
-			rec := synthKernel(int(r), i, 10, 10)
-			k := rec.Kernel
-			blob, werr = encodeKernel(blob[:0], k, keyFunc, nil)
-			if werr != nil {
-				return nil, false
-			}
-			kid := firstKernel + (r-1)*benchKernels + int64(i)
-			row := []any{kid, firstRun + r - 1, int32(i), k.ID, names[k.Name], k.Device, k.CC, dim(k.Grid), dim(k.Block), int64(k.Invocations), k.Duration, blob}
+	}
+	return tx.Commit(ctx)
+}
+
+// pgDropConstraints drops kernel_values' constraints and returns the
+// statements that add them back.
+func pgDropConstraints(ctx context.Context, tx pgx.Tx) ([]string, error) {
+	rows, _ := tx.Query(ctx, `SELECT conname, pg_get_constraintdef(oid) FROM pg_constraint
+WHERE conrelid = 'kernel_values'::regclass ORDER BY contype DESC`)
+	type constraint struct{ Name, Def string }
+	cons, err := pgx.CollectRows(rows, pgx.RowToStructByPos[constraint])
+	if err != nil {
+		return nil, err
+	}
+	if len(cons) == 0 {
+		return nil, errors.New("kernel_values has no primary key")
+	}
+	var defs []string
+	for _, c := range cons {
+		if _, err := tx.Exec(ctx, `ALTER TABLE kernel_values DROP CONSTRAINT `+c.Name); err != nil {
+			return nil, err
+		}
+		defs = append(defs, `ALTER TABLE kernel_values ADD CONSTRAINT `+c.Name+` `+c.Def)
+	}
+	return defs, nil
+}
+
+// pgCopyRows copies the rows next returns, until it returns false, into
+// table's columns cols.
+func pgCopyRows(ctx context.Context, tx pgx.Tx, table string, cols []string, next func() ([]any, bool)) error {
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{table}, cols, pgx.CopyFromFunc(func() ([]any, error) {
+		row, ok := next()
+		if !ok {
+			return nil, nil
+		}
+		return row, nil
+	}))
+	if err != nil {
+		return fmt.Errorf("copying %s: %w", table, err)
+	}
+	return nil
+}
+
+func pgBenchRunRows(ctx context.Context, tx pgx.Tx, ids *pgBenchIDs) error {
+	created := formatTime(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	r := int64(1)
+	return pgCopyRows(ctx, tx, "runs", []string{"id", "digest", "source", "tool", "format", "created", "kernels"}, func() ([]any, bool) {
+		if r == pgBenchRuns {
+			return nil, false
+		}
+		in := pgBenchInfo(int(r))
+		row := []any{ids.firstRun + r - 1, in.Digest, in.Source, in.Tool, in.Format, created, int32(benchKernels)}
+		r++
+		return row, true
+	})
+}
+
+func pgBenchLabelRows(ctx context.Context, tx pgx.Tx, ids *pgBenchIDs) error {
+	var labels [][]any
+	for r := int64(1); r < pgBenchRuns; r++ {
+		for k, v := range pgBenchInfo(int(r)).Labels {
+			labels = append(labels, []any{ids.firstRun + r - 1, k, v})
+		}
+	}
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"run_labels"}, []string{"run_id", "key", "value"}, pgx.CopyFromRows(labels))
+	return err
+}
+
+func pgBenchKernelRows(ctx context.Context, tx pgx.Tx, ids *pgBenchIDs) error {
+	r, i := int64(1), 0
+	var blob []byte
+	var lastKey []uint64
+	keyFunc := func(m *profan.Metric, pos int) (uint64, error) {
+		if pos < len(lastKey) {
+			return lastKey[pos], nil
+		}
+		id, ok := ids.keys[keyOf(m)]
+		if !ok {
+			return 0, fmt.Errorf("no key for %s", m.Name)
+		}
+		lastKey = append(lastKey, id)
+		return id, nil
+	}
+	var werr error
+	err := pgCopyRows(ctx, tx, "kernels", []string{"id", "run_id", "ordinal", "launch_id", "name_id", "device", "cc", "grid", "block", "invocations", "duration", "raw"}, func() ([]any, bool) {
+		if r == pgBenchRuns {
+			return nil, false
+		}
+		rec := synthKernel(int(r), i, 10, 10)
+		k := rec.Kernel
+		blob, werr = encodeKernel(blob[:0], k, keyFunc, nil)
+		if werr != nil {
+			return nil, false
+		}
+		kid := ids.firstKernel + (r-1)*benchKernels + int64(i)
+		row := []any{kid, ids.firstRun + r - 1, int32(i), k.ID, ids.names[k.Name], k.Device, k.CC, dim(k.Grid), dim(k.Block), int64(k.Invocations), k.Duration, blob}
+		if i++; i == benchKernels {
+			r, i = r+1, 0
+		}
+		return row, true
+	})
+	if err != nil || werr != nil {
+		return errors.Join(err, werr)
+	}
+	return nil
+}
+
+func pgBenchValueRows(ctx context.Context, tx pgx.Tx, ids *pgBenchIDs) error {
+	r, i, j := int64(1), 0, 0
+	var rec KernelRecord
+	return pgCopyRows(ctx, tx, "kernel_values", []string{"metric_id", "name_id", "kernel_id", "value"}, func() ([]any, bool) {
+		if r == pgBenchRuns {
+			return nil, false
+		}
+		if j == 0 {
+			rec = synthKernel(int(r), i, 10, 0)
+		}
+		v := rec.Canonical[j]
+		row := []any{ids.metrics[v.Name], ids.names[rec.Kernel.Name], ids.firstKernel + (r-1)*benchKernels + int64(i), v.Value}
+		if j++; j == canonicalPerKernel {
+			j = 0
 			if i++; i == benchKernels {
 				r, i = r+1, 0
 			}
-			return row, true
-		}); err != nil || werr != nil {
-			return errors.Join(err, werr)
 		}
-		r, i = 1, 0
-		j := 0
-		var rec KernelRecord
-		if err := copyRows("kernel_values", []string{"metric_id", "name_id", "kernel_id", "value"}, func() ([]any, bool) {
-			if r == pgBenchRuns {
-				return nil, false
-			}
-			if j == 0 {
-				rec = synthKernel(int(r), i, 10, 0)
-			}
-			v := rec.Canonical[j]
-			row := []any{metrics[v.Name], names[rec.Kernel.Name], firstKernel + (r-1)*benchKernels + int64(i), v.Value}
-			if j++; j == canonicalPerKernel {
-				j = 0
-				if i++; i == benchKernels {
-					r, i = r+1, 0
-				}
-			}
-			return row, true
-		}); err != nil {
-			return err
-		}
-		for _, def := range defs {
-			if _, err := tx.Exec(ctx, def); err != nil {
-				return err
-			}
-		}
-		for _, table := range []string{"runs", "kernels"} {
-			if _, err := tx.Exec(ctx, `SELECT setval(pg_get_serial_sequence($1, 'id'), (SELECT max(id) FROM `+table+`))`, table); err != nil {
-				return err
-			}
-		}
-		if err := tx.Commit(ctx); err != nil {
-			return err
-		}
-		// As autovacuum would: statistics for the planner and a
-		// visibility map for index-only scans. VACUUM cannot mark pages
-		// all-visible while another transaction may not see their rows,
-		// such as autovacuum's ANALYZE of the new rows: try again then.
-		if _, err := pc.Exec(ctx, `VACUUM (ANALYZE) runs, run_labels, kernel_names, kernels, metric_names, kernel_values`); err != nil {
-			return err
-		}
-		for try := 0; ; try++ {
-			var pages, visible int64
-			if err := pc.QueryRow(ctx, `SELECT sum(relpages), sum(relallvisible) FROM pg_class
-WHERE oid IN ('runs'::regclass, 'run_labels'::regclass, 'kernels'::regclass, 'kernel_values'::regclass)`).Scan(&pages, &visible); err != nil {
-				return err
-			}
-			if visible == pages || try == 20 {
-				return nil
-			}
-			time.Sleep(500 * time.Millisecond)
-			if _, err := pc.Exec(ctx, `VACUUM runs, run_labels, kernels, kernel_values`); err != nil {
-				return err
-			}
-		}
+		return row, true
 	})
+}
+
+// pgBenchVacuum does what autovacuum would: statistics for the planner
+// and a visibility map for index-only scans. VACUUM cannot mark pages
+// all-visible while another transaction may not see their rows, such as
+// autovacuum's ANALYZE of the new rows: try again then.
+func pgBenchVacuum(ctx context.Context, pc *pgx.Conn) error {
+	if _, err := pc.Exec(ctx, `VACUUM (ANALYZE) runs, run_labels, kernel_names, kernels, metric_names, kernel_values`); err != nil {
+		return err
+	}
+	for try := 0; ; try++ {
+		var pages, visible int64
+		if err := pc.QueryRow(ctx, `SELECT sum(relpages), sum(relallvisible) FROM pg_class
+WHERE oid IN ('runs'::regclass, 'run_labels'::regclass, 'kernels'::regclass, 'kernel_values'::regclass)`).Scan(&pages, &visible); err != nil {
+			return err
+		}
+		if visible == pages || try == 20 {
+			return nil
+		}
+		time.Sleep(500 * time.Millisecond)
+		if _, err := pc.Exec(ctx, `VACUUM runs, run_labels, kernels, kernel_values`); err != nil {
+			return err
+		}
+	}
 }
