@@ -136,35 +136,10 @@ func checkPatterns(t *testing.T, name string, a *analysis.Kernel) {
 	t.Helper()
 	id := fmt.Sprintf("%s kernel %s (%s)", name, a.K.ID, a.K.DisplayName())
 	m := a.Model
-	for _, sp := range []struct {
-		acc       *analysis.Access
-		space, op string
-	}{{m.GlobalLoad, "global", "load"}, {m.GlobalStore, "global", "store"}, {m.SharedLoad, "shared", "load"}, {m.SharedStore, "shared", "store"}} {
-		var worst *analysis.Instruction
-		n := 0
-		for i := range m.Instructions {
-			in := &m.Instructions[i]
-			if in.Space != sp.space || in.Operation != sp.op {
-				continue
-			}
-			n++
-			if in.Sectors > in.IdealSectors*1.05 && (worst == nil || in.Sectors-in.IdealSectors > worst.Sectors-worst.IdealSectors) {
-				worst = in
-			}
-		}
-		if sp.acc != nil && sp.space == "global" && sp.acc.IdealSectorsPerRequest < 1 {
-			t.Errorf("%s: %s %s ideal %.2f sectors per request, below one sector", id, sp.space, sp.op, sp.acc.IdealSectorsPerRequest)
-		}
+	for _, sp := range []spaceOp{{m.GlobalLoad, "global", "load"}, {m.GlobalStore, "global", "store"}, {m.SharedLoad, "shared", "load"}, {m.SharedStore, "shared", "store"}} {
+		worst, n := worstInstruction(m.Instructions, sp)
 		if sp.acc != nil {
-			for _, m := range sp.acc.Implausible {
-				// Every fixture is a real capture: nothing in it is impossible.
-				if strings.HasPrefix(m, "impossible") {
-					t.Errorf("%s: %s %s: a real capture called %s", id, sp.space, sp.op, m)
-				}
-			}
-		}
-		if sp.acc != nil && sp.acc.Pattern.Ways > 32 {
-			t.Errorf("%s: %s %s a %.0f-way bank conflict, more than 32", id, sp.space, sp.op, sp.acc.Pattern.Ways)
+			checkAccessBounds(t, id, sp)
 		}
 		if n == 0 || sp.acc == nil {
 			continue
@@ -176,14 +151,65 @@ func checkPatterns(t *testing.T, name string, a *analysis.Kernel) {
 			t.Errorf("%s: %s %s is %s, yet every instruction is at its ideal", id, sp.space, sp.op, sp.acc.Pattern.Kind)
 		}
 		if worst == nil {
-			for _, f := range a.Findings {
-				if sp.space == "global" && f.Rule == "uncoalesced-global" && strings.Contains(f.Message, "global "+sp.op+"s ") {
-					t.Errorf("%s: %s contradicts ncu's per-instruction ideal (every %s %s at its ideal): %s", id, f.Rule, sp.space, sp.op, f.Message)
-				}
-				if sp.space == "shared" && f.Rule == "shared-bank-conflict" && strings.Contains(f.Message, "shared "+sp.op+"s ") {
-					t.Errorf("%s: %s contradicts ncu's per-instruction ideal (every %s %s at its ideal): %s", id, f.Rule, sp.space, sp.op, f.Message)
-				}
-			}
+			checkNoAccessFinding(t, id, a, sp)
+		}
+	}
+}
+
+// spaceOp is one of a model's four accesses: its summary, memory space and
+// operation.
+type spaceOp struct {
+	acc       *analysis.Access
+	space, op string
+}
+
+// worstInstruction returns the instruction of sp's space and operation
+// furthest above its ideal sectors (nil when none is above by more than
+// 5%), and how many instructions are of that space and operation.
+func worstInstruction(ins []analysis.Instruction, sp spaceOp) (worst *analysis.Instruction, n int) {
+	for i := range ins {
+		in := &ins[i]
+		if in.Space != sp.space || in.Operation != sp.op {
+			continue
+		}
+		n++
+		if in.Sectors > in.IdealSectors*1.05 && (worst == nil || in.Sectors-in.IdealSectors > worst.Sectors-worst.IdealSectors) {
+			worst = in
+		}
+	}
+	return worst, n
+}
+
+// checkAccessBounds holds sp's access summary to what a real capture can
+// show: a global ideal of one sector per request or more, nothing
+// impossible, at most a 32-way bank conflict.
+func checkAccessBounds(t *testing.T, id string, sp spaceOp) {
+	t.Helper()
+	if sp.space == "global" && sp.acc.IdealSectorsPerRequest < 1 {
+		t.Errorf("%s: %s %s ideal %.2f sectors per request, below one sector", id, sp.space, sp.op, sp.acc.IdealSectorsPerRequest)
+	}
+	for _, m := range sp.acc.Implausible {
+		// Every fixture is a real capture: nothing in it is impossible.
+		if strings.HasPrefix(m, "impossible") {
+			t.Errorf("%s: %s %s: a real capture called %s", id, sp.space, sp.op, m)
+		}
+	}
+	if sp.acc.Pattern.Ways > 32 {
+		t.Errorf("%s: %s %s a %.0f-way bank conflict, more than 32", id, sp.space, sp.op, sp.acc.Pattern.Ways)
+	}
+}
+
+// checkNoAccessFinding: where every instruction of sp's space and
+// operation is at its ideal, no finding says that access is uncoalesced
+// or bank-conflicted.
+func checkNoAccessFinding(t *testing.T, id string, a *analysis.Kernel, sp spaceOp) {
+	t.Helper()
+	for _, f := range a.Findings {
+		if sp.space == "global" && f.Rule == "uncoalesced-global" && strings.Contains(f.Message, "global "+sp.op+"s ") {
+			t.Errorf("%s: %s contradicts ncu's per-instruction ideal (every %s %s at its ideal): %s", id, f.Rule, sp.space, sp.op, f.Message)
+		}
+		if sp.space == "shared" && f.Rule == "shared-bank-conflict" && strings.Contains(f.Message, "shared "+sp.op+"s ") {
+			t.Errorf("%s: %s contradicts ncu's per-instruction ideal (every %s %s at its ideal): %s", id, f.Rule, sp.space, sp.op, f.Message)
 		}
 	}
 }
@@ -313,84 +339,18 @@ func checkRendered(t *testing.T, name string, ks []*analysis.Kernel) {
 // commands on the same input, state the same findings.
 func checkCommands(t *testing.T, name string, set []string, vs []*analysis.RunVerdict) {
 	t.Helper()
-	want := map[string]int{}
-	for _, v := range vs {
-		for _, a := range v.Kernels {
-			for _, f := range a.Findings {
-				want[f.Rule]++
-			}
-		}
-		for _, f := range v.Findings {
-			want[f.Rule]++
-		}
-	}
-	out, errOut, code := run(t, append([]string{"analyze", "--format", "json", "--launches"}, set...)...)
-	if code != ExitOK {
-		t.Errorf("%s: analyze exit %d: %s", name, code, errOut)
+	want, perGroup, kernelOnly := verdictRules(vs)
+	fromAnalyze, ok := analyzeRules(t, name, set)
+	if !ok {
 		return
 	}
-	fromAnalyze, err := ruleCounts(out)
-	if err != nil {
-		t.Fatalf("%s: analyze json: %v", name, err)
-	}
-	// The gate checks kernel groups: a rule fails once per kernel name
-	// it holds on (every group gated: --min-share 0).
-	perGroup := map[string]int{}
-	seen := map[[2]string]bool{}
-	for _, v := range vs {
-		for _, a := range v.Kernels {
-			for _, f := range a.Findings {
-				if k := [2]string{a.K.DisplayName(), f.Rule}; !seen[k] {
-					seen[k] = true
-					perGroup[f.Rule]++
-				}
-			}
-		}
-		for _, f := range v.Findings {
-			perGroup[f.Rule]++
-		}
-	}
-	out, errOut, code = run(t, append([]string{"gate", "--fail-on", "all", "--min-share", "0", "--allow-app-errors", "--format", "json"}, set...)...)
-	if code == ExitError {
-		t.Errorf("%s: gate exit %d: %s", name, code, errOut)
+	fromGate, ok := gateRules(t, name, set)
+	if !ok {
 		return
 	}
-	var g struct {
-		Checks []struct{ Kind, Name, Status string } `json:"checks"`
-	}
-	if err := json.Unmarshal([]byte(out), &g); err != nil {
-		t.Fatalf("%s: gate json: %v", name, err)
-	}
-	fromGate := map[string]int{}
-	for _, c := range g.Checks {
-		if (c.Kind == "finding" || c.Kind == "run-finding") && c.Status == "fail" {
-			fromGate[c.Name]++
-		}
-	}
-	htmlOut := filepath.Join(t.TempDir(), "r.html")
-	if _, errOut, code := run(t, append([]string{"report", "--html", htmlOut}, set...)...); code != ExitOK {
-		t.Errorf("%s: report exit %d: %s", name, code, errOut)
+	fromReport, ok := htmlRules(t, name, set, want, fromAnalyze)
+	if !ok {
 		return
-	}
-	b, _ := os.ReadFile(htmlOut)
-	fromReport := map[string]int{}
-	for r := range want {
-		fromReport[r] = strings.Count(string(b), `<code class="rule">`+r+`</code>`)
-	}
-	for r := range fromAnalyze {
-		if _, ok := fromReport[r]; !ok {
-			fromReport[r] = strings.Count(string(b), `<code class="rule">`+r+`</code>`)
-		}
-	}
-	// Run-level findings belong to no kernel; the HTML report shows
-	// kernels only.
-	kernelOnly := map[string]int{}
-	for _, v := range vs {
-		for _, a := range v.Kernels {
-			for _, f := range a.Findings {
-				kernelOnly[f.Rule]++
-			}
-		}
 	}
 	for _, m := range []map[string]int{fromReport, kernelOnly} {
 		for r, n := range m {
@@ -410,6 +370,92 @@ func checkCommands(t *testing.T, name string, set []string, vs []*analysis.RunVe
 	if fmt.Sprint(keys(fromReport)) != fmt.Sprint(keys(kernelOnly)) {
 		t.Errorf("%s: report shows %v, the kernel verdicts %v", name, keys(fromReport), keys(kernelOnly))
 	}
+}
+
+// verdictRules counts the findings of vs by rule three ways: every
+// finding (all), once per kernel name it holds on and once per run-level
+// finding (perGroup: the gate checks kernel groups, and with --min-share 0
+// gates every group), and the kernels' findings only (kernelOnly: the HTML
+// report shows kernels, and run-level findings belong to no kernel).
+func verdictRules(vs []*analysis.RunVerdict) (all, perGroup, kernelOnly map[string]int) {
+	all, perGroup, kernelOnly = map[string]int{}, map[string]int{}, map[string]int{}
+	seen := map[[2]string]bool{}
+	for _, v := range vs {
+		for _, a := range v.Kernels {
+			for _, f := range a.Findings {
+				all[f.Rule]++
+				kernelOnly[f.Rule]++
+				if k := [2]string{a.K.DisplayName(), f.Rule}; !seen[k] {
+					seen[k] = true
+					perGroup[f.Rule]++
+				}
+			}
+		}
+		for _, f := range v.Findings {
+			all[f.Rule]++
+			perGroup[f.Rule]++
+		}
+	}
+	return all, perGroup, kernelOnly
+}
+
+// analyzeRules counts by rule the findings analyze's JSON of set states;
+// false when analyze failed.
+func analyzeRules(t *testing.T, name string, set []string) (map[string]int, bool) {
+	t.Helper()
+	out, errOut, code := run(t, append([]string{"analyze", "--format", "json", "--launches"}, set...)...)
+	if code != ExitOK {
+		t.Errorf("%s: analyze exit %d: %s", name, code, errOut)
+		return nil, false
+	}
+	counts, err := ruleCounts(out)
+	if err != nil {
+		t.Fatalf("%s: analyze json: %v", name, err)
+	}
+	return counts, true
+}
+
+// gateRules counts by rule the finding checks gate --fail-on all fails on
+// set; false when the gate could not run.
+func gateRules(t *testing.T, name string, set []string) (map[string]int, bool) {
+	t.Helper()
+	out, errOut, code := run(t, append([]string{"gate", "--fail-on", "all", "--min-share", "0", "--allow-app-errors", "--format", "json"}, set...)...)
+	if code == ExitError {
+		t.Errorf("%s: gate exit %d: %s", name, code, errOut)
+		return nil, false
+	}
+	var g struct {
+		Checks []struct{ Kind, Name, Status string } `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(out), &g); err != nil {
+		t.Fatalf("%s: gate json: %v", name, err)
+	}
+	counts := map[string]int{}
+	for _, c := range g.Checks {
+		if (c.Kind == "finding" || c.Kind == "run-finding") && c.Status == "fail" {
+			counts[c.Name]++
+		}
+	}
+	return counts, true
+}
+
+// htmlRules counts how often report's HTML page of set names each rule of
+// want and fromAnalyze; false when report failed.
+func htmlRules(t *testing.T, name string, set []string, want, fromAnalyze map[string]int) (map[string]int, bool) {
+	t.Helper()
+	htmlOut := filepath.Join(t.TempDir(), "r.html")
+	if _, errOut, code := run(t, append([]string{"report", "--html", htmlOut}, set...)...); code != ExitOK {
+		t.Errorf("%s: report exit %d: %s", name, code, errOut)
+		return nil, false
+	}
+	b, _ := os.ReadFile(htmlOut)
+	counts := map[string]int{}
+	for _, rules := range []map[string]int{want, fromAnalyze} {
+		for r := range rules {
+			counts[r] = strings.Count(string(b), `<code class="rule">`+r+`</code>`)
+		}
+	}
+	return counts, true
 }
 
 // kernelsJSON is the JSON report of ks, every launch listed.
