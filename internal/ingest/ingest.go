@@ -313,7 +313,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		s.unknownWidth = 0
 		s.brk = false
 		header := toStrings(fields)
-		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), nsys: imp.Tool() == profan.ToolNsys}
+		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), lay: layoutOf(imp)}
 		t.sum.SetSeed(s.seed)
 		t.sum.WriteString(s.process)
 		t.sum.Write(line)
@@ -772,7 +772,7 @@ type Table struct {
 	// output runs between two of its rows; a row after it makes it a
 	// damaged row.
 	stray     int
-	nsys      bool                    // an nsys stats table
+	lay       layout                  // what the importer declares of its tables
 	notHeader map[int]map[string]bool // width → first fields that are not headers
 }
 
@@ -803,176 +803,239 @@ func (r Row) String(i int) string { return string(r.Bytes(i)) }
 // explicit rule and counted: blank lines, profiler messages, program
 // output, ncu's --print-details notes and sub-tables, a repeated header or
 // units row. Any other line is handed to the importer as a row, which
-// checks it and refuses it with its line number.
+// checks it and refuses it with its line number. What an importer's table
+// allows beyond that, its layout says.
 func (t *Table) Next() bool {
 	if t.done {
 		return false
 	}
-	s := t.s
 	for {
-		line, err := s.lr.next()
+		line, err := t.s.lr.next()
 		if err == io.EOF {
 			t.done, t.atEnd = true, true
 			return false
 		}
 		if err != nil {
-			t.err, t.done = err, true
+			t.fail(err)
 			return false
 		}
-		if loneNumber(line) {
-			// A row cut down to its first field, not program output.
-			t.err, t.done = t.Errorf(s.lr.n, "a lone value %q inside the table (truncated row?)", shorten(string(line), 40)), true
+		switch t.step(line) {
+		case lineRow:
+			return true
+		case lineEnd:
 			return false
 		}
-		if t.nsys && t.stray == 0 && t.rows > 0 && len(bytes.TrimSpace(line)) > 0 && line[0] != '=' && !isRowLike(line) {
-			t.stray = s.lr.n
-		}
-		if s.interloper(line) {
-			if s.idle > maxIdle {
-				t.err, t.done = s.idleError(), true
-				return false
-			}
-			continue
-		}
-		s.idle = 0
-		if _, blocks := t.imp.(blockImporter); !blocks && s.marker == "" && bytes.Equal(line, t.rawHeader) {
-			// After a title message ("==2868== API calls:") the same
-			// header starts a new table; otherwise it is a repeat.
-			s.skip(SkipRepeatedHeader)
-			if err := t.endCapture(s.lr.n); err != nil {
-				t.err, t.done = err, true
-				return false
-			}
-			s.capture++
-			continue
-		}
-		if t.unitsRaw != nil && bytes.Equal(line, t.unitsRaw) {
-			s.skip(SkipRepeatedUnits)
-			continue
-		}
-		if _, blocks := t.imp.(blockImporter); blocks {
-			t.fields, err = splitCSV(line, t.fields[:0])
-		} else {
-			t.fields, err = splitStrict(line, t.fields[:0])
-		}
-		if err != nil {
-			t.err, t.done = t.Errorf(s.lr.n, "%v", err), true
-			return false
-		}
-		if t.subWidth > 0 {
-			if len(t.fields) == t.subWidth {
-				s.skip(SkipSubTable)
-				continue
-			}
-			t.subWidth = 0
-		}
-		if headerCandidate(t.fields) {
-			if _, details := t.imp.(ncuDetails); details && len(t.fields) < len(t.Header) && s.forced == nil && matchHeader(toStrings(t.fields)) == nil {
-				// (A header that an importer reads, a trace appended to the
-				// page, is the next table's, never a sub-table.)
-				if isSubTableHeader(t.fields) {
-					t.subWidth = len(t.fields)
-					s.skip(SkipSubTable)
-					continue
-				}
-				if unknownHeaderShape(t.fields) {
-					// Another sub-table of --print-details all (an NVLink
-					// topology): a header-shaped line narrower than the page,
-					// followed by a row as wide as it.
-					wide, cand, err := t.peekWidth(line)
-					if err != nil {
-						t.err, t.done = err, true
-						return false
-					}
-					line = cand
-					if wide == len(t.fields) {
-						t.subWidth = wide
-						s.skip(SkipSubTable)
-						continue
-					}
-				}
-			}
-			var imp Importer
-			if !t.seenNotHeader(t.fields) {
-				h := toStrings(t.fields)
-				if s.forced != nil {
-					if s.forced.Match(h) {
-						imp = s.forced
-					}
-				} else {
-					imp = matchHeader(h)
-				}
-				if _, blocks := t.imp.(blockImporter); imp == nil && !blocks && s.forced == nil && s.brk && unknownHeaderShape(t.fields) {
-					ended, cand := t.unknownTable(line)
-					if ended {
-						return false
-					}
-					line = cand // the peek reused the reader's buffer
-				}
-				if imp == nil {
-					t.rememberNotHeader(t.fields)
-				}
-			}
-			if imp != nil {
-				if _, blocks := imp.(blockImporter); !blocks || imp != t.imp {
-					// The next table's header.
-					s.lr.unread(line)
-					t.done = true
-					return false
-				}
-			}
-		}
-		if s.title > 0 {
-			t.err, t.done = s.headerLost(), true
-			return false
-		}
-		if t.rows > 0 && t.quoted && line[0] != '"' {
-			// Every row of this table so far was quoted (ncu quotes every
-			// field). After a break (a profiler message, a blank line) an
-			// unquoted line is the program's output: a second capture
-			// appended to the first prints it before its own header.
-			// Right after a row it is no row and no known interloper.
-			if !s.brk {
-				t.err, t.done = t.Errorf(s.lr.n, "an unquoted line among quoted rows (program output with a comma, or a cut row?)"), true
-				return false
-			}
-			s.output(line, SkipOutput)
-			continue
-		}
-		if _, blocks := t.imp.(blockImporter); !blocks && len(t.fields) > len(t.Header) {
-			t.err, t.done = t.Errorf(s.lr.n, "row has %d fields, more than the %d of its header at line %d (interleaved output?)", len(t.fields), len(t.Header), t.Line), true
-			return false
-		}
-		if _, details := t.imp.(ncuDetails); !details && !isBlocks(t.imp) {
-			// A trace's rows differ in their start, a summary's or a wide
-			// table's in their kernel or metric: the same line again is a
-			// line written twice, which would count a launch twice. (A
-			// details page repeats rows of body items; a source page,
-			// lines of source.)
-			if t.rows > 0 && bytes.Equal(line, t.prev) {
-				t.err, t.done = t.Errorf(s.lr.n, "the same row as line %d (a line written twice?)", t.prevLine), true
-				return false
-			}
-			t.prev, t.prevLine = append(t.prev[:0], line...), s.lr.n
-		}
-		if t.stray > 0 {
-			t.err, t.done = t.Errorf(t.stray, "a line that is no row among the rows of an nsys stats table (nsys stats writes its tables whole: a damaged row?)"), true
-			return false
-		}
-		if t.rows == 0 {
-			t.quoted = line[0] == '"'
-		}
-		t.sum.Write(line)
-		t.sum.WriteByte('\n')
-		t.sumRows++
-		t.rows++
-		t.raw = line
-		s.brk = false
-		s.acct.Rows++
-		s.marker, s.title = "", 0
-		t.row = Row{Line: s.lr.n, fields: t.fields}
-		return true
 	}
+}
+
+// lineKind is what a step of Next made of a line.
+type lineKind int
+
+const (
+	lineUndecided lineKind = iota // the next step decides
+	lineSkipped                   // no row, counted: read the next line
+	lineRow                       // a data row, now the table's Row
+	lineEnd                       // the table ends here (Err says whether on an error)
+)
+
+// fail ends the table on err.
+func (t *Table) fail(err error) lineKind {
+	t.err, t.done = err, true
+	return lineEnd
+}
+
+// step classifies one line read inside the table.
+func (t *Table) step(line []byte) lineKind {
+	if k := t.between(line); k != lineUndecided {
+		return k
+	}
+	var err error
+	if t.lay.blocks {
+		t.fields, err = splitCSV(line, t.fields[:0])
+	} else {
+		t.fields, err = splitStrict(line, t.fields[:0])
+	}
+	if err != nil {
+		return t.fail(t.Errorf(t.s.lr.n, "%v", err))
+	}
+	if t.subWidth > 0 {
+		if len(t.fields) == t.subWidth {
+			t.s.skip(SkipSubTable)
+			return lineSkipped
+		}
+		t.subWidth = 0
+	}
+	if headerCandidate(t.fields) {
+		var k lineKind
+		if t.lay.subTables {
+			if k, line = t.subTable(line); k != lineUndecided {
+				return k
+			}
+		}
+		if k, line = t.nextTable(line); k != lineUndecided {
+			return k
+		}
+	}
+	return t.dataRow(line)
+}
+
+// between handles the lines that come between rows: what is left of a
+// cut row, blank lines, messages, program output, a repeated header or
+// units row.
+func (t *Table) between(line []byte) lineKind {
+	s := t.s
+	if loneNumber(line) {
+		// A row cut down to its first field, not program output.
+		return t.fail(t.Errorf(s.lr.n, "a lone value %q inside the table (truncated row?)", shorten(string(line), 40)))
+	}
+	if t.lay.whole && t.stray == 0 && t.rows > 0 && len(bytes.TrimSpace(line)) > 0 && line[0] != '=' && !isRowLike(line) {
+		t.stray = s.lr.n
+	}
+	if s.interloper(line) {
+		if s.idle > maxIdle {
+			return t.fail(s.idleError())
+		}
+		return lineSkipped
+	}
+	s.idle = 0
+	if !t.lay.blocks && s.marker == "" && bytes.Equal(line, t.rawHeader) {
+		// After a title message ("==2868== API calls:") the same
+		// header starts a new table; otherwise it is a repeat.
+		s.skip(SkipRepeatedHeader)
+		if err := t.endCapture(s.lr.n); err != nil {
+			return t.fail(err)
+		}
+		s.capture++
+		return lineSkipped
+	}
+	if t.unitsRaw != nil && bytes.Equal(line, t.unitsRaw) {
+		s.skip(SkipRepeatedUnits)
+		return lineSkipped
+	}
+	return lineUndecided
+}
+
+// subTable skips the header of a sub-table that ncu --print-details all
+// writes among a launch's rows (see isSubTableHeader), and of another
+// such sub-table (an NVLink topology): a header-shaped line narrower than
+// the page, followed by a row as wide as it. (A header that an importer
+// reads, a trace appended to the page, is the next table's, never a
+// sub-table.) The line comes back, a copy when the next line was peeked.
+func (t *Table) subTable(line []byte) (lineKind, []byte) {
+	s := t.s
+	if len(t.fields) >= len(t.Header) || s.forced != nil || matchHeader(toStrings(t.fields)) != nil {
+		return lineUndecided, line
+	}
+	if isSubTableHeader(t.fields) {
+		t.subWidth = len(t.fields)
+		s.skip(SkipSubTable)
+		return lineSkipped, nil
+	}
+	if !unknownHeaderShape(t.fields) {
+		return lineUndecided, line
+	}
+	wide, cand, err := t.peekWidth(line)
+	if err != nil {
+		return t.fail(err), nil
+	}
+	if wide == len(t.fields) {
+		t.subWidth = wide
+		s.skip(SkipSubTable)
+		return lineSkipped, nil
+	}
+	return lineUndecided, cand
+}
+
+// nextTable ends the table at a header: one an importer reads (unread,
+// for readTables to start its table), or that of a report's table no
+// importer reads (see unknownTable). The line comes back, a copy when the
+// next line was peeked.
+func (t *Table) nextTable(line []byte) (lineKind, []byte) {
+	if t.seenNotHeader(t.fields) {
+		return lineUndecided, line
+	}
+	s := t.s
+	imp := s.matching(toStrings(t.fields))
+	if imp == nil && !t.lay.blocks && s.forced == nil && s.brk && unknownHeaderShape(t.fields) {
+		ended, cand := t.unknownTable(line)
+		if ended {
+			return lineEnd, nil
+		}
+		line = cand // the peek reused the reader's buffer
+	}
+	if imp == nil {
+		t.rememberNotHeader(t.fields)
+		return lineUndecided, line
+	}
+	if !layoutOf(imp).blocks || imp != t.imp {
+		// The next table's header (a block's, of a table of blocks, is
+		// a row of it).
+		s.lr.unread(line)
+		t.done = true
+		return lineEnd, nil
+	}
+	return lineUndecided, line
+}
+
+// matching returns the importer whose header h is, of those the reader
+// may choose (the one forced with --format, else all), or nil.
+func (s *stream) matching(h []string) Importer {
+	if s.forced == nil {
+		return matchHeader(h)
+	}
+	if s.forced.Match(h) {
+		return s.forced
+	}
+	return nil
+}
+
+// dataRow checks a line that is no header as a row of the table and, when
+// it is one, makes it the current row.
+func (t *Table) dataRow(line []byte) lineKind {
+	s := t.s
+	if s.title > 0 {
+		return t.fail(s.headerLost())
+	}
+	if t.rows > 0 && t.quoted && line[0] != '"' {
+		// Every row of this table so far was quoted (ncu quotes every
+		// field). After a break (a profiler message, a blank line) an
+		// unquoted line is the program's output: a second capture
+		// appended to the first prints it before its own header.
+		// Right after a row it is no row and no known interloper.
+		if !s.brk {
+			return t.fail(t.Errorf(s.lr.n, "an unquoted line among quoted rows (program output with a comma, or a cut row?)"))
+		}
+		s.output(line, SkipOutput)
+		return lineSkipped
+	}
+	if !t.lay.blocks && len(t.fields) > len(t.Header) {
+		return t.fail(t.Errorf(s.lr.n, "row has %d fields, more than the %d of its header at line %d (interleaved output?)", len(t.fields), len(t.Header), t.Line))
+	}
+	if !t.lay.repeatsRows {
+		// A trace's rows differ in their start, a summary's or a wide
+		// table's in their kernel or metric: the same line again is a
+		// line written twice, which would count a launch twice.
+		if t.rows > 0 && bytes.Equal(line, t.prev) {
+			return t.fail(t.Errorf(s.lr.n, "the same row as line %d (a line written twice?)", t.prevLine))
+		}
+		t.prev, t.prevLine = append(t.prev[:0], line...), s.lr.n
+	}
+	if t.stray > 0 {
+		return t.fail(t.Errorf(t.stray, "a line that is no row among the rows of an nsys stats table (nsys stats writes its tables whole: a damaged row?)"))
+	}
+	if t.rows == 0 {
+		t.quoted = line[0] == '"'
+	}
+	t.sum.Write(line)
+	t.sum.WriteByte('\n')
+	t.sumRows++
+	t.rows++
+	t.raw = line
+	s.brk = false
+	s.acct.Rows++
+	s.marker, s.title = "", 0
+	t.row = Row{Line: s.lr.n, fields: t.fields}
+	return lineRow
 }
 
 // endCapture compares the rows read since the table's header, or since
@@ -1100,13 +1163,39 @@ func loneNumber(line []byte) bool {
 	return ok
 }
 
-// blockImporter is an importer whose table is made of blocks that each
-// start with a line its Match accepts (ncu's source page).
-type blockImporter interface{ blocks() }
+// layout is what the reader needs to know of an importer's tables beyond
+// their header: each importer declares its own (layouter); the zero
+// layout is a table of one header and its rows, each as wide as it or
+// narrower, none the same as the one before it.
+type layout struct {
+	// blocks: the table is made of blocks that each start with a line
+	// Match accepts (ncu's source page): its rows are split leniently and
+	// may be wider than the header, and no other report's table is looked
+	// for among them.
+	blocks bool
+	// subTables: the sub-tables of ncu --print-details all may sit among
+	// the rows (a narrower header, then rows as wide as it), skipped.
+	subTables bool
+	// repeatsRows: a row may be the same as the one before it (a details
+	// page repeats rows of body items; a source page, lines of source).
+	repeatsRows bool
+	// whole: the table is written whole, from a finished report, so that
+	// a line of text among its rows is a damaged row, not program output.
+	// Every nsys table is (nsys stats), so the tool sets it.
+	whole bool
+}
 
-func isBlocks(imp Importer) bool {
-	_, ok := imp.(blockImporter)
-	return ok
+// layouter is an importer whose tables are not of the zero layout.
+type layouter interface{ layout() layout }
+
+// layoutOf returns the layout imp declares.
+func layoutOf(imp Importer) layout {
+	var l layout
+	if d, ok := imp.(layouter); ok {
+		l = d.layout()
+	}
+	l.whole = l.whole || imp.Tool() == profan.ToolNsys
+	return l
 }
 
 // isSubTableHeader recognizes the header of a sub-table that ncu

@@ -18,6 +18,10 @@ type ncuDetails struct{}
 func (ncuDetails) Name() string { return "ncu-details" }
 func (ncuDetails) Tool() string { return profan.ToolNCU }
 
+// A launch's rows of a details page may hold the sub-tables of
+// --print-details all, and repeat rows of body items.
+func (ncuDetails) layout() layout { return layout{subTables: true, repeatsRows: true} }
+
 func (ncuDetails) Match(h []string) bool {
 	c := ColumnsOf(h)
 	return c.Has("ID", "Kernel Name", "Metric Name", "Metric Value") && !c.Has("Minimum")

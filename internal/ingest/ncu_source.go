@@ -21,7 +21,7 @@ type ncuSource struct{}
 func (ncuSource) Name() string { return "ncu-source" }
 func (ncuSource) Tool() string { return profan.ToolNCU }
 
-func (ncuSource) blocks() {}
+func (ncuSource) layout() layout { return layout{blocks: true, repeatsRows: true} }
 
 func (ncuSource) Match(h []string) bool {
 	return len(h) >= 2 && len(h) <= 3 && (h[0] == "Kernel Name" || h[0] == "File Path") && h[1] != ""
