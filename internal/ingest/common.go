@@ -451,6 +451,48 @@ type launchColumns struct {
 	dev, ctx, stream    int
 }
 
+// traceColumns locate what a row of a GPU trace (nvprof's, nsys's)
+// holds: a kernel launch, with its launch configuration, or a memory
+// activity, with its memory kinds, size and throughput.
+type traceColumns struct {
+	start, dur, size, thru nvprofColumn
+	name, corr, src, dst   int
+	launch                 launchColumns
+}
+
+// times reads the start and duration of row r.
+func (c *traceColumns) times(t *Table, r Row) (start, dur float64, err error) {
+	if start, err = c.start.at(t, r); err != nil {
+		return 0, 0, err
+	}
+	dur, err = c.dur.at(t, r)
+	return start, dur, err
+}
+
+// isKernel reports whether row r is a kernel launch: it has a grid.
+func (c *traceColumns) isKernel(r Row) bool {
+	return len(bytes.TrimSpace(r.Bytes(c.launch.grid[0]))) > 0
+}
+
+// activity returns the memory activity of row r, whose kind is read from
+// its name as printed, and whose correlation ID is corr.
+func (c *traceColumns) activity(t *Table, r Row, printed, corr string, start, dur float64) (*profan.Activity, error) {
+	a := &profan.Activity{
+		Kind: t.Intern([]byte(activityKind(printed))), Name: t.Intern(r.Bytes(c.name)),
+		Start: start, Duration: dur, Invocations: 1,
+		SrcMemType: t.Intern(r.Bytes(c.src)), DstMemType: t.Intern(r.Bytes(c.dst)),
+		Device: t.Intern(r.Bytes(c.launch.dev)), Stream: t.Intern(r.Bytes(c.launch.stream)), Correlation: corr,
+	}
+	var err error
+	if a.Bytes, err = c.size.at(t, r); err != nil {
+		return nil, err
+	}
+	if a.Throughput, err = c.thru.at(t, r); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
 // fill copies the launch configuration of row r into k.
 func (c *launchColumns) fill(t *Table, r Row, k *profan.Kernel) error {
 	var err error

@@ -245,102 +245,25 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 	if s.doc != nil {
 		return readDocument(s, opt, in)
 	}
-	run, lr, src, forced := s.run, s.lr, s.src, s.forced
 	var formats []string
 	var fields [][]byte
 	tables := 0
 	for {
-		line, err := lr.next()
+		line, err := s.lr.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
-		if s.interloper(line) {
-			if s.idle > maxIdle {
-				return nil, s.idleError()
-			}
-			continue
-		}
 		var imp Importer
-		fields, err = splitCSV(line, fields[:0])
-		if err == nil {
-			if forced != nil {
-				if tables == 0 || (headerCandidate(fields) && forced.Match(toStrings(fields))) {
-					imp = forced
-				}
-			} else if headerCandidate(fields) {
-				imp = matchHeader(toStrings(fields))
-			}
-		} else if err == errTooManyFields {
-			return nil, &SyntaxError{File: src, Line: lr.n, Msg: err.Error()}
-		}
-		if imp != nil || s.unknownWidth > 0 {
-			s.idle = 0
-		}
-		if imp == nil && s.unknownWidth > 0 && err == nil {
-			// Inside a table profan does not read.
-			switch {
-			case len(fields) == s.unknownWidth:
-				s.skip(SkipUnreadTable)
-				s.brk = false
-			case s.brk && unknownHeaderShape(fields):
-				s.unknownWidth, s.unknownLine = len(fields), lr.n
-				s.acct.Headers++
-				s.brk = false
-			default:
-				return nil, &SyntaxError{File: src, Line: lr.n, Msg: fmt.Sprintf("a row of %d fields in the %d-column table of line %d, which profan does not read (truncated or interleaved output?)", len(fields), s.unknownWidth, s.unknownLine)}
-			}
-			continue
-		}
-		if imp == nil && s.title > 0 && err == nil && !unknownHeaderShape(fields) {
-			// nvprof prints its table's header right after the title: a
-			// row of values there is a table whose header was lost, not
-			// program output to skip.
-			return nil, s.headerLost()
-		}
-		s.title = 0
-		if imp == nil {
-			// A line with commas before the first table: application
-			// output, bounded like the other lines that are no table's.
-			s.output(line, "program output")
-			if s.idle++; s.idle > maxIdle {
-				return nil, s.idleError()
-			}
-			continue
-		}
-		s.unknownWidth = 0
-		s.brk = false
-		header := toStrings(fields)
-		t := &Table{Header: header, Marker: s.marker, Line: lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), lay: layoutOf(imp)}
-		t.sum.SetSeed(s.seed)
-		t.sum.WriteString(s.process)
-		t.sum.Write(line)
-		t.sumLine = lr.n
-		if run.Tool == "" || (tables == 0 && run.Tool != imp.Tool()) {
-			run.Tool = imp.Tool()
-		}
-		before := s.records
-		s.acct.Headers++
-		s.capture++
-		if err := imp.Parse(t); err != nil {
+		if imp, fields, err = s.header(line, fields, tables == 0); err != nil {
 			return nil, err
 		}
-		for t.Next() {
-			// Drain rows an importer left unread.
+		if imp == nil {
+			continue
 		}
-		if t.err != nil {
-			return nil, t.err
-		}
-		if s.records == before {
-			what := "a header"
-			if t.unitsRaw != nil {
-				what = "a header and units row"
-			}
-			return nil, t.Errorf(t.Line, "%s: the table has %s but no rows (truncated export?)", imp.Name(), what)
-		}
-		if err := t.endCapture(t.Line); err != nil {
+		if err := s.table(imp, line, fields, tables == 0); err != nil {
 			return nil, err
 		}
 		tables++
@@ -348,42 +271,142 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 			formats = append(formats, imp.Name())
 		}
 	}
-	if err := in.finish(); err != nil {
-		return nil, err
-	}
-	run.Format = strings.Join(dedup(formats), "+")
-	run.Size = in.cr.n
-	run.Digest = opt.Digest
-	if run.Digest == "" {
-		run.Digest = in.Digest()
-	}
-	s.acct.Lines = lr.n
-	run.Accounting = s.acct
+	s.acct.Lines = s.lr.n
+	var none error
 	if tables == 0 {
-		return nil, noTableError(run, src, lr.n, s.textSeen)
+		none = noTableError(s.run, s.src, s.lr.n, s.textSeen)
 	}
-	if err := run.CheckValid(); err != nil {
-		return nil, fmt.Errorf("%s: invalid result: %w", src, err)
+	return s.result(in, opt, strings.Join(dedup(formats), "+"), none)
+}
+
+// header reads a line outside any table: the header of the next table,
+// whose importer it returns, or a line it skips and counts (nil). fields
+// is reused for the line's fields, and returned holding them.
+func (s *stream) header(line []byte, fields [][]byte, first bool) (Importer, [][]byte, error) {
+	if s.interloper(line) {
+		if s.idle > maxIdle {
+			return nil, fields, s.idleError()
+		}
+		return nil, fields, nil
 	}
-	return run, nil
+	var imp Importer
+	fields, err := splitCSV(line, fields[:0])
+	if err == nil {
+		if s.forced != nil {
+			if first || (headerCandidate(fields) && s.forced.Match(toStrings(fields))) {
+				imp = s.forced
+			}
+		} else if headerCandidate(fields) {
+			imp = matchHeader(toStrings(fields))
+		}
+	} else if err == errTooManyFields {
+		return nil, fields, &SyntaxError{File: s.src, Line: s.lr.n, Msg: err.Error()}
+	}
+	if imp != nil || s.unknownWidth > 0 {
+		s.idle = 0
+	}
+	if imp == nil && s.unknownWidth > 0 && err == nil {
+		return nil, fields, s.unknownRow(fields)
+	}
+	if imp == nil && s.title > 0 && err == nil && !unknownHeaderShape(fields) {
+		// nvprof prints its table's header right after the title: a
+		// row of values there is a table whose header was lost, not
+		// program output to skip.
+		return nil, fields, s.headerLost()
+	}
+	s.title = 0
+	if imp == nil {
+		// A line with commas before the first table: application
+		// output, bounded like the other lines that are no table's.
+		s.output(line, "program output")
+		if s.idle++; s.idle > maxIdle {
+			return nil, fields, s.idleError()
+		}
+		return nil, fields, nil
+	}
+	s.unknownWidth = 0
+	s.brk = false
+	return imp, fields, nil
+}
+
+// unknownRow skips a row of a table profan does not read, or the header
+// of the next such table, after a break.
+func (s *stream) unknownRow(fields [][]byte) error {
+	switch {
+	case len(fields) == s.unknownWidth:
+		s.skip(SkipUnreadTable)
+		s.brk = false
+	case s.brk && unknownHeaderShape(fields):
+		s.unknownWidth, s.unknownLine = len(fields), s.lr.n
+		s.acct.Headers++
+		s.brk = false
+	default:
+		return &SyntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("a row of %d fields in the %d-column table of line %d, which profan does not read (truncated or interleaved output?)", len(fields), s.unknownWidth, s.unknownLine)}
+	}
+	return nil
+}
+
+// table reads the table whose header is line (split into fields) with
+// imp: its rows, and those imp left unread.
+func (s *stream) table(imp Importer, line []byte, fields [][]byte, first bool) error {
+	run := s.run
+	t := &Table{Header: toStrings(fields), Marker: s.marker, Line: s.lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), lay: layoutOf(imp)}
+	t.sum.SetSeed(s.seed)
+	t.sum.WriteString(s.process)
+	t.sum.Write(line)
+	t.sumLine = s.lr.n
+	if run.Tool == "" || (first && run.Tool != imp.Tool()) {
+		run.Tool = imp.Tool()
+	}
+	before := s.records
+	s.acct.Headers++
+	s.capture++
+	if err := imp.Parse(t); err != nil {
+		return err
+	}
+	for t.Next() {
+		// Drain rows an importer left unread.
+	}
+	if t.err != nil {
+		return t.err
+	}
+	if s.records == before {
+		what := "a header"
+		if t.unitsRaw != nil {
+			what = "a header and units row"
+		}
+		return t.Errorf(t.Line, "%s: the table has %s but no rows (truncated export?)", imp.Name(), what)
+	}
+	return t.endCapture(t.Line)
 }
 
 // readDocument reads an export that is one document.
 func readDocument(s *stream, opt Options, in *File) (*profan.Run, error) {
-	run := s.run
 	if err := s.doc.read(s, in); err != nil {
 		return nil, err
 	}
+	return s.result(in, opt, s.doc.Name(), nil)
+}
+
+// result ends the read of the export: what is left of the input is read
+// (so that the size counts the whole file), then the run gets its format,
+// size, digest and accounting. none is the error of an export without a
+// table, returned once the input is read.
+func (s *stream) result(in *File, opt Options, format string, none error) (*profan.Run, error) {
 	if err := in.finish(); err != nil {
 		return nil, err
 	}
-	run.Format = s.doc.Name()
+	run := s.run
+	run.Format = format
 	run.Size = in.cr.n
 	run.Digest = opt.Digest
 	if run.Digest == "" {
 		run.Digest = in.Digest()
 	}
 	run.Accounting = s.acct
+	if none != nil {
+		return nil, none
+	}
 	if err := run.CheckValid(); err != nil {
 		return nil, fmt.Errorf("%s: invalid result: %w", s.src, err)
 	}
@@ -1261,6 +1284,25 @@ func (t *Table) finish(rows int, format, what string) error {
 		return t.Errorf(t.Line, "%s: the table has %s but no rows (truncated export?)", format, what)
 	}
 	return nil
+}
+
+// eachRow is the row loop of a table whose rows are each as wide as its
+// header: it calls row with each, then ends the table as finish does
+// (what is said of a table without rows: "a header", "a header and units
+// row").
+func (t *Table) eachRow(format, what string, row func(Row) error) error {
+	rows := 0
+	for t.Next() {
+		r := t.Row()
+		rows++
+		if err := checkWidth(t, r, len(t.Header)); err != nil {
+			return err
+		}
+		if err := row(r); err != nil {
+			return err
+		}
+	}
+	return t.finish(rows, format, what)
 }
 
 // Run returns the run being read.

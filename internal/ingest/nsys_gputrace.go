@@ -73,62 +73,41 @@ func (nsysGPUTrace) Parse(t *Table) error {
 		}
 		return nvprofColumn{i: -1, factor: 1}, nil
 	}
-	var start, dur, smem, dmem, size, thru nvprofColumn
+	tc := traceColumns{name: c.Get("Name"), corr: c.Get("CorrId"), src: c.Get("SrcMemKd"), dst: c.Get("DstMemKd")}
+	var smem, dmem nvprofColumn
 	for _, x := range []struct {
 		p         *nvprofColumn
 		base, def string
 		names     []string
 	}{
-		{&start, units.Second, "ns", []string{"Start"}}, {&dur, units.Second, "ns", []string{"Duration"}},
+		{&tc.start, units.Second, "ns", []string{"Start"}}, {&tc.dur, units.Second, "ns", []string{"Duration"}},
 		{&smem, units.Byte, "B", []string{"StcSMem"}}, {&dmem, units.Byte, "B", []string{"DymSMem"}},
-		{&size, units.Byte, "B", []string{"Bytes"}}, {&thru, units.BytePerSec, "MB/s", []string{"Throughput", "Thru"}},
+		{&tc.size, units.Byte, "B", []string{"Bytes"}}, {&tc.thru, units.BytePerSec, "MB/s", []string{"Throughput", "Thru"}},
 	} {
 		var err error
 		if *x.p, err = col(x.base, x.def, x.names...); err != nil {
 			return err
 		}
 	}
-	corr, name, regs := c.Get("CorrId"), c.Get("Name"), c.Get("Reg/Trd")
-	grid := [3]int{c.Get("GrdX"), c.Get("GrdY"), c.Get("GrdZ")}
-	block := [3]int{c.Get("BlkX"), c.Get("BlkY"), c.Get("BlkZ")}
-	src, dst, dev, ctx, stream := c.Get("SrcMemKd"), c.Get("DstMemKd"), c.Get("Device"), c.Get("Ctx"), c.Get("Strm")
-	rows := 0
-	for t.Next() {
-		r := t.Row()
-		rows++
-		if err := checkWidth(t, r, len(t.Header)); err != nil {
-			return err
-		}
-		startV, err := start.at(t, r)
+	tc.launch = launchColumns{grid: [3]int{c.Get("GrdX"), c.Get("GrdY"), c.Get("GrdZ")}, block: [3]int{c.Get("BlkX"), c.Get("BlkY"), c.Get("BlkZ")},
+		gridName: "Grd", blockName: "Blk", regs: c.Get("Reg/Trd"), regsName: "Reg/Trd",
+		smem: smem, dmem: dmem, dev: c.Get("Device"), ctx: c.Get("Ctx"), stream: c.Get("Strm")}
+	return t.eachRow(format, "a header", func(r Row) error {
+		start, dur, err := tc.times(t, r)
 		if err != nil {
 			return err
 		}
-		durV, err := dur.at(t, r)
-		if err != nil {
-			return err
-		}
-		id := strings.TrimSpace(r.String(corr))
-		if strings.TrimSpace(r.String(grid[0])) == "" {
-			a := &profan.Activity{
-				Kind: t.Intern([]byte(activityKind(r.String(name)))), Name: t.Intern(r.Bytes(name)),
-				Start: startV, Duration: durV, Invocations: 1,
-				SrcMemType: t.Intern(r.Bytes(src)), DstMemType: t.Intern(r.Bytes(dst)),
-				Device: t.Intern(r.Bytes(dev)), Stream: t.Intern(r.Bytes(stream)), Correlation: id,
-			}
-			if a.Bytes, err = size.at(t, r); err != nil {
+		id := strings.TrimSpace(r.String(tc.corr))
+		if !tc.isKernel(r) {
+			a, err := tc.activity(t, r, r.String(tc.name), id, start, dur)
+			if err != nil {
 				return err
 			}
-			if a.Throughput, err = thru.at(t, r); err != nil {
-				return err
-			}
-			if err := t.Activity(a); err != nil {
-				return err
-			}
-			continue
+			return t.Activity(a)
 		}
 		k := profan.NewKernel()
-		k.Start, k.Duration = startV, durV
-		k.Name = t.Intern(r.Bytes(name))
+		k.Start, k.Duration = start, dur
+		k.Name = t.Intern(r.Bytes(tc.name))
 		if strings.TrimSpace(k.Name) == "" {
 			return t.Errorf(r.Line, "kernel row has no name")
 		}
@@ -137,14 +116,9 @@ func (nsysGPUTrace) Parse(t *Table) error {
 		if k.ID == "" {
 			k.ID = t.Ordinal()
 		}
-		lc := launchColumns{grid: grid, block: block, gridName: "Grd", blockName: "Blk", regs: regs, regsName: "Reg/Trd",
-			smem: smem, dmem: dmem, dev: dev, ctx: ctx, stream: stream}
-		if err := lc.fill(t, r, k); err != nil {
+		if err := tc.launch.fill(t, r, k); err != nil {
 			return err
 		}
-		if err := t.Kernel(k, r.Line); err != nil {
-			return err
-		}
-	}
-	return t.finish(rows, format, "a header")
+		return t.Kernel(k, r.Line)
+	})
 }

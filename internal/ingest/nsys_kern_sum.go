@@ -101,14 +101,8 @@ func (nsysKernSum) Parse(t *Table) error {
 		}
 		factors[col] = f
 	}
-	rows := 0
 	var share shares
-	for t.Next() {
-		r := t.Row()
-		rows++
-		if err := checkWidth(t, r, len(t.Header)); err != nil {
-			return err
-		}
+	err := t.eachRow(format, "a header", func(r Row) error {
 		cell := func(col string) string {
 			if i := c.Get(col); i >= 0 {
 				return r.String(i)
@@ -179,14 +173,12 @@ func (nsysKernSum) Parse(t *Table) error {
 			m.Section, m.Value, m.Unit, m.Raw, m.RawUnit = "summary", x.v, units.Second, x.raw, x.unit
 			k.AddMetric(m)
 		}
-		if err := t.Kernel(k, r.Line); err != nil {
-			return err
-		}
-	}
-	if err := share.check(t, "Time (%)", 0.05); err != nil {
+		return t.Kernel(k, r.Line)
+	})
+	if err != nil {
 		return err
 	}
-	return t.finish(rows, format, "a header")
+	return share.check(t, "Time (%)", 0.05)
 }
 
 // shares sums a summary table's shares of the total time, which a whole

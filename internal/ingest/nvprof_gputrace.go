@@ -37,61 +37,42 @@ func (nvprofTrace) Parse(t *Table) error {
 	if err != nil {
 		return err
 	}
-	var start, dur, smem, dmem, size, thru, um nvprofColumn
+	tc := traceColumns{name: c.Get("Name"), corr: c.Get("Correlation_ID"), src: c.Get("SrcMemType"), dst: c.Get("DstMemType")}
+	var smem, dmem, um nvprofColumn
 	for _, x := range []struct {
 		p          *nvprofColumn
 		name, base string
 	}{
-		{&start, "Start", units.Second}, {&dur, "Duration", units.Second},
+		{&tc.start, "Start", units.Second}, {&tc.dur, "Duration", units.Second},
 		{&smem, "Static SMem", units.Byte}, {&dmem, "Dynamic SMem", units.Byte},
-		{&size, "Size", units.Byte}, {&thru, "Throughput", units.BytePerSec},
+		{&tc.size, "Size", units.Byte}, {&tc.thru, "Throughput", units.BytePerSec},
 		{&um, "Unified Memory", units.Byte},
 	} {
 		if *x.p, err = nvprofColumnOf(t, c, unitsOf, x.name, x.base); err != nil {
 			return err
 		}
 	}
-	var grid, block [3]int
+	tc.launch = launchColumns{gridName: "Grid ", blockName: "Block ", regs: c.Get("Registers Per Thread"), regsName: "Registers Per Thread",
+		smem: smem, dmem: dmem, dev: c.Get("Device"), ctx: c.Get("Context"), stream: c.Get("Stream")}
 	for i, a := range []string{"X", "Y", "Z"} {
-		grid[i], block[i] = c.Get("Grid "+a), c.Get("Block "+a)
+		tc.launch.grid[i], tc.launch.block[i] = c.Get("Grid "+a), c.Get("Block "+a)
 	}
-	regs, name, corr := c.Get("Registers Per Thread"), c.Get("Name"), c.Get("Correlation_ID")
-	dev, ctx, stream := c.Get("Device"), c.Get("Context"), c.Get("Stream")
-	src, dst := c.Get("SrcMemType"), c.Get("DstMemType")
-	rows := 0
-	for t.Next() {
-		r := t.Row()
-		rows++
-		if err := checkWidth(t, r, len(t.Header)); err != nil {
-			return err
-		}
-		startV, err := start.at(t, r)
-		if err != nil {
-			return err
-		}
-		durV, err := dur.at(t, r)
+	return t.eachRow(format, "a header and units row", func(r Row) error {
+		start, dur, err := tc.times(t, r)
 		if err != nil {
 			return err
 		}
 		// A name is interned but for the older versions' " [1234]"
 		// correlation suffix, one string per launch.
 		var printed string
-		if b := r.Bytes(name); len(b) > 0 && b[len(b)-1] == ']' {
+		if b := r.Bytes(tc.name); len(b) > 0 && b[len(b)-1] == ']' {
 			printed = string(b)
 		} else {
 			printed = t.Intern(b)
 		}
-		if len(strings.TrimSpace(r.String(grid[0]))) == 0 {
-			a := &profan.Activity{
-				Kind: t.Intern([]byte(activityKind(printed))), Name: t.Intern(r.Bytes(name)),
-				Start: startV, Duration: durV, Invocations: 1,
-				SrcMemType: t.Intern(r.Bytes(src)), DstMemType: t.Intern(r.Bytes(dst)),
-				Device: t.Intern(r.Bytes(dev)), Stream: t.Intern(r.Bytes(stream)), Correlation: r.String(corr),
-			}
-			if a.Bytes, err = size.at(t, r); err != nil {
-				return err
-			}
-			if a.Throughput, err = thru.at(t, r); err != nil {
+		if !tc.isKernel(r) {
+			a, err := tc.activity(t, r, printed, r.String(tc.corr), start, dur)
+			if err != nil {
 				return err
 			}
 			// The Unified Memory column holds a byte count for UM memcpy
@@ -101,26 +82,18 @@ func (nvprofTrace) Parse(t *Table) error {
 					a.Bytes = v
 				}
 			}
-			if err := t.Activity(a); err != nil {
-				return err
-			}
-			continue
+			return t.Activity(a)
 		}
-		k, err := nvprofKernel(t, r, printed, corr)
+		k, err := nvprofKernel(t, r, printed, tc.corr)
 		if err != nil {
 			return err
 		}
-		k.Start, k.Duration = startV, durV
-		lc := launchColumns{grid: grid, block: block, gridName: "Grid ", blockName: "Block ", regs: regs, regsName: "Registers Per Thread",
-			smem: smem, dmem: dmem, dev: dev, ctx: ctx, stream: stream}
-		if err := lc.fill(t, r, k); err != nil {
+		k.Start, k.Duration = start, dur
+		if err := tc.launch.fill(t, r, k); err != nil {
 			return err
 		}
-		if err := t.Kernel(k, r.Line); err != nil {
-			return err
-		}
-	}
-	return t.finish(rows, format, "a header and units row")
+		return t.Kernel(k, r.Line)
+	})
 }
 
 // stripCorrelation splits nvprof's "name [1073]" into the name and the

@@ -51,13 +51,8 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 	minCol, maxCol, avgCol, totalCol := c.Get("Min"), c.Get("Max"), c.Get("Avg"), c.Get("Total")
 	var k *profan.Kernel
 	var kdev string
-	last, rows := t.Line, 0
-	for t.Next() {
-		r := t.Row()
-		rows++
-		if err := checkWidth(t, r, len(t.Header)); err != nil {
-			return err
-		}
+	last := t.Line
+	err := t.eachRow(format, "a header", func(r Row) error {
 		if k != nil && (string(r.Bytes(dev)) != kdev || string(r.Bytes(kern)) != k.Name) {
 			if err := t.Kernel(k, last); err != nil {
 				return err
@@ -104,8 +99,9 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 				return err
 			}
 		}
-	}
-	if err := t.finish(rows, format, "a header"); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if k != nil {

@@ -66,15 +66,10 @@ func (nvprofSummary) Parse(t *Table) error {
 	}
 	typ, calls, name := c.Get("Type"), c.Get("Calls"), c.Get("Name")
 	apiTable := typ < 0 && strings.HasPrefix(t.Marker, "API calls")
-	rows := 0
 	// The GPU activities' shares and the API calls' each sum to 100%.
 	var gpu, apis shares
-	for t.Next() {
-		r := t.Row()
-		rows++
-		if err := checkWidth(t, r, len(t.Header)); err != nil {
-			return err
-		}
+	err = t.eachRow(format, "a header and units row", func(r Row) error {
+		var err error
 		api := apiTable
 		if typ >= 0 {
 			switch r.String(typ) {
@@ -83,7 +78,7 @@ func (nvprofSummary) Parse(t *Table) error {
 				api = true
 			default:
 				t.Skip(SkipHostSummary)
-				continue // OpenACC, OpenMP and other host summaries
+				return nil // OpenACC, OpenMP and other host summaries
 			}
 		}
 		var v [5]float64
@@ -130,20 +125,19 @@ func (nvprofSummary) Parse(t *Table) error {
 				rawPct: r.String(pct.i), rawTotal: r.String(total.i), rawAvg: r.String(avg.i),
 				unitPct: unitsOf[pct.i], unitTotal: unitsOf[total.i], unitAvg: unitsOf[avg.i],
 			})
-			if err := t.Kernel(k, r.Line); err != nil {
-				return err
-			}
+			return t.Kernel(k, r.Line)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	// Only the section at the end of the input can have lost rows.
 	last := &gpu
 	if apis.last > gpu.last {
 		last = &apis
 	}
-	if err := last.check(t, "Time(%)", 0.005); err != nil {
-		return err
-	}
-	return t.finish(rows, format, "a header and units row")
+	return last.check(t, "Time(%)", 0.005)
 }
 
 // summaryTimes is the timing of one summary row (nvprof summary, nsys

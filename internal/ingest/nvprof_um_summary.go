@@ -38,13 +38,7 @@ func (nvprofUMSummary) Parse(t *Table) error {
 	if kind < 0 {
 		kind = len(t.Header) - 1
 	}
-	rows := 0
-	for t.Next() {
-		r := t.Row()
-		rows++
-		if err := checkWidth(t, r, len(t.Header)); err != nil {
-			return err
-		}
+	return t.eachRow(format, "a header", func(r Row) error {
 		printed := strings.TrimSpace(r.String(kind))
 		if printed == "" {
 			return t.Errorf(r.Line, "row has no kind of transfer or fault in its last column")
@@ -69,9 +63,6 @@ func (nvprofUMSummary) Parse(t *Table) error {
 			return t.Errorf(r.Line, "column \"Total Size\": %q is not a size", r.String(size))
 		}
 		a.Bytes = v.value
-		if err := t.Activity(a); err != nil {
-			return err
-		}
-	}
-	return t.finish(rows, format, "a header")
+		return t.Activity(a)
+	})
 }

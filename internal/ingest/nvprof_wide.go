@@ -62,13 +62,7 @@ func (nvprofWide) Parse(t *Table) error {
 		}
 		cols = append(cols, metricCol{i, name})
 	}
-	rows := 0
-	for t.Next() {
-		r := t.Row()
-		rows++
-		if err := checkWidth(t, r, len(t.Header)); err != nil {
-			return err
-		}
+	return t.eachRow(format, "a header and units row", func(r Row) error {
 		k, err := nvprofKernel(t, r, r.String(kern), corr)
 		if err != nil {
 			return err
@@ -85,9 +79,6 @@ func (nvprofWide) Parse(t *Table) error {
 			m.Section, m.Value, m.Unit, m.RawUnit, m.Text, m.Raw = "wide", v.value, v.base, v.unit, v.text, r.String(mc.i)
 			k.AddMetric(m)
 		}
-		if err := t.Kernel(k, r.Line); err != nil {
-			return err
-		}
-	}
-	return t.finish(rows, format, "a header and units row")
+		return t.Kernel(k, r.Line)
+	})
 }
