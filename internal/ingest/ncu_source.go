@@ -62,212 +62,270 @@ type sourceBlock struct {
 }
 
 func (ncuSource) Parse(t *Table) error {
-	b := &sourceBlock{}
-	b.start(t.Header)
-	var k *profan.Kernel
-	var files map[string]bool // files of k's blocks (cuda,sass)
-	var curLine int
-	seen := map[string]bool{}
-	var prev string
+	p := &sourceReader{t: t, b: &sourceBlock{}, seen: map[string]bool{}, launches: map[[sha256.Size]byte]string{},
+		nameLine: t.Line, kLine: t.Line, padded: true, last: t.Line}
+	p.b.start(t.Header)
+	for t.Next() {
+		if err := p.row(t.Row()); err != nil {
+			return err
+		}
+	}
+	return p.end()
+}
+
+// sourceReader is the state of a source page's read.
+type sourceReader struct {
+	t       *Table
+	b       *sourceBlock
+	k       *profan.Kernel
+	files   map[string]bool // files of k's blocks (cuda,sass)
+	curLine int
+	seen    map[string]bool
+	prev    string
 	// ncu 2025.3 prints each block of the sass view twice: when the
 	// second block repeats the first, every block comes in such a pair.
-	sassBlocks, doubled := 0, false
-	blockRows := 0 // rows of the current block, to uncount a dropped one
+	sassBlocks int
+	doubled    bool
+	blockRows  int // rows of the current block, to uncount a dropped one
 	// launches maps the digest of each launch's block that carries warp
 	// stall samples to its launch number. Sampling is statistical: two
 	// launches never draw the same samples on every instruction, so a
 	// sampled block that repeats an earlier launch's row for row is the
 	// page joined to itself (`cat a.csv a.csv`), not a launch.
-	launches := map[[sha256.Size]byte]string{}
-	nameLine, kLine := t.Line, t.Line // the lines naming the block read and k's
+	launches        map[[sha256.Size]byte]string
+	nameLine, kLine int // the lines naming the block read and k's
 	// The blocks emitted, and whether each ended at its function's end
 	// (endsPadded): what a cut last block is told by.
-	blocks, padded := 0, true
-	emit := func(line, rows int) error {
-		if k == nil {
-			return nil
-		}
-		// The block's text, for the sass view's pairs and for a sampled
-		// block's repeat.
-		isSampled := sampled(k)
-		var sig string
-		if b.file == "" || isSampled {
-			sig = k.String()
-		}
-		// ncu 2025.3 prints each block of the sass view twice: drop the
-		// second print of each pair, which must repeat the first (two
-		// identical launches give four identical blocks); a pair that
-		// differs is a damaged page, not another launch. The cuda,sass view
-		// (with a file) is never doubled.
-		if b.file == "" {
-			n := sassBlocks
-			sassBlocks++
-			if n == 1 && sig == prev {
-				doubled = true
-			}
-			if doubled && n%2 == 1 {
-				if sig != prev {
-					return t.Errorf(line, "ncu source block %d of %q differs from its first print (ncu prints each block of this view twice): a damaged page?", n+1, shorten(k.Name, 60))
-				}
-				k = nil
-				t.s.acct.Rows -= rows
-				t.s.skipN(SkipRepeatedBlock, rows)
-				return nil
-			}
-			prev = sig
-		}
-		k.ID = t.Ordinal()
-		if isSampled {
-			d := sha256.Sum256([]byte(sig))
-			if id, ok := launches[d]; ok {
-				return t.Errorf(kLine, "ncu source block of %q repeats launch %s's row for row, its sampled warp stalls included: sampling never repeats across launches (the page joined to itself?)", shorten(k.Name, 60), id)
-			}
-			launches[d] = k.ID
-		}
-		sumSourceCounters(k)
-		k.Line = kLine
-		blocks++
-		padded = padded && endsPadded(k)
-		err := t.Kernel(k, line)
-		k = nil
-		return err
+	blocks int
+	padded bool
+	last   int // the line of the last source row
+}
+
+// row reads one row of the page: a block's name, its column header, or
+// one of its rows.
+func (p *sourceReader) row(r Row) error {
+	t, b := p.t, p.b
+	first := r.String(0)
+	p.blockRows++
+	switch {
+	case first == "Kernel Name" || first == "File Path":
+		return p.blockName(r, first)
+	case first == "Function Name" && b.header == nil:
+		b.kernel = r.String(1)
+		return nil
+	case b.header == nil:
+		return p.blockHeader(r)
 	}
-	last := t.Line
-	for t.Next() {
-		r := t.Row()
-		first := r.String(0)
-		blockRows++
-		switch {
-		case first == "Kernel Name" || first == "File Path":
-			// A new block. With cuda,sass, a kernel that inlines code from
-			// headers has one block per file, all of one launch: the launch
-			// ends when the function changes or a file comes again.
-			if b.header == nil {
-				return t.Errorf(r.Line, "ncu source block %q has no rows: a block's name is followed by its column header", shorten(b.kernel+b.file, 60))
-			}
-			b = &sourceBlock{}
-			b.start([]string{first, r.String(1)})
-			if first == "Kernel Name" {
-				if err := emit(last, blockRows-1); err != nil {
-					return err
-				}
-				blockRows = 1
-			}
-			nameLine = r.Line
-			continue
-		case first == "Function Name" && b.header == nil:
-			b.kernel = r.String(1)
-			continue
-		case b.header == nil:
-			b.setHeader(t, r)
-			if b.addrCol < 0 || b.sassCol < 0 {
-				// A block starts with its name, then this header: anything
-				// else (a row of another block, program output) is out of
-				// place.
-				return t.Errorf(r.Line, "ncu source block: expected the column header (Address, Source, ...) after the block's name, found %q", shorten(r.String(0), 40))
-			}
-			if b.kernel == "" {
-				return t.Errorf(r.Line, "source block without a kernel name")
-			}
-			if k != nil && b.file != "" && k.Name == b.kernel && !files[b.file] {
-				files[b.file] = true // one more file of the same launch
-			} else {
-				if err := emit(last, 0); err != nil {
-					return err
-				}
-				k = profan.NewKernel()
-				kLine = nameLine
-				k.Name = t.Intern([]byte(b.kernel))
-				k.Demangled = t.demangled(k.Name, nameLine)
-				files = map[string]bool{b.file: true}
-			}
-			curLine = 0
-			seen = map[string]bool{}
-			continue
-		}
-		last = r.Line
-		if k == nil {
-			return t.Errorf(r.Line, "source row before the block's header")
-		}
-		if r.Len() < len(b.header) {
-			return t.Errorf(r.Line, "row has %d fields, the header has %d (truncated row?)", r.Len(), len(b.header))
-		}
-		if b.addrCol >= 0 && r.String(b.addrCol) == b.header[b.addrCol] {
-			return t.Errorf(r.Line, "the column header repeated inside a source block (two exports joined, or a damaged page?)")
-		}
-		// Only a CUDA line's text may hold quotes ncu does not escape, so
-		// only a CUDA-line row may be wider than its header: its extra
-		// fields are pieces of the text, and the columns after the text are
-		// read from the row's end. A wider SASS row is a stray comma or
-		// quote that would shift its counters.
-		cuda := b.lineCol >= 0 && b.srcCol > b.lineCol && r.String(b.lineCol) != ""
-		shift := r.Len() - len(b.header)
-		if shift > 0 && !cuda {
-			return t.Errorf(r.Line, "row has %d fields, the header has %d (a stray comma or quote?)", r.Len(), len(b.header))
-		}
-		rec := profan.SourceRecord{File: b.file}
-		if b.lineCol >= 0 {
-			if ln := r.String(b.lineCol); ln != "" {
-				n, err := strconv.Atoi(ln)
-				if err != nil {
-					return t.Errorf(r.Line, "line number %q is not a number", ln)
-				}
-				curLine = n
-				rec.Line = n
-				text := r.String(b.srcCol)
-				for i := 1; i <= shift; i++ {
-					text += "," + r.String(b.srcCol+i)
-				}
-				rec.Source = text
-				b.counters(t, r, &rec, shift)
-				k.Source = append(k.Source, rec)
-				continue
-			}
-			rec.Line = curLine
-		}
-		addr := r.String(b.addrCol)
-		if addr == "..." || addr == "" {
-			t.Skip(SkipSourceGap)
-			continue
-		}
-		if b.file == "" {
-			// The sass view is a disassembly: addresses rise row by row.
-			a, err := strconv.ParseUint(strings.TrimPrefix(addr, "0x"), 16, 64)
-			if err != nil {
-				return t.Errorf(r.Line, "instruction address %q is not a hexadecimal address", shorten(addr, 40))
-			}
-			if b.rows > 0 && a <= b.lastAddr {
-				return t.Errorf(r.Line, "instruction address %s does not follow %#x: rows out of order or repeated (a damaged page?)", addr, b.lastAddr)
-			}
-			b.lastAddr = a
-			b.rows++
-		}
-		key := strconv.Itoa(rec.Line) + "@" + addr
-		if seen[key] {
-			t.Skip(SkipSourceDuplicate)
-			continue // cuda,sass lists some instructions twice
-		}
-		seen[key] = true
-		rec.Address = addr
-		rec.SASS = strings.TrimSpace(r.String(b.sassCol))
-		b.counters(t, r, &rec, 0)
-		k.Source = append(k.Source, rec)
+	p.last = r.Line
+	if p.k == nil {
+		return t.Errorf(r.Line, "source row before the block's header")
 	}
+	if r.Len() < len(b.header) {
+		return t.Errorf(r.Line, "row has %d fields, the header has %d (truncated row?)", r.Len(), len(b.header))
+	}
+	if b.addrCol >= 0 && r.String(b.addrCol) == b.header[b.addrCol] {
+		return t.Errorf(r.Line, "the column header repeated inside a source block (two exports joined, or a damaged page?)")
+	}
+	// Only a CUDA line's text may hold quotes ncu does not escape, so
+	// only a CUDA-line row may be wider than its header: its extra
+	// fields are pieces of the text, and the columns after the text are
+	// read from the row's end. A wider SASS row is a stray comma or
+	// quote that would shift its counters.
+	cuda := b.lineCol >= 0 && b.srcCol > b.lineCol && r.String(b.lineCol) != ""
+	shift := r.Len() - len(b.header)
+	if shift > 0 && !cuda {
+		return t.Errorf(r.Line, "row has %d fields, the header has %d (a stray comma or quote?)", r.Len(), len(b.header))
+	}
+	rec := profan.SourceRecord{File: b.file}
+	if b.lineCol >= 0 {
+		if ln := r.String(b.lineCol); ln != "" {
+			return p.cudaLine(r, rec, ln, shift)
+		}
+		rec.Line = p.curLine
+	}
+	return p.instruction(r, rec)
+}
+
+// blockName starts a block at its name ("Kernel Name" or "File Path").
+// With cuda,sass, a kernel that inlines code from headers has one block
+// per file, all of one launch: the launch ends when the function changes
+// or a file comes again.
+func (p *sourceReader) blockName(r Row, first string) error {
+	if p.b.header == nil {
+		return p.t.Errorf(r.Line, "ncu source block %q has no rows: a block's name is followed by its column header", shorten(p.b.kernel+p.b.file, 60))
+	}
+	p.b = &sourceBlock{}
+	p.b.start([]string{first, r.String(1)})
+	if first == "Kernel Name" {
+		if err := p.emit(p.last, p.blockRows-1); err != nil {
+			return err
+		}
+		p.blockRows = 1
+	}
+	p.nameLine = r.Line
+	return nil
+}
+
+// blockHeader reads a block's column header, which starts its launch,
+// or another file of the launch read.
+func (p *sourceReader) blockHeader(r Row) error {
+	t, b := p.t, p.b
+	b.setHeader(t, r)
+	if b.addrCol < 0 || b.sassCol < 0 {
+		// A block starts with its name, then this header: anything
+		// else (a row of another block, program output) is out of
+		// place.
+		return t.Errorf(r.Line, "ncu source block: expected the column header (Address, Source, ...) after the block's name, found %q", shorten(r.String(0), 40))
+	}
+	if b.kernel == "" {
+		return t.Errorf(r.Line, "source block without a kernel name")
+	}
+	if p.k != nil && b.file != "" && p.k.Name == b.kernel && !p.files[b.file] {
+		p.files[b.file] = true // one more file of the same launch
+	} else {
+		if err := p.emit(p.last, 0); err != nil {
+			return err
+		}
+		p.k = profan.NewKernel()
+		p.kLine = p.nameLine
+		p.k.Name = t.Intern([]byte(b.kernel))
+		p.k.Demangled = t.demangled(p.k.Name, p.nameLine)
+		p.files = map[string]bool{b.file: true}
+	}
+	p.curLine = 0
+	p.seen = map[string]bool{}
+	return nil
+}
+
+// cudaLine reads the row of a CUDA line (numbered ln) of the cuda,sass
+// view, shift fields wider than its header.
+func (p *sourceReader) cudaLine(r Row, rec profan.SourceRecord, ln string, shift int) error {
+	b := p.b
+	n, err := strconv.Atoi(ln)
+	if err != nil {
+		return p.t.Errorf(r.Line, "line number %q is not a number", ln)
+	}
+	p.curLine = n
+	rec.Line = n
+	text := r.String(b.srcCol)
+	for i := 1; i <= shift; i++ {
+		text += "," + r.String(b.srcCol+i)
+	}
+	rec.Source = text
+	b.counters(p.t, r, &rec, shift)
+	p.k.Source = append(p.k.Source, rec)
+	return nil
+}
+
+// instruction reads the row of a SASS instruction.
+func (p *sourceReader) instruction(r Row, rec profan.SourceRecord) error {
+	t, b := p.t, p.b
+	addr := r.String(b.addrCol)
+	if addr == "..." || addr == "" {
+		t.Skip(SkipSourceGap)
+		return nil
+	}
+	if b.file == "" {
+		// The sass view is a disassembly: addresses rise row by row.
+		a, err := strconv.ParseUint(strings.TrimPrefix(addr, "0x"), 16, 64)
+		if err != nil {
+			return t.Errorf(r.Line, "instruction address %q is not a hexadecimal address", shorten(addr, 40))
+		}
+		if b.rows > 0 && a <= b.lastAddr {
+			return t.Errorf(r.Line, "instruction address %s does not follow %#x: rows out of order or repeated (a damaged page?)", addr, b.lastAddr)
+		}
+		b.lastAddr = a
+		b.rows++
+	}
+	key := strconv.Itoa(rec.Line) + "@" + addr
+	if p.seen[key] {
+		t.Skip(SkipSourceDuplicate)
+		return nil // cuda,sass lists some instructions twice
+	}
+	p.seen[key] = true
+	rec.Address = addr
+	rec.SASS = strings.TrimSpace(r.String(b.sassCol))
+	b.counters(t, r, &rec, 0)
+	p.k.Source = append(p.k.Source, rec)
+	return nil
+}
+
+// end ends the page: its last launch is emitted, unless the page is cut
+// short.
+func (p *sourceReader) end() error {
+	t, k, last := p.t, p.k, p.last
 	if t.Err() != nil {
 		return t.Err()
 	}
-	if b.header != nil && k != nil && len(k.Source) == 0 {
+	if p.b.header != nil && k != nil && len(k.Source) == 0 {
 		return t.Errorf(last, "the page ends after a source block's column header, with no rows (a truncated page?)")
 	}
-	if doubled && sassBlocks%2 == 0 && k != nil {
+	if p.doubled && p.sassBlocks%2 == 0 && k != nil {
 		return t.Errorf(last, "the page ends after the first print of a source block, without its second (a truncated page?)")
 	}
-	if k != nil && blocks > 0 && padded && t.AtEnd() && !endsPadded(k) {
+	if k != nil && p.blocks > 0 && p.padded && t.AtEnd() && !endsPadded(k) {
 		// Every other block ends with the function's last instruction,
 		// padded to 128 bytes: this one stops before it.
 		return t.Errorf(last, "the last source block (%s) ends before its function does, where every other block ends with the NOP padding to 128 bytes: the page is cut short (still being written?)", shorten(k.Name, 60))
 	}
-	return emit(last, blockRows)
+	return p.emit(last, p.blockRows)
+}
+
+// emit hands the launch read on, ending at line after rows rows; the
+// second print of a sass block is dropped instead.
+func (p *sourceReader) emit(line, rows int) error {
+	t, k := p.t, p.k
+	if k == nil {
+		return nil
+	}
+	// The block's text, for the sass view's pairs and for a sampled
+	// block's repeat.
+	isSampled := sampled(k)
+	var sig string
+	if p.b.file == "" || isSampled {
+		sig = k.String()
+	}
+	if p.b.file == "" && p.secondPrint(sig) {
+		if sig != p.prev {
+			return t.Errorf(line, "ncu source block %d of %q differs from its first print (ncu prints each block of this view twice): a damaged page?", p.sassBlocks, shorten(k.Name, 60))
+		}
+		p.k = nil
+		t.s.acct.Rows -= rows
+		t.s.skipN(SkipRepeatedBlock, rows)
+		return nil
+	}
+	k.ID = t.Ordinal()
+	if isSampled {
+		d := sha256.Sum256([]byte(sig))
+		if id, ok := p.launches[d]; ok {
+			return t.Errorf(p.kLine, "ncu source block of %q repeats launch %s's row for row, its sampled warp stalls included: sampling never repeats across launches (the page joined to itself?)", shorten(k.Name, 60), id)
+		}
+		p.launches[d] = k.ID
+	}
+	sumSourceCounters(k)
+	k.Line = p.kLine
+	p.blocks++
+	p.padded = p.padded && endsPadded(k)
+	p.k = nil
+	return t.Kernel(k, line)
+}
+
+// secondPrint reports whether the sass block whose text is sig is the
+// second print of a pair: ncu 2025.3 prints each block of the sass view
+// twice, and the second must repeat the first (two identical launches
+// give four identical blocks); a pair that differs is a damaged page, not
+// another launch. The cuda,sass view (with a file) is never doubled.
+func (p *sourceReader) secondPrint(sig string) bool {
+	n := p.sassBlocks
+	p.sassBlocks++
+	if n == 1 && sig == p.prev {
+		p.doubled = true
+	}
+	if p.doubled && n%2 == 1 {
+		return true
+	}
+	p.prev = sig
+	return false
 }
 
 // Source-page skip rules.
