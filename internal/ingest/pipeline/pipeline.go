@@ -277,18 +277,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	if digest != nil {
 		// Looked up beside the read; waited for before the database
 		// can be closed.
-		var wg sync.WaitGroup
-		defer wg.Wait()
-		// Run first: a read that failed or was skipped need not wait for
-		// the digest of the rest of the file (a finished one is kept).
-		defer c.Pages[0].StopAside()
-		wg.Go(func() {
-			if d, err := digest(); err == nil {
-				if id, err := db.DigestID(ctx, d); err == nil && id != 0 {
-					stored.Store(id)
-				}
-			}
-		})
+		defer lookAside(ctx, db, c, digest, &stored)()
 	}
 	// The run is begun at its first kernel, when the device is known.
 	begin := func(device string) error {
@@ -359,26 +348,9 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 			return nil, err
 		}
 	}
-	if err := addRunFindings(w, vs, run); err != nil {
+	if err := endRun(w, vs, run, path, digest, read); err != nil {
 		w.Rollback()
 		return nil, err
-	}
-	if digest != nil {
-		d, err := digest()
-		if err != nil {
-			w.Rollback()
-			return nil, err
-		}
-		if d != read {
-			// The file was written to while it was read: the kernels
-			// read are not the export of that digest.
-			w.Rollback()
-			return nil, fmt.Errorf("%s: changed while it was read (the digest of the file differs from that of the text parsed): nothing of it stored; ingest it again once it is complete", safe.Term(path))
-		}
-		if err := w.SetDigest(d); err != nil {
-			w.Rollback()
-			return nil, err
-		}
 	}
 	id, err := w.Commit()
 	var d *store.DuplicateError
@@ -388,16 +360,59 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	if err != nil {
 		return nil, err
 	}
-	launches := fmt.Sprintf("%d launches", n)
-	if n == 1 {
-		launches = "1 launch"
-	}
-	kernels := fmt.Sprintf("%d kernels", len(names))
-	if len(names) == 1 {
-		kernels = "1 kernel"
-	}
-	fmt.Fprintf(opt.Out, "%s: stored as run %d (%s of %s)\n", path, id, launches, kernels)
+	fmt.Fprintf(opt.Out, "%s: stored as run %d (%s of %s)\n", path, id, plural(n, "launch", "launches"), plural(len(names), "kernel", "kernels"))
 	return run, nil
+}
+
+// lookAside looks the digest of the capture's first export up in the
+// database beside the read, and stores the ID of the run it was stored
+// as, if any, in stored. It returns the function that waits for the
+// look-up, once the read has stopped the digest if it had to (a read
+// that failed or was skipped need not wait for the digest of the rest of
+// the file; a finished one is kept).
+func lookAside(ctx context.Context, db *store.DB, c ingest.Capture, digest func() (string, error), stored *atomic.Int64) func() {
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		if d, err := digest(); err == nil {
+			if id, err := db.DigestID(ctx, d); err == nil && id != 0 {
+				stored.Store(id)
+			}
+		}
+	})
+	return func() {
+		c.Pages[0].StopAside()
+		wg.Wait()
+	}
+}
+
+// endRun adds the run's findings to the run w writes and, for an export
+// whose digest came beside the read (digest), checks that digest against
+// that of the text parsed (read) and sets it.
+func endRun(w *store.RunWriter, vs *analysis.Stream, run *profan.Run, path string, digest func() (string, error), read string) error {
+	if err := addRunFindings(w, vs, run); err != nil {
+		return err
+	}
+	if digest == nil {
+		return nil
+	}
+	d, err := digest()
+	if err != nil {
+		return err
+	}
+	if d != read {
+		// The file was written to while it was read: the kernels
+		// read are not the export of that digest.
+		return fmt.Errorf("%s: changed while it was read (the digest of the file differs from that of the text parsed): nothing of it stored; ingest it again once it is complete", safe.Term(path))
+	}
+	return w.SetDigest(d)
+}
+
+// plural is "1 launch", "2 launches".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // storedAlready handles an export whose content is stored as run id: the
