@@ -452,117 +452,17 @@ func sharedPattern(ways, elem float64) gpumodel.AccessPattern {
 		Reasons: []string{fmt.Sprintf("%.1f× the ideal wavefronts: a %.0f-way bank conflict", ways, w)}}
 }
 
+// globalAccess reads global loads or stores (op "gld" or "gst") from the
+// counters: the sectors per request measured, the ideal the export gives
+// the means to know, and the pattern that tells them apart.
 func globalAccess(a *Kernel, reqName, op string) *Access {
-	req, ok1 := a.Value(reqName)
-	tr, ok2 := a.Value(op + "_transactions")
-	spr, ok3 := a.Value(op + "_transactions_per_request")
-	if !ok3 && ok1 && ok2 && req > 0 {
-		spr, ok3 = tr/req, true
-	}
-	fromEff := 0.0
-	if !ok3 && !(ok1 && req == 0) {
-		// nvprof --metrics with the efficiency but not the transactions
-		// per request: the efficiency alone says how many times the ideal
-		// sectors move; read it against the ideal of 4-byte words.
-		if eff, ok := a.Value(op + "_efficiency"); ok && eff > 0 && eff <= 100 {
-			spr, ok3, fromEff = 4*100/eff, true, eff
-		}
-	}
-	if !ok3 || (ok1 && req == 0) || spr == 0 {
+	c, ok := readGlobalCounters(a, reqName, op)
+	if !ok {
 		return nil // no accesses of this kind
 	}
-	acc := &Access{Requests: nan0(req, ok1), Transactions: nan0(tr, ok2), SectorsPerRequest: spr}
-	elem, haveElem := a.Value(op + "_access_bytes")
-	ideal, haveIdeal := a.Value(op + "_ideal_transactions")
-	effPct, haveEff := a.Value(op + "_efficiency")
-	ev := gpumodel.FromModel
-	switch {
-	case haveEff && effPct > 0:
-		// Efficiency is requested bytes over moved bytes, so the ideal is
-		// that share of the measured sectors per request, whatever a
-		// "request" counts on this architecture (nvprof on Maxwell and
-		// Pascal counts them differently from ncu).
-		acc.IdealSectorsPerRequest = spr * effPct / 100
-		if ok2 {
-			acc.IdealTransactions = math.Round(tr * effPct / 100)
-		}
-		ev = gpumodel.FromCounters
-	case haveIdeal && ok1 && req > 0:
-		acc.IdealTransactions = ideal
-		acc.IdealSectorsPerRequest = ideal / req
-		ev = gpumodel.FromCounters
-	case haveElem:
-		acc.IdealSectorsPerRequest = math.Max(1, elem)
-	default:
-		// Without the requested bytes, assume 4-byte words: the commonest
-		// access and the one published coalescing tables use.
-		elem = 4
-		acc.IdealSectorsPerRequest = 4
-	}
-	// From Volta on, a full warp's ideal sectors per request equal its
-	// access size in bytes (32 threads × S bytes / 32-byte sectors).
-	cc := a.K.CC
-	if cc == "" && a.Spec != nil {
-		cc = a.Spec.CC
-	}
-	r, err := gpumodel.RulesOf(cc)
-	volta := err == nil && r.WarpSectors()
-	if !haveElem && (haveEff || haveIdeal) {
-		elem, haveElem = acc.IdealSectorsPerRequest, true
-	}
-	accessBytes := 0.0
-	if haveElem && volta {
-		accessBytes = math.Round(elem*100) / 100
-	}
-	// Fewer distinct bytes than a sector per request means shared
-	// addresses only when the warp's active threads would have needed
-	// more: a single active thread (a one-thread kernel) reads its own
-	// word, it shares nothing.
-	lone := false
-	perReq := 0.0 // active threads per request, 0 when unknown
-	if acc.IdealSectorsPerRequest < 0.9 {
-		if th, ok := a.Value(op + "_thread_requests"); ok && ok1 && req > 0 {
-			perReq = th / req
-		} else if we, ok := a.Value("warp_execution_efficiency"); ok && we > 0 {
-			perReq = we / 100 * 32 // active threads per warp instruction
-		}
-		lone = perReq > 0 && perReq*4/32 <= acc.IdealSectorsPerRequest*1.1
-	}
-	switch {
-	case lone:
-		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: accessBytes,
-			Reasons: []string{fmt.Sprintf("%.2f sectors per request: each request carries the words of one or a few active threads, which one sector serves", acc.SectorsPerRequest)}}
-	case acc.IdealSectorsPerRequest >= 0.9 && acc.SectorsPerRequest <= acc.IdealSectorsPerRequest*1.1:
-		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: accessBytes,
-			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: coalesced", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
-	case acc.IdealSectorsPerRequest < 0.9 && acc.SectorsPerRequest <= 1.5:
-		// Less than a sector of distinct bytes per request: the threads
-		// share addresses.
-		what := "the threads of a warp read the same address (broadcast)"
-		if op == "gst" {
-			what = "the threads of a warp store to the same address"
-		}
-		if perReq == 0 {
-			// Without the active threads per request, one thread alone
-			// asks for as few bytes as a warp sharing one address.
-			what += ", or only one thread of the warp is active"
-		}
-		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Broadcast, AccessBytes: accessBytes,
-			Reasons: []string{fmt.Sprintf("%.2f sectors per request for %.2f sectors of distinct bytes: %s", acc.SectorsPerRequest, acc.IdealSectorsPerRequest, what)}}
-	case haveElem && !isPow2(elem) && math.Abs(acc.SectorsPerRequest-acc.IdealSectorsPerRequest) > 0.05*acc.IdealSectorsPerRequest:
-		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed,
-			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: instructions of different widths or patterns share this memory space; the source page tells them apart", acc.SectorsPerRequest, acc.IdealSectorsPerRequest)}}
-	default:
-		e := math.Round(elem)
-		x := gpumodel.Explain(e, acc.SectorsPerRequest, acc.IdealSectorsPerRequest)
-		acc.Pattern = x.Access(accessBytes, ev)
-		if x.Kind == gpumodel.Scattered && launch2D(a.K) {
-			// One sector per thread cannot tell a large stride from
-			// scatter. A 2-D launch indexes 2-D data: a column access.
-			acc.Pattern.Kind, acc.Pattern.StrideBytes, acc.Pattern.Column = gpumodel.Strided, 0, true
-			acc.Pattern.Reasons = append(acc.Pattern.Reasons, "with a 2-D launch this is a column access (stride of a whole row)")
-		}
-	}
+	acc := &Access{Requests: nan0(c.req, c.haveReq), Transactions: nan0(c.tr, c.haveTr), SectorsPerRequest: c.spr}
+	elem, haveElem, ev := globalIdeal(a, acc, c, op)
+	acc.Pattern = globalCounterPattern(a, acc, op, elem, haveElem, activePerRequest(a, acc, c, op), ev)
 	acc.Pattern.Evidence = ev
 	// The counters are checked as measured, before the ideal is raised
 	// to the one sector every request moves.
@@ -574,30 +474,192 @@ func globalAccess(a *Kernel, reqName, op string) *Access {
 	if e <= 0 || math.IsNaN(e) {
 		e = 4
 	}
-	if fromEff > 0 {
-		// Only the efficiency was measured: the waste, not its pattern.
-		ev, what := gpumodel.FromCounters, fmt.Sprintf("%s_efficiency %.1f%%", op, fromEff)
-		if fromRuleText(a, op+"_efficiency") {
-			ev = gpumodel.FromRuleText
-			what = "ncu's rule text"
-		}
-		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed, Evidence: ev,
-			Reasons: []string{fmt.Sprintf("%s: %.1f× the ideal sectors move (the export has no sectors per request to tell the pattern)", what, 100/fromEff)}}
-		if fromEff >= 99.5 {
-			acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, Evidence: ev,
-				Reasons: []string{fmt.Sprintf("%s: every byte moved is used", what)}}
-		} else if s, ok := oneExtraSector(100 / fromEff); ok {
-			// (S+1)/S of the ideal is what a coalesced warp access of S
-			// bytes moves when it starts off a sector boundary: one
-			// extra sector per request. No other single pattern wastes
-			// so little.
-			acc.SectorsPerRequest, acc.IdealSectorsPerRequest = s+1, s
-			acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Misaligned, Evidence: ev,
-				Reasons: []string{fmt.Sprintf("%s: %.0f sectors move for every %.0f needed, one extra per request, as a misaligned %.0f-byte warp access gives (the export has no sectors per request to confirm it)", what, s+1, s, s)}}
-		}
+	if c.fromEff > 0 {
+		efficiencyOnlyPattern(a, acc, op, c.fromEff)
 	}
 	acc.Implausible = gpumodel.Plausible(e, acc.SectorsPerRequest, rawIdeal, eff(a, op))
 	return acc
+}
+
+// globalCounters is what an export measured of one global space: its
+// requests and transactions (each with whether it was measured), and its
+// sectors per request; fromEff is the efficiency in percent when the
+// sectors per request were read from it alone, else 0.
+type globalCounters struct {
+	req, tr         float64
+	haveReq, haveTr bool
+	spr             float64
+	fromEff         float64
+}
+
+// readGlobalCounters reads a global space's counters; false when the
+// kernel made no accesses of the kind, or the export cannot tell.
+func readGlobalCounters(a *Kernel, reqName, op string) (globalCounters, bool) {
+	var c globalCounters
+	c.req, c.haveReq = a.Value(reqName)
+	c.tr, c.haveTr = a.Value(op + "_transactions")
+	spr, ok := a.Value(op + "_transactions_per_request")
+	if !ok && c.haveReq && c.haveTr && c.req > 0 {
+		spr, ok = c.tr/c.req, true
+	}
+	noRequests := c.haveReq && c.req == 0
+	if !ok && !noRequests {
+		// nvprof --metrics with the efficiency but not the transactions
+		// per request: the efficiency alone says how many times the ideal
+		// sectors move; read it against the ideal of 4-byte words.
+		if e, okE := a.Value(op + "_efficiency"); okE && e > 0 && e <= 100 {
+			spr, ok, c.fromEff = 4*100/e, true, e
+		}
+	}
+	c.spr = spr
+	return c, ok && !noRequests && spr != 0
+}
+
+// globalIdeal sets acc's ideal sectors per request (and transactions,
+// where measured) from the best counter the export has, and returns the
+// access size in bytes (haveElem when the export tells it, directly or
+// through the ideal) and how the ideal is known.
+func globalIdeal(a *Kernel, acc *Access, c globalCounters, op string) (elem float64, haveElem bool, ev gpumodel.Evidence) {
+	elem, haveElem = a.Value(op + "_access_bytes")
+	ideal, haveIdeal := a.Value(op + "_ideal_transactions")
+	effPct, haveEff := a.Value(op + "_efficiency")
+	ev = gpumodel.FromModel
+	switch {
+	case haveEff && effPct > 0:
+		// Efficiency is requested bytes over moved bytes, so the ideal is
+		// that share of the measured sectors per request, whatever a
+		// "request" counts on this architecture (nvprof on Maxwell and
+		// Pascal counts them differently from ncu).
+		acc.IdealSectorsPerRequest = c.spr * effPct / 100
+		if c.haveTr {
+			acc.IdealTransactions = math.Round(c.tr * effPct / 100)
+		}
+		ev = gpumodel.FromCounters
+	case haveIdeal && c.haveReq && c.req > 0:
+		acc.IdealTransactions = ideal
+		acc.IdealSectorsPerRequest = ideal / c.req
+		ev = gpumodel.FromCounters
+	case haveElem:
+		acc.IdealSectorsPerRequest = math.Max(1, elem)
+	default:
+		// Without the requested bytes, assume 4-byte words: the commonest
+		// access and the one published coalescing tables use.
+		elem = 4
+		acc.IdealSectorsPerRequest = 4
+	}
+	if !haveElem && (haveEff || haveIdeal) {
+		elem, haveElem = acc.IdealSectorsPerRequest, true
+	}
+	return elem, haveElem, ev
+}
+
+// warpAccessBytes is the access size a pattern states: from Volta on, a
+// full warp's ideal sectors per request equal its access size in bytes
+// (32 threads × S bytes / 32-byte sectors); 0 before Volta or when the
+// size is unknown.
+func warpAccessBytes(a *Kernel, elem float64, haveElem bool) float64 {
+	cc := a.K.CC
+	if cc == "" && a.Spec != nil {
+		cc = a.Spec.CC
+	}
+	r, err := gpumodel.RulesOf(cc)
+	if !haveElem || err != nil || !r.WarpSectors() {
+		return 0
+	}
+	return math.Round(elem*100) / 100
+}
+
+// activePerRequest is the active threads per request of an access whose
+// ideal is under a sector, 0 when unknown (or the ideal is a sector or
+// more, where it does not matter).
+func activePerRequest(a *Kernel, acc *Access, c globalCounters, op string) float64 {
+	if acc.IdealSectorsPerRequest >= 0.9 {
+		return 0
+	}
+	if th, ok := a.Value(op + "_thread_requests"); ok && c.haveReq && c.req > 0 {
+		return th / c.req
+	}
+	if we, ok := a.Value("warp_execution_efficiency"); ok && we > 0 {
+		return we / 100 * 32 // active threads per warp instruction
+	}
+	return 0
+}
+
+// globalCounterPattern reads the pattern of a global access from its
+// sectors per request against the ideal; perReq is the active threads
+// per request (0 when unknown).
+func globalCounterPattern(a *Kernel, acc *Access, op string, elem float64, haveElem bool, perReq float64, ev gpumodel.Evidence) gpumodel.AccessPattern {
+	accessBytes := warpAccessBytes(a, elem, haveElem)
+	spr, ideal := acc.SectorsPerRequest, acc.IdealSectorsPerRequest
+	// Fewer distinct bytes than a sector per request means shared
+	// addresses only when the warp's active threads would have needed
+	// more: a single active thread (a one-thread kernel) reads its own
+	// word, it shares nothing.
+	lone := ideal < 0.9 && perReq > 0 && perReq*4/32 <= ideal*1.1
+	switch {
+	case lone:
+		return gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: accessBytes,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request: each request carries the words of one or a few active threads, which one sector serves", spr)}}
+	case ideal >= 0.9 && spr <= ideal*1.1:
+		return gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: accessBytes,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: coalesced", spr, ideal)}}
+	case ideal < 0.9 && spr <= 1.5:
+		return sharedAddressPattern(op, spr, ideal, perReq, accessBytes)
+	case haveElem && !isPow2(elem) && math.Abs(spr-ideal) > 0.05*ideal:
+		return gpumodel.AccessPattern{Kind: gpumodel.Mixed,
+			Reasons: []string{fmt.Sprintf("%.2f sectors per request, ideal %.2f: instructions of different widths or patterns share this memory space; the source page tells them apart", spr, ideal)}}
+	}
+	x := gpumodel.Explain(math.Round(elem), spr, ideal)
+	p := x.Access(accessBytes, ev)
+	if x.Kind == gpumodel.Scattered && launch2D(a.K) {
+		// One sector per thread cannot tell a large stride from
+		// scatter. A 2-D launch indexes 2-D data: a column access.
+		p.Kind, p.StrideBytes, p.Column = gpumodel.Strided, 0, true
+		p.Reasons = append(p.Reasons, "with a 2-D launch this is a column access (stride of a whole row)")
+	}
+	return p
+}
+
+// sharedAddressPattern is the pattern of an access with less than a
+// sector of distinct bytes per request: the threads share addresses.
+func sharedAddressPattern(op string, spr, ideal, perReq, accessBytes float64) gpumodel.AccessPattern {
+	what := "the threads of a warp read the same address (broadcast)"
+	if op == "gst" {
+		what = "the threads of a warp store to the same address"
+	}
+	if perReq == 0 {
+		// Without the active threads per request, one thread alone
+		// asks for as few bytes as a warp sharing one address.
+		what += ", or only one thread of the warp is active"
+	}
+	return gpumodel.AccessPattern{Kind: gpumodel.Broadcast, AccessBytes: accessBytes,
+		Reasons: []string{fmt.Sprintf("%.2f sectors per request for %.2f sectors of distinct bytes: %s", spr, ideal, what)}}
+}
+
+// efficiencyOnlyPattern states the pattern of an access whose export
+// measured only its efficiency (fromEff, in percent): the waste, not its
+// pattern, unless there is no waste or the waste is one extra sector per
+// request.
+func efficiencyOnlyPattern(a *Kernel, acc *Access, op string, fromEff float64) {
+	ev, what := gpumodel.FromCounters, fmt.Sprintf("%s_efficiency %.1f%%", op, fromEff)
+	if fromRuleText(a, op+"_efficiency") {
+		ev = gpumodel.FromRuleText
+		what = "ncu's rule text"
+	}
+	acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Mixed, Evidence: ev,
+		Reasons: []string{fmt.Sprintf("%s: %.1f× the ideal sectors move (the export has no sectors per request to tell the pattern)", what, 100/fromEff)}}
+	if fromEff >= 99.5 {
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Coalesced, Evidence: ev,
+			Reasons: []string{fmt.Sprintf("%s: every byte moved is used", what)}}
+	} else if s, ok := oneExtraSector(100 / fromEff); ok {
+		// (S+1)/S of the ideal is what a coalesced warp access of S
+		// bytes moves when it starts off a sector boundary: one
+		// extra sector per request. No other single pattern wastes
+		// so little.
+		acc.SectorsPerRequest, acc.IdealSectorsPerRequest = s+1, s
+		acc.Pattern = gpumodel.AccessPattern{Kind: gpumodel.Misaligned, Evidence: ev,
+			Reasons: []string{fmt.Sprintf("%s: %.0f sectors move for every %.0f needed, one extra per request, as a misaligned %.0f-byte warp access gives (the export has no sectors per request to confirm it)", what, s+1, s, s)}}
+	}
 }
 
 // atLeastOneSector raises a global ideal below one sector per request to
