@@ -110,142 +110,196 @@ func (l Limiter) Bound() string {
 // percentages, the instruction:byte ratio against the device balance
 // picks a side (the usual reading of nvprof's metrics).
 func limiterOf(a *Kernel, bound float64) Limiter {
-	blocks := float64(a.K.Grid.Size())
-	sms, okS := a.Value("sm_count")
-	launch := okS && blocks > 0 && blocks < sms
+	g := gridOf(a)
 	mem, okM := a.Value("memory_throughput_pct")
 	comp, okC := a.Value("compute_throughput_pct")
-	if okM && okC {
-		// ncu's own speed-of-light verdict: memory against compute, both
-		// under bound is latency (its SOLBottleneck rule). The breakdown
-		// then names the memory unit.
-		var parts []string
-		type cand struct {
-			u   Unit
-			pct float64
-		}
-		var cs []cand
-		for _, c := range []struct {
-			u    Unit
-			name string
-		}{{LimitDRAM, "dram_sol_pct"}, {LimitL2, "l2_sol_pct"}, {LimitL1Shared, "l1_sol_pct"}} {
-			if v, ok := a.Value(c.name); ok {
-				cs = append(cs, cand{c.u, v})
-			}
-		}
-		sort.SliceStable(cs, func(i, j int) bool { return cs[i].pct > cs[j].pct })
-		total := mem
-		for _, c := range cs {
-			parts = append(parts, fmt.Sprintf("%s %.0f%%", c.u, c.pct))
-		}
-		ev := fmt.Sprintf("memory %.0f%%", total)
-		if len(parts) > 0 {
-			ev += " (" + strings.Join(parts, ", ") + ")"
-		}
-		ev += fmt.Sprintf(", compute %.0f%% of peak", comp)
-		// A kernel that runs tensor-core math is weighed by its pipes
-		// like for like (each by its cycles active where ncu counts them,
-		// else by its instructions, one issue cycle each: an MMA holds
-		// the tensor pipe for several), since ncu's compute total counts
-		// the tensor pipe short (a bf16 GEMM: compute 54%, tensor pipe
-		// 67%). Its busiest pipe limits it when at the bound and memory
-		// does not lead; otherwise ncu's verdict stands (memory, or
-		// latency when everything is under the bound: a GEMM whose tensor
-		// pipe is at 15% is not limited by it). The tensor pipe's activity
-		// shows beside any other limiter.
-		tensor, okT := metrics.Read(a.K, "tensor_pipe_pct")
-		name, pct, okP := metrics.BusiestPipe(a.K)
-		tf, _ := a.Value("flop_count_tensor")
-		okT = okT && tensor > 0 && (tf > 0 || okP && name == "TENSOR")
-		// busiest names the busiest pipe, and the tensor pipe beside
-		// another; pipes is it for a tensor-core kernel, which states its
-		// pipes whatever limits it.
-		busiest, pipes := "", ""
-		if okP {
-			busiest = fmt.Sprintf("; busiest pipe %s at %.0f%%", name, pct)
-			if okT && name != "TENSOR" {
-				busiest += fmt.Sprintf(" · tensor pipe %.0f%%", tensor)
-			}
-			if okT {
-				pipes = busiest
-			}
-		}
-		if okP && okT && pct >= bound && (comp >= mem || mem < bound) {
-			if launch {
-				ev = fmt.Sprintf("%.0f blocks for %.0f SMs; %s", blocks, sms, ev)
-			}
-			return Limiter{Unit: LimitPipe, Pipe: name, Percent: pct, Evidence: ev + busiest}
-		}
+	switch {
+	case okM && okC:
+		return speedOfLight(a, bound, g, mem, comp)
+	case g.short:
+		return Limiter{Unit: LimitLaunch, Percent: math.NaN(), Evidence: g.String()}
+	}
+	return balanceLimiter(a, bound)
+}
 
-		switch {
-		case launch && mem < bound && comp < bound:
-			return Limiter{Unit: LimitLaunch, Percent: math.Max(mem, comp), Evidence: fmt.Sprintf("%.0f blocks for %.0f SMs; %s%s", blocks, sms, ev, pipes)}
-		case mem < bound && comp < bound:
-			ev = fmt.Sprintf("%s, both under %.0f%%%s", ev, bound, pipes)
-			if share, why, ok := atomicSerial(a); ok {
-				return Limiter{Unit: LimitAtomics, Percent: 100 * share, Evidence: why + "; " + ev}
-			}
-			return Limiter{Unit: LimitLatency, Percent: math.Max(mem, comp), Evidence: ev}
-		case comp > mem:
-			l := Limiter{Unit: LimitPipe, Percent: comp, Evidence: ev + busiest}
-			if okP {
-				l.Pipe = name
-			}
-			return l
+// grid is a launch's blocks against the GPU's SMs; short when there are
+// fewer blocks than SMs, so that the launch cannot fill the GPU.
+type grid struct {
+	blocks, sms float64
+	short       bool
+}
+
+func gridOf(a *Kernel) grid {
+	blocks := float64(a.K.Grid.Size())
+	sms, ok := a.Value("sm_count")
+	return grid{blocks: blocks, sms: sms, short: ok && blocks > 0 && blocks < sms}
+}
+
+func (g grid) String() string { return fmt.Sprintf("%.0f blocks for %.0f SMs", g.blocks, g.sms) }
+
+// memUnit is one memory unit's throughput, in percent of its peak.
+type memUnit struct {
+	u   Unit
+	pct float64
+}
+
+// memoryUnits is ncu's breakdown of the memory total by unit, busiest
+// first; the units the export leaves out are absent.
+func memoryUnits(a *Kernel) []memUnit {
+	var cs []memUnit
+	for _, c := range []struct {
+		u    Unit
+		name string
+	}{{LimitDRAM, "dram_sol_pct"}, {LimitL2, "l2_sol_pct"}, {LimitL1Shared, "l1_sol_pct"}} {
+		if v, ok := a.Value(c.name); ok {
+			cs = append(cs, memUnit{c.u, v})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].pct > cs[j].pct })
+	return cs
+}
+
+// pipeReading is what the SM's pipes tell of a kernel: the busiest pipe
+// (named when the export names one), and the tensor pipe's activity when
+// the kernel runs tensor-core math.
+type pipeReading struct {
+	name       string
+	pct        float64
+	named      bool
+	tensor     float64
+	tensorMath bool
+	// busiest names the busiest pipe, and the tensor pipe beside
+	// another; pipes is it for a tensor-core kernel, which states its
+	// pipes whatever limits it.
+	busiest, pipes string
+}
+
+func readPipes(a *Kernel) pipeReading {
+	var p pipeReading
+	tensor, okT := metrics.Read(a.K, "tensor_pipe_pct")
+	p.name, p.pct, p.named = metrics.BusiestPipe(a.K)
+	tf, _ := a.Value("flop_count_tensor")
+	p.tensor = tensor
+	p.tensorMath = okT && tensor > 0 && (tf > 0 || p.named && p.name == "TENSOR")
+	if p.named {
+		p.busiest = fmt.Sprintf("; busiest pipe %s at %.0f%%", p.name, p.pct)
+		if p.tensorMath && p.name != "TENSOR" {
+			p.busiest += fmt.Sprintf(" · tensor pipe %.0f%%", tensor)
+		}
+		if p.tensorMath {
+			p.pipes = p.busiest
+		}
+	}
+	return p
+}
+
+// speedOfLight is ncu's own speed-of-light verdict: memory against
+// compute, both under bound is latency (its SOLBottleneck rule). The
+// breakdown then names the memory unit.
+func speedOfLight(a *Kernel, bound float64, g grid, mem, comp float64) Limiter {
+	units := memoryUnits(a)
+	var parts []string
+	for _, c := range units {
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", c.u, c.pct))
+	}
+	ev := fmt.Sprintf("memory %.0f%%", mem)
+	if len(parts) > 0 {
+		ev += " (" + strings.Join(parts, ", ") + ")"
+	}
+	ev += fmt.Sprintf(", compute %.0f%% of peak", comp)
+	// A kernel that runs tensor-core math is weighed by its pipes like
+	// for like (each by its cycles active where ncu counts them, else by
+	// its instructions, one issue cycle each: an MMA holds the tensor
+	// pipe for several), since ncu's compute total counts the tensor pipe
+	// short (a bf16 GEMM: compute 54%, tensor pipe 67%). Its busiest pipe
+	// limits it when at the bound and memory does not lead; otherwise
+	// ncu's verdict stands (memory, or latency when everything is under
+	// the bound: a GEMM whose tensor pipe is at 15% is not limited by
+	// it). The tensor pipe's activity shows beside any other limiter.
+	p := readPipes(a)
+	if p.named && p.tensorMath && p.pct >= bound && (comp >= mem || mem < bound) {
+		if g.short {
+			ev = g.String() + "; " + ev
+		}
+		return Limiter{Unit: LimitPipe, Pipe: p.name, Percent: p.pct, Evidence: ev + p.busiest}
+	}
+	switch {
+	case g.short && mem < bound && comp < bound:
+		return Limiter{Unit: LimitLaunch, Percent: math.Max(mem, comp), Evidence: g.String() + "; " + ev + p.pipes}
+	case mem < bound && comp < bound:
+		ev = fmt.Sprintf("%s, both under %.0f%%%s", ev, bound, p.pipes)
+		if share, why, ok := atomicSerial(a); ok {
+			return Limiter{Unit: LimitAtomics, Percent: 100 * share, Evidence: why + "; " + ev}
+		}
+		return Limiter{Unit: LimitLatency, Percent: math.Max(mem, comp), Evidence: ev}
+	case comp > mem:
+		l := Limiter{Unit: LimitPipe, Percent: comp, Evidence: ev + p.busiest}
+		if p.named {
+			l.Pipe = p.name
+		}
+		return l
+	}
+	u, note := busyMemoryUnit(a, units, mem)
+	ev += note
+	if p.tensorMath {
+		ev += fmt.Sprintf(" · tensor pipe %.0f%%", p.tensor)
+	}
+	return Limiter{Unit: u, Percent: mem, Evidence: ev}
+}
+
+// busyMemoryUnit names the memory unit that limits a memory-bound kernel
+// (total is ncu's memory throughput): the busiest of the breakdown, with
+// a note for the evidence when the busy one is a unit it leaves out.
+func busyMemoryUnit(a *Kernel, units []memUnit, total float64) (Unit, string) {
+	switch {
+	case len(units) > 0 && len(units) < 3 && units[0].pct < 0.8*total:
+		// The busiest unit of the breakdown is far below the memory
+		// total: the busy one is a unit the export leaves out, the
+		// L1 first (it serves every access).
+		have := map[Unit]bool{}
+		for _, c := range units {
+			have[c.u] = true
 		}
 		u := LimitL1Shared
-		switch {
-		case len(cs) > 0 && len(cs) < 3 && cs[0].pct < 0.8*total:
-			// The busiest unit of the breakdown is far below the memory
-			// total: the busy one is a unit the export leaves out, the
-			// L1 first (it serves every access).
-			have := map[Unit]bool{}
-			for _, c := range cs {
-				have[c.u] = true
-			}
-			for _, m := range []Unit{LimitDRAM, LimitL2, LimitL1Shared} {
-				if !have[m] {
-					u = m
-				}
-			}
-			ev += fmt.Sprintf("; the export gives no %s throughput: the busy unit is one it leaves out", u)
-		case len(cs) > 0:
-			u = cs[0].u
-		default:
-			if d, ok := a.Value("dram_peak_pct"); ok && d >= 0.8*mem {
-				u = LimitDRAM
+		for _, m := range []Unit{LimitDRAM, LimitL2, LimitL1Shared} {
+			if !have[m] {
+				u = m
 			}
 		}
-		if okT {
-			ev += fmt.Sprintf(" · tensor pipe %.0f%%", tensor)
-		}
-		return Limiter{Unit: u, Percent: mem, Evidence: ev}
+		return u, fmt.Sprintf("; the export gives no %s throughput: the busy unit is one it leaves out", u)
+	case len(units) > 0:
+		return units[0].u, ""
 	}
-	if launch {
-		return Limiter{Unit: LimitLaunch, Percent: math.NaN(), Evidence: fmt.Sprintf("%.0f blocks for %.0f SMs", blocks, sms)}
+	if d, ok := a.Value("dram_peak_pct"); ok && d >= 0.8*total {
+		return LimitDRAM, ""
 	}
+	return LimitL1Shared, ""
+}
+
+// balanceLimiter reads a kernel without ncu's percentages: the
+// instruction:byte ratio picks the side a kernel would reach first; a
+// measured throughput of that side far from its peak says the kernel
+// reaches neither: it waits (latency), or its grid is too small to fill
+// the GPU.
+func balanceLimiter(a *Kernel, bound float64) Limiter {
 	r, okR := a.Value("instruction_byte_ratio")
 	b, okB := a.Value("machine_balance")
-	if okR && okB {
-		// The ratio picks the side a kernel would reach first; a measured
-		// throughput of that side far from its peak says the kernel
-		// reaches neither: it waits (latency), or its grid is too small
-		// to fill the GPU.
-		if r < b {
-			ev := fmt.Sprintf("instruction:byte ratio %.2f below the device balance %.2f", r, b)
-			d, okD := firstValue(a, "dram_sol_pct", "dram_peak_pct", "dram_utilization")
-			if !okD || d >= bound {
-				return Limiter{Unit: LimitDRAM, Percent: nanIf(d, okD), Evidence: ev}
-			}
-			return waitOrLaunch(a, fmt.Sprintf("%s, yet DRAM at %.1f%% of its peak, under %.0f%%", ev, d, bound))
-		}
-		ev := fmt.Sprintf("instruction:byte ratio %.2f above the device balance %.2f", r, b)
-		if c, ok := a.Value("compute_throughput_pct"); ok && c < bound {
-			return waitOrLaunch(a, fmt.Sprintf("%s, yet compute at %.1f%% of its peak, under %.0f%%", ev, c, bound))
-		}
-		return Limiter{Unit: LimitPipe, Percent: math.NaN(), Evidence: ev}
+	if !okR || !okB {
+		return Limiter{Percent: math.NaN()}
 	}
-	return Limiter{Percent: math.NaN()}
+	if r < b {
+		ev := fmt.Sprintf("instruction:byte ratio %.2f below the device balance %.2f", r, b)
+		d, okD := firstValue(a, "dram_sol_pct", "dram_peak_pct", "dram_utilization")
+		if !okD || d >= bound {
+			return Limiter{Unit: LimitDRAM, Percent: nanIf(d, okD), Evidence: ev}
+		}
+		return waitOrLaunch(a, fmt.Sprintf("%s, yet DRAM at %.1f%% of its peak, under %.0f%%", ev, d, bound))
+	}
+	ev := fmt.Sprintf("instruction:byte ratio %.2f above the device balance %.2f", r, b)
+	if c, ok := a.Value("compute_throughput_pct"); ok && c < bound {
+		return waitOrLaunch(a, fmt.Sprintf("%s, yet compute at %.1f%% of its peak, under %.0f%%", ev, c, bound))
+	}
+	return Limiter{Unit: LimitPipe, Percent: math.NaN(), Evidence: ev}
 }
 
 func firstValue(a *Kernel, names ...string) (float64, bool) {
