@@ -401,9 +401,85 @@ func (a *streamAcc) close() {
 // pass that keeps no interval: the union is merged as the intervals come,
 // each gap classified as it closes, the strips binned.
 func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
-	dt := &DeviceTimeline{Device: d}
-	gpuStart, gpuEnd := math.NaN(), math.NaN()
-	var copies []ival // the copies' union, to find the kernels beside them
+	gpuStart, gpuEnd, copies, ok := b.deviceSpan(d)
+	if !ok {
+		return nil
+	}
+	start, end := gpuStart, gpuEnd
+	if h.has {
+		start, end = math.Min(start, h.start), math.Max(end, h.end)
+	}
+	dt := &DeviceTimeline{Device: d, Start: start, Span: end - start}
+	strip := newStripper(start, end)
+	idle := idleAcc{strip: strip, idle: map[string]*Idle{}, calls: map[string]map[IdleCall]*IdleCall{}}
+	idle.add(IdleLeading, start, gpuStart, nil)
+	streams := map[int]*streamAcc{}
+	var order []int
+	// The union's interval being merged, and the kernels' one (for the
+	// overlap with copies).
+	open, lo, hi := false, 0.0, 0.0
+	kernels := kernelOverlap{copies: copies}
+	for _, iv := range b.ivals {
+		l := b.lanes[iv.lane()]
+		if l.dev != d {
+			continue
+		}
+		e := iv.end()
+		if open && iv.start <= hi {
+			hi = math.Max(hi, e)
+		} else {
+			if open {
+				dt.Busy += hi - lo
+				strip.add(lo, hi, "busy")
+				cause, c := h.gapCause(hi, iv)
+				idle.add(cause, hi, iv.start, c)
+			}
+			open, lo, hi = true, iv.start, e
+		}
+		a := streams[iv.lane()]
+		if a == nil {
+			a = &streamAcc{st: &StreamTimeline{Stream: l.strm, Start: iv.start}, strip: newStripper(start, end)}
+			streams[iv.lane()] = a
+			order = append(order, iv.lane())
+		}
+		a.add(iv)
+		countSpan(dt, a.st, iv)
+		if iv.kind() == spanKernel {
+			kernels.add(iv)
+		}
+	}
+	dt.Busy += hi - lo
+	strip.add(lo, hi, "busy")
+	kernels.close()
+	dt.Overlap = kernels.overlap
+	var copyTime float64
+	for _, c := range copies {
+		copyTime += float64(c.dur)
+	}
+	dt.CopyExposed = math.Max(0, copyTime-dt.Overlap)
+	idle.add(IdleTrailing, gpuEnd, end, nil)
+	if dt.Span > 0 {
+		dt.BusyShare = math.Min(1, dt.Busy/dt.Span)
+	}
+	dt.Idle = idle.list(dt.Span)
+	dt.Strip = strip.segments()
+	for _, k := range order {
+		a := streams[k]
+		a.close()
+		if dt.Span > 0 {
+			a.st.BusyShare = math.Min(1, a.st.Busy/dt.Span)
+		}
+		a.st.Strip = a.strip.segments()
+		dt.Streams = append(dt.Streams, a.st)
+	}
+	return dt
+}
+
+// deviceSpan is the first and last instant device d's intervals cover,
+// and the union of its copies (to find the kernels beside them); false
+// when the device ran nothing.
+func (b *timelineBuilder) deviceSpan(d string) (gpuStart, gpuEnd float64, copies []ival, ok bool) {
+	gpuStart, gpuEnd = math.NaN(), math.NaN()
 	for _, iv := range b.ivals {
 		if b.lanes[iv.lane()].dev != d {
 			continue
@@ -420,146 +496,117 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 			}
 		}
 	}
-	if math.IsNaN(gpuStart) {
-		return nil
+	return gpuStart, gpuEnd, copies, !math.IsNaN(gpuStart)
+}
+
+// countSpan counts an interval on its device and its stream by kind.
+func countSpan(dt *DeviceTimeline, st *StreamTimeline, iv ival) {
+	switch iv.kind() {
+	case spanKernel:
+		dt.Kernels++
+		st.Kernels++
+	case spanCopy:
+		dt.Copies++
+		st.Copies++
+	case spanSet:
+		dt.Sets++
+		st.Sets++
 	}
-	start, end := gpuStart, gpuEnd
-	if h.has {
-		start, end = math.Min(start, h.start), math.Max(end, h.end)
+}
+
+// kernelOverlap is the time a device's kernels run beside its copies:
+// the kernels' union merged as the sorted intervals come, each of its
+// intervals met with the copies' union as it closes.
+type kernelOverlap struct {
+	copies  []ival
+	ci      int // the first copy that may still overlap
+	open    bool
+	lo, hi  float64
+	overlap float64
+}
+
+func (k *kernelOverlap) add(iv ival) {
+	e := iv.end()
+	if k.open && iv.start <= k.hi {
+		k.hi = math.Max(k.hi, e)
+		return
 	}
-	dt.Start, dt.Span = start, end-start
-	strip := newStripper(start, end)
-	idle := map[string]*Idle{}
-	calls := map[string]map[IdleCall]*IdleCall{}
-	addIdle := func(cause string, g0, g1 float64, c *profan.HostEvent) {
-		if g1 <= g0 {
-			return
-		}
-		i := idle[cause]
-		if i == nil {
-			i = &Idle{Cause: cause}
-			idle[cause] = i
-		}
-		i.Seconds += g1 - g0
-		i.Gaps++
-		strip.add(g0, g1, cause)
-		if c == nil {
-			return
-		}
-		key := IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame}
-		if calls[cause] == nil {
-			calls[cause] = map[IdleCall]*IdleCall{}
-		}
-		ic := calls[cause][key]
-		if ic == nil {
-			ic = &IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame}
-			calls[cause][key] = ic
-		}
-		ic.Count++
-		ic.Seconds += g1 - g0
+	k.close()
+	k.open, k.lo, k.hi = true, iv.start, e
+}
+
+func (k *kernelOverlap) close() {
+	if !k.open {
+		return
 	}
-	addIdle(IdleLeading, start, gpuStart, nil)
-	streams := map[int]*streamAcc{}
-	var order []int
-	// The union's interval being merged, and the kernels' one (for the
-	// overlap with copies).
-	open, lo, hi := false, 0.0, 0.0
-	kOpen, klo, khi, ci := false, 0.0, 0.0, 0
-	closeKernel := func() {
-		if !kOpen {
-			return
-		}
-		for ci < len(copies) && copies[ci].end() <= klo {
-			ci++
-		}
-		for j := ci; j < len(copies) && copies[j].start < khi; j++ {
-			if o := math.Min(khi, copies[j].end()) - math.Max(klo, copies[j].start); o > 0 {
-				dt.Overlap += o
-			}
-		}
-		kOpen = false
+	for k.ci < len(k.copies) && k.copies[k.ci].end() <= k.lo {
+		k.ci++
 	}
-	var copyTime float64
-	for _, iv := range b.ivals {
-		l := b.lanes[iv.lane()]
-		if l.dev != d {
-			continue
-		}
-		e := iv.end()
-		if open && iv.start <= hi {
-			hi = math.Max(hi, e)
-		} else {
-			if open {
-				dt.Busy += hi - lo
-				strip.add(lo, hi, "busy")
-				cause, c := h.gapCause(hi, iv)
-				addIdle(cause, hi, iv.start, c)
-			}
-			open, lo, hi = true, iv.start, e
-		}
-		a := streams[iv.lane()]
-		if a == nil {
-			a = &streamAcc{st: &StreamTimeline{Stream: l.strm, Start: iv.start}, strip: newStripper(start, end)}
-			streams[iv.lane()] = a
-			order = append(order, iv.lane())
-		}
-		a.add(iv)
-		switch iv.kind() {
-		case spanKernel:
-			dt.Kernels++
-			a.st.Kernels++
-			if kOpen && iv.start <= khi {
-				khi = math.Max(khi, e)
-			} else {
-				closeKernel()
-				kOpen, klo, khi = true, iv.start, e
-			}
-		case spanCopy:
-			dt.Copies++
-			a.st.Copies++
-		case spanSet:
-			dt.Sets++
-			a.st.Sets++
+	for j := k.ci; j < len(k.copies) && k.copies[j].start < k.hi; j++ {
+		if o := math.Min(k.hi, k.copies[j].end()) - math.Max(k.lo, k.copies[j].start); o > 0 {
+			k.overlap += o
 		}
 	}
-	dt.Busy += hi - lo
-	strip.add(lo, hi, "busy")
-	closeKernel()
-	for _, c := range copies {
-		copyTime += float64(c.dur)
+	k.open = false
+}
+
+// idleAcc sums a device's idle gaps by cause, and by the host call each
+// waited on, as they close; each gap goes on the strip too.
+type idleAcc struct {
+	strip *stripper
+	idle  map[string]*Idle
+	calls map[string]map[IdleCall]*IdleCall
+}
+
+func (x *idleAcc) add(cause string, g0, g1 float64, c *profan.HostEvent) {
+	if g1 <= g0 {
+		return
 	}
-	dt.CopyExposed = math.Max(0, copyTime-dt.Overlap)
-	addIdle(IdleTrailing, gpuEnd, end, nil)
-	if dt.Span > 0 {
-		dt.BusyShare = math.Min(1, dt.Busy/dt.Span)
+	i := x.idle[cause]
+	if i == nil {
+		i = &Idle{Cause: cause}
+		x.idle[cause] = i
 	}
+	i.Seconds += g1 - g0
+	i.Gaps++
+	x.strip.add(g0, g1, cause)
+	if c == nil {
+		return
+	}
+	key := IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame}
+	if x.calls[cause] == nil {
+		x.calls[cause] = map[IdleCall]*IdleCall{}
+	}
+	ic := x.calls[cause][key]
+	if ic == nil {
+		ic = &IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame}
+		x.calls[cause][key] = ic
+	}
+	ic.Count++
+	ic.Seconds += g1 - g0
+}
+
+// list is the idle time by cause, in the order of IdleCauses, each with
+// its share of span and its calls, the longest first.
+func (x *idleAcc) list(span float64) []Idle {
+	var out []Idle
 	for _, cause := range IdleCauses {
-		i := idle[cause]
+		i := x.idle[cause]
 		if i == nil {
 			continue
 		}
-		if dt.Span > 0 {
-			i.Share = i.Seconds / dt.Span
+		if span > 0 {
+			i.Share = i.Seconds / span
 		}
-		for _, c := range calls[cause] {
+		for _, c := range x.calls[cause] {
 			i.Calls = append(i.Calls, *c)
 		}
 		slices.SortFunc(i.Calls, func(x, y IdleCall) int {
 			return cmp.Or(cmp.Compare(y.Seconds, x.Seconds), cmp.Compare(x.Name, y.Name), cmp.Compare(x.Op, y.Op), cmp.Compare(x.Frame, y.Frame))
 		})
-		dt.Idle = append(dt.Idle, *i)
+		out = append(out, *i)
 	}
-	dt.Strip = strip.segments()
-	for _, k := range order {
-		a := streams[k]
-		a.close()
-		if dt.Span > 0 {
-			a.st.BusyShare = math.Min(1, a.st.Busy/dt.Span)
-		}
-		a.st.Strip = a.strip.segments()
-		dt.Streams = append(dt.Streams, a.st)
-	}
-	return dt
+	return out
 }
 
 // stripper makes a strip: the segments as they come while there are at
