@@ -132,57 +132,10 @@ func Classify(name string) Info {
 	if i := strings.IndexByte(base, '('); i > 0 {
 		base = base[:i]
 	}
-	switch {
-	case strings.Contains(lower, "nccl"):
-		info.Library, info.Kind = NCCL, Communication
-	case strings.HasPrefix(lower, "triton_") || strings.Contains(lower, " triton_"):
-		info.Library = Triton
-		switch {
-		case strings.HasPrefix(lower, "triton_poi"):
-			info.Kind = Elementwise
-		case strings.HasPrefix(lower, "triton_red"), strings.HasPrefix(lower, "triton_per"):
-			info.Kind = Reduction
-		case strings.HasPrefix(lower, "triton_tem") && (strings.Contains(lower, "mm") || strings.Contains(lower, "gemm")):
-			info.Kind = GEMM
-		}
-	case strings.Contains(lower, "flash_fwd") || strings.Contains(lower, "flash_bwd") || strings.Contains(lower, "fmha") ||
-		strings.Contains(lower, "flash::"):
-		info.Library, info.Kind = FlashAttention, Attention
-	case strings.Contains(lower, "cudnn") || strings.Contains(lower, "implicit_convolve") || strings.Contains(base, "fprop") ||
-		strings.Contains(base, "dgrad") || strings.Contains(base, "wgrad"):
-		info.Library = CUDNN
-		switch {
-		case strings.Contains(lower, "bn_fw") || strings.Contains(lower, "bn_bw") || strings.Contains(lower, "batch_norm") ||
-			strings.Contains(lower, "batchnorm"):
-			info.Kind = Normalization
-		case strings.Contains(lower, "nchwtonhwc") || strings.Contains(lower, "nhwctonchw"):
-			info.Kind = Copy
-		case reConvName.MatchString(lower) || strings.Contains(lower, "gemm"):
-			info.Kind = Convolution
-		}
-	case strings.Contains(lower, "cublaslt"):
-		info.Library = CUBLASLt
-		info.Kind = GEMM
-	case strings.Contains(lower, "cublas") || strings.HasPrefix(lower, "nvjet_") || reCublasPrefix.MatchString(lower) || reGemv.MatchString(base) ||
-		strings.Contains(lower, "splitkreduce"):
-		info.Library, info.Kind = CUBLAS, GEMM
-	case strings.Contains(lower, "cutlass"):
-		info.Library = CUTLASS
-		switch {
-		case reConvName.MatchString(lower):
-			info.Kind = Convolution
-		case strings.Contains(lower, "gemm"):
-			info.Kind = GEMM
-		}
-	case strings.HasPrefix(base, "void at::") || strings.HasPrefix(base, "at::") || strings.Contains(base, " at::") ||
-		strings.HasPrefix(base, "void at_cuda_detail::") || strings.Contains(lower, "at::native::") ||
-		strings.HasPrefix(base, "void c10::") || strings.Contains(base, "elementwise_kernel") ||
-		strings.Contains(base, "softmax_warp_") || strings.HasPrefix(base, "void cunn_") || strings.HasPrefix(base, "cunn_"):
-		info.Library, info.Kind = ATen, atenKind(lower, base)
-	case strings.Contains(lower, "cub::"):
-		info.Library = CUB
-		if strings.Contains(lower, "reduce") {
-			info.Kind = Reduction
+	if r := libraryOf(lower, base); r != nil {
+		info.Library, info.Kind = r.lib, r.kind
+		if r.kindOf != nil {
+			info.Kind = r.kindOf(lower, base)
 		}
 	}
 	if info.Kind == GEMM || info.Kind == Convolution {
@@ -192,25 +145,146 @@ func Classify(name string) Info {
 	return info
 }
 
+// namePattern matches a kernel name, lowercased (lower) and cut before
+// its parameter list (base), when lower starts with one of prefix or
+// contains one of in, base contains one of inBase, or re matches lower or
+// reBase base. Plain substrings where they do: they cost nothing per
+// name, where a regular expression costs microseconds per kilobyte.
+type namePattern struct {
+	prefix, in, inBase []string
+	re, reBase         *regexp.Regexp
+}
+
+func (p namePattern) matches(lower, base string) bool {
+	return hasAnyPrefix(lower, p.prefix) || containsAny(lower, p.in) || containsAny(base, p.inBase) ||
+		p.re != nil && p.re.MatchString(lower) || p.reBase != nil && p.reBase.MatchString(base)
+}
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// libraryRule names the library of the kernels whose name matches, and
+// their kind: kind, or what kindOf reads from the name when set.
+type libraryRule struct {
+	lib Library
+	namePattern
+	kind   Kind
+	kindOf func(lower, base string) Kind
+}
+
+// libraryRules is the table of libraries by name, first match wins
+// (cuBLASLt before cuBLAS, whose name is part of its own). The family
+// table refines what these read; a name it does not know keeps them.
+var libraryRules = []libraryRule{
+	{lib: NCCL, namePattern: namePattern{in: []string{"nccl"}}, kind: Communication},
+	{lib: Triton, namePattern: namePattern{prefix: []string{"triton_"}, in: []string{" triton_"}}, kindOf: tritonKind},
+	{lib: FlashAttention, namePattern: namePattern{in: []string{"flash_fwd", "flash_bwd", "fmha", "flash::"}}, kind: Attention},
+	{lib: CUDNN, namePattern: namePattern{in: []string{"cudnn", "implicit_convolve"}, inBase: []string{"fprop", "dgrad", "wgrad"}}, kindOf: cudnnKind},
+	{lib: CUBLASLt, namePattern: namePattern{in: []string{"cublaslt"}}, kind: GEMM},
+	{lib: CUBLAS, namePattern: namePattern{prefix: []string{"nvjet_"}, in: []string{"cublas", "splitkreduce"}, re: reCublasPrefix, reBase: reGemv}, kind: GEMM},
+	{lib: CUTLASS, namePattern: namePattern{in: []string{"cutlass"}}, kindOf: cutlassKind},
+	// PyTorch's namespaces (at::, at_cuda_detail::, c10::, the legacy
+	// THCUNN cunn_ kernels) and its kernel templates.
+	{lib: ATen, namePattern: namePattern{
+		prefix: []string{"void at::", "at::", "void at_cuda_detail::", "void c10::", "void cunn_", "cunn_"},
+		in:     []string{"at::native::"},
+		inBase: []string{" at::", "elementwise_kernel", "softmax_warp_"}}, kindOf: atenKind},
+	{lib: CUB, namePattern: namePattern{in: []string{"cub::"}}, kindOf: cubKind},
+}
+
+// libraryOf returns the first rule of libraryRules the name matches, nil
+// for a kernel of the application itself.
+func libraryOf(lower, base string) *libraryRule {
+	for i := range libraryRules {
+		if libraryRules[i].matches(lower, base) {
+			return &libraryRules[i]
+		}
+	}
+	return nil
+}
+
+// tritonKind reads a torch.compile kernel's work from the prefix Inductor
+// gives it: pointwise, reduction, persistent reduction, template (a GEMM
+// when the template is a matrix multiply).
+func tritonKind(lower, _ string) Kind {
+	switch {
+	case strings.HasPrefix(lower, "triton_poi"):
+		return Elementwise
+	case strings.HasPrefix(lower, "triton_red"), strings.HasPrefix(lower, "triton_per"):
+		return Reduction
+	case strings.HasPrefix(lower, "triton_tem") && (strings.Contains(lower, "mm") || strings.Contains(lower, "gemm")):
+		return GEMM
+	}
+	return Other
+}
+
+// cudnnKind reads the work of a cuDNN kernel from its name.
+func cudnnKind(lower, _ string) Kind {
+	switch {
+	case containsAny(lower, []string{"bn_fw", "bn_bw", "batch_norm", "batchnorm"}):
+		return Normalization
+	case containsAny(lower, []string{"nchwtonhwc", "nhwctonchw"}):
+		return Copy
+	case reConvName.MatchString(lower) || strings.Contains(lower, "gemm"):
+		return Convolution
+	}
+	return Other
+}
+
+// cutlassKind reads the work of a CUTLASS kernel from its name.
+func cutlassKind(lower, _ string) Kind {
+	switch {
+	case reConvName.MatchString(lower):
+		return Convolution
+	case strings.Contains(lower, "gemm"):
+		return GEMM
+	}
+	return Other
+}
+
+// cubKind reads the work of a CUB kernel from its name.
+func cubKind(lower, _ string) Kind {
+	if strings.Contains(lower, "reduce") {
+		return Reduction
+	}
+	return Other
+}
+
+// atenKinds reads the work of a PyTorch ATen kernel from its name, first
+// match wins.
+var atenKinds = []struct {
+	namePattern
+	kind Kind
+}{
+	{namePattern{in: []string{"multi_tensor_apply", "fused_adam", "fusedadam", "fused_sgd"}}, Optimizer},
+	{namePattern{in: []string{"fillfunctor", "zero_kernel"}, inBase: []string{"fill_kernel"}}, Fill},
+	{namePattern{in: []string{"layer_norm", "batch_norm", "group_norm", "gammabetabackward", "softmax", "rms_norm", "batchnorm"}}, Normalization},
+	{namePattern{in: []string{"catarray", "copy_kernel", "copy<"}}, Copy},
+	{namePattern{inBase: []string{"reduce_kernel", "cub::device", "radixsort", "scan", "topk"}}, Reduction},
+	{namePattern{inBase: []string{"elementwise_kernel"}}, Elementwise},
+}
+
 // atenKind reads the work of a PyTorch ATen kernel from its name.
 func atenKind(lower, base string) Kind {
-	switch {
-	case strings.Contains(lower, "multi_tensor_apply") || strings.Contains(lower, "fused_adam") ||
-		strings.Contains(lower, "fusedadam") || strings.Contains(lower, "fused_sgd"):
-		return Optimizer
-	case strings.Contains(lower, "fillfunctor") || strings.Contains(base, "fill_kernel") || strings.Contains(lower, "zero_kernel"):
-		return Fill
-	case strings.Contains(lower, "layer_norm") || strings.Contains(lower, "batch_norm") || strings.Contains(lower, "group_norm") ||
-		strings.Contains(lower, "gammabetabackward") || strings.Contains(lower, "softmax") || strings.Contains(lower, "rms_norm") ||
-		strings.Contains(lower, "batchnorm"):
-		return Normalization
-	case strings.Contains(lower, "catarray") || strings.Contains(lower, "copy_kernel") || strings.Contains(lower, "copy<"):
-		return Copy
-	case strings.Contains(base, "reduce_kernel") || strings.Contains(base, "cub::device") || strings.Contains(base, "radixsort") ||
-		strings.Contains(base, "scan") || strings.Contains(base, "topk"):
-		return Reduction
-	case strings.Contains(base, "elementwise_kernel"):
-		return Elementwise
+	for _, k := range atenKinds {
+		if k.matches(lower, base) {
+			return k.kind
+		}
 	}
 	return Other
 }
