@@ -197,30 +197,21 @@ func firstTopLevel(s string, c byte) int {
 }
 
 // matchingClose returns the index of the bracket closing the one at i.
-func matchingClose(s string, i int) int {
-	d := 0
-	for j := i; j < len(s); j++ {
-		switch {
-		case opens(s[j]):
-			d++
-		case closes(s[j]):
-			d--
-			if d == 0 {
-				return j
-			}
-		}
-	}
-	return -1
-}
+func matchingClose(s string, i int) int { return matchingBracket(s, i, 1, opens, closes) }
 
 // matchingOpen returns the index of the bracket opening the one at i.
-func matchingOpen(s string, i int) int {
+func matchingOpen(s string, i int) int { return matchingBracket(s, i, -1, closes, opens) }
+
+// matchingBracket walks s from the bracket at i by step until the depth
+// it counts (up at an inward bracket, down at an outward one) is back to
+// zero; -1 when s ends first.
+func matchingBracket(s string, i, step int, inward, outward func(byte) bool) int {
 	d := 0
-	for j := i; j >= 0; j-- {
+	for j := i; j >= 0 && j < len(s); j += step {
 		switch {
-		case closes(s[j]):
+		case inward(s[j]):
 			d++
-		case opens(s[j]):
+		case outward(s[j]):
 			d--
 			if d == 0 {
 				return j
