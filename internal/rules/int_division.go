@@ -54,8 +54,32 @@ type divisionLine struct {
 // ncu files them under the function's last line. total is every
 // instruction the kernel executed.
 func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
-	var recs []profan.SourceRecord
-	at := map[string]int{}
+	recs, at := sassRecords(a)
+	subs, inSub := callTargets(recs, at)
+	byLine := newPerLine(func(loc profan.Location) *divisionLine { return &divisionLine{loc: loc} })
+	for i, s := range recs {
+		n := instExecuted(s)
+		total += n
+		if inSub[i] {
+			continue
+		}
+		l := byLine.at(s)
+		l.inst += n
+		l.note(s, n, subs)
+	}
+	for _, l := range byLine.order {
+		if (l.narrow || l.sub > 0) && l.loc.Line > 0 {
+			lines = append(lines, l)
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool { return lines[i].inst > lines[j].inst })
+	return lines, total
+}
+
+// sassRecords is the source page's SASS instructions in address order,
+// each address once, and the index of each address among them.
+func sassRecords(a *analysis.Kernel) (recs []profan.SourceRecord, at map[string]int) {
+	at = map[string]int{}
 	for _, s := range a.K.Source {
 		if s.SASS == "" || s.Address == "" {
 			continue
@@ -66,83 +90,92 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 		at[s.Address] = len(recs)
 		recs = append(recs, s)
 	}
-	// The subroutines a CALL.REL reaches: from the target to its RET.
-	type subroutine struct {
-		inst, calls float64
-		division    bool
-		wide        bool
-	}
+	return recs, at
+}
+
+// subroutine is the code a CALL.REL reaches, from its target to its RET:
+// the instructions it executed, the calls made to it, and whether it
+// divides (in 64 bits: wide).
+type subroutine struct {
+	inst, calls float64
+	division    bool
+	wide        bool
+}
+
+// callTarget is the lowercased address a CALL.REL jumps to.
+func callTarget(sass string) string {
+	f := strings.Fields(sass)
+	return strings.ToLower(f[len(f)-1])
+}
+
+// callTargets reads the subroutines the kernel's CALL.RELs reach, by
+// target address, and which records belong to one.
+func callTargets(recs []profan.SourceRecord, at map[string]int) (map[string]*subroutine, map[int]bool) {
 	subs := map[string]*subroutine{}
 	inSub := map[int]bool{}
 	for _, s := range recs {
-		op := opcode(s.SASS)
-		if !strings.HasPrefix(op, "CALL.REL") {
+		if !strings.HasPrefix(opcode(s.SASS), "CALL.REL") {
 			continue
 		}
-		f := strings.Fields(s.SASS)
-		target := strings.ToLower(f[len(f)-1])
+		target := callTarget(s.SASS)
 		sr := subs[target]
 		if sr == nil {
 			sr = &subroutine{}
 			subs[target] = sr
 			if i, ok := at[target]; ok {
-				for j := i; j < len(recs); j++ {
-					inSub[j] = true
-					o := opcode(recs[j].SASS)
-					sr.inst += instExecuted(recs[j])
-					if strings.HasPrefix(o, "I2F") && strings.Contains(o, ".RP") {
-						sr.division = true
-						sr.wide = sr.wide || strings.Contains(o, "64")
-					}
-					if strings.HasPrefix(o, "RET") {
-						break
-					}
-				}
+				sr.read(recs, i, inSub)
 			}
 		}
 		sr.calls += instExecuted(s)
 	}
-	byLine := newPerLine(func(loc profan.Location) *divisionLine { return &divisionLine{loc: loc} })
-	for i, s := range recs {
-		n := instExecuted(s)
-		total += n
-		if inSub[i] {
-			continue
+	return subs, inSub
+}
+
+// read reads the subroutine that starts at recs[i], marking its records.
+func (sr *subroutine) read(recs []profan.SourceRecord, i int, inSub map[int]bool) {
+	for j := i; j < len(recs); j++ {
+		inSub[j] = true
+		o := opcode(recs[j].SASS)
+		sr.inst += instExecuted(recs[j])
+		if strings.HasPrefix(o, "I2F") && strings.Contains(o, ".RP") {
+			sr.division = true
+			sr.wide = sr.wide || strings.Contains(o, "64")
 		}
-		l := byLine.at(s)
-		l.inst += n
-		op := opcode(s.SASS)
-		switch {
-		case strings.HasPrefix(op, "I2F") && strings.Contains(op, ".RP") && n > 0:
-			l.narrow = true
-			if l.loc.SASS == "" {
-				l.loc.SASS = strings.TrimSpace(s.SASS)
-			}
-		case strings.HasPrefix(op, "CALL.REL") && n > 0:
-			f := strings.Fields(s.SASS)
-			sr := subs[strings.ToLower(f[len(f)-1])]
-			if sr == nil || !sr.division || sr.calls <= 0 {
-				break
-			}
-			// The subroutine's instructions, in proportion to this
-			// call's share of its calls.
-			part := sr.inst * n / sr.calls
-			l.inst += part
-			l.sub += part
-			l.calls += n
-			l.wide = l.wide || sr.wide
-			if !l.narrow || l.loc.SASS == "" {
-				l.loc.SASS = strings.TrimSpace(s.SASS) + " (64-bit division subroutine)"
-			}
+		if strings.HasPrefix(o, "RET") {
+			break
 		}
 	}
-	for _, l := range byLine.order {
-		if (l.narrow || l.sub > 0) && l.loc.Line > 0 {
-			lines = append(lines, l)
+}
+
+// note records what instruction s of the line (executed n times) says of
+// its division: a 32-bit one's reciprocal, or a call to a dividing
+// subroutine, whose instructions the line takes in proportion to its
+// share of the calls.
+func (l *divisionLine) note(s profan.SourceRecord, n float64, subs map[string]*subroutine) {
+	if n <= 0 {
+		return
+	}
+	op := opcode(s.SASS)
+	switch {
+	case strings.HasPrefix(op, "I2F") && strings.Contains(op, ".RP"):
+		l.narrow = true
+		if l.loc.SASS == "" {
+			l.loc.SASS = strings.TrimSpace(s.SASS)
+		}
+	case strings.HasPrefix(op, "CALL.REL"):
+		sr := subs[callTarget(s.SASS)]
+		if sr == nil || !sr.division || sr.calls <= 0 {
+			return
+		}
+		part := sr.inst * n / sr.calls
+		l.inst += part
+		l.sub += part
+		l.calls += n
+		l.wide = l.wide || sr.wide
+		if !l.narrow || l.loc.SASS == "" {
+			l.loc.SASS = strings.TrimSpace(s.SASS) + " (64-bit division subroutine)"
 		}
 	}
-	sort.SliceStable(lines, func(i, j int) bool { return lines[i].inst > lines[j].inst })
-	return lines, total
 }
 
 // opcode is a SASS instruction's operation, its predicate guard dropped.
