@@ -171,16 +171,41 @@ func instructionKind(in analysis.Instruction) string {
 func instructionAdvice(a *analysis.Kernel, in analysis.Instruction, what string) string {
 	spr, ideal := in.SectorsPerRequest, in.IdealSectorsPerRequest
 	if in.Indirect {
-		s := fmt.Sprintf("the addresses come from data the kernel loads (x[idx[i]]): %.1f sectors per request where %.1f would do is the index array's order, which no indexing of the kernel changes. The fix is locality: sort or bucket the indices (or the work items by index) so a warp's threads touch nearby elements, or store the data in the order it is read", spr, ideal)
-		if spr >= 0.9*32 {
-			s += "; if the order is random by nature (a hash, a random graph), there is no code fix: each element costs a 32-byte sector, and the gain below is what sorted indices would buy"
-		}
-		return s
+		return gatherAdvice(spr, ideal)
 	}
-	// A loop (several executions per warp, or an unrolled one: loads of
-	// one line at steps of one element or one row) walks a row or a column.
-	// The loads of the space that read alike tell together: a loop's
-	// first element is often loaded apart, once per thread.
+	in = withAlikeLoops(a, in)
+	walk := in.Pattern.Kind == gpumodel.Strided && in.Pattern.StrideBytes == 0 && !in.Pattern.Column && (in.Executions >= 4 || in.Step > 0) && in.Operation == "load"
+	saves := 100 * (1 - ideal/spr)
+	switch {
+	case walk && in.Step >= 128:
+		return fmt.Sprintf("each warp's lanes step down a column in a loop (lane l reads rows l, l+32, ... of one column, a column reduction done a warp per column), so a warp's loads touch %.0f lines at once: let the lanes take consecutive columns and loop over the rows (a thread per column, or 32-column tiles whose blocks each sum a strip of rows and combine at the end); this removes about %.0f%% of the %s' sectors", spr, saves, what)
+	case walk && (in.Step == 0 || in.Step <= in.Pattern.AccessBytes || in.Step <= 16):
+		return fmt.Sprintf("each thread walks its own run of consecutive elements in a loop (a row reduction or scan done a thread per row), so a warp's loads touch %.0f lines at once: give each row a warp whose lanes read consecutive elements and combine with __shfl_down_sync (a block per row for long rows), or stage the rows through shared memory; this removes about %.0f%% of the %s' sectors", spr, saves, what)
+	case in.Pattern.Kind == gpumodel.Strided && !in.Pattern.Column && !walk && !launch2D(a) && in.Pattern.StrideBytes == 0:
+		return fmt.Sprintf("the %s' index is computed from the thread's (a permutation or reshape, such as i %% C and i / C): let consecutive threads take consecutive %s addresses and compute the other side's index from them; when both sides must be contiguous (a transpose of two dimensions), stage a tile through shared memory. This removes about %.0f%% of the %s' sectors", what, strings.TrimSuffix(what, "s"), saves, what)
+	}
+	return uncoalescedAdvice(in.Pattern, spr, ideal, what)
+}
+
+// gatherAdvice is the fix for an instruction whose addresses come from
+// data the kernel loads: locality, or nothing when the order is random by
+// nature.
+func gatherAdvice(spr, ideal float64) string {
+	s := fmt.Sprintf("the addresses come from data the kernel loads (x[idx[i]]): %.1f sectors per request where %.1f would do is the index array's order, which no indexing of the kernel changes. The fix is locality: sort or bucket the indices (or the work items by index) so a warp's threads touch nearby elements, or store the data in the order it is read", spr, ideal)
+	if spr >= 0.9*32 {
+		s += "; if the order is random by nature (a hash, a random graph), there is no code fix: each element costs a 32-byte sector, and the gain below is what sorted indices would buy"
+	}
+	return s
+}
+
+// withAlikeLoops returns in with the most executions and the shortest
+// step of the uncoalesced instructions that read alike (same space,
+// operation, pattern and sectors per request). A loop (several executions
+// per warp, or an unrolled one: loads of one line at steps of one element
+// or one row) walks a row or a column, and the loads of a loop tell it
+// together: its first element is often loaded apart, once per thread.
+func withAlikeLoops(a *analysis.Kernel, in analysis.Instruction) analysis.Instruction {
+	spr := in.SectorsPerRequest
 	exec, step := in.Executions, in.Step
 	for _, o := range a.Model.Instructions {
 		if o.Space != in.Space || o.Operation != in.Operation || o.Pattern.Kind != in.Pattern.Kind || o.Pattern.StrideBytes != in.Pattern.StrideBytes || o.Indirect ||
@@ -193,17 +218,7 @@ func instructionAdvice(a *analysis.Kernel, in analysis.Instruction, what string)
 		}
 	}
 	in.Executions, in.Step = exec, step
-	walk := in.Pattern.Kind == gpumodel.Strided && in.Pattern.StrideBytes == 0 && !in.Pattern.Column && (in.Executions >= 4 || in.Step > 0) && in.Operation == "load"
-	if walk && in.Step > 0 && in.Step >= 128 {
-		return fmt.Sprintf("each warp's lanes step down a column in a loop (lane l reads rows l, l+32, ... of one column, a column reduction done a warp per column), so a warp's loads touch %.0f lines at once: let the lanes take consecutive columns and loop over the rows (a thread per column, or 32-column tiles whose blocks each sum a strip of rows and combine at the end); this removes about %.0f%% of the %s' sectors", spr, 100*(1-ideal/spr), what)
-	}
-	if walk && (in.Step == 0 || in.Step <= in.Pattern.AccessBytes || in.Step <= 16) {
-		return fmt.Sprintf("each thread walks its own run of consecutive elements in a loop (a row reduction or scan done a thread per row), so a warp's loads touch %.0f lines at once: give each row a warp whose lanes read consecutive elements and combine with __shfl_down_sync (a block per row for long rows), or stage the rows through shared memory; this removes about %.0f%% of the %s' sectors", spr, 100*(1-ideal/spr), what)
-	}
-	if in.Pattern.Kind == gpumodel.Strided && !in.Pattern.Column && !walk && !launch2D(a) && in.Pattern.StrideBytes == 0 {
-		return fmt.Sprintf("the %s' index is computed from the thread's (a permutation or reshape, such as i %% C and i / C): let consecutive threads take consecutive %s addresses and compute the other side's index from them; when both sides must be contiguous (a transpose of two dimensions), stage a tile through shared memory. This removes about %.0f%% of the %s' sectors", what, strings.TrimSuffix(what, "s"), 100*(1-ideal/spr), what)
-	}
-	return uncoalescedAdvice(in.Pattern, spr, ideal, what)
+	return in
 }
 
 func launch2D(a *analysis.Kernel) bool {
