@@ -42,66 +42,13 @@ func TestTensorCoresSeen(t *testing.T) {
 				continue
 			}
 			n++
-			perOp := 0.0
-			for _, m := range k.Metrics {
-				if strings.HasPrefix(m.Name, "sm__ops_path_tensor_op_") && strings.HasSuffix(m.Name, ".sum") &&
-					!strings.Contains(strings.TrimSuffix(m.Name, ".sum"), ".") && !math.IsNaN(m.Value) {
-					perOp += m.Value
-				}
-			}
-			if perOp > 0 && math.Abs(tc-perOp) > 0.15*perOp {
-				t.Errorf("%s %s: %.4g tensor FLOPs, ncu's per-instruction count %.4g", file, k.ID, tc, perOp)
-			}
-			if tc == qkv {
-				sawQKV = true
-			}
-			pipes := pipeBusy(k.Metrics)
-			tensor := pipes["tensor"]
-			l := a.Limiter
-			busier := math.NaN()
-			switch {
-			case l.Unit == analysis.LimitPipe && l.Pipe == "TENSOR":
+			where := file + " " + k.ID
+			checkTensorFLOPs(t, where, k, tc)
+			sawQKV = sawQKV || tc == qkv
+			if checkTensorLimiter(t, where, k, a.Limiter) {
 				tensorLimited++
-			case l.Bound() == "latency":
-				// Nothing at the bound: the tensor pipe, the busiest pipe
-				// and ncu's totals all under it.
-				top := 0.0
-				for _, v := range pipes {
-					top = math.Max(top, v)
-				}
-				for _, n := range []string{"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "sm__throughput.avg.pct_of_peak_sustained_elapsed"} {
-					top = math.Max(top, val(k.Metrics, n))
-				}
-				if top >= 60 {
-					t.Errorf("%s %s %.50s: limiter %s (%s) beside a unit at %.1f%%", file, k.ID, k.DisplayName(), l, l.Evidence, top)
-				}
-				busier = tensor
-			case l.Unit == analysis.LimitPipe:
-				busier = pipes[strings.ToLower(l.Pipe)]
-			case l.Unit.Memory():
-				busier = map[analysis.Unit]float64{analysis.LimitDRAM: val(k.Metrics, "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
-					analysis.LimitL2:       val(k.Metrics, "lts__throughput.avg.pct_of_peak_sustained_elapsed"),
-					analysis.LimitL1Shared: val(k.Metrics, "l1tex__throughput.avg.pct_of_peak_sustained_active")}[l.Unit]
 			}
-			if !(l.Unit == analysis.LimitPipe && l.Pipe == "TENSOR") {
-				if !(busier >= tensor) {
-					t.Errorf("%s %s %.50s: limiter %s (%s) at %.1f%%, the tensor pipe busier at %.1f%%", file, k.ID, k.DisplayName(), l, l.Evidence, busier, tensor)
-				}
-				if !strings.Contains(l.Evidence, "tensor pipe") && !strings.Contains(l.Evidence, "busiest pipe TENSOR") {
-					t.Errorf("%s %s %.50s: limiter %s (%s) leaves out the tensor pipe's activity", file, k.ID, k.DisplayName(), l, l.Evidence)
-				}
-			}
-			p, ok := analysis.Roofline(a)
-			if !ok {
-				t.Errorf("%s %s: no roofline point", file, k.ID)
-				continue
-			}
-			if sp, _ := a.Value("flop_count_sp"); tc > sp && p.TensorType == "" {
-				t.Errorf("%s %s: tensor FLOPs lead but no tensor roof", file, k.ID)
-			}
-			if peak := a.Spec.PeakTensor(p.TensorType); p.TensorType != "" && peak > 0 && p.FlopPerS > 1.0001*peak {
-				t.Errorf("%s %s: %.3g FLOP/s above the %s tensor peak %.3g", file, k.ID, p.FlopPerS, p.TensorType, peak)
-			}
+			checkTensorRoof(t, where, a, tc)
 		}
 		if n == 0 {
 			t.Errorf("%s: no tensor-core kernel", file)
@@ -116,6 +63,90 @@ func TestTensorCoresSeen(t *testing.T) {
 	}
 	if !sawQKV {
 		t.Errorf("no kernel counted the QKV projection's %.4g FLOPs", qkv)
+	}
+}
+
+// checkTensorFLOPs checks a kernel's tensor FLOPs (tc) against ncu's
+// per-instruction tensor operation count, within 15%.
+func checkTensorFLOPs(t *testing.T, where string, k *profan.Kernel, tc float64) {
+	t.Helper()
+	perOp := 0.0
+	for _, m := range k.Metrics {
+		if strings.HasPrefix(m.Name, "sm__ops_path_tensor_op_") && strings.HasSuffix(m.Name, ".sum") &&
+			!strings.Contains(strings.TrimSuffix(m.Name, ".sum"), ".") && !math.IsNaN(m.Value) {
+			perOp += m.Value
+		}
+	}
+	if perOp > 0 && math.Abs(tc-perOp) > 0.15*perOp {
+		t.Errorf("%s: %.4g tensor FLOPs, ncu's per-instruction count %.4g", where, tc, perOp)
+	}
+}
+
+// checkTensorLimiter checks that a tensor-core kernel's limiter is the
+// tensor pipe, reported true, or a unit measured at least as busy, which
+// names the tensor pipe's activity beside it.
+func checkTensorLimiter(t *testing.T, where string, k *profan.Kernel, l analysis.Limiter) bool {
+	t.Helper()
+	if l.Unit == analysis.LimitPipe && l.Pipe == "TENSOR" {
+		return true
+	}
+	pipes := pipeBusy(k.Metrics)
+	tensor := pipes["tensor"]
+	if busier := limiterBusy(t, where, k, l, pipes); !(busier >= tensor) {
+		t.Errorf("%s %.50s: limiter %s (%s) at %.1f%%, the tensor pipe busier at %.1f%%", where, k.DisplayName(), l, l.Evidence, busier, tensor)
+	}
+	if !strings.Contains(l.Evidence, "tensor pipe") && !strings.Contains(l.Evidence, "busiest pipe TENSOR") {
+		t.Errorf("%s %.50s: limiter %s (%s) leaves out the tensor pipe's activity", where, k.DisplayName(), l, l.Evidence)
+	}
+	return false
+}
+
+// limiterBusy is the activity of the unit that limits a kernel, as ncu
+// measured it, NaN when the limiter names no unit; a latency limiter is
+// as busy as the tensor pipe when nothing reaches the 60% bound, which it
+// checks.
+func limiterBusy(t *testing.T, where string, k *profan.Kernel, l analysis.Limiter, pipes map[string]float64) float64 {
+	t.Helper()
+	switch {
+	case l.Bound() == "latency":
+		// Nothing at the bound: the tensor pipe, the busiest pipe and
+		// ncu's totals all under it.
+		top := 0.0
+		for _, v := range pipes {
+			top = math.Max(top, v)
+		}
+		for _, n := range []string{"gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", "sm__throughput.avg.pct_of_peak_sustained_elapsed"} {
+			top = math.Max(top, val(k.Metrics, n))
+		}
+		if top >= 60 {
+			t.Errorf("%s %.50s: limiter %s (%s) beside a unit at %.1f%%", where, k.DisplayName(), l, l.Evidence, top)
+		}
+		return pipes["tensor"]
+	case l.Unit == analysis.LimitPipe:
+		return pipes[strings.ToLower(l.Pipe)]
+	case l.Unit.Memory():
+		return map[analysis.Unit]float64{analysis.LimitDRAM: val(k.Metrics, "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
+			analysis.LimitL2:       val(k.Metrics, "lts__throughput.avg.pct_of_peak_sustained_elapsed"),
+			analysis.LimitL1Shared: val(k.Metrics, "l1tex__throughput.avg.pct_of_peak_sustained_active")}[l.Unit]
+	}
+	return math.NaN()
+}
+
+// checkTensorRoof checks that a tensor-core kernel's roofline point is
+// placed under the tensor roof of its type when its tensor FLOPs (tc)
+// lead, and not above that roof's peak.
+func checkTensorRoof(t *testing.T, where string, a *analysis.Kernel, tc float64) {
+	t.Helper()
+	p, ok := analysis.Roofline(a)
+	if !ok {
+		t.Errorf("%s: no roofline point", where)
+		return
+	}
+	if sp, _ := a.Value("flop_count_sp"); tc > sp && p.TensorType == "" {
+		t.Errorf("%s: tensor FLOPs lead but no tensor roof", where)
+	}
+	if peak := a.Spec.PeakTensor(p.TensorType); p.TensorType != "" && peak > 0 && p.FlopPerS > 1.0001*peak {
+		t.Errorf("%s: %.3g FLOP/s above the %s tensor peak %.3g", where, p.FlopPerS, p.TensorType, peak)
 	}
 }
 
