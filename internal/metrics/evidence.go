@@ -12,18 +12,14 @@ import (
 // they are neither stored nor printed: each is defined once, here, with its
 // sources, and read through Read.
 var evidence = []*Def{
-	{Name: "tensor_pipe_pct", Unit: "%",
-		Doc: "cycles the tensor pipe was active, % of its peak sustained rate",
-		NCU: "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", Nvprof: "—",
-		eval: exact(1, "sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active")},
+	firstOf("tensor_pipe_pct", "%", "cycles the tensor pipe was active, % of its peak sustained rate", 1,
+		"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active"),
 	{Name: "l2_atomic_sectors", Unit: "sector",
 		Doc: "sectors the L2 processed for global reductions and atomics; absent when neither counter is above 0",
 		NCU: "lts__t_sectors_srcunit_tex_op_red.sum + lts__t_sectors_srcunit_tex_op_atom.sum", Nvprof: "—",
 		eval: positiveSum("lts__t_sectors_srcunit_tex_op_red.sum", "lts__t_sectors_srcunit_tex_op_atom.sum")},
-	{Name: "shared_atomic_wavefronts", Unit: "",
-		Doc: "wavefronts the L1/shared pipe processed for shared-memory atomics",
-		NCU: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", Nvprof: "—",
-		eval: exact(1, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum")},
+	firstOf("shared_atomic_wavefronts", "", "wavefronts the L1/shared pipe processed for shared-memory atomics", 1,
+		"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"),
 
 	// The GPU's attributes, which identify it (see analysis.Clues).
 	{Name: "device_dram_clock", Unit: "Hz",
@@ -35,14 +31,14 @@ var evidence = []*Def{
 			}
 			return exact(1e3, "device__attribute_memory_clock_rate", "device__attribute_max_mem_frequency_khz")(e)
 		}},
-	attribute("device_memory_clock", "Hz", "the memory clock attribute (kHz)", 1e3, "device__attribute_memory_clock_rate"),
-	attribute("device_sm_clock", "Hz", "the SM clock attribute (kHz)", 1e3, "device__attribute_clock_rate"),
-	attribute("device_sms", "", "the SM count", 1, "device__attribute_multiprocessor_count", "# SMs", "launch__sm_count", "# SMs (launch__sm_count)"),
-	attribute("device_l2_size", "B", "the L2 size attribute", 1, "device__attribute_l2_cache_size"),
-	attribute("device_memory_size", "B", "the device memory attribute", 1, "device__attribute_total_memory"),
-	attribute("device_bus_width", "bit", "the memory bus width attribute", 1, "device__attribute_global_memory_bus_width", "device__attribute_fb_bus_width"),
-	attribute("device_cc_major", "", "the compute capability's major number", 1, "device__attribute_compute_capability_major"),
-	attribute("device_cc_minor", "", "the compute capability's minor number", 1, "device__attribute_compute_capability_minor"),
+	firstOf("device_memory_clock", "Hz", "the memory clock attribute (kHz)", 1e3, "device__attribute_memory_clock_rate"),
+	firstOf("device_sm_clock", "Hz", "the SM clock attribute (kHz)", 1e3, "device__attribute_clock_rate"),
+	firstOf("device_sms", "", "the SM count", 1, "device__attribute_multiprocessor_count", "# SMs", "launch__sm_count", "# SMs (launch__sm_count)"),
+	firstOf("device_l2_size", "B", "the L2 size attribute", 1, "device__attribute_l2_cache_size"),
+	firstOf("device_memory_size", "B", "the device memory attribute", 1, "device__attribute_total_memory"),
+	firstOf("device_bus_width", "bit", "the memory bus width attribute", 1, "device__attribute_global_memory_bus_width", "device__attribute_fb_bus_width"),
+	firstOf("device_cc_major", "", "the compute capability's major number", 1, "device__attribute_compute_capability_major"),
+	firstOf("device_cc_minor", "", "the compute capability's minor number", 1, "device__attribute_compute_capability_minor"),
 }
 
 // Read returns the evidence name of k (see evidence); false when k's
@@ -66,9 +62,9 @@ func DeviceName(k *profan.Kernel) string {
 	return ""
 }
 
-// attribute defines evidence read from the first of names the export has,
-// times f.
-func attribute(name, unit, doc string, f float64, names ...string) *Def {
+// firstOf defines evidence read from the first of names the export has,
+// times f: a counter or a device attribute only ncu prints.
+func firstOf(name, unit, doc string, f float64, names ...string) *Def {
 	return &Def{Name: name, Unit: unit, Doc: doc, NCU: strings.Join(names, ", "), Nvprof: "—", eval: exact(f, names...)}
 }
 
