@@ -23,49 +23,38 @@ func main() {
 	torch := flag.Bool("torch", false, "tile a PyTorch profiler trace (-in, .json or .json.gz) to -mb")
 	flag.Parse()
 	if *out == "" {
-		fmt.Fprintln(os.Stderr, "tile: -out is required")
-		os.Exit(2)
+		fail("-out is required")
 	}
 	f, err := os.Create(*out)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "tile:", err)
-		os.Exit(2)
+		fail(err)
 	}
-	if *torch {
-		n, events, err := tile.Torch(f, *in, *mb*1000*1000)
-		if err == nil {
-			err = f.Close()
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "tile:", err)
-			os.Exit(2)
-		}
-		fmt.Printf("%s: %d bytes, %d events\n", *out, n, events)
-		return
+	var n int64
+	var count string // the events or launches written, where counted
+	switch {
+	case *torch:
+		var events int
+		n, events, err = tile.Torch(f, *in, *mb*1000*1000)
+		count = fmt.Sprintf(", %d events", events)
+	case *trace > 0:
+		var launches int
+		n, launches, err = tile.Trace(f, *in, *trace, !*table)
+		count = fmt.Sprintf(", %d launches", launches)
+	case *table:
+		n, err = tile.Table(f, *in, *mb*1000*1000)
+	default:
+		n, err = tile.Details(f, *in, *mb*1000*1000)
 	}
-	if *trace > 0 {
-		n, launches, err := tile.Trace(f, *in, *trace, !*table)
-		if err == nil {
-			err = f.Close()
-		}
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "tile:", err)
-			os.Exit(2)
-		}
-		fmt.Printf("%s: %d bytes, %d launches\n", *out, n, launches)
-		return
-	}
-	write := tile.Details
-	if *table {
-		write = tile.Table
-	}
-	n, err := write(f, *in, *mb*1000*1000)
 	if err == nil {
 		err = f.Close()
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "tile:", err)
-		os.Exit(2)
+		fail(err)
 	}
-	fmt.Printf("%s: %d bytes\n", *out, n)
+	fmt.Printf("%s: %d bytes%s\n", *out, n, count)
+}
+
+func fail(why any) {
+	fmt.Fprintln(os.Stderr, "tile:", why)
+	os.Exit(2)
 }
