@@ -218,18 +218,13 @@ func (d *decoder) fail() {
 	d.b = nil
 }
 
-func (d *decoder) u() uint64 {
-	v, n := binary.Uvarint(d.b)
-	if n <= 0 {
-		d.fail()
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
-}
+func (d *decoder) u() uint64 { return varint(d, binary.Uvarint) }
 
-func (d *decoder) s() int64 {
-	v, n := binary.Varint(d.b)
+func (d *decoder) s() int64 { return varint(d, binary.Varint) }
+
+// varint reads one varint of d with read (binary.Uvarint or Varint).
+func varint[T uint64 | int64](d *decoder, read func([]byte) (T, int)) T {
+	v, n := read(d.b)
 	if n <= 0 {
 		d.fail()
 		return 0
