@@ -655,24 +655,15 @@ func (db *DB) datePoints(ctx context.Context, pts []Point, lo, hi int64) error {
 	if err != nil {
 		return err
 	}
-	created := map[int64]time.Time{}
-	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT id, created FROM runs WHERE id BETWEEN ? AND ?`), lo, hi)
+	texts, err := queryMap[int64, string](ctx, db.db, db.d.rebind(`SELECT id, created FROM runs WHERE id BETWEEN ? AND ?`), lo, hi)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var cr string
-		if err := rows.Scan(&id, &cr); err != nil {
-			return err
-		}
+	created := map[int64]time.Time{}
+	for id, cr := range texts {
 		if created[id], err = parseTime(cr); err != nil {
 			return err
 		}
-	}
-	if err := rows.Err(); err != nil {
-		return err
 	}
 	empty := map[string]string{}
 	for i := range pts {

@@ -466,6 +466,26 @@ func querySet[T comparable](ctx context.Context, q querier, query string, args .
 	return set, rows.Err()
 }
 
+// queryMap returns the two columns query selects as a map from the first
+// to the second.
+func queryMap[K comparable, V any](ctx context.Context, q querier, query string, args ...any) (map[K]V, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := map[K]V{}
+	for rows.Next() {
+		var k K
+		var v V
+		if err := rows.Scan(&k, &v); err != nil {
+			return nil, err
+		}
+		m[k] = v
+	}
+	return m, rows.Err()
+}
+
 func (db *DB) applyMigration(ctx context.Context, m migration) error {
 	tx, err := db.db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: takes the write lock
 	if err != nil {

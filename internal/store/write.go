@@ -233,21 +233,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
 // prepare readies the writer of run w.id for its kernels.
 func (w *RunWriter) prepare() error {
 	ctx, tx, q := w.ctx, w.tx, w.db.d.rebind
-	w.metrics = map[string]int64{}
-	rows, err := tx.QueryContext(ctx, `SELECT id, name FROM metric_names`)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return err
-		}
-		w.metrics[name] = id
-	}
-	if err := rows.Err(); err != nil {
+	var err error
+	if w.metrics, err = queryMap[string, int64](ctx, tx, `SELECT name, id FROM metric_names`); err != nil {
 		return err
 	}
 	w.names = map[[2]string]int64{}
