@@ -575,7 +575,7 @@ func pgBenchReadIDs(db *DB) (*pgBenchIDs, error) {
 			return err
 		},
 	} {
-		if err := pgBenchScan(db, q, f); err != nil {
+		if err := eachRow(context.Background(), db.db, q, nil, f); err != nil {
 			return nil, err
 		}
 	}
@@ -588,22 +588,6 @@ func pgBenchReadIDs(db *DB) (*pgBenchIDs, error) {
 	}
 	ids.firstRun, ids.firstKernel = runID+1, kernelID+1
 	return ids, nil
-}
-
-// pgBenchScan calls f on every row of query q.
-func pgBenchScan(db *DB, q string, f func(rows *sql.Rows) error) error {
-	rows, err := db.db.Query(q)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := f(rows); err != nil {
-			return err
-		}
-	}
-	rows.Close()
-	return rows.Err()
 }
 
 // pgBenchCopy copies runs 1 to pgBenchRuns-1 in, in one transaction.

@@ -450,40 +450,49 @@ func (db *DB) appliedMigrations(ctx context.Context, q querier) (map[int]bool, e
 
 // querySet returns the values of the one column query selects, as a set.
 func querySet[T comparable](ctx context.Context, q querier, query string, args ...any) (map[T]bool, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	set := map[T]bool{}
-	for rows.Next() {
+	return collect(ctx, q, query, args, func(rows *sql.Rows, set map[T]bool) error {
 		var v T
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
+		err := rows.Scan(&v)
 		set[v] = true
-	}
-	return set, rows.Err()
+		return err
+	})
 }
 
 // queryMap returns the two columns query selects as a map from the first
 // to the second.
 func queryMap[K comparable, V any](ctx context.Context, q querier, query string, args ...any) (map[K]V, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	m := map[K]V{}
-	for rows.Next() {
+	return collect(ctx, q, query, args, func(rows *sql.Rows, m map[K]V) error {
 		var k K
 		var v V
-		if err := rows.Scan(&k, &v); err != nil {
-			return nil, err
-		}
+		err := rows.Scan(&k, &v)
 		m[k] = v
+		return err
+	})
+}
+
+// collect returns the map add fills from each row query selects (nil on
+// an error).
+func collect[K comparable, V any](ctx context.Context, q querier, query string, args []any, add func(*sql.Rows, map[K]V) error) (map[K]V, error) {
+	m := map[K]V{}
+	if err := eachRow(ctx, q, query, args, func(rows *sql.Rows) error { return add(rows, m) }); err != nil {
+		return nil, err
 	}
-	return m, rows.Err()
+	return m, nil
+}
+
+// eachRow calls row with each row query selects.
+func eachRow(ctx context.Context, q querier, query string, args []any, row func(*sql.Rows) error) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := row(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
 }
 
 func (db *DB) applyMigration(ctx context.Context, m migration) error {
