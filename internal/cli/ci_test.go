@@ -3,12 +3,13 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/profan-dev/profan/internal/compare"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/profan-dev/profan/internal/report"
 )
 
 // series6 ingests fixtures/series6 (transpose naive, tiled, padded, padded,
@@ -78,7 +79,7 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 	// diff: the same verdicts, with n, spread and the test.
 	for _, tt := range []struct {
 		a, b    string
-		verdict compare.Verdict
+		verdict string
 	}{{"4", "5", "worse"}, {"3", "4", "same"}, {"1", "2", "better"}, {"5", "6", "better"}} {
 		t.Run(tt.a, func(t *testing.T) {
 			out, errOut, code := run(t, "diff", "--db", db, "--all", "--format", "json", tt.a, tt.b)
@@ -87,7 +88,7 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 			}
 			var d struct {
 				Kernels []struct {
-					Metrics []compare.MetricDelta `json:"metrics"`
+					Metrics []report.MetricDelta `json:"metrics"`
 				} `json:"kernels"`
 			}
 			if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Kernels) != 1 {

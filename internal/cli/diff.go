@@ -212,5 +212,5 @@ func diffRun(opts *DiffOptions) error {
 		}
 		diffs = kept
 	}
-	return f.Diff(opts.IO.Out, &compare.Diff{A: a.id, B: b.id, NameA: a.name, NameB: b.name, Kernels: diffs, Summary: sum}, report.Options{})
+	return f.Diff(opts.IO.Out, reportDiff(a.id, b.id, a.name, b.name, diffs, sum), report.Options{})
 }

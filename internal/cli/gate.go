@@ -360,7 +360,7 @@ func gateRun(opts *GateOptions) error {
 	case err != nil:
 		return err
 	}
-	if err := report.WriteGate(opts.Format, formatOut(opts.IO.Out, opts.Format), res, report.Options{Color: opts.IO.Color, Version: version(), Verbose: opts.Verbose}); err != nil {
+	if err := report.WriteGate(opts.Format, formatOut(opts.IO.Out, opts.Format), reportGate(res), report.Options{Color: opts.IO.Color, Version: version(), Verbose: opts.Verbose}); err != nil {
 		return err
 	}
 	if !res.Passed() {

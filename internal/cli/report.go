@@ -222,7 +222,7 @@ func reportRun(opts *ReportOptions) error {
 				// kernel: a typo, whose chart would be silently missing.
 				return unknownError("metric", m, metrics.Names(), "canonical names: profan explain --metrics")
 			}
-			rep.Trends = append(rep.Trends, report.TrendCharts(compare.Build(pts, m), m, unit, topt)...)
+			rep.Trends = append(rep.Trends, report.TrendCharts(reportSeries(compare.Build(pts, m)), m, unit, topt)...)
 		}
 		if err := olderTrendNote(opts.IO, db, trendRuns); err != nil {
 			return err

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gate"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/report"
@@ -86,10 +85,11 @@ func trendRun(opts *TrendOptions) error {
 	if !ok || f.Trend == nil {
 		return formatError(opts.Format, report.TrendFormats()...)
 	}
-	t := &compare.Trend{Metric: opts.Metric, Points: pts, Series: compare.Build(pts, opts.Metric)}
+	unit := ""
 	if d, ok := metrics.ByName(opts.Metric); ok {
-		t.Unit = d.Unit
+		unit = d.Unit
 	}
+	t := reportTrend(opts.Metric, unit, pts)
 	if len(t.Series) == 0 && f == report.Text {
 		fmt.Fprintf(opts.IO.ErrOut, "no values of %s for kernels matching %q\n", opts.Metric, opts.Kernel)
 		return nil
@@ -130,7 +130,7 @@ func trendTimeline(opts *TrendOptions) error {
 	if !ok || f.Trend == nil {
 		return formatError(opts.Format, report.TrendFormats()...)
 	}
-	t := &compare.Trend{Metric: opts.Metric, Unit: "ratio", Points: pts, Series: compare.Build(pts, opts.Metric)}
+	t := reportTrend(opts.Metric, "ratio", pts)
 	if len(t.Series) == 0 && f == report.Text {
 		fmt.Fprintf(opts.IO.ErrOut, "no stored run has a timeline (ingest a trace: a PyTorch profiler trace, nsys cuda_gpu_trace, nvprof --print-gpu-trace)\n")
 		return nil

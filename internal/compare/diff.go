@@ -35,33 +35,22 @@ const (
 	WorseButFaster  Verdict = "worse-but-faster"
 )
 
-// Diff is the difference of two runs, kernel by kernel.
-type Diff struct {
-	A int64 `json:"a"` // run IDs; 0 for an export file
-	B int64 `json:"b"`
-	// NameA and NameB say what was compared: "run 3" or an export's path.
-	NameA   string       `json:"a_name"`
-	NameB   string       `json:"b_name"`
-	Kernels []KernelDiff `json:"kernels"`
-	Summary Summary      `json:"summary"`
-}
-
 // Summary is a diff's bottom line, as benchstat's geomean row: the kernels
 // each side has and shares, their total time, the geometric mean of the
 // shared kernels' duration ratios (new over old), and the kernels left out
 // as unchanged.
 type Summary struct {
-	KernelsA  int     `json:"kernels_a"`
-	KernelsB  int     `json:"kernels_b"`
-	Shared    int     `json:"kernels_shared"`
-	Unchanged int     `json:"kernels_unchanged"` // shared kernels whose metrics and findings did not change; listed only with --all
-	TotalA    float64 `json:"total_a_s"`         // kernel time: the sum of the launches' durations
-	TotalB    float64 `json:"total_b_s"`
+	KernelsA  int
+	KernelsB  int
+	Shared    int
+	Unchanged int     // shared kernels whose metrics and findings did not change; listed only with --all
+	TotalA    float64 // kernel time: the sum of the launches' durations
+	TotalB    float64
 	// Geomean is the geometric mean over the shared kernels of their
 	// median duration's ratio, new over old (0.9: 10% faster); nil when
 	// no shared kernel has durations on both sides.
-	Geomean *float64 `json:"geomean_ratio,omitempty"`
-	Timed   int      `json:"kernels_timed"` // the shared kernels it is over
+	Geomean *float64
+	Timed   int // the shared kernels it is over
 }
 
 // changed says whether a kernel of both sides changed: a metric moved
@@ -97,47 +86,47 @@ func (d KernelDiff) size() float64 {
 
 // KernelDiff is one kernel's difference between two runs.
 type KernelDiff struct {
-	Kernel    string        `json:"kernel"`
-	Status    Status        `json:"status"`
-	LaunchesA int           `json:"launches_a"`
-	LaunchesB int           `json:"launches_b"`
-	Metrics   []MetricDelta `json:"metrics"`
-	Appeared  []string      `json:"findings_appeared"`
-	Gone      []string      `json:"findings_disappeared"`
+	Kernel    string
+	Status    Status
+	LaunchesA int
+	LaunchesB int
+	Metrics   []MetricDelta
+	Appeared  []string
+	Gone      []string
 	// Missing are the metrics one side has and the other lacks: listed,
 	// never compared as if they had not moved.
-	Missing []MissingMetric `json:"metrics_missing"`
+	Missing []MissingMetric
 }
 
 // MissingMetric is a metric only one of the two sides has.
 type MissingMetric struct {
-	Metric string `json:"metric"`
-	In     string `json:"only_in"` // "a" or "b"
+	Metric string
+	In     string // "a" or "b"
 }
 
 // MetricDelta is one metric's move, with the evidence behind its verdict
 // (benchstat-style: samples, their spread, the test).
 type MetricDelta struct {
-	Metric string `json:"metric"`
-	Unit   string `json:"unit"`
+	Metric string
+	Unit   string
 	// Better is the metric's better direction: higher, lower, or "" for
 	// a metric that has none (a count of requests).
-	Better  string  `json:"better"`
-	A       float64 `json:"a"` // median over run A's launches
-	B       float64 `json:"b"`
-	NA      int     `json:"n_a"` // launches with a value
-	NB      int     `json:"n_b"`
-	SpreadA float64 `json:"spread_a"` // half the range of the launches, relative to their median
-	SpreadB float64 `json:"spread_b"`
-	Rel     float64 `json:"rel_change"`
-	Verdict Verdict `json:"verdict"`
+	Better  string
+	A       float64 // median over run A's launches
+	B       float64
+	NA      int // launches with a value
+	NB      int
+	SpreadA float64 // half the range of the launches, relative to their median
+	SpreadB float64
+	Rel     float64
+	Verdict Verdict
 	// Test is what decided the verdict: exact (a counter), launches
 	// (Mann-Whitney U), history (t-test against the run-to-run spread of
 	// the kernel's stored runs), floor (no spread known: the 5% floor).
-	Test stats.Method `json:"test"`
-	P    float64      `json:"p,omitempty"`
+	Test stats.Method
+	P    float64
 	// History is the run-to-run spread the history test used.
-	History string `json:"history,omitempty"`
+	History string
 }
 
 // Stored says, when both sides of a diff are stored runs, which ones, and

@@ -1,8 +1,8 @@
 // Package compare compares runs: the series of a kernel's metric across
 // stored runs and its change points, the run-to-run spread that single
 // launches are tested against, the baseline a gate compares with, and the
-// difference of two runs or two export files. trend, diff, gate --baseline
-// and report all read it.
+// difference of two runs or two export files. The commands trend, diff,
+// gate --baseline and report read it; report renders what they made of it.
 package compare
 
 import (
@@ -51,22 +51,13 @@ func (r RunValues) Median() float64 { return stats.Median(r.Values) }
 
 // Change is a detected change point.
 type Change struct {
-	Run  int64   `json:"run"`
-	From float64 `json:"from"`
-	To   float64 `json:"to"`
-	Rel  float64 `json:"rel_change"`
-	P    float64 `json:"p,omitempty"`
+	Run  int64
+	From float64
+	To   float64
+	Rel  float64
+	P    float64
 	// Method is what decided the change: exact, launches, history, floor.
-	Method stats.Method `json:"method"`
-}
-
-// Trend is one metric of some kernels across runs: the stored points and
-// the series with their change points.
-type Trend struct {
-	Metric string
-	Unit   string
-	Points []store.Point
-	Series []*Series
+	Method stats.Method
 }
 
 // Build groups points by kernel and run and finds the change points.

@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gpumodel"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/safe"
@@ -41,7 +40,7 @@ func formatP(p float64) string {
 	return fmt.Sprintf("p=%.3f", p)
 }
 
-func trendText(w io.Writer, t *compare.Trend, _ Options) error {
+func trendText(w io.Writer, t *Trend, _ Options) error {
 	for i, s := range t.Series {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -53,10 +52,13 @@ func trendText(w io.Writer, t *compare.Trend, _ Options) error {
 	return nil
 }
 
-func seriesText(w io.Writer, s *compare.Series, metric, unit string) error {
-	med := s.Medians()
+func seriesText(w io.Writer, s *Series, metric, unit string) error {
+	med := make([]float64, len(s.Runs))
+	for i, r := range s.Runs {
+		med[i] = r.Value
+	}
 	fmt.Fprintf(w, "%s  %s  %s\n", s.Kernel, metric, stats.Sparkline(med))
-	changed := map[int64]compare.Change{}
+	changed := map[int64]Change{}
 	for _, c := range s.Changes {
 		changed[c.Run] = c
 	}
@@ -78,7 +80,7 @@ func seriesText(w io.Writer, s *compare.Series, metric, unit string) error {
 		} else if i > 0 {
 			mark = "~"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\n", r.Run, LabelText(r.Labels), len(r.Values), metrics.Format(med[i], unit), mark)
+		fmt.Fprintf(tw, "%d\t%s\t%d\t%s\t%s\n", r.Run, LabelText(r.Labels), r.Launches, metrics.Format(med[i], unit), mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -87,7 +89,7 @@ func seriesText(w io.Writer, s *compare.Series, metric, unit string) error {
 	return err
 }
 
-func trendJSON(w io.Writer, t *compare.Trend, _ Options) error {
+func trendJSON(w io.Writer, t *Trend, _ Options) error {
 	type jp struct {
 		Run    int64             `json:"run"`
 		Labels map[string]string `json:"labels"`
@@ -97,7 +99,7 @@ func trendJSON(w io.Writer, t *compare.Trend, _ Options) error {
 	}
 	type jc struct {
 		Kernel string `json:"kernel"`
-		compare.Change
+		Change
 	}
 	out := struct {
 		Metric  string            `json:"metric"`
@@ -118,7 +120,7 @@ func trendJSON(w io.Writer, t *compare.Trend, _ Options) error {
 	return encodeJSON(w, out)
 }
 
-func trendCSV(w io.Writer, t *compare.Trend, _ Options) error {
+func trendCSV(w io.Writer, t *Trend, _ Options) error {
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"run", "labels", "kernel", "launch", "value"})
 	for _, p := range t.Points {
@@ -128,7 +130,7 @@ func trendCSV(w io.Writer, t *compare.Trend, _ Options) error {
 	return cw.Error()
 }
 
-func diffText(w io.Writer, d *compare.Diff, _ Options) error {
+func diffText(w io.Writer, d *Diff, _ Options) error {
 	na, nb := d.NameA, d.NameB
 	if na == "" {
 		na = fmt.Sprintf("run %d", d.A)
@@ -142,10 +144,10 @@ func diffText(w io.Writer, d *compare.Diff, _ Options) error {
 			fmt.Fprintln(w)
 		}
 		switch k.Status {
-		case compare.OnlyA:
+		case onlyA:
 			fmt.Fprintf(w, "- %s  (only in %s)\n", k.Kernel, na)
 			continue
-		case compare.OnlyB:
+		case onlyB:
 			fmt.Fprintf(w, "+ %s  (only in %s)\n", k.Kernel, nb)
 			continue
 		}
@@ -199,7 +201,7 @@ func diffText(w io.Writer, d *compare.Diff, _ Options) error {
 // diffSummary is a diff's bottom line: the geometric mean of the shared
 // kernels' duration ratios, the total kernel time of each side, the
 // kernels left out as unchanged, or that the sides share no kernel.
-func diffSummary(d *compare.Diff, na, nb string) []string {
+func diffSummary(d *Diff, na, nb string) []string {
 	s := d.Summary
 	var out []string
 	if s.Shared == 0 && s.KernelsA > 0 && s.KernelsB > 0 {
@@ -229,7 +231,7 @@ func column(name string, run int64) string {
 	return filepath.Base(name)
 }
 
-func diffJSON(w io.Writer, d *compare.Diff, _ Options) error { return encodeJSON(w, d) }
+func diffJSON(w io.Writer, d *Diff, _ Options) error { return encodeJSON(w, d) }
 
 // spreadN is a benchstat-style sample description: ±3% n=5, or n=1.
 func spreadN(spread float64, n int) string {
@@ -240,7 +242,7 @@ func spreadN(spread float64, n int) string {
 }
 
 // testText says what decided a verdict.
-func testText(m compare.MetricDelta) string {
+func testText(m MetricDelta) string {
 	switch m.Test {
 	case stats.Exact:
 		return "exact (counter)"

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/profan-dev/profan/internal/compare"
-	"github.com/profan-dev/profan/internal/gate"
 )
 
 // Format is one output format: it renders analysed kernels (analyze,
@@ -18,11 +15,11 @@ type Format struct {
 	// does not render analyses.
 	Kernels func(w io.Writer, opt Options) Writer
 	// Gate renders a gate's result; nil when the format does not.
-	Gate func(w io.Writer, r *gate.Result, opt Options) error
+	Gate func(w io.Writer, r *GateResult, opt Options) error
 	// Trend, Diff, Runs and Model render what profan trend, diff, runs
 	// and model print; nil when the format does not.
-	Trend func(w io.Writer, t *compare.Trend, opt Options) error
-	Diff  func(w io.Writer, d *compare.Diff, opt Options) error
+	Trend func(w io.Writer, t *Trend, opt Options) error
+	Diff  func(w io.Writer, d *Diff, opt Options) error
 	Runs  func(w io.Writer, rs []Run, opt Options) error
 	Model func(w io.Writer, m *Model, opt Options) error
 }
@@ -97,7 +94,7 @@ func New(format string, w io.Writer, opt Options) (Writer, error) {
 }
 
 // WriteGate renders a gate's result in a format.
-func WriteGate(format string, w io.Writer, r *gate.Result, opt Options) error {
+func WriteGate(format string, w io.Writer, r *GateResult, opt Options) error {
 	f, ok := Lookup(format)
 	if !ok || f.Gate == nil {
 		return fmt.Errorf("unknown format %q (want %s)", format, strings.Join(GateFormats(), ", "))

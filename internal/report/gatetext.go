@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-
-	"github.com/profan-dev/profan/internal/gate"
 )
 
-func gateText(w io.Writer, r *gate.Result, opt Options) error {
+func gateText(w io.Writer, r *GateResult, opt Options) error {
 	checks, failed := r.Checks, r.Failed
 	c := func(code, s string) string {
 		if !opt.Color {
@@ -19,17 +17,17 @@ func gateText(w io.Writer, r *gate.Result, opt Options) error {
 	passed, skipped := 0, 0
 	for _, ch := range checks {
 		switch ch.Status {
-		case gate.Fail:
+		case checkFail:
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("31", "FAIL"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
 			for _, l := range ch.Locations {
 				fmt.Fprintf(w, "       at %s:%d %s\n", l.File, l.Line, l.SASS)
 			}
-		case gate.Suppressed:
+		case checkSuppressed:
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("2", "SUPP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
-		case gate.Skip:
+		case checkSkip:
 			skipped++
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("33", "SKIP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
-		case gate.Pass:
+		case checkPass:
 			passed++
 			if opt.Verbose {
 				fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("32", "PASS"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
@@ -53,7 +51,7 @@ func gateText(w io.Writer, r *gate.Result, opt Options) error {
 
 // baselineText says what a gate compared with: "baseline: run 4
 // (branch=main)", or "no baseline: why"; "" for a gate without --baseline.
-func baselineText(b *gate.Baseline) string {
+func baselineText(b *GateBaseline) string {
 	switch {
 	case b == nil:
 		return ""
@@ -90,13 +88,13 @@ type JSONBaseline struct {
 
 // JSONCheck is the JSON form of one gate check.
 type JSONCheck struct {
-	Kernel  string      `json:"kernel"`
-	Launch  string      `json:"launch,omitempty"`
-	Kind    gate.Kind   `json:"kind"`
-	Name    string      `json:"name"` // the condition, rule or metric
-	Status  gate.Status `json:"status"`
-	Message string      `json:"message"`
-	Source  string      `json:"source,omitempty"`
+	Kernel  string `json:"kernel"`
+	Launch  string `json:"launch,omitempty"`
+	Kind    string `json:"kind"`
+	Name    string `json:"name"` // the condition, rule or metric
+	Status  string `json:"status"`
+	Message string `json:"message"`
+	Source  string `json:"source,omitempty"`
 	// The numbers compared, where the check compared numbers.
 	Metric    string   `json:"metric,omitempty"`
 	Unit      string   `json:"unit,omitempty"`
@@ -110,7 +108,7 @@ type JSONCheck struct {
 }
 
 // gateJSON writes the JSONGate of r.
-func gateJSON(w io.Writer, r *gate.Result, opt Options) error {
+func gateJSON(w io.Writer, r *GateResult, opt Options) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // "duration < 1ms", not "\u003c"
@@ -121,7 +119,7 @@ func gateJSON(w io.Writer, r *gate.Result, opt Options) error {
 	for _, c := range r.Checks {
 		j := JSONCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: c.Kind, Name: c.Name, Status: c.Status, Message: c.Message, Source: c.Source}
 		if m := c.Measure; m != nil {
-			j.Metric, j.Unit, j.Op, j.Test = m.Metric, m.Unit, string(m.Op), m.Test
+			j.Metric, j.Unit, j.Op, j.Test = m.Metric, m.Unit, m.Op, m.Test
 			j.Old, j.New, j.Delta, j.Threshold, j.P = ptr(m.Old), ptr(m.New), ptr(m.Delta), ptr(m.Threshold), ptr(m.P)
 		}
 		doc.Checks = append(doc.Checks, j)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/gate"
 )
 
 // GitHub renders gate results as GitHub Actions workflow commands.
@@ -15,29 +14,29 @@ var GitHub = &Format{Name: "github", Gate: gateGitHub}
 
 // gateGitHub prints GitHub Actions workflow commands: an error annotation
 // per failure, a warning per other warning-level finding.
-func gateGitHub(w io.Writer, r *gate.Result, opt Options) error {
+func gateGitHub(w io.Writer, r *GateResult, opt Options) error {
 	checks, failed := r.Checks, r.Failed
 	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	escProp := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	lines := []string{}
 	skipped := 0
 	for _, ch := range checks {
-		if ch.Status == gate.Skip {
+		if ch.Status == checkSkip {
 			skipped++
 		}
 		level := ""
 		switch {
-		case ch.Failed():
+		case ch.failed():
 			level = "error"
-		case ch.Finding != nil && ch.Finding.Severity >= profan.Warning && ch.Status != gate.Suppressed:
+		case ch.Finding != nil && ch.Finding.Severity >= profan.Warning && ch.Status != checkSuppressed:
 			level = "warning"
-		case ch.Status == gate.Skip:
+		case ch.Status == checkSkip:
 			level = "warning" // a condition not evaluated must be seen
 		default:
 			continue
 		}
 		title := "profan " + ch.Name + ": " + ch.Kernel
-		if ch.Status == gate.Skip {
+		if ch.Status == checkSkip {
 			title = "profan skipped " + ch.Name + ": " + ch.Kernel
 		}
 		props := []string{"title=" + escProp.Replace(title)}

@@ -4,8 +4,6 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
-
-	"github.com/profan-dev/profan/internal/gate"
 )
 
 // JUnit renders gate results as JUnit XML.
@@ -48,10 +46,10 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-func gateJUnit(w io.Writer, r *gate.Result, opt Options) error {
+func gateJUnit(w io.Writer, r *GateResult, opt Options) error {
 	checks, failed := r.Checks, r.Failed
-	suites := map[gate.Kind]*JUnitSuite{}
-	var order []gate.Kind
+	suites := map[string]*JUnitSuite{}
+	var order []string
 	for _, ch := range checks {
 		s, ok := suites[ch.Kind]
 		if !ok {
@@ -61,14 +59,14 @@ func gateJUnit(w io.Writer, r *gate.Result, opt Options) error {
 		}
 		tc := junitCase{Class: ch.Kernel, Name: ch.Name + launchSuffix(ch), File: ch.Source}
 		switch ch.Status {
-		case gate.Fail:
+		case checkFail:
 			text := ch.Message
 			for _, l := range ch.Locations {
 				text += fmt.Sprintf("\n  at %s:%d %s", l.File, l.Line, l.SASS)
 			}
 			tc.Failure = &junitFailure{Message: ch.Message, Type: string(ch.Kind), Text: text}
 			s.Fails++
-		case gate.Skip, gate.Suppressed:
+		case checkSkip, checkSuppressed:
 			tc.Skipped = &junitSkipped{Message: ch.Message}
 			s.Skipped++
 		default:
@@ -91,7 +89,7 @@ func gateJUnit(w io.Writer, r *gate.Result, opt Options) error {
 	return err
 }
 
-func launchSuffix(ch gate.Check) string {
+func launchSuffix(ch GateCheck) string {
 	if ch.Launch == "" {
 		return ""
 	}

@@ -9,8 +9,6 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
-	"github.com/profan-dev/profan/internal/compare"
-	"github.com/profan-dev/profan/internal/gate"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/rules"
 )
@@ -274,26 +272,26 @@ const mdMaxChecks = 200
 // gateMarkdown writes a gate's result for a pull-request comment: the
 // verdict and the baseline, the failed and skipped checks; the rest
 // collapsed.
-func gateMarkdown(w io.Writer, r *gate.Result, opt Options) error {
+func gateMarkdown(w io.Writer, r *GateResult, opt Options) error {
 	bw := bufio.NewWriter(w)
-	var first, rest []gate.Check
+	var first, rest []GateCheck
 	passed, skipped := 0, 0
 	for _, c := range r.Checks {
 		switch c.Status {
-		case gate.Fail:
+		case checkFail:
 			first = append(first, c)
-		case gate.Skip:
+		case checkSkip:
 			skipped++
 			first = append(first, c)
 		default:
-			if c.Status == gate.Pass {
+			if c.Status == checkPass {
 				passed++
 			}
 			rest = append(rest, c)
 		}
 	}
 	// Failures first, then what was skipped, each in the gate's order.
-	sort.SliceStable(first, func(i, j int) bool { return first[i].Failed() && !first[j].Failed() })
+	sort.SliceStable(first, func(i, j int) bool { return first[i].failed() && !first[j].failed() })
 	verdict := "✅ **profan gate passed**"
 	if r.Failed > 0 {
 		verdict = "❌ **profan gate failed**"
@@ -310,7 +308,7 @@ func gateMarkdown(w io.Writer, r *gate.Result, opt Options) error {
 		rest = append(first[mdTopChecks:], rest...)
 		first = first[:mdTopChecks]
 	}
-	table := func(cs []gate.Check) {
+	table := func(cs []GateCheck) {
 		bw.WriteString("\n| status | kernel | check | message |\n|---|---|---|---|\n")
 		for _, c := range cs {
 			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(shorten(c.Kernel, 80)), c.Kind, mdEscape(c.Name), mdEscape(c.Message))
@@ -338,7 +336,7 @@ const mdTopKernels = 20
 // diffMarkdown writes a diff for a pull-request comment: the bottom line,
 // one row per kernel that changed (the largest change first) with its
 // duration; each kernel's metrics collapsed.
-func diffMarkdown(w io.Writer, d *compare.Diff, opt Options) error {
+func diffMarkdown(w io.Writer, d *Diff, opt Options) error {
 	bw := bufio.NewWriter(w)
 	na, nb := d.NameA, d.NameB
 	if na == "" {
@@ -354,12 +352,12 @@ func diffMarkdown(w io.Writer, d *compare.Diff, opt Options) error {
 	if len(d.Kernels) == 0 {
 		return bw.Flush()
 	}
-	row := func(k compare.KernelDiff) {
+	row := func(k KernelDiff) {
 		dur, delta, verdict, test := "", "", "", ""
 		switch k.Status {
-		case compare.OnlyA:
+		case onlyA:
 			verdict = "only in " + mdEscape(na)
-		case compare.OnlyB:
+		case onlyB:
 			verdict = "only in " + mdEscape(nb)
 		}
 		for _, m := range k.Metrics {

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/profan-dev/profan/internal/analysis"
-	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/report/html"
 )
@@ -28,7 +27,7 @@ type TrendOptions struct {
 // more, each with its change points and their steps as trend states them,
 // judged in the metric's better direction; a long series keeps its newest
 // MaxTrendPoints runs.
-func TrendCharts(ss []*compare.Series, metric, unit string, opt TrendOptions) []html.Trend {
+func TrendCharts(ss []*Series, metric, unit string, opt TrendOptions) []html.Trend {
 	better := 0
 	if d, ok := metrics.ByName(metric); ok {
 		better = d.Better
@@ -42,7 +41,7 @@ func TrendCharts(ss []*compare.Series, metric, unit string, opt TrendOptions) []
 		if opt.XLabel != "" {
 			t.XTitle = opt.XLabel
 		}
-		changed := map[int64]compare.Change{}
+		changed := map[int64]Change{}
 		for _, c := range s.Changes {
 			changed[c.Run] = c
 		}
@@ -51,7 +50,7 @@ func TrendCharts(ss []*compare.Series, metric, unit string, opt TrendOptions) []
 		type slot struct {
 			run    int64
 			labels map[string]string
-			values *compare.RunValues
+			value  *RunValue
 		}
 		var slots []slot
 		first, last := s.Runs[0].Run, s.Runs[len(s.Runs)-1].Run
@@ -85,8 +84,8 @@ func TrendCharts(ss []*compare.Series, metric, unit string, opt TrendOptions) []
 					p.Label = v
 				}
 			}
-			if sl.values != nil {
-				p.Value = sl.values.Median()
+			if sl.value != nil {
+				p.Value = sl.value.Value
 			}
 			t.Points = append(t.Points, p)
 			if c, ok := changed[sl.run]; ok && i > 0 {

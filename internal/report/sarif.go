@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/gate"
 	"github.com/profan-dev/profan/internal/rules"
 )
 
@@ -97,7 +96,7 @@ var gateRules = []sarifRule{
 	{ID: "gate/skipped", Name: "GateSkipped", ShortDescription: sarifText{"A condition could not be evaluated on a kernel and was skipped"}},
 }
 
-func gateSARIF(w io.Writer, r *gate.Result, opt Options) error {
+func gateSARIF(w io.Writer, r *GateResult, opt Options) error {
 	checks := r.Checks
 	var driverRules []sarifRule
 	index := map[string]int{}
@@ -120,24 +119,24 @@ func gateSARIF(w io.Writer, r *gate.Result, opt Options) error {
 		case ch.Finding != nil:
 			id = ch.Finding.Rule
 			level = sarifLevel(ch.Finding.Severity)
-			if ch.Failed() {
+			if ch.failed() {
 				level = "error"
 			}
-		case ch.Kind == gate.KindRequire && ch.Failed():
+		case ch.Kind == kindRequire && ch.failed():
 			id, level = "gate/require", "error"
-		case ch.Kind == gate.KindRegression && ch.Failed():
+		case ch.Kind == kindRegression && ch.failed():
 			id, level = "gate/regression", "error"
-		case ch.Kind == gate.KindMissing:
+		case ch.Kind == kindMissing:
 			id, level = "gate/missing-kernel", "error"
-			if !ch.Failed() {
+			if !ch.failed() {
 				level = "note"
 			}
-		case ch.Status == gate.Skip:
+		case ch.Status == checkSkip:
 			id, level = "gate/skipped", "note"
 		default:
 			continue
 		}
-		if ch.Status == gate.Suppressed {
+		if ch.Status == checkSuppressed {
 			continue
 		}
 		res := sarifResult{RuleID: id, RuleIndex: index[id], Level: level, Message: sarifText{ch.Kernel + ": " + ch.Message},
@@ -161,7 +160,7 @@ func gateSARIF(w io.Writer, r *gate.Result, opt Options) error {
 			// kernel came from is no source file of the repository, so it
 			// is a property, not a location code scanning would misplace.
 			kind := "function"
-			if ch.Kind == gate.KindRunFinding {
+			if ch.Kind == kindRunFinding {
 				kind = "module" // the capture as a whole, not a kernel
 			}
 			res.Locations = []sarifLocation{{LogicalLocations: []sarifLogical{{Name: ch.Kernel, Kind: kind}}}}
