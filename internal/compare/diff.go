@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gate"
 	"github.com/profan-dev/profan/internal/metrics"
@@ -151,6 +152,7 @@ type Stored struct {
 func Kernels(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) ([]KernelDiff, Summary) {
 	ga, gb := gate.GroupByName(va), gate.GroupByName(vb)
 	sum := Summary{KernelsA: len(ga), KernelsB: len(gb), TotalA: total(ga), TotalB: total(gb)}
+	o := differ{threshold: threshold, all: all, hist: hist, stored: stored}
 	logs := 0.0
 	byB := map[string]*gate.Group{}
 	for _, g := range gb {
@@ -165,70 +167,10 @@ func Kernels(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[st
 			out = append(out, KernelDiff{Kernel: a.Name, Status: OnlyA, LaunchesA: a.Records})
 			continue
 		}
-		d := KernelDiff{Kernel: a.Name, Status: Both, LaunchesA: a.Records, LaunchesB: b.Records, Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{},
-			Missing: []MissingMetric{}}
-		timeVerdict := Same
-		for _, def := range metrics.Defs {
-			xa, xb := a.Samples(def.Name), b.Samples(def.Name)
-			if len(xa) == 0 && len(xb) > 0 {
-				d.Missing = append(d.Missing, MissingMetric{Metric: def.Name, In: "b"})
-			}
-			if len(xb) == 0 && len(xa) > 0 {
-				d.Missing = append(d.Missing, MissingMetric{Metric: def.Name, In: "a"})
-			}
-			if len(xa) == 0 || len(xb) == 0 {
-				continue
-			}
-			ma, mb := stats.Median(xa), stats.Median(xb)
-			r := stats.Rel(ma, mb)
-			sp := hist[def.Name][a.Name]
-			c := gate.CompareMetric(def.Name, xa, xb, sp, threshold)
-			if stored != nil {
-				if s := stored.Series[def.Name][a.Name]; s != nil {
-					if step, ok := s.Step(stored.A, stored.B); ok {
-						c = step
-					}
-				}
-			}
-			v := verdict(def.Better, c.Changed, ma, mb)
-			if def.Name == "duration" {
-				timeVerdict = v
-				if ma > 0 && mb > 0 {
-					logs += math.Log(mb / ma)
-					sum.Timed++
-				}
-			}
-			if !all && (math.Abs(r) <= threshold || ma == mb) {
-				continue
-			}
-			md := MetricDelta{Metric: def.Name, Unit: def.Unit, Better: direction(def.Better), A: ma, B: mb, NA: len(xa), NB: len(xb),
-				SpreadA: HalfRange(xa), SpreadB: HalfRange(xb), Rel: finiteOr(r, 0),
-				Verdict: v, Test: c.Method, P: c.P}
-			if c.Method == stats.History {
-				md.History = sp.String()
-			}
-			d.Metrics = append(d.Metrics, md)
-		}
-		// A metric's better way is better only when the time agrees.
-		for i, m := range d.Metrics {
-			switch {
-			case m.Metric == "duration":
-			case m.Verdict == Better && timeVerdict == Worse:
-				d.Metrics[i].Verdict = BetterButSlower
-			case m.Verdict == Worse && timeVerdict == Better:
-				d.Metrics[i].Verdict = WorseButFaster
-			}
-		}
-		ra, rb := a.Rules(), b.Rules()
-		for _, r := range gate.SortedRules(rb) {
-			if _, ok := ra[r]; !ok {
-				d.Appeared = append(d.Appeared, r)
-			}
-		}
-		for _, r := range gate.SortedRules(ra) {
-			if _, ok := rb[r]; !ok {
-				d.Gone = append(d.Gone, r)
-			}
+		d, logRatio, timed := o.kernel(a, b)
+		if timed {
+			logs += logRatio
+			sum.Timed++
 		}
 		out = append(out, d)
 	}
@@ -237,7 +179,119 @@ func Kernels(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[st
 			out = append(out, KernelDiff{Kernel: b.Name, Status: OnlyB, LaunchesB: b.Records})
 		}
 	}
-	// Changed, largest first; then only one side's; then unchanged.
+	sortDiffs(out)
+	kept := out[:0]
+	for _, d := range out {
+		if d.Status == Both {
+			sum.Shared++
+			if !d.changed() {
+				sum.Unchanged++
+				if !all {
+					continue
+				}
+			}
+		}
+		kept = append(kept, d)
+	}
+	if sum.Timed > 0 {
+		g := math.Exp(logs / float64(sum.Timed))
+		sum.Geomean = &g
+	}
+	return kept, sum
+}
+
+// differ is how Kernels compares: its threshold, whether it keeps every
+// metric, the run-to-run spreads and stored series it tests against.
+type differ struct {
+	threshold float64
+	all       bool
+	hist      map[string]map[string]stats.Spread
+	stored    *Stored
+}
+
+// kernel compares the launches of one kernel in both runs; logRatio is
+// the log of its median duration's ratio, new over old, when timed (both
+// durations positive), for the summary's geomean.
+func (o differ) kernel(a, b *gate.Group) (d KernelDiff, logRatio float64, timed bool) {
+	d = KernelDiff{Kernel: a.Name, Status: Both, LaunchesA: a.Records, LaunchesB: b.Records, Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{},
+		Missing: []MissingMetric{}}
+	timeVerdict := Same
+	for _, def := range metrics.Defs {
+		xa, xb := a.Samples(def.Name), b.Samples(def.Name)
+		if len(xa) == 0 && len(xb) > 0 {
+			d.Missing = append(d.Missing, MissingMetric{Metric: def.Name, In: "b"})
+		}
+		if len(xb) == 0 && len(xa) > 0 {
+			d.Missing = append(d.Missing, MissingMetric{Metric: def.Name, In: "a"})
+		}
+		if len(xa) == 0 || len(xb) == 0 {
+			continue
+		}
+		md, keep := o.metric(def, a.Name, xa, xb)
+		if def.Name == "duration" {
+			timeVerdict = md.Verdict
+			if md.A > 0 && md.B > 0 {
+				logRatio, timed = math.Log(md.B/md.A), true
+			}
+		}
+		if keep {
+			d.Metrics = append(d.Metrics, md)
+		}
+	}
+	// A metric's better way is better only when the time agrees.
+	for i, m := range d.Metrics {
+		switch {
+		case m.Metric == "duration":
+		case m.Verdict == Better && timeVerdict == Worse:
+			d.Metrics[i].Verdict = BetterButSlower
+		case m.Verdict == Worse && timeVerdict == Better:
+			d.Metrics[i].Verdict = WorseButFaster
+		}
+	}
+	ra, rb := a.Rules(), b.Rules()
+	d.Appeared = appendMissing(d.Appeared, rb, ra)
+	d.Gone = appendMissing(d.Gone, ra, rb)
+	return d, logRatio, timed
+}
+
+// appendMissing appends the rules of from that to lacks, sorted.
+func appendMissing(dst []string, from, to map[string]profan.Finding) []string {
+	for _, r := range gate.SortedRules(from) {
+		if _, ok := to[r]; !ok {
+			dst = append(dst, r)
+		}
+	}
+	return dst
+}
+
+// metric compares one metric of a kernel over the launches of both runs
+// (xa, xb: both not empty): its move and verdict, and whether the diff
+// lists it (it moved by more than the threshold, or all).
+func (o differ) metric(def *metrics.Def, kernel string, xa, xb []float64) (MetricDelta, bool) {
+	ma, mb := stats.Median(xa), stats.Median(xb)
+	r := stats.Rel(ma, mb)
+	sp := o.hist[def.Name][kernel]
+	c := gate.CompareMetric(def.Name, xa, xb, sp, o.threshold)
+	if o.stored != nil {
+		if s := o.stored.Series[def.Name][kernel]; s != nil {
+			if step, ok := s.Step(o.stored.A, o.stored.B); ok {
+				c = step
+			}
+		}
+	}
+	md := MetricDelta{Metric: def.Name, Unit: def.Unit, Better: direction(def.Better), A: ma, B: mb, NA: len(xa), NB: len(xb),
+		SpreadA: HalfRange(xa), SpreadB: HalfRange(xb), Rel: finiteOr(r, 0),
+		Verdict: verdict(def.Better, c.Changed, ma, mb), Test: c.Method, P: c.P}
+	if c.Method == stats.History {
+		md.History = sp.String()
+	}
+	// A NaN move is not within the threshold: listed.
+	return md, o.all || !(math.Abs(r) <= o.threshold) && ma != mb
+}
+
+// sortDiffs orders a diff: the kernels that changed, the largest change
+// first; then those only one side has; then the unchanged.
+func sortDiffs(out []KernelDiff) {
 	rank := func(d KernelDiff) int {
 		switch {
 		case d.Status != Both:
@@ -261,24 +315,6 @@ func Kernels(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[st
 		}
 		return false
 	})
-	kept := out[:0]
-	for _, d := range out {
-		if d.Status == Both {
-			sum.Shared++
-			if !d.changed() {
-				sum.Unchanged++
-				if !all {
-					continue
-				}
-			}
-		}
-		kept = append(kept, d)
-	}
-	if sum.Timed > 0 {
-		g := math.Exp(logs / float64(sum.Timed))
-		sum.Geomean = &g
-	}
-	return kept, sum
 }
 
 // durationRel is the kernel's duration move, 0 when not compared.
