@@ -240,7 +240,7 @@ func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 
 // readTables reads every table of the export. A table runs from its header
 // to the next header or the end of the input; every line in between is a
-// data row or an interloper that a rule of Table.Next skips and counts.
+// data row or an interloper that a rule of Table.Scan skips and counts.
 func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 	if s.doc != nil {
 		return readDocument(s, opt, in)
@@ -364,7 +364,7 @@ func (s *stream) table(imp Importer, line []byte, fields [][]byte, first bool) e
 	if err := imp.Parse(t); err != nil {
 		return err
 	}
-	for t.Next() {
+	for t.Scan() {
 		// Drain rows an importer left unread.
 	}
 	if t.err != nil {
@@ -766,7 +766,10 @@ type stream struct {
 }
 
 // Table is one CSV table of an export, handed to the importer whose header
-// it matched. Rows run until a blank line, a message line or text.
+// it matched. Rows run until a blank line, a message line or text. An
+// importer reads them as from x/perf's benchfmt.Reader (or a
+// bufio.Scanner): Scan advances to the next row, Row returns it, and Err
+// the error that stopped Scan, if any.
 type Table struct {
 	Header []string
 	Marker string // the message line just before the header, e.g. "API calls:"
@@ -799,7 +802,7 @@ type Table struct {
 	notHeader map[int]map[string]bool // width → first fields that are not headers
 }
 
-// Row is one data row. Its fields are valid until the next call to Next.
+// Row is one data row. Its fields are valid until the next call to Scan.
 type Row struct {
 	Line   int
 	fields [][]byte
@@ -820,7 +823,7 @@ func (r Row) Bytes(i int) []byte {
 // String returns field i as a string ("" when absent).
 func (r Row) String(i int) string { return string(r.Bytes(i)) }
 
-// Next advances to the next data row. It returns false at the end of the
+// Scan advances to the next data row. It returns false at the end of the
 // table (the next table's header, or the end of the input) or on an
 // error, which Err reports. Lines that are not data rows are skipped by an
 // explicit rule and counted: blank lines, profiler messages, program
@@ -828,7 +831,7 @@ func (r Row) String(i int) string { return string(r.Bytes(i)) }
 // units row. Any other line is handed to the importer as a row, which
 // checks it and refuses it with its line number. What an importer's table
 // allows beyond that, its layout says.
-func (t *Table) Next() bool {
+func (t *Table) Scan() bool {
 	if t.done {
 		return false
 	}
@@ -851,7 +854,7 @@ func (t *Table) Next() bool {
 	}
 }
 
-// lineKind is what a step of Next made of a line.
+// lineKind is what a step of Scan made of a line.
 type lineKind int
 
 const (
@@ -1266,7 +1269,7 @@ func (t *Table) checkLaunch(k *profan.Kernel, pid string, line int) error {
 // Row returns the current row.
 func (t *Table) Row() Row { return t.row }
 
-// AtEnd reports whether Next stopped at the end of the input, not at the
+// AtEnd reports whether Scan stopped at the end of the input, not at the
 // next table: where an export cut short (or still being written) ends.
 func (t *Table) AtEnd() bool { return t.atEnd }
 
@@ -1292,7 +1295,7 @@ func (t *Table) finish(rows int, format, what string) error {
 // row").
 func (t *Table) eachRow(format, what string, row func(Row) error) error {
 	rows := 0
-	for t.Next() {
+	for t.Scan() {
 		r := t.Row()
 		rows++
 		if err := checkWidth(t, r, len(t.Header)); err != nil {

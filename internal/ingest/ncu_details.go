@@ -117,7 +117,7 @@ func (ncuDetails) Parse(t *Table) error {
 	// Every launch of a page has the same metric rows (the sections asked
 	// for); its rule rows vary.
 	var shape blockShape
-	for t.Next() {
+	for t.Scan() {
 		r := t.Row()
 		if k != nil && !id.sameLaunch(t, r, k, pid, capture) {
 			prevMetrics = len(k.Metrics)

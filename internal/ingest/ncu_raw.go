@@ -27,7 +27,7 @@ var ncuIdentityColumns = map[string]bool{
 func (ncuRaw) Parse(t *Table) error {
 	c := ColumnsOf(t.Header)
 	id := ncuIdentityOf(c)
-	if !t.Next() {
+	if !t.Scan() {
 		if t.Err() != nil {
 			return t.Err()
 		}
@@ -50,7 +50,7 @@ func (ncuRaw) Parse(t *Table) error {
 			metricCols = append(metricCols, i)
 		}
 	}
-	for t.Next() {
+	for t.Scan() {
 		r := t.Row()
 		if r.Len() < len(t.Header) {
 			return t.Errorf(r.Line, "row has %d fields, the header has %d (truncated row?)", r.Len(), len(t.Header))

@@ -65,7 +65,7 @@ func (ncuSource) Parse(t *Table) error {
 	p := &sourceReader{t: t, b: &sourceBlock{}, seen: map[string]bool{}, launches: map[[sha256.Size]byte]string{},
 		nameLine: t.Line, kLine: t.Line, padded: true, last: t.Line}
 	p.b.start(t.Header)
-	for t.Next() {
+	for t.Scan() {
 		if err := p.row(t.Row()); err != nil {
 			return err
 		}

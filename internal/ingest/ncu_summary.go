@@ -29,7 +29,7 @@ func (ncuSummary) Parse(t *Table) error {
 	var shape string
 	var rows blockShape // every kernel has the same metric rows
 	last := 0
-	for t.Next() {
+	for t.Scan() {
 		r := t.Row()
 		if err := checkWidth(t, r, len(t.Header)); err != nil {
 			return err

@@ -123,7 +123,7 @@ func stripCorrelation(s string) (name, id string) {
 // unitless columns. A row holding anything but unit tokens means the
 // units row is missing, and the values cannot be scaled.
 func nvprofUnitsRow(t *Table, format string) ([]string, error) {
-	if !t.Next() {
+	if !t.Scan() {
 		if t.Err() != nil {
 			return nil, t.Err()
 		}
