@@ -29,11 +29,7 @@ func (nvprofTrace) Match(h []string) bool {
 
 func (nvprofTrace) Parse(t *Table) error {
 	const format = "nvprof-gputrace"
-	c := ColumnsOf(t.Header)
-	if err := needColumns(t, format, c, "Start", "Duration", "Grid X", "Name"); err != nil {
-		return err
-	}
-	unitsOf, err := nvprofUnitsRow(t, format)
+	c, unitsOf, err := nvprofHeader(t, format, "Start", "Duration", "Grid X", "Name")
 	if err != nil {
 		return err
 	}
@@ -116,6 +112,17 @@ func stripCorrelation(s string) (name, id string) {
 		}
 	}
 	return s[:open], digits
+}
+
+// nvprofHeader indexes the header of an nvprof table with a units row,
+// checks that it has the columns need, and reads the units row.
+func nvprofHeader(t *Table, format string, need ...string) (Columns, []string, error) {
+	c := ColumnsOf(t.Header)
+	if err := needColumns(t, format, c, need...); err != nil {
+		return nil, nil, err
+	}
+	unitsOf, err := nvprofUnitsRow(t, format)
+	return c, unitsOf, err
 }
 
 // nvprofUnitsRow consumes the units row that follows the header of

@@ -44,11 +44,7 @@ const SkipHostSummary = "nvprof host summary row (OpenACC, OpenMP, ...)"
 
 func (nvprofSummary) Parse(t *Table) error {
 	const format = "nvprof-summary"
-	c := ColumnsOf(t.Header)
-	if err := needColumns(t, format, c, "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name"); err != nil {
-		return err
-	}
-	unitsOf, err := nvprofUnitsRow(t, format)
+	c, unitsOf, err := nvprofHeader(t, format, "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name")
 	if err != nil {
 		return err
 	}

@@ -33,11 +33,7 @@ var nvprofWideIdentity = map[string]bool{"Device": true, "Context": true, "Strea
 
 func (nvprofWide) Parse(t *Table) error {
 	const format = "nvprof-wide"
-	c := ColumnsOf(t.Header)
-	if err := needColumns(t, format, c, "Device", "Context", "Stream", "Kernel"); err != nil {
-		return err
-	}
-	unitsOf, err := nvprofUnitsRow(t, format)
+	c, unitsOf, err := nvprofHeader(t, format, "Device", "Context", "Stream", "Kernel")
 	if err != nil {
 		return err
 	}
