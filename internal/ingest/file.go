@@ -36,7 +36,7 @@ type File struct {
 
 	sniffed bool
 	format  string
-	doc     Document // see document
+	doc     document // see document
 	docSeen bool
 	used    bool
 	spooled string       // the digest of a stream copied by OpenSeekable
@@ -57,8 +57,8 @@ func binaryError(src string, line int, msg string) error {
 	return &SyntaxError{File: src, Line: line, Msg: msg}
 }
 
-// Open opens the export at path.
-func Open(path string) (*File, error) {
+// open opens the export at path.
+func open(path string) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err

@@ -16,9 +16,9 @@ import (
 	"github.com/profan-dev/profan/internal/units"
 )
 
-// Importer reads one kind of table. Importers are chosen by their header
+// importer reads one kind of table. Importers are chosen by their header
 // (Match), never by the file's name.
-type Importer interface {
+type importer interface {
 	// Name is the format name users pass to --format, e.g. "ncu-details".
 	Name() string
 	// Tool is profan.ToolNCU, profan.ToolNvprof or profan.ToolNsys.
@@ -29,9 +29,9 @@ type Importer interface {
 	Parse(t *Table) error
 }
 
-// Importers is the registry: the order in which headers are tried.
+// importers is the registry: the order in which headers are tried.
 // Adding a format is one file and one line here.
-var Importers = []Importer{
+var importers = []importer{
 	ncuDetails{},
 	ncuRaw{},
 	ncuSummary{},
@@ -46,26 +46,26 @@ var Importers = []Importer{
 	nsysGPUTrace{},
 }
 
-// Document reads an export that is one document (JSON), not CSV tables.
+// document reads an export that is one document (JSON), not CSV tables.
 // Documents are chosen by their content (Sniff, on the first bytes of the
 // decoded text, leading white space removed), never by the file's name.
-type Document interface {
+type document interface {
 	Name() string
 	Tool() string
 	Sniff(head []byte) bool
 	read(s *stream, in *File) error
 }
 
-// Documents is the registry of document formats.
-var Documents = []Document{
+// documents is the registry of document formats.
+var documents = []document{
 	torchTrace{},
 }
 
 func (torchTrace) read(s *stream, in *File) error { return readTorch(s, in) }
 
 // documentByName returns the document format called name.
-func documentByName(name string) (Document, bool) {
-	for _, d := range Documents {
+func documentByName(name string) (document, bool) {
+	for _, d := range documents {
 		if d.Name() == name {
 			return d, true
 		}
@@ -74,8 +74,8 @@ func documentByName(name string) (Document, bool) {
 }
 
 // ByName returns the importer called name.
-func ByName(name string) (Importer, bool) {
-	for _, imp := range Importers {
+func ByName(name string) (importer, bool) {
+	for _, imp := range importers {
 		if imp.Name() == name {
 			return imp, true
 		}
@@ -83,13 +83,13 @@ func ByName(name string) (Importer, bool) {
 	return nil, false
 }
 
-// Names lists the registered format names.
-func Names() []string {
+// names lists the registered format names.
+func names() []string {
 	var out []string
-	for _, imp := range Importers {
+	for _, imp := range importers {
 		out = append(out, imp.Name())
 	}
-	for _, d := range Documents {
+	for _, d := range documents {
 		out = append(out, d.Name())
 	}
 	return out
@@ -108,8 +108,8 @@ func (e *SyntaxError) Error() string {
 
 var errSinkFailed = errors.New("sink failed")
 
-// ErrNoTable is wrapped by the error for an export that holds no table.
-var ErrNoTable = errors.New("no profiler table")
+// errNoTable is wrapped by the error for an export that holds no table.
+var errNoTable = errors.New("no profiler table")
 
 // Sink receives what an export holds as soon as it is complete, so that a
 // large export never needs to be held in memory. A nil function collects
@@ -136,7 +136,7 @@ type Options struct {
 
 // ReadFile reads a whole export into memory.
 func ReadFile(path string, opt Options) (*profan.Run, error) {
-	f, err := Open(path)
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func Read(r io.Reader, src string, opt Options, sink Sink) (*profan.Run, error) 
 // read parses the input once: its head may already have been read by
 // Format, and is then replayed.
 func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
-	var forced Importer
+	var forced importer
 	doc := in.document()
 	if d, ok := documentByName(opt.Format); ok {
 		doc = d
@@ -166,7 +166,7 @@ func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 		doc = nil
 		imp, ok := ByName(opt.Format)
 		if !ok {
-			return nil, fmt.Errorf("unknown format %q (known: %s)", opt.Format, strings.Join(Names(), ", "))
+			return nil, fmt.Errorf("unknown format %q (known: %s)", opt.Format, strings.Join(names(), ", "))
 		}
 		forced = imp
 	}
@@ -256,7 +256,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		var imp Importer
+		var imp importer
 		if imp, fields, err = s.header(line, fields, tables == 0); err != nil {
 			return nil, err
 		}
@@ -282,14 +282,14 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 // header reads a line outside any table: the header of the next table,
 // whose importer it returns, or a line it skips and counts (nil). fields
 // is reused for the line's fields, and returned holding them.
-func (s *stream) header(line []byte, fields [][]byte, first bool) (Importer, [][]byte, error) {
+func (s *stream) header(line []byte, fields [][]byte, first bool) (importer, [][]byte, error) {
 	if s.interloper(line) {
 		if s.idle > maxIdle {
 			return nil, fields, s.idleError()
 		}
 		return nil, fields, nil
 	}
-	var imp Importer
+	var imp importer
 	fields, err := splitCSV(line, fields[:0])
 	if err == nil {
 		if s.forced != nil {
@@ -334,7 +334,7 @@ func (s *stream) header(line []byte, fields [][]byte, first bool) (Importer, [][
 func (s *stream) unknownRow(fields [][]byte) error {
 	switch {
 	case len(fields) == s.unknownWidth:
-		s.skip(SkipUnreadTable)
+		s.skip(skipUnreadTable)
 		s.brk = false
 	case s.brk && unknownHeaderShape(fields):
 		s.unknownWidth, s.unknownLine = len(fields), s.lr.n
@@ -348,7 +348,7 @@ func (s *stream) unknownRow(fields [][]byte) error {
 
 // table reads the table whose header is line (split into fields) with
 // imp: its rows, and those imp left unread.
-func (s *stream) table(imp Importer, line []byte, fields [][]byte, first bool) error {
+func (s *stream) table(imp importer, line []byte, fields [][]byte, first bool) error {
 	run := s.run
 	t := &Table{Header: toStrings(fields), Marker: s.marker, Line: s.lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), lay: layoutOf(imp)}
 	t.sum.SetSeed(s.seed)
@@ -416,14 +416,14 @@ func (s *stream) result(in *File, opt Options, format string, none error) (*prof
 // document returns the document format of the export, found from the
 // first bytes of its decoded text; nil for CSV. It is looked at once,
 // before anything is read.
-func (in *File) document() Document {
+func (in *File) document() document {
 	if in.docSeen || in.lr == nil {
 		return in.doc
 	}
 	in.docSeen = true
 	head, _ := in.lr.br.Peek(512)
 	head = bytes.TrimLeft(head, " \t\r\n")
-	for _, d := range Documents {
+	for _, d := range documents {
 		if d.Sniff(head) {
 			in.doc = d
 		}
@@ -432,8 +432,8 @@ func (in *File) document() Document {
 }
 
 // matchHeader returns the importer whose header h is, or nil.
-func matchHeader(h []string) Importer {
-	for _, cand := range Importers {
+func matchHeader(h []string) importer {
+	for _, cand := range importers {
 		if cand.Match(h) {
 			return cand
 		}
@@ -455,13 +455,13 @@ func headerCandidate(fields [][]byte) bool {
 // Skip rules: each line that is neither a header nor a data row is skipped
 // by one of these, and counted.
 const (
-	SkipBlank          = "blank line"
-	SkipMessage        = "profiler message (==PROF==, ==WARNING==, ==ERROR==, ==<pid>==)"
-	SkipOutput         = "program output"
-	SkipNote           = "indented note (ncu --print-details)"
-	SkipSubTable       = "ncu --print-details sub-table line"
-	SkipRepeatedHeader = "repeated header"
-	SkipRepeatedUnits  = "repeated units row"
+	skipBlank          = "blank line"
+	skipMessage        = "profiler message (==PROF==, ==WARNING==, ==ERROR==, ==<pid>==)"
+	skipOutput         = "program output"
+	skipNote           = "indented note (ncu --print-details)"
+	skipSubTable       = "ncu --print-details sub-table line"
+	skipRepeatedHeader = "repeated header"
+	skipRepeatedUnits  = "repeated units row"
 )
 
 // interloper classifies a line that is not CSV: blank, a profiler message,
@@ -490,7 +490,7 @@ func (s *stream) idleError() error {
 
 func (s *stream) classify(line []byte) bool {
 	if len(line) == 0 || (line[0] != '"' && len(bytes.TrimSpace(line)) == 0) {
-		s.skip(SkipBlank)
+		s.skip(skipBlank)
 		return true
 	}
 	if line[0] == '=' {
@@ -518,14 +518,14 @@ func (s *stream) classify(line []byte) bool {
 					s.title = s.lr.n
 				}
 			}
-			s.skip(SkipMessage)
+			s.skip(skipMessage)
 			return true
 		}
 	}
 	if !isRowLike(line) {
-		rule := SkipOutput
+		rule := skipOutput
 		if line[0] == ' ' || line[0] == '\t' {
-			rule = SkipNote
+			rule = skipNote
 		}
 		s.output(line, rule)
 		return true
@@ -610,7 +610,7 @@ func dedup(xs []string) []string {
 // own error message when it printed one.
 func noTableError(run *profan.Run, src string, lines, text int) error {
 	if lines == 0 {
-		return &SyntaxError{File: src, Line: 1, Msg: "empty file: " + ErrNoTable.Error()}
+		return &SyntaxError{File: src, Line: 1, Msg: "empty file: " + errNoTable.Error()}
 	}
 	tool := run.Tool
 	if tool == "" {
@@ -641,7 +641,7 @@ func noTableError(run *profan.Run, src string, lines, text int) error {
 		m := run.Messages[len(run.Messages)-1]
 		return &SyntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s wrote no table (last message: %s)", tool, m.Text)}
 	}
-	return &SyntaxError{File: src, Line: 1, Msg: fmt.Sprintf("%v: no nvprof, ncu or nsys CSV header found in %d lines", ErrNoTable, lines)}
+	return &SyntaxError{File: src, Line: 1, Msg: fmt.Sprintf("%v: no nvprof, ncu or nsys CSV header found in %d lines", errNoTable, lines)}
 }
 
 type countReader struct {
@@ -726,8 +726,8 @@ type stream struct {
 	run      *profan.Run
 	sink     Sink
 	src      string
-	forced   Importer
-	doc      Document // the export is one document of this format, not tables
+	forced   importer
+	doc      document // the export is one document of this format, not tables
 	ordinal  int
 	intern   map[string]string
 	marker   string // the last message line, e.g. "API calls:"
@@ -776,8 +776,8 @@ type Table struct {
 	Line   int    // line number of the header
 
 	s         *stream
-	imp       Importer
-	row       Row
+	imp       importer
+	row       row
 	done      bool
 	atEnd     bool // done at the end of the input
 	err       error
@@ -802,18 +802,18 @@ type Table struct {
 	notHeader map[int]map[string]bool // width → first fields that are not headers
 }
 
-// Row is one data row. Its fields are valid until the next call to Scan.
-type Row struct {
+// row is one data row. Its fields are valid until the next call to Scan.
+type row struct {
 	Line   int
 	fields [][]byte
 }
 
 // Len is the number of fields in the row.
-func (r Row) Len() int { return len(r.fields) }
+func (r row) Len() int { return len(r.fields) }
 
 // Bytes returns field i, or nil when the row is shorter (ncu's metric rows
 // are shorter than their header).
-func (r Row) Bytes(i int) []byte {
+func (r row) Bytes(i int) []byte {
 	if i < 0 || i >= len(r.fields) {
 		return nil
 	}
@@ -821,7 +821,7 @@ func (r Row) Bytes(i int) []byte {
 }
 
 // String returns field i as a string ("" when absent).
-func (r Row) String(i int) string { return string(r.Bytes(i)) }
+func (r row) String(i int) string { return string(r.Bytes(i)) }
 
 // Scan advances to the next data row. It returns false at the end of the
 // table (the next table's header, or the end of the input) or on an
@@ -886,7 +886,7 @@ func (t *Table) step(line []byte) lineKind {
 	}
 	if t.subWidth > 0 {
 		if len(t.fields) == t.subWidth {
-			t.s.skip(SkipSubTable)
+			t.s.skip(skipSubTable)
 			return lineSkipped
 		}
 		t.subWidth = 0
@@ -927,7 +927,7 @@ func (t *Table) between(line []byte) lineKind {
 	if !t.lay.blocks && s.marker == "" && bytes.Equal(line, t.rawHeader) {
 		// After a title message ("==2868== API calls:") the same
 		// header starts a new table; otherwise it is a repeat.
-		s.skip(SkipRepeatedHeader)
+		s.skip(skipRepeatedHeader)
 		if err := t.endCapture(s.lr.n); err != nil {
 			return t.fail(err)
 		}
@@ -935,7 +935,7 @@ func (t *Table) between(line []byte) lineKind {
 		return lineSkipped
 	}
 	if t.unitsRaw != nil && bytes.Equal(line, t.unitsRaw) {
-		s.skip(SkipRepeatedUnits)
+		s.skip(skipRepeatedUnits)
 		return lineSkipped
 	}
 	return lineUndecided
@@ -954,7 +954,7 @@ func (t *Table) subTable(line []byte) (lineKind, []byte) {
 	}
 	if isSubTableHeader(t.fields) {
 		t.subWidth = len(t.fields)
-		s.skip(SkipSubTable)
+		s.skip(skipSubTable)
 		return lineSkipped, nil
 	}
 	if !unknownHeaderShape(t.fields) {
@@ -966,7 +966,7 @@ func (t *Table) subTable(line []byte) (lineKind, []byte) {
 	}
 	if wide == len(t.fields) {
 		t.subWidth = wide
-		s.skip(SkipSubTable)
+		s.skip(skipSubTable)
 		return lineSkipped, nil
 	}
 	return lineUndecided, cand
@@ -1005,7 +1005,7 @@ func (t *Table) nextTable(line []byte) (lineKind, []byte) {
 
 // matching returns the importer whose header h is, of those the reader
 // may choose (the one forced with --format, else all), or nil.
-func (s *stream) matching(h []string) Importer {
+func (s *stream) matching(h []string) importer {
 	if s.forced == nil {
 		return matchHeader(h)
 	}
@@ -1031,7 +1031,7 @@ func (t *Table) dataRow(line []byte) lineKind {
 		if !s.brk {
 			return t.fail(t.Errorf(s.lr.n, "an unquoted line among quoted rows (program output with a comma, or a cut row?)"))
 		}
-		s.output(line, SkipOutput)
+		s.output(line, skipOutput)
 		return lineSkipped
 	}
 	if !t.lay.blocks && len(t.fields) > len(t.Header) {
@@ -1060,7 +1060,7 @@ func (t *Table) dataRow(line []byte) lineKind {
 	s.brk = false
 	s.acct.Rows++
 	s.marker, s.title = "", 0
-	t.row = Row{Line: s.lr.n, fields: t.fields}
+	t.row = row{Line: s.lr.n, fields: t.fields}
 	return lineRow
 }
 
@@ -1087,9 +1087,9 @@ func (t *Table) endCapture(next int) error {
 	return nil
 }
 
-// SkipUnreadTable counts the header and rows of a table of a report that
+// skipUnreadTable counts the header and rows of a table of a report that
 // no importer reads (nsys stats prints several reports in one output).
-const SkipUnreadTable = "row of a table profan does not read"
+const skipUnreadTable = "row of a table profan does not read"
 
 // unknownHeaderShape reports a line shaped like a table header: three or
 // more fields, each a non-empty text that is no number.
@@ -1215,7 +1215,7 @@ type layout struct {
 type layouter interface{ layout() layout }
 
 // layoutOf returns the layout imp declares.
-func layoutOf(imp Importer) layout {
+func layoutOf(imp importer) layout {
 	var l layout
 	if d, ok := imp.(layouter); ok {
 		l = d.layout()
@@ -1267,7 +1267,7 @@ func (t *Table) checkLaunch(k *profan.Kernel, pid string, line int) error {
 }
 
 // Row returns the current row.
-func (t *Table) Row() Row { return t.row }
+func (t *Table) Row() row { return t.row }
 
 // AtEnd reports whether Scan stopped at the end of the input, not at the
 // next table: where an export cut short (or still being written) ends.
@@ -1293,7 +1293,7 @@ func (t *Table) finish(rows int, format, what string) error {
 // header: it calls row with each, then ends the table as finish does
 // (what is said of a table without rows: "a header", "a header and units
 // row").
-func (t *Table) eachRow(format, what string, row func(Row) error) error {
+func (t *Table) eachRow(format, what string, row func(row) error) error {
 	rows := 0
 	for t.Scan() {
 		r := t.Row()
@@ -1459,12 +1459,12 @@ func (t *Table) API(c *profan.APICall) {
 	t.s.run.APICalls = append(t.s.run.APICalls, c)
 }
 
-// Columns maps header names to their positions; the first wins.
-type Columns map[string]int
+// columns maps header names to their positions; the first wins.
+type columns map[string]int
 
-// ColumnsOf indexes a header.
-func ColumnsOf(header []string) Columns {
-	c := make(Columns, len(header))
+// columnsOf indexes a header.
+func columnsOf(header []string) columns {
+	c := make(columns, len(header))
 	for i, h := range header {
 		if _, ok := c[h]; !ok {
 			c[h] = i
@@ -1474,7 +1474,7 @@ func ColumnsOf(header []string) Columns {
 }
 
 // Get returns the position of name, or -1.
-func (c Columns) Get(name string) int {
+func (c columns) Get(name string) int {
 	if i, ok := c[name]; ok {
 		return i
 	}
@@ -1482,7 +1482,7 @@ func (c Columns) Get(name string) int {
 }
 
 // Has reports whether every name is present.
-func (c Columns) Has(names ...string) bool {
+func (c columns) Has(names ...string) bool {
 	for _, n := range names {
 		if _, ok := c[n]; !ok {
 			return false

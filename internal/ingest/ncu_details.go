@@ -23,7 +23,7 @@ func (ncuDetails) Tool() string { return profan.ToolNCU }
 func (ncuDetails) layout() layout { return layout{subTables: true, repeatsRows: true} }
 
 func (ncuDetails) Match(h []string) bool {
-	c := ColumnsOf(h)
+	c := columnsOf(h)
 	return c.Has("ID", "Kernel Name", "Metric Name", "Metric Value") && !c.Has("Minimum")
 }
 
@@ -33,7 +33,7 @@ type ncuIdentity struct {
 	id, pid, proc, host, kernel, ctx, stream, block, grid, device, cc int
 }
 
-func ncuIdentityOf(c Columns) ncuIdentity {
+func ncuIdentityOf(c columns) ncuIdentity {
 	return ncuIdentity{
 		id: c.Get("ID"), pid: c.Get("Process ID"), proc: c.Get("Process Name"), host: c.Get("Host Name"), kernel: c.Get("Kernel Name"),
 		ctx: c.Get("Context"), stream: c.Get("Stream"), block: c.Get("Block Size"), grid: c.Get("Grid Size"),
@@ -42,7 +42,7 @@ func ncuIdentityOf(c Columns) ncuIdentity {
 }
 
 // kernel starts a kernel from an identity row.
-func (id ncuIdentity) newKernel(t *Table, r Row) (*profan.Kernel, error) {
+func (id ncuIdentity) newKernel(t *Table, r row) (*profan.Kernel, error) {
 	k := profan.NewKernel()
 	k.ID = r.String(id.id)
 	k.Name = t.Intern(r.Bytes(id.kernel))
@@ -92,16 +92,16 @@ func (id ncuIdentity) newKernel(t *Table, r Row) (*profan.Kernel, error) {
 
 // sameLaunch reports whether r belongs to the kernel whose first row had
 // id, process ID pid and name, read in capture.
-func (id ncuIdentity) sameLaunch(t *Table, r Row, k *profan.Kernel, pid string, capture int) bool {
+func (id ncuIdentity) sameLaunch(t *Table, r row, k *profan.Kernel, pid string, capture int) bool {
 	return t.s.capture == capture && string(r.Bytes(id.id)) == k.ID && string(r.Bytes(id.kernel)) == k.Name &&
 		string(r.Bytes(id.pid)) == pid
 }
 
-// SkipNoMetric counts the details rows of a section that has no metric.
-const SkipNoMetric = "ncu section row without a metric"
+// skipNoMetric counts the details rows of a section that has no metric.
+const skipNoMetric = "ncu section row without a metric"
 
 func (ncuDetails) Parse(t *Table) error {
-	c := ColumnsOf(t.Header)
+	c := columnsOf(t.Header)
 	id := ncuIdentityOf(c)
 	section, label := c.Get("Section Name"), c.Get("Body Item Label")
 	name, unit, value := c.Get("Metric Name"), c.Get("Metric Unit"), c.Get("Metric Value")
@@ -158,7 +158,7 @@ func (ncuDetails) Parse(t *Table) error {
 		}
 		mname := r.Bytes(name)
 		if len(mname) == 0 {
-			t.Skip(SkipNoMetric)
+			t.Skip(skipNoMetric)
 			continue // rows of sections without metrics
 		}
 		shape.rows++
@@ -194,7 +194,7 @@ func (ncuDetails) Parse(t *Table) error {
 // fields up to the metric value, then a comma (need is the index of the
 // last metric field). Any other width is a row cut short, whose missing
 // fields would be read as empty.
-func detailsWidth(t *Table, r Row, need int) error {
+func detailsWidth(t *Table, r row, need int) error {
 	n := r.Len()
 	if n == len(t.Header) || n == need+2 && n < len(t.Header) && len(r.Bytes(n-1)) == 0 {
 		return nil

@@ -13,7 +13,7 @@ func (ncuRaw) Name() string { return "ncu-raw" }
 func (ncuRaw) Tool() string { return profan.ToolNCU }
 
 func (ncuRaw) Match(h []string) bool {
-	c := ColumnsOf(h)
+	c := columnsOf(h)
 	return c.Has("ID", "Kernel Name") && !c.Has("Metric Name") && !c.Has("Minimum") && !c.Has("Source")
 }
 
@@ -25,7 +25,7 @@ var ncuIdentityColumns = map[string]bool{
 }
 
 func (ncuRaw) Parse(t *Table) error {
-	c := ColumnsOf(t.Header)
+	c := columnsOf(t.Header)
 	id := ncuIdentityOf(c)
 	if !t.Scan() {
 		if t.Err() != nil {

@@ -103,7 +103,7 @@ type sourceReader struct {
 
 // row reads one row of the page: a block's name, its column header, or
 // one of its rows.
-func (p *sourceReader) row(r Row) error {
+func (p *sourceReader) row(r row) error {
 	t, b := p.t, p.b
 	first := r.String(0)
 	p.blockRows++
@@ -150,7 +150,7 @@ func (p *sourceReader) row(r Row) error {
 // With cuda,sass, a kernel that inlines code from headers has one block
 // per file, all of one launch: the launch ends when the function changes
 // or a file comes again.
-func (p *sourceReader) blockName(r Row, first string) error {
+func (p *sourceReader) blockName(r row, first string) error {
 	if p.b.header == nil {
 		return p.t.Errorf(r.Line, "ncu source block %q has no rows: a block's name is followed by its column header", shorten(p.b.kernel+p.b.file, 60))
 	}
@@ -168,7 +168,7 @@ func (p *sourceReader) blockName(r Row, first string) error {
 
 // blockHeader reads a block's column header, which starts its launch,
 // or another file of the launch read.
-func (p *sourceReader) blockHeader(r Row) error {
+func (p *sourceReader) blockHeader(r row) error {
 	t, b := p.t, p.b
 	b.setHeader(t, r)
 	if b.addrCol < 0 || b.sassCol < 0 {
@@ -199,7 +199,7 @@ func (p *sourceReader) blockHeader(r Row) error {
 
 // cudaLine reads the row of a CUDA line (numbered ln) of the cuda,sass
 // view, shift fields wider than its header.
-func (p *sourceReader) cudaLine(r Row, rec profan.SourceRecord, ln string, shift int) error {
+func (p *sourceReader) cudaLine(r row, rec profan.SourceRecord, ln string, shift int) error {
 	b := p.b
 	n, err := strconv.Atoi(ln)
 	if err != nil {
@@ -218,11 +218,11 @@ func (p *sourceReader) cudaLine(r Row, rec profan.SourceRecord, ln string, shift
 }
 
 // instruction reads the row of a SASS instruction.
-func (p *sourceReader) instruction(r Row, rec profan.SourceRecord) error {
+func (p *sourceReader) instruction(r row, rec profan.SourceRecord) error {
 	t, b := p.t, p.b
 	addr := r.String(b.addrCol)
 	if addr == "..." || addr == "" {
-		t.Skip(SkipSourceGap)
+		t.Skip(skipSourceGap)
 		return nil
 	}
 	if b.file == "" {
@@ -239,7 +239,7 @@ func (p *sourceReader) instruction(r Row, rec profan.SourceRecord) error {
 	}
 	key := strconv.Itoa(rec.Line) + "@" + addr
 	if p.seen[key] {
-		t.Skip(SkipSourceDuplicate)
+		t.Skip(skipSourceDuplicate)
 		return nil // cuda,sass lists some instructions twice
 	}
 	p.seen[key] = true
@@ -291,7 +291,7 @@ func (p *sourceReader) emit(line, rows int) error {
 		}
 		p.k = nil
 		t.s.acct.Rows -= rows
-		t.s.skipN(SkipRepeatedBlock, rows)
+		t.s.skipN(skipRepeatedBlock, rows)
 		return nil
 	}
 	k.ID = t.Ordinal()
@@ -330,9 +330,9 @@ func (p *sourceReader) secondPrint(sig string) bool {
 
 // Source-page skip rules.
 const (
-	SkipRepeatedBlock   = "ncu source block printed twice"
-	SkipSourceGap       = "ncu source gap row (...)"
-	SkipSourceDuplicate = "ncu source instruction listed twice under one line"
+	skipRepeatedBlock   = "ncu source block printed twice"
+	skipSourceGap       = "ncu source gap row (...)"
+	skipSourceDuplicate = "ncu source instruction listed twice under one line"
 )
 
 func (b *sourceBlock) start(h []string) {
@@ -347,7 +347,7 @@ func (b *sourceBlock) start(h []string) {
 	}
 }
 
-func (b *sourceBlock) setHeader(t *Table, r Row) {
+func (b *sourceBlock) setHeader(t *Table, r row) {
 	b.header = make([]string, r.Len())
 	b.cols = map[int]string{}
 	b.lineCol, b.addrCol, b.sassCol, b.srcCol, b.spaceCol, b.opCol = -1, -1, -1, -1, -1, -1
@@ -383,7 +383,7 @@ func (b *sourceBlock) setHeader(t *Table, r Row) {
 // counters reads rec's counters from r. shift is how many fields wider
 // than the header r is (a CUDA line whose text held unescaped quotes): the
 // columns after the text sit that much further right.
-func (b *sourceBlock) counters(t *Table, r Row, rec *profan.SourceRecord, shift int) {
+func (b *sourceBlock) counters(t *Table, r row, rec *profan.SourceRecord, shift int) {
 	at := func(i int) int {
 		if i > b.srcCol {
 			return i + shift

@@ -15,12 +15,12 @@ func (ncuSummary) Name() string { return "ncu-summary" }
 func (ncuSummary) Tool() string { return profan.ToolNCU }
 
 func (ncuSummary) Match(h []string) bool {
-	c := ColumnsOf(h)
+	c := columnsOf(h)
 	return c.Has("Kernel Name", "Invocations", "Metric Name", "Minimum", "Maximum", "Average")
 }
 
 func (ncuSummary) Parse(t *Table) error {
-	c := ColumnsOf(t.Header)
+	c := columnsOf(t.Header)
 	id := ncuIdentityOf(c)
 	inv := c.Get("Invocations")
 	section, name, unit := c.Get("Section Name"), c.Get("Metric Name"), c.Get("Metric Unit")

@@ -36,12 +36,12 @@ func (nsysGPUTrace) Match(h []string) bool {
 }
 
 // nsysColumns indexes a header by its names without units.
-func nsysColumns(h []string) Columns {
+func nsysColumns(h []string) columns {
 	names := make([]string, len(h))
 	for i, x := range h {
 		names[i], _ = nsysColumn(x)
 	}
-	return ColumnsOf(names)
+	return columnsOf(names)
 }
 
 func (nsysGPUTrace) Parse(t *Table) error {
@@ -92,7 +92,7 @@ func (nsysGPUTrace) Parse(t *Table) error {
 	tc.launch = launchColumns{grid: [3]int{c.Get("GrdX"), c.Get("GrdY"), c.Get("GrdZ")}, block: [3]int{c.Get("BlkX"), c.Get("BlkY"), c.Get("BlkZ")},
 		gridName: "Grd", blockName: "Blk", regs: c.Get("Reg/Trd"), regsName: "Reg/Trd",
 		smem: smem, dmem: dmem, dev: c.Get("Device"), ctx: c.Get("Ctx"), stream: c.Get("Strm")}
-	return t.eachRow(format, "a header", func(r Row) error {
+	return t.eachRow(format, "a header", func(r row) error {
 		start, dur, err := tc.times(t, r)
 		if err != nil {
 			return err

@@ -76,7 +76,7 @@ func (nsysKernSum) Parse(t *Table) error {
 			unitOf[base] = unit
 		}
 	}
-	c := ColumnsOf(header)
+	c := columnsOf(header)
 	if err := needColumns(t, format, c, "Time", "Total Time", "Instances", "Avg", "Name"); err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (nsysKernSum) Parse(t *Table) error {
 		factors[col] = f
 	}
 	var share shares
-	err := t.eachRow(format, "a header", func(r Row) error {
+	err := t.eachRow(format, "a header", func(r row) error {
 		cell := func(col string) string {
 			if i := c.Get(col); i >= 0 {
 				return r.String(i)

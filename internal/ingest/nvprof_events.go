@@ -16,7 +16,7 @@ func (nvprofEvents) Name() string { return "nvprof-events" }
 func (nvprofEvents) Tool() string { return profan.ToolNvprof }
 
 func (nvprofEvents) Match(h []string) bool {
-	c := ColumnsOf(h)
+	c := columnsOf(h)
 	return nvprofAggregateHeader(h) && c.Has("Event Name") && !c.Has("Metric Name")
 }
 

@@ -24,7 +24,7 @@ func (nvprofTrace) Name() string { return "nvprof-gputrace" }
 func (nvprofTrace) Tool() string { return profan.ToolNvprof }
 
 func (nvprofTrace) Match(h []string) bool {
-	return len(h) > 2 && h[0] == "Start" && h[1] == "Duration" && ColumnsOf(h).Has("Grid X", "Name")
+	return len(h) > 2 && h[0] == "Start" && h[1] == "Duration" && columnsOf(h).Has("Grid X", "Name")
 }
 
 func (nvprofTrace) Parse(t *Table) error {
@@ -53,7 +53,7 @@ func (nvprofTrace) Parse(t *Table) error {
 	for i, a := range []string{"X", "Y", "Z"} {
 		tc.launch.grid[i], tc.launch.block[i] = c.Get("Grid "+a), c.Get("Block "+a)
 	}
-	return t.eachRow(format, "a header and units row", func(r Row) error {
+	return t.eachRow(format, "a header and units row", func(r row) error {
 		start, dur, err := tc.times(t, r)
 		if err != nil {
 			return err
@@ -116,8 +116,8 @@ func stripCorrelation(s string) (name, id string) {
 
 // nvprofHeader indexes the header of an nvprof table with a units row,
 // checks that it has the columns need, and reads the units row.
-func nvprofHeader(t *Table, format string, need ...string) (Columns, []string, error) {
-	c := ColumnsOf(t.Header)
+func nvprofHeader(t *Table, format string, need ...string) (columns, []string, error) {
+	c := columnsOf(t.Header)
 	if err := needColumns(t, format, c, need...); err != nil {
 		return nil, nil, err
 	}
@@ -177,7 +177,7 @@ type nvprofColumn struct {
 // units row gives one, measures base (a time column in "KB" cannot be
 // scaled to seconds). nvprof leaves the unit empty for a column without
 // values only: a value in such a column cannot be scaled and is refused.
-func nvprofColumnOf(t *Table, c Columns, unitsOf []string, name, base string) (nvprofColumn, error) {
+func nvprofColumnOf(t *Table, c columns, unitsOf []string, name, base string) (nvprofColumn, error) {
 	i := c.Get(name)
 	col := nvprofColumn{i: i, name: name, factor: 1}
 	if i < 0 {
@@ -196,7 +196,7 @@ func nvprofColumnOf(t *Table, c Columns, unitsOf []string, name, base string) (n
 }
 
 // at returns the column's value in r in the base unit; NaN when empty.
-func (col nvprofColumn) at(t *Table, r Row) (float64, error) {
+func (col nvprofColumn) at(t *Table, r row) (float64, error) {
 	if col.noUnit && len(bytes.TrimSpace(r.Bytes(col.i))) > 0 {
 		return math.NaN(), t.Errorf(r.Line, "column %q: %q has no unit (the units row gives none)", col.name, r.String(col.i))
 	}

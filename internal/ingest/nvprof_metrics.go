@@ -21,7 +21,7 @@ func (nvprofMetrics) Name() string { return "nvprof-metrics" }
 func (nvprofMetrics) Tool() string { return profan.ToolNvprof }
 
 func (nvprofMetrics) Match(h []string) bool {
-	return nvprofAggregateHeader(h) && ColumnsOf(h).Has("Metric Name")
+	return nvprofAggregateHeader(h) && columnsOf(h).Has("Metric Name")
 }
 
 func (nvprofMetrics) Parse(t *Table) error {
@@ -33,7 +33,7 @@ func (nvprofMetrics) Parse(t *Table) error {
 // Min/Max/Avg columns.
 func nvprofAggregateHeader(h []string) bool {
 	return len(h) >= 7 && h[0] == "Device" && h[1] == "Kernel" && h[2] == "Invocations" &&
-		ColumnsOf(h).Has("Min", "Max", "Avg")
+		columnsOf(h).Has("Min", "Max", "Avg")
 }
 
 // parseNvprofAggregate reads a metric or event table. Each run of rows
@@ -43,7 +43,7 @@ func nvprofAggregateHeader(h []string) bool {
 // as a second metric "<event>:total" so that the event itself stays a
 // per-launch average like the metrics.
 func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
-	c := ColumnsOf(t.Header)
+	c := columnsOf(t.Header)
 	if err := needColumns(t, format, c, "Device", "Kernel", "Invocations", nameCol, "Min", "Max", "Avg"); err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 	var k *profan.Kernel
 	var kdev string
 	last := t.Line
-	err := t.eachRow(format, "a header", func(r Row) error {
+	err := t.eachRow(format, "a header", func(r row) error {
 		if k != nil && (string(r.Bytes(dev)) != kdev || string(r.Bytes(kern)) != k.Name) {
 			if err := t.Kernel(k, last); err != nil {
 				return err
@@ -115,7 +115,7 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 // normalized on its own: nvprof picks the suffix per value, so a row can
 // read "0.000000B/s,9.338475GB/s,5.953014GB/s". Min <= Avg <= Max does not
 // always hold in real exports and is not checked.
-func nvprofAggregateMetric(t *Table, r Row, name, section string, avg, lo, hi int) (profan.Metric, error) {
+func nvprofAggregateMetric(t *Table, r row, name, section string, avg, lo, hi int) (profan.Metric, error) {
 	m := profan.NewMetric(name)
 	m.Section = section
 	m.Raw = r.String(avg)
@@ -248,7 +248,7 @@ func nvprofValue(s, colUnit string) (nvprofNumber, bool) {
 
 // nvprofField parses field i of r with nvprofValue, reporting a value that
 // is not a number, a level or a marker as an error naming the column.
-func nvprofField(t *Table, r Row, i int, colUnit string) (nvprofNumber, error) {
+func nvprofField(t *Table, r row, i int, colUnit string) (nvprofNumber, error) {
 	v, ok := nvprofValue(r.String(i), colUnit)
 	if !ok {
 		raw := strings.TrimSpace(r.String(i))

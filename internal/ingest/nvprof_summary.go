@@ -35,12 +35,12 @@ func (nvprofSummary) Match(h []string) bool {
 		h = h[1:]
 	}
 	return len(h) >= 7 && h[0] == "Time(%)" && h[1] == "Time" && h[2] == "Calls" &&
-		ColumnsOf(h).Has("Avg", "Min", "Max", "Name")
+		columnsOf(h).Has("Avg", "Min", "Max", "Name")
 }
 
-// SkipHostSummary counts nvprof summary rows of OpenACC, OpenMP and other
+// skipHostSummary counts nvprof summary rows of OpenACC, OpenMP and other
 // host activity, which profan does not model.
-const SkipHostSummary = "nvprof host summary row (OpenACC, OpenMP, ...)"
+const skipHostSummary = "nvprof host summary row (OpenACC, OpenMP, ...)"
 
 func (nvprofSummary) Parse(t *Table) error {
 	const format = "nvprof-summary"
@@ -64,7 +64,7 @@ func (nvprofSummary) Parse(t *Table) error {
 	apiTable := typ < 0 && strings.HasPrefix(t.Marker, "API calls")
 	// The GPU activities' shares and the API calls' each sum to 100%.
 	var gpu, apis shares
-	err = t.eachRow(format, "a header and units row", func(r Row) error {
+	err = t.eachRow(format, "a header and units row", func(r row) error {
 		var err error
 		api := apiTable
 		if typ >= 0 {
@@ -73,7 +73,7 @@ func (nvprofSummary) Parse(t *Table) error {
 			case "API calls":
 				api = true
 			default:
-				t.Skip(SkipHostSummary)
+				t.Skip(skipHostSummary)
 				return nil // OpenACC, OpenMP and other host summaries
 			}
 		}

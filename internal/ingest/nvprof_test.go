@@ -383,7 +383,7 @@ func TestProfilerMatch(t *testing.T) {
 		t.Run(tt.header, func(t *testing.T) {
 			h := split(tt.header)
 			var got []string
-			for _, imp := range Importers {
+			for _, imp := range importers {
 				if mine[imp.Name()] && imp.Match(h) {
 					got = append(got, imp.Name())
 				}

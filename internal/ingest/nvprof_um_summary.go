@@ -24,12 +24,12 @@ func (nvprofUMSummary) Name() string { return "nvprof-um-summary" }
 func (nvprofUMSummary) Tool() string { return profan.ToolNvprof }
 
 func (nvprofUMSummary) Match(h []string) bool {
-	return len(h) >= 4 && h[0] == "Device" && h[1] == "Count" && ColumnsOf(h).Has("Avg Size", "Total Size")
+	return len(h) >= 4 && h[0] == "Device" && h[1] == "Count" && columnsOf(h).Has("Avg Size", "Total Size")
 }
 
 func (nvprofUMSummary) Parse(t *Table) error {
 	const format = "nvprof-um-summary"
-	c := ColumnsOf(t.Header)
+	c := columnsOf(t.Header)
 	if err := needColumns(t, format, c, "Device", "Count", "Total Size"); err != nil {
 		return err
 	}
@@ -38,7 +38,7 @@ func (nvprofUMSummary) Parse(t *Table) error {
 	if kind < 0 {
 		kind = len(t.Header) - 1
 	}
-	return t.eachRow(format, "a header", func(r Row) error {
+	return t.eachRow(format, "a header", func(r row) error {
 		printed := strings.TrimSpace(r.String(kind))
 		if printed == "" {
 			return t.Errorf(r.Line, "row has no kind of transfer or fault in its last column")

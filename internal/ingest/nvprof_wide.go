@@ -58,7 +58,7 @@ func (nvprofWide) Parse(t *Table) error {
 		}
 		cols = append(cols, metricCol{i, name})
 	}
-	return t.eachRow(format, "a header and units row", func(r Row) error {
+	return t.eachRow(format, "a header and units row", func(r row) error {
 		k, err := nvprofKernel(t, r, r.String(kern), corr)
 		if err != nil {
 			return err

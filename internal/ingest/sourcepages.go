@@ -43,7 +43,7 @@ func newSourcePages() *SourcePages {
 // them indexed, with the other files. Source pages are small (one table per
 // kernel), so they are held in memory.
 func SplitSourcePages(files []string) (*SourcePages, []string, error) {
-	sp, rest, err := SplitSources(files, Options{})
+	sp, rest, err := splitSources(files, Options{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -55,10 +55,10 @@ func SplitSourcePages(files []string) (*SourcePages, []string, error) {
 	return sp, paths, nil
 }
 
-// SplitSources opens each file once, reads the source pages among them and
+// splitSources opens each file once, reads the source pages among them and
 // returns the others open, their heads sniffed, for the caller to read and
 // close.
-func SplitSources(files []string, opt Options) (*SourcePages, []*File, error) {
+func splitSources(files []string, opt Options) (*SourcePages, []*File, error) {
 	sp := newSourcePages()
 	var rest []*File
 	fail := func(err error) (*SourcePages, []*File, error) {
@@ -68,7 +68,7 @@ func SplitSources(files []string, opt Options) (*SourcePages, []*File, error) {
 		return nil, nil, err
 	}
 	for _, path := range files {
-		open := Open
+		open := open
 		if st, err := os.Stat(path); len(files) > 1 && err == nil && !st.Mode().IsRegular() {
 			// A pipe among other inputs is copied as it is parsed, so
 			// that its digest is known before its kernels are handed
@@ -278,7 +278,7 @@ loop:
 // Check). Each file is opened and read once. It returns the runs read,
 // source pages last.
 func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel) error) ([]*profan.Run, error) {
-	src, rest, err := SplitSources(files, opt)
+	src, rest, err := splitSources(files, opt)
 	if err != nil {
 		return nil, err
 	}

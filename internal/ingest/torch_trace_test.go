@@ -182,7 +182,7 @@ func TestTorchTraceEncodings(t *testing.T) {
 			t.Errorf("encoding %d: another run or digest (%s, %s)", i, run.Digest, digest)
 		}
 	}
-	f, err := Open("../../fixtures/timeline/copy_stream.json.gz")
+	f, err := open("../../fixtures/timeline/copy_stream.json.gz")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -152,7 +152,7 @@ func TestPrintDetailsUnknownSubTable(t *testing.T) {
 		t.Errorf("%d launches, want 18", run.Accounting.Launches)
 	}
 	for _, s := range run.Accounting.Skipped {
-		if s.Rule == SkipSubTable && s.Lines != 36+3 {
+		if s.Rule == skipSubTable && s.Lines != 36+3 {
 			t.Errorf("%d sub-table lines skipped, want 39", s.Lines)
 		}
 	}
