@@ -115,7 +115,6 @@ func reportRun(opts *ReportOptions) error {
 			}
 		}
 	}
-	aopt := st.Opt
 	rep := &html.Report{Title: opts.Title, Generated: opts.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	// Launches are grouped as they are read: the report keeps one analysis
 	// per kernel, whatever the number of launches.
@@ -128,105 +127,14 @@ func reportRun(opts *ReportOptions) error {
 	if len(labels) > 0 && len(opts.Files) > 0 {
 		return FlagErrorf("--label selects stored runs: give it with --db, not with files")
 	}
+	in := reportInput{opts: opts, st: st, match: match, pm: pm, groups: groups, rep: rep}
 	if len(opts.Files) > 0 {
-		// Streamed as analyze does: repeated launches of a trace share
-		// their verdict (the memo), and only the groups are kept.
-		// The stream also builds each trace's timeline.
-		vs := analysis.NewStream(aopt, false)
-		runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
-			if !match(k) {
-				return nil
-			}
-			if err := analysis.CheckDevice(aopt, run, k); err != nil {
-				return err
-			}
-			pm.kernel(k)
-			groups.Add(vs.Kernel(run, k))
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		for _, v := range vs.Finish(runs) {
-			if v.Timeline != nil {
-				rep.Timelines = append(rep.Timelines, html.Timeline{Source: v.Run.Source, T: v.Timeline})
-			}
-		}
+		err = in.files()
 	} else {
-		db, err := openDB(dbPath(opts.DB, opts.IO))
-		if err != nil {
-			return err
-		}
-		defer db.Close()
-		runID := opts.Run
-		if runID == 0 {
-			rs, err := db.Runs(bg, store.RunFilter{Limit: 1, Labels: labels})
-			if err != nil {
-				return err
-			}
-			if len(rs) == 0 && len(labels) > 0 {
-				return fmt.Errorf("database %s holds no run labelled %s", dbPath(opts.DB, opts.IO), report.LabelText(labels))
-			}
-			if len(rs) == 0 {
-				return fmt.Errorf("database %s holds no runs", store.Display(dbPath(opts.DB, opts.IO)))
-			}
-			runID = rs[len(rs)-1].ID
-		}
-		// The verdict stored at ingest, as gate --run reads it: never
-		// made again with other thresholds, unless an older profan made it.
-		v, err := eachStored(opts.IO, db, runID, aopt, func(a *analysis.Kernel) error {
-			if !match(a.K) {
-				return nil
-			}
-			suppressStored(st, a)
-			pm.verdict(a)
-			groups.Add(a)
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		rec := v.Run
-		if rep.Title == "" {
-			rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, rec.Source)
-		}
-		re := regexp.MustCompile("")
-		if opts.Kernel != "" {
-			if re, err = regexp.Compile(opts.Kernel); err != nil {
-				return FlagErrorf("--kernel: %v", err)
-			}
-		}
-		// Every stored run, so that a run lacking a metric is a gap in
-		// its chart rather than a step the axis hides.
-		all, err := db.Runs(bg, store.RunFilter{Labels: labels})
-		if err != nil {
-			return err
-		}
-		if err := checkXLabel(opts.XLabel, all); err != nil {
-			return err
-		}
-		topt := report.TrendOptions{Runs: reportRuns(all), XLabel: opts.XLabel}
-		trendRuns := map[int64]bool{}
-		for _, m := range opts.Metrics {
-			pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m, Labels: labels})
-			if err != nil {
-				return err
-			}
-			pointRuns(trendRuns, pts)
-			unit := ""
-			d, canonical := metrics.ByName(m)
-			if canonical {
-				unit = d.Unit
-			} else if len(pts) == 0 {
-				// Neither canonical nor a raw metric of any matching
-				// kernel: a typo, whose chart would be silently missing.
-				return unknownError("metric", m, metrics.Names(), "canonical names: profan explain --metrics")
-			}
-			rep.Trends = append(rep.Trends, report.TrendCharts(reportSeries(compare.Build(pts, m)), m, unit, topt)...)
-		}
-		if err := olderTrendNote(opts.IO, db, trendRuns); err != nil {
-			return err
-		}
+		err = in.stored(labels)
+	}
+	if err != nil {
+		return err
 	}
 	report.SetKernels(rep, groups)
 	if opts.HTML == "-" {
@@ -241,6 +149,130 @@ func reportRun(opts *ReportOptions) error {
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d launches of %s, %d trends)\n", opts.HTML, groups.Launches(), plural(groups.Len(), "kernel"), len(rep.Trends))
 	return nil
+}
+
+// reportInput is what profan report reads its kernels with, and the page
+// they go on.
+type reportInput struct {
+	opts   *ReportOptions
+	st     *settings
+	match  func(*profan.Kernel) bool
+	pm     pathMap
+	groups *analysis.Grouper
+	rep    *html.Report
+}
+
+// files reads the export files given. They are streamed as analyze does:
+// repeated launches of a trace share their verdict (the memo), and only
+// the groups are kept; the stream also builds each trace's timeline.
+func (in reportInput) files() error {
+	aopt := in.st.Opt
+	vs := analysis.NewStream(aopt, false)
+	runs, err := ingest.ReadFiles(in.opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+		if !in.match(k) {
+			return nil
+		}
+		if err := analysis.CheckDevice(aopt, run, k); err != nil {
+			return err
+		}
+		in.pm.kernel(k)
+		in.groups.Add(vs.Kernel(run, k))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, v := range vs.Finish(runs) {
+		if v.Timeline != nil {
+			in.rep.Timelines = append(in.rep.Timelines, html.Timeline{Source: v.Run.Source, T: v.Timeline})
+		}
+	}
+	return nil
+}
+
+// stored reads a stored run (--run, else the newest having labels) and
+// draws the trends of the runs having labels.
+func (in reportInput) stored(labels map[string]string) error {
+	opts := in.opts
+	db, err := openDB(dbPath(opts.DB, opts.IO))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	runID := opts.Run
+	if runID == 0 {
+		rs, err := db.Runs(bg, store.RunFilter{Limit: 1, Labels: labels})
+		if err != nil {
+			return err
+		}
+		if len(rs) == 0 && len(labels) > 0 {
+			return fmt.Errorf("database %s holds no run labelled %s", dbPath(opts.DB, opts.IO), report.LabelText(labels))
+		}
+		if len(rs) == 0 {
+			return fmt.Errorf("database %s holds no runs", store.Display(dbPath(opts.DB, opts.IO)))
+		}
+		runID = rs[len(rs)-1].ID
+	}
+	// The verdict stored at ingest, as gate --run reads it: never
+	// made again with other thresholds, unless an older profan made it.
+	v, err := eachStored(opts.IO, db, runID, in.st.Opt, func(a *analysis.Kernel) error {
+		if !in.match(a.K) {
+			return nil
+		}
+		suppressStored(in.st, a)
+		in.pm.verdict(a)
+		in.groups.Add(a)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if in.rep.Title == "" {
+		in.rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, v.Run.Source)
+	}
+	return in.trends(db, labels)
+}
+
+// trends draws the charts of the report's metrics over the stored runs
+// having labels.
+func (in reportInput) trends(db *store.DB, labels map[string]string) error {
+	opts := in.opts
+	re := regexp.MustCompile("")
+	if opts.Kernel != "" {
+		var err error
+		if re, err = regexp.Compile(opts.Kernel); err != nil {
+			return FlagErrorf("--kernel: %v", err)
+		}
+	}
+	// Every stored run, so that a run lacking a metric is a gap in
+	// its chart rather than a step the axis hides.
+	all, err := db.Runs(bg, store.RunFilter{Labels: labels})
+	if err != nil {
+		return err
+	}
+	if err := checkXLabel(opts.XLabel, all); err != nil {
+		return err
+	}
+	topt := report.TrendOptions{Runs: reportRuns(all), XLabel: opts.XLabel}
+	trendRuns := map[int64]bool{}
+	for _, m := range opts.Metrics {
+		pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m, Labels: labels})
+		if err != nil {
+			return err
+		}
+		pointRuns(trendRuns, pts)
+		unit := ""
+		d, canonical := metrics.ByName(m)
+		if canonical {
+			unit = d.Unit
+		} else if len(pts) == 0 {
+			// Neither canonical nor a raw metric of any matching
+			// kernel: a typo, whose chart would be silently missing.
+			return unknownError("metric", m, metrics.Names(), "canonical names: profan explain --metrics")
+		}
+		in.rep.Trends = append(in.rep.Trends, report.TrendCharts(reportSeries(compare.Build(pts, m)), m, unit, topt)...)
+	}
+	return olderTrendNote(opts.IO, db, trendRuns)
 }
 
 // checkXLabel refuses an --x-label that no stored run has: every chart
