@@ -221,6 +221,39 @@ func (t *textWriter) head(a *analysis.Kernel, prefix ...string) {
 
 // body writes the metrics, the model and the instructions above their ideal.
 func (t *textWriter) body(a *analysis.Kernel) {
+	t.metricTable(a)
+	if l := a.Limiter; l.Known() {
+		fmt.Fprintf(t.w, "  limiter: %s (%s)\n", t.c("1", l.String()), l.Evidence)
+	}
+	if t.opt.Verbose {
+		for _, v := range a.Metrics.Values {
+			if v.Estimate {
+				fmt.Fprintf(t.w, "    %-40s ≈%s (%s)\n", v.Name, metrics.Format(v.Value, v.Unit), v.From)
+				continue
+			}
+			fmt.Fprintf(t.w, "    %-40s %s\n", v.Name, metrics.Format(v.Value, v.Unit))
+		}
+	}
+	for _, x := range []*analysis.Access{a.Model.GlobalLoad, a.Model.GlobalStore, a.Model.SharedLoad, a.Model.SharedStore} {
+		// With the source page, the instructions below say it better.
+		if x != nil && x.Pattern.Kind != gpumodel.Coalesced && len(x.Pattern.Reasons) > 0 && len(a.Model.Instructions) == 0 {
+			fmt.Fprintf(t.w, "  model: %s\n", x.Pattern.Text())
+		}
+		if x != nil {
+			for _, s := range x.Implausible {
+				fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "implausible:"), s)
+			}
+		}
+	}
+	t.instructions(a.Model.Instructions)
+	for _, w := range a.Metrics.Warnings {
+		fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "check:"), w)
+	}
+}
+
+// metricTable writes the table of the accesses' sectors per request,
+// DRAM, occupancy, instruction:byte ratio and intensity.
+func (t *textWriter) metricTable(a *analysis.Kernel) {
 	tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
 	access := func(label string, x *analysis.Access, effName string) {
 		if x == nil {
@@ -266,39 +299,23 @@ func (t *textWriter) body(a *analysis.Kernel) {
 		fmt.Fprintf(tw, "  intensity\t%.3g FLOP/B\t\t\t\n", ai)
 	}
 	tw.Flush()
-	if l := a.Limiter; l.Known() {
-		fmt.Fprintf(t.w, "  limiter: %s (%s)\n", t.c("1", l.String()), l.Evidence)
-	}
-	if t.opt.Verbose {
-		for _, v := range a.Metrics.Values {
-			if v.Estimate {
-				fmt.Fprintf(t.w, "    %-40s ≈%s (%s)\n", v.Name, metrics.Format(v.Value, v.Unit), v.From)
-				continue
-			}
-			fmt.Fprintf(t.w, "    %-40s %s\n", v.Name, metrics.Format(v.Value, v.Unit))
-		}
-	}
-	for _, x := range []*analysis.Access{a.Model.GlobalLoad, a.Model.GlobalStore, a.Model.SharedLoad, a.Model.SharedStore} {
-		// With the source page, the instructions below say it better.
-		if x != nil && x.Pattern.Kind != gpumodel.Coalesced && len(x.Pattern.Reasons) > 0 && len(a.Model.Instructions) == 0 {
-			fmt.Fprintf(t.w, "  model: %s\n", x.Pattern.Text())
-		}
-		if x != nil {
-			for _, s := range x.Implausible {
-				fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "implausible:"), s)
-			}
-		}
-	}
-	// Instructions of one line that read alike (an unrolled loop's
-	// loads) are one row with their count: a line is never printed twice
-	// in a row.
-	type row struct {
-		in analysis.Instruction
-		n  int
-	}
-	var rows []*row
-	same := map[string]*row{}
-	for _, in := range a.Model.Instructions { // worst first
+}
+
+// instRow is an instruction above its ideal and how many of its line
+// read alike.
+type instRow struct {
+	in analysis.Instruction
+	n  int
+}
+
+// aboveIdeal are the first three instructions above their ideal, worst
+// first. Instructions of one line that read alike (an unrolled loop's
+// loads) are one row with their count: a line is never printed twice in
+// a row.
+func aboveIdeal(ins []analysis.Instruction) []*instRow {
+	var rows []*instRow
+	same := map[string]*instRow{}
+	for _, in := range ins { // worst first
 		if in.Sectors <= in.IdealSectors*gpumodel.Slack {
 			continue
 		}
@@ -313,11 +330,16 @@ func (t *textWriter) body(a *analysis.Kernel) {
 		if len(rows) == 3 {
 			continue
 		}
-		r := &row{in: in, n: 1}
+		r := &instRow{in: in, n: 1}
 		same[key] = r
 		rows = append(rows, r)
 	}
-	for i, r := range rows {
+	return rows
+}
+
+// instructions writes the instructions above their ideal.
+func (t *textWriter) instructions(ins []analysis.Instruction) {
+	for i, r := range aboveIdeal(ins) {
 		in := r.in
 		if i == 0 {
 			fmt.Fprintf(t.w, "  %s\n", t.c("2", "instructions above their ideal:"))
@@ -336,9 +358,6 @@ func (t *textWriter) body(a *analysis.Kernel) {
 		}
 		fmt.Fprintf(t.w, "    %-18s %-34s %s %s: %.1f %s/req, ideal %.1f (%s)\n", loc, sass, in.Space, in.Operation,
 			in.SectorsPerRequest, unit, in.IdealSectorsPerRequest, t.pattern(in.Pattern.Kind.String()))
-	}
-	for _, w := range a.Metrics.Warnings {
-		fmt.Fprintf(t.w, "  %s %s\n", t.c("31", "check:"), w)
 	}
 }
 
