@@ -262,15 +262,7 @@ func checkSelfContained(t *testing.T, doc string) {
 		if doc[i] != '<' {
 			continue
 		}
-		j := i + 1
-		if j < len(doc) && doc[j] == '/' {
-			j++
-		}
-		k := j
-		for k < len(doc) && (isAlnum(doc[k]) || doc[k] == '!' || doc[k] == '-') {
-			k++
-		}
-		name := strings.ToLower(doc[j:k])
+		name, k := tagName(doc, i+1)
 		if !allowedTags[name] {
 			t.Errorf("unexpected element <%s> at %d: %q", name, i, doc[i:min(len(doc), i+60)])
 		}
@@ -280,45 +272,12 @@ func checkSelfContained(t *testing.T, doc string) {
 				k++
 				continue
 			}
-			a := k
-			for k < len(doc) && doc[k] != '=' && doc[k] != ' ' && doc[k] != '>' && doc[k] != '/' {
-				k++
-			}
-			attr := strings.ToLower(doc[a:k])
-			val := ""
-			if k < len(doc) && doc[k] == '=' {
-				k++
-				if k < len(doc) && (doc[k] == '"' || doc[k] == '\'') {
-					q := doc[k]
-					e := strings.IndexByte(doc[k+1:], q)
-					if e < 0 {
-						t.Fatalf("unterminated attribute %s at %d", attr, a)
-					}
-					val = doc[k+1 : k+1+e]
-					k += e + 2
-				} else {
-					e := k
-					for e < len(doc) && doc[e] != ' ' && doc[e] != '>' {
-						e++
-					}
-					val, k = doc[k:e], e
-				}
-			}
-			if strings.HasPrefix(attr, "on") {
-				t.Errorf("event handler attribute %s=%q in <%s>", attr, val, name)
-			}
-			if (attr == "href" || attr == "src" || attr == "action" || attr == "xlink:href") && !strings.HasPrefix(val, "#") {
-				t.Errorf("reference %s=%q in <%s>", attr, val, name)
-			}
-			if attr == "xmlns" && val != "http://www.w3.org/2000/svg" {
-				t.Errorf("xmlns=%q", val)
-			}
-			if urlRE.MatchString(val) && attr != "xmlns" {
-				t.Errorf("URL in %s=%q", attr, val)
-			}
+			var attr, val string
+			attr, val, k = readAttr(t, doc, k)
+			checkAttr(t, name, attr, val)
 		}
 		if name == "style" {
-			// Skip the style sheet: CSS text, checked below.
+			// Skip the style sheet: CSS text, checked here.
 			e := strings.Index(doc[k:], "</style>")
 			if e < 0 {
 				t.Fatal("unterminated style")
@@ -329,6 +288,65 @@ func checkSelfContained(t *testing.T, doc string) {
 			}
 			i = k + e
 		}
+	}
+}
+
+// tagName reads the name of the tag whose "<" is before j (after a "/"
+// of a closing tag), lower case, and where its name ends.
+func tagName(doc string, j int) (string, int) {
+	if j < len(doc) && doc[j] == '/' {
+		j++
+	}
+	k := j
+	for k < len(doc) && (isAlnum(doc[k]) || doc[k] == '!' || doc[k] == '-') {
+		k++
+	}
+	return strings.ToLower(doc[j:k]), k
+}
+
+// readAttr reads the attribute at a: its name, lower case, its value
+// (quoted or not, "" without one), and where it ends.
+func readAttr(t *testing.T, doc string, a int) (attr, val string, k int) {
+	t.Helper()
+	k = a
+	for k < len(doc) && doc[k] != '=' && doc[k] != ' ' && doc[k] != '>' && doc[k] != '/' {
+		k++
+	}
+	attr = strings.ToLower(doc[a:k])
+	if k >= len(doc) || doc[k] != '=' {
+		return attr, "", k
+	}
+	k++
+	if k < len(doc) && (doc[k] == '"' || doc[k] == '\'') {
+		q := doc[k]
+		e := strings.IndexByte(doc[k+1:], q)
+		if e < 0 {
+			t.Fatalf("unterminated attribute %s at %d", attr, a)
+		}
+		return attr, doc[k+1 : k+1+e], k + e + 2
+	}
+	e := k
+	for e < len(doc) && doc[e] != ' ' && doc[e] != '>' {
+		e++
+	}
+	return attr, doc[k:e], e
+}
+
+// checkAttr fails on an event handler, a reference that is not a
+// fragment, an SVG namespace that is not SVG's, a URL in any attribute.
+func checkAttr(t *testing.T, name, attr, val string) {
+	t.Helper()
+	if strings.HasPrefix(attr, "on") {
+		t.Errorf("event handler attribute %s=%q in <%s>", attr, val, name)
+	}
+	if (attr == "href" || attr == "src" || attr == "action" || attr == "xlink:href") && !strings.HasPrefix(val, "#") {
+		t.Errorf("reference %s=%q in <%s>", attr, val, name)
+	}
+	if attr == "xmlns" && val != "http://www.w3.org/2000/svg" {
+		t.Errorf("xmlns=%q", val)
+	}
+	if urlRE.MatchString(val) && attr != "xmlns" {
+		t.Errorf("URL in %s=%q", attr, val)
 	}
 }
 
