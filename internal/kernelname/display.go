@@ -1,6 +1,7 @@
 package kernelname
 
 import (
+	"iter"
 	"regexp"
 	"strings"
 )
@@ -160,38 +161,43 @@ func clip(s string) string {
 func opens(c byte) bool  { return c == '<' || c == '(' || c == '[' || c == '{' }
 func closes(c byte) bool { return c == '>' || c == ')' || c == ']' || c == '}' }
 
-func lastTopLevel(s string, c byte) int {
-	d := 0
-	last := -1
-	for i := 0; i < len(s); i++ {
-		switch {
-		case opens(s[i]):
-			d++
-		case closes(s[i]):
-			if d > 0 {
-				d--
+// depthAfter is the bracket depth after byte c at depth d; a closing
+// bracket with none open leaves it at 0.
+func depthAfter(d int, c byte) int {
+	switch {
+	case opens(c):
+		return d + 1
+	case closes(c) && d > 0:
+		return d - 1
+	}
+	return d
+}
+
+// topLevel yields the indexes of c in s outside any bracket (an opening
+// bracket c counts at the depth before it).
+func topLevel(s string, c byte) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		d := 0
+		for i := 0; i < len(s); i++ {
+			if s[i] == c && d == 0 && !yield(i) {
+				return
 			}
-		case s[i] == c && d == 0:
-			last = i
+			d = depthAfter(d, s[i])
 		}
+	}
+}
+
+func lastTopLevel(s string, c byte) int {
+	last := -1
+	for i := range topLevel(s, c) {
+		last = i
 	}
 	return last
 }
 
 func firstTopLevel(s string, c byte) int {
-	d := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] == c && d == 0 {
-			return i
-		}
-		switch {
-		case opens(s[i]):
-			d++
-		case closes(s[i]):
-			if d > 0 {
-				d--
-			}
-		}
+	for i := range topLevel(s, c) {
+		return i
 	}
 	return -1
 }
@@ -223,19 +229,10 @@ func matchingBracket(s string, i, step int, inward, outward func(byte) bool) int
 
 func splitTopLevel(s string, sep byte) []string {
 	var out []string
-	d, start := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch {
-		case opens(s[i]):
-			d++
-		case closes(s[i]):
-			if d > 0 {
-				d--
-			}
-		case s[i] == sep && d == 0:
-			out = append(out, strings.TrimSpace(s[start:i]))
-			start = i + 1
-		}
+	start := 0
+	for i := range topLevel(s, sep) {
+		out = append(out, strings.TrimSpace(s[start:i]))
+		start = i + 1
 	}
 	return append(out, strings.TrimSpace(s[start:]))
 }
