@@ -367,34 +367,58 @@ func hostView(run *profan.Run) host {
 	return h
 }
 
+// union merges sorted intervals as they come into the interval (lo, hi)
+// held open while the next ones overlap it.
+type union struct {
+	open   bool
+	lo, hi float64
+}
+
+// next merges iv into the open interval; when iv starts past it, it
+// returns that interval, closed (ok), and opens iv's.
+func (u *union) next(iv ival) (lo, hi float64, ok bool) {
+	e := iv.end()
+	if u.open && iv.start <= u.hi {
+		u.hi = math.Max(u.hi, e)
+		return 0, 0, false
+	}
+	lo, hi, ok = u.lo, u.hi, u.open
+	u.open, u.lo, u.hi = true, iv.start, e
+	return lo, hi, ok
+}
+
+// flush closes the open interval and returns it (ok when one was open).
+func (u *union) flush() (lo, hi float64, ok bool) {
+	lo, hi, ok = u.lo, u.hi, u.open
+	u.open = false
+	return lo, hi, ok
+}
+
 // streamAcc is a stream's figures as the sorted intervals pass.
 type streamAcc struct {
-	st     *StreamTimeline
-	open   bool
-	lo, hi float64 // the union's interval being merged
-	strip  *stripper
+	st    *StreamTimeline
+	busy  union
+	strip *stripper
 }
 
 func (a *streamAcc) add(iv ival) {
-	e := iv.end()
-	if a.open && iv.start <= a.hi {
-		a.hi = math.Max(a.hi, e)
-		return
+	if lo, hi, ok := a.busy.next(iv); ok {
+		a.closed(lo, hi)
 	}
-	a.close()
-	a.lo, a.hi, a.open = iv.start, e, true
 }
 
 func (a *streamAcc) close() {
-	if !a.open {
-		return
+	if lo, hi, ok := a.busy.flush(); ok {
+		a.closed(lo, hi)
 	}
-	a.st.Busy += a.hi - a.lo
-	a.strip.add(a.lo, a.hi, "busy")
-	if end := a.hi - a.st.Start; end > a.st.Span {
+}
+
+func (a *streamAcc) closed(lo, hi float64) {
+	a.st.Busy += hi - lo
+	a.strip.add(lo, hi, "busy")
+	if end := hi - a.st.Start; end > a.st.Span {
 		a.st.Span = end
 	}
-	a.open = false
 }
 
 // device makes the timeline of device d from the sorted intervals, in one
@@ -415,26 +439,20 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 	idle.add(IdleLeading, start, gpuStart, nil)
 	streams := map[int]*streamAcc{}
 	var order []int
-	// The union's interval being merged, and the kernels' one (for the
-	// overlap with copies).
-	open, lo, hi := false, 0.0, 0.0
+	// The device's busy union, and the kernels' (for the overlap with
+	// copies).
+	var busy union
 	kernels := kernelOverlap{copies: copies}
 	for _, iv := range b.ivals {
 		l := b.lanes[iv.lane()]
 		if l.dev != d {
 			continue
 		}
-		e := iv.end()
-		if open && iv.start <= hi {
-			hi = math.Max(hi, e)
-		} else {
-			if open {
-				dt.Busy += hi - lo
-				strip.add(lo, hi, "busy")
-				cause, c := h.gapCause(hi, iv)
-				idle.add(cause, hi, iv.start, c)
-			}
-			open, lo, hi = true, iv.start, e
+		if lo, hi, ok := busy.next(iv); ok {
+			dt.Busy += hi - lo
+			strip.add(lo, hi, "busy")
+			cause, c := h.gapCause(hi, iv)
+			idle.add(cause, hi, iv.start, c)
 		}
 		a := streams[iv.lane()]
 		if a == nil {
@@ -448,6 +466,7 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 			kernels.add(iv)
 		}
 	}
+	lo, hi, _ := busy.flush()
 	dt.Busy += hi - lo
 	strip.add(lo, hi, "busy")
 	kernels.close()
@@ -520,34 +539,31 @@ func countSpan(dt *DeviceTimeline, st *StreamTimeline, iv ival) {
 type kernelOverlap struct {
 	copies  []ival
 	ci      int // the first copy that may still overlap
-	open    bool
-	lo, hi  float64
+	busy    union
 	overlap float64
 }
 
 func (k *kernelOverlap) add(iv ival) {
-	e := iv.end()
-	if k.open && iv.start <= k.hi {
-		k.hi = math.Max(k.hi, e)
-		return
+	if lo, hi, ok := k.busy.next(iv); ok {
+		k.closed(lo, hi)
 	}
-	k.close()
-	k.open, k.lo, k.hi = true, iv.start, e
 }
 
 func (k *kernelOverlap) close() {
-	if !k.open {
-		return
+	if lo, hi, ok := k.busy.flush(); ok {
+		k.closed(lo, hi)
 	}
-	for k.ci < len(k.copies) && k.copies[k.ci].end() <= k.lo {
+}
+
+func (k *kernelOverlap) closed(lo, hi float64) {
+	for k.ci < len(k.copies) && k.copies[k.ci].end() <= lo {
 		k.ci++
 	}
-	for j := k.ci; j < len(k.copies) && k.copies[j].start < k.hi; j++ {
-		if o := math.Min(k.hi, k.copies[j].end()) - math.Max(k.lo, k.copies[j].start); o > 0 {
+	for j := k.ci; j < len(k.copies) && k.copies[j].start < hi; j++ {
+		if o := math.Min(hi, k.copies[j].end()) - math.Max(lo, k.copies[j].start); o > 0 {
 			k.overlap += o
 		}
 	}
-	k.open = false
 }
 
 // idleAcc sums a device's idle gaps by cause, and by the host call each
