@@ -28,6 +28,24 @@ var boundRequires = []string{"memory_throughput_pct|compute_throughput_pct|instr
 var boundEvidence = []string{"memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance",
 	"dram_peak_pct", "arithmetic_intensity", "achieved_occupancy", "waves_per_sm"}
 
+// onRoof is the check of a roofline rule: a note when the kernel is on
+// side's roof, with the advice for it and the counters it quotes.
+func onRoof(side string, advice func(*Pass) string, evidence ...string) func(*Pass) {
+	return func(p *Pass) {
+		b, why := boundOf(p)
+		if b != side {
+			return
+		}
+		// The roofline says where the kernel is, not what a change would
+		// buy: the gain belongs to the rules that name a fix.
+		p.Report(UnknownGain, Note{
+			Message:  side + "-bound: " + why,
+			Advice:   advice(p),
+			Evidence: p.Evidence(evidence...),
+		})
+	}
+}
+
 // MemoryBound places the kernel under the memory roof.
 var MemoryBound = &Rule{
 	ID:    "memory-bound",
@@ -40,19 +58,9 @@ reuse through shared memory, smaller types), not from faster arithmetic.`,
 	Severity: profan.Info,
 	Requires: boundRequires,
 	Optional: boundEvidence,
-	Check: func(p *Pass) {
-		b, why := boundOf(p)
-		if b != "memory" {
-			return
-		}
-		// The roofline says where the kernel is, not what a change would
-		// buy: the gain belongs to the rules that name a fix.
-		p.Report(UnknownGain, Note{
-			Message:  "memory-bound: " + why,
-			Advice:   "reduce the bytes moved: fix uncoalesced accesses first, reuse data through shared memory or registers, use smaller types, or fuse kernels",
-			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance", "dram_peak_pct", "arithmetic_intensity"),
-		})
-	},
+	Check: onRoof("memory", func(*Pass) string {
+		return "reduce the bytes moved: fix uncoalesced accesses first, reuse data through shared memory or registers, use smaller types, or fuse kernels"
+	}, "memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance", "dram_peak_pct", "arithmetic_intensity"),
 }
 
 // ComputeBound places the kernel under the compute roof.
@@ -68,21 +76,12 @@ arithmetic).`,
 	Severity: profan.Info,
 	Requires: boundRequires,
 	Optional: boundEvidence,
-	Check: func(p *Pass) {
-		b, why := boundOf(p)
-		if b != "compute" {
-			return
-		}
-		advice := "reduce or cheapen instructions: use FMA, lower precision or tensor cores where accuracy allows, and hoist index arithmetic out of loops"
+	Check: onRoof("compute", func(p *Pass) string {
 		if !anyTensorCores(p.A) {
-			advice = "reduce or cheapen instructions: use FMA, lower precision where accuracy allows, and hoist index arithmetic out of loops"
+			return "reduce or cheapen instructions: use FMA, lower precision where accuracy allows, and hoist index arithmetic out of loops"
 		}
-		p.Report(UnknownGain, Note{
-			Message:  "compute-bound: " + why,
-			Advice:   advice,
-			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance"),
-		})
-	},
+		return "reduce or cheapen instructions: use FMA, lower precision or tensor cores where accuracy allows, and hoist index arithmetic out of loops"
+	}, "memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance"),
 }
 
 // LatencyBound reports kernels that reach neither roof.

@@ -85,27 +85,40 @@ func sourceExcess(s profan.SourceRecord, kind string) float64 {
 		}
 		return 0, false
 	}
+	c := globalExcess
 	if kind == "shared" {
-		if ex, ok := get("L1 Wavefronts Shared Excessive", "derived__memory_l1_wavefronts_shared_excessive"); ok {
-			return ex
-		}
-		act, ok1 := get("L1 Wavefronts Shared", "memory_l1_wavefronts_shared")
-		ideal, ok2 := get("L1 Wavefronts Shared Ideal", "memory_l1_wavefronts_shared_ideal")
-		if ok1 && ok2 {
-			return act - ideal
-		}
-		return 0
+		c = sharedExcess
 	}
-	if ex, ok := get("L2 Theoretical Sectors Global Excessive", "derived__memory_l2_theoretical_sectors_global_excessive"); ok {
+	if ex, ok := get(c.excess[:]...); ok {
 		return ex
 	}
-	act, ok1 := get("L2 Theoretical Sectors Global", "memory_l2_theoretical_sectors_global")
-	ideal, ok2 := get("L2 Theoretical Sectors Global Ideal", "memory_l2_theoretical_sectors_global_ideal")
+	act, ok1 := get(c.actual[:]...)
+	ideal, ok2 := get(c.ideal[:]...)
 	if ok1 && ok2 {
 		return act - ideal
 	}
 	return 0
 }
+
+// excessCounters name the source page's counters of an instruction's
+// excess, each as the page prints it and by its raw name: the excess
+// itself, else the actual and the ideal.
+type excessCounters struct {
+	excess, actual, ideal [2]string
+}
+
+var (
+	sharedExcess = excessCounters{
+		excess: [2]string{"L1 Wavefronts Shared Excessive", "derived__memory_l1_wavefronts_shared_excessive"},
+		actual: [2]string{"L1 Wavefronts Shared", "memory_l1_wavefronts_shared"},
+		ideal:  [2]string{"L1 Wavefronts Shared Ideal", "memory_l1_wavefronts_shared_ideal"},
+	}
+	globalExcess = excessCounters{
+		excess: [2]string{"L2 Theoretical Sectors Global Excessive", "derived__memory_l2_theoretical_sectors_global_excessive"},
+		actual: [2]string{"L2 Theoretical Sectors Global", "memory_l2_theoretical_sectors_global"},
+		ideal:  [2]string{"L2 Theoretical Sectors Global Ideal", "memory_l2_theoretical_sectors_global_ideal"},
+	}
+)
 
 // perLine keeps one entry per source line (per address where the line is
 // unknown), in the order first seen.
