@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// MaxDisplay is the longest display name Display returns, in bytes.
-const MaxDisplay = 120
+// maxDisplay is the longest display name display returns, in bytes.
+const maxDisplay = 120
 
 var (
 	reAnon       = regexp.MustCompile(`\(anonymous namespace\)::|<unnamed>::|` + "`anonymous namespace'::")
@@ -36,14 +36,14 @@ var noise = map[string]bool{
 	"Flash_fwd_kernel_traits": true, "PhiloxCudaState": true, "OpType": true,
 }
 
-// Display shortens a C++ kernel name for people: the return type and the
+// display shortens a C++ kernel name for people: the return type and the
 // parameter list go, namespaces that say nothing (native, detail, anonymous)
 // go, and the template arguments are reduced to the functors and lambdas'
 // enclosing functions that tell instantiations apart
 // ("at::vectorized_elementwise_kernel<FillFunctor, …>"); when none does,
 // "<…>" stands for them. Plain C names are kept; generated library names
 // (cuBLAS xmma) lose their alignment and launch suffixes.
-func Display(name string) string {
+func display(name string) string {
 	s := strings.Join(strings.Fields(Head(name)), " ")
 	s = reAnon.ReplaceAllString(s, "")
 	s = strings.ReplaceAll(s, "operator ()", "operator()")
@@ -146,10 +146,10 @@ func shortNamespace(s string) string {
 }
 
 func clip(s string) string {
-	if len(s) <= MaxDisplay {
+	if len(s) <= maxDisplay {
 		return s
 	}
-	cut := MaxDisplay - len("…")
+	cut := maxDisplay - len("…")
 	for cut > 0 && (s[cut]&0xC0) == 0x80 {
 		cut--
 	}

@@ -13,7 +13,7 @@ func TestDistinct(t *testing.T) {
 	}
 	displays := make([]string, len(names))
 	for i, n := range names {
-		displays[i] = Display(n)
+		displays[i] = display(n)
 	}
 	Distinct(names, displays)
 	want := []string{

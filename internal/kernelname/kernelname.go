@@ -101,7 +101,7 @@ var (
 	reConvName     = regexp.MustCompile(`fprop|dgrad|wgrad|conv|winograd|implicit_gemm|scudnn|_nchw|_nhwc`)
 )
 
-// maxRead bounds the part of a name Classify and Display read: the
+// maxRead bounds the part of a name Classify and display read: the
 // longest real kernel name of the corpus is 3.5 kB, what tells a library,
 // a kind or a family comes first, and the family table's patterns cost a
 // few µs per byte, which a hostile megabyte-long name would make seconds.
@@ -125,7 +125,7 @@ func Head(name string) string {
 // a name past 8 kB is read from its first 8 kB.
 func Classify(name string) Info {
 	name = Head(name)
-	info := Info{Display: Display(name)}
+	info := Info{Display: display(name)}
 	n := reAnon.ReplaceAllString(strings.TrimSpace(name), "")
 	lower := strings.ToLower(n)
 	base := lower

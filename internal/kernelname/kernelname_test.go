@@ -74,7 +74,7 @@ func TestClassify(t *testing.T) {
 			if tt.display != "" && got.Display != tt.display {
 				t.Errorf("Display(%.60q) = %q, want %q", tt.name, got.Display, tt.display)
 			}
-			if len(got.Display) > MaxDisplay+len("…") {
+			if len(got.Display) > maxDisplay+len("…") {
 				t.Errorf("Display(%.60q) is %d bytes long", tt.name, len(got.Display))
 			}
 		})
@@ -83,7 +83,7 @@ func TestClassify(t *testing.T) {
 
 func TestDisplayOddNames(t *testing.T) {
 	for _, s := range []string{"", "<", ">", "()", "a<b", "f(", "x>>(y)", "void", "  ", "operator()<>"} {
-		_ = Display(s) // must not panic
+		_ = display(s) // must not panic
 		_ = Classify(s)
 	}
 }
@@ -100,7 +100,7 @@ func FuzzClassify(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, name string) {
 		info := Classify(name)
-		if len(info.Display) > MaxDisplay+len("…") {
+		if len(info.Display) > maxDisplay+len("…") {
 			t.Errorf("Display(%q) is %d bytes", name, len(info.Display))
 		}
 		if info.FP32SIMT && info.Kind != GEMM && info.Kind != Convolution {
@@ -122,7 +122,7 @@ func TestHugeNames(t *testing.T) {
 	if c := Classify(real); c.Library != CUTLASS || c.Kind != GEMM {
 		t.Errorf("Classify(%q) = %+v", real, c)
 	}
-	if d := Display(huge); len(d) > MaxDisplay || !strings.HasPrefix(d, "cutlass::Kernel") {
-		t.Errorf("Display of a 1.5 MB name = %q", d)
+	if d := display(huge); len(d) > maxDisplay || !strings.HasPrefix(d, "cutlass::Kernel") {
+		t.Errorf("display of a 1.5 MB name = %q", d)
 	}
 }
