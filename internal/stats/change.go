@@ -25,20 +25,20 @@ var DefaultThresholds = Thresholds{Alpha: 0.05, MinRelChange: 0.01}
 var NoisyThresholds = Thresholds{Alpha: 0.05, MinRelChange: 0.05}
 
 // ChangePoints returns the indices of xs where a counter's series changes,
-// with the default thresholds (see Thresholds.ChangePoints).
+// with the default thresholds (see Thresholds.changePoints).
 func ChangePoints(xs []float64) []int {
-	cps, _ := DefaultThresholds.ChangePoints(xs)
+	cps, _ := DefaultThresholds.changePoints(xs)
 	return cps
 }
 
-// ChangePoints returns the indices i of the series of a hardware counter
+// changePoints returns the indices i of the series of a hardware counter
 // (sectors, requests, instructions: the same code on the same input gives
 // the same count), in increasing order, where xs[i] differs from the
 // previous value by more than MinRelChange of it (from 0, any difference
 // counts), with warnings. NaN values are skipped with a warning; indices
 // refer to xs. Noisy values (times, rates) are cut into levels against
 // their run-to-run spread by LevelShifts instead.
-func (t Thresholds) ChangePoints(xs []float64) ([]int, []error) {
+func (t Thresholds) changePoints(xs []float64) ([]int, []error) {
 	var warn []error
 	vals := make([]float64, 0, len(xs))
 	at := make([]int, 0, len(xs)) // index in xs of vals[i]

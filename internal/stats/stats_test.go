@@ -155,7 +155,7 @@ func TestChangePoints(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, warn := DefaultThresholds.ChangePoints(tt.xs)
+			got, warn := DefaultThresholds.changePoints(tt.xs)
 			var msgs []string
 			for _, w := range warn {
 				msgs = append(msgs, w.Error())
