@@ -14,11 +14,12 @@ import (
 	"testing"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the PostgreSQL driver
+	_ "github.com/mattn/go-sqlite3"    // the SQLite driver
 )
 
-// EnvPG names the variable that holds the PostgreSQL server for tests, as
+// envPG names the variable that holds the PostgreSQL server for tests, as
 // scripts/pg-test-cluster prints it.
-const EnvPG = "PROFAN_TEST_PG"
+const envPG = "PROFAN_TEST_PG"
 
 // Backends lists the backends tests run on.
 var Backends = []string{"sqlite", "postgres"}
@@ -42,9 +43,9 @@ func DSN(t testing.TB, backend string) string {
 	default:
 		t.Fatalf("unknown backend %q", backend)
 	}
-	base := os.Getenv(EnvPG)
+	base := os.Getenv(envPG)
 	if base == "" {
-		t.Skipf("$%s is not set (start a server with scripts/pg-test-cluster)", EnvPG)
+		t.Skipf("$%s is not set (start a server with scripts/pg-test-cluster)", envPG)
 	}
 	admin.once.Do(func() {
 		admin.db, admin.err = sql.Open("pgx", base)
@@ -53,7 +54,7 @@ func DSN(t testing.TB, backend string) string {
 		}
 	})
 	if admin.err != nil {
-		t.Fatalf("$%s: %v", EnvPG, admin.err)
+		t.Fatalf("$%s: %v", envPG, admin.err)
 	}
 	schema := fmt.Sprintf("profan_cli_%08x", rand.Uint32())
 	if _, err := admin.db.Exec(`CREATE SCHEMA ` + schema); err != nil {
@@ -68,4 +69,24 @@ func DSN(t testing.TB, backend string) string {
 	q.Set("search_path", schema)
 	u.RawQuery = q.Encode()
 	return u.String()
+}
+
+// Load makes a SQLite database in a temporary directory of t from the SQL
+// text in the file dump (as TestDump writes it with -dump-to) and returns its path.
+func Load(t testing.TB, dump string) string {
+	t.Helper()
+	text, err := os.ReadFile(dump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "loaded.db")
+	db, err := sql.Open("sqlite3", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(string(text)); err != nil {
+		t.Fatalf("loading %s: %v", dump, err)
+	}
+	return path
 }
