@@ -65,11 +65,11 @@ func (db *DB) AddLabels(ctx context.Context, id int64, labels map[string]string)
 	return added, nil
 }
 
-// MaxName bounds the names and label keys a run database stores, the same
+// maxName bounds the names and label keys a run database stores, the same
 // on both backends (PostgreSQL's indexes refuse rows of about 2.7 kB).
-const MaxName = 1024
+const maxName = 1024
 
-// checkLabels refuses an empty or blank label key and one over MaxName.
+// checkLabels refuses an empty or blank label key and one over maxName.
 // (Values are stored whole, however long: their index holds a hash.)
 func checkLabels(labels map[string]string) error {
 	for _, k := range sortedKeys(labels) {
@@ -78,8 +78,8 @@ func checkLabels(labels map[string]string) error {
 			return errors.New("empty label key")
 		case strings.TrimSpace(k) == "":
 			return fmt.Errorf("label key %q is blank", safe.Term(k))
-		case len(k) > MaxName:
-			return fmt.Errorf("label key %q...: %d bytes, longer than %d", safe.Term(k[:40]), len(k), MaxName)
+		case len(k) > maxName:
+			return fmt.Errorf("label key %q...: %d bytes, longer than %d", safe.Term(k[:40]), len(k), maxName)
 		}
 	}
 	return nil

@@ -204,15 +204,6 @@ func (db *DB) kernels(ctx context.Context, runID int64) ([]StoredKernel, error) 
 	return db.expandSeries(ctx, runID, out, ordinals, index)
 }
 
-// EachKernel calls fn with each kernel record of run runID, as Kernels
-// returns them but not in order: the records stored first, then the later
-// launches of each launch series. Memory grows with the records stored,
-// not with the launches a series stands for (a trace of 600,000 launches
-// of a few kernels is a few records).
-func (db *DB) EachKernel(ctx context.Context, runID int64, fn func(StoredKernel) error) error {
-	return db.EachRecord(ctx, runID, func(_ int64, k StoredKernel) error { return fn(k) }, nil)
-}
-
 // EachRecord calls record with each kernel record of run runID as stored
 // (a launch series as its first launch) and, for a series' first launch,
 // its kernels.id (else 0), then launch

@@ -161,6 +161,15 @@ func TestSummaryRange(t *testing.T) {
 	}
 }
 
+// EachKernel calls fn with each kernel record of run runID, as Kernels
+// returns them but not in order: the records stored first, then the later
+// launches of each launch series. Memory grows with the records stored,
+// not with the launches a series stands for (a trace of 600,000 launches
+// of a few kernels is a few records).
+func (db *DB) EachKernel(ctx context.Context, runID int64, fn func(StoredKernel) error) error {
+	return db.EachRecord(ctx, runID, func(_ int64, k StoredKernel) error { return fn(k) }, nil)
+}
+
 // TestEachKernel holds that EachKernel yields what Kernels returns, every
 // launch of a series included, without holding the launches.
 func TestEachKernel(t *testing.T) {

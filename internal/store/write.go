@@ -288,9 +288,6 @@ func (d *dialect) valuesInsert(rows int) string {
 	return b.String()
 }
 
-// ID returns the ID the run will have once committed.
-func (w *RunWriter) ID() int64 { return w.id }
-
 // AddKernel writes one kernel record. After an error the writer accepts
 // nothing more: Commit returns the error, and Rollback is all that is left.
 func (w *RunWriter) AddKernel(rec KernelRecord) error {
@@ -549,8 +546,8 @@ func (w *RunWriter) lookupKey(m *profan.Metric) (uint64, error) {
 	}
 	key := keyOf(m)
 	for _, x := range []struct{ what, s string }{{"metric name", key.Name}, {"section", key.Section}, {"unit", key.Unit}, {"unit", key.RawUnit}} {
-		if len(x.s) > MaxName {
-			return 0, fmt.Errorf("%s %q...: %d bytes, longer than the %d a run database stores", x.what, safe.Term(x.s[:40]), len(x.s), MaxName)
+		if len(x.s) > maxName {
+			return 0, fmt.Errorf("%s %q...: %d bytes, longer than the %d a run database stores", x.what, safe.Term(x.s[:40]), len(x.s), maxName)
 		}
 	}
 	sid, err := w.dictID(w.selKey, w.insKey, key.Name, key.Section, key.Unit, key.RawUnit)

@@ -84,7 +84,7 @@ func stored(sk store.StoredKernel, v store.Verdict) (analysis.Stored, error) {
 }
 
 // Each reads the verdict stored with run runID and calls fn with each
-// kernel's, in the order store.DB.EachKernel gives the records (the later
+// kernel's, in the order store.DB.EachRecord gives the records (the later
 // launches of a launch series share their first launch's verdict but for
 // their identity and duration). It returns the run's verdict without its
 // kernels: the run and its run-level findings. Memory grows with the
