@@ -159,21 +159,6 @@ func runOf(rec store.RunRecord) *profan.Run {
 	return &profan.Run{Source: rec.Source, Tool: rec.Tool, Format: rec.Format, Digest: rec.Digest, Size: rec.Size, ToolVersion: rec.ToolVersion}
 }
 
-// Read returns the verdict stored with run runID, every kernel's included
-// (Each says how it is read).
-func Read(ctx context.Context, db *store.DB, runID int64, opt analysis.Options) (*analysis.RunVerdict, error) {
-	var ks []*analysis.Kernel
-	v, err := Each(ctx, db, runID, opt, func(a *analysis.Kernel) error {
-		ks = append(ks, a)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	v.Kernels = ks
-	return v, nil
-}
-
 // Older returns the runs whose stored verdict an older verdict maker than
 // this profan's made, oldest first.
 func Older(ctx context.Context, db *store.DB) ([]store.RunRecord, error) {
