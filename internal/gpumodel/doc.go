@@ -22,7 +22,9 @@
 // DataRate is 2 throughout; each table entry names its source, and a test
 // holds every computed peak within 2% of the stored datasheet figure.
 // Balance is the instruction:byte ratio of the cpsc424 lecture; its "3.76"
-// is the Tesla M2090's (see Spec.Balance). Lookup maps device names as
+// is the Tesla M2090's. Balance and the ridges are computed in the tests
+// (spec_test.go), which hold them to the published figures; the analysis
+// reads the peaks. Lookup maps device names as
 // exports print them to specs; byCC picks a representative per compute
 // capability; Identify uses every clue an export gives (the name, ncu's
 // DRAM frequency, memory size, SM count, L2 size, bus width) and says, as

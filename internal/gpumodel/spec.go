@@ -125,43 +125,6 @@ func (s *Spec) PeakWarpInstructions() float64 {
 	return float64(s.SMs) * float64(s.CoresPerSM) / float64(s.warpSize()) * s.SMClockMHz * 1e6
 }
 
-// Balance is the machine's instruction:byte balance as the CPSC 424 GPU lecture
-// defines it for profiler counters: peak warp instructions per second
-// divided by peak DRAM transactions per second, where one transaction is
-// 32 B (dram_reads/dram_writes count 32-B accesses):
-//
-//	Balance = PeakWarpInstructions / (PeakBandwidth / 32 B)
-//
-// This equals peak thread instructions per byte. A kernel whose measured
-// 32·#SMs·inst_issued : 32 B·(dram_reads+dram_writes) ratio is below
-// Balance is memory bound.
-//
-// The CPSC 424 GPU lecture's "ratios less than 3.76 are memory bound" is the Tesla M2090's
-// balance: 16 SMs × 32 lanes × 1.3 GHz = 665.6 G instructions/s over its
-// datasheet 177 GB/s gives 3.76 (3.75 with the computed 177.4 GB/s). The
-// K40/K80 figures on the same slide give 8.7 to 9.1, not 3.76.
-func (s *Spec) Balance() float64 {
-	bw := s.PeakBandwidth()
-	if bw == 0 {
-		return 0
-	}
-	return s.PeakWarpInstructions() / (bw / 32)
-}
-
-// RidgeFP32 is the roofline ridge point for FP32 in FLOP/byte: a kernel
-// whose DRAM arithmetic intensity is below it cannot reach PeakFP32.
-func (s *Spec) RidgeFP32() float64 { return ratio(s.PeakFP32(), s.PeakBandwidth()) }
-
-// RidgeFP64 is the roofline ridge point for FP64 in FLOP/byte.
-func (s *Spec) RidgeFP64() float64 { return ratio(s.PeakFP64(), s.PeakBandwidth()) }
-
-func ratio(a, b float64) float64 {
-	if b == 0 {
-		return 0
-	}
-	return a / b
-}
-
 func (s *Spec) warpSize() int {
 	if s.WarpSize == 0 {
 		return 32

@@ -41,9 +41,6 @@ func TensorCoresOf(cc string) TensorCores {
 	return r.Tensor
 }
 
-// TensorCores returns what the GPU's tensor cores take.
-func (s *Spec) TensorCores() TensorCores { return s.Rules.Tensor }
-
 // PeakTensor is the dense tensor-core peak in FLOP/s for operands of type
 // src ("tf32", "bf16", "fp16", "fp8", "int8", "fp64"; ncu's counter names
 // such as "fp8_e4m3" or "int8" are read by their prefix); 0 when the
