@@ -195,6 +195,22 @@ func markerIcon(i int) template.HTML {
 }
 
 func poly(cx, cy, r float64, n int, startDeg float64) string {
+	return polygon(cx, cy, n, startDeg, func(int) float64 { return r })
+}
+
+// star is a five-pointed star: outer radius ro, inner ri, a point up.
+func star(cx, cy, ro, ri float64) string {
+	return polygon(cx, cy, 10, -90, func(k int) float64 {
+		if k%2 == 1 {
+			return ri
+		}
+		return ro
+	})
+}
+
+// polygon is the closed path through n vertices around (cx, cy), the
+// k-th at radius r(k) and angle startDeg + 360k/n degrees.
+func polygon(cx, cy float64, n int, startDeg float64, r func(k int) float64) string {
 	var b strings.Builder
 	for k := 0; k < n; k++ {
 		a := (startDeg + 360*float64(k)/float64(n)) * math.Pi / 180
@@ -203,30 +219,9 @@ func poly(cx, cy, r float64, n int, startDeg float64) string {
 		} else {
 			b.WriteString("L")
 		}
-		b.WriteString(num(cx + r*math.Cos(a)))
+		b.WriteString(num(cx + r(k)*math.Cos(a)))
 		b.WriteString(" ")
-		b.WriteString(num(cy + r*math.Sin(a)))
-	}
-	b.WriteString("Z")
-	return b.String()
-}
-
-func star(cx, cy, ro, ri float64) string {
-	var b strings.Builder
-	for k := 0; k < 10; k++ {
-		r := ro
-		if k%2 == 1 {
-			r = ri
-		}
-		a := (-90 + 36*float64(k)) * math.Pi / 180
-		if k == 0 {
-			b.WriteString("M")
-		} else {
-			b.WriteString("L")
-		}
-		b.WriteString(num(cx + r*math.Cos(a)))
-		b.WriteString(" ")
-		b.WriteString(num(cy + r*math.Sin(a)))
+		b.WriteString(num(cy + r(k)*math.Sin(a)))
 	}
 	b.WriteString("Z")
 	return b.String()
