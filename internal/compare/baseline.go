@@ -9,12 +9,12 @@ import (
 	"github.com/profan-dev/profan/internal/store"
 )
 
-// MinShared is the share of two runs' kernel names (shared over the
+// minShared is the share of two runs' kernel names (shared over the
 // union) from which they are runs of one workload. Runs of one program
 // across commits share nearly all their kernels; different programs
 // labelled alike (three workloads' runs all labelled branch=main) share a
 // few library kernels at most.
-const MinShared = 0.5
+const minShared = 0.5
 
 // Baseline is the run a gate compares with, and how it was chosen.
 type Baseline struct {
@@ -32,7 +32,7 @@ func (e *NoBaselineError) Error() string { return e.Reason }
 
 // FindBaseline returns the newest run having labels (every run when nil)
 // with an ID below before (when before > 0) that is of the workload cur:
-// at least MinShared of their kernel names in common. The program does not
+// at least minShared of their kernel names in common. The program does not
 // decide: builds of one program may carry the build in its name
 // (app_v1, app_v2), and all PyTorch runs are python. A *NoBaselineError
 // says why no run is of the workload.
@@ -62,7 +62,7 @@ func FindBaseline(ctx context.Context, db *store.DB, labels map[string]string, b
 		}
 		n, j := cur.Shared(w)
 		b := Baseline{Run: r, Program: w.Program, Shared: n, Kernels: len(w.Kernels), Skipped: checked - 1}
-		if j >= MinShared {
+		if j >= minShared {
 			return b, nil
 		}
 		if closest == nil || n > closest.Shared {

@@ -16,11 +16,11 @@ func TestVerdict(t *testing.T) {
 		a, b    float64
 		want    Verdict
 	}{
-		{"unchanged", 1, false, 1, 2, Same},
-		{"no direction", 0, true, 1, 2, Changed},
-		{"higher is better", 1, true, 1, 2, Better},
-		{"lower is better", -1, true, 1, 2, Worse},
-		{"lower is better, fell", -1, true, 2, 1, Better},
+		{"unchanged", 1, false, 1, 2, verdictSame},
+		{"no direction", 0, true, 1, 2, verdictChanged},
+		{"higher is better", 1, true, 1, 2, verdictBetter},
+		{"lower is better", -1, true, 1, 2, verdictWorse},
+		{"lower is better, fell", -1, true, 2, 1, verdictBetter},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if got := verdict(tt.better, tt.changed, tt.a, tt.b); got != tt.want {
@@ -41,8 +41,8 @@ func TestHalfRange(t *testing.T) {
 		{"zero median", []float64{-1, 0, 1}, 0},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := HalfRange(tt.xs); math.Abs(got-tt.want) > 1e-12 {
-				t.Errorf("HalfRange(%v) = %g, want %g", tt.xs, got, tt.want)
+			if got := halfRange(tt.xs); math.Abs(got-tt.want) > 1e-12 {
+				t.Errorf("halfRange(%v) = %g, want %g", tt.xs, got, tt.want)
 			}
 		})
 	}

@@ -16,24 +16,24 @@ import (
 type Status string
 
 const (
-	Both  Status = "both"
-	OnlyA Status = "only-a"
-	OnlyB Status = "only-b"
+	inBoth Status = "both"
+	onlyA  Status = "only-a"
+	onlyB  Status = "only-b"
 )
 
 // Verdict is which way a metric moved.
 type Verdict string
 
 const (
-	Better  Verdict = "better"
-	Worse   Verdict = "worse"
-	Changed Verdict = "changed" // a metric without a better direction
-	Same    Verdict = "same"
-	// BetterButSlower is a metric that moved its better way while the
+	verdictBetter  Verdict = "better"
+	verdictWorse   Verdict = "worse"
+	verdictChanged Verdict = "changed" // a metric without a better direction
+	verdictSame    Verdict = "same"
+	// verdictBetterButSlower is a metric that moved its better way while the
 	// kernel's duration got worse: a cache hit rate rising inside a
-	// regression is no improvement. WorseButFaster is the converse.
-	BetterButSlower Verdict = "better-but-slower"
-	WorseButFaster  Verdict = "worse-but-faster"
+	// regression is no improvement. verdictWorseButFaster is the converse.
+	verdictBetterButSlower Verdict = "better-but-slower"
+	verdictWorseButFaster  Verdict = "worse-but-faster"
 )
 
 // Summary is a diff's bottom line, as benchstat's geomean row: the kernels
@@ -62,7 +62,7 @@ func (d KernelDiff) changed() bool {
 		return true
 	}
 	for _, m := range d.Metrics {
-		if m.Verdict != Same {
+		if m.Verdict != verdictSame {
 			return true
 		}
 	}
@@ -74,7 +74,7 @@ func (d KernelDiff) changed() bool {
 func (d KernelDiff) size() float64 {
 	best := 0.0
 	for _, m := range d.Metrics {
-		if m.Verdict == Same {
+		if m.Verdict == verdictSame {
 			continue
 		}
 		if m.Metric == "duration" {
@@ -164,7 +164,7 @@ func Kernels(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[st
 		seen[a.Name] = true
 		b, ok := byB[a.Name]
 		if !ok {
-			out = append(out, KernelDiff{Kernel: a.Name, Status: OnlyA, LaunchesA: a.Records})
+			out = append(out, KernelDiff{Kernel: a.Name, Status: onlyA, LaunchesA: a.Records})
 			continue
 		}
 		d, logRatio, timed := o.kernel(a, b)
@@ -176,13 +176,13 @@ func Kernels(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[st
 	}
 	for _, b := range gb {
 		if !seen[b.Name] {
-			out = append(out, KernelDiff{Kernel: b.Name, Status: OnlyB, LaunchesB: b.Records})
+			out = append(out, KernelDiff{Kernel: b.Name, Status: onlyB, LaunchesB: b.Records})
 		}
 	}
 	sortDiffs(out)
 	kept := out[:0]
 	for _, d := range out {
-		if d.Status == Both {
+		if d.Status == inBoth {
 			sum.Shared++
 			if !d.changed() {
 				sum.Unchanged++
@@ -213,9 +213,9 @@ type differ struct {
 // the log of its median duration's ratio, new over old, when timed (both
 // durations positive), for the summary's geomean.
 func (o differ) kernel(a, b *gate.Group) (d KernelDiff, logRatio float64, timed bool) {
-	d = KernelDiff{Kernel: a.Name, Status: Both, LaunchesA: a.Records, LaunchesB: b.Records, Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{},
+	d = KernelDiff{Kernel: a.Name, Status: inBoth, LaunchesA: a.Records, LaunchesB: b.Records, Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{},
 		Missing: []MissingMetric{}}
-	timeVerdict := Same
+	timeVerdict := verdictSame
 	for _, def := range metrics.Defs {
 		xa, xb := a.Samples(def.Name), b.Samples(def.Name)
 		if len(xa) == 0 && len(xb) > 0 {
@@ -242,10 +242,10 @@ func (o differ) kernel(a, b *gate.Group) (d KernelDiff, logRatio float64, timed 
 	for i, m := range d.Metrics {
 		switch {
 		case m.Metric == "duration":
-		case m.Verdict == Better && timeVerdict == Worse:
-			d.Metrics[i].Verdict = BetterButSlower
-		case m.Verdict == Worse && timeVerdict == Better:
-			d.Metrics[i].Verdict = WorseButFaster
+		case m.Verdict == verdictBetter && timeVerdict == verdictWorse:
+			d.Metrics[i].Verdict = verdictBetterButSlower
+		case m.Verdict == verdictWorse && timeVerdict == verdictBetter:
+			d.Metrics[i].Verdict = verdictWorseButFaster
 		}
 	}
 	ra, rb := a.Rules(), b.Rules()
@@ -274,13 +274,13 @@ func (o differ) metric(def *metrics.Def, kernel string, xa, xb []float64) (Metri
 	c := gate.CompareMetric(def.Name, xa, xb, sp, o.threshold)
 	if o.stored != nil {
 		if s := o.stored.Series[def.Name][kernel]; s != nil {
-			if step, ok := s.Step(o.stored.A, o.stored.B); ok {
-				c = step
+			if st, ok := s.step(o.stored.A, o.stored.B); ok {
+				c = st
 			}
 		}
 	}
 	md := MetricDelta{Metric: def.Name, Unit: def.Unit, Better: direction(def.Better), A: ma, B: mb, NA: len(xa), NB: len(xb),
-		SpreadA: HalfRange(xa), SpreadB: HalfRange(xb), Rel: finiteOr(r, 0),
+		SpreadA: halfRange(xa), SpreadB: halfRange(xb), Rel: finiteOr(r, 0),
 		Verdict: verdict(def.Better, c.Changed, ma, mb), Test: c.Method, P: c.P}
 	if c.Method == stats.History {
 		md.History = sp.String()
@@ -294,7 +294,7 @@ func (o differ) metric(def *metrics.Def, kernel string, xa, xb []float64) (Metri
 func sortDiffs(out []KernelDiff) {
 	rank := func(d KernelDiff) int {
 		switch {
-		case d.Status != Both:
+		case d.Status != inBoth:
 			return 1
 		case d.changed():
 			return 0
@@ -336,9 +336,9 @@ func total(gs []*gate.Group) float64 {
 	return t
 }
 
-// HalfRange is half the range of xs relative to its median: the ± of a
+// halfRange is half the range of xs relative to its median: the ± of a
 // benchstat line.
-func HalfRange(xs []float64) float64 {
+func halfRange(xs []float64) float64 {
 	if len(xs) < 2 {
 		return 0
 	}
@@ -363,15 +363,15 @@ func direction(better int) string {
 
 func verdict(better int, changed bool, a, b float64) Verdict {
 	if !changed {
-		return Same
+		return verdictSame
 	}
 	switch {
 	case better == 0:
-		return Changed
+		return verdictChanged
 	case (b > a) == (better > 0):
-		return Better
+		return verdictBetter
 	}
-	return Worse
+	return verdictWorse
 }
 
 func finiteOr(v, d float64) float64 {

@@ -30,8 +30,8 @@ type Series struct {
 	Spread stats.Spread
 }
 
-// Medians are the runs' values, one per run.
-func (s *Series) Medians() []float64 {
+// medians are the runs' values, one per run.
+func (s *Series) medians() []float64 {
 	med := make([]float64, len(s.Runs))
 	for i, r := range s.Runs {
 		med[i] = r.Median()
@@ -87,7 +87,7 @@ func Build(pts []store.Point, metric string) []*Series {
 }
 
 func detectChanges(s *Series, isNoisy bool) {
-	med := s.Medians()
+	med := s.medians()
 	add := func(i int, p float64, m stats.Method) {
 		s.Changes = append(s.Changes, Change{Run: s.Runs[i].Run, From: med[i-1], To: med[i], Rel: stats.Rel(med[i-1], med[i]), P: p, Method: m})
 	}
@@ -135,8 +135,8 @@ func detectChanges(s *Series, isNoisy bool) {
 	}
 }
 
-// Source is where series come from: a run database.
-type Source interface {
+// source is where series come from: a run database.
+type source interface {
 	Trend(ctx context.Context, q store.TrendQuery) ([]store.Point, error)
 }
 
@@ -146,7 +146,7 @@ type Source interface {
 //
 // labels, when given, keep the runs having them: the history of one
 // workload's runs, where runs of other programs share kernel names.
-func Spreads(ctx context.Context, db Source, kernels []string, metricNames []string, labels map[string]string) (map[string]map[string]stats.Spread, error) {
+func Spreads(ctx context.Context, db source, kernels []string, metricNames []string, labels map[string]string) (map[string]map[string]stats.Spread, error) {
 	ss, err := NoisySeries(ctx, db, kernels, metricNames, labels)
 	if err != nil {
 		return nil, err
@@ -161,12 +161,12 @@ func Spreads(ctx context.Context, db Source, kernels []string, metricNames []str
 	return out, nil
 }
 
-// Step is trend's decision on the step from run a to run b of the series,
+// step is trend's decision on the step from run a to run b of the series,
 // when b follows a in it and either has fewer than three launches (trend
 // then cuts levels over the whole series, which a test of the two runs
 // alone would not reproduce): changed at b or not, with trend's p and
 // method. ok is false otherwise.
-func (s *Series) Step(a, b int64) (gate.Comparison, bool) {
+func (s *Series) step(a, b int64) (gate.Comparison, bool) {
 	for i := 1; i < len(s.Runs); i++ {
 		if s.Runs[i].Run != b {
 			continue
@@ -191,7 +191,7 @@ func (s *Series) Step(a, b int64) (gate.Comparison, bool) {
 // NoisySeries returns, for each noisy metric and each of the named
 // kernels, its stored series with its change points, as trend builds it,
 // over the runs having labels (all runs when nil).
-func NoisySeries(ctx context.Context, db Source, kernels []string, metricNames []string, labels map[string]string) (map[string]map[string]*Series, error) {
+func NoisySeries(ctx context.Context, db source, kernels []string, metricNames []string, labels map[string]string) (map[string]map[string]*Series, error) {
 	out := map[string]map[string]*Series{}
 	if len(kernels) == 0 {
 		return out, nil
