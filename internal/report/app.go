@@ -9,8 +9,8 @@ import (
 	"github.com/profan-dev/profan/internal/metrics"
 )
 
-// MaxRecommendationGroups bounds the groups a recommendation names in text.
-const MaxRecommendationGroups = 4
+// maxRecommendationGroups bounds the groups a recommendation names in text.
+const maxRecommendationGroups = 4
 
 // app writes the application reading before the group table: scope notes,
 // time by category, recommendations ranked by estimated gain.
@@ -36,7 +36,7 @@ func (t *textWriter) app(app *analysis.App) {
 			fmt.Fprintf(t.w, "  %d. %s  %s\n", i+1, t.c("1", r.Rule), recGain(r))
 			fmt.Fprintf(t.w, "     %s\n", r.Message)
 			fmt.Fprintf(t.w, "     fix: %s\n", r.Fix)
-			if names := recGroups(r, MaxRecommendationGroups); names != "" {
+			if names := recGroups(r, maxRecommendationGroups); names != "" {
 				fmt.Fprintf(t.w, "     %s\n", t.c("2", "acts on: "+names))
 			}
 			if r.Composes != "" {
@@ -82,8 +82,8 @@ func recGroups(r analysis.Recommendation, max int) string {
 	return strings.Join(names, ", ")
 }
 
-// JSONCategory is the capture's time in one category.
-type JSONCategory struct {
+// jsonCategory is the capture's time in one category.
+type jsonCategory struct {
 	Name     string   `json:"name"`
 	Label    string   `json:"label"`
 	Share    *float64 `json:"time_share"`
@@ -109,8 +109,8 @@ func categoryLimiter(c analysis.CategoryTime) string {
 	return fmt.Sprintf("%s (%s of its time)", c.Limiter, metrics.ShareText(c.LimiterShare))
 }
 
-// JSONRecommendation is one change by cause, ranked by estimated gain.
-type JSONRecommendation struct {
+// jsonRecommendation is one change by cause, ranked by estimated gain.
+type jsonRecommendation struct {
 	Rule   string   `json:"rule"`
 	Groups []string `json:"groups"`
 	Gain   *float64 `json:"estimated_gain"` // share of the capture's kernel time
@@ -128,17 +128,17 @@ type JSONRecommendation struct {
 	Reason string `json:"reason,omitempty"`
 }
 
-// JSONLeverInUse is a change the capture shows already made.
-type JSONLeverInUse struct {
+// jsonLeverInUse is a change the capture shows already made.
+type jsonLeverInUse struct {
 	Rule    string `json:"rule"`
 	Message string `json:"message"`
 }
 
-// ToJSONApp converts the application reading.
-func ToJSONApp(app *analysis.App) ([]JSONCategory, []JSONRecommendation) {
-	cats := make([]JSONCategory, 0, len(app.Categories))
+// toJSONApp converts the application reading.
+func toJSONApp(app *analysis.App) ([]jsonCategory, []jsonRecommendation) {
+	cats := make([]jsonCategory, 0, len(app.Categories))
 	for _, c := range app.Categories {
-		jc := JSONCategory{Name: c.Category.ID(), Label: c.Category.String(), Share: ptr(c.Share), Duration: ptr(c.Duration),
+		jc := jsonCategory{Name: c.Category.ID(), Label: c.Category.String(), Share: ptr(c.Share), Duration: ptr(c.Duration),
 			Launches: c.Launches, Limiter: c.Limiter, Groups: []string{}}
 		if c.Limiter != "" {
 			jc.LimiterShare = ptr(c.LimiterShare)
@@ -148,15 +148,15 @@ func ToJSONApp(app *analysis.App) ([]JSONCategory, []JSONRecommendation) {
 		}
 		cats = append(cats, jc)
 	}
-	recs := make([]JSONRecommendation, 0, len(app.Recommendations))
+	recs := make([]jsonRecommendation, 0, len(app.Recommendations))
 	for _, r := range app.Recommendations {
 		recs = append(recs, toJSONRecommendation(r, ""))
 	}
 	return cats, recs
 }
 
-func toJSONRecommendation(r analysis.Recommendation, reason string) JSONRecommendation {
-	jr := JSONRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
+func toJSONRecommendation(r analysis.Recommendation, reason string) jsonRecommendation {
+	jr := jsonRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
 		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank)}
 	if r.WallGain == r.WallGain {
 		jr.WallGain = ptr(r.WallGain)
@@ -167,14 +167,14 @@ func toJSONRecommendation(r analysis.Recommendation, reason string) JSONRecommen
 	return jr
 }
 
-// ToJSONAdvice converts the levers in use and the suppressed
+// toJSONAdvice converts the levers in use and the suppressed
 // recommendations.
-func ToJSONAdvice(app *analysis.App) ([]JSONLeverInUse, []JSONRecommendation) {
-	inUse := make([]JSONLeverInUse, 0, len(app.InUse))
+func toJSONAdvice(app *analysis.App) ([]jsonLeverInUse, []jsonRecommendation) {
+	inUse := make([]jsonLeverInUse, 0, len(app.InUse))
 	for _, u := range app.InUse {
-		inUse = append(inUse, JSONLeverInUse{Rule: u.Rule, Message: u.Message})
+		inUse = append(inUse, jsonLeverInUse{Rule: u.Rule, Message: u.Message})
 	}
-	sup := make([]JSONRecommendation, 0, len(app.Suppressed))
+	sup := make([]jsonRecommendation, 0, len(app.Suppressed))
 	for _, s := range app.Suppressed {
 		sup = append(sup, toJSONRecommendation(s.Recommendation, s.Reason))
 	}

@@ -256,7 +256,7 @@ func testText(m MetricDelta) string {
 
 // Trend, diff and runs outputs share the verdict formats' names: text and
 // json; trend also writes csv (one row per stored value).
-var CSV = &Format{Name: "csv", Trend: trendCSV}
+var csvFormat = &Format{Name: "csv", Trend: trendCSV}
 
 // Run is a stored run as profan runs lists it and a trend chart places it.
 type Run struct {

@@ -24,17 +24,17 @@ type Format struct {
 	Model func(w io.Writer, m *Model, opt Options) error
 }
 
-// Registry is every output format. Adding one is a file declaring its
+// registry is every output format. Adding one is a file declaring its
 // Format plus a line here.
-var Registry = []*Format{
+var registry = []*Format{
 	Text,
-	JSON,
-	Markdown,
-	HTML,
-	JUnit,
-	SARIF,
+	jsonFormat,
+	markdownFormat,
+	htmlFormat,
+	junitFormat,
+	sarifFormat,
 	GitHub,
-	CSV,
+	csvFormat,
 }
 
 // Lookup returns the format called name (or one of its aliases).
@@ -42,7 +42,7 @@ func Lookup(name string) (*Format, bool) {
 	if name == "" {
 		name = "text"
 	}
-	for _, f := range Registry {
+	for _, f := range registry {
 		if f.Name == name {
 			return f, true
 		}
@@ -76,7 +76,7 @@ func ModelFormats() []string { return names(func(f *Format) bool { return f.Mode
 
 func names(ok func(*Format) bool) []string {
 	var out []string
-	for _, f := range Registry {
+	for _, f := range registry {
 		if ok(f) {
 			out = append(out, f.Name)
 		}

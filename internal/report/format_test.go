@@ -6,7 +6,7 @@ import "testing"
 // found by its name and aliases.
 func TestRegistry(t *testing.T) {
 	seen := map[string]bool{}
-	for _, f := range Registry {
+	for _, f := range registry {
 		for _, n := range append([]string{f.Name}, f.Aliases...) {
 			if seen[n] {
 				t.Errorf("format name %q used twice", n)

@@ -63,31 +63,31 @@ func baselineText(b *GateBaseline) string {
 	return fmt.Sprintf("baseline: run %d", b.Run)
 }
 
-// GateSchemaVersion is the version of gate --format json's contract
+// gateSchemaVersion is the version of gate --format json's contract
 // (docs/gate.schema.json): raised when a field changes meaning or goes.
-const GateSchemaVersion = 1
+const gateSchemaVersion = 1
 
-// JSONGate is gate --format json: the verdict, the baseline compared with
+// jsonGate is gate --format json: the verdict, the baseline compared with
 // and every check.
-type JSONGate struct {
+type jsonGate struct {
 	SchemaVersion int           `json:"schema_version"`
 	Passed        bool          `json:"passed"`
 	Failed        int           `json:"failed"`
-	Baseline      *JSONBaseline `json:"baseline,omitempty"`
-	Checks        []JSONCheck   `json:"checks"`
+	Baseline      *jsonBaseline `json:"baseline,omitempty"`
+	Checks        []jsonCheck   `json:"checks"`
 }
 
-// JSONBaseline is the stored run a gate compared with, or why there was
+// jsonBaseline is the stored run a gate compared with, or why there was
 // none (missing, under --missing-baseline pass).
-type JSONBaseline struct {
+type jsonBaseline struct {
 	Run     int64             `json:"run,omitempty"`
 	Labels  map[string]string `json:"labels,omitempty"`
 	Program string            `json:"program,omitempty"`
 	Missing string            `json:"missing,omitempty"`
 }
 
-// JSONCheck is the JSON form of one gate check.
-type JSONCheck struct {
+// jsonCheck is the JSON form of one gate check.
+type jsonCheck struct {
 	Kernel  string `json:"kernel"`
 	Launch  string `json:"launch,omitempty"`
 	Kind    string `json:"kind"`
@@ -107,17 +107,17 @@ type JSONCheck struct {
 	P         *float64 `json:"p,omitempty"`
 }
 
-// gateJSON writes the JSONGate of r.
+// gateJSON writes the jsonGate of r.
 func gateJSON(w io.Writer, r *GateResult, opt Options) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // "duration < 1ms", not "\u003c"
-	doc := JSONGate{SchemaVersion: GateSchemaVersion, Passed: r.Failed == 0, Failed: r.Failed, Checks: make([]JSONCheck, 0, len(r.Checks))}
+	doc := jsonGate{SchemaVersion: gateSchemaVersion, Passed: r.Failed == 0, Failed: r.Failed, Checks: make([]jsonCheck, 0, len(r.Checks))}
 	if b := r.Baseline; b != nil {
-		doc.Baseline = &JSONBaseline{Run: b.Run, Labels: b.Labels, Program: b.Program, Missing: b.Missing}
+		doc.Baseline = &jsonBaseline{Run: b.Run, Labels: b.Labels, Program: b.Program, Missing: b.Missing}
 	}
 	for _, c := range r.Checks {
-		j := JSONCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: c.Kind, Name: c.Name, Status: c.Status, Message: c.Message, Source: c.Source}
+		j := jsonCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: c.Kind, Name: c.Name, Status: c.Status, Message: c.Message, Source: c.Source}
 		if m := c.Measure; m != nil {
 			j.Metric, j.Unit, j.Op, j.Test = m.Metric, m.Unit, m.Op, m.Test
 			j.Old, j.New, j.Delta, j.Threshold, j.P = ptr(m.Old), ptr(m.New), ptr(m.Delta), ptr(m.Threshold), ptr(m.P)

@@ -8,10 +8,10 @@ import (
 	"github.com/profan-dev/profan/internal/report/html"
 )
 
-// HTML renders verdicts as one self-contained page (profan report adds
+// htmlFormat renders verdicts as one self-contained page (profan report adds
 // trends from a run database). Launches are grouped as they come: the page
 // has one card per kernel, whatever the number of launches.
-var HTML = &Format{Name: "html",
+var htmlFormat = &Format{Name: "html",
 	Kernels: func(w io.Writer, opt Options) Writer {
 		return &htmlWriter{w: w, rep: &html.Report{Title: opt.Title}, groups: opt.grouper(false)}
 	}}

@@ -32,9 +32,9 @@ type jsonWriter struct {
 	seen    map[*profan.Run]map[string]bool
 }
 
-// JSONMissing is a rule that could not run for want of counters, with the
+// jsonMissing is a rule that could not run for want of counters, with the
 // command that adds them, once per capture set.
-type JSONMissing struct {
+type jsonMissing struct {
 	Rule    string `json:"rule"`
 	Needs   string `json:"needs"`
 	Command string `json:"command"`
@@ -46,8 +46,8 @@ func newJSON(w io.Writer, opt Options) *jsonWriter {
 		launches: opt.Launches, skipped: map[*profan.Run][]string{}, seen: map[*profan.Run]map[string]bool{}}
 }
 
-// JSONKernel is the JSON form of an analysed kernel.
-type JSONKernel struct {
+// jsonKernel is the JSON form of an analysed kernel.
+type jsonKernel struct {
 	ID          string             `json:"id"`
 	Name        string             `json:"name"`
 	Demangled   string             `json:"demangled,omitempty"`
@@ -65,47 +65,47 @@ type JSONKernel struct {
 	// (an even split of a total the page gives for loads and stores
 	// together, a FLOP rate from whole percents of the peak).
 	Estimates   []string          `json:"estimates,omitempty"`
-	Findings    []JSONFinding     `json:"findings"`
-	NCUFindings []JSONToolFinding `json:"ncu_findings,omitempty"`
+	Findings    []jsonFinding     `json:"findings"`
+	NCUFindings []jsonToolFinding `json:"ncu_findings,omitempty"`
 	Model       JSONModel         `json:"model"`
 	Limiter     JSONLimiter       `json:"limiter"`
-	Roofline    *JSONRoofline     `json:"roofline,omitempty"`
+	Roofline    *jsonRoofline     `json:"roofline,omitempty"`
 	Warnings    []string          `json:"warnings,omitempty"`
 	// Skipped is left empty by analyze's JSON, which says a run's skipped
 	// rules once, on the run.
 	Skipped []string `json:"skipped_rules,omitempty"`
 	// Timeline is where the wall clock goes, for an export with one.
-	Timeline *JSONTimeline `json:"timeline,omitempty"`
+	Timeline *jsonTimeline `json:"timeline,omitempty"`
 }
 
-// JSONRoofline is the kernel's place on its GPU's roofline (absent when it
+// jsonRoofline is the kernel's place on its GPU's roofline (absent when it
 // did no floating-point work or lacks the counters).
-type JSONRoofline struct {
+type jsonRoofline struct {
 	FlopPerByte   float64 `json:"flop_per_byte"`
 	FlopPerS      float64 `json:"flop_per_s"`
 	LimitFlopPerS float64 `json:"limit_flop_per_s"`
 }
 
-// JSONFinding is the JSON form of a finding.
-type JSONFinding struct {
+// jsonFinding is the JSON form of a finding.
+type jsonFinding struct {
 	Rule      string         `json:"rule"`
 	Severity  string         `json:"severity"`
 	Message   string         `json:"message"`
 	Advice    string         `json:"advice"`
 	Gain      *float64       `json:"estimated_gain"`
 	Evidence  []string       `json:"evidence,omitempty"`
-	Locations []JSONLocation `json:"locations,omitempty"`
+	Locations []jsonLocation `json:"locations,omitempty"`
 }
 
-// JSONLocation is a source location.
-type JSONLocation struct {
+// jsonLocation is a source location.
+type jsonLocation struct {
 	File string `json:"file,omitempty"`
 	Line int    `json:"line,omitempty"`
 	SASS string `json:"sass,omitempty"`
 }
 
-// JSONToolFinding is one of ncu's own rule results.
-type JSONToolFinding struct {
+// jsonToolFinding is one of ncu's own rule results.
+type jsonToolFinding struct {
 	Section     string   `json:"section"`
 	Rule        string   `json:"rule"`
 	Type        string   `json:"type"`
@@ -114,19 +114,19 @@ type JSONToolFinding struct {
 	SpeedupType string   `json:"speedup_type,omitempty"`
 }
 
-// JSONRun describes one export.
-type JSONRun struct {
+// jsonRun describes one export.
+type jsonRun struct {
 	Source   string           `json:"source"`
 	Tool     string           `json:"tool"`
 	Format   string           `json:"format"`
 	Digest   string           `json:"digest"`
 	Messages []profan.Message `json:"messages,omitempty"`
-	Findings []JSONFinding    `json:"findings,omitempty"`
+	Findings []jsonFinding    `json:"findings,omitempty"`
 	// Skipped is every rule that could not run on some kernel of the run,
 	// with what it needs.
 	Skipped []string `json:"skipped_rules,omitempty"`
 	// Timeline is where the wall clock goes, for an export with one.
-	Timeline *JSONTimeline `json:"timeline,omitempty"`
+	Timeline *jsonTimeline `json:"timeline,omitempty"`
 }
 
 func ptr(v float64) *float64 {
@@ -136,17 +136,17 @@ func ptr(v float64) *float64 {
 	return &v
 }
 
-// ToJSON converts an analysed kernel.
-func ToJSON(a *analysis.Kernel, run int) JSONKernel {
+// toJSON converts an analysed kernel.
+func toJSON(a *analysis.Kernel, run int) jsonKernel {
 	k := a.K
-	j := JSONKernel{
+	j := jsonKernel{
 		ID: k.ID, Name: k.Name, Demangled: k.Demangled, Run: run, CC: k.CC,
 		Grid: k.Grid, Block: k.Block, Invocations: k.Invocations, Duration: ptr(k.Duration),
-		Metrics: map[string]float64{}, Findings: []JSONFinding{}, Model: ToJSONModel(a.Model), Limiter: ToJSONLimiter(a.Limiter),
+		Metrics: map[string]float64{}, Findings: []jsonFinding{}, Model: toJSONModel(a.Model), Limiter: ToJSONLimiter(a.Limiter),
 		Warnings: a.Metrics.Warnings, Skipped: a.Skipped, DeviceFrom: a.GPU.Source.String(), DeviceNote: a.GPU.Note(),
 	}
 	if r, ok := analysis.Roofline(a); ok {
-		j.Roofline = &JSONRoofline{FlopPerByte: r.FlopPerByte, FlopPerS: r.FlopPerS, LimitFlopPerS: r.LimitFlopPerS}
+		j.Roofline = &jsonRoofline{FlopPerByte: r.FlopPerByte, FlopPerS: r.FlopPerS, LimitFlopPerS: r.LimitFlopPerS}
 	}
 	j.Device = k.Device
 	if j.Device == "" && a.Spec != nil {
@@ -162,7 +162,7 @@ func ToJSON(a *analysis.Kernel, run int) JSONKernel {
 		j.Findings = append(j.Findings, toJSONFinding(f))
 	}
 	for _, f := range k.Findings {
-		j.NCUFindings = append(j.NCUFindings, JSONToolFinding{Section: f.Section, Rule: f.Rule, Type: f.Type, Description: f.Description, Speedup: ptr(f.Speedup), SpeedupType: f.SpeedupType})
+		j.NCUFindings = append(j.NCUFindings, jsonToolFinding{Section: f.Section, Rule: f.Rule, Type: f.Type, Description: f.Description, Speedup: ptr(f.Speedup), SpeedupType: f.SpeedupType})
 	}
 	return j
 }
@@ -201,7 +201,7 @@ func (j *jsonWriter) kernel(a *analysis.Kernel) error {
 		j.w.WriteString(",\n")
 	}
 	j.n++
-	jk := ToJSON(a, j.runOf[a.Run])
+	jk := toJSON(a, j.runOf[a.Run])
 	jk.Skipped = nil
 	b, err := json.Marshal(jk)
 	if err != nil {
@@ -224,13 +224,13 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 		j.w.WriteString("{\"kernels\": [")
 	}
 	j.w.WriteString("\n],\n\"groups\": ")
-	gb, err := json.Marshal(ToJSONGroups(j.groups.Groups()))
+	gb, err := json.Marshal(toJSONGroups(j.groups.Groups()))
 	if err != nil {
 		return err
 	}
 	j.w.Write(gb)
 	app := j.groups.App()
-	cats, recs := ToJSONApp(app)
+	cats, recs := toJSONApp(app)
 	// What the capture leaves out, before what it holds.
 	sb, err := json.Marshal(append([]string{}, app.Scope...))
 	if err != nil {
@@ -250,7 +250,7 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	}
 	j.w.WriteString(",\n\"recommendations\": ")
 	j.w.Write(rb)
-	inUse, sup := ToJSONAdvice(app)
+	inUse, sup := toJSONAdvice(app)
 	ub, err := json.Marshal(inUse)
 	if err != nil {
 		return err
@@ -274,9 +274,9 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 			ordered = append(ordered, r)
 		}
 	}
-	out := make([]JSONRun, 0, len(ordered))
+	out := make([]jsonRun, 0, len(ordered))
 	for _, r := range ordered {
-		jr := JSONRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages, Skipped: j.skipped[r], Timeline: ToJSONTimeline(j.of(r))}
+		jr := jsonRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages, Skipped: j.skipped[r], Timeline: toJSONTimeline(j.of(r))}
 		for _, f := range r.Findings {
 			jr.Findings = append(jr.Findings, toJSONFinding(f))
 		}
@@ -300,9 +300,9 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 		units[d.Name] = d.Unit
 	}
 	b, _ = json.Marshal(units)
-	miss := make([]JSONMissing, 0, len(j.miss.Out))
+	miss := make([]jsonMissing, 0, len(j.miss.Out))
 	for _, m := range j.miss.Out {
-		miss = append(miss, JSONMissing{Rule: m.Rule, Needs: m.Needs, Command: m.Command, Kernels: m.Kernels})
+		miss = append(miss, jsonMissing{Rule: m.Rule, Needs: m.Needs, Command: m.Command, Kernels: m.Kernels})
 	}
 	mb, _ := json.Marshal(miss)
 	j.w.WriteString(",\n\"missing\": ")
@@ -313,16 +313,16 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	return j.w.Flush()
 }
 
-func toJSONFinding(f profan.Finding) JSONFinding {
-	jf := JSONFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Advice: f.Advice, Gain: ptr(f.Gain), Evidence: f.Evidence}
+func toJSONFinding(f profan.Finding) jsonFinding {
+	jf := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Advice: f.Advice, Gain: ptr(f.Gain), Evidence: f.Evidence}
 	for _, l := range f.Locations {
-		jf.Locations = append(jf.Locations, JSONLocation(l))
+		jf.Locations = append(jf.Locations, jsonLocation(l))
 	}
 	return jf
 }
 
-// JSONGroup is the JSON form of a group of launches of one kernel.
-type JSONGroup struct {
+// jsonGroup is the JSON form of a group of launches of one kernel.
+type jsonGroup struct {
 	Name        string             `json:"name"`
 	DisplayName string             `json:"display_name"`
 	Library     string             `json:"library,omitempty"`
@@ -335,11 +335,11 @@ type JSONGroup struct {
 	StdDev      *float64           `json:"stddev_duration_s"`
 	Share       *float64           `json:"time_share"`
 	Kernels     analysis.IDList    `json:"kernels"` // every launch's id
-	Findings    []JSONGroupFinding `json:"findings"`
+	Findings    []jsonGroupFinding `json:"findings"`
 }
 
-// JSONGroupFinding is one rule's findings over a group.
-type JSONGroupFinding struct {
+// jsonGroupFinding is one rule's findings over a group.
+type jsonGroupFinding struct {
 	Rule     string   `json:"rule"`
 	Severity string   `json:"severity"`
 	Launches int      `json:"launches"`
@@ -352,18 +352,18 @@ type JSONGroupFinding struct {
 	Grid   *[3]int64 `json:"grid,omitempty"`
 }
 
-// ToJSONGroups converts groups, sorted by total time.
-func ToJSONGroups(gs []*analysis.Group) []JSONGroup {
-	out := make([]JSONGroup, 0, len(gs))
+// toJSONGroups converts groups, sorted by total time.
+func toJSONGroups(gs []*analysis.Group) []jsonGroup {
+	out := make([]jsonGroup, 0, len(gs))
 	for _, g := range gs {
-		jg := JSONGroup{Name: g.Name, DisplayName: g.Info.Display, Library: g.Info.Library.String(), Kind: g.Info.Kind.String(),
+		jg := jsonGroup{Name: g.Name, DisplayName: g.Info.Display, Library: g.Info.Library.String(), Kind: g.Info.Kind.String(),
 			Launches: g.Launches, Duration: ptr(g.Duration), Mean: ptr(g.Mean()), Min: ptr(g.Min), Max: ptr(g.Max),
-			StdDev: ptr(g.StdDev()), Share: ptr(g.Share), Kernels: g.IDs, Findings: []JSONGroupFinding{}}
+			StdDev: ptr(g.StdDev()), Share: ptr(g.Share), Kernels: g.IDs, Findings: []jsonGroupFinding{}}
 		if g.Timed == 0 {
 			jg.Duration = nil
 		}
 		for _, f := range g.Findings {
-			jf := JSONGroupFinding{Rule: f.Rule, Severity: f.Severity.String(), Launches: f.Launches,
+			jf := jsonGroupFinding{Rule: f.Rule, Severity: f.Severity.String(), Launches: f.Launches,
 				Gain: ptr(f.CaptureGain), Message: f.Message, Advice: f.Advice}
 			if g.OtherLaunch(f) != "" {
 				jf.Launch, jf.Grid = f.Launch, &[3]int64{int64(f.Grid[0]), int64(f.Grid[1]), int64(f.Grid[2])}
@@ -375,8 +375,8 @@ func ToJSONGroups(gs []*analysis.Group) []JSONGroup {
 	return out
 }
 
-// JSON is the contract other tools read: verdicts and gate results.
-var JSON = &Format{Name: "json",
+// jsonFormat is the contract other tools read: verdicts and gate results.
+var jsonFormat = &Format{Name: "json",
 	Kernels: func(w io.Writer, opt Options) Writer { return newJSON(w, opt) },
 	Gate:    gateJSON,
 	Trend:   trendJSON,

@@ -15,7 +15,7 @@ type JSONModel struct {
 	Shared       *JSONAccess       `json:"shared,omitempty"`
 	SharedLoad   *JSONAccess       `json:"shared_load,omitempty"`
 	SharedStore  *JSONAccess       `json:"shared_store,omitempty"`
-	Instructions []JSONInstruction `json:"instructions,omitempty"`
+	Instructions []jsonInstruction `json:"instructions,omitempty"`
 }
 
 // JSONAccess is the JSON form of one memory space's reading.
@@ -35,8 +35,8 @@ type JSONAccess struct {
 	Implausible            []string `json:"implausible,omitempty"`
 }
 
-// JSONInstruction is the JSON form of one SASS memory instruction.
-type JSONInstruction struct {
+// jsonInstruction is the JSON form of one SASS memory instruction.
+type jsonInstruction struct {
 	File                   string  `json:"file,omitempty"`
 	Line                   int     `json:"line,omitempty"`
 	Address                string  `json:"address,omitempty"`
@@ -71,12 +71,12 @@ func ToJSONLimiter(l analysis.Limiter) JSONLimiter {
 	return JSONLimiter{Unit: l.Unit.String(), Pipe: l.Pipe, Name: l.String(), Bound: l.Bound(), Percent: ptr(l.Percent), Evidence: l.Evidence}
 }
 
-// ToJSONModel converts the access readings.
-func ToJSONModel(m analysis.Model) JSONModel {
+// toJSONModel converts the access readings.
+func toJSONModel(m analysis.Model) JSONModel {
 	j := JSONModel{GlobalLoad: jsonAccess(m.GlobalLoad), GlobalStore: jsonAccess(m.GlobalStore), Shared: jsonAccess(m.Shared()),
 		SharedLoad: jsonAccess(m.SharedLoad), SharedStore: jsonAccess(m.SharedStore)}
 	for _, in := range m.Instructions {
-		j.Instructions = append(j.Instructions, JSONInstruction{File: in.File, Line: in.Line, Address: in.Address, SASS: in.SASS,
+		j.Instructions = append(j.Instructions, jsonInstruction{File: in.File, Line: in.Line, Address: in.Address, SASS: in.SASS,
 			Space: in.Space, Operation: in.Operation, AccessBytes: in.Pattern.AccessBytes, Requests: in.Requests, Sectors: in.Sectors,
 			IdealSectors: in.IdealSectors, SectorsPerRequest: in.SectorsPerRequest, IdealSectorsPerRequest: in.IdealSectorsPerRequest,
 			Pattern: in.Pattern.Kind.String(), StrideBytes: in.Pattern.StrideBytes, OffsetBytes: in.Pattern.OffsetBytes,

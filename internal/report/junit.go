@@ -6,8 +6,8 @@ import (
 	"io"
 )
 
-// JUnit renders gate results as JUnit XML.
-var JUnit = &Format{Name: "junit", Gate: gateJUnit}
+// junitFormat renders gate results as JUnit XML.
+var junitFormat = &Format{Name: "junit", Gate: gateJUnit}
 
 // JUnitSuites is JUnit XML, as CI systems read it: one test suite per kind of check, one
 // test case per check.
@@ -16,10 +16,10 @@ type JUnitSuites struct {
 	Name    string       `xml:"name,attr"`
 	Tests   int          `xml:"tests,attr"`
 	Fails   int          `xml:"failures,attr"`
-	Suites  []JUnitSuite `xml:"testsuite"`
+	Suites  []junitSuite `xml:"testsuite"`
 }
 
-type JUnitSuite struct {
+type junitSuite struct {
 	Name    string      `xml:"name,attr"`
 	Tests   int         `xml:"tests,attr"`
 	Fails   int         `xml:"failures,attr"`
@@ -48,12 +48,12 @@ type junitSkipped struct {
 
 func gateJUnit(w io.Writer, r *GateResult, opt Options) error {
 	checks, failed := r.Checks, r.Failed
-	suites := map[string]*JUnitSuite{}
+	suites := map[string]*junitSuite{}
 	var order []string
 	for _, ch := range checks {
 		s, ok := suites[ch.Kind]
 		if !ok {
-			s = &JUnitSuite{Name: "profan " + string(ch.Kind)}
+			s = &junitSuite{Name: "profan " + string(ch.Kind)}
 			suites[ch.Kind] = s
 			order = append(order, ch.Kind)
 		}

@@ -180,7 +180,7 @@ func (m *markdownWriter) summary() {
 func (m *markdownWriter) recommendations(recs []analysis.Recommendation, n int) {
 	for i, r := range recs {
 		fmt.Fprintf(m.w, "%d. **`%s`** %s: %s\n   fix: %s\n", n+i, r.Rule, mdEscape(recGain(r)), mdEscape(r.Message), mdEscape(r.Fix))
-		if names := recGroups(r, MaxRecommendationGroups); names != "" {
+		if names := recGroups(r, maxRecommendationGroups); names != "" {
 			fmt.Fprintf(m.w, "   acts on: %s\n", mdEscape(names))
 		}
 	}
@@ -240,7 +240,7 @@ func (m *markdownWriter) End(runs []*profan.Run) error {
 		if len(m.tls) > 1 || len(runs) > 1 {
 			fmt.Fprintf(m.w, "**Timeline of %s**\n\n", mdEscape(m.runs[i].Source))
 		}
-		for _, l := range TimelineLines(tl) {
+		for _, l := range timelineLines(tl) {
 			fmt.Fprintf(m.w, "- %s\n", mdEscape(l))
 		}
 		m.w.WriteString("\n")
@@ -256,8 +256,8 @@ func (m *markdownWriter) End(runs []*profan.Run) error {
 	return m.w.Flush()
 }
 
-// Markdown renders verdicts as tables for pull-request comments.
-var Markdown = &Format{Name: "markdown", Aliases: []string{"md"},
+// markdownFormat renders verdicts as tables for pull-request comments.
+var markdownFormat = &Format{Name: "markdown", Aliases: []string{"md"},
 	Kernels: func(w io.Writer, opt Options) Writer { return newMarkdown(w, opt) },
 	Gate:    gateMarkdown,
 	Diff:    diffMarkdown}

@@ -9,8 +9,8 @@ import (
 	"github.com/profan-dev/profan/internal/report/html"
 )
 
-// MaxTrendPoints bounds the points of one trend chart: the newest runs.
-const MaxTrendPoints = 1000
+// maxTrendPoints bounds the points of one trend chart: the newest runs.
+const maxTrendPoints = 1000
 
 // TrendOptions say how trend charts place their runs.
 type TrendOptions struct {
@@ -26,7 +26,7 @@ type TrendOptions struct {
 // TrendCharts are the charts of a metric's series that span two runs or
 // more, each with its change points and their steps as trend states them,
 // judged in the metric's better direction; a long series keeps its newest
-// MaxTrendPoints runs.
+// maxTrendPoints runs.
 func TrendCharts(ss []*Series, metric, unit string, opt TrendOptions) []html.Trend {
 	better := 0
 	if d, ok := metrics.ByName(metric); ok {
@@ -73,9 +73,9 @@ func TrendCharts(ss []*Series, metric, unit string, opt TrendOptions) []html.Tre
 		for ; k < len(s.Runs); k++ {
 			slots = append(slots, slot{s.Runs[k].Run, s.Runs[k].Labels, &s.Runs[k]})
 		}
-		if len(slots) > MaxTrendPoints {
-			t.Metric += fmt.Sprintf(" (newest %d of %d runs)", MaxTrendPoints, len(slots))
-			slots = slots[len(slots)-MaxTrendPoints:]
+		if len(slots) > maxTrendPoints {
+			t.Metric += fmt.Sprintf(" (newest %d of %d runs)", maxTrendPoints, len(slots))
+			slots = slots[len(slots)-maxTrendPoints:]
 		}
 		for i, sl := range slots {
 			p := html.TrendPoint{Run: sl.run, Value: math.NaN()}
@@ -125,7 +125,7 @@ func SetKernels(rep *html.Report, groups *analysis.Grouper) {
 			}
 		}
 		for _, r := range app.Recommendations {
-			rep.Changes = append(rep.Changes, html.ChangeRow{Rule: r.Rule, Gain: recGain(r), Message: r.Message, Fix: r.Fix, ActsOn: recGroups(r, MaxRecommendationGroups)})
+			rep.Changes = append(rep.Changes, html.ChangeRow{Rule: r.Rule, Gain: recGain(r), Message: r.Message, Fix: r.Fix, ActsOn: recGroups(r, maxRecommendationGroups)})
 		}
 		rep.Gain = metrics.ShareText(app.Gain)
 	case len(gs) == 1:

@@ -1,6 +1,6 @@
 // Package report renders verdicts and gate results for people and
 // programs. Every output format (text, json, markdown, html, junit, sarif,
-// github) is one file declaring a Format, listed in Registry; the JSON
+// github) is one file declaring a Format, listed in registry; the JSON
 // contract's types live here. Verdict writers stream: each kernel is
 // written as soon as it is analysed, so a large export never sits in
 // memory.

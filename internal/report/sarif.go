@@ -11,8 +11,8 @@ import (
 	"github.com/profan-dev/profan/internal/rules"
 )
 
-// SARIF renders gate results as SARIF 2.1.0 for code scanning.
-var SARIF = &Format{Name: "sarif", Gate: gateSARIF}
+// sarifFormat renders gate results as SARIF 2.1.0 for code scanning.
+var sarifFormat = &Format{Name: "sarif", Gate: gateSARIF}
 
 // SARIF 2.1.0 (OASIS): one run of the tool "profan", its rules as
 // reportingDescriptors, one result per finding and per failed condition.

@@ -12,10 +12,10 @@ import (
 	"github.com/profan-dev/profan/internal/rules"
 )
 
-// MaxTableRows bounds the summary table unless every group is asked for
+// maxTableRows bounds the summary table unless every group is asked for
 // (Top 0): a capture of thousands of distinct kernels still reads in a
 // screen or two.
-const MaxTableRows = 40
+const maxTableRows = 40
 
 // detailed returns the groups whose details follow the summary table.
 func detailed(gs []*analysis.Group, top int) []*analysis.Group {
@@ -27,7 +27,7 @@ func detailed(gs []*analysis.Group, top int) []*analysis.Group {
 
 // tableRows returns the groups the summary table lists.
 func tableRows(gs []*analysis.Group, top int) []*analysis.Group {
-	n := MaxTableRows
+	n := maxTableRows
 	if top > n {
 		n = top
 	}

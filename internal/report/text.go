@@ -47,7 +47,7 @@ func (t *textWriter) Kernel(a *analysis.Kernel) error {
 // missing says once, up front, which rules could not run for want of
 // counters, and the command that adds them.
 func (t *textWriter) missing() {
-	for _, l := range MissingLines(t.miss.Out, t.opt.Verbose) {
+	for _, l := range missingLines(t.miss.Out, t.opt.Verbose) {
 		fmt.Fprintf(t.w, "%s\n", t.c("33", l))
 	}
 }
@@ -55,10 +55,10 @@ func (t *textWriter) missing() {
 // missingNames is how many rule names a short missing line names.
 const missingNames = 3
 
-// MissingLines renders missing rules for people: per command that adds
+// missingLines renders missing rules for people: per command that adds
 // counters, one short line of the rules that lack them and on how many
 // launches, then the command. verbose says what each rule needs.
-func MissingLines(ms []analysis.MissingCount, verbose bool) []string {
+func missingLines(ms []analysis.MissingCount, verbose bool) []string {
 	var cmds []string
 	by := map[string][]analysis.MissingCount{}
 	for _, m := range ms {
@@ -410,7 +410,7 @@ func (t *textWriter) End(runs []*profan.Run) error {
 		if len(t.tls) > 1 || len(runs) > 1 {
 			fmt.Fprintf(t.w, "%s\n", t.c("1", "timeline of "+t.runs[i].Source))
 		}
-		for j, l := range TimelineLines(tl) {
+		for j, l := range timelineLines(tl) {
 			if j == 0 {
 				l = t.c("1", l)
 			}
@@ -419,7 +419,7 @@ func (t *textWriter) End(runs []*profan.Run) error {
 		t.w.WriteString("\n")
 	}
 	for _, j := range t.joins {
-		fmt.Fprintf(t.w, "%s\n\n", JoinLine(j))
+		fmt.Fprintf(t.w, "%s\n\n", joinLine(j))
 	}
 	t.timelines.feed(t.groups, runs)
 	t.summary()

@@ -55,10 +55,10 @@ func (t *timelines) of(run *profan.Run) *analysis.Timeline {
 	return nil
 }
 
-// TimelineLines is a timeline in a few lines: the wall span and the GPU
+// timelineLines is a timeline in a few lines: the wall span and the GPU
 // busy share, the idle time by cause with the calls behind it, the
 // copies.
-func TimelineLines(tl *analysis.Timeline) []string {
+func timelineLines(tl *analysis.Timeline) []string {
 	streams := 0
 	for _, d := range tl.Devices {
 		streams += len(d.Streams)
@@ -118,35 +118,35 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ss", n, what)
 }
 
-// JSONTimeline is the JSON form of a run's timeline: seconds, shares of
+// jsonTimeline is the JSON form of a run's timeline: seconds, shares of
 // the span (0-1).
-type JSONTimeline struct {
+type jsonTimeline struct {
 	Device      string           `json:"device"`
 	Span        float64          `json:"span"`
 	Busy        float64          `json:"gpu_busy"`
 	BusyShare   float64          `json:"gpu_busy_share"`
-	Idle        []JSONIdle       `json:"idle"`
+	Idle        []jsonIdle       `json:"idle"`
 	Overlap     float64          `json:"copy_compute_overlap"`
 	CopyExposed float64          `json:"copy_exposed"`
 	Launches    int              `json:"launches"`
 	Copies      int              `json:"copies"`
 	Memsets     int              `json:"memsets"`
-	HostLaunch  *JSONHostLaunch  `json:"host_launch,omitempty"`
-	Devices     []JSONDeviceSpan `json:"devices"`
+	HostLaunch  *jsonHostLaunch  `json:"host_launch,omitempty"`
+	Devices     []jsonDeviceSpan `json:"devices"`
 	Notes       []string         `json:"notes,omitempty"`
 }
 
-// JSONIdle is the idle time of one cause.
-type JSONIdle struct {
+// jsonIdle is the idle time of one cause.
+type jsonIdle struct {
 	Cause   string         `json:"cause"`
 	Seconds float64        `json:"seconds"`
 	Share   float64        `json:"share"`
 	Gaps    int            `json:"gaps"`
-	Calls   []JSONIdleCall `json:"calls,omitempty"`
+	Calls   []jsonIdleCall `json:"calls,omitempty"`
 }
 
-// JSONIdleCall is a host call behind idle time.
-type JSONIdleCall struct {
+// jsonIdleCall is a host call behind idle time.
+type jsonIdleCall struct {
 	Name    string  `json:"name"`
 	Op      string  `json:"op,omitempty"`
 	Frame   string  `json:"frame,omitempty"`
@@ -154,26 +154,26 @@ type JSONIdleCall struct {
 	Seconds float64 `json:"seconds"`
 }
 
-// JSONHostLaunch is what a launch costs the host, measured.
-type JSONHostLaunch struct {
+// jsonHostLaunch is what a launch costs the host, measured.
+type jsonHostLaunch struct {
 	Calls  int     `json:"calls"`
 	Mean   float64 `json:"mean"`
 	Total  float64 `json:"total"`
 	Graphs int     `json:"graph_launches,omitempty"`
 }
 
-// JSONDeviceSpan is one device's timeline, with its streams.
-type JSONDeviceSpan struct {
+// jsonDeviceSpan is one device's timeline, with its streams.
+type jsonDeviceSpan struct {
 	Device    string            `json:"device"`
 	Span      float64           `json:"span"`
 	Busy      float64           `json:"gpu_busy"`
 	BusyShare float64           `json:"gpu_busy_share"`
-	Idle      []JSONIdle        `json:"idle"`
-	Streams   []JSONStreamSpans `json:"streams"`
+	Idle      []jsonIdle        `json:"idle"`
+	Streams   []jsonStreamSpans `json:"streams"`
 }
 
-// JSONStreamSpans is one stream's busy time.
-type JSONStreamSpans struct {
+// jsonStreamSpans is one stream's busy time.
+type jsonStreamSpans struct {
 	Stream    string  `json:"stream"`
 	Span      float64 `json:"span"`
 	Busy      float64 `json:"busy"`
@@ -183,35 +183,35 @@ type JSONStreamSpans struct {
 	Memsets   int     `json:"memsets"`
 }
 
-func jsonIdle(is []analysis.Idle) []JSONIdle {
-	out := make([]JSONIdle, 0, len(is))
+func toJSONIdle(is []analysis.Idle) []jsonIdle {
+	out := make([]jsonIdle, 0, len(is))
 	for _, i := range is {
-		ji := JSONIdle{Cause: i.Cause, Seconds: i.Seconds, Share: i.Share, Gaps: i.Gaps}
+		ji := jsonIdle{Cause: i.Cause, Seconds: i.Seconds, Share: i.Share, Gaps: i.Gaps}
 		for _, c := range i.Calls {
-			ji.Calls = append(ji.Calls, JSONIdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Count: c.Count, Seconds: c.Seconds})
+			ji.Calls = append(ji.Calls, jsonIdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Count: c.Count, Seconds: c.Seconds})
 		}
 		out = append(out, ji)
 	}
 	return out
 }
 
-// ToJSONTimeline converts a timeline; nil stays nil.
-func ToJSONTimeline(tl *analysis.Timeline) *JSONTimeline {
+// toJSONTimeline converts a timeline; nil stays nil.
+func toJSONTimeline(tl *analysis.Timeline) *jsonTimeline {
 	if tl == nil {
 		return nil
 	}
-	j := &JSONTimeline{Device: tl.Device, Span: tl.Span, Busy: tl.Busy, BusyShare: tl.BusyShare, Idle: jsonIdle(tl.Idle),
+	j := &jsonTimeline{Device: tl.Device, Span: tl.Span, Busy: tl.Busy, BusyShare: tl.BusyShare, Idle: toJSONIdle(tl.Idle),
 		Overlap: tl.Overlap, CopyExposed: tl.CopyExposed, Launches: tl.LaunchCount, Copies: tl.Copies, Memsets: tl.Sets, Notes: tl.Notes}
 	if hl := tl.HostLaunch; hl.Calls > 0 || hl.Graphs > 0 {
-		j.HostLaunch = &JSONHostLaunch{Calls: hl.Calls, Mean: hl.Mean, Total: hl.Total, Graphs: hl.Graphs}
+		j.HostLaunch = &jsonHostLaunch{Calls: hl.Calls, Mean: hl.Mean, Total: hl.Total, Graphs: hl.Graphs}
 		if math.IsNaN(hl.Mean) {
 			j.HostLaunch.Mean = 0
 		}
 	}
 	for _, d := range tl.Devices {
-		jd := JSONDeviceSpan{Device: d.Device, Span: d.Span, Busy: d.Busy, BusyShare: d.BusyShare, Idle: jsonIdle(d.Idle)}
+		jd := jsonDeviceSpan{Device: d.Device, Span: d.Span, Busy: d.Busy, BusyShare: d.BusyShare, Idle: toJSONIdle(d.Idle)}
 		for _, s := range d.Streams {
-			jd.Streams = append(jd.Streams, JSONStreamSpans{Stream: s.Stream, Span: s.Span, Busy: s.Busy, BusyShare: s.BusyShare,
+			jd.Streams = append(jd.Streams, jsonStreamSpans{Stream: s.Stream, Span: s.Span, Busy: s.Busy, BusyShare: s.BusyShare,
 				Kernels: s.Kernels, Copies: s.Copies, Memsets: s.Sets})
 		}
 		j.Devices = append(j.Devices, jd)
@@ -219,14 +219,14 @@ func ToJSONTimeline(tl *analysis.Timeline) *JSONTimeline {
 	return j
 }
 
-// JoinLine says how a trace's kernels joined an ncu export's.
-func JoinLine(j analysis.Join) string {
+// joinLine says how a trace's kernels joined an ncu export's.
+func joinLine(j analysis.Join) string {
 	return fmt.Sprintf("joined %s to %s: %d of %d trace launches matched %d ncu launches by name and order (%d with the same grid and block)",
 		j.Trace, j.Export, j.Matched, j.TraceLaunches, j.ExportLaunch, j.SameShape)
 }
 
-// JSONJoin is the JSON form of a join.
-type JSONJoin struct {
+// jsonJoin is the JSON form of a join.
+type jsonJoin struct {
 	Trace         string `json:"trace"`
 	Export        string `json:"export"`
 	TraceLaunches int    `json:"trace_launches"`
@@ -235,10 +235,10 @@ type JSONJoin struct {
 	SameShape     int    `json:"same_grid_and_block"`
 }
 
-func toJSONJoins(js []analysis.Join) []JSONJoin {
-	out := make([]JSONJoin, 0, len(js))
+func toJSONJoins(js []analysis.Join) []jsonJoin {
+	out := make([]jsonJoin, 0, len(js))
 	for _, j := range js {
-		out = append(out, JSONJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape})
+		out = append(out, jsonJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape})
 	}
 	return out
 }
