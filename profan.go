@@ -328,7 +328,9 @@ type Activity struct {
 	Invocations int // calls aggregated (summaries); 1 for a trace row
 }
 
-// APICall is one row of a host API summary (nvprof "API calls").
+// APICall is one row of a host API summary (nvprof "API calls", nsys
+// cuda_api_sum and osrt_sum), or the calls of one name summed from a
+// host trace.
 type APICall struct {
 	Name  string
 	Calls int
@@ -336,6 +338,9 @@ type APICall struct {
 	Avg   float64
 	Min   float64
 	Max   float64
+	// OS marks an OS runtime call (nsys osrt_sum: poll, ioctl,
+	// pthread_cond_wait ...), not a CUDA API call.
+	OS bool
 }
 
 // Host is the host side of a timeline trace (a PyTorch profiler trace):
@@ -506,7 +511,11 @@ func (r *Run) String() string {
 			a.Device, a.Stream, a.Correlation, a.Invocations)
 	}
 	for _, c := range r.APICalls {
-		fmt.Fprintf(&b, "api %q calls=%d total=%s avg=%s min=%s max=%s\n", c.Name, c.Calls, num(c.Total), num(c.Avg), num(c.Min), num(c.Max))
+		os := ""
+		if c.OS {
+			os = " os"
+		}
+		fmt.Fprintf(&b, "api %q calls=%d total=%s avg=%s min=%s max=%s%s\n", c.Name, c.Calls, num(c.Total), num(c.Avg), num(c.Min), num(c.Max), os)
 	}
 	return b.String()
 }

@@ -44,6 +44,8 @@ var importers = []importer{
 	nvprofWide{},
 	nsysKernSum{},
 	nsysGPUTrace{},
+	nsysAPISum{},
+	nsysAPITrace{},
 }
 
 // document reads an export that is one document (JSON), not CSV tables.
@@ -759,6 +761,9 @@ type stream struct {
 	// reports one after the other): its width and header line while its
 	// rows are being skipped.
 	unknownWidth, unknownLine int
+	// nsys is the host calls of the nsys API tables read so far (see
+	// nsys_api_trace.go).
+	nsys *nsysHost
 	// title is the line of an nvprof title ("==1== Profiling result:")
 	// when nothing but blank lines and messages came after it: the next
 	// row is its table's header.
@@ -924,6 +929,14 @@ func (t *Table) between(line []byte) lineKind {
 		return lineSkipped
 	}
 	s.idle = 0
+	if t.stray > 0 && bytes.Equal(line, t.rawHeader) {
+		// nsys stats prints each report's table once, with its title
+		// before it: the same header after text is the next report's
+		// (cuda_api_sum, then osrt_sum).
+		s.lr.unread(line)
+		t.done = true
+		return lineEnd
+	}
 	if !t.lay.blocks && s.marker == "" && bytes.Equal(line, t.rawHeader) {
 		// After a title message ("==2868== API calls:") the same
 		// header starts a new table; otherwise it is a repeat.

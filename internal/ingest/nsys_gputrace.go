@@ -14,6 +14,10 @@ import (
 //	nsys 2020 gputrace:      Start(sec),Duration(nsec),CorrId,GrdX,…,StcSMem,DymSMem,Bytes,Thru(MB/s),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name
 //	nsys 2021+ cuda_gpu_trace: Start (ns),Duration (ns),CorrId,GrdX,…,StcSMem (MB),DymSMem (MB),Bytes (MB),Throughput (MB/s),…,Ctx,GreenCtx,Strm,Name
 //
+// (nsys 2022 gputrace writes "Throughput (MBps)" and "None" in the cells
+// a row has no value for.) A kernel whose launch call an API trace read
+// before in the same export holds (same CorrId) gets its Launched time.
+//
 // Rows with a GrdX are kernel launches, with ID = CorrId; the others are
 // activities. nsys prefixes are powers of 1000, unlike nvprof's: in the
 // 2020 sample a 6,912-byte copy of 2,400 ns prints Thru 2880.000 MB/s,
@@ -26,13 +30,22 @@ func (nsysGPUTrace) Name() string { return "nsys-gputrace" }
 func (nsysGPUTrace) Tool() string { return profan.ToolNsys }
 
 func (nsysGPUTrace) Match(h []string) bool {
+	c, ok := nsysTraceColumns(h)
+	return ok && c.Has("CorrId", "GrdX", "Name")
+}
+
+// nsysTraceColumns indexes the header of an nsys trace, whose first
+// columns are Start and Duration; ok is false for any other header.
+func nsysTraceColumns(h []string) (c columns, ok bool) {
 	if len(h) < 4 {
-		return false
+		return nil, false
 	}
 	start, _ := nsysColumn(h[0])
 	dur, _ := nsysColumn(h[1])
-	c := nsysColumns(h)
-	return start == "Start" && dur == "Duration" && c.Has("CorrId", "GrdX", "Name")
+	if start != "Start" || dur != "Duration" {
+		return nil, false
+	}
+	return nsysColumns(h), true
 }
 
 // nsysColumns indexes a header by its names without units.
@@ -50,28 +63,8 @@ func (nsysGPUTrace) Parse(t *Table) error {
 	if err := needColumns(t, format, c, "Start", "Duration", "CorrId", "GrdX", "Name"); err != nil {
 		return err
 	}
-	// col locates a numeric column under any of its names and checks that
-	// its unit measures base; def is the unit when the header gives none.
 	col := func(base, def string, names ...string) (nvprofColumn, error) {
-		for _, n := range names {
-			i := c.Get(n)
-			if i < 0 {
-				continue
-			}
-			_, u := nsysColumn(t.Header[i])
-			if u == "" {
-				u = def
-			}
-			if u == "MBps" {
-				u = "MB/s"
-			}
-			sc := units.Lookup(u, units.Decimal)
-			if sc.Base != base {
-				return nvprofColumn{}, t.Errorf(t.Line, "column %q: unit %q is not a unit of %s", t.Header[i], u, base)
-			}
-			return nvprofColumn{i: i, name: t.Header[i], factor: sc.Factor}, nil
-		}
-		return nvprofColumn{i: -1, factor: 1}, nil
+		return nsysUnitColumn(t, c, base, def, names...)
 	}
 	tc := traceColumns{name: c.Get("Name"), corr: c.Get("CorrId"), src: c.Get("SrcMemKd"), dst: c.Get("DstMemKd")}
 	var smem, dmem nvprofColumn
@@ -93,6 +86,7 @@ func (nsysGPUTrace) Parse(t *Table) error {
 		gridName: "Grd", blockName: "Blk", regs: c.Get("Reg/Trd"), regsName: "Reg/Trd",
 		smem: smem, dmem: dmem, dev: c.Get("Device"), ctx: c.Get("Ctx"), stream: c.Get("Strm")}
 	return t.eachRow(format, "a header", func(r row) error {
+		nsysNone(r, tc.name)
 		start, dur, err := tc.times(t, r)
 		if err != nil {
 			return err
@@ -115,10 +109,48 @@ func (nsysGPUTrace) Parse(t *Table) error {
 		k.ID = id
 		if k.ID == "" {
 			k.ID = t.Ordinal()
+		} else {
+			k.Launched = t.s.launchedAt(id)
 		}
 		if err := tc.launch.fill(t, r, k); err != nil {
 			return err
 		}
 		return t.Kernel(k, r.Line)
 	})
+}
+
+// nsysUnitColumn locates a numeric column of an nsys trace under any of
+// its names and checks that its unit measures base; def is the unit when
+// the header gives none. A column the header lacks reads as missing.
+func nsysUnitColumn(t *Table, c columns, base, def string, names ...string) (nvprofColumn, error) {
+	for _, n := range names {
+		i := c.Get(n)
+		if i < 0 {
+			continue
+		}
+		_, u := nsysColumn(t.Header[i])
+		if u == "" {
+			u = def
+		}
+		if u == "MBps" {
+			u = "MB/s"
+		}
+		sc := units.Lookup(u, units.Decimal)
+		if sc.Base != base {
+			return nvprofColumn{}, t.Errorf(t.Line, "column %q: unit %q is not a unit of %s", t.Header[i], u, base)
+		}
+		return nvprofColumn{i: i, name: t.Header[i], factor: sc.Factor}, nil
+	}
+	return nvprofColumn{i: -1, factor: 1}, nil
+}
+
+// nsysNone empties the cells nsys stats 2022 prints "None" in (a value
+// the report's database does not have: a copy's grid, a kernel's bytes),
+// which later versions leave empty; the name column (keep) stays as it is.
+func nsysNone(r row, keep int) {
+	for i, f := range r.fields {
+		if i != keep && string(f) == "None" {
+			r.fields[i] = nil
+		}
+	}
 }

@@ -27,27 +27,38 @@ func (nsysKernSum) Name() string { return "nsys-cuda-gpu-kern-sum" }
 func (nsysKernSum) Tool() string { return profan.ToolNsys }
 
 func (nsysKernSum) Match(h []string) bool {
+	// NVTX and combined kernel+memory summaries have a Style, Range,
+	// Operation or Category column.
+	return nsysSumMatch(h, "Instances", "Style", "Range", "Operation", "Category")
+}
+
+// nsysSumMatch reports an nsys summary's header: a share column first,
+// then the Total Time, count and Name columns, and none of reject.
+func nsysSumMatch(h []string, count string, reject ...string) bool {
 	if len(h) < 4 {
 		return false
 	}
-	first, _ := nsysColumn(h[0])
-	if first != "Time" {
+	if first, _ := nsysColumn(h[0]); first != "Time" {
 		return false
 	}
-	var total, inst, name bool
+	var total, n, name bool
 	for _, x := range h {
 		switch b, _ := nsysColumn(x); b {
 		case "Total Time":
 			total = true
-		case "Instances":
-			inst = true
+		case count:
+			n = true
 		case "Name":
 			name = true
-		case "Style", "Range", "Operation", "Category":
-			return false // NVTX and combined kernel+memory summaries
+		default:
+			for _, r := range reject {
+				if b == r {
+					return false
+				}
+			}
 		}
 	}
-	return total && inst && name
+	return total && n && name
 }
 
 // nsysKernSumRow is one row of the summary: its cells by column, read by
@@ -64,88 +75,23 @@ var nsysSumAliases = map[string]string{"Average": "Avg", "Median": "Med", "Minim
 
 func (nsysKernSum) Parse(t *Table) error {
 	const format = "nsys-cuda-gpu-kern-sum"
-	header := make([]string, len(t.Header))
-	unitOf := map[string]string{}
-	for i, h := range t.Header {
-		base, unit := nsysColumn(h)
-		if a, ok := nsysSumAliases[base]; ok {
-			base = a
-		}
-		header[i] = base
-		if _, dup := unitOf[base]; !dup {
-			unitOf[base] = unit
-		}
-	}
-	c := columnsOf(header)
-	if err := needColumns(t, format, c, "Time", "Total Time", "Instances", "Avg", "Name"); err != nil {
+	h, err := readNsysSum(t, format, "Instances")
+	if err != nil {
 		return err
 	}
-	// A time column's unit: the header's "(ns)", "(us)"...; nsys prints ns
-	// when the header does not say.
-	scale := func(col string) (float64, error) {
-		u := unitOf[col]
-		if u == "" {
-			u = "ns"
-		}
-		sc := units.Lookup(u, units.Decimal)
-		if sc.Base != units.Second {
-			return 0, t.Errorf(t.Line, "column %q: unit %q is not a unit of time", col, u)
-		}
-		return sc.Factor, nil
-	}
-	factors := map[string]float64{}
-	for _, col := range []string{"Total Time", "Avg", "Med", "Min", "Max", "StdDev"} {
-		f, err := scale(col)
-		if err != nil {
-			return err
-		}
-		factors[col] = f
-	}
+	c, unitOf := h.c, h.unitOf
 	var share shares
-	err := t.eachRow(format, "a header", func(r row) error {
-		cell := func(col string) string {
-			if i := c.Get(col); i >= 0 {
-				return r.String(i)
-			}
-			return ""
-		}
+	err = t.eachRow(format, "a header", func(r row) error {
+		cell := func(col string) string { return h.cell(r, col) }
 		row := nsysKernSumRow{TimePct: cell("Time"), Total: cell("Total Time"), Instances: cell("Instances"),
 			Avg: cell("Avg"), Med: cell("Med"), Min: cell("Min"), Max: cell("Max"), StdDev: cell("StdDev"), Name: cell("Name")}
-		num := func(col, s string, factor float64) (float64, error) {
-			s = strings.TrimSpace(s)
-			v, ok, err := units.ParseNumber(s)
-			if errors.Is(err, units.ErrInfinite) {
-				t.note(r.Line, noteInfinite, "column %q: %q read as a missing value", col, s)
-				return math.NaN(), nil
-			}
-			if err != nil || math.IsInf(v*factor, 0) {
-				return math.NaN(), t.Errorf(r.Line, "column %q: %q is not a number", t.Header[c.Get(col)], s)
-			}
-			if !ok {
-				return math.NaN(), nil
-			}
-			return v * factor, nil
-		}
 		var v [7]float64
-		for i, x := range []struct{ col, s string }{
-			{"Time", row.TimePct}, {"Total Time", row.Total}, {"Avg", row.Avg}, {"Min", row.Min},
-			{"Max", row.Max}, {"Med", row.Med}, {"StdDev", row.StdDev},
-		} {
-			f := 1.0
-			if i > 0 {
-				f = factors[x.col]
-			}
-			var err error
-			if v[i], err = num(x.col, x.s, f); err != nil {
-				return err
-			}
-		}
-		inst, err := num("Instances", row.Instances, 1)
-		if err != nil {
+		if err := h.nums(t, r, v[:], "Time", "Total Time", "Avg", "Min", "Max", "Med", "StdDev"); err != nil {
 			return err
 		}
-		if !(inst >= 1) || inst != math.Trunc(inst) || inst > math.MaxInt32 {
-			return t.Errorf(r.Line, "column \"Instances\": %q is not a launch count", row.Instances)
+		inst, err := h.count(t, r, "Instances", "a launch count")
+		if err != nil {
+			return err
 		}
 		share.add(v[0], r.Line)
 		k := profan.NewKernel()
@@ -155,7 +101,7 @@ func (nsysKernSum) Parse(t *Table) error {
 			return t.Errorf(r.Line, "row has no kernel name")
 		}
 		k.Demangled = t.demangled(k.Name, r.Line)
-		k.Invocations, k.Duration = int(inst), v[2]
+		k.Invocations, k.Duration = inst, v[2]
 		addSummaryMetrics(k, summaryTimes{
 			pct: v[0], total: v[1], avg: v[2], min: v[3], max: v[4],
 			rawPct: row.TimePct, rawTotal: row.Total, rawAvg: row.Avg,
@@ -179,6 +125,109 @@ func (nsysKernSum) Parse(t *Table) error {
 		return err
 	}
 	return share.check(t, "Time (%)", 0.05)
+}
+
+// nsysSum is the header of an nsys stats summary table (kernels, CUDA API
+// or OS runtime calls): the columns by their names without units
+// ("Avg (ns)" → "Avg"), the older spellings mapped ("Average" → "Avg"),
+// and each time column's factor to seconds.
+type nsysSum struct {
+	c      columns
+	unitOf map[string]string
+	factor map[string]float64
+}
+
+// readNsysSum reads t's header as an nsys summary's, which must have the
+// share, total, count (Instances or Num Calls), average and name columns.
+func readNsysSum(t *Table, format, count string) (nsysSum, error) {
+	header := make([]string, len(t.Header))
+	unitOf := map[string]string{}
+	for i, h := range t.Header {
+		base, unit := nsysColumn(h)
+		if a, ok := nsysSumAliases[base]; ok {
+			base = a
+		}
+		header[i] = base
+		if _, dup := unitOf[base]; !dup {
+			unitOf[base] = unit
+		}
+	}
+	c := columnsOf(header)
+	if err := needColumns(t, format, c, "Time", "Total Time", count, "Avg", "Name"); err != nil {
+		return nsysSum{}, err
+	}
+	// A time column's unit: the header's "(ns)", "(us)"...; nsys prints ns
+	// when the header does not say.
+	factors := map[string]float64{}
+	for _, col := range []string{"Total Time", "Avg", "Med", "Min", "Max", "StdDev"} {
+		u := unitOf[col]
+		if u == "" {
+			u = "ns"
+		}
+		sc := units.Lookup(u, units.Decimal)
+		if sc.Base != units.Second {
+			return nsysSum{}, t.Errorf(t.Line, "column %q: unit %q is not a unit of time", col, u)
+		}
+		factors[col] = sc.Factor
+	}
+	return nsysSum{c: c, unitOf: unitOf, factor: factors}, nil
+}
+
+// cell is the row's cell of col; "" when the table has no such column.
+func (h nsysSum) cell(r row, col string) string {
+	if i := h.c.Get(col); i >= 0 {
+		return r.String(i)
+	}
+	return ""
+}
+
+// num reads s, the row's cell of col, times factor: NaN when empty (never
+// 0), an infinity read as missing with a note, an error for anything else
+// that is no number.
+func (h nsysSum) num(t *Table, r row, col, s string, factor float64) (float64, error) {
+	s = strings.TrimSpace(s)
+	v, ok, err := units.ParseNumber(s)
+	if errors.Is(err, units.ErrInfinite) {
+		t.note(r.Line, noteInfinite, "column %q: %q read as a missing value", col, s)
+		return math.NaN(), nil
+	}
+	if err != nil || math.IsInf(v*factor, 0) {
+		return math.NaN(), t.Errorf(r.Line, "column %q: %q is not a number", t.Header[h.c.Get(col)], s)
+	}
+	if !ok {
+		return math.NaN(), nil
+	}
+	return v * factor, nil
+}
+
+// nums reads the row's cells of cols into v: the share (Time) as
+// printed, the times in seconds.
+func (h nsysSum) nums(t *Table, r row, v []float64, cols ...string) error {
+	for i, col := range cols {
+		f := 1.0
+		if col != "Time" {
+			f = h.factor[col]
+		}
+		var err error
+		if v[i], err = h.num(t, r, col, h.cell(r, col), f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// count reads the row's count column (Instances, Num Calls): a whole
+// number from 1 on.
+func (h nsysSum) count(t *Table, r row, col, what string) (int, error) {
+	raw := h.cell(r, col)
+	n, err := h.num(t, r, col, raw, 1)
+	if err != nil {
+		return 0, err
+	}
+	if !(n >= 1) || n != math.Trunc(n) || n > math.MaxInt32 {
+		return 0, t.Errorf(r.Line, "column %q: %q is not %s", col, raw, what)
+	}
+	return int(n), nil
 }
 
 // shares sums a summary table's shares of the total time, which a whole

@@ -1,9 +1,28 @@
 package ingest
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/profan-dev/profan"
 )
+
+// headLines is the first n lines of b.
+func headLines(b []byte, n int) []byte {
+	end := 0
+	for i := 0; i < n && end < len(b); i++ {
+		j := bytes.IndexByte(b[end:], '\n')
+		if j < 0 {
+			return b
+		}
+		end += j + 1
+	}
+	return b[:end]
+}
 
 func TestNsysGolden(t *testing.T) { checkGoldenDir(t, "nsys") }
 
@@ -11,6 +30,8 @@ func TestNsysCounts(t *testing.T) {
 	checkCounts(t, "nsys", []sampleCount{
 		{"cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv", 229, 67, 0, "nsys-gputrace", "852", "cask_cudnn::computeOffsetsKernel(cask_cudnn::ComputeOffsetsParams)"},
 		{"llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv", 128, 0, 0, "nsys-cuda-gpu-kern-sum", "", ""},
+		{"cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv", 0, 0, 33, "nsys-api-sum", "", ""},
+		{"tensoriterator-rtx3090-nsys2022-stats-cudaapisum-osrtsum.csv", 0, 0, 28, "nsys-api-sum", "", ""},
 	})
 }
 
@@ -46,7 +67,130 @@ func TestNsysUnits(t *testing.T) {
 	}
 }
 
+// TestNsysHostCalls pins the API summaries and the API trace against
+// their rows, read by hand.
+func TestNsysHostCalls(t *testing.T) {
+	run, err := ReadFile("testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 93.2,12583106898,1403,8968714.8,934.0,705,218761558,21182350.5,cudaDeviceSynchronize
+	c := run.APICalls[0]
+	if c.Name != "cudaDeviceSynchronize" || c.OS || c.Calls != 1403 || !near(c.Total, 12.583106898) || !near(c.Avg, 8968714.8e-9) ||
+		!near(c.Min, 705e-9) || !near(c.Max, 0.218761558) {
+		t.Errorf("first CUDA API row: got %+v", *c)
+	}
+	// osrtsum: 50.0,17429803591,186,93708621.5,100170080.5,19315,100202106,23537328.4,poll
+	c = run.APICalls[9]
+	if c.Name != "poll" || !c.OS || c.Calls != 186 || !near(c.Total, 17.429803591) {
+		t.Errorf("first OS runtime row: got %+v", *c)
+	}
+	for _, c := range run.APICalls[:9] {
+		if c.OS {
+			t.Errorf("cudaapisum row %q read as an OS runtime call", c.Name)
+		}
+	}
+	run, err = ReadFile("testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Format != "nsys-api-trace+nsys-gputrace" || len(run.Kernels) != 1000 || run.Host == nil || run.Host.Launches != 1000 {
+		t.Fatalf("API and GPU trace: got format %q, %d kernels, host %+v", run.Format, len(run.Kernels), run.Host)
+	}
+	// The first row: 1085868817,152692808,cudaMalloc,0,206,24694,24694,20,add;
+	// the first launch: 3991339606,1525967,cudaLaunchKernel,0,227,...
+	if !near(run.Host.Start, 1.085868817) {
+		t.Errorf("host start %v, want 1.085868817", run.Host.Start)
+	}
+	k := run.Kernels[0]
+	if k.ID != "227" || !near(k.Launched, 3.991339606+1525967e-9) {
+		t.Errorf("first kernel: ID %s launched %v, want 227 at 3.992865573", k.ID, k.Launched)
+	}
+	// cudaapisum of the same report: 6 cudaMemcpy, 10 cudaDeviceSynchronize,
+	// 1000 cudaLaunchKernel, 3 cudaMalloc; the trace's sums must agree.
+	want := map[string]int{"cudaMemcpy": 6, "cudaMalloc": 3, "cudaLaunchKernel": 1000, "cudaDeviceSynchronize": 10}
+	for _, c := range run.APICalls {
+		if want[c.Name] != c.Calls {
+			t.Errorf("%s: %d calls summed from the trace, the summary has %d", c.Name, c.Calls, want[c.Name])
+		}
+		delete(want, c.Name)
+	}
+	if len(want) > 0 {
+		t.Errorf("calls missing from the trace's sums: %v", want)
+	}
+	var syncs, copies int
+	for _, e := range run.Host.Events {
+		switch e.Name {
+		case "cudaDeviceSynchronize":
+			syncs++
+		case "cudaMemcpy":
+			copies++
+		}
+		if e.Kind != profan.HostRuntime || e.Thread != "24694" {
+			t.Errorf("host event %+v: want a runtime call of thread 24694", *e)
+		}
+	}
+	if syncs != 10 || copies != 6 || len(run.Host.Events) != 16 {
+		t.Errorf("host events: %d syncs, %d copies of %d, want 10, 6 of 16", syncs, copies, len(run.Host.Events))
+	}
+}
+
+// TestNsysHostOnce: the summary and the trace of one report hold the
+// same calls, counted once whichever comes first.
+func TestNsysHostOnce(t *testing.T) {
+	trace := gunzipFile(t, "testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz")
+	sum, err := os.ReadFile("testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapisum-osrtsum.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range [][]byte{append(append([]byte{}, trace...), sum...), append(append([]byte{}, sum...), trace...)} {
+		run, err := Read(bytes.NewReader(in), "both.csv", Options{}, Sink{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := map[string]int{}
+		for _, c := range run.APICalls {
+			n[c.Name] += c.Calls
+		}
+		if n["cudaLaunchKernel"] != 1000 || n["cudaMemcpy"] != 6 || n["poll"] != 183 {
+			t.Errorf("format %s: launches %d, copies %d, polls %d; want 1000, 6, 183", run.Format, n["cudaLaunchKernel"], n["cudaMemcpy"], n["poll"])
+		}
+	}
+}
+
+func gunzipFile(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+const (
+	nsysAPISumHeader   = "Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
+	nsysAPITraceHeader = "Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name\n"
+)
+
 var nsysBadInputs = []badInput{
+	{"api_sum header only", nsysAPISumHeader, 1, "no rows"},
+	{"api_sum truncated", nsysAPISumHeader + "93.2,12583106898,1403,8968714.8\n", 2, "truncated row"},
+	{"api_sum no calls", nsysAPISumHeader + "93.2,12583106898,0,8968714.8,934.0,705,218761558,21182350.5,cudaDeviceSynchronize\n", 2, `"Num Calls"`},
+	{"api_sum garbage", nsysAPISumHeader + "93.2,12583106898,1403,8968714.8,934.0,705,x,21182350.5,cudaDeviceSynchronize\n", 2, `column "Max (ns)": "x" is not a number`},
+	{"api_sum rows lost", nsysAPISumHeader + "3.0,400493468,306,1308802.2,1219940.5,739613,2361568,309494.5,cudaMemcpy\n", 2, "sums to 3.00%"},
+	{"api_trace header only", nsysAPITraceHeader, 1, "no rows"},
+	{"api_trace truncated", nsysAPITraceHeader + "92074361,218761558,cudaDeviceSynchronize,0,614,3014736,3014736,20,CUFCM\n313246540,255446,cudaMalloc\n", 3, "row has 3 fields, the header has 9"},
+	{"api_trace no start", nsysAPITraceHeader + ",218761558,cudaDeviceSynchronize,0,614,3014736,3014736,20,CUFCM\n", 2, "no start or duration"},
+	{"api_trace garbage", nsysAPITraceHeader + "92074361,long,cudaDeviceSynchronize,0,614,3014736,3014736,20,CUFCM\n", 2, `column "Duration (ns)": "long" is not a number`},
 	{"gputrace header only", "Start(sec),Duration(nsec),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem,DymSMem,Bytes,Thru(MB/s),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name\n", 1, "no rows"},
 	{"gputrace truncated", "Start(sec),Duration(nsec),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem,DymSMem,Bytes,Thru(MB/s),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name\n" +
 		"15.871098,8512,852,197,1,1,256,1,1,38,0,0,,,,,Tesla V100-SXM2-16GB (0),1,7,k\n15.871154,375294,853,6272,1,1\n", 3, "row has 6 fields, the header has 20"},
@@ -65,7 +209,7 @@ func TestNsysError(t *testing.T) {
 	}
 }
 
-var nsysFormats = []string{"nsys-cuda-gpu-kern-sum", "nsys-gputrace"}
+var nsysFormats = []string{"nsys-cuda-gpu-kern-sum", "nsys-gputrace", "nsys-api-sum", "nsys-api-trace"}
 
 func FuzzNsys(f *testing.F) {
 	addSeeds(f, "nsys")
@@ -74,6 +218,13 @@ func FuzzNsys(f *testing.F) {
 	}
 	f.Add([]byte(nsysTrace2024))
 	f.Add([]byte(nsysKernSum2021))
+	for _, path := range []string{"cufcm-rtx2080ti-nsys2022-stats-cudaapitrace-gputrace.csv.gz", "tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz"} {
+		// The head of each table of the API and GPU trace, so that the
+		// fuzzer meets both and their join.
+		b := gunzipFile(f, "testdata/nsys/"+path)
+		api, gpu, _ := bytes.Cut(b, []byte("\n\nProcessing"))
+		f.Add(append(headLines(api, 40), headLines(gpu, 40)...))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, nsysFormats) })
 }
 

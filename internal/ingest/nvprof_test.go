@@ -366,8 +366,10 @@ func TestProfilerMatch(t *testing.T) {
 		{`Time(%),Total Time (ns),Instances,Average,Minimum,Maximum,Name`, "nsys-cuda-gpu-kern-sum"},
 		{`Start(sec),Duration(nsec),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem,DymSMem,Bytes,Thru(MB/s),SrcMemKd,DstMemKd,Device,Ctx,Strm,Name`, "nsys-gputrace"},
 		{`Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Bytes (MB),Throughput (MB/s),SrcMemKd,DstMemKd,Device,Ctx,GreenCtx,Strm,Name`, "nsys-gputrace"},
+		{`Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name`, "nsys-api-sum"},
+		{`Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name`, "nsys-api-trace"},
 		// Not ours: other nsys reports and ncu pages.
-		{`Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name`, ""},
+		{`App Time (%),API Time (%),Total Time (ns),Num Calls,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name`, ""},
 		{`Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range`, ""},
 		{`Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Category,Operation`, ""},
 		{`"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"`, "ncu-details"},

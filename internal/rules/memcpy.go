@@ -97,6 +97,9 @@ func checkSyncMemcpy(p *RunPass) {
 	var total, syncT, syncN float64
 	var big *profan.APICall // the sync copy call with the longest single call
 	for i, c := range p.Run.APICalls {
+		if c.OS {
+			continue // an OS runtime call (nsys osrt_sum): no CUDA API time
+		}
 		total += c.Total
 		if !syncCopyCall(c.Name) {
 			continue

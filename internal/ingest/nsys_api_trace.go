@@ -1,0 +1,206 @@
+package ingest
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/units"
+)
+
+// nsysAPITrace reads Nsight Systems' CUDA API trace (nsys stats --report
+// cuda_api_trace, cudaapitrace before 2023): one row per runtime or
+// driver call of the host,
+//
+//	Start (ns),Duration (ns),Name,Result,CorrID,Pid,Tid,T-Pri,Thread Name
+//
+// with the units in the header names. It is the host side of the
+// timeline, as a PyTorch trace's cuda_runtime events are: every call is
+// summed by name into Run.APICalls; the calls that can hold the GPU idle
+// (synchronisations, copies, memsets) are kept one by one in Run.Host, up
+// to MaxHostEvents; a kernel launch call's end (a graph launch's start)
+// is remembered by its CorrID, so that the kernels of a GPU trace that
+// follows in the same export (nsys stats --report
+// cuda_api_trace,cuda_gpu_trace) know when they were queued.
+type nsysAPITrace struct{}
+
+func (nsysAPITrace) Name() string { return "nsys-api-trace" }
+func (nsysAPITrace) Tool() string { return profan.ToolNsys }
+
+func (nsysAPITrace) Match(h []string) bool {
+	c, ok := nsysTraceColumns(h)
+	return ok && c.Has("Name", "CorrID") && !c.Has("GrdX")
+}
+
+func (nsysAPITrace) Parse(t *Table) error {
+	const format = "nsys-api-trace"
+	c := nsysColumns(t.Header)
+	if err := needColumns(t, format, c, "Start", "Duration", "Name", "CorrID"); err != nil {
+		return err
+	}
+	var tc traceColumns
+	var err error
+	if tc.start, err = nsysUnitColumn(t, c, units.Second, "ns", "Start"); err != nil {
+		return err
+	}
+	if tc.dur, err = nsysUnitColumn(t, c, units.Second, "ns", "Duration"); err != nil {
+		return err
+	}
+	name, corr, tid := c.Get("Name"), c.Get("CorrID"), c.Get("Tid")
+	if tid < 0 {
+		tid = c.Get("Thread Name")
+	}
+	run := t.s.run
+	if run.Host == nil {
+		run.Host = &profan.Host{Start: math.NaN(), End: math.NaN(), Rank: -1}
+	}
+	host, calls := run.Host, t.s.hostCalls()
+	if t.s.acct.Records > 0 && len(calls.launched) == 0 {
+		t.note(t.Line, "nsys API trace", "it comes after the GPU trace's kernels, which are not joined to their launch calls: give --report cuda_api_trace before cuda_gpu_trace")
+	}
+	sums := map[string]*profan.APICall{}
+	var order []string
+	err = t.eachRow(format, "a header", func(r row) error {
+		s, d, err := tc.times(t, r)
+		if err != nil {
+			return err
+		}
+		if math.IsNaN(s) || math.IsNaN(d) || d < 0 {
+			return t.Errorf(r.Line, "call row has no start or duration")
+		}
+		n := t.Intern(r.Bytes(name))
+		if strings.TrimSpace(n) == "" {
+			return t.Errorf(r.Line, "call row has no name")
+		}
+		sum := sums[n]
+		if sum == nil {
+			if len(sums) >= maxNames {
+				return t.Errorf(r.Line, "more than %d distinct CUDA call names (not a profiler export?)", maxNames)
+			}
+			sum = &profan.APICall{Name: n, Min: d, Max: d}
+			sums[n] = sum
+			order = append(order, n)
+		}
+		sum.Calls++
+		sum.Total += d
+		sum.Min, sum.Max = math.Min(sum.Min, d), math.Max(sum.Max, d)
+		if math.IsNaN(host.Start) || s < host.Start {
+			host.Start = s
+		}
+		if math.IsNaN(host.End) || s+d > host.End {
+			host.End = s + d
+		}
+		id := strings.TrimSpace(r.String(corr))
+		switch profan.CallClass(n) {
+		case profan.CallLaunch:
+			host.Launches++
+			// A kernel is queued when its launch call returns; a graph's
+			// kernels start while cudaGraphLaunch still runs, from its
+			// start on.
+			at := s + d
+			if strings.Contains(n, "GraphLaunch") {
+				at = s
+			}
+			calls.launch(id, at)
+		case profan.CallSync, profan.CallCopy, profan.CallSet:
+			if len(host.Events) >= profan.MaxHostEvents {
+				host.Folded++
+				return nil
+			}
+			kind := profan.HostDriver
+			if strings.HasPrefix(n, "cuda") {
+				kind = profan.HostRuntime
+			}
+			host.Events = append(host.Events, &profan.HostEvent{Kind: kind, Name: n, Start: s, Duration: d,
+				Thread: t.Intern(r.Bytes(tid)), Correlation: id})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, n := range order {
+		sum := sums[n]
+		sum.Avg = sum.Total / float64(sum.Calls)
+		if err := calls.add(t, sum, true, t.Line); err != nil {
+			return err
+		}
+	}
+	if host.Folded > 0 {
+		t.note(t.Line, "host calls", "more than %d synchronising, copy and memset calls: the later %d are summed by name, not kept one by one", profan.MaxHostEvents, host.Folded)
+	}
+	return nil
+}
+
+// nsysHost is the host side an nsys export's tables share: the host calls
+// by name, each kept once whether a summary or a trace gave it, and the
+// kernel launch calls by correlation ID.
+type nsysHost struct {
+	byName   map[apiKey]apiSeen
+	launched map[int64]float64 // CorrID → when the launch call queued its work (s)
+}
+
+type apiKey struct {
+	name string
+	os   bool
+}
+
+type apiSeen struct {
+	calls int
+	trace bool // summed from a trace, not a summary's row
+}
+
+// hostCalls returns the stream's host state, made on first use.
+func (s *stream) hostCalls() *nsysHost {
+	if s.nsys == nil {
+		s.nsys = &nsysHost{byName: map[apiKey]apiSeen{}, launched: map[int64]float64{}}
+	}
+	return s.nsys
+}
+
+// add records the calls c: a summary (cuda_api_sum) and a trace
+// (cuda_api_trace) of the same export hold the same calls, which are kept
+// once, said in a note; anything else is a row of its own (two processes'
+// exports one after the other).
+func (h *nsysHost) add(t *Table, c *profan.APICall, trace bool, line int) error {
+	k := apiKey{c.Name, c.OS}
+	if seen, ok := h.byName[k]; ok && seen.trace != trace && seen.calls == c.Calls {
+		t.note(line, "nsys API calls", "the API summary and the API trace hold the same calls: each counted once")
+		t.s.records++
+		return nil
+	}
+	if len(h.byName) >= maxNames {
+		return t.Errorf(line, "more than %d distinct host call names (not a profiler export?)", maxNames)
+	}
+	h.byName[k] = apiSeen{calls: c.Calls, trace: trace}
+	t.API(c)
+	return nil
+}
+
+// launch remembers when the launch call of correlation ID id queued its
+// work, bounded by maxLaunched.
+func (h *nsysHost) launch(id string, at float64) {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || len(h.launched) >= maxLaunched {
+		return
+	}
+	h.launched[n] = at
+}
+
+// launchedAt is when the launch call of the kernel of correlation ID id
+// queued it, read from an API trace earlier in the export; NaN when
+// unknown.
+func (s *stream) launchedAt(id string) float64 {
+	if s.nsys == nil {
+		return math.NaN()
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return math.NaN()
+	}
+	if at, ok := s.nsys.launched[n]; ok {
+		return at
+	}
+	return math.NaN()
+}
