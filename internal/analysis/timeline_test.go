@@ -4,6 +4,7 @@ import (
 	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"sort"
@@ -307,5 +308,117 @@ func TestTraceJoin(t *testing.T) {
 		if got := analysis.JoinKey(c[0]); got != c[1] {
 			t.Errorf("JoinKey(%.40q) = %q, want %q", c[0], got, c[1])
 		}
+	}
+}
+
+// nsysReference reads an nsys stats export of an API trace and a GPU
+// trace (gzip-compressed) apart from the importers, with encoding/csv:
+// the GPU intervals and the host calls' extent, in seconds, and the
+// calls counted by name.
+func nsysReference(t *testing.T, path string) (gpu [][2]float64, hostLo, hostHi float64, calls map[string]int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostLo, hostHi, calls = math.Inf(1), math.Inf(-1), map[string]int{}
+	table := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		switch {
+		case strings.HasPrefix(line, "Start (ns),Duration (ns),Name,"):
+			table = "api"
+			continue
+		case strings.HasPrefix(line, "Start (ns),Duration (ns),CorrId,"):
+			table = "gpu"
+			continue
+		case line == "" || line[0] < '0' || line[0] > '9':
+			continue
+		}
+		rec, err := csv.NewReader(strings.NewReader(line)).Read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err1 := strconv.ParseFloat(rec[0], 64)
+		d, err2 := strconv.ParseFloat(rec[1], 64)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("%s: %q", path, line)
+		}
+		iv := [2]float64{s * 1e-9, (s + d) * 1e-9}
+		if table == "gpu" {
+			gpu = append(gpu, iv)
+			continue
+		}
+		hostLo, hostHi = math.Min(hostLo, iv[0]), math.Max(hostHi, iv[1])
+		calls[rec[2]]++
+	}
+	return gpu, hostLo, hostHi, calls
+}
+
+// TestTimelineNsysHost holds the timeline of nsys API and GPU traces read
+// together (nsys stats --report cuda_api_trace,cuda_gpu_trace) to the raw
+// rows: the busy share and span with the host calls' extent, the launch
+// calls and the kernels they queued, and the idle put on the host calls
+// each program makes (cuFCM's cudaDeviceSynchronize between steps; the
+// add loop's cudaMemcpy after 1,000 queued launches).
+func TestTimelineNsysHost(t *testing.T) {
+	for _, c := range []struct {
+		name, cause, call string
+	}{
+		{"cufcm-rtx2080ti", analysis.IdleSync, "cudaDeviceSynchronize"},
+		{"tensoriterator-rtx3090", analysis.IdleCopy, "cudaMemcpy"},
+	} {
+		path := "../ingest/testdata/nsys/" + c.name + "-nsys2022-stats-cudaapitrace-gputrace.csv.gz"
+		run, err := ingest.ReadFile(path, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := analysis.AnalyzeRun(run, analysis.Options{}).Timeline
+		if tl == nil {
+			t.Fatalf("%s: no timeline", c.name)
+		}
+		gpu, lo, hi, calls := nsysReference(t, path)
+		busy, _ := sweepShare(gpu)
+		for _, iv := range gpu {
+			lo, hi = math.Min(lo, iv[0]), math.Max(hi, iv[1])
+		}
+		if want := busy / (hi - lo); math.Abs(tl.BusyShare-want) > 1e-6 {
+			t.Errorf("%s: busy share %.6f, the raw rows give %.6f", c.name, tl.BusyShare, want)
+		}
+		if math.Abs(tl.Span-(hi-lo)) > 1e-6 {
+			t.Errorf("%s: span %.6f s, the raw rows give %.6f s", c.name, tl.Span, hi-lo)
+		}
+		var idle float64
+		for _, i := range tl.Idle {
+			idle += i.Seconds
+		}
+		if math.Abs(tl.Busy+idle-tl.Span) > 1e-9*tl.Span {
+			t.Errorf("%s: busy %g + idle %g != span %g", c.name, tl.Busy, idle, tl.Span)
+		}
+		if launches := calls["cudaLaunchKernel"] + calls["cuLaunchKernel"]; tl.HostLaunch.Calls != launches || tl.LaunchCount != launches {
+			t.Errorf("%s: %d launch calls and %d kernels on the timeline, the API trace has %d launch calls", c.name, tl.HostLaunch.Calls, tl.LaunchCount, launches)
+		}
+		joined := 0
+		for _, k := range run.Kernels {
+			if !math.IsNaN(k.Launched) {
+				joined++
+			}
+		}
+		if joined != len(run.Kernels) {
+			t.Errorf("%s: %d of %d kernels joined to their launch call", c.name, joined, len(run.Kernels))
+		}
+		ic := tl.IdleOf(c.cause).Calls
+		if len(ic) == 0 || ic[0].Name != c.call {
+			t.Errorf("%s: %s idle on %+v, want %s first", c.name, c.cause, ic, c.call)
+		}
+		t.Logf("%s: span %.3f s, busy %.4f, idle %+v", c.name, tl.Span, tl.BusyShare, tl.Idle)
 	}
 }
