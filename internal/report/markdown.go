@@ -245,6 +245,17 @@ func (m *markdownWriter) End(runs []*profan.Run) error {
 		}
 		m.w.WriteString("\n")
 	}
+	for _, r := range runs {
+		if ls := HostCallLines(r); len(ls) > 0 {
+			if len(runs) > 1 {
+				fmt.Fprintf(m.w, "**Host calls of %s**\n\n", mdEscape(r.Source))
+			}
+			for _, l := range ls {
+				fmt.Fprintf(m.w, "- %s\n", mdEscape(l))
+			}
+			m.w.WriteString("\n")
+		}
+	}
 	m.summary()
 	if m.n == 0 {
 		m.w.WriteString("No kernels.\n")

@@ -418,6 +418,17 @@ func (t *textWriter) End(runs []*profan.Run) error {
 		}
 		t.w.WriteString("\n")
 	}
+	for _, r := range runs {
+		if ls := HostCallLines(r); len(ls) > 0 {
+			if len(runs) > 1 {
+				fmt.Fprintf(t.w, "%s\n", t.c("1", "host calls of "+r.Source))
+			}
+			for _, l := range ls {
+				fmt.Fprintf(t.w, "%s\n", l)
+			}
+			t.w.WriteString("\n")
+		}
+	}
 	for _, j := range t.joins {
 		fmt.Fprintf(t.w, "%s\n\n", joinLine(j))
 	}

@@ -1,8 +1,10 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -239,6 +241,49 @@ func toJSONJoins(js []analysis.Join) []jsonJoin {
 	out := make([]jsonJoin, 0, len(js))
 	for _, j := range js {
 		out = append(out, jsonJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape})
+	}
+	return out
+}
+
+// HostCallLines are the host's time per call of an nsys export's API
+// summaries or API trace: the CUDA API calls, then the OS runtime calls,
+// each with its total and its three longest calls. Nothing for other
+// tools' runs (a PyTorch trace's calls show on its timeline).
+func HostCallLines(run *profan.Run) []string {
+	if run.Tool != profan.ToolNsys {
+		return nil
+	}
+	var out []string
+	for _, os := range []bool{false, true} {
+		var calls []*profan.APICall
+		total, n := 0.0, 0
+		for _, c := range run.APICalls {
+			if c.OS == os && !math.IsNaN(c.Total) {
+				calls = append(calls, c)
+				total += c.Total
+				n += c.Calls
+			}
+		}
+		if len(calls) == 0 {
+			continue
+		}
+		slices.SortStableFunc(calls, func(a, b *profan.APICall) int { return cmp.Compare(b.Total, a.Total) })
+		what := "CUDA API"
+		if os {
+			what = "OS runtime"
+		}
+		var parts []string
+		for _, c := range calls[:min(3, len(calls))] {
+			p := fmt.Sprintf("%s %s ×%d", c.Name, metrics.Format(c.Total, "s"), c.Calls)
+			if total > 0 {
+				p += " (" + metrics.ShareText(c.Total/total) + ")"
+			}
+			parts = append(parts, p)
+		}
+		if more := len(calls) - 3; more > 0 {
+			parts = append(parts, fmt.Sprintf("%d more", more))
+		}
+		out = append(out, fmt.Sprintf("host %s %s in %d calls: %s", what, metrics.Format(total, "s"), n, strings.Join(parts, ", ")))
 	}
 	return out
 }
