@@ -394,23 +394,28 @@ func (u *union) flush() (lo, hi float64, ok bool) {
 	return lo, hi, ok
 }
 
+// closer takes each interval a union closes.
+type closer interface{ closed(lo, hi float64) }
+
+// add merges iv into the union, handing c the interval it closes.
+func (u *union) add(iv ival, c closer) {
+	if lo, hi, ok := u.next(iv); ok {
+		c.closed(lo, hi)
+	}
+}
+
+// close hands c the open interval, if any, and closes it.
+func (u *union) close(c closer) {
+	if lo, hi, ok := u.flush(); ok {
+		c.closed(lo, hi)
+	}
+}
+
 // streamAcc is a stream's figures as the sorted intervals pass.
 type streamAcc struct {
 	st    *StreamTimeline
 	busy  union
 	strip *stripper
-}
-
-func (a *streamAcc) add(iv ival) {
-	if lo, hi, ok := a.busy.next(iv); ok {
-		a.closed(lo, hi)
-	}
-}
-
-func (a *streamAcc) close() {
-	if lo, hi, ok := a.busy.flush(); ok {
-		a.closed(lo, hi)
-	}
 }
 
 func (a *streamAcc) closed(lo, hi float64) {
@@ -460,16 +465,16 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 			streams[iv.lane()] = a
 			order = append(order, iv.lane())
 		}
-		a.add(iv)
+		a.busy.add(iv, a)
 		countSpan(dt, a.st, iv)
 		if iv.kind() == spanKernel {
-			kernels.add(iv)
+			kernels.busy.add(iv, &kernels)
 		}
 	}
 	lo, hi, _ := busy.flush()
 	dt.Busy += hi - lo
 	strip.add(lo, hi, "busy")
-	kernels.close()
+	kernels.busy.close(&kernels)
 	dt.Overlap = kernels.overlap
 	var copyTime float64
 	for _, c := range copies {
@@ -484,7 +489,7 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 	dt.Strip = strip.segments()
 	for _, k := range order {
 		a := streams[k]
-		a.close()
+		a.busy.close(a)
 		if dt.Span > 0 {
 			a.st.BusyShare = math.Min(1, a.st.Busy/dt.Span)
 		}
@@ -541,18 +546,6 @@ type kernelOverlap struct {
 	ci      int // the first copy that may still overlap
 	busy    union
 	overlap float64
-}
-
-func (k *kernelOverlap) add(iv ival) {
-	if lo, hi, ok := k.busy.next(iv); ok {
-		k.closed(lo, hi)
-	}
-}
-
-func (k *kernelOverlap) close() {
-	if lo, hi, ok := k.busy.flush(); ok {
-		k.closed(lo, hi)
-	}
 }
 
 func (k *kernelOverlap) closed(lo, hi float64) {
