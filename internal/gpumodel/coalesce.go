@@ -28,10 +28,7 @@ const (
 var kindNames = [...]string{"sequential", "offset", "stride", "uniform", "random"}
 
 func (k PatternKind) String() string {
-	if k < 0 || int(k) >= len(kindNames) {
-		return "PatternKind(" + strconv.Itoa(int(k)) + ")"
-	}
-	return kindNames[k]
+	return enumName(k, kindNames[:], "PatternKind")
 }
 
 // Pattern is an access pattern over an array of elements whose base is

@@ -35,10 +35,7 @@ var accessKindNames = [...]string{"unknown", "coalesced", "misaligned", "strided
 // String returns the name the JSON contract and the text output use
 // ("uniform" for Broadcast, as profan has always written it).
 func (k AccessKind) String() string {
-	if k < 0 || int(k) >= len(accessKindNames) {
-		return "AccessKind(" + strconv.Itoa(int(k)) + ")"
-	}
-	return accessKindNames[k]
+	return enumName(k, accessKindNames[:], "AccessKind")
 }
 
 // MarshalText writes the kind's name.
@@ -86,10 +83,7 @@ const (
 var evidenceNames = [...]string{"none", "model", "ncu rule text", "counters", "source page"}
 
 func (e Evidence) String() string {
-	if e < 0 || int(e) >= len(evidenceNames) {
-		return "Evidence(" + strconv.Itoa(int(e)) + ")"
-	}
-	return evidenceNames[e]
+	return enumName(e, evidenceNames[:], "Evidence")
 }
 
 // MarshalText writes the evidence's name.
@@ -138,4 +132,12 @@ func (p AccessPattern) Text() string {
 		return s
 	}
 	return p.Kind.String()
+}
+
+// enumName is v's name in names, or "typ(v)" for a value the table lacks.
+func enumName[T ~int](v T, names []string, typ string) string {
+	if v < 0 || int(v) >= len(names) {
+		return typ + "(" + strconv.Itoa(int(v)) + ")"
+	}
+	return names[v]
 }
