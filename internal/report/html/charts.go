@@ -12,26 +12,26 @@ import (
 	"github.com/profan-dev/profan/internal/metrics"
 )
 
-// Placement says whether and why a kernel is on the roofline.
-type Placement int
+// placement says whether and why a kernel is on the roofline.
+type placement int
 
 const (
-	// OnRoofline: the kernel has FLOPs and DRAM bytes.
-	OnRoofline Placement = iota
-	// NoFlops: the kernel did no floating-point work (a copy, a
+	// onRoofline: the kernel has FLOPs and DRAM bytes.
+	onRoofline placement = iota
+	// noFlops: the kernel did no floating-point work (a copy, a
 	// transpose, integer code); a log axis has no place for it.
-	NoFlops
-	// NoData: the export lacks the FLOP or DRAM byte counters.
-	NoData
-	// NoDevice: the GPU is unknown, so there are no roofs.
-	NoDevice
+	noFlops
+	// noData: the export lacks the FLOP or DRAM byte counters.
+	noData
+	// noDevice: the GPU is unknown, so there are no roofs.
+	noDevice
 )
 
-// Place reads the roofline coordinates of a: arithmetic intensity in
+// rooflinePlace reads the roofline coordinates of a: arithmetic intensity in
 // FLOP per DRAM byte and achieved FLOP/s.
-func Place(a *analysis.Kernel) (ai, perf float64, p Placement) {
+func rooflinePlace(a *analysis.Kernel) (ai, perf float64, p placement) {
 	if !hasRoofs(a.Spec) {
-		return math.NaN(), math.NaN(), NoDevice
+		return math.NaN(), math.NaN(), noDevice
 	}
 	perf, okP := value(a, "flop_throughput")
 	ai, okA := value(a, "arithmetic_intensity")
@@ -39,11 +39,11 @@ func Place(a *analysis.Kernel) (ai, perf float64, p Placement) {
 	dp, okD := value(a, "flop_count_dp")
 	switch {
 	case okP && okA && perf > 0 && ai > 0 && !math.IsInf(ai, 0) && !math.IsInf(perf, 0):
-		return ai, perf, OnRoofline
+		return ai, perf, onRoofline
 	case (okP && perf == 0) || ((okS || okD) && nz(sp)+nz(dp) == 0):
-		return ai, perf, NoFlops
+		return ai, perf, noFlops
 	}
-	return ai, perf, NoData
+	return ai, perf, noData
 }
 
 // value is a canonical metric of a, when known and finite.
@@ -247,11 +247,11 @@ func roofline(items []roofItem, spec *gpumodel.Spec) template.HTML {
 	return s.html()
 }
 
-// EfficiencySVG draws a's memory efficiency: for global loads, global
+// efficiencySVG draws a's memory efficiency: for global loads, global
 // stores and shared memory, the ideal and the measured sectors (shared:
 // wavefronts) per request as pairs of bars with their values written on
 // them. It returns "" when the model has none of the three.
-func EfficiencySVG(a *analysis.Kernel) template.HTML {
+func efficiencySVG(a *analysis.Kernel) template.HTML {
 	type group struct {
 		name, unit string
 		acc        *analysis.Access
@@ -392,12 +392,12 @@ func labelEvery(pts []TrendPoint, width float64, most int) int {
 	return every
 }
 
-// TrendSVG draws one metric of one kernel across runs: a line through
+// trendSVG draws one metric of one kernel across runs: a line through
 // the values in order, the first, the last and the first value after each
 // change labelled, and each change point marked by a dashed vertical line
 // labelled "change" with the step between the medians of the levels on
 // either side.
-func TrendSVG(t Trend) template.HTML {
+func trendSVG(t Trend) template.HTML {
 	const (
 		w, h              = 760.0, 280.0
 		left, right, top  = 80.0, 24.0, 36.0

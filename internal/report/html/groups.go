@@ -32,7 +32,7 @@ type launchRow struct {
 // one roofline marker per group sized by its share of the time. The page
 // grows with the number of distinct kernels, not with the launches.
 func buildGroups(r *Report) *page {
-	p := &page{Title: r.Title, Generated: r.Generated, CSP: CSP, Grouped: true, Categories: r.Categories, Changes: r.Changes, Gain: r.Gain}
+	p := &page{Title: r.Title, Generated: r.Generated, CSP: csp, Grouped: true, Categories: r.Categories, Changes: r.Changes, Gain: r.Gain}
 	if p.Title == "" {
 		p.Title = "profan report"
 	}
@@ -112,7 +112,7 @@ func buildGroups(r *Report) *page {
 		// One marker per group, its area in proportion to its share.
 		var items []roofItem
 		for _, i := range c.bySpec[spec] {
-			if ai, perf, pl := Place(reps[i]); pl == OnRoofline {
+			if ai, perf, pl := rooflinePlace(reps[i]); pl == onRoofline {
 				share := r.Groups[i].Share
 				rad := 4.0
 				if finite(share) {
@@ -127,7 +127,7 @@ func buildGroups(r *Report) *page {
 		p.Rooflines = append(p.Rooflines, rv)
 	}
 	for _, t := range r.Trends {
-		p.Trends = append(p.Trends, &trendView{Kernel: t.Kernel, Metric: t.Metric, Unit: t.Unit, Summary: trendSummary(t), Chart: TrendSVG(t)})
+		p.Trends = append(p.Trends, &trendView{Kernel: t.Kernel, Metric: t.Metric, Unit: t.Unit, Summary: trendSummary(t), Chart: trendSVG(t)})
 	}
 	return p
 }

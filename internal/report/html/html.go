@@ -98,9 +98,9 @@ type TrendPoint struct {
 	Value float64 // NaN: the run lacks the metric (a gap in the line)
 }
 
-// CSP is the document's Content-Security-Policy: no script, no fetch of
+// csp is the document's Content-Security-Policy: no script, no fetch of
 // any kind; inline styles and data: images only.
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
+const csp = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'"
 
 //go:embed report.tmpl
 var pageTemplate string
@@ -250,7 +250,7 @@ func buildKernels(r *Report) *page {
 	if len(r.Groups) > 0 {
 		return buildGroups(r)
 	}
-	p := &page{Title: r.Title, Generated: r.Generated, CSP: CSP}
+	p := &page{Title: r.Title, Generated: r.Generated, CSP: csp}
 	if p.Title == "" {
 		p.Title = "profan report"
 	}
@@ -262,7 +262,7 @@ func buildKernels(r *Report) *page {
 		p.Rooflines = append(p.Rooflines, roof(spec, c.bySpec[spec], r.Kernels, p.Kernels))
 	}
 	for _, t := range r.Trends {
-		p.Trends = append(p.Trends, &trendView{Kernel: t.Kernel, Metric: t.Metric, Unit: t.Unit, Summary: trendSummary(t), Chart: TrendSVG(t)})
+		p.Trends = append(p.Trends, &trendView{Kernel: t.Kernel, Metric: t.Metric, Unit: t.Unit, Summary: trendSummary(t), Chart: trendSVG(t)})
 	}
 	return p
 }
@@ -279,10 +279,10 @@ func roof(spec *gpumodel.Spec, idx []int, ks []*analysis.Kernel, views []*kernel
 	rv.Peaks = append(rv.Peaks, "ridge point "+fixed(p32/bw, 1)+" FLOP/B")
 	var items []roofItem
 	for _, i := range idx {
-		ai, perf, pl := Place(ks[i])
+		ai, perf, pl := rooflinePlace(ks[i])
 		kv := views[i]
 		switch pl {
-		case OnRoofline:
+		case onRoofline:
 			items = append(items, roofItem{n: i + 1, ai: ai, perf: perf})
 			bound := math.Min(bw*ai, p32)
 			if r, ok := analysis.Roofline(ks[i]); ok {
@@ -295,7 +295,7 @@ func roof(spec *gpumodel.Spec, idx []int, ks []*analysis.Kernel, views []*kernel
 			kv.Marker = markerIcon(i)
 			rv.Legend = append(rv.Legend, legendRow{K: kv, AI: sig3(ai), Perf: metrics.Format(perf, "FLOP/s"),
 				Roof: metrics.Format(bound, "FLOP/s"), PctRoof: fixed(perf/bound*100, 1) + "%", Side: side})
-		case NoFlops:
+		case noFlops:
 			rv.NoFlops = append(rv.NoFlops, kv)
 			kv.RoofNote = "not on the roofline: no floating-point work"
 		default:
@@ -363,7 +363,7 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 		}
 	}
 	kv.instructions(a.Model.Instructions)
-	kv.Efficiency = EfficiencySVG(a)
+	kv.Efficiency = efficiencySVG(a)
 	for _, f := range a.Findings {
 		kv.Findings = append(kv.Findings, finding(f))
 	}

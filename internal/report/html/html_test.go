@@ -121,14 +121,14 @@ func render(t testing.TB, r *Report) string {
 
 func TestRooflineSVG(t *testing.T) {
 	ks := h200(t)
-	got := RooflineSVG(ks, ks[0].Spec)
+	got := rooflineSVG(ks, ks[0].Spec)
 	golden.Check(t, "testdata/roofline.svg.golden", []byte(got))
 	var placed, none int
 	for _, a := range ks {
-		switch _, _, p := Place(a); p {
-		case OnRoofline:
+		switch _, _, p := rooflinePlace(a); p {
+		case onRoofline:
 			placed++
-		case NoFlops:
+		case noFlops:
 			none++
 		}
 	}
@@ -137,7 +137,7 @@ func TestRooflineSVG(t *testing.T) {
 	}
 	// Every placed kernel has its numbered label.
 	for i, a := range ks {
-		if _, _, p := Place(a); p == OnRoofline && !strings.Contains(string(got), fmt.Sprintf(">%d</text>", i+1)) {
+		if _, _, p := rooflinePlace(a); p == onRoofline && !strings.Contains(string(got), fmt.Sprintf(">%d</text>", i+1)) {
 			t.Errorf("no label %d for %s", i+1, a.K.Name)
 		}
 	}
@@ -166,25 +166,25 @@ func TestEfficiencySVG(t *testing.T) {
 			if a == nil {
 				t.Fatalf("no kernel %s", tc.kernel)
 			}
-			golden.Check(t, "testdata/"+tc.file+".svg.golden", []byte(EfficiencySVG(a)))
+			golden.Check(t, "testdata/"+tc.file+".svg.golden", []byte(efficiencySVG(a)))
 		})
 	}
-	if got := RooflineSVG(ks, &gpumodel.Spec{Name: "no peaks"}); got != "" {
+	if got := rooflineSVG(ks, &gpumodel.Spec{Name: "no peaks"}); got != "" {
 		t.Errorf("roofline of a GPU without peaks: got %q, want no chart", got)
 	}
-	if got := EfficiencySVG(&analysis.Kernel{K: profan.NewKernel()}); got != "" {
+	if got := efficiencySVG(&analysis.Kernel{K: profan.NewKernel()}); got != "" {
 		t.Errorf("kernel without memory counters: got %q, want no chart", got)
 	}
 }
 
 func TestTrendSVG(t *testing.T) {
 	dur := series(t, "duration", 5, 10, 15)
-	got := string(TrendSVG(dur))
+	got := string(trendSVG(dur))
 	golden.Check(t, "testdata/trend-duration.svg.golden", []byte(got))
 	if n := strings.Count(got, ">change "); n != 3 {
 		t.Errorf("%d change labels, want 3", n)
 	}
-	golden.Check(t, "testdata/trend-gst.svg.golden", []byte(TrendSVG(series(t, "gst_transactions_per_request", 5, 15))))
+	golden.Check(t, "testdata/trend-gst.svg.golden", []byte(trendSVG(series(t, "gst_transactions_per_request", 5, 15))))
 
 	// Degenerate series draw without panicking.
 	for _, tr := range []Trend{
@@ -192,7 +192,7 @@ func TestTrendSVG(t *testing.T) {
 		{Metric: "duration", Unit: "s", Points: []TrendPoint{{Run: 1, Value: 1e-6}}},
 		{Metric: "x", Points: []TrendPoint{{Run: 1, Value: math.NaN()}, {Run: 2, Value: 3}, {Run: 3, Value: 3}}, ChangePoints: []int{0, 2, 2, 9}},
 	} {
-		if s := TrendSVG(tr); !strings.HasPrefix(string(s), "<svg") {
+		if s := trendSVG(tr); !strings.HasPrefix(string(s), "<svg") {
 			t.Errorf("%+v: got %q", tr, s)
 		}
 	}
@@ -414,7 +414,7 @@ func TestHostileName(t *testing.T) {
 		}
 	}
 	// The trend chart escapes too.
-	svg := string(TrendSVG(hostileReport(t).Trends[0]))
+	svg := string(trendSVG(hostileReport(t).Trends[0]))
 	if strings.Contains(svg, "<script") || strings.Contains(svg, "<img") || strings.Contains(svg, "<i>") {
 		t.Errorf("trend SVG carries markup:\n%s", svg)
 	}
@@ -565,16 +565,16 @@ func TestFormat(t *testing.T) {
 	check(esc(`<a href="x">&'`), "&lt;a href=&#34;x&#34;&gt;&amp;&#39;")
 }
 
-// RooflineSVG draws the roofline of spec with kernels on it: log-log axes
+// rooflineSVG draws the roofline of spec with kernels on it: log-log axes
 // of arithmetic intensity (FLOP per DRAM byte) and achieved FLOP/s, the
 // DRAM roof (peak bandwidth × intensity), the FP32 roof, the FP64 roof
 // dashed, and the ridge point marked. Kernel i of the slice is drawn as
 // point number i+1 with marker shape i; kernels that Place does not put on
 // the roofline are left out (the HTML report lists them).
-func RooflineSVG(kernels []*analysis.Kernel, spec *gpumodel.Spec) template.HTML {
+func rooflineSVG(kernels []*analysis.Kernel, spec *gpumodel.Spec) template.HTML {
 	var items []roofItem
 	for i, a := range kernels {
-		if ai, perf, p := Place(a); p == OnRoofline {
+		if ai, perf, p := rooflinePlace(a); p == onRoofline {
 			items = append(items, roofItem{n: i + 1, ai: ai, perf: perf})
 		}
 	}

@@ -57,15 +57,15 @@ func timelineViews(ts []Timeline) []*timelineView {
 			}
 			v.Idle = append(v.Idle, s)
 		}
-		v.Strip = StripSVG(tl)
+		v.Strip = stripSVG(tl)
 		out = append(out, v)
 	}
 	return out
 }
 
-// StripSVG draws the timeline: per device a row of its states, under it a
+// stripSVG draws the timeline: per device a row of its states, under it a
 // row per stream of its busy time, over the device's span, with a legend.
-func StripSVG(tl *analysis.Timeline) template.HTML {
+func stripSVG(tl *analysis.Timeline) template.HTML {
 	label := analysis.IdleLabel
 	const w, left, rowH, gap = 900.0, 150.0, 18.0, 6.0
 	rows := 0

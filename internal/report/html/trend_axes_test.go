@@ -15,7 +15,7 @@ func TestTrendFlatAxes(t *testing.T) {
 	for i := range 6 {
 		tr.Points = append(tr.Points, TrendPoint{Run: int64(i + 1), Value: 4})
 	}
-	svg := string(TrendSVG(tr))
+	svg := string(trendSVG(tr))
 	if strings.Contains(svg, ">3.6") || strings.Contains(svg, ">4.4") || !strings.Contains(svg, ">0<") {
 		t.Errorf("flat series axes:\n%s", svg)
 	}
@@ -28,7 +28,7 @@ func TestTrendLabelsDoNotOverlap(t *testing.T) {
 		for i := range n {
 			tr.Points = append(tr.Points, TrendPoint{Run: int64(i + 1), Label: fmt.Sprintf("branch=main,commit=%07x", i*7919), Value: float64(10 + i%3)})
 		}
-		svg := string(TrendSVG(tr))
+		svg := string(trendSVG(tr))
 		re := regexp.MustCompile(`<text x="([0-9.]+)" y="244"[^>]*>([^<]*)</text>`)
 		var xs []float64
 		var w float64
