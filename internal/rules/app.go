@@ -33,24 +33,24 @@ type AppPass struct {
 	trace func(rule, set string)
 }
 
-// Kernels returns the groups of evidence set name, longest first.
-func (p *AppPass) Kernels(name string) []*analysis.Group {
+// kernels returns the groups of evidence set name, longest first.
+func (p *AppPass) kernels(name string) []*analysis.Group {
 	if p.trace != nil {
 		p.trace(p.rule.ID, name)
 	}
 	return p.ev.Kernels(name)
 }
 
-// Timeline is the step's timeline; nil when the export has none.
-func (p *AppPass) Timeline() *analysis.Timeline {
+// timeline is the step's timeline; nil when the export has none.
+func (p *AppPass) timeline() *analysis.Timeline {
 	if p.trace != nil {
 		p.trace(p.rule.ID, "timeline")
 	}
 	return p.ev.Timeline
 }
 
-// HostCopies are the capture's host transfers.
-func (p *AppPass) HostCopies() []*profan.Activity {
+// hostCopies are the capture's host transfers.
+func (p *AppPass) hostCopies() []*profan.Activity {
 	if p.trace != nil {
 		p.trace(p.rule.ID, "host-copies")
 	}
@@ -65,16 +65,16 @@ func (p *AppPass) HostCopies() []*profan.Activity {
 	return out
 }
 
-// Total is the capture's kernel time, seconds.
-func (p *AppPass) Total() float64 { return p.ev.Total }
+// total is the capture's kernel time, seconds.
+func (p *AppPass) total() float64 { return p.ev.Total }
 
-// Training reports a capture with a backward pass or an optimizer step.
-func (p *AppPass) Training() bool {
-	return len(p.Kernels("backward")) > 0 || len(p.Kernels("optimizer")) > 0
+// training reports a capture with a backward pass or an optimizer step.
+func (p *AppPass) training() bool {
+	return len(p.kernels("backward")) > 0 || len(p.kernels("optimizer")) > 0
 }
 
-// Evidence is the capture's evidence, for what is not a set (the GPU).
-func (p *AppPass) Evidence() *analysis.AppEvidence { return p.ev }
+// evidence is the capture's evidence, for what is not a set (the GPU).
+func (p *AppPass) evidence() *analysis.AppEvidence { return p.ev }
 
 // Recommend adds a recommendation priced in kernel time.
 func (p *AppPass) Recommend(r analysis.Recommendation) {
@@ -104,7 +104,7 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 		r.CheckApp(p)
 		adv.InUse = append(adv.InUse, p.inUse...)
 		for _, rec := range p.out {
-			if why, ok := e.Sel.SuppressedApp(rec.Rule, groupNames(rec.Groups)); ok {
+			if why, ok := e.Sel.suppressedApp(rec.Rule, groupNames(rec.Groups)); ok {
 				adv.Suppressed = append(adv.Suppressed, analysis.SuppressedRecommendation{Recommendation: rec, Reason: why})
 				continue
 			}

@@ -15,9 +15,9 @@ import (
 // cuDNN's NHWC batch norm took 207 µs, ATen's bf16 one 310 µs.
 const penaltyBF16BatchNorm = 0.50
 
-// BF16Autocast advises mixed precision for a training step whose GEMMs
+// bf16Autocast advises mixed precision for a training step whose GEMMs
 // and convolutions multiply FP32 or TF32.
-var BF16Autocast = &Rule{
+var bf16Autocast = &Rule{
 	ID:    "bf16-autocast",
 	Title: "FP32 training step: run it under bf16 autocast",
 	Text: `A training step whose GEMMs and convolutions run in FP32 (on the FMA pipe) or
@@ -41,33 +41,33 @@ loss.backward()`,
 	Requires: []string{"fp32-gemm|tf32-gemm|half-gemm", "backward|optimizer"},
 	Optional: []string{"batchnorm-cudnn", "compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {
-		fp32, tf32, half := p.Kernels("fp32-gemm"), p.Kernels("tf32-gemm"), p.Kernels("half-gemm")
-		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32) {
-			p.InUse("already under autocast: %d GEMM/convolution kernels run bf16 or fp16 (%s of the time)", len(half), pct(th/p.Total()))
+		fp32, tf32s, half := p.kernels("fp32-gemm"), p.kernels("tf32-gemm"), p.kernels("half-gemm")
+		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32s) {
+			p.InUse("already under autocast: %d GEMM/convolution kernels run bf16 or fp16 (%s of the time)", len(half), pct(th/p.total()))
 			return
 		}
 		ratio, bf16 := p.tensorRates()
-		saves := p.bf16Saves(nil, fp32, tf32)
+		saves := p.bf16Saves(nil, fp32, tf32s)
 		if saves == nil {
 			return
 		}
 		var parts []string
 		if len(fp32) > 0 {
-			parts = append(parts, fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.Total())))
+			parts = append(parts, fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.total())))
 		}
-		if len(tf32) > 0 {
-			parts = append(parts, fmt.Sprintf("%d run in TF32 on tensor cores, at half the bf16 rate (%d launches, %s)", len(tf32), launchesOf(tf32), pct(timeOf(tf32)/p.Total())))
+		if len(tf32s) > 0 {
+			parts = append(parts, fmt.Sprintf("%d run in TF32 on tensor cores, at half the bf16 rate (%d launches, %s)", len(tf32s), launchesOf(tf32s), pct(timeOf(tf32s)/p.total())))
 		}
 		msg := strings.Join(parts, "; ")
 		fix := `run the forward pass and the loss under torch.autocast("cuda", dtype=torch.bfloat16): the GEMMs and convolutions move to bf16 tensor cores`
 		basis := fmt.Sprintf("bf16 tensor cores at %.1f× the FP32 FMA rate (%.0f%% of it reached, bounded by half each kernel's DRAM traffic) and %.0f× the TF32 rate", bf16, 100*tf32Efficiency, bf16/ratio)
-		gain := gainOf(saves, p.Total())
+		gain := gainOf(saves, p.total())
 		cost := 0.0
-		if bn := p.Kernels("batchnorm-cudnn"); len(bn) > 0 {
+		if bn := p.kernels("batchnorm-cudnn"); len(bn) > 0 {
 			// The penalty is a negative saving of the batch norm's groups:
 			// composed with channels-last or torch.compile, it applies to
 			// what they leave of them.
-			sbn := timeOf(bn) / p.Total()
+			sbn := timeOf(bn) / p.total()
 			cost = penaltyBF16BatchNorm * sbn
 			gain -= cost
 			saving(saves, -penaltyBF16BatchNorm, bn...)
@@ -79,14 +79,14 @@ loss.backward()`,
 			}
 		}
 		p.Recommend(analysis.Recommendation{Message: msg, Fix: fix,
-			Groups: append(append([]*analysis.Group(nil), fp32...), tf32...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
-			Replaces: []string{TF32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with the rest"})
+			Groups: append(append([]*analysis.Group(nil), fp32...), tf32s...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
+			Replaces: []string{tf32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with the rest"})
 	},
 }
 
-// BF16Weights advises 16-bit (or quantised) weights for an inference step
+// bf16Weights advises 16-bit (or quantised) weights for an inference step
 // whose GEMMs read FP32 weights.
-var BF16Weights = &Rule{
+var bf16Weights = &Rule{
 	ID:    "bf16-weights",
 	Title: "FP32 weights at inference: cast the model to bf16",
 	Text: `An inference step (no backward pass, no optimizer) whose GEMMs read FP32
@@ -111,10 +111,10 @@ logits = model(tokens)`,
 	Requires: []string{"fp32-gemm|tf32-gemm|gemv|half-gemm"},
 	Optional: []string{"backward", "optimizer", "compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {
-		if p.Training() {
+		if p.training() {
 			return
 		}
-		gemv, fp32, tf32, half := p.Kernels("gemv"), p.Kernels("fp32-gemm"), p.Kernels("tf32-gemm"), p.Kernels("half-gemm")
+		gemv, fp32, tf32s, half := p.kernels("gemv"), p.kernels("fp32-gemm"), p.kernels("tf32-gemm"), p.kernels("half-gemm")
 		var mem, rate []*analysis.Group
 		for _, g := range fp32 {
 			if g.Info.Family == "cublas.gemv" {
@@ -127,8 +127,8 @@ logits = model(tokens)`,
 			}
 		}
 		mem = append(mem, gemv...)
-		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32)+timeOf(gemv) {
-			p.InUse("already 16-bit weights: %d GEMM kernels run bf16 or fp16 (%s of the time)", len(half), pct(th/p.Total()))
+		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32s)+timeOf(gemv) {
+			p.InUse("already 16-bit weights: %d GEMM kernels run bf16 or fp16 (%s of the time)", len(half), pct(th/p.total()))
 			return
 		}
 		// Half the bytes: half of what each launch takes beyond its
@@ -136,7 +136,7 @@ logits = model(tokens)`,
 		// the same kernel (the product with the fewest bytes), or of the
 		// capture for a kernel launched once.
 		bytes := map[*analysis.Group]float64{}
-		floor := p.Evidence().Floor()
+		floor := p.evidence().Floor()
 		for _, g := range mem {
 			lat := floor
 			if g.Launches > 1 && g.Min > lat {
@@ -146,22 +146,22 @@ logits = model(tokens)`,
 				bytes[g] = 0.5 * math.Max(0, 1-lat/m)
 			}
 		}
-		saves := p.bf16Saves(bytes, rate, tf32)
+		saves := p.bf16Saves(bytes, rate, tf32s)
 		if saves == nil {
 			saves = bytes
 		}
 		var parts []string
 		if len(mem) > 0 {
-			parts = append(parts, fmt.Sprintf("%d matrix-vector products read FP32 weights, bound by DRAM (%d launches, %s of the time): they gain from bytes, not tensor-core rates", len(mem), launchesOf(mem), pct(timeOf(mem)/p.Total())))
+			parts = append(parts, fmt.Sprintf("%d matrix-vector products read FP32 weights, bound by DRAM (%d launches, %s of the time): they gain from bytes, not tensor-core rates", len(mem), launchesOf(mem), pct(timeOf(mem)/p.total())))
 		}
-		if n := len(rate) + len(tf32); n > 0 {
-			parts = append(parts, fmt.Sprintf("%d FP32/TF32 GEMMs run below the bf16 tensor-core rate (%s of the time)", n, pct((timeOf(rate)+timeOf(tf32))/p.Total())))
+		if n := len(rate) + len(tf32s); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d FP32/TF32 GEMMs run below the bf16 tensor-core rate (%s of the time)", n, pct((timeOf(rate)+timeOf(tf32s))/p.total())))
 		}
 		p.Recommend(analysis.Recommendation{Message: strings.Join(parts, "; "),
 			Fix:    "model.to(torch.bfloat16) (or torch.float16): the weights are stored and read in 16 bits; int8 or int4 weight-only quantisation (torchao) quarters or eighths the bytes",
-			Groups: append(append(append([]*analysis.Group(nil), mem...), rate...), tf32...), Gain: gainOf(saves, p.Total()), Saves: saves,
+			Groups: append(append(append([]*analysis.Group(nil), mem...), rate...), tf32s...), Gain: gainOf(saves, p.total()), Saves: saves,
 			Basis:    "half the bytes of each memory-bound product (its time beyond its kernel's shortest launch); the bf16 tensor-core rate on the others",
-			Replaces: []string{TF32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with torch.compile, a static cache and CUDA graphs"})
+			Replaces: []string{tf32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with torch.compile, a static cache and CUDA graphs"})
 	},
 }
 

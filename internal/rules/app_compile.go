@@ -7,8 +7,8 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
-// TorchCompile advises torch.compile for chains of eager kernels.
-var TorchCompile = &Rule{
+// torchCompile advises torch.compile for chains of eager kernels.
+var torchCompile = &Rule{
 	ID:    "torch-compile",
 	Title: "Chains of eager kernels: torch.compile fuses them",
 	Text: `Between two GEMMs an eager PyTorch step runs each element-wise,
@@ -30,11 +30,11 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 	Requires: []string{"fusable|batchnorm-nchw"},
 	Optional: []string{"triton"},
 	CheckApp: func(p *AppPass) {
-		if tr := p.Kernels("triton"); len(tr) > 0 {
-			p.InUse("already compiled: %d Triton kernels from inductor run (%s of the time)", len(tr), pct(timeOf(tr)/p.Total()))
+		if tr := p.kernels("triton"); len(tr) > 0 {
+			p.InUse("already compiled: %d Triton kernels from inductor run (%s of the time)", len(tr), pct(timeOf(tr)/p.total()))
 			return
 		}
-		fus, bn := p.Kernels("fusable"), p.Kernels("batchnorm-nchw")
+		fus, bn := p.kernels("fusable"), p.kernels("batchnorm-nchw")
 		saves := map[*analysis.Group]float64{}
 		saved, removed := 0.0, 0
 		for _, g := range fus {
@@ -47,15 +47,15 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 		}
 		saving(saves, channelsLastSaves, bn...)
 		msg := fmt.Sprintf("%d eager element-wise, normalization, cast, reduction and copy kernels run in chains between the GEMMs (%d launches, %s of the time), each reading and writing its tensors: fused, the chains drop %d launches and %s of the time",
-			len(fus), launchesOf(fus), pct(timeOf(fus)/p.Total()), removed, pct(saved/p.Total()))
+			len(fus), launchesOf(fus), pct(timeOf(fus)/p.total()), removed, pct(saved/p.total()))
 		basis := "each chain fused costs about its longest launch"
 		if len(bn) > 0 {
-			msg += fmt.Sprintf("; cuDNN's NCHW batch norm (%d launches, %s of the time) becomes fused Triton reductions", launchesOf(bn), pct(timeOf(bn)/p.Total()))
+			msg += fmt.Sprintf("; cuDNN's NCHW batch norm (%d launches, %s of the time) becomes fused Triton reductions", launchesOf(bn), pct(timeOf(bn)/p.total()))
 			basis += fmt.Sprintf(", and %.0f%% of the NCHW batch norm's time, as under channels_last", 100*channelsLastSaves)
 		}
 		p.Recommend(analysis.Recommendation{Message: msg,
 			Fix:    "model = torch.compile(model) fuses the chains between the GEMMs into Triton kernels (and the casts into their consumers)",
-			Groups: append(append([]*analysis.Group(nil), fus...), bn...), Gain: gainOf(saves, p.Total()), Saves: saves,
+			Groups: append(append([]*analysis.Group(nil), fus...), bn...), Gain: gainOf(saves, p.total()), Saves: saves,
 			Basis: basis, Composes: "with the precision changes and a fused optimizer; mode=\"reduce-overhead\" adds CUDA graphs"})
 	},
 }

@@ -9,9 +9,9 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
-// HostSync advises removing or deferring the host synchronisations a
+// hostSync advises removing or deferring the host synchronisations a
 // timeline shows the GPU waiting on.
-var HostSync = &Rule{
+var hostSync = &Rule{
 	ID:    "host-sync",
 	Title: "The host waits on the GPU: remove or defer the synchronising op",
 	Text: `A synchronising call (cudaStreamSynchronize, cudaDeviceSynchronize, a
@@ -37,7 +37,7 @@ done = (torch.cat(toks) == eos).any().item()   # one wait at the end`,
 	Severity: profan.Info,
 	Requires: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
-		tl := p.Timeline()
+		tl := p.timeline()
 		idle := tl.IdleOf(analysis.IdleSync)
 		if idle.Seconds <= 0 || !(tl.Span > 0) {
 			return
@@ -54,7 +54,7 @@ done = (torch.cat(toks) == eos).any().item()   # one wait at the end`,
 			}
 			what += ")"
 		}
-		p.RecommendWall(analysis.Recommendation{
+		p.recommendWall(analysis.Recommendation{
 			Message:  fmt.Sprintf("the GPU waits %s of the step after the host's %s", pct(idle.Seconds/tl.Span), what),
 			Fix:      "keep the values on the GPU and read them once at the end (defer .item()/.cpu(), test a stop condition every N steps, avoid boolean-mask indexing and nonzero in the loop)",
 			Basis:    "the idle time after the host's synchronisations on the timeline",
@@ -80,8 +80,8 @@ func pcieRate(cc string) float64 {
 // on an H100 (fixtures/timeline/copy_pinned: 4 × 32 MiB in 2.44 ms).
 const pinnedEfficiency = 0.87
 
-// PinnedMemory advises pinned host buffers for pageable host transfers.
-var PinnedMemory = &Rule{
+// pinnedMemory advises pinned host buffers for pageable host transfers.
+var pinnedMemory = &Rule{
 	ID:    "pinned-memory",
 	Title: "Host transfers from pageable memory: pin it",
 	Text: `A copy between pageable host memory and the GPU is staged by the driver
@@ -99,10 +99,10 @@ timeline's span.`,
 	Severity: profan.Info,
 	Requires: []string{"timeline", "host-copies"},
 	CheckApp: func(p *AppPass) {
-		tl := p.Timeline()
-		rate := pinnedEfficiency * pcieRate(p.Evidence().CC())
+		tl := p.timeline()
+		rate := pinnedEfficiency * pcieRate(p.evidence().CC())
 		n, secs, saved, bytes := 0, 0.0, 0.0, 0.0
-		for _, a := range p.HostCopies() {
+		for _, a := range p.hostCopies() {
 			if a.SrcMemType != "Pageable" && a.DstMemType != "Pageable" || math.IsNaN(a.Duration) || math.IsNaN(a.Bytes) {
 				continue
 			}
@@ -115,7 +115,7 @@ timeline's span.`,
 		if n == 0 || !(tl.Span > 0) || saved <= 0 {
 			return
 		}
-		p.RecommendWall(analysis.Recommendation{
+		p.recommendWall(analysis.Recommendation{
 			Message:  fmt.Sprintf("%d host copies use pageable memory: %.1f MB in %.2f ms (%.1f GB/s), where pinned copies run at about %.0f GB/s", n, bytes/1e6, 1e3*secs, bytes/secs/1e9, rate/1e9),
 			Fix:      "pin the host tensors (DataLoader(pin_memory=True), or .pin_memory() once for a reused buffer) and copy with .to(device, non_blocking=True)",
 			Basis:    "each pageable copy's time less its bytes at the pinned rate, over the span",
@@ -124,8 +124,8 @@ timeline's span.`,
 	},
 }
 
-// CopyOverlap advises a second stream for copies on the critical path.
-var CopyOverlap = &Rule{
+// copyOverlap advises a second stream for copies on the critical path.
+var copyOverlap = &Rule{
 	ID:    "copy-overlap",
 	Title: "Copies on the critical path: overlap them with compute",
 	Text: `Host transfers that no kernel runs beside sit on the step's critical path. Issued
@@ -147,11 +147,11 @@ for x in batches:
 	Severity: profan.Info,
 	Requires: []string{"timeline", "host-copies"},
 	CheckApp: func(p *AppPass) {
-		tl := p.Timeline()
+		tl := p.timeline()
 		// The exposed copies are the host transfers' at most (the
 		// timeline's copies include the device's own).
 		host := 0.0
-		for _, a := range p.HostCopies() {
+		for _, a := range p.hostCopies() {
 			if a.Duration == a.Duration {
 				host += a.Duration * float64(max(a.Invocations, 1))
 			}
@@ -162,7 +162,7 @@ for x in batches:
 		if !(tl.Span > 0) || hide <= 0 || hide/tl.Span < 0.01 {
 			return
 		}
-		p.RecommendWall(analysis.Recommendation{
+		p.recommendWall(analysis.Recommendation{
 			Message:  fmt.Sprintf("%.2f ms of host copies run with no kernel beside them (%s of the step), beside %.2f ms of kernels", 1e3*exposed, pct(exposed/tl.Span), 1e3*compute),
 			Fix:      "issue the next batch's copy on a second stream from pinned memory while the current batch computes (torch.cuda.Stream, wait_stream), or DataLoader(pin_memory=True) with non_blocking copies",
 			Basis:    "the exposed copy time, as far as kernel time can hide it, over the span",

@@ -7,9 +7,9 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
-// StaticKVCache advises a preallocated key/value cache for a decoding
+// staticKVCache advises a preallocated key/value cache for a decoding
 // step that grows its cache with torch.cat.
-var StaticKVCache = &Rule{
+var staticKVCache = &Rule{
 	ID:    "static-kv-cache",
 	Title: "Key/value cache grown with torch.cat: preallocate it",
 	Text: `An inference step that grows its key/value cache with torch.cat copies the
@@ -28,10 +28,10 @@ do not grow save less than min_gain and are no cache: the rule is silent.`,
 	Requires: []string{"kv-cat"},
 	Optional: []string{"backward", "optimizer"},
 	CheckApp: func(p *AppPass) {
-		if p.Training() {
+		if p.training() {
 			return
 		}
-		cats := p.Kernels("kv-cat")
+		cats := p.kernels("kv-cat")
 		saves := map[*analysis.Group]float64{}
 		for _, g := range cats {
 			if g.Duration > 0 && g.Min == g.Min {
@@ -40,12 +40,12 @@ do not grow save less than min_gain and are no cache: the rule is silent.`,
 		}
 		// Copies that do not grow (a rotary embedding's halves, a model's
 		// own cat) save under min_gain: no cache to preallocate.
-		gain := gainOf(saves, p.Total())
+		gain := gainOf(saves, p.total())
 		if gain < p.T.MinGain {
 			return
 		}
 		p.Recommend(analysis.Recommendation{
-			Message: fmt.Sprintf("torch.cat copies run %d times (%s of the time), from %.1f to %.1f µs: the cache is copied whole for every token", launchesOf(cats), pct(timeOf(cats)/p.Total()), 1e6*minOf(cats), 1e6*maxOf(cats)),
+			Message: fmt.Sprintf("torch.cat copies run %d times (%s of the time), from %.1f to %.1f µs: the cache is copied whole for every token", launchesOf(cats), pct(timeOf(cats)/p.total()), 1e6*minOf(cats), 1e6*maxOf(cats)),
 			Fix:     "preallocate the key/value cache at the longest length and write each token in place (cache.index_copy_(2, pos, k), transformers' StaticCache)",
 			Groups:  cats, Gain: gain, Saves: saves,
 			Basis:    "each copy costs what the shortest one does",

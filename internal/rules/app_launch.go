@@ -10,12 +10,12 @@ import (
 
 // hostTime is hostTime of the pass's capture.
 func (p *AppPass) hostTime() float64 {
-	p.Kernels("all")
+	p.kernels("all")
 	return hostTime(p.ev, p.T)
 }
 
-// CUDAGraphs advises capturing a launch-bound step in a CUDA graph.
-var CUDAGraphs = &Rule{
+// cudaGraphs advises capturing a launch-bound step in a CUDA graph.
+var cudaGraphs = &Rule{
 	ID:    "cuda-graphs",
 	Title: "Launch-bound step: capture it in a CUDA graph",
 	Text: `When the kernels are short, the host cannot launch them as fast as the GPU
@@ -45,12 +45,12 @@ for _ in range(tokens):
 	Requires: []string{"all"},
 	Optional: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
-		if tl := p.Timeline(); tl != nil {
+		if tl := p.timeline(); tl != nil {
 			graphsTimed(p, tl)
 			return
 		}
-		all := p.Kernels("all")
-		n, k := launchesOf(all), p.Total()
+		all := p.kernels("all")
+		n, k := launchesOf(all), p.total()
 		if n < 20 {
 			return
 		}
@@ -59,7 +59,7 @@ for _ in range(tokens):
 			return
 		}
 		wall := 1 - k/h
-		p.RecommendWall(analysis.Recommendation{
+		p.recommendWall(analysis.Recommendation{
 			Message: fmt.Sprintf("%d launches average %.1f µs: launching them (about %.2f ms at %.0f µs each) takes longer than running them (%.2f ms), so the GPU waits on the host (an estimate: this export holds no timeline; torch.profiler or nsys measures it)",
 				n, 1e6*k/float64(n), 1e3*h, 1e6*p.T.HostLaunch, 1e3*k),
 			Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
@@ -69,8 +69,8 @@ for _ in range(tokens):
 	},
 }
 
-// LargerBatch advises more work per launch for a step of tiny kernels.
-var LargerBatch = &Rule{
+// largerBatch advises more work per launch for a step of tiny kernels.
+var largerBatch = &Rule{
 	ID:    "larger-batch",
 	Title: "Every kernel is tiny: a larger batch",
 	Text: `When nearly all of a step's kernel time is in launches shorter than
@@ -88,25 +88,25 @@ estimated from the launches.`,
 	Requires: []string{"all"},
 	Optional: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
-		all := p.Kernels("all")
+		all := p.kernels("all")
 		tiny := 0.0
 		for _, g := range all {
 			if g.Mean() < p.T.TinyLaunch {
 				tiny += g.Duration
 			}
 		}
-		k := p.Total()
+		k := p.total()
 		if launchesOf(all) < 20 || tiny/k < 0.9 {
 			return
 		}
 		// The step's time: the span on a timeline, where the kernels take
 		// the busy time; else the estimated host launch time.
 		h, basis := math.Max(p.hostTime(), k), "per sample, for twice the batch: the host's launch time stays, the kernels' doubles (host time estimated)"
-		if tl := p.Timeline(); tl != nil && tl.Span > 0 {
+		if tl := p.timeline(); tl != nil && tl.Span > 0 {
 			h, k, basis = tl.Span, math.Min(k, tl.Busy), "per sample, for twice the batch: the step's span stays, the GPU's busy time doubles"
 		}
 		wall := 1 - math.Max(h, 2*k)/(2*h)
-		p.RecommendWall(analysis.Recommendation{
+		p.recommendWall(analysis.Recommendation{
 			Message: fmt.Sprintf("%s of the kernel time is in launches shorter than %.0f µs: each fills a fraction of the GPU", pct(tiny/k), 1e6*p.T.TinyLaunch),
 			Fix:     "a larger batch (more samples per step, more sequences decoded together) does more work per launch for about the same wall time",
 			Groups:  nil, Basis: basis,
@@ -115,9 +115,9 @@ estimated from the launches.`,
 	},
 }
 
-// RecommendWall adds a recommendation priced in wall time: wall is the
+// recommendWall adds a recommendation priced in wall time: wall is the
 // share of the step's wall time saved.
-func (p *AppPass) RecommendWall(r analysis.Recommendation, wall float64) {
+func (p *AppPass) recommendWall(r analysis.Recommendation, wall float64) {
 	r.Rule = p.rule.ID
 	r.WallGain = wall
 	p.out = append(p.out, r)
@@ -141,10 +141,10 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	if hl := tl.HostLaunch; hl.Calls > 0 && hl.Mean == hl.Mean {
 		msg += fmt.Sprintf(" (%.1f µs of host time per launch call, beside the framework's own)", 1e6*hl.Mean)
 	}
-	if p.Evidence().Traced() {
+	if p.evidence().Traced() {
 		msg += "; a profiler that records every op slows the host, so the unprofiled step loses less: an upper bound"
 	}
-	p.RecommendWall(analysis.Recommendation{
+	p.recommendWall(analysis.Recommendation{
 		Message:  msg,
 		Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
 		Basis:    "the launch-bound idle time of the timeline",

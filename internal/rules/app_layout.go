@@ -13,9 +13,9 @@ import (
 // CNN's pair (fixtures/pytorch2), the one layout pair of the first set.
 const channelsLastSaves = 0.65
 
-// ChannelsLast advises the channels_last memory format for a CNN whose
+// channelsLast advises the channels_last memory format for a CNN whose
 // convolutions cuDNN runs NHWC around NCHW tensors.
-var ChannelsLast = &Rule{
+var channelsLast = &Rule{
 	ID:    "channels-last",
 	Title: "NCHW tensors around NHWC convolutions: use channels_last",
 	Text: `cuDNN runs its tensor-core convolutions on NHWC data: given NCHW tensors (PyTorch's
@@ -35,7 +35,7 @@ out = model(x.to(memory_format=torch.channels_last))`,
 	Severity: profan.Info,
 	Requires: []string{"layout-conversion|batchnorm-nchw|channels-last"},
 	CheckApp: func(p *AppPass) {
-		if cl := p.Kernels("channels-last"); len(cl) > 0 {
+		if cl := p.kernels("channels-last"); len(cl) > 0 {
 			what := "runs NHWC-only kernels"
 			if strings.Contains(cl[0].Info.Family, "batchnorm") {
 				what = "batch norm runs its NHWC kernels"
@@ -43,26 +43,26 @@ out = model(x.to(memory_format=torch.channels_last))`,
 			p.InUse("already channels_last: %s (%s)", what, cl[0].Info.Display)
 			return
 		}
-		layout, bn := p.Kernels("layout-conversion"), p.Kernels("batchnorm-nchw")
+		layout, bn := p.kernels("layout-conversion"), p.kernels("batchnorm-nchw")
 		var said []string
 		if len(layout) > 0 {
-			said = append(said, fmt.Sprintf("converts NCHW tensors to NHWC and back around the convolutions (%d launches, %s of the time)", launchesOf(layout), pct(timeOf(layout)/p.Total())))
+			said = append(said, fmt.Sprintf("converts NCHW tensors to NHWC and back around the convolutions (%d launches, %s of the time)", launchesOf(layout), pct(timeOf(layout)/p.total())))
 		}
 		if len(bn) > 0 {
-			said = append(said, fmt.Sprintf("runs NCHW batch norm with one block per channel (%d launches, %s of the time)", launchesOf(bn), pct(timeOf(bn)/p.Total())))
+			said = append(said, fmt.Sprintf("runs NCHW batch norm with one block per channel (%d launches, %s of the time)", launchesOf(bn), pct(timeOf(bn)/p.total())))
 		}
 		gs := append(append([]*analysis.Group(nil), layout...), bn...)
 		saves := saving(nil, channelsLastSaves, gs...)
 		p.Recommend(analysis.Recommendation{Message: "cuDNN " + strings.Join(said, ", and "),
 			Fix:    "model = model.to(memory_format=torch.channels_last) and x = x.to(memory_format=torch.channels_last): the convolutions then read NHWC directly, the conversions go, and batch norm runs its NHWC kernels",
-			Groups: gs, Gain: gainOf(saves, p.Total()), Saves: saves,
+			Groups: gs, Gain: gainOf(saves, p.total()), Saves: saves,
 			Basis:    fmt.Sprintf("%.0f%% of the conversion and NCHW batch-norm time (measured on a CNN step)", 100*channelsLastSaves),
 			Composes: "with everything; torch.compile acts on the NCHW batch norm too (counted once)"})
 	},
 }
 
-// CUDNNBenchmark advises cuDNN's algorithm search for a convolution step.
-var CUDNNBenchmark = &Rule{
+// cudnnBenchmark advises cuDNN's algorithm search for a convolution step.
+var cudnnBenchmark = &Rule{
 	ID:    "cudnn-benchmark",
 	Title: "Convolutions on cuDNN's heuristic choice: let it benchmark",
 	Text: `cuDNN picks a convolution algorithm by heuristics unless
@@ -78,8 +78,8 @@ model = ResNet().cuda()`,
 	Severity: profan.Info,
 	Requires: []string{"convolution"},
 	CheckApp: func(p *AppPass) {
-		conv := p.Kernels("convolution")
-		s := timeOf(conv) / p.Total()
+		conv := p.kernels("convolution")
+		s := timeOf(conv) / p.total()
 		if s < 0.2 {
 			return
 		}

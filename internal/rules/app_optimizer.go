@@ -22,9 +22,9 @@ const (
 	sgdForeachPasses, sgdFusedPasses   = 8.0, 5.0
 )
 
-// FusedOptimizer advises the fused implementation of the optimizer the
+// fusedOptimizer advises the fused implementation of the optimizer the
 // kernels show.
-var FusedOptimizer = &Rule{
+var fusedOptimizer = &Rule{
 	ID:    "fused-optimizer",
 	Title: "Foreach optimizer: use the fused one",
 	Text: `PyTorch's default (foreach) optimizers run the update as a kernel per
@@ -43,11 +43,11 @@ parameter).`,
 	Severity: profan.Info,
 	Requires: []string{"foreach-optimizer|fused-optimizer"},
 	CheckApp: func(p *AppPass) {
-		if f := p.Kernels("fused-optimizer"); len(f) > 0 {
+		if f := p.kernels("fused-optimizer"); len(f) > 0 {
 			p.InUse("already fused: the optimizer runs %s", f[0].Info.Display)
 			return
 		}
-		foreach := p.Kernels("foreach-optimizer")
+		foreach := p.kernels("foreach-optimizer")
 		adam := false
 		for _, g := range foreach {
 			lower := strings.ToLower(g.Name)
@@ -59,9 +59,9 @@ parameter).`,
 		}
 		saves := saving(nil, f, foreach...)
 		p.Recommend(analysis.Recommendation{
-			Message: fmt.Sprintf("the optimizer step runs as %d foreach kernels (%d launches, %s of the time), each reading and writing the parameter lists once", len(foreach), launchesOf(foreach), pct(timeOf(foreach)/p.Total())),
+			Message: fmt.Sprintf("the optimizer step runs as %d foreach kernels (%d launches, %s of the time), each reading and writing the parameter lists once", len(foreach), launchesOf(foreach), pct(timeOf(foreach)/p.total())),
 			Fix:     fmt.Sprintf("torch.optim.%s runs the whole update in one kernel per tensor list", class),
-			Groups:  foreach, Gain: gainOf(saves, p.Total()), Saves: saves,
+			Groups:  foreach, Gain: gainOf(saves, p.total()), Saves: saves,
 			Basis:    fmt.Sprintf("%.0f%% of the foreach kernels' time: the tensor passes the fused kernel no longer makes", 100*f),
 			Composes: "with everything",
 		})

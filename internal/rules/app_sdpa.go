@@ -7,8 +7,8 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
-// SDPA advises PyTorch's fused attention for attention written by hand.
-var SDPA = &Rule{
+// sdpa advises PyTorch's fused attention for attention written by hand.
+var sdpa = &Rule{
 	ID:    "sdpa",
 	Title: "Hand-written attention: use scaled_dot_product_attention",
 	Text: `Attention written as matmul, scale, masked_fill, softmax and matmul (and
@@ -31,11 +31,11 @@ o = torch.softmax(s, dim=-1) @ v`,
 	Requires: []string{"attention-eager"},
 	Optional: []string{"attention-fused"},
 	CheckApp: func(p *AppPass) {
-		if f := p.Kernels("attention-fused"); len(f) > 0 {
-			p.InUse("already fused attention: %s runs (%s of the time)", f[0].Info.Display, pct(timeOf(f)/p.Total()))
+		if f := p.kernels("attention-fused"); len(f) > 0 {
+			p.InUse("already fused attention: %s runs (%s of the time)", f[0].Info.Display, pct(timeOf(f)/p.total()))
 			return
 		}
-		gs := p.Kernels("attention-eager")
+		gs := p.kernels("attention-eager")
 		saves := map[*analysis.Group]float64{}
 		scores, products, launches := 0.0, 0.0, 0
 		for _, g := range gs {
@@ -51,9 +51,9 @@ o = torch.softmax(s, dim=-1) @ v`,
 			return
 		}
 		p.Recommend(analysis.Recommendation{
-			Message: fmt.Sprintf("attention is written by hand: the scale, mask and softmax kernels around each softmax read and write the T×T scores (%s of the time, forward and backward); the products beside them take %s", pct(scores/p.Total()), pct(products/p.Total())),
+			Message: fmt.Sprintf("attention is written by hand: the scale, mask and softmax kernels around each softmax read and write the T×T scores (%s of the time, forward and backward); the products beside them take %s", pct(scores/p.total()), pct(products/p.total())),
 			Fix:     "o = torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=mask or is_causal=True): one kernel keeps the scores on chip (FlashAttention in bf16/fp16, memory-efficient attention in FP32)",
-			Groups:  gs, Gain: gainOf(saves, p.Total()), Saves: saves,
+			Groups:  gs, Gain: gainOf(saves, p.total()), Saves: saves,
 			Basis:    "the time of the launches that read and write the scores; the products stay at their rate",
 			Composes: "with everything; torch.compile fuses the same scale and mask launches less well, so the two overlap on them",
 		})

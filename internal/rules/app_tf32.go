@@ -7,9 +7,9 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
-// TF32 advises TensorFloat-32 for FP32 GEMMs and convolutions that run on
+// tf32 advises TensorFloat-32 for FP32 GEMMs and convolutions that run on
 // the FMA pipe: the one-line change, weights and activations staying FP32.
-var TF32 = &Rule{
+var tf32 = &Rule{
 	ID:    "tf32",
 	Title: "FP32 GEMMs on the FMA pipe: allow TF32",
 	Text: `The step's FP32 matrix multiplies and convolutions run on the FP32 FMA pipe
@@ -31,9 +31,9 @@ torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default
 	Requires: []string{"fp32-gemm|tf32-gemm"},
 	Optional: []string{"compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {
-		fp32, tf32 := p.Kernels("fp32-gemm"), p.Kernels("tf32-gemm")
+		fp32, tf32 := p.kernels("fp32-gemm"), p.kernels("tf32-gemm")
 		if len(fp32) == 0 {
-			p.InUse("already TF32: %d GEMM/convolution kernels run TF32 tensor-core kernels (%s of the time)", len(tf32), pct(timeOf(tf32)/p.Total()))
+			p.InUse("already TF32: %d GEMM/convolution kernels run TF32 tensor-core kernels (%s of the time)", len(tf32), pct(timeOf(tf32)/p.total()))
 			return
 		}
 		ratio, _ := p.tensorRates()
@@ -44,12 +44,12 @@ torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default
 		for _, g := range fp32 {
 			saves[g] = 1 - p.mathRest(g, ratio, 1)
 		}
-		gain := gainOf(saves, p.Total())
-		msg := fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.Total()))
+		gain := gainOf(saves, p.total())
+		msg := fmt.Sprintf("%d FP32 GEMM/convolution kernels run on the FMA pipe, not tensor cores (%d launches, %s of the time)", len(fp32), launchesOf(fp32), pct(timeOf(fp32)/p.total()))
 		if len(tf32) > 0 {
 			// TF32 is on for some products already (cuDNN allows it by
 			// default): say so, the rest are the ones still on the FMA pipe.
-			msg += fmt.Sprintf("; %d others already run TF32 tensor-core kernels (%s of the time), so TF32 is allowed for them: the FMA ones are matmuls with allow_tf32 off or engines cuDNN chose without it", len(tf32), pct(timeOf(tf32)/p.Total()))
+			msg += fmt.Sprintf("; %d others already run TF32 tensor-core kernels (%s of the time), so TF32 is allowed for them: the FMA ones are matmuls with allow_tf32 off or engines cuDNN chose without it", len(tf32), pct(timeOf(tf32)/p.total()))
 		}
 		p.Recommend(analysis.Recommendation{
 			Message: msg,

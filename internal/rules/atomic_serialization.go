@@ -10,10 +10,10 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
-// AtomicSerialization reports kernels whose time goes to atomics on one
+// atomicSerialization reports kernels whose time goes to atomics on one
 // address (the analysis's LimitAtomics): a sum or a counter that every warp
 // updates.
-var AtomicSerialization = &Rule{
+var atomicSerialization = &Rule{
 	ID:    "atomic-serialization",
 	Title: "Contended atomics, served one at a time",
 	Text: `The L2 serves atomics on one address one after another, one to three cycles each
@@ -39,12 +39,12 @@ if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 		w, _ := analysis.Atomics(p.A)
 		n := w.Requests
 		blocks := float64(p.A.K.Grid.Size())
-		ev := append(p.Evidence("l2_atomic_requests", "l2_cycles"), fmt.Sprintf("l2_atomic_ops=%.0f", w.Ops), fmt.Sprintf("grid_blocks=%.0f", blocks))
+		ev := append(p.evidence("l2_atomic_requests", "l2_cycles"), fmt.Sprintf("l2_atomic_ops=%.0f", w.Ops), fmt.Sprintf("grid_blocks=%.0f", blocks))
 		// The limiter's sentence, word for word: one count of the atomic
 		// operations, one share of the L2 cycles.
 		what := w.Describe()
 		if blocks > 0 && n >= 2*blocks {
-			p.Report(Estimate(atomicGain(p, w, blocks)), Note{
+			p.report(estimate(atomicGain(p, w, blocks)), Note{
 				Message:   fmt.Sprintf("%s; %.1f per block", what, w.Ops/blocks),
 				Advice:    "combine before the global atomic: reduce within each warp (__reduce_add_sync, __shfl_down_sync) and block, or privatise (per-block bins in shared memory), then one global atomic per block or per bin",
 				Evidence:  ev,
@@ -53,7 +53,7 @@ if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 			return
 		}
 		// No broken/fixed pair measured yet: the gain is not estimated.
-		p.Report(UnknownGain, Note{
+		p.report(unknownGain, Note{
 			Message:   fmt.Sprintf("%s; about one per block", what),
 			Advice:    "let each block write its partial result to an array and sum the array in a second pass (or in the last block to finish) instead of atomics on one address",
 			Evidence:  ev,

@@ -38,16 +38,16 @@ func onRoof(side string, advice func(*Pass) string, evidence ...string) func(*Pa
 		}
 		// The roofline says where the kernel is, not what a change would
 		// buy: the gain belongs to the rules that name a fix.
-		p.Report(UnknownGain, Note{
+		p.report(unknownGain, Note{
 			Message:  side + "-bound: " + why,
 			Advice:   advice(p),
-			Evidence: p.Evidence(evidence...),
+			Evidence: p.evidence(evidence...),
 		})
 	}
 }
 
-// MemoryBound places the kernel under the memory roof.
-var MemoryBound = &Rule{
+// memoryBound places the kernel under the memory roof.
+var memoryBound = &Rule{
 	ID:    "memory-bound",
 	Title: "Memory-bound kernel",
 	Text: `The kernel moves more bytes per instruction than the GPU's balance point: its
@@ -63,8 +63,8 @@ reuse through shared memory, smaller types), not from faster arithmetic.`,
 	}, "memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance", "dram_peak_pct", "arithmetic_intensity"),
 }
 
-// ComputeBound places the kernel under the compute roof.
-var ComputeBound = &Rule{
+// computeBound places the kernel under the compute roof.
+var computeBound = &Rule{
 	ID:    "compute-bound",
 	Title: "Compute-bound kernel",
 	Text: `The kernel executes more instructions per byte than the GPU's balance point: its
@@ -84,8 +84,8 @@ arithmetic).`,
 	}, "memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance"),
 }
 
-// LatencyBound reports kernels that reach neither roof.
-var LatencyBound = &Rule{
+// latencyBound reports kernels that reach neither roof.
+var latencyBound = &Rule{
 	ID:    "latency-bound",
 	Title: "Latency-bound kernel",
 	Text: `Neither memory nor compute throughput is near its peak: warps spend their time
@@ -108,10 +108,10 @@ loads issued before their use) hides the latency.`,
 		if p.A.Limiter.Unit == analysis.LimitLaunch {
 			msg = "latency-bound: limited by its " + why
 		}
-		p.Report(UnknownGain, Note{
+		p.report(unknownGain, Note{
 			Message:  msg,
 			Advice:   "put more independent work in flight: more blocks and warps, fewer dependent loads, loop unrolling with loads issued early",
-			Evidence: p.Evidence("memory_throughput_pct", "compute_throughput_pct", "achieved_occupancy", "waves_per_sm"),
+			Evidence: p.evidence("memory_throughput_pct", "compute_throughput_pct", "achieved_occupancy", "waves_per_sm"),
 		})
 	},
 }

@@ -159,8 +159,8 @@ func (us usage) timeAfter(f scale) float64 {
 	return us.norm(f) / den
 }
 
-// Traffic is the work a fix removes from the memory system.
-type Traffic struct {
+// traffic is the work a fix removes from the memory system.
+type traffic struct {
 	GlobalSectors    float64 // 32-byte sectors between L1 and L2 (global loads and stores)
 	SharedWavefronts float64 // shared-memory wavefronts (bank-conflict replays)
 }
@@ -168,7 +168,7 @@ type Traffic struct {
 // trafficGain is the estimated gain of removing t from kernel a. Without
 // the units' utilizations it falls back on the share of the memory
 // traffic removed, weighted by how memory-bound the kernel is.
-func trafficGain(p *Pass, t Traffic) float64 {
+func trafficGain(p *Pass, t traffic) float64 {
 	a := p.A
 	m := a.Model
 	var g, sh float64 // global sectors, shared wavefronts
@@ -306,11 +306,11 @@ func uncoalescedSpace(p *Pass, x *analysis.Access, op string, total float64) boo
 
 // coalescingTraffic is what coalescing x removes: its sectors above the
 // ideal.
-func coalescingTraffic(x *analysis.Access) Traffic {
+func coalescingTraffic(x *analysis.Access) traffic {
 	if x == nil || x.SectorsPerRequest <= 0 {
-		return Traffic{}
+		return traffic{}
 	}
-	return Traffic{GlobalSectors: x.Transactions * math.Max(0, 1-x.IdealSectorsPerRequest/x.SectorsPerRequest)}
+	return traffic{GlobalSectors: x.Transactions * math.Max(0, 1-x.IdealSectorsPerRequest/x.SectorsPerRequest)}
 }
 
 // conflictSpace reports whether shared loads or stores x have a bank
@@ -321,15 +321,15 @@ func conflictSpace(p *Pass, x *analysis.Access) bool {
 
 // conflictTraffic is what removing x's bank conflicts saves: its
 // wavefronts above the ideal.
-func conflictTraffic(x *analysis.Access) Traffic {
+func conflictTraffic(x *analysis.Access) traffic {
 	if x == nil {
-		return Traffic{}
+		return traffic{}
 	}
 	ideal := x.IdealTransactions
 	if ideal <= 0 && x.Pattern.Ways > 0 {
 		ideal = x.Transactions / x.Pattern.Ways
 	}
-	return Traffic{SharedWavefronts: math.Max(0, x.Transactions-ideal)}
+	return traffic{SharedWavefronts: math.Max(0, x.Transactions-ideal)}
 }
 
 // launchFill is the share of the GPU's thread slots a launch fills, when
@@ -357,11 +357,11 @@ func launchFill(p *Pass) float64 {
 func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
 	p := &Pass{A: a, T: e.T}
 	best := 0.0
-	var t Traffic
+	var t traffic
 	traffic := false
 	for _, f := range fs {
 		switch f.Rule {
-		case UncoalescedGlobal.ID, SharedBankConflict.ID:
+		case uncoalescedGlobal.ID, sharedBankConflict.ID:
 			traffic = true
 		default:
 			if !math.IsNaN(f.Gain) && f.Gain > best {
@@ -375,7 +375,7 @@ func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
 		for _, f := range fs {
 			has[f.Rule] = true
 		}
-		if has[UncoalescedGlobal.ID] {
+		if has[uncoalescedGlobal.ID] {
 			total := globalSectors(m)
 			for _, c := range []struct {
 				x  *analysis.Access
@@ -386,7 +386,7 @@ func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
 				}
 			}
 		}
-		if has[SharedBankConflict.ID] {
+		if has[sharedBankConflict.ID] {
 			for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
 				if conflictSpace(p, x) {
 					t.SharedWavefronts += conflictTraffic(x).SharedWavefronts

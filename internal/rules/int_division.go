@@ -11,11 +11,11 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
-// IntDivision reports kernels whose issue slots go to integer division or
+// intDivision reports kernels whose issue slots go to integer division or
 // modulo by a value known only at run time: a 32-bit one is a reciprocal on
 // the XU pipe (I2F.RP, MUFU.RCP, F2I) and a dozen integer instructions
 // around it, a 64-bit one a call to a subroutine of about seventy.
-var IntDivision = &Rule{
+var intDivision = &Rule{
 	ID:    "int-division",
 	Title: "Integer division or modulo by a run-time value",
 	Text: `The GPU has no integer divide instruction: x / d and x % d with d known only at run
@@ -266,10 +266,10 @@ func checkIntDivision(p *Pass) {
 			100*share, strings.Join(where, ", "), map[bool]string{true: "", false: "s"}[len(lines) > 1], 100*sub/total)
 		advice = "do the index arithmetic in 32 bits (unsigned int) where the values fit: a 32-bit division is inline and a fraction of the subroutine's cost; better still, divide by powers of two with shifts and masks, or carry the quotient and remainder as loop counters instead of dividing"
 	}
-	p.Report(Estimate(gain), Note{
+	p.report(estimate(gain), Note{
 		Message:   msg,
 		Advice:    advice,
-		Evidence:  append(p.Evidence("compute_throughput_pct"), fmt.Sprintf("division_inst_share=%.3f", share)),
+		Evidence:  append(p.evidence("compute_throughput_pct"), fmt.Sprintf("division_inst_share=%.3f", share)),
 		Locations: locs,
 	})
 }

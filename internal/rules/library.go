@@ -52,7 +52,7 @@ func forCaller(a *analysis.Kernel, f *profan.Finding) bool {
 	info := a.Name
 	lib := info.Library.String()
 	switch {
-	case f.Rule == TensorCoresUnused.ID:
+	case f.Rule == tensorCoresUnused.ID:
 		return true
 	case f.Rule == "low-occupancy":
 		// Registers and block size are the library's tuning.

@@ -54,7 +54,7 @@ func TestLibraryAdvice(t *testing.T) {
 			if f.Rule == "low-occupancy" || f.Rule == "shared-bank-conflict" || (f.Rule == "uncoalesced-global" && a.Name.Kind != kernelname.Reduction && a.Name.Kind != kernelname.Elementwise) {
 				t.Errorf("kernel %s %s: %s on a library kernel", a.K.ID, a.Name.Display, f.Rule)
 			}
-			tc = tc || f.Rule == rules.TensorCoresUnused.ID
+			tc = tc || f.Rule == "tensor-cores-unused"
 		}
 		if a.Name.FP32SIMT {
 			gemms++
@@ -83,7 +83,7 @@ func TestTensorCoresUnusedSilentOnPublicSamples(t *testing.T) {
 	}
 	analyzeAll(t, files, func(a *analysis.Kernel) {
 		for _, f := range a.Findings {
-			if f.Rule == rules.TensorCoresUnused.ID {
+			if f.Rule == "tensor-cores-unused" {
 				cc := a.K.CC
 				if cc == "" && a.Spec != nil {
 					cc = a.Spec.CC

@@ -19,9 +19,9 @@ const (
 	localSpillGain   = 0.98 // spillAcc<8> → spillAcc<1>: 0.96 measured
 )
 
-// LocalMemory reports kernels whose per-thread data lives in local memory:
+// localMemory reports kernels whose per-thread data lives in local memory:
 // a per-thread array indexed by run-time values, or registers spilled.
-var LocalMemory = &Rule{
+var localMemory = &Rule{
 	ID:    "local-memory",
 	Title: "Per-thread data in local memory",
 	Text: `Local memory is per-thread memory in device memory, cached in L1 and L2: a
@@ -70,8 +70,8 @@ for (...) { unsigned k = key[i] & 15;
 		case !okSp && len(locs) == 0:
 			what = "a per-thread array indexed by run-time values, or register spills"
 		}
-		ev := p.Evidence("local_load_sectors", "local_store_sectors", "local_spilling_pct", "gld_transactions", "gst_transactions")
-		p.Report(Estimate(clamp01(k*share)), Note{
+		ev := p.evidence("local_load_sectors", "local_store_sectors", "local_spilling_pct", "gld_transactions", "gst_transactions")
+		p.report(estimate(clamp01(k*share)), Note{
 			Message:   fmt.Sprintf("%.0f local-memory sectors loaded and %.0f stored, %.0f%% of the kernel's L1 sectors: %s", ld, st, 100*share, what),
 			Advice:    advice,
 			Evidence:  ev,

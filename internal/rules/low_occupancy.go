@@ -8,10 +8,10 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
-// LowOccupancy reports kernels whose achieved occupancy is far below what
+// lowOccupancy reports kernels whose achieved occupancy is far below what
 // the launch allows, or whose launch allows few warps because of its
 // registers or shared memory while the kernel waits on latency.
-var LowOccupancy = &Rule{
+var lowOccupancy = &Rule{
 	ID:    "low-occupancy",
 	Title: "Low occupancy",
 	Text: `Occupancy is the share of an SM's warp slots in use. Memory latency is hidden by
@@ -41,10 +41,10 @@ are unbalanced or the grid is short.`,
 		if okT && theo > 0 && ach < p.T.OccupancyGap*theo {
 			// More warps in flight change no unit's work: the busiest
 			// unit's load bounds the gain.
-			p.Report(Estimate(math.Min(clamp01((theo-ach)/theo*0.5*memoryWeight(p)), leftBy(p, modelUnits...))), Note{
+			p.report(estimate(math.Min(clamp01((theo-ach)/theo*0.5*memoryWeight(p)), leftBy(p, modelUnits...))), Note{
 				Message:  fmt.Sprintf("achieved occupancy %.0f%% is far below the theoretical %.0f%%: warps finish unevenly or the grid is too short to fill the SMs", ach*100, theo*100),
 				Advice:   "balance the work across blocks and launch enough blocks for several waves",
-				Evidence: p.Evidence("achieved_occupancy", "theoretical_occupancy", "waves_per_sm"),
+				Evidence: p.evidence("achieved_occupancy", "theoretical_occupancy", "waves_per_sm"),
 			})
 		}
 	},
@@ -153,10 +153,10 @@ func reportOccupancyLimit(p *Pass, b occupancyLimit, theo, ach float64) {
 			advice += fmt.Sprintf("; and launch more blocks: the grid's %.0f blocks give the %.0f SMs %.1f each, where %.0f per SM need at least %.0f (smaller blocks, or less work per thread)", n, sms, n/sms, b.next, b.next*sms)
 		}
 	}
-	p.Report(Estimate(gain), Note{
+	p.report(estimate(gain), Note{
 		Message:  msg,
 		Advice:   advice,
-		Evidence: p.Evidence("achieved_occupancy", "theoretical_occupancy", "occupancy_limit_registers", "occupancy_limit_shared_mem", "occupancy_limit_warps", "occupancy_limit_blocks"),
+		Evidence: p.evidence("achieved_occupancy", "theoretical_occupancy", "occupancy_limit_registers", "occupancy_limit_shared_mem", "occupancy_limit_warps", "occupancy_limit_blocks"),
 	})
 }
 

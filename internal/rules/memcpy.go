@@ -8,8 +8,8 @@ import (
 	"github.com/profan-dev/profan"
 )
 
-// PageableMemcpy reports host transfers from or to pageable memory.
-var PageableMemcpy = &Rule{
+// pageableMemcpy reports host transfers from or to pageable memory.
+var pageableMemcpy = &Rule{
 	ID:    "pageable-memcpy",
 	Title: "Host transfers use pageable memory",
 	Text: `A copy from pageable host memory is staged by the driver through a pinned
@@ -46,7 +46,7 @@ cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream);`,
 		if secs > 0 && bytes > 0 {
 			msg += fmt.Sprintf(" (%.1f MB in %.3f ms, %.2f GB/s)", bytes/1e6, secs*1e3, bytes/secs/1e9)
 		}
-		p.Report(UnknownGain, Note{
+		p.report(unknownGain, Note{
 			Message:  msg,
 			Advice:   "allocate these host buffers with cudaMallocHost/cudaHostAlloc (or cudaHostRegister them): pinned copies run at full PCIe speed and can overlap kernels",
 			Evidence: []string{fmt.Sprintf("pageable_transfers=%d", n)},
@@ -54,13 +54,13 @@ cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream);`,
 	},
 }
 
-// SyncMemcpy reports synchronous copies that serialize with kernels, told
+// syncMemcpy reports synchronous copies that serialize with kernels, told
 // apart by what they are: one call that dominates the host time (the first
 // CUDA call of a process pays for creating the context), device-to-device
 // copies (no host memory involved: pinned buffers cannot help), and
 // host-to-device or device-to-host transfers (pinned buffers, async copies,
 // overlap).
-var SyncMemcpy = &Rule{
+var syncMemcpy = &Rule{
 	ID:    "sync-memcpy",
 	Title: "Synchronous copies serialize with kernels",
 	Text: `cudaMemcpy blocks the host and orders the copy after all preceding work, so
@@ -116,7 +116,7 @@ func checkSyncMemcpy(p *RunPass) {
 	// One call that dominates the host time is the process's start-up
 	// (context creation, module loading) landing on its first CUDA call.
 	if big != nil && !math.IsNaN(big.Max) && big.Max >= 0.5*total {
-		p.Report(UnknownGain, Note{
+		p.report(unknownGain, Note{
 			Message: fmt.Sprintf("one %s call takes %.1f ms, %.0f%% of the host API time (%d calls in all): a single call that long is the CUDA context's start-up (driver initialisation, module loading) landing on the first CUDA call of the process, not the cost of a copy",
 				big.Name, big.Max*1e3, 100*big.Max/total, big.Calls),
 			Advice:   "create the context before the timed work (cudaSetDevice(0); cudaFree(0); at start-up) so it is not counted as a copy; persistence mode (nvidia-smi -pm 1) and lazy module loading (CUDA_MODULE_LOADING=LAZY) shorten it",
@@ -155,7 +155,7 @@ func checkSyncMemcpy(p *RunPass) {
 			msg += fmt.Sprintf(" and %.0f host transfers", h2d+d2h)
 		}
 		msg += ": device-to-device copies touch no host memory, so pinned buffers cannot help; the host time is spent waiting for the kernels queued before each copy"
-		p.Report(UnknownGain, Note{
+		p.report(unknownGain, Note{
 			Message:  msg,
 			Advice:   "issue the device-to-device copies with cudaMemcpyAsync on the kernels' stream so the host does not wait for them, or drop them (swap the buffer pointers between iterations, or let the kernel write where the data is needed)",
 			Evidence: append(ev, fmt.Sprintf("dtod_copies=%.0f", d2d)),
@@ -165,7 +165,7 @@ func checkSyncMemcpy(p *RunPass) {
 	if h2d+d2h > 0 {
 		msg += fmt.Sprintf("; the GPU ran %.0f host-to-device and %.0f device-to-host transfers", h2d, d2h)
 	}
-	p.Report(UnknownGain, Note{
+	p.report(unknownGain, Note{
 		Message:  msg,
 		Advice:   "use pinned buffers with cudaMemcpyAsync on several streams so copies overlap kernels, and synchronize once at the end",
 		Evidence: ev,

@@ -50,47 +50,47 @@ type Rule struct {
 
 // All is the registry, in documentation order.
 var All = []*Rule{
-	UncoalescedGlobal,
-	SharedBankConflict,
-	TileSharedMemory,
-	UniformLoad,
-	ThreadDivergence,
-	AtomicSerialization,
-	LocalMemory,
-	IntDivision,
-	SmallGrid,
-	LowOccupancy,
-	PageableMemcpy,
-	SyncMemcpy,
-	MemoryBound,
-	ComputeBound,
-	LatencyBound,
-	TensorCoresUnused,
+	uncoalescedGlobal,
+	sharedBankConflict,
+	tileSharedMemory,
+	uniformLoad,
+	threadDivergence,
+	atomicSerialization,
+	localMemory,
+	intDivision,
+	smallGrid,
+	lowOccupancy,
+	pageableMemcpy,
+	syncMemcpy,
+	memoryBound,
+	computeBound,
+	latencyBound,
+	tensorCoresUnused,
 	// Application rules, ranked by gain in the report whatever their
 	// order here.
-	TF32,
-	BF16Autocast,
-	BF16Weights,
-	SDPA,
-	TorchCompile,
-	StaticKVCache,
-	ChannelsLast,
-	FusedOptimizer,
-	CUDNNBenchmark,
-	CUDAGraphs,
-	HostSync,
-	PinnedMemory,
-	CopyOverlap,
-	LargerBatch,
+	tf32,
+	bf16Autocast,
+	bf16Weights,
+	sdpa,
+	torchCompile,
+	staticKVCache,
+	channelsLast,
+	fusedOptimizer,
+	cudnnBenchmark,
+	cudaGraphs,
+	hostSync,
+	pinnedMemory,
+	copyOverlap,
+	largerBatch,
 }
 
 // causes sorts the rules by the limit their findings are about.
 var causes = map[string]string{
-	SmallGrid.ID: "launch", LowOccupancy.ID: "launch", LatencyBound.ID: "launch",
-	UncoalescedGlobal.ID: "memory", SharedBankConflict.ID: "memory", TileSharedMemory.ID: "memory",
-	UniformLoad.ID: "memory", LocalMemory.ID: "memory", MemoryBound.ID: "memory",
-	ThreadDivergence.ID: "compute", IntDivision.ID: "compute", ComputeBound.ID: "compute", TensorCoresUnused.ID: "compute",
-	AtomicSerialization.ID: "atomics", PageableMemcpy.ID: "host", SyncMemcpy.ID: "host",
+	smallGrid.ID: "launch", lowOccupancy.ID: "launch", latencyBound.ID: "launch",
+	uncoalescedGlobal.ID: "memory", sharedBankConflict.ID: "memory", tileSharedMemory.ID: "memory",
+	uniformLoad.ID: "memory", localMemory.ID: "memory", memoryBound.ID: "memory",
+	threadDivergence.ID: "compute", intDivision.ID: "compute", computeBound.ID: "compute", tensorCoresUnused.ID: "compute",
+	atomicSerialization.ID: "atomics", pageableMemcpy.ID: "host", syncMemcpy.ID: "host",
 }
 
 // Cause is the limit a rule's findings are about: "launch" (the grid and
@@ -208,11 +208,11 @@ type Gain struct {
 	known bool
 }
 
-// UnknownGain is the gain of a finding whose speedup is not estimated.
-var UnknownGain = Gain{}
+// unknownGain is the gain of a finding whose speedup is not estimated.
+var unknownGain = Gain{}
 
-// Estimate is an estimated gain; NaN is unknown.
-func Estimate(v float64) Gain { return Gain{v, !math.IsNaN(v)} }
+// estimate is an estimated gain; NaN is unknown.
+func estimate(v float64) Gain { return Gain{v, !math.IsNaN(v)} }
 
 func (g Gain) value() float64 {
 	if !g.known {
@@ -226,11 +226,11 @@ func (r *Rule) finding(sev profan.Severity, g Gain, n Note) profan.Finding {
 		Gain: g.value(), Evidence: n.Evidence, Locations: n.Locations}
 }
 
-// Report adds a finding at the rule's severity.
-func (p *Pass) Report(g Gain, n Note) { p.ReportAs(p.rule.Severity, g, n) }
+// report adds a finding at the rule's severity.
+func (p *Pass) report(g Gain, n Note) { p.reportAs(p.rule.Severity, g, n) }
 
-// ReportAs adds a finding at another severity than the rule's.
-func (p *Pass) ReportAs(sev profan.Severity, g Gain, n Note) {
+// reportAs adds a finding at another severity than the rule's.
+func (p *Pass) reportAs(sev profan.Severity, g Gain, n Note) {
 	f := p.rule.finding(sev, g, n)
 	f.Kernel = p.A.K.ID
 	if n.Fix != "" {
@@ -273,8 +273,8 @@ func mergeFix(a, b profan.Finding) profan.Finding {
 	return a
 }
 
-// Evidence formats canonical metrics as "name=value" for a finding.
-func (p *Pass) Evidence(names ...string) []string {
+// evidence formats canonical metrics as "name=value" for a finding.
+func (p *Pass) evidence(names ...string) []string {
 	var out []string
 	for _, n := range names {
 		if v, ok := p.Value(n); ok {
@@ -297,11 +297,11 @@ type RunPass struct {
 	out  []profan.Finding
 }
 
-// Report adds a run-level finding at the rule's severity.
-func (p *RunPass) Report(g Gain, n Note) { p.ReportAs(p.rule.Severity, g, n) }
+// report adds a run-level finding at the rule's severity.
+func (p *RunPass) report(g Gain, n Note) { p.reportAs(p.rule.Severity, g, n) }
 
-// ReportAs adds a run-level finding at another severity than the rule's.
-func (p *RunPass) ReportAs(sev profan.Severity, g Gain, n Note) {
+// reportAs adds a run-level finding at another severity than the rule's.
+func (p *RunPass) reportAs(sev profan.Severity, g Gain, n Note) {
 	p.out = append(p.out, p.rule.finding(sev, g, n))
 }
 
@@ -356,7 +356,7 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 			res.Findings = append(res.Findings, f)
 		}
 	}
-	SortFindings(res.Findings)
+	sortFindings(res.Findings)
 	seen := map[string]bool{}
 	for _, f := range res.Findings {
 		if m, ok := sourceMissing(a, f); ok && !seen[f.Rule] {
@@ -384,7 +384,7 @@ func (e *Engine) CheckRun(run *profan.Run) analysis.Result {
 			res.Findings = append(res.Findings, f)
 		}
 	}
-	SortFindings(res.Findings)
+	sortFindings(res.Findings)
 	return res
 }
 
@@ -404,9 +404,9 @@ func missing(a *analysis.Kernel, req []string) string {
 	return ""
 }
 
-// SortFindings orders findings by estimated gain, largest first; unknown
+// sortFindings orders findings by estimated gain, largest first; unknown
 // gains go last, then by rule ID for stable output.
-func SortFindings(fs []profan.Finding) {
+func sortFindings(fs []profan.Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
 		if c := profan.CompareGains(fs[i].Gain, fs[j].Gain); c != 0 {
 			return c < 0

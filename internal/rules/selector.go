@@ -53,9 +53,6 @@ func ParseList(spec string) (List, error) {
 	return l, nil
 }
 
-// Empty reports whether the list names no rule.
-func (l List) Empty() bool { return len(l.items) == 0 }
-
 // Match reports whether the list selects rule id: the last item that
 // matches it decides.
 func (l List) Match(id string) bool {
@@ -156,10 +153,10 @@ func (s *Selector) Rules() []*Rule {
 	return out
 }
 
-// SuppressedApp returns the reason when a recommendation of application
+// suppressedApp returns the reason when a recommendation of application
 // rule id is suppressed: by a suppression without a kernel, or by one
 // whose kernel pattern matches every kernel the recommendation acts on.
-func (s *Selector) SuppressedApp(id string, kernels []string) (string, bool) {
+func (s *Selector) suppressedApp(id string, kernels []string) (string, bool) {
 	return s.suppressedBy(id, func(re *regexp.Regexp) bool {
 		all := len(kernels) > 0
 		for _, k := range kernels {

@@ -9,9 +9,9 @@ import (
 	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
-// SharedBankConflict reports shared-memory accesses that the 32 banks must
+// sharedBankConflict reports shared-memory accesses that the 32 banks must
 // serialize.
-var SharedBankConflict = &Rule{
+var sharedBankConflict = &Rule{
 	ID:    "shared-bank-conflict",
 	Title: "Shared-memory bank conflicts",
 	Text: `Shared memory has 32 banks of 4-byte words. When threads of a warp touch
@@ -42,10 +42,10 @@ func checkBankConflict(p *Pass) {
 				spr, tr = x.SectorsPerRequest, x.Transactions
 			}
 		}
-		p.Report(UnknownGain, Note{
+		p.report(unknownGain, Note{
 			Message:   fmt.Sprintf("shared memory takes %.0f transactions per request (%.0f in all), more than the 32 a full bank conflict costs: threads contend for the same words, as shared atomics on a few addresses do", spr, tr),
 			Advice:    "spread the contended updates: a private copy per warp (sub-histograms) merged at the end, warp-aggregated atomics (__match_any_sync and one atomic per distinct key), or padding so hot counters fall in different banks",
-			Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_load_transactions", "shared_store_transactions", "shared_efficiency"),
+			Evidence:  p.evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_load_transactions", "shared_store_transactions", "shared_efficiency"),
 			Locations: worstLines(p.A, "shared"),
 		})
 		return
@@ -57,7 +57,7 @@ func checkBankConflict(p *Pass) {
 	// Padding the array fixes its loads and its stores at once: the gain
 	// is the fix's, over both, and the two notes become one finding.
 	var spaces []space
-	var t Traffic
+	var t traffic
 	for _, sp := range []space{{m.SharedLoad, "loads"}, {m.SharedStore, "stores"}} {
 		if !conflictSpace(p, sp.x) || trafficGain(p, conflictTraffic(sp.x)) < p.T.MinGain {
 			continue // the fix relieves a unit the kernel does not wait for
@@ -71,13 +71,13 @@ func checkBankConflict(p *Pass) {
 		width := 32 // the tile width that produces a ways-way column conflict
 		pad := gpumodel.PaddingFor(width, 4)
 		removed := 1 - 1/sp.x.Pattern.Ways
-		p.Report(Estimate(gain), Note{
+		p.report(estimate(gain), Note{
 			// The header's figures: wavefronts per request and their
 			// ideal (2 for 8-byte words), whose ratio is the degree.
 			Message: conflictMessage(sp.what, sp.x, ways, removed),
 			Advice: fmt.Sprintf("pad the shared array's rows by %d element (e.g. __shared__ float tile[32][%d]) or index it so a warp's threads hit 32 different banks; a column of a [32][32] tile is %d-way",
 				pad, width+pad, gpumodel.TileColumnConflict(width, 4)),
-			Evidence:  p.Evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_bank_conflicts", "shared_efficiency"),
+			Evidence:  p.evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_bank_conflicts", "shared_efficiency"),
 			Locations: worstLines(p.A, "shared"),
 			Fix:       "pad-shared",
 		})

@@ -7,8 +7,8 @@ import (
 	"github.com/profan-dev/profan"
 )
 
-// SmallGrid reports launches that leave SMs idle.
-var SmallGrid = &Rule{
+// smallGrid reports launches that leave SMs idle.
+var smallGrid = &Rule{
 	ID:    "small-grid",
 	Title: "Too few blocks for the GPU",
 	Text: `A block runs on one SM. A grid with fewer blocks than SMs leaves SMs idle for
@@ -26,10 +26,10 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		sms, okS := p.Value("sm_count")
 		blocks := float64(k.Grid.Size())
 		if okS && blocks > 0 && blocks < sms {
-			p.Report(Estimate(gridGain(p, launchFill(p))), Note{
+			p.report(estimate(gridGain(p, launchFill(p))), Note{
 				Message:  fmt.Sprintf("the grid has %.0f blocks for %.0f SMs: %.0f%% of the SMs have nothing to do", blocks, sms, 100*(1-blocks/sms)),
 				Advice:   fmt.Sprintf("launch at least %.0f blocks (several per SM), with a grid-stride loop if the work is small per block", 2*sms),
-				Evidence: append(p.Evidence("sm_count", "waves_per_sm"), fmt.Sprintf("grid_blocks=%.0f", blocks)),
+				Evidence: append(p.evidence("sm_count", "waves_per_sm"), fmt.Sprintf("grid_blocks=%.0f", blocks)),
 			})
 			return
 		}
@@ -45,10 +45,10 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		if waste < p.T.TailWaste {
 			return
 		}
-		p.Report(Estimate(tailGain(p, waste)), Note{
+		p.report(estimate(tailGain(p, waste)), Note{
 			Message:  fmt.Sprintf("%.2f waves per SM: the last wave leaves %.0f%% of the GPU's slots idle", w, waste*100),
 			Advice:   "change the block count or size so the grid fills whole waves, or launch more, smaller blocks",
-			Evidence: p.Evidence("waves_per_sm", "sm_count", "achieved_occupancy"),
+			Evidence: p.evidence("waves_per_sm", "sm_count", "achieved_occupancy"),
 		})
 	},
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/profan-dev/profan/internal/analysis"
-	"github.com/profan-dev/profan/internal/rules"
 )
 
 // TestTensorCoresUnusedMeasured checks tensor-cores-unused's estimate
@@ -24,7 +23,7 @@ func TestTensorCoresUnusedMeasured(t *testing.T) {
 			t.Fatalf("kernel %s has no duration", a.K.ID)
 		}
 		for _, f := range a.Findings {
-			if f.Rule == rules.TensorCoresUnused.ID {
+			if f.Rule == "tensor-cores-unused" {
 				if !a.Name.FP32SIMT {
 					t.Errorf("kernel %s %s: tensor-cores-unused on a GEMM that uses tensor cores", a.K.ID, a.Name.Display)
 				}

@@ -9,15 +9,15 @@ import (
 	"github.com/profan-dev/profan/internal/kernelname"
 )
 
-// TensorCoresUnused reports FP32 GEMMs and convolutions that a library ran
-// on the FFMA pipe of a GPU that has tensor cores.
 // tf32Efficiency is the share of the TF32 tensor-core peak cuBLAS reaches
 // on mid-size GEMMs: 64% in the H100 capture fixtures/pytorch/
 // train.tf32.gemm.details.csv.gz (the same FLOPs 5.7 times faster than the
 // FP32 kernels at 83% of the FFMA peak).
 const tf32Efficiency = 0.65
 
-var TensorCoresUnused = &Rule{
+// tensorCoresUnused reports FP32 GEMMs and convolutions that a library ran
+// on the FFMA pipe of a GPU that has tensor cores.
+var tensorCoresUnused = &Rule{
 	ID:    "tensor-cores-unused",
 	Title: "FP32 matrix multiply on a GPU with tensor cores",
 	Text: `The kernel is a library GEMM or convolution that multiplies FP32 on the FFMA
@@ -79,10 +79,10 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 				gain = clamp01(1 - rest)
 			}
 		}
-		p.Report(Estimate(gain), Note{
+		p.report(estimate(gain), Note{
 			Message:  fmt.Sprintf("%s %s multiplies FP32 on the FFMA pipe (%s) on a GPU of compute capability %s, whose tensor cores sit idle", info.Library, what, info.Display, cc),
 			Advice:   advice,
-			Evidence: append(p.Evidence("compute_throughput_pct", "duration"), "kernel="+info.Display),
+			Evidence: append(p.evidence("compute_throughput_pct", "duration"), "kernel="+info.Display),
 		})
 	},
 }

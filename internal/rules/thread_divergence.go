@@ -10,8 +10,8 @@ import (
 	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
-// ThreadDivergence reports warps whose threads take different paths.
-var ThreadDivergence = &Rule{
+// threadDivergence reports warps whose threads take different paths.
+var threadDivergence = &Rule{
 	ID:    "thread-divergence",
 	Title: "Threads of a warp diverge",
 	Text: `A warp executes both sides of a branch its threads disagree on, with the threads
@@ -74,10 +74,10 @@ or reorganize the data so neighbouring threads take the same path.`,
 			// their work, and their load bounds the gain.
 			gain = math.Min((1-we/100)*w, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 		}
-		p.Report(Estimate(clamp01(gain)), Note{
+		p.report(estimate(clamp01(gain)), Note{
 			Message:   msg + ": threads of a warp take different paths",
 			Advice:    "branch on values that are uniform across a warp (threadIdx.x / 32 rather than threadIdx.x % 2), or sort the work so neighbouring threads take the same path",
-			Evidence:  p.Evidence("branch_efficiency", "warp_execution_efficiency"),
+			Evidence:  p.evidence("branch_efficiency", "warp_execution_efficiency"),
 			Locations: divergentLines(p.A),
 		})
 	},

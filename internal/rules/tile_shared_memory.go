@@ -6,9 +6,9 @@ import (
 	"github.com/profan-dev/profan"
 )
 
-// TileSharedMemory reports kernels that re-read global data many times
+// tileSharedMemory reports kernels that re-read global data many times
 // through the caches instead of staging it in shared memory.
-var TileSharedMemory = &Rule{
+var tileSharedMemory = &Rule{
 	ID:    "tile-shared-memory",
 	Title: "Global data re-read through the caches: tile it in shared memory",
 	Text: `When each input element is read by many threads (a naive matrix product reads
@@ -64,10 +64,10 @@ func checkTile(p *Pass) {
 		}
 	}
 	gain := clamp01((1 - 8/reuse) * 0.5 * memoryWeight(p))
-	p.Report(Estimate(gain), Note{
+	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("L2 serves %.0f× the bytes DRAM delivers: each element is re-read about %.0f times through the caches", reuse, reuse),
 		Advice:  "stage tiles of the inputs in shared memory (e.g. 16×16 or 32×32 per block) and reuse them from there; each tile of width T cuts L2 reads about T-fold",
-		Evidence: p.Evidence("l2_read_transactions", "dram_read_bytes", "l1_hit_rate", "arithmetic_intensity",
+		Evidence: p.evidence("l2_read_transactions", "dram_read_bytes", "l1_hit_rate", "arithmetic_intensity",
 			"memory_throughput_pct", "compute_throughput_pct"),
 	})
 }

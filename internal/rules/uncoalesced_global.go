@@ -11,9 +11,9 @@ import (
 	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
-// UncoalescedGlobal reports global loads or stores that move more sectors
+// uncoalescedGlobal reports global loads or stores that move more sectors
 // per request than the access size needs.
-var UncoalescedGlobal = &Rule{
+var uncoalescedGlobal = &Rule{
 	ID:    "uncoalesced-global",
 	Title: "Global memory accesses are not coalesced",
 	Text: `A warp's global access is served in 32-byte sectors of 128-byte lines. When the
@@ -120,10 +120,10 @@ func checkUncoalesced(p *Pass) {
 				msg += "; the stores have the same pattern: one fix of the index serves both, and the gain counts both"
 			}
 		}
-		p.Report(Estimate(gain), Note{
+		p.report(estimate(gain), Note{
 			Message:   msg,
 			Advice:    advice,
-			Evidence:  p.Evidence(c.op+"_transactions_per_request", c.op+"_efficiency", c.op+"_transactions", c.op+"_ideal_transactions"),
+			Evidence:  p.evidence(c.op+"_transactions_per_request", c.op+"_efficiency", c.op+"_transactions", c.op+"_ideal_transactions"),
 			Locations: worstLines(p.A, c.op),
 			Fix:       fix,
 		})

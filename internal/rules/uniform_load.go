@@ -7,8 +7,8 @@ import (
 	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
-// UniformLoad reports warps whose threads all read one address.
-var UniformLoad = &Rule{
+// uniformLoad reports warps whose threads all read one address.
+var uniformLoad = &Rule{
 	ID:    "uniform-load",
 	Title: "Every thread of a warp loads the same address",
 	Text: `A global load whose 32 threads read one address costs one request and one
@@ -41,10 +41,10 @@ out[i] = in[i] * c_scale;`,
 		if len(locs) > 3 {
 			locs = locs[:3]
 		}
-		p.Report(Estimate(clamp01(0.1*memoryWeight(p))), Note{
+		p.report(estimate(clamp01(0.1*memoryWeight(p))), Note{
 			Message:   msg,
 			Advice:    "put the value in __constant__ memory or a kernel argument, or load it once per block into shared memory",
-			Evidence:  p.Evidence("gld_transactions_per_request", "gld_efficiency", "global_load_requests"),
+			Evidence:  p.evidence("gld_transactions_per_request", "gld_efficiency", "global_load_requests"),
 			Locations: locs,
 		})
 	},
