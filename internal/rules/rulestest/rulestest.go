@@ -32,8 +32,8 @@ import (
 	"github.com/profan-dev/profan/internal/rules"
 )
 
-// Want is one expected finding.
-type Want struct {
+// expectation is one expected finding.
+type expectation struct {
 	Line   int
 	Kernel string
 	Rule   string
@@ -41,21 +41,21 @@ type Want struct {
 	met    bool
 }
 
-// Got is one finding as the test sees it.
-type Got struct {
+// finding is one finding as the test sees it.
+type finding struct {
 	Kernel string
 	Rule   string
 	Text   string
 }
 
-// Findings analyses the inputs with every rule and returns the findings of
+// findings analyses the inputs with every rule and returns the findings of
 // every kernel, in order, with locations appended to the message.
-func Findings(inputs []string) ([]Got, error) {
+func findings(inputs []string) ([]finding, error) {
 	eng, err := rules.NewEngine("all")
 	if err != nil {
 		return nil, err
 	}
-	var out []Got
+	var out []finding
 	runs, err := ingest.ReadFiles(inputs, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
 		a := analysis.Analyze(run, k, analysis.Options{Rules: eng})
 		for _, f := range a.Findings {
@@ -63,7 +63,7 @@ func Findings(inputs []string) ([]Got, error) {
 			for _, l := range f.Locations {
 				text += fmt.Sprintf(" @ %s:%d", filepath.Base(l.File), l.Line)
 			}
-			out = append(out, Got{Kernel: k.ID, Rule: f.Rule, Text: text})
+			out = append(out, finding{Kernel: k.ID, Rule: f.Rule, Text: text})
 		}
 		return nil
 	})
@@ -72,14 +72,14 @@ func Findings(inputs []string) ([]Got, error) {
 	}
 	for _, run := range runs {
 		for _, f := range eng.CheckRun(run).Findings {
-			out = append(out, Got{Kernel: "run", Rule: f.Rule, Text: f.Message})
+			out = append(out, finding{Kernel: "run", Rule: f.Rule, Text: f.Message})
 		}
 	}
 	return out, nil
 }
 
-// ReadWant parses an expectation file; inputs are resolved beside it.
-func ReadWant(path string) (inputs []string, wants []*Want, err error) {
+// readWant parses an expectation file; inputs are resolved beside it.
+func readWant(path string) (inputs []string, wants []*expectation, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
@@ -112,7 +112,7 @@ func ReadWant(path string) (inputs []string, wants []*Want, err error) {
 		if err != nil {
 			return nil, nil, fmt.Errorf("%s:%d: %v", path, n, err)
 		}
-		wants = append(wants, &Want{Line: n, Kernel: parts[0], Rule: parts[1], Msg: rx})
+		wants = append(wants, &expectation{Line: n, Kernel: parts[0], Rule: parts[1], Msg: rx})
 	}
 	if len(inputs) == 0 {
 		inputs = []string{strings.TrimSuffix(path, ".want") + ".csv"}
@@ -142,9 +142,9 @@ func Grouper(inputs []string) (*analysis.Grouper, error) {
 	return gr, nil
 }
 
-// App reads the inputs as one application capture (Grouper) by cause with
+// appCapture reads the inputs as one application capture (Grouper) by cause with
 // eng's rules; total is its kernel time.
-func App(inputs []string, eng *rules.Engine) (app *analysis.App, total float64, err error) {
+func appCapture(inputs []string, eng *rules.Engine) (app *analysis.App, total float64, err error) {
 	gr, err := Grouper(inputs)
 	if err != nil {
 		return nil, 0, err
@@ -153,24 +153,24 @@ func App(inputs []string, eng *rules.Engine) (app *analysis.App, total float64, 
 	return gr.App(), gr.Total(), nil
 }
 
-// Advice reads the inputs as one application capture with every rule and
+// advice reads the inputs as one application capture with every rule and
 // returns its recommendations, as kernel "app" (the message, " | fix: "
 // and the fix), and the levers it found in use, as kernel "in-use".
-func Advice(inputs []string) ([]Got, error) {
+func advice(inputs []string) ([]finding, error) {
 	eng, err := rules.NewEngine("all")
 	if err != nil {
 		return nil, err
 	}
-	app, _, err := App(inputs, eng)
+	app, _, err := appCapture(inputs, eng)
 	if err != nil {
 		return nil, err
 	}
-	var out []Got
+	var out []finding
 	for _, r := range app.Recommendations {
-		out = append(out, Got{Kernel: "app", Rule: r.Rule, Text: r.Message + " | fix: " + r.Fix})
+		out = append(out, finding{Kernel: "app", Rule: r.Rule, Text: r.Message + " | fix: " + r.Fix})
 	}
 	for _, u := range app.InUse {
-		out = append(out, Got{Kernel: "in-use", Rule: u.Rule, Text: u.Message})
+		out = append(out, finding{Kernel: "in-use", Rule: u.Rule, Text: u.Message})
 	}
 	return out, nil
 }
@@ -178,18 +178,18 @@ func Advice(inputs []string) ([]Got, error) {
 // Run checks one expectation file of kernel and run findings.
 func Run(t *testing.T, wantPath string) {
 	t.Helper()
-	check(t, wantPath, Findings)
+	check(t, wantPath, findings)
 }
 
-// RunApp checks one expectation file of application advice (Advice).
+// RunApp checks one expectation file of application advice.
 func RunApp(t *testing.T, wantPath string) {
 	t.Helper()
-	check(t, wantPath, Advice)
+	check(t, wantPath, advice)
 }
 
-func check(t *testing.T, wantPath string, read func([]string) ([]Got, error)) {
+func check(t *testing.T, wantPath string, read func([]string) ([]finding, error)) {
 	t.Helper()
-	inputs, wants, err := ReadWant(wantPath)
+	inputs, wants, err := readWant(wantPath)
 	if err != nil {
 		t.Fatal(err)
 	}
