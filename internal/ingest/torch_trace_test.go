@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/tile"
 )
 
 // torchFixture returns the decompressed text of a real PyTorch trace.
@@ -310,4 +311,27 @@ func TestTorchSeed(t *testing.T) {
 			t.Fatalf("%s: the seed reads to %v, %v", n, run, err)
 		}
 	}
+}
+
+// BenchmarkTorchTrace reads a 64 MB PyTorch trace, the decode capture's
+// events tiled in memory, through the reader alone (kernels dropped as
+// they come): its MB/s is the reader's share of bench/torch.sh, and
+// cpu-s/GB its CPU time (user and system, the collector's included) per
+// 10^9 bytes, which the load of a shared machine moves less.
+func BenchmarkTorchTrace(b *testing.B) {
+	var buf bytes.Buffer
+	if _, _, err := tile.Torch(&buf, "../../fixtures/timeline/decode_sync.json.gz", 64<<20); err != nil {
+		b.Fatal(err)
+	}
+	doc := buf.Bytes()
+	drop := Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }}
+	b.SetBytes(int64(len(doc)))
+	b.ResetTimer()
+	cpu := cpuTime()
+	for i := 0; i < b.N; i++ {
+		if _, err := Read(bytes.NewReader(doc), "trace.json", Options{}, drop); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N)/float64(len(doc))*1e9, "cpu-s/GB")
 }
