@@ -2,9 +2,11 @@ package ingest
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -99,12 +101,11 @@ func (l *jsonLex) srcErr() error {
 func (l *jsonLex) peek() (byte, bool) {
 	for {
 		for l.pos < l.end {
-			switch c := l.buf[l.pos]; c {
-			case ' ', '\t', '\n', '\r':
-				l.pos++
-			default:
+			c := l.buf[l.pos]
+			if c > ' ' || c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 				return c, true
 			}
+			l.pos++
 		}
 		if !l.fill(l.pos) {
 			return 0, false
@@ -173,7 +174,7 @@ func (l *jsonLex) first(closing byte) (bool, error) {
 }
 
 // key reads an object's key and its colon; the key is valid until the
-// next string is read.
+// next string is read or the window moves.
 func (l *jsonLex) key() ([]byte, error) {
 	c, ok := l.peek()
 	if !ok {
@@ -186,28 +187,48 @@ func (l *jsonLex) key() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if l.pos < l.end && l.buf[l.pos] == ':' {
+		l.pos++
+		return k, nil
+	}
+	// The colon may lie past the window, which then moves: the key is
+	// kept apart.
+	l.str = append(l.str[:0], k...)
 	if err := l.expect(':', "a colon after the key"); err != nil {
 		return nil, err
 	}
-	return k, nil
+	return l.str, nil
 }
 
 // string reads a string (the next byte is its quote) and returns it
-// unescaped, valid until the next string is read.
-func (l *jsonLex) string() ([]byte, error) {
+// unescaped, valid until the next string is read or the window moves.
+func (l *jsonLex) string() ([]byte, error) { return l.readString(true) }
+
+// skipString reads a string and drops it: its grammar is checked, its
+// UTF-8 is not (a string kept has bad bytes replaced, not refused).
+func (l *jsonLex) skipString() error {
+	_, err := l.readString(false)
+	return err
+}
+
+// readString reads a string; keep asks for its text in valid UTF-8.
+func (l *jsonLex) readString(keep bool) ([]byte, error) {
 	start := l.offset()
 	l.pos++
+	// Most strings lie whole in the window, without escapes: they are
+	// returned in place.
+	seg := l.buf[l.pos:l.end]
+	if i, ascii := strStop(seg); i < len(seg) && seg[i] == '"' && i <= maxJSONString {
+		l.pos += i + 1
+		if keep && !ascii && !utf8.Valid(seg[:i]) {
+			return bytes.ToValidUTF8(seg[:i], []byte("\uFFFD")), nil
+		}
+		return seg[:i], nil
+	}
 	l.str = l.str[:0]
 	for {
 		seg := l.buf[l.pos:l.end]
-		i := 0
-		for i < len(seg) {
-			c := seg[i]
-			if c == '"' || c == '\\' || c < 0x20 {
-				break
-			}
-			i++
-		}
+		i, _ := strStop(seg)
 		l.str = append(l.str, seg[:i]...)
 		l.pos += i
 		if len(l.str) > maxJSONString {
@@ -225,7 +246,7 @@ func (l *jsonLex) string() ([]byte, error) {
 		switch c := l.buf[l.pos]; {
 		case c == '"':
 			l.pos++
-			if !utf8.Valid(l.str) {
+			if keep && !utf8.Valid(l.str) {
 				l.str = bytes.ToValidUTF8(l.str, []byte("\uFFFD"))
 			}
 			return l.str, nil
@@ -239,6 +260,45 @@ func (l *jsonLex) string() ([]byte, error) {
 			return nil, err
 		}
 	}
+}
+
+// Eight bytes at a time (SWAR): lo8 has 1 in each byte, hi8 the high
+// bit of each.
+const (
+	lo8 = 0x0101010101010101
+	hi8 = 0x8080808080808080
+)
+
+// strStop returns the index of the first byte of b that ends a string's
+// plain run (a quote, a backslash or a control character), len(b) when
+// none does, and whether the bytes before it are all ASCII.
+func strStop(b []byte) (int, bool) {
+	var seen uint64 // the bytes passed, ORed: their high bits
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		q := x ^ (lo8 * '"')
+		bs := x ^ (lo8 * '\\')
+		// A byte's high bit is set where it is below 0x20, a quote or a
+		// backslash (x - n wraps, a zero byte minus 1 wraps; x's own high
+		// bit set means 0x80 or above, ruled out). A borrow that sets a
+		// higher byte's bit comes from a byte below it that matched, so
+		// the lowest bit set is exact.
+		if m := ((x - lo8*0x20) | (q - lo8) | (bs - lo8)) &^ x & hi8; m != 0 {
+			k := bits.TrailingZeros64(m) / 8
+			seen |= x & (1<<(8*k) - 1)
+			return i + k, seen&hi8 == 0
+		}
+		seen |= x
+	}
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c == '"' || c == '\\' || c < 0x20 {
+			break
+		}
+		seen |= uint64(c)
+	}
+	return i, seen&hi8 == 0
 }
 
 func (l *jsonLex) escape() error {
@@ -429,6 +489,9 @@ func (l *jsonLex) skipDepth(depth int) error {
 			more, err = l.more(']')
 		}
 		return err
+	}
+	if c == '"' {
+		return l.skipString()
 	}
 	_, _, err := l.scalar()
 	return err
