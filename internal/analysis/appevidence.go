@@ -306,11 +306,23 @@ func fusable(i kernelname.Info) bool {
 // warp kernels' is_log_softmax template argument (the fifth) set.
 var reLogSoftmax = regexp.MustCompile(`logsoftmax|softmax_warp_(forward|backward)<[^,]*,[^,]*,[^,]*, *\d+, *(1|true)`)
 
+// softmax reports a softmax of ATen's (not a log-softmax), found once
+// per group: the track asks at each launch.
+func (g *Group) softmax() bool {
+	if g.soft == 0 {
+		lower := strings.ToLower(g.Name)
+		g.soft = 1
+		if g.Info.Library == kernelname.ATen && strings.Contains(lower, "softmax") && !reLogSoftmax.MatchString(lower) {
+			g.soft = 2
+		}
+	}
+	return g.soft == 2
+}
+
 // follow adds one timed launch of g to the run's track.
 func (t *appTrack) follow(g *Group, d float64) {
 	i := g.Info
-	lower := strings.ToLower(g.Name)
-	softmax := i.Library == kernelname.ATen && strings.Contains(lower, "softmax") && !reLogSoftmax.MatchString(lower)
+	softmax := g.softmax()
 	switch {
 	case softmax && g.Backward():
 		g.attnScores += d

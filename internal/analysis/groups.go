@@ -18,7 +18,10 @@ type Group struct {
 	// bwd caches IsBackward(Name): 1 forward, 2 backward, 0 not known yet
 	// (a trace asks at each launch, and the regexp over a long template
 	// name cost three quarters of reading one).
-	bwd      int8
+	bwd int8
+	// soft caches whether the group is a softmax (attention's scores), as
+	// bwd does: 1 not one, 2 one, 0 not known yet.
+	soft     int8
 	Name     string          // full name, demangled when the export demangled it
 	Info     kernelname.Info // library, kind and display name
 	Launches int             // launches, counting those an aggregate record stands for

@@ -329,7 +329,7 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 type host struct {
 	has        bool
 	start, end float64
-	calls      []*profan.HostEvent // syncs and copies, by start
+	calls      []hostCall // syncs and copies, by start
 	launch     HostLaunch
 }
 
@@ -356,15 +356,22 @@ func hostView(run *profan.Run) host {
 	}
 	h.has, h.start, h.end = true, run.Host.Start, run.Host.End
 	for _, e := range run.Host.Events {
-		switch profan.CallClass(e.Name) {
+		switch c := profan.CallClass(e.Name); c {
 		case profan.CallSync, profan.CallCopy, profan.CallSet:
 			if e.Kind != profan.HostAnnotation {
-				h.calls = append(h.calls, e)
+				h.calls = append(h.calls, hostCall{e, c})
 			}
 		}
 	}
-	slices.SortFunc(h.calls, func(x, y *profan.HostEvent) int { return cmp.Compare(x.Start, y.Start) })
+	slices.SortFunc(h.calls, func(x, y hostCall) int { return cmp.Compare(x.Start, y.Start) })
 	return h
+}
+
+// hostCall is a kept call with its class, found once: every gap looks
+// at the calls before it.
+type hostCall struct {
+	*profan.HostEvent
+	class string
 }
 
 // union merges sorted intervals as they come into the interval (lo, hi)
@@ -706,20 +713,20 @@ func (s *stripper) segments() []Segment {
 // queue of work) explains only the gaps at its ends.
 func (h host) gapCause(g0 float64, next ival) (string, *profan.HostEvent) {
 	g1 := next.start
-	hi, _ := slices.BinarySearchFunc(h.calls, g1, func(e *profan.HostEvent, t float64) int { return cmp.Compare(e.Start, t) })
+	hi, _ := slices.BinarySearchFunc(h.calls, g1, func(e hostCall, t float64) int { return cmp.Compare(e.Start, t) })
 	var sync, copy *profan.HostEvent
 	for j := hi - 1; j >= 0 && j >= hi-64; j-- {
 		e := h.calls[j]
 		end := e.Start + e.Duration
 		endsIn := end >= g0-syncSlack && end <= g1
-		switch profan.CallClass(e.Name) {
+		switch e.class {
 		case profan.CallSync:
 			if sync == nil && endsIn {
-				sync = e
+				sync = e.HostEvent
 			}
 		case profan.CallCopy, profan.CallSet:
 			if copy == nil && end > g0 && (endsIn || e.Start >= g0) {
-				copy = e
+				copy = e.HostEvent
 			}
 		}
 	}
