@@ -11,9 +11,13 @@ import (
 	"github.com/profan-dev/profan/internal/kernelname"
 )
 
-// Group is the launches of one kernel in a capture: same demangled name,
-// whatever the launch configuration (kept as a detail in Configs). A
-// capture is an application; its groups, ranked by time, are its summary.
+// Group is the launches of one kernel in a capture: same demangled name
+// (and, with Grouper.BySource, same export), whatever the launch
+// configuration (kept as a detail in Configs). A capture is an
+// application; its groups, ranked by time, are its summary; a gate and a
+// diff compare groups, never launches. A group's size does not grow with
+// its launches (but for the samples it keeps, 8 bytes a launch and metric,
+// and the IDs, when kept).
 type Group struct {
 	// bwd caches IsBackward(Name): 1 forward, 2 backward, 0 not known yet
 	// (a trace asks at each launch, and the regexp over a long template
@@ -21,12 +25,19 @@ type Group struct {
 	bwd int8
 	// soft caches whether the group is a softmax (attention's scores), as
 	// bwd does: 1 not one, 2 one, 0 not known yet.
-	soft     int8
-	Name     string          // full name, demangled when the export demangled it
-	Info     kernelname.Info // library, kind and display name
-	Launches int             // launches, counting those an aggregate record stands for
-	Duration float64         // total seconds of the launches whose duration is known
-	Timed    int             // launches with a known duration
+	soft   int8
+	Name   string          // full name, demangled when the export demangled it
+	Info   kernelname.Info // library, kind and display name
+	Source string          // the export of the group's first launch
+	// First is the verdict of the group's first launch: its identity,
+	// what suppressions match and which counters its export lacked.
+	First *Kernel
+	// Records are the kernel records read; Launches counts the launches
+	// aggregate records (summary rows) stand for too.
+	Records  int
+	Launches int
+	Duration float64 // total seconds of the launches whose duration is known
+	Timed    int     // launches with a known duration
 	// Min and Max are the shortest and longest launch, an aggregate
 	// record's own range included; NaN when none is timed.
 	Min, Max float64
@@ -49,7 +60,9 @@ type Group struct {
 	// sorted by the share of the capture they could save.
 	Findings []GroupFinding
 
-	findings map[string]*GroupFinding
+	findings   map[string]*GroupFinding
+	suppressed map[string]*GroupFinding // findings suppressed at analysis
+	samples    map[string][]float64     // per kept metric, one value per record that has it
 	// What the application evidence reads of the launch order (see
 	// Fusion and Attention).
 	fuseSaved, attnScores, attnProducts float64
@@ -77,6 +90,12 @@ type Config struct {
 // GroupFinding is one rule's findings over a group's launches.
 type GroupFinding struct {
 	profan.Finding // the launch whose finding could save the most time (message, advice, locations)
+	// First is the finding of the first launch the rule held for: what a
+	// gate and a diff quote.
+	First profan.Finding
+	// Reason is why the rule was suppressed, for a finding suppressed at
+	// analysis (Group.SuppressedByRule).
+	Reason string
 	// Launches is how many of the group's launches the rule holds for.
 	Launches int
 	// CaptureGain is the share of the capture's kernel time the fix could
@@ -132,20 +151,29 @@ func (g *Group) StdDev() float64 {
 const MaxConfigs = 16
 
 // Grouper gathers analysed launches into groups as they stream by. It keeps
-// one analysis per group (the longest launch), so memory grows with the
-// number of distinct kernels, not with the number of launches; launch IDs
-// are kept only when KeepIDs is set.
+// two analyses per group (the first launch and the longest), so memory
+// grows with the number of distinct kernels, not with the number of
+// launches; launch IDs are kept only when KeepIDs is set, and metric
+// samples only of the metrics KeepSamples names.
 type Grouper struct {
 	KeepIDs bool
+	// BySource keys the groups by export as well as by name: a gate and
+	// a diff hold a kernel of one export to the same kernel of the same
+	// export, and its share to that export's time.
+	BySource bool
 	// Recommender gives the application recommendations (nil: none).
 	Recommender Recommender
 	// Timeline and Runs, when set, are the capture's timeline and runs
 	// for the recommendations priced in wall time.
 	Timeline *Timeline
 	Runs     []*profan.Run
-	groups   map[string]*Group
+	groups   map[groupKey]*Group
+	byName   map[string]*Group // with BySource, the first group of each name
 	order    []*Group
 	total    float64
+	totals   map[string]float64 // with BySource, each export's kernel time
+	keep     map[string]bool    // the metrics whose samples groups keep
+	keepAll  bool               // every canonical metric's
 	n        int
 	procs    map[string]bool
 	devices  map[int]bool
@@ -154,16 +182,48 @@ type Grouper struct {
 	tracks map[*profan.Run]*appTrack
 }
 
+// groupKey is a group's export (with BySource; else "") and name.
+type groupKey struct{ source, name string }
+
 // NewGrouper returns an empty grouper.
 func NewGrouper(keepIDs bool) *Grouper {
-	return &Grouper{KeepIDs: keepIDs, groups: map[string]*Group{}}
+	return &Grouper{KeepIDs: keepIDs, groups: map[groupKey]*Group{}}
 }
+
+// KeepSamples makes the groups keep the values of these metrics
+// (canonical, else raw, names), one per record that has them, as
+// Group.Samples gives them: what a gate's conditions and regressions read.
+func (gr *Grouper) KeepSamples(metrics ...string) {
+	if gr.keep == nil {
+		gr.keep = map[string]bool{}
+	}
+	for _, m := range metrics {
+		gr.keep[m] = true
+	}
+}
+
+// KeepAllSamples makes the groups keep the values of every canonical
+// metric their launches measured: what a diff compares.
+func (gr *Grouper) KeepAllSamples() { gr.keepAll = true }
 
 // Launches is the number of launches added.
 func (gr *Grouper) Launches() int { return gr.n }
 
 // Len is the number of groups.
 func (gr *Grouper) Len() int { return len(gr.order) }
+
+// InOrder returns the groups in the order their first launch was read.
+func (gr *Grouper) InOrder() []*Group { return gr.order }
+
+// Group returns the first group called name.
+func (gr *Grouper) Group(name string) (*Group, bool) {
+	if gr.BySource {
+		g, ok := gr.byName[name]
+		return g, ok
+	}
+	g, ok := gr.groups[groupKey{name: name}]
+	return g, ok
+}
 
 // Reps returns each group's representative launch, the groups in the order
 // their first launch was read: a capture whose groups are single launches
@@ -188,22 +248,72 @@ func (gr *Grouper) App() *App {
 // Total is the capture's kernel time: the sum of the known durations.
 func (gr *Grouper) Total() float64 { return gr.total }
 
+// ShareOf is g's part of its export's kernel time (with BySource; else of
+// the capture's), 0–1; NaN when that time or the group's is unknown.
+func (gr *Grouper) ShareOf(g *Group) float64 {
+	total := gr.total
+	if gr.BySource {
+		total = gr.totals[g.Source]
+	}
+	if total <= 0 || g.Timed == 0 {
+		return math.NaN()
+	}
+	return g.Duration / total
+}
+
 // Add places one analysed launch (or aggregate record) in its group.
 func (gr *Grouper) Add(a *Kernel) {
 	k := a.K
-	name := k.DisplayName()
-	g, ok := gr.groups[name]
-	if !ok {
-		g = &Group{Name: name, Info: a.Name, Min: math.NaN(), Max: math.NaN(),
-			findings: map[string]*GroupFinding{}}
-		gr.groups[name] = g
-		gr.order = append(gr.order, g)
-	}
-	n := k.Invocations
-	if n < 1 {
-		n = 1
-	}
+	g := gr.groupOf(a)
+	n := max(k.Invocations, 1)
 	gr.n += n
+	gr.note(k)
+	g.Records++
+	g.Launches += n
+	timed := gr.time(g, a, n)
+	if gr.KeepIDs {
+		g.IDs.Add(k.ID)
+	}
+	g.addConfig(k.Grid, k.Block, n)
+	if len(g.Sample) < MaxSample {
+		g.Sample = append(g.Sample, Launch{ID: k.ID, Grid: k.Grid, Block: k.Block, Launches: n, Duration: k.Duration, Findings: len(a.Findings)})
+	}
+	gr.sample(g, a)
+	g.tally(a, timed, n)
+	g.tallySuppressed(a, n)
+}
+
+// groupOf returns a's group, made when a is its first launch.
+func (gr *Grouper) groupOf(a *Kernel) *Group {
+	name, src := a.K.DisplayName(), ""
+	if a.Run != nil {
+		src = a.Run.Source
+	}
+	key := groupKey{name: name}
+	if gr.BySource {
+		key.source = src
+	}
+	if g, ok := gr.groups[key]; ok {
+		return g
+	}
+	g := &Group{Name: name, Info: a.Name, Source: src, First: a, Min: math.NaN(), Max: math.NaN(),
+		findings: map[string]*GroupFinding{}}
+	gr.groups[key] = g
+	gr.order = append(gr.order, g)
+	if gr.BySource {
+		if gr.byName == nil {
+			gr.byName = map[string]*Group{}
+		}
+		if _, dup := gr.byName[name]; !dup {
+			gr.byName[name] = g
+		}
+	}
+	return g
+}
+
+// note counts the processes and devices the launches ran on, up to 64 of
+// each: enough to say a capture had more than one.
+func (gr *Grouper) note(k *profan.Kernel) {
 	if k.Process != "" && len(gr.procs) < 64 {
 		if gr.procs == nil {
 			gr.procs = map[string]bool{}
@@ -216,44 +326,90 @@ func (gr *Grouper) Add(a *Kernel) {
 		}
 		gr.devices[k.DeviceIndex] = true
 	}
-	g.Launches += n
+}
+
+// time adds the duration of a (a record of n launches) to g and to the
+// capture's time, and makes a the group's representative when it is the
+// longest launch (or, none timed, the first). It reports whether the
+// duration is known.
+func (gr *Grouper) time(g *Group, a *Kernel, n int) bool {
+	k := a.K
 	d := k.Duration
-	timed := !math.IsNaN(d) && d >= 0
-	if timed {
-		// A summary row stands for n launches: its mean is d, and its
-		// range and spread are what the export printed beside it.
-		lo, hi, sd, ok := k.DurationSpread()
-		if !ok || !(lo <= d && d <= hi) {
-			lo, hi = d, d
-		}
-		g.Duration += d * float64(n)
-		if math.IsNaN(sd) {
-			g.unspread = true
-		} else {
-			// The export's standard deviation is the sample one.
-			v := sd * sd * float64(n-1) / float64(n)
-			g.sumSq += (v + d*d) * float64(n)
-		}
-		g.Timed += n
-		gr.total += d * float64(n)
-		gr.follow(a.Run, g, d, n)
-		if math.IsNaN(g.Min) || lo < g.Min {
-			g.Min = lo
-		}
-		if g.Rep == nil || math.IsNaN(g.Max) || hi > g.Max {
+	if math.IsNaN(d) || d < 0 {
+		if g.Rep == nil {
 			g.Rep = a
-			g.Max = hi
 		}
-	} else if g.Rep == nil {
+		return false
+	}
+	// A summary row stands for n launches: its mean is d, and its
+	// range and spread are what the export printed beside it.
+	lo, hi, sd, ok := k.DurationSpread()
+	if !ok || !(lo <= d && d <= hi) {
+		lo, hi = d, d
+	}
+	g.Duration += d * float64(n)
+	if math.IsNaN(sd) {
+		g.unspread = true
+	} else {
+		// The export's standard deviation is the sample one.
+		v := sd * sd * float64(n-1) / float64(n)
+		g.sumSq += (v + d*d) * float64(n)
+	}
+	g.Timed += n
+	gr.total += d * float64(n)
+	if gr.BySource {
+		if gr.totals == nil {
+			gr.totals = map[string]float64{}
+		}
+		gr.totals[g.Source] += d * float64(n)
+	}
+	gr.follow(a.Run, g, d, n)
+	if math.IsNaN(g.Min) || lo < g.Min {
+		g.Min = lo
+	}
+	if g.Rep == nil || math.IsNaN(g.Max) || hi > g.Max {
 		g.Rep = a
+		g.Max = hi
 	}
-	if gr.KeepIDs {
-		g.IDs.Add(k.ID)
+	return true
+}
+
+// sample adds a's values of the kept metrics to g's samples.
+func (gr *Grouper) sample(g *Group, a *Kernel) {
+	if !gr.keepAll && len(gr.keep) == 0 {
+		return
 	}
-	g.addConfig(k.Grid, k.Block, n)
-	if len(g.Sample) < MaxSample {
-		g.Sample = append(g.Sample, Launch{ID: k.ID, Grid: k.Grid, Block: k.Block, Launches: n, Duration: d, Findings: len(a.Findings)})
+	if g.samples == nil {
+		g.samples = map[string][]float64{}
 	}
+	if gr.keepAll {
+		for _, x := range a.Metrics.Values {
+			if !math.IsNaN(x.Value) && !x.Estimate {
+				g.samples[x.Name] = append(g.samples[x.Name], x.Value)
+			}
+		}
+		return
+	}
+	for m := range gr.keep {
+		if x, ok := measured(a, m); ok {
+			g.samples[m] = append(g.samples[m], x)
+		}
+	}
+}
+
+// measured returns a canonical metric of a's verdict or, failing that, a
+// raw metric by its exported name: an estimate is no measurement, and the
+// kernel lacks it.
+func measured(a *Kernel, name string) (float64, bool) {
+	if x, ok := a.Metrics.Lookup(name); ok && !math.IsNaN(x.Value) {
+		return x.Value, !x.Estimate
+	}
+	return a.K.Value(name)
+}
+
+// tally counts a's findings (a record of n launches, whose duration is
+// known when timed) in g, one per rule.
+func (g *Group) tally(a *Kernel, timed bool, n int) {
 	// A rule may report twice on one launch (its loads and its stores):
 	// the launch counts once, and the time saved is the larger estimate,
 	// not the sum.
@@ -261,12 +417,12 @@ func (gr *Grouper) Add(a *Kernel) {
 	for _, f := range a.Findings {
 		gf := g.findings[f.Rule]
 		if gf == nil {
-			gf = &GroupFinding{Finding: f, best: math.Inf(-1), CaptureGain: math.NaN()}
+			gf = &GroupFinding{Finding: f, First: f, best: math.Inf(-1), CaptureGain: math.NaN()}
 			g.findings[f.Rule] = gf
 		}
 		score := 0.0
 		if !math.IsNaN(f.Gain) && timed {
-			score = f.Gain * d * float64(n)
+			score = f.Gain * a.K.Duration * float64(n)
 		}
 		if prev, seen := onLaunch[f.Rule]; !seen {
 			if onLaunch == nil {
@@ -279,17 +435,71 @@ func (gr *Grouper) Add(a *Kernel) {
 			onLaunch[f.Rule] = score
 			gf.saved += score - prev
 		}
-		// The representative launch's finding is the group's whenever it
-		// reports the rule: its message then quotes the counters of the
-		// header and limiter printed beside it, one number per quantity.
-		if a == g.Rep || !gf.fromRep && (score > gf.best || (score == gf.best && f.Severity > gf.Severity)) {
-			gf.best = math.Max(gf.best, score)
-			gf.Finding = f
-			gf.Launch, gf.Grid = k.ID, k.Grid
-			gf.fromRep = a == g.Rep
-		}
+		gf.offer(f, score, a, a == g.Rep)
 	}
 }
+
+// offer makes f, found on a with the time saved score, the group's
+// finding when it is the representative launch's, or, none being the
+// representative's, when it could save the most time. The representative
+// launch's finding is the group's whenever it reports the rule: its
+// message then quotes the counters of the header and limiter printed
+// beside it, one number per quantity.
+func (gf *GroupFinding) offer(f profan.Finding, score float64, a *Kernel, rep bool) {
+	if rep || !gf.fromRep && (score > gf.best || (score == gf.best && f.Severity > gf.Severity)) {
+		gf.best = math.Max(gf.best, score)
+		gf.Finding = f
+		gf.Launch, gf.Grid = a.K.ID, a.K.Grid
+		gf.fromRep = rep
+	}
+}
+
+// tallySuppressed counts the findings suppressed at analysis on a (a
+// record of n launches) in g, one per rule, each with its first reason.
+func (g *Group) tallySuppressed(a *Kernel, n int) {
+	var seen map[string]bool
+	for _, s := range a.Suppressed {
+		f := s.Finding
+		if seen[f.Rule] {
+			continue
+		}
+		if seen == nil {
+			seen = map[string]bool{}
+		}
+		seen[f.Rule] = true
+		t := g.suppressed[f.Rule]
+		if t == nil {
+			if g.suppressed == nil {
+				g.suppressed = map[string]*GroupFinding{}
+			}
+			t = &GroupFinding{Finding: f, First: f, Reason: s.Reason, CaptureGain: math.NaN()}
+			g.suppressed[f.Rule] = t
+		}
+		t.Launches += n
+	}
+}
+
+// Samples returns a metric's values over the group's records: one per
+// record that has it. Only the metrics the grouper keeps have samples.
+func (g *Group) Samples(metric string) []float64 { return g.samples[metric] }
+
+// Rules returns the rules found on any launch (and not suppressed at
+// analysis), with the first launch's finding each.
+func (g *Group) Rules() map[string]profan.Finding {
+	out := make(map[string]profan.Finding, len(g.findings))
+	for r, t := range g.findings {
+		out[r] = t.First
+	}
+	return out
+}
+
+// ByRule returns the group's findings by rule ID, before Groups ranks
+// them: the launches each holds for and its first finding.
+func (g *Group) ByRule() map[string]*GroupFinding { return g.findings }
+
+// SuppressedByRule returns the findings suppressed at analysis by rule
+// ID, with the launches each held for, its first finding and why.
+func (g *Group) SuppressedByRule() map[string]*GroupFinding { return g.suppressed }
 
 // follow adds a timed record of n launches of g to run's launch-order
 // track; a summary's records (n > 1) have no order to follow.

@@ -209,8 +209,8 @@ func gateRun(opts *GateOptions) error {
 	keep := func(k *profan.Kernel) bool {
 		return kernelRE == nil || kernelRE.MatchString(k.Name) || kernelRE.MatchString(k.DisplayName())
 	}
-	cur := gate.NewCollector(pol.Kept(opts.Baseline != ""))
-	var base *gate.Collector
+	cur := pol.Grouper(opts.Baseline != "")
+	var base *analysis.Grouper
 	var runs []*analysis.RunVerdict
 	var work store.WorkloadBuilder // the workload gated, whatever --kernel keeps
 	var baseInfo *gate.Baseline
@@ -266,7 +266,7 @@ func gateRun(opts *GateOptions) error {
 	if db != nil {
 		// A stored run is read record by record into its collector: a
 		// stored trace of 600,000 launches is never held whole.
-		stored := func(c *gate.Collector, id int64) (*analysis.RunVerdict, error) {
+		stored := func(c *analysis.Grouper, id int64) (*analysis.RunVerdict, error) {
 			return eachStored(opts.IO, db, id, st.Opt, func(a *analysis.Kernel) error {
 				if keep(a.K) {
 					pm.verdict(a)
@@ -308,7 +308,7 @@ func gateRun(opts *GateOptions) error {
 		}
 		if opts.Baseline != "" && baseInfo == nil {
 			id := b.Run.ID
-			base = gate.NewCollector(pol.Kept(true))
+			base = pol.Grouper(true)
 			if _, err := stored(base, id); err != nil {
 				return fmt.Errorf("--baseline: %w", err)
 			}
@@ -327,7 +327,7 @@ func gateRun(opts *GateOptions) error {
 			}
 			fmt.Fprintln(opts.IO.ErrOut, say)
 			var names []string
-			for _, g := range cur.Groups() {
+			for _, g := range cur.InOrder() {
 				names = append(names, g.Name)
 			}
 			var err error
@@ -340,7 +340,7 @@ func gateRun(opts *GateOptions) error {
 			}
 		}
 	}
-	if kernelRE != nil && len(cur.Groups()) == 0 {
+	if kernelRE != nil && cur.Len() == 0 {
 		return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
 	}
 	res, err := gate.Evaluate(pol, cur, runs, base)

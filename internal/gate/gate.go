@@ -1,7 +1,13 @@
+// Package gate is profan's CI policy: conditions on metrics, findings
+// that fail, regressions against a baseline, and the exit status, decided
+// from verdicts only (analysis.RunVerdict, or what the run database
+// stored of one), gathered into kernel groups by analysis.Grouper. It does
+// no I/O and no analysis.
 package gate
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -261,19 +267,23 @@ type Policy struct {
 // DefaultMinShare is --min-share's default: 0.5% of the capture.
 const DefaultMinShare = 0.005
 
-// Kept are the metrics whose samples a gate with policy p needs: its
-// conditions' and, with a baseline, the watched ones.
-func (p Policy) Kept(baseline bool) []string {
-	var out []string
+// Grouper returns the grouper a gate with policy p reads the launches
+// of a run (or of its baseline) into: by export and kernel name, keeping
+// the samples of its conditions' metrics and, with a baseline, of the
+// watched ones. A trace of 600,000 launches is then held as a few numbers
+// per launch and two verdicts per kernel.
+func (p Policy) Grouper(baseline bool) *analysis.Grouper {
+	gr := analysis.NewGrouper(false)
+	gr.BySource = true
 	for _, c := range p.Conditions {
 		if !IsTimelineMetric(c.Metric) {
-			out = append(out, c.Metric)
+			gr.KeepSamples(c.Metric)
 		}
 	}
 	if baseline {
-		out = append(out, Watched...)
+		gr.KeepSamples(Watched...)
 	}
-	return out
+	return gr
 }
 
 // MissingMetricError reports a condition no kernel can be checked
@@ -299,14 +309,16 @@ func (e *UnknownMetricError) Error() string { return "unknown metric " + strconv
 // Evaluate checks the kernel groups and runs under test (and, with a
 // baseline, their regressions) against the policy. Every check is made on
 // a kernel group, never on a launch: the output grows with the number of
-// kernels, not with the length of the trace. cur and base collect the
-// metrics p.Kept names.
-func Evaluate(p Policy, cur *Collector, runs []*analysis.RunVerdict, base *Collector) (*Result, error) {
+// kernels, not with the length of the trace. cur and base are groupers
+// that p.Grouper made.
+func Evaluate(p Policy, cur *analysis.Grouper, runs []*analysis.RunVerdict, base *analysis.Grouper) (*Result, error) {
 	var checks []Check
 	for _, c := range p.Conditions {
 		check := requireChecks
 		if IsTimelineMetric(c.Metric) {
-			check = func(c Condition, _ *Collector, skip bool) ([]Check, error) { return timelineChecks(c, runs, skip) }
+			check = func(c Condition, _ *analysis.Grouper, skip bool) ([]Check, error) {
+				return timelineChecks(c, runs, skip)
+			}
 		}
 		cs, err := check(c, cur, p.SkipMissing)
 		if err != nil {
@@ -332,7 +344,7 @@ func Evaluate(p Policy, cur *Collector, runs []*analysis.RunVerdict, base *Colle
 }
 
 // launchOf is the launch a group's check names: its only one, else none.
-func launchOf(g *Group) string {
+func launchOf(g *analysis.Group) string {
 	if g.Records == 1 {
 		return g.First.K.ID
 	}
@@ -341,7 +353,7 @@ func launchOf(g *Group) string {
 
 // launches says how many launches a figure is over: "", or " over N
 // launches" (records, when summary rows stand for more).
-func launches(g *Group, n int) string {
+func launches(g *analysis.Group, n int) string {
 	switch {
 	case g.Records == 1 && g.Launches == 1:
 		return ""
@@ -358,10 +370,10 @@ func launches(g *Group, n int) string {
 // an error under skipMissing, so that a gate never passes by checking
 // nothing. A name that is neither canonical nor a raw metric of any kernel
 // is a typo.
-func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, error) {
+func requireChecks(c Condition, cur *analysis.Grouper, skipMissing bool) ([]Check, error) {
 	if _, ok := metrics.ByName(c.Metric); !ok {
 		known := false
-		for _, g := range cur.Groups() {
+		for _, g := range cur.InOrder() {
 			if len(g.Samples(c.Metric)) > 0 {
 				known = true
 				break
@@ -373,7 +385,7 @@ func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, erro
 	}
 	var out []Check
 	found, matched := false, false
-	for _, g := range cur.Groups() {
+	for _, g := range cur.InOrder() {
 		k := g.First.K
 		if c.Kernel != nil && !c.Kernel.MatchString(k.Name) && !c.Kernel.MatchString(k.DisplayName()) {
 			continue
@@ -381,7 +393,7 @@ func requireChecks(c Condition, cur *Collector, skipMissing bool) ([]Check, erro
 		matched = true
 		xs := g.Samples(c.Metric)
 		lacking := g.Records - len(xs)
-		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindRequire, Name: c.Text, Source: source(g.First)}
+		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindRequire, Name: c.Text, Source: g.Source}
 		if len(xs) == 0 {
 			if skipMissing {
 				ch.Status, ch.Message = Skip, fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
@@ -429,10 +441,10 @@ func (e *NoKernelError) Error() string {
 
 // metricNames are the names a metric may be given by: the canonical ones
 // and the raw ones of the groups' first launches.
-func metricNames(cur *Collector) []string {
+func metricNames(cur *analysis.Grouper) []string {
 	names := slices.Clone(metrics.Names())
 	seen := map[string]bool{}
-	for _, g := range cur.Groups() {
+	for _, g := range cur.InOrder() {
 		for _, m := range g.First.K.Metrics {
 			if !seen[m.Name] {
 				seen[m.Name] = true
@@ -445,13 +457,13 @@ func metricNames(cur *Collector) []string {
 
 // missingChecks lists the baseline's kernels absent from the run: they
 // went unread or unprofiled, which fails unless allowed.
-func missingChecks(base, cur *Collector, allow bool) []Check {
+func missingChecks(base, cur *analysis.Grouper, allow bool) []Check {
 	var out []Check
-	for _, g := range base.Groups() {
+	for _, g := range base.InOrder() {
 		if _, ok := cur.Group(g.Name); ok {
 			continue
 		}
-		ch := Check{Kernel: g.Name, Kind: KindMissing, Name: "baseline kernel", Source: source(g.First)}
+		ch := Check{Kernel: g.Name, Kind: KindMissing, Name: "baseline kernel", Source: g.Source}
 		if allow {
 			ch.Status, ch.Message = Skip, "in the baseline run but not in this run (allowed: --allow-missing)"
 		} else {
@@ -471,11 +483,11 @@ func formatMetric(name string, v float64) string {
 
 // gated says whether a finding of rule on group g fails the gate, and
 // when the group's share of the capture keeps it from failing, why.
-func gated(p Policy, cur *Collector, g *Group, f profan.Finding) (bool, string) {
+func gated(p Policy, cur *analysis.Grouper, g *analysis.Group, f profan.Finding) (bool, string) {
 	if !p.Selector.Fails(f.Rule) && !(p.Lint && f.Severity >= profan.Warning) {
 		return false, ""
 	}
-	if share := cur.Share(g); share < p.MinShare {
+	if share := cur.ShareOf(g); share < p.MinShare {
 		return false, fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
 	}
 	return true, ""
@@ -486,7 +498,7 @@ func gated(p Policy, cur *Collector, g *Group, f profan.Finding) (bool, string) 
 // linter, warnings) on groups that take at least p.MinShare of the
 // capture, informational for the others; suppressed findings are listed
 // as such.
-func findingChecks(cur *Collector, runs []*analysis.RunVerdict, p Policy) []Check {
+func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy) []Check {
 	var out []Check
 	for _, r := range runs {
 		src := r.Run.Source
@@ -503,17 +515,17 @@ func findingChecks(cur *Collector, runs []*analysis.RunVerdict, p Policy) []Chec
 				Status: Suppressed, Message: f.Message + " (suppressed: " + s.Reason + ")"})
 		}
 	}
-	for _, g := range cur.Groups() {
-		on := func(t *Tally) string {
+	for _, g := range cur.InOrder() {
+		on := func(t *analysis.GroupFinding) string {
 			if g.Launches == 1 {
 				return ""
 			}
 			return fmt.Sprintf(" (on %d of %d launches)", t.Launches, g.Launches)
 		}
-		for _, rule := range SortedRules(g.findings) {
-			t := g.findings[rule]
-			f := t.Finding
-			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Message: f.Message + on(t), Source: source(g.First), Finding: &f, Locations: f.Locations,
+		for _, rule := range sortedRules(g.ByRule()) {
+			t := g.ByRule()[rule]
+			f := t.First
+			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Message: f.Message + on(t), Source: g.Source, Finding: &f, Locations: f.Locations,
 				Measure: shareMeasure(cur, g, p)}
 			// Stored verdicts made before a suppression was configured.
 			if reason, sup := p.Selector.Suppressed(rule, g.First.K); sup {
@@ -525,10 +537,10 @@ func findingChecks(cur *Collector, runs []*analysis.RunVerdict, p Policy) []Chec
 			}
 			out = append(out, ch)
 		}
-		for _, rule := range SortedRules(g.suppressed) {
-			t := g.suppressed[rule]
-			f := t.Finding
-			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Source: source(g.First), Finding: &f, Locations: f.Locations,
+		for _, rule := range sortedRules(g.SuppressedByRule()) {
+			t := g.SuppressedByRule()[rule]
+			f := t.First
+			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Source: g.Source, Finding: &f, Locations: f.Locations,
 				Status: Suppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
 		}
 	}
@@ -537,13 +549,13 @@ func findingChecks(cur *Collector, runs []*analysis.RunVerdict, p Policy) []Chec
 
 // regressionChecks compares each kernel group with the same group of the
 // baseline: watched metrics in their worse direction, and new findings.
-func regressionChecks(base, cur *Collector, p Policy) []Check {
+func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 	maxReg, sel, hist := p.MaxRegression, p.Selector, p.History
 	var out []Check
-	for _, g := range cur.Groups() {
+	for _, g := range cur.InOrder() {
 		b, ok := base.Group(g.Name)
 		if !ok {
-			out = append(out, Check{Kernel: g.Name, Kind: KindRegression, Name: "baseline", Status: Skip, Message: "not in the baseline run", Source: source(g.First)})
+			out = append(out, Check{Kernel: g.Name, Kind: KindRegression, Name: "baseline", Status: Skip, Message: "not in the baseline run", Source: g.Source})
 			continue
 		}
 		for _, m := range Watched {
@@ -560,7 +572,7 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 					worse = math.Inf(1)
 				}
 			}
-			ch := Check{Kernel: g.Name, Kind: KindRegression, Name: m, Source: source(g.First), Measure: newMeasure(m)}
+			ch := Check{Kernel: g.Name, Kind: KindRegression, Name: m, Source: g.Source, Measure: newMeasure(m)}
 			ch.Measure.Old, ch.Measure.New, ch.Measure.Delta, ch.Measure.Threshold = mb, mc, stats.Rel(mb, mc), maxReg
 			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(stats.Rel(mb, mc), 0)*100)
 			c := CompareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
@@ -589,12 +601,12 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 		}
 		had := b.Rules()
 		now := g.Rules()
-		for _, r := range SortedRules(now) {
+		for _, r := range sortedRules(now) {
 			if _, ok := had[r]; ok {
 				continue
 			}
 			f := now[r]
-			ch := Check{Kernel: g.Name, Kind: KindNewFinding, Name: r, Source: source(g.First), Finding: &f, Locations: f.Locations, Measure: shareMeasure(cur, g, p),
+			ch := Check{Kernel: g.Name, Kind: KindNewFinding, Name: r, Source: g.Source, Finding: &f, Locations: f.Locations, Measure: shareMeasure(cur, g, p),
 				Message: "new since the baseline: " + f.Message}
 			if reason, ok := sel.Suppressed(r, g.First.K); ok {
 				ch.Status, ch.Message = Suppressed, ch.Message+" (suppressed: "+reason+")"
@@ -604,7 +616,7 @@ func regressionChecks(base, cur *Collector, p Policy) []Check {
 				ch.Status, ch.Message = Pass, "not gated: the baseline's export lacks the counters this rule reads, so it could not have had it: "+f.Message
 			} else if rule, ok := rules.ByID(r); ok && rule.Severity == profan.Info {
 				ch.Status = Pass // informational rules (roofline place) do not gate
-			} else if share := cur.Share(g); share < p.MinShare {
+			} else if share := cur.ShareOf(g); share < p.MinShare {
 				ch.Status, ch.Message = Pass, ch.Message+fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
 			} else {
 				ch.Status = Fail
@@ -629,9 +641,9 @@ func skipped(a *analysis.Kernel, rule string) bool {
 
 // shareMeasure is a finding check's numbers: the group's share of the
 // capture's kernel time against --min-share.
-func shareMeasure(cur *Collector, g *Group, p Policy) *Measure {
+func shareMeasure(cur *analysis.Grouper, g *analysis.Group, p Policy) *Measure {
 	m := newMeasure("share")
-	m.Unit, m.New, m.Op, m.Threshold = "fraction", cur.Share(g), ">=", p.MinShare
+	m.Unit, m.New, m.Op, m.Threshold = "fraction", cur.ShareOf(g), ">=", p.MinShare
 	return m
 }
 
@@ -681,3 +693,6 @@ func formatP(p float64) string {
 	}
 	return fmt.Sprintf("p=%.3f", p)
 }
+
+// sortedRules returns the rule IDs of m in order.
+func sortedRules[T any](m map[string]T) []string { return slices.Sorted(maps.Keys(m)) }

@@ -20,8 +20,10 @@ func kernel(id, name string, dur float64, fs ...profan.Finding) *analysis.Kernel
 }
 
 // collect groups kernels as a gate does, keeping every canonical metric.
-func collect(ks []*analysis.Kernel) *gate.Collector {
-	c := gate.NewCollector(nil)
+func collect(ks []*analysis.Kernel) *analysis.Grouper {
+	c := analysis.NewGrouper(false)
+	c.BySource = true
+	c.KeepAllSamples()
 	for _, k := range ks {
 		c.Add(k)
 	}

@@ -32,7 +32,7 @@ func TestTimelineGate(t *testing.T) {
 		v    *analysis.RunVerdict
 		fail int
 	}{{eager, 1}, {graphs, 0}} {
-		r, err := gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}}, gate.NewCollector(nil), []*analysis.RunVerdict{tt.v}, nil)
+		r, err := gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}}, analysis.NewGrouper(false), []*analysis.RunVerdict{tt.v}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func TestTimelineGate(t *testing.T) {
 		}
 	}
 	p := gate.Policy{MaxRegression: 0.1, BaseTimeline: graphs.Timeline, AllowMissing: true}
-	r, err := gate.Evaluate(p, gate.NewCollector(nil), []*analysis.RunVerdict{eager}, gate.NewCollector(nil))
+	r, err := gate.Evaluate(p, analysis.NewGrouper(false), []*analysis.RunVerdict{eager}, analysis.NewGrouper(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func TestTimelineGate(t *testing.T) {
 	}
 	// A condition on the timeline of exports without one checks nothing.
 	ncu := &analysis.RunVerdict{Run: eager.Run}
-	_, err = gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}}, gate.NewCollector(nil), []*analysis.RunVerdict{ncu}, nil)
+	_, err = gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}}, analysis.NewGrouper(false), []*analysis.RunVerdict{ncu}, nil)
 	var miss *gate.MissingMetricError
 	if !errors.As(err, &miss) || !strings.Contains(err.Error(), "timeline") {
 		t.Errorf("no timeline: %v", err)
