@@ -43,44 +43,7 @@ func TestGroups(t *testing.T) {
 		if i > 0 && g.Duration > gs[i-1].Duration {
 			t.Errorf("group %d (%s) longer than group %d", i, g.Info.Display, i-1)
 		}
-		var d, lo, hi float64 = 0, math.Inf(1), 0
-		n := 0
-		saved := map[string]float64{}
-		count := map[string]int{}
-		for _, a := range all {
-			if a.K.DisplayName() != g.Name {
-				continue
-			}
-			n++
-			d += a.K.Duration
-			lo, hi = math.Min(lo, a.K.Duration), math.Max(hi, a.K.Duration)
-			for _, f := range a.Findings {
-				count[f.Rule]++
-				if !math.IsNaN(f.Gain) {
-					saved[f.Rule] += f.Gain * a.K.Duration
-				}
-			}
-		}
-		if n != g.Launches || g.IDs.Len() != n || math.Abs(d-g.Duration) > 1e-12 || g.Min != lo || g.Max != hi || g.Rep.K.Duration != hi {
-			t.Errorf("%s: %d launches %g s [%g, %g], want %d %g s [%g, %g]", g.Info.Display, g.Launches, g.Duration, g.Min, g.Max, n, d, lo, hi)
-		}
-		if math.Abs(g.Share-d/total) > 1e-12 {
-			t.Errorf("%s: share %g, want %g", g.Info.Display, g.Share, d/total)
-		}
-		if len(g.Findings) != len(count) {
-			t.Errorf("%s: %d group findings for %d rules", g.Info.Display, len(g.Findings), len(count))
-		}
-		for j, f := range g.Findings {
-			if f.Launches != count[f.Rule] {
-				t.Errorf("%s %s: %d launches, want %d", g.Info.Display, f.Rule, f.Launches, count[f.Rule])
-			}
-			if want := saved[f.Rule] / total; saved[f.Rule] > 0 && math.Abs(f.CaptureGain-want) > 1e-12 {
-				t.Errorf("%s %s: capture gain %g, want %g", g.Info.Display, f.Rule, f.CaptureGain, want)
-			}
-			if j > 0 && !math.IsNaN(f.CaptureGain) && f.CaptureGain > g.Findings[j-1].CaptureGain {
-				t.Errorf("%s: findings not sorted by capture gain", g.Info.Display)
-			}
-		}
+		checkGroup(t, g, launchesOf(all, g.Name), total)
 		launches += g.Launches
 		share += g.Share
 	}
@@ -97,6 +60,62 @@ func TestGroups(t *testing.T) {
 	}
 	if top < 0.79 || top > 0.80 {
 		t.Errorf("the four FP32 GEMM groups take %.3f of the time, want 0.796", top)
+	}
+}
+
+// groupLaunches is what a group's launches add up to, counted launch by
+// launch.
+type groupLaunches struct {
+	n         int
+	d, lo, hi float64
+	saved     map[string]float64 // per rule, Σ gain × duration
+	count     map[string]int     // per rule, the launches it holds for
+}
+
+// launchesOf adds up the launches called name.
+func launchesOf(all []*analysis.Kernel, name string) groupLaunches {
+	l := groupLaunches{lo: math.Inf(1), saved: map[string]float64{}, count: map[string]int{}}
+	for _, a := range all {
+		if a.K.DisplayName() != name {
+			continue
+		}
+		l.n++
+		l.d += a.K.Duration
+		l.lo, l.hi = math.Min(l.lo, a.K.Duration), math.Max(l.hi, a.K.Duration)
+		for _, f := range a.Findings {
+			l.count[f.Rule]++
+			if !math.IsNaN(f.Gain) {
+				l.saved[f.Rule] += f.Gain * a.K.Duration
+			}
+		}
+	}
+	return l
+}
+
+// checkGroup holds a group to the sums of its launches (l), of a capture
+// of total seconds: counts, time, range, share, and each finding's
+// launches and share of the capture, the findings ranked by it.
+func checkGroup(t *testing.T, g *analysis.Group, l groupLaunches, total float64) {
+	t.Helper()
+	if l.n != g.Launches || g.IDs.Len() != l.n || math.Abs(l.d-g.Duration) > 1e-12 || g.Min != l.lo || g.Max != l.hi || g.Rep.K.Duration != l.hi {
+		t.Errorf("%s: %d launches %g s [%g, %g], want %d %g s [%g, %g]", g.Info.Display, g.Launches, g.Duration, g.Min, g.Max, l.n, l.d, l.lo, l.hi)
+	}
+	if math.Abs(g.Share-l.d/total) > 1e-12 {
+		t.Errorf("%s: share %g, want %g", g.Info.Display, g.Share, l.d/total)
+	}
+	if len(g.Findings) != len(l.count) {
+		t.Errorf("%s: %d group findings for %d rules", g.Info.Display, len(g.Findings), len(l.count))
+	}
+	for j, f := range g.Findings {
+		if f.Launches != l.count[f.Rule] {
+			t.Errorf("%s %s: %d launches, want %d", g.Info.Display, f.Rule, f.Launches, l.count[f.Rule])
+		}
+		if want := l.saved[f.Rule] / total; l.saved[f.Rule] > 0 && math.Abs(f.CaptureGain-want) > 1e-12 {
+			t.Errorf("%s %s: capture gain %g, want %g", g.Info.Display, f.Rule, f.CaptureGain, want)
+		}
+		if j > 0 && !math.IsNaN(f.CaptureGain) && f.CaptureGain > g.Findings[j-1].CaptureGain {
+			t.Errorf("%s: findings not sorted by capture gain", g.Info.Display)
+		}
 	}
 }
 
