@@ -90,16 +90,9 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	// kernel's verdict is written as soon as it is made.
 	vs := analysis.NewStream(st.Opt, false)
 	matched := 0
-	runs, err := ingest.ReadFiles(opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
-		if !match(k) {
-			return nil
-		}
+	runs, err := readVerdicts(vs, opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, st.Opt, match, pm, func(a *analysis.Kernel) error {
 		matched++
-		if err := analysis.CheckDevice(st.Opt, run, k); err != nil {
-			return err
-		}
-		pm.kernel(k)
-		return w.Kernel(vs.Kernel(run, k))
+		return w.Kernel(a)
 	})
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/report/html"
 )
@@ -88,10 +89,21 @@ func TestConsistency(t *testing.T) {
 	}
 }
 
+// verdictsFromFiles reads exports and makes one verdict per run, every
+// kernel's kept.
+func verdictsFromFiles(files []string, aopt analysis.Options) ([]*analysis.RunVerdict, error) {
+	vs := analysis.NewStream(aopt, true)
+	runs, err := readVerdicts(vs, files, ingest.Options{}, aopt, nil, nil, func(*analysis.Kernel) error { return nil })
+	if err != nil {
+		return nil, err
+	}
+	return vs.Finish(runs), nil
+}
+
 // consistent runs the checks on one input set; false when the set gives
 // nothing to check.
 func consistent(t *testing.T, set []string, st *settings) bool {
-	vs, err := verdictsFromFiles(set, st.Opt, nil)
+	vs, err := verdictsFromFiles(set, st.Opt)
 	if err != nil || len(vs) == 0 {
 		return false // error pages, truncated samples: the ingest tests hold those
 	}

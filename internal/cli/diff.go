@@ -9,7 +9,7 @@ import (
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/compare"
-	"github.com/profan-dev/profan/internal/gate"
+	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/safe"
@@ -84,11 +84,12 @@ name the old and new sides as gate does.`,
 	return cmd
 }
 
-// diffSide is one side of a diff: a stored run or an export.
+// diffSide is one side of a diff: a stored run or an export, its kernels
+// grouped as they are read.
 type diffSide struct {
-	id    int64 // 0 for an export
-	name  string
-	views []*analysis.Kernel
+	id     int64 // 0 for an export
+	name   string
+	groups *analysis.Grouper
 }
 
 // isExport says whether a diff operand names an export file rather than a
@@ -119,86 +120,28 @@ func diffRun(opts *DiffOptions) error {
 			return fmt.Errorf("%s: no such export file (a run is an ID, latest or labels key=value)", safe.Term(spec))
 		}
 	}
-	var db *store.DB
+	d := &differ{opts: opts}
 	if !isExport(opts.A) || !isExport(opts.B) {
-		if db, err = openDB(dbPath(opts.DB, opts.IO)); err != nil {
+		if d.db, err = openDB(dbPath(opts.DB, opts.IO)); err != nil {
 			return err
 		}
-		defer db.Close()
+		defer d.db.Close()
 	}
-	var st *settings
 	// The new side first: an old side given as latest or labels is the
 	// newest such run before it.
-	var a, b diffSide
-	for _, x := range []struct {
-		side       *diffSide
-		spec, what string
-	}{{&b, opts.B, "new side"}, {&a, opts.A, "old side"}} {
-		before := int64(0)
-		if x.side == &a {
-			before = b.id
-		}
-		if isExport(x.spec) {
-			if st == nil {
-				if st, err = loadSettings("all", nil, "", opts.Device, opts.DeviceForce); err != nil {
-					return err
-				}
-			}
-			vs, err := verdictsFromFiles([]string{x.spec}, st.Opt, nil)
-			if err != nil {
-				return err
-			}
-			x.side.name = x.spec
-			for _, v := range vs {
-				x.side.views = append(x.side.views, v.Kernels...)
-			}
-			continue
-		}
-		id, err := resolveRun(db, x.what, x.spec, before)
-		if err != nil {
-			return err
-		}
-		x.side.id, x.side.name = id, fmt.Sprintf("run %d", id)
-		if st == nil {
-			if st, err = loadSettings("all", nil, "", opts.Device, opts.DeviceForce); err != nil {
-				return err
-			}
-		}
-		var ks []*analysis.Kernel
-		if _, err = eachStored(opts.IO, db, id, st.Opt, func(a *analysis.Kernel) error {
-			ks = append(ks, a)
-			return nil
-		}); err != nil {
-			return err // names the run
-		}
-		x.side.views = ks
+	b, err := d.side(opts.B, "new side", 0)
+	if err != nil {
+		return err
 	}
-	hist := map[string]map[string]stats.Spread{}
-	var stored *compare.Stored
-	if db != nil {
-		var names []string
-		for _, g := range gate.GroupByName(b.views) {
-			names = append(names, g.Name)
-		}
-		defNames := make([]string, len(metrics.Defs))
-		for i, d := range metrics.Defs {
-			defNames[i] = d.Name
-		}
-		series, err := compare.NoisySeries(bg, db, names, defNames, nil)
-		if err != nil {
-			return err
-		}
-		for m, by := range series {
-			hist[m] = map[string]stats.Spread{}
-			for k, s := range by {
-				hist[m][k] = s.Spread
-			}
-		}
-		if a.id != 0 && b.id != 0 {
-			stored = &compare.Stored{A: a.id, B: b.id, Series: series}
-		}
+	a, err := d.side(opts.A, "old side", b.id)
+	if err != nil {
+		return err
 	}
-	diffs, sum := compare.Kernels(a.views, b.views, threshold, opts.All, hist, stored)
+	hist, stored, err := d.history(a, b)
+	if err != nil {
+		return err
+	}
+	diffs, sum := compare.Kernels(a.groups, b.groups, threshold, opts.All, hist, stored)
 	if sum.Shared == 0 && sum.KernelsA > 0 && sum.KernelsB > 0 && opts.Format == "json" {
 		// The text and Markdown say it in the output.
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s and %s share no kernel: nothing is compared (two different programs?)\n", safe.Term(a.name), safe.Term(b.name))
@@ -213,4 +156,84 @@ func diffRun(opts *DiffOptions) error {
 		diffs = kept
 	}
 	return f.Diff(opts.IO.Out, reportDiff(a.id, b.id, a.name, b.name, diffs, sum), report.Options{})
+}
+
+// differ reads the two sides of a diff.
+type differ struct {
+	opts *DiffOptions
+	db   *store.DB // nil when both sides are exports
+	st   *settings
+}
+
+// settings loads the analysis settings once, when a side first needs
+// them.
+func (d *differ) settings() (*settings, error) {
+	if d.st != nil {
+		return d.st, nil
+	}
+	st, err := loadSettings("all", nil, "", d.opts.Device, d.opts.DeviceForce)
+	d.st = st
+	return st, err
+}
+
+// side reads one side of a diff: an export, analysed now, or the stored
+// run spec names (of latest or labels, the newest before the run before,
+// when not 0); what names it in errors.
+func (d *differ) side(spec, what string, before int64) (diffSide, error) {
+	s := diffSide{name: spec, groups: compare.NewGrouper()}
+	add := func(a *analysis.Kernel) error {
+		s.groups.Add(a)
+		return nil
+	}
+	if isExport(spec) {
+		st, err := d.settings()
+		if err != nil {
+			return s, err
+		}
+		_, err = readVerdicts(analysis.NewStream(st.Opt, false), []string{spec}, ingest.Options{}, st.Opt, nil, nil, add)
+		return s, err
+	}
+	id, err := resolveRun(d.db, what, spec, before)
+	if err != nil {
+		return s, err
+	}
+	s.id, s.name = id, fmt.Sprintf("run %d", id)
+	st, err := d.settings()
+	if err != nil {
+		return s, err
+	}
+	_, err = eachStored(d.opts.IO, d.db, id, st.Opt, add)
+	return s, err // an error names the run
+}
+
+// history reads, from the database, the run-to-run spreads of the new
+// side's kernels' noisy metrics and, when both sides are stored runs,
+// their series, so that a step trend decided is decided the same way.
+func (d *differ) history(a, b diffSide) (map[string]map[string]stats.Spread, *compare.Stored, error) {
+	hist := map[string]map[string]stats.Spread{}
+	if d.db == nil {
+		return hist, nil, nil
+	}
+	var names []string
+	for _, g := range b.groups.InOrder() {
+		names = append(names, g.Name)
+	}
+	defNames := make([]string, len(metrics.Defs))
+	for i, def := range metrics.Defs {
+		defNames[i] = def.Name
+	}
+	series, err := compare.NoisySeries(bg, d.db, names, defNames, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	for m, by := range series {
+		hist[m] = map[string]stats.Spread{}
+		for k, s := range by {
+			hist[m][k] = s.Spread
+		}
+	}
+	if a.id == 0 || b.id == 0 {
+		return hist, nil, nil
+	}
+	return hist, &compare.Stored{A: a.id, B: b.id, Series: series}, nil
 }

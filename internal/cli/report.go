@@ -168,15 +168,8 @@ type reportInput struct {
 func (in reportInput) files() error {
 	aopt := in.st.Opt
 	vs := analysis.NewStream(aopt, false)
-	runs, err := ingest.ReadFiles(in.opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
-		if !in.match(k) {
-			return nil
-		}
-		if err := analysis.CheckDevice(aopt, run, k); err != nil {
-			return err
-		}
-		in.pm.kernel(k)
-		in.groups.Add(vs.Kernel(run, k))
+	runs, err := readVerdicts(vs, in.opts.Files, ingest.Options{Concurrent: true}, aopt, in.match, in.pm, func(a *analysis.Kernel) error {
+		in.groups.Add(a)
 		return nil
 	})
 	if err != nil {

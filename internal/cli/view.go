@@ -11,25 +11,22 @@ import (
 	"github.com/profan-dev/profan/internal/verdictdb"
 )
 
-// verdictsFromFiles reads exports (with their source pages attached) and
-// makes one verdict per run; prep, when given, sees each kernel first
-// (--path-map).
-func verdictsFromFiles(files []string, aopt analysis.Options, prep func(*profan.Kernel)) ([]*analysis.RunVerdict, error) {
-	vs := analysis.NewStream(aopt, true)
-	runs, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
-		if err := analysis.CheckDevice(aopt, run, k); err != nil {
+// readVerdicts reads exports and gives fn each kernel's verdict as vs
+// makes it (repeated launches of a trace share theirs): of the kernels
+// match keeps (every one when nil; it sees every kernel read), each
+// checked against --device and its source paths rewritten by pm first. It
+// returns the runs read, for vs.Finish.
+func readVerdicts(vs *analysis.Stream, files []string, in ingest.Options, opt analysis.Options, match func(*profan.Kernel) bool, pm pathMap, fn func(*analysis.Kernel) error) ([]*profan.Run, error) {
+	return ingest.ReadFiles(files, in, func(run *profan.Run, k *profan.Kernel) error {
+		if match != nil && !match(k) {
+			return nil
+		}
+		if err := analysis.CheckDevice(opt, run, k); err != nil {
 			return err
 		}
-		if prep != nil {
-			prep(k)
-		}
-		vs.Kernel(run, k)
-		return nil
+		pm.kernel(k)
+		return fn(vs.Kernel(run, k))
 	})
-	if err != nil {
-		return nil, err
-	}
-	return vs.Finish(runs), nil
 }
 
 // eachStored reads the verdict stored with run id through the store's

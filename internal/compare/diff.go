@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -138,7 +139,8 @@ type Stored struct {
 	Series map[string]map[string]*Series
 }
 
-// Kernels compares two runs' kernels by name: the canonical metrics that
+// Kernels compares two runs' kernel groups by name (made by groupers that
+// keep every canonical metric's samples): the canonical metrics that
 // moved by more than threshold (all of them with all), and the findings
 // that appeared or disappeared. hist holds the run-to-run spreads of noisy
 // metrics (Spreads); stored, when not nil, the series trend decides from:
@@ -149,12 +151,12 @@ type Stored struct {
 // duration's move before any other metric's); then those only one side
 // has; kernels that did not change are left out, but counted in the
 // summary, unless all.
-func Kernels(va, vb []*analysis.Kernel, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) ([]KernelDiff, Summary) {
-	ga, gb := gate.GroupByName(va), gate.GroupByName(vb)
+func Kernels(sa, sb *analysis.Grouper, threshold float64, all bool, hist map[string]map[string]stats.Spread, stored *Stored) ([]KernelDiff, Summary) {
+	ga, gb := sa.InOrder(), sb.InOrder()
 	sum := Summary{KernelsA: len(ga), KernelsB: len(gb), TotalA: total(ga), TotalB: total(gb)}
 	o := differ{threshold: threshold, all: all, hist: hist, stored: stored}
 	logs := 0.0
-	byB := map[string]*gate.Group{}
+	byB := map[string]*analysis.Group{}
 	for _, g := range gb {
 		byB[g.Name] = g
 	}
@@ -212,7 +214,7 @@ type differ struct {
 // kernel compares the launches of one kernel in both runs; logRatio is
 // the log of its median duration's ratio, new over old, when timed (both
 // durations positive), for the summary's geomean.
-func (o differ) kernel(a, b *gate.Group) (d KernelDiff, logRatio float64, timed bool) {
+func (o differ) kernel(a, b *analysis.Group) (d KernelDiff, logRatio float64, timed bool) {
 	d = KernelDiff{Kernel: a.Name, Status: inBoth, LaunchesA: a.Records, LaunchesB: b.Records, Metrics: []MetricDelta{}, Appeared: []string{}, Gone: []string{},
 		Missing: []MissingMetric{}}
 	timeVerdict := verdictSame
@@ -256,7 +258,7 @@ func (o differ) kernel(a, b *gate.Group) (d KernelDiff, logRatio float64, timed 
 
 // appendMissing appends the rules of from that to lacks, sorted.
 func appendMissing(dst []string, from, to map[string]profan.Finding) []string {
-	for _, r := range gate.SortedRules(from) {
+	for _, r := range slices.Sorted(maps.Keys(from)) {
 		if _, ok := to[r]; !ok {
 			dst = append(dst, r)
 		}
@@ -328,7 +330,7 @@ func (d KernelDiff) durationRel() float64 {
 }
 
 // total is the kernel time of groups: the sum of their launches' durations.
-func total(gs []*gate.Group) float64 {
+func total(gs []*analysis.Group) float64 {
 	t := 0.0
 	for _, g := range gs {
 		t += g.Duration
@@ -379,4 +381,13 @@ func finiteOr(v, d float64) float64 {
 		return d
 	}
 	return v
+}
+
+// NewGrouper returns the grouper of one side of a diff, as Kernels reads
+// it: by export and kernel name, keeping every canonical metric's samples.
+func NewGrouper() *analysis.Grouper {
+	gr := analysis.NewGrouper(false)
+	gr.BySource = true
+	gr.KeepAllSamples()
+	return gr
 }
