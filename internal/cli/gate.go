@@ -127,54 +127,115 @@ format; -v lists the passing checks too.`,
 }
 
 func gateRun(opts *GateOptions) error {
+	g, err := newGateJob(opts)
+	if err != nil {
+		return err
+	}
+	// The verdicts under test: made now from the exports, or as stored,
+	// gathered into kernel groups as they come, so that memory grows with
+	// the kernels, not the launches.
+	if err := g.readFiles(); err != nil {
+		return err
+	}
+	if err := g.openDB(); err != nil {
+		return err
+	}
+	if g.db != nil {
+		defer g.db.Close()
+		if err := g.readStored(); err != nil {
+			return err
+		}
+	}
+	if g.pol.Kernels != nil && g.cur.Len() == 0 {
+		return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
+	}
+	return g.evaluate()
+}
+
+// gateJob is one gate: its flags, the policy they make, and what it read.
+type gateJob struct {
+	opts *GateOptions
+	st   *settings
+	pol  gate.Policy
+	pm   pathMap
+	// cur and base group the run's kernels and the baseline's (nil
+	// without one).
+	cur, base *analysis.Grouper
+	runs      []*analysis.RunVerdict
+	work      store.WorkloadBuilder // the workload gated, whatever --kernel keeps
+	baseInfo  *gate.Baseline
+	db        *store.DB
+}
+
+// newGateJob reads the flags and the config into a gate's policy.
+func newGateJob(opts *GateOptions) (*gateJob, error) {
 	if f, ok := report.Lookup(opts.Format); !ok || f.Gate == nil {
-		return formatError(opts.Format, report.GateFormats()...)
+		return nil, formatError(opts.Format, report.GateFormats()...)
 	}
 	if opts.MissingBaseline != "fail" && opts.MissingBaseline != "pass" {
-		return FlagErrorf("--missing-baseline %s: want pass or fail", safe.Quote(opts.MissingBaseline))
+		return nil, FlagErrorf("--missing-baseline %s: want pass or fail", safe.Quote(opts.MissingBaseline))
 	}
 	cfg := &Config{Thresholds: rules.DefaultThresholds}
 	if opts.Config != "" {
 		var err error
 		if cfg, err = loadConfig(opts.Config); err != nil {
-			return err
+			return nil, err
 		}
 	}
+	conds, kernels, failOn, err := gateFlags(opts)
+	if err != nil {
+		return nil, err
+	}
+	conds = append(conds, cfg.Conditions...)
+	// The settings add the config's fail_on to the flag's: given once.
+	st, err := newSettings(cfg, "all", failOn, opts.Device, opts.DeviceForce)
+	if err != nil {
+		return nil, err
+	}
+	pol := gate.NewPolicy(conds, st.Sel, len(failOn) > 0 || len(cfg.FailOn) > 0, opts.Baseline != "")
+	pol.Kernels, pol.SkipMissing, pol.AllowMissing = kernels, opts.SkipMissing, opts.AllowMissing
+	if pol.Lint {
+		fmt.Fprintln(opts.IO.ErrOut, "gate: no conditions given (--require, --fail-on, --baseline, or [[require]] and fail_on in --config): failing on warning-level findings, like a linter")
+	}
+	if err := gateQuantities(opts, cfg, &pol); err != nil {
+		return nil, err
+	}
+	pm, err := parsePathMap(opts.PathMap)
+	if err != nil {
+		return nil, err
+	}
+	return &gateJob{opts: opts, st: st, pol: pol, pm: pm, cur: pol.Grouper(opts.Baseline != "")}, nil
+}
+
+// gateFlags reads --require, --kernel and --fail-on.
+func gateFlags(opts *GateOptions) ([]gate.Condition, *regexp.Regexp, []string, error) {
 	var conds []gate.Condition
 	for _, r := range opts.Require {
 		c, err := gate.ParseCondition(r)
 		if err != nil {
-			return usageErrorf("--require: %v", err)
+			return nil, nil, nil, usageErrorf("--require: %v", err)
 		}
 		conds = append(conds, c)
 	}
-	conds = append(conds, cfg.Conditions...)
-	var kernelRE *regexp.Regexp
+	var kernels *regexp.Regexp
 	if opts.Kernel != "" {
 		var err error
-		if kernelRE, err = regexp.Compile(opts.Kernel); err != nil {
-			return usageErrorf("--kernel: %v", err)
+		if kernels, err = regexp.Compile(opts.Kernel); err != nil {
+			return nil, nil, nil, usageErrorf("--kernel: %v", err)
 		}
 	}
 	failOn := splitList(opts.FailOn)
 	for _, p := range failOn {
 		if _, err := rules.ParseList(p); err != nil {
-			return unknownError("rule", strings.TrimPrefix(p, "-"), ruleIDs(), "profan explain --list")
+			return nil, nil, nil, unknownError("rule", strings.TrimPrefix(p, "-"), ruleIDs(), "profan explain --list")
 		}
 	}
-	// The settings add the config's fail_on to the flag's: given once.
-	st, err := newSettings(cfg, "all", failOn, opts.Device, opts.DeviceForce)
-	if err != nil {
-		return err
-	}
-	// With no condition at all, gate is a linter: warning-level findings
-	// fail it. A config of thresholds or suppressions only gives none.
-	pol := gate.Policy{Conditions: conds, Selector: st.Sel, MaxRegression: math.NaN(),
-		SkipMissing: opts.SkipMissing, AllowMissing: opts.AllowMissing, MinShare: gate.DefaultMinShare,
-		Lint: len(conds) == 0 && len(failOn) == 0 && len(cfg.FailOn) == 0 && opts.Baseline == ""}
-	if pol.Lint {
-		fmt.Fprintln(opts.IO.ErrOut, "gate: no conditions given (--require, --fail-on, --baseline, or [[require]] and fail_on in --config): failing on warning-level findings, like a linter")
-	}
+	return conds, kernels, failOn, nil
+}
+
+// gateQuantities sets the policy's --min-share (over the config's
+// min_share) and --max-regression.
+func gateQuantities(opts *GateOptions, cfg *Config, pol *gate.Policy) error {
 	for _, x := range []struct{ flag, v string }{{"min_share in " + opts.Config, cfg.MinShare.Text}, {"--min-share", opts.MinShare}} {
 		if x.v == "" {
 			continue
@@ -192,160 +253,170 @@ func gateRun(opts *GateOptions) error {
 		}
 		pol.MaxRegression = v
 	}
-	if opts.Baseline != "" && math.IsNaN(pol.MaxRegression) {
-		pol.MaxRegression = 0.05
-	}
 	if !math.IsNaN(pol.MaxRegression) && opts.Baseline == "" {
 		return FlagErrorf("--max-regression needs --baseline")
 	}
-	pm, err := parsePathMap(opts.PathMap)
+	return nil
+}
+
+// readFiles reads the exports gated, if any, into the run's groups.
+func (g *gateJob) readFiles() error {
+	if len(g.opts.Files) == 0 {
+		return nil
+	}
+	vs := analysis.NewStream(g.st.Opt, false)
+	selects := func(k *profan.Kernel) bool {
+		g.work.Add(k)
+		return g.pol.Selects(k)
+	}
+	read, err := readVerdicts(vs, g.opts.Files, ingest.Options{Concurrent: true}, g.st.Opt, selects, g.pm, func(a *analysis.Kernel) error {
+		g.cur.Add(a)
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-
-	// The verdicts under test: made now from the exports, or as stored,
-	// gathered into kernel groups as they come, so that memory grows with
-	// the kernels, not the launches.
-	keep := func(k *profan.Kernel) bool {
-		return kernelRE == nil || kernelRE.MatchString(k.Name) || kernelRE.MatchString(k.DisplayName())
+	reportReading(g.opts.IO, read, g.opts.Verbose)
+	if err := appErrors(g.opts.IO, read, g.opts.AllowAppErrs); err != nil {
+		return err
 	}
-	cur := pol.Grouper(opts.Baseline != "")
-	var base *analysis.Grouper
-	var runs []*analysis.RunVerdict
-	var work store.WorkloadBuilder // the workload gated, whatever --kernel keeps
-	var baseInfo *gate.Baseline
-	if len(opts.Files) > 0 {
-		vs := analysis.NewStream(st.Opt, false)
-		read, err := ingest.ReadFiles(opts.Files, ingest.Options{Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
-			work.Add(k)
-			if !keep(k) {
-				return nil
-			}
-			if err := analysis.CheckDevice(st.Opt, run, k); err != nil {
-				return err
-			}
-			pm.kernel(k)
-			cur.Add(vs.Kernel(run, k))
-			return nil
-		})
+	g.runs = vs.Finish(read)
+	return nil
+}
+
+// noBaseline goes on without a baseline when --missing-baseline pass
+// allows it, and stops the gate otherwise.
+func (g *gateJob) noBaseline(why string) error {
+	if g.opts.MissingBaseline != "pass" {
+		return fmt.Errorf("--baseline %s: %s; nothing to compare with (--missing-baseline pass lets the gate go on without, as on a first CI run)", safe.Quote(g.opts.Baseline), why)
+	}
+	fmt.Fprintf(g.opts.IO.ErrOut, "gate: no baseline: %s; regression checks skipped (--missing-baseline pass)\n", why)
+	g.baseInfo = &gate.Baseline{Missing: why}
+	return nil
+}
+
+// openDB opens the run database when the gate reads a stored run or a
+// baseline; a baseline's database not made yet is no baseline.
+func (g *gateJob) openDB() error {
+	if g.opts.Run == 0 && g.opts.Baseline == "" {
+		return nil
+	}
+	path := dbPath(g.opts.DB, g.opts.IO)
+	db, err := openDB(path)
+	switch {
+	case g.opts.Run == 0 && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNoRuns)):
+		return g.noBaseline(fmt.Sprintf("no run database %s yet", store.Display(path)))
+	case err != nil:
+		return err
+	}
+	g.db = db
+	return nil
+}
+
+// stored reads stored run id record by record into gr: a stored trace of
+// 600,000 launches is never held whole.
+func (g *gateJob) stored(gr *analysis.Grouper, id int64) (*analysis.RunVerdict, error) {
+	return eachStored(g.opts.IO, g.db, id, g.st.Opt, func(a *analysis.Kernel) error {
+		if g.pol.Selects(a.K) {
+			g.pm.verdict(a)
+			gr.Add(a)
+		}
+		return nil
+	})
+}
+
+// storedTimeline is the timeline stored with run id; nil when none is.
+func (g *gateJob) storedTimeline(id int64) (*analysis.Timeline, error) {
+	f, ok, err := g.db.Timeline(bg, id)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return verdictdb.Timeline(f), nil
+}
+
+// readStored reads the stored run gated (--run) and the baseline.
+func (g *gateJob) readStored() error {
+	if id := g.opts.Run; id != 0 {
+		r, err := g.stored(g.cur, id)
 		if err != nil {
 			return err
 		}
-		reportReading(opts.IO, read, opts.Verbose)
-		if err := appErrors(opts.IO, read, opts.AllowAppErrs); err != nil {
+		tl, err := g.storedTimeline(id)
+		if err != nil {
 			return err
 		}
-		runs = vs.Finish(read)
-	}
-	// noBaseline goes on without a baseline when --missing-baseline pass
-	// allows it, and stops the gate otherwise.
-	noBaseline := func(why string) error {
-		if opts.MissingBaseline != "pass" {
-			return fmt.Errorf("--baseline %s: %s; nothing to compare with (--missing-baseline pass lets the gate go on without, as on a first CI run)", safe.Quote(opts.Baseline), why)
+		if tl != nil {
+			r.Timeline = tl
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "gate: no baseline: %s; regression checks skipped (--missing-baseline pass)\n", why)
-		baseInfo = &gate.Baseline{Missing: why}
+		g.runs = append(g.runs, r)
+	}
+	if g.opts.Baseline == "" {
 		return nil
 	}
-	var db *store.DB
-	if opts.Run != 0 || opts.Baseline != "" {
-		path := dbPath(opts.DB, opts.IO)
+	b, err := g.findBaseline()
+	if err != nil || g.baseInfo != nil {
+		return err
+	}
+	return g.readBaseline(b)
+}
+
+// findBaseline finds the run --baseline names, of the workload gated.
+func (g *gateJob) findBaseline() (compare.Baseline, error) {
+	w := g.work.Workload()
+	if g.opts.Run != 0 {
 		var err error
-		db, err = openDB(path)
-		switch {
-		case opts.Run == 0 && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNoRuns)):
-			if err := noBaseline(fmt.Sprintf("no run database %s yet", store.Display(path))); err != nil {
-				return err
-			}
-		case err != nil:
-			return err
-		default:
-			defer db.Close()
+		if w, err = g.db.Workload(bg, g.opts.Run); err != nil {
+			return compare.Baseline{}, err
 		}
 	}
-	if db != nil {
-		// A stored run is read record by record into its collector: a
-		// stored trace of 600,000 launches is never held whole.
-		stored := func(c *analysis.Grouper, id int64) (*analysis.RunVerdict, error) {
-			return eachStored(opts.IO, db, id, st.Opt, func(a *analysis.Kernel) error {
-				if keep(a.K) {
-					pm.verdict(a)
-					c.Add(a)
-				}
-				return nil
-			})
-		}
-		if opts.Run != 0 {
-			r, err := stored(cur, opts.Run)
-			if err != nil {
-				return err
-			}
-			if f, ok, err := db.Timeline(bg, opts.Run); err != nil {
-				return err
-			} else if ok {
-				r.Timeline = verdictdb.Timeline(f)
-			}
-			runs = append(runs, r)
-		}
-		var b compare.Baseline
-		if opts.Baseline != "" {
-			w := work.Workload()
-			if opts.Run != 0 {
-				var err error
-				if w, err = db.Workload(bg, opts.Run); err != nil {
-					return err
-				}
-			}
-			var err error
-			b, err = resolveBaseline(db, opts.Baseline, opts.Run, w)
-			var none *compare.NoBaselineError
-			if errors.As(err, &none) {
-				err = noBaseline(none.Reason)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		if opts.Baseline != "" && baseInfo == nil {
-			id := b.Run.ID
-			base = pol.Grouper(true)
-			if _, err := stored(base, id); err != nil {
-				return fmt.Errorf("--baseline: %w", err)
-			}
-			baseInfo = &gate.Baseline{Run: id, Labels: b.Run.Labels, Program: b.Program}
-			if f, ok, err := db.Timeline(bg, id); err != nil {
-				return err
-			} else if ok {
-				pol.BaseTimeline = verdictdb.Timeline(f)
-			}
-			say := fmt.Sprintf("baseline: run %d", id)
-			if cur := work.Workload(); opts.Run == 0 && b.Program != "" && cur.Program != "" && b.Program != cur.Program {
-				say += fmt.Sprintf(" (program %s; this capture's is %s)", b.Program, cur.Program)
-			}
-			if b.Skipped > 0 {
-				say += fmt.Sprintf(" (the newest of this workload: %d newer runs with these labels are other workloads)", b.Skipped)
-			}
-			fmt.Fprintln(opts.IO.ErrOut, say)
-			var names []string
-			for _, g := range cur.InOrder() {
-				names = append(names, g.Name)
-			}
-			var err error
-			// The run-to-run history of the runs --baseline selects from
-			// (labelled branch=main,workload=app): other programs' runs
-			// share kernel names, never their spread.
-			labels, _ := runLabels("--baseline", strings.TrimSpace(opts.Baseline))
-			if pol.History, err = compare.Spreads(bg, db, names, gate.Watched, labels); err != nil {
-				return err
-			}
-		}
+	b, err := resolveBaseline(g.db, g.opts.Baseline, g.opts.Run, w)
+	var none *compare.NoBaselineError
+	if errors.As(err, &none) {
+		err = g.noBaseline(none.Reason)
 	}
-	if kernelRE != nil && cur.Len() == 0 {
-		return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
+	return b, err
+}
+
+// readBaseline reads baseline run b into the baseline's groups, with its
+// timeline and the run-to-run spreads of the runs --baseline selects from.
+func (g *gateJob) readBaseline(b compare.Baseline) error {
+	id := b.Run.ID
+	g.base = g.pol.Grouper(true)
+	if _, err := g.stored(g.base, id); err != nil {
+		return fmt.Errorf("--baseline: %w", err)
 	}
-	res, err := gate.Evaluate(pol, cur, runs, base)
+	g.baseInfo = &gate.Baseline{Run: id, Labels: b.Run.Labels, Program: b.Program}
+	var err error
+	if g.pol.BaseTimeline, err = g.storedTimeline(id); err != nil {
+		return err
+	}
+	say := fmt.Sprintf("baseline: run %d", id)
+	if cur := g.work.Workload(); g.opts.Run == 0 && b.Program != "" && cur.Program != "" && b.Program != cur.Program {
+		say += fmt.Sprintf(" (program %s; this capture's is %s)", b.Program, cur.Program)
+	}
+	if b.Skipped > 0 {
+		say += fmt.Sprintf(" (the newest of this workload: %d newer runs with these labels are other workloads)", b.Skipped)
+	}
+	fmt.Fprintln(g.opts.IO.ErrOut, say)
+	var names []string
+	for _, gr := range g.cur.InOrder() {
+		names = append(names, gr.Name)
+	}
+	// The run-to-run history of the runs --baseline selects from
+	// (labelled branch=main,workload=app): other programs' runs share
+	// kernel names, never their spread.
+	labels, _ := runLabels("--baseline", strings.TrimSpace(g.opts.Baseline))
+	g.pol.History, err = compare.Spreads(bg, g.db, names, gate.Watched, labels)
+	return err
+}
+
+// evaluate checks the groups read against the policy and writes the
+// result; a failed gate is a GateFailedError.
+func (g *gateJob) evaluate() error {
+	opts := g.opts
+	res, err := gate.Evaluate(g.pol, g.cur, g.runs, g.base)
 	if res != nil {
-		res.Baseline = baseInfo
+		res.Baseline = g.baseInfo
 		if opts.Format == "github" {
 			repoRelative(res, repoRoot(opts.IO))
 		}

@@ -237,6 +237,8 @@ var Watched = []string{"duration", "gld_efficiency", "gst_efficiency", "shared_e
 // Policy is what a gate checks.
 type Policy struct {
 	Conditions []Condition
+	// Kernels matches the names of the kernels checked (nil: every one).
+	Kernels *regexp.Regexp
 	// Selector says which findings fail and which are suppressed.
 	Selector *rules.Selector
 	// MaxRegression is the largest regression allowed against the
@@ -266,6 +268,31 @@ type Policy struct {
 
 // DefaultMinShare is --min-share's default: 0.5% of the capture.
 const DefaultMinShare = 0.005
+
+// DefaultMaxRegression is the largest regression a gate with a baseline
+// allows when not told: 5%.
+const DefaultMaxRegression = 0.05
+
+// NewPolicy returns the policy of a gate on conds that fails on the
+// findings sel fails on; failOn says whether any rule was named to fail
+// on, baseline whether the run is compared with a baseline (allowing
+// DefaultMaxRegression). With none of these, the gate is a linter:
+// warning-level findings fail it (a config of thresholds or suppressions
+// only gives none). A finding fails on groups of DefaultMinShare or more.
+func NewPolicy(conds []Condition, sel *rules.Selector, failOn, baseline bool) Policy {
+	p := Policy{Conditions: conds, Selector: sel, MaxRegression: math.NaN(), MinShare: DefaultMinShare,
+		Lint: len(conds) == 0 && !failOn && !baseline}
+	if baseline {
+		p.MaxRegression = DefaultMaxRegression
+	}
+	return p
+}
+
+// Selects reports whether the gate checks kernel k: its name, mangled or
+// as displayed, matches p.Kernels (every kernel when nil).
+func (p Policy) Selects(k *profan.Kernel) bool {
+	return p.Kernels == nil || p.Kernels.MatchString(k.Name) || p.Kernels.MatchString(k.DisplayName())
+}
 
 // Grouper returns the grouper a gate with policy p reads the launches
 // of a run (or of its baseline) into: by export and kernel name, keeping
