@@ -30,6 +30,15 @@ func series6(t *testing.T) string {
 // builds 2, 3, 5 and 6 changed the duration and build 4 did not.
 func TestSeries6OneLaunchPerRun(t *testing.T) {
 	db := series6(t)
+	series6Trend(t, db)
+	series6Chart(t, db)
+	series6Diff(t, db)
+	series6Gate(t, db)
+}
+
+// series6Trend: trend finds the changes at runs 2, 3, 5 and 6, by history.
+func series6Trend(t *testing.T, db string) {
+	t.Helper()
 	out, errOut, code := run(t, "trend", "--db", db, "-k", "transpose", "-m", "duration", "--format", "json")
 	if code != ExitOK {
 		t.Fatalf("trend: exit %d: %s", code, errOut)
@@ -64,8 +73,11 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 	if n := strings.Count(out, "(history, p"); n != 4 || !regexp.MustCompile(`(?m)^4 .*~$`).MatchString(out) {
 		t.Errorf("trend text: want 4 history changes and run 4 unchanged:\n%s", out)
 	}
+}
 
-	// The report's chart.
+// series6Chart: the report's chart marks the same changes.
+func series6Chart(t *testing.T, db string) {
+	t.Helper()
 	html := filepath.Join(t.TempDir(), "r.html")
 	if _, errOut, code := run(t, "report", "--db", db, "-m", "duration", "--x-label", "commit", "--html", html); code != ExitOK {
 		t.Fatalf("report: exit %d: %s", code, errOut)
@@ -75,8 +87,12 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 		!strings.Contains(s, "at c6 (") || strings.Contains(s, "at c4 (") || !strings.Contains(s, "Change detection: history") {
 		t.Errorf("report: want changes at c2, c3, c5, c6 by history")
 	}
+}
 
-	// diff: the same verdicts, with n, spread and the test.
+// series6Diff: diff gives the same verdicts, with n, spread and the test,
+// and names a run not found once.
+func series6Diff(t *testing.T, db string) {
+	t.Helper()
 	for _, tt := range []struct {
 		a, b    string
 		verdict string
@@ -101,12 +117,20 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 			}
 		})
 	}
-	out, _, _ = run(t, "diff", "--db", db, "4", "5")
+	out, _, _ := run(t, "diff", "--db", db, "4", "5")
 	if !regexp.MustCompile(`duration .*n=1 .*n=1 .*worse +history t-test p<0.001, run-to-run spread`).MatchString(out) {
 		t.Errorf("diff 4 5 text:\n%s", out)
 	}
+	_, errOut, code := run(t, "diff", "--db", db, "4", "99")
+	if code != ExitError || strings.Count(errOut, "run 99") != 1 || !strings.Contains(errOut, "run 99: not found") {
+		t.Errorf("diff 4 99: exit %d, %q", code, errOut)
+	}
+}
 
-	// gate by label.
+// series6Gate: gate by label fails on runs 5 against 4 and passes where
+// the duration did not get worse.
+func series6Gate(t *testing.T, db string) {
+	t.Helper()
 	for _, tt := range []struct {
 		run, baseline string
 		code          ExitCode
@@ -123,10 +147,6 @@ func TestSeries6OneLaunchPerRun(t *testing.T) {
 				t.Errorf("gate --run %s --baseline %s: exit %d, want %d\n%s%s", tt.run, tt.baseline, code, tt.code, out, errOut)
 			}
 		})
-	}
-	_, errOut, code = run(t, "diff", "--db", db, "4", "99")
-	if code != ExitError || strings.Count(errOut, "run 99") != 1 || !strings.Contains(errOut, "run 99: not found") {
-		t.Errorf("diff 4 99: exit %d, %q", code, errOut)
 	}
 }
 
