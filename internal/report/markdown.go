@@ -246,7 +246,7 @@ func (m *markdownWriter) End(runs []*profan.Run) error {
 		m.w.WriteString("\n")
 	}
 	for _, r := range runs {
-		if ls := HostCallLines(r); len(ls) > 0 {
+		if ls := hostCallLines(r); len(ls) > 0 {
 			if len(runs) > 1 {
 				fmt.Fprintf(m.w, "**Host calls of %s**\n\n", mdEscape(r.Source))
 			}

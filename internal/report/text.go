@@ -419,7 +419,7 @@ func (t *textWriter) End(runs []*profan.Run) error {
 		t.w.WriteString("\n")
 	}
 	for _, r := range runs {
-		if ls := HostCallLines(r); len(ls) > 0 {
+		if ls := hostCallLines(r); len(ls) > 0 {
 			if len(runs) > 1 {
 				fmt.Fprintf(t.w, "%s\n", t.c("1", "host calls of "+r.Source))
 			}

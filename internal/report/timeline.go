@@ -245,11 +245,11 @@ func toJSONJoins(js []analysis.Join) []jsonJoin {
 	return out
 }
 
-// HostCallLines are the host's time per call of an nsys export's API
+// hostCallLines are the host's time per call of an nsys export's API
 // summaries or API trace: the CUDA API calls, then the OS runtime calls,
 // each with its total and its three longest calls. Nothing for other
 // tools' runs (a PyTorch trace's calls show on its timeline).
-func HostCallLines(run *profan.Run) []string {
+func hostCallLines(run *profan.Run) []string {
 	if run.Tool != profan.ToolNsys {
 		return nil
 	}
