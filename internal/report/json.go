@@ -127,6 +127,9 @@ type jsonRun struct {
 	Skipped []string `json:"skipped_rules,omitempty"`
 	// Timeline is where the wall clock goes, for an export with one.
 	Timeline *jsonTimeline `json:"timeline,omitempty"`
+	// HostCalls is the host's time per call of an nsys export's API
+	// summaries or API trace, CUDA API and OS runtime.
+	HostCalls []jsonHostCall `json:"host_calls,omitempty"`
 }
 
 func ptr(v float64) *float64 {
@@ -276,7 +279,7 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	}
 	out := make([]jsonRun, 0, len(ordered))
 	for _, r := range ordered {
-		jr := jsonRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages, Skipped: j.skipped[r], Timeline: toJSONTimeline(j.of(r))}
+		jr := jsonRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages, Skipped: j.skipped[r], Timeline: toJSONTimeline(j.of(r)), HostCalls: toJSONHostCalls(r)}
 		for _, f := range r.Findings {
 			jr.Findings = append(jr.Findings, toJSONFinding(f))
 		}

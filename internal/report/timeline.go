@@ -245,19 +245,25 @@ func toJSONJoins(js []analysis.Join) []jsonJoin {
 	return out
 }
 
-// hostCallLines are the host's time per call of an nsys export's API
-// summaries or API trace: the CUDA API calls, then the OS runtime calls,
-// each with its total and its three longest calls. Nothing for other
-// tools' runs (a PyTorch trace's calls show on its timeline).
-func hostCallLines(run *profan.Run) []string {
+// hostCalls are the host calls an nsys export's API summaries or API
+// trace hold, CUDA API and OS runtime; none for other tools' runs (a
+// PyTorch trace's calls show on its timeline).
+func hostCalls(run *profan.Run) []*profan.APICall {
 	if run.Tool != profan.ToolNsys {
 		return nil
 	}
+	return run.APICalls
+}
+
+// hostCallLines are the host's time per call of an nsys export: the CUDA
+// API calls, then the OS runtime calls, each with its total and its three
+// longest calls.
+func hostCallLines(run *profan.Run) []string {
 	var out []string
 	for _, os := range []bool{false, true} {
 		var calls []*profan.APICall
 		total, n := 0.0, 0
-		for _, c := range run.APICalls {
+		for _, c := range hostCalls(run) {
 			if c.OS == os && !math.IsNaN(c.Total) {
 				calls = append(calls, c)
 				total += c.Total
@@ -284,6 +290,25 @@ func hostCallLines(run *profan.Run) []string {
 			parts = append(parts, fmt.Sprintf("%d more", more))
 		}
 		out = append(out, fmt.Sprintf("host %s %s in %d calls: %s", what, metrics.Format(total, "s"), n, strings.Join(parts, ", ")))
+	}
+	return out
+}
+
+// jsonHostCall is the host's time in the calls of one name (seconds).
+type jsonHostCall struct {
+	Name  string   `json:"name"`
+	OS    bool     `json:"os_runtime,omitempty"`
+	Calls int      `json:"calls"`
+	Total *float64 `json:"total_s"`
+	Avg   *float64 `json:"avg_s"`
+	Min   *float64 `json:"min_s"`
+	Max   *float64 `json:"max_s"`
+}
+
+func toJSONHostCalls(run *profan.Run) []jsonHostCall {
+	var out []jsonHostCall
+	for _, c := range hostCalls(run) {
+		out = append(out, jsonHostCall{Name: c.Name, OS: c.OS, Calls: c.Calls, Total: ptr(c.Total), Avg: ptr(c.Avg), Min: ptr(c.Min), Max: ptr(c.Max)})
 	}
 	return out
 }
