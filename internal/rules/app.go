@@ -65,6 +65,35 @@ func (p *AppPass) hostCopies() []*profan.Activity {
 	return out
 }
 
+// hostCall is the host's CUDA API time in the calls named name, summed
+// over the capture's runs (an nvprof or nsys API summary, the calls of a
+// trace), and its share of all their CUDA API time; nil when no run
+// holds the call.
+func (p *AppPass) hostCall(name string) (*profan.APICall, float64) {
+	var c *profan.APICall
+	all := 0.0
+	for _, r := range p.ev.Runs {
+		for _, x := range r.APICalls {
+			if x.OS || math.IsNaN(x.Total) {
+				continue
+			}
+			all += x.Total
+			if x.Name != name {
+				continue
+			}
+			if c == nil {
+				c = &profan.APICall{Name: name}
+			}
+			c.Calls += x.Calls
+			c.Total += x.Total
+		}
+	}
+	if c == nil || !(all > 0) {
+		return nil, 0
+	}
+	return c, c.Total / all
+}
+
 // total is the capture's kernel time, seconds.
 func (p *AppPass) total() float64 { return p.ev.Total }
 

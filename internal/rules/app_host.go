@@ -53,6 +53,11 @@ done = (torch.cat(toks) == eos).any().item()   # one wait at the end`,
 				what += " at " + c.Frame
 			}
 			what += ")"
+			if c, share := p.hostCall(c.Name); c != nil && c.Total > 0 {
+				// The API summary or trace: how long the host sat in the
+				// call, beyond the gaps it left.
+				what += fmt.Sprintf("; the host spends %.2f ms in its %d %s calls, %s of its CUDA API time", 1e3*c.Total, c.Calls, c.Name, pct(share))
+			}
 		}
 		p.recommendWall(analysis.Recommendation{
 			Message:  fmt.Sprintf("the GPU waits %s of the step after the host's %s", pct(idle.Seconds/tl.Span), what),
