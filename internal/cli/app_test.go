@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -400,5 +401,63 @@ func TestReportTimeline(t *testing.T) {
 	}
 	if !strings.Contains(string(b), `<section id="timeline">`) || !strings.Contains(string(b), "stream 13") {
 		t.Errorf("no timeline strip with the copy stream in the report")
+	}
+}
+
+// TestNsysHostSide: an nsys export of the API and GPU traces is a
+// timeline with its host calls, its synchronisations named, and its API
+// summaries listed (cuFCM on an RTX 2080 Ti: 1,403 cudaDeviceSynchronize
+// calls, 93.2% of the CUDA API time); a damaged API summary exits 2.
+func TestNsysHostSide(t *testing.T) {
+	t.Parallel()
+	dir := "../ingest/testdata/nsys/"
+	out, errOut, code := run(t, "analyze", dir+"cufcm-rtx2080ti-nsys2022-stats-cudaapitrace-gputrace.csv.gz")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"wall 17.473 s · GPU busy 73.0% (12.764 s)",
+		"host sync 0.3% (cudaDeviceSynchronize ×582)",
+		"host CUDA API 13.495 s in 11176 calls: cudaDeviceSynchronize 12.583 s ×1403 (93.2%)",
+		"the host spends 12583.11 ms in its 1403 cudaDeviceSynchronize calls, 93.2% of its CUDA API time",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out[:min(len(out), 3000)])
+		}
+	}
+	sum := dir + "cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv"
+	out, errOut, code = run(t, "analyze", sum)
+	if code != ExitOK || !strings.Contains(out, "host OS runtime 34.890 s in 4685 calls: poll 17.430 s ×186 (50.0%)") {
+		t.Errorf("API summaries: exit %d\n%s%s", code, out, errOut)
+	}
+	b, err := os.ReadFile(sum)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Cut inside a row, and at a line end (the shares then fall short of
+	// 100%), into a database that must stay as it was.
+	row := strings.Index(string(b), "cudaMemcpy")
+	db := filepath.Join(t.TempDir(), "t.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, sum); code != ExitOK {
+		t.Fatalf("ingest: exit %d: %s", code, errOut)
+	}
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		n    int
+		line string
+	}{{row, ":4: "}, {strings.LastIndex(string(b[:row]), "\n") + 1, ":3: "}} {
+		cut := filepath.Join(t.TempDir(), "cut.csv")
+		if err := os.WriteFile(cut, b[:c.n], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, errOut, code := run(t, "ingest", "--db", db, cut); code != ExitError || !strings.Contains(errOut, "cut.csv"+c.line) {
+			t.Errorf("an API summary cut at byte %d: exit %d, %q", c.n, code, errOut)
+		}
+		if after, err := os.ReadFile(db); err != nil || !bytes.Equal(after, before) {
+			t.Errorf("an API summary cut at byte %d changed the database (%v)", c.n, err)
+		}
 	}
 }
