@@ -111,40 +111,34 @@ func (ncuDetails) Parse(t *Table) error {
 	if name > need {
 		need = name
 	}
-	var k *profan.Kernel
+	var g rowKernels
 	var pid string
-	last, prevMetrics, capture := 0, 0, 0
+	capture := 0
 	// Every launch of a page has the same metric rows (the sections asked
 	// for); its rule rows vary.
 	var shape blockShape
 	for t.Scan() {
 		r := t.Row()
-		if k != nil && !id.sameLaunch(t, r, k, pid, capture) {
-			prevMetrics = len(k.Metrics)
-			if err := t.Kernel(k, last); err != nil {
-				return err
+		k, err := g.at(t, func(k *profan.Kernel) bool { return id.sameLaunch(t, r, k, pid, capture) }, func() (*profan.Kernel, error) {
+			k, err := id.newKernel(t, r)
+			if err != nil {
+				return nil, err
 			}
-			k = nil
-		}
-		if k == nil {
-			var err error
-			if k, err = id.newKernel(t, r); err != nil {
-				return err
-			}
-			k.Grow(prevMetrics)
+			k.Grow(g.metrics)
 			if t.s.capture != capture {
 				shape = blockShape{} // another capture: learnt again
 			}
 			shape.start()
 			pid, capture = r.String(id.pid), t.s.capture
-			if err := t.checkLaunch(k, pid, r.Line); err != nil {
-				return err
-			}
+			return k, t.checkLaunch(k, pid, r.Line)
+		})
+		if err != nil {
+			return err
 		}
 		if err := detailsWidth(t, r, need); err != nil {
 			return err
 		}
-		last = r.Line
+		g.last = r.Line
 		if rule >= 0 && len(r.Bytes(rule)) > 0 {
 			f := profan.ToolFinding{
 				Section: t.Intern(r.Bytes(section)), Rule: t.Intern(r.Bytes(rule)), Type: t.Intern(r.Bytes(ruleType)),
@@ -179,14 +173,48 @@ func (ncuDetails) Parse(t *Table) error {
 	if t.Err() != nil {
 		return t.Err()
 	}
-	if k != nil && t.AtEnd() && shape.short() {
-		return t.Errorf(last, "launch %s of %s ends after %d metric rows where the launches before it have %d: the export is cut short (still being written?)",
+	if k := g.k; k != nil && t.AtEnd() && shape.short() {
+		return t.Errorf(g.last, "launch %s of %s ends after %d metric rows where the launches before it have %d: the export is cut short (still being written?)",
 			k.ID, shorten(k.Name, 60), shape.rows, shape.first)
 	}
-	if k != nil {
-		return t.Kernel(k, last)
+	return g.flush(t)
+}
+
+// rowKernels makes kernels of runs of consecutive rows (a launch's rows
+// of a details page, a kernel's of a summary table): a kernel ends at the
+// first row that is not its, and is handed on at the line of its last row.
+type rowKernels struct {
+	k       *profan.Kernel
+	last    int // the line of k's last row, which the importer sets
+	metrics int // the metrics of the kernel before k: k likely has as many
+}
+
+// at returns the kernel of the current row: the kernel read, if the row
+// is its (its says), else a new one (start), the kernel read handed on.
+func (g *rowKernels) at(t *Table, its func(*profan.Kernel) bool, start func() (*profan.Kernel, error)) (*profan.Kernel, error) {
+	if g.k != nil && !its(g.k) {
+		if err := g.flush(t); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	if g.k == nil {
+		k, err := start()
+		if err != nil {
+			return nil, err
+		}
+		g.k = k
+	}
+	return g.k, nil
+}
+
+// flush hands the kernel read on, if any.
+func (g *rowKernels) flush(t *Table) error {
+	k := g.k
+	if k == nil {
+		return nil
+	}
+	g.k, g.metrics = nil, len(k.Metrics)
+	return t.Kernel(k, g.last)
 }
 
 // detailsWidth refuses a row that is neither as wide as its header nor a

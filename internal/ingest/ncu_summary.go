@@ -25,37 +25,34 @@ func (ncuSummary) Parse(t *Table) error {
 	inv := c.Get("Invocations")
 	section, name, unit := c.Get("Section Name"), c.Get("Metric Name"), c.Get("Metric Unit")
 	lo, hi, avg := c.Get("Minimum"), c.Get("Maximum"), c.Get("Average")
-	var k *profan.Kernel
+	var g rowKernels
 	var shape string
 	var rows blockShape // every kernel has the same metric rows
-	last := 0
 	for t.Scan() {
 		r := t.Row()
 		if err := checkWidth(t, r, len(t.Header)); err != nil {
 			return err
 		}
 		key := r.String(id.kernel) + "\x00" + r.String(id.block) + "\x00" + r.String(id.grid) + "\x00" + r.String(id.device) + "\x00" + r.String(inv)
-		if k != nil && key != shape {
-			if err := t.Kernel(k, last); err != nil {
-				return err
-			}
-			k = nil
-		}
-		if k == nil {
-			var err error
-			if k, err = id.newKernel(t, r); err != nil {
-				return err
+		k, err := g.at(t, func(*profan.Kernel) bool { return key == shape }, func() (*profan.Kernel, error) {
+			k, err := id.newKernel(t, r)
+			if err != nil {
+				return nil, err
 			}
 			k.ID = t.Ordinal()
 			shape = key
 			rows.start()
 			n, ok, err := units.ParseNumber(r.String(inv))
 			if err != nil || !ok || n < 1 {
-				return t.Errorf(r.Line, "invocations %q is not a positive count", r.String(inv))
+				return nil, t.Errorf(r.Line, "invocations %q is not a positive count", r.String(inv))
 			}
 			k.Invocations = int(n)
+			return k, nil
+		})
+		if err != nil {
+			return err
 		}
-		last = r.Line
+		g.last = r.Line
 		rows.rows++
 		u := t.Intern(r.Bytes(unit))
 		m, err := ncuValue(t, r.Line, t.Intern(r.Bytes(name)), t.Intern(r.Bytes(section)), r.String(avg), u)
@@ -82,12 +79,9 @@ func (ncuSummary) Parse(t *Table) error {
 	if t.Err() != nil {
 		return t.Err()
 	}
-	if k != nil && t.AtEnd() && rows.short() {
-		return t.Errorf(last, "kernel %s ends after %d metric rows where the kernels before it have %d: the export is cut short (still being written?)",
+	if k := g.k; k != nil && t.AtEnd() && rows.short() {
+		return t.Errorf(g.last, "kernel %s ends after %d metric rows where the kernels before it have %d: the export is cut short (still being written?)",
 			shorten(k.Name, 60), rows.rows, rows.first)
 	}
-	if k != nil {
-		return t.Kernel(k, last)
-	}
-	return nil
+	return g.flush(t)
 }

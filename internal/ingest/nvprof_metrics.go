@@ -49,21 +49,15 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 	}
 	dev, kern, inv, name := c.Get("Device"), c.Get("Kernel"), c.Get("Invocations"), c.Get(nameCol)
 	minCol, maxCol, avgCol, totalCol := c.Get("Min"), c.Get("Max"), c.Get("Avg"), c.Get("Total")
-	var k *profan.Kernel
+	var g rowKernels
 	var kdev string
-	last := t.Line
+	g.last = t.Line
 	err := t.eachRow(format, "a header", func(r row) error {
-		if k != nil && (string(r.Bytes(dev)) != kdev || string(r.Bytes(kern)) != k.Name) {
-			if err := t.Kernel(k, last); err != nil {
-				return err
-			}
-			k = nil
-		}
-		if k == nil {
-			k = profan.NewKernel()
+		k, err := g.at(t, func(k *profan.Kernel) bool { return string(r.Bytes(dev)) == kdev && string(r.Bytes(kern)) == k.Name }, func() (*profan.Kernel, error) {
+			k := profan.NewKernel()
 			k.Name = t.Intern(r.Bytes(kern))
 			if k.Name == "" {
-				return t.Errorf(r.Line, "row has no kernel name")
+				return nil, t.Errorf(r.Line, "row has no kernel name")
 			}
 			k.ID = t.Ordinal()
 			k.Demangled = t.demangled(k.Name, r.Line)
@@ -71,14 +65,18 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 			k.Device, k.DeviceIndex = splitDevice(kdev)
 			n, ok, err := countAt(t, r, inv, "Invocations")
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !ok || n < 1 {
-				return t.Errorf(r.Line, "column \"Invocations\": %q is not a launch count", r.String(inv))
+				return nil, t.Errorf(r.Line, "column \"Invocations\": %q is not a launch count", r.String(inv))
 			}
 			k.Invocations = n
+			return k, nil
+		})
+		if err != nil {
+			return err
 		}
-		last = r.Line
+		g.last = r.Line
 		mname := t.Intern(r.Bytes(name))
 		if mname == "" {
 			return t.Errorf(r.Line, "row has no %s", strings.ToLower(nameCol))
@@ -104,10 +102,7 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 	if err != nil {
 		return err
 	}
-	if k != nil {
-		return t.Kernel(k, last)
-	}
-	return nil
+	return g.flush(t)
 }
 
 // nvprofAggregateMetric builds a metric whose value is column avg and whose
