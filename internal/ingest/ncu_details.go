@@ -23,8 +23,22 @@ func (ncuDetails) Tool() string { return profan.ToolNCU }
 func (ncuDetails) layout() layout { return layout{subTables: true, repeatsRows: true} }
 
 func (ncuDetails) Match(h []string) bool {
+	return ncuHeader(h, []string{"ID", "Kernel Name", "Metric Name", "Metric Value"}, "Minimum")
+}
+
+// ncuHeader reports whether header h has every column of has and none of
+// lacks: how ncu's pages are told apart.
+func ncuHeader(h []string, has []string, lacks ...string) bool {
 	c := columnsOf(h)
-	return c.Has("ID", "Kernel Name", "Metric Name", "Metric Value") && !c.Has("Minimum")
+	if !c.Has(has...) {
+		return false
+	}
+	for _, n := range lacks {
+		if c.Has(n) {
+			return false
+		}
+	}
+	return true
 }
 
 // ncuIdentity locates the identity columns shared by the details, raw and

@@ -13,8 +13,7 @@ func (ncuRaw) Name() string { return "ncu-raw" }
 func (ncuRaw) Tool() string { return profan.ToolNCU }
 
 func (ncuRaw) Match(h []string) bool {
-	c := columnsOf(h)
-	return c.Has("ID", "Kernel Name") && !c.Has("Metric Name") && !c.Has("Minimum") && !c.Has("Source")
+	return ncuHeader(h, []string{"ID", "Kernel Name"}, "Metric Name", "Minimum", "Source")
 }
 
 // ncuIdentityColumns are not metrics.

@@ -15,8 +15,7 @@ func (ncuSummary) Name() string { return "ncu-summary" }
 func (ncuSummary) Tool() string { return profan.ToolNCU }
 
 func (ncuSummary) Match(h []string) bool {
-	c := columnsOf(h)
-	return c.Has("Kernel Name", "Invocations", "Metric Name", "Minimum", "Maximum", "Average")
+	return ncuHeader(h, []string{"Kernel Name", "Invocations", "Metric Name", "Minimum", "Maximum", "Average"})
 }
 
 func (ncuSummary) Parse(t *Table) error {
