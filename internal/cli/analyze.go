@@ -15,16 +15,15 @@ import (
 
 // AnalyzeOptions are the flags of profan analyze.
 type AnalyzeOptions struct {
-	IO       *IOStreams
-	Files    []string
-	Format   string
-	Input    string // importer name; empty sniffs
-	Checks   string
-	Config   string
-	Verbose  bool
-	PathMap  []string
-	Device   string
-	Force    bool // --device-force
+	IO      *IOStreams
+	Files   []string
+	Format  string
+	Input   string // importer name; empty sniffs
+	Checks  string
+	Config  string
+	Verbose bool
+	PathMap []string
+	deviceOpts
 	Top      int
 	Kernel   string // regular expression over kernel names
 	Launches bool   // --launches: every launch in the JSON
@@ -57,7 +56,7 @@ advice. The format of each table is detected from its header.`,
 	cmd.Flags().StringVar(&opts.Input, "input-format", "", "skip sniffing and read every table as this format")
 	cmd.Flags().StringVar(&opts.Checks, "checks", "all", "rules to run: all, -ID, globs (e.g. all,-low-occupancy,*-memcpy)")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file with thresholds and suppressions")
-	deviceFlags(cmd.Flags(), &opts.Device, &opts.Force)
+	opts.addFlags(cmd.Flags())
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "details of the N kernels that take the most time, after the summary table (0: all)")
 	cmd.Flags().BoolVar(&opts.Launches, "launches", false, "json: list every launch under \"kernels\" (default: each kernel group's longest launch; groups hold every launch's id)")
 	cmd.Flags().StringVar(&opts.Kernel, "kernel", "", "analyze only the kernels whose name matches this regular expression")
@@ -77,7 +76,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := loadSettings(opts.Checks, nil, opts.Config, opts.Device, opts.Force)
+	st, err := loadSettings(opts.Checks, nil, opts.Config, opts.deviceOpts)
 	if err != nil {
 		return err
 	}

@@ -67,7 +67,7 @@ func inputSets(t *testing.T) [][]string {
 // (f) no two lines contradict each other (checkContradictions).
 func TestConsistency(t *testing.T) {
 	t.Parallel()
-	st, err := loadSettings("all", []string{"all"}, "", "", false)
+	st, err := loadSettings("all", []string{"all"}, "", deviceOpts{})
 	if err != nil {
 		t.Fatal(err)
 	}

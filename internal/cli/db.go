@@ -32,20 +32,6 @@ func openDB(path string) (*store.DB, error) {
 	return store.OpenReadOnly(path)
 }
 
-// openLabeled parses the --label flags and opens the database for reading,
-// as the commands that select stored runs by label do.
-func openLabeled(labelFlags []string, dbFlag string, io *IOStreams) (*store.DB, map[string]string, error) {
-	labels, err := parseLabels(labelFlags)
-	if err != nil {
-		return nil, nil, err
-	}
-	db, err := openDB(dbPath(dbFlag, io))
-	if err != nil {
-		return nil, nil, err
-	}
-	return db, labels, nil
-}
-
 // parseLabels parses key=value flags.
 func parseLabels(flags []string) (map[string]string, error) {
 	out := map[string]string{}

@@ -21,7 +21,7 @@ func TestDeviceNames(t *testing.T) {
 			if _, errOut, code := run(t, "model", "--arch", name, "--elem-bytes", "4", "--threads", "1024", "--pattern", "sequential"); code != 0 {
 				t.Errorf("model --arch %q: exit %d: %s", name, code, errOut)
 			}
-			if _, err := newSettings(&Config{}, "all", nil, name, false); err != nil {
+			if _, err := newSettings(&Config{}, "all", nil, deviceOpts{Device: name}); err != nil {
 				t.Errorf("--device %q: %v", name, err)
 			}
 		})

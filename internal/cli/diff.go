@@ -10,27 +10,24 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/ingest"
-	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/safe"
-	"github.com/profan-dev/profan/internal/stats"
 	"github.com/profan-dev/profan/internal/store"
 	"github.com/spf13/cobra"
 )
 
 // DiffOptions are the flags of profan diff.
 type DiffOptions struct {
-	IO          *IOStreams
-	DB          string
-	A, B        string // run selectors or export files
-	Baseline    string
-	Run         string
-	Format      string
-	Threshold   string
-	All         bool
-	Kernel      string // regular expression over kernel names
-	Device      string
-	DeviceForce bool
+	IO        *IOStreams
+	DB        string
+	A, B      string // run selectors or export files
+	Baseline  string
+	Run       string
+	Format    string
+	Threshold string
+	All       bool
+	Kernel    string // regular expression over kernel names
+	deviceOpts
 }
 
 // NewCmdDiff builds profan diff.
@@ -80,7 +77,7 @@ name the old and new sides as gate does.`,
 	cmd.Flags().StringVar(&opts.Threshold, "threshold", "1%", "show metrics that moved by more than this (1%, 0.5%, 1.1x; a bare number is a percentage)")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "show every kernel and metric, changed or not")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "compare only the kernels whose name matches this regular expression")
-	deviceFlags(cmd.Flags(), &opts.Device, &opts.DeviceForce)
+	opts.addFlags(cmd.Flags())
 	return cmd
 }
 
@@ -137,11 +134,10 @@ func diffRun(opts *DiffOptions) error {
 	if err != nil {
 		return err
 	}
-	hist, stored, err := d.history(a, b)
+	diffs, sum, err := d.compare(a, b, threshold)
 	if err != nil {
 		return err
 	}
-	diffs, sum := compare.Kernels(a.groups, b.groups, threshold, opts.All, hist, stored)
 	if sum.Shared == 0 && sum.KernelsA > 0 && sum.KernelsB > 0 && opts.Format == "json" {
 		// The text and Markdown say it in the output.
 		fmt.Fprintf(opts.IO.ErrOut, "warning: %s and %s share no kernel: nothing is compared (two different programs?)\n", safe.Term(a.name), safe.Term(b.name))
@@ -171,7 +167,7 @@ func (d *differ) settings() (*settings, error) {
 	if d.st != nil {
 		return d.st, nil
 	}
-	st, err := loadSettings("all", nil, "", d.opts.Device, d.opts.DeviceForce)
+	st, err := loadSettings("all", nil, "", d.opts.deviceOpts)
 	d.st = st
 	return st, err
 }
@@ -206,34 +202,21 @@ func (d *differ) side(spec, what string, before int64) (diffSide, error) {
 	return s, err // an error names the run
 }
 
-// history reads, from the database, the run-to-run spreads of the new
-// side's kernels' noisy metrics and, when both sides are stored runs,
-// their series, so that a step trend decided is decided the same way.
-func (d *differ) history(a, b diffSide) (map[string]map[string]stats.Spread, *compare.Stored, error) {
-	hist := map[string]map[string]stats.Spread{}
+// compare compares the two sides' kernels: with a database, against the
+// run-to-run spreads and series stored of the new side's kernels.
+func (d *differ) compare(a, b diffSide, threshold float64) ([]compare.KernelDiff, compare.Summary, error) {
 	if d.db == nil {
-		return hist, nil, nil
+		diffs, sum := compare.Kernels(a.groups, b.groups, threshold, d.opts.All, nil, nil)
+		return diffs, sum, nil
 	}
 	var names []string
 	for _, g := range b.groups.InOrder() {
 		names = append(names, g.Name)
 	}
-	defNames := make([]string, len(metrics.Defs))
-	for i, def := range metrics.Defs {
-		defNames[i] = def.Name
-	}
-	series, err := compare.NoisySeries(bg, d.db, names, defNames, nil)
+	hist, stored, err := compare.History(bg, d.db, names, a.id, b.id)
 	if err != nil {
-		return nil, nil, err
+		return nil, compare.Summary{}, err
 	}
-	for m, by := range series {
-		hist[m] = map[string]stats.Spread{}
-		for k, s := range by {
-			hist[m][k] = s.Spread
-		}
-	}
-	if a.id == 0 || b.id == 0 {
-		return hist, nil, nil
-	}
-	return hist, &compare.Stored{A: a.id, B: b.id, Series: series}, nil
+	diffs, sum := compare.Kernels(a.groups, b.groups, threshold, d.opts.All, hist, stored)
+	return diffs, sum, nil
 }

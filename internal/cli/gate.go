@@ -21,33 +21,47 @@ import (
 	"github.com/profan-dev/profan/internal/units"
 	"github.com/profan-dev/profan/internal/verdictdb"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // GateOptions are the flags of profan gate.
 type GateOptions struct {
-	IO            *IOStreams
-	Files         []string
-	DB            string
-	Run           int64
-	Require       []string
-	Kernel        string
-	FailOn        string
-	Baseline      string
+	IO      *IOStreams
+	Files   []string
+	DB      string
+	Run     int64
+	Require []string
+	Kernel  string
+	FailOn  string
+	Config  string
+	Format  string
+	deviceOpts
+	Verbose      bool
+	PathMap      []string
+	SkipMissing  bool
+	MinShare     string
+	AllowAppErrs bool
+	baselineOpts
+}
+
+// baselineOpts are the flags of a gate's comparison with a stored run.
+type baselineOpts struct {
+	Baseline      string // a run ID, latest or labels
 	MaxRegression string
-	Config        string
-	Format        string
-	Device        string
-	DeviceForce   bool
 	AllowMissing  bool
-	Verbose       bool
-	PathMap       []string
-	SkipMissing   bool
-	MinShare      string
-	AllowAppErrs  bool
 	// MissingBaseline is what a gate with --baseline does when there is
 	// none to compare with (no database, no run of the workload): fail
 	// (exit 2) or pass (go on without the regression checks).
 	MissingBaseline string
+}
+
+// addFlags registers --baseline, --max-regression, --allow-missing and
+// --missing-baseline.
+func (b *baselineOpts) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&b.Baseline, "baseline", "", "stored run to compare with: an ID, latest (the newest run before --run), or key=value[,key=value] (the newest run with these labels)")
+	fs.StringVar(&b.MaxRegression, "max-regression", "", "largest regression allowed against --baseline, e.g. 10%")
+	fs.BoolVar(&b.AllowMissing, "allow-missing", false, "let kernels of the baseline be absent from the run (listed, not failed)")
+	fs.StringVar(&b.MissingBaseline, "missing-baseline", "fail", "when --baseline finds no run to compare with (no database yet, no run of this workload): fail (exit 2) or pass (no regression checks, said in the output)")
 }
 
 // NewCmdGate builds profan gate.
@@ -112,16 +126,13 @@ format; -v lists the passing checks too.`,
 	cmd.Flags().StringArrayVar(&opts.Require, "require", nil, "condition 'METRIC OP VALUE' (repeatable)")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "only kernels whose name matches this regexp")
 	cmd.Flags().StringVar(&opts.FailOn, "fail-on", "", "fail on findings of these rules (IDs, globs, comma separated)")
-	cmd.Flags().StringVar(&opts.Baseline, "baseline", "", "stored run to compare with: an ID, latest (the newest run before --run), or key=value[,key=value] (the newest run with these labels)")
-	cmd.Flags().StringVar(&opts.MaxRegression, "max-regression", "", "largest regression allowed against --baseline, e.g. 10%")
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with conditions, thresholds and suppressions")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {"+strings.Join(report.GateFormats(), "|")+"}")
-	deviceFlags(cmd.Flags(), &opts.Device, &opts.DeviceForce)
+	opts.deviceOpts.addFlags(cmd.Flags())
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
-	cmd.Flags().BoolVar(&opts.AllowMissing, "allow-missing", false, "let kernels of the baseline be absent from the run (listed, not failed)")
 	cmd.Flags().BoolVar(&opts.SkipMissing, "skip-missing", false, "skip, rather than fail, kernels a --require cannot be evaluated on")
 	cmd.Flags().StringVar(&opts.MinShare, "min-share", "", "smallest share of the capture's kernel time a kernel must take for its findings to fail (default 0.5%, or the config's min_share)")
-	cmd.Flags().StringVar(&opts.MissingBaseline, "missing-baseline", "fail", "when --baseline finds no run to compare with (no database yet, no run of this workload): fail (exit 2) or pass (no regression checks, said in the output)")
+	opts.baselineOpts.addFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.AllowAppErrs, "allow-app-errors", false, "gate an export that records an application or profiler error (==ERROR==) instead of stopping with exit 2")
 	return cmd
 }
@@ -188,7 +199,7 @@ func newGateJob(opts *GateOptions) (*gateJob, error) {
 	}
 	conds = append(conds, cfg.Conditions...)
 	// The settings add the config's fail_on to the flag's: given once.
-	st, err := newSettings(cfg, "all", failOn, opts.Device, opts.DeviceForce)
+	st, err := newSettings(cfg, "all", failOn, opts.deviceOpts)
 	if err != nil {
 		return nil, err
 	}

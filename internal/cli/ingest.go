@@ -9,15 +9,14 @@ import (
 
 // IngestOptions are the flags of profan ingest.
 type IngestOptions struct {
-	IO          *IOStreams
-	Files       []string
-	DB          string
-	Labels      []string
-	Device      string
-	DeviceForce bool
-	Input       string
-	Config      string
-	Verbose     bool
+	IO     *IOStreams
+	Files  []string
+	DB     string
+	Labels []string
+	deviceOpts
+	Input   string
+	Config  string
+	Verbose bool
 
 	ctx context.Context // the command's: cancelled on Ctrl-C
 }
@@ -54,7 +53,7 @@ first is written.`,
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database: a SQLite file (default $PROFAN_DB or profan.db) or a postgres:// URL")
 	cmd.Flags().StringArrayVarP(&opts.Labels, "label", "l", nil, "label the runs: key=value (repeatable)")
-	deviceFlags(cmd.Flags(), &opts.Device, &opts.DeviceForce)
+	opts.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML): the thresholds and suppressions the stored verdict is made with, as analyze reads it")
 	cmd.Flags().StringVar(&opts.Input, "input-format", "", "skip sniffing and read every table as this format")
 	return cmd
@@ -65,13 +64,13 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := loadSettings("all", nil, opts.Config, opts.Device, opts.DeviceForce)
-	if err != nil {
-		return err
-	}
 	ctx := opts.ctx
 	if ctx == nil {
 		ctx = bg
+	}
+	st, err := loadSettings("all", nil, opts.Config, opts.deviceOpts)
+	if err != nil {
+		return err
 	}
 	res, err := pipeline.Ingest(ctx, dbPath(opts.DB, opts.IO), opts.Files, pipeline.Options{
 		Labels: labels, Format: opts.Input, Analysis: st.Opt, Out: opts.IO.Out, ErrOut: opts.IO.ErrOut})

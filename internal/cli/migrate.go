@@ -13,8 +13,8 @@ import (
 // database's schema besides ingest, and the one that stores again the
 // verdicts an older profan made, since read commands never write.
 func NewCmdMigrate(io *IOStreams) *cobra.Command {
-	var dbFlag, config, device string
-	var force bool
+	var dbFlag, config string
+	var dev deviceOpts
 	cmd := &cobra.Command{
 		Use:   "migrate [--db <path|url>] [--config <file>] [--device <gpu>]",
 		Short: "Update a run database to the schema and verdicts this profan reads",
@@ -32,7 +32,7 @@ findings (host transfers) stay as stored: the transfers are not stored.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context() // cancelled on Ctrl-C: the run being re-made is rolled back
-			st, err := loadSettings("all", nil, config, device, force)
+			st, err := loadSettings("all", nil, config, dev)
 			if err != nil {
 				return err
 			}
@@ -67,6 +67,6 @@ findings (host transfers) stay as stored: the transfers are not stored.`,
 	}
 	cmd.Flags().StringVar(&dbFlag, "db", "", "run database: a SQLite file (default $PROFAN_DB or profan.db) or a postgres:// URL")
 	cmd.Flags().StringVar(&config, "config", "", "config file (TOML) with the thresholds and suppressions to make the verdicts with")
-	deviceFlags(cmd.Flags(), &device, &force)
+	dev.addFlags(cmd.Flags())
 	return cmd
 }

@@ -25,21 +25,20 @@ import (
 
 // ReportOptions are the flags of profan report.
 type ReportOptions struct {
-	IO          *IOStreams
-	Files       []string
-	DB          string
-	Run         int64
-	Labels      []string
-	Kernel      string
-	Metrics     []string
-	XLabel      string
-	HTML        string
-	Title       string
-	Device      string
-	DeviceForce bool
-	Config      string
-	PathMap     []string
-	Now         func() time.Time
+	IO      *IOStreams
+	Files   []string
+	DB      string
+	Run     int64
+	Labels  []string
+	Kernel  string
+	Metrics []string
+	XLabel  string
+	HTML    string
+	Title   string
+	deviceOpts
+	Config  string
+	PathMap []string
+	Now     func() time.Time
 }
 
 // NewCmdReport builds profan report.
@@ -87,7 +86,7 @@ share of the capture, and each group has one card with its launches folded.`,
 	cmd.Flags().StringSliceVarP(&opts.Metrics, "metric", "m", []string{"duration", "gld_transactions_per_request", "gst_transactions_per_request", "shared_load_transactions_per_request", "dram_throughput"}, "metrics to draw trends of")
 	cmd.Flags().StringVar(&opts.Title, "title", "", "report title")
 	cmd.Flags().StringVar(&opts.XLabel, "x-label", "", "label key whose values name the runs on the trend charts' x axis (default the run IDs)")
-	deviceFlags(cmd.Flags(), &opts.Device, &opts.DeviceForce)
+	opts.addFlags(cmd.Flags())
 	cmd.Flags().StringVar(&opts.Config, "config", "", "config file (TOML) with thresholds and suppressions, as analyze and gate read it")
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	return cmd
@@ -98,7 +97,7 @@ func reportRun(opts *ReportOptions) error {
 	if err != nil {
 		return err
 	}
-	st, err := loadSettings("all", nil, opts.Config, opts.Device, opts.DeviceForce)
+	st, err := loadSettings("all", nil, opts.Config, opts.deviceOpts)
 	if err != nil {
 		return err
 	}

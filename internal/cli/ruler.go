@@ -22,7 +22,7 @@ type settings struct {
 }
 
 // loadSettings reads the config file (if any) and builds the settings.
-func loadSettings(checks string, failOn []string, config, device string, force bool) (*settings, error) {
+func loadSettings(checks string, failOn []string, config string, dev deviceOpts) (*settings, error) {
 	cfg := &Config{Thresholds: rules.DefaultThresholds}
 	if config != "" {
 		var err error
@@ -30,11 +30,11 @@ func loadSettings(checks string, failOn []string, config, device string, force b
 			return nil, err
 		}
 	}
-	return newSettings(cfg, checks, failOn, device, force)
+	return newSettings(cfg, checks, failOn, dev)
 }
 
 // newSettings builds the settings from a loaded config.
-func newSettings(cfg *Config, checks string, failOn []string, device string, force bool) (*settings, error) {
+func newSettings(cfg *Config, checks string, failOn []string, dev deviceOpts) (*settings, error) {
 	sel, err := rules.NewSelector(checks, append(append([]string(nil), failOn...), cfg.FailOn...), cfg.Suppress)
 	var unknown *rules.UnknownRuleError
 	if errors.As(err, &unknown) {
@@ -47,12 +47,12 @@ func newSettings(cfg *Config, checks string, failOn []string, device string, for
 	}
 	s := &settings{Cfg: cfg, Sel: sel}
 	s.Opt = analysis.Options{Rules: &rules.Engine{Sel: sel, T: cfg.Thresholds}, Bound: cfg.Thresholds.Bound}
-	if device != "" {
-		spec, ok := gpumodel.Resolve(device)
+	if dev.Device != "" {
+		spec, ok := gpumodel.Resolve(dev.Device)
 		if !ok {
-			return nil, fmt.Errorf("--device: %w", unknownError("GPU", device, gpuNames(), "the GPU table: gpumodel/specs.go"))
+			return nil, fmt.Errorf("--device: %w", unknownError("GPU", dev.Device, gpuNames(), "the GPU table: gpumodel/specs.go"))
 		}
-		s.Opt.Device, s.Opt.DeviceForce = spec, force
+		s.Opt.Device, s.Opt.DeviceForce = spec, dev.DeviceForce
 	}
 	return s, nil
 }
@@ -62,9 +62,15 @@ func newSettings(cfg *Config, checks string, failOn []string, device string, for
 // suppressions.
 func (s *settings) Engine() *rules.Engine { return s.Opt.Rules.(*rules.Engine) }
 
-// deviceFlags adds --device and --device-force, the same on every
-// command that reads exports.
-func deviceFlags(fs *pflag.FlagSet, device *string, force *bool) {
-	fs.StringVar(device, "device", "", "GPU to assume when the export does not name it (e.g. H100, T4, \"RTX 4090\", \"NVIDIA A100-SXM4-80GB\", sm_90)")
-	fs.BoolVar(force, "device-force", false, "use --device even where the export's compute capability, SM count or memory contradicts it")
+// deviceOpts are --device and --device-force, the same on every command
+// that reads exports.
+type deviceOpts struct {
+	Device      string
+	DeviceForce bool
+}
+
+// addFlags registers --device and --device-force.
+func (d *deviceOpts) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&d.Device, "device", "", "GPU to assume when the export does not name it (e.g. H100, T4, \"RTX 4090\", \"NVIDIA A100-SXM4-80GB\", sm_90)")
+	fs.BoolVar(&d.DeviceForce, "device-force", false, "use --device even where the export's compute capability, SM count or memory contradicts it")
 }

@@ -4,15 +4,41 @@ import (
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/store"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // RunsOptions are the flags of profan runs.
 type RunsOptions struct {
 	IO     *IOStreams
-	DB     string
 	Format string
-	Labels []string
 	Limit  int
+	labeledDB
+}
+
+// labeledDB are the flags of the commands that read the stored runs
+// having labels (runs, trend): --db and --label.
+type labeledDB struct {
+	DB     string
+	Labels []string
+}
+
+// addFlags registers --db and --label.
+func (l *labeledDB) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&l.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
+	fs.StringArrayVarP(&l.Labels, "label", "l", nil, "only runs with this label: key=value (repeatable)")
+}
+
+// open parses the labels and opens the database for reading.
+func (l *labeledDB) open(io *IOStreams) (*store.DB, map[string]string, error) {
+	labels, err := parseLabels(l.Labels)
+	if err != nil {
+		return nil, nil, err
+	}
+	db, err := openDB(dbPath(l.DB, io))
+	if err != nil {
+		return nil, nil, err
+	}
+	return db, labels, nil
 }
 
 // NewCmdRuns builds profan runs.
@@ -25,9 +51,8 @@ func NewCmdRuns(io *IOStreams) *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE:    func(cmd *cobra.Command, args []string) error { return runsRun(opts) },
 	}
-	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
+	opts.labeledDB.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json}")
-	cmd.Flags().StringArrayVarP(&opts.Labels, "label", "l", nil, "only runs with this label: key=value (repeatable)")
 	cmd.Flags().IntVar(&opts.Limit, "limit", 0, "only the newest N runs")
 	return cmd
 }
@@ -37,7 +62,7 @@ func runsRun(opts *RunsOptions) error {
 	if !ok || f.Runs == nil {
 		return formatError(opts.Format, report.RunsFormats()...)
 	}
-	db, labels, err := openLabeled(opts.Labels, opts.DB, opts.IO)
+	db, labels, err := opts.open(opts.IO)
 	if err != nil {
 		return err
 	}

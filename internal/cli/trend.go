@@ -14,11 +14,10 @@ import (
 
 // TrendOptions are the flags of profan trend.
 type TrendOptions struct {
-	IO     *IOStreams
-	DB     string
+	IO *IOStreams
+	labeledDB
 	Kernel string
 	Metric string
-	Labels []string
 	Format string
 }
 
@@ -46,10 +45,9 @@ level (history), or, while no two runs share a level, taken when over 5%
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return trendRun(opts) },
 	}
-	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
+	opts.labeledDB.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernel name regexp (matched against mangled and demangled names)")
 	cmd.Flags().StringVarP(&opts.Metric, "metric", "m", "", "canonical metric (profan explain --metrics) or raw ncu/nvprof name")
-	cmd.Flags().StringArrayVarP(&opts.Labels, "label", "l", nil, "only runs with this label: key=value (repeatable)")
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json|csv}")
 	return cmd
 }
@@ -65,7 +63,7 @@ func trendRun(opts *TrendOptions) error {
 	if err != nil {
 		return FlagErrorf("--kernel: %v", err)
 	}
-	db, labels, err := openLabeled(opts.Labels, opts.DB, opts.IO)
+	db, labels, err := opts.open(opts.IO)
 	if err != nil {
 		return err
 	}
@@ -101,7 +99,7 @@ func trendRun(opts *TrendOptions) error {
 // busy share, an idle share): one series, "timeline", of the runs stored
 // with one.
 func trendTimeline(opts *TrendOptions) error {
-	db, labels, err := openLabeled(opts.Labels, opts.DB, opts.IO)
+	db, labels, err := opts.open(opts.IO)
 	if err != nil {
 		return err
 	}

@@ -188,6 +188,33 @@ func (s *Series) step(a, b int64) (gate.Comparison, bool) {
 	return gate.Comparison{}, false
 }
 
+// History reads what a diff of runs a and b (0 for an export) tests its
+// kernels against: the run-to-run spreads of every noisy canonical metric
+// of the named kernels (the new side's) and, when both sides are stored
+// runs, their series (Stored), so that a step trend decided is decided
+// the same way.
+func History(ctx context.Context, db source, kernels []string, a, b int64) (map[string]map[string]stats.Spread, *Stored, error) {
+	defNames := make([]string, len(metrics.Defs))
+	for i, def := range metrics.Defs {
+		defNames[i] = def.Name
+	}
+	series, err := NoisySeries(ctx, db, kernels, defNames, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	hist := map[string]map[string]stats.Spread{}
+	for m, by := range series {
+		hist[m] = map[string]stats.Spread{}
+		for k, s := range by {
+			hist[m][k] = s.Spread
+		}
+	}
+	if a == 0 || b == 0 {
+		return hist, nil, nil
+	}
+	return hist, &Stored{A: a, B: b, Series: series}, nil
+}
+
 // NoisySeries returns, for each noisy metric and each of the named
 // kernels, its stored series with its change points, as trend builds it,
 // over the runs having labels (all runs when nil).
