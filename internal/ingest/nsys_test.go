@@ -69,7 +69,8 @@ func TestNsysUnits(t *testing.T) {
 
 // TestNsysHostCalls pins the API summaries and the API trace against
 // their rows, read by hand.
-func TestNsysHostCalls(t *testing.T) {
+// TestNsysAPISum: cudaapisum and osrtsum of one report, one header for both.
+func TestNsysAPISum(t *testing.T) {
 	run, err := ReadFile("testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -90,7 +91,13 @@ func TestNsysHostCalls(t *testing.T) {
 			t.Errorf("cudaapisum row %q read as an OS runtime call", c.Name)
 		}
 	}
-	run, err = ReadFile("testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz", Options{})
+}
+
+// TestNsysHostCalls: an API trace before the GPU trace of one report: the
+// kernels joined to their launch calls, the calls summed as the report's
+// own summary sums them, the synchronisations and copies kept.
+func TestNsysHostCalls(t *testing.T) {
+	run, err := ReadFile("testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,8 +113,15 @@ func TestNsysHostCalls(t *testing.T) {
 	if k.ID != "227" || !near(k.Launched, 3.991339606+1525967e-9) {
 		t.Errorf("first kernel: ID %s launched %v, want 227 at 3.992865573", k.ID, k.Launched)
 	}
-	// cudaapisum of the same report: 6 cudaMemcpy, 10 cudaDeviceSynchronize,
-	// 1000 cudaLaunchKernel, 3 cudaMalloc; the trace's sums must agree.
+	checkTraceSums(t, run)
+	checkHostEvents(t, run)
+}
+
+// checkTraceSums: cudaapisum of the same report has 6 cudaMemcpy, 10
+// cudaDeviceSynchronize, 1000 cudaLaunchKernel, 3 cudaMalloc; the trace's
+// sums must agree.
+func checkTraceSums(t *testing.T, run *profan.Run) {
+	t.Helper()
 	want := map[string]int{"cudaMemcpy": 6, "cudaMalloc": 3, "cudaLaunchKernel": 1000, "cudaDeviceSynchronize": 10}
 	for _, c := range run.APICalls {
 		if want[c.Name] != c.Calls {
@@ -118,6 +132,12 @@ func TestNsysHostCalls(t *testing.T) {
 	if len(want) > 0 {
 		t.Errorf("calls missing from the trace's sums: %v", want)
 	}
+}
+
+// checkHostEvents: the trace's 10 synchronisations and 6 copies are the
+// host events, runtime calls of the one thread.
+func checkHostEvents(t *testing.T, run *profan.Run) {
+	t.Helper()
 	var syncs, copies int
 	for _, e := range run.Host.Events {
 		switch e.Name {
