@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -162,5 +163,85 @@ func TestSummaryGroups(t *testing.T) {
 					g.Launches, g.Mean(), g.Min, g.Max, g.StdDev(), c.launches, c.mean, c.min, c.max, c.stddev)
 			}
 		})
+	}
+}
+
+// TestGrouperBySource holds the grouping gate and diff read: the same
+// export read as two, grouped by export and name, each group with the
+// samples kept (one per record), its first launch's verdict and findings,
+// and its share of its own export's time.
+func TestGrouperBySource(t *testing.T) {
+	eng, err := rules.NewEngine("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := func(source string) []*analysis.Kernel {
+		run, err := ingest.ReadFile("../../fixtures/ncu/series_v2.runs5.details.csv", ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run.Source = source
+		var out []*analysis.Kernel
+		for _, k := range run.Kernels {
+			out = append(out, analysis.Analyze(run, k, analysis.Options{Rules: eng}))
+		}
+		return out
+	}
+	sides := map[string][]*analysis.Kernel{"a.csv": read("a.csv"), "b.csv": read("b.csv")}
+	byName, bySource := analysis.NewGrouper(false), analysis.NewGrouper(false)
+	bySource.BySource = true
+	bySource.KeepSamples("duration", "duration") // kept once
+	for _, src := range []string{"a.csv", "b.csv"} {
+		for _, a := range sides[src] {
+			byName.Add(a)
+			bySource.Add(a)
+		}
+	}
+	if byName.Len() == 0 || bySource.Len() != 2*byName.Len() {
+		t.Fatalf("%d groups by export and name, want twice the %d by name", bySource.Len(), byName.Len())
+	}
+	for _, g := range bySource.InOrder() {
+		checkSourceGroup(t, bySource, g, sides[g.Source])
+		if first, _ := bySource.Group(g.Name); first.Source != "a.csv" {
+			t.Errorf("%s: the first group of the name is %s's", g.Name, first.Source)
+		}
+		if merged, _ := byName.Group(g.Name); merged.Launches != 2*g.Launches {
+			t.Errorf("%s: %d launches by name, want %d", g.Name, merged.Launches, 2*g.Launches)
+		}
+	}
+}
+
+// checkSourceGroup holds g, of gr, to the launches of its export (all).
+func checkSourceGroup(t *testing.T, gr *analysis.Grouper, g *analysis.Group, all []*analysis.Kernel) {
+	t.Helper()
+	var own []*analysis.Kernel
+	total, mine := 0.0, 0.0
+	for _, a := range all {
+		total += a.K.Duration
+		if a.K.DisplayName() == g.Name {
+			own = append(own, a)
+			mine += a.K.Duration
+		}
+	}
+	if len(own) == 0 || g.First != own[0] || g.Records != len(own) || len(g.Samples("duration")) != len(own) {
+		t.Fatalf("%s %s: %d records, %d samples, want %d from its first launch", g.Source, g.Name, g.Records, len(g.Samples("duration")), len(own))
+	}
+	for i, x := range g.Samples("duration") {
+		if v, _ := own[i].Value("duration"); x != v {
+			t.Errorf("%s %s: sample %d is %g, want %g", g.Source, g.Name, i, x, v)
+		}
+	}
+	if share := gr.ShareOf(g); math.Abs(share-mine/total) > 1e-12 {
+		t.Errorf("%s %s: share %g of its export, want %g", g.Source, g.Name, share, mine/total)
+	}
+	for rule, f := range g.Rules() {
+		for _, a := range own {
+			if i := slices.IndexFunc(a.Findings, func(f profan.Finding) bool { return f.Rule == rule }); i >= 0 {
+				if a.Findings[i].Message != f.Message {
+					t.Errorf("%s %s: %s quotes %q, want the first launch's %q", g.Source, g.Name, rule, f.Message, a.Findings[i].Message)
+				}
+				break
+			}
+		}
 	}
 }
