@@ -133,10 +133,10 @@ type Access struct {
 	Implausible            []string
 }
 
-// Device identifies the GPU of k from every clue the export gives (see
+// deviceOf identifies the GPU of k from every clue the export gives (see
 // gpumodel.Identify). Every kernel of one capture carries the same device
 // attributes, so the kernels of a run get one GPU and one peak.
-func Device(k *profan.Kernel) gpumodel.Identity {
+func deviceOf(k *profan.Kernel) gpumodel.Identity {
 	return gpumodel.Identify(Clues(k))
 }
 
@@ -177,8 +177,8 @@ func Clues(k *profan.Kernel) gpumodel.Clues {
 	return c
 }
 
-// MetricsDevice converts a GPU spec to what metrics needs.
-func MetricsDevice(s *gpumodel.Spec) metrics.Device {
+// metricsDevice converts a GPU spec to what metrics needs.
+func metricsDevice(s *gpumodel.Spec) metrics.Device {
 	if s == nil {
 		return metrics.Device{}
 	}
@@ -197,14 +197,14 @@ func read(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	if v, ok := metrics.Read(k, "tensor_pipe_pct"); ok {
 		a.Name = a.Name.WithTensorPipe(v)
 	}
-	a.GPU = Device(k)
+	a.GPU = deviceOf(k)
 	if opt.Device != nil && a.GPU.Source != gpumodel.SourceName {
 		// The flag names the GPU when the export does not; a printed name
 		// the table knows is the better evidence.
 		a.GPU = gpumodel.Identity{Spec: opt.Device, Source: gpumodel.SourceFlag}
 	}
 	a.Spec = a.GPU.Spec
-	a.Metrics = metrics.Derive(k, MetricsDevice(a.Spec))
+	a.Metrics = metrics.Derive(k, metricsDevice(a.Spec))
 	return a
 }
 

@@ -113,16 +113,12 @@ type Recommendation struct {
 
 var reBackward = regexp.MustCompile(`(?i)backward|dgrad|wgrad|bprop|_bwd|bwd_|_bw_|bwtr|gradinput|grad_input|gammabeta|_grad_`)
 
-// IsBackward reports a kernel of a backward pass by its name.
-func IsBackward(name string) bool { return reBackward.MatchString(kernelname.Head(name)) }
+// isBackward reports a kernel of a backward pass by its name.
+func isBackward(name string) bool { return reBackward.MatchString(kernelname.Head(name)) }
 
-// Summarize reads groups (ranked, with shares) by cause. total is the
-// capture's kernel time; procs and devices count the processes and GPUs
-// the launches came from; rec gives the recommendations (nil: none).
-func Summarize(gs []*Group, total float64, procs, devices int, rec Recommender) *App {
-	return summarize(&AppEvidence{Groups: gs, Total: total}, procs, devices, rec)
-}
-
+// summarize reads the groups of ev (ranked, with shares) by cause.
+// procs and devices count the processes and GPUs the launches came from;
+// rec gives the recommendations (nil: none).
 func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 	app := &App{}
 	gs, total := ev.Groups, ev.Total
@@ -171,16 +167,16 @@ func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 		a := rec.Recommend(ev)
 		app.Recommendations, app.Suppressed, app.InUse = a.Recommendations, a.Suppressed, a.InUse
 	}
-	app.Gain = CombinedGain(app.Recommendations, total)
+	app.Gain = combinedGain(app.Recommendations, total)
 	app.Scope = scope(gs, procs, devices)
 	return app
 }
 
-// CombinedGain is what recs could save together, a share of total: per
+// combinedGain is what recs could save together, a share of total: per
 // group, 1 − Π(1 − f) over the changes acting on it, less those another
 // change on the group replaces; changes that would slow the step are
 // left out.
-func CombinedGain(recs []Recommendation, total float64) float64 {
+func combinedGain(recs []Recommendation, total float64) float64 {
 	replaced := map[*Group]map[string]bool{}
 	for _, r := range recs {
 		if r.Gain <= 0 {
@@ -225,7 +221,7 @@ func scope(gs []*Group, procs, devices int) []string {
 		if g.Info.Category == kernelname.CatOptimizer {
 			optimizer = true
 		}
-		if IsBackward(g.Name) {
+		if isBackward(g.Name) {
 			backward = true
 		}
 	}

@@ -8,16 +8,16 @@ import (
 	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
-// DeviceMismatchError is a named GPU (Options.Device) that the export
+// deviceMismatchError is a named GPU (Options.Device) that the export
 // contradicts: every peak and balance of the analysis would be another
 // GPU's.
-type DeviceMismatchError struct {
+type deviceMismatchError struct {
 	Source, Kernel string
 	Device         string   // the named GPU
 	Conflicts      []string // "compute capability: the export 9.0, A100-SXM4-80GB 8.0"
 }
 
-func (e *DeviceMismatchError) Error() string {
+func (e *deviceMismatchError) Error() string {
 	return fmt.Sprintf("%s: kernel %s: --device %q contradicts the export (%s); leave --device out, name the GPU the export shows, or add --device-force to analyse it as %s anyway",
 		e.Source, e.Kernel, e.Device, strings.Join(e.Conflicts, "; "), e.Device)
 }
@@ -38,5 +38,5 @@ func CheckDevice(opt Options, run *profan.Run, k *profan.Kernel) error {
 	if run != nil {
 		src = run.Source
 	}
-	return &DeviceMismatchError{Source: src, Kernel: k.DisplayName(), Device: opt.Device.Name, Conflicts: c}
+	return &deviceMismatchError{Source: src, Kernel: k.DisplayName(), Device: opt.Device.Name, Conflicts: c}
 }

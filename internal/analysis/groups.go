@@ -19,7 +19,7 @@ import (
 // its launches (but for the samples it keeps, 8 bytes a launch and metric,
 // and the IDs, when kept).
 type Group struct {
-	// bwd caches IsBackward(Name): 1 forward, 2 backward, 0 not known yet
+	// bwd caches isBackward(Name): 1 forward, 2 backward, 0 not known yet
 	// (a trace asks at each launch, and the regexp over a long template
 	// name cost three quarters of reading one).
 	bwd int8
@@ -50,7 +50,7 @@ type Group struct {
 	IDs IDList
 	// Configs are the launch configurations, most launches first.
 	Configs []Config
-	// Sample is the first MaxSample launches, in the order read: what a
+	// Sample is the first maxSample launches, in the order read: what a
 	// report lists of the group's launches.
 	Sample []Launch
 	// Rep is the analysis of the longest launch (the first one read when
@@ -78,8 +78,8 @@ type Launch struct {
 	Findings    int
 }
 
-// MaxSample bounds Group.Sample.
-const MaxSample = 100
+// maxSample bounds Group.Sample.
+const maxSample = 100
 
 // Config is one launch configuration of a group.
 type Config struct {
@@ -146,9 +146,9 @@ func (g *Group) StdDev() float64 {
 	return math.Sqrt(v)
 }
 
-// MaxConfigs bounds the launch configurations a group keeps; the rest are
+// maxConfigs bounds the launch configurations a group keeps; the rest are
 // counted in the last one's launches only by Launches.
-const MaxConfigs = 16
+const maxConfigs = 16
 
 // Grouper gathers analysed launches into groups as they stream by. It keeps
 // two analyses per group (the first launch and the longest), so memory
@@ -275,7 +275,7 @@ func (gr *Grouper) Add(a *Kernel) {
 		g.IDs.Add(k.ID)
 	}
 	g.addConfig(k.Grid, k.Block, n)
-	if len(g.Sample) < MaxSample {
+	if len(g.Sample) < maxSample {
 		g.Sample = append(g.Sample, Launch{ID: k.ID, Grid: k.Grid, Block: k.Block, Launches: n, Duration: k.Duration, Findings: len(a.Findings)})
 	}
 	gr.sample(g, a)
@@ -525,7 +525,7 @@ func (g *Group) addConfig(grid, block profan.Dim3, n int) {
 			return
 		}
 	}
-	if len(g.Configs) < MaxConfigs {
+	if len(g.Configs) < maxConfigs {
 		g.Configs = append(g.Configs, Config{Grid: grid, Block: block, Launches: n})
 	}
 }
@@ -661,11 +661,11 @@ func (l IDList) MarshalJSON() ([]byte, error) {
 	return append(out, ']'), nil
 }
 
-// Backward reports IsBackward of the group's name, computed once.
+// Backward reports isBackward of the group's name, computed once.
 func (g *Group) Backward() bool {
 	if g.bwd == 0 {
 		g.bwd = 1
-		if IsBackward(g.Name) {
+		if isBackward(g.Name) {
 			g.bwd = 2
 		}
 	}

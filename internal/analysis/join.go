@@ -46,7 +46,7 @@ func (v *RunVerdict) noteJoin(k *profan.Kernel) {
 			return
 		}
 		key = uint32(len(v.joinNames))
-		v.joinNames = append(v.joinNames, JoinKey(k.DisplayName()))
+		v.joinNames = append(v.joinNames, joinKey(k.DisplayName()))
 		v.joinKeys[k.Name] = key
 	}
 	// FNV-1a over the six dimensions.
@@ -57,12 +57,12 @@ func (v *RunVerdict) noteJoin(k *profan.Kernel) {
 	v.joins = append(v.joins, joinLaunch{start: k.Start, key: key, shape: h})
 }
 
-// JoinKey is the base of a kernel's name: "void at::native::(anonymous
+// joinKey is the base of a kernel's name: "void at::native::(anonymous
 // namespace)::cunn_SoftMaxBackward<4, float>(float*, long)" and "void
 // native::<unnamed>::cunn_SoftMaxBackward<4, float>(T2 *, long)" are both
 // cunn_SoftMaxBackward. A name whose base is a generic wrapper (cutlass's
 // Kernel2<Op>, device_kernel<Op>) keeps its first template argument's.
-func JoinKey(name string) string {
+func joinKey(name string) string {
 	name = strings.TrimPrefix(strings.TrimSpace(name), "void ")
 	name = strings.NewReplacer("(anonymous namespace)::", "", "<unnamed>::", "").Replace(name)
 	cut := len(name)

@@ -14,8 +14,8 @@ import (
 type Unit int
 
 const (
-	// UnknownLimit: the export lacks what it takes to tell.
-	UnknownLimit Unit = iota
+	// unknownLimit: the export lacks what it takes to tell.
+	unknownLimit Unit = iota
 	// LimitDRAM: device-memory bandwidth.
 	LimitDRAM
 	// LimitL2: the L2 cache's bandwidth.
@@ -68,13 +68,13 @@ type Limiter struct {
 }
 
 // Known reports whether a limiter was found.
-func (l Limiter) Known() bool { return l.Unit != UnknownLimit }
+func (l Limiter) Known() bool { return l.Unit != unknownLimit }
 
 // String is the limiter in a word or two: "DRAM", "L2", "L1/shared",
 // "pipe FMA", "compute pipes", "latency", "launch size", "" when unknown.
 func (l Limiter) String() string {
 	switch l.Unit {
-	case UnknownLimit:
+	case unknownLimit:
 		return ""
 	case LimitPipe:
 		if l.Pipe == "" {
@@ -334,17 +334,17 @@ func waitOrLaunch(a *Kernel, ev string) Limiter {
 	return Limiter{Unit: LimitLatency, Percent: math.NaN(), Evidence: ev}
 }
 
-// AtomicCycles is the L2 cycles one atomic on one address takes when its
+// atomicCycles is the L2 cycles one atomic on one address takes when its
 // kind is not known: the slowest kind measured, float addition. The L2
 // serves atomics on one address one at a time, each in the cycles its
 // operation takes. Measured on an H100 (fixtures/sweep): 4,194,304 float
 // atomicAdds on one address took 12,587,232 L2 cycles, 3.0 each; integer
 // ones (RED.ADD, and ATOM.ADD whose old value is used) 5,252,846, 1.25 each.
-const AtomicCycles = 3.0
+const atomicCycles = 3.0
 
-// IntAtomicCycles is the L2 cycles an integer atomic on one address takes
-// (see AtomicCycles).
-const IntAtomicCycles = 1.25
+// intAtomicCycles is the L2 cycles an integer atomic on one address takes
+// (see atomicCycles).
+const intAtomicCycles = 1.25
 
 // AtomicWork is what the L2 does for a kernel's global atomics: the
 // sectors (or, without them, the requests) its atomic units process, and
@@ -415,7 +415,7 @@ func Atomics(a *Kernel) (AtomicWork, bool) {
 	if !okN || !okC || n <= 0 || c <= 0 {
 		return AtomicWork{}, false
 	}
-	w := AtomicWork{Ops: n, Requests: n, Cycles: c, PerOp: AtomicCycles}
+	w := AtomicWork{Ops: n, Requests: n, Cycles: c, PerOp: atomicCycles}
 	// Requests of a warp that hit several sectors are served per sector.
 	if sec, found := metrics.Read(a.K, "l2_atomic_sectors"); found && sec >= n {
 		w.Ops = sec
@@ -456,7 +456,7 @@ func Atomics(a *Kernel) (AtomicWork, bool) {
 		}
 	}
 	if w.Typed && !w.Float {
-		w.PerOp = IntAtomicCycles
+		w.PerOp = intAtomicCycles
 	}
 	return w, true
 }

@@ -43,12 +43,12 @@ func IdleLabel(cause string) string {
 // IdleCauses lists the causes in the order outputs print them.
 var IdleCauses = []string{IdleLaunch, IdleSync, IdleCopy, IdleQueued, IdleLeading, IdleTrailing, IdleOther}
 
-// LaunchGapMax is the longest gap between two GPU operations counted as
+// launchGapMax is the longest gap between two GPU operations counted as
 // launch-bound when no host call explains it: a launch costs the host a
 // few to tens of microseconds (more through an eager framework), so that
 // a queue the host cannot fill shows gaps of that order; a longer gap is
 // host work of another kind.
-const LaunchGapMax = 1e-3
+const launchGapMax = 1e-3
 
 // syncSlack is how long after the GPU drains a synchronising call may
 // return and still be the call that waited for it.
@@ -135,7 +135,7 @@ type DeviceTimeline struct {
 	Sets        int
 	Streams     []*StreamTimeline
 	// Strip is the device's time line as segments (busy, or idle with its
-	// cause), at most MaxStrip of them: neighbours are merged into their
+	// cause), at most maxStrip of them: neighbours are merged into their
 	// larger part beyond that.
 	Strip []Segment
 }
@@ -159,8 +159,8 @@ type Segment struct {
 	State      string // "busy" or an idle cause
 }
 
-// MaxStrip bounds a strip's segments.
-const MaxStrip = 2000
+// maxStrip bounds a strip's segments.
+const maxStrip = 2000
 
 // IdleOf returns the idle time of cause (zero when none).
 func (t *Timeline) IdleOf(cause string) Idle {
@@ -626,7 +626,7 @@ func (x *idleAcc) list(span float64) []Idle {
 }
 
 // stripper makes a strip: the segments as they come while there are at
-// most MaxStrip, else MaxStrip equal bins of the span, each given the
+// most maxStrip, else maxStrip equal bins of the span, each given the
 // state that holds most of its time.
 type stripper struct {
 	lo, w float64
@@ -637,7 +637,7 @@ type stripper struct {
 var stripStates = append([]string{"busy"}, IdleCauses...)
 
 func newStripper(lo, hi float64) *stripper {
-	return &stripper{lo: lo, w: (hi - lo) / MaxStrip}
+	return &stripper{lo: lo, w: (hi - lo) / maxStrip}
 }
 
 func (s *stripper) add(a, b float64, state string) {
@@ -645,13 +645,13 @@ func (s *stripper) add(a, b float64, state string) {
 		return
 	}
 	if s.bins == nil {
-		if len(s.segs) < MaxStrip || s.w <= 0 {
-			if len(s.segs) < MaxStrip {
+		if len(s.segs) < maxStrip || s.w <= 0 {
+			if len(s.segs) < maxStrip {
 				s.segs = append(s.segs, Segment{a, b, state})
 			}
 			return
 		}
-		s.bins = make([][]float64, MaxStrip)
+		s.bins = make([][]float64, maxStrip)
 		for _, g := range s.segs {
 			s.bin(g.Start, g.End, g.State)
 		}
@@ -663,7 +663,7 @@ func (s *stripper) add(a, b float64, state string) {
 func (s *stripper) bin(a, b float64, state string) {
 	k := slices.Index(stripStates, state)
 	i0 := int((a - s.lo) / s.w)
-	for i := max(0, i0); i < MaxStrip; i++ {
+	for i := max(0, i0); i < maxStrip; i++ {
 		b0, b1 := s.lo+float64(i)*s.w, s.lo+float64(i+1)*s.w
 		if b0 >= b {
 			break
@@ -737,7 +737,7 @@ func (h host) gapCause(g0 float64, next ival) (string, *profan.HostEvent) {
 		return IdleSync, sync
 	case h.has && !math.IsNaN(float64(next.lead)) && next.start-float64(next.lead) <= g0+queueSlack:
 		return IdleQueued, nil
-	case g1-g0 <= LaunchGapMax:
+	case g1-g0 <= launchGapMax:
 		return IdleLaunch, nil
 	}
 	return IdleOther, nil

@@ -85,7 +85,7 @@ func ParseUnit(s string) (Unit, error) {
 			return Unit(i), nil
 		}
 	}
-	return UnknownLimit, fmt.Errorf("unknown limiting unit %q", s)
+	return unknownLimit, fmt.Errorf("unknown limiting unit %q", s)
 }
 
 // Remade says that a stored verdict was made by an older verdict maker

@@ -27,12 +27,12 @@ type Kind string
 
 // The kinds of check.
 const (
-	KindRequire    Kind = "require"     // a condition on a metric
-	KindFinding    Kind = "finding"     // a rule's finding on a kernel
-	KindRunFinding Kind = "run-finding" // a rule's finding on the run
-	KindRegression Kind = "regression"  // a metric against the baseline
-	KindNewFinding Kind = "new-finding" // a finding the baseline lacked
-	KindMissing    Kind = "missing"     // a baseline kernel this run lacks
+	kindRequire    Kind = "require"     // a condition on a metric
+	kindFinding    Kind = "finding"     // a rule's finding on a kernel
+	kindRunFinding Kind = "run-finding" // a rule's finding on the run
+	kindRegression Kind = "regression"  // a metric against the baseline
+	kindNewFinding Kind = "new-finding" // a finding the baseline lacked
+	kindMissing    Kind = "missing"     // a baseline kernel this run lacks
 )
 
 // Status is a check's outcome.
@@ -40,10 +40,10 @@ type Status string
 
 // The outcomes of a check.
 const (
-	Pass       Status = "pass"
-	Fail       Status = "fail"
-	Skip       Status = "skip"
-	Suppressed Status = "suppressed"
+	statusPass       Status = "pass"
+	statusFail       Status = "fail"
+	statusSkip       Status = "skip"
+	statusSuppressed Status = "suppressed"
 )
 
 // Check is one evaluated gate condition for one kernel (or run).
@@ -89,7 +89,7 @@ func newMeasure(metric string) *Measure {
 }
 
 // Failed reports whether the check failed.
-func (c Check) Failed() bool { return c.Status == Fail }
+func (c Check) Failed() bool { return c.Status == statusFail }
 
 // Result is a gate's outcome: every check, and how many failed.
 type Result struct {
@@ -119,20 +119,20 @@ type Op string
 
 // The comparisons a condition may make.
 const (
-	Less      Op = "<"
-	LessEq    Op = "<="
-	Greater   Op = ">"
-	GreaterEq Op = ">="
-	Equal     Op = "=="
-	NotEqual  Op = "!="
+	opLess      Op = "<"
+	opLessEq    Op = "<="
+	opGreater   Op = ">"
+	opGreaterEq Op = ">="
+	opEqual     Op = "=="
+	opNotEqual  Op = "!="
 )
 
-// Ops lists the comparisons, for messages.
-var Ops = []Op{Less, LessEq, Greater, GreaterEq, Equal, NotEqual}
+// ops lists the comparisons, for messages.
+var ops = []Op{opLess, opLessEq, opGreater, opGreaterEq, opEqual, opNotEqual}
 
-// ParseOp reads a comparison.
-func ParseOp(s string) (Op, error) {
-	if o := Op(strings.TrimSpace(s)); slices.Contains(Ops, o) {
+// parseOp reads a comparison.
+func parseOp(s string) (Op, error) {
+	if o := Op(strings.TrimSpace(s)); slices.Contains(ops, o) {
 		return o, nil
 	}
 	return "", fmt.Errorf("op %q is not one of < <= > >= == !=", s)
@@ -170,20 +170,20 @@ func NewCondition(metric string, op Op, value string) (Condition, error) {
 	if metric == "" {
 		return Condition{}, fmt.Errorf("no metric")
 	}
-	if _, err := ParseOp(string(op)); err != nil {
+	if _, err := parseOp(string(op)); err != nil {
 		return Condition{}, err
 	}
-	v, err := ConditionValue(metric, value)
+	v, err := conditionValue(metric, value)
 	if err != nil {
 		return Condition{}, err
 	}
 	return Condition{Metric: metric, Op: op, Value: v, Text: fmt.Sprintf("%s %s %s", metric, op, strings.TrimSpace(value))}, nil
 }
 
-// ConditionValue reads the value of a condition on metric: a
+// conditionValue reads the value of a condition on metric: a
 // units.Quantity converted to the metric's unit (80% of a fraction is 0.8;
 // a duration needs a time unit).
-func ConditionValue(metric, value string) (float64, error) {
+func conditionValue(metric, value string) (float64, error) {
 	q, err := units.ParseQuantity(value)
 	if err != nil {
 		return 0, err
@@ -212,17 +212,17 @@ func ConditionValue(metric, value string) (float64, error) {
 
 func (c Condition) holds(v float64) bool {
 	switch c.Op {
-	case Less:
+	case opLess:
 		return v < c.Value
-	case LessEq:
+	case opLessEq:
 		return v <= c.Value
-	case Greater:
+	case opGreater:
 		return v > c.Value
-	case GreaterEq:
+	case opGreaterEq:
 		return v >= c.Value
-	case Equal:
+	case opEqual:
 		return v == c.Value
-	case NotEqual:
+	case opNotEqual:
 		return v != c.Value
 	}
 	return false
@@ -266,24 +266,24 @@ type Policy struct {
 	BaseTimeline *analysis.Timeline
 }
 
-// DefaultMinShare is --min-share's default: 0.5% of the capture.
-const DefaultMinShare = 0.005
+// defaultMinShare is --min-share's default: 0.5% of the capture.
+const defaultMinShare = 0.005
 
-// DefaultMaxRegression is the largest regression a gate with a baseline
+// defaultMaxRegression is the largest regression a gate with a baseline
 // allows when not told: 5%.
-const DefaultMaxRegression = 0.05
+const defaultMaxRegression = 0.05
 
 // NewPolicy returns the policy of a gate on conds that fails on the
 // findings sel fails on; failOn says whether any rule was named to fail
 // on, baseline whether the run is compared with a baseline (allowing
-// DefaultMaxRegression). With none of these, the gate is a linter:
+// defaultMaxRegression). With none of these, the gate is a linter:
 // warning-level findings fail it (a config of thresholds or suppressions
-// only gives none). A finding fails on groups of DefaultMinShare or more.
+// only gives none). A finding fails on groups of defaultMinShare or more.
 func NewPolicy(conds []Condition, sel *rules.Selector, failOn, baseline bool) Policy {
-	p := Policy{Conditions: conds, Selector: sel, MaxRegression: math.NaN(), MinShare: DefaultMinShare,
+	p := Policy{Conditions: conds, Selector: sel, MaxRegression: math.NaN(), MinShare: defaultMinShare,
 		Lint: len(conds) == 0 && !failOn && !baseline}
 	if baseline {
-		p.MaxRegression = DefaultMaxRegression
+		p.MaxRegression = defaultMaxRegression
 	}
 	return p
 }
@@ -420,12 +420,12 @@ func requireChecks(c Condition, cur *analysis.Grouper, skipMissing bool) ([]Chec
 		matched = true
 		xs := g.Samples(c.Metric)
 		lacking := g.Records - len(xs)
-		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindRequire, Name: c.Text, Source: g.Source}
+		ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindRequire, Name: c.Text, Source: g.Source}
 		if len(xs) == 0 {
 			if skipMissing {
-				ch.Status, ch.Message = Skip, fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
+				ch.Status, ch.Message = statusSkip, fmt.Sprintf("%s: not in this export (skipped: --skip-missing)", c.Metric)
 			} else {
-				ch.Status, ch.Message = Fail, fmt.Sprintf("%s: not in this export, so the condition cannot be evaluated (--skip-missing skips such kernels)", c.Metric)
+				ch.Status, ch.Message = statusFail, fmt.Sprintf("%s: not in this export, so the condition cannot be evaluated (--skip-missing skips such kernels)", c.Metric)
 			}
 			out = append(out, ch)
 			continue
@@ -441,16 +441,16 @@ func requireChecks(c Condition, cur *analysis.Grouper, skipMissing bool) ([]Chec
 		}
 		switch {
 		case lacking > 0 && !skipMissing:
-			ch.Status, ch.Message = Fail, fmt.Sprintf("%s; %d of the %d records lack it, so the condition cannot be evaluated on them (--skip-missing skips them)", msg, lacking, g.Records)
+			ch.Status, ch.Message = statusFail, fmt.Sprintf("%s; %d of the %d records lack it, so the condition cannot be evaluated on them (--skip-missing skips them)", msg, lacking, g.Records)
 		case c.holds(m):
-			ch.Status, ch.Message = Pass, msg
+			ch.Status, ch.Message = statusPass, msg
 		default:
-			ch.Status, ch.Message = Fail, fmt.Sprintf("%s, want %s %s", msg, c.Op, formatMetric(c.Metric, c.Value))
+			ch.Status, ch.Message = statusFail, fmt.Sprintf("%s, want %s %s", msg, c.Op, formatMetric(c.Metric, c.Value))
 		}
 		out = append(out, ch)
 	}
 	if !matched && c.Kernel != nil {
-		return nil, &NoKernelError{Condition: c}
+		return nil, &noKernelError{Condition: c}
 	}
 	if !found && skipMissing {
 		return nil, &MissingMetricError{Condition: c}
@@ -458,11 +458,11 @@ func requireChecks(c Condition, cur *analysis.Grouper, skipMissing bool) ([]Chec
 	return out, nil
 }
 
-// NoKernelError reports a condition whose kernel pattern matches no
+// noKernelError reports a condition whose kernel pattern matches no
 // kernel: it would check nothing, and a gate never passes on that.
-type NoKernelError struct{ Condition Condition }
+type noKernelError struct{ Condition Condition }
 
-func (e *NoKernelError) Error() string {
+func (e *noKernelError) Error() string {
 	return fmt.Sprintf("condition %q: its kernel pattern %q matches no kernel, so nothing would be checked", e.Condition.Text, e.Condition.Kernel.String())
 }
 
@@ -490,11 +490,11 @@ func missingChecks(base, cur *analysis.Grouper, allow bool) []Check {
 		if _, ok := cur.Group(g.Name); ok {
 			continue
 		}
-		ch := Check{Kernel: g.Name, Kind: KindMissing, Name: "baseline kernel", Source: g.Source}
+		ch := Check{Kernel: g.Name, Kind: kindMissing, Name: "baseline kernel", Source: g.Source}
 		if allow {
-			ch.Status, ch.Message = Skip, "in the baseline run but not in this run (allowed: --allow-missing)"
+			ch.Status, ch.Message = statusSkip, "in the baseline run but not in this run (allowed: --allow-missing)"
 		} else {
-			ch.Status, ch.Message = Fail, "in the baseline run but not in this run: it went unread or unprofiled (--allow-missing allows this)"
+			ch.Status, ch.Message = statusFail, "in the baseline run but not in this run: it went unread or unprofiled (--allow-missing allows this)"
 		}
 		out = append(out, ch)
 	}
@@ -530,16 +530,16 @@ func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy)
 	for _, r := range runs {
 		src := r.Run.Source
 		for _, f := range r.Findings {
-			ch := Check{Kernel: src, Kind: KindRunFinding, Name: f.Rule, Message: f.Message, Source: src, Finding: &f, Locations: f.Locations, Status: Pass}
+			ch := Check{Kernel: src, Kind: kindRunFinding, Name: f.Rule, Message: f.Message, Source: src, Finding: &f, Locations: f.Locations, Status: statusPass}
 			if p.Selector.Fails(f.Rule) || p.Lint && f.Severity >= profan.Warning {
-				ch.Status = Fail
+				ch.Status = statusFail
 			}
 			out = append(out, ch)
 		}
 		for _, s := range r.Suppressed {
 			f := s.Finding
-			out = append(out, Check{Kernel: src, Kind: KindRunFinding, Name: f.Rule, Source: src, Finding: &f, Locations: f.Locations,
-				Status: Suppressed, Message: f.Message + " (suppressed: " + s.Reason + ")"})
+			out = append(out, Check{Kernel: src, Kind: kindRunFinding, Name: f.Rule, Source: src, Finding: &f, Locations: f.Locations,
+				Status: statusSuppressed, Message: f.Message + " (suppressed: " + s.Reason + ")"})
 		}
 	}
 	for _, g := range cur.InOrder() {
@@ -552,23 +552,23 @@ func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy)
 		for _, rule := range sortedRules(g.ByRule()) {
 			t := g.ByRule()[rule]
 			f := t.First
-			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Message: f.Message + on(t), Source: g.Source, Finding: &f, Locations: f.Locations,
+			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Message: f.Message + on(t), Source: g.Source, Finding: &f, Locations: f.Locations,
 				Measure: shareMeasure(cur, g, p)}
 			// Stored verdicts made before a suppression was configured.
 			if reason, sup := p.Selector.Suppressed(rule, g.First.K); sup {
-				ch.Status, ch.Message = Suppressed, ch.Message+" (suppressed: "+reason+")"
+				ch.Status, ch.Message = statusSuppressed, ch.Message+" (suppressed: "+reason+")"
 			} else if fail, why := gated(p, cur, g, f); fail {
-				ch.Status = Fail
+				ch.Status = statusFail
 			} else {
-				ch.Status, ch.Message = Pass, ch.Message+why // reported, not gated
+				ch.Status, ch.Message = statusPass, ch.Message+why // reported, not gated
 			}
 			out = append(out, ch)
 		}
 		for _, rule := range sortedRules(g.SuppressedByRule()) {
 			t := g.SuppressedByRule()[rule]
 			f := t.First
-			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: KindFinding, Name: rule, Source: g.Source, Finding: &f, Locations: f.Locations,
-				Status: Suppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
+			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Source: g.Source, Finding: &f, Locations: f.Locations,
+				Status: statusSuppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
 		}
 	}
 	return out
@@ -582,7 +582,7 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 	for _, g := range cur.InOrder() {
 		b, ok := base.Group(g.Name)
 		if !ok {
-			out = append(out, Check{Kernel: g.Name, Kind: KindRegression, Name: "baseline", Status: Skip, Message: "not in the baseline run", Source: g.Source})
+			out = append(out, Check{Kernel: g.Name, Kind: kindRegression, Name: "baseline", Status: statusSkip, Message: "not in the baseline run", Source: g.Source})
 			continue
 		}
 		for _, m := range Watched {
@@ -599,7 +599,7 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 					worse = math.Inf(1)
 				}
 			}
-			ch := Check{Kernel: g.Name, Kind: KindRegression, Name: m, Source: g.Source, Measure: newMeasure(m)}
+			ch := Check{Kernel: g.Name, Kind: kindRegression, Name: m, Source: g.Source, Measure: newMeasure(m)}
 			ch.Measure.Old, ch.Measure.New, ch.Measure.Delta, ch.Measure.Threshold = mb, mc, stats.Rel(mb, mc), maxReg
 			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(stats.Rel(mb, mc), 0)*100)
 			c := CompareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
@@ -618,11 +618,11 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 			significant := c.Method == stats.Exact || c.Method == stats.Floor || c.Changed
 			switch {
 			case worse > maxReg && significant:
-				ch.Status, ch.Message = Fail, msg+fmt.Sprintf(": worse by more than %s", fmtPct(maxReg))
+				ch.Status, ch.Message = statusFail, msg+fmt.Sprintf(": worse by more than %s", fmtPct(maxReg))
 			case worse > maxReg:
-				ch.Status, ch.Message = Pass, msg+": within the noise"
+				ch.Status, ch.Message = statusPass, msg+": within the noise"
 			default:
-				ch.Status, ch.Message = Pass, msg
+				ch.Status, ch.Message = statusPass, msg
 			}
 			out = append(out, ch)
 		}
@@ -633,20 +633,20 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 				continue
 			}
 			f := now[r]
-			ch := Check{Kernel: g.Name, Kind: KindNewFinding, Name: r, Source: g.Source, Finding: &f, Locations: f.Locations, Measure: shareMeasure(cur, g, p),
+			ch := Check{Kernel: g.Name, Kind: kindNewFinding, Name: r, Source: g.Source, Finding: &f, Locations: f.Locations, Measure: shareMeasure(cur, g, p),
 				Message: "new since the baseline: " + f.Message}
 			if reason, ok := sel.Suppressed(r, g.First.K); ok {
-				ch.Status, ch.Message = Suppressed, ch.Message+" (suppressed: "+reason+")"
+				ch.Status, ch.Message = statusSuppressed, ch.Message+" (suppressed: "+reason+")"
 			} else if skipped(b.First, r) {
 				// The baseline's export lacked the rule's counters: the
 				// finding may be as old as the kernel.
-				ch.Status, ch.Message = Pass, "not gated: the baseline's export lacks the counters this rule reads, so it could not have had it: "+f.Message
+				ch.Status, ch.Message = statusPass, "not gated: the baseline's export lacks the counters this rule reads, so it could not have had it: "+f.Message
 			} else if rule, ok := rules.ByID(r); ok && rule.Severity == profan.Info {
-				ch.Status = Pass // informational rules (roofline place) do not gate
+				ch.Status = statusPass // informational rules (roofline place) do not gate
 			} else if share := cur.ShareOf(g); share < p.MinShare {
-				ch.Status, ch.Message = Pass, ch.Message+fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
+				ch.Status, ch.Message = statusPass, ch.Message+fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
 			} else {
-				ch.Status = Fail
+				ch.Status = statusFail
 			}
 			out = append(out, ch)
 		}

@@ -10,9 +10,9 @@ import (
 	"github.com/profan-dev/profan/internal/metrics"
 )
 
-// TimelineMetrics are the run-level figures of a trace's timeline that a
+// timelineMetrics are the run-level figures of a trace's timeline that a
 // condition may name ('gpu_busy >= 80%'): shares of the wall span, 0–1.
-var TimelineMetrics = map[string]string{
+var timelineMetrics = map[string]string{
 	"gpu_busy":    "the GPU's busy share of the wall span (kernels, copies, memsets)",
 	"idle":        "the idle share of the wall span",
 	"idle_launch": "the launch-bound idle share",
@@ -24,14 +24,14 @@ var TimelineMetrics = map[string]string{
 
 // IsTimelineMetric reports a metric of the timeline, not of a kernel.
 func IsTimelineMetric(name string) bool {
-	_, ok := TimelineMetrics[name]
+	_, ok := timelineMetrics[name]
 	return ok
 }
 
 // TimelineMetricNames lists them, sorted.
 func TimelineMetricNames() []string {
 	var out []string
-	for n := range TimelineMetrics {
+	for n := range timelineMetrics {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -58,13 +58,13 @@ func timelineChecks(c Condition, runs []*analysis.RunVerdict, skipMissing bool) 
 			continue
 		}
 		x := timelineValue(v.Timeline, c.Metric)
-		ch := Check{Kind: KindRequire, Name: c.Text, Source: v.Run.Source, Measure: newMeasure(c.Metric)}
+		ch := Check{Kind: kindRequire, Name: c.Text, Source: v.Run.Source, Measure: newMeasure(c.Metric)}
 		ch.Measure.Unit, ch.Measure.New, ch.Measure.Op, ch.Measure.Threshold = "ratio", x, c.Op, c.Value
-		ch.Status = Pass
+		ch.Status = statusPass
 		if !c.holds(x) {
-			ch.Status = Fail
+			ch.Status = statusFail
 		}
-		ch.Message = fmt.Sprintf("%s %s of the wall span %s (%s): %s", c.Metric, metrics.ShareText(x), metrics.Format(v.Timeline.Span, "s"), TimelineMetrics[c.Metric], idleText(v.Timeline))
+		ch.Message = fmt.Sprintf("%s %s of the wall span %s (%s): %s", c.Metric, metrics.ShareText(x), metrics.Format(v.Timeline.Span, "s"), timelineMetrics[c.Metric], idleText(v.Timeline))
 		out = append(out, ch)
 	}
 	if len(out) == 0 && !skipMissing {
@@ -95,15 +95,15 @@ func idleRegressions(base *analysis.Timeline, runs []*analysis.RunVerdict, maxRe
 		if tl == nil {
 			continue
 		}
-		ch := Check{Kind: KindRegression, Name: "gpu_busy", Source: v.Run.Source, Measure: newMeasure("gpu_busy")}
+		ch := Check{Kind: kindRegression, Name: "gpu_busy", Source: v.Run.Source, Measure: newMeasure("gpu_busy")}
 		m := ch.Measure
 		m.Unit, m.Old, m.New, m.Threshold = "ratio", base.BusyShare, tl.BusyShare, maxReg
 		if base.BusyShare > 0 {
 			m.Delta = (tl.BusyShare - base.BusyShare) / base.BusyShare
 		}
-		ch.Status = Pass
+		ch.Status = statusPass
 		if tl.BusyShare < base.BusyShare*(1-maxReg) {
-			ch.Status = Fail
+			ch.Status = statusFail
 		}
 		var grew []string
 		for _, cause := range analysis.IdleCauses {
