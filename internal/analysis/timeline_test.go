@@ -1,10 +1,8 @@
 package analysis_test
 
 import (
-	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
-	"io"
 	"math"
 	"os"
 	"sort"
@@ -12,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/golden"
 	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/kernelname"
 )
@@ -131,22 +131,13 @@ func TestTimelineBusyShare(t *testing.T) {
 // ops, annotations, Python frames), in seconds.
 func torchReference(t *testing.T, path string) (gpu [][2]float64, hostLo, hostHi float64) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var doc struct {
 		TraceEvents []struct {
 			Ph, Cat string
 			Ts, Dur float64
 		} `json:"traceEvents"`
 	}
-	if err := json.NewDecoder(zr).Decode(&doc); err != nil {
+	if err := json.Unmarshal(golden.Gunzip(t, path), &doc); err != nil {
 		t.Fatal(err)
 	}
 	hostLo, hostHi = math.Inf(1), math.Inf(-1)
@@ -317,19 +308,7 @@ func TestTraceJoin(t *testing.T) {
 // calls counted by name.
 func nsysReference(t *testing.T, path string) (gpu [][2]float64, hostLo, hostHi float64, calls map[string]int) {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := golden.Gunzip(t, path)
 	hostLo, hostHi, calls = math.Inf(1), math.Inf(-1), map[string]int{}
 	table := ""
 	for _, line := range strings.Split(string(b), "\n") {
@@ -421,4 +400,82 @@ func TestTimelineNsysHost(t *testing.T) {
 		}
 		t.Logf("%s: span %.3f s, busy %.4f, idle %+v", c.name, tl.Span, tl.BusyShare, tl.Idle)
 	}
+}
+
+// TestTimelineNsysTracesApart: nsys stats --output writes the API trace
+// and the GPU trace of a report to files of their own. Given together,
+// in either order, they are the run one export of both makes: the same
+// busy share, idle and joins (cuFCM: 73.05% busy, 7,701 kernels joined;
+// TensorIterator's add: 85.86%, 1,000). The files are the real combined
+// export split at its GPU trace's header.
+func TestTimelineNsysTracesApart(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		busy   float64
+		joined int
+	}{{"cufcm-rtx2080ti", 0.7305, 7701}, {"tensoriterator-rtx3090", 0.8586, 1000}} {
+		path := "../ingest/testdata/nsys/" + c.name + "-nsys2022-stats-cudaapitrace-gputrace.csv.gz"
+		whole, err := ingest.ReadFile(path, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := analysis.AnalyzeRun(whole, analysis.Options{}).Timeline
+		api, gpu := splitTraces(t, path)
+		for _, files := range [][]string{{api, gpu}, {gpu, api}} {
+			run := &profan.Run{}
+			runs, err := ingest.ReadFiles(files, ingest.Options{}, func(r *profan.Run, k *profan.Kernel) error {
+				run = r
+				r.Kernels = append(r.Kernels, k)
+				return nil
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			if len(runs) != 1 || runs[0] != run || run.Format != "nsys-api-trace+nsys-gputrace" {
+				t.Fatalf("%s %v: %d runs (format %q), want one of both traces", c.name, files, len(runs), runs[0].Format)
+			}
+			joined := 0
+			for _, k := range run.Kernels {
+				if !math.IsNaN(k.Launched) {
+					joined++
+				}
+			}
+			tl := analysis.AnalyzeRun(run, analysis.Options{}).Timeline
+			if tl == nil || tl.BusyShare != want.BusyShare || math.Round(tl.BusyShare*1e4)/1e4 != c.busy || joined != c.joined {
+				t.Fatalf("%s %v: timeline %+v with %d kernels joined; want busy %.4f (as one export gives) and %d joined", c.name, files, tl, joined, c.busy, c.joined)
+			}
+			if tl.Span != want.Span || tl.HostLaunch.Calls != want.HostLaunch.Calls || tl.HostLaunch.Total != want.HostLaunch.Total || len(tl.Idle) != len(want.Idle) {
+				t.Errorf("%s %v: span %g, launch calls %+v, idle %+v; one export gives %g, %+v, %+v", c.name, files, tl.Span, tl.HostLaunch, tl.Idle, want.Span, want.HostLaunch, want.Idle)
+			}
+			for i := range min(len(tl.Idle), len(want.Idle)) {
+				if tl.Idle[i].Cause != want.Idle[i].Cause || tl.Idle[i].Seconds != want.Idle[i].Seconds {
+					t.Errorf("%s %v: idle %+v, one export gives %+v", c.name, files, tl.Idle[i], want.Idle[i])
+				}
+			}
+			if len(run.APICalls) != len(whole.APICalls) || len(run.Host.Events) != len(whole.Host.Events) || len(run.Activities) != len(whole.Activities) {
+				t.Errorf("%s %v: %d call names, %d host events, %d activities; one export gives %d, %d, %d", c.name, files,
+					len(run.APICalls), len(run.Host.Events), len(run.Activities), len(whole.APICalls), len(whole.Host.Events), len(whole.Activities))
+			}
+		}
+	}
+}
+
+// splitTraces writes the API trace and the GPU trace of the export of
+// both at path to files of their own, as nsys stats --output does.
+func splitTraces(t *testing.T, path string) (api, gpu string) {
+	t.Helper()
+	b := golden.Gunzip(t, path)
+	i := strings.Index(string(b), "\nStart (ns),Duration (ns),CorrId,")
+	if i < 0 {
+		t.Fatalf("%s: no GPU trace header", path)
+	}
+	dir := t.TempDir()
+	api, gpu = dir+"/api.csv", dir+"/gpu.csv"
+	if err := os.WriteFile(api, b[:i+1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(gpu, b[i+1:], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return api, gpu
 }

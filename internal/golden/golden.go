@@ -4,8 +4,10 @@
 package golden
 
 import (
+	"compress/gzip"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
@@ -57,4 +59,24 @@ func Diff(want, got string) string {
 		}
 	}
 	return b.String()
+}
+
+// Gunzip returns the text of the gzip-compressed fixture at path, for
+// tests that cut or split a real export.
+func Gunzip(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

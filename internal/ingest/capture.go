@@ -79,29 +79,49 @@ func sameFunction(a, b string) bool {
 
 var errPeeked = errors.New("peeked")
 
-// firstLaunch reads the first launch of in from a reader of its own: the
-// file's path again, or the copy of a stream. nil when there is none to
-// read (the read proper then says what is wrong).
-func (in *File) firstLaunch(opt Options) *profan.Kernel {
+// again opens a second reader of in's bytes: the file's path again, or
+// the copy of a stream; nil when there is none (a pipe not copied). done
+// closes what it opened.
+func (in *File) again() (p *File, done func()) {
 	var r io.Reader
+	done = func() {}
 	if in.seeker != nil {
 		st, err := in.seeker.Stat()
 		if err != nil {
-			return nil
+			return nil, nil
 		}
 		r = io.NewSectionReader(in.seeker, 0, st.Size())
 	} else {
+		if in.closer == nil {
+			return nil, nil // a reader, not a path opened: src is only its name
+		}
 		f, err := os.Open(in.src)
 		if err != nil {
-			return nil
+			return nil, nil
 		}
-		defer f.Close()
 		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-			return nil
+			f.Close()
+			return nil, nil
 		}
-		r = f
+		r, done = f, func() { f.Close() }
 	}
-	p, _ := newInput(r, in.src)
+	p, err := newInput(r, in.src)
+	if err != nil {
+		done()
+		return nil, nil
+	}
+	return p, done
+}
+
+// firstLaunch reads the first launch of in from a reader of its own (see
+// again). nil when there is none to read (the read proper then says what
+// is wrong).
+func (in *File) firstLaunch(opt Options) *profan.Kernel {
+	p, done := in.again()
+	if p == nil {
+		return nil
+	}
+	defer done()
 	var first *profan.Kernel
 	p.Read(Options{Format: opt.Format}, Sink{Kernel: func(_ *profan.Run, k *profan.Kernel) error {
 		first = k
@@ -113,7 +133,8 @@ func (in *File) firstLaunch(opt Options) *profan.Kernel {
 // Captures groups files into captures: the launch pages of one report
 // (one process on one host, the same first launch) are one capture, in
 // the place of the first of them; every other file is a capture of its
-// own. A details page and a raw page that name the same first launch of
+// own, but for an nsys API trace and a GPU trace, paired into one (see
+// pairTraces). A details page and a raw page that name the same first launch of
 // the same program but come from different processes or hosts are pages
 // of different captures given as one, and refused: read as two runs they
 // would count each launch twice.
@@ -133,7 +154,7 @@ func Captures(files []*File, opt Options) ([]Capture, error) {
 		for i, f := range files {
 			out[i] = Capture{Pages: []*File{f}}
 		}
-		return out, nil
+		return pairTraces(out, opt), nil
 	}
 	for i := range heads {
 		heads[i].k = heads[i].f.firstLaunch(opt)
@@ -173,7 +194,7 @@ func Captures(files []*File, opt Options) ([]Capture, error) {
 			return rawFirst(a, opt) - rawFirst(b, opt)
 		})
 	}
-	return out, nil
+	return pairTraces(out, opt), nil
 }
 
 // otherCapture refuses a details and a raw page of the same program and
@@ -211,10 +232,14 @@ type pageStream struct {
 }
 
 // ReadCapture reads a capture and hands each launch to fn: an export as
-// File.Read does, the pages of one report as readCapture does.
+// File.Read does, an nsys report's API and GPU traces as readTraces does,
+// the pages of an ncu report as readCapture does.
 func ReadCapture(c Capture, opt Options, fn func(*profan.Run, *profan.Kernel) error) (*profan.Run, error) {
 	if len(c.Pages) == 1 {
 		return c.Pages[0].Read(opt, Sink{Kernel: fn})
+	}
+	if c.traces() {
+		return readTraces(c, opt, fn)
 	}
 	return readCapture(c, opt, fn)
 }

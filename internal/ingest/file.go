@@ -41,6 +41,7 @@ type File struct {
 	used    bool
 	spooled string       // the digest of a stream copied by OpenSeekable
 	stop    *atomic.Bool // set by StopAside
+	nsys    *nsysHost    // the host calls of the capture it is read in (see readTraces)
 }
 
 // binaryError refuses binary data at line of src with msg; a profiler's
@@ -147,6 +148,9 @@ func (in *File) Read(opt Options, sink Sink) (*profan.Run, error) {
 	}
 	if in.used {
 		return nil, fmt.Errorf("%s: read twice", in.src)
+	}
+	if in.nsys == nil && opt.Format == "" && in.Format() == gpuTraceFormat {
+		in.nsys = in.launchesAhead()
 	}
 	in.used = true
 	return in.read(opt, sink)

@@ -20,9 +20,10 @@ import (
 // summed by name into Run.APICalls; the calls that can hold the GPU idle
 // (synchronisations, copies, memsets) are kept one by one in Run.Host, up
 // to MaxHostEvents; a kernel launch call's end (a graph launch's start)
-// is remembered by its CorrID, so that the kernels of a GPU trace that
-// follows in the same export (nsys stats --report
-// cuda_api_trace,cuda_gpu_trace) know when they were queued.
+// is remembered by its CorrID, so that the kernels of the GPU trace of
+// the same report (nsys stats --report cuda_api_trace,cuda_gpu_trace, in
+// one export or two files: see readTraces and launchesAhead) know when
+// they were queued.
 type nsysAPITrace struct{}
 
 func (nsysAPITrace) Name() string { return "nsys-api-trace" }
@@ -57,7 +58,7 @@ func (nsysAPITrace) Parse(t *Table) error {
 	}
 	host, calls := run.Host, t.s.hostCalls()
 	if t.s.acct.Records > 0 && len(calls.launched) == 0 {
-		t.note(t.Line, "nsys API trace", "it comes after the GPU trace's kernels, which are not joined to their launch calls: give --report cuda_api_trace before cuda_gpu_trace")
+		t.note(t.Line, "nsys API trace", "it comes after the GPU trace's kernels, which are not joined to their launch calls (a pipe is read once): give --report cuda_api_trace before cuda_gpu_trace, or the export as a file")
 	}
 	sums := map[string]*profan.APICall{}
 	var order []string

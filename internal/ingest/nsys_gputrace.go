@@ -15,8 +15,8 @@ import (
 //	nsys 2021+ cuda_gpu_trace: Start (ns),Duration (ns),CorrId,GrdX,…,StcSMem (MB),DymSMem (MB),Bytes (MB),Throughput (MB/s),…,Ctx,GreenCtx,Strm,Name
 //
 // (nsys 2022 gputrace writes "Throughput (MBps)" and "None" in the cells
-// a row has no value for.) A kernel whose launch call an API trace read
-// before in the same export holds (same CorrId) gets its Launched time.
+// a row has no value for.) A kernel whose launch call the API trace of
+// the same report holds (same CorrId) gets its Launched time.
 //
 // Rows with a GrdX are kernel launches, with ID = CorrId; the others are
 // activities. nsys prefixes are powers of 1000, unlike nvprof's: in the
@@ -100,7 +100,7 @@ func (nsysGPUTrace) Parse(t *Table) error {
 			return t.Activity(a)
 		}
 		k := profan.NewKernel()
-		k.Start, k.Duration = start, dur
+		k.Start, k.Duration, k.Line = start, dur, r.Line
 		k.Name = t.Intern(r.Bytes(tc.name))
 		if strings.TrimSpace(k.Name) == "" {
 			return t.Errorf(r.Line, "kernel row has no name")

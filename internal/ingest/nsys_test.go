@@ -2,13 +2,12 @@ package ingest
 
 import (
 	"bytes"
-	"compress/gzip"
-	"io"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/golden"
 )
 
 // headLines is the first n lines of b.
@@ -180,20 +179,7 @@ func TestNsysHostOnce(t *testing.T) {
 
 func gunzipFile(t testing.TB, path string) []byte {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return golden.Gunzip(t, path)
 }
 
 const (

@@ -307,7 +307,7 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 	for _, c := range captures {
 		if len(c.Pages) > 1 {
 			// The pages of one report: one run.
-			run, err := readCapture(c, opt, attach)
+			run, err := ReadCapture(c, opt, attach)
 			if err != nil {
 				return nil, err
 			}
