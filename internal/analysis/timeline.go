@@ -463,8 +463,10 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 		if lo, hi, ok := busy.next(iv); ok {
 			dt.Busy += hi - lo
 			strip.add(lo, hi, "busy")
-			cause, c := h.gapCause(hi, iv)
-			idle.add(cause, hi, iv.start, c)
+			g := h.gapCause(hi, iv)
+			idle.add(g.rest, hi, g.lo, g.restCall)
+			idle.add(g.cause, g.lo, g.hi, g.call)
+			idle.add(g.rest, g.hi, iv.start, g.restCall)
 		}
 		a := streams[iv.lane()]
 		if a == nil {
@@ -703,15 +705,24 @@ func (s *stripper) segments() []Segment {
 	return out
 }
 
+// gap is why the GPU was idle over a gap: from lo to hi for cause,
+// behind call; before lo and after hi for rest, behind restCall.
+type gap struct {
+	cause, rest    string
+	call, restCall *profan.HostEvent
+	lo, hi         float64
+}
+
 // gapCause says why the GPU was idle from g0 to the start of next, and
 // the host call behind it: a copy call that began or ended in the gap
-// (the host staging a pageable copy, a synchronous copy), a
-// synchronising call that returned in it (the host waited for the GPU
-// to drain, then had nothing queued), the next work queued before the
-// gap began (the GPU's own gap), else a launch-bound gap when it is
-// short, else other. A call that spans many gaps (a wait through a
-// queue of work) explains only the gaps at its ends.
-func (h host) gapCause(g0 float64, next ival) (string, *profan.HostEvent) {
+// (the host staging a pageable copy, a synchronous copy) for the part of
+// the gap the call ran in, and for the rest (or the whole gap when there
+// is no such copy) a synchronising call that returned in it (the host
+// waited for the GPU to drain, then had nothing queued), the next work
+// queued before the gap began (the GPU's own gap), else a launch-bound
+// gap when it is short, else other. A call that spans many gaps (a wait
+// through a queue of work) explains only the gaps at its ends.
+func (h host) gapCause(g0 float64, next ival) gap {
 	g1 := next.start
 	hi, _ := slices.BinarySearchFunc(h.calls, g1, func(e hostCall, t float64) int { return cmp.Compare(e.Start, t) })
 	var sync, copy *profan.HostEvent
@@ -730,15 +741,24 @@ func (h host) gapCause(g0 float64, next ival) (string, *profan.HostEvent) {
 			}
 		}
 	}
+	g := gap{lo: g0, hi: g1}
 	switch {
-	case copy != nil:
-		return IdleCopy, copy
 	case sync != nil:
-		return IdleSync, sync
+		g.rest, g.restCall = IdleSync, sync
 	case h.has && !math.IsNaN(float64(next.lead)) && next.start-float64(next.lead) <= g0+queueSlack:
-		return IdleQueued, nil
+		g.rest = IdleQueued
 	case g1-g0 <= launchGapMax:
-		return IdleLaunch, nil
+		g.rest = IdleLaunch
+	default:
+		g.rest = IdleOther
 	}
-	return IdleOther, nil
+	if copy == nil {
+		g.cause, g.call = g.rest, g.restCall
+		return g
+	}
+	// A copy explains the gap while it runs: from its start (or the
+	// gap's) until it returns or its own work on the GPU begins.
+	g.cause, g.call = IdleCopy, copy
+	g.lo, g.hi = math.Max(g0, copy.Start), math.Min(g1, copy.Start+copy.Duration)
+	return g
 }

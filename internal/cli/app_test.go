@@ -417,7 +417,7 @@ func TestNsysHostSide(t *testing.T) {
 	}
 	for _, want := range []string{
 		"wall 17.473 s · GPU busy 73.0% (12.764 s)",
-		"host sync 0.3% (cudaDeviceSynchronize ×582)",
+		"host sync 4.5% (cudaDeviceSynchronize ×683)",
 		"host CUDA API 13.495 s in 11176 calls: cudaDeviceSynchronize 12.583 s ×1403 (93.2%)",
 		"the host spends 12583.11 ms in its 1403 cudaDeviceSynchronize calls, 93.2% of its CUDA API time",
 	} {
