@@ -100,13 +100,14 @@ func (l *jsonLex) srcErr() error {
 // ok is false at the end of the input.
 func (l *jsonLex) peek() (byte, bool) {
 	for {
-		for l.pos < l.end {
-			c := l.buf[l.pos]
-			if c > ' ' || c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+		buf, i := l.buf[:l.end], l.pos
+		for ; i < len(buf); i++ {
+			if c := buf[i]; c > ' ' || c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				l.pos = i
 				return c, true
 			}
-			l.pos++
 		}
+		l.pos = i
 		if !l.fill(l.pos) {
 			return 0, false
 		}
@@ -374,46 +375,63 @@ func (l *jsonLex) number() ([]byte, error) {
 	// A number is short: make sure the window holds 64 bytes of it.
 	for l.end-l.pos < 64 && l.fill(l.pos) {
 	}
-	start, at := l.pos, l.offset()
-	i := l.pos
-	b := l.buf[:l.end]
+	at := l.offset()
+	b := l.buf[l.pos:l.end]
+	n, bad := numLen(b)
+	if bad != "" {
+		return nil, l.errorf(at, "%s", bad)
+	}
+	if n > 64 {
+		return nil, l.errorf(at, "a number of more than 64 characters")
+	}
+	l.pos += n
+	return b[:n], nil
+}
+
+// numLen is the length of the number that starts b (RFC 8259's grammar,
+// the longest match), or what it lacks.
+func numLen(b []byte) (int, string) {
+	i := 0
 	if i < len(b) && b[i] == '-' {
 		i++
 	}
-	digits := func() int {
-		n := 0
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-			n++
-		}
-		return n
-	}
-	switch {
+	switch d := digitRun(b[i:]); {
 	case i < len(b) && b[i] == '0':
 		i++
-	case digits() == 0:
-		return nil, l.errorf(at, "a number without digits")
+	case d == 0:
+		return 0, "a number without digits"
+	default:
+		i += d
 	}
 	if i < len(b) && b[i] == '.' {
-		i++
-		if digits() == 0 {
-			return nil, l.errorf(at, "a number without digits after its point")
+		d := digitRun(b[i+1:])
+		if d == 0 {
+			return 0, "a number without digits after its point"
 		}
+		i += 1 + d
 	}
 	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
 		i++
 		if i < len(b) && (b[i] == '+' || b[i] == '-') {
 			i++
 		}
-		if digits() == 0 {
-			return nil, l.errorf(at, "a number without digits in its exponent")
+		d := digitRun(b[i:])
+		if d == 0 {
+			return 0, "a number without digits in its exponent"
+		}
+		i += d
+	}
+	return i, ""
+}
+
+// digitRun is the number of decimal digits that start b.
+func digitRun(b []byte) int {
+	for i, c := range b {
+		if c < '0' || c > '9' {
+			return i
 		}
 	}
-	if i-start > 64 {
-		return nil, l.errorf(at, "a number of more than 64 characters")
-	}
-	l.pos = i
-	return b[start:i], nil
+	return len(b)
 }
 
 // literal reads true, false or null.
@@ -440,18 +458,21 @@ func (l *jsonLex) scalar() (kind byte, text []byte, err error) {
 	if !ok {
 		return 0, nil, l.eof()
 	}
+	text, err = l.scalarAt(c)
+	return c, text, err
+}
+
+// scalarAt is scalar when peek has returned c.
+func (l *jsonLex) scalarAt(c byte) ([]byte, error) {
 	switch {
 	case c == '"':
-		s, err := l.string()
-		return c, s, err
+		return l.string()
 	case c == '-' || c >= '0' && c <= '9':
-		n, err := l.number()
-		return c, n, err
+		return l.number()
 	case c == '{' || c == '[':
-		return c, nil, nil
+		return nil, nil
 	}
-	t, err := l.literal()
-	return c, t, err
+	return l.literal()
 }
 
 // skip reads a value of any kind and drops it, checking its grammar.
@@ -480,6 +501,9 @@ func (l *jsonLex) skipDepth(depth int) error {
 		}
 		return err
 	case '[':
+		if depth+fastDepth <= maxJSONDepth && l.skipArray() {
+			return nil
+		}
 		l.pos++
 		more, err := l.first(']')
 		for more && err == nil {
@@ -493,6 +517,87 @@ func (l *jsonLex) skipDepth(depth int) error {
 	if c == '"' {
 		return l.skipString()
 	}
-	_, _, err := l.scalar()
+	_, err := l.scalarAt(c)
 	return err
+}
+
+// fastDepth bounds the nesting skipArray takes.
+const fastDepth = 32
+
+// skipArray skips, in one loop over the window, an array of strings,
+// numbers, literals and arrays: the args PyTorch writes that profan does
+// not read (input shapes, types and values), most of a trace's bytes.
+// Where the array holds anything else (an object, an escape, a control
+// character, a grammar error), is nested fastDepth deep or runs past the
+// window, it takes nothing and reports false: skipDepth then reads it
+// token by token, and says what is wrong where.
+func (l *jsonLex) skipArray() bool {
+	const (
+		afterOpen  = iota // a value or the closing bracket
+		afterComma        // a value
+		afterValue        // a comma or the closing bracket
+	)
+	b := l.buf[:l.end]
+	state, depth := afterComma, 0
+	for i := l.pos; i < len(b); {
+		c := b[i]
+		switch {
+		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
+			i++
+		case c == '[':
+			if state == afterValue || depth == fastDepth {
+				return false
+			}
+			depth++
+			i++
+			state = afterOpen
+		case c == ']':
+			if state == afterComma {
+				return false
+			}
+			depth--
+			i++
+			state = afterValue
+			if depth == 0 {
+				l.pos = i
+				return true
+			}
+		case c == ',':
+			if state != afterValue {
+				return false
+			}
+			i++
+			state = afterComma
+		case state == afterValue:
+			return false
+		case c == '"':
+			n, _ := strStop(b[i+1:])
+			if i+1+n >= len(b) || b[i+1+n] != '"' {
+				return false
+			}
+			i += n + 2
+			state = afterValue
+		case c == '-' || c >= '0' && c <= '9':
+			// The number must end inside the window.
+			n, bad := numLen(b[i:])
+			if bad != "" || n > 64 || i+n >= len(b) {
+				return false
+			}
+			i += n
+			state = afterValue
+		default:
+			n := 0
+			for _, w := range []string{"true", "false", "null"} {
+				if bytes.HasPrefix(b[i:], []byte(w)) {
+					n = len(w)
+				}
+			}
+			if n == 0 {
+				return false
+			}
+			i += n
+			state = afterValue
+		}
+	}
+	return false
 }
