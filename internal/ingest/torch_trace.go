@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -105,13 +107,52 @@ type tevArgs struct {
 	Grid, Block                                    []int64
 }
 
-type interner struct{ m map[string]string }
+type interner struct {
+	m map[string]string
+	// recent is a direct-mapped cache of the strings got, by a cheap hash
+	// of their bytes, before the map: a trace repeats its categories,
+	// threads and names event after event.
+	recent [1 << internBits]struct{ key, val string }
+}
+
+// internBits sizes the cache; strings longer than maxRecent are not
+// cached, which bounds what it holds.
+const (
+	internBits = 10
+	maxRecent  = 4 << 10
+)
 
 func (t *interner) get(b []byte) string {
-	if s, ok := t.m[string(b)]; ok {
-		return s
+	e := &t.recent[recentSlot(b)]
+	if e.key == string(b) && e.val != "" {
+		return e.val
 	}
-	return t.str(string(b))
+	s, ok := t.m[string(b)]
+	if !ok {
+		s = t.str(string(b))
+	}
+	if len(b) <= maxRecent {
+		e.key, e.val = s, s
+		if s != string(b) {
+			e.key = string(b) // made safe to print: kept under its bytes
+		}
+	}
+	return s
+}
+
+// recentSlot hashes a string's length and its first, middle and last
+// eight bytes.
+func recentSlot(b []byte) int {
+	n := len(b)
+	h := uint64(n)
+	if n >= 8 {
+		h ^= binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n/2-4:]), 21) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n-8:]), 43)
+	} else {
+		for _, c := range b {
+			h = h<<8 | uint64(c)
+		}
+	}
+	return int((h * 0x9E3779B97F4A7C15) >> (64 - internBits))
 }
 
 func (t *interner) str(s string) string {
@@ -167,28 +208,35 @@ type usTime struct {
 	set bool
 }
 
-// parseUS reads a number of microseconds into nanoseconds.
+// parseUS reads a number of microseconds into nanoseconds: the digits
+// past the third after the point are dropped.
 func parseUS(b []byte) (int64, error) {
-	s := string(b)
 	if bytes.IndexByte(b, 'e') >= 0 || bytes.IndexByte(b, 'E') >= 0 {
-		f, err := strconv.ParseFloat(s, 64)
+		f, err := strconv.ParseFloat(string(b), 64)
 		if err != nil || math.Abs(f) > 9e15 {
 			return 0, fmt.Errorf("time %.20s out of range", b)
 		}
 		return int64(math.Round(f * 1e3)), nil
 	}
-	ip, fp, _ := strings.Cut(s, ".")
-	i, err := strconv.ParseInt(ip, 10, 64)
-	if err != nil || i > math.MaxInt64/1000 || i < math.MinInt64/1000 {
-		return 0, fmt.Errorf("time %.20s out of range", b)
+	// The lexer checked the grammar: -?digits(.digits)?
+	i, neg := 0, len(b) > 0 && b[0] == '-'
+	if neg {
+		i++
 	}
-	ns := i * 1000
-	if fp != "" {
-		f, _ := strconv.Atoi((fp + "000")[:3])
-		if ip[0] == '-' {
-			f = -f
+	var us int64
+	for ; i < len(b) && b[i] != '.'; i++ {
+		if us = us*10 + int64(b[i]-'0'); us > math.MaxInt64/1000 {
+			return 0, fmt.Errorf("time %.20s out of range", b)
 		}
-		ns += int64(f)
+	}
+	ns := us * 1000
+	if i < len(b) {
+		for k, scale := i+1, int64(100); k < len(b) && scale > 0; k, scale = k+1, scale/10 {
+			ns += int64(b[k]-'0') * scale
+		}
+	}
+	if neg {
+		ns = -ns
 	}
 	return ns, nil
 }
@@ -200,9 +248,12 @@ func parseUS(b []byte) (int64, error) {
 // number) or 0 (null); any other, or a kind not in accept, is an error
 // that says it wants want.
 func (r *torchReader) value(what, want, accept string) (kind byte, text []byte, at int64, err error) {
-	r.lex.peek()
+	c, ok := r.lex.peek()
 	at = r.lex.offset()
-	c, text, err := r.lex.scalar()
+	if !ok {
+		return 0, nil, at, r.lex.eof()
+	}
+	text, err = r.lex.scalarAt(c)
 	if err != nil {
 		return 0, nil, at, err
 	}
@@ -214,13 +265,23 @@ func (r *torchReader) value(what, want, accept string) (kind byte, text []byte, 
 	case c == 'n':
 		return 0, nil, at, nil
 	}
-	if kind == 0 || !strings.ContainsRune(accept, rune(kind)) {
+	if kind == 0 || !accepts(accept, kind) {
 		if c == '{' || c == '[' {
 			text = []byte{c}
 		}
 		return 0, nil, at, r.lex.errorf(at, "%q is %s, not %s", what, want, quoteLit(c, text))
 	}
 	return kind, text, at, nil
+}
+
+// accepts reports whether kind is one of the kinds in accept.
+func accepts(accept string, kind byte) bool {
+	for i := 0; i < len(accept); i++ {
+		if accept[i] == kind {
+			return true
+		}
+	}
+	return false
 }
 
 func quoteLit(kind byte, text []byte) string {
