@@ -1,6 +1,7 @@
 package ingest
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"testing"
 )
@@ -32,4 +33,50 @@ func TestStrStop(t *testing.T) {
 			t.Fatalf("%q: %d, %v; want %d, %v", b, got, gotASCII, want, ascii)
 		}
 	}
+}
+
+// TestSkipArray: every array of a real trace, as it is and with a byte
+// changed, is either taken whole by the one-loop skip, which then ends
+// where the token-by-token skip ends without error, or left untouched
+// for it.
+func TestSkipArray(t *testing.T) {
+	doc := torchFixture(t, "copy_pinned")
+	rng := rand.New(rand.NewPCG(3, 4))
+	mutations := []byte{'"', '\\', '[', ']', ',', ' ', '-', '.', 'e', '0', '7', 'n', '{', 0x01, 0xc3}
+	taken := 0
+	for i, c := range doc {
+		if c != '[' {
+			continue
+		}
+		for m := 0; m < 8; m++ {
+			in := append([]byte(nil), doc[i:min(len(doc), i+4096)]...)
+			if m > 0 {
+				in[rng.IntN(min(len(in), 40))] = mutations[rng.IntN(len(mutations))]
+			}
+			fast := smallLex(in)
+			if c, ok := fast.peek(); !ok || c != '[' {
+				continue
+			}
+			if !fast.skipArray() {
+				if fast.offset() != 0 {
+					t.Fatalf("%.40q: not taken, yet moved to byte %d", in, fast.offset())
+				}
+				continue
+			}
+			taken++
+			// Past maxJSONDepth-fastDepth, skipDepth reads token by token.
+			slow := smallLex(in)
+			if err := slow.skipDepth(maxJSONDepth - fastDepth + 1); err != nil || slow.offset() != fast.offset() {
+				t.Fatalf("%.40q: taken to byte %d; token by token: byte %d, %v", in, fast.offset(), slow.offset(), err)
+			}
+		}
+	}
+	if taken == 0 {
+		t.Fatal("no array taken in one loop")
+	}
+}
+
+// smallLex is a lexer of in with a window of 8 kB.
+func smallLex(in []byte) *jsonLex {
+	return &jsonLex{src: bytes.NewReader(in), buf: make([]byte, 8<<10)}
 }
