@@ -552,6 +552,7 @@ func readTorch(s *stream, in *File) error {
 		nameIdx: map[string]int32{}, tidIdx: map[string]int32{}, launched: map[int64]launchRec{}, long: map[[2]int64]int64{}}
 	r.in = &jsonSource{src: s.src, br: s.lr.br, h: s.lr.h}
 	r.lex = newJSONLex(r.in)
+	defer r.in.stop()
 	s.run.Tool = profan.ToolTorch
 	s.run.Host = &profan.Host{Start: math.NaN(), End: math.NaN(), Rank: -1}
 	if err := r.document(); err != nil {
@@ -1175,6 +1176,46 @@ type jsonSource struct {
 	marks [16384]int64
 	nm    int
 	done  bool
+	// aside hashes the chunks handed out on a goroutine of its own, in
+	// order, from copies taken from spare: the parse does not wait for
+	// the digest (a second of a gigabyte's). It starts at the first chunk
+	// and stops at the end of the input, or when the reader does.
+	aside  chan []byte
+	spare  chan []byte
+	hashed chan struct{}
+}
+
+// asideChunks bounds the chunks waiting to be hashed.
+const asideChunks = 4
+
+// hashAside hands a copy of chunk to the hashing goroutine.
+func (j *jsonSource) hashAside(chunk []byte) {
+	if j.h == nil {
+		return
+	}
+	if j.aside == nil {
+		j.aside, j.spare, j.hashed = make(chan []byte, asideChunks), make(chan []byte, asideChunks), make(chan struct{})
+		for range asideChunks {
+			j.spare <- nil
+		}
+		go func() {
+			for b := range j.aside {
+				j.hash(b)
+				j.spare <- b
+			}
+			close(j.hashed)
+		}()
+	}
+	j.aside <- append((<-j.spare)[:0], chunk...)
+}
+
+// stop waits until the chunks handed out are hashed.
+func (j *jsonSource) stop() {
+	if j.aside != nil {
+		close(j.aside)
+		<-j.hashed
+		j.aside = nil
+	}
 }
 
 func (j *jsonSource) Read(p []byte) (int, error) {
@@ -1195,11 +1236,12 @@ func (j *jsonSource) Read(p []byte) (int, error) {
 			j.lines++
 			i += k + 1
 		}
-		j.hash(chunk)
+		j.hashAside(chunk)
 		j.n += int64(n)
 	}
 	if err == io.EOF && !j.done {
 		j.done = true
+		j.stop()
 		if j.cr {
 			j.write([]byte{'\r'})
 			j.cr = false
