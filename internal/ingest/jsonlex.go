@@ -451,18 +451,9 @@ func (l *jsonLex) literal() ([]byte, error) {
 	return nil, l.errorf(at, "not a JSON value: %s", quoteByte(l.buf[l.pos]))
 }
 
-// scalar reads a string, number or literal; kind is its first byte
-// ('"', a digit or '-', 't', 'f', 'n').
-func (l *jsonLex) scalar() (kind byte, text []byte, err error) {
-	c, ok := l.peek()
-	if !ok {
-		return 0, nil, l.eof()
-	}
-	text, err = l.scalarAt(c)
-	return c, text, err
-}
-
-// scalarAt is scalar when peek has returned c.
+// scalarAt reads a string, number or literal whose first byte, c, peek
+// returned ('"', a digit or '-', 't', 'f', 'n'); an object or array is
+// left unread (nil).
 func (l *jsonLex) scalarAt(c byte) ([]byte, error) {
 	switch {
 	case c == '"':
