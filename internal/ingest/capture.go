@@ -208,7 +208,7 @@ func otherCapture(a, b pageHead) error {
 	if x.Host != y.Host {
 		what = fmt.Sprintf("host %s here, %s there", y.Host, x.Host)
 	}
-	return &SyntaxError{File: b.f.Name(), Line: y.Line, Msg: fmt.Sprintf(
+	return &syntaxError{File: b.f.Name(), Line: y.Line, Msg: fmt.Sprintf(
 		"this %s page and the %s page %s:%d begin with the same launch %s of %s, but from another capture (%s): pages of one report are read as one capture; give each capture's pages on their own",
 		pageKind(b.format), pageKind(a.format), safe.Term(a.f.Name()), x.Line, x.ID, shorten(x.Name, 60), what)}
 }
@@ -332,7 +332,7 @@ func unmatchedLaunch(streams []*pageStream, ks []*profan.Kernel, n int) error {
 	}
 	for i, k := range ks {
 		if k != nil {
-			return &SyntaxError{File: streams[i].f.Name(), Line: k.Line, Msg: fmt.Sprintf(
+			return &syntaxError{File: streams[i].f.Name(), Line: k.Line, Msg: fmt.Sprintf(
 				"launch %s of %s has no counterpart in %s, which ends after %d launches: the pages of one report hold the same launches (a page cut short, or of another capture?)",
 				k.ID, shorten(k.Name, 60), safe.Term(short), n)}
 		}
@@ -346,7 +346,7 @@ func mergeLaunch(streams []*pageStream, ks []*profan.Kernel) (*profan.Kernel, er
 	base := ks[0]
 	for i, k := range ks[1:] {
 		if what := launchDiffers(base, k); what != "" {
-			return nil, &SyntaxError{File: streams[i+1].f.Name(), Line: k.Line, Msg: fmt.Sprintf(
+			return nil, &syntaxError{File: streams[i+1].f.Name(), Line: k.Line, Msg: fmt.Sprintf(
 				"launch %s of %s disagrees with %s:%d on its %s: pages of one report agree on every launch (a page of another capture?)",
 				k.ID, shorten(k.Name, 60), safe.Term(streams[0].f.Name()), base.Line, what)}
 		}

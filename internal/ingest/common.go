@@ -89,7 +89,7 @@ func demangled(name string) string {
 // demangled is demangled(name) within the export's bounds: each distinct
 // name is demangled once, and a name past the bounds stays raw with a note
 // at line.
-func (t *Table) demangled(name string, line int) string {
+func (t *table) demangled(name string, line int) string {
 	if !strings.HasPrefix(name, "_Z") {
 		return ""
 	}
@@ -124,7 +124,7 @@ func (t *Table) demangled(name string, line int) string {
 // the printed value and the instances as samples. A value in a column with
 // a unit that is no number is an error at its line; a decimal comma is
 // read with a note, an infinity as a missing value with a note.
-func ncuValue(t *Table, line int, name, section, raw, unit string) (profan.Metric, error) {
+func ncuValue(t *table, line int, name, section, raw, unit string) (profan.Metric, error) {
 	m := profan.NewMetric(name)
 	m.Section, m.Raw, m.RawUnit = section, raw, unit
 	sc := units.Lookup(unit, units.Decimal)
@@ -192,7 +192,7 @@ func ncuValue(t *Table, line int, name, section, raw, unit string) (profan.Metri
 // wrong kind for what the metric's name says it measures (a duration in
 // "furlong" or "Tbyte/ms", a byte counter in "%") is an error, since no
 // scale turns it into the base unit the metric's readers expect.
-func checkNCUUnit(t *Table, line int, name, unit, base string) error {
+func checkNCUUnit(t *table, line int, name, unit, base string) error {
 	if !units.Known(unit) {
 		t.note(line, noteUnknownUnit, "metric %s in %q, kept as printed", name, unit)
 	}
@@ -315,7 +315,7 @@ func ccString(s string) string {
 // needColumns reports the first of names that the header lacks, at the
 // header line. Importers check it so that a table forced on them with
 // --format fails with a message instead of yielding empty records.
-func needColumns(t *Table, format string, c columns, names ...string) error {
+func needColumns(t *table, format string, c columns, names ...string) error {
 	for _, n := range names {
 		if c.Get(n) < 0 {
 			return t.Errorf(t.Line, "%s: the header has no %q column", format, n)
@@ -326,7 +326,7 @@ func needColumns(t *Table, format string, c columns, names ...string) error {
 
 // checkWidth reports a row with fewer fields than its header: a line cut
 // short. Profilers write every field of a row, empty ones included.
-func checkWidth(t *Table, r row, n int) error {
+func checkWidth(t *table, r row, n int) error {
 	if r.Len() < n {
 		return t.Errorf(r.Line, "row has %d fields, the header has %d (truncated row?)", r.Len(), n)
 	}
@@ -336,7 +336,7 @@ func checkWidth(t *Table, r row, n int) error {
 // numberAt parses field i of r, named col in errors, and multiplies it by
 // factor. An empty or n/a field, or a column the header lacks (i < 0), is
 // NaN; anything else that is not a number is an error at the row's line.
-func numberAt(t *Table, r row, i int, col string, factor float64) (float64, error) {
+func numberAt(t *table, r row, i int, col string, factor float64) (float64, error) {
 	if i < 0 {
 		return math.NaN(), nil
 	}
@@ -391,7 +391,7 @@ func plainNumber(b []byte) (float64, bool) {
 
 // countAt parses field i of r as a non-negative integer (a count, a grid
 // dimension, registers). ok is false when the field is empty or absent.
-func countAt(t *Table, r row, i int, col string) (n int, ok bool, err error) {
+func countAt(t *table, r row, i int, col string) (n int, ok bool, err error) {
 	v, err := numberAt(t, r, i, col, 1)
 	if err != nil || math.IsNaN(v) {
 		return 0, false, err
@@ -461,7 +461,7 @@ type traceColumns struct {
 }
 
 // times reads the start and duration of row r.
-func (c *traceColumns) times(t *Table, r row) (start, dur float64, err error) {
+func (c *traceColumns) times(t *table, r row) (start, dur float64, err error) {
 	if start, err = c.start.at(t, r); err != nil {
 		return 0, 0, err
 	}
@@ -476,7 +476,7 @@ func (c *traceColumns) isKernel(r row) bool {
 
 // activity returns the memory activity of row r, whose kind is read from
 // its name as printed, and whose correlation ID is corr.
-func (c *traceColumns) activity(t *Table, r row, printed, corr string, start, dur float64) (*profan.Activity, error) {
+func (c *traceColumns) activity(t *table, r row, printed, corr string, start, dur float64) (*profan.Activity, error) {
 	a := &profan.Activity{
 		Kind: t.Intern([]byte(activityKind(printed))), Name: t.Intern(r.Bytes(c.name)),
 		Start: start, Duration: dur, Invocations: 1,
@@ -494,7 +494,7 @@ func (c *traceColumns) activity(t *Table, r row, printed, corr string, start, du
 }
 
 // fill copies the launch configuration of row r into k.
-func (c *launchColumns) fill(t *Table, r row, k *profan.Kernel) error {
+func (c *launchColumns) fill(t *table, r row, k *profan.Kernel) error {
 	var err error
 	for i := range 3 {
 		if k.Grid[i], err = c.count(t, r, c.grid[i], c.gridName, "XYZ"[i:i+1]); err != nil {
@@ -520,7 +520,7 @@ func (c *launchColumns) fill(t *Table, r row, k *profan.Kernel) error {
 
 // count reads column i of r as a count; the column's name (name+axis) is
 // only put together for an error, since this runs per row of long traces.
-func (c *launchColumns) count(t *Table, r row, i int, name, axis string) (int, error) {
+func (c *launchColumns) count(t *table, r row, i int, name, axis string) (int, error) {
 	if i >= 0 {
 		if b := r.Bytes(i); len(b) > 0 && len(b) < 10 {
 			n := 0
@@ -543,7 +543,7 @@ func (c *launchColumns) count(t *Table, r row, i int, name, axis string) (int, e
 // nvprofKernel starts a kernel from an nvprof row: its name without the
 // " [1234]" correlation suffix of older versions, and its ID from the
 // Correlation_ID column, else that suffix, else the launch ordinal.
-func nvprofKernel(t *Table, r row, printed string, corr int) (*profan.Kernel, error) {
+func nvprofKernel(t *table, r row, printed string, corr int) (*profan.Kernel, error) {
 	k := profan.NewKernel()
 	base, id := stripCorrelation(printed)
 	if base == "" {

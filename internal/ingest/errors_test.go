@@ -169,7 +169,7 @@ func testReadBad(t *testing.T) {
 			if err == nil {
 				t.Fatalf("ReadFile(%s): got a run of %d kernels, want an error", tt.name, len(run.Kernels))
 			}
-			var se *SyntaxError
+			var se *syntaxError
 			if !errors.As(err, &se) {
 				t.Errorf("ReadFile(%s): got %T, want a *SyntaxError", tt.name, err)
 			}

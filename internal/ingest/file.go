@@ -55,7 +55,7 @@ func binaryError(src string, line int, msg string) error {
 	case ".nsys-rep":
 		msg += fmt.Sprintf("; this is an Nsight Systems report: export its kernels as CSV with `nsys stats --report cuda_gpu_kern_sum --format csv %s > %s.kern.csv` and give profan that", src, stem)
 	}
-	return &SyntaxError{File: src, Line: line, Msg: msg}
+	return &syntaxError{File: src, Line: line, Msg: msg}
 }
 
 // open opens the export at path.
@@ -122,7 +122,7 @@ func (in *File) Format() string {
 		}
 		if fields, err = splitCSV(line, fields[:0]); err != nil {
 			if err == errTooManyFields {
-				err = &SyntaxError{File: in.src, Line: lr.n, Msg: err.Error()}
+				err = &syntaxError{File: in.src, Line: lr.n, Msg: err.Error()}
 				break
 			}
 			err = nil
@@ -297,7 +297,7 @@ func (c *textCheck) Write(p []byte) (int, error) {
 			}
 			c.lineLen += len(seg)
 			if c.lineLen > maxLine {
-				c.err = &SyntaxError{File: c.src, Line: c.line, Msg: fmt.Sprintf("line longer than %d bytes (not a profiler export?)", maxLine)}
+				c.err = &syntaxError{File: c.src, Line: c.line, Msg: fmt.Sprintf("line longer than %d bytes (not a profiler export?)", maxLine)}
 				return 0, c.err
 			}
 			if nl < 0 {

@@ -26,7 +26,7 @@ type importer interface {
 	// Match reports whether a CSV header line starts a table of this kind.
 	Match(header []string) bool
 	// Parse reads the table's rows from t and emits what they hold.
-	Parse(t *Table) error
+	Parse(t *table) error
 }
 
 // importers is the registry: the order in which headers are tried.
@@ -97,14 +97,14 @@ func names() []string {
 	return out
 }
 
-// SyntaxError is a problem with the input at a given line.
-type SyntaxError struct {
+// syntaxError is a problem with the input at a given line.
+type syntaxError struct {
 	File string
 	Line int
 	Msg  string
 }
 
-func (e *SyntaxError) Error() string {
+func (e *syntaxError) Error() string {
 	return fmt.Sprintf("%s:%d: %s", safe.Term(e.File), e.Line, safe.Term(e.Msg))
 }
 
@@ -302,7 +302,7 @@ func (s *stream) header(line []byte, fields [][]byte, first bool) (importer, [][
 			imp = matchHeader(toStrings(fields))
 		}
 	} else if err == errTooManyFields {
-		return nil, fields, &SyntaxError{File: s.src, Line: s.lr.n, Msg: err.Error()}
+		return nil, fields, &syntaxError{File: s.src, Line: s.lr.n, Msg: err.Error()}
 	}
 	if imp != nil || s.unknownWidth > 0 {
 		s.idle = 0
@@ -343,7 +343,7 @@ func (s *stream) unknownRow(fields [][]byte) error {
 		s.acct.Headers++
 		s.brk = false
 	default:
-		return &SyntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("a row of %d fields in the %d-column table of line %d, which profan does not read (truncated or interleaved output?)", len(fields), s.unknownWidth, s.unknownLine)}
+		return &syntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("a row of %d fields in the %d-column table of line %d, which profan does not read (truncated or interleaved output?)", len(fields), s.unknownWidth, s.unknownLine)}
 	}
 	return nil
 }
@@ -352,7 +352,7 @@ func (s *stream) unknownRow(fields [][]byte) error {
 // imp: its rows, and those imp left unread.
 func (s *stream) table(imp importer, line []byte, fields [][]byte, first bool) error {
 	run := s.run
-	t := &Table{Header: toStrings(fields), Marker: s.marker, Line: s.lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), lay: layoutOf(imp)}
+	t := &table{Header: toStrings(fields), Marker: s.marker, Line: s.lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), lay: layoutOf(imp)}
 	t.sum.SetSeed(s.seed)
 	t.sum.WriteString(s.process)
 	t.sum.Write(line)
@@ -487,7 +487,7 @@ const maxIdle = 1 << 20
 
 // idleError is the error for more than maxIdle such lines.
 func (s *stream) idleError() error {
-	return &SyntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("more than %d lines in a row without a table header or row (blank lines, messages or program output): not a profiler export?", maxIdle)}
+	return &syntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("more than %d lines in a row without a table header or row (blank lines, messages or program output): not a profiler export?", maxIdle)}
 }
 
 func (s *stream) classify(line []byte) bool {
@@ -501,7 +501,7 @@ func (s *stream) classify(line []byte) bool {
 			if s.messages < maxMessages {
 				s.run.Messages = append(s.run.Messages, msg.Message)
 			} else if s.messages == maxMessages {
-				t := &Table{s: s}
+				t := &table{s: s}
 				t.note(s.lr.n, "profiler messages", "more than %d: the later ones are counted as skipped lines, not kept", maxMessages)
 			}
 			s.messages++
@@ -554,7 +554,7 @@ func processOf(line []byte, msg profanMessage) string {
 // headerLost is the error for a row of values read right after an nvprof
 // title, where nvprof prints its table's header.
 func (s *stream) headerLost() error {
-	return &SyntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("a row of values right after nvprof's title %q (line %d), where its table's header belongs: the header deleted or cut?", s.marker, s.title)}
+	return &syntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("a row of values right after nvprof's title %q (line %d), where its table's header belongs: the header deleted or cut?", s.marker, s.title)}
 }
 
 // output keeps a line of program output (bounded) and counts it.
@@ -570,7 +570,7 @@ func (s *stream) output(line []byte, rule string) {
 
 // note adds a message of level "note" the first time a kind of note is
 // met in the export: what profan read in a way worth saying, once.
-func (t *Table) note(line int, kind, format string, args ...any) {
+func (t *table) note(line int, kind, format string, args ...any) {
 	s := t.s
 	if s.noted == nil {
 		s.noted = map[string]bool{}
@@ -612,7 +612,7 @@ func dedup(xs []string) []string {
 // own error message when it printed one.
 func noTableError(run *profan.Run, src string, lines, text int) error {
 	if lines == 0 {
-		return &SyntaxError{File: src, Line: 1, Msg: "empty file: " + errNoTable.Error()}
+		return &syntaxError{File: src, Line: 1, Msg: "empty file: " + errNoTable.Error()}
 	}
 	tool := run.Tool
 	if tool == "" {
@@ -620,30 +620,30 @@ func noTableError(run *profan.Run, src string, lines, text int) error {
 	}
 	for _, m := range run.Messages {
 		if m.Level == profan.LevelError {
-			return &SyntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s failed, no table in the export: %s", tool, m.Text)}
+			return &syntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s failed, no table in the export: %s", tool, m.Text)}
 		}
 	}
 	for _, m := range run.Messages {
 		if m.Level == profan.LevelOutput && strings.Contains(m.Text, "Time(%)") && !strings.Contains(m.Text, ",") {
-			return &SyntaxError{File: src, Line: m.Line, Msg: "nvprof text output, not CSV: rerun nvprof with --csv"}
+			return &syntaxError{File: src, Line: m.Line, Msg: "nvprof text output, not CSV: rerun nvprof with --csv"}
 		}
 	}
 	for _, m := range run.Messages {
 		t := strings.TrimSpace(m.Text)
 		if m.Level == profan.LevelOutput && !strings.Contains(t, ",") && (strings.HasPrefix(t, "Section: ") || strings.HasPrefix(t, "Metric Name ") && strings.HasSuffix(t, "Metric Value")) {
-			return &SyntaxError{File: src, Line: m.Line, Msg: "ncu text output, not CSV: rerun ncu with --csv (and --page details or --page raw), or export a report as CSV: ncu --import report.ncu-rep --csv --page details > report.details.csv"}
+			return &syntaxError{File: src, Line: m.Line, Msg: "ncu text output, not CSV: rerun ncu with --csv (and --page details or --page raw), or export a report as CSV: ncu --import report.ncu-rep --csv --page details > report.details.csv"}
 		}
 	}
 	for _, m := range run.Messages {
 		if m.Level == profan.LevelWarning {
-			return &SyntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s wrote no table: %s", tool, m.Text)}
+			return &syntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s wrote no table: %s", tool, m.Text)}
 		}
 	}
 	if len(run.Messages) > 0 && text == 0 {
 		m := run.Messages[len(run.Messages)-1]
-		return &SyntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s wrote no table (last message: %s)", tool, m.Text)}
+		return &syntaxError{File: src, Line: m.Line, Msg: fmt.Sprintf("%s wrote no table (last message: %s)", tool, m.Text)}
 	}
-	return &SyntaxError{File: src, Line: 1, Msg: fmt.Sprintf("%v: no nvprof, ncu or nsys CSV header found in %d lines", errNoTable, lines)}
+	return &syntaxError{File: src, Line: 1, Msg: fmt.Sprintf("%v: no nvprof, ncu or nsys CSV header found in %d lines", errNoTable, lines)}
 }
 
 type countReader struct {
@@ -770,12 +770,12 @@ type stream struct {
 	title int
 }
 
-// Table is one CSV table of an export, handed to the importer whose header
+// table is one CSV table of an export, handed to the importer whose header
 // it matched. Rows run until a blank line, a message line or text. An
 // importer reads them as from x/perf's benchfmt.Reader (or a
 // bufio.Scanner): Scan advances to the next row, Row returns it, and Err
 // the error that stopped Scan, if any.
-type Table struct {
+type table struct {
 	Header []string
 	Marker string // the message line just before the header, e.g. "API calls:"
 	Line   int    // line number of the header
@@ -836,7 +836,7 @@ func (r row) String(i int) string { return string(r.Bytes(i)) }
 // units row. Any other line is handed to the importer as a row, which
 // checks it and refuses it with its line number. What an importer's table
 // allows beyond that, its layout says.
-func (t *Table) Scan() bool {
+func (t *table) Scan() bool {
 	if t.done {
 		return false
 	}
@@ -870,13 +870,13 @@ const (
 )
 
 // fail ends the table on err.
-func (t *Table) fail(err error) lineKind {
+func (t *table) fail(err error) lineKind {
 	t.err, t.done = err, true
 	return lineEnd
 }
 
 // step classifies one line read inside the table.
-func (t *Table) step(line []byte) lineKind {
+func (t *table) step(line []byte) lineKind {
 	if k := t.between(line); k != lineUndecided {
 		return k
 	}
@@ -913,7 +913,7 @@ func (t *Table) step(line []byte) lineKind {
 // between handles the lines that come between rows: what is left of a
 // cut row, blank lines, messages, program output, a repeated header or
 // units row.
-func (t *Table) between(line []byte) lineKind {
+func (t *table) between(line []byte) lineKind {
 	s := t.s
 	if loneNumber(line) {
 		// A row cut down to its first field, not program output.
@@ -960,7 +960,7 @@ func (t *Table) between(line []byte) lineKind {
 // the page, followed by a row as wide as it. (A header that an importer
 // reads, a trace appended to the page, is the next table's, never a
 // sub-table.) The line comes back, a copy when the next line was peeked.
-func (t *Table) subTable(line []byte) (lineKind, []byte) {
+func (t *table) subTable(line []byte) (lineKind, []byte) {
 	s := t.s
 	if len(t.fields) >= len(t.Header) || s.forced != nil || matchHeader(toStrings(t.fields)) != nil {
 		return lineUndecided, line
@@ -989,7 +989,7 @@ func (t *Table) subTable(line []byte) (lineKind, []byte) {
 // for readTables to start its table), or that of a report's table no
 // importer reads (see unknownTable). The line comes back, a copy when the
 // next line was peeked.
-func (t *Table) nextTable(line []byte) (lineKind, []byte) {
+func (t *table) nextTable(line []byte) (lineKind, []byte) {
 	if t.seenNotHeader(t.fields) {
 		return lineUndecided, line
 	}
@@ -1030,7 +1030,7 @@ func (s *stream) matching(h []string) importer {
 
 // dataRow checks a line that is no header as a row of the table and, when
 // it is one, makes it the current row.
-func (t *Table) dataRow(line []byte) lineKind {
+func (t *table) dataRow(line []byte) lineKind {
 	s := t.s
 	if s.title > 0 {
 		return t.fail(s.headerLost())
@@ -1085,7 +1085,7 @@ func (t *Table) dataRow(line []byte) lineKind {
 // process the profiler's banners last named is part of a table's sum: an
 // nvprof --metrics table holds no time, and two processes may measure the
 // same values.
-func (t *Table) endCapture(next int) error {
+func (t *table) endCapture(next int) error {
 	if t.sumRows > 0 {
 		sum := t.sum.Sum64()
 		if first, ok := t.s.tables[sum]; ok {
@@ -1127,7 +1127,7 @@ func unknownHeaderShape(f [][]byte) bool {
 // report: when the next line is a row as wide as it. The current table
 // then ends and the other table's rows are skipped, counted. Otherwise
 // the line stays this table's row (t.fields point into a copy of it).
-func (t *Table) unknownTable(line []byte) (bool, []byte) {
+func (t *table) unknownTable(line []byte) (bool, []byte) {
 	s := t.s
 	n := s.lr.n
 	wide, cand, err := t.peekWidth(line)
@@ -1148,7 +1148,7 @@ func (t *Table) unknownTable(line []byte) (bool, []byte) {
 // peekWidth returns the number of fields of the line after line (-1 when
 // it is not a row), leaving it to be read next, and a copy of line, which
 // t.fields then point into: the peek reuses the reader's buffer.
-func (t *Table) peekWidth(line []byte) (int, []byte, error) {
+func (t *table) peekWidth(line []byte) (int, []byte, error) {
 	s := t.s
 	cand := append([]byte(nil), line...)
 	wide := -1
@@ -1171,11 +1171,11 @@ func (t *Table) peekWidth(line []byte) (int, []byte, error) {
 // every row with the device name or the activity type ("GPU activities"),
 // which would otherwise be matched against every importer's header on
 // every row. The lookup allocates nothing.
-func (t *Table) seenNotHeader(f [][]byte) bool {
+func (t *table) seenNotHeader(f [][]byte) bool {
 	return t.notHeader[len(f)][string(f[0])]
 }
 
-func (t *Table) rememberNotHeader(f [][]byte) {
+func (t *table) rememberNotHeader(f [][]byte) {
 	if t.notHeader == nil {
 		t.notHeader = map[int]map[string]bool{}
 	}
@@ -1248,14 +1248,14 @@ func isSubTableHeader(f [][]byte) bool {
 
 // markUnits records the current row as the table's units row, so that a
 // repeated header followed by the units row again is skipped.
-func (t *Table) markUnits() {
+func (t *table) markUnits() {
 	t.unitsRaw = append([]byte(nil), t.raw...)
 	t.s.acct.Rows--
 	t.s.acct.Headers++
 }
 
 // Skip counts a data row the importer skips, under rule.
-func (t *Table) Skip(rule string) {
+func (t *table) Skip(rule string) {
 	t.s.acct.Rows--
 	t.s.skip(rule)
 }
@@ -1264,7 +1264,7 @@ func (t *Table) Skip(rule string) {
 // (ID and name), launch ID and kernel in two pages (a details and a raw
 // page) or twice in one. Exports of different processes may follow each
 // other (cat a.csv b.csv).
-func (t *Table) checkLaunch(k *profan.Kernel, pid string, line int) error {
+func (t *table) checkLaunch(k *profan.Kernel, pid string, line int) error {
 	if k.ID == "" {
 		return t.Errorf(line, "row has an empty ID: launches cannot be told apart")
 	}
@@ -1280,19 +1280,19 @@ func (t *Table) checkLaunch(k *profan.Kernel, pid string, line int) error {
 }
 
 // Row returns the current row.
-func (t *Table) Row() row { return t.row }
+func (t *table) Row() row { return t.row }
 
 // AtEnd reports whether Scan stopped at the end of the input, not at the
 // next table: where an export cut short (or still being written) ends.
-func (t *Table) AtEnd() bool { return t.atEnd }
+func (t *table) AtEnd() bool { return t.atEnd }
 
 // Err returns the first error met while reading rows.
-func (t *Table) Err() error { return t.err }
+func (t *table) Err() error { return t.err }
 
 // finish ends a table's parse: the first read error, else an error when
 // the table had no data rows after its header (what: "a header", or "a
 // header and units row"), as a truncated export has.
-func (t *Table) finish(rows int, format, what string) error {
+func (t *table) finish(rows int, format, what string) error {
 	if t.err != nil {
 		return t.err
 	}
@@ -1306,7 +1306,7 @@ func (t *Table) finish(rows int, format, what string) error {
 // header: it calls row with each, then ends the table as finish does
 // (what is said of a table without rows: "a header", "a header and units
 // row").
-func (t *Table) eachRow(format, what string, row func(row) error) error {
+func (t *table) eachRow(format, what string, row func(row) error) error {
 	rows := 0
 	for t.Scan() {
 		r := t.Row()
@@ -1322,15 +1322,15 @@ func (t *Table) eachRow(format, what string, row func(row) error) error {
 }
 
 // Run returns the run being read.
-func (t *Table) Run() *profan.Run { return t.s.run }
+func (t *table) Run() *profan.Run { return t.s.run }
 
 // Errorf returns a SyntaxError at line.
-func (t *Table) Errorf(line int, format string, args ...any) error {
-	return &SyntaxError{File: t.s.src, Line: line, Msg: fmt.Sprintf(format, args...)}
+func (t *table) Errorf(line int, format string, args ...any) error {
+	return &syntaxError{File: t.s.src, Line: line, Msg: fmt.Sprintf(format, args...)}
 }
 
 // Ordinal returns the next 0-based launch ordinal, for exports without IDs.
-func (t *Table) Ordinal() string {
+func (t *table) Ordinal() string {
 	s := strconv.Itoa(t.s.ordinal)
 	t.s.ordinal++
 	return s
@@ -1349,7 +1349,7 @@ const maxKernelMetrics = maxFields
 
 // AddMetric adds m to k, refusing at line a kernel past maxKernelMetrics
 // distinct metrics.
-func (t *Table) AddMetric(k *profan.Kernel, m profan.Metric, line int) error {
+func (t *table) AddMetric(k *profan.Kernel, m profan.Metric, line int) error {
 	k.AddMetric(m)
 	if len(k.Metrics) > maxKernelMetrics {
 		return t.Errorf(line, "more than %d distinct metrics in one kernel launch (not a profiler export?)", maxKernelMetrics)
@@ -1363,7 +1363,7 @@ const maxNames = 1 << 16
 
 // Intern returns b as a string, sharing storage with earlier equal strings:
 // exports repeat kernel, section and metric names on every row.
-func (t *Table) Intern(b []byte) string {
+func (t *table) Intern(b []byte) string {
 	if t.s.intern == nil {
 		t.s.intern = make(map[string]string, 1024)
 	}
@@ -1379,7 +1379,7 @@ func (t *Table) Intern(b []byte) string {
 }
 
 // InternString is Intern of a string already made (a part of one).
-func (t *Table) InternString(s string) string {
+func (t *table) InternString(s string) string {
 	if t.s.intern == nil {
 		t.s.intern = make(map[string]string, 1024)
 	}
@@ -1394,7 +1394,7 @@ func (t *Table) InternString(s string) string {
 }
 
 // Kernel hands a completed kernel to the sink.
-func (t *Table) Kernel(k *profan.Kernel, line int) error {
+func (t *table) Kernel(k *profan.Kernel, line int) error {
 	if err := k.CheckValid(); err != nil {
 		return t.Errorf(line, "%v", err)
 	}
@@ -1422,7 +1422,7 @@ func (t *Table) Kernel(k *profan.Kernel, line int) error {
 }
 
 // Activity hands a memory activity to the sink.
-func (t *Table) Activity(a *profan.Activity) error {
+func (t *table) Activity(a *profan.Activity) error {
 	if a.Duration < 0 || a.Bytes < 0 {
 		// Said here, at its row, as a kernel's is.
 		return t.Errorf(t.row.Line, "%s: negative duration or size", a.Name)
@@ -1467,7 +1467,7 @@ var maxActivities = 1 << 14 // a variable for tests
 type activityKey struct{ kind, name, src, dst, device, stream string }
 
 // API records a host API summary row.
-func (t *Table) API(c *profan.APICall) {
+func (t *table) API(c *profan.APICall) {
 	t.s.records++
 	t.s.run.APICalls = append(t.s.run.APICalls, c)
 }

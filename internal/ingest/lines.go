@@ -58,7 +58,7 @@ func newLineReader(r io.Reader, src string, size int) (*lineReader, error) {
 	if magic, _ := br.Peek(2); bytes.Equal(magic, []byte{0x1f, 0x8b}) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, &SyntaxError{File: src, Line: 1, Msg: "gzip data: " + err.Error()}
+			return nil, &syntaxError{File: src, Line: 1, Msg: "gzip data: " + err.Error()}
 		}
 		br = bufio.NewReaderSize(zr, 256<<10)
 	}
@@ -122,20 +122,20 @@ func (l *lineReader) read() ([]byte, error) {
 			line, err = l.br.ReadSlice('\n')
 			l.long = append(l.long, line...)
 			if len(l.long) > maxLine {
-				return nil, &SyntaxError{File: l.src, Line: l.n + 1, Msg: fmt.Sprintf("line longer than %d bytes (not a profiler export?)", maxLine)}
+				return nil, &syntaxError{File: l.src, Line: l.n + 1, Msg: fmt.Sprintf("line longer than %d bytes (not a profiler export?)", maxLine)}
 			}
 		}
 		line = l.long
 	}
 	if err == errOddUTF16 {
-		return nil, &SyntaxError{File: l.src, Line: l.n + 1, Msg: err.Error()}
+		return nil, &syntaxError{File: l.src, Line: l.n + 1, Msg: err.Error()}
 	}
 	var corrupt flate.CorruptInputError
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt) {
-		return nil, &SyntaxError{File: l.src, Line: l.n + 1, Msg: "corrupt or truncated gzip data: " + err.Error()}
+		return nil, &syntaxError{File: l.src, Line: l.n + 1, Msg: "corrupt or truncated gzip data: " + err.Error()}
 	}
 	if err != nil && err != io.EOF {
-		var se *SyntaxError
+		var se *syntaxError
 		if errors.As(err, &se) {
 			return nil, se // a check of the stream beneath (a pipe's spool)
 		}
@@ -178,7 +178,7 @@ func (l *lineReader) read() ([]byte, error) {
 }
 
 func (l *lineReader) cut() error {
-	return &SyntaxError{File: l.src, Line: l.n, Msg: "the last line has no line end and ends in an unquoted field, which may be cut short (truncated row?)"}
+	return &syntaxError{File: l.src, Line: l.n, Msg: "the last line has no line end and ends in an unquoted field, which may be cut short (truncated row?)"}
 }
 
 // cutWhole reports whether a last line without its line end can be taken

@@ -207,7 +207,7 @@ func TestMutations(t *testing.T) {
 				total++
 				run, err := Read(strings.NewReader(strings.Join(mut, "")), path, Options{}, Sink{})
 				if err != nil {
-					var se *SyntaxError
+					var se *syntaxError
 					if !errors.As(err, &se) || se.Line < 1 || se.File != path {
 						t.Errorf("%s + %s at line %d: error without file:line: %v", path, il.name, pos+1, err)
 					}
@@ -310,7 +310,7 @@ func (e *endless) Read(p []byte) (int, error) {
 func TestLongLineFlat(t *testing.T) {
 	in := &endless{}
 	_, err := Read(in, "commas.csv", Options{}, Sink{})
-	var se *SyntaxError
+	var se *syntaxError
 	if !errors.As(err, &se) || se.Line != 1 || !strings.Contains(se.Msg, "line longer than") {
 		t.Fatalf("endless line: %v", err)
 	}

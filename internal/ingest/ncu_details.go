@@ -56,7 +56,7 @@ func ncuIdentityOf(c columns) ncuIdentity {
 }
 
 // kernel starts a kernel from an identity row.
-func (id ncuIdentity) newKernel(t *Table, r row) (*profan.Kernel, error) {
+func (id ncuIdentity) newKernel(t *table, r row) (*profan.Kernel, error) {
 	k := profan.NewKernel()
 	k.ID = r.String(id.id)
 	k.Name = t.Intern(r.Bytes(id.kernel))
@@ -106,7 +106,7 @@ func (id ncuIdentity) newKernel(t *Table, r row) (*profan.Kernel, error) {
 
 // sameLaunch reports whether r belongs to the kernel whose first row had
 // id, process ID pid and name, read in capture.
-func (id ncuIdentity) sameLaunch(t *Table, r row, k *profan.Kernel, pid string, capture int) bool {
+func (id ncuIdentity) sameLaunch(t *table, r row, k *profan.Kernel, pid string, capture int) bool {
 	return t.s.capture == capture && string(r.Bytes(id.id)) == k.ID && string(r.Bytes(id.kernel)) == k.Name &&
 		string(r.Bytes(id.pid)) == pid
 }
@@ -114,7 +114,7 @@ func (id ncuIdentity) sameLaunch(t *Table, r row, k *profan.Kernel, pid string, 
 // skipNoMetric counts the details rows of a section that has no metric.
 const skipNoMetric = "ncu section row without a metric"
 
-func (ncuDetails) Parse(t *Table) error {
+func (ncuDetails) Parse(t *table) error {
 	c := columnsOf(t.Header)
 	id := ncuIdentityOf(c)
 	section, label := c.Get("Section Name"), c.Get("Body Item Label")
@@ -205,7 +205,7 @@ type rowKernels struct {
 
 // at returns the kernel of the current row: the kernel read, if the row
 // is its (its says), else a new one (start), the kernel read handed on.
-func (g *rowKernels) at(t *Table, its func(*profan.Kernel) bool, start func() (*profan.Kernel, error)) (*profan.Kernel, error) {
+func (g *rowKernels) at(t *table, its func(*profan.Kernel) bool, start func() (*profan.Kernel, error)) (*profan.Kernel, error) {
 	if g.k != nil && !its(g.k) {
 		if err := g.flush(t); err != nil {
 			return nil, err
@@ -222,7 +222,7 @@ func (g *rowKernels) at(t *Table, its func(*profan.Kernel) bool, start func() (*
 }
 
 // flush hands the kernel read on, if any.
-func (g *rowKernels) flush(t *Table) error {
+func (g *rowKernels) flush(t *table) error {
 	k := g.k
 	if k == nil {
 		return nil
@@ -236,7 +236,7 @@ func (g *rowKernels) flush(t *Table) error {
 // fields up to the metric value, then a comma (need is the index of the
 // last metric field). Any other width is a row cut short, whose missing
 // fields would be read as empty.
-func detailsWidth(t *Table, r row, need int) error {
+func detailsWidth(t *table, r row, need int) error {
 	n := r.Len()
 	if n == len(t.Header) || n == need+2 && n < len(t.Header) && len(r.Bytes(n-1)) == 0 {
 		return nil

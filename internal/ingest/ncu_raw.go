@@ -23,7 +23,7 @@ var ncuIdentityColumns = map[string]bool{
 	"Device": true, "CC": true,
 }
 
-func (ncuRaw) Parse(t *Table) error {
+func (ncuRaw) Parse(t *table) error {
 	c := columnsOf(t.Header)
 	id := ncuIdentityOf(c)
 	if !t.Scan() {

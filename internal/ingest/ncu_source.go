@@ -61,7 +61,7 @@ type sourceBlock struct {
 	rows     int
 }
 
-func (ncuSource) Parse(t *Table) error {
+func (ncuSource) Parse(t *table) error {
 	p := &sourceReader{t: t, b: &sourceBlock{}, seen: map[string]bool{}, launches: map[[sha256.Size]byte]string{},
 		nameLine: t.Line, kLine: t.Line, padded: true, last: t.Line}
 	p.b.start(t.Header)
@@ -75,7 +75,7 @@ func (ncuSource) Parse(t *Table) error {
 
 // sourceReader is the state of a source page's read.
 type sourceReader struct {
-	t       *Table
+	t       *table
 	b       *sourceBlock
 	k       *profan.Kernel
 	files   map[string]bool // files of k's blocks (cuda,sass)
@@ -347,7 +347,7 @@ func (b *sourceBlock) start(h []string) {
 	}
 }
 
-func (b *sourceBlock) setHeader(t *Table, r row) {
+func (b *sourceBlock) setHeader(t *table, r row) {
 	b.header = make([]string, r.Len())
 	b.cols = map[int]string{}
 	b.lineCol, b.addrCol, b.sassCol, b.srcCol, b.spaceCol, b.opCol = -1, -1, -1, -1, -1, -1
@@ -383,7 +383,7 @@ func (b *sourceBlock) setHeader(t *Table, r row) {
 // counters reads rec's counters from r. shift is how many fields wider
 // than the header r is (a CUDA line whose text held unescaped quotes): the
 // columns after the text sit that much further right.
-func (b *sourceBlock) counters(t *Table, r row, rec *profan.SourceRecord, shift int) {
+func (b *sourceBlock) counters(t *table, r row, rec *profan.SourceRecord, shift int) {
 	at := func(i int) int {
 		if i > b.srcCol {
 			return i + shift

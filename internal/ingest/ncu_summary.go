@@ -18,7 +18,7 @@ func (ncuSummary) Match(h []string) bool {
 	return ncuHeader(h, []string{"Kernel Name", "Invocations", "Metric Name", "Minimum", "Maximum", "Average"})
 }
 
-func (ncuSummary) Parse(t *Table) error {
+func (ncuSummary) Parse(t *table) error {
 	c := columnsOf(t.Header)
 	id := ncuIdentityOf(c)
 	inv := c.Get("Invocations")

@@ -26,7 +26,7 @@ func (nsysAPISum) Tool() string { return profan.ToolNsys }
 
 func (nsysAPISum) Match(h []string) bool { return nsysSumMatch(h, "Num Calls") }
 
-func (nsysAPISum) Parse(t *Table) error {
+func (nsysAPISum) Parse(t *table) error {
 	const format = "nsys-api-sum"
 	h, err := readNsysSum(t, format, "Num Calls")
 	if err != nil {

@@ -34,7 +34,7 @@ func (nsysAPITrace) Match(h []string) bool {
 	return ok && c.Has("Name", "CorrID") && !c.Has("GrdX")
 }
 
-func (nsysAPITrace) Parse(t *Table) error {
+func (nsysAPITrace) Parse(t *table) error {
 	const format = "nsys-api-trace"
 	c := nsysColumns(t.Header)
 	if err := needColumns(t, format, c, "Start", "Duration", "Name", "CorrID"); err != nil {
@@ -164,7 +164,7 @@ func (s *stream) hostCalls() *nsysHost {
 // (cuda_api_trace) of the same export hold the same calls, which are kept
 // once, said in a note; anything else is a row of its own (two processes'
 // exports one after the other).
-func (h *nsysHost) add(t *Table, c *profan.APICall, trace bool, line int) error {
+func (h *nsysHost) add(t *table, c *profan.APICall, trace bool, line int) error {
 	k := apiKey{c.Name, c.OS}
 	if seen, ok := h.byName[k]; ok && seen.trace != trace && seen.calls == c.Calls {
 		t.note(line, "nsys API calls", "the API summary and the API trace hold the same calls: each counted once")

@@ -80,7 +80,7 @@ func readTraces(c Capture, opt Options, fn func(*profan.Run, *profan.Kernel) err
 	defer func() { api.nsys, gpu.nsys = nil, nil }()
 	popt := Options{MaxTextMessages: opt.MaxTextMessages}
 	apiRun, err := api.Read(popt, Sink{Kernel: func(_ *profan.Run, k *profan.Kernel) error {
-		return &SyntaxError{File: api.Name(), Line: k.Line, Msg: fmt.Sprintf(
+		return &syntaxError{File: api.Name(), Line: k.Line, Msg: fmt.Sprintf(
 			"this API trace holds a GPU trace of its own, so it is not the API trace of %s: give each report's traces together", safe.Term(gpu.Name()))}
 	}})
 	if err != nil {
@@ -94,13 +94,13 @@ func readTraces(c Capture, opt Options, fn func(*profan.Run, *profan.Kernel) err
 		if _, err := strconv.ParseInt(k.ID, 10, 64); err == nil && host != nil && !full {
 			switch {
 			case math.IsNaN(k.Launched) && k.Start <= host.End:
-				return &SyntaxError{File: gpu.Name(), Line: k.Line, Msg: fmt.Sprintf(
+				return &syntaxError{File: gpu.Name(), Line: k.Line, Msg: fmt.Sprintf(
 					"kernel %s (CorrId %s) at %.6f s has no launch call in %s, whose calls run until %.6f s: the traces are of different captures (give each report's traces together)",
 					shorten(k.Name, 60), k.ID, k.Start, safe.Term(api.Name()), host.End)}
 			case math.IsNaN(k.Launched):
 				late++
 			case k.Start < k.Launched-launchSlack:
-				return &SyntaxError{File: gpu.Name(), Line: k.Line, Msg: fmt.Sprintf(
+				return &syntaxError{File: gpu.Name(), Line: k.Line, Msg: fmt.Sprintf(
 					"kernel %s (CorrId %s) starts at %.6f s, before its launch call in %s returned at %.6f s: the traces are of different captures (give each report's traces together)",
 					shorten(k.Name, 60), k.ID, k.Start, safe.Term(api.Name()), k.Launched)}
 			}

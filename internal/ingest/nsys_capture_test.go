@@ -89,7 +89,7 @@ func TestNsysTracesApart(t *testing.T) {
 	}
 	_, other, _ := splitTraces(t, "tensoriterator-rtx3090", 0)
 	_, _, err = readKernels([]string{api, other})
-	var se *SyntaxError
+	var se *syntaxError
 	if !errors.As(err, &se) || se.File != other || se.Line != 7 || !strings.Contains(se.Msg, "different captures") {
 		t.Errorf("traces of two reports: %v, want a refusal at %s:7, its first kernel", err, other)
 	}

@@ -57,7 +57,7 @@ func nsysColumns(h []string) columns {
 	return columnsOf(names)
 }
 
-func (nsysGPUTrace) Parse(t *Table) error {
+func (nsysGPUTrace) Parse(t *table) error {
 	const format = "nsys-gputrace"
 	c := nsysColumns(t.Header)
 	if err := needColumns(t, format, c, "Start", "Duration", "CorrId", "GrdX", "Name"); err != nil {
@@ -122,7 +122,7 @@ func (nsysGPUTrace) Parse(t *Table) error {
 // nsysUnitColumn locates a numeric column of an nsys trace under any of
 // its names and checks that its unit measures base; def is the unit when
 // the header gives none. A column the header lacks reads as missing.
-func nsysUnitColumn(t *Table, c columns, base, def string, names ...string) (nvprofColumn, error) {
+func nsysUnitColumn(t *table, c columns, base, def string, names ...string) (nvprofColumn, error) {
 	for _, n := range names {
 		i := c.Get(n)
 		if i < 0 {

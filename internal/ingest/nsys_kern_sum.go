@@ -73,7 +73,7 @@ type nsysKernSumRow struct {
 // nsysSumAliases maps the older spellings of the summary columns.
 var nsysSumAliases = map[string]string{"Average": "Avg", "Median": "Med", "Minimum": "Min", "Maximum": "Max"}
 
-func (nsysKernSum) Parse(t *Table) error {
+func (nsysKernSum) Parse(t *table) error {
 	const format = "nsys-cuda-gpu-kern-sum"
 	h, err := readNsysSum(t, format, "Instances")
 	if err != nil {
@@ -139,7 +139,7 @@ type nsysSum struct {
 
 // readNsysSum reads t's header as an nsys summary's, which must have the
 // share, total, count (Instances or Num Calls), average and name columns.
-func readNsysSum(t *Table, format, count string) (nsysSum, error) {
+func readNsysSum(t *table, format, count string) (nsysSum, error) {
 	header := make([]string, len(t.Header))
 	unitOf := map[string]string{}
 	for i, h := range t.Header {
@@ -184,7 +184,7 @@ func (h nsysSum) cell(r row, col string) string {
 // num reads s, the row's cell of col, times factor: NaN when empty (never
 // 0), an infinity read as missing with a note, an error for anything else
 // that is no number.
-func (h nsysSum) num(t *Table, r row, col, s string, factor float64) (float64, error) {
+func (h nsysSum) num(t *table, r row, col, s string, factor float64) (float64, error) {
 	s = strings.TrimSpace(s)
 	v, ok, err := units.ParseNumber(s)
 	if errors.Is(err, units.ErrInfinite) {
@@ -202,7 +202,7 @@ func (h nsysSum) num(t *Table, r row, col, s string, factor float64) (float64, e
 
 // nums reads the row's cells of cols into v: the share (Time) as
 // printed, the times in seconds.
-func (h nsysSum) nums(t *Table, r row, v []float64, cols ...string) error {
+func (h nsysSum) nums(t *table, r row, v []float64, cols ...string) error {
 	for i, col := range cols {
 		f := 1.0
 		if col != "Time" {
@@ -218,7 +218,7 @@ func (h nsysSum) nums(t *Table, r row, v []float64, cols ...string) error {
 
 // count reads the row's count column (Instances, Num Calls): a whole
 // number from 1 on.
-func (h nsysSum) count(t *Table, r row, col, what string) (int, error) {
+func (h nsysSum) count(t *table, r row, col, what string) (int, error) {
 	raw := h.cell(r, col)
 	n, err := h.num(t, r, col, raw, 1)
 	if err != nil {
@@ -249,7 +249,7 @@ func (s *shares) add(pct float64, line int) {
 // check refuses a table at the end of the input whose shares (each
 // rounded by up to half a unit, half) sum to less than 100%: rows were
 // lost at its end, a cut at a line end that no row shows.
-func (s *shares) check(t *Table, col string, half float64) error {
+func (s *shares) check(t *table, col string, half float64) error {
 	if !t.AtEnd() || s.rows == 0 || s.nan || s.sum >= 100-half*float64(s.rows)-0.1 {
 		return nil
 	}

@@ -20,6 +20,6 @@ func (nvprofEvents) Match(h []string) bool {
 	return nvprofAggregateHeader(h) && c.Has("Event Name") && !c.Has("Metric Name")
 }
 
-func (nvprofEvents) Parse(t *Table) error {
+func (nvprofEvents) Parse(t *table) error {
 	return parseNvprofAggregate(t, "nvprof-events", "event", "Event Name")
 }

@@ -27,7 +27,7 @@ func (nvprofTrace) Match(h []string) bool {
 	return len(h) > 2 && h[0] == "Start" && h[1] == "Duration" && columnsOf(h).Has("Grid X", "Name")
 }
 
-func (nvprofTrace) Parse(t *Table) error {
+func (nvprofTrace) Parse(t *table) error {
 	const format = "nvprof-gputrace"
 	c, unitsOf, err := nvprofHeader(t, format, "Start", "Duration", "Grid X", "Name")
 	if err != nil {
@@ -116,7 +116,7 @@ func stripCorrelation(s string) (name, id string) {
 
 // nvprofHeader indexes the header of an nvprof table with a units row,
 // checks that it has the columns need, and reads the units row.
-func nvprofHeader(t *Table, format string, need ...string) (columns, []string, error) {
+func nvprofHeader(t *table, format string, need ...string) (columns, []string, error) {
 	c := columnsOf(t.Header)
 	if err := needColumns(t, format, c, need...); err != nil {
 		return nil, nil, err
@@ -129,7 +129,7 @@ func nvprofHeader(t *Table, format string, need ...string) (columns, []string, e
 // nvprof's trace, summary and wide tables: one unit per column, empty for
 // unitless columns. A row holding anything but unit tokens means the
 // units row is missing, and the values cannot be scaled.
-func nvprofUnitsRow(t *Table, format string) ([]string, error) {
+func nvprofUnitsRow(t *table, format string) ([]string, error) {
 	if !t.Scan() {
 		if t.Err() != nil {
 			return nil, t.Err()
@@ -177,7 +177,7 @@ type nvprofColumn struct {
 // units row gives one, measures base (a time column in "KB" cannot be
 // scaled to seconds). nvprof leaves the unit empty for a column without
 // values only: a value in such a column cannot be scaled and is refused.
-func nvprofColumnOf(t *Table, c columns, unitsOf []string, name, base string) (nvprofColumn, error) {
+func nvprofColumnOf(t *table, c columns, unitsOf []string, name, base string) (nvprofColumn, error) {
 	i := c.Get(name)
 	col := nvprofColumn{i: i, name: name, factor: 1}
 	if i < 0 {
@@ -196,7 +196,7 @@ func nvprofColumnOf(t *Table, c columns, unitsOf []string, name, base string) (n
 }
 
 // at returns the column's value in r in the base unit; NaN when empty.
-func (col nvprofColumn) at(t *Table, r row) (float64, error) {
+func (col nvprofColumn) at(t *table, r row) (float64, error) {
 	if col.noUnit && len(bytes.TrimSpace(r.Bytes(col.i))) > 0 {
 		return math.NaN(), t.Errorf(r.Line, "column %q: %q has no unit (the units row gives none)", col.name, r.String(col.i))
 	}

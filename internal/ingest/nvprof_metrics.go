@@ -24,7 +24,7 @@ func (nvprofMetrics) Match(h []string) bool {
 	return nvprofAggregateHeader(h) && columnsOf(h).Has("Metric Name")
 }
 
-func (nvprofMetrics) Parse(t *Table) error {
+func (nvprofMetrics) Parse(t *table) error {
 	return parseNvprofAggregate(t, "nvprof-metrics", "metric", "Metric Name")
 }
 
@@ -42,7 +42,7 @@ func nvprofAggregateHeader(h []string) bool {
 // Total column (the sum over the invocations) in newer nvprof; it is kept
 // as a second metric "<event>:total" so that the event itself stays a
 // per-launch average like the metrics.
-func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
+func parseNvprofAggregate(t *table, format, section, nameCol string) error {
 	c := columnsOf(t.Header)
 	if err := needColumns(t, format, c, "Device", "Kernel", "Invocations", nameCol, "Min", "Max", "Avg"); err != nil {
 		return err
@@ -110,7 +110,7 @@ func parseNvprofAggregate(t *Table, format, section, nameCol string) error {
 // normalized on its own: nvprof picks the suffix per value, so a row can
 // read "0.000000B/s,9.338475GB/s,5.953014GB/s". Min <= Avg <= Max does not
 // always hold in real exports and is not checked.
-func nvprofAggregateMetric(t *Table, r row, name, section string, avg, lo, hi int) (profan.Metric, error) {
+func nvprofAggregateMetric(t *table, r row, name, section string, avg, lo, hi int) (profan.Metric, error) {
 	m := profan.NewMetric(name)
 	m.Section = section
 	m.Raw = r.String(avg)
@@ -243,7 +243,7 @@ func nvprofValue(s, colUnit string) (nvprofNumber, bool) {
 
 // nvprofField parses field i of r with nvprofValue, reporting a value that
 // is not a number, a level or a marker as an error naming the column.
-func nvprofField(t *Table, r row, i int, colUnit string) (nvprofNumber, error) {
+func nvprofField(t *table, r row, i int, colUnit string) (nvprofNumber, error) {
 	v, ok := nvprofValue(r.String(i), colUnit)
 	if !ok {
 		raw := strings.TrimSpace(r.String(i))

@@ -42,7 +42,7 @@ func (nvprofSummary) Match(h []string) bool {
 // host activity, which profan does not model.
 const skipHostSummary = "nvprof host summary row (OpenACC, OpenMP, ...)"
 
-func (nvprofSummary) Parse(t *Table) error {
+func (nvprofSummary) Parse(t *table) error {
 	const format = "nvprof-summary"
 	c, unitsOf, err := nvprofHeader(t, format, "Time(%)", "Time", "Calls", "Avg", "Min", "Max", "Name")
 	if err != nil {

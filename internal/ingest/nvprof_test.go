@@ -235,7 +235,7 @@ func checkReadError(t *testing.T, in string, line int, want string) {
 	if err == nil {
 		t.Fatalf("Read(%q): got a run of %d kernels, want an error", in, len(run.Kernels))
 	}
-	var se *SyntaxError
+	var se *syntaxError
 	if !errors.As(err, &se) {
 		t.Fatalf("Read(%q): got %T %v, want a *SyntaxError", in, err, err)
 	}

@@ -27,7 +27,7 @@ func (nvprofUMSummary) Match(h []string) bool {
 	return len(h) >= 4 && h[0] == "Device" && h[1] == "Count" && columnsOf(h).Has("Avg Size", "Total Size")
 }
 
-func (nvprofUMSummary) Parse(t *Table) error {
+func (nvprofUMSummary) Parse(t *table) error {
 	const format = "nvprof-um-summary"
 	c := columnsOf(t.Header)
 	if err := needColumns(t, format, c, "Device", "Count", "Total Size"); err != nil {

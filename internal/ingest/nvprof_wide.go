@@ -31,7 +31,7 @@ func (nvprofWide) Match(h []string) bool {
 // metrics.
 var nvprofWideIdentity = map[string]bool{"Device": true, "Context": true, "Stream": true, "Kernel": true, "Correlation_ID": true}
 
-func (nvprofWide) Parse(t *Table) error {
+func (nvprofWide) Parse(t *table) error {
 	const format = "nvprof-wide"
 	c, unitsOf, err := nvprofHeader(t, format, "Device", "Context", "Stream", "Kernel")
 	if err != nil {

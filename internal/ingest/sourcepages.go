@@ -131,13 +131,13 @@ func (sp *SourcePages) AttachRun(run *profan.Run, k *profan.Kernel) error {
 	i := cur[key]
 	cur[key] = i + 1
 	if i >= len(q) {
-		return &SyntaxError{File: launchPage0(run), Line: k.Line, Msg: fmt.Sprintf(
+		return &syntaxError{File: launchPage0(run), Line: k.Line, Msg: fmt.Sprintf(
 			"launch %s of %s has no block on the source page %s, which holds %d launches of it: pages of different captures? (the pages of one report hold the same launches)",
 			k.ID, shorten(k.Name, 60), safe.Term(sp.page[q[0]].Source), len(q))}
 	}
 	src := q[i]
 	if src.ID != k.ID {
-		return &SyntaxError{File: launchPage0(run), Line: k.Line, Msg: fmt.Sprintf(
+		return &syntaxError{File: launchPage0(run), Line: k.Line, Msg: fmt.Sprintf(
 			"launch %s of %s would get the source of launch %s (%s:%d, the %s block of that function): pages of different captures? (the pages of one report list the same launches in the same order)",
 			k.ID, shorten(k.Name, 60), src.ID, safe.Term(sp.page[src].Source), src.Line, ordinal(i+1))}
 	}
@@ -193,7 +193,7 @@ func (sp *SourcePages) Check() error {
 		}
 		for _, k := range r.Kernels {
 			if !sp.used[k] {
-				return &SyntaxError{File: r.Source, Line: k.Line, Msg: fmt.Sprintf(
+				return &syntaxError{File: r.Source, Line: k.Line, Msg: fmt.Sprintf(
 					"this source block of %s (launch %s of the page) matches no launch of the other pages given, though %d of the page's %d blocks do: pages of different captures? (the pages of one report hold the same launches)",
 					shorten(k.Name, 60), k.ID, used, len(r.Kernels))}
 			}
@@ -340,7 +340,7 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 	for _, run := range src.Unused() {
 		if len(runs) > 0 {
 			// Beside launch pages, a source page is one of their report's.
-			return nil, &SyntaxError{File: run.Source, Line: firstLine(run), Msg: "this source page matches no launch of the other exports given: a source page of another capture? (give it with the details or raw page of its report, or alone)"}
+			return nil, &syntaxError{File: run.Source, Line: firstLine(run), Msg: "this source page matches no launch of the other exports given: a source page of another capture? (give it with the details or raw page of its report, or alone)"}
 		}
 		for _, k := range run.Kernels {
 			if err := fn(run, k); err != nil {

@@ -86,11 +86,11 @@ var torchCats = map[string]int{
 
 // Skip rules of a PyTorch trace (counted events, not lines).
 const (
-	SkipTorchMeta    = "trace metadata event (ph M: process and thread names)"
-	SkipTorchInstant = "instant or counter event"
-	SkipTorchOther   = "event of a category profan does not read"
-	SkipTorchNoCat   = "event without a category"
-	SkipTorchKey     = "header field profan does not read"
+	skipTorchMeta    = "trace metadata event (ph M: process and thread names)"
+	skipTorchInstant = "instant or counter event"
+	skipTorchOther   = "event of a category profan does not read"
+	skipTorchNoCat   = "event without a category"
+	skipTorchKey     = "header field profan does not read"
 )
 
 // tev is one event as read; reused, reset before each event.
@@ -486,7 +486,7 @@ func (h hostRec) end(long map[[2]int64]int64) int64 {
 // torchReader is the state of one trace's reading.
 type torchReader struct {
 	s           *stream
-	t           *Table
+	t           *table
 	src         string
 	lex         *jsonLex
 	grid, block []int64 // the backing arrays of the event's grid and block, reused
@@ -547,7 +547,7 @@ type torchDevice struct {
 
 // readTorch reads a PyTorch trace from the decoded text of in.
 func readTorch(s *stream, in *File) error {
-	r := &torchReader{s: s, t: &Table{s: s}, src: s.src, tab: interner{m: map[string]string{}},
+	r := &torchReader{s: s, t: &table{s: s}, src: s.src, tab: interner{m: map[string]string{}},
 		devices: map[string]torchDevice{}, api: map[string]*profan.APICall{},
 		nameIdx: map[string]int32{}, tidIdx: map[string]int32{}, launched: map[int64]launchRec{}, long: map[[2]int64]int64{}}
 	r.in = &jsonSource{src: s.src, br: s.lr.br, h: s.lr.h}
@@ -558,7 +558,7 @@ func readTorch(s *stream, in *File) error {
 	if err := r.document(); err != nil {
 		var je *jsonErr
 		if errors.As(err, &je) {
-			return &SyntaxError{File: r.src, Line: r.in.lineAt(je.off), Msg: je.Error()}
+			return &syntaxError{File: r.src, Line: r.in.lineAt(je.off), Msg: je.Error()}
 		}
 		return err
 	}
@@ -572,7 +572,7 @@ func readTorch(s *stream, in *File) error {
 
 // errorAt is the error at byte off of the decoded text.
 func (r *torchReader) errorAt(off int64, format string, args ...any) error {
-	return &SyntaxError{File: r.src, Line: r.in.lineAt(off), Msg: fmt.Sprintf("byte %d: ", off) + fmt.Sprintf(format, args...)}
+	return &syntaxError{File: r.src, Line: r.in.lineAt(off), Msg: fmt.Sprintf("byte %d: ", off) + fmt.Sprintf(format, args...)}
 }
 
 // document reads the top-level object.
@@ -611,7 +611,7 @@ func (r *torchReader) document() error {
 			r.pytorch = true
 		default:
 			err = l.skip()
-			r.skip(SkipTorchKey, off)
+			r.skip(skipTorchKey, off)
 		}
 		if err != nil {
 			return err
@@ -758,17 +758,17 @@ func (r *torchReader) event(off int64) error {
 	e := &r.ev
 	switch e.Ph {
 	case "M":
-		r.skip(SkipTorchMeta, off)
+		r.skip(skipTorchMeta, off)
 		return nil
 	case "i", "I", "C", "n", "R", "O", "N", "D":
-		r.skip(SkipTorchInstant, off)
+		r.skip(skipTorchInstant, off)
 		return nil
 	}
 	if e.Cat == "" {
 		if e.Ph == "X" && !r.pytorch {
 			return r.errorAt(off, "a complete event without a category: PyTorch's events all have one (not a PyTorch profiler trace)")
 		}
-		r.skip(SkipTorchNoCat, off)
+		r.skip(skipTorchNoCat, off)
 		return nil
 	}
 	cat, ok := torchCats[e.Cat]
@@ -779,13 +779,13 @@ func (r *torchReader) event(off int64) error {
 		if !r.pytorch {
 			return r.errorAt(off, "event category %q is not one PyTorch writes, and no PyTorch header came before it (a Chrome or Perfetto trace, not PyTorch's)", e.Cat)
 		}
-		r.skip(SkipTorchOther+" ("+e.Cat+")", off)
+		r.skip(skipTorchOther+" ("+e.Cat+")", off)
 		return nil
 	}
 	r.pytorch = true
 	switch cat {
 	case catOther:
-		r.skip(SkipTorchOther+" ("+e.Cat+")", off)
+		r.skip(skipTorchOther+" ("+e.Cat+")", off)
 		return nil
 	case catFlow:
 		r.s.run.Host.Flows++
@@ -1224,7 +1224,7 @@ func (j *jsonSource) Read(p []byte) (int, error) {
 		chunk := p[:n]
 		if bytes.IndexByte(chunk, 0) >= 0 {
 			off := j.n + int64(bytes.IndexByte(chunk, 0))
-			return 0, &SyntaxError{File: j.src, Line: j.lines + bytes.Count(chunk[:off-j.n], newline) + 1, Msg: fmt.Sprintf("byte %d: binary data (NUL byte): not a trace", off)}
+			return 0, &syntaxError{File: j.src, Line: j.lines + bytes.Count(chunk[:off-j.n], newline) + 1, Msg: fmt.Sprintf("byte %d: binary data (NUL byte): not a trace", off)}
 		}
 		for i := 0; ; {
 			k := bytes.IndexByte(chunk[i:], '\n')

@@ -103,7 +103,7 @@ func TestTorchTraceCounts(t *testing.T) {
 
 func headerSkipCount(run *profan.Run) int {
 	for _, s := range run.Accounting.Skipped {
-		if s.Rule == SkipTorchKey {
+		if s.Rule == skipTorchKey {
 			return s.Lines
 		}
 	}
@@ -228,7 +228,7 @@ func TestTorchTraceDamaged(t *testing.T) {
 		{"a NUL byte", append(append(append([]byte(nil), b[:kernel]...), 0), b[kernel+1:]...), kernel, "binary"},
 	} {
 		_, err := Read(bytes.NewReader(c.in), "trace.json", Options{}, Sink{})
-		var se *SyntaxError
+		var se *syntaxError
 		if !errors.As(err, &se) {
 			t.Errorf("%s: %v, want a syntax error", c.name, err)
 			continue
@@ -259,7 +259,7 @@ func FuzzTorchTrace(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		run, err := Read(bytes.NewReader(in), "fuzz.json", Options{Format: "pytorch-trace"}, Sink{})
 		if err != nil {
-			var se *SyntaxError
+			var se *syntaxError
 			if !errors.As(err, &se) && !strings.Contains(err.Error(), "fuzz.json") {
 				t.Fatalf("error without its place: %v", err)
 			}
