@@ -374,23 +374,53 @@ func (t *appTrack) markGEMM() {
 	}
 }
 
-// close ends the open chain: fused, it costs about its longest launch.
+// loopRun is how many launches of one kernel in a row make a loop, not a
+// chain: the same kernel over and over (a timing loop, a per-parameter
+// update) reads no tensor its predecessor wrote, so fusing the launches
+// saves nothing vertical; two in a row (a bias add, then a residual add)
+// still chain.
+const loopRun = 3
+
+// close ends the open chain: fused, each part of it costs about its
+// longest launch. Runs of loopRun or more launches of one kernel are not
+// fused and split the chain around them.
 func (t *appTrack) close() {
-	if len(t.chain) >= 2 {
-		sum, longest := 0.0, 0.0
-		for _, l := range t.chain {
-			sum += l.d
-			longest = math.Max(longest, l.d)
+	start := 0
+	for i := 0; i <= len(t.chain); i++ {
+		j := i
+		for j < len(t.chain) && t.chain[j].g == t.chain[i].g {
+			j++
 		}
-		if sum > 0 {
-			saved := sum - longest
-			for _, l := range t.chain {
-				l.g.fuseSaved += saved * l.d / sum
-				l.g.fuseLaunches++
-			}
-			// One launch of the chain stays.
-			t.chain[0].g.fuseLaunches--
+		if i < len(t.chain) && j-i < loopRun {
+			continue
+		}
+		fuse(t.chain[start:i])
+		start = j
+		if j > i {
+			i = j - 1
 		}
 	}
 	t.chain = t.chain[:0]
+}
+
+// fuse prices one fused chain: it costs about its longest launch.
+func fuse(chain []appLaunch) {
+	if len(chain) < 2 {
+		return
+	}
+	sum, longest := 0.0, 0.0
+	for _, l := range chain {
+		sum += l.d
+		longest = math.Max(longest, l.d)
+	}
+	if sum <= 0 {
+		return
+	}
+	saved := sum - longest
+	for _, l := range chain {
+		l.g.fuseSaved += saved * l.d / sum
+		l.g.fuseLaunches++
+	}
+	// One launch of the chain stays.
+	chain[0].g.fuseLaunches--
 }

@@ -22,7 +22,10 @@ The gain is priced from launch order, chain by chain: a chain of two or more
 launches, fused, costs about its longest launch (the bytes its largest member
 moves and one launch), so it saves the rest of its time, in the forward and the backward pass alike
 (inductor's partitioner recomputes a pointwise chain in the backward pass
-rather than keep its intermediates); the launches it removes are counted. cuDNN's NCHW training batch norm, which inductor
+rather than keep its intermediates); the launches it removes are counted. Three or
+more launches of one kernel in a row (a per-parameter update, a timing loop) are a
+loop, not a chain: each reads no tensor the one before it wrote, so they are not
+fused and split the chain around them. cuDNN's NCHW training batch norm, which inductor
 replaces with fused Triton reductions, saves what channels_last saves of it.`,
 	Before:   `y = F.gelu(x @ w1 + b1) * scale + residual   # four kernels after the GEMM`,
 	After:    `model = torch.compile(model)`,
