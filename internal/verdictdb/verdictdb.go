@@ -108,6 +108,9 @@ func Each(ctx context.Context, db *store.DB, runID int64, opt analysis.Options, 
 	}
 	run := runOf(rec)
 	run.Findings = fs
+	if run.APICalls, err = db.HostCalls(ctx, runID); err != nil {
+		return nil, fmt.Errorf("reading run %d: %w", runID, err)
+	}
 	v := &analysis.RunVerdict{Run: run, Findings: fs}
 	var memo *analysis.Memo
 	if rec.Verdict < analysis.VerdictVersion {

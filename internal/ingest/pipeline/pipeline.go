@@ -458,10 +458,14 @@ func storedAlready(ctx context.Context, db *store.DB, path string, id int64, att
 }
 
 // addRunFindings stores the run-level part of the run's verdict (host
-// transfers, the timeline), so that gate --run reads what analyze states.
+// transfers, the timeline) and its host calls, so that gate --run and
+// report --db read what analyze states.
 func addRunFindings(w *store.RunWriter, vs *analysis.Stream, run *profan.Run) error {
 	if run == nil {
 		return nil
+	}
+	if err := w.SetHostCalls(run.APICalls); err != nil {
+		return err
 	}
 	for _, v := range vs.Finish([]*profan.Run{run}) {
 		if v.Run != run {

@@ -1,0 +1,83 @@
+package verdictdb
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	importer "github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/store"
+)
+
+// TestHostCallsRoundTrip stores the host calls of real nsys exports (an
+// API trace joined with its GPU trace; the CUDA API and OS runtime
+// summaries) with their runs and holds that Each gives the run back with
+// the same calls, in the same order, on each backend; a number the export
+// lacks (NaN, made here by mutating a real row) comes back NaN.
+func TestHostCallsRoundTrip(t *testing.T) {
+	eachBackend(t, func(t *testing.T, db *store.DB) {
+		ctx := context.Background()
+		for _, file := range []string{
+			"../ingest/testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz",
+			"../ingest/testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv",
+		} {
+			run, err := importer.ReadFile(file, importer.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(run.APICalls) == 0 {
+				t.Fatalf("%s: no host calls read", file)
+			}
+			w, err := db.BeginRun(ctx, store.RunInfo{Digest: "sha256:" + file, Source: file, Tool: run.Tool, Format: run.Format, Verdict: analysis.VerdictVersion})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.SetHostCalls(run.APICalls); err != nil {
+				t.Fatal(err)
+			}
+			id, err := w.Commit()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := read(ctx, db, id, analysis.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g, w := callsText(got.Run.APICalls), callsText(run.APICalls); g != w {
+				t.Errorf("%s: host calls read back\n%s\nwant\n%s", file, g, w)
+			}
+		}
+		// A call whose total the export lacked.
+		run, err := importer.ReadFile("../ingest/testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv", importer.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run.APICalls[0].Total = math.NaN()
+		w, err := db.BeginRun(ctx, store.RunInfo{Digest: "sha256:nan", Source: "nan", Tool: run.Tool, Verdict: analysis.VerdictVersion})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.SetHostCalls(run.APICalls); err != nil {
+			t.Fatal(err)
+		}
+		id, err := w.Commit()
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, err := db.HostCalls(ctx, id)
+		if err != nil || len(calls) != len(run.APICalls) || !math.IsNaN(calls[0].Total) || calls[0].Avg != run.APICalls[0].Avg {
+			t.Errorf("NaN total: read %v, %v", calls, err)
+		}
+	})
+}
+
+func callsText(cs []*profan.APICall) string {
+	s := ""
+	for _, c := range cs {
+		s += fmt.Sprintf("%+v\n", *c)
+	}
+	return s
+}
