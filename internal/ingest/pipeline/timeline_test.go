@@ -50,3 +50,42 @@ func TestTimelineStored(t *testing.T) {
 		t.Errorf("Timelines: %+v, %v", all, err)
 	}
 }
+
+// TestHostCallsStored: an nsys export's host calls (an API trace; the CUDA
+// API and OS runtime summaries) are stored with its run as the reader
+// gives them, in order; an ncu export stores none.
+func TestHostCallsStored(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "p.db")
+	files := []string{
+		"../testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz",
+		"../testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv",
+		fx + "saxpy.details.csv",
+	}
+	if _, err := Ingest(ctx, path, files, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for i, file := range files {
+		run, err := ingest.ReadFile(file, ingest.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := db.HostCalls(ctx, int64(i+1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(run.APICalls) {
+			t.Fatalf("%s: %d host calls stored, the export has %d", file, len(got), len(run.APICalls))
+		}
+		for j, c := range run.APICalls {
+			if *got[j] != *c {
+				t.Errorf("%s: call %d stored %+v, read %+v", file, j, *got[j], *c)
+			}
+		}
+	}
+}
