@@ -31,18 +31,7 @@ func TestHostCallsRoundTrip(t *testing.T) {
 			if len(run.APICalls) == 0 {
 				t.Fatalf("%s: no host calls read", file)
 			}
-			w, err := db.BeginRun(ctx, store.RunInfo{Digest: "sha256:" + file, Source: file, Tool: run.Tool, Format: run.Format, Verdict: analysis.VerdictVersion})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := w.SetHostCalls(run.APICalls); err != nil {
-				t.Fatal(err)
-			}
-			id, err := w.Commit()
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := read(ctx, db, id, analysis.Options{})
+			got, err := read(ctx, db, storeCalls(t, db, file, run), analysis.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,22 +45,30 @@ func TestHostCallsRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		run.APICalls[0].Total = math.NaN()
-		w, err := db.BeginRun(ctx, store.RunInfo{Digest: "sha256:nan", Source: "nan", Tool: run.Tool, Verdict: analysis.VerdictVersion})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := w.SetHostCalls(run.APICalls); err != nil {
-			t.Fatal(err)
-		}
-		id, err := w.Commit()
-		if err != nil {
-			t.Fatal(err)
-		}
-		calls, err := db.HostCalls(ctx, id)
+		calls, err := db.HostCalls(ctx, storeCalls(t, db, "nan", run))
 		if err != nil || len(calls) != len(run.APICalls) || !math.IsNaN(calls[0].Total) || calls[0].Avg != run.APICalls[0].Avg {
 			t.Errorf("NaN total: read %v, %v", calls, err)
 		}
 	})
+}
+
+// storeCalls stores a run of source with run's host calls only, and
+// returns its ID.
+func storeCalls(t *testing.T, db *store.DB, source string, run *profan.Run) int64 {
+	t.Helper()
+	w, err := db.BeginRun(context.Background(), store.RunInfo{Digest: "sha256:" + source, Source: source, Tool: run.Tool, Format: run.Format, Verdict: analysis.VerdictVersion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Rollback()
+	if err := w.SetHostCalls(run.APICalls); err != nil {
+		t.Fatal(err)
+	}
+	id, err := w.Commit()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 func callsText(cs []*profan.APICall) string {
