@@ -574,27 +574,31 @@ span or more gets no CUDA-graphs advice (copy_pinned: 95%; train_xl: 97%; check7
 	}
 }
 
-// syncCalibration holds the host-sync recommendation of the training step
-// (fixtures/timeline3) against its removal timed over many processes: the
-// launch-bound step's median moves 21–36 ms from one process to the next,
+// syncCalibration holds the host-sync recommendation of the training and
+// decode steps (fixtures/timeline3) against its removal timed over many
+// processes: the launch-bound training step's median moves 21–36 ms from
+// one process to the next, the decode step's 66–105 ms,
 // far more than one sync costs, so one pair of processes measures the
 // process, not the sync. The measured gain is 1 − after/before of the
 // medians of the per-process medians.
 func syncCalibration(t *testing.T, b *strings.Builder) {
 	procs := map[string][]float64{}
-	for _, f := range []string{"r1", "r2", "alt"} {
+	for _, f := range []string{"r1", "r2", "alt", "altdecode"} {
 		for k, ms := range processMedians(t, "../../fixtures/timeline3/"+f+"/timings.tsv") {
 			procs[k] = append(procs[k], ms...)
 		}
 	}
 	b.WriteString(`
-## Removing a host sync from the training step, over many processes
+## Removing a host sync, over many processes
 
 The small and large training steps of ` + "`timeline7.py`" + ` with a bad-batch check (` + "`torch.isfinite(loss).item()`" + `
-between forward and backward) and without it, timed in the same session (` + "`fixtures/timeline3`" + `: two rounds,
-r1 and r2, and for the small step 8 more alternating pairs of processes, ` + "`alt`" + `). *Estimated* is the host-sync
-recommendation read from each round's trace of the step with the sync; *measured* is 1 − after/before of the
-median over processes of each process's median of 30 steps; *spread* is the range of those process medians.
+between forward and backward) and without it, timed in the same session on an H100 (` + "`fixtures/timeline3`" + `: two
+rounds, r1 and r2, and for the small step 8 more alternating pairs of processes, ` + "`alt`" + `); the decode step with
+its per-token ` + "`.item()`" + ` and with the check deferred, in 8 alternating pairs of processes on an H200
+(` + "`altdecode`" + `: the step is bound by the host, whose launches the card does not change). *Estimated* is the
+host-sync recommendation read from the trace of the step with the sync (the decode's from ` + "`fixtures/timeline`" + `,
+H100); *measured* is 1 − after/before of the median over processes of each process's median of 30 steps;
+*spread* is the range of those process medians.
 
 | trace | estimated | processes | measured | error | spread with sync | spread without |
 | --- | ---: | ---: | ---: | ---: | --- | --- |
@@ -603,8 +607,15 @@ median over processes of each process's median of 30 steps; *spread* is the rang
 	spread := func(ms []float64) string {
 		return fmt.Sprintf("%.1f–%.1f ms", slices.Min(ms), slices.Max(ms))
 	}
-	for _, p := range []struct{ round, size string }{{"r1", "small"}, {"r2", "small"}, {"r1", "large"}, {"r2", "large"}} {
-		file := "timeline3/" + p.round + "/train_" + p.size + "_sync.json.gz"
+	for _, p := range []struct{ file, before, after string }{
+		{"timeline3/r1/train_small_sync.json.gz", "train_small_sync", "train_small"},
+		{"timeline3/r2/train_small_sync.json.gz", "train_small_sync", "train_small"},
+		{"timeline3/r1/train_large_sync.json.gz", "train_large_sync", "train_large"},
+		{"timeline3/r2/train_large_sync.json.gz", "train_large_sync", "train_large"},
+		{"timeline/decode_sync.json.gz", "decode_sync", "decode_nosync"},
+		{"timeline/decode_sync2.json.gz", "decode_sync", "decode_nosync"},
+	} {
+		file := p.file
 		gr, err := rulestest.Grouper([]string{"../../fixtures/" + file})
 		if err != nil {
 			t.Fatal(err)
@@ -616,7 +627,7 @@ median over processes of each process's median of 30 steps; *spread* is the rang
 				est = r.WallGain
 			}
 		}
-		before, after := procs["train_"+p.size+"_sync"], procs["train_"+p.size]
+		before, after := procs[p.before], procs[p.after]
 		measured := 1 - stats.Median(after)/stats.Median(before)
 		if math.IsNaN(est) || math.Abs(est-measured) > 0.15 {
 			t.Errorf("%s: host-sync estimated %.1f%% of the wall time, measured %.1f%% over %d processes (tolerance 15 points)",
