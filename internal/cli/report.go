@@ -179,6 +179,7 @@ func (in reportInput) files() error {
 			in.rep.Timelines = append(in.rep.Timelines, html.Timeline{Source: v.Run.Source, T: v.Timeline})
 		}
 	}
+	in.rep.HostCalls = report.HostCalls(runs)
 	return nil
 }
 
@@ -222,6 +223,7 @@ func (in reportInput) stored(labels map[string]string) error {
 	if in.rep.Title == "" {
 		in.rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, v.Run.Source)
 	}
+	in.rep.HostCalls = report.HostCalls([]*profan.Run{v.Run})
 	return in.trends(db, labels)
 }
 

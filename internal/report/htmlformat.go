@@ -33,6 +33,19 @@ func (h *htmlWriter) End(runs []*profan.Run) error {
 	for i, tl := range h.tls {
 		h.rep.Timelines = append(h.rep.Timelines, html.Timeline{Source: h.runs[i].Source, T: tl})
 	}
+	h.rep.HostCalls = HostCalls(runs)
 	SetKernels(h.rep, h.groups)
 	return html.Write(h.w, h.rep)
+}
+
+// HostCalls are the host-call lines of runs, as the text report states
+// them, for the runs that have any.
+func HostCalls(runs []*profan.Run) []html.HostCalls {
+	var out []html.HostCalls
+	for _, r := range runs {
+		if ls := hostCallLines(r); len(ls) > 0 {
+			out = append(out, html.HostCalls{Source: r.Source, Lines: ls})
+		}
+	}
+	return out
 }

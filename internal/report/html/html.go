@@ -42,12 +42,21 @@ type Report struct {
 	Trends []Trend
 	// Timelines are the runs' timelines, for exports that have one.
 	Timelines []Timeline
+	// HostCalls are the runs' host calls, for exports that have them.
+	HostCalls []HostCalls
 	// Categories and Changes are an application's reading, as the text
 	// states it: the time by category, and what to change first (Gain is
 	// their combined gain).
 	Categories []CategoryRow
 	Changes    []ChangeRow
 	Gain       string
+}
+
+// HostCalls are the host's time per call of one run, as the text report
+// states it: a line for the CUDA API calls, one for the OS runtime calls.
+type HostCalls struct {
+	Source string
+	Lines  []string
 }
 
 // CategoryRow is one category of the time by category.
@@ -130,6 +139,7 @@ type page struct {
 	NoDevice              []*kernelView
 	Trends                []*trendView
 	Timelines             []*timelineView
+	HostCalls             []HostCalls
 	NFindings             int
 	Grouped               bool
 	Launches              int
@@ -243,6 +253,7 @@ func (c *collector) add(p *page, i int, a *analysis.Kernel, kv *kernelView) {
 func build(r *Report) *page {
 	p := buildKernels(r)
 	p.Timelines = timelineViews(r.Timelines)
+	p.HostCalls = r.HostCalls
 	return p
 }
 
