@@ -108,6 +108,9 @@ func hostileCases(t testing.TB) []hostileCase {
 	kernSum := ncuMustRead(t, "testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv")
 	apiRow := lineOf(t, nvSummary, `"cudaMalloc"`)
 	summary := ncuFixture(t, "copy.summary.csv")
+	apiSum := ncuMustRead(t, "testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv")
+	apiTrace := gunzipFixture(t, "testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz")
+	apiHeader := lineOf(t, apiTrace, "Start (ns),Duration (ns),Name")
 	return []hostileCase{
 		{name: "ncu summary page cut at a line end in its last kernel", in: cutAt(summary, 60), line: 60, msg: "kernel strideCopy(float *, const float *, int) ends after 8 metric rows where the kernels before it have 47"},
 		{name: "details page cut at a line end in its last launch", in: cutAt(copyDetails, lastLaunch+10), line: lastLaunch + 10, msg: "launch 8 of strideCopy(float *, const float *, int) ends after 10 metric rows where the launches before it have 50"},
@@ -159,6 +162,10 @@ func hostileCases(t testing.TB) []hostileCase {
 		// lost their header, they are no program output to skip.
 		{name: "nvprof events table without its header", in: replaceLine(t, nvEvents, evHeader, drop), line: evHeader, msg: `right after nvprof's title "Event result:"`},
 		{name: "nvprof metrics table without its header, after another table", in: replaceLine(t, nvEvents, mtHeader, drop), line: mtHeader, msg: `right after nvprof's title "Metric result:"`},
+		// nsys stats prints a table's header right after the line naming
+		// the report it runs: rows there lost their header.
+		{name: "nsys API summary without its first header", in: replaceLine(t, apiSum, 2, drop), line: 2, msg: "right after nsys stats' line naming its report (line 1)"},
+		{name: "nsys API and GPU traces without the API trace's header", in: replaceLine(t, apiTrace, apiHeader, drop), line: apiHeader, msg: fmt.Sprintf("right after nsys stats' line naming its report (line %d)", apiHeader-1)},
 		{name: "nvprof summary without its header", in: replaceLine(t, nvSummary, sumHeader, drop), line: sumHeader, msg: `right after nvprof's title "Profiling result:"`},
 		// Warp-stall sampling never repeats across launches: a sampled
 		// source block equal to an earlier launch's is the page twice.

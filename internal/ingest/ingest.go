@@ -517,7 +517,7 @@ func (s *stream) classify(line []byte) bool {
 				// come between.
 				s.marker = msg.Text
 				if msg.tool == profan.ToolNvprof {
-					s.title = s.lr.n
+					s.title, s.titleText = s.lr.n, fmt.Sprintf("nvprof's title %q", msg.Text)
 				}
 			}
 			s.skip(skipMessage)
@@ -530,6 +530,9 @@ func (s *stream) classify(line []byte) bool {
 			rule = skipNote
 		}
 		s.output(line, rule)
+		if bytes.HasPrefix(line, []byte("Processing [")) && bytes.Contains(line, []byte("] with [")) {
+			s.title, s.titleText = s.lr.n, "nsys stats' line naming its report"
+		}
 		return true
 	}
 	return false
@@ -552,9 +555,9 @@ func processOf(line []byte, msg profanMessage) string {
 }
 
 // headerLost is the error for a row of values read right after an nvprof
-// title, where nvprof prints its table's header.
+// title or nsys stats' report line, where the table's header is printed.
 func (s *stream) headerLost() error {
-	return &syntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("a row of values right after nvprof's title %q (line %d), where its table's header belongs: the header deleted or cut?", s.marker, s.title)}
+	return &syntaxError{File: s.src, Line: s.lr.n, Msg: fmt.Sprintf("a row of values right after %s (line %d), where its table's header belongs: the header deleted or cut?", s.titleText, s.title)}
 }
 
 // output keeps a line of program output (bounded) and counts it.
@@ -765,9 +768,12 @@ type stream struct {
 	// nsys_api_trace.go).
 	nsys *nsysHost
 	// title is the line of an nvprof title ("==1== Profiling result:")
-	// when nothing but blank lines and messages came after it: the next
-	// row is its table's header.
-	title int
+	// or of nsys stats' line naming the report it runs ("Processing
+	// [report1.sqlite] with [.../cudaapisum.py]..."), when nothing but
+	// blank lines and messages came after it: the next row is its table's
+	// header. titleText says which.
+	title     int
+	titleText string
 }
 
 // table is one CSV table of an export, handed to the importer whose header
