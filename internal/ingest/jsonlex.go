@@ -203,27 +203,31 @@ func (l *jsonLex) key() ([]byte, error) {
 
 // string reads a string (the next byte is its quote) and returns it
 // unescaped, valid until the next string is read or the window moves.
-func (l *jsonLex) string() ([]byte, error) { return l.readString(true) }
+func (l *jsonLex) string() ([]byte, error) { return l.readString() }
 
-// skipString reads a string and drops it: its grammar is checked, its
-// UTF-8 is not (a string kept has bad bytes replaced, not refused).
+// skipString reads a string and drops it, its grammar and UTF-8 checked.
 func (l *jsonLex) skipString() error {
-	_, err := l.readString(false)
+	_, err := l.readString()
 	return err
 }
 
-// readString reads a string; keep asks for its text in valid UTF-8.
-func (l *jsonLex) readString(keep bool) ([]byte, error) {
+// errUTF8 is the message for a string that is no UTF-8: a JSON document
+// is UTF-8 text, and a byte that is none is damage (a key or a name read
+// with a replacement character would silently be another).
+const errUTF8 = "invalid UTF-8 in the string that starts here: the file is not UTF-8 text"
+
+// readString reads a string and returns its text.
+func (l *jsonLex) readString() ([]byte, error) {
 	start := l.offset()
 	l.pos++
 	// Most strings lie whole in the window, without escapes: they are
 	// returned in place.
 	seg := l.buf[l.pos:l.end]
 	if i, ascii := strStop(seg); i < len(seg) && seg[i] == '"' && i <= maxJSONString {
-		l.pos += i + 1
-		if keep && !ascii && !utf8.Valid(seg[:i]) {
-			return bytes.ToValidUTF8(seg[:i], []byte("\uFFFD")), nil
+		if !ascii && !utf8.Valid(seg[:i]) {
+			return nil, l.errorf(start, errUTF8)
 		}
+		l.pos += i + 1
 		return seg[:i], nil
 	}
 	l.str = l.str[:0]
@@ -247,8 +251,8 @@ func (l *jsonLex) readString(keep bool) ([]byte, error) {
 		switch c := l.buf[l.pos]; {
 		case c == '"':
 			l.pos++
-			if keep && !utf8.Valid(l.str) {
-				l.str = bytes.ToValidUTF8(l.str, []byte("\uFFFD"))
+			if !utf8.Valid(l.str) {
+				return nil, l.errorf(start, errUTF8)
 			}
 			return l.str, nil
 		case c < 0x20:
@@ -562,8 +566,8 @@ func (l *jsonLex) skipArray() bool {
 		case state == afterValue:
 			return false
 		case c == '"':
-			n, _ := strStop(b[i+1:])
-			if i+1+n >= len(b) || b[i+1+n] != '"' {
+			n, ascii := strStop(b[i+1:])
+			if i+1+n >= len(b) || b[i+1+n] != '"' || !ascii && !utf8.Valid(b[i+1:i+1+n]) {
 				return false
 			}
 			i += n + 2

@@ -256,6 +256,10 @@ func TestTorchTraceDamaged(t *testing.T) {
 func FuzzTorchTrace(f *testing.F) {
 	f.Add(torchSeed(f, "copy_pinned"))
 	f.Add(torchSeed(f, "decode_sync"))
+	// A string with a byte that is no UTF-8, in a key and in an array
+	// the reader skips.
+	f.Add(bytes.Replace(torchSeed(f, "copy_pinned"), []byte(`"name"`), []byte("\"na\xffme\""), 1))
+	f.Add(bytes.Replace(torchSeed(f, "copy_pinned"), []byte(`["float"`), []byte("[\"flo\xc3at\""), 1))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		run, err := Read(bytes.NewReader(in), "fuzz.json", Options{Format: "pytorch-trace"}, Sink{})
 		if err != nil {
