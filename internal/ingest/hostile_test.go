@@ -109,6 +109,10 @@ func hostileCases(t testing.TB) []hostileCase {
 	apiRow := lineOf(t, nvSummary, `"cudaMalloc"`)
 	summary := ncuFixture(t, "copy.summary.csv")
 	torch := torchFixture(t, "copy_pinned")
+	torchGz, err := os.ReadFile("../../fixtures/timeline/copy_pinned.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
 	apiSum := ncuMustRead(t, "testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv")
 	apiTrace := gunzipFixture(t, "testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz")
 	apiHeader := lineOf(t, apiTrace, "Start (ns),Duration (ns),Name")
@@ -119,6 +123,7 @@ func hostileCases(t testing.TB) []hostileCase {
 		// that is none, kept or skipped, would read as another.
 		{name: "a PyTorch trace's key with a byte that is no UTF-8", in: replaceLine(t, torch, shapes, func(l string) string { return strings.Replace(l, "record", "rec\xfford", 1) }), line: shapes, msg: "invalid UTF-8 in the string"},
 		{name: "a PyTorch trace's skipped string with a byte that is no UTF-8", in: replaceLine(t, torch, types, func(l string) string { return strings.Replace(l, `["float"]`, "[\"flo\xc3at\"]", 1) }), line: types, msg: "invalid UTF-8 in the string"},
+		{name: "a PyTorch trace's gzip cut short", in: torchGz[:len(torchGz)*2/3], line: 833, msg: "corrupt or truncated gzip data"},
 		{name: "ncu summary page cut at a line end in its last kernel", in: cutAt(summary, 60), line: 60, msg: "kernel strideCopy(float *, const float *, int) ends after 8 metric rows where the kernels before it have 47"},
 		{name: "details page cut at a line end in its last launch", in: cutAt(copyDetails, lastLaunch+10), line: lastLaunch + 10, msg: "launch 8 of strideCopy(float *, const float *, int) ends after 10 metric rows where the launches before it have 50"},
 		{name: "source page cut at a line end in its last block", in: cutAt(sourceCuda, 550), line: 550, msg: "the last source block (strideCopy(float *, const float *, int)) ends before its function does"},

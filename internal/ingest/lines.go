@@ -127,12 +127,8 @@ func (l *lineReader) read() ([]byte, error) {
 		}
 		line = l.long
 	}
-	if err == errOddUTF16 {
-		return nil, &syntaxError{File: l.src, Line: l.n + 1, Msg: err.Error()}
-	}
-	var corrupt flate.CorruptInputError
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt) {
-		return nil, &syntaxError{File: l.src, Line: l.n + 1, Msg: "corrupt or truncated gzip data: " + err.Error()}
+	if de := decodeError(l.src, l.n+1, err); de != nil {
+		return nil, de
 	}
 	if err != nil && err != io.EOF {
 		var se *syntaxError
@@ -264,4 +260,18 @@ func (u *utf16Reader) Read(p []byte) (int, error) {
 	n := copy(p, u.out)
 	u.out = u.out[n:]
 	return n, nil
+}
+
+// decodeError is err, an error of the decoding beneath the text (a gzip
+// stream corrupt or cut short, UTF-16 of an odd length), as an error at
+// the line being read; nil for any other error.
+func decodeError(src string, line int, err error) error {
+	if err == errOddUTF16 {
+		return &syntaxError{File: src, Line: line, Msg: err.Error()}
+	}
+	var corrupt flate.CorruptInputError
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) || errors.As(err, &corrupt) {
+		return &syntaxError{File: src, Line: line, Msg: "corrupt or truncated gzip data: " + err.Error()}
+	}
+	return nil
 }

@@ -1251,6 +1251,9 @@ func (j *jsonSource) Read(p []byte) (int, error) {
 			j.lines++
 		}
 	}
+	if de := decodeError(j.src, j.lines+1, err); de != nil {
+		return n, de
+	}
 	return n, err
 }
 
