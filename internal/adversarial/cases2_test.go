@@ -37,6 +37,7 @@ func allCases(t *testing.T) []*tcase {
 	cs = append(cs, metricFloodCases(fs)...)
 	cs = append(cs, injectionCases(fs)...)
 	cs = append(cs, writeCases(fs)...)
+	cs = append(cs, traceCases(t, fs, base)...)
 	cs = append(cs, randomCases(fs, 550, base)...)
 	return cs
 }

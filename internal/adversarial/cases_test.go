@@ -41,6 +41,8 @@ var fixtureSpecs = []fixture{
 	{name: "nvprof-summary", path: "internal/ingest/testdata/nvprof/ieee2017-k20c-gpu-api-summary-no-type-col-sci.csv", header: `"Time(%)",`, units: true},
 	{name: "nsys-gputrace", path: "internal/ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv", header: `Start(sec),`},
 	{name: "nsys-kern-sum", path: "internal/ingest/testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv", header: `Time (%),`},
+	{name: "nsys-api-sum", path: "internal/ingest/testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv", header: `Time (%),`},
+	{name: "nsys-api-trace", path: "internal/ingest/testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz", header: `Start (ns),`},
 }
 
 func loadFixtures(t *testing.T) []*fixture {
@@ -51,16 +53,7 @@ func loadFixtures(t *testing.T) []*fixture {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
-			zr, err := gzip.NewReader(bytes.NewReader(b))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if b, err = io.ReadAll(zr); err != nil {
-				t.Fatal(err)
-			}
-		}
-		f.text = string(b)
+		f.text = string(gunzip(t, b))
 		f.lines = strings.SplitAfter(f.text, "\n")
 		if f.lines[len(f.lines)-1] == "" {
 			f.lines = f.lines[:len(f.lines)-1]
@@ -85,6 +78,21 @@ func loadFixtures(t *testing.T) []*fixture {
 		out = append(out, &f)
 	}
 	return out
+}
+
+// gunzip returns b, decompressed where it is gzip.
+func gunzip(t *testing.T, b []byte) []byte {
+	if !bytes.HasPrefix(b, []byte{0x1f, 0x8b}) {
+		return b
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err = io.ReadAll(zr); err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func join(lines []string) string { return strings.Join(lines, "") }

@@ -482,6 +482,10 @@ func compareOutput(want, got []byte) string {
 func canonical(b []byte) ([]any, error) {
 	var doc struct {
 		Kernels []map[string]any `json:"kernels"`
+		Runs    []struct {
+			HostCalls []any `json:"host_calls"`
+			Timeline  any   `json:"timeline"`
+		} `json:"runs"`
 	}
 	if err := json.Unmarshal(b, &doc); err != nil {
 		return nil, err
@@ -508,6 +512,14 @@ func canonical(b []byte) ([]any, error) {
 	sort.SliceStable(out, func(i, j int) bool { return key(out[i]) < key(out[j]) })
 	for _, k := range out {
 		delete(k.(map[string]any), "id")
+	}
+	// What a run holds beside its kernels: the host calls of an nsys API
+	// summary or trace (in the order of what they hold) and the timeline
+	// a trace's calls and kernels make.
+	for _, r := range doc.Runs {
+		calls := slices.Clone(r.HostCalls)
+		sort.SliceStable(calls, func(i, j int) bool { return key(calls[i]) < key(calls[j]) })
+		out = append(out, map[string]any{"host_calls": calls, "timeline": r.Timeline})
 	}
 	return out, nil
 }
