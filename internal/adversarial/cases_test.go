@@ -178,7 +178,9 @@ func ingestCase(cat, name string, f *fixture, data []byte, base []byte) *tcase {
 			return []string{"ingest", "--db", "db", "in.csv"}
 		},
 		check: func(e *env, r *result) string {
-			a := runProfan(e.dir, []string{"analyze", "--format", "json", "--launches", "in.csv"}, nil)
+			// The exports ingest was given (after "ingest --db db"),
+			// in.csv and any other file of its capture.
+			a := runProfan(e.dir, append([]string{"analyze", "--format", "json", "--launches"}, r.args[3:]...), nil)
 			if (a.code == 0) != (r.code == 0) {
 				return fmt.Sprintf("ingest exits %d, analyze %d on the same export", r.code, a.code)
 			}

@@ -16,15 +16,16 @@ import (
 // of one report given as the two files nsys stats --output writes.
 func traceCases(t *testing.T, fs []*fixture, base []byte) []*tcase {
 	var cs []*tcase
-	cs = append(cs, torchCases(t, 80)...)
+	cs = append(cs, torchCases(t, 80, base)...)
 	cs = append(cs, splitTraceCases(fx(fs, "nsys-api-trace"), base)...)
 	return cs
 }
 
 // torchCases are a PyTorch trace damaged as a cut, a lost write or an
 // editor damage it: refused at in.csv's line (the reader finds a trace by
-// content, whatever its name), or read as the intact trace.
-func torchCases(t *testing.T, n int) []*tcase {
+// content, whatever its name), or read as the intact trace; one in three
+// of the random ones stored by ingest into a database holding a run.
+func torchCases(t *testing.T, n int, base []byte) []*tcase {
 	const cat = "PyTorch trace"
 	b, err := os.ReadFile(filepath.Join(repo, "fixtures/timeline/copy_pinned.json.gz"))
 	if err != nil {
@@ -80,7 +81,12 @@ func torchCases(t *testing.T, n int) []*tcase {
 			}
 			data, oracle, what = []byte(before+string(bs)+"\n"+after), anyOutcome, fmt.Sprintf("a digit of line %d changed", li+1)
 		}
-		cs = append(cs, inputCase(cat, fmt.Sprintf("#%d %s", i, what), f, data, oracle, intact))
+		name := fmt.Sprintf("#%d %s", i, what)
+		if i%3 == 2 && oracle != same {
+			cs = append(cs, ingestCase(cat+" (ingest)", name, f, data, base))
+			continue
+		}
+		cs = append(cs, inputCase(cat, name, f, data, oracle, intact))
 	}
 	return cs
 }
@@ -88,7 +94,8 @@ func torchCases(t *testing.T, n int) []*tcase {
 // splitTraceCases are the systematic and random mutations of the API
 // trace and of the GPU trace of one report, each given with the other
 // intact as its own file (in both orders): refused naming one of the two
-// files and a line, or read as the intact pair.
+// files and a line, or read as the intact pair; one in three of the
+// random ones stored by ingest into a database holding a run.
 func splitTraceCases(both *fixture, base []byte) []*tcase {
 	const cat = "Split API and GPU traces"
 	gpuAt := 0
@@ -105,9 +112,6 @@ func splitTraceCases(both *fixture, base []byte) []*tcase {
 		otherFirst bool
 	}{{api, gpu, false}, {gpu, api, true}} {
 		for _, c := range append(structureCases([]*fixture{p.f}), randomCases([]*fixture{p.f}, 40, base)...) {
-			if c.cat == "Random mutations (ingest)" {
-				continue // ingest of one file; the pair's ingest is below
-			}
 			cs = append(cs, pairCase(cat, c, []byte(p.other.text), p.otherFirst))
 		}
 	}

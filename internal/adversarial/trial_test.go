@@ -119,6 +119,7 @@ func (e *env) write(name string, data []byte) string {
 type setupError struct{ err error }
 
 type result struct {
+	args   []string // profan's arguments
 	code   int
 	stdout []byte
 	stderr []byte
@@ -165,7 +166,7 @@ func runProfanEnv(timeout time.Duration, dir string, args []string, stdin func(i
 			stdin(w)
 		}()
 	}
-	r := &result{}
+	r := &result{args: args}
 	var peak atomic.Int64
 	done := make(chan struct{})
 	var watch sync.WaitGroup
