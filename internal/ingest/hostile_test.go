@@ -118,11 +118,17 @@ func hostileCases(t testing.TB) []hostileCase {
 	apiHeader := lineOf(t, apiTrace, "Start (ns),Duration (ns),Name")
 	shapes := lineOf(t, torch, `"record_shapes"`)
 	types := lineOf(t, torch, `"Input type": ["float"]`)
+	copyLine := lineOf(t, torch, `"cat": "gpu_memcpy"`)
+	copyArgs := lineOf(t, torch, `"bytes": 33554432`)
 	return []hostileCase{
 		// A JSON document is UTF-8 text: a key or a string with a byte
 		// that is none, kept or skipped, would read as another.
 		{name: "a PyTorch trace's key with a byte that is no UTF-8", in: replaceLine(t, torch, shapes, func(l string) string { return strings.Replace(l, "record", "rec\xfford", 1) }), line: shapes, msg: "invalid UTF-8 in the string"},
 		{name: "a PyTorch trace's skipped string with a byte that is no UTF-8", in: replaceLine(t, torch, types, func(l string) string { return strings.Replace(l, `["float"]`, "[\"flo\xc3at\"]", 1) }), line: types, msg: "invalid UTF-8 in the string"},
+		// A lost line of an event: its phase, category and name, or its
+		// args (a copy's device, stream and size).
+		{name: "a PyTorch trace's copy without its phase, category and name", in: replaceLine(t, torch, copyLine, drop), line: copyLine - 1, msg: `an event without "ph"`},
+		{name: "a PyTorch trace's copy without its args", in: replaceLine(t, torch, copyArgs, drop), line: copyArgs - 4, msg: `a "gpu_memcpy" event without "bytes"`},
 		{name: "a PyTorch trace's gzip cut short", in: torchGz[:len(torchGz)*2/3], line: 833, msg: "corrupt or truncated gzip data"},
 		{name: "ncu summary page cut at a line end in its last kernel", in: cutAt(summary, 60), line: 60, msg: "kernel strideCopy(float *, const float *, int) ends after 8 metric rows where the kernels before it have 47"},
 		{name: "details page cut at a line end in its last launch", in: cutAt(copyDetails, lastLaunch+10), line: lastLaunch + 10, msg: "launch 8 of strideCopy(float *, const float *, int) ends after 10 metric rows where the launches before it have 50"},

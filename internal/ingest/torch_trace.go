@@ -757,6 +757,11 @@ func (r *torchReader) events() error {
 func (r *torchReader) event(off int64) error {
 	e := &r.ev
 	switch e.Ph {
+	case "":
+		// Every event of a Chrome trace has its phase, PyTorch's first:
+		// an event without one lost the line that held it (its phase,
+		// category and name), and would be skipped as of no category.
+		return r.errorAt(off, "an event without \"ph\" (its phase): every trace event has one (a line of the event lost?)")
 	case "M":
 		r.skip(skipTorchMeta, off)
 		return nil
@@ -1000,7 +1005,7 @@ func (r *torchReader) launch(corr, t int64, graph bool) error {
 func (r *torchReader) activity(cat int, off int64) error {
 	e := &r.ev
 	a := &profan.Activity{Name: e.Name, Start: r.sec(e.Ts.ns), Duration: float64(e.Dur.ns) / 1e9,
-		Bytes: math.NaN(), Throughput: math.NaN(), Stream: e.Args.Stream.s, Correlation: e.Args.Correlation.text(), Invocations: 1}
+		Throughput: math.NaN(), Stream: e.Args.Stream.s, Correlation: e.Args.Correlation.text(), Invocations: 1}
 	name, idx, _ := r.device(&e.Args)
 	switch {
 	case idx >= 0 && name != "":
@@ -1008,11 +1013,14 @@ func (r *torchReader) activity(cat int, off int64) error {
 	case idx >= 0:
 		a.Device = "device " + strconv.Itoa(idx)
 	}
-	if e.Args.Bytes.set {
-		a.Bytes = e.Args.Bytes.v
-		if a.Duration > 0 {
-			a.Throughput = a.Bytes / a.Duration
-		}
+	if !e.Args.Bytes.set {
+		// PyTorch writes every copy's and memset's size with its device
+		// and stream: without them the activity lost its args.
+		return r.errorAt(off, "a %q event without \"bytes\" in its args (its args lost?)", e.Cat)
+	}
+	a.Bytes = e.Args.Bytes.v
+	if a.Duration > 0 {
+		a.Throughput = a.Bytes / a.Duration
 	}
 	if cat == catSet {
 		a.Kind = "memset"
