@@ -120,6 +120,7 @@ func hostileCases(t testing.TB) []hostileCase {
 	types := lineOf(t, torch, `"Input type": ["float"]`)
 	copyLine := lineOf(t, torch, `"cat": "gpu_memcpy"`)
 	copyArgs := lineOf(t, torch, `"bytes": 33554432`)
+	launchArgs := lineOf(t, torch, `"cbid": 211, "correlation": 659`)
 	return []hostileCase{
 		// A JSON document is UTF-8 text: a key or a string with a byte
 		// that is none, kept or skipped, would read as another.
@@ -128,7 +129,9 @@ func hostileCases(t testing.TB) []hostileCase {
 		// A lost line of an event: its phase, category and name, or its
 		// args (a copy's device, stream and size).
 		{name: "a PyTorch trace's copy without its phase, category and name", in: replaceLine(t, torch, copyLine, drop), line: copyLine - 1, msg: `an event without "ph"`},
-		{name: "a PyTorch trace's copy without its args", in: replaceLine(t, torch, copyArgs, drop), line: copyArgs - 4, msg: `a "gpu_memcpy" event without "bytes"`},
+		{name: "a PyTorch trace's copy without its args", in: replaceLine(t, torch, copyArgs, drop), line: copyArgs - 4, msg: `a "gpu_memcpy" event without "correlation" in its args`},
+		{name: "a PyTorch trace's copy without its size", in: replaceLine(t, torch, copyArgs, func(l string) string { return strings.Replace(l, `"bytes": 33554432,`, "", 1) }), line: copyArgs - 4, msg: `a "gpu_memcpy" event without "bytes"`},
+		{name: "a PyTorch trace's launch call without its args", in: replaceLine(t, torch, launchArgs, drop), line: launchArgs - 4, msg: `a "cuda_runtime" event without "correlation" in its args`},
 		{name: "a PyTorch trace's gzip cut short", in: torchGz[:len(torchGz)*2/3], line: 833, msg: "corrupt or truncated gzip data"},
 		{name: "ncu summary page cut at a line end in its last kernel", in: cutAt(summary, 60), line: 60, msg: "kernel strideCopy(float *, const float *, int) ends after 8 metric rows where the kernels before it have 47"},
 		{name: "details page cut at a line end in its last launch", in: cutAt(copyDetails, lastLaunch+10), line: lastLaunch + 10, msg: "launch 8 of strideCopy(float *, const float *, int) ends after 10 metric rows where the launches before it have 50"},

@@ -808,6 +808,12 @@ func (r *torchReader) event(off int64) error {
 	if e.Name == "" {
 		return r.errorAt(off, "a %q event without a name", e.Cat)
 	}
+	if gpuOrCall := cat == catKernel || cat == catCopy || cat == catSet || cat == catRuntime || cat == catDriver; gpuOrCall && !e.Args.Correlation.set {
+		// PyTorch writes one on every kernel, copy, memset and CUDA
+		// call, its args on one line: without it the event lost them,
+		// and a kernel would read without its launch call and shape.
+		return r.errorAt(off, "a %q event without \"correlation\" in its args (its args lost?)", e.Cat)
+	}
 	if !r.hasOrig {
 		r.origin, r.hasOrig = e.Ts.ns, true
 	}
