@@ -753,28 +753,45 @@ func (r *torchReader) events() error {
 	return err
 }
 
-// event files one decoded event.
+// event files one decoded event: its category, the fields a complete
+// event of that category must have, then the record it becomes.
 func (r *torchReader) event(off int64) error {
+	cat, filed, err := r.category(off)
+	if filed || err != nil {
+		return err
+	}
+	if err := r.complete(cat, off); err != nil {
+		return err
+	}
+	if !r.hasOrig {
+		r.origin, r.hasOrig = r.ev.Ts.ns, true
+	}
+	return r.file(cat, off)
+}
+
+// category reads an event's phase and category; filed reports an event
+// dealt with here (skipped, or a flow counted).
+func (r *torchReader) category(off int64) (cat int, filed bool, err error) {
 	e := &r.ev
 	switch e.Ph {
 	case "":
 		// Every event of a Chrome trace has its phase, PyTorch's first:
 		// an event without one lost the line that held it (its phase,
 		// category and name), and would be skipped as of no category.
-		return r.errorAt(off, "an event without \"ph\" (its phase): every trace event has one (a line of the event lost?)")
+		return 0, true, r.errorAt(off, "an event without \"ph\" (its phase): every trace event has one (a line of the event lost?)")
 	case "M":
 		r.skip(skipTorchMeta, off)
-		return nil
+		return 0, true, nil
 	case "i", "I", "C", "n", "R", "O", "N", "D":
 		r.skip(skipTorchInstant, off)
-		return nil
+		return 0, true, nil
 	}
 	if e.Cat == "" {
 		if e.Ph == "X" && !r.pytorch {
-			return r.errorAt(off, "a complete event without a category: PyTorch's events all have one (not a PyTorch profiler trace)")
+			return 0, true, r.errorAt(off, "a complete event without a category: PyTorch's events all have one (not a PyTorch profiler trace)")
 		}
 		r.skip(skipTorchNoCat, off)
-		return nil
+		return 0, true, nil
 	}
 	cat, ok := torchCats[e.Cat]
 	if !ok {
@@ -782,20 +799,27 @@ func (r *torchReader) event(off int64) error {
 	}
 	if !ok {
 		if !r.pytorch {
-			return r.errorAt(off, "event category %q is not one PyTorch writes, and no PyTorch header came before it (a Chrome or Perfetto trace, not PyTorch's)", e.Cat)
+			return 0, true, r.errorAt(off, "event category %q is not one PyTorch writes, and no PyTorch header came before it (a Chrome or Perfetto trace, not PyTorch's)", e.Cat)
 		}
 		r.skip(skipTorchOther+" ("+e.Cat+")", off)
-		return nil
+		return 0, true, nil
 	}
 	r.pytorch = true
 	switch cat {
 	case catOther:
 		r.skip(skipTorchOther+" ("+e.Cat+")", off)
-		return nil
+		return cat, true, nil
 	case catFlow:
 		r.s.run.Host.Flows++
-		return nil
+		return cat, true, nil
 	}
+	return cat, false, nil
+}
+
+// complete checks the fields PyTorch writes on every complete event of
+// the category: without one, the event lost a line.
+func (r *torchReader) complete(cat int, off int64) error {
+	e := &r.ev
 	if e.Ph != "X" {
 		return r.errorAt(off, "a %q event with phase %q: PyTorch writes them as complete events (ph X)", e.Cat, e.Ph)
 	}
@@ -814,9 +838,12 @@ func (r *torchReader) event(off int64) error {
 		// and a kernel would read without its launch call and shape.
 		return r.errorAt(off, "a %q event without \"correlation\" in its args (its args lost?)", e.Cat)
 	}
-	if !r.hasOrig {
-		r.origin, r.hasOrig = e.Ts.ns, true
-	}
+	return nil
+}
+
+// file makes a checked event the record its category calls for.
+func (r *torchReader) file(cat int, off int64) error {
+	e := &r.ev
 	switch cat {
 	case catKernel:
 		return r.kernel(off)
