@@ -510,16 +510,11 @@ span or more gets no CUDA-graphs advice (copy_pinned: 95%; train_xl: 97%; check7
 | before → after | rule | first | estimated | measured | error | GPU busy before |
 | --- | --- | --- | ---: | ---: | ---: | ---: |
 `)
-	eng, _ := rules.NewEngine("")
 	read := map[string]*analysis.Grouper{}
 	appOf := func(file string) (*analysis.App, *analysis.Timeline) {
 		gr := read[file]
 		if gr == nil {
-			var err error
-			if gr, err = rulestest.Grouper([]string{"../../fixtures/" + file}); err != nil {
-				t.Fatal(err)
-			}
-			gr.Recommender = eng
+			gr = fixtureGrouper(t, file)
 			read[file] = gr
 		}
 		return gr.App(), gr.Timeline
@@ -544,12 +539,7 @@ span or more gets no CUDA-graphs advice (copy_pinned: 95%; train_xl: 97%; check7
 		{"check7/decode.pair.default.csv.gz", "check7/decode.default", "check7/decode.graphs", "cuda-graphs", true, 0.15},
 	} {
 		app, tl := appOf(p.file)
-		est, first := math.NaN(), false
-		for i, r := range app.Recommendations {
-			if r.Rule == p.rule {
-				est, first = r.WallGain, i == 0
-			}
-		}
+		est, first := wallGain(app, p.rule)
 		measured := 1 - wall[p.after]/wall[p.before]
 		if math.IsNaN(est) || math.Abs(est-measured) > p.tol || first != p.first {
 			t.Errorf("%s → %s: %s estimated %.1f%% of the wall time (first: %v), measured %.1f%% (tolerance %.0f points, first %v)",
@@ -603,7 +593,6 @@ H100); *measured* is 1 − after/before of the median over processes of each pro
 | trace | estimated | processes | measured | error | spread with sync | spread without |
 | --- | ---: | ---: | ---: | ---: | --- | --- |
 `)
-	eng, _ := rules.NewEngine("")
 	spread := func(ms []float64) string {
 		return fmt.Sprintf("%.1f–%.1f ms", slices.Min(ms), slices.Max(ms))
 	}
@@ -616,17 +605,7 @@ H100); *measured* is 1 − after/before of the median over processes of each pro
 		{"timeline/decode_sync2.json.gz", "decode_sync", "decode_nosync"},
 	} {
 		file := p.file
-		gr, err := rulestest.Grouper([]string{"../../fixtures/" + file})
-		if err != nil {
-			t.Fatal(err)
-		}
-		gr.Recommender = eng
-		est := math.NaN()
-		for _, r := range gr.App().Recommendations {
-			if r.Rule == "host-sync" {
-				est = r.WallGain
-			}
-		}
+		est, _ := wallGain(fixtureGrouper(t, file).App(), "host-sync")
 		before, after := procs[p.before], procs[p.after]
 		measured := 1 - stats.Median(after)/stats.Median(before)
 		if math.IsNaN(est) || math.Abs(est-measured) > 0.15 {
@@ -636,4 +615,27 @@ H100); *measured* is 1 − after/before of the median over processes of each pro
 		fmt.Fprintf(b, "| %s | %.1f%% | %d + %d | %.1f%% | %+.1f | %s | %s |\n", file, 100*est, len(before), len(after),
 			100*measured, 100*(est-measured), spread(before), spread(after))
 	}
+}
+
+// fixtureGrouper reads a capture under fixtures/ with every rule.
+func fixtureGrouper(t *testing.T, file string) *analysis.Grouper {
+	t.Helper()
+	gr, err := rulestest.Grouper([]string{"../../fixtures/" + file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr.Recommender = allRules
+	return gr
+}
+
+// wallGain is the wall-time gain the named recommendation of app
+// estimates (NaN when it has none) and whether it comes first.
+func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
+	gain = math.NaN()
+	for i, r := range app.Recommendations {
+		if r.Rule == rule {
+			gain, first = r.WallGain, i == 0
+		}
+	}
+	return gain, first
 }

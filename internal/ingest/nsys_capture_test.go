@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/golden"
 )
 
 // splitTraces writes the API trace and the GPU trace of the real export
@@ -19,7 +20,7 @@ import (
 // apiLines > 0. both is a file of the GPU trace and then the API trace.
 func splitTraces(t *testing.T, name string, apiLines int) (api, gpu, both string) {
 	t.Helper()
-	b := gunzipFile(t, "testdata/nsys/"+name+"-nsys2022-stats-cudaapitrace-gputrace.csv.gz")
+	b := golden.Gunzip(t, "testdata/nsys/"+name+"-nsys2022-stats-cudaapitrace-gputrace.csv.gz")
 	i := strings.Index(string(b), "\nStart (ns),Duration (ns),CorrId,")
 	if i < 0 {
 		t.Fatalf("%s: no GPU trace header", name)

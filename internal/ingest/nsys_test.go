@@ -157,7 +157,7 @@ func checkHostEvents(t *testing.T, run *profan.Run) {
 // TestNsysHostOnce: the summary and the trace of one report hold the
 // same calls, counted once whichever comes first.
 func TestNsysHostOnce(t *testing.T) {
-	trace := gunzipFile(t, "testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz")
+	trace := golden.Gunzip(t, "testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz")
 	sum, err := os.ReadFile("testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapisum-osrtsum.csv")
 	if err != nil {
 		t.Fatal(err)
@@ -175,11 +175,6 @@ func TestNsysHostOnce(t *testing.T) {
 			t.Errorf("format %s: launches %d, copies %d, polls %d; want 1000, 6, 183", run.Format, n["cudaLaunchKernel"], n["cudaMemcpy"], n["poll"])
 		}
 	}
-}
-
-func gunzipFile(t testing.TB, path string) []byte {
-	t.Helper()
-	return golden.Gunzip(t, path)
 }
 
 const (
@@ -227,7 +222,7 @@ func FuzzNsys(f *testing.F) {
 	for _, path := range []string{"cufcm-rtx2080ti-nsys2022-stats-cudaapitrace-gputrace.csv.gz", "tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz"} {
 		// The head of each table of the API and GPU trace, so that the
 		// fuzzer meets both and their join.
-		b := gunzipFile(f, "testdata/nsys/"+path)
+		b := golden.Gunzip(f, "testdata/nsys/"+path)
 		api, gpu, _ := bytes.Cut(b, []byte("\n\nProcessing"))
 		f.Add(append(headLines(api, 40), headLines(gpu, 40)...))
 	}

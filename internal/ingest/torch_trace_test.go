@@ -5,34 +5,20 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
-	"io"
-	"os"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/golden"
 	"github.com/profan-dev/profan/internal/tile"
 )
 
 // torchFixture returns the decompressed text of a real PyTorch trace.
 func torchFixture(t testing.TB, name string) []byte {
 	t.Helper()
-	f, err := os.Open("../../fixtures/timeline/" + name + ".json.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return golden.Gunzip(t, "../../fixtures/timeline/"+name+".json.gz")
 }
 
 // TestTorchTraceCounts holds what the reader found to the events of the
