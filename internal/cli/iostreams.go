@@ -1,11 +1,9 @@
 package cli
 
 import (
-	"errors"
 	"io"
 	"os"
 	"strings"
-	"syscall"
 
 	"github.com/profan-dev/profan/internal/report"
 )
@@ -23,41 +21,20 @@ type IOStreams struct {
 	Getenv func(string) string
 }
 
-// System returns the process's streams.
+// System returns the process's streams. Standard output is written
+// whatever it is: /dev/null opened read-write (Python's
+// subprocess.DEVNULL, systemd's StandardOutput=null) is a discard a CI
+// runner asked for, and a stream closed at start (cmd >&-) cannot be told
+// from it, since Go's runtime opens /dev/null read-write in its place.
+// Running beats refusing there.
 func System() *IOStreams {
 	tty := isTerminal(os.Stdout)
-	var out io.Writer = os.Stdout
-	if closedAtStart(os.Stdout) {
-		out = closedWriter{}
-	}
 	return &IOStreams{
-		In: os.Stdin, Out: out, ErrOut: os.Stderr,
+		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
 		TTY: tty, Color: tty && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
 		Getenv: os.Getenv,
 	}
 }
-
-// closedAtStart reports a standard stream that was closed when profan
-// started (cmd >&-): Go's runtime opens /dev/null read-write in its place,
-// where a shell's redirection to /dev/null opens it write-only. Output
-// written there is lost, not discarded on purpose.
-func closedAtStart(f *os.File) bool {
-	st, err := f.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	if err != nil || !os.SameFile(st, null) {
-		return false
-	}
-	fl, _, errno := syscall.Syscall(syscall.SYS_FCNTL, f.Fd(), syscall.F_GETFL, 0)
-	return errno == 0 && fl&syscall.O_ACCMODE == syscall.O_RDWR
-}
-
-// closedWriter is a closed standard output.
-type closedWriter struct{}
-
-func (closedWriter) Write([]byte) (int, error) { return 0, errors.New("standard output is closed") }
 
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
