@@ -1,11 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/profan-dev/profan/internal/cli"
 )
 
 // childEnv makes the test binary run as profan.
@@ -14,6 +18,12 @@ const childEnv = "PROFAN_MAIN_CHILD"
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
 		main() // exits
+	}
+	if os.Getenv(childEnv) == "limit" {
+		// The memory limit profan runs under.
+		cli.SetRuntimeDefaults(os.Getenv)
+		fmt.Print(debug.SetMemoryLimit(-1))
+		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }
@@ -69,5 +79,41 @@ func TestStdoutAsCIGivesIt(t *testing.T) {
 				t.Fatalf("runs after an ingest with stdout %s: %v: %s", how, err, out)
 			}
 		})
+	}
+}
+
+// TestProfileErrors: a profile that cannot be written is said, exit 2.
+func TestProfileErrors(t *testing.T) {
+	t.Parallel()
+	bad := filepath.Join(t.TempDir(), "no", "such", "dir", "cpu.prof")
+	for _, env := range []string{"PROFAN_CPUPROFILE", "PROFAN_MEMPROFILE"} {
+		cmd := profan(t, []string{env + "=" + bad}, "analyze", fixture)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 2 || !strings.Contains(stderr.String(), env) || !strings.Contains(stderr.String(), bad) {
+			t.Errorf("%s=%s: got %v, stderr %q; want exit 2 naming the variable and file", env, bad, err, stderr.String())
+		}
+	}
+}
+
+// TestMemoryLimit: GOMEMLIMIT is kept; unset, profan sets 48 MiB.
+func TestMemoryLimit(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ env, want string }{
+		{"", "50331648"},
+		{"GOMEMLIMIT=1GiB", "1073741824"},
+		{"GOMEMLIMIT=off", "9223372036854775807"},
+	} {
+		cmd := exec.Command(os.Args[0])
+		cmd.Env = append(os.Environ(), childEnv+"=limit", "GOMEMLIMIT=")
+		if c.env != "" {
+			cmd.Env = append(cmd.Env, c.env)
+		}
+		out, err := cmd.Output()
+		if err != nil || string(out) != c.want {
+			t.Errorf("%q: memory limit %q (%v), want %s", c.env, out, err, c.want)
+		}
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"sort"
 	"strconv"
@@ -45,9 +44,7 @@ const childEnv = "PROFAN_ADVERSARIAL_CHILD"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
-		// As cmd/profan sets them.
-		debug.SetGCPercent(200)
-		debug.SetMemoryLimit(48 << 20)
+		cli.SetRuntimeDefaults(os.Getenv) // as cmd/profan does
 		os.Exit(int(cli.Main(os.Args[1:], cli.System())))
 	}
 	os.Exit(m.Run())
