@@ -4,6 +4,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -61,7 +62,10 @@ type Result struct {
 // The first capture, when it is one export, is checked as it is stored
 // (its run is one transaction, rolled back on an error); its digest is
 // computed beside that read, to find it stored already early, and must
-// equal the digest of what the read parsed.
+// equal the digest of what the read parsed. Into a database not made yet,
+// the runs go into a fresh one beside it (store.OpenFresh), put in place
+// once a run is stored in it: an export refused as it is stored leaves no
+// empty database.
 //
 // A cancelled ctx (Ctrl-C) stops the read at its next kernel, or the
 // checking read at its next page: the run being written is rolled back, and
@@ -87,30 +91,14 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 		return nil, err
 	}
 	runs := make([]*profan.Run, len(captures))
-	var digest0 func() (string, error)
-	// Into a database not made yet, the first capture is checked too: an
-	// export refused as it is stored would leave an empty database where
-	// there was none.
+	// Into a database not made yet, the runs are stored into a fresh one
+	// that is put in place only once a run is stored: an export refused as
+	// it is stored leaves no empty database, and is read once.
 	missing := store.NotCreated(dbPath)
+	first := len(captures) > 0 && len(captures[0].Pages) == 1 && !src.Any()
 	for i, c := range captures {
-		if i == 0 && len(c.Pages) == 1 && !src.Any() && !missing {
-			// Its digest is computed beside the storing read.
-			f := c.Pages[0]
-			format := f.Format()
-			size, digest, err := f.HashAside()
-			if err != nil {
-				return nil, err
-			}
-			digest0 = digest
-			if d := opt.digestDelay; d > 0 {
-				digest0 = func() (string, error) { time.Sleep(d); return digest() }
-			}
-			tool := ""
-			if imp, ok := ingest.ByName(format); ok {
-				tool = imp.Tool()
-			}
-			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
-			continue
+		if i == 0 && first {
+			continue // checked as it is stored
 		}
 		if runs[i], err = check(ctx, c, src, opt, missing && opt.Analysis.Device != nil && !opt.Analysis.DeviceForce); err != nil {
 			return nil, err
@@ -125,25 +113,92 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 	if opt.checked != nil {
 		opt.checked()
 	}
+	if missing {
+		err := storeFresh(ctx, dbPath, captures, runs, first, src, opt)
+		if !errors.Is(err, store.ErrCreatedMeanwhile) {
+			if err != nil {
+				return nil, err
+			}
+			return &Result{Runs: runs}, nil
+		}
+		// Another process created the database meanwhile: store into it.
+		for _, c := range captures {
+			for _, f := range c.Pages {
+				if err := f.Rewind(); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	db, err := store.Open(dbPath)
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
+	if _, err := storeAll(ctx, db, captures, runs, first, src, opt); err != nil {
+		return nil, err
+	}
+	return &Result{Runs: runs}, nil
+}
+
+// storeFresh stores the captures into a fresh database for dbPath, and
+// puts it in place if a capture was stored (the lines said of each are
+// written then), as the runs stored before an error stay in a database
+// that exists.
+func storeFresh(ctx context.Context, dbPath string, captures []ingest.Capture, runs []*profan.Run, first bool, src *ingest.SourcePages, opt Options) error {
+	db, err := store.OpenFresh(dbPath)
+	if err != nil {
+		return err
+	}
+	var out, errOut bytes.Buffer
+	o := opt
+	o.Out, o.ErrOut = &out, &errOut
+	stored, err := storeAll(ctx, db.DB, captures, runs, first, src, o)
+	if stored == 0 {
+		db.Discard()
+		return err
+	}
+	if perr := db.Publish(); perr != nil {
+		return perr
+	}
+	opt.Out.Write(out.Bytes())
+	opt.ErrOut.Write(errOut.Bytes())
+	return err
+}
+
+// storeAll stores each capture as a run; the first, when it is one export
+// (first), is checked as it is stored (its run is one transaction, rolled
+// back on an error) and its digest computed beside that read. It returns
+// how many captures were stored (or found stored already).
+func storeAll(ctx context.Context, db *store.DB, captures []ingest.Capture, runs []*profan.Run, first bool, src *ingest.SourcePages, opt Options) (int, error) {
 	for i, c := range captures {
 		var digest func() (string, error)
-		if i == 0 {
-			digest = digest0
+		if i == 0 && first {
+			f := c.Pages[0]
+			format := f.Format()
+			size, d, err := f.HashAside()
+			if err != nil {
+				return i, err
+			}
+			digest = d
+			if delay := opt.digestDelay; delay > 0 {
+				digest = func() (string, error) { time.Sleep(delay); return d() }
+			}
+			tool := ""
+			if imp, ok := ingest.ByName(format); ok {
+				tool = imp.Tool()
+			}
+			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
 		}
 		run, err := storeCapture(ctx, db, c, runs[i], digest, src, opt)
 		if err != nil {
-			return nil, err
+			return i, err
 		}
 		if digest != nil && run != nil {
 			runs[0] = run
 		}
 	}
-	return &Result{Runs: runs}, nil
+	return len(captures), nil
 }
 
 // check reads a capture whole before anything is stored, each file into a

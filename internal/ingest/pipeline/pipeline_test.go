@@ -296,3 +296,61 @@ func TestFirstChangedWhileRead(t *testing.T) {
 		t.Errorf("refused, yet %d runs stored", n-1)
 	}
 }
+
+// TestFreshDatabase ingests into a database not made yet: a refused export
+// leaves no file in the directory (neither the database nor the fresh one
+// it was stored into), a stored one leaves the database alone, and a
+// database another process creates meanwhile gets the run, said once.
+func TestFreshDatabase(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "cut.csv")
+	whole, err := os.ReadFile(fx + "saxpy.details.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bad, append(whole[:len(whole)/2:len(whole)/2], "\n\"x\",\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "runs.db")
+	if _, err := Ingest(ctx, db, []string{bad}, Options{}); err == nil {
+		t.Fatal("a cut export was stored")
+	}
+	entries := func() []string {
+		var names []string
+		des, _ := os.ReadDir(dir)
+		for _, d := range des {
+			names = append(names, d.Name())
+		}
+		return names
+	}
+	if got := entries(); len(got) != 1 {
+		t.Fatalf("after a refused ingest into a new database the directory holds %v, want only cut.csv", got)
+	}
+	var out strings.Builder
+	if _, err := Ingest(ctx, db, []string{fx + "saxpy.details.csv"}, Options{Out: &out}); err != nil {
+		t.Fatal(err)
+	}
+	if n := countRuns(t, db); n != 1 || !strings.Contains(out.String(), "stored as run 1") {
+		t.Errorf("%d runs, %q; want runs.db holding run 1", n, out.String())
+	}
+
+	meanwhile := filepath.Join(dir, "meanwhile.db")
+	out.Reset()
+	_, err = Ingest(ctx, meanwhile, []string{fx + "saxpy.details.csv"}, Options{Out: &out, checked: func() {
+		if _, err := Ingest(ctx, meanwhile, []string{fx + "transpose.details.csv"}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countRuns(t, meanwhile); n != 2 || strings.Count(out.String(), "stored as run") != 1 || !strings.Contains(out.String(), "stored as run 2") {
+		t.Errorf("%d runs, %q; want the run stored once, as run 2, into the database created meanwhile", n, out.String())
+	}
+	for _, name := range entries() {
+		if strings.HasPrefix(name, ".") {
+			t.Errorf("%s left in the directory", name)
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package store
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Fresh is a SQLite database being made for a path where none is yet: it
+// is created at a temporary path beside that one and put in place by
+// Publish, once something is stored in it, or removed by Discard. Input
+// refused as it is stored then leaves no empty database behind, without
+// being read a first time to check it.
+type Fresh struct {
+	*DB
+	path, tmp string
+}
+
+// ErrCreatedMeanwhile is Publish's error when another process created the
+// database at the path meanwhile: nothing was published, and what this one
+// stored is to be stored again into that database.
+var ErrCreatedMeanwhile = errors.New("the database was created meanwhile by another process")
+
+// OpenFresh creates and migrates a SQLite database at a temporary path
+// (".NAME.new-RANDOM") beside path, a file that does not exist yet (see
+// NotCreated). Messages name path. A process killed before Publish or
+// Discard leaves that temporary file.
+func OpenFresh(path string) (*Fresh, error) {
+	if _, err := dialectOf(path); err != nil {
+		return nil, err
+	}
+	dir, base := filepath.Split(path)
+	var tmp string
+	for {
+		var b [6]byte
+		rand.Read(b[:])
+		tmp = filepath.Join(dir, "."+base+".new-"+hex.EncodeToString(b[:]))
+		f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, redactError(path, fmt.Errorf("creating %s: %w", path, err))
+		}
+		f.Close()
+		break
+	}
+	db, err := open(tmp)
+	if err != nil {
+		removeSQLite(tmp)
+		return nil, redactError(path, err)
+	}
+	db.name = sqliteDialect.display(path)
+	return &Fresh{DB: db, path: path, tmp: tmp}, nil
+}
+
+// Publish closes the database and puts it at its path, unless another
+// process created a database there meanwhile (ErrCreatedMeanwhile): then
+// it is removed.
+func (f *Fresh) Publish() error {
+	if err := f.DB.Close(); err != nil {
+		removeSQLite(f.tmp)
+		return fmt.Errorf("closing %s: %w", f.path, err)
+	}
+	// The last connection's close checkpoints the write-ahead log into the
+	// file and removes it: a log left would hold committed runs.
+	if _, err := os.Stat(f.tmp + "-wal"); err == nil {
+		return fmt.Errorf("closing %s: its write-ahead log %s-wal was not checkpointed; the runs are in %s", f.path, f.tmp, f.tmp)
+	}
+	// A link is never made over an existing file, as a rename would be.
+	err := os.Link(f.tmp, f.path)
+	if errors.Is(err, fs.ErrExist) {
+		removeSQLite(f.tmp)
+		return ErrCreatedMeanwhile
+	}
+	if err != nil {
+		// A file system without hard links: rename, unless the path
+		// exists now.
+		if _, serr := os.Lstat(f.path); serr == nil {
+			removeSQLite(f.tmp)
+			return ErrCreatedMeanwhile
+		}
+		if err := os.Rename(f.tmp, f.path); err != nil {
+			removeSQLite(f.tmp)
+			return fmt.Errorf("creating %s: %w", f.path, err)
+		}
+		return nil
+	}
+	return os.Remove(f.tmp)
+}
+
+// Discard closes the database and removes it: nothing is created at its
+// path.
+func (f *Fresh) Discard() {
+	f.DB.Close()
+	removeSQLite(f.tmp)
+}
+
+// removeSQLite removes a SQLite file and its write-ahead log and index.
+func removeSQLite(path string) {
+	for _, ext := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(path + ext)
+	}
+}
