@@ -81,39 +81,6 @@ func (q *QuantityValue) UnmarshalTOML(v any) error {
 	return nil
 }
 
-// thresholdMax bounds the thresholds that are shares (of a kernel's
-// sectors, of a wave, of time: at most 1) and percentages (at most 100):
-// beyond them a rule could never fire, silently.
-var thresholdMax = map[string]float64{
-	"min_traffic_share": 1, "tail_waste": 1, "occupancy_gap": 1, "memcpy_share": 1, "min_gain": 1,
-	"branch_efficiency": 100, "warp_efficiency": 100, "bound": 100,
-}
-
-// checkThresholds refuses thresholds that are NaN, infinite or negative,
-// and shares or percentages past their whole.
-func checkThresholds(t rules.Thresholds) error {
-	v := reflect.ValueOf(t)
-	for i := range v.NumField() {
-		f := v.Type().Field(i)
-		if f.Type.Kind() != reflect.Float64 {
-			continue
-		}
-		x := v.Field(i).Float()
-		name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
-		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
-			return fmt.Errorf("thresholds: %s = %v: want a finite number, not negative", name, x)
-		}
-		if m, ok := thresholdMax[name]; ok && x > m {
-			what := "a share, at most 1 (0.25 is 25%)"
-			if m == 100 {
-				what = "a percentage, at most 100"
-			}
-			return fmt.Errorf("thresholds: %s = %v: want %s", name, x, what)
-		}
-	}
-	return nil
-}
-
 // configKeys are the keys a config file may hold, as its struct tags
 // spell them.
 var configKeys = func() map[string]bool {
@@ -188,7 +155,7 @@ func loadConfig(path string) (*Config, error) {
 	if err := exactKeys(md.Keys()); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
-	if err := checkThresholds(cfg.Thresholds); err != nil {
+	if err := cfg.Thresholds.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	for i, r := range cfg.Require {

@@ -316,7 +316,7 @@ func checkAsAbove(t *testing.T, name, text string, ks []*analysis.Kernel) {
 			}
 			if k == j {
 				t.Errorf("%s group %s: %s's fix reads \"as above\", no finding above gives it", name, g.Name, f.Rule)
-			} else if above := g.Findings[k].Rule; rules.Cause(above) != rules.Cause(f.Rule) {
+			} else if above := g.Findings[k].Rule; rules.CauseOf(above) != rules.CauseOf(f.Rule) {
 				t.Errorf("%s group %s: %s's fix reads \"as above\", above is %s's, of another cause", name, g.Name, f.Rule, above)
 			}
 		}

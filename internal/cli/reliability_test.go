@@ -198,6 +198,7 @@ func TestConfigDomains(t *testing.T) {
 		{"min_share = 150\n", `not a share of the capture between 0 and 100%`},
 		{"[thresholds]\ntail_waste = 2\n", "tail_waste = 2: want a share, at most 1"},
 		{"[thresholds]\nbound = 600\n", "bound = 600: want a percentage, at most 100"},
+		{"[thresholds]\ngpu_busy = 2\n", "gpu_busy = 2: want a share, at most 1"},
 	} {
 		p := filepath.Join(dir, "c.toml")
 		os.WriteFile(p, []byte(tt.body), 0o644)

@@ -204,11 +204,11 @@ func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
 	said := map[string]string{} // advice given → its cause
 	for _, f := range g.Findings {
 		advice := f.Advice
-		if c, ok := said[advice]; ok && c == rules.Cause(f.Rule) {
+		if c, ok := said[advice]; ok && c == rules.CauseOf(f.Rule) {
 			advice = "(as above)"
 		}
 		if _, ok := said[f.Advice]; !ok {
-			said[f.Advice] = rules.Cause(f.Rule)
+			said[f.Advice] = rules.CauseOf(f.Rule)
 		}
 		loc := ""
 		if len(f.Locations) > 0 {

@@ -202,11 +202,11 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 		}
 		// "as above" only for a fix already given for the same cause: a
 		// library's caller-level advice is one for every cause.
-		if c, ok := said[x.Advice]; ok && c == rules.Cause(x.Rule) {
+		if c, ok := said[x.Advice]; ok && c == rules.CauseOf(x.Rule) {
 			x.Advice = "as above"
 		}
 		if _, ok := said[f.Advice]; !ok {
-			said[f.Advice] = rules.Cause(f.Rule)
+			said[f.Advice] = rules.CauseOf(f.Rule)
 		}
 		t.findingText(x)
 	}

@@ -38,6 +38,8 @@ CNN step), and the text then says fp16 autocast keeps cuDNN's.`,
     loss = loss_fn(model(x), y)
 loss.backward()`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm|half-gemm", "backward|optimizer"},
 	Optional: []string{"batchnorm-cudnn", "compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {
@@ -108,6 +110,8 @@ logits = model(tokens)`,
 	After: `model = Model().cuda().eval().to(torch.bfloat16)
 logits = model(tokens)`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm|gemv|half-gemm"},
 	Optional: []string{"backward", "optimizer", "compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {

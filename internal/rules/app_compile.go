@@ -30,6 +30,8 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 	Before:   `y = F.gelu(x @ w1 + b1) * scale + residual   # four kernels after the GEMM`,
 	After:    `model = torch.compile(model)`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"fusable|batchnorm-nchw"},
 	Optional: []string{"triton"},
 	CheckApp: func(p *AppPass) {

@@ -35,6 +35,8 @@ for t in range(steps):
     toks.append(tok)
 done = (torch.cat(toks) == eos).any().item()   # one wait at the end`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
 		tl := p.timeline()
@@ -102,6 +104,8 @@ timeline's span.`,
 	Before:   `x = batch.to("cuda", non_blocking=True)        # batch in pageable memory`,
 	After:    `loader = DataLoader(ds, batch_size=64, pin_memory=True)   # or batch = batch.pin_memory()`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"timeline", "host-copies"},
 	CheckApp: func(p *AppPass) {
 		tl := p.timeline()
@@ -150,6 +154,8 @@ for x in batches:
         nxt = x.to("cuda", non_blocking=True)       # pinned x
     y = model(cur)`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"timeline", "host-copies"},
 	CheckApp: func(p *AppPass) {
 		tl := p.timeline()

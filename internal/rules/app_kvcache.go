@@ -25,6 +25,8 @@ do not grow save less than min_gain and are no cache: the rule is silent.`,
 	Before:   `k_cache = torch.cat([k_cache, k], dim=2)`,
 	After:    `k_cache.index_copy_(2, pos, k)     # k_cache preallocated: [B, H, max_len, D]`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"kv-cat"},
 	Optional: []string{"backward", "optimizer"},
 	CheckApp: func(p *AppPass) {

@@ -14,6 +14,12 @@ func (p *AppPass) hostTime() float64 {
 	return hostTime(p.ev, p.T)
 }
 
+var (
+	hostLaunch = positive("host_launch")
+	tinyLaunch = positive("tiny_launch")
+	gpuBusy    = share("gpu_busy")
+)
+
 // cudaGraphs advises capturing a launch-bound step in a CUDA graph.
 var cudaGraphs = &Rule{
 	ID:    "cuda-graphs",
@@ -41,9 +47,12 @@ with torch.cuda.graph(g):
     logits = model(static_tok, static_pos)
 for _ in range(tokens):
     g.replay()                         # or model = torch.compile(model, mode="reduce-overhead")`,
-	Severity: profan.Info,
-	Requires: []string{"all"},
-	Optional: []string{"timeline"},
+	Severity:   profan.Info,
+	Cause:      CauseOwn,
+	Scope:      Caller,
+	Thresholds: []*Threshold{hostLaunch, gpuBusy},
+	Requires:   []string{"all"},
+	Optional:   []string{"timeline"},
 	CheckApp: func(p *AppPass) {
 		if tl := p.timeline(); tl != nil {
 			graphsTimed(p, tl)
@@ -82,11 +91,14 @@ launch time stays, the kernels' time doubles, so the time per sample falls to
 max(host, 2 × kernels) / (2 × max(host, kernels)); on a timeline the host's
 time is the span and the kernels' the GPU's busy time, else the host's time is
 estimated from the launches.`,
-	Before:   `out = model(x[:1])`,
-	After:    `out = model(x[:8])     # or batch requests together`,
-	Severity: profan.Info,
-	Requires: []string{"all"},
-	Optional: []string{"timeline"},
+	Before:     `out = model(x[:1])`,
+	After:      `out = model(x[:8])     # or batch requests together`,
+	Severity:   profan.Info,
+	Cause:      CauseOwn,
+	Scope:      Caller,
+	Thresholds: []*Threshold{hostLaunch, tinyLaunch},
+	Requires:   []string{"all"},
+	Optional:   []string{"timeline"},
 	CheckApp: func(p *AppPass) {
 		all := p.kernels("all")
 		tiny := 0.0

@@ -33,6 +33,8 @@ out = model(x)`,
 	After: `model = ResNet().cuda().to(memory_format=torch.channels_last)
 out = model(x.to(memory_format=torch.channels_last))`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"layout-conversion|batchnorm-nchw|channels-last"},
 	CheckApp: func(p *AppPass) {
 		if cl := p.kernels("channels-last"); len(cl) > 0 {
@@ -76,6 +78,8 @@ it speaks when convolutions take at least a fifth of the step.`,
 	After: `torch.backends.cudnn.benchmark = True
 model = ResNet().cuda()`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"convolution"},
 	CheckApp: func(p *AppPass) {
 		conv := p.kernels("convolution")

@@ -41,6 +41,8 @@ parameter).`,
 	Before:   `opt = torch.optim.AdamW(model.parameters(), lr=1e-3)`,
 	After:    `opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=True)`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"foreach-optimizer|fused-optimizer"},
 	CheckApp: func(p *AppPass) {
 		if f := p.kernels("fused-optimizer"); len(f) > 0 {

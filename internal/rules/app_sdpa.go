@@ -28,6 +28,8 @@ s = s.masked_fill(mask, float("-inf"))
 o = torch.softmax(s, dim=-1) @ v`,
 	After:    `o = F.scaled_dot_product_attention(q, k, v, is_causal=True)`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"attention-eager"},
 	Optional: []string{"attention-fused"},
 	CheckApp: func(p *AppPass) {

@@ -28,6 +28,8 @@ peak ratio), bounded below by the kernel's unchanged DRAM traffic.`,
 	After: `torch.backends.cuda.matmul.allow_tf32 = True   # or torch.set_float32_matmul_precision("high")
 torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default)`,
 	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm"},
 	Optional: []string{"compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {

@@ -29,6 +29,9 @@ atomicAdd(&s[key[i] % 256], 1);
 __syncthreads();
 if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 	Severity: profan.Warning,
+	Cause:    CauseAtomics,
+	Scope:    Algorithm,
+	Locates:  true,
 	Requires: []string{"l2_atomic_requests", "l2_cycles"},
 	Optional: gridReads,
 	Check: func(p *Pass) {

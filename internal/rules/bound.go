@@ -46,6 +46,10 @@ func onRoof(side string, advice func(*Pass) string, evidence ...string) func(*Pa
 	}
 }
 
+// bound is the speed-of-light percentage the analysis's limiter compares
+// with (analysis.Options.Bound), which the bound rules state.
+var bound = percent("bound")
+
 // memoryBound places the kernel under the memory roof.
 var memoryBound = &Rule{
 	ID:    "memory-bound",
@@ -53,11 +57,15 @@ var memoryBound = &Rule{
 	Text: `The kernel moves more bytes per instruction than the GPU's balance point: its
 speed is set by memory bandwidth. Gains come from moving fewer bytes (coalescing,
 reuse through shared memory, smaller types), not from faster arithmetic.`,
-	Before:   `y[i] = a * x[i] + y[i];        // 12 bytes per 2 FLOPs`,
-	After:    `// fuse with the producer/consumer kernel so x and y are read once`,
-	Severity: profan.Info,
-	Requires: boundRequires,
-	Optional: boundEvidence,
+	Before:     `y[i] = a * x[i] + y[i];        // 12 bytes per 2 FLOPs`,
+	After:      `// fuse with the producer/consumer kernel so x and y are read once`,
+	Severity:   profan.Info,
+	Cause:      CauseMemory,
+	Scope:      Source,
+	Library:    fewerBytes,
+	Thresholds: []*Threshold{bound},
+	Requires:   boundRequires,
+	Optional:   boundEvidence,
 	Check: onRoof("memory", func(*Pass) string {
 		return "reduce the bytes moved: fix uncoalesced accesses first, reuse data through shared memory or registers, use smaller types, or fuse kernels"
 	}, "memory_throughput_pct", "compute_throughput_pct", "instruction_byte_ratio", "machine_balance", "dram_peak_pct", "arithmetic_intensity"),
@@ -71,11 +79,15 @@ var computeBound = &Rule{
 speed is set by instruction throughput. Gains come from fewer or cheaper
 instructions (fused multiply-add, lower precision, tensor cores, less index
 arithmetic).`,
-	Before:   `for (...) acc += a[i] * b[i];   // FMUL + FADD`,
-	After:    `for (...) acc = fmaf(a[i], b[i], acc);`,
-	Severity: profan.Info,
-	Requires: boundRequires,
-	Optional: boundEvidence,
+	Before:     `for (...) acc += a[i] * b[i];   // FMUL + FADD`,
+	After:      `for (...) acc = fmaf(a[i], b[i], acc);`,
+	Severity:   profan.Info,
+	Cause:      CauseCompute,
+	Scope:      Source,
+	Library:    fewerFLOPs,
+	Thresholds: []*Threshold{bound},
+	Requires:   boundRequires,
+	Optional:   boundEvidence,
 	Check: onRoof("compute", func(p *Pass) string {
 		if !anyTensorCores(p.A) {
 			return "reduce or cheapen instructions: use FMA, lower precision where accuracy allows, and hoist index arithmetic out of loops"
@@ -91,11 +103,15 @@ var latencyBound = &Rule{
 	Text: `Neither memory nor compute throughput is near its peak: warps spend their time
 waiting. More independent work in flight (more warps, more blocks, several
 loads issued before their use) hides the latency.`,
-	Before:   `kernel<<<4, 128>>>(...)`,
-	After:    `kernel<<<numSMs * 4, 256>>>(...)  // and unroll independent loads`,
-	Severity: profan.Info,
-	Requires: boundRequires,
-	Optional: boundEvidence,
+	Before:     `kernel<<<4, 128>>>(...)`,
+	After:      `kernel<<<numSMs * 4, 256>>>(...)  // and unroll independent loads`,
+	Severity:   profan.Info,
+	Cause:      CauseLaunch,
+	Scope:      Source,
+	Library:    moreWork,
+	Thresholds: []*Threshold{bound},
+	Requires:   boundRequires,
+	Optional:   boundEvidence,
 	Check: func(p *Pass) {
 		// Only kernels that wait for work in flight: atomics on one address
 		// (ncu's latency side too) wait for the L2, and atomic-serialization

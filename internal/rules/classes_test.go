@@ -110,11 +110,6 @@ type expectation struct {
 	never   []string // in no finding's message or advice
 }
 
-// located are the rules whose evidence exists per instruction on the
-// source page: their findings name a source line.
-var located = map[string]bool{"uncoalesced-global": true, "shared-bank-conflict": true, "int-division": true,
-	"atomic-serialization": true, "thread-divergence": true, "local-memory": true}
-
 // checkExpectations holds each kernel of a capture to its expectation: every
 // required finding, no forbidden one, the words its class calls for, and a
 // source line on every finding whose evidence exists per instruction.
@@ -141,7 +136,7 @@ func checkExpectations(t *testing.T, files []string, want []expectation) {
 						t.Errorf("%s: %s says %q: %s", shortName(w.kernel), f.Rule, x, text)
 					}
 				}
-				if located[f.Rule] && !hasLine(f) {
+				if r, _ := rules.ByID(f.Rule); r.Locates && !hasLine(f) {
 					t.Errorf("%s: %s names no source line", shortName(w.kernel), f.Rule)
 				}
 			}

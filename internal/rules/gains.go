@@ -272,6 +272,14 @@ func leftBy(p *Pass, rs ...analysis.Unit) float64 {
 	return clamp01(1 - m)
 }
 
+// excess and minTrafficShare are the thresholds of a memory access worth
+// a finding: above its ideal by Excess, carrying MinTrafficShare of the
+// kernel's global sectors.
+var (
+	excess          = positive("excess")
+	minTrafficShare = share("min_traffic_share")
+)
+
 // uncoalescedSpace reports whether the global loads or stores x (op "gld"
 // or "gst") are worth a finding: above the ideal by the excess threshold,
 // not a broadcast (uniform-load's), and carrying at least the minimum share

@@ -31,6 +31,9 @@ divide by powers of two with shifts and masks, index so no modulo is needed
 	After: `unsigned i = 2 * s * tid;
 if (i < blockDim.x) s_data[i] += s_data[i + s];`,
 	Severity: profan.Warning,
+	Cause:    CauseCompute,
+	Scope:    Algorithm,
+	Locates:  true,
 	Requires: []string{"compute_throughput_pct"},
 	Optional: join(usageReads, []string{"duration"}),
 	Check:    checkIntDivision,

@@ -19,20 +19,33 @@ import (
 // of element-wise chains, zeroing gradients, layout. forCaller rewrites a
 // finding on a library kernel accordingly, or drops it.
 
-// sourceRules find fault with the kernel's own code; on a library kernel
-// they are kept only where the caller's layout causes them.
-var sourceRules = map[string]bool{
-	"uncoalesced-global": true, "shared-bank-conflict": true, "tile-shared-memory": true,
-	"uniform-load": true, "thread-divergence": true,
+// forCaller rewrites f, rule r's finding on the library kernel a, into
+// advice its caller can act on; false drops it.
+func forCaller(r *Rule, a *analysis.Kernel, f *profan.Finding) bool {
+	switch r.Scope {
+	case Caller:
+		return true
+	case Algorithm:
+		// In a library kernel, register spills, contended atomics and
+		// integer division are the library's code (cuDNN's fallback
+		// weight-gradient algorithm accumulates with atomics, its
+		// attention backward spills). The caller's lever is the choice of
+		// kernel; what that saves is not measured, so the gain is left
+		// unknown. The limiter still states them.
+		adv := kernelChoiceAdvice(a.Name)
+		if adv == "" {
+			return false
+		}
+		f.Advice, f.Gain, f.Locations = adv, math.NaN(), nil
+		return true
+	case Source:
+		// Registers, block size and access patterns are the library's
+		// tuning, kept only where a rule's Library finds the caller's
+		// share in them (a layout, a shape).
+		return r.Library != nil && r.Library(a, f)
+	}
+	return false
 }
-
-// codeRules find register spills, contended atomics and integer division:
-// in a library kernel they are the library's code (cuDNN's fallback
-// weight-gradient algorithm accumulates with atomics, its attention
-// backward spills). The caller's lever is the choice of kernel: cuDNN's
-// algorithm search, or another attention backend; what that saves is not
-// measured, so the gain is left unknown. The limiter still states them.
-var codeRules = map[string]bool{"local-memory": true, "atomic-serialization": true, "int-division": true}
 
 // kernelChoiceAdvice is what the caller of a library kernel can do about
 // its code: have another kernel chosen; "" when nothing can.
@@ -46,70 +59,70 @@ func kernelChoiceAdvice(info kernelname.Info) string {
 	return ""
 }
 
-// forCaller rewrites f, a finding on the library kernel a, into advice its
-// caller can act on; false drops it.
-func forCaller(a *analysis.Kernel, f *profan.Finding) bool {
+// stridedViews is uncoalesced-global's Library: an element-wise, copy,
+// reduction or fill kernel of a library reads the tensors it is given, so
+// scattered sectors there are the caller's strided views. A dtype cast
+// reads and writes contiguous tensors (autocast's weight casts): its
+// sectors are the vector width's, not a view's.
+func stridedViews(a *analysis.Kernel, f *profan.Finding) bool {
 	info := a.Name
-	lib := info.Library.String()
-	switch {
-	case f.Rule == tensorCoresUnused.ID:
-		return true
-	case f.Rule == "low-occupancy":
-		// Registers and block size are the library's tuning.
+	if info.Category == kernelname.CatCast || (info.Kind != kernelname.Elementwise && info.Kind != kernelname.Copy &&
+		info.Kind != kernelname.Reduction && info.Kind != kernelname.Fill) {
 		return false
-	case codeRules[f.Rule]:
-		adv := kernelChoiceAdvice(info)
-		if adv == "" {
-			return false
+	}
+	f.Advice = "the tensors reach this " + info.Library.String() + " kernel as strided views (a transpose, permute or slice): make them contiguous once (.contiguous()) where they are produced, or pick the layout the following ops read in order (channels_last for convolutions)"
+	f.Locations = nil
+	return true
+}
+
+// moreWork is small-grid's and latency-bound's Library: the library sized
+// the grid from the shapes it was given; the caller can give it more work.
+func moreWork(a *analysis.Kernel, f *profan.Finding) bool {
+	info := a.Name
+	f.Advice = shapeAdvice(info)
+	if info.Kind == kernelname.GEMM && batched(a) {
+		f.Advice = strings.Replace(f.Advice, "batch small products into one call (torch.bmm, a larger batch or sequence)", "a larger batch or sequence", 1)
+	}
+	return true
+}
+
+// fewerBytes is memory-bound's Library: what the caller can do about a
+// library kernel that streams its tensors through memory.
+func fewerBytes(a *analysis.Kernel, f *profan.Finding) bool {
+	info := a.Name
+	switch info.Kind {
+	case kernelname.GEMM, kernelname.Convolution:
+		f.Advice = "a memory-bound " + info.Kind.String() + " has a thin operand (one small dimension): batch the products into one call (torch.bmm, a larger batch) so each weight is read once for more rows"
+		if batched(a) {
+			// Already one call over a batch (attention's products):
+			// what is left is fewer bytes, or keeping them on chip.
+			f.Advice = fmt.Sprintf("a memory-bound batched %s (%d products in one call) has a thin operand: in attention, scaled_dot_product_attention keeps the scores on chip", info.Kind, a.K.Grid[2])
 		}
-		f.Advice, f.Gain, f.Locations = adv, math.NaN(), nil
-		return true
-	case sourceRules[f.Rule]:
-		// A dtype cast reads and writes contiguous tensors (autocast's
-		// weight casts): its sectors are the vector width's, not a view's.
-		if f.Rule == "uncoalesced-global" && info.Category != kernelname.CatCast && (info.Kind == kernelname.Elementwise || info.Kind == kernelname.Copy ||
-			info.Kind == kernelname.Reduction || info.Kind == kernelname.Fill) {
-			f.Advice = "the tensors reach this " + lib + " kernel as strided views (a transpose, permute or slice): make them contiguous once (.contiguous()) where they are produced, or pick the layout the following ops read in order (channels_last for convolutions)"
-			f.Locations = nil
-			return true
+		if lower := lowerPrecision(a); lower != "" {
+			f.Advice += ", or use " + lower + " to cut the bytes"
 		}
-		return false
-	case f.Rule == "small-grid" || f.Rule == "latency-bound":
+	case kernelname.Fill, kernelname.Optimizer, kernelname.Communication:
 		f.Advice = shapeAdvice(info)
-		if info.Kind == kernelname.GEMM && batched(a) {
-			f.Advice = strings.Replace(f.Advice, "batch small products into one call (torch.bmm, a larger batch or sequence)", "a larger batch or sequence", 1)
+	default:
+		f.Advice = fmt.Sprintf("a %s %s kernel streams its tensors through memory once per operation: fusing the chain of element-wise ops around it (torch.compile, or a fused module) reads and writes them once, and a 16-bit type (bf16 autocast) halves the bytes", info.Library, info.Kind)
+	}
+	return true
+}
+
+// fewerFLOPs is compute-bound's Library: a library kernel at its math
+// roof; on FP32 SIMT math where tensor cores take TF32, dropped, as
+// tensor-cores-unused says what to do.
+func fewerFLOPs(a *analysis.Kernel, f *profan.Finding) bool {
+	info := a.Name
+	if info.FP32SIMT && hasTensorCores(a) {
+		return false
+	} else if info.Kind == kernelname.GEMM || info.Kind == kernelname.Convolution {
+		f.Advice = "already at the math roof of its data type: fewer FLOPs (smaller or pruned layers) is what is left"
+		if lower := lowerPrecision(a); lower != "" {
+			f.Advice = "already at the math roof of its data type: " + lower + " or fewer FLOPs (smaller or pruned layers) is what is left"
 		}
-		return true
-	case f.Rule == "memory-bound":
-		switch info.Kind {
-		case kernelname.GEMM, kernelname.Convolution:
-			f.Advice = "a memory-bound " + info.Kind.String() + " has a thin operand (one small dimension): batch the products into one call (torch.bmm, a larger batch) so each weight is read once for more rows"
-			if batched(a) {
-				// Already one call over a batch (attention's products):
-				// what is left is fewer bytes, or keeping them on chip.
-				f.Advice = fmt.Sprintf("a memory-bound batched %s (%d products in one call) has a thin operand: in attention, scaled_dot_product_attention keeps the scores on chip", info.Kind, a.K.Grid[2])
-			}
-			if lower := lowerPrecision(a); lower != "" {
-				f.Advice += ", or use " + lower + " to cut the bytes"
-			}
-		case kernelname.Fill, kernelname.Optimizer, kernelname.Communication:
-			f.Advice = shapeAdvice(info)
-		default:
-			f.Advice = fmt.Sprintf("a %s %s kernel streams its tensors through memory once per operation: fusing the chain of element-wise ops around it (torch.compile, or a fused module) reads and writes them once, and a 16-bit type (bf16 autocast) halves the bytes", info.Library, info.Kind)
-		}
-		return true
-	case f.Rule == "compute-bound":
-		if info.FP32SIMT && hasTensorCores(a) {
-			return false // tensor-cores-unused says what to do
-		} else if info.Kind == kernelname.GEMM || info.Kind == kernelname.Convolution {
-			f.Advice = "already at the math roof of its data type: fewer FLOPs (smaller or pruned layers) is what is left"
-			if lower := lowerPrecision(a); lower != "" {
-				f.Advice = "already at the math roof of its data type: " + lower + " or fewer FLOPs (smaller or pruned layers) is what is left"
-			}
-		} else {
-			f.Advice = fusionAdvice(info)
-		}
-		return true
+	} else {
+		f.Advice = fusionAdvice(info)
 	}
 	return true
 }

@@ -38,9 +38,13 @@ for (...) h[key[i] & 15]++;          // indexed by data: local memory`,
 for (...) { unsigned k = key[i] & 15;
   #pragma unroll
   for (int j = 0; j < 16; ++j) h[j] += (k == j); }   // registers`,
-	Severity: profan.Warning,
-	Requires: []string{"local_load_sectors|local_store_sectors"},
-	Optional: []string{"local_spilling_pct", "gld_transactions", "gst_transactions"},
+	Severity:   profan.Warning,
+	Cause:      CauseMemory,
+	Scope:      Algorithm,
+	Locates:    true,
+	Thresholds: []*Threshold{minTrafficShare},
+	Requires:   []string{"local_load_sectors|local_store_sectors"},
+	Optional:   []string{"local_spilling_pct", "gld_transactions", "gst_transactions"},
 	Check: func(p *Pass) {
 		ld, okL := p.Value("local_load_sectors")
 		st, okS := p.Value("local_store_sectors")

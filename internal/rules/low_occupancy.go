@@ -8,6 +8,8 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
+var occupancyGap = share("occupancy_gap")
+
 // lowOccupancy reports kernels whose achieved occupancy is far below what
 // the launch allows, or whose launch allows few warps because of its
 // registers or shared memory while the kernel waits on latency.
@@ -20,10 +22,13 @@ to the warps it keeps in flight. The theoretical occupancy is limited by
 registers per thread, shared memory per block (static and the dynamic size
 passed at launch) or block size; achieved occupancy falls below it when blocks
 are unbalanced or the grid is short.`,
-	Before:   `k<<<grid, 256, 200 * 1024>>>(...);   // 200 KiB of shared memory: one block per SM`,
-	After:    `k<<<grid, 256, 16 * 1024>>>(...);    // what the block uses: eight blocks per SM`,
-	Severity: profan.Warning,
-	Requires: []string{"achieved_occupancy"},
+	Before:     `k<<<grid, 256, 200 * 1024>>>(...);   // 200 KiB of shared memory: one block per SM`,
+	After:      `k<<<grid, 256, 16 * 1024>>>(...);    // what the block uses: eight blocks per SM`,
+	Severity:   profan.Warning,
+	Cause:      CauseLaunch,
+	Scope:      Source,
+	Thresholds: []*Threshold{occupancyGap},
+	Requires:   []string{"achieved_occupancy"},
 	Optional: join(usageReads, memoryWeightReads, []string{"theoretical_occupancy", "sm_count", "waves_per_sm", "duration",
 		"occupancy_limit_registers", "occupancy_limit_shared_mem", "occupancy_limit_warps", "occupancy_limit_blocks"}),
 	Check: func(p *Pass) {

@@ -8,6 +8,8 @@ import (
 	"github.com/profan-dev/profan"
 )
 
+var memcpyShare = share("memcpy_share")
+
 // pageableMemcpy reports host transfers from or to pageable memory.
 var pageableMemcpy = &Rule{
 	ID:    "pageable-memcpy",
@@ -21,6 +23,8 @@ cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);`,
 	After: `float *h; cudaMallocHost(&h, bytes);        // pinned
 cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream);`,
 	Severity: profan.Warning,
+	Cause:    CauseHost,
+	Scope:    Caller,
 	CheckRun: func(p *RunPass) {
 		var n int
 		var bytes, secs float64
@@ -79,8 +83,11 @@ cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost);`,
     kernel<<<g, b, 0, stream[s]>>>(d_in + off[s], d_out + off[s]);
     cudaMemcpyAsync(h_out + off[s], d_out + off[s], chunk, cudaMemcpyDeviceToHost, stream[s]);
 }`,
-	Severity: profan.Info,
-	CheckRun: checkSyncMemcpy,
+	Severity:   profan.Info,
+	Cause:      CauseHost,
+	Scope:      Caller,
+	Thresholds: []*Threshold{memcpyShare},
+	CheckRun:   checkSyncMemcpy,
 }
 
 func syncCopyCall(name string) bool {

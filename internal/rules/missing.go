@@ -15,12 +15,6 @@ const (
 	cmdSourcePage = "ncu --import r.ncu-rep --csv --page source --print-source cuda,sass > r.source.csv"
 )
 
-// coveredByNCU are the rules whose condition ncu's own rules of a
-// --set full details page test (UncoalescedGlobalAccess,
-// SharedMemoryConflicts): there, no rule row means nothing to find, and
-// nothing is missing.
-var coveredByNCU = map[string]bool{"uncoalesced-global": true, "shared-bank-conflict": true}
-
 // missingOf says, for a rule r skipped on a for want of needs, what the
 // user runs to give it its counters; false when no command adds them (or
 // nothing is missing).
@@ -37,11 +31,11 @@ func missingOf(a *analysis.Kernel, r *Rule, needs string) (analysis.Missing, boo
 	case profan.ToolNCU:
 		details, full := detailsPage(a.K)
 		switch {
-		case full && coveredByNCU[r.ID]:
+		case full && r.NCURule != "":
 			return m, false
 		case full:
 			m.Command = cmdRawPage
-		case details && coveredByNCU[r.ID]:
+		case details && r.NCURule != "":
 			m.Command = "ncu --set full -o r ./app, then ncu --import r.ncu-rep --csv (its rule rows) or " + cmdRawPage
 		default:
 			m.Command = cmdFullSet
@@ -72,7 +66,10 @@ func missingOf(a *analysis.Kernel, r *Rule, needs string) (analysis.Missing, boo
 // sourceMissing is what a finding that names no line lacks: ncu's source
 // page, which gives the instruction and its line.
 func sourceMissing(a *analysis.Kernel, f profan.Finding) (analysis.Missing, bool) {
-	if a.Run == nil || a.Run.Tool != profan.ToolNCU || len(a.K.Source) > 0 || len(f.Locations) > 0 || !coveredByNCU[f.Rule] {
+	if a.Run == nil || a.Run.Tool != profan.ToolNCU || len(a.K.Source) > 0 || len(f.Locations) > 0 {
+		return analysis.Missing{}, false
+	}
+	if r, ok := ByID(f.Rule); !ok || r.NCURule == "" {
 		return analysis.Missing{}, false
 	}
 	return analysis.Missing{Rule: f.Rule, Needs: "the source page, for the instruction and its line", Command: cmdSourcePage}, true

@@ -13,6 +13,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -21,7 +22,8 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 )
 
-// Rule is one check.
+// Rule is one check, with every fact the engine, the config and the
+// reports need about it: a new rule is its file and its line in All.
 type Rule struct {
 	ID       string
 	Title    string
@@ -29,6 +31,25 @@ type Rule struct {
 	Before   string // code that triggers it
 	After    string // the fix
 	Severity profan.Severity
+	// Cause is the limit its findings are about; a report that shortens a
+	// repeated fix to "as above" does so only within one cause.
+	Cause Cause
+	// Scope is whose change its advice asks for, which decides what it
+	// says of a library kernel (cuBLAS, cuDNN, ...).
+	Scope Scope
+	// Library, for a rule of scope Source, rewrites a finding on a library
+	// kernel into what the kernel's caller can do; false drops it, as a
+	// nil Library does.
+	Library func(a *analysis.Kernel, f *profan.Finding) bool
+	// Locates says its evidence exists per instruction on ncu's source
+	// page: with that page, its findings name their source lines.
+	Locates bool
+	// NCURule is ncu's own rule (details page, --set full) that tests the
+	// same condition, "" when none: where that page is, no rule row means
+	// nothing to find.
+	NCURule string
+	// Thresholds are the numbers of Thresholds its check compares with.
+	Thresholds []*Threshold
 	// Requires lists canonical metrics; the rule is skipped unless at least
 	// one of each "|"-separated group is present.
 	Requires []string
@@ -46,6 +67,85 @@ type Rule struct {
 	// a whole; Requires and Optional then name evidence sets
 	// (analysis.AppEvidenceSets), not metrics.
 	CheckApp func(p *AppPass)
+}
+
+// Cause is the limit a rule's findings are about.
+type Cause string
+
+// The causes; CauseOwn is a rule's own, named by its ID.
+const (
+	CauseLaunch  Cause = "launch" // the grid and the warps it keeps in flight
+	CauseMemory  Cause = "memory"
+	CauseCompute Cause = "compute"
+	CauseAtomics Cause = "atomics"
+	CauseHost    Cause = "host"
+	CauseOwn     Cause = "own"
+)
+
+// Scope is whose change a rule's advice asks for. A library kernel's code
+// (cuBLAS, cuDNN, CUTLASS, PyTorch ATen, Triton, NCCL) is not its
+// caller's: advice about its source or launch cannot be acted on, advice
+// about what the caller controls can.
+type Scope int
+
+// The scopes; the zero value is none, which no rule may have.
+const (
+	// Source: the kernel's source or launch (access patterns, branches,
+	// grid, registers). On a library kernel the rule's Library rewrites
+	// the finding into what the caller can do, or it is dropped.
+	Source Scope = iota + 1
+	// Algorithm: what the kernel's code does as a whole (spills,
+	// contended atomics, integer division). On a library kernel the
+	// caller's lever is the choice of kernel (cuDNN's algorithm search,
+	// another attention backend), with an unknown gain; dropped where it
+	// has none.
+	Algorithm
+	// Caller: what the caller controls (data types, math modes, framework
+	// settings, host transfers): said as is of any kernel.
+	Caller
+)
+
+// Threshold is one number of Thresholds: its key in the config file and
+// the range in which a rule can still fire.
+type Threshold struct {
+	Key      string  // as Thresholds' toml tag spells it
+	Min, Max float64 // inclusive; Max is +Inf when unbounded
+}
+
+// share, percent and positive declare a threshold that is a share (of a
+// kernel's sectors, of a wave, of time: at most 1), a percentage, or any
+// number not negative.
+func share(key string) *Threshold    { return &Threshold{Key: key, Max: 1} }
+func percent(key string) *Threshold  { return &Threshold{Key: key, Max: 100} }
+func positive(key string) *Threshold { return &Threshold{Key: key, Max: math.Inf(1)} }
+
+// validate says what a rule lacks of its facts, nil when nothing.
+func (r *Rule) validate() error {
+	switch {
+	case r.ID == "" || r.Title == "" || r.Text == "":
+		return fmt.Errorf("rule %q: ID, Title and Text are required", r.ID)
+	case r.Cause == "":
+		return fmt.Errorf("rule %s: no Cause (CauseOwn for a cause of its own)", r.ID)
+	case r.Scope < Source || r.Scope > Caller:
+		return fmt.Errorf("rule %s: no Scope: say whose change its advice asks for", r.ID)
+	case r.Library != nil && r.Scope != Source:
+		return fmt.Errorf("rule %s: Library is for rules of scope Source", r.ID)
+	case btoi(r.Check != nil)+btoi(r.CheckRun != nil)+btoi(r.CheckApp != nil) != 1:
+		return fmt.Errorf("rule %s: exactly one of Check, CheckRun and CheckApp", r.ID)
+	}
+	for _, th := range r.Thresholds {
+		if _, ok := thresholdField(th.Key); !ok {
+			return fmt.Errorf("rule %s: threshold %q is no field of Thresholds", r.ID, th.Key)
+		}
+	}
+	return nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // All is the registry, in documentation order.
@@ -84,22 +184,13 @@ var All = []*Rule{
 	largerBatch,
 }
 
-// causes sorts the rules by the limit their findings are about.
-var causes = map[string]string{
-	smallGrid.ID: "launch", lowOccupancy.ID: "launch", latencyBound.ID: "launch",
-	uncoalescedGlobal.ID: "memory", sharedBankConflict.ID: "memory", tileSharedMemory.ID: "memory",
-	uniformLoad.ID: "memory", localMemory.ID: "memory", memoryBound.ID: "memory",
-	threadDivergence.ID: "compute", intDivision.ID: "compute", computeBound.ID: "compute", tensorCoresUnused.ID: "compute",
-	atomicSerialization.ID: "atomics", pageableMemcpy.ID: "host", syncMemcpy.ID: "host",
-}
-
-// Cause is the limit a rule's findings are about: "launch" (the grid and
-// the warps it keeps in flight), "memory", "compute", "atomics" or
-// "host"; the rule's ID for a rule of its own. A report that shortens a
-// repeated fix to "as above" does so only within one cause.
-func Cause(id string) string {
-	if c, ok := causes[id]; ok {
-		return c
+// Cause is the limit the findings of rule id are about: "launch",
+// "memory", "compute", "atomics" or "host"; the rule's ID for a rule of a
+// cause of its own (or an unknown ID). A report that shortens a repeated
+// fix to "as above" does so only within one cause.
+func CauseOf(id string) string {
+	if r, ok := ByID(id); ok && r.Cause != CauseOwn {
+		return string(r.Cause)
 	}
 	return id
 }
@@ -166,6 +257,65 @@ var DefaultThresholds = Thresholds{
 	BranchEfficiency: 90, WarpEfficiency: 80, TailWaste: 0.25, OccupancyGap: 0.6,
 	MemcpyShare: 0.05, Bound: 60, MinGain: 0.01,
 	TinyLaunch: 10e-6, HostLaunch: 12e-6, GPUBusy: 0.9,
+}
+
+// minGain is the engine's own threshold: every kernel rule's findings
+// pass it.
+var minGain = share("min_gain")
+
+// Validate refuses thresholds that are NaN, infinite or negative, or
+// outside the range the rules declare for them (a share past 1, a
+// percentage past 100), where a rule could never fire, silently.
+func (t Thresholds) Validate() error {
+	ranges := map[string]*Threshold{minGain.Key: minGain}
+	for _, r := range All {
+		for _, th := range r.Thresholds {
+			ranges[th.Key] = th
+		}
+	}
+	v := reflect.ValueOf(t)
+	for i := range v.NumField() {
+		if v.Field(i).Kind() != reflect.Float64 {
+			continue
+		}
+		name := thresholdKey(v.Type().Field(i))
+		x := v.Field(i).Float()
+		if math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+			return fmt.Errorf("thresholds: %s = %v: want a finite number, not negative", name, x)
+		}
+		th, ok := ranges[name]
+		if !ok {
+			return fmt.Errorf("thresholds: %s: no rule declares it", name)
+		}
+		if x < th.Min || x > th.Max {
+			what := fmt.Sprintf("a number from %v to %v", th.Min, th.Max)
+			switch {
+			case th.Min == 0 && th.Max == 1:
+				what = "a share, at most 1 (0.25 is 25%)"
+			case th.Min == 0 && th.Max == 100:
+				what = "a percentage, at most 100"
+			}
+			return fmt.Errorf("thresholds: %s = %v: want %s", name, x, what)
+		}
+	}
+	return nil
+}
+
+// thresholdKey is a Thresholds field's key in the config file.
+func thresholdKey(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("toml"), ",")
+	return name
+}
+
+// thresholdField reports whether key names a field of Thresholds.
+func thresholdField(key string) (reflect.StructField, bool) {
+	t := reflect.TypeOf(Thresholds{})
+	for i := range t.NumField() {
+		if thresholdKey(t.Field(i)) == key {
+			return t.Field(i), true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 // Pass is one rule's look at one kernel.
@@ -346,7 +496,7 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 			if !math.IsNaN(f.Gain) && f.Gain < e.T.MinGain {
 				continue
 			}
-			if a.Name.IsLibrary() && !forCaller(a, &f) {
+			if a.Name.IsLibrary() && !forCaller(r, a, &f) {
 				continue
 			}
 			if why, ok := e.Sel.Suppressed(f.Rule, a.K); ok {

@@ -9,6 +9,8 @@ import (
 	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
+var bankConflictWays = positive("bank_conflict_ways")
+
 // sharedBankConflict reports shared-memory accesses that the 32 banks must
 // serialize.
 var sharedBankConflict = &Rule{
@@ -23,10 +25,15 @@ elements in 32 different banks.`,
 odata[i] = tile[threadIdx.x][threadIdx.y]; // 32-way conflict`,
 	After: `__shared__ float tile[32][33];            // one word of padding per row
 odata[i] = tile[threadIdx.x][threadIdx.y]; // conflict-free`,
-	Severity: profan.Warning,
-	Requires: []string{"shared_load_transactions_per_request|shared_store_transactions_per_request"},
-	Optional: join(trafficReads, []string{"shared_load_transactions", "shared_store_transactions", "shared_bank_conflicts", "shared_efficiency"}),
-	Check:    checkBankConflict,
+	Severity:   profan.Warning,
+	Cause:      CauseMemory,
+	Scope:      Source,
+	Locates:    true,
+	NCURule:    "SharedMemoryConflicts",
+	Thresholds: []*Threshold{bankConflictWays},
+	Requires:   []string{"shared_load_transactions_per_request|shared_store_transactions_per_request"},
+	Optional:   join(trafficReads, []string{"shared_load_transactions", "shared_store_transactions", "shared_bank_conflicts", "shared_efficiency"}),
+	Check:      checkBankConflict,
 }
 
 func checkBankConflict(p *Pass) {

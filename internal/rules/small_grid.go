@@ -7,6 +7,8 @@ import (
 	"github.com/profan-dev/profan"
 )
 
+var tailWaste = share("tail_waste")
+
 // smallGrid reports launches that leave SMs idle.
 var smallGrid = &Rule{
 	ID:    "small-grid",
@@ -18,9 +20,13 @@ the code independent of the size), or size blocks so the waves come out even.`,
 	Before: `kernel<<<4, 128>>>(data, n);`,
 	After: `int sms; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
 kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
-	Severity: profan.Warning,
-	Requires: []string{"sm_count|waves_per_sm"},
-	Optional: join(tailReads, []string{"sm_count", "achieved_occupancy"}),
+	Severity:   profan.Warning,
+	Cause:      CauseLaunch,
+	Scope:      Source,
+	Library:    moreWork,
+	Thresholds: []*Threshold{tailWaste},
+	Requires:   []string{"sm_count|waves_per_sm"},
+	Optional:   join(tailReads, []string{"sm_count", "achieved_occupancy"}),
 	Check: func(p *Pass) {
 		k := p.A.K
 		sms, okS := p.Value("sm_count")

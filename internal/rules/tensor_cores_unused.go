@@ -41,6 +41,8 @@ torch.backends.cudnn.allow_tf32 = True          # convolutions (on by default)
 with torch.autocast("cuda", dtype=torch.bfloat16):
     y = model(x)`,
 	Severity: profan.Warning,
+	Cause:    CauseOwn,
+	Scope:    Caller,
 	Requires: []string{"duration"},
 	Optional: []string{"compute_throughput_pct", "dram_utilization"},
 	Check: func(p *Pass) {

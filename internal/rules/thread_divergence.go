@@ -10,6 +10,11 @@ import (
 	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
+var (
+	branchEfficiency = percent("branch_efficiency")
+	warpEfficiency   = percent("warp_efficiency")
+)
+
 // threadDivergence reports warps whose threads take different paths.
 var threadDivergence = &Rule{
 	ID:    "thread-divergence",
@@ -19,11 +24,15 @@ of the other side masked off. Branch efficiency (uniform branches / all
 branches) and warp execution efficiency (active threads per instruction / 32)
 measure the cost. Branch on warp-uniform values (warp index, not thread index)
 or reorganize the data so neighbouring threads take the same path.`,
-	Before:   `if (threadIdx.x % 2) heavy(); else light();`,
-	After:    `if ((threadIdx.x / 32) % 2) heavy(); else light();  // uniform per warp`,
-	Severity: profan.Warning,
-	Requires: []string{"branch_efficiency|warp_execution_efficiency"},
-	Optional: join(usageReads, []string{"branch_instructions", "divergent_branches"}),
+	Before:     `if (threadIdx.x % 2) heavy(); else light();`,
+	After:      `if ((threadIdx.x / 32) % 2) heavy(); else light();  // uniform per warp`,
+	Severity:   profan.Warning,
+	Cause:      CauseCompute,
+	Scope:      Source,
+	Locates:    true,
+	Thresholds: []*Threshold{branchEfficiency, warpEfficiency},
+	Requires:   []string{"branch_efficiency|warp_execution_efficiency"},
+	Optional:   join(usageReads, []string{"branch_instructions", "divergent_branches"}),
 	Check: func(p *Pass) {
 		be, okb := p.Value("branch_efficiency")
 		we, okw := p.Value("warp_execution_efficiency")

@@ -6,6 +6,8 @@ import (
 	"github.com/profan-dev/profan"
 )
 
+var cacheReuse = positive("cache_reuse")
+
 // tileSharedMemory reports kernels that re-read global data many times
 // through the caches instead of staging it in shared memory.
 var tileSharedMemory = &Rule{
@@ -26,10 +28,13 @@ for (int t = 0; t < n / 16; ++t) {
     for (int k = 0; k < 16; ++k) sum += As[ty][k] * Bs[k][tx];
     __syncthreads();
 }`,
-	Severity: profan.Warning,
-	Requires: []string{"l2_read_transactions|gld_transactions", "dram_read_bytes|dram_bytes"},
-	Optional: join(memoryWeightReads, []string{"l1_hit_rate", "shared_load_requests", "shared_load_transactions", "compute_throughput_pct", "arithmetic_intensity"}),
-	Check:    checkTile,
+	Severity:   profan.Warning,
+	Cause:      CauseMemory,
+	Scope:      Source,
+	Thresholds: []*Threshold{cacheReuse},
+	Requires:   []string{"l2_read_transactions|gld_transactions", "dram_read_bytes|dram_bytes"},
+	Optional:   join(memoryWeightReads, []string{"l1_hit_rate", "shared_load_requests", "shared_load_transactions", "compute_throughput_pct", "arithmetic_intensity"}),
+	Check:      checkTile,
 }
 
 func checkTile(p *Pass) {

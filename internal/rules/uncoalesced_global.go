@@ -29,10 +29,16 @@ odata[yIndex + height * xIndex] = idata[xIndex + width * yIndex];`,
 tile[threadIdx.y][threadIdx.x] = idata[xIndex + width * yIndex];
 __syncthreads();
 odata[x2 + height * y2] = tile[threadIdx.x][threadIdx.y]; // rows in, rows out`,
-	Severity: profan.Warning,
-	Requires: []string{"gld_transactions_per_request|gst_transactions_per_request|gld_efficiency|gst_efficiency"},
-	Optional: join(trafficReads, []string{"gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions"}),
-	Check:    checkUncoalesced,
+	Severity:   profan.Warning,
+	Cause:      CauseMemory,
+	Scope:      Source,
+	Library:    stridedViews,
+	Locates:    true,
+	NCURule:    "UncoalescedGlobalAccess",
+	Thresholds: []*Threshold{excess, minTrafficShare},
+	Requires:   []string{"gld_transactions_per_request|gst_transactions_per_request|gld_efficiency|gst_efficiency"},
+	Optional:   join(trafficReads, []string{"gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions"}),
+	Check:      checkUncoalesced,
 }
 
 // globalSectors is the sectors of the kernel's global loads and stores

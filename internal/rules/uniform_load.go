@@ -19,6 +19,8 @@ block into shared memory or a register outside the loop.`,
 	After: `__constant__ float c_scale;  // cudaMemcpyToSymbol(c_scale, ...)
 out[i] = in[i] * c_scale;`,
 	Severity: profan.Info,
+	Cause:    CauseMemory,
+	Scope:    Source,
 	Requires: []string{"gld_transactions_per_request"},
 	Optional: join(memoryWeightReads, []string{"gld_efficiency", "global_load_requests"}),
 	Check: func(p *Pass) {
