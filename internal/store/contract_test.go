@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,4 +213,38 @@ func TestInterruptedCreation(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+}
+
+// TestRedactMasksFieldsOnly: the password field of a connection string is
+// masked, and nothing else of the message: masking each occurrence of the
+// password's text ("p" in "opening") rewrote it and told the password.
+func TestRedactMasksFieldsOnly(t *testing.T) {
+	for _, tt := range []struct{ dsn, msg, want string }{
+		{"postgres://u:p@127.0.0.1:1/db", "opening postgres://u:xxxxx@127.0.0.1:1/db: failed to connect to `user=u database=db`: dial tcp: connect: connection refused (pp)",
+			"opening postgres://u:xxxxx@127.0.0.1:1/db: failed to connect to `user=u database=db`: dial tcp: connect: connection refused (pp)"},
+		{"postgres://u:p@h/db", `parse "postgres://u:p@h/db": bad`, `parse "postgres://u:xxxxx@h/db": bad`},
+		{"POSTGRES://u:s3cret@h/db", `parse "postgres://u:s3cret@h/db": bad`, `parse "postgres://u:xxxxx@h/db": bad`},
+		{"postgres://u@h/db?sslmode=disable&password=e&x=1", `cannot use postgres://u@h/db?sslmode=disable&password=e&x=1 (e)`, `cannot use postgres://u@h/db?password=xxxxx&sslmode=disable&x=1 (e)`},
+		{"host=h user=u password=a dbname=d", "cannot parse `host=h user=u password=a dbname=d`: a", "cannot parse `host=h user=u password=xxxxx dbname=d`: a"},
+		{"host=h password='a b' dbname=d", "failed: password='a b' dbname=d: a", "failed: password=xxxxx dbname=d: a"},
+	} {
+		got := redactError(tt.dsn, errors.New(tt.msg)).Error()
+		if got != tt.want {
+			t.Errorf("%s: %q\ngot  %q\nwant %q", tt.dsn, tt.msg, got, tt.want)
+		}
+	}
+	for _, pw := range []string{"p", "o", "e", "n", "1", "xxxxx", "127"} {
+		dsn := "postgres://u:" + pw + "@127.0.0.1:1/db?sslmode=disable&connect_timeout=2"
+		_, err := Open(dsn)
+		if err == nil {
+			t.Fatalf("Open(%q) succeeded", dsn)
+		}
+		want := strings.ReplaceAll(err.Error(), "xxxxx", "")
+		if !strings.Contains(err.Error(), "u:xxxxx@127.0.0.1:1/db") || strings.Contains(want, ":"+pw+"@") {
+			t.Errorf("Open(%q): %q", dsn, err)
+		}
+		if !strings.Contains(err.Error(), "opening postgres://") || !strings.Contains(err.Error(), "connect") {
+			t.Errorf("Open(%q): message rewritten: %q", dsn, err)
+		}
+	}
 }

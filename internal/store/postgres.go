@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -178,65 +177,54 @@ func secretParam(k string) bool {
 	return k == "password" || k == "sslpassword" || strings.HasSuffix(k, "password")
 }
 
-// secretsOf returns the secrets a PostgreSQL URL holds, as written and as
-// decoded, longest first; the URL is not parsed when it cannot be, so its
-// password= values are found by hand.
-func secretsOf(dsn string) []string {
-	var out []string
-	add := func(s string) {
-		if len(s) >= 1 {
-			out = append(out, s)
-			if d, err := url.QueryUnescape(s); err == nil && d != s {
-				out = append(out, d)
-			}
-		}
-	}
-	if !isPGURL(dsn) {
-		for _, m := range reKeywordSecret.FindAllStringSubmatch(dsn, -1) {
-			v := m[2]
-			add(v)
-			if uq := strings.Trim(v, "'"); uq != v {
-				add(uq)
-				add(strings.NewReplacer(`\'`, "'", `\\`, `\`).Replace(uq))
-			}
-		}
-		sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-		return out
-	}
-	rest := dsn
-	if i := strings.Index(rest, "://"); i >= 0 {
-		rest = rest[i+3:]
-	}
-	if at := strings.LastIndex(strings.SplitN(rest, "/", 2)[0], "@"); at >= 0 {
-		if _, pw, ok := strings.Cut(rest[:at], ":"); ok {
-			add(pw)
-		}
-	}
-	if _, query, ok := strings.Cut(dsn, "?"); ok {
-		for _, kv := range strings.FieldsFunc(query, func(r rune) bool { return r == '&' || r == ';' }) {
-			if k, v, ok := strings.Cut(kv, "="); ok && secretParam(k) {
-				add(v)
-			}
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
-	return out
-}
+// Connection-string fields that hold a secret, wherever a message quotes
+// one: the password of a URL's user:password@, a URL's password=
+// parameters, and a keyword string's password= values (reKeywordSecret).
+var (
+	reURLSecret   = regexp.MustCompile(`(?i)(\bpostgres(?:ql)?://[^\s:/@]*:)[^\s@]*@`)
+	reParamSecret = regexp.MustCompile(`(?i)([?&;][a-z_]*password=)[^&;\s` + "`" + `'"]*`)
+)
 
-// redactError removes the secrets of dsn from an error's text: drivers
-// quote the URL they could not parse or use.
+// redactError masks the secrets of dsn in an error's text: drivers quote
+// the connection string they could not parse or use. The connection
+// string, where the message quotes it whole, becomes Display's form; then
+// the password fields of any connection string left in the message are
+// masked. Nothing else of the message changes: masking every occurrence
+// of the password's text rewrote the message and, by what it rewrote,
+// told the password (with password "p", "opening" read "oxxxxxening").
 func redactError(dsn string, err error) error {
 	if err == nil || !IsPostgres(dsn) {
 		return err
 	}
 	msg := err.Error()
-	for _, s := range secretsOf(dsn) {
-		msg = strings.ReplaceAll(msg, s, "xxxxx")
+	out := msg
+	for _, form := range []string{dsn, pgDSN(dsn)} {
+		out = strings.ReplaceAll(out, form, redactURL(dsn))
 	}
-	if msg == err.Error() {
+	out = maskSecretFields(out)
+	if out == msg {
 		return err
 	}
-	return errors.New(msg)
+	return errors.New(out)
+}
+
+// maskSecretFields masks the password fields of the connection strings s
+// quotes.
+func maskSecretFields(s string) string {
+	s = reURLSecret.ReplaceAllString(s, "${1}xxxxx@")
+	s = reParamSecret.ReplaceAllString(s, "${1}xxxxx")
+	var b strings.Builder
+	last := 0
+	for _, m := range reKeywordSecret.FindAllStringSubmatchIndex(s, -1) {
+		if m[0] > 0 && strings.ContainsRune("?&;", rune(s[m[0]-1])) {
+			continue // a URL's parameter, masked above
+		}
+		b.WriteString(s[last:m[4]])
+		b.WriteString("xxxxx")
+		last = m[5]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // pgError maps PostgreSQL errors as sqliteError maps SQLite's: a
