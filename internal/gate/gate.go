@@ -210,23 +210,32 @@ func conditionValue(metric, value string) (float64, error) {
 	return v, nil
 }
 
+// holds reports whether v meets the condition, both sides compared as
+// units.AtThreshold rounds them: a kernel of exactly 72,288 ns meets
+// "duration <= 72.288us" as it meets "duration <= 72288ns".
 func (c Condition) holds(v float64) bool {
+	v, t := units.AtThreshold(v), units.AtThreshold(c.Value)
 	switch c.Op {
 	case opLess:
-		return v < c.Value
+		return v < t
 	case opLessEq:
-		return v <= c.Value
+		return v <= t
 	case opGreater:
-		return v > c.Value
+		return v > t
 	case opGreaterEq:
-		return v >= c.Value
+		return v >= t
 	case opEqual:
-		return v == c.Value
+		return v == t
 	case opNotEqual:
-		return v != c.Value
+		return v != t
 	}
 	return false
 }
+
+// exceeds reports whether v is past the limit max, compared as
+// units.AtThreshold rounds them (a regression of exactly 5% is not past
+// 5%, however the 5% was written).
+func exceeds(v, max float64) bool { return units.AtThreshold(v) > units.AtThreshold(max) }
 
 // Watched are the canonical metrics the regression gate compares by
 // default, besides duration: the efficiencies and transactions per request.
@@ -514,7 +523,7 @@ func gated(p Policy, cur *analysis.Grouper, g *analysis.Group, f profan.Finding)
 	if !p.Selector.Fails(f.Rule) && !(p.Lint && f.Severity >= profan.Warning) {
 		return false, ""
 	}
-	if share := cur.ShareOf(g); share < p.MinShare {
+	if share := cur.ShareOf(g); exceeds(p.MinShare, share) {
 		return false, fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
 	}
 	return true, ""
@@ -617,9 +626,9 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 			}
 			significant := c.Method == stats.Exact || c.Method == stats.Floor || c.Changed
 			switch {
-			case worse > maxReg && significant:
+			case exceeds(worse, maxReg) && significant:
 				ch.Status, ch.Message = statusFail, msg+fmt.Sprintf(": worse by more than %s", fmtPct(maxReg))
-			case worse > maxReg:
+			case exceeds(worse, maxReg):
 				ch.Status, ch.Message = statusPass, msg+": within the noise"
 			default:
 				ch.Status, ch.Message = statusPass, msg
@@ -643,7 +652,7 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 				ch.Status, ch.Message = statusPass, "not gated: the baseline's export lacks the counters this rule reads, so it could not have had it: "+f.Message
 			} else if rule, ok := rules.ByID(r); ok && rule.Severity == profan.Info {
 				ch.Status = statusPass // informational rules (roofline place) do not gate
-			} else if share := cur.ShareOf(g); share < p.MinShare {
+			} else if share := cur.ShareOf(g); exceeds(p.MinShare, share) {
 				ch.Status, ch.Message = statusPass, ch.Message+fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
 			} else {
 				ch.Status = statusFail

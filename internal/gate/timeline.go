@@ -102,7 +102,7 @@ func idleRegressions(base *analysis.Timeline, runs []*analysis.RunVerdict, maxRe
 			m.Delta = (tl.BusyShare - base.BusyShare) / base.BusyShare
 		}
 		ch.Status = statusPass
-		if tl.BusyShare < base.BusyShare*(1-maxReg) {
+		if base.BusyShare > 0 && exceeds((base.BusyShare-tl.BusyShare)/base.BusyShare, maxReg) {
 			ch.Status = statusFail
 		}
 		var grew []string

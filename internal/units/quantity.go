@@ -3,6 +3,7 @@ package units
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -24,40 +25,111 @@ const (
 )
 
 // Quantity is a number as people write thresholds: 50us, 1.2ms, 80%, 2x,
-// 0.5. One grammar for every flag and config value that takes one.
+// 0.5. One grammar for every flag and config value that takes one: the
+// input contract's decimal numbers (1,234.5, 8.192e+03, .5; not Go's
+// 0x1p3 or 1_000), and a unit.
+//
+// A quantity is kept exact (a rational number) until it is converted to
+// the unit it is compared in, and rounded to a float64 once there, so
+// 72288ns, 72.288us and 0.072288ms are one threshold, and 5% and 1.05x
+// one allowed regression.
 type Quantity struct {
+	// Value is the quantity in its unit's base (seconds for a time),
+	// the float64 nearest the exact value.
 	Value float64
 	Unit  QUnit
 	Text  string // as written
+
+	exact *big.Rat // Value before rounding; nil for the zero Quantity
 }
 
 var quantitySuffixes = []struct {
 	suffix string
 	unit   QUnit
-	scale  float64
+	scale  int // the unit is 10^scale of the base
 }{
-	{"ns", QSeconds, 1e-9}, {"us", QSeconds, 1e-6}, {"µs", QSeconds, 1e-6}, {"μs", QSeconds, 1e-6},
-	{"ms", QSeconds, 1e-3}, {"s", QSeconds, 1}, {"%", QPercent, 1}, {"x", QTimes, 1}, {"×", QTimes, 1},
+	{"ns", QSeconds, -9}, {"us", QSeconds, -6}, {"µs", QSeconds, -6}, {"μs", QSeconds, -6},
+	{"ms", QSeconds, -3}, {"s", QSeconds, 0}, {"%", QPercent, 0}, {"x", QTimes, 0}, {"×", QTimes, 0},
 }
 
 // ParseQuantity reads a number with an optional unit: ns, us, µs, ms, s (a
 // time, converted to seconds), % or x. Space between the number and the
-// unit is allowed. NaN and infinities are refused.
+// unit is allowed. The number is a decimal as the input contract writes
+// one (ParseNumber's grammar); NaN, infinities and numbers past float64's
+// range are refused.
 func ParseQuantity(s string) (Quantity, error) {
 	q := Quantity{Text: strings.TrimSpace(s)}
-	num, scale := q.Text, 1.0
+	num, scale := q.Text, 0
 	for _, u := range quantitySuffixes {
 		if strings.HasSuffix(num, u.suffix) {
 			num, q.Unit, scale = strings.TrimSpace(strings.TrimSuffix(num, u.suffix)), u.unit, u.scale
 			break
 		}
 	}
-	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+	r, ok := exactDecimal(num)
+	if !ok {
 		return Quantity{}, fmt.Errorf("%q is not a number with an optional unit (50us, 1.2ms, 80%%, 2x, 0.5)", s)
 	}
-	q.Value = v * scale
+	q.set(r.Mul(r, exactPow10(scale)))
+	if math.IsInf(q.Value, 0) {
+		return Quantity{}, fmt.Errorf("%q is out of range", s)
+	}
 	return q, nil
+}
+
+// exactDecimal reads s, a number by ParseNumber's grammar, exactly.
+func exactDecimal(s string) (*big.Rat, bool) {
+	f, ok, err := ParseNumber(s)
+	if !ok || err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, false
+	}
+	if strings.IndexByte(s, ',') >= 0 {
+		t, good := appendStripped(nil, s)
+		if !good {
+			return nil, false
+		}
+		s = string(t)
+	}
+	// A literal exponent of more than three digits (or a very long
+	// mantissa) would make big.Rat build a huge power of ten; float64
+	// holds no more than such a number says anyway.
+	mant, exp, _ := strings.Cut(strings.ToLower(s), "e")
+	if len(mant) > 64 || len(strings.TrimLeft(exp, "+-")) > 3 {
+		return new(big.Rat).SetFloat64(f), true
+	}
+	r, ok := new(big.Rat).SetString(s)
+	return r, ok
+}
+
+// exactPow10 is 10^n, exactly.
+func exactPow10(n int) *big.Rat {
+	p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(max(n, -n))), nil)
+	if n < 0 {
+		return new(big.Rat).SetFrac(big.NewInt(1), p)
+	}
+	return new(big.Rat).SetInt(p)
+}
+
+// set makes r the quantity's exact value, and Value the float64 nearest it.
+func (q *Quantity) set(r *big.Rat) {
+	q.exact = r
+	q.Value, _ = r.Float64()
+}
+
+// rat is q's exact value.
+func (q Quantity) rat() *big.Rat {
+	if q.exact == nil {
+		return new(big.Rat).SetFloat64(q.Value)
+	}
+	return new(big.Rat).Set(q.exact)
+}
+
+// scaled is q's exact value times num/den, rounded to the nearest float64.
+func (q Quantity) scaled(num, den int64) float64 {
+	r := q.rat()
+	r.Mul(r, big.NewRat(num, den))
+	f, _ := r.Float64()
+	return f
 }
 
 // NonNegative returns an error when q is below zero: thresholds, margins and
@@ -87,7 +159,7 @@ func (q Quantity) In(unit string, fraction bool) (float64, error) {
 		case unit == "%":
 			return q.Value, nil
 		case fraction:
-			return q.Value / 100, nil
+			return q.scaled(1, 100), nil
 		}
 		return 0, fmt.Errorf("%s is a percentage, but the metric is %s", q.Text, describeUnit(unit, fraction))
 	case QTimes:
@@ -100,7 +172,7 @@ func (q Quantity) In(unit string, fraction bool) (float64, error) {
 	case unit == "s":
 		return 0, fmt.Errorf("%s has no unit, but the metric is a time: write it with one (%sus, %sms or %ss)", q.Text, q.Text, q.Text, q.Text)
 	case fraction && math.Abs(q.Value) > 1:
-		return 0, fmt.Errorf("%s is above 1, but the metric is a fraction 0–1: write %s%% or %g", q.Text, q.Text, q.Value/100)
+		return 0, fmt.Errorf("%s is above 1, but the metric is a fraction 0–1: write %s%% or %g", q.Text, q.Text, q.scaled(1, 100))
 	}
 	return q.Value, nil
 }
@@ -133,7 +205,28 @@ func (q Quantity) Relative() (float64, error) {
 		if q.Value < 1 {
 			return 0, fmt.Errorf("%s: a ratio below 1x is not a change that can be allowed", q.Text)
 		}
-		return q.Value - 1, nil
+		r := q.rat()
+		f, _ := r.Sub(r, big.NewRat(1, 1)).Float64()
+		return f, nil
 	}
-	return q.Value / 100, nil
+	return q.scaled(1, 100), nil
+}
+
+// AtThreshold is v as it is compared with a threshold: rounded to 15
+// significant digits, all a float64 holds of a decimal. A measured value
+// arrives through float arithmetic (72,288 ns is 72288 × 1e-9 s, a
+// regression (105 − 100) / 100): on the threshold it may differ from the
+// threshold's float64 in the last bit, and which way would decide a gate.
+// Thresholds and values compared through AtThreshold agree at the
+// threshold whatever unit either was written in; rounding is monotone,
+// so values apart by more than the rounding keep their order.
+func AtThreshold(v float64) float64 {
+	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return v
+	}
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'e', 14, 64), 64)
+	if err != nil {
+		return v
+	}
+	return r
 }

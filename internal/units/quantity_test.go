@@ -97,3 +97,79 @@ func FuzzParseQuantity(f *testing.F) {
 		}
 	})
 }
+
+// TestQuantityExact: a quantity is one value whatever unit and number
+// spelling wrote it, and numbers follow the input contract's grammar.
+func TestQuantityExact(t *testing.T) {
+	same := [][]string{
+		{"72288ns", "72.288us", "72.288µs", "72.288 μs", "0.072288ms", "0.000072288s", "7.2288e-5s", "72,288ns", "72288e0ns", "7.2288E+04ns"},
+		{"1.2ms", "1200us", "1,200us", "1200000ns", ".0012s", "12e-4s"},
+		{"76.54%", "7654e-2%", "76.540%"},
+		{"0.7654", ".7654", "7.654e-1", "0.76540"},
+		{"4800000000000", "4.8e12", "4,800,000,000,000", "48e11"},
+		{"1.05x", "105e-2x", "1.050×"},
+	}
+	for _, group := range same {
+		first, err := ParseQuantity(group[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range group[1:] {
+			q, err := ParseQuantity(s)
+			if err != nil || q.Value != first.Value || q.Unit != first.Unit {
+				t.Errorf("ParseQuantity(%q) = %v %v, want %v as %q", s, q.Value, err, first.Value, group[0])
+			}
+		}
+	}
+	for _, bad := range []string{"1_0_0us", "1_000", "0x1p3", "0x10", "0b101", "0o17", "1e", "1.2.3ms", "1,00us", "++1", "1e400", "-1e400s", "Infinity", "1e1000000000"} {
+		if q, err := ParseQuantity(bad); err == nil {
+			t.Errorf("ParseQuantity(%q) = %+v, want an error", bad, q)
+		}
+	}
+	// An allowed regression or a share: 5% is 1.05x is 5.
+	rel := func(s string) float64 {
+		t.Helper()
+		q, err := ParseQuantity(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := q.Relative()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, s := range []string{"1.05x", "5", "5.0%", "105e-2x"} {
+		if got, want := rel(s), rel("5%"); got != want {
+			t.Errorf("%s: relative %v, want %v as 5%%", s, got, want)
+		}
+	}
+	// A fraction written as a percentage.
+	q, _ := ParseQuantity("76.54%")
+	if v, err := q.In("", true); err != nil || v != 0.7654 {
+		t.Errorf("76.54%% of a fraction: %v %v, want 0.7654", v, err)
+	}
+}
+
+// TestAtThreshold: a value that float arithmetic moved off its decimal
+// compares as that decimal.
+func TestAtThreshold(t *testing.T) {
+	for _, c := range []struct{ got, want float64 }{
+		{72288 * 1e-9, 72.288e-6},
+		{(105e-6 - 100e-6) / 100e-6, 0.05},
+		{0.7654000000000001, 0.7654},
+		{0.1 + 0.2, 0.3},
+		{0, 0},
+	} {
+		if a, b := AtThreshold(c.got), AtThreshold(c.want); a != b {
+			t.Errorf("AtThreshold(%v) = %v, AtThreshold(%v) = %v", c.got, a, c.want, b)
+		}
+	}
+	// Order is kept.
+	if !(AtThreshold(1.0000000000001) > AtThreshold(1)) {
+		t.Errorf("1.0000000000001 reads as 1")
+	}
+	if !math.IsNaN(AtThreshold(math.NaN())) {
+		t.Errorf("NaN")
+	}
+}
