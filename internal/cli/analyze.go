@@ -10,6 +10,8 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/report"
+	"github.com/profan-dev/profan/internal/rules"
+	"github.com/profan-dev/profan/internal/verdict"
 	"github.com/spf13/cobra"
 )
 
@@ -81,16 +83,19 @@ func analyzeRun(opts *AnalyzeOptions) error {
 		return err
 	}
 	w, err := report.New(opts.Format, opts.IO.Out, report.Options{Color: opts.IO.Color && opts.Format == "text", Verbose: opts.Verbose, Top: opts.Top, Launches: opts.Launches,
-		Recommender: st.Engine()})
+		Cause: rules.CauseOf})
 	if err != nil {
 		return formatError(opts.Format, report.KernelFormats()...)
 	}
-	// Parsing runs on one goroutine, analysis and output on another; each
-	// kernel's verdict is written as soon as it is made.
+	// Parsing runs on one goroutine, analysis on another; each kernel's
+	// verdict goes to the verdict as soon as it is made (and to a format
+	// that lists every launch), the verdict is rendered once made.
 	vs := analysis.NewStream(st.Opt, false)
+	b := verdict.NewBuilder(report.KeepsIDs(opts.Format), st.Engine())
 	matched := 0
 	runs, err := readVerdicts(vs, opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, st.Opt, match, pm, func(a *analysis.Kernel) error {
 		matched++
+		b.Add(a)
 		return w.Kernel(a)
 	})
 	if err != nil {
@@ -100,8 +105,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	if opts.Kernel != "" && matched == 0 {
 		return usageErrorf("--kernel %q matches no kernel", opts.Kernel)
 	}
-	report.SetVerdicts(w, vs.Finish(runs))
-	if err := w.End(runs); err != nil {
+	if err := w.End(b.Finish(runs, vs.Finish(runs))); err != nil {
 		return err
 	}
 	if opts.Config != "" {

@@ -13,11 +13,14 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
 	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/report/html"
+	"github.com/profan-dev/profan/internal/rules"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // inputSets lists every fixture and public sample as profan is given
@@ -309,11 +312,11 @@ func checkRendered(t *testing.T, name string, ks []*analysis.Kernel) {
 	tw, _ := report.New("text", &tb, report.Options{})
 	jw, _ := report.New("json", &jb, report.Options{Launches: true})
 	for _, a := range ks {
-		tw.Kernel(a)
 		jw.Kernel(a)
 	}
-	tw.End(nil)
-	jw.End(nil)
+	v := testVerdict(ks)
+	tw.End(v)
+	jw.End(v)
 	for _, line := range strings.Split(tb.String(), "\n") {
 		l, ok := strings.CutPrefix(strings.TrimSpace(line), "limiter: ")
 		if !ok {
@@ -477,7 +480,7 @@ func kernelsJSON(ks []*analysis.Kernel) []byte {
 	for _, a := range ks {
 		jw.Kernel(a)
 	}
-	jw.End(nil)
+	jw.End(testVerdict(ks))
 	return jb.Bytes()
 }
 
@@ -560,12 +563,9 @@ func checkFixGains(t *testing.T, name string, ks []*analysis.Kernel) {
 	var tb, mb, hb bytes.Buffer
 	tw, _ := report.New("text", &tb, report.Options{})
 	mw, _ := report.New("markdown", &mb, report.Options{})
-	for _, a := range ks {
-		tw.Kernel(a)
-		mw.Kernel(a)
-	}
-	tw.End(nil)
-	mw.End(nil)
+	v := testVerdict(ks)
+	tw.End(v)
+	mw.End(v)
 	if err := html.Write(&hb, &html.Report{Kernels: ks}); err != nil {
 		t.Fatal(err)
 	}
@@ -591,4 +591,21 @@ func keysB(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// testVerdict is the verdict on ks, made as analyze makes it (every rule,
+// the default thresholds).
+func testVerdict(ks []*analysis.Kernel) *verdict.Verdict {
+	e, _ := rules.NewEngine("")
+	b := verdict.NewBuilder(true, e)
+	var runs []*profan.Run
+	seen := map[*profan.Run]bool{}
+	for _, a := range ks {
+		b.Add(a)
+		if a.Run != nil && !seen[a.Run] {
+			seen[a.Run] = true
+			runs = append(runs, a.Run)
+		}
+	}
+	return b.Finish(runs, nil)
 }

@@ -79,10 +79,8 @@ func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel) {
 
 	var tb bytes.Buffer
 	tw, _ := report.New("text", &tb, report.Options{})
-	for _, a := range ks {
-		tw.Kernel(a)
-	}
-	tw.End(nil)
+	v := testVerdict(ks)
+	tw.End(v)
 	var grid int64 = -1
 	sol := "" // the speed-of-light figures the kernel's limiter line quotes
 	for i, line := range strings.Split(tb.String(), "\n") {

@@ -20,6 +20,7 @@ import (
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/report/html"
 	"github.com/profan-dev/profan/internal/store"
+	"github.com/profan-dev/profan/internal/verdict"
 	"github.com/spf13/cobra"
 )
 
@@ -116,9 +117,9 @@ func reportRun(opts *ReportOptions) error {
 	}
 	rep := &html.Report{Title: opts.Title, Generated: opts.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	// Launches are grouped as they are read: the report keeps one analysis
-	// per kernel, whatever the number of launches.
-	groups := analysis.NewGrouper(false)
-	groups.Recommender = st.Engine()
+	// per kernel, whatever the number of launches; the verdict is made
+	// once, as analyze makes it, and put on the page.
+	b := verdict.NewBuilder(false, st.Engine())
 	labels, err := parseLabels(opts.Labels)
 	if err != nil {
 		return err
@@ -126,105 +127,100 @@ func reportRun(opts *ReportOptions) error {
 	if len(labels) > 0 && len(opts.Files) > 0 {
 		return FlagErrorf("--label selects stored runs: give it with --db, not with files")
 	}
-	in := reportInput{opts: opts, st: st, match: match, pm: pm, groups: groups, rep: rep}
+	in := reportInput{opts: opts, st: st, match: match, pm: pm, b: b, rep: rep}
+	var v *verdict.Verdict
 	if len(opts.Files) > 0 {
-		err = in.files()
+		v, err = in.files()
 	} else {
-		err = in.stored(labels)
+		v, err = in.stored(labels)
 	}
 	if err != nil {
 		return err
 	}
-	report.SetKernels(rep, groups)
+	report.SetVerdict(rep, v)
 	if opts.HTML == "-" {
 		if err := html.Write(opts.IO.Out, rep); err != nil {
 			return err
 		}
-		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to standard output (%d launches of %s, %d trends)\n", groups.Launches(), plural(groups.Len(), "kernel"), len(rep.Trends))
+		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to standard output (%d launches of %s, %d trends)\n", v.Launches, plural(len(v.Groups), "kernel"), len(rep.Trends))
 		return nil
 	}
 	if err := writeFileAtomic(opts.HTML, func(w io.Writer) error { return html.Write(w, rep) }); err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d launches of %s, %d trends)\n", opts.HTML, groups.Launches(), plural(groups.Len(), "kernel"), len(rep.Trends))
+	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d launches of %s, %d trends)\n", opts.HTML, v.Launches, plural(len(v.Groups), "kernel"), len(rep.Trends))
 	return nil
 }
 
 // reportInput is what profan report reads its kernels with, and the page
 // they go on.
 type reportInput struct {
-	opts   *ReportOptions
-	st     *settings
-	match  func(*profan.Kernel) bool
-	pm     pathMap
-	groups *analysis.Grouper
-	rep    *html.Report
+	opts  *ReportOptions
+	st    *settings
+	match func(*profan.Kernel) bool
+	pm    pathMap
+	b     *verdict.Builder
+	rep   *html.Report
 }
 
 // files reads the export files given. They are streamed as analyze does:
 // repeated launches of a trace share their verdict (the memo), and only
 // the groups are kept; the stream also builds each trace's timeline.
-func (in reportInput) files() error {
+func (in reportInput) files() (*verdict.Verdict, error) {
 	aopt := in.st.Opt
 	vs := analysis.NewStream(aopt, false)
 	runs, err := readVerdicts(vs, in.opts.Files, ingest.Options{Concurrent: true}, aopt, in.match, in.pm, func(a *analysis.Kernel) error {
-		in.groups.Add(a)
+		in.b.Add(a)
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, v := range vs.Finish(runs) {
-		if v.Timeline != nil {
-			in.rep.Timelines = append(in.rep.Timelines, html.Timeline{Source: v.Run.Source, T: v.Timeline})
-		}
-	}
-	in.rep.HostCalls = report.HostCalls(runs)
-	return nil
+	return in.b.Finish(runs, vs.Finish(runs)), nil
 }
 
 // stored reads a stored run (--run, else the newest having labels) and
 // draws the trends of the runs having labels.
-func (in reportInput) stored(labels map[string]string) error {
+func (in reportInput) stored(labels map[string]string) (*verdict.Verdict, error) {
 	opts := in.opts
 	db, err := openDB(dbPath(opts.DB, opts.IO))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer db.Close()
 	runID := opts.Run
 	if runID == 0 {
 		rs, err := db.Runs(bg, store.RunFilter{Limit: 1, Labels: labels})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(rs) == 0 && len(labels) > 0 {
-			return fmt.Errorf("database %s holds no run labelled %s", dbPath(opts.DB, opts.IO), report.LabelText(labels))
+			return nil, fmt.Errorf("database %s holds no run labelled %s", dbPath(opts.DB, opts.IO), report.LabelText(labels))
 		}
 		if len(rs) == 0 {
-			return fmt.Errorf("database %s holds no runs", store.Display(dbPath(opts.DB, opts.IO)))
+			return nil, fmt.Errorf("database %s holds no runs", store.Display(dbPath(opts.DB, opts.IO)))
 		}
 		runID = rs[len(rs)-1].ID
 	}
 	// The verdict stored at ingest, as gate --run reads it: never
 	// made again with other thresholds, unless an older profan made it.
-	v, err := eachStored(opts.IO, db, runID, in.st.Opt, func(a *analysis.Kernel) error {
+	rv, err := eachStored(opts.IO, db, runID, in.st.Opt, func(a *analysis.Kernel) error {
 		if !in.match(a.K) {
 			return nil
 		}
 		suppressStored(in.st, a)
 		in.pm.verdict(a)
-		in.groups.Add(a)
+		in.b.Add(a)
 		return nil
 	})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if in.rep.Title == "" {
-		in.rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, v.Run.Source)
+		in.rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, rv.Run.Source)
 	}
-	in.rep.HostCalls = report.HostCalls([]*profan.Run{v.Run})
-	return in.trends(db, labels)
+	v := in.b.Finish([]*profan.Run{rv.Run}, []*analysis.RunVerdict{rv})
+	return v, in.trends(db, labels)
 }
 
 // trends draws the charts of the report's metrics over the stored runs

@@ -14,6 +14,9 @@ type Format struct {
 	// Kernels returns a streaming writer of verdicts; nil when the format
 	// does not render analyses.
 	Kernels func(w io.Writer, opt Options) Writer
+	// IDs is set when the format lists every launch's ID: the verdict's
+	// groups then keep them (verdict.NewBuilder).
+	IDs bool
 	// Gate renders a gate's result; nil when the format does not.
 	Gate func(w io.Writer, r *GateResult, opt Options) error
 	// Trend, Diff, Runs and Model render what profan trend, diff, runs
@@ -91,6 +94,13 @@ func New(format string, w io.Writer, opt Options) (Writer, error) {
 		return nil, fmt.Errorf("unknown format %q (want %s)", format, strings.Join(KernelFormats(), ", "))
 	}
 	return f.Kernels(w, opt), nil
+}
+
+// KeepsIDs reports whether a verdict rendered in format must keep its
+// launches' IDs.
+func KeepsIDs(format string) bool {
+	f, ok := Lookup(format)
+	return ok && f.IDs
 }
 
 // WriteGate renders a gate's result in a format.

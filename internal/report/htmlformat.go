@@ -6,6 +6,7 @@ import (
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/report/html"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // htmlFormat renders verdicts as one self-contained page (profan report adds
@@ -13,28 +14,18 @@ import (
 // has one card per kernel, whatever the number of launches.
 var htmlFormat = &Format{Name: "html",
 	Kernels: func(w io.Writer, opt Options) Writer {
-		return &htmlWriter{w: w, rep: &html.Report{Title: opt.Title}, groups: opt.grouper(false)}
+		return &htmlWriter{w: w, rep: &html.Report{Title: opt.Title}}
 	}}
 
 type htmlWriter struct {
-	timelines
-	w      io.Writer
-	rep    *html.Report
-	groups *analysis.Grouper
+	w   io.Writer
+	rep *html.Report
 }
 
-func (h *htmlWriter) Kernel(a *analysis.Kernel) error {
-	h.groups.Add(a)
-	return nil
-}
+func (h *htmlWriter) Kernel(*analysis.Kernel) error { return nil }
 
-func (h *htmlWriter) End(runs []*profan.Run) error {
-	h.timelines.feed(h.groups, runs)
-	for i, tl := range h.tls {
-		h.rep.Timelines = append(h.rep.Timelines, html.Timeline{Source: h.runs[i].Source, T: tl})
-	}
-	h.rep.HostCalls = HostCalls(runs)
-	SetKernels(h.rep, h.groups)
+func (h *htmlWriter) End(v *verdict.Verdict) error {
+	SetVerdict(h.rep, v)
 	return html.Write(h.w, h.rep)
 }
 

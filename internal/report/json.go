@@ -9,19 +9,16 @@ import (
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // jsonWriter writes {"kernels": [...], "groups": [...], "runs": [...], "missing": [...], "metric_units": {...}}.
 // The kernel fields are a stable contract: add fields, never rename them.
 type jsonWriter struct {
-	timelines
 	w     *bufio.Writer
 	n     int
 	runOf map[*profan.Run]int
 	runs  []*profan.Run
-	// groups gathers the launches into groups, written after the kernels.
-	groups *analysis.Grouper
-	miss   analysis.CountMissing
 	// launches writes every launch; otherwise only each group's
 	// representative launch is written, at the end, so that a long trace's
 	// JSON grows with its kernels, not its launches.
@@ -42,7 +39,7 @@ type jsonMissing struct {
 }
 
 func newJSON(w io.Writer, opt Options) *jsonWriter {
-	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{}, groups: opt.grouper(true),
+	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{},
 		launches: opt.Launches, skipped: map[*profan.Run][]string{}, seen: map[*profan.Run]map[string]bool{}}
 }
 
@@ -171,8 +168,6 @@ func toJSON(a *analysis.Kernel, run int) jsonKernel {
 }
 
 func (j *jsonWriter) Kernel(a *analysis.Kernel) error {
-	j.groups.Add(a)
-	j.miss.Add(a)
 	if _, ok := j.runOf[a.Run]; !ok {
 		j.runOf[a.Run] = len(j.runs)
 		j.runs = append(j.runs, a.Run)
@@ -214,10 +209,10 @@ func (j *jsonWriter) kernel(a *analysis.Kernel) error {
 	return err
 }
 
-func (j *jsonWriter) End(runs []*profan.Run) error {
-	j.timelines.feed(j.groups, runs)
+func (j *jsonWriter) End(v *verdict.Verdict) error {
+	runs := v.Runs
 	if !j.launches {
-		for _, a := range j.groups.Reps() {
+		for _, a := range v.Reps() {
 			if err := j.kernel(a); err != nil {
 				return err
 			}
@@ -227,12 +222,12 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 		j.w.WriteString("{\"kernels\": [")
 	}
 	j.w.WriteString("\n],\n\"groups\": ")
-	gb, err := json.Marshal(toJSONGroups(j.groups.Groups()))
+	gb, err := json.Marshal(toJSONGroups(v.Groups))
 	if err != nil {
 		return err
 	}
 	j.w.Write(gb)
-	app := j.groups.App()
+	app := v.App
 	cats, recs := toJSONApp(app)
 	// What the capture leaves out, before what it holds.
 	sb, err := json.Marshal(append([]string{}, app.Scope...))
@@ -279,7 +274,7 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 	}
 	out := make([]jsonRun, 0, len(ordered))
 	for _, r := range ordered {
-		jr := jsonRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages, Skipped: j.skipped[r], Timeline: toJSONTimeline(j.of(r)), HostCalls: toJSONHostCalls(r)}
+		jr := jsonRun{Source: r.Source, Tool: r.Tool, Format: r.Format, Digest: r.Digest, Messages: r.Messages, Skipped: j.skipped[r], Timeline: toJSONTimeline(v.TimelineOf(r)), HostCalls: toJSONHostCalls(r)}
 		for _, f := range r.Findings {
 			jr.Findings = append(jr.Findings, toJSONFinding(f))
 		}
@@ -290,8 +285,8 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 		return err
 	}
 	j.w.Write(b)
-	if len(j.joins) > 0 {
-		jb, err := json.Marshal(toJSONJoins(j.joins))
+	if len(v.Joins) > 0 {
+		jb, err := json.Marshal(toJSONJoins(v.Joins))
 		if err != nil {
 			return err
 		}
@@ -303,8 +298,8 @@ func (j *jsonWriter) End(runs []*profan.Run) error {
 		units[d.Name] = d.Unit
 	}
 	b, _ = json.Marshal(units)
-	miss := make([]jsonMissing, 0, len(j.miss.Out))
-	for _, m := range j.miss.Out {
+	miss := make([]jsonMissing, 0, len(v.Missing))
+	for _, m := range v.Missing {
 		miss = append(miss, jsonMissing{Rule: m.Rule, Needs: m.Needs, Command: m.Command, Kernels: m.Kernels})
 	}
 	mb, _ := json.Marshal(miss)
@@ -381,6 +376,7 @@ func toJSONGroups(gs []*analysis.Group) []jsonGroup {
 // jsonFormat is the contract other tools read: verdicts and gate results.
 var jsonFormat = &Format{Name: "json",
 	Kernels: func(w io.Writer, opt Options) Writer { return newJSON(w, opt) },
+	IDs:     true,
 	Gate:    gateJSON,
 	Trend:   trendJSON,
 	Diff:    diffJSON,

@@ -7,25 +7,24 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
-	"github.com/profan-dev/profan/internal/rules"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // markdownWriter writes one table row per kernel, then the findings; it
 // suits pull-request comments and CI job summaries.
 type markdownWriter struct {
-	timelines
 	w        *bufio.Writer
 	n        int
 	findings []string
+	opt      Options
 	top      int
-	groups   *analysis.Grouper
+	v        *verdict.Verdict
 }
 
 func newMarkdown(w io.Writer, opt Options) *markdownWriter {
-	return &markdownWriter{w: bufio.NewWriter(w), top: opt.Top, groups: opt.grouper(false)}
+	return &markdownWriter{w: bufio.NewWriter(w), opt: opt, top: opt.Top}
 }
 
 // mdEscape makes text from an export or a database inert in Markdown:
@@ -38,10 +37,7 @@ func mdEscape(s string) string {
 var mdReplacer = strings.NewReplacer("\\", "\\\\", "|", "\\|", "<", "&lt;", ">", "&gt;", "&", "&amp;", "*", "\\*", "_", "\\_", "`", "\\`",
 	"[", "\\[", "]", "\\]", "!", "\\!", "~", "\\~", "://", "\\:\\/\\/", "www.", "www\\.", "\n", " ", "\r", " ")
 
-func (m *markdownWriter) Kernel(a *analysis.Kernel) error {
-	m.groups.Add(a)
-	return nil
-}
+func (m *markdownWriter) Kernel(*analysis.Kernel) error { return nil }
 
 // kernel writes one launch's row, as a capture of one launch reads.
 func (m *markdownWriter) kernel(a *analysis.Kernel) {
@@ -95,7 +91,7 @@ const mdTopRows = 10
 // capture), the ranking of the top groups; then, collapsed, the rest of the
 // ranking, the other recommendations and the findings of the top groups.
 func (m *markdownWriter) summary() {
-	gs := m.groups.Groups()
+	gs := m.v.Groups
 	if len(gs) == 0 {
 		return
 	}
@@ -104,8 +100,8 @@ func (m *markdownWriter) summary() {
 		return
 	}
 	m.n = len(gs)
-	total := m.groups.Total()
-	fmt.Fprintf(m.w, "**%d launches of %s", m.groups.Launches(), kernels(len(gs)))
+	total := m.v.Total
+	fmt.Fprintf(m.w, "**%d launches of %s", m.v.Launches, kernels(len(gs)))
 	if total > 0 {
 		fmt.Fprintf(m.w, ", %s of kernel time", metrics.Format(total, "s"))
 	}
@@ -118,7 +114,7 @@ func (m *markdownWriter) summary() {
 			m.w.WriteString("> " + mdEscape(note) + "\n\n")
 		}
 	}
-	app := m.groups.App()
+	app := m.v.App
 	for _, n := range app.Scope {
 		m.w.WriteString("> scope: " + mdEscape(n) + "\n\n")
 	}
@@ -204,11 +200,11 @@ func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
 	said := map[string]string{} // advice given → its cause
 	for _, f := range g.Findings {
 		advice := f.Advice
-		if c, ok := said[advice]; ok && c == rules.CauseOf(f.Rule) {
+		if c, ok := said[advice]; ok && c == m.opt.cause(f.Rule) {
 			advice = "(as above)"
 		}
 		if _, ok := said[f.Advice]; !ok {
-			said[f.Advice] = rules.CauseOf(f.Rule)
+			said[f.Advice] = m.opt.cause(f.Rule)
 		}
 		loc := ""
 		if len(f.Locations) > 0 {
@@ -234,13 +230,15 @@ func (m *markdownWriter) writeFindings() {
 	}
 }
 
-func (m *markdownWriter) End(runs []*profan.Run) error {
-	m.timelines.feed(m.groups, runs)
-	for i, tl := range m.tls {
-		if len(m.tls) > 1 || len(runs) > 1 {
-			fmt.Fprintf(m.w, "**Timeline of %s**\n\n", mdEscape(m.runs[i].Source))
+func (m *markdownWriter) End(v *verdict.Verdict) error {
+	m.v = v
+	runs := v.Runs
+	tls := v.Timelines()
+	for _, tl := range tls {
+		if len(tls) > 1 || len(runs) > 1 {
+			fmt.Fprintf(m.w, "**Timeline of %s**\n\n", mdEscape(tl.Run.Source))
 		}
-		for _, l := range timelineLines(tl) {
+		for _, l := range timelineLines(tl.T) {
 			fmt.Fprintf(m.w, "- %s\n", mdEscape(l))
 		}
 		m.w.WriteString("\n")

@@ -7,6 +7,7 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/report/html"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // maxTrendPoints bounds the points of one trend chart: the newest runs.
@@ -110,14 +111,19 @@ func stepVerdict(better int, from, to float64) string {
 	return "worse"
 }
 
-// SetKernels puts the grouped launches on the page: the groups when there
-// were several launches, else the one kernel's card.
-func SetKernels(rep *html.Report, groups *analysis.Grouper) {
-	switch gs := groups.Groups(); {
-	case groups.Launches() > 1:
+// SetVerdict puts a verdict on the page: the runs' timelines and host
+// calls, then the groups when there were several launches (with the
+// application's reading, as the text states it), else the one kernel's
+// card.
+func SetVerdict(rep *html.Report, v *verdict.Verdict) {
+	for _, t := range v.Timelines() {
+		rep.Timelines = append(rep.Timelines, html.Timeline{Source: t.Run.Source, T: t.T})
+	}
+	rep.HostCalls = HostCalls(v.Runs)
+	switch gs := v.Groups; {
+	case v.Launches > 1:
 		rep.Groups = gs
-		// The application's reading, as the text states it.
-		app := groups.App()
+		app := v.App
 		if len(app.Categories) > 1 {
 			for _, c := range app.Categories {
 				rep.Categories = append(rep.Categories, html.CategoryRow{Share: metrics.ShareText(c.Share), ShareWidth: fmt.Sprintf("%.1f%%", 100*c.Share),

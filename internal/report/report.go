@@ -12,14 +12,19 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
-	"github.com/profan-dev/profan/internal/rules"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
-// Writer receives analysed kernels one at a time.
+// Writer renders a verdict. The analysis makes the verdict once
+// (verdict.Builder) and every format renders that value: a writer groups
+// nothing and runs no rule, so no two formats can disagree.
 type Writer interface {
+	// Kernel receives each launch's verdict as it is made, before End:
+	// a format that lists every launch (JSON with --launches) writes it
+	// at once; the others ignore it.
 	Kernel(a *analysis.Kernel) error
-	// End is called once after every run was read, with the runs' headers.
-	End(runs []*profan.Run) error
+	// End renders the finished verdict, once every run was read.
+	End(v *verdict.Verdict) error
 }
 
 // Options control rendering.
@@ -37,20 +42,18 @@ type Options struct {
 	Version string
 	// Title heads formats that have one (HTML).
 	Title string
-	// Recommender gives the application recommendations (the selected
-	// application rules); nil: every rule with the default thresholds.
-	Recommender analysis.Recommender
+	// Cause is the limit a rule's findings are about, for the formats
+	// that shorten a fix repeated within one cause to "as above"; nil:
+	// each rule is a cause of its own.
+	Cause func(rule string) string
 }
 
-// grouper returns a grouper that recommends with opt's rules.
-func (opt Options) grouper(keepIDs bool) *analysis.Grouper {
-	gr := analysis.NewGrouper(keepIDs)
-	gr.Recommender = opt.Recommender
-	if gr.Recommender == nil {
-		e, _ := rules.NewEngine("")
-		gr.Recommender = e
+// cause is opt.Cause(rule), or rule.
+func (opt Options) cause(rule string) string {
+	if opt.Cause == nil {
+		return rule
 	}
-	return gr
+	return opt.Cause(rule)
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
-	"github.com/profan-dev/profan/internal/rules"
 )
 
 // maxTableRows bounds the summary table unless every group is asked for
@@ -99,26 +98,26 @@ func libText(g *analysis.Group) string {
 // summary writes the group table and the details of the top groups; a
 // capture of one launch reads as one kernel always has.
 func (t *textWriter) summary() {
-	gs := t.groups.Groups()
+	gs := t.v.Groups
 	if len(gs) == 0 {
 		return
 	}
 	if len(gs) == 1 && gs[0].Launches == 1 {
-		if len(t.miss.Out) > 0 {
+		if len(t.v.Missing) > 0 {
 			t.missing()
 			t.w.WriteString("\n")
 		}
 		t.kernel(gs[0].Rep)
 		return
 	}
-	total := t.groups.Total()
-	head := fmt.Sprintf("%d launches of %s", t.groups.Launches(), kernels(len(gs)))
+	total := t.v.Total
+	head := fmt.Sprintf("%d launches of %s", t.v.Launches, kernels(len(gs)))
 	if total > 0 {
 		head += " · " + metrics.Format(total, "s") + " of kernel time"
 	}
 	fmt.Fprintf(t.w, "%s\n", t.c("1", head))
 	t.missing()
-	t.app(t.groups.App())
+	t.app(t.v.App)
 	for _, g := range gs {
 		if note := g.Rep.GPU.Note(); note != "" && !t.notes[note] {
 			if t.notes == nil {
@@ -202,11 +201,11 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 		}
 		// "as above" only for a fix already given for the same cause: a
 		// library's caller-level advice is one for every cause.
-		if c, ok := said[x.Advice]; ok && c == rules.CauseOf(x.Rule) {
+		if c, ok := said[x.Advice]; ok && c == t.opt.cause(x.Rule) {
 			x.Advice = "as above"
 		}
 		if _, ok := said[f.Advice]; !ok {
-			said[f.Advice] = rules.CauseOf(f.Rule)
+			said[f.Advice] = t.opt.cause(f.Rule)
 		}
 		t.findingText(x)
 	}

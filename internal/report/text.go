@@ -15,20 +15,19 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 type textWriter struct {
-	timelines
-	w      *bufio.Writer
-	opt    Options
-	n      int
-	notes  map[string]bool // device notes printed
-	groups *analysis.Grouper
-	miss   analysis.CountMissing
+	w     *bufio.Writer
+	opt   Options
+	n     int
+	notes map[string]bool // device notes printed
+	v     *verdict.Verdict
 }
 
 func newText(w io.Writer, opt Options) *textWriter {
-	return &textWriter{w: bufio.NewWriterSize(w, 64<<10), opt: opt, groups: opt.grouper(false)}
+	return &textWriter{w: bufio.NewWriterSize(w, 64<<10), opt: opt}
 }
 
 func (t *textWriter) c(code, s string) string {
@@ -38,16 +37,12 @@ func (t *textWriter) c(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-func (t *textWriter) Kernel(a *analysis.Kernel) error {
-	t.groups.Add(a)
-	t.miss.Add(a)
-	return nil
-}
+func (t *textWriter) Kernel(*analysis.Kernel) error { return nil }
 
 // missing says once, up front, which rules could not run for want of
 // counters, and the command that adds them.
 func (t *textWriter) missing() {
-	for _, l := range missingLines(t.miss.Out, t.opt.Verbose) {
+	for _, l := range missingLines(t.v.Missing, t.opt.Verbose) {
 		fmt.Fprintf(t.w, "%s\n", t.c("33", l))
 	}
 }
@@ -404,13 +399,16 @@ func shorten(s string, n int) string {
 	return s[:cut] + "…"
 }
 
-func (t *textWriter) End(runs []*profan.Run) error {
+func (t *textWriter) End(v *verdict.Verdict) error {
+	t.v = v
+	runs := v.Runs
 	// Where the wall clock goes comes first: what the user waits for.
-	for i, tl := range t.tls {
-		if len(t.tls) > 1 || len(runs) > 1 {
-			fmt.Fprintf(t.w, "%s\n", t.c("1", "timeline of "+t.runs[i].Source))
+	tls := v.Timelines()
+	for _, tl := range tls {
+		if len(tls) > 1 || len(runs) > 1 {
+			fmt.Fprintf(t.w, "%s\n", t.c("1", "timeline of "+tl.Run.Source))
 		}
-		for j, l := range timelineLines(tl) {
+		for j, l := range timelineLines(tl.T) {
 			if j == 0 {
 				l = t.c("1", l)
 			}
@@ -429,10 +427,9 @@ func (t *textWriter) End(runs []*profan.Run) error {
 			t.w.WriteString("\n")
 		}
 	}
-	for _, j := range t.joins {
+	for _, j := range v.Joins {
 		fmt.Fprintf(t.w, "%s\n\n", joinLine(j))
 	}
-	t.timelines.feed(t.groups, runs)
 	t.summary()
 	for _, r := range runs {
 		if len(r.Findings) > 0 {

@@ -12,51 +12,6 @@ import (
 	"github.com/profan-dev/profan/internal/metrics"
 )
 
-// SetVerdicts hands a writer the run-level verdicts once every kernel was
-// written and before End: the formats that show a run's timeline keep
-// them.
-func SetVerdicts(w Writer, vs []*analysis.RunVerdict) {
-	if s, ok := w.(interface{ setVerdicts([]*analysis.RunVerdict) }); ok {
-		s.setVerdicts(vs)
-	}
-}
-
-// timelines are the runs' timelines, in the order of their verdicts.
-type timelines struct {
-	runs  []*profan.Run
-	tls   []*analysis.Timeline
-	joins []analysis.Join
-}
-
-func (t *timelines) setVerdicts(vs []*analysis.RunVerdict) {
-	t.joins = analysis.Joins(vs)
-	for _, v := range vs {
-		if v.Timeline != nil {
-			t.runs = append(t.runs, v.Run)
-			t.tls = append(t.tls, v.Timeline)
-		}
-	}
-}
-
-// feed hands the application rules the runs and the first timeline: the
-// changes priced in wall time read it.
-func (t *timelines) feed(gr *analysis.Grouper, runs []*profan.Run) {
-	gr.Runs = runs
-	if len(t.tls) > 0 {
-		gr.Timeline = t.tls[0]
-	}
-}
-
-// of returns the timeline of run, or nil.
-func (t *timelines) of(run *profan.Run) *analysis.Timeline {
-	for i, r := range t.runs {
-		if r == run {
-			return t.tls[i]
-		}
-	}
-	return nil
-}
-
 // timelineLines is a timeline in a few lines: the wall span and the GPU
 // busy share, the idle time by cause with the calls behind it, the
 // copies.

@@ -87,7 +87,7 @@ func stored(sk store.StoredKernel, v store.Verdict) (analysis.Stored, error) {
 // kernel's, in the order store.DB.EachRecord gives the records (the later
 // launches of a launch series share their first launch's verdict but for
 // their identity and duration). It returns the run's verdict without its
-// kernels: the run and its run-level findings. Memory grows with the
+// kernels: the run, its run-level findings and its stored timeline. Memory grows with the
 // records stored, not with the launches a series stands for.
 //
 // A verdict stored by an older verdict maker than this profan's
@@ -112,6 +112,13 @@ func Each(ctx context.Context, db *store.DB, runID int64, opt analysis.Options, 
 		return nil, fmt.Errorf("reading run %d: %w", runID, err)
 	}
 	v := &analysis.RunVerdict{Run: run, Findings: fs}
+	tl, ok, err := db.Timeline(ctx, runID)
+	if err != nil {
+		return nil, fmt.Errorf("reading run %d: %w", runID, err)
+	}
+	if ok {
+		v.Timeline = Timeline(tl)
+	}
 	var memo *analysis.Memo
 	if rec.Verdict < analysis.VerdictVersion {
 		v.RemadeFrom = rec.Verdict
