@@ -8,7 +8,6 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
-	"github.com/profan-dev/profan/internal/gate"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/stats"
 )
@@ -273,7 +272,7 @@ func (o differ) metric(def *metrics.Def, kernel string, xa, xb []float64) (Metri
 	ma, mb := stats.Median(xa), stats.Median(xb)
 	r := stats.Rel(ma, mb)
 	sp := o.hist[def.Name][kernel]
-	c := gate.CompareMetric(def.Name, xa, xb, sp, o.threshold)
+	c := stats.CompareMetric(metrics.Noisy(def.Name), xa, xb, sp, o.threshold)
 	if o.stored != nil {
 		if s := o.stored.Series[def.Name][kernel]; s != nil {
 			if st, ok := s.step(o.stored.A, o.stored.B); ok {

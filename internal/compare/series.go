@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/profan-dev/profan/internal/gate"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/stats"
 	"github.com/profan-dev/profan/internal/store"
@@ -166,26 +165,26 @@ func Spreads(ctx context.Context, db source, kernels []string, metricNames []str
 // then cuts levels over the whole series, which a test of the two runs
 // alone would not reproduce): changed at b or not, with trend's p and
 // method. ok is false otherwise.
-func (s *Series) step(a, b int64) (gate.Comparison, bool) {
+func (s *Series) step(a, b int64) (stats.Comparison, bool) {
 	for i := 1; i < len(s.Runs); i++ {
 		if s.Runs[i].Run != b {
 			continue
 		}
 		if s.Runs[i-1].Run != a || len(s.Runs[i-1].Values) >= 3 && len(s.Runs[i].Values) >= 3 {
-			return gate.Comparison{}, false
+			return stats.Comparison{}, false
 		}
 		for _, c := range s.Changes {
 			if c.Run == b {
-				return gate.Comparison{Changed: true, P: c.P, Method: c.Method}, true
+				return stats.Comparison{Changed: true, P: c.P, Method: c.Method}, true
 			}
 		}
 		m := stats.Floor
 		if s.Spread.Known() {
 			m = stats.History
 		}
-		return gate.Comparison{Method: m}, true
+		return stats.Comparison{Method: m}, true
 	}
-	return gate.Comparison{}, false
+	return stats.Comparison{}, false
 }
 
 // History reads what a diff of runs a and b (0 for an export) tests its

@@ -611,7 +611,7 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 			ch := Check{Kernel: g.Name, Kind: kindRegression, Name: m, Source: g.Source, Measure: newMeasure(m)}
 			ch.Measure.Old, ch.Measure.New, ch.Measure.Delta, ch.Measure.Threshold = mb, mc, stats.Rel(mb, mc), maxReg
 			msg := fmt.Sprintf("%s %s → %s (%+.1f%%) against the baseline", m, metrics.Format(mb, d.Unit), metrics.Format(mc, d.Unit), finiteOr(stats.Rel(mb, mc), 0)*100)
-			c := CompareMetric(m, xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
+			c := stats.CompareMetric(metrics.Noisy(m), xb, xc, hist[m][g.Name], stats.DefaultThresholds.MinRelChange)
 			ch.Measure.Test = string(c.Method)
 			if c.Method == stats.Launches || c.Method == stats.History {
 				ch.Measure.P = c.P
@@ -696,25 +696,6 @@ func finiteOr(v, d float64) float64 {
 		return d
 	}
 	return v
-}
-
-// Comparison is the one comparison of a metric between two runs.
-type Comparison struct {
-	Changed bool
-	P       float64
-	Method  stats.Method
-}
-
-// CompareMetric compares a metric's launches in two runs. Counters are
-// compared exactly (a move of more than minRel); timings with
-// stats.CompareRuns: the launches when both runs have three or more, else
-// the run-to-run spread of the kernel's history, else the 5% floor.
-func CompareMetric(metric string, xa, xb []float64, hist stats.Spread, minRel float64) Comparison {
-	if !metrics.Noisy(metric) {
-		return Comparison{Changed: math.Abs(stats.Rel(stats.Median(xa), stats.Median(xb))) > minRel && stats.Median(xa) != stats.Median(xb), Method: stats.Exact}
-	}
-	ch, p, m := stats.NoisyThresholds.CompareRuns(xa, xb, hist)
-	return Comparison{Changed: ch, P: p, Method: m}
 }
 
 // fmtPct prints a fraction as a percentage without trailing zeros: 10%, 2.5%.

@@ -7,7 +7,7 @@ import (
 
 // The values report renders for trend, diff and gate, filled by the CLI
 // from what compare and gate computed: report draws them and decides
-// nothing, so it imports neither (TestLayer). Those with JSON tags are
+// nothing, so it imports neither (TestLayers). Those with JSON tags are
 // also the JSON those commands write.
 
 // Trend is one metric of some kernels across runs: the stored points and

@@ -133,6 +133,26 @@ func (t Thresholds) LevelShifts(xs []float64) ([]Shift, Spread) {
 	return out, sp
 }
 
+// Comparison is the one comparison of a metric between two runs.
+type Comparison struct {
+	Changed bool
+	P       float64
+	Method  Method
+}
+
+// CompareMetric compares a metric's launches in two runs. A counter (not
+// noisy) is compared exactly (a move of more than minRel); a timing with
+// NoisyThresholds.CompareRuns: the launches when both runs have three or
+// more, else the run-to-run spread of the kernel's history, else the 5%
+// floor.
+func CompareMetric(noisy bool, xa, xb []float64, hist Spread, minRel float64) Comparison {
+	if !noisy {
+		return Comparison{Changed: math.Abs(Rel(Median(xa), Median(xb))) > minRel && Median(xa) != Median(xb), Method: Exact}
+	}
+	ch, p, m := NoisyThresholds.CompareRuns(xa, xb, hist)
+	return Comparison{Changed: ch, P: p, Method: m}
+}
+
 // CompareRuns decides whether run b differs from run a, given their values
 // (one per launch) and the run-to-run spread of their series: with three
 // launches or more on both sides, a Mann-Whitney U test of the launches;

@@ -84,7 +84,6 @@ var notOnPostgres = map[string]string{
 	"TestForeignAndEmptyDatabases": "SQLite files",
 	"TestRedact":                   "no database: connects to a closed port",
 	"TestRedactMasksFieldsOnly":    "no database: connects to a closed port",
-	"TestLayer":                    "no database",
 }
 
 func TestPostgres(t *testing.T) {

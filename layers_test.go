@@ -1,0 +1,87 @@
+package profan_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/profan-dev/profan"
+
+// layers are the import rules of docs/design.md: for each folder (and
+// those under it), a check of each profan package one of its non-test
+// files imports, which names what is wrong or is "".
+var layers = []struct {
+	dir   string
+	check func(imp string) string
+}{
+	// compare reads runs and verdicts; the gate's policy is the gate's.
+	{"internal/compare", banned("internal/gate")},
+	// report renders what it is given (Trend, Diff, GateResult, Run,
+	// filled by the CLI) and decides nothing: neither it nor report/html
+	// imports the packages that compare runs, judge a gate or keep the
+	// run database.
+	{"internal/report", banned("internal/compare", "internal/gate", "internal/store", "internal/verdictdb")},
+	// store persists and judges nothing (verdictdb, a layer up, joins it
+	// to the analysis).
+	{"internal/store", only("internal/safe")},
+}
+
+// only allows the model and the given packages.
+func only(pkgs ...string) func(string) string {
+	return func(imp string) string {
+		if imp == module {
+			return ""
+		}
+		for _, a := range pkgs {
+			if imp == module+"/"+a {
+				return ""
+			}
+		}
+		return "imports only the model and " + strings.Join(pkgs, ", ")
+	}
+}
+
+// banned refuses the given packages and those under them.
+func banned(pkgs ...string) func(string) string {
+	return func(imp string) string {
+		for _, b := range pkgs {
+			if imp == module+"/"+b || strings.HasPrefix(imp, module+"/"+b+"/") {
+				return "may not import " + b
+			}
+		}
+		return ""
+	}
+}
+
+// TestLayers walks each layer's folder and holds its imports to its rule.
+func TestLayers(t *testing.T) {
+	for _, l := range layers {
+		err := filepath.WalkDir(l.dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+				return err
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			for _, im := range f.Imports {
+				p, _ := strconv.Unquote(im.Path.Value)
+				if !strings.HasPrefix(p, module) {
+					continue
+				}
+				if why := l.check(p); why != "" {
+					t.Errorf("%s imports %s: %s", path, p, why)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
