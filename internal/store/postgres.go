@@ -97,6 +97,7 @@ var pgDialect = &dialect{
 	rebind:        pgRebind,
 	maxParams:     65535,
 	formatError:   pgError,
+	noTable:       pgNoTable,
 	migrationDir:  "migrations_pg",
 	migrationLock: `SELECT pg_advisory_xact_lock(` + strconv.FormatInt(pgMigrationLock, 10) + `)`,
 	dictLock:      `SELECT pg_advisory_xact_lock(` + strconv.FormatInt(pgDictLock, 10) + `)`,
@@ -225,6 +226,15 @@ func maskSecretFields(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// pgNoTable reports PostgreSQL's undefined_table (42P01): the server
+// answered, as the role asked for, and the table is not there. A database
+// or role that does not exist (3D000, 28000) is an error, not an empty
+// database, though its message also reads "does not exist".
+func pgNoTable(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "42P01"
 }
 
 // pgError maps PostgreSQL errors as sqliteError maps SQLite's: a

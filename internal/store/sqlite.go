@@ -40,6 +40,10 @@ type dialect struct {
 	maxParams int
 	// formatError maps backend errors to the package's errors.
 	formatError func(error) error
+	// noTable reports the backend's answer that a table does not exist:
+	// a database that answered and holds no profan schema, not one that
+	// could not be reached, opened or logged into.
+	noTable func(error) bool
 	// migrationDir is the directory of the embedded migrations.
 	migrationDir string
 	// migrationLock, when not empty, is run first in each migration's
@@ -69,6 +73,7 @@ var sqliteDialect = &dialect{
 	rebind:       func(q string) string { return q },
 	maxParams:    32766,
 	formatError:  sqliteError,
+	noTable:      sqliteNoTable,
 	migrationDir: "migrations",
 }
 
@@ -136,6 +141,13 @@ func sqliteOpenError(err error) error {
 		return fmt.Errorf("I/O error reading the database (%v): a full disk, a removed disk or a network file system?", err)
 	}
 	return err
+}
+
+// sqliteNoTable reports SQLite's "no such table" (SQLITE_ERROR from the
+// statement's preparation), which only a database it could read gives.
+func sqliteNoTable(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrError && strings.HasPrefix(se.Error(), "no such table")
 }
 
 // isBusy reports SQLite's "database is locked" (SQLITE_BUSY, SQLITE_LOCKED).

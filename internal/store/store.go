@@ -262,7 +262,7 @@ func openReadOnly(dsn string) (*DB, error) {
 	}
 	applied, err := db.appliedMigrations(ctx, sdb)
 	if err != nil {
-		if msg := err.Error(); strings.Contains(msg, "no such table") || strings.Contains(msg, "does not exist") {
+		if d.noTable(err) {
 			return fail(fmt.Errorf("opening %s: the database is empty, %w (ingest a run first)", d.display(dsn), ErrNoRuns))
 		}
 		return fail(fmt.Errorf("opening %s: %w", d.display(dsn), d.formatError(err)))
@@ -291,8 +291,7 @@ func (db *DB) noRuns(ctx context.Context) bool {
 	var n int
 	err := db.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM runs LIMIT 1) AS x`).Scan(&n)
 	if err != nil {
-		msg := err.Error()
-		return strings.Contains(msg, "no such table") || strings.Contains(msg, "does not exist")
+		return db.d.noTable(err)
 	}
 	return n == 0
 }

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/internal/store/storetest"
+)
+
+// readCommands are the commands that read a run database, each as it
+// would meet one it cannot read: the gate's with --missing-baseline pass,
+// which must not take an unreadable database for a missing baseline.
+func readCommands(dir string) [][]string {
+	return [][]string{
+		{"runs"},
+		{"runs", "--format", "json"},
+		{"trend", "--kernel", ".", "--metric", "duration"},
+		{"diff", "1", "latest"},
+		{"report", "--html", filepath.Join(dir, "r.html")},
+		{"gate", "--baseline", "latest", "--max-regression", "5%", "--missing-baseline", "pass", fx + "copy.details.csv"},
+		{"gate", "--run", "1"},
+	}
+}
+
+// TestDatabaseErrorsFailClosed: a database that cannot be opened, logged
+// into or read is an error (exit 2, with the server's or SQLite's own
+// words) for every command that reads one; "no baseline" and "empty" are
+// only for a database that answered and holds no run. A mistyped
+// PostgreSQL database or role passed a gate with --missing-baseline pass.
+func TestDatabaseErrorsFailClosed(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.db")
+	if _, errOut, code := run(t, "ingest", "--db", good, fx+"copy.details.csv"); code != ExitOK {
+		t.Fatalf("ingest: %d %s", code, errOut)
+	}
+	data, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := map[string]string{} // name -> --db
+	write := func(name string, b []byte) {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		bad[name] = p
+	}
+	write("text", []byte("not a database\n"))
+	write("truncated", data[:min(len(data), 8192)])
+	hdr := append([]byte("garbage header!!"), data[16:]...)
+	write("header", hdr)
+	bad["directory"] = t.TempDir()
+	want := map[string]string{"text": "not a SQLite database", "truncated": "malformed", "header": "not a SQLite database", "directory": "not a regular file"}
+	if pg := os.Getenv("PROFAN_TEST_PG"); pg != "" {
+		u, err := url.Parse(storetest.DSN(t, "postgres"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		noDB, noRole := *u, *u
+		noDB.Path = "/profan_no_such_database"
+		noRole.User = url.User("profan_no_such_role")
+		bad["pg-database"], want["pg-database"] = noDB.String(), `database "profan_no_such_database" does not exist`
+		bad["pg-role"], want["pg-role"] = noRole.String(), `role "profan_no_such_role" does not exist`
+	}
+	for name, db := range bad {
+		cmds := readCommands(dir)
+		if strings.HasPrefix(name, "pg-") {
+			cmds = append(cmds, []string{"ingest", fx + "copy.details.csv"}, []string{"migrate"})
+		}
+		for _, args := range cmds {
+			args = append(args, "--db", db)
+			out, errOut, code := run(t, args...)
+			if code != ExitError || !strings.Contains(errOut, want[name]) || strings.Contains(out+errOut, "no baseline") || strings.Contains(errOut, "empty") {
+				t.Errorf("%s: profan %s: exit %d, want 2 saying %q:\n%s%s", name, strings.Join(args[:2], " "), code, want[name], out, errOut)
+			}
+		}
+	}
+}
