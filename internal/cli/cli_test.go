@@ -26,18 +26,6 @@ func run(t *testing.T, args ...string) (string, string, ExitCode) {
 	return out.String(), errOut.String(), code
 }
 
-func TestAnalyzeGolden(t *testing.T) {
-	t.Parallel()
-	in := []string{fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}
-	for _, format := range []string{"text", "json", "markdown"} {
-		out, errOut, code := run(t, append([]string{"analyze", "--device", "H200", "--format", format}, in...)...)
-		if code != ExitOK {
-			t.Fatalf("analyze --format %s: exit %d: %s", format, code, errOut)
-		}
-		golden.Check(t, "testdata/analyze-transpose."+format+".golden", []byte(out))
-	}
-}
-
 func TestAnalyzeJSONContract(t *testing.T) {
 	t.Parallel()
 	out, errOut, code := run(t, "analyze", "--format", "json", fx+"transpose.import.details.csv", fx+"transpose.source.cuda-sass.csv")
