@@ -42,6 +42,9 @@ type File struct {
 	spooled string       // the digest of a stream copied by OpenSeekable
 	stop    *atomic.Bool // set by StopAside
 	nsys    *nsysHost    // the host calls of the capture it is read in (see readTraces)
+	// checkOnly marks the read that copies a stream (spool): its kernels
+	// are dropped, and the copy is read again.
+	checkOnly bool
 }
 
 // binaryError refuses binary data at line of src with msg; a profiler's
@@ -213,6 +216,7 @@ func spool(r io.Reader, path string, opt Options) (*os.File, *profan.Run, error)
 	os.Remove(tmp.Name())
 	tc := &textCheck{w: tmp, src: path}
 	in, _ := newInput(io.TeeReader(r, tc), path)
+	in.checkOnly = true
 	run, err := in.Read(Options{Format: opt.Format}, Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }})
 	if tc.err != nil {
 		// The reader may take a failed read for the end of the input
@@ -272,12 +276,15 @@ type textCheck struct {
 	line    int   // 1-based number of the current line
 	lineLen int   // bytes of the current line so far
 	exempt  bool
+	doc     bool  // a JSON document: one line may hold all of it
 	err     error // the first refusal
 }
 
 func (c *textCheck) Write(p []byte) (int, error) {
 	if c.n == 0 && len(p) >= 2 {
 		c.exempt = p[0] == 0x1f && p[1] == 0x8b || p[0] == 0xFF && p[1] == 0xFE || p[0] == 0xFE && p[1] == 0xFF
+		head := bytes.TrimLeft(bytes.TrimPrefix(p, []byte{0xEF, 0xBB, 0xBF}), " \t\r\n")
+		c.doc = len(head) > 0 && (head[0] == '{' || head[0] == '[') // as File.document sniffs it
 	}
 	c.n += int64(len(p))
 	if c.line == 0 {
@@ -296,7 +303,7 @@ func (c *textCheck) Write(p []byte) (int, error) {
 				return 0, c.err
 			}
 			c.lineLen += len(seg)
-			if c.lineLen > maxLine {
+			if c.lineLen > maxLine && !c.doc {
 				c.err = &syntaxError{File: c.src, Line: c.line, Msg: fmt.Sprintf("line longer than %d bytes (not a profiler export?)", maxLine)}
 				return 0, c.err
 			}
@@ -377,22 +384,31 @@ func (in *File) Rewind() error {
 	return nil
 }
 
-// digestOf reads r through a line reader of its own and returns the
-// digest of its decoded text, as File.Digest gives it.
+// digestOf reads r decoded as the line reader decodes it (gzip, BOM,
+// UTF-16) and returns the digest of its text, as File.Digest gives it. It
+// reads chunks, not lines: the digest of a JSON document of one long line,
+// or of a last line cut short, is the digest still; what the text holds is
+// the parser's to judge.
 func digestOf(r io.Reader, src string) (string, error) {
 	lr, err := newLineReader(r, src, 256<<10)
 	if err != nil {
 		return "", err
 	}
-	lr.h = sha256.New()
+	h := sha256.New()
+	th := textHash{h: h}
+	buf := make([]byte, 256<<10)
 	for {
-		if _, err := lr.read(); err == io.EOF {
+		n, err := lr.br.Read(buf)
+		th.write(buf[:n])
+		if err == io.EOF {
 			break
-		} else if err != nil {
-			return "", err
+		}
+		if err != nil {
+			return "", fmt.Errorf("reading %s: %w", src, err)
 		}
 	}
-	return "sha256:" + hex.EncodeToString(lr.h.Sum(nil)), nil
+	th.end()
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // DigestOf returns the digest of the export at path, as Read gives it.

@@ -75,8 +75,9 @@ func documentByName(name string) (document, bool) {
 	return nil, false
 }
 
-// ByName returns the importer called name.
-func ByName(name string) (importer, bool) {
+// importerByName returns the importer called name (the CSV formats; a
+// document format is documentByName's).
+func importerByName(name string) (importer, bool) {
 	for _, imp := range importers {
 		if imp.Name() == name {
 			return imp, true
@@ -166,7 +167,7 @@ func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 		doc = d
 	} else if opt.Format != "" {
 		doc = nil
-		imp, ok := ByName(opt.Format)
+		imp, ok := importerByName(opt.Format)
 		if !ok {
 			return nil, fmt.Errorf("unknown format %q (known: %s)", opt.Format, strings.Join(names(), ", "))
 		}
@@ -1433,6 +1434,11 @@ func (t *table) Activity(a *profan.Activity) error {
 		// Said here, at its row, as a kernel's is.
 		return t.Errorf(t.row.Line, "%s: negative duration or size", a.Name)
 	}
+	if a.Bytes > maxActivityBytes || math.IsInf(a.Duration, 0) {
+		// A size past any memory's (or infinite) is damage; summed
+		// with others it would give infinite totals and rates.
+		return t.Errorf(t.row.Line, "%s: a size of %g bytes or a duration of %g s: more than any copy or memset moves", a.Name, a.Bytes, a.Duration)
+	}
 	t.s.records++
 	t.s.acct.Activities++
 	if t.s.sink.Activity != nil {
@@ -1466,6 +1472,10 @@ func (t *table) Activity(a *profan.Activity) error {
 	f.Invocations++
 	return nil
 }
+
+// maxActivityBytes bounds the size of one copy or memset: a pebibyte,
+// far past any GPU's or host's memory.
+const maxActivityBytes = 1 << 50
 
 // maxActivities is how many memory activities a run keeps one by one.
 var maxActivities = 1 << 14 // a variable for tests

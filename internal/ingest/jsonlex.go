@@ -343,7 +343,9 @@ func (l *jsonLex) escape() error {
 			l.pos = save
 		}
 		if utf16.IsSurrogate(r) {
-			r = utf8.RuneError
+			// Half of a pair, as invalid UTF-8 is half of a character:
+			// read as U+FFFD, two strings would read as one.
+			return l.errorf(at, "a lone UTF-16 surrogate \\u%04x (half of a pair) in a string: not Unicode text", r)
 		}
 		l.str = utf8.AppendRune(l.str, r)
 	default:

@@ -275,3 +275,64 @@ func decodeError(src string, line int, err error) error {
 	}
 	return nil
 }
+
+// textHash hashes decoded text as the line reader hashes its lines, from
+// chunks that may split it anywhere (between a CR and its LF included):
+// each line without its CR LF, then LF; a last line without its line end
+// gets one, and a CR that ends the text ends its last line. A JSON
+// document, which may be one line of a gigabyte, and the digest computed
+// beside a read (digestOf) are hashed so, never split into lines.
+type textHash struct {
+	h    io.Writer // nil: nothing is hashed
+	cr   bool      // the last byte seen is a CR, held back
+	last byte      // the last byte written
+	any  bool      // a byte was written
+}
+
+var carriageReturn = []byte{'\r'}
+
+func (t *textHash) write(chunk []byte) {
+	if t.h == nil || len(chunk) == 0 {
+		return
+	}
+	if t.cr {
+		if chunk[0] != '\n' {
+			t.put(carriageReturn)
+		}
+		t.cr = false
+	}
+	for len(chunk) > 0 {
+		i := bytes.IndexByte(chunk, '\r')
+		if i < 0 {
+			t.put(chunk)
+			return
+		}
+		t.put(chunk[:i])
+		if i == len(chunk)-1 {
+			t.cr = true
+			return
+		}
+		if chunk[i+1] != '\n' {
+			t.put(carriageReturn)
+		}
+		chunk = chunk[i+1:]
+	}
+}
+
+func (t *textHash) put(b []byte) {
+	if len(b) > 0 {
+		t.h.Write(b)
+		t.last, t.any = b[len(b)-1], true
+	}
+}
+
+// end ends the text: its last line gets its line end.
+func (t *textHash) end() {
+	if t.h == nil {
+		return
+	}
+	if t.cr || t.any && t.last != '\n' {
+		t.put(newline)
+	}
+	t.cr = false
+}

@@ -208,12 +208,22 @@ type usTime struct {
 	set bool
 }
 
+// Bounds of a trace's times, so that no sum or difference of two of them
+// wraps around int64 nanoseconds: a time is within maxTimeNS of 0 (146
+// years of Kineto's microseconds since 1970), an event starts within
+// maxSpanNS of the trace's first (73 years) and lasts at most as long.
+// A time past them is no trace's: refused at its event.
+const (
+	maxTimeNS = 1 << 62
+	maxSpanNS = 1 << 61
+)
+
 // parseUS reads a number of microseconds into nanoseconds: the digits
 // past the third after the point are dropped.
 func parseUS(b []byte) (int64, error) {
 	if bytes.IndexByte(b, 'e') >= 0 || bytes.IndexByte(b, 'E') >= 0 {
 		f, err := strconv.ParseFloat(string(b), 64)
-		if err != nil || math.Abs(f) > 9e15 {
+		if err != nil || math.Abs(f*1e3) >= maxTimeNS {
 			return 0, fmt.Errorf("time %.20s out of range", b)
 		}
 		return int64(math.Round(f * 1e3)), nil
@@ -234,6 +244,9 @@ func parseUS(b []byte) (int64, error) {
 		for k, scale := i+1, int64(100); k < len(b) && scale > 0; k, scale = k+1, scale/10 {
 			ns += int64(b[k]-'0') * scale
 		}
+	}
+	if ns >= maxTimeNS {
+		return 0, fmt.Errorf("time %.20s out of range", b)
 	}
 	if neg {
 		ns = -ns
@@ -520,7 +533,18 @@ type torchReader struct {
 	// Kineto writes cudaGraphLaunch after the kernels that start while it
 	// runs), held until it comes, at most maxPending.
 	pending []pendingKernel
+	// input is the export, read again for its devices when they come
+	// after its events (devicesAhead).
+	input *File
+	// devSeen: deviceProperties was read; eventsSeen: traceEvents was.
+	devSeen, eventsSeen bool
+	// unresolved are the device IDs events named that no device had
+	// when they were read (at most maxUnresolved).
+	unresolved map[string]struct{}
+	ids        gpuIdentities // see torch_identity.go
 }
+
+const maxUnresolved = 64
 
 // launchRec is when a launch call queued its work; a graph's stays for
 // all its kernels, a kernel launch's is dropped once its kernel came.
@@ -551,6 +575,8 @@ func readTorch(s *stream, in *File) error {
 		devices: map[string]torchDevice{}, api: map[string]*profan.APICall{},
 		nameIdx: map[string]int32{}, tidIdx: map[string]int32{}, launched: map[int64]launchRec{}, long: map[[2]int64]int64{}}
 	r.in = &jsonSource{src: s.src, br: s.lr.br, h: s.lr.h}
+	r.in.th.h = s.lr.h
+	r.input = in
 	r.lex = newJSONLex(r.in)
 	defer r.in.stop()
 	s.run.Tool = profan.ToolTorch
@@ -560,6 +586,9 @@ func readTorch(s *stream, in *File) error {
 		if errors.As(err, &je) {
 			return &syntaxError{File: r.src, Line: r.in.lineAt(je.off), Msg: je.Error()}
 		}
+		return err
+	}
+	if err := r.corrsEnd(); err != nil {
 		return err
 	}
 	if err := r.flush(len(r.pending)); err != nil {
@@ -596,16 +625,21 @@ func (r *torchReader) document() error {
 		}
 		switch string(k) {
 		case "traceEvents":
+			if !r.devSeen {
+				r.devicesAhead()
+			}
 			err = r.events()
-			events = true
+			events, r.eventsSeen = true, true
 		case "schemaVersion":
 			var v jid
 			v, err = r.idVal("schemaVersion")
 			r.pytorch = true
 			r.s.run.ToolVersion = "schema " + v.s
 		case "deviceProperties":
-			err = r.deviceProperties()
-			r.pytorch = true
+			if err = r.deviceProperties(); err == nil {
+				err = r.lateDevices(off)
+			}
+			r.pytorch, r.devSeen = true, true
 		case "distributedInfo":
 			err = r.distributedInfo()
 			r.pytorch = true
@@ -702,6 +736,67 @@ func (r *torchReader) deviceProperties() error {
 	return err
 }
 
+// devicesAhead reads the devices of a trace whose traceEvents come before
+// its deviceProperties (JSON's members have no order) from a second
+// reader of the same bytes, before the events: a kernel is handed on as
+// soon as it is read, with its device and compute capability. A PyTorch
+// header met there (schemaVersion, deviceProperties, distributedInfo)
+// makes the events PyTorch's, as if it came first. What is wrong there
+// is left to the read proper to find. A stream that cannot be read twice
+// (a pipe not copied) is checked at its deviceProperties instead
+// (lateDevices).
+func (r *torchReader) devicesAhead() {
+	p, done := r.input.again()
+	if p == nil {
+		return
+	}
+	defer done()
+	if p.lr == nil {
+		return
+	}
+	ahead := &torchReader{lex: newJSONLex(p.lr.br), tab: interner{m: map[string]string{}}, devices: r.devices}
+	l := ahead.lex
+	if c, ok := l.peek(); !ok || c != '{' {
+		return
+	}
+	l.pos++
+	more, err := l.first('}')
+	for more && err == nil {
+		k, kerr := l.key()
+		if kerr != nil {
+			return
+		}
+		switch string(k) {
+		case "deviceProperties":
+			err = ahead.deviceProperties()
+			r.pytorch = true
+		case "schemaVersion", "distributedInfo":
+			err = l.skip()
+			r.pytorch = true
+		default:
+			err = l.skip()
+		}
+		if err == nil {
+			more, err = l.more('}')
+		}
+	}
+}
+
+// lateDevices refuses deviceProperties that name, after the events, a
+// device that events read before them named: read once (a pipe), their
+// kernels were handed on without it.
+func (r *torchReader) lateDevices(off int64) error {
+	if r.input != nil && r.input.checkOnly {
+		return nil
+	}
+	for id := range r.unresolved {
+		if _, ok := r.devices[id]; ok {
+			return r.errorAt(off, "\"deviceProperties\" after \"traceEvents\" in a stream read once: the kernels of device %s were read without their device; give the trace as a file", id)
+		}
+	}
+	return nil
+}
+
 func (r *torchReader) distributedInfo() error {
 	return r.object("\"distributedInfo\"", func(k []byte) error {
 		switch string(k) {
@@ -765,6 +860,10 @@ func (r *torchReader) event(off int64) error {
 	}
 	if !r.hasOrig {
 		r.origin, r.hasOrig = r.ev.Ts.ns, true
+	}
+	if e := &r.ev; e.Ts.ns-r.origin > maxSpanNS || r.origin-e.Ts.ns > maxSpanNS || e.Dur.ns > maxSpanNS {
+		return r.errorAt(off, "%q: starts %.4g s from the trace's first event, or lasts %.4g s: more than %.0f years, not one trace's times", e.Name,
+			float64(e.Ts.ns-r.origin)/1e9, float64(e.Dur.ns)/1e9, maxSpanNS/1e9/(365.25*86400))
 	}
 	return r.file(cat, off)
 }
@@ -845,13 +944,17 @@ func (r *torchReader) complete(cat int, off int64) error {
 func (r *torchReader) file(cat int, off int64) error {
 	e := &r.ev
 	switch cat {
-	case catKernel:
-		return r.kernel(off)
-	case catCopy, catSet:
+	case catKernel, catCopy, catSet:
+		if err := r.identity(off); err != nil {
+			return err
+		}
+		if cat == catKernel {
+			return r.kernel(off)
+		}
 		return r.activity(cat, off)
 	case catRuntime, catDriver:
 		r.host(e.Ts.ns, e.Dur.ns)
-		return r.call(cat)
+		return r.call(cat, off)
 	case catOp, catFrame:
 		r.host(e.Ts.ns, e.Dur.ns)
 		if cat == catOp {
@@ -924,7 +1027,13 @@ func (r *torchReader) device(a *tevArgs) (string, int, string) {
 	if n, err := strconv.Atoi(id.s); err == nil {
 		idx = n
 	}
-	d := r.devices[id.s]
+	d, ok := r.devices[id.s]
+	if !ok && id.set && !r.devSeen && len(r.unresolved) < maxUnresolved {
+		if r.unresolved == nil {
+			r.unresolved = map[string]struct{}{}
+		}
+		r.unresolved[id.s] = struct{}{}
+	}
 	return d.name, idx, d.cc
 }
 
@@ -946,6 +1055,9 @@ func (r *torchReader) kernel(off int64) error {
 	k.Start, k.Duration = r.sec(e.Ts.ns), float64(e.Dur.ns)/1e9
 	corr, isNum := e.Args.Correlation.int()
 	if isNum {
+		if err := r.kernelCorr(corr, k.Name, off); err != nil {
+			return err
+		}
 		if l, ok := r.launched[corr]; ok {
 			k.Launched = r.sec(l.t)
 			if !l.graph {
@@ -1071,7 +1183,7 @@ func (r *torchReader) activity(cat int, off int64) error {
 
 // call sums a runtime or driver call by name, and keeps the ones that
 // can hold the GPU idle.
-func (r *torchReader) call(cat int) error {
+func (r *torchReader) call(cat int, off int64) error {
 	e := &r.ev
 	c := r.api[e.Name]
 	d := float64(e.Dur.ns) / 1e9
@@ -1097,6 +1209,9 @@ func (r *torchReader) call(cat int) error {
 			graph := strings.Contains(e.Name, "GraphLaunch")
 			if graph {
 				t = e.Ts.ns
+			}
+			if err := r.callCorr(c, graph, off); err != nil {
+				return err
 			}
 			if err := r.launch(c, t, graph); err != nil {
 				return err
@@ -1209,9 +1324,9 @@ type jsonSource struct {
 	src   string
 	br    *bufio.Reader
 	h     interface{ Write([]byte) (int, error) }
-	n     int64 // bytes handed out
-	lines int   // line ends handed out
-	cr    bool  // the last byte hashed was a CR, held back
+	th    textHash // hashes into h
+	n     int64    // bytes handed out
+	lines int      // line ends handed out
 	// marks are the offsets of the line ends handed out, the last ones
 	// only: lineAt looks up recent offsets (the decoder's errors).
 	marks [16384]int64
@@ -1241,7 +1356,7 @@ func (j *jsonSource) hashAside(chunk []byte) {
 		}
 		go func() {
 			for b := range j.aside {
-				j.hash(b)
+				j.th.write(b)
 				j.spare <- b
 			}
 			close(j.hashed)
@@ -1283,12 +1398,8 @@ func (j *jsonSource) Read(p []byte) (int, error) {
 	if err == io.EOF && !j.done {
 		j.done = true
 		j.stop()
-		if j.cr {
-			j.write([]byte{'\r'})
-			j.cr = false
-		}
+		j.th.end() // the digest of a file without its last line end
 		if j.n > 0 && j.lastNL() != j.n-1 {
-			j.write(newline) // the digest of a file without its last line end
 			j.lines++
 		}
 	}
@@ -1303,41 +1414,6 @@ func (j *jsonSource) lastNL() int64 {
 		return -1
 	}
 	return j.marks[(j.nm-1)%len(j.marks)]
-}
-
-// hash writes chunk to the digest without the CR of each CR LF.
-func (j *jsonSource) hash(chunk []byte) {
-	if j.h == nil {
-		return
-	}
-	if j.cr {
-		if chunk[0] != '\n' {
-			j.write([]byte{'\r'})
-		}
-		j.cr = false
-	}
-	for len(chunk) > 0 {
-		i := bytes.IndexByte(chunk, '\r')
-		if i < 0 {
-			j.write(chunk)
-			return
-		}
-		j.write(chunk[:i])
-		if i == len(chunk)-1 {
-			j.cr = true
-			return
-		}
-		if chunk[i+1] != '\n' {
-			j.write(chunk[i : i+1])
-		}
-		chunk = chunk[i+1:]
-	}
-}
-
-func (j *jsonSource) write(b []byte) {
-	if j.h != nil {
-		j.h.Write(b)
-	}
 }
 
 // lineAt is the 1-based line of byte off, when off is among the recent

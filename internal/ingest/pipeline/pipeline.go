@@ -184,11 +184,9 @@ func storeAll(ctx context.Context, db *store.DB, captures []ingest.Capture, runs
 			if delay := opt.digestDelay; delay > 0 {
 				digest = func() (string, error) { time.Sleep(delay); return d() }
 			}
-			tool := ""
-			if imp, ok := ingest.ByName(format); ok {
-				tool = imp.Tool()
-			}
-			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format, Tool: tool}
+			// Its tool is the one the reader that reads it says (see
+			// storeCapture).
+			runs[0] = &profan.Run{Source: f.Name(), Size: size, Format: format}
 		}
 		run, err := storeCapture(ctx, db, c, runs[i], digest, src, opt)
 		if err != nil {
@@ -334,9 +332,14 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 		// can be closed.
 		defer lookAside(ctx, db, c, digest, &stored)()
 	}
-	// The run is begun at its first kernel, when the device is known.
-	begin := func(device string) error {
+	// The run is begun at its first kernel, when the device is known, and
+	// the tool as the reader that read the export says it (set before its
+	// first kernel, never changed after).
+	begin := func(run *profan.Run, device string) error {
 		info.Device = device
+		if run != nil && run.Tool != "" {
+			info.Tool = run.Tool
+		}
 		var err error
 		w, err = db.BeginRun(ctx, info)
 		var d *store.DuplicateError
@@ -370,7 +373,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 		// AddKernel returns: neither is kept past the call.
 		a := vs.Transient(run, k)
 		if w == nil {
-			if err := begin(deviceName(a)); err != nil {
+			if err := begin(run, deviceName(a)); err != nil {
 				return err
 			}
 		}
@@ -396,7 +399,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 		return nil, err
 	}
 	if w == nil {
-		if err := begin(""); err != nil {
+		if err := begin(run, ""); err != nil {
 			if dup {
 				return run, storedAlready(ctx, db, path, dupID, attached, opt)
 			}

@@ -1,0 +1,138 @@
+package ingest
+
+import (
+	"fmt"
+	"hash/maphash"
+	"slices"
+
+	"github.com/profan-dev/profan/internal/safe"
+)
+
+// A PyTorch trace's GPU events are each one activity: a kernel, copy or
+// memset written twice (a line doubled, a trace joined with a part of
+// itself) is refused at its second event, as the CSV readers refuse a row
+// written twice, and so is a correlation ID that joins two launch calls,
+// or two kernels but for the kernels of one CUDA graph launch, which share
+// their cudaGraphLaunch's (fixtures/timeline/*graphs*): read, the trace
+// would count launches twice.
+
+// Flags of a correlation ID: what was read with it.
+const (
+	corrKernel = 1 << iota // a kernel
+	corrCall               // a launch call
+	corrGraph              // the launch call is a graph's
+)
+
+// gpuIdentities are what the checks keep: per GPU activity, a 64-bit hash
+// of its identity and its line; per correlation ID, what was read with it.
+type gpuIdentities struct {
+	seed  maphash.Seed
+	h     maphash.Hash
+	seen  map[uint64]int32 // identity → line of the activity
+	corrs map[int64]uint8
+	// twice are the correlation IDs of a second kernel whose launch call
+	// was not read yet (a graph's comes after its kernels): the line of
+	// that kernel, refused unless a graph launch comes.
+	twice map[int64]int
+}
+
+// identity refuses the GPU event being read when one read before had its
+// device, stream, start, end and name.
+func (r *torchReader) identity(off int64) error {
+	g := &r.ids
+	if g.seen == nil {
+		g.seed = maphash.MakeSeed()
+		g.seen, g.corrs = map[uint64]int32{}, map[int64]uint8{}
+	}
+	e := &r.ev
+	dev := e.Args.Device
+	if !dev.set {
+		dev = e.Args.InDevice
+	}
+	g.h.SetSeed(g.seed)
+	g.h.WriteString(dev.s)
+	g.h.WriteByte(0)
+	g.h.WriteString(e.Args.Stream.s)
+	g.h.WriteByte(0)
+	g.h.WriteString(e.Tid.s)
+	g.h.WriteByte(0)
+	g.h.WriteString(e.Name)
+	var b [16]byte
+	for i := range 8 {
+		b[i], b[8+i] = byte(e.Ts.ns>>(8*i)), byte(e.Dur.ns>>(8*i))
+	}
+	g.h.Write(b[:])
+	k := g.h.Sum64()
+	line := r.in.lineAt(off)
+	if first, ok := g.seen[k]; ok {
+		at := ""
+		if first > 0 {
+			at = fmt.Sprintf(" at line %d", first)
+		}
+		return r.errorAt(off, "%q: the same %s as the event%s (device, stream, start, end and name): an event written twice", e.Name, e.Cat, at)
+	}
+	g.seen[k] = int32(min(line, 1<<31-1))
+	return nil
+}
+
+// kernelCorr notes a kernel's correlation ID: a second kernel of one
+// launch call is refused, at once when the call is known and launches one
+// kernel, else when its call comes (or at the end), unless the call is a
+// graph's.
+func (r *torchReader) kernelCorr(corr int64, name string, off int64) error {
+	g := &r.ids
+	f := g.corrs[corr]
+	if f&corrKernel != 0 && f&corrGraph == 0 {
+		if f&corrCall != 0 {
+			return r.errorAt(off, "%q: a second kernel of correlation ID %d, whose launch call launches one kernel (an event written twice, or of another trace?)", name, corr)
+		}
+		if g.twice == nil {
+			g.twice = map[int64]int{}
+		}
+		if _, ok := g.twice[corr]; !ok {
+			g.twice[corr] = r.in.lineAt(off)
+		}
+	}
+	g.corrs[corr] = f | corrKernel
+	return nil
+}
+
+// callCorr notes a launch call's correlation ID: a second call of one ID
+// is refused, and so is a call, not a graph's, of an ID two kernels share.
+func (r *torchReader) callCorr(corr int64, graph bool, off int64) error {
+	g := &r.ids
+	if g.corrs == nil {
+		g.corrs = map[int64]uint8{}
+	}
+	f := g.corrs[corr]
+	if f&corrCall != 0 {
+		return r.errorAt(off, "%q: a second launch call of correlation ID %d (an event written twice, or of another trace?)", r.ev.Name, corr)
+	}
+	f |= corrCall
+	if graph {
+		f |= corrGraph
+	}
+	g.corrs[corr] = f
+	if line, ok := g.twice[corr]; ok {
+		if !graph {
+			return &syntaxError{File: r.src, Line: line, Msg: fmt.Sprintf("a second kernel of correlation ID %d, whose launch call %s launches one kernel (an event written twice, or of another trace?)", corr, safe.Term(r.ev.Name))}
+		}
+		delete(g.twice, corr)
+	}
+	return nil
+}
+
+// corrsEnd refuses, at the end of the trace, the first second kernel of a
+// correlation ID that no graph launch came for.
+func (r *torchReader) corrsEnd() error {
+	g := &r.ids
+	if len(g.twice) == 0 {
+		return nil
+	}
+	lines := make([]int, 0, len(g.twice))
+	for _, l := range g.twice {
+		lines = append(lines, l)
+	}
+	line := slices.Min(lines)
+	return &syntaxError{File: r.src, Line: line, Msg: "a second kernel of a correlation ID that no CUDA graph launch joins: a launch call launches one kernel (an event written twice, or of another trace?)"}
+}
