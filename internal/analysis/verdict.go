@@ -13,8 +13,10 @@ import (
 // maker is re-made on read (and stored again by profan migrate). Bump it
 // whenever what a verdict says of the same counters changes: a rule, a
 // threshold, a canonical metric's formula, the limiter. Version 1 is every
-// verdict stored before versions were recorded.
-const VerdictVersion = 5
+// verdict stored before versions were recorded; version 6 stores the
+// application advice with the run (a run stored before has none: its
+// advice is made again from the stored kernels).
+const VerdictVersion = 6
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -21,6 +21,7 @@ import (
 	"github.com/profan-dev/profan/internal/report/html"
 	"github.com/profan-dev/profan/internal/store"
 	"github.com/profan-dev/profan/internal/verdict"
+	"github.com/profan-dev/profan/internal/verdictdb"
 	"github.com/spf13/cobra"
 )
 
@@ -215,6 +216,15 @@ func (in reportInput) stored(labels map[string]string) (*verdict.Verdict, error)
 	})
 	if err != nil {
 		return nil, err
+	}
+	// The advice made at ingest, from the whole timeline and the host
+	// transfers (which the database does not keep), as analyze gave it.
+	rec, ok, err := verdictdb.Advice(bg, db, runID)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		in.b.Recommend(rec)
 	}
 	if in.rep.Title == "" {
 		in.rep.Title = fmt.Sprintf("profan report: run %d (%s)", runID, rv.Run.Source)

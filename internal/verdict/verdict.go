@@ -81,6 +81,10 @@ func NewBuilder(keepIDs bool, rec analysis.Recommender) *Builder {
 	return &Builder{gr: gr}
 }
 
+// Recommend replaces the builder's recommender: a stored run's advice,
+// as the analysis made it at ingest, is given back rather than made again.
+func (b *Builder) Recommend(rec analysis.Recommender) { b.gr.Recommender = rec }
+
 // Add adds one analysed launch.
 func (b *Builder) Add(a *analysis.Kernel) {
 	b.gr.Add(a)

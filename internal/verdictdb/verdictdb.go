@@ -12,6 +12,7 @@ import (
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/store"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // Writer adds verdicts to runs being written. Its buffers are reused from
@@ -184,15 +185,33 @@ func Older(ctx context.Context, db *store.DB) ([]store.RunRecord, error) {
 // run-level findings (the host transfers those were made from are not
 // stored). The launches are held in memory meanwhile.
 func Remake(ctx context.Context, db *store.DB, runID int64, opt analysis.Options) error {
+	tl, hasTL, err := db.Timeline(ctx, runID)
+	if err != nil {
+		return fmt.Errorf("re-making the verdict of run %d: %w", runID, err)
+	}
 	return db.RewriteKernels(ctx, runID, analysis.VerdictVersion, func(rec store.RunRecord, ks []store.StoredKernel, w *store.RunWriter) error {
 		run := runOf(rec)
 		vs := analysis.NewStream(opt, false)
+		r, _ := opt.Rules.(analysis.Recommender)
+		b := verdict.NewBuilder(false, r)
 		var x Writer
 		for _, k := range ks {
-			if err := x.Add(w, vs.Transient(run, k.Kernel)); err != nil {
+			a := vs.Kernel(run, k.Kernel)
+			b.Add(a)
+			if err := x.Add(w, a); err != nil {
 				return err
 			}
 		}
-		return nil
+		// The advice made again from the stored kernels and timeline
+		// figures (the host's launch calls and transfers are not stored).
+		rv := &analysis.RunVerdict{Run: run}
+		if hasTL {
+			rv.Timeline = Timeline(tl)
+		}
+		doc, err := AdviceDoc(b.Finish([]*profan.Run{run}, []*analysis.RunVerdict{rv}).App)
+		if err != nil {
+			return err
+		}
+		return w.SetAdvice(doc)
 	})
 }

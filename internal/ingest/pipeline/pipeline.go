@@ -20,6 +20,7 @@ import (
 	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/internal/store"
+	"github.com/profan-dev/profan/internal/verdict"
 	"github.com/profan-dev/profan/internal/verdictdb"
 )
 
@@ -352,6 +353,10 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	names := map[string]struct{}{} // kernels: distinct names
 	var vw verdictdb.Writer
 	vs := analysis.NewStream(opt.Analysis, false)
+	// The launches are grouped as they are stored, for the application
+	// advice stored with the run (verdictdb.AdviceDoc).
+	rec, _ := opt.Analysis.Rules.(analysis.Recommender)
+	b := verdict.NewBuilder(false, rec)
 	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
 		// Cancelled (Ctrl-C): stop at this kernel; the run's transaction
 		// is rolled back below.
@@ -370,8 +375,10 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 			return err
 		}
 		// The store is done with the verdict and its values when
-		// AddKernel returns: neither is kept past the call.
-		a := vs.Transient(run, k)
+		// AddKernel returns; the group keeps it (a repeated launch's
+		// verdict is a copy).
+		a := vs.Kernel(run, k)
+		b.Add(a)
 		if w == nil {
 			if err := begin(run, deviceName(a)); err != nil {
 				return err
@@ -406,7 +413,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 			return nil, err
 		}
 	}
-	if err := endRun(w, vs, run, path, digest, read); err != nil {
+	if err := endRun(w, vs, b, run, path, digest, read); err != nil {
 		w.Rollback()
 		return nil, err
 	}
@@ -446,8 +453,8 @@ func lookAside(ctx context.Context, db *store.DB, c ingest.Capture, digest func(
 // endRun adds the run's findings to the run w writes and, for an export
 // whose digest came beside the read (digest), checks that digest against
 // that of the text parsed (read) and sets it.
-func endRun(w *store.RunWriter, vs *analysis.Stream, run *profan.Run, path string, digest func() (string, error), read string) error {
-	if err := addRunFindings(w, vs, run); err != nil {
+func endRun(w *store.RunWriter, vs *analysis.Stream, b *verdict.Builder, run *profan.Run, path string, digest func() (string, error), read string) error {
+	if err := addRunFindings(w, vs, b, run); err != nil {
 		return err
 	}
 	if digest == nil {
@@ -516,16 +523,25 @@ func storedAlready(ctx context.Context, db *store.DB, path string, id int64, att
 }
 
 // addRunFindings stores the run-level part of the run's verdict (host
-// transfers, the timeline) and its host calls, so that gate --run and
-// report --db read what analyze states.
-func addRunFindings(w *store.RunWriter, vs *analysis.Stream, run *profan.Run) error {
+// transfers, the timeline, the application advice b makes with them) and
+// its host calls, so that gate --run and report --db read what analyze
+// states.
+func addRunFindings(w *store.RunWriter, vs *analysis.Stream, b *verdict.Builder, run *profan.Run) error {
 	if run == nil {
 		return nil
 	}
 	if err := w.SetHostCalls(run.APICalls); err != nil {
 		return err
 	}
-	for _, v := range vs.Finish([]*profan.Run{run}) {
+	rvs := vs.Finish([]*profan.Run{run})
+	doc, err := verdictdb.AdviceDoc(b.Finish([]*profan.Run{run}, rvs).App)
+	if err != nil {
+		return err
+	}
+	if err := w.SetAdvice(doc); err != nil {
+		return err
+	}
+	for _, v := range rvs {
 		if v.Run != run {
 			continue
 		}
