@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"github.com/profan-dev/profan/internal/safe"
 	"regexp"
@@ -51,7 +52,7 @@ advice. The format of each table is detected from its header.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return analyzeRun(opts)
+			return analyzeRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {"+strings.Join(report.KernelFormats(), "|")+"}")
@@ -66,7 +67,7 @@ advice. The format of each table is detected from its header.`,
 	return cmd
 }
 
-func analyzeRun(opts *AnalyzeOptions) error {
+func analyzeRun(ctx context.Context, opts *AnalyzeOptions) error {
 	if opts.Top < 0 {
 		return FlagErrorf("--top must be 0 (all) or more, not %d", opts.Top)
 	}
@@ -93,7 +94,7 @@ func analyzeRun(opts *AnalyzeOptions) error {
 	vs := analysis.NewStream(st.Opt, false)
 	b := verdict.NewBuilder(report.KeepsIDs(opts.Format), st.Engine())
 	matched := 0
-	runs, err := readVerdicts(vs, opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, st.Opt, match, pm, func(a *analysis.Kernel) error {
+	runs, err := readVerdicts(ctx, vs, opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, st.Opt, match, pm, func(a *analysis.Kernel) error {
 		matched++
 		b.Add(a)
 		return w.Kernel(a)

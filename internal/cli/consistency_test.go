@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -96,7 +97,7 @@ func TestConsistency(t *testing.T) {
 // kernel's kept.
 func verdictsFromFiles(files []string, aopt analysis.Options) ([]*analysis.RunVerdict, error) {
 	vs := analysis.NewStream(aopt, true)
-	runs, err := readVerdicts(vs, files, ingest.Options{}, aopt, nil, nil, func(*analysis.Kernel) error { return nil })
+	runs, err := readVerdicts(context.Background(), vs, files, ingest.Options{}, aopt, nil, nil, func(*analysis.Kernel) error { return nil })
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -53,5 +52,3 @@ func parseLabels(flags []string) (map[string]string, error) {
 	}
 	return out, nil
 }
-
-var bg = context.Background()

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strconv"
@@ -67,7 +68,7 @@ name the old and new sides as gate does.`,
 			default:
 				return FlagErrorf("give two runs or exports, or --baseline (and --run)")
 			}
-			return diffRun(opts)
+			return diffRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
@@ -99,7 +100,7 @@ func isExport(spec string) bool {
 	return err == nil && !fi.IsDir()
 }
 
-func diffRun(opts *DiffOptions) error {
+func diffRun(ctx context.Context, opts *DiffOptions) error {
 	match, err := kernelFilter(opts.Kernel)
 	if err != nil {
 		return err
@@ -117,7 +118,7 @@ func diffRun(opts *DiffOptions) error {
 			return fmt.Errorf("%s: no such export file (a run is an ID, latest or labels key=value)", safe.Term(spec))
 		}
 	}
-	d := &differ{opts: opts}
+	d := &differ{ctx: ctx, opts: opts}
 	if !isExport(opts.A) || !isExport(opts.B) {
 		if d.db, err = openDB(dbPath(opts.DB, opts.IO)); err != nil {
 			return err
@@ -156,6 +157,7 @@ func diffRun(opts *DiffOptions) error {
 
 // differ reads the two sides of a diff.
 type differ struct {
+	ctx  context.Context // the command's
 	opts *DiffOptions
 	db   *store.DB // nil when both sides are exports
 	st   *settings
@@ -186,10 +188,10 @@ func (d *differ) side(spec, what string, before int64) (diffSide, error) {
 		if err != nil {
 			return s, err
 		}
-		_, err = readVerdicts(analysis.NewStream(st.Opt, false), []string{spec}, ingest.Options{}, st.Opt, nil, nil, add)
+		_, err = readVerdicts(d.ctx, analysis.NewStream(st.Opt, false), []string{spec}, ingest.Options{}, st.Opt, nil, nil, add)
 		return s, err
 	}
-	id, err := resolveRun(d.db, what, spec, before)
+	id, err := resolveRun(d.ctx, d.db, what, spec, before)
 	if err != nil {
 		return s, err
 	}
@@ -198,7 +200,7 @@ func (d *differ) side(spec, what string, before int64) (diffSide, error) {
 	if err != nil {
 		return s, err
 	}
-	_, err = eachStored(d.opts.IO, d.db, id, st.Opt, add)
+	_, err = eachStored(d.ctx, d.opts.IO, d.db, id, st.Opt, add)
 	return s, err // an error names the run
 }
 
@@ -213,7 +215,7 @@ func (d *differ) compare(a, b diffSide, threshold float64) ([]compare.KernelDiff
 	for _, g := range b.groups.InOrder() {
 		names = append(names, g.Name)
 	}
-	hist, stored, err := compare.History(bg, d.db, names, a.id, b.id)
+	hist, stored, err := compare.History(d.ctx, d.db, names, a.id, b.id)
 	if err != nil {
 		return nil, compare.Summary{}, err
 	}

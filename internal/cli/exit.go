@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"syscall"
 )
 
 // ExitCode is the process exit status. The values follow grep, diff and
@@ -40,10 +41,34 @@ type WriteError struct{ err error }
 func (e *WriteError) Error() string { return "writing standard output: " + e.err.Error() }
 func (e *WriteError) Unwrap() error { return e.err }
 
+// InterruptedError is a command stopped by a signal (Ctrl-C's SIGINT,
+// CI's SIGTERM): its exit status is 128 + the signal's number, as a shell
+// reports a process the signal ended (130, 143).
+type InterruptedError struct {
+	Signal syscall.Signal
+	// Done says the command had finished its work when the signal came.
+	Done bool
+}
+
+func (e *InterruptedError) Error() string {
+	name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM"}[e.Signal]
+	if name == "" {
+		name = e.Signal.String()
+	}
+	if e.Done {
+		return fmt.Sprintf("interrupted (%s) as it finished: its work is complete", name)
+	}
+	return fmt.Sprintf("interrupted (%s): stopped; nothing stored, no output file written", name)
+}
+
 // exitCodeOf maps an error to the exit status; the only place that does.
 func exitCodeOf(err error) ExitCode {
 	if err == nil {
 		return ExitOK
+	}
+	var intr *InterruptedError
+	if errors.As(err, &intr) {
+		return ExitCode(128 + int(intr.Signal))
 	}
 	var gate *GateFailedError
 	if errors.As(err, &gate) && !errors.As(err, new(*WriteError)) {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -118,7 +119,7 @@ format; -v lists the passing checks too.`,
 			if len(args) > 0 && opts.Run != 0 {
 				return FlagErrorf("give export files or --run, not both")
 			}
-			return gateRun(opts)
+			return gateRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db), for --run and --baseline")
@@ -137,8 +138,8 @@ format; -v lists the passing checks too.`,
 	return cmd
 }
 
-func gateRun(opts *GateOptions) error {
-	g, err := newGateJob(opts)
+func gateRun(ctx context.Context, opts *GateOptions) error {
+	g, err := newGateJob(ctx, opts)
 	if err != nil {
 		return err
 	}
@@ -165,6 +166,7 @@ func gateRun(opts *GateOptions) error {
 
 // gateJob is one gate: its flags, the policy they make, and what it read.
 type gateJob struct {
+	ctx  context.Context // the command's
 	opts *GateOptions
 	st   *settings
 	pol  gate.Policy
@@ -179,7 +181,7 @@ type gateJob struct {
 }
 
 // newGateJob reads the flags and the config into a gate's policy.
-func newGateJob(opts *GateOptions) (*gateJob, error) {
+func newGateJob(ctx context.Context, opts *GateOptions) (*gateJob, error) {
 	if f, ok := report.Lookup(opts.Format); !ok || f.Gate == nil {
 		return nil, formatError(opts.Format, report.GateFormats()...)
 	}
@@ -215,7 +217,7 @@ func newGateJob(opts *GateOptions) (*gateJob, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &gateJob{opts: opts, st: st, pol: pol, pm: pm, cur: pol.Grouper(opts.Baseline != "")}, nil
+	return &gateJob{ctx: ctx, opts: opts, st: st, pol: pol, pm: pm, cur: pol.Grouper(opts.Baseline != "")}, nil
 }
 
 // gateFlags reads --require, --kernel and --fail-on.
@@ -280,7 +282,7 @@ func (g *gateJob) readFiles() error {
 		g.work.Add(k)
 		return g.pol.Selects(k)
 	}
-	read, err := readVerdicts(vs, g.opts.Files, ingest.Options{Concurrent: true}, g.st.Opt, selects, g.pm, func(a *analysis.Kernel) error {
+	read, err := readVerdicts(g.ctx, vs, g.opts.Files, ingest.Options{Concurrent: true}, g.st.Opt, selects, g.pm, func(a *analysis.Kernel) error {
 		g.cur.Add(a)
 		return nil
 	})
@@ -327,7 +329,7 @@ func (g *gateJob) openDB() error {
 // stored reads stored run id record by record into gr: a stored trace of
 // 600,000 launches is never held whole.
 func (g *gateJob) stored(gr *analysis.Grouper, id int64) (*analysis.RunVerdict, error) {
-	return eachStored(g.opts.IO, g.db, id, g.st.Opt, func(a *analysis.Kernel) error {
+	return eachStored(g.ctx, g.opts.IO, g.db, id, g.st.Opt, func(a *analysis.Kernel) error {
 		if g.pol.Selects(a.K) {
 			g.pm.verdict(a)
 			gr.Add(a)
@@ -338,7 +340,7 @@ func (g *gateJob) stored(gr *analysis.Grouper, id int64) (*analysis.RunVerdict, 
 
 // storedTimeline is the timeline stored with run id; nil when none is.
 func (g *gateJob) storedTimeline(id int64) (*analysis.Timeline, error) {
-	f, ok, err := g.db.Timeline(bg, id)
+	f, ok, err := g.db.Timeline(g.ctx, id)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -376,11 +378,11 @@ func (g *gateJob) findBaseline() (compare.Baseline, error) {
 	w := g.work.Workload()
 	if g.opts.Run != 0 {
 		var err error
-		if w, err = g.db.Workload(bg, g.opts.Run); err != nil {
+		if w, err = g.db.Workload(g.ctx, g.opts.Run); err != nil {
 			return compare.Baseline{}, err
 		}
 	}
-	b, err := resolveBaseline(g.db, g.opts.Baseline, g.opts.Run, w)
+	b, err := resolveBaseline(g.ctx, g.db, g.opts.Baseline, g.opts.Run, w)
 	var none *compare.NoBaselineError
 	if errors.As(err, &none) {
 		err = g.noBaseline(none.Reason)
@@ -417,7 +419,7 @@ func (g *gateJob) readBaseline(b compare.Baseline) error {
 	// (labelled branch=main,workload=app): other programs' runs share
 	// kernel names, never their spread.
 	labels, _ := runLabels("--baseline", strings.TrimSpace(g.opts.Baseline))
-	g.pol.History, err = compare.Spreads(bg, g.db, names, gate.Watched, labels)
+	g.pol.History, err = compare.Spreads(g.ctx, g.db, names, gate.Watched, labels)
 	return err
 }
 
@@ -526,12 +528,12 @@ func parseRelative(s string) (float64, error) {
 // latest and labels, only runs of the workload gated count
 // (compare.FindBaseline): another program's run labelled alike is no
 // baseline. The error is a *compare.NoBaselineError when none is.
-func resolveBaseline(db *store.DB, spec string, run int64, cur store.Workload) (compare.Baseline, error) {
+func resolveBaseline(ctx context.Context, db *store.DB, spec string, run int64, cur store.Workload) (compare.Baseline, error) {
 	spec = strings.TrimSpace(spec)
 	if id, ok, err := runID("--baseline", spec); err != nil {
 		return compare.Baseline{}, err
 	} else if ok {
-		r, err := db.Run(bg, id)
+		r, err := db.Run(ctx, id)
 		if err != nil {
 			return compare.Baseline{}, fmt.Errorf("--baseline: %w", err)
 		}
@@ -541,7 +543,7 @@ func resolveBaseline(db *store.DB, spec string, run int64, cur store.Workload) (
 	if err != nil {
 		return compare.Baseline{}, err
 	}
-	return compare.FindBaseline(bg, db, labels, run, cur)
+	return compare.FindBaseline(ctx, db, labels, run, cur)
 }
 
 // runLabels reads the labels of a run selector other than an ID: none for
@@ -573,7 +575,7 @@ func runID(what, spec string) (id int64, ok bool, err error) {
 // resolveRun finds the run a selector names (an ID, latest, or labels, as
 // resolveBaseline reads them) whatever its workload; what names it in
 // errors.
-func resolveRun(db *store.DB, what, spec string, run int64) (int64, error) {
+func resolveRun(ctx context.Context, db *store.DB, what, spec string, run int64) (int64, error) {
 	spec = strings.TrimSpace(spec)
 	if id, ok, err := runID(what, spec); ok || err != nil {
 		return id, err
@@ -582,7 +584,7 @@ func resolveRun(db *store.DB, what, spec string, run int64) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	r, err := db.LatestRun(bg, labels, run)
+	r, err := db.LatestRun(ctx, labels, run)
 	if errors.Is(err, store.ErrNotFound) {
 		none := "no stored run"
 		if labels != nil {

@@ -66,7 +66,7 @@ func ingestRun(opts *IngestOptions) error {
 	}
 	ctx := opts.ctx
 	if ctx == nil {
-		ctx = bg
+		ctx = context.Background() // options made without a command (tests)
 	}
 	st, err := loadSettings("all", nil, opts.Config, opts.deviceOpts)
 	if err != nil {

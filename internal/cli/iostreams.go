@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"os"
 	"strings"
@@ -153,4 +154,18 @@ func formatOut(w io.Writer, format string) io.Writer {
 		return o.Raw()
 	}
 	return w
+}
+
+// ctxWriter is a writer whose writes fail once ctx is cancelled: a render
+// to it stops at its next buffer.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -179,7 +180,7 @@ func TestReportXLabelAndAtomicWrite(t *testing.T) {
 	os.Mkdir(ro, 0o755)
 	old := filepath.Join(ro, "r.html")
 	os.WriteFile(old, []byte("old"), 0o644)
-	if err := writeFileAtomic(old, func(w io.Writer) error { w.Write([]byte("partial")); return errors.New("killed") }); err == nil {
+	if err := writeFileAtomic(context.Background(), old, func(w io.Writer) error { w.Write([]byte("partial")); return errors.New("killed") }); err == nil {
 		t.Error("a failed write returned no error")
 	}
 	if b, _ := os.ReadFile(old); string(b) != "old" {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -77,7 +78,7 @@ share of the capture, and each group has one card with its launches folded.`,
 			if err := checkOutput(opts.HTML, args, db); err != nil {
 				return err
 			}
-			return reportRun(opts)
+			return reportRun(cmd.Context(), opts)
 		},
 	}
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "output file (required; - for standard output; never an input or the database)")
@@ -94,7 +95,7 @@ share of the capture, and each group has one card with its launches folded.`,
 	return cmd
 }
 
-func reportRun(opts *ReportOptions) error {
+func reportRun(ctx context.Context, opts *ReportOptions) error {
 	pm, err := parsePathMap(opts.PathMap)
 	if err != nil {
 		return err
@@ -128,7 +129,7 @@ func reportRun(opts *ReportOptions) error {
 	if len(labels) > 0 && len(opts.Files) > 0 {
 		return FlagErrorf("--label selects stored runs: give it with --db, not with files")
 	}
-	in := reportInput{opts: opts, st: st, match: match, pm: pm, b: b, rep: rep}
+	in := reportInput{ctx: ctx, opts: opts, st: st, match: match, pm: pm, b: b, rep: rep}
 	var v *verdict.Verdict
 	if len(opts.Files) > 0 {
 		v, err = in.files()
@@ -146,7 +147,7 @@ func reportRun(opts *ReportOptions) error {
 		fmt.Fprintf(opts.IO.ErrOut, "wrote the report to standard output (%d launches of %s, %d trends)\n", v.Launches, plural(len(v.Groups), "kernel"), len(rep.Trends))
 		return nil
 	}
-	if err := writeFileAtomic(opts.HTML, func(w io.Writer) error { return html.Write(w, rep) }); err != nil {
+	if err := writeFileAtomic(ctx, opts.HTML, func(w io.Writer) error { return html.Write(w, rep) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(opts.IO.ErrOut, "wrote %s (%d launches of %s, %d trends)\n", opts.HTML, v.Launches, plural(len(v.Groups), "kernel"), len(rep.Trends))
@@ -156,6 +157,7 @@ func reportRun(opts *ReportOptions) error {
 // reportInput is what profan report reads its kernels with, and the page
 // they go on.
 type reportInput struct {
+	ctx   context.Context // the command's
 	opts  *ReportOptions
 	st    *settings
 	match func(*profan.Kernel) bool
@@ -170,7 +172,7 @@ type reportInput struct {
 func (in reportInput) files() (*verdict.Verdict, error) {
 	aopt := in.st.Opt
 	vs := analysis.NewStream(aopt, false)
-	runs, err := readVerdicts(vs, in.opts.Files, ingest.Options{Concurrent: true}, aopt, in.match, in.pm, func(a *analysis.Kernel) error {
+	runs, err := readVerdicts(in.ctx, vs, in.opts.Files, ingest.Options{Concurrent: true}, aopt, in.match, in.pm, func(a *analysis.Kernel) error {
 		in.b.Add(a)
 		return nil
 	})
@@ -191,7 +193,7 @@ func (in reportInput) stored(labels map[string]string) (*verdict.Verdict, error)
 	defer db.Close()
 	runID := opts.Run
 	if runID == 0 {
-		rs, err := db.Runs(bg, store.RunFilter{Limit: 1, Labels: labels})
+		rs, err := db.Runs(in.ctx, store.RunFilter{Limit: 1, Labels: labels})
 		if err != nil {
 			return nil, err
 		}
@@ -205,7 +207,7 @@ func (in reportInput) stored(labels map[string]string) (*verdict.Verdict, error)
 	}
 	// The verdict stored at ingest, as gate --run reads it: never
 	// made again with other thresholds, unless an older profan made it.
-	rv, err := eachStored(opts.IO, db, runID, in.st.Opt, func(a *analysis.Kernel) error {
+	rv, err := eachStored(in.ctx, opts.IO, db, runID, in.st.Opt, func(a *analysis.Kernel) error {
 		if !in.match(a.K) {
 			return nil
 		}
@@ -219,7 +221,7 @@ func (in reportInput) stored(labels map[string]string) (*verdict.Verdict, error)
 	}
 	// The advice made at ingest, from the whole timeline and the host
 	// transfers (which the database does not keep), as analyze gave it.
-	rec, ok, err := verdictdb.Advice(bg, db, runID)
+	rec, ok, err := verdictdb.Advice(in.ctx, db, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -246,7 +248,7 @@ func (in reportInput) trends(db *store.DB, labels map[string]string) error {
 	}
 	// Every stored run, so that a run lacking a metric is a gap in
 	// its chart rather than a step the axis hides.
-	all, err := db.Runs(bg, store.RunFilter{Labels: labels})
+	all, err := db.Runs(in.ctx, store.RunFilter{Labels: labels})
 	if err != nil {
 		return err
 	}
@@ -256,7 +258,7 @@ func (in reportInput) trends(db *store.DB, labels map[string]string) error {
 	topt := report.TrendOptions{Runs: reportRuns(all), XLabel: opts.XLabel}
 	trendRuns := map[int64]bool{}
 	for _, m := range opts.Metrics {
-		pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: m, Labels: labels})
+		pts, err := db.Trend(in.ctx, store.TrendQuery{Kernel: re, Metric: m, Labels: labels})
 		if err != nil {
 			return err
 		}
@@ -272,7 +274,7 @@ func (in reportInput) trends(db *store.DB, labels map[string]string) error {
 		}
 		in.rep.Trends = append(in.rep.Trends, report.TrendCharts(reportSeries(compare.Build(pts, m)), m, unit, topt)...)
 	}
-	return olderTrendNote(opts.IO, db, trendRuns)
+	return olderTrendNote(in.ctx, opts.IO, db, trendRuns)
 }
 
 // checkXLabel refuses an --x-label that no stored run has: every chart
@@ -301,7 +303,10 @@ func checkXLabel(key string, runs []store.RunRecord) error {
 // writeFileAtomic writes path through a temporary file beside it, renamed
 // over it once complete: a full disk, a file size limit or a kill leaves
 // the old file (or none), never a cut one.
-func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
+//
+// A cancelled ctx (Ctrl-C, SIGTERM) stops the writes and leaves no file:
+// the old one, or none, stays.
+func writeFileAtomic(ctx context.Context, path string, write func(io.Writer) error) (err error) {
 	mode := os.FileMode(0o644)
 	if st, err := os.Stat(path); err == nil {
 		mode = st.Mode().Perm()
@@ -317,7 +322,7 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 			err = fmt.Errorf("writing %s: %w", path, err)
 		}
 	}()
-	bw := bufio.NewWriter(f)
+	bw := bufio.NewWriter(ctxWriter{ctx: ctx, w: f})
 	if err := write(bw); err != nil {
 		return err
 	}
@@ -331,6 +336,9 @@ func writeFileAtomic(path string, write func(io.Writer) error) (err error) {
 		return err
 	}
 	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil {
 		return err
 	}
 	return os.Rename(f.Name(), path)

@@ -192,25 +192,30 @@ func flagValueError(err error) error {
 
 // Main runs the command line args and returns the exit status.
 func Main(args []string, io *IOStreams) ExitCode {
-	out, errOut := newOutWriter(io.Out), newOutWriter(io.ErrOut)
+	ctx, stop := interruptContext(context.Background())
+	defer stop()
+	// The command's output stops once ctx is cancelled: a render stops at
+	// its next write. Its errors, the interruption's included, are said.
+	out, errOut := newOutWriter(ctxWriter{ctx: ctx, w: io.Out}), newOutWriter(io.ErrOut)
 	sio := *io
 	sio.Out, sio.ErrOut = out, errOut
 	io = &sio
 	defer errOut.flush()
 	root := NewRoot(io)
 	root.SetArgs(args)
-	// Ctrl-C (or TERM) cancels the command's context: an ingest stops at
-	// its next kernel and rolls back the run it was writing. A second one
-	// ends the process at once.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	context.AfterFunc(ctx, stop)
 	cmd, err := root.ExecuteContextC(ctx)
 	if werr := out.flush(); werr != nil {
 		// Output that did not reach its reader (a full disk, a closed
 		// descriptor) is a failure, whatever the command found: a gate
 		// whose report is lost must not pass.
 		err = errors.Join(err, &WriteError{err: werr})
+	}
+	var intr *InterruptedError
+	if errors.As(context.Cause(ctx), &intr) {
+		// What the command said once its context was cancelled is the
+		// cancellation's consequence: the signal is the error.
+		intr.Done = err == nil
+		err = intr
 	}
 	if err != nil {
 		var flagErr *FlagError
@@ -232,6 +237,31 @@ func Main(args []string, io *IOStreams) ExitCode {
 		}
 	}
 	return exitCodeOf(err)
+}
+
+// interruptContext returns a context that SIGINT (Ctrl-C) and SIGTERM (a
+// CI job cancelled) cancel, its cause an *InterruptedError: every read,
+// query and render of the command takes it, an ingest rolls back the run
+// it was writing, and a report's file is not written. A second signal
+// ends the process at once (the default action is restored).
+func interruptContext(parent context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			signal.Reset(os.Interrupt, syscall.SIGTERM)
+			cancel(&InterruptedError{Signal: s.(syscall.Signal)})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(nil)
+	}
 }
 
 // blankRefused are the flags whose value, once given, must say something:

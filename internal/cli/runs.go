@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/store"
 	"github.com/spf13/cobra"
@@ -49,7 +50,7 @@ func NewCmdRuns(io *IOStreams) *cobra.Command {
 		Short:   "List the stored runs",
 		Example: `  profan runs --db runs.db --label branch=main --format json`,
 		Args:    cobra.NoArgs,
-		RunE:    func(cmd *cobra.Command, args []string) error { return runsRun(opts) },
+		RunE:    func(cmd *cobra.Command, args []string) error { return runsRun(cmd.Context(), opts) },
 	}
 	opts.labeledDB.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {text|json}")
@@ -57,7 +58,7 @@ func NewCmdRuns(io *IOStreams) *cobra.Command {
 	return cmd
 }
 
-func runsRun(opts *RunsOptions) error {
+func runsRun(ctx context.Context, opts *RunsOptions) error {
 	f, ok := report.Lookup(opts.Format)
 	if !ok || f.Runs == nil {
 		return formatError(opts.Format, report.RunsFormats()...)
@@ -67,7 +68,7 @@ func runsRun(opts *RunsOptions) error {
 		return err
 	}
 	defer db.Close()
-	rs, err := db.Runs(bg, store.RunFilter{Labels: labels, Limit: opts.Limit})
+	rs, err := db.Runs(ctx, store.RunFilter{Labels: labels, Limit: opts.Limit})
 	if err != nil {
 		return err
 	}

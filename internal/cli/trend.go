@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"strings"
@@ -43,7 +44,7 @@ level (history), or, while no two runs share a level, taken when over 5%
 		Example: `  profan trend --db runs.db --kernel '^transpose' --metric duration
   profan trend --db runs.db --kernel transpose --metric gst_transactions_per_request --format json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return trendRun(opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return trendRun(cmd.Context(), opts) },
 	}
 	opts.labeledDB.addFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernel name regexp (matched against mangled and demangled names)")
@@ -52,9 +53,9 @@ level (history), or, while no two runs share a level, taken when over 5%
 	return cmd
 }
 
-func trendRun(opts *TrendOptions) error {
+func trendRun(ctx context.Context, opts *TrendOptions) error {
 	if gate.IsTimelineMetric(opts.Metric) {
-		return trendTimeline(opts)
+		return trendTimeline(ctx, opts)
 	}
 	if opts.Kernel == "" || opts.Metric == "" {
 		return FlagErrorf("--kernel and --metric are required (--kernel is not, for a timeline figure: %s)", strings.Join(gate.TimelineMetricNames(), ", "))
@@ -68,11 +69,11 @@ func trendRun(opts *TrendOptions) error {
 		return err
 	}
 	defer db.Close()
-	pts, err := db.Trend(bg, store.TrendQuery{Kernel: re, Metric: opts.Metric, Labels: labels})
+	pts, err := db.Trend(ctx, store.TrendQuery{Kernel: re, Metric: opts.Metric, Labels: labels})
 	if err != nil {
 		return err
 	}
-	if err := olderTrendNote(opts.IO, db, pointRuns(map[int64]bool{}, pts)); err != nil {
+	if err := olderTrendNote(ctx, opts.IO, db, pointRuns(map[int64]bool{}, pts)); err != nil {
 		return err
 	}
 	if _, canonical := metrics.ByName(opts.Metric); len(pts) == 0 && !canonical {
@@ -98,17 +99,17 @@ func trendRun(opts *TrendOptions) error {
 // trendTimeline is the trend of a figure of the runs' timelines (the GPU
 // busy share, an idle share): one series, "timeline", of the runs stored
 // with one.
-func trendTimeline(opts *TrendOptions) error {
+func trendTimeline(ctx context.Context, opts *TrendOptions) error {
 	db, labels, err := opts.open(opts.IO)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	runs, err := db.Runs(bg, store.RunFilter{Labels: labels})
+	runs, err := db.Runs(ctx, store.RunFilter{Labels: labels})
 	if err != nil {
 		return err
 	}
-	tls, err := db.Timelines(bg)
+	tls, err := db.Timelines(ctx)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -16,7 +17,8 @@ import (
 // match keeps (every one when nil; it sees every kernel read), each
 // checked against --device and its source paths rewritten by pm first. It
 // returns the runs read, for vs.Finish.
-func readVerdicts(vs *analysis.Stream, files []string, in ingest.Options, opt analysis.Options, match func(*profan.Kernel) bool, pm pathMap, fn func(*analysis.Kernel) error) ([]*profan.Run, error) {
+func readVerdicts(ctx context.Context, vs *analysis.Stream, files []string, in ingest.Options, opt analysis.Options, match func(*profan.Kernel) bool, pm pathMap, fn func(*analysis.Kernel) error) ([]*profan.Run, error) {
+	in.Context = ctx
 	return ingest.ReadFiles(files, in, func(run *profan.Run, k *profan.Kernel) error {
 		if match != nil && !match(k) {
 			return nil
@@ -33,10 +35,10 @@ func readVerdicts(vs *analysis.Stream, files []string, in ingest.Options, opt an
 // reader (verdictdb.Each), kernel by kernel, and says once on the
 // command's standard error when the stored verdict was made by an older
 // profan and was made again in memory.
-func eachStored(io *IOStreams, db *store.DB, id int64, opt analysis.Options, fn func(*analysis.Kernel) error) (*analysis.RunVerdict, error) {
+func eachStored(ctx context.Context, io *IOStreams, db *store.DB, id int64, opt analysis.Options, fn func(*analysis.Kernel) error) (*analysis.RunVerdict, error) {
 	// A named GPU that the stored run contradicts is refused, as on an
 	// export.
-	v, err := verdictdb.Each(bg, db, id, opt, func(a *analysis.Kernel) error {
+	v, err := verdictdb.Each(ctx, db, id, opt, func(a *analysis.Kernel) error {
 		if err := analysis.CheckDevice(opt, a.Run, a.K); err != nil {
 			return err
 		}
@@ -70,11 +72,11 @@ func suppressStored(st *settings, a *analysis.Kernel) {
 // an older profan made: trend reads the stored values as they are (making
 // every run's verdict again would read every kernel of every run), and
 // profan migrate makes them again.
-func olderTrendNote(io *IOStreams, db *store.DB, in map[int64]bool) error {
+func olderTrendNote(ctx context.Context, io *IOStreams, db *store.DB, in map[int64]bool) error {
 	if len(in) == 0 {
 		return nil
 	}
-	old, err := verdictdb.Older(bg, db)
+	old, err := verdictdb.Older(ctx, db)
 	if err != nil || len(old) == 0 {
 		return err
 	}

@@ -152,6 +152,7 @@ func (in *File) Read(opt Options, sink Sink) (*profan.Run, error) {
 	if in.used {
 		return nil, fmt.Errorf("%s: read twice", in.src)
 	}
+	in.cr.ctx = opt.Context
 	if in.nsys == nil && opt.Format == "" && in.Format() == gpuTraceFormat {
 		in.nsys = in.launchesAhead()
 	}
@@ -217,7 +218,7 @@ func spool(r io.Reader, path string, opt Options) (*os.File, *profan.Run, error)
 	tc := &textCheck{w: tmp, src: path}
 	in, _ := newInput(io.TeeReader(r, tc), path)
 	in.checkOnly = true
-	run, err := in.Read(Options{Format: opt.Format}, Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }})
+	run, err := in.Read(Options{Format: opt.Format, Context: opt.Context}, Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }})
 	if tc.err != nil {
 		// The reader may take a failed read for the end of the input
 		// ("empty file"): the check says what the bytes are.

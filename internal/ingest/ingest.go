@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -135,6 +136,10 @@ type Options struct {
 	// MaxTextMessages bounds how many lines of application output are kept
 	// in Run.Messages (tool messages are always kept). 0 means 32.
 	MaxTextMessages int
+	// Context, when set, is the command's: once it is cancelled (Ctrl-C,
+	// SIGTERM), the next read of the file fails with its error, so that a
+	// reader stops within one buffer whatever it is reading.
+	Context context.Context
 }
 
 // ReadFile reads a whole export into memory.
@@ -650,12 +655,20 @@ func noTableError(run *profan.Run, src string, lines, text int) error {
 	return &syntaxError{File: src, Line: 1, Msg: fmt.Sprintf("%v: no nvprof, ncu or nsys CSV header found in %d lines", errNoTable, lines)}
 }
 
+// countReader counts the bytes read from an export's file, and stops the
+// read once ctx is cancelled: every reader reads through it.
 type countReader struct {
-	r io.Reader
-	n int64
+	r   io.Reader
+	n   int64
+	ctx context.Context // nil: never stops
 }
 
 func (c *countReader) Read(p []byte) (int, error) {
+	if c.ctx != nil {
+		if err := c.ctx.Err(); err != nil {
+			return 0, err
+		}
+	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	return n, err

@@ -78,7 +78,7 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 	if opt.ErrOut == nil {
 		opt.ErrOut = io.Discard
 	}
-	src, files, err := splitSeekable(paths, opt.Format)
+	src, files, err := splitSeekable(ctx, paths, opt.Format)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 			f.Close()
 		}
 	}()
-	captures, err := ingest.Captures(files, ingest.Options{Format: opt.Format})
+	captures, err := ingest.Captures(files, ingest.Options{Format: opt.Format, Context: ctx})
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +213,7 @@ func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt O
 		if err := interrupted(ctx, f.Name()); err != nil {
 			return nil, err
 		}
-		r, err := f.Copy(ingest.Options{Format: opt.Format})
+		r, err := f.Copy(ingest.Options{Format: opt.Format, Context: ctx})
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +225,7 @@ func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt O
 	// The pages agree launch by launch, and with the source pages: read
 	// them together.
 	digest := run.Digest
-	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format}, func(run *profan.Run, k *profan.Kernel) error {
+	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Context: ctx}, func(run *profan.Run, k *profan.Kernel) error {
 		if err := interrupted(ctx, c.Name()); err != nil {
 			return err
 		}
@@ -264,10 +264,10 @@ func sourceAloneError(run *profan.Run, others bool) error {
 // splitSeekable opens each file once: the source pages are read, the other
 // exports are returned open and rewindable, for a checking read and a
 // storing read.
-func splitSeekable(paths []string, format string) (*ingest.SourcePages, []*ingest.File, error) {
+func splitSeekable(ctx context.Context, paths []string, format string) (*ingest.SourcePages, []*ingest.File, error) {
 	var files []*ingest.File
 	for _, p := range paths {
-		f, err := ingest.OpenSeekable(p, ingest.Options{Format: format})
+		f, err := ingest.OpenSeekable(p, ingest.Options{Format: format, Context: ctx})
 		if err != nil {
 			for _, f := range files {
 				f.Close()
@@ -357,7 +357,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	// advice stored with the run (verdictdb.AdviceDoc).
 	rec, _ := opt.Analysis.Rules.(analysis.Recommender)
 	b := verdict.NewBuilder(false, rec)
-	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true}, func(run *profan.Run, k *profan.Kernel) error {
+	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true, Context: ctx}, func(run *profan.Run, k *profan.Kernel) error {
 		// Cancelled (Ctrl-C): stop at this kernel; the run's transaction
 		// is rolled back below.
 		if err := interrupted(ctx, path); err != nil {
