@@ -58,6 +58,16 @@ func (h pageHead) same(o pageHead) bool {
 		a.ID == b.ID && sameFunction(a.DisplayName(), b.DisplayName())
 }
 
+// sameProcess reports whether two heads are of one process on one host,
+// whatever their first launch: pages of one report, read in step and
+// matched launch by launch, their first launch too (a page whose first
+// launch lost a digit of its ID is refused there, not read as a capture
+// of its own that would count every launch twice).
+func (h pageHead) sameProcess(o pageHead) bool {
+	a, b := h.k, o.k
+	return a != nil && b != nil && a.PID != "" && a.PID == b.PID && a.Process == b.Process && a.Host == b.Host
+}
+
 // sameFunction reports whether two pages name one function (as the
 // kernels' DisplayName gives it: demangled within the reader's bounds), whatever
 // --print-kernel-base each was exported with, and with --nvtx-rename-kernels
@@ -131,10 +141,11 @@ func (in *File) firstLaunch(opt Options) *profan.Kernel {
 }
 
 // Captures groups files into captures: the launch pages of one report
-// (one process on one host, the same first launch) are one capture, in
+// (one process on one host) are one capture, in
 // the place of the first of them; every other file is a capture of its
 // own, but for an nsys API trace and a GPU trace, paired into one (see
-// pairTraces). A details page and a raw page that name the same first launch of
+// pairTraces). Pages of one process on one host are one capture whatever
+// their first launch (see sameProcess). A details page and a raw page that name the same first launch of
 // the same program but come from different processes or hosts are pages
 // of different captures given as one, and refused: read as two runs they
 // would count each launch twice.
@@ -171,7 +182,7 @@ func Captures(files []*File, opt Options) ([]Capture, error) {
 		hi++
 		joined := false
 		for _, o := range heads[:hi-1] {
-			if h.same(o) {
+			if h.same(o) || h.sameProcess(o) {
 				c := &out[group[o.f]]
 				c.Pages = append(c.Pages, f)
 				group[f] = group[o.f]

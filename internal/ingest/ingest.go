@@ -781,6 +781,9 @@ type stream struct {
 	// nsys is the host calls of the nsys API tables read so far (see
 	// nsys_api_trace.go).
 	nsys *nsysHost
+	// ids are the identities of the trace rows read (see identity.go).
+	ids      identitySet
+	twiceErr error // a row written twice, said when its table ends
 	// title is the line of an nvprof title ("==1== Profiling result:")
 	// or of nsys stats' line naming the report it runs ("Processing
 	// [report1.sqlite] with [.../cudaapisum.py]..."), when nothing but
@@ -1113,6 +1116,9 @@ func (t *table) endCapture(next int) error {
 		}
 		t.s.tables[sum] = t.sumLine
 	}
+	if t.s.twiceErr != nil {
+		return t.s.twiceErr
+	}
 	t.sum.Reset()
 	t.sum.WriteString(t.s.process)
 	t.sum.Write(t.rawHeader)
@@ -1418,6 +1424,9 @@ func (t *table) Kernel(k *profan.Kernel, line int) error {
 	if err := k.CheckValid(); err != nil {
 		return t.Errorf(line, "%v", err)
 	}
+	if err := t.kernelTwice(k, line); err != nil {
+		return err
+	}
 	if _, ok := t.s.names[k.Name]; !ok {
 		if len(t.s.names) == maxKernelNames {
 			return t.Errorf(line, "more than %d distinct kernel names (not a profiler export?)", maxKernelNames)
@@ -1451,6 +1460,9 @@ func (t *table) Activity(a *profan.Activity) error {
 		// A size past any memory's (or infinite) is damage; summed
 		// with others it would give infinite totals and rates.
 		return t.Errorf(t.row.Line, "%s: a size of %g bytes or a duration of %g s: more than any copy or memset moves", a.Name, a.Bytes, a.Duration)
+	}
+	if err := t.activityTwice(a, t.row.Line); err != nil {
+		return err
 	}
 	t.s.records++
 	t.s.acct.Activities++

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/internal/units"
 )
 
@@ -60,6 +61,13 @@ func (nsysAPITrace) Parse(t *table) error {
 	if t.s.acct.Records > 0 && len(calls.launched) == 0 {
 		t.note(t.Line, "nsys API trace", "it comes after the GPU trace's kernels, which are not joined to their launch calls (a pipe is read once): give --report cuda_api_trace before cuda_gpu_trace, or the export as a file")
 	}
+	if calls.gpu {
+		// The API trace of the next report (cat a.csv b.csv): its
+		// CorrIDs start again.
+		calls.reset()
+	}
+	calls.api = t.s.src
+	end := math.NaN()
 	sums := map[string]*profan.APICall{}
 	var order []string
 	err = t.eachRow(format, "a header", func(r row) error {
@@ -92,7 +100,13 @@ func (nsysAPITrace) Parse(t *table) error {
 		if math.IsNaN(host.End) || s+d > host.End {
 			host.End = s + d
 		}
+		if math.IsNaN(end) || s+d > end {
+			end = s + d
+		}
 		id := strings.TrimSpace(r.String(corr))
+		if err := calls.call(t, id, r.Line); err != nil {
+			return err
+		}
 		switch profan.CallClass(n) {
 		case profan.CallLaunch:
 			host.Launches++
@@ -100,10 +114,11 @@ func (nsysAPITrace) Parse(t *table) error {
 			// kernels start while cudaGraphLaunch still runs, from its
 			// start on.
 			at := s + d
-			if strings.Contains(n, "GraphLaunch") {
+			graph := strings.Contains(n, "GraphLaunch")
+			if graph {
 				at = s
 			}
-			calls.launch(id, at)
+			calls.launch(id, at, graph)
 		case profan.CallSync, profan.CallCopy, profan.CallSet:
 			if len(host.Events) >= profan.MaxHostEvents {
 				host.Folded++
@@ -120,6 +135,9 @@ func (nsysAPITrace) Parse(t *table) error {
 	})
 	if err != nil {
 		return err
+	}
+	if math.IsNaN(calls.end) || end > calls.end {
+		calls.end = end
 	}
 	for _, n := range order {
 		sum := sums[n]
@@ -139,7 +157,32 @@ func (nsysAPITrace) Parse(t *table) error {
 // kernel launch calls by correlation ID.
 type nsysHost struct {
 	byName   map[apiKey]apiSeen
-	launched map[int64]float64 // CorrID → when the launch call queued its work (s)
+	launched map[int64]launchAt // CorrID → its kernel launch call
+	// end is when the API trace's last call ended (s), NaN before one is
+	// read; api is the file it was read from.
+	end float64
+	api string
+	// calls are the API trace's CorrIDs, kernels the GPU trace's kernels',
+	// each with its line: a CorrID is one call's (see call, gpuKernel).
+	calls, kernels map[int64]int32
+	gpu            bool // a GPU trace was read since the API trace
+	late           int  // kernels past the API trace's end, without a launch call
+}
+
+// launchAt is when a launch call queued its work (s), and whether it is
+// a graph's, whose kernels share its CorrID.
+type launchAt struct {
+	at    float64
+	graph bool
+}
+
+func newNsysHost() *nsysHost {
+	return &nsysHost{byName: map[apiKey]apiSeen{}, launched: map[int64]launchAt{}, end: math.NaN()}
+}
+
+// reset forgets the launch calls and CorrIDs of the report read before.
+func (h *nsysHost) reset() {
+	h.launched, h.end, h.calls, h.kernels, h.gpu, h.late = map[int64]launchAt{}, math.NaN(), nil, nil, false, 0
 }
 
 type apiKey struct {
@@ -155,7 +198,7 @@ type apiSeen struct {
 // hostCalls returns the stream's host state, made on first use.
 func (s *stream) hostCalls() *nsysHost {
 	if s.nsys == nil {
-		s.nsys = &nsysHost{byName: map[apiKey]apiSeen{}, launched: map[int64]float64{}}
+		s.nsys = newNsysHost()
 	}
 	return s.nsys
 }
@@ -181,12 +224,64 @@ func (h *nsysHost) add(t *table, c *profan.APICall, trace bool, line int) error 
 
 // launch remembers when the launch call of correlation ID id queued its
 // work, bounded by maxLaunched.
-func (h *nsysHost) launch(id string, at float64) {
+func (h *nsysHost) launch(id string, at float64, graph bool) {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || len(h.launched) >= maxLaunched {
 		return
 	}
-	h.launched[n] = at
+	h.launched[n] = launchAt{at, graph}
+}
+
+// call refuses a CorrID an earlier call of the API trace had: each call
+// has its own, and a row written twice (away from its place, or of
+// another report) would be two calls, two launches.
+func (h *nsysHost) call(t *table, id string, line int) error {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		return nil
+	}
+	if h.calls == nil {
+		h.calls = map[int64]int32{}
+	}
+	if first, ok := h.calls[n]; ok {
+		return t.Errorf(line, "CorrID %s: the call at line %d has it too, and each call has its own (a row written twice, or of another report?)", id, first)
+	}
+	h.calls[n] = int32(min(line, math.MaxInt32))
+	return nil
+}
+
+// gpuKernel joins a kernel of the GPU trace to its launch call when an
+// API trace of the export (or given with it) was read: a kernel whose
+// CorrID no launch call has though the API trace runs past its start, or
+// that starts before its launch call returned, is of another capture; a
+// CorrID that two kernels share is refused unless its call is a graph
+// launch's. Kernels past the API trace's end are counted (late).
+func (h *nsysHost) gpuKernel(t *table, k *profan.Kernel, line int) error {
+	h.gpu = true
+	n, err := strconv.ParseInt(k.ID, 10, 64)
+	if err != nil || math.IsNaN(h.end) || len(h.launched) >= maxLaunched {
+		return nil
+	}
+	call, known := h.launched[n]
+	if h.kernels == nil {
+		h.kernels = map[int64]int32{}
+	}
+	if first, ok := h.kernels[n]; ok && known && !call.graph {
+		return t.Errorf(line, "kernel %s (CorrId %s): the kernel at line %d has its CorrId, and its launch call launches one kernel (a row written twice, or of another capture?)", shorten(k.Name, 60), k.ID, first)
+	} else if !ok {
+		h.kernels[n] = int32(min(line, math.MaxInt32))
+	}
+	switch {
+	case !known && k.Start <= h.end:
+		return t.Errorf(line, "kernel %s (CorrId %s) at %.6f s has no launch call in %s, whose calls run until %.6f s: the traces are of different captures (give each report's traces together)",
+			shorten(k.Name, 60), k.ID, k.Start, safe.Term(h.api), h.end)
+	case !known:
+		h.late++
+	case k.Start < call.at-launchSlack:
+		return t.Errorf(line, "kernel %s (CorrId %s) starts at %.6f s, before its launch call in %s returned at %.6f s: the traces are of different captures (give each report's traces together)",
+			shorten(k.Name, 60), k.ID, k.Start, safe.Term(h.api), call.at)
+	}
+	return nil
 }
 
 // launchedAt is when the launch call of the kernel of correlation ID id
@@ -200,8 +295,8 @@ func (s *stream) launchedAt(id string) float64 {
 	if err != nil {
 		return math.NaN()
 	}
-	if at, ok := s.nsys.launched[n]; ok {
-		return at
+	if c, ok := s.nsys.launched[n]; ok {
+		return c.at
 	}
 	return math.NaN()
 }

@@ -3,8 +3,6 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"math"
-	"strconv"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/safe"
@@ -75,7 +73,7 @@ func (c Capture) traces() bool {
 // the first such kernel.
 func readTraces(c Capture, opt Options, fn func(*profan.Run, *profan.Kernel) error) (*profan.Run, error) {
 	api, gpu := c.Pages[0], c.Pages[1]
-	calls := &nsysHost{byName: map[apiKey]apiSeen{}, launched: map[int64]float64{}}
+	calls := newNsysHost()
 	api.nsys, gpu.nsys = calls, calls
 	defer func() { api.nsys, gpu.nsys = nil, nil }()
 	popt := Options{MaxTextMessages: opt.MaxTextMessages}
@@ -86,25 +84,11 @@ func readTraces(c Capture, opt Options, fn func(*profan.Run, *profan.Kernel) err
 	if err != nil {
 		return nil, err
 	}
-	host := apiRun.Host
 	capture := &profan.Run{Source: safe.Term(c.Name()), Tool: profan.ToolNsys}
-	n, late := 0, 0
-	full := len(calls.launched) >= maxLaunched
+	n := 0
+	// The GPU trace's reader joins each kernel to its launch call, and
+	// refuses one of another capture (nsysHost.gpuKernel).
 	gpuRun, err := gpu.Read(popt, Sink{Kernel: func(_ *profan.Run, k *profan.Kernel) error {
-		if _, err := strconv.ParseInt(k.ID, 10, 64); err == nil && host != nil && !full {
-			switch {
-			case math.IsNaN(k.Launched) && k.Start <= host.End:
-				return &syntaxError{File: gpu.Name(), Line: k.Line, Msg: fmt.Sprintf(
-					"kernel %s (CorrId %s) at %.6f s has no launch call in %s, whose calls run until %.6f s: the traces are of different captures (give each report's traces together)",
-					shorten(k.Name, 60), k.ID, k.Start, safe.Term(api.Name()), host.End)}
-			case math.IsNaN(k.Launched):
-				late++
-			case k.Start < k.Launched-launchSlack:
-				return &syntaxError{File: gpu.Name(), Line: k.Line, Msg: fmt.Sprintf(
-					"kernel %s (CorrId %s) starts at %.6f s, before its launch call in %s returned at %.6f s: the traces are of different captures (give each report's traces together)",
-					shorten(k.Name, 60), k.ID, k.Start, safe.Term(api.Name()), k.Launched)}
-			}
-		}
 		n++
 		return fn(capture, k)
 	}})
@@ -113,12 +97,7 @@ func readTraces(c Capture, opt Options, fn func(*profan.Run, *profan.Kernel) err
 	}
 	captureRun(capture, []*pageStream{{f: api, run: apiRun}, {f: gpu, run: gpuRun}}, n)
 	capture.Format = apiRun.Format + "+" + gpuRun.Format
-	capture.Host = host
-	if late > 0 {
-		capture.Messages = append(capture.Messages, profan.Message{Level: profan.LevelNote, Text: fmt.Sprintf(
-			"%d kernels of %s start after the last call of %s (%.6f s): the API trace ends early, and they have no launch call",
-			late, safe.Term(gpu.Name()), safe.Term(api.Name()), host.End)})
-	}
+	capture.Host = apiRun.Host
 	return capture, nil
 }
 
@@ -155,12 +134,14 @@ func (in *File) launchesAhead() *nsysHost {
 		return nil
 	}
 	defer done()
-	calls := &nsysHost{byName: map[apiKey]apiSeen{}, launched: map[int64]float64{}}
+	calls := newNsysHost()
 	p.nsys = calls
 	drop := Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }, Activity: func(*profan.Run, *profan.Activity) error { return nil }}
 	if _, err := p.Read(Options{}, drop); err != nil {
 		return nil
 	}
 	// The read proper sums the calls again: only the launches are handed on.
-	return &nsysHost{byName: map[apiKey]apiSeen{}, launched: calls.launched}
+	ahead := newNsysHost()
+	ahead.launched, ahead.end, ahead.api = calls.launched, calls.end, calls.api
+	return ahead
 }

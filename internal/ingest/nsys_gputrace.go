@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/internal/units"
 )
 
@@ -85,7 +86,7 @@ func (nsysGPUTrace) Parse(t *table) error {
 	tc.launch = launchColumns{grid: [3]int{c.Get("GrdX"), c.Get("GrdY"), c.Get("GrdZ")}, block: [3]int{c.Get("BlkX"), c.Get("BlkY"), c.Get("BlkZ")},
 		gridName: "Grd", blockName: "Blk", regs: c.Get("Reg/Trd"), regsName: "Reg/Trd",
 		smem: smem, dmem: dmem, dev: c.Get("Device"), ctx: c.Get("Ctx"), stream: c.Get("Strm")}
-	return t.eachRow(format, "a header", func(r row) error {
+	err := t.eachRow(format, "a header", func(r row) error {
 		nsysNone(r, tc.name)
 		start, dur, err := tc.times(t, r)
 		if err != nil {
@@ -115,8 +116,17 @@ func (nsysGPUTrace) Parse(t *table) error {
 		if err := tc.launch.fill(t, r, k); err != nil {
 			return err
 		}
+		if err := t.s.hostCalls().gpuKernel(t, k, r.Line); err != nil {
+			return err
+		}
 		return t.Kernel(k, r.Line)
 	})
+	if err == nil && t.s.nsys.late > 0 {
+		h := t.s.nsys
+		t.note(t.Line, "nsys GPU trace", "%d kernels start after the last call of the API trace %s (%.6f s): the API trace ends early, and they have no launch call", h.late, safe.Term(h.api), h.end)
+		h.late = 0
+	}
+	return err
 }
 
 // nsysUnitColumn locates a numeric column of an nsys trace under any of
