@@ -217,9 +217,13 @@ func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 		bound = 60
 	}
 	a.Limiter = limiterOf(a, bound)
+	a.Limiter.Headroom = headroomOf(a)
 	if opt.Rules != nil {
 		r := opt.Rules.Check(a)
 		a.Findings, a.Suppressed, a.Skipped, a.Missing = r.Findings, r.Suppressed, r.Skipped, r.Missing
+		if h := &a.Limiter.Headroom; h.Known() && r.Gain > 0 {
+			h.Explained = math.Min(h.Share, r.Gain)
+		}
 	}
 	return a
 }

@@ -65,6 +65,9 @@ type Limiter struct {
 	Percent float64
 	// Evidence says which numbers decided, for people.
 	Evidence string
+	// Headroom is the kernel's distance to its speed of light, and the
+	// part of it the findings explain.
+	Headroom Headroom
 }
 
 // Known reports whether a limiter was found.

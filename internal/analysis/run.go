@@ -13,6 +13,9 @@ type Result struct {
 	// Missing are the skipped rules whose counters the export could have
 	// carried, with the command that adds them.
 	Missing []Missing
+	// Gain is the share of the kernel's time the fixes of all its
+	// findings together are expected to save (0 when none has a gain).
+	Gain float64
 }
 
 // Missing is a rule that could not run on a kernel for want of counters

@@ -15,8 +15,9 @@ import (
 // threshold, a canonical metric's formula, the limiter. Version 1 is every
 // verdict stored before versions were recorded; version 6 stores the
 // application advice with the run (a run stored before has none: its
-// advice is made again from the stored kernels).
-const VerdictVersion = 6
+// advice is made again from the stored kernels); version 7 adds each
+// kernel's speed-of-light headroom.
+const VerdictVersion = 7
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -64,11 +64,30 @@ type JSONLimiter struct {
 	Bound    string   `json:"bound,omitempty"`
 	Percent  *float64 `json:"percent_of_peak,omitempty"`
 	Evidence string   `json:"evidence,omitempty"`
+	// Headroom is the kernel's distance to its speed of light; absent
+	// when the export cannot tell.
+	Headroom *JSONHeadroom `json:"headroom,omitempty"`
+}
+
+// JSONHeadroom is the JSON form of a kernel's headroom.
+type JSONHeadroom struct {
+	Share       float64  `json:"share"`         // 1 − ideal/time, 0–1
+	Unit        string   `json:"unit"`          // the unit whose necessary work sets the ideal
+	Ideal       *float64 `json:"ideal_seconds"` // the ideal time
+	Explained   float64  `json:"explained"`     // the share the findings' fixes save together
+	Unexplained float64  `json:"unexplained"`   // share − explained
+	Sentence    string   `json:"sentence,omitempty"`
+	Evidence    string   `json:"evidence,omitempty"`
 }
 
 // ToJSONLimiter converts a limiter.
 func ToJSONLimiter(l analysis.Limiter) JSONLimiter {
-	return JSONLimiter{Unit: l.Unit.String(), Pipe: l.Pipe, Name: l.String(), Bound: l.Bound(), Percent: ptr(l.Percent), Evidence: l.Evidence}
+	j := JSONLimiter{Unit: l.Unit.String(), Pipe: l.Pipe, Name: l.String(), Bound: l.Bound(), Percent: ptr(l.Percent), Evidence: l.Evidence}
+	if h := l.Headroom; h.Known() {
+		j.Headroom = &JSONHeadroom{Share: h.Share, Unit: h.Unit, Ideal: ptr(h.Ideal), Explained: h.Explained, Unexplained: h.Unexplained(),
+			Sentence: h.Sentence(), Evidence: h.Evidence}
+	}
+	return j
 }
 
 // toJSONModel converts the access readings.

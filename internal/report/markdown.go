@@ -75,6 +75,9 @@ func (m *markdownWriter) kernel(a *analysis.Kernel) {
 		}
 		m.findings = append(m.findings, fmt.Sprintf("- **%s** `%s`%s, %s: %s %s", mdEscape(shorten(a.K.DisplayName(), 60)), f.Rule, loc, gainText(f.Gain), mdEscape(f.Message), mdEscape(f.Advice)))
 	}
+	if x := a.Limiter.Headroom.Sentence(); x != "" {
+		m.findings = append(m.findings, fmt.Sprintf("- **%s** headroom: %s", mdEscape(shorten(a.K.DisplayName(), 60)), mdEscape(x)))
+	}
 	fmt.Fprintf(m.w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(shorten(a.K.DisplayName(), 80)), mdEscape(a.K.ID), dur,
 		cell(a.Model.GlobalLoad), cell(a.Model.GlobalStore), shared, peak, strings.Join(rules, " "))
 }
@@ -216,6 +219,11 @@ func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
 		}
 		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** `%s`%s, %s: %s %s", rank, mdEscape(shorten(g.Info.Display, 60)), f.Rule, loc,
 			groupGain(g, f), mdEscape(msg), mdEscape(advice)))
+	}
+	if g.Rep != nil {
+		if x := g.Rep.Limiter.Headroom.Sentence(); x != "" {
+			m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** headroom: %s", rank, mdEscape(shorten(g.Info.Display, 60)), mdEscape(x)))
+		}
 	}
 }
 

@@ -493,6 +493,7 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 		p := &Pass{A: a, T: e.T, rule: r, trace: e.trace}
 		r.Check(p)
 		for _, f := range p.out {
+			f.Gain = boundByHeadroom(a, f.Gain)
 			if !math.IsNaN(f.Gain) && f.Gain < e.T.MinGain {
 				continue
 			}
@@ -514,7 +515,17 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 			res.Missing = append(res.Missing, m)
 		}
 	}
+	res.Gain = boundByHeadroom(a, e.KernelGain(a, res.Findings))
 	return res
+}
+
+// boundByHeadroom bounds a gain by the kernel's headroom: no fix makes a
+// kernel faster than its necessary work at the attainable peak.
+func boundByHeadroom(a *analysis.Kernel, g float64) float64 {
+	if h := a.Limiter.Headroom; h.Known() && g > h.Share {
+		return h.Share
+	}
+	return g
 }
 
 // CheckRun runs the run-level rules.

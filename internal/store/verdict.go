@@ -17,6 +17,21 @@ type Limiter struct {
 	Pipe     string
 	Percent  float64 // NaN: not measured
 	Evidence string
+	// Headroom is the kernel's distance to its speed of light; its Unit
+	// is "" when the verdict measured none.
+	Headroom Headroom
+}
+
+// Headroom is a kernel's distance to its speed of light, as the verdict
+// maker measured it: the share of its time above its ideal, the unit
+// that sets the ideal, the ideal in seconds, and the share its findings
+// explain.
+type Headroom struct {
+	Share     float64
+	Unit      string
+	Ideal     float64 // NaN: unknown
+	Explained float64
+	Evidence  string
 }
 
 // Suppressed is a finding a suppression kept out of the verdict, with the
@@ -55,10 +70,19 @@ type storedVerdict struct {
 }
 
 type storedLimiter struct {
-	Unit     string   `json:"unit"`
-	Pipe     string   `json:"pipe,omitempty"`
-	Percent  *float64 `json:"percent,omitempty"` // nil: not measured
-	Evidence string   `json:"evidence,omitempty"`
+	Unit     string          `json:"unit"`
+	Pipe     string          `json:"pipe,omitempty"`
+	Percent  *float64        `json:"percent,omitempty"` // nil: not measured
+	Evidence string          `json:"evidence,omitempty"`
+	Headroom *storedHeadroom `json:"headroom,omitempty"`
+}
+
+type storedHeadroom struct {
+	Share     float64  `json:"share"`
+	Unit      string   `json:"unit"`
+	Ideal     *float64 `json:"ideal,omitempty"` // nil: unknown
+	Explained float64  `json:"explained,omitempty"`
+	Evidence  string   `json:"evidence,omitempty"`
 }
 
 type storedSuppressed struct {
@@ -120,7 +144,13 @@ type verdictCache struct {
 }
 
 func sameLimiter(a, b Limiter) bool {
-	return a.Unit == b.Unit && a.Pipe == b.Pipe && a.Evidence == b.Evidence && math.Float64bits(a.Percent) == math.Float64bits(b.Percent)
+	return a.Unit == b.Unit && a.Pipe == b.Pipe && a.Evidence == b.Evidence && math.Float64bits(a.Percent) == math.Float64bits(b.Percent) &&
+		sameHeadroom(a.Headroom, b.Headroom)
+}
+
+func sameHeadroom(a, b Headroom) bool {
+	return a.Unit == b.Unit && a.Evidence == b.Evidence && math.Float64bits(a.Share) == math.Float64bits(b.Share) &&
+		math.Float64bits(a.Ideal) == math.Float64bits(b.Ideal) && math.Float64bits(a.Explained) == math.Float64bits(b.Explained)
 }
 
 func (w *RunWriter) encodeVerdictOnce(rec *KernelRecord) (string, error) {
@@ -128,6 +158,9 @@ func (w *RunWriter) encodeVerdictOnce(rec *KernelRecord) (string, error) {
 	if rec.Limiter.Unit != "" {
 		l := rec.Limiter
 		v.Limiter = &storedLimiter{Unit: l.Unit, Pipe: l.Pipe, Percent: optFloat(l.Percent), Evidence: l.Evidence}
+		if h := l.Headroom; h.Unit != "" && !math.IsNaN(h.Share) {
+			v.Limiter.Headroom = &storedHeadroom{Share: h.Share, Unit: h.Unit, Ideal: optFloat(h.Ideal), Explained: h.Explained, Evidence: h.Evidence}
+		}
 	}
 	for _, s := range rec.Suppressed {
 		f := s.Finding
@@ -176,8 +209,12 @@ func (db *DB) decodeVerdict(ctx context.Context, text string, s *Verdict) error 
 		return fmt.Errorf("stored verdict: %w", err)
 	}
 	if l := v.Limiter; l != nil {
-		s.Limiter = Limiter{Unit: l.Unit, Pipe: l.Pipe, Percent: floatOr(l.Percent), Evidence: l.Evidence}
+		s.Limiter = Limiter{Unit: l.Unit, Pipe: l.Pipe, Percent: floatOr(l.Percent), Evidence: l.Evidence, Headroom: Headroom{Share: math.NaN(), Ideal: math.NaN()}}
 		term(&s.Limiter.Unit, &s.Limiter.Pipe, &s.Limiter.Evidence)
+		if h := l.Headroom; h != nil {
+			s.Limiter.Headroom = Headroom{Share: h.Share, Unit: h.Unit, Ideal: floatOr(h.Ideal), Explained: h.Explained, Evidence: h.Evidence}
+			term(&s.Limiter.Headroom.Unit, &s.Limiter.Headroom.Evidence)
+		}
 	}
 	for _, x := range v.Suppressed {
 		f := profan.Finding{Rule: x.Rule, Severity: profan.Severity(x.Severity), Kernel: x.Kernel, Message: x.Message, Advice: x.Advice,

@@ -49,7 +49,9 @@ func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 	}
 	var l store.Limiter
 	if a.Limiter.Known() {
-		l = store.Limiter{Unit: a.Limiter.Unit.String(), Pipe: a.Limiter.Pipe, Percent: a.Limiter.Percent, Evidence: a.Limiter.Evidence}
+		h := a.Limiter.Headroom
+		l = store.Limiter{Unit: a.Limiter.Unit.String(), Pipe: a.Limiter.Pipe, Percent: a.Limiter.Percent, Evidence: a.Limiter.Evidence,
+			Headroom: store.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence}}
 	}
 	return w.AddKernel(store.KernelRecord{Kernel: a.K, Canonical: x.vals, Findings: a.Findings,
 		Limiter: l, Suppressed: nilIfEmpty(x.sup), Skipped: a.Skipped, Missing: nilIfEmpty(x.miss)})
@@ -71,7 +73,9 @@ func stored(sk store.StoredKernel, v store.Verdict) (analysis.Stored, error) {
 		if err != nil {
 			return s, fmt.Errorf("stored verdict: %w", err)
 		}
-		s.Limiter = analysis.Limiter{Unit: u, Pipe: v.Limiter.Pipe, Percent: v.Limiter.Percent, Evidence: v.Limiter.Evidence}
+		h := v.Limiter.Headroom
+		s.Limiter = analysis.Limiter{Unit: u, Pipe: v.Limiter.Pipe, Percent: v.Limiter.Percent, Evidence: v.Limiter.Evidence,
+			Headroom: analysis.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence}}
 	} else {
 		s.Limiter = analysis.Limiter{Percent: v.Limiter.Percent}
 	}

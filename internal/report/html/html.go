@@ -354,6 +354,9 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 		kv.Limiter = l.String()
 		kv.Meta = append(kv.Meta, "limiter: "+l.String())
 	}
+	if h := a.Limiter.Headroom; h.Known() {
+		kv.Meta = append(kv.Meta, "headroom: "+h.String())
+	}
 	kv.GLD, kv.GST, kv.Shared = accessCell(a.Model.GlobalLoad), accessCell(a.Model.GlobalStore), accessCell(a.Model.Shared())
 	kv.DRAMPct = "n/a"
 	if v, ok := value(a, "dram_peak_pct"); ok {

@@ -1,0 +1,263 @@
+package analysis
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/metrics"
+)
+
+// LaunchFloor is the shortest time a kernel launch takes on the GPU, as
+// ncu measures it (gpu__time_duration): a grid that does almost nothing
+// still takes 2.5–3 µs on an H100 (fixtures/calib: oneThread 3.3 µs, a
+// 128-element saxpy 2.7 µs). No fix makes a kernel shorter.
+const LaunchFloor = 2.5e-6
+
+// The attainable share of each unit's peak: what the best kernels of the
+// captures sustain, so that a kernel doing only its necessary work at
+// that rate is at its speed of light. DRAM: the fixed twins of
+// fixtures/sol stream at up to 92 % of ncu's DRAM peak (the H200's copy
+// through PyTorch moved 4.3 of 4.8 TB/s); the FP32 and FP64 pipes and
+// the tensor pipe: 95 % of the boost-clock peak.
+const (
+	attainableDRAM = 0.92
+	attainablePipe = 0.95
+)
+
+// Headroom is a kernel's distance to its speed of light: the share of its
+// time above the time its necessary work would take at the attainable
+// peak of the unit that work loads most. Necessary work is what no fix
+// of the kernel's code removes: the global bytes its threads ask for
+// (ideal sectors, not the sectors moved; never more than DRAM moved, as
+// reuse through the caches is not work), each moved once through DRAM,
+// and its floating-point operations on the pipe of their type (FP32
+// work on the FMA pipe, not on tensor cores, which would change its
+// precision; tensor-core work at the tensor peak of its operand type).
+// The attainable peak is the whole GPU's: a grid under one wave, an
+// occupancy limit or a tail are what the headroom holds, not what
+// lowers it. Nothing takes less than the launch floor.
+type Headroom struct {
+	// Share is 1 − Ideal/Time, 0–1; NaN when the export cannot tell.
+	Share float64
+	// Unit names the unit whose necessary work sets the ideal time:
+	// "DRAM", "FP32 pipe", "FP64 pipe" or "tensor pipe".
+	Unit string
+	// Ideal is the ideal time in seconds (NaN unknown).
+	Ideal float64
+	// Explained is the share of the kernel's time the fixes of its
+	// findings together are expected to save, at most Share.
+	Explained float64
+	// Evidence says which numbers decided, for people.
+	Evidence string
+}
+
+// Known reports whether the headroom was measured.
+func (h Headroom) Known() bool { return h.Unit != "" && !math.IsNaN(h.Share) }
+
+// Unexplained is the part of the headroom no finding explains: Share −
+// Explained, never below 0; NaN when unknown.
+func (h Headroom) Unexplained() float64 {
+	if !h.Known() {
+		return math.NaN()
+	}
+	return math.Max(0, h.Share-h.Explained)
+}
+
+// Notable is the least unexplained headroom worth a sentence: under it
+// the kernel is as close to its speed of light as its findings say.
+const Notable = 0.1
+
+// Sentence is the one sentence every output gives of the headroom no
+// finding explains, "" when under Notable or unknown: "≈55 % of its time
+// is headroom on DRAM that no rule explains".
+func (h Headroom) Sentence() string {
+	u := h.Unexplained()
+	if !(u >= Notable) {
+		return ""
+	}
+	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s that no rule explains", 100*u, h.Unit)
+}
+
+// String is the headroom in one line: the share, the unit, the ideal and
+// the sentence for the unexplained part.
+func (h Headroom) String() string {
+	if !h.Known() {
+		return ""
+	}
+	s := fmt.Sprintf("%.0f %% of its time above its speed of light on %s (%s)", 100*h.Share, h.Unit, h.Evidence)
+	if x := h.Sentence(); x != "" {
+		s += "; " + x
+	}
+	return s
+}
+
+// headroomReads are the canonical metrics headroomOf reads.
+var headroomReads = []string{"duration", "dram_bytes", "dram_sol_pct", "gld_ideal_transactions", "gst_ideal_transactions",
+	"gld_transactions", "gst_transactions", "flop_count_sp", "flop_count_dp", "flop_count_tensor"}
+
+// need is the time one unit takes for the kernel's necessary work.
+type need struct {
+	unit string
+	secs float64
+	why  string
+}
+
+// headroomOf measures a kernel's headroom from what its export holds.
+func headroomOf(a *Kernel) Headroom {
+	h := Headroom{Share: math.NaN(), Ideal: math.NaN()}
+	t, ok := a.Value("duration")
+	if !ok || !(t > 0) {
+		return h
+	}
+	var needs []need
+	if n, ok := dramNeed(a, t); ok {
+		needs = append(needs, n)
+	}
+	pipes, fpKnown := pipeNeeds(a)
+	needs = append(needs, pipes...)
+	if len(needs) == 0 || !fpKnown && a.Limiter.Unit == LimitPipe {
+		return h // the export does not tell the kernel's work
+	}
+	best := needs[0]
+	for _, n := range needs[1:] {
+		if n.secs > best.secs {
+			best = n
+		}
+	}
+	ideal, why := best.secs, best.why
+	if ideal < LaunchFloor {
+		ideal = LaunchFloor
+		why += fmt.Sprintf("; no launch takes less than %s", fmtSecs(LaunchFloor))
+	}
+	ideal = math.Min(ideal, t)
+	h.Share, h.Unit, h.Ideal = 1-ideal/t, best.unit, ideal
+	h.Evidence = fmt.Sprintf("%s ideal of %s: %s", fmtSecs(ideal), fmtSecs(t), why)
+	return h
+}
+
+// dramNeed is the time the kernel's necessary bytes take through DRAM at
+// its attainable peak. The peak is ncu's own where the export gives the
+// DRAM throughput against it, else the GPU table's.
+func dramNeed(a *Kernel, t float64) (need, bool) {
+	var n need
+	moved, ok := a.Value("dram_bytes")
+	if !ok || moved < 0 {
+		return n, false
+	}
+	peak := 0.0
+	if pct, ok := a.Value("dram_sol_pct"); ok && pct >= 1 && moved > 0 {
+		peak = moved / t / (pct / 100)
+	} else if a.Spec != nil {
+		peak = a.Spec.PeakBandwidth()
+	}
+	if !(peak > 0) {
+		return n, false
+	}
+	needed, asked := moved, false
+	var ideal float64
+	have := 0
+	for _, op := range []string{"gld", "gst"} {
+		if v, ok := a.Value(op + "_ideal_transactions"); ok && v >= 0 {
+			ideal += v
+			have++
+		} else if v, ok := a.Value(op + "_transactions"); ok && v >= 0 {
+			ideal += v
+			have++
+		}
+	}
+	if have > 0 && 32*ideal < moved {
+		needed, asked = 32*ideal, true
+	}
+	n.unit = "DRAM"
+	n.secs = needed / (attainableDRAM * peak)
+	n.why = fmt.Sprintf("%s of DRAM traffic needed", fmtBytes(needed))
+	if asked {
+		n.why = fmt.Sprintf("%s needed (the bytes its threads ask for) of %s moved", fmtBytes(needed), fmtBytes(moved))
+	}
+	n.why += fmt.Sprintf(", at %.0f%% of %.2f TB/s", 100*attainableDRAM, peak/1e12)
+	return n, true
+}
+
+// pipeNeeds are the times the kernel's floating-point work takes on the
+// pipe of its type at its attainable peak; known is false when the
+// export counts no floating-point operations.
+func pipeNeeds(a *Kernel) (out []need, known bool) {
+	if a.Spec == nil {
+		return nil, false
+	}
+	add := func(unit string, flops, peak float64) {
+		if flops > 0 && peak > 0 {
+			out = append(out, need{unit, flops / (attainablePipe * peak), fmt.Sprintf("%.3g FLOP at %.0f%% of %.1f TFLOP/s", flops, 100*attainablePipe, peak/1e12)})
+		}
+	}
+	sp, okS := a.Value("flop_count_sp")
+	dp, okD := a.Value("flop_count_dp")
+	known = okS || okD || len(a.K.Source) > 0
+	if !okS && !okD {
+		sp, dp = sourceFlops(a.K)
+	}
+	add("FP32 pipe", sp, a.Spec.PeakFP32())
+	add("FP64 pipe", dp, a.Spec.PeakFP64())
+	if tc, ok := a.Value("flop_count_tensor"); ok && tc > 0 {
+		tt, _ := metrics.TensorType(a.K)
+		add("tensor pipe", tc, a.Spec.PeakTensor(tt))
+	}
+	return out, known
+}
+
+// sourceFlops counts the FP32 and FP64 operations of the source page's
+// SASS (an FMA two, an add or a multiply one, per thread executed with
+// its predicate on), for a details page that exports no operation
+// counts; 0, 0 without the source page.
+func sourceFlops(k *profan.Kernel) (sp, dp float64) {
+	for _, s := range k.Source {
+		op := strings.Fields(s.SASS)
+		if len(op) > 0 && strings.HasPrefix(op[0], "@") {
+			op = op[1:]
+		}
+		if len(op) == 0 {
+			continue
+		}
+		base, _, _ := strings.Cut(op[0], ".")
+		n := 0.0
+		for _, c := range s.Counter {
+			if c.Name == "thread_inst_executed_pred_on" && c.Value > 0 {
+				n = c.Value
+			}
+		}
+		switch base {
+		case "FFMA":
+			sp += 2 * n
+		case "FADD", "FMUL":
+			sp += n
+		case "DFMA":
+			dp += 2 * n
+		case "DADD", "DMUL":
+			dp += n
+		}
+	}
+	return sp, dp
+}
+
+func fmtSecs(s float64) string {
+	switch {
+	case s >= 1e-3:
+		return fmt.Sprintf("%.3g ms", s*1e3)
+	default:
+		return fmt.Sprintf("%.3g µs", s*1e6)
+	}
+}
+
+func fmtBytes(b float64) string {
+	switch {
+	case b >= 1e9:
+		return fmt.Sprintf("%.3g GB", b/1e9)
+	case b >= 1e6:
+		return fmt.Sprintf("%.3g MB", b/1e6)
+	case b >= 1e3:
+		return fmt.Sprintf("%.3g kB", b/1e3)
+	}
+	return strings.TrimSpace(fmt.Sprintf("%.0f B", b))
+}

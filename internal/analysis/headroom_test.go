@@ -1,0 +1,66 @@
+package analysis_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
+)
+
+// TestHeadroom holds the speed-of-light headroom of real kernels to what
+// their necessary work says: a strided copy that moves 8× the bytes its
+// threads ask for keeps most of its time as headroom on DRAM whatever its
+// DRAM throughput, the coalesced copy keeps little, a compute map's
+// headroom is on the FP32 pipe, and on every page alike.
+func TestHeadroom(t *testing.T) {
+	for _, page := range []string{"details", "raw"} {
+		got := map[string]analysis.Headroom{}
+		files := []string{"../../fixtures/calib/calib." + page + ".csv.gz", "../../fixtures/calib/calib.source.cuda-sass.csv.gz"}
+		_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+			got[k.DisplayName()] = analysis.Analyze(run, k, analysis.Options{}).Limiter.Headroom
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			kernel   string
+			unit     string
+			min, max float64
+		}{
+			{"void strideCopy<8>(float *, const float *)", "DRAM", 0.85, 0.97},
+			{"void strideCopy<1>(float *, const float *)", "DRAM", 0.1, 0.4},
+			{"matmulNaive(float *, const float *, const float *, int)", "FP32 pipe", 0.8, 0.97},
+		} {
+			h, ok := got[c.kernel]
+			if !ok {
+				t.Fatalf("%s: %s not in the capture", page, c.kernel)
+			}
+			if !h.Known() || h.Unit != c.unit || h.Share < c.min || h.Share > c.max {
+				t.Errorf("%s: %s: headroom %.2f on %q, want %.2f–%.2f on %s (%s)", page, c.kernel, h.Share, h.Unit, c.min, c.max, c.unit, h.Evidence)
+			}
+		}
+	}
+}
+
+// TestHeadroomSentence: the part no finding explains is said, never an
+// unmarked 0; under Notable it is not.
+func TestHeadroomSentence(t *testing.T) {
+	h := analysis.Headroom{Share: 0.8, Unit: "DRAM", Ideal: 1e-6, Explained: 0.3}
+	if s := h.Sentence(); !strings.Contains(s, "≈50 % of its time is headroom on DRAM that no rule explains") {
+		t.Errorf("sentence %q", s)
+	}
+	h.Explained = 0.75
+	if s := h.Sentence(); s != "" {
+		t.Errorf("5%% unexplained: sentence %q, want none", s)
+	}
+	if u := (analysis.Headroom{Share: math.NaN()}).Unexplained(); !math.IsNaN(u) {
+		t.Errorf("unknown headroom: unexplained %v, want NaN", u)
+	}
+	if (analysis.Headroom{}).Known() {
+		t.Error("the zero headroom is known")
+	}
+}
