@@ -38,6 +38,10 @@ func allCases(t *testing.T) []*tcase {
 	cs = append(cs, injectionCases(fs)...)
 	cs = append(cs, writeCases(fs)...)
 	cs = append(cs, traceCases(t, fs, base)...)
+	cs = append(cs, thresholdCases()...)
+	cs = append(cs, dbErrorCases(base)...)
+	cs = append(cs, startCases(base)...)
+	cs = append(cs, signalCases(t, base)...)
 	cs = append(cs, randomCases(fs, 550, base)...)
 	return cs
 }
