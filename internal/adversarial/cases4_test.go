@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -547,4 +548,24 @@ func procRead(pid int) int64 {
 		}
 	}
 	return 0
+}
+
+// TestSignals runs the Signals cases, which the seeded subset leaves out
+// (they are heavy), in every full test run: SIGINT and SIGTERM to
+// analyze, ingest, gate and report mid-way.
+func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("tiles a 150 MB trace")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	ref := &refCache{m: map[string]*result{}}
+	for _, c := range signalCases(t, baseDB(t)) {
+		dir := t.TempDir()
+		e := &env{t: t, dir: dir, db: filepath.Join(dir, "db"), ref: ref}
+		for _, f := range verdict(e, c) {
+			t.Errorf("%s: %s", c.name, f)
+		}
+	}
 }
