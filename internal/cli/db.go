@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -22,13 +23,13 @@ func dbPath(flag string, io *IOStreams) string {
 
 // openDB opens an existing database for reading: a missing SQLite file is
 // a usage error rather than a new empty database.
-func openDB(path string) (*store.DB, error) {
+func openDB(ctx context.Context, path string) (*store.DB, error) {
 	if !store.IsPostgres(path) {
 		if _, err := os.Stat(path); err != nil {
 			return nil, fmt.Errorf("database %s: %w (ingest a run first)", path, err)
 		}
 	}
-	return store.OpenReadOnly(path)
+	return store.OpenReadOnlyContext(ctx, path)
 }
 
 // parseLabels parses key=value flags.

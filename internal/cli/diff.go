@@ -120,7 +120,7 @@ func diffRun(ctx context.Context, opts *DiffOptions) error {
 	}
 	d := &differ{ctx: ctx, opts: opts}
 	if !isExport(opts.A) || !isExport(opts.B) {
-		if d.db, err = openDB(dbPath(opts.DB, opts.IO)); err != nil {
+		if d.db, err = openDB(ctx, dbPath(opts.DB, opts.IO)); err != nil {
 			return err
 		}
 		defer d.db.Close()

@@ -315,7 +315,7 @@ func (g *gateJob) openDB() error {
 		return nil
 	}
 	path := dbPath(g.opts.DB, g.opts.IO)
-	db, err := openDB(path)
+	db, err := openDB(g.ctx, path)
 	switch {
 	case g.opts.Run == 0 && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, store.ErrNoRuns)):
 		return g.noBaseline(fmt.Sprintf("no run database %s yet", store.Display(path)))

@@ -37,7 +37,7 @@ findings (host transfers) stay as stored: the transfers are not stored.`,
 				return err
 			}
 			path := dbPath(dbFlag, io)
-			db, err := store.Open(path)
+			db, err := store.OpenContext(ctx, path)
 			if err != nil {
 				return err
 			}

@@ -186,7 +186,7 @@ func (in reportInput) files() (*verdict.Verdict, error) {
 // draws the trends of the runs having labels.
 func (in reportInput) stored(labels map[string]string) (*verdict.Verdict, error) {
 	opts := in.opts
-	db, err := openDB(dbPath(opts.DB, opts.IO))
+	db, err := openDB(in.ctx, dbPath(opts.DB, opts.IO))
 	if err != nil {
 		return nil, err
 	}

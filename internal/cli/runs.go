@@ -30,12 +30,12 @@ func (l *labeledDB) addFlags(fs *pflag.FlagSet) {
 }
 
 // open parses the labels and opens the database for reading.
-func (l *labeledDB) open(io *IOStreams) (*store.DB, map[string]string, error) {
+func (l *labeledDB) open(ctx context.Context, io *IOStreams) (*store.DB, map[string]string, error) {
 	labels, err := parseLabels(l.Labels)
 	if err != nil {
 		return nil, nil, err
 	}
-	db, err := openDB(dbPath(l.DB, io))
+	db, err := openDB(ctx, dbPath(l.DB, io))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -63,7 +63,7 @@ func runsRun(ctx context.Context, opts *RunsOptions) error {
 	if !ok || f.Runs == nil {
 		return formatError(opts.Format, report.RunsFormats()...)
 	}
-	db, labels, err := opts.open(opts.IO)
+	db, labels, err := opts.open(ctx, opts.IO)
 	if err != nil {
 		return err
 	}

@@ -64,7 +64,7 @@ func trendRun(ctx context.Context, opts *TrendOptions) error {
 	if err != nil {
 		return FlagErrorf("--kernel: %v", err)
 	}
-	db, labels, err := opts.open(opts.IO)
+	db, labels, err := opts.open(ctx, opts.IO)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func trendRun(ctx context.Context, opts *TrendOptions) error {
 // busy share, an idle share): one series, "timeline", of the runs stored
 // with one.
 func trendTimeline(ctx context.Context, opts *TrendOptions) error {
-	db, labels, err := opts.open(opts.IO)
+	db, labels, err := opts.open(ctx, opts.IO)
 	if err != nil {
 		return err
 	}

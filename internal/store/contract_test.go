@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,6 +246,31 @@ func TestRedactMasksFieldsOnly(t *testing.T) {
 		}
 		if !strings.Contains(err.Error(), "opening postgres://") || !strings.Contains(err.Error(), "connect") {
 			t.Errorf("Open(%q): message rewritten: %q", dsn, err)
+		}
+	}
+}
+
+// TestOpenStopsWithItsContext: a server that takes the connection and
+// never answers holds an open until its context is cancelled (Ctrl-C),
+// not until the connection times out.
+func TestOpenStopsWithItsContext(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Skip(err)
+	}
+	defer l.Close() // never accepted: the handshake completes, no answer comes
+	dsn := "postgres://u@" + l.Addr().String() + "/db?sslmode=disable&connect_timeout=60"
+	for name, open := range map[string]func(context.Context, string) (*DB, error){"OpenContext": OpenContext, "OpenReadOnlyContext": OpenReadOnlyContext} {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		start := time.Now()
+		db, err := open(ctx, dsn)
+		cancel()
+		if err == nil {
+			db.Close()
+			t.Fatalf("%s: opened a server that never answers", name)
+		}
+		if took := time.Since(start); took > 5*time.Second {
+			t.Errorf("%s: returned %v after its context ended: %v", name, took, err)
 		}
 	}
 }

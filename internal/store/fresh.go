@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -49,7 +50,7 @@ func OpenFresh(path string) (*Fresh, error) {
 		f.Close()
 		break
 	}
-	db, err := open(tmp)
+	db, err := open(context.Background(), tmp) // a new local file: quick
 	if err != nil {
 		removeSQLite(tmp)
 		return nil, redactError(path, err)

@@ -80,7 +80,13 @@ type DB struct {
 // file, created when it does not exist. A SQLite file that holds tables but
 // no profan schema is refused before anything is written to it.
 func Open(dsn string) (*DB, error) {
-	db, err := open(dsn)
+	return OpenContext(context.Background(), dsn)
+}
+
+// OpenContext is Open whose connection, checks and migrations stop when
+// ctx is cancelled (Ctrl-C during a connection to an unreachable server).
+func OpenContext(ctx context.Context, dsn string) (*DB, error) {
+	db, err := open(ctx, dsn)
 	return db, redactError(dsn, err)
 }
 
@@ -124,7 +130,7 @@ func fileKind(m fs.FileMode) string {
 	return "a special file"
 }
 
-func open(dsn string) (*DB, error) {
+func open(ctx context.Context, dsn string) (*DB, error) {
 	d, err := dialectOf(dsn)
 	if err != nil {
 		return nil, err
@@ -146,15 +152,18 @@ func open(dsn string) (*DB, error) {
 	// the busy timeout.
 	start := time.Now()
 	for wait := 10 * time.Millisecond; ; wait = min(2*wait, 500*time.Millisecond) {
-		err := db.migrate(context.Background())
+		err := db.migrate(ctx)
 		if err == nil {
 			break
 		}
-		if !isBusy(err) || time.Since(start) > 10*time.Second {
+		if !isBusy(err) || time.Since(start) > 10*time.Second || ctx.Err() != nil {
 			sdb.Close()
 			return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 		}
-		time.Sleep(wait)
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+		}
 	}
 	return db, nil
 }
@@ -224,16 +233,21 @@ func refuseMemory(dsn string) error {
 // migrate` updates), an empty database and a file that is not a profan
 // database are refused, each with what to do.
 func OpenReadOnly(dsn string) (*DB, error) {
-	db, err := openReadOnly(dsn)
+	return OpenReadOnlyContext(context.Background(), dsn)
+}
+
+// OpenReadOnlyContext is OpenReadOnly whose connection and checks stop
+// when ctx is cancelled.
+func OpenReadOnlyContext(ctx context.Context, dsn string) (*DB, error) {
+	db, err := openReadOnly(ctx, dsn)
 	return db, redactError(dsn, err)
 }
 
-func openReadOnly(dsn string) (*DB, error) {
+func openReadOnly(ctx context.Context, dsn string) (*DB, error) {
 	d, err := dialectOf(dsn)
 	if err != nil {
 		return nil, err
 	}
-	ctx := context.Background()
 	var sdb *sql.DB
 	if IsPostgres(dsn) {
 		sdb, err = sql.Open(d.driver, d.dsn(dsn))

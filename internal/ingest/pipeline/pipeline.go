@@ -131,7 +131,7 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 			}
 		}
 	}
-	db, err := store.Open(dbPath)
+	db, err := store.OpenContext(ctx, dbPath)
 	if err != nil {
 		return nil, err
 	}
