@@ -212,7 +212,10 @@ func bufSize(r io.Reader) int {
 
 var newline = []byte{'\n'}
 
-var errOddUTF16 = errors.New("utf-16 input ends in the middle of a character (truncated file?)")
+var (
+	errOddUTF16      = errors.New("utf-16 input ends in the middle of a character (truncated file?)")
+	errLoneSurrogate = errors.New("utf-16 input holds a lone surrogate (half of a pair): not Unicode text")
+)
 
 // utf16Reader decodes UTF-16 (as PowerShell's redirection writes it) into
 // UTF-8.
@@ -223,10 +226,14 @@ type utf16Reader struct {
 	odd   []byte // a trailing byte of an incomplete code unit
 	out   []byte
 	hi    uint16 // pending high surrogate
+	bad   bool   // a lone surrogate met
 }
 
 func (u *utf16Reader) Read(p []byte) (int, error) {
 	for len(u.out) == 0 {
+		if u.bad {
+			return 0, errLoneSurrogate
+		}
 		n, err := u.r.Read(u.in[len(u.odd):])
 		copy(u.in[:], u.odd)
 		n += len(u.odd)
@@ -236,22 +243,35 @@ func (u *utf16Reader) Read(p []byte) (int, error) {
 			c := u.order.Uint16(buf)
 			buf = buf[2:]
 			switch {
+			case u.hi != 0 && (c < 0xDC00 || c > 0xDFFF), u.hi == 0 && c >= 0xDC00 && c <= 0xDFFF:
+				// Half of a pair: read as U+FFFD (or dropped), two names
+				// that differ there would be one.
+				u.bad = true
 			case utf16.IsSurrogate(rune(c)) && c < 0xDC00:
 				u.hi = c
 				continue
-			case utf16.IsSurrogate(rune(c)) && u.hi != 0:
+			case utf16.IsSurrogate(rune(c)):
 				u.out = utf8.AppendRune(u.out, utf16.DecodeRune(rune(u.hi), rune(c)))
 			default:
 				u.out = utf8.AppendRune(u.out, rune(c))
 			}
 			u.hi = 0
+			if u.bad {
+				break
+			}
 		}
 		u.odd = append(u.odd, buf...)
+		if u.bad {
+			continue // the text before it first, so that its line is told
+		}
 		if err != nil {
 			if len(u.out) > 0 {
 				break
 			}
-			if err == io.EOF && len(u.odd) > 0 {
+			if err == io.EOF && (len(u.odd) > 0 || u.hi != 0) {
+				if u.hi != 0 {
+					return 0, errLoneSurrogate
+				}
 				return 0, errOddUTF16
 			}
 			return 0, err
@@ -266,7 +286,7 @@ func (u *utf16Reader) Read(p []byte) (int, error) {
 // stream corrupt or cut short, UTF-16 of an odd length), as an error at
 // the line being read; nil for any other error.
 func decodeError(src string, line int, err error) error {
-	if err == errOddUTF16 {
+	if err == errOddUTF16 || err == errLoneSurrogate {
 		return &syntaxError{File: src, Line: line, Msg: err.Error()}
 	}
 	var corrupt flate.CorruptInputError
