@@ -361,7 +361,48 @@ type Host struct {
 	Flows     int // launch-to-kernel flow events read
 	Rank      int // distributedInfo's rank; -1 when not distributed
 	WorldSize int
+	// Spans are what the threads that launch GPU work were doing, in
+	// time order and not overlapping (of two threads at once, the
+	// higher-ranked state: see HostState), up to MaxHostSpans; SpanNames
+	// holds their names (Span.Name indexes it). SpansFolded counts the
+	// spans past the bound (said in a note). Empty when the trace has no
+	// CPU-side events.
+	Spans       []HostSpan
+	SpanNames   []string
+	SpansFolded int
 }
+
+// MaxHostSpans bounds Host.Spans: 24 bytes each.
+const MaxHostSpans = 1 << 19
+
+// HostSpan is a stretch of time the launching threads spent in one state
+// (a HostState), under one name: the op behind a sync, the innermost
+// frame of the user's Python, the aten op being dispatched.
+type HostSpan struct {
+	Start float64 // seconds, on the clock of the GPU records
+	Dur   float32 // seconds
+	State HostState
+	Name  int32 // index in Host.SpanNames; -1 for none
+}
+
+// End is the span's end, seconds.
+func (s HostSpan) End() float64 { return s.Start + float64(s.Dur) }
+
+// HostState is what a launching thread was doing, by rank: a thread in
+// two at once (a sync inside an aten op inside a DataLoader's iterator)
+// is in the higher one.
+type HostState uint8
+
+// The host states, lowest rank first.
+const (
+	HostNone     HostState = iota // nothing recorded
+	HostPython                    // the user's Python (a frame of the user's code, with_stack)
+	HostDispatch                  // inside an aten op: dispatching and launching its kernels
+	HostData                      // inside a DataLoader iterator's __next__ (loading, collating, pinning)
+	HostAlloc                     // inside cudaMalloc or cudaFree (the caching allocator growing)
+	HostCopy                      // inside a copy or memset call
+	HostSync                      // inside a synchronising call: waiting for the GPU
+)
 
 // MaxHostEvents bounds the host events a reader keeps one by one.
 const MaxHostEvents = 1 << 18
@@ -375,14 +416,40 @@ const (
 
 // HostEvent is one host-side call or range on a timeline.
 type HostEvent struct {
-	Kind        string // HostRuntime, HostDriver or HostAnnotation
-	Name        string // e.g. "cudaStreamSynchronize", "ProfilerStep#3"
-	Op          string // the innermost aten op around the call, when the trace has ops
-	Frame       string // the innermost Python frame around it (with_stack=True)
+	Kind  string // HostRuntime, HostDriver or HostAnnotation
+	Name  string // e.g. "cudaStreamSynchronize", "ProfilerStep#3"
+	Op    string // the innermost aten op around the call, when the trace has ops
+	Frame string // the innermost Python frame around it (with_stack=True)
+	// Method is the Tensor method or torch function the user's code
+	// called around it, when the trace has the stack and it is one that
+	// reads the GPU or copies ("tolist", "item", "bincount", "to",
+	// "torch.cuda.synchronize").
+	Method      string
 	Start       float64
 	Duration    float64 // seconds
 	Thread      string
 	Correlation string // ties a call to the GPU work it issued
+}
+
+// Site names a host call by what the user's code did: the method
+// (".tolist()"), the aten op, the call and the frame, those known.
+func (h *HostEvent) Site() string {
+	var b strings.Builder
+	switch {
+	case h.Method == "":
+	case strings.Contains(h.Method, "."):
+		b.WriteString(h.Method + "() → ")
+	default:
+		b.WriteString("." + h.Method + "() → ")
+	}
+	if h.Op != "" {
+		b.WriteString(h.Op + " → ")
+	}
+	b.WriteString(h.Name)
+	if h.Frame != "" {
+		b.WriteString(" at " + h.Frame)
+	}
+	return b.String()
 }
 
 // Host call classes: what a CUDA runtime or driver call does to the
@@ -392,6 +459,7 @@ const (
 	CallSync   = "sync"   // blocks the host until the GPU is done
 	CallCopy   = "copy"   // issues a memcpy (a synchronous one blocks, too)
 	CallSet    = "memset"
+	CallAlloc  = "alloc" // device memory allocated or freed (cudaMalloc, cudaFree)
 	CallOther  = "other"
 )
 
@@ -406,6 +474,8 @@ func CallClass(name string) string {
 		return CallCopy
 	case strings.Contains(name, "Memset"):
 		return CallSet
+	case strings.HasPrefix(name, "cudaMalloc"), strings.HasPrefix(name, "cudaFree"), strings.HasPrefix(name, "cuMemAlloc"), strings.HasPrefix(name, "cuMemFree"):
+		return CallAlloc
 	}
 	return CallOther
 }

@@ -606,6 +606,10 @@ H100); *measured* is 1 − after/before of the median over processes of each pro
 	} {
 		file := p.file
 		est, _ := wallGain(fixtureGrouper(t, file).App(), "host-sync")
+		if math.IsNaN(est) {
+			// Not advised: a sync under 1% of the step is no lever.
+			est = 0
+		}
 		before, after := procs[p.before], procs[p.after]
 		measured := 1 - stats.Median(after)/stats.Median(before)
 		if math.IsNaN(est) || math.Abs(est-measured) > 0.15 {

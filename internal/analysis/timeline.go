@@ -19,6 +19,11 @@ const (
 	IdleLeading  = "leading"  // host time before the first GPU work
 	IdleTrailing = "trailing" // host time after the last GPU work
 	IdleOther    = "other"    // longer gaps no host call explains (host work between steps)
+	// From the host's spans (a PyTorch trace's CPU side): what the
+	// threads that launch GPU work were doing in the gap.
+	IdleData   = "data"   // in a DataLoader iterator: loading, collating, pinning the next batch
+	IdlePython = "python" // in the user's Python (named by frame), outside any aten op
+	IdleAlloc  = "alloc"  // in cudaMalloc or cudaFree
 )
 
 // IdleLabel names an idle cause for people.
@@ -36,12 +41,18 @@ func IdleLabel(cause string) string {
 		return "before first GPU work"
 	case IdleTrailing:
 		return "after last GPU work"
+	case IdleData:
+		return "data loading"
+	case IdlePython:
+		return "other Python"
+	case IdleAlloc:
+		return "allocator"
 	}
 	return "other host work"
 }
 
 // IdleCauses lists the causes in the order outputs print them.
-var IdleCauses = []string{IdleLaunch, IdleSync, IdleCopy, IdleQueued, IdleLeading, IdleTrailing, IdleOther}
+var IdleCauses = []string{IdleData, IdleSync, IdleLaunch, IdlePython, IdleCopy, IdleAlloc, IdleQueued, IdleLeading, IdleTrailing, IdleOther}
 
 // launchGapMax is the longest gap between two GPU operations counted as
 // launch-bound when no host call explains it: a launch costs the host a
@@ -115,6 +126,7 @@ type IdleCall struct {
 	Name    string
 	Op      string // aten op around the call, when the trace has ops
 	Frame   string // Python frame around it, when the trace has the stack
+	Method  string // the Tensor method the user called ("tolist", "item"), when the trace has the stack
 	Count   int
 	Seconds float64 // the idle time attributed to it
 }
@@ -331,6 +343,12 @@ type host struct {
 	start, end float64
 	calls      []hostCall // syncs and copies, by start
 	launch     HostLaunch
+	// spans are what the launching threads did (empty when the trace
+	// has no CPU side), names their names; frames says the trace has the
+	// Python stack (time no span covers is then not the user's Python).
+	spans  []profan.HostSpan
+	names  []string
+	frames bool
 }
 
 func hostView(run *profan.Run) host {
@@ -355,9 +373,10 @@ func hostView(run *profan.Run) host {
 		return h
 	}
 	h.has, h.start, h.end = true, run.Host.Start, run.Host.End
+	h.spans, h.names, h.frames = run.Host.Spans, run.Host.SpanNames, run.Host.Frames > 0
 	for _, e := range run.Host.Events {
 		switch c := profan.CallClass(e.Name); c {
-		case profan.CallSync, profan.CallCopy, profan.CallSet:
+		case profan.CallSync, profan.CallCopy, profan.CallSet, profan.CallAlloc:
 			if e.Kind != profan.HostAnnotation {
 				h.calls = append(h.calls, hostCall{e, c})
 			}
@@ -447,8 +466,8 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 	}
 	dt := &DeviceTimeline{Device: d, Start: start, Span: end - start}
 	strip := newStripper(start, end)
-	idle := idleAcc{strip: strip, idle: map[string]*Idle{}, calls: map[string]map[IdleCall]*IdleCall{}}
-	idle.add(IdleLeading, start, gpuStart, nil)
+	idle := idleAcc{strip: strip, idle: map[string]*Idle{}, calls: map[string]map[IdleCall]*IdleCall{}, last: map[*IdleCall]int{}}
+	idle.host(h, IdleLeading, start, gpuStart, nil)
 	streams := map[int]*streamAcc{}
 	var order []int
 	// The device's busy union, and the kernels' (for the overlap with
@@ -464,9 +483,10 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 			dt.Busy += hi - lo
 			strip.add(lo, hi, "busy")
 			g := h.gapCause(hi, iv)
-			idle.add(g.rest, hi, g.lo, g.restCall)
-			idle.add(g.cause, g.lo, g.hi, g.call)
-			idle.add(g.rest, g.hi, iv.start, g.restCall)
+			idle.gap++
+			idle.host(h, g.rest, hi, g.lo, g.restCall)
+			idle.host(h, g.cause, g.lo, g.hi, g.call)
+			idle.host(h, g.rest, g.hi, iv.start, g.restCall)
 		}
 		a := streams[iv.lane()]
 		if a == nil {
@@ -490,7 +510,8 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 		copyTime += float64(c.dur)
 	}
 	dt.CopyExposed = math.Max(0, copyTime-dt.Overlap)
-	idle.add(IdleTrailing, gpuEnd, end, nil)
+	idle.gap++
+	idle.host(h, IdleTrailing, gpuEnd, end, nil)
 	if dt.Span > 0 {
 		dt.BusyShare = math.Min(1, dt.Busy/dt.Span)
 	}
@@ -574,9 +595,95 @@ type idleAcc struct {
 	strip *stripper
 	idle  map[string]*Idle
 	calls map[string]map[IdleCall]*IdleCall
+	last  map[*IdleCall]int // the gap of each call's last piece
+	gap   int               // the gap being added, numbered
 }
 
 func (x *idleAcc) add(cause string, g0, g1 float64, c *profan.HostEvent) {
+	if c == nil {
+		x.addCall(cause, g0, g1, nil)
+		return
+	}
+	x.addCall(cause, g0, g1, &IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Method: c.Method})
+}
+
+// callAt is the kept call (sync, copy, memset, allocation) running at t
+// on the host; nil when none.
+func (h host) callAt(t float64) *profan.HostEvent {
+	i, _ := slices.BinarySearchFunc(h.calls, t, func(e hostCall, t float64) int { return cmp.Compare(e.Start, t) })
+	for j := min(i, len(h.calls)-1); j >= 0 && j >= i-64; j-- {
+		if e := h.calls[j]; e.Start <= t && t <= e.Start+e.Duration {
+			return e.HostEvent
+		}
+	}
+	return nil
+}
+
+// host puts an idle piece, which its shape gave cause and call, on what
+// the launching threads were doing over it, where the trace says: in a
+// DataLoader, a sync, the allocator, a copy, an aten op (launch-bound),
+// the user's Python. Time after a sync the host spends launching or in
+// Python is the sync's (the GPU drained and waits for the refill); time
+// no span covers keeps its shape's cause where the trace has no Python
+// stack, and is other host work where it has (the framework's Python).
+// A queued gap is the GPU's own, whatever the host did.
+func (x *idleAcc) host(h host, cause string, g0, g1 float64, c *profan.HostEvent) {
+	if len(h.spans) == 0 || cause == IdleQueued || g1 <= g0 {
+		x.add(cause, g0, g1, c)
+		return
+	}
+	i, _ := slices.BinarySearchFunc(h.spans, g0, func(s profan.HostSpan, t float64) int { return cmp.Compare(s.End(), t) })
+	t := g0
+	rest := func(a, b float64) {
+		switch {
+		case b <= a:
+		case cause == IdleSync, cause == IdleCopy, cause == IdleLeading, cause == IdleTrailing:
+			x.add(cause, a, b, c)
+		case h.frames:
+			x.add(IdleOther, a, b, c)
+		default:
+			x.add(cause, a, b, c)
+		}
+	}
+	for ; i < len(h.spans) && h.spans[i].Start < g1; i++ {
+		s := h.spans[i]
+		a, b := math.Max(t, s.Start), math.Min(g1, s.End())
+		if b <= a {
+			continue
+		}
+		rest(t, a)
+		t = b
+		name := ""
+		if s.Name >= 0 && int(s.Name) < len(h.names) {
+			name = h.names[s.Name]
+		}
+		switch s.State {
+		case profan.HostData:
+			x.addCall(IdleData, a, b, &IdleCall{Name: name})
+		case profan.HostSync:
+			x.add(IdleSync, a, b, h.callAt(a))
+		case profan.HostAlloc:
+			x.add(IdleAlloc, a, b, h.callAt(a))
+		case profan.HostCopy:
+			x.add(IdleCopy, a, b, h.callAt(a))
+		case profan.HostDispatch, profan.HostPython:
+			switch {
+			case cause == IdleSync:
+				x.add(IdleSync, a, b, c)
+			case s.State == profan.HostDispatch:
+				x.addCall(IdleLaunch, a, b, &IdleCall{Name: name})
+			default:
+				x.addCall(IdlePython, a, b, &IdleCall{Name: name})
+			}
+		default:
+			rest(a, b)
+		}
+	}
+	rest(t, g1)
+}
+
+// addCall adds an idle piece of cause, behind call c (nil: none).
+func (x *idleAcc) addCall(cause string, g0, g1 float64, c *IdleCall) {
 	if g1 <= g0 {
 		return
 	}
@@ -588,19 +695,24 @@ func (x *idleAcc) add(cause string, g0, g1 float64, c *profan.HostEvent) {
 	i.Seconds += g1 - g0
 	i.Gaps++
 	x.strip.add(g0, g1, cause)
-	if c == nil {
+	if c == nil || *c == (IdleCall{}) {
 		return
 	}
-	key := IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame}
+	key := IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Method: c.Method}
 	if x.calls[cause] == nil {
 		x.calls[cause] = map[IdleCall]*IdleCall{}
 	}
 	ic := x.calls[cause][key]
 	if ic == nil {
-		ic = &IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame}
+		ic = &key
 		x.calls[cause][key] = ic
 	}
-	ic.Count++
+	// A gap split in pieces (around a copy, over the host's spans)
+	// counts once.
+	if g, ok := x.last[ic]; !ok || g != x.gap {
+		ic.Count++
+	}
+	x.last[ic] = x.gap
 	ic.Seconds += g1 - g0
 }
 

@@ -514,6 +514,7 @@ type torchReader struct {
 	apiOrder    []string
 	ops         []hostRec
 	frames      []hostRec // the user's frames only
+	hostSide              // the launching threads' spans (torch_host.go)
 	long        map[[2]int64]int64
 	user        []bool // by name index: a frame of the user's code
 	names       []string
@@ -966,6 +967,8 @@ func (r *torchReader) file(cat int, off int64) error {
 			r.s.run.Host.Frames++
 			if n := r.nameOf(e.Name); r.user[n] {
 				r.frames = append(r.frames, newHostRec(e.Ts.ns, e.Dur.ns, n, r.tidOf(e.Tid.s), r.long))
+			} else if m := hostRead(e.Name); m != "" {
+				r.reads = append(r.reads, newHostRec(e.Ts.ns, e.Dur.ns, r.nameOf(m), r.tidOf(e.Tid.s), r.long))
 			}
 		}
 	case catAnnotation:
@@ -1201,6 +1204,7 @@ func (r *torchReader) call(cat int, off int64) error {
 	switch profan.CallClass(e.Name) {
 	case profan.CallLaunch:
 		r.s.run.Host.Launches++
+		r.launcher(e.Tid.s)
 		if c, ok := e.Args.Correlation.int(); ok {
 			// A kernel is queued when its launch call returns; a graph's
 			// kernels start while cudaGraphLaunch still runs (hundreds of
@@ -1217,7 +1221,7 @@ func (r *torchReader) call(cat int, off int64) error {
 				return err
 			}
 		}
-	case profan.CallSync, profan.CallCopy, profan.CallSet:
+	case profan.CallSync, profan.CallCopy, profan.CallSet, profan.CallAlloc:
 		kind := profan.HostRuntime
 		if cat == catDriver {
 			kind = profan.HostDriver
@@ -1277,11 +1281,12 @@ func (r *torchReader) finish() {
 			}
 		}
 	})
+	r.spans(calls)
 	run.Host.Events = r.kept
 	if run.Host.Folded > 0 {
 		r.t.note(0, "host calls", "more than %d synchronising, copy and memset calls: the later %d are summed by name, not kept one by one", profan.MaxHostEvents, run.Host.Folded)
 	}
-	r.ops, r.frames, r.names = nil, nil, nil
+	r.ops, r.frames, r.names, r.reads = nil, nil, nil, nil
 }
 
 // enclose walks the records (aten ops or Python frames) and the calls in

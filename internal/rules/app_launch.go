@@ -146,10 +146,16 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		return
 	}
 	idle := tl.IdleOf(analysis.IdleLaunch)
-	if idle.Seconds <= 0 {
+	// A graph replaces the host's work of the captured region: the
+	// launches and the Python around them.
+	py := tl.IdleOf(analysis.IdlePython)
+	if idle.Seconds+py.Seconds <= 0 {
 		return
 	}
 	msg := fmt.Sprintf("the GPU is busy %s of the step's %.2f ms: %s of it is launch-bound, gaps the host's %d launches leave between kernels", pct(tl.BusyShare), 1e3*tl.Span, pct(idle.Seconds/tl.Span), tl.LaunchCount)
+	if py.Seconds > 0 {
+		msg += fmt.Sprintf(", and %s the Python around them", pct(py.Seconds/tl.Span))
+	}
 	if hl := tl.HostLaunch; hl.Calls > 0 && hl.Mean == hl.Mean {
 		msg += fmt.Sprintf(" (%.1f µs of host time per launch call, beside the framework's own)", 1e6*hl.Mean)
 	}
@@ -159,7 +165,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	p.recommendWall(analysis.Recommendation{
 		Message:  msg,
 		Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
-		Basis:    "the launch-bound idle time of the timeline",
+		Basis:    "the launch-bound idle time of the timeline, and the Python's around the launches",
 		Composes: "with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)",
-	}, idle.Seconds/tl.Span)
+	}, (idle.Seconds+py.Seconds)/tl.Span)
 }

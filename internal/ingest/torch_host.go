@@ -1,0 +1,367 @@
+package ingest
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// hostSide is what the PyTorch reader keeps to say what the threads that
+// launch GPU work were doing: their launch counts, and the Python frames
+// of the calls that read the GPU (tolist, item, bincount ...), 16 bytes
+// each, dropped at the end like the ops.
+type hostSide struct {
+	launchers map[string]int // launch calls by thread
+	reads     []hostRec      // frames of hostRead's methods
+}
+
+// maxLaunchers bounds the threads whose spans are made: the ones with the
+// most launch calls (the main thread, autograd's backward thread).
+const maxLaunchers = 4
+
+func (r *torchReader) launcher(tid string) {
+	if r.launchers == nil {
+		r.launchers = map[string]int{}
+	}
+	if _, ok := r.launchers[tid]; ok || len(r.launchers) < 64 {
+		r.launchers[tid]++
+	}
+}
+
+// hostReads are the Tensor methods and torch functions that read a GPU
+// value on the host or copy, by the name Python's tracer gives them
+// ("<built-in method tolist of Tensor object at 0x…>").
+var hostReads = map[string]string{
+	"item": "item", "tolist": "tolist", "cpu": "cpu", "numpy": "numpy", "nonzero": "nonzero", "argwhere": "argwhere",
+	"bincount": "bincount", "unique": "unique", "unique_consecutive": "unique_consecutive", "masked_select": "masked_select",
+	"repeat_interleave": "repeat_interleave", "to": "to", "copy_": "copy_", "__bool__": "__bool__", "__int__": "__int__",
+	"__float__": "__float__", "__format__": "__format__", "_cuda_synchronize": "torch.cuda.synchronize", "histc": "histc",
+}
+
+// hostRead is the method a Python frame calls, when it is one of
+// hostReads; "" otherwise.
+func hostRead(frame string) string {
+	rest, ok := strings.CutPrefix(frame, "<built-in ")
+	if !ok {
+		return ""
+	}
+	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "method "), "function ")
+	name, _, _ := strings.Cut(rest, " ")
+	return hostReads[strings.TrimSuffix(name, ">")]
+}
+
+// spanRec is one record of a launching thread on its way to spans.
+type spanRec struct {
+	start, end int64
+	state      profan.HostState
+	name       int32 // index in the span names; -1 for none
+}
+
+// spans makes the run's host spans: per launching thread, a sweep over
+// its aten ops, the user's frames, the DataLoader iterators' annotations
+// and the kept calls (each already placed in its op and frame), the
+// highest-ranked state open at each instant; then the threads merged, the
+// higher state winning. Past MaxHostSpans the rest are counted, not kept.
+func (r *torchReader) spans(calls []*profan.HostEvent) {
+	host := r.s.run.Host
+	enclose(r.reads, calls, func(h *profan.HostEvent) (int64, int32) {
+		return int64(math.Round(h.Start*1e9)) + r.origin, min(r.tidIdx[h.Thread], 255)
+	}, r.long, func(h *profan.HostEvent, stack []hostRec) {
+		if n := len(stack); n > 0 {
+			h.Method = r.names[stack[n-1].name()]
+		}
+	})
+	if len(r.launchers) == 0 || len(r.ops) == 0 {
+		return
+	}
+	type tc struct {
+		tid string
+		n   int
+	}
+	var ts []tc
+	for t, n := range r.launchers {
+		ts = append(ts, tc{t, n})
+	}
+	slices.SortFunc(ts, func(a, b tc) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.tid, b.tid)) })
+	sn := spanNamer{idx: map[string]int32{}}
+	var per [][]spanRec
+	for i, t := range ts {
+		if i == maxLaunchers {
+			break
+		}
+		tid, ok := r.tidIdx[t.tid]
+		if !ok {
+			continue
+		}
+		per = append(per, r.threadSpans(min(tid, 255), t.tid, calls, &sn))
+	}
+	host.Spans, host.SpansFolded = mergeSpans(per, r.origin)
+	host.SpanNames = sn.names
+}
+
+// spanNamer interns span names.
+type spanNamer struct {
+	idx   map[string]int32
+	names []string
+	pairs map[[2]int32]int32
+}
+
+// pair is the name "a → b", interned once.
+func (n *spanNamer) pair(a, b int32) int32 {
+	if a < 0 || b < 0 {
+		return max(a, b)
+	}
+	if n.pairs == nil {
+		n.pairs = map[[2]int32]int32{}
+	}
+	k := [2]int32{a, b}
+	if i, ok := n.pairs[k]; ok {
+		return i
+	}
+	i := n.of(n.names[a] + " → " + n.names[b])
+	n.pairs[k] = i
+	return i
+}
+
+func (n *spanNamer) of(s string) int32 {
+	if s == "" {
+		return -1
+	}
+	if i, ok := n.idx[s]; ok {
+		return i
+	}
+	if len(n.names) >= maxNames {
+		return -1
+	}
+	i := int32(len(n.names))
+	n.names = append(n.names, s)
+	n.idx[s] = i
+	return i
+}
+
+// callState is the state a kept call puts its thread in, and its name:
+// the method the user called, the op, the frame.
+func callState(h *profan.HostEvent) (profan.HostState, string) {
+	var st profan.HostState
+	switch profan.CallClass(h.Name) {
+	case profan.CallSync:
+		st = profan.HostSync
+	case profan.CallCopy, profan.CallSet:
+		st = profan.HostCopy
+		if profan.SyncCopy(h.Name) {
+			st = profan.HostSync
+		}
+	case profan.CallAlloc:
+		st = profan.HostAlloc
+	default:
+		return profan.HostNone, ""
+	}
+	return st, h.Site()
+}
+
+// threadSpans sweeps one thread's records in time order, keeping a stack
+// of open records per state (records of one state nest on one thread),
+// and emits the state of the highest non-empty stack between each two
+// boundaries. Dispatch is named by its outermost op, Python and data
+// loading by the innermost frame of the user's code.
+func (r *torchReader) threadSpans(tid int32, thread string, calls []*profan.HostEvent, sn *spanNamer) []spanRec {
+	var side []spanRec // annotations and calls of the thread, few
+	for _, h := range r.kept {
+		if h.Thread != thread {
+			continue
+		}
+		st, name := profan.HostNone, ""
+		if h.Kind == profan.HostAnnotation {
+			if strings.HasPrefix(h.Name, "enumerate(DataLoader)") {
+				st, name = profan.HostData, h.Name
+			}
+		} else {
+			st, name = callState(h)
+		}
+		if st == profan.HostNone {
+			continue
+		}
+		s := int64(math.Round(h.Start*1e9)) + r.origin
+		side = append(side, spanRec{s, s + int64(math.Round(h.Duration*1e9)), st, sn.of(name)})
+	}
+	slices.SortFunc(side, func(a, b spanRec) int { return cmp.Or(cmp.Compare(a.start, b.start), cmp.Compare(b.end, a.end)) })
+	oi, fi, si := 0, 0, 0
+	next := func() (spanRec, bool) {
+		for oi < len(r.ops) && r.ops[oi].tid() != tid {
+			oi++
+		}
+		for fi < len(r.frames) && r.frames[fi].tid() != tid {
+			fi++
+		}
+		best, which := spanRec{start: math.MaxInt64}, -1
+		if oi < len(r.ops) {
+			o := r.ops[oi]
+			best, which = spanRec{o.start, o.end(r.long), profan.HostDispatch, o.name()}, 0
+		}
+		if fi < len(r.frames) && r.frames[fi].start < best.start {
+			f := r.frames[fi]
+			best, which = spanRec{f.start, f.end(r.long), profan.HostPython, f.name()}, 1
+		}
+		if si < len(side) && side[si].start < best.start {
+			best, which = side[si], 2
+		}
+		switch which {
+		case 0:
+			oi++
+			best.name = sn.of(r.names[best.name])
+		case 1:
+			fi++
+			best.name = sn.of(r.names[best.name])
+		case 2:
+			si++
+		default:
+			return best, false
+		}
+		return best, true
+	}
+	var stacks [profan.HostSync + 1][]spanRec
+	var out []spanRec
+	emit := func(a, b int64) {
+		if b <= a {
+			return
+		}
+		st := profan.HostNone
+		for s := profan.HostSync; s > profan.HostNone; s-- {
+			if len(stacks[s]) > 0 {
+				st = s
+				break
+			}
+		}
+		if st == profan.HostNone {
+			return
+		}
+		name := int32(-1)
+		switch st {
+		case profan.HostDispatch:
+			name = stacks[st][0].name
+		case profan.HostData:
+			// The iterator, and the outermost frame of the user's code
+			// inside it (the Dataset's __getitem__, a collate function).
+			ann := stacks[st][0]
+			name = ann.name
+			for _, f := range stacks[profan.HostPython] {
+				if f.start >= ann.start {
+					name = sn.pair(ann.name, f.name)
+					break
+				}
+			}
+		default:
+			name = stacks[st][len(stacks[st])-1].name
+		}
+		if n := len(out); n > 0 && out[n-1].end == a && out[n-1].state == st && out[n-1].name == name {
+			out[n-1].end = b
+			return
+		}
+		if len(out) < profan.MaxHostSpans {
+			out = append(out, spanRec{a, b, st, name})
+		}
+	}
+	// earliest is the first end among the stacks' innermost records.
+	earliest := func() int64 {
+		e := int64(math.MaxInt64)
+		for s := range stacks {
+			if n := len(stacks[s]); n > 0 {
+				e = min(e, stacks[s][n-1].end)
+			}
+		}
+		return e
+	}
+	pop := func(t int64) {
+		for s := range stacks {
+			for n := len(stacks[s]); n > 0 && stacks[s][n-1].end <= t; n = len(stacks[s]) {
+				stacks[s] = stacks[s][:n-1]
+			}
+		}
+	}
+	t := int64(math.MinInt64)
+	for {
+		rec, ok := next()
+		limit := rec.start
+		if !ok {
+			limit = math.MaxInt64
+		}
+		for e := earliest(); e <= limit && e != math.MaxInt64; e = earliest() {
+			emit(t, e)
+			t = e
+			pop(t)
+		}
+		if !ok {
+			break
+		}
+		if t > math.MinInt64 {
+			emit(t, rec.start)
+		}
+		t = max(t, rec.start)
+		if rec.end > rec.start {
+			stacks[rec.state] = append(stacks[rec.state], rec)
+		}
+	}
+	return out
+}
+
+// mergeSpans merges the threads' spans (each sorted, none overlapping)
+// into one list, the higher state winning where two overlap, bounded by
+// MaxHostSpans; times relative to origin, in seconds.
+func mergeSpans(per [][]spanRec, origin int64) (out []profan.HostSpan, folded int) {
+	pos := make([]int, len(per))
+	t := int64(math.MinInt64)
+	var last *spanRec
+	var cur []spanRec
+	flush := func() {
+		if last == nil {
+			return
+		}
+		if len(out) >= profan.MaxHostSpans {
+			folded++
+		} else {
+			out = append(out, profan.HostSpan{Start: float64(last.start-origin) / 1e9, Dur: float32(float64(last.end-last.start) / 1e9), State: last.state, Name: last.name})
+		}
+	}
+	for {
+		// The next boundary: the earliest start or end past t.
+		nb := int64(math.MaxInt64)
+		best := -1
+		for i, p := range pos {
+			for p < len(per[i]) && per[i][p].end <= t {
+				p++
+			}
+			pos[i] = p
+			if p == len(per[i]) {
+				continue
+			}
+			s := per[i][p]
+			if s.start > t {
+				nb = min(nb, s.start)
+				continue
+			}
+			nb = min(nb, s.end)
+			if best < 0 || s.state > per[best][pos[best]].state {
+				best = i
+			}
+		}
+		if nb == math.MaxInt64 {
+			break
+		}
+		if best >= 0 && t > math.MinInt64 {
+			s := per[best][pos[best]]
+			if last != nil && last.end == t && last.state == s.state && last.name == s.name {
+				last.end = nb
+			} else {
+				flush()
+				cur = append(cur[:0], spanRec{t, nb, s.state, s.name})
+				last = &cur[0]
+			}
+		}
+		t = nb
+	}
+	flush()
+	return out, folded
+}
