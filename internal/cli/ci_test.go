@@ -519,14 +519,14 @@ func TestMarkdownForPRComments(t *testing.T) {
 	}
 	i, j, k := strings.Index(out, "#### What to change first"), strings.Index(out, "#### Time by category"), strings.Index(out, "<details><summary>")
 	if !strings.HasPrefix(out, "**292 launches of 56 kernels, 4.300 ms of kernel time.**") || i < 0 || j < i || k < j ||
-		!strings.Contains(out[i:j], "1. **`channels-last`** \\~28.0%") || strings.Contains(out[:k], "| 11 |") || len(out) > commentMax {
+		!strings.Contains(out[i:j], "1. **`channels-last`** \\~1.202 ms of the 4.300 ms kernel time (28.0%)") || strings.Contains(out[:k], "| 11 |") || len(out) > commentMax {
 		t.Errorf("analyze --format markdown (%d bytes):\n%s", len(out), out)
 	}
 	out, errOut, code = run(t, "analyze", "--format", "html", step)
 	if code != ExitOK {
 		t.Fatal(errOut)
 	}
-	if !strings.Contains(out, "<h3>What to change first</h3>") || !strings.Contains(out, "<h3>Time by category</h3>") || !strings.Contains(out, "<code class=\"change\">channels-last</code> ~28.0%") {
+	if !strings.Contains(out, "<h3>What to change first</h3>") || !strings.Contains(out, "<h3>Time by category</h3>") || !strings.Contains(out, "<code class=\"change\">channels-last</code> ~1.202 ms of the 4.300 ms kernel time (28.0%)") {
 		t.Errorf("analyze --format html lacks the application's reading")
 	}
 	db := filepath.Join(t.TempDir(), "m.db")

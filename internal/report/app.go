@@ -7,6 +7,7 @@ import (
 
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // maxRecommendationGroups bounds the groups a recommendation names in text.
@@ -31,9 +32,9 @@ func (t *textWriter) app(app *analysis.App) {
 		tw.Flush()
 	}
 	if len(app.Recommendations) > 0 {
-		fmt.Fprintf(t.w, "\n%s\n", t.c("1", fmt.Sprintf("what to change first (est. gain of the kernel time; together %s)", metrics.ShareText(app.Gain))))
+		fmt.Fprintf(t.w, "\n%s\n", t.c("1", "what to change first, "+t.v.Together()))
 		for i, r := range app.Recommendations {
-			fmt.Fprintf(t.w, "  %d. %s  %s\n", i+1, t.c("1", r.Rule), recGain(r))
+			fmt.Fprintf(t.w, "  %d. %s  %s\n", i+1, t.c("1", r.Rule), t.v.GainText(r))
 			fmt.Fprintf(t.w, "     %s\n", r.Message)
 			fmt.Fprintf(t.w, "     fix: %s\n", r.Fix)
 			if names := recGroups(r, maxRecommendationGroups); names != "" {
@@ -51,23 +52,6 @@ func (t *textWriter) app(app *analysis.App) {
 		fmt.Fprintf(t.w, "  %d recommendation(s) suppressed by the config (%s)\n", n, app.Suppressed[0].Rule+": "+app.Suppressed[0].Reason)
 	}
 	t.w.WriteString("\n")
-}
-
-func recGain(r analysis.Recommendation) string {
-	if r.WallGain == r.WallGain {
-		return fmt.Sprintf("~%s of the wall time (%s)", metrics.ShareText(r.WallGain), r.Basis)
-	}
-	switch {
-	case r.Gain > 0 && r.Rank < r.Gain-0.0005:
-		// The host, not the GPU, sets the step's pace: less of the
-		// kernel time saved shows in the wall time.
-		return fmt.Sprintf("~%s of the kernel time, ~%s of the wall time (%s)", metrics.ShareText(r.Gain), metrics.ShareText(r.Rank), r.Basis)
-	case r.Gain > 0:
-		return fmt.Sprintf("~%s (%s)", metrics.ShareText(r.Gain), r.Basis)
-	case r.Gain < 0:
-		return fmt.Sprintf("~%s slower: not one to make (%s)", metrics.ShareText(-r.Gain), r.Basis)
-	}
-	return "(" + r.Basis + ")"
 }
 
 func recGroups(r analysis.Recommendation, max int) string {
@@ -113,12 +97,28 @@ func categoryLimiter(c analysis.CategoryTime) string {
 type jsonRecommendation struct {
 	Rule   string   `json:"rule"`
 	Groups []string `json:"groups"`
-	Gain   *float64 `json:"estimated_gain"` // share of the capture's kernel time
+	// GainBasis says what the gain is stated against: "wall" (the
+	// capture's wall span; a capture with a timeline) or "kernel" (its
+	// kernel time; a capture without one). GainSeconds is the time saved
+	// over the capture, GainShare its share of GainOf (seconds): the one
+	// gain to read (schema 2).
+	GainBasis   string   `json:"gain_basis"`
+	GainSeconds *float64 `json:"gain_s"`
+	GainShare   *float64 `json:"gain_share"`
+	GainOf      *float64 `json:"gain_of_s"`
+	// KernelGainSeconds is the kernel time saved, where the change is
+	// priced in kernel time.
+	KernelGainSeconds *float64 `json:"kernel_gain_s"`
+	// HostSide: the change saves host time, which a capture without a
+	// timeline does not measure (gain_s and gain_share are null).
+	HostSide bool     `json:"host_side,omitempty"`
+	Gain     *float64 `json:"estimated_gain"` // share of the capture's kernel time
 	// WallGain is the share of the step's wall time saved, for changes
 	// priced in wall time.
 	WallGain *float64 `json:"estimated_wall_gain,omitempty"`
-	// Rank is the share of the wall time the change gives back, the one
-	// scale the recommendations are ranked on.
+	// Rank is the scale the recommendations are ranked on: the share of
+	// the wall time the change gives back where the capture has a
+	// timeline, else the share of the kernel time (schema 2).
 	Rank     *float64 `json:"rank_wall_gain"`
 	Message  string   `json:"message"`
 	Fix      string   `json:"fix"`
@@ -135,7 +135,8 @@ type jsonLeverInUse struct {
 }
 
 // toJSONApp converts the application reading.
-func toJSONApp(app *analysis.App) ([]jsonCategory, []jsonRecommendation) {
+func toJSONApp(v *verdict.Verdict) ([]jsonCategory, []jsonRecommendation) {
+	app := v.App
 	cats := make([]jsonCategory, 0, len(app.Categories))
 	for _, c := range app.Categories {
 		jc := jsonCategory{Name: c.Category.ID(), Label: c.Category.String(), Share: ptr(c.Share), Duration: ptr(c.Duration),
@@ -150,14 +151,16 @@ func toJSONApp(app *analysis.App) ([]jsonCategory, []jsonRecommendation) {
 	}
 	recs := make([]jsonRecommendation, 0, len(app.Recommendations))
 	for _, r := range app.Recommendations {
-		recs = append(recs, toJSONRecommendation(r, ""))
+		recs = append(recs, toJSONRecommendation(v, r, ""))
 	}
 	return cats, recs
 }
 
-func toJSONRecommendation(r analysis.Recommendation, reason string) jsonRecommendation {
+func toJSONRecommendation(v *verdict.Verdict, r analysis.Recommendation, reason string) jsonRecommendation {
+	g := v.GainOf(r)
 	jr := jsonRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
-		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank)}
+		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank),
+		GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), KernelGainSeconds: ptr(g.KernelSeconds), HostSide: g.HostSide}
 	if r.WallGain == r.WallGain {
 		jr.WallGain = ptr(r.WallGain)
 	}
@@ -169,14 +172,15 @@ func toJSONRecommendation(r analysis.Recommendation, reason string) jsonRecommen
 
 // toJSONAdvice converts the levers in use and the suppressed
 // recommendations.
-func toJSONAdvice(app *analysis.App) ([]jsonLeverInUse, []jsonRecommendation) {
+func toJSONAdvice(v *verdict.Verdict) ([]jsonLeverInUse, []jsonRecommendation) {
+	app := v.App
 	inUse := make([]jsonLeverInUse, 0, len(app.InUse))
 	for _, u := range app.InUse {
 		inUse = append(inUse, jsonLeverInUse{Rule: u.Rule, Message: u.Message})
 	}
 	sup := make([]jsonRecommendation, 0, len(app.Suppressed))
 	for _, s := range app.Suppressed {
-		sup = append(sup, toJSONRecommendation(s.Recommendation, s.Reason))
+		sup = append(sup, toJSONRecommendation(v, s.Recommendation, s.Reason))
 	}
 	return inUse, sup
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 
@@ -42,6 +43,13 @@ func newJSON(w io.Writer, opt Options) *jsonWriter {
 	return &jsonWriter{w: bufio.NewWriterSize(w, 64<<10), runOf: map[*profan.Run]int{},
 		launches: opt.Launches, skipped: map[*profan.Run][]string{}, seen: map[*profan.Run]map[string]bool{}}
 }
+
+// analyzeSchemaVersion is the version of analyze --format json's
+// contract, bumped when a field's meaning changes. 2: recommendations
+// state their gain in time (gain_basis, gain_s, gain_share, gain_of_s,
+// kernel_gain_s); rank_wall_gain is a share of the kernel time on a
+// capture without a timeline. A document without schema_version is 1.
+const analyzeSchemaVersion = 2
 
 // jsonKernel is the JSON form of an analysed kernel.
 type jsonKernel struct {
@@ -194,7 +202,7 @@ func (j *jsonWriter) Kernel(a *analysis.Kernel) error {
 // kernel writes one launch's analysis.
 func (j *jsonWriter) kernel(a *analysis.Kernel) error {
 	if j.n == 0 {
-		j.w.WriteString("{\"kernels\": [\n")
+		fmt.Fprintf(j.w, "{\"schema_version\": %d,\n\"kernels\": [\n", analyzeSchemaVersion)
 	} else {
 		j.w.WriteString(",\n")
 	}
@@ -219,7 +227,7 @@ func (j *jsonWriter) End(v *verdict.Verdict) error {
 		}
 	}
 	if j.n == 0 {
-		j.w.WriteString("{\"kernels\": [")
+		fmt.Fprintf(j.w, "{\"schema_version\": %d,\n\"kernels\": [", analyzeSchemaVersion)
 	}
 	j.w.WriteString("\n],\n\"groups\": ")
 	gb, err := json.Marshal(toJSONGroups(v.Groups))
@@ -228,7 +236,7 @@ func (j *jsonWriter) End(v *verdict.Verdict) error {
 	}
 	j.w.Write(gb)
 	app := v.App
-	cats, recs := toJSONApp(app)
+	cats, recs := toJSONApp(v)
 	// What the capture leaves out, before what it holds.
 	sb, err := json.Marshal(append([]string{}, app.Scope...))
 	if err != nil {
@@ -248,7 +256,7 @@ func (j *jsonWriter) End(v *verdict.Verdict) error {
 	}
 	j.w.WriteString(",\n\"recommendations\": ")
 	j.w.Write(rb)
-	inUse, sup := toJSONAdvice(app)
+	inUse, sup := toJSONAdvice(v)
 	ub, err := json.Marshal(inUse)
 	if err != nil {
 		return err

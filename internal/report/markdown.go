@@ -73,7 +73,7 @@ func (m *markdownWriter) kernel(a *analysis.Kernel) {
 		if len(f.Locations) > 0 {
 			loc = " (" + mdEscape(location(f.Locations[0])) + ")"
 		}
-		m.findings = append(m.findings, fmt.Sprintf("- **%s** `%s`%s, %s: %s %s", mdEscape(shorten(a.K.DisplayName(), 60)), f.Rule, loc, gainText(f.Gain), mdEscape(f.Message), mdEscape(f.Advice)))
+		m.findings = append(m.findings, fmt.Sprintf("- **%s** `%s`%s, %s: %s %s", mdEscape(shorten(a.K.DisplayName(), 60)), f.Rule, loc, verdict.KernelGain(f.Gain, a.K.Duration), mdEscape(f.Message), mdEscape(f.Advice)))
 	}
 	if x := a.Limiter.Headroom.Sentence(); x != "" {
 		m.findings = append(m.findings, fmt.Sprintf("- **%s** headroom: %s", mdEscape(shorten(a.K.DisplayName(), 60)), mdEscape(x)))
@@ -123,7 +123,7 @@ func (m *markdownWriter) summary() {
 	}
 	recs := app.Recommendations
 	if len(recs) > 0 {
-		fmt.Fprintf(m.w, "#### What to change first\n\nEstimated gain of the kernel time; together %s.\n\n", metrics.ShareText(app.Gain))
+		fmt.Fprintf(m.w, "#### What to change first\n\n%s.\n\n", mdEscape(capitalize(m.v.Together())))
 		m.recommendations(recs[:min(len(recs), mdTopChanges)], 1)
 		m.w.WriteString("\n")
 	}
@@ -178,7 +178,7 @@ func (m *markdownWriter) summary() {
 // recommendations lists changes numbered from n.
 func (m *markdownWriter) recommendations(recs []analysis.Recommendation, n int) {
 	for i, r := range recs {
-		fmt.Fprintf(m.w, "%d. **`%s`** %s: %s\n   fix: %s\n", n+i, r.Rule, mdEscape(recGain(r)), mdEscape(r.Message), mdEscape(r.Fix))
+		fmt.Fprintf(m.w, "%d. **`%s`** %s: %s\n   fix: %s\n", n+i, r.Rule, mdEscape(m.v.GainText(r)), mdEscape(r.Message), mdEscape(r.Fix))
 		if names := recGroups(r, maxRecommendationGroups); names != "" {
 			fmt.Fprintf(m.w, "   acts on: %s\n", mdEscape(names))
 		}
@@ -218,7 +218,7 @@ func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
 			msg = o + ": " + msg
 		}
 		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** `%s`%s, %s: %s %s", rank, mdEscape(shorten(g.Info.Display, 60)), f.Rule, loc,
-			groupGain(g, f), mdEscape(msg), mdEscape(advice)))
+			groupGain(g, f, m.v.Total), mdEscape(msg), mdEscape(advice)))
 	}
 	if g.Rep != nil {
 		if x := g.Rep.Limiter.Headroom.Sentence(); x != "" {

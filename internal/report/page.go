@@ -131,9 +131,9 @@ func SetVerdict(rep *html.Report, v *verdict.Verdict) {
 			}
 		}
 		for _, r := range app.Recommendations {
-			rep.Changes = append(rep.Changes, html.ChangeRow{Rule: r.Rule, Gain: recGain(r), Message: r.Message, Fix: r.Fix, ActsOn: recGroups(r, maxRecommendationGroups)})
+			rep.Changes = append(rep.Changes, html.ChangeRow{Rule: r.Rule, Gain: v.GainText(r), Message: r.Message, Fix: r.Fix, ActsOn: recGroups(r, maxRecommendationGroups)})
 		}
-		rep.Gain = metrics.ShareText(app.Gain)
+		rep.Gain = capitalize(v.Together())
 	case len(gs) == 1:
 		rep.Kernels = []*analysis.Kernel{gs[0].Rep}
 	}

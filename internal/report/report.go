@@ -66,6 +66,14 @@ func dim(d profan.Dim3) string {
 	return fmt.Sprintf("(%d,%d,%d)", d[0], d[1], d[2])
 }
 
+// capitalize upper-cases s's first letter (ASCII).
+func capitalize(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return string(s[0]-'a'+'A') + s[1:]
+}
+
 // gainText renders an estimated gain.
 func gainText(g float64) string {
 	if !finite(g) {

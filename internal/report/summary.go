@@ -9,6 +9,7 @@ import (
 
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // maxTableRows bounds the summary table unless every group is asked for
@@ -59,13 +60,13 @@ func topFinding(g *analysis.Group) string {
 	}
 	f := g.Findings[0]
 	if finite(f.CaptureGain) && f.CaptureGain > 0 {
-		return fmt.Sprintf("%s (up to %s of the capture)", f.Rule, metrics.ShareText(f.CaptureGain))
+		return fmt.Sprintf("%s (up to %s of the kernel time)", f.Rule, metrics.ShareText(f.CaptureGain))
 	}
 	return f.Rule
 }
 
 // groupGain renders a group finding's reach.
-func groupGain(g *analysis.Group, f analysis.GroupFinding) string {
+func groupGain(g *analysis.Group, f analysis.GroupFinding, total float64) string {
 	s := fmt.Sprintf("%d of %d launches", f.Launches, g.Launches)
 	if f.Launches == g.Launches {
 		s = "all launches"
@@ -75,10 +76,7 @@ func groupGain(g *analysis.Group, f analysis.GroupFinding) string {
 	}
 	switch {
 	case finite(f.CaptureGain):
-		s += fmt.Sprintf(" · est. gain %s of the capture's kernel time", metrics.ShareText(f.CaptureGain))
-		if finite(f.Gain) {
-			s += fmt.Sprintf(" (%.0f%% of the kernel's)", 100*f.Gain)
-		}
+		s += " · est. gain " + verdict.GroupGain(f.CaptureGain, total, g.Duration)
 	default:
 		s += " · gain unknown"
 	}
@@ -194,7 +192,7 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 	t.body(a)
 	said := map[string]string{} // advice given → its cause
 	for _, f := range g.Findings {
-		fmt.Fprintf(t.w, "  %s %s  %s\n", t.sev(f.Severity), t.c("1", f.Rule), groupGain(g, f))
+		fmt.Fprintf(t.w, "  %s %s  %s\n", t.sev(f.Severity), t.c("1", f.Rule), groupGain(g, f, t.v.Total))
 		x := f.Finding
 		if o := g.OtherLaunch(f); o != "" {
 			x.Message = o + ": " + x.Message

@@ -114,7 +114,7 @@ func (t *textWriter) kernel(a *analysis.Kernel) {
 	t.head(a)
 	t.body(a)
 	for _, f := range a.Findings {
-		fmt.Fprintf(t.w, "  %s %s  %s\n", t.sev(f.Severity), t.c("1", f.Rule), gainText(f.Gain))
+		fmt.Fprintf(t.w, "  %s %s  %s\n", t.sev(f.Severity), t.c("1", f.Rule), verdict.KernelGain(f.Gain, k.Duration))
 		t.findingText(f)
 	}
 	t.skipped(a)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // groupView is what a group adds to its card and to the summary table.
@@ -38,6 +39,10 @@ func buildGroups(r *Report) *page {
 	}
 	var c collector
 	reps := make([]*analysis.Kernel, len(r.Groups))
+	total := 0.0 // the capture's kernel time
+	for _, g := range r.Groups {
+		total += g.Duration
+	}
 	for i, g := range r.Groups {
 		a := g.Rep
 		reps[i] = a
@@ -88,10 +93,7 @@ func buildGroups(r *Report) *page {
 			fv.Gain = plural(f.Launches, "launch") + " of " + strconv.Itoa(g.Launches)
 			if finite(f.CaptureGain) {
 				fv.GainKnown = true
-				fv.Gain += " · estimated gain " + metrics.ShareText(f.CaptureGain) + " of the capture"
-				if finite(f.Gain) {
-					fv.Gain += " (" + fixed(100*f.Gain, 0) + "% of the kernel's time)"
-				}
+				fv.Gain += " · estimated gain " + verdict.GroupGain(f.CaptureGain, total, g.Duration)
 			} else {
 				fv.Gain += " · gain unknown"
 			}
@@ -101,7 +103,7 @@ func buildGroups(r *Report) *page {
 		if len(g.Findings) > 0 {
 			gv.TopFinding = g.Findings[0].Rule
 			if finite(g.Findings[0].CaptureGain) && g.Findings[0].CaptureGain > 0 {
-				gv.TopFinding += " (up to " + metrics.ShareText(g.Findings[0].CaptureGain) + ")"
+				gv.TopFinding += " (up to " + metrics.ShareText(g.Findings[0].CaptureGain) + " of the kernel time)"
 			}
 		}
 		kv.Group = gv

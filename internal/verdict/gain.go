@@ -1,0 +1,169 @@
+package verdict
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
+)
+
+// The bases a gain is stated on (Gain.Basis).
+const (
+	// BasisWall: a share of the capture's wall span, which only a
+	// capture with a timeline measures.
+	BasisWall = "wall"
+	// BasisKernel: a share of the capture's kernel time (an export
+	// without a timeline: ncu, nvprof's metrics).
+	BasisKernel = "kernel"
+)
+
+// Gain is what a recommendation could save, in time and in share, on the
+// one basis the capture supports: the wall where it has a timeline, else
+// the kernel time. Every surface states it from here, never a wall
+// figure without a timeline.
+type Gain struct {
+	Basis   string  // BasisWall or BasisKernel
+	Seconds float64 // time saved over the capture; NaN when unknown
+	Share   float64 // Seconds over Of, 0–1; NaN when unknown
+	Of      float64 // the wall span or the kernel time, seconds
+	// KernelSeconds and KernelShare are the kernel time saved and its
+	// share of the kernel time (NaN unknown): on a wall basis, what the
+	// wall figure comes from when the change is priced in kernel time.
+	KernelSeconds float64
+	KernelShare   float64
+	// HostSide is set for a change priced in wall time (launch overhead,
+	// host synchronisation) on a capture without a timeline: it saves
+	// host time, which only a timeline measures; Seconds and Share are
+	// then unknown.
+	HostSide bool
+}
+
+// Span is the wall span gains are stated against: the first timeline's
+// (the one the application rules price with); 0 without one.
+func (v *Verdict) Span() float64 {
+	for _, rv := range v.RunVerdicts {
+		if rv.Timeline != nil {
+			return rv.Timeline.Span
+		}
+	}
+	return 0
+}
+
+// GainOf is recommendation r's gain in time and share.
+func (v *Verdict) GainOf(r analysis.Recommendation) Gain {
+	g := Gain{Basis: BasisKernel, Seconds: math.NaN(), Share: math.NaN(), Of: v.Total, KernelSeconds: math.NaN(), KernelShare: r.Gain}
+	if !math.IsNaN(r.Gain) && v.Total > 0 {
+		g.KernelSeconds = r.Gain * v.Total
+	}
+	wallPriced := !math.IsNaN(r.WallGain)
+	if span := v.Span(); span > 0 {
+		g.Basis, g.Of = BasisWall, span
+		g.Share = r.Rank
+		if wallPriced {
+			g.Share = r.WallGain
+		}
+		if !math.IsNaN(g.Share) {
+			g.Seconds = g.Share * span
+		}
+		if wallPriced {
+			g.KernelSeconds, g.KernelShare = math.NaN(), math.NaN()
+		}
+		return g
+	}
+	if wallPriced && !(r.Gain != 0) {
+		g.HostSide = true
+		g.KernelShare = math.NaN()
+		return g
+	}
+	g.Share, g.Seconds = g.KernelShare, g.KernelSeconds
+	return g
+}
+
+// Gains in words, the same on every surface: time first, then its share
+// and what it is a share of.
+
+// noWall is what a capture without a timeline says of the wall.
+const noWall = "this export holds no timeline: nsys or torch.profiler measures the wall"
+
+// GainText is r's gain in words: "~2.762 ms of the 8.635 ms wall (32.0%)",
+// "~1.2 ms of the 7.1 ms kernel time (16.9%)".
+func (v *Verdict) GainText(r analysis.Recommendation) string {
+	g := v.GainOf(r)
+	basis := ""
+	if r.Basis != "" {
+		basis = " (" + r.Basis + ")"
+	}
+	switch {
+	case g.HostSide:
+		return "saves host time, not kernel time: " + noWall + basis
+	case g.Share < 0 || (g.Basis == BasisKernel && g.KernelShare < 0):
+		return fmt.Sprintf("~%s slower: not one to make%s", timeShare(-g.KernelSeconds, -g.KernelShare, v.Total, "kernel time"), basis)
+	case g.Basis == BasisWall:
+		s := "~" + timeShare(g.Seconds, g.Share, g.Of, "wall")
+		if g.KernelShare > 0 && !approx(g.KernelSeconds, g.Seconds) {
+			s += ", from ~" + timeShare(g.KernelSeconds, g.KernelShare, v.Total, "kernel time")
+		}
+		return s + basis
+	}
+	return "~" + timeShare(g.Seconds, g.Share, g.Of, "kernel time") + basis
+}
+
+// Together says what the recommendations could save together, and on
+// what basis they are ranked.
+func (v *Verdict) Together() string {
+	s := "ranked by the kernel time saved"
+	if v.Span() > 0 {
+		s = "ranked by the wall time saved"
+	}
+	if v.App != nil && v.App.Gain > 0 {
+		s += "; together ~" + timeShare(v.App.Gain*v.Total, v.App.Gain, v.Total, "kernel time")
+	}
+	if v.Span() <= 0 {
+		s += "; " + noWall
+	}
+	return s
+}
+
+// KernelGain is a finding's gain on one launch: "≈0.93 ms of its 1.86 ms
+// (50%)"; the share alone when the launch's duration is unknown.
+func KernelGain(gain, duration float64) string {
+	switch {
+	case !finite(gain):
+		return "gain unknown"
+	case finite(duration) && duration > 0:
+		return fmt.Sprintf("est. gain ≈%s of its %s (%.0f%%)", metrics.Format(gain*duration, "s"), metrics.Format(duration, "s"), 100*gain)
+	}
+	return fmt.Sprintf("est. gain %.0f%% of the kernel's time", 100*gain)
+}
+
+// GroupGain is what a finding on a kernel's launches could save, in
+// time: "≈55.03 us of its 73.25 us (75%), 43.8% of the kernel time";
+// share is of the capture's kernel time total, own the kernel's time.
+func GroupGain(share, total, own float64) string {
+	saved := share * total
+	if !finite(saved) || !(own > 0) || !(total > 0) {
+		return CaptureGain(share, total)
+	}
+	return fmt.Sprintf("≈%s of its %s (%.0f%%), %s of the kernel time", metrics.Format(saved, "s"), metrics.Format(own, "s"), 100*saved/own, metrics.ShareText(share))
+}
+
+// CaptureGain is a share of the capture's kernel time total, in time:
+// "~1.2 ms of the 7.1 ms kernel time (16.9%)".
+func CaptureGain(share, total float64) string {
+	return "~" + timeShare(share*total, share, total, "kernel time")
+}
+
+// timeShare is "1.2 ms of the 7.1 ms what (16.9%)", or the share alone
+// when the time is unknown.
+func timeShare(sec, share, of float64, what string) string {
+	if !finite(sec) || !(of > 0) {
+		return fmt.Sprintf("%s of the %s", metrics.ShareText(share), what)
+	}
+	return fmt.Sprintf("%s of the %s %s (%s)", metrics.Format(sec, "s"), metrics.Format(of, "s"), what, metrics.ShareText(share))
+}
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// approx reports a and b equal to 0.5%.
+func approx(a, b float64) bool { return math.Abs(a-b) <= 0.005*math.Max(math.Abs(a), math.Abs(b)) }
