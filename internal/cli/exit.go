@@ -8,7 +8,8 @@ import (
 
 // ExitCode is the process exit status. The values follow grep, diff and
 // staticcheck: 0 success or gate passed, 1 gate failed, 2 usage, input or
-// internal error.
+// internal error; and a shell's 128 + N for a command stopped by signal N
+// (130 SIGINT, 143 SIGTERM; see InterruptedError).
 type ExitCode int
 
 const (
@@ -58,7 +59,7 @@ func (e *InterruptedError) Error() string {
 	if e.Done {
 		return fmt.Sprintf("interrupted (%s) as it finished: its work is complete", name)
 	}
-	return fmt.Sprintf("interrupted (%s): stopped; nothing stored, no output file written", name)
+	return fmt.Sprintf("interrupted (%s): stopped, nothing half-written (a run being stored is rolled back, no output file is made)", name)
 }
 
 // exitCodeOf maps an error to the exit status; the only place that does.
