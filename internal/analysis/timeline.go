@@ -192,9 +192,8 @@ const (
 	keyMask = 1<<30 - 1
 )
 
-// ival is a GPU interval, 24 bytes: a trace of a million launches keeps
-// 24 MB. The duration is a float32 (a tenth of a microsecond in a
-// second), lead how long before its start the host's launch call
+// ival is a GPU interval, 24 bytes (an ivalLog keeps it in about 8).
+// The duration is a float32 (a tenth of a microsecond in a second), lead how long before its start the host's launch call
 // returned (NaN when unknown), the key the interval's kind and its
 // device and stream pair.
 type ival struct {
@@ -214,7 +213,7 @@ type lane struct{ dev, strm string }
 // timelineBuilder gathers the GPU intervals of a run as its records
 // arrive.
 type timelineBuilder struct {
-	ivals   []ival
+	ivals   ivalLog
 	lanes   []lane
 	laneIdx map[lane]uint32
 	untimed int
@@ -240,7 +239,7 @@ func (b *timelineBuilder) add(dev, strm string, start, dur, launched float64, ki
 		b.laneIdx[l] = k
 		b.lanes = append(b.lanes, l)
 	}
-	b.ivals = append(b.ivals, ival{start: start, dur: float32(dur), lead: float32(start - launched), key: k | kind})
+	b.ivals.add(ival{start: start, dur: float32(dur), lead: float32(start - launched), key: k | kind})
 }
 
 // kernel adds a launch; aggregates (summaries) have no place on a
@@ -293,10 +292,9 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	for _, a := range run.Activities {
 		b.activity(a)
 	}
-	if len(b.ivals) == 0 {
+	if b.ivals.len() == 0 {
 		return nil
 	}
-	slices.SortFunc(b.ivals, func(x, y ival) int { return cmp.Compare(x.start, y.start) })
 	host := hostView(run)
 	t := &Timeline{HostLaunch: host.launch}
 	var devs []string
@@ -333,7 +331,7 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	if run.Host != nil && run.Host.Folded > 0 {
 		t.Notes = append(t.Notes, strconv.Itoa(run.Host.Folded)+" host calls past the first "+strconv.Itoa(profan.MaxHostEvents)+" kept are summed by name, not placed on the timeline: their idle counts as launch or other")
 	}
-	b.ivals = nil
+	b.ivals = ivalLog{}
 	return t
 }
 
@@ -474,7 +472,7 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 	// copies).
 	var busy union
 	kernels := kernelOverlap{copies: copies}
-	for _, iv := range b.ivals {
+	for iv := range b.ivals.all() {
 		l := b.lanes[iv.lane()]
 		if l.dev != d {
 			continue
@@ -534,7 +532,7 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 // when the device ran nothing.
 func (b *timelineBuilder) deviceSpan(d string) (gpuStart, gpuEnd float64, copies []ival, ok bool) {
 	gpuStart, gpuEnd = math.NaN(), math.NaN()
-	for _, iv := range b.ivals {
+	for iv := range b.ivals.all() {
 		if b.lanes[iv.lane()].dev != d {
 			continue
 		}
