@@ -93,6 +93,9 @@ func analyzeRun(ctx context.Context, opts *AnalyzeOptions) error {
 	// that lists every launch), the verdict is rendered once made.
 	vs := analysis.NewStream(st.Opt, false)
 	b := verdict.NewBuilder(report.KeepsIDs(opts.Format), st.Engine())
+	if len(opts.Files) == 1 {
+		vs.SkipJoins() // a trace joins an ncu export given with it
+	}
 	matched := 0
 	runs, err := readVerdicts(ctx, vs, opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, st.Opt, match, pm, func(a *analysis.Kernel) error {
 		matched++

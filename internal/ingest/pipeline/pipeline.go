@@ -353,6 +353,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	names := map[string]struct{}{} // kernels: distinct names
 	var vw verdictdb.Writer
 	vs := analysis.NewStream(opt.Analysis, false)
+	vs.SkipJoins() // one run: it joins with nothing
 	// The launches are grouped as they are stored, for the application
 	// advice stored with the run (verdictdb.AdviceDoc).
 	rec, _ := opt.Analysis.Rules.(analysis.Recommender)
