@@ -39,20 +39,55 @@ type MissingCount struct {
 type CountMissing struct {
 	index map[Missing]int
 	Out   []MissingCount
+	// The places in Out of the Missing slices seen, by slice: the
+	// launches of a trace share the slice of the first launch like them
+	// (Memo), which is then counted without hashing its rules again. A
+	// kernel's Missing is never changed once its verdict is made; the
+	// slice is kept so that its array is not reused while it is a key.
+	seen map[missingSlice]seenMissing
 }
+
+type missingSlice struct {
+	first *Missing
+	n     int
+}
+
+type seenMissing struct {
+	keep []Missing
+	idx  []int
+}
+
+// maxSeenMissing bounds the slices CountMissing remembers (Memo keeps
+// 4,096 verdicts).
+const maxSeenMissing = 4096
 
 // Add counts a's missing rules.
 func (c *CountMissing) Add(a *Kernel) {
-	if c.index == nil {
-		c.index = map[Missing]int{}
+	if len(a.Missing) == 0 {
+		return
 	}
-	for _, m := range a.Missing {
-		i, ok := c.index[m]
-		if !ok {
-			i = len(c.Out)
-			c.index[m] = i
-			c.Out = append(c.Out, MissingCount{Missing: m})
+	key := missingSlice{&a.Missing[0], len(a.Missing)}
+	s, ok := c.seen[key]
+	if !ok {
+		if c.index == nil {
+			c.index, c.seen = map[Missing]int{}, map[missingSlice]seenMissing{}
 		}
+		s = seenMissing{keep: a.Missing, idx: make([]int, len(a.Missing))}
+		for j, m := range a.Missing {
+			i, ok := c.index[m]
+			if !ok {
+				i = len(c.Out)
+				c.index[m] = i
+				c.Out = append(c.Out, MissingCount{Missing: m})
+			}
+			s.idx[j] = i
+		}
+		if len(c.seen) >= maxSeenMissing {
+			clear(c.seen)
+		}
+		c.seen[key] = s
+	}
+	for _, i := range s.idx {
 		c.Out[i].Kernels++
 		c.Out[i].Launches += max(a.K.Invocations, 1)
 	}

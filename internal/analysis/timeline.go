@@ -218,13 +218,35 @@ type timelineBuilder struct {
 	laneIdx map[lane]uint32
 	untimed int
 	folded  int
+	// The last kernel's device, index and stream, and their lane: a
+	// trace's launches repeat them.
+	lastDev    string
+	lastIdx    int
+	lastStream string
+	lastLane   uint32
+	lastOK     bool
 }
 
 func (b *timelineBuilder) add(dev, strm string, start, dur, launched float64, kind uint32) {
-	if math.IsNaN(start) || math.IsNaN(dur) || math.IsInf(start, 0) || math.IsInf(dur, 0) || dur < 0 {
+	if !timed(start, dur) {
 		b.untimed++
 		return
 	}
+	k, ok := b.lane(dev, strm)
+	if !ok {
+		b.untimed++
+		return
+	}
+	b.ivals.add(ival{start: start, dur: float32(dur), lead: float32(start - launched), key: k | kind})
+}
+
+func timed(start, dur float64) bool {
+	return !(math.IsNaN(start) || math.IsNaN(dur) || math.IsInf(start, 0) || math.IsInf(dur, 0) || dur < 0)
+}
+
+// lane is the key of a device and stream pair; false when there are too
+// many.
+func (b *timelineBuilder) lane(dev, strm string) (uint32, bool) {
 	if b.laneIdx == nil {
 		b.laneIdx = map[lane]uint32{}
 	}
@@ -232,14 +254,13 @@ func (b *timelineBuilder) add(dev, strm string, start, dur, launched float64, ki
 	k, ok := b.laneIdx[l]
 	if !ok {
 		if len(b.lanes) > keyMask {
-			b.untimed++
-			return
+			return 0, false
 		}
 		k = uint32(len(b.lanes))
 		b.laneIdx[l] = k
 		b.lanes = append(b.lanes, l)
 	}
-	b.ivals.add(ival{start: start, dur: float32(dur), lead: float32(start - launched), key: k | kind})
+	return k, true
 }
 
 // kernel adds a launch; aggregates (summaries) have no place on a
@@ -248,7 +269,19 @@ func (b *timelineBuilder) kernel(k *profan.Kernel) {
 	if k.Invocations != 1 {
 		return
 	}
-	b.add(deviceKey(k.Device, k.DeviceIndex), k.Stream, k.Start, k.Duration, k.Launched, spanKernel)
+	if !timed(k.Start, k.Duration) {
+		b.untimed++
+		return
+	}
+	if !b.lastOK || k.Device != b.lastDev || k.DeviceIndex != b.lastIdx || k.Stream != b.lastStream {
+		l, ok := b.lane(deviceKey(k.Device, k.DeviceIndex), k.Stream)
+		if !ok {
+			b.untimed++
+			return
+		}
+		b.lastDev, b.lastIdx, b.lastStream, b.lastLane, b.lastOK = k.Device, k.DeviceIndex, k.Stream, l, true
+	}
+	b.ivals.add(ival{start: k.Start, dur: float32(k.Duration), lead: float32(k.Start - k.Launched), key: b.lastLane | spanKernel})
 }
 
 func (b *timelineBuilder) activity(a *profan.Activity) {
@@ -466,7 +499,7 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 	strip := newStripper(start, end)
 	idle := idleAcc{strip: strip, idle: map[string]*Idle{}, calls: map[string]map[IdleCall]*IdleCall{}, last: map[*IdleCall]int{}}
 	idle.host(h, IdleLeading, start, gpuStart, nil)
-	streams := map[int]*streamAcc{}
+	streams := make([]*streamAcc, len(b.lanes)) // by lane
 	var order []int
 	// The device's busy union, and the kernels' (for the overlap with
 	// copies).
