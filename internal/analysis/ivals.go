@@ -16,28 +16,36 @@ const ivalBlock = 4096
 // of up to ivalBlock intervals, each put in start order when it fills and
 // encoded field by field as the XOR of its bits with the previous
 // interval's, in uvarints. Nothing is lost, and a trace's intervals cost
-// about a third of their 24 bytes: its starts share their high bits, its
+// about 10 of their 24 bytes: its starts share their high bits, its
 // durations, leads and lanes repeat. A trace of 600,000 launches kept 17
 // MB of intervals (a slice grown by appends), and the collector's head
 // room over them.
 type ivalLog struct {
-	cur    []ival   // the block being filled, in arrival order
-	blocks [][]byte // the blocks encoded, each in start order
-	// sorted: every interval so far starts where the one before it did
-	// or later, so that the blocks follow each other in start order.
-	sorted  bool
-	last    float64
+	cur []ival // the block being filled, in arrival order
+	// inOrder: cur arrived in start order, its first starting at or after
+	// the last of the block before it (prevMax).
+	inOrder bool
+	prevMax float64
+	blocks  []ivalBlockEnc
 	n       int
 	scratch []byte
 }
 
+// ivalBlockEnc is an encoded block, in start order. A block that follows
+// the one before it (all of it starts at or after that block's last)
+// continues its run: a run's blocks are read one after the other, and
+// only runs are merged (a trace's kernels, then its copies).
+type ivalBlockEnc struct {
+	b         []byte
+	continues bool
+}
+
 func (l *ivalLog) add(iv ival) {
-	if l.n == 0 {
-		l.sorted = true
-	} else if iv.start < l.last {
-		l.sorted = false
+	if len(l.cur) == 0 {
+		l.inOrder = len(l.blocks) > 0 && iv.start >= l.prevMax
+	} else if iv.start < l.cur[len(l.cur)-1].start {
+		l.inOrder = false
 	}
-	l.last = iv.start
 	l.n++
 	if l.cur == nil {
 		l.cur = make([]ival, 0, ivalBlock)
@@ -65,7 +73,8 @@ func (l *ivalLog) seal() {
 		prev = iv
 	}
 	l.scratch = b
-	l.blocks = append(l.blocks, slices.Clone(b))
+	l.blocks = append(l.blocks, ivalBlockEnc{b: slices.Clone(b), continues: l.inOrder})
+	l.prevMax = l.cur[len(l.cur)-1].start
 	l.cur = l.cur[:0]
 }
 
@@ -77,24 +86,26 @@ func (l *ivalLog) len() int { return l.n }
 func (l *ivalLog) all() iter.Seq[ival] {
 	l.seal()
 	return func(yield func(ival) bool) {
-		if l.sorted {
-			for _, b := range l.blocks {
-				d := ivalDecoder{b: b}
-				for d.next() {
-					if !yield(d.iv) {
-						return
-					}
-				}
+		// The runs: their blocks in turn, the runs merged, the lowest
+		// start first, the earlier run among equal starts (its intervals
+		// came first).
+		var h ivalHeap
+		for i := 0; i < len(l.blocks); {
+			j := i + 1
+			for j < len(l.blocks) && l.blocks[j].continues {
+				j++
 			}
-			return
-		}
-		// Merge the blocks: the lowest start first, the earlier block
-		// among equal starts.
-		h := make(ivalHeap, 0, len(l.blocks))
-		for i, b := range l.blocks {
-			d := &ivalDecoder{b: b, block: i}
+			d := &ivalDecoder{blocks: l.blocks[i:j], run: len(h)}
 			if d.next() {
 				h = append(h, d)
+			}
+			i = j
+		}
+		if len(h) == 1 {
+			for d := h[0]; ; {
+				if !yield(d.iv) || !d.next() {
+					return
+				}
 			}
 		}
 		heap.Init(&h)
@@ -112,16 +123,20 @@ func (l *ivalLog) all() iter.Seq[ival] {
 	}
 }
 
-// ivalDecoder reads an encoded block's intervals in turn.
+// ivalDecoder reads a run's intervals in turn.
 type ivalDecoder struct {
-	b     []byte
-	iv    ival
-	block int
+	blocks []ivalBlockEnc // those left
+	b      []byte         // what is left of the block being read
+	iv     ival
+	run    int
 }
 
 func (d *ivalDecoder) next() bool {
 	if len(d.b) == 0 {
-		return false
+		if len(d.blocks) == 0 {
+			return false
+		}
+		d.b, d.blocks, d.iv = d.blocks[0].b, d.blocks[1:], ival{} // each block from zero
 	}
 	var f [4]uint64
 	for i := range f {
@@ -135,8 +150,8 @@ func (d *ivalDecoder) next() bool {
 	return true
 }
 
-// ivalHeap orders block decoders by their current interval's start, then
-// by block.
+// ivalHeap orders run decoders by their current interval's start, then by
+// run.
 type ivalHeap []*ivalDecoder
 
 func (h ivalHeap) Len() int { return len(h) }
@@ -145,7 +160,7 @@ func (h ivalHeap) Less(i, j int) bool {
 	if a.iv.start != b.iv.start {
 		return a.iv.start < b.iv.start
 	}
-	return a.block < b.block
+	return a.run < b.run
 }
 func (h ivalHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
 func (h *ivalHeap) Push(x any)   { *h = append(*h, x.(*ivalDecoder)) }
