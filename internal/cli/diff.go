@@ -14,6 +14,8 @@ import (
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/internal/store"
+	"github.com/profan-dev/profan/internal/verdict"
+	"github.com/profan-dev/profan/internal/verdictdb"
 	"github.com/spf13/cobra"
 )
 
@@ -88,6 +90,7 @@ type diffSide struct {
 	id     int64 // 0 for an export
 	name   string
 	groups *analysis.Grouper
+	v      *verdict.Verdict // the side's verdict: its step, its advice
 }
 
 // isExport says whether a diff operand names an export file rather than a
@@ -152,7 +155,9 @@ func diffRun(ctx context.Context, opts *DiffOptions) error {
 		}
 		diffs = kept
 	}
-	return f.Diff(opts.IO.Out, reportDiff(a.id, b.id, a.name, b.name, diffs, sum), report.Options{})
+	rd := reportDiff(a.id, b.id, a.name, b.name, diffs, sum)
+	rd.Step = diffStep(a.v, b.v)
+	return f.Diff(opts.IO.Out, rd, report.Options{})
 }
 
 // differ reads the two sides of a diff.
@@ -179,16 +184,22 @@ func (d *differ) settings() (*settings, error) {
 // when not 0); what names it in errors.
 func (d *differ) side(spec, what string, before int64) (diffSide, error) {
 	s := diffSide{name: spec, groups: compare.NewGrouper()}
+	st, err := d.settings()
+	if err != nil {
+		return s, err
+	}
+	b := verdict.NewBuilder(false, st.Engine())
 	add := func(a *analysis.Kernel) error {
 		s.groups.Add(a)
+		b.Add(a)
 		return nil
 	}
 	if isExport(spec) {
-		st, err := d.settings()
-		if err != nil {
-			return s, err
+		vs := analysis.NewStream(st.Opt, false)
+		runs, err := readVerdicts(d.ctx, vs, []string{spec}, ingest.Options{}, st.Opt, nil, nil, add)
+		if err == nil {
+			s.v = b.Finish(runs, vs.Finish(runs))
 		}
-		_, err = readVerdicts(d.ctx, analysis.NewStream(st.Opt, false), []string{spec}, ingest.Options{}, st.Opt, nil, nil, add)
 		return s, err
 	}
 	id, err := resolveRun(d.ctx, d.db, what, spec, before)
@@ -196,12 +207,19 @@ func (d *differ) side(spec, what string, before int64) (diffSide, error) {
 		return s, err
 	}
 	s.id, s.name = id, fmt.Sprintf("run %d", id)
-	st, err := d.settings()
+	rv, err := eachStored(d.ctx, d.opts.IO, d.db, id, st.Opt, add)
+	if err != nil {
+		return s, err // an error names the run
+	}
+	rec, ok, err := verdictdb.Advice(d.ctx, d.db, id)
 	if err != nil {
 		return s, err
 	}
-	_, err = eachStored(d.ctx, d.opts.IO, d.db, id, st.Opt, add)
-	return s, err // an error names the run
+	if ok {
+		b.Recommend(rec)
+	}
+	s.v = b.Finish([]*profan.Run{rv.Run}, []*analysis.RunVerdict{rv})
+	return s, nil
 }
 
 // compare compares the two sides' kernels: with a database, against the

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"strings"
 	"testing"
@@ -147,8 +148,10 @@ func TestDiffLikeBenchstat(t *testing.T) {
 	// (+7.7%, one launch each: the 5% floor decides).
 	a, b := fx+"transpose.import.details.csv", fx+"transpose.full.details.csv"
 	out, errOut, code := run(t, "diff", a, b)
-	if code != ExitOK || !strings.HasPrefix(out, "copy(float *, const float *)  (") || strings.Count(out, "launches, ") != 1 ||
-		!strings.Contains(out, "\ngeomean duration ×1.004 (+0.4%) over 5 shared kernels · total kernel time 125.57 us → 124.77 us (-0.6%) · 4 unchanged kernels not listed (--all lists them)\n") {
+	// The step first: no wall without a timeline, the kernel time.
+	if code != ExitOK || !strings.HasPrefix(out, "step: wall: neither side has a timeline (nsys or torch.profiler measures the wall) · kernel time 125.57 us → 124.77 us (-0.6%) · launches 5 → 5\n") ||
+		!strings.Contains(out, "\ncopy(float *, const float *)  (") || strings.Count(out, "launches, ") != 1 ||
+		!strings.Contains(out, "\ngeomean duration ×1.004 (+0.4%) over 5 shared kernels · 4 unchanged kernels not listed (--all lists them)\n") {
 		t.Errorf("diff: exit %d\n%s%s", code, out, errOut)
 	}
 	if out, _, _ := run(t, "diff", "--all", a, b); strings.Count(out, "launches, ") != 5 || strings.Contains(out, "not listed") {
@@ -212,8 +215,34 @@ func TestDiffLikeBenchstat(t *testing.T) {
 		t.Errorf("diff --format json of two programs: stderr %q", errOut)
 	}
 	out, _, code = run(t, "diff", "--format", "markdown", a, b)
-	if code != ExitOK || !strings.HasPrefix(out, "**profan diff** ") || !strings.Contains(out, "| copy(float \\*, const float \\*) | 10.69 us → 11.17 us | +4.5% | same |") ||
+	if code != ExitOK || !strings.HasPrefix(out, "**profan diff** ") || !strings.Contains(out, "| copy | 10.69 us → 11.17 us | +4.5% | same |") ||
 		!strings.Contains(out, "<details><summary>every metric of 1 kernel</summary>") {
 		t.Errorf("diff --format markdown:\n%s", out)
+	}
+}
+
+// diff of two traces leads with the step: the wall and the busy share,
+// then what moved by cause and by lever, then the kernels.
+func TestDiffLeadsWithTheStep(t *testing.T) {
+	t.Parallel()
+	out, errOut, code := run(t, "diff", "../../fixtures/timeline/train_small.json.gz", "../../fixtures/timeline/train_small_graphs.json.gz")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	lines := strings.SplitN(out, "\n", 5)
+	if !strings.HasPrefix(lines[0], "step: wall 62.961 ms → 8.635 ms (-86.3%) · GPU busy 10.6% → 82.2% · kernel time ") ||
+		!strings.HasPrefix(lines[1], "idle by cause: launch-bound 53.968 ms → 0 s") ||
+		!strings.Contains(out, "changes advised: cuda-graphs ~53.968 ms → in use (resolved)") {
+		t.Errorf("diff of two traces:\n%s", strings.Join(lines[:4], "\n"))
+	}
+	out, _, _ = run(t, "diff", "-f", "json", "../../fixtures/timeline/train_small.json.gz", "../../fixtures/timeline/train_small_graphs.json.gz")
+	var d struct {
+		Step struct {
+			WallA float64 `json:"wall_a_s"`
+			WallB float64 `json:"wall_b_s"`
+		} `json:"step"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil || math.Abs(d.Step.WallA-0.062961) > 1e-5 || math.Abs(d.Step.WallB-0.008635) > 1e-5 {
+		t.Errorf("diff --format json step: %+v %v", d.Step, err)
 	}
 }

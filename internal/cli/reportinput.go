@@ -1,10 +1,17 @@
 package cli
 
 import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gate"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/store"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // What compare and gate computed, as the values report renders: report
@@ -81,4 +88,97 @@ func reportCheck(c gate.Check) report.GateCheck {
 			Threshold: m.Threshold, Test: m.Test, P: m.P}
 	}
 	return rc
+}
+
+// diffStep is what moved in the step as a whole between two sides'
+// verdicts: the wall, busy share and kernel time, the idle time by cause,
+// the kernel time by category, and the changes advised on each side.
+func diffStep(a, b *verdict.Verdict) *report.DiffStep {
+	if a == nil || b == nil {
+		return nil
+	}
+	s := &report.DiffStep{KernelA: a.Total, KernelB: b.Total, LaunchesA: a.Launches, LaunchesB: b.Launches}
+	idle := func(v *verdict.Verdict, wall, busy *float64) map[string]float64 {
+		out := map[string]float64{}
+		ts := v.Timelines()
+		if len(ts) == 0 {
+			return out
+		}
+		tl := ts[0].T
+		*wall, *busy = tl.Span, tl.BusyShare
+		for _, i := range tl.Idle {
+			out[analysis.IdleLabel(i.Cause)] += i.Seconds
+		}
+		return out
+	}
+	s.Causes = moves(idle(a, &s.WallA, &s.BusyA), idle(b, &s.WallB, &s.BusyB))
+	cats := func(v *verdict.Verdict) map[string]float64 {
+		out := map[string]float64{}
+		if v.App != nil {
+			for _, c := range v.App.Categories {
+				out[c.Category.String()] += c.Duration
+			}
+		}
+		return out
+	}
+	s.Categories = moves(cats(a), cats(b))
+	gains := func(v *verdict.Verdict) map[string]float64 {
+		out := map[string]float64{}
+		if v.App != nil {
+			for _, r := range v.App.Recommendations {
+				out[r.Rule] = v.GainOf(r).Seconds
+			}
+		}
+		return out
+	}
+	ga, gb := gains(a), gains(b)
+	inUse := map[string]bool{}
+	if b.App != nil {
+		for _, u := range b.App.InUse {
+			inUse[u.Rule] = true
+		}
+	}
+	var rules []string
+	for _, v := range []*verdict.Verdict{a, b} {
+		if v.App == nil {
+			continue
+		}
+		for _, r := range v.App.Recommendations {
+			if !slices.Contains(rules, r.Rule) {
+				rules = append(rules, r.Rule)
+			}
+		}
+	}
+	for _, r := range rules {
+		m := report.LeverMove{Rule: r, InUse: inUse[r]}
+		if g, ok := ga[r]; ok {
+			m.A = &g
+		}
+		if g, ok := gb[r]; ok {
+			m.B = &g
+		}
+		s.Levers = append(s.Levers, m)
+	}
+	return s
+}
+
+// moves pairs two sides' seconds by name, the largest move first.
+func moves(a, b map[string]float64) []report.StepMove {
+	var out []report.StepMove
+	for n, x := range a {
+		out = append(out, report.StepMove{Name: n, A: x, B: b[n]})
+	}
+	for n, x := range b {
+		if _, ok := a[n]; !ok {
+			out = append(out, report.StepMove{Name: n, B: x})
+		}
+	}
+	slices.SortFunc(out, func(x, y report.StepMove) int {
+		dx, dy := math.Abs(x.B-x.A), math.Abs(y.B-y.A)
+		if dx != dy {
+			return cmp.Compare(dy, dx)
+		}
+		return strings.Compare(x.Name, y.Name)
+	})
+	return out
 }

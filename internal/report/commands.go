@@ -139,10 +139,15 @@ func diffText(w io.Writer, d *Diff, _ Options) error {
 		nb = fmt.Sprintf("run %d", d.B)
 	}
 	na, nb = safe.Term(na), safe.Term(nb)
-	for i, k := range d.Kernels {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
+	// The step first, then the kernels' bottom line, then each kernel.
+	for _, l := range stepLines(d.Step) {
+		fmt.Fprintln(w, safe.Term(l))
+	}
+	for _, l := range diffSummary(d, na, nb) {
+		fmt.Fprintln(w, l)
+	}
+	for _, k := range d.Kernels {
+		fmt.Fprintln(w)
 		switch k.Status {
 		case onlyA:
 			fmt.Fprintf(w, "- %s  (only in %s)\n", k.Kernel, na)
@@ -189,12 +194,6 @@ func diffText(w io.Writer, d *Diff, _ Options) error {
 			fmt.Fprintln(w, "  no change")
 		}
 	}
-	if len(d.Kernels) > 0 {
-		fmt.Fprintln(w)
-	}
-	for _, l := range diffSummary(d, na, nb) {
-		fmt.Fprintln(w, l)
-	}
 	return nil
 }
 
@@ -211,7 +210,7 @@ func diffSummary(d *Diff, na, nb string) []string {
 	if s.Geomean != nil {
 		parts = append(parts, fmt.Sprintf("geomean duration ×%.3f (%+.1f%%) over %s", *s.Geomean, (*s.Geomean-1)*100, plural(s.Timed, "shared kernel")))
 	}
-	if s.TotalA > 0 && s.TotalB > 0 {
+	if s.TotalA > 0 && s.TotalB > 0 && d.Step == nil { // the step line says it
 		parts = append(parts, fmt.Sprintf("total kernel time %s → %s (%+.1f%%)", metrics.Format(s.TotalA, "s"), metrics.Format(s.TotalB, "s"), (s.TotalB/s.TotalA-1)*100))
 	}
 	if s.Unchanged > 0 && len(d.Kernels) < s.KernelsA+s.KernelsB-s.Shared {

@@ -61,10 +61,51 @@ type Diff struct {
 	A int64 `json:"a"` // run IDs; 0 for an export file
 	B int64 `json:"b"`
 	// NameA and NameB say what was compared: "run 3" or an export's path.
-	NameA   string       `json:"a_name"`
-	NameB   string       `json:"b_name"`
+	NameA string `json:"a_name"`
+	NameB string `json:"b_name"`
+	// Step is what moved in the step as a whole, said first: the wall,
+	// the GPU's busy share, the kernel time, the idle time by cause, the
+	// kernel time by category and the changes advised on each side.
+	Step    *DiffStep    `json:"step,omitempty"`
 	Kernels []KernelDiff `json:"kernels"`
 	Summary DiffSummary  `json:"summary"`
+}
+
+// DiffStep is the two sides' steps. Seconds; a wall of 0 is a side
+// without a timeline (ncu, nvprof metrics), whose busy share is unknown.
+type DiffStep struct {
+	WallA     float64 `json:"wall_a_s"`
+	WallB     float64 `json:"wall_b_s"`
+	BusyA     float64 `json:"gpu_busy_share_a"`
+	BusyB     float64 `json:"gpu_busy_share_b"`
+	KernelA   float64 `json:"kernel_time_a_s"`
+	KernelB   float64 `json:"kernel_time_b_s"`
+	LaunchesA int     `json:"launches_a"`
+	LaunchesB int     `json:"launches_b"`
+	// Causes are the idle time by cause (labels as the timeline prints
+	// them), Categories the kernel time by category, largest move first.
+	Causes     []StepMove `json:"idle_by_cause"`
+	Categories []StepMove `json:"kernel_time_by_category"`
+	// Levers are the changes advised on either side, with the time each
+	// would save there: resolved ones (advised on the old side only, or
+	// in use on the new), new ones, and the rest.
+	Levers []LeverMove `json:"levers"`
+}
+
+// StepMove is one cause's or category's seconds on each side.
+type StepMove struct {
+	Name string  `json:"name"`
+	A    float64 `json:"a_s"`
+	B    float64 `json:"b_s"`
+}
+
+// LeverMove is one change advised on a side: the time it would save on
+// each (nil where not advised), and whether the new side has it in use.
+type LeverMove struct {
+	Rule  string   `json:"rule"`
+	A     *float64 `json:"gain_a_s"`
+	B     *float64 `json:"gain_b_s"`
+	InUse bool     `json:"in_use_b,omitempty"`
 }
 
 // DiffSummary is a diff's bottom line, as benchstat's geomean row: the

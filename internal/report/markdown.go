@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/kernelname"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/verdict"
 )
@@ -363,11 +364,31 @@ func diffMarkdown(w io.Writer, d *Diff, opt Options) error {
 		nb = fmt.Sprintf("run %d", d.B)
 	}
 	fmt.Fprintf(bw, "**profan diff** %s → %s\n\n", mdEscape(na), mdEscape(nb))
+	for _, l := range stepLines(d.Step) {
+		bw.WriteString("- " + mdEscape(l) + "\n")
+	}
+	if d.Step != nil {
+		bw.WriteString("\n")
+	}
 	for _, l := range diffSummary(d, na, nb) {
 		bw.WriteString(mdEscape(l) + "\n\n")
 	}
 	if len(d.Kernels) == 0 {
 		return bw.Flush()
+	}
+	// Rows name kernels as analyze's tables do: the display name, made
+	// distinct, its middle cut (a long template name's start is the
+	// same on many rows).
+	display := map[string]string{}
+	{
+		names, shows := make([]string, len(d.Kernels)), make([]string, len(d.Kernels))
+		for i, k := range d.Kernels {
+			names[i], shows[i] = k.Kernel, kernelname.Classify(k.Kernel).Display
+		}
+		kernelname.Distinct(names, shows)
+		for i, n := range names {
+			display[n] = shows[i]
+		}
 	}
 	row := func(k KernelDiff) {
 		dur, delta, verdict, test := "", "", "", ""
@@ -390,7 +411,7 @@ func diffMarkdown(w io.Writer, d *Diff, opt Options) error {
 		for _, r := range k.Gone {
 			fs = append(fs, "−`"+r+"`")
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", mdEscape(shorten(k.Kernel, 80)), dur, delta, verdict, mdEscape(test), strings.Join(fs, " "))
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s |\n", mdEscape(middle(display[k.Kernel], 80)), dur, delta, verdict, mdEscape(test), strings.Join(fs, " "))
 	}
 	head := "| kernel | duration | delta | verdict | test | findings |\n|---|---:|---:|---|---|---|\n"
 	top := d.Kernels[:min(len(d.Kernels), mdTopKernels)]
