@@ -149,7 +149,8 @@ func unitSpellings(metric string) []spelling {
 	}
 	switch metric {
 	case "duration":
-		return []spelling{in("ns", 9), in("us", 6), in("µs", 6), in("μs", 6), in("ms", 3), in("s", 0),
+		apart := spelling{"us apart", func(v string) string { return shift(v, 6) + " us" }}
+		return []spelling{in("ns", 9), in("us", 6), in("µs", 6), in("μs", 6), in("ms", 3), in("s", 0), in("nsec", 9), in("usecond", 6), apart,
 			sciIn("ns", 9), sciIn("us", 6), sciIn("s", 0), groupedIn("ns", 9)}
 	case "achieved_occupancy":
 		return []spelling{in("", 0), in("%", 2), sciIn("", 0), sciIn("%", 2)}

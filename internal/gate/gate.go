@@ -147,7 +147,18 @@ type Condition struct {
 	Text   string         // as the user wrote it, for messages
 }
 
-var condRE = regexp.MustCompile(`^\s*([^<>=!\s]+)\s*(<=|>=|==|!=|<|>)\s*([^<>=!\s]\S*)\s*$`)
+// condRE reads 'METRIC OP VALUE'; the value's unit may stand apart from
+// its number ('duration < 50 us'), as in a config's value.
+var condRE = regexp.MustCompile(`^\s*([^<>=!\s]+)\s*(<=|>=|==|!=|<|>)\s*([^<>=!\s]\S*?(?:\s+(?:` + unitAlternatives() + `))?)\s*$`)
+
+// unitAlternatives is the quantity units as a regexp alternation.
+func unitAlternatives() string {
+	us := units.QuantityUnits()
+	for i, u := range us {
+		us[i] = regexp.QuoteMeta(u)
+	}
+	return strings.Join(us, "|")
+}
 
 // ParseCondition parses 'METRIC OP VALUE'; the value may carry a unit.
 func ParseCondition(s string) (Condition, error) {

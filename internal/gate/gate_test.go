@@ -136,3 +136,24 @@ func mustSelector(checks string, failOn ...string) *rules.Selector {
 	}
 	return s
 }
+
+// TestConditionSpellings: a condition's value may have its unit apart
+// ('duration < 72.288 us') and in the exports' spellings (usec); each is
+// the one threshold. A unit that is not one is refused.
+func TestConditionSpellings(t *testing.T) {
+	want, err := gate.ParseCondition("duration <= 72288ns")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"duration <= 72.288 us", "duration<=72.288usec", " duration <= 0.072288 msecond ", "duration <= 72,288 ns"} {
+		c, err := gate.ParseCondition(s)
+		if err != nil || c.Value != want.Value {
+			t.Errorf("%q: %v %v, want %v", s, c.Value, err, want.Value)
+		}
+	}
+	for _, s := range []string{"duration <= 72 288ns", "duration <= 72.288 parsecs", "duration <= 1_0_0us", "duration <= 0x1p3s", "duration <= 72.288 us us"} {
+		if c, err := gate.ParseCondition(s); err == nil {
+			t.Errorf("%q: read as %v", s, c.Value)
+		}
+	}
+}

@@ -48,12 +48,26 @@ var quantitySuffixes = []struct {
 	unit   QUnit
 	scale  int // the unit is 10^scale of the base
 }{
+	// The time units of the exports (timeScale), longest first: a
+	// suffix is matched before any it ends with.
+	{"nsecond", QSeconds, -9}, {"usecond", QSeconds, -6}, {"msecond", QSeconds, -3}, {"second", QSeconds, 0},
+	{"nsec", QSeconds, -9}, {"usec", QSeconds, -6}, {"msec", QSeconds, -3}, {"sec", QSeconds, 0},
 	{"ns", QSeconds, -9}, {"us", QSeconds, -6}, {"µs", QSeconds, -6}, {"μs", QSeconds, -6},
 	{"ms", QSeconds, -3}, {"s", QSeconds, 0}, {"%", QPercent, 0}, {"x", QTimes, 0}, {"×", QTimes, 0},
 }
 
-// ParseQuantity reads a number with an optional unit: ns, us, µs, ms, s (a
-// time, converted to seconds), % or x. Space between the number and the
+// QuantityUnits are the units a quantity may end with.
+func QuantityUnits() []string {
+	out := make([]string, len(quantitySuffixes))
+	for i, u := range quantitySuffixes {
+		out[i] = u.suffix
+	}
+	return out
+}
+
+// ParseQuantity reads a number with an optional unit: ns, us, µs, ms, s
+// (or nsec, usec, msec, sec, nsecond, usecond, msecond, second, as
+// exports write them; a time, converted to seconds), % or x. Space between the number and the
 // unit is allowed. The number is a decimal as the input contract writes
 // one (ParseNumber's grammar); NaN, infinities and numbers past float64's
 // range are refused.

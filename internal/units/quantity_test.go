@@ -102,7 +102,8 @@ func FuzzParseQuantity(f *testing.F) {
 // spelling wrote it, and numbers follow the input contract's grammar.
 func TestQuantityExact(t *testing.T) {
 	same := [][]string{
-		{"72288ns", "72.288us", "72.288µs", "72.288 μs", "0.072288ms", "0.000072288s", "7.2288e-5s", "72,288ns", "72288e0ns", "7.2288E+04ns"},
+		{"72288ns", "72.288us", "72.288µs", "72.288 μs", "0.072288ms", "0.000072288s", "7.2288e-5s", "72,288ns", "72288e0ns", "7.2288E+04ns",
+			"72288nsec", "72.288usec", "0.072288msec", "0.000072288sec", "72288 nsecond", "72.288usecond", "0.072288 msecond", "0.000072288second"},
 		{"1.2ms", "1200us", "1,200us", "1200000ns", ".0012s", "12e-4s"},
 		{"76.54%", "7654e-2%", "76.540%"},
 		{"0.7654", ".7654", "7.654e-1", "0.76540"},
