@@ -8,36 +8,81 @@ import (
 	"github.com/profan-dev/profan"
 )
 
-// identitySet holds the identities of the activities read (a 64-bit hash
-// of each, and its line), so that one written twice, adjacent or not, is
-// refused at its second line: counted twice, a kernel or copy would be
-// two launches, or twice the bytes. O(1) per activity, 12 bytes or so.
-type identitySet struct {
-	seed maphash.Seed
-	h    maphash.Hash
-	seen map[uint64]int32
+// A trace's rows (nvprof --print-gpu-trace, nsys cuda_gpu_trace and
+// cuda_api_trace) are written in start order: a row written twice away
+// from its place (or moved) starts before the row read last, and is
+// refused at its line; a row written twice among rows of the same start
+// is found by its identity among them. Counted, a launch, a copy or a
+// call would count twice. Memory stays flat: only the identities of the
+// rows at the latest start are kept (O(1) per row, a 64-bit hash each).
+
+// rowOrder is the order check of one capture's trace rows.
+type rowOrder struct {
+	seed     maphash.Seed
+	h        maphash.Hash
+	set      bool
+	mark     float64 // the latest start read
+	markLine int
+	ties     []tie            // the rows that start at mark
+	big      map[uint64]int32 // the same, past maxTies of them
 }
 
-// begin starts the hash of an identity, written by the caller to h.
-func (s *identitySet) begin() *maphash.Hash {
-	if s.seen == nil {
-		s.seed = maphash.MakeSeed()
-		s.seen = map[uint64]int32{}
-	}
-	s.h.SetSeed(s.seed)
-	return &s.h
+type tie struct {
+	h    uint64
+	line int32
 }
 
-// add records the identity hashed since begin at line, and returns the
-// line of an earlier activity of that identity (0 when its line is not
-// known) and whether there was one.
-func (s *identitySet) add(line int) (first int, twice bool) {
-	k := s.h.Sum64()
-	if f, ok := s.seen[k]; ok {
-		return int(f), true
+// maxTies is how many rows of one start are looked up in a slice.
+const maxTies = 32
+
+// begin starts the hash of a row's identity, written by the caller to h.
+func (o *rowOrder) begin() *maphash.Hash {
+	if !o.set && o.ties == nil {
+		o.seed = maphash.MakeSeed()
+		o.ties = make([]tie, 0, 4)
 	}
-	s.seen[k] = int32(min(line, math.MaxInt32))
-	return 0, false
+	o.h.SetSeed(o.seed)
+	return &o.h
+}
+
+// reset forgets the rows read: a new capture's start again.
+func (o *rowOrder) reset() {
+	o.set, o.ties, o.big = false, o.ties[:0], nil
+}
+
+// add checks the row hashed since begin, starting at start, at line: it
+// returns the line of an earlier row of the same identity (twice; 0 when
+// not known), or of the row read last when this one starts before it
+// (back).
+func (o *rowOrder) add(start float64, line int) (first int, twice bool, back int) {
+	k := o.h.Sum64()
+	switch {
+	case !o.set || start > o.mark:
+		o.set, o.mark, o.markLine = true, start, line
+		o.ties, o.big = o.ties[:0], nil
+	case start < o.mark:
+		return 0, false, o.markLine
+	}
+	if o.big != nil {
+		if f, ok := o.big[k]; ok {
+			return int(f), true, 0
+		}
+		o.big[k] = int32(min(line, math.MaxInt32))
+		return 0, false, 0
+	}
+	for _, x := range o.ties {
+		if x.h == k {
+			return int(x.line), true, 0
+		}
+	}
+	o.ties = append(o.ties, tie{k, int32(min(line, math.MaxInt32))})
+	if len(o.ties) > maxTies {
+		o.big = make(map[uint64]int32, 2*maxTies)
+		for _, x := range o.ties {
+			o.big[x.h] = x.line
+		}
+	}
+	return 0, false, 0
 }
 
 // writeField hashes a string and a separator.
@@ -57,14 +102,13 @@ func writeNum(h *maphash.Hash, v uint64) {
 
 // kernelTwice refuses a kernel of a trace (one with a start) equal to an
 // earlier one in its process, device, context, stream, start, duration
-// and name: a row written twice away from its place (the one before it
-// is found by the table's reader), or an export joined with part of
-// itself. A PyTorch trace checks its events itself (torch_identity.go).
+// and name, or out of start order. A PyTorch trace, whose events come in
+// no order, checks them itself (torch_identity.go).
 func (t *table) kernelTwice(k *profan.Kernel, line int) error {
 	if math.IsNaN(k.Start) || t.s.doc != nil {
 		return nil
 	}
-	h := t.s.ids.begin()
+	h := t.s.order.begin()
 	h.WriteByte('k')
 	writeField(h, k.PID)
 	writeField(h, k.Process)
@@ -74,11 +118,8 @@ func (t *table) kernelTwice(k *profan.Kernel, line int) error {
 	writeField(h, k.Context)
 	writeField(h, k.Stream)
 	writeField(h, k.Name)
-	writeNum(h, math.Float64bits(k.Start))
 	writeNum(h, math.Float64bits(k.Duration))
-	if first, twice := t.s.ids.add(line); twice {
-		t.twice(t.Errorf(line, "kernel %s: the same launch (process, device, stream, start, duration and name) as %s: a row written twice", shorten(k.Name, 60), atLine(first)))
-	}
+	t.traceRow(k.Start, line, "kernel "+shorten(k.Name, 60), "the same launch (process, device, stream, start, duration and name)")
 	return nil
 }
 
@@ -87,23 +128,43 @@ func (t *table) activityTwice(a *profan.Activity, line int) error {
 	if math.IsNaN(a.Start) || t.s.doc != nil {
 		return nil
 	}
-	h := t.s.ids.begin()
+	h := t.s.order.begin()
 	h.WriteByte('a')
 	writeField(h, a.Device)
 	writeField(h, a.Stream)
 	writeField(h, a.Kind)
 	writeField(h, a.Name)
-	writeNum(h, math.Float64bits(a.Start))
 	writeNum(h, math.Float64bits(a.Duration))
 	writeNum(h, math.Float64bits(a.Bytes))
-	if first, twice := t.s.ids.add(line); twice {
-		t.twice(t.Errorf(line, "%s: the same copy or memset (device, stream, start, duration, size and name) as %s: a row written twice", a.Name, atLine(first)))
-	}
+	t.traceRow(a.Start, line, a.Name, "the same copy or memset (device, stream, start, duration, size and name)")
 	return nil
 }
 
+// callTwice is kernelTwice for a call of an nsys API trace.
+func (t *table) callTwice(name, thread, corr string, start, dur float64, line int) {
+	h := t.s.order.begin()
+	h.WriteByte('c')
+	writeField(h, name)
+	writeField(h, thread)
+	writeField(h, corr)
+	writeNum(h, math.Float64bits(dur))
+	t.traceRow(start, line, name, "the same call (name, thread, CorrID, start and duration)")
+}
+
+// traceRow checks the row hashed, of what, starting at start: its error
+// is kept to be returned when its table ends (see twice).
+func (t *table) traceRow(start float64, line int, what, same string) {
+	first, twice, back := t.s.order.add(start, line)
+	switch {
+	case twice:
+		t.twice(t.Errorf(line, "%s: %s as %s: a row written twice", what, same, atLine(first)))
+	case back > 0:
+		t.twice(t.Errorf(line, "%s starts at %.9g s, before the row at line %d: a trace's rows are in start order (a row written twice or moved, or of another capture?)", what, start, back))
+	}
+}
+
 // twice keeps the error of the first row written twice, returned when its
-// table ends (endCapture): a whole table written twice is said as such
+// capture ends (endCapture): a whole table written twice is said as such
 // there first.
 func (t *table) twice(err error) {
 	if t.s.twiceErr == nil {

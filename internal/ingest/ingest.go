@@ -782,8 +782,8 @@ type stream struct {
 	// nsys_api_trace.go).
 	nsys *nsysHost
 	// ids are the identities of the trace rows read (see identity.go).
-	ids      identitySet
-	twiceErr error // a row written twice, said when its table ends
+	order    rowOrder // the start order of a capture's trace rows (see identity.go)
+	twiceErr error    // a row written twice, said when its capture ends
 	// title is the line of an nvprof title ("==1== Profiling result:")
 	// or of nsys stats' line naming the report it runs ("Processing
 	// [report1.sqlite] with [.../cudaapisum.py]..."), when nothing but
@@ -1119,6 +1119,7 @@ func (t *table) endCapture(next int) error {
 	if t.s.twiceErr != nil {
 		return t.s.twiceErr
 	}
+	t.s.order.reset()
 	t.sum.Reset()
 	t.sum.WriteString(t.s.process)
 	t.sum.Write(t.rawHeader)

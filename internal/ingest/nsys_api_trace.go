@@ -104,9 +104,7 @@ func (nsysAPITrace) Parse(t *table) error {
 			end = s + d
 		}
 		id := strings.TrimSpace(r.String(corr))
-		if err := calls.call(t, id, r.Line); err != nil {
-			return err
-		}
+		t.callTwice(n, r.String(tid), id, s, d, r.Line)
 		switch profan.CallClass(n) {
 		case profan.CallLaunch:
 			host.Launches++
@@ -118,7 +116,9 @@ func (nsysAPITrace) Parse(t *table) error {
 			if graph {
 				at = s
 			}
-			calls.launch(id, at, graph)
+			if first, ok := calls.launch(id, at, graph, r.Line); !ok {
+				return t.Errorf(r.Line, "CorrID %s: the launch call at line %d has it too, and each call has its own (a row written twice, or of another report?)", id, first)
+			}
 		case profan.CallSync, profan.CallCopy, profan.CallSet:
 			if len(host.Events) >= profan.MaxHostEvents {
 				host.Folded++
@@ -160,20 +160,20 @@ type nsysHost struct {
 	launched map[int64]launchAt // CorrID → its kernel launch call
 	// end is when the API trace's last call ended (s), NaN before one is
 	// read; api is the file it was read from.
-	end float64
-	api string
-	// calls are the API trace's CorrIDs, kernels the GPU trace's kernels',
-	// each with its line: a CorrID is one call's (see call, gpuKernel).
-	calls, kernels map[int64]int32
-	gpu            bool // a GPU trace was read since the API trace
-	late           int  // kernels past the API trace's end, without a launch call
+	end  float64
+	api  string
+	gpu  bool // a GPU trace was read since the API trace
+	late int  // kernels past the API trace's end, without a launch call
 }
 
-// launchAt is when a launch call queued its work (s), and whether it is
-// a graph's, whose kernels share its CorrID.
+// launchAt is when a launch call queued its work (s), its line, whether it
+// is a graph's, whose kernels share its CorrID, and the line of the
+// first kernel of the GPU trace with it (0: none yet).
 type launchAt struct {
-	at    float64
-	graph bool
+	at     float64
+	line   int32
+	graph  bool
+	kernel int32
 }
 
 func newNsysHost() *nsysHost {
@@ -182,7 +182,7 @@ func newNsysHost() *nsysHost {
 
 // reset forgets the launch calls and CorrIDs of the report read before.
 func (h *nsysHost) reset() {
-	h.launched, h.end, h.calls, h.kernels, h.gpu, h.late = map[int64]launchAt{}, math.NaN(), nil, nil, false, 0
+	h.launched, h.end, h.gpu, h.late = map[int64]launchAt{}, math.NaN(), false, 0
 }
 
 type apiKey struct {
@@ -223,31 +223,20 @@ func (h *nsysHost) add(t *table, c *profan.APICall, trace bool, line int) error 
 }
 
 // launch remembers when the launch call of correlation ID id queued its
-// work, bounded by maxLaunched.
-func (h *nsysHost) launch(id string, at float64, graph bool) {
-	n, err := strconv.ParseInt(id, 10, 64)
-	if err != nil || len(h.launched) >= maxLaunched {
-		return
-	}
-	h.launched[n] = launchAt{at, graph}
-}
-
-// call refuses a CorrID an earlier call of the API trace had: each call
-// has its own, and a row written twice (away from its place, or of
-// another report) would be two calls, two launches.
-func (h *nsysHost) call(t *table, id string, line int) error {
+// work, bounded by maxLaunched; a second launch call of one CorrID is not
+// kept (ok false), and first is the line of the first.
+func (h *nsysHost) launch(id string, at float64, graph bool, line int) (first int, ok bool) {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil {
-		return nil
+		return 0, true
 	}
-	if h.calls == nil {
-		h.calls = map[int64]int32{}
+	if c, seen := h.launched[n]; seen {
+		return int(c.line), false
 	}
-	if first, ok := h.calls[n]; ok {
-		return t.Errorf(line, "CorrID %s: the call at line %d has it too, and each call has its own (a row written twice, or of another report?)", id, first)
+	if len(h.launched) < maxLaunched {
+		h.launched[n] = launchAt{at: at, line: int32(min(line, math.MaxInt32)), graph: graph}
 	}
-	h.calls[n] = int32(min(line, math.MaxInt32))
-	return nil
+	return 0, true
 }
 
 // gpuKernel joins a kernel of the GPU trace to its launch call when an
@@ -263,13 +252,12 @@ func (h *nsysHost) gpuKernel(t *table, k *profan.Kernel, line int) error {
 		return nil
 	}
 	call, known := h.launched[n]
-	if h.kernels == nil {
-		h.kernels = map[int64]int32{}
-	}
-	if first, ok := h.kernels[n]; ok && known && !call.graph {
-		return t.Errorf(line, "kernel %s (CorrId %s): the kernel at line %d has its CorrId, and its launch call launches one kernel (a row written twice, or of another capture?)", shorten(k.Name, 60), k.ID, first)
-	} else if !ok {
-		h.kernels[n] = int32(min(line, math.MaxInt32))
+	switch {
+	case known && call.kernel > 0 && !call.graph:
+		return t.Errorf(line, "kernel %s (CorrId %s): the kernel at line %d has its CorrId, and its launch call launches one kernel (a row written twice, or of another capture?)", shorten(k.Name, 60), k.ID, call.kernel)
+	case known && call.kernel == 0:
+		call.kernel = int32(min(line, math.MaxInt32))
+		h.launched[n] = call
 	}
 	switch {
 	case !known && k.Start <= h.end:

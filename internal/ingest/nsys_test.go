@@ -229,11 +229,12 @@ func FuzzNsys(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, nsysFormats) })
 }
 
-// Newer and older nsys spellings, from the nsys report scripts' headers.
+// Newer and older nsys spellings, from the nsys report scripts' headers
+// (a trace's rows in start order, as nsys writes them).
 const (
 	nsysTrace2024 = "Start (ns),Duration (ns),CorrId,GrdX,GrdY,GrdZ,BlkX,BlkY,BlkZ,Reg/Trd,StcSMem (MB),DymSMem (MB),Bytes (MB),Throughput (MB/s),SrcMemKd,DstMemKd,Device,Ctx,GreenCtx,Strm,Name\n" +
-		"1134711990,661398,123,,,,,,,,,,4.194,6337.593,Pinned,Device,NVIDIA RTX 5000 Ada Generation Laptop GPU (0),1,,13,[CUDA memcpy Host-to-Device]\n" +
-		"9961685,2707098,67,1,1,2304,128,1,1,160,0.000,0.025,,,,,GPU,1,,7,kernel_cutlass_kernel_example_1\n"
+		"9961685,2707098,67,1,1,2304,128,1,1,160,0.000,0.025,,,,,GPU,1,,7,kernel_cutlass_kernel_example_1\n" +
+		"1134711990,661398,123,,,,,,,,,,4.194,6337.593,Pinned,Device,NVIDIA RTX 5000 Ada Generation Laptop GPU (0),1,,13,[CUDA memcpy Host-to-Device]\n"
 	nsysKernSum2021 = "Time(%),Total Time (ns),Instances,Average,Minimum,Maximum,Name\n" +
 		"100.0,1000,4,250.0,200,300,\"k<int, float>(int)\"\n"
 )
