@@ -534,9 +534,11 @@ func TestMarkdownForPRComments(t *testing.T) {
 		t.Fatal(errOut)
 	}
 	out, errOut, code = run(t, "gate", "--db", db, "--baseline", "branch=main", "--require", "duration < 1ms", "--format", "markdown", "../../fixtures/series6/series6_b5.details.csv")
-	if code != ExitFailed || !strings.HasPrefix(out, "❌ **profan gate failed**: 6 checks, 2 failed, 4 passed.\n\nbaseline: run 1 (branch=main)\n") ||
-		!strings.Contains(out, "| fail | transpose(float \\*, const float \\*) | regression `duration` | duration 10.85 us → 23.84 us (+119.8%)") ||
-		!strings.Contains(out, "<details><summary>4 more checks</summary>") {
+	// The verdict first, with by how much; each check named once (the
+	// new finding is not also listed as a finding).
+	if code != ExitFailed || !strings.HasPrefix(out, "❌ **profan gate: regressed**: kernel duration 10.85 us → 23.84 us (+119.8%, summed over the kernels compared) · 2 of 6 checks failed\n\nbaseline: run 1 (branch=main)\n") ||
+		!strings.Contains(out, "\n**Failed**\n\n- transpose(float \\*, const float \\*): duration 10.85 us → 23.84 us (+119.8%)\n") ||
+		strings.Count(out, "shared-bank-conflict") != 1 || !strings.Contains(out, "<details><summary>2 more checks</summary>") {
 		t.Errorf("gate --format markdown: exit %d\n%s%s", code, out, errOut)
 	}
 }
@@ -630,5 +632,21 @@ func TestGateNewFindingBaselineSkipped(t *testing.T) {
 	out, errOut, code := run(t, "gate", "--db", db, "--baseline", "branch=main", "-v", fx+"transpose.import.details.csv")
 	if code != ExitOK || !strings.Contains(out, "PASS transposeCoalesced(float *, const float *) [new-finding shared-bank-conflict] not gated: the baseline's export lacks the counters this rule reads") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// The gate's comment on an improvement says so in its first line, by how
+// much, and names the finding that went away.
+func TestGateCommentImproved(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "i.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, "--label", "branch=main", fx+"series_v1.runs5.details.csv"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := run(t, "gate", "--db", db, "--baseline", "branch=main", "--format", "markdown", fx+"series_v2.runs5.details.csv")
+	if code != ExitOK || !strings.HasPrefix(out, "✅ **profan gate: improved**: kernel duration 22.82 us → 9.25 us (-59.5%, summed over the kernels compared) · 1 finding resolved") ||
+		!strings.Contains(out, "\n**Improved**\n\n- transpose(float \\*, const float \\*): duration 22.82 us → 9.25 us (-59.5%)\n") ||
+		!strings.Contains(out, "\n**Resolved findings**\n\n- transpose(float \\*, const float \\*): resolved-finding `shared-bank-conflict`") {
+		t.Errorf("gate --format markdown on an improvement: exit %d\n%s%s", code, out, errOut)
 	}
 }

@@ -27,12 +27,13 @@ type Kind string
 
 // The kinds of check.
 const (
-	kindRequire    Kind = "require"     // a condition on a metric
-	kindFinding    Kind = "finding"     // a rule's finding on a kernel
-	kindRunFinding Kind = "run-finding" // a rule's finding on the run
-	kindRegression Kind = "regression"  // a metric against the baseline
-	kindNewFinding Kind = "new-finding" // a finding the baseline lacked
-	kindMissing    Kind = "missing"     // a baseline kernel this run lacks
+	kindRequire    Kind = "require"          // a condition on a metric
+	kindFinding    Kind = "finding"          // a rule's finding on a kernel
+	kindRunFinding Kind = "run-finding"      // a rule's finding on the run
+	kindRegression Kind = "regression"       // a metric against the baseline
+	kindNewFinding Kind = "new-finding"      // a finding the baseline lacked
+	kindResolved   Kind = "resolved-finding" // a baseline finding this run lacks (never fails)
+	kindMissing    Kind = "missing"          // a baseline kernel this run lacks
 )
 
 // Status is a check's outcome.
@@ -648,6 +649,17 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 		}
 		had := b.Rules()
 		now := g.Rules()
+		for _, r := range sortedRules(had) {
+			if _, ok := now[r]; ok {
+				continue
+			}
+			if rule, ok := rules.ByID(r); ok && rule.Severity == profan.Info {
+				continue // a reading (latency-bound), not a problem solved
+			}
+			f := had[r]
+			out = append(out, Check{Kernel: g.Name, Kind: kindResolved, Name: r, Source: g.Source, Status: statusPass,
+				Message: "resolved since the baseline: " + f.Message})
+		}
 		for _, r := range sortedRules(now) {
 			if _, ok := had[r]; ok {
 				continue

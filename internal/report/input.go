@@ -192,7 +192,10 @@ const (
 	kindRequire    = "require"     // a condition on a metric
 	kindRunFinding = "run-finding" // a rule's finding on the run
 	kindRegression = "regression"  // a metric against the baseline
-	kindMissing    = "missing"     // a baseline kernel this run lacks
+	kindNewFinding = "new-finding" // a finding the baseline lacked
+	kindFinding    = "finding"     // a rule's finding on a kernel
+	kindResolved   = "resolved-finding"
+	kindMissing    = "missing" // a baseline kernel this run lacks
 )
 
 // The outcomes of a gate check (GateCheck.Status).

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/profan-dev/profan/internal/analysis"
@@ -280,71 +279,171 @@ var markdownFormat = &Format{Name: "markdown", Aliases: []string{"md"},
 	Gate:    gateMarkdown,
 	Diff:    diffMarkdown}
 
-// mdTopChecks is how many failed or skipped checks a gate's comment shows
-// before its collapsed details.
-const mdTopChecks = 20
-
 // mdMaxChecks bounds the checks listed in the details.
 const mdMaxChecks = 200
 
-// gateMarkdown writes a gate's result for a pull-request comment: the
-// verdict and the baseline, the failed and skipped checks; the rest
-// collapsed.
+// gateMarkdown writes a gate's result for a pull-request comment: a
+// first line with the verdict (regressed, improved, unchanged; failed or
+// passed without a baseline) and by how much, the baseline, the failed
+// and skipped checks, the improvements and the resolved findings, each
+// named once; the rest collapsed.
 func gateMarkdown(w io.Writer, r *GateResult, opt Options) error {
 	bw := bufio.NewWriter(w)
-	var first, rest []GateCheck
-	passed, skipped := 0, 0
-	for _, c := range r.Checks {
-		switch c.Status {
-		case checkFail:
-			first = append(first, c)
-		case checkSkip:
-			skipped++
-			first = append(first, c)
-		default:
-			if c.Status == checkPass {
-				passed++
-			}
-			rest = append(rest, c)
-		}
-	}
-	// Failures first, then what was skipped, each in the gate's order.
-	sort.SliceStable(first, func(i, j int) bool { return first[i].failed() && !first[j].failed() })
-	verdict := "✅ **profan gate passed**"
-	if r.Failed > 0 {
-		verdict = "❌ **profan gate failed**"
-	}
-	fmt.Fprintf(bw, "%s: %d checks, %d failed, %d passed", verdict, len(r.Checks), r.Failed, passed)
-	if skipped > 0 {
-		fmt.Fprintf(bw, ", %d skipped", skipped)
-	}
-	bw.WriteString(".\n")
+	s := summarizeGate(r)
+	bw.WriteString(s.headline(r) + "\n")
 	if b := baselineText(r.Baseline); b != "" {
 		bw.WriteString("\n" + mdEscape(b) + "\n")
 	}
-	if len(first) > mdTopChecks {
-		rest = append(first[mdTopChecks:], rest...)
-		first = first[:mdTopChecks]
-	}
-	table := func(cs []GateCheck) {
-		bw.WriteString("\n| status | kernel | check | message |\n|---|---|---|---|\n")
-		for _, c := range cs {
-			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(shorten(c.Kernel, 80)), c.Kind, mdEscape(c.Name), mdEscape(c.Message))
+	// What moved, named once each: failures first (regressions with old →
+	// new), then improvements and resolved findings; the rest folded.
+	listed := map[int]bool{}
+	section := func(title string, idx []int) {
+		if len(idx) == 0 {
+			return
+		}
+		fmt.Fprintf(bw, "\n**%s**\n\n", title)
+		for n, i := range idx {
+			if n == mdTopItems {
+				fmt.Fprintf(bw, "- … %d more below\n", len(idx)-n)
+				break
+			}
+			listed[i] = true
+			bw.WriteString("- " + checkLine(r.Checks[i]) + "\n")
 		}
 	}
-	if len(first) > 0 {
-		table(first)
+	section("Failed", s.failed)
+	section("Skipped", s.skipped)
+	section("Improved", s.improved)
+	section("Resolved findings", s.resolved)
+	var rest []GateCheck
+	for i, c := range r.Checks {
+		if !listed[i] && !s.dup[i] {
+			rest = append(rest, c)
+		}
 	}
 	if len(rest) > 0 {
 		fmt.Fprintf(bw, "\n<details><summary>%s</summary>\n", plural(len(rest), "more check"))
+		bw.WriteString("\n| status | kernel | check | message |\n|---|---|---|---|\n")
 		// A comment has room for a few hundred rows; --format json has all.
-		table(rest[:min(len(rest), mdMaxChecks)])
+		for _, c := range rest[:min(len(rest), mdMaxChecks)] {
+			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(shorten(c.Kernel, 80)), c.Kind, mdEscape(c.Name), mdEscape(c.Message))
+		}
 		if n := len(rest) - mdMaxChecks; n > 0 {
 			fmt.Fprintf(bw, "\n%s not listed (--format json lists every check).\n", plural(n, "more check"))
 		}
 		bw.WriteString("\n</details>\n")
 	}
 	return bw.Flush()
+}
+
+// mdTopItems is how many items each section of a gate's comment lists
+// before the rest is folded: the comment fits one screen.
+const mdTopItems = 8
+
+// gateSummary sorts a gate's checks for its comment: the indices of the
+// failed, skipped, improved and resolved ones, the duplicates (a
+// finding check that a new-finding check of the same kernel and rule
+// says again), and the kernels' summed median duration against the
+// baseline.
+type gateSummary struct {
+	failed, skipped, improved, resolved []int
+	dup                                 map[int]bool
+	regressions                         int
+	oldDur, newDur                      float64 // summed over the kernels compared
+}
+
+// improvedBy is the smallest move in a metric's better direction that a
+// comment names as an improvement (the gate's 5% floor).
+const improvedBy = 0.05
+
+func summarizeGate(r *GateResult) gateSummary {
+	s := gateSummary{dup: map[int]bool{}}
+	fresh := map[string]bool{} // kernel and rule of the new findings
+	for _, c := range r.Checks {
+		if c.Kind == kindNewFinding {
+			fresh[c.Kernel+"\x00"+c.Name] = true
+		}
+	}
+	for i, c := range r.Checks {
+		if c.Kind == kindFinding && fresh[c.Kernel+"\x00"+c.Name] {
+			s.dup[i] = true
+			continue
+		}
+		if m := c.Measure; c.Kind == kindRegression && m != nil && m.Metric == "duration" && finite(m.Old) && finite(m.New) {
+			s.oldDur += m.Old
+			s.newDur += m.New
+		}
+		switch {
+		case c.Status == checkFail:
+			s.failed = append(s.failed, i)
+			if c.Kind == kindRegression || c.Kind == kindNewFinding {
+				s.regressions++
+			}
+		case c.Status == checkSkip:
+			s.skipped = append(s.skipped, i)
+		case c.Kind == kindResolved:
+			s.resolved = append(s.resolved, i)
+		case c.Kind == kindRegression && improved(c.Measure):
+			s.improved = append(s.improved, i)
+		}
+	}
+	return s
+}
+
+// improved reports a metric moved in its better direction by improvedBy
+// or more.
+func improved(m *GateMeasure) bool {
+	if m == nil || !finite(m.Delta) {
+		return false
+	}
+	d, ok := metrics.ByName(m.Metric)
+	if !ok || d.Better == 0 {
+		return false
+	}
+	return m.Delta*float64(d.Better) >= improvedBy
+}
+
+// headline is a comment's first line: the verdict, and by how much.
+func (s gateSummary) headline(r *GateResult) string {
+	by := ""
+	if s.oldDur > 0 && s.newDur > 0 {
+		by = fmt.Sprintf("kernel duration %s → %s (%+.1f%%, summed over the kernels compared)", metrics.Format(s.oldDur, "s"), metrics.Format(s.newDur, "s"), (s.newDur/s.oldDur-1)*100)
+	}
+	var what string
+	switch {
+	case r.Baseline == nil || r.Baseline.Missing != "":
+		what = "✅ **profan gate: passed**"
+		if r.Failed > 0 {
+			what = "❌ **profan gate: failed**"
+		}
+	case s.regressions > 0:
+		what = "❌ **profan gate: regressed**"
+	case r.Failed > 0:
+		what = "❌ **profan gate: failed**"
+	case s.oldDur > 0 && s.newDur <= s.oldDur*(1-improvedBy), len(s.resolved) > 0 && !(s.newDur > s.oldDur*(1+improvedBy)):
+		what = "✅ **profan gate: improved**"
+	default:
+		what = "✅ **profan gate: unchanged**"
+	}
+	parts := []string{}
+	if by != "" {
+		parts = append(parts, by)
+	}
+	if n := len(s.resolved); n > 0 {
+		parts = append(parts, plural(n, "finding")+" resolved")
+	}
+	parts = append(parts, fmt.Sprintf("%d of %d checks failed", r.Failed, len(r.Checks)))
+	return what + ": " + mdEscape(strings.Join(parts, " · "))
+}
+
+// checkLine is one check in a comment's sections: the kernel, what was
+// checked, old → new where it compared numbers.
+func checkLine(c GateCheck) string {
+	k := mdEscape(shorten(c.Kernel, 60))
+	if m := c.Measure; m != nil && finite(m.Old) && finite(m.New) {
+		return fmt.Sprintf("%s: %s %s → %s (%+.1f%%)", k, mdEscape(m.Metric), metrics.Format(m.Old, m.Unit), metrics.Format(m.New, m.Unit), m.Delta*100)
+	}
+	return fmt.Sprintf("%s: %s `%s`: %s", k, c.Kind, mdEscape(c.Name), mdEscape(c.Message))
 }
 
 // mdTopKernels is how many kernels a diff's comment lists before its
