@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/big"
 	"regexp"
 	"strconv"
@@ -142,4 +143,58 @@ func grouped(s string) string {
 		b.WriteString("." + frac)
 	}
 	return b.String()
+}
+
+// TestDiffThresholdExact: a metric that moved by exactly --threshold is
+// within it, written as a percentage or a ratio; a little less lists it.
+func TestDiffThresholdExact(t *testing.T) {
+	t.Parallel()
+	a, b := "../../fixtures/ncu/series_v0.details.csv", "../../fixtures/ncu/series_v1.details.csv"
+	type doc struct {
+		Kernels []struct {
+			Metrics []struct {
+				Metric    string
+				RelChange float64 `json:"rel_change"`
+			}
+		}
+	}
+	listed := func(threshold string) map[string]float64 {
+		t.Helper()
+		out, errOut, code := run(t, "diff", "--format", "json", "--threshold", threshold, a, b)
+		if code != ExitOK {
+			t.Fatalf("diff --threshold %s: %d %s", threshold, code, errOut)
+		}
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]float64{}
+		for _, k := range d.Kernels {
+			for _, x := range k.Metrics {
+				m[x.Metric] = x.RelChange
+			}
+		}
+		return m
+	}
+	moved := listed("0%")
+	if len(moved) < 5 {
+		t.Fatalf("only %d metrics moved", len(moved))
+	}
+	for metric, rel := range moved {
+		if rel == 0 {
+			continue
+		}
+		pct := strconv.FormatFloat(math.Abs(rel)*100, 'g', 15, 64)
+		r, _ := new(big.Rat).SetString(pct)
+		ratio := r.Add(r.Quo(r, big.NewRat(100, 1)), big.NewRat(1, 1)).FloatString(20)
+		for _, th := range []string{pct + "%", pct, ratio + "x"} {
+			if _, ok := listed(th)[metric]; ok {
+				t.Errorf("%s moved by %v: listed past --threshold %s", metric, rel, th)
+			}
+		}
+		less := strconv.FormatFloat(math.Abs(rel)*100*0.9999, 'g', 15, 64) + "%"
+		if _, ok := listed(less)[metric]; !ok {
+			t.Errorf("%s moved by %v: not listed past --threshold %s", metric, rel, less)
+		}
+	}
 }

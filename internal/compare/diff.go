@@ -10,6 +10,7 @@ import (
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/stats"
+	"github.com/profan-dev/profan/internal/units"
 )
 
 // Status says in which of two runs a kernel is.
@@ -286,8 +287,10 @@ func (o differ) metric(def *metrics.Def, kernel string, xa, xb []float64) (Metri
 	if c.Method == stats.History {
 		md.History = sp.String()
 	}
-	// A NaN move is not within the threshold: listed.
-	return md, o.all || !(math.Abs(r) <= o.threshold) && ma != mb
+	// A NaN move is not within the threshold: listed. A move of exactly
+	// the threshold is within it, compared as units.AtThreshold rounds
+	// (105 against 100 is 0.05000000000000004 in float: not past 5%).
+	return md, o.all || !(units.AtThreshold(math.Abs(r)) <= units.AtThreshold(o.threshold)) && ma != mb
 }
 
 // sortDiffs orders a diff: the kernels that changed, the largest change
