@@ -21,11 +21,15 @@ var layers = []struct {
 }{
 	// compare reads runs and verdicts; the gate's policy is the gate's.
 	{"internal/compare", banned("internal/gate")},
-	// report renders what it is given (Trend, Diff, GateResult, Run,
-	// filled by the CLI) and decides nothing: neither it nor report/html
-	// imports the packages that compare runs, judge a gate or keep the
-	// run database.
-	{"internal/report", banned("internal/compare", "internal/gate", "internal/store", "internal/verdictdb")},
+	// report renders what it is given (a verdict.Verdict made once by
+	// the analysis, Trend, Diff, GateResult, Run, filled by the CLI) and
+	// decides nothing: neither it nor report/html imports the packages
+	// that compare runs, judge a gate, run rules or keep the run
+	// database.
+	{"internal/report", banned("internal/compare", "internal/gate", "internal/store", "internal/verdictdb", "internal/rules")},
+	// the verdict is made with a Recommender it is given, never the
+	// rules themselves.
+	{"internal/verdict", banned("internal/rules", "internal/store")},
 	// store persists and judges nothing (verdictdb, a layer up, joins it
 	// to the analysis).
 	{"internal/store", only("internal/safe")},

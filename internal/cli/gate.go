@@ -444,7 +444,7 @@ func (g *gateJob) evaluate() error {
 	case err != nil:
 		return err
 	}
-	if err := report.WriteGate(opts.Format, formatOut(opts.IO.Out, opts.Format), reportGate(res), report.Options{Color: opts.IO.Color, Version: version(), Verbose: opts.Verbose}); err != nil {
+	if err := report.WriteGate(opts.Format, formatOut(opts.IO.Out, opts.Format), reportGate(res), report.Options{Color: opts.IO.Color, Version: version(), Verbose: opts.Verbose, Rules: ruleDocs()}); err != nil {
 		return err
 	}
 	if !res.Passed() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/rules"
 )
 
@@ -73,4 +74,13 @@ type deviceOpts struct {
 func (d *deviceOpts) addFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&d.Device, "device", "", "GPU to assume when the export does not name it (e.g. H100, T4, \"RTX 4090\", \"NVIDIA A100-SXM4-80GB\", sm_90)")
 	fs.BoolVar(&d.DeviceForce, "device-force", false, "use --device even where the export's compute capability, SM count or memory contradicts it")
+}
+
+// ruleDocs describes the registry's rules for the formats that list them.
+func ruleDocs() []report.RuleDoc {
+	out := make([]report.RuleDoc, 0, len(rules.All))
+	for _, r := range rules.All {
+		out = append(out, report.RuleDoc{ID: r.ID, Title: r.Title, Text: r.Text, Severity: r.Severity})
+	}
+	return out
 }

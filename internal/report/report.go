@@ -42,10 +42,20 @@ type Options struct {
 	Version string
 	// Title heads formats that have one (HTML).
 	Title string
+	// Rules are the rules' descriptions, for formats that list them
+	// (SARIF's driver rules): the CLI gives the registry's.
+	Rules []RuleDoc
 	// Cause is the limit a rule's findings are about, for the formats
 	// that shorten a fix repeated within one cause to "as above"; nil:
 	// each rule is a cause of its own.
 	Cause func(rule string) string
+}
+
+// RuleDoc is what a format says of a rule: its ID, title, text and
+// severity.
+type RuleDoc struct {
+	ID, Title, Text string
+	Severity        profan.Severity
 }
 
 // cause is opt.Cause(rule), or rule.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/rules"
 )
 
 // sarifFormat renders gate results as SARIF 2.1.0 for code scanning.
@@ -100,7 +99,7 @@ func gateSARIF(w io.Writer, r *GateResult, opt Options) error {
 	checks := r.Checks
 	var driverRules []sarifRule
 	index := map[string]int{}
-	for _, r := range rules.All {
+	for _, r := range opt.Rules {
 		index[r.ID] = len(driverRules)
 		driverRules = append(driverRules, sarifRule{
 			ID: r.ID, Name: r.Title, ShortDescription: sarifText{r.Title}, FullDescription: &sarifText{strings.Join(strings.Fields(r.Text), " ")},
