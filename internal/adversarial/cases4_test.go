@@ -29,9 +29,10 @@ import (
 // series_v0 against series_v1.
 var medianCache struct {
 	sync.Once
-	m   map[string]map[string]string // kernel -> metric -> decimal
-	reg string                       // the largest regression, a decimal fraction
-	err error
+	m     map[string]map[string]string // kernel -> metric -> decimal
+	reg   string                       // the largest regression, a decimal fraction
+	share string                       // offsetCopy's share of the capture, a decimal fraction
+	err   error
 }
 
 // thresholdMetrics are the metrics gated at their medians, one of each
@@ -58,6 +59,21 @@ func medians(dir string) (map[string]map[string]string, string, error) {
 			return
 		}
 		c.m = map[string]map[string]string{}
+		r2 := runProfan(dir, []string{"gate", "--format", "json", "--fail-on", "latency-bound", abs("fixtures/ncu/copy.details.csv")}, nil)
+		var fdoc struct {
+			Checks []struct {
+				Kernel, Kind, Name string
+				New                *float64
+			}
+		}
+		if c.err = json.Unmarshal(r2.stdout, &fdoc); c.err != nil {
+			return
+		}
+		for _, ch := range fdoc.Checks {
+			if ch.Kind == "finding" && ch.Name == "latency-bound" && strings.HasPrefix(ch.Kernel, "offsetCopy") && ch.New != nil {
+				c.share = strconv.FormatFloat(*ch.New, 'g', -1, 64) // every digit: the share exactly
+			}
+		}
 		for _, ch := range doc.Checks {
 			if ch.Kind == "require" && ch.New != nil {
 				if c.m[ch.Kernel] == nil {
@@ -184,6 +200,34 @@ func thresholdCases() []*tcase {
 				}
 			}
 		}
+	}
+	// A kernel taking exactly --min-share of the capture is gated.
+	for _, sp := range []spelling{
+		{"percent", func(f string) string { return shift(f, 2) + "%" }},
+		{"bare percent", func(f string) string { return shift(f, 2) }},
+		{"e notation percent", func(f string) string { return sci(shift(f, 2)) + "%" }},
+	} {
+		cs = append(cs, &tcase{cat: cat, name: "a kernel at exactly --min-share, as a " + sp.name, codes: "1",
+			prep: func(e *env) []string {
+				if _, _, err := medians(e.dir); err != nil || medianCache.share == "" {
+					panic(setupError{fmt.Errorf("no share: %v", err)})
+				}
+				return []string{"gate", "--fail-on", "latency-bound", "--min-share", sp.write(medianCache.share), "--format", "json", copyD}
+			},
+			check: func(e *env, r *result) string {
+				var doc struct {
+					Checks []struct{ Kernel, Kind, Status, Message string }
+				}
+				if err := json.Unmarshal(r.stdout, &doc); err != nil {
+					return "gate JSON: " + err.Error()
+				}
+				for _, ch := range doc.Checks {
+					if ch.Kind == "finding" && strings.HasPrefix(ch.Kernel, "offsetCopy") && strings.Contains(ch.Message, "latency-bound") && ch.Status != "fail" {
+						return "a kernel at exactly --min-share is not gated: " + ch.Message
+					}
+				}
+				return ""
+			}})
 	}
 	// A regression at exactly --max-regression is within it.
 	v0, v1 := abs("fixtures/ncu/series_v0.details.csv"), abs("fixtures/ncu/series_v1.details.csv")
