@@ -575,6 +575,9 @@ func diffValue(w, g any, path string) string {
 // TestAdversarial runs the trial: the seeded subset by default, every case
 // with -adversarial.
 func TestAdversarial(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the trial: runs without -short, as CI does")
+	}
 	if runtime.GOOS != "linux" {
 		t.Skip("the trial watches processes through /proc")
 	}

@@ -238,6 +238,9 @@ func TestSharedConflicts(t *testing.T) {
 // Frequency and # SMs: 3.2 GHz on the H200, 2.6 GHz on the H100), with one
 // DRAM peak for every kernel of a run.
 func TestDeviceFromExport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every capture: runs without -short, as CI does")
+	}
 	h200, _ := filepath.Glob("../../fixtures/ncu/*.csv")
 	var h100 []string
 	for _, g := range []string{"../../fixtures/ncu-h100/*.csv", "../../fixtures/calib/*.csv.gz", "../../fixtures/pytorch/*.csv.gz", "../../fixtures/series6/*.csv", "../../fixtures/variants/*.csv.gz"} {

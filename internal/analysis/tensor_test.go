@@ -26,6 +26,9 @@ import (
 // counters), placed under the tensor roof of its type; the transformer's
 // QKV projection does 2·M·N·K = 2·4096·1024·3072 FLOPs.
 func TestTensorCoresSeen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("five full raw pages: runs without -short, as CI does")
+	}
 	qkv := 2.0 * 4096 * 1024 * 3072
 	sawQKV := false
 	total, onTensor := 0, 0

@@ -201,6 +201,7 @@ func TestHTMLReportSize(t *testing.T) {
 // launch only with --launches. The 600,000-launch run
 // is done by hand: go run ./bench/tile -trace 600000 (docs/commands.md).
 func TestLongTrace(t *testing.T) {
+	skipShort(t)
 	t.Parallel()
 	dir := t.TempDir()
 	in := filepath.Join(dir, "trace.csv")

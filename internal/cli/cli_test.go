@@ -450,3 +450,13 @@ func testStreams() (*IOStreams, *bytes.Buffer, *bytes.Buffer) {
 	out, errOut := &bytes.Buffer{}, &bytes.Buffer{}
 	return &IOStreams{In: &bytes.Buffer{}, Out: out, ErrOut: errOut, Getenv: func(string) string { return "" }}, out, errOut
 }
+
+// skipShort skips a long test (a sweep over every spelling, command or
+// fixture, a 30,000-launch trace) when go test runs with -short, the
+// edit-test loop; CI runs it.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("long: runs without -short, as CI does")
+	}
+}

@@ -52,6 +52,7 @@ func TestDeviceContradiction(t *testing.T) {
 // contradicting --device as analyze and gate do, through the same check;
 // ingest stores nothing.
 func TestDeviceContradictionEveryCommand(t *testing.T) {
+	skipShort(t)
 	t.Parallel()
 	const h100 = "../../fixtures/calib/calib.details.csv.gz"
 	dir := t.TempDir()

@@ -17,6 +17,7 @@ import (
 // in (a kernel of exactly 72,288 ns passed "duration <= 72288ns" and
 // failed "duration <= 72.288us").
 func TestThresholdAtEveryUnitSpelling(t *testing.T) {
+	skipShort(t)
 	t.Parallel()
 	file := fx + "copy.details.csv"
 	args0 := []string{"gate", "--format", "json", file, "--require", "duration >= 0s"}

@@ -28,6 +28,7 @@ var ncuFormats = []string{"ncu-details", "ncu-raw", "ncu-summary", "ncu-source"}
 // Property: Read never panics; a run it returns without error is valid and
 // prints; a sniffed run reads the same again and through a Sink.
 func FuzzRead(f *testing.F) {
+	skipShort(f)
 	var seeds []string
 	filepath.WalkDir("testdata", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -107,4 +108,14 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// skipShort skips, with -short (the edit-test loop), a test that reads
+// every fixture or a fuzz target's seed corpus; CI runs them, and -fuzz
+// is never short.
+func skipShort(t testing.TB) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("every fixture or seed: runs without -short, as CI does")
+	}
 }

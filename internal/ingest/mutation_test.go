@@ -176,6 +176,7 @@ func positions(n, header int, seed string, small bool) []int {
 // file or is refused with file:line: no input with an interloper anywhere
 // reads fewer launches with success.
 func TestMutations(t *testing.T) {
+	skipShort(t)
 	files := mutationInputs(t)
 	total, refused := 0, 0
 	for _, path := range files {

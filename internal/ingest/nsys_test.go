@@ -213,6 +213,7 @@ func TestNsysError(t *testing.T) {
 var nsysFormats = []string{"nsys-cuda-gpu-kern-sum", "nsys-gputrace", "nsys-api-sum", "nsys-api-trace"}
 
 func FuzzNsys(f *testing.F) {
+	skipShort(f)
 	addSeeds(f, "nsys")
 	for _, b := range nsysBadInputs {
 		f.Add([]byte(b.in))

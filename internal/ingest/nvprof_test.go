@@ -276,6 +276,7 @@ func addSeeds(f *testing.F, dir string) {
 }
 
 func FuzzNvprof(f *testing.F) {
+	skipShort(f)
 	addSeeds(f, "nvprof")
 	for _, b := range nvprofBadInputs {
 		f.Add([]byte(b.in))

@@ -240,6 +240,7 @@ func TestTorchTraceDamaged(t *testing.T) {
 // FuzzTorchTrace reads mutations of a real trace's head. Property: no
 // panic; an error is a syntax error naming a byte; a run is valid.
 func FuzzTorchTrace(f *testing.F) {
+	skipShort(f)
 	f.Add(torchSeed(f, "copy_pinned"))
 	f.Add(torchSeed(f, "decode_sync"))
 	// A string with a byte that is no UTF-8, in a key and in an array

@@ -99,6 +99,9 @@ func TestRead(t *testing.T) {
 // ncu export in fixtures/ and the public samples, fits a template; none is
 // left unknown.
 func TestFixtureRuleRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every ncu export: runs without -short, as CI does")
+	}
 	var files []string
 	for _, g := range []string{"../../fixtures/*/*.csv", "../../fixtures/*/*.csv.gz", "../ingest/testdata/ncu/*.csv"} {
 		m, _ := filepath.Glob(g)

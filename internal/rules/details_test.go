@@ -51,6 +51,7 @@ var rawOverreads = map[string]string{
 // same report gives, read from the numbers ncu's rule rows quote, with
 // estimated gains close to the raw page's.
 func TestDetailsMatchRaw(t *testing.T) {
+	skipShort(t)
 	for _, pair := range detailsRawPairs {
 		t.Run(pair[0], func(t *testing.T) {
 			type found struct {

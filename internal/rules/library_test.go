@@ -101,6 +101,7 @@ func TestTensorCoresUnusedSilentOnPublicSamples(t *testing.T) {
 // source or launch: the rules that find fault with a kernel's code stay
 // silent, and a strided-view warning points at no source line.
 func TestNoSourceAdviceOnLibraries(t *testing.T) {
+	skipShort(t)
 	var files []string
 	for _, pat := range []string{"../../fixtures/*/*.csv", "../../fixtures/*/*.csv.gz"} {
 		fs, _ := filepath.Glob(pat)
@@ -113,18 +114,17 @@ func TestNoSourceAdviceOnLibraries(t *testing.T) {
 		}
 		libs++
 		for _, f := range a.Findings {
-			switch f.Rule {
-			case "shared-bank-conflict", "tile-shared-memory", "uniform-load", "thread-divergence", "low-occupancy":
+			r, _ := rules.ByID(f.Rule)
+			switch {
+			case r.Scope == rules.Source && r.Library == nil:
 				t.Errorf("%s kernel %s (%s): %s", a.Run.Source, a.K.ID, a.Name.Library, f.Rule)
-			case "local-memory", "atomic-serialization", "int-division":
+			case r.Scope == rules.Algorithm:
 				// The caller's lever is the choice of kernel, never its code.
 				if len(f.Locations) > 0 || !strings.Contains(f.Advice, "not your code") {
 					t.Errorf("%s kernel %s (%s): %s with advice on its code: %s", a.Run.Source, a.K.ID, a.Name.Library, f.Rule, f.Advice)
 				}
-			case "uncoalesced-global":
-				if len(f.Locations) > 0 || a.Name.Category == kernelname.CatCast {
-					t.Errorf("%s kernel %s (%s %s): uncoalesced-global with source advice", a.Run.Source, a.K.ID, a.Name.Library, a.Name.Category)
-				}
+			case r.Scope == rules.Source && (len(f.Locations) > 0 || r.Locates && a.Name.Category == kernelname.CatCast):
+				t.Errorf("%s kernel %s (%s %s): %s with source advice", a.Run.Source, a.K.ID, a.Name.Library, a.Name.Category, f.Rule)
 			}
 		}
 	})

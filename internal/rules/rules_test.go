@@ -105,3 +105,12 @@ func selectRules(spec string) ([]*rules.Rule, error) {
 	}
 	return s.Rules(), nil
 }
+
+// skipShort skips a test that reads every fixture when go test runs with
+// -short, the edit-test loop; CI runs it.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("reads every fixture: runs without -short, as CI does")
+	}
+}
