@@ -117,7 +117,7 @@ func headroomOf(a *Kernel) Headroom {
 	}
 	pipes, fpKnown := pipeNeeds(a)
 	needs = append(needs, pipes...)
-	if len(needs) == 0 || !fpKnown && a.Limiter.Unit == LimitPipe {
+	if len(needs) == 0 || !fpKnown && (a.Limiter.Unit == LimitPipe || a.Limiter.Unit == LimitL1Shared) {
 		return h // the export does not tell the kernel's work
 	}
 	best := needs[0]
@@ -196,7 +196,7 @@ func pipeNeeds(a *Kernel) (out []need, known bool) {
 	dp, okD := a.Value("flop_count_dp")
 	known = okS || okD || len(a.K.Source) > 0
 	if !okS && !okD {
-		sp, dp = sourceFlops(a.K)
+		sp, dp = SourceFlops(a.K)
 	}
 	add("FP32 pipe", sp, a.Spec.PeakFP32())
 	add("FP64 pipe", dp, a.Spec.PeakFP64())
@@ -207,11 +207,11 @@ func pipeNeeds(a *Kernel) (out []need, known bool) {
 	return out, known
 }
 
-// sourceFlops counts the FP32 and FP64 operations of the source page's
+// SourceFlops counts the FP32 and FP64 operations of the source page's
 // SASS (an FMA two, an add or a multiply one, per thread executed with
 // its predicate on), for a details page that exports no operation
 // counts; 0, 0 without the source page.
-func sourceFlops(k *profan.Kernel) (sp, dp float64) {
+func SourceFlops(k *profan.Kernel) (sp, dp float64) {
 	for _, s := range k.Source {
 		op := strings.Fields(s.SASS)
 		if len(op) > 0 && strings.HasPrefix(op[0], "@") {

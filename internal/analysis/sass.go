@@ -233,3 +233,14 @@ func (p *sassProgram) step(addr string) int64 {
 	}
 	return best
 }
+
+// Indirect reports whether the global access at the source page's
+// address addr takes its address from a value the kernel loaded from
+// memory (a gather or scatter through an index array); false without the
+// source page.
+func (a *Kernel) Indirect(addr string) bool {
+	if len(a.K.Source) == 0 {
+		return false
+	}
+	return newSASSProgram(a.K).indirect(addr)
+}

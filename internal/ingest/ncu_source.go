@@ -42,6 +42,7 @@ var sourceCounters = map[string]string{
 	"L2 Theoretical Sectors Global Excessive":    "memory_l2_theoretical_sectors_global_excessive",
 	"L2 Theoretical Sectors Global":              "memory_l2_theoretical_sectors_global",
 	"L2 Theoretical Sectors Global Ideal":        "memory_l2_theoretical_sectors_global_ideal",
+	"L2 Theoretical Sectors Local":               "memory_l2_theoretical_sectors_local",
 	"Warp Stall Sampling (All Samples)":          "stall_samples",
 }
 
@@ -477,6 +478,10 @@ func sumSourceCounters(k *profan.Kernel) {
 		case space == "Shared" && op == "Load":
 			suffix = "_ld"
 		case space == "Shared" && op == "Store":
+			suffix = "_st"
+		case space == "Local" && op == "Load":
+			suffix = "_ld"
+		case space == "Local" && op == "Store":
 			suffix = "_st"
 		default:
 			continue

@@ -160,10 +160,10 @@ var Defs = []*Def{
 	// Local memory: per-thread arrays indexed at run time, register spills.
 	{Name: "local_load_sectors", Unit: "sector", Better: -1,
 		Doc: "32-byte sectors of local-memory loads (LDL) at L1TEX", NCU: "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", Nvprof: "local_load_transactions",
-		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "local_load_transactions")},
+		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", "local_load_transactions", "source:local/memory_l2_theoretical_sectors_local_ld")},
 	{Name: "local_store_sectors", Unit: "sector", Better: -1,
 		Doc: "32-byte sectors of local-memory stores (STL) at L1TEX", NCU: "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", Nvprof: "local_store_transactions",
-		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "local_store_transactions")},
+		eval: source(1, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", "local_store_transactions", "source:local/memory_l2_theoretical_sectors_local_st")},
 	{Name: "local_spilling_pct", Unit: "%", Better: -1,
 		Doc: "share of local-memory requests that are register spills (the rest: arrays indexed at run time)", NCU: "derived__local_spilling_requests_pct", Nvprof: "—",
 		eval: source(1, "derived__local_spilling_requests_pct")},

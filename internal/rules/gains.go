@@ -40,11 +40,9 @@ var modelUnits = []analysis.Unit{analysis.LimitDRAM, analysis.LimitL2, analysis.
 // ceiling is the share of its peak a unit sustains when it limits a kernel.
 var ceiling = map[analysis.Unit]float64{analysis.LimitDRAM: 0.85, analysis.LimitL2: 0.9, analysis.LimitL1Shared: 0.9, analysis.LimitPipe: 0.9, analysis.LimitMemory: 0.9}
 
-// launchFloor is the shortest time a kernel launch takes on the GPU, as
-// ncu measures it (gpu__time_duration): a grid that does almost nothing
-// still takes 2.5–3 µs on an H100 (fixtures/calib: oneThread 3.3 µs, a
-// 128-element saxpy 2.7 µs). No fix to the grid makes a kernel shorter.
-const launchFloor = 2.5e-6
+// launchFloor is the shortest time a kernel launch takes on the GPU
+// (analysis.LaunchFloor).
+const launchFloor = analysis.LaunchFloor
 
 // contention is the p of the p-norm that combines the units' loads: 8
 // lets a second unit within a few percent of its ceiling add a few percent
@@ -407,19 +405,57 @@ func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
 }
 
 // tailGain is the estimated gain of evening out a last wave that leaves
-// waste of the GPU's slots idle: the idle share of the time, unless a unit
-// is saturated anyway, and never below the launch floor. Under one wave it
-// is the launch's fill (gridGain).
+// waste of the GPU's slots idle, priced from the waves. A wave is B
+// blocks on each of the S SMs; w waves are ⌊w⌋ full ones and a tail of
+// b blocks, at most ⌈b/S⌉ on any SM. A kernel that keeps a unit of the SM
+// busy (compute- or memory-bound) runs a tail block with fewer
+// neighbours faster, so the tail costs ⌈b/S⌉/B of a wave; one that waits
+// on latency gains nothing from an emptier SM and the tail costs a whole
+// wave. The same work spread evenly takes w waves:
+//
+//	gain = 1 − w / (⌊w⌋ + tail)
+//
+// Measured on fixtures/sol (a compute map, two 1024-thread blocks per
+// SM): 2·SMs+1 blocks ran 32% slower than 2·SMs (model 33%), 4·SMs+1
+// 16% (model 20%), 3·SMs 2% (model 0). Under one wave it is the
+// launch's fill (gridGain); never below the launch floor.
 func tailGain(p *Pass, waste float64) float64 {
-	if w, ok := p.Value("waves_per_sm"); ok && w > 0 && w < 1 {
+	w, perSM, exact := wavesOf(p)
+	if w > 0 && w < 1 {
 		return gridGain(p, w)
 	}
+	sms, okS := p.Value("sm_count")
+	blocks := float64(p.A.K.Grid.Size())
 	g := waste
-	if us, ok := usageOf(p); ok {
+	if exact && okS && sms > 0 {
+		full := math.Floor(w)
+		tail := 1.0
+		if u := p.A.Limiter.Unit; u == analysis.LimitPipe || u.Memory() {
+			rest := blocks - full*perSM*sms
+			tail = math.Min(1, math.Ceil(rest/sms)/perSM)
+		}
+		if full+tail > 0 {
+			g = math.Max(0, 1-w/(full+tail))
+		}
+	} else if us, ok := usageOf(p); ok {
 		g = math.Min(g, math.Max(0, 1-us.busiest()))
 	}
 	if t, ok := p.Value("duration"); ok && t > 0 {
 		g = math.Min(g, math.Max(0, 1-launchFloor/t))
 	}
 	return clamp01(g)
+}
+
+// wavesOf is a launch's waves per SM and the blocks an SM holds at once:
+// exact (the grid over the occupancy limits' blocks per SM, which ncu
+// rounds to two decimals in its waves: 2·132+1 blocks read 1.00) when
+// the grid and the limits are known, else ncu's waves and 0.
+func wavesOf(p *Pass) (w, perSM float64, exact bool) {
+	w, _ = p.Value("waves_per_sm")
+	sms, okS := p.Value("sm_count")
+	blocks := float64(p.A.K.Grid.Size())
+	if b, ok := bindingLimit(p); ok && okS && sms > 0 && blocks > 0 && b.blocks >= 1 {
+		return blocks / (b.blocks * sms), b.blocks, true
+	}
+	return w, 0, false
 }

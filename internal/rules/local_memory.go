@@ -87,6 +87,14 @@ for (...) { unsigned k = key[i] & 15;
 // localLines returns the source lines of the kernel's local loads and
 // stores (LDL, STL) that execute most, when the export has the source page.
 func localLines(p *Pass) []profan.Location {
+	return topLines(p, func(op string, _ profan.SourceRecord) bool {
+		return strings.HasPrefix(op, "LDL") || strings.HasPrefix(op, "STL")
+	})
+}
+
+// topLines are the source lines of the SASS instructions keep selects (by
+// their opcode and record), the three most executed first, each line once.
+func topLines(p *Pass, keep func(op string, s profan.SourceRecord) bool) []profan.Location {
 	type cand struct {
 		loc profan.Location
 		n   float64
@@ -98,7 +106,7 @@ func localLines(p *Pass) []profan.Location {
 		if len(op) > 0 && strings.HasPrefix(op[0], "@") {
 			op = op[1:]
 		}
-		if len(op) == 0 || !(strings.HasPrefix(op[0], "LDL") || strings.HasPrefix(op[0], "STL")) {
+		if len(op) == 0 || !keep(op[0], s) {
 			continue
 		}
 		n := 0.0

@@ -151,14 +151,17 @@ func btoi(b bool) int {
 // All is the registry, in documentation order.
 var All = []*Rule{
 	uncoalescedGlobal,
+	narrowAccess,
 	sharedBankConflict,
 	tileSharedMemory,
+	registerTile,
 	uniformLoad,
 	threadDivergence,
 	atomicSerialization,
 	localMemory,
 	intDivision,
 	smallGrid,
+	tinyBlocks,
 	lowOccupancy,
 	pageableMemcpy,
 	syncMemcpy,

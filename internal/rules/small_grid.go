@@ -26,7 +26,8 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 	Library:    moreWork,
 	Thresholds: []*Threshold{tailWaste},
 	Requires:   []string{"sm_count|waves_per_sm"},
-	Optional:   join(tailReads, []string{"sm_count", "achieved_occupancy"}),
+	Optional: join(tailReads, []string{"sm_count", "achieved_occupancy",
+		"occupancy_limit_registers", "occupancy_limit_shared_mem", "occupancy_limit_warps", "occupancy_limit_blocks"}),
 	Check: func(p *Pass) {
 		k := p.A.K
 		sms, okS := p.Value("sm_count")
@@ -39,8 +40,8 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 			})
 			return
 		}
-		w, ok := p.Value("waves_per_sm")
-		if !ok || w <= 0 || w >= 8 {
+		w, _, _ := wavesOf(p)
+		if !(w > 0) || w >= 8 {
 			return
 		}
 		full := math.Ceil(w)

@@ -1,0 +1,145 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
+)
+
+// vectorReach is the share of the attainable DRAM rate a stream of
+// 16-byte coalesced accesses reaches: its kernels keep 8 % of their time
+// as headroom (fixtures/sol: axpyH<8>, axpyF<4>, axpyH<4> at 0.08).
+const vectorReach = 0.92
+
+// narrowAccess reports a memory-bound kernel whose coalesced global
+// accesses are narrower than the 16 bytes a thread can move at once: each
+// warp instruction carries a quarter (4-byte) to a sixteenth (1-byte) of
+// what it could, so the bytes in flight, not the DRAM, set the rate.
+var narrowAccess = &Rule{
+	ID:    "narrow-access",
+	Title: "Global accesses narrower than 16 bytes",
+	Text: `A thread can load or store 16 bytes with one instruction (float4, uint4, int4).
+A kernel that moves 1, 2 or 4 bytes per thread per instruction keeps a fraction of
+the bytes in flight a memory-bound kernel needs to reach DRAM's bandwidth, and
+spends issue slots and L1 wavefronts on each. Load and store vectors: half2 or
+uint4 (8 halves), float4, char4 or uint4 (16 bytes), with a scalar tail loop.`,
+	Before: `__half* y; y[i] = __hfma(a, x[i], y[i]);        // 2 bytes per thread`,
+	After: `uint4 xv = reinterpret_cast<const uint4*>(x)[i];  // 8 halves per thread
+uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<uint4*>(y)[i] = yv;`,
+	Severity: profan.Warning,
+	Cause:    CauseMemory,
+	Scope:    Source,
+	Locates:  true,
+	Requires: []string{"duration", "global_load_requests|global_store_requests"},
+	Optional: []string{"local_load_sectors", "local_store_sectors", "l2_atomic_requests", "l2_cycles", "waves_per_sm", "sm_count", "gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions", "gld_transactions_per_request", "gst_transactions_per_request"},
+	Check: func(p *Pass) {
+		h := p.A.Limiter.Headroom
+		if !h.Known() || h.Unit != "DRAM" || h.Ideal < 4*launchFloor {
+			return
+		}
+		// Local-memory traffic and shared memory (atomics, staging) are
+		// other work than the stream the vectors widen.
+		for _, n := range []string{"local_load_sectors", "local_store_sectors"} {
+			if v, ok := p.Value(n); ok && v > 0 {
+				return
+			}
+		}
+		if m := p.A.Model; m.SharedLoad != nil || m.SharedStore != nil {
+			return
+		}
+		if w, ok := analysis.Atomics(p.A); ok && (w.Shared > 0 || w.Ops > 0) {
+			return
+		}
+		// A grid that cannot fill the GPU is small-grid's: its
+		// accesses wait for warps, not for width.
+		if launchFill(p) < 1 {
+			return
+		}
+		width, share := narrowWidth(p)
+		if width <= 0 || width > 4 || share < 0.5 {
+			return
+		}
+		k := 16 / width
+		gain := clamp01(1 - math.Max(1/k, (1-h.Share)/vectorReach))
+		narrowAt := map[string]bool{}
+		for _, in := range p.A.Model.Instructions {
+			if in.Space != "global" {
+				continue
+			}
+			if in.Indirect || in.Pattern.Kind == gpumodel.Broadcast || p.A.Indirect(in.Address) {
+				return // a gather's order or a broadcast, not the width, shapes these
+			}
+			if in.Pattern.AccessBytes > 0 && in.Pattern.AccessBytes < 16 && in.Sectors <= in.IdealSectors*1.1 {
+				narrowAt[in.Address] = true
+			}
+		}
+		var what []string
+		locs := topLines(p, func(op string, s profan.SourceRecord) bool {
+			if !narrowAt[s.Address] {
+				return false
+			}
+			if !slices.Contains(what, op) {
+				what = append(what, op)
+			}
+			return true
+		})
+		sort.Strings(what)
+		msg := fmt.Sprintf("coalesced global accesses of %.0f bytes per thread carry %.0f%% of the kernel's global traffic, %.0f%% of its time above the DRAM time of its bytes", width, 100*share, 100*h.Share)
+		if len(what) > 0 {
+			msg += " (" + strings.Join(what, ", ") + ")"
+		}
+		p.report(estimate(gain), Note{
+			Message:   msg,
+			Advice:    vectorAdvice(width),
+			Evidence:  p.evidence("gld_transactions_per_request", "gst_transactions_per_request", "gld_transactions", "gst_transactions"),
+			Locations: locs,
+		})
+	},
+}
+
+// narrowWidth is the bytes per thread of the kernel's coalesced global
+// accesses (a full warp's ideal sectors per request: 32 threads × S bytes
+// over 32-byte sectors), the widest when loads and stores differ, and the
+// share of its global sectors they carry.
+func narrowWidth(p *Pass) (width, share float64) {
+	var total, narrow float64
+	m := p.A.Model
+	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
+		if x == nil || !(x.Transactions > 0) {
+			continue
+		}
+		total += x.Transactions
+		w := math.Round(x.IdealSectorsPerRequest)
+		if x.Pattern.Kind != gpumodel.Coalesced {
+			return 0, 0 // not one coalesced stream
+		}
+		if w < 1 || x.SectorsPerRequest > 1.1*x.IdealSectorsPerRequest {
+			continue
+		}
+		narrow += x.Transactions
+		width = math.Max(width, w)
+	}
+	if total <= 0 {
+		return 0, 0
+	}
+	return width, narrow / total
+}
+
+// vectorAdvice names the vector type for accesses of width bytes.
+func vectorAdvice(width float64) string {
+	switch {
+	case width <= 1:
+		return "move 16 bytes per thread: uint4 (or char4 at least), with a scalar loop for the tail"
+	case width <= 2:
+		return "move 16 bytes per thread: uint4 holding 8 halves (4 × half2 arithmetic), or half2 at least, with a scalar loop for the tail"
+	case width <= 4:
+		return "move 16 bytes per thread: float4 / int4 (reinterpret_cast the pointer; keep it 16-byte aligned), with a scalar loop for the tail"
+	}
+	return "move 16 bytes per thread: double2 / uint4 instead of 8-byte accesses, with a scalar loop for the tail"
+}

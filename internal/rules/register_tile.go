@@ -1,0 +1,81 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// tileLoadsPerFMA is the shared loads per FMA of the register tile the
+// fix asks for: a 4×4 tile per thread reads 4 + 4 values for 16 FMAs.
+const tileLoadsPerFMA = 0.5
+
+// registerTile reports a shared-memory GEMM or stencil that reads shared
+// memory about once per FMA: the shared-memory pipe, not the FMA pipe,
+// sets its time. Each thread computing a small tile of outputs from
+// values held in registers reuses each load several times.
+var registerTile = &Rule{
+	ID:    "register-tile",
+	Title: "One shared-memory load per FMA",
+	Text: `A tiled kernel that computes one output per thread reads two shared-memory values for
+every FMA (a[k] and b[k]): the shared-memory pipe saturates at a fraction of the FMA
+rate. Computing a TM×TN tile of outputs per thread from TM + TN values held in
+registers does TM·TN FMAs per TM + TN loads: 4×4 outputs cut the loads per FMA
+from 2 to 0.5. Or call cuBLAS or CUTLASS, which tile registers (and tensor cores).`,
+	Before: `for (int k = 0; k < 16; ++k) acc = fmaf(As[ty][k], Bs[k][tx], acc);   // 2 loads per FMA`,
+	After: `for (int k = 0; k < 16; ++k) {               // 4x4 outputs per thread
+    float a[4], b[4];
+    for (int i = 0; i < 4; ++i) a[i] = As[k][ty + 16 * i];
+    for (int j = 0; j < 4; ++j) b[j] = Bs[k][tx + 16 * j];
+    for (int i = 0; i < 4; ++i) for (int j = 0; j < 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+}`,
+	Severity: profan.Warning,
+	Cause:    CauseMemory,
+	Scope:    Source,
+	Locates:  true,
+	Requires: []string{"duration"},
+	Optional: []string{"shared_load_requests", "flop_count_sp", "l1_sol_pct", "inst_executed"},
+	Check: func(p *Pass) {
+		lds, _ := p.Value("shared_load_requests")
+		t, _ := p.Value("duration")
+		sp, ok := p.Value("flop_count_sp")
+		if !ok {
+			sp, _ = analysis.SourceFlops(p.A.K)
+		}
+		fma := sp / 2 / 32 // warp-level FMA instructions
+		if !(fma > 0) || !(lds > 0) || !(t > 0) {
+			return
+		}
+		if n, ok := p.Value("inst_executed"); ok && fma < 0.1*n {
+			return // not an FMA kernel
+		}
+		r := lds / fma
+		if r < 0.9 {
+			return
+		}
+		l1, okL := p.Value("l1_sol_pct")
+		if okL && l1 < 60 {
+			return // the shared-memory pipe is not what it waits for
+		}
+		busy := 1.0
+		if okL {
+			busy = math.Min(1, l1/100/ceiling[analysis.LimitL1Shared])
+		}
+		after := t * tileLoadsPerFMA / r * busy
+		if h := p.A.Limiter.Headroom; h.Known() {
+			after = math.Max(after, h.Ideal)
+		}
+		gain := clamp01(1 - math.Max(after, launchFloor)/t)
+		locs := topLines(p, func(op string, _ profan.SourceRecord) bool { return strings.HasPrefix(op, "LDS") })
+		p.report(estimate(gain), Note{
+			Message: fmt.Sprintf("%.1f shared-memory loads per FMA (%.3g loads, %.3g FMAs per warp): the shared-memory pipe sets the time", r, lds, fma),
+			Advice: fmt.Sprintf("compute a tile of outputs per thread (4×4: %.1f loads per FMA) from values held in registers, with a 64×64 block tile; or call cuBLAS / CUTLASS",
+				tileLoadsPerFMA),
+			Evidence:  p.evidence("shared_load_requests", "flop_count_sp", "l1_sol_pct"),
+			Locations: locs,
+		})
+	},
+}

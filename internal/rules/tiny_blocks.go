@@ -1,0 +1,94 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// blockCost is the time an SM takes to start one block and retire it when
+// the block does almost nothing: the rate at which the GPU hands out
+// blocks. Measured on an H200 (fixtures/sol): a copy in 32- and 64-thread
+// blocks and Triton programs of one warp all took 79–80 ns per block per
+// SM, whatever the block's work (32 to 128 elements).
+const blockCost = 80e-9
+
+// blockTarget is the threads per block the fix asks for.
+const blockTarget = 256
+
+// tinyBlocks reports grids of many small blocks: an SM starts blocks at a
+// fixed rate and holds at most its block limit (32 on Hopper) at once, so
+// blocks of one or two warps cap both the rate of work and the occupancy.
+var tinyBlocks = &Rule{
+	ID:    "tiny-blocks",
+	Title: "Blocks too small for the GPU",
+	Text: `An SM starts blocks at a fixed rate (about one every 80 ns on an H200) and holds at
+most 32 at once. A grid of blocks of one or two warps that each do a little work is
+limited by how fast blocks start, and its occupancy by the block limit (32 blocks of
+32 threads fill half an SM's warp slots). Give each block more threads (128 to 256),
+or each thread more elements; in Triton, a larger BLOCK_SIZE and num_warps.`,
+	Before: `scale<<<n / 32, 32>>>(out, in, n);                 // or, in Triton:
+add_kernel[(triton.cdiv(n, 32),)](x, y, out, n, BLOCK_SIZE=32, num_warps=1)`,
+	After: `scale<<<n / 256, 256>>>(out, in, n);
+add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`,
+	Severity: profan.Warning,
+	Cause:    CauseLaunch,
+	Scope:    Source,
+	Requires: []string{"sm_count", "duration"},
+	Optional: []string{"occupancy_limit_blocks", "theoretical_occupancy"},
+	Check: func(p *Pass) {
+		k := p.A.K
+		threads, blocks := float64(k.Block.Size()), float64(k.Grid.Size())
+		sms, _ := p.Value("sm_count")
+		t, _ := p.Value("duration")
+		if threads <= 0 || threads >= 128 || blocks <= 0 || sms <= 0 || !(t > 0) {
+			return
+		}
+		starts := blocks / sms * blockCost
+		if starts < 0.5*t {
+			return // the blocks' work, not their start, sets the time
+		}
+		// With blockTarget threads per block, the same work in fewer
+		// blocks: the time falls to the larger of their starts and the
+		// kernel's speed of light.
+		after := starts * threads / blockTarget
+		if h := p.A.Limiter.Headroom; h.Known() {
+			after = math.Max(after, h.Ideal)
+		}
+		gain := clamp01(1 - math.Max(after, launchFloor)/t)
+		msg := fmt.Sprintf("%.0f blocks of %.0f threads: at about %.0f ns per block an SM starts them in %.0f%% of the kernel's time", blocks, threads, blockCost*1e9, 100*math.Min(1, starts/t))
+		if lim, ok := p.Value("occupancy_limit_blocks"); ok && lim > 0 {
+			msg += fmt.Sprintf(", and %.0f blocks per SM hold %.0f warps", lim, lim*math.Ceil(threads/32))
+		}
+		advice := fmt.Sprintf("give each block %d threads or more (or each thread more elements, with a grid-stride loop)", blockTarget)
+		var locs []profan.Location
+		if file, line, ok := tritonKernel(k); ok {
+			warps := math.Ceil(threads / 32)
+			advice = fmt.Sprintf("raise the program size: BLOCK_SIZE of 1024 or more and num_warps=4 to 8 (now %.0f warp(s) per program), or let @triton.autotune choose among such configs (with num_stages for loads in loops)", warps)
+			locs = []profan.Location{{File: file, Line: line}}
+		}
+		p.report(estimate(gain), Note{
+			Message:   msg,
+			Advice:    advice,
+			Evidence:  append(p.evidence("sm_count", "duration", "occupancy_limit_blocks"), fmt.Sprintf("grid_blocks=%.0f", blocks), fmt.Sprintf("block_threads=%.0f", threads)),
+			Locations: locs,
+		})
+	},
+}
+
+// tritonKernel reports whether k was compiled by Triton: its name is a
+// Python function's (no parameter list) and its source page's lines are
+// a .py file's. It returns the first such line: the function's def.
+func tritonKernel(k *profan.Kernel) (file string, line int, ok bool) {
+	if strings.ContainsAny(k.DisplayName(), "(<") {
+		return "", 0, false
+	}
+	for _, s := range k.Source {
+		if strings.HasSuffix(s.File, ".py") && s.Line > 0 && (line == 0 || s.Line < line) {
+			file, line = s.File, s.Line
+		}
+	}
+	return file, line, line > 0
+}
