@@ -35,12 +35,16 @@ type Options struct {
 	// Out receives a line per stored run, ErrOut one per export skipped as
 	// stored already; either may be nil.
 	Out, ErrOut io.Writer
+}
 
+// options are Options with the tests' hooks, which Ingest leaves unset.
+type options struct {
+	Options
 	// digestDelay makes the first export's digest come late, as a large
-	// export's does (tests).
+	// export's does.
 	digestDelay time.Duration
 	// checked runs once every capture but the first is checked, before
-	// the database is opened (tests: a file rewritten meanwhile).
+	// the database is opened (a file rewritten meanwhile).
 	checked func()
 }
 
@@ -72,6 +76,11 @@ type Result struct {
 // checking read at its next page: the run being written is rolled back, and
 // the runs stored before it stay.
 func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*Result, error) {
+	return ingestWith(ctx, dbPath, paths, options{Options: opt})
+}
+
+// ingestWith is Ingest with the tests' hooks.
+func ingestWith(ctx context.Context, dbPath string, paths []string, opt options) (*Result, error) {
 	if opt.Out == nil {
 		opt.Out = io.Discard
 	}
@@ -146,7 +155,7 @@ func Ingest(ctx context.Context, dbPath string, paths []string, opt Options) (*R
 // puts it in place if a capture was stored (the lines said of each are
 // written then), as the runs stored before an error stay in a database
 // that exists.
-func storeFresh(ctx context.Context, dbPath string, captures []ingest.Capture, runs []*profan.Run, first bool, src *ingest.SourcePages, opt Options) error {
+func storeFresh(ctx context.Context, dbPath string, captures []ingest.Capture, runs []*profan.Run, first bool, src *ingest.SourcePages, opt options) error {
 	db, err := store.OpenFresh(dbPath)
 	if err != nil {
 		return err
@@ -171,7 +180,7 @@ func storeFresh(ctx context.Context, dbPath string, captures []ingest.Capture, r
 // (first), is checked as it is stored (its run is one transaction, rolled
 // back on an error) and its digest computed beside that read. It returns
 // how many captures were stored (or found stored already).
-func storeAll(ctx context.Context, db *store.DB, captures []ingest.Capture, runs []*profan.Run, first bool, src *ingest.SourcePages, opt Options) (int, error) {
+func storeAll(ctx context.Context, db *store.DB, captures []ingest.Capture, runs []*profan.Run, first bool, src *ingest.SourcePages, opt options) (int, error) {
 	for i, c := range captures {
 		var digest func() (string, error)
 		if i == 0 && first {
@@ -207,7 +216,7 @@ func storeAll(ctx context.Context, db *store.DB, captures []ingest.Capture, runs
 // With device, the launches are also checked against the GPU --device
 // names, as the storing read checks them: into a database not made yet,
 // a contradiction found there would leave an empty database.
-func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt Options, device bool) (*profan.Run, error) {
+func check(ctx context.Context, c ingest.Capture, src *ingest.SourcePages, opt options, device bool) (*profan.Run, error) {
 	var run *profan.Run
 	for _, f := range c.Pages {
 		if err := interrupted(ctx, f.Name()); err != nil {
@@ -311,7 +320,7 @@ func interrupted(ctx context.Context, path string) error {
 // run. For the first export, which is not, digest waits for the digest
 // that is computed beside this read: the run is begun without it, and an
 // export stored already is found as soon as it is known.
-func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *profan.Run, digest func() (string, error), src *ingest.SourcePages, opt Options) (*profan.Run, error) {
+func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *profan.Run, digest func() (string, error), src *ingest.SourcePages, opt options) (*profan.Run, error) {
 	path := c.Name()
 	format := first.Format
 	if opt.Format != "" {
@@ -486,7 +495,7 @@ func plural(n int, one, many string) string {
 // A label it has with another value, or a source page given now that the
 // stored run lacks, is an error: a stored run is never changed, and what
 // the user said is never dropped without a word.
-func storedAlready(ctx context.Context, db *store.DB, path string, id int64, attached bool, opt Options) error {
+func storedAlready(ctx context.Context, db *store.DB, path string, id int64, attached bool, opt options) error {
 	name := safe.Term(path)
 	if attached {
 		ks, err := db.Kernels(ctx, id)

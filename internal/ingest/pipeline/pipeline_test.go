@@ -46,7 +46,7 @@ func TestStoredFirstThenNew(t *testing.T) {
 				t.Fatal(err)
 			}
 			var errOut strings.Builder
-			if _, err := Ingest(ctx, db, []string{stored, fx + "saxpy.details.csv"}, Options{ErrOut: &errOut, digestDelay: delay}); err != nil {
+			if _, err := ingestWith(ctx, db, []string{stored, fx + "saxpy.details.csv"}, options{Options: Options{ErrOut: &errOut}, digestDelay: delay}); err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(errOut.String(), "already stored as run 1") {
@@ -185,7 +185,7 @@ func TestChangedAfterCheck(t *testing.T) {
 	}
 	os.WriteFile(path, first, 0o644)
 	var out strings.Builder
-	_, err = Ingest(ctx, db, []string{fx + "transpose.details.csv", path}, Options{Out: &out, checked: func() {
+	_, err = ingestWith(ctx, db, []string{fx + "transpose.details.csv", path}, options{Options: Options{Out: &out}, checked: func() {
 		if err := os.WriteFile(path, later, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -270,7 +270,7 @@ func TestFirstChangedWhileRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out0 strings.Builder
-	_, err = Ingest(ctx, db, []string{path, fx + "transpose.details.csv"}, Options{Out: &out0, checked: func() {
+	_, err = ingestWith(ctx, db, []string{path, fx + "transpose.details.csv"}, options{Options: Options{Out: &out0}, checked: func() {
 		time.Sleep(200 * time.Millisecond) // the digest beside is done
 		os.WriteFile(path, after, 0o644)
 	}})
@@ -337,7 +337,7 @@ func TestFreshDatabase(t *testing.T) {
 
 	meanwhile := filepath.Join(dir, "meanwhile.db")
 	out.Reset()
-	_, err = Ingest(ctx, meanwhile, []string{fx + "saxpy.details.csv"}, Options{Out: &out, checked: func() {
+	_, err = ingestWith(ctx, meanwhile, []string{fx + "saxpy.details.csv"}, options{Options: Options{Out: &out}, checked: func() {
 		if _, err := Ingest(ctx, meanwhile, []string{fx + "transpose.details.csv"}, Options{}); err != nil {
 			t.Fatal(err)
 		}
