@@ -42,6 +42,7 @@ func allCases(t *testing.T) []*tcase {
 	cs = append(cs, dbErrorCases(base)...)
 	cs = append(cs, startCases(base)...)
 	cs = append(cs, signalCases(t, base)...)
+	cs = append(cs, stalledPipeCases(base)...)
 	cs = append(cs, countedCases(t, fs, base)...)
 	cs = append(cs, randomCases(fs, 550, base)...)
 	return cs

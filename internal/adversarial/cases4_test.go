@@ -580,6 +580,67 @@ func signalCases(t *testing.T, base []byte) []*tcase {
 	return cs
 }
 
+// stalledPipeCases send SIGINT and SIGTERM to analyze, ingest and gate
+// reading a named pipe whose writer sent half of a real export and then
+// nothing: a read no context interrupts. Each ends within a second, exit
+// 130 or 143, the database as it was.
+func stalledPipeCases(base []byte) []*tcase {
+	const cat = "Signals"
+	copyD := abs("fixtures/ncu/copy.details.csv")
+	var cs []*tcase
+	for _, args := range [][]string{{"analyze", "pipe.csv"}, {"ingest", "--db", "db", "pipe.csv"}, {"gate", "--require", "duration < 1s", "pipe.csv"}} {
+		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+			cs = append(cs, &tcase{cat: cat, name: fmt.Sprintf("%v to %s on a pipe that stalls", sig, strings.Join(args, " ")), custom: func(e *env) string {
+				e.write("db", base)
+				data, err := os.ReadFile(copyD)
+				if err != nil {
+					panic(setupError{err})
+				}
+				if err := syscall.Mkfifo(e.path("pipe.csv"), 0o644); err != nil {
+					panic(setupError{err})
+				}
+				cmd := child(e.dir, args...)
+				var stderr bytes.Buffer
+				cmd.Stderr = &stderr
+				if err := cmd.Start(); err != nil {
+					panic(setupError{err})
+				}
+				w, err := os.OpenFile(e.path("pipe.csv"), os.O_WRONLY, 0)
+				if err != nil {
+					cmd.Process.Kill()
+					cmd.Wait()
+					panic(setupError{err})
+				}
+				defer w.Close() // after the process ends: it never sees the end
+				w.Write(data[:len(data)/2])
+				for deadline := time.Now().Add(caseTimeout); procRead(cmd.Process.Pid) < int64(len(data)/2) && time.Now().Before(deadline); {
+					time.Sleep(5 * time.Millisecond)
+				}
+				sent := time.Now()
+				cmd.Process.Signal(sig)
+				kill := time.AfterFunc(caseTimeout, func() { cmd.Process.Kill() })
+				cmd.Wait()
+				kill.Stop()
+				took := time.Since(sent)
+				code := cmd.ProcessState.ExitCode()
+				switch {
+				case code != 128+int(sig):
+					return fmt.Sprintf("exit %d, want %d: %s", code, 128+int(sig), firstLine(stderr.Bytes()))
+				case took > time.Second:
+					return fmt.Sprintf("stopped %v after the signal, want within a second", took.Round(time.Millisecond))
+				case !bytes.Contains(stderr.Bytes(), []byte("interrupted")):
+					return "the interruption is not said: " + firstLine(stderr.Bytes())
+				}
+				if b, err := os.ReadFile(e.db); err != nil || !bytes.Equal(b, base) {
+					return "the database changed"
+				}
+				return ""
+			}})
+		}
+	}
+	return cs
+}
+
 // procRead is what process pid has read so far (/proc/PID/io's rchar).
 func procRead(pid int) int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/io", pid))
@@ -606,7 +667,7 @@ func TestSignals(t *testing.T) {
 		t.Skip("reads /proc")
 	}
 	ref := &refCache{m: map[string]*result{}}
-	for _, c := range signalCases(t, baseDB(t)) {
+	for _, c := range append(signalCases(t, baseDB(t)), stalledPipeCases(baseDB(t))...) {
 		dir := t.TempDir()
 		e := &env{t: t, dir: dir, db: filepath.Join(dir, "db"), ref: ref}
 		for _, f := range verdict(e, c) {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/profan-dev/profan/internal/safe"
 
@@ -192,7 +193,14 @@ func flagValueError(err error) error {
 
 // Main runs the command line args and returns the exit status.
 func Main(args []string, io *IOStreams) ExitCode {
-	ctx, stop := interruptContext(context.Background())
+	stderr := io.ErrOut
+	ctx, stop := interruptContext(context.Background(), func(intr *InterruptedError) {
+		// The command did not return in time: blocked in a read no
+		// context reaches (a pipe whose writer sends nothing). It has
+		// written nothing yet (every write stops at the cancellation).
+		fmt.Fprintf(stderr, "profan: %s\n", intr.Error())
+		os.Exit(int(exitCodeOf(intr)))
+	})
 	defer stop()
 	// The command's output stops once ctx is cancelled: a render stops at
 	// its next write. Its errors, the interruption's included, are said.
@@ -243,8 +251,11 @@ func Main(args []string, io *IOStreams) ExitCode {
 // CI job cancelled) cancel, its cause an *InterruptedError: every read,
 // query and render of the command takes it, an ingest rolls back the run
 // it was writing, and a report's file is not written. A second signal
-// ends the process at once (the default action is restored).
-func interruptContext(parent context.Context) (context.Context, func()) {
+// ends the process at once (the default action is restored). A command
+// that has not returned interruptGrace after the signal (a read blocked
+// on a pipe that sends nothing, which no context interrupts) is ended by
+// stuck.
+func interruptContext(parent context.Context, stuck func(*InterruptedError)) (context.Context, func()) {
 	ctx, cancel := context.WithCancelCause(parent)
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
@@ -253,7 +264,13 @@ func interruptContext(parent context.Context) (context.Context, func()) {
 		select {
 		case s := <-sigs:
 			signal.Reset(os.Interrupt, syscall.SIGTERM)
-			cancel(&InterruptedError{Signal: s.(syscall.Signal)})
+			intr := &InterruptedError{Signal: s.(syscall.Signal)}
+			cancel(intr)
+			select {
+			case <-time.After(interruptGrace):
+				stuck(intr)
+			case <-done:
+			}
 		case <-done:
 		}
 	}()
@@ -263,6 +280,9 @@ func interruptContext(parent context.Context) (context.Context, func()) {
 		cancel(nil)
 	}
 }
+
+// interruptGrace is how long a command has to return once interrupted.
+const interruptGrace = 500 * time.Millisecond
 
 // blankRefused are the flags whose value, once given, must say something:
 // an empty --db would silently mean ./profan.db, an empty --fail-on or
