@@ -94,6 +94,9 @@ type Timeline struct {
 	HostLaunch HostLaunch
 	Devices    []*DeviceTimeline
 	Notes      []string
+	// replay is the graph of the profiled steps, for pricing levers
+	// (Replay); nil when the trace has no host spans.
+	replay *replay
 }
 
 // HostLaunch is what the kernel launch calls cost the host (graph
@@ -225,6 +228,9 @@ type timelineBuilder struct {
 	lastStream string
 	lastLane   uint32
 	lastOK     bool
+	rp         replay
+	// copiesToo: the run has host spans, so its copies are replayed too.
+	copiesToo bool
 }
 
 func (b *timelineBuilder) add(dev, strm string, start, dur, launched float64, kind uint32) {
@@ -238,6 +244,10 @@ func (b *timelineBuilder) add(dev, strm string, start, dur, launched float64, ki
 		return
 	}
 	b.ivals.add(ival{start: start, dur: float32(dur), lead: float32(start - launched), key: k | kind})
+	// The copies of a run with host spans are replayed too.
+	if b.copiesToo {
+		b.rp.record("", start, dur, launched, k)
+	}
 }
 
 func timed(start, dur float64) bool {
@@ -282,6 +292,10 @@ func (b *timelineBuilder) kernel(k *profan.Kernel) {
 		b.lastDev, b.lastIdx, b.lastStream, b.lastLane, b.lastOK = k.Device, k.DeviceIndex, k.Stream, l, true
 	}
 	b.ivals.add(ival{start: k.Start, dur: float32(k.Duration), lead: float32(k.Start - k.Launched), key: b.lastLane | spanKernel})
+	// The replay needs when the host issued the work.
+	if !math.IsNaN(k.Launched) {
+		b.rp.record(k.Name, k.Start, k.Duration, k.Launched, b.lastLane)
+	}
 }
 
 func (b *timelineBuilder) activity(a *profan.Activity) {
@@ -322,6 +336,7 @@ func deviceKey(name string, idx int) string {
 
 // build makes the timeline; nil when the run has no timed GPU record.
 func (b *timelineBuilder) build(run *profan.Run) *Timeline {
+	b.copiesToo = run.Host != nil && len(run.Host.Spans) > 0
 	for _, a := range run.Activities {
 		b.activity(a)
 	}
@@ -365,6 +380,9 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 		t.Notes = append(t.Notes, strconv.Itoa(run.Host.Folded)+" host calls past the first "+strconv.Itoa(profan.MaxHostEvents)+" kept are summed by name, not placed on the timeline: their idle counts as launch or other")
 	}
 	b.ivals = ivalLog{}
+	rp := b.rp
+	b.rp = replay{}
+	t.replay = rp.finish(run, func(lane uint32) bool { return b.lanes[lane].dev == top.Device })
 	return t
 }
 

@@ -147,6 +147,9 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 	// they save (a change that saves host time only, last).
 	for i := range adv.Recommendations {
 		r := &adv.Recommendations[i]
+		if r.WallGain != r.WallGain && len(r.Saves) > 0 {
+			r.WallGain = replayKernels(ev.Timeline, r.Saves)
+		}
 		switch {
 		case ev.Timeline == nil || !(ev.Timeline.Span > 0):
 			r.Rank = r.Gain
@@ -277,4 +280,124 @@ func (p *AppPass) mathRest(g *analysis.Group, speedup, bytes float64) float64 {
 func (p *AppPass) tensorRates() (tf32, bf16 float64) {
 	tc := gpumodel.TensorCoresOf(p.ev.CC())
 	return tc.Rates["tf32"], tc.Rates["bf16"]
+}
+
+// replay prices lever by replaying the pass's step (analysis.Timeline's
+// Replay): the share of its wall time saved; ok is false when the capture
+// holds no step to replay (no timeline, or one with no host side).
+func (p *AppPass) replay(l analysis.Lever) (float64, bool) {
+	r, ok := p.timeline().Replay(l)
+	if !ok {
+		return 0, false
+	}
+	return r.Gain(), true
+}
+
+// Kinds of host syncs by the method (or op) that forced them.
+const (
+	syncShape = "shape"  // a data-dependent shape: .tolist() of counts, nonzero, bincount, unique, masked_select
+	syncValue = "value"  // a value read: .item(), .cpu(), printing, a condition on a tensor
+	syncAll   = "device" // torch.cuda.synchronize
+	syncCopy  = "copy"   // a copy to or from pageable memory (.to())
+)
+
+// shapeMethods read values whose number sets a shape.
+var shapeMethods = map[string]bool{"tolist": true, "nonzero": true, "argwhere": true, "bincount": true, "unique": true,
+	"unique_consecutive": true, "masked_select": true, "repeat_interleave": true}
+
+// syncKind classifies a sync site: by the method the user called, else
+// by the aten op in its name.
+func syncKind(s analysis.Site) string {
+	switch {
+	case shapeMethods[s.Method]:
+		return syncShape
+	case s.Method == "torch.cuda.synchronize":
+		return syncAll
+	case s.Method == "to" || s.Method == "copy_":
+		return syncCopy
+	case s.Method != "":
+		return syncValue
+	}
+	for _, op := range []string{"aten::nonzero", "aten::bincount", "aten::unique", "aten::_unique", "aten::masked_select", "aten::repeat_interleave"} {
+		if strings.Contains(s.Site, op) {
+			return syncShape
+		}
+	}
+	switch {
+	case strings.Contains(s.Site, "cudaDeviceSynchronize"):
+		return syncAll
+	case strings.Contains(s.Site, "aten::to") || strings.Contains(s.Site, "aten::copy_"):
+		return syncCopy
+	}
+	return syncValue
+}
+
+// loopSyncs are the sync sites of kind that recur in every replayed step
+// (a sync once in the capture is the harness's), and the replay's steps.
+func (p *AppPass) loopSyncs(kind string) ([]analysis.Site, int) {
+	tl := p.timeline()
+	r, ok := tl.Replay(analysis.Lever{})
+	if !ok {
+		return nil, 0
+	}
+	var out []analysis.Site
+	for _, s := range tl.SyncSites() {
+		if s.Count >= max(2, r.Steps) && syncKind(s) == kind {
+			out = append(out, s)
+		}
+	}
+	return out, r.Steps
+}
+
+// dropSites is a lever that no longer waits at sites.
+func dropSites(sites []analysis.Site) func(string) bool {
+	set := map[string]bool{}
+	for _, s := range sites {
+		set[s.Site] = true
+	}
+	return func(site string) bool { return set[site] }
+}
+
+// siteList names sync sites for a message: method and frame, the first few.
+func siteList(sites []analysis.Site) string {
+	var parts []string
+	for i, s := range sites {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("%d more", len(sites)-3))
+			break
+		}
+		what := s.Site
+		if s.Method != "" {
+			what = "." + s.Method + "()"
+			if strings.Contains(s.Method, ".") {
+				what = s.Method + "()"
+			}
+			if s.Frame != "" {
+				what += " at " + s.Frame
+			}
+		}
+		parts = append(parts, what)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// replayKernels is the share of the step's wall time a kernel-side change
+// saves, replayed (docs/replay.md): each group's kernels shrink by their
+// saving, the host's time stays (the host floor). NaN when the capture
+// has no step to replay.
+func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64) float64 {
+	left := map[string]float64{}
+	for g, f := range saves {
+		left[g.Name] = 1 - f
+	}
+	w, ok := tl.Replay(analysis.Lever{Kernel: func(n string) float64 {
+		if f, ok := left[n]; ok {
+			return f
+		}
+		return 1
+	}})
+	if !ok {
+		return math.NaN()
+	}
+	return w.Gain()
 }

@@ -145,6 +145,17 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	if tl.BusyShare >= p.T.GPUBusy || !(tl.Span > 0) {
 		return
 	}
+	if sites, _ := p.loopSyncs(syncShape); len(sites) > 0 {
+		// Data-dependent shapes: no graph holds the step; its sync's own
+		// lever (host-read) comes first.
+		p.recommendWall(analysis.Recommendation{
+			Message:  fmt.Sprintf("CUDA graphs cannot capture this step: it reads GPU values to size its tensors every step (%s), so its shapes change and the host must wait", siteList(sites)),
+			Fix:      "first keep those counts on the GPU (see host-read), then capture the step in a CUDA graph",
+			Basis:    "not priced: the step cannot be captured as it is",
+			Composes: "after host-read",
+		}, 0)
+		return
+	}
 	idle := tl.IdleOf(analysis.IdleLaunch)
 	// A graph replaces the host's work of the captured region: the
 	// launches and the Python around them.
@@ -162,10 +173,16 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	if p.evidence().Traced() {
 		msg += "; a profiler that records every op slows the host, so the unprofiled step loses less: an upper bound"
 	}
+	wall, basis := (idle.Seconds+py.Seconds)/tl.Span, "the launch-bound idle time of the timeline, and the Python's around the launches"
+	if g, ok := p.replay(analysis.Lever{Graphs: true}); ok {
+		// The step replayed with its aten ops and Python gone: the syncs
+		// it keeps still wait (the graph is captured between them).
+		wall, basis = g, "the step replayed with the host's aten ops and Python around the launches gone, its syncs kept (docs/replay.md)"
+	}
 	p.recommendWall(analysis.Recommendation{
 		Message:  msg,
 		Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
-		Basis:    "the launch-bound idle time of the timeline, and the Python's around the launches",
+		Basis:    basis,
 		Composes: "with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)",
-	}, (idle.Seconds+py.Seconds)/tl.Span)
+	}, wall)
 }

@@ -1,0 +1,356 @@
+package analysis
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// The replay: a lever priced by replaying the step's dependency graph
+// with the lever applied (docs/replay.md). The graph is the host's spans
+// in time order on the threads that launch GPU work, each kernel issued
+// at the host time its launch call returned (its correlation), each lane
+// (device stream) running its kernels in order, each sync waiting for the
+// GPU work issued before it. A lever transforms the graph: it shrinks
+// kernels (the host's time stays: the host floor), takes spans off the
+// host (DataLoader workers, a CUDA graph's replay of the launches and the
+// Python around them, fused launches), or drops a sync's wait. Replayed,
+// the host walks its spans (each scaled by the lever), issuing the
+// kernels as it passes their launch times; a kernel starts when issued
+// and its lane is free; a sync kept waits for every lane to drain.
+
+// maxReplay bounds the kernels the replay keeps (32 bytes each): the
+// steps past it are not replayed.
+const maxReplay = 1 << 18
+
+// replayKernel is a kernel or copy as the replay holds it.
+type replayKernel struct {
+	start, issued float64 // issued: when its launch call returned; its start where unknown
+	dur           float32
+	name          int32 // index in replay.names; -1 for a copy or memset
+	lane          uint32
+}
+
+// replay is the graph of a trace's profiled steps.
+type replay struct {
+	kernels []replayKernel // of the busiest device, by issue time
+	names   []string
+	nameIdx map[string]int32
+	spans   []profan.HostSpan
+	snames  []string
+	lo, hi  float64 // the replayed window: the steps' host extent
+	steps   int
+	folded  bool // kernels past maxReplay were not kept
+	// unprofiled is the share of the traced host time the host takes
+	// unprofiled (profilerHost for a PyTorch trace).
+	unprofiled float64
+}
+
+// profilerHost is the share of a PyTorch trace's host time (its
+// CPU-side events recorded with shapes and the Python stack) that the
+// step's host takes without the profiler: fitted on fixtures/host8's
+// moe and unet families (profiled host 96 ms a step, unprofiled 34.5 ms
+// wall; the UNet's 29.4 ms of profiled host, 12.8 ms unprofiled wall),
+// never on the held-out vision family.
+const profilerHost = 0.4
+
+// record keeps a kernel for the replay, up to maxReplay.
+func (r *replay) record(name string, start, dur, launched float64, lane uint32) {
+	if len(r.kernels) >= maxReplay {
+		r.folded = true
+		return
+	}
+	idx := int32(-1)
+	if name != "" {
+		if r.nameIdx == nil {
+			r.nameIdx = map[string]int32{}
+		}
+		i, ok := r.nameIdx[name]
+		if !ok {
+			i = int32(len(r.names))
+			r.names = append(r.names, name)
+			r.nameIdx[name] = i
+		}
+		idx = i
+	}
+	issued := launched
+	if math.IsNaN(issued) || issued > start {
+		issued = start
+	}
+	r.kernels = append(r.kernels, replayKernel{start: start, issued: issued, dur: float32(dur), name: idx, lane: lane})
+}
+
+// finish keeps the device's kernels within the steps' window and the
+// host's spans; nil when the trace has no host spans.
+func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
+	if run.Host == nil || len(run.Host.Spans) == 0 || len(r.kernels) == 0 {
+		return nil
+	}
+	// Past the bound, the steps whose kernels were all kept.
+	cut := math.Inf(1)
+	if r.folded {
+		cut = math.Inf(-1)
+		for _, k := range r.kernels {
+			cut = math.Max(cut, k.issued)
+		}
+	}
+	lo, hi, steps := math.Inf(1), math.Inf(-1), 0
+	for _, e := range run.Host.Events {
+		if e.Kind == profan.HostAnnotation && strings.HasPrefix(e.Name, "ProfilerStep#") && e.Start+e.Duration <= cut {
+			lo, hi = math.Min(lo, e.Start), math.Max(hi, e.Start+e.Duration)
+			steps++
+		}
+	}
+	if steps == 0 {
+		if r.folded {
+			return nil
+		}
+		lo, hi, steps = run.Host.Start, run.Host.End, 1
+	}
+	k := r.kernels[:0]
+	for _, x := range r.kernels {
+		if keep(x.lane) && x.issued >= lo && x.issued < hi {
+			k = append(k, x)
+		}
+	}
+	if len(k) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(k, func(a, b replayKernel) int { return cmp.Compare(a.issued, b.issued) })
+	r.kernels, r.spans, r.snames, r.lo, r.hi, r.steps = k, run.Host.Spans, run.Host.SpanNames, lo, hi, steps
+	r.unprofiled = 1
+	if run.Tool == profan.ToolTorch {
+		r.unprofiled = profilerHost
+	}
+	return r
+}
+
+// Lever is a change to the step, as the replay applies it.
+type Lever struct {
+	// Kernel is the share of a kernel's time left by its name (nil: all
+	// of it): a kernel-side lever.
+	Kernel func(name string) float64
+	// Dispatch is the share of the host's time in aten ops left (0 is
+	// read as 1): fusing removes launches.
+	Dispatch float64
+	// Graphs replays the step's launches from a CUDA graph: the host's
+	// aten ops and the user's Python cost nothing.
+	Graphs bool
+	// Workers takes the DataLoader's spans off the launching threads to
+	// this many worker processes: the step takes at least its loading
+	// time over them.
+	Workers int
+	// Drop says a sync is no longer waited for, by its site (the
+	// span's name: ".item() → aten::item → cudaStreamSynchronize at
+	// train.py(40): step").
+	Drop func(site string) bool
+}
+
+// Replayed is a replay's outcome.
+type Replayed struct {
+	Wall  float64 // seconds per step, the lever applied
+	Base  float64 // seconds per step, replayed as captured
+	Steps int
+}
+
+// Gain is the share of the step's wall time the lever saves.
+func (r Replayed) Gain() float64 {
+	if !(r.Base > 0) {
+		return 0
+	}
+	return 1 - r.Wall/r.Base
+}
+
+// Replay prices lever by replaying the step; ok is false when the trace
+// holds no host spans to replay (no CPU side, or past the bounds).
+func (t *Timeline) Replay(l Lever) (Replayed, bool) {
+	if t == nil || t.replay == nil {
+		return Replayed{}, false
+	}
+	return Replayed{Wall: t.replay.run(l), Base: t.replay.run(Lever{}), Steps: t.replay.steps}, true
+}
+
+// run replays the window with lever l: its wall time per step.
+func (r *replay) run(l Lever) float64 {
+	disp := l.Dispatch
+	if disp == 0 {
+		disp = 1
+	}
+	// The profiler's own cost: the host's time as traced, scaled to the
+	// unprofiled host's.
+	unprof := r.unprofiled
+	// Time no span covers: the framework's own Python, which a graph
+	// replaces too.
+	bare := unprof
+	if l.Graphs {
+		bare = 0
+	}
+	factor := func(s profan.HostSpan) float64 {
+		switch s.State {
+		case profan.HostDispatch:
+			if l.Graphs {
+				return 0
+			}
+			return disp * unprof
+		case profan.HostPython:
+			if l.Graphs {
+				return 0
+			}
+		case profan.HostData:
+			if l.Workers > 0 {
+				return 0
+			}
+		case profan.HostSync:
+			// A sync's own time is its wait, replayed below.
+			return 0
+		}
+		return unprof
+	}
+	kf := func(k replayKernel) float64 {
+		if l.Kernel == nil || k.name < 0 {
+			return 1
+		}
+		return l.Kernel(r.names[k.name])
+	}
+	free := map[uint32]float64{} // each lane's end of work
+	drained := func() float64 {
+		d := math.Inf(-1)
+		for _, f := range free {
+			d = math.Max(d, f)
+		}
+		return d
+	}
+	// The host walks from lo: h is its replayed clock at the captured
+	// instant t.
+	h, t := 0.0, r.lo
+	si, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	data := 0.0
+	advance := func(to float64) {
+		for t < to {
+			for si < len(r.spans) && r.spans[si].End() <= t {
+				si++
+			}
+			if si == len(r.spans) || r.spans[si].Start >= to {
+				h += (to - t) * bare
+				t = to
+				return
+			}
+			s := r.spans[si]
+			if s.Start > t {
+				h += (s.Start - t) * bare
+				t = s.Start
+				continue
+			}
+			end := math.Min(to, s.End())
+			h += (end - t) * factor(s)
+			if s.State == profan.HostData {
+				data += (end - t) * unprof
+			}
+			t = end
+			if end == s.End() && s.State == profan.HostSync && !r.dropped(l, s) {
+				h = math.Max(h, drained())
+			}
+		}
+	}
+	gpu := math.Inf(-1)
+	for _, k := range r.kernels {
+		advance(k.issued)
+		start := h
+		if f, ok := free[k.lane]; ok {
+			start = math.Max(start, f)
+		}
+		end := start + float64(k.dur)*kf(k)
+		free[k.lane] = end
+		gpu = math.Max(gpu, end)
+	}
+	advance(r.hi)
+	wall := math.Max(h, gpu)
+	if l.Workers > 0 {
+		// The workers' throughput bounds the step.
+		wall = math.Max(wall, data/float64(l.Workers))
+	}
+	return wall / float64(r.steps)
+}
+
+// dropped reports a sync span the lever no longer waits for.
+func (r *replay) dropped(l Lever, s profan.HostSpan) bool {
+	if l.Drop == nil || s.Name < 0 || int(s.Name) >= len(r.snames) {
+		return false
+	}
+	return l.Drop(r.snames[s.Name])
+}
+
+// Site is a sync site of the replayed steps: the method and frame that
+// forced it, and the host time spent waiting in it.
+type Site struct {
+	Site    string // the span's name: ".tolist() → aten::to → cudaStreamSynchronize at moe.py(146): forward"
+	Method  string // "tolist", "item", "torch.cuda.synchronize"; "" when the trace has no stack
+	Frame   string // "moe.py(146): forward"; "" when unknown
+	Count   int
+	Seconds float64
+}
+
+// SyncSites lists the syncs inside the replayed steps, the longest first.
+func (t *Timeline) SyncSites() []Site {
+	if t == nil || t.replay == nil {
+		return nil
+	}
+	r := t.replay
+	by := map[string]*Site{}
+	var out []*Site
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		s := r.spans[i]
+		if s.State != profan.HostSync || s.Name < 0 || int(s.Name) >= len(r.snames) {
+			continue
+		}
+		name := r.snames[s.Name]
+		x := by[name]
+		if x == nil {
+			x = &Site{Site: name}
+			x.Method, x.Frame = SiteParts(name)
+			by[name] = x
+			out = append(out, x)
+		}
+		x.Count++
+		x.Seconds += float64(s.Dur)
+	}
+	slices.SortStableFunc(out, func(a, b *Site) int { return cmp.Compare(b.Seconds, a.Seconds) })
+	sites := make([]Site, len(out))
+	for i, x := range out {
+		sites[i] = *x
+	}
+	return sites
+}
+
+// SiteParts reads the method and the frame from a site's name
+// (profan.HostEvent.Site).
+func SiteParts(site string) (method, frame string) {
+	if m, _, ok := strings.Cut(site, "() → "); ok {
+		method = strings.TrimPrefix(m, ".")
+	}
+	if _, f, ok := strings.Cut(site, " at "); ok {
+		frame = f
+	}
+	return method, frame
+}
+
+// DataTime is the host's time per step in DataLoader iterators on the
+// launching threads, over the replayed steps, scaled to an unprofiled
+// host as the replay scales it.
+func (t *Timeline) DataTime() float64 {
+	if t == nil || t.replay == nil {
+		return 0
+	}
+	r := t.replay
+	d := 0.0
+	for _, s := range r.spans {
+		if s.State == profan.HostData && s.End() > r.lo && s.Start < r.hi {
+			d += math.Min(s.End(), r.hi) - math.Max(s.Start, r.lo)
+		}
+	}
+	return d * r.unprofiled / float64(r.steps)
+}

@@ -1,0 +1,58 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// dataLoader advises DataLoader workers where the step's host thread
+// loads its own batches.
+var dataLoader = &Rule{
+	ID:    "data-loader",
+	Title: "The step's thread loads the data: DataLoader workers",
+	Text: `With num_workers=0 a DataLoader reads, decodes, augments and collates each
+batch in the training loop's own thread, inside the iterator's __next__
+(torch.profiler names it enumerate(DataLoader)#…): the GPU has nothing queued
+while it runs. Worker processes (num_workers, with persistent_workers and a
+prefetch_factor) prepare the next batches while the step runs, and
+pin_memory=True with .to(device, non_blocking=True) copies them without a
+host sync.
+
+Priced by replaying the step (docs/replay.md) with the iterator's time taken
+off the launching thread, bounded by the loading time over four workers.`,
+	Before: `loader = DataLoader(ds, batch_size=64, shuffle=True)
+for x, y in loader:
+    x, y = x.to("cuda"), y.to("cuda")`,
+	After: `loader = DataLoader(ds, batch_size=64, shuffle=True, num_workers=4,
+                    pin_memory=True, persistent_workers=True, prefetch_factor=4)
+for x, y in loader:
+    x, y = x.to("cuda", non_blocking=True), y.to("cuda", non_blocking=True)`,
+	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
+	Requires: []string{"timeline"},
+	CheckApp: func(p *AppPass) {
+		tl := p.timeline()
+		data := tl.DataTime()
+		if !(data > 0) {
+			return
+		}
+		gain, ok := p.replay(analysis.Lever{Workers: 4})
+		if !ok || gain < 0.01 {
+			return
+		}
+		r, _ := tl.Replay(analysis.Lever{})
+		where := "the DataLoader's iterator"
+		if c := tl.IdleOf(analysis.IdleData).Calls; len(c) > 0 {
+			where = c[0].Name
+		}
+		p.recommendWall(analysis.Recommendation{
+			Message:  fmt.Sprintf("the step's thread spends about %.2f ms of each %.2f ms step loading data (%s; the trace's host time scaled to an unprofiled host)", 1e3*data, 1e3*r.Base, where),
+			Fix:      "DataLoader(num_workers=4, pin_memory=True, persistent_workers=True, prefetch_factor=4) and .to(device, non_blocking=True); or move the preprocessing to the GPU",
+			Basis:    "the step replayed with the loading off its thread, bounded by the loading time over 4 workers",
+			Composes: "with the host-read rules: with the loading gone, a sync no longer hides it",
+		}, gain)
+	},
+}

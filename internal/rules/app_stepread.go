@@ -1,0 +1,45 @@
+package rules
+
+import (
+	"fmt"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// stepRead advises reading a logged or checked value every N steps.
+var stepRead = &Rule{
+	ID:    "step-read",
+	Title: "A value read on the host every step: read it every N steps",
+	Text: `loss.item() for a log line or a stop check, a tensor printed or tested in
+an if, makes the host wait at every step until the GPU has finished the step:
+the next step's host work (loading the next batch, launching its kernels)
+cannot start early. Reading it every N steps, or accumulating on the GPU and
+reading once, lets the host run ahead.
+
+Priced by replaying the step (docs/replay.md) with those syncs no longer
+waited for.`,
+	Before: `loss = step(batch)
+if loss.item() < target:          # the host waits every step
+    break`,
+	After: `loss = step(batch)
+if i % 50 == 0 and loss.item() < target:
+    break`,
+	Severity: profan.Info,
+	Cause:    CauseOwn,
+	Scope:    Caller,
+	Requires: []string{"timeline"},
+	CheckApp: func(p *AppPass) {
+		sites, _ := p.loopSyncs(syncValue)
+		if len(sites) == 0 {
+			return
+		}
+		gain, _ := p.replay(analysis.Lever{Drop: dropSites(sites)})
+		p.recommendWall(analysis.Recommendation{
+			Message:  fmt.Sprintf("the host reads a GPU value every step: %s", siteList(sites)),
+			Fix:      "read it every N steps (log and check the stop condition every 50), or accumulate on the GPU and read once",
+			Basis:    "the step replayed without those syncs' waits",
+			Composes: "with data-loader: the host then loads the next batch while the GPU runs",
+		}, gain)
+	},
+}
