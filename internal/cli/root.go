@@ -76,10 +76,11 @@ func NewCmdVersion(io *IOStreams) *cobra.Command {
 func NewRoot(io *IOStreams) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "profan <command> [flags]",
-		Short: "Explain the memory efficiency of CUDA kernels from ncu and nvprof CSV exports",
-		Long: `profan reads the CSV exports of Nsight Compute (ncu), nvprof and Nsight Systems,
-normalizes them, computes the memory-efficiency metrics of each kernel, cross-checks
-them with an analytic memory model of the GPU, and says what to fix.`,
+		Short: "Explain the performance of CUDA kernels from ncu, nvprof, nsys and PyTorch exports",
+		Long: `profan reads the exports of Nsight Compute (ncu), nvprof and Nsight Systems (CSV) and
+PyTorch profiler traces (JSON), normalizes them, computes the memory-efficiency metrics
+of each kernel, cross-checks them with an analytic memory model of the GPU, and says what
+to fix.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Version:       version(),

@@ -31,8 +31,8 @@ import (
 // the Python frames ("python_function"); flow events ("ac2g") tie a
 // launch to its kernel, as the args' "correlation" does.
 //
-// It streams: encoding/json's Decoder walks the document by tokens and
-// decodes one event at a time. Kernels go to the sink as they come;
+// It streams: jsonLex (jsonlex.go) walks the document by tokens in one
+// pass and one event is decoded at a time. Kernels go to the sink as they come;
 // copies and memsets become activities; every runtime and driver call is
 // summed by name into the run's API calls, and those that can hold the
 // GPU idle (synchronisations, copies, memsets) are kept one by one with
