@@ -43,6 +43,7 @@ type replay struct {
 	snames  []string
 	lo, hi  float64 // the replayed window: the steps' host extent
 	steps   int
+	bounds  []float64 // each step's end on the host, in order (ProfilerStep#N)
 	folded  bool // kernels past maxReplay were not kept
 	// unprofiled is the share of the traced host time the host takes
 	// unprofiled (profilerHost for a PyTorch trace).
@@ -98,12 +99,16 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 		}
 	}
 	lo, hi, steps := math.Inf(1), math.Inf(-1), 0
+	var bounds []float64
 	for _, e := range run.Host.Events {
 		if e.Kind == profan.HostAnnotation && strings.HasPrefix(e.Name, "ProfilerStep#") && e.Start+e.Duration <= cut {
 			lo, hi = math.Min(lo, e.Start), math.Max(hi, e.Start+e.Duration)
 			steps++
+			bounds = append(bounds, e.Start+e.Duration)
 		}
 	}
+	slices.Sort(bounds)
+	r.bounds = bounds
 	if steps == 0 {
 		if r.folded {
 			return nil
@@ -255,8 +260,25 @@ func (r *replay) run(l Lever) float64 {
 			}
 		}
 	}
+	// Each step completes when its host work is done and its kernels
+	// have run (and not before the one before it).
+	var done []float64
+	stepGPU, bi := 0.0, 0
+	close := func(to float64) {
+		for bi < len(r.bounds) && r.bounds[bi] <= to {
+			advance(r.bounds[bi])
+			c := math.Max(h, stepGPU)
+			if n := len(done); n > 0 {
+				c = math.Max(c, done[n-1])
+			}
+			done = append(done, c)
+			stepGPU = 0
+			bi++
+		}
+	}
 	gpu := math.Inf(-1)
 	for _, k := range r.kernels {
+		close(k.issued)
 		advance(k.issued)
 		start := h
 		if f, ok := free[k.lane]; ok {
@@ -265,14 +287,28 @@ func (r *replay) run(l Lever) float64 {
 		end := start + float64(k.dur)*kf(k)
 		free[k.lane] = end
 		gpu = math.Max(gpu, end)
+		stepGPU = math.Max(stepGPU, end)
 	}
+	close(r.hi)
 	advance(r.hi)
-	wall := math.Max(h, gpu)
+	wall := math.Max(h, gpu) / float64(r.steps)
+	if len(done) >= 3 {
+		// The median step, the first (warm-up) left out.
+		var ws []float64
+		for i := 1; i < len(done); i++ {
+			ws = append(ws, done[i]-done[i-1])
+		}
+		slices.Sort(ws)
+		wall = ws[len(ws)/2]
+		if len(ws)%2 == 0 {
+			wall = (ws[len(ws)/2-1] + ws[len(ws)/2]) / 2
+		}
+	}
 	if l.Workers > 0 {
 		// The workers' throughput bounds the step.
-		wall = math.Max(wall, data/float64(l.Workers))
+		wall = math.Max(wall, data/float64(l.Workers)/float64(r.steps))
 	}
-	return wall / float64(r.steps)
+	return wall
 }
 
 // dropped reports a sync span the lever no longer waits for.
