@@ -44,7 +44,7 @@ type replay struct {
 	lo, hi  float64 // the replayed window: the steps' host extent
 	steps   int
 	bounds  []float64 // each step's end on the host, in order (ProfilerStep#N)
-	folded  bool // kernels past maxReplay were not kept
+	folded  bool      // kernels past maxReplay were not kept
 	// unprofiled is the share of the traced host time the host takes
 	// unprofiled (profilerHost for a PyTorch trace).
 	unprofiled float64
