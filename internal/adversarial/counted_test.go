@@ -227,6 +227,8 @@ func torchEventCases(t *testing.T, d *torchDoc, base []byte) []*tcase {
 		{"a kernel again after itself", d.with(kMid, kMid+1, "", "")},
 		{"a copy again at the end", d.with(cp, last, "", "")},
 		{"a launch call again at the end", d.with(launch, last, "", "")},
+		{"a synchronisation again at the end", d.with(d.find(`"name": "cudaDeviceSynchronize"`, 0), last, "", "")},
+		{"a cudaMemcpyAsync again at the start", d.with(d.find(`"name": "cudaMemcpyAsync"`, 1), 1, "", "")},
 		{"a kernel with another kernel's correlation", d.with(kLast, -1, `"correlation": `+corr(kLast), `"correlation": `+corr(k0))},
 		{"a launch call with another's correlation", d.with(launch, -1, `"correlation": `+corr(launch), `"correlation": `+corr(kMid))},
 		{"a kernel of another time with the first's correlation, at the end", d.with(k0, last, `"ts": `+ts(k0), `"ts": `+ts(kLast)+"1")},

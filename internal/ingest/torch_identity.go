@@ -21,6 +21,7 @@ const (
 	corrKernel = 1 << iota // a kernel
 	corrCall               // a launch call
 	corrGraph              // the launch call is a graph's
+	corrOther              // a runtime or driver call that launches nothing
 )
 
 // gpuIdentities are what the checks keep: per GPU activity, a 64-bit hash
@@ -42,7 +43,10 @@ func (r *torchReader) identity(off int64) error {
 	g := &r.ids
 	if g.seen == nil {
 		g.seed = maphash.MakeSeed()
-		g.seen, g.corrs = map[uint64]int32{}, map[int64]uint8{}
+		g.seen = map[uint64]int32{}
+	}
+	if g.corrs == nil {
+		g.corrs = map[int64]uint8{}
 	}
 	e := &r.ev
 	dev := e.Args.Device
@@ -105,8 +109,8 @@ func (r *torchReader) callCorr(corr int64, graph bool, off int64) error {
 		g.corrs = map[int64]uint8{}
 	}
 	f := g.corrs[corr]
-	if f&corrCall != 0 {
-		return r.errorAt(off, "%q: a second launch call of correlation ID %d (an event written twice, or of another trace?)", r.ev.Name, corr)
+	if f&(corrCall|corrOther) != 0 {
+		return r.errorAt(off, "%q: a second CUDA call of correlation ID %d (an event written twice, or of another trace?)", r.ev.Name, corr)
 	}
 	f |= corrCall
 	if graph {
@@ -119,6 +123,22 @@ func (r *torchReader) callCorr(corr int64, graph bool, off int64) error {
 		}
 		delete(g.twice, corr)
 	}
+	return nil
+}
+
+// otherCallCorr notes the correlation ID of a runtime or driver call that
+// launches nothing: each call has its own, and a call written twice would
+// count twice (a synchronisation's wait, a copy's).
+func (r *torchReader) otherCallCorr(corr int64, off int64) error {
+	g := &r.ids
+	if g.corrs == nil {
+		g.corrs = map[int64]uint8{}
+	}
+	f := g.corrs[corr]
+	if f&(corrCall|corrOther) != 0 {
+		return r.errorAt(off, "%q: a second CUDA call of correlation ID %d (an event written twice, or of another trace?)", r.ev.Name, corr)
+	}
+	g.corrs[corr] = f | corrOther
 	return nil
 }
 

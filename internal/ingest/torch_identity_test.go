@@ -116,7 +116,13 @@ func TestTorchTraceIdentities(t *testing.T) {
 			launch0 = i
 		}
 	}
-	if k0 < 0 || k1 < 0 || copy0 < 0 || launch0 < 0 {
+	other0 := -1
+	for i, e := range d.events {
+		if name, _ := e["name"].(string); e["cat"] == "cuda_runtime" && !strings.Contains(name, "Launch") && other0 < 0 {
+			other0 = i
+		}
+	}
+	if k0 < 0 || k1 < 0 || copy0 < 0 || launch0 < 0 || other0 < 0 {
 		t.Fatal("fixture without a kernel, its launch call or a copy")
 	}
 	with := func(at int, e map[string]any) ([]map[string]any, int) {
@@ -138,7 +144,8 @@ func TestTorchTraceIdentities(t *testing.T) {
 			e["ts"] = json.Number("4855193579999.5")
 			return with(later, e)
 		}, "second kernel of correlation ID"},
-		{"a launch call written twice", func() ([]map[string]any, int) { return with(later, clone(d.events[launch0])) }, "second launch call"},
+		{"a launch call written twice", func() ([]map[string]any, int) { return with(later, clone(d.events[launch0])) }, "second CUDA call"},
+		{"another CUDA call written twice", func() ([]map[string]any, int) { return with(later, clone(d.events[other0])) }, "second CUDA call"},
 		{"two kernels of one correlation before any launch call", func() ([]map[string]any, int) {
 			a, b := clone(d.events[k1]), clone(d.events[k1])
 			a["args"].(map[string]any)["correlation"] = json.Number("999999")

@@ -1201,7 +1201,13 @@ func (r *torchReader) call(cat int, off int64) error {
 	c.Calls++
 	c.Total += d
 	c.Min, c.Max = math.Min(c.Min, d), math.Max(c.Max, d)
-	switch profan.CallClass(e.Name) {
+	cls := profan.CallClass(e.Name)
+	if n, ok := e.Args.Correlation.int(); ok && cls != profan.CallLaunch {
+		if err := r.otherCallCorr(n, off); err != nil {
+			return err
+		}
+	}
+	switch cls {
 	case profan.CallLaunch:
 		r.s.run.Host.Launches++
 		r.launcher(e.Tid.s)
