@@ -133,6 +133,27 @@ type Access struct {
 	Implausible            []string
 }
 
+// efficiencies adds gld_efficiency and gst_efficiency where the export
+// lacks them and the access model measured the accesses' sectors and
+// their ideal (ncu's source page: per instruction): ideal over moved
+// sectors, as nvprof defines them, so that a gate's condition on them
+// reads what analyze states.
+func efficiencies(s *metrics.Set, m Model) *metrics.Set {
+	for _, x := range []struct {
+		name string
+		acc  *Access
+	}{{"gld_efficiency", m.GlobalLoad}, {"gst_efficiency", m.GlobalStore}} {
+		if _, ok := s.Get(x.name); ok || x.acc == nil || !(x.acc.Transactions > 0) || !(x.acc.IdealTransactions > 0) {
+			continue
+		}
+		s = s.With(x.name, 100*math.Min(1, x.acc.IdealTransactions/x.acc.Transactions))
+		if i, ok := s.Index(x.name); ok {
+			s.Values[i].From = "ideal sectors / sectors of the access model (source page)"
+		}
+	}
+	return s
+}
+
 // deviceOf identifies the GPU of k from every clue the export gives (see
 // gpumodel.Identify). Every kernel of one capture carries the same device
 // attributes, so the kernels of a run get one GPU and one peak.
@@ -212,6 +233,7 @@ func read(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	a := read(run, k, opt)
 	a.Model = crossCheck(a)
+	a.Metrics = efficiencies(a.Metrics, a.Model)
 	bound := opt.Bound
 	if bound <= 0 {
 		bound = 60

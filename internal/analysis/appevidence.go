@@ -87,6 +87,21 @@ func (e *AppEvidence) Traced() bool {
 	return false
 }
 
+// PyTorch reports whether the capture shows PyTorch: a PyTorch profiler
+// trace, or ATen or Triton kernels. A lever written in PyTorch's terms
+// (DataLoader, .item()) is advised only on such a capture.
+func (e *AppEvidence) PyTorch() bool {
+	if e.Traced() {
+		return true
+	}
+	for _, g := range e.Groups {
+		if l := g.Info.Library; l == kernelname.ATen || l == kernelname.Triton {
+			return true
+		}
+	}
+	return false
+}
+
 // Kernels returns the groups of evidence set name, longest first.
 func (e *AppEvidence) Kernels(name string) []*Group {
 	e.index()

@@ -270,3 +270,63 @@ func TestReadmeFirstCommands(t *testing.T) {
 		t.Errorf(".ci/run does not run the README's CI command %q", ci)
 	}
 }
+
+// TestReadmeGateExample runs the README's gate example on the README's
+// capture recipe (the details and source pages of the transposes): it
+// passes, gld_efficiency read from the access model where the details
+// page lacks it.
+func TestReadmeGateExample(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var line string
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "profan gate app.details.csv app.source.csv --require 'gld_efficiency >= 80'") {
+			line = l
+		}
+	}
+	if line == "" {
+		t.Fatal("README.md has no gate example on app.details.csv app.source.csv")
+	}
+	files := map[string]string{"app.details.csv": fx + "transpose.import.details.csv", "app.source.csv": fx + "transpose.source.cuda-sass.csv"}
+	var args []string
+	for _, f := range shellWords(strings.TrimPrefix(line, "profan ")) {
+		if p, ok := files[f]; ok {
+			f = p
+		}
+		args = append(args, f)
+	}
+	out, errOut, code := run(t, args...)
+	if code != ExitOK {
+		t.Errorf("%s: exit %d\n%s%s", line, code, out, errOut)
+	}
+}
+
+// shellWords splits s at spaces outside single quotes, as sh does for
+// the README's examples.
+func shellWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	quoted, any := false, false
+	for _, r := range s {
+		switch {
+		case r == '\'':
+			quoted, any = !quoted, true
+		case r == ' ' && !quoted:
+			if any {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+			any = false
+		default:
+			cur.WriteRune(r)
+			any = true
+		}
+	}
+	if any {
+		out = append(out, cur.String())
+	}
+	return out
+}

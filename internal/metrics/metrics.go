@@ -445,6 +445,12 @@ func Stored(derived *Set, stored map[string]float64) *Set {
 	return s
 }
 
+// Index is the place of metric name in s.Values.
+func (s *Set) Index(name string) (int, bool) {
+	i, ok := s.index[name]
+	return i, ok
+}
+
 // With returns a copy of s whose metric name has the value v (NaN: left
 // out); the copy shares s's index when name keeps its place.
 func (s *Set) With(name string, v float64) *Set {

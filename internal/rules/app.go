@@ -140,24 +140,25 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 			adv.Recommendations = append(adv.Recommendations, rec)
 		}
 	}
-	// One scale: the share of the step's wall time where the capture has
-	// a timeline (a change priced in kernel time gives back wall time
-	// only where the GPU, not the host, sets the pace); without one, no
-	// wall figure has a basis, and the changes rank by the kernel time
-	// they save (a change that saves host time only, last).
+	// One scale: the share of the step's wall time. A change priced in
+	// kernel time gives back wall time only where the GPU, not the host,
+	// sets the pace; without a timeline the host's part is estimated from
+	// the launch count (calibrated: docs/calibration-apps.md), and the
+	// renderers say it is an estimate.
+	host := hostTime(ev, e.T)
 	for i := range adv.Recommendations {
 		r := &adv.Recommendations[i]
 		if r.WallGain != r.WallGain && len(r.Saves) > 0 {
 			r.WallGain = replayKernels(ev.Timeline, r.Saves)
 		}
+		r.Rank = r.WallGain
 		switch {
-		case ev.Timeline == nil || !(ev.Timeline.Span > 0):
-			r.Rank = r.Gain
-		case r.WallGain == r.WallGain:
-			r.Rank = r.WallGain
-		default:
+		case r.Rank == r.Rank:
+		case ev.Timeline != nil && ev.Timeline.Span > 0:
 			// Kernel time saved gives back at most itself of the span.
 			r.Rank = r.Gain * math.Min(ev.Total, ev.Timeline.Busy) / ev.Timeline.Span
+		default:
+			r.Rank = wallOf(r.Gain, ev.Total, host)
 		}
 	}
 	sort.SliceStable(adv.Recommendations, func(i, j int) bool {
@@ -175,6 +176,17 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 // launches × the host cost of one eager launch (HostLaunch).
 func hostTime(ev *analysis.AppEvidence, t Thresholds) float64 {
 	return float64(launchesOf(ev.Kernels("all"))) * t.HostLaunch
+}
+
+// wallOf is the share of the wall time that saving gain of the kernel
+// time k gives back when the host takes host to launch them: the step
+// takes the longer of the two.
+func wallOf(gain, k, host float64) float64 {
+	wall := math.Max(k, host)
+	if !(wall > 0) {
+		return gain
+	}
+	return (wall - math.Max(host, k*(1-gain))) / wall
 }
 
 // hasEvidence reports whether each "|"-separated group of sets has one

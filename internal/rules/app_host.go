@@ -64,8 +64,9 @@ done = (torch.cat(toks) == eos).any().item()   # one wait at the end`,
 			}
 		}
 		p.recommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("the GPU waits %s of the step after the host's %s", pct(idle.Seconds/tl.Span), what),
-			Fix:      "keep the values on the GPU and read them once at the end (defer .item()/.cpu(), test a stop condition every N steps, avoid boolean-mask indexing and nonzero in the loop)",
+			Message: fmt.Sprintf("the GPU waits %s of the step after the host's %s", pct(idle.Seconds/tl.Span), what),
+			Fix: p.framework("keep the values on the GPU and read them once at the end (defer .item()/.cpu(), test a stop condition every N steps, avoid boolean-mask indexing and nonzero in the loop)",
+				"keep the results on the device and copy them back once at the end: no cudaDeviceSynchronize, cudaStreamSynchronize or synchronous cudaMemcpy inside the loop (test a stop condition every N steps; order work with events)"),
 			Basis:    "the idle time after the host's synchronisations on the timeline",
 			Composes: "with CUDA graphs, which cannot hold a synchronisation anyway",
 		}, idle.Seconds/tl.Span)
@@ -127,8 +128,9 @@ timeline's span.`,
 			return
 		}
 		p.recommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("%d host copies use pageable memory: %.1f MB in %.2f ms (%.1f GB/s), where pinned copies run at about %.0f GB/s", n, bytes/1e6, 1e3*secs, bytes/secs/1e9, rate/1e9),
-			Fix:      "pin the host tensors (DataLoader(pin_memory=True), or .pin_memory() once for a reused buffer) and copy with .to(device, non_blocking=True)",
+			Message: fmt.Sprintf("%d host copies use pageable memory: %.1f MB in %.2f ms (%.1f GB/s), where pinned copies run at about %.0f GB/s", n, bytes/1e6, 1e3*secs, bytes/secs/1e9, rate/1e9),
+			Fix: p.framework("pin the host tensors (DataLoader(pin_memory=True), or .pin_memory() once for a reused buffer) and copy with .to(device, non_blocking=True)",
+				"allocate the host buffers pinned (cudaMallocHost, or cudaHostRegister on an existing buffer) and copy with cudaMemcpyAsync"),
 			Basis:    "each pageable copy's time less its bytes at the pinned rate, over the span",
 			Composes: "with copy-overlap, which then hides what is left",
 		}, math.Min(1, saved/tl.Span))
@@ -176,10 +178,20 @@ for x in batches:
 			return
 		}
 		p.recommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("%.2f ms of host copies run with no kernel beside them (%s of the step), beside %.2f ms of kernels", 1e3*exposed, pct(exposed/tl.Span), 1e3*compute),
-			Fix:      "issue the next batch's copy on a second stream from pinned memory while the current batch computes (torch.cuda.Stream, wait_stream), or DataLoader(pin_memory=True) with non_blocking copies",
+			Message: fmt.Sprintf("%.2f ms of host copies run with no kernel beside them (%s of the step), beside %.2f ms of kernels", 1e3*exposed, pct(exposed/tl.Span), 1e3*compute),
+			Fix: p.framework("issue the next batch's copy on a second stream from pinned memory while the current batch computes (torch.cuda.Stream, wait_stream), or DataLoader(pin_memory=True) with non_blocking copies",
+				"issue the next batch's copy with cudaMemcpyAsync on a second stream, from pinned memory, while the current batch computes (cudaEventRecord and cudaStreamWaitEvent order the two streams)"),
 			Basis:    "the exposed copy time, as far as kernel time can hide it, over the span",
 			Composes: "after pinned-memory (a pageable copy cannot overlap)",
 		}, hide/tl.Span)
 	},
+}
+
+// framework is the fix in PyTorch's terms on a capture that shows
+// PyTorch, else in CUDA's: a CUDA sample is not told to use a DataLoader.
+func (p *AppPass) framework(torch, cuda string) string {
+	if p.ev.PyTorch() {
+		return torch
+	}
+	return cuda
 }

@@ -16,6 +16,11 @@ const (
 	// BasisKernel: a share of the capture's kernel time (an export
 	// without a timeline: ncu, nvprof's metrics).
 	BasisKernel = "kernel"
+	// BasisWallEstimate: a change that saves host time (launch
+	// overhead) on a capture without a timeline: a share of the wall
+	// estimated from the launch count and the host's cost of a launch
+	// (calibrated in docs/calibration-apps.md), never measured.
+	BasisWallEstimate = "wall-estimate"
 )
 
 // Gain is what a recommendation could save, in time and in share, on the
@@ -34,8 +39,8 @@ type Gain struct {
 	KernelShare   float64
 	// HostSide is set for a change priced in wall time (launch overhead,
 	// host synchronisation) on a capture without a timeline: it saves
-	// host time, which only a timeline measures; Seconds and Share are
-	// then unknown.
+	// host time, which only a timeline measures; Share is then the
+	// estimate (BasisWallEstimate), Seconds unknown.
 	HostSide bool
 }
 
@@ -72,7 +77,7 @@ func (v *Verdict) GainOf(r analysis.Recommendation) Gain {
 		return g
 	}
 	if wallPriced && !(r.Gain != 0) {
-		g.HostSide = true
+		g.HostSide, g.Basis, g.Share, g.Of = true, BasisWallEstimate, r.WallGain, math.NaN()
 		g.KernelShare = math.NaN()
 		return g
 	}
@@ -96,7 +101,7 @@ func (v *Verdict) GainText(r analysis.Recommendation) string {
 	}
 	switch {
 	case g.HostSide:
-		return "saves host time, not kernel time: " + noWall + basis
+		return fmt.Sprintf("~%s of the wall, estimated from the launches%s", metrics.ShareText(g.Share), basis)
 	case g.Share < 0 || (g.Basis == BasisKernel && g.KernelShare < 0):
 		return fmt.Sprintf("~%s slower: not one to make%s", timeShare(-g.KernelSeconds, -g.KernelShare, v.Total, "kernel time"), basis)
 	case g.Basis == BasisWall:
@@ -106,13 +111,19 @@ func (v *Verdict) GainText(r analysis.Recommendation) string {
 		}
 		return s + basis
 	}
-	return "~" + timeShare(g.Seconds, g.Share, g.Of, "kernel time") + basis
+	s := "~" + timeShare(g.Seconds, g.Share, g.Of, "kernel time")
+	if r.Rank < r.Gain-0.0005 {
+		// The host's launches, not the GPU, set the pace: less of it
+		// shows in the wall.
+		s += fmt.Sprintf(", ~%s of the wall by the launch-time estimate", metrics.ShareText(r.Rank))
+	}
+	return s + basis
 }
 
 // Together says what the recommendations could save together, and on
 // what basis they are ranked.
 func (v *Verdict) Together() string {
-	s := "ranked by the kernel time saved"
+	s := "ranked by the wall time saved, estimated from the kernel time and the launches"
 	if v.Span() > 0 {
 		s = "ranked by the wall time saved"
 	}
