@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"sort"
 
@@ -29,6 +30,12 @@ type App struct {
 	Gain float64
 	// Scope notes say what the capture holds and does not, up front.
 	Scope []string
+	// WallGain is the share of the step's wall time the recommendations
+	// save together, their levers replayed at once (not multiplied): a
+	// change another replaces counts through it, a change that would
+	// slow the step is left out. NaN where the capture has no step to
+	// replay.
+	WallGain float64
 }
 
 // SuppressedRecommendation is a recommendation a suppression silenced.
@@ -105,6 +112,10 @@ type Recommendation struct {
 	// groups they share (bf16 autocast replaces TF32 on the FP32 GEMMs):
 	// the combined gain counts those groups once, through this one.
 	Replaces []string
+	// Lever is the change as the replay applies it (docs/replay.md);
+	// nil where it is not replayed. The App's WallGain replays the
+	// recommendations' levers together.
+	Lever *Lever
 	// Saves is the share of each group's time the change saves; the
 	// capture's combined gain composes them per group, so two changes
 	// acting on one kernel are not counted twice.
@@ -168,6 +179,7 @@ func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 		app.Recommendations, app.Suppressed, app.InUse = a.Recommendations, a.Suppressed, a.InUse
 	}
 	app.Gain = combinedGain(app.Recommendations, total)
+	app.WallGain = combinedWall(ev.Timeline, app.Recommendations)
 	app.Scope = scope(gs, procs, devices)
 	return app
 }
@@ -238,4 +250,27 @@ func scope(gs []*Group, procs, devices int) []string {
 		notes = append(notes, fmt.Sprintf("the kernels ran on %d GPUs: shares are of their sum", devices))
 	}
 	return notes
+}
+
+// combinedWall replays the recommendations' levers together on tl.
+func combinedWall(tl *Timeline, recs []Recommendation) float64 {
+	replaced := map[string]bool{}
+	for _, r := range recs {
+		if r.Rank > 0 {
+			for _, id := range r.Replaces {
+				replaced[id] = true
+			}
+		}
+	}
+	var ls []*Lever
+	for _, r := range recs {
+		if r.Lever != nil && r.Rank >= 0 && !replaced[r.Rule] {
+			ls = append(ls, r.Lever)
+		}
+	}
+	w, ok := tl.Replay(MergeLevers(ls...))
+	if !ok {
+		return math.NaN()
+	}
+	return w.Gain()
 }

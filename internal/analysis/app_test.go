@@ -685,11 +685,15 @@ trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" 
 `)
 	rel := func(ms []float64) float64 { return (slices.Max(ms) - slices.Min(ms)) / stats.Median(ms) }
 	read := map[string]*analysis.App{}
+	tls := map[string]*analysis.Timeline{}
 	for _, p := range []struct {
 		before, after, rule string
 		first               bool
 		tol                 float64 // 0: max(0.10, spread)
 	}{
+		// "+": the rules' levers replayed together.
+		{"moe.default", "moe.all", "data-loader+host-read+step-read", false, 0},
+		{"vision.default", "vision.both", "data-loader+step-read", false, 0},
 		{"moe.default", "moe.workers", "data-loader", true, 0},
 		{"moe.default", "moe.noitem", "step-read", false, 0},
 		{"moe.default", "moe.fixedcap", "host-read", false, 0},
@@ -708,10 +712,25 @@ trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" 
 	} {
 		app := read[p.before]
 		if app == nil {
-			app = fixtureGrouper(t, "host8/"+p.before+".json.gz").App()
+			gr := fixtureGrouper(t, "host8/"+p.before+".json.gz")
+			app, tls[p.before] = gr.App(), gr.Timeline
 			read[p.before] = app
 		}
 		est, first := wallGain(app, p.rule)
+		if strings.Contains(p.rule, "+") {
+			var ls []*analysis.Lever
+			for _, id := range strings.Split(p.rule, "+") {
+				for _, r := range app.Recommendations {
+					if r.Rule == id && r.Lever != nil {
+						ls = append(ls, r.Lever)
+					}
+				}
+			}
+			est = math.NaN()
+			if w, ok := tls[p.before].Replay(analysis.MergeLevers(ls...)); ok && len(ls) == strings.Count(p.rule, "+")+1 {
+				est = w.Gain()
+			}
+		}
 		before, after := procs[p.before], procs[p.after]
 		measured := 1 - stats.Median(after)/stats.Median(before)
 		spread := math.Max(rel(before), rel(after))

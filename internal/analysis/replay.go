@@ -154,6 +154,39 @@ type Lever struct {
 	Drop func(site string) bool
 }
 
+// MergeLevers is the levers applied together: kernels shrink by every
+// lever's share, launches by every fusing lever's, the loading goes to the
+// most workers, a sync any lever drops is dropped, a graph if any.
+func MergeLevers(ls ...*Lever) Lever {
+	var m Lever
+	var kernels []func(string) float64
+	m.Dispatch = 1
+	for _, l := range ls {
+		if l.Kernel != nil {
+			kernels = append(kernels, l.Kernel)
+		}
+		if l.Dispatch > 0 {
+			m.Dispatch *= l.Dispatch
+		}
+		m.Graphs = m.Graphs || l.Graphs
+		m.Workers = max(m.Workers, l.Workers)
+		if d := l.Drop; d != nil {
+			prev := m.Drop
+			m.Drop = func(s string) bool { return d(s) || prev != nil && prev(s) }
+		}
+	}
+	if len(kernels) > 0 {
+		m.Kernel = func(n string) float64 {
+			f := 1.0
+			for _, k := range kernels {
+				f *= k(n)
+			}
+			return f
+		}
+	}
+	return m
+}
+
 // Replayed is a replay's outcome.
 type Replayed struct {
 	Wall  float64 // seconds per step, the lever applied

@@ -149,7 +149,7 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 	for i := range adv.Recommendations {
 		r := &adv.Recommendations[i]
 		if r.WallGain != r.WallGain && len(r.Saves) > 0 {
-			r.WallGain = replayKernels(ev.Timeline, r.Saves)
+			r.WallGain, r.Lever = replayKernels(ev.Timeline, r.Saves)
 		}
 		r.Rank = r.WallGain
 		switch {
@@ -395,21 +395,22 @@ func siteList(sites []analysis.Site) string {
 
 // replayKernels is the share of the step's wall time a kernel-side change
 // saves, replayed (docs/replay.md): each group's kernels shrink by their
-// saving, the host's time stays (the host floor). NaN when the capture
-// has no step to replay.
-func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64) float64 {
+// saving, the host's time stays (the host floor); and the lever. NaN and
+// nil when the capture has no step to replay.
+func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64) (float64, *analysis.Lever) {
 	left := map[string]float64{}
 	for g, f := range saves {
 		left[g.Name] = 1 - f
 	}
-	w, ok := tl.Replay(analysis.Lever{Kernel: func(n string) float64 {
+	l := &analysis.Lever{Kernel: func(n string) float64 {
 		if f, ok := left[n]; ok {
 			return f
 		}
 		return 1
-	}})
+	}}
+	w, ok := tl.Replay(*l)
 	if !ok {
-		return math.NaN()
+		return math.NaN(), nil
 	}
-	return w.Gain()
+	return w.Gain(), l
 }

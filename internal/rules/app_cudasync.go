@@ -32,10 +32,12 @@ torch.cuda.synchronize()          # once, where a time is read`,
 		if len(sites) == 0 {
 			return
 		}
-		gain, _ := p.replay(analysis.Lever{Drop: dropSites(sites)})
+		lever := analysis.Lever{Drop: dropSites(sites)}
+		gain, _ := p.replay(lever)
 		p.recommendWall(analysis.Recommendation{
 			Message:  fmt.Sprintf("the host synchronises the device every step: %s", siteList(sites)),
 			Fix:      "remove torch.cuda.synchronize() from the loop (keep one where a time is read; time with CUDA events)",
+			Lever:    &lever,
 			Basis:    "the step replayed without those waits",
 			Composes: "with the other host-read rules",
 		}, gain)

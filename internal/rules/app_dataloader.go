@@ -39,7 +39,8 @@ for x, y in loader:
 		if !(data > 0) {
 			return
 		}
-		gain, ok := p.replay(analysis.Lever{Workers: 4})
+		lever := analysis.Lever{Workers: 4}
+		gain, ok := p.replay(lever)
 		if !ok || gain < 0.01 {
 			return
 		}
@@ -51,6 +52,7 @@ for x, y in loader:
 		p.recommendWall(analysis.Recommendation{
 			Message:  fmt.Sprintf("the step's thread spends about %.2f ms of each %.2f ms step loading data (%s; the trace's host time scaled to an unprofiled host)", 1e3*data, 1e3*r.Base, where),
 			Fix:      "DataLoader(num_workers=4, pin_memory=True, persistent_workers=True, prefetch_factor=4) and .to(device, non_blocking=True); or move the preprocessing to the GPU",
+			Lever:    &lever,
 			Basis:    "the step replayed with the loading off its thread, bounded by the loading time over 4 workers",
 			Composes: "with the host-read rules: with the loading gone, a sync no longer hides it",
 		}, gain)

@@ -38,7 +38,8 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 		if len(sites) == 0 {
 			return
 		}
-		gain, _ := p.replay(analysis.Lever{Drop: dropSites(sites)})
+		lever := analysis.Lever{Drop: dropSites(sites)}
+		gain, _ := p.replay(lever)
 		n := 0
 		for _, s := range sites {
 			n += s.Count
@@ -46,6 +47,7 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 		p.recommendWall(analysis.Recommendation{
 			Message:  fmt.Sprintf("the model reads GPU values to size its tensors %d times a step: %s (data-dependent shapes: no CUDA graph can capture the step)", n/steps, siteList(sites)),
 			Fix:      "keep the counts on the GPU: a fixed capacity per expert (overflow dropped, experts as one batched matmul) or a grouped GEMM; sizes padded to a bound",
+			Lever:    &lever,
 			Basis:    "the step replayed without those syncs' waits (the kernels as they are)",
 			Composes: "before CUDA graphs, which it makes possible",
 		}, gain)

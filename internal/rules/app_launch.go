@@ -174,12 +174,14 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		msg += "; a profiler that records every op slows the host, so the unprofiled step loses less: an upper bound"
 	}
 	wall, basis := (idle.Seconds+py.Seconds)/tl.Span, "the launch-bound idle time of the timeline, and the Python's around the launches"
+	var lever *analysis.Lever
 	if g, ok := p.replay(analysis.Lever{Graphs: true}); ok {
 		// The step replayed with its aten ops and Python gone: the syncs
 		// it keeps still wait (the graph is captured between them).
-		wall, basis = g, "the step replayed with the host's aten ops and Python around the launches gone, its syncs kept (docs/replay.md)"
+		wall, basis, lever = g, "the step replayed with the host's aten ops and Python around the launches gone, its syncs kept (docs/replay.md)", &analysis.Lever{Graphs: true}
 	}
 	p.recommendWall(analysis.Recommendation{
+		Lever:    lever,
 		Message:  msg,
 		Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
 		Basis:    basis,

@@ -34,10 +34,12 @@ if i % 50 == 0 and loss.item() < target:
 		if len(sites) == 0 {
 			return
 		}
-		gain, _ := p.replay(analysis.Lever{Drop: dropSites(sites)})
+		lever := analysis.Lever{Drop: dropSites(sites)}
+		gain, _ := p.replay(lever)
 		p.recommendWall(analysis.Recommendation{
 			Message:  fmt.Sprintf("the host reads a GPU value every step: %s", siteList(sites)),
 			Fix:      "read it every N steps (log and check the stop condition every 50), or accumulate on the GPU and read once",
+			Lever:    &lever,
 			Basis:    "the step replayed without those syncs' waits",
 			Composes: "with data-loader: the host then loads the next batch while the GPU runs",
 		}, gain)
