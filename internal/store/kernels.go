@@ -1,0 +1,318 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// StoredKernel is a kernel record read back.
+type StoredKernel struct {
+	Kernel    *profan.Kernel     // as written, raw metrics included
+	Canonical map[string]float64 // the canonical metrics derived (never NaN)
+	Findings  []profan.Finding
+
+	verdict string // kernels.verdict (store/verdict.go)
+}
+
+// Kernels returns the kernel records of run runID in the order written, or
+// an error wrapping ErrNotFound when there is no such run.
+func (db *DB) Kernels(ctx context.Context, runID int64) ([]StoredKernel, error) {
+	ks, err := db.kernels(ctx, runID)
+	if err != nil {
+		return nil, fmt.Errorf("reading kernels of run %d: %w", runID, err)
+	}
+	return ks, nil
+}
+
+func (db *DB) kernels(ctx context.Context, runID int64) ([]StoredKernel, error) {
+	out, ordinals, index, err := db.records(ctx, runID)
+	if err != nil {
+		return nil, err
+	}
+	return db.expandSeries(ctx, runID, out, ordinals, index)
+}
+
+// EachRecord calls record with each kernel record of run runID as stored
+// (a launch series as its first launch) and, for a series' first launch,
+// its kernels.id (else 0), then launch
+// with each later launch of each series: the kernels.id of its first
+// launch, its kernel and its canonical duration (NaN when none). A nil
+// launch gets StoredKernel records of the later launches from record,
+// with kernels.id 0.
+func (db *DB) EachRecord(ctx context.Context, runID int64, record func(int64, StoredKernel) error, launch func(int64, *profan.Kernel, float64) error) error {
+	out, ordinals, index, err := db.records(ctx, runID)
+	if err != nil {
+		return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+	}
+	// Records that start no series are given kernels.id 0: nothing need
+	// be kept of them for later launches.
+	starts := map[int64]bool{}
+	if launch != nil {
+		starts, err = querySet[int64](ctx, db.db, db.d.rebind(`SELECT DISTINCT s.kernel_id FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id = ?`), runID)
+		if err != nil {
+			return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+		}
+	}
+	ids := make([]int64, len(out))
+	for id, i := range index {
+		if starts[id] {
+			ids[i] = id
+		}
+	}
+	for i, k := range out {
+		if err := record(ids[i], k); err != nil {
+			return err
+		}
+	}
+	var ferr error
+	err = db.eachSeries(ctx, `k.run_id = ?`, []any{runID}, func(id int64) (int, string, bool, error) {
+		i, ok := index[id]
+		if !ok {
+			return 0, "", false, fmt.Errorf("launch series of unknown kernel %d", id)
+		}
+		return ordinals[i], out[i].Kernel.ID, true, nil
+	}, func(id int64, l seriesLaunch) {
+		if ferr != nil {
+			return
+		}
+		if launch == nil {
+			ferr = record(0, out[index[id]].launch(l))
+			return
+		}
+		k := out[index[id]].Kernel.Clone()
+		k.ID, k.Start, k.Duration = l.id, l.start, l.duration
+		ferr = launch(id, k, l.canonDur)
+	})
+	if err != nil {
+		return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+	}
+	return ferr
+}
+
+// records reads the kernel records of run runID as stored (a launch
+// series as its first launch), with their ordinals and their index by
+// kernel ID.
+func (db *DB) records(ctx context.Context, runID int64) ([]StoredKernel, []int, map[int64]int, error) {
+	if _, err := db.Run(ctx, runID); err != nil {
+		return nil, nil, nil, err
+	}
+	q := db.d.rebind
+	rows, err := db.db.QueryContext(ctx, q(`SELECT k.id, k.ordinal, k.name_id, k.launch_id, n.name, n.demangled, k.device, k.cc, k.grid, k.block, k.invocations, k.duration, k.raw, k.verdict
+FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER BY k.ordinal`), runID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer rows.Close()
+	var out []StoredKernel
+	var ordinals []int
+	index := map[int64]int{}
+	nameIDs := map[int64]bool{}
+	for rows.Next() {
+		k := &profan.Kernel{}
+		var id, nameID int64
+		var ordinal int
+		var grid, block string
+		var dur sql.NullFloat64
+		var raw []byte
+		var verdict string
+		if err := rows.Scan(&id, &ordinal, &nameID, &k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC, &grid, &block, &k.Invocations, &dur, &raw, &verdict); err != nil {
+			return nil, nil, nil, err
+		}
+		term(&k.ID, &k.Name, &k.Demangled, &k.Device, &k.CC)
+		k.Duration = floatOrNaN(dur)
+		if k.Grid, err = parseDim(grid); err != nil {
+			return nil, nil, nil, err
+		}
+		if k.Block, err = parseDim(block); err != nil {
+			return nil, nil, nil, err
+		}
+		var keyErr error
+		err := decodeKernel(raw, k, func(id uint64) (metricKey, bool) {
+			key, ok, err := db.metricKey(ctx, id)
+			if err != nil && keyErr == nil {
+				keyErr = err
+			}
+			return key, ok
+		}, func(id uint64) (string, bool) {
+			t, ok, err := db.textTemplate(ctx, id)
+			if err != nil && keyErr == nil {
+				keyErr = err
+			}
+			return t, ok
+		})
+		if keyErr != nil {
+			return nil, nil, nil, keyErr
+		}
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("kernel %s: %w", k.ID, err)
+		}
+		index[id] = len(out)
+		nameIDs[nameID] = true
+		out = append(out, StoredKernel{Kernel: k, Canonical: map[string]float64{}, verdict: verdict})
+		ordinals = append(ordinals, ordinal)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+
+	if len(out) > 0 {
+		// Values are keyed by metric first: read each metric's range of
+		// this run's kernel IDs. (Within one write transaction the IDs are
+		// consecutive; IDs of other runs in the range are skipped.)
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		for id := range index {
+			lo, hi = min(lo, id), max(hi, id)
+		}
+		query, args := db.d.kernelValuesSQL(nameIDs, lo, hi)
+		rows, err = db.db.QueryContext(ctx, q(query), args...)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var name string
+			var v float64
+			if err := rows.Scan(&name, &id, &v); err != nil {
+				return nil, nil, nil, err
+			}
+			if i, ok := index[id]; ok {
+				out[i].Canonical[name] = v
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+
+	rows, err = db.db.QueryContext(ctx, q(`SELECT f.kernel_id, f.rule, f.severity, f.kernel, f.message, f.advice, f.gain, f.evidence, f.locations
+FROM kernels k JOIN findings f ON f.kernel_id = k.id WHERE k.run_id = ? ORDER BY f.id`), runID)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var f profan.Finding
+		var sev int
+		var gain sql.NullFloat64
+		var ev, loc string
+		if err := rows.Scan(&id, &f.Rule, &sev, &f.Kernel, &f.Message, &f.Advice, &gain, &ev, &loc); err != nil {
+			return nil, nil, nil, err
+		}
+		term(&f.Rule, &f.Kernel, &f.Message, &f.Advice)
+		f.Severity = profan.Severity(sev)
+		f.Gain = floatOrNaN(gain)
+		if err := json.Unmarshal([]byte(ev), &f.Evidence); err != nil {
+			return nil, nil, nil, fmt.Errorf("finding %s: evidence: %w", f.Rule, err)
+		}
+		if err := json.Unmarshal([]byte(loc), &f.Locations); err != nil {
+			return nil, nil, nil, fmt.Errorf("finding %s: locations: %w", f.Rule, err)
+		}
+		if len(f.Evidence) == 0 {
+			f.Evidence = nil
+		}
+		if len(f.Locations) == 0 {
+			f.Locations = nil
+		}
+		sk := &out[index[id]]
+		sk.Findings = append(sk.Findings, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	return out, ordinals, index, nil
+}
+
+// expandSeries adds the later launches of every launch series of run runID
+// to out (whose records have the given ordinals and kernel IDs index), in
+// the order written.
+func (db *DB) expandSeries(ctx context.Context, runID int64, out []StoredKernel, ordinals []int, index map[int64]int) ([]StoredKernel, error) {
+	type ordered struct {
+		ord int
+		k   StoredKernel
+	}
+	var more []ordered
+	err := db.eachSeries(ctx, `k.run_id = ?`, []any{runID}, func(id int64) (int, string, bool, error) {
+		i, ok := index[id]
+		if !ok {
+			return 0, "", false, fmt.Errorf("launch series of unknown kernel %d", id)
+		}
+		return ordinals[i], out[i].Kernel.ID, true, nil
+	}, func(id int64, l seriesLaunch) {
+		more = append(more, ordered{l.ordinal, out[index[id]].launch(l)})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(more) == 0 {
+		return out, nil
+	}
+	all := make([]ordered, 0, len(out)+len(more))
+	for i, k := range out {
+		all = append(all, ordered{ordinals[i], k})
+	}
+	all = append(all, more...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].ord < all[j].ord })
+	out = out[:0]
+	for _, o := range all {
+		out = append(out, o.k)
+	}
+	return out, nil
+}
+
+// launch returns the record of a later launch of sk's series.
+func (sk StoredKernel) launch(l seriesLaunch) StoredKernel {
+	k := sk.Kernel.Clone()
+	k.ID, k.Start, k.Duration = l.id, l.start, l.duration
+	c := make(map[string]float64, len(sk.Canonical))
+	for name, v := range sk.Canonical {
+		c[name] = v
+	}
+	delete(c, "duration")
+	if !math.IsNaN(l.canonDur) {
+		c["duration"] = l.canonDur
+	}
+	fs := sk.Findings
+	for i, f := range sk.Findings {
+		if f.Kernel == sk.Kernel.ID { // findings that name the first launch name this one
+			if &fs[0] == &sk.Findings[0] {
+				fs = append([]profan.Finding(nil), sk.Findings...)
+			}
+			fs[i].Kernel = l.id
+		}
+	}
+	return StoredKernel{Kernel: k, Canonical: c, Findings: fs, verdict: sk.verdict}
+}
+
+// kernelValuesSQL reads the canonical values of a range of kernel IDs,
+// one primary-key range per metric.
+const kernelValuesSQL = `SELECT m.name, v.kernel_id, v.value
+FROM metric_names m CROSS JOIN kernel_values v
+WHERE v.metric_id = m.id AND v.kernel_id BETWEEN ? AND ?`
+
+// kernelValuesSQL returns the query of the canonical values of the kernels
+// with IDs in [lo, hi] and names nameIDs: kernelValuesSQL, or where the key
+// of kernel_values holds the name (valuesByName, PostgreSQL), one range per
+// metric and name, the names passed as one array.
+func (d *dialect) kernelValuesSQL(nameIDs map[int64]bool, lo, hi int64) (string, []any) {
+	if !d.valuesByName {
+		return kernelValuesSQL, []any{lo, hi}
+	}
+	ids := make([]int64, 0, len(nameIDs))
+	for id := range nameIDs {
+		ids = append(ids, id)
+	}
+	return `SELECT m.name, v.kernel_id, v.value
+FROM metric_names m CROSS JOIN kernel_values v
+WHERE v.metric_id = m.id AND v.name_id = ANY(?) AND v.kernel_id BETWEEN ? AND ?`, []any{ids, lo, hi}
+}
+
+func placeholders(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
