@@ -1,0 +1,295 @@
+package analysis
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/profan-dev/profan"
+)
+
+// idleAcc sums a device's idle gaps by cause, and by the host call each
+// waited on, as they close; each gap goes on the strip too.
+type idleAcc struct {
+	strip *stripper
+	idle  map[string]*Idle
+	calls map[string]map[IdleCall]*IdleCall
+	last  map[*IdleCall]int // the gap of each call's last piece
+	gap   int               // the gap being added, numbered
+}
+
+func (x *idleAcc) add(cause string, g0, g1 float64, c *profan.HostEvent) {
+	if c == nil {
+		x.addCall(cause, g0, g1, nil)
+		return
+	}
+	x.addCall(cause, g0, g1, &IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Method: c.Method})
+}
+
+// callAt is the kept call (sync, copy, memset, allocation) running at t
+// on the host; nil when none.
+func (h host) callAt(t float64) *profan.HostEvent {
+	i, _ := slices.BinarySearchFunc(h.calls, t, func(e hostCall, t float64) int { return cmp.Compare(e.Start, t) })
+	for j := min(i, len(h.calls)-1); j >= 0 && j >= i-64; j-- {
+		if e := h.calls[j]; e.Start <= t && t <= e.Start+e.Duration {
+			return e.HostEvent
+		}
+	}
+	return nil
+}
+
+// host puts an idle piece, which its shape gave cause and call, on what
+// the launching threads were doing over it, where the trace says: in a
+// DataLoader, a sync, the allocator, a copy, an aten op (launch-bound),
+// the user's Python. Time after a sync the host spends launching or in
+// Python is the sync's (the GPU drained and waits for the refill); time
+// no span covers keeps its shape's cause where the trace has no Python
+// stack, and is other host work where it has (the framework's Python).
+// A queued gap is the GPU's own, whatever the host did.
+func (x *idleAcc) host(h host, cause string, g0, g1 float64, c *profan.HostEvent) {
+	if len(h.spans) == 0 || cause == IdleQueued || g1 <= g0 {
+		x.add(cause, g0, g1, c)
+		return
+	}
+	i, _ := slices.BinarySearchFunc(h.spans, g0, func(s profan.HostSpan, t float64) int { return cmp.Compare(s.End(), t) })
+	t := g0
+	rest := func(a, b float64) {
+		switch {
+		case b <= a:
+		case cause == IdleSync, cause == IdleCopy, cause == IdleLeading, cause == IdleTrailing:
+			x.add(cause, a, b, c)
+		case h.frames:
+			x.add(IdleOther, a, b, c)
+		default:
+			x.add(cause, a, b, c)
+		}
+	}
+	for ; i < len(h.spans) && h.spans[i].Start < g1; i++ {
+		s := h.spans[i]
+		a, b := math.Max(t, s.Start), math.Min(g1, s.End())
+		if b <= a {
+			continue
+		}
+		rest(t, a)
+		t = b
+		name := ""
+		if s.Name >= 0 && int(s.Name) < len(h.names) {
+			name = h.names[s.Name]
+		}
+		switch s.State {
+		case profan.HostData:
+			x.addCall(IdleData, a, b, &IdleCall{Name: name})
+		case profan.HostSync:
+			x.add(IdleSync, a, b, h.callAt(a))
+		case profan.HostAlloc:
+			x.add(IdleAlloc, a, b, h.callAt(a))
+		case profan.HostCopy:
+			x.add(IdleCopy, a, b, h.callAt(a))
+		case profan.HostDispatch, profan.HostPython:
+			switch {
+			case cause == IdleSync:
+				x.add(IdleSync, a, b, c)
+			case s.State == profan.HostDispatch:
+				x.addCall(IdleLaunch, a, b, &IdleCall{Name: name})
+			default:
+				x.addCall(IdlePython, a, b, &IdleCall{Name: name})
+			}
+		default:
+			rest(a, b)
+		}
+	}
+	rest(t, g1)
+}
+
+// addCall adds an idle piece of cause, behind call c (nil: none).
+func (x *idleAcc) addCall(cause string, g0, g1 float64, c *IdleCall) {
+	if g1 <= g0 {
+		return
+	}
+	i := x.idle[cause]
+	if i == nil {
+		i = &Idle{Cause: cause}
+		x.idle[cause] = i
+	}
+	i.Seconds += g1 - g0
+	i.Gaps++
+	x.strip.add(g0, g1, cause)
+	if c == nil || *c == (IdleCall{}) {
+		return
+	}
+	key := IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Method: c.Method}
+	if x.calls[cause] == nil {
+		x.calls[cause] = map[IdleCall]*IdleCall{}
+	}
+	ic := x.calls[cause][key]
+	if ic == nil {
+		ic = &key
+		x.calls[cause][key] = ic
+	}
+	// A gap split in pieces (around a copy, over the host's spans)
+	// counts once.
+	if g, ok := x.last[ic]; !ok || g != x.gap {
+		ic.Count++
+	}
+	x.last[ic] = x.gap
+	ic.Seconds += g1 - g0
+}
+
+// list is the idle time by cause, in the order of IdleCauses, each with
+// its share of span and its calls, the longest first.
+func (x *idleAcc) list(span float64) []Idle {
+	var out []Idle
+	for _, cause := range IdleCauses {
+		i := x.idle[cause]
+		if i == nil {
+			continue
+		}
+		if span > 0 {
+			i.Share = i.Seconds / span
+		}
+		for _, c := range x.calls[cause] {
+			i.Calls = append(i.Calls, *c)
+		}
+		slices.SortFunc(i.Calls, func(x, y IdleCall) int {
+			return cmp.Or(cmp.Compare(y.Seconds, x.Seconds), cmp.Compare(x.Name, y.Name), cmp.Compare(x.Op, y.Op), cmp.Compare(x.Frame, y.Frame))
+		})
+		out = append(out, *i)
+	}
+	return out
+}
+
+// stripper makes a strip: the segments as they come while there are at
+// most maxStrip, else maxStrip equal bins of the span, each given the
+// state that holds most of its time.
+type stripper struct {
+	lo, w float64
+	segs  []Segment
+	bins  [][]float64 // per bin, time per state (stripStates)
+}
+
+var stripStates = append([]string{"busy"}, IdleCauses...)
+
+func newStripper(lo, hi float64) *stripper {
+	return &stripper{lo: lo, w: (hi - lo) / maxStrip}
+}
+
+func (s *stripper) add(a, b float64, state string) {
+	if b <= a {
+		return
+	}
+	if s.bins == nil {
+		if len(s.segs) < maxStrip || s.w <= 0 {
+			if len(s.segs) < maxStrip {
+				s.segs = append(s.segs, Segment{a, b, state})
+			}
+			return
+		}
+		s.bins = make([][]float64, maxStrip)
+		for _, g := range s.segs {
+			s.bin(g.Start, g.End, g.State)
+		}
+		s.segs = nil
+	}
+	s.bin(a, b, state)
+}
+
+func (s *stripper) bin(a, b float64, state string) {
+	k := slices.Index(stripStates, state)
+	i0 := int((a - s.lo) / s.w)
+	for i := max(0, i0); i < maxStrip; i++ {
+		b0, b1 := s.lo+float64(i)*s.w, s.lo+float64(i+1)*s.w
+		if b0 >= b {
+			break
+		}
+		if t := math.Min(b, b1) - math.Max(a, b0); t > 0 {
+			if s.bins[i] == nil {
+				s.bins[i] = make([]float64, len(stripStates))
+			}
+			s.bins[i][k] += t
+		}
+	}
+}
+
+func (s *stripper) segments() []Segment {
+	if s.bins == nil {
+		slices.SortFunc(s.segs, func(x, y Segment) int { return cmp.Compare(x.Start, y.Start) })
+		return s.segs
+	}
+	var out []Segment
+	for i, t := range s.bins {
+		if t == nil {
+			continue
+		}
+		best := 0
+		for k := range t {
+			if t[k] > t[best] {
+				best = k
+			}
+		}
+		b0, b1 := s.lo+float64(i)*s.w, s.lo+float64(i+1)*s.w
+		if n := len(out); n > 0 && out[n-1].State == stripStates[best] && out[n-1].End == b0 {
+			out[n-1].End = b1
+			continue
+		}
+		out = append(out, Segment{b0, b1, stripStates[best]})
+	}
+	return out
+}
+
+// gap is why the GPU was idle over a gap: from lo to hi for cause,
+// behind call; before lo and after hi for rest, behind restCall.
+type gap struct {
+	cause, rest    string
+	call, restCall *profan.HostEvent
+	lo, hi         float64
+}
+
+// gapCause says why the GPU was idle from g0 to the start of next, and
+// the host call behind it: a copy call that began or ended in the gap
+// (the host staging a pageable copy, a synchronous copy) for the part of
+// the gap the call ran in, and for the rest (or the whole gap when there
+// is no such copy) a synchronising call that returned in it (the host
+// waited for the GPU to drain, then had nothing queued), the next work
+// queued before the gap began (the GPU's own gap), else a launch-bound
+// gap when it is short, else other. A call that spans many gaps (a wait
+// through a queue of work) explains only the gaps at its ends.
+func (h host) gapCause(g0 float64, next ival) gap {
+	g1 := next.start
+	hi, _ := slices.BinarySearchFunc(h.calls, g1, func(e hostCall, t float64) int { return cmp.Compare(e.Start, t) })
+	var sync, copy *profan.HostEvent
+	for j := hi - 1; j >= 0 && j >= hi-64; j-- {
+		e := h.calls[j]
+		end := e.Start + e.Duration
+		endsIn := end >= g0-syncSlack && end <= g1
+		switch e.class {
+		case profan.CallSync:
+			if sync == nil && endsIn {
+				sync = e.HostEvent
+			}
+		case profan.CallCopy, profan.CallSet:
+			if copy == nil && end > g0 && (endsIn || e.Start >= g0) {
+				copy = e.HostEvent
+			}
+		}
+	}
+	g := gap{lo: g0, hi: g1}
+	switch {
+	case sync != nil:
+		g.rest, g.restCall = IdleSync, sync
+	case h.has && !math.IsNaN(float64(next.lead)) && next.start-float64(next.lead) <= g0+queueSlack:
+		g.rest = IdleQueued
+	case g1-g0 <= launchGapMax:
+		g.rest = IdleLaunch
+	default:
+		g.rest = IdleOther
+	}
+	if copy == nil {
+		g.cause, g.call = g.rest, g.restCall
+		return g
+	}
+	// A copy explains the gap while it runs: from its start (or the
+	// gap's) until it returns or its own work on the GPU begins.
+	g.cause, g.call = IdleCopy, copy
+	g.lo, g.hi = math.Max(g0, copy.Start), math.Min(g1, copy.Start+copy.Duration)
+	return g
+}
