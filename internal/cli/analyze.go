@@ -62,7 +62,7 @@ advice. The format of each table is detected from its header.`,
 	opts.addFlags(cmd.Flags())
 	cmd.Flags().IntVar(&opts.Top, "top", 10, "details of the N kernels that take the most time, after the summary table (0: all)")
 	cmd.Flags().BoolVar(&opts.Launches, "launches", false, "json: list every launch under \"kernels\" (default: each kernel group's longest launch; groups hold every launch's id)")
-	cmd.Flags().StringVar(&opts.Kernel, "kernel", "", "analyze only the kernels whose name matches this regular expression")
+	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "analyze only the kernels whose name matches this regular expression")
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
 	return cmd
 }

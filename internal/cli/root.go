@@ -106,6 +106,7 @@ to fix.`,
 		NewCmdMigrate(io),
 		NewCmdVersion(io),
 	)
+	addOutputFlags(root)
 	onceFlags(root)
 	return root
 }
@@ -212,7 +213,34 @@ func Main(args []string, io *IOStreams) ExitCode {
 	defer errOut.flush()
 	root := NewRoot(io)
 	root.SetArgs(args)
+	// -o: the result goes to a temporary file, renamed over the file
+	// named once the command is done (a gate's failed report included).
+	var outFile *outputFile
+	var fileOut *outWriter
+	prev := root.PersistentPreRunE
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if prev != nil {
+			if err := prev(cmd, args); err != nil {
+				return err
+			}
+		}
+		of, err := openOutput(cmd)
+		if err != nil || of == nil {
+			return err
+		}
+		outFile, fileOut = of, newOutWriter(ctxWriter{ctx: ctx, w: of.w})
+		sio.Out, sio.Color, sio.TTY = fileOut, false, false
+		return nil
+	}
 	cmd, err := root.ExecuteContextC(ctx)
+	if outFile != nil {
+		werr := fileOut.flush()
+		var gf *GateFailedError
+		ok := werr == nil && (err == nil || errors.As(err, &gf)) && context.Cause(ctx) == nil
+		if ferr := outFile.finish(ok); ferr != nil || werr != nil {
+			err = errors.Join(err, &WriteError{err: errors.Join(werr, ferr)})
+		}
+	}
 	if werr := out.flush(); werr != nil {
 		// Output that did not reach its reader (a full disk, a closed
 		// descriptor) is a failure, whatever the command found: a gate
