@@ -21,6 +21,9 @@ var layers = []struct {
 }{
 	// compare reads runs and verdicts; the gate's policy is the gate's.
 	{"internal/compare", banned("internal/gate")},
+	// ingest reads bytes into the model and nothing after it: no
+	// analysis, no database (internal/ingestdb joins them).
+	{"internal/ingest", only("internal/units", "internal/safe")},
 	// report renders what it is given (a verdict.Verdict made once by
 	// the analysis, Trend, Diff, GateResult, Run, filled by the CLI) and
 	// decides nothing: neither it nor report/html imports the packages

@@ -3,7 +3,7 @@ package cli
 import (
 	"context"
 
-	"github.com/profan-dev/profan/internal/ingest/pipeline"
+	"github.com/profan-dev/profan/internal/ingestdb"
 	"github.com/spf13/cobra"
 )
 
@@ -72,7 +72,7 @@ func ingestRun(opts *IngestOptions) error {
 	if err != nil {
 		return err
 	}
-	res, err := pipeline.Ingest(ctx, dbPath(opts.DB, opts.IO), opts.Files, pipeline.Options{
+	res, err := ingestdb.Ingest(ctx, dbPath(opts.DB, opts.IO), opts.Files, ingestdb.Options{
 		Labels: labels, Format: opts.Input, Analysis: st.Opt, Out: opts.IO.Out, ErrOut: opts.IO.ErrOut})
 	if res != nil {
 		// Notes and -v accounting once everything is stored: the first

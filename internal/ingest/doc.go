@@ -3,7 +3,7 @@
 // summary, source), nvprof's CSV tables (metrics, events, GPU trace,
 // summaries), Nsight Systems' stats reports and PyTorch's Kineto trace
 // (JSON). It owns every byte of the input and nothing after it: no
-// analysis, no database (internal/ingest/pipeline joins the two).
+// analysis, no database (internal/ingestdb joins the two).
 //
 // An export is sniffed by its content, never its name: a CSV table by its
 // header (each importer's Match, tried in the order of the importers

@@ -1,7 +1,7 @@
-// Package pipeline stores exports as runs: read, analyse, store, with the
+// Package ingestdb stores exports as runs: read, analyse, store, with the
 // digest that finds an export stored already and the all-or-nothing rule
 // that bad input leaves the database unchanged.
-package pipeline
+package ingestdb
 
 import (
 	"bytes"

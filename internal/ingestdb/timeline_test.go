@@ -1,4 +1,4 @@
-package pipeline
+package ingestdb
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 func TestTimelineStored(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "p.db")
-	trace := "../../../fixtures/timeline/decode_sync.json.gz"
+	trace := "../../fixtures/timeline/decode_sync.json.gz"
 	if _, err := Ingest(ctx, path, []string{trace, fx + "saxpy.details.csv"}, Options{}); err != nil {
 		t.Fatal(err)
 	}
@@ -58,8 +58,8 @@ func TestHostCallsStored(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "p.db")
 	files := []string{
-		"../testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz",
-		"../testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv",
+		"../ingest/testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz",
+		"../ingest/testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv",
 		fx + "saxpy.details.csv",
 	}
 	if _, err := Ingest(ctx, path, files, Options{}); err != nil {

@@ -1,4 +1,4 @@
-package pipeline
+package ingestdb
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ import (
 // string is 16 MB; of a CSV line 4 MB) are stored either way, with the
 // tool the reader names.
 func TestTraceOneReader(t *testing.T) {
-	text := golden.Gunzip(t, "../../../fixtures/timeline/copy_stream.json.gz")
+	text := golden.Gunzip(t, "../../fixtures/timeline/copy_stream.json.gz")
 	var doc map[string]any
 	if err := json.Unmarshal(text, &doc); err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestTraceOneReader(t *testing.T) {
 			db := filepath.Join(dir, name+".db")
 			os.Remove(db)
 			if existing {
-				if _, err := Ingest(context.Background(), db, []string{"../../../fixtures/timeline/copy_pinned.json.gz"}, Options{}); err != nil {
+				if _, err := Ingest(context.Background(), db, []string{"../../fixtures/timeline/copy_pinned.json.gz"}, Options{}); err != nil {
 					t.Fatal(err)
 				}
 			}

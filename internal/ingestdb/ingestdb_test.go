@@ -1,4 +1,4 @@
-package pipeline
+package ingestdb
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 	"github.com/profan-dev/profan/internal/store"
 )
 
-const fx = "../../../fixtures/ncu/"
+const fx = "../../fixtures/ncu/"
 
 func countRuns(t *testing.T, path string) int {
 	t.Helper()
@@ -37,7 +37,7 @@ func countRuns(t *testing.T, path string) int {
 // skipped, its transaction gives the write lock back, and the next export
 // is stored (it once waited out the busy timeout on the abandoned run).
 func TestStoredFirstThenNew(t *testing.T) {
-	stored := "../../../fixtures/pytorch/train.full.details.csv.gz"
+	stored := "../../fixtures/pytorch/train.full.details.csv.gz"
 	ctx := context.Background()
 	for _, delay := range []time.Duration{0, 5 * time.Millisecond, 20 * time.Millisecond, 60 * time.Millisecond, time.Second} {
 		t.Run(delay.String(), func(t *testing.T) {
@@ -133,7 +133,7 @@ func TestSourcePageAlone(t *testing.T) {
 	}
 	// A source page of another capture beside a details page whose
 	// launches it names: refused, nothing stored.
-	_, err = Ingest(ctx, db, []string{fx + "saxpy.details.csv", "../../../fixtures/calib/calib.source.cuda-sass.csv.gz"}, Options{})
+	_, err = Ingest(ctx, db, []string{fx + "saxpy.details.csv", "../../fixtures/calib/calib.source.cuda-sass.csv.gz"}, Options{})
 	if err == nil || !strings.Contains(err.Error(), "saxpy.details.csv:6: launch 0 of saxpy(int, float, const float *, float *) would get the source of launch 41") {
 		t.Errorf("source page of another capture: %v", err)
 	}
@@ -148,7 +148,7 @@ func TestSourcePageAlone(t *testing.T) {
 func TestPagesOneRun(t *testing.T) {
 	ctx := context.Background()
 	db := filepath.Join(t.TempDir(), "runs.db")
-	raw, details, source := "../../../fixtures/atomics/atomics.raw.csv.gz", "../../../fixtures/atomics/atomics.details.csv.gz", fx+"saxpy.details.csv"
+	raw, details, source := "../../fixtures/atomics/atomics.raw.csv.gz", "../../fixtures/atomics/atomics.details.csv.gz", fx+"saxpy.details.csv"
 	var out, errOut strings.Builder
 	if _, err := Ingest(ctx, db, []string{source, details, raw}, Options{Out: &out}); err != nil {
 		t.Fatal(err)
@@ -222,7 +222,7 @@ func (c *countdown) Err() error {
 // of a run, stores nothing of that run and says it was cancelled; so does
 // one cancelled while it checks a second export.
 func TestCancel(t *testing.T) {
-	first, second := "../../../fixtures/pytorch/train.full.details.csv.gz", fx+"saxpy.details.csv"
+	first, second := "../../fixtures/pytorch/train.full.details.csv.gz", fx+"saxpy.details.csv"
 	for _, c := range []struct {
 		n     int64
 		files []string
