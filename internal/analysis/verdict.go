@@ -17,8 +17,9 @@ import (
 // application advice with the run (a run stored before has none: its
 // advice is made again from the stored kernels); version 7 adds each
 // kernel's speed-of-light headroom; version 8 the rules of its classes
-// (narrow-access, register-tile, tiny-blocks, the priced tail).
-const VerdictVersion = 8
+// (narrow-access, register-tile, tiny-blocks, the priced tail); version 9
+// reads a details page's atomics from its source page.
+const VerdictVersion = 9
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

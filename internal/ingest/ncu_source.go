@@ -471,6 +471,8 @@ func sumSourceCounters(k *profan.Kernel) {
 		}
 		suffix := ""
 		switch {
+		case space == "Global" && globalAtomic(s.SASS):
+			suffix = "_atom"
 		case space == "Global" && op == "Load":
 			suffix = "_ld"
 		case space == "Global" && op == "Store":
@@ -499,6 +501,20 @@ func sumSourceCounters(k *profan.Kernel) {
 	}
 	// Deterministic order for golden output.
 	sortMetrics(k)
+}
+
+// globalAtomic reports whether a SASS instruction is a global atomic or
+// reduction (RED, ATOM, ATOMG; not the shared ATOMS nor a warp REDUX).
+func globalAtomic(sass string) bool {
+	f := strings.Fields(sass)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return false
+	}
+	op := f[0]
+	return (strings.HasPrefix(op, "RED") || strings.HasPrefix(op, "ATOM")) && !strings.HasPrefix(op, "REDUX") && !strings.HasPrefix(op, "ATOMS")
 }
 
 func shorten(s string, n int) string {

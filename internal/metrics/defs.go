@@ -182,14 +182,17 @@ var Defs = []*Def{
 				}
 			}
 			if len(from) == 0 {
-				return math.NaN(), "", false
+				// The source page's global atomics, one request per
+				// thread as the L2 counts them (a details page has no
+				// L2 counters).
+				return e.src("source:global/thread_inst_executed_pred_on_atom")
 			}
 			return sum, strings.Join(from, " + "), true
 		}},
 	{Name: "l2_cycles", Unit: "", Better: 0, Noisy: true,
-		Doc: "L2 cycles elapsed during the kernel (mean over the slices)",
+		Doc: "L2 cycles elapsed during the kernel (mean over the slices); without them, 0.87 × the SM's elapsed cycles, the L2:SM clock ratio of every H100 and H200 capture",
 		NCU: "lts__cycles_elapsed.avg", Nvprof: "—",
-		eval: source(1, "lts__cycles_elapsed.avg")},
+		eval: first(source(1, "lts__cycles_elapsed.avg"), source(0.87, "sm__cycles_elapsed.avg", "Elapsed Cycles"))},
 	{Name: "l2_read_transactions", Unit: "sector", Better: 0,
 		Doc: "L2 read sectors", NCU: "lts__t_sectors_op_read.sum (+atom, red)", Nvprof: "l2_read_transactions",
 		eval: source(1, "lts__t_sectors_op_read.sum", "l2_read_transactions")},
