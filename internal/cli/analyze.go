@@ -39,10 +39,14 @@ func NewCmdAnalyze(io *IOStreams, runF func(*AnalyzeOptions) error) *cobra.Comma
 	cmd := &cobra.Command{
 		Use:   "analyze <file>...",
 		Short: "Summarize each kernel's memory efficiency and say what to fix",
-		Long: `Read ncu, nvprof or nsys CSV exports and print, per kernel, the key memory
-metrics, the memory model's reading of the access pattern, and findings with
-advice. The format of each table is detected from its header.`,
+		Long: `Read ncu, nvprof or nsys CSV exports and PyTorch profiler traces (JSON, plain or
+.json.gz) and print where the step's
+time goes (a trace's timeline), what to change first with its gain in time, and,
+per kernel, the key memory metrics, the memory model's reading of the access
+pattern, and findings with advice. The format of each file is detected from its
+header.`,
 		Example: `  profan analyze fixtures/ncu/transpose.full.details.csv
+  profan analyze fixtures/timeline/train_small.json.gz
   profan analyze run.csv --format json | jq '.kernels[].findings'`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

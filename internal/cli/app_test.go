@@ -340,7 +340,7 @@ func TestTimelineTrend(t *testing.T) {
 		}
 	}
 	out, errOut, code := run(t, "trend", "--db", db, "--metric", "gpu_busy", "--format", "csv")
-	if code != ExitOK || !strings.Contains(out, "1,v=decode_sync,timeline,,0.0811") || !strings.Contains(out, "2,v=decode_graphs,timeline,,0.7598") {
+	if code != ExitOK || !strings.Contains(out, "1,v=decode_sync,timeline,,8.11") || !strings.Contains(out, "2,v=decode_graphs,timeline,,75.98") {
 		t.Errorf("trend: exit %d\n%s%s", code, out, errOut)
 	}
 	out, _, code = run(t, "gate", "--db", db, "--run", "1", "--require", "gpu_busy >= 50%")

@@ -123,13 +123,14 @@ func trendTimeline(ctx context.Context, opts *TrendOptions) error {
 		if !ok {
 			continue
 		}
-		pts = append(pts, store.Point{Run: r.ID, Labels: r.Labels, Created: r.Created, Kernel: "timeline", Value: timelineFigure(f, opts.Metric)})
+		pts = append(pts, store.Point{Run: r.ID, Labels: r.Labels, Created: r.Created, Kernel: "timeline", Value: 100 * timelineFigure(f, opts.Metric)})
 	}
 	f, ok := report.Lookup(opts.Format)
 	if !ok || f.Trend == nil {
 		return formatError(opts.Format, report.TrendFormats()...)
 	}
-	t := reportTrend(opts.Metric, "ratio", pts)
+	// Shares in percent, as every other command prints them.
+	t := reportTrend(opts.Metric, "%", pts)
 	if len(t.Series) == 0 && f == report.Text {
 		fmt.Fprintf(opts.IO.ErrOut, "no stored run has a timeline (ingest a trace: a PyTorch profiler trace, nsys cuda_gpu_trace, nvprof --print-gpu-trace)\n")
 		return nil
