@@ -83,13 +83,13 @@ fi
 
 awk -F'\t' '{t[$1]=$2} END {
   if ("ncu: profan ingest" in t) {
-    printf "ncu:   ingest / sqlite3 .import  = %.2f (target <= 0.35)\n", t["ncu: profan ingest"]/t["ncu: sqlite3 .import"]
-    printf "ncu:   analyze / sqlite3 .import = %.2f (target <= 0.50)\n", t["ncu: profan analyze"]/t["ncu: sqlite3 .import"]
+    printf "ncu:   ingest / sqlite3 .import  = %.2f (target <= 0.30)\n", t["ncu: profan ingest"]/t["ncu: sqlite3 .import"]
+    printf "ncu:   analyze / sqlite3 .import = %.2f (target <= 0.25)\n", t["ncu: profan analyze"]/t["ncu: sqlite3 .import"]
     if ("ncu: pandas to_sql" in t)
       printf "ncu:   ingest / pandas           = %.2f (target <= 0.25)\n", t["ncu: profan ingest"]/t["ncu: pandas to_sql"]
   }
   if ("trace: profan ingest" in t) {
-    printf "trace: ingest / sqlite3 .import  = %.2f (target <= 0.50)\n", t["trace: profan ingest"]/t["trace: sqlite3 .import"]
-    printf "trace: analyze / sqlite3 .import = %.2f (target <= 0.50)\n", t["trace: profan analyze"]/t["trace: sqlite3 .import"]
+    printf "trace: ingest / sqlite3 .import  = %.2f (target <= 0.40)\n", t["trace: profan ingest"]/t["trace: sqlite3 .import"]
+    printf "trace: analyze / sqlite3 .import = %.2f (target <= 0.25)\n", t["trace: profan analyze"]/t["trace: sqlite3 .import"]
   }
 }' "$W/results.tsv"
