@@ -373,7 +373,7 @@ type Host struct {
 }
 
 // MaxHostSpans bounds Host.Spans: 24 bytes each.
-const MaxHostSpans = 1 << 19
+const MaxHostSpans = 1 << 18
 
 // HostSpan is a stretch of time the launching threads spent in one state
 // (a HostState), under one name: the op behind a sync, the innermost

@@ -24,7 +24,7 @@ import (
 
 // maxReplay bounds the kernels the replay keeps (32 bytes each): the
 // steps past it are not replayed.
-const maxReplay = 1 << 18
+const maxReplay = 1 << 17
 
 // replayKernel is a kernel or copy as the replay holds it.
 type replayKernel struct {

@@ -376,13 +376,19 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	if b.folded > 0 {
 		t.Notes = append(t.Notes, strconv.Itoa(b.folded)+" copies and memsets past the ones kept one by one were folded by the reader: not on the timeline")
 	}
+	rp := b.rp
+	b.rp = replay{}
+	t.replay = rp.finish(run, func(lane uint32) bool { return b.lanes[lane].dev == top.Device })
+	if run.Host != nil && run.Host.SpansFolded > 0 {
+		t.Notes = append(t.Notes, strconv.Itoa(run.Host.SpansFolded)+" stretches of host activity past the first "+strconv.Itoa(profan.MaxHostSpans)+" kept are not placed on the timeline: their idle is named by the gaps' shape")
+	}
+	if t.replay == nil && run.Host != nil && len(run.Host.Spans) > 0 {
+		t.Notes = append(t.Notes, "the step is not replayed: its kernels are past the replay's bound ("+strconv.Itoa(maxReplay)+") before a whole ProfilerStep#N, or none has a launch time; levers are priced from the idle time")
+	}
 	if run.Host != nil && run.Host.Folded > 0 {
 		t.Notes = append(t.Notes, strconv.Itoa(run.Host.Folded)+" host calls past the first "+strconv.Itoa(profan.MaxHostEvents)+" kept are summed by name, not placed on the timeline: their idle counts as launch or other")
 	}
 	b.ivals = ivalLog{}
-	rp := b.rp
-	b.rp = replay{}
-	t.replay = rp.finish(run, func(lane uint32) bool { return b.lanes[lane].dev == top.Device })
 	return t
 }
 
