@@ -523,6 +523,8 @@ func signalCases(t *testing.T, base []byte) []*tcase {
 	commands := [][]string{
 		{"analyze", "{big}"},
 		{"analyze", "--format", "json", "{big}"},
+		{"analyze", "-o", "out/a.txt", "{big}"},
+		{"gate", "--require", "duration < 1s", "-o", "out/g.txt", "{big}"},
 		{"ingest", "--db", "db", "{big}"},
 		{"ingest", "--db", "out/new.db", "{big}"},
 		{"gate", "--require", "duration < 1s", "{big}"},
@@ -588,10 +590,11 @@ func stalledPipeCases(base []byte) []*tcase {
 	const cat = "Signals"
 	copyD := abs("fixtures/ncu/copy.details.csv")
 	var cs []*tcase
-	for _, args := range [][]string{{"analyze", "pipe.csv"}, {"ingest", "--db", "db", "pipe.csv"}, {"gate", "--require", "duration < 1s", "pipe.csv"}} {
+	for _, args := range [][]string{{"analyze", "pipe.csv"}, {"analyze", "-o", "out/a.txt", "pipe.csv"}, {"ingest", "--db", "db", "pipe.csv"}, {"gate", "--require", "duration < 1s", "pipe.csv"}} {
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
 			cs = append(cs, &tcase{cat: cat, name: fmt.Sprintf("%v to %s on a pipe that stalls", sig, strings.Join(args, " ")), custom: func(e *env) string {
 				e.write("db", base)
+				os.Mkdir(e.path("out"), 0o755)
 				data, err := os.ReadFile(copyD)
 				if err != nil {
 					panic(setupError{err})
@@ -633,6 +636,9 @@ func stalledPipeCases(base []byte) []*tcase {
 				}
 				if b, err := os.ReadFile(e.db); err != nil || !bytes.Equal(b, base) {
 					return "the database changed"
+				}
+				if left, _ := os.ReadDir(e.path("out")); len(left) > 0 {
+					return "left " + left[0].Name()
 				}
 				return ""
 			}})

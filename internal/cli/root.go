@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -196,10 +197,14 @@ func flagValueError(err error) error {
 // Main runs the command line args and returns the exit status.
 func Main(args []string, io *IOStreams) ExitCode {
 	stderr := io.ErrOut
+	var pending atomic.Pointer[outputFile] // -o's temporary file, for stuck
 	ctx, stop := interruptContext(context.Background(), func(intr *InterruptedError) {
 		// The command did not return in time: blocked in a read no
 		// context reaches (a pipe whose writer sends nothing). It has
-		// written nothing yet (every write stops at the cancellation).
+		// written nothing but -o's temporary file, which goes.
+		if of := pending.Load(); of != nil {
+			of.finish(false)
+		}
 		fmt.Fprintf(stderr, "profan: %s\n", intr.Error())
 		os.Exit(int(exitCodeOf(intr)))
 	})
@@ -229,10 +234,12 @@ func Main(args []string, io *IOStreams) ExitCode {
 			return err
 		}
 		outFile, fileOut = of, newOutWriter(ctxWriter{ctx: ctx, w: of.w})
+		pending.Store(of)
 		sio.Out, sio.Color, sio.TTY = fileOut, false, false
 		return nil
 	}
 	cmd, err := root.ExecuteContextC(ctx)
+	pending.Store(nil)
 	if outFile != nil {
 		werr := fileOut.flush()
 		var gf *GateFailedError
