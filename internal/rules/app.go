@@ -414,3 +414,17 @@ func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64) (fl
 	}
 	return w.Gain(), l
 }
+
+// recommendDrop advises no longer waiting at the loop's syncs of kind,
+// priced by replaying the step without their waits; message says what
+// the sites do (given them and the replay's steps), r holds the rest.
+func (p *AppPass) recommendDrop(kind string, message func(sites []analysis.Site, steps int) string, r analysis.Recommendation) {
+	sites, steps := p.loopSyncs(kind)
+	if len(sites) == 0 {
+		return
+	}
+	lever := analysis.Lever{Drop: dropSites(sites)}
+	gain, _ := p.replay(lever)
+	r.Message, r.Lever = message(sites, steps), &lever
+	p.recommendWall(r, gain)
+}

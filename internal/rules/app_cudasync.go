@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"fmt"
-
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 )
@@ -28,18 +26,12 @@ torch.cuda.synchronize()          # once, where a time is read`,
 	Scope:    Caller,
 	Requires: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
-		sites, _ := p.loopSyncs(syncAll)
-		if len(sites) == 0 {
-			return
-		}
-		lever := analysis.Lever{Drop: dropSites(sites)}
-		gain, _ := p.replay(lever)
-		p.recommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("the host synchronises the device every step: %s", siteList(sites)),
+		p.recommendDrop(syncAll, func(sites []analysis.Site, steps int) string {
+			return "the host synchronises the device every step: " + siteList(sites)
+		}, analysis.Recommendation{
 			Fix:      "remove torch.cuda.synchronize() from the loop (keep one where a time is read; time with CUDA events)",
-			Lever:    &lever,
 			Basis:    "the step replayed without those waits",
 			Composes: "with the other host-read rules",
-		}, gain)
+		})
 	},
 }

@@ -34,22 +34,16 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 	Scope:    Caller,
 	Requires: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
-		sites, steps := p.loopSyncs(syncShape)
-		if len(sites) == 0 {
-			return
-		}
-		lever := analysis.Lever{Drop: dropSites(sites)}
-		gain, _ := p.replay(lever)
-		n := 0
-		for _, s := range sites {
-			n += s.Count
-		}
-		p.recommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("the model reads GPU values to size its tensors %d times a step: %s (data-dependent shapes: no CUDA graph can capture the step)", n/steps, siteList(sites)),
+		p.recommendDrop(syncShape, func(sites []analysis.Site, steps int) string {
+			n := 0
+			for _, s := range sites {
+				n += s.Count
+			}
+			return fmt.Sprintf("the model reads GPU values to size its tensors %d times a step: %s (data-dependent shapes: no CUDA graph can capture the step)", n/steps, siteList(sites))
+		}, analysis.Recommendation{
 			Fix:      "keep the counts on the GPU: a fixed capacity per expert (overflow dropped, experts as one batched matmul) or a grouped GEMM; sizes padded to a bound",
-			Lever:    &lever,
 			Basis:    "the step replayed without those syncs' waits (the kernels as they are)",
 			Composes: "before CUDA graphs, which it makes possible",
-		}, gain)
+		})
 	},
 }

@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"fmt"
-
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 )
@@ -30,18 +28,12 @@ if i % 50 == 0 and loss.item() < target:
 	Scope:    Caller,
 	Requires: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
-		sites, _ := p.loopSyncs(syncValue)
-		if len(sites) == 0 {
-			return
-		}
-		lever := analysis.Lever{Drop: dropSites(sites)}
-		gain, _ := p.replay(lever)
-		p.recommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("the host reads a GPU value every step: %s", siteList(sites)),
+		p.recommendDrop(syncValue, func(sites []analysis.Site, steps int) string {
+			return "the host reads a GPU value every step: " + siteList(sites)
+		}, analysis.Recommendation{
 			Fix:      "read it every N steps (log and check the stop condition every 50), or accumulate on the GPU and read once",
-			Lever:    &lever,
 			Basis:    "the step replayed without those syncs' waits",
 			Composes: "with data-loader: the host then loads the next batch while the GPU runs",
-		}, gain)
+		})
 	},
 }
