@@ -267,7 +267,8 @@ type Run struct {
 	Device  string
 	Labels  map[string]string
 	Created time.Time // UTC
-	Kernels int       // kernel records
+	Kernels int       // kernel records: the launches
+	Names   int       // distinct kernel names: the kernels
 }
 
 // JSONRunRecord is one run in profan runs --format json.
@@ -279,24 +280,30 @@ type JSONRunRecord struct {
 	Time    string            `json:"time"`
 	Tool    string            `json:"tool"`
 	Format  string            `json:"format"`
-	Kernels int               `json:"kernels"`
-	Digest  string            `json:"digest"`
+	Kernels int               `json:"kernels"` // kernel records, as before: the launches
+	// Launches is the kernel records (the launches, as kernels says);
+	// Names the distinct kernel names.
+	Launches int    `json:"launches"`
+	Names    int    `json:"distinct_kernels"`
+	Digest   string `json:"digest"`
 }
 
 func runsJSON(w io.Writer, rs []Run, _ Options) error {
 	out := make([]JSONRunRecord, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, JSONRunRecord{ID: r.ID, Labels: r.Labels, Source: r.Source, Device: r.Device,
-			Time: r.Created.UTC().Format(time.RFC3339), Tool: r.Tool, Format: r.Format, Kernels: r.Kernels, Digest: r.Digest})
+			Time: r.Created.UTC().Format(time.RFC3339), Tool: r.Tool, Format: r.Format, Kernels: r.Kernels, Launches: r.Kernels, Names: r.Names, Digest: r.Digest})
 	}
 	return encodeJSON(w, out)
 }
 
 func runsText(w io.Writer, rs []Run, _ Options) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RUN\tTIME\tTOOL\tDEVICE\tKERNELS\tLABELS\tSOURCE")
+	// TIME is when the run was ingested (the exports carry no capture
+	// time profan reads); launches and kernels apart.
+	fmt.Fprintln(tw, "RUN\tINGESTED AT\tTOOL\tDEVICE\tLAUNCHES\tKERNELS\tLABELS\tSOURCE")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%s\t%s\n", r.ID, r.Created.UTC().Format("2006-01-02 15:04:05"), r.Tool, safe.Term(r.Device), r.Kernels, safe.Term(LabelText(r.Labels)), safe.Term(r.Source))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.ID, r.Created.UTC().Format("2006-01-02 15:04:05"), r.Tool, safe.Term(r.Device), r.Kernels, r.Names, safe.Term(LabelText(r.Labels)), safe.Term(r.Source))
 	}
 	return tw.Flush()
 }

@@ -24,7 +24,8 @@ type RunRecord struct {
 	Size        int64
 	Labels      map[string]string // never nil
 	Created     time.Time         // UTC
-	Kernels     int               // kernel records
+	Kernels     int               // kernel records: the launches
+	Names       int               // distinct kernel names: the kernels
 	// Verdict is the version of the verdict maker that made the run's
 	// stored verdict (analysis.VerdictVersion then).
 	Verdict int
@@ -39,7 +40,8 @@ type RunFilter struct {
 // Runs returns the runs that match f in ID order (oldest first).
 func (db *DB) Runs(ctx context.Context, f RunFilter) ([]RunRecord, error) {
 	where, args := labelWhere("r.id", f.Labels)
-	q := `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict
+	q := `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict,
+(SELECT count(*) FROM run_kernel_names n WHERE n.run_id = r.id)
 FROM runs r` + where + ` ORDER BY r.id DESC`
 	if f.Limit > 0 {
 		q += ` LIMIT ?`
@@ -69,7 +71,8 @@ func (db *DB) LatestRun(ctx context.Context, labels map[string]string, before in
 		}
 		args = append(args, before)
 	}
-	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict
+	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict,
+(SELECT count(*) FROM run_kernel_names n WHERE n.run_id = r.id)
 FROM runs r`+where+` ORDER BY r.id DESC LIMIT 1`, args...)
 	if err != nil {
 		return RunRecord{}, fmt.Errorf("finding the latest run: %w", err)
@@ -82,7 +85,8 @@ FROM runs r`+where+` ORDER BY r.id DESC LIMIT 1`, args...)
 
 // Run returns the run with the given ID, or an error wrapping ErrNotFound.
 func (db *DB) Run(ctx context.Context, id int64) (RunRecord, error) {
-	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict
+	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict,
+(SELECT count(*) FROM run_kernel_names n WHERE n.run_id = r.id)
 FROM runs r WHERE r.id = ?`, id)
 	if err != nil {
 		return RunRecord{}, fmt.Errorf("reading run %d: %w", id, err)
@@ -118,7 +122,7 @@ func (db *DB) queryRuns(ctx context.Context, q string, args ...any) ([]RunRecord
 	for rows.Next() {
 		var r RunRecord
 		var created string
-		if err := rows.Scan(&r.ID, &r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device, &r.Size, &created, &r.Kernels, &r.Verdict); err != nil {
+		if err := rows.Scan(&r.ID, &r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device, &r.Size, &created, &r.Kernels, &r.Verdict, &r.Names); err != nil {
 			return nil, err
 		}
 		term(&r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device)

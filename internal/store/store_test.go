@@ -310,7 +310,7 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := RunRecord{ID: id, Digest: "sha256:aa", Source: "runs/sha256:aa.csv", Tool: "ncu", Format: "ncu-details",
-		ToolVersion: "2024.1", Device: "NVIDIA A100-SXM4-40GB", Size: 1234, Labels: labels, Created: testNow, Kernels: 3, Verdict: 7}
+		ToolVersion: "2024.1", Device: "NVIDIA A100-SXM4-40GB", Size: 1234, Labels: labels, Created: testNow, Kernels: 3, Names: 2, Verdict: 7}
 	if fmt.Sprint(run) != fmt.Sprint(want) {
 		t.Errorf("Run(%d):\ngot  %+v\nwant %+v", id, run, want)
 	}
