@@ -45,9 +45,9 @@ type Ruler interface {
 
 // Kernel is the analysis of one kernel record: the verdict on it.
 type Kernel struct {
-	Run  *profan.Run
-	K    *profan.Kernel
-	Spec *gpumodel.Spec // nil when the GPU is unknown
+	Run    *profan.Run
+	Record *profan.Kernel // as the export gives it: one launch, or an aggregate of launches
+	Spec   *gpumodel.Spec // nil when the GPU is unknown
 	// Name is what the kernel's name tells: library, kind, display name.
 	Name kernelname.Info
 	// GPU is how Spec was identified: from --device, the printed name,
@@ -237,7 +237,7 @@ func metricsDevice(s *gpumodel.Spec) metrics.Device {
 // read reads what k's counters say before any judgment: the name's
 // family, the GPU, the canonical metrics.
 func read(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
-	a := &Kernel{Run: run, K: k, Name: classify(k.DisplayName())}
+	a := &Kernel{Run: run, Record: k, Name: classify(k.DisplayName())}
 	// Where the name is silent, the tensor pipe's activity says whether
 	// the kernel's math ran on tensor cores.
 	if v, ok := metrics.Read(k, "tensor_pipe_pct"); ok {
@@ -357,10 +357,10 @@ func instructions(a *Kernel) []Instruction {
 	var out []Instruction
 	var prog *sassProgram
 	warps := 0.0
-	if g, b := a.K.Grid.Size(), a.K.Block.Size(); g > 0 && b > 0 {
+	if g, b := a.Record.Grid.Size(), a.Record.Block.Size(); g > 0 && b > 0 {
 		warps = float64(g) * math.Ceil(float64(b)/32)
 	}
-	for _, s := range a.K.Source {
+	for _, s := range a.Record.Source {
 		if s.Address == "" {
 			continue
 		}
@@ -404,7 +404,7 @@ func instructions(a *Kernel) []Instruction {
 			in.Pattern = globalInstructionPattern(a, in, elem, threads, c["l1_tag_requests_global"]/req)
 			if in.Sectors > in.IdealSectors*gpumodel.Slack && in.Pattern.Kind != gpumodel.Broadcast {
 				if prog == nil {
-					prog = newSASSProgram(a.K)
+					prog = newSASSProgram(a.Record)
 				}
 				if prog.indirect(s.Address) {
 					in.Indirect = true
@@ -468,7 +468,7 @@ func globalInstructionPattern(a *Kernel, in Instruction, elem, threads, lines fl
 			p.Reasons = []string{fmt.Sprintf("%.1f sectors in %.1f lines per request for %.1f threads: a stride of %.0f B", in.SectorsPerRequest, lines, threads, p.StrideBytes)}
 		case lines >= 0.99*threads:
 			p.Kind, p.StrideBytes = gpumodel.Strided, 0
-			p.Column = launch2D(a.K)
+			p.Column = launch2D(a.Record)
 			p.Reasons = []string{fmt.Sprintf("every thread of the warp in its own 128-byte line (%.1f lines for %.1f threads): a stride of 128 B or more", lines, threads)}
 			if p.Column {
 				p.Reasons[0] += ", as a column of a row-major array"
@@ -479,7 +479,7 @@ func globalInstructionPattern(a *Kernel, in Instruction, elem, threads, lines fl
 		}
 		return p
 	}
-	if launch2D(a.K) {
+	if launch2D(a.Record) {
 		p.Kind, p.StrideBytes, p.Column = gpumodel.Strided, 0, true
 		p.Reasons = append(p.Reasons, "with a 2-D launch this is a column access (stride of a whole row)")
 	}
@@ -609,7 +609,7 @@ func globalIdeal(a *Kernel, acc *Access, c globalCounters, op string) (elem floa
 // (32 threads × S bytes / 32-byte sectors); 0 before Volta or when the
 // size is unknown.
 func warpAccessBytes(a *Kernel, elem float64, haveElem bool) float64 {
-	cc := a.K.CC
+	cc := a.Record.CC
 	if cc == "" && a.Spec != nil {
 		cc = a.Spec.CC
 	}
@@ -662,7 +662,7 @@ func globalCounterPattern(a *Kernel, acc *Access, op string, elem float64, haveE
 	}
 	x := gpumodel.Explain(math.Round(elem), spr, ideal)
 	p := x.Access(accessBytes, ev)
-	if x.Kind == gpumodel.Scattered && launch2D(a.K) {
+	if x.Kind == gpumodel.Scattered && launch2D(a.Record) {
 		// One sector per thread cannot tell a large stride from
 		// scatter. A 2-D launch indexes 2-D data: a column access.
 		p.Kind, p.StrideBytes, p.Column = gpumodel.Strided, 0, true

@@ -52,7 +52,7 @@ func TestIdealMatchesNCU(t *testing.T) {
 			capture := c.dir + c.capture
 			_, ks := loadFrom(t, c.dir, c.capture)
 			for _, a := range ks {
-				for _, s := range a.K.Source {
+				for _, s := range a.Record.Source {
 					if s.Address == "" {
 						continue
 					}
@@ -73,7 +73,7 @@ func TestIdealMatchesNCU(t *testing.T) {
 						model = math.Ceil(gpumodel.IdealSectors(bits/8, e).L2)
 					}
 					if model != ncuIdeal {
-						t.Errorf("%s kernel %s %s (line %d): model ideal %v sectors, ncu %v (E=%v, S=%v bits)", capture, a.K.ID, s.SASS, s.Line, model, ncuIdeal, e, bits)
+						t.Errorf("%s kernel %s %s (line %d): model ideal %v sectors, ncu %v (E=%v, S=%v bits)", capture, a.Record.ID, s.SASS, s.Line, model, ncuIdeal, e, bits)
 					}
 					n++
 				}
@@ -133,7 +133,7 @@ func testPearson(t *testing.T, dir string) {
 			}
 			// The load of p[idx] is the global load on line 16.
 			found := false
-			for _, s := range a.K.Source {
+			for _, s := range a.Record.Source {
 				c := counters(s)
 				if s.Line != 16 || s.Address == "" || c.text["address_space"] != "Global" || c.text["access_operation"] != "Load" {
 					continue
@@ -143,15 +143,15 @@ func testPearson(t *testing.T, dir string) {
 				exp := [3]float64{want.Requests, want.L1Transactions, want.L2Sectors}
 				for i, name := range []string{"requests", "L1 transactions", "L2 sectors"} {
 					if tt.exact && got[i] != exp[i] {
-						t.Errorf("%s %d-byte %s: ncu %v, model %v", a.K.Name, tt.elem, name, got[i], exp[i])
+						t.Errorf("%s %d-byte %s: ncu %v, model %v", a.Record.Name, tt.elem, name, got[i], exp[i])
 					}
 					if !tt.exact && math.Abs(got[i]-exp[i]) > 0.03*exp[i] {
-						t.Errorf("%s %d-byte %s: ncu %v, model %.1f: more than 3%% apart", a.K.Name, tt.elem, name, got[i], exp[i])
+						t.Errorf("%s %d-byte %s: ncu %v, model %.1f: more than 3%% apart", a.Record.Name, tt.elem, name, got[i], exp[i])
 					}
 				}
 			}
 			if !found {
-				t.Errorf("%s: no global load on line 16", a.K.Name)
+				t.Errorf("%s: no global load on line 16", a.Record.Name)
 			}
 		})
 	}
@@ -203,11 +203,11 @@ func TestPatterns(t *testing.T) {
 			}
 			found = true
 			if in.Pattern.Kind.String() != w.pattern || in.Pattern.StrideBytes != w.stride {
-				t.Errorf("%s %s %s line %d: got %s stride %v, want %s stride %v (%s)", w.capture, a.K.Name, w.op, w.line, in.Pattern.Kind, in.Pattern.StrideBytes, w.pattern, w.stride, in.Pattern.Text())
+				t.Errorf("%s %s %s line %d: got %s stride %v, want %s stride %v (%s)", w.capture, a.Record.Name, w.op, w.line, in.Pattern.Kind, in.Pattern.StrideBytes, w.pattern, w.stride, in.Pattern.Text())
 			}
 		}
 		if !found {
-			t.Errorf("%s %s: no global %s on line %d", w.capture, a.K.Name, w.op, w.line)
+			t.Errorf("%s %s: no global %s on line %d", w.capture, a.Record.Name, w.op, w.line)
 		}
 	}
 }

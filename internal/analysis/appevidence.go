@@ -122,8 +122,8 @@ func (e *AppEvidence) Spec() *gpumodel.Spec {
 // CC is the compute capability of the capture's GPU, "" when unknown.
 func (e *AppEvidence) CC() string {
 	for _, g := range e.Groups {
-		if g.Rep != nil && g.Rep.K != nil && g.Rep.K.CC != "" {
-			return g.Rep.K.CC
+		if g.Rep != nil && g.Rep.Record != nil && g.Rep.Record.CC != "" {
+			return g.Rep.Record.CC
 		}
 	}
 	if s := e.Spec(); s != nil {

@@ -117,7 +117,7 @@ type GroupFinding struct {
 // that launch's counters (its blocks, its speed of light), not those of the
 // header printed beside it.
 func (g *Group) OtherLaunch(f GroupFinding) string {
-	if g.Rep == nil || !f.Grid.Known() || f.Launch == g.Rep.K.ID {
+	if g.Rep == nil || !f.Grid.Known() || f.Launch == g.Rep.Record.ID {
 		return ""
 	}
 	return fmt.Sprintf("launch id %s, grid (%d,%d,%d)", f.Launch, f.Grid[0], f.Grid[1], f.Grid[2])
@@ -263,7 +263,7 @@ func (gr *Grouper) ShareOf(g *Group) float64 {
 
 // Add places one analysed launch (or aggregate record) in its group.
 func (gr *Grouper) Add(a *Kernel) {
-	k := a.K
+	k := a.Record
 	g := gr.groupOf(a)
 	n := max(k.Invocations, 1)
 	gr.n += n
@@ -285,7 +285,7 @@ func (gr *Grouper) Add(a *Kernel) {
 
 // groupOf returns a's group, made when a is its first launch.
 func (gr *Grouper) groupOf(a *Kernel) *Group {
-	name, src := a.K.DisplayName(), ""
+	name, src := a.Record.DisplayName(), ""
 	if a.Run != nil {
 		src = a.Run.Source
 	}
@@ -333,7 +333,7 @@ func (gr *Grouper) note(k *profan.Kernel) {
 // longest launch (or, none timed, the first). It reports whether the
 // duration is known.
 func (gr *Grouper) time(g *Group, a *Kernel, n int) bool {
-	k := a.K
+	k := a.Record
 	d := k.Duration
 	if math.IsNaN(d) || d < 0 {
 		if g.Rep == nil {
@@ -404,7 +404,7 @@ func measured(a *Kernel, name string) (float64, bool) {
 	if x, ok := a.Metrics.Lookup(name); ok && !math.IsNaN(x.Value) {
 		return x.Value, !x.Estimate
 	}
-	return a.K.Value(name)
+	return a.Record.Value(name)
 }
 
 // tally counts a's findings (a record of n launches, whose duration is
@@ -422,7 +422,7 @@ func (g *Group) tally(a *Kernel, timed bool, n int) {
 		}
 		score := 0.0
 		if !math.IsNaN(f.Gain) && timed {
-			score = f.Gain * a.K.Duration * float64(n)
+			score = f.Gain * a.Record.Duration * float64(n)
 		}
 		if prev, seen := onLaunch[f.Rule]; !seen {
 			if onLaunch == nil {
@@ -449,7 +449,7 @@ func (gf *GroupFinding) offer(f profan.Finding, score float64, a *Kernel, rep bo
 	if rep || !gf.fromRep && (score > gf.best || (score == gf.best && f.Severity > gf.Severity)) {
 		gf.best = math.Max(gf.best, score)
 		gf.Finding = f
-		gf.Launch, gf.Grid = a.K.ID, a.K.Grid
+		gf.Launch, gf.Grid = a.Record.ID, a.Record.Grid
 		gf.fromRep = rep
 	}
 }

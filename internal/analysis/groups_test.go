@@ -37,7 +37,7 @@ func TestGroups(t *testing.T) {
 	}
 	var total float64
 	for _, a := range all {
-		total += a.K.Duration
+		total += a.Record.Duration
 	}
 	launches, share := 0, 0.0
 	for i, g := range gs {
@@ -77,16 +77,16 @@ type groupLaunches struct {
 func launchesOf(all []*analysis.Kernel, name string) groupLaunches {
 	l := groupLaunches{lo: math.Inf(1), saved: map[string]float64{}, count: map[string]int{}}
 	for _, a := range all {
-		if a.K.DisplayName() != name {
+		if a.Record.DisplayName() != name {
 			continue
 		}
 		l.n++
-		l.d += a.K.Duration
-		l.lo, l.hi = math.Min(l.lo, a.K.Duration), math.Max(l.hi, a.K.Duration)
+		l.d += a.Record.Duration
+		l.lo, l.hi = math.Min(l.lo, a.Record.Duration), math.Max(l.hi, a.Record.Duration)
 		for _, f := range a.Findings {
 			l.count[f.Rule]++
 			if !math.IsNaN(f.Gain) {
-				l.saved[f.Rule] += f.Gain * a.K.Duration
+				l.saved[f.Rule] += f.Gain * a.Record.Duration
 			}
 		}
 	}
@@ -98,7 +98,7 @@ func launchesOf(all []*analysis.Kernel, name string) groupLaunches {
 // launches and share of the capture, the findings ranked by it.
 func checkGroup(t *testing.T, g *analysis.Group, l groupLaunches, total float64) {
 	t.Helper()
-	if l.n != g.Launches || g.IDs.Len() != l.n || math.Abs(l.d-g.Duration) > 1e-12 || g.Min != l.lo || g.Max != l.hi || g.Rep.K.Duration != l.hi {
+	if l.n != g.Launches || g.IDs.Len() != l.n || math.Abs(l.d-g.Duration) > 1e-12 || g.Min != l.lo || g.Max != l.hi || g.Rep.Record.Duration != l.hi {
 		t.Errorf("%s: %d launches %g s [%g, %g], want %d %g s [%g, %g]", g.Info.Display, g.Launches, g.Duration, g.Min, g.Max, l.n, l.d, l.lo, l.hi)
 	}
 	if math.Abs(g.Share-l.d/total) > 1e-12 {
@@ -217,10 +217,10 @@ func checkSourceGroup(t *testing.T, gr *analysis.Grouper, g *analysis.Group, all
 	var own []*analysis.Kernel
 	total, mine := 0.0, 0.0
 	for _, a := range all {
-		total += a.K.Duration
-		if a.K.DisplayName() == g.Name {
+		total += a.Record.Duration
+		if a.Record.DisplayName() == g.Name {
 			own = append(own, a)
-			mine += a.K.Duration
+			mine += a.Record.Duration
 		}
 	}
 	if len(own) == 0 || g.First != own[0] || g.Records != len(own) || len(g.Samples("duration")) != len(own) {

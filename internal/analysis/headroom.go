@@ -194,14 +194,14 @@ func pipeNeeds(a *Kernel) (out []need, known bool) {
 	}
 	sp, okS := a.Value("flop_count_sp")
 	dp, okD := a.Value("flop_count_dp")
-	known = okS || okD || len(a.K.Source) > 0
+	known = okS || okD || len(a.Record.Source) > 0
 	if !okS && !okD {
-		sp, dp = SourceFlops(a.K)
+		sp, dp = SourceFlops(a.Record)
 	}
 	add("FP32 pipe", sp, a.Spec.PeakFP32())
 	add("FP64 pipe", dp, a.Spec.PeakFP64())
 	if tc, ok := a.Value("flop_count_tensor"); ok && tc > 0 {
-		tt, _ := metrics.TensorType(a.K)
+		tt, _ := metrics.TensorType(a.Record)
 		add("tensor pipe", tc, a.Spec.PeakTensor(tt))
 	}
 	return out, known

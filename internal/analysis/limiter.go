@@ -133,7 +133,7 @@ type grid struct {
 }
 
 func gridOf(a *Kernel) grid {
-	blocks := float64(a.K.Grid.Size())
+	blocks := float64(a.Record.Grid.Size())
 	sms, ok := a.Value("sm_count")
 	return grid{blocks: blocks, sms: sms, short: ok && blocks > 0 && blocks < sms}
 }
@@ -179,8 +179,8 @@ type pipeReading struct {
 
 func readPipes(a *Kernel) pipeReading {
 	var p pipeReading
-	tensor, okT := metrics.Read(a.K, "tensor_pipe_pct")
-	p.name, p.pct, p.named = metrics.BusiestPipe(a.K)
+	tensor, okT := metrics.Read(a.Record, "tensor_pipe_pct")
+	p.name, p.pct, p.named = metrics.BusiestPipe(a.Record)
 	tf, _ := a.Value("flop_count_tensor")
 	p.tensor = tensor
 	p.tensorMath = okT && tensor > 0 && (tf > 0 || p.named && p.name == "TENSOR")
@@ -331,7 +331,7 @@ func waitOrLaunch(a *Kernel, ev string) Limiter {
 	if a.Spec != nil && a.Spec.MaxBlocksPerSM > 0 {
 		limit = float64(a.Spec.MaxBlocksPerSM)
 	}
-	if w, ok := a.Value("waves_per_sm"); ok && w > 0 && w*limit < 1 && a.K.Grid.Size() <= 0 {
+	if w, ok := a.Value("waves_per_sm"); ok && w > 0 && w*limit < 1 && a.Record.Grid.Size() <= 0 {
 		return Limiter{Unit: LimitLaunch, Percent: math.NaN(), Evidence: fmt.Sprintf("%.2f waves per SM: fewer blocks than SMs; %s", w, ev)}
 	}
 	return Limiter{Unit: LimitLatency, Percent: math.NaN(), Evidence: ev}
@@ -420,15 +420,15 @@ func Atomics(a *Kernel) (AtomicWork, bool) {
 	}
 	w := AtomicWork{Ops: n, Requests: n, Cycles: c, PerOp: atomicCycles}
 	// Requests of a warp that hit several sectors are served per sector.
-	if sec, found := metrics.Read(a.K, "l2_atomic_sectors"); found && sec >= n {
+	if sec, found := metrics.Read(a.Record, "l2_atomic_sectors"); found && sec >= n {
 		w.Ops = sec
 	}
-	if v, ok := metrics.Read(a.K, "shared_atomic_wavefronts"); ok && v > 0 {
+	if v, ok := metrics.Read(a.Record, "shared_atomic_wavefronts"); ok && v > 0 {
 		w.Shared = v
 	}
 	kinds := map[string]bool{}
 	sharedInst := 0.0
-	for _, s := range a.K.Source {
+	for _, s := range a.Record.Source {
 		op := strings.Fields(s.SASS)
 		if len(op) > 0 && strings.HasPrefix(op[0], "@") { // a predicate guard
 			op = op[1:]

@@ -69,15 +69,15 @@ func (m *Memo) analyze(run *profan.Run, k *profan.Kernel, dst *Kernel) *Kernel {
 			}
 		}
 		*dst = *a
-		dst.K = k
+		dst.Record = k
 		for i, f := range a.Findings {
-			if f.Kernel == a.K.ID {
+			if f.Kernel == a.Record.ID {
 				f.Kernel = k.ID
 			}
 			fs[i] = f
 		}
 		for i, x := range a.Suppressed {
-			if x.Finding.Kernel == a.K.ID {
+			if x.Finding.Kernel == a.Record.ID {
 				x.Finding.Kernel = k.ID
 			}
 			ss[i] = x

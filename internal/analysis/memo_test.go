@@ -36,7 +36,7 @@ func TestMemo(t *testing.T) {
 				hits++
 			}
 			seen[key] = true
-			if got.K != k {
+			if got.Record != k {
 				t.Fatalf("%s: verdict of another launch", k.ID)
 			}
 			if a, b := fmt.Sprintf("%+v", got.Findings), fmt.Sprintf("%+v", want.Findings); a != b {

@@ -89,7 +89,7 @@ func (c *CountMissing) Add(a *Kernel) {
 	}
 	for _, i := range s.idx {
 		c.Out[i].Kernels++
-		c.Out[i].Launches += max(a.K.Invocations, 1)
+		c.Out[i].Launches += max(a.Record.Invocations, 1)
 	}
 }
 

@@ -239,8 +239,8 @@ func (p *sassProgram) step(addr string) int64 {
 // memory (a gather or scatter through an index array); false without the
 // source page.
 func (a *Kernel) Indirect(addr string) bool {
-	if len(a.K.Source) == 0 {
+	if len(a.Record.Source) == 0 {
 		return false
 	}
-	return newSASSProgram(a.K).indirect(addr)
+	return newSASSProgram(a.Record).indirect(addr)
 }

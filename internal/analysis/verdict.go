@@ -53,15 +53,15 @@ func Restore(run *profan.Run, k *profan.Kernel, s Stored, opt Options) *Kernel {
 // first launch name l).
 func (a *Kernel) Launch(l *profan.Kernel, duration float64) *Kernel {
 	c := *a
-	c.K = l
+	c.Record = l
 	if d, ok := a.Metrics.Get("duration"); ok != !math.IsNaN(duration) || ok && d != duration {
 		c.Metrics = a.Metrics.With("duration", duration)
 	}
-	c.Findings = relabel(a.Findings, a.K.ID, l.ID)
+	c.Findings = relabel(a.Findings, a.Record.ID, l.ID)
 	if len(a.Suppressed) > 0 {
 		c.Suppressed = make([]Suppressed, len(a.Suppressed))
 		for i, s := range a.Suppressed {
-			if s.Finding.Kernel == a.K.ID {
+			if s.Finding.Kernel == a.Record.ID {
 				s.Finding.Kernel = l.ID
 			}
 			c.Suppressed[i] = s

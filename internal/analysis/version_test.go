@@ -85,7 +85,7 @@ func TestVerdictVersion(t *testing.T) {
 // verdictLines is what a stored verdict holds of a, one line per part.
 func verdictLines(a *analysis.Kernel) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "kernel %s %s\n", a.K.ID, a.K.DisplayName())
+	fmt.Fprintf(&b, "kernel %s %s\n", a.Record.ID, a.Record.DisplayName())
 	var ms []string
 	for _, m := range a.Metrics.Values {
 		ms = append(ms, fmt.Sprintf("%s=%.6g", m.Name, m.Value))

@@ -159,7 +159,7 @@ func size(set []string) int64 {
 // checkPatterns is (a) and the first half of (d).
 func checkPatterns(t *testing.T, name string, a *analysis.Kernel) {
 	t.Helper()
-	id := fmt.Sprintf("%s kernel %s (%s)", name, a.K.ID, a.K.DisplayName())
+	id := fmt.Sprintf("%s kernel %s (%s)", name, a.Record.ID, a.Record.DisplayName())
 	m := a.Model
 	for _, sp := range []spaceOp{{m.GlobalLoad, "global", "load"}, {m.GlobalStore, "global", "store"}, {m.SharedLoad, "shared", "load"}, {m.SharedStore, "shared", "store"}} {
 		worst, n := worstInstruction(m.Instructions, sp)
@@ -251,30 +251,30 @@ func checkLimiter(t *testing.T, name string, a *analysis.Kernel) {
 		}
 	}
 	if len(bounds) > 1 || (len(bounds) == 1 && bounds[0] != a.Limiter.Bound()) {
-		t.Errorf("%s kernel %s: roofline findings %v, limiter %q (%s)", name, a.K.ID, bounds, a.Limiter, a.Limiter.Bound())
+		t.Errorf("%s kernel %s: roofline findings %v, limiter %q (%s)", name, a.Record.ID, bounds, a.Limiter, a.Limiter.Bound())
 	}
 	if j := report.ToJSONLimiter(a.Limiter); j.Name != a.Limiter.String() {
-		t.Errorf("%s kernel %s: JSON limiter %q, verdict %q", name, a.K.ID, j.Name, a.Limiter)
+		t.Errorf("%s kernel %s: JSON limiter %q, verdict %q", name, a.Record.ID, j.Name, a.Limiter)
 	}
 }
 
 // checkBounds is the rest of (d).
 func checkBounds(t *testing.T, name string, a *analysis.Kernel) {
 	t.Helper()
-	major, _, err := gpumodel.ParseCC(a.K.CC)
+	major, _, err := gpumodel.ParseCC(a.Record.CC)
 	old := err == nil && major < 7
 	seen := map[string]bool{}
 	for _, f := range a.Findings {
 		key := f.Rule + "\x00" + f.Message
 		if seen[key] {
-			t.Errorf("%s kernel %s: %s reported twice: %s", name, a.K.ID, f.Rule, f.Message)
+			t.Errorf("%s kernel %s: %s reported twice: %s", name, a.Record.ID, f.Rule, f.Message)
 		}
 		seen[key] = true
 		if old && (f.Rule == "tensor-cores-unused" || strings.Contains(strings.ToLower(f.Advice), "tensor core")) {
-			t.Errorf("%s kernel %s (cc %s): tensor-core advice below CC 7.0: %s", name, a.K.ID, a.K.CC, f.Advice)
+			t.Errorf("%s kernel %s (cc %s): tensor-core advice below CC 7.0: %s", name, a.Record.ID, a.Record.CC, f.Advice)
 		}
 		if !math.IsNaN(f.Gain) && (f.Gain < 0 || f.Gain > 1) {
-			t.Errorf("%s kernel %s: %s gain %v outside [0, 1]", name, a.K.ID, f.Rule, f.Gain)
+			t.Errorf("%s kernel %s: %s gain %v outside [0, 1]", name, a.Record.ID, f.Rule, f.Gain)
 		}
 	}
 }
@@ -410,7 +410,7 @@ func verdictRules(vs []*analysis.RunVerdict) (all, perGroup, kernelOnly map[stri
 			for _, f := range a.Findings {
 				all[f.Rule]++
 				kernelOnly[f.Rule]++
-				if k := [2]string{a.K.DisplayName(), f.Rule}; !seen[k] {
+				if k := [2]string{a.Record.DisplayName(), f.Rule}; !seen[k] {
 					seen[k] = true
 					perGroup[f.Rule]++
 				}

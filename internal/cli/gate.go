@@ -330,7 +330,7 @@ func (g *gateJob) openDB() error {
 // 600,000 launches is never held whole.
 func (g *gateJob) stored(gr *analysis.Grouper, id int64) (*analysis.RunVerdict, error) {
 	return eachStored(g.ctx, g.opts.IO, g.db, id, g.st.Opt, func(a *analysis.Kernel) error {
-		if g.pol.Selects(a.K) {
+		if g.pol.Selects(a.Record) {
 			g.pm.verdict(a)
 			gr.Add(a)
 		}

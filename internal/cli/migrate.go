@@ -53,7 +53,7 @@ findings (host transfers) stay as stored: the transfers are not stored.`,
 			}
 			for _, r := range old {
 				// A named GPU that the run contradicts stores nothing.
-				if _, err := verdictdb.Each(ctx, db, r.ID, st.Opt, func(a *analysis.Kernel) error { return analysis.CheckDevice(st.Opt, a.Run, a.K) }); err != nil {
+				if _, err := verdictdb.Each(ctx, db, r.ID, st.Opt, func(a *analysis.Kernel) error { return analysis.CheckDevice(st.Opt, a.Run, a.Record) }); err != nil {
 					return err
 				}
 				if err := verdictdb.Remake(ctx, db, r.ID, st.Opt); err != nil {

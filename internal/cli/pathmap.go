@@ -100,7 +100,7 @@ func (pm pathMap) verdict(a *analysis.Kernel) {
 	if len(pm) == 0 {
 		return
 	}
-	pm.kernel(a.K)
+	pm.kernel(a.Record)
 	a.Findings = pm.rewritten(a.Findings)
 	if len(a.Suppressed) > 0 {
 		ss := slices.Clone(a.Suppressed)

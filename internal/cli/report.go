@@ -208,7 +208,7 @@ func (in reportInput) stored(labels map[string]string) (*verdict.Verdict, error)
 	// The verdict stored at ingest, as gate --run reads it: never
 	// made again with other thresholds, unless an older profan made it.
 	rv, err := eachStored(in.ctx, opts.IO, db, runID, in.st.Opt, func(a *analysis.Kernel) error {
-		if !in.match(a.K) {
+		if !in.match(a.Record) {
 			return nil
 		}
 		suppressStored(in.st, a)

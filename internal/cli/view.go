@@ -39,7 +39,7 @@ func eachStored(ctx context.Context, io *IOStreams, db *store.DB, id int64, opt 
 	// A named GPU that the stored run contradicts is refused, as on an
 	// export.
 	v, err := verdictdb.Each(ctx, db, id, opt, func(a *analysis.Kernel) error {
-		if err := analysis.CheckDevice(opt, a.Run, a.K); err != nil {
+		if err := analysis.CheckDevice(opt, a.Run, a.Record); err != nil {
 			return err
 		}
 		return fn(a)
@@ -59,7 +59,7 @@ func eachStored(ctx context.Context, io *IOStreams, db *store.DB, id int64, opt 
 func suppressStored(st *settings, a *analysis.Kernel) {
 	kept := a.Findings[:0:0]
 	for _, f := range a.Findings {
-		if why, ok := st.Sel.Suppressed(f.Rule, a.K); ok {
+		if why, ok := st.Sel.Suppressed(f.Rule, a.Record); ok {
 			a.Suppressed = append(a.Suppressed[:len(a.Suppressed):len(a.Suppressed)], analysis.Suppressed{Finding: f, Reason: why})
 		} else {
 			kept = append(kept, f)

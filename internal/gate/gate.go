@@ -394,7 +394,7 @@ func Evaluate(p Policy, cur *analysis.Grouper, runs []*analysis.RunVerdict, base
 // launchOf is the launch a group's check names: its only one, else none.
 func launchOf(g *analysis.Group) string {
 	if g.Records == 1 {
-		return g.First.K.ID
+		return g.First.Record.ID
 	}
 	return ""
 }
@@ -434,7 +434,7 @@ func requireChecks(c Condition, cur *analysis.Grouper, skipMissing bool) ([]Chec
 	var out []Check
 	found, matched := false, false
 	for _, g := range cur.InOrder() {
-		k := g.First.K
+		k := g.First.Record
 		if c.Kernel != nil && !c.Kernel.MatchString(k.Name) && !c.Kernel.MatchString(k.DisplayName()) {
 			continue
 		}
@@ -493,7 +493,7 @@ func metricNames(cur *analysis.Grouper) []string {
 	names := slices.Clone(metrics.Names())
 	seen := map[string]bool{}
 	for _, g := range cur.InOrder() {
-		for _, m := range g.First.K.Metrics {
+		for _, m := range g.First.Record.Metrics {
 			if !seen[m.Name] {
 				seen[m.Name] = true
 				names = append(names, m.Name)
@@ -576,7 +576,7 @@ func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy)
 			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Message: f.Message + on(t), Source: g.Source, Finding: &f, Locations: f.Locations,
 				Measure: shareMeasure(cur, g, p)}
 			// Stored verdicts made before a suppression was configured.
-			if reason, sup := p.Selector.Suppressed(rule, g.First.K); sup {
+			if reason, sup := p.Selector.Suppressed(rule, g.First.Record); sup {
 				ch.Status, ch.Message = statusSuppressed, ch.Message+" (suppressed: "+reason+")"
 			} else if fail, why := gated(p, cur, g, f); fail {
 				ch.Status = statusFail
@@ -667,7 +667,7 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 			f := now[r]
 			ch := Check{Kernel: g.Name, Kind: kindNewFinding, Name: r, Source: g.Source, Finding: &f, Locations: f.Locations, Measure: shareMeasure(cur, g, p),
 				Message: "new since the baseline: " + f.Message}
-			if reason, ok := sel.Suppressed(r, g.First.K); ok {
+			if reason, ok := sel.Suppressed(r, g.First.Record); ok {
 				ch.Status, ch.Message = statusSuppressed, ch.Message+" (suppressed: "+reason+")"
 			} else if skipped(b.First, r) {
 				// The baseline's export lacked the rule's counters: the

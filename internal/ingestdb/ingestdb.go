@@ -572,14 +572,14 @@ func addRunFindings(w *store.RunWriter, vs *analysis.Stream, b *verdict.Builder,
 // deviceName is the device a run is stored under: as the export names it,
 // else the GPU given or recognised, else the compute capability.
 func deviceName(a *analysis.Kernel) string {
-	if a.K.Device != "" {
-		return a.K.Device
+	if a.Record.Device != "" {
+		return a.Record.Device
 	}
 	if a.Spec != nil && (a.GPU.Source == gpumodel.SourceFlag || a.GPU.Source == gpumodel.SourceClues) {
 		return a.Spec.Name
 	}
-	if a.K.CC != "" {
-		return "cc " + a.K.CC
+	if a.Record.CC != "" {
+		return "cc " + a.Record.CC
 	}
 	return ""
 }

@@ -146,7 +146,7 @@ func ptr(v float64) *float64 {
 
 // toJSON converts an analysed kernel.
 func toJSON(a *analysis.Kernel, run int) jsonKernel {
-	k := a.K
+	k := a.Record
 	j := jsonKernel{
 		ID: k.ID, Name: k.Name, Demangled: k.Demangled, Run: run, CC: k.CC,
 		Grid: k.Grid, Block: k.Block, Invocations: k.Invocations, Duration: ptr(k.Duration),

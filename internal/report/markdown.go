@@ -73,12 +73,12 @@ func (m *markdownWriter) kernel(a *analysis.Kernel) {
 		if len(f.Locations) > 0 {
 			loc = " (" + mdEscape(location(f.Locations[0])) + ")"
 		}
-		m.findings = append(m.findings, fmt.Sprintf("- **%s** `%s`%s, %s: %s %s", mdEscape(shorten(a.K.DisplayName(), 60)), f.Rule, loc, verdict.KernelGain(f.Gain, a.K.Duration), mdEscape(f.Message), mdEscape(f.Advice)))
+		m.findings = append(m.findings, fmt.Sprintf("- **%s** `%s`%s, %s: %s %s", mdEscape(shorten(a.Record.DisplayName(), 60)), f.Rule, loc, verdict.KernelGain(f.Gain, a.Record.Duration), mdEscape(f.Message), mdEscape(f.Advice)))
 	}
 	if x := a.Limiter.Headroom.Sentence(); x != "" {
-		m.findings = append(m.findings, fmt.Sprintf("- **%s** headroom: %s", mdEscape(shorten(a.K.DisplayName(), 60)), mdEscape(x)))
+		m.findings = append(m.findings, fmt.Sprintf("- **%s** headroom: %s", mdEscape(shorten(a.Record.DisplayName(), 60)), mdEscape(x)))
 	}
-	fmt.Fprintf(m.w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(shorten(a.K.DisplayName(), 80)), mdEscape(a.K.ID), dur,
+	fmt.Fprintf(m.w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(shorten(a.Record.DisplayName(), 80)), mdEscape(a.Record.ID), dur,
 		cell(a.Model.GlobalLoad), cell(a.Model.GlobalStore), shared, peak, strings.Join(rules, " "))
 }
 

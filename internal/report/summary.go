@@ -172,7 +172,7 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 	t.w.WriteString("\n")
 	line := []string{fmt.Sprintf("%d launches", g.Launches)}
 	if g.Launches == 1 {
-		line[0] = "1 launch, id " + a.K.ID
+		line[0] = "1 launch, id " + a.Record.ID
 	}
 	if g.Timed > 0 {
 		line = append(line, fmt.Sprintf("%s total, %s of the capture", metrics.Format(g.Duration, "s"), metrics.ShareText(g.Share)))
@@ -185,7 +185,7 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 	}
 	fmt.Fprintf(t.w, "  %s\n", strings.Join(line, " · "))
 	if g.Launches > 1 {
-		t.head(a, t.c("2", "longest: id "+a.K.ID))
+		t.head(a, t.c("2", "longest: id "+a.Record.ID))
 	} else {
 		t.head(a)
 	}

@@ -91,7 +91,7 @@ func missingLines(ms []analysis.MissingCount, verbose bool) []string {
 // kernel writes one launch as it always has: header, metrics, model,
 // findings, ncu's own findings.
 func (t *textWriter) kernel(a *analysis.Kernel) {
-	k := a.K
+	k := a.Record
 	if note := a.GPU.Note(); note != "" && !t.notes[note] {
 		// Once, before the first kernel analysed against an assumed GPU.
 		if t.notes == nil {
@@ -143,7 +143,7 @@ func (t *textWriter) skipped(a *analysis.Kernel) {
 // estimated speedup.
 func (t *textWriter) ncuSays(a *analysis.Kernel, max int) {
 	var fs []profan.ToolFinding
-	for _, f := range a.K.Findings {
+	for _, f := range a.Record.Findings {
 		if f.Type == "INF" && !t.opt.Verbose {
 			continue
 		}
@@ -176,7 +176,7 @@ func nz(v float64) float64 {
 
 // head writes the device and launch line.
 func (t *textWriter) head(a *analysis.Kernel, prefix ...string) {
-	k := a.K
+	k := a.Record
 	var head []string
 	dev := k.Device
 	if dev == "" && a.Spec != nil {

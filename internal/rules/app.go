@@ -24,11 +24,11 @@ import (
 
 // AppPass is one application rule's look at a capture.
 type AppPass struct {
-	T     Thresholds
-	ev    *analysis.AppEvidence
-	rule  *Rule
-	out   []analysis.Recommendation
-	inUse []analysis.LeverInUse
+	Thresholds Thresholds
+	ev         *analysis.AppEvidence
+	rule       *Rule
+	out        []analysis.Recommendation
+	inUse      []analysis.LeverInUse
 	// trace, when set, sees every evidence set the rule reads.
 	trace func(rule, set string)
 }
@@ -129,7 +129,7 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 		if r.CheckApp == nil || !hasEvidence(ev, r.Requires) {
 			continue
 		}
-		p := &AppPass{T: e.T, ev: ev, rule: r, trace: e.appTrace}
+		p := &AppPass{Thresholds: e.T, ev: ev, rule: r, trace: e.appTrace}
 		r.CheckApp(p)
 		adv.InUse = append(adv.InUse, p.inUse...)
 		for _, rec := range p.out {

@@ -43,7 +43,7 @@ do not grow save less than min_gain and are no cache: the rule is silent.`,
 		// Copies that do not grow (a rotary embedding's halves, a model's
 		// own cat) save under min_gain: no cache to preallocate.
 		gain := gainOf(saves, p.total())
-		if gain < p.T.MinGain {
+		if gain < p.Thresholds.MinGain {
 			return
 		}
 		p.Recommend(analysis.Recommendation{

@@ -11,7 +11,7 @@ import (
 // hostTime is hostTime of the pass's capture.
 func (p *AppPass) hostTime() float64 {
 	p.kernels("all")
-	return hostTime(p.ev, p.T)
+	return hostTime(p.ev, p.Thresholds)
 }
 
 var (
@@ -64,15 +64,15 @@ for _ in range(tokens):
 			return
 		}
 		h := p.hostTime()
-		if !(h > k) || k/h >= p.T.GPUBusy {
+		if !(h > k) || k/h >= p.Thresholds.GPUBusy {
 			return
 		}
 		wall := 1 - k/h
 		p.recommendWall(analysis.Recommendation{
 			Message: fmt.Sprintf("%d launches average %.1f µs: launching them (about %.2f ms at %.0f µs each) takes longer than running them (%.2f ms), so the GPU waits on the host (an estimate: this export holds no timeline; torch.profiler or nsys measures it)",
-				n, 1e6*k/float64(n), 1e3*h, 1e6*p.T.HostLaunch, 1e3*k),
+				n, 1e6*k/float64(n), 1e3*h, 1e6*p.Thresholds.HostLaunch, 1e3*k),
 			Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
-			Basis:    fmt.Sprintf("wall time from the host's launch time to the kernels' (estimated: %.0f µs a launch)", 1e6*p.T.HostLaunch),
+			Basis:    fmt.Sprintf("wall time from the host's launch time to the kernels' (estimated: %.0f µs a launch)", 1e6*p.Thresholds.HostLaunch),
 			Composes: "with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)",
 		}, wall)
 	},
@@ -103,7 +103,7 @@ estimated from the launches.`,
 		all := p.kernels("all")
 		tiny := 0.0
 		for _, g := range all {
-			if g.Mean() < p.T.TinyLaunch {
+			if g.Mean() < p.Thresholds.TinyLaunch {
 				tiny += g.Duration
 			}
 		}
@@ -119,7 +119,7 @@ estimated from the launches.`,
 		}
 		wall := 1 - math.Max(h, 2*k)/(2*h)
 		p.recommendWall(analysis.Recommendation{
-			Message: fmt.Sprintf("%s of the kernel time is in launches shorter than %.0f µs: each fills a fraction of the GPU", pct(tiny/k), 1e6*p.T.TinyLaunch),
+			Message: fmt.Sprintf("%s of the kernel time is in launches shorter than %.0f µs: each fills a fraction of the GPU", pct(tiny/k), 1e6*p.Thresholds.TinyLaunch),
 			Fix:     "a larger batch (more samples per step, more sequences decoded together) does more work per launch for about the same wall time",
 			Groups:  nil, Basis: basis,
 			Composes: "with CUDA graphs, which remove the launch time it amortises",
@@ -142,7 +142,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		p.InUse("already CUDA graphs: %d cudaGraphLaunch calls replay the step's kernels", tl.HostLaunch.Graphs)
 		return
 	}
-	if tl.BusyShare >= p.T.GPUBusy || !(tl.Span > 0) {
+	if tl.BusyShare >= p.Thresholds.GPUBusy || !(tl.Span > 0) {
 		return
 	}
 	if sites, _ := p.loopSyncs(syncShape); len(sites) > 0 {

@@ -35,13 +35,13 @@ if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 	Requires: []string{"l2_atomic_requests", "l2_cycles"},
 	Optional: gridReads,
 	Check: func(p *Pass) {
-		l := p.A.Limiter
+		l := p.Kernel.Limiter
 		if l.Unit != analysis.LimitAtomics {
 			return
 		}
-		w, _ := analysis.Atomics(p.A)
+		w, _ := analysis.Atomics(p.Kernel)
 		n := w.Requests
-		blocks := float64(p.A.K.Grid.Size())
+		blocks := float64(p.Kernel.Record.Grid.Size())
 		ev := append(p.evidence("l2_atomic_requests", "l2_cycles"), fmt.Sprintf("l2_atomic_ops=%.0f", w.Ops), fmt.Sprintf("grid_blocks=%.0f", blocks))
 		// The limiter's sentence, word for word: one count of the atomic
 		// operations, one share of the L2 cycles.
@@ -51,7 +51,7 @@ if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 				Message:   fmt.Sprintf("%s; %.1f per block", what, w.Ops/blocks),
 				Advice:    "combine before the global atomic: reduce within each warp (__reduce_add_sync, __shfl_down_sync) and block, or privatise (per-block bins in shared memory), then one global atomic per block or per bin",
 				Evidence:  ev,
-				Locations: atomicLines(p.A),
+				Locations: atomicLines(p.Kernel),
 			})
 			return
 		}
@@ -60,7 +60,7 @@ if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 			Message:   fmt.Sprintf("%s; about one per block", what),
 			Advice:    "let each block write its partial result to an array and sum the array in a second pass (or in the last block to finish) instead of atomics on one address",
 			Evidence:  ev,
-			Locations: atomicLines(p.A),
+			Locations: atomicLines(p.Kernel),
 		})
 	},
 }
@@ -83,7 +83,7 @@ func linesOf(a *analysis.Kernel, match func(op string) bool) []profan.Location {
 	}
 	byLine := newPerLine(func(loc profan.Location) *cand { return &cand{loc: loc} })
 	callers := callerLines(a)
-	for _, s := range a.K.Source {
+	for _, s := range a.Record.Source {
 		if s.SASS == "" || !match(opcode(s.SASS)) {
 			continue
 		}

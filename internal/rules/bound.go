@@ -10,7 +10,7 @@ import (
 // limiter: "memory", "compute", "latency" or "" when the export lacks what
 // it takes. The rules never decide a side of their own.
 func boundOf(p *Pass) (string, string) {
-	l := p.A.Limiter
+	l := p.Kernel.Limiter
 	switch l.Unit {
 	case analysis.LimitLatency:
 		return l.Bound(), "no unit near its peak (" + l.Evidence + ")"
@@ -89,7 +89,7 @@ arithmetic).`,
 	Requires:   boundRequires,
 	Optional:   boundEvidence,
 	Check: onRoof("compute", func(p *Pass) string {
-		if !anyTensorCores(p.A) {
+		if !anyTensorCores(p.Kernel) {
 			return "reduce or cheapen instructions: use FMA, lower precision where accuracy allows, and hoist index arithmetic out of loops"
 		}
 		return "reduce or cheapen instructions: use FMA, lower precision or tensor cores where accuracy allows, and hoist index arithmetic out of loops"
@@ -116,12 +116,12 @@ loads issued before their use) hides the latency.`,
 		// Only kernels that wait for work in flight: atomics on one address
 		// (ncu's latency side too) wait for the L2, and atomic-serialization
 		// says what to do about them.
-		if u := p.A.Limiter.Unit; u != analysis.LimitLatency && u != analysis.LimitLaunch {
+		if u := p.Kernel.Limiter.Unit; u != analysis.LimitLatency && u != analysis.LimitLaunch {
 			return
 		}
 		_, why := boundOf(p)
 		msg := "latency-bound: " + why
-		if p.A.Limiter.Unit == analysis.LimitLaunch {
+		if p.Kernel.Limiter.Unit == analysis.LimitLaunch {
 			msg = "latency-bound: limited by its " + why
 		}
 		p.report(unknownGain, Note{
@@ -140,7 +140,7 @@ func anyTensorCores(a *analysis.Kernel) bool { return tensorCores(a).Any() }
 // tensorCores are the tensor cores of the kernel's GPU, by the compute
 // capability the export gives or else the GPU it was identified as.
 func tensorCores(a *analysis.Kernel) gpumodel.TensorCores {
-	cc := a.K.CC
+	cc := a.Record.CC
 	if cc == "" && a.Spec != nil {
 		cc = a.Spec.CC
 	}

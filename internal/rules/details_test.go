@@ -62,7 +62,7 @@ func TestDetailsMatchRaw(t *testing.T) {
 			read := func(file string) map[string]found {
 				out := map[string]found{}
 				for _, a := range analyzed(t, file) {
-					if _, seen := out[a.K.Name]; seen {
+					if _, seen := out[a.Record.Name]; seen {
 						continue // the first launch of each kernel
 					}
 					f := found{gains: map[string]float64{}}
@@ -92,7 +92,7 @@ func TestDetailsMatchRaw(t *testing.T) {
 						}
 					}
 					sort.Strings(f.rules)
-					out[a.K.Name] = f
+					out[a.Record.Name] = f
 				}
 				return out
 			}
@@ -160,7 +160,7 @@ func TestDetailsIdealSectors(t *testing.T) {
 		t.Run(tc.kernel, func(t *testing.T) {
 			var a *analysis.Kernel
 			for _, x := range analyzed(t, "../../fixtures/calib/calib.details.csv.gz") {
-				if strings.Contains(x.K.Name, tc.kernel+"(") {
+				if strings.Contains(x.Record.Name, tc.kernel+"(") {
 					a = x
 					break
 				}
@@ -238,7 +238,7 @@ func TestDetailsRoofline(t *testing.T) {
 		out := map[string]analysis.RooflinePoint{}
 		for _, a := range analyzed(t, file) {
 			if p, ok := analysis.Roofline(a); ok {
-				out[a.K.ID] = p
+				out[a.Record.ID] = p
 			}
 		}
 		return out
@@ -264,26 +264,26 @@ func TestMemoryWorkloadTables(t *testing.T) {
 	details := analyzed(t, "../../fixtures/check5/check.details-all.csv.gz")
 	raw := map[string]*analysis.Kernel{}
 	for _, a := range analyzed(t, "../../fixtures/check5/check.raw.csv.gz") {
-		raw[a.K.ID] = a
+		raw[a.Record.ID] = a
 	}
 	n := 0
 	for _, a := range details {
-		r := raw[a.K.ID]
+		r := raw[a.Record.ID]
 		if r == nil {
-			t.Fatalf("kernel %s %s: not on the raw page", a.K.ID, a.K.Name)
+			t.Fatalf("kernel %s %s: not on the raw page", a.Record.ID, a.Record.Name)
 		}
 		for _, name := range []string{"global_load_requests", "gld_transactions", "gld_efficiency", "gst_transactions", "gst_efficiency", "shared_load_transactions", "shared_store_transactions"} {
 			d, ok1 := a.Metrics.Lookup(name)
 			w, ok2 := r.Metrics.Lookup(name)
 			if !ok1 || !ok2 {
-				t.Errorf("%s %s: on the details page %v, on the raw page %v", a.K.Name, name, ok1, ok2)
+				t.Errorf("%s %s: on the details page %v, on the raw page %v", a.Record.Name, name, ok1, ok2)
 				continue
 			}
 			if math.Abs(d.Value-w.Value) > 0.005*math.Max(1, math.Abs(w.Value)) {
-				t.Errorf("%s %s: details page %g, raw page %g", a.K.Name, name, d.Value, w.Value)
+				t.Errorf("%s %s: details page %g, raw page %g", a.Record.Name, name, d.Value, w.Value)
 			}
 			if !strings.Contains(d.From, "from ncu's Memory Workload Analysis table") {
-				t.Errorf("%s %s: evidence %q does not name the table", a.K.Name, name, d.From)
+				t.Errorf("%s %s: evidence %q does not name the table", a.Record.Name, name, d.From)
 			}
 			n++
 		}
@@ -303,7 +303,7 @@ func TestMemoryWorkloadTables(t *testing.T) {
 func TestDetailsNoInventedCounters(t *testing.T) {
 	seen := 0
 	for _, a := range analyzed(t, "../../fixtures/calib/calib.details.csv.gz") {
-		if !strings.HasPrefix(a.K.Name, "aosUpdateX") {
+		if !strings.HasPrefix(a.Record.Name, "aosUpdateX") {
 			continue
 		}
 		seen++

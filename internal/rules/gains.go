@@ -113,7 +113,7 @@ func usageOf(p *Pass) (usage, bool) {
 			us[analysis.LimitMemory] = math.Min(1, v/100)
 		}
 	}
-	if lim := p.A.Limiter.Unit; lim != analysis.LimitMemory && ceiling[lim] > 0 {
+	if lim := p.Kernel.Limiter.Unit; lim != analysis.LimitMemory && ceiling[lim] > 0 {
 		if _, ok := us[lim]; !ok {
 			us[lim] = ceiling[lim]
 		}
@@ -167,7 +167,7 @@ type traffic struct {
 // the units' utilizations it falls back on the share of the memory
 // traffic removed, weighted by how memory-bound the kernel is.
 func trafficGain(p *Pass, t traffic) float64 {
-	a := p.A
+	a := p.Kernel
 	m := a.Model
 	var g, sh float64 // global sectors, shared wavefronts
 	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
@@ -290,7 +290,7 @@ func uncoalescedSpace(p *Pass, x *analysis.Access, op string, total float64) boo
 	// extra sector per request (9 of 8 for a double copy off by 8 B) is
 	// small but the fix (aligning) is cheap and the gain estimate says
 	// what it buys.
-	if x.SectorsPerRequest < x.IdealSectorsPerRequest*p.T.Excess &&
+	if x.SectorsPerRequest < x.IdealSectorsPerRequest*p.Thresholds.Excess &&
 		!(x.Pattern.Kind == gpumodel.Misaligned && x.SectorsPerRequest >= x.IdealSectorsPerRequest*gpumodel.Slack) {
 		return false
 	}
@@ -298,13 +298,13 @@ func uncoalescedSpace(p *Pass, x *analysis.Access, op string, total float64) boo
 		return false // the uniform-load rule speaks for it
 	}
 	eff, _ := p.Value(op + "_efficiency")
-	if x.Pattern.Kind == gpumodel.Mixed && x.IdealSectorsPerRequest < 3.6 && eff >= 50 && len(p.A.Model.Instructions) == 0 {
+	if x.Pattern.Kind == gpumodel.Mixed && x.IdealSectorsPerRequest < 3.6 && eff >= 50 && len(p.Kernel.Model.Instructions) == 0 {
 		// Less than 4-byte-coalesced ideal: part of the traffic is a
 		// broadcast (a matrix row read by every thread), which tiling or
 		// uniform-load address, not coalescing.
 		return false
 	}
-	if total > 0 && x.Transactions > 0 && x.Transactions/total < p.T.MinTrafficShare {
+	if total > 0 && x.Transactions > 0 && x.Transactions/total < p.Thresholds.MinTrafficShare {
 		return false
 	}
 	return true
@@ -322,7 +322,7 @@ func coalescingTraffic(x *analysis.Access) traffic {
 // conflictSpace reports whether shared loads or stores x have a bank
 // conflict worth a finding.
 func conflictSpace(p *Pass, x *analysis.Access) bool {
-	return x != nil && x.Pattern.Ways >= p.T.BankConflictWays && x.Pattern.Ways <= 33
+	return x != nil && x.Pattern.Ways >= p.Thresholds.BankConflictWays && x.Pattern.Ways <= 33
 }
 
 // conflictTraffic is what removing x's bank conflicts saves: its
@@ -346,7 +346,7 @@ func launchFill(p *Pass) float64 {
 		return w
 	}
 	sms, ok := p.Value("sm_count")
-	blocks := float64(p.A.K.Grid.Size())
+	blocks := float64(p.Kernel.Record.Grid.Size())
 	if ok && blocks > 0 && blocks < sms {
 		return blocks / sms
 	}
@@ -361,7 +361,7 @@ func launchFill(p *Pass) float64 {
 // size, tiling, occupancy) counts by its own gain, and the largest of the
 // two stands. 0 when no finding has a known gain.
 func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
-	p := &Pass{A: a, T: e.T}
+	p := &Pass{Kernel: a, Thresholds: e.T}
 	best := 0.0
 	var t traffic
 	traffic := false
@@ -425,12 +425,12 @@ func tailGain(p *Pass, waste float64) float64 {
 		return gridGain(p, w)
 	}
 	sms, okS := p.Value("sm_count")
-	blocks := float64(p.A.K.Grid.Size())
+	blocks := float64(p.Kernel.Record.Grid.Size())
 	g := waste
 	if exact && okS && sms > 0 {
 		full := math.Floor(w)
 		tail := 1.0
-		if u := p.A.Limiter.Unit; u == analysis.LimitPipe || u.Memory() {
+		if u := p.Kernel.Limiter.Unit; u == analysis.LimitPipe || u.Memory() {
 			rest := blocks - full*perSM*sms
 			tail = math.Min(1, math.Ceil(rest/sms)/perSM)
 		}
@@ -453,7 +453,7 @@ func tailGain(p *Pass, waste float64) float64 {
 func wavesOf(p *Pass) (w, perSM float64, exact bool) {
 	w, _ = p.Value("waves_per_sm")
 	sms, okS := p.Value("sm_count")
-	blocks := float64(p.A.K.Grid.Size())
+	blocks := float64(p.Kernel.Record.Grid.Size())
 	if b, ok := bindingLimit(p); ok && okS && sms > 0 && blocks > 0 && b.blocks >= 1 {
 		return blocks / (b.blocks * sms), b.blocks, true
 	}

@@ -100,7 +100,7 @@ func TestCalibIdeals(t *testing.T) {
 	for name, files := range calibInputs {
 		seen := map[string]bool{}
 		for _, a := range analyzed(t, files...) {
-			n := a.K.DisplayName()
+			n := a.Record.DisplayName()
 			where := name + " " + n
 			m := a.Model
 			for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
@@ -137,7 +137,7 @@ func TestOldGPUs(t *testing.T) {
 	files, _ := filepath.Glob("../ingest/testdata/nvprof/*.csv")
 	for _, f := range files {
 		for _, a := range analyzed(t, f) {
-			cc := a.K.CC
+			cc := a.Record.CC
 			if cc == "" && a.Spec != nil {
 				cc = a.Spec.CC
 			}
@@ -146,14 +146,14 @@ func TestOldGPUs(t *testing.T) {
 			}
 			for _, fd := range a.Findings {
 				if strings.Contains(strings.ToLower(fd.Advice+fd.Message), "tensor core") {
-					t.Errorf("%s %s (cc %s): %s advises tensor cores", filepath.Base(f), a.K.DisplayName(), cc, fd.Rule)
+					t.Errorf("%s %s (cc %s): %s advises tensor cores", filepath.Base(f), a.Record.DisplayName(), cc, fd.Rule)
 				}
 			}
 		}
 	}
 	n := 0
 	for _, a := range analyzed(t, "../ingest/testdata/nvprof/magus-gtx1080ti-histogram-levels-trailing-warning.csv") {
-		if !strings.HasPrefix(a.K.DisplayName(), "histogram256Kernel") {
+		if !strings.HasPrefix(a.Record.DisplayName(), "histogram256Kernel") {
 			continue
 		}
 		for _, f := range findingsOf(a, "shared-bank-conflict") {

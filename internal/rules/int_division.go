@@ -83,7 +83,7 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 // each address once, and the index of each address among them.
 func sassRecords(a *analysis.Kernel) (recs []profan.SourceRecord, at map[string]int) {
 	at = map[string]int{}
-	for _, s := range a.K.Source {
+	for _, s := range a.Record.Source {
 		if s.SASS == "" || s.Address == "" {
 			continue
 		}
@@ -217,7 +217,7 @@ const callOverhead = 10
 const narrowDivisionKept = 0.25
 
 func checkIntDivision(p *Pass) {
-	lines, total := divisionLines(p.A)
+	lines, total := divisionLines(p.Kernel)
 	if len(lines) == 0 || total <= 0 {
 		return
 	}

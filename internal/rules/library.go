@@ -96,7 +96,7 @@ func fewerBytes(a *analysis.Kernel, f *profan.Finding) bool {
 		if batched(a) {
 			// Already one call over a batch (attention's products):
 			// what is left is fewer bytes, or keeping them on chip.
-			f.Advice = fmt.Sprintf("a memory-bound batched %s (%d products in one call) has a thin operand: in attention, scaled_dot_product_attention keeps the scores on chip", info.Kind, a.K.Grid[2])
+			f.Advice = fmt.Sprintf("a memory-bound batched %s (%d products in one call) has a thin operand: in attention, scaled_dot_product_attention keeps the scores on chip", info.Kind, a.Record.Grid[2])
 		}
 		if lower := lowerPrecision(a); lower != "" {
 			f.Advice += ", or use " + lower + " to cut the bytes"
@@ -134,7 +134,7 @@ func fewerFLOPs(a *analysis.Kernel, f *profan.Finding) bool {
 func lowerPrecision(a *analysis.Kernel) string {
 	t, _ := analysis.TensorType(a)
 	if t == "" {
-		n := strings.ToLower(a.K.DisplayName())
+		n := strings.ToLower(a.Record.DisplayName())
 		switch {
 		case strings.Contains(n, "e4m3") || strings.Contains(n, "e5m2") || strings.Contains(n, "fp8") || strings.Contains(n, "int8") || strings.Contains(n, "i8816"):
 			t = "fp8"
@@ -192,7 +192,7 @@ func fusionAdvice(info kernelname.Info) string {
 // cuBLAS's batched and strided-batched calls; a split-K kernel, which
 // splits one product along z, says so in its name).
 func batched(a *analysis.Kernel) bool {
-	return a.K.Grid.Known() && a.K.Grid[2] > 1 && !strings.Contains(strings.ToLower(a.K.Name), "splitk")
+	return a.Record.Grid.Known() && a.Record.Grid[2] > 1 && !strings.Contains(strings.ToLower(a.Record.Name), "splitk")
 }
 
 // hasTensorCores reports a GPU whose tensor cores take TF32, where

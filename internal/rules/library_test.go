@@ -40,19 +40,19 @@ func TestLibraryAdvice(t *testing.T) {
 	gemms, flagged := 0, 0
 	analyzeAll(t, []string{"../../fixtures/pytorch/train.full.details.csv.gz"}, func(a *analysis.Kernel) {
 		if !a.Name.IsLibrary() {
-			t.Errorf("kernel %s %.60q: not recognised as a library kernel", a.K.ID, a.K.Name)
+			t.Errorf("kernel %s %.60q: not recognised as a library kernel", a.Record.ID, a.Record.Name)
 			return
 		}
 		tc := false
 		for _, f := range a.Findings {
 			if sourceAdvice.MatchString(f.Advice) {
-				t.Errorf("kernel %s %s: %s advice about the library's source: %q", a.K.ID, a.Name.Display, f.Rule, f.Advice)
+				t.Errorf("kernel %s %s: %s advice about the library's source: %q", a.Record.ID, a.Name.Display, f.Rule, f.Advice)
 			}
 			// An element-wise or reduction kernel's uncoalesced accesses
 			// come from strided views its caller made, and its advice
 			// says so (checked above).
 			if f.Rule == "low-occupancy" || f.Rule == "shared-bank-conflict" || (f.Rule == "uncoalesced-global" && a.Name.Kind != kernelname.Reduction && a.Name.Kind != kernelname.Elementwise) {
-				t.Errorf("kernel %s %s: %s on a library kernel", a.K.ID, a.Name.Display, f.Rule)
+				t.Errorf("kernel %s %s: %s on a library kernel", a.Record.ID, a.Name.Display, f.Rule)
 			}
 			tc = tc || f.Rule == "tensor-cores-unused"
 		}
@@ -62,7 +62,7 @@ func TestLibraryAdvice(t *testing.T) {
 				flagged++
 			}
 		} else if tc {
-			t.Errorf("kernel %s %s: tensor-cores-unused on a kernel that is no FP32 GEMM", a.K.ID, a.Name.Display)
+			t.Errorf("kernel %s %s: tensor-cores-unused on a kernel that is no FP32 GEMM", a.Record.ID, a.Name.Display)
 		}
 	})
 	if gemms != 17 || flagged != gemms {
@@ -84,12 +84,12 @@ func TestTensorCoresUnusedSilentOnPublicSamples(t *testing.T) {
 	analyzeAll(t, files, func(a *analysis.Kernel) {
 		for _, f := range a.Findings {
 			if f.Rule == "tensor-cores-unused" {
-				cc := a.K.CC
+				cc := a.Record.CC
 				if cc == "" && a.Spec != nil {
 					cc = a.Spec.CC
 				}
 				if cc < "8.0" {
-					t.Errorf("%s kernel %s (cc %s): %s", a.Run.Source, a.K.ID, cc, f.Message)
+					t.Errorf("%s kernel %s (cc %s): %s", a.Run.Source, a.Record.ID, cc, f.Message)
 				}
 			}
 		}
@@ -117,14 +117,14 @@ func TestNoSourceAdviceOnLibraries(t *testing.T) {
 			r, _ := rules.ByID(f.Rule)
 			switch {
 			case r.Scope == rules.Source && r.Library == nil:
-				t.Errorf("%s kernel %s (%s): %s", a.Run.Source, a.K.ID, a.Name.Library, f.Rule)
+				t.Errorf("%s kernel %s (%s): %s", a.Run.Source, a.Record.ID, a.Name.Library, f.Rule)
 			case r.Scope == rules.Algorithm:
 				// The caller's lever is the choice of kernel, never its code.
 				if len(f.Locations) > 0 || !strings.Contains(f.Advice, "not your code") {
-					t.Errorf("%s kernel %s (%s): %s with advice on its code: %s", a.Run.Source, a.K.ID, a.Name.Library, f.Rule, f.Advice)
+					t.Errorf("%s kernel %s (%s): %s with advice on its code: %s", a.Run.Source, a.Record.ID, a.Name.Library, f.Rule, f.Advice)
 				}
 			case r.Scope == rules.Source && (len(f.Locations) > 0 || r.Locates && a.Name.Category == kernelname.CatCast):
-				t.Errorf("%s kernel %s (%s %s): %s with source advice", a.Run.Source, a.K.ID, a.Name.Library, a.Name.Category, f.Rule)
+				t.Errorf("%s kernel %s (%s %s): %s with source advice", a.Run.Source, a.Record.ID, a.Name.Library, a.Name.Category, f.Rule)
 			}
 		}
 	})

@@ -62,7 +62,7 @@ for (...) { unsigned k = key[i] & 15;
 			}
 		}
 		share := local / (local + global)
-		if share < p.T.MinTrafficShare {
+		if share < p.Thresholds.MinTrafficShare {
 			return
 		}
 		spill, okSp := p.Value("local_spilling_pct")
@@ -101,7 +101,7 @@ func topLines(p *Pass, keep func(op string, s profan.SourceRecord) bool) []profa
 	}
 	by := map[string]*cand{}
 	var order []string
-	for _, s := range p.A.K.Source {
+	for _, s := range p.Kernel.Record.Source {
 		op := strings.Fields(s.SASS)
 		if len(op) > 0 && strings.HasPrefix(op[0], "@") {
 			op = op[1:]

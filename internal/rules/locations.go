@@ -19,7 +19,7 @@ func worstLines(a *analysis.Kernel, kind string) []profan.Location {
 		excess float64
 	}
 	var cs []cand
-	for _, s := range a.K.Source {
+	for _, s := range a.Record.Source {
 		if !accessKind(s.SASS, kind) {
 			continue
 		}
@@ -165,7 +165,7 @@ func callerLines(a *analysis.Kernel) map[string]profan.Location {
 	}
 	var rs []rec
 	header := false
-	for _, s := range a.K.Source {
+	for _, s := range a.Record.Source {
 		if s.SASS == "" || s.Address == "" {
 			continue
 		}

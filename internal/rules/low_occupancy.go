@@ -34,7 +34,7 @@ are unbalanced or the grid is short.`,
 	Check: func(p *Pass) {
 		// A grid with fewer blocks than SMs cannot fill them: small-grid
 		// names that cause.
-		if sms, ok := p.Value("sm_count"); ok && p.A.K.Grid.Known() && float64(p.A.K.Grid.Size()) < sms {
+		if sms, ok := p.Value("sm_count"); ok && p.Kernel.Record.Grid.Known() && float64(p.Kernel.Record.Grid.Size()) < sms {
 			return
 		}
 		ach, _ := p.Value("achieved_occupancy")
@@ -43,7 +43,7 @@ are unbalanced or the grid is short.`,
 			reportOccupancyLimit(p, b, theo, ach)
 			return
 		}
-		if okT && theo > 0 && ach < p.T.OccupancyGap*theo {
+		if okT && theo > 0 && ach < p.Thresholds.OccupancyGap*theo {
 			// More warps in flight change no unit's work: the busiest
 			// unit's load bounds the gain.
 			p.report(estimate(math.Min(clamp01((theo-ach)/theo*0.5*memoryWeight(p)), leftBy(p, modelUnits...))), Note{
@@ -109,7 +109,7 @@ func reportOccupancyLimit(p *Pass, b occupancyLimit, theo, ach float64) {
 	}
 	// Only a kernel that waits (no unit at the bound) moves more with
 	// more warps; one whose unit is busy keeps its time.
-	if p.A.Limiter.Unit != analysis.LimitLatency {
+	if p.Kernel.Limiter.Unit != analysis.LimitLatency {
 		return
 	}
 	after := math.Min(1, theo*b.next/b.blocks)
@@ -124,21 +124,21 @@ func reportOccupancyLimit(p *Pass, b occupancyLimit, theo, ach float64) {
 		g = math.Max(g, math.Min(1, launchFloor/t))
 		gain = clamp01(1 - g)
 	}
-	if !(gain >= p.T.MinGain) {
+	if !(gain >= p.Thresholds.MinGain) {
 		return
 	}
 	msg := fmt.Sprintf("theoretical occupancy %.0f%% (achieved %.0f%%): %s limit%s it to %.0f block%s per SM, where %s would allow %.0f (occupancy %.0f%%); the kernel waits on latency, and more warps in flight would move more bytes at once",
 		theo*100, ach*100, b.what, map[bool]string{true: "s", false: ""}[b.what != "registers"], b.blocks, map[bool]string{true: "", false: "s"}[b.blocks == 1], b.nextBy, b.next, after*100)
 	var advice string
 	if b.what == "shared memory" {
-		dyn, okD := p.A.K.Value("launch__shared_mem_per_block_dynamic", "Dynamic Shared Memory Per Block")
-		st, okS := p.A.K.Value("launch__shared_mem_per_block_static", "Static Shared Memory Per Block")
+		dyn, okD := p.Kernel.Record.Value("launch__shared_mem_per_block_dynamic", "Dynamic Shared Memory Per Block")
+		st, okS := p.Kernel.Record.Value("launch__shared_mem_per_block_static", "Static Shared Memory Per Block")
 		if okD || okS {
 			msg += fmt.Sprintf("; each block asks %s of shared memory (%s static, %s dynamic)", kib(nz0(dyn)+nz0(st)), kib(nz0(st)), kib(nz0(dyn)))
 		}
 		advice = "ask for less shared memory per block: pass the dynamic size the block uses at launch (the third <<<>>> argument), shrink the tiles or buffers, or keep per-thread data in registers"
-		if capa, ok := p.A.K.Value("device__attribute_max_shared_memory_per_multiprocessor", "Shared Memory Configuration Size"); ok && capa > 0 {
-			res, _ := p.A.K.Value("device__attribute_reserved_shared_memory_per_block", "Driver Shared Memory Per Block")
+		if capa, ok := p.Kernel.Record.Value("device__attribute_max_shared_memory_per_multiprocessor", "Shared Memory Configuration Size"); ok && capa > 0 {
+			res, _ := p.Kernel.Record.Value("device__attribute_reserved_shared_memory_per_block", "Driver Shared Memory Per Block")
 			want := math.Min(b.next, b.blocks*2)
 			if fit := capa/want - nz0(res); fit > 0 {
 				advice += fmt.Sprintf("; at most %s per block fits %.0f blocks per SM", kib(fit), want)
@@ -146,15 +146,15 @@ func reportOccupancyLimit(p *Pass, b occupancyLimit, theo, ach float64) {
 		}
 	} else {
 		advice = "cap the registers per thread (__launch_bounds__(threads, minBlocksPerSM) or -maxrregcount), or keep fewer values live (recompute, or move large per-thread arrays to shared memory), so more blocks fit per SM"
-		if r, ok := p.A.K.Value("launch__registers_per_thread", "Registers Per Thread"); ok && r > 0 {
+		if r, ok := p.Kernel.Record.Value("launch__registers_per_thread", "Registers Per Thread"); ok && r > 0 {
 			msg += fmt.Sprintf("; %.0f registers per thread", r)
 		}
 	}
 	// A grid too short to give every SM the blocks the other limits allow
 	// gains only if it grows too: lifting the limit alone leaves the SMs
 	// with the blocks they have.
-	if sms, ok := p.Value("sm_count"); ok && sms > 0 && p.A.K.Grid.Known() {
-		if n := float64(p.A.K.Grid.Size()); n < b.next*sms {
+	if sms, ok := p.Value("sm_count"); ok && sms > 0 && p.Kernel.Record.Grid.Known() {
+		if n := float64(p.Kernel.Record.Grid.Size()); n < b.next*sms {
 			advice += fmt.Sprintf("; and launch more blocks: the grid's %.0f blocks give the %.0f SMs %.1f each, where %.0f per SM need at least %.0f (smaller blocks, or less work per thread)", n, sms, n/sms, b.next, b.next*sms)
 		}
 	}

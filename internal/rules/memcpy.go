@@ -132,7 +132,7 @@ func checkSyncMemcpy(p *RunPass) {
 		syncT -= big.Max
 		syncN--
 	}
-	if syncN <= 0 || syncT/total < p.T.MemcpyShare {
+	if syncN <= 0 || syncT/total < p.Thresholds.MemcpyShare {
 		return
 	}
 	// What the GPU copied, by direction.

@@ -29,7 +29,7 @@ func missingOf(a *analysis.Kernel, r *Rule, needs string) (analysis.Missing, boo
 	}
 	switch tool {
 	case profan.ToolNCU:
-		details, full := detailsPage(a.K)
+		details, full := detailsPage(a.Record)
 		switch {
 		case full && r.NCURule != "":
 			return m, false
@@ -66,7 +66,7 @@ func missingOf(a *analysis.Kernel, r *Rule, needs string) (analysis.Missing, boo
 // sourceMissing is what a finding that names no line lacks: ncu's source
 // page, which gives the instruction and its line.
 func sourceMissing(a *analysis.Kernel, f profan.Finding) (analysis.Missing, bool) {
-	if a.Run == nil || a.Run.Tool != profan.ToolNCU || len(a.K.Source) > 0 || len(f.Locations) > 0 {
+	if a.Run == nil || a.Run.Tool != profan.ToolNCU || len(a.Record.Source) > 0 || len(f.Locations) > 0 {
 		return analysis.Missing{}, false
 	}
 	if r, ok := ByID(f.Rule); !ok || r.NCURule == "" {

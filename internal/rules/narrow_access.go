@@ -39,7 +39,7 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 	Requires: []string{"duration", "global_load_requests|global_store_requests"},
 	Optional: []string{"local_load_sectors", "local_store_sectors", "l2_atomic_requests", "l2_cycles", "waves_per_sm", "sm_count", "gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions", "gld_transactions_per_request", "gst_transactions_per_request"},
 	Check: func(p *Pass) {
-		h := p.A.Limiter.Headroom
+		h := p.Kernel.Limiter.Headroom
 		if !h.Known() || h.Unit != "DRAM" || h.Ideal < 4*launchFloor {
 			return
 		}
@@ -50,10 +50,10 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 				return
 			}
 		}
-		if m := p.A.Model; m.SharedLoad != nil || m.SharedStore != nil {
+		if m := p.Kernel.Model; m.SharedLoad != nil || m.SharedStore != nil {
 			return
 		}
-		if w, ok := analysis.Atomics(p.A); ok && (w.Shared > 0 || w.Ops > 0) {
+		if w, ok := analysis.Atomics(p.Kernel); ok && (w.Shared > 0 || w.Ops > 0) {
 			return
 		}
 		// A grid that cannot fill the GPU is small-grid's: its
@@ -68,11 +68,11 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 		k := 16 / width
 		gain := clamp01(1 - math.Max(1/k, (1-h.Share)/vectorReach))
 		narrowAt := map[string]bool{}
-		for _, in := range p.A.Model.Instructions {
+		for _, in := range p.Kernel.Model.Instructions {
 			if in.Space != "global" {
 				continue
 			}
-			if in.Indirect || in.Pattern.Kind == gpumodel.Broadcast || p.A.Indirect(in.Address) {
+			if in.Indirect || in.Pattern.Kind == gpumodel.Broadcast || p.Kernel.Indirect(in.Address) {
 				return // a gather's order or a broadcast, not the width, shapes these
 			}
 			if in.Pattern.AccessBytes > 0 && in.Pattern.AccessBytes < 16 && in.Sectors <= in.IdealSectors*1.1 {
@@ -109,7 +109,7 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 // share of its global sectors they carry.
 func narrowWidth(p *Pass) (width, share float64) {
 	var total, narrow float64
-	m := p.A.Model
+	m := p.Kernel.Model
 	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
 		if x == nil || !(x.Transactions > 0) {
 			continue

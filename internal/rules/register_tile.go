@@ -43,7 +43,7 @@ from 2 to 0.5. Or call cuBLAS or CUTLASS, which tile registers (and tensor cores
 		t, _ := p.Value("duration")
 		sp, ok := p.Value("flop_count_sp")
 		if !ok {
-			sp, _ = analysis.SourceFlops(p.A.K)
+			sp, _ = analysis.SourceFlops(p.Kernel.Record)
 		}
 		fma := sp / 2 / 32 // warp-level FMA instructions
 		if !(fma > 0) || !(lds > 0) || !(t > 0) {
@@ -65,7 +65,7 @@ from 2 to 0.5. Or call cuBLAS or CUTLASS, which tile registers (and tensor cores
 			busy = math.Min(1, l1/100/ceiling[analysis.LimitL1Shared])
 		}
 		after := t * tileLoadsPerFMA / r * busy
-		if h := p.A.Limiter.Headroom; h.Known() {
+		if h := p.Kernel.Limiter.Headroom; h.Known() {
 			after = math.Max(after, h.Ideal)
 		}
 		gain := clamp01(1 - math.Max(after, launchFloor)/t)

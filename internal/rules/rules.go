@@ -327,11 +327,11 @@ func thresholdField(key string) (reflect.StructField, bool) {
 
 // Pass is one rule's look at one kernel.
 type Pass struct {
-	A    *analysis.Kernel
-	T    Thresholds
-	rule *Rule
-	out  []profan.Finding
-	fix  map[string]int // Note.Fix to its finding in out
+	Kernel     *analysis.Kernel // the kernel's verdict so far
+	Thresholds Thresholds       // the numbers the rules compare with
+	rule       *Rule
+	out        []profan.Finding
+	fix        map[string]int // Note.Fix to its finding in out
 	// trace, when set, sees every canonical metric the rule reads.
 	trace func(rule, metric string)
 }
@@ -341,7 +341,7 @@ func (p *Pass) Value(name string) (float64, bool) {
 	if p.trace != nil && p.rule != nil {
 		p.trace(p.rule.ID, name)
 	}
-	return p.A.Value(name)
+	return p.Kernel.Value(name)
 }
 
 // Note is what a rule says about a kernel or a run: the finding less what
@@ -389,7 +389,7 @@ func (p *Pass) report(g Gain, n Note) { p.reportAs(p.rule.Severity, g, n) }
 // reportAs adds a finding at another severity than the rule's.
 func (p *Pass) reportAs(sev profan.Severity, g Gain, n Note) {
 	f := p.rule.finding(sev, g, n)
-	f.Kernel = p.A.K.ID
+	f.Kernel = p.Kernel.Record.ID
 	if n.Fix != "" {
 		if i, ok := p.fix[n.Fix]; ok {
 			p.out[i] = mergeFix(p.out[i], f)
@@ -435,7 +435,7 @@ func (p *Pass) evidence(names ...string) []string {
 	var out []string
 	for _, n := range names {
 		if v, ok := p.Value(n); ok {
-			if x, _ := p.A.Metrics.Lookup(n); x.Estimate {
+			if x, _ := p.Kernel.Metrics.Lookup(n); x.Estimate {
 				// Not on the page: said as what it is.
 				out = append(out, fmt.Sprintf("%s≈%.4g (estimate)", n, v))
 				continue
@@ -448,10 +448,10 @@ func (p *Pass) evidence(names ...string) []string {
 
 // RunPass is one run-level rule's look at a whole run.
 type RunPass struct {
-	Run  *profan.Run
-	T    Thresholds
-	rule *Rule
-	out  []profan.Finding
+	Run        *profan.Run
+	Thresholds Thresholds
+	rule       *Rule
+	out        []profan.Finding
 }
 
 // report adds a run-level finding at the rule's severity.
@@ -497,7 +497,7 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 			}
 			continue
 		}
-		p := &Pass{A: a, T: e.T, rule: r, trace: e.trace}
+		p := &Pass{Kernel: a, Thresholds: e.T, rule: r, trace: e.trace}
 		r.Check(p)
 		for _, f := range p.out {
 			f.Gain = boundByHeadroom(a, f.Gain)
@@ -507,7 +507,7 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 			if a.Name.IsLibrary() && !forCaller(r, a, &f) {
 				continue
 			}
-			if why, ok := e.Sel.Suppressed(f.Rule, a.K); ok {
+			if why, ok := e.Sel.Suppressed(f.Rule, a.Record); ok {
 				res.Suppressed = append(res.Suppressed, analysis.Suppressed{Finding: f, Reason: why})
 				continue
 			}
@@ -542,7 +542,7 @@ func (e *Engine) CheckRun(run *profan.Run) analysis.Result {
 		if r.CheckRun == nil {
 			continue
 		}
-		p := &RunPass{Run: run, T: e.T, rule: r}
+		p := &RunPass{Run: run, Thresholds: e.T, rule: r}
 		r.CheckRun(p)
 		for _, f := range p.out {
 			if why, ok := e.Sel.Suppressed(f.Rule, nil); ok {

@@ -37,7 +37,7 @@ odata[i] = tile[threadIdx.x][threadIdx.y]; // conflict-free`,
 }
 
 func checkBankConflict(p *Pass) {
-	m := p.A.Model
+	m := p.Kernel.Model
 	if contended(m) {
 		// No bank layout costs more than 32 wavefronts per request: these
 		// are atomics retrying on the same words (histograms). nvprof
@@ -53,7 +53,7 @@ func checkBankConflict(p *Pass) {
 			Message:   fmt.Sprintf("shared memory takes %.0f transactions per request (%.0f in all), more than the 32 a full bank conflict costs: threads contend for the same words, as shared atomics on a few addresses do", spr, tr),
 			Advice:    "spread the contended updates: a private copy per warp (sub-histograms) merged at the end, warp-aggregated atomics (__match_any_sync and one atomic per distinct key), or padding so hot counters fall in different banks",
 			Evidence:  p.evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_load_transactions", "shared_store_transactions", "shared_efficiency"),
-			Locations: worstLines(p.A, "shared"),
+			Locations: worstLines(p.Kernel, "shared"),
 		})
 		return
 	}
@@ -66,7 +66,7 @@ func checkBankConflict(p *Pass) {
 	var spaces []space
 	var t traffic
 	for _, sp := range []space{{m.SharedLoad, "loads"}, {m.SharedStore, "stores"}} {
-		if !conflictSpace(p, sp.x) || trafficGain(p, conflictTraffic(sp.x)) < p.T.MinGain {
+		if !conflictSpace(p, sp.x) || trafficGain(p, conflictTraffic(sp.x)) < p.Thresholds.MinGain {
 			continue // the fix relieves a unit the kernel does not wait for
 		}
 		spaces = append(spaces, sp)
@@ -85,7 +85,7 @@ func checkBankConflict(p *Pass) {
 			Advice: fmt.Sprintf("pad the shared array's rows by %d element (e.g. __shared__ float tile[32][%d]) or index it so a warp's threads hit 32 different banks; a column of a [32][32] tile is %d-way",
 				pad, width+pad, gpumodel.TileColumnConflict(width, 4)),
 			Evidence:  p.evidence("shared_load_transactions_per_request", "shared_store_transactions_per_request", "shared_bank_conflicts", "shared_efficiency"),
-			Locations: worstLines(p.A, "shared"),
+			Locations: worstLines(p.Kernel, "shared"),
 			Fix:       "pad-shared",
 		})
 	}

@@ -29,7 +29,7 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 	Optional: join(tailReads, []string{"sm_count", "achieved_occupancy",
 		"occupancy_limit_registers", "occupancy_limit_shared_mem", "occupancy_limit_warps", "occupancy_limit_blocks"}),
 	Check: func(p *Pass) {
-		k := p.A.K
+		k := p.Kernel.Record
 		sms, okS := p.Value("sm_count")
 		blocks := float64(k.Grid.Size())
 		if okS && blocks > 0 && blocks < sms {
@@ -49,7 +49,7 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		if w < 1 {
 			waste = 1 - w
 		}
-		if waste < p.T.TailWaste {
+		if waste < p.Thresholds.TailWaste {
 			return
 		}
 		p.report(estimate(tailGain(p, waste)), Note{

@@ -76,7 +76,7 @@ func TestSolCheck(t *testing.T) {
 				for _, x := range fs {
 					// A Triton kernel's fix is said in Triton's terms,
 					// at its .py line.
-					if _, _, triton := rules.TritonKernel(a.K); triton && !(strings.Contains(x.Advice, "BLOCK_SIZE") && strings.Contains(x.Advice, "num_warps") &&
+					if _, _, triton := rules.TritonKernel(a.Record); triton && !(strings.Contains(x.Advice, "BLOCK_SIZE") && strings.Contains(x.Advice, "num_warps") &&
 						len(x.Locations) > 0 && strings.HasSuffix(x.Locations[0].File, ".py")) {
 						t.Errorf("%s: %s: %s not in Triton's terms at a .py line: %s %v", page, p.broken, x.Rule, x.Advice, x.Locations)
 					}

@@ -18,14 +18,14 @@ func TestTensorCoresUnusedMeasured(t *testing.T) {
 	var fp32, tf32, saved float64
 	n32 := 0
 	analyzeAll(t, []string{"../../fixtures/pytorch/train.tf32.gemm.details.csv.gz"}, func(a *analysis.Kernel) {
-		d := a.K.Duration
+		d := a.Record.Duration
 		if math.IsNaN(d) {
-			t.Fatalf("kernel %s has no duration", a.K.ID)
+			t.Fatalf("kernel %s has no duration", a.Record.ID)
 		}
 		for _, f := range a.Findings {
 			if f.Rule == "tensor-cores-unused" {
 				if !a.Name.FP32SIMT {
-					t.Errorf("kernel %s %s: tensor-cores-unused on a GEMM that uses tensor cores", a.K.ID, a.Name.Display)
+					t.Errorf("kernel %s %s: tensor-cores-unused on a GEMM that uses tensor cores", a.Record.ID, a.Name.Display)
 				}
 				fp32 += d
 				saved += d * f.Gain
@@ -34,7 +34,7 @@ func TestTensorCoresUnusedMeasured(t *testing.T) {
 			}
 		}
 		if a.Name.FP32SIMT {
-			t.Errorf("kernel %s %s: FP32 GEMM without tensor-cores-unused", a.K.ID, a.Name.Display)
+			t.Errorf("kernel %s %s: FP32 GEMM without tensor-cores-unused", a.Record.ID, a.Name.Display)
 		}
 		tf32 += d
 	})

@@ -46,17 +46,17 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 	Requires: []string{"duration"},
 	Optional: []string{"compute_throughput_pct", "dram_utilization"},
 	Check: func(p *Pass) {
-		info := p.A.Name
+		info := p.Kernel.Name
 		if !info.FP32SIMT || (info.Kind != kernelname.GEMM && info.Kind != kernelname.Convolution) {
 			return
 		}
-		tc := tensorCores(p.A)
+		tc := tensorCores(p.Kernel)
 		if !tc.Has("tf32") {
 			return
 		}
-		cc := p.A.K.CC
-		if cc == "" && p.A.Spec != nil {
-			cc = p.A.Spec.CC
+		cc := p.Kernel.Record.CC
+		if cc == "" && p.Kernel.Spec != nil {
+			cc = p.Kernel.Spec.CC
 		}
 		what := "GEMM"
 		if info.Kind == kernelname.Convolution {

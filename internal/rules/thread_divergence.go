@@ -52,10 +52,10 @@ or reorganize the data so neighbouring threads take the same path.`,
 		}
 		// A block of fewer threads than a warp leaves lanes idle from the
 		// launch on: that is no divergence (a one-thread kernel).
-		if bs := p.A.K.Block.Size(); okw && bs > 0 && bs < 32 && we <= 100*float64(bs)/32*gpumodel.Slack {
+		if bs := p.Kernel.Record.Block.Size(); okw && bs > 0 && bs < 32 && we <= 100*float64(bs)/32*gpumodel.Slack {
 			okw = false
 		}
-		if !(okb && be < p.T.BranchEfficiency) && !(okw && we < p.T.WarpEfficiency) {
+		if !(okb && be < p.Thresholds.BranchEfficiency) && !(okw && we < p.Thresholds.WarpEfficiency) {
 			return
 		}
 		msg := ""
@@ -87,7 +87,7 @@ or reorganize the data so neighbouring threads take the same path.`,
 			Message:   msg + ": threads of a warp take different paths",
 			Advice:    "branch on values that are uniform across a warp (threadIdx.x / 32 rather than threadIdx.x % 2), or sort the work so neighbouring threads take the same path",
 			Evidence:  p.evidence("branch_efficiency", "warp_execution_efficiency"),
-			Locations: divergentLines(p.A),
+			Locations: divergentLines(p.Kernel),
 		})
 	},
 }
@@ -103,7 +103,7 @@ func divergentLines(a *analysis.Kernel) []profan.Location {
 	}
 	byLine := newPerLine(func(loc profan.Location) *line { return &line{loc: loc} })
 	total := 0.0
-	for _, s := range a.K.Source {
+	for _, s := range a.Record.Source {
 		if s.SASS == "" || s.Line <= 0 {
 			continue
 		}

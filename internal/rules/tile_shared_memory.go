@@ -54,7 +54,7 @@ func checkTile(p *Pass) {
 		return
 	}
 	reuse := l2 * 32 / dram
-	if reuse < p.T.CacheReuse {
+	if reuse < p.Thresholds.CacheReuse {
 		return
 	}
 	for _, n := range []string{"shared_load_requests", "shared_load_transactions"} {

@@ -39,7 +39,7 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 	Requires: []string{"sm_count", "duration"},
 	Optional: []string{"occupancy_limit_blocks", "theoretical_occupancy"},
 	Check: func(p *Pass) {
-		k := p.A.K
+		k := p.Kernel.Record
 		threads, blocks := float64(k.Block.Size()), float64(k.Grid.Size())
 		sms, _ := p.Value("sm_count")
 		t, _ := p.Value("duration")
@@ -54,7 +54,7 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 		// blocks: the time falls to the larger of their starts and the
 		// kernel's speed of light.
 		after := starts * threads / blockTarget
-		if h := p.A.Limiter.Headroom; h.Known() {
+		if h := p.Kernel.Limiter.Headroom; h.Known() {
 			after = math.Max(after, h.Ideal)
 		}
 		gain := clamp01(1 - math.Max(after, launchFloor)/t)

@@ -54,7 +54,7 @@ func globalSectors(m analysis.Model) float64 {
 }
 
 func checkUncoalesced(p *Pass) {
-	m := p.A.Model
+	m := p.Kernel.Model
 	total := globalSectors(m)
 	for _, c := range []struct {
 		x    *analysis.Access
@@ -65,7 +65,7 @@ func checkUncoalesced(p *Pass) {
 		if !uncoalescedSpace(p, x, c.op, total) {
 			continue
 		}
-		in, haveIn := worstInstruction(p.A, "global", map[string]string{"gld": "load", "gst": "store"}[c.op])
+		in, haveIn := worstInstruction(p.Kernel, "global", map[string]string{"gld": "load", "gst": "store"}[c.op])
 		if haveIn && in.AtomicRead {
 			// The read of the word an atomic then updates (a CAS loop):
 			// its sectors are the atomic's, which atomic-serialization
@@ -81,7 +81,7 @@ func checkUncoalesced(p *Pass) {
 			t.GlobalSectors += coalescingTraffic(other).GlobalSectors
 		}
 		gain := trafficGain(p, t)
-		if gain < p.T.MinGain {
+		if gain < p.Thresholds.MinGain {
 			continue // the fix relieves a unit the kernel does not wait for
 		}
 		desc := x.Pattern.Kind.String()
@@ -98,7 +98,7 @@ func checkUncoalesced(p *Pass) {
 			if x.Pattern.Evidence == gpumodel.FromRuleText {
 				msg = fmt.Sprintf("global %s move %.0f sectors where %.0f would do (ncu's rule text): %.0f%% of their sectors are wasted",
 					c.what, x.Transactions, x.IdealTransactions, removed*100)
-				if n, _ := p.A.Metrics.Lookup(c.op + "_transactions"); n.Estimate {
+				if n, _ := p.Kernel.Metrics.Lookup(c.op + "_transactions"); n.Estimate {
 					// The page gives loads' and stores' sectors together:
 					// a split of them is an estimate, never quoted as read.
 					msg = fmt.Sprintf("global %s are %.1f%% efficient (ncu's rule text): %.0f%% of their sectors are wasted; about %.0f sectors where %.0f would do (an estimate: the page gives loads' and stores' sectors together)",
@@ -114,7 +114,7 @@ func checkUncoalesced(p *Pass) {
 		// pattern is already that instruction's.
 		if haveIn {
 			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, instructionKind(in))
-			advice = instructionAdvice(p.A, in, c.what)
+			advice = instructionAdvice(p.Kernel, in, c.what)
 		} else if t := x.Pattern.Text(); t != "" {
 			msg += "; " + t
 		}
@@ -130,7 +130,7 @@ func checkUncoalesced(p *Pass) {
 			Message:   msg,
 			Advice:    advice,
 			Evidence:  p.evidence(c.op+"_transactions_per_request", c.op+"_efficiency", c.op+"_transactions", c.op+"_ideal_transactions"),
-			Locations: worstLines(p.A, c.op),
+			Locations: worstLines(p.Kernel, c.op),
 			Fix:       fix,
 		})
 	}
@@ -228,7 +228,7 @@ func withAlikeLoops(a *analysis.Kernel, in analysis.Instruction) analysis.Instru
 }
 
 func launch2D(a *analysis.Kernel) bool {
-	k := a.K
+	k := a.Record
 	return k.Block[1] > 1 || k.Grid[1] > 1 || k.Block[2] > 1 || k.Grid[2] > 1
 }
 
@@ -254,7 +254,7 @@ func lineSuffix(in analysis.Instruction) string {
 // loads for "gst") is uncoalesced with the same typed pattern, and returns
 // it.
 func samePattern(p *Pass, op string, total float64) (bool, *analysis.Access) {
-	m := p.A.Model
+	m := p.Kernel.Model
 	x, other, oop := m.GlobalLoad, m.GlobalStore, "gst"
 	if op == "gst" {
 		x, other, oop = m.GlobalStore, m.GlobalLoad, "gld"
@@ -276,8 +276,8 @@ func samePattern(p *Pass, op string, total float64) (bool, *analysis.Access) {
 	// With the source page, the worst load and the worst store tell: one
 	// pattern at one cost (out[idx[i]] = in[idx[i]]) is one index to fix,
 	// whatever other loads (the index itself) the kernel adds.
-	l, okl := worstInstruction(p.A, "global", "load")
-	st, oks := worstInstruction(p.A, "global", "store")
+	l, okl := worstInstruction(p.Kernel, "global", "load")
+	st, oks := worstInstruction(p.Kernel, "global", "store")
 	if okl && oks {
 		pl, ps := l.Pattern, st.Pattern
 		same = pl.Kind == ps.Kind && pl.Kind != gpumodel.Mixed && pl.StrideBytes == ps.StrideBytes && pl.OffsetBytes == ps.OffsetBytes &&

@@ -24,9 +24,9 @@ out[i] = in[i] * c_scale;`,
 	Requires: []string{"gld_transactions_per_request"},
 	Optional: join(memoryWeightReads, []string{"gld_efficiency", "global_load_requests"}),
 	Check: func(p *Pass) {
-		x := p.A.Model.GlobalLoad
+		x := p.Kernel.Model.GlobalLoad
 		var locs []profan.Location
-		for _, in := range p.A.Model.Instructions {
+		for _, in := range p.Kernel.Model.Instructions {
 			if in.Space == "global" && in.Operation == "load" && in.Pattern.Kind == gpumodel.Broadcast {
 				locs = append(locs, profan.Location{File: in.File, Line: in.Line, SASS: in.SASS})
 			}

@@ -53,7 +53,7 @@ func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 		l = store.Limiter{Unit: a.Limiter.Unit.String(), Pipe: a.Limiter.Pipe, Percent: a.Limiter.Percent, Evidence: a.Limiter.Evidence,
 			Headroom: store.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence}}
 	}
-	return w.AddKernel(store.KernelRecord{Kernel: a.K, Canonical: x.vals, Findings: a.Findings,
+	return w.AddKernel(store.KernelRecord{Kernel: a.Record, Canonical: x.vals, Findings: a.Findings,
 		Limiter: l, Suppressed: nilIfEmpty(x.sup), Skipped: a.Skipped, Missing: nilIfEmpty(x.miss)})
 }
 

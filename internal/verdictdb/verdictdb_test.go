@@ -100,17 +100,17 @@ func roundTrip(t *testing.T, db *store.DB, opt analysis.Options) {
 			}
 			byID := map[string]*analysis.Kernel{}
 			for _, a := range got.Kernels {
-				byID[a.K.ID] = a
+				byID[a.Record.ID] = a
 			}
 			suppressed := 0
 			for _, want := range v.Kernels {
-				a := byID[want.K.ID]
+				a := byID[want.Record.ID]
 				if a == nil {
-					t.Fatalf("launch %s not read back", want.K.ID)
+					t.Fatalf("launch %s not read back", want.Record.ID)
 				}
 				suppressed += len(a.Suppressed)
 				if g, w := verdictText(a), verdictText(want); g != w {
-					t.Errorf("launch %s:\ngot  %s\nwant %s", want.K.ID, g, w)
+					t.Errorf("launch %s:\ngot  %s\nwant %s", want.Record.ID, g, w)
 				}
 			}
 			if suppressed == 0 {
@@ -180,8 +180,8 @@ func remake(t *testing.T, db *store.DB) {
 		for _, v := range a.Metrics.Values {
 			vals = append(vals, store.NamedValue{Name: v.Name, Value: v.Value})
 		}
-		if err := w.AddKernel(store.KernelRecord{Kernel: a.K, Canonical: vals,
-			Findings: []profan.Finding{{Rule: "old-rule", Kernel: a.K.ID, Gain: math.NaN()}}}); err != nil {
+		if err := w.AddKernel(store.KernelRecord{Kernel: a.Record, Canonical: vals,
+			Findings: []profan.Finding{{Rule: "old-rule", Kernel: a.Record.ID, Gain: math.NaN()}}}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -200,11 +200,11 @@ func remake(t *testing.T, db *store.DB) {
 		}
 		byID := map[string]*analysis.Kernel{}
 		for _, a := range got.Kernels {
-			byID[a.K.ID] = a
+			byID[a.Record.ID] = a
 		}
 		for _, w := range want.Kernels {
-			if g := byID[w.K.ID]; g == nil || verdictText(g) != verdictText(w) {
-				t.Fatalf("%s: launch %s:\ngot  %v\nwant %s", what, w.K.ID, g, verdictText(w))
+			if g := byID[w.Record.ID]; g == nil || verdictText(g) != verdictText(w) {
+				t.Fatalf("%s: launch %s:\ngot  %v\nwant %s", what, w.Record.ID, g, verdictText(w))
 			}
 		}
 	}

@@ -322,7 +322,7 @@ func roof(spec *gpumodel.Spec, idx []int, ks []*analysis.Kernel, views []*kernel
 }
 
 func kernel(n int, a *analysis.Kernel) *kernelView {
-	k := a.K
+	k := a.Record
 	kv := &kernelView{N: n, Anchor: "k" + strconv.Itoa(n), Name: k.DisplayName()}
 	if k.Demangled != "" && k.Name != k.Demangled {
 		kv.Symbol = k.Name
@@ -396,9 +396,9 @@ func deviceOf(a *analysis.Kernel) (device, note string) {
 	case a.Spec != nil && a.GPU.Source == gpumodel.SourceClues:
 		return a.Spec.Name, "from its device attributes"
 	case a.Spec != nil:
-		return a.Spec.Name, "assumed from cc " + a.K.CC
-	case a.K.Device != "":
-		return a.K.Device, ""
+		return a.Spec.Name, "assumed from cc " + a.Record.CC
+	case a.Record.Device != "":
+		return a.Record.Device, ""
 	}
 	return "unknown GPU", ""
 }

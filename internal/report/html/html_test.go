@@ -93,7 +93,7 @@ func series(t testing.TB, metric string, cps ...int) Trend {
 	for v := 0; v < 4; v++ {
 		for i, a := range load(t, fmt.Sprintf("series_v%d.runs5.details.csv", v)) {
 			x, _ := a.Value(metric)
-			tr.Kernel = a.K.DisplayName()
+			tr.Kernel = a.Record.DisplayName()
 			tr.Points = append(tr.Points, TrendPoint{Run: int64(len(tr.Points) + 1), Label: fmt.Sprintf("v%d.%d", v, i+1), Value: x})
 		}
 	}
@@ -138,7 +138,7 @@ func TestRooflineSVG(t *testing.T) {
 	// Every placed kernel has its numbered label.
 	for i, a := range ks {
 		if _, _, p := rooflinePlace(a); p == onRoofline && !strings.Contains(string(got), fmt.Sprintf(">%d</text>", i+1)) {
-			t.Errorf("no label %d for %s", i+1, a.K.Name)
+			t.Errorf("no label %d for %s", i+1, a.Record.Name)
 		}
 	}
 	for _, want := range []string{"FP32 peak", "FP64 peak", "ridge point", "DRAM 4.8 TB/s"} {
@@ -159,7 +159,7 @@ func TestEfficiencySVG(t *testing.T) {
 		t.Run(tc.kernel, func(t *testing.T) {
 			var a *analysis.Kernel
 			for _, k := range ks {
-				if strings.HasPrefix(k.K.Name, tc.kernel+"(") {
+				if strings.HasPrefix(k.Record.Name, tc.kernel+"(") {
 					a = k
 				}
 			}
@@ -172,7 +172,7 @@ func TestEfficiencySVG(t *testing.T) {
 	if got := rooflineSVG(ks, &gpumodel.Spec{Name: "no peaks"}); got != "" {
 		t.Errorf("roofline of a GPU without peaks: got %q, want no chart", got)
 	}
-	if got := efficiencySVG(&analysis.Kernel{K: profan.NewKernel()}); got != "" {
+	if got := efficiencySVG(&analysis.Kernel{Record: profan.NewKernel()}); got != "" {
 		t.Errorf("kernel without memory counters: got %q, want no chart", got)
 	}
 }
@@ -364,10 +364,10 @@ func hostileReport(t testing.TB) *Report {
 	if len(a.Findings) == 0 || len(a.Findings[0].Locations) == 0 {
 		t.Fatal("fixture changed: transposeNaive has no located finding")
 	}
-	k := *a.K
+	k := *a.Record
 	k.Name, k.Demangled = hostile, ""
 	k.ID = `"><svg onload=alert(3)>`
-	a.K = &k
+	a.Record = &k
 	a.Run = &profan.Run{Tool: profan.ToolNCU, Source: `run<script>alert(4)</script>.csv`}
 	f := &a.Findings[0]
 	f.Rule = `<b onmouseover="alert(5)">rule</b>`
@@ -504,7 +504,7 @@ func TestChromium(t *testing.T) {
 		t.Fatalf("DOM dump without the page:\n%s", tail(dom, 2000))
 	}
 	for _, a := range r.Kernels[:len(r.Kernels)-1] {
-		if name := a.K.DisplayName(); !strings.Contains(dom, strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(name)) {
+		if name := a.Record.DisplayName(); !strings.Contains(dom, strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(name)) {
 			t.Errorf("DOM lacks kernel %q", name)
 		}
 	}
