@@ -201,7 +201,12 @@ func (m *markdownWriter) groupTable(gs []*analysis.Group, after int) {
 // groupFindings adds the findings of the group ranked rank.
 func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
 	said := map[string]string{} // advice given → its cause
+	var folded []string
 	for _, f := range g.Findings {
+		if !m.opt.Verbose && underFloor(f) {
+			folded = append(folded, f.Rule)
+			continue
+		}
 		advice := f.Advice
 		if c, ok := said[advice]; ok && c == m.opt.cause(f.Rule) {
 			advice = "(as above)"
@@ -219,6 +224,9 @@ func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
 		}
 		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** `%s`%s, %s: %s %s", rank, mdEscape(shorten(g.Info.Display, 60)), f.Rule, loc,
 			groupGain(g, f, m.v.Total), mdEscape(msg), mdEscape(advice)))
+	}
+	if len(folded) > 0 {
+		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** %s", rank, mdEscape(shorten(g.Info.Display, 60)), mdEscape(foldedText(folded))))
 	}
 	if g.Rep != nil {
 		if x := g.Rep.Limiter.Headroom.Sentence(); x != "" {
