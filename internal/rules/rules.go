@@ -491,7 +491,7 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 			continue
 		}
 		if miss := missing(a, r.Requires); miss != "" {
-			res.Skipped = append(res.Skipped, fmt.Sprintf("%s: needs %s", r.ID, miss))
+			res.Skipped = append(res.Skipped, intern(fmt.Sprintf("%s: needs %s", r.ID, miss)))
 			if m, ok := missingOf(a, r, miss); ok {
 				res.Missing = append(res.Missing, m)
 			}
