@@ -169,3 +169,6 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 	}
 	return c.w.Write(p)
 }
+
+// quietErr is where --quiet sends the notes of standard error.
+var quietErr io.Writer = io.Discard

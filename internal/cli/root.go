@@ -90,6 +90,7 @@ to fix.`,
 	root.Flags().Bool("version", false, "print the version")
 	root.SetVersionTemplate("profan {{.Version}}\n")
 	root.PersistentFlags().BoolP("verbose", "v", false, "say more: every canonical metric and the rules skipped (analyze), what was read and skipped (ingest), every passing check (gate)")
+	root.PersistentFlags().BoolP("quiet", "q", false, "say only the result and errors: no notes, warnings or progress on standard error")
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &FlagError{err: flagValueError(suggestFlag(c, err))} })
@@ -229,6 +230,11 @@ func Main(args []string, io *IOStreams) ExitCode {
 				return err
 			}
 		}
+		if q, _ := cmd.Flags().GetBool("quiet"); q {
+			// Notes, warnings and progress go; the result (standard
+			// output) and the errors Main says below stay.
+			sio.ErrOut = quietErr
+		}
 		of, err := openOutput(cmd)
 		if err != nil || of == nil {
 			return err
@@ -270,14 +276,14 @@ func Main(args []string, io *IOStreams) ExitCode {
 		case errors.As(err, &flagErr):
 			// The error and where the usage is, not the usage itself: it
 			// would bury the one line that matters.
-			fmt.Fprintf(io.ErrOut, "profan: %s\n", termLines(err.Error()))
+			fmt.Fprintf(errOut, "profan: %s\n", termLines(err.Error()))
 			if cmd != nil {
-				fmt.Fprintf(io.ErrOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
+				fmt.Fprintf(errOut, "Run '%s --help' for usage.\n", cmd.CommandPath())
 			}
 		default:
 			// Errors quote paths, flags and patterns the user gave: shown
 			// like strings from exports, they cannot drive the terminal.
-			fmt.Fprintf(io.ErrOut, "profan: %s\n", termLines(err.Error()))
+			fmt.Fprintf(errOut, "profan: %s\n", termLines(err.Error()))
 		}
 	}
 	return exitCodeOf(err)
