@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/profan-dev/profan/internal/safe"
+	"github.com/profan-dev/profan/internal/store"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -202,10 +203,12 @@ func Main(args []string, io *IOStreams) ExitCode {
 	ctx, stop := interruptContext(context.Background(), func(intr *InterruptedError) {
 		// The command did not return in time: blocked in a read no
 		// context reaches (a pipe whose writer sends nothing). It has
-		// written nothing but -o's temporary file, which goes.
+		// written nothing but -o's temporary file and a new database
+		// not yet put in place, which go.
 		if of := pending.Load(); of != nil {
 			of.finish(false)
 		}
+		store.RemoveUnpublished()
 		fmt.Fprintf(stderr, "profan: %s\n", intr.Error())
 		os.Exit(int(exitCodeOf(intr)))
 	})

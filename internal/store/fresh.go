@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // Fresh is a SQLite database being made for a path where none is yet: it
@@ -56,13 +57,32 @@ func OpenFresh(path string) (*Fresh, error) {
 		return nil, redactError(path, err)
 	}
 	db.name = sqliteDialect.display(path)
+	unpublished.Store(tmp, struct{}{})
 	return &Fresh{DB: db, path: path, tmp: tmp}, nil
+}
+
+// unpublished holds the temporary paths of the fresh databases neither
+// published nor discarded yet, for RemoveUnpublished.
+var unpublished sync.Map
+
+// RemoveUnpublished removes every fresh database of this process that was
+// neither published nor discarded: for a process about to exit without
+// returning (a command that did not stop in time after a signal), so that
+// it leaves no ".NAME.new-RANDOM" file behind. The databases must not be
+// used after it.
+func RemoveUnpublished() {
+	unpublished.Range(func(tmp, _ any) bool {
+		removeSQLite(tmp.(string))
+		unpublished.Delete(tmp)
+		return true
+	})
 }
 
 // Publish closes the database and puts it at its path, unless another
 // process created a database there meanwhile (ErrCreatedMeanwhile): then
 // it is removed.
 func (f *Fresh) Publish() error {
+	defer unpublished.Delete(f.tmp)
 	if err := f.DB.Close(); err != nil {
 		removeSQLite(f.tmp)
 		return fmt.Errorf("closing %s: %w", f.path, err)
@@ -97,6 +117,7 @@ func (f *Fresh) Publish() error {
 // Discard closes the database and removes it: nothing is created at its
 // path.
 func (f *Fresh) Discard() {
+	defer unpublished.Delete(f.tmp)
 	f.DB.Close()
 	removeSQLite(f.tmp)
 }
