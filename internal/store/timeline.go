@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // TimelineFigures are the figures of a run's timeline the database keeps:
@@ -15,7 +17,7 @@ type TimelineFigures struct {
 	Span      float64
 	Busy      float64
 	BusyShare float64
-	Idle      map[string]float64 // seconds by cause: launch, sync, copy, queued, leading, trailing, other
+	Idle      map[string]float64 // seconds by cause, the analysis's names (idleCauses)
 	Launches  int
 }
 
@@ -27,8 +29,9 @@ func (f TimelineFigures) IdleShare(cause string) float64 {
 	return f.Idle[cause] / f.Span
 }
 
-// Idle causes as stored, one column each (the analysis's names).
-var idleCauses = []string{"launch", "sync", "copy", "queued", "leading", "trailing", "other"}
+// Idle causes as stored, one column each (the analysis's names): 0007's,
+// then 0010's.
+var idleCauses = []string{"launch", "sync", "copy", "queued", "leading", "trailing", "other", "data", "python", "alloc"}
 
 // SetTimeline writes a run's timeline with the run. After an error the
 // writer accepts nothing more.
@@ -40,17 +43,27 @@ func (w *RunWriter) SetTimeline(f TimelineFigures) error {
 		return errors.New("set timeline: run already committed or rolled back")
 	}
 	w.pipe.sync()
-	_, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`INSERT INTO run_timelines (run_id, device, span, busy, busy_share,
-idle_launch, idle_sync, idle_copy, idle_queued, idle_leading, idle_trailing, idle_other, launches)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`), w.id, f.Device, f.Span, f.Busy, f.BusyShare,
-		f.Idle["launch"], f.Idle["sync"], f.Idle["copy"], f.Idle["queued"], f.Idle["leading"], f.Idle["trailing"], f.Idle["other"], f.Launches)
+	for c := range f.Idle {
+		if !slices.Contains(idleCauses, c) {
+			// A cause with no column would be dropped silently.
+			w.err = fmt.Errorf("run timeline: idle cause %q has no column in run_timelines", c)
+			return w.err
+		}
+	}
+	args := []any{w.id, f.Device, f.Span, f.Busy, f.BusyShare}
+	for _, c := range idleCauses {
+		args = append(args, f.Idle[c])
+	}
+	args = append(args, f.Launches)
+	_, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`INSERT INTO run_timelines (`+timelineColumns+`)
+VALUES (?`+strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	if err != nil {
 		w.err = fmt.Errorf("run timeline: %w", w.db.d.formatError(err))
 	}
 	return w.err
 }
 
-const timelineColumns = `run_id, device, span, busy, busy_share, idle_launch, idle_sync, idle_copy, idle_queued, idle_leading, idle_trailing, idle_other, launches`
+var timelineColumns = "run_id, device, span, busy, busy_share, idle_" + strings.Join(idleCauses, ", idle_") + ", launches"
 
 func scanTimeline(rows interface{ Scan(...any) error }) (TimelineFigures, error) {
 	f := TimelineFigures{Idle: map[string]float64{}}
