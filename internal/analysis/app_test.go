@@ -92,6 +92,9 @@ func wallTimes(t *testing.T) map[string]float64 {
 // docs/calibration-apps.md. "fit" pairs set a factor; "check" pairs were
 // not used to set it: their error is the held-out error.
 func TestAppCalibration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("calibration: go test -run Calibration without -short, as before every landing and in CI")
+	}
 	wall := wallTimes(t)
 	// The fourth set's unprofiled medians, by "model.variant" as the
 	// pairs name them.

@@ -171,6 +171,7 @@ func calibRows(t *testing.T, ks map[string]*calibKernel, pairs []calibPair) []ca
 // (Engine.KernelGain: the fixes of all its findings together, as the
 // fixed kernel applies them).
 func TestCalibration(t *testing.T) {
+	skipShort(t)
 	for _, tc := range []struct {
 		name   string
 		files  []string
@@ -264,6 +265,7 @@ func checkReadmeCalibration(t *testing.T, rows []calibRow, mean, worst float64) 
 // and 4096 bins get the finding too: privatising such histograms measured
 // 0.98 and 0.79 in fixtures/sweep (TestSweepCalibration).
 func TestCalibrationAtomics(t *testing.T) {
+	skipShort(t)
 	for _, tc := range []struct {
 		file      string
 		fixed     string

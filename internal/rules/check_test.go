@@ -31,6 +31,7 @@ var checkPairs = []calibPair{
 // known worst: its gain counts the division's whole share of the issue
 // slots, though the multiply-high that replaces it costs a few).
 func TestCheckCalibration(t *testing.T) {
+	skipShort(t)
 	ks := calibration(t, "../../fixtures/check/check.raw.csv.gz", "../../fixtures/check/check.source.cuda-sass.csv.gz")
 	var doc strings.Builder
 	doc.WriteString(pairTableHeader)

@@ -88,6 +88,7 @@ func red(f string, c int) string {
 // against 197 µs on 32 addresses); TestClassesFindings holds what profan
 // says of them.
 func TestClassesCalibration(t *testing.T) {
+	skipShort(t)
 	ks := calibration(t, "../../fixtures/classes/classes.raw.csv.gz", "../../fixtures/classes/classes.source.cuda-sass.csv.gz")
 	var doc strings.Builder
 	for _, set := range []bool{fit, holdO} {

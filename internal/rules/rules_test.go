@@ -106,11 +106,12 @@ func selectRules(spec string) ([]*rules.Rule, error) {
 	return s.Rules(), nil
 }
 
-// skipShort skips a test that reads every fixture when go test runs with
-// -short, the edit-test loop; CI runs it.
+// skipShort skips a test that reads every fixture, or a calibration, when
+// go test runs with -short, the edit-test loop; CI runs it, and so does
+// the calibration run before every landing (CONTRIBUTING.md).
 func skipShort(t *testing.T) {
 	t.Helper()
 	if testing.Short() {
-		t.Skip("reads every fixture: runs without -short, as CI does")
+		t.Skip("every fixture or a calibration: runs without -short, as CI does")
 	}
 }

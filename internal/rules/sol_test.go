@@ -66,6 +66,7 @@ var solFiles = map[string][]string{
 // block "sol", from the raw page): each part's mean within 0.08, each
 // pair within 0.2.
 func TestSolCalibration(t *testing.T) {
+	skipShort(t)
 	for _, page := range []string{"raw", "details"} {
 		ks := calibration(t, solFiles[page]...)
 		var doc strings.Builder

@@ -96,6 +96,7 @@ func sweepClass(what string) string {
 // classes fitted on the sweep (atomics, local memory, divergence) must be
 // within 0.1; the others are reported as they stand.
 func TestSweepCalibration(t *testing.T) {
+	skipShort(t)
 	ks := calibration(t, "../../fixtures/sweep/sweep.raw.csv.gz", "../../fixtures/sweep/sweep.source.cuda-sass.csv.gz")
 	var doc strings.Builder
 	for _, set := range []bool{fit, holdO} {
