@@ -1,9 +1,11 @@
 package profan_test
 
 import (
+	"bytes"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -90,5 +92,34 @@ func TestLayers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// dataTables are the files of internal/ allowed past maxLines: tables of
+// data, not code.
+var dataTables = map[string]bool{"internal/gpumodel/specs.go": true}
+
+// maxLines is the most lines a non-test file of internal/ may have.
+const maxLines = 800
+
+// TestFileSizes: a file a reader can hold. Past maxLines, split the file
+// by what its parts do (ingest.go into registry, stream and table), a
+// move only.
+func TestFileSizes(t *testing.T) {
+	err := filepath.WalkDir("internal", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || dataTables[filepath.ToSlash(path)] {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if n := bytes.Count(b, []byte("\n")); n > maxLines {
+			t.Errorf("%s: %d lines, over %d: split it by what its parts do (a move only)", path, n, maxLines)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
