@@ -44,7 +44,9 @@ func NewCmdAnalyze(io *IOStreams, runF func(*AnalyzeOptions) error) *cobra.Comma
 time goes (a trace's timeline), what to change first with its gain in time, and,
 per kernel, the key memory metrics, the memory model's reading of the access
 pattern, and findings with advice. The format of each file is detected from its
-header.`,
+header.
+
+A file given as - is standard input (plain or gzip), named <stdin> in errors.`,
 		Example: `  profan analyze fixtures/ncu/transpose.full.details.csv
   profan analyze fixtures/timeline/train_small.json.gz
   profan analyze run.csv --format json | jq '.kernels[].findings'`,

@@ -53,7 +53,9 @@ sides share no kernel.
 Each side is an export file (analysed now) or a stored run: an ID, latest
 (the newest run; as the old side, the newest before the new one), or labels
 key=value[,key=value] (the newest run having them). --baseline and --run
-name the old and new sides as gate does.`,
+name the old and new sides as gate does.
+
+A file given as - is standard input (plain or gzip), named <stdin> in errors.`,
 		Example: `  profan diff fixtures/ncu/series_v2.runs5.details.csv fixtures/ncu/series_v3.runs5.details.csv
   profan diff --db runs.db 3 4
   profan diff --db runs.db --baseline branch=main --run latest`,
@@ -96,6 +98,9 @@ type diffSide struct {
 // isExport says whether a diff operand names an export file rather than a
 // run: a run ID is digits; anything else that is a file is an export.
 func isExport(spec string) bool {
+	if spec == ingest.Stdin {
+		return true
+	}
 	if _, err := strconv.ParseInt(spec, 10, 64); err == nil {
 		return false
 	}

@@ -37,7 +37,9 @@ profan.db in the current directory (SQLite, created on first use).
 
 Bad input stores nothing: a run is written in one transaction, rolled back on
 an error, and when several files are given the others are read before the
-first is written.`,
+first is written.
+
+A file given as - is standard input (plain or gzip), named <stdin> in errors.`,
 		Example: `  profan ingest fixtures/ncu/series_v*.runs5.details.csv --db runs.db --label branch=main
   PROFAN_DB=runs.db profan ingest run.csv --label commit=$(git rev-parse --short HEAD)`,
 		Args: cobra.MinimumNArgs(1),

@@ -95,7 +95,12 @@ to fix.`,
 	root.SetOut(io.Out)
 	root.SetErr(io.ErrOut)
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &FlagError{err: flagValueError(suggestFlag(c, err))} })
-	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error { return refuseBlankFlags(cmd) }
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		if n := countStdin(args); n > 1 {
+			return FlagErrorf("- (standard input) is given %d times: it can be read once", n)
+		}
+		return refuseBlankFlags(cmd)
+	}
 	root.AddCommand(
 		NewCmdAnalyze(io, nil),
 		NewCmdModel(io, nil),
@@ -328,6 +333,17 @@ func interruptContext(parent context.Context, stuck func(*InterruptedError)) (co
 
 // interruptGrace is how long a command has to return once interrupted.
 const interruptGrace = 500 * time.Millisecond
+
+// countStdin counts the arguments that name standard input ("-").
+func countStdin(args []string) int {
+	n := 0
+	for _, a := range args {
+		if a == "-" {
+			n++
+		}
+	}
+	return n
+}
 
 // blankRefused are the flags whose value, once given, must say something:
 // an empty --db would silently mean ./profan.db, an empty --fail-on or

@@ -102,7 +102,7 @@ func (in *File) again() (p *File, done func()) {
 		}
 		r = io.NewSectionReader(in.seeker, 0, st.Size())
 	} else {
-		if in.closer == nil {
+		if in.closer == nil || in.src == StdinName {
 			return nil, nil // a reader, not a path opened: src is only its name
 		}
 		f, err := os.Open(in.src)

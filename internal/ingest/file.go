@@ -61,9 +61,34 @@ func binaryError(src string, line int, msg string) error {
 	return &syntaxError{File: src, Line: line, Msg: msg}
 }
 
+// Stdin is the path that names standard input, and StdinName how errors
+// and a stored run name it ("<stdin>:12: ...").
+const (
+	Stdin     = "-"
+	StdinName = "<stdin>"
+)
+
+// openPath opens path, "-" being standard input, and returns the name
+// errors give it.
+func openPath(path string) (*os.File, string, error) {
+	if path == Stdin {
+		return os.Stdin, StdinName, nil
+	}
+	f, err := os.Open(path)
+	return f, path, err
+}
+
+// statPath is os.Stat of path, "-" being standard input.
+func statPath(path string) (os.FileInfo, error) {
+	if path == Stdin {
+		return os.Stdin.Stat()
+	}
+	return os.Stat(path)
+}
+
 // open opens the export at path.
 func open(path string) (*File, error) {
-	f, err := os.Open(path)
+	f, path, err := openPath(path)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +207,7 @@ func (in *File) Digest() string { return "sha256:" + hex.EncodeToString(in.h.Sum
 // stream that goes wrong end with an error, not a spool that grows
 // without end.
 func OpenSeekable(path string, opt Options) (*File, error) {
-	f, err := os.Open(path)
+	f, path, err := openPath(path)
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ func splitSources(files []string, opt Options) (*SourcePages, []*File, error) {
 	}
 	for _, path := range files {
 		open := open
-		if st, err := os.Stat(path); len(files) > 1 && err == nil && !st.Mode().IsRegular() {
+		if st, err := statPath(path); len(files) > 1 && err == nil && !st.Mode().IsRegular() {
 			// A pipe among other inputs is copied as it is parsed, so
 			// that its digest is known before its kernels are handed
 			// on: two pipes (or a pipe and a file) of one export are
