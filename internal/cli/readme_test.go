@@ -330,3 +330,69 @@ func shellWords(s string) []string {
 	}
 	return out
 }
+
+// readmeFiles maps the README's placeholder captures to real fixtures of
+// the README's capture recipe (the transposes' details and source pages).
+var readmeFiles = map[string]string{
+	"app.details.csv": "fixtures/ncu/transpose.import.details.csv",
+	"app.source.csv":  "fixtures/ncu/transpose.source.cuda-sass.csv",
+	"run.csv":         "fixtures/ncu/transpose.full.details.csv",
+	"step.json.gz":    "fixtures/timeline/train_small.json.gz",
+}
+
+// TestReadmeExamples runs every profan command of the README's sh blocks
+// as written, in order, in one directory (runs.db is shared as in a
+// shell), the placeholder captures standing for real fixtures, a glob
+// expanded, a redirection to a file dropped. Each exits 0, or the code
+// its comment gives ("# exits 1: ...").
+func TestReadmeExamples(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	inSh := false
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "```") {
+			inSh = !inSh && strings.TrimSpace(l) == "```sh"
+			continue
+		}
+		if inSh && strings.HasPrefix(l, "profan ") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 5 {
+		t.Fatalf("README.md: %d profan commands in sh blocks, want the examples", len(lines))
+	}
+	t.Chdir(t.TempDir())
+	for _, line := range lines {
+		cmd, comment, _ := strings.Cut(line, " #")
+		cmd, _, _ = strings.Cut(cmd, " > ")
+		want := ExitOK
+		if n, ok := strings.CutPrefix(strings.TrimSpace(comment), "exits "); ok && n != "" {
+			want = ExitCode(n[0] - '0')
+		}
+		var args []string
+		for _, w := range shellWords(strings.TrimPrefix(strings.TrimSpace(cmd), "profan ")) {
+			if p, ok := readmeFiles[w]; ok {
+				w = filepath.Join(root, p)
+			} else if strings.HasPrefix(w, "fixtures/") {
+				m, err := filepath.Glob(filepath.Join(root, w))
+				if err != nil || len(m) == 0 {
+					t.Errorf("%s: %s matches no fixture", line, w)
+				}
+				args = append(args, m...)
+				continue
+			}
+			args = append(args, w)
+		}
+		out, errOut, code := run(t, args...)
+		if code != want {
+			t.Errorf("README: %s: exit %d, want %d\n%s%s", line, code, want, out, errOut)
+		}
+	}
+}
