@@ -124,6 +124,16 @@ func usageOf(p *Pass) (usage, bool) {
 // busiest is the kernel's normalized utilization: max_r u_r.
 func (us usage) busiest() float64 { return us.norm(nil) }
 
+// peak is the largest unit's share of its peak, not normalized by its
+// ceiling: the bound a change that keeps the work cannot pass.
+func (us usage) peak() float64 {
+	m := 0.0
+	for _, u := range us {
+		m = math.Max(m, u)
+	}
+	return m
+}
+
 // norm combines the units' normalized loads u_r·f_r: the busiest unit's,
 // raised by the others near it (soft maximum, a p-norm with p = contention):
 // two units near their ceilings slow each other, one far below does not.
@@ -436,6 +446,12 @@ func tailGain(p *Pass, waste float64) float64 {
 		}
 		if full+tail > 0 {
 			g = math.Max(0, 1-w/(full+tail))
+		}
+		// The same work in less time: no unit's load, averaged over the
+		// tail too, can rise past its peak (a map at 56% of the SM's
+		// peak cannot run 49% faster).
+		if us, ok := usageOf(p); ok {
+			g = math.Min(g, math.Max(0, 1-us.peak()))
 		}
 	} else if us, ok := usageOf(p); ok {
 		g = math.Min(g, math.Max(0, 1-us.busiest()))
