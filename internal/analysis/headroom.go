@@ -93,10 +93,6 @@ func (h Headroom) String() string {
 	return s
 }
 
-// headroomReads are the canonical metrics headroomOf reads.
-var headroomReads = []string{"duration", "dram_bytes", "dram_sol_pct", "gld_ideal_transactions", "gst_ideal_transactions",
-	"gld_transactions", "gst_transactions", "flop_count_sp", "flop_count_dp", "flop_count_tensor"}
-
 // need is the time one unit takes for the kernel's necessary work.
 type need struct {
 	unit string
