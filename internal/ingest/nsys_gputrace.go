@@ -121,7 +121,7 @@ func (nsysGPUTrace) Parse(t *table) error {
 		}
 		return t.Kernel(k, r.Line)
 	})
-	if err == nil && t.s.nsys.late > 0 {
+	if err == nil && t.s.nsys != nil && t.s.nsys.late > 0 {
 		h := t.s.nsys
 		t.note(t.Line, "nsys GPU trace", "%d kernels start after the last call of the API trace %s (%.6f s): the API trace ends early, and they have no launch call", h.late, safe.Term(h.api), h.end)
 		h.late = 0
