@@ -554,28 +554,7 @@ func signalCases(t *testing.T, base []byte) []*tcase {
 				for deadline := time.Now().Add(heavyTimeout); procRead(cmd.Process.Pid) < 8<<20 && time.Now().Before(deadline); {
 					time.Sleep(5 * time.Millisecond)
 				}
-				sent := time.Now()
-				cmd.Process.Signal(sig)
-				kill := time.AfterFunc(caseTimeout, func() { cmd.Process.Kill() })
-				cmd.Wait()
-				kill.Stop()
-				took := time.Since(sent)
-				code := cmd.ProcessState.ExitCode()
-				switch {
-				case code != 128+int(sig):
-					return fmt.Sprintf("exit %d, want %d: %s", code, 128+int(sig), firstLine(stderr.Bytes()))
-				case took > time.Second:
-					return fmt.Sprintf("stopped %v after the signal, want within a second", took.Round(time.Millisecond))
-				case !bytes.Contains(stderr.Bytes(), []byte("interrupted")):
-					return "the interruption is not said: " + firstLine(stderr.Bytes())
-				}
-				if b, err := os.ReadFile(e.db); err != nil || !bytes.Equal(b, base) {
-					return "the database changed"
-				}
-				if left, _ := os.ReadDir(e.path("out")); len(left) > 0 {
-					return "left " + left[0].Name()
-				}
-				return ""
+				return signalled(e, cmd, &stderr, sig, base)
 			}})
 		}
 	}
@@ -619,32 +598,40 @@ func stalledPipeCases(base []byte) []*tcase {
 				for deadline := time.Now().Add(caseTimeout); procRead(cmd.Process.Pid) < int64(len(data)/2) && time.Now().Before(deadline); {
 					time.Sleep(5 * time.Millisecond)
 				}
-				sent := time.Now()
-				cmd.Process.Signal(sig)
-				kill := time.AfterFunc(caseTimeout, func() { cmd.Process.Kill() })
-				cmd.Wait()
-				kill.Stop()
-				took := time.Since(sent)
-				code := cmd.ProcessState.ExitCode()
-				switch {
-				case code != 128+int(sig):
-					return fmt.Sprintf("exit %d, want %d: %s", code, 128+int(sig), firstLine(stderr.Bytes()))
-				case took > time.Second:
-					return fmt.Sprintf("stopped %v after the signal, want within a second", took.Round(time.Millisecond))
-				case !bytes.Contains(stderr.Bytes(), []byte("interrupted")):
-					return "the interruption is not said: " + firstLine(stderr.Bytes())
-				}
-				if b, err := os.ReadFile(e.db); err != nil || !bytes.Equal(b, base) {
-					return "the database changed"
-				}
-				if left, _ := os.ReadDir(e.path("out")); len(left) > 0 {
-					return "left " + left[0].Name()
-				}
-				return ""
+				return signalled(e, cmd, &stderr, sig, base)
 			}})
 		}
 	}
 	return cs
+}
+
+// signalled sends sig to the running cmd and says what is wrong with how
+// it stopped: its exit status (128 + the signal's number), whether within
+// a second, whether it said so, and whether it left the database as base
+// and nothing in out/.
+func signalled(e *env, cmd *exec.Cmd, stderr *bytes.Buffer, sig syscall.Signal, base []byte) string {
+	sent := time.Now()
+	cmd.Process.Signal(sig)
+	kill := time.AfterFunc(caseTimeout, func() { cmd.Process.Kill() })
+	cmd.Wait()
+	kill.Stop()
+	took := time.Since(sent)
+	code := cmd.ProcessState.ExitCode()
+	switch {
+	case code != 128+int(sig):
+		return fmt.Sprintf("exit %d, want %d: %s", code, 128+int(sig), firstLine(stderr.Bytes()))
+	case took > time.Second:
+		return fmt.Sprintf("stopped %v after the signal, want within a second", took.Round(time.Millisecond))
+	case !bytes.Contains(stderr.Bytes(), []byte("interrupted")):
+		return "the interruption is not said: " + firstLine(stderr.Bytes())
+	}
+	if b, err := os.ReadFile(e.db); err != nil || !bytes.Equal(b, base) {
+		return "the database changed"
+	}
+	if left, _ := os.ReadDir(e.path("out")); len(left) > 0 {
+		return "left " + left[0].Name()
+	}
+	return ""
 }
 
 // procRead is what process pid has read so far (/proc/PID/io's rchar).
