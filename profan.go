@@ -43,8 +43,26 @@ type Run struct {
 	Host       *Host       // the host side of a timeline trace; nil when the export has none
 	Messages   []Message   // the tool's own message lines (==PROF==, ==ERROR==, ...)
 	Findings   []Finding   // profan's run-level findings (host transfers), set by the analysis
+	// Replay, on an nvprof --metrics or --events export read with a trace
+	// of the same program, says how its per-kernel aggregates joined the
+	// trace's launches; nil otherwise.
+	Replay *ReplayJoin
 
 	Accounting Accounting // what reading the export found and skipped
+}
+
+// ReplayJoin is how an nvprof metrics or events export joined a trace
+// read with it. nvprof replays the application to collect counters, so the
+// export's per-kernel aggregates come from a run of their own: they are
+// joined to the trace's launches by kernel name and invocation count, the
+// times the trace's and the counters the replay's.
+type ReplayJoin struct {
+	Trace       string   // the trace's source (the first one joined)
+	Kernels     int      // aggregates in the export
+	Joined      int      // of them, joined to traced launches
+	Invocations int      // launches the joined aggregates stand for
+	Launches    int      // traced launches they were joined to
+	Unequal     []string // kernels whose invocations differ from their traced launches (up to 8)
 }
 
 // Accounting says what reading an export found: the data rows, the kernel

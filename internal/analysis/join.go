@@ -20,6 +20,12 @@ type Join struct {
 	ExportLaunch  int
 	Matched       int // launches paired
 	SameShape     int // of them, with the same grid and block
+	// Replay, for an nvprof metrics or events export (Export), is how its
+	// per-kernel aggregates, from a replay of the program, joined the
+	// trace's launches by kernel name and invocation count: ExportLaunch
+	// is then the invocations of the kernels joined, Matched the traced
+	// launches that took their counters.
+	Replay *profan.ReplayJoin
 }
 
 // maxJoin bounds the launches a run keeps for a join.
@@ -90,6 +96,11 @@ func joinKey(name string) string {
 // kernel export (ncu) given with it.
 func Joins(vs []*RunVerdict) []Join {
 	var out []Join
+	for _, e := range vs {
+		if r := e.Run.Replay; r != nil {
+			out = append(out, Join{Trace: r.Trace, Export: e.Run.Source, TraceLaunches: r.Launches, ExportLaunch: r.Invocations, Matched: r.Launches, Replay: r})
+		}
+	}
 	for _, t := range vs {
 		if t.Timeline == nil || len(t.joins) == 0 {
 			continue

@@ -287,6 +287,10 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 			f.Close()
 		}
 	}()
+	rp, rest, err := splitReplays(rest, opt)
+	if err != nil {
+		return nil, err
+	}
 	captures, err := Captures(rest, opt)
 	if err != nil {
 		return nil, err
@@ -299,6 +303,11 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 			return err
 		}
 		return fn(run, k)
+	}
+	// A trace's launches take the counters of the replays read beside it.
+	attachTrace := func(run *profan.Run, k *profan.Kernel) error {
+		rp.attach(run, k)
+		return attach(run, k)
 	}
 	pos := make(map[*File]int, len(rest))
 	for i, f := range rest {
@@ -325,7 +334,11 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 				continue
 			}
 		}
-		run, err := in.Read(opt, Sink{Kernel: attach})
+		sink := Sink{Kernel: attach}
+		if rp != nil && launchTrace(in.Format()) {
+			sink.Kernel = attachTrace
+		}
+		run, err := in.Read(opt, sink)
 		if err != nil {
 			return nil, err
 		}
@@ -333,6 +346,12 @@ func ReadFiles(files []string, opt Options, fn func(*profan.Run, *profan.Kernel)
 		if run.Digest != "" {
 			read[run.Digest] = run
 		}
+	}
+	if err := rp.finish(fn); err != nil {
+		return nil, err
+	}
+	if rp != nil {
+		runs = append(runs, rp.runs...)
 	}
 	if err := src.Check(); err != nil {
 		return nil, err

@@ -178,6 +178,14 @@ func toJSONTimeline(tl *analysis.Timeline) *jsonTimeline {
 
 // joinLine says how a trace's kernels joined an ncu export's.
 func joinLine(j analysis.Join) string {
+	if r := j.Replay; r != nil {
+		s := fmt.Sprintf("joined %s to %s by kernel name and invocation count: %d of its %d kernels, %d invocations, on %d traced launches; nvprof replays the program to collect counters, so the counters and the times come from two runs of it",
+			j.Export, j.Trace, r.Joined, r.Kernels, r.Invocations, r.Launches)
+		if len(r.Unequal) > 0 {
+			s += fmt.Sprintf(" (the runs launched %s a different number of times: its counters are the replay's average)", strings.Join(r.Unequal, ", "))
+		}
+		return s
+	}
 	return fmt.Sprintf("joined %s to %s: %d of %d trace launches matched %d ncu launches by name and order (%d with the same grid and block)",
 		j.Trace, j.Export, j.Matched, j.TraceLaunches, j.ExportLaunch, j.SameShape)
 }
@@ -190,12 +198,28 @@ type jsonJoin struct {
 	ExportLaunch  int    `json:"export_launches"`
 	Matched       int    `json:"matched"`
 	SameShape     int    `json:"same_grid_and_block"`
+	// Replay is set for an nvprof metrics or events export joined by
+	// kernel name and invocation count: its counters come from a run of
+	// their own.
+	Replay *jsonReplay `json:"replay,omitempty"`
+}
+
+type jsonReplay struct {
+	Kernels     int      `json:"kernels"`
+	Joined      int      `json:"kernels_joined"`
+	Invocations int      `json:"invocations"`
+	Launches    int      `json:"trace_launches"`
+	Unequal     []string `json:"unequal_counts,omitempty"`
 }
 
 func toJSONJoins(js []analysis.Join) []jsonJoin {
 	out := make([]jsonJoin, 0, len(js))
 	for _, j := range js {
-		out = append(out, jsonJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape})
+		jj := jsonJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape}
+		if r := j.Replay; r != nil {
+			jj.Replay = &jsonReplay{Kernels: r.Kernels, Joined: r.Joined, Invocations: r.Invocations, Launches: r.Launches, Unequal: r.Unequal}
+		}
+		out = append(out, jj)
 	}
 	return out
 }
