@@ -100,12 +100,14 @@ func TestSolCheck(t *testing.T) {
 		mean := sum / float64(len(solCheckPairs))
 		fmt.Fprintf(&doc, "\nHELD-OUT (%s page): %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n", page, len(solCheckPairs), mean, worst)
 		t.Logf("%s: %d pairs, mean |error| %.3f, worst %.3f", page, len(solCheckPairs), mean, worst)
-		// The issue asks for 0.08 and 0.2; the set measured 0.087 and
-		// 0.284 (embedGather: a random row gather priced at 0.31 against
-		// 0.59) when first read, and is held there so that it only
-		// improves.
-		if mean > 0.09 || worst > 0.29 {
-			t.Errorf("%s: mean |error| %.3f (held at 0.09), worst %.3f (held at 0.29)", page, mean, worst)
+		// The issue asks for 0.08 and 0.2. The set measured 0.087 and
+		// 0.284 when first read; after the gather's L2 lookups and the
+		// register tile's waves (fitted on fixtures/sol and the older
+		// calibration sets) it reads 0.061 and 0.154, and is held to
+		// the issue's bounds. It is no longer unseen: fixtures/sol-check2
+		// is the held-out set captured after that fit.
+		if mean > 0.08 || worst > 0.2 {
+			t.Errorf("%s: mean |error| %.3f (want ≤ 0.08), worst %.3f (want ≤ 0.2)", page, mean, worst)
 		}
 		if page == "raw" {
 			checkDocBlock(t, "../../docs/calibration.md", "sol-check", doc.String())
