@@ -537,7 +537,7 @@ func TestMarkdownForPRComments(t *testing.T) {
 	// The verdict first, with by how much; each check named once (the
 	// new finding is not also listed as a finding).
 	if code != ExitFailed || !strings.HasPrefix(out, "❌ **profan gate: regressed**: kernel duration 10.85 us → 23.84 us (+119.8%, summed over the kernels compared) · 2 of 6 checks failed\n\nbaseline: run 1 (branch=main)\n") ||
-		!strings.Contains(out, "\n**Failed**\n\n- transpose(float \\*, const float \\*): duration 10.85 us → 23.84 us (+119.8%)\n") ||
+		!strings.Contains(out, "\n**Failed**\n\n- transpose: duration 10.85 us → 23.84 us (+119.8%)\n") ||
 		strings.Count(out, "shared-bank-conflict") != 1 || !strings.Contains(out, "<details><summary>2 more checks</summary>") {
 		t.Errorf("gate --format markdown: exit %d\n%s%s", code, out, errOut)
 	}
@@ -645,8 +645,33 @@ func TestGateCommentImproved(t *testing.T) {
 	}
 	out, errOut, code := run(t, "gate", "--db", db, "--baseline", "branch=main", "--format", "markdown", fx+"series_v2.runs5.details.csv")
 	if code != ExitOK || !strings.HasPrefix(out, "✅ **profan gate: improved**: kernel duration 22.82 us → 9.25 us (-59.5%, summed over the kernels compared) · 1 finding resolved") ||
-		!strings.Contains(out, "\n**Improved**\n\n- transpose(float \\*, const float \\*): duration 22.82 us → 9.25 us (-59.5%)\n") ||
-		!strings.Contains(out, "\n**Resolved findings**\n\n- transpose(float \\*, const float \\*): resolved-finding `shared-bank-conflict`") {
+		!strings.Contains(out, "\n**Improved**\n\n- transpose: duration 22.82 us → 9.25 us (-59.5%)\n") ||
+		!strings.Contains(out, "\n**Resolved findings**\n\n- transpose: resolved-finding `shared-bank-conflict`") {
 		t.Errorf("gate --format markdown on an improvement: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// A gate of two PyTorch steps leads its comment with the step (wall and
+// busy share), and its rows name kernels apart (two multi_tensor_apply
+// kernels differ past their first 60 characters).
+func TestGateCommentLeadsWithStep(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "s.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, "--label", "branch=main", "../../fixtures/timeline/train_small.json.gz"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := run(t, "gate", "--db", db, "--baseline", "branch=main", "--max-regression", "5%", "--format", "markdown", "../../fixtures/timeline/train_small_graphs.json.gz")
+	first, _, _ := strings.Cut(out, "\n")
+	if code == ExitError || !strings.Contains(first, ": wall 62.961 ms → 8.635 ms (-86.3%), GPU busy 10.6% → 82.2% · kernel duration") {
+		t.Errorf("exit %d, first line %q%s", code, first, errOut)
+	}
+	seen := map[string]bool{}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "- ") && !strings.HasPrefix(l, "- … ") {
+			if seen[l] {
+				t.Errorf("listed twice: %s", l)
+			}
+			seen[l] = true
+		}
 	}
 }

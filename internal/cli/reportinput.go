@@ -85,7 +85,7 @@ func reportCheck(c gate.Check) report.GateCheck {
 		Message: c.Message, Source: c.Source, Finding: c.Finding, Locations: c.Locations}
 	if m := c.Measure; m != nil {
 		rc.Measure = &report.GateMeasure{Metric: m.Metric, Unit: m.Unit, Old: m.Old, New: m.New, Delta: m.Delta, Op: string(m.Op),
-			Threshold: m.Threshold, Test: m.Test, P: m.P}
+			Threshold: m.Threshold, Test: m.Test, P: m.P, OldSpan: m.OldSpan, NewSpan: m.NewSpan}
 	}
 	return rc
 }

@@ -78,6 +78,9 @@ type Measure struct {
 	Threshold float64 // require: the condition's value; regression: the largest regression allowed, a fraction; share: --min-share
 	Test      string  // regression: the test that decided (stats.Method)
 	P         float64 // its p-value
+	// OldSpan and NewSpan are the wall spans of the baseline's and the
+	// run's timelines, for the busy share's regression check; NaN else.
+	OldSpan, NewSpan float64
 }
 
 func newMeasure(metric string) *Measure {
@@ -86,7 +89,7 @@ func newMeasure(metric string) *Measure {
 		unit = d.Unit
 	}
 	nan := math.NaN()
-	return &Measure{Metric: metric, Unit: unit, Old: nan, New: nan, Delta: nan, Threshold: nan, P: nan}
+	return &Measure{Metric: metric, Unit: unit, Old: nan, New: nan, Delta: nan, Threshold: nan, P: nan, OldSpan: nan, NewSpan: nan}
 }
 
 // Failed reports whether the check failed.

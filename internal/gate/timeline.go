@@ -98,6 +98,7 @@ func idleRegressions(base *analysis.Timeline, runs []*analysis.RunVerdict, maxRe
 		ch := Check{Kind: kindRegression, Name: "gpu_busy", Source: v.Run.Source, Measure: newMeasure("gpu_busy")}
 		m := ch.Measure
 		m.Unit, m.Old, m.New, m.Threshold = "ratio", base.BusyShare, tl.BusyShare, maxReg
+		m.OldSpan, m.NewSpan = base.Span, tl.Span
 		if base.BusyShare > 0 {
 			m.Delta = (tl.BusyShare - base.BusyShare) / base.BusyShare
 		}

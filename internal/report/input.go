@@ -239,6 +239,9 @@ type GateMeasure struct {
 	Threshold float64
 	Test      string
 	P         float64
+	// OldSpan and NewSpan are the wall spans of the baseline's and the
+	// run's timelines, on the busy share's regression check; NaN else.
+	OldSpan, NewSpan float64
 }
 
 // GateBaseline is the stored run a gate compared with; or, when none could

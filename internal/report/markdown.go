@@ -304,6 +304,8 @@ func gateMarkdown(w io.Writer, r *GateResult, opt Options) error {
 	}
 	// What moved, named once each: failures first (regressions with old →
 	// new), then improvements and resolved findings; the rest folded.
+	// Kernels are named as analyze's tables name them, made distinct.
+	label := kernelLabels(r.Checks)
 	listed := map[int]bool{}
 	section := func(title string, idx []int) {
 		if len(idx) == 0 {
@@ -316,7 +318,7 @@ func gateMarkdown(w io.Writer, r *GateResult, opt Options) error {
 				break
 			}
 			listed[i] = true
-			bw.WriteString("- " + checkLine(r.Checks[i]) + "\n")
+			bw.WriteString("- " + checkLine(r.Checks[i], label) + "\n")
 		}
 	}
 	section("Failed", s.failed)
@@ -334,7 +336,7 @@ func gateMarkdown(w io.Writer, r *GateResult, opt Options) error {
 		bw.WriteString("\n| status | kernel | check | message |\n|---|---|---|---|\n")
 		// A comment has room for a few hundred rows; --format json has all.
 		for _, c := range rest[:min(len(rest), mdMaxChecks)] {
-			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(shorten(c.Kernel, 80)), c.Kind, mdEscape(c.Name), mdEscape(c.Message))
+			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(label[c.Kernel]), c.Kind, mdEscape(c.Name), mdEscape(c.Message))
 		}
 		if n := len(rest) - mdMaxChecks; n > 0 {
 			fmt.Fprintf(bw, "\n%s not listed (--format json lists every check).\n", plural(n, "more check"))
@@ -358,6 +360,9 @@ type gateSummary struct {
 	dup                                 map[int]bool
 	regressions                         int
 	oldDur, newDur                      float64 // summed over the kernels compared
+	// step is the busy share's regression check of a run with a
+	// timeline (its wall spans too): what a comment leads with.
+	step *GateMeasure
 }
 
 // improvedBy is the smallest move in a metric's better direction that a
@@ -376,6 +381,9 @@ func summarizeGate(r *GateResult) gateSummary {
 		if c.Kind == kindFinding && fresh[c.Kernel+"\x00"+c.Name] {
 			s.dup[i] = true
 			continue
+		}
+		if m := c.Measure; s.step == nil && c.Kind == kindRegression && c.Kernel == "" && m != nil && m.Metric == "gpu_busy" && m.OldSpan > 0 && m.NewSpan > 0 {
+			s.step = m
 		}
 		if m := c.Measure; c.Kind == kindRegression && m != nil && m.Metric == "duration" && finite(m.Old) && finite(m.New) {
 			s.oldDur += m.Old
@@ -417,6 +425,19 @@ func (s gateSummary) headline(r *GateResult) string {
 	if s.oldDur > 0 && s.newDur > 0 {
 		by = fmt.Sprintf("kernel duration %s → %s (%+.1f%%, summed over the kernels compared)", metrics.Format(s.oldDur, "s"), metrics.Format(s.newDur, "s"), (s.newDur/s.oldDur-1)*100)
 	}
+	// The step first: the wall and the busy share, what the user waits
+	// for; then the kernels' time.
+	wallFell, wallGrew := false, false
+	if m := s.step; m != nil {
+		step := fmt.Sprintf("wall %s → %s (%+.1f%%), GPU busy %s → %s", metrics.Format(m.OldSpan, "s"), metrics.Format(m.NewSpan, "s"), (m.NewSpan/m.OldSpan-1)*100,
+			metrics.ShareText(m.Old), metrics.ShareText(m.New))
+		wallFell, wallGrew = m.NewSpan <= m.OldSpan*(1-improvedBy), m.NewSpan > m.OldSpan*(1+improvedBy)
+		if by != "" {
+			by = step + " · " + by
+		} else {
+			by = step
+		}
+	}
 	var what string
 	switch {
 	case r.Baseline == nil || r.Baseline.Missing != "":
@@ -428,7 +449,7 @@ func (s gateSummary) headline(r *GateResult) string {
 		what = "❌ **profan gate: regressed**"
 	case r.Failed > 0:
 		what = "❌ **profan gate: failed**"
-	case s.oldDur > 0 && s.newDur <= s.oldDur*(1-improvedBy), len(s.resolved) > 0 && !(s.newDur > s.oldDur*(1+improvedBy)):
+	case wallFell, !wallGrew && s.oldDur > 0 && s.newDur <= s.oldDur*(1-improvedBy), !wallGrew && len(s.resolved) > 0 && !(s.newDur > s.oldDur*(1+improvedBy)):
 		what = "✅ **profan gate: improved**"
 	default:
 		what = "✅ **profan gate: unchanged**"
@@ -446,12 +467,35 @@ func (s gateSummary) headline(r *GateResult) string {
 
 // checkLine is one check in a comment's sections: the kernel, what was
 // checked, old → new where it compared numbers.
-func checkLine(c GateCheck) string {
-	k := mdEscape(shorten(c.Kernel, 60))
+func checkLine(c GateCheck, label map[string]string) string {
+	k := mdEscape(label[c.Kernel])
+	if c.Kernel == "" {
+		k = "the run"
+	}
 	if m := c.Measure; m != nil && finite(m.Old) && finite(m.New) {
 		return fmt.Sprintf("%s: %s %s → %s (%+.1f%%)", k, mdEscape(m.Metric), metrics.Format(m.Old, m.Unit), metrics.Format(m.New, m.Unit), m.Delta*100)
 	}
 	return fmt.Sprintf("%s: %s `%s`: %s", k, c.Kind, mdEscape(c.Name), mdEscape(c.Message))
+}
+
+// kernelLabels names the checks' kernels as analyze's tables do: the
+// display name, made distinct (two multi_tensor_apply kernels of a
+// PyTorch step differ past the first 60 characters), its middle cut.
+func kernelLabels(checks []GateCheck) map[string]string {
+	label := map[string]string{}
+	var names, shows []string
+	for _, c := range checks {
+		if _, ok := label[c.Kernel]; ok || c.Kernel == "" {
+			continue
+		}
+		label[c.Kernel] = ""
+		names, shows = append(names, c.Kernel), append(shows, kernelname.Classify(c.Kernel).Display)
+	}
+	kernelname.Distinct(names, shows)
+	for i, n := range names {
+		label[n] = middle(shows[i], 90)
+	}
+	return label
 }
 
 // mdTopKernels is how many kernels a diff's comment lists before its
