@@ -130,6 +130,10 @@ var families = []family{
 	// Depthwise convolutions (one channel per group: "c1_k1") run on the
 	// FP32 pipes whatever the dtype: no tensor-core path to move them to.
 	row(FamCuDNNDepthwise, `xmma_depthwise|depthwise_convolution|^(void )?(conv2d|dgrad2d|wgrad2d)_c1_k1`, CUDNN, Convolution, CatFP32Math),
+	// cuDNN's FFT convolution engine (the DSE:: transforms, the product
+	// in the frequency domain), which it picks for FP32 convolutions with
+	// TF32 off: FP32 work, on the FMA pipe.
+	mathRow("cudnn.fft-conv", `dse::(regular_fft|vector_fft)|pointwise_mult_and_sum_complex|fft2d_(r2c|c2r)_|flip_filter`, CUDNN, Convolution),
 	// Convolutions: cuDNN's xmma, CUTLASS-in-cuDNN, direct and Winograd
 	// engines.
 	mathRow("cudnn.conv", `xmma_(fprop|dgrad|wgrad)|_5x_cudnn.*(fprop|dgrad|wgrad|conv)|implicit_convolve|convolve_common_engine|wgrad_alg|dgrad_engine|dgrad2d|scudnn|winograd|conv2d_grouped|cudnn::(ops|detail)::.*conv`, CUDNN, Convolution),

@@ -33,6 +33,11 @@ func TestClassify(t *testing.T) {
 			CUDNN, Convolution, false, ""},
 		{"void cudnn::winograd_nonfused::winogradForwardData4x4<float, float>(cudnn::winograd_nonfused::WinogradDataParams<float, float>)",
 			CUDNN, Convolution, true, "cudnn::winogradForwardData4x4<float, float>"},
+		// cuDNN's FFT convolution (fixtures/host8/unet.fp32): FP32 work.
+		{"void DSE::regular_fft_pad<0, 1, 128, 16, 32, 1, float, float, float2>(float2*, float*, int, int3, int3, int, int3, int3, int, int, int, int, int, bool)",
+			CUDNN, Convolution, true, ""},
+		{"void pointwise_mult_and_sum_complex<float2, 8, 4>(float2*, float2*, float2*, int, int, int, int, int, float2)",
+			CUDNN, Convolution, true, ""},
 		{"volta_scudnn_128x64_relu_small_nn_v1", CUDNN, Convolution, true, "volta_scudnn_128x64_relu_small_nn_v1"},
 		{"void at::vectorized_elementwise_kernel<4, at::FillFunctor<float>, std::array<char *, 1>>(int, T2, T3)",
 			ATen, Fill, false, "at::vectorized_elementwise_kernel<FillFunctor, …>"},
