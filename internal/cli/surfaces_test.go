@@ -211,3 +211,64 @@ func htmlSurface(out string) surface {
 	}
 	return s
 }
+
+// TestFoldedEverySurface: the findings under the noise floor that the
+// verdict folds are folded on every surface, the same ones: one line per
+// kernel in text, Markdown, HTML and report --db, "folded" in the JSON.
+func TestFoldedEverySurface(t *testing.T) {
+	t.Parallel()
+	const f = "../../fixtures/pytorch2/tf.full.details.csv.gz"
+	folded := regexp.MustCompile(`folded: ([a-z0-9, -]+) \(-v lists them\)`)
+	rules := func(out string) []string {
+		var rs []string
+		for _, m := range folded.FindAllStringSubmatch(out, -1) {
+			rs = append(rs, strings.Split(m[1], ", ")...)
+		}
+		return rs
+	}
+	var want []string
+	for _, format := range []string{"text", "markdown", "html"} {
+		out, errOut, code := run(t, "analyze", "--top", "0", "-f", format, f)
+		if code != ExitOK {
+			t.Fatalf("analyze -f %s: exit %d: %s", format, code, errOut)
+		}
+		got := rules(strings.NewReplacer(`<code class="rule">`, "", "</code>", "").Replace(out))
+		if want == nil {
+			want = got
+		}
+		if len(got) == 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("-f %s folds %q, text %q", format, got, want)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "runs.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := run(t, "report", "--db", db, "--html", "-")
+	if got := rules(strings.NewReplacer(`<code class="rule">`, "", "</code>", "").Replace(out)); code != ExitOK || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("report --db folds %q, text %q (exit %d: %s)", got, want, code, errOut)
+	}
+	out, _, _ = run(t, "analyze", "-f", "json", f)
+	var doc struct {
+		Groups []struct {
+			Findings []struct {
+				Rule   string `json:"rule"`
+				Folded bool   `json:"folded"`
+			} `json:"findings"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range doc.Groups {
+		for _, x := range g.Findings {
+			if x.Folded {
+				got = append(got, x.Rule)
+			}
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("JSON marks %q folded, text folds %q", got, want)
+	}
+}

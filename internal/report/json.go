@@ -356,6 +356,10 @@ type jsonGroupFinding struct {
 	// grid is not the group's longest launch's.
 	Launch string    `json:"launch,omitempty"`
 	Grid   *[3]int64 `json:"grid,omitempty"`
+	// Folded is set for a finding under the noise floor (its gain under
+	// 0.5% of the kernel time), which the other formats fold into one
+	// line.
+	Folded bool `json:"folded,omitempty"`
 }
 
 // toJSONGroups converts groups, sorted by total time.
@@ -370,7 +374,7 @@ func toJSONGroups(gs []*analysis.Group) []jsonGroup {
 		}
 		for _, f := range g.Findings {
 			jf := jsonGroupFinding{Rule: f.Rule, Severity: f.Severity.String(), Launches: f.Launches,
-				Gain: ptr(f.CaptureGain), Message: f.Message, Advice: f.Advice}
+				Gain: ptr(f.CaptureGain), Message: f.Message, Advice: f.Advice, Folded: verdict.UnderFloor(f)}
 			if g.OtherLaunch(f) != "" {
 				jf.Launch, jf.Grid = f.Launch, &[3]int64{int64(f.Grid[0]), int64(f.Grid[1]), int64(f.Grid[2])}
 			}

@@ -201,12 +201,8 @@ func (m *markdownWriter) groupTable(gs []*analysis.Group, after int) {
 // groupFindings adds the findings of the group ranked rank.
 func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
 	said := map[string]string{} // advice given → its cause
-	var folded []string
-	for _, f := range g.Findings {
-		if !m.opt.Verbose && underFloor(f) {
-			folded = append(folded, f.Rule)
-			continue
-		}
+	shown, folded := verdict.Fold(g, m.opt.Verbose)
+	for _, f := range shown {
 		advice := f.Advice
 		if c, ok := said[advice]; ok && c == m.opt.cause(f.Rule) {
 			advice = "(as above)"
@@ -226,7 +222,7 @@ func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
 			groupGain(g, f, m.v.Total), mdEscape(msg), mdEscape(advice)))
 	}
 	if len(folded) > 0 {
-		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** %s", rank, mdEscape(shorten(g.Info.Display, 60)), mdEscape(foldedText(folded))))
+		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** %s", rank, mdEscape(shorten(g.Info.Display, 60)), mdEscape(verdict.FoldedText(folded))))
 	}
 	if g.Rep != nil {
 		if x := g.Rep.Limiter.Headroom.Sentence(); x != "" {

@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/verdict"
@@ -56,7 +55,7 @@ func bar(v float64, width int) string {
 
 // topFinding is the group's finding that could save the most.
 func topFinding(g *analysis.Group) string {
-	if len(g.Findings) == 0 || underFloor(g.Findings[0]) {
+	if len(g.Findings) == 0 || verdict.UnderFloor(g.Findings[0]) {
 		return ""
 	}
 	f := g.Findings[0]
@@ -64,22 +63,6 @@ func topFinding(g *analysis.Group) string {
 		return fmt.Sprintf("%s (up to %s of the kernel time)", f.Rule, metrics.ShareText(f.CaptureGain))
 	}
 	return f.Rule
-}
-
-// noiseFloor is the share of the capture's kernel time under which a
-// group's finding with a known gain is folded into one line: a 0.1%
-// small-grid warning does not sit beside the real causes (-v lists
-// each).
-const noiseFloor = 0.005
-
-// underFloor reports a finding whose known gain is under noiseFloor.
-func underFloor(f analysis.GroupFinding) bool {
-	return f.Severity > profan.Info && finite(f.CaptureGain) && f.CaptureGain < noiseFloor
-}
-
-// foldedText is the line the folded findings of a group get.
-func foldedText(rules []string) string {
-	return fmt.Sprintf("%s under %s of the kernel time each, folded: %s (-v lists them)", plural(len(rules), "finding"), metrics.ShareText(noiseFloor), strings.Join(rules, ", "))
 }
 
 // groupGain renders a group finding's reach.
@@ -208,12 +191,8 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 	}
 	t.body(a)
 	said := map[string]string{} // advice given → its cause
-	var folded []string
-	for _, f := range g.Findings {
-		if !t.opt.Verbose && underFloor(f) {
-			folded = append(folded, f.Rule)
-			continue
-		}
+	shown, folded := verdict.Fold(g, t.opt.Verbose)
+	for _, f := range shown {
 		fmt.Fprintf(t.w, "  %s %s  %s\n", t.sev(f.Severity), t.c("1", f.Rule), groupGain(g, f, t.v.Total))
 		x := f.Finding
 		if o := g.OtherLaunch(f); o != "" {
@@ -230,7 +209,7 @@ func (t *textWriter) group(rank int, g *analysis.Group) {
 		t.findingText(x)
 	}
 	if len(folded) > 0 {
-		fmt.Fprintf(t.w, "  %s\n", t.c("2", foldedText(folded)))
+		fmt.Fprintf(t.w, "  %s\n", t.c("2", verdict.FoldedText(folded)))
 	}
 	t.skipped(a)
 	if !g.Info.IsLibrary() || t.opt.Verbose {

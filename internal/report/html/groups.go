@@ -88,7 +88,11 @@ func buildGroups(r *Report) *page {
 		}
 		// The group's findings replace the longest launch's own.
 		kv.Findings = nil
-		for _, f := range g.Findings {
+		shown, folded := verdict.Fold(g, false)
+		if len(folded) > 0 {
+			kv.Folded, kv.FoldedRules = verdict.FoldedHead(len(folded)), folded
+		}
+		for _, f := range shown {
 			fv := finding(f.Finding)
 			fv.Gain = plural(f.Launches, "launch") + " of " + strconv.Itoa(g.Launches)
 			if finite(f.CaptureGain) {

@@ -162,6 +162,8 @@ type kernelView struct {
 	DRAMPct           string
 	DRAM              string
 	Findings          []findingView
+	Folded            string   // the findings under the noise floor, in one line: its start
+	FoldedRules       []string // and their rules
 	Worst             *findingView
 	Efficiency        template.HTML
 	Model             []modelRow

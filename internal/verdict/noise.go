@@ -1,0 +1,52 @@
+package verdict
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
+)
+
+// NoiseFloor is the share of the capture's kernel time under which a
+// kernel's finding with a known gain is folded into one line: a 0.1%
+// small-grid warning does not sit beside the real causes. The verdict
+// decides what is folded (Fold); every surface renders that (text,
+// Markdown and HTML fold it into one line, JSON marks it "folded"), and
+// -v lists each.
+const NoiseFloor = 0.005
+
+// UnderFloor reports a finding whose known gain is under NoiseFloor
+// (an info, which claims no gain, never is).
+func UnderFloor(f analysis.GroupFinding) bool {
+	return f.Severity > profan.Info && !math.IsNaN(f.CaptureGain) && f.CaptureGain < NoiseFloor
+}
+
+// Fold splits a group's findings into those shown and the rules folded
+// under the noise floor; all (-v) folds none.
+func Fold(g *analysis.Group, all bool) (shown []analysis.GroupFinding, folded []string) {
+	for _, f := range g.Findings {
+		if !all && UnderFloor(f) {
+			folded = append(folded, f.Rule)
+			continue
+		}
+		shown = append(shown, f)
+	}
+	return shown, folded
+}
+
+// FoldedText is the one line a group's folded findings get.
+func FoldedText(rules []string) string {
+	return FoldedHead(len(rules)) + " " + strings.Join(rules, ", ") + " (-v lists them)"
+}
+
+// FoldedHead is the start of that line, before the rules.
+func FoldedHead(n int) string {
+	what := "1 finding"
+	if n != 1 {
+		what = fmt.Sprintf("%d findings", n)
+	}
+	return fmt.Sprintf("%s under %s of the kernel time each, folded:", what, metrics.ShareText(NoiseFloor))
+}
