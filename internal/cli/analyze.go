@@ -40,10 +40,9 @@ func NewCmdAnalyze(io *IOStreams, runF func(*AnalyzeOptions) error) *cobra.Comma
 		Use:   "analyze <file>...",
 		Short: "Summarize each kernel's memory efficiency and say what to fix",
 		Long: `Read ncu, nvprof or nsys CSV exports and PyTorch profiler traces (JSON, plain or
-.json.gz) and print where the step's
-time goes (a trace's timeline), what to change first with its gain in time, and,
-per kernel, the key memory metrics, the memory model's reading of the access
-pattern, and findings with advice. The format of each file is detected from its
+.json.gz) and print where the step's time goes (a trace's timeline), what to
+change first with its gain in time, and, per kernel, the key memory metrics, the
+memory model's reading of the access pattern, and findings with advice. The format of each file is detected from its
 header.
 
 A file given as - is standard input (plain or gzip), named <stdin> in errors.`,

@@ -84,7 +84,7 @@ share of the capture, and each group has one card with its launches folded.`,
 	cmd.Flags().StringVar(&opts.HTML, "html", "", "output file (required; - for standard output; never an input or the database)")
 	cmd.Flags().StringVar(&opts.DB, "db", "", "run database (default $PROFAN_DB or profan.db)")
 	cmd.Flags().Int64Var(&opts.Run, "run", 0, "stored run to report (default the newest)")
-	cmd.Flags().StringArrayVar(&opts.Labels, "label", nil, "with --db: only runs with this label, key=value (repeatable): the newest is reported, their trends drawn")
+	cmd.Flags().StringArrayVarP(&opts.Labels, "label", "l", nil, "with --db: only runs with this label, key=value (repeatable): the newest is reported, their trends drawn")
 	cmd.Flags().StringVarP(&opts.Kernel, "kernel", "k", "", "kernels to report and draw trends for (regexp; default all)")
 	cmd.Flags().StringSliceVarP(&opts.Metrics, "metric", "m", []string{"duration", "gld_transactions_per_request", "gst_transactions_per_request", "shared_load_transactions_per_request", "dram_throughput"}, "metrics to draw trends of")
 	cmd.Flags().StringVar(&opts.Title, "title", "", "report title")
