@@ -3,37 +3,41 @@ package rules_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/rules"
 )
 
-// solCheckPair is one broken kernel of fixtures/sol-check beside its fixed
-// twin, with the rule whose finding names the fix ("" for none: the fix
-// should gain nothing).
+// solCheckPair is one broken kernel of a held-out set beside its fixed
+// twin, with the rules whose findings name the fix (comma-separated, each
+// required; "" for none: no rule is expected to price the fix), and the
+// rules the broken kernel must not get.
 type solCheckPair struct {
 	calibPair
-	rule string
+	rule      string
+	forbidden []string
 }
 
 // solCheckPairs are the held-out set of the speed-of-light classes
 // (sources in fixtures/gen/sol_check.cu and sol_triton.py check):
 // captured with fixtures/sol but read only after the fit on it.
 var solCheckPairs = []solCheckPair{
-	{calibPair{"void invertBytes<1>(unsigned char *, const unsigned char *, int)", "void invertBytes<16>(unsigned char *, const unsigned char *, int)", "byte invert: 1-byte accesses → uint4"}, "narrow-access"},
-	{calibPair{"void scaleBf16<1>(__nv_bfloat16 *, const __nv_bfloat16 *, float, float, int)", "void scaleBf16<8>(__nv_bfloat16 *, const __nv_bfloat16 *, float, float, int)", "bf16 scale: 2-byte accesses → uint4"}, "narrow-access"},
-	{calibPair{"matmul32(float *, const float *, const float *, int)", "void matmulReg<4, 4>(float *, const float *, const float *, int)", "32×32-tile matmul, one output per thread → 4×4 register tile"}, "register-tile"},
-	{calibPair{"void polyMap<1>(float *, const float *, int, int, int)", "void polyMap<0>(float *, const float *, int, int, int)", "polynomial map: 4·SMs+2 blocks of 512 → 4·SMs (tail)"}, "small-grid"},
-	{calibPair{"void polyMap<2>(float *, const float *, int, int, int)", "void polyMap<0>(float *, const float *, int, int, int)", "polynomial map: 6·SMs blocks → 4·SMs"}, ""},
-	{calibPair{"void sqrtScale<32>(float *, const float *, int)", "void sqrtScale<256>(float *, const float *, int)", "sqrt scale: 32-thread blocks → 256"}, "tiny-blocks"},
-	{calibPair{"lookupLocal(float *, const unsigned int *, float, float, int)", "lookupShared(float *, const unsigned int *, float, float, int)", "32-entry table per thread in local memory → shared"}, "local-memory"},
-	{calibPair{"sumLengths(unsigned long long *, const unsigned int *, int)", "sumLengthsBlock(unsigned long long *, const unsigned int *, int)", "64-bit atomicAdd on one address → one per block"}, "atomic-serialization"},
-	{calibPair{"void embedGather<0>(float4 *, const float4 *, const int *, int)", "void embedGather<1>(float4 *, const float4 *, const int *, int)", "embedding rows gathered at random → in order"}, "uncoalesced-global"},
-	{calibPair{"void indexMath<unsigned long long>(float *, const float *, T1, T1)", "void indexMath<unsigned int>(float *, const float *, T1, T1)", "i / C, i % C in 64 bits → 32 bits"}, "int-division"},
-	{calibPair{"relu_b64_w2", "relu_b2048_w4", "Triton ReLU: BLOCK_SIZE=64, num_warps=2 → 2048, 4"}, "tiny-blocks"},
-	{calibPair{"relu_b256_w1", "relu_b2048_w4", "Triton ReLU: BLOCK_SIZE=256, num_warps=1 → 2048, 4"}, "tiny-blocks"},
+	{calibPair{"void invertBytes<1>(unsigned char *, const unsigned char *, int)", "void invertBytes<16>(unsigned char *, const unsigned char *, int)", "byte invert: 1-byte accesses → uint4"}, "narrow-access", nil},
+	{calibPair{"void scaleBf16<1>(__nv_bfloat16 *, const __nv_bfloat16 *, float, float, int)", "void scaleBf16<8>(__nv_bfloat16 *, const __nv_bfloat16 *, float, float, int)", "bf16 scale: 2-byte accesses → uint4"}, "narrow-access", nil},
+	{calibPair{"matmul32(float *, const float *, const float *, int)", "void matmulReg<4, 4>(float *, const float *, const float *, int)", "32×32-tile matmul, one output per thread → 4×4 register tile"}, "register-tile", nil},
+	{calibPair{"void polyMap<1>(float *, const float *, int, int, int)", "void polyMap<0>(float *, const float *, int, int, int)", "polynomial map: 4·SMs+2 blocks of 512 → 4·SMs (tail)"}, "small-grid", nil},
+	{calibPair{"void polyMap<2>(float *, const float *, int, int, int)", "void polyMap<0>(float *, const float *, int, int, int)", "polynomial map: 6·SMs blocks → 4·SMs"}, "", nil},
+	{calibPair{"void sqrtScale<32>(float *, const float *, int)", "void sqrtScale<256>(float *, const float *, int)", "sqrt scale: 32-thread blocks → 256"}, "tiny-blocks", nil},
+	{calibPair{"lookupLocal(float *, const unsigned int *, float, float, int)", "lookupShared(float *, const unsigned int *, float, float, int)", "32-entry table per thread in local memory → shared"}, "local-memory", nil},
+	{calibPair{"sumLengths(unsigned long long *, const unsigned int *, int)", "sumLengthsBlock(unsigned long long *, const unsigned int *, int)", "64-bit atomicAdd on one address → one per block"}, "atomic-serialization", nil},
+	{calibPair{"void embedGather<0>(float4 *, const float4 *, const int *, int)", "void embedGather<1>(float4 *, const float4 *, const int *, int)", "embedding rows gathered at random → in order"}, "uncoalesced-global", nil},
+	{calibPair{"void indexMath<unsigned long long>(float *, const float *, T1, T1)", "void indexMath<unsigned int>(float *, const float *, T1, T1)", "i / C, i % C in 64 bits → 32 bits"}, "int-division", nil},
+	{calibPair{"relu_b64_w2", "relu_b2048_w4", "Triton ReLU: BLOCK_SIZE=64, num_warps=2 → 2048, 4"}, "tiny-blocks", nil},
+	{calibPair{"relu_b256_w1", "relu_b2048_w4", "Triton ReLU: BLOCK_SIZE=256, num_warps=1 → 2048, 4"}, "tiny-blocks", nil},
 }
 
 // solCheckFiles are the held-out set's pages: raw and details alike, each
@@ -49,42 +53,42 @@ var solCheckFiles = map[string][]string{
 // details page each broken kernel gets its class's finding, with a line
 // where the rule's evidence is per instruction, and that finding's gain
 // against the fix's measured one (docs/calibration.md, block
-// "sol-check", from the raw page).
+// "sol-check", from the raw page). The issue asks for 0.08 and 0.2. The
+// set measured 0.087 and 0.284 when first read; after the gather's L2
+// lookups and the register tile's waves (fitted on fixtures/sol and the
+// older calibration sets) it reads 0.061 and 0.154, and is held to the
+// issue's bounds. It is no longer unseen: fixtures/sol-check2 is the
+// held-out set captured after that fit.
 func TestSolCheck(t *testing.T) {
+	heldOut(t, solCheckFiles, solCheckPairs, "sol-check", 0.08, 0.2)
+}
+
+// heldOut checks a held-out set's pairs on each page: the required
+// findings (with their lines, and in Triton's terms for a Triton kernel),
+// none forbidden, a gather named as one, and the gain of the required
+// findings against the measured one, the mean and the worst error within
+// their bounds; it keeps the raw page's table in docs/calibration.md's
+// block.
+func heldOut(t *testing.T, files map[string][]string, pairs []solCheckPair, block string, maxMean, maxWorst float64) {
+	t.Helper()
 	for _, page := range []string{"raw", "details"} {
-		ks := calibration(t, solCheckFiles[page]...)
+		ks := calibration(t, files[page]...)
 		var doc strings.Builder
 		doc.WriteString("| broken kernel | fixed kernel | what the fix changes | t broken | t fixed | measured gain | finding | estimated gain |\n|---|---|---|---:|---:|---:|---|---:|\n")
 		sum, worst := 0.0, 0.0
-		for _, p := range solCheckPairs {
+		for _, p := range pairs {
 			b, f := ks[p.broken], ks[p.fixed]
 			if b == nil || f == nil {
 				t.Fatalf("%s: %s or %s not in the capture", page, p.broken, p.fixed)
 			}
 			measured := 1 - median(f.dur)/median(b.dur)
+			var want []string
+			if p.rule != "" {
+				want = strings.Split(p.rule, ",")
+			}
 			var gs []float64
 			for _, a := range b.launches {
-				var fs []profan.Finding
-				for _, x := range a.Findings {
-					if x.Rule == p.rule {
-						fs = append(fs, x)
-						if r, _ := rules.ByID(x.Rule); r.Locates && !hasLine(x) {
-							t.Errorf("%s: %s: %s names no source line", page, shortName(p.broken), x.Rule)
-						}
-					}
-				}
-				for _, x := range fs {
-					// A Triton kernel's fix is said in Triton's terms,
-					// at its .py line.
-					if _, _, triton := rules.TritonKernel(a.Record); triton && !(strings.Contains(x.Advice, "BLOCK_SIZE") && strings.Contains(x.Advice, "num_warps") &&
-						len(x.Locations) > 0 && strings.HasSuffix(x.Locations[0].File, ".py")) {
-						t.Errorf("%s: %s: %s not in Triton's terms at a .py line: %s %v", page, p.broken, x.Rule, x.Advice, x.Locations)
-					}
-				}
-				if p.rule != "" && len(fs) == 0 {
-					t.Errorf("%s: %s: no %s finding (%v)", page, shortName(p.broken), p.rule, rulesOf(a.Findings))
-				}
-				gs = append(gs, b.eng.KernelGain(a, fs))
+				gs = append(gs, b.eng.KernelGain(a, heldOutFindings(t, page, a, p, want)))
 			}
 			est := median(gs)
 			e := math.Abs(est - measured)
@@ -95,22 +99,50 @@ func TestSolCheck(t *testing.T) {
 				rule = "none"
 			}
 			fmt.Fprintf(&doc, "| %s | %s | %s | %.1f µs | %.1f µs | %.2f | %s | %.2f |\n", shortName(p.broken), shortName(p.fixed), p.what,
-				median(b.dur)*1e6, median(f.dur)*1e6, measured, rule, est)
+				median(b.dur)*1e6, median(f.dur)*1e6, measured, strings.ReplaceAll(rule, ",", ", "), est)
 		}
-		mean := sum / float64(len(solCheckPairs))
-		fmt.Fprintf(&doc, "\nHELD-OUT (%s page): %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n", page, len(solCheckPairs), mean, worst)
-		t.Logf("%s: %d pairs, mean |error| %.3f, worst %.3f", page, len(solCheckPairs), mean, worst)
-		// The issue asks for 0.08 and 0.2. The set measured 0.087 and
-		// 0.284 when first read; after the gather's L2 lookups and the
-		// register tile's waves (fitted on fixtures/sol and the older
-		// calibration sets) it reads 0.061 and 0.154, and is held to
-		// the issue's bounds. It is no longer unseen: fixtures/sol-check2
-		// is the held-out set captured after that fit.
-		if mean > 0.08 || worst > 0.2 {
-			t.Errorf("%s: mean |error| %.3f (want ≤ 0.08), worst %.3f (want ≤ 0.2)", page, mean, worst)
+		mean := sum / float64(len(pairs))
+		fmt.Fprintf(&doc, "\nHELD-OUT (%s page): %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n", page, len(pairs), mean, worst)
+		t.Logf("%s: %d pairs, mean |error| %.3f, worst %.3f", page, len(pairs), mean, worst)
+		if mean > maxMean || worst > maxWorst {
+			t.Errorf("%s: mean |error| %.3f (want ≤ %.2f), worst %.3f (want ≤ %.2f)", page, mean, maxMean, worst, maxWorst)
 		}
 		if page == "raw" {
-			checkDocBlock(t, "../../docs/calibration.md", "sol-check", doc.String())
+			checkDocBlock(t, "../../docs/calibration.md", block, doc.String())
 		}
 	}
+}
+
+// heldOutFindings checks one launch of a pair's broken kernel and returns
+// the findings of the rules in want.
+func heldOutFindings(t *testing.T, page string, a *analysis.Kernel, p solCheckPair, want []string) []profan.Finding {
+	t.Helper()
+	var fs []profan.Finding
+	for _, x := range a.Findings {
+		if slices.Contains(p.forbidden, x.Rule) {
+			t.Errorf("%s: %s: forbidden finding %s: %s", page, shortName(p.broken), x.Rule, x.Message)
+		}
+		if !slices.Contains(want, x.Rule) {
+			continue
+		}
+		fs = append(fs, x)
+		if r, _ := rules.ByID(x.Rule); r.Locates && !hasLine(x) {
+			t.Errorf("%s: %s: %s names no source line", page, shortName(p.broken), x.Rule)
+		}
+		// A Triton kernel's fix is said in Triton's terms, at its .py
+		// line; a gather is named as one.
+		if _, _, triton := rules.TritonKernel(a.Record); triton && !(strings.Contains(x.Advice, "BLOCK_SIZE") && strings.Contains(x.Advice, "num_warps") &&
+			len(x.Locations) > 0 && strings.HasSuffix(x.Locations[0].File, ".py")) {
+			t.Errorf("%s: %s: %s not in Triton's terms at a .py line: %s %v", page, p.broken, x.Rule, x.Advice, x.Locations)
+		}
+		if strings.Contains(p.what, "gather") && x.Rule == "uncoalesced-global" && !strings.Contains(x.Message+x.Advice, "gather") {
+			t.Errorf("%s: %s: the gather is not named as one: %s", page, shortName(p.broken), x.Message)
+		}
+	}
+	for _, r := range want {
+		if !slices.ContainsFunc(fs, func(x profan.Finding) bool { return x.Rule == r }) {
+			t.Errorf("%s: %s: no %s finding (%v)", page, shortName(p.broken), r, rulesOf(a.Findings))
+		}
+	}
+	return fs
 }
