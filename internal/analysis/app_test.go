@@ -649,26 +649,28 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 }
 
 // hostCalibration holds the levers priced by replaying the step
-// (docs/replay.md) against fixtures/host8: each variant timed unprofiled
-// in three alternating processes; measured is 1 − after/before of the
-// medians of the process medians, spread the larger relative range of the
-// two. Each estimate must land within max(0.10, spread) of measured, and
-// on the held-out vision family the first recommendation is the lever
-// measured first.
+// (docs/replay.md) against fixtures/host8 and host9: each variant timed
+// unprofiled in three (five) alternating processes; measured is 1 −
+// after/before of the medians of the process medians, spread the larger
+// relative range of the two. Each estimate must land within max(0.10,
+// spread) of measured, and on the held-out vision and copy families the
+// first recommendation is the lever measured first.
 func hostCalibration(t *testing.T, b *strings.Builder) {
 	procs := map[string][]float64{}
-	raw, err := os.ReadFile("../../fixtures/host8/timings.tsv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
-		f := strings.Split(line, "\t")
-		if i == 0 || len(f) < 5 {
-			continue
+	for _, file := range []string{"host8/timings.tsv", "host9/timings.tsv"} {
+		raw, err := os.ReadFile("../../fixtures/" + file)
+		if err != nil {
+			t.Fatal(err)
 		}
-		var ms float64
-		if _, err := fmt.Sscan(f[4], &ms); err == nil {
-			procs[f[0]] = append(procs[f[0]], ms)
+		for i, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+			f := strings.Split(line, "\t")
+			if i == 0 || len(f) < 5 {
+				continue
+			}
+			var ms float64
+			if _, err := fmt.Sscan(f[4], &ms); err == nil {
+				procs[f[0]] = append(procs[f[0]], ms)
+			}
 		}
 	}
 	b.WriteString(`
@@ -678,7 +680,9 @@ The steps of ` + "`fixtures/host8`" + ` (H200, ` + "`host8.py`" + `): an MoE tra
 in the main process, with ` + "`.tolist()`" + ` of the routing counts in every layer and ` + "`loss.item()`" + ` every step
 (*moe*); a ResNet fed by JPEG decoding and augmentation in the main process with a per-step ` + "`.item()`" + ` stop
 check (*vision*, held out of every fit: the profiler's host scale, 0.4, was set on moe and unet); a UNet
-denoising step in FP32, then TF32 (*unet*). *Estimated* is the recommendation's wall gain, read from the
+denoising step in FP32, then TF32 (*unet*); and, from ` + "`fixtures/host9`" + ` (` + "`copy9.py`" + `, held out too), a small CNN
+training loop bound by its 25 MB pageable batch copies, with ` + "`loss.item()`" + ` every step (*copy*, five processes a
+variant). *Estimated* is the recommendation's wall gain, read from the
 trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" + `) and priced by replaying it; *measured* is
 1 − after/before of the medians over three alternating processes of each process's median step;
 *spread* is the larger range of the two variants' process medians over their median.
@@ -712,10 +716,18 @@ trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" 
 		// GPU-bound once replayed per step: graphs give little (measured
 		// 6%); the kernel-side levers, not measured here, rank above.
 		{"unet.tf32", "unet.graphs", "cuda-graphs", false, 0},
+		// Held out: a loop bound by its pageable copies (fixtures/host9).
+		{"copy.default", "copy.pinned", "pinned-memory", true, 0},
+		{"copy.default", "copy.noitem", "step-read", false, 0},
+		{"copy.default", "copy.both", "pinned-memory+step-read", false, 0},
 	} {
 		app := read[p.before]
 		if app == nil {
-			gr := fixtureGrouper(t, "host8/"+p.before+".json.gz")
+			dir := "host8/"
+			if strings.HasPrefix(p.before, "copy.") {
+				dir = "host9/"
+			}
+			gr := fixtureGrouper(t, dir+p.before+".json.gz")
 			app, tls[p.before] = gr.App(), gr.Timeline
 			read[p.before] = app
 		}

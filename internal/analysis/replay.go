@@ -22,7 +22,7 @@ import (
 // kernels as it passes their launch times; a kernel starts when issued
 // and its lane is free; a sync kept waits for every lane to drain.
 
-// maxReplay bounds the kernels the replay keeps (32 bytes each): the
+// maxReplay bounds the kernels the replay keeps (40 bytes each): the
 // steps past it are not replayed.
 const maxReplay = 1 << 17
 
@@ -32,7 +32,18 @@ type replayKernel struct {
 	dur           float32
 	name          int32 // index in replay.names; -1 for a copy or memset
 	lane          uint32
+	bytes         float32 // a host transfer's
+	copy          uint8   // 0 for a kernel, else copyOther or a host transfer's flags
 }
+
+// What a replayed copy is: a device copy or memset (copyOther), or a host
+// transfer from pinned or pageable memory, to the device or from it.
+const (
+	copyOther    int32 = 1
+	copyPinned   int32 = 2
+	copyPageable int32 = 4
+	copyToDevice int32 = 8
+)
 
 // replay is the graph of a trace's profiled steps.
 type replay struct {
@@ -58,11 +69,19 @@ type replay struct {
 // never on the held-out vision family.
 const profilerHost = 0.4
 
-// record keeps a kernel for the replay, up to maxReplay.
-func (r *replay) record(name string, start, dur, launched float64, lane uint32) {
+// recordCopy keeps a copy or memset for the replay, up to maxReplay.
+func (r *replay) recordCopy(what int32, bytes, start, dur, launched float64, lane uint32) {
+	if r.record("", start, dur, launched, lane) {
+		k := &r.kernels[len(r.kernels)-1]
+		k.copy, k.bytes = uint8(what), float32(bytes)
+	}
+}
+
+// record keeps a kernel for the replay, up to maxReplay: whether it did.
+func (r *replay) record(name string, start, dur, launched float64, lane uint32) bool {
 	if len(r.kernels) >= maxReplay {
 		r.folded = true
-		return
+		return false
 	}
 	idx := int32(-1)
 	if name != "" {
@@ -82,6 +101,7 @@ func (r *replay) record(name string, start, dur, launched float64, lane uint32) 
 		issued = start
 	}
 	r.kernels = append(r.kernels, replayKernel{start: start, issued: issued, dur: float32(dur), name: idx, lane: lane})
+	return true
 }
 
 // finish keeps the device's kernels within the steps' window and the
@@ -148,10 +168,17 @@ type Lever struct {
 	// this many worker processes: the step takes at least its loading
 	// time over them.
 	Workers int
-	// Drop says a sync is no longer waited for, by its site (the
-	// span's name: ".item() → aten::item → cudaStreamSynchronize at
-	// train.py(40): step").
+	// Drop says a sync is no longer waited for, or a copy call no
+	// longer blocks the host, by its site (the span's name: ".item() →
+	// aten::item → cudaStreamSynchronize at train.py(40): step").
 	Drop func(site string) bool
+	// Pinned is the rate, bytes/s, of host transfers from pinned memory:
+	// a pageable one takes its bytes at it (0: unchanged).
+	Pinned float64
+	// Overlap runs the host-to-device copies beside the kernels, on a
+	// stream of their own (the next batch's copy while this one
+	// computes): from pinned memory only.
+	Overlap bool
 }
 
 // MergeLevers is the levers applied together: kernels shrink by every
@@ -169,7 +196,9 @@ func MergeLevers(ls ...*Lever) Lever {
 			m.Dispatch *= l.Dispatch
 		}
 		m.Graphs = m.Graphs || l.Graphs
+		m.Overlap = m.Overlap || l.Overlap
 		m.Workers = max(m.Workers, l.Workers)
+		m.Pinned = max(m.Pinned, l.Pinned)
 		if d := l.Drop; d != nil {
 			prev := m.Drop
 			m.Drop = func(s string) bool { return d(s) || prev != nil && prev(s) }
@@ -244,15 +273,29 @@ func (r *replay) run(l Lever) float64 {
 		case profan.HostSync:
 			// A sync's own time is its wait, replayed below.
 			return 0
+		case profan.HostCopy:
+			// A copy call that no longer blocks returns at once.
+			if r.dropped(l, s) {
+				return 0
+			}
 		}
 		return unprof
 	}
-	kf := func(k replayKernel) float64 {
-		if l.Kernel == nil || k.name < 0 {
-			return 1
+	// dur is a kernel's or copy's replayed time.
+	dur := func(k replayKernel) float64 {
+		d := float64(k.dur)
+		switch {
+		case k.copy != 0:
+			if l.Pinned > 0 && int32(k.copy)&copyPageable != 0 {
+				d = math.Min(d, float64(k.bytes)/l.Pinned)
+			}
+		case l.Kernel != nil && k.name >= 0:
+			d *= l.Kernel(r.names[k.name])
 		}
-		return l.Kernel(r.names[k.name])
+		return d
 	}
+	// side is the lane of copies moved beside the kernels.
+	const side = math.MaxUint32
 	free := map[uint32]float64{} // each lane's end of work
 	drained := func() float64 {
 		d := math.Inf(-1)
@@ -313,12 +356,15 @@ func (r *replay) run(l Lever) float64 {
 	for _, k := range r.kernels {
 		close(k.issued)
 		advance(k.issued)
-		start := h
-		if f, ok := free[k.lane]; ok {
+		start, lane := h, k.lane
+		if l.Overlap && int32(k.copy)&copyToDevice != 0 && (int32(k.copy)&copyPinned != 0 || l.Pinned > 0) {
+			lane = side
+		}
+		if f, ok := free[lane]; ok {
 			start = math.Max(start, f)
 		}
-		end := start + float64(k.dur)*kf(k)
-		free[k.lane] = end
+		end := start + dur(k)
+		free[lane] = end
 		gpu = math.Max(gpu, end)
 		stepGPU = math.Max(stepGPU, end)
 	}

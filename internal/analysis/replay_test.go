@@ -32,25 +32,76 @@ func TestReplayByHand(t *testing.T) {
 		lo: 0, hi: 12 * ms, steps: 1, unprofiled: 1,
 	}
 	tl := &Timeline{replay: r}
-	for _, c := range []struct {
-		name string
-		l    Lever
-		wall float64 // ms
-	}{
+	checkReplays(t, tl, 12, []replayCase{
 		{"as captured", Lever{}, 12},
 		{"kernels halved: the host floor stays", Lever{Kernel: func(string) float64 { return 0.5 }}, 9},
 		{"DataLoader workers", Lever{Workers: 4}, 8},
 		{"the .item() read dropped", Lever{Drop: func(s string) bool { return s == item }}, 11},
 		{"workers and the read dropped, together", Lever{Workers: 4, Drop: func(s string) bool { return s == item }}, 7},
 		{"CUDA graphs", Lever{Graphs: true}, 10},
-	} {
-		got, ok := tl.Replay(c.l)
-		if !ok || math.Abs(got.Wall-c.wall*ms) > 1e-9 || math.Abs(got.Base-12*ms) > 1e-9 {
-			t.Errorf("%s: wall %.3f ms (base %.3f), want %.3f", c.name, got.Wall/ms, got.Base/ms, c.wall)
-		}
-	}
+	})
 	sites := tl.SyncSites()
 	if len(sites) != 1 || sites[0].Method != "item" || sites[0].Frame != "train.py(40): step" || sites[0].Count != 1 {
 		t.Errorf("sync sites %+v", sites)
+	}
+}
+
+// TestReplayPinnedByHand replays the copy step of docs/replay.md: a
+// blocking .to() of 40 MB from pageable memory (the host in the copy call
+// 0–4 ms, the copy on the GPU 0.5–4.5 ms, then the stream sync the .to()
+// adds, to 4.5 ms), one kernel of 3 ms launched in 1 ms, .item() and 0.5
+// ms of Python: 9 ms.
+func TestReplayPinnedByHand(t *testing.T) {
+	const ms = 1e-3
+	cp := ".to() → aten::to → cudaMemcpyAsync at train.py(30): step"
+	sync := ".to() → aten::to → cudaStreamSynchronize at train.py(30): step"
+	item := ".item() → aten::item → cudaStreamSynchronize at train.py(40): step"
+	r := &replay{
+		kernels: []replayKernel{
+			{start: 0.5 * ms, issued: 0.5 * ms, dur: 4 * ms, name: -1, lane: 0, bytes: 40e6, copy: uint8(copyPageable | copyToDevice)},
+			{start: 5.5 * ms, issued: 5.5 * ms, dur: 3 * ms, name: 0, lane: 0},
+		},
+		names:  []string{"gemm"},
+		snames: []string{cp, sync, "aten::linear", item, "train.py(40): step"},
+		spans: []profan.HostSpan{
+			{Start: 0, Dur: 4 * ms, State: profan.HostCopy, Name: 0},
+			{Start: 4 * ms, Dur: 0.5 * ms, State: profan.HostSync, Name: 1},
+			{Start: 4.5 * ms, Dur: 1 * ms, State: profan.HostDispatch, Name: 2},
+			{Start: 5.5 * ms, Dur: 3 * ms, State: profan.HostSync, Name: 3},
+			{Start: 8.5 * ms, Dur: 0.5 * ms, State: profan.HostPython, Name: 4},
+		},
+		lo: 0, hi: 9 * ms, steps: 1, unprofiled: 1,
+	}
+	tl := &Timeline{replay: r}
+	copies := func(s string) bool { return s == cp || s == sync }
+	checkReplays(t, tl, 9, []replayCase{
+		{"as captured", Lever{}, 9},
+		// 40 MB at 20 GB/s: 2 ms, issued at once; the kernel waits for
+		// it (0–2), is issued at 1 and runs 2–5; .item() waits to 5.
+		{"pinned, non_blocking", Lever{Pinned: 20e9, Drop: copies}, 5.5},
+		// The copy beside the kernel: the kernel runs 1–4.
+		{"pinned, on a second stream", Lever{Pinned: 20e9, Drop: copies, Overlap: true}, 4.5},
+		// A pageable copy cannot move: the overlap alone changes nothing.
+		{"a second stream alone", Lever{Overlap: true}, 9},
+	})
+}
+
+// replayCase is a lever and the wall time, ms, its replay must give.
+type replayCase struct {
+	name string
+	l    Lever
+	wall float64
+}
+
+// checkReplays replays each case on tl, whose step as captured takes
+// base ms.
+func checkReplays(t *testing.T, tl *Timeline, base float64, cases []replayCase) {
+	t.Helper()
+	const ms = 1e-3
+	for _, c := range cases {
+		got, ok := tl.Replay(c.l)
+		if !ok || math.Abs(got.Wall-c.wall*ms) > 1e-9 || math.Abs(got.Base-base*ms) > 1e-9 {
+			t.Errorf("%s: wall %.3f ms (base %.3f), want %.3f", c.name, got.Wall/ms, got.Base/ms, c.wall)
+		}
 	}
 }

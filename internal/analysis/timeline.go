@@ -234,6 +234,12 @@ type timelineBuilder struct {
 }
 
 func (b *timelineBuilder) add(dev, strm string, start, dur, launched float64, kind uint32) {
+	b.addCopy(dev, strm, start, dur, launched, kind, copyOther, 0)
+}
+
+// addCopy adds an interval; a copy of a run with host spans is replayed
+// as what (copyOther, copyPageable, copyPinned) of bytes.
+func (b *timelineBuilder) addCopy(dev, strm string, start, dur, launched float64, kind uint32, what int32, bytes float64) {
 	if !timed(start, dur) {
 		b.untimed++
 		return
@@ -246,7 +252,7 @@ func (b *timelineBuilder) add(dev, strm string, start, dur, launched float64, ki
 	b.ivals.add(ival{start: start, dur: float32(dur), lead: float32(start - launched), key: k | kind})
 	// The copies of a run with host spans are replayed too.
 	if b.copiesToo {
-		b.rp.record("", start, dur, launched, k)
+		b.rp.recordCopy(what, bytes, start, dur, launched, k)
 	}
 }
 
@@ -310,7 +316,23 @@ func (b *timelineBuilder) activity(a *profan.Activity) {
 	if a.Kind == "memset" {
 		kind = spanSet
 	}
-	b.add(deviceKey(a.Device, -1), a.Stream, a.Start, a.Duration, math.NaN(), kind)
+	what, bytes := copyOther, 0.0
+	if a.Kind == "memcpy HtoD" || a.Kind == "memcpy DtoH" {
+		// A host transfer: the pinned-memory lever shrinks a pageable
+		// one to its bytes at the pinned rate, the overlap lever moves
+		// a host-to-device one beside the kernels.
+		what = copyPinned
+		if a.SrcMemType == "Pageable" || a.DstMemType == "Pageable" {
+			what = copyPageable
+		}
+		if a.Kind == "memcpy HtoD" {
+			what |= copyToDevice
+		}
+		if !math.IsNaN(a.Bytes) {
+			bytes = a.Bytes
+		}
+	}
+	b.addCopy(deviceKey(a.Device, -1), a.Stream, a.Start, a.Duration, math.NaN(), kind, what, bytes)
 }
 
 // deviceKey names a device the same way for a kernel (name and index)

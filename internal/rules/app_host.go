@@ -101,9 +101,11 @@ through a pinned buffer, a host memcpy at a fraction of the link's rate, and
 kernels: DataLoader(pin_memory=True), or tensor.pin_memory() once for a buffer
 reused every step.
 
-Priced in wall time: each pageable copy's time less its bytes at the pinned
-rate (the GPU's PCIe generation, x16, at 87% as measured on an H100), over the
-timeline's span.`,
+Priced by replaying the step where the trace holds its host side
+(docs/replay.md): each pageable copy at the pinned rate (the GPU's PCIe
+generation, x16, at 87% as measured on an H100), its call returning at once and
+the stream sync a blocking copy adds gone. Otherwise: each pageable copy's time
+less its bytes at the pinned rate, over the timeline's span.`,
 	Before:   `x = batch.to("cuda", non_blocking=True)        # batch in pageable memory`,
 	After:    `loader = DataLoader(ds, batch_size=64, pin_memory=True)   # or batch = batch.pin_memory()`,
 	Severity: profan.Info,
@@ -127,14 +129,43 @@ timeline's span.`,
 		if n == 0 || !(tl.Span > 0) || saved <= 0 {
 			return
 		}
-		p.recommendWall(analysis.Recommendation{
+		r := analysis.Recommendation{
 			Message: fmt.Sprintf("%d host copies use pageable memory: %.1f MB in %.2f ms (%.1f GB/s), where pinned copies run at about %.0f GB/s", n, bytes/1e6, 1e3*secs, bytes/secs/1e9, rate/1e9),
 			Fix: p.framework("pin the host tensors (DataLoader(pin_memory=True), or .pin_memory() once for a reused buffer) and copy with .to(device, non_blocking=True)",
 				"allocate the host buffers pinned (cudaMallocHost, or cudaHostRegister on an existing buffer) and copy with cudaMemcpyAsync"),
 			Basis:    "each pageable copy's time less its bytes at the pinned rate, over the span",
 			Composes: "with copy-overlap, which then hides what is left",
-		}, math.Min(1, saved/tl.Span))
+		}
+		gain := math.Min(1, saved/tl.Span)
+		lever := pinnedLever(rate)
+		if g, ok := p.replay(lever); ok {
+			// Replayed: the copies at the pinned rate, the host no longer
+			// blocked in them nor in the sync each forces.
+			gain, r.Lever = g, &lever
+			r.Basis = "the step replayed with each pageable copy at the pinned rate, its call returning at once and its sync gone (docs/replay.md)"
+		}
+		p.recommendWall(r, gain)
 	},
+}
+
+// pinnedLever is pinned host memory and non_blocking copies, replayed: a
+// pageable transfer takes its bytes at rate, the host no longer blocks in
+// the copy call nor in the stream sync a blocking .to() adds.
+func pinnedLever(rate float64) analysis.Lever {
+	return analysis.Lever{Pinned: rate, Drop: func(site string) bool {
+		m, f := analysis.SiteParts(site)
+		return syncKind(analysis.Site{Site: site, Method: m, Frame: f}) == syncCopy
+	}}
+}
+
+// pageableCopies reports host transfers from or to pageable memory.
+func (p *AppPass) pageableCopies() bool {
+	for _, a := range p.hostCopies() {
+		if a.SrcMemType == "Pageable" || a.DstMemType == "Pageable" {
+			return true
+		}
+	}
+	return false
 }
 
 // copyOverlap advises a second stream for copies on the critical path.
@@ -145,8 +176,11 @@ var copyOverlap = &Rule{
 on a second stream from pinned memory (the next batch's copy while the current
 batch computes, waited for with an event), they run beside the kernels.
 
-Priced in wall time: the copy time no kernel runs beside, as far as there is
-kernel time to hide it behind, over the timeline's span.`,
+Priced by replaying the step where the trace holds its host side
+(docs/replay.md), the host-to-device copies beside the kernels; where they are
+pageable, as what it adds to pinned memory. Otherwise: the copy time no kernel
+runs beside, as far as there is kernel time to hide it behind, over the
+timeline's span.`,
 	Before: `for x in batches:
     y = model(x.to("cuda", non_blocking=True))`,
 	After: `copy = torch.cuda.Stream()
@@ -177,13 +211,30 @@ for x in batches:
 		if !(tl.Span > 0) || hide <= 0 || hide/tl.Span < 0.01 {
 			return
 		}
-		p.recommendWall(analysis.Recommendation{
+		r := analysis.Recommendation{
 			Message: fmt.Sprintf("%.2f ms of host copies run with no kernel beside them (%s of the step), beside %.2f ms of kernels", 1e3*exposed, pct(exposed/tl.Span), 1e3*compute),
 			Fix: p.framework("issue the next batch's copy on a second stream from pinned memory while the current batch computes (torch.cuda.Stream, wait_stream), or DataLoader(pin_memory=True) with non_blocking copies",
 				"issue the next batch's copy with cudaMemcpyAsync on a second stream, from pinned memory, while the current batch computes (cudaEventRecord and cudaStreamWaitEvent order the two streams)"),
 			Basis:    "the exposed copy time, as far as kernel time can hide it, over the span",
 			Composes: "after pinned-memory (a pageable copy cannot overlap)",
-		}, hide/tl.Span)
+		}
+		gain := hide / tl.Span
+		lever := analysis.Lever{Overlap: true}
+		if p.pageableCopies() {
+			// Only a pinned copy overlaps: the overlap is priced as what
+			// it adds to pinned memory.
+			pinned := pinnedLever(pinnedEfficiency * pcieRate(p.evidence().CC()))
+			lever = analysis.MergeLevers(&pinned, &lever)
+			if base, ok := p.replay(pinned); ok {
+				g, _ := p.replay(lever)
+				gain, r.Lever = g-base, &lever
+				r.Basis = "the step replayed with its host-to-device copies beside the kernels, less what pinned memory alone saves (docs/replay.md)"
+			}
+		} else if g, ok := p.replay(lever); ok {
+			gain, r.Lever = g, &lever
+			r.Basis = "the step replayed with its host-to-device copies beside the kernels (docs/replay.md)"
+		}
+		p.recommendWall(r, gain)
 	},
 }
 
