@@ -29,12 +29,13 @@ var layers = []struct {
 	// report renders what it is given (a verdict.Verdict made once by
 	// the analysis, Trend, Diff, GateResult, Run, filled by the CLI) and
 	// decides nothing: neither it nor report/html imports the packages
-	// that compare runs, judge a gate, run rules or keep the run
+	// that analyse, compare runs, judge a gate, run rules or keep the run
 	// database.
-	{"internal/report", banned("internal/compare", "internal/gate", "internal/store", "internal/verdictdb", "internal/rules")},
-	// the verdict is made with a Recommender it is given, never the
-	// rules themselves.
-	{"internal/verdict", banned("internal/rules", "internal/store")},
+	{"internal/report", banned("internal/analysis", "internal/compare", "internal/gate", "internal/store", "internal/verdictdb", "internal/rules")},
+	// the verdict's types are data: the analysis (its Builder) makes
+	// them, with a Recommender it is given; neither the engine nor the
+	// rules are below them.
+	{"internal/verdict", banned("internal/analysis", "internal/rules", "internal/store")},
 	// store persists and judges nothing (verdictdb, a layer up, joins it
 	// to the analysis).
 	{"internal/store", only("internal/safe")},

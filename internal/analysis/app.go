@@ -3,52 +3,11 @@ package analysis
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 
 	"github.com/profan-dev/profan/internal/kernelname"
+	"github.com/profan-dev/profan/internal/verdict"
 )
-
-// App is the reading of an application capture by cause: where the
-// kernel time goes by category, what to change first (recommendations
-// ranked by estimated gain), and what the capture leaves out.
-type App struct {
-	Categories      []CategoryTime
-	Recommendations []Recommendation
-	// Suppressed are the recommendations a configured suppression
-	// silenced, with its reason: counted and shown, never lost.
-	Suppressed []SuppressedRecommendation
-	// InUse are the changes the capture shows already made, with what
-	// shows it: they are not advised.
-	InUse []LeverInUse
-	// Gain is what the recommendations could save together, composed per
-	// kernel group as 1 − Π(1 − f) over the changes acting on it (each
-	// acts on what the others leave), so two changes on one group are
-	// not counted twice; changes that would slow the step are left out,
-	// and a change another one replaces (TF32 under bf16) counts only
-	// through the one that replaces it.
-	Gain float64
-	// Scope notes say what the capture holds and does not, up front.
-	Scope []string
-	// WallGain is the share of the step's wall time the recommendations
-	// save together, their levers replayed at once (not multiplied): a
-	// change another replaces counts through it, a change that would
-	// slow the step is left out. NaN where the capture has no step to
-	// replay.
-	WallGain float64
-}
-
-// SuppressedRecommendation is a recommendation a suppression silenced.
-type SuppressedRecommendation struct {
-	Recommendation
-	Reason string
-}
-
-// LeverInUse is a change the capture shows already made.
-type LeverInUse struct {
-	Rule    string
-	Message string // what shows it: "already channels_last: batch norm runs its NHWC kernels"
-}
 
 // Advice is what the application rules say of a capture.
 type Advice struct {
@@ -63,69 +22,6 @@ type Advice struct {
 type Recommender interface {
 	Recommend(ev *AppEvidence) Advice
 }
-
-// CategoryTime is the capture's time in one category.
-type CategoryTime struct {
-	Category kernelname.Category
-	Duration float64 // seconds
-	Share    float64 // of the capture's kernel time, 0–1
-	Launches int
-	Groups   []*Group // longest first
-	// Limiter is the limiter of the largest part of the category's time
-	// whose limiter is known ("" when none is), and LimiterShare that
-	// part's share of the category's time, 0–1: a limiter found on a few
-	// launches (a light capture reads only their grids) does not speak
-	// for the rest.
-	Limiter      string
-	LimiterShare float64
-}
-
-// Recommendation is one change a framework user makes, with the groups it
-// removes or shrinks and its estimated gain.
-type Recommendation struct {
-	Rule    string // the application rule's ID: "tf32", "bf16-autocast", "torch-compile", "cuda-graphs", ...
-	Message string // what the capture shows, with its numbers
-	Fix     string // the code to change
-	Groups  []*Group
-	// Gain is the estimated share of the capture's kernel time saved, 0–1,
-	// net of Cost.
-	Gain float64
-	// WallGain is the estimated share of the step's wall time saved, 0–1,
-	// where the change is priced in wall time (launch overhead, host
-	// synchronisation); NaN where it is not.
-	WallGain float64
-	// Rank is the share of the step's wall time the change gives back,
-	// the one scale recommendations are ranked on: WallGain where priced
-	// in wall time, else the kernel time saved as far as the GPU, not the
-	// host's launches, sets the step's pace (equal to Gain on a GPU-bound
-	// step).
-	Rank float64
-	// Cost is the share of the capture's kernel time the change adds to
-	// other kernels (bf16 autocast: cuDNN's batch norm leaving for
-	// PyTorch's slower kernels).
-	Cost float64
-	// Basis says how Gain was estimated and calibrated.
-	Basis string
-	// Composes says how the change combines with the others advised.
-	Composes string
-	// Replaces names the changes this one does all the work of on the
-	// groups they share (bf16 autocast replaces TF32 on the FP32 GEMMs):
-	// the combined gain counts those groups once, through this one.
-	Replaces []string
-	// Lever is the change as the replay applies it (docs/replay.md);
-	// nil where it is not replayed. The App's WallGain replays the
-	// recommendations' levers together.
-	Lever *Lever
-	// Saves is the share of each group's time the change saves; the
-	// capture's combined gain composes them per group, so two changes
-	// acting on one kernel are not counted twice.
-	Saves map[*Group]float64
-}
-
-var reBackward = regexp.MustCompile(`(?i)backward|dgrad|wgrad|bprop|_bwd|bwd_|_bw_|bwtr|gradinput|grad_input|gammabeta|_grad_`)
-
-// isBackward reports a kernel of a backward pass by its name.
-func isBackward(name string) bool { return reBackward.MatchString(kernelname.Head(name)) }
 
 // summarize reads the groups of ev (ranked, with shares) by cause.
 // procs and devices count the processes and GPUs the launches came from;
@@ -233,7 +129,7 @@ func scope(gs []*Group, procs, devices int) []string {
 		if g.Info.Category == kernelname.CatOptimizer {
 			optimizer = true
 		}
-		if isBackward(g.Name) {
+		if g.Backward() {
 			backward = true
 		}
 	}
@@ -268,7 +164,7 @@ func combinedWall(tl *Timeline, recs []Recommendation) float64 {
 			ls = append(ls, r.Lever)
 		}
 	}
-	w, ok := tl.Replay(MergeLevers(ls...))
+	w, ok := tl.Replay(verdict.MergeLevers(ls...))
 	if !ok {
 		return math.NaN()
 	}

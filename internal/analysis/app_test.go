@@ -16,6 +16,7 @@ import (
 	"github.com/profan-dev/profan/internal/rules"
 	"github.com/profan-dev/profan/internal/rules/rulestest"
 	"github.com/profan-dev/profan/internal/stats"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 var updateAppCalibration = flag.Bool("update-calibration-apps", false, "rewrite docs/calibration-apps.md")
@@ -742,7 +743,7 @@ trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" 
 				}
 			}
 			est = math.NaN()
-			if w, ok := tls[p.before].Replay(analysis.MergeLevers(ls...)); ok && len(ls) == strings.Count(p.rule, "+")+1 {
+			if w, ok := tls[p.before].Replay(verdict.MergeLevers(ls...)); ok && len(ls) == strings.Count(p.rule, "+")+1 {
 				est = w.Gain()
 			}
 		}

@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -182,8 +181,8 @@ func setsOf(g *Group, tf32Conv bool) []string {
 	}{
 		{"backward", g.Backward()},
 		{"optimizer", i.Category == kernelname.CatOptimizer},
-		{"fusable", g.fuseSaved > 0},
-		{"attention-eager", g.attnScores > 0 || g.attnProducts > 0},
+		{"fusable", fused(g)},
+		{"attention-eager", eager(g)},
 		{"convolution", i.Library == kernelname.CUDNN && i.Kind == kernelname.Convolution},
 		{"kv-cat", i.Library == kernelname.ATen && strings.Contains(lower, "catarray")},
 		{"batchnorm-cudnn", i.Family == kernelname.FamCuDNNBatchNorm || i.Family == kernelname.FamCuDNNBatchNormCH},
@@ -271,18 +270,6 @@ func halfGEMM(lower string) bool {
 	return strings.HasPrefix(lower, "nvjet_") && !strings.Contains(lower, "_sss_")
 }
 
-// Fusion is what fusing the eager chains the group's launches belong to
-// would save of its time: Saved seconds (each chain's time but its
-// longest launch's, shared among its launches by their time: the fused
-// kernel reads the chain's inputs and writes its outputs once, about
-// what its largest member moves) and the launches it removes.
-func (g *Group) Fusion() (saved float64, launches int) { return g.fuseSaved, g.fuseLaunches }
-
-// Attention is the group's time in hand-written attention: the scale,
-// mask and softmax launches that read and write the T×T scores (scores)
-// and the products beside them (products), seconds.
-func (g *Group) Attention() (scores, products float64) { return g.attnScores, g.attnProducts }
-
 // appLaunch is one timed launch of a chain.
 type appLaunch struct {
 	g *Group
@@ -317,44 +304,27 @@ func fusable(i kernelname.Info) bool {
 	return false
 }
 
-// reLogSoftmax is a loss's log-softmax: "logsoftmax" epilogues, or the
-// warp kernels' is_log_softmax template argument (the fifth) set.
-var reLogSoftmax = regexp.MustCompile(`logsoftmax|softmax_warp_(forward|backward)<[^,]*,[^,]*,[^,]*, *\d+, *(1|true)`)
-
-// softmax reports a softmax of ATen's (not a log-softmax), found once
-// per group: the track asks at each launch.
-func (g *Group) softmax() bool {
-	if g.soft == 0 {
-		lower := strings.ToLower(g.Name)
-		g.soft = 1
-		if g.Info.Library == kernelname.ATen && strings.Contains(lower, "softmax") && !reLogSoftmax.MatchString(lower) {
-			g.soft = 2
-		}
-	}
-	return g.soft == 2
-}
-
 // follow adds one timed launch of g to the run's track.
 func (t *appTrack) follow(g *Group, d float64) {
 	i := g.Info
-	softmax := g.softmax()
+	softmax := g.Softmax()
 	switch {
 	case softmax && g.Backward():
-		g.attnScores += d
+		g.AddAttention(d, 0)
 		t.markGEMM()
 		t.gemmsNext, t.tail = 2, true
 	case softmax:
 		// The scale and the mask since the last product are attention's.
 		for _, l := range t.chain {
 			if l.g.Info.Category == kernelname.CatElementwise {
-				l.g.attnScores += l.d
+				l.g.AddAttention(l.d, 0)
 			}
 		}
-		g.attnScores += d
+		g.AddAttention(d, 0)
 		t.markGEMM()
 		t.gemmsNext, t.tail = 1, false
 	case fusable(i) && t.tail && i.Category == kernelname.CatElementwise:
-		g.attnScores += d
+		g.AddAttention(d, 0)
 	}
 	if i.Category == kernelname.CatCast {
 		// A cast feeds a library GEMM, which inductor does not fuse
@@ -372,7 +342,7 @@ func (t *appTrack) follow(g *Group, d float64) {
 	if i.Kind == kernelname.GEMM {
 		t.tail = false
 		if t.gemmsNext > 0 {
-			g.attnProducts += d
+			g.AddAttention(0, d)
 			t.gemmsNext--
 			t.lastGEMM = appLaunch{}
 			return
@@ -384,7 +354,7 @@ func (t *appTrack) follow(g *Group, d float64) {
 // markGEMM counts the last product before a softmax as attention's.
 func (t *appTrack) markGEMM() {
 	if t.lastGEMM.g != nil {
-		t.lastGEMM.g.attnProducts += t.lastGEMM.d
+		t.lastGEMM.g.AddAttention(0, t.lastGEMM.d)
 		t.lastGEMM = appLaunch{}
 	}
 }
@@ -432,10 +402,24 @@ func fuse(chain []appLaunch) {
 		return
 	}
 	saved := sum - longest
-	for _, l := range chain {
-		l.g.fuseSaved += saved * l.d / sum
-		l.g.fuseLaunches++
+	for i, l := range chain {
+		// One launch of the chain stays.
+		removed := 1
+		if i == 0 {
+			removed = 0
+		}
+		l.g.AddFusion(saved*l.d/sum, removed)
 	}
-	// One launch of the chain stays.
-	chain[0].g.fuseLaunches--
+}
+
+// fused reports launches of g that fusing their chains would save time of.
+func fused(g *Group) bool {
+	saved, _ := g.Fusion()
+	return saved > 0
+}
+
+// eager reports time of g in hand-written attention.
+func eager(g *Group) bool {
+	scores, products := g.Attention()
+	return scores > 0 || products > 0
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // idleAcc sums a device's idle gaps by cause, and by the host call each
@@ -139,7 +140,7 @@ func (x *idleAcc) addCall(cause string, g0, g1 float64, c *IdleCall) {
 // its share of span and its calls, the longest first.
 func (x *idleAcc) list(span float64) []Idle {
 	var out []Idle
-	for _, cause := range IdleCauses {
+	for _, cause := range verdict.IdleCauses {
 		i := x.idle[cause]
 		if i == nil {
 			continue
@@ -167,7 +168,7 @@ type stripper struct {
 	bins  [][]float64 // per bin, time per state (stripStates)
 }
 
-var stripStates = append([]string{"busy"}, IdleCauses...)
+var stripStates = append([]string{"busy"}, verdict.IdleCauses...)
 
 func newStripper(lo, hi float64) *stripper {
 	return &stripper{lo: lo, w: (hi - lo) / maxStrip}
@@ -180,7 +181,7 @@ func (s *stripper) add(a, b float64, state string) {
 	if s.bins == nil {
 		if len(s.segs) < maxStrip || s.w <= 0 {
 			if len(s.segs) < maxStrip {
-				s.segs = append(s.segs, Segment{a, b, state})
+				s.segs = append(s.segs, Segment{Start: a, End: b, State: state})
 			}
 			return
 		}
@@ -231,7 +232,7 @@ func (s *stripper) segments() []Segment {
 			out[n-1].End = b1
 			continue
 		}
-		out = append(out, Segment{b0, b1, stripStates[best]})
+		out = append(out, Segment{Start: b0, End: b1, State: stripStates[best]})
 	}
 	return out
 }

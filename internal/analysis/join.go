@@ -8,26 +8,6 @@ import (
 	"github.com/profan-dev/profan"
 )
 
-// Join is the kernels of a trace matched to those of a kernel export
-// (ncu) of the same program given with it: by name and order, the i-th
-// launch of a kernel in the trace with the i-th launch of that kernel in
-// the export. Names are compared by their base (the function's own name,
-// without namespaces, template arguments or parameters): Kineto's and
-// ncu's demanglers print the rest differently.
-type Join struct {
-	Trace, Export string // the runs' sources
-	TraceLaunches int
-	ExportLaunch  int
-	Matched       int // launches paired
-	SameShape     int // of them, with the same grid and block
-	// Replay, for an nvprof metrics or events export (Export), is how its
-	// per-kernel aggregates, from a replay of the program, joined the
-	// trace's launches by kernel name and invocation count: ExportLaunch
-	// is then the invocations of the kernels joined, Matched the traced
-	// launches that took their counters.
-	Replay *profan.ReplayJoin
-}
-
 // maxJoin bounds the launches a run keeps for a join.
 const maxJoin = 1 << 20
 

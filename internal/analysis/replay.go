@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // The replay: a lever priced by replaying the step's dependency graph
@@ -153,91 +154,9 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	return r
 }
 
-// Lever is a change to the step, as the replay applies it.
-type Lever struct {
-	// Kernel is the share of a kernel's time left by its name (nil: all
-	// of it): a kernel-side lever.
-	Kernel func(name string) float64
-	// Dispatch is the share of the host's time in aten ops left (0 is
-	// read as 1): fusing removes launches.
-	Dispatch float64
-	// Graphs replays the step's launches from a CUDA graph: the host's
-	// aten ops and the user's Python cost nothing.
-	Graphs bool
-	// Workers takes the DataLoader's spans off the launching threads to
-	// this many worker processes: the step takes at least its loading
-	// time over them.
-	Workers int
-	// Drop says a sync is no longer waited for, or a copy call no
-	// longer blocks the host, by its site (the span's name: ".item() →
-	// aten::item → cudaStreamSynchronize at train.py(40): step").
-	Drop func(site string) bool
-	// Pinned is the rate, bytes/s, of host transfers from pinned memory:
-	// a pageable one takes its bytes at it (0: unchanged).
-	Pinned float64
-	// Overlap runs the host-to-device copies beside the kernels, on a
-	// stream of their own (the next batch's copy while this one
-	// computes): from pinned memory only.
-	Overlap bool
-}
-
-// MergeLevers is the levers applied together: kernels shrink by every
-// lever's share, launches by every fusing lever's, the loading goes to the
-// most workers, a sync any lever drops is dropped, a graph if any.
-func MergeLevers(ls ...*Lever) Lever {
-	var m Lever
-	var kernels []func(string) float64
-	m.Dispatch = 1
-	for _, l := range ls {
-		if l.Kernel != nil {
-			kernels = append(kernels, l.Kernel)
-		}
-		if l.Dispatch > 0 {
-			m.Dispatch *= l.Dispatch
-		}
-		m.Graphs = m.Graphs || l.Graphs
-		m.Overlap = m.Overlap || l.Overlap
-		m.Workers = max(m.Workers, l.Workers)
-		m.Pinned = max(m.Pinned, l.Pinned)
-		if d := l.Drop; d != nil {
-			prev := m.Drop
-			m.Drop = func(s string) bool { return d(s) || prev != nil && prev(s) }
-		}
-	}
-	if len(kernels) > 0 {
-		m.Kernel = func(n string) float64 {
-			f := 1.0
-			for _, k := range kernels {
-				f *= k(n)
-			}
-			return f
-		}
-	}
-	return m
-}
-
-// Replayed is a replay's outcome.
-type Replayed struct {
-	Wall  float64 // seconds per step, the lever applied
-	Base  float64 // seconds per step, replayed as captured
-	Steps int
-}
-
-// Gain is the share of the step's wall time the lever saves.
-func (r Replayed) Gain() float64 {
-	if !(r.Base > 0) {
-		return 0
-	}
-	return 1 - r.Wall/r.Base
-}
-
-// Replay prices lever by replaying the step; ok is false when the trace
-// holds no host spans to replay (no CPU side, or past the bounds).
-func (t *Timeline) Replay(l Lever) (Replayed, bool) {
-	if t == nil || t.replay == nil {
-		return Replayed{}, false
-	}
-	return Replayed{Wall: t.replay.run(l), Base: t.replay.run(Lever{}), Steps: t.replay.steps}, true
+// Replay prices lever by replaying the step (verdict.Steps).
+func (r *replay) Replay(l Lever) Replayed {
+	return Replayed{Wall: r.run(l), Base: r.run(Lever{}), Steps: r.steps}
 }
 
 // run replays the window with lever l: its wall time per step.
@@ -398,22 +317,8 @@ func (r *replay) dropped(l Lever, s profan.HostSpan) bool {
 	return l.Drop(r.snames[s.Name])
 }
 
-// Site is a sync site of the replayed steps: the method and frame that
-// forced it, and the host time spent waiting in it.
-type Site struct {
-	Site    string // the span's name: ".tolist() → aten::to → cudaStreamSynchronize at moe.py(146): forward"
-	Method  string // "tolist", "item", "torch.cuda.synchronize"; "" when the trace has no stack
-	Frame   string // "moe.py(146): forward"; "" when unknown
-	Count   int
-	Seconds float64
-}
-
 // SyncSites lists the syncs inside the replayed steps, the longest first.
-func (t *Timeline) SyncSites() []Site {
-	if t == nil || t.replay == nil {
-		return nil
-	}
-	r := t.replay
+func (r *replay) SyncSites() []Site {
 	by := map[string]*Site{}
 	var out []*Site
 	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
@@ -426,7 +331,7 @@ func (t *Timeline) SyncSites() []Site {
 		x := by[name]
 		if x == nil {
 			x = &Site{Site: name}
-			x.Method, x.Frame = SiteParts(name)
+			x.Method, x.Frame = verdict.SiteParts(name)
 			by[name] = x
 			out = append(out, x)
 		}
@@ -441,26 +346,10 @@ func (t *Timeline) SyncSites() []Site {
 	return sites
 }
 
-// SiteParts reads the method and the frame from a site's name
-// (profan.HostEvent.Site).
-func SiteParts(site string) (method, frame string) {
-	if m, _, ok := strings.Cut(site, "() → "); ok {
-		method = strings.TrimPrefix(m, ".")
-	}
-	if _, f, ok := strings.Cut(site, " at "); ok {
-		frame = f
-	}
-	return method, frame
-}
-
 // DataTime is the host's time per step in DataLoader iterators on the
 // launching threads, over the replayed steps, scaled to an unprofiled
 // host as the replay scales it.
-func (t *Timeline) DataTime() float64 {
-	if t == nil || t.replay == nil {
-		return 0
-	}
-	r := t.replay
+func (r *replay) DataTime() float64 {
 	d := 0.0
 	for _, s := range r.spans {
 		if s.State == profan.HostData && s.End() > r.lo && s.Start < r.hi {

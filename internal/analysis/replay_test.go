@@ -31,7 +31,7 @@ func TestReplayByHand(t *testing.T) {
 		},
 		lo: 0, hi: 12 * ms, steps: 1, unprofiled: 1,
 	}
-	tl := &Timeline{replay: r}
+	tl := &Timeline{Steps: r}
 	checkReplays(t, tl, 12, []replayCase{
 		{"as captured", Lever{}, 12},
 		{"kernels halved: the host floor stays", Lever{Kernel: func(string) float64 { return 0.5 }}, 9},
@@ -72,7 +72,7 @@ func TestReplayPinnedByHand(t *testing.T) {
 		},
 		lo: 0, hi: 9 * ms, steps: 1, unprofiled: 1,
 	}
-	tl := &Timeline{replay: r}
+	tl := &Timeline{Steps: r}
 	copies := func(s string) bool { return s == cp || s == sync }
 	checkReplays(t, tl, 9, []replayCase{
 		{"as captured", Lever{}, 9},

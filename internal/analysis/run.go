@@ -18,22 +18,6 @@ type Result struct {
 	Gain float64
 }
 
-// Missing is a rule that could not run on a kernel for want of counters
-// the profiler can give: what it needs and the command that adds it.
-type Missing struct {
-	Rule    string
-	Needs   string
-	Command string
-}
-
-// MissingCount is a Missing with the number of kernel records it held for,
-// and the launches those stand for (an aggregate record, many).
-type MissingCount struct {
-	Missing
-	Kernels  int
-	Launches int
-}
-
 // CountMissing gathers the kernels' missing rules, once per rule, needs
 // and command, in the order first met.
 type CountMissing struct {
@@ -91,13 +75,6 @@ func (c *CountMissing) Add(a *Kernel) {
 		c.Out[i].Kernels++
 		c.Out[i].Launches += max(a.Record.Invocations, 1)
 	}
-}
-
-// Suppressed is a finding a configured suppression silenced, with its
-// reason; counted and shown, never lost.
-type Suppressed struct {
-	Finding profan.Finding
-	Reason  string
 }
 
 // RunVerdict is the verdict on a whole capture: every kernel's, and the

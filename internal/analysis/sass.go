@@ -234,11 +234,11 @@ func (p *sassProgram) step(addr string) int64 {
 	return best
 }
 
-// Indirect reports whether the global access at the source page's
+// Indirect reports whether the global access of a at the source page's
 // address addr takes its address from a value the kernel loaded from
 // memory (a gather or scatter through an index array); false without the
 // source page.
-func (a *Kernel) Indirect(addr string) bool {
+func Indirect(a *Kernel, addr string) bool {
 	if len(a.Record.Source) == 0 {
 		return false
 	}

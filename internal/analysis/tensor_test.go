@@ -8,6 +8,7 @@ import (
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/ingest"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // TestTensorCoresSeen: on the raw pages of real PyTorch steps (a TF32
@@ -140,7 +141,7 @@ func limiterBusy(t *testing.T, where string, k *profan.Kernel, l analysis.Limite
 // lead, and not above that roof's peak.
 func checkTensorRoof(t *testing.T, where string, a *analysis.Kernel, tc float64) {
 	t.Helper()
-	p, ok := analysis.Roofline(a)
+	p, ok := verdict.Roofline(a)
 	if !ok {
 		t.Errorf("%s: no roofline point", where)
 		return

@@ -10,50 +10,6 @@ import (
 	"github.com/profan-dev/profan"
 )
 
-// Idle causes: why the GPU waited.
-const (
-	IdleLaunch   = "launch"   // short gaps between launches: the host cannot keep up
-	IdleQueued   = "queued"   // the next work was queued before the GPU went idle: the GPU's own gap between kernels (a CUDA graph's, a stream wait)
-	IdleSync     = "sync"     // the host waited for the GPU (a synchronising call), then had nothing queued
-	IdleCopy     = "copy"     // the host was busy with a copy call (pageable staging, a synchronous copy)
-	IdleLeading  = "leading"  // host time before the first GPU work
-	IdleTrailing = "trailing" // host time after the last GPU work
-	IdleOther    = "other"    // longer gaps no host call explains (host work between steps)
-	// From the host's spans (a PyTorch trace's CPU side): what the
-	// threads that launch GPU work were doing in the gap.
-	IdleData   = "data"   // in a DataLoader iterator: loading, collating, pinning the next batch
-	IdlePython = "python" // in the user's Python (named by frame), outside any aten op
-	IdleAlloc  = "alloc"  // in cudaMalloc or cudaFree
-)
-
-// IdleLabel names an idle cause for people.
-func IdleLabel(cause string) string {
-	switch cause {
-	case IdleLaunch:
-		return "launch-bound"
-	case IdleSync:
-		return "host sync"
-	case IdleCopy:
-		return "copy calls"
-	case IdleQueued:
-		return "queued (GPU gaps)"
-	case IdleLeading:
-		return "before first GPU work"
-	case IdleTrailing:
-		return "after last GPU work"
-	case IdleData:
-		return "data loading"
-	case IdlePython:
-		return "other Python"
-	case IdleAlloc:
-		return "allocator"
-	}
-	return "other host work"
-}
-
-// IdleCauses lists the causes in the order outputs print them.
-var IdleCauses = []string{IdleData, IdleSync, IdleLaunch, IdlePython, IdleCopy, IdleAlloc, IdleQueued, IdleLeading, IdleTrailing, IdleOther}
-
 // launchGapMax is the longest gap between two GPU operations counted as
 // launch-bound when no host call explains it: a launch costs the host a
 // few to tens of microseconds (more through an eager framework), so that
@@ -69,123 +25,8 @@ const syncSlack = 20e-6
 // and the work still count as queued before.
 const queueSlack = 2e-6
 
-// Timeline is where the wall clock of a trace goes: for the busiest
-// device (the top-level figures) and for each device and stream.
-type Timeline struct {
-	Device string  // the device of the top-level figures
-	Start  float64 // seconds on the export's clock
-	// Span is the wall time from the first start to the last end, of the
-	// GPU work and, when the export has a host side, of the host events.
-	Span      float64
-	Busy      float64 // union of kernel, copy and memset intervals
-	BusyShare float64 // Busy / Span
-	// Idle is Span - Busy split by cause, in IdleCauses' order, causes
-	// with no time left out.
-	Idle []Idle
-	// Overlap is the time copies and kernels run together; CopyExposed
-	// the copy time no kernel runs beside (on the critical path).
-	Overlap     float64
-	CopyExposed float64
-	LaunchCount int // kernel launches on the timeline
-	Copies      int
-	Sets        int
-	// HostLaunch is the host's cost of a launch, measured from the
-	// launch calls' durations when the export has them.
-	HostLaunch HostLaunch
-	Devices    []*DeviceTimeline
-	Notes      []string
-	// replay is the graph of the profiled steps, for pricing levers
-	// (Replay); nil when the trace has no host spans.
-	replay *replay
-}
-
-// HostLaunch is what the kernel launch calls cost the host (graph
-// launches apart: one issues a whole graph).
-type HostLaunch struct {
-	Calls int
-	Total float64 // seconds
-	Mean  float64 // seconds per call; NaN when the export has no launch calls
-	Names []string
-	// Graphs counts the graph launch calls (cudaGraphLaunch), GraphTotal
-	// their host time.
-	Graphs     int
-	GraphTotal float64
-}
-
-// Idle is the idle time of one cause.
-type Idle struct {
-	Cause   string
-	Seconds float64
-	Share   float64 // of the span
-	Gaps    int
-	// Calls are the host calls behind the gaps, most idle time first:
-	// the synchronising call with the aten op and Python frame around
-	// it, the copy call, the launch calls.
-	Calls []IdleCall
-}
-
-// IdleCall is a host call behind idle time.
-type IdleCall struct {
-	Name    string
-	Op      string // aten op around the call, when the trace has ops
-	Frame   string // Python frame around it, when the trace has the stack
-	Method  string // the Tensor method the user called ("tolist", "item"), when the trace has the stack
-	Count   int
-	Seconds float64 // the idle time attributed to it
-}
-
-// DeviceTimeline is the timeline of one device.
-type DeviceTimeline struct {
-	Device    string
-	Start     float64
-	Span      float64
-	Busy      float64
-	BusyShare float64
-	Idle      []Idle
-	// Overlap and CopyExposed as on Timeline.
-	Overlap     float64
-	CopyExposed float64
-	Kernels     int
-	Copies      int
-	Sets        int
-	Streams     []*StreamTimeline
-	// Strip is the device's time line as segments (busy, or idle with its
-	// cause), at most maxStrip of them: neighbours are merged into their
-	// larger part beyond that.
-	Strip []Segment
-}
-
-// StreamTimeline is one stream of a device.
-type StreamTimeline struct {
-	Stream    string
-	Start     float64
-	Span      float64 // its first start to its last end
-	Busy      float64
-	BusyShare float64 // of the device's span
-	Kernels   int
-	Copies    int
-	Sets      int
-	Strip     []Segment // busy segments, bounded like the device's
-}
-
-// Segment is a stretch of a strip: busy, or idle with its cause.
-type Segment struct {
-	Start, End float64
-	State      string // "busy" or an idle cause
-}
-
 // maxStrip bounds a strip's segments.
 const maxStrip = 2000
-
-// IdleOf returns the idle time of cause (zero when none).
-func (t *Timeline) IdleOf(cause string) Idle {
-	for _, i := range t.Idle {
-		if i.Cause == cause {
-			return i
-		}
-	}
-	return Idle{Cause: cause}
-}
 
 // span kinds, in the top two bits of an interval's key
 const (
@@ -400,11 +241,13 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	}
 	rp := b.rp
 	b.rp = replay{}
-	t.replay = rp.finish(run, func(lane uint32) bool { return b.lanes[lane].dev == top.Device })
+	if steps := rp.finish(run, func(lane uint32) bool { return b.lanes[lane].dev == top.Device }); steps != nil {
+		t.Steps = steps
+	}
 	if run.Host != nil && run.Host.SpansFolded > 0 {
 		t.Notes = append(t.Notes, strconv.Itoa(run.Host.SpansFolded)+" stretches of host activity past the first "+strconv.Itoa(profan.MaxHostSpans)+" kept are not placed on the timeline: their idle is named by the gaps' shape")
 	}
-	if t.replay == nil && run.Host != nil && len(run.Host.Spans) > 0 {
+	if t.Steps == nil && run.Host != nil && len(run.Host.Spans) > 0 {
 		t.Notes = append(t.Notes, "the step is not replayed: its kernels are past the replay's bound ("+strconv.Itoa(maxReplay)+") before a whole ProfilerStep#N, or none has a launch time; levers are priced from the idle time")
 	}
 	if run.Host != nil && run.Host.Folded > 0 {

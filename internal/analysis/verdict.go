@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/metrics"
@@ -45,52 +44,6 @@ func Restore(run *profan.Run, k *profan.Kernel, s Stored, opt Options) *Kernel {
 	a.Limiter = s.Limiter
 	a.Findings, a.Suppressed, a.Skipped, a.Missing = s.Findings, s.Suppressed, s.Skipped, s.Missing
 	return a
-}
-
-// Launch returns the verdict on a later launch l of a stored launch
-// series whose first launch's verdict is a: the same but for the launch's
-// identity and its canonical duration (NaN: none; findings that name the
-// first launch name l).
-func (a *Kernel) Launch(l *profan.Kernel, duration float64) *Kernel {
-	c := *a
-	c.Record = l
-	if d, ok := a.Metrics.Get("duration"); ok != !math.IsNaN(duration) || ok && d != duration {
-		c.Metrics = a.Metrics.With("duration", duration)
-	}
-	c.Findings = relabel(a.Findings, a.Record.ID, l.ID)
-	if len(a.Suppressed) > 0 {
-		c.Suppressed = make([]Suppressed, len(a.Suppressed))
-		for i, s := range a.Suppressed {
-			if s.Finding.Kernel == a.Record.ID {
-				s.Finding.Kernel = l.ID
-			}
-			c.Suppressed[i] = s
-		}
-	}
-	return &c
-}
-
-func relabel(fs []profan.Finding, from, to string) []profan.Finding {
-	out := fs
-	for i, f := range fs {
-		if f.Kernel == from {
-			if &out[0] == &fs[0] {
-				out = append([]profan.Finding(nil), fs...)
-			}
-			out[i].Kernel = to
-		}
-	}
-	return out
-}
-
-// ParseUnit reads a limiting unit's name, as Unit.String writes it.
-func ParseUnit(s string) (Unit, error) {
-	for i, n := range unitNames {
-		if n == s {
-			return Unit(i), nil
-		}
-	}
-	return unknownLimit, fmt.Errorf("unknown limiting unit %q", s)
 }
 
 // Remade says that a stored verdict was made by an older verdict maker

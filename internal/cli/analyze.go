@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/profan-dev/profan/internal/safe"
 	"regexp"
 	"strings"
 
@@ -12,7 +11,7 @@ import (
 	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/rules"
-	"github.com/profan-dev/profan/internal/verdict"
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/spf13/cobra"
 )
 
@@ -97,7 +96,7 @@ func analyzeRun(ctx context.Context, opts *AnalyzeOptions) error {
 	// verdict goes to the verdict as soon as it is made (and to a format
 	// that lists every launch), the verdict is rendered once made.
 	vs := analysis.NewStream(st.Opt, false)
-	b := verdict.NewBuilder(report.KeepsIDs(opts.Format), st.Engine())
+	b := analysis.NewBuilder(report.KeepsIDs(opts.Format), st.Engine())
 	if len(opts.Files) == 1 {
 		vs.SkipJoins() // a trace joins an ncu export given with it
 	}

@@ -607,7 +607,7 @@ func keysB(m map[string]bool) []string {
 // the default thresholds).
 func testVerdict(ks []*analysis.Kernel) *verdict.Verdict {
 	e, _ := rules.NewEngine("")
-	b := verdict.NewBuilder(true, e)
+	b := analysis.NewBuilder(true, e)
 	var runs []*profan.Run
 	seen := map[*profan.Run]bool{}
 	for _, a := range ks {

@@ -193,7 +193,7 @@ func (d *differ) side(spec, what string, before int64) (diffSide, error) {
 	if err != nil {
 		return s, err
 	}
-	b := verdict.NewBuilder(false, st.Engine())
+	b := analysis.NewBuilder(false, st.Engine())
 	add := func(a *analysis.Kernel) error {
 		s.groups.Add(a)
 		b.Add(a)

@@ -121,7 +121,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 	// Launches are grouped as they are read: the report keeps one analysis
 	// per kernel, whatever the number of launches; the verdict is made
 	// once, as analyze makes it, and put on the page.
-	b := verdict.NewBuilder(false, st.Engine())
+	b := analysis.NewBuilder(false, st.Engine())
 	labels, err := parseLabels(opts.Labels)
 	if err != nil {
 		return err
@@ -162,7 +162,7 @@ type reportInput struct {
 	st    *settings
 	match func(*profan.Kernel) bool
 	pm    pathMap
-	b     *verdict.Builder
+	b     *analysis.Builder
 	rep   *html.Report
 }
 

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gate"
 	"github.com/profan-dev/profan/internal/report"
@@ -100,14 +99,14 @@ func diffStep(a, b *verdict.Verdict) *report.DiffStep {
 	s := &report.DiffStep{KernelA: a.Total, KernelB: b.Total, LaunchesA: a.Launches, LaunchesB: b.Launches}
 	idle := func(v *verdict.Verdict, wall, busy *float64) map[string]float64 {
 		out := map[string]float64{}
-		ts := v.Timelines()
+		ts := v.Timelines
 		if len(ts) == 0 {
 			return out
 		}
 		tl := ts[0].T
 		*wall, *busy = tl.Span, tl.BusyShare
 		for _, i := range tl.Idle {
-			out[analysis.IdleLabel(i.Cause)] += i.Seconds
+			out[verdict.IdleLabel(i.Cause)] += i.Seconds
 		}
 		return out
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // surfaceFixtures are one capture of each family: ncu, nvprof, nsys and a
@@ -140,7 +140,7 @@ func jsonSurface(t *testing.T, out string) surface {
 			continue
 		}
 		for _, i := range r.Timeline.Idle {
-			s.causes = append(s.causes, analysis.IdleLabel(i.Cause)+" "+metrics.ShareText(i.Share))
+			s.causes = append(s.causes, verdict.IdleLabel(i.Cause)+" "+metrics.ShareText(i.Share))
 		}
 	}
 	return s

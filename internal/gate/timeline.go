@@ -8,6 +8,7 @@ import (
 
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // timelineMetrics are the run-level figures of a trace's timeline that a
@@ -77,7 +78,7 @@ func timelineChecks(c Condition, runs []*analysis.RunVerdict, skipMissing bool) 
 func idleText(tl *analysis.Timeline) string {
 	var parts []string
 	for _, i := range tl.Idle {
-		parts = append(parts, fmt.Sprintf("%s %s", analysis.IdleLabel(i.Cause), metrics.ShareText(i.Share)))
+		parts = append(parts, fmt.Sprintf("%s %s", verdict.IdleLabel(i.Cause), metrics.ShareText(i.Share)))
 	}
 	if len(parts) == 0 {
 		return "no idle time"
@@ -107,10 +108,10 @@ func idleRegressions(base *analysis.Timeline, runs []*analysis.RunVerdict, maxRe
 			ch.Status = statusFail
 		}
 		var grew []string
-		for _, cause := range analysis.IdleCauses {
+		for _, cause := range verdict.IdleCauses {
 			o, n := base.IdleOf(cause).Share, tl.IdleOf(cause).Share
 			if n-o > 0.005 {
-				grew = append(grew, fmt.Sprintf("%s %s → %s", analysis.IdleLabel(cause), metrics.ShareText(o), metrics.ShareText(n)))
+				grew = append(grew, fmt.Sprintf("%s %s → %s", verdict.IdleLabel(cause), metrics.ShareText(o), metrics.ShareText(n)))
 			}
 		}
 		ch.Message = fmt.Sprintf("GPU busy %s → %s of the wall span (%s → %s; at most %.0f%% less allowed)", metrics.ShareText(base.BusyShare),

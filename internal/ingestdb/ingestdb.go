@@ -20,7 +20,6 @@ import (
 	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/internal/store"
-	"github.com/profan-dev/profan/internal/verdict"
 	"github.com/profan-dev/profan/internal/verdictdb"
 )
 
@@ -366,7 +365,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	// The launches are grouped as they are stored, for the application
 	// advice stored with the run (verdictdb.AdviceDoc).
 	rec, _ := opt.Analysis.Rules.(analysis.Recommender)
-	b := verdict.NewBuilder(false, rec)
+	b := analysis.NewBuilder(false, rec)
 	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true, Context: ctx}, func(run *profan.Run, k *profan.Kernel) error {
 		// Cancelled (Ctrl-C): stop at this kernel; the run's transaction
 		// is rolled back below.
@@ -463,7 +462,7 @@ func lookAside(ctx context.Context, db *store.DB, c ingest.Capture, digest func(
 // endRun adds the run's findings to the run w writes and, for an export
 // whose digest came beside the read (digest), checks that digest against
 // that of the text parsed (read) and sets it.
-func endRun(w *store.RunWriter, vs *analysis.Stream, b *verdict.Builder, run *profan.Run, path string, digest func() (string, error), read string) error {
+func endRun(w *store.RunWriter, vs *analysis.Stream, b *analysis.Builder, run *profan.Run, path string, digest func() (string, error), read string) error {
 	if err := addRunFindings(w, vs, b, run); err != nil {
 		return err
 	}
@@ -536,7 +535,7 @@ func storedAlready(ctx context.Context, db *store.DB, path string, id int64, att
 // transfers, the timeline, the application advice b makes with them) and
 // its host calls, so that gate --run and report --db read what analyze
 // states.
-func addRunFindings(w *store.RunWriter, vs *analysis.Stream, b *verdict.Builder, run *profan.Run) error {
+func addRunFindings(w *store.RunWriter, vs *analysis.Stream, b *analysis.Builder, run *profan.Run) error {
 	if run == nil {
 		return nil
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/verdict"
 )
@@ -15,7 +14,7 @@ const maxRecommendationGroups = 4
 
 // app writes the application reading before the group table: scope notes,
 // time by category, recommendations ranked by estimated gain.
-func (t *textWriter) app(app *analysis.App) {
+func (t *textWriter) app(app *verdict.App) {
 	if len(app.Scope) == 0 && len(app.Categories) < 2 && len(app.Recommendations) == 0 && len(app.InUse) == 0 {
 		return
 	}
@@ -54,7 +53,7 @@ func (t *textWriter) app(app *analysis.App) {
 	t.w.WriteString("\n")
 }
 
-func recGroups(r analysis.Recommendation, max int) string {
+func recGroups(r verdict.Recommendation, max int) string {
 	var names []string
 	for i, g := range r.Groups {
 		if i == max {
@@ -83,7 +82,7 @@ type jsonCategory struct {
 // categoryLimiter is a category's limiter, with the share of its time it
 // holds when that is not all of it, and what the rest is: "launch size
 // (12% of its time; the rest unknown)".
-func categoryLimiter(c analysis.CategoryTime) string {
+func categoryLimiter(c verdict.CategoryTime) string {
 	switch {
 	case c.Limiter == "":
 		return "unknown"
@@ -156,7 +155,7 @@ func toJSONApp(v *verdict.Verdict) ([]jsonCategory, []jsonRecommendation) {
 	return cats, recs
 }
 
-func toJSONRecommendation(v *verdict.Verdict, r analysis.Recommendation, reason string) jsonRecommendation {
+func toJSONRecommendation(v *verdict.Verdict, r verdict.Recommendation, reason string) jsonRecommendation {
 	g := v.GainOf(r)
 	jr := jsonRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
 		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank),

@@ -4,7 +4,6 @@ import (
 	"io"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/report/html"
 	"github.com/profan-dev/profan/internal/verdict"
 )
@@ -22,7 +21,7 @@ type htmlWriter struct {
 	rep *html.Report
 }
 
-func (h *htmlWriter) Kernel(*analysis.Kernel) error { return nil }
+func (h *htmlWriter) Kernel(*verdict.Kernel) error { return nil }
 
 func (h *htmlWriter) End(v *verdict.Verdict) error {
 	SetVerdict(h.rep, v)

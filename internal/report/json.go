@@ -8,7 +8,6 @@ import (
 	"math"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/verdict"
 )
@@ -145,7 +144,7 @@ func ptr(v float64) *float64 {
 }
 
 // toJSON converts an analysed kernel.
-func toJSON(a *analysis.Kernel, run int) jsonKernel {
+func toJSON(a *verdict.Kernel, run int) jsonKernel {
 	k := a.Record
 	j := jsonKernel{
 		ID: k.ID, Name: k.Name, Demangled: k.Demangled, Run: run, CC: k.CC,
@@ -153,7 +152,7 @@ func toJSON(a *analysis.Kernel, run int) jsonKernel {
 		Metrics: map[string]float64{}, Findings: []jsonFinding{}, Model: toJSONModel(a.Model), Limiter: ToJSONLimiter(a.Limiter),
 		Warnings: a.Metrics.Warnings, Skipped: a.Skipped, DeviceFrom: a.GPU.Source.String(), DeviceNote: a.GPU.Note(),
 	}
-	if r, ok := analysis.Roofline(a); ok {
+	if r, ok := verdict.Roofline(a); ok {
 		j.Roofline = &jsonRoofline{FlopPerByte: r.FlopPerByte, FlopPerS: r.FlopPerS, LimitFlopPerS: r.LimitFlopPerS}
 	}
 	j.Device = k.Device
@@ -175,7 +174,7 @@ func toJSON(a *analysis.Kernel, run int) jsonKernel {
 	return j
 }
 
-func (j *jsonWriter) Kernel(a *analysis.Kernel) error {
+func (j *jsonWriter) Kernel(a *verdict.Kernel) error {
 	if _, ok := j.runOf[a.Run]; !ok {
 		j.runOf[a.Run] = len(j.runs)
 		j.runs = append(j.runs, a.Run)
@@ -199,8 +198,8 @@ func (j *jsonWriter) Kernel(a *analysis.Kernel) error {
 	return j.kernel(a)
 }
 
-// kernel writes one launch's analysis.
-func (j *jsonWriter) kernel(a *analysis.Kernel) error {
+// kernel writes one launch's verdict.
+func (j *jsonWriter) kernel(a *verdict.Kernel) error {
 	if j.n == 0 {
 		fmt.Fprintf(j.w, "{\"schema_version\": %d,\n\"kernels\": [\n", analyzeSchemaVersion)
 	} else {
@@ -220,7 +219,7 @@ func (j *jsonWriter) kernel(a *analysis.Kernel) error {
 func (j *jsonWriter) End(v *verdict.Verdict) error {
 	runs := v.Runs
 	if !j.launches {
-		for _, a := range v.Reps() {
+		for _, a := range v.Reps {
 			if err := j.kernel(a); err != nil {
 				return err
 			}
@@ -340,7 +339,7 @@ type jsonGroup struct {
 	Max         *float64           `json:"max_duration_s"`
 	StdDev      *float64           `json:"stddev_duration_s"`
 	Share       *float64           `json:"time_share"`
-	Kernels     analysis.IDList    `json:"kernels"` // every launch's id
+	Kernels     verdict.IDList     `json:"kernels"` // every launch's id
 	Findings    []jsonGroupFinding `json:"findings"`
 }
 
@@ -363,7 +362,7 @@ type jsonGroupFinding struct {
 }
 
 // toJSONGroups converts groups, sorted by total time.
-func toJSONGroups(gs []*analysis.Group) []jsonGroup {
+func toJSONGroups(gs []*verdict.Group) []jsonGroup {
 	out := make([]jsonGroup, 0, len(gs))
 	for _, g := range gs {
 		jg := jsonGroup{Name: g.Name, DisplayName: g.Info.Display, Library: g.Info.Library.String(), Kind: g.Info.Kind.String(),

@@ -3,7 +3,7 @@ package report
 import (
 	"math"
 
-	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // JSONModel is the JSON form of the access readings. "shared" is the
@@ -81,7 +81,7 @@ type JSONHeadroom struct {
 }
 
 // ToJSONLimiter converts a limiter.
-func ToJSONLimiter(l analysis.Limiter) JSONLimiter {
+func ToJSONLimiter(l verdict.Limiter) JSONLimiter {
 	j := JSONLimiter{Unit: l.Unit.String(), Pipe: l.Pipe, Name: l.String(), Bound: l.Bound(), Percent: ptr(l.Percent), Evidence: l.Evidence}
 	if h := l.Headroom; h.Known() {
 		j.Headroom = &JSONHeadroom{Share: h.Share, Unit: h.Unit, Ideal: ptr(h.Ideal), Explained: h.Explained, Unexplained: h.Unexplained(),
@@ -91,7 +91,7 @@ func ToJSONLimiter(l analysis.Limiter) JSONLimiter {
 }
 
 // toJSONModel converts the access readings.
-func toJSONModel(m analysis.Model) JSONModel {
+func toJSONModel(m verdict.Model) JSONModel {
 	j := JSONModel{GlobalLoad: jsonAccess(m.GlobalLoad), GlobalStore: jsonAccess(m.GlobalStore), Shared: jsonAccess(m.Shared()),
 		SharedLoad: jsonAccess(m.SharedLoad), SharedStore: jsonAccess(m.SharedStore)}
 	for _, in := range m.Instructions {
@@ -111,7 +111,7 @@ func ways(shared bool, w float64) float64 {
 	return w
 }
 
-func jsonAccess(x *analysis.Access) *JSONAccess {
+func jsonAccess(x *verdict.Access) *JSONAccess {
 	if x == nil {
 		return nil
 	}

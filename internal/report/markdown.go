@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/kernelname"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/verdict"
@@ -37,10 +36,10 @@ func mdEscape(s string) string {
 var mdReplacer = strings.NewReplacer("\\", "\\\\", "|", "\\|", "<", "&lt;", ">", "&gt;", "&", "&amp;", "*", "\\*", "_", "\\_", "`", "\\`",
 	"[", "\\[", "]", "\\]", "!", "\\!", "~", "\\~", "://", "\\:\\/\\/", "www.", "www\\.", "\n", " ", "\r", " ")
 
-func (m *markdownWriter) Kernel(*analysis.Kernel) error { return nil }
+func (m *markdownWriter) Kernel(*verdict.Kernel) error { return nil }
 
 // kernel writes one launch's row, as a capture of one launch reads.
-func (m *markdownWriter) kernel(a *analysis.Kernel) {
+func (m *markdownWriter) kernel(a *verdict.Kernel) {
 	if m.n == 0 {
 		if note := a.GPU.Note(); note != "" {
 			m.w.WriteString("> " + mdEscape(note) + "\n\n")
@@ -49,7 +48,7 @@ func (m *markdownWriter) kernel(a *analysis.Kernel) {
 		m.w.WriteString("|---|---|---:|---:|---:|---:|---:|---|\n")
 	}
 	m.n++
-	cell := func(x *analysis.Access) string {
+	cell := func(x *verdict.Access) string {
 		if x == nil {
 			return ""
 		}
@@ -176,7 +175,7 @@ func (m *markdownWriter) summary() {
 }
 
 // recommendations lists changes numbered from n.
-func (m *markdownWriter) recommendations(recs []analysis.Recommendation, n int) {
+func (m *markdownWriter) recommendations(recs []verdict.Recommendation, n int) {
 	for i, r := range recs {
 		fmt.Fprintf(m.w, "%d. **`%s`** %s: %s\n   fix: %s\n", n+i, r.Rule, mdEscape(m.v.GainText(r)), mdEscape(r.Message), mdEscape(r.Fix))
 		if names := recGroups(r, maxRecommendationGroups); names != "" {
@@ -186,7 +185,7 @@ func (m *markdownWriter) recommendations(recs []analysis.Recommendation, n int) 
 }
 
 // groupTable writes the ranking rows of gs, ranked from after+1.
-func (m *markdownWriter) groupTable(gs []*analysis.Group, after int) {
+func (m *markdownWriter) groupTable(gs []*verdict.Group, after int) {
 	m.w.WriteString("| # | share | launches | total | mean | kernel | top finding |\n|---:|---:|---:|---:|---:|---|---|\n")
 	for i, g := range gs {
 		top := ""
@@ -199,7 +198,7 @@ func (m *markdownWriter) groupTable(gs []*analysis.Group, after int) {
 }
 
 // groupFindings adds the findings of the group ranked rank.
-func (m *markdownWriter) groupFindings(rank int, g *analysis.Group) {
+func (m *markdownWriter) groupFindings(rank int, g *verdict.Group) {
 	said := map[string]string{} // advice given → its cause
 	shown, folded := verdict.Fold(g, m.opt.Verbose)
 	for _, f := range shown {
@@ -245,7 +244,7 @@ func (m *markdownWriter) writeFindings() {
 func (m *markdownWriter) End(v *verdict.Verdict) error {
 	m.v = v
 	runs := v.Runs
-	tls := v.Timelines()
+	tls := v.Timelines
 	for _, tl := range tls {
 		if len(tls) > 1 || len(runs) > 1 {
 			fmt.Fprintf(m.w, "**Timeline of %s**\n\n", mdEscape(tl.Run.Source))

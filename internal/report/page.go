@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/report/html"
 	"github.com/profan-dev/profan/internal/verdict"
@@ -116,7 +115,7 @@ func stepVerdict(better int, from, to float64) string {
 // application's reading, as the text states it), else the one kernel's
 // card.
 func SetVerdict(rep *html.Report, v *verdict.Verdict) {
-	for _, t := range v.Timelines() {
+	for _, t := range v.Timelines {
 		rep.Timelines = append(rep.Timelines, html.Timeline{Source: t.Run.Source, T: t.T})
 	}
 	rep.HostCalls = HostCalls(v.Runs)
@@ -135,6 +134,6 @@ func SetVerdict(rep *html.Report, v *verdict.Verdict) {
 		}
 		rep.Gain = capitalize(v.Together())
 	case len(gs) == 1:
-		rep.Kernels = []*analysis.Kernel{gs[0].Rep}
+		rep.Kernels = []*verdict.Kernel{gs[0].Rep}
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"math"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/verdict"
 )
 
@@ -22,7 +21,7 @@ type Writer interface {
 	// Kernel receives each launch's verdict as it is made, before End:
 	// a format that lists every launch (JSON with --launches) writes it
 	// at once; the others ignore it.
-	Kernel(a *analysis.Kernel) error
+	Kernel(a *verdict.Kernel) error
 	// End renders the finished verdict, once every run was read.
 	End(v *verdict.Verdict) error
 }

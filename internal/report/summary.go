@@ -7,7 +7,6 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/verdict"
 )
@@ -18,7 +17,7 @@ import (
 const maxTableRows = 40
 
 // detailed returns the groups whose details follow the summary table.
-func detailed(gs []*analysis.Group, top int) []*analysis.Group {
+func detailed(gs []*verdict.Group, top int) []*verdict.Group {
 	if top > 0 && len(gs) > top {
 		return gs[:top]
 	}
@@ -26,7 +25,7 @@ func detailed(gs []*analysis.Group, top int) []*analysis.Group {
 }
 
 // tableRows returns the groups the summary table lists.
-func tableRows(gs []*analysis.Group, top int) []*analysis.Group {
+func tableRows(gs []*verdict.Group, top int) []*verdict.Group {
 	n := maxTableRows
 	if top > n {
 		n = top
@@ -54,7 +53,7 @@ func bar(v float64, width int) string {
 }
 
 // topFinding is the group's finding that could save the most.
-func topFinding(g *analysis.Group) string {
+func topFinding(g *verdict.Group) string {
 	if len(g.Findings) == 0 || verdict.UnderFloor(g.Findings[0]) {
 		return ""
 	}
@@ -66,7 +65,7 @@ func topFinding(g *analysis.Group) string {
 }
 
 // groupGain renders a group finding's reach.
-func groupGain(g *analysis.Group, f analysis.GroupFinding, total float64) string {
+func groupGain(g *verdict.Group, f verdict.GroupFinding, total float64) string {
 	s := fmt.Sprintf("%d of %d launches", f.Launches, g.Launches)
 	if f.Launches == g.Launches {
 		s = "all launches"
@@ -83,7 +82,7 @@ func groupGain(g *analysis.Group, f analysis.GroupFinding, total float64) string
 	return s
 }
 
-func libText(g *analysis.Group) string {
+func libText(g *verdict.Group) string {
 	if !g.Info.IsLibrary() {
 		return ""
 	}
@@ -162,7 +161,7 @@ func durText(d float64, timed int) string {
 
 // group writes one group's details: its launches, the longest launch's
 // metrics, and the group's findings once.
-func (t *textWriter) group(rank int, g *analysis.Group) {
+func (t *textWriter) group(rank int, g *verdict.Group) {
 	a := g.Rep
 	title := fmt.Sprintf("#%d %s", rank, g.Info.Display)
 	fmt.Fprintf(t.w, "%s", t.c("1", title))

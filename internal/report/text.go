@@ -12,7 +12,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/verdict"
@@ -37,7 +36,7 @@ func (t *textWriter) c(code, s string) string {
 	return "\x1b[" + code + "m" + s + "\x1b[0m"
 }
 
-func (t *textWriter) Kernel(*analysis.Kernel) error { return nil }
+func (t *textWriter) Kernel(*verdict.Kernel) error { return nil }
 
 // missing says once, up front, which rules could not run for want of
 // counters, and the command that adds them.
@@ -53,9 +52,9 @@ const missingNames = 3
 // missingLines renders missing rules for people: per command that adds
 // counters, one short line of the rules that lack them and on how many
 // launches, then the command. verbose says what each rule needs.
-func missingLines(ms []analysis.MissingCount, verbose bool) []string {
+func missingLines(ms []verdict.MissingCount, verbose bool) []string {
 	var cmds []string
-	by := map[string][]analysis.MissingCount{}
+	by := map[string][]verdict.MissingCount{}
 	for _, m := range ms {
 		if _, ok := by[m.Command]; !ok {
 			cmds = append(cmds, m.Command)
@@ -90,7 +89,7 @@ func missingLines(ms []analysis.MissingCount, verbose bool) []string {
 
 // kernel writes one launch as it always has: header, metrics, model,
 // findings, ncu's own findings.
-func (t *textWriter) kernel(a *analysis.Kernel) {
+func (t *textWriter) kernel(a *verdict.Kernel) {
 	k := a.Record
 	if note := a.GPU.Note(); note != "" && !t.notes[note] {
 		// Once, before the first kernel analysed against an assumed GPU.
@@ -131,7 +130,7 @@ func (t *textWriter) findingText(f profan.Finding) {
 	}
 }
 
-func (t *textWriter) skipped(a *analysis.Kernel) {
+func (t *textWriter) skipped(a *verdict.Kernel) {
 	if t.opt.Verbose {
 		for _, s := range a.Skipped {
 			fmt.Fprintf(t.w, "  %s %s\n", t.c("2", "skipped:"), s)
@@ -141,7 +140,7 @@ func (t *textWriter) skipped(a *analysis.Kernel) {
 
 // ncuSays writes ncu's own findings; max > 0 keeps the max with the largest
 // estimated speedup.
-func (t *textWriter) ncuSays(a *analysis.Kernel, max int) {
+func (t *textWriter) ncuSays(a *verdict.Kernel, max int) {
 	var fs []profan.ToolFinding
 	for _, f := range a.Record.Findings {
 		if f.Type == "INF" && !t.opt.Verbose {
@@ -175,7 +174,7 @@ func nz(v float64) float64 {
 }
 
 // head writes the device and launch line.
-func (t *textWriter) head(a *analysis.Kernel, prefix ...string) {
+func (t *textWriter) head(a *verdict.Kernel, prefix ...string) {
 	k := a.Record
 	var head []string
 	dev := k.Device
@@ -215,7 +214,7 @@ func (t *textWriter) head(a *analysis.Kernel, prefix ...string) {
 }
 
 // body writes the metrics, the model and the instructions above their ideal.
-func (t *textWriter) body(a *analysis.Kernel) {
+func (t *textWriter) body(a *verdict.Kernel) {
 	t.metricTable(a)
 	if l := a.Limiter; l.Known() {
 		fmt.Fprintf(t.w, "  limiter: %s (%s)\n", t.c("1", l.String()), l.Evidence)
@@ -232,7 +231,7 @@ func (t *textWriter) body(a *analysis.Kernel) {
 			fmt.Fprintf(t.w, "    %-40s %s\n", v.Name, metrics.Format(v.Value, v.Unit))
 		}
 	}
-	for _, x := range []*analysis.Access{a.Model.GlobalLoad, a.Model.GlobalStore, a.Model.SharedLoad, a.Model.SharedStore} {
+	for _, x := range []*verdict.Access{a.Model.GlobalLoad, a.Model.GlobalStore, a.Model.SharedLoad, a.Model.SharedStore} {
 		// With the source page, the instructions below say it better.
 		if x != nil && x.Pattern.Kind != gpumodel.Coalesced && len(x.Pattern.Reasons) > 0 && len(a.Model.Instructions) == 0 {
 			fmt.Fprintf(t.w, "  model: %s\n", x.Pattern.Text())
@@ -251,9 +250,9 @@ func (t *textWriter) body(a *analysis.Kernel) {
 
 // metricTable writes the table of the accesses' sectors per request,
 // DRAM, occupancy, instruction:byte ratio and intensity.
-func (t *textWriter) metricTable(a *analysis.Kernel) {
+func (t *textWriter) metricTable(a *verdict.Kernel) {
 	tw := tabwriter.NewWriter(t.w, 0, 0, 2, ' ', 0)
-	access := func(label string, x *analysis.Access, effName string) {
+	access := func(label string, x *verdict.Access, effName string) {
 		if x == nil {
 			return
 		}
@@ -302,7 +301,7 @@ func (t *textWriter) metricTable(a *analysis.Kernel) {
 // instRow is an instruction above its ideal and how many of its line
 // read alike.
 type instRow struct {
-	in analysis.Instruction
+	in verdict.Instruction
 	n  int
 }
 
@@ -310,7 +309,7 @@ type instRow struct {
 // first. Instructions of one line that read alike (an unrolled loop's
 // loads) are one row with their count: a line is never printed twice in
 // a row.
-func aboveIdeal(ins []analysis.Instruction) []*instRow {
+func aboveIdeal(ins []verdict.Instruction) []*instRow {
 	var rows []*instRow
 	same := map[string]*instRow{}
 	for _, in := range ins { // worst first
@@ -336,7 +335,7 @@ func aboveIdeal(ins []analysis.Instruction) []*instRow {
 }
 
 // instructions writes the instructions above their ideal.
-func (t *textWriter) instructions(ins []analysis.Instruction) {
+func (t *textWriter) instructions(ins []verdict.Instruction) {
 	for i, r := range aboveIdeal(ins) {
 		in := r.in
 		if i == 0 {
@@ -406,7 +405,7 @@ func (t *textWriter) End(v *verdict.Verdict) error {
 	t.v = v
 	runs := v.Runs
 	// Where the wall clock goes comes first: what the user waits for.
-	tls := v.Timelines()
+	tls := v.Timelines
 	for _, tl := range tls {
 		if len(tls) > 1 || len(runs) > 1 {
 			fmt.Fprintf(t.w, "%s\n", t.c("1", "timeline of "+tl.Run.Source))

@@ -8,14 +8,14 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // timelineLines is a timeline in a few lines: the wall span and the GPU
 // busy share, the idle time by cause with the calls behind it, the
 // copies.
-func timelineLines(tl *analysis.Timeline) []string {
+func timelineLines(tl *verdict.Timeline) []string {
 	streams := 0
 	for _, d := range tl.Devices {
 		streams += len(d.Streams)
@@ -31,7 +31,7 @@ func timelineLines(tl *analysis.Timeline) []string {
 		idle := 0.0
 		for _, i := range tl.Idle {
 			idle += i.Seconds
-			p := fmt.Sprintf("%s %s", analysis.IdleLabel(i.Cause), metrics.ShareText(i.Share))
+			p := fmt.Sprintf("%s %s", verdict.IdleLabel(i.Cause), metrics.ShareText(i.Share))
 			if len(i.Calls) > 0 {
 				p += " (" + callText(i.Calls[0])
 				if n := len(i.Calls) - 1; n > 0 {
@@ -54,7 +54,7 @@ func timelineLines(tl *analysis.Timeline) []string {
 
 // callText is a host call behind idle time: the call, the op and frame
 // around it, how often.
-func callText(c analysis.IdleCall) string {
+func callText(c verdict.IdleCall) string {
 	s := c.Name
 	if c.Op != "" {
 		s += " in " + c.Op
@@ -140,7 +140,7 @@ type jsonStreamSpans struct {
 	Memsets   int     `json:"memsets"`
 }
 
-func toJSONIdle(is []analysis.Idle) []jsonIdle {
+func toJSONIdle(is []verdict.Idle) []jsonIdle {
 	out := make([]jsonIdle, 0, len(is))
 	for _, i := range is {
 		ji := jsonIdle{Cause: i.Cause, Seconds: i.Seconds, Share: i.Share, Gaps: i.Gaps}
@@ -153,7 +153,7 @@ func toJSONIdle(is []analysis.Idle) []jsonIdle {
 }
 
 // toJSONTimeline converts a timeline; nil stays nil.
-func toJSONTimeline(tl *analysis.Timeline) *jsonTimeline {
+func toJSONTimeline(tl *verdict.Timeline) *jsonTimeline {
 	if tl == nil {
 		return nil
 	}
@@ -177,7 +177,7 @@ func toJSONTimeline(tl *analysis.Timeline) *jsonTimeline {
 }
 
 // joinLine says how a trace's kernels joined an ncu export's.
-func joinLine(j analysis.Join) string {
+func joinLine(j verdict.Join) string {
 	if r := j.Replay; r != nil {
 		s := fmt.Sprintf("joined %s to %s by kernel name and invocation count: %d of its %d kernels, %d invocations, on %d traced launches; nvprof replays the program to collect counters, so the counters and the times come from two runs of it",
 			j.Export, j.Trace, r.Joined, r.Kernels, r.Invocations, r.Launches)
@@ -212,7 +212,7 @@ type jsonReplay struct {
 	Unequal     []string `json:"unequal_counts,omitempty"`
 }
 
-func toJSONJoins(js []analysis.Join) []jsonJoin {
+func toJSONJoins(js []verdict.Join) []jsonJoin {
 	out := make([]jsonJoin, 0, len(js))
 	for _, j := range js {
 		jj := jsonJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // hostSync advises removing or deferring the host synchronisations a
@@ -153,7 +154,7 @@ less its bytes at the pinned rate, over the timeline's span.`,
 // the copy call nor in the stream sync a blocking .to() adds.
 func pinnedLever(rate float64) analysis.Lever {
 	return analysis.Lever{Pinned: rate, Drop: func(site string) bool {
-		m, f := analysis.SiteParts(site)
+		m, f := verdict.SiteParts(site)
 		return syncKind(analysis.Site{Site: site, Method: m, Frame: f}) == syncCopy
 	}}
 }
@@ -224,7 +225,7 @@ for x in batches:
 			// Only a pinned copy overlaps: the overlap is priced as what
 			// it adds to pinned memory.
 			pinned := pinnedLever(pinnedEfficiency * pcieRate(p.evidence().CC()))
-			lever = analysis.MergeLevers(&pinned, &lever)
+			lever = verdict.MergeLevers(&pinned, &lever)
 			if base, ok := p.replay(pinned); ok {
 				g, _ := p.replay(lever)
 				gain, r.Lever = g-base, &lever

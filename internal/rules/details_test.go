@@ -9,6 +9,7 @@ import (
 
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // detailsRawPairs are the captures whose details page and raw page come
@@ -237,7 +238,7 @@ func TestDetailsRoofline(t *testing.T) {
 	points := func(file string) map[string]analysis.RooflinePoint {
 		out := map[string]analysis.RooflinePoint{}
 		for _, a := range analyzed(t, file) {
-			if p, ok := analysis.Roofline(a); ok {
+			if p, ok := verdict.Roofline(a); ok {
 				out[a.Record.ID] = p
 			}
 		}

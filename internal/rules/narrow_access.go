@@ -72,7 +72,7 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			if in.Space != "global" {
 				continue
 			}
-			if in.Indirect || in.Pattern.Kind == gpumodel.Broadcast || p.Kernel.Indirect(in.Address) {
+			if in.Indirect || in.Pattern.Kind == gpumodel.Broadcast || analysis.Indirect(p.Kernel, in.Address) {
 				return // a gather's order or a broadcast, not the width, shapes these
 			}
 			if in.Pattern.AccessBytes > 0 && in.Pattern.AccessBytes < 16 && in.Sectors <= in.IdealSectors*1.1 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // TestSyncKind: a sync site is sorted by the method the user called, else
@@ -21,7 +22,7 @@ func TestSyncKind(t *testing.T) {
 		{".to() → aten::to → cudaStreamSynchronize at train.py(30): step", syncCopy},
 	} {
 		s := analysis.Site{Site: c.site}
-		s.Method, s.Frame = analysis.SiteParts(c.site)
+		s.Method, s.Frame = verdict.SiteParts(c.site)
 		if got := syncKind(s); got != c.want {
 			t.Errorf("%s: %s, want %s", c.site, got, c.want)
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 )
 
@@ -47,16 +46,14 @@ type Gain struct {
 // Span is the wall span gains are stated against: the first timeline's
 // (the one the application rules price with); 0 without one.
 func (v *Verdict) Span() float64 {
-	for _, rv := range v.RunVerdicts {
-		if rv.Timeline != nil {
-			return rv.Timeline.Span
-		}
+	if len(v.Timelines) == 0 {
+		return 0
 	}
-	return 0
+	return v.Timelines[0].T.Span
 }
 
 // GainOf is recommendation r's gain in time and share.
-func (v *Verdict) GainOf(r analysis.Recommendation) Gain {
+func (v *Verdict) GainOf(r Recommendation) Gain {
 	g := Gain{Basis: BasisKernel, Seconds: math.NaN(), Share: math.NaN(), Of: v.Total, KernelSeconds: math.NaN(), KernelShare: r.Gain}
 	if !math.IsNaN(r.Gain) && v.Total > 0 {
 		g.KernelSeconds = r.Gain * v.Total
@@ -93,7 +90,7 @@ const noWall = "this export holds no timeline: nsys or torch.profiler measures t
 
 // GainText is r's gain in words: "~2.762 ms of the 8.635 ms wall (32.0%)",
 // "~1.2 ms of the 7.1 ms kernel time (16.9%)".
-func (v *Verdict) GainText(r analysis.Recommendation) string {
+func (v *Verdict) GainText(r Recommendation) string {
 	g := v.GainOf(r)
 	basis := ""
 	if r.Basis != "" {

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 )
 
@@ -20,13 +19,13 @@ const NoiseFloor = 0.005
 
 // UnderFloor reports a finding whose known gain is under NoiseFloor
 // (an info, which claims no gain, never is).
-func UnderFloor(f analysis.GroupFinding) bool {
+func UnderFloor(f GroupFinding) bool {
 	return f.Severity > profan.Info && !math.IsNaN(f.CaptureGain) && f.CaptureGain < NoiseFloor
 }
 
 // Fold splits a group's findings into those shown and the rules folded
 // under the noise floor; all (-v) folds none.
-func Fold(g *analysis.Group, all bool) (shown []analysis.GroupFinding, folded []string) {
+func Fold(g *Group, all bool) (shown []GroupFinding, folded []string) {
 	for _, f := range g.Findings {
 		if !all && UnderFloor(f) {
 			folded = append(folded, f.Rule)

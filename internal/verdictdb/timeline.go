@@ -3,6 +3,7 @@ package verdictdb
 import (
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/store"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // TimelineFigures are the figures of a timeline the database keeps.
@@ -18,7 +19,7 @@ func TimelineFigures(tl *analysis.Timeline) store.TimelineFigures {
 // figures only (no devices, streams or calls).
 func Timeline(f store.TimelineFigures) *analysis.Timeline {
 	tl := &analysis.Timeline{Device: f.Device, Span: f.Span, Busy: f.Busy, BusyShare: f.BusyShare, LaunchCount: f.Launches}
-	for _, cause := range analysis.IdleCauses {
+	for _, cause := range verdict.IdleCauses {
 		if v := f.Idle[cause]; v > 0 {
 			tl.Idle = append(tl.Idle, analysis.Idle{Cause: cause, Seconds: v, Share: f.IdleShare(cause)})
 		}

@@ -69,7 +69,7 @@ func nilIfEmpty[T any](s []T) []T {
 func stored(sk store.StoredKernel, v store.Verdict) (analysis.Stored, error) {
 	s := analysis.Stored{Metrics: sk.Canonical, Findings: sk.Findings, Skipped: v.Skipped}
 	if v.Limiter.Unit != "" {
-		u, err := analysis.ParseUnit(v.Limiter.Unit)
+		u, err := verdict.ParseUnit(v.Limiter.Unit)
 		if err != nil {
 			return s, fmt.Errorf("stored verdict: %w", err)
 		}
@@ -197,7 +197,7 @@ func Remake(ctx context.Context, db *store.DB, runID int64, opt analysis.Options
 		run := runOf(rec)
 		vs := analysis.NewStream(opt, false)
 		r, _ := opt.Rules.(analysis.Recommender)
-		b := verdict.NewBuilder(false, r)
+		b := analysis.NewBuilder(false, r)
 		var x Writer
 		for _, k := range ks {
 			a := vs.Kernel(run, k.Kernel)

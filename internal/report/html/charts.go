@@ -7,9 +7,9 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // placement says whether and why a kernel is on the roofline.
@@ -29,7 +29,7 @@ const (
 
 // rooflinePlace reads the roofline coordinates of a: arithmetic intensity in
 // FLOP per DRAM byte and achieved FLOP/s.
-func rooflinePlace(a *analysis.Kernel) (ai, perf float64, p placement) {
+func rooflinePlace(a *verdict.Kernel) (ai, perf float64, p placement) {
 	if !hasRoofs(a.Spec) {
 		return math.NaN(), math.NaN(), noDevice
 	}
@@ -47,7 +47,7 @@ func rooflinePlace(a *analysis.Kernel) (ai, perf float64, p placement) {
 }
 
 // value is a canonical metric of a, when known and finite.
-func value(a *analysis.Kernel, name string) (float64, bool) {
+func value(a *verdict.Kernel, name string) (float64, bool) {
 	if a == nil || a.Metrics == nil {
 		return math.NaN(), false
 	}
@@ -251,10 +251,10 @@ func roofline(items []roofItem, spec *gpumodel.Spec) template.HTML {
 // stores and shared memory, the ideal and the measured sectors (shared:
 // wavefronts) per request as pairs of bars with their values written on
 // them. It returns "" when the model has none of the three.
-func efficiencySVG(a *analysis.Kernel) template.HTML {
+func efficiencySVG(a *verdict.Kernel) template.HTML {
 	type group struct {
 		name, unit string
-		acc        *analysis.Access
+		acc        *verdict.Access
 	}
 	var gs []group
 	for _, g := range []group{

@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/verdict"
 )
@@ -38,7 +37,7 @@ func buildGroups(r *Report) *page {
 		p.Title = "profan report"
 	}
 	var c collector
-	reps := make([]*analysis.Kernel, len(r.Groups))
+	reps := make([]*verdict.Kernel, len(r.Groups))
 	total := 0.0 // the capture's kernel time
 	for _, g := range r.Groups {
 		total += g.Duration

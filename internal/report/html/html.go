@@ -25,20 +25,20 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // Report is what Write renders.
 type Report struct {
 	Title     string // default "profan report"
 	Generated string // when the report was made, as the caller wants it shown; empty to omit
-	Kernels   []*analysis.Kernel
+	Kernels   []*verdict.Kernel
 	// Groups, when set, lay the report out as an application's: one row
 	// and one card per group of launches, sorted by time (Kernels is then
 	// ignored).
-	Groups []*analysis.Group
+	Groups []*verdict.Group
 	Trends []Trend
 	// Timelines are the runs' timelines, for exports that have one.
 	Timelines []Timeline
@@ -228,7 +228,7 @@ type collector struct {
 	bySpec           map[*gpumodel.Spec][]int
 }
 
-func (c *collector) add(p *page, i int, a *analysis.Kernel, kv *kernelView) {
+func (c *collector) add(p *page, i int, a *verdict.Kernel, kv *kernelView) {
 	if c.seenSrc == nil {
 		c.seenSrc, c.seenDev, c.bySpec = map[string]bool{}, map[string]bool{}, map[*gpumodel.Spec][]int{}
 	}
@@ -280,7 +280,7 @@ func buildKernels(r *Report) *page {
 	return p
 }
 
-func roof(spec *gpumodel.Spec, idx []int, ks []*analysis.Kernel, views []*kernelView) *roofView {
+func roof(spec *gpumodel.Spec, idx []int, ks []*verdict.Kernel, views []*kernelView) *roofView {
 	bw, p32, p64 := spec.PeakBandwidth(), spec.PeakFP32(), spec.PeakFP64()
 	rv := &roofView{Device: spec.Name, Peaks: []string{
 		"DRAM " + metrics.Format(bw, "B/s"),
@@ -298,7 +298,7 @@ func roof(spec *gpumodel.Spec, idx []int, ks []*analysis.Kernel, views []*kernel
 		case onRoofline:
 			items = append(items, roofItem{n: i + 1, ai: ai, perf: perf})
 			bound := math.Min(bw*ai, p32)
-			if r, ok := analysis.Roofline(ks[i]); ok {
+			if r, ok := verdict.Roofline(ks[i]); ok {
 				bound = r.LimitFlopPerS // the FP64 roof for double-precision kernels
 			}
 			side := ks[i].Limiter.String()
@@ -323,7 +323,7 @@ func roof(spec *gpumodel.Spec, idx []int, ks []*analysis.Kernel, views []*kernel
 	return rv
 }
 
-func kernel(n int, a *analysis.Kernel) *kernelView {
+func kernel(n int, a *verdict.Kernel) *kernelView {
 	k := a.Record
 	kv := &kernelView{N: n, Anchor: "k" + strconv.Itoa(n), Name: k.DisplayName()}
 	if k.Demangled != "" && k.Name != k.Demangled {
@@ -372,7 +372,7 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 	}
 	for _, sp := range []struct {
 		name string
-		acc  *analysis.Access
+		acc  *verdict.Access
 	}{{"global load", a.Model.GlobalLoad}, {"global store", a.Model.GlobalStore}, {"shared load", a.Model.SharedLoad}, {"shared store", a.Model.SharedStore}} {
 		if sp.acc != nil && len(sp.acc.Pattern.Reasons) > 0 {
 			kv.Model = append(kv.Model, modelRow{Space: sp.name, Pattern: sp.acc.Pattern.Kind.String(), Explanation: sp.acc.Pattern.Text(), Implausible: sp.acc.Implausible})
@@ -389,7 +389,7 @@ func kernel(n int, a *analysis.Kernel) *kernelView {
 
 // deviceOf names a kernel's GPU on its card, and how it was known where
 // the export did not name it.
-func deviceOf(a *analysis.Kernel) (device, note string) {
+func deviceOf(a *verdict.Kernel) (device, note string) {
 	switch {
 	case a.Spec != nil && a.GPU.Source == gpumodel.SourceName:
 		return a.Spec.Name, ""
@@ -407,7 +407,7 @@ func deviceOf(a *analysis.Kernel) (device, note string) {
 
 // instructions lists on the card the instructions that move more than
 // their ideal, worst first; the others are only counted.
-func (kv *kernelView) instructions(ins []analysis.Instruction) {
+func (kv *kernelView) instructions(ins []verdict.Instruction) {
 	const maxInstr = 8
 	for _, in := range ins {
 		if !(in.IdealSectorsPerRequest > 0 && in.SectorsPerRequest > 1.25*in.IdealSectorsPerRequest) {
@@ -438,7 +438,7 @@ func (kv *kernelView) tally() {
 	kv.SeverityCount = severityCount(counts)
 }
 
-func accessCell(acc *analysis.Access) cell {
+func accessCell(acc *verdict.Access) cell {
 	if acc == nil || !finite(acc.SectorsPerRequest) {
 		return cell{}
 	}

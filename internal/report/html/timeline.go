@@ -5,15 +5,15 @@ import (
 	"html/template"
 	"strings"
 
-	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // Timeline is a run's timeline for the page: a strip per device (busy,
 // idle by cause) and per stream (busy), over the run's span.
 type Timeline struct {
 	Source string
-	T      *analysis.Timeline
+	T      *verdict.Timeline
 }
 
 type timelineView struct {
@@ -26,14 +26,14 @@ type timelineView struct {
 // stateColor colours a strip's states; each also has its own row of the
 // legend, so that no colour alone carries the meaning.
 var stateColor = map[string]string{
-	"busy":                palette[2],
-	analysis.IdleLaunch:   palette[1],
-	analysis.IdleSync:     palette[3],
-	analysis.IdleCopy:     palette[4],
-	analysis.IdleQueued:   palette[5],
-	analysis.IdleLeading:  gridColor,
-	analysis.IdleTrailing: gridColor,
-	analysis.IdleOther:    inkMuted,
+	"busy":               palette[2],
+	verdict.IdleLaunch:   palette[1],
+	verdict.IdleSync:     palette[3],
+	verdict.IdleCopy:     palette[4],
+	verdict.IdleQueued:   palette[5],
+	verdict.IdleLeading:  gridColor,
+	verdict.IdleTrailing: gridColor,
+	verdict.IdleOther:    inkMuted,
 }
 
 // timelineViews makes the views of the timelines.
@@ -44,7 +44,7 @@ func timelineViews(ts []Timeline) []*timelineView {
 		v := &timelineView{Source: t.Source, Summary: fmt.Sprintf("wall %s, GPU busy %s (%s), %d launches on %s",
 			metrics.Format(tl.Span, "s"), metrics.ShareText(tl.BusyShare), metrics.Format(tl.Busy, "s"), tl.LaunchCount, tl.Device)}
 		for _, i := range tl.Idle {
-			s := fmt.Sprintf("%s %s (%s, %d gaps)", analysis.IdleLabel(i.Cause), metrics.ShareText(i.Share), metrics.Format(i.Seconds, "s"), i.Gaps)
+			s := fmt.Sprintf("%s %s (%s, %d gaps)", verdict.IdleLabel(i.Cause), metrics.ShareText(i.Share), metrics.Format(i.Seconds, "s"), i.Gaps)
 			if len(i.Calls) > 0 {
 				c := i.Calls[0]
 				s += ": " + c.Name
@@ -65,8 +65,8 @@ func timelineViews(ts []Timeline) []*timelineView {
 
 // stripSVG draws the timeline: per device a row of its states, under it a
 // row per stream of its busy time, over the device's span, with a legend.
-func stripSVG(tl *analysis.Timeline) template.HTML {
-	label := analysis.IdleLabel
+func stripSVG(tl *verdict.Timeline) template.HTML {
+	label := verdict.IdleLabel
 	const w, left, rowH, gap = 900.0, 150.0, 18.0, 6.0
 	rows := 0
 	for _, d := range tl.Devices {
@@ -78,7 +78,7 @@ func stripSVG(tl *analysis.Timeline) template.HTML {
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %s %s" width="100%%" role="img" aria-label="%s" font-family="%s" font-size="11">`,
 		num(w), num(h), esc("timeline: busy and idle time by cause"), esc(fontFamily))
 	y := 0.0
-	row := func(name string, lo, span float64, segs []analysis.Segment, title bool) {
+	row := func(name string, lo, span float64, segs []verdict.Segment, title bool) {
 		fmt.Fprintf(&b, `<text x="0" y="%s" fill="%s">%s</text>`, num(y+rowH-5), ink, esc(shorten(name, 24)))
 		fmt.Fprintf(&b, `<rect x="%s" y="%s" width="%s" height="%s" fill="#f6f8fa" stroke="%s"/>`, num(left), num(y), num(w-left), num(rowH), gridColor)
 		for _, s := range segs {
@@ -106,15 +106,15 @@ func stripSVG(tl *analysis.Timeline) template.HTML {
 		}
 	}
 	x := left
-	for _, st := range append([]string{"busy"}, analysis.IdleCauses...) {
-		if st == analysis.IdleTrailing {
+	for _, st := range append([]string{"busy"}, verdict.IdleCauses...) {
+		if st == verdict.IdleTrailing {
 			continue
 		}
 		name := label(st)
 		if st == "busy" {
 			name = "GPU busy"
 		}
-		if st == analysis.IdleLeading {
+		if st == verdict.IdleLeading {
 			name = "host only"
 		}
 		fmt.Fprintf(&b, `<rect x="%s" y="%s" width="10" height="10" fill="%s"/>`, num(x), num(legendY), stateColor[st])

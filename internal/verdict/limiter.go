@@ -1,0 +1,179 @@
+package verdict
+
+import (
+	"fmt"
+	"math"
+)
+
+// Unit is what limits a kernel's speed.
+type Unit int
+
+const (
+	// unknownLimit: the export lacks what it takes to tell.
+	unknownLimit Unit = iota
+	// LimitDRAM: device-memory bandwidth.
+	LimitDRAM
+	// LimitL2: the L2 cache's bandwidth.
+	LimitL2
+	// LimitL1Shared: the L1/TEX cache and shared-memory pipe.
+	LimitL1Shared
+	// LimitPipe: a compute pipe of the SMs (Limiter.Pipe names it).
+	LimitPipe
+	// LimitLatency: no unit near its peak; warps wait.
+	LimitLatency
+	// LimitLaunch: the launch is too small to fill the GPU.
+	LimitLaunch
+	// LimitAtomics: atomics on one or a few addresses, which the L2 serves one at a
+	// time (no unit near its peak otherwise: ncu calls it latency).
+	LimitAtomics
+	// LimitMemory: the memory system as a whole, for a time model that
+	// has only ncu's memory total, without its breakdown by unit.
+	LimitMemory
+)
+
+var unitNames = [...]string{"unknown", "DRAM", "L2", "L1/shared", "pipe", "latency", "launch", "atomics", "memory"}
+
+func (u Unit) String() string {
+	if u < 0 || int(u) >= len(unitNames) {
+		return fmt.Sprintf("Unit(%d)", int(u))
+	}
+	return unitNames[u]
+}
+
+// MarshalText writes the unit's name.
+func (u Unit) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
+
+// Memory reports whether the unit is part of the memory system.
+func (u Unit) Memory() bool {
+	return u == LimitDRAM || u == LimitL2 || u == LimitL1Shared || u == LimitMemory
+}
+
+// Limiter is the one thing that limits a kernel, with the evidence. Every
+// output states this one; none decides its own.
+type Limiter struct {
+	Unit Unit
+	// Pipe names the compute pipe for LimitPipe ("FMA", "ALU", "FP64",
+	// "tensor"); "" when the export does not name it.
+	Pipe string
+	// Percent is the limiting unit's throughput against its peak, NaN
+	// when not measured.
+	Percent float64
+	// Evidence says which numbers decided, for people.
+	Evidence string
+	// Headroom is the kernel's distance to its speed of light, and the
+	// part of it the findings explain.
+	Headroom Headroom
+}
+
+// Known reports whether a limiter was found.
+func (l Limiter) Known() bool { return l.Unit != unknownLimit }
+
+// String is the limiter in a word or two: "DRAM", "L2", "L1/shared",
+// "pipe FMA", "compute pipes", "latency", "launch size", "" when unknown.
+func (l Limiter) String() string {
+	switch l.Unit {
+	case unknownLimit:
+		return ""
+	case LimitPipe:
+		if l.Pipe == "" {
+			return "compute pipes"
+		}
+		return "pipe " + l.Pipe
+	case LimitLaunch:
+		return "launch size"
+	case LimitAtomics:
+		return "contended atomics"
+	}
+	return l.Unit.String()
+}
+
+// Bound is the roofline side in ncu's words: "memory", "compute",
+// "latency" (launch-limited kernels are latency-bound too), "" unknown.
+func (l Limiter) Bound() string {
+	switch {
+	case l.Unit.Memory():
+		return "memory"
+	case l.Unit == LimitPipe:
+		return "compute"
+	case l.Unit == LimitLatency || l.Unit == LimitLaunch || l.Unit == LimitAtomics:
+		return "latency"
+	}
+	return ""
+}
+
+// ParseUnit reads a limiting unit's name, as Unit.String writes it.
+func ParseUnit(s string) (Unit, error) {
+	for i, n := range unitNames {
+		if n == s {
+			return Unit(i), nil
+		}
+	}
+	return unknownLimit, fmt.Errorf("unknown limiting unit %q", s)
+}
+
+// Headroom is a kernel's distance to its speed of light: the share of its
+// time above the time its necessary work would take at the attainable
+// peak of the unit that work loads most. Necessary work is what no fix
+// of the kernel's code removes: the global bytes its threads ask for
+// (ideal sectors, not the sectors moved; never more than DRAM moved, as
+// reuse through the caches is not work), each moved once through DRAM,
+// and its floating-point operations on the pipe of their type (FP32
+// work on the FMA pipe, not on tensor cores, which would change its
+// precision; tensor-core work at the tensor peak of its operand type).
+// The attainable peak is the whole GPU's: a grid under one wave, an
+// occupancy limit or a tail are what the headroom holds, not what
+// lowers it. Nothing takes less than the launch floor.
+type Headroom struct {
+	// Share is 1 − Ideal/Time, 0–1; NaN when the export cannot tell.
+	Share float64
+	// Unit names the unit whose necessary work sets the ideal time:
+	// "DRAM", "FP32 pipe", "FP64 pipe" or "tensor pipe".
+	Unit string
+	// Ideal is the ideal time in seconds (NaN unknown).
+	Ideal float64
+	// Explained is the share of the kernel's time the fixes of its
+	// findings together are expected to save, at most Share.
+	Explained float64
+	// Evidence says which numbers decided, for people.
+	Evidence string
+}
+
+// Known reports whether the headroom was measured.
+func (h Headroom) Known() bool { return h.Unit != "" && !math.IsNaN(h.Share) }
+
+// Unexplained is the part of the headroom no finding explains: Share −
+// Explained, never below 0; NaN when unknown.
+func (h Headroom) Unexplained() float64 {
+	if !h.Known() {
+		return math.NaN()
+	}
+	return math.Max(0, h.Share-h.Explained)
+}
+
+// Notable is the least unexplained headroom worth a sentence: under it
+// the kernel is as close to its speed of light as its findings say.
+const Notable = 0.1
+
+// Sentence is the one sentence every output gives of the headroom no
+// finding explains, "" when under Notable or unknown: "≈55 % of its time
+// is headroom on DRAM that no rule explains".
+func (h Headroom) Sentence() string {
+	u := h.Unexplained()
+	if !(u >= Notable) {
+		return ""
+	}
+	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s that no rule explains", 100*u, h.Unit)
+}
+
+// String is the headroom in one line: the share, the unit, the ideal and
+// the sentence for the unexplained part.
+func (h Headroom) String() string {
+	if !h.Known() {
+		return ""
+	}
+	s := fmt.Sprintf("%.0f %% of its time above its speed of light on %s (%s)", 100*h.Share, h.Unit, h.Evidence)
+	if x := h.Sentence(); x != "" {
+		s += "; " + x
+	}
+	return s
+}

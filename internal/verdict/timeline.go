@@ -1,0 +1,303 @@
+package verdict
+
+import "strings"
+
+// Idle causes: why the GPU waited.
+const (
+	IdleLaunch   = "launch"   // short gaps between launches: the host cannot keep up
+	IdleQueued   = "queued"   // the next work was queued before the GPU went idle: the GPU's own gap between kernels (a CUDA graph's, a stream wait)
+	IdleSync     = "sync"     // the host waited for the GPU (a synchronising call), then had nothing queued
+	IdleCopy     = "copy"     // the host was busy with a copy call (pageable staging, a synchronous copy)
+	IdleLeading  = "leading"  // host time before the first GPU work
+	IdleTrailing = "trailing" // host time after the last GPU work
+	IdleOther    = "other"    // longer gaps no host call explains (host work between steps)
+	// From the host's spans (a PyTorch trace's CPU side): what the
+	// threads that launch GPU work were doing in the gap.
+	IdleData   = "data"   // in a DataLoader iterator: loading, collating, pinning the next batch
+	IdlePython = "python" // in the user's Python (named by frame), outside any aten op
+	IdleAlloc  = "alloc"  // in cudaMalloc or cudaFree
+)
+
+// IdleLabel names an idle cause for people.
+func IdleLabel(cause string) string {
+	switch cause {
+	case IdleLaunch:
+		return "launch-bound"
+	case IdleSync:
+		return "host sync"
+	case IdleCopy:
+		return "copy calls"
+	case IdleQueued:
+		return "queued (GPU gaps)"
+	case IdleLeading:
+		return "before first GPU work"
+	case IdleTrailing:
+		return "after last GPU work"
+	case IdleData:
+		return "data loading"
+	case IdlePython:
+		return "other Python"
+	case IdleAlloc:
+		return "allocator"
+	}
+	return "other host work"
+}
+
+// IdleCauses lists the causes in the order outputs print them.
+var IdleCauses = []string{IdleData, IdleSync, IdleLaunch, IdlePython, IdleCopy, IdleAlloc, IdleQueued, IdleLeading, IdleTrailing, IdleOther}
+
+// Timeline is where the wall clock of a trace goes: for the busiest
+// device (the top-level figures) and for each device and stream.
+type Timeline struct {
+	Device string  // the device of the top-level figures
+	Start  float64 // seconds on the export's clock
+	// Span is the wall time from the first start to the last end, of the
+	// GPU work and, when the export has a host side, of the host events.
+	Span      float64
+	Busy      float64 // union of kernel, copy and memset intervals
+	BusyShare float64 // Busy / Span
+	// Idle is Span - Busy split by cause, in IdleCauses' order, causes
+	// with no time left out.
+	Idle []Idle
+	// Overlap is the time copies and kernels run together; CopyExposed
+	// the copy time no kernel runs beside (on the critical path).
+	Overlap     float64
+	CopyExposed float64
+	LaunchCount int // kernel launches on the timeline
+	Copies      int
+	Sets        int
+	// HostLaunch is the host's cost of a launch, measured from the
+	// launch calls' durations when the export has them.
+	HostLaunch HostLaunch
+	Devices    []*DeviceTimeline
+	Notes      []string
+	// Steps replays the profiled steps, for pricing levers (Replay);
+	// nil when the trace has no host spans to replay.
+	Steps Steps `json:"-"`
+}
+
+// Steps is the graph of a trace's profiled steps that the analysis
+// replays (docs/replay.md).
+type Steps interface {
+	// Replay replays the steps with lever l applied.
+	Replay(l Lever) Replayed
+	// SyncSites lists the syncs inside the replayed steps, the longest
+	// first.
+	SyncSites() []Site
+	// DataTime is the host's time per step in DataLoader iterators on
+	// the launching threads, scaled to an unprofiled host as the replay
+	// scales it.
+	DataTime() float64
+}
+
+// Replay prices lever by replaying the step; ok is false when the trace
+// holds no host spans to replay (no CPU side, or past the bounds).
+func (t *Timeline) Replay(l Lever) (Replayed, bool) {
+	if t == nil || t.Steps == nil {
+		return Replayed{}, false
+	}
+	return t.Steps.Replay(l), true
+}
+
+// SyncSites lists the syncs inside the replayed steps, the longest first;
+// nil without a replay.
+func (t *Timeline) SyncSites() []Site {
+	if t == nil || t.Steps == nil {
+		return nil
+	}
+	return t.Steps.SyncSites()
+}
+
+// DataTime is the host's time per step in DataLoader iterators on the
+// launching threads, over the replayed steps; 0 without a replay.
+func (t *Timeline) DataTime() float64 {
+	if t == nil || t.Steps == nil {
+		return 0
+	}
+	return t.Steps.DataTime()
+}
+
+// HostLaunch is what the kernel launch calls cost the host (graph
+// launches apart: one issues a whole graph).
+type HostLaunch struct {
+	Calls int
+	Total float64 // seconds
+	Mean  float64 // seconds per call; NaN when the export has no launch calls
+	Names []string
+	// Graphs counts the graph launch calls (cudaGraphLaunch), GraphTotal
+	// their host time.
+	Graphs     int
+	GraphTotal float64
+}
+
+// Idle is the idle time of one cause.
+type Idle struct {
+	Cause   string
+	Seconds float64
+	Share   float64 // of the span
+	Gaps    int
+	// Calls are the host calls behind the gaps, most idle time first:
+	// the synchronising call with the aten op and Python frame around
+	// it, the copy call, the launch calls.
+	Calls []IdleCall
+}
+
+// IdleCall is a host call behind idle time.
+type IdleCall struct {
+	Name    string
+	Op      string // aten op around the call, when the trace has ops
+	Frame   string // Python frame around it, when the trace has the stack
+	Method  string // the Tensor method the user called ("tolist", "item"), when the trace has the stack
+	Count   int
+	Seconds float64 // the idle time attributed to it
+}
+
+// DeviceTimeline is the timeline of one device.
+type DeviceTimeline struct {
+	Device    string
+	Start     float64
+	Span      float64
+	Busy      float64
+	BusyShare float64
+	Idle      []Idle
+	// Overlap and CopyExposed as on Timeline.
+	Overlap     float64
+	CopyExposed float64
+	Kernels     int
+	Copies      int
+	Sets        int
+	Streams     []*StreamTimeline
+	// Strip is the device's time line as segments (busy, or idle with its
+	// cause), at most maxStrip of them: neighbours are merged into their
+	// larger part beyond that.
+	Strip []Segment
+}
+
+// StreamTimeline is one stream of a device.
+type StreamTimeline struct {
+	Stream    string
+	Start     float64
+	Span      float64 // its first start to its last end
+	Busy      float64
+	BusyShare float64 // of the device's span
+	Kernels   int
+	Copies    int
+	Sets      int
+	Strip     []Segment // busy segments, bounded like the device's
+}
+
+// Segment is a stretch of a strip: busy, or idle with its cause.
+type Segment struct {
+	Start, End float64
+	State      string // "busy" or an idle cause
+}
+
+// IdleOf returns the idle time of cause (zero when none).
+func (t *Timeline) IdleOf(cause string) Idle {
+	for _, i := range t.Idle {
+		if i.Cause == cause {
+			return i
+		}
+	}
+	return Idle{Cause: cause}
+}
+
+// Lever is a change to the step, as the replay applies it.
+type Lever struct {
+	// Kernel is the share of a kernel's time left by its name (nil: all
+	// of it): a kernel-side lever.
+	Kernel func(name string) float64
+	// Dispatch is the share of the host's time in aten ops left (0 is
+	// read as 1): fusing removes launches.
+	Dispatch float64
+	// Graphs replays the step's launches from a CUDA graph: the host's
+	// aten ops and the user's Python cost nothing.
+	Graphs bool
+	// Workers takes the DataLoader's spans off the launching threads to
+	// this many worker processes: the step takes at least its loading
+	// time over them.
+	Workers int
+	// Drop says a sync is no longer waited for, or a copy call no
+	// longer blocks the host, by its site (the span's name: ".item() →
+	// aten::item → cudaStreamSynchronize at train.py(40): step").
+	Drop func(site string) bool
+	// Pinned is the rate, bytes/s, of host transfers from pinned memory:
+	// a pageable one takes its bytes at it (0: unchanged).
+	Pinned float64
+	// Overlap runs the host-to-device copies beside the kernels, on a
+	// stream of their own (the next batch's copy while this one
+	// computes): from pinned memory only.
+	Overlap bool
+}
+
+// MergeLevers is the levers applied together: kernels shrink by every
+// lever's share, launches by every fusing lever's, the loading goes to the
+// most workers, a sync any lever drops is dropped, a graph if any.
+func MergeLevers(ls ...*Lever) Lever {
+	var m Lever
+	var kernels []func(string) float64
+	m.Dispatch = 1
+	for _, l := range ls {
+		if l.Kernel != nil {
+			kernels = append(kernels, l.Kernel)
+		}
+		if l.Dispatch > 0 {
+			m.Dispatch *= l.Dispatch
+		}
+		m.Graphs = m.Graphs || l.Graphs
+		m.Overlap = m.Overlap || l.Overlap
+		m.Workers = max(m.Workers, l.Workers)
+		m.Pinned = max(m.Pinned, l.Pinned)
+		if d := l.Drop; d != nil {
+			prev := m.Drop
+			m.Drop = func(s string) bool { return d(s) || prev != nil && prev(s) }
+		}
+	}
+	if len(kernels) > 0 {
+		m.Kernel = func(n string) float64 {
+			f := 1.0
+			for _, k := range kernels {
+				f *= k(n)
+			}
+			return f
+		}
+	}
+	return m
+}
+
+// Replayed is a replay's outcome.
+type Replayed struct {
+	Wall  float64 // seconds per step, the lever applied
+	Base  float64 // seconds per step, replayed as captured
+	Steps int
+}
+
+// Gain is the share of the step's wall time the lever saves.
+func (r Replayed) Gain() float64 {
+	if !(r.Base > 0) {
+		return 0
+	}
+	return 1 - r.Wall/r.Base
+}
+
+// Site is a sync site of the replayed steps: the method and frame that
+// forced it, and the host time spent waiting in it.
+type Site struct {
+	Site    string // the span's name: ".tolist() → aten::to → cudaStreamSynchronize at moe.py(146): forward"
+	Method  string // "tolist", "item", "torch.cuda.synchronize"; "" when the trace has no stack
+	Frame   string // "moe.py(146): forward"; "" when unknown
+	Count   int
+	Seconds float64
+}
+
+// SiteParts reads the method and the frame from a site's name
+// (profan.HostEvent.Site).
+func SiteParts(site string) (method, frame string) {
+	if m, _, ok := strings.Cut(site, "() → "); ok {
+		method = strings.TrimPrefix(m, ".")
+	}
+	if _, f, ok := strings.Cut(site, " at "); ok {
+		frame = f
+	}
+	return method, frame
+}
