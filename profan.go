@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Tools that produce the exports profan reads.
@@ -36,6 +37,9 @@ type Run struct {
 	Source      string // path as given on the command line
 	Digest      string // "sha256:<hex>" of the file's bytes
 	Size        int64  // bytes read
+	// Captured is when the capture was taken, where the export says (a
+	// PyTorch trace's baseTimeNanoseconds), UTC; zero when it does not.
+	Captured time.Time
 
 	Kernels    []*Kernel
 	Activities []*Activity // memcpy, memset, unified-memory rows

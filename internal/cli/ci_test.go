@@ -675,3 +675,23 @@ func TestGateCommentLeadsWithStep(t *testing.T) {
 		}
 	}
 }
+
+// runs says when a PyTorch trace was captured (Kineto's
+// baseTimeNanoseconds), and "-" for a CSV export, which does not say.
+func TestRunsCaptured(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "c.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, "../../fixtures/timeline/train_small.json.gz", fx+"transpose.import.details.csv"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := run(t, "runs", "--db", db)
+	lines := strings.Split(out, "\n")
+	if code != ExitOK || len(lines) < 3 || !strings.HasPrefix(lines[0], "RUN  CAPTURED             INGESTED") ||
+		!strings.HasPrefix(lines[1], "1    2026-10-01 12:17:06  ") || !strings.HasPrefix(lines[2], "2    -                    ") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, _ = run(t, "runs", "--db", db, "-f", "json")
+	if strings.Count(out, `"captured": "2026-10-01T12:17:06Z"`) != 1 || strings.Count(out, `"captured"`) != 1 {
+		t.Errorf("runs -f json:\n%s", out)
+	}
+}

@@ -80,7 +80,7 @@ func reportRuns(rs []store.RunRecord) []report.Run {
 	out := make([]report.Run, len(rs))
 	for i, r := range rs {
 		out[i] = report.Run{ID: r.ID, Digest: r.Digest, Source: r.Source, Tool: r.Tool, Format: r.Format, Device: r.Device,
-			Labels: r.Labels, Created: r.Created, Kernels: r.Kernels, Names: r.Names}
+			Labels: r.Labels, Created: r.Created, Captured: r.Captured, Kernels: r.Kernels, Names: r.Names}
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/profan-dev/profan"
 )
@@ -345,6 +346,14 @@ func (r *torchReader) document() error {
 		case "distributedInfo":
 			err = r.distributedInfo()
 			r.pytorch = true
+		case "baseTimeNanoseconds":
+			// Kineto's wall-clock origin (Unix nanoseconds): when the
+			// capture was taken. A value outside 2000–2200 is no date
+			// and is left unread.
+			var v jid
+			if v, err = r.corrVal("baseTimeNanoseconds"); err == nil && v.num && v.n > 946684800e9 && v.n < 7258118400e9 {
+				r.s.run.Captured = time.Unix(0, v.n).UTC()
+			}
 		default:
 			err = l.skip()
 			r.skip(skipTorchKey, off)

@@ -426,6 +426,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 		w.Rollback()
 		return nil, err
 	}
+	w.SetCaptured(run.Captured)
 	id, err := w.Commit()
 	var d *store.DuplicateError
 	if errors.As(err, &d) {

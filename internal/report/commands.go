@@ -266,21 +266,27 @@ type Run struct {
 	Format  string
 	Device  string
 	Labels  map[string]string
-	Created time.Time // UTC
-	Kernels int       // kernel records: the launches
-	Names   int       // distinct kernel names: the kernels
+	Created time.Time // UTC: when it was stored
+	// Captured is when the capture was taken, where its export says (a
+	// PyTorch trace); zero else.
+	Captured time.Time
+	Kernels  int // kernel records: the launches
+	Names    int // distinct kernel names: the kernels
 }
 
 // JSONRunRecord is one run in profan runs --format json.
 type JSONRunRecord struct {
-	ID      int64             `json:"id"`
-	Labels  map[string]string `json:"labels"`
-	Source  string            `json:"source"`
-	Device  string            `json:"device"`
-	Time    string            `json:"time"`
-	Tool    string            `json:"tool"`
-	Format  string            `json:"format"`
-	Kernels int               `json:"kernels"` // kernel records, as before: the launches
+	ID     int64             `json:"id"`
+	Labels map[string]string `json:"labels"`
+	Source string            `json:"source"`
+	Device string            `json:"device"`
+	Time   string            `json:"time"` // when the run was stored
+	// Captured is when the capture was taken, where its export says (a
+	// PyTorch trace's baseTimeNanoseconds); absent else.
+	Captured string `json:"captured,omitempty"`
+	Tool     string `json:"tool"`
+	Format   string `json:"format"`
+	Kernels  int    `json:"kernels"` // kernel records, as before: the launches
 	// Launches is the kernel records (the launches, as kernels says);
 	// Names the distinct kernel names.
 	Launches int    `json:"launches"`
@@ -291,19 +297,28 @@ type JSONRunRecord struct {
 func runsJSON(w io.Writer, rs []Run, _ Options) error {
 	out := make([]JSONRunRecord, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, JSONRunRecord{ID: r.ID, Labels: r.Labels, Source: r.Source, Device: r.Device,
-			Time: r.Created.UTC().Format(time.RFC3339), Tool: r.Tool, Format: r.Format, Kernels: r.Kernels, Launches: r.Kernels, Names: r.Names, Digest: r.Digest})
+		j := JSONRunRecord{ID: r.ID, Labels: r.Labels, Source: r.Source, Device: r.Device,
+			Time: r.Created.UTC().Format(time.RFC3339), Tool: r.Tool, Format: r.Format, Kernels: r.Kernels, Launches: r.Kernels, Names: r.Names, Digest: r.Digest}
+		if !r.Captured.IsZero() {
+			j.Captured = r.Captured.UTC().Format(time.RFC3339)
+		}
+		out = append(out, j)
 	}
 	return encodeJSON(w, out)
 }
 
 func runsText(w io.Writer, rs []Run, _ Options) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	// TIME is when the run was ingested (the exports carry no capture
-	// time profan reads); launches and kernels apart.
-	fmt.Fprintln(tw, "RUN\tINGESTED AT\tTOOL\tDEVICE\tLAUNCHES\tKERNELS\tLABELS\tSOURCE")
+	// CAPTURED is when the capture was taken, where the export says (a
+	// PyTorch trace does, CSV exports do not: "-"); INGESTED when it was
+	// stored; launches and kernels apart.
+	fmt.Fprintln(tw, "RUN\tCAPTURED\tINGESTED\tTOOL\tDEVICE\tLAUNCHES\tKERNELS\tLABELS\tSOURCE")
 	for _, r := range rs {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.ID, r.Created.UTC().Format("2006-01-02 15:04:05"), r.Tool, safe.Term(r.Device), r.Kernels, r.Names, safe.Term(LabelText(r.Labels)), safe.Term(r.Source))
+		captured := "-"
+		if !r.Captured.IsZero() {
+			captured = r.Captured.UTC().Format("2006-01-02 15:04:05")
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.ID, captured, r.Created.UTC().Format("2006-01-02 15:04:05"), r.Tool, safe.Term(r.Device), r.Kernels, r.Names, safe.Term(LabelText(r.Labels)), safe.Term(r.Source))
 	}
 	return tw.Flush()
 }

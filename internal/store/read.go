@@ -23,7 +23,8 @@ type RunRecord struct {
 	Device      string
 	Size        int64
 	Labels      map[string]string // never nil
-	Created     time.Time         // UTC
+	Created     time.Time         // UTC: when the run was stored
+	Captured    time.Time         // UTC: when the capture was taken, where its export says; zero else
 	Kernels     int               // kernel records: the launches
 	Names       int               // distinct kernel names: the kernels
 	// Verdict is the version of the verdict maker that made the run's
@@ -40,7 +41,7 @@ type RunFilter struct {
 // Runs returns the runs that match f in ID order (oldest first).
 func (db *DB) Runs(ctx context.Context, f RunFilter) ([]RunRecord, error) {
 	where, args := labelWhere("r.id", f.Labels)
-	q := `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict,
+	q := `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.captured, r.kernels, r.verdict,
 (SELECT count(*) FROM run_kernel_names n WHERE n.run_id = r.id)
 FROM runs r` + where + ` ORDER BY r.id DESC`
 	if f.Limit > 0 {
@@ -71,7 +72,7 @@ func (db *DB) LatestRun(ctx context.Context, labels map[string]string, before in
 		}
 		args = append(args, before)
 	}
-	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict,
+	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.captured, r.kernels, r.verdict,
 (SELECT count(*) FROM run_kernel_names n WHERE n.run_id = r.id)
 FROM runs r`+where+` ORDER BY r.id DESC LIMIT 1`, args...)
 	if err != nil {
@@ -85,7 +86,7 @@ FROM runs r`+where+` ORDER BY r.id DESC LIMIT 1`, args...)
 
 // Run returns the run with the given ID, or an error wrapping ErrNotFound.
 func (db *DB) Run(ctx context.Context, id int64) (RunRecord, error) {
-	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict,
+	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.captured, r.kernels, r.verdict,
 (SELECT count(*) FROM run_kernel_names n WHERE n.run_id = r.id)
 FROM runs r WHERE r.id = ?`, id)
 	if err != nil {
@@ -121,13 +122,18 @@ func (db *DB) queryRuns(ctx context.Context, q string, args ...any) ([]RunRecord
 	var runs []RunRecord
 	for rows.Next() {
 		var r RunRecord
-		var created string
-		if err := rows.Scan(&r.ID, &r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device, &r.Size, &created, &r.Kernels, &r.Verdict, &r.Names); err != nil {
+		var created, captured string
+		if err := rows.Scan(&r.ID, &r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device, &r.Size, &created, &captured, &r.Kernels, &r.Verdict, &r.Names); err != nil {
 			return nil, err
 		}
 		term(&r.Digest, &r.Source, &r.Tool, &r.Format, &r.ToolVersion, &r.Device)
 		if r.Created, err = parseTime(created); err != nil {
 			return nil, err
+		}
+		if captured != "" {
+			if r.Captured, err = parseTime(captured); err != nil {
+				return nil, err
+			}
 		}
 		runs = append(runs, r)
 	}

@@ -9,7 +9,7 @@ import (
 // OlderVerdicts returns the runs whose stored verdict was made by a verdict
 // maker older than version, oldest first.
 func (db *DB) OlderVerdicts(ctx context.Context, version int) ([]RunRecord, error) {
-	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.kernels, r.verdict,
+	runs, err := db.queryRuns(ctx, `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.captured, r.kernels, r.verdict,
 (SELECT count(*) FROM run_kernel_names n WHERE n.run_id = r.id)
 FROM runs r WHERE r.verdict < ? ORDER BY r.id DESC`, version)
 	if err != nil {

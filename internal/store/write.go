@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/safe"
@@ -34,6 +35,9 @@ type RunInfo struct {
 	// Verdict is the version of the verdict maker whose verdicts the run
 	// holds (analysis.VerdictVersion).
 	Verdict int
+	// Captured is when the capture was taken, where the export says;
+	// zero else. SetCaptured gives it when it is read after Begin.
+	Captured time.Time
 }
 
 // NamedValue is one canonical metric value of a kernel. NaN means the metric
@@ -76,7 +80,10 @@ type RunWriter struct {
 
 	pending bool   // begun with DigestLater
 	digest  string // what SetDigest gave
-	verdict int    // RunInfo.Verdict
+	// captured is when the capture was taken (RunInfo.Captured,
+	// SetCaptured); zero when the export does not say.
+	captured time.Time
+	verdict  int // RunInfo.Verdict
 
 	insKernel  *sql.Stmt
 	insFinding *sql.Stmt
@@ -165,7 +172,7 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database %s: begin run: %w", db.name, db.d.formatError(err))
 	}
-	w := &RunWriter{db: db, ctx: ctx, tx: tx, pending: info.DigestLater, verdict: info.Verdict}
+	w := &RunWriter{db: db, ctx: ctx, tx: tx, pending: info.DigestLater, verdict: info.Verdict, captured: info.Captured}
 	if err := w.begin(info); err != nil {
 		tx.Rollback()
 		err = db.d.formatError(err)
@@ -181,6 +188,10 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 
 // pendingDigest starts the digest of a run begun with DigestLater.
 const pendingDigest = "pending:"
+
+// SetCaptured gives when the capture was taken, read from the export
+// after the run began (zero: unknown).
+func (w *RunWriter) SetCaptured(t time.Time) { w.captured = t }
 
 // SetDigest gives the digest of a run begun with DigestLater. When a run
 // with that digest is stored already, or is committed by another writer
@@ -613,6 +624,11 @@ func (w *RunWriter) commit() error {
 	}
 	if err := w.writeWorkload(); err != nil {
 		return err
+	}
+	if !w.captured.IsZero() {
+		if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET captured = ? WHERE id = ?`), formatTime(w.captured), w.id); err != nil {
+			return err
+		}
 	}
 	if w.pending {
 		if _, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`UPDATE runs SET kernels = ?, digest = ? WHERE id = ?`), w.n, w.digest, w.id); err != nil {
