@@ -16,7 +16,9 @@
 // into tables and hands each to its importer as a table, read as
 // x/perf's benchfmt.Reader is (Scan, Row, Err). What a table allows
 // beyond a header and its rows (blocks, sub-tables, repeated rows) is a
-// layout its importer declares. Kernels go to the caller's Sink as they
+// layout its importer declares, and what an importer keeps over the
+// whole export (nvprof's metric units, nsys's host calls) a type in its
+// own file (formatstate.go: stateOf). Kernels go to the caller's Sink as they
 // are read, so a run of millions of launches is never held whole; the
 // PyTorch trace has its own streaming JSON lexer (jsonlex.go).
 //

@@ -41,7 +41,9 @@ type File struct {
 	used    bool
 	spooled string       // the digest of a stream copied by OpenSeekable
 	stop    *atomic.Bool // set by StopAside
-	nsys    *nsysHost    // the host calls of the capture it is read in (see readTraces)
+	// states are what importers keep over the export (formatStates):
+	// nsys's host calls of the capture it is read in (see readTraces).
+	states formatStates
 	// checkOnly marks the read that copies a stream (spool): its kernels
 	// are dropped, and the copy is read again.
 	checkOnly bool
@@ -178,8 +180,8 @@ func (in *File) Read(opt Options, sink Sink) (*profan.Run, error) {
 		return nil, fmt.Errorf("%s: read twice", in.src)
 	}
 	in.cr.ctx = opt.Context
-	if in.nsys == nil && opt.Format == "" && in.Format() == gpuTraceFormat {
-		in.nsys = in.launchesAhead()
+	if stateIf[nsysHost](in.states) == nil && opt.Format == "" && in.Format() == gpuTraceFormat {
+		setState(&in.states, in.launchesAhead())
 	}
 	in.used = true
 	return in.read(opt, sink)

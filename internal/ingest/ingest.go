@@ -99,7 +99,7 @@ func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 	}
 	lr, src := in.lr, in.src
 	run := &profan.Run{Source: safe.Term(src)}
-	s := &stream{lr: lr, run: run, sink: sink, src: src, forced: forced, doc: doc, maxText: maxText, seed: maphash.MakeSeed(), tables: map[uint64]int{}, nsys: in.nsys}
+	s := &stream{lr: lr, run: run, sink: sink, src: src, forced: forced, doc: doc, maxText: maxText, seed: maphash.MakeSeed(), tables: map[uint64]int{}, states: in.states.clone()}
 	if sink.Kernel != nil && opt.Concurrent {
 		// Parse on this goroutine and hand kernels to the sink on another:
 		// the sink (analysis, storage) then overlaps the parsing. Kernels

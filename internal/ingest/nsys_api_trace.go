@@ -196,12 +196,7 @@ type apiSeen struct {
 }
 
 // hostCalls returns the stream's host state, made on first use.
-func (s *stream) hostCalls() *nsysHost {
-	if s.nsys == nil {
-		s.nsys = newNsysHost()
-	}
-	return s.nsys
-}
+func (s *stream) hostCalls() *nsysHost { return stateOf(&s.states, newNsysHost) }
 
 // add records the calls c: a summary (cuda_api_sum) and a trace
 // (cuda_api_trace) of the same export hold the same calls, which are kept
@@ -276,14 +271,15 @@ func (h *nsysHost) gpuKernel(t *table, k *profan.Kernel, line int) error {
 // queued it, read from an API trace earlier in the export; NaN when
 // unknown.
 func (s *stream) launchedAt(id string) float64 {
-	if s.nsys == nil {
+	h := stateIf[nsysHost](s.states)
+	if h == nil {
 		return math.NaN()
 	}
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil {
 		return math.NaN()
 	}
-	if c, ok := s.nsys.launched[n]; ok {
+	if c, ok := h.launched[n]; ok {
 		return c.at
 	}
 	return math.NaN()

@@ -74,8 +74,9 @@ func (c Capture) traces() bool {
 func readTraces(c Capture, opt Options, fn func(*profan.Run, *profan.Kernel) error) (*profan.Run, error) {
 	api, gpu := c.Pages[0], c.Pages[1]
 	calls := newNsysHost()
-	api.nsys, gpu.nsys = calls, calls
-	defer func() { api.nsys, gpu.nsys = nil, nil }()
+	setState(&api.states, calls)
+	setState(&gpu.states, calls)
+	defer func() { setState(&api.states, (*nsysHost)(nil)); setState(&gpu.states, (*nsysHost)(nil)) }()
 	popt := Options{MaxTextMessages: opt.MaxTextMessages}
 	apiRun, err := api.Read(popt, Sink{Kernel: func(_ *profan.Run, k *profan.Kernel) error {
 		return &syntaxError{File: api.Name(), Line: k.Line, Msg: fmt.Sprintf(
@@ -135,7 +136,7 @@ func (in *File) launchesAhead() *nsysHost {
 	}
 	defer done()
 	calls := newNsysHost()
-	p.nsys = calls
+	setState(&p.states, calls)
 	drop := Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }, Activity: func(*profan.Run, *profan.Activity) error { return nil }}
 	if _, err := p.Read(Options{}, drop); err != nil {
 		return nil

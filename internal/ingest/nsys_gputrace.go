@@ -86,6 +86,7 @@ func (nsysGPUTrace) Parse(t *table) error {
 	tc.launch = launchColumns{grid: [3]int{c.Get("GrdX"), c.Get("GrdY"), c.Get("GrdZ")}, block: [3]int{c.Get("BlkX"), c.Get("BlkY"), c.Get("BlkZ")},
 		gridName: "Grd", blockName: "Blk", regs: c.Get("Reg/Trd"), regsName: "Reg/Trd",
 		smem: smem, dmem: dmem, dev: c.Get("Device"), ctx: c.Get("Ctx"), stream: c.Get("Strm")}
+	host := t.s.hostCalls()
 	err := t.eachRow(format, "a header", func(r row) error {
 		nsysNone(r, tc.name)
 		start, dur, err := tc.times(t, r)
@@ -116,13 +117,12 @@ func (nsysGPUTrace) Parse(t *table) error {
 		if err := tc.launch.fill(t, r, k); err != nil {
 			return err
 		}
-		if err := t.s.hostCalls().gpuKernel(t, k, r.Line); err != nil {
+		if err := host.gpuKernel(t, k, r.Line); err != nil {
 			return err
 		}
 		return t.Kernel(k, r.Line)
 	})
-	if err == nil && t.s.nsys != nil && t.s.nsys.late > 0 {
-		h := t.s.nsys
+	if h := host; err == nil && h.late > 0 {
 		t.note(t.Line, "nsys GPU trace", "%d kernels start after the last call of the API trace %s (%.6f s): the API trace ends early, and they have no launch call", h.late, safe.Term(h.api), h.end)
 		h.late = 0
 	}

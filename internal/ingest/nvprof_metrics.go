@@ -156,12 +156,10 @@ func nvprofAggregateMetric(t *table, r row, name, section string, avg, lo, hi in
 	}
 	if unitAt >= 0 {
 		// One metric is in one kind of unit in every row of the export.
-		if t.s.metricUnits == nil {
-			t.s.metricUnits = map[string]unitSeen{}
-		}
-		if first, ok := t.s.metricUnits[name]; !ok {
-			if len(t.s.metricUnits) < maxNames {
-				t.s.metricUnits[name] = unitSeen{m.Unit, r.Line}
+		seen := stateOf(&t.s.states, newNvprofUnits).seen
+		if first, ok := seen[name]; !ok {
+			if len(seen) < maxNames {
+				seen[name] = unitSeen{m.Unit, r.Line}
 			}
 		} else if first.unit != m.Unit {
 			return m, t.Errorf(r.Line, "metric %s: %q is in %s, at line %d it was in %s (a value without its unit?)",
@@ -183,6 +181,12 @@ func nvprofUnitClass(name string) string {
 	}
 	return ""
 }
+
+// nvprofUnits is what the nvprof metrics and events importers keep over
+// an export: the kind of unit each metric was first read in.
+type nvprofUnits struct{ seen map[string]unitSeen }
+
+func newNvprofUnits() *nvprofUnits { return &nvprofUnits{seen: map[string]unitSeen{}} }
 
 // unitSeen is the kind of unit a metric was first read in, and where.
 type unitSeen struct {

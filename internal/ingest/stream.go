@@ -361,14 +361,12 @@ type stream struct {
 	records  int // kernels, activities and API rows emitted
 	acct     profan.Accounting
 	launches map[string]int // launch identity → line of its first row
-	// metricUnits is the kind of unit each nvprof metric was first read in.
-	metricUnits map[string]unitSeen
-	noted       map[string]bool
-	brk         bool                // a blank line, message or text since the last row or header
-	idle        int                 // lines in a row that were no header or row
-	messages    int                 // profiler messages met
-	names       map[string]struct{} // distinct kernel names
-	process     string              // the process the last banner named ("nvprof 16702")
+	noted    map[string]bool
+	brk      bool                // a blank line, message or text since the last row or header
+	idle     int                 // lines in a row that were no header or row
+	messages int                 // profiler messages met
+	names    map[string]struct{} // distinct kernel names
+	process  string              // the process the last banner named ("nvprof 16702")
 	// demangled holds each mangled kernel name's demangled form;
 	// demangleWork is the work spent (see Table.demangled).
 	demangled    map[string]string
@@ -383,9 +381,9 @@ type stream struct {
 	// reports one after the other): its width and header line while its
 	// rows are being skipped.
 	unknownWidth, unknownLine int
-	// nsys is the host calls of the nsys API tables read so far (see
-	// nsys_api_trace.go).
-	nsys *nsysHost
+	// states are what importers keep over the export (formatStates):
+	// nvprof's metric units, nsys's host calls.
+	states formatStates
 	// ids are the identities of the trace rows read (see identity.go).
 	order    rowOrder // the start order of a capture's trace rows (see identity.go)
 	twiceErr error    // a row written twice, said when its capture ends
