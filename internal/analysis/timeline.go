@@ -241,6 +241,7 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	}
 	rp := b.rp
 	b.rp = replay{}
+	t.StepCount = stepCount(run)
 	if steps := rp.finish(run, func(lane uint32) bool { return b.lanes[lane].dev == top.Device }); steps != nil {
 		t.Steps = steps
 	}
@@ -507,4 +508,19 @@ func (k *kernelOverlap) closed(lo, hi float64) {
 			k.overlap += o
 		}
 	}
+}
+
+// stepCount is the steps a trace marks on its host (PyTorch's
+// ProfilerStep#N, one per step, each counted once); 0 when it marks none.
+func stepCount(run *profan.Run) int {
+	if run.Host == nil {
+		return 0
+	}
+	seen := map[string]bool{}
+	for _, e := range run.Host.Events {
+		if e.Kind == profan.HostAnnotation && strings.HasPrefix(e.Name, "ProfilerStep#") {
+			seen[e.Name] = true
+		}
+	}
+	return len(seen)
 }

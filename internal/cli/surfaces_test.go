@@ -107,6 +107,7 @@ func jsonSurface(t *testing.T, out string) surface {
 			Gain  *float64 `json:"gain_s"`
 			Share *float64 `json:"gain_share"`
 			Of    *float64 `json:"gain_of_s"`
+			Steps int      `json:"gain_steps"`
 		} `json:"recommendations"`
 		Runs []struct {
 			Timeline *struct {
@@ -131,7 +132,11 @@ func jsonSurface(t *testing.T, out string) surface {
 			if r.Basis == "wall" {
 				what = "wall"
 			}
-			g += fmt.Sprintf(" ~%s of the %s %s (%s)", metrics.Format(*r.Gain, "s"), metrics.Format(*r.Of, "s"), what, metrics.ShareText(*r.Share))
+			if n := float64(r.Steps); n > 0 && r.Basis == "wall" {
+				g += fmt.Sprintf(" ~%s a step of %s (%s of the wall)", metrics.Format(*r.Gain/n, "s"), metrics.Format(*r.Of/n, "s"), metrics.ShareText(*r.Share))
+			} else {
+				g += fmt.Sprintf(" ~%s of the %s %s (%s)", metrics.Format(*r.Gain, "s"), metrics.Format(*r.Of, "s"), what, metrics.ShareText(*r.Share))
+			}
 		}
 		s.recs = append(s.recs, g)
 	}

@@ -105,6 +105,9 @@ type jsonRecommendation struct {
 	GainSeconds *float64 `json:"gain_s"`
 	GainShare   *float64 `json:"gain_share"`
 	GainOf      *float64 `json:"gain_of_s"`
+	// GainSteps is the steps the wall span holds (ProfilerStep#N marks):
+	// gain_s / gain_steps is the gain a step; absent when none is marked.
+	GainSteps int `json:"gain_steps,omitempty"`
 	// KernelGainSeconds is the kernel time saved, where the change is
 	// priced in kernel time.
 	KernelGainSeconds *float64 `json:"kernel_gain_s"`
@@ -159,7 +162,7 @@ func toJSONRecommendation(v *verdict.Verdict, r verdict.Recommendation, reason s
 	g := v.GainOf(r)
 	jr := jsonRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
 		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank),
-		GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), KernelGainSeconds: ptr(g.KernelSeconds), HostSide: g.HostSide}
+		GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), KernelGainSeconds: ptr(g.KernelSeconds), HostSide: g.HostSide, GainSteps: g.Steps}
 	if r.WallGain == r.WallGain {
 		jr.WallGain = ptr(r.WallGain)
 	}

@@ -19,6 +19,7 @@ type TimelineFigures struct {
 	BusyShare float64
 	Idle      map[string]float64 // seconds by cause, the analysis's names (idleCauses)
 	Launches  int
+	Steps     int // the steps the span holds (ProfilerStep#N marks); 0 when none is marked
 }
 
 // IdleShare is the share of the span idle for cause.
@@ -54,7 +55,7 @@ func (w *RunWriter) SetTimeline(f TimelineFigures) error {
 	for _, c := range idleCauses {
 		args = append(args, f.Idle[c])
 	}
-	args = append(args, f.Launches)
+	args = append(args, f.Launches, f.Steps)
 	_, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`INSERT INTO run_timelines (`+timelineColumns+`)
 VALUES (?`+strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	if err != nil {
@@ -63,7 +64,7 @@ VALUES (?`+strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	return w.err
 }
 
-var timelineColumns = "run_id, device, span, busy, busy_share, idle_" + strings.Join(idleCauses, ", idle_") + ", launches"
+var timelineColumns = "run_id, device, span, busy, busy_share, idle_" + strings.Join(idleCauses, ", idle_") + ", launches, steps"
 
 func scanTimeline(rows interface{ Scan(...any) error }) (TimelineFigures, error) {
 	f := TimelineFigures{Idle: map[string]float64{}}
@@ -72,7 +73,7 @@ func scanTimeline(rows interface{ Scan(...any) error }) (TimelineFigures, error)
 	for i := range idle {
 		dest = append(dest, &idle[i])
 	}
-	if err := rows.Scan(append(dest, &f.Launches)...); err != nil {
+	if err := rows.Scan(append(dest, &f.Launches, &f.Steps)...); err != nil {
 		return f, err
 	}
 	term(&f.Device)

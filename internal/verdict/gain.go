@@ -41,6 +41,18 @@ type Gain struct {
 	// host time, which only a timeline measures; Share is then the
 	// estimate (BasisWallEstimate), Seconds unknown.
 	HostSide bool
+	// Steps is the steps the wall span holds (a trace's ProfilerStep#N
+	// marks), 0 when it marks none: Seconds/Steps is the gain a step.
+	Steps int
+}
+
+// Steps is the steps the wall span of Span holds; 0 when the trace marks
+// none, or without a timeline.
+func (v *Verdict) Steps() int {
+	if len(v.Timelines) == 0 {
+		return 0
+	}
+	return v.Timelines[0].T.StepCount
 }
 
 // Span is the wall span gains are stated against: the first timeline's
@@ -60,7 +72,7 @@ func (v *Verdict) GainOf(r Recommendation) Gain {
 	}
 	wallPriced := !math.IsNaN(r.WallGain)
 	if span := v.Span(); span > 0 {
-		g.Basis, g.Of = BasisWall, span
+		g.Basis, g.Of, g.Steps = BasisWall, span, v.Steps()
 		g.Share = r.Rank
 		if wallPriced {
 			g.Share = r.WallGain
@@ -103,6 +115,12 @@ func (v *Verdict) GainText(r Recommendation) string {
 		return fmt.Sprintf("~%s slower: not one to make%s", timeShare(-g.KernelSeconds, -g.KernelShare, v.Total, "kernel time"), basis)
 	case g.Basis == BasisWall:
 		s := "~" + timeShare(g.Seconds, g.Share, g.Of, "wall")
+		if g.Steps > 0 && finite(g.Seconds) {
+			// Users plan per step: "~19.7 ms a step of 61.6 ms (32.0% of
+			// the wall)".
+			n := float64(g.Steps)
+			s = fmt.Sprintf("~%s a step of %s (%s of the wall)", metrics.Format(g.Seconds/n, "s"), metrics.Format(g.Of/n, "s"), metrics.ShareText(g.Share))
+		}
 		if g.KernelShare > 0 && !approx(g.KernelSeconds, g.Seconds) {
 			s += ", from ~" + timeShare(g.KernelSeconds, g.KernelShare, v.Total, "kernel time")
 		}

@@ -64,8 +64,11 @@ type Timeline struct {
 	Overlap     float64
 	CopyExposed float64
 	LaunchCount int // kernel launches on the timeline
-	Copies      int
-	Sets        int
+	// StepCount is the steps the span holds: the trace's ProfilerStep#N
+	// marks; 0 when it marks none. Gains are then said per step.
+	StepCount int
+	Copies    int
+	Sets      int
 	// HostLaunch is the host's cost of a launch, measured from the
 	// launch calls' durations when the export has them.
 	HostLaunch HostLaunch
