@@ -337,6 +337,9 @@ func (r *replay) SyncSites() []Site {
 		}
 		x.Count++
 		x.Seconds += float64(s.Dur)
+		if r.inside(s) {
+			x.Inside++
+		}
 	}
 	slices.SortStableFunc(out, func(a, b *Site) int { return cmp.Compare(b.Seconds, a.Seconds) })
 	sites := make([]Site, len(out))
@@ -344,6 +347,33 @@ func (r *replay) SyncSites() []Site {
 		sites[i] = *x
 	}
 	return sites
+}
+
+// inside reports a span with kernel launches of its own step both before
+// and after it; false where the trace marks no step (ProfilerStep#N):
+// a sync that recurs between launches is then the loop's, between steps
+// (a decode loop's token read).
+func (r *replay) inside(s profan.HostSpan) bool {
+	if len(r.bounds) == 0 {
+		return false
+	}
+	lo, hi := r.lo, r.hi
+	if i, _ := slices.BinarySearch(r.bounds, s.Start); i < len(r.bounds) {
+		hi = r.bounds[i]
+		if i > 0 {
+			lo = r.bounds[i-1]
+		}
+	}
+	launched := func(from, to float64) bool {
+		i, _ := slices.BinarySearchFunc(r.kernels, from, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+		for ; i < len(r.kernels) && r.kernels[i].issued < to; i++ {
+			if r.kernels[i].copy == 0 {
+				return true
+			}
+		}
+		return false
+	}
+	return launched(lo, s.Start) && launched(s.End(), hi)
 }
 
 // DataTime is the host's time per step in DataLoader iterators on the

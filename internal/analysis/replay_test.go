@@ -105,3 +105,43 @@ func checkReplays(t *testing.T, tl *Timeline, base float64, cases []replayCase) 
 		}
 	}
 }
+
+// TestSyncSitesInside: a sync between two launches of its step splits it
+// (Inside); one after the step's last launch does not, nor any where the
+// trace marks no step.
+func TestSyncSitesInside(t *testing.T) {
+	const ms = 1e-3
+	mid := ".item() → aten::item → cudaStreamSynchronize at train.py(20): forward"
+	end := ".item() → aten::item → cudaStreamSynchronize at train.py(40): step"
+	r := &replay{
+		kernels: []replayKernel{
+			{start: 1 * ms, issued: 1 * ms, dur: 1 * ms, name: 0},
+			{start: 4 * ms, issued: 4 * ms, dur: 1 * ms, name: 0},
+			{start: 11 * ms, issued: 11 * ms, dur: 1 * ms, name: 0},
+			{start: 14 * ms, issued: 14 * ms, dur: 1 * ms, name: 0},
+		},
+		names:  []string{"gemm"},
+		snames: []string{mid, end},
+		spans: []profan.HostSpan{
+			{Start: 2 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 0},
+			{Start: 6 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 1},
+			{Start: 12 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 0},
+			{Start: 16 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 1},
+		},
+		lo: 0, hi: 20 * ms, steps: 2, bounds: []float64{10 * ms, 20 * ms}, unprofiled: 1,
+	}
+	tl := &Timeline{Steps: r}
+	got := map[string]int{}
+	for _, s := range tl.SyncSites() {
+		got[s.Site] = s.Inside
+	}
+	if got[mid] != 2 || got[end] != 0 {
+		t.Errorf("inside: %v, want %s 2, %s 0", got, mid, end)
+	}
+	r.bounds = nil
+	for _, s := range tl.SyncSites() {
+		if s.Inside != 0 {
+			t.Errorf("no steps marked: %s inside %d times", s.Site, s.Inside)
+		}
+	}
+}

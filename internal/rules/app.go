@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -168,7 +169,35 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 		}
 		return a.Gain > b.Gain
 	})
+	adv.Recommendations = rankAfter(adv.Recommendations)
 	return adv
+}
+
+// rankAfter moves each recommendation below the advised ones its After
+// names: a change comes after the one it needs. Each moves once at most
+// (two that name each other do not loop).
+func rankAfter(recs []analysis.Recommendation) []analysis.Recommendation {
+	moved := map[string]bool{}
+	for i := 0; i < len(recs); i++ {
+		r := recs[i]
+		if len(r.After) == 0 || moved[r.Rule] {
+			continue
+		}
+		last := -1
+		for j := i + 1; j < len(recs); j++ {
+			if slices.Contains(r.After, recs[j].Rule) {
+				last = j
+			}
+		}
+		if last < 0 {
+			continue
+		}
+		copy(recs[i:last], recs[i+1:last+1])
+		recs[last] = r
+		moved[r.Rule] = true
+		i--
+	}
+	return recs
 }
 
 // hostTime is the host's time to launch the capture's kernels, estimated

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -156,6 +157,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		}, 0)
 		return
 	}
+	split, after := splitting(p)
 	idle := tl.IdleOf(analysis.IdleLaunch)
 	// A graph replaces the host's work of the captured region: the
 	// launches and the Python around them.
@@ -164,6 +166,9 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		return
 	}
 	msg := fmt.Sprintf("the GPU is busy %s of the step's %.2f ms: %s of it is launch-bound, gaps the host's %d launches leave between kernels", pct(tl.BusyShare), 1e3*tl.Span, pct(idle.Seconds/tl.Span), tl.LaunchCount)
+	if len(split) > 0 {
+		msg = fmt.Sprintf("CUDA graphs cannot capture this step whole: the host waits inside it, between its launches, every step (%s), so a graph holds only the regions between those syncs; ", siteList(split)) + msg
+	}
 	if py.Seconds > 0 {
 		msg += fmt.Sprintf(", and %s the Python around them", pct(py.Seconds/tl.Span))
 	}
@@ -179,12 +184,52 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		// The step replayed with its aten ops and Python gone: the syncs
 		// it keeps still wait (the graph is captured between them).
 		wall, basis, lever = g, "the step replayed with the host's aten ops and Python around the launches gone, its syncs kept (docs/replay.md)", &analysis.Lever{Graphs: true}
+		if len(split) > 0 {
+			basis = "the regions between the step's syncs replayed as graphs: the host's aten ops and Python in them gone, the syncs kept (docs/replay.md)"
+		}
+	}
+	fix, composes := `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
+		"with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)"
+	if len(split) > 0 {
+		fix = "first remove the syncs inside the step (see " + strings.Join(after, ", ") + "), then " + fix
+		composes = "after " + strings.Join(after, " and ") + ", which make the step capturable whole; " + composes
 	}
 	p.recommendWall(analysis.Recommendation{
 		Lever:    lever,
 		Message:  msg,
-		Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
+		Fix:      fix,
 		Basis:    basis,
-		Composes: "with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)",
+		Composes: composes,
+		After:    after,
 	}, wall)
+}
+
+// splitting lists the loop's syncs that sit between two launches of one
+// step, once a step, every step: they split it into two different regions
+// (no single CUDA graph holds such a step); and the rules whose levers
+// remove them. A sync several times a step bounds a loop inside it (a
+// decode loop's token read), whose repeated body one graph holds.
+func splitting(p *AppPass) ([]analysis.Site, []string) {
+	var split []analysis.Site
+	var after []string
+	for _, k := range []struct {
+		kind  string
+		rules []string
+	}{
+		{syncValue, []string{"step-read", "host-sync"}},
+		{syncAll, []string{"cuda-synchronize", "host-sync"}},
+		{syncCopy, []string{"pinned-memory"}},
+	} {
+		sites, steps := p.loopSyncs(k.kind)
+		found := false
+		for _, s := range sites {
+			if s.Inside >= max(2, steps) && s.Count < 2*steps {
+				split, found = append(split, s), true
+			}
+		}
+		if found {
+			after = append(after, k.rules...)
+		}
+	}
+	return split, after
 }

@@ -28,3 +28,33 @@ func TestSyncKind(t *testing.T) {
 		}
 	}
 }
+
+// TestRankAfter: a recommendation that needs another's change first (CUDA
+// graphs on a step a sync splits) ranks below it where it is advised,
+// keeps its place where it is not, and two that name each other do not
+// loop.
+func TestRankAfter(t *testing.T) {
+	rec := func(rule string, after ...string) analysis.Recommendation {
+		return analysis.Recommendation{Rule: rule, After: after}
+	}
+	order := func(recs []analysis.Recommendation) string {
+		s := ""
+		for _, r := range rankAfter(recs) {
+			s += r.Rule + " "
+		}
+		return s
+	}
+	for _, c := range []struct {
+		in   []analysis.Recommendation
+		want string
+	}{
+		{[]analysis.Recommendation{rec("cuda-graphs", "step-read", "host-sync"), rec("tf32"), rec("step-read"), rec("bf16")}, "tf32 step-read cuda-graphs bf16 "},
+		{[]analysis.Recommendation{rec("cuda-graphs", "step-read", "host-sync"), rec("tf32"), rec("step-read"), rec("host-sync")}, "tf32 step-read host-sync cuda-graphs "},
+		{[]analysis.Recommendation{rec("cuda-graphs", "pinned-memory"), rec("tf32")}, "cuda-graphs tf32 "},
+		{[]analysis.Recommendation{rec("a", "b"), rec("b", "a")}, "a b "},
+	} {
+		if got := order(c.in); got != c.want {
+			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}

@@ -98,6 +98,10 @@ type Recommendation struct {
 	// nil where it is not replayed. The App's WallGain replays the
 	// recommendations' levers together.
 	Lever *Lever
+	// After names the rules whose change must come first (CUDA graphs
+	// after the lever of a sync that splits the step): ranked below them
+	// where they are advised.
+	After []string
 	// Saves is the share of each group's time the change saves; the
 	// capture's combined gain composes them per group, so two changes
 	// acting on one kernel are not counted twice.

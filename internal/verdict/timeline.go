@@ -291,6 +291,9 @@ type Site struct {
 	Frame   string // "moe.py(146): forward"; "" when unknown
 	Count   int
 	Seconds float64
+	// Inside counts the times it sat between two kernel launches of one
+	// step: there it splits the step, which no single CUDA graph holds.
+	Inside int
 }
 
 // SiteParts reads the method and the frame from a site's name
