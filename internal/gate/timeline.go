@@ -21,6 +21,9 @@ var timelineMetrics = map[string]string{
 	"idle_copy":   "the idle share during host copy calls",
 	"idle_queued": "the idle share with work already queued",
 	"idle_other":  "the idle share no host call explains",
+	"idle_data":   "the idle share while the host loaded data (a DataLoader iterator)",
+	"idle_python": "the idle share while the host ran the user's Python",
+	"idle_alloc":  "the idle share while the host was in cudaMalloc or cudaFree",
 }
 
 // IsTimelineMetric reports a metric of the timeline, not of a kernel.

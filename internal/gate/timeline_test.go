@@ -61,3 +61,31 @@ func TestTimelineGate(t *testing.T) {
 		t.Errorf("no timeline: %v", err)
 	}
 }
+
+// TestTimelineGateHostCauses: the idle causes of the host's activity are
+// metrics a condition names: the MoE step of fixtures/host8, fed by a
+// DataLoader in the main process, fails 'idle_data < 10%'; its
+// launch-bound share is not where the loading went.
+func TestTimelineGateHostCauses(t *testing.T) {
+	run, err := ingest.ReadFile("../../fixtures/host8/moe.default.json.gz", ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := analysis.AnalyzeRun(run, analysis.Options{})
+	for _, tt := range []struct {
+		cond string
+		fail int
+	}{{"idle_data < 10%", 1}, {"idle_python < 50%", 0}, {"idle_alloc < 5%", 0}} {
+		c, err := gate.ParseCondition(tt.cond)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.cond, err)
+		}
+		r, err := gate.Evaluate(gate.Policy{Conditions: []gate.Condition{c}}, analysis.NewGrouper(false), []*analysis.RunVerdict{v}, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.cond, err)
+		}
+		if r.Failed != tt.fail || len(r.Checks) != 1 || !strings.Contains(r.Checks[0].Message, "data loading") {
+			t.Errorf("%s: %d failed of %+v", tt.cond, r.Failed, r.Checks)
+		}
+	}
+}
