@@ -17,8 +17,10 @@ import (
 // advice is made again from the stored kernels); version 7 adds each
 // kernel's speed-of-light headroom; version 8 the rules of its classes
 // (narrow-access, register-tile, tiny-blocks, the priced tail); version 9
-// reads a details page's atomics from its source page.
-const VerdictVersion = 9
+// reads a details page's atomics from its source page; version 10 reads
+// lanes predicated off (warp_nonpred_execution_efficiency: a divergent
+// branch the compiler predicated) and prices gathers by L2 lookups.
+const VerdictVersion = 10
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -24,6 +24,7 @@ var nvprofDescriptions = map[string]string{
 	"L2 Write Transactions":                        "l2_write_transactions",
 	"Achieved Occupancy":                           "achieved_occupancy",
 	"Warp Execution Efficiency":                    "warp_execution_efficiency",
+	"Warp Non-Predicated Execution Efficiency":     "warp_nonpred_execution_efficiency",
 	"Branch Efficiency":                            "branch_efficiency",
 	"Instructions Executed":                        "inst_executed",
 	"Instructions Issued":                          "inst_issued",

@@ -14,7 +14,7 @@ func check(e *env) []string {
 	}
 	// Load, store and shared efficiencies may pass 100% when threads share
 	// addresses (a broadcast counts once); the memory model judges those.
-	for _, n := range []string{"branch_efficiency", "sm_efficiency", "warp_execution_efficiency", "dram_peak_pct"} {
+	for _, n := range []string{"branch_efficiency", "sm_efficiency", "warp_execution_efficiency", "warp_nonpred_execution_efficiency", "dram_peak_pct"} {
 		pct(n)
 	}
 	for _, n := range []string{"gld_efficiency", "gst_efficiency", "shared_efficiency"} {

@@ -32,7 +32,7 @@ or reorganize the data so neighbouring threads take the same path.`,
 	Locates:    true,
 	Thresholds: []*Threshold{branchEfficiency, warpEfficiency},
 	Requires:   []string{"branch_efficiency|warp_execution_efficiency"},
-	Optional:   join(usageReads, []string{"branch_instructions", "divergent_branches"}),
+	Optional:   join(usageReads, []string{"branch_instructions", "divergent_branches", "warp_nonpred_execution_efficiency"}),
 	Check: func(p *Pass) {
 		be, okb := p.Value("branch_efficiency")
 		we, okw := p.Value("warp_execution_efficiency")
@@ -55,7 +55,16 @@ or reorganize the data so neighbouring threads take the same path.`,
 		if bs := p.Kernel.Record.Block.Size(); okw && bs > 0 && bs < 32 && we <= 100*float64(bs)/32*gpumodel.Slack {
 			okw = false
 		}
-		if !(okb && be < p.Thresholds.BranchEfficiency) && !(okw && we < p.Thresholds.WarpEfficiency) {
+		// A branch the compiler predicated: every lane issues both sides
+		// and the other side's lanes sit predicated off, so neither the
+		// branch counters nor the active threads show it (a block
+		// reduction's if (tid % (2*s) == 0) body: 31.9 active threads
+		// per warp, 24.1 not predicated off, fixtures/sol-check2). It
+		// counts inside a loop only (predicatedLoop), where every
+		// iteration issues the idle lanes again.
+		np, okp := p.Value("warp_nonpred_execution_efficiency")
+		pred := okp && okw && we >= 95 && np < p.Thresholds.WarpEfficiency && !(okb && be < p.Thresholds.BranchEfficiency) && predicatedLoop(p.Kernel)
+		if !(okb && be < p.Thresholds.BranchEfficiency) && !(okw && we < p.Thresholds.WarpEfficiency) && !pred {
 			return
 		}
 		msg := ""
@@ -83,26 +92,43 @@ or reorganize the data so neighbouring threads take the same path.`,
 			// their work, and their load bounds the gain.
 			gain = math.Min((1-we/100)*w, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 		}
+		locs := divergentLines(p.Kernel, "thread_inst_executed")
+		if pred {
+			// Lanes predicated off are issue slots lost as masked ones
+			// are, bounded alike.
+			msg = fmt.Sprintf("warp execution efficiency %.1f%%, but only %.1f%% not predicated off (%.1f of 32 threads per instruction do work)", we, np, np*32/100)
+			w := 0.5
+			if c, ok := p.Value("compute_throughput_pct"); ok {
+				w = math.Min(1, c/100/ceiling[analysis.LimitPipe])
+			}
+			gain = math.Min((1-np/100)*w, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+			locs = divergentLines(p.Kernel, "thread_inst_executed_pred_on")
+		}
 		p.report(estimate(clamp01(gain)), Note{
 			Message:   msg + ": threads of a warp take different paths",
 			Advice:    "branch on values that are uniform across a warp (threadIdx.x / 32 rather than threadIdx.x % 2), or sort the work so neighbouring threads take the same path",
-			Evidence:  p.evidence("branch_efficiency", "warp_execution_efficiency"),
-			Locations: divergentLines(p.Kernel),
+			Evidence:  p.evidence("branch_efficiency", "warp_execution_efficiency", "warp_nonpred_execution_efficiency"),
+			Locations: locs,
 		})
 	},
 }
 
-// divergentLines returns the source lines where the most lanes sat masked
-// off: per line, 32 × the warp instructions executed less the thread
-// instructions (the source page's per-line counts), the largest first,
-// those with at least a tenth of the kernel's idle lanes, at most three.
-func divergentLines(a *analysis.Kernel) []profan.Location {
-	type line struct {
-		loc  profan.Location
-		lost float64
-	}
-	byLine := newPerLine(func(loc profan.Location) *line { return &line{loc: loc} })
-	total := 0.0
+// lineLoss is one source line's lanes sat idle: lost lane slots (32 ×
+// its warp instructions less its thread instructions) and the most
+// executions of any one of its instructions (above the warps launched:
+// the line sits in a loop).
+type lineLoss struct {
+	loc        profan.Location
+	lost, exec float64
+}
+
+// laneLoss returns the source page's lines by the lanes they left idle,
+// the most first, counting thread instructions as counter
+// (thread_inst_executed: masked lanes; thread_inst_executed_pred_on:
+// predicated ones too), and the kernel's lost lane slots and all its
+// lane slots (32 × its warp instructions).
+func laneLoss(a *analysis.Kernel, counter string) (ls []*lineLoss, lost, slots float64) {
+	byLine := newPerLine(func(loc profan.Location) *lineLoss { return &lineLoss{loc: loc} })
 	for _, s := range a.Record.Source {
 		if s.SASS == "" || s.Line <= 0 {
 			continue
@@ -113,20 +139,29 @@ func divergentLines(a *analysis.Kernel) []profan.Location {
 			switch c.Name {
 			case "inst_executed":
 				inst = c.Value
-			case "thread_inst_executed":
+			case counter:
 				thr, okT = c.Value, true
 			}
 		}
 		if !okT || inst <= 0 || math.IsNaN(thr) {
 			continue
 		}
-		lost := math.Max(0, 32*inst-thr)
 		l := byLine.at(s)
-		l.lost += lost
-		total += lost
+		l.lost += math.Max(0, 32*inst-thr)
+		l.exec = math.Max(l.exec, inst)
+		lost += math.Max(0, 32*inst-thr)
+		slots += 32 * inst
 	}
-	ls := byLine.order
+	ls = byLine.order
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].lost > ls[j].lost })
+	return ls, lost, slots
+}
+
+// divergentLines returns the source lines where the most lanes sat idle
+// (laneLoss), the largest first, those with at least a tenth of the
+// kernel's idle lanes, at most three.
+func divergentLines(a *analysis.Kernel, counter string) []profan.Location {
+	ls, total, _ := laneLoss(a, counter)
 	var out []profan.Location
 	for _, l := range ls {
 		if l.lost < 0.1*total || len(out) == 3 {
@@ -135,4 +170,20 @@ func divergentLines(a *analysis.Kernel) []profan.Location {
 		out = append(out, l.loc)
 	}
 	return out
+}
+
+// predicatedLoop reports whether a branch the compiler predicated sits in
+// a loop and costs lanes that matter: the source line that idles the most
+// predicated-off lanes runs at least twice per warp launched and idles at
+// least a tenth of the kernel's lane slots. A predicated guard run once
+// per thread (if (threadIdx.x == 0) ...) is none: its lanes cost one
+// instruction per warp.
+func predicatedLoop(a *analysis.Kernel) bool {
+	k := a.Record
+	warps := float64(k.Grid.Size()) * math.Ceil(float64(k.Block.Size())/32)
+	ls, _, slots := laneLoss(a, "thread_inst_executed_pred_on")
+	if len(ls) == 0 || !(warps > 0) || !(slots > 0) {
+		return false
+	}
+	return ls[0].exec >= 2*warps && ls[0].lost >= 0.1*slots
 }
