@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -241,7 +242,10 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	}
 	rp := b.rp
 	b.rp = replay{}
-	t.StepCount = stepCount(run)
+	t.StepCount = len(stepSpans(run))
+	if !rp.folded {
+		t.StepWalls = stepWalls(stepSpans(run), rp.kernels, func(lane uint32) bool { return b.lanes[lane].dev == top.Device })
+	}
 	if steps := rp.finish(run, func(lane uint32) bool { return b.lanes[lane].dev == top.Device }); steps != nil {
 		t.Steps = steps
 	}
@@ -510,17 +514,57 @@ func (k *kernelOverlap) closed(lo, hi float64) {
 	}
 }
 
-// stepCount is the steps a trace marks on its host (PyTorch's
-// ProfilerStep#N, one per step, each counted once); 0 when it marks none.
-func stepCount(run *profan.Run) int {
+// stepSpan is a step's span on the host.
+type stepSpan struct{ start, end float64 }
+
+// stepSpans are the steps a trace marks on its host (PyTorch's
+// ProfilerStep#N spans, each counted once), in order; nil when it marks
+// none.
+func stepSpans(run *profan.Run) []stepSpan {
 	if run.Host == nil {
-		return 0
+		return nil
 	}
 	seen := map[string]bool{}
+	var steps []stepSpan
 	for _, e := range run.Host.Events {
-		if e.Kind == profan.HostAnnotation && strings.HasPrefix(e.Name, "ProfilerStep#") {
+		if e.Kind == profan.HostAnnotation && strings.HasPrefix(e.Name, "ProfilerStep#") && !seen[e.Name] {
 			seen[e.Name] = true
+			steps = append(steps, stepSpan{e.Start, e.Start + e.Duration})
 		}
 	}
-	return len(seen)
+	slices.SortStableFunc(steps, func(a, b stepSpan) int { return cmp.Compare(a.start, b.start) })
+	return steps
+}
+
+// stepWalls are the walls of the marked steps, in order: a step ends
+// when its host span ends or, later, when the GPU work it launched (on
+// the device kept) ends, and its wall runs from the previous step's end;
+// the first from its own start. A host that runs ahead of the GPU thus
+// does not make a step look short. Nil for fewer than two steps.
+func stepWalls(steps []stepSpan, gpu []replayKernel, keep func(lane uint32) bool) []float64 {
+	if len(steps) < 2 {
+		return nil
+	}
+	ends := make([]float64, len(steps))
+	for i, s := range steps {
+		ends[i] = s.end
+	}
+	for _, k := range gpu {
+		if !keep(k.lane) {
+			continue
+		}
+		// The step whose span holds the launch.
+		i := sort.Search(len(steps), func(i int) bool { return steps[i].start > k.issued }) - 1
+		if i < 0 || k.issued >= steps[i].end {
+			continue
+		}
+		ends[i] = math.Max(ends[i], k.start+float64(k.dur))
+	}
+	out := make([]float64, len(steps))
+	prev := steps[0].start
+	for i, e := range ends {
+		e = math.Max(e, prev)
+		out[i], prev = e-prev, e
+	}
+	return out
 }

@@ -246,3 +246,22 @@ func TestDiffLeadsWithTheStep(t *testing.T) {
 		t.Errorf("diff --format json step: %+v %v", d.Step, err)
 	}
 }
+
+// A diff of two traces that mark several steps leads with the wall per
+// step, its spread and the test of the move; one of single steps with
+// the wall.
+func TestDiffWallPerStep(t *testing.T) {
+	t.Parallel()
+	out, errOut, code := run(t, "diff", "../../fixtures/host9/copy.default.json.gz", "../../fixtures/host9/copy.pinned.json.gz")
+	if code != ExitOK || !strings.HasPrefix(out, "step: wall per step 9.516 ms ±11% n=3 → 5.699 ms ±13% n=3 (-40.1%, Mann-Whitney U p=0.100, not significant) · GPU busy 66.8% → 64.1%") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+	out, _, _ = run(t, "diff", "-f", "json", "../../fixtures/host9/copy.default.json.gz", "../../fixtures/host9/copy.pinned.json.gz")
+	if !strings.Contains(out, `"wall_per_step":{"a_s":`) && !strings.Contains(out, `"wall_per_step": {`) {
+		t.Errorf("diff -f json has no wall_per_step:\n%.2000s", out)
+	}
+	out, _, _ = run(t, "diff", "../../fixtures/timeline/train_small.json.gz", "../../fixtures/timeline/train_small_graphs.json.gz")
+	if !strings.HasPrefix(out, "step: wall 62.961 ms → 8.635 ms (-86.3%) · GPU busy 10.6% → 82.2%") {
+		t.Errorf("diff of single steps:\n%.500s", out)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/profan-dev/profan/internal/compare"
 	"github.com/profan-dev/profan/internal/gate"
 	"github.com/profan-dev/profan/internal/report"
+	"github.com/profan-dev/profan/internal/stats"
 	"github.com/profan-dev/profan/internal/store"
 	"github.com/profan-dev/profan/internal/verdict"
 )
@@ -92,6 +93,23 @@ func reportCheck(c gate.Check) report.GateCheck {
 // diffStep is what moved in the step as a whole between two sides'
 // verdicts: the wall, busy share and kernel time, the idle time by cause,
 // the kernel time by category, and the changes advised on each side.
+// stepWall is the wall per step of two traces that each mark two steps
+// or more, tested as a kernel's launches are (stats.CompareRuns: a
+// Mann-Whitney U test with three steps or more a side, else the 5%
+// floor); nil else.
+func stepWall(a, b *verdict.Verdict) *report.StepWall {
+	if len(a.Timelines) == 0 || len(b.Timelines) == 0 {
+		return nil
+	}
+	xa, xb := a.Timelines[0].T.StepWalls, b.Timelines[0].T.StepWalls
+	if len(xa) < 2 || len(xb) < 2 {
+		return nil
+	}
+	c := stats.CompareMetric(true, xa, xb, stats.Spread{}, stats.NoisyThresholds.MinRelChange)
+	return &report.StepWall{A: stats.Median(xa), B: stats.Median(xb), SpreadA: compare.HalfRange(xa), SpreadB: compare.HalfRange(xb),
+		NA: len(xa), NB: len(xb), Changed: c.Changed, Test: c.Method, P: c.P}
+}
+
 func diffStep(a, b *verdict.Verdict) *report.DiffStep {
 	if a == nil || b == nil {
 		return nil
@@ -111,6 +129,7 @@ func diffStep(a, b *verdict.Verdict) *report.DiffStep {
 		return out
 	}
 	s.Causes = moves(idle(a, &s.WallA, &s.BusyA), idle(b, &s.WallB, &s.BusyB))
+	s.StepWall = stepWall(a, b)
 	cats := func(v *verdict.Verdict) map[string]float64 {
 		out := map[string]float64{}
 		if v.App != nil {

@@ -19,7 +19,11 @@ func stepLines(s *DiffStep) []string {
 		return nil
 	}
 	var head []string
-	if s.WallA > 0 && s.WallB > 0 {
+	if w := s.StepWall; w != nil {
+		head = append(head, fmt.Sprintf("wall per step %s %s → %s %s (%+.1f%%, %s)", metrics.Format(w.A, "s"), spreadN(w.SpreadA, w.NA),
+			metrics.Format(w.B, "s"), spreadN(w.SpreadB, w.NB), (w.B/w.A-1)*100, stepTest(w)),
+			fmt.Sprintf("GPU busy %s → %s", metrics.ShareText(s.BusyA), metrics.ShareText(s.BusyB)))
+	} else if s.WallA > 0 && s.WallB > 0 {
 		head = append(head, "wall "+moveText(s.WallA, s.WallB, "s"),
 			fmt.Sprintf("GPU busy %s → %s", metrics.ShareText(s.BusyA), metrics.ShareText(s.BusyB)))
 	} else {
@@ -98,4 +102,12 @@ func leverText(l LeverMove) string {
 		return s + side(l.B) + " (new)"
 	}
 	return s + side(l.B)
+}
+
+// stepTest says what decided whether the wall per step moved.
+func stepTest(w *StepWall) string {
+	if w.Changed {
+		return testText(MetricDelta{Test: w.Test, P: w.P}) + ", significant"
+	}
+	return testText(MetricDelta{Test: w.Test, P: w.P}) + ", not significant"
 }

@@ -82,6 +82,9 @@ type DiffStep struct {
 	KernelB   float64 `json:"kernel_time_b_s"`
 	LaunchesA int     `json:"launches_a"`
 	LaunchesB int     `json:"launches_b"`
+	// StepWall, where both sides mark two steps or more, is the wall per
+	// step on each side with its spread and the test of the move.
+	StepWall *StepWall `json:"wall_per_step,omitempty"`
 	// Causes are the idle time by cause (labels as the timeline prints
 	// them), Categories the kernel time by category, largest move first.
 	Causes     []StepMove `json:"idle_by_cause"`
@@ -90,6 +93,22 @@ type DiffStep struct {
 	// would save there: resolved ones (advised on the old side only, or
 	// in use on the new), new ones, and the rest.
 	Levers []LeverMove `json:"levers"`
+}
+
+// StepWall is the wall per step of two traces that mark their steps:
+// the medians, the spreads (half the range over the median) and counts,
+// and the test that decided whether it moved (stats.CompareRuns: a
+// Mann-Whitney U test of the steps with three or more a side).
+type StepWall struct {
+	A       float64      `json:"a_s"`
+	B       float64      `json:"b_s"`
+	SpreadA float64      `json:"spread_a"`
+	SpreadB float64      `json:"spread_b"`
+	NA      int          `json:"n_a"`
+	NB      int          `json:"n_b"`
+	Changed bool         `json:"changed"`
+	Test    stats.Method `json:"test"`
+	P       float64      `json:"p"`
 }
 
 // StepMove is one cause's or category's seconds on each side.

@@ -67,6 +67,10 @@ type Timeline struct {
 	// StepCount is the steps the span holds: the trace's ProfilerStep#N
 	// marks; 0 when it marks none. Gains are then said per step.
 	StepCount int
+	// StepWalls are each marked step's wall (its ProfilerStep#N span on
+	// the host), in order, where the export holds them (a stored run
+	// keeps the count only); what a diff tests the wall with.
+	StepWalls []float64
 	Copies    int
 	Sets      int
 	// HostLaunch is the host's cost of a launch, measured from the
