@@ -1,0 +1,174 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// solSets are the speed-of-light families: each export's pages (the raw
+// page and the details page, the default export, each with its source
+// page) and its pairs of a broken kernel and its fixed twin, by display
+// name (fixtures/gen/sol.cu, sol_check.cu, sol_check2.cu, sol_triton.py).
+var solSets = []struct {
+	dir, export string
+	pairs       [][2]string
+}{
+	{"sol", "sol", [][2]string{{"axpyH<1>", "axpyH<8>"}, {"axpyH<2>", "axpyH<8>"}, {"axpyF<1>", "axpyF<4>"},
+		{"sgemmTile<1, 1>", "sgemmTile<4, 4>"}, {"sgemmTile<2, 2>", "sgemmTile<4, 4>"}, {"sgemmTile<1, 1>", "sgemmTile<8, 8>"},
+		{"waveMap<1>", "waveMap<0>"}, {"waveMap<3>", "waveMap<0>"}, {"waveMap<4>", "waveMap<0>"},
+		{"copyBlock<32>", "copyBlock<256>"}, {"copyBlock<64>", "copyBlock<256>"},
+		{"histLocal<64>", "histShared<64>"}, {"histLocal<16>", "histShared<16>"}}},
+	{"sol", "sol_triton", [][2]string{{"axpy_b32_w1", "axpy_b4096_w8"}, {"axpy_b128_w1", "axpy_b4096_w8"}, {"axpy_b1024_w4", "axpy_b4096_w8"}}},
+	{"sol-check", "sol_check", [][2]string{{"invertBytes<1>", "invertBytes<16>"}, {"scaleBf16<1>", "scaleBf16<8>"},
+		{"matmul32", "matmulReg<4, 4>"}, {"polyMap<1>", "polyMap<0>"}, {"polyMap<2>", "polyMap<0>"}, {"sqrtScale<32>", "sqrtScale<256>"},
+		{"lookupLocal", "lookupShared"}, {"sumLengths", "sumLengthsBlock"}, {"embedGather<0>", "embedGather<1>"},
+		{"indexMath<unsigned long long>", "indexMath<unsigned int>"}}},
+	{"sol-check", "sol_triton_check", [][2]string{{"relu_b64_w2", "relu_b2048_w4"}, {"relu_b256_w1", "relu_b2048_w4"}}},
+	{"sol-check2", "sol_check2", [][2]string{{"addShort<1>", "addShort<8>"}, {"sumD<1>", "sumD<2>"},
+		{"matmul16", "matmulPad<4, 4>"}, {"matmulNaive", "matmulPad<4, 4>"}, {"fmaMap<1>", "fmaMap<0>"}, {"fmaMap<2>", "fmaMap<0>"},
+		{"clampInt<32>", "clampInt<512>"}, {"ringLocal", "ringShared"}, {"casAdd", "redAdd"}, {"reduceMod", "reduceSeq"},
+		{"sumDouble", "sumDoubleBlock"}, {"gatherF<0>", "gatherF<1>"}, {"channelScale<long long>", "channelScale<int>"}}},
+}
+
+// TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
+// families whose fixed twin ran at least 30 % faster is left with an
+// unmarked gain of 0 (issue 42). Each has a finding with a gain, or its
+// headroom's sentence ("≈N % of its time is headroom on <unit> that no
+// rule explains"), in text, JSON, Markdown and HTML, on the raw and the
+// details page, and in report --db from the stored details pages.
+func TestHeadroomNeverUnmarked(t *testing.T) {
+	skipShort(t)
+	db := filepath.Join(t.TempDir(), "sol.db")
+	var stored []string // what report --db must say
+	for _, set := range solSets {
+		for _, page := range []string{"raw", "details"} {
+			files := []string{filepath.Join("../../fixtures", set.dir, set.export+"."+page+".csv.gz"),
+				filepath.Join("../../fixtures", set.dir, set.export+".source.cuda-sass.csv.gz")}
+			marks := headroomMarks(t, files, set.pairs)
+			t.Logf("%s, %s page: %d broken kernels with a fix of 30 %% or more: %v", set.export, page, len(marks), marks)
+			if len(marks) == 0 {
+				continue
+			}
+			// One run per format for the set's marked kernels: each
+			// mark appears at least as often as kernels need it.
+			var names []string
+			need := map[string]int{}
+			for name, want := range marks {
+				names = append(names, regexp.QuoteMeta(name))
+				need[want]++
+				if page == "details" {
+					stored = append(stored, want)
+				}
+			}
+			re := "^(void )?(" + strings.Join(names, "|") + `)(\(|$)`
+			for _, format := range []string{"text", "markdown", "html"} {
+				out, errOut, code := run(t, "analyze", "--format", format, "--top", "0", "-k", re, files[0], files[1])
+				if code != ExitOK {
+					t.Fatalf("%s %s: exit %d: %s", format, files[0], code, errOut)
+				}
+				for want, n := range need {
+					if got := strings.Count(out, want); got < n {
+						t.Errorf("%s page, %s: %q said %d times for %d kernels (%v)", page, format, want, got, n, marks)
+					}
+				}
+			}
+			if page == "details" {
+				if _, errOut, code := run(t, "ingest", "--db", db, files[0], files[1]); code != ExitOK {
+					t.Fatalf("ingest %s: exit %d: %s", files[0], code, errOut)
+				}
+			}
+		}
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	if _, errOut, code := run(t, "report", "--db", db, "--html", html); code != ExitOK {
+		t.Fatalf("report --db: exit %d: %s", code, errOut)
+	}
+	b, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range stored {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("report --db: %q missing", want)
+		}
+	}
+}
+
+// headroomMarks reads the JSON verdict on files and returns, for each
+// broken kernel whose twin ran at least 30 % faster, what every output
+// must say of it: its headroom's sentence when its findings price no
+// gain, else the rule of its largest priced finding. A kernel with
+// neither fails here, in JSON.
+func headroomMarks(t *testing.T, files []string, pairs [][2]string) map[string]string {
+	t.Helper()
+	out, errOut, code := run(t, "analyze", "--format", "json", "--launches", files[0], files[1])
+	if code != ExitOK {
+		t.Fatalf("%s: exit %d: %s", files[0], code, errOut)
+	}
+	var doc struct {
+		Kernels []struct {
+			Name    string `json:"name"`
+			Limiter struct {
+				Headroom *struct {
+					Sentence string `json:"sentence"`
+				} `json:"headroom"`
+			} `json:"limiter"`
+		} `json:"kernels"`
+		Groups []struct {
+			Display  string  `json:"display_name"`
+			Mean     float64 `json:"mean_duration_s"`
+			Findings []struct {
+				Rule string   `json:"rule"`
+				Gain *float64 `json:"estimated_gain"`
+			} `json:"findings"`
+		} `json:"groups"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%s: output is not JSON: %v", files[0], err)
+	}
+	mean := map[string]float64{}
+	for _, g := range doc.Groups {
+		mean[g.Display] = g.Mean
+	}
+	marks := map[string]string{}
+	for _, p := range pairs {
+		b, f := mean[p[0]], mean[p[1]]
+		if !(b > 0) || !(f > 0) {
+			t.Fatalf("%s: %s or %s not in the capture", files[0], p[0], p[1])
+		}
+		if 1-f/b < 0.3 {
+			continue
+		}
+		best, rule := 0.0, ""
+		for _, g := range doc.Groups {
+			if g.Display != p[0] {
+				continue
+			}
+			for _, x := range g.Findings {
+				if x.Gain != nil && *x.Gain > best {
+					best, rule = *x.Gain, x.Rule
+				}
+			}
+		}
+		sentence := ""
+		re := regexp.MustCompile("^(void )?" + regexp.QuoteMeta(p[0]) + `(\(|$)`)
+		for _, k := range doc.Kernels {
+			if re.MatchString(k.Name) && k.Limiter.Headroom != nil && k.Limiter.Headroom.Sentence != "" {
+				sentence = k.Limiter.Headroom.Sentence
+			}
+		}
+		switch {
+		case best >= 0.005:
+			marks[p[0]] = rule
+		case sentence != "":
+			marks[p[0]] = sentence
+		default:
+			t.Errorf("%s: %s ran %.0f %% slower than its fix, and its verdict prices no gain and states no headroom", files[0], p[0], 100*(1-f/b))
+		}
+	}
+	return marks
+}
