@@ -8,8 +8,11 @@ import (
 // Builder makes the verdict every renderer receives (verdict.Verdict)
 // from launches analysed one at a time.
 type Builder struct {
-	gr   *Grouper
-	miss CountMissing
+	gr *Grouper
+	// miss counts the missing counters per export, so that a trace
+	// counted from the ncu export it joined lists none.
+	miss    map[string]*CountMissing
+	sources []string
 }
 
 // NewBuilder returns a builder whose groups keep their launch IDs when
@@ -28,7 +31,44 @@ func (b *Builder) Recommend(rec Recommender) { b.gr.Recommender = rec }
 // Add adds one analysed launch.
 func (b *Builder) Add(a *Kernel) {
 	b.gr.Add(a)
-	b.miss.Add(a)
+	src := ""
+	if a.Run != nil {
+		src = a.Run.Source
+	}
+	m := b.miss[src]
+	if m == nil {
+		if b.miss == nil {
+			b.miss = map[string]*CountMissing{}
+		}
+		m = &CountMissing{}
+		b.miss[src] = m
+		b.sources = append(b.sources, src)
+	}
+	m.Add(a)
+}
+
+// missing merges the exports' missing counters but those of dropped.
+func (b *Builder) missing(dropped map[string]bool) []verdict.MissingCount {
+	if len(b.sources) == 1 && !dropped[b.sources[0]] {
+		return b.miss[b.sources[0]].Out
+	}
+	var out []verdict.MissingCount
+	at := map[verdict.Missing]int{}
+	for _, src := range b.sources {
+		if dropped[src] {
+			continue
+		}
+		for _, m := range b.miss[src].Out {
+			if i, ok := at[m.Missing]; ok {
+				out[i].Kernels += m.Kernels
+				out[i].Launches += m.Launches
+				continue
+			}
+			at[m.Missing] = len(out)
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Launches is the number of launches added so far.
@@ -45,7 +85,18 @@ func (b *Builder) Finish(runs []*profan.Run, vs []*RunVerdict) *verdict.Verdict 
 			break
 		}
 	}
-	v := &verdict.Verdict{Runs: runs, Launches: b.gr.Launches(), Total: b.gr.Total(), Missing: b.miss.Out, Joins: Joins(vs)}
+	// A trace joined launch for launch to an ncu export of the same
+	// program is one capture: its kernels count once, from the export
+	// (with their counters); the trace gives the timeline.
+	joins := Joins(vs)
+	dropped := map[string]bool{}
+	for i, j := range joins {
+		if j.Replay == nil && j.Matched > 0 && j.Matched == j.TraceLaunches && j.Matched == j.ExportLaunch && !dropped[j.Trace] {
+			b.gr.Drop(j.Trace)
+			dropped[j.Trace], joins[i].CountedOnce = true, true
+		}
+	}
+	v := &verdict.Verdict{Runs: runs, Launches: b.gr.Launches(), Total: b.gr.Total(), Missing: b.missing(dropped), Joins: joins}
 	for _, rv := range vs {
 		if rv.Timeline != nil {
 			v.Timelines = append(v.Timelines, verdict.RunTimeline{Run: rv.Run, T: rv.Timeline})

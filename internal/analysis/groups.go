@@ -40,6 +40,23 @@ type Grouper struct {
 	// tracks follow each run's launch order for the application
 	// evidence (fusable chains, hand-written attention).
 	tracks map[*profan.Run]*appTrack
+	// mixed counts, per group and export, what each export gave a group
+	// (Drop): kept once a second export adds to a group or a group is
+	// made by another export than the first's.
+	bySource map[sourceKey]*sourceTally
+	srcProcs map[string]map[string]bool // each export's processes
+}
+
+// sourceKey is a group and an export; sourceTally what the export's
+// launches gave the group.
+type sourceKey struct {
+	g   *Group
+	src string
+}
+
+type sourceTally struct {
+	records, launches, timed int
+	dur                      float64
 }
 
 // groupKey is a group's export (with BySource; else "") and name.
@@ -127,7 +144,7 @@ func (gr *Grouper) Add(a *Kernel) {
 	g := gr.groupOf(a)
 	n := max(k.Invocations, 1)
 	gr.n += n
-	gr.note(k)
+	gr.note(k, a.Run)
 	g.Records++
 	g.Launches += n
 	timed := gr.time(g, a, n)
@@ -139,6 +156,85 @@ func (gr *Grouper) Add(a *Kernel) {
 	gr.sample(g, a)
 	g.Tally(a, timed, n)
 	g.TallySuppressed(a, n)
+	gr.tallySource(g, a, n, timed)
+}
+
+// tallySource counts what a's export gave g, so that Drop can take an
+// export's launches out again.
+func (gr *Grouper) tallySource(g *Group, a *Kernel, n int, timed bool) {
+	if a.Run == nil {
+		return
+	}
+	if gr.bySource == nil {
+		gr.bySource = map[sourceKey]*sourceTally{}
+	}
+	k := sourceKey{g, a.Run.Source}
+	t := gr.bySource[k]
+	if t == nil {
+		t = &sourceTally{}
+		gr.bySource[k] = t
+	}
+	t.records++
+	t.launches += n
+	if timed {
+		t.timed += n
+		t.dur += a.Record.Duration * float64(n)
+	}
+}
+
+// Drop takes the launches of the export source out of the groups and the
+// capture's totals: a trace joined launch by launch to an ncu export of
+// the same program counts its kernels once, from the export (which has
+// their counters), the trace giving the timeline. A group left with no
+// launch goes; a group that both exports fed keeps the export's
+// findings, configurations and samples as they were.
+func (gr *Grouper) Drop(source string) {
+	kept := gr.order[:0]
+	for _, g := range gr.order {
+		t := gr.bySource[sourceKey{g, source}]
+		if t == nil {
+			kept = append(kept, g)
+			continue
+		}
+		g.Records -= t.records
+		g.Launches -= t.launches
+		g.Timed -= t.timed
+		g.Duration -= t.dur
+		gr.n -= t.launches
+		gr.total -= t.dur
+		if gr.totals != nil {
+			gr.totals[g.Source] -= t.dur
+		}
+		if g.Records > 0 {
+			kept = append(kept, g)
+			continue
+		}
+		for k, x := range gr.groups {
+			if x == g {
+				delete(gr.groups, k)
+			}
+		}
+		for k, x := range gr.byName {
+			if x == g {
+				delete(gr.byName, k)
+			}
+		}
+	}
+	gr.order = kept
+	if gr.srcProcs[source] != nil {
+		delete(gr.srcProcs, source)
+		gr.procs = map[string]bool{}
+		for _, ps := range gr.srcProcs {
+			for p := range ps {
+				gr.procs[p] = true
+			}
+		}
+	}
+	for run := range gr.tracks {
+		if run.Source == source {
+			delete(gr.tracks, run)
+		}
+	}
 }
 
 // groupOf returns a's group, made when a is its first launch.
@@ -170,7 +266,21 @@ func (gr *Grouper) groupOf(a *Kernel) *Group {
 
 // note counts the processes and devices the launches ran on, up to 64 of
 // each: enough to say a capture had more than one.
-func (gr *Grouper) note(k *profan.Kernel) {
+func (gr *Grouper) note(k *profan.Kernel, run *profan.Run) {
+	if run != nil && k.Process != "" {
+		// Which exports saw which processes, for Drop.
+		if gr.srcProcs == nil {
+			gr.srcProcs = map[string]map[string]bool{}
+		}
+		ps := gr.srcProcs[run.Source]
+		if ps == nil {
+			ps = map[string]bool{}
+			gr.srcProcs[run.Source] = ps
+		}
+		if len(ps) < 64 {
+			ps[k.Process] = true
+		}
+	}
 	if k.Process != "" && len(gr.procs) < 64 {
 		if gr.procs == nil {
 			gr.procs = map[string]bool{}

@@ -277,3 +277,23 @@ func TestFoldedEverySurface(t *testing.T) {
 		t.Errorf("JSON marks %q folded, text folds %q", got, want)
 	}
 }
+
+// TestJoinCountedOnce: a PyTorch trace given with the ncu export of the
+// same step, every launch matched, is one capture: its 353 launches are
+// counted once (not 706 of 38 kernels), the trace giving the timeline;
+// nvprof's metrics with the trace of the same program likewise (301, not
+// 602), the output saying the counters come from a second run.
+func TestJoinCountedOnce(t *testing.T) {
+	t.Parallel()
+	out, errOut, code := run(t, "analyze", "../../fixtures/check7/decode.pair.default.csv.gz", "../../fixtures/check7/decode.default.json.gz")
+	if code != ExitOK || !strings.Contains(out, "\n353 launches of 19 kernels · 1.356 ms of kernel time\n") || !strings.Contains(out, "one capture: its kernels are counted once") ||
+		!strings.Contains(out, "\nwall 8.376 ms") || strings.Contains(out, "2 processes") {
+		t.Errorf("ncu + trace: exit %d\n%.3000s%s", code, out, errOut)
+	}
+	const nv = "../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-"
+	out, errOut, code = run(t, "analyze", nv+"metrics.csv", nv+"trace.csv")
+	if code != ExitOK || !strings.Contains(out, "\n301 launches of 1 kernel · 23.031 ms of kernel time\n") || !strings.Contains(out, "the counters and the times come from two runs of it") ||
+		strings.Contains(out, "pin_memory") || strings.Contains(out, "lack counters on 301 launches (thread-divergence") {
+		t.Errorf("nvprof metrics + trace: exit %d\n%.3000s%s", code, out, errOut)
+	}
+}

@@ -186,8 +186,12 @@ func joinLine(j verdict.Join) string {
 		}
 		return s
 	}
-	return fmt.Sprintf("joined %s to %s: %d of %d trace launches matched %d ncu launches by name and order (%d with the same grid and block)",
+	s := fmt.Sprintf("joined %s to %s: %d of %d trace launches matched %d ncu launches by name and order (%d with the same grid and block)",
 		j.Trace, j.Export, j.Matched, j.TraceLaunches, j.ExportLaunch, j.SameShape)
+	if j.CountedOnce {
+		s += "; one capture: its kernels are counted once, from the ncu export (counters and kernel times), the trace giving the timeline"
+	}
+	return s
 }
 
 // jsonJoin is the JSON form of a join.
@@ -202,6 +206,8 @@ type jsonJoin struct {
 	// kernel name and invocation count: its counters come from a run of
 	// their own.
 	Replay *jsonReplay `json:"replay,omitempty"`
+	// CountedOnce: the trace's kernels are counted once, from the export.
+	CountedOnce bool `json:"counted_once,omitempty"`
 }
 
 type jsonReplay struct {
@@ -215,7 +221,7 @@ type jsonReplay struct {
 func toJSONJoins(js []verdict.Join) []jsonJoin {
 	out := make([]jsonJoin, 0, len(js))
 	for _, j := range js {
-		jj := jsonJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape}
+		jj := jsonJoin{Trace: j.Trace, Export: j.Export, TraceLaunches: j.TraceLaunches, ExportLaunch: j.ExportLaunch, Matched: j.Matched, SameShape: j.SameShape, CountedOnce: j.CountedOnce}
 		if r := j.Replay; r != nil {
 			jj.Replay = &jsonReplay{Kernels: r.Kernels, Joined: r.Joined, Invocations: r.Invocations, Launches: r.Launches, Unequal: r.Unequal}
 		}

@@ -112,6 +112,7 @@ estimated from the launches.`,
 		if launchesOf(all) < 20 || tiny/k < 0.9 {
 			return
 		}
+		tinyShare := tiny / k // of the kernel time, before k becomes the busy time
 		// The step's time: the span on a timeline, where the kernels take
 		// the busy time; else the estimated host launch time.
 		h, basis := math.Max(p.hostTime(), k), "per sample, for twice the batch: the host's launch time stays, the kernels' doubles (host time estimated)"
@@ -120,7 +121,7 @@ estimated from the launches.`,
 		}
 		wall := 1 - math.Max(h, 2*k)/(2*h)
 		p.recommendWall(analysis.Recommendation{
-			Message: fmt.Sprintf("%s of the kernel time is in launches shorter than %.0f µs: each fills a fraction of the GPU", pct(tiny/k), 1e6*p.Thresholds.TinyLaunch),
+			Message: fmt.Sprintf("%s of the kernel time is in launches shorter than %.0f µs: each fills a fraction of the GPU", pct(tinyShare), 1e6*p.Thresholds.TinyLaunch),
 			Fix:     "a larger batch (more samples per step, more sequences decoded together) does more work per launch for about the same wall time",
 			Groups:  nil, Basis: basis,
 			Composes: "with CUDA graphs, which remove the launch time it amortises",

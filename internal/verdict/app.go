@@ -126,4 +126,8 @@ type Join struct {
 	// is then the invocations of the kernels joined, Matched the traced
 	// launches that took their counters.
 	Replay *profan.ReplayJoin
+	// CountedOnce is set when every launch of the trace matched one of
+	// the export (ncu) and back: the two are one capture, its kernels
+	// counted once, from the export, the trace giving the timeline.
+	CountedOnce bool
 }
