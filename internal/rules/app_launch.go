@@ -72,7 +72,7 @@ for _ in range(tokens):
 		p.recommendWall(analysis.Recommendation{
 			Message: fmt.Sprintf("%d launches average %.1f µs: launching them (about %.2f ms at %.0f µs each) takes longer than running them (%.2f ms), so the GPU waits on the host (an estimate: this export holds no timeline; torch.profiler or nsys measures it)",
 				n, 1e6*k/float64(n), 1e3*h, 1e6*p.Thresholds.HostLaunch, 1e3*k),
-			Fix:      `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
+			Fix:      p.framework(graphsTorch, graphsCUDA),
 			Basis:    fmt.Sprintf("wall time from the host's launch time to the kernels' (estimated: %.0f µs a launch)", 1e6*p.Thresholds.HostLaunch),
 			Composes: "with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)",
 		}, wall)
@@ -189,7 +189,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 			basis = "the regions between the step's syncs replayed as graphs: the host's aten ops and Python in them gone, the syncs kept (docs/replay.md)"
 		}
 	}
-	fix, composes := `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`,
+	fix, composes := p.framework(graphsTorch, graphsCUDA),
 		"with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)"
 	if len(split) > 0 {
 		fix = "first remove the syncs inside the step (see " + strings.Join(after, ", ") + "), then " + fix
@@ -234,3 +234,10 @@ func splitting(p *AppPass) ([]analysis.Site, []string) {
 	}
 	return split, after
 }
+
+// The CUDA-graphs fix in PyTorch's terms and in CUDA's: a CUDA program
+// is not told to call torch.
+const (
+	graphsTorch = `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`
+	graphsCUDA  = `capture the step's launches in a CUDA graph (cudaStreamBeginCapture ... cudaStreamEndCapture, cudaGraphInstantiate once) and replay it with one cudaGraphLaunch a step`
+)
