@@ -695,3 +695,17 @@ func TestRunsCaptured(t *testing.T) {
 		t.Errorf("runs -f json:\n%s", out)
 	}
 }
+
+// trend states a share's move in points (10.6% → 82.2%: +71.6 points),
+// as it prints the share in %, not as a relative change of the ratio.
+func TestTrendSharePoints(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "p.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, "../../fixtures/timeline/train_small.json.gz", "../../fixtures/timeline/train_small_graphs.json.gz"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	out, errOut, code := run(t, "trend", "--db", db, "-m", "gpu_busy")
+	if code != ExitOK || !strings.Contains(out, "82.2%  ▲ +71.6 points (floor)") {
+		t.Errorf("exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -72,6 +72,15 @@ func seriesText(w io.Writer, s *Series, metric, unit string) error {
 				arrow = "▼"
 			}
 			mark = fmt.Sprintf("%s %+.1f%%", arrow, c.Rel*100)
+			if unit == "%" || unit == "ratio" {
+				// A share moves in points: 10.6% → 82.2% is +71.6 points,
+				// not +678.6%.
+				scale := 100.0
+				if unit == "%" {
+					scale = 1
+				}
+				mark = fmt.Sprintf("%s %+.1f points", arrow, (c.To-c.From)*scale)
+			}
 			mark += " (" + string(c.Method)
 			if c.Method == stats.Launches || c.Method == stats.History {
 				mark += ", " + formatP(c.P)
