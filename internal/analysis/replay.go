@@ -60,6 +60,10 @@ type replay struct {
 	// unprofiled is the share of the traced host time the host takes
 	// unprofiled (profilerHost for a PyTorch trace).
 	unprofiled float64
+	// framework: the time no span covers is the framework's Python
+	// around the launches (a PyTorch trace), which a graph replaces; in
+	// an nsys trace it is the program's own host work, which stays.
+	framework bool
 }
 
 // profilerHost is the share of a PyTorch trace's host time (its
@@ -147,9 +151,9 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	}
 	slices.SortStableFunc(k, func(a, b replayKernel) int { return cmp.Compare(a.issued, b.issued) })
 	r.kernels, r.spans, r.snames, r.lo, r.hi, r.steps = k, run.Host.Spans, run.Host.SpanNames, lo, hi, steps
-	r.unprofiled = 1
+	r.unprofiled, r.framework = 1, false
 	if run.Tool == profan.ToolTorch {
-		r.unprofiled = profilerHost
+		r.unprofiled, r.framework = profilerHost, true
 	}
 	return r
 }
@@ -168,10 +172,10 @@ func (r *replay) run(l Lever) float64 {
 	// The profiler's own cost: the host's time as traced, scaled to the
 	// unprofiled host's.
 	unprof := r.unprofiled
-	// Time no span covers: the framework's own Python, which a graph
-	// replaces too.
+	// Time no span covers: in a PyTorch trace the framework's own
+	// Python, which a graph replaces too.
 	bare := unprof
-	if l.Graphs {
+	if l.Graphs && r.framework {
 		bare = 0
 	}
 	factor := func(s profan.HostSpan) float64 {

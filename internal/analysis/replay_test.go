@@ -29,7 +29,7 @@ func TestReplayByHand(t *testing.T) {
 			{Start: 6 * ms, Dur: 5 * ms, State: profan.HostSync, Name: 2},
 			{Start: 11 * ms, Dur: 1 * ms, State: profan.HostPython, Name: 3},
 		},
-		lo: 0, hi: 12 * ms, steps: 1, unprofiled: 1,
+		lo: 0, hi: 12 * ms, steps: 1, unprofiled: 1, framework: true,
 	}
 	tl := &Timeline{Steps: r}
 	checkReplays(t, tl, 12, []replayCase{

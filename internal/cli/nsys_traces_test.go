@@ -30,7 +30,7 @@ func TestNsysTracesApart(t *testing.T) {
 	}
 	api, gpu := split("cufcm-rtx2080ti")
 	out, errOut, code := run(t, "analyze", gpu, api)
-	if code != ExitOK || !strings.Contains(out, "wall 17.473 s · GPU busy 73.0% (12.764 s)") || !strings.Contains(out, "host sync 4.5% (cudaDeviceSynchronize ×683)") {
+	if code != ExitOK || !strings.Contains(out, "wall 17.473 s · GPU busy 73.0% (12.764 s)") || !strings.Contains(out, "host sync 6.0% (cudaDeviceSynchronize ×1182, 1 more)") {
 		t.Fatalf("analyze: exit %d\n%s%s", code, out, errOut)
 	}
 	db := filepath.Join(dir, "t.db")

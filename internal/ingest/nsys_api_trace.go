@@ -70,6 +70,11 @@ func (nsysAPITrace) Parse(t *table) error {
 	end := math.NaN()
 	sums := map[string]*profan.APICall{}
 	var order []string
+	// The host's spans, from the calls: in a launch call (launch
+	// overhead proper), a sync, a copy or memset, the allocator. The
+	// first API trace of a run gives them.
+	spans := len(host.Spans) == 0
+	sp := nsysSpans{idx: map[string]int{}}
 	err = t.eachRow(format, "a header", func(r row) error {
 		s, d, err := tc.times(t, r)
 		if err != nil {
@@ -105,6 +110,9 @@ func (nsysAPITrace) Parse(t *table) error {
 		}
 		id := strings.TrimSpace(r.String(corr))
 		t.callTwice(n, r.String(tid), id, s, d, r.Line)
+		if spans {
+			sp.add(r.String(tid), n, s, d)
+		}
 		switch profan.CallClass(n) {
 		case profan.CallLaunch:
 			host.Launches++
@@ -139,6 +147,11 @@ func (nsysAPITrace) Parse(t *table) error {
 	if math.IsNaN(calls.end) || end > calls.end {
 		calls.end = end
 	}
+	if spans {
+		host.Spans, host.SpansFolded = mergeSpans(sp.per, 0)
+		host.SpanNames = sp.names.names
+		host.SpansFolded += sp.folded
+	}
 	for _, n := range order {
 		sum := sums[n]
 		sum.Avg = sum.Total / float64(sum.Calls)
@@ -150,6 +163,57 @@ func (nsysAPITrace) Parse(t *table) error {
 		t.note(t.Line, "host calls", "more than %d synchronising, copy and memset calls: the later %d are summed by name, not kept one by one", profan.MaxHostEvents, host.Folded)
 	}
 	return nil
+}
+
+// nsysSpans gathers an API trace's calls as the host's spans, per thread
+// (the first maxLaunchers threads), up to MaxHostSpans records.
+type nsysSpans struct {
+	idx    map[string]int
+	per    [][]spanRec
+	names  spanNamer
+	n      int
+	folded int
+}
+
+// add records the call name on thread tid from s for d seconds: a launch
+// call is launch overhead (HostDispatch), a sync, copy, memset or
+// allocation call its own state; the rest (cudaEventRecord, ...) no span.
+func (sp *nsysSpans) add(tid, name string, s, d float64) {
+	st, _ := callState(&profan.HostEvent{Name: name})
+	if profan.CallClass(name) == profan.CallLaunch {
+		st = profan.HostDispatch
+	}
+	if st == profan.HostNone || !(d > 0) {
+		return
+	}
+	if sp.n >= profan.MaxHostSpans {
+		sp.folded++
+		return
+	}
+	i, ok := sp.idx[tid]
+	if !ok {
+		if len(sp.per) == maxLaunchers {
+			return
+		}
+		i = len(sp.per)
+		sp.idx[tid] = i
+		sp.per = append(sp.per, nil)
+	}
+	if sp.names.idx == nil {
+		sp.names.idx = map[string]int32{}
+	}
+	a, b := int64(math.Round(s*1e9)), int64(math.Round((s+d)*1e9))
+	recs := sp.per[i]
+	if n := len(recs); n > 0 {
+		// One thread's calls do not overlap (a driver call inside a
+		// runtime call is the runtime call's); out of order, dropped.
+		a = max(a, recs[n-1].end)
+	}
+	if b <= a {
+		return
+	}
+	sp.per[i] = append(recs, spanRec{start: a, end: b, state: st, name: sp.names.of(name)})
+	sp.n++
 }
 
 // nsysHost is the host side an nsys export's tables share: the host calls

@@ -448,6 +448,12 @@ func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64) (fl
 // priced by replaying the step without their waits; message says what
 // the sites do (given them and the replay's steps), r holds the rest.
 func (p *AppPass) recommendDrop(kind string, message func(sites []analysis.Site, steps int) string, r analysis.Recommendation) {
+	if !p.ev.PyTorch() {
+		// The levers are PyTorch's (.item(), .tolist(),
+		// torch.cuda.synchronize); a CUDA program's syncs are
+		// host-sync's.
+		return
+	}
 	sites, steps := p.loopSyncs(kind)
 	if len(sites) == 0 {
 		return

@@ -228,10 +228,16 @@ for x in batches:
 			lever = verdict.MergeLevers(&pinned, &lever)
 			if base, ok := p.replay(pinned); ok {
 				g, _ := p.replay(lever)
+				if g-base < 0.01 {
+					return
+				}
 				gain, r.Lever = g-base, &lever
 				r.Basis = "the step replayed with its host-to-device copies beside the kernels, less what pinned memory alone saves (docs/replay.md)"
 			}
 		} else if g, ok := p.replay(lever); ok {
+			if g < 0.01 {
+				return
+			}
 			gain, r.Lever = g, &lever
 			r.Basis = "the step replayed with its host-to-device copies beside the kernels (docs/replay.md)"
 		}

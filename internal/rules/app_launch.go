@@ -185,6 +185,9 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		// The step replayed with its aten ops and Python gone: the syncs
 		// it keeps still wait (the graph is captured between them).
 		wall, basis, lever = g, "the step replayed with the host's aten ops and Python around the launches gone, its syncs kept (docs/replay.md)", &analysis.Lever{Graphs: true}
+		if !p.evidence().Traced() {
+			basis = "the step replayed with the host's launch calls gone, its syncs kept (docs/replay.md)"
+		}
 		if len(split) > 0 {
 			basis = "the regions between the step's syncs replayed as graphs: the host's aten ops and Python in them gone, the syncs kept (docs/replay.md)"
 		}
