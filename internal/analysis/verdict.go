@@ -19,8 +19,9 @@ import (
 // (narrow-access, register-tile, tiny-blocks, the priced tail); version 9
 // reads a details page's atomics from its source page; version 10 reads
 // lanes predicated off (warp_nonpred_execution_efficiency: a divergent
-// branch the compiler predicated) and prices gathers by L2 lookups.
-const VerdictVersion = 10
+// branch the compiler predicated) and prices gathers by L2 lookups;
+// version 11 adds cas-loop.
+const VerdictVersion = 11
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

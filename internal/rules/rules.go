@@ -158,6 +158,7 @@ var All = []*Rule{
 	uniformLoad,
 	threadDivergence,
 	atomicSerialization,
+	casLoop,
 	localMemory,
 	intDivision,
 	smallGrid,

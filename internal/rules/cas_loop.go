@@ -1,0 +1,144 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// casLoop reports a compare-and-swap loop that adds floating-point values,
+// which the GPU's own atomicAdd does in one reduction.
+var casLoop = &Rule{
+	ID:    "cas-loop",
+	Title: "A compare-and-swap loop where atomicAdd would do",
+	Text: `A float or double add written as an atomicCAS loop reads the word, adds, and
+swaps the sum back: per element a load and an atomic that returns a value, two
+requests to L2 (more when another thread got there first and the loop runs
+again). atomicAdd on float (and on double, compute capability 6.0 and later) is
+one reduction the L2 performs in place and returns nothing when its result is
+unused (RED): one request per element, and no retries.`,
+	Before: `unsigned old = *u, assumed;
+do {
+    assumed = old;
+    old = atomicCAS(u, assumed, __float_as_uint(__uint_as_float(assumed) + v));
+} while (assumed != old);`,
+	After:    `atomicAdd(p, v);   // RED.E.ADD.F32: one L2 request, no return`,
+	Severity: profan.Warning,
+	Cause:    CauseAtomics,
+	Scope:    Source,
+	Locates:  true,
+	Requires: []string{"duration"},
+	Optional: usageReads,
+	Check: func(p *Pass) {
+		c, ok := casAdd(p.Kernel)
+		if !ok {
+			return
+		}
+		t, _ := p.Value("duration")
+		us, okU := usageOf(p)
+		if !okU || !(t > 0) || !(c.before > 0) {
+			return
+		}
+		// L2 serves a request per line it looks up: the loop's read and
+		// its CAS each one per element at scattered addresses, the
+		// reduction one.
+		f := (c.before - c.removed) / c.before
+		after := us.timeAfter(scale{analysis.LimitL2: f, analysis.LimitMemory: f})
+		gain := clamp01((1 - after) * variableShare(p))
+		p.report(estimate(gain), Note{
+			Message: fmt.Sprintf("a compare-and-swap loop adds %s values: %.3g loads and %.3g compare-and-swaps (%.2f per element) where atomicAdd needs %.3g reductions; %.0f%% of the kernel's L2 requests go",
+				c.kind, c.loads, c.cas, c.cas/c.elements, c.elements, 100*c.removed/c.before),
+			Advice:    fmt.Sprintf("replace the loop with atomicAdd on the %s (one reduction in L2, RED, when the returned value is unused)", c.kind),
+			Evidence:  p.evidence("l2_sol_pct", "duration"),
+			Locations: linesOf(p.Kernel, func(op string) bool { return isCAS(op) }),
+		})
+	},
+}
+
+// casWork is what a compare-and-swap add loop asks of L2.
+type casWork struct {
+	kind                 string  // "float" or "double"
+	loads, cas, elements float64 // the loop's reads and CAS operations, and the elements (its first reads)
+	before, removed      float64 // the kernel's L2 line requests, and those atomicAdd removes
+}
+
+func isCAS(op string) bool {
+	return (strings.HasPrefix(op, "ATOMG") || strings.HasPrefix(op, "ATOM.")) && strings.Contains(op, ".CAS")
+}
+
+// casAdd finds a global compare-and-swap loop whose swapped value is a
+// floating-point add (an FADD or DADD executed as often as the CAS) and
+// reads the loop's read (the load of the word the CAS updates) from the
+// memory model. The kernel's L2 requests are its global instructions'
+// lines: a line per sector where each lane reads its own line (32 sectors
+// per request), else one per four sectors; each CAS and each reduction is
+// a request. atomicAdd removes the read's and the CAS's requests and adds
+// one reduction per element.
+func casAdd(a *analysis.Kernel) (casWork, bool) {
+	var w casWork
+	var casInst float64
+	seen := map[string]bool{} // the source page may list an instruction twice
+	for _, s := range a.Record.Source {
+		if op := opcode(s.SASS); isCAS(op) && !seen[s.Address] {
+			seen[s.Address] = true
+			w.cas += predOn(s)
+			casInst = math.Max(casInst, instExecuted(s))
+		}
+	}
+	if !(w.cas > 0) {
+		return w, false
+	}
+	for _, s := range a.Record.Source {
+		op := opcode(s.SASS)
+		if instExecuted(s) != casInst {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(op, "FADD"):
+			w.kind = "float"
+		case strings.HasPrefix(op, "DADD"):
+			w.kind = "double"
+		}
+	}
+	if w.kind == "" {
+		return w, false
+	}
+	seenIn := map[string]bool{}
+	for _, in := range a.Model.Instructions {
+		if in.Space != "global" || !(in.Sectors > 0) || seenIn[in.Address] {
+			continue
+		}
+		seenIn[in.Address] = true
+		lines := in.Sectors / 4
+		if in.SectorsPerRequest >= 0.9*32 {
+			lines = in.Sectors
+		}
+		w.before += lines
+		if in.AtomicRead {
+			w.loads += in.Sectors
+			w.removed += lines
+			w.elements += in.Requests * math.Min(32, in.SectorsPerRequest)
+		}
+	}
+	if !(w.loads > 0) {
+		return w, false
+	}
+	w.elements = math.Min(w.elements, w.cas)
+	w.before += w.cas
+	w.removed += w.cas - w.elements
+	return w, true
+}
+
+// predOn is a source record's thread instructions executed with their
+// predicate on.
+func predOn(s profan.SourceRecord) float64 {
+	for _, c := range s.Counter {
+		if c.Name == "thread_inst_executed_pred_on" && !math.IsNaN(c.Value) {
+			return c.Value
+		}
+	}
+	return 0
+}
