@@ -244,7 +244,7 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	b.rp = replay{}
 	t.StepCount = len(stepSpans(run))
 	if !rp.folded {
-		t.StepWalls = stepWalls(stepSpans(run), rp.kernels, func(lane uint32) bool { return b.lanes[lane].dev == top.Device })
+		t.StepWalls, t.StepBusy = stepWalls(stepSpans(run), rp.kernels, func(lane uint32) bool { return b.lanes[lane].dev == top.Device })
 	}
 	if steps := rp.finish(run, func(lane uint32) bool { return b.lanes[lane].dev == top.Device }); steps != nil {
 		t.Steps = steps
@@ -536,23 +536,26 @@ func stepSpans(run *profan.Run) []stepSpan {
 	return steps
 }
 
-// stepWalls are the walls of the marked steps, in order: a step ends
-// when its host span ends or, later, when the GPU work it launched (on
-// the device kept) ends, and its wall runs from the previous step's end;
-// the first from its own start. A host that runs ahead of the GPU thus
-// does not make a step look short. Nil for fewer than two steps.
-func stepWalls(steps []stepSpan, gpu []replayKernel, keep func(lane uint32) bool) []float64 {
+// stepWalls are the walls of the marked steps, in order, and the GPU's
+// busy share of each: a step ends when its host span ends or, later,
+// when the GPU work it launched (on the device kept) ends, and its wall
+// runs from the previous step's end; the first from its own start. A
+// host that runs ahead of the GPU thus does not make a step look short.
+// Nil for fewer than two steps.
+func stepWalls(steps []stepSpan, gpu []replayKernel, keep func(lane uint32) bool) (walls, busy []float64) {
 	if len(steps) < 2 {
-		return nil
+		return nil, nil
 	}
 	ends := make([]float64, len(steps))
 	for i, s := range steps {
 		ends[i] = s.end
 	}
+	var ivs [][2]float64
 	for _, k := range gpu {
 		if !keep(k.lane) {
 			continue
 		}
+		ivs = append(ivs, [2]float64{k.start, k.start + float64(k.dur)})
 		// The step whose span holds the launch.
 		i := sort.Search(len(steps), func(i int) bool { return steps[i].start > k.issued }) - 1
 		if i < 0 || k.issued >= steps[i].end {
@@ -560,11 +563,34 @@ func stepWalls(steps []stepSpan, gpu []replayKernel, keep func(lane uint32) bool
 		}
 		ends[i] = math.Max(ends[i], k.start+float64(k.dur))
 	}
-	out := make([]float64, len(steps))
-	prev := steps[0].start
+	walls, busy = make([]float64, len(steps)), make([]float64, len(steps))
+	bounds := make([]float64, len(steps)+1)
+	bounds[0] = steps[0].start
 	for i, e := range ends {
-		e = math.Max(e, prev)
-		out[i], prev = e-prev, e
+		e = math.Max(e, bounds[i])
+		walls[i], bounds[i+1] = e-bounds[i], e
 	}
-	return out
+	// The union of the GPU's intervals, cut at the steps' bounds.
+	slices.SortFunc(ivs, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
+	var merged [][2]float64
+	for _, iv := range ivs {
+		if n := len(merged); n > 0 && iv[0] <= merged[n-1][1] {
+			merged[n-1][1] = math.Max(merged[n-1][1], iv[1])
+			continue
+		}
+		merged = append(merged, iv)
+	}
+	on := make([]float64, len(walls))
+	for _, iv := range merged {
+		// The first step whose window ends after the interval starts.
+		for i := sort.SearchFloat64s(bounds[1:], iv[0]); i < len(walls) && bounds[i] < iv[1]; i++ {
+			on[i] += math.Max(0, math.Min(bounds[i+1], iv[1])-math.Max(bounds[i], iv[0]))
+		}
+	}
+	for i, w := range walls {
+		if w > 0 {
+			busy[i] = on[i] / w
+		}
+	}
+	return walls, busy
 }

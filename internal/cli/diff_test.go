@@ -253,7 +253,7 @@ func TestDiffLeadsWithTheStep(t *testing.T) {
 func TestDiffWallPerStep(t *testing.T) {
 	t.Parallel()
 	out, errOut, code := run(t, "diff", "../../fixtures/host9/copy.default.json.gz", "../../fixtures/host9/copy.pinned.json.gz")
-	if code != ExitOK || !strings.HasPrefix(out, "step: wall per step 9.516 ms ±11% n=3 → 5.699 ms ±13% n=3 (-40.1%, Mann-Whitney U p=0.100, not significant) · GPU busy 66.8% → 64.1%") {
+	if code != ExitOK || !strings.HasPrefix(out, "step: wall per step 9.516 ms ±11% n=3 → 5.699 ms ±13% n=3 (-40.1%, Mann-Whitney U p=0.100, not significant) · GPU busy per step 71.6% ±7% n=3 → 70.3% ±11% n=3 (Mann-Whitney U p=1.000, not significant) · kernel time") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
 	out, _, _ = run(t, "diff", "-f", "json", "../../fixtures/host9/copy.default.json.gz", "../../fixtures/host9/copy.pinned.json.gz")

@@ -106,8 +106,14 @@ func stepWall(a, b *verdict.Verdict) *report.StepWall {
 		return nil
 	}
 	c := stats.CompareMetric(true, xa, xb, stats.Spread{}, stats.NoisyThresholds.MinRelChange)
-	return &report.StepWall{A: stats.Median(xa), B: stats.Median(xb), SpreadA: compare.HalfRange(xa), SpreadB: compare.HalfRange(xb),
+	w := &report.StepWall{A: stats.Median(xa), B: stats.Median(xb), SpreadA: compare.HalfRange(xa), SpreadB: compare.HalfRange(xb),
 		NA: len(xa), NB: len(xb), Changed: c.Changed, Test: c.Method, P: c.P}
+	if ba, bb := a.Timelines[0].T.StepBusy, b.Timelines[0].T.StepBusy; len(ba) == len(xa) && len(bb) == len(xb) {
+		c := stats.CompareMetric(true, ba, bb, stats.Spread{}, stats.NoisyThresholds.MinRelChange)
+		w.Busy = &report.StepShare{A: stats.Median(ba), B: stats.Median(bb), SpreadA: compare.HalfRange(ba), SpreadB: compare.HalfRange(bb),
+			Changed: c.Changed, Test: c.Method, P: c.P}
+	}
+	return w
 }
 
 func diffStep(a, b *verdict.Verdict) *report.DiffStep {

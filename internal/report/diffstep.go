@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/stats"
 )
 
 // maxStepMoves is how many causes and categories a diff's step lines name.
@@ -21,8 +22,13 @@ func stepLines(s *DiffStep) []string {
 	var head []string
 	if w := s.StepWall; w != nil {
 		head = append(head, fmt.Sprintf("wall per step %s %s → %s %s (%+.1f%%, %s)", metrics.Format(w.A, "s"), spreadN(w.SpreadA, w.NA),
-			metrics.Format(w.B, "s"), spreadN(w.SpreadB, w.NB), (w.B/w.A-1)*100, stepTest(w)),
-			fmt.Sprintf("GPU busy %s → %s", metrics.ShareText(s.BusyA), metrics.ShareText(s.BusyB)))
+			metrics.Format(w.B, "s"), spreadN(w.SpreadB, w.NB), (w.B/w.A-1)*100, stepTest(w.Changed, w.Test, w.P)))
+		if b := w.Busy; b != nil {
+			head = append(head, fmt.Sprintf("GPU busy per step %s %s → %s %s (%s)", metrics.ShareText(b.A), spreadN(b.SpreadA, w.NA),
+				metrics.ShareText(b.B), spreadN(b.SpreadB, w.NB), stepTest(b.Changed, b.Test, b.P)))
+		} else {
+			head = append(head, fmt.Sprintf("GPU busy %s → %s", metrics.ShareText(s.BusyA), metrics.ShareText(s.BusyB)))
+		}
 	} else if s.WallA > 0 && s.WallB > 0 {
 		head = append(head, "wall "+moveText(s.WallA, s.WallB, "s"),
 			fmt.Sprintf("GPU busy %s → %s", metrics.ShareText(s.BusyA), metrics.ShareText(s.BusyB)))
@@ -104,10 +110,10 @@ func leverText(l LeverMove) string {
 	return s + side(l.B)
 }
 
-// stepTest says what decided whether the wall per step moved.
-func stepTest(w *StepWall) string {
-	if w.Changed {
-		return testText(MetricDelta{Test: w.Test, P: w.P}) + ", significant"
+// stepTest says what decided whether a figure per step moved.
+func stepTest(changed bool, m stats.Method, p float64) string {
+	if changed {
+		return testText(MetricDelta{Test: m, P: p}) + ", significant"
 	}
-	return testText(MetricDelta{Test: w.Test, P: w.P}) + ", not significant"
+	return testText(MetricDelta{Test: m, P: p}) + ", not significant"
 }

@@ -109,6 +109,20 @@ type StepWall struct {
 	Changed bool         `json:"changed"`
 	Test    stats.Method `json:"test"`
 	P       float64      `json:"p"`
+	// Busy is the GPU's busy share of each step, tested the same way.
+	Busy *StepShare `json:"gpu_busy_per_step,omitempty"`
+}
+
+// StepShare is a share per step on each side: medians, spreads (half the
+// range over the median) and the test of the move.
+type StepShare struct {
+	A       float64      `json:"a"`
+	B       float64      `json:"b"`
+	SpreadA float64      `json:"spread_a"`
+	SpreadB float64      `json:"spread_b"`
+	Changed bool         `json:"changed"`
+	Test    stats.Method `json:"test"`
+	P       float64      `json:"p"`
 }
 
 // StepMove is one cause's or category's seconds on each side.

@@ -71,8 +71,10 @@ type Timeline struct {
 	// the host), in order, where the export holds them (a stored run
 	// keeps the count only); what a diff tests the wall with.
 	StepWalls []float64
-	Copies    int
-	Sets      int
+	// StepBusy is the GPU's busy share of each of those steps' walls.
+	StepBusy []float64
+	Copies   int
+	Sets     int
 	// HostLaunch is the host's cost of a launch, measured from the
 	// launch calls' durations when the export has them.
 	HostLaunch HostLaunch
