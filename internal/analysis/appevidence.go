@@ -28,7 +28,7 @@ type AppEvidence struct {
 	indexed bool
 }
 
-// The evidence sets, by name: what each holds. A set is empty when the
+// AppEvidenceSets are the evidence sets, by name: what each holds. A set is empty when the
 // capture shows none.
 var AppEvidenceSets = map[string]string{
 	"fp32-gemm":         "library GEMMs and convolutions that multiply FP32 on the FMA pipe at the caller's choice (not split-K reductions, depthwise convolutions, nor the FFMA convolutions cuDNN picks beside TF32 ones)",

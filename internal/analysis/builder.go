@@ -99,7 +99,7 @@ func (b *Builder) Finish(runs []*profan.Run, vs []*RunVerdict) *verdict.Verdict 
 	v := &verdict.Verdict{Runs: runs, Launches: b.gr.Launches(), Total: b.gr.Total(), Missing: b.missing(dropped), Joins: joins}
 	for _, rv := range vs {
 		if rv.Timeline != nil {
-			v.Timelines = append(v.Timelines, verdict.RunTimeline{Run: rv.Run, T: rv.Timeline})
+			v.Timelines = append(v.Timelines, verdict.RunTimeline{Run: rv.Run, Timeline: rv.Timeline})
 		}
 	}
 	v.App = b.gr.App()

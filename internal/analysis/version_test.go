@@ -40,7 +40,7 @@ func TestVerdictVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := analysis.Options{Rules: &rules.Engine{Sel: sel, T: rules.DefaultThresholds}}
+	opt := analysis.Options{Rules: &rules.Engine{Sel: sel, Thresholds: rules.DefaultThresholds}}
 	h := sha256.New()
 	for _, f := range versionFixtures {
 		run, err := ingest.ReadFile(f, ingest.Options{})

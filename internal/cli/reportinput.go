@@ -101,14 +101,14 @@ func stepWall(a, b *verdict.Verdict) *report.StepWall {
 	if len(a.Timelines) == 0 || len(b.Timelines) == 0 {
 		return nil
 	}
-	xa, xb := a.Timelines[0].T.StepWalls, b.Timelines[0].T.StepWalls
+	xa, xb := a.Timelines[0].Timeline.StepWalls, b.Timelines[0].Timeline.StepWalls
 	if len(xa) < 2 || len(xb) < 2 {
 		return nil
 	}
 	c := stats.CompareMetric(true, xa, xb, stats.Spread{}, stats.NoisyThresholds.MinRelChange)
 	w := &report.StepWall{A: stats.Median(xa), B: stats.Median(xb), SpreadA: compare.HalfRange(xa), SpreadB: compare.HalfRange(xb),
 		NA: len(xa), NB: len(xb), Changed: c.Changed, Test: c.Method, P: c.P}
-	if ba, bb := a.Timelines[0].T.StepBusy, b.Timelines[0].T.StepBusy; len(ba) == len(xa) && len(bb) == len(xb) {
+	if ba, bb := a.Timelines[0].Timeline.StepBusy, b.Timelines[0].Timeline.StepBusy; len(ba) == len(xa) && len(bb) == len(xb) {
 		c := stats.CompareMetric(true, ba, bb, stats.Spread{}, stats.NoisyThresholds.MinRelChange)
 		w.Busy = &report.StepShare{A: stats.Median(ba), B: stats.Median(bb), SpreadA: compare.HalfRange(ba), SpreadB: compare.HalfRange(bb),
 			Changed: c.Changed, Test: c.Method, P: c.P}
@@ -127,7 +127,7 @@ func diffStep(a, b *verdict.Verdict) *report.DiffStep {
 		if len(ts) == 0 {
 			return out
 		}
-		tl := ts[0].T
+		tl := ts[0].Timeline
 		*wall, *busy = tl.Span, tl.BusyShare
 		for _, i := range tl.Idle {
 			out[verdict.IdleLabel(i.Cause)] += i.Seconds

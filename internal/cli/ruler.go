@@ -47,7 +47,7 @@ func newSettings(cfg *Config, checks string, failOn []string, dev deviceOpts) (*
 		return nil, &UsageError{msg: err.Error()}
 	}
 	s := &settings{Cfg: cfg, Sel: sel}
-	s.Opt = analysis.Options{Rules: &rules.Engine{Sel: sel, T: cfg.Thresholds}, Bound: cfg.Thresholds.Bound}
+	s.Opt = analysis.Options{Rules: &rules.Engine{Sel: sel, Thresholds: cfg.Thresholds}, Bound: cfg.Thresholds.Bound}
 	if dev.Device != "" {
 		spec, ok := gpumodel.Resolve(dev.Device)
 		if !ok {

@@ -64,8 +64,8 @@ func KernelFormats() []string { return names(func(f *Format) bool { return f.Ker
 // GateFormats lists the formats that render gate results.
 func GateFormats() []string { return names(func(f *Format) bool { return f.Gate != nil }) }
 
-// TrendFormats, DiffFormats, RunsFormats and ModelFormats list the formats
-// of profan trend, diff, runs and model.
+// TrendFormats lists the formats of profan trend; DiffFormats,
+// RunsFormats and ModelFormats those of diff, runs and model.
 func TrendFormats() []string { return names(func(f *Format) bool { return f.Trend != nil }) }
 
 // DiffFormats lists the formats of profan diff.

@@ -249,7 +249,7 @@ func (m *markdownWriter) End(v *verdict.Verdict) error {
 		if len(tls) > 1 || len(runs) > 1 {
 			fmt.Fprintf(m.w, "**Timeline of %s**\n\n", mdEscape(tl.Run.Source))
 		}
-		for _, l := range timelineLines(tl.T) {
+		for _, l := range timelineLines(tl.Timeline) {
 			fmt.Fprintf(m.w, "- %s\n", mdEscape(l))
 		}
 		m.w.WriteString("\n")

@@ -116,7 +116,7 @@ func stepVerdict(better int, from, to float64) string {
 // card.
 func SetVerdict(rep *html.Report, v *verdict.Verdict) {
 	for _, t := range v.Timelines {
-		rep.Timelines = append(rep.Timelines, html.Timeline{Source: t.Run.Source, T: t.T})
+		rep.Timelines = append(rep.Timelines, html.Timeline{Source: t.Run.Source, T: t.Timeline})
 	}
 	rep.HostCalls = HostCalls(v.Runs)
 	switch gs := v.Groups; {

@@ -410,7 +410,7 @@ func (t *textWriter) End(v *verdict.Verdict) error {
 		if len(tls) > 1 || len(runs) > 1 {
 			fmt.Fprintf(t.w, "%s\n", t.c("1", "timeline of "+tl.Run.Source))
 		}
-		for j, l := range timelineLines(tl.T) {
+		for j, l := range timelineLines(tl.Timeline) {
 			if j == 0 {
 				l = t.c("1", l)
 			}

@@ -130,7 +130,7 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 		if r.CheckApp == nil || !hasEvidence(ev, r.Requires) {
 			continue
 		}
-		p := &AppPass{Thresholds: e.T, ev: ev, rule: r, trace: e.appTrace}
+		p := &AppPass{Thresholds: e.Thresholds, ev: ev, rule: r, trace: e.appTrace}
 		r.CheckApp(p)
 		adv.InUse = append(adv.InUse, p.inUse...)
 		for _, rec := range p.out {
@@ -146,7 +146,7 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 	// sets the pace; without a timeline the host's part is estimated from
 	// the launch count (calibrated: docs/calibration-apps.md), and the
 	// renderers say it is an estimate.
-	host := hostTime(ev, e.T)
+	host := hostTime(ev, e.Thresholds)
 	for i := range adv.Recommendations {
 		r := &adv.Recommendations[i]
 		if r.WallGain != r.WallGain && len(r.Saves) > 0 {

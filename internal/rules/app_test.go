@@ -147,7 +147,7 @@ func TestAppSelect(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ids, sup := rulesOf(&rules.Engine{Sel: sel, T: rules.DefaultThresholds})
+		ids, sup := rulesOf(&rules.Engine{Sel: sel, Thresholds: rules.DefaultThresholds})
 		if slices.Contains(ids, "torch-compile") == tt.gone || (len(sup) == 1) != tt.gone {
 			t.Errorf("suppression %+v: recommendations %v, suppressed %v", tt.sup, ids, sup)
 		}
@@ -166,7 +166,7 @@ func TestAppThresholds(t *testing.T) {
 	ev := appEvidence(t, "../../fixtures/pytorch2/pair.mlp.default.csv")
 	has := func(th rules.Thresholds) bool {
 		sel, _ := rules.NewSelector("all", nil, nil)
-		for _, r := range (&rules.Engine{Sel: sel, T: th}).Recommend(ev).Recommendations {
+		for _, r := range (&rules.Engine{Sel: sel, Thresholds: th}).Recommend(ev).Recommendations {
 			if r.Rule == "cuda-graphs" {
 				return true
 			}

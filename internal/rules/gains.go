@@ -407,7 +407,7 @@ func launchFill(p *Pass) float64 {
 // size, tiling, occupancy) counts by its own gain, and the largest of the
 // two stands. 0 when no finding has a known gain.
 func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
-	p := &Pass{Kernel: a, Thresholds: e.T}
+	p := &Pass{Kernel: a, Thresholds: e.Thresholds}
 	best := 0.0
 	var t traffic
 	traffic := false

@@ -192,7 +192,7 @@ var All = []*Rule{
 	largerBatch,
 }
 
-// Cause is the limit the findings of rule id are about: "launch",
+// CauseOf is the limit the findings of rule id are about: "launch",
 // "memory", "compute", "atomics" or "host"; the rule's ID for a rule of a
 // cause of its own (or an unknown ID). A report that shortens a repeated
 // fix to "as above" does so only within one cause.
@@ -463,11 +463,11 @@ func (p *RunPass) reportAs(sev profan.Severity, g Gain, n Note) {
 	p.out = append(p.out, p.rule.finding(sev, g, n))
 }
 
-// Engine runs the rules a Selector selects with thresholds T, and moves
+// Engine runs the rules a Selector selects with its Thresholds, and moves
 // the findings a suppression names aside; it implements analysis.Ruler.
 type Engine struct {
-	Sel *Selector
-	T   Thresholds
+	Sel        *Selector
+	Thresholds Thresholds
 	// trace, when set, sees every canonical metric each rule reads (a
 	// test's hook: a rule's Requires and Optional say what it reads);
 	// appTrace every evidence set each application rule reads.
@@ -481,7 +481,7 @@ func NewEngine(spec string) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{Sel: s, T: DefaultThresholds}, nil
+	return &Engine{Sel: s, Thresholds: DefaultThresholds}, nil
 }
 
 // Check runs the kernel rules on a; findings come sorted by estimated gain.
@@ -498,11 +498,11 @@ func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 			}
 			continue
 		}
-		p := &Pass{Kernel: a, Thresholds: e.T, rule: r, trace: e.trace}
+		p := &Pass{Kernel: a, Thresholds: e.Thresholds, rule: r, trace: e.trace}
 		r.Check(p)
 		for _, f := range p.out {
 			f.Gain = boundByHeadroom(a, f.Gain)
-			if !math.IsNaN(f.Gain) && f.Gain < e.T.MinGain {
+			if !math.IsNaN(f.Gain) && f.Gain < e.Thresholds.MinGain {
 				continue
 			}
 			if a.Name.IsLibrary() && !forCaller(r, a, &f) {
@@ -543,7 +543,7 @@ func (e *Engine) CheckRun(run *profan.Run) analysis.Result {
 		if r.CheckRun == nil {
 			continue
 		}
-		p := &RunPass{Run: run, Thresholds: e.T, rule: r}
+		p := &RunPass{Run: run, Thresholds: e.Thresholds, rule: r}
 		r.CheckRun(p)
 		for _, f := range p.out {
 			if why, ok := e.Sel.Suppressed(f.Rule, nil); ok {

@@ -52,7 +52,7 @@ func (v *Verdict) Steps() int {
 	if len(v.Timelines) == 0 {
 		return 0
 	}
-	return v.Timelines[0].T.StepCount
+	return v.Timelines[0].Timeline.StepCount
 }
 
 // Span is the wall span gains are stated against: the first timeline's
@@ -61,7 +61,7 @@ func (v *Verdict) Span() float64 {
 	if len(v.Timelines) == 0 {
 		return 0
 	}
-	return v.Timelines[0].T.Span
+	return v.Timelines[0].Timeline.Span
 }
 
 // GainOf is recommendation r's gain in time and share.

@@ -41,15 +41,15 @@ type Verdict struct {
 
 // RunTimeline is a run with a timeline.
 type RunTimeline struct {
-	Run *profan.Run
-	T   *Timeline
+	Run      *profan.Run
+	Timeline *Timeline
 }
 
 // TimelineOf is run's timeline, or nil.
 func (v *Verdict) TimelineOf(run *profan.Run) *Timeline {
 	for _, t := range v.Timelines {
 		if t.Run == run {
-			return t.T
+			return t.Timeline
 		}
 	}
 	return nil

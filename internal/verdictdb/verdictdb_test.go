@@ -55,7 +55,7 @@ func TestVerdictRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := analysis.Options{Rules: &rules.Engine{Sel: sel, T: rules.DefaultThresholds}}
+	opt := analysis.Options{Rules: &rules.Engine{Sel: sel, Thresholds: rules.DefaultThresholds}}
 	eachBackend(t, func(t *testing.T, db *store.DB) { roundTrip(t, db, opt) })
 }
 
@@ -162,7 +162,7 @@ func remake(t *testing.T, db *store.DB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := analysis.Options{Rules: &rules.Engine{Sel: sel, T: rules.DefaultThresholds}}
+	opt := analysis.Options{Rules: &rules.Engine{Sel: sel, Thresholds: rules.DefaultThresholds}}
 	file := "../ingest/testdata/nsys/cml-v100-nsys2020-stats-gputrace-minimal-quoting.csv"
 	run, err := importer.ReadFile(file, importer.Options{})
 	if err != nil {
