@@ -16,7 +16,11 @@ import (
 // DRAM throughput, the coalesced copy keeps little, a compute map's
 // headroom is on the FP32 pipe, and on every page alike.
 func TestHeadroom(t *testing.T) {
-	for _, page := range []string{"details", "raw"} {
+	pages := []string{"details", "raw"}
+	if testing.Short() {
+		pages = pages[:1] // CI reads the raw page too
+	}
+	for _, page := range pages {
 		got := map[string]analysis.Headroom{}
 		files := []string{"../../fixtures/calib/calib." + page + ".csv.gz", "../../fixtures/calib/calib.source.cuda-sass.csv.gz"}
 		_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {

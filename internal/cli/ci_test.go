@@ -316,6 +316,7 @@ func TestPathMap(t *testing.T) {
 // A --set full capture (its FLOP counters per elapsed cycle) places saxpy,
 // the matmuls and fmaHeavy on the roofline, in JSON and in the report.
 func TestRooflineSetFull(t *testing.T) {
+	skipShort(t)
 	raw := "../../fixtures/calib/calib.raw.csv.gz"
 	out, errOut, code := run(t, "analyze", "--format", "json", "--launches", raw)
 	if code != ExitOK {

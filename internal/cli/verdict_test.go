@@ -125,6 +125,7 @@ func checkStored(t *testing.T, db string, remade bool) {
 // are re-made on read (and said so, nothing written), and agree with the
 // exports analysed now; profan migrate then stores them, and the note goes.
 func TestPreviousReleaseDatabase(t *testing.T) {
+	skipShort(t)
 	t.Parallel()
 	db := storetest.Load(t, prevRelease)
 	// Read commands never migrate the schema: an ingest does.

@@ -16,7 +16,11 @@ import (
 // computes beside the parse and the one the parse hashes agree.
 func TestTextHashLines(t *testing.T) {
 	rng := rand.New(rand.NewPCG(37, 1))
-	for i := range 3000 {
+	trials := 3000
+	if testing.Short() {
+		trials = 300
+	}
+	for i := range trials {
 		n := rng.IntN(24)
 		text := make([]byte, n)
 		for j := range text {

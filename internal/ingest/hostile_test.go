@@ -363,6 +363,7 @@ func TestReadFilesOnce(t *testing.T) {
 // TestBoundedWork checks that floods and unbounded inputs end with an
 // error or stay within a bound, by counting what is kept (never by time).
 func TestBoundedWork(t *testing.T) {
+	skipShort(t)
 	table := ncuFixture(t, "copy.details.csv")
 	t.Run("blank lines before a table", func(t *testing.T) {
 		in := cat(bytes.Repeat([]byte("\n"), maxIdle+1), table)
@@ -515,6 +516,7 @@ func TestMangledNameBombs(t *testing.T) {
 // than a raw page's row may hold: each is refused at the row past the
 // bound, as a flood of kernel names is.
 func TestMetricFloodInOneKernel(t *testing.T) {
+	skipShort(t)
 	for _, c := range []struct {
 		path, metric string
 	}{

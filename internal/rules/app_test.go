@@ -56,6 +56,7 @@ func (f recommenderFunc) Recommend(e *analysis.AppEvidence) analysis.Advice { re
 // and each rule speaks (advises, or finds its lever in use) on at least
 // one real capture.
 func TestAppReads(t *testing.T) {
+	skipShort(t)
 	read := map[string]map[string]bool{}
 	spoke := map[string]bool{}
 	for _, f := range appCaptures {

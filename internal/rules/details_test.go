@@ -192,6 +192,7 @@ func TestDetailsIdealSectors(t *testing.T) {
 // coalescing and bank conflicts, which its rules test), and a finding
 // without a line the source page.
 func TestMissingUpFront(t *testing.T) {
+	skipShort(t)
 	const (
 		basic = "../../fixtures/sweep/sweep.live.basic.details.csv.gz"
 		full  = "../../fixtures/sweep/sweep.details.csv.gz"

@@ -97,6 +97,7 @@ func noFinding(rule string) func(t *testing.T, where string, a *analysis.Kernel)
 // On every kernel, no global ideal is below one sector per request and no
 // bank conflict is more than 32-way.
 func TestCalibIdeals(t *testing.T) {
+	skipShort(t)
 	for name, files := range calibInputs {
 		seen := map[string]bool{}
 		for _, a := range analyzed(t, files...) {

@@ -44,5 +44,6 @@ var solCheck2Files = map[string][]string{
 // (details 0.292: the naive matmul's tile-shared-memory, 0.46 against
 // 0.74), held there so that it only improves.
 func TestSolCheck2(t *testing.T) {
+	skipShort(t)
 	heldOut(t, solCheck2Files, solCheck2Pairs, "sol-check2", 0.095, 0.3)
 }

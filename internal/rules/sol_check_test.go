@@ -60,6 +60,7 @@ var solCheckFiles = map[string][]string{
 // issue's bounds. It is no longer unseen: fixtures/sol-check2 is the
 // held-out set captured after that fit.
 func TestSolCheck(t *testing.T) {
+	skipShort(t)
 	heldOut(t, solCheckFiles, solCheckPairs, "sol-check", 0.08, 0.2)
 }
 

@@ -422,6 +422,9 @@ func TestHostileName(t *testing.T) {
 
 // chromium returns the browser to test with, or skips.
 func chromium(t *testing.T) string {
+	if testing.Short() {
+		t.Skip("starts Chromium: runs without -short, as CI does")
+	}
 	bin := os.Getenv("PROFAN_CHROMIUM")
 	if bin == "" {
 		bin = "/usr/bin/chromium"
