@@ -20,6 +20,11 @@ var surfaceFixtures = []string{
 	"../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv",
 	"../ingest/testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz",
 	"../../fixtures/timeline/train_small_graphs.json.gz",
+	// Two exports of one program read together (report --db stores each
+	// as a run of its own, so it is not compared): nvprof's metrics with
+	// its trace, an ncu export with the PyTorch trace of the same step.
+	"../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-metrics.csv+../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv",
+	"../../fixtures/check7/decode.pair.default.csv.gz+../../fixtures/check7/decode.default.json.gz",
 }
 
 // surface is what a rendering says first: the ranked recommendations with
@@ -55,27 +60,38 @@ func (s surface) String() string {
 func TestOneVerdictEverySurface(t *testing.T) {
 	t.Parallel()
 	for _, f := range surfaceFixtures {
-		t.Run(filepath.Base(f), func(t *testing.T) {
+		files := strings.Split(f, "+")
+		t.Run(filepath.Base(files[len(files)-1]), func(t *testing.T) {
 			t.Parallel()
 			out := map[string]string{}
 			for _, format := range []string{"text", "markdown", "json", "html"} {
-				o, errOut, code := run(t, "analyze", "--top", "1", "-f", format, f)
+				o, errOut, code := run(t, append([]string{"analyze", "--top", "1", "-f", format}, files...)...)
 				if code != ExitOK {
 					t.Fatalf("analyze -f %s: exit %d: %s", format, code, errOut)
 				}
 				out[format] = o
 			}
-			db := filepath.Join(t.TempDir(), "runs.db")
-			if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
-				t.Fatalf("ingest: exit %d: %s", code, errOut)
-			}
-			o, errOut, code := run(t, "report", "--db", db, "--html", "-")
+			// report of the exports themselves, as analyze reads them.
+			o, errOut, code := run(t, append([]string{"report", "--html", "-"}, files...)...)
 			if code != ExitOK {
-				t.Fatalf("report --db: exit %d: %s", code, errOut)
+				t.Fatalf("report: exit %d: %s", code, errOut)
 			}
-			out["report --db"] = o
+			out["report"] = o
+			surfaces := []string{"text", "markdown", "html", "report"}
+			if len(files) == 1 {
+				surfaces = append(surfaces, "report --db")
+				db := filepath.Join(t.TempDir(), "runs.db")
+				if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
+					t.Fatalf("ingest: exit %d: %s", code, errOut)
+				}
+				o, errOut, code := run(t, "report", "--db", db, "--html", "-")
+				if code != ExitOK {
+					t.Fatalf("report --db: exit %d: %s", code, errOut)
+				}
+				out["report --db"] = o
+			}
 			want := jsonSurface(t, out["json"])
-			for _, name := range []string{"text", "markdown", "html", "report --db"} {
+			for _, name := range surfaces {
 				var got surface
 				switch name {
 				case "text":
