@@ -75,10 +75,6 @@ type timelineBuilder struct {
 	copiesToo bool
 }
 
-func (b *timelineBuilder) add(dev, strm string, start, dur, launched float64, kind uint32) {
-	b.addCopy(dev, strm, start, dur, launched, kind, copyOther, 0)
-}
-
 // addCopy adds an interval; a copy of a run with host spans is replayed
 // as what (copyOther, copyPageable, copyPinned) of bytes.
 func (b *timelineBuilder) addCopy(dev, strm string, start, dur, launched float64, kind uint32, what int32, bytes float64) {

@@ -134,7 +134,7 @@ func torchReference(t *testing.T, path string) (gpu [][2]float64, hostLo, hostHi
 	var doc struct {
 		TraceEvents []struct {
 			Ph, Cat string
-			Ts, Dur float64
+			TS, Dur float64
 		} `json:"traceEvents"`
 	}
 	if err := json.Unmarshal(golden.Gunzip(t, path), &doc); err != nil {
@@ -145,7 +145,7 @@ func torchReference(t *testing.T, path string) (gpu [][2]float64, hostLo, hostHi
 		if e.Ph != "X" {
 			continue
 		}
-		iv := [2]float64{e.Ts * 1e-6, (e.Ts + e.Dur) * 1e-6}
+		iv := [2]float64{e.TS * 1e-6, (e.TS + e.Dur) * 1e-6}
 		switch e.Cat {
 		case "kernel", "gpu_memcpy", "gpu_memset":
 			gpu = append(gpu, iv)

@@ -340,8 +340,6 @@ func total(gs []*analysis.Group) float64 {
 	return t
 }
 
-// halfRange is half the range of xs relative to its median: the ± of a
-// benchstat line.
 // HalfRange is half the range of xs relative to their median: the
 // spread a diff prints (±%); 0 for fewer than two values.
 func HalfRange(xs []float64) float64 { return halfRange(xs) }

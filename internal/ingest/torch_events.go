@@ -27,7 +27,7 @@ func (r *torchReader) kernel(off int64) error {
 	if k.Stream == "" {
 		k.Stream = strings.TrimPrefix(e.Tid.s, "stream ")
 	}
-	k.Start, k.Duration = r.sec(e.Ts.ns), float64(e.Dur.ns)/1e9
+	k.Start, k.Duration = r.sec(e.TS.ns), float64(e.Dur.ns)/1e9
 	corr, isNum := e.Args.Correlation.int()
 	if isNum {
 		if err := r.kernelCorr(corr, k.Name, off); err != nil {
@@ -124,7 +124,7 @@ func (r *torchReader) launch(corr, t int64, graph bool) error {
 
 func (r *torchReader) activity(cat int, off int64) error {
 	e := &r.ev
-	a := &profan.Activity{Name: e.Name, Start: r.sec(e.Ts.ns), Duration: float64(e.Dur.ns) / 1e9,
+	a := &profan.Activity{Name: e.Name, Start: r.sec(e.TS.ns), Duration: float64(e.Dur.ns) / 1e9,
 		Throughput: math.NaN(), Stream: e.Args.Stream.s, Correlation: e.Args.Correlation.text(), Invocations: 1}
 	name, idx, _ := r.device(&e.Args)
 	switch {
@@ -187,10 +187,10 @@ func (r *torchReader) call(cat int, off int64) error {
 			// A kernel is queued when its launch call returns; a graph's
 			// kernels start while cudaGraphLaunch still runs (hundreds of
 			// microseconds), from its start on.
-			t := e.Ts.ns + e.Dur.ns
+			t := e.TS.ns + e.Dur.ns
 			graph := strings.Contains(e.Name, "GraphLaunch")
 			if graph {
-				t = e.Ts.ns
+				t = e.TS.ns
 			}
 			if err := r.callCorr(c, graph, off); err != nil {
 				return err
@@ -204,7 +204,7 @@ func (r *torchReader) call(cat int, off int64) error {
 		if cat == catDriver {
 			kind = profan.HostDriver
 		}
-		r.keep(&profan.HostEvent{Kind: kind, Name: e.Name, Start: r.sec(e.Ts.ns), Duration: d, Thread: e.Tid.s, Correlation: e.Args.Correlation.text()})
+		r.keep(&profan.HostEvent{Kind: kind, Name: e.Name, Start: r.sec(e.TS.ns), Duration: d, Thread: e.Tid.s, Correlation: e.Args.Correlation.text()})
 	}
 	return nil
 }

@@ -63,7 +63,7 @@ func (r *torchReader) identity(off int64) error {
 	g.h.WriteString(e.Name)
 	var b [16]byte
 	for i := range 8 {
-		b[i], b[8+i] = byte(e.Ts.ns>>(8*i)), byte(e.Dur.ns>>(8*i))
+		b[i], b[8+i] = byte(e.TS.ns>>(8*i)), byte(e.Dur.ns>>(8*i))
 	}
 	g.h.Write(b[:])
 	k := g.h.Sum64()

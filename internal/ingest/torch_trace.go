@@ -89,7 +89,7 @@ const (
 type tev struct {
 	Ph, Cat, Name string
 	Pid, Tid, ID  jid
-	Ts, Dur       usTime
+	TS, Dur       usTime
 	Args          tevArgs
 }
 
@@ -124,7 +124,7 @@ func (r *torchReader) eventKey(k []byte) error {
 	case "id":
 		e.ID, err = r.corrVal("id")
 	case "ts":
-		e.Ts, err = r.timeVal("ts")
+		e.TS, err = r.timeVal("ts")
 	case "dur":
 		e.Dur, err = r.timeVal("dur")
 	case "args":
@@ -570,11 +570,11 @@ func (r *torchReader) event(off int64) error {
 		return err
 	}
 	if !r.hasOrig {
-		r.origin, r.hasOrig = r.ev.Ts.ns, true
+		r.origin, r.hasOrig = r.ev.TS.ns, true
 	}
-	if e := &r.ev; e.Ts.ns-r.origin > maxSpanNS || r.origin-e.Ts.ns > maxSpanNS || e.Dur.ns > maxSpanNS {
+	if e := &r.ev; e.TS.ns-r.origin > maxSpanNS || r.origin-e.TS.ns > maxSpanNS || e.Dur.ns > maxSpanNS {
 		return r.errorAt(off, "%q: starts %.4g s from the trace's first event, or lasts %.4g s: more than %.0f years, not one trace's times", e.Name,
-			float64(e.Ts.ns-r.origin)/1e9, float64(e.Dur.ns)/1e9, maxSpanNS/1e9/(365.25*86400))
+			float64(e.TS.ns-r.origin)/1e9, float64(e.Dur.ns)/1e9, maxSpanNS/1e9/(365.25*86400))
 	}
 	return r.file(cat, off)
 }
@@ -633,7 +633,7 @@ func (r *torchReader) complete(cat int, off int64) error {
 	if e.Ph != "X" {
 		return r.errorAt(off, "a %q event with phase %q: PyTorch writes them as complete events (ph X)", e.Cat, e.Ph)
 	}
-	if !e.Ts.set || !e.Dur.set {
+	if !e.TS.set || !e.Dur.set {
 		return r.errorAt(off, "a %q event without \"ts\" or \"dur\"", e.Cat)
 	}
 	if e.Dur.ns < 0 {
@@ -664,26 +664,26 @@ func (r *torchReader) file(cat int, off int64) error {
 		}
 		return r.activity(cat, off)
 	case catRuntime, catDriver:
-		r.host(e.Ts.ns, e.Dur.ns)
+		r.host(e.TS.ns, e.Dur.ns)
 		return r.call(cat, off)
 	case catOp, catFrame:
-		r.host(e.Ts.ns, e.Dur.ns)
+		r.host(e.TS.ns, e.Dur.ns)
 		if cat == catOp {
 			r.s.run.Host.Ops++
-			r.ops = append(r.ops, newHostRec(e.Ts.ns, e.Dur.ns, r.nameOf(e.Name), r.tidOf(e.Tid.s), r.long))
+			r.ops = append(r.ops, newHostRec(e.TS.ns, e.Dur.ns, r.nameOf(e.Name), r.tidOf(e.Tid.s), r.long))
 		} else {
 			// Only the frames of the user's code are kept: the ones a
 			// call is attributed to.
 			r.s.run.Host.Frames++
 			if n := r.nameOf(e.Name); r.user[n] {
-				r.frames = append(r.frames, newHostRec(e.Ts.ns, e.Dur.ns, n, r.tidOf(e.Tid.s), r.long))
+				r.frames = append(r.frames, newHostRec(e.TS.ns, e.Dur.ns, n, r.tidOf(e.Tid.s), r.long))
 			} else if m := hostRead(e.Name); m != "" {
-				r.reads = append(r.reads, newHostRec(e.Ts.ns, e.Dur.ns, r.nameOf(m), r.tidOf(e.Tid.s), r.long))
+				r.reads = append(r.reads, newHostRec(e.TS.ns, e.Dur.ns, r.nameOf(m), r.tidOf(e.Tid.s), r.long))
 			}
 		}
 	case catAnnotation:
-		r.host(e.Ts.ns, e.Dur.ns)
-		r.keep(&profan.HostEvent{Kind: profan.HostAnnotation, Name: e.Name, Start: r.sec(e.Ts.ns), Duration: float64(e.Dur.ns) / 1e9, Thread: e.Tid.s})
+		r.host(e.TS.ns, e.Dur.ns)
+		r.keep(&profan.HostEvent{Kind: profan.HostAnnotation, Name: e.Name, Start: r.sec(e.TS.ns), Duration: float64(e.Dur.ns) / 1e9, Thread: e.Tid.s})
 	}
 	return nil
 }

@@ -257,20 +257,20 @@ func categoryOfKind(info Info) Category {
 	return CatOther
 }
 
-// WithTensorPipe refines info by a counter where the name is silent: a
+// WithTensorPipe refines i by a counter where the name is silent: a
 // kernel that keeps the tensor pipe busy (pct, 0–100, of its peak) is
 // matrix math on tensor cores whatever it is called; a GEMM or
 // convolution named as FP32 that does not is on FP32 pipes.
-func (info Info) WithTensorPipe(pct float64) Info {
+func (i Info) WithTensorPipe(pct float64) Info {
 	if !(pct >= 0) {
-		return info
+		return i
 	}
 	switch {
-	case pct >= 5 && info.Category != CatAttention:
-		info.Category = CatTensorMath
-		info.FP32SIMT = false
-	case pct < 0.5 && info.Category == CatTensorMath && (info.Kind == GEMM || info.Kind == Convolution):
-		info.Category = CatFP32Math
+	case pct >= 5 && i.Category != CatAttention:
+		i.Category = CatTensorMath
+		i.FP32SIMT = false
+	case pct < 0.5 && i.Category == CatTensorMath && (i.Kind == GEMM || i.Kind == Convolution):
+		i.Category = CatFP32Math
 	}
-	return info
+	return i
 }
