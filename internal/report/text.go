@@ -82,7 +82,11 @@ func missingLines(ms []verdict.MissingCount, verbose bool) []string {
 				list += "; -v says what each needs"
 			}
 		}
-		out = append(out, fmt.Sprintf("missing: %s lack counters on %s (%s)", plural(len(by[c]), "rule"), plural(n, "launch"), list), "  add it: "+c)
+		lack := "lack"
+		if len(by[c]) == 1 {
+			lack = "lacks"
+		}
+		out = append(out, fmt.Sprintf("missing: %s %s counters on %s (%s)", plural(len(by[c]), "rule"), lack, plural(n, "launch"), list), "  add it: "+c)
 	}
 	return out
 }
