@@ -20,8 +20,8 @@ import (
 // reads a details page's atomics from its source page; version 10 reads
 // lanes predicated off (warp_nonpred_execution_efficiency: a divergent
 // branch the compiler predicated) and prices gathers by L2 lookups;
-// version 11 adds cas-loop.
-const VerdictVersion = 11
+// version 11 adds cas-loop; version 12 locates tile-shared-memory.
+const VerdictVersion = 12
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/profan-dev/profan"
 )
@@ -31,6 +32,7 @@ for (int t = 0; t < n / 16; ++t) {
 	Severity:   profan.Warning,
 	Cause:      CauseMemory,
 	Scope:      Source,
+	Locates:    true,
 	Thresholds: []*Threshold{cacheReuse},
 	Requires:   []string{"l2_read_transactions|gld_transactions", "dram_read_bytes|dram_bytes"},
 	Optional:   join(memoryWeightReads, []string{"l1_hit_rate", "shared_load_requests", "shared_load_transactions", "compute_throughput_pct", "arithmetic_intensity"}),
@@ -74,6 +76,9 @@ func checkTile(p *Pass) {
 		Advice:  "stage tiles of the inputs in shared memory (e.g. 16×16 or 32×32 per block) and reuse them from there; each tile of width T cuts L2 reads about T-fold",
 		Evidence: p.evidence("l2_read_transactions", "dram_read_bytes", "l1_hit_rate", "arithmetic_intensity",
 			"memory_throughput_pct", "compute_throughput_pct"),
+		// The global loads the source page shows executed most: the
+		// re-read operands.
+		Locations: topLines(p, func(op string, _ profan.SourceRecord) bool { return strings.HasPrefix(op, "LDG") }),
 	})
 }
 
