@@ -39,7 +39,10 @@ func NewCmdDiff(io *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "diff (<old> <new> | --baseline <run> --run <run>) [--db <path>] [--format {text|json|markdown}]",
 		Short: "Compare two runs or two exports kernel by kernel",
-		Long: `Compare two runs, benchstat-style: for each kernel name in either, the
+		Long: `Compare two runs: first the step (the wall and GPU busy share of each side's
+timeline, per step with its spread and test where both traces mark several
+steps; the idle time by cause, the kernel time by category, the changes
+advised), then, benchstat-style, for each kernel name in either, the
 canonical metrics that moved (medians over repeated launches, their spread
 and the test that decided, the same as trend's), each judged in its better
 direction, the metrics only one side has, and the findings that appeared or
@@ -55,7 +58,9 @@ Each side is an export file (analysed now) or a stored run: an ID, latest
 key=value[,key=value] (the newest run having them). --baseline and --run
 name the old and new sides as gate does.
 
-A file given as - is standard input (plain or gzip), named <stdin> in errors.`,
+Files are ncu, nvprof or nsys CSV exports or PyTorch profiler traces (JSON,
+plain or .json.gz); a file given as - is standard input (plain or gzip),
+named <stdin> in errors.`,
 		Example: `  profan diff fixtures/ncu/series_v2.runs5.details.csv fixtures/ncu/series_v3.runs5.details.csv
   profan diff --db runs.db 3 4
   profan diff --db runs.db --baseline branch=main --run latest`,

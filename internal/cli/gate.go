@@ -108,7 +108,9 @@ profiler error (==ERROR==) stops the gate with exit 2, unless
 --allow-app-errors. --path-map FROM=TO rewrites source paths in every
 format; -v lists the passing checks too.
 
-A file given as - is standard input (plain or gzip), named <stdin> in errors.`,
+Files are ncu, nvprof or nsys CSV exports or PyTorch profiler traces (JSON,
+plain or .json.gz); a file given as - is standard input (plain or gzip),
+named <stdin> in errors.`,
 		Example: `  profan gate run.csv --require 'gld_efficiency >= 80' --require 'duration < 100us' --kernel '^transpose'
   profan gate run.csv --fail-on uncoalesced-global,shared-bank-conflict --format github
   profan gate --db runs.db --run 4 --baseline 3 --max-regression 10% --format junit > gate.xml`,

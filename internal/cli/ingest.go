@@ -39,7 +39,9 @@ Bad input stores nothing: a run is written in one transaction, rolled back on
 an error, and when several files are given the others are read before the
 first is written.
 
-A file given as - is standard input (plain or gzip), named <stdin> in errors.`,
+Files are ncu, nvprof or nsys CSV exports or PyTorch profiler traces (JSON,
+plain or .json.gz); a file given as - is standard input (plain or gzip),
+named <stdin> in errors.`,
 		Example: `  profan ingest fixtures/ncu/series_v*.runs5.details.csv --db runs.db --label branch=main
   PROFAN_DB=runs.db profan ingest run.csv --label commit=$(git rev-parse --short HEAD)`,
 		Args: cobra.MinimumNArgs(1),

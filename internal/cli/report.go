@@ -55,7 +55,8 @@ summary of the kernels, a roofline chart per GPU, each kernel's ideal versus
 actual sectors and its findings with their source lines, and, from a run
 database, trend charts of the chosen metrics with their change points.
 
-With files, the report covers their kernels. With --db, it covers the newest
+With files (ncu, nvprof or nsys CSV exports, PyTorch profiler traces), the
+report covers them as analyze reads them. With --db, it covers the newest
 run (or --run; or, with --label, the newest run having the labels) and draws
 the trends of the kernels matching --kernel across all runs (with --label,
 the runs having the labels). --kernel keeps the kernels whose name matches. Launches of the same
