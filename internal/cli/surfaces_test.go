@@ -20,6 +20,8 @@ var surfaceFixtures = []string{
 	"../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv",
 	"../ingest/testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz",
 	"../../fixtures/timeline/train_small_graphs.json.gz",
+	// A trace of three marked steps: gains per step, stored with the count.
+	"../../fixtures/host9/copy.default.json.gz",
 	// Two exports of one program read together (report --db stores each
 	// as a run of its own, so it is not compared): nvprof's metrics with
 	// its trace, an ncu export with the PyTorch trace of the same step.
