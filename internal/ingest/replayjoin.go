@@ -28,24 +28,21 @@ func launchTrace(format string) bool {
 // replays holds the aggregates of replay exports read beside a trace.
 type replays struct {
 	runs   []*profan.Run
-	byName map[string][]*profan.Kernel // function → its aggregates
-	byBare map[string][]*profan.Kernel // without template arguments
+	funcs  funcIndex // function → its aggregates
 	run    map[*profan.Kernel]*profan.Run
 	joined map[*profan.Kernel]int // aggregate → trace launches joined
 	trace  map[*profan.Run]string // replay run → the first trace joined
 }
 
 func newReplays() *replays {
-	return &replays{byName: map[string][]*profan.Kernel{}, byBare: map[string][]*profan.Kernel{},
+	return &replays{funcs: newFuncIndex(),
 		run: map[*profan.Kernel]*profan.Run{}, joined: map[*profan.Kernel]int{}, trace: map[*profan.Run]string{}}
 }
 
 func (rp *replays) add(run *profan.Run) {
 	rp.runs = append(rp.runs, run)
 	for _, k := range run.Kernels {
-		full, bare := sourceName(k.DisplayName())
-		rp.byName[full] = append(rp.byName[full], k)
-		rp.byBare[bare] = append(rp.byBare[bare], k)
+		rp.funcs.add(k)
 		rp.run[k] = run
 	}
 }
@@ -56,11 +53,7 @@ func (rp *replays) attach(run *profan.Run, k *profan.Kernel) {
 	if rp == nil || len(rp.runs) == 0 || k.Invocations != 1 {
 		return
 	}
-	full, bare := sourceName(k.DisplayName())
-	q := rp.byName[full]
-	if len(q) == 0 {
-		q = rp.byBare[bare]
-	}
+	_, q := rp.funcs.find(k)
 	taken := map[*profan.Run]bool{}
 	for _, a := range q {
 		if a.Device != "" && k.Device != "" && a.Device != k.Device {
@@ -144,4 +137,33 @@ func splitReplays(files []*File, opt Options) (*replays, []*File, error) {
 		rp.add(run)
 	}
 	return rp, rest, nil
+}
+
+// funcIndex holds kernels by the function they run, as sourceName reads
+// a name: whole, and without template arguments (an export printed with
+// --print-kernel-base). The source pages and the replays index their
+// kernels so.
+type funcIndex struct {
+	full, bare map[string][]*profan.Kernel
+}
+
+func newFuncIndex() funcIndex {
+	return funcIndex{full: map[string][]*profan.Kernel{}, bare: map[string][]*profan.Kernel{}}
+}
+
+func (ix funcIndex) add(k *profan.Kernel) {
+	full, bare := sourceName(k.DisplayName())
+	ix.full[full] = append(ix.full[full], k)
+	ix.bare[bare] = append(ix.bare[bare], k)
+}
+
+// find returns the kernels of k's function, by its whole name, else by
+// its name without template arguments, with the key they are under ("f"
+// or "b" and the name).
+func (ix funcIndex) find(k *profan.Kernel) (string, []*profan.Kernel) {
+	full, bare := sourceName(k.DisplayName())
+	if q := ix.full[full]; len(q) > 0 {
+		return "f" + full, q
+	}
+	return "b" + bare, ix.bare[bare]
 }

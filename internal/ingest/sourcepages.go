@@ -20,8 +20,7 @@ import (
 // function with more launches on one page than on the other, are pages of
 // different captures and refused.
 type SourcePages struct {
-	byName map[string][]*profan.Kernel // function → its launches, in order
-	byBare map[string][]*profan.Kernel // function without template arguments → launches
+	funcs  funcIndex // function → its launches, in order
 	runs   []*profan.Run
 	page   map[*profan.Kernel]*profan.Run // block → its source page
 	used   map[*profan.Kernel]bool
@@ -35,7 +34,7 @@ func NewSourcePages() *SourcePages { return newSourcePages() }
 func (sp *SourcePages) Add(run *profan.Run) { sp.add(run) }
 
 func newSourcePages() *SourcePages {
-	return &SourcePages{byName: map[string][]*profan.Kernel{}, byBare: map[string][]*profan.Kernel{},
+	return &SourcePages{funcs: newFuncIndex(),
 		page: map[*profan.Kernel]*profan.Run{}, used: map[*profan.Kernel]bool{}, cursor: map[*profan.Run]map[string]int{}}
 }
 
@@ -97,9 +96,7 @@ func splitSources(files []string, opt Options) (*SourcePages, []*File, error) {
 func (sp *SourcePages) add(run *profan.Run) {
 	sp.runs = append(sp.runs, run)
 	for _, k := range run.Kernels {
-		full, bare := sourceName(k.DisplayName())
-		sp.byName[full] = append(sp.byName[full], k)
-		sp.byBare[bare] = append(sp.byBare[bare], k)
+		sp.funcs.add(k)
 		sp.page[k] = run
 	}
 }
@@ -115,11 +112,7 @@ func (sp *SourcePages) AttachRun(run *profan.Run, k *profan.Kernel) error {
 	if sp == nil || len(k.Source) > 0 || len(sp.runs) == 0 {
 		return nil
 	}
-	full, bare := sourceName(k.DisplayName())
-	key, q := "f"+full, sp.byName[full]
-	if len(q) == 0 {
-		key, q = "b"+bare, sp.byBare[bare]
-	}
+	key, q := sp.funcs.find(k)
 	if len(q) == 0 {
 		return nil
 	}
