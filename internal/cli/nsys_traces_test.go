@@ -17,6 +17,7 @@ import (
 // report with the GPU trace of another exits 2 at the first kernel
 // without its launch call, the database unchanged.
 func TestNsysTracesApart(t *testing.T) {
+	skipShort(t) // internal/ingest and internal/analysis hold the split traces with -short
 	t.Parallel()
 	dir := t.TempDir()
 	split := func(name string) (api, gpu string) {
