@@ -102,7 +102,7 @@ func TestConsistency(t *testing.T) {
 // -short, compressed captures left out (a 60 KiB .gz is megabytes of
 // trace): the small exports, which every importer and layout has, keep
 // the edit-test loop fast; CI reads them all.
-const shortSetSize = 16 << 10
+const shortSetSize = 12 << 10
 
 func verdictsFromFiles(files []string, aopt analysis.Options) ([]*analysis.RunVerdict, error) {
 	vs := analysis.NewStream(aopt, true)
