@@ -10,7 +10,8 @@ import (
 )
 
 // casLoop reports a compare-and-swap loop that adds floating-point values,
-// which the GPU's own atomicAdd does in one reduction.
+// or takes their maximum or minimum, which the GPU's own atomicAdd (or an
+// integer atomicMax/atomicMin on the values' bits) does in one reduction.
 var casLoop = &Rule{
 	ID:    "cas-loop",
 	Title: "A compare-and-swap loop where atomicAdd would do",
@@ -33,7 +34,7 @@ do {
 	Requires: []string{"duration"},
 	Optional: usageReads,
 	Check: func(p *Pass) {
-		c, ok := casAdd(p.Kernel)
+		c, ok := casReduce(p.Kernel)
 		if !ok {
 			return
 		}
@@ -49,9 +50,9 @@ do {
 		after := us.timeAfter(scale{analysis.LimitL2: f, analysis.LimitMemory: f})
 		gain := clamp01((1 - after) * variableShare(p))
 		p.report(estimate(gain), Note{
-			Message: fmt.Sprintf("a compare-and-swap loop adds %s values: %.3g loads and %.3g compare-and-swaps (%.2f per element) where atomicAdd needs %.3g reductions; %.0f%% of the kernel's L2 requests go",
-				c.kind, c.loads, c.cas, c.cas/c.elements, c.elements, 100*c.removed/c.before),
-			Advice:    fmt.Sprintf("replace the loop with atomicAdd on the %s (one reduction in L2, RED, when the returned value is unused)", c.kind),
+			Message: fmt.Sprintf("a compare-and-swap loop %s %s values: %.3g loads and %.3g compare-and-swaps (%.2f per element) where %s needs %.3g reductions; %.0f%% of the kernel's L2 requests go",
+				c.verb(), c.kind, c.loads, c.cas, c.cas/c.elements, c.atomic(), c.elements, 100*c.removed/c.before),
+			Advice:    c.advice(),
 			Evidence:  p.evidence("l2_sol_pct", "duration"),
 			Locations: linesOf(p.Kernel, func(op string) bool { return isCAS(op) }),
 		})
@@ -61,6 +62,7 @@ do {
 // casWork is what a compare-and-swap add loop asks of L2.
 type casWork struct {
 	kind                 string  // "float" or "double"
+	minmax               bool    // the swapped value is a maximum or minimum (FMNMX, DMNMX), not a sum
 	loads, cas, elements float64 // the loop's reads and CAS operations, and the elements (its first reads)
 	before, removed      float64 // the kernel's L2 line requests, and those atomicAdd removes
 }
@@ -69,15 +71,37 @@ func isCAS(op string) bool {
 	return (strings.HasPrefix(op, "ATOMG") || strings.HasPrefix(op, "ATOM.")) && strings.Contains(op, ".CAS")
 }
 
-// casAdd finds a global compare-and-swap loop whose swapped value is a
-// floating-point add (an FADD or DADD executed as often as the CAS) and
+func (c casWork) verb() string {
+	if c.minmax {
+		return "takes the maximum (or minimum) of"
+	}
+	return "adds"
+}
+
+func (c casWork) atomic() string {
+	if c.minmax {
+		return "atomicMax/atomicMin"
+	}
+	return "atomicAdd"
+}
+
+func (c casWork) advice() string {
+	if c.minmax {
+		return fmt.Sprintf("replace the loop with an integer atomicMax/atomicMin on the %s's bits (one reduction in L2, RED): for values ≥ 0 atomicMax on their bits as signed integers; for either sign atomicMax on the signed bits when v ≥ 0 and atomicMin on the unsigned bits when v < 0", c.kind)
+	}
+	return fmt.Sprintf("replace the loop with atomicAdd on the %s (one reduction in L2, RED, when the returned value is unused)", c.kind)
+}
+
+// casReduce finds a global compare-and-swap loop whose swapped value is a
+// floating-point add, maximum or minimum (an FADD, DADD, FMNMX or DMNMX
+// executed as often as the CAS) and
 // reads the loop's read (the load of the word the CAS updates) from the
 // memory model. The kernel's L2 requests are its global instructions'
 // lines: a line per sector where each lane reads its own line (32 sectors
 // per request), else one per four sectors; each CAS and each reduction is
 // a request. atomicAdd removes the read's and the CAS's requests and adds
 // one reduction per element.
-func casAdd(a *analysis.Kernel) (casWork, bool) {
+func casReduce(a *analysis.Kernel) (casWork, bool) {
 	var w casWork
 	var casInst float64
 	seen := map[string]bool{} // the source page may list an instruction twice
@@ -101,6 +125,10 @@ func casAdd(a *analysis.Kernel) (casWork, bool) {
 			w.kind = "float"
 		case strings.HasPrefix(op, "DADD"):
 			w.kind = "double"
+		case strings.HasPrefix(op, "FMNMX"):
+			w.kind, w.minmax = "float", true
+		case strings.HasPrefix(op, "DMNMX"):
+			w.kind, w.minmax = "double", true
 		}
 	}
 	if w.kind == "" {

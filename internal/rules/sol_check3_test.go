@@ -16,7 +16,7 @@ var solCheck3Pairs = []solCheckPair{
 	{calibPair{"mixLocal(float *, const unsigned int *, const float *, int)", "mixShared(float *, const unsigned int *, const float *, int)", "32-float table per thread, read and written at run-time slots, in local memory → shared"}, "local-memory", nil},
 	{calibPair{"laneBranch(float *, const float *, int, int)", "warpBranch(float *, const float *, int, int)", "two FMA chains chosen by lane parity → by warp parity"}, "thread-divergence", nil},
 	{calibPair{"void gatherD<0>(double *, const double *, const int *, int)", "void gatherD<1>(double *, const double *, const int *, int)", "double gather, random indices → the same sorted"}, "uncoalesced-global", nil},
-	{calibPair{"casMax(float *, const unsigned int *, const float *, int, int)", "redMax(float *, const unsigned int *, const float *, int, int)", "float max by a CAS loop on 64 Ki bins → atomicMax"}, "", noUncoalesced}, // cas-loop missed: see TestSolCheck3
+	{calibPair{"casMax(float *, const unsigned int *, const float *, int, int)", "redMax(float *, const unsigned int *, const float *, int, int)", "float max by a CAS loop on 64 Ki bins → atomicMax"}, "cas-loop", noUncoalesced},
 	{calibPair{"void rowMod<unsigned long long>(float *, const float *, const float *, T1, T1)", "void rowMod<unsigned int>(float *, const float *, const float *, T1, T1)", "i % cols in 64 bits → 32 bits"}, "int-division", nil},
 }
 
@@ -33,10 +33,12 @@ var solCheck3Files = map[string][]string{
 // First read, by the model of main at 85c1098, both pages alike: mean
 // |error| 0.117, worst 0.549, no forbidden finding, 9 of the 10 required
 // findings; the one missed is the CAS max loop's cas-loop (the rule
-// knows a float add by atomicCAS, not a max), so its pair is held at no
-// finding and its 0.55 counts in full. Held at those figures so that
+// knows a float add by atomicCAS, not a max). Since, and so no longer
+// unseen: cas-loop knows a CAS loop of a float maximum or minimum (0.47
+// against 0.55): mean 0.070, worst 0.222 (details 0.226: the naive
+// matmul's tile-shared-memory, 0.39 against 0.61), held there so that
 // they only improve.
 func TestSolCheck3(t *testing.T) {
 	skipShort(t)
-	heldOut(t, solCheck3Files, solCheck3Pairs, "sol-check3", 0.12, 0.55)
+	heldOut(t, solCheck3Files, solCheck3Pairs, "sol-check3", 0.075, 0.23)
 }
