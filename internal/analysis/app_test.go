@@ -658,7 +658,7 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 // first recommendation is the lever measured first.
 func hostCalibration(t *testing.T, b *strings.Builder) {
 	procs := map[string][]float64{}
-	for _, file := range []string{"host8/timings.tsv", "host9/timings.tsv"} {
+	for _, file := range []string{"host8/timings.tsv", "host9/timings.tsv", "host10/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -683,8 +683,11 @@ in the main process, with ` + "`.tolist()`" + ` of the routing counts in every l
 check (*vision*, held out of every fit: the profiler's host scale, 0.4, was set on moe and unet); a UNet
 denoising step in FP32, then TF32 (*unet*); and, from ` + "`fixtures/host9`" + ` (` + "`copy9.py`" + `, held out too), a small CNN
 training loop bound by its 25 MB pageable batch copies, with ` + "`loss.item()`" + ` every step (*copy*, five processes a
-variant). *Estimated* is the recommendation's wall gain, read from the
-trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" + `) and priced by replaying it; *measured* is
+variant); and, from ` + "`fixtures/host10`" + ` (` + "`host10.py`" + `, held out too), the same UNet at batch 4, which the host
+bounds once TF32 shrinks its kernels (*unet4*), and a small GPT training step that reads its gradient norm
+with ` + "`.item()`" + ` between backward and the optimizer step, at batch 16 × 128 (*split*) and 64 × 256 (*splitl*), its
+CUDA graphs captured around the read (one graph for forward, backward and clipping, one for the optimizer).
+*Estimated* is the recommendation's wall gain, read from the trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" + `) and priced by replaying it; *measured* is
 1 − after/before of the medians over three alternating processes of each process's median step;
 *spread* is the larger range of the two variants' process medians over their median.
 
@@ -694,39 +697,55 @@ trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" 
 	rel := func(ms []float64) float64 { return (slices.Max(ms) - slices.Min(ms)) / stats.Median(ms) }
 	read := map[string]*analysis.App{}
 	tls := map[string]*analysis.Timeline{}
+	var misses []string
 	for _, p := range []struct {
 		before, after, rule string
 		first               bool
 		tol                 float64 // 0: max(0.10, spread)
+		// miss: a held-out row profan is known to miss, and why; the
+		// row is reported (docs/calibration-apps.md), not held.
+		miss string
 	}{
 		// "+": the rules' levers replayed together.
-		{"moe.default", "moe.all", "data-loader+host-read+step-read", false, 0},
-		{"vision.default", "vision.both", "data-loader+step-read", false, 0},
-		{"moe.default", "moe.workers", "data-loader", true, 0},
-		{"moe.default", "moe.noitem", "step-read", false, 0},
-		{"moe.default", "moe.fixedcap", "host-read", false, 0},
+		{"moe.default", "moe.all", "data-loader+host-read+step-read", false, 0, ""},
+		{"vision.default", "vision.both", "data-loader+step-read", false, 0, ""},
+		{"moe.default", "moe.workers", "data-loader", true, 0, ""},
+		{"moe.default", "moe.noitem", "step-read", false, 0, ""},
+		{"moe.default", "moe.fixedcap", "host-read", false, 0, ""},
 		// Held out.
-		{"vision.default", "vision.workers", "data-loader", true, 0},
-		{"vision.default", "vision.noitem", "step-read", false, 0},
+		{"vision.default", "vision.workers", "data-loader", true, 0, ""},
+		{"vision.default", "vision.noitem", "step-read", false, 0, ""},
 		// The TF32 step stays GPU-bound, as measured: the replay adds
 		// no host floor. The FP32 convolutions include cuDNN's FFT
 		// engine (22% of the time), which TF32 replaces with tensor-core
 		// implicit GEMMs. bf16-weights ranks first (75%; bf16 autocast
 		// measured 60%).
-		{"unet.fp32", "unet.tf32", "tf32", false, 0},
+		{"unet.fp32", "unet.tf32", "tf32", false, 0, ""},
 		// GPU-bound once replayed per step: graphs give little (measured
 		// 6%); the kernel-side levers, not measured here, rank above.
-		{"unet.tf32", "unet.graphs", "cuda-graphs", false, 0},
+		{"unet.tf32", "unet.graphs", "cuda-graphs", false, 0, ""},
 		// Held out: a loop bound by its pageable copies (fixtures/host9).
-		{"copy.default", "copy.pinned", "pinned-memory", true, 0},
-		{"copy.default", "copy.noitem", "step-read", false, 0},
-		{"copy.default", "copy.both", "pinned-memory+step-read", false, 0},
+		{"copy.default", "copy.pinned", "pinned-memory", true, 0, ""},
+		{"copy.default", "copy.noitem", "step-read", false, 0, ""},
+		{"copy.default", "copy.both", "pinned-memory+step-read", false, 0, ""},
+		// Held out (fixtures/host10): the UNet at batch 4, which the
+		// host bounds once TF32 shrinks its kernels.
+		{"unet4.fp32", "unet4.tf32", "tf32", false, 0, "the TF32 step's host is not the FP32 trace's: in fixtures/host8's unet, cuDNN's TF32 engines launch 1.3× the kernels and the profiled host step doubles (13 → 29 ms), which the replay's host floor, kept from the FP32 trace, does not see"},
+		// Held out: a step split by one gradient-norm read between
+		// backward and the optimizer.
+		{"split.default", "split.noread", "step-read", false, 0, ""},
+		{"split.default", "split.graphs", "cuda-graphs", true, 0, ""},
+		{"splitl.default", "splitl.noread", "step-read", false, 0, ""},
+		{"splitl.default", "splitl.graphs", "cuda-graphs", false, 0, ""},
 	} {
 		app := read[p.before]
 		if app == nil {
 			dir := "host8/"
 			if strings.HasPrefix(p.before, "copy.") {
 				dir = "host9/"
+			}
+			if strings.HasPrefix(p.before, "unet4.") || strings.HasPrefix(p.before, "split") {
+				dir = "host10/"
 			}
 			gr := fixtureGrouper(t, dir+p.before+".json.gz")
 			app, tls[p.before] = gr.App(), gr.Timeline
@@ -754,11 +773,22 @@ trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" 
 		if tol == 0 {
 			tol = math.Max(0.10, spread)
 		}
-		if math.IsNaN(est) || math.Abs(est-measured) > tol || first != p.first {
+		holds := !math.IsNaN(est) && math.Abs(est-measured) <= tol && first == p.first
+		switch {
+		case p.miss != "" && holds:
+			t.Errorf("%s → %s: %s, a known miss, now lands within %.0f points (estimated %.1f%%, measured %.1f%%): drop its miss note",
+				p.before, p.after, p.rule, 100*tol, 100*est, 100*measured)
+		case p.miss != "":
+			misses = append(misses, fmt.Sprintf("- %s → %s (%s): estimated %.1f%%, measured %.1f%% (tolerance %.0f points): %s.",
+				p.before, p.after, p.rule, 100*est, 100*measured, 100*tol, p.miss))
+		case !holds:
 			t.Errorf("%s → %s: %s estimated %.1f%% of the wall time (first: %v), measured %.1f%% (tolerance %.0f points, first %v)",
 				p.before, p.after, p.rule, 100*est, first, 100*measured, 100*tol, p.first)
 		}
 		fmt.Fprintf(b, "| %s → %s | %s | %v | %.1f%% | %.1f%% | %+.1f | %.0f%% |\n", p.before, p.after, p.rule, first, 100*est, 100*measured, 100*(est-measured), 100*spread)
+	}
+	if len(misses) > 0 {
+		b.WriteString("\nKnown misses, held out and not fitted:\n\n" + strings.Join(misses, "\n") + "\n")
 	}
 	// CUDA graphs never first on a step they cannot capture.
 	for _, r := range read["moe.default"].Recommendations {
