@@ -3,6 +3,7 @@ package analysis
 import (
 	"math"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/profan-dev/profan"
@@ -412,4 +413,22 @@ func classify(name string) kernelname.Info {
 	names.m[name] = info
 	names.Unlock()
 	return info
+}
+
+// PyTorch reports a kernel of a capture that shows PyTorch: a PyTorch
+// profiler trace, a kernel of ATen or Triton, or one launched by a Python
+// process (ncu names it: python3.10, or pt_main_thread, PyTorch's name for
+// its main thread). Advice names PyTorch's levers only there; elsewhere it
+// says CUDA's. It reads the kernel alone, not the rest of its export, so
+// that a verdict made as the launches stream by, or made again from one
+// stored kernel, says the same.
+func PyTorch(a *Kernel) bool {
+	if a.Run != nil && a.Run.Tool == profan.ToolTorch {
+		return true
+	}
+	if l := a.Name.Library; l == kernelname.ATen || l == kernelname.Triton {
+		return true
+	}
+	p := strings.ToLower(a.Record.Process)
+	return strings.HasPrefix(p, "python") || strings.HasPrefix(p, "pt_main_thread")
 }

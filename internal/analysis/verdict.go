@@ -20,8 +20,10 @@ import (
 // reads a details page's atomics from its source page; version 10 reads
 // lanes predicated off (warp_nonpred_execution_efficiency: a divergent
 // branch the compiler predicated) and prices gathers by L2 lookups;
-// version 11 adds cas-loop; version 12 locates tile-shared-memory.
-const VerdictVersion = 12
+// version 11 adds cas-loop; version 12 locates tile-shared-memory;
+// version 13 says a library kernel's advice in CUDA's terms on a capture
+// with no PyTorch in it.
+const VerdictVersion = 13
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

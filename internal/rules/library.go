@@ -32,7 +32,7 @@ func forCaller(r *Rule, a *analysis.Kernel, f *profan.Finding) bool {
 		// attention backward spills). The caller's lever is the choice of
 		// kernel; what that saves is not measured, so the gain is left
 		// unknown. The limiter still states them.
-		adv := kernelChoiceAdvice(a.Name)
+		adv := kernelChoiceAdvice(a.Name, pytorch(a))
 		if adv == "" {
 			return false
 		}
@@ -49,8 +49,12 @@ func forCaller(r *Rule, a *analysis.Kernel, f *profan.Finding) bool {
 
 // kernelChoiceAdvice is what the caller of a library kernel can do about
 // its code: have another kernel chosen; "" when nothing can.
-func kernelChoiceAdvice(info kernelname.Info) string {
+func kernelChoiceAdvice(info kernelname.Info, torch bool) string {
 	switch {
+	case info.Category == kernelname.CatAttention && !torch:
+		return "the attention library's kernel does this, not your code: time the other fused attention kernels for these shapes (FlashAttention, cuDNN's fused attention) and keep the fastest; the flash kernels need fp16 or bf16 inputs"
+	case info.Library == kernelname.CUDNN && info.Kind == kernelname.Convolution && !torch:
+		return "cuDNN chose this convolution algorithm, not your code: cudnnFindConvolutionForwardAlgorithm (and its backward kin) times the algorithms for these shapes; keep the fastest for shapes that do not change"
 	case info.Category == kernelname.CatAttention:
 		return "the attention backend's kernel does this, not your code: time the other scaled_dot_product_attention backends for these shapes (with torch.nn.attention.sdpa_kernel([SDPBackend.FLASH_ATTENTION]), EFFICIENT_ATTENTION or CUDNN_ATTENTION) and keep the fastest; the flash kernels need fp16 or bf16 inputs"
 	case info.Library == kernelname.CUDNN && info.Kind == kernelname.Convolution:
@@ -70,7 +74,8 @@ func stridedViews(a *analysis.Kernel, f *profan.Finding) bool {
 		info.Kind != kernelname.Reduction && info.Kind != kernelname.Fill) {
 		return false
 	}
-	f.Advice = "the tensors reach this " + info.Library.String() + " kernel as strided views (a transpose, permute or slice): make them contiguous once (.contiguous()) where they are produced, or pick the layout the following ops read in order (channels_last for convolutions)"
+	f.Advice = framework(a, "the tensors reach this "+info.Library.String()+" kernel as strided views (a transpose, permute or slice): make them contiguous once (.contiguous()) where they are produced, or pick the layout the following ops read in order (channels_last for convolutions)",
+		"the arrays reach this "+info.Library.String()+" kernel strided (a transpose or a slice): lay them out contiguously once where they are produced, or pick the layout the following kernels read in order (NHWC for convolutions)")
 	f.Locations = nil
 	return true
 }
@@ -79,9 +84,10 @@ func stridedViews(a *analysis.Kernel, f *profan.Finding) bool {
 // the grid from the shapes it was given; the caller can give it more work.
 func moreWork(a *analysis.Kernel, f *profan.Finding) bool {
 	info := a.Name
-	f.Advice = shapeAdvice(info)
+	f.Advice = shapeAdvice(info, pytorch(a))
 	if info.Kind == kernelname.GEMM && batched(a) {
 		f.Advice = strings.Replace(f.Advice, "batch small products into one call (torch.bmm, a larger batch or sequence)", "a larger batch or sequence", 1)
+		f.Advice = strings.Replace(f.Advice, "batch small products into one call (cublasGemmStridedBatched, a larger batch)", "a larger batch", 1)
 	}
 	return true
 }
@@ -92,19 +98,21 @@ func fewerBytes(a *analysis.Kernel, f *profan.Finding) bool {
 	info := a.Name
 	switch info.Kind {
 	case kernelname.GEMM, kernelname.Convolution:
-		f.Advice = "a memory-bound " + info.Kind.String() + " has a thin operand (one small dimension): batch the products into one call (torch.bmm, a larger batch) so each weight is read once for more rows"
+		f.Advice = "a memory-bound " + info.Kind.String() + " has a thin operand (one small dimension): batch the products into one call (" + framework(a, "torch.bmm", "cublasGemmStridedBatched") + ", a larger batch) so each weight is read once for more rows"
 		if batched(a) {
 			// Already one call over a batch (attention's products):
 			// what is left is fewer bytes, or keeping them on chip.
-			f.Advice = fmt.Sprintf("a memory-bound batched %s (%d products in one call) has a thin operand: in attention, scaled_dot_product_attention keeps the scores on chip", info.Kind, a.Record.Grid[2])
+			f.Advice = fmt.Sprintf("a memory-bound batched %s (%d products in one call) has a thin operand: in attention, %s keeps the scores on chip", info.Kind, a.Record.Grid[2],
+				framework(a, "scaled_dot_product_attention", "a fused attention kernel (FlashAttention, cuDNN's)"))
 		}
 		if lower := lowerPrecision(a); lower != "" {
 			f.Advice += ", or use " + lower + " to cut the bytes"
 		}
 	case kernelname.Fill, kernelname.Optimizer, kernelname.Communication:
-		f.Advice = shapeAdvice(info)
+		f.Advice = shapeAdvice(info, pytorch(a))
 	default:
-		f.Advice = fmt.Sprintf("a %s %s kernel streams its tensors through memory once per operation: fusing the chain of element-wise ops around it (torch.compile, or a fused module) reads and writes them once, and a 16-bit type (bf16 autocast) halves the bytes", info.Library, info.Kind)
+		f.Advice = framework(a, fmt.Sprintf("a %s %s kernel streams its tensors through memory once per operation: fusing the chain of element-wise ops around it (torch.compile, or a fused module) reads and writes them once, and a 16-bit type (bf16 autocast) halves the bytes", info.Library, info.Kind),
+			fmt.Sprintf("a %s %s kernel streams its arrays through memory once per operation: fusing the chain of element-wise operations around it into one kernel reads and writes them once, and a 16-bit type (__nv_bfloat16, __half) halves the bytes", info.Library, info.Kind))
 	}
 	return true
 }
@@ -122,7 +130,7 @@ func fewerFLOPs(a *analysis.Kernel, f *profan.Finding) bool {
 			f.Advice = "already at the math roof of its data type: " + lower + " or fewer FLOPs (smaller or pruned layers) is what is left"
 		}
 	} else {
-		f.Advice = fusionAdvice(info)
+		f.Advice = fusionAdvice(info, pytorch(a))
 	}
 	return true
 }
@@ -151,13 +159,16 @@ func lowerPrecision(a *analysis.Kernel) string {
 	case strings.HasPrefix(t, "bf16"), strings.HasPrefix(t, "fp16"):
 		return "FP8 (Transformer Engine, on Hopper)"
 	}
-	return "a 16-bit type (bf16 autocast)"
+	return framework(a, "a 16-bit type (bf16 autocast)", "a 16-bit type (bf16)")
 }
 
 // shapeAdvice is what a caller can do about a library kernel that leaves
 // the GPU idle: give it more work per call.
-func shapeAdvice(info kernelname.Info) string {
+func shapeAdvice(info kernelname.Info, torch bool) string {
 	lib := info.Library.String()
+	if !torch {
+		return shapeAdviceCUDA(info)
+	}
 	switch info.Kind {
 	case kernelname.GEMM:
 		return fmt.Sprintf("%s sized this grid from the matrix shapes: batch small products into one call (torch.bmm, a larger batch or sequence), keep dimensions multiples of 16, or capture the step in a CUDA graph (torch.cuda.graphs) so the launch gaps disappear", lib)
@@ -174,18 +185,55 @@ func shapeAdvice(info kernelname.Info) string {
 	case kernelname.Communication:
 		return "fewer, larger messages (larger gradient buckets, DDP bucket_cap_mb) and overlap with the backward pass keep the links busy"
 	case kernelname.Elementwise, kernelname.Reduction, kernelname.Normalization, kernelname.Copy:
-		return fusionAdvice(info)
+		return fusionAdvice(info, torch)
 	}
 	return fmt.Sprintf("%s chose this launch for the shapes it was given: give it more work per call (larger or batched tensors), or capture the sequence in a CUDA graph to remove launch gaps", lib)
 }
 
 // fusionAdvice is for the small kernels of a framework: one operation each,
 // each reading and writing its tensors from memory.
-func fusionAdvice(info kernelname.Info) string {
+func fusionAdvice(info kernelname.Info, torch bool) string {
+	if !torch {
+		return fmt.Sprintf("a %s %s kernel does one operation per launch on data too small to fill the GPU: fuse the chain of element-wise operations into one kernel, batch small arrays into one launch, or capture the sequence in a CUDA graph (cudaStreamBeginCapture ... cudaGraphLaunch)", info.Library, info.Kind)
+	}
 	if info.Library == kernelname.Triton {
 		return "a Triton kernel generated by torch.compile: larger fusion groups (mode=\"max-autotune\") or batching the tensors gives it more work per launch"
 	}
 	return fmt.Sprintf("a %s %s kernel does one operation per launch on tensors too small to fill the GPU: fuse the chain of element-wise ops (torch.compile, or a fused module), batch small tensors, or capture the step in a CUDA graph", info.Library, info.Kind)
+}
+
+// shapeAdviceCUDA is shapeAdvice in CUDA's terms, for a capture with no
+// PyTorch in it.
+func shapeAdviceCUDA(info kernelname.Info) string {
+	lib := info.Library.String()
+	switch info.Kind {
+	case kernelname.GEMM:
+		return fmt.Sprintf("%s sized this grid from the matrix shapes: batch small products into one call (cublasGemmStridedBatched, a larger batch), keep dimensions multiples of 16, or capture the launches in a CUDA graph (cudaStreamBeginCapture ... cudaGraphLaunch) so the launch gaps disappear", lib)
+	case kernelname.Convolution:
+		return fmt.Sprintf("%s sized this grid from the tensor shapes: a larger batch, channel counts that are multiples of 8, the NHWC layout and cudnnFindConvolutionForwardAlgorithm give it more work per launch", lib)
+	case kernelname.Fill:
+		return "a fill: where the buffer is overwritten next, the fill is not needed; where it clears an accumulator, fold the clear into the kernel that writes it first"
+	case kernelname.Optimizer:
+		return "the optimizer updates the parameters in several small kernels per step: one fused kernel over all parameters does it in one launch, and a CUDA graph removes the launch gaps"
+	case kernelname.Communication:
+		return "fewer, larger messages (NCCL calls grouped with ncclGroupStart/ncclGroupEnd, larger buffers) and overlap with compute keep the links busy"
+	case kernelname.Elementwise, kernelname.Reduction, kernelname.Normalization, kernelname.Copy:
+		return fusionAdvice(info, false)
+	}
+	return fmt.Sprintf("%s chose this launch for the shapes it was given: give it more work per call (larger or batched arrays), or capture the sequence in a CUDA graph to remove launch gaps", lib)
+}
+
+// pytorch reports a kernel of a capture that shows PyTorch
+// (analysis.PyTorch): its advice is in PyTorch's terms, else in CUDA's, as
+// AppPass.framework does for the application rules.
+func pytorch(a *analysis.Kernel) bool { return analysis.PyTorch(a) }
+
+// framework is torch on a capture that shows PyTorch, else cuda.
+func framework(a *analysis.Kernel, torch, cuda string) string {
+	if pytorch(a) {
+		return torch
+	}
+	return cuda
 }
 
 // batched reports a GEMM launched over a batch of products (grid z > 1:

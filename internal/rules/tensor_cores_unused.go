@@ -63,7 +63,8 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 			what = "convolution"
 		}
 		gain := math.NaN()
-		advice := "allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, or torch.set_float32_matmul_precision(\"high\"); torch.backends.cudnn.allow_tf32 for convolutions), or autocast to bf16 (torch.autocast(\"cuda\", dtype=torch.bfloat16)); in cuBLAS, cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH)"
+		advice := framework(p.Kernel, "allow TF32 (torch.backends.cuda.matmul.allow_tf32 = True, or torch.set_float32_matmul_precision(\"high\"); torch.backends.cudnn.allow_tf32 for convolutions), or autocast to bf16 (torch.autocast(\"cuda\", dtype=torch.bfloat16)); in cuBLAS, cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH)",
+			"allow TF32: in cuBLAS, cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH) (or cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32); in cuDNN, CUDNN_TENSOR_OP_MATH_ALLOW_CONVERSION; or compute in bf16")
 		// The FFMA kernel runs at c of the SM's peak; with TF32 the same
 		// FLOPs run at tf32Efficiency of a peak ratio times higher, and
 		// no faster than its unchanged DRAM traffic allows (m of peak,
