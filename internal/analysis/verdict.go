@@ -22,8 +22,10 @@ import (
 // branch the compiler predicated) and prices gathers by L2 lookups;
 // version 11 adds cas-loop; version 12 locates tile-shared-memory;
 // version 13 says a library kernel's advice in CUDA's terms on a capture
-// with no PyTorch in it.
-const VerdictVersion = 13
+// with no PyTorch in it; version 14 finds CAS loops of a maximum or
+// minimum and prices a local table the loop only reads by its loads' L1
+// misses (local_load_hit_rate).
+const VerdictVersion = 14
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

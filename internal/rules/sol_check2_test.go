@@ -42,8 +42,10 @@ var solCheck2Files = map[string][]string{
 // lanes predicated off in a loop count, and cas-loop prices the CAS loop
 // (0.45 against 0.62): mean 0.092 (details page 0.093), worst 0.281
 // (details 0.292: the naive matmul's tile-shared-memory, 0.46 against
-// 0.74), held there so that it only improves.
+// 0.74); and a local table the loop only reads is priced by its loads'
+// L1 misses (ringLocal 0.33 against 0.29): mean 0.076 (details 0.077),
+// held there so that it only improves.
 func TestSolCheck2(t *testing.T) {
 	skipShort(t)
-	heldOut(t, solCheck2Files, solCheck2Pairs, "sol-check2", 0.095, 0.3)
+	heldOut(t, solCheck2Files, solCheck2Pairs, "sol-check2", 0.08, 0.3)
 }
