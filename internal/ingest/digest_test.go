@@ -48,7 +48,7 @@ func TestTextHashLines(t *testing.T) {
 		if a, b := hex.EncodeToString(lh.Sum(nil)), hex.EncodeToString(ch.Sum(nil)); a != b {
 			t.Fatalf("case %d %q: chunks hash to %s, lines to %s", i, text, b, a)
 		}
-		if d, err := digestOf(bytes.NewReader(text), "x"); err != nil || d != "sha256:"+hex.EncodeToString(lh.Sum(nil)) {
+		if d, err := digestOf(bytes.NewReader(text), "x", nil); err != nil || d != "sha256:"+hex.EncodeToString(lh.Sum(nil)) {
 			t.Fatalf("case %d %q: digestOf %s, %v", i, text, d, err)
 		}
 	}

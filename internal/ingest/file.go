@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"github.com/profan-dev/profan"
@@ -31,6 +31,7 @@ type File struct {
 	seeker *os.File // set by OpenSeekable
 	cr     *countReader
 	h      hash.Hash
+	head   *headHash // what the line reader hashed before Read chose the hash
 	lr     *lineReader
 	err    error // an error met opening the line reader
 
@@ -44,6 +45,10 @@ type File struct {
 	// states are what importers keep over the export (formatStates):
 	// nsys's host calls of the capture it is read in (see readTraces).
 	states formatStates
+	// aside is the digest HashAside computes; quick, the check hash of
+	// the text parsed that Digest compares with the aside's (see Read).
+	aside *asideDigest
+	quick *maphash.Hash
 	// checkOnly marks the read that copies a stream (spool): its kernels
 	// are dropped, and the copy is read again.
 	checkOnly bool
@@ -106,10 +111,10 @@ func open(path string) (*File, error) {
 func newInput(r io.Reader, src string) (*File, error) {
 	h := sha256.New()
 	cr := &countReader{r: r}
-	in := &File{src: src, cr: cr, h: h, stop: new(atomic.Bool)}
+	in := &File{src: src, cr: cr, h: h, head: new(headHash), stop: new(atomic.Bool)}
 	in.lr, in.err = newLineReader(cr, src, bufSize(r))
 	if in.lr != nil {
-		in.lr.h = h
+		in.lr.h = in.head // until Read says which hash takes the text
 	}
 	return in, nil
 }
@@ -184,7 +189,58 @@ func (in *File) Read(opt Options, sink Sink) (*profan.Run, error) {
 		setState(&in.states, in.launchesAhead())
 	}
 	in.used = true
+	// The text parsed is hashed with SHA-256 into the run's digest, but
+	// for a caller that has the digest already (Options.Digest: nothing
+	// is hashed) and a File hashed beside the read (HashAside): the
+	// aside's read computes the SHA-256 digest and a keyed 64-bit hash
+	// (hash/maphash, a seed drawn for this File) of the same text, and
+	// this read only the latter, about ten times cheaper: Digest compares
+	// the two to find a file that changed while it was read.
+	switch {
+	case opt.Digest != "":
+		in.head.choose(nil)
+		in.lr.h = nil
+	case in.aside != nil:
+		in.quick = new(maphash.Hash)
+		in.quick.SetSeed(in.aside.seed)
+		in.head.choose(in.quick)
+		in.lr.h = in.quick
+	default:
+		in.head.choose(in.h)
+		in.lr.h = in.h
+	}
 	return in.read(opt, sink)
+}
+
+// headHash keeps the text the line reader hashes before the File is
+// read (the head Format sniffs, replayed to the parser, not hashed
+// again) until Read chooses the hash that takes it.
+type headHash struct {
+	chosen bool
+	to     io.Writer // nil once chosen: nothing is hashed
+	buf    []byte
+}
+
+func (d *headHash) Write(p []byte) (int, error) {
+	if !d.chosen {
+		d.buf = append(d.buf, p...)
+	} else if d.to != nil {
+		d.to.Write(p)
+	}
+	return len(p), nil
+}
+
+// choose hashes what was kept, and what comes next, into w (nil: none);
+// only the first choice counts.
+func (d *headHash) choose(w io.Writer) {
+	if d.chosen {
+		return
+	}
+	d.chosen, d.to = true, w
+	if w != nil {
+		w.Write(d.buf)
+	}
+	d.buf = nil
 }
 
 // finish reads what is left of the input (bytes after the end of a gzip
@@ -199,7 +255,40 @@ func (in *File) finish() error {
 // Digest is "sha256:<hex>" of the text read so far, decoded (gzip, BOM,
 // UTF-16) and with LF line ends: of the whole export once Read has
 // returned. Copies of one export in other encodings have one digest.
-func (in *File) Digest() string { return "sha256:" + hex.EncodeToString(in.h.Sum(nil)) }
+//
+// A File hashed beside its read (HashAside) waits for that digest: it is
+// the digest when the check hashes of the two reads agree, "" when the
+// aside failed, and changedDigest, which no digest equals, when the file
+// changed between the reads.
+func (in *File) Digest() string {
+	if in.quick != nil {
+		a := in.aside
+		<-a.done
+		switch {
+		case a.err != nil:
+			return ""
+		case a.sum != in.quick.Sum64():
+			return changedDigest
+		}
+		return a.digest
+	}
+	in.head.choose(in.h)
+	return "sha256:" + hex.EncodeToString(in.h.Sum(nil))
+}
+
+// changedDigest is the digest of a read whose text differs from that of
+// the digest computed beside it.
+const changedDigest = "sha256:changed-while-read"
+
+// asideDigest is what HashAside computes: the export's digest and the
+// check hash of its text with seed.
+type asideDigest struct {
+	seed   maphash.Seed
+	done   chan struct{} // closed once the fields below are set
+	digest string
+	sum    uint64
+	err    error
+}
 
 // OpenSeekable opens the export at path so that it can be read more than
 // once (Rewind). A pipe or a process substitution is copied into an
@@ -360,20 +449,18 @@ func (in *File) HashAside() (size int64, digest func() (string, error), err erro
 	if err != nil {
 		return 0, nil, fmt.Errorf("reading %s: %w", in.src, err)
 	}
-	type result struct {
-		digest string
-		err    error
-	}
-	done := make(chan result, 1)
+	a := &asideDigest{seed: maphash.MakeSeed(), done: make(chan struct{})}
+	in.aside = a
 	go func() {
-		d, err := digestOf(&stopReader{io.NewSectionReader(in.seeker, 0, st.Size()), in.stop}, in.src)
-		done <- result{d, err}
+		var q maphash.Hash
+		q.SetSeed(a.seed)
+		a.digest, a.err = digestOf(&stopReader{io.NewSectionReader(in.seeker, 0, st.Size()), in.stop}, in.src, &q)
+		a.sum = q.Sum64()
+		close(a.done)
 	}()
-	var once sync.Once
-	var r result
 	return st.Size(), func() (string, error) {
-		once.Do(func() { r = <-done })
-		return r.digest, r.err
+		<-a.done
+		return a.digest, a.err
 	}, nil
 }
 
@@ -417,13 +504,18 @@ func (in *File) Rewind() error {
 // reads chunks, not lines: the digest of a JSON document of one long line,
 // or of a last line cut short, is the digest still; what the text holds is
 // the parser's to judge.
-func digestOf(r io.Reader, src string) (string, error) {
+//
+// check, when not nil, is hashed the same text.
+func digestOf(r io.Reader, src string, check io.Writer) (string, error) {
 	lr, err := newLineReader(r, src, 256<<10)
 	if err != nil {
 		return "", err
 	}
 	h := sha256.New()
 	th := textHash{h: h}
+	if check != nil {
+		th.h = io.MultiWriter(h, check)
+	}
 	buf := make([]byte, 256<<10)
 	for {
 		n, err := lr.br.Read(buf)
@@ -446,5 +538,5 @@ func DigestOf(path string) (string, error) {
 		return "", err
 	}
 	defer f.Close()
-	return digestOf(f, path)
+	return digestOf(f, path, nil)
 }

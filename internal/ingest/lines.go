@@ -8,7 +8,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"unicode/utf16"
 
@@ -35,7 +34,7 @@ type lineReader struct {
 	// then LF. Plain, gzip, BOM, UTF-16 and CRLF copies of one export,
 	// with or without a final line end, have one digest, that of the plain
 	// copy's bytes.
-	h       hash.Hash
+	h       io.Writer
 	src     string
 	n       int    // number of the last line returned
 	long    []byte // buffer for lines longer than the bufio buffer
@@ -286,6 +285,9 @@ func (u *utf16Reader) Read(p []byte) (int, error) {
 // stream corrupt or cut short, UTF-16 of an odd length), as an error at
 // the line being read; nil for any other error.
 func decodeError(src string, line int, err error) error {
+	if err == nil || err == io.EOF {
+		return nil // nearly every line: nothing below allocates for them
+	}
 	if err == errOddUTF16 || err == errLoneSurrogate {
 		return &syntaxError{File: src, Line: line, Msg: err.Error()}
 	}

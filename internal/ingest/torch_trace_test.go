@@ -164,7 +164,7 @@ func TestTorchTraceEncodings(t *testing.T) {
 		}
 		if i == 0 {
 			want, digest = run.String(), run.Digest
-			if d, err := digestOf(bytes.NewReader(in), "x"); err != nil || d != digest {
+			if d, err := digestOf(bytes.NewReader(in), "x", nil); err != nil || d != digest {
 				t.Errorf("digest %s, the line reader's %s (%v)", digest, d, err)
 			}
 			continue
