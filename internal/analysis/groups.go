@@ -38,6 +38,13 @@ type Grouper struct {
 	n        int
 	procs    map[string]bool
 	devices  map[int]bool
+	// last is the group of the previous launch, under lastKey: a trace's
+	// launches repeat their kernel, and its name is then not hashed.
+	last     *Group
+	lastKey  groupKey
+	lastProc string
+	lastRun  *profan.Run
+	lastDev  int
 	// tracks follow each run's launch order for the application
 	// evidence (fusable chains, hand-written attention).
 	tracks map[*profan.Run]*appTrack
@@ -222,6 +229,7 @@ func (gr *Grouper) Drop(source string) {
 		}
 	}
 	gr.order = kept
+	gr.last, gr.lastProc, gr.lastRun = nil, "", nil // may be dropped
 	if gr.srcProcs[source] != nil {
 		delete(gr.srcProcs, source)
 		gr.procs = map[string]bool{}
@@ -248,11 +256,16 @@ func (gr *Grouper) groupOf(a *Kernel) *Group {
 	if gr.BySource {
 		key.source = src
 	}
+	if gr.last != nil && key == gr.lastKey {
+		return gr.last
+	}
 	if g, ok := gr.groups[key]; ok {
+		gr.last, gr.lastKey = g, key
 		return g
 	}
 	g := verdict.NewGroup(name, a.Name, src, a)
 	gr.groups[key] = g
+	gr.last, gr.lastKey = g, key
 	gr.order = append(gr.order, g)
 	if gr.BySource {
 		if gr.byName == nil {
@@ -268,31 +281,36 @@ func (gr *Grouper) groupOf(a *Kernel) *Group {
 // note counts the processes and devices the launches ran on, up to 64 of
 // each: enough to say a capture had more than one.
 func (gr *Grouper) note(k *profan.Kernel, run *profan.Run) {
-	if run != nil && k.Process != "" {
-		// Which exports saw which processes, for Drop.
-		if gr.srcProcs == nil {
-			gr.srcProcs = map[string]map[string]bool{}
+	// The previous launch's process, in its export, is counted already.
+	if k.Process != "" && (gr.procs == nil || k.Process != gr.lastProc || run != gr.lastRun) {
+		if run != nil {
+			// Which exports saw which processes, for Drop.
+			if gr.srcProcs == nil {
+				gr.srcProcs = map[string]map[string]bool{}
+			}
+			ps := gr.srcProcs[run.Source]
+			if ps == nil {
+				ps = map[string]bool{}
+				gr.srcProcs[run.Source] = ps
+			}
+			if len(ps) < 64 {
+				ps[k.Process] = true
+			}
 		}
-		ps := gr.srcProcs[run.Source]
-		if ps == nil {
-			ps = map[string]bool{}
-			gr.srcProcs[run.Source] = ps
-		}
-		if len(ps) < 64 {
-			ps[k.Process] = true
-		}
-	}
-	if k.Process != "" && len(gr.procs) < 64 {
 		if gr.procs == nil {
 			gr.procs = map[string]bool{}
 		}
-		gr.procs[k.Process] = true
+		if len(gr.procs) < 64 {
+			gr.procs[k.Process] = true
+		}
+		gr.lastProc, gr.lastRun = k.Process, run
 	}
-	if k.DeviceIndex >= 0 && len(gr.devices) < 64 {
+	if k.DeviceIndex >= 0 && len(gr.devices) < 64 && (gr.devices == nil || k.DeviceIndex != gr.lastDev) {
 		if gr.devices == nil {
 			gr.devices = map[int]bool{}
 		}
 		gr.devices[k.DeviceIndex] = true
+		gr.lastDev = k.DeviceIndex
 	}
 }
 

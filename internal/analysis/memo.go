@@ -1,8 +1,8 @@
 package analysis
 
 import (
-	"encoding/binary"
 	"math"
+	"slices"
 
 	"github.com/profan-dev/profan"
 )
@@ -16,10 +16,15 @@ import (
 // source records or tool findings are always analysed afresh. A Memo is not
 // safe for concurrent use.
 type Memo struct {
-	opt  Options
-	run  *profan.Run
-	seen map[string]*Kernel
-	key  []byte
+	opt Options
+	run *profan.Run
+	// shapes are the launches seen, by everything but their times, the
+	// most recent first; each holds its verdicts by times. A trace
+	// repeats a few kernels: a launch is matched with the few shapes
+	// seen last, its strings mostly the very strings of the launch
+	// before (compared by pointer), and no key is built or hashed.
+	shapes []*memoShape
+	n      int // verdicts kept
 	// findings and suppressed back the verdicts analyze copies into a
 	// caller's Kernel.
 	findings   []profan.Finding
@@ -29,6 +34,61 @@ type Memo struct {
 // maxMemo bounds the verdicts a Memo keeps (each holds its metrics): when
 // full it starts afresh, so memory stays flat on traces of any length.
 const maxMemo = 4096
+
+// maxShapes bounds the shapes a Memo keeps: the least recent goes.
+const maxShapes = 64
+
+// memoShape is everything of a metric-less launch but its ID, start and
+// the times launchTimes keys, and the verdicts of its launches.
+type memoShape struct {
+	name, demangled, device, cc, process, context, stream string
+	ints                                                  [9]int
+	byTimes                                               map[[3]uint64]*Kernel
+	// missing and skipped are the notes of its first verdict, which the
+	// verdicts of its other times share when equal: the launches of a
+	// trace then carry one slice, which CountMissing and the store's
+	// writer know by its address.
+	missing []Missing
+	skipped []string
+}
+
+func shapeInts(k *profan.Kernel) [9]int {
+	return [9]int{k.DeviceIndex, k.Invocations, k.Registers, k.Grid[0], k.Grid[1], k.Grid[2], k.Block[0], k.Block[1], k.Block[2]}
+}
+
+func (s *memoShape) is(k *profan.Kernel) bool {
+	return s.name == k.Name && s.demangled == k.Demangled && s.device == k.Device && s.cc == k.CC && s.process == k.Process &&
+		s.context == k.Context && s.stream == k.Stream && s.ints == shapeInts(k)
+}
+
+// launchTimes are the numbers of a launch's key: their bits, so that a
+// NaN matches a NaN, and 0 and -0 differ.
+func launchTimes(k *profan.Kernel) [3]uint64 {
+	return [3]uint64{math.Float64bits(k.Duration), math.Float64bits(k.StaticSMem), math.Float64bits(k.DynamicSMem)}
+}
+
+// shape returns k's shape, made when none matches, moved to the front.
+func (m *Memo) shape(k *profan.Kernel) *memoShape {
+	for i, s := range m.shapes {
+		if s.is(k) {
+			if i > 0 {
+				copy(m.shapes[1:i+1], m.shapes[:i])
+				m.shapes[0] = s
+			}
+			return s
+		}
+	}
+	if len(m.shapes) == maxShapes {
+		m.n -= len(m.shapes[maxShapes-1].byTimes)
+		m.shapes = m.shapes[:maxShapes-1]
+	}
+	s := &memoShape{name: k.Name, demangled: k.Demangled, device: k.Device, cc: k.CC, process: k.Process, context: k.Context, stream: k.Stream,
+		ints: shapeInts(k), byTimes: map[[3]uint64]*Kernel{}}
+	m.shapes = append(m.shapes, nil)
+	copy(m.shapes[1:], m.shapes)
+	m.shapes[0] = s
+	return s
+}
 
 // NewMemo returns a Memo that analyses with opt.
 func NewMemo(opt Options) *Memo { return &Memo{opt: opt} }
@@ -46,11 +106,11 @@ func (m *Memo) analyze(run *profan.Run, k *profan.Kernel, dst *Kernel) *Kernel {
 	if len(k.Metrics) > 0 || len(k.Source) > 0 || len(k.Findings) > 0 {
 		return Analyze(run, k, m.opt)
 	}
-	if run != m.run || m.seen == nil {
-		m.run, m.seen = run, map[string]*Kernel{}
+	if run != m.run {
+		m.run, m.shapes, m.n = run, nil, 0
 	}
-	m.key = launchKey(m.key[:0], k)
-	if a, ok := m.seen[string(m.key)]; ok {
+	sh, times := m.shape(k), launchTimes(k)
+	if a, ok := sh.byTimes[times]; ok {
 		var fs []profan.Finding
 		var ss []Suppressed
 		if dst == nil {
@@ -86,32 +146,22 @@ func (m *Memo) analyze(run *profan.Run, k *profan.Kernel, dst *Kernel) *Kernel {
 		return dst
 	}
 	a := Analyze(run, k, m.opt)
-	if len(m.seen) >= maxMemo {
-		clear(m.seen)
+	if m.n >= maxMemo {
+		clear(m.shapes)
+		m.shapes, m.n = m.shapes[:0], 0
+		sh = m.shape(k)
 	}
-	m.seen[string(m.key)] = a
+	if len(a.Missing) > 0 && slices.Equal(sh.missing, a.Missing) {
+		a.Missing = sh.missing
+	} else if sh.missing == nil {
+		sh.missing = a.Missing
+	}
+	if len(a.Skipped) > 0 && slices.Equal(sh.skipped, a.Skipped) {
+		a.Skipped = sh.skipped
+	} else if sh.skipped == nil {
+		sh.skipped = a.Skipped
+	}
+	sh.byTimes[times] = a
+	m.n++
 	return a
-}
-
-// launchKey appends everything of a metric-less launch but its ID and start.
-func launchKey(b []byte, k *profan.Kernel) []byte {
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	num := func(v float64) { b = binary.LittleEndian.AppendUint64(b, math.Float64bits(v)) }
-	str(k.Name)
-	str(k.Demangled)
-	str(k.Device)
-	str(k.CC)
-	str(k.Process)
-	str(k.Context)
-	str(k.Stream)
-	for _, v := range [...]int{k.DeviceIndex, k.Invocations, k.Registers, k.Grid[0], k.Grid[1], k.Grid[2], k.Block[0], k.Block[1], k.Block[2]} {
-		b = binary.AppendVarint(b, int64(v))
-	}
-	num(k.Duration)
-	num(k.StaticSMem)
-	num(k.DynamicSMem)
-	return b
 }

@@ -29,6 +29,9 @@ type CountMissing struct {
 	// kernel's Missing is never changed once its verdict is made; the
 	// slice is kept so that its array is not reused while it is a key.
 	seen map[missingSlice]seenMissing
+	// last is the previous launch's slice and places.
+	last     missingSlice
+	lastSeen seenMissing
 }
 
 type missingSlice struct {
@@ -51,7 +54,10 @@ func (c *CountMissing) Add(a *Kernel) {
 		return
 	}
 	key := missingSlice{&a.Missing[0], len(a.Missing)}
-	s, ok := c.seen[key]
+	s, ok := c.lastSeen, key == c.last
+	if !ok {
+		s, ok = c.seen[key]
+	}
 	if !ok {
 		if c.index == nil {
 			c.index, c.seen = map[Missing]int{}, map[missingSlice]seenMissing{}
@@ -71,6 +77,7 @@ func (c *CountMissing) Add(a *Kernel) {
 		}
 		c.seen[key] = s
 	}
+	c.last, c.lastSeen = key, s
 	for _, i := range s.idx {
 		c.Out[i].Kernels++
 		c.Out[i].Launches += max(a.Record.Invocations, 1)
