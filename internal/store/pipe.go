@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // The writer's statements run on a goroutine of their own: AddKernel
@@ -77,8 +78,9 @@ type pipe struct {
 	wg       sync.WaitGroup // the goroutine
 	inflight sync.WaitGroup // ops handed over and not yet run
 
-	mu  sync.Mutex
-	err error // the first statement that failed; the ops after it are dropped
+	mu     sync.Mutex
+	err    error       // the first statement that failed; the ops after it are dropped
+	hasErr atomic.Bool // err is set: failed takes no lock while it is not
 }
 
 func (w *RunWriter) startPipe() {
@@ -93,7 +95,10 @@ func (w *RunWriter) startPipe() {
 			if p.failed() == nil {
 				if err := w.store(op); err != nil {
 					p.mu.Lock()
-					p.err = fmt.Errorf("add kernel %d: %w", op.ordinal, w.db.d.formatError(err))
+					if p.err == nil {
+						p.err = fmt.Errorf("add kernel %d: %w", op.ordinal, w.db.d.formatError(err))
+						p.hasErr.Store(true)
+					}
 					p.mu.Unlock()
 				}
 			}
@@ -113,6 +118,9 @@ func (w *RunWriter) startPipe() {
 }
 
 func (p *pipe) failed() error {
+	if !p.hasErr.Load() {
+		return nil // every kernel asks: no lock while nothing failed
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.err

@@ -119,6 +119,7 @@ type RunWriter struct {
 	series    map[string]*series // series key (store/series.go) → its open series
 	key       []byte
 	masked    []byte
+	blob      []byte // the kernel blob being encoded, handed to its op when one is needed
 
 	lastVerdict verdictCache
 
@@ -374,29 +375,26 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	if w.pipe == nil {
 		w.startPipe()
 	}
-	op := w.pipe.take()
-	sent := false
-	defer func() {
-		if !sent {
-			w.pipe.free <- op
-		}
-	}()
-	// One encoder for the run: its template scratch is reused.
-	w.enc.b, w.enc.key, w.enc.text, w.enc.err = op.blob[:0], w.keyFunc, w.textFunc, nil
-	if op.blob, err = w.enc.kernel(k); err != nil {
+	// One encoder for the run: its template scratch is reused. The blob
+	// goes into the writer's buffer, handed to an op only for a new row: a
+	// launch that joins a series (most of a trace's) takes no op of the
+	// pipe.
+	w.enc.b, w.enc.key, w.enc.text, w.enc.err = w.blob[:0], w.keyFunc, w.textFunc, nil
+	if w.blob, err = w.enc.kernel(k); err != nil {
 		return err
 	}
-	if op.verdict, err = w.encodeVerdict(&rec); err != nil {
+	verdict, err := w.encodeVerdict(&rec)
+	if err != nil {
 		return err
 	}
 	// A launch that repeats an earlier one but for its ID, start and
 	// duration joins that launch's series (store/series.go).
 	var canonDur float64
 	w.key = w.key[:0]
-	if len(op.blob) <= maxSeriesKey {
+	if len(w.blob) <= maxSeriesKey {
 		var ok bool
-		if w.masked, ok = withoutStart(w.masked, op.blob); ok {
-			w.key, canonDur = seriesKey(w.key, nameID, k, w.masked, &rec, op.verdict)
+		if w.masked, ok = withoutStart(w.masked, w.blob); ok {
+			w.key, canonDur = seriesKey(w.key, nameID, k, w.masked, &rec, verdict)
 		}
 	}
 	if len(w.key) > 0 && len(w.key) <= maxSeriesKey {
@@ -408,6 +406,15 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 			return nil
 		}
 	}
+	op := w.pipe.take()
+	sent := false
+	defer func() {
+		if !sent {
+			w.pipe.free <- op
+		}
+	}()
+	op.blob, w.blob = w.blob, op.blob[:0]
+	op.verdict = verdict
 	op.ordinal, op.launchID, op.nameID = w.n, k.ID, nameID
 	op.device, op.cc, op.grid, op.block = k.Device, k.CC, dim(k.Grid), dim(k.Block)
 	op.inv, op.dur = k.Invocations, nullFloat(k.Duration)
@@ -651,6 +658,7 @@ func (w *RunWriter) Rollback() error {
 		w.pipe.mu.Lock()
 		if w.pipe.err == nil {
 			w.pipe.err = errors.New("rolled back") // drop what is still queued
+			w.pipe.hasErr.Store(true)
 		}
 		w.pipe.mu.Unlock()
 		w.pipe.drain()

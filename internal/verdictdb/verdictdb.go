@@ -23,6 +23,9 @@ type Writer struct {
 	vals []store.NamedValue
 	sup  []store.Suppressed
 	miss []store.Missing
+	// from is the verdict's Missing that miss converts: the launches of a
+	// trace share their earlier launch's (analysis.Memo), converted once.
+	from []analysis.Missing
 }
 
 // Add writes one kernel's verdict to w, as the analysis made it: the kernel
@@ -43,9 +46,12 @@ func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 	for _, s := range a.Suppressed {
 		x.sup = append(x.sup, store.Suppressed(s))
 	}
-	x.miss = x.miss[:0]
-	for _, m := range a.Missing {
-		x.miss = append(x.miss, store.Missing(m))
+	if !sameSlice(x.from, a.Missing) {
+		x.miss = x.miss[:0]
+		for _, m := range a.Missing {
+			x.miss = append(x.miss, store.Missing(m))
+		}
+		x.from = a.Missing
 	}
 	var l store.Limiter
 	if a.Limiter.Known() {
@@ -55,6 +61,12 @@ func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 	}
 	return w.AddKernel(store.KernelRecord{Kernel: a.Record, Canonical: x.vals, Findings: a.Findings,
 		Limiter: l, Suppressed: nilIfEmpty(x.sup), Skipped: a.Skipped, Missing: nilIfEmpty(x.miss)})
+}
+
+// sameSlice reports whether a and b are one slice: the same elements of
+// the same array (a verdict's parts are not changed once made).
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
 }
 
 func nilIfEmpty[T any](s []T) []T {
