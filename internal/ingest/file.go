@@ -194,7 +194,8 @@ func (in *File) Read(opt Options, sink Sink) (*profan.Run, error) {
 	// is hashed) and a File hashed beside the read (HashAside): the
 	// aside's read computes the SHA-256 digest and a keyed 64-bit hash
 	// (hash/maphash, a seed drawn for this File) of the same text, and
-	// this read only the latter, about ten times cheaper: Digest compares
+	// this read only the latter, about half the time of SHA-256 written
+	// line by line (0.04 s against 0.08 s on 97 MB): Digest compares
 	// the two to find a file that changed while it was read.
 	switch {
 	case opt.Digest != "":

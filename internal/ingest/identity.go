@@ -119,7 +119,7 @@ func (t *table) kernelTwice(k *profan.Kernel, line int) error {
 	writeField(h, k.Stream)
 	writeField(h, k.Name)
 	writeNum(h, math.Float64bits(k.Duration))
-	t.traceRow(k.Start, line, "kernel "+shorten(k.Name, 60), "the same launch (process, device, stream, start, duration and name)")
+	t.traceRow(k.Start, line, true, k.Name, "the same launch (process, device, stream, start, duration and name)")
 	return nil
 }
 
@@ -136,7 +136,7 @@ func (t *table) activityTwice(a *profan.Activity, line int) error {
 	writeField(h, a.Name)
 	writeNum(h, math.Float64bits(a.Duration))
 	writeNum(h, math.Float64bits(a.Bytes))
-	t.traceRow(a.Start, line, a.Name, "the same copy or memset (device, stream, start, duration, size and name)")
+	t.traceRow(a.Start, line, false, a.Name, "the same copy or memset (device, stream, start, duration, size and name)")
 	return nil
 }
 
@@ -148,13 +148,21 @@ func (t *table) callTwice(name, thread, corr string, start, dur float64, line in
 	writeField(h, thread)
 	writeField(h, corr)
 	writeNum(h, math.Float64bits(dur))
-	t.traceRow(start, line, name, "the same call (name, thread, CorrID, start and duration)")
+	t.traceRow(start, line, false, name, "the same call (name, thread, CorrID, start and duration)")
 }
 
-// traceRow checks the row hashed, of what, starting at start: its error
-// is kept to be returned when its table ends (see twice).
-func (t *table) traceRow(start float64, line int, what, same string) {
+// traceRow checks the row hashed, of name (a kernel's, said "kernel
+// NAME" shortened), starting at start: its error is kept to be returned
+// when its table ends (see twice). The text is made only for an error.
+func (t *table) traceRow(start float64, line int, kernel bool, name, same string) {
 	first, twice, back := t.s.order.add(start, line)
+	if !twice && back == 0 {
+		return
+	}
+	what := name
+	if kernel {
+		what = "kernel " + shorten(name, 60)
+	}
 	switch {
 	case twice:
 		t.twice(t.Errorf(line, "%s: %s as %s: a row written twice", what, same, atLine(first)))

@@ -354,7 +354,9 @@ type stream struct {
 	doc      document // the export is one document of this format, not tables
 	ordinal  int
 	intern   map[string]string
-	marker   string // the last message line, e.g. "API calls:"
+	recent   [64]string // the strings interned last, by internSlot
+	lastName string     // the name of the kernel read last, in names
+	marker   string     // the last message line, e.g. "API calls:"
 	maxText  int
 	textSeen int
 	textKept int

@@ -579,10 +579,15 @@ const maxNames = 1 << 16
 // Intern returns b as a string, sharing storage with earlier equal strings:
 // exports repeat kernel, section and metric names on every row.
 func (t *table) Intern(b []byte) string {
+	slot := &t.s.recent[internSlot(b)]
+	if string(b) == *slot {
+		return *slot // a trace row's device, context and stream: as the row before's
+	}
 	if t.s.intern == nil {
 		t.s.intern = make(map[string]string, 1024)
 	}
 	if s, ok := t.s.intern[string(b)]; ok {
+		*slot = s
 		return s
 	}
 	if len(t.s.intern) > maxNames {
@@ -590,22 +595,38 @@ func (t *table) Intern(b []byte) string {
 	}
 	s := string(b)
 	t.s.intern[s] = s
+	*slot = s
 	return s
 }
 
 // InternString is Intern of a string already made (a part of one).
 func (t *table) InternString(s string) string {
+	slot := &t.s.recent[internSlot(s)]
+	if s == *slot {
+		return *slot
+	}
 	if t.s.intern == nil {
 		t.s.intern = make(map[string]string, 1024)
 	}
 	if v, ok := t.s.intern[s]; ok {
+		*slot = v
 		return v
 	}
 	if len(t.s.intern) > maxNames {
 		return s
 	}
 	t.s.intern[s] = s
+	*slot = s
 	return s
+}
+
+// internSlot is the place of b among the strings interned last
+// (stream.recent): by its length and its first and last bytes.
+func internSlot[T string | []byte](b T) int {
+	if len(b) == 0 {
+		return 0
+	}
+	return int(uint(len(b))*31+uint(b[0])*7+uint(b[len(b)-1])) & (len(stream{}.recent) - 1)
 }
 
 // Kernel hands a completed kernel to the sink.
@@ -616,14 +637,17 @@ func (t *table) Kernel(k *profan.Kernel, line int) error {
 	if err := t.kernelTwice(k, line); err != nil {
 		return err
 	}
-	if _, ok := t.s.names[k.Name]; !ok {
-		if len(t.s.names) == maxKernelNames {
-			return t.Errorf(line, "more than %d distinct kernel names (not a profiler export?)", maxKernelNames)
+	if k.Name != t.s.lastName || t.s.names == nil {
+		if _, ok := t.s.names[k.Name]; !ok {
+			if len(t.s.names) == maxKernelNames {
+				return t.Errorf(line, "more than %d distinct kernel names (not a profiler export?)", maxKernelNames)
+			}
+			if t.s.names == nil {
+				t.s.names = map[string]struct{}{}
+			}
+			t.s.names[k.Name] = struct{}{}
 		}
-		if t.s.names == nil {
-			t.s.names = map[string]struct{}{}
-		}
-		t.s.names[k.Name] = struct{}{}
+		t.s.lastName = k.Name // a trace's next kernel is mostly this one
 	}
 	t.s.records++
 	t.s.acct.Records++
