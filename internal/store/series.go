@@ -69,13 +69,15 @@ func numericID(id string) (int64, bool) {
 	if id == "" || len(id) > 18 || (id[0] == '0' && len(id) > 1) {
 		return 0, false
 	}
+	var v int64 // 18 digits at most: no overflow
 	for i := 0; i < len(id); i++ {
-		if id[i] < '0' || id[i] > '9' {
+		c := id[i]
+		if c < '0' || c > '9' {
 			return 0, false
 		}
+		v = v*10 + int64(c-'0')
 	}
-	v, err := strconv.ParseInt(id, 10, 64)
-	return v, err == nil
+	return v, true
 }
 
 // seriesLaunch is one decoded member of a series.

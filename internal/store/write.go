@@ -461,7 +461,15 @@ func (w *RunWriter) flushSeries(s *series) error {
 	}
 	op := w.pipe.take()
 	op.chunkOf, op.chunk, op.n, op.ordinal = s, s.chunk, s.n, s.ordinal
-	op.data, s.buf = s.buf, op.data[:0]
+	next := op.data[:0]
+	if cap(next) < len(s.buf) {
+		// The pipe lets a chunk's buffer go (maxKeptBuffer): the next
+		// chunk's is made at once at this one's size, not grown from
+		// nothing by doubling (82 MB allocated for a 600,000-launch
+		// trace's 37 chunks).
+		next = make([]byte, 0, len(s.buf))
+	}
+	op.data, s.buf = s.buf, next
 	w.pipe.send(op)
 	s.chunk++
 	s.n = 0
