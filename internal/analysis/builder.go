@@ -28,6 +28,12 @@ func NewBuilder(keepIDs bool, rec Recommender) *Builder {
 // as the analysis made it at ingest, is given back rather than made again.
 func (b *Builder) Recommend(rec Recommender) { b.gr.Recommender = rec }
 
+// Transient says that the verdicts added are Stream.Transient's, valid
+// only until the next is asked for: the groups then keep copies of the
+// few they hold (a group's first and longest launch), and the launches
+// of a trace are analysed without a verdict allocated per launch.
+func (b *Builder) Transient() { b.gr.transient = true }
+
 // Add adds one analysed launch.
 func (b *Builder) Add(a *Kernel) {
 	b.gr.Add(a)

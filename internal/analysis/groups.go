@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,11 +41,14 @@ type Grouper struct {
 	devices  map[int]bool
 	// last is the group of the previous launch, under lastKey: a trace's
 	// launches repeat their kernel, and its name is then not hashed.
-	last     *Group
-	lastKey  groupKey
-	lastProc string
-	lastRun  *profan.Run
-	lastDev  int
+	// transient: the verdicts added are valid only until the next Add
+	// (Builder.Transient).
+	transient bool
+	last      *Group
+	lastKey   groupKey
+	lastProc  string
+	lastRun   *profan.Run
+	lastDev   int
 	// tracks follow each run's launch order for the application
 	// evidence (fusable chains, hand-written attention).
 	tracks map[*profan.Run]*appTrack
@@ -165,6 +169,18 @@ func (gr *Grouper) Add(a *Kernel) {
 	g.Tally(a, timed, n)
 	g.TallySuppressed(a, n)
 	gr.tallySource(g, a, n, timed)
+	if gr.transient && (g.First == a || g.Rep == a) {
+		// a is valid only until the next launch's verdict
+		// (Stream.Transient): the group keeps a copy of its own.
+		c := *a
+		c.Findings, c.Suppressed = slices.Clone(a.Findings), slices.Clone(a.Suppressed)
+		if g.First == a {
+			g.First = &c
+		}
+		if g.Rep == a {
+			g.Rep = &c
+		}
+	}
 }
 
 // tallySource counts what a's export gave g, so that Drop can take an

@@ -366,6 +366,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	// advice stored with the run (verdictdb.AdviceDoc).
 	rec, _ := opt.Analysis.Rules.(analysis.Recommender)
 	b := analysis.NewBuilder(false, rec)
+	b.Transient() // the store and the groups are done with each verdict before the next
 	run, err := ingest.ReadCapture(c, ingest.Options{Format: opt.Format, Digest: first.Digest, Concurrent: true, Context: ctx}, func(run *profan.Run, k *profan.Kernel) error {
 		// Cancelled (Ctrl-C): stop at this kernel; the run's transaction
 		// is rolled back below.
@@ -384,9 +385,9 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 			return err
 		}
 		// The store is done with the verdict and its values when
-		// AddKernel returns; the group keeps it (a repeated launch's
-		// verdict is a copy).
-		a := vs.Kernel(run, k)
+		// AddKernel returns; the group keeps a copy of the verdicts it
+		// holds (Builder.Transient).
+		a := vs.Transient(run, k)
 		b.Add(a)
 		if w == nil {
 			if err := begin(run, deviceName(a)); err != nil {
