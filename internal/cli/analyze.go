@@ -97,11 +97,15 @@ func analyzeRun(ctx context.Context, opts *AnalyzeOptions) error {
 	// that lists every launch), the verdict is rendered once made.
 	vs := analysis.NewStream(st.Opt, false)
 	b := analysis.NewBuilder(report.KeepsIDs(opts.Format), st.Engine())
+	// No format keeps a kernel's verdict past its Kernel call (JSON
+	// writes each at once): the verdicts are transient, and the groups
+	// copy the few they keep.
+	b.Transient()
 	if len(opts.Files) == 1 {
 		vs.SkipJoins() // a trace joins an ncu export given with it
 	}
 	matched := 0
-	runs, err := readVerdicts(ctx, vs, opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, st.Opt, match, pm, func(a *analysis.Kernel) error {
+	runs, err := readTransient(ctx, vs, opts.Files, ingest.Options{Format: opts.Input, Concurrent: true}, st.Opt, match, pm, func(a *analysis.Kernel) error {
 		matched++
 		b.Add(a)
 		return w.Kernel(a)

@@ -18,6 +18,18 @@ import (
 // checked against --device and its source paths rewritten by pm first. It
 // returns the runs read, for vs.Finish.
 func readVerdicts(ctx context.Context, vs *analysis.Stream, files []string, in ingest.Options, opt analysis.Options, match func(*profan.Kernel) bool, pm pathMap, fn func(*analysis.Kernel) error) ([]*profan.Run, error) {
+	return readWith(ctx, vs.Kernel, files, in, opt, match, pm, fn)
+}
+
+// readTransient is readVerdicts for a caller done with each verdict
+// before it is given the next (Stream.Transient): a repeated launch's
+// verdict is then not allocated.
+func readTransient(ctx context.Context, vs *analysis.Stream, files []string, in ingest.Options, opt analysis.Options, match func(*profan.Kernel) bool, pm pathMap, fn func(*analysis.Kernel) error) ([]*profan.Run, error) {
+	return readWith(ctx, vs.Transient, files, in, opt, match, pm, fn)
+}
+
+// readWith is readVerdicts with the stream's verdict function.
+func readWith(ctx context.Context, verdictOf func(*profan.Run, *profan.Kernel) *analysis.Kernel, files []string, in ingest.Options, opt analysis.Options, match func(*profan.Kernel) bool, pm pathMap, fn func(*analysis.Kernel) error) ([]*profan.Run, error) {
 	in.Context = ctx
 	return ingest.ReadFiles(files, in, func(run *profan.Run, k *profan.Kernel) error {
 		if match != nil && !match(k) {
@@ -27,7 +39,7 @@ func readVerdicts(ctx context.Context, vs *analysis.Stream, files []string, in i
 			return err
 		}
 		pm.kernel(k)
-		return fn(vs.Kernel(run, k))
+		return fn(verdictOf(run, k))
 	})
 }
 
