@@ -67,12 +67,15 @@ func efficiencies(s *metrics.Set, m Model) *metrics.Set {
 func deviceOf(k *profan.Kernel) gpumodel.Identity {
 	c := Clues(k)
 	lastDevice.Lock()
-	hit, id := lastDevice.ok && lastDevice.clues == c, lastDevice.id
+	id, hit := lastDevice.ids[c]
 	lastDevice.Unlock()
 	if !hit {
 		id = gpumodel.Identify(c)
 		lastDevice.Lock()
-		lastDevice.ok, lastDevice.clues, lastDevice.id = true, c, id
+		if lastDevice.ids == nil || len(lastDevice.ids) >= maxDevices {
+			lastDevice.ids = make(map[gpumodel.Clues]gpumodel.Identity)
+		}
+		lastDevice.ids[c] = id
 		lastDevice.Unlock()
 	}
 	// Each verdict has slices of its own.
@@ -80,16 +83,19 @@ func deviceOf(k *profan.Kernel) gpumodel.Identity {
 	return id
 }
 
-// lastDevice is the last identification deviceOf made: the kernels of an
-// export give the same clues, which gpumodel.Identify would match with
-// every GPU of its table again (an ncu page of 4,680 launches spent 5% of
-// its ingest there).
+// lastDevice holds the identifications deviceOf made, by their clues:
+// the kernels of an export give the same clues, which gpumodel.Identify
+// would match with every GPU of its table again (an ncu page of 4,680
+// launches spent 5% of its ingest there). Not the last one only: an ncu
+// page's launches give their own SM and DRAM clocks, which repeat from
+// one capture of a kernel to the next but not from launch to launch.
 var lastDevice struct {
 	sync.Mutex
-	ok    bool
-	clues gpumodel.Clues
-	id    gpumodel.Identity
+	ids map[gpumodel.Clues]gpumodel.Identity
 }
+
+// maxDevices bounds lastDevice: when full it starts afresh.
+const maxDevices = 256
 
 // Clues collects what k's export says about its GPU: the printed name
 // (raw pages: device__attribute_display_name), ncu's DRAM frequency
