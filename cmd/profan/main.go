@@ -16,7 +16,7 @@ func main() {
 }
 
 // run runs the command line. GOGC and GOMEMLIMIT, when set, are kept; else
-// profan sets 200 % and 48 MiB (cli.SetRuntimeDefaults).
+// profan sets 200 % and 96 MiB (cli.SetRuntimeDefaults).
 // PROFAN_CPUPROFILE=FILE writes a CPU profile of the command and
 // PROFAN_MEMPROFILE=FILE a heap profile at its end (go tool pprof reads
 // both): how the notes in docs/performance.md were made. A profile that

@@ -98,11 +98,11 @@ func TestProfileErrors(t *testing.T) {
 	}
 }
 
-// TestMemoryLimit: GOMEMLIMIT is kept; unset, profan sets 48 MiB.
+// TestMemoryLimit: GOMEMLIMIT is kept; unset, profan sets 96 MiB.
 func TestMemoryLimit(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ env, want string }{
-		{"", "50331648"},
+		{"", "100663296"},
 		{"GOMEMLIMIT=1GiB", "1073741824"},
 		{"GOMEMLIMIT=off", "9223372036854775807"},
 	} {
