@@ -122,8 +122,10 @@ func (w *RunWriter) encodeVerdict(rec *KernelRecord) (string, error) {
 	// The launches of a trace repeat one verdict: encoded once, not
 	// 600,000 times.
 	c := &w.lastVerdict
-	if c.ok && len(rec.Suppressed) == 0 && sameLimiter(c.limiter, rec.Limiter) &&
-		slices.Equal(c.skipped, rec.Skipped) && slices.Equal(c.missing, rec.Missing) {
+	if c.ok && len(rec.Suppressed) == 0 && (rec.AsBefore || SameLimiter(c.limiter, rec.Limiter) &&
+		slices.Equal(c.skipped, rec.Skipped) && slices.Equal(c.missing, rec.Missing)) {
+		// AsBefore: the record before had these parts and no
+		// suppressed finding, so it left them in c.
 		return c.out, nil
 	}
 	out, err := w.encodeVerdictOnce(rec)
@@ -143,7 +145,9 @@ type verdictCache struct {
 	out     string
 }
 
-func sameLimiter(a, b Limiter) bool {
+// SameLimiter reports whether a and b are one limiter (numbers by their
+// bits: NaN is NaN).
+func SameLimiter(a, b Limiter) bool {
 	return a.Unit == b.Unit && a.Pipe == b.Pipe && a.Evidence == b.Evidence && math.Float64bits(a.Percent) == math.Float64bits(b.Percent) &&
 		sameHeadroom(a.Headroom, b.Headroom)
 }

@@ -60,6 +60,11 @@ type KernelRecord struct {
 	Suppressed []Suppressed
 	Skipped    []string
 	Missing    []Missing
+	// AsBefore says that Limiter, Suppressed, Skipped and Missing are
+	// those of the record added before, which are then not compared
+	// again (the launches of a trace repeat one verdict; verdictdb
+	// knows it by the verdict's slices).
+	AsBefore bool
 }
 
 // RunWriter writes one run in one transaction, one kernel at a time, so that

@@ -26,12 +26,18 @@ type Writer struct {
 	// from is the verdict's Missing that miss converts: the launches of a
 	// trace share their earlier launch's (analysis.Memo), converted once.
 	from []analysis.Missing
+	// The verdict parts of the record added last (see AsBefore).
+	added   bool
+	skipped []string
+	limiter store.Limiter
+	hadSup  bool
 }
 
 // Add writes one kernel's verdict to w, as the analysis made it: the kernel
 // record, its canonical metrics, its findings, and the rest of the verdict
-// (limiter, findings suppressed, rules skipped, counters missing). Neither
-// x nor w keeps anything of a once it returns.
+// (limiter, findings suppressed, rules skipped, counters missing). w keeps
+// nothing of a once it returns; x keeps its Skipped and Missing slices,
+// to know the next launch's by their address.
 func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 	x.vals = x.vals[:0]
 	for _, v := range a.Metrics.Values {
@@ -46,7 +52,10 @@ func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 	for _, s := range a.Suppressed {
 		x.sup = append(x.sup, store.Suppressed(s))
 	}
-	if !sameSlice(x.from, a.Missing) {
+	// The notes of a trace's launches are one slice (analysis.Memo):
+	// then they are those of the record before.
+	notesAsBefore := x.added && sameNotes(x.from, a.Missing) && sameNotes(x.skipped, a.Skipped)
+	if !sameNotes(x.from, a.Missing) {
 		x.miss = x.miss[:0]
 		for _, m := range a.Missing {
 			x.miss = append(x.miss, store.Missing(m))
@@ -59,14 +68,17 @@ func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 		l = store.Limiter{Unit: a.Limiter.Unit.String(), Pipe: a.Limiter.Pipe, Percent: a.Limiter.Percent, Evidence: a.Limiter.Evidence,
 			Headroom: store.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence}}
 	}
+	asBefore := notesAsBefore && len(x.sup) == 0 && !x.hadSup && store.SameLimiter(l, x.limiter)
+	x.added, x.skipped, x.limiter, x.hadSup = true, a.Skipped, l, len(x.sup) > 0
 	return w.AddKernel(store.KernelRecord{Kernel: a.Record, Canonical: x.vals, Findings: a.Findings,
-		Limiter: l, Suppressed: nilIfEmpty(x.sup), Skipped: a.Skipped, Missing: nilIfEmpty(x.miss)})
+		Limiter: l, Suppressed: nilIfEmpty(x.sup), Skipped: a.Skipped, Missing: nilIfEmpty(x.miss), AsBefore: asBefore})
 }
 
-// sameSlice reports whether a and b are one slice: the same elements of
-// the same array (a verdict's parts are not changed once made).
-func sameSlice[T any](a, b []T) bool {
-	return len(a) == len(b) && len(a) > 0 && &a[0] == &b[0]
+// sameNotes reports whether a and b are one slice, the same elements of
+// the same array (a verdict's parts are not changed once made), or both
+// empty.
+func sameNotes[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func nilIfEmpty[T any](s []T) []T {
