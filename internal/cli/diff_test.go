@@ -232,7 +232,7 @@ func TestDiffLeadsWithTheStep(t *testing.T) {
 	lines := strings.SplitN(out, "\n", 5)
 	if !strings.HasPrefix(lines[0], "step: wall 62.961 ms → 8.635 ms (-86.3%) · GPU busy 10.6% → 82.2% · kernel time ") ||
 		!strings.HasPrefix(lines[1], "idle by cause: launch-bound 53.968 ms → 0 s") ||
-		!regexp.MustCompile(`changes advised: cuda-graphs ~[0-9.]+ ms → in use \(resolved\)`).MatchString(out) {
+		!regexp.MustCompile(`changes advised: cuda-graphs ~[0-9.]+ ms a step → in use \(resolved\)`).MatchString(out) {
 		t.Errorf("diff of two traces:\n%s", strings.Join(lines[:4], "\n"))
 	}
 	out, _, _ = run(t, "diff", "-f", "json", "../../fixtures/timeline/train_small.json.gz", "../../fixtures/timeline/train_small_graphs.json.gz")

@@ -101,12 +101,14 @@ func stepWall(a, b *verdict.Verdict) *report.StepWall {
 	if len(a.Timelines) == 0 || len(b.Timelines) == 0 {
 		return nil
 	}
-	xa, xb := a.Timelines[0].Timeline.StepWalls, b.Timelines[0].Timeline.StepWalls
+	ta, tb := a.Timelines[0].Timeline, b.Timelines[0].Timeline
+	xa, xb := ta.StepWalls, tb.StepWalls
 	if len(xa) < 2 || len(xb) < 2 {
 		return nil
 	}
 	c := stats.CompareMetric(true, xa, xb, stats.Spread{}, stats.NoisyThresholds.MinRelChange)
-	w := &report.StepWall{A: stats.Median(xa), B: stats.Median(xb), SpreadA: compare.HalfRange(xa), SpreadB: compare.HalfRange(xb),
+	// The step's wall as analyze, report and gate say it.
+	w := &report.StepWall{A: ta.WallPerStep(), B: tb.WallPerStep(), SpreadA: compare.HalfRange(xa), SpreadB: compare.HalfRange(xb),
 		NA: len(xa), NB: len(xb), Changed: c.Changed, Test: c.Method, P: c.P}
 	if ba, bb := a.Timelines[0].Timeline.StepBusy, b.Timelines[0].Timeline.StepBusy; len(ba) == len(xa) && len(bb) == len(xb) {
 		c := stats.CompareMetric(true, ba, bb, stats.Spread{}, stats.NoisyThresholds.MinRelChange)
@@ -146,16 +148,20 @@ func diffStep(a, b *verdict.Verdict) *report.DiffStep {
 		return out
 	}
 	s.Categories = moves(cats(a), cats(b))
-	gains := func(v *verdict.Verdict) map[string]float64 {
-		out := map[string]float64{}
+	// perStep: both sides mark their steps, and the gains are said a step.
+	perStep := a.Steps() > 0 && b.Steps() > 0
+	gains := func(v *verdict.Verdict) (map[string]float64, map[string]float64) {
+		out, step := map[string]float64{}, map[string]float64{}
 		if v.App != nil {
 			for _, r := range v.App.Recommendations {
-				out[r.Rule] = v.GainOf(r).Seconds
+				g := v.GainOf(r)
+				out[r.Rule], step[r.Rule] = g.Seconds, g.PerStep()
 			}
 		}
-		return out
+		return out, step
 	}
-	ga, gb := gains(a), gains(b)
+	ga, sa := gains(a)
+	gb, sb := gains(b)
 	inUse := map[string]bool{}
 	if b.App != nil {
 		for _, u := range b.App.InUse {
@@ -180,6 +186,12 @@ func diffStep(a, b *verdict.Verdict) *report.DiffStep {
 		}
 		if g, ok := gb[r]; ok {
 			m.B = &g
+		}
+		if g, ok := sa[r]; ok && perStep {
+			m.StepA = &g
+		}
+		if g, ok := sb[r]; ok && perStep {
+			m.StepB = &g
 		}
 		s.Levers = append(s.Levers, m)
 	}

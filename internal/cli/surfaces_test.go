@@ -126,6 +126,8 @@ func jsonSurface(t *testing.T, out string) surface {
 			Share *float64 `json:"gain_share"`
 			Of    *float64 `json:"gain_of_s"`
 			Steps int      `json:"gain_steps"`
+			Step  *float64 `json:"gain_step_s"`
+			Wall  *float64 `json:"step_wall_s"`
 		} `json:"recommendations"`
 		Runs []struct {
 			Timeline *struct {
@@ -150,8 +152,8 @@ func jsonSurface(t *testing.T, out string) surface {
 			if r.Basis == "wall" {
 				what = "wall"
 			}
-			if n := float64(r.Steps); n > 0 && r.Basis == "wall" {
-				g += fmt.Sprintf(" ~%s a step of %s (%s of the wall)", metrics.Format(*r.Gain/n, "s"), metrics.Format(*r.Of/n, "s"), metrics.ShareText(*r.Share))
+			if r.Steps > 0 && r.Basis == "wall" && r.Step != nil && r.Wall != nil {
+				g += fmt.Sprintf(" ~%s a step of %s (%s of the wall)", metrics.Format(*r.Step, "s"), metrics.Format(*r.Wall, "s"), metrics.ShareText(*r.Share))
 			} else {
 				g += fmt.Sprintf(" ~%s of the %s %s (%s)", metrics.Format(*r.Gain, "s"), metrics.Format(*r.Of, "s"), what, metrics.ShareText(*r.Share))
 			}

@@ -105,9 +105,13 @@ type jsonRecommendation struct {
 	GainSeconds *float64 `json:"gain_s"`
 	GainShare   *float64 `json:"gain_share"`
 	GainOf      *float64 `json:"gain_of_s"`
-	// GainSteps is the steps the wall span holds (ProfilerStep#N marks):
-	// gain_s / gain_steps is the gain a step; absent when none is marked.
-	GainSteps int `json:"gain_steps,omitempty"`
+	// GainSteps is the steps the wall span holds (ProfilerStep#N marks);
+	// StepWall the wall of one step (the median marked step) and
+	// GainStep the gain a step (gain_share × step_wall_s): what text and
+	// Markdown say; absent when none is marked.
+	GainSteps int      `json:"gain_steps,omitempty"`
+	StepWall  *float64 `json:"step_wall_s,omitempty"`
+	GainStep  *float64 `json:"gain_step_s,omitempty"`
 	// KernelGainSeconds is the kernel time saved, where the change is
 	// priced in kernel time.
 	KernelGainSeconds *float64 `json:"kernel_gain_s"`
@@ -163,6 +167,9 @@ func toJSONRecommendation(v *verdict.Verdict, r verdict.Recommendation, reason s
 	jr := jsonRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
 		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank),
 		GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), KernelGainSeconds: ptr(g.KernelSeconds), HostSide: g.HostSide, GainSteps: g.Steps}
+	if p := g.PerStep(); p == p {
+		jr.StepWall, jr.GainStep = ptr(g.StepWall), ptr(p)
+	}
 	if r.WallGain == r.WallGain {
 		jr.WallGain = ptr(r.WallGain)
 	}

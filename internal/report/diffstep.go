@@ -89,6 +89,10 @@ func movesLine(ms []StepMove) string {
 // leverText is one change advised: "cuda-graphs ~49.3 ms → in use
 // (resolved)", "bf16-autocast ~1.2 ms → ~2.761 ms".
 func leverText(l LeverMove) string {
+	unit := ""
+	if l.StepA != nil || l.StepB != nil {
+		l.A, l.B, unit = l.StepA, l.StepB, " a step"
+	}
 	side := func(g *float64) string {
 		if g == nil {
 			return "not advised"
@@ -96,7 +100,7 @@ func leverText(l LeverMove) string {
 		if !finite(*g) {
 			return "advised"
 		}
-		return "~" + metrics.Format(*g, "s")
+		return "~" + metrics.Format(*g, "s") + unit
 	}
 	s := l.Rule + " " + side(l.A) + " → "
 	switch {

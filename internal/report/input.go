@@ -139,6 +139,11 @@ type LeverMove struct {
 	A     *float64 `json:"gain_a_s"`
 	B     *float64 `json:"gain_b_s"`
 	InUse bool     `json:"in_use_b,omitempty"`
+	// StepA and StepB are the gains a step (the gain's share of the
+	// wall times the wall of one step, as analyze says it), where both
+	// sides mark their steps; the text then says those.
+	StepA *float64 `json:"gain_step_a_s,omitempty"`
+	StepB *float64 `json:"gain_step_b_s,omitempty"`
 }
 
 // DiffSummary is a diff's bottom line, as benchstat's geomean row: the

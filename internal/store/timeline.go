@@ -19,7 +19,8 @@ type TimelineFigures struct {
 	BusyShare float64
 	Idle      map[string]float64 // seconds by cause, the analysis's names (idleCauses)
 	Launches  int
-	Steps     int // the steps the span holds (ProfilerStep#N marks); 0 when none is marked
+	Steps     int     // the steps the span holds (ProfilerStep#N marks); 0 when none is marked
+	StepWall  float64 // the wall of one step (the median marked step), seconds; 0 when none is marked
 }
 
 // IdleShare is the share of the span idle for cause.
@@ -55,7 +56,7 @@ func (w *RunWriter) SetTimeline(f TimelineFigures) error {
 	for _, c := range idleCauses {
 		args = append(args, f.Idle[c])
 	}
-	args = append(args, f.Launches, f.Steps)
+	args = append(args, f.Launches, f.Steps, f.StepWall)
 	_, err := w.tx.ExecContext(w.ctx, w.db.d.rebind(`INSERT INTO run_timelines (`+timelineColumns+`)
 VALUES (?`+strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	if err != nil {
@@ -64,7 +65,7 @@ VALUES (?`+strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	return w.err
 }
 
-var timelineColumns = "run_id, device, span, busy, busy_share, idle_" + strings.Join(idleCauses, ", idle_") + ", launches, steps"
+var timelineColumns = "run_id, device, span, busy, busy_share, idle_" + strings.Join(idleCauses, ", idle_") + ", launches, steps, step_wall"
 
 func scanTimeline(rows interface{ Scan(...any) error }) (TimelineFigures, error) {
 	f := TimelineFigures{Idle: map[string]float64{}}
@@ -73,7 +74,7 @@ func scanTimeline(rows interface{ Scan(...any) error }) (TimelineFigures, error)
 	for i := range idle {
 		dest = append(dest, &idle[i])
 	}
-	if err := rows.Scan(append(dest, &f.Launches, &f.Steps)...); err != nil {
+	if err := rows.Scan(append(dest, &f.Launches, &f.Steps, &f.StepWall)...); err != nil {
 		return f, err
 	}
 	term(&f.Device)

@@ -42,8 +42,19 @@ type Gain struct {
 	// estimate (BasisWallEstimate), Seconds unknown.
 	HostSide bool
 	// Steps is the steps the wall span holds (a trace's ProfilerStep#N
-	// marks), 0 when it marks none: Seconds/Steps is the gain a step.
-	Steps int
+	// marks), 0 when it marks none; StepWall the wall of one step
+	// (Timeline.WallPerStep): Share × StepWall is the gain a step.
+	Steps    int
+	StepWall float64
+}
+
+// PerStep is the gain a step: its share of the wall times the wall of
+// one step; NaN where the trace marks no step.
+func (g Gain) PerStep() float64 {
+	if g.Steps <= 0 || !(g.StepWall > 0) {
+		return math.NaN()
+	}
+	return g.Share * g.StepWall
 }
 
 // Steps is the steps the wall span of Span holds; 0 when the trace marks
@@ -73,6 +84,9 @@ func (v *Verdict) GainOf(r Recommendation) Gain {
 	wallPriced := !math.IsNaN(r.WallGain)
 	if span := v.Span(); span > 0 {
 		g.Basis, g.Of, g.Steps = BasisWall, span, v.Steps()
+		if g.Steps > 0 {
+			g.StepWall = v.Timelines[0].Timeline.WallPerStep()
+		}
 		g.Share = r.Rank
 		if wallPriced {
 			g.Share = r.WallGain
@@ -115,11 +129,10 @@ func (v *Verdict) GainText(r Recommendation) string {
 		return fmt.Sprintf("~%s slower: not one to make%s", timeShare(-g.KernelSeconds, -g.KernelShare, v.Total, "kernel time"), basis)
 	case g.Basis == BasisWall:
 		s := "~" + timeShare(g.Seconds, g.Share, g.Of, "wall")
-		if g.Steps > 0 && finite(g.Seconds) {
+		if p := g.PerStep(); finite(p) {
 			// Users plan per step: "~19.7 ms a step of 61.6 ms (32.0% of
-			// the wall)".
-			n := float64(g.Steps)
-			s = fmt.Sprintf("~%s a step of %s (%s of the wall)", metrics.Format(g.Seconds/n, "s"), metrics.Format(g.Of/n, "s"), metrics.ShareText(g.Share))
+			// the wall)", the step its median (Timeline.WallPerStep).
+			s = fmt.Sprintf("~%s a step of %s (%s of the wall)", metrics.Format(p, "s"), metrics.Format(g.StepWall, "s"), metrics.ShareText(g.Share))
 		}
 		if g.KernelShare > 0 && !approx(g.KernelSeconds, g.Seconds) {
 			s += ", from ~" + timeShare(g.KernelSeconds, g.KernelShare, v.Total, "kernel time")

@@ -1,6 +1,10 @@
 package verdict
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/profan-dev/profan/internal/stats"
+)
 
 // Idle causes: why the GPU waited.
 const (
@@ -73,6 +77,9 @@ type Timeline struct {
 	StepWalls []float64
 	// StepBusy is the GPU's busy share of each of those steps' walls.
 	StepBusy []float64
+	// StepWall is the wall per step a stored run kept (WallPerStep when
+	// it was stored); 0 else.
+	StepWall float64
 	Copies   int
 	Sets     int
 	// HostLaunch is the host's cost of a launch, measured from the
@@ -312,4 +319,25 @@ func SiteParts(site string) (method, frame string) {
 		frame = f
 	}
 	return method, frame
+}
+
+// WallPerStep is the wall of one step, the one figure every surface
+// (analyze, report, gate, diff) says it with: the median of the marked
+// steps' walls (ProfilerStep#N spans; torch.profiler's schedule leaves
+// its wait and warm-up steps unmarked), which a slow first step or a
+// checkpoint does not move; a stored run's kept median; else, where the
+// export holds the count only, the span over the steps. 0 when the trace
+// marks no step.
+func (t *Timeline) WallPerStep() float64 {
+	switch {
+	case t == nil:
+		return 0
+	case len(t.StepWalls) > 0:
+		return stats.Median(t.StepWalls)
+	case t.StepWall > 0:
+		return t.StepWall
+	case t.StepCount > 0:
+		return t.Span / float64(t.StepCount)
+	}
+	return 0
 }
