@@ -675,6 +675,14 @@ func TestGateCommentLeadsWithStep(t *testing.T) {
 			seen[l] = true
 		}
 	}
+	// The text format leads with the same verdict, the step first.
+	md := first
+	out, errOut, code = run(t, "gate", "--db", db, "--baseline", "branch=main", "--max-regression", "5%", "../../fixtures/timeline/train_small_graphs.json.gz")
+	first, _, _ = strings.Cut(out, "\n")
+	if code == ExitError || !strings.HasPrefix(first, "profan gate: regressed: wall 62.961 ms → 8.635 ms (-86.3%), GPU busy 10.6% → 82.2% · kernel duration") ||
+		!strings.HasSuffix(md, strings.TrimPrefix(first, "profan gate: regressed")) {
+		t.Errorf("gate text: exit %d, first line %q, where the Markdown's is %q%s", code, first, md, errOut)
+	}
 }
 
 // runs says when a PyTorch trace was captured (Kineto's

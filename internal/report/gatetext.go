@@ -14,6 +14,14 @@ func gateText(w io.Writer, r *GateResult, opt Options) error {
 		}
 		return "\x1b[" + code + "m" + s + "\x1b[0m"
 	}
+	// The verdict first, as the Markdown comment's: on traces the step's
+	// wall and busy share, then the kernels.
+	word, fails, body := summarizeGate(r).verdict(r)
+	color := "32"
+	if fails {
+		color = "31"
+	}
+	fmt.Fprintf(w, "%s: %s\n", c(color, "profan gate: "+word), body)
 	passed, skipped := 0, 0
 	for _, ch := range checks {
 		switch ch.Status {

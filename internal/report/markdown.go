@@ -416,6 +416,19 @@ func improved(m *GateMeasure) bool {
 
 // headline is a comment's first line: the verdict, and by how much.
 func (s gateSummary) headline(r *GateResult) string {
+	word, failed, body := s.verdict(r)
+	mark := "✅"
+	if failed {
+		mark = "❌"
+	}
+	return mark + " **profan gate: " + word + "**: " + mdEscape(body)
+}
+
+// verdict is a gate's verdict (passed, failed, regressed, improved or
+// unchanged), whether it fails, and by how much: the step first where
+// the runs have a timeline, then the kernels' time, the findings resolved
+// and the checks failed. Every gate format leads with it.
+func (s gateSummary) verdict(r *GateResult) (word string, failed bool, body string) {
 	by := ""
 	if s.oldDur > 0 && s.newDur > 0 {
 		by = fmt.Sprintf("kernel duration %s → %s (%+.1f%%, summed over the kernels compared)", metrics.Format(s.oldDur, "s"), metrics.Format(s.newDur, "s"), (s.newDur/s.oldDur-1)*100)
@@ -433,21 +446,20 @@ func (s gateSummary) headline(r *GateResult) string {
 			by = step
 		}
 	}
-	var what string
 	switch {
 	case r.Baseline == nil || r.Baseline.Missing != "":
-		what = "✅ **profan gate: passed**"
+		word = "passed"
 		if r.Failed > 0 {
-			what = "❌ **profan gate: failed**"
+			word = "failed"
 		}
 	case s.regressions > 0:
-		what = "❌ **profan gate: regressed**"
+		word = "regressed"
 	case r.Failed > 0:
-		what = "❌ **profan gate: failed**"
+		word = "failed"
 	case wallFell, !wallGrew && s.oldDur > 0 && s.newDur <= s.oldDur*(1-improvedBy), !wallGrew && len(s.resolved) > 0 && !(s.newDur > s.oldDur*(1+improvedBy)):
-		what = "✅ **profan gate: improved**"
+		word = "improved"
 	default:
-		what = "✅ **profan gate: unchanged**"
+		word = "unchanged"
 	}
 	parts := []string{}
 	if by != "" {
@@ -457,7 +469,7 @@ func (s gateSummary) headline(r *GateResult) string {
 		parts = append(parts, plural(n, "finding")+" resolved")
 	}
 	parts = append(parts, fmt.Sprintf("%d of %d checks failed", r.Failed, len(r.Checks)))
-	return what + ": " + mdEscape(strings.Join(parts, " · "))
+	return word, r.Failed > 0, strings.Join(parts, " · ")
 }
 
 // checkLine is one check in a comment's sections: the kernel, what was
