@@ -91,17 +91,7 @@ func (b *Builder) Finish(runs []*profan.Run, vs []*RunVerdict) *verdict.Verdict 
 			break
 		}
 	}
-	// A trace joined launch for launch to an ncu export of the same
-	// program is one capture: its kernels count once, from the export
-	// (with their counters); the trace gives the timeline.
-	joins := Joins(vs)
-	dropped := map[string]bool{}
-	for i, j := range joins {
-		if j.Replay == nil && j.Matched > 0 && j.Matched == j.TraceLaunches && j.Matched == j.ExportLaunch && !dropped[j.Trace] {
-			b.gr.Drop(j.Trace)
-			dropped[j.Trace], joins[i].CountedOnce = true, true
-		}
-	}
+	joins, dropped := CountOnce(b.gr, vs)
 	v := &verdict.Verdict{Runs: runs, Launches: b.gr.Launches(), Total: b.gr.Total(), Missing: b.missing(dropped), Joins: joins}
 	for _, rv := range vs {
 		if rv.Timeline != nil {
@@ -112,4 +102,22 @@ func (b *Builder) Finish(runs []*profan.Run, vs []*RunVerdict) *verdict.Verdict 
 	v.Groups = b.gr.Groups()
 	v.Reps = b.gr.Reps()
 	return v
+}
+
+// CountOnce joins the runs read together (Joins) and takes out of gr the
+// launches of each trace joined launch for launch to an ncu export of
+// the same program: one capture, its kernels counted once, from the
+// export (with their counters), the trace giving the timeline. analyze,
+// report and gate read a pair so alike. It returns the joins, those
+// counted once marked, and the traces dropped.
+func CountOnce(gr *Grouper, vs []*RunVerdict) ([]Join, map[string]bool) {
+	joins := Joins(vs)
+	dropped := map[string]bool{}
+	for i, j := range joins {
+		if j.Replay == nil && j.Matched > 0 && j.Matched == j.TraceLaunches && j.Matched == j.ExportLaunch && !dropped[j.Trace] {
+			gr.Drop(j.Trace)
+			dropped[j.Trace], joins[i].CountedOnce = true, true
+		}
+	}
+	return joins, dropped
 }

@@ -298,6 +298,9 @@ func (g *gateJob) readFiles() error {
 		return err
 	}
 	g.runs = vs.Finish(read)
+	// An ncu export and a trace of the same program, joined launch for
+	// launch, count their kernels once, as analyze and report count them.
+	analysis.CountOnce(g.cur, g.runs)
 	return nil
 }
 

@@ -310,6 +310,30 @@ func TestJoinCountedOnce(t *testing.T) {
 		!strings.Contains(out, "\nwall 8.376 ms") || strings.Contains(out, "2 processes") {
 		t.Errorf("ncu + trace: exit %d\n%.3000s%s", code, out, errOut)
 	}
+	// gate reads the pair as analyze does: one check a kernel, none on the
+	// trace's launches.
+	out, errOut, code = run(t, "gate", "--require", "duration < 1s", "-f", "json", "../../fixtures/check7/decode.pair.default.csv.gz", "../../fixtures/check7/decode.default.json.gz")
+	var g struct {
+		Checks []struct {
+			Kind   string `json:"kind"`
+			Source string `json:"source"`
+		} `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(out), &g); code != ExitOK || err != nil {
+		t.Fatalf("gate ncu + trace: exit %d, %v%s", code, err, errOut)
+	}
+	require := 0
+	for _, c := range g.Checks {
+		if c.Kind == "require" {
+			require++
+		}
+		if strings.HasSuffix(c.Source, ".json.gz") {
+			t.Errorf("gate ncu + trace: a check on the trace's launches, counted twice: %+v", c)
+		}
+	}
+	if require != 19 {
+		t.Errorf("gate ncu + trace: %d duration checks, want 19 (one a kernel)", require)
+	}
 	const nv = "../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-"
 	out, errOut, code = run(t, "analyze", nv+"metrics.csv", nv+"trace.csv")
 	if code != ExitOK || !strings.Contains(out, "\n301 launches of 1 kernel · 23.031 ms of kernel time\n") || !strings.Contains(out, "the counters and the times come from two runs of it") ||
