@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"hash/maphash"
 	"io"
 	"math/rand/v2"
 	"testing"
@@ -100,5 +101,37 @@ func TestUTF16LoneSurrogate(t *testing.T) {
 		case !c.ok && (!errors.As(got, &se) || se.Line != 3):
 			t.Errorf("%s: %v, want refused at line 3", c.name, got)
 		}
+	}
+}
+
+// TestCheckHashWrites: the check hash of a text is one however the text
+// is cut into writes, and differs when a byte differs.
+func TestCheckHashWrites(t *testing.T) {
+	seed := maphash.MakeSeed()
+	text := bytes.Repeat([]byte("0123456789abcdef\n"), 3*checkBlock/17+5)
+	whole := newCheckHash(seed)
+	whole.Write(text)
+	for _, step := range []int{1, 7, 128, checkBlock - 1, checkBlock, checkBlock + 3} {
+		c := newCheckHash(seed)
+		for i := 0; i < len(text); i += step {
+			c.Write(text[i:min(i+step, len(text))])
+		}
+		if c.Sum64() != whole.Sum64() {
+			t.Fatalf("writes of %d bytes: %x, whole: %x", step, c.Sum64(), whole.Sum64())
+		}
+	}
+	for _, at := range []int{0, checkBlock - 1, checkBlock, len(text) - 1} {
+		other := bytes.Clone(text)
+		other[at] ^= 1
+		c := newCheckHash(seed)
+		c.Write(other)
+		if c.Sum64() == whole.Sum64() {
+			t.Fatalf("a byte changed at %d: same check hash", at)
+		}
+	}
+	short := newCheckHash(seed)
+	short.Write(text[:len(text)-1])
+	if short.Sum64() == whole.Sum64() {
+		t.Fatal("a text one byte shorter: same check hash")
 	}
 }

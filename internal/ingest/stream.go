@@ -86,7 +86,7 @@ func (s *stream) unknownRow(fields [][]byte) error {
 func (s *stream) table(imp importer, line []byte, fields [][]byte, first bool) error {
 	run := s.run
 	t := &table{Header: toStrings(fields), Marker: s.marker, Line: s.lr.n, s: s, imp: imp, rawHeader: append([]byte(nil), line...), lay: layoutOf(imp)}
-	t.sum.SetSeed(s.seed)
+	t.sum.reset(s.seed)
 	t.sum.WriteString(s.process)
 	t.sum.Write(line)
 	t.sumLine = s.lr.n

@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"fmt"
-	"hash/maphash"
 	"io"
 	"math"
 	"strconv"
@@ -36,8 +35,8 @@ type table struct {
 	raw       []byte // the current row's line
 	prev      []byte // a copy of the previous row's line
 	prevLine  int
-	sum       maphash.Hash // of the header and rows since it, to find a table given twice
-	sumLine   int          // the line of that header
+	sum       checkHash // of the header and rows since it, to find a table given twice
+	sumLine   int       // the line of that header
 	sumRows   int
 	rawHeader []byte
 	unitsRaw  []byte // the units row, when the table has one
@@ -343,7 +342,7 @@ func (t *table) endCapture(next int) error {
 		return t.s.twiceErr
 	}
 	t.s.order.reset()
-	t.sum.Reset()
+	t.sum.reset(t.s.seed)
 	t.sum.WriteString(t.s.process)
 	t.sum.Write(t.rawHeader)
 	t.sumLine, t.sumRows = next, 0
