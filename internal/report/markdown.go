@@ -452,9 +452,12 @@ func (s gateSummary) verdict(r *GateResult) (word string, failed bool, body stri
 		if r.Failed > 0 {
 			word = "failed"
 		}
-	case s.regressions > 0:
+	case s.regressions > 0 && !wallFell:
 		word = "regressed"
 	case r.Failed > 0:
+		// A step whose wall fell is not "regressed" in its first
+		// words because one kernel check failed: the gate failed,
+		// and the body says on what.
 		word = "failed"
 	case wallFell, !wallGrew && s.oldDur > 0 && s.newDur <= s.oldDur*(1-improvedBy), !wallGrew && len(s.resolved) > 0 && !(s.newDur > s.oldDur*(1+improvedBy)):
 		word = "improved"
@@ -467,6 +470,9 @@ func (s gateSummary) verdict(r *GateResult) (word string, failed bool, body stri
 	}
 	if n := len(s.resolved); n > 0 {
 		parts = append(parts, plural(n, "finding")+" resolved")
+	}
+	if s.regressions > 0 && wallFell {
+		parts = append(parts, plural(s.regressions, "kernel check")+" regressed")
 	}
 	parts = append(parts, fmt.Sprintf("%d of %d checks failed", r.Failed, len(r.Checks)))
 	return word, r.Failed > 0, strings.Join(parts, " · ")
