@@ -544,7 +544,7 @@ func (c *launchColumns) count(t *table, r row, i int, name, axis string) (int, e
 // " [1234]" correlation suffix of older versions, and its ID from the
 // Correlation_ID column, else that suffix, else the launch ordinal.
 func nvprofKernel(t *table, r row, printed string, corr int) (*profan.Kernel, error) {
-	k := profan.NewKernel()
+	k := t.newKernel()
 	base, id := stripCorrelation(printed)
 	if base == "" {
 		return nil, t.Errorf(r.Line, "kernel row has no name")

@@ -35,8 +35,9 @@ type table struct {
 	raw       []byte // the current row's line
 	prev      []byte // a copy of the previous row's line
 	prevLine  int
-	sum       checkHash // of the header and rows since it, to find a table given twice
-	sumLine   int       // the line of that header
+	slab      []profan.Kernel // what is left of newKernel's slab
+	sum       checkHash       // of the header and rows since it, to find a table given twice
+	sumLine   int             // the line of that header
 	sumRows   int
 	rawHeader []byte
 	unitsRaw  []byte // the units row, when the table has one
@@ -626,6 +627,23 @@ func internSlot[T string | []byte](b T) int {
 		return 0
 	}
 	return int(uint(len(b))*31+uint(b[0])*7+uint(b[len(b)-1])) & (len(stream{}.recent) - 1)
+}
+
+// kernelSlab is how many kernels newKernel allocates at once.
+const kernelSlab = 64
+
+// newKernel returns a new kernel (profan.NewKernel) from a slab of
+// kernelSlab: a trace of 600,000 launches makes one allocation a slab,
+// not one a launch. Each is a kernel of its own, never reused: what the
+// sink keeps of it stays as it was.
+func (t *table) newKernel() *profan.Kernel {
+	if len(t.slab) == 0 {
+		t.slab = make([]profan.Kernel, kernelSlab)
+	}
+	k := &t.slab[0]
+	t.slab = t.slab[1:]
+	*k = *profan.NewKernel()
+	return k
 }
 
 // Kernel hands a completed kernel to the sink.
