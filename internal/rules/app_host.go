@@ -23,9 +23,13 @@ torch.nonzero and boolean-mask indexing (whose result size the host needs),
 and a copy to pageable memory. The timeline names the call and the op around
 it (with the Python frame when the trace has the stack).
 
-Priced in wall time: the idle time the timeline puts after the host's
-synchronisations. In a step bound by its launches little of it comes back:
-the host, no longer waiting, still cannot launch faster.`,
+Each sync is priced once: a value read every step is step-read's, a read
+that sizes a tensor host-read's, torch.cuda.synchronize cuda-synchronize's,
+a pageable copy's pinned-memory's; host-sync prices the rest (all of a CUDA
+program's), by replaying the step (docs/replay.md) without their waits. In
+a step bound by its launches little comes back: the host, no longer
+waiting, still cannot launch faster. Where the trace has no step to replay:
+the idle time the timeline puts after the host's synchronisations.`,
 	Before: `for t in range(steps):
     tok = model(tok).argmax(-1)
     if (tok == eos).item():      # the host waits for every token
@@ -39,6 +43,7 @@ done = (torch.cat(toks) == eos).any().item()   # one wait at the end`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"timeline"},
+	Optional: []string{"host-copies"},
 	CheckApp: func(p *AppPass) {
 		tl := p.timeline()
 		idle := tl.IdleOf(analysis.IdleSync)
@@ -47,9 +52,55 @@ done = (torch.cat(toks) == eos).any().item()   # one wait at the end`,
 		if idle.Seconds <= 0 || !(tl.Span > 0) || idle.Seconds < 0.01*tl.Span {
 			return
 		}
+		claimed, ownSite, sites := p.claimedSyncs()
+		// The idle time after the syncs no other rule claims.
+		calls, waits := idle.Calls[:0:0], idle.Seconds
+		for _, c := range idle.Calls {
+			if !claimed(c) {
+				calls = append(calls, c)
+			}
+		}
+		if len(calls) < len(idle.Calls) {
+			waits = 0
+			for _, c := range calls {
+				waits += c.Seconds
+			}
+		}
+		r := analysis.Recommendation{
+			Fix: p.framework("keep the values on the GPU and read them once at the end (defer .item()/.cpu(), test a stop condition every N steps, avoid boolean-mask indexing and nonzero in the loop)",
+				"keep the results on the device and copy them back once at the end: no cudaDeviceSynchronize, cudaStreamSynchronize or synchronous cudaMemcpy inside the loop (test a stop condition every N steps; order work with events)"),
+			Basis:    "the idle time after the host's synchronisations on the timeline",
+			Composes: "with CUDA graphs, which cannot hold a synchronisation anyway",
+		}
+		gain := idle.Seconds / tl.Span
+		var rest []analysis.Site
+		if sites != nil {
+			// Replayed: each sync is priced once, by the rule that names
+			// its lever (step-read, host-read, cuda-synchronize,
+			// pinned-memory); host-sync prices the rest, the step
+			// replayed without their waits.
+			for _, s := range sites {
+				if !ownSite[s.Site] {
+					rest = append(rest, s)
+				}
+			}
+			if len(rest) == 0 {
+				return
+			}
+			lever := analysis.Lever{Drop: dropSites(rest)}
+			g, ok := p.replay(lever)
+			if !ok || g < 0.005 {
+				return
+			}
+			gain, r.Lever = g, &lever
+			r.Basis = "the step replayed without those syncs' waits (docs/replay.md)"
+		}
 		what := "synchronising calls"
-		if len(idle.Calls) > 0 {
-			c := idle.Calls[0]
+		if len(calls) == 0 && r.Lever != nil {
+			what = "syncs at " + siteList(rest)
+		}
+		if len(calls) > 0 {
+			c := calls[0]
 			what = fmt.Sprintf("%s (%d×", c.Name, c.Count)
 			if c.Op != "" {
 				what += " in " + c.Op
@@ -64,14 +115,51 @@ done = (torch.cat(toks) == eos).any().item()   # one wait at the end`,
 				what += fmt.Sprintf("; the host spends %.2f ms in its %d %s calls, %s of its CUDA API time", 1e3*c.Total, c.Calls, c.Name, pct(share))
 			}
 		}
-		p.recommendWall(analysis.Recommendation{
-			Message: fmt.Sprintf("the GPU waits %s of the step after the host's %s", pct(idle.Seconds/tl.Span), what),
-			Fix: p.framework("keep the values on the GPU and read them once at the end (defer .item()/.cpu(), test a stop condition every N steps, avoid boolean-mask indexing and nonzero in the loop)",
-				"keep the results on the device and copy them back once at the end: no cudaDeviceSynchronize, cudaStreamSynchronize or synchronous cudaMemcpy inside the loop (test a stop condition every N steps; order work with events)"),
-			Basis:    "the idle time after the host's synchronisations on the timeline",
-			Composes: "with CUDA graphs, which cannot hold a synchronisation anyway",
-		}, idle.Seconds/tl.Span)
+		r.Message = fmt.Sprintf("the GPU waits %s of the step after the host's %s", pct(waits/tl.Span), what)
+		p.recommendWall(r, gain)
 	},
+}
+
+// claimedSyncs reports the syncs a rule of their own prices (step-read,
+// host-read, cuda-synchronize on PyTorch; pinned-memory where copies
+// are pageable): as idle calls, and as the replayed steps' sites by name;
+// and those sites (nil where the capture has no step to replay).
+func (p *AppPass) claimedSyncs() (func(analysis.IdleCall) bool, map[string]bool, []analysis.Site) {
+	own := map[string]bool{}
+	if _, ok := p.replay(analysis.Lever{}); !ok {
+		return func(analysis.IdleCall) bool { return false }, own, nil
+	}
+	pageable := p.pageableCopies()
+	frames, kinds := map[string]bool{}, map[string]bool{}
+	if p.ev.PyTorch() {
+		for _, k := range []string{syncShape, syncValue, syncAll} {
+			mine, _ := p.loopSyncs(k)
+			for _, s := range mine {
+				own[s.Site], kinds[k] = true, true
+				frames[s.Method+"\x00"+s.Frame] = true
+			}
+		}
+	}
+	sites := p.timeline().SyncSites()
+	for _, s := range sites {
+		if pageable && syncKind(s) == syncCopy {
+			own[s.Site] = true
+		}
+	}
+	claimed := func(c analysis.IdleCall) bool {
+		s := analysis.Site{Site: c.Op + " → " + c.Name, Method: c.Method, Frame: c.Frame}
+		switch k := syncKind(s); {
+		case pageable && k == syncCopy:
+			return true
+		case c.Method == "" && c.Frame == "":
+			return kinds[k]
+		}
+		return frames[c.Method+"\x00"+c.Frame]
+	}
+	if sites == nil {
+		sites = []analysis.Site{}
+	}
+	return claimed, own, sites
 }
 
 // pcieRate is the x16 PCIe rate of the GPU's generation, bytes/s, over

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -231,8 +232,8 @@ func splitting(p *AppPass) ([]analysis.Site, []string) {
 		kind  string
 		rules []string
 	}{
-		{syncValue, []string{"step-read", "host-sync"}},
-		{syncAll, []string{"cuda-synchronize", "host-sync"}},
+		{syncValue, []string{"step-read"}},
+		{syncAll, []string{"cuda-synchronize"}},
 		{syncCopy, []string{"pinned-memory"}},
 	} {
 		sites, steps := p.loopSyncs(k.kind)
@@ -242,7 +243,11 @@ func splitting(p *AppPass) ([]analysis.Site, []string) {
 				split, found = append(split, s), true
 			}
 		}
-		if found {
+		if found && !p.ev.PyTorch() && k.kind != syncCopy {
+			// A CUDA program's syncs are priced by host-sync alone.
+			k.rules = []string{"host-sync"}
+		}
+		if found && !slices.Contains(after, k.rules[0]) {
 			after = append(after, k.rules...)
 		}
 	}
