@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/verdict"
@@ -64,6 +65,15 @@ type replay struct {
 	// around the launches (a PyTorch trace), which a graph replaces; in
 	// an nsys trace it is the program's own host work, which stays.
 	framework bool
+	// base is the replay without a lever, made once: every lever's
+	// Replay prices it against the same base.
+	base *replayBase
+}
+
+// replayBase is the wall of the replay without a lever, made once.
+type replayBase struct {
+	once sync.Once
+	wall float64
 }
 
 // profilerHost is the share of a PyTorch trace's host time (its
@@ -152,6 +162,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	slices.SortStableFunc(k, func(a, b replayKernel) int { return cmp.Compare(a.issued, b.issued) })
 	r.kernels, r.spans, r.snames, r.lo, r.hi, r.steps = k, run.Host.Spans, run.Host.SpanNames, lo, hi, steps
 	r.unprofiled, r.framework = 1, false
+	r.base = &replayBase{}
 	if run.Tool == profan.ToolTorch {
 		r.unprofiled, r.framework = profilerHost, true
 	}
@@ -160,7 +171,29 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 
 // Replay prices lever by replaying the step (verdict.Steps).
 func (r *replay) Replay(l Lever) Replayed {
-	return Replayed{Wall: r.run(l), Base: r.run(Lever{}), Steps: r.steps}
+	base := r.baseWall()
+	wall := base
+	if !noLever(l) {
+		wall = r.run(l)
+	}
+	return Replayed{Wall: wall, Base: base, Steps: r.steps}
+}
+
+// baseWall is run(Lever{}), made once per replay (the levers' Replays
+// and the rules asking for the base each read it).
+func (r *replay) baseWall() float64 {
+	if r.base == nil {
+		return r.run(Lever{})
+	}
+	r.base.once.Do(func() { r.base.wall = r.run(Lever{}) })
+	return r.base.wall
+}
+
+// noLever reports a lever that changes nothing run reads: its replay is
+// the base's.
+func noLever(l Lever) bool {
+	return l.Kernel == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && l.Workers == 0 &&
+		l.Drop == nil && l.Pinned == 0 && !l.Overlap
 }
 
 // run replays the window with lever l: its wall time per step.
