@@ -208,26 +208,33 @@ type torchReader struct {
 	in          *jsonSource
 	tab         interner
 	ev          tev
-	pytorch     bool // a PyTorch header field or event was met
-	origin      int64
-	hasOrig     bool
-	devices     map[string]torchDevice
-	api         map[string]*profan.APICall
-	apiOrder    []string
-	ops         []hostRec
-	frames      []hostRec // the user's frames only
-	hostSide              // the launching threads' spans (torch_host.go)
-	long        map[[2]int64]int64
-	user        []bool // by name index: a frame of the user's code
-	names       []string
-	nameIdx     map[string]int32
-	tids        []string
-	tidIdx      map[string]int32
-	kept        []*profan.HostEvent
-	hostLo      int64
-	hostHi      int64
-	hostSeen    bool
-	corr        int // kernels without a correlation: numbered in order
+	// cats caches categories found in torchCats, by their text (the
+	// interned strings repeat), so that an event's category is not
+	// looked up in the map: catSlot picks the slot.
+	cats [8]struct {
+		text string
+		cat  int
+	}
+	pytorch  bool // a PyTorch header field or event was met
+	origin   int64
+	hasOrig  bool
+	devices  map[string]torchDevice
+	api      map[string]*profan.APICall
+	apiOrder []string
+	ops      []hostRec
+	frames   []hostRec // the user's frames only
+	hostSide           // the launching threads' spans (torch_host.go)
+	long     map[[2]int64]int64
+	user     []bool // by name index: a frame of the user's code
+	names    []string
+	nameIdx  map[string]int32
+	tids     []string
+	tidIdx   map[string]int32
+	kept     []*profan.HostEvent
+	hostLo   int64
+	hostHi   int64
+	hostSeen bool
+	corr     int // kernels without a correlation: numbered in order
 	// launched is when each launch call queued its work, by correlation, for
 	// the kernels that come after their call (Kineto writes the host's
 	// events first); bounded by maxLaunched.
@@ -579,6 +586,11 @@ func (r *torchReader) event(off int64) error {
 	return r.file(cat, off)
 }
 
+// catSlot is the slot of r.cats for the category s (not empty).
+func catSlot(s string) int {
+	return (len(s) ^ int(s[0]) ^ int(s[len(s)-1])<<1) & 7
+}
+
 // category reads an event's phase and category; filed reports an event
 // dealt with here (skipped, or a flow counted).
 func (r *torchReader) category(off int64) (cat int, filed bool, err error) {
@@ -603,9 +615,16 @@ func (r *torchReader) category(off int64) (cat int, filed bool, err error) {
 		r.skip(skipTorchNoCat, off)
 		return 0, true, nil
 	}
-	cat, ok := torchCats[e.Cat]
+	slot := &r.cats[catSlot(e.Cat)]
+	cat, ok := slot.cat, slot.text == e.Cat
 	if !ok {
-		cat, ok = torchCats[strings.ToLower(e.Cat)]
+		cat, ok = torchCats[e.Cat]
+		if !ok {
+			cat, ok = torchCats[strings.ToLower(e.Cat)]
+		}
+		if ok {
+			slot.text, slot.cat = e.Cat, cat
+		}
 	}
 	if !ok {
 		if !r.pytorch {
