@@ -163,31 +163,55 @@ func lowerPrecision(a *analysis.Kernel) string {
 }
 
 // shapeAdvice is what a caller can do about a library kernel that leaves
-// the GPU idle: give it more work per call.
+// the GPU idle: give it more work per call, in PyTorch's terms where the
+// kernel runs under PyTorch and in CUDA's where it does not.
 func shapeAdvice(info kernelname.Info, torch bool) string {
-	lib := info.Library.String()
-	if !torch {
-		return shapeAdviceCUDA(info)
-	}
 	switch info.Kind {
-	case kernelname.GEMM:
-		return fmt.Sprintf("%s sized this grid from the matrix shapes: batch small products into one call (torch.bmm, a larger batch or sequence), keep dimensions multiples of 16, or capture the step in a CUDA graph (torch.cuda.graphs) so the launch gaps disappear", lib)
-	case kernelname.Convolution:
-		return fmt.Sprintf("%s sized this grid from the tensor shapes: a larger batch, channel counts that are multiples of 8, channels_last memory format and torch.backends.cudnn.benchmark = True give it more work per launch", lib)
-	case kernelname.Fill:
-		// A fill kernel is torch.zeros, fill_ or zero_: zero_grad's only
-		// where the step still passes set_to_none=False (the default
-		// since PyTorch 2.0 sets them to None), which its name cannot
-		// tell.
-		return "a fill: where it zeroes gradients (optimizer.zero_grad(set_to_none=False)), set_to_none=True drops them and the kernel with them; where it fills a tensor that is overwritten next (torch.zeros, fill_), torch.empty needs no kernel"
-	case kernelname.Optimizer:
-		return "the optimizer updates the parameters in several small kernels per step: a fused optimizer (torch.optim.AdamW(..., fused=True)) does it in one, and a CUDA graph removes the launch gaps"
-	case kernelname.Communication:
-		return "fewer, larger messages (larger gradient buckets, DDP bucket_cap_mb) and overlap with the backward pass keep the links busy"
 	case kernelname.Elementwise, kernelname.Reduction, kernelname.Normalization, kernelname.Copy:
 		return fusionAdvice(info, torch)
 	}
-	return fmt.Sprintf("%s chose this launch for the shapes it was given: give it more work per call (larger or batched tensors), or capture the sequence in a CUDA graph to remove launch gaps", lib)
+	a, ok := shapeAdvices[info.Kind]
+	if !ok {
+		a = shapeAdviceOther
+	}
+	text := a.cuda
+	if torch {
+		text = a.torch
+	}
+	if strings.Contains(text, "%s") {
+		return fmt.Sprintf(text, info.Library.String())
+	}
+	return text
+}
+
+// shapeAdvices is shapeAdvice's text per kernel kind: under PyTorch and
+// without it; "%s" is the library.
+var shapeAdvices = map[kernelname.Kind]struct{ torch, cuda string }{
+	kernelname.GEMM: {
+		"%s sized this grid from the matrix shapes: batch small products into one call (torch.bmm, a larger batch or sequence), keep dimensions multiples of 16, or capture the step in a CUDA graph (torch.cuda.graphs) so the launch gaps disappear",
+		"%s sized this grid from the matrix shapes: batch small products into one call (cublasGemmStridedBatched, a larger batch), keep dimensions multiples of 16, or capture the launches in a CUDA graph (cudaStreamBeginCapture ... cudaGraphLaunch) so the launch gaps disappear"},
+	kernelname.Convolution: {
+		"%s sized this grid from the tensor shapes: a larger batch, channel counts that are multiples of 8, channels_last memory format and torch.backends.cudnn.benchmark = True give it more work per launch",
+		"%s sized this grid from the tensor shapes: a larger batch, channel counts that are multiples of 8, the NHWC layout and cudnnFindConvolutionForwardAlgorithm give it more work per launch"},
+	// A fill kernel under PyTorch is torch.zeros, fill_ or zero_:
+	// zero_grad's only where the step still passes set_to_none=False (the
+	// default since PyTorch 2.0 sets them to None), which its name cannot
+	// tell.
+	kernelname.Fill: {
+		"a fill: where it zeroes gradients (optimizer.zero_grad(set_to_none=False)), set_to_none=True drops them and the kernel with them; where it fills a tensor that is overwritten next (torch.zeros, fill_), torch.empty needs no kernel",
+		"a fill: where the buffer is overwritten next, the fill is not needed; where it clears an accumulator, fold the clear into the kernel that writes it first"},
+	kernelname.Optimizer: {
+		"the optimizer updates the parameters in several small kernels per step: a fused optimizer (torch.optim.AdamW(..., fused=True)) does it in one, and a CUDA graph removes the launch gaps",
+		"the optimizer updates the parameters in several small kernels per step: one fused kernel over all parameters does it in one launch, and a CUDA graph removes the launch gaps"},
+	kernelname.Communication: {
+		"fewer, larger messages (larger gradient buckets, DDP bucket_cap_mb) and overlap with the backward pass keep the links busy",
+		"fewer, larger messages (NCCL calls grouped with ncclGroupStart/ncclGroupEnd, larger buffers) and overlap with compute keep the links busy"},
+}
+
+// shapeAdviceOther is shapeAdvice's text for a kind shapeAdvices lacks.
+var shapeAdviceOther = struct{ torch, cuda string }{
+	"%s chose this launch for the shapes it was given: give it more work per call (larger or batched tensors), or capture the sequence in a CUDA graph to remove launch gaps",
+	"%s chose this launch for the shapes it was given: give it more work per call (larger or batched arrays), or capture the sequence in a CUDA graph to remove launch gaps",
 }
 
 // fusionAdvice is for the small kernels of a framework: one operation each,
@@ -200,27 +224,6 @@ func fusionAdvice(info kernelname.Info, torch bool) string {
 		return "a Triton kernel generated by torch.compile: larger fusion groups (mode=\"max-autotune\") or batching the tensors gives it more work per launch"
 	}
 	return fmt.Sprintf("a %s %s kernel does one operation per launch on tensors too small to fill the GPU: fuse the chain of element-wise ops (torch.compile, or a fused module), batch small tensors, or capture the step in a CUDA graph", info.Library, info.Kind)
-}
-
-// shapeAdviceCUDA is shapeAdvice in CUDA's terms, for a capture with no
-// PyTorch in it.
-func shapeAdviceCUDA(info kernelname.Info) string {
-	lib := info.Library.String()
-	switch info.Kind {
-	case kernelname.GEMM:
-		return fmt.Sprintf("%s sized this grid from the matrix shapes: batch small products into one call (cublasGemmStridedBatched, a larger batch), keep dimensions multiples of 16, or capture the launches in a CUDA graph (cudaStreamBeginCapture ... cudaGraphLaunch) so the launch gaps disappear", lib)
-	case kernelname.Convolution:
-		return fmt.Sprintf("%s sized this grid from the tensor shapes: a larger batch, channel counts that are multiples of 8, the NHWC layout and cudnnFindConvolutionForwardAlgorithm give it more work per launch", lib)
-	case kernelname.Fill:
-		return "a fill: where the buffer is overwritten next, the fill is not needed; where it clears an accumulator, fold the clear into the kernel that writes it first"
-	case kernelname.Optimizer:
-		return "the optimizer updates the parameters in several small kernels per step: one fused kernel over all parameters does it in one launch, and a CUDA graph removes the launch gaps"
-	case kernelname.Communication:
-		return "fewer, larger messages (NCCL calls grouped with ncclGroupStart/ncclGroupEnd, larger buffers) and overlap with compute keep the links busy"
-	case kernelname.Elementwise, kernelname.Reduction, kernelname.Normalization, kernelname.Copy:
-		return fusionAdvice(info, false)
-	}
-	return fmt.Sprintf("%s chose this launch for the shapes it was given: give it more work per call (larger or batched arrays), or capture the sequence in a CUDA graph to remove launch gaps", lib)
 }
 
 // pytorch reports a kernel of a capture that shows PyTorch
