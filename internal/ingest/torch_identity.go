@@ -104,19 +104,14 @@ func (r *torchReader) kernelCorr(corr int64, name string, off int64) error {
 // callCorr notes a launch call's correlation ID: a second call of one ID
 // is refused, and so is a call, not a graph's, of an ID two kernels share.
 func (r *torchReader) callCorr(corr int64, graph bool, off int64) error {
-	g := &r.ids
-	if g.corrs == nil {
-		g.corrs = map[int64]uint8{}
-	}
-	f := g.corrs[corr]
-	if f&(corrCall|corrOther) != 0 {
-		return r.errorAt(off, "%q: a second CUDA call of correlation ID %d (an event written twice, or of another trace?)", r.ev.Name, corr)
-	}
-	f |= corrCall
+	mark := uint8(corrCall)
 	if graph {
-		f |= corrGraph
+		mark |= corrGraph
 	}
-	g.corrs[corr] = f
+	if err := r.markCall(corr, mark, off); err != nil {
+		return err
+	}
+	g := &r.ids
 	if line, ok := g.twice[corr]; ok {
 		if !graph {
 			return &syntaxError{File: r.src, Line: line, Msg: fmt.Sprintf("a second kernel of correlation ID %d, whose launch call %s launches one kernel (an event written twice, or of another trace?)", corr, safe.Term(r.ev.Name))}
@@ -130,6 +125,12 @@ func (r *torchReader) callCorr(corr int64, graph bool, off int64) error {
 // launches nothing: each call has its own, and a call written twice would
 // count twice (a synchronisation's wait, a copy's).
 func (r *torchReader) otherCallCorr(corr int64, off int64) error {
+	return r.markCall(corr, corrOther, off)
+}
+
+// markCall adds mark to a call's correlation ID, refused where a call of
+// that ID came before.
+func (r *torchReader) markCall(corr int64, mark uint8, off int64) error {
 	g := &r.ids
 	if g.corrs == nil {
 		g.corrs = map[int64]uint8{}
@@ -138,7 +139,7 @@ func (r *torchReader) otherCallCorr(corr int64, off int64) error {
 	if f&(corrCall|corrOther) != 0 {
 		return r.errorAt(off, "%q: a second CUDA call of correlation ID %d (an event written twice, or of another trace?)", r.ev.Name, corr)
 	}
-	g.corrs[corr] = f | corrOther
+	g.corrs[corr] = f | mark
 	return nil
 }
 
