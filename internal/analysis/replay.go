@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/stats"
 	"github.com/profan-dev/profan/internal/verdict"
 )
 
@@ -61,6 +62,11 @@ type replay struct {
 	// unprofiled is the share of the traced host time the host takes
 	// unprofiled (profilerHost for a PyTorch trace).
 	unprofiled float64
+	// launch is the host's time, as traced, of one launch's worth: the
+	// median of the dispatch spans that issue one kernel (an aten op, or
+	// in an nsys trace the launch call). A lever's Host is counted in it,
+	// so an engine's host cost scales with the trace's own host speed.
+	launch float64
 	// framework: the time no span covers is the framework's Python
 	// around the launches (a PyTorch trace), which a graph replaces; in
 	// an nsys trace it is the program's own host work, which stays.
@@ -162,11 +168,50 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	slices.SortStableFunc(k, func(a, b replayKernel) int { return cmp.Compare(a.issued, b.issued) })
 	r.kernels, r.spans, r.snames, r.lo, r.hi, r.steps = k, run.Host.Spans, run.Host.SpanNames, lo, hi, steps
 	r.unprofiled, r.framework = 1, false
+	r.launch = r.launchUnit()
 	r.base = &replayBase{}
 	if run.Tool == profan.ToolTorch {
 		r.unprofiled, r.framework = profilerHost, true
 	}
 	return r
+}
+
+// launchUnit is the median duration of the replayed window's dispatch
+// spans that issue exactly one kernel; 0 when none does.
+func (r *replay) launchUnit() float64 {
+	var ds []float64
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		s := r.spans[i]
+		if s.State != profan.HostDispatch {
+			continue
+		}
+		// Its launches return after it begins, by its end.
+		n := 0
+		j, _ := slices.BinarySearchFunc(r.kernels, s.Start, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+		for ; j < len(r.kernels) && r.kernels[j].issued <= s.End() && n < 2; j++ {
+			if r.kernels[j].copy == 0 && r.kernels[j].issued > s.Start {
+				n++
+			}
+		}
+		if n == 1 {
+			ds = append(ds, float64(s.Dur))
+		}
+	}
+	if len(ds) == 0 {
+		return 0
+	}
+	return stats.Median(ds)
+}
+
+// spanAt is the index of the host span holding the captured instant t,
+// -1 where none does.
+func (r *replay) spanAt(t float64) int {
+	i, _ := slices.BinarySearchFunc(r.spans, t, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	if i < len(r.spans) && r.spans[i].Start <= t {
+		return i
+	}
+	return -1
 }
 
 // Replay prices lever by replaying the step (verdict.Steps).
@@ -192,7 +237,7 @@ func (r *replay) baseWall() float64 {
 // noLever reports a lever that changes nothing run reads: its replay is
 // the base's.
 func noLever(l Lever) bool {
-	return l.Kernel == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && l.Workers == 0 &&
+	return l.Kernel == nil && l.Host == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && l.Workers == 0 &&
 		l.Drop == nil && l.Pinned == 0 && !l.Overlap
 }
 
@@ -309,9 +354,19 @@ func (r *replay) run(l Lever) float64 {
 		}
 	}
 	gpu := math.Inf(-1)
+	charged := -1 // the span whose op's engine cost was added last
 	for _, k := range r.kernels {
 		close(k.issued)
 		advance(k.issued)
+		if l.Host != nil && !l.Graphs && k.name >= 0 && r.launch > 0 {
+			// The op's new engine: its host work before it issues.
+			if x := l.Host(r.names[k.name]); x > 0 {
+				if i := r.spanAt(k.issued); i >= 0 && i != charged {
+					h += x * r.launch * unprof
+					charged = i
+				}
+			}
+		}
 		start, lane := h, k.lane
 		if l.Overlap && int32(k.copy)&copyToDevice != 0 && (int32(k.copy)&copyPinned != 0 || l.Pinned > 0) {
 			lane = side

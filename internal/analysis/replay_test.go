@@ -31,10 +31,19 @@ func TestReplayByHand(t *testing.T) {
 		},
 		lo: 0, hi: 12 * ms, steps: 1, unprofiled: 1, framework: true,
 	}
+	// One launch's worth: each aten::linear issues one kernel in 1 ms.
+	if r.launch = r.launchUnit(); math.Abs(r.launch-1*ms) > 1e-9 {
+		t.Errorf("a launch's worth %.3f ms, want 1", r.launch/ms)
+	}
 	tl := &Timeline{Steps: r}
+	halved := func(string) float64 { return 0.5 }
 	checkReplays(t, tl, 12, []replayCase{
 		{"as captured", Lever{}, 12},
-		{"kernels halved: the host floor stays", Lever{Kernel: func(string) float64 { return 0.5 }}, 9},
+		{"kernels halved: the host floor stays", Lever{Kernel: halved}, 9},
+		// A new engine: each op's host grows by a launch's worth before
+		// it issues: A at 6 (6–7.5), B at 8 (8–9.5), the sync to 9.5.
+		{"kernels halved by an engine a launch costlier an op", Lever{Kernel: halved, Host: func(string) float64 { return 1 }}, 10.5},
+		{"the engine under a CUDA graph costs no host", Lever{Kernel: halved, Host: func(string) float64 { return 1 }, Graphs: true}, 7},
 		{"DataLoader workers", Lever{Workers: 4}, 8},
 		{"the .item() read dropped", Lever{Drop: func(s string) bool { return s == item }}, 11},
 		{"workers and the read dropped, together", Lever{Workers: 4, Drop: func(s string) bool { return s == item }}, 7},

@@ -10,6 +10,7 @@ import (
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/kernelname"
 )
 
 // Application rules read a capture as a framework user's program (a
@@ -150,7 +151,11 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 	for i := range adv.Recommendations {
 		r := &adv.Recommendations[i]
 		if r.WallGain != r.WallGain && len(r.Saves) > 0 {
-			r.WallGain, r.Lever = replayKernels(ev.Timeline, r.Saves)
+			var host func(string) float64
+			if r.Lever != nil {
+				host = r.Lever.Host
+			}
+			r.WallGain, r.Lever = replayKernels(ev.Timeline, r.Saves, host)
 		}
 		r.Rank = r.WallGain
 		switch {
@@ -424,9 +429,10 @@ func siteList(sites []analysis.Site) string {
 
 // replayKernels is the share of the step's wall time a kernel-side change
 // saves, replayed (docs/replay.md): each group's kernels shrink by their
-// saving, the host's time stays (the host floor); and the lever. NaN and
+// saving, the host's time stays (the host floor) but for what host adds
+// to the ops that launch them (a new engine's); and the lever. NaN and
 // nil when the capture has no step to replay.
-func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64) (float64, *analysis.Lever) {
+func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64, host func(string) float64) (float64, *analysis.Lever) {
 	left := map[string]float64{}
 	for g, f := range saves {
 		left[g.Name] = 1 - f
@@ -436,12 +442,46 @@ func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64) (fl
 			return f
 		}
 		return 1
-	}}
+	}, Host: host}
 	w, ok := tl.Replay(*l)
 	if !ok {
 		return math.NaN(), nil
 	}
 	return w.Gain(), l
+}
+
+// The host a precision change adds to an op whose FP32 library kernels
+// move to tensor cores, in launches' worth (the trace's host time of an
+// aten op that issues one kernel: the replay's unit), by the op's kind.
+// Learned from fixtures/host8's UNet, FP32 against TF32, each op's host
+// time over its own trace's unit (the TF32 trace's host ran 1.9× slower
+// throughout, views and element-wise ops alike: in units, the ops TF32
+// leaves alone cost the same in both traces, 0.8 for an add, 3.7 for a
+// group norm): a convolution 3.2 → 6.0 units, its cuDNN engine's
+// launches 2.1 → 4.9 (the NHWC implicit GEMM with its input's and
+// filter's layout transforms, its output's and an init kernel, one unit
+// each); a linear 2.8 → 4.0 units, the same launches (cuBLASLt's
+// tensor-core kernel queried for its attributes, launched with a
+// cluster). Never fitted on fixtures/host10's held-out unet4.
+var engineHostUnits = map[kernelname.Kind]float64{
+	kernelname.Convolution: 2.8,
+	kernelname.GEMM:        1.2,
+}
+
+// engineHost is the Lever.Host of a precision change that moves groups,
+// FP32 library kernels, onto tensor cores; nil where none is a
+// convolution or GEMM.
+func engineHost(groups []*analysis.Group) func(string) float64 {
+	units := map[string]float64{}
+	for _, g := range groups {
+		if u := engineHostUnits[g.Info.Kind]; u > 0 && g.Info.IsLibrary() {
+			units[g.Name] = u
+		}
+	}
+	if len(units) == 0 {
+		return nil
+	}
+	return func(n string) float64 { return units[n] }
 }
 
 // recommendDrop advises no longer waiting at the loop's syncs of kind,

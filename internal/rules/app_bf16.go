@@ -82,6 +82,7 @@ loss.backward()`,
 		}
 		p.Recommend(analysis.Recommendation{Message: msg, Fix: fix,
 			Groups: append(append([]*analysis.Group(nil), fp32...), tf32s...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
+			Lever:    &analysis.Lever{Host: engineHost(fp32)},
 			Replaces: []string{tf32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with the rest"})
 	},
 }
@@ -164,6 +165,7 @@ logits = model(tokens)`,
 		p.Recommend(analysis.Recommendation{Message: strings.Join(parts, "; "),
 			Fix:    "model.to(torch.bfloat16) (or torch.float16): the weights are stored and read in 16 bits; int8 or int4 weight-only quantisation (torchao) quarters or eighths the bytes",
 			Groups: append(append(append([]*analysis.Group(nil), mem...), rate...), tf32s...), Gain: gainOf(saves, p.total()), Saves: saves,
+			Lever:    &analysis.Lever{Host: engineHost(rate)},
 			Basis:    "half the bytes of each memory-bound product (its time beyond its kernel's shortest launch); the bf16 tensor-core rate on the others",
 			Replaces: []string{tf32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with torch.compile, a static cache and CUDA graphs"})
 	},

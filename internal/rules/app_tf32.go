@@ -57,6 +57,8 @@ torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default
 			Message: msg,
 			Fix:     `torch.backends.cuda.matmul.allow_tf32 = True (or torch.set_float32_matmul_precision("high")), and torch.backends.cudnn.allow_tf32 = True for convolutions: the same FP32 tensors, multiplied on TF32 tensor cores`,
 			Groups:  fp32, Gain: gain, Saves: saves,
+			// The tensor-core engines' host work, in the replay.
+			Lever:    &analysis.Lever{Host: engineHost(fp32)},
 			Basis:    fmt.Sprintf("TF32 tensor cores at %.1f× the FP32 FMA rate, %.0f%% of it reached, bounded by each kernel's DRAM traffic", ratio, 100*tf32Efficiency),
 			Composes: "with every change but bf16 autocast or bf16 weights, which replace it on these kernels",
 		})

@@ -223,6 +223,13 @@ type Lever struct {
 	// Kernel is the share of a kernel's time left by its name (nil: all
 	// of it): a kernel-side lever.
 	Kernel func(name string) float64
+	// Host is the host time the op that launches a kernel adds under
+	// the lever, by the kernel's name, in launches' worth (the trace's
+	// host time of an aten op that issues one kernel; nil or 0: none):
+	// a precision change swaps the library's engine and its host work
+	// (cuDNN's TF32 convolutions on NCHW tensors launch layout
+	// transforms around the implicit GEMM). Charged once per op.
+	Host func(name string) float64
 	// Dispatch is the share of the host's time in aten ops left (0 is
 	// read as 1): fusing removes launches.
 	Dispatch float64
@@ -247,15 +254,19 @@ type Lever struct {
 }
 
 // MergeLevers is the levers applied together: kernels shrink by every
-// lever's share, launches by every fusing lever's, the loading goes to the
-// most workers, a sync any lever drops is dropped, a graph if any.
+// lever's share, launches by every fusing lever's, an op's host grows by
+// the largest engine change, the loading goes to the most workers, a
+// sync any lever drops is dropped, a graph if any.
 func MergeLevers(ls ...*Lever) Lever {
 	var m Lever
-	var kernels []func(string) float64
+	var kernels, hosts []func(string) float64
 	m.Dispatch = 1
 	for _, l := range ls {
 		if l.Kernel != nil {
 			kernels = append(kernels, l.Kernel)
+		}
+		if l.Host != nil {
+			hosts = append(hosts, l.Host)
 		}
 		if l.Dispatch > 0 {
 			m.Dispatch *= l.Dispatch
@@ -276,6 +287,16 @@ func MergeLevers(ls ...*Lever) Lever {
 				f *= k(n)
 			}
 			return f
+		}
+	}
+	if len(hosts) > 0 {
+		// One engine per op: the costliest lever's.
+		m.Host = func(n string) float64 {
+			h := 0.0
+			for _, x := range hosts {
+				h = max(h, x(n))
+			}
+			return h
 		}
 	}
 	return m

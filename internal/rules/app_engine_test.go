@@ -1,0 +1,33 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/kernelname"
+)
+
+// TestEngineHost: a precision change charges the ops of the FP32
+// convolutions and GEMMs it moves onto tensor cores by their kind, and
+// nothing to any other kernel.
+func TestEngineHost(t *testing.T) {
+	conv := "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x128x8_stage3_warpsize2x2x1_g1_ffma_aligna4_alignc4_execute_kernel__5x_cudnn"
+	gemm := "void gemmSN_TN_kernel<float, 128, 16, 2, 4, 8, 9, false, cublasGemvTensorStridedBatched<float const>>"
+	add := "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>"
+	var gs []*analysis.Group
+	for _, n := range []string{conv, gemm, add} {
+		gs = append(gs, &analysis.Group{Name: n, Info: kernelname.Classify(n)})
+	}
+	h := engineHost(gs)
+	if h == nil {
+		t.Fatal("no engine host for a convolution and a GEMM")
+	}
+	for n, want := range map[string]float64{conv: engineHostUnits[kernelname.Convolution], gemm: engineHostUnits[kernelname.GEMM], add: 0, "other": 0} {
+		if got := h(n); got != want {
+			t.Errorf("%s: %.1f launches' worth, want %.1f", n, got, want)
+		}
+	}
+	if engineHost(gs[2:]) != nil {
+		t.Error("an element-wise kernel alone has an engine host")
+	}
+}
