@@ -810,6 +810,30 @@ CUDA graphs captured around the read (one graph for forward, backward and clippi
 	if len(misses) > 0 {
 		b.WriteString("\nKnown misses, held out and not fitted:\n\n" + strings.Join(misses, "\n") + "\n")
 	}
+	// Each host lever names the call and the frame that does it.
+	for _, c := range []struct{ capture, rule, names string }{
+		{"moe.default", "data-loader", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host8.py(124): __getitem__"},
+		{"moe.default", "host-read", ".tolist() at host8.py(146): forward"},
+		{"moe.default", "step-read", ".item() at host8.py(235): step"},
+		{"vision.default", "data-loader", "host8.py(285): __getitem__"},
+		{"copy.default", "pinned-memory", ".to() at copy9.py(73): once"},
+		{"copy.default", "step-read", ".item() at copy9.py(73): once"},
+		{"split.default", "step-read", ".item() at host10.py(97): check"},
+		{"split.default", "cuda-graphs", ".item() at host10.py(97): check"},
+	} {
+		found := false
+		for _, r := range read[c.capture].Recommendations {
+			if r.Rule == c.rule {
+				found = true
+				if !strings.Contains(r.Message, c.names) {
+					t.Errorf("%s: %s does not name %s: %s", c.capture, c.rule, c.names, r.Message)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no %s advice", c.capture, c.rule)
+		}
+	}
 	// CUDA graphs never first on a step they cannot capture.
 	for _, r := range read["moe.default"].Recommendations {
 		if r.Rule == "cuda-graphs" && !(r.Rank <= 0 && strings.Contains(r.Message, "cannot capture") && strings.Contains(r.Message, "tolist")) {

@@ -218,8 +218,21 @@ less its bytes at the pinned rate, over the timeline's span.`,
 		if n == 0 || !(tl.Span > 0) || saved <= 0 {
 			return
 		}
+		// The calls that copy, by the syncs they force (a blocking .to()
+		// from pageable memory), named with their frames where the
+		// trace holds the Python stack.
+		where := ""
+		var named []analysis.Site
+		for _, s := range tl.SyncSites() {
+			if syncKind(s) == syncCopy && s.Method != "" {
+				named = append(named, s)
+			}
+		}
+		if len(named) > 0 {
+			where = " (" + siteList(named) + ")"
+		}
 		r := analysis.Recommendation{
-			Message: fmt.Sprintf("%d host copies use pageable memory: %.1f MB in %.2f ms (%.1f GB/s), where pinned copies run at about %.0f GB/s", n, bytes/1e6, 1e3*secs, bytes/secs/1e9, rate/1e9),
+			Message: fmt.Sprintf("%d host copies use pageable memory%s: %.1f MB in %.2f ms (%.1f GB/s), where pinned copies run at about %.0f GB/s", n, where, bytes/1e6, 1e3*secs, bytes/secs/1e9, rate/1e9),
 			Fix: p.framework("pin the host tensors (DataLoader(pin_memory=True), or .pin_memory() once for a reused buffer) and copy with .to(device, non_blocking=True)",
 				"allocate the host buffers pinned (cudaMallocHost, or cudaHostRegister on an existing buffer) and copy with cudaMemcpyAsync"),
 			Basis:    "each pageable copy's time less its bytes at the pinned rate, over the span",
