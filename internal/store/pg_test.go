@@ -58,6 +58,7 @@ var pgTests = []struct {
 	{"ConcurrentIngest", TestConcurrentIngest},
 	{"LaunchSeries", TestLaunchSeries},
 	{"SeriesChunks", TestSeriesChunks},
+	{"SeriesAgain", TestSeriesAgain},
 	{"SummaryRange", TestSummaryRange},
 	{"EachKernel", TestEachKernel},
 	{"AddLabels", TestAddLabels},

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/profan-dev/profan"
@@ -212,3 +213,84 @@ func withoutStart(scratch, blob []byte) ([]byte, bool) {
 	copy(scratch[i:i+8], noStart[:])
 	return scratch, true
 }
+
+// lastLaunch is what a launch that started or joined a series shares with
+// the others of it (its series key, seriesKey), kept to know the next
+// launch as one of them without encoding its blob and key: the launches
+// of a trace repeat the launch before but for ID, start and duration.
+// Only kernels without metrics, tool findings and source records are
+// kept (their blob is the fields below).
+type lastLaunch struct {
+	ok       bool
+	s        *series
+	nameID   int64
+	verdict  string
+	k        profan.Kernel // the fields the blob and the key hold; no slices
+	canon    []NamedValue  // the canonical values but duration
+	findings []profan.Finding
+	// byID: the finding named its launch (f.Kernel == k.ID), as the key
+	// tells it.
+	byID []bool
+}
+
+// set keeps the launch k of series s (rec its record, verdict its
+// encoded verdict).
+func (l *lastLaunch) set(s *series, nameID int64, k *profan.Kernel, rec *KernelRecord, verdict string) {
+	l.ok, l.s, l.nameID, l.verdict = true, s, nameID, verdict
+	l.k = profan.Kernel{DeviceIndex: k.DeviceIndex, Process: k.Process, Context: k.Context, Stream: k.Stream, Registers: k.Registers,
+		StaticSMem: k.StaticSMem, DynamicSMem: k.DynamicSMem, Device: k.Device, CC: k.CC, Grid: k.Grid, Block: k.Block, Invocations: k.Invocations}
+	l.canon = l.canon[:0]
+	for _, v := range rec.Canonical {
+		if v.Name != "duration" {
+			l.canon = append(l.canon, v)
+		}
+	}
+	l.findings, l.byID = l.findings[:0], l.byID[:0]
+	for _, f := range rec.Findings {
+		f.Evidence, f.Locations = slices.Clone(f.Evidence), slices.Clone(f.Locations)
+		l.findings = append(l.findings, f)
+		l.byID = append(l.byID, f.Kernel == k.ID)
+	}
+}
+
+// again reports whether launch k (rec its record, verdict its encoded
+// verdict) would have the series key of the launch kept, and returns
+// that launch's series and k's canonical duration (NaN when none) if so.
+// Every part of the key is compared as seriesKey encodes it: strings by
+// their bytes, numbers by their bits.
+func (l *lastLaunch) again(nameID int64, k *profan.Kernel, rec *KernelRecord, verdict string) (*series, float64, bool) {
+	p := &l.k
+	if !l.ok || nameID != l.nameID || verdict != l.verdict ||
+		k.DeviceIndex != p.DeviceIndex || k.Process != p.Process || k.Context != p.Context || k.Stream != p.Stream ||
+		k.Registers != p.Registers || !sameBits(k.StaticSMem, p.StaticSMem) || !sameBits(k.DynamicSMem, p.DynamicSMem) ||
+		k.Device != p.Device || k.CC != p.CC || k.Grid != p.Grid || k.Block != p.Block || k.Invocations != p.Invocations ||
+		len(rec.Findings) != len(l.findings) {
+		return nil, 0, false
+	}
+	canonDur, i := math.NaN(), 0
+	for _, v := range rec.Canonical {
+		if v.Name == "duration" {
+			canonDur = v.Value
+			continue
+		}
+		if i == len(l.canon) || v.Name != l.canon[i].Name || !sameBits(v.Value, l.canon[i].Value) {
+			return nil, 0, false
+		}
+		i++
+	}
+	if i != len(l.canon) {
+		return nil, 0, false
+	}
+	for j, f := range rec.Findings {
+		g := &l.findings[j]
+		byID := f.Kernel == k.ID
+		if byID != l.byID[j] || !byID && f.Kernel != g.Kernel || f.Rule != g.Rule || f.Severity != g.Severity ||
+			f.Message != g.Message || f.Advice != g.Advice || !sameBits(f.Gain, g.Gain) ||
+			!slices.Equal(f.Evidence, g.Evidence) || !slices.Equal(f.Locations, g.Locations) {
+			return nil, 0, false
+		}
+	}
+	return l.s, canonDur, true
+}
+
+func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }

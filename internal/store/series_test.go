@@ -122,6 +122,77 @@ func TestSeriesChunks(t *testing.T) {
 	}
 }
 
+// TestSeriesAgain changes one part of a series key at a time in one
+// launch of ten alike: that launch is a row of its own, the ones after it
+// join the first launch's series again (the writer knows a launch like
+// the one before without its key: lastLaunch), and all read back as
+// added.
+func TestSeriesAgain(t *testing.T) {
+	base := traceRecords(t)[0]
+	for _, c := range []struct {
+		name string
+		edit func(r *KernelRecord)
+	}{
+		{"process", func(r *KernelRecord) { r.Kernel.Process = "other" }},
+		{"context", func(r *KernelRecord) { r.Kernel.Context = "9" }},
+		{"stream", func(r *KernelRecord) { r.Kernel.Stream = "9" }},
+		{"device index", func(r *KernelRecord) { r.Kernel.DeviceIndex = 3 }},
+		{"device", func(r *KernelRecord) { r.Kernel.Device = "other" }},
+		{"cc", func(r *KernelRecord) { r.Kernel.CC = "9.0" }},
+		{"registers", func(r *KernelRecord) { r.Kernel.Registers++ }},
+		{"static smem", func(r *KernelRecord) { r.Kernel.StaticSMem = math.NaN() }},
+		{"dynamic smem", func(r *KernelRecord) { r.Kernel.DynamicSMem = 1 }},
+		{"grid", func(r *KernelRecord) { r.Kernel.Grid[2] = 2 }},
+		{"block", func(r *KernelRecord) { r.Kernel.Block[0] = 64 }},
+		{"invocations", func(r *KernelRecord) { r.Kernel.Invocations = 2 }},
+		{"name", func(r *KernelRecord) { r.Kernel.Name = "other" }},
+		{"demangled", func(r *KernelRecord) { r.Kernel.Demangled = "other()" }},
+		{"canonical value", func(r *KernelRecord) { r.Canonical[1].Value = 29 }},
+		{"canonical name", func(r *KernelRecord) { r.Canonical[1].Name = "sm_other" }},
+		{"canonical more", func(r *KernelRecord) { r.Canonical = append(r.Canonical, NamedValue{"x", 1}) }},
+		{"finding message", func(r *KernelRecord) { r.Findings[0].Message = "other" }},
+		{"finding kernel", func(r *KernelRecord) { r.Findings[0].Kernel = "7" }},
+		{"finding gain", func(r *KernelRecord) { r.Findings[0].Gain = math.NaN() }},
+		{"finding evidence", func(r *KernelRecord) { r.Findings[0].Evidence = []string{"e"} }},
+		{"findings more", func(r *KernelRecord) { r.Findings = append(r.Findings, r.Findings[0]) }},
+		{"limiter", func(r *KernelRecord) { r.Limiter = Limiter{Unit: "dram", Percent: 80} }},
+		{"missing", func(r *KernelRecord) { r.Missing = []Missing{{Rule: "r", Needs: "n"}} }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db, _ := mustOpen(t)
+			var recs []KernelRecord
+			for i := range 10 {
+				k := base.Kernel.Clone()
+				k.ID = fmt.Sprint(100 + i)
+				k.Start += float64(i) * 1e-4
+				k.Duration = 7e-5 + float64(i)*1e-7
+				r := KernelRecord{Kernel: k, Canonical: []NamedValue{{"duration", k.Duration}, {"sm_count", 28}},
+					Findings: []profan.Finding{{Rule: "small-grid", Severity: profan.Warning, Kernel: k.ID, Message: "m", Gain: 0.1}}}
+				if i == 5 {
+					c.edit(&r)
+				}
+				recs = append(recs, r)
+			}
+			id := ingest(t, db, testInfo("sha256:again", nil), recs)
+			if n := counts(t, db)["kernels"]; n != 2 {
+				t.Errorf("stored %d kernels rows, want 2", n)
+			}
+			got, err := db.Kernels(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range recs {
+				if a, b := dumpKernel(got[i].Kernel), dumpKernel(r.Kernel.Clone()); a != b {
+					t.Fatalf("kernel %d:\ngot  %s\nwant %s", i, a, b)
+				}
+				if a, b := fmt.Sprint(got[i].Findings), fmt.Sprint(r.Findings); a != b {
+					t.Fatalf("kernel %d findings: got %s, want %s", i, a, b)
+				}
+			}
+		})
+	}
+}
+
 // TestSummaryRange holds that a summary row keeps what the export printed
 // of its launches through the store: the count, mean, range and spread.
 func TestSummaryRange(t *testing.T) {

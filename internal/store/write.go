@@ -127,6 +127,10 @@ type RunWriter struct {
 	blob      []byte // the kernel blob being encoded, handed to its op when one is needed
 
 	lastVerdict verdictCache
+	// last is the launch added last, when it started or joined a series:
+	// a trace's next launch that repeats it but for ID, start and
+	// duration joins that series without its blob and key (seriesAgain).
+	last lastLaunch
 
 	procs       WorkloadBuilder // the program's process names (writeWorkload)
 	lastProcess string
@@ -380,6 +384,26 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	if w.pipe == nil {
 		w.startPipe()
 	}
+	// A kernel with no metric, tool finding or source record (a trace's
+	// launch) encodes a blob that adds no dictionary or template row:
+	// its verdict may be encoded first, and the launch may join the
+	// series of the launch before without a blob or a key.
+	plain := len(k.Metrics) == 0 && len(k.Findings) == 0 && len(k.Source) == 0
+	var verdict string
+	if plain {
+		if verdict, err = w.encodeVerdict(&rec); err != nil {
+			return err
+		}
+		if s, canonDur, ok := w.last.again(nameID, k, &rec, verdict); ok {
+			// The series of the launch before, as its key finds it.
+			s.add(w.n, k, canonDur)
+			if s.n == seriesChunk {
+				return w.flushSeries(s)
+			}
+			return nil
+		}
+	}
+	w.last.ok = false
 	// One encoder for the run: its template scratch is reused. The blob
 	// goes into the writer's buffer, handed to an op only for a new row: a
 	// launch that joins a series (most of a trace's) takes no op of the
@@ -388,9 +412,10 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	if w.blob, err = w.enc.kernel(k); err != nil {
 		return err
 	}
-	verdict, err := w.encodeVerdict(&rec)
-	if err != nil {
-		return err
+	if !plain {
+		if verdict, err = w.encodeVerdict(&rec); err != nil {
+			return err
+		}
 	}
 	// A launch that repeats an earlier one but for its ID, start and
 	// duration joins that launch's series (store/series.go).
@@ -404,6 +429,9 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	}
 	if len(w.key) > 0 && len(w.key) <= maxSeriesKey {
 		if s := w.series[string(w.key)]; s != nil {
+			if plain {
+				w.last.set(s, nameID, k, &rec, verdict)
+			}
 			s.add(w.n, k, canonDur)
 			if s.n == seriesChunk {
 				return w.flushSeries(s)
@@ -453,6 +481,9 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 		s.id, _ = numericID(k.ID)
 		w.series[string(w.key)] = s
 		op.starts = s
+		if plain {
+			w.last.set(s, nameID, k, &rec, verdict)
+		}
 	}
 	sent = true
 	w.pipe.send(op)
