@@ -46,8 +46,9 @@ func fixWaves(p *Pass) float64 {
 }
 
 // registerTile reports a shared-memory GEMM or stencil that reads shared
-// memory about once per FMA: the shared-memory pipe, not the FMA pipe,
-// sets its time. Each thread computing a small tile of outputs from
+// memory about once per FMA, or a naive one that reads global memory as
+// often, hitting L1: the L1/shared-memory pipe, not the FMA pipe, sets
+// its time. Each thread computing a small tile of outputs from
 // values held in registers reuses each load several times.
 var registerTile = &Rule{
 	ID:    "register-tile",
@@ -56,7 +57,9 @@ var registerTile = &Rule{
 every FMA (a[k] and b[k]): the shared-memory pipe saturates at a fraction of the FMA
 rate. Computing a TM×TN tile of outputs per thread from TM + TN values held in
 registers does TM·TN FMAs per TM + TN loads: 4×4 outputs cut the loads per FMA
-from 2 to 0.5. Or call cuBLAS or CUTLASS, which tile registers (and tensor cores).`,
+from 2 to 0.5. A naive product that reads both operands from global memory, hitting
+L1, loads as often through the same pipe: it needs the register tile as well as the
+shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor cores).`,
 	Before: `for (int k = 0; k < 16; ++k) acc = fmaf(As[ty][k], Bs[k][tx], acc);   // 2 loads per FMA`,
 	After: `for (int k = 0; k < 16; ++k) {               // 4x4 outputs per thread
     float a[4], b[4];
@@ -69,9 +72,26 @@ from 2 to 0.5. Or call cuBLAS or CUTLASS, which tile registers (and tensor cores
 	Scope:    Source,
 	Locates:  true,
 	Requires: []string{"duration"},
-	Optional: []string{"shared_load_requests", "flop_count_sp", "l1_sol_pct", "inst_executed", "global_store_requests", "sm_count"},
+	Optional: []string{"shared_load_requests", "global_load_requests", "l1_hit_rate", "flop_count_sp", "l1_sol_pct", "inst_executed",
+		"global_store_requests", "sm_count"},
 	Check: func(p *Pass) {
 		lds, _ := p.Value("shared_load_requests")
+		space, op, pipe := "shared-memory loads", "LDS", "shared-memory"
+		if !(lds > 0) {
+			// A kernel that stages nothing (a naive matmul) reads its
+			// operands through L1, where they hit: the same pipe, the
+			// same loads per FMA, and the same register tile cuts them
+			// (with or without a shared-memory tile). Only when its
+			// speed of light is its FMAs, not its bytes: a thread per
+			// row of a matrix-vector product hits L1 on the vector as
+			// often, but has no FMA to share a load between.
+			ld, okG := p.Value("global_load_requests")
+			hit, okH := p.Value("l1_hit_rate")
+			if h := p.Kernel.Limiter.Headroom; !okG || !okH || hit < 50 || !h.Known() || h.Unit != "FP32 pipe" {
+				return
+			}
+			lds, space, op, pipe = ld, "global loads hitting L1", "LDG", "L1"
+		}
 		t, _ := p.Value("duration")
 		sp, ok := p.Value("flop_count_sp")
 		if !ok {
@@ -101,9 +121,9 @@ from 2 to 0.5. Or call cuBLAS or CUTLASS, which tile registers (and tensor cores
 			after = math.Max(after, h.Ideal)
 		}
 		gain := clamp01(1 - math.Max(after, launchFloor)/t)
-		locs := topLines(p, func(op string, _ profan.SourceRecord) bool { return strings.HasPrefix(op, "LDS") })
+		locs := topLines(p, func(o string, _ profan.SourceRecord) bool { return strings.HasPrefix(o, op) })
 		p.report(estimate(gain), Note{
-			Message: fmt.Sprintf("%.1f shared-memory loads per FMA (%.3g loads, %.3g FMAs per warp): the shared-memory pipe sets the time", r, lds, fma),
+			Message: fmt.Sprintf("%.1f %s per FMA (%.3g loads, %.3g FMAs per warp): the %s pipe sets the time", r, space, lds, fma, pipe),
 			Advice: fmt.Sprintf("compute a tile of outputs per thread (4×4: %.1f loads per FMA) from values held in registers, with a 64×64 block tile; or call cuBLAS / CUTLASS",
 				tileLoadsPerFMA),
 			Evidence:  p.evidence("shared_load_requests", "flop_count_sp", "l1_sol_pct"),

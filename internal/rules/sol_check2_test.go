@@ -14,7 +14,7 @@ var solCheck2Pairs = []solCheckPair{
 	{calibPair{"void addShort<1>(short *, const short *, const short *, int)", "void addShort<8>(short *, const short *, const short *, int)", "int16 add: 2-byte accesses → uint4"}, "narrow-access", nil},
 	{calibPair{"void sumD<1>(double *, const double *, const double *, int)", "void sumD<2>(double *, const double *, const double *, int)", "double add: 8-byte accesses → double2"}, "", nil},
 	{calibPair{"matmul16(float *, const float *, const float *, int)", "void matmulPad<4, 4>(float *, const float *, const float *, int)", "16×16-tile matmul, one output per thread → 4×4 register tile"}, "register-tile", nil},
-	{calibPair{"matmulNaive(float *, const float *, const float *, int)", "void matmulPad<4, 4>(float *, const float *, const float *, int)", "naive FP32 matmul → shared-memory tiles, 4×4 register tile"}, "tile-shared-memory", noUncoalesced},
+	{calibPair{"matmulNaive(float *, const float *, const float *, int)", "void matmulPad<4, 4>(float *, const float *, const float *, int)", "naive FP32 matmul → shared-memory tiles, 4×4 register tile"}, "tile-shared-memory,register-tile", noUncoalesced},
 	{calibPair{"void fmaMap<1>(float *, const float *, int, int, int)", "void fmaMap<0>(float *, const float *, int, int, int)", "FMA map: 8·SMs + SMs/2 blocks of 256 → 8·SMs"}, "", nil},
 	{calibPair{"void fmaMap<2>(float *, const float *, int, int, int)", "void fmaMap<0>(float *, const float *, int, int, int)", "FMA map: 3·SMs blocks → 8·SMs"}, "", nil},
 	{calibPair{"void clampInt<32>(int *, const int *, int, int, int)", "void clampInt<512>(int *, const int *, int, int, int)", "int clamp: 32-thread blocks → 512"}, "tiny-blocks", nil},
@@ -43,9 +43,13 @@ var solCheck2Files = map[string][]string{
 // (0.45 against 0.62): mean 0.092 (details page 0.093), worst 0.281
 // (details 0.292: the naive matmul's tile-shared-memory, 0.46 against
 // 0.74); and a local table the loop only reads is priced by its loads'
-// L1 misses (ringLocal 0.33 against 0.29): mean 0.076 (details 0.077),
-// held there so that it only improves.
+// L1 misses (ringLocal 0.33 against 0.29): mean 0.076 (details 0.077).
+// The naive matmul's twin tiles in shared memory and in registers, so
+// both findings are required and counted; register-tile reads its two
+// L1-hit global loads per FMA (0.74 against 0.74): mean 0.054 (details
+// 0.055), worst 0.173 (the CAS loop), held there so that they only
+// improve.
 func TestSolCheck2(t *testing.T) {
 	skipShort(t)
-	heldOut(t, solCheck2Files, solCheck2Pairs, "sol-check2", 0.08, 0.3)
+	heldOut(t, solCheck2Files, solCheck2Pairs, "sol-check2", 0.06, 0.18)
 }

@@ -10,7 +10,7 @@ import "testing"
 var solCheck3Pairs = []solCheckPair{
 	{calibPair{"void addByte<1>(unsigned char *, const unsigned char *, const unsigned char *, int)", "void addByte<16>(unsigned char *, const unsigned char *, const unsigned char *, int)", "uint8 add: 1-byte accesses → uint4"}, "narrow-access", nil},
 	{calibPair{"matmul32(float *, const float *, const float *, int)", "void matmulPad<4, 4>(float *, const float *, const float *, int)", "32×32-tile matmul, one output per thread → 4×4 register tile"}, "register-tile", nil},
-	{calibPair{"matmulNaive(float *, const float *, const float *, int)", "void matmulPad<4, 4>(float *, const float *, const float *, int)", "naive FP32 matmul (32×8 blocks) → shared-memory tiles, 4×4 register tile"}, "tile-shared-memory", noUncoalesced},
+	{calibPair{"matmulNaive(float *, const float *, const float *, int)", "void matmulPad<4, 4>(float *, const float *, const float *, int)", "naive FP32 matmul (32×8 blocks) → shared-memory tiles, 4×4 register tile"}, "tile-shared-memory,register-tile", noUncoalesced},
 	{calibPair{"void fmaTail<1>(float *, const float *, int, int, int)", "void fmaTail<0>(float *, const float *, int, int, int)", "FMA map: 4·SMs + 8 blocks of 512 → 4·SMs"}, "small-grid", nil},
 	{calibPair{"void scaleF<16>(float *, const float *, float, int)", "void scaleF<256>(float *, const float *, float, int)", "float scale: 16-thread blocks → 256"}, "tiny-blocks", nil},
 	{calibPair{"mixLocal(float *, const unsigned int *, const float *, int)", "mixShared(float *, const unsigned int *, const float *, int)", "32-float table per thread, read and written at run-time slots, in local memory → shared"}, "local-memory", nil},
@@ -36,9 +36,12 @@ var solCheck3Files = map[string][]string{
 // knows a float add by atomicCAS, not a max). Since, and so no longer
 // unseen: cas-loop knows a CAS loop of a float maximum or minimum (0.47
 // against 0.55): mean 0.070, worst 0.222 (details 0.226: the naive
-// matmul's tile-shared-memory, 0.39 against 0.61), held there so that
-// they only improve.
+// matmul's tile-shared-memory, 0.39 against 0.61). Its twin tiles in
+// shared memory and in registers, so both findings are required and
+// counted; register-tile reads its two L1-hit global loads per FMA
+// (0.73 against 0.61): mean 0.060 (details 0.059), worst 0.120, held
+// there so that they only improve.
 func TestSolCheck3(t *testing.T) {
 	skipShort(t)
-	heldOut(t, solCheck3Files, solCheck3Pairs, "sol-check3", 0.075, 0.23)
+	heldOut(t, solCheck3Files, solCheck3Pairs, "sol-check3", 0.065, 0.125)
 }
