@@ -176,10 +176,14 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	return r
 }
 
-// launchUnit is the median duration of the replayed window's dispatch
-// spans that issue exactly one kernel; 0 when none does.
+// launchUnit is a launch's worth of the host's time, as traced: the
+// median duration of the replayed window's binary element-wise aten ops
+// (aten::add, mul, sub, div) that issue one kernel, the cheapest op the
+// framework dispatches, alike from model to model; else, with fewer
+// than minUnitOps of them (an nsys trace, whose spans are launch calls),
+// of the dispatch spans that issue one kernel; 0 when none does.
 func (r *replay) launchUnit() float64 {
-	var ds []float64
+	var arith, one []float64
 	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
 	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
 		s := r.spans[i]
@@ -194,15 +198,29 @@ func (r *replay) launchUnit() float64 {
 				n++
 			}
 		}
-		if n == 1 {
-			ds = append(ds, float64(s.Dur))
+		if n != 1 {
+			continue
+		}
+		one = append(one, float64(s.Dur))
+		if s.Name >= 0 && int(s.Name) < len(r.snames) && arithOps[strings.TrimSuffix(r.snames[s.Name], "_")] {
+			arith = append(arith, float64(s.Dur))
 		}
 	}
-	if len(ds) == 0 {
-		return 0
+	switch {
+	case len(arith) >= minUnitOps:
+		return stats.Median(arith)
+	case len(one) > 0:
+		return stats.Median(one)
 	}
-	return stats.Median(ds)
+	return 0
 }
+
+// arithOps are the binary element-wise aten ops (and their in-place
+// forms) whose host time is a launch's worth.
+var arithOps = map[string]bool{"aten::add": true, "aten::mul": true, "aten::sub": true, "aten::div": true}
+
+// minUnitOps is the fewest arithmetic ops a launch's worth is read from.
+const minUnitOps = 5
 
 // spanAt is the index of the host span holding the captured instant t,
 // -1 where none does.

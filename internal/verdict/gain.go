@@ -125,6 +125,14 @@ func (v *Verdict) GainText(r Recommendation) string {
 	switch {
 	case g.HostSide:
 		return fmt.Sprintf("~%s of the wall, estimated from the launches%s", metrics.ShareText(g.Share), basis)
+	case g.Share < 0 && g.Basis == BasisWall && !finite(g.KernelSeconds):
+		// Priced on the wall (replayed): slower by wall time, "~1.2 ms a
+		// step of 18.7 ms (6.4% of the wall) slower".
+		s := timeShare(-g.Seconds, -g.Share, g.Of, "wall")
+		if p := g.PerStep(); finite(p) {
+			s = fmt.Sprintf("%s a step of %s (%s of the wall)", metrics.Format(-p, "s"), metrics.Format(g.StepWall, "s"), metrics.ShareText(-g.Share))
+		}
+		return "~" + s + " slower: not one to make" + basis
 	case g.Share < 0 || (g.Basis == BasisKernel && g.KernelShare < 0):
 		return fmt.Sprintf("~%s slower: not one to make%s", timeShare(-g.KernelSeconds, -g.KernelShare, v.Total, "kernel time"), basis)
 	case g.Basis == BasisWall:
