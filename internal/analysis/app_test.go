@@ -810,6 +810,7 @@ CUDA graphs captured around the read (one graph for forward, backward and clippi
 	if len(misses) > 0 {
 		b.WriteString("\nKnown misses, held out and not fitted:\n\n" + strings.Join(misses, "\n") + "\n")
 	}
+	engineUnits(t, b)
 	// Each host lever names the call and the frame that does it.
 	for _, c := range []struct{ capture, rule, names string }{
 		{"moe.default", "data-loader", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host8.py(124): __getitem__"},
@@ -838,6 +839,48 @@ CUDA graphs captured around the read (one graph for forward, backward and clippi
 	for _, r := range read["moe.default"].Recommendations {
 		if r.Rule == "cuda-graphs" && !(r.Rank <= 0 && strings.Contains(r.Message, "cannot capture") && strings.Contains(r.Message, "tolist")) {
 			t.Errorf("moe.default: cuda-graphs advised on a step it cannot capture: %s", r.Message)
+		}
+	}
+}
+
+// engineUnits renders, and holds, the host cost of the UNet's ops in
+// launches' worth (docs/replay.md, "The engines' host"): in host8's pair,
+// which the figures rules.engineHostUnits holds were learned on
+// (convolution 2.7, GEMM 0.9), and in host11's two more rounds of
+// processes, where TF32's increments must come back within 0.5 of them.
+func engineUnits(t *testing.T, b *strings.Builder) {
+	b.WriteString(`
+### The engines' host, in launches' worth
+
+Each op's median host time as traced, over its own trace's launch's worth (the median ` + "`aten::add`" + `, ` + "`mul`" + `,
+` + "`sub`" + ` or ` + "`div`" + ` that issues one kernel): ` + "`fixtures/host8`" + `'s UNet pair, on which ` + "`tf32`" + ` and the bf16 levers'
+engine costs were learned (a convolution 2.7, a linear 0.9: TF32 − FP32), and ` + "`fixtures/host11`" + `'s two more
+rounds of processes (` + "`gen/host11.sh`" + `), which replicate them; bf16 is autocast, whose casts (` + "`aten::to`" + ` in
+each convolution, linear and group norm) are not priced.
+
+| trace | launch's worth | conv2d | linear | group_norm | attention | conv2d − FP32 | linear − FP32 |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+`)
+	const conv, linear = 2.7, 0.9 // rules.engineHostUnits
+	for _, set := range [][]string{
+		{"host8/unet.fp32", "host8/unet.tf32"},
+		{"host11/unet.fp32.r1", "host11/unet.tf32.r1", "host11/unet.bf16.r1"},
+		{"host11/unet.fp32.r2", "host11/unet.tf32.r2", "host11/unet.bf16.r2"},
+	} {
+		var c0, l0 float64
+		for i, name := range set {
+			tl := fixtureGrouper(t, name+".json.gz").Timeline
+			var u [4]float64
+			for j, op := range []string{"aten::conv2d", "aten::linear", "aten::group_norm", "aten::scaled_dot_product_attention"} {
+				u[j], _ = analysis.OpUnits(tl, op)
+			}
+			if i == 0 {
+				c0, l0 = u[0], u[1]
+			}
+			fmt.Fprintf(b, "| %s | %.1f µs | %.2f | %.2f | %.2f | %.2f | %+.2f | %+.2f |\n", name, 1e6*analysis.LaunchUnit(tl), u[0], u[1], u[2], u[3], u[0]-c0, u[1]-l0)
+			if strings.Contains(name, "tf32") && (math.Abs(u[0]-c0-conv) > 0.5 || math.Abs(u[1]-l0-linear) > 0.5) {
+				t.Errorf("%s: TF32 adds %.2f launches' worth a convolution and %.2f a linear, not %.1f and %.1f", name, u[0]-c0, u[1]-l0, conv, linear)
+			}
 		}
 	}
 }

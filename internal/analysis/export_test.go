@@ -1,5 +1,13 @@
 package analysis
 
+import (
+	"cmp"
+	"slices"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/stats"
+)
+
 // What only the package's tests call.
 
 // Summarize reads groups (ranked, with shares) by cause. total is the
@@ -11,3 +19,31 @@ func Summarize(gs []*Group, total float64, procs, devices int, rec Recommender) 
 
 // JoinKey is joinKey, for the join's tests.
 var JoinKey = joinKey
+
+// OpUnits is the median host time, in the replay's launches' worth, of
+// the replayed window's dispatch spans named op, and how many there are.
+func OpUnits(t *Timeline, op string) (float64, int) {
+	r, ok := t.Steps.(*replay)
+	if !ok || !(r.launch > 0) {
+		return 0, 0
+	}
+	var ds []float64
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		if s := r.spans[i]; s.State == profan.HostDispatch && s.Name >= 0 && r.snames[s.Name] == op {
+			ds = append(ds, float64(s.Dur))
+		}
+	}
+	if len(ds) == 0 {
+		return 0, 0
+	}
+	return stats.Median(ds) / r.launch, len(ds)
+}
+
+// LaunchUnit is the replay's launch's worth, seconds.
+func LaunchUnit(t *Timeline) float64 {
+	if r, ok := t.Steps.(*replay); ok {
+		return r.launch
+	}
+	return 0
+}
