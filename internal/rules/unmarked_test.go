@@ -1,0 +1,76 @@
+package rules_test
+
+import "testing"
+
+// TestNoUnmarkedZero: no broken kernel of a bundled pair set (the
+// calibration pairs, the sweeps, the check and classes sets, the
+// speed-of-light set and its held-out sets) whose fixed twin ran at
+// least 30 % faster is left with an unmarked gain of 0 (issue 42), on
+// the raw page or the details page: its findings price a gain, or its
+// headroom has a sentence ("≈N % of its time is headroom on <unit> that
+// no rule explains"). internal/cli's TestHeadroomNeverUnmarked holds
+// the outputs' wording on the speed-of-light sets.
+func TestNoUnmarkedZero(t *testing.T) {
+	skipShort(t)
+	type set struct {
+		name  string
+		files map[string][]string
+		pairs []calibPair
+	}
+	two := func(dir, exp string) map[string][]string {
+		return map[string][]string{
+			"raw":     {"../../fixtures/" + dir + "/" + exp + ".raw.csv.gz", "../../fixtures/" + dir + "/" + exp + ".source.cuda-sass.csv.gz"},
+			"details": {"../../fixtures/" + dir + "/" + exp + ".details.csv.gz", "../../fixtures/" + dir + "/" + exp + ".source.cuda-sass.csv.gz"},
+		}
+	}
+	sp := func(ps []sweepPair) []calibPair {
+		var out []calibPair
+		for _, p := range ps {
+			out = append(out, p.calibPair)
+		}
+		return out
+	}
+	hp := func(ps []solCheckPair) []calibPair {
+		var out []calibPair
+		for _, p := range ps {
+			out = append(out, p.calibPair)
+		}
+		return out
+	}
+	sets := []set{
+		{"calib", two("calib", "calib"), calibPairs},
+		{"sweep", two("sweep", "sweep"), sp(sweepPairs)},
+		{"check", two("check", "check"), checkPairs},
+		{"classes", two("classes", "classes"), sp(classPairs)},
+		{"classes-check", two("classes-check", "classes_check"), classCheckPairs},
+		{"sol", solFiles, sp(solPairs)},
+		{"sol-check", solCheckFiles, hp(solCheckPairs)},
+		{"sol-check2", solCheck2Files, hp(solCheck2Pairs)},
+		{"sol-check3", solCheck3Files, hp(solCheck3Pairs)},
+	}
+	for _, s := range sets {
+		for _, page := range []string{"raw", "details"} {
+			ks := calibration(t, s.files[page]...)
+			n := 0
+			for _, p := range s.pairs {
+				b, f := ks[p.broken], ks[p.fixed]
+				if b == nil || f == nil {
+					t.Fatalf("%s, %s page: %s or %s not in the capture", s.name, page, p.broken, p.fixed)
+				}
+				m := 1 - median(f.dur)/median(b.dur)
+				if m < 0.3 {
+					continue
+				}
+				n++
+				for _, a := range b.launches {
+					g := b.eng.KernelGain(a, a.Findings)
+					if h := a.Limiter.Headroom; !(g > 0) && h.Sentence() == "" {
+						t.Errorf("%s, %s page: %s ran %.0f %% faster fixed, and has neither a gain (%.2f) nor a headroom sentence (%v)",
+							s.name, page, shortName(p.broken), 100*m, g, h)
+					}
+				}
+			}
+			t.Logf("%s, %s page: %d broken kernels with a fix of 30 %% or more", s.name, page, n)
+		}
+	}
+}
