@@ -25,6 +25,34 @@ type rowOrder struct {
 	markLine int
 	ties     []tie            // the rows that start at mark
 	big      map[uint64]int32 // the same, past maxTies of them
+	// lazy is a kernel that started past mark, the one row at its start:
+	// its identity is hashed only when a row of the same start follows
+	// (a trace's launches rarely share a start).
+	lazy     kernelIdent
+	lazyLine int
+	hasLazy  bool
+}
+
+// kernelIdent is what identifies a launch among the rows of its start.
+type kernelIdent struct {
+	pid, process, host, device string
+	deviceIndex                int
+	context, stream, name      string
+	duration                   float64
+}
+
+// hashKernel writes the identity of a launch to h.
+func hashKernel(h *maphash.Hash, id *kernelIdent) {
+	h.WriteByte('k')
+	writeField(h, id.pid)
+	writeField(h, id.process)
+	writeField(h, id.host)
+	writeField(h, id.device)
+	writeNum(h, uint64(id.deviceIndex))
+	writeField(h, id.context)
+	writeField(h, id.stream)
+	writeField(h, id.name)
+	writeNum(h, math.Float64bits(id.duration))
 }
 
 type tie struct {
@@ -47,7 +75,35 @@ func (o *rowOrder) begin() *maphash.Hash {
 
 // reset forgets the rows read: a new capture's start again.
 func (o *rowOrder) reset() {
-	o.set, o.ties, o.big = false, o.ties[:0], nil
+	o.set, o.ties, o.big, o.hasLazy = false, o.ties[:0], nil, false
+}
+
+// first takes a kernel that starts past every row read (or is the first),
+// id its identity, at line, without hashing it: false when it does not.
+func (o *rowOrder) first(start float64, line int, id *kernelIdent) bool {
+	if o.set && !(start > o.mark) {
+		return false
+	}
+	if o.ties == nil {
+		o.seed = maphash.MakeSeed()
+		o.ties = make([]tie, 0, 4)
+	}
+	o.set, o.mark, o.markLine = true, start, line
+	o.ties, o.big = o.ties[:0], nil
+	o.lazy, o.lazyLine, o.hasLazy = *id, line, true
+	return true
+}
+
+// unlazy hashes the kernel first took into the rows of its start.
+func (o *rowOrder) unlazy() {
+	if !o.hasLazy {
+		return
+	}
+	o.hasLazy = false
+	var h maphash.Hash
+	h.SetSeed(o.seed)
+	hashKernel(&h, &o.lazy)
+	o.ties = append(o.ties, tie{h.Sum64(), int32(min(o.lazyLine, math.MaxInt32))})
 }
 
 // add checks the row hashed since begin, starting at start, at line: it
@@ -59,9 +115,11 @@ func (o *rowOrder) add(start float64, line int) (first int, twice bool, back int
 	switch {
 	case !o.set || start > o.mark:
 		o.set, o.mark, o.markLine = true, start, line
-		o.ties, o.big = o.ties[:0], nil
+		o.ties, o.big, o.hasLazy = o.ties[:0], nil, false
 	case start < o.mark:
 		return 0, false, o.markLine
+	default:
+		o.unlazy()
 	}
 	if o.big != nil {
 		if f, ok := o.big[k]; ok {
@@ -108,17 +166,12 @@ func (t *table) kernelTwice(k *profan.Kernel, line int) error {
 	if math.IsNaN(k.Start) || t.s.doc != nil {
 		return nil
 	}
-	h := t.s.order.begin()
-	h.WriteByte('k')
-	writeField(h, k.PID)
-	writeField(h, k.Process)
-	writeField(h, k.Host)
-	writeField(h, k.Device)
-	writeNum(h, uint64(k.DeviceIndex))
-	writeField(h, k.Context)
-	writeField(h, k.Stream)
-	writeField(h, k.Name)
-	writeNum(h, math.Float64bits(k.Duration))
+	id := kernelIdent{pid: k.PID, process: k.Process, host: k.Host, device: k.Device, deviceIndex: k.DeviceIndex,
+		context: k.Context, stream: k.Stream, name: k.Name, duration: k.Duration}
+	if t.s.order.first(k.Start, line, &id) {
+		return nil // the usual: a launch past the rows before
+	}
+	hashKernel(t.s.order.begin(), &id)
 	t.traceRow(k.Start, line, true, k.Name, "the same launch (process, device, stream, start, duration and name)")
 	return nil
 }

@@ -32,6 +32,14 @@ func moved(lines []string, i, j int) []byte {
 	return []byte(strings.Join(out, ""))
 }
 
+// again is lines with rows inserted after line i (0-based).
+func again(lines []string, i int, rows ...string) []byte {
+	out := append([]string(nil), lines[:i+1]...)
+	out = append(out, rows...)
+	out = append(out, lines[i+1:]...)
+	return []byte(strings.Join(out, ""))
+}
+
 // wantRefused holds err a syntax error at line saying msg.
 func wantRefused(t *testing.T, name string, err error, line int, msg string) {
 	t.Helper()
@@ -70,6 +78,11 @@ func TestRowsWrittenTwice(t *testing.T) {
 		{"nsys: a copy row again at the end", moved(nsys, gpu+1, len(nsys)-2), len(nsys), "written twice"},
 		{"nvprof: a kernel row again at the end", moved(nvprof, nvKernel, len(nvprof)-2), len(nvprof), "written twice"},
 		{"nvprof: a copy row again at the end", moved(nvprof, nvCopy, len(nvprof)-2), len(nvprof), "written twice"},
+		// The launch's identity is hashed only once a row of its start
+		// follows (rowOrder.first): a copy between them, then the launch
+		// again with its registers changed (not in its identity).
+		{"nvprof: a kernel row again after a copy of its start", again(nvprof, nvKernel, strings.Replace(nvprof[nvCopy], "584.620743", "587.796940", 1),
+			strings.Replace(nvprof[nvKernel], ",27,", ",28,", 1)), nvKernel + 3, "the same launch"},
 	} {
 		_, err := Read(bytes.NewReader(c.in), "in.csv", Options{}, Sink{})
 		wantRefused(t, c.name, err, c.line, c.msg)
