@@ -49,6 +49,9 @@ type File struct {
 	// the text parsed that Digest compares with the aside's (see Read).
 	aside *asideDigest
 	quick *checkHash
+	// async hands the text parsed to h on a goroutine (asideHash);
+	// Digest waits for it.
+	async *asideHash
 	// checkOnly marks the read that copies a stream (spool): its kernels
 	// are dropped, and the copy is read again.
 	checkOnly bool
@@ -204,11 +207,27 @@ func (in *File) Read(opt Options, sink Sink) (*profan.Run, error) {
 		in.quick = newCheckHash(in.aside.seed)
 		in.head.choose(in.quick)
 		in.lr.h = in.quick
+	case in.document() == nil && !isDocument(opt.Format):
+		// Lines: SHA-256 beside the parse (a document's reader hashes
+		// its chunks beside it already).
+		in.async = newAsideHash(in.h)
+		in.head.choose(in.async)
+		in.lr.h = in.async
 	default:
 		in.head.choose(in.h)
 		in.lr.h = in.h
 	}
-	return in.read(opt, sink)
+	run, err := in.read(opt, sink)
+	if err != nil && in.async != nil {
+		in.async.stop() // no digest is asked for
+	}
+	return run, err
+}
+
+// isDocument reports whether format names a document format.
+func isDocument(format string) bool {
+	_, ok := documentByName(format)
+	return ok
 }
 
 // headHash keeps the text the line reader hashes before the File is
@@ -270,6 +289,9 @@ func (in *File) Digest() string {
 			return changedDigest
 		}
 		return a.digest
+	}
+	if in.async != nil {
+		in.async.wait()
 	}
 	in.head.choose(in.h)
 	return "sha256:" + hex.EncodeToString(in.h.Sum(nil))
