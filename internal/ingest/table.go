@@ -48,9 +48,16 @@ type table struct {
 	// writes its tables whole from a finished report, so no program
 	// output runs between two of its rows; a row after it makes it a
 	// damaged row.
-	stray     int
-	lay       layout                  // what the importer declares of its tables
-	notHeader map[int]map[string]bool // width → first fields that are not headers
+	stray int
+	// spans are the fields of spanText, the line split last in a table
+	// whose rows repeat (splitRepeating), and spanCopies those of its
+	// fields unescaped into copies (at their index; the others are not
+	// read).
+	spans      []fieldSpan
+	spanText   []byte
+	spanCopies [][]byte
+	lay        layout                  // what the importer declares of its tables
+	notHeader  map[int]map[string]bool // width → first fields that are not headers
 }
 
 // row is one data row. Its fields are valid until the next call to Scan.
@@ -127,9 +134,12 @@ func (t *table) step(line []byte) lineKind {
 		return k
 	}
 	var err error
-	if t.lay.blocks {
+	switch {
+	case t.lay.blocks:
 		t.fields, err = splitCSV(line, t.fields[:0])
-	} else {
+	case t.lay.repeatsRows:
+		t.fields, err = t.splitRepeating(line)
+	default:
 		t.fields, err = splitStrict(line, t.fields[:0])
 	}
 	if err != nil {
