@@ -125,12 +125,18 @@ func (t *table) demangled(name string, line int) string {
 // a unit that is no number is an error at its line; a decimal comma is
 // read with a note, an infinity as a missing value with a note.
 func ncuValue(t *table, line int, name, section, raw, unit string) (profan.Metric, error) {
+	return ncuValueIn(t, line, name, section, raw, unit, units.Lookup(unit, units.Decimal), false)
+}
+
+// ncuValueIn is ncuValue with the unit's scale sc looked up already and,
+// with unitOK, the unit found known and of the class the name says
+// (ncuUnitOK): a details page's metric rows repeat from launch to launch.
+func ncuValueIn(t *table, line int, name, section, raw, unit string, sc units.Scale, unitOK bool) (profan.Metric, error) {
 	m := profan.NewMetric(name)
 	m.Section, m.Raw, m.RawUnit = section, raw, unit
-	sc := units.Lookup(unit, units.Decimal)
 	m.Unit = sc.Base
 	v, ok, err := units.ParseNumber(raw)
-	if ok || err != nil {
+	if (ok || err != nil) && !unitOK {
 		if err := checkNCUUnit(t, line, name, unit, sc.Base); err != nil {
 			return m, err
 		}
@@ -192,6 +198,12 @@ func ncuValue(t *table, line int, name, section, raw, unit string) (profan.Metri
 // wrong kind for what the metric's name says it measures (a duration in
 // "furlong" or "Tbyte/ms", a byte counter in "%") is an error, since no
 // scale turns it into the base unit the metric's readers expect.
+// ncuUnitOK reports whether checkNCUUnit passes without a note.
+func ncuUnitOK(name, unit, base string) bool {
+	want := ncuUnitClass(name)
+	return units.Known(unit) && (want == "" || want == base)
+}
+
 func checkNCUUnit(t *table, line int, name, unit, base string) error {
 	if !units.Known(unit) {
 		t.note(line, noteUnknownUnit, "metric %s in %q, kept as printed", name, unit)

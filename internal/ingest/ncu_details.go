@@ -131,6 +131,7 @@ func (ncuDetails) Parse(t *table) error {
 	// Every launch of a page has the same metric rows (the sections asked
 	// for); its rule rows vary.
 	var shape blockShape
+	var names metricRows
 	for t.Scan() {
 		r := t.Row()
 		k, err := g.at(t, func(k *profan.Kernel) bool { return id.sameLaunch(t, r, k, pid, capture) }, func() (*profan.Kernel, error) {
@@ -169,13 +170,9 @@ func (ncuDetails) Parse(t *table) error {
 			t.Skip(skipNoMetric)
 			continue // rows of sections without metrics
 		}
+		n := names.of(t, shape.rows, r.Bytes(section), r.Bytes(label), mname, r.Bytes(unit))
 		shape.rows++
-		mname = metricOfLabelName(mname)
-		sec := t.Intern(r.Bytes(section))
-		if label >= 0 && len(r.Bytes(label)) > 0 {
-			sec = sec + "/" + t.Intern(r.Bytes(label))
-		}
-		m, err := ncuValue(t, r.Line, t.Intern(mname), sec, string(r.Bytes(value)), t.Intern(r.Bytes(unit)))
+		m, err := ncuValueIn(t, r.Line, n.name, n.section, string(r.Bytes(value)), n.unit, n.scale, n.unitOK)
 		if err != nil {
 			return err
 		}
@@ -192,6 +189,59 @@ func (ncuDetails) Parse(t *table) error {
 			k.ID, shorten(k.Name, 60), shape.rows, shape.first)
 	}
 	return g.flush(t)
+}
+
+// metricRows remembers what the names of each metric row of a launch
+// of a details page were read as, by the row's place among the launch's
+// metric rows: every launch of a page has the same metric rows (the
+// sections asked for), so a row's section, label, name and unit are, byte
+// for byte, those of the row at its place in the launches before, and
+// are not interned, looked up and checked again.
+type metricRows []metricRow
+
+// metricRow is the names of a metric row as printed and as read.
+type metricRow struct {
+	rawSection, rawLabel, rawName, rawUnit []byte
+	section, name, unit                    string
+	scale                                  units.Scale
+	unitOK                                 bool // ncuUnitOK
+}
+
+// of returns the names of the metric row at place i of its launch.
+func (rows *metricRows) of(t *table, i int, section, label, name, unit []byte) *metricRow {
+	if i < len(*rows) {
+		if m := &(*rows)[i]; bytes.Equal(m.rawName, name) && bytes.Equal(m.rawSection, section) &&
+			bytes.Equal(m.rawUnit, unit) && bytes.Equal(m.rawLabel, label) {
+			return m
+		}
+	}
+	if i > len(*rows) || i >= maxKernelMetrics {
+		var m metricRow // not remembered: a place past those known
+		m.read(t, section, label, name, unit)
+		return &m
+	}
+	if i == len(*rows) {
+		*rows = append(*rows, metricRow{})
+	}
+	m := &(*rows)[i]
+	m.read(t, section, label, name, unit)
+	return m
+}
+
+// read reads the names of a metric row.
+func (m *metricRow) read(t *table, section, label, name, unit []byte) {
+	m.rawSection = append(m.rawSection[:0], section...)
+	m.rawLabel = append(m.rawLabel[:0], label...)
+	m.rawName = append(m.rawName[:0], name...)
+	m.rawUnit = append(m.rawUnit[:0], unit...)
+	m.section = t.Intern(section)
+	if len(label) > 0 {
+		m.section = m.section + "/" + t.Intern(label)
+	}
+	m.name = t.Intern(metricOfLabelName(name))
+	m.unit = t.Intern(unit)
+	m.scale = units.Lookup(m.unit, units.Decimal)
+	m.unitOK = ncuUnitOK(m.name, m.unit, m.scale.Base)
 }
 
 // rowKernels makes kernels of runs of consecutive rows (a launch's rows
