@@ -153,6 +153,47 @@ type Kernel struct {
 	Source   []SourceRecord // ncu source page rows for this kernel
 
 	index map[string]int
+	like  *MetricIndex // see IndexedLike
+}
+
+// MetricIndex is the names of a kernel's metrics, in order, and where
+// each is, shared read-only by the kernels whose metrics have the same
+// names in the same order (IndexedLike): the launches of an ncu details
+// page print the same metric rows, so each need not index its own.
+type MetricIndex struct {
+	names []string
+	index map[string]int
+}
+
+// IndexOf returns the index of k's metrics, for kernels read after k;
+// nil when their names are not distinct.
+func IndexOf(k *Kernel) *MetricIndex {
+	x := &MetricIndex{names: make([]string, len(k.Metrics)), index: make(map[string]int, len(k.Metrics))}
+	for i, m := range k.Metrics {
+		x.names[i] = m.Name
+		x.index[m.Name] = i
+	}
+	if len(x.index) != len(x.names) {
+		return nil
+	}
+	return x
+}
+
+// IndexedLike makes k, which has no metrics yet, use x (nil: none) as
+// its index for as long as the metrics added to it (AddMetric) have x's
+// names in x's order: each is then new to k, and once k has all of them
+// x is where Metric looks a name up. A name out of that order gives k an
+// index of its own, as without x.
+func (k *Kernel) IndexedLike(x *MetricIndex) {
+	if len(k.Metrics) == 0 {
+		k.like, k.index = x, nil
+	}
+}
+
+// IndexedBy reports whether x is k's index (IndexedLike): k's metrics
+// have x's names, all of them, in x's order.
+func (k *Kernel) IndexedBy(x *MetricIndex) bool {
+	return x != nil && k.like == x && len(k.Metrics) == len(x.names)
 }
 
 // Clone returns a copy of k whose metric, finding and source slices are its
@@ -179,6 +220,12 @@ func (k *Kernel) DisplayName() string {
 // another value (ncu's "Memory Throughput" is a percentage in one section and
 // bytes per second in another) is kept as "<section>/<name>".
 func (k *Kernel) AddMetric(m Metric) {
+	if x := k.like; x != nil {
+		if k.addLike(x, m) {
+			return
+		}
+		k.like = nil // an index of k's own, made below
+	}
 	if k.index == nil || len(k.index) != len(k.Metrics) {
 		k.index = make(map[string]int, 64+len(k.Metrics))
 		for i, x := range k.Metrics {
@@ -186,8 +233,7 @@ func (k *Kernel) AddMetric(m Metric) {
 		}
 	}
 	if i, dup := k.index[m.Name]; dup {
-		old := k.Metrics[i]
-		if old.Value == m.Value || (math.IsNaN(old.Value) && math.IsNaN(m.Value) && old.Text == m.Text) || old.Section == m.Section {
+		if dropped(k.Metrics[i], m) {
 			return
 		}
 		m.Name = m.Section + "/" + m.Name
@@ -199,6 +245,42 @@ func (k *Kernel) AddMetric(m Metric) {
 	k.Metrics = append(k.Metrics, m)
 }
 
+// dropped reports whether AddMetric drops m, whose name old has.
+func dropped(old, m Metric) bool {
+	return old.Value == m.Value || (math.IsNaN(old.Value) && math.IsNaN(m.Value) && old.Text == m.Text) || old.Section == m.Section
+}
+
+// addLike is AddMetric of m to k, whose metrics have x's first names:
+// it reports whether they still do once m is added (or dropped), and
+// changes nothing when they would not. x's index of those names is k's.
+func (k *Kernel) addLike(x *MetricIndex, m Metric) bool {
+	n := len(k.Metrics)
+	if n >= len(x.names) {
+		return false
+	}
+	next := x.names[n]
+	if next == m.Name {
+		k.Metrics = append(k.Metrics, m) // new to k: x's names are distinct
+		return true
+	}
+	i, dup := x.index[m.Name]
+	if !dup || i >= n {
+		return false
+	}
+	if dropped(k.Metrics[i], m) {
+		return true
+	}
+	// Kept as <section>/<name>, unless that name is k's already.
+	if len(next) == len(m.Section)+1+len(m.Name) && strings.HasPrefix(next, m.Section) &&
+		next[len(m.Section)] == '/' && strings.HasSuffix(next, m.Name) {
+		m.Name = next
+		k.Metrics = append(k.Metrics, m)
+		return true
+	}
+	j, dup := x.index[m.Section+"/"+m.Name]
+	return dup && j < n
+}
+
 // Grow makes room for n more metrics, so that a reader that knows about how
 // many a kernel has (the previous launch's count) adds them without
 // regrowing the slice and its index.
@@ -207,7 +289,7 @@ func (k *Kernel) Grow(n int) {
 		return
 	}
 	k.Metrics = slices.Grow(k.Metrics, n)
-	if k.index == nil && len(k.Metrics) == 0 {
+	if k.index == nil && k.like == nil && len(k.Metrics) == 0 {
 		k.index = make(map[string]int, n)
 	}
 }
@@ -215,7 +297,7 @@ func (k *Kernel) Grow(n int) {
 // SortMetrics orders the metrics by name, for deterministic output.
 func (k *Kernel) SortMetrics() {
 	sort.SliceStable(k.Metrics, func(i, j int) bool { return k.Metrics[i].Name < k.Metrics[j].Name })
-	k.index = nil
+	k.index, k.like = nil, nil
 }
 
 // durationMetrics are the names under which an export prints a launch's
@@ -262,6 +344,16 @@ func (k *Kernel) MetricIn(name, unit string) (Metric, bool) {
 
 // Metric returns the metric with the given name.
 func (k *Kernel) Metric(name string) (Metric, bool) {
+	if x := k.like; x != nil && len(k.Metrics) == len(x.names) {
+		i, ok := x.index[name]
+		if !ok {
+			return Metric{}, false
+		}
+		if k.Metrics[i].Name == name {
+			return k.Metrics[i], true
+		}
+		k.like = nil // k's metrics were changed: an index of its own
+	}
 	if k.index == nil || len(k.index) != len(k.Metrics) {
 		k.index = make(map[string]int, len(k.Metrics))
 		for i, x := range k.Metrics {

@@ -125,7 +125,7 @@ func (ncuDetails) Parse(t *table) error {
 	if name > need {
 		need = name
 	}
-	var g rowKernels
+	g := rowKernels{share: true}
 	var pid string
 	capture := 0
 	// Every launch of a page has the same metric rows (the sections asked
@@ -139,6 +139,7 @@ func (ncuDetails) Parse(t *table) error {
 			if err != nil {
 				return nil, err
 			}
+			k.IndexedLike(g.index)
 			k.Grow(g.metrics)
 			if t.s.capture != capture {
 				shape = blockShape{} // another capture: learnt again
@@ -251,6 +252,11 @@ type rowKernels struct {
 	k       *profan.Kernel
 	last    int // the line of k's last row, which the importer sets
 	metrics int // the metrics of the kernel before k: k likely has as many
+	// With share, index is the metric index of the kernel before k, which
+	// k takes (profan.Kernel.IndexedLike) where the importer says so: a
+	// details page's launches have the same metric rows.
+	share bool
+	index *profan.MetricIndex
 }
 
 // at returns the kernel of the current row: the kernel read, if the row
@@ -278,6 +284,9 @@ func (g *rowKernels) flush(t *table) error {
 		return nil
 	}
 	g.k, g.metrics = nil, len(k.Metrics)
+	if g.share && !k.IndexedBy(g.index) {
+		g.index = profan.IndexOf(k) // before k is handed on
+	}
 	return t.Kernel(k, g.last)
 }
 
