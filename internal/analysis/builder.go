@@ -13,6 +13,9 @@ type Builder struct {
 	// counted from the ncu export it joined lists none.
 	miss    map[string]*CountMissing
 	sources []string
+	// lastMiss is the counter of the previous launch's export, lastSrc.
+	lastMiss *CountMissing
+	lastSrc  string
 }
 
 // NewBuilder returns a builder whose groups keep their launch IDs when
@@ -41,14 +44,17 @@ func (b *Builder) Add(a *Kernel) {
 	if a.Run != nil {
 		src = a.Run.Source
 	}
-	m := b.miss[src]
-	if m == nil {
-		if b.miss == nil {
-			b.miss = map[string]*CountMissing{}
+	m := b.lastMiss
+	if m == nil || src != b.lastSrc {
+		if m = b.miss[src]; m == nil {
+			if b.miss == nil {
+				b.miss = map[string]*CountMissing{}
+			}
+			m = &CountMissing{}
+			b.miss[src] = m
+			b.sources = append(b.sources, src)
 		}
-		m = &CountMissing{}
-		b.miss[src] = m
-		b.sources = append(b.sources, src)
+		b.lastMiss, b.lastSrc = m, src // a trace's launches repeat their export
 	}
 	m.Add(a)
 }

@@ -57,6 +57,10 @@ type Grouper struct {
 	// made by another export than the first's.
 	bySource map[sourceKey]*sourceTally
 	srcProcs map[string]map[string]bool // each export's processes
+	// lastTally is the tally of the previous launch, under lastSource:
+	// a trace's launches repeat their group and export.
+	lastTally  *sourceTally
+	lastSource sourceKey
 }
 
 // sourceKey is a group and an export; sourceTally what the export's
@@ -193,10 +197,13 @@ func (gr *Grouper) tallySource(g *Group, a *Kernel, n int, timed bool) {
 		gr.bySource = map[sourceKey]*sourceTally{}
 	}
 	k := sourceKey{g, a.Run.Source}
-	t := gr.bySource[k]
-	if t == nil {
-		t = &sourceTally{}
-		gr.bySource[k] = t
+	t := gr.lastTally
+	if t == nil || k != gr.lastSource {
+		if t = gr.bySource[k]; t == nil {
+			t = &sourceTally{}
+			gr.bySource[k] = t
+		}
+		gr.lastTally, gr.lastSource = t, k
 	}
 	t.records++
 	t.launches += n
@@ -246,6 +253,7 @@ func (gr *Grouper) Drop(source string) {
 	}
 	gr.order = kept
 	gr.last, gr.lastProc, gr.lastRun = nil, "", nil // may be dropped
+	gr.lastTally, gr.lastSource = nil, sourceKey{}
 	if gr.srcProcs[source] != nil {
 		delete(gr.srcProcs, source)
 		gr.procs = map[string]bool{}
