@@ -167,7 +167,7 @@ var families = []family{
 	row("cub", `cub::|\b(radix_sort|scan|unique_by_key|reduce|select|histogram|merge_sort|segmented_sort)::device`, CUB, Reduction, CatReduction),
 	// PyTorch ATen.
 	atenRow(FamAtenDepthwise, `conv_depthwise`, Convolution, CatFP32Math),
-	atenRow("aten.norm", `batch_norm|layer_norm|group_norm|rms_norm|gammabetabackward|softmax|batchnorm|welford`, Normalization, CatNorm),
+	atenRow("aten.norm", `batch_norm|layer_norm|group_norm|rms_norm|gammabetabackward|rowwisemoments|computefusedparams|softmax|batchnorm|welford`, Normalization, CatNorm),
 	row("torch.fuser-cast", `^fused__.*(autocast_to|_to_copy)`, ATen, Elementwise, CatCast),
 	atenRow("aten.loss", `classnllcriterion|nll_loss|cross_entropy|mse_kernel|mse_backward|smooth_l1|bce|binary_cross|kl_div|huber`, Other, CatReduction),
 	atenRow(FamAtenCast, `bfloat16_copy_kernel|float16_copy_kernel|float8_copy_kernel|_to_copy`, Elementwise, CatCast),

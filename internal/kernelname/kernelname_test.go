@@ -53,6 +53,9 @@ func TestClassify(t *testing.T) {
 			ATen, Normalization, false, "at::vectorized_layer_norm_kernel<float, float, 0>"},
 		{"void at::<unnamed>::GammaBetaBackwardCUDAKernelTemplate<float, float, 32, 32, 256, 0, 1, 0>(long, long, const T1 *, const T1 *, const T2 *, const T2 *, T1 *, T1 *)",
 			ATen, Normalization, false, "at::GammaBetaBackwardCUDAKernelTemplate<…>"},
+		// Group norm's statistics and its fused scale and shift.
+		{"void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float>(long, float, float const*, float*, float*)",
+			ATen, Normalization, false, "at::RowwiseMomentsCUDAKernel<float>"},
 		{"void at::<unnamed>::multi_tensor_apply_kernel<at::<unnamed>::TensorListMetadata<2>, at::<unnamed>::TernaryOpScalarFunctor<float, 2, 2, 0>, at::LerpFunctor<float>, float>(T1, T2, T3...)",
 			ATen, Optimizer, false, "at::multi_tensor_apply_kernel<TernaryOpScalarFunctor, LerpFunctor, …>"},
 		{"void at::native::<unnamed>::CatArrayBatchedCopy<at::native::<unnamed>::OpaqueType<(unsigned int)2>, unsigned int, (int)2, (int)64, (int)64>(T1 *, at::native::<unnamed>::CatArrInputTensorMetadata<T1, T2, T4, T5>, at::native::<unnamed>::TensorSizeStride<T2, (unsigned int)4>, int, T2)",

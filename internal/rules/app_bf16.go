@@ -7,6 +7,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/kernelname"
 )
 
 // penaltyBF16BatchNorm is the share of cuDNN's batch-norm time added when
@@ -32,7 +33,11 @@ The gain is each FP32 GEMM's time × (1 − the time left at the bf16 rate,
 bounded below by half its DRAM traffic), and half of each TF32 one's. Under
 bf16 autocast PyTorch runs batch norm on its own kernels, not cuDNN's (fp16
 keeps cuDNN's): that costs half of cuDNN's batch-norm time (measured on a
-CNN step), and the text then says fp16 autocast keeps cuDNN's.`,
+CNN step), and the text then says fp16 autocast keeps cuDNN's. Where the trace
+holds the host's side, the step is replayed with the kernels shrunk and the
+host's cost of each op added (docs/replay.md): the tensor-core engine's
+launches and autocast's casts of each op's inputs, measured on a UNet; on a
+step the host bounds, autocast can make it slower.`,
 	Before: `loss = loss_fn(model(x), y)   # FP32 GEMMs`,
 	After: `with torch.autocast("cuda", dtype=torch.bfloat16):
     loss = loss_fn(model(x), y)
@@ -41,7 +46,7 @@ loss.backward()`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm|half-gemm", "backward|optimizer"},
-	Optional: []string{"batchnorm-cudnn", "compute_throughput_pct", "dram_utilization"},
+	Optional: []string{"all", "batchnorm-cudnn", "compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {
 		fp32, tf32s, half := p.kernels("fp32-gemm"), p.kernels("tf32-gemm"), p.kernels("half-gemm")
 		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32s) {
@@ -82,9 +87,58 @@ loss.backward()`,
 		}
 		p.Recommend(analysis.Recommendation{Message: msg, Fix: fix,
 			Groups: append(append([]*analysis.Group(nil), fp32...), tf32s...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
-			Lever:    &analysis.Lever{Host: engineHost(fp32)},
+			Lever:    &analysis.Lever{Host: autocastHost(fp32, tf32s, p.kernels("all"))},
 			Replaces: []string{tf32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with the rest"})
 	},
+}
+
+// Under bf16 autocast each op also casts its FP32 inputs to bf16 on
+// every call, and the ops autocast keeps in FP32 (group and layer norm)
+// cast theirs back. In fixtures/host11's UNet, FP32 against autocast in
+// two rounds of processes, in launches' worth: a convolution 4.2 above
+// FP32 (its engine and 2.8 casts a call), a linear 3.2 (2.3 casts), a
+// group norm 1.4 (one cast). Measured on inference: the backward's ops
+// (which cast the gradients back) are charged their engines only.
+var autocastHostUnits = map[kernelname.Kind]float64{
+	kernelname.Convolution: 4.2,
+	kernelname.GEMM:        3.2,
+}
+
+// autocastNormUnits is the cast a normalization op adds under autocast.
+const autocastNormUnits = 1.4
+
+// autocastHost is bf16 autocast's Lever.Host: the FP32 convolutions' and
+// GEMMs' ops pay the engine and the casts (the backward's the engine),
+// the TF32 ones' the casts alone (their engine is a tensor-core one
+// already), the forward normalizations one cast; nil where none is.
+func autocastHost(fp32, tf32s, all []*analysis.Group) func(string) float64 {
+	units := map[string]float64{}
+	for _, g := range fp32 {
+		if !g.Info.IsLibrary() {
+			continue
+		}
+		u := autocastHostUnits[g.Info.Kind]
+		if g.Backward() {
+			u = engineHostUnits[g.Info.Kind]
+		}
+		if u > 0 {
+			units[g.Name] = u
+		}
+	}
+	for _, g := range tf32s {
+		if u := autocastHostUnits[g.Info.Kind] - engineHostUnits[g.Info.Kind]; u > 0 && !g.Backward() {
+			units[g.Name] = u
+		}
+	}
+	for _, g := range all {
+		if g.Info.Category == kernelname.CatNorm && !g.Backward() {
+			units[g.Name] = autocastNormUnits
+		}
+	}
+	if len(units) == 0 {
+		return nil
+	}
+	return func(n string) float64 { return units[n] }
 }
 
 // bf16Weights advises 16-bit (or quantised) weights for an inference step

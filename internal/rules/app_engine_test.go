@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math"
 	"testing"
 
 	"github.com/profan-dev/profan/internal/analysis"
@@ -29,5 +30,33 @@ func TestEngineHost(t *testing.T) {
 	}
 	if engineHost(gs[2:]) != nil {
 		t.Error("an element-wise kernel alone has an engine host")
+	}
+}
+
+// TestAutocastHost: bf16 autocast charges an FP32 convolution's forward
+// op its engine and casts, its backward's the engine only, a TF32
+// GEMM's the casts alone and a forward norm one cast.
+func TestAutocastHost(t *testing.T) {
+	conv := "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x128x8_stage3_warpsize2x2x1_g1_ffma_aligna4_alignc4_execute_kernel__5x_cudnn"
+	dgrad := "sm80_xmma_dgrad_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x128x8_stage3_warpsize2x2x1_g1_ffma_execute_kernel__5x_cudnn"
+	gemm := "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"
+	norm := "void at::native::(anonymous namespace)::RowwiseMomentsCUDAKernel<float>(long, float, float const*, float*, float*)"
+	group := func(n string) *analysis.Group { return &analysis.Group{Name: n, Info: kernelname.Classify(n)} }
+	fp32 := []*analysis.Group{group(conv), group(dgrad)}
+	tf32s := []*analysis.Group{group(gemm)}
+	all := append(append([]*analysis.Group{group(norm)}, fp32...), tf32s...)
+	h := autocastHost(fp32, tf32s, all)
+	if h == nil {
+		t.Fatal("no autocast host")
+	}
+	for n, want := range map[string]float64{
+		conv:  autocastHostUnits[kernelname.Convolution],
+		dgrad: engineHostUnits[kernelname.Convolution],
+		gemm:  autocastHostUnits[kernelname.GEMM] - engineHostUnits[kernelname.GEMM],
+		norm:  autocastNormUnits,
+	} {
+		if got := h(n); math.Abs(got-want) > 1e-12 {
+			t.Errorf("%.40s: %.2f launches' worth, want %.2f", n, got, want)
+		}
 	}
 }

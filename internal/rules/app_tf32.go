@@ -23,7 +23,12 @@ at twice the TF32 rate and replaces it where both apply.
 The gain is the FP32 GEMMs' time × (1 − the time left at the TF32 rate): the
 kernel's share of the FMA peak (compute_throughput_pct, or 1 when the export
 lacks it: an upper bound) over the TF32 rate as cuBLAS reaches it (65% of the
-peak ratio), bounded below by the kernel's unchanged DRAM traffic.`,
+peak ratio), bounded below by the kernel's unchanged DRAM traffic. Where the
+trace holds the host's side, the step is replayed with those kernels shrunk
+and the host's cost of the TF32 engines added to the ops that launch them
+(docs/replay.md: cuDNN's layout transforms around each convolution, cuBLASLt's
+kernel choice for each GEMM, measured on a UNet): on a step the host bounds,
+TF32 can make it slower.`,
 	Before: `loss = model(x).sum()        # FP32 weights: cuBLAS runs FFMA kernels`,
 	After: `torch.backends.cuda.matmul.allow_tf32 = True   # or torch.set_float32_matmul_precision("high")
 torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default)`,
