@@ -78,44 +78,17 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 		lds, _ := p.Value("shared_load_requests")
 		space, op, pipe := "shared-memory loads", "LDS", "shared-memory"
 		if !(lds > 0) {
-			// A kernel that stages nothing (a naive matmul) reads its
-			// operands through L1, where they hit: the same pipe, the
-			// same loads per FMA, and the same register tile cuts them
-			// (with or without a shared-memory tile). Only when its
-			// speed of light is its FMAs, not its bytes: a thread per
-			// row of a matrix-vector product hits L1 on the vector as
-			// often, but has no FMA to share a load between.
-			ld, okG := p.Value("global_load_requests")
-			hit, okH := p.Value("l1_hit_rate")
-			if h := p.Kernel.Limiter.Headroom; !okG || !okH || hit < 50 || !h.Known() || h.Unit != "FP32 pipe" {
+			ld, ok := l1HitLoads(p)
+			if !ok {
 				return
 			}
 			lds, space, op, pipe = ld, "global loads hitting L1", "LDG", "L1"
 		}
-		t, _ := p.Value("duration")
-		sp, ok := p.Value("flop_count_sp")
+		r, fma, busy, ok := loadsPerFMA(p, lds)
 		if !ok {
-			sp, _ = analysis.SourceFlops(p.Kernel.Record)
-		}
-		fma := sp / 2 / 32 // warp-level FMA instructions
-		if !(fma > 0) || !(lds > 0) || !(t > 0) {
 			return
 		}
-		if n, ok := p.Value("inst_executed"); ok && fma < 0.1*n {
-			return // not an FMA kernel
-		}
-		r := lds / fma
-		if r < 0.9 {
-			return
-		}
-		l1, okL := p.Value("l1_sol_pct")
-		if okL && l1 < 60 {
-			return // the shared-memory pipe is not what it waits for
-		}
-		busy := 1.0
-		if okL {
-			busy = math.Min(1, l1/100/ceiling[analysis.LimitL1Shared])
-		}
+		t, _ := p.Value("duration")
 		after := t * tileLoadsPerFMA / r * busy * fixWaves(p)
 		if h := p.Kernel.Limiter.Headroom; h.Known() {
 			after = math.Max(after, h.Ideal)
@@ -130,4 +103,52 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 			Locations: locs,
 		})
 	},
+}
+
+// l1HitLoads is the global load requests of a kernel that stages nothing
+// in shared memory (a naive matmul) and reads its operands through L1,
+// where they hit: the same pipe as a shared tile's loads, and loads a
+// register tile cuts as well. Only when its speed of light is its FMAs,
+// not its bytes: a thread per row of a matrix-vector product hits L1 on
+// the vector as often, but has no FMA to share a load between.
+func l1HitLoads(p *Pass) (float64, bool) {
+	ld, okG := p.Value("global_load_requests")
+	hit, okH := p.Value("l1_hit_rate")
+	if h := p.Kernel.Limiter.Headroom; !okG || !okH || hit < 50 || !(ld > 0) || !h.Known() || h.Unit != "FP32 pipe" {
+		return 0, false
+	}
+	return ld, true
+}
+
+// loadsPerFMA is r, the L1/shared pipe's load requests (lds) per
+// warp-level FP32 FMA, with the FMAs and the share of the pipe's ceiling
+// the kernel keeps busy, for a kernel whose time that pipe's loads set:
+// an FMA kernel (a tenth of its instructions or more), about one load
+// per FMA or more, the pipe at 60 % of its peak or more.
+func loadsPerFMA(p *Pass, lds float64) (r, fma, busy float64, ok bool) {
+	t, _ := p.Value("duration")
+	sp, okS := p.Value("flop_count_sp")
+	if !okS {
+		sp, _ = analysis.SourceFlops(p.Kernel.Record)
+	}
+	fma = sp / 2 / 32 // warp-level FMA instructions
+	if !(fma > 0) || !(lds > 0) || !(t > 0) {
+		return 0, 0, 0, false
+	}
+	if n, ok := p.Value("inst_executed"); ok && fma < 0.1*n {
+		return 0, 0, 0, false // not an FMA kernel
+	}
+	r = lds / fma
+	if r < 0.9 {
+		return 0, 0, 0, false
+	}
+	l1, okL := p.Value("l1_sol_pct")
+	if okL && l1 < 60 {
+		return 0, 0, 0, false // the pipe is not what it waits for
+	}
+	busy = 1.0
+	if okL {
+		busy = math.Min(1, l1/100/ceiling[analysis.LimitL1Shared])
+	}
+	return r, fma, busy, true
 }

@@ -2,12 +2,19 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/profan-dev/profan"
 )
 
 var cacheReuse = positive("cache_reuse")
+
+// stagedLoadsPerFMA is the L1/shared pipe's loads per FMA of the tile
+// the advice asks for, one output per thread: a shared load of the
+// column operand per FMA, the row operand's read four-wide (¼), and the
+// 16×16 tile's fills, two global loads per 16 FMAs.
+const stagedLoadsPerFMA = 1 + 1.0/4 + 2.0/16
 
 // tileSharedMemory reports kernels that re-read global data many times
 // through the caches instead of staging it in shared memory.
@@ -35,8 +42,9 @@ for (int t = 0; t < n / 16; ++t) {
 	Locates:    true,
 	Thresholds: []*Threshold{cacheReuse},
 	Requires:   []string{"l2_read_transactions|gld_transactions", "dram_read_bytes|dram_bytes"},
-	Optional:   join(memoryWeightReads, []string{"l1_hit_rate", "shared_load_requests", "shared_load_transactions", "compute_throughput_pct", "arithmetic_intensity"}),
-	Check:      checkTile,
+	Optional: join(memoryWeightReads, []string{"l1_hit_rate", "shared_load_requests", "shared_load_transactions", "compute_throughput_pct", "arithmetic_intensity",
+		"global_load_requests", "flop_count_sp", "l1_sol_pct", "inst_executed", "duration"}),
+	Check: checkTile,
 }
 
 func checkTile(p *Pass) {
@@ -71,6 +79,22 @@ func checkTile(p *Pass) {
 		}
 	}
 	gain := clamp01((1 - 8/reuse) * 0.5 * memoryWeight(p))
+	// A naive product whose loads hit L1 waits on the L1 pipe's loads
+	// per FMA, not on L2: staged, a one-output-per-thread tile reads
+	// the column operand once per FMA, the row operand four values at
+	// a time (LDS.128 over k, as every such tile of the bundled sets
+	// compiles: 1.25 shared loads per FMA), and fills the tile with
+	// two global loads per T FMAs (T = 16).
+	if ld, ok := l1HitLoads(p); ok {
+		if r, _, busy, ok := loadsPerFMA(p, ld); ok {
+			t, _ := p.Value("duration")
+			after := t * stagedLoadsPerFMA / r * busy
+			if h := p.Kernel.Limiter.Headroom; h.Known() {
+				after = math.Max(after, h.Ideal)
+			}
+			gain = clamp01(1 - math.Max(after, launchFloor)/t)
+		}
+	}
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("L2 serves %.0f× the bytes DRAM delivers: each element is re-read about %.0f times through the caches", reuse, reuse),
 		Advice:  "stage tiles of the inputs in shared memory (e.g. 16×16 or 32×32 per block) and reuse them from there; each tile of width T cuts L2 reads about T-fold",
