@@ -36,14 +36,10 @@ func splitFields(line []byte, dst [][]byte, strict bool) ([][]byte, error) {
 	return splitFrom(line, 0, dst, strict, nil)
 }
 
-// fieldSpan is where a field lies in its line: its text from start to
-// end (start -1: a quoted field with "" escapes, unescaped into a copy),
-// and its separating comma at sep (len(line) for the last field).
-type fieldSpan struct{ start, end, sep int32 }
-
 // splitFrom is splitFields of line from byte i, where a field starts,
-// appending to dst; spans, when not nil, gets each field's span.
-func splitFrom(line []byte, i int, dst [][]byte, strict bool, spans *[]fieldSpan) ([][]byte, error) {
+// appending to dst; seps, when not nil, gets the index of each field's
+// separating comma (len(line) for the last field).
+func splitFrom(line []byte, i int, dst [][]byte, strict bool, seps *[]int32) ([][]byte, error) {
 	for {
 		if len(dst) >= maxFields {
 			return dst, errTooManyFields
@@ -59,14 +55,10 @@ func splitFrom(line []byte, i int, dst [][]byte, strict bool, spans *[]fieldSpan
 				return dst, err
 			}
 			dst = append(dst, f)
-			if spans != nil {
-				sp := fieldSpan{int32(j + 1), int32(next - 1), int32(len(line))}
-				if next-1-(j+1) != len(f) {
-					sp.start = -1 // unescaped into a copy
-				}
-				*spans = append(*spans, sp)
-			}
 			if next >= len(line) {
+				if seps != nil {
+					*seps = append(*seps, int32(len(line)))
+				}
 				return dst, nil
 			}
 			if line[next] != ',' {
@@ -80,12 +72,15 @@ func splitFrom(line []byte, i int, dst [][]byte, strict bool, spans *[]fieldSpan
 					k++
 				}
 				if k >= len(line) {
+					if seps != nil {
+						*seps = append(*seps, int32(len(line)))
+					}
 					return dst, nil
 				}
 				next = k
 			}
-			if spans != nil {
-				(*spans)[len(*spans)-1].sep = int32(next)
+			if seps != nil {
+				*seps = append(*seps, int32(next))
 			}
 			i = next + 1
 			continue
@@ -98,8 +93,8 @@ func splitFrom(line []byte, i int, dst [][]byte, strict bool, spans *[]fieldSpan
 			return dst, errQuoteInField
 		}
 		dst = append(dst, line[i:k])
-		if spans != nil {
-			*spans = append(*spans, fieldSpan{int32(i), int32(k), int32(k)})
+		if seps != nil {
+			*seps = append(*seps, int32(k))
 		}
 		if k >= len(line) {
 			return dst, nil
@@ -137,44 +132,59 @@ func quoted(line []byte, i int) ([]byte, int, error) {
 
 // splitRepeating is splitStrict of a line of a table whose rows repeat
 // the fields before them (a details page's launch, section and metric
-// names): the fields whose text and separating comma lie in the bytes the
-// line shares with the line split before it are that line's, at the same
-// places, and only the rest is split.
+// names). The line is split in a copy the table keeps (fields), and
+// the fields that lie, with their separating comma (seps), in the bytes
+// the line shares with the line copied before it are that line's fields
+// as they are: only the rest is copied and split.
 func (t *table) splitRepeating(line []byte) ([][]byte, error) {
-	k := 0
-	if n := len(t.spans); n > 1 {
-		c := commonPrefix(line, t.spanText)
-		for k < n-1 && int(t.spans[k].sep) < c {
-			k++
-		}
-	}
-	fields, from := t.fields[:0], 0
-	for i, sp := range t.spans[:k] {
-		if sp.start < 0 {
-			fields = append(fields, t.spanCopies[i])
-		} else {
-			fields = append(fields, line[sp.start:sp.end])
-		}
-	}
+	k := t.sharedFields(line)
+	from := 0
 	if k > 0 {
-		from = int(t.spans[k-1].sep) + 1
+		from = int(t.seps[k-1]) + 1
 	}
-	t.spans = t.spans[:k]
-	fields, err := splitFrom(line, from, fields, true, &t.spans)
+	// The bytes before from are the line's already: the fields split in
+	// them stay as they are.
+	t.copied = append(t.copied[:from], line[from:]...)
+	fields := append(t.fields[:0], t.split[:k]...)
+	t.seps = t.seps[:k]
+	fields, err := splitFrom(t.copied, from, fields, true, &t.seps)
 	if err != nil {
-		t.spans = t.spans[:0]
+		t.seps, t.split = t.seps[:0], t.split[:0]
 		return fields, err
 	}
-	t.spanText = append(t.spanText[:0], line...)
-	for i, sp := range t.spans {
-		if sp.start < 0 {
-			if len(t.spanCopies) < len(t.spans) {
-				t.spanCopies = make([][]byte, len(t.spans))
+	t.split = append(t.split[:k], fields[k:]...)
+	return fields, nil
+}
+
+// sharedFields is how many fields of the line copied last (t.copied)
+// line begins with, separating comma included: first those of the line
+// before it, then the fields that follow, one at a time, else as many
+// as the bytes the two lines share hold.
+func (t *table) sharedFields(line []byte) int {
+	n := len(t.seps) - 1 // the last field has no comma after it
+	if n <= 0 {
+		return 0
+	}
+	if k := t.shared; k > 0 && k <= n {
+		if end := int(t.seps[k-1]) + 1; len(line) >= end && bytes.Equal(line[:end], t.copied[:end]) {
+			for k < n {
+				start, end := int(t.seps[k-1])+1, int(t.seps[k])+1
+				if len(line) < end || !bytes.Equal(line[start:end], t.copied[start:end]) {
+					break
+				}
+				k++
 			}
-			t.spanCopies[i] = fields[i] // a copy of its own, never written to
+			t.shared = k
+			return k
 		}
 	}
-	return fields, nil
+	c := commonPrefix(line, t.copied)
+	k := 0
+	for k < n && int(t.seps[k]) < c {
+		k++
+	}
+	t.shared = k
+	return k
 }
 
 // commonPrefix is the length of the bytes a and b begin with alike.

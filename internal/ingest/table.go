@@ -49,15 +49,15 @@ type table struct {
 	// output runs between two of its rows; a row after it makes it a
 	// damaged row.
 	stray int
-	// spans are the fields of spanText, the line split last in a table
-	// whose rows repeat (splitRepeating), and spanCopies those of its
-	// fields unescaped into copies (at their index; the others are not
-	// read).
-	spans      []fieldSpan
-	spanText   []byte
-	spanCopies [][]byte
-	lay        layout                  // what the importer declares of its tables
-	notHeader  map[int]map[string]bool // width → first fields that are not headers
+	// In a table whose rows repeat (splitRepeating): copied is the line
+	// split last, split its fields, seps their separating commas, and
+	// shared how many of them it shared with the line before it.
+	copied    []byte
+	split     [][]byte
+	seps      []int32
+	shared    int
+	lay       layout                  // what the importer declares of its tables
+	notHeader map[int]map[string]bool // width → first fields that are not headers
 }
 
 // row is one data row. Its fields are valid until the next call to Scan.
