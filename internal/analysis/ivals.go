@@ -108,6 +108,26 @@ func (l *ivalLog) all() iter.Seq[ival] {
 				}
 			}
 		}
+		if len(h) <= 8 {
+			// A few runs (a trace's kernels, then its copies): the
+			// least of them found in turn, as the heap would.
+			for len(h) > 0 {
+				m := 0
+				for i := 1; i < len(h); i++ {
+					if h.Less(i, m) {
+						m = i
+					}
+				}
+				d := h[m]
+				if !yield(d.iv) {
+					return
+				}
+				if !d.next() {
+					h = slices.Delete(h, m, m+1)
+				}
+			}
+			return
+		}
 		heap.Init(&h)
 		for len(h) > 0 {
 			d := h[0]

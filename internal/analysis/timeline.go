@@ -73,6 +73,38 @@ type timelineBuilder struct {
 	rp         replay
 	// copiesToo: the run has host spans, so its copies are replayed too.
 	copiesToo bool
+	// spans are each lane's first start and last end, and copies the
+	// copies' intervals (a run keeps at most 16,384 one by one), kept
+	// as the intervals come: a device's span and its copies' union are
+	// then known before its intervals are read in order (deviceSpan).
+	spans  []laneSpan
+	copies []ival
+}
+
+// laneSpan is the first start and the last end of a lane's intervals;
+// seq is the arrival of the first of those that start first.
+type laneSpan struct {
+	lo, hi float64
+	seq    int
+}
+
+// add keeps an interval.
+func (b *timelineBuilder) add(iv ival) {
+	l := iv.lane()
+	for len(b.spans) <= l {
+		b.spans = append(b.spans, laneSpan{lo: math.NaN(), hi: math.NaN()})
+	}
+	sp := &b.spans[l]
+	if math.IsNaN(sp.lo) {
+		sp.lo, sp.hi, sp.seq = iv.start, iv.end(), b.ivals.len()
+	} else if iv.start < sp.lo {
+		sp.lo, sp.seq = iv.start, b.ivals.len()
+	}
+	sp.hi = math.Max(sp.hi, iv.end())
+	if iv.kind() == spanCopy {
+		b.copies = append(b.copies, iv)
+	}
+	b.ivals.add(iv)
 }
 
 // addCopy adds an interval; a copy of a run with host spans is replayed
@@ -87,7 +119,7 @@ func (b *timelineBuilder) addCopy(dev, strm string, start, dur, launched float64
 		b.untimed++
 		return
 	}
-	b.ivals.add(ival{start: start, dur: float32(dur), lead: float32(start - launched), key: k | kind})
+	b.add(ival{start: start, dur: float32(dur), lead: float32(start - launched), key: k | kind})
 	// The copies of a run with host spans are replayed too.
 	if b.copiesToo {
 		b.rp.recordCopy(what, bytes, start, dur, launched, k)
@@ -135,7 +167,7 @@ func (b *timelineBuilder) kernel(k *profan.Kernel) {
 		}
 		b.lastDev, b.lastIdx, b.lastStream, b.lastLane, b.lastOK = k.Device, k.DeviceIndex, k.Stream, l, true
 	}
-	b.ivals.add(ival{start: k.Start, dur: float32(k.Duration), lead: float32(k.Start - k.Launched), key: b.lastLane | spanKernel})
+	b.add(ival{start: k.Start, dur: float32(k.Duration), lead: float32(k.Start - k.Launched), key: b.lastLane | spanKernel})
 	// The replay needs when the host issued the work.
 	if !math.IsNaN(k.Launched) {
 		b.rp.record(k.Name, k.Start, k.Duration, k.Launched, b.lastLane)
@@ -254,7 +286,7 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	if run.Host != nil && run.Host.Folded > 0 {
 		t.Notes = append(t.Notes, strconv.Itoa(run.Host.Folded)+" host calls past the first "+strconv.Itoa(profan.MaxHostEvents)+" kept are summed by name, not placed on the timeline: their idle counts as launch or other")
 	}
-	b.ivals = ivalLog{}
+	b.ivals, b.spans, b.copies = ivalLog{}, nil, nil
 	return t
 }
 
@@ -454,21 +486,35 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 // and the union of its copies (to find the kernels beside them); false
 // when the device ran nothing.
 func (b *timelineBuilder) deviceSpan(d string) (gpuStart, gpuEnd float64, copies []ival, ok bool) {
+	// The first interval in start order (the first to come among those
+	// of one start) and the last end, from each lane's.
 	gpuStart, gpuEnd = math.NaN(), math.NaN()
-	for iv := range b.ivals.all() {
-		if b.lanes[iv.lane()].dev != d {
+	seq := 0
+	for l, sp := range b.spans {
+		if b.lanes[l].dev != d || math.IsNaN(sp.lo) {
 			continue
 		}
-		if math.IsNaN(gpuStart) {
-			gpuStart, gpuEnd = iv.start, iv.end()
+		if math.IsNaN(gpuStart) || sp.lo < gpuStart || sp.lo == gpuStart && sp.seq < seq {
+			gpuStart, seq = sp.lo, sp.seq
 		}
-		gpuEnd = math.Max(gpuEnd, iv.end())
-		if iv.kind() == spanCopy {
-			if n := len(copies); n > 0 && iv.start <= copies[n-1].end() {
-				copies[n-1].dur = float32(math.Max(copies[n-1].end(), iv.end()) - copies[n-1].start)
-			} else {
-				copies = append(copies, iv)
-			}
+		if math.IsNaN(gpuEnd) {
+			gpuEnd = sp.hi
+		}
+		gpuEnd = math.Max(gpuEnd, sp.hi)
+	}
+	// The copies in start order (those of one start as they came), merged.
+	var mine []ival
+	for _, iv := range b.copies {
+		if b.lanes[iv.lane()].dev == d {
+			mine = append(mine, iv)
+		}
+	}
+	slices.SortStableFunc(mine, func(x, y ival) int { return cmp.Compare(x.start, y.start) })
+	for _, iv := range mine {
+		if n := len(copies); n > 0 && iv.start <= copies[n-1].end() {
+			copies[n-1].dur = float32(math.Max(copies[n-1].end(), iv.end()) - copies[n-1].start)
+		} else {
+			copies = append(copies, iv)
 		}
 	}
 	return gpuStart, gpuEnd, copies, !math.IsNaN(gpuStart)
