@@ -1,6 +1,7 @@
 package store
 
 import (
+	"math/bits"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -28,6 +29,27 @@ const (
 // numberStart reports whether c starts a number token.
 func numberStart(c byte) bool { return c >= '0' && c <= '9' }
 
+// nextDigit is the index of the first digit (numberStart) of d at or
+// after i, or len(d): eight bytes at a time, the rule rows' sentences
+// being most of an ncu page's bytes.
+func nextDigit(d string, i int) int {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	for ; i+8 <= len(d); i += 8 {
+		x := uint64(d[i]) | uint64(d[i+1])<<8 | uint64(d[i+2])<<16 | uint64(d[i+3])<<24 |
+			uint64(d[i+4])<<32 | uint64(d[i+5])<<40 | uint64(d[i+6])<<48 | uint64(d[i+7])<<56
+		// A byte below 0x80 is a digit when it is at least '0' (the high
+		// bit survives subtracting '0' from it with that bit set) and
+		// below ':' (it does not survive subtracting ':').
+		if m := ((x | high) - '0'*ones) &^ ((x | high) - ':'*ones) &^ x & high; m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for i < len(d) && !numberStart(d[i]) {
+		i++
+	}
+	return i
+}
+
 // inNumber reports whether c continues one: digits, separators and a unit
 // or hex letters glued to it ("4.00x", "1,024", "0x7f"); any split is
 // lossless, this one keeps templates few.
@@ -53,11 +75,14 @@ func splitFinding(tmpl []byte, nums []string, f *profan.ToolFinding) ([]byte, []
 	tmpl = append(tmpl, f.SpeedupType...)
 	tmpl = append(tmpl, templateField)
 	d := f.Description
+	text := 0 // d[text:i] is template text not appended yet
 	for i := 0; i < len(d); {
 		// A digit inside a word ("FP32", "L1TEX") starts no number: the
 		// word belongs to the template.
-		if !numberStart(d[i]) || i > 0 && inNumber(d[i-1]) {
-			tmpl = append(tmpl, d[i])
+		if i = nextDigit(d, i); i == len(d) {
+			break
+		}
+		if i > 0 && inNumber(d[i-1]) {
 			i++
 			continue
 		}
@@ -69,10 +94,12 @@ func splitFinding(tmpl []byte, nums []string, f *profan.ToolFinding) ([]byte, []
 		for d[j-1] == '.' || d[j-1] == ',' {
 			j--
 		}
+		tmpl = append(tmpl, d[text:i]...)
 		tmpl = append(tmpl, templateHole)
 		nums = append(nums, d[i:j])
-		i = j
+		i, text = j, j
 	}
+	tmpl = append(tmpl, d[text:]...)
 	return tmpl, nums, len(tmpl) <= maxTemplate
 }
 
