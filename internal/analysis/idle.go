@@ -17,6 +17,12 @@ type idleAcc struct {
 	calls map[string]map[IdleCall]*IdleCall
 	last  map[*IdleCall]int // the gap of each call's last piece
 	gap   int               // the gap being added, numbered
+	// The cause and the call of the piece added last, and theirs: the
+	// gaps of a trace repeat them.
+	lastCause string
+	lastIdle  *Idle
+	lastKey   IdleCall
+	lastCall  *IdleCall
 }
 
 func (x *idleAcc) add(cause string, g0, g1 float64, c *profan.HostEvent) {
@@ -107,10 +113,13 @@ func (x *idleAcc) addCall(cause string, g0, g1 float64, c *IdleCall) {
 	if g1 <= g0 {
 		return
 	}
-	i := x.idle[cause]
-	if i == nil {
-		i = &Idle{Cause: cause}
-		x.idle[cause] = i
+	i := x.lastIdle
+	if i == nil || cause != x.lastCause {
+		if i = x.idle[cause]; i == nil {
+			i = &Idle{Cause: cause}
+			x.idle[cause] = i
+		}
+		x.lastCause, x.lastIdle, x.lastCall = cause, i, nil
 	}
 	i.Seconds += g1 - g0
 	i.Gaps++
@@ -119,13 +128,17 @@ func (x *idleAcc) addCall(cause string, g0, g1 float64, c *IdleCall) {
 		return
 	}
 	key := IdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Method: c.Method}
-	if x.calls[cause] == nil {
-		x.calls[cause] = map[IdleCall]*IdleCall{}
-	}
-	ic := x.calls[cause][key]
-	if ic == nil {
-		ic = &key
-		x.calls[cause][key] = ic
+	ic := x.lastCall
+	if ic == nil || key != x.lastKey {
+		if x.calls[cause] == nil {
+			x.calls[cause] = map[IdleCall]*IdleCall{}
+		}
+		if ic = x.calls[cause][key]; ic == nil {
+			ic = new(IdleCall)
+			*ic = key
+			x.calls[cause][key] = ic
+		}
+		x.lastKey, x.lastCall = key, ic
 	}
 	// A gap split in pieces (around a copy, over the host's spans)
 	// counts once.
