@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -208,10 +209,7 @@ func (w *RunWriter) flushValues(ins *sql.Stmt) error {
 		return nil
 	}
 	byName := w.db.d.valuesByName
-	// nameID is 0 unless it is part of the key.
-	slices.SortFunc(w.pendingValues, func(a, b pendingValue) int {
-		return cmp.Or(cmp.Compare(a.metricID, b.metricID), cmp.Compare(a.nameID, b.nameID), cmp.Compare(a.kernelID, b.kernelID))
-	})
+	w.pendingValues, w.sortSpare = sortValues(w.pendingValues, w.sortSpare)
 	w.values = w.values[:0]
 	for _, v := range w.pendingValues {
 		if byName {
@@ -229,4 +227,45 @@ func (w *RunWriter) flushValues(ins *sql.Stmt) error {
 	}
 	w.pendingValues = w.pendingValues[:0]
 	return err
+}
+
+// sortValues sorts vs in key order (metric, name, kernel; nameID is 0
+// unless it is part of the key), using spare, and returns the sorted rows
+// and a spare slice. The rows come kernel by kernel, in the order their
+// kernels were inserted, so a stable counting sort by metric (metric IDs
+// are a run's few dictionary IDs) puts them in key order; where the
+// metric IDs are too sparse for it, or a metric's rows are not in key
+// order after it, they are sorted by comparison.
+func sortValues(vs, spare []pendingValue) ([]pendingValue, []pendingValue) {
+	byKey := func(a, b pendingValue) int {
+		return cmp.Or(cmp.Compare(a.metricID, b.metricID), cmp.Compare(a.nameID, b.nameID), cmp.Compare(a.kernelID, b.kernelID))
+	}
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for _, v := range vs {
+		lo, hi = min(lo, v.metricID), max(hi, v.metricID)
+	}
+	if len(vs) < 2 || hi-lo >= int64(4*len(vs)+1024) {
+		slices.SortFunc(vs, byKey)
+		return vs, spare
+	}
+	counts := make([]int32, hi-lo+2)
+	for _, v := range vs {
+		counts[v.metricID-lo+1]++
+	}
+	for i := 1; i < len(counts); i++ {
+		counts[i] += counts[i-1]
+	}
+	spare = slices.Grow(spare[:0], len(vs))[:len(vs)]
+	for _, v := range vs {
+		i := &counts[v.metricID-lo]
+		spare[*i] = v
+		*i++
+	}
+	for i := 1; i < len(spare); i++ {
+		if byKey(spare[i-1], spare[i]) >= 0 {
+			slices.SortFunc(spare, byKey)
+			break
+		}
+	}
+	return spare, vs
 }

@@ -115,6 +115,7 @@ type RunWriter struct {
 	seen          map[string]bool   // canonical names of the current kernel
 	values        []any             // the arguments of a kernel_values batch
 	pendingValues []pendingValue    // rows for the next batch
+	sortSpare     []pendingValue    // sortValues' other slice
 	pipe          *pipe             // the goroutine that runs the row statements (store/pipe.go)
 	enc           encoder           // reused: its template scratch survives from kernel to kernel
 
