@@ -80,6 +80,7 @@ var notOnPostgres = map[string]string{
 	"TestPGURL":                    "no database",
 	"TestFindingTemplate":          "no database",
 	"TestFindingTemplatesReal":     "no database",
+	"TestSortValues":               "no database",
 	"TestBlobVersion1":             "no database",
 	"TestReadOnlyWithWAL":          "SQLite's write-ahead log",
 	"TestReadCommandsNeverMigrate": "SQLite file; OpenReadOnly's check is the same code on both",
