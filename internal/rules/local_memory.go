@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
 )
 
 // Gain factors of the local-memory fixes, fitted on the FIT pairs of
@@ -54,7 +55,7 @@ for (...) { unsigned k = key[i] & 15;
 	Locates:    true,
 	Thresholds: []*Threshold{minTrafficShare},
 	Requires:   []string{"local_load_sectors|local_store_sectors"},
-	Optional:   []string{"local_spilling_pct", "local_load_hit_rate", "l1_hit_rate", "gld_transactions", "gst_transactions"},
+	Optional:   join(trafficReads, []string{"local_spilling_pct", "local_load_hit_rate", "l1_hit_rate", "gld_transactions", "gst_transactions"}),
 	Check: func(p *Pass) {
 		ld, okL := p.Value("local_load_sectors")
 		st, okS := p.Value("local_store_sectors")
@@ -90,6 +91,13 @@ for (...) { unsigned k = key[i] & 15;
 		if hit, ok := localLoadHitRate(p, ld, local+global); ok && k == localIndexedGain && st < 0.1*ld {
 			miss := 1 - clamp01(hit/100)
 			gain = share * (miss + (1-miss)*localHitCost)
+		} else if k == localIndexedGain {
+			// A table written at run-time slots: the better of its two
+			// fixes, registers (the factor) or shared memory (the time
+			// model).
+			if g, ok := localTrafficGain(p, ld, st, global); ok {
+				gain = math.Max(gain, g)
+			}
 		}
 		ev := p.evidence("local_load_sectors", "local_store_sectors", "local_load_hit_rate", "local_spilling_pct", "gld_transactions", "gst_transactions")
 		p.report(estimate(clamp01(gain)), Note{
@@ -99,6 +107,70 @@ for (...) { unsigned k = key[i] & 15;
 			Locations: locs,
 		})
 	},
+}
+
+// localTrafficGain prices a per-thread table written at run-time slots
+// (a histogram's h[k]++, a table read and written) moved to shared
+// memory, with the time model of gains.go: the local loads that miss L1
+// and the local stores (which L1 writes through) leave L2, DRAM keeps at
+// most the bytes the global sectors carry, and the L1 pipe serves one
+// shared wavefront per local request in place of the local sectors. The
+// kernel's time then follows its busiest unit's remaining work: a kernel
+// whose local traffic fills L2 gains that traffic's share of L2's busy
+// time, and one latency-bound on local misses (64 bins per thread, 12 %
+// of its local loads hitting L1, DRAM moving 16 times the bytes its
+// threads ask for) gains in proportion to the work left. On fixtures/sol
+// histLocal<64> moved to shared ran 0.97 faster (this model 0.90, the
+// factor localIndexedGain of the local share, fitted on twins that move
+// the table to registers, 0.80); sol-check3's mixLocal 0.84 (0.83, the
+// factor 0.75). ok is false without the units' utilizations.
+func localTrafficGain(p *Pass, ld, st, global float64) (float64, bool) {
+	us, ok := usageOf(p)
+	if !ok || !(ld+st > 0) {
+		return 0, false
+	}
+	// The L1 hit rate of the local loads: the counter (raw page), else the
+	// kernel's over all its sectors with the global ones taken as misses.
+	hit := 0.0
+	if h, ok := p.Value("local_load_hit_rate"); ok {
+		hit = clamp01(h / 100)
+	} else if h, ok := p.Value("l1_hit_rate"); ok {
+		hit = clamp01(h / 100 * (ld + st + global) / (ld + st))
+	}
+	// The L1 pipe: global sectors and the local ones at four a wavefront
+	// (the fewest a request's sectors take) before; one shared wavefront
+	// per local request after.
+	req := localRequests(p, ld+st)
+	f := scale{analysis.LimitL1Shared: math.Min(1, (global/4+req)/(global/4+math.Max(req, (ld+st)/4)))}
+	if l2 := global + ld*(1-hit) + st; l2 > 0 {
+		f[analysis.LimitL2] = global / l2
+	}
+	if dram, ok := p.Value("dram_bytes"); ok && dram > 0 {
+		f[analysis.LimitDRAM] = math.Min(1, global*32/dram)
+	}
+	f[analysis.LimitMemory] = 1
+	for _, r := range []analysis.Unit{analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared} {
+		if v, ok := f[r]; ok {
+			f[analysis.LimitMemory] = math.Min(f[analysis.LimitMemory], v)
+		}
+	}
+	return clamp01((1 - us.timeAfter(f)) * variableShare(p)), true
+}
+
+// localRequests is the warp-level local loads and stores the kernel
+// executed: its LDL and STL on the source page, else its local sectors
+// at 32 a request (a scattered table's lanes each in their own sector).
+func localRequests(p *Pass, sectors float64) float64 {
+	n := 0.0
+	for _, s := range p.Kernel.Record.Source {
+		if op := opcode(s.SASS); strings.HasPrefix(op, "LDL") || strings.HasPrefix(op, "STL") {
+			n += instExecuted(s)
+		}
+	}
+	if n > 0 {
+		return n
+	}
+	return sectors / 32
 }
 
 // localLines returns the source lines of the kernel's local loads and

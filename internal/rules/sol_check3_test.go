@@ -39,9 +39,12 @@ var solCheck3Files = map[string][]string{
 // matmul's tile-shared-memory, 0.39 against 0.61). Its twin tiles in
 // shared memory and in registers, so both findings are required and
 // counted; register-tile reads its two L1-hit global loads per FMA
-// (0.73 against 0.61): mean 0.060 (details 0.059), worst 0.120, held
-// there so that they only improve.
+// (0.73 against 0.61): mean 0.060 (details 0.059), worst 0.120; cas-loop
+// on L2's lookups: mean 0.053. local-memory then priced a table written
+// at run-time slots by its fix to shared memory in the time model
+// (mixLocal 0.83 against 0.84): mean 0.045 on both pages, worst 0.120,
+// held there so that they only improve.
 func TestSolCheck3(t *testing.T) {
 	skipShort(t)
-	heldOut(t, solCheck3Files, solCheck3Pairs, "sol-check3", 0.065, 0.125)
+	heldOut(t, solCheck3Files, solCheck3Pairs, "sol-check3", 0.05, 0.125)
 }
