@@ -132,10 +132,12 @@ func quoted(line []byte, i int) ([]byte, int, error) {
 
 // splitRepeating is splitStrict of a line of a table whose rows repeat
 // the fields before them (a details page's launch, section and metric
-// names). The line is split in a copy the table keeps (fields), and
-// the fields that lie, with their separating comma (seps), in the bytes
-// the line shares with the line copied before it are that line's fields
-// as they are: only the rest is copied and split.
+// names). The line is split in a copy the table keeps (copied), into
+// t.fields; the fields that lie, with their separating comma (seps), in
+// the bytes the line shares with the line copied before it are that
+// line's fields as they are, left in t.fields: only the rest is copied
+// and split. (peekWidth, which splits another line into t.fields, drops
+// seps; the importers leave a row's fields as they are.)
 func (t *table) splitRepeating(line []byte) ([][]byte, error) {
 	k := t.sharedFields(line)
 	from := 0
@@ -145,15 +147,12 @@ func (t *table) splitRepeating(line []byte) ([][]byte, error) {
 	// The bytes before from are the line's already: the fields split in
 	// them stay as they are.
 	t.copied = append(t.copied[:from], line[from:]...)
-	fields := append(t.fields[:0], t.split[:k]...)
 	t.seps = t.seps[:k]
-	fields, err := splitFrom(t.copied, from, fields, true, &t.seps)
+	fields, err := splitFrom(t.copied, from, t.fields[:k], true, &t.seps)
 	if err != nil {
-		t.seps, t.split = t.seps[:0], t.split[:0]
-		return fields, err
+		t.seps = t.seps[:0]
 	}
-	t.split = append(t.split[:k], fields[k:]...)
-	return fields, nil
+	return fields, err
 }
 
 // sharedFields is how many fields of the line copied last (t.copied)

@@ -50,10 +50,9 @@ type table struct {
 	// damaged row.
 	stray int
 	// In a table whose rows repeat (splitRepeating): copied is the line
-	// split last, split its fields, seps their separating commas, and
-	// shared how many of them it shared with the line before it.
+	// split last into fields, seps their separating commas, and shared
+	// how many of them it shared with the line before it.
 	copied    []byte
-	split     [][]byte
 	seps      []int32
 	shared    int
 	lay       layout                  // what the importer declares of its tables
@@ -423,6 +422,7 @@ func (t *table) peekWidth(line []byte) (int, []byte, error) {
 		return 0, nil, err
 	}
 	t.fields, _ = splitCSV(cand, t.fields[:0])
+	t.seps = t.seps[:0] // t.fields are no longer those of t.copied
 	return wide, cand, nil
 }
 
