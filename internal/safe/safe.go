@@ -55,10 +55,36 @@ func printablePrefix(b []byte) int {
 	return n
 }
 
+// printableWords reports whether b's whole eight-byte words are all
+// printable ASCII, and n, their length: printablePrefix's tests, ORed
+// over the words and looked at once, sixteen bytes a round (a line with
+// a tab or a byte outside ASCII gets false, and printablePrefix).
+func printableWords(b []byte) (n int, ok bool) {
+	const lo, hi, del, ones = 0x2020202020202020, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f, 0x0101010101010101
+	var acc uint64
+	for ; len(b)-n >= 16; n += 16 {
+		x, y := binary.LittleEndian.Uint64(b[n:]), binary.LittleEndian.Uint64(b[n+8:])
+		dx, dy := x^del, y^del
+		acc |= (x-lo)&^x | x | (dx-ones)&^dx | (y-lo)&^y | y | (dy-ones)&^dy
+	}
+	if len(b)-n >= 8 {
+		x := binary.LittleEndian.Uint64(b[n:])
+		d := x ^ del
+		acc |= (x-lo)&^x | x | (d-ones)&^d
+		n += 8
+	}
+	return n, acc&hi == 0
+}
+
 // Plain reports whether b is printable ASCII and tabs only: text with no
 // NUL, valid UTF-8, and nothing Term would change.
 func Plain(b []byte) bool {
-	for _, c := range b[printablePrefix(b):] {
+	if n, ok := printableWords(b); ok {
+		b = b[n:] // the last bytes, fewer than eight
+	} else {
+		b = b[printablePrefix(b):]
+	}
+	for _, c := range b {
 		if (c < 0x20 || c >= 0x7f) && c != '\t' {
 			return false
 		}

@@ -51,6 +51,11 @@ func TestPlainEveryOffset(t *testing.T) {
 	if !Plain([]byte(base)) || !Plain([]byte(base+"\t")) || !Plain(nil) {
 		t.Errorf("Plain(%q) = false", base)
 	}
+	for i := 0; i <= len(base); i++ {
+		if s := base[:i] + "\t" + base[i:]; !Plain([]byte(s)) {
+			t.Fatalf("Plain(%q) = false", s)
+		}
+	}
 	for _, bad := range []string{"\x1b", "\x00", "\x7f", "\u202e", "é", "\x9b", "\xff", "\r", "\n"} {
 		for i := 0; i <= len(base); i++ {
 			if s := base[:i] + bad + base[i:]; Plain([]byte(s)) {
