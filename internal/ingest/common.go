@@ -461,6 +461,62 @@ type launchColumns struct {
 	regsName            string
 	smem, dmem          nvprofColumn
 	dev, ctx, stream    int
+	// last is what the last kernel row filled read, kept with the bytes
+	// of its fields: a trace's next launch whose fields are the same
+	// bytes takes its values (fill).
+	last lastLaunchRow
+}
+
+// lastLaunchRow is a kernel row's launch fields: their bytes, one after
+// the other (ends), the row's length, and what fill read of them.
+type lastLaunchRow struct {
+	ok          bool
+	n           int // fields in the row
+	text        []byte
+	ends        [launchFields]int
+	grid, block profan.Dim3
+	regs        int
+	smem, dmem  float64
+	dev         string
+	devIdx      int
+	ctx, stream string
+}
+
+// launchFields is the number of columns fill reads.
+const launchFields = 12
+
+// columns are the columns fill reads, in a fixed order (-1: absent).
+func (c *launchColumns) columns() [launchFields]int {
+	return [launchFields]int{c.grid[0], c.grid[1], c.grid[2], c.block[0], c.block[1], c.block[2], c.regs, c.smem.i, c.dmem.i, c.dev, c.ctx, c.stream}
+}
+
+// same reports whether r holds the bytes of the row last kept in the
+// columns fill reads, and has as many fields.
+func (l *lastLaunchRow) same(r row, cols *[launchFields]int) bool {
+	if !l.ok || r.Len() != l.n {
+		return false
+	}
+	from := 0
+	for j, i := range cols {
+		if !bytes.Equal(r.Bytes(i), l.text[from:l.ends[j]]) {
+			return false
+		}
+		from = l.ends[j]
+	}
+	return true
+}
+
+// keep keeps r's bytes in the columns fill reads and what fill read of
+// them into k.
+func (l *lastLaunchRow) keep(r row, cols *[launchFields]int, k *profan.Kernel) {
+	l.text = l.text[:0]
+	for j, i := range cols {
+		l.text = append(l.text, r.Bytes(i)...)
+		l.ends[j] = len(l.text)
+	}
+	l.ok, l.n = true, r.Len()
+	l.grid, l.block, l.regs, l.smem, l.dmem = k.Grid, k.Block, k.Registers, k.StaticSMem, k.DynamicSMem
+	l.dev, l.devIdx, l.ctx, l.stream = k.Device, k.DeviceIndex, k.Context, k.Stream
 }
 
 // traceColumns locate what a row of a GPU trace (nvprof's, nsys's)
@@ -507,6 +563,23 @@ func (c *traceColumns) activity(t *table, r row, printed, corr string, start, du
 
 // fill copies the launch configuration of row r into k.
 func (c *launchColumns) fill(t *table, r row, k *profan.Kernel) error {
+	cols := c.columns()
+	if l := &c.last; l.same(r, &cols) {
+		// The same bytes as the kernel row before: its values.
+		k.Grid, k.Block, k.Registers, k.StaticSMem, k.DynamicSMem = l.grid, l.block, l.regs, l.smem, l.dmem
+		k.Device, k.DeviceIndex, k.Context, k.Stream = l.dev, l.devIdx, l.ctx, l.stream
+		return nil
+	}
+	if err := c.read(t, r, k); err != nil {
+		c.last.ok = false
+		return err
+	}
+	c.last.keep(r, &cols, k)
+	return nil
+}
+
+// read reads the launch fields of r into k.
+func (c *launchColumns) read(t *table, r row, k *profan.Kernel) error {
 	var err error
 	for i := range 3 {
 		if k.Grid[i], err = c.count(t, r, c.grid[i], c.gridName, "XYZ"[i:i+1]); err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/golden"
 )
 
@@ -399,5 +400,50 @@ func TestProfilerMatch(t *testing.T) {
 				t.Errorf("%s: matched by %v, want %q only", tt.header, got, want)
 			}
 		})
+	}
+}
+
+// TestTraceLaunchFieldsRepeat holds a launch whose fields are the bytes
+// of the launch before taking that launch's values, and one that differs
+// in a field reading its own (launchColumns.fill keeps the row before).
+func TestTraceLaunchFieldsRepeat(t *testing.T) {
+	b, err := os.ReadFile("testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	// The second launch of the trace.
+	i := lineIndex(lines, 0, "587.796940") + 1
+	for !strings.Contains(lines[i], ",32,32,1,27,") {
+		i++
+	}
+	lines[i] = strings.Replace(lines[i], ",32,32,1,27,", ",16,32,1,26,", 1)
+	lines[i] = strings.Replace(lines[i], "\"7\",\"void", "\"8\",\"void", 1)
+	run, err := Read(strings.NewReader(strings.Join(lines, "")), "in.csv", Options{}, Sink{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := run.Kernels
+	if len(ks) < 4 {
+		t.Fatalf("%d kernels", len(ks))
+	}
+	var odd int
+	for j, k := range ks {
+		if k.Block[0] == 16 {
+			odd = j
+		}
+	}
+	if odd == 0 || odd+1 == len(ks) {
+		t.Fatalf("the changed launch not found (%d)", odd)
+	}
+	got, before, after := ks[odd], ks[odd-1], ks[odd+1]
+	if got.Block != (profan.Dim3{16, 32, 1}) || got.Registers != 26 || got.Stream != "8" {
+		t.Errorf("changed launch: block %v, registers %d, stream %q", got.Block, got.Registers, got.Stream)
+	}
+	for _, k := range []*profan.Kernel{before, after} {
+		if k.Block != (profan.Dim3{32, 32, 1}) || k.Registers != 27 || k.Stream != "7" || k.Grid != got.Grid ||
+			k.Device != got.Device || k.DeviceIndex != got.DeviceIndex || k.Context != got.Context {
+			t.Errorf("launch %s: %+v", k.ID, *k)
+		}
 	}
 }
