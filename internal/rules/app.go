@@ -369,6 +369,15 @@ func syncKind(s analysis.Site) string {
 			return syncShape
 		}
 	}
+	// Boolean-mask indexing (x[mask], x[mask] = v) syncs inside its
+	// nonzero, but the site is named by the outer op: indexing, or its
+	// backward, that waits for the GPU is a mask's, whose count sets a
+	// shape (integer indices do not sync).
+	for _, op := range []string{"aten::index →", "aten::index_put_ →", "aten::_index_put_impl_ →", "IndexBackward0 →", "IndexPutBackward0 →"} {
+		if strings.Contains(s.Site, op) {
+			return syncShape
+		}
+	}
 	switch {
 	case strings.Contains(s.Site, "cudaDeviceSynchronize"):
 		return syncAll
