@@ -272,6 +272,9 @@ type AtomicWork struct {
 	// Shared is the shared-memory atomic wavefronts of the kernel (a
 	// privatised histogram's per-block bins), 0 when none or unknown.
 	Shared float64
+	// SharedThreads and GlobalThreads are the thread-level shared and
+	// global atomics of the source page (ATOMS; RED, ATOM), 0 without it.
+	SharedThreads, GlobalThreads float64
 }
 
 // Serial is the share of the kernel's L2 cycles its atomics would take if
@@ -286,9 +289,15 @@ func (w AtomicWork) Serial() float64 {
 
 // Privatised reports whether the kernel already combines its updates in
 // shared memory: more shared-memory atomic wavefronts than global atomic
-// operations (per-block bins flushed once per block). Its global atomics
-// are the flush, which privatising cannot shrink.
-func (w AtomicWork) Privatised() bool { return w.Shared > w.Ops }
+// operations (per-block bins flushed once per block), or, on the source
+// page, more threads' shared atomics than global ones (the details page,
+// whose global atomics are the source page's per thread: a warp's
+// wavefront count against them would call a privatised histogram's
+// flush contended). Its global atomics are the flush, which privatising
+// cannot shrink.
+func (w AtomicWork) Privatised() bool {
+	return w.Shared > w.Ops || (w.GlobalThreads > 0 && w.SharedThreads > w.GlobalThreads)
+}
 
 // What names the atomics: "global atomic operations", with their type when
 // the source page gives it ("global FP64 atomic operations").
@@ -343,11 +352,13 @@ func Atomics(a *Kernel) (AtomicWork, bool) {
 		m := op[0]
 		if strings.HasPrefix(m, "ATOMS") {
 			sharedInst += sourceInst(s)
+			w.SharedThreads += sourceThreads(s)
 			continue
 		}
 		if !(strings.HasPrefix(m, "RED") || strings.HasPrefix(m, "ATOM")) || strings.HasPrefix(m, "REDUX") {
 			continue
 		}
+		w.GlobalThreads += sourceThreads(s)
 		w.Typed = true
 		kinds[atomicKind(m)] = true
 		if strings.Contains(m, ".F32") || strings.Contains(m, ".F64") || strings.Contains(m, ".F16") || strings.Contains(m, ".BF16") {
@@ -395,6 +406,17 @@ func atomicKind(m string) string {
 		return "64-bit integer"
 	}
 	return "32-bit integer"
+}
+
+// sourceThreads is a source record's thread-level instructions executed,
+// the lanes predicated off not counted.
+func sourceThreads(s profan.SourceRecord) float64 {
+	for _, c := range s.Counter {
+		if c.Name == "thread_inst_executed_pred_on" && !math.IsNaN(c.Value) {
+			return c.Value
+		}
+	}
+	return 0
 }
 
 // sourceInst is a source record's warp-level instructions executed.

@@ -66,4 +66,5 @@ func TestClassesCheckFindings(t *testing.T) {
 		{kernel: p[9].broken, require: []string{"uncoalesced-global"}, say: []string{"column"}, never: []string{"thread per row"}},
 	}
 	checkExpectations(t, classCheckFiles, want)
+	checkExpectations(t, []string{"../../fixtures/classes-check/classes_check.details.csv.gz", "../../fixtures/classes-check/classes_check.source.cuda-sass.csv.gz"}, want)
 }

@@ -220,5 +220,7 @@ func TestClassesFindings(t *testing.T) {
 		expectation{kernel: red("rowSumThread", 256), require: []string{"uncoalesced-global"}, say: []string{"a thread per row"}, never: []string{"tile[32][33]"}},
 		expectation{kernel: red("colSumWarp", 1024), require: []string{"uncoalesced-global"}, say: []string{"column"}, never: []string{"thread per row"}},
 	)
-	checkExpectations(t, []string{"../../fixtures/classes/classes.raw.csv.gz", "../../fixtures/classes/classes.source.cuda-sass.csv.gz"}, want)
+	for _, page := range []string{"raw", "details"} {
+		checkExpectations(t, []string{"../../fixtures/classes/classes." + page + ".csv.gz", "../../fixtures/classes/classes.source.cuda-sass.csv.gz"}, want)
+	}
 }
