@@ -107,9 +107,12 @@ func (in *File) read(opt Options, sink Sink) (*profan.Run, error) {
 		// hand-over per kernel kept both goroutines waking each other
 		// (on 600,000 launches they used 1.2 of 2 cores). A batch is
 		// bounded by its metrics too, so that the kernels in flight hold
-		// about as much as before whatever their size (64 trace rows, 10
-		// launches of an ncu page).
-		const batch, batchMetrics = 64, 1024
+		// about as much as before whatever their size (64 trace rows,
+		// whose kernels have no metrics; 2 or 3 launches of an ncu page,
+		// 95 metric rows each: with 10 a batch, a parse faster than the
+		// analysis kept up to 60 launches in flight, 2 MB more of peak
+		// RSS).
+		const batch, batchMetrics = 64, 256
 		ch := make(chan []*profan.Kernel, 4)
 		free := make(chan []*profan.Kernel, 6)
 		for range cap(free) {
