@@ -629,12 +629,25 @@ func (c *launchColumns) count(t *table, r row, i int, name, axis string) (int, e
 // " [1234]" correlation suffix of older versions, and its ID from the
 // Correlation_ID column, else that suffix, else the launch ordinal.
 func nvprofKernel(t *table, r row, printed string, corr int) (*profan.Kernel, error) {
-	k := t.newKernel()
+	return nvprofKernelOf(t, r, printed, corr)
+}
+
+// nvprofKernelOf is nvprofKernel of the name as printed, a string or the
+// row's bytes: from bytes, the name is interned without a string made
+// (a trace's launches repeat it) and the ID is the suffix's digits
+// alone.
+func nvprofKernelOf[T string | []byte](t *table, r row, printed T, corr int) (*profan.Kernel, error) {
 	base, id := stripCorrelation(printed)
-	if base == "" {
+	if len(base) == 0 {
 		return nil, t.Errorf(r.Line, "kernel row has no name")
 	}
-	k.Name = t.InternString(base)
+	k := t.newKernel()
+	switch b := any(base).(type) {
+	case string:
+		k.Name = t.InternString(b)
+	case []byte:
+		k.Name = t.Intern(b)
+	}
 	k.Demangled = t.demangled(k.Name, r.Line)
 	var c []byte
 	if corr >= 0 {
@@ -643,8 +656,8 @@ func nvprofKernel(t *table, r row, printed string, corr int) (*profan.Kernel, er
 	switch {
 	case len(c) > 0:
 		k.ID = string(c)
-	case id != "":
-		k.ID = id
+	case len(id) > 0:
+		k.ID = string(id)
 	default:
 		k.ID = t.Ordinal()
 	}

@@ -53,34 +53,10 @@ func (nvprofTrace) Parse(t *table) error {
 	for i, a := range []string{"X", "Y", "Z"} {
 		tc.launch.grid[i], tc.launch.block[i] = c.Get("Grid "+a), c.Get("Block "+a)
 	}
-	return t.eachRow(format, "a header and units row", func(r row) error {
-		start, dur, err := tc.times(t, r)
-		if err != nil {
-			return err
-		}
-		// A name is interned but for the older versions' " [1234]"
-		// correlation suffix, one string per launch.
-		var printed string
-		if b := r.Bytes(tc.name); len(b) > 0 && b[len(b)-1] == ']' {
-			printed = string(b)
-		} else {
-			printed = t.Intern(b)
-		}
-		if !tc.isKernel(r) {
-			a, err := tc.activity(t, r, printed, r.String(tc.corr), start, dur)
-			if err != nil {
-				return err
-			}
-			// The Unified Memory column holds a byte count for UM memcpy
-			// rows, and a PC string or a fault count for page faults.
-			if strings.HasPrefix(strings.ToLower(a.Kind), "um memcpy") {
-				if v, err := um.at(t, r); err == nil {
-					a.Bytes = v
-				}
-			}
-			return t.Activity(a)
-		}
-		k, err := nvprofKernel(t, r, printed, tc.corr)
+	// A kernel row's name is interned without its correlation suffix,
+	// read from the row's bytes.
+	kernel := func(start, dur float64, r row) error {
+		k, err := nvprofKernelOf(t, r, r.Bytes(tc.name), tc.corr)
 		if err != nil {
 			return err
 		}
@@ -89,29 +65,55 @@ func (nvprofTrace) Parse(t *table) error {
 			return err
 		}
 		return t.Kernel(k, r.Line)
+	}
+	return t.eachRow(format, "a header and units row", func(r row) error {
+		start, dur, err := tc.times(t, r)
+		if err != nil {
+			return err
+		}
+		if tc.isKernel(r) {
+			return kernel(start, dur, r)
+		}
+		// A name is interned but for the older versions' " [1234]"
+		// correlation suffix, one string per row.
+		var printed string
+		if b := r.Bytes(tc.name); len(b) > 0 && b[len(b)-1] == ']' {
+			printed = string(b)
+		} else {
+			printed = t.Intern(b)
+		}
+		a, err := tc.activity(t, r, printed, r.String(tc.corr), start, dur)
+		if err != nil {
+			return err
+		}
+		// The Unified Memory column holds a byte count for UM memcpy
+		// rows, and a PC string or a fault count for page faults.
+		if strings.HasPrefix(strings.ToLower(a.Kind), "um memcpy") {
+			if v, err := um.at(t, r); err == nil {
+				a.Bytes = v
+			}
+		}
+		return t.Activity(a)
 	})
 }
 
 // stripCorrelation splits nvprof's "name [1073]" into the name and the
 // correlation ID; a name without the suffix comes back unchanged.
-func stripCorrelation(s string) (name, id string) {
-	if !strings.HasSuffix(s, "]") {
-		return s, ""
+func stripCorrelation[T string | []byte](s T) (name, id T) {
+	n := len(s)
+	if n == 0 || s[n-1] != ']' {
+		return s, s[:0]
 	}
-	open := strings.LastIndex(s, " [")
-	if open < 0 {
-		return s, ""
+	// The digits before the "]", after a " [": the last " [" of s, since
+	// none lies in digits.
+	j := n - 1
+	for j > 0 && s[j-1] >= '0' && s[j-1] <= '9' {
+		j--
 	}
-	digits := s[open+2 : len(s)-1]
-	if digits == "" {
-		return s, ""
+	if j == n-1 || j < 2 || s[j-1] != '[' || s[j-2] != ' ' {
+		return s, s[:0]
 	}
-	for _, c := range digits {
-		if c < '0' || c > '9' {
-			return s, ""
-		}
-	}
-	return s[:open], digits
+	return s[:j-2], s[j : n-1]
 }
 
 // nvprofHeader indexes the header of an nvprof table with a units row,

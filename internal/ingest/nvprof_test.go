@@ -447,3 +447,39 @@ func TestTraceLaunchFieldsRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestStripCorrelation holds stripCorrelation, of a string or bytes, to
+// what nvprof's "name [1073]" means: the name and the digits of a
+// " [digits]" suffix, else the text unchanged (as strings.LastIndex of
+// " [" found it before).
+func TestStripCorrelation(t *testing.T) {
+	old := func(s string) (string, string) {
+		if !strings.HasSuffix(s, "]") {
+			return s, ""
+		}
+		open := strings.LastIndex(s, " [")
+		if open < 0 {
+			return s, ""
+		}
+		digits := s[open+2 : len(s)-1]
+		if digits == "" {
+			return s, ""
+		}
+		for _, c := range digits {
+			if c < '0' || c > '9' {
+				return s, ""
+			}
+		}
+		return s[:open], digits
+	}
+	cases := []string{"", "]", "[]", " []", " [1]", "k [1]", "k [12a]", "k[12]", "k  [12]", "k [1] [2]", "k [x] [23]", "[CUDA memcpy HtoD]",
+		"void f(int [3]) [1073]", "a [ 1]", "k [١]", "x]", "k [0012]"}
+	for _, s := range cases {
+		n, id := stripCorrelation(s)
+		wn, wid := old(s)
+		bn, bid := stripCorrelation([]byte(s))
+		if n != wn || id != wid || string(bn) != wn || string(bid) != wid {
+			t.Errorf("%q: %q %q (bytes %q %q), want %q %q", s, n, id, bn, bid, wn, wid)
+		}
+	}
+}
