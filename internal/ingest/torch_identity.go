@@ -30,7 +30,7 @@ type gpuIdentities struct {
 	seed  maphash.Seed
 	h     maphash.Hash
 	seen  map[uint64]int32 // identity → line of the activity
-	corrs map[int64]uint8
+	corrs corrFlags
 	// twice are the correlation IDs of a second kernel whose launch call
 	// was not read yet (a graph's comes after its kernels): the line of
 	// that kernel, refused unless a graph launch comes.
@@ -44,9 +44,6 @@ func (r *torchReader) identity(off int64) error {
 	if g.seen == nil {
 		g.seed = maphash.MakeSeed()
 		g.seen = map[uint64]int32{}
-	}
-	if g.corrs == nil {
-		g.corrs = map[int64]uint8{}
 	}
 	e := &r.ev
 	dev := e.Args.Device
@@ -85,7 +82,7 @@ func (r *torchReader) identity(off int64) error {
 // graph's.
 func (r *torchReader) kernelCorr(corr int64, name string, off int64) error {
 	g := &r.ids
-	f := g.corrs[corr]
+	f := g.corrs.get(corr)
 	if f&corrKernel != 0 && f&corrGraph == 0 {
 		if f&corrCall != 0 {
 			return r.errorAt(off, "%q: a second kernel of correlation ID %d, whose launch call launches one kernel (an event written twice, or of another trace?)", name, corr)
@@ -97,7 +94,7 @@ func (r *torchReader) kernelCorr(corr int64, name string, off int64) error {
 			g.twice[corr] = r.in.lineAt(off)
 		}
 	}
-	g.corrs[corr] = f | corrKernel
+	g.corrs.set(corr, f|corrKernel)
 	return nil
 }
 
@@ -132,14 +129,11 @@ func (r *torchReader) otherCallCorr(corr int64, off int64) error {
 // that ID came before.
 func (r *torchReader) markCall(corr int64, mark uint8, off int64) error {
 	g := &r.ids
-	if g.corrs == nil {
-		g.corrs = map[int64]uint8{}
-	}
-	f := g.corrs[corr]
+	f := g.corrs.get(corr)
 	if f&(corrCall|corrOther) != 0 {
 		return r.errorAt(off, "%q: a second CUDA call of correlation ID %d (an event written twice, or of another trace?)", r.ev.Name, corr)
 	}
-	g.corrs[corr] = f | mark
+	g.corrs.set(corr, f|mark)
 	return nil
 }
 
@@ -156,4 +150,62 @@ func (r *torchReader) corrsEnd() error {
 	}
 	line := slices.Min(lines)
 	return &syntaxError{File: r.src, Line: line, Msg: "a second kernel of a correlation ID that no CUDA graph launch joins: a launch call launches one kernel (an event written twice, or of another trace?)"}
+}
+
+// corrFlags are the marks of each correlation ID (corrKernel, ...): in
+// pages of corrPage IDs, a byte each, the page of the ID before kept at
+// hand (a trace's IDs come near one another), a map lookup per page
+// change instead of one per event, and a byte an ID instead of a map
+// entry. Past maxCorrPages pages (sparse IDs), IDs go to a map.
+type corrFlags struct {
+	pages    map[int64]*[corrPage]uint8
+	lastKey  int64
+	lastPage *[corrPage]uint8
+	rest     map[int64]uint8
+}
+
+const (
+	corrPageBits = 12
+	corrPage     = 1 << corrPageBits
+	maxCorrPages = 1024 // 4 MB of pages
+)
+
+// page is the page of id, made when add is set and the bound allows;
+// nil else.
+func (c *corrFlags) page(id int64, add bool) *[corrPage]uint8 {
+	key := id >> corrPageBits
+	if c.lastPage != nil && key == c.lastKey {
+		return c.lastPage
+	}
+	p := c.pages[key]
+	if p == nil {
+		if !add || len(c.pages) >= maxCorrPages {
+			return nil
+		}
+		if c.pages == nil {
+			c.pages = map[int64]*[corrPage]uint8{}
+		}
+		p = new([corrPage]uint8)
+		c.pages[key] = p
+	}
+	c.lastKey, c.lastPage = key, p
+	return p
+}
+
+func (c *corrFlags) get(id int64) uint8 {
+	if p := c.page(id, false); p != nil {
+		return p[id&(corrPage-1)]
+	}
+	return c.rest[id]
+}
+
+func (c *corrFlags) set(id int64, f uint8) {
+	if p := c.page(id, true); p != nil {
+		p[id&(corrPage-1)] = f
+		return
+	}
+	if c.rest == nil {
+		c.rest = map[int64]uint8{}
+	}
+	c.rest[id] = f
 }

@@ -261,3 +261,29 @@ func TestTorchTraceSurrogates(t *testing.T) {
 		}
 	}
 }
+
+// TestCorrFlags holds the marks of correlation IDs kept by page, near
+// and far apart, negative, and past the pages' bound (sparse IDs: a map),
+// read back as set; an ID never set reads 0.
+func TestCorrFlags(t *testing.T) {
+	var c corrFlags
+	want := map[int64]uint8{}
+	for i := int64(0); i < maxCorrPages+100; i++ {
+		for _, id := range []int64{i * corrPage * 3, i*corrPage*3 + 1, -i*corrPage - 7} {
+			f := uint8(1 + (id+i)%15)
+			c.set(id, c.get(id)|f)
+			want[id] |= f
+		}
+	}
+	for id, f := range want {
+		if got := c.get(id); got != f {
+			t.Fatalf("id %d: %d, want %d", id, got, f)
+		}
+	}
+	if len(c.pages) != maxCorrPages || len(c.rest) == 0 {
+		t.Errorf("%d pages, %d IDs in the map", len(c.pages), len(c.rest))
+	}
+	if got := c.get(5); got != 0 {
+		t.Errorf("an ID never set reads %d", got)
+	}
+}
