@@ -179,6 +179,10 @@ type stripper struct {
 	lo, w float64
 	segs  []Segment
 	bins  [][]float64 // per bin, time per state (stripStates)
+	// lastState is the state binned last, and its index: a trace's
+	// pieces repeat a few.
+	lastState string
+	lastK     int
 }
 
 var stripStates = append([]string{"busy"}, verdict.IdleCauses...)
@@ -208,7 +212,11 @@ func (s *stripper) add(a, b float64, state string) {
 }
 
 func (s *stripper) bin(a, b float64, state string) {
-	k := slices.Index(stripStates, state)
+	k := s.lastK
+	if state != s.lastState || s.lastState == "" {
+		k = slices.Index(stripStates, state)
+		s.lastState, s.lastK = state, k
+	}
 	i0 := int((a - s.lo) / s.w)
 	for i := max(0, i0); i < maxStrip; i++ {
 		b0, b1 := s.lo+float64(i)*s.w, s.lo+float64(i+1)*s.w
