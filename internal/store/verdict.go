@@ -145,6 +145,16 @@ type verdictCache struct {
 	out     string
 }
 
+// notesCache is the notes of the last verdict encodeVerdictOnce wrote
+// with notes: their text_templates ID, or their text where none.
+type notesCache struct {
+	ok      bool
+	skipped []string
+	missing []Missing
+	id      uint64
+	text    []byte
+}
+
 // SameLimiter reports whether a and b are one limiter (numbers by their
 // bits: NaN is NaN).
 func SameLimiter(a, b Limiter) bool {
@@ -172,18 +182,25 @@ func (w *RunWriter) encodeVerdictOnce(rec *KernelRecord) (string, error) {
 			Advice: f.Advice, Gain: optFloat(f.Gain), Evidence: f.Evidence, Locations: f.Locations, Reason: s.Reason})
 	}
 	if len(rec.Skipped) > 0 || len(rec.Missing) > 0 {
-		notes, err := json.Marshal(storedNotes{Skipped: rec.Skipped, Missing: rec.Missing})
-		if err != nil {
-			return "", err
+		// The launches of an ncu page differ in their limiter's numbers,
+		// seldom in their notes: those of the verdict before are
+		// encoded and looked up once.
+		n := &w.lastNotes
+		if !n.ok || !slices.Equal(n.skipped, rec.Skipped) || !slices.Equal(n.missing, rec.Missing) {
+			notes, err := json.Marshal(storedNotes{Skipped: rec.Skipped, Missing: rec.Missing})
+			if err != nil {
+				return "", err
+			}
+			id, err := w.textFunc(notes)
+			if err != nil {
+				return "", err
+			}
+			*n = notesCache{ok: true, skipped: slices.Clone(rec.Skipped), missing: slices.Clone(rec.Missing), id: id, text: notes}
 		}
-		id, err := w.textFunc(notes)
-		if err != nil {
-			return "", err
-		}
-		if id != 0 {
-			v.Notes = id
+		if n.id != 0 {
+			v.Notes = n.id
 		} else {
-			v.NotesText = notes
+			v.NotesText = n.text
 		}
 	}
 	if v.Limiter == nil && v.Suppressed == nil && v.Notes == 0 && v.NotesText == nil {

@@ -128,6 +128,7 @@ type RunWriter struct {
 	blob      []byte // the kernel blob being encoded, handed to its op when one is needed
 
 	lastVerdict verdictCache
+	lastNotes   notesCache
 	// last is the launch added last, when it started or joined a series:
 	// a trace's next launch that repeats it but for ID, start and
 	// duration joins that series without its blob and key (seriesAgain).
