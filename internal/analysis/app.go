@@ -76,7 +76,14 @@ func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 	}
 	app.Gain = combinedGain(app.Recommendations, total)
 	app.WallGain = combinedWall(ev.Timeline, app.Recommendations)
-	app.Scope = scope(gs, procs, devices)
+	// A per-parameter optimizer launches ATen's element-wise kernels,
+	// not optimizer ones: its step shows on the host, as PyTorch's
+	// Optimizer.step#… range.
+	stepped := false
+	for _, r := range ev.Timeline.Regions(OptimizerStep) {
+		stepped = stepped || r.Launches > 0
+	}
+	app.Scope = scope(gs, procs, devices, stepped)
 	return app
 }
 
@@ -122,9 +129,9 @@ func combinedGain(recs []Recommendation, total float64) float64 {
 }
 
 // scope says what the capture leaves out.
-func scope(gs []*Group, procs, devices int) []string {
+func scope(gs []*Group, procs, devices int, stepped bool) []string {
 	var notes []string
-	optimizer, backward := false, false
+	optimizer, backward := stepped, false
 	for _, g := range gs {
 		if g.Info.Category == kernelname.CatOptimizer {
 			optimizer = true

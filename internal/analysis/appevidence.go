@@ -423,3 +423,7 @@ func eager(g *Group) bool {
 	scores, products := g.Attention()
 	return scores > 0 || products > 0
 }
+
+// OptimizerStep is the prefix of PyTorch's annotation of an optimizer's
+// step on the host (Optimizer.step#Adam.step).
+const OptimizerStep = "Optimizer.step#"

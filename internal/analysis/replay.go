@@ -74,6 +74,15 @@ type replay struct {
 	// base is the replay without a lever, made once: every lever's
 	// Replay prices it against the same base.
 	base *replayBase
+	// ranges are the user annotations inside the window (ProfilerStep#N
+	// apart), by start.
+	ranges []annRange
+}
+
+// annRange is a user annotation's range on the host.
+type annRange struct {
+	lo, hi float64
+	name   string
 }
 
 // replayBase is the wall of the replay without a lever, made once.
@@ -167,6 +176,12 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	}
 	slices.SortStableFunc(k, func(a, b replayKernel) int { return cmp.Compare(a.issued, b.issued) })
 	r.kernels, r.spans, r.snames, r.lo, r.hi, r.steps = k, run.Host.Spans, run.Host.SpanNames, lo, hi, steps
+	for _, e := range run.Host.Events {
+		if e.Kind == profan.HostAnnotation && !strings.HasPrefix(e.Name, "ProfilerStep#") && e.Duration > 0 && e.Start >= lo && e.Start+e.Duration <= hi {
+			r.ranges = append(r.ranges, annRange{e.Start, e.Start + e.Duration, e.Name})
+		}
+	}
+	slices.SortStableFunc(r.ranges, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
 	r.unprofiled, r.framework = 1, false
 	r.launch = r.launchUnit()
 	r.base = &replayBase{}
@@ -256,7 +271,58 @@ func (r *replay) baseWall() float64 {
 // the base's.
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && l.Workers == 0 &&
-		l.Drop == nil && l.Pinned == 0 && !l.Overlap
+		l.Drop == nil && l.Pinned == 0 && !l.Overlap && l.Fewer == nil && l.Collapse == nil
+}
+
+// fewer is, by host span, the traced host time a fusion takes off the op
+// that issued each kernel: a launch's worth for each launch it removes
+// (Lever.Fewer); nil for none.
+func (r *replay) fewer(l Lever) map[int]float64 {
+	if l.Fewer == nil || r.launch <= 0 {
+		return nil
+	}
+	less := map[int]float64{}
+	for _, k := range r.kernels {
+		if k.copy != 0 || k.name < 0 {
+			continue
+		}
+		if f := l.Fewer(r.names[k.name]); f > 0 {
+			if i := r.spanAt(k.issued); i >= 0 && r.spans[i].State == profan.HostDispatch {
+				less[i] += f * r.launch
+			}
+		}
+	}
+	return less
+}
+
+// collapsed are the ranges a Collapse lever names, not overlapping, with
+// the kernels issued inside each.
+func (r *replay) collapsed(l Lever) (rs []annRange, n []int) {
+	if l.Collapse == nil {
+		return nil, nil
+	}
+	for _, a := range r.ranges {
+		if a.name == l.Collapse.Range && (len(rs) == 0 || a.lo >= rs[len(rs)-1].hi) {
+			rs = append(rs, a)
+		}
+	}
+	n = make([]int, len(rs))
+	for _, k := range r.kernels {
+		if i := rangeOf(rs, k.issued); i >= 0 && k.copy == 0 {
+			n[i]++
+		}
+	}
+	return rs, n
+}
+
+// rangeOf is the index of the range of rs (by start, not overlapping)
+// holding t, -1 for none.
+func rangeOf(rs []annRange, t float64) int {
+	i, _ := slices.BinarySearchFunc(rs, t, func(a annRange, x float64) int { return cmp.Compare(a.hi, x) })
+	if i < len(rs) && rs[i].lo <= t && t < rs[i].hi {
+		return i
+	}
+	return -1
 }
 
 // run replays the window with lever l: its wall time per step.
@@ -274,11 +340,16 @@ func (r *replay) run(l Lever) float64 {
 	if l.Graphs && r.framework {
 		bare = 0
 	}
-	factor := func(s profan.HostSpan) float64 {
+	less := r.fewer(l)
+	col, colN := r.collapsed(l)
+	factor := func(i int, s profan.HostSpan) float64 {
 		switch s.State {
 		case profan.HostDispatch:
 			if l.Graphs {
 				return 0
+			}
+			if x, ok := less[i]; ok && s.Dur > 0 {
+				return math.Max(0, 1-x/float64(s.Dur)) * disp * unprof
 			}
 			return disp * unprof
 		case profan.HostPython:
@@ -311,8 +382,22 @@ func (r *replay) run(l Lever) float64 {
 		case l.Kernel != nil && k.name >= 0:
 			d *= l.Kernel(r.names[k.name])
 		}
+		if c := l.Collapse; c != nil && k.copy == 0 {
+			// Inside a collapsed range: the bytes above the floor
+			// stay (fewer passes where fused), the floors are paid
+			// once a multi-tensor launch.
+			if i := rangeOf(col, k.issued); i >= 0 {
+				d = math.Max(0, d-c.Floor)*c.Bytes + c.Floor*c.Launches/float64(colN[i])
+			}
+		}
 		return d
 	}
+	// A collapsed range's host: its multi-tensor launches.
+	extra := 0.0
+	if l.Collapse != nil && !l.Graphs {
+		extra = l.Collapse.Launches * r.launch * unprof
+	}
+	ri, entered := 0, -1
 	// side is the lane of copies moved beside the kernels.
 	const side = math.MaxUint32
 	free := map[uint32]float64{} // each lane's end of work
@@ -333,19 +418,36 @@ func (r *replay) run(l Lever) float64 {
 			for si < len(r.spans) && r.spans[si].End() <= t {
 				si++
 			}
-			if si == len(r.spans) || r.spans[si].Start >= to {
-				h += (to - t) * bare
-				t = to
-				return
+			// Inside a collapsed range the host's time is gone: its
+			// multi-tensor launches are charged once, on entry.
+			stop, keep := to, 1.0
+			for ri < len(col) && col[ri].hi <= t {
+				ri++
+			}
+			if ri < len(col) {
+				if c := col[ri]; t >= c.lo {
+					keep, stop = 0, math.Min(stop, c.hi)
+					if entered != ri {
+						h += extra
+						entered = ri
+					}
+				} else {
+					stop = math.Min(stop, c.lo)
+				}
+			}
+			if si == len(r.spans) || r.spans[si].Start >= stop {
+				h += (stop - t) * bare * keep
+				t = stop
+				continue
 			}
 			s := r.spans[si]
 			if s.Start > t {
-				h += (s.Start - t) * bare
+				h += (s.Start - t) * bare * keep
 				t = s.Start
 				continue
 			}
-			end := math.Min(to, s.End())
-			h += (end - t) * factor(s)
+			end := math.Min(stop, s.End())
+			h += (end - t) * factor(si, s) * keep
 			if s.State == profan.HostData {
 				data += (end - t) * unprof
 			}
@@ -484,6 +586,62 @@ func (r *replay) inside(s profan.HostSpan) bool {
 		return false
 	}
 	return launched(lo, s.Start) && launched(s.End(), hi)
+}
+
+// Regions sums the annotated ranges whose name begins with prefix,
+// inside the replayed steps, by name in order of first start: the
+// kernels issued inside them, the ops dispatched, the user's frame with
+// the most Python time; Host is scaled to an unprofiled host as the
+// replay scales it.
+func (r *replay) Regions(prefix string) []Region {
+	var out []Region
+	by := map[string]int{}
+	py := map[string]map[string]float64{}
+	for _, a := range r.ranges {
+		if !strings.HasPrefix(a.name, prefix) {
+			continue
+		}
+		i, ok := by[a.name]
+		if !ok {
+			i = len(out)
+			by[a.name] = i
+			out = append(out, Region{Name: a.name, Kernels: map[string]int{}, Ops: map[string]int{}})
+			py[a.name] = map[string]float64{}
+		}
+		g := &out[i]
+		g.Count++
+		g.Host += (a.hi - a.lo) * r.unprofiled
+		j, _ := slices.BinarySearchFunc(r.kernels, a.lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+		for ; j < len(r.kernels) && r.kernels[j].issued < a.hi; j++ {
+			if k := r.kernels[j]; k.copy == 0 && k.name >= 0 {
+				g.Launches++
+				g.Kernel += float64(k.dur)
+				g.Kernels[r.names[k.name]]++
+			}
+		}
+		j, _ = slices.BinarySearchFunc(r.spans, a.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+		for ; j < len(r.spans) && r.spans[j].Start < a.hi; j++ {
+			s := r.spans[j]
+			if s.Name < 0 || int(s.Name) >= len(r.snames) {
+				continue
+			}
+			switch s.State {
+			case profan.HostDispatch:
+				g.Ops[r.snames[s.Name]]++
+			case profan.HostPython:
+				py[a.name][r.snames[s.Name]] += math.Min(s.End(), a.hi) - math.Max(s.Start, a.lo)
+			}
+		}
+	}
+	for i := range out {
+		best := 0.0
+		for f, d := range py[out[i].Name] {
+			if d > best || d == best && f < out[i].Frame {
+				out[i].Frame, best = f, d
+			}
+		}
+	}
+	return out
 }
 
 // DataTime is the host's time per step in DataLoader iterators on the

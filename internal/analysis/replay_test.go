@@ -30,6 +30,8 @@ func TestReplayByHand(t *testing.T) {
 			{Start: 11 * ms, Dur: 1 * ms, State: profan.HostPython, Name: 3},
 		},
 		lo: 0, hi: 12 * ms, steps: 1, unprofiled: 1, framework: true,
+		// Both launches inside an optimizer's step, for Collapse.
+		ranges: []annRange{{4 * ms, 6.5 * ms, "Optimizer.step#SGD.step"}},
 	}
 	// One launch's worth: each aten::linear issues one kernel in 1 ms.
 	if r.launch = r.launchUnit(); math.Abs(r.launch-1*ms) > 1e-9 {
@@ -48,7 +50,23 @@ func TestReplayByHand(t *testing.T) {
 		{"the .item() read dropped", Lever{Drop: func(s string) bool { return s == item }}, 11},
 		{"workers and the read dropped, together", Lever{Workers: 4, Drop: func(s string) bool { return s == item }}, 7},
 		{"CUDA graphs", Lever{Graphs: true}, 10},
+		// A fusion that drops half of each kernel's launches: each
+		// aten::linear loses half a launch's worth (0.5 ms): A is
+		// issued at 4.5 (4.5–7.5), B at 5 (7.5–10.5), the sync to 10.5.
+		{"half the launches fused away", Lever{Fewer: func(string) float64 { return 0.5 }}, 11.5},
+		{"and their kernels halved", Lever{Fewer: func(string) float64 { return 0.5 }, Kernel: halved}, 8.5},
+		// The range 4–6.5 collapsed into one launch: its host is that
+		// launch's worth (4–5); each kernel keeps half its time above
+		// a 1 ms floor, and the two share one floor: 1.5 ms each, A
+		// 5–6.5, B 6.5–8, the sync to 8.
+		{"the optimizer's range collapsed into one launch", Lever{Collapse: &Collapse{Range: "Optimizer.step#SGD.step", Launches: 1, Floor: 1 * ms, Bytes: 0.5}}, 9},
+		{"a range the trace does not hold", Lever{Collapse: &Collapse{Range: "Optimizer.step#Adam.step", Launches: 1}}, 12},
 	})
+	regs := tl.Regions("Optimizer.step#")
+	if len(regs) != 1 || regs[0].Name != "Optimizer.step#SGD.step" || regs[0].Count != 1 || regs[0].Launches != 2 ||
+		regs[0].Kernels["gemm"] != 2 || regs[0].Ops["aten::linear"] != 2 || math.Abs(regs[0].Host-2.5*ms) > 1e-12 || math.Abs(regs[0].Kernel-6*ms) > 1e-9 {
+		t.Errorf("regions %+v", regs)
+	}
 	sites := tl.SyncSites()
 	if len(sites) != 1 || sites[0].Method != "item" || sites[0].Frame != "train.py(40): step" || sites[0].Count != 1 {
 		t.Errorf("sync sites %+v", sites)

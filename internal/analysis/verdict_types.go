@@ -29,6 +29,8 @@ type (
 	StreamTimeline           = verdict.StreamTimeline
 	Segment                  = verdict.Segment
 	Lever                    = verdict.Lever
+	Collapse                 = verdict.Collapse
+	Region                   = verdict.Region
 	Replayed                 = verdict.Replayed
 	Site                     = verdict.Site
 	App                      = verdict.App

@@ -104,6 +104,26 @@ type Steps interface {
 	// the launching threads, scaled to an unprofiled host as the replay
 	// scales it.
 	DataTime() float64
+	// Regions sums the host's annotated ranges whose name begins with
+	// prefix, inside the replayed steps.
+	Regions(prefix string) []Region
+}
+
+// Region is what the ranges of one user annotation on the launching
+// threads held over the replayed steps (PyTorch's
+// Optimizer.step#Adam.step): the kernels issued inside them, the aten ops
+// and the user's frame around them.
+type Region struct {
+	Name     string // the annotation: "Optimizer.step#Adam.step"
+	Count    int    // its ranges
+	Host     float64
+	Launches int            // kernels issued inside the ranges
+	Kernel   float64        // those kernels' time, seconds
+	Kernels  map[string]int // those launches by kernel name
+	Ops      map[string]int // the aten ops dispatched inside, by name (outermost)
+	// Frame is the user's frame the ranges spent the most Python time
+	// under ("train.py(40): step", the line that calls opt.step()).
+	Frame string
 }
 
 // Replay prices lever by replaying the step; ok is false when the trace
@@ -122,6 +142,15 @@ func (t *Timeline) SyncSites() []Site {
 		return nil
 	}
 	return t.Steps.SyncSites()
+}
+
+// Regions sums the annotated ranges named prefix… inside the replayed
+// steps (Steps.Regions); nil without a replay.
+func (t *Timeline) Regions(prefix string) []Region {
+	if t == nil || t.Steps == nil {
+		return nil
+	}
+	return t.Steps.Regions(prefix)
 }
 
 // DataTime is the host's time per step in DataLoader iterators on the
@@ -233,6 +262,13 @@ type Lever struct {
 	// Dispatch is the share of the host's time in aten ops left (0 is
 	// read as 1): fusing removes launches.
 	Dispatch float64
+	// Fewer is the share of a kernel's launches a fusion removes, by
+	// its name (nil: none): each removed launch takes a launch's worth
+	// off the host time of the op that issued it (never below zero).
+	Fewer func(name string) float64
+	// Collapse replaces the work of an annotated range (a per-parameter
+	// optimizer step) with a few multi-tensor launches; nil: none.
+	Collapse *Collapse
 	// Graphs replays the step's launches from a CUDA graph: the host's
 	// aten ops and the user's Python cost nothing.
 	Graphs bool
@@ -253,13 +289,26 @@ type Lever struct {
 	Overlap bool
 }
 
+// Collapse is a range's launches collapsed into a few multi-tensor
+// launches (a for-loop optimizer step made foreach or fused): the host's
+// time inside each range named Range becomes Launches launches' worth,
+// and each kernel issued inside it keeps its time above Floor times Bytes
+// (the bytes it moves, of which a fused kernel makes fewer passes), the
+// range's kernels together paying Floor once a launch.
+type Collapse struct {
+	Range    string  // the annotation's name (Region.Name)
+	Launches float64 // a range's launches after
+	Floor    float64 // seconds: what a launch costs the GPU whatever its work
+	Bytes    float64 // the share of the bytes above the floor left
+}
+
 // MergeLevers is the levers applied together: kernels shrink by every
 // lever's share, launches by every fusing lever's, an op's host grows by
 // the largest engine change, the loading goes to the most workers, a
 // sync any lever drops is dropped, a graph if any.
 func MergeLevers(ls ...*Lever) Lever {
 	var m Lever
-	var kernels, hosts []func(string) float64
+	var kernels, hosts, fewer []func(string) float64
 	m.Dispatch = 1
 	for _, l := range ls {
 		if l.Kernel != nil {
@@ -270,6 +319,12 @@ func MergeLevers(ls ...*Lever) Lever {
 		}
 		if l.Dispatch > 0 {
 			m.Dispatch *= l.Dispatch
+		}
+		if l.Fewer != nil {
+			fewer = append(fewer, l.Fewer)
+		}
+		if m.Collapse == nil {
+			m.Collapse = l.Collapse
 		}
 		m.Graphs = m.Graphs || l.Graphs
 		m.Overlap = m.Overlap || l.Overlap
@@ -287,6 +342,15 @@ func MergeLevers(ls ...*Lever) Lever {
 				f *= k(n)
 			}
 			return f
+		}
+	}
+	if len(fewer) > 0 {
+		m.Fewer = func(n string) float64 {
+			left := 1.0
+			for _, f := range fewer {
+				left *= 1 - f(n)
+			}
+			return 1 - left
 		}
 	}
 	if len(hosts) > 0 {
