@@ -151,11 +151,7 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 	for i := range adv.Recommendations {
 		r := &adv.Recommendations[i]
 		if r.WallGain != r.WallGain && len(r.Saves) > 0 {
-			var host func(string) float64
-			if r.Lever != nil {
-				host = r.Lever.Host
-			}
-			r.WallGain, r.Lever = replayKernels(ev.Timeline, r.Saves, host)
+			r.WallGain, r.Lever = replayKernels(ev.Timeline, r.Saves, r.Lever)
 		}
 		r.Rank = r.WallGain
 		switch {
@@ -438,10 +434,12 @@ func siteList(sites []analysis.Site) string {
 
 // replayKernels is the share of the step's wall time a kernel-side change
 // saves, replayed (docs/replay.md): each group's kernels shrink by their
-// saving, the host's time stays (the host floor) but for what host adds
-// to the ops that launch them (a new engine's); and the lever. NaN and
-// nil when the capture has no step to replay.
-func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64, host func(string) float64) (float64, *analysis.Lever) {
+// saving, the host's time stays (the host floor) but for what the rule's
+// lever (nil: none) adds to the ops that launch them (a new engine's,
+// Lever.Host) or takes off them (the launches a fusion removes,
+// Lever.Fewer); and the lever. NaN and nil when the capture has no step
+// to replay.
+func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64, with *analysis.Lever) (float64, *analysis.Lever) {
 	left := map[string]float64{}
 	for g, f := range saves {
 		left[g.Name] = 1 - f
@@ -451,7 +449,10 @@ func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64, hos
 			return f
 		}
 		return 1
-	}, Host: host}
+	}}
+	if with != nil {
+		l.Host, l.Fewer = with.Host, with.Fewer
+	}
 	w, ok := tl.Replay(*l)
 	if !ok {
 		return math.NaN(), nil

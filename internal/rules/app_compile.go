@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -22,7 +23,11 @@ The gain is priced from launch order, chain by chain: a chain of two or more
 launches, fused, costs about its longest launch (the bytes its largest member
 moves and one launch), so it saves the rest of its time, in the forward and the backward pass alike
 (inductor's partitioner recomputes a pointwise chain in the backward pass
-rather than keep its intermediates); the launches it removes are counted. Three or
+rather than keep its intermediates); the launches it removes are counted, and
+in a replayed step (docs/replay.md) each takes a launch's worth of host time
+off the op that issued it. The launches inside PyTorch's Optimizer.step#… range
+are the optimizer's, which torch.compile(model) leaves eager (see
+fused-optimizer): they are not counted. Three or
 more launches of one kernel in a row (a per-parameter update, a timing loop) are a
 loop, not a chain: each reads no tensor the one before it wrote, so they are not
 fused and split the chain around them. cuDNN's NCHW training batch norm, which inductor
@@ -39,21 +44,48 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 			p.InUse("already compiled: %d Triton kernels from inductor run (%s of the time)", len(tr), pct(timeOf(tr)/p.total()))
 			return
 		}
-		fus, bn := p.kernels("fusable"), p.kernels("batchnorm-nchw")
+		// torch.compile(model) leaves the optimizer's step eager: the
+		// launches a for-loop optimizer issues inside its
+		// Optimizer.step#… range are not the model's chains (their lever
+		// is fused-optimizer), each group's fusion counted for the share
+		// of its launches outside it.
+		opt := map[string]int{}
+		for _, reg := range p.timeline().Regions(analysis.OptimizerStep) {
+			for name, n := range reg.Kernels {
+				opt[name] += n
+			}
+		}
 		saves := map[*analysis.Group]float64{}
+		fewer := map[string]float64{}
 		saved, removed := 0.0, 0
-		for _, g := range fus {
+		var fus []*analysis.Group
+		for _, g := range p.kernels("fusable") {
 			s, n := g.Fusion()
+			if k := opt[g.Name]; k > 0 && g.Launches > 0 {
+				model := math.Max(0, 1-float64(k)/float64(g.Launches))
+				s, n = s*model, int(math.Round(float64(n)*model))
+			}
+			if !(s > 0) {
+				continue
+			}
+			fus = append(fus, g)
 			saved += s
 			removed += n
 			if g.Duration > 0 {
 				saves[g] = s / g.Duration
 			}
+			if g.Launches > 0 {
+				fewer[g.Name] = float64(n) / float64(g.Launches)
+			}
+		}
+		bn := p.kernels("batchnorm-nchw")
+		if len(fus) == 0 && len(bn) == 0 {
+			return
 		}
 		saving(saves, channelsLastSaves, bn...)
 		msg := fmt.Sprintf("%d eager element-wise, normalization, cast, reduction and copy kernels run in chains between the GEMMs (%d launches, %s of the time), each reading and writing its tensors: fused, the chains drop %d launches and %s of the time",
 			len(fus), launchesOf(fus), pct(timeOf(fus)/p.total()), removed, pct(saved/p.total()))
-		basis := "each chain fused costs about its longest launch"
+		basis := "each chain fused costs about its longest launch, and each launch it drops its host time"
 		if len(bn) > 0 {
 			msg += fmt.Sprintf("; cuDNN's NCHW batch norm (%d launches, %s of the time) becomes fused Triton reductions", launchesOf(bn), pct(timeOf(bn)/p.total()))
 			basis += fmt.Sprintf(", and %.0f%% of the NCHW batch norm's time, as under channels_last", 100*channelsLastSaves)
@@ -61,6 +93,9 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 		p.Recommend(analysis.Recommendation{Message: msg,
 			Fix:    "model = torch.compile(model) fuses the chains between the GEMMs into Triton kernels (and the casts into their consumers)",
 			Groups: append(append([]*analysis.Group(nil), fus...), bn...), Gain: gainOf(saves, p.total()), Saves: saves,
+			// Each launch a chain drops takes its launch's host time
+			// with it (docs/replay.md).
+			Lever: &analysis.Lever{Fewer: func(n string) float64 { return fewer[n] }},
 			Basis: basis, Composes: "with the precision changes and a fused optimizer; mode=\"reduce-overhead\" adds CUDA graphs"})
 	},
 }

@@ -1,7 +1,10 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -22,6 +25,17 @@ const (
 	sgdForeachPasses, sgdFusedPasses   = 8.0, 5.0
 )
 
+// multiTensors is how many tensors of each list one multi-tensor launch
+// of a fused optimizer takes (PyTorch's multi_tensor_apply: 36 at four
+// lists, parameter, gradient and Adam's two moments; 48 at three, SGD's
+// momentum or Adagrad's sum), by the optimizer's class, lower-case.
+var multiTensors = map[string]float64{"adam": 36, "adamw": 36, "sgd": 48, "adagrad": 48}
+
+// minPerParameter is the fewest parameters a step's most launched kernel
+// runs over to call it a per-parameter (for-loop) step: a foreach or
+// fused step launches each kernel once per chunk of tensors.
+const minPerParameter = 8
+
 // fusedOptimizer advises the fused implementation of the optimizer the
 // kernels show.
 var fusedOptimizer = &Rule{
@@ -37,19 +51,31 @@ momentum add); where fused optimizer kernels already run, it says so.
 
 The gain is the foreach kernels' time × (1 − fused passes / foreach passes):
 AdamW 1 − 7/21, SGD with momentum 1 − 5/8 (tensor reads and writes per
-parameter).`,
+parameter).
+
+A for-loop step (foreach=False, or a tensor list PyTorch does not group)
+runs each operation as its own launch per parameter: the trace's
+Optimizer.step#… range shows it, its launches many times the kernels' kinds,
+its host time the Python loop and the launches. Priced by replaying the step
+(docs/replay.md) with that range's host time replaced by the fused step's few
+multi-tensor launches (a launch's worth each), its kernels' time above the
+launch floor kept at the fused passes' share, the floor paid once a launch.`,
 	Before:   `opt = torch.optim.AdamW(model.parameters(), lr=1e-3)`,
 	After:    `opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=True)`,
 	Severity: profan.Info,
 	Cause:    CauseOwn,
 	Scope:    Caller,
-	Requires: []string{"foreach-optimizer|fused-optimizer"},
+	Requires: []string{"foreach-optimizer|fused-optimizer|timeline"},
 	CheckApp: func(p *AppPass) {
 		if f := p.kernels("fused-optimizer"); len(f) > 0 {
 			p.InUse("already fused: the optimizer runs %s", f[0].Info.Display)
 			return
 		}
 		foreach := p.kernels("foreach-optimizer")
+		if len(foreach) == 0 {
+			perParameter(p)
+			return
+		}
 		adam := false
 		for _, g := range foreach {
 			lower := strings.ToLower(g.Name)
@@ -68,4 +94,90 @@ parameter).`,
 			Composes: "with everything",
 		})
 	},
+}
+
+// perParameter advises a fused (or foreach) optimizer where the trace's
+// optimizer step runs per parameter: PyTorch's Optimizer.step#… range
+// launches each of its kernels once a parameter, none of them a
+// multi-tensor one. Priced by replaying the step with the range
+// collapsed into the fused step's launches (analysis.Collapse).
+func perParameter(p *AppPass) {
+	tl := p.timeline()
+	multi := map[string]bool{}
+	for _, g := range p.kernels("optimizer") {
+		multi[g.Name] = true
+	}
+	for _, reg := range tl.Regions(analysis.OptimizerStep) {
+		if reg.Count == 0 || reg.Launches == 0 {
+			continue
+		}
+		steps := float64(reg.Count)
+		top, kinds := 0, 0
+		for name, n := range reg.Kernels {
+			if multi[name] {
+				top = 0
+				break
+			}
+			top, kinds = max(top, n), kinds+1
+		}
+		params := float64(top) / steps
+		if params < minPerParameter {
+			continue
+		}
+		class, _, _ := strings.Cut(strings.TrimPrefix(reg.Name, analysis.OptimizerStep), ".")
+		lower := strings.ToLower(class)
+		arg, bytes, after := "foreach=True", 1.0, 0.0
+		if per, ok := multiTensors[lower]; ok {
+			// One fused launch a chunk of tensors, and the step
+			// counts' increment.
+			arg, after = "fused=True", math.Ceil(params/per)+1
+			switch lower {
+			case "adam", "adamw":
+				bytes = adamFusedPasses / adamForeachPasses
+			case "sgd":
+				bytes = sgdFusedPasses / sgdForeachPasses
+			}
+		} else {
+			// Each operation one foreach launch a chunk.
+			after = float64(reg.Launches) / steps / params * math.Ceil(params/48)
+		}
+		floor := p.evidence().Floor()
+		if math.IsNaN(floor) {
+			floor = 0
+		}
+		lever := analysis.Lever{Collapse: &analysis.Collapse{Range: reg.Name, Launches: after, Floor: floor, Bytes: bytes}}
+		gain, ok := p.replay(lever)
+		if !ok || gain < 0.01 {
+			continue
+		}
+		var groups []*analysis.Group
+		for _, g := range p.kernels("all") {
+			if reg.Kernels[g.Name] > 0 {
+				groups = append(groups, g)
+			}
+		}
+		ops := make([]string, 0, len(reg.Ops))
+		for op := range reg.Ops {
+			ops = append(ops, op)
+		}
+		slices.SortFunc(ops, func(a, b string) int { return cmp.Or(cmp.Compare(reg.Ops[b], reg.Ops[a]), cmp.Compare(a, b)) })
+		if len(ops) > 4 {
+			ops = append(ops[:4], fmt.Sprintf("%d more", len(reg.Ops)-4))
+		}
+		kept := math.Max(0, reg.Kernel-floor*float64(reg.Launches))*bytes + floor*after*steps
+		where := ""
+		if reg.Frame != "" {
+			where = " at " + reg.Frame
+		}
+		r, _ := tl.Replay(analysis.Lever{})
+		p.recommendWall(analysis.Recommendation{
+			Message: fmt.Sprintf("the optimizer steps one parameter at a time: %s%s issues %.0f launches a step (%d kernels over %.0f parameters: %s), about %.2f ms of host a step of %.2f ms (the trace's host time scaled to an unprofiled host) and %.0f µs of kernels",
+				reg.Name, where, float64(reg.Launches)/steps, kinds, params, strings.Join(ops, ", "), 1e3*reg.Host/steps, 1e3*r.Base, 1e6*reg.Kernel/steps),
+			Fix: fmt.Sprintf("torch.optim.%s(..., %s) where the optimizer is built (stepped%s): PyTorch's for-loop update (foreach=False, _single_tensor_%s) becomes about %.0f multi-tensor launches a step",
+				class, arg, where, lower, after),
+			Groups: groups, Gain: math.Max(0, reg.Kernel-kept) / p.total(), Lever: &lever,
+			Basis:    fmt.Sprintf("the step replayed with the optimizer's range collapsed into %.0f launches (a launch's worth of host each), its kernels' time above the launch floor kept at %.0f%%", after, 100*bytes),
+			Composes: "with everything; under CUDA graphs its launches cost no host",
+		}, gain)
+	}
 }
