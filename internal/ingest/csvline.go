@@ -85,11 +85,25 @@ func splitFrom(line []byte, i int, dst [][]byte, strict bool, seps *[]int32) ([]
 			i = next + 1
 			continue
 		}
-		k := len(line)
-		if c := bytes.IndexByte(line[i:], ','); c >= 0 {
-			k = i + c
+		// An unquoted field: most are short (a trace's numbers), read a
+		// byte at a time for their comma (and, strict, a quote), the rest
+		// of a long one by IndexByte.
+		k, quote := i, false
+		for end := min(len(line), i+16); k < end; k++ {
+			if c := line[k]; c == ',' {
+				break
+			} else if c == '"' {
+				quote = true
+			}
 		}
-		if strict && bytes.IndexByte(line[i:k], '"') >= 0 {
+		if k < len(line) && line[k] != ',' {
+			k = len(line)
+			if c := bytes.IndexByte(line[i+16:], ','); c >= 0 {
+				k = i + 16 + c
+			}
+			quote = quote || bytes.IndexByte(line[i+16:k], '"') >= 0
+		}
+		if strict && quote {
 			return dst, errQuoteInField
 		}
 		dst = append(dst, line[i:k])
