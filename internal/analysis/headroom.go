@@ -139,9 +139,17 @@ func pipeNeeds(a *Kernel) (out []need, known bool) {
 // SourceFlops counts the FP32 and FP64 operations of the source page's
 // SASS (an FMA two, an add or a multiply one, per thread executed with
 // its predicate on), for a details page that exports no operation
-// counts; 0, 0 without the source page.
+// counts; 0, 0 without the source page. Each address counts once: the
+// page lists an instruction under its CUDA line and again in the SASS.
 func SourceFlops(k *profan.Kernel) (sp, dp float64) {
+	seen := map[string]bool{}
 	for _, s := range k.Source {
+		if s.Address != "" {
+			if seen[s.Address] {
+				continue
+			}
+			seen[s.Address] = true
+		}
 		op := strings.Fields(s.SASS)
 		if len(op) > 0 && strings.HasPrefix(op[0], "@") {
 			op = op[1:]

@@ -68,3 +68,19 @@ func TestHeadroomSentence(t *testing.T) {
 		t.Error("the zero headroom is known")
 	}
 }
+
+// TestSourceFlopsOnce counts an instruction the source page lists twice
+// (under its CUDA line and in the SASS) once: a details page's FLOPs from
+// the source page match the raw page's count, not twice it.
+func TestSourceFlopsOnce(t *testing.T) {
+	rec := func(addr, sass string, n float64) profan.SourceRecord {
+		return profan.SourceRecord{Address: addr, SASS: sass, Counter: []profan.Metric{{Name: "thread_inst_executed_pred_on", Value: n}}}
+	}
+	k := &profan.Kernel{Source: []profan.SourceRecord{
+		rec("0x10", "FFMA R1, R2, R3, R1", 64), rec("0x20", "@P0 FADD R4, R4, R5", 32), rec("0x30", "DMUL R6, R6, R8", 32),
+		rec("0x10", "FFMA R1, R2, R3, R1", 64), rec("0x20", "@P0 FADD R4, R4, R5", 32), rec("0x30", "DMUL R6, R6, R8", 32),
+	}}
+	if sp, dp := analysis.SourceFlops(k); sp != 2*64+32 || dp != 32 {
+		t.Errorf("SourceFlops = %v, %v; want 160, 32", sp, dp)
+	}
+}

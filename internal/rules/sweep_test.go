@@ -192,3 +192,16 @@ func checkDocBlock(t *testing.T, path, name, want string) {
 	}
 	t.Errorf("%s: the %s table is out of date: run go test ./internal/rules -run TestSweepCalibration -update-calibration", path, name)
 }
+
+// TestSweepDetailsNoTile holds the sweep's float shared-memory atomics on
+// one address (a CAS loop of LDS and FADD) to no register-tile finding on
+// the details page, as on the raw one: its FADDs, counted once per
+// instruction of the source page, are no FMA kernel's.
+func TestSweepDetailsNoTile(t *testing.T) {
+	skipShort(t)
+	k := "void atomicShared<float, 1>(T1 *, const unsigned int *, unsigned int, int)"
+	for _, page := range []string{"raw", "details"} {
+		checkExpectations(t, []string{"../../fixtures/sweep/sweep." + page + ".csv.gz", "../../fixtures/sweep/sweep.source.cuda-sass.csv.gz"},
+			[]expectation{{kernel: k, forbid: []string{"register-tile", "tile-shared-memory"}}})
+	}
+}
