@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -480,6 +481,17 @@ func TestStripCorrelation(t *testing.T) {
 		bn, bid := stripCorrelation([]byte(s))
 		if n != wn || id != wid || string(bn) != wn || string(bid) != wid {
 			t.Errorf("%q: %q %q (bytes %q %q), want %q %q", s, n, id, bn, bid, wn, wid)
+		}
+	}
+}
+
+// TestNewKernelSlab holds a kernel from the table's slab equal to
+// profan.NewKernel's, every field (a NaN by its bits).
+func TestNewKernelSlab(t *testing.T) {
+	var tb table
+	for range kernelSlab + 2 {
+		if got, want := fmt.Sprintf("%#v", *tb.newKernel()), fmt.Sprintf("%#v", *profan.NewKernel()); got != want {
+			t.Fatalf("slab kernel\n%s\nwant\n%s", got, want)
 		}
 	}
 }

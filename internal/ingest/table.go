@@ -652,7 +652,12 @@ func (t *table) newKernel() *profan.Kernel {
 	}
 	k := &t.slab[0]
 	t.slab = t.slab[1:]
-	*k = *profan.NewKernel()
+	// The slab's kernels are zero: only NewKernel's other values are set
+	// (TestNewKernelSlab holds the two equal), not the whole kernel
+	// copied from a NewKernel allocated on the heap.
+	nan := math.NaN()
+	k.DeviceIndex, k.Invocations = -1, 1
+	k.Start, k.Duration, k.Launched, k.StaticSMem, k.DynamicSMem = nan, nan, nan, nan, nan
 	return k
 }
 
