@@ -710,7 +710,10 @@ CUDA graphs captured around the read (one graph for forward, backward and clippi
 and, from ` + "`fixtures/host12`" + ` (` + "`host12.py`" + `, captured after every fit and held out, its rows written before profan
 first read it), a text classifier whose ` + "`collate_fn`" + ` tokenizes and pads in the main process, with boolean-mask
 pooling (` + "`h[mask]`" + `) in ` + "`forward`" + ` and ` + "`torch.cuda.synchronize()`" + ` plus a ` + "`.cpu()`" + ` metrics log every step
-(*cls*), and a launch-bound MLP step with a foreach-less Adam (*mlp*).
+(*cls*), and a launch-bound MLP step with a foreach-less Adam (*mlp*); and, from ` + "`fixtures/host13`" + ` (` + "`host13.py`" + `,
+held out, its rows written before profan's estimates were read), ` + "`torch.compile(model)`" + ` timed against the eager
+*unet* (TF32) and *mlp* steps in one session (rows ` + "`host13/…`" + `: both variants' processes from that session, the
+estimate from the earlier session's trace of the eager step).
 *Estimated* is the recommendation's wall gain, read from the trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" + `) and priced by replaying it; *measured* is
 1 − after/before of the medians over three alternating processes of each process's median step;
 *spread* is the larger range of the two variants' process medians over their median.
@@ -815,7 +818,11 @@ pooling (` + "`h[mask]`" + `) in ` + "`forward`" + ` and ` + "`torch.cuda.synchr
 		// measured from the same step: unet.tf32 21.6% (spread 1%)
 		// above graphs' 6.4% (host8; bf16 autocast measured slower
 		// there); mlp.default 0.8% (spread 30%) below graphs' 84.6% and
-		// fused's 49.9% (host12).
+		// fused's 49.9% (host12). First read, with main at 5378f30:
+		// torch-compile first on unet.tf32 at 15.5% (measured 21.6%:
+		// under by 6.1 points, within 10), fourth on mlp.default at
+		// 3.4% (measured 0.8%, spread 30%; cuda-graphs first): both
+		// hold, no pricing changed.
 		{"host13/unet.tf32", "host13/unet.tf32compile", "torch-compile", true, 0, ""},
 		{"host13/mlp.default", "host13/mlp.compile", "torch-compile", false, 0, ""},
 	} {
@@ -948,6 +955,26 @@ check. fused-optimizer's miss was fixed after the read too, by mechanism: the ru
 step from the trace's ` + "`Optimizer.step#Adam.step`" + ` range (its per-parameter launches, 532 a step over 76
 parameters) and prices ` + "`fused=True`" + ` by replaying the step with that range collapsed into a few multi-tensor
 launches (docs/replay.md): 61.6% against the measured 49.9% (spread 32%), no longer a blind check.
+`)
+	b.WriteString(`
+### fixtures/host13's first read
+
+` + "`torch.compile(model)`" + ` (default mode, the optimizer eager) had never been measured on a family profan prices it on;
+` + "`fixtures/host13`" + ` timed it against the eager step in one session (three alternating processes each, compiled in 20
+untimed warm-up steps: one graph, no graph break, no recompile), the rows were written from those timings, then
+read once with main at 5378f30:
+
+| before → after | rule | rank | estimated | measured | spread |
+| --- | --- | ---: | ---: | ---: | ---: |
+| unet.tf32 → unet.tf32compile | torch-compile | 1 | 15.5% | 21.6% | 1% |
+| mlp.default → mlp.compile | torch-compile | 4 | 3.4% | 0.8% | 30% |
+
+Both hold: on the UNet, compile is the largest lever measured from the TF32 step (CUDA graphs 6.4%, host8) and
+profan ranks it first, 6.1 points under the measured gain; on the MLP, bound by its launches and its for-loop
+Adam (which compile leaves eager), compile measured no gain beyond the processes' spread (medians 12.71 and
+12.61 ms, processes 11.1 to 15.4 ms) and profan ranks it fourth at 3.4%, after CUDA graphs (measured 84.6%) and
+the fused optimizer (49.9%). No pricing was changed. The bf16 pair (` + "`host11`" + `'s autocast UNet) was not timed: the
+generator's budget skipped it.
 `)
 	causeSplit(t, b, tls, "cls.default", "mlp.default")
 }
