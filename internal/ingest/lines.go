@@ -141,11 +141,16 @@ func (l *lineReader) read() ([]byte, error) {
 	}
 	l.n++
 	last := err == io.EOF
+	whole := line // with its LF, when it has one
 	line = bytes.TrimSuffix(line, []byte{'\n'})
 	line = bytes.TrimSuffix(line, []byte{'\r'})
 	if l.h != nil {
-		l.h.Write(line)
-		l.h.Write(newline)
+		if len(whole) == len(line)+1 && whole[len(line)] == '\n' {
+			l.h.Write(whole) // the line and its LF in one write
+		} else {
+			l.h.Write(line)
+			l.h.Write(newline)
+		}
 	}
 	if safe.Plain(line) {
 		if last && !cutWhole(line) {
