@@ -168,8 +168,8 @@ var Defs = []*Def{
 		Doc: "L1 hit rate of local-memory load sectors", NCU: "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct", Nvprof: "—",
 		eval: source(1, "l1tex__t_sector_pipe_lsu_mem_local_op_ld_hit_rate.pct")},
 	{Name: "local_spilling_pct", Unit: "%", Better: -1,
-		Doc: "share of local-memory requests that are register spills (the rest: arrays indexed at run time)", NCU: "derived__local_spilling_requests_pct", Nvprof: "—",
-		eval: source(1, "derived__local_spilling_requests_pct")},
+		Doc: "share of local-memory requests that are register spills (the rest: arrays indexed at run time); the details page's Local Memory Spilling Request Overhead", NCU: "derived__local_spilling_requests_pct", Nvprof: "—",
+		eval: source(1, "derived__local_spilling_requests_pct", "Local Memory Spilling Request Overhead")},
 
 	// L2 (C3).
 	{Name: "l2_atomic_requests", Unit: "", Better: 0,

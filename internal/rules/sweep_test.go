@@ -205,3 +205,24 @@ func TestSweepDetailsNoTile(t *testing.T) {
 			[]expectation{{kernel: k, forbid: []string{"register-tile", "tile-shared-memory"}}})
 	}
 }
+
+// TestSweepSpillsDetails holds the sweep's register spills to one
+// local-memory verdict on the raw and the details page: the details
+// page's Local Memory Spilling Request Overhead names them spills (100 %
+// of the local requests), priced as on the raw page (0.96, 0.92; 0.83
+// each, as a data-indexed array, before it was read).
+func TestSweepSpillsDetails(t *testing.T) {
+	skipShort(t)
+	src := "../../fixtures/sweep/sweep.source.cuda-sass.csv.gz"
+	raw := calibration(t, "../../fixtures/sweep/sweep.raw.csv.gz", src)
+	det := calibration(t, "../../fixtures/sweep/sweep.details.csv.gz", src)
+	for _, k := range []string{"void spillAcc<8>(float *, const float *, int)", "void spillAcc<6>(float *, const float *, int)"} {
+		want, okR := raw[k].rules["local-memory"]
+		got, okD := det[k].rules["local-memory"]
+		if !okR || !okD || math.Abs(got-want) > 0.02 {
+			t.Errorf("%s: local-memory %.2f on the details page (found %v), %.2f on the raw page (found %v)", shortName(k), got, okD, want, okR)
+		}
+	}
+	want := []expectation{{kernel: "void spillAcc<8>(float *, const float *, int)", require: []string{"local-memory"}, say: []string{"register spills"}}}
+	checkExpectations(t, []string{"../../fixtures/sweep/sweep.details.csv.gz", src}, want)
+}
