@@ -38,7 +38,7 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"fusable|batchnorm-nchw"},
-	Optional: []string{"triton"},
+	Optional: []string{"triton", "timeline"},
 	CheckApp: func(p *AppPass) {
 		if tr := p.kernels("triton"); len(tr) > 0 {
 			p.InUse("already compiled: %d Triton kernels from inductor run (%s of the time)", len(tr), pct(timeOf(tr)/p.total()))

@@ -66,6 +66,7 @@ launch floor kept at the fused passes' share, the floor paid once a launch.`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"foreach-optimizer|fused-optimizer|timeline"},
+	Optional: []string{"optimizer"},
 	CheckApp: func(p *AppPass) {
 		if f := p.kernels("fused-optimizer"); len(f) > 0 {
 			p.InUse("already fused: the optimizer runs %s", f[0].Info.Display)
