@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"unsafe"
 )
 
 var errUnterminated = errors.New("unterminated quoted field (truncated row?)")
@@ -213,4 +214,52 @@ func commonPrefix(a, b []byte) int {
 		i++
 	}
 	return i
+}
+
+// splitTrace is splitStrict of a line of a table of trace rows: a row
+// whose first two fields hold no quote and whose middle (from its third
+// field through the comma before its last) is the bytes of the middle of
+// the row split before it has that row's middle fields at the same
+// places: only its first two fields and the rest are split. The fields
+// lie in line, as splitStrict's do.
+func (t *table) splitTrace(line []byte) ([][]byte, error) {
+	if t.midOK {
+		if i1 := bytes.IndexByte(line, ','); i1 >= 0 {
+			if i2 := bytes.IndexByte(line[i1+1:], ','); i2 >= 0 {
+				i2 += i1 + 1
+				p, n := i2+1, len(t.mid)
+				if len(line) >= p+n && bytes.Equal(line[p:p+n], t.mid) && bytes.IndexByte(line[:p], '"') < 0 {
+					fields := append(t.fields[:0], line[:i1], line[i1+1:i2])
+					for j, at := range t.midAt {
+						fields = append(fields, line[p+int(at):p+int(at)+int(t.midLen[j])])
+					}
+					return splitFrom(line, p+n, fields, true, nil)
+				}
+			}
+		}
+	}
+	t.midOK = false
+	t.seps = t.seps[:0]
+	fields, err := splitFrom(line, 0, t.fields[:0], true, &t.seps)
+	if err != nil || len(fields) < 4 {
+		return fields, err
+	}
+	// The middle, kept when the first two fields hold no quote and each
+	// middle field lies in it (none unescaped into a copy).
+	p, end := int(t.seps[1])+1, int(t.seps[len(fields)-2])+1
+	if bytes.IndexByte(line[:p], '"') >= 0 {
+		return fields, nil
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(line))) + uintptr(p)
+	t.midAt, t.midLen = t.midAt[:0], t.midLen[:0]
+	for _, f := range fields[2 : len(fields)-1] {
+		at := uintptr(unsafe.Pointer(unsafe.SliceData(f))) - base
+		if at > uintptr(end-p) || int(at)+len(f) > end-p {
+			return fields, nil
+		}
+		t.midAt, t.midLen = append(t.midAt, int32(at)), append(t.midLen, int32(len(f)))
+	}
+	t.mid = append(t.mid[:0], line[p:end]...)
+	t.midOK = true
+	return fields, nil
 }

@@ -21,7 +21,11 @@ import (
 type nvprofTrace struct{}
 
 func (nvprofTrace) Name() string { return "nvprof-gputrace" }
-func (nvprofTrace) Tool() string { return profan.ToolNvprof }
+
+// A launch row repeats the one before it but for its start, duration
+// and name's correlation ID.
+func (nvprofTrace) layout() layout { return layout{traceRows: true} }
+func (nvprofTrace) Tool() string   { return profan.ToolNvprof }
 
 func (nvprofTrace) Match(h []string) bool {
 	return len(h) > 2 && h[0] == "Start" && h[1] == "Duration" && columnsOf(h).Has("Grid X", "Name")

@@ -104,6 +104,10 @@ type layout struct {
 	// repeatsRows: a row may be the same as the one before it (a details
 	// page repeats rows of body items; a source page, lines of source).
 	repeatsRows bool
+	// traceRows: a row repeats the middle of the row before it, all but
+	// its first two fields and its last (a GPU trace's launch: its start
+	// and duration differ, and its name's correlation ID).
+	traceRows bool
 	// whole: the table is written whole, from a finished report, so that
 	// a line of text among its rows is a damaged row, not program output.
 	// Every nsys table is (nsys stats), so the tool sets it.

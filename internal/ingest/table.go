@@ -52,9 +52,17 @@ type table struct {
 	// In a table whose rows repeat (splitRepeating): copied is the line
 	// split last into fields, seps their separating commas, and shared
 	// how many of them it shared with the line before it.
-	copied    []byte
-	seps      []int32
-	shared    int
+	copied []byte
+	seps   []int32
+	shared int
+	// In a table of trace rows (splitTrace): mid is the middle of the
+	// row split last (from its third field through the comma before its
+	// last), midAt and midLen its middle fields' places in it; midOK says
+	// they are known.
+	mid       []byte
+	midAt     []int32
+	midLen    []int32
+	midOK     bool
 	lay       layout                  // what the importer declares of its tables
 	notHeader map[int]map[string]bool // width → first fields that are not headers
 }
@@ -138,6 +146,8 @@ func (t *table) step(line []byte) lineKind {
 		t.fields, err = splitCSV(line, t.fields[:0])
 	case t.lay.repeatsRows:
 		t.fields, err = t.splitRepeating(line)
+	case t.lay.traceRows:
+		t.fields, err = t.splitTrace(line)
 	default:
 		t.fields, err = splitStrict(line, t.fields[:0])
 	}
