@@ -35,7 +35,7 @@ func (x *idleAcc) add(cause string, g0, g1 float64, c *profan.HostEvent) {
 
 // callAt is the kept call (sync, copy, memset, allocation) running at t
 // on the host; nil when none.
-func (h host) callAt(t float64) *profan.HostEvent {
+func (h *host) callAt(t float64) *profan.HostEvent {
 	i, _ := slices.BinarySearchFunc(h.calls, t, func(e hostCall, t float64) int { return cmp.Compare(e.Start, t) })
 	for j := min(i, len(h.calls)-1); j >= 0 && j >= i-64; j-- {
 		if e := h.calls[j]; e.Start <= t && t <= e.Start+e.Duration {
@@ -53,7 +53,7 @@ func (h host) callAt(t float64) *profan.HostEvent {
 // no span covers keeps its shape's cause where the trace has no Python
 // stack, and is other host work where it has (the framework's Python).
 // A queued gap is the GPU's own, whatever the host did.
-func (x *idleAcc) host(h host, cause string, g0, g1 float64, c *profan.HostEvent) {
+func (x *idleAcc) host(h *host, cause string, g0, g1 float64, c *profan.HostEvent) {
 	if len(h.spans) == 0 || cause == IdleQueued || g1 <= g0 {
 		x.add(cause, g0, g1, c)
 		return
@@ -275,7 +275,7 @@ type gap struct {
 // queued before the gap began (the GPU's own gap), else a launch-bound
 // gap when it is short, else other. A call that spans many gaps (a wait
 // through a queue of work) explains only the gaps at its ends.
-func (h host) gapCause(g0 float64, next ival) gap {
+func (h *host) gapCause(g0 float64, next ival) gap {
 	g1 := next.start
 	hi, _ := slices.BinarySearchFunc(h.calls, g1, func(e hostCall, t float64) int { return cmp.Compare(e.Start, t) })
 	var sync, copy *profan.HostEvent

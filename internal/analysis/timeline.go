@@ -420,7 +420,7 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 	dt := &DeviceTimeline{Device: d, Start: start, Span: end - start}
 	strip := newStripper(start, end)
 	idle := idleAcc{strip: strip, idle: map[string]*Idle{}, calls: map[string]map[IdleCall]*IdleCall{}, last: map[*IdleCall]int{}}
-	idle.host(h, IdleLeading, start, gpuStart, nil)
+	idle.host(&h, IdleLeading, start, gpuStart, nil)
 	streams := make([]*streamAcc, len(b.lanes)) // by lane
 	var order []int
 	// The device's busy union, and the kernels' (for the overlap with
@@ -437,9 +437,9 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 			strip.add(lo, hi, "busy")
 			g := h.gapCause(hi, iv)
 			idle.gap++
-			idle.host(h, g.rest, hi, g.lo, g.restCall)
-			idle.host(h, g.cause, g.lo, g.hi, g.call)
-			idle.host(h, g.rest, g.hi, iv.start, g.restCall)
+			idle.host(&h, g.rest, hi, g.lo, g.restCall)
+			idle.host(&h, g.cause, g.lo, g.hi, g.call)
+			idle.host(&h, g.rest, g.hi, iv.start, g.restCall)
 		}
 		a := streams[iv.lane()]
 		if a == nil {
@@ -464,7 +464,7 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 	}
 	dt.CopyExposed = math.Max(0, copyTime-dt.Overlap)
 	idle.gap++
-	idle.host(h, IdleTrailing, gpuEnd, end, nil)
+	idle.host(&h, IdleTrailing, gpuEnd, end, nil)
 	if dt.Span > 0 {
 		dt.BusyShare = math.Min(1, dt.Busy/dt.Span)
 	}
