@@ -655,9 +655,14 @@ func nvprofKernelOf[T string | []byte](t *table, r row, printed T, corr int) (*p
 	}
 	switch {
 	case len(c) > 0:
-		k.ID = string(c)
+		k.ID = t.idString(c)
 	case len(id) > 0:
-		k.ID = string(id)
+		switch id := any(id).(type) {
+		case string:
+			k.ID = id
+		case []byte:
+			k.ID = t.idString(id)
+		}
 	default:
 		k.ID = t.Ordinal()
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"unsafe"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/units"
@@ -36,6 +37,7 @@ type table struct {
 	prev      []byte // a copy of the previous row's line
 	prevLine  int
 	slab      []profan.Kernel // what is left of newKernel's slab
+	ids       []byte          // what is left of idString's block
 	sum       checkHash       // of the header and rows since it, to find a table given twice
 	sumLine   int             // the line of that header
 	sumRows   int
@@ -670,6 +672,25 @@ func (t *table) newKernel() *profan.Kernel {
 	k.Start, k.Duration, k.Launched, k.StaticSMem, k.DynamicSMem = nan, nan, nan, nan, nan
 	return k
 }
+
+// idString is string(b) for a launch ID (a few digits), made in a block
+// of idBlock bytes shared with the IDs made before it: not an allocation
+// per launch. The block's bytes are never written again once a string
+// holds them; a kernel kept keeps its block.
+func (t *table) idString(b []byte) string {
+	if len(b) == 0 || len(b) > 64 {
+		return string(b)
+	}
+	if cap(t.ids)-len(t.ids) < len(b) {
+		t.ids = make([]byte, 0, idBlock)
+	}
+	start := len(t.ids)
+	t.ids = append(t.ids, b...)
+	return unsafe.String(&t.ids[start], len(b))
+}
+
+// idBlock is the size of idString's blocks.
+const idBlock = 16 << 10
 
 // Kernel hands a completed kernel to the sink.
 func (t *table) Kernel(k *profan.Kernel, line int) error {
