@@ -223,7 +223,8 @@ func (s *stripper) bin(a, b float64, state string) {
 		if b0 >= b {
 			break
 		}
-		if t := math.Min(b, b1) - math.Max(a, b0); t > 0 {
+		// The builtins: math.Min and Max's results (NaN, -0), inlined.
+		if t := min(b, b1) - max(a, b0); t > 0 {
 			if s.bins[i] == nil {
 				s.bins[i] = make([]float64, len(stripStates))
 			}

@@ -100,7 +100,7 @@ func (b *timelineBuilder) add(iv ival) {
 	} else if iv.start < sp.lo {
 		sp.lo, sp.seq = iv.start, b.ivals.len()
 	}
-	sp.hi = math.Max(sp.hi, iv.end())
+	sp.hi = max(sp.hi, iv.end()) // the builtin: math.Max's result, inlined
 	if iv.kind() == spanCopy {
 		b.copies = append(b.copies, iv)
 	}
@@ -358,7 +358,7 @@ type union struct {
 func (u *union) next(iv ival) (lo, hi float64, ok bool) {
 	e := iv.end()
 	if u.open && iv.start <= u.hi {
-		u.hi = math.Max(u.hi, e)
+		u.hi = max(u.hi, e) // the builtin: math.Max's result, inlined
 		return 0, 0, false
 	}
 	lo, hi, ok = u.lo, u.hi, u.open
