@@ -1,0 +1,49 @@
+package rules_test
+
+import "testing"
+
+// solCheck4Pairs are the fourth held-out set of the speed-of-light classes
+// (sources in fixtures/gen/sol_check4.cu and sol_triton4.py): new instances
+// of the classes (other types, widths, tiles, grids and block sizes than
+// sol-check, sol-check2 and sol-check3), written fresh; the required and
+// the forbidden findings were written here before the capture, and before
+// profan ever read it. Forbidden: uncoalesced-global on kernels whose
+// global accesses are unit-stride across the warp, tile-shared-memory on
+// kernels that already stage their tiles in shared memory or reuse
+// nothing, int-division on a reduction that masks without dividing, and
+// tiny-blocks, small-grid or narrow-access where blocks, grids and
+// accesses are already as wide as they need to be.
+var solCheck4Pairs = []solCheckPair{
+	{calibPair{"void addClamp<1>(int *, const int *, const int *, int, int)", "void addClamp<4>(int *, const int *, const int *, int, int)", "int32 clamped add: 4-byte accesses → int4"}, "narrow-access", noUncoalesced},
+	{calibPair{"void lerpH<1>(__half *, const __half *, const __half *, const __half *, int)", "void lerpH<8>(__half *, const __half *, const __half *, const __half *, int)", "half lerp of three inputs: 2-byte accesses → uint4"}, "narrow-access", noUncoalesced},
+	{calibPair{"sgemm24(float *, const float *, const float *, int)", "void sgemmReg<8, 2>(float *, const float *, const float *, int)", "24×24-tile SGEMM (576 threads), one output per thread → 8×2 register tile, N = 1920"}, "register-tile", []string{"uncoalesced-global", "tile-shared-memory"}},
+	{calibPair{"conv5(float *, const float *, int, int)", "conv5Reg(float *, const float *, int, int)", "5×5 stencil from a shared tile, one output per thread → four down a column"}, "register-tile", []string{"uncoalesced-global", "tile-shared-memory"}},
+	{calibPair{"void hashTail<1>(unsigned int *, const unsigned int *, int, int, int)", "void hashTail<0>(unsigned int *, const unsigned int *, int, int, int)", "integer hash map: 5·SMs + 5 blocks of 384 (five per SM) → 5·SMs"}, "small-grid", []string{"tiny-blocks"}},
+	{calibPair{"void axpbyD<8>(double *, const double *, const double *, double, double, int)", "void axpbyD<256>(double *, const double *, const double *, double, double, int)", "double axpby: 8-thread blocks → 256"}, "tiny-blocks", nil},
+	{calibPair{"silu_b16_w1", "silu_b4096_w4", "Triton half SiLU: BLOCK_SIZE=16, num_warps=1 → 4096, 4"}, "tiny-blocks", nil},
+	{calibPair{"silu_b1024_w4", "silu_b4096_w4", "Triton half SiLU: BLOCK_SIZE=1024, num_warps=4 → 4096, 4 (fine as it is)"}, "", []string{"tiny-blocks", "narrow-access"}},
+	{calibPair{"sortColLocal(float *, const float *, int)", "sortColReg(float *, const float *, int)", "insertion sort of 16 floats per column at run-time indices, in local memory → unrolled, in registers"}, "local-memory", noUncoalesced},
+	{calibPair{"argminAtomic(unsigned long long *, const float *, int)", "argminWarp(unsigned long long *, const float *, int)", "64-bit atomicMin on one address per element → one per warp after shuffles"}, "atomic-serialization", noUncoalesced},
+	{calibPair{"void permC<0>(float2 *, const float2 *, const unsigned int *, float, float, int)", "void permC<1>(float2 *, const float2 *, const unsigned int *, float, float, int)", "complex float2 gather through a random permutation → the identity"}, "uncoalesced-global", nil},
+	{calibPair{"void unravel<unsigned long>(float *, const float *, const float *, const float *, T1, T1, T1, T1)", "void unravel<unsigned int>(float *, const float *, const float *, const float *, T1, T1, T1, T1)", "4-D index by three divisions in size_t → 32 bits"}, "int-division", noUncoalesced},
+	{calibPair{"void blockMax<0>(int *, const int *, int)", "void blockMax<1>(int *, const int *, int)", "int block max (512 threads): (tid & (2s−1)) == 0 → tid < s"}, "thread-divergence", []string{"int-division", "uncoalesced-global"}},
+	{calibPair{"colSum(float *, const float *, int, int)", "colSumBlock(float *, const float *, int, int)", "column sums, a thread per column (coalesced) → 32×8 blocks with shared partial sums (fine as it is)"}, "", []string{"uncoalesced-global", "tile-shared-memory", "small-grid", "tiny-blocks"}},
+}
+
+// solCheck4Files are the fourth held-out set's pages, raw and details
+// (the default export) alike, each with the source page.
+var solCheck4Files = map[string][]string{
+	"raw": {"../../fixtures/sol-check4/sol_check4.raw.csv.gz", "../../fixtures/sol-check4/sol_check4.source.cuda-sass.csv.gz",
+		"../../fixtures/sol-check4/sol_triton4.raw.csv.gz", "../../fixtures/sol-check4/sol_triton4.source.cuda-sass.csv.gz"},
+	"details": {"../../fixtures/sol-check4/sol_check4.details.csv.gz", "../../fixtures/sol-check4/sol_check4.source.cuda-sass.csv.gz",
+		"../../fixtures/sol-check4/sol_triton4.details.csv.gz", "../../fixtures/sol-check4/sol_triton4.source.cuda-sass.csv.gz"},
+}
+
+// TestSolCheck4 holds profan on the fourth held-out set: the required
+// findings (with their lines), none forbidden, and the gain error, on the
+// raw and the details page (docs/calibration.md, block "sol-check4").
+// First read: not yet.
+func TestSolCheck4(t *testing.T) {
+	skipShort(t)
+	heldOut(t, solCheck4Files, solCheck4Pairs, "sol-check4", 0.08, 0.2)
+}
