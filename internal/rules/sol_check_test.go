@@ -72,6 +72,15 @@ func TestSolCheck(t *testing.T) {
 // block.
 func heldOut(t *testing.T, files map[string][]string, pairs []solCheckPair, block string, maxMean, maxWorst float64) {
 	t.Helper()
+	heldOutGaps(t, files, pairs, block, maxMean, maxWorst, nil)
+}
+
+// heldOutGaps is heldOut with the gaps its first read found, each
+// "kernel rule" (a required finding missing or a forbidden one given,
+// kernel as shortName writes it): logged, not failed, so that a set read
+// once keeps its verdicts as they were written before that read.
+func heldOutGaps(t *testing.T, files map[string][]string, pairs []solCheckPair, block string, maxMean, maxWorst float64, gaps []string) {
+	t.Helper()
 	for _, page := range []string{"raw", "details"} {
 		ks := calibration(t, files[page]...)
 		var doc strings.Builder
@@ -89,7 +98,7 @@ func heldOut(t *testing.T, files map[string][]string, pairs []solCheckPair, bloc
 			}
 			var gs []float64
 			for _, a := range b.launches {
-				gs = append(gs, b.eng.KernelGain(a, heldOutFindings(t, page, a, p, want)))
+				gs = append(gs, b.eng.KernelGain(a, heldOutFindings(t, page, a, p, want, gaps)))
 			}
 			est := median(gs)
 			e := math.Abs(est - measured)
@@ -104,7 +113,7 @@ func heldOut(t *testing.T, files map[string][]string, pairs []solCheckPair, bloc
 		}
 		mean := sum / float64(len(pairs))
 		fmt.Fprintf(&doc, "\nHELD-OUT (%s page): %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n", page, len(pairs), mean, worst)
-		t.Logf("%s: %d pairs, mean |error| %.3f, worst %.3f", page, len(pairs), mean, worst)
+		t.Logf("%s: %d pairs, mean |error| %.4f, worst %.4f", page, len(pairs), mean, worst)
 		if mean > maxMean || worst > maxWorst {
 			t.Errorf("%s: mean |error| %.3f (want ≤ %.2f), worst %.3f (want ≤ %.2f)", page, mean, maxMean, worst, maxWorst)
 		}
@@ -116,12 +125,20 @@ func heldOut(t *testing.T, files map[string][]string, pairs []solCheckPair, bloc
 
 // heldOutFindings checks one launch of a pair's broken kernel and returns
 // the findings of the rules in want.
-func heldOutFindings(t *testing.T, page string, a *analysis.Kernel, p solCheckPair, want []string) []profan.Finding {
+func heldOutFindings(t *testing.T, page string, a *analysis.Kernel, p solCheckPair, want, gaps []string) []profan.Finding {
 	t.Helper()
+	report := func(rule, format string, args ...any) {
+		t.Helper()
+		if slices.Contains(gaps, strings.Trim(shortName(p.broken), "`")+" "+rule) {
+			t.Logf("known gap: "+format, args...)
+			return
+		}
+		t.Errorf(format, args...)
+	}
 	var fs []profan.Finding
 	for _, x := range a.Findings {
 		if slices.Contains(p.forbidden, x.Rule) {
-			t.Errorf("%s: %s: forbidden finding %s: %s", page, shortName(p.broken), x.Rule, x.Message)
+			report(x.Rule, "%s: %s: forbidden finding %s: %s", page, shortName(p.broken), x.Rule, x.Message)
 		}
 		if !slices.Contains(want, x.Rule) {
 			continue
@@ -146,7 +163,7 @@ func heldOutFindings(t *testing.T, page string, a *analysis.Kernel, p solCheckPa
 	}
 	for _, r := range want {
 		if !slices.ContainsFunc(fs, func(x profan.Finding) bool { return x.Rule == r }) {
-			t.Errorf("%s: %s: no %s finding (%v)", page, shortName(p.broken), r, rulesOf(a.Findings))
+			report(r, "%s: %s: no %s finding (%v)", page, shortName(p.broken), r, rulesOf(a.Findings))
 		}
 	}
 	return fs
