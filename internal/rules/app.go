@@ -347,6 +347,14 @@ const (
 var shapeMethods = map[string]bool{"tolist": true, "nonzero": true, "argwhere": true, "bincount": true, "unique": true,
 	"unique_consecutive": true, "masked_select": true, "repeat_interleave": true}
 
+// shapeOps name, in a sync site, the ops whose sync reads a count that
+// sets a shape. Boolean-mask indexing (x[mask], x[mask] = v) syncs inside
+// its nonzero, but the site is named by the outer op: indexing, or its
+// backward, that waits for the GPU is a mask's (integer indices do not
+// sync).
+var shapeOps = []string{"aten::nonzero", "aten::bincount", "aten::unique", "aten::_unique", "aten::masked_select", "aten::repeat_interleave",
+	"aten::index →", "aten::index_put_ →", "aten::_index_put_impl_ →", "IndexBackward0 →", "IndexPutBackward0 →"}
+
 // syncKind classifies a sync site: by the method the user called, else
 // by the aten op in its name.
 func syncKind(s analysis.Site) string {
@@ -360,16 +368,7 @@ func syncKind(s analysis.Site) string {
 	case s.Method != "":
 		return syncValue
 	}
-	for _, op := range []string{"aten::nonzero", "aten::bincount", "aten::unique", "aten::_unique", "aten::masked_select", "aten::repeat_interleave"} {
-		if strings.Contains(s.Site, op) {
-			return syncShape
-		}
-	}
-	// Boolean-mask indexing (x[mask], x[mask] = v) syncs inside its
-	// nonzero, but the site is named by the outer op: indexing, or its
-	// backward, that waits for the GPU is a mask's, whose count sets a
-	// shape (integer indices do not sync).
-	for _, op := range []string{"aten::index →", "aten::index_put_ →", "aten::_index_put_impl_ →", "IndexBackward0 →", "IndexPutBackward0 →"} {
+	for _, op := range shapeOps {
 		if strings.Contains(s.Site, op) {
 			return syncShape
 		}
