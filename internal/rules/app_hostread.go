@@ -41,7 +41,7 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 			}
 			return fmt.Sprintf("the model reads GPU values to size its tensors %d times a step: %s (data-dependent shapes: no CUDA graph can capture the step)", n/steps, siteList(sites))
 		}, analysis.Recommendation{
-			Fix:      "keep the counts on the GPU: a fixed capacity per expert (overflow dropped, experts as one batched matmul) or a grouped GEMM; sizes padded to a bound",
+			Fix:      "keep the counts on the GPU: for routing counts, a fixed capacity per expert (overflow dropped, experts as one batched matmul) or a grouped GEMM; for x[mask], a fixed-shape masked op (torch.where, masked_fill, a mask-weighted sum); other sizes padded to a bound",
 			Basis:    "the step replayed without those syncs' waits (the kernels as they are)",
 			Composes: "before CUDA graphs, which it makes possible",
 		})
