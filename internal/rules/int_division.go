@@ -197,8 +197,14 @@ func wideTest(recs []profan.SourceRecord, i int, subs map[string]*subroutine) fl
 	if sr := subs[callTarget(recs[i].SASS)]; sr == nil || !sr.division || !sr.wide {
 		return 0
 	}
-	for j := i - 1; j >= 0 && j >= i-3; j-- {
+	// The branch guards the call a few instructions back: the call's
+	// arguments (the operands' two words, the return address) are moved
+	// between them, up to seven on fixtures/sol-check4's unravel.
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
 		if strings.HasPrefix(opcode(recs[j].SASS), "BRA") {
+			if j < i-3 && !strings.HasPrefix(strings.TrimSpace(recs[j].SASS), "@") {
+				return 0 // another path's jump, not the call's guard
+			}
 			return instExecuted(recs[j])
 		}
 	}
@@ -233,6 +239,14 @@ func instExecuted(s profan.SourceRecord) float64 {
 // (the SASS of fixtures/classes' divLoad: ten to twelve per call).
 const callOverhead = 10
 
+// fastPathOverhead is the instructions a 64-bit division that takes its
+// 32-bit path runs around that path, which the same division in 32 bits
+// drops: the divisor's high word loaded, or-ed with the dividend's and
+// tested, the branch past the subroutine's call, and the convergence
+// barrier around both paths (BSSY, BSYNC; the SASS of fixtures/sol-check4's
+// unravel and sol-check3's rowMod: six per division).
+const fastPathOverhead = 6
+
 // narrowDivisionKept is the share of a 32-bit division line's
 // instructions its fix keeps: a multiply-high by a reciprocal computed once,
 // a shift and the remainder's multiply-subtract, and the line's own work
@@ -256,15 +270,15 @@ func checkIntDivision(p *Pass) {
 			// Done in 32 bits, the subroutine's instructions go, and
 			// the call around them; the line keeps its own work.
 			removed += l.sub + l.calls*callOverhead
+		} else if l.path > 0 {
+			// A 64-bit division on its 32-bit path: done in 32 bits
+			// (the fix its finding leads with, as for the subroutine
+			// above), it keeps the inline division and drops the test,
+			// the branch and the barrier around it.
+			removed += l.path * fastPathOverhead
 		} else {
-			// A 32-bit division inline, a 64-bit one's fast path
-			// included: its reciprocal computed once, a multiply-high
-			// and a shift keep a quarter of the line. (Done in 32
-			// bits, a fast path drops only the test and the branch
-			// around it, about five instructions a division: on
-			// fixtures/sol-check2's channelScale that says 0.02
-			// against 0.04 measured, but sol-check3's rowMod, which
-			// ran slower in 32 bits, would lose its finding.)
+			// A 32-bit division inline: its reciprocal computed once,
+			// a multiply-high and a shift keep a quarter of the line.
 			removed += l.inst * (1 - narrowDivisionKept)
 		}
 	}
@@ -300,7 +314,7 @@ func checkIntDivision(p *Pass) {
 	if fast {
 		msg = fmt.Sprintf("%.0f%% of the executed instructions are on %s, which divide%s in 64-bit arithmetic: the operands fit 32 bits, so each division took its 32-bit path inline, behind a test of the high words and a branch past the 64-bit subroutine",
 			100*share, strings.Join(where, ", "), map[bool]string{true: "", false: "s"}[len(lines) > 1])
-		advice = "compute the divisor's reciprocal once and divide with a multiply-high (__umulhi) and a shift, divide by powers of two with shifts and masks, or carry the quotient and remainder as loop counters; doing the index arithmetic in 32 bits (unsigned int) where the values fit drops only the test and the branch around each division"
+		advice = "do the index arithmetic in 32 bits (unsigned int) where the values fit: that drops the test of the high words, the branch and its barrier around each division (what the gain counts); to save the division itself as well, compute the divisor's reciprocal once and divide with a multiply-high (__umulhi) and a shift, divide by powers of two with shifts and masks, or carry the quotient and remainder as loop counters"
 	}
 	if wide {
 		msg = fmt.Sprintf("%.0f%% of the executed instructions are on %s, which divide%s in 64-bit arithmetic: %.0f%% in the 64-bit division subroutine they call",
