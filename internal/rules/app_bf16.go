@@ -97,8 +97,12 @@ loss.backward()`,
 // cast theirs back. In fixtures/host11's UNet, FP32 against autocast in
 // two rounds of processes, in launches' worth: a convolution 4.2 above
 // FP32 (its engine and 2.8 casts a call), a linear 3.2 (2.3 casts), a
-// group norm 1.4 (one cast). Measured on inference: the backward's ops
-// (which cast the gradients back) are charged their engines only.
+// group norm 1.4 (one cast). Measured on inference; in a training step
+// autograd records each forward cast and its backward casts the gradient
+// back (a ToCopyBackward0 node dispatching aten::_to_copy: in
+// fixtures/check7's autocast training step, 131 forward casts and 131
+// ToCopyBackward0 a step), so the backward's ops are charged the same
+// casts as the forward's, no new figure.
 var autocastHostUnits = map[kernelname.Kind]float64{
 	kernelname.Convolution: 4.2,
 	kernelname.GEMM:        3.2,
@@ -108,30 +112,24 @@ var autocastHostUnits = map[kernelname.Kind]float64{
 const autocastNormUnits = 1.4
 
 // autocastHost is bf16 autocast's Lever.Host: the FP32 convolutions' and
-// GEMMs' ops pay the engine and the casts (the backward's the engine),
-// the TF32 ones' the casts alone (their engine is a tensor-core one
-// already), the forward normalizations one cast; nil where none is.
+// GEMMs' ops pay the engine and the casts, the TF32 ones' the casts alone
+// (their engine is a tensor-core one already), the normalizations one
+// cast; forward and backward alike (each forward cast has its backward
+// cast); nil where none is.
 func autocastHost(fp32, tf32s, all []*analysis.Group) func(string) float64 {
 	units := map[string]float64{}
 	for _, g := range fp32 {
-		if !g.Info.IsLibrary() {
-			continue
-		}
-		u := autocastHostUnits[g.Info.Kind]
-		if g.Backward() {
-			u = engineHostUnits[g.Info.Kind]
-		}
-		if u > 0 {
+		if u := autocastHostUnits[g.Info.Kind]; u > 0 && g.Info.IsLibrary() {
 			units[g.Name] = u
 		}
 	}
 	for _, g := range tf32s {
-		if u := autocastHostUnits[g.Info.Kind] - engineHostUnits[g.Info.Kind]; u > 0 && !g.Backward() {
+		if u := autocastHostUnits[g.Info.Kind] - engineHostUnits[g.Info.Kind]; u > 0 {
 			units[g.Name] = u
 		}
 	}
 	for _, g := range all {
-		if g.Info.Category == kernelname.CatNorm && !g.Backward() {
+		if g.Info.Category == kernelname.CatNorm {
 			units[g.Name] = autocastNormUnits
 		}
 	}

@@ -33,9 +33,9 @@ func TestEngineHost(t *testing.T) {
 	}
 }
 
-// TestAutocastHost: bf16 autocast charges an FP32 convolution's forward
-// op its engine and casts, its backward's the engine only, a TF32
-// GEMM's the casts alone and a forward norm one cast.
+// TestAutocastHost: bf16 autocast charges an FP32 convolution's op its
+// engine and casts, in the forward and the backward (whose casts take
+// the gradients back), a TF32 GEMM's the casts alone and a norm one cast.
 func TestAutocastHost(t *testing.T) {
 	conv := "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x128x8_stage3_warpsize2x2x1_g1_ffma_aligna4_alignc4_execute_kernel__5x_cudnn"
 	dgrad := "sm80_xmma_dgrad_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x128x8_stage3_warpsize2x2x1_g1_ffma_execute_kernel__5x_cudnn"
@@ -51,7 +51,7 @@ func TestAutocastHost(t *testing.T) {
 	}
 	for n, want := range map[string]float64{
 		conv:  autocastHostUnits[kernelname.Convolution],
-		dgrad: engineHostUnits[kernelname.Convolution],
+		dgrad: autocastHostUnits[kernelname.Convolution],
 		gemm:  autocastHostUnits[kernelname.GEMM] - engineHostUnits[kernelname.GEMM],
 		norm:  autocastNormUnits,
 	} {
