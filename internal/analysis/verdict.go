@@ -24,8 +24,10 @@ import (
 // version 13 says a library kernel's advice in CUDA's terms on a capture
 // with no PyTorch in it; version 14 finds CAS loops of a maximum or
 // minimum and prices a local table the loop only reads by its loads' L1
-// misses (local_load_hit_rate).
-const VerdictVersion = 14
+// misses (local_load_hit_rate); version 15 prices a 64-bit division on
+// its 32-bit path by its move to 32 bits and reads a warp's two
+// misaligned runs (a tile's rows) as a misalignment, a sector a run.
+const VerdictVersion = 15
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

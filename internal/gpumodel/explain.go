@@ -80,6 +80,14 @@ func Explain(elemBytes, sectorsPerRequest, idealSectorsPerRequest float64) Expla
 		return Explanation{Kind: Misaligned, OffsetBytes: elemBytes,
 			Text: head + ": misaligned by a non-multiple of 32 B"}
 	}
+	if r > ideal+1 && r <= ideal+2+tol {
+		// Up to two more: a warp whose lanes read two contiguous runs
+		// (it spans two rows of a tile, or a halo's row and the next),
+		// each starting off a sector boundary and spilling into one
+		// more sector.
+		return Explanation{Kind: Misaligned, OffsetBytes: elemBytes,
+			Text: head + ": contiguous runs misaligned by a non-multiple of 32 B (a warp spanning two rows of a tile: a sector more for each)"}
+	}
 	if k := math.Round((r - 1) / ideal); k >= 2 && near(r, k*ideal+1) {
 		s := k * elemBytes
 		return Explanation{Kind: Strided, StrideBytes: s, OffsetBytes: elemBytes,

@@ -357,12 +357,25 @@ func uncoalescedSpace(p *Pass, x *analysis.Access, op string, total float64) boo
 }
 
 // coalescingTraffic is what coalescing x removes: its sectors above the
-// ideal.
+// ideal. A misaligned access is contiguous: aligning its start saves the
+// one sector per request its end spills into, and no more; a warp that
+// spans two rows of a tile (a stencil's halo) keeps the second row's
+// partial sectors, which no alignment of the rows removes.
 func coalescingTraffic(x *analysis.Access) traffic {
 	if x == nil || x.SectorsPerRequest <= 0 {
 		return traffic{}
 	}
-	return traffic{GlobalSectors: x.Transactions * math.Max(0, 1-x.IdealSectorsPerRequest/x.SectorsPerRequest)}
+	return traffic{GlobalSectors: x.Transactions * wastedShare(x)}
+}
+
+// wastedShare is the share of x's sectors coalescing removes (see
+// coalescingTraffic).
+func wastedShare(x *analysis.Access) float64 {
+	w := math.Max(0, 1-x.IdealSectorsPerRequest/x.SectorsPerRequest)
+	if x.Pattern.Kind == gpumodel.Misaligned {
+		w = math.Min(w, 1/x.SectorsPerRequest)
+	}
+	return w
 }
 
 // conflictSpace reports whether shared loads or stores x have a bank

@@ -72,8 +72,8 @@ func checkUncoalesced(p *Pass) {
 			// judges; no layout of the kernel's own makes them contiguous.
 			continue
 		}
-		removed := 1 - x.IdealSectorsPerRequest/x.SectorsPerRequest
 		t := coalescingTraffic(x)
+		removed := wastedShare(x) // a misalignment's: a sector a request
 		twin, other := samePattern(p, c.op, total)
 		if twin {
 			// Loads and stores with one pattern come from one index
