@@ -26,8 +26,10 @@ import (
 // minimum and prices a local table the loop only reads by its loads' L1
 // misses (local_load_hit_rate); version 15 prices a 64-bit division on
 // its 32-bit path by its move to 32 bits and reads a warp's two
-// misaligned runs (a tile's rows) as a misalignment, a sector a run.
-const VerdictVersion = 15
+// misaligned runs (a tile's rows) as a misalignment, a sector a run;
+// version 16 finds lanes predicated off in an unrolled loop and prices
+// them in the time model.
+const VerdictVersion = 16
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -32,7 +33,7 @@ or reorganize the data so neighbouring threads take the same path.`,
 	Locates:    true,
 	Thresholds: []*Threshold{branchEfficiency, warpEfficiency},
 	Requires:   []string{"branch_efficiency|warp_execution_efficiency"},
-	Optional:   join(usageReads, []string{"branch_instructions", "divergent_branches", "warp_nonpred_execution_efficiency"}),
+	Optional:   join(usageReads, []string{"branch_instructions", "divergent_branches", "warp_nonpred_execution_efficiency", "duration"}),
 	Check: func(p *Pass) {
 		be, okb := p.Value("branch_efficiency")
 		we, okw := p.Value("warp_execution_efficiency")
@@ -102,6 +103,16 @@ or reorganize the data so neighbouring threads take the same path.`,
 				w = math.Min(1, c/100/ceiling[analysis.LimitPipe])
 			}
 			gain = math.Min((1-np/100)*w, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+			if us, ok := usageOf(p); ok {
+				if _, ok := us[analysis.LimitPipe]; ok {
+					// The lanes that do work issue np of the slots; the
+					// predicated loads and stores still move what their
+					// working lanes ask for, so a kernel the shared
+					// pipe limits keeps that time (fixtures/sol-check4's
+					// blockMax: L1/shared at 79 %, its fix measured 2 %).
+					gain = math.Min(gain, (1-us.timeAfter(scale{analysis.LimitPipe: np / 100}))*variableShare(p))
+				}
+			}
 			locs = divergentLines(p.Kernel, "thread_inst_executed_pred_on")
 		}
 		p.report(estimate(clamp01(gain)), Note{
@@ -120,6 +131,12 @@ or reorganize the data so neighbouring threads take the same path.`,
 type lineLoss struct {
 	loc        profan.Location
 	lost, exec float64
+	// copies is the most times one operation under a predicate guard
+	// appears on the line with lanes idle, each at its own address: the
+	// body of a loop the compiler unrolled, laid out once per iteration.
+	copies int
+	ops    map[string]int
+	at     map[string]bool
 }
 
 // laneLoss returns the source page's lines by the lanes they left idle,
@@ -149,6 +166,15 @@ func laneLoss(a *analysis.Kernel, counter string) (ls []*lineLoss, lost, slots f
 		l := byLine.at(s)
 		l.lost += math.Max(0, 32*inst-thr)
 		l.exec = math.Max(l.exec, inst)
+		if sass := strings.TrimSpace(s.SASS); strings.HasPrefix(sass, "@") && thr < 32*inst && !l.at[s.Address] {
+			if l.ops == nil {
+				l.ops, l.at = map[string]int{}, map[string]bool{}
+			}
+			l.at[s.Address] = true
+			op := opcode(sass)
+			l.ops[op]++
+			l.copies = max(l.copies, l.ops[op])
+		}
 		lost += math.Max(0, 32*inst-thr)
 		slots += 32 * inst
 	}
@@ -174,10 +200,13 @@ func divergentLines(a *analysis.Kernel, counter string) []profan.Location {
 
 // predicatedLoop reports whether a branch the compiler predicated sits in
 // a loop and costs lanes that matter: the source line that idles the most
-// predicated-off lanes runs at least twice per warp launched and idles at
-// least a tenth of the kernel's lane slots. A predicated guard run once
-// per thread (if (threadIdx.x == 0) ...) is none: its lanes cost one
-// instruction per warp.
+// predicated-off lanes runs at least twice per warp launched, or holds
+// the same guarded operation at least twice (a loop the compiler
+// unrolled: fixtures/sol-check4's blockMax lays out its nine steps, each
+// instruction run once per warp, the max of two shared words nine times
+// under ever fewer lanes), and idles at least a tenth of the kernel's
+// lane slots. A predicated guard run once per thread (if (threadIdx.x ==
+// 0) ...) is none: its lanes cost one instruction per warp.
 func predicatedLoop(a *analysis.Kernel) bool {
 	k := a.Record
 	warps := float64(k.Grid.Size()) * math.Ceil(float64(k.Block.Size())/32)
@@ -185,5 +214,5 @@ func predicatedLoop(a *analysis.Kernel) bool {
 	if len(ls) == 0 || !(warps > 0) || !(slots > 0) {
 		return false
 	}
-	return ls[0].exec >= 2*warps && ls[0].lost >= 0.1*slots
+	return (ls[0].exec >= 2*warps || ls[0].copies >= 2) && ls[0].lost >= 0.1*slots
 }
