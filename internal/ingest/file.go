@@ -456,6 +456,19 @@ func (c *textCheck) Write(p []byte) (int, error) {
 	return c.w.Write(p)
 }
 
+// Size returns the size of a File opened with OpenSeekable, as HashAside
+// does, without hashing it: for a caller whose read computes the digest.
+func (in *File) Size() (int64, error) {
+	if in.seeker == nil {
+		return 0, fmt.Errorf("%s: not opened with OpenSeekable", in.src)
+	}
+	st, err := in.seeker.Stat()
+	if err != nil {
+		return 0, fmt.Errorf("reading %s: %w", in.src, err)
+	}
+	return st.Size(), nil
+}
+
 // HashAside hashes a File opened with OpenSeekable on a goroutine of its
 // own, reading the file beside the parser (ReadAt moves no offset): the
 // digest is ready long before the parse ends, and the parse need not wait

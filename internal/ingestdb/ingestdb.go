@@ -69,7 +69,8 @@ type Result struct {
 // equal the digest of what the read parsed. Into a database not made yet,
 // the runs go into a fresh one beside it (store.OpenFresh), put in place
 // once a run is stored in it: an export refused as it is stored leaves no
-// empty database.
+// empty database; as no run is stored in it, the first export's digest is
+// that of the text its read parses, and the file is read once.
 //
 // A cancelled ctx (Ctrl-C) stops the read at its next kernel, or the
 // checking read at its next page: the run being written is rolled back, and
@@ -144,7 +145,7 @@ func ingestWith(ctx context.Context, dbPath string, paths []string, opt options)
 		return nil, err
 	}
 	defer db.Close()
-	if _, err := storeAll(ctx, db, captures, runs, first, src, opt); err != nil {
+	if _, err := storeAll(ctx, db, false, captures, runs, first, src, opt); err != nil {
 		return nil, err
 	}
 	return &Result{Runs: runs}, nil
@@ -162,7 +163,7 @@ func storeFresh(ctx context.Context, dbPath string, captures []ingest.Capture, r
 	var out, errOut bytes.Buffer
 	o := opt
 	o.Out, o.ErrOut = &out, &errOut
-	stored, err := storeAll(ctx, db.DB, captures, runs, first, src, o)
+	stored, err := storeAll(ctx, db.DB, true, captures, runs, first, src, o)
 	if stored == 0 {
 		db.Discard()
 		return err
@@ -177,21 +178,33 @@ func storeFresh(ctx context.Context, dbPath string, captures []ingest.Capture, r
 
 // storeAll stores each capture as a run; the first, when it is one export
 // (first), is checked as it is stored (its run is one transaction, rolled
-// back on an error) and its digest computed beside that read. It returns
-// how many captures were stored (or found stored already).
-func storeAll(ctx context.Context, db *store.DB, captures []ingest.Capture, runs []*profan.Run, first bool, src *ingest.SourcePages, opt options) (int, error) {
+// back on an error) and its digest computed beside that read, or, into a
+// fresh database (fresh), by that read itself. It returns how many
+// captures were stored (or found stored already).
+func storeAll(ctx context.Context, db *store.DB, fresh bool, captures []ingest.Capture, runs []*profan.Run, first bool, src *ingest.SourcePages, opt options) (int, error) {
 	for i, c := range captures {
 		var digest func() (string, error)
 		if i == 0 && first {
 			f := c.Pages[0]
 			format := f.Format()
-			size, d, err := f.HashAside()
+			var size int64
+			var err error
+			if fresh {
+				// No run is stored in a fresh database: the digest need
+				// not come early to find one, and the read hashes the
+				// text it parses (no second read of the file, and no
+				// check hash to compare the two reads).
+				size, err = f.Size()
+			} else {
+				var d func() (string, error)
+				size, d, err = f.HashAside()
+				digest = d
+				if delay := opt.digestDelay; delay > 0 {
+					digest = func() (string, error) { time.Sleep(delay); return d() }
+				}
+			}
 			if err != nil {
 				return i, err
-			}
-			digest = d
-			if delay := opt.digestDelay; delay > 0 {
-				digest = func() (string, error) { time.Sleep(delay); return d() }
 			}
 			// Its tool is the one the reader that reads it says (see
 			// storeCapture).
@@ -201,7 +214,7 @@ func storeAll(ctx context.Context, db *store.DB, captures []ingest.Capture, runs
 		if err != nil {
 			return i, err
 		}
-		if digest != nil && run != nil {
+		if i == 0 && first && run != nil {
 			runs[0] = run
 		}
 	}
@@ -316,16 +329,19 @@ func interrupted(ctx context.Context, path string) error {
 }
 
 // storeCapture streams one capture, already read once (first), into one
-// run. For the first export, which is not, digest waits for the digest
-// that is computed beside this read: the run is begun without it, and an
-// export stored already is found as soon as it is known.
+// run. For the first export, which is not, the run is begun without its
+// digest: digest waits for the digest that is computed beside this read,
+// and an export stored already is found as soon as it is known; without
+// digest (into a fresh database), the digest is that of the text this read
+// parses.
 func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *profan.Run, digest func() (string, error), src *ingest.SourcePages, opt options) (*profan.Run, error) {
 	path := c.Name()
 	format := first.Format
 	if opt.Format != "" {
 		format = opt.Format
 	}
-	info := store.RunInfo{Digest: first.Digest, DigestLater: digest != nil, Source: path, Tool: first.Tool, Format: format, Labels: opt.Labels, Size: first.Size,
+	later := digest != nil || first.Digest == "" // the digest comes with or after the read
+	info := store.RunInfo{Digest: first.Digest, DigestLater: later, Source: path, Tool: first.Tool, Format: format, Labels: opt.Labels, Size: first.Size,
 		Verdict: analysis.VerdictVersion}
 	var w *store.RunWriter
 	dup := false
@@ -399,9 +415,11 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 		return vw.Add(w, a)
 	})
 	read := ""
-	if digest != nil && run != nil {
+	if later && run != nil {
 		read = run.Digest
-		run.Digest, _ = digest() // an error is returned below, unless the run is skipped
+		if digest != nil {
+			run.Digest, _ = digest() // an error is returned below, unless the run is skipped
+		}
 	}
 	if err != nil && w != nil {
 		// A bad row, or an export found stored already once the run was
@@ -423,7 +441,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 			return nil, err
 		}
 	}
-	if err := endRun(w, vs, b, run, path, digest, read); err != nil {
+	if err := endRun(w, vs, b, run, path, later, digest, read); err != nil {
 		w.Rollback()
 		return nil, err
 	}
@@ -461,15 +479,19 @@ func lookAside(ctx context.Context, db *store.DB, c ingest.Capture, digest func(
 	}
 }
 
-// endRun adds the run's findings to the run w writes and, for an export
-// whose digest came beside the read (digest), checks that digest against
-// that of the text parsed (read) and sets it.
-func endRun(w *store.RunWriter, vs *analysis.Stream, b *analysis.Builder, run *profan.Run, path string, digest func() (string, error), read string) error {
+// endRun adds the run's findings to the run w writes and, for a run begun
+// without its digest (later), sets it: that of the text parsed (read),
+// checked against the digest computed beside the read (digest) where one
+// was.
+func endRun(w *store.RunWriter, vs *analysis.Stream, b *analysis.Builder, run *profan.Run, path string, later bool, digest func() (string, error), read string) error {
 	if err := addRunFindings(w, vs, b, run); err != nil {
 		return err
 	}
-	if digest == nil {
+	if !later {
 		return nil
+	}
+	if digest == nil {
+		return w.SetDigest(read)
 	}
 	d, err := digest()
 	if err != nil {

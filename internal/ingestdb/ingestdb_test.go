@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/store"
 )
 
@@ -352,5 +353,49 @@ func TestFreshDatabase(t *testing.T) {
 		if strings.HasPrefix(name, ".") {
 			t.Errorf("%s left in the directory", name)
 		}
+	}
+}
+
+// TestFreshDigest: into a fresh database the first export's digest is that
+// of the text its read parses; into one made already, the digest computed
+// beside the read. The two runs hold the same digest and size, the file's
+// own, and a second ingest into the fresh one finds the run stored.
+func TestFreshDigest(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := fx + "saxpy.details.csv"
+	want, err := ingest.ReadFile(path, ingest.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, made := filepath.Join(dir, "fresh.db"), filepath.Join(dir, "made.db")
+	if _, err := Ingest(ctx, made, []string{fx + "transpose.details.csv"}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []string{fresh, made} {
+		if _, err := Ingest(ctx, db, []string{path}, Options{}); err != nil {
+			t.Fatal(err)
+		}
+		s, err := store.OpenReadOnly(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs, err := s.Runs(ctx, store.RunFilter{})
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rs[len(rs)-1]
+		if r.Digest != want.Digest || r.Size != st.Size() || r.Source != path {
+			t.Errorf("%s: run %d digest %s, size %d, source %s; want %s, %d, %s", filepath.Base(db), r.ID, r.Digest, r.Size, r.Source, want.Digest, st.Size(), path)
+		}
+	}
+	var errOut strings.Builder
+	if _, err := Ingest(ctx, fresh, []string{path}, Options{ErrOut: &errOut}); err != nil || !strings.Contains(errOut.String(), "already stored as run 1") {
+		t.Errorf("ingest again: %v, %q; want it found stored as run 1", err, errOut.String())
 	}
 }
