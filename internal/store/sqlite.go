@@ -63,6 +63,9 @@ type dialect struct {
 	// kernel's value: on PostgreSQL, whose lookups cost more than SQLite's,
 	// that is several times faster.
 	valuesByName bool
+	// queryInsert: the pipe's INSERTs, which return no rows, run through
+	// Query (RunWriter.pipeExec).
+	queryInsert bool
 }
 
 var sqliteDialect = &dialect{
@@ -75,6 +78,7 @@ var sqliteDialect = &dialect{
 	formatError:  sqliteError,
 	noTable:      sqliteNoTable,
 	migrationDir: "migrations",
+	queryInsert:  true,
 }
 
 // sqliteDSN returns the DSN for the database file at path. The settings are
