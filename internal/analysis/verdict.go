@@ -28,8 +28,9 @@ import (
 // its 32-bit path by its move to 32 bits and reads a warp's two
 // misaligned runs (a tile's rows) as a misalignment, a sector a run;
 // version 16 finds lanes predicated off in an unrolled loop and prices
-// them in the time model.
-const VerdictVersion = 16
+// them in the time model; version 17 bounds register-tile's gain by the
+// global traffic the tile keeps.
+const VerdictVersion = 17
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
