@@ -270,7 +270,7 @@ func (r *replay) baseWall() float64 {
 // noLever reports a lever that changes nothing run reads: its replay is
 // the base's.
 func noLever(l Lever) bool {
-	return l.Kernel == nil && l.Host == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && l.Workers == 0 &&
+	return l.Kernel == nil && l.Host == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Forward && l.Workers == 0 &&
 		l.Drop == nil && l.Pinned == 0 && !l.Overlap && l.Fewer == nil && l.Collapse == nil
 }
 
@@ -353,7 +353,7 @@ func (r *replay) run(l Lever) float64 {
 			}
 			return disp * unprof
 		case profan.HostPython:
-			if l.Graphs {
+			if l.Graphs || l.Forward && r.forward(s) {
 				return 0
 			}
 		case profan.HostData:
@@ -519,6 +519,13 @@ func (r *replay) run(l Lever) float64 {
 		wall = math.Max(wall, data/float64(l.Workers)/float64(r.steps))
 	}
 	return wall
+}
+
+// forward reports a Python span whose innermost user frame is a forward
+// method ("model.py(80): forward"): the model's own Python, which
+// torch.compile traces once into its graph.
+func (r *replay) forward(s profan.HostSpan) bool {
+	return s.Name >= 0 && int(s.Name) < len(r.snames) && strings.HasSuffix(r.snames[s.Name], "): forward")
 }
 
 // dropped reports a sync span the lever no longer waits for.

@@ -73,6 +73,30 @@ func TestReplayByHand(t *testing.T) {
 	}
 }
 
+// TestReplayForward: torch.compile's lever (Forward) takes the Python of
+// the model's forward methods off the host, not the loop's. A launch
+// (0–1 ms, its kernel 1–4), 10 ms of Python, then .item(): 11 ms, the
+// sync's wait replayed as none (the kernel is done). The Python in a
+// forward goes: the host reaches the sync at 1 and waits for the kernel,
+// to 4 ms; in the loop's step function it stays: 11 ms.
+func TestReplayForward(t *testing.T) {
+	const ms = 1e-3
+	for frame, want := range map[string]float64{"model.py(20): forward": 4, "train.py(40): step": 11} {
+		r := &replay{
+			kernels: []replayKernel{{start: 1 * ms, issued: 1 * ms, dur: 3 * ms, name: 0}},
+			names:   []string{"gemm"},
+			snames:  []string{"aten::linear", ".item() → aten::item → cudaStreamSynchronize at train.py(40): step", frame},
+			spans: []profan.HostSpan{
+				{Start: 0, Dur: 1 * ms, State: profan.HostDispatch, Name: 0},
+				{Start: 1 * ms, Dur: 10 * ms, State: profan.HostPython, Name: 2},
+				{Start: 11 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 1},
+			},
+			lo: 0, hi: 12 * ms, steps: 1, unprofiled: 1, framework: true,
+		}
+		checkReplays(t, &Timeline{Steps: r}, 11, []replayCase{{frame, Lever{Forward: true}, want}})
+	}
+}
+
 // TestReplayPinnedByHand replays the copy step of docs/replay.md: a
 // blocking .to() of 40 MB from pageable memory (the host in the copy call
 // 0–4 ms, the copy on the GPU 0.5–4.5 ms, then the stream sync the .to()

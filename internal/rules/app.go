@@ -436,7 +436,8 @@ func siteList(sites []analysis.Site) string {
 // saving, the host's time stays (the host floor) but for what the rule's
 // lever (nil: none) adds to the ops that launch them (a new engine's,
 // Lever.Host) or takes off them (the launches a fusion removes,
-// Lever.Fewer); and the lever. NaN and nil when the capture has no step
+// Lever.Fewer, and the model's forward Python a compiler traces away,
+// Lever.Forward); and the lever. NaN and nil when the capture has no step
 // to replay.
 func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64, with *analysis.Lever) (float64, *analysis.Lever) {
 	left := map[string]float64{}
@@ -450,7 +451,7 @@ func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64, wit
 		return 1
 	}}
 	if with != nil {
-		l.Host, l.Fewer = with.Host, with.Fewer
+		l.Host, l.Fewer, l.Forward = with.Host, with.Fewer, with.Forward
 	}
 	w, ok := tl.Replay(*l)
 	if !ok {

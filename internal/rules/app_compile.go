@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -85,7 +86,22 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 		saving(saves, channelsLastSaves, bn...)
 		msg := fmt.Sprintf("%d eager element-wise, normalization, cast, reduction and copy kernels run in chains between the GEMMs (%d launches, %s of the time), each reading and writing its tensors: fused, the chains drop %d launches and %s of the time",
 			len(fus), launchesOf(fus), pct(timeOf(fus)/p.total()), removed, pct(saved/p.total()))
+		// The model's forward Python goes into the compiled graph,
+		// unless a host read inside a forward breaks the graph there
+		// (Dynamo stops at .item(), .tolist(), nonzero): its Python
+		// then runs between the pieces, and stays priced.
+		forward := true
+		for _, s := range p.timeline().SyncSites() {
+			if strings.HasSuffix(s.Frame, "): forward") {
+				forward = false
+				msg += "; the forward's Python stays: " + siteList([]analysis.Site{s}) + " breaks the compiled graph"
+				break
+			}
+		}
 		basis := "each chain fused costs about its longest launch, and each launch it drops its host time"
+		if forward {
+			basis += ", the model's forward Python traced into the graph"
+		}
 		if len(bn) > 0 {
 			msg += fmt.Sprintf("; cuDNN's NCHW batch norm (%d launches, %s of the time) becomes fused Triton reductions", launchesOf(bn), pct(timeOf(bn)/p.total()))
 			basis += fmt.Sprintf(", and %.0f%% of the NCHW batch norm's time, as under channels_last", 100*channelsLastSaves)
@@ -94,8 +110,9 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 			Fix:    "model = torch.compile(model) fuses the chains between the GEMMs into Triton kernels (and the casts into their consumers)",
 			Groups: append(append([]*analysis.Group(nil), fus...), bn...), Gain: gainOf(saves, p.total()), Saves: saves,
 			// Each launch a chain drops takes its launch's host time
-			// with it (docs/replay.md).
-			Lever: &analysis.Lever{Fewer: func(n string) float64 { return fewer[n] }},
+			// with it, and the model's forward Python goes into the
+			// compiled graph (docs/replay.md).
+			Lever: &analysis.Lever{Fewer: func(n string) float64 { return fewer[n] }, Forward: forward},
 			Basis: basis, Composes: "with the precision changes and a fused optimizer; mode=\"reduce-overhead\" adds CUDA graphs"})
 	},
 }

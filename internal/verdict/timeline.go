@@ -269,6 +269,11 @@ type Lever struct {
 	// Collapse replaces the work of an annotated range (a per-parameter
 	// optimizer step) with a few multi-tensor launches; nil: none.
 	Collapse *Collapse
+	// Forward compiles the model's forward (torch.compile(model)): the
+	// user's Python in its forward methods (a span whose innermost user
+	// frame is a forward) is traced once into the compiled graph, and
+	// replayed takes no time.
+	Forward bool
 	// Graphs replays the step's launches from a CUDA graph: the host's
 	// aten ops and the user's Python cost nothing.
 	Graphs bool
@@ -327,6 +332,7 @@ func MergeLevers(ls ...*Lever) Lever {
 			m.Collapse = l.Collapse
 		}
 		m.Graphs = m.Graphs || l.Graphs
+		m.Forward = m.Forward || l.Forward
 		m.Overlap = m.Overlap || l.Overlap
 		m.Workers = max(m.Workers, l.Workers)
 		m.Pinned = max(m.Pinned, l.Pinned)
