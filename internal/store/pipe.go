@@ -178,7 +178,16 @@ func (w *RunWriter) store(op *rowOp) error {
 		return w.pipeExec(w.insSeries, op.chunkOf.kernelID, op.chunk, op.n, op.data)
 	}
 	var kid int64
-	if err := w.insKernel.QueryRowContext(w.pipe.quiet, w.id, op.ordinal, op.launchID, op.nameID, op.device, op.cc,
+	if w.db.d.lastInsertID {
+		r, err := w.insKernel.ExecContext(w.pipe.quiet, w.id, op.ordinal, op.launchID, op.nameID, op.device, op.cc,
+			op.grid, op.block, op.inv, op.dur, op.blob, op.verdict)
+		if err != nil {
+			return err
+		}
+		if kid, err = r.LastInsertId(); err != nil {
+			return err
+		}
+	} else if err := w.insKernel.QueryRowContext(w.pipe.quiet, w.id, op.ordinal, op.launchID, op.nameID, op.device, op.cc,
 		op.grid, op.block, op.inv, op.dur, op.blob, op.verdict).Scan(&kid); err != nil {
 		return err
 	}

@@ -66,6 +66,9 @@ type dialect struct {
 	// queryInsert: the pipe's INSERTs, which return no rows, run through
 	// Query (RunWriter.pipeExec).
 	queryInsert bool
+	// lastInsertID: a kernels row's ID is the driver's LastInsertId, not
+	// RETURNING's.
+	lastInsertID bool
 }
 
 var sqliteDialect = &dialect{
@@ -79,6 +82,7 @@ var sqliteDialect = &dialect{
 	noTable:      sqliteNoTable,
 	migrationDir: "migrations",
 	queryInsert:  true,
+	lastInsertID: true,
 }
 
 // sqliteDSN returns the DSN for the database file at path. The settings are

@@ -271,8 +271,12 @@ func (w *RunWriter) prepare() error {
 		st, err = tx.PrepareContext(ctx, q(s))
 		return st
 	}
-	w.insKernel = prep(`INSERT INTO kernels (run_id, ordinal, launch_id, name_id, device, cc, grid, block, invocations, duration, raw, verdict)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+	insKernel := `INSERT INTO kernels (run_id, ordinal, launch_id, name_id, device, cc, grid, block, invocations, duration, raw, verdict)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	if !w.db.d.lastInsertID {
+		insKernel += ` RETURNING id`
+	}
+	w.insKernel = prep(insKernel)
 	w.insFinding = prep(`INSERT INTO findings (kernel_id, rule, severity, kernel, message, advice, gain, evidence, locations)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	w.selName = prep(`SELECT id FROM kernel_names WHERE name = ? AND demangled = ?`)
