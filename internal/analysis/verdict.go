@@ -29,8 +29,9 @@ import (
 // misaligned runs (a tile's rows) as a misalignment, a sector a run;
 // version 16 finds lanes predicated off in an unrolled loop and prices
 // them in the time model; version 17 bounds register-tile's gain by the
-// global traffic the tile keeps.
-const VerdictVersion = 17
+// global traffic the tile keeps; version 18 counts tiny-blocks' work per
+// block by the threads that load distinct bytes.
+const VerdictVersion = 18
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

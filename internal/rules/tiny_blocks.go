@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
 )
 
 // blockCost is the time an SM takes to start one block and retire it when
@@ -53,7 +54,7 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 		// With blockTarget threads per block, the same work in fewer
 		// blocks: the time falls to the larger of their starts and the
 		// kernel's speed of light.
-		after := starts * threads / blockTarget
+		after := starts * threads * workShare(p.Kernel) / blockTarget
 		if h := p.Kernel.Limiter.Headroom; h.Known() {
 			after = math.Max(after, h.Ideal)
 		}
@@ -91,4 +92,45 @@ func tritonKernel(k *profan.Kernel) (file string, line int, ok bool) {
 		}
 	}
 	return file, line, line > 0
+}
+
+// workShare is the share of a block's threads that do work of their own:
+// a Triton program smaller than its threads (BLOCK_SIZE=16 on one warp,
+// fixtures/sol-check4's silu_b16_w1) gives each element to two threads,
+// which load the same bytes, so its blocks carry half the elements a
+// block of as many busy threads would. It is the largest share, over the
+// kernel's global loads on the source page, of the bytes the threads
+// asked for that were distinct (ncu's ideal sectors); 1 without them. A
+// broadcast (a scalar every thread loads) has a small share and the
+// kernel's streams decide.
+func workShare(a *analysis.Kernel) float64 {
+	best := 0.0
+	seen := map[string]bool{}
+	for _, s := range a.Record.Source {
+		if s.SASS == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		var space, op string
+		c := map[string]float64{}
+		for _, m := range s.Counter {
+			switch m.Name {
+			case "address_space":
+				space = strings.ToLower(m.Text)
+			case "access_operation":
+				op = strings.ToLower(m.Text)
+			default:
+				c[m.Name] = m.Value
+			}
+		}
+		thr, size, ideal := c["thread_inst_executed_pred_on"], c["access_size_bits"]/8, c["memory_l2_theoretical_sectors_global_ideal"]
+		if space != "global" || op != "load" || !(thr > 0) || !(size > 0) || !(ideal > 0) {
+			continue
+		}
+		best = math.Max(best, ideal*32/(thr*size))
+	}
+	if !(best > 0) {
+		return 1
+	}
+	return math.Min(1, best)
 }
