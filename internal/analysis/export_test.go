@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"math"
 	"slices"
 
 	"github.com/profan-dev/profan"
@@ -46,4 +47,21 @@ func LaunchUnit(t *Timeline) float64 {
 		return r.launch
 	}
 	return 0
+}
+
+// TracedHost is the host's time per step as traced, before the profiler
+// scale: the replayed window's spans but the syncs' waits, over its steps.
+func TracedHost(t *Timeline) float64 {
+	r, ok := t.Steps.(*replay)
+	if !ok {
+		return 0
+	}
+	d := 0.0
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		if s := r.spans[i]; s.State != profan.HostSync {
+			d += math.Min(s.End(), r.hi) - math.Max(s.Start, r.lo)
+		}
+	}
+	return d / float64(r.steps)
 }
