@@ -86,8 +86,11 @@ var solCheck4Gaps []string
 // that load bytes of their own (silu_b16_w1's BLOCK_SIZE=16 on 32
 // threads: each element loaded by two), so the fix needs 16 times fewer
 // blocks, not 8: 0.94 against 0.98 (was 0.87); raw page mean 0.047,
-// worst 0.203; details 0.047, 0.203.
+// worst 0.203; details 0.047, 0.203. The bounds, held at the first read
+// (0.071, 0.215) until these fixes, are held here since (0.05, 0.205),
+// so that they only improve; the worst is colSum, whose "fixed" twin ran
+// 20 % slower and which no rule prices.
 func TestSolCheck4(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck4Files, solCheck4Pairs, "sol-check4", 0.071, 0.215, solCheck4Gaps)
+	heldOutGaps(t, solCheck4Files, solCheck4Pairs, "sol-check4", 0.05, 0.205, solCheck4Gaps)
 }
