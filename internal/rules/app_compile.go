@@ -100,7 +100,7 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 		}
 		basis := "each chain fused costs about its longest launch, and each launch it drops its host time"
 		if forward {
-			basis += ", the model's forward Python traced into the graph"
+			basis += "; the model's forward Python, where the trace holds it, goes into the graph"
 		}
 		if len(bn) > 0 {
 			msg += fmt.Sprintf("; cuDNN's NCHW batch norm (%d launches, %s of the time) becomes fused Triton reductions", launchesOf(bn), pct(timeOf(bn)/p.total()))
