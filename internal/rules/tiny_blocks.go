@@ -107,30 +107,28 @@ func workShare(a *analysis.Kernel) float64 {
 	best := 0.0
 	seen := map[string]bool{}
 	for _, s := range a.Record.Source {
-		if s.SASS == "" || seen[s.Address] {
+		if !strings.HasPrefix(opcode(s.SASS), "LDG") || seen[s.Address] {
 			continue
 		}
 		seen[s.Address] = true
-		var space, op string
-		c := map[string]float64{}
-		for _, m := range s.Counter {
-			switch m.Name {
-			case "address_space":
-				space = strings.ToLower(m.Text)
-			case "access_operation":
-				op = strings.ToLower(m.Text)
-			default:
-				c[m.Name] = m.Value
-			}
+		bits, _ := counterValue(s, "access_size_bits")
+		ideal, _ := counterValue(s, "memory_l2_theoretical_sectors_global_ideal")
+		if thr := predOn(s); thr > 0 && bits > 0 && ideal > 0 {
+			best = math.Max(best, ideal*32/(thr*bits/8))
 		}
-		thr, size, ideal := c["thread_inst_executed_pred_on"], c["access_size_bits"]/8, c["memory_l2_theoretical_sectors_global_ideal"]
-		if space != "global" || op != "load" || !(thr > 0) || !(size > 0) || !(ideal > 0) {
-			continue
-		}
-		best = math.Max(best, ideal*32/(thr*size))
 	}
 	if !(best > 0) {
 		return 1
 	}
 	return math.Min(1, best)
+}
+
+// counterValue is a source record's counter name, when it is a number.
+func counterValue(s profan.SourceRecord, name string) (float64, bool) {
+	for _, c := range s.Counter {
+		if c.Name == name && c.IsNumber() {
+			return c.Value, true
+		}
+	}
+	return 0, false
 }
