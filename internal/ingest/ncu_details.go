@@ -132,6 +132,11 @@ func (ncuDetails) Parse(t *table) error {
 	// for); its rule rows vary.
 	var shape blockShape
 	var names metricRows
+	// The rule descriptions of the launch before and of this one, in
+	// order: a launch's rule rows often say what the launch before's said
+	// at their place, and a description the same bytes is that string, not
+	// a new one (several kB a launch).
+	var descsBefore, descs []string
 	for t.Scan() {
 		r := t.Row()
 		k, err := g.at(t, func(k *profan.Kernel) bool { return id.sameLaunch(t, r, k, pid, capture) }, func() (*profan.Kernel, error) {
@@ -145,6 +150,7 @@ func (ncuDetails) Parse(t *table) error {
 				shape = blockShape{} // another capture: learnt again
 			}
 			shape.start()
+			descsBefore, descs = descs, descsBefore[:0]
 			pid, capture = r.String(id.pid), t.s.capture
 			return k, t.checkLaunch(k, pid, r.Line)
 		})
@@ -156,9 +162,16 @@ func (ncuDetails) Parse(t *table) error {
 		}
 		g.last = r.Line
 		if rule >= 0 && len(r.Bytes(rule)) > 0 {
+			var desc string
+			if i := len(descs); i < len(descsBefore) && string(r.Bytes(ruleDesc)) == descsBefore[i] {
+				desc = descsBefore[i]
+			} else {
+				desc = r.String(ruleDesc)
+			}
+			descs = append(descs, desc)
 			f := profan.ToolFinding{
 				Section: t.Intern(r.Bytes(section)), Rule: t.Intern(r.Bytes(rule)), Type: t.Intern(r.Bytes(ruleType)),
-				Description: r.String(ruleDesc), SpeedupType: t.Intern(r.Bytes(spType)), Speedup: math.NaN(),
+				Description: desc, SpeedupType: t.Intern(r.Bytes(spType)), Speedup: math.NaN(),
 			}
 			if v, ok, _ := units.ParseNumber(r.String(sp)); ok {
 				f.Speedup = v
