@@ -19,7 +19,10 @@ const (
 // missingOf says, for a rule r skipped on a for want of needs, what the
 // user runs to give it its counters; false when no command adds them (or
 // nothing is missing).
-func missingOf(a *analysis.Kernel, r *Rule, needs string) (analysis.Missing, bool) {
+//
+// page is what page a.Record comes from, found at the first need of it
+// and kept for the rules after (its metrics are read once a launch).
+func missingOf(a *analysis.Kernel, r *Rule, needs string, page *pageKind) (analysis.Missing, bool) {
 	m := analysis.Missing{Rule: r.ID, Needs: intern(needs)}
 	if noAccesses(a, needs) {
 		return m, false
@@ -30,7 +33,11 @@ func missingOf(a *analysis.Kernel, r *Rule, needs string) (analysis.Missing, boo
 	}
 	switch tool {
 	case profan.ToolNCU:
-		details, full := detailsPage(a.Record)
+		if !page.known {
+			page.details, page.full = detailsPage(a.Record)
+			page.known = true
+		}
+		details, full := page.details, page.full
 		switch {
 		case full && r.NCURule != "":
 			return m, false
@@ -90,6 +97,9 @@ func sourceMissing(a *analysis.Kernel, f profan.Finding) (analysis.Missing, bool
 	}
 	return analysis.Missing{Rule: f.Rule, Needs: "the source page, for the instruction and its line", Command: cmdSourcePage}, true
 }
+
+// pageKind is what detailsPage says of a kernel, once known.
+type pageKind struct{ known, details, full bool }
 
 // detailsPage reports whether k comes from a details page (its metrics
 // carry section names), and whether that page holds the sections of --set

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -487,13 +488,15 @@ func NewEngine(spec string) (*Engine, error) {
 // Check runs the kernel rules on a; findings come sorted by estimated gain.
 func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 	var res analysis.Result
+	var page pageKind // what page a.Record comes from, found once
 	for _, r := range e.Sel.Rules() {
 		if r.Check == nil {
 			continue
 		}
-		if miss := missing(a, r.Requires); miss != "" {
-			res.Skipped = append(res.Skipped, intern(fmt.Sprintf("%s: needs %s", r.ID, miss)))
-			if m, ok := missingOf(a, r, miss); ok {
+		if group, ok := missing(a, r.Requires); ok {
+			n := needOf(r.ID, group)
+			res.Skipped = append(res.Skipped, n.skipped)
+			if m, ok := missingOf(a, r, n.needs, &page); ok {
 				res.Missing = append(res.Missing, m)
 			}
 			continue
@@ -557,20 +560,38 @@ func (e *Engine) CheckRun(run *profan.Run) analysis.Result {
 	return res
 }
 
-func missing(a *analysis.Kernel, req []string) string {
+func missing(a *analysis.Kernel, req []string) (group string, ok bool) {
 	for _, group := range req {
 		found := false
-		for _, n := range strings.Split(group, "|") {
-			if _, ok := a.Value(n); ok {
-				found = true
-				break
-			}
+		for rest, more := group, true; more && !found; {
+			var n string
+			n, rest, more = strings.Cut(rest, "|")
+			_, found = a.Value(n)
 		}
 		if !found {
-			return strings.ReplaceAll(group, "|", " or ")
+			return group, true
 		}
 	}
-	return ""
+	return "", false
+}
+
+// need is what a rule skipped for want of a group of its Requires says:
+// the group's metrics ("a or b") and the skip note.
+type need struct{ needs, skipped string }
+
+// needs holds the need of each rule and group met (a bounded set), so
+// that a launch's skipped rules make no string.
+var needs sync.Map // [2]string{rule, group} → need
+
+// needOf returns the need of rule id for want of group.
+func needOf(id, group string) need {
+	key := [2]string{id, group}
+	if v, ok := needs.Load(key); ok {
+		return v.(need)
+	}
+	miss := strings.ReplaceAll(group, "|", " or ")
+	v, _ := needs.LoadOrStore(key, need{needs: intern(miss), skipped: intern(fmt.Sprintf("%s: needs %s", id, miss))})
+	return v.(need)
 }
 
 // sortFindings orders findings by estimated gain, largest first; unknown
