@@ -14,6 +14,10 @@ type Advice struct {
 	Recommendations []Recommendation // ranked by Score, largest first
 	Suppressed      []SuppressedRecommendation
 	InUse           []LeverInUse
+	// WallGain, where set, is the levers' wall gain replayed together as
+	// an earlier analysis made it (a run database keeps the advice, not
+	// the levers); nil: replayed from the recommendations' levers.
+	WallGain *float64
 }
 
 // Recommender gives the application recommendations of a capture from
@@ -69,13 +73,20 @@ func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 		}
 		return a.Category < b.Category
 	})
+	stored := math.NaN()
 	if rec != nil {
 		ev.index()
 		a := rec.Recommend(ev)
 		app.Recommendations, app.Suppressed, app.InUse = a.Recommendations, a.Suppressed, a.InUse
+		if a.WallGain != nil {
+			stored = *a.WallGain
+		}
 	}
 	app.Gain = combinedGain(app.Recommendations, total)
-	app.WallGain = combinedWall(ev.Timeline, app.Recommendations)
+	app.WallGain = stored
+	if math.IsNaN(stored) {
+		app.WallGain = combinedWall(ev.Timeline, app.Recommendations)
+	}
 	// A per-parameter optimizer launches ATen's element-wise kernels,
 	// not optimizer ones: its step shows on the host, as PyTorch's
 	// Optimizer.step#… range.
@@ -170,6 +181,11 @@ func combinedWall(tl *Timeline, recs []Recommendation) float64 {
 		if r.Lever != nil && r.Rank >= 0 && !replaced[r.Rule] {
 			ls = append(ls, r.Lever)
 		}
+	}
+	if len(ls) == 0 {
+		// Nothing replayed is not a gain of 0 (a run database's stored
+		// advice has no levers).
+		return math.NaN()
 	}
 	w, ok := tl.Replay(verdict.MergeLevers(ls...))
 	if !ok {

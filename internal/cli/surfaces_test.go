@@ -34,13 +34,16 @@ var surfaceFixtures = []string{
 type surface struct {
 	recs   []string // "rule gain", the first three
 	causes []string // "label share"
+	// together is what the recommendations save together, as printed
+	// after "together ~": on a trace, the levers replayed at once.
+	together string
 }
 
 // says reports whether s states what the JSON does: the same causes, the
 // same recommendations in the same order, each gain as the JSON's in
 // time and share (the basis of the estimate follows it).
 func (s surface) says(json surface) bool {
-	if fmt.Sprint(s.causes) != fmt.Sprint(json.causes) || len(s.recs) != len(json.recs) {
+	if fmt.Sprint(s.causes) != fmt.Sprint(json.causes) || len(s.recs) != len(json.recs) || s.together != json.together {
 		return false
 	}
 	for i, r := range json.recs {
@@ -52,7 +55,7 @@ func (s surface) says(json surface) bool {
 }
 
 func (s surface) String() string {
-	return fmt.Sprintf("recommendations %q\nidle causes %q", s.recs, s.causes)
+	return fmt.Sprintf("recommendations %q\nidle causes %q\ntogether %q", s.recs, s.causes, s.together)
 }
 
 // TestOneVerdictEverySurface renders one capture of every family in text,
@@ -120,16 +123,11 @@ func jsonSurface(t *testing.T, out string) surface {
 	t.Helper()
 	var doc struct {
 		Recommendations []struct {
-			Rule  string   `json:"rule"`
-			Basis string   `json:"gain_basis"`
-			Gain  *float64 `json:"gain_s"`
-			Share *float64 `json:"gain_share"`
-			Of    *float64 `json:"gain_of_s"`
-			Steps int      `json:"gain_steps"`
-			Step  *float64 `json:"gain_step_s"`
-			Wall  *float64 `json:"step_wall_s"`
+			Rule string `json:"rule"`
+			jsonGain
 		} `json:"recommendations"`
-		Runs []struct {
+		Together *jsonGain `json:"together"`
+		Runs     []struct {
 			Timeline *struct {
 				Idle []struct {
 					Cause string  `json:"cause"`
@@ -147,18 +145,13 @@ func jsonSurface(t *testing.T, out string) surface {
 			break
 		}
 		g := r.Rule
-		if r.Gain != nil && *r.Gain > 0 && r.Share != nil && r.Of != nil {
-			what := "kernel time"
-			if r.Basis == "wall" {
-				what = "wall"
-			}
-			if r.Steps > 0 && r.Basis == "wall" && r.Step != nil && r.Wall != nil {
-				g += fmt.Sprintf(" ~%s a step of %s (%s of the wall)", metrics.Format(*r.Step, "s"), metrics.Format(*r.Wall, "s"), metrics.ShareText(*r.Share))
-			} else {
-				g += fmt.Sprintf(" ~%s of the %s %s (%s)", metrics.Format(*r.Gain, "s"), metrics.Format(*r.Of, "s"), what, metrics.ShareText(*r.Share))
-			}
+		if t := r.text(); t != "" {
+			g += " ~" + t
 		}
 		s.recs = append(s.recs, g)
+	}
+	if doc.Together != nil {
+		s.together = doc.Together.text()
 	}
 	for _, r := range doc.Runs {
 		if r.Timeline == nil {
@@ -169,6 +162,44 @@ func jsonSurface(t *testing.T, out string) surface {
 		}
 	}
 	return s
+}
+
+// jsonGain is a gain as the JSON states it (a recommendation's, or
+// together's).
+type jsonGain struct {
+	Basis string   `json:"gain_basis"`
+	Gain  *float64 `json:"gain_s"`
+	Share *float64 `json:"gain_share"`
+	Of    *float64 `json:"gain_of_s"`
+	Steps int      `json:"gain_steps"`
+	Step  *float64 `json:"gain_step_s"`
+	Wall  *float64 `json:"step_wall_s"`
+}
+
+// text is g as the other formats write it after "~" (recGain); "" when
+// it states no time.
+func (g jsonGain) text() string {
+	if g.Gain == nil || !(*g.Gain > 0) || g.Share == nil || g.Of == nil {
+		return ""
+	}
+	if g.Steps > 0 && g.Basis == "wall" && g.Step != nil && g.Wall != nil {
+		return fmt.Sprintf("%s a step of %s (%s of the wall)", metrics.Format(*g.Step, "s"), metrics.Format(*g.Wall, "s"), metrics.ShareText(*g.Share))
+	}
+	what := "kernel time"
+	if g.Basis == "wall" {
+		what = "wall"
+	}
+	return fmt.Sprintf("%s of the %s %s (%s)", metrics.Format(*g.Gain, "s"), metrics.Format(*g.Of, "s"), what, metrics.ShareText(*g.Share))
+}
+
+// together reads what a rendering prints after "together ~".
+var together = regexp.MustCompile(`together ~([^()\n<]*\([^()<]*\))`)
+
+func togetherOf(out string) string {
+	if m := together.FindStringSubmatch(out); m != nil {
+		return m[1]
+	}
+	return ""
 }
 
 var (
@@ -218,6 +249,7 @@ func textSurface(out string) surface {
 	for _, m := range textIdle.FindAllStringSubmatch(out, -1) {
 		s.causes = append(s.causes, idleParts(m[1])...)
 	}
+	s.together = togetherOf(out)
 	return s
 }
 
@@ -234,6 +266,7 @@ func htmlSurface(out string) surface {
 	for _, m := range htmlIdle.FindAllStringSubmatch(out, -1) {
 		s.causes = append(s.causes, html.UnescapeString(m[1])+" "+html.UnescapeString(m[2]))
 	}
+	s.together = togetherOf(html.UnescapeString(out))
 	return s
 }
 

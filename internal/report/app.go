@@ -179,6 +179,31 @@ func toJSONRecommendation(v *verdict.Verdict, r verdict.Recommendation, reason s
 	return jr
 }
 
+// jsonTogether is what the recommendations save together, on their own
+// basis (verdict.TogetherGain): on a trace, their levers replayed at once.
+type jsonTogether struct {
+	GainBasis   string   `json:"gain_basis"`
+	GainSeconds *float64 `json:"gain_s"`
+	GainShare   *float64 `json:"gain_share"`
+	GainOf      *float64 `json:"gain_of_s"`
+	GainSteps   int      `json:"gain_steps,omitempty"`
+	StepWall    *float64 `json:"step_wall_s,omitempty"`
+	GainStep    *float64 `json:"gain_step_s,omitempty"`
+}
+
+// toJSONTogether is nil where nothing is advised.
+func toJSONTogether(v *verdict.Verdict) *jsonTogether {
+	g, ok := v.TogetherGain()
+	if !ok {
+		return nil
+	}
+	jt := &jsonTogether{GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), GainSteps: g.Steps}
+	if p := g.PerStep(); p == p {
+		jt.StepWall, jt.GainStep = ptr(g.StepWall), ptr(p)
+	}
+	return jt
+}
+
 // toJSONAdvice converts the levers in use and the suppressed
 // recommendations.
 func toJSONAdvice(v *verdict.Verdict) ([]jsonLeverInUse, []jsonRecommendation) {

@@ -255,6 +255,12 @@ func (j *jsonWriter) End(v *verdict.Verdict) error {
 	}
 	j.w.WriteString(",\n\"recommendations\": ")
 	j.w.Write(rb)
+	tb, err := json.Marshal(toJSONTogether(v))
+	if err != nil {
+		return err
+	}
+	j.w.WriteString(",\n\"together\": ")
+	j.w.Write(tb)
 	inUse, sup := toJSONAdvice(v)
 	ub, err := json.Marshal(inUse)
 	if err != nil {

@@ -88,7 +88,7 @@ loss.backward()`,
 		p.Recommend(analysis.Recommendation{Message: msg, Fix: fix,
 			Groups: append(append([]*analysis.Group(nil), fp32...), tf32s...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
 			Lever:    &analysis.Lever{Host: autocastHost(fp32, tf32s, p.kernels("all"))},
-			Replaces: []string{tf32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with the rest"})
+			Replaces: []string{tf32.ID}, Composes: "with the rest, in place of tf32 on the same GEMMs"})
 	},
 }
 
@@ -219,7 +219,7 @@ logits = model(tokens)`,
 			Groups: append(append(append([]*analysis.Group(nil), mem...), rate...), tf32s...), Gain: gainOf(saves, p.total()), Saves: saves,
 			Lever:    &analysis.Lever{Host: engineHost(rate)},
 			Basis:    "half the bytes of each memory-bound product (its time beyond its kernel's shortest launch); the bf16 tensor-core rate on the others",
-			Replaces: []string{tf32.ID}, Composes: "replaces tf32 on the same GEMMs; composes with torch.compile, a static cache and CUDA graphs"})
+			Replaces: []string{tf32.ID}, Composes: "with torch.compile, a static cache and CUDA graphs, in place of tf32 on the same GEMMs"})
 	},
 }
 

@@ -19,6 +19,10 @@ type storedAdvice struct {
 	Recommendations []storedRec           `json:"recommendations"`
 	Suppressed      []storedRec           `json:"suppressed,omitempty"`
 	InUse           []analysis.LeverInUse `json:"in_use,omitempty"`
+	// WallGain is the levers' wall gain replayed together (App.WallGain),
+	// which the stored recommendations, without their levers, cannot
+	// replay again; absent in older runs' advice and where none was made.
+	WallGain *float64 `json:"wall_gain,omitempty"`
 }
 
 type storedRec struct {
@@ -70,7 +74,7 @@ func toStoredRec(r analysis.Recommendation, reason string) storedRec {
 
 // AdviceDoc encodes the advice of app for the run database.
 func AdviceDoc(app *analysis.App) (string, error) {
-	d := storedAdvice{Recommendations: []storedRec{}, InUse: app.InUse}
+	d := storedAdvice{Recommendations: []storedRec{}, InUse: app.InUse, WallGain: num(app.WallGain)}
 	for _, r := range app.Recommendations {
 		d.Recommendations = append(d.Recommendations, toStoredRec(r, ""))
 	}
@@ -115,7 +119,7 @@ func (s storedRecommender) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 		}
 		return r
 	}
-	a := analysis.Advice{InUse: s.d.InUse}
+	a := analysis.Advice{InUse: s.d.InUse, WallGain: s.d.WallGain}
 	for _, x := range s.d.Recommendations {
 		a.Recommendations = append(a.Recommendations, rec(x))
 	}
