@@ -18,6 +18,9 @@ type Advice struct {
 	// an earlier analysis made it (a run database keeps the advice, not
 	// the levers); nil: replayed from the recommendations' levers.
 	WallGain *float64
+	// PricedStep is the replayed step the levers were priced on, as an
+	// earlier analysis replayed it; nil: replayed here.
+	PricedStep *float64
 }
 
 // Recommender gives the application recommendations of a capture from
@@ -81,11 +84,19 @@ func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 		if a.WallGain != nil {
 			stored = *a.WallGain
 		}
+		if a.PricedStep != nil {
+			app.PricedStep = *a.PricedStep
+		}
 	}
 	app.Gain = combinedGain(app.Recommendations, total)
 	app.WallGain = stored
 	if math.IsNaN(stored) {
 		app.WallGain = combinedWall(ev.Timeline, app.Recommendations)
+	}
+	if app.PricedStep == 0 && len(app.Recommendations) > 0 {
+		if w, ok := ev.Timeline.Replay(verdict.Lever{}); ok {
+			app.PricedStep = w.Base
+		}
 	}
 	// A per-parameter optimizer launches ATen's element-wise kernels,
 	// not optimizer ones: its step shows on the host, as PyTorch's

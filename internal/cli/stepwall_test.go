@@ -5,14 +5,17 @@ import (
 	"testing"
 )
 
-// TestOneStepWall: analyze's "a step of" and diff's "wall per step" are
-// one figure, the median marked step (host9's default trace: 3 steps
-// spanning 10.018 ms, the median 9.516 ms).
+// TestOneStepWall: diff's "wall per step" is the trace's median marked
+// step (host9's default trace: 3 steps spanning 10.018 ms, the median
+// 9.516 ms), and analyze's gains a step are of the step the levers were
+// priced on, the replay's, the profiler's host cost taken off, said so:
+// 7.050 ms unprofiled, inside the 6.49-7.49 ms the five unprofiled
+// processes of the same variant measured (fixtures/host9/timings.tsv).
 func TestOneStepWall(t *testing.T) {
 	t.Parallel()
 	a, b := "../../fixtures/host9/copy.default.json.gz", "../../fixtures/host9/copy.pinned.json.gz"
 	out, errOut, code := run(t, "analyze", a)
-	m := regexp.MustCompile(`a step of (\S+ \S+) `).FindStringSubmatch(out)
+	m := regexp.MustCompile(`a step of (\S+ \S+)( unprofiled)? `).FindStringSubmatch(out)
 	if code != ExitOK || m == nil {
 		t.Fatalf("analyze %s: exit %d, no gain a step:\n%s%s", a, code, out, errOut)
 	}
@@ -21,7 +24,10 @@ func TestOneStepWall(t *testing.T) {
 	if code != ExitOK || d == nil {
 		t.Fatalf("diff %s %s: exit %d, no wall per step:\n%s%s", a, b, code, out, errOut)
 	}
-	if m[1] != "9.516 ms" || d[1] != m[1] {
-		t.Errorf("a step: analyze says %s, diff %s; want both 9.516 ms (the median step)", m[1], d[1])
+	if d[1] != "9.516 ms" {
+		t.Errorf("diff: wall per step %s, want 9.516 ms (the median marked step)", d[1])
+	}
+	if m[1] != "7.050 ms" || m[2] == "" {
+		t.Errorf("analyze: a step of %s%s, want 7.050 ms unprofiled (the replayed step)", m[1], m[2])
 	}
 }

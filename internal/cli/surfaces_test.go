@@ -174,6 +174,8 @@ type jsonGain struct {
 	Steps int      `json:"gain_steps"`
 	Step  *float64 `json:"gain_step_s"`
 	Wall  *float64 `json:"step_wall_s"`
+	// Unprofiled: the step is the replay's (verdict.Gain.StepText).
+	Unprofiled bool `json:"step_unprofiled"`
 }
 
 // text is g as the other formats write it after "~" (recGain); "" when
@@ -183,7 +185,11 @@ func (g jsonGain) text() string {
 		return ""
 	}
 	if g.Steps > 0 && g.Basis == "wall" && g.Step != nil && g.Wall != nil {
-		return fmt.Sprintf("%s a step of %s (%s of the wall)", metrics.Format(*g.Step, "s"), metrics.Format(*g.Wall, "s"), metrics.ShareText(*g.Share))
+		step := metrics.Format(*g.Wall, "s")
+		if g.Unprofiled {
+			step += " unprofiled"
+		}
+		return fmt.Sprintf("%s a step of %s (%s of the wall)", metrics.Format(*g.Step, "s"), step, metrics.ShareText(*g.Share))
 	}
 	what := "kernel time"
 	if g.Basis == "wall" {

@@ -112,6 +112,9 @@ type jsonRecommendation struct {
 	GainSteps int      `json:"gain_steps,omitempty"`
 	StepWall  *float64 `json:"step_wall_s,omitempty"`
 	GainStep  *float64 `json:"gain_step_s,omitempty"`
+	// StepUnprofiled: step_wall_s is the replay's step, the profiler's
+	// host cost taken off, not the trace's own (verdict.Gain.Unprofiled).
+	StepUnprofiled bool `json:"step_unprofiled,omitempty"`
 	// KernelGainSeconds is the kernel time saved, where the change is
 	// priced in kernel time.
 	KernelGainSeconds *float64 `json:"kernel_gain_s"`
@@ -168,7 +171,7 @@ func toJSONRecommendation(v *verdict.Verdict, r verdict.Recommendation, reason s
 		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank),
 		GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), KernelGainSeconds: ptr(g.KernelSeconds), HostSide: g.HostSide, GainSteps: g.Steps}
 	if p := g.PerStep(); p == p {
-		jr.StepWall, jr.GainStep = ptr(g.StepWall), ptr(p)
+		jr.StepWall, jr.GainStep, jr.StepUnprofiled = ptr(g.StepWall), ptr(p), g.Unprofiled
 	}
 	if r.WallGain == r.WallGain {
 		jr.WallGain = ptr(r.WallGain)
@@ -182,13 +185,14 @@ func toJSONRecommendation(v *verdict.Verdict, r verdict.Recommendation, reason s
 // jsonTogether is what the recommendations save together, on their own
 // basis (verdict.TogetherGain): on a trace, their levers replayed at once.
 type jsonTogether struct {
-	GainBasis   string   `json:"gain_basis"`
-	GainSeconds *float64 `json:"gain_s"`
-	GainShare   *float64 `json:"gain_share"`
-	GainOf      *float64 `json:"gain_of_s"`
-	GainSteps   int      `json:"gain_steps,omitempty"`
-	StepWall    *float64 `json:"step_wall_s,omitempty"`
-	GainStep    *float64 `json:"gain_step_s,omitempty"`
+	GainBasis      string   `json:"gain_basis"`
+	GainSeconds    *float64 `json:"gain_s"`
+	GainShare      *float64 `json:"gain_share"`
+	GainOf         *float64 `json:"gain_of_s"`
+	GainSteps      int      `json:"gain_steps,omitempty"`
+	StepWall       *float64 `json:"step_wall_s,omitempty"`
+	GainStep       *float64 `json:"gain_step_s,omitempty"`
+	StepUnprofiled bool     `json:"step_unprofiled,omitempty"`
 }
 
 // toJSONTogether is nil where nothing is advised.
@@ -199,7 +203,7 @@ func toJSONTogether(v *verdict.Verdict) *jsonTogether {
 	}
 	jt := &jsonTogether{GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), GainSteps: g.Steps}
 	if p := g.PerStep(); p == p {
-		jt.StepWall, jt.GainStep = ptr(g.StepWall), ptr(p)
+		jt.StepWall, jt.GainStep, jt.StepUnprofiled = ptr(g.StepWall), ptr(p), g.Unprofiled
 	}
 	return jt
 }

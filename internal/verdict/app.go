@@ -32,6 +32,11 @@ type App struct {
 	// slow the step is left out. NaN where the capture has no step to
 	// replay.
 	WallGain float64
+	// PricedStep is the step the levers are priced on, seconds: the
+	// replay's step as captured, its host time scaled to an unprofiled
+	// host (docs/replay.md), which is what a gain a step is of; 0 where
+	// nothing was replayed.
+	PricedStep float64
 }
 
 // SuppressedRecommendation is a recommendation a suppression silenced.

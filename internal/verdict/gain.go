@@ -42,10 +42,35 @@ type Gain struct {
 	// estimate (BasisWallEstimate), Seconds unknown.
 	HostSide bool
 	// Steps is the steps the wall span holds (a trace's ProfilerStep#N
-	// marks), 0 when it marks none; StepWall the wall of one step
-	// (Timeline.WallPerStep): Share × StepWall is the gain a step.
-	Steps    int
-	StepWall float64
+	// marks), 0 when it marks none; StepWall the wall of one step:
+	// Share × StepWall is the gain a step. StepWall is the step the
+	// levers were priced on (App.PricedStep: the replay's step, the
+	// profiler's host cost taken off) where there is one, else the
+	// trace's median marked step (Timeline.WallPerStep); Unprofiled says
+	// the two differ, so the step is not the one the timeline shows.
+	Steps      int
+	StepWall   float64
+	Unprofiled bool
+}
+
+// StepText is "a step of 27.07 ms", with "unprofiled" where the step is
+// the replay's rather than the trace's own.
+func (g Gain) StepText() string {
+	s := "a step of " + metrics.Format(g.StepWall, "s")
+	if g.Unprofiled {
+		s += " unprofiled"
+	}
+	return s
+}
+
+// stepWall is the wall of one step gains a step are of, and whether it is
+// the replay's unprofiled step rather than the trace's (Gain.StepWall).
+func (v *Verdict) stepWall() (float64, bool) {
+	w := v.Timelines[0].Timeline.WallPerStep()
+	if v.App != nil && v.App.PricedStep > 0 {
+		return v.App.PricedStep, math.Abs(v.App.PricedStep-w) > 0.05*w
+	}
+	return w, false
 }
 
 // PerStep is the gain a step: its share of the wall times the wall of
@@ -85,7 +110,7 @@ func (v *Verdict) GainOf(r Recommendation) Gain {
 	if span := v.Span(); span > 0 {
 		g.Basis, g.Of, g.Steps = BasisWall, span, v.Steps()
 		if g.Steps > 0 {
-			g.StepWall = v.Timelines[0].Timeline.WallPerStep()
+			g.StepWall, g.Unprofiled = v.stepWall()
 		}
 		g.Share = r.Rank
 		if wallPriced {
@@ -130,7 +155,7 @@ func (v *Verdict) GainText(r Recommendation) string {
 		// step of 18.7 ms (6.4% of the wall) slower".
 		s := timeShare(-g.Seconds, -g.Share, g.Of, "wall")
 		if p := g.PerStep(); finite(p) {
-			s = fmt.Sprintf("%s a step of %s (%s of the wall)", metrics.Format(-p, "s"), metrics.Format(g.StepWall, "s"), metrics.ShareText(-g.Share))
+			s = fmt.Sprintf("%s %s (%s of the wall)", metrics.Format(-p, "s"), g.StepText(), metrics.ShareText(-g.Share))
 		}
 		return "~" + s + " slower: not one to make" + basis
 	case g.Share < 0 || (g.Basis == BasisKernel && g.KernelShare < 0):
@@ -140,7 +165,7 @@ func (v *Verdict) GainText(r Recommendation) string {
 		if p := g.PerStep(); finite(p) {
 			// Users plan per step: "~19.7 ms a step of 61.6 ms (32.0% of
 			// the wall)", the step its median (Timeline.WallPerStep).
-			s = fmt.Sprintf("~%s a step of %s (%s of the wall)", metrics.Format(p, "s"), metrics.Format(g.StepWall, "s"), metrics.ShareText(g.Share))
+			s = fmt.Sprintf("~%s %s (%s of the wall)", metrics.Format(p, "s"), g.StepText(), metrics.ShareText(g.Share))
 		}
 		if g.KernelShare > 0 && !approx(g.KernelSeconds, g.Seconds) {
 			s += ", from ~" + timeShare(g.KernelSeconds, g.KernelShare, v.Total, "kernel time")
@@ -169,7 +194,7 @@ func (v *Verdict) TogetherGain() (g Gain, ok bool) {
 		g = Gain{Basis: BasisWall, Share: v.App.WallGain, Of: span, Seconds: v.App.WallGain * span,
 			KernelSeconds: math.NaN(), KernelShare: math.NaN(), Steps: v.Steps()}
 		if g.Steps > 0 {
-			g.StepWall = v.Timelines[0].Timeline.WallPerStep()
+			g.StepWall, g.Unprofiled = v.stepWall()
 		}
 		return g, g.Share > 0
 	}
@@ -191,7 +216,7 @@ func (v *Verdict) Together() string {
 	if g, ok := v.TogetherGain(); ok {
 		switch p := g.PerStep(); {
 		case g.Basis == BasisWall && finite(p):
-			s += fmt.Sprintf("; together ~%s a step of %s (%s of the wall), replayed at once", metrics.Format(p, "s"), metrics.Format(g.StepWall, "s"), metrics.ShareText(g.Share))
+			s += fmt.Sprintf("; together ~%s %s (%s of the wall), replayed at once", metrics.Format(p, "s"), g.StepText(), metrics.ShareText(g.Share))
 		case g.Basis == BasisWall:
 			s += "; together ~" + timeShare(g.Seconds, g.Share, g.Of, "wall") + ", replayed at once"
 		default:

@@ -23,6 +23,9 @@ type storedAdvice struct {
 	// which the stored recommendations, without their levers, cannot
 	// replay again; absent in older runs' advice and where none was made.
 	WallGain *float64 `json:"wall_gain,omitempty"`
+	// PricedStep is the replayed step the gains a step are of
+	// (App.PricedStep), seconds.
+	PricedStep *float64 `json:"priced_step,omitempty"`
 }
 
 type storedRec struct {
@@ -75,6 +78,9 @@ func toStoredRec(r analysis.Recommendation, reason string) storedRec {
 // AdviceDoc encodes the advice of app for the run database.
 func AdviceDoc(app *analysis.App) (string, error) {
 	d := storedAdvice{Recommendations: []storedRec{}, InUse: app.InUse, WallGain: num(app.WallGain)}
+	if app.PricedStep > 0 {
+		d.PricedStep = &app.PricedStep
+	}
 	for _, r := range app.Recommendations {
 		d.Recommendations = append(d.Recommendations, toStoredRec(r, ""))
 	}
@@ -119,7 +125,7 @@ func (s storedRecommender) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 		}
 		return r
 	}
-	a := analysis.Advice{InUse: s.d.InUse, WallGain: s.d.WallGain}
+	a := analysis.Advice{InUse: s.d.InUse, WallGain: s.d.WallGain, PricedStep: s.d.PricedStep}
 	for _, x := range s.d.Recommendations {
 		a.Recommendations = append(a.Recommendations, rec(x))
 	}
