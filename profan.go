@@ -196,6 +196,24 @@ func (k *Kernel) IndexedBy(x *MetricIndex) bool {
 	return x != nil && k.like == x && len(k.Metrics) == len(x.names)
 }
 
+// Index returns k's index (IndexedLike) while k's metrics have its names,
+// all of them, in its order; nil else.
+func (k *Kernel) Index() *MetricIndex {
+	if k.IndexedBy(k.like) {
+		return k.like
+	}
+	return nil
+}
+
+// Place returns where the metric called name lies among the metrics of
+// the kernels x indexes, -1 when they have none of that name.
+func (x *MetricIndex) Place(name string) int {
+	if i, ok := x.index[name]; ok {
+		return i
+	}
+	return -1
+}
+
 // Clone returns a copy of k whose metric, finding and source slices are its
 // own.
 func (k *Kernel) Clone() *Kernel {

@@ -11,8 +11,10 @@ package metrics
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/ncurule"
@@ -229,10 +231,76 @@ func IsFraction(name string) bool { return fractions[name] }
 // source returns an eval that reads the first present source metric,
 // scaled by f.
 func source(f float64, names ...string) func(e *env) (float64, string, bool) {
+	if slices.ContainsFunc(names, func(n string) bool { return strings.HasSuffix(n, "]") }) {
+		return func(e *env) (float64, string, bool) { // a unit to match: e.src
+			v, n, ok := e.src(names...)
+			return v * f, n, ok
+		}
+	}
+	var places atomic.Pointer[srcPlaces]
 	return func(e *env) (float64, string, bool) {
-		v, n, ok := e.src(names...)
+		v, n, ok := e.srcIndexed(&places, names)
 		return v * f, n, ok
 	}
+}
+
+// srcPlaces is where the candidates of a source's names lie among the
+// metrics of the kernels x indexes (profan.MetricIndex): each name, then
+// its descriptions, in the order src tries them, -1 where x has none.
+// The launches of an ncu page share their index, so a definition finds
+// its names once for all of them, not by name in each launch (some 60
+// definitions of up to 7 names, most of them nvprof's, absent).
+type srcPlaces struct {
+	x     *profan.MetricIndex
+	names []string
+	at    []int
+	desc  []bool // a description of the name before it
+}
+
+func placesOf(x *profan.MetricIndex, names []string) *srcPlaces {
+	p := &srcPlaces{x: x}
+	add := func(n string, desc bool) {
+		p.names, p.at, p.desc = append(p.names, n), append(p.at, x.Place(n)), append(p.desc, desc)
+	}
+	for _, n := range names {
+		add(n, false)
+		for _, d := range descriptionsOf[n] {
+			add(d, true)
+		}
+	}
+	return p
+}
+
+// srcIndexed is e.src(names...) (names without units) through places, the
+// candidates' places in the index of e's kernel, found for that index once
+// (and again when another index comes).
+func (e *env) srcIndexed(places *atomic.Pointer[srcPlaces], names []string) (float64, string, bool) {
+	x := e.k.Index()
+	if x == nil {
+		return e.src(names...)
+	}
+	p := places.Load()
+	if p == nil || p.x != x {
+		p = placesOf(x, names)
+		places.Store(p)
+	}
+	for i, at := range p.at {
+		if at < 0 {
+			continue
+		}
+		m := e.k.Metrics[at]
+		if m.Name != p.names[i] {
+			return e.src(names...) // its metrics changed since: Metric gives it an index of its own
+		}
+		switch {
+		case !m.IsNumber():
+		case !p.desc[i]:
+			return m.Value, from(m), true
+		case m.Unit != "%" || m.Name != "Achieved Occupancy":
+			return m.Value, m.Name, true
+		}
+	}
+	return math.NaN(), "", false
 }
 
 // level reads nvprof utilization levels (0–10, a tenth of the peak each)
