@@ -68,6 +68,7 @@ var pgTests = []struct {
 var notOnPostgres = map[string]string{
 	"TestInterruptedCreation":      "SQLite only: a half-made SQLite file; the PostgreSQL path is the same code",
 	"TestRemoveUnpublished":        "SQLite only: OpenFresh makes a SQLite file beside its path",
+	"TestFreshPublished":           "SQLite only: OpenFresh makes a SQLite file beside its path",
 	"TestMain":                     "not a test",
 	"TestPostgres":                 "runs pgTests",
 	"TestPostgresCoverage":         "no database",

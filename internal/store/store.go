@@ -130,7 +130,10 @@ func fileKind(m fs.FileMode) string {
 	return "a special file"
 }
 
-func open(ctx context.Context, dsn string) (*DB, error) {
+func open(ctx context.Context, dsn string) (*DB, error) { return openDSN(ctx, dsn, nil) }
+
+// openDSN is open with the driver's DSN made by mk (nil: the dialect's).
+func openDSN(ctx context.Context, dsn string, mk func(string) string) (*DB, error) {
 	d, err := dialectOf(dsn)
 	if err != nil {
 		return nil, err
@@ -140,7 +143,10 @@ func open(ctx context.Context, dsn string) (*DB, error) {
 			return nil, err
 		}
 	}
-	sdb, err := sql.Open(d.driver, d.dsn(dsn))
+	if mk == nil {
+		mk = d.dsn
+	}
+	sdb, err := sql.Open(d.driver, mk(dsn))
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 	}
