@@ -144,10 +144,22 @@ func combinedGain(recs []Recommendation, total float64) float64 {
 		}
 	}
 	gain := 0.0
-	for g, k := range keep {
-		gain += (1 - k) * g.Duration / total
+	for _, g := range SortedGroups(keep) {
+		gain += (1 - keep[g]) * g.Duration / total
 	}
 	return gain
+}
+
+// SortedGroups is m's groups by name: sums over a map of groups taken in
+// this order give the same float every run (a map's order changes the
+// last bits, which the JSON and the run database print).
+func SortedGroups[V any](m map[*Group]V) []*Group {
+	gs := make([]*Group, 0, len(m))
+	for g := range m {
+		gs = append(gs, g)
+	}
+	sort.Slice(gs, func(i, j int) bool { return gs[i].Name < gs[j].Name })
+	return gs
 }
 
 // scope says what the capture leaves out.

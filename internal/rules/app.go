@@ -274,11 +274,13 @@ func saving(m map[*analysis.Group]float64, f float64, gs ...*analysis.Group) map
 	return m
 }
 
-// gainOf is the share of total that saves saves.
+// gainOf is the share of total that saves saves, summed in the groups'
+// order (analysis.SortedGroups), so that a run's figures do not change in
+// their last bits with the map's order.
 func gainOf(saves map[*analysis.Group]float64, total float64) float64 {
 	s := 0.0
-	for g, f := range saves {
-		s += f * g.Duration
+	for _, g := range analysis.SortedGroups(saves) {
+		s += saves[g] * g.Duration
 	}
 	return s / total
 }
