@@ -483,6 +483,9 @@ func (l *jsonLex) skipDepth(depth int) error {
 	if depth > maxJSONDepth {
 		return l.errorf(l.offset(), "values nested more than %d deep", maxJSONDepth)
 	}
+	if (c == '{' || c == '[') && depth+fastDepth <= maxJSONDepth && l.skipFast() {
+		return nil
+	}
 	switch c {
 	case '{':
 		l.pos++
@@ -498,9 +501,6 @@ func (l *jsonLex) skipDepth(depth int) error {
 		}
 		return err
 	case '[':
-		if depth+fastDepth <= maxJSONDepth && l.skipArray() {
-			return nil
-		}
 		l.pos++
 		more, err := l.first(']')
 		for more && err == nil {
@@ -518,62 +518,93 @@ func (l *jsonLex) skipDepth(depth int) error {
 	return err
 }
 
-// fastDepth bounds the nesting skipArray takes.
+// fastDepth bounds the nesting skipFast takes.
 const fastDepth = 32
 
-// skipArray skips, in one loop over the window, an array of strings,
-// numbers, literals and arrays: the args PyTorch writes that profan does
-// not read (input shapes, types and values), most of a trace's bytes.
-// Where the array holds anything else (an object, an escape, a control
-// character, a grammar error), is nested fastDepth deep or runs past the
-// window, it takes nothing and reports false: skipDepth then reads it
-// token by token, and says what is wrong where.
-func (l *jsonLex) skipArray() bool {
+// skipFast skips, in one loop over the window, an object or array (the
+// next byte opens it) of strings, numbers, literals, arrays and objects:
+// the args PyTorch writes that profan does not read (input shapes, types
+// and values, an op's whole args), most of a trace's bytes. Where the
+// value holds an escape, a control character or a grammar error, is
+// nested fastDepth deep or runs past the window, it takes nothing and
+// reports false: skipDepth then reads it token by token, and says what
+// is wrong where.
+func (l *jsonLex) skipFast() bool {
 	const (
-		afterOpen  = iota // a value or the closing bracket
-		afterComma        // a value
-		afterValue        // a comma or the closing bracket
+		sValue        = iota // a value
+		sValueOrClose        // after '[': a value or ']'
+		sKey                 // after a comma in an object: a key
+		sKeyOrClose          // after '{': a key or '}'
+		sColon               // after a key
+		sAfter               // after a value: a comma or the closing byte
 	)
 	b := l.buf[:l.end]
-	state, depth := afterComma, 0
+	if l.pos >= len(b) || b[l.pos] != '[' && b[l.pos] != '{' {
+		return false
+	}
+	state, depth := sValue, 0
+	var obj uint64 // bit d set: the value open at depth d+1 is an object
 	for i := l.pos; i < len(b); {
 		c := b[i]
 		switch {
 		case c == ' ' || c == '\n' || c == '\t' || c == '\r':
 			i++
-		case c == '[':
-			if state == afterValue || depth == fastDepth {
+		case c == '[' || c == '{':
+			if state != sValue && state != sValueOrClose || depth == fastDepth {
 				return false
+			}
+			if c == '{' {
+				obj |= 1 << depth
+				state = sKeyOrClose
+			} else {
+				obj &^= 1 << depth
+				state = sValueOrClose
 			}
 			depth++
 			i++
-			state = afterOpen
-		case c == ']':
-			if state == afterComma {
+		case c == ']' || c == '}':
+			isObj := obj>>(depth-1)&1 == 1
+			if isObj != (c == '}') || state != sAfter && (state != sKeyOrClose || !isObj) && (state != sValueOrClose || isObj) {
 				return false
 			}
 			depth--
 			i++
-			state = afterValue
+			state = sAfter
 			if depth == 0 {
 				l.pos = i
 				return true
 			}
 		case c == ',':
-			if state != afterValue {
+			if state != sAfter {
 				return false
 			}
 			i++
-			state = afterComma
-		case state == afterValue:
-			return false
+			state = sValue
+			if obj>>(depth-1)&1 == 1 {
+				state = sKey
+			}
+		case c == ':':
+			if state != sColon {
+				return false
+			}
+			i++
+			state = sValue
 		case c == '"':
+			key := state == sKey || state == sKeyOrClose
+			if !key && state != sValue && state != sValueOrClose {
+				return false
+			}
 			n, ascii := strStop(b[i+1:])
-			if i+1+n >= len(b) || b[i+1+n] != '"' || !ascii && !utf8.Valid(b[i+1:i+1+n]) {
+			if i+1+n >= len(b) || b[i+1+n] != '"' || n > maxJSONString || !ascii && !utf8.Valid(b[i+1:i+1+n]) {
 				return false
 			}
 			i += n + 2
-			state = afterValue
+			state = sAfter
+			if key {
+				state = sColon
+			}
+		case state != sValue && state != sValueOrClose:
+			return false
 		case c == '-' || c >= '0' && c <= '9':
 			// The number must end inside the window.
 			n, bad := numLen(b[i:])
@@ -581,7 +612,7 @@ func (l *jsonLex) skipArray() bool {
 				return false
 			}
 			i += n
-			state = afterValue
+			state = sAfter
 		default:
 			n := 0
 			for _, w := range []string{"true", "false", "null"} {
@@ -593,7 +624,7 @@ func (l *jsonLex) skipArray() bool {
 				return false
 			}
 			i += n
-			state = afterValue
+			state = sAfter
 		}
 	}
 	return false

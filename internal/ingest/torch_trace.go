@@ -128,11 +128,34 @@ func (r *torchReader) eventKey(k []byte) error {
 	case "dur":
 		e.Dur, err = r.timeVal("dur")
 	case "args":
+		if c, ok := r.lex.peek(); ok && c == '{' && r.argsUnread() && r.lex.skipFast() {
+			return nil
+		}
 		err = r.object("\"args\"", r.argKey)
 	default:
 		err = r.lex.skip()
 	}
 	return err
+}
+
+// argsUnread reports an event whose args profan does not read: a
+// complete event of a category met before (its slot in r.cats holds it)
+// that is neither a GPU event nor a CUDA call. Its args are skipped in one
+// loop (skipFast), their grammar checked, their fields not decoded.
+func (r *torchReader) argsUnread() bool {
+	e := &r.ev
+	if e.Ph != "X" || e.Cat == "" {
+		return false
+	}
+	slot := &r.cats[catSlot(e.Cat)]
+	if slot.text != e.Cat {
+		return false
+	}
+	switch slot.cat {
+	case catOp, catFrame, catAnnotation, catFlow, catOther:
+		return true
+	}
+	return false
 }
 
 // argKey reads the value of one key of an event's args.
