@@ -80,3 +80,36 @@ func TestSkipFast(t *testing.T) {
 func smallLex(in []byte) *jsonLex {
 	return &jsonLex{src: bytes.NewReader(in), buf: make([]byte, 8<<10)}
 }
+
+// TestParsePlainUS holds the one-pass time reader to parseUSAny on the
+// numbers it takes, and checks it leaves the others to it.
+func TestParsePlainUS(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	digits := func(n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte('0' + rng.IntN(10))
+		}
+		return string(b)
+	}
+	for n := 0; n < 50000; n++ {
+		s := digits(1 + rng.IntN(20))
+		if rng.IntN(2) == 0 {
+			s += "." + digits(1+rng.IntN(8))
+		}
+		if rng.IntN(4) == 0 {
+			s = "-" + s
+		}
+		if rng.IntN(8) == 0 {
+			s += "e" + digits(1+rng.IntN(2))
+		}
+		want, werr := parseUSAny([]byte(s))
+		got, ok := parsePlainUS([]byte(s))
+		if ok && (werr != nil || got != want) {
+			t.Fatalf("%s: %d; parseUSAny: %d, %v", s, got, want, werr)
+		}
+		if !ok && werr == nil && !bytes.ContainsAny([]byte(s), "eE") {
+			t.Fatalf("%s: left to parseUSAny, which reads %d", s, want)
+		}
+	}
+}

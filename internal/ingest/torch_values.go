@@ -127,6 +127,53 @@ const (
 // parseUS reads a number of microseconds into nanoseconds: the digits
 // past the third after the point are dropped.
 func parseUS(b []byte) (int64, error) {
+	if ns, ok := parsePlainUS(b); ok {
+		return ns, nil
+	}
+	return parseUSAny(b)
+}
+
+// parsePlainUS reads the times Kineto writes, -?digits(.digits)? in
+// range, in one pass; ok is false for any other (an exponent, a time out
+// of range), which parseUSAny reads.
+func parsePlainUS(b []byte) (ns int64, ok bool) {
+	i, neg := 0, len(b) > 0 && b[0] == '-'
+	if neg {
+		i++
+	}
+	var us int64
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c < '0' || c > '9' {
+			break
+		}
+		if us = us*10 + int64(c-'0'); us > math.MaxInt64/1000 {
+			return 0, false
+		}
+	}
+	ns = us * 1000
+	if i < len(b) && b[i] == '.' {
+		scale := int64(100)
+		for i++; i < len(b); i++ {
+			c := b[i]
+			if c < '0' || c > '9' {
+				break
+			}
+			ns += int64(c-'0') * scale
+			scale /= 10
+		}
+	}
+	if i < len(b) || ns >= maxTimeNS {
+		return 0, false
+	}
+	if neg {
+		ns = -ns
+	}
+	return ns, true
+}
+
+// parseUSAny is parseUS for any number the lexer takes.
+func parseUSAny(b []byte) (int64, error) {
 	if bytes.IndexByte(b, 'e') >= 0 || bytes.IndexByte(b, 'E') >= 0 {
 		f, err := strconv.ParseFloat(string(b), 64)
 		if err != nil || math.Abs(f*1e3) >= maxTimeNS {
