@@ -1,0 +1,73 @@
+package rules_test
+
+import "testing"
+
+// solCheck5Pairs are the fifth held-out set of the speed-of-light classes
+// (sources in fixtures/gen/sol_check5.cu and sol_triton5.py): the classes
+// in new shapes (a uint8 dequantisation, a warp-per-row layer norm, a
+// DGEMM, a vertical FIR, a Monte Carlo tail, a row maximum on fewer
+// blocks than SMs, a moving-average window and spilled accumulators, a
+// 64-bit histogram, a CAS-loop scatter-add, CSR SpMV, a half gather,
+// 3×3 determinants of 36-byte structs, an NT GEMM, a 7×7 box filter, a
+// 64-bit circular shift, parity branches, Harris's interleaved reduction
+// in double, a double transpose, a Blelloch scan, an occupancy capped by
+// dynamic shared memory, a Triton softmax) and four kernels already at
+// their speed of light (all-pairs forces, a float4 triad, four float4 per
+// thread at 50 % occupancy, a Triton GELU), each beside its twin. The
+// required and the forbidden findings were written here, from first
+// principles, before the capture and before profan ever read it.
+// Forbidden: uncoalesced-global on kernels whose global accesses are
+// unit-stride across the warp; tile-shared-memory and register-tile on
+// kernels that already stage their tiles or are bound elsewhere
+// (register-tile on kernels with no shared-memory loads at all);
+// int-division where nothing divides; atomic-serialization on a barely
+// contended scatter; cas-loop on a native atomic; and tiny-blocks,
+// small-grid, low-occupancy or narrow-access where blocks, grids,
+// occupancy and accesses are already what the kernel needs.
+var solCheck5Pairs = []solCheckPair{
+	{calibPair{"void dequantU8<1>(float *, const unsigned char *, float, float, int)", "void dequantU8<4>(float *, const unsigned char *, float, float, int)", "uint8 dequantisation: 1-byte loads, 4-byte stores → uchar4, float4"}, "narrow-access", noUncoalesced},
+	{calibPair{"void layerNormWarp<1>(float *, const float *, const float *, const float *, int)", "void layerNormWarp<4>(float *, const float *, const float *, const float *, int)", "layer norm, a warp per row of 1024 floats: float → float4"}, "narrow-access", []string{"uncoalesced-global", "tiny-blocks"}},
+	{calibPair{"dgemm16(double *, const double *, const double *, int)", "void dgemmReg<4, 4>(double *, const double *, const double *, int)", "16×16-tile DGEMM, one output per thread → 4×4 register tile, N = 1536"}, "register-tile", []string{"uncoalesced-global", "tile-shared-memory"}},
+	{calibPair{"firV33(float *, const float *, int, int)", "firV33Reg(float *, const float *, int, int)", "vertical 33-tap FIR from a shared tile, one output per thread → eight down a column"}, "register-tile", []string{"uncoalesced-global", "tile-shared-memory"}},
+	{calibPair{"void mcTail<1>(float *, const unsigned int *, int, int, int)", "void mcTail<0>(float *, const unsigned int *, int, int, int)", "Monte Carlo loop: 16·SMs + 8 blocks of 128 (sixteen per SM) → 16·SMs"}, "small-grid", []string{"tiny-blocks", "low-occupancy"}},
+	{calibPair{"rowMaxFew(float *, const float *, int)", "rowMaxSplit(float *, const float *, int)", "row maximum of 16 rows of 3 Mi floats: a block of 1024 per row → 64 blocks of 256 per row"}, "small-grid", []string{"tiny-blocks", "uncoalesced-global", "narrow-access"}},
+	{calibPair{"void hornerD<48>(double *, const double *, double, double, double, double, int)", "void hornerD<512>(double *, const double *, double, double, double, double, int)", "double cubic: 48-thread blocks → 512"}, "tiny-blocks", []string{"uncoalesced-global", "small-grid"}},
+	{calibPair{"softmax_r1_w1", "softmax_r16_w4", "Triton softmax of rows of 256 floats: a row per program, num_warps=1 → 16 rows, 4"}, "tiny-blocks", noUncoalesced},
+	{calibPair{"gelu_b2048_w4", "gelu_b8192_w8", "Triton tanh GELU: BLOCK_SIZE=2048, num_warps=4 → 8192, 8 (fine as it is)"}, "", []string{"tiny-blocks", "narrow-access", "small-grid"}},
+	{calibPair{"movAvgLocal(float *, const float *, int, int)", "movAvgReg(float *, const float *, int, int)", "32-wide moving average down columns at run-time slot r & 31, in local memory → unrolled by 32, in registers"}, "local-memory", noUncoalesced},
+	{calibPair{"void projAcc<8>(float *, const float *, int)", "void projAcc<4>(float *, const float *, int)", "32 accumulators under 32 registers a thread (spilled) → 64"}, "local-memory", noUncoalesced},
+	{calibPair{"hist64Global(unsigned long long *, const unsigned int *, int)", "hist64Shared(unsigned long long *, const unsigned int *, int)", "64-bin histogram of 64-bit counters, an atomicAdd per element → per-block shared bins"}, "atomic-serialization", []string{"uncoalesced-global", "cas-loop"}},
+	{calibPair{"scatterAddCAS(double *, const float *, unsigned int, int)", "scatterAdd(double *, const float *, unsigned int, int)", "double scatter-add into 1 Mi bins (barely contended) by an atomicCAS loop → atomicAdd"}, "cas-loop", []string{"atomic-serialization"}},
+	{calibPair{"spmvScalar(float *, const int *, const int *, const float *, const float *, int)", "spmvVector(float *, const int *, const int *, const float *, const float *, int)", "CSR SpMV, 32 nonzeros per row: a thread per row → a warp per row"}, "uncoalesced-global", []string{"thread-divergence"}},
+	{calibPair{"void gatherH<0>(__half *, const __half *, const unsigned int *, __half, int)", "void gatherH<1>(__half *, const __half *, const unsigned int *, __half, int)", "half gather through random indices → the same indices sorted"}, "uncoalesced-global", nil},
+	{calibPair{"det3AoS(float *, const Mat3 *, int)", "det3SoA(float *, const float *, int)", "3×3 determinants: 36-byte structs → nine planes"}, "uncoalesced-global", nil},
+	{calibPair{"gemmNTNaive(float *, const float *, const float *, int)", "gemmNTTiled(float *, const float *, const float *, int)", "C = A·Bᵀ, a thread per output, B read down columns → 32×32 shared tiles, N = 1024"}, "uncoalesced-global,tile-shared-memory", []string{"register-tile"}},
+	{calibPair{"box7Naive(float *, const float *, int, int)", "box7Shared(float *, const float *, int, int)", "7×7 box filter from global → from a shared tile"}, "tile-shared-memory", []string{"uncoalesced-global", "register-tile"}},
+	{calibPair{"void rollMod<long long>(float *, const float *, T1, T1)", "void rollMod<unsigned int>(float *, const float *, T1, T1)", "circular shift, (i + s) % n in 64 bits → 32 bits"}, "int-division", noUncoalesced},
+	{calibPair{"void parityBranch<0>(float *, const float *, int)", "void parityBranch<1>(float *, const float *, int)", "two FMA chains chosen by thread parity → by warp parity"}, "thread-divergence", []string{"int-division", "uncoalesced-global", "local-memory"}},
+	{calibPair{"void reduceModD<0>(double *, const double *, int)", "void reduceModD<1>(double *, const double *, int)", "double block sum (256 threads): tid % (2s) == 0 → tid < s"}, "thread-divergence", noUncoalesced},
+	{calibPair{"void transposeD<0>(double *, const double *, int)", "void transposeD<1>(double *, const double *, int)", "double transpose through tile[32][32] → [32][33]"}, "shared-bank-conflict", []string{"uncoalesced-global", "tile-shared-memory"}},
+	{calibPair{"void scanBlelloch<0>(float *, const float *)", "void scanBlelloch<1>(float *, const float *)", "Blelloch scan of 1024 floats per block: unpadded → conflict-free offsets"}, "shared-bank-conflict", noUncoalesced},
+	{calibPair{"void occScale<0>(float *, const float *, float, float, int)", "void occScale<1>(float *, const float *, float, float, int)", "float scale with 100 KB of dynamic shared memory (two 256-thread blocks per SM) → none"}, "low-occupancy", []string{"tiny-blocks", "small-grid", "uncoalesced-global"}},
+	{calibPair{"void nbody<1>(float4 *, const float4 *, int)", "void nbody<2>(float4 *, const float4 *, int)", "all-pairs forces from shared tiles (FMA-bound) → two bodies per thread (fine as it is)"}, "", []string{"register-tile", "tile-shared-memory", "uncoalesced-global", "small-grid", "tiny-blocks", "low-occupancy"}},
+	{calibPair{"triad(float4 *, const float4 *, const float4 *, float, int)", "triadGrid(float4 *, const float4 *, const float4 *, float, int)", "float4 triad (DRAM-bound) → a grid-stride loop on 8·SMs blocks (fine as it is)"}, "", []string{"narrow-access", "uncoalesced-global", "small-grid", "tiny-blocks", "low-occupancy"}},
+	{calibPair{"void occV4<0>(float4 *, const float4 *, float, int)", "void occV4<1>(float4 *, const float4 *, float, int)", "four float4 a thread with 52 KB of dynamic shared memory (50 % occupancy) → none (fine as it is)"}, "", []string{"low-occupancy", "narrow-access", "uncoalesced-global"}},
+}
+
+// solCheck5Files are the fifth held-out set's pages, raw and details
+// (the default export) alike, each with the source page.
+var solCheck5Files = map[string][]string{
+	"raw": {"../../fixtures/sol-check5/sol_check5.raw.csv.gz", "../../fixtures/sol-check5/sol_check5.source.cuda-sass.csv.gz",
+		"../../fixtures/sol-check5/sol_triton5.raw.csv.gz", "../../fixtures/sol-check5/sol_triton5.source.cuda-sass.csv.gz"},
+	"details": {"../../fixtures/sol-check5/sol_check5.details.csv.gz", "../../fixtures/sol-check5/sol_check5.source.cuda-sass.csv.gz",
+		"../../fixtures/sol-check5/sol_triton5.details.csv.gz", "../../fixtures/sol-check5/sol_triton5.source.cuda-sass.csv.gz"},
+}
+
+// TestSolCheck5 holds profan on the fifth held-out set: the required
+// findings (with their lines), none forbidden, and the gain error, on the
+// raw and the details page (docs/calibration.md, block "sol-check5").
+// First read: not yet.
+func TestSolCheck5(t *testing.T) {
+	skipShort(t)
+	heldOut(t, solCheck5Files, solCheck5Pairs, "sol-check5", 0.08, 0.2)
+}
