@@ -66,6 +66,23 @@ var solCheck5Files = map[string][]string{
 // TestSolCheck5 holds profan on the fifth held-out set: the required
 // findings (with their lines), none forbidden, and the gain error, on the
 // raw and the details page (docs/calibration.md, block "sol-check5").
+//
+// The capture (00:20 UTC, one device call), before profan read it: the
+// fixed twins' measured gains, 1 − t_fixed/t_broken from the raw page's
+// gpu__time_duration.sum (median of two launches), read as plain CSV:
+// dequantU8 0.54, layerNormWarp 0.01, dgemm16 0.65, firV33 0.71, mcTail
+// 0.05, rowMaxFew 0.84, hornerD 0.66, softmax_r1_w1 0.26, gelu_b2048_w4
+// −0.03, movAvgLocal 0.72, projAcc<8> 0.59, hist64Global 0.91,
+// scatterAddCAS 0.60, spmvScalar 0.33, gatherH 0.77, det3AoS 0.00,
+// gemmNTNaive 0.95, box7Naive 0.38, rollMod<long long> 0.04,
+// parityBranch 0.49, reduceModD 0.52, transposeD 0.32, scanBlelloch
+// 0.50, occScale 0.69, nbody 0.03, triad −0.04, occV4 0.00. Three fixes
+// written as fixes did not help (the warp-per-row layer norm already
+// keeps 32 loads in flight per thread, the AoS determinants' nine loads
+// are served from L1, the 64-bit modulo hides under a memory-bound
+// copy): their required findings stay as written, and their gain error
+// is whatever profan's estimate is.
+//
 // First read: not yet.
 func TestSolCheck5(t *testing.T) {
 	skipShort(t)
