@@ -606,7 +606,18 @@ func (l *jsonLex) skipFast() bool {
 		case state != sValue && state != sValueOrClose:
 			return false
 		case c == '-' || c >= '0' && c <= '9':
-			// The number must end inside the window.
+			// Most are short integers (shapes and strides): their digits
+			// run to a byte that cannot continue a number. The number must
+			// end inside the window.
+			j := i + 1
+			for j < len(b) && b[j]-'0' <= 9 {
+				j++
+			}
+			if c != '-' && (c != '0' || j == i+1) && j < len(b) && j-i <= 64 && b[j] != '.' && b[j]|0x20 != 'e' {
+				i = j
+				state = sAfter
+				break
+			}
 			n, bad := numLen(b[i:])
 			if bad != "" || n > 64 || i+n >= len(b) {
 				return false

@@ -42,7 +42,7 @@ func TestStrStop(t *testing.T) {
 func TestSkipFast(t *testing.T) {
 	doc := torchFixture(t, "copy_pinned")
 	rng := rand.New(rand.NewPCG(3, 4))
-	mutations := []byte{'"', '\\', '[', ']', ',', ' ', '-', '.', 'e', '0', '7', 'n', '{', '}', ':', 0x01, 0xc3}
+	mutations := []byte{'"', '\\', '[', ']', ',', ' ', '-', '.', 'e', '0', '7', 'n', '{', '}', ':', 'E', '+', 0x01, 0xc3}
 	taken := 0
 	for i, c := range doc {
 		if c != '[' && c != '{' {
