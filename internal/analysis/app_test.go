@@ -1112,7 +1112,12 @@ data loader (` + "`enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ â
 per-micro-batch ` + "`.item()`" + ` (` + "`host14.py(173): step`" + `) and both host reads are named with their frames, and the cause
 splits below sum to the wall. The replayed audio step is 73.6 ms against 125 ms measured unprofiled (its profiled
 steps ran 151 ms): the profiler scale, 0.4, fitted on host8's moe and unet steps (the MoE's traced host 96 ms
-against 34.5 ms unprofiled), takes away time the profiler did not add to a loader whose work is numpy's C code.
+against 34.5 ms unprofiled), takes away time the profiler did not add to a loader whose work is numpy's C code. Fixed
+after that read, a bug of "never advise what is in use" (no pricing changed): data-loader is no longer advised
+where the loading iterator is ` + "`_MultiProcessingDataLoaderIter`" + `; audio.all now lists the workers as in use,
+with the main thread's wait on their queue and what is left to do (cheaper per-sample work, the features on the
+GPU, more workers while cores are idle, a numerical library's thread pool per worker checked), and ranks
+cuda-graphs first (16.4%, not measured).
 Nothing was fitted to this capture.
 `)
 	causeSplit(t, b, tls, "cls.default", "mlp.default", "audio.default", "voxel.default")

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -38,6 +39,21 @@ for x, y in loader:
 		data := tl.DataTime()
 		if !(data > 0) {
 			return
+		}
+		// Workers already load the batches: the launching thread's time
+		// in the iterator is its wait on their queue, which more of the
+		// same lever cannot be priced to remove (host15's audio step,
+		// already on 4 workers, was priced at 85.8% of its wall).
+		idle := tl.IdleOf(analysis.IdleData)
+		for _, c := range idle.Calls {
+			if strings.Contains(c.Name, "_MultiProcessingDataLoaderIter") {
+				wait := idle.Seconds
+				if tl.StepCount > 0 {
+					wait /= float64(tl.StepCount)
+				}
+				p.InUse("DataLoader workers load the batches (%s): the step's thread still waits about %.2f ms a step (as traced) on their queue, so the workers' throughput bounds the step: cheaper per-sample work, its preprocessing on the GPU, or more workers while the CPU has idle cores (check each worker's threads: a numerical library's thread pool in every worker can oversubscribe them)", c.Name, 1e3*wait)
+				return
+			}
 		}
 		lever := analysis.Lever{Workers: 4}
 		gain, ok := p.replay(lever)
