@@ -544,6 +544,9 @@ func plural(n int, what string) string {
 	if n == 1 {
 		return "1 " + what
 	}
+	if strings.HasSuffix(what, "ch") || strings.HasSuffix(what, "s") || strings.HasSuffix(what, "x") {
+		return strconv.Itoa(n) + " " + what + "es" // "2 launches", not "2 launchs"
+	}
 	return strconv.Itoa(n) + " " + what + "s"
 }
 

@@ -47,3 +47,15 @@ func TestTicksBounded(t *testing.T) {
 		t.Fatal("tick computation does not end")
 	}
 }
+
+func TestPlural(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		what string
+		want string
+	}{{1, "launch", "1 launch"}, {2, "launch", "2 launches"}, {3, "value", "3 values"}, {0, "change", "0 changes"}} {
+		if got := plural(c.n, c.what); got != c.want {
+			t.Errorf("plural(%d, %q) = %q, want %q", c.n, c.what, got, c.want)
+		}
+	}
+}
