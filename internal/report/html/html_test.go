@@ -231,7 +231,7 @@ func TestWriteEmpty(t *testing.T) {
 	k.Name = "bare"
 	a := analysis.Analyze(&profan.Run{Tool: profan.ToolNCU}, k, analysis.Options{})
 	got = render(t, &Report{Kernels: []*analysis.Kernel{a}})
-	for _, want := range []string{"bare", "unknown GPU", "GPU unknown, no roofs", "No findings.", "no memory counters"} {
+	for _, want := range []string{"bare", "unknown GPU", "GPU unknown, no roofs", "No findings.", "no sector or efficiency counters"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report of a bare kernel lacks %q", want)
 		}
