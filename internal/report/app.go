@@ -96,25 +96,7 @@ func categoryLimiter(c verdict.CategoryTime) string {
 type jsonRecommendation struct {
 	Rule   string   `json:"rule"`
 	Groups []string `json:"groups"`
-	// GainBasis says what the gain is stated against: "wall" (the
-	// capture's wall span; a capture with a timeline) or "kernel" (its
-	// kernel time; a capture without one). GainSeconds is the time saved
-	// over the capture, GainShare its share of GainOf (seconds): the one
-	// gain to read (schema 2).
-	GainBasis   string   `json:"gain_basis"`
-	GainSeconds *float64 `json:"gain_s"`
-	GainShare   *float64 `json:"gain_share"`
-	GainOf      *float64 `json:"gain_of_s"`
-	// GainSteps is the steps the wall span holds (ProfilerStep#N marks);
-	// StepWall the wall of one step (the median marked step) and
-	// GainStep the gain a step (gain_share × step_wall_s): what text and
-	// Markdown say; absent when none is marked.
-	GainSteps int      `json:"gain_steps,omitempty"`
-	StepWall  *float64 `json:"step_wall_s,omitempty"`
-	GainStep  *float64 `json:"gain_step_s,omitempty"`
-	// StepUnprofiled: step_wall_s is the replay's step, the profiler's
-	// host cost taken off, not the trace's own (verdict.Gain.Unprofiled).
-	StepUnprofiled bool `json:"step_unprofiled,omitempty"`
+	jsonGain
 	// KernelGainSeconds is the kernel time saved, where the change is
 	// priced in kernel time.
 	KernelGainSeconds *float64 `json:"kernel_gain_s"`
@@ -169,10 +151,7 @@ func toJSONRecommendation(v *verdict.Verdict, r verdict.Recommendation, reason s
 	g := v.GainOf(r)
 	jr := jsonRecommendation{Rule: r.Rule, Groups: []string{}, Gain: ptr(r.Gain), Message: r.Message, Fix: r.Fix, Basis: r.Basis,
 		Composes: r.Composes, Reason: reason, Rank: ptr(r.Rank),
-		GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), KernelGainSeconds: ptr(g.KernelSeconds), HostSide: g.HostSide, GainSteps: g.Steps}
-	if p := g.PerStep(); p == p {
-		jr.StepWall, jr.GainStep, jr.StepUnprofiled = ptr(g.StepWall), ptr(p), g.Unprofiled
-	}
+		jsonGain: toJSONGain(g), KernelGainSeconds: ptr(g.KernelSeconds), HostSide: g.HostSide}
 	if r.WallGain == r.WallGain {
 		jr.WallGain = ptr(r.WallGain)
 	}
@@ -182,30 +161,48 @@ func toJSONRecommendation(v *verdict.Verdict, r verdict.Recommendation, reason s
 	return jr
 }
 
-// jsonTogether is what the recommendations save together, on their own
-// basis (verdict.TogetherGain): on a trace, their levers replayed at once.
-type jsonTogether struct {
-	GainBasis      string   `json:"gain_basis"`
-	GainSeconds    *float64 `json:"gain_s"`
-	GainShare      *float64 `json:"gain_share"`
-	GainOf         *float64 `json:"gain_of_s"`
-	GainSteps      int      `json:"gain_steps,omitempty"`
-	StepWall       *float64 `json:"step_wall_s,omitempty"`
-	GainStep       *float64 `json:"gain_step_s,omitempty"`
-	StepUnprofiled bool     `json:"step_unprofiled,omitempty"`
+// jsonGain is a gain in time and share on the one basis the capture
+// supports (verdict.Gain): a recommendation's, and together's.
+type jsonGain struct {
+	// GainBasis says what the gain is stated against: "wall" (the
+	// capture's wall span; a capture with a timeline) or "kernel" (its
+	// kernel time; a capture without one). GainSeconds is the time saved
+	// over the capture, GainShare its share of GainOf (seconds): the one
+	// gain to read (schema 2).
+	GainBasis   string   `json:"gain_basis"`
+	GainSeconds *float64 `json:"gain_s"`
+	GainShare   *float64 `json:"gain_share"`
+	GainOf      *float64 `json:"gain_of_s"`
+	// GainSteps is the steps the wall span holds (ProfilerStep#N marks);
+	// StepWall the wall of one step and GainStep the gain a step
+	// (gain_share × step_wall_s): what text and Markdown say; absent
+	// when none is marked.
+	GainSteps int      `json:"gain_steps,omitempty"`
+	StepWall  *float64 `json:"step_wall_s,omitempty"`
+	GainStep  *float64 `json:"gain_step_s,omitempty"`
+	// StepUnprofiled: step_wall_s is the replay's step, the profiler's
+	// host cost taken off, not the trace's own (verdict.Gain.Unprofiled).
+	StepUnprofiled bool `json:"step_unprofiled,omitempty"`
 }
 
-// toJSONTogether is nil where nothing is advised.
-func toJSONTogether(v *verdict.Verdict) *jsonTogether {
+func toJSONGain(g verdict.Gain) jsonGain {
+	j := jsonGain{GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), GainSteps: g.Steps}
+	if p := g.PerStep(); p == p {
+		j.StepWall, j.GainStep, j.StepUnprofiled = ptr(g.StepWall), ptr(p), g.Unprofiled
+	}
+	return j
+}
+
+// toJSONTogether is what the recommendations save together, on their own
+// basis (verdict.TogetherGain): on a trace, their levers replayed at once;
+// nil where nothing is advised.
+func toJSONTogether(v *verdict.Verdict) *jsonGain {
 	g, ok := v.TogetherGain()
 	if !ok {
 		return nil
 	}
-	jt := &jsonTogether{GainBasis: g.Basis, GainSeconds: ptr(g.Seconds), GainShare: ptr(g.Share), GainOf: ptr(g.Of), GainSteps: g.Steps}
-	if p := g.PerStep(); p == p {
-		jt.StepWall, jt.GainStep, jt.StepUnprofiled = ptr(g.StepWall), ptr(p), g.Unprofiled
-	}
-	return jt
+	j := toJSONGain(g)
+	return &j
 }
 
 // toJSONAdvice converts the levers in use and the suppressed
