@@ -63,6 +63,25 @@ func (g Gain) StepText() string {
 	return s
 }
 
+// wallText is a gain on the wall in words: users plan per step, "~19.7 ms
+// a step of 61.6 ms (32.0% of the wall)" where the trace marks steps, else
+// "~1.2 ms of the 18.7 ms wall (6.4%)".
+func (g Gain) wallText() string {
+	if p := g.PerStep(); finite(p) {
+		return fmt.Sprintf("~%s %s (%s of the wall)", metrics.Format(p, "s"), g.StepText(), metrics.ShareText(g.Share))
+	}
+	return "~" + timeShare(g.Seconds, g.Share, g.Of, "wall")
+}
+
+// onWall states g on the wall of v's first timeline: its span, and its
+// steps where the trace marks them.
+func (v *Verdict) onWall(g *Gain) {
+	g.Basis, g.Of, g.Steps = BasisWall, v.Span(), v.Steps()
+	if g.Steps > 0 {
+		g.StepWall, g.Unprofiled = v.stepWall()
+	}
+}
+
 // stepWall is the wall of one step gains a step are of, and whether it is
 // the replay's unprofiled step rather than the trace's (Gain.StepWall).
 func (v *Verdict) stepWall() (float64, bool) {
@@ -108,10 +127,7 @@ func (v *Verdict) GainOf(r Recommendation) Gain {
 	}
 	wallPriced := !math.IsNaN(r.WallGain)
 	if span := v.Span(); span > 0 {
-		g.Basis, g.Of, g.Steps = BasisWall, span, v.Steps()
-		if g.Steps > 0 {
-			g.StepWall, g.Unprofiled = v.stepWall()
-		}
+		v.onWall(&g)
 		g.Share = r.Rank
 		if wallPriced {
 			g.Share = r.WallGain
@@ -153,20 +169,13 @@ func (v *Verdict) GainText(r Recommendation) string {
 	case g.Share < 0 && g.Basis == BasisWall && !finite(g.KernelSeconds):
 		// Priced on the wall (replayed): slower by wall time, "~1.2 ms a
 		// step of 18.7 ms (6.4% of the wall) slower".
-		s := timeShare(-g.Seconds, -g.Share, g.Of, "wall")
-		if p := g.PerStep(); finite(p) {
-			s = fmt.Sprintf("%s %s (%s of the wall)", metrics.Format(-p, "s"), g.StepText(), metrics.ShareText(-g.Share))
-		}
-		return "~" + s + " slower: not one to make" + basis
+		slower := g
+		slower.Seconds, slower.Share = -g.Seconds, -g.Share
+		return slower.wallText() + " slower: not one to make" + basis
 	case g.Share < 0 || (g.Basis == BasisKernel && g.KernelShare < 0):
 		return fmt.Sprintf("~%s slower: not one to make%s", timeShare(-g.KernelSeconds, -g.KernelShare, v.Total, "kernel time"), basis)
 	case g.Basis == BasisWall:
-		s := "~" + timeShare(g.Seconds, g.Share, g.Of, "wall")
-		if p := g.PerStep(); finite(p) {
-			// Users plan per step: "~19.7 ms a step of 61.6 ms (32.0% of
-			// the wall)", the step its median (Timeline.WallPerStep).
-			s = fmt.Sprintf("~%s %s (%s of the wall)", metrics.Format(p, "s"), g.StepText(), metrics.ShareText(g.Share))
-		}
+		s := g.wallText()
 		if g.KernelShare > 0 && !approx(g.KernelSeconds, g.Seconds) {
 			s += ", from ~" + timeShare(g.KernelSeconds, g.KernelShare, v.Total, "kernel time")
 		}
@@ -191,11 +200,8 @@ func (v *Verdict) TogetherGain() (g Gain, ok bool) {
 		return Gain{}, false
 	}
 	if span := v.Span(); span > 0 && finite(v.App.WallGain) {
-		g = Gain{Basis: BasisWall, Share: v.App.WallGain, Of: span, Seconds: v.App.WallGain * span,
-			KernelSeconds: math.NaN(), KernelShare: math.NaN(), Steps: v.Steps()}
-		if g.Steps > 0 {
-			g.StepWall, g.Unprofiled = v.stepWall()
-		}
+		g = Gain{Share: v.App.WallGain, Seconds: v.App.WallGain * span, KernelSeconds: math.NaN(), KernelShare: math.NaN()}
+		v.onWall(&g)
 		return g, g.Share > 0
 	}
 	g = Gain{Basis: BasisKernel, Share: v.App.Gain, Of: v.Total, Seconds: v.App.Gain * v.Total,
@@ -214,12 +220,9 @@ func (v *Verdict) Together() string {
 		s = "ranked by the wall time saved"
 	}
 	if g, ok := v.TogetherGain(); ok {
-		switch p := g.PerStep(); {
-		case g.Basis == BasisWall && finite(p):
-			s += fmt.Sprintf("; together ~%s %s (%s of the wall), replayed at once", metrics.Format(p, "s"), g.StepText(), metrics.ShareText(g.Share))
-		case g.Basis == BasisWall:
-			s += "; together ~" + timeShare(g.Seconds, g.Share, g.Of, "wall") + ", replayed at once"
-		default:
+		if g.Basis == BasisWall {
+			s += "; together " + g.wallText() + ", replayed at once"
+		} else {
 			s += "; together ~" + timeShare(g.Seconds, g.Share, g.Of, "kernel time")
 		}
 	}
