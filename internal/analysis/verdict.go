@@ -30,8 +30,10 @@ import (
 // version 16 finds lanes predicated off in an unrolled loop and prices
 // them in the time model; version 17 bounds register-tile's gain by the
 // global traffic the tile keeps; version 18 counts tiny-blocks' work per
-// block by the threads that load distinct bytes.
-const VerdictVersion = 18
+// block by the threads that load distinct bytes; version 19 finds
+// register-tile on FP64 FMAs and where the loads' pipe limits the SM,
+// and not on global loads a warp spreads over more sectors than it needs.
+const VerdictVersion = 19
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
 var cacheReuse = positive("cache_reuse")
@@ -42,8 +44,8 @@ for (int t = 0; t < n / 16; ++t) {
 	Locates:    true,
 	Thresholds: []*Threshold{cacheReuse},
 	Requires:   []string{"l2_read_transactions|gld_transactions", "dram_read_bytes|dram_bytes"},
-	Optional: join(memoryWeightReads, []string{"l1_hit_rate", "shared_load_requests", "shared_load_transactions", "compute_throughput_pct", "arithmetic_intensity",
-		"global_load_requests", "flop_count_sp", "l1_sol_pct", "inst_executed", "duration"}),
+	Optional: join(memoryWeightReads, loadsPerFMAReads, []string{"shared_load_requests", "shared_load_transactions", "compute_throughput_pct", "arithmetic_intensity",
+		"global_store_requests", "gld_transactions_per_request", "local_load_sectors", "local_store_sectors"}, usageReads),
 	Check: checkTile,
 }
 
@@ -64,13 +66,14 @@ func checkTile(p *Pass) {
 		return
 	}
 	reuse := l2 * 32 / dram
-	if reuse < p.Thresholds.CacheReuse {
-		return
-	}
 	for _, n := range []string{"shared_load_requests", "shared_load_transactions"} {
 		if sh, ok := p.Value(n); ok && sh > 0 {
 			return // already staged through shared memory
 		}
+	}
+	if reuse < p.Thresholds.CacheReuse {
+		checkTileL1(p)
+		return
 	}
 	// Only if the caches, not the arithmetic, are the limit.
 	if mem, ok := p.Value("memory_throughput_pct"); ok {
@@ -102,6 +105,61 @@ func checkTile(p *Pass) {
 			"memory_throughput_pct", "compute_throughput_pct"),
 		// The global loads the source page shows executed most: the
 		// re-read operands.
+		Locations: topLines(p, func(op string, _ profan.SourceRecord) bool { return strings.HasPrefix(op, "LDG") }),
+	})
+}
+
+// checkTileL1 reports a kernel whose reuse L1 serves, not L2: a stencil
+// that reads each input from global memory once per tap, the taps of a
+// block hitting L1 (fixtures/sol-check5's box7Naive: 49 loads per stored
+// output, 94 % of them L1 hits, L2 reading each input about 3.6 times).
+// Its loads wait on L1's latency and on each tap's own address
+// arithmetic (the clamps of x + dx), and no unit is at its ceiling
+// (L1 at 48 %, the SM at 62 %). Staged in shared memory, the taps are as
+// many shared loads through the same pipe, at immediate offsets: the
+// kernel keeps the L1/shared pipe's work and its DRAM and L2 traffic, and
+// runs as fast as the busiest of them allows (box7Naive 0.46, its shared
+// twin 0.38 faster, L1/shared at 82 %). Only coalesced loads (a window's
+// shifted taps count as such): an uncoalesced one is uncoalesced-global's.
+func checkTileL1(p *Pass) {
+	ld, okL := p.Value("global_load_requests")
+	st, okS := p.Value("global_store_requests")
+	hit, okH := p.Value("l1_hit_rate")
+	if !okL || !okS || !okH || !(st > 0) || hit < 80 {
+		return
+	}
+	// L1's hits would be local memory's as well: local-memory's.
+	for _, n := range []string{"local_load_sectors", "local_store_sectors"} {
+		if v, ok := p.Value(n); ok && v > 0 {
+			return
+		}
+	}
+	perStore := ld / st
+	if perStore < p.Thresholds.CacheReuse {
+		return
+	}
+	if x := p.Kernel.Model.GlobalLoad; uncoalescedSpace(p, x, "gld", 0) {
+		in, ok := worstInstruction(p.Kernel, "global", "load")
+		if !ok || x.Pattern.Kind != gpumodel.Misaligned || !shiftedWindow(p.Kernel, in) {
+			return
+		}
+	}
+	if u := p.Kernel.Limiter.Unit; u == analysis.LimitL1Shared {
+		return // the pipe its taps would still use is what it waits for
+	}
+	gain := leftBy(p, analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared)
+	if t, ok := p.Value("duration"); ok && t > 0 {
+		gain = math.Min(gain, 1-launchFloor/t)
+	}
+	if h := p.Kernel.Limiter.Headroom; h.Known() {
+		gain = math.Min(gain, h.Share)
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("global loads read %.0f times per stored element, %.0f%% of them hitting L1: each input is re-read about %.0f times through L1, a load and its address arithmetic each time",
+			perStore, hit, perStore),
+		Advice: "stage the block's inputs (with their halo) in shared memory once and read the taps from there at fixed offsets; the loads become shared loads through the same pipe, without their per-tap address arithmetic or L1's latency",
+		Evidence: p.evidence("global_load_requests", "global_store_requests", "l1_hit_rate", "l1_sol_pct",
+			"memory_throughput_pct", "compute_throughput_pct"),
 		Locations: topLines(p, func(op string, _ profan.SourceRecord) bool { return strings.HasPrefix(op, "LDG") }),
 	})
 }
