@@ -32,8 +32,10 @@ import (
 // global traffic the tile keeps; version 18 counts tiny-blocks' work per
 // block by the threads that load distinct bytes; version 19 finds
 // register-tile on FP64 FMAs and where the loads' pipe limits the SM,
-// and not on global loads a warp spreads over more sectors than it needs.
-const VerdictVersion = 19
+// and not on global loads a warp spreads over more sectors than it needs;
+// version 20 prices a predicated branch whose condition divides with the
+// division its rewrite drops.
+const VerdictVersion = 20
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

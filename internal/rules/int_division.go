@@ -254,6 +254,47 @@ const fastPathOverhead = 6
 // against its multiply-high).
 const narrowDivisionKept = 0.25
 
+// removed is the instructions the division finding's fix removes from
+// the line.
+func (l *divisionLine) removed() float64 {
+	switch {
+	case l.wide:
+		// Done in 32 bits, the subroutine's instructions go, and the
+		// call around them; the line keeps its own work.
+		return l.sub + l.calls*callOverhead
+	case l.path > 0:
+		// A 64-bit division on its 32-bit path: done in 32 bits (the
+		// fix its finding leads with, as for the subroutine above), it
+		// keeps the inline division and drops the test, the branch and
+		// the barrier around it.
+		return l.path * fastPathOverhead
+	}
+	// A 32-bit division inline: its reciprocal computed once, a
+	// multiply-high and a shift keep a quarter of the line.
+	return l.inst * (1 - narrowDivisionKept)
+}
+
+// divisionShare is the share of the kernel's instructions the division
+// fix removes from the lines at locs: a branch whose condition divides
+// (a reduction's tid % (2*s) == 0), which the divergence's fix (tid < s)
+// rewrites, division and all.
+func divisionShare(a *analysis.Kernel, locs []profan.Location) float64 {
+	lines, total := divisionLines(a)
+	if total <= 0 {
+		return 0
+	}
+	cut := 0.0
+	for _, l := range lines {
+		for _, loc := range locs {
+			if l.loc.File == loc.File && l.loc.Line == loc.Line {
+				cut += l.removed()
+				break
+			}
+		}
+	}
+	return cut / total
+}
+
 func checkIntDivision(p *Pass) {
 	lines, total := divisionLines(p.Kernel)
 	if len(lines) == 0 || total <= 0 {
@@ -265,22 +306,8 @@ func checkIntDivision(p *Pass) {
 		inDiv += l.inst
 		sub += l.sub
 		fast = fast || (!l.wide && l.path > 0)
-		if l.wide {
-			wide = true
-			// Done in 32 bits, the subroutine's instructions go, and
-			// the call around them; the line keeps its own work.
-			removed += l.sub + l.calls*callOverhead
-		} else if l.path > 0 {
-			// A 64-bit division on its 32-bit path: done in 32 bits
-			// (the fix its finding leads with, as for the subroutine
-			// above), it keeps the inline division and drops the test,
-			// the branch and the barrier around it.
-			removed += l.path * fastPathOverhead
-		} else {
-			// A 32-bit division inline: its reciprocal computed once,
-			// a multiply-high and a shift keep a quarter of the line.
-			removed += l.inst * (1 - narrowDivisionKept)
-		}
+		wide = wide || l.wide
+		removed += l.removed()
 	}
 	share := inDiv / total
 	if share < 0.1 {
