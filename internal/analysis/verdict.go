@@ -34,8 +34,9 @@ import (
 // register-tile on FP64 FMAs and where the loads' pipe limits the SM,
 // and not on global loads a warp spreads over more sectors than it needs;
 // version 20 prices a predicated branch whose condition divides with the
-// division its rewrite drops.
-const VerdictVersion = 20
+// division its rewrite drops; version 21 prices a latency-bound kernel's
+// local table whose loads mostly miss L1 at its units' remaining work.
+const VerdictVersion = 21
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -120,10 +120,11 @@ for (...) { unsigned k = key[i] & 15;
 // time, and one latency-bound on local misses (64 bins per thread, 12 %
 // of its local loads hitting L1, DRAM moving 16 times the bytes its
 // threads ask for) gains in proportion to the work left. On fixtures/sol
-// histLocal<64> moved to shared ran 0.97 faster (this model 0.90, the
+// histLocal<64> moved to shared ran 0.97 faster (this model 0.95, the
 // factor localIndexedGain of the local share, fitted on twins that move
-// the table to registers, 0.80); sol-check3's mixLocal 0.84 (0.83, the
-// factor 0.75). ok is false without the units' utilizations.
+// the table to registers, 0.80); sol-check3's mixLocal 0.84 (0.90 on the
+// raw page, 0.83 on the details page; the factor 0.75). ok is false
+// without the units' utilizations.
 func localTrafficGain(p *Pass, ld, st, global float64) (float64, bool) {
 	us, ok := usageOf(p)
 	if !ok || !(ld+st > 0) {
@@ -154,7 +155,20 @@ func localTrafficGain(p *Pass, ld, st, global float64) (float64, bool) {
 			f[analysis.LimitMemory] = math.Min(f[analysis.LimitMemory], v)
 		}
 	}
-	return clamp01((1 - us.timeAfter(f)) * variableShare(p)), true
+	after := us.timeAfter(f)
+	// A kernel that waits on latency with three of its four local loads
+	// or more missing L1 waits on them: a slot the loop reads back after
+	// writing it is an L2 round trip in each thread's chain of iterations
+	// (fixtures/sol-check5's movAvgLocal: 20 % of its local loads hit L1,
+	// no unit above 42 %; fixtures/sol's histLocal<64>: 12 %). With the
+	// table out of local memory the chain is gone, and the kernel runs as
+	// fast as its units' remaining work allows, not at its old pace on
+	// less work: movAvgLocal's twin ran L2 at 78 % (0.72 faster; in
+	// proportion to the work left, 0.51), histLocal<64>'s 0.97 (0.90).
+	if u := p.Kernel.Limiter.Unit; (u == analysis.LimitLatency || u == analysis.LimitAtomics) && hit < 0.5 {
+		after = math.Min(after, us.norm(f))
+	}
+	return clamp01((1 - after) * variableShare(p)), true
 }
 
 // localRequests is the warp-level local loads and stores the kernel
