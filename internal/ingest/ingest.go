@@ -174,6 +174,10 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 	var formats []string
 	var fields [][]byte
 	tables := 0
+	// The text is read ahead of the parse on a goroutine of its own
+	// (linesahead.go), which ends before this returns.
+	s.lr.aheadOK = true
+	defer s.lr.stopAhead()
 	for {
 		line, err := s.lr.next()
 		if err == io.EOF {
@@ -198,6 +202,7 @@ func readTables(s *stream, opt Options, in *File) (*profan.Run, error) {
 		}
 	}
 	s.acct.Lines = s.lr.n
+	s.lr.stopAhead()
 	var none error
 	if tables == 0 {
 		none = noTableError(s.run, s.src, s.lr.n, s.textSeen)

@@ -48,6 +48,12 @@ type lineReader struct {
 	recBytes  int
 	replay    [][]byte
 	replayErr error // an error met while sniffing, returned after the replay
+
+	// aheadOK lets read take the text from a read ahead (linesahead.go),
+	// started at the first line read from br, and ahead is it.
+	aheadOK bool
+	ahead   *lineAhead
+	size    int // br's size: a chunk's
 }
 
 func newLineReader(r io.Reader, src string, size int) (*lineReader, error) {
@@ -72,7 +78,7 @@ func newLineReader(r io.Reader, src string, size int) (*lineReader, error) {
 		br.Discard(2)
 		br = bufio.NewReaderSize(&utf16Reader{r: br, order: binary.BigEndian}, 256<<10)
 	}
-	return &lineReader{br: br, src: src}, nil
+	return &lineReader{br: br, src: src, size: size}, nil
 }
 
 // next returns the next line without its terminator. The slice is valid
@@ -114,6 +120,9 @@ func (l *lineReader) rewind(err error) {
 }
 
 func (l *lineReader) read() ([]byte, error) {
+	if l.ahead != nil || l.aheadOK && !l.recording && l.startAhead() {
+		return l.readAhead()
+	}
 	line, err := l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		l.long = append(l.long[:0], line...)
@@ -142,8 +151,8 @@ func (l *lineReader) read() ([]byte, error) {
 	l.n++
 	last := err == io.EOF
 	whole := line // with its LF, when it has one
-	line = bytes.TrimSuffix(line, []byte{'\n'})
-	line = bytes.TrimSuffix(line, []byte{'\r'})
+	line = bytes.TrimSuffix(line, newline)
+	line = bytes.TrimSuffix(line, cr)
 	if l.h != nil {
 		if len(whole) == len(line)+1 && whole[len(line)] == '\n' {
 			l.h.Write(whole) // the line and its LF in one write
@@ -152,7 +161,21 @@ func (l *lineReader) read() ([]byte, error) {
 			l.h.Write(newline)
 		}
 	}
-	if safe.Plain(line) {
+	return l.check(line, safe.Plain(line), last)
+}
+
+// line is a line the read ahead found (without its LF), plain when it is
+// known to be so; last when it ends the text without a line end.
+func (l *lineReader) line(line []byte, plain, last bool) ([]byte, error) {
+	l.n++
+	line = bytes.TrimSuffix(line, cr)
+	return l.check(line, plain || safe.Plain(line), last)
+}
+
+// check refuses binary data and invalid UTF-8 in line, the l.n-th, makes
+// what would drive a terminal visible, and refuses a last line cut short.
+func (l *lineReader) check(line []byte, plain, last bool) ([]byte, error) {
+	if plain {
 		if last && !cutWhole(line) {
 			return nil, l.cut()
 		}
@@ -214,7 +237,7 @@ func bufSize(r io.Reader) int {
 	return size
 }
 
-var newline = []byte{'\n'}
+var newline, cr = []byte{'\n'}, []byte{'\r'}
 
 var (
 	errOddUTF16      = errors.New("utf-16 input ends in the middle of a character (truncated file?)")
