@@ -514,7 +514,12 @@ type HostSpan struct {
 	Start float64 // seconds, on the clock of the GPU records
 	Dur   float32 // seconds
 	State HostState
-	Name  int32 // index in Host.SpanNames; -1 for none
+	// Ops and Frames count the profiler's records that begin inside the
+	// span on its thread (aten ops, and Python calls under with_stack),
+	// each of which the profiler slowed the host by recording; up to
+	// 65535 each. Zero where the trace does not say (nsys).
+	Ops, Frames uint16
+	Name        int32 // index in Host.SpanNames; -1 for none
 }
 
 // End is the span's end, seconds.

@@ -148,7 +148,7 @@ func (nsysAPITrace) Parse(t *table) error {
 		calls.end = end
 	}
 	if spans {
-		host.Spans, host.SpansFolded = mergeSpans(sp.per, 0)
+		host.Spans, _, host.SpansFolded = mergeSpans(sp.per, 0)
 		host.SpanNames = sp.names.names
 		host.SpansFolded += sp.folded
 	}

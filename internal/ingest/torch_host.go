@@ -18,6 +18,23 @@ type hostSide struct {
 	reads     []hostRec      // frames of hostRead's methods
 }
 
+// tickNS is the unit of torchReader.ticks: a frame's start is kept to
+// 128 ns, within 2^31 ticks (275 s) of the trace's first event; one
+// further off is not counted.
+const tickNS = 128
+
+// tick keeps a Python frame's start for the span counts.
+func (r *torchReader) tick(tid int32, ts int64) {
+	d := (ts - r.origin) / tickNS
+	if d < math.MinInt32 || d > math.MaxInt32 {
+		return
+	}
+	if r.ticks == nil {
+		r.ticks = map[int32][]int32{}
+	}
+	r.ticks[tid] = append(r.ticks[tid], int32(d))
+}
+
 // maxLaunchers bounds the threads whose spans are made: the ones with the
 // most launch calls (the main thread, autograd's backward thread).
 const maxLaunchers = 4
@@ -88,6 +105,7 @@ func (r *torchReader) spans(calls []*profan.HostEvent) {
 	slices.SortFunc(ts, func(a, b tc) int { return cmp.Or(cmp.Compare(b.n, a.n), cmp.Compare(a.tid, b.tid)) })
 	sn := spanNamer{idx: map[string]int32{}}
 	var per [][]spanRec
+	var tids []int32
 	for i, t := range ts {
 		if i == maxLaunchers {
 			break
@@ -97,9 +115,59 @@ func (r *torchReader) spans(calls []*profan.HostEvent) {
 			continue
 		}
 		per = append(per, r.threadSpans(min(tid, 255), t.tid, calls, &sn))
+		tids = append(tids, tid)
 	}
-	host.Spans, host.SpansFolded = mergeSpans(per, r.origin)
+	var of []uint8
+	host.Spans, of, host.SpansFolded = mergeSpans(per, r.origin)
 	host.SpanNames = sn.names
+	r.countRecords(host.Spans, of, tids)
+	r.ticks = nil
+}
+
+// countRecords counts into each span the aten ops and the Python frames
+// that begin inside it on the thread it is of (of[i] indexes tids; a span
+// merged from two threads' parts, the same state and name, is its first
+// part's): what the profiler recorded there (HostSpan.Ops, Frames). The
+// ops and the user's frames are sorted by start (enclose sorted them).
+func (r *torchReader) countRecords(spans []profan.HostSpan, of []uint8, tids []int32) {
+	type cursor struct{ op, fr, tk int }
+	cur := make([]cursor, len(tids))
+	ticks := make([][]int32, len(tids))
+	for i, tid := range tids {
+		ticks[i] = r.ticks[tid]
+		slices.Sort(ticks[i])
+	}
+	sat := func(n int) uint16 { return uint16(min(n, math.MaxUint16)) }
+	for i := range spans {
+		s := &spans[i]
+		p := int(of[i])
+		tid, c := min(tids[p], 255), &cur[p]
+		lo := int64(math.Round(s.Start*1e9)) + r.origin
+		hi := lo + int64(math.Round(float64(s.Dur)*1e9))
+		count := func(recs []hostRec, j *int) int {
+			for *j < len(recs) && recs[*j].start < lo {
+				*j++
+			}
+			n := 0
+			for k := *j; k < len(recs) && recs[k].start < hi; k++ {
+				if recs[k].tid() == tid {
+					n++
+				}
+			}
+			return n
+		}
+		ops, frames := count(r.ops, &c.op), count(r.frames, &c.fr)
+		t := ticks[p]
+		tlo, thi := (lo-r.origin+tickNS/2)/tickNS, (hi-r.origin+tickNS/2)/tickNS
+		for c.tk < len(t) && int64(t[c.tk]) < tlo {
+			c.tk++
+		}
+		k := c.tk
+		for k < len(t) && int64(t[k]) < thi {
+			k++
+		}
+		s.Ops, s.Frames = sat(ops), sat(frames+k-c.tk)
+	}
 }
 
 // spanNamer interns span names.
@@ -310,11 +378,12 @@ func (r *torchReader) threadSpans(tid int32, thread string, calls []*profan.Host
 // mergeSpans merges the threads' spans (each sorted, none overlapping)
 // into one list, the higher state winning where two overlap, bounded by
 // MaxHostSpans; times relative to origin, in seconds.
-func mergeSpans(per [][]spanRec, origin int64) (out []profan.HostSpan, folded int) {
+func mergeSpans(per [][]spanRec, origin int64) (out []profan.HostSpan, of []uint8, folded int) {
 	pos := make([]int, len(per))
 	t := int64(math.MinInt64)
 	var last *spanRec
 	var cur []spanRec
+	lastOf := 0
 	flush := func() {
 		if last == nil {
 			return
@@ -323,6 +392,7 @@ func mergeSpans(per [][]spanRec, origin int64) (out []profan.HostSpan, folded in
 			folded++
 		} else {
 			out = append(out, profan.HostSpan{Start: float64(last.start-origin) / 1e9, Dur: float32(float64(last.end-last.start) / 1e9), State: last.state, Name: last.name})
+			of = append(of, uint8(lastOf))
 		}
 	}
 	for {
@@ -357,11 +427,11 @@ func mergeSpans(per [][]spanRec, origin int64) (out []profan.HostSpan, folded in
 			} else {
 				flush()
 				cur = append(cur[:0], spanRec{t, nb, s.state, s.name})
-				last = &cur[0]
+				last, lastOf = &cur[0], best
 			}
 		}
 		t = nb
 	}
 	flush()
-	return out, folded
+	return out, of, folded
 }

@@ -246,7 +246,10 @@ type torchReader struct {
 	apiOrder []string
 	ops      []hostRec
 	frames   []hostRec // the user's frames only
-	hostSide           // the launching threads' spans (torch_host.go)
+	// ticks are the other Python frames' starts, by thread, in
+	// tickNS from origin: counted into the spans (HostSpan.Frames).
+	ticks    map[int32][]int32
+	hostSide // the launching threads' spans (torch_host.go)
 	long     map[[2]int64]int64
 	user     []bool // by name index: a frame of the user's code
 	names    []string
@@ -719,8 +722,12 @@ func (r *torchReader) file(cat int, off int64) error {
 			r.s.run.Host.Frames++
 			if n := r.nameOf(e.Name); r.user[n] {
 				r.frames = append(r.frames, newHostRec(e.TS.ns, e.Dur.ns, n, r.tidOf(e.Tid.s), r.long))
-			} else if m := hostRead(e.Name); m != "" {
-				r.reads = append(r.reads, newHostRec(e.TS.ns, e.Dur.ns, r.nameOf(m), r.tidOf(e.Tid.s), r.long))
+			} else {
+				tid := r.tidOf(e.Tid.s)
+				if m := hostRead(e.Name); m != "" {
+					r.reads = append(r.reads, newHostRec(e.TS.ns, e.Dur.ns, r.nameOf(m), tid, r.long))
+				}
+				r.tick(tid, e.TS.ns)
 			}
 		}
 	case catAnnotation:
