@@ -65,3 +65,33 @@ func TracedHost(t *Timeline) float64 {
 	}
 	return d / float64(r.steps)
 }
+
+// ProfilerRecords are the replayed window's records a step, as the
+// profiler's cost model counts them (aten ops, Python frames, launches),
+// and whether the trace holds the Python stack.
+func ProfilerRecords(t *Timeline) (ops, frames, launches float64, stack bool) {
+	r, ok := t.Steps.(*replay)
+	if !ok {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		s := r.spans[i]
+		ops += float64(s.Ops)
+		frames += float64(s.Frames)
+		stack = stack || s.Frames > 0
+		if r.nl != nil {
+			launches += float64(r.nl[i])
+		}
+	}
+	n := float64(r.steps)
+	return ops / n, frames / n, launches / n, stack
+}
+
+// ReplayedStep is the replay's step without a lever, seconds.
+func ReplayedStep(t *Timeline) float64 {
+	if r, ok := t.Steps.(*replay); ok {
+		return r.baseWall()
+	}
+	return 0
+}

@@ -59,14 +59,26 @@ type replay struct {
 	steps   int
 	bounds  []float64 // each step's end on the host, in order (ProfilerStep#N)
 	folded  bool      // kernels past maxReplay were not kept
-	// unprofiled is the share of the traced host time the host takes
-	// unprofiled (profilerHost for a PyTorch trace).
-	unprofiled float64
+	// perOp, perFrame and perLaunch are what the profiler cost the host
+	// for each aten op, Python frame and launch it recorded, seconds
+	// (profilerOp ... times the launch's worth, for a PyTorch trace; 0
+	// for an nsys trace): taken off the span that holds them (keep).
+	perOp, perFrame, perLaunch float64
+	profiler                   bool // a PyTorch trace: keep applies
+	// nl counts, by span, the kernels and copies whose launch call
+	// returned inside it (nil where none is known).
+	nl []uint16
+	// bareKeep is the share of the window's traced host time the
+	// replay keeps, for the time no span covers.
+	bareKeep float64
 	// launch is the host's time, as traced, of one launch's worth: the
 	// median of the dispatch spans that issue one kernel (an aten op, or
 	// in an nsys trace the launch call). A lever's Host is counted in it,
 	// so an engine's host cost scales with the trace's own host speed.
 	launch float64
+	// launchU is a launch's worth unprofiled (launchUnprofiled): what a
+	// lever's Host, Fewer and Collapse launches cost the replayed host.
+	launchU float64
 	// framework: the time no span covers is the framework's Python
 	// around the launches (a PyTorch trace), which a graph replaces; in
 	// an nsys trace it is the program's own host work, which stays.
@@ -91,13 +103,29 @@ type replayBase struct {
 	wall float64
 }
 
-// profilerHost is the share of a PyTorch trace's host time (its
-// CPU-side events recorded with shapes and the Python stack) that the
-// step's host takes without the profiler: fitted on fixtures/host8's
-// moe and unet families (profiled host 96 ms a step, unprofiled 34.5 ms
-// wall; the UNet's 29.4 ms of profiled host, 12.8 ms unprofiled wall),
-// never on the held-out vision family.
-const profilerHost = 0.4
+// The profiler's own cost, by what it records (docs/replay.md), in the
+// trace's own launch's worth (its host speed with the profiler on): each
+// aten op it records with its shapes (profilerOp), each Python call (profilerFrame:
+// every Python function and every C function Python calls, with_stack)
+// and each kernel or copy launch (profilerLaunch: the runtime call and
+// its activity record) costs the host a fixed time, taken off the span
+// that holds it, and what is left runs at profilerKeep of its traced
+// time (every call hooked). A long call into C (a numpy FFT, a JPEG
+// decode) keeps about profilerKeep of its length; a dense stretch of
+// dispatch or of small Python calls keeps less. Fitted on the steps
+// their host bounds in fixtures/host8 to host15 and on fixtures/timeline's
+// and check7's decode and small training steps, against the step their
+// process timed unprofiled (docs/calibration-apps.md).
+const (
+	profilerKeep   = 0.55
+	profilerOp     = 0.05
+	profilerFrame  = 0.005
+	profilerLaunch = 0.2
+)
+
+// minKeep is the least share of a span's traced time left after its
+// records' costs (before profilerKeep), fitted with them.
+const minKeep = 0.2
 
 // recordCopy keeps a copy or memset for the replay, up to maxReplay.
 func (r *replay) recordCopy(what int32, bytes, start, dur, launched float64, lane uint32) {
@@ -182,13 +210,91 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 		}
 	}
 	slices.SortStableFunc(r.ranges, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
-	r.unprofiled, r.framework = 1, false
+	r.framework = false
 	r.launch = r.launchUnit()
-	r.base = &replayBase{}
 	if run.Tool == profan.ToolTorch {
-		r.unprofiled, r.framework = profilerHost, true
+		r.framework = true
+		r.profiled()
 	}
+	r.bareKeep = r.windowKeep()
+	r.launchU = r.launchUnprofiled()
+	r.base = &replayBase{}
 	return r
+}
+
+// refLaunch is the launch's worth the profiler's costs are taken at where
+// the trace holds no op that issues one kernel.
+const refLaunch = 20e-6
+
+// profiled sets the profiler's costs per record, in the trace's launch's
+// worth, and counts each span's launches.
+func (r *replay) profiled() {
+	unit := r.launch
+	if !(unit > 0) {
+		unit = refLaunch
+	}
+	r.profiler = true
+	r.perOp, r.perFrame, r.perLaunch = profilerOp*unit, profilerFrame*unit, profilerLaunch*unit
+	r.nl = make([]uint16, len(r.spans))
+	for _, k := range r.kernels {
+		if i := r.spanAt(k.issued); i >= 0 && r.nl[i] < math.MaxUint16 {
+			r.nl[i]++
+		}
+	}
+}
+
+// keep is the share of span i's traced time the host takes unprofiled:
+// its time less what the profiler's records in it cost (at least
+// minKeep of it), at profilerKeep.
+func (r *replay) keep(i int) float64 {
+	s := r.spans[i]
+	if s.Dur <= 0 || !r.profiler {
+		return 1
+	}
+	cost := r.perOp*float64(s.Ops) + r.perFrame*float64(s.Frames)
+	if r.nl != nil {
+		cost += r.perLaunch * float64(r.nl[i])
+	}
+	return profilerKeep * math.Max(minKeep, 1-cost/float64(s.Dur))
+}
+
+// windowKeep is the share of the window's traced host time (its spans
+// but the syncs) that keep leaves: 1 where nothing was recorded.
+func (r *replay) windowKeep() float64 {
+	traced, kept := 0.0, 0.0
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		if s := r.spans[i]; s.State != profan.HostSync {
+			traced += float64(s.Dur)
+			kept += float64(s.Dur) * r.keep(i)
+		}
+	}
+	if traced <= 0 {
+		return 1
+	}
+	return kept / traced
+}
+
+// unprofiledIn is the host's time from lo to hi as the replay takes it:
+// each span's overlap at its keep, the time no span covers at bareKeep.
+func (r *replay) unprofiledIn(lo, hi float64) float64 {
+	d, t := 0.0, lo
+	i, _ := slices.BinarySearchFunc(r.spans, lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < hi; i++ {
+		s := r.spans[i]
+		a, b := math.Max(s.Start, lo), math.Min(s.End(), hi)
+		if a > t {
+			d += (a - t) * r.bareKeep
+		}
+		if b > a {
+			d += (b - a) * r.keep(i)
+		}
+		t = math.Max(t, b)
+	}
+	if hi > t {
+		d += (hi - t) * r.bareKeep
+	}
+	return d
 }
 
 // launchUnit is a launch's worth of the host's time, as traced: the
@@ -198,6 +304,17 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 // than minUnitOps of them (an nsys trace, whose spans are launch calls),
 // of the dispatch spans that issue one kernel; 0 when none does.
 func (r *replay) launchUnit() float64 {
+	return r.unitOf(func(i int) float64 { return float64(r.spans[i].Dur) })
+}
+
+// launchUnprofiled is a launch's worth of the host's time unprofiled:
+// launchUnit's spans, each at its keep.
+func (r *replay) launchUnprofiled() float64 {
+	return r.unitOf(func(i int) float64 { return float64(r.spans[i].Dur) * r.keep(i) })
+}
+
+// unitOf is the median of val over launchUnit's spans.
+func (r *replay) unitOf(val func(int) float64) float64 {
 	var arith, one []float64
 	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
 	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
@@ -216,9 +333,9 @@ func (r *replay) launchUnit() float64 {
 		if n != 1 {
 			continue
 		}
-		one = append(one, float64(s.Dur))
+		one = append(one, val(i))
 		if s.Name >= 0 && int(s.Name) < len(r.snames) && arithOps[strings.TrimSuffix(r.snames[s.Name], "_")] {
-			arith = append(arith, float64(s.Dur))
+			arith = append(arith, val(i))
 		}
 	}
 	switch {
@@ -331,18 +448,18 @@ func (r *replay) run(l Lever) float64 {
 	if disp == 0 {
 		disp = 1
 	}
-	// The profiler's own cost: the host's time as traced, scaled to the
-	// unprofiled host's.
-	unprof := r.unprofiled
+	// The profiler's own cost: each span's time as traced, less what its
+	// records cost the host (keep).
 	// Time no span covers: in a PyTorch trace the framework's own
 	// Python, which a graph replaces too.
-	bare := unprof
+	bare := r.bareKeep
 	if l.Graphs && r.framework {
 		bare = 0
 	}
 	less := r.fewer(l)
 	col, colN := r.collapsed(l)
 	factor := func(i int, s profan.HostSpan) float64 {
+		unprof := r.keep(i)
 		switch s.State {
 		case profan.HostDispatch:
 			if l.Graphs {
@@ -395,7 +512,7 @@ func (r *replay) run(l Lever) float64 {
 	// A collapsed range's host: its multi-tensor launches.
 	extra := 0.0
 	if l.Collapse != nil && !l.Graphs {
-		extra = l.Collapse.Launches * r.launch * unprof
+		extra = l.Collapse.Launches * r.launchU
 	}
 	ri, entered := 0, -1
 	// side is the lane of copies moved beside the kernels.
@@ -449,7 +566,7 @@ func (r *replay) run(l Lever) float64 {
 			end := math.Min(stop, s.End())
 			h += (end - t) * factor(si, s) * keep
 			if s.State == profan.HostData {
-				data += (end - t) * unprof
+				data += (end - t) * r.keep(si)
 			}
 			t = end
 			if end == s.End() && s.State == profan.HostSync && !r.dropped(l, s) {
@@ -482,7 +599,7 @@ func (r *replay) run(l Lever) float64 {
 			// The op's new engine: its host work before it issues.
 			if x := l.Host(r.names[k.name]); x > 0 {
 				if i := r.spanAt(k.issued); i >= 0 && i != charged {
-					h += x * r.launch * unprof
+					h += x * r.launchU
 					charged = i
 				}
 			}
@@ -617,7 +734,7 @@ func (r *replay) Regions(prefix string) []Region {
 		}
 		g := &out[i]
 		g.Count++
-		g.Host += (a.hi - a.lo) * r.unprofiled
+		g.Host += r.unprofiledIn(a.lo, a.hi)
 		j, _ := slices.BinarySearchFunc(r.kernels, a.lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
 		for ; j < len(r.kernels) && r.kernels[j].issued < a.hi; j++ {
 			if k := r.kernels[j]; k.copy == 0 && k.name >= 0 {
@@ -656,10 +773,10 @@ func (r *replay) Regions(prefix string) []Region {
 // host as the replay scales it.
 func (r *replay) DataTime() float64 {
 	d := 0.0
-	for _, s := range r.spans {
+	for i, s := range r.spans {
 		if s.State == profan.HostData && s.End() > r.lo && s.Start < r.hi {
-			d += math.Min(s.End(), r.hi) - math.Max(s.Start, r.lo)
+			d += (math.Min(s.End(), r.hi) - math.Max(s.Start, r.lo)) * r.keep(i)
 		}
 	}
-	return d * r.unprofiled / float64(r.steps)
+	return d / float64(r.steps)
 }

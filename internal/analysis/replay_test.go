@@ -29,12 +29,12 @@ func TestReplayByHand(t *testing.T) {
 			{Start: 6 * ms, Dur: 5 * ms, State: profan.HostSync, Name: 2},
 			{Start: 11 * ms, Dur: 1 * ms, State: profan.HostPython, Name: 3},
 		},
-		lo: 0, hi: 12 * ms, steps: 1, unprofiled: 1, framework: true,
+		lo: 0, hi: 12 * ms, steps: 1, bareKeep: 1, framework: true,
 		// Both launches inside an optimizer's step, for Collapse.
 		ranges: []annRange{{4 * ms, 6.5 * ms, "Optimizer.step#SGD.step"}},
 	}
 	// One launch's worth: each aten::linear issues one kernel in 1 ms.
-	if r.launch = r.launchUnit(); math.Abs(r.launch-1*ms) > 1e-9 {
+	if r.launch, r.launchU = r.launchUnit(), r.launchUnprofiled(); math.Abs(r.launch-1*ms) > 1e-9 {
 		t.Errorf("a launch's worth %.3f ms, want 1", r.launch/ms)
 	}
 	tl := &Timeline{Steps: r}
@@ -64,7 +64,7 @@ func TestReplayByHand(t *testing.T) {
 	})
 	regs := tl.Regions("Optimizer.step#")
 	if len(regs) != 1 || regs[0].Name != "Optimizer.step#SGD.step" || regs[0].Count != 1 || regs[0].Launches != 2 ||
-		regs[0].Kernels["gemm"] != 2 || regs[0].Ops["aten::linear"] != 2 || math.Abs(regs[0].Host-2.5*ms) > 1e-12 || math.Abs(regs[0].Kernel-6*ms) > 1e-9 {
+		regs[0].Kernels["gemm"] != 2 || regs[0].Ops["aten::linear"] != 2 || math.Abs(regs[0].Host-2.5*ms) > 1e-9 || math.Abs(regs[0].Kernel-6*ms) > 1e-9 {
 		t.Errorf("regions %+v", regs)
 	}
 	sites := tl.SyncSites()
@@ -91,7 +91,7 @@ func TestReplayForward(t *testing.T) {
 				{Start: 1 * ms, Dur: 10 * ms, State: profan.HostPython, Name: 2},
 				{Start: 11 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 1},
 			},
-			lo: 0, hi: 12 * ms, steps: 1, unprofiled: 1, framework: true,
+			lo: 0, hi: 12 * ms, steps: 1, bareKeep: 1, framework: true,
 		}
 		checkReplays(t, &Timeline{Steps: r}, 11, []replayCase{{frame, Lever{Forward: true}, want}})
 	}
@@ -121,7 +121,7 @@ func TestReplayPinnedByHand(t *testing.T) {
 			{Start: 5.5 * ms, Dur: 3 * ms, State: profan.HostSync, Name: 3},
 			{Start: 8.5 * ms, Dur: 0.5 * ms, State: profan.HostPython, Name: 4},
 		},
-		lo: 0, hi: 9 * ms, steps: 1, unprofiled: 1,
+		lo: 0, hi: 9 * ms, steps: 1, bareKeep: 1,
 	}
 	tl := &Timeline{Steps: r}
 	copies := func(s string) bool { return s == cp || s == sync }
@@ -179,7 +179,7 @@ func TestSyncSitesInside(t *testing.T) {
 			{Start: 12 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 0},
 			{Start: 16 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 1},
 		},
-		lo: 0, hi: 20 * ms, steps: 2, bounds: []float64{10 * ms, 20 * ms}, unprofiled: 1,
+		lo: 0, hi: 20 * ms, steps: 2, bounds: []float64{10 * ms, 20 * ms}, bareKeep: 1,
 	}
 	tl := &Timeline{Steps: r}
 	got := map[string]int{}
