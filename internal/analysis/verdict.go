@@ -35,8 +35,10 @@ import (
 // and not on global loads a warp spreads over more sectors than it needs;
 // version 20 prices a predicated branch whose condition divides with the
 // division its rewrite drops; version 21 prices a latency-bound kernel's
-// local table whose loads mostly miss L1 at its units' remaining work.
-const VerdictVersion = 21
+// local table whose loads mostly miss L1 at its units' remaining work;
+// version 22 prices tile-shared-memory on a naive product's uncoalesced
+// L1-served loads by their sectors over the ideal.
+const VerdictVersion = 22
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

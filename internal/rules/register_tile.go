@@ -122,15 +122,20 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 // the shared-memory tile that coalesces it (uncoalesced-global,
 // tile-shared-memory) is the fix; the register tile prices requests.
 func l1HitLoads(p *Pass) (float64, bool) {
+	ld, coalesced, ok := l1Loads(p)
+	return ld, ok && coalesced
+}
+
+// l1Loads reads what l1HitLoads reads, saying whether the loads are
+// coalesced rather than requiring it: tile-shared-memory prices a naive
+// product whose loads are not as well.
+func l1Loads(p *Pass) (ld float64, coalesced, ok bool) {
 	ld, okG := p.Value("global_load_requests")
 	hit, okH := p.Value("l1_hit_rate")
 	if h := p.Kernel.Limiter.Headroom; !okG || !okH || hit < 50 || !(ld > 0) || !h.Known() || h.Unit != "FP32 pipe" {
-		return 0, false
+		return 0, false, false
 	}
-	if x := p.Kernel.Model.GlobalLoad; uncoalescedSpace(p, x, "gld", 0) {
-		return 0, false
-	}
-	return ld, true
+	return ld, !uncoalescedSpace(p, p.Kernel.Model.GlobalLoad, "gld", 0), true
 }
 
 // loadsPerFMAReads are the canonical metrics l1HitLoads and loadsPerFMA

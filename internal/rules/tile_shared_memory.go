@@ -88,7 +88,17 @@ func checkTile(p *Pass) {
 	// a time (LDS.128 over k, as every such tile of the bundled sets
 	// compiles: 1.25 shared loads per FMA), and fills the tile with
 	// two global loads per T FMAs (T = 16).
-	if ld, ok := l1HitLoads(p); ok {
+	//
+	// Uncoalesced, each load request keeps the pipe busy for each of
+	// its excess sectors' lines as well: its work is its requests times
+	// their sectors over the ideal ones (fixtures/sol-check5's
+	// gemmNTNaive reads B down a column, 16.5 sectors a request where
+	// 2.5 would do: 0.90, its 32×32-tiled twin ran 0.95 faster), which the
+	// tile's coalesced fills and shared loads do without.
+	if ld, coalesced, ok := l1Loads(p); ok {
+		if x := p.Kernel.Model.GlobalLoad; !coalesced && x != nil && x.IdealSectorsPerRequest > 0 && x.SectorsPerRequest > x.IdealSectorsPerRequest {
+			ld *= x.SectorsPerRequest / x.IdealSectorsPerRequest
+		}
 		if r, _, busy, ok := loadsPerFMA(p, ld); ok {
 			t, _ := p.Value("duration")
 			after := t * stagedLoadsPerFMA / r * busy
