@@ -77,14 +77,14 @@ func (r *torchReader) kernel(off int64) error {
 		k.StaticSMem = e.Args.SharedMem.v
 	}
 	if !isNum || !math.IsNaN(k.Launched) || len(r.launched) >= maxLaunched {
-		return r.t.Kernel(k, r.in.lineAt(off))
+		return r.t.Kernel(k, r.lineAt(off))
 	}
 	if len(r.pending) == maxPending {
 		if err := r.flush(1); err != nil {
 			return err
 		}
 	}
-	r.pending = append(r.pending, pendingKernel{k, corr, r.in.lineAt(off)})
+	r.pending = append(r.pending, pendingKernel{k, corr, r.lineAt(off)})
 	return nil
 }
 
@@ -152,7 +152,7 @@ func (r *torchReader) activity(cat int, off int64) error {
 			a.SrcMemType, a.DstMemType = r.tab.str(src), r.tab.str(dst)
 		}
 	}
-	r.t.row.Line = r.in.lineAt(off)
+	r.t.row.Line = r.lineAt(off)
 	return r.t.Activity(a)
 }
 
@@ -164,7 +164,7 @@ func (r *torchReader) call(cat int, off int64) error {
 	d := float64(e.Dur.ns) / 1e9
 	if c == nil {
 		if len(r.api) >= maxNames {
-			return r.errorAt(r.lex.offset(), "more than %d distinct CUDA call names (not a profiler trace?)", maxNames)
+			return r.errorAt(r.evEnd, "more than %d distinct CUDA call names (not a profiler trace?)", maxNames)
 		}
 		c = &profan.APICall{Name: e.Name, Min: d, Max: d}
 		r.api[e.Name] = c

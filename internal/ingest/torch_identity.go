@@ -64,7 +64,7 @@ func (r *torchReader) identity(off int64) error {
 	}
 	g.h.Write(b[:])
 	k := g.h.Sum64()
-	line := r.in.lineAt(off)
+	line := r.lineAt(off)
 	if first, ok := g.seen[k]; ok {
 		at := ""
 		if first > 0 {
@@ -91,7 +91,7 @@ func (r *torchReader) kernelCorr(corr int64, name string, off int64) error {
 			g.twice = map[int64]int{}
 		}
 		if _, ok := g.twice[corr]; !ok {
-			g.twice[corr] = r.in.lineAt(off)
+			g.twice[corr] = r.lineAt(off)
 		}
 	}
 	g.corrs.set(corr, f|corrKernel)

@@ -226,3 +226,18 @@ func (j *jsonSource) lineAt(off int64) int {
 	k := lo + sort.Search(j.nm-lo, func(i int) bool { return at(lo+i) >= off })
 	return k + 1
 }
+
+// lineAfter is lineAt for offsets that do not decrease from call to call
+// (the events of a trace in turn), found from k, the caller's: the line
+// ends before the offset asked last.
+func (j *jsonSource) lineAfter(off int64, k *int) int {
+	lo := max(0, j.nm-len(j.marks))
+	if j.nm > 0 && lo > 0 && off <= j.marks[lo%len(j.marks)] {
+		return 0
+	}
+	*k = max(*k, lo)
+	for *k < j.nm && j.marks[*k%len(j.marks)] < off {
+		*k++
+	}
+	return *k + 1
+}

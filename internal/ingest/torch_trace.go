@@ -278,6 +278,12 @@ type torchReader struct {
 	// when they were read (at most maxUnresolved).
 	unresolved map[string]struct{}
 	ids        gpuIdentities // see torch_identity.go
+	// piped: the events are decoded ahead (torch_decode.go); the one
+	// being filed starts at evOff on line evLine and ends before evEnd,
+	// on line evEOL.
+	piped         bool
+	evOff, evEnd  int64
+	evLine, evEOL int
 }
 
 const maxUnresolved = 64
@@ -337,7 +343,7 @@ func readTorch(s *stream, in *File) error {
 
 // errorAt is the error at byte off of the decoded text.
 func (r *torchReader) errorAt(off int64, format string, args ...any) error {
-	return &syntaxError{File: r.src, Line: r.in.lineAt(off), Msg: fmt.Sprintf("byte %d: ", off) + fmt.Sprintf(format, args...)}
+	return &syntaxError{File: r.src, Line: r.lineAt(off), Msg: fmt.Sprintf("byte %d: ", off) + fmt.Sprintf(format, args...)}
 }
 
 // document reads the top-level object.
@@ -567,7 +573,7 @@ func (r *torchReader) skip(rule string, off int64) {
 			return
 		}
 	}
-	r.s.acct.Skipped = append(r.s.acct.Skipped, profan.SkipCount{Rule: rule, Lines: 1, First: r.in.lineAt(off)})
+	r.s.acct.Skipped = append(r.s.acct.Skipped, profan.SkipCount{Rule: rule, Lines: 1, First: r.lineAt(off)})
 }
 
 // events reads the traceEvents array, one event at a time.
@@ -576,20 +582,7 @@ func (r *torchReader) events() error {
 	if err := l.expect('[', "\"traceEvents\" is an array"); err != nil {
 		return err
 	}
-	more, err := l.first(']')
-	for more && err == nil {
-		l.peek()
-		off := l.offset()
-		if err := r.readEvent(); err != nil {
-			return err
-		}
-		r.s.acct.Rows++
-		if err := r.event(off); err != nil {
-			return err
-		}
-		more, err = l.more(']')
-	}
-	return err
+	return r.eventsPiped()
 }
 
 // event files one decoded event: its category, the fields a complete
