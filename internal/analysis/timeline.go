@@ -245,6 +245,30 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 			devs = append(devs, l.dev)
 		}
 	}
+	// The steps' walls and replay read the launches of the busiest
+	// device: of a run with one device they are made beside its
+	// timeline, on a goroutine of their own (a gigabyte's trace takes a
+	// few tenths of a second for each).
+	rp := b.rp
+	b.rp = replay{}
+	type stepsOf struct {
+		walls, busy []float64
+		steps       *replay
+	}
+	replayOf := func(dev string) stepsOf {
+		keep := func(lane uint32) bool { return b.lanes[lane].dev == dev }
+		var s stepsOf
+		if !rp.folded {
+			s.walls, s.busy = stepWalls(stepSpans(run), rp.kernels, keep)
+		}
+		s.steps = rp.finish(run, keep)
+		return s
+	}
+	var aside chan stepsOf
+	if len(devs) == 1 {
+		aside = make(chan stepsOf, 1)
+		go func() { aside <- replayOf(devs[0]) }()
+	}
 	for _, d := range devs {
 		if dt := b.device(d, host); dt != nil {
 			t.Devices = append(t.Devices, dt)
@@ -268,14 +292,16 @@ func (b *timelineBuilder) build(run *profan.Run) *Timeline {
 	if b.folded > 0 {
 		t.Notes = append(t.Notes, strconv.Itoa(b.folded)+" copies and memsets past the ones kept one by one were folded by the reader: not on the timeline")
 	}
-	rp := b.rp
-	b.rp = replay{}
 	t.StepCount = len(stepSpans(run))
-	if !rp.folded {
-		t.StepWalls, t.StepBusy = stepWalls(stepSpans(run), rp.kernels, func(lane uint32) bool { return b.lanes[lane].dev == top.Device })
+	var st stepsOf
+	if aside != nil {
+		st = <-aside // devs[0] is top.Device: the one device timed
+	} else {
+		st = replayOf(top.Device)
 	}
-	if steps := rp.finish(run, func(lane uint32) bool { return b.lanes[lane].dev == top.Device }); steps != nil {
-		t.Steps = steps
+	t.StepWalls, t.StepBusy = st.walls, st.busy
+	if st.steps != nil {
+		t.Steps = st.steps
 	}
 	if run.Host != nil && run.Host.SpansFolded > 0 {
 		t.Notes = append(t.Notes, strconv.Itoa(run.Host.SpansFolded)+" stretches of host activity past the first "+strconv.Itoa(profan.MaxHostSpans)+" kept are not placed on the timeline: their idle is named by the gaps' shape")
@@ -421,15 +447,17 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 	strip := newStripper(start, end)
 	idle := idleAcc{strip: strip, idle: map[string]*Idle{}, calls: map[string]map[IdleCall]*IdleCall{}, last: map[*IdleCall]int{}}
 	idle.host(&h, IdleLeading, start, gpuStart, nil)
-	streams := make([]*streamAcc, len(b.lanes)) // by lane
-	var order []int
+	// The streams' figures are made from the same intervals on a
+	// goroutine of their own, beside the device's.
+	b.ivals.seal()
+	streams := make(chan []*StreamTimeline, 1)
+	go func(span float64) { streams <- b.streams(d, start, end, span) }(dt.Span)
 	// The device's busy union, and the kernels' (for the overlap with
 	// copies).
 	var busy union
 	kernels := kernelOverlap{copies: copies}
 	for iv := range b.ivals.all() {
-		l := b.lanes[iv.lane()]
-		if l.dev != d {
+		if b.lanes[iv.lane()].dev != d {
 			continue
 		}
 		if lo, hi, ok := busy.next(iv); ok {
@@ -441,14 +469,7 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 			idle.host(&h, g.cause, g.lo, g.hi, g.call)
 			idle.host(&h, g.rest, g.hi, iv.start, g.restCall)
 		}
-		a := streams[iv.lane()]
-		if a == nil {
-			a = &streamAcc{st: &StreamTimeline{Stream: l.strm, Start: iv.start}, strip: newStripper(start, end)}
-			streams[iv.lane()] = a
-			order = append(order, iv.lane())
-		}
-		a.busy.add(iv, a)
-		countSpan(dt, a.st, iv)
+		countSpan(&dt.Kernels, &dt.Copies, &dt.Sets, iv)
 		if iv.kind() == spanKernel {
 			kernels.busy.add(iv, &kernels)
 		}
@@ -470,16 +491,41 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 	}
 	dt.Idle = idle.list(dt.Span)
 	dt.Strip = strip.segments()
+	dt.Streams = <-streams
+	return dt
+}
+
+// streams makes the figures of device d's streams from the sorted
+// intervals (sealed), in the order the streams start: each stream's busy
+// union, its strip over start to end, its share of span.
+func (b *timelineBuilder) streams(d string, start, end, span float64) []*StreamTimeline {
+	accs := make([]*streamAcc, len(b.lanes)) // by lane
+	var order []int
+	for iv := range b.ivals.all() {
+		l := b.lanes[iv.lane()]
+		if l.dev != d {
+			continue
+		}
+		a := accs[iv.lane()]
+		if a == nil {
+			a = &streamAcc{st: &StreamTimeline{Stream: l.strm, Start: iv.start}, strip: newStripper(start, end)}
+			accs[iv.lane()] = a
+			order = append(order, iv.lane())
+		}
+		a.busy.add(iv, a)
+		countSpan(&a.st.Kernels, &a.st.Copies, &a.st.Sets, iv)
+	}
+	var out []*StreamTimeline
 	for _, k := range order {
-		a := streams[k]
+		a := accs[k]
 		a.busy.close(a)
-		if dt.Span > 0 {
-			a.st.BusyShare = math.Min(1, a.st.Busy/dt.Span)
+		if span > 0 {
+			a.st.BusyShare = math.Min(1, a.st.Busy/span)
 		}
 		a.st.Strip = a.strip.segments()
-		dt.Streams = append(dt.Streams, a.st)
+		out = append(out, a.st)
 	}
-	return dt
+	return out
 }
 
 // deviceSpan is the first and last instant device d's intervals cover,
@@ -520,18 +566,15 @@ func (b *timelineBuilder) deviceSpan(d string) (gpuStart, gpuEnd float64, copies
 	return gpuStart, gpuEnd, copies, !math.IsNaN(gpuStart)
 }
 
-// countSpan counts an interval on its device and its stream by kind.
-func countSpan(dt *DeviceTimeline, st *StreamTimeline, iv ival) {
+// countSpan counts an interval by kind (a device's or a stream's).
+func countSpan(kernels, copies, sets *int, iv ival) {
 	switch iv.kind() {
 	case spanKernel:
-		dt.Kernels++
-		st.Kernels++
+		*kernels++
 	case spanCopy:
-		dt.Copies++
-		st.Copies++
+		*copies++
 	case spanSet:
-		dt.Sets++
-		st.Sets++
+		*sets++
 	}
 }
 
