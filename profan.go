@@ -502,6 +502,11 @@ type Host struct {
 	Spans       []HostSpan
 	SpanNames   []string
 	SpansFolded int
+	// LoaderNumeric counts the calls into numerical libraries' Python
+	// (numpy, scipy: their frames, with_stack=True) that begin inside
+	// the spans of DataLoader iterators: loading work a worker process
+	// runs with the library's own thread pool.
+	LoaderNumeric int
 }
 
 // MaxHostSpans bounds Host.Spans: 24 bytes each.

@@ -35,6 +35,29 @@ func (r *torchReader) tick(tid int32, ts int64) {
 	r.ticks[tid] = append(r.ticks[tid], int32(d))
 }
 
+// numericFrame reports a Python frame of a numerical library that runs a
+// thread pool of its own (numpy's and scipy's BLAS, FFT and ufuncs).
+func numericFrame(name string) bool {
+	for _, p := range []string{"numpy/", "scipy/"} {
+		if strings.HasPrefix(name, p) || strings.Contains(name, "-packages/"+p) {
+			return true
+		}
+	}
+	return false
+}
+
+// numTick keeps a numerical library's frame's start (numericFrame).
+func (r *torchReader) numTick(tid int32, ts int64) {
+	d := (ts - r.origin) / tickNS
+	if d < math.MinInt32 || d > math.MaxInt32 {
+		return
+	}
+	if r.numeric == nil {
+		r.numeric = map[int32][]int32{}
+	}
+	r.numeric[tid] = append(r.numeric[tid], int32(d))
+}
+
 // maxLaunchers bounds the threads whose spans are made: the ones with the
 // most launch calls (the main thread, autograd's backward thread).
 const maxLaunchers = 4
@@ -121,7 +144,7 @@ func (r *torchReader) spans(calls []*profan.HostEvent) {
 	host.Spans, of, host.SpansFolded = mergeSpans(per, r.origin)
 	host.SpanNames = sn.names
 	r.countRecords(host.Spans, of, tids)
-	r.ticks = nil
+	r.ticks, r.numeric = nil, nil
 }
 
 // countRecords counts into each span the aten ops and the Python frames
@@ -132,10 +155,20 @@ func (r *torchReader) spans(calls []*profan.HostEvent) {
 func (r *torchReader) countRecords(spans []profan.HostSpan, of []uint8, tids []int32) {
 	type cursor struct{ op, fr, tk int }
 	cur := make([]cursor, len(tids))
-	ticks := make([][]int32, len(tids))
+	ticks, num := make([][]int32, len(tids)), make([][]int32, len(tids))
 	for i, tid := range tids {
-		ticks[i] = r.ticks[tid]
+		ticks[i], num[i] = r.ticks[tid], r.numeric[tid]
 		slices.Sort(ticks[i])
+		slices.Sort(num[i])
+	}
+	// inside counts the ticks of t from lo to hi (ns).
+	at := func(ns int64) int32 {
+		return int32(max(math.MinInt32, min(math.MaxInt32, (ns-r.origin+tickNS/2)/tickNS)))
+	}
+	inside := func(t []int32, lo, hi int64) int {
+		a, _ := slices.BinarySearch(t, at(lo))
+		b, _ := slices.BinarySearch(t, at(hi))
+		return b - a
 	}
 	sat := func(n int) uint16 { return uint16(min(n, math.MaxUint16)) }
 	for i := range spans {
@@ -167,6 +200,9 @@ func (r *torchReader) countRecords(spans []profan.HostSpan, of []uint8, tids []i
 			k++
 		}
 		s.Ops, s.Frames = sat(ops), sat(frames+k-c.tk)
+		if s.State == profan.HostData {
+			r.s.run.Host.LoaderNumeric += inside(num[p], lo, hi)
+		}
 	}
 }
 

@@ -248,7 +248,9 @@ type torchReader struct {
 	frames   []hostRec // the user's frames only
 	// ticks are the other Python frames' starts, by thread, in
 	// tickNS from origin: counted into the spans (HostSpan.Frames).
-	ticks    map[int32][]int32
+	ticks map[int32][]int32
+	// numeric are the numerical libraries' frames' starts, as ticks.
+	numeric  map[int32][]int32
 	hostSide // the launching threads' spans (torch_host.go)
 	long     map[[2]int64]int64
 	user     []bool // by name index: a frame of the user's code
@@ -713,6 +715,9 @@ func (r *torchReader) file(cat int, off int64) error {
 			// Only the frames of the user's code are kept: the ones a
 			// call is attributed to.
 			r.s.run.Host.Frames++
+			if numericFrame(e.Name) {
+				r.numTick(r.tidOf(e.Tid.s), e.TS.ns)
+			}
 			if n := r.nameOf(e.Name); r.user[n] {
 				r.frames = append(r.frames, newHostRec(e.TS.ns, e.Dur.ns, n, r.tidOf(e.Tid.s), r.long))
 			} else {

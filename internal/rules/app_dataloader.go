@@ -65,12 +65,37 @@ for x, y in loader:
 		if c := tl.IdleOf(analysis.IdleData).Calls; len(c) > 0 {
 			where = c[0].Name
 		}
+		msg := fmt.Sprintf("the step's thread spends about %.2f ms of each %.2f ms step loading data (%s; the trace's host time scaled to an unprofiled host)", 1e3*data, 1e3*r.Base, where)
+		fix := "DataLoader(num_workers=4, pin_memory=True, persistent_workers=True, prefetch_factor=4) and .to(device, non_blocking=True); or move the preprocessing to the GPU"
+		// The loading calls a numerical library with a thread pool of
+		// its own: in each worker the pool starts as many threads as
+		// cores, and the workers' pools oversubscribe the CPU
+		// (fixtures/host15b: the audio step's 4 workers 234 to 269 ms a
+		// step, 31 to 36 ms with one thread each, 114 to 118 ms without
+		// workers).
+		if n := loaderNumeric(p); n > 0 {
+			steps := max(tl.StepCount, 1)
+			msg += fmt.Sprintf("; the loading calls numpy or scipy about %d times a step, whose thread pool (OpenBLAS, OpenMP) each worker starts one thread per core", (n+steps-1)/steps)
+			fix += "; limit each worker to one thread, or the workers' pools oversubscribe the cores and loading gets slower, not faster: worker_init_fn=lambda _: (threadpoolctl.threadpool_limits(1), torch.set_num_threads(1)), or OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 in the environment before numpy is imported"
+		}
 		p.recommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("the step's thread spends about %.2f ms of each %.2f ms step loading data (%s; the trace's host time scaled to an unprofiled host)", 1e3*data, 1e3*r.Base, where),
-			Fix:      "DataLoader(num_workers=4, pin_memory=True, persistent_workers=True, prefetch_factor=4) and .to(device, non_blocking=True); or move the preprocessing to the GPU",
+			Message:  msg,
+			Fix:      fix,
 			Lever:    &lever,
 			Basis:    "the step replayed with the loading off its thread, bounded by the loading time over 4 workers",
 			Composes: "with the host-read rules: with the loading gone, a sync no longer hides it",
 		}, gain)
 	},
+}
+
+// loaderNumeric counts the numerical libraries' calls inside the capture's
+// DataLoader iterators (profan.Host.LoaderNumeric).
+func loaderNumeric(p *AppPass) int {
+	n := 0
+	for _, r := range p.evidence().Runs {
+		if r != nil && r.Host != nil {
+			n += r.Host.LoaderNumeric
+		}
+	}
+	return n
 }
