@@ -1105,8 +1105,9 @@ host11's bf16 autocast UNet (kernels 7.3 ms a step; eager processes 12.7 to 16.7
 written. With only the launches a fusion drops taken off the host, torch-compile was priced 15.4%, outside
 the spread; taking off the model's ` + "`forward`" + ` Python too, which Dynamo traces into the graph (docs/replay.md), it is
 priced 33.9%, first, under by 28 points: the compiled step replays to 5.5 ms, as measured, but the eager one to
-8.4 ms, below every eager process: the profiler scale takes too much of this UNet's traced host away, as it
-does on ` + "`fixtures/host10`" + `'s ` + "`unet4`" + ` (TF32 over-priced there for the same reason).
+8.4 ms, below every eager process: the profiler scale (0.4 then) took too much of this UNet's traced host away, as it
+did on ` + "`fixtures/host10`" + `'s ` + "`unet4`" + ` (TF32 over-priced there for the same reason). With the profiler's cost taken per
+record since, the eager step replays to 9.3 ms and compile is priced 36.0% (the table above), TF32 on ` + "`unet4`" + ` 41.5%.
 `)
 	b.WriteString(`
 ### fixtures/host15's first read

@@ -196,3 +196,30 @@ func TestSyncSitesInside(t *testing.T) {
 		}
 	}
 }
+
+// TestProfilerKeep: the share of a span the replay keeps unprofiled
+// (docs/replay.md, "The profiler's own cost"), by hand, at a launch's
+// worth L of 20 µs: a 10 ms span holding 100 aten ops, 1,000 Python
+// frames and 10 launches costs 20 µs × (0.05 × 100 + 0.005 × 1000 + 0.2 ×
+// 10) = 0.24 ms and keeps 0.55 × (1 − 0.024) of its time; a 50 µs op of
+// one launch, 20 µs × 0.25 = 5 µs, keeps 0.55 × 0.9; a 20 µs one with
+// six launches would lose more than all of it (25 µs), and keeps 0.55 × 0.2.
+func TestProfilerKeep(t *testing.T) {
+	const us = 1e-6
+	r := &replay{
+		spans: []profan.HostSpan{
+			{Start: 0, Dur: 10000 * us, State: profan.HostData, Ops: 100, Frames: 1000, Name: -1},
+			{Start: 0.011, Dur: 50 * us, State: profan.HostDispatch, Ops: 1, Name: -1},
+			{Start: 0.012, Dur: 20 * us, State: profan.HostDispatch, Ops: 1, Name: -1},
+		},
+		nl:     []uint16{10, 1, 6},
+		launch: 20 * us,
+	}
+	r.profiled()
+	r.nl = []uint16{10, 1, 6} // profiled counts the kernels' launches; this replay holds none
+	for i, want := range []float64{0.55 * (1 - 0.024), 0.55 * 0.9, 0.55 * 0.2} {
+		if got := r.keep(i); math.Abs(got-want) > 1e-6 {
+			t.Errorf("span %d keeps %.6f, want %.6f", i, got, want)
+		}
+	}
+}
