@@ -102,7 +102,7 @@ type tevArgs struct {
 // readEvent reads one event object into r.ev.
 func (r *torchReader) readEvent() error {
 	r.grid, r.block = r.ev.Args.Grid[:0], r.ev.Args.Block[:0]
-	r.ev = tev{}
+	r.ev, r.rv = tev{}, tevRaw{}
 	return r.object("an event", r.eventKey)
 }
 
@@ -112,15 +112,15 @@ func (r *torchReader) eventKey(k []byte) error {
 	var err error
 	switch string(k) {
 	case "ph":
-		e.Ph, err = r.strVal("ph")
+		r.rv.ph, _, err = r.rawVal("ph", "a string", "s")
 	case "cat":
-		e.Cat, err = r.strVal("cat")
+		r.rv.cat, _, err = r.rawVal("cat", "a string", "s")
 	case "name":
-		e.Name, err = r.strVal("name")
+		r.rv.name, _, err = r.rawVal("name", "a string", "s")
 	case "pid":
-		e.Pid, err = r.idVal("pid")
+		r.rv.pid, r.rv.pidSet, err = r.rawVal("pid", "a number or a string", "sn")
 	case "tid":
-		e.Tid, err = r.idVal("tid")
+		r.rv.tid, r.rv.tidSet, err = r.rawVal("tid", "a number or a string", "sn")
 	case "id":
 		e.ID, err = r.corrVal("id")
 	case "ts":
@@ -143,12 +143,12 @@ func (r *torchReader) eventKey(k []byte) error {
 // that is neither a GPU event nor a CUDA call. Its args are skipped in one
 // loop (skipFast), their grammar checked, their fields not decoded.
 func (r *torchReader) argsUnread() bool {
-	e := &r.ev
-	if e.Ph != "X" || e.Cat == "" {
+	e := &r.rv
+	if string(e.ph) != "X" || len(e.cat) == 0 {
 		return false
 	}
-	slot := &r.cats[catSlot(e.Cat)]
-	if slot.text != e.Cat {
+	slot := &r.cats[catSlot(e.cat)]
+	if slot.text != string(e.cat) {
 		return false
 	}
 	switch slot.cat {
@@ -283,6 +283,10 @@ type torchReader struct {
 	// piped: the events are decoded ahead (torch_decode.go); the one
 	// being filed starts at evOff on line evLine and ends before evEnd,
 	// on line evEOL.
+	// rv is the raw text of the event being decoded, arena the bytes
+	// that hold it (the decoder's).
+	rv            tevRaw
+	arena         []byte
 	piped         bool
 	evOff, evEnd  int64
 	evLine, evEOL int
@@ -608,7 +612,7 @@ func (r *torchReader) event(off int64) error {
 }
 
 // catSlot is the slot of r.cats for the category s (not empty).
-func catSlot(s string) int {
+func catSlot[T string | []byte](s T) int {
 	return (len(s) ^ int(s[0]) ^ int(s[len(s)-1])<<1) & 7
 }
 
