@@ -19,7 +19,13 @@ batch in the training loop's own thread, inside the iterator's __next__
 while it runs. Worker processes (num_workers, with persistent_workers and a
 prefetch_factor) prepare the next batches while the step runs, and
 pin_memory=True with .to(device, non_blocking=True) copies them without a
-host sync.
+host sync. Where the loading calls numpy or another numerical library,
+each worker's thread pool (OpenBLAS, OpenMP, MKL) starts a thread per core:
+limit every worker to one (worker_init_fn with
+threadpoolctl.threadpool_limits(1), or OMP_NUM_THREADS=1 set before numpy is
+imported), or the workers oversubscribe the cores and load slower than the
+one thread did (fixtures/host15b: four unlimited workers made an audio step
+62% slower; limited, 71% faster).
 
 Priced by replaying the step (docs/replay.md) with the iterator's time taken
 off the launching thread, bounded by the loading time over four workers.`,
@@ -75,7 +81,7 @@ for x, y in loader:
 		// workers).
 		if n := loaderNumeric(p); n > 0 {
 			steps := max(tl.StepCount, 1)
-			msg += fmt.Sprintf("; the loading calls numpy or scipy about %d times a step, whose thread pool (OpenBLAS, OpenMP) each worker starts one thread per core", (n+steps-1)/steps)
+			msg += fmt.Sprintf("; the loading calls numpy or scipy about %d times a step, and in each worker their thread pools (OpenBLAS, OpenMP) start one thread per core", (n+steps-1)/steps)
 			fix += "; limit each worker to one thread, or the workers' pools oversubscribe the cores and loading gets slower, not faster: worker_init_fn=lambda _: (threadpoolctl.threadpool_limits(1), torch.set_num_threads(1)), or OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 in the environment before numpy is imported"
 		}
 		p.recommendWall(analysis.Recommendation{
