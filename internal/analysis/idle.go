@@ -45,6 +45,25 @@ func (h *host) callAt(t float64) *profan.HostEvent {
 	return nil
 }
 
+// spanFrom is the first of the host's spans that ends at or after t (a
+// binary search's); where their ends do not decrease and t does not
+// either from call to call, it is found walking from the last.
+func (h *host) spanFrom(t float64) int {
+	if h.ends && t >= h.at {
+		i := h.atSpan
+		for i < len(h.spans) && h.spans[i].End() < t {
+			i++
+		}
+		h.at, h.atSpan = t, i
+		return i
+	}
+	i, _ := slices.BinarySearchFunc(h.spans, t, func(s profan.HostSpan, t float64) int { return cmp.Compare(s.End(), t) })
+	if h.ends {
+		h.at, h.atSpan = t, i
+	}
+	return i
+}
+
 // host puts an idle piece, which its shape gave cause and call, on what
 // the launching threads were doing over it, where the trace says: in a
 // DataLoader, a sync, the allocator, a copy, an aten op (launch-bound),
@@ -58,7 +77,7 @@ func (x *idleAcc) host(h *host, cause string, g0, g1 float64, c *profan.HostEven
 		x.add(cause, g0, g1, c)
 		return
 	}
-	i, _ := slices.BinarySearchFunc(h.spans, g0, func(s profan.HostSpan, t float64) int { return cmp.Compare(s.End(), t) })
+	i := h.spanFrom(g0)
 	t := g0
 	rest := func(a, b float64) {
 		switch {

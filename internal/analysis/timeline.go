@@ -325,7 +325,14 @@ type host struct {
 	// spans are what the launching threads did (empty when the trace
 	// has no CPU side), names their names; frames says the trace has the
 	// Python stack (time no span covers is then not the user's Python).
-	spans  []profan.HostSpan
+	spans []profan.HostSpan
+	// ends: the spans' ends do not decrease (they are in time order and
+	// do not overlap, but for a float32 duration's rounding): spanFrom
+	// then walks from where it found the last time asked, at, the span
+	// i, instead of searching (the timeline asks in time order).
+	ends   bool
+	at     float64
+	atSpan int
 	names  []string
 	frames bool
 }
@@ -353,6 +360,10 @@ func hostView(run *profan.Run) host {
 	}
 	h.has, h.start, h.end = true, run.Host.Start, run.Host.End
 	h.spans, h.names, h.frames = run.Host.Spans, run.Host.SpanNames, run.Host.Frames > 0
+	h.ends, h.at = true, math.Inf(-1)
+	for i := 1; i < len(h.spans) && h.ends; i++ {
+		h.ends = h.spans[i].End() >= h.spans[i-1].End()
+	}
 	for _, e := range run.Host.Events {
 		switch c := profan.CallClass(e.Name); c {
 		case profan.CallSync, profan.CallCopy, profan.CallSet, profan.CallAlloc:
