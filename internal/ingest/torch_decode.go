@@ -78,6 +78,35 @@ const (
 	decBatches   = 4
 )
 
+// events reads the traceEvents array, one event at a time.
+func (r *torchReader) events() error {
+	l := r.lex
+	if err := l.expect('[', "\"traceEvents\" is an array"); err != nil {
+		return err
+	}
+	return r.eventsPiped()
+}
+
+// argsUnread reports an event whose args profan does not read: a
+// complete event of a category met before (its slot in r.cats holds it)
+// that is neither a GPU event nor a CUDA call. Its args are skipped in one
+// loop (skipFast), their grammar checked, their fields not decoded.
+func (r *torchReader) argsUnread() bool {
+	e := &r.rv
+	if string(e.ph) != "X" || len(e.cat) == 0 {
+		return false
+	}
+	slot := &r.cats[catSlot(e.cat)]
+	if slot.text != string(e.cat) {
+		return false
+	}
+	switch slot.cat {
+	case catOp, catFrame, catAnnotation, catFlow, catOther:
+		return true
+	}
+	return false
+}
+
 // eventsPiped reads the traceEvents array (its '[' taken) by a decoder
 // goroutine, filing each event on this one. The lexer is the decoder's
 // until it ends, at the end of the array or at an error.

@@ -138,26 +138,6 @@ func (r *torchReader) eventKey(k []byte) error {
 	return err
 }
 
-// argsUnread reports an event whose args profan does not read: a
-// complete event of a category met before (its slot in r.cats holds it)
-// that is neither a GPU event nor a CUDA call. Its args are skipped in one
-// loop (skipFast), their grammar checked, their fields not decoded.
-func (r *torchReader) argsUnread() bool {
-	e := &r.rv
-	if string(e.ph) != "X" || len(e.cat) == 0 {
-		return false
-	}
-	slot := &r.cats[catSlot(e.cat)]
-	if slot.text != string(e.cat) {
-		return false
-	}
-	switch slot.cat {
-	case catOp, catFrame, catAnnotation, catFlow, catOther:
-		return true
-	}
-	return false
-}
-
 // argKey reads the value of one key of an event's args.
 func (r *torchReader) argKey(k []byte) error {
 	a := &r.ev.Args
@@ -580,15 +560,6 @@ func (r *torchReader) skip(rule string, off int64) {
 		}
 	}
 	r.s.acct.Skipped = append(r.s.acct.Skipped, profan.SkipCount{Rule: rule, Lines: 1, First: r.lineAt(off)})
-}
-
-// events reads the traceEvents array, one event at a time.
-func (r *torchReader) events() error {
-	l := r.lex
-	if err := l.expect('[', "\"traceEvents\" is an array"); err != nil {
-		return err
-	}
-	return r.eventsPiped()
 }
 
 // event files one decoded event: its category, the fields a complete
