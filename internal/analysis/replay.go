@@ -54,6 +54,7 @@ type replay struct {
 	names   []string
 	nameIdx map[string]int32
 	spans   []profan.HostSpan
+	ends    bool // the spans' ends do not decrease (spanWalk)
 	snames  []string
 	lo, hi  float64 // the replayed window: the steps' host extent
 	steps   int
@@ -204,6 +205,10 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	}
 	slices.SortStableFunc(k, func(a, b replayKernel) int { return cmp.Compare(a.issued, b.issued) })
 	r.kernels, r.spans, r.snames, r.lo, r.hi, r.steps = k, run.Host.Spans, run.Host.SpanNames, lo, hi, steps
+	r.ends = true
+	for i := 1; i < len(r.spans) && r.ends; i++ {
+		r.ends = r.spans[i].End() >= r.spans[i-1].End()
+	}
 	for _, e := range run.Host.Events {
 		if e.Kind == profan.HostAnnotation && !strings.HasPrefix(e.Name, "ProfilerStep#") && e.Duration > 0 && e.Start >= lo && e.Start+e.Duration <= hi {
 			r.ranges = append(r.ranges, annRange{e.Start, e.Start + e.Duration, e.Name})
@@ -236,8 +241,9 @@ func (r *replay) profiled() {
 	r.profiler = true
 	r.perOp, r.perFrame, r.perLaunch = profilerOp*unit, profilerFrame*unit, profilerLaunch*unit
 	r.nl = make([]uint16, len(r.spans))
+	spanAt := r.spanWalk()
 	for _, k := range r.kernels {
-		if i := r.spanAt(k.issued); i >= 0 && r.nl[i] < math.MaxUint16 {
+		if i := spanAt(k.issued); i >= 0 && r.nl[i] < math.MaxUint16 {
 			r.nl[i]++
 		}
 	}
@@ -354,6 +360,26 @@ var arithOps = map[string]bool{"aten::add": true, "aten::mul": true, "aten::sub"
 // minUnitOps is the fewest arithmetic ops a launch's worth is read from.
 const minUnitOps = 5
 
+// spanWalk is spanAt for a loop over the kernels in issue order: where
+// the spans' ends do not decrease (ends), the span is found walking from
+// the one found last, the search kept for an instant that goes back.
+func (r *replay) spanWalk() func(t float64) int {
+	i, last := 0, math.Inf(-1)
+	return func(t float64) int {
+		if !r.ends || !(t >= last) {
+			return r.spanAt(t)
+		}
+		for i < len(r.spans) && r.spans[i].End() < t {
+			i++
+		}
+		last = t
+		if i < len(r.spans) && r.spans[i].Start <= t {
+			return i
+		}
+		return -1
+	}
+}
+
 // spanAt is the index of the host span holding the captured instant t,
 // -1 where none does.
 func (r *replay) spanAt(t float64) int {
@@ -399,12 +425,13 @@ func (r *replay) fewer(l Lever) map[int]float64 {
 		return nil
 	}
 	less := map[int]float64{}
+	spanAt := r.spanWalk()
 	for _, k := range r.kernels {
 		if k.copy != 0 || k.name < 0 {
 			continue
 		}
 		if f := l.Fewer(r.names[k.name]); f > 0 {
-			if i := r.spanAt(k.issued); i >= 0 && r.spans[i].State == profan.HostDispatch {
+			if i := spanAt(k.issued); i >= 0 && r.spans[i].State == profan.HostDispatch {
 				less[i] += f * r.launch
 			}
 		}
@@ -592,13 +619,14 @@ func (r *replay) run(l Lever) float64 {
 	}
 	gpu := math.Inf(-1)
 	charged := -1 // the span whose op's engine cost was added last
+	spanAt := r.spanWalk()
 	for _, k := range r.kernels {
 		close(k.issued)
 		advance(k.issued)
 		if l.Host != nil && !l.Graphs && k.name >= 0 && r.launch > 0 {
 			// The op's new engine: its host work before it issues.
 			if x := l.Host(r.names[k.name]); x > 0 {
-				if i := r.spanAt(k.issued); i >= 0 && i != charged {
+				if i := spanAt(k.issued); i >= 0 && i != charged {
 					h += x * r.launchU
 					charged = i
 				}
