@@ -77,8 +77,9 @@ func heldOut(t *testing.T, files map[string][]string, pairs []solCheckPair, bloc
 
 // heldOutGaps is heldOut with the gaps its first read found, each
 // "kernel rule" (a required finding missing or a forbidden one given,
-// kernel as shortName writes it): logged, not failed, so that a set read
-// once keeps its verdicts as they were written before that read.
+// kernel as shortName writes it) or "kernel rule line" (a required
+// finding without its source line): logged, not failed, so that a set
+// read once keeps its verdicts as they were written before that read.
 func heldOutGaps(t *testing.T, files map[string][]string, pairs []solCheckPair, block string, maxMean, maxWorst float64, gaps []string) {
 	t.Helper()
 	for _, page := range []string{"raw", "details"} {
@@ -145,7 +146,7 @@ func heldOutFindings(t *testing.T, page string, a *analysis.Kernel, p solCheckPa
 		}
 		fs = append(fs, x)
 		if r, _ := rules.ByID(x.Rule); r.Locates && !hasLine(x) {
-			t.Errorf("%s: %s: %s names no source line", page, shortName(p.broken), x.Rule)
+			report(x.Rule+" line", "%s: %s: %s names no source line", page, shortName(p.broken), x.Rule)
 		}
 		// A Triton kernel's fix is said in Triton's terms, at its .py
 		// line; a gather is named as one.
