@@ -673,7 +673,7 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 func hostCalibration(t *testing.T, b *strings.Builder) {
 	procs := map[string][]float64{}
 	for _, file := range []string{"host8/timings.tsv", "host9/timings.tsv", "host10/timings.tsv", "host12/timings.tsv", "host13/timings.tsv", "host14/timings.tsv", "host15/timings.tsv",
-		"host15b/timings.tsv", "host15b/timings1t.tsv", "host15b/timings-compile.tsv"} {
+		"host15b/timings.tsv", "host15b/timings1t.tsv", "host15b/timings-compile.tsv", "host16/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -726,7 +726,11 @@ skipped), ` + "`torch.compile(model)`" + ` timed against the bf16 autocast *unet
 every fit and held out, its rows written before profan first read it), a keyword-spotting CNN fed by numpy log-mel
 features computed in the main process, with gradient accumulation over four micro-batches and a ` + "`loss.item()`" + ` log
 read after each (*audio*), and a point-cloud segmentation step that reads ` + "`nonzero()`" + ` and ` + "`torch.unique`" + ` on the host in
-` + "`forward`" + ` (*voxel*).
+` + "`forward`" + ` (*voxel*); and, from ` + "`fixtures/host16`" + ` (` + "`host16.py`" + `, captured after every fit and held out, its rows
+written before profan first read it), a stable-fluids simulation step whose conjugate-gradient solve tests its
+convergence on the host after every iteration (` + "`if (rs <= tol).all():`" + `), bound by its launches (*fluid*), and
+ResNet-style feature extraction that copies each step's 25.7 MB feature map to pageable host memory with
+` + "`.cpu().numpy()`" + ` (*embed*).
 *Estimated* is the recommendation's wall gain, read from the trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" + `) and priced by replaying it; *measured* is
 1 − after/before of the medians over three alternating processes of each process's median step;
 *spread* is the larger range of the two variants' process medians over their median.
@@ -909,6 +913,37 @@ read after each (*audio*), and a point-cloud segmentation step that reads ` + "`
 		// graph (21 calls) and broke at nonzero; the step ran 8.49 ms.
 		{"voxel.default", "host15b/voxel.defaultcompile", "torch-compile", false, 0, "torch.compile measured no gain (8.49 ms against 8.47 to 8.79 eager): Dynamo's counters: one graph (21 calls captured) and one break, at nonzero; no second graph, so the rest of the forward (the voxel scales, whose torch.unique sits in a for loop) was not captured; the rule prices the fusion of every chain of the step (17.7% of the kernel time) and says only the forward's Python stays, and ranks it first"},
 		{"voxel.fixed", "voxel.graphs", "cuda-graphs", true, 0, "the estimate lands, but torch-compile ranks first (21.9%) and bf16-autocast second (12.3%), neither measured: the first lever is not confirmed, and CUDA graphs, the one lever timed from this GPU-bound step, ranks fifth"},
+		// Held out, captured after every fit of the host pricing
+		// (fixtures/host16, host16.py; H200, 2026-11-29 02:55-02:58):
+		// rows written from the measured timings before profan first
+		// read the traces. First as for host15: the lever with the
+		// largest positive measured gain of the levers measured alone
+		// from the same step.
+		// fluid: a stable-fluids step whose CG solve tests convergence
+		// on the host after every iteration (if (rs <= tol).all(): a
+		// GPU value tested in an if, step-read's kind), a few hundred
+		// small kernels a step, bound by its launches. Measured: the
+		// test every 8 iterations 3.8% (spread 4%), no test and 120
+		// iterations 1.4% (spread 26%: the fixed processes ran 15.2 to
+		// 19.7 ms); one CUDA graph of the read-free step 77.5% from
+		// default, 77.2% from fixed. Graphs cannot capture the default
+		// step (a host read and a data-dependent trip count in every
+		// solve): the read's own lever, step-read, comes first there,
+		// and graphs only together with it.
+		{"fluid.default", "fluid.every8", "step-read", true, 0, ""},
+		{"fluid.default", "fluid.fixed", "step-read", true, 0, ""},
+		{"fluid.default", "fluid.graphs", "step-read+cuda-graphs", false, 0, ""},
+		{"fluid.fixed", "fluid.graphs", "cuda-graphs", true, 0, ""},
+		// embed: ResNet-style feature extraction (no grad, TF32
+		// convolutions) whose 25.7 MB feature map goes to pageable host
+		// memory every step (.cpu().numpy(), waited for). Measured:
+		// pinned buffers with non_blocking copies and the host one step
+		// behind 26.4% (spread 21%), bf16 autocast 0.8% (spread 8%),
+		// both 30.0% (spread 17%); from pinned, bf16 4.8% (spread 21%).
+		{"embed.default", "embed.pinned", "pinned-memory", true, 0, ""},
+		{"embed.default", "embed.bf16", "bf16-autocast", false, 0, ""},
+		{"embed.default", "embed.both", "pinned-memory+bf16-autocast", false, 0, ""},
+		{"embed.pinned", "embed.both", "bf16-autocast", true, 0, ""},
 	} {
 		trace := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(p.before, "host13/"), "host14/"), "host15b/")
 		if p.before == "host14/unet.bf16" {
@@ -931,6 +966,9 @@ read after each (*audio*), and a point-cloud segmentation step that reads ` + "`
 			}
 			if strings.HasPrefix(trace, "audio.") || strings.HasPrefix(trace, "voxel.") {
 				dir = "host15/"
+			}
+			if strings.HasPrefix(trace, "fluid.") || strings.HasPrefix(trace, "embed.") {
+				dir = "host16/"
 			}
 			gr := fixtureGrouper(t, dir+trace+".json.gz")
 			app, tls[trace] = gr.App(), gr.Timeline
@@ -1017,6 +1055,12 @@ read after each (*audio*), and a point-cloud segmentation step that reads ` + "`
 		{"audio.default", "step-read", ".item() at host14.py(173): step", ""},
 		{"voxel.default", "host-read", ".nonzero() at host14.py(216): forward", ""},
 		{"voxel.default", "host-read", "aten::_unique2 → cudaStreamSynchronize at host14.py(216): forward", ""},
+		// Held out (fixtures/host16), written before the first read:
+		// the frame only (torch.profiler's frames carry the function's
+		// first line): the convergence test in solve, the pageable
+		// .cpu() in step.
+		{"fluid.default", "step-read", "host16.py(104): solve", ""},
+		{"embed.default", "pinned-memory", "host16.py(243): step", ""},
 	} {
 		found, named, msg := false, false, ""
 		for _, r := range read[c.capture].Recommendations {
@@ -1046,6 +1090,16 @@ read after each (*audio*), and a point-cloud segmentation step that reads ` + "`
 		for i, r := range read[name].Recommendations {
 			if r.Rule == "cuda-graphs" && (i == 0 || !strings.Contains(r.Message, "cannot capture")) {
 				t.Errorf("%s: cuda-graphs advised on a step its data-dependent shapes keep from capture: %s", name, r.Message)
+			}
+		}
+	}
+	// Held out (fixtures/host16), written before the first read: a step
+	// with a host read never has CUDA graphs first; on fluid, whose read
+	// sits in every CG iteration, the advice says where capture stops.
+	for _, name := range []string{"fluid.default", "embed.default"} {
+		for i, r := range read[name].Recommendations {
+			if r.Rule == "cuda-graphs" && (i == 0 || name == "fluid.default" && !strings.Contains(r.Message, "host16.py(104): solve")) {
+				t.Errorf("%s: cuda-graphs advised first, or without the read that keeps it from capture: %s", name, r.Message)
 			}
 		}
 	}
@@ -1144,19 +1198,19 @@ cuda-graphs first (16.4%, not measured). Since, the profiler's cost is taken per
 the steps it was fitted on, and the audio step replays to 90.1 ms.
 Nothing was fitted to this capture.
 `)
-	causeSplit(t, b, tls, "cls.default", "mlp.default", "audio.default", "voxel.default")
+	causeSplit(t, b, tls, "cls.default", "mlp.default", "audio.default", "voxel.default", "fluid.default", "fluid.fixed", "embed.default", "embed.pinned")
 }
 
 // causeSplit renders, and holds, the timeline's wall split by cause on the
-// held-out captures of fixtures/host12 and host15: busy and the idle causes sum to
+// held-out captures of fixtures/host12, host15 and host16: busy and the idle causes sum to
 // the span, and no launch-bound time is named by a DataLoader, a sync or
 // the user's Python.
 func causeSplit(t *testing.T, b *strings.Builder, tls map[string]*analysis.Timeline, names ...string) {
 	b.WriteString(`
 ### The held-out steps' wall, by cause
 
-The timeline's split of the held-out "before" traces of ` + "`fixtures/host12`" + ` (cls, mlp) and ` + "`fixtures/host15`" + ` (audio,
-voxel), four ` + "`ProfilerStep#N`" + ` each, profiled: the GPU's busy time and each idle cause, with the calls the timeline names behind it (most idle time first).
+The timeline's split of the held-out "before" traces of ` + "`fixtures/host12`" + ` (cls, mlp), ` + "`fixtures/host15`" + ` (audio,
+voxel) and ` + "`fixtures/host16`" + ` (fluid, embed), four ` + "`ProfilerStep#N`" + ` each, profiled: the GPU's busy time and each idle cause, with the calls the timeline names behind it (most idle time first).
 
 | trace | cause | ms | share | calls behind it |
 | --- | --- | ---: | ---: | --- |
