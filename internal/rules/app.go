@@ -33,6 +33,8 @@ type AppPass struct {
 	inUse      []analysis.LeverInUse
 	// trace, when set, sees every evidence set the rule reads.
 	trace func(rule, set string)
+	// bulkReads caches kindOf's look at the capture's copies.
+	bulkReads *bool
 }
 
 // kernels returns the groups of evidence set name, longest first.
@@ -384,6 +386,40 @@ func syncKind(s analysis.Site) string {
 	return syncValue
 }
 
+// bulkRead is the least a device-to-host copy moves to be a transfer,
+// not a value read: a feature map or a batch of outputs, where a logged
+// value or a prediction moves bytes to kilobytes.
+const bulkRead = 1 << 20
+
+// kindOf is syncKind in the capture's context: a .cpu() whose copy is a
+// bulk transfer to pageable memory (a device-to-host copy of bulkRead
+// bytes or more from pageable memory in the capture) waits for the
+// pageable copy, pinned-memory's sync, not for a value read: its lever
+// is a pinned buffer copied into with non_blocking=True and waited for
+// by an event a step later, not a read every N steps (the data are
+// needed every step).
+func (p *AppPass) kindOf(s analysis.Site) string {
+	k := syncKind(s)
+	if k != syncValue || s.Method != "cpu" || !strings.Contains(s.Site, "aten::to") && !strings.Contains(s.Site, "aten::copy_") {
+		return k
+	}
+	if p.bulkReads == nil {
+		bulk := false
+		for _, r := range p.ev.Runs {
+			for _, a := range r.Activities {
+				if strings.HasPrefix(a.Kind, "memcpy DtoH") && a.DstMemType == "Pageable" && a.Bytes >= bulkRead {
+					bulk = true
+				}
+			}
+		}
+		p.bulkReads = &bulk
+	}
+	if *p.bulkReads {
+		return syncCopy
+	}
+	return k
+}
+
 // loopSyncs are the sync sites of kind that recur in every replayed step
 // (a sync once in the capture is the harness's), and the replay's steps.
 func (p *AppPass) loopSyncs(kind string) ([]analysis.Site, int) {
@@ -394,7 +430,7 @@ func (p *AppPass) loopSyncs(kind string) ([]analysis.Site, int) {
 	}
 	var out []analysis.Site
 	for _, s := range tl.SyncSites() {
-		if s.Count >= max(2, r.Steps) && syncKind(s) == kind {
+		if s.Count >= max(2, r.Steps) && p.kindOf(s) == kind {
 			out = append(out, s)
 		}
 	}

@@ -142,13 +142,13 @@ func (p *AppPass) claimedSyncs() (func(analysis.IdleCall) bool, map[string]bool,
 	}
 	sites := p.timeline().SyncSites()
 	for _, s := range sites {
-		if pageable && syncKind(s) == syncCopy {
+		if pageable && p.kindOf(s) == syncCopy {
 			own[s.Site] = true
 		}
 	}
 	claimed := func(c analysis.IdleCall) bool {
 		s := analysis.Site{Site: c.Op + " → " + c.Name, Method: c.Method, Frame: c.Frame}
-		switch k := syncKind(s); {
+		switch k := p.kindOf(s); {
 		case pageable && k == syncCopy:
 			return true
 		case c.Method == "" && c.Frame == "":
@@ -224,7 +224,7 @@ less its bytes at the pinned rate, over the timeline's span.`,
 		where := ""
 		var named []analysis.Site
 		for _, s := range tl.SyncSites() {
-			if syncKind(s) == syncCopy && s.Method != "" {
+			if p.kindOf(s) == syncCopy && s.Method != "" {
 				named = append(named, s)
 			}
 		}
@@ -239,7 +239,7 @@ less its bytes at the pinned rate, over the timeline's span.`,
 			Composes: "with copy-overlap, which then hides what is left",
 		}
 		gain := math.Min(1, saved/tl.Span)
-		lever := pinnedLever(rate)
+		lever := p.pinnedLever(rate)
 		if g, ok := p.replay(lever); ok {
 			// Replayed: the copies at the pinned rate, the host no longer
 			// blocked in them nor in the sync each forces.
@@ -253,10 +253,10 @@ less its bytes at the pinned rate, over the timeline's span.`,
 // pinnedLever is pinned host memory and non_blocking copies, replayed: a
 // pageable transfer takes its bytes at rate, the host no longer blocks in
 // the copy call nor in the stream sync a blocking .to() adds.
-func pinnedLever(rate float64) analysis.Lever {
+func (p *AppPass) pinnedLever(rate float64) analysis.Lever {
 	return analysis.Lever{Pinned: rate, Drop: func(site string) bool {
 		m, f := verdict.SiteParts(site)
-		return syncKind(analysis.Site{Site: site, Method: m, Frame: f}) == syncCopy
+		return p.kindOf(analysis.Site{Site: site, Method: m, Frame: f}) == syncCopy
 	}}
 }
 
@@ -325,7 +325,7 @@ for x in batches:
 		if p.pageableCopies() {
 			// Only a pinned copy overlaps: the overlap is priced as what
 			// it adds to pinned memory.
-			pinned := pinnedLever(pinnedEfficiency * pcieRate(p.evidence().CC()))
+			pinned := p.pinnedLever(pinnedEfficiency * pcieRate(p.evidence().CC()))
 			lever = verdict.MergeLevers(&pinned, &lever)
 			if base, ok := p.replay(pinned); ok {
 				g, _ := p.replay(lever)
