@@ -345,6 +345,7 @@ const (
 	syncValue = "value"  // a value read: .item(), .cpu(), printing, a condition on a tensor
 	syncAll   = "device" // torch.cuda.synchronize
 	syncCopy  = "copy"   // a copy to or from pageable memory (.to())
+	syncEvent = "event"  // a wait for one recorded event (torch.cuda.Event.synchronize): a read already deferred
 )
 
 // shapeMethods read values whose number sets a shape.
@@ -363,6 +364,8 @@ var shapeOps = []string{"aten::nonzero", "aten::bincount", "aten::unique", "aten
 // by the aten op in its name.
 func syncKind(s analysis.Site) string {
 	switch {
+	case strings.Contains(s.Site, "cudaEventSynchronize"):
+		return syncEvent
 	case shapeMethods[s.Method]:
 		return syncShape
 	case s.Method == "torch.cuda.synchronize":

@@ -132,7 +132,7 @@ func (p *AppPass) claimedSyncs() (func(analysis.IdleCall) bool, map[string]bool,
 	pageable := p.pageableCopies()
 	frames, kinds := map[string]bool{}, map[string]bool{}
 	if p.ev.PyTorch() {
-		for _, k := range []string{syncShape, syncValue, syncAll} {
+		for _, k := range []string{syncShape, syncValue, syncAll, syncEvent} {
 			mine, _ := p.loopSyncs(k)
 			for _, s := range mine {
 				own[s.Site], kinds[k] = true, true

@@ -35,5 +35,21 @@ if i % 50 == 0 and loss.item() < target:
 			Basis:    "the step replayed without those syncs' waits",
 			Composes: "with data-loader: the host then loads the next batch while the GPU runs",
 		})
+		if !p.ev.PyTorch() {
+			return
+		}
+		// A wait for a recorded event (torch.cuda.Event.synchronize) is
+		// the read already deferred: the host waits for the point the
+		// event marks (a double buffer's previous step), not for all the
+		// work queued. Not a lever: replayed as a full wait, its removal
+		// would be priced for a wait the trace does not show.
+		if sites, _ := p.loopSyncs(syncEvent); len(sites) > 0 {
+			waited, n := 0.0, 0
+			for _, s := range sites {
+				waited, n = waited+s.Seconds, n+s.Count
+			}
+			p.InUse("the host already waits on a recorded event, not for all the queued work, every step (%s: %d waits, %.2f ms in all): the read is deferred",
+				siteList(sites), n, 1e3*waited)
+		}
 	},
 }

@@ -24,6 +24,8 @@ func TestSyncKind(t *testing.T) {
 		{"torch.cuda.synchronize() → cudaDeviceSynchronize at train.py(51): main", syncAll},
 		{"cudaDeviceSynchronize", syncAll},
 		{".to() → aten::to → cudaStreamSynchronize at train.py(30): step", syncCopy},
+		{"cudaEventSynchronize at host16.py(243): step", syncEvent},
+		{".synchronize() → cudaEventSynchronize at train.py(60): step", syncEvent},
 	} {
 		s := analysis.Site{Site: c.site}
 		s.Method, s.Frame = verdict.SiteParts(c.site)
