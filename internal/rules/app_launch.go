@@ -159,7 +159,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		}, 0)
 		return
 	}
-	split, after := splitting(p)
+	split, loops, after := splitting(p)
 	idle := tl.IdleOf(analysis.IdleLaunch)
 	// A graph replaces the host's work of the captured region: the
 	// launches and the Python around them.
@@ -170,6 +170,11 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	msg := fmt.Sprintf("the GPU is busy %s of the step's %.2f ms: %s of it is launch-bound, gaps the host's %d launches leave between kernels", pct(tl.BusyShare), 1e3*tl.Span, pct(idle.Seconds/tl.Span), tl.LaunchCount)
 	if len(split) > 0 {
 		msg = fmt.Sprintf("CUDA graphs cannot capture this step whole: the host waits inside it, between its launches, every step (%s), so a graph holds only the regions between those syncs; ", siteList(split)) + msg
+	}
+	if len(loops) > 0 {
+		_, steps := p.loopSyncs(syncValue)
+		msg = fmt.Sprintf("CUDA graphs cannot capture this step whole: the host reads a GPU value inside a loop of the step, about %d times a step (%s), so a graph holds only the loop's body between two reads; ",
+			loops[0].Count/max(steps, 1), siteList(loops)) + msg
 	}
 	if py.Seconds > 0 {
 		msg += fmt.Sprintf(", and %s the Python around them", pct(py.Seconds/tl.Span))
@@ -197,6 +202,22 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		"with the kernel-time changes, which then show in the wall time; needs static shapes (a static cache)"
 	var needs []string
 	switch {
+	case len(loops) > 0:
+		// A read that bounds every iteration of a loop inside the step
+		// (a solver's convergence test, a decode loop's token read):
+		// the loop's body between two reads is one graph, replayed each
+		// iteration with the read eager, which the replay prices (the
+		// syncs kept); the read's own lever makes the loop capturable
+		// whole. The ranking stays the replayed gain's: a decode loop's
+		// step of 16 token reads (fixtures/timeline decode_sync) measured
+		// graphs first, 80.3%, its read kept.
+		fix = "capture the loop's body between two reads as one CUDA graph and replay it each iteration, the read left eager; or test the condition every N iterations, or run a fixed count (see " + strings.Join(after, ", ") + "), then capture the whole step, the loop in it: " + fix
+		composes = "with " + strings.Join(after, " and ") + ", which makes the loop capturable whole; " + composes
+		if lever != nil {
+			basis = "the loop's body between its reads replayed as graphs: the host's aten ops and Python in it gone, the reads kept (docs/replay.md)"
+		} else {
+			needs = after
+		}
 	case len(split) > 0 && lever != nil:
 		// Priced on the regions between the syncs, which graphs capture
 		// with the syncs kept (one graph a region, the read between them
@@ -222,12 +243,11 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 
 // splitting lists the loop's syncs that sit between two launches of one
 // step, once a step, every step: they split it into two different regions
-// (no single CUDA graph holds such a step); and the rules whose levers
-// remove them. A sync several times a step bounds a loop inside it (a
-// decode loop's token read), whose repeated body one graph holds.
-func splitting(p *AppPass) ([]analysis.Site, []string) {
-	var split []analysis.Site
-	var after []string
+// (no single CUDA graph holds such a step); the value reads several times
+// a step between its launches, which bound a loop inside it (a solver's
+// convergence test, a decode loop's token read: its body, between two
+// reads, one graph holds); and the rules whose levers remove them.
+func splitting(p *AppPass) (split, loops []analysis.Site, after []string) {
 	for _, k := range []struct {
 		kind  string
 		rules []string
@@ -239,8 +259,11 @@ func splitting(p *AppPass) ([]analysis.Site, []string) {
 		sites, steps := p.loopSyncs(k.kind)
 		found := false
 		for _, s := range sites {
-			if s.Inside >= max(2, steps) && s.Count < 2*steps {
+			switch {
+			case s.Inside >= max(2, steps) && s.Count < 2*steps:
 				split, found = append(split, s), true
+			case s.Inside >= 2*max(2, steps) && k.kind == syncValue && p.ev.PyTorch():
+				loops, found = append(loops, s), true
 			}
 		}
 		if found && !p.ev.PyTorch() && k.kind != syncCopy {
@@ -251,7 +274,7 @@ func splitting(p *AppPass) ([]analysis.Site, []string) {
 			after = append(after, k.rules...)
 		}
 	}
-	return split, after
+	return split, loops, after
 }
 
 // The CUDA-graphs fix in PyTorch's terms and in CUDA's: a CUDA program
