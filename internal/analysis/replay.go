@@ -467,7 +467,7 @@ func (r *replay) run(l Lever) float64 {
 			}
 			return disp * unprof
 		case profan.HostPython:
-			if l.Graphs || l.Forward && r.forward(s) {
+			if l.Graphs && !r.consumes(s) || l.Forward && r.forward(s) {
 				return 0
 			}
 		case profan.HostData:
@@ -681,6 +681,26 @@ func (r *replay) SyncSites() []Site {
 		sites[i] = *x
 	}
 	return sites
+}
+
+// consumes reports a Python span after its step's last kernel launch
+// (the host using the step's results: storing a feature map, logging),
+// which no graph of the step holds; false where the trace marks no step.
+func (r *replay) consumes(s profan.HostSpan) bool {
+	if len(r.bounds) == 0 {
+		return false
+	}
+	hi := r.hi
+	if i, _ := slices.BinarySearch(r.bounds, s.Start); i < len(r.bounds) {
+		hi = r.bounds[i]
+	}
+	i, _ := slices.BinarySearchFunc(r.kernels, s.End(), func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+	for ; i < len(r.kernels) && r.kernels[i].issued < hi; i++ {
+		if r.kernels[i].copy == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // inside reports a span with kernel launches of its own step both before
