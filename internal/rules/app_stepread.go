@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fmt"
+
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 )
@@ -28,10 +30,19 @@ if i % 50 == 0 and loss.item() < target:
 	Scope:    Caller,
 	Requires: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
+		fix := "read it every N steps (log and check the stop condition every 50), or accumulate on the GPU and read once"
+		if sites, steps := p.loopSyncs(syncValue); len(sites) > 0 && sites[0].Inside >= 2*max(2, steps) {
+			// The longest read sits many times a step between its
+			// launches: a loop inside the step tests it each iteration.
+			fix = "test it every N iterations of the loop (a convergence or stop test every 8), or run a fixed count; then the loop holds no read and one CUDA graph captures it"
+		}
 		p.recommendDrop(syncValue, func(sites []analysis.Site, steps int) string {
+			if s := sites[0]; s.Inside >= 2*max(2, steps) {
+				return fmt.Sprintf("the host reads a GPU value about %d times a step, inside a loop of the step: %s", s.Count/max(steps, 1), siteList(sites))
+			}
 			return "the host reads a GPU value every step: " + siteList(sites)
 		}, analysis.Recommendation{
-			Fix:      "read it every N steps (log and check the stop condition every 50), or accumulate on the GPU and read once",
+			Fix:      fix,
 			Basis:    "the step replayed without those syncs' waits",
 			Composes: "with data-loader: the host then loads the next batch while the GPU runs",
 		})
