@@ -3,6 +3,8 @@ package rules
 import (
 	"testing"
 
+	"github.com/profan-dev/profan"
+
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/verdict"
 )
@@ -61,6 +63,34 @@ func TestRankAfter(t *testing.T) {
 	} {
 		if got := order(c.in); got != c.want {
 			t.Errorf("got %q, want %q", got, c.want)
+		}
+	}
+}
+
+// TestKindOf: a .cpu() is a value read, unless the capture copies a bulk
+// transfer (bulkRead bytes or more) device-to-host into pageable memory:
+// then it waits for the pageable copy, pinned-memory's sync.
+func TestKindOf(t *testing.T) {
+	site := analysis.Site{Site: ".cpu() → aten::to → cudaStreamSynchronize at host16.py(243): step"}
+	site.Method, site.Frame = verdict.SiteParts(site.Site)
+	item := analysis.Site{Site: ".item() → aten::item → cudaStreamSynchronize at train.py(40): step"}
+	item.Method, item.Frame = verdict.SiteParts(item.Site)
+	for _, c := range []struct {
+		bytes     float64
+		dst       string
+		cpu, item string
+	}{
+		{25.7e6, "Pageable", syncCopy, syncValue},
+		{4096, "Pageable", syncValue, syncValue},
+		{25.7e6, "Pinned", syncValue, syncValue},
+	} {
+		run := &profan.Run{Activities: []*profan.Activity{{Kind: "memcpy DtoH", Bytes: c.bytes, SrcMemType: "Device", DstMemType: c.dst}}}
+		p := &AppPass{ev: &analysis.AppEvidence{Runs: []*profan.Run{run}}}
+		if got := p.kindOf(site); got != c.cpu {
+			t.Errorf("%.0f bytes to %s: .cpu() is %s, want %s", c.bytes, c.dst, got, c.cpu)
+		}
+		if got := p.kindOf(item); got != c.item {
+			t.Errorf("%.0f bytes to %s: .item() is %s, want %s", c.bytes, c.dst, got, c.item)
 		}
 	}
 }
