@@ -223,3 +223,29 @@ func TestProfilerKeep(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayGraphsKeepResults: under a CUDA graph the Python that issues
+// the step's kernels goes, the Python after its last launch (the host
+// storing the step's results) stays where the trace marks the step; an
+// unmarked trace loses all of it, as before.
+func TestReplayGraphsKeepResults(t *testing.T) {
+	const ms = 1e-3
+	for _, c := range []struct {
+		bounds []float64
+		want   float64
+	}{{[]float64{10 * ms}, 9}, {nil, 3}} {
+		r := &replay{
+			kernels: []replayKernel{{start: 1 * ms, issued: 1 * ms, dur: 3 * ms, name: 0}},
+			names:   []string{"conv"},
+			snames:  []string{"aten::conv2d", "train.py(20): features", ".cpu() → aten::to → cudaStreamSynchronize at train.py(40): step", "train.py(40): step"},
+			spans: []profan.HostSpan{
+				{Start: 0, Dur: 1 * ms, State: profan.HostDispatch, Name: 0},
+				{Start: 1 * ms, Dur: 2 * ms, State: profan.HostPython, Name: 1},
+				{Start: 3 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 2},
+				{Start: 4 * ms, Dur: 6 * ms, State: profan.HostPython, Name: 3},
+			},
+			lo: 0, hi: 10 * ms, steps: 1, bareKeep: 1, framework: true, bounds: c.bounds,
+		}
+		checkReplays(t, &Timeline{Steps: r}, 10, []replayCase{{"graphs", Lever{Graphs: true}, c.want}})
+	}
+}
