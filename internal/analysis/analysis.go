@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/profan-dev/profan"
@@ -145,6 +146,17 @@ func metricsDevice(s *gpumodel.Spec) metrics.Device {
 	}
 }
 
+// cudaLines reports whether k's source page gives it lines of a CUDA
+// source file (not a Triton kernel's .py).
+func cudaLines(k *profan.Kernel) bool {
+	for _, s := range k.Source {
+		if s.Line > 0 && s.File != "" && !strings.HasSuffix(s.File, ".py") {
+			return true
+		}
+	}
+	return false
+}
+
 // read reads what k's counters say before any judgment: the name's
 // family, the GPU, the canonical metrics.
 func read(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
@@ -154,6 +166,7 @@ func read(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	if v, ok := metrics.Read(k, "tensor_pipe_pct"); ok {
 		a.Name = a.Name.WithTensorPipe(v)
 	}
+	a.Name = a.Name.WithSourceLines(cudaLines(k))
 	a.GPU = deviceOf(k)
 	if opt.Device != nil && a.GPU.Source != gpumodel.SourceName {
 		// The flag names the GPU when the export does not; a printed name

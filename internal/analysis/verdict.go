@@ -37,8 +37,12 @@ import (
 // division its rewrite drops; version 21 prices a latency-bound kernel's
 // local table whose loads mostly miss L1 at its units' remaining work;
 // version 22 prices tile-shared-memory on a naive product's uncoalesced
-// L1-served loads by their sectors over the ideal.
-const VerdictVersion = 22
+// L1-served loads by their sectors over the ideal; version 23 finds
+// tiny-blocks on a tensor-core product in blocks under 64 threads that
+// the memory system limits, priced by the tile a larger block holds, and
+// reads a kernel named like cuDNN's, cuBLAS's or NCCL's whose source page
+// gives it lines of a CUDA file as the application's own.
+const VerdictVersion = 23
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

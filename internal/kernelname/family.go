@@ -274,3 +274,20 @@ func (i Info) WithTensorPipe(pct float64) Info {
 	}
 	return i
 }
+
+// WithSourceLines says what a source page with lines in a CUDA source
+// file tells of a kernel whose name reads as a library's: the libraries
+// that ship compiled (cuDNN, cuBLAS, cuBLASLt, NCCL) carry no line
+// information, so such a kernel was compiled from the application's own
+// source and only its name resembles theirs (fixtures/sol-check6's
+// nchwToNhwcNaive, at sol_check6.cu:362, named like cuDNN's layout
+// kernels). Its work and category stay what the name says.
+func (i Info) WithSourceLines(cudaLines bool) Info {
+	switch i.Library {
+	case CUDNN, CUBLAS, CUBLASLt, NCCL:
+		if cudaLines {
+			i.Library = User
+		}
+	}
+	return i
+}

@@ -49,6 +49,7 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 		}
 		starts := blocks / sms * blockCost
 		if starts < 0.5*t {
+			tinyDotTiles(p, threads, blocks, t)
 			return // the blocks' work, not their start, sets the time
 		}
 		// With blockTarget threads per block, the same work in fewer
@@ -77,6 +78,57 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 			Locations: locs,
 		})
 	},
+}
+
+// tinyDotTiles reports a product on the tensor pipe (its speed of light
+// set by the tensor pipe's work, or the source page's MMA instructions) in blocks under 64 threads that the
+// memory system limits: each block's output tile is as small as its
+// warp, so every operand tile it loads serves few outputs, and the
+// L1/shared and L2 traffic per FLOP is the tile's side's inverse. The
+// blocks start fast enough (fixtures/sol-check6's matmul_b16_w1: 16 Ki
+// one-warp programs of 16×16×16, starts 2 % of its time, L1/shared at
+// 94 %, the tensor pipe at 5 %); their size limits the reuse. A block of
+// blockTarget threads holds a tile as many times wider on each side as
+// it has threads more (Triton's 16×16 on one warp to 128×128 on eight,
+// the accumulators per thread 8 → 64), so the memory traffic, and with
+// it the time, falls by that factor down to the tensor pipe's ideal.
+func tinyDotTiles(p *Pass, threads, blocks, t float64) {
+	k := p.Kernel.Record
+	lim := p.Kernel.Limiter
+	h := lim.Headroom
+	if threads >= 64 || !lim.Unit.Memory() || !(h.Known() && h.Unit == "tensor pipe" || mmaExecuted(k)) {
+		return
+	}
+	after := math.Max(t*threads/blockTarget, launchFloor)
+	if h.Known() {
+		after = math.Max(after, h.Ideal)
+	}
+	gain := clamp01(1 - after/t)
+	msg := fmt.Sprintf("%.0f blocks of %.0f threads multiply on the tensor pipe, %s-bound: a block's output tile is as small as its warp, so each operand tile it loads serves few outputs", blocks, threads, lim.String())
+	advice := fmt.Sprintf("compute a larger output tile per block (128×128 with %d threads) so each loaded tile serves more outputs, or call cuBLAS/CUTLASS", blockTarget)
+	var locs []profan.Location
+	if file, line, ok := tritonKernel(k); ok {
+		advice = fmt.Sprintf("raise the program's tile: BLOCK_SIZE_M = BLOCK_SIZE_N = 128 and BLOCK_SIZE_K = 32 (the tile's sizes, whatever their names) with num_warps=4 to 8 and num_stages=3 (now %.0f warp(s) per program), or let @triton.autotune choose among such configs", math.Ceil(threads/32))
+		locs = []profan.Location{{File: file, Line: line}}
+	}
+	p.report(estimate(gain), Note{
+		Message:   msg,
+		Advice:    advice,
+		Evidence:  append(p.evidence("sm_count", "duration"), fmt.Sprintf("grid_blocks=%.0f", blocks), fmt.Sprintf("block_threads=%.0f", threads), "limiter="+lim.String(), "headroom_unit="+h.Unit),
+		Locations: locs,
+	})
+}
+
+// mmaExecuted reports whether the source page shows a tensor-core
+// instruction (HMMA, HGMMA, IMMA, DMMA, ...) executed: the product the
+// details page, which counts no tensor FLOPs, leaves unnamed.
+func mmaExecuted(k *profan.Kernel) bool {
+	for _, s := range k.Source {
+		if op := opcode(s.SASS); strings.Contains(strings.SplitN(op, ".", 2)[0], "MMA") && instExecuted(s) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // tritonKernel reports whether k was compiled by Triton: its name is a
