@@ -134,3 +134,24 @@ func TestHugeNames(t *testing.T) {
 		t.Errorf("display of a 1.5 MB name = %q", d)
 	}
 }
+
+// TestWithSourceLines: a name that reads as a precompiled library's is
+// the application's own when the source page gives it CUDA lines; the
+// libraries compiled into the application (CUTLASS, ATen, Triton) keep
+// theirs, and without lines nothing changes.
+func TestWithSourceLines(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		lines bool
+		want  Library
+	}{
+		{"nchwToNhwcNaive(float *, const float *, int)", true, User},
+		{"nchwToNhwcNaive(float *, const float *, int)", false, CUDNN},
+		{"void cutlass::Kernel<cutlass_80_tensorop_s16816gemm_f16_128x128_32x3_nn_align8>(Params)", true, CUTLASS},
+		{"triton_poi_fused_add_0", true, Triton},
+	} {
+		if got := Classify(c.name).WithSourceLines(c.lines).Library; got != c.want {
+			t.Errorf("%s (lines %v): library %v, want %v", c.name, c.lines, got, c.want)
+		}
+	}
+}
