@@ -150,11 +150,9 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 	// the launch count (calibrated: docs/calibration-apps.md), and the
 	// renderers say it is an estimate.
 	host := hostTime(ev, e.Thresholds)
+	replayAll(ev.Timeline, adv.Recommendations)
 	for i := range adv.Recommendations {
 		r := &adv.Recommendations[i]
-		if r.WallGain != r.WallGain && len(r.Saves) > 0 {
-			r.WallGain, r.Lever = replayKernels(ev.Timeline, r.Saves, r.Lever)
-		}
 		r.Rank = r.WallGain
 		switch {
 		case r.Rank == r.Rank:
