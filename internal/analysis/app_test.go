@@ -929,13 +929,19 @@ ResNet-style feature extraction that copies each step's 25.7 MB feature map to p
 		// default, 77.2% from fixed. Graphs cannot capture the default
 		// step (a host read and a data-dependent trip count in every
 		// solve): the read's own lever, step-read, comes first there,
-		// and graphs only together with it.
+		// and graphs only together with it (the expectation as written).
 		// First read, with main at 1256fd9 (04:05): step-read 1.1%,
 		// fourth (holds in value); cuda-graphs first at 74.6% on the
 		// step it cannot capture whole; step-read+cuda-graphs 74.7% and
 		// fixed's cuda-graphs 76.0%, first: both hold. Not fitted.
-		{"fluid.default", "fluid.every8", "step-read", true, 0, "the estimate lands, but cuda-graphs ranks first at 74.1% (74.6% at the read) on a step it cannot capture whole: the convergence test reads a GPU value about 106 times a step (aten::is_nonzero at host16.py(104): solve); since the fix after the read the graphs advice names that read, prices the loop's body captured between two reads (the reads kept) and says to test every N iterations or run a fixed count to capture the whole step, and keeps its rank (a decode loop's token read, the same shape, measured graphs first), with larger-batch (50.0%) and torch-compile (45.5%), not measured, above step-read"},
-		{"fluid.default", "fluid.fixed", "step-read", true, 0, "as the row above: cuda-graphs first at 74.1%, step-read fourth"},
+		// Since, the expectation is refuted by measurement (host16b
+		// below): the loop's body captured between two reads, the read
+		// kept, ran 69.8% faster, the largest lever measured alone from
+		// default, so step-read is not the one measured first: these two
+		// rows hold in value and no longer ask for first place (the first
+		// read stays recorded in its section).
+		{"fluid.default", "fluid.every8", "step-read", false, 0, ""},
+		{"fluid.default", "fluid.fixed", "step-read", false, 0, ""},
 		{"fluid.default", "fluid.graphs", "step-read+cuda-graphs", false, 0, ""},
 		{"fluid.fixed", "fluid.graphs", "cuda-graphs", true, 0, ""},
 		// fixtures/host16b (host16b.py; H200, 2026-11-29 04:38-04:39),
@@ -1129,32 +1135,32 @@ ResNet-style feature extraction that copies each step's 25.7 MB feature map to p
 	// Held out (fixtures/host16), written before the first read: a step
 	// with a host read never has CUDA graphs first; on fluid, whose read
 	// sits in every CG iteration, the advice says where capture stops.
-	// Both failed at the first read (main at 1256fd9), recorded as misses.
-	// embed.default's held since the fix after the read: pinned-memory,
-	// pricing the .cpu() copy's sync, ranks above cuda-graphs.
-	for _, c := range []struct{ name, miss string }{
-		// Since the fix after the read the advice names the read and says
-		// the fix in its terms (the loop's body one graph between two
-		// reads, or the test every N iterations then the whole step);
-		// still first, priced for the body's graph with the reads kept:
-		// the same shape as decode_sync's token loop, whose graphs
-		// measured first (80.3%) with its read kept.
-		{"fluid.default", "cuda-graphs first at 74.1% (74.6% at the read), priced for the loop's body captured between two reads of the convergence test at host16.py(104): solve (about 96 reads a step), replayed each iteration with the read kept, a variant not measured at the read; the measured graphs (77.5%) ran the fixed count, step-read's lever, first. Measured since (fixtures/host16b): that variant 69.8%, within 4.3 points and the largest lever measured alone from the step, so the rank is confirmed and this expectation refuted"},
-		{"embed.default", ""},
+	// Both failed at the first read (main at 1256fd9; the first read's
+	// section below keeps it). embed.default's held since the fix after
+	// the read: pinned-memory, pricing the .cpu() copy's sync, ranks above
+	// cuda-graphs. fluid.default's expectation was refuted by measurement
+	// (fixtures/host16b): a read inside a loop of the step bounds each
+	// captured region, as decode's token read does, and the loop's body
+	// captured once and replayed each iteration with the read kept ran
+	// 69.8% faster (priced 74.1%), the largest lever measured alone from
+	// the step. There graphs may come first, if the advice names the read.
+	for _, c := range []struct {
+		name string
+		loop bool // the read sits in a loop inside the step
+	}{
+		{"fluid.default", true},
+		{"embed.default", false},
 	} {
-		bad := ""
 		for i, r := range read[c.name].Recommendations {
-			if r.Rule == "cuda-graphs" && (i == 0 || c.name == "fluid.default" && !strings.Contains(r.Message, "host16.py(104): solve")) {
-				bad = r.Message
+			if r.Rule != "cuda-graphs" {
+				continue
 			}
-		}
-		switch {
-		case c.miss != "" && bad == "":
-			t.Errorf("%s: cuda-graphs, a known miss, is no longer first nor silent on the read: drop its miss note", c.name)
-		case c.miss != "":
-			misses = append(misses, fmt.Sprintf("- %s: CUDA graphs first on a step with a host read: %s.", c.name, c.miss))
-		case bad != "":
-			t.Errorf("%s: cuda-graphs advised first, or without the read that keeps it from capture: %s", c.name, bad)
+			switch {
+			case c.loop && !strings.Contains(r.Message, "host16.py(104): solve"):
+				t.Errorf("%s: cuda-graphs does not name the read that bounds each captured region: %s", c.name, r.Message)
+			case !c.loop && i == 0:
+				t.Errorf("%s: cuda-graphs advised first on a step with a host read: %s", c.name, r.Message)
+			}
 		}
 	}
 	if len(misses) > 0 {
