@@ -23,16 +23,17 @@ type hostSide struct {
 // further off is not counted.
 const tickNS = 128
 
-// tick keeps a Python frame's start for the span counts.
-func (r *torchReader) tick(tid int32, ts int64) {
+// tick keeps a frame's start, by thread, in *m (torchReader.ticks for
+// the span counts, .numeric for numericFrame's).
+func (r *torchReader) tick(m *map[int32][]int32, tid int32, ts int64) {
 	d := (ts - r.origin) / tickNS
 	if d < math.MinInt32 || d > math.MaxInt32 {
 		return
 	}
-	if r.ticks == nil {
-		r.ticks = map[int32][]int32{}
+	if *m == nil {
+		*m = map[int32][]int32{}
 	}
-	r.ticks[tid] = append(r.ticks[tid], int32(d))
+	(*m)[tid] = append((*m)[tid], int32(d))
 }
 
 // numericFrame reports a Python frame of a numerical library that runs a
@@ -44,18 +45,6 @@ func numericFrame(name string) bool {
 		}
 	}
 	return false
-}
-
-// numTick keeps a numerical library's frame's start (numericFrame).
-func (r *torchReader) numTick(tid int32, ts int64) {
-	d := (ts - r.origin) / tickNS
-	if d < math.MinInt32 || d > math.MaxInt32 {
-		return
-	}
-	if r.numeric == nil {
-		r.numeric = map[int32][]int32{}
-	}
-	r.numeric[tid] = append(r.numeric[tid], int32(d))
 }
 
 // maxLaunchers bounds the threads whose spans are made: the ones with the

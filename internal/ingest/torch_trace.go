@@ -691,7 +691,7 @@ func (r *torchReader) file(cat int, off int64) error {
 			// call is attributed to.
 			r.s.run.Host.Frames++
 			if numericFrame(e.Name) {
-				r.numTick(r.tidOf(e.Tid.s), e.TS.ns)
+				r.tick(&r.numeric, r.tidOf(e.Tid.s), e.TS.ns)
 			}
 			if n := r.nameOf(e.Name); r.user[n] {
 				r.frames = append(r.frames, newHostRec(e.TS.ns, e.Dur.ns, n, r.tidOf(e.Tid.s), r.long))
@@ -700,7 +700,7 @@ func (r *torchReader) file(cat int, off int64) error {
 				if m := hostRead(e.Name); m != "" {
 					r.reads = append(r.reads, newHostRec(e.TS.ns, e.Dur.ns, r.nameOf(m), tid, r.long))
 				}
-				r.tick(tid, e.TS.ns)
+				r.tick(&r.ticks, tid, e.TS.ns)
 			}
 		}
 	case catAnnotation:
