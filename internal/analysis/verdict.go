@@ -41,8 +41,11 @@ import (
 // tiny-blocks on a tensor-core product in blocks under 64 threads that
 // the memory system limits, priced by the tile a larger block holds, and
 // reads a kernel named like cuDNN's, cuBLAS's or NCCL's whose source page
-// gives it lines of a CUDA file as the application's own.
-const VerdictVersion = 23
+// gives it lines of a CUDA file as the application's own; version 24
+// leaves a random gather's excess to a kernel whose own indexing wastes
+// as many sectors besides, and bounds tiny-blocks on a CUDA kernel by
+// the pipe work its threads keep.
+const VerdictVersion = 24
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

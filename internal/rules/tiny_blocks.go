@@ -59,6 +59,16 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 		if h := p.Kernel.Limiter.Headroom; h.Known() {
 			after = math.Max(after, h.Ideal)
 		}
+		_, _, triton := tritonKernel(k)
+		if us, ok := usageOf(p); ok && !triton {
+			// A CUDA block made larger runs each thread's code as before:
+			// the SM's pipes keep the work of the lanes that ran, at no
+			// more than their ceiling (fixtures/sol-check6's gammaImg<8, 4>:
+			// its powf at 15 % of the SM's peak in 1,263 µs, the 32×8 twin
+			// at 68 % in 285 µs).
+			lanes := threads / (32 * math.Ceil(threads/32))
+			after = math.Max(after, t*us[analysis.LimitPipe]*lanes/ceiling[analysis.LimitPipe])
+		}
 		gain := clamp01(1 - math.Max(after, launchFloor)/t)
 		msg := fmt.Sprintf("%.0f blocks of %.0f threads: at about %.0f ns per block an SM starts them in %.0f%% of the kernel's time", blocks, threads, blockCost*1e9, 100*math.Min(1, starts/t))
 		if lim, ok := p.Value("occupancy_limit_blocks"); ok && lim > 0 {
