@@ -135,7 +135,7 @@ named <stdin> in errors.`,
 	cmd.Flags().StringVarP(&opts.Format, "format", "f", "text", "output format: {"+strings.Join(report.GateFormats(), "|")+"}")
 	opts.deviceOpts.addFlags(cmd.Flags())
 	addPathMapFlag(cmd.Flags(), &opts.PathMap)
-	cmd.Flags().BoolVar(&opts.SkipMissing, "skip-missing", false, "skip, rather than fail, kernels a --require cannot be evaluated on")
+	cmd.Flags().BoolVar(&opts.SkipMissing, "skip-missing", false, "skip, rather than fail, kernels a --require cannot be evaluated on, or a rule --fail-on names cannot run on")
 	cmd.Flags().StringVar(&opts.MinShare, "min-share", "", "smallest share of the capture's kernel time a kernel must take for its findings to fail (default 0.5%, or the config's min_share)")
 	opts.baselineOpts.addFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&opts.AllowAppErrs, "allow-app-errors", false, "gate an export that records an application or profiler error (==ERROR==) instead of stopping with exit 2")
@@ -443,11 +443,14 @@ func (g *gateJob) evaluate() error {
 	}
 	var unknown *gate.UnknownMetricError
 	var miss *gate.MissingMetricError
+	var unrun *gate.MissingRuleError
 	switch {
 	case errors.As(err, &unknown):
 		return unknownError("metric", unknown.Metric, unknown.Names, "canonical names: profan explain --metrics")
 	case errors.As(err, &miss):
 		return &UsageError{msg: miss.Error()}
+	case errors.As(err, &unrun):
+		return &UsageError{msg: unrun.Error()}
 	case err != nil:
 		return err
 	}

@@ -70,6 +70,14 @@ func TestGateSemantics(t *testing.T) {
 		// five launches of the series are one check.
 		{"median over launches", []string{"gate", fx + "series_v0.runs5.details.csv", "--require", "duration < 1s", "-v"}, ExitOK,
 			"duration: median", ""},
+		// A rule --fail-on names that lacks its counters on a kernel
+		// cannot be checked there: the gate once passed, checking nothing.
+		{"named rule without its counters", append([]string{"gate", "--fail-on", "atomic-serialization"}, src...), ExitFailed,
+			"[finding atomic-serialization] atomic-serialization could not run: the export lacks the counters it needs", ""},
+		{"named rule without its counters, skipped", append([]string{"gate", "--fail-on", "atomic-serialization", "--skip-missing"}, src...), ExitError,
+			"", "--fail-on atomic-serialization: no kernel has the counters it needs (l2_atomic_requests), so nothing would be checked"},
+		{"named rule with its counters", []string{"gate", "--fail-on", "atomic-serialization", fx + "transpose.full.raw.csv"}, ExitOK, "gate passed", ""},
+		{"rule through a glob", append([]string{"gate", "--fail-on", "atomic-*"}, src...), ExitOK, "gate passed", ""},
 		{"bad min-share", append([]string{"gate", "--min-share", "150%"}, src...), ExitError, "", "between 0 and 100%"},
 		{"bad config min_share", append([]string{"gate", "--config", cfg("ms.toml", "min_share = \"-1%\"\n")}, src...), ExitError, "", "min_share"},
 	} {

@@ -378,6 +378,11 @@ func Evaluate(p Policy, cur *analysis.Grouper, runs []*analysis.RunVerdict, base
 		checks = append(checks, cs...)
 	}
 	checks = append(checks, findingChecks(cur, runs, p)...)
+	unrun, err := unrunChecks(cur, p)
+	if err != nil {
+		return nil, err
+	}
+	checks = append(checks, unrun...)
 	if base != nil && !math.IsNaN(p.MaxRegression) {
 		checks = append(checks, missingChecks(base, cur, p.AllowMissing)...)
 		checks = append(checks, regressionChecks(base, cur, p)...)
@@ -530,72 +535,6 @@ func formatMetric(name string, v float64) string {
 		return metrics.Format(v, d.Unit)
 	}
 	return strconv.FormatFloat(v, 'g', 6, 64)
-}
-
-// gated says whether a finding of rule on group g fails the gate, and
-// when the group's share of the capture keeps it from failing, why.
-func gated(p Policy, cur *analysis.Grouper, g *analysis.Group, f profan.Finding) (bool, string) {
-	if !p.Selector.Fails(f.Rule) && !(p.Lint && f.Severity >= profan.Warning) {
-		return false, ""
-	}
-	if share := cur.ShareOf(g); exceeds(p.MinShare, share) {
-		return false, fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
-	}
-	return true, ""
-}
-
-// findingChecks turns the verdicts' findings into checks, one per kernel
-// group and rule: failing for the rules the selector fails on (or, for a
-// linter, warnings) on groups that take at least p.MinShare of the
-// capture, informational for the others; suppressed findings are listed
-// as such.
-func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy) []Check {
-	var out []Check
-	for _, r := range runs {
-		src := r.Run.Source
-		for _, f := range r.Findings {
-			ch := Check{Kernel: src, Kind: kindRunFinding, Name: f.Rule, Message: f.Message, Source: src, Finding: &f, Locations: f.Locations, Status: statusPass}
-			if p.Selector.Fails(f.Rule) || p.Lint && f.Severity >= profan.Warning {
-				ch.Status = statusFail
-			}
-			out = append(out, ch)
-		}
-		for _, s := range r.Suppressed {
-			f := s.Finding
-			out = append(out, Check{Kernel: src, Kind: kindRunFinding, Name: f.Rule, Source: src, Finding: &f, Locations: f.Locations,
-				Status: statusSuppressed, Message: f.Message + " (suppressed: " + s.Reason + ")"})
-		}
-	}
-	for _, g := range cur.InOrder() {
-		on := func(t *analysis.GroupFinding) string {
-			if g.Launches == 1 {
-				return ""
-			}
-			return fmt.Sprintf(" (on %d of %d launches)", t.Launches, g.Launches)
-		}
-		for _, rule := range sortedRules(g.ByRule()) {
-			t := g.ByRule()[rule]
-			f := t.First
-			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Message: f.Message + on(t), Source: g.Source, Finding: &f, Locations: f.Locations,
-				Measure: shareMeasure(cur, g, p)}
-			// Stored verdicts made before a suppression was configured.
-			if reason, sup := p.Selector.Suppressed(rule, g.First.Record); sup {
-				ch.Status, ch.Message = statusSuppressed, ch.Message+" (suppressed: "+reason+")"
-			} else if fail, why := gated(p, cur, g, f); fail {
-				ch.Status = statusFail
-			} else {
-				ch.Status, ch.Message = statusPass, ch.Message+why // reported, not gated
-			}
-			out = append(out, ch)
-		}
-		for _, rule := range sortedRules(g.SuppressedByRule()) {
-			t := g.SuppressedByRule()[rule]
-			f := t.First
-			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Source: g.Source, Finding: &f, Locations: f.Locations,
-				Status: statusSuppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
-		}
-	}
-	return out
 }
 
 // regressionChecks compares each kernel group with the same group of the

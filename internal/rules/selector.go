@@ -65,6 +65,18 @@ func (l List) Match(id string) bool {
 	return on
 }
 
+// Names reports whether the list selects rule id by its ID itself, not
+// through "all" or a glob: the rules a user named one by one.
+func (l List) Names(id string) bool {
+	named := false
+	for _, it := range l.items {
+		if matchRule(it.pattern, id) {
+			named = it.on && it.pattern == id
+		}
+	}
+	return named
+}
+
 func matchRule(pattern, id string) bool {
 	if pattern == "all" || pattern == "*" || pattern == id {
 		return true
@@ -141,6 +153,11 @@ func (s *Selector) Runs(id string) bool { return s == nil || s.checks.Match(id) 
 
 // Fails reports whether a finding of rule id fails a gate.
 func (s *Selector) Fails(id string) bool { return s != nil && s.failOn.Match(id) }
+
+// FailsNamed reports whether a finding of rule id fails a gate because
+// the fail-on lists name it by its ID (not through "all" or a glob): a
+// rule the user asked for one by one, which a gate may not pass unchecked.
+func (s *Selector) FailsNamed(id string) bool { return s != nil && s.failOn.Names(id) }
 
 // Rules returns the rules that run, in registry order.
 func (s *Selector) Rules() []*Rule {

@@ -51,6 +51,33 @@ func TestSelectorLists(t *testing.T) {
 	}
 }
 
+// TestSelectorNamed holds FailsNamed: a rule the fail-on lists name by
+// its ID, which a gate may not pass without checking.
+func TestSelectorNamed(t *testing.T) {
+	for _, tt := range []struct {
+		failOn []string
+		rule   string
+		want   bool
+	}{
+		{[]string{"atomic-serialization"}, "atomic-serialization", true},
+		{[]string{"uncoalesced-global,atomic-serialization"}, "atomic-serialization", true},
+		{[]string{"all"}, "atomic-serialization", false},
+		{[]string{"atomic-*"}, "atomic-serialization", false},
+		{[]string{"atomic-serialization,-atomic-serialization"}, "atomic-serialization", false},
+		{[]string{"atomic-serialization", "all"}, "atomic-serialization", false}, // the last match decides
+		{[]string{"-small-grid"}, "atomic-serialization", false},
+		{nil, "atomic-serialization", false},
+	} {
+		s, err := rules.NewSelector("", tt.failOn, nil)
+		if err != nil {
+			t.Fatalf("%v: %v", tt.failOn, err)
+		}
+		if got := s.FailsNamed(tt.rule); got != tt.want {
+			t.Errorf("fail-on %v, rule %s: FailsNamed got %v, want %v", tt.failOn, tt.rule, got, tt.want)
+		}
+	}
+}
+
 func TestSelectorSuppressions(t *testing.T) {
 	s, err := rules.NewSelector("", nil, []rules.Suppression{
 		{Rule: "small-grid", Kernel: "^warmup", Reason: "start-up"},

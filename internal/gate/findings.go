@@ -1,0 +1,139 @@
+package gate
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/rules"
+)
+
+// gated says whether a finding of rule on group g fails the gate, and
+// when the group's share of the capture keeps it from failing, why.
+func gated(p Policy, cur *analysis.Grouper, g *analysis.Group, f profan.Finding) (bool, string) {
+	if !p.Selector.Fails(f.Rule) && !(p.Lint && f.Severity >= profan.Warning) {
+		return false, ""
+	}
+	if share := cur.ShareOf(g); exceeds(p.MinShare, share) {
+		return false, fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
+	}
+	return true, ""
+}
+
+// findingChecks turns the verdicts' findings into checks, one per kernel
+// group and rule: failing for the rules the selector fails on (or, for a
+// linter, warnings) on groups that take at least p.MinShare of the
+// capture, informational for the others; suppressed findings are listed
+// as such.
+func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy) []Check {
+	var out []Check
+	for _, r := range runs {
+		src := r.Run.Source
+		for _, f := range r.Findings {
+			ch := Check{Kernel: src, Kind: kindRunFinding, Name: f.Rule, Message: f.Message, Source: src, Finding: &f, Locations: f.Locations, Status: statusPass}
+			if p.Selector.Fails(f.Rule) || p.Lint && f.Severity >= profan.Warning {
+				ch.Status = statusFail
+			}
+			out = append(out, ch)
+		}
+		for _, s := range r.Suppressed {
+			f := s.Finding
+			out = append(out, Check{Kernel: src, Kind: kindRunFinding, Name: f.Rule, Source: src, Finding: &f, Locations: f.Locations,
+				Status: statusSuppressed, Message: f.Message + " (suppressed: " + s.Reason + ")"})
+		}
+	}
+	for _, g := range cur.InOrder() {
+		on := func(t *analysis.GroupFinding) string {
+			if g.Launches == 1 {
+				return ""
+			}
+			return fmt.Sprintf(" (on %d of %d launches)", t.Launches, g.Launches)
+		}
+		for _, rule := range sortedRules(g.ByRule()) {
+			t := g.ByRule()[rule]
+			f := t.First
+			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Message: f.Message + on(t), Source: g.Source, Finding: &f, Locations: f.Locations,
+				Measure: shareMeasure(cur, g, p)}
+			// Stored verdicts made before a suppression was configured.
+			if reason, sup := p.Selector.Suppressed(rule, g.First.Record); sup {
+				ch.Status, ch.Message = statusSuppressed, ch.Message+" (suppressed: "+reason+")"
+			} else if fail, why := gated(p, cur, g, f); fail {
+				ch.Status = statusFail
+			} else {
+				ch.Status, ch.Message = statusPass, ch.Message+why // reported, not gated
+			}
+			out = append(out, ch)
+		}
+		for _, rule := range sortedRules(g.SuppressedByRule()) {
+			t := g.SuppressedByRule()[rule]
+			f := t.First
+			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Source: g.Source, Finding: &f, Locations: f.Locations,
+				Status: statusSuppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
+		}
+	}
+	return out
+}
+
+// MissingRuleError reports a rule --fail-on names that could run on no
+// kernel for want of counters, under SkipMissing: a gate that checks
+// nothing must not pass.
+type MissingRuleError struct {
+	Rule, Needs, Command string
+}
+
+func (e *MissingRuleError) Error() string {
+	return fmt.Sprintf("--fail-on %s: no kernel has the counters it needs (%s), so nothing would be checked (add them: %s)", e.Rule, e.Needs, e.Command)
+}
+
+// unrunChecks holds the rules --fail-on names by their ID to what
+// --require holds a metric to: on a kernel group the rule could not run
+// on for want of counters, the gate cannot tell whether the finding is
+// there, and fails (as a missing metric does), or with SkipMissing skips
+// the group; a named rule that could run on no group at all is then a
+// MissingRuleError. A rule reached through "all" or a glob is not held:
+// an export lacks some rule's counters as a rule.
+func unrunChecks(cur *analysis.Grouper, p Policy) ([]Check, error) {
+	var out []Check
+	ran := map[string]bool{}
+	var unrun []analysis.Missing
+	for _, g := range cur.InOrder() {
+		if g.First == nil {
+			continue
+		}
+		lacks := map[string]bool{}
+		for _, m := range g.First.Missing {
+			if !p.Selector.FailsNamed(m.Rule) || lacks[m.Rule] {
+				continue
+			}
+			lacks[m.Rule] = true
+			if !slices.ContainsFunc(unrun, func(x analysis.Missing) bool { return x.Rule == m.Rule }) {
+				unrun = append(unrun, m)
+			}
+			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: m.Rule, Source: g.Source, Measure: shareMeasure(cur, g, p),
+				Message: fmt.Sprintf("%s could not run: the export lacks the counters it needs (%s), so this kernel cannot be checked for it (add them: %s; --skip-missing skips such kernels)", m.Rule, m.Needs, m.Command)}
+			switch share := cur.ShareOf(g); {
+			case p.SkipMissing:
+				ch.Status = statusSkip
+			case exceeds(p.MinShare, share):
+				ch.Status, ch.Message = statusPass, ch.Message+fmt.Sprintf(" (not gated: the kernel takes %s of the capture, under --min-share %s)", fmtShare(share), fmtPct(p.MinShare))
+			default:
+				ch.Status = statusFail
+			}
+			out = append(out, ch)
+		}
+		for _, r := range rules.All {
+			if p.Selector.FailsNamed(r.ID) && !lacks[r.ID] {
+				ran[r.ID] = true
+			}
+		}
+	}
+	if p.SkipMissing {
+		for _, m := range unrun {
+			if !ran[m.Rule] {
+				return nil, &MissingRuleError{Rule: m.Rule, Needs: m.Needs, Command: m.Command}
+			}
+		}
+	}
+	return out, nil
+}
