@@ -507,6 +507,10 @@ type Host struct {
 	// the spans of DataLoader iterators: loading work a worker process
 	// runs with the library's own thread pool.
 	LoaderNumeric int
+	// ConvBenchmark and ConvHeuristic count the aten::_convolution calls
+	// recorded with torch.backends.cudnn.benchmark on and off (its
+	// benchmark argument, in the "Concrete Inputs" record_shapes writes).
+	ConvBenchmark, ConvHeuristic int
 }
 
 // MaxHostSpans bounds Host.Spans: 24 bytes each.

@@ -101,7 +101,9 @@ func (r *torchReader) argsUnread() bool {
 		return false
 	}
 	switch slot.cat {
-	case catOp, catFrame, catAnnotation, catFlow, catOther:
+	case catOp:
+		return !convOp(e.name)
+	case catFrame, catAnnotation, catFlow, catOther:
 		return true
 	}
 	return false

@@ -24,3 +24,26 @@ func TestSpanRecords(t *testing.T) {
 		t.Errorf("spans count %d ops and %d frames; the trace holds %d and %d", ops, frames, h.Ops, h.Frames)
 	}
 }
+
+// TestConvBenchmark: aten::_convolution's recorded benchmark argument
+// says whether cudnn.benchmark was on: on in every convolution of
+// fixtures/host16's embed step (its generator sets it), off in host9's
+// copy loop's, and a trace without record_shapes' values counts none.
+func TestConvBenchmark(t *testing.T) {
+	for _, c := range []struct {
+		file    string
+		on, off bool
+	}{
+		{"../../fixtures/host16/embed.default.json.gz", true, false},
+		{"../../fixtures/host9/copy.default.json.gz", false, true},
+		{"../../fixtures/timeline/decode_sync.json.gz", false, false},
+	} {
+		run, err := ReadFile(c.file, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if h := run.Host; (h.ConvBenchmark > 0) != c.on || (h.ConvHeuristic > 0) != c.off {
+			t.Errorf("%s: %d convolutions with benchmark on, %d off; want on %v, off %v", c.file, h.ConvBenchmark, h.ConvHeuristic, c.on, c.off)
+		}
+	}
+}

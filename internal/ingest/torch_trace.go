@@ -97,6 +97,9 @@ type tevArgs struct {
 	Device, InDevice, Context, Stream, Correlation jid
 	Registers, SharedMem, Bytes                    jnum
 	Grid, Block                                    []int64
+	// Bench is a convolution op's benchmark argument: 0 unread, 1
+	// False, 2 True (convBench).
+	Bench int8
 }
 
 // readEvent reads one event object into r.ev.
@@ -163,6 +166,11 @@ func (r *torchReader) argKey(k []byte) error {
 		a.Grid, err = r.dimVal("grid", r.grid)
 	case "block":
 		a.Block, err = r.dimVal("block", r.block)
+	case "Concrete Inputs":
+		if !convOp(r.rv.name) {
+			return r.lex.skip()
+		}
+		a.Bench, err = r.convBench()
 	default:
 		err = r.lex.skip()
 	}
@@ -685,6 +693,12 @@ func (r *torchReader) file(cat int, off int64) error {
 		r.host(e.TS.ns, e.Dur.ns)
 		if cat == catOp {
 			r.s.run.Host.Ops++
+			switch e.Args.Bench {
+			case 1:
+				r.s.run.Host.ConvHeuristic++
+			case 2:
+				r.s.run.Host.ConvBenchmark++
+			}
 			r.ops = append(r.ops, newHostRec(e.TS.ns, e.Dur.ns, r.nameOf(e.Name), r.tidOf(e.Tid.s), r.long))
 		} else {
 			// Only the frames of the user's code are kept: the ones a

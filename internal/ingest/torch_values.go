@@ -349,3 +349,52 @@ func (r *torchReader) dimVal(what string, into []int64) ([]int64, error) {
 	}
 	return into, err
 }
+
+// convOp reports aten::_convolution, whose recorded arguments say whether
+// cudnn.benchmark was on (its tenth, benchmark).
+func convOp(name []byte) bool { return string(name) == "aten::_convolution" }
+
+// convBenchArg is the index of aten::_convolution's benchmark argument:
+// _convolution(input, weight, bias, stride, padding, dilation,
+// transposed, output_padding, groups, benchmark, deterministic,
+// cudnn_enabled[, allow_tf32]).
+const convBenchArg = 9
+
+// convBench reads a convolution's "Concrete Inputs" (each argument's
+// value as a string, "" for a tensor): 2 where its benchmark argument is
+// "True", 1 where "False", 0 where absent or neither.
+func (r *torchReader) convBench() (int8, error) {
+	l := r.lex
+	c, ok := l.peek()
+	if !ok {
+		return 0, l.eof()
+	}
+	if c != '[' {
+		return 0, l.skip()
+	}
+	l.pos++
+	var bench int8
+	more, err := l.first(']')
+	for i := 0; more && err == nil; i++ {
+		if c, _ := l.peek(); c != '"' {
+			if err = l.skip(); err != nil {
+				return 0, err
+			}
+		} else {
+			s, serr := l.string()
+			if serr != nil {
+				return 0, serr
+			}
+			if i == convBenchArg {
+				switch string(s) {
+				case "True":
+					bench = 2
+				case "False":
+					bench = 1
+				}
+			}
+		}
+		more, err = l.more(']')
+	}
+	return bench, err
+}

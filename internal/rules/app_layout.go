@@ -73,7 +73,10 @@ each input shape on first use and keeps the fastest. For a network whose input
 shapes do not change from step to step it is free after the first step. What
 it saves is not known from one capture (the heuristics' choice is often the
 fastest): the rule names the convolutions' time it acts on and gives no gain;
-it speaks when convolutions take at least a fifth of the step.`,
+it speaks when convolutions take at least a fifth of the step. Where the trace
+records the convolutions' arguments (a PyTorch trace with record_shapes=True:
+aten::_convolution's benchmark) and every one ran with benchmark on, it says
+the lever is in use and advises nothing.`,
 	Before: `model = ResNet().cuda()`,
 	After: `torch.backends.cudnn.benchmark = True
 model = ResNet().cuda()`,
@@ -87,6 +90,10 @@ model = ResNet().cuda()`,
 		if s < 0.2 {
 			return
 		}
+		if on, off := convBenchmark(p); on > 0 && off == 0 {
+			p.InUse("already benchmarking: the trace records cudnn.benchmark on in all %d aten::_convolution calls (%d cuDNN convolution kernels, %s of the time, run the algorithms it timed)", on, len(conv), pct(s))
+			return
+		}
 		p.Recommend(analysis.Recommendation{
 			Message: fmt.Sprintf("%d cuDNN convolution kernels take %s of the time, on the algorithms cuDNN's heuristics chose", len(conv), pct(s)),
 			Fix:     "torch.backends.cudnn.benchmark = True (with input shapes that do not change between steps): cuDNN times its algorithms once per shape and keeps the fastest",
@@ -94,4 +101,16 @@ model = ResNet().cuda()`,
 			Composes: "with everything",
 		})
 	},
+}
+
+// convBenchmark counts the capture's aten::_convolution calls recorded
+// with cudnn.benchmark on and off (profan.Host.ConvBenchmark).
+func convBenchmark(p *AppPass) (on, off int) {
+	for _, r := range p.evidence().Runs {
+		if r != nil && r.Host != nil {
+			on += r.Host.ConvBenchmark
+			off += r.Host.ConvHeuristic
+		}
+	}
+	return on, off
 }
