@@ -44,8 +44,10 @@ import (
 // gives it lines of a CUDA file as the application's own; version 24
 // leaves a random gather's excess to a kernel whose own indexing wastes
 // as many sectors besides, and bounds tiny-blocks on a CUDA kernel by
-// the pipe work its threads keep.
-const VerdictVersion = 24
+// the pipe work its threads keep; version 25 says pageable-memcpy's fix
+// by the copies' direction (a copy from the GPU into a pinned buffer,
+// waited on by an event before the host reads it).
+const VerdictVersion = 25
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

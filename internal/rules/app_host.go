@@ -187,16 +187,24 @@ var pinnedMemory = &Rule{
 through a pinned buffer, a host memcpy at a fraction of the link's rate, and
 .to(device, non_blocking=True) is synchronous from pageable memory. Pinned
 (page-locked) host tensors copy by DMA at the link's rate and can overlap the
-kernels: DataLoader(pin_memory=True), or tensor.pin_memory() once for a buffer
-reused every step.
+kernels. To the GPU: DataLoader(pin_memory=True), or tensor.pin_memory() once
+for a buffer reused every step, copied with .to(device, non_blocking=True).
+From the GPU (.cpu(), .to("cpu")): a pinned host buffer allocated once,
+copied into with buf.copy_(x, non_blocking=True), and an event recorded after
+the copy and waited on (or the buffer read a step later) before the host reads
+it.
 
 Priced by replaying the step where the trace holds its host side
 (docs/replay.md): each pageable copy at the pinned rate (the GPU's PCIe
 generation, x16, at 87% as measured on an H100), its call returning at once and
 the stream sync a blocking copy adds gone. Otherwise: each pageable copy's time
 less its bytes at the pinned rate, over the timeline's span.`,
-	Before:   `x = batch.to("cuda", non_blocking=True)        # batch in pageable memory`,
-	After:    `loader = DataLoader(ds, batch_size=64, pin_memory=True)   # or batch = batch.pin_memory()`,
+	Before: `x = batch.to("cuda", non_blocking=True)        # batch in pageable memory
+out = model(x).cpu()                           # into fresh pageable memory, waited for`,
+	After: `loader = DataLoader(ds, batch_size=64, pin_memory=True)   # or batch = batch.pin_memory()
+buf = torch.empty(out_shape, pin_memory=True)             # once
+buf.copy_(model(x), non_blocking=True); done.record()     # done = torch.cuda.Event()
+done.synchronize()                                        # before the host reads buf`,
 	Severity: profan.Info,
 	Cause:    CauseOwn,
 	Scope:    Caller,
@@ -205,9 +213,15 @@ less its bytes at the pinned rate, over the timeline's span.`,
 		tl := p.timeline()
 		rate := pinnedEfficiency * pcieRate(p.evidence().CC())
 		n, secs, saved, bytes := 0, 0.0, 0.0, 0.0
+		toDevice, fromDevice := false, false
 		for _, a := range p.hostCopies() {
 			if a.SrcMemType != "Pageable" && a.DstMemType != "Pageable" || math.IsNaN(a.Duration) || math.IsNaN(a.Bytes) {
 				continue
+			}
+			if strings.HasPrefix(a.Kind, "memcpy DtoH") {
+				fromDevice = fromDevice || a.Bytes >= bulkRead
+			} else {
+				toDevice = true
 			}
 			k := float64(max(a.Invocations, 1))
 			n += int(k)
@@ -232,11 +246,13 @@ less its bytes at the pinned rate, over the timeline's span.`,
 			where = " (" + siteList(named) + ")"
 		}
 		r := analysis.Recommendation{
-			Message: fmt.Sprintf("%d host copies use pageable memory%s: %.1f MB in %.2f ms (%.1f GB/s), where pinned copies run at about %.0f GB/s", n, where, bytes/1e6, 1e3*secs, bytes/secs/1e9, rate/1e9),
-			Fix: p.framework("pin the host tensors (DataLoader(pin_memory=True), or .pin_memory() once for a reused buffer) and copy with .to(device, non_blocking=True)",
-				"allocate the host buffers pinned (cudaMallocHost, or cudaHostRegister on an existing buffer) and copy with cudaMemcpyAsync"),
+			Message:  fmt.Sprintf("%d host copies use pageable memory%s: %.1f MB in %.2f ms (%.1f GB/s), where pinned copies run at about %.0f GB/s", n, where, bytes/1e6, 1e3*secs, bytes/secs/1e9, rate/1e9),
+			Fix:      p.pinnedFix(toDevice, fromDevice || !toDevice),
 			Basis:    "each pageable copy's time less its bytes at the pinned rate, over the span",
 			Composes: "with copy-overlap, which then hides what is left",
+		}
+		if !toDevice {
+			r.Composes = "with everything (copy-overlap moves host-to-device copies only)"
 		}
 		gain := math.Min(1, saved/tl.Span)
 		lever := p.pinnedLever(rate)
@@ -248,6 +264,32 @@ less its bytes at the pinned rate, over the timeline's span.`,
 		}
 		p.recommendWall(r, gain)
 	},
+}
+
+// pinnedFix is pinned-memory's fix by the copies' direction
+// (pinnedFixText), in the capture's framework's terms.
+func (p *AppPass) pinnedFix(toDevice, fromDevice bool) string {
+	return pinnedFixText(p.ev.PyTorch(), toDevice, fromDevice)
+}
+
+// pinnedFixText is the fix for pageable host transfers, one text for
+// every rule that gives it, by direction: to the device, pinned source
+// tensors and non_blocking copies; from it, a pinned buffer copied into
+// without blocking and waited for by an event before the host reads it.
+func pinnedFixText(torch, toDevice, fromDevice bool) string {
+	to, from := "allocate the host buffers pinned (cudaMallocHost, or cudaHostRegister on an existing buffer) and copy with cudaMemcpyAsync",
+		"copy with cudaMemcpyAsync into a pinned host buffer allocated once (cudaMallocHost, or cudaHostRegister on an existing buffer), record an event after the copy (cudaEventRecord), and wait on it (cudaEventSynchronize, or a step later) before the host reads the buffer"
+	if torch {
+		to, from = "pin the host tensors (DataLoader(pin_memory=True), or .pin_memory() once for a reused buffer) and copy with .to(device, non_blocking=True)",
+			"copy into a pinned host buffer allocated once (torch.empty(shape, pin_memory=True)) with buf.copy_(x, non_blocking=True), record a torch.cuda.Event after the copy, and wait on it (event.synchronize(), or a step later) before the host reads the buffer"
+	}
+	switch {
+	case toDevice && fromDevice:
+		return "to the GPU: " + to + "; from the GPU: " + from
+	case fromDevice:
+		return from
+	}
+	return to
 }
 
 // pinnedLever is pinned host memory and non_blocking copies, replayed: a

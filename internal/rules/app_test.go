@@ -3,6 +3,7 @@ package rules_test
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan/internal/analysis"
@@ -184,5 +185,40 @@ func TestAppThresholds(t *testing.T) {
 	th.HostLaunch = 1e-7
 	if has(th) {
 		t.Error("cuda-graphs advised with a host launch cost of 0.1 µs")
+	}
+}
+
+// TestAppInUseAndDirection: a lever whose precondition the trace shows
+// applied is listed in use, not advised (cudnn.benchmark on in every
+// convolution of host16's embed step, off in host9's copy loop), and
+// pinned-memory's fix follows the copies' direction: a .cpu() of the
+// features is told to copy into a pinned buffer and wait on an event,
+// a batch copied to the GPU to pin it.
+func TestAppInUseAndDirection(t *testing.T) {
+	all, _ := rules.NewEngine("all")
+	for _, c := range []struct {
+		file, fix string
+		bench     bool // cudnn-benchmark in use
+	}{
+		{"../../fixtures/host16/embed.default.json.gz", "buf.copy_(x, non_blocking=True), record a torch.cuda.Event", true},
+		{"../../fixtures/host9/copy.default.json.gz", "DataLoader(pin_memory=True)", false},
+	} {
+		adv := all.Recommend(appEvidence(t, c.file))
+		fix, advised := "", false
+		for _, r := range adv.Recommendations {
+			switch r.Rule {
+			case "pinned-memory":
+				fix = r.Fix
+			case "cudnn-benchmark":
+				advised = true
+			}
+		}
+		inUse := slices.ContainsFunc(adv.InUse, func(u analysis.LeverInUse) bool { return u.Rule == "cudnn-benchmark" })
+		if inUse != c.bench || advised == c.bench {
+			t.Errorf("%s: cudnn-benchmark in use %v, advised %v; want in use %v", c.file, inUse, advised, c.bench)
+		}
+		if !strings.Contains(fix, c.fix) {
+			t.Errorf("%s: pinned-memory's fix %q, want it to say %q", c.file, fix, c.fix)
+		}
 	}
 }

@@ -17,7 +17,9 @@ var pageableMemcpy = &Rule{
 	Text: `A copy from pageable host memory is staged by the driver through a pinned
 buffer, which halves the achievable PCIe bandwidth and makes cudaMemcpyAsync
 synchronous. Allocate host buffers that move often with cudaMallocHost or
-cudaHostAlloc (or pin them with cudaHostRegister).`,
+cudaHostAlloc (or pin them with cudaHostRegister). A copy from the GPU into a
+pinned buffer no longer blocks the host: record an event after it and wait on
+it (or read the buffer a step later) before the host reads the buffer.`,
 	Before: `float *h = (float*)malloc(bytes);
 cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);`,
 	After: `float *h; cudaMallocHost(&h, bytes);        // pinned
@@ -28,12 +30,18 @@ cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream);`,
 	CheckRun: func(p *RunPass) {
 		var n int
 		var bytes, secs float64
+		toDevice, fromDevice := false, false
 		for _, a := range p.Run.Activities {
 			if !strings.HasPrefix(a.Kind, "memcpy HtoD") && !strings.HasPrefix(a.Kind, "memcpy DtoH") {
 				continue
 			}
 			if a.SrcMemType != "Pageable" && a.DstMemType != "Pageable" {
 				continue
+			}
+			if strings.HasPrefix(a.Kind, "memcpy DtoH") {
+				fromDevice = fromDevice || a.Bytes >= bulkRead
+			} else {
+				toDevice = true
 			}
 			n += a.Invocations
 			if !math.IsNaN(a.Bytes) {
@@ -52,7 +60,7 @@ cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, stream);`,
 		}
 		p.report(unknownGain, Note{
 			Message:  msg,
-			Advice:   "allocate these host buffers with cudaMallocHost/cudaHostAlloc (or cudaHostRegister them): pinned copies run at full PCIe speed and can overlap kernels",
+			Advice:   pinnedFixText(p.Run.Tool == profan.ToolTorch, toDevice, fromDevice || !toDevice) + ": pinned copies run at full PCIe speed and can overlap kernels",
 			Evidence: []string{fmt.Sprintf("pageable_transfers=%d", n)},
 		})
 	},
