@@ -380,3 +380,55 @@ func TestJoinCountedOnce(t *testing.T) {
 		t.Errorf("nvprof metrics + trace: exit %d\n%.3000s%s", code, out, errOut)
 	}
 }
+
+// TestNotesEverySurface: what the text says besides the ranking (the
+// rules that lack counters and the command that adds them, the changes
+// already in use, the run-level findings) every other surface says too:
+// Markdown and HTML once stated none of it, so a pull-request comment
+// never said which rules could not run.
+func TestNotesEverySurface(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		file string
+		want []string // line starts that the text has, and so each surface
+	}{
+		{fx + "transpose.import.details.csv", []string{"missing: ", "add it: "}},
+		{"../../fixtures/timeline/train_small_graphs.json.gz", []string{"in use: "}},
+		{"../ingest/testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapisum-osrtsum.csv", []string{"6 synchronous copy calls", "fix: use pinned buffers"}},
+	} {
+		t.Run(filepath.Base(tt.file), func(t *testing.T) {
+			t.Parallel()
+			text, errOut, code := run(t, "analyze", tt.file)
+			if code != ExitOK {
+				t.Fatalf("analyze: exit %d: %s", code, errOut)
+			}
+			var lines []string
+			for _, l := range strings.Split(text, "\n") {
+				l = strings.TrimSpace(l)
+				for _, w := range tt.want {
+					if strings.HasPrefix(l, w) {
+						lines = append(lines, l)
+					}
+				}
+			}
+			if len(lines) < len(tt.want) {
+				t.Fatalf("the text has %d of the lines %q:\n%s", len(lines), tt.want, text)
+			}
+			for _, format := range []string{"markdown", "html"} {
+				out, errOut, code := run(t, "analyze", "-f", format, tt.file)
+				if code != ExitOK {
+					t.Fatalf("analyze -f %s: exit %d: %s", format, code, errOut)
+				}
+				out = html.UnescapeString(out)
+				if format == "markdown" {
+					out = html.UnescapeString(strings.ReplaceAll(out, "\\", ""))
+				}
+				for _, l := range lines {
+					if !strings.Contains(out, l) {
+						t.Errorf("%s lacks the text's %q", format, l)
+					}
+				}
+			}
+		})
+	}
+}

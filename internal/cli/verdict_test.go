@@ -104,13 +104,11 @@ func checkStored(t *testing.T, db string, remade bool) {
 			if n := strings.Count(repErr, note); n != want {
 				t.Errorf("report --db --run %d says %q %d times, want %d:\n%s", id, note, n, want, repErr)
 			}
-			// The HTML shows kernels only: the gate's kernel findings'
-			// rules, each once.
+			// The HTML shows the gate's findings' rules, the kernels'
+			// and the run's (host transfers), each once.
 			rules := map[string]bool{}
 			for _, f := range stored {
-				if !strings.HasPrefix(f, "run ") {
-					rules[f[strings.LastIndex(f, " ")+1:]] = true
-				}
+				rules[f[strings.LastIndex(f, " ")+1:]] = true
 			}
 			if got, want := strings.Join(shown, " "), strings.Join(keys(rules), " "); got != want {
 				t.Errorf("report --db --run %d shows the rules %q, gate --run fails on %q", id, got, want)

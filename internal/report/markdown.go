@@ -17,9 +17,12 @@ type markdownWriter struct {
 	w        *bufio.Writer
 	n        int
 	findings []string
-	opt      Options
-	top      int
-	v        *verdict.Verdict
+	// counted is how many of findings are findings (the rest are
+	// headroom notes): the count the summary line gives, as HTML's.
+	counted int
+	opt     Options
+	top     int
+	v       *verdict.Verdict
 }
 
 func newMarkdown(w io.Writer, opt Options) *markdownWriter {
@@ -73,6 +76,7 @@ func (m *markdownWriter) kernel(a *verdict.Kernel) {
 			loc = " (" + mdEscape(location(f.Locations[0])) + ")"
 		}
 		m.findings = append(m.findings, fmt.Sprintf("- **%s** `%s`%s, %s: %s %s", mdEscape(shorten(a.Record.DisplayName(), 60)), f.Rule, loc, verdict.KernelGain(f.Gain, a.Record.Duration), mdEscape(f.Message), mdEscape(f.Advice)))
+		m.counted++
 	}
 	if x := a.Limiter.Headroom.Sentence(); x != "" {
 		m.findings = append(m.findings, fmt.Sprintf("- **%s** headroom: %s", mdEscape(shorten(a.Record.DisplayName(), 60)), mdEscape(x)))
@@ -98,6 +102,7 @@ func (m *markdownWriter) summary() {
 		return
 	}
 	if len(gs) == 1 && gs[0].Launches == 1 {
+		m.notes()
 		m.kernel(gs[0].Rep)
 		return
 	}
@@ -117,13 +122,17 @@ func (m *markdownWriter) summary() {
 		}
 	}
 	app := m.v.App
-	for _, n := range app.Scope {
-		m.w.WriteString("> scope: " + mdEscape(n) + "\n\n")
-	}
+	m.notes()
 	recs := app.Recommendations
 	if len(recs) > 0 {
 		fmt.Fprintf(m.w, "#### What to change first\n\n%s.\n\n", mdEscape(capitalize(m.v.Together())))
 		m.recommendations(recs[:min(len(recs), mdTopChanges)], 1)
+		m.w.WriteString("\n")
+	}
+	if ls := inUseLines(app); len(ls) > 0 {
+		for _, l := range ls {
+			m.w.WriteString("- " + mdEscape(l) + "\n")
+		}
 		m.w.WriteString("\n")
 	}
 	if len(app.Categories) > 1 {
@@ -153,8 +162,11 @@ func (m *markdownWriter) summary() {
 	if len(recs) > mdTopChanges {
 		what = append(what, plural(len(recs)-mdTopChanges, "more change"))
 	}
-	if len(m.findings) > 0 {
-		what = append(what, plural(len(m.findings), "finding"))
+	if m.counted > 0 {
+		what = append(what, plural(m.counted, "finding"))
+	}
+	if notes := len(m.findings) - m.counted; notes > 0 {
+		what = append(what, plural(notes, "headroom note"))
 	}
 	fmt.Fprintf(m.w, "\n<details><summary>%s</summary>\n\n", strings.Join(what, ", "))
 	if len(rest) > 0 {
@@ -171,7 +183,32 @@ func (m *markdownWriter) summary() {
 	}
 	m.writeFindings()
 	m.w.WriteString("\n</details>\n")
-	m.findings = nil
+	m.findings, m.counted = nil, 0
+}
+
+// notes writes what the verdict says up front (notesUpFront): scope, the
+// rules that lack counters, joins.
+func (m *markdownWriter) notes() {
+	for _, l := range notesUpFront(m.v, m.opt.Verbose) {
+		m.w.WriteString("> " + mdEscape(l) + "\n\n")
+	}
+}
+
+// runFindings writes the run-level findings (host transfers), as the
+// text does after the kernels.
+func (m *markdownWriter) runFindings() {
+	for _, r := range m.v.Runs {
+		if len(r.Findings) == 0 {
+			continue
+		}
+		fmt.Fprintf(m.w, "\n#### Host transfers of %s\n\n", mdEscape(r.Source))
+		for _, f := range r.Findings {
+			fmt.Fprintf(m.w, "- %s `%s`, %s: %s\n", f.Severity, f.Rule, gainText(f.Gain), mdEscape(f.Message))
+			if f.Advice != "" {
+				fmt.Fprintf(m.w, "  fix: %s\n", mdEscape(f.Advice))
+			}
+		}
+	}
 }
 
 // recommendations lists changes numbered from n.
@@ -219,9 +256,11 @@ func (m *markdownWriter) groupFindings(rank int, g *verdict.Group) {
 		}
 		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** `%s`%s, %s: %s %s", rank, mdEscape(shorten(g.Info.Display, 60)), f.Rule, loc,
 			groupGain(g, f, m.v.Total), mdEscape(msg), mdEscape(advice)))
+		m.counted++
 	}
 	if len(folded) > 0 {
 		m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** %s", rank, mdEscape(shorten(g.Info.Display, 60)), mdEscape(verdict.FoldedText(folded))))
+		m.counted++
 	}
 	if g.Rep != nil {
 		if x := g.Rep.Limiter.Headroom.Sentence(); x != "" {
@@ -273,6 +312,7 @@ func (m *markdownWriter) End(v *verdict.Verdict) error {
 		m.w.WriteString("\n")
 		m.writeFindings()
 	}
+	m.runFindings()
 	return m.w.Flush()
 }
 

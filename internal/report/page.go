@@ -119,6 +119,12 @@ func SetVerdict(rep *html.Report, v *verdict.Verdict) {
 		rep.Timelines = append(rep.Timelines, html.Timeline{Source: t.Run.Source, T: t.Timeline})
 	}
 	rep.HostCalls = HostCalls(v.Runs)
+	rep.Notes, rep.InUse = notesUpFront(v, false), inUseLines(v.App)
+	for _, r := range v.Runs {
+		for _, f := range r.Findings {
+			rep.RunFindings = append(rep.RunFindings, html.RunFinding{Source: r.Source, Rule: f.Rule, Severity: f.Severity.String(), Gain: gainText(f.Gain), Message: f.Message, Advice: f.Advice})
+		}
+	}
 	switch gs := v.Groups; {
 	case v.Launches > 1:
 		rep.Groups = gs

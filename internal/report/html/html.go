@@ -50,6 +50,18 @@ type Report struct {
 	Categories []CategoryRow
 	Changes    []ChangeRow
 	Gain       string
+	// Notes are what the verdict says up front (scope, rules that lack
+	// counters and the command that adds them, joins), InUse the changes
+	// the capture shows already made, RunFindings the run-level findings
+	// (host transfers): each as the text states it.
+	Notes       []string
+	InUse       []string
+	RunFindings []RunFinding
+}
+
+// RunFinding is a finding on a run rather than a kernel (host transfers).
+type RunFinding struct {
+	Source, Rule, Severity, Gain, Message, Advice string
 }
 
 // HostCalls are the host's time per call of one run, as the text report
@@ -146,6 +158,8 @@ type page struct {
 	Categories            []CategoryRow
 	Changes               []ChangeRow
 	Gain                  string
+	Notes, InUse          []string
+	RunFindings           []RunFinding
 }
 
 type kernelView struct {
@@ -256,6 +270,7 @@ func build(r *Report) *page {
 	p := buildKernels(r)
 	p.Timelines = timelineViews(r.Timelines)
 	p.HostCalls = r.HostCalls
+	p.Notes, p.InUse, p.RunFindings = r.Notes, r.InUse, r.RunFindings
 	return p
 }
 
