@@ -636,13 +636,6 @@ func (r *replay) run(l Lever) float64 {
 	return wall
 }
 
-// forward reports a Python span whose innermost user frame is a forward
-// method ("model.py(80): forward"): the model's own Python, which
-// torch.compile traces once into its graph.
-func (r *replay) forward(s profan.HostSpan) bool {
-	return s.Name >= 0 && int(s.Name) < len(r.snames) && strings.HasSuffix(r.snames[s.Name], "): forward")
-}
-
 // dropped reports a sync span the lever no longer waits for.
 func (r *replay) dropped(l Lever, s profan.HostSpan) bool {
 	if l.Drop == nil || s.Name < 0 || int(s.Name) >= len(r.snames) {
@@ -784,17 +777,4 @@ func (r *replay) Regions(prefix string) []Region {
 		}
 	}
 	return out
-}
-
-// DataTime is the host's time per step in DataLoader iterators on the
-// launching threads, over the replayed steps, scaled to an unprofiled
-// host as the replay scales it.
-func (r *replay) DataTime() float64 {
-	d := 0.0
-	for i, s := range r.spans {
-		if s.State == profan.HostData && s.End() > r.lo && s.Start < r.hi {
-			d += (math.Min(s.End(), r.hi) - math.Max(s.Start, r.lo)) * r.keep(i)
-		}
-	}
-	return d / float64(r.steps)
 }
