@@ -384,7 +384,7 @@ func (r *replay) baseWall() float64 {
 // the base's.
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Forward && l.Workers == 0 &&
-		l.Drop == nil && l.Pinned == 0 && !l.Overlap && l.Fewer == nil && l.Collapse == nil
+		l.Drop == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.Collapse == nil
 }
 
 // fewer is, by host span, the traced host time a fusion takes off the op
@@ -601,6 +601,11 @@ func (r *replay) run(l Lever) float64 {
 					charged = i
 				}
 			}
+		}
+		if l.ReadBack > 0 && l.Pinned > 0 && int32(k.copy)&(copyPageable|copyToDevice) == copyPageable {
+			// A device-to-host copy made pinned: the host reads its
+			// bytes back out of the pinned buffer (Lever.ReadBack).
+			h += float64(k.bytes) / l.ReadBack
 		}
 		start, lane := h, k.lane
 		if l.Overlap && int32(k.copy)&copyToDevice != 0 && (int32(k.copy)&copyPinned != 0 || l.Pinned > 0) {

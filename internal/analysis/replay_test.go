@@ -137,6 +137,39 @@ func TestReplayPinnedByHand(t *testing.T) {
 	})
 }
 
+// TestReplayReadBackByHand: the copy step of docs/replay.md from the GPU:
+// 0–1 ms launching kernel A (1–2), 1–4 in a blocking .cpu() of 20 MB to
+// pageable memory (the staged copy runs 2–4 after A), 4–5 the host's
+// Python storing the result: 5 ms. Pinned, the copy takes 1 ms at 20
+// GB/s (2–3) and its call returns at once; the host still reads the 20
+// MB back out of the pinned buffer, at 10 GB/s 2 ms: 1 + 2 + 1 = 4 ms,
+// not 3.
+func TestReplayReadBackByHand(t *testing.T) {
+	const ms = 1e-3
+	cp := ".cpu() → aten::to → cudaMemcpyAsync at embed.py(50): step"
+	r := &replay{
+		kernels: []replayKernel{
+			{start: 1 * ms, issued: 1 * ms, dur: 1 * ms, name: 0, lane: 0},
+			{start: 2 * ms, issued: 1 * ms, dur: 2 * ms, name: -1, lane: 0, bytes: 20e6, copy: uint8(copyPageable)},
+		},
+		names:  []string{"conv"},
+		snames: []string{"aten::conv2d", cp, "embed.py(50): step"},
+		spans: []profan.HostSpan{
+			{Start: 0, Dur: 1 * ms, State: profan.HostDispatch, Name: 0},
+			{Start: 1 * ms, Dur: 3 * ms, State: profan.HostCopy, Name: 1},
+			{Start: 4 * ms, Dur: 1 * ms, State: profan.HostPython, Name: 2},
+		},
+		lo: 0, hi: 5 * ms, steps: 1, bareKeep: 1,
+	}
+	tl := &Timeline{Steps: r}
+	copies := func(s string) bool { return s == cp }
+	checkReplays(t, tl, 5, []replayCase{
+		{"as captured", Lever{}, 5},
+		{"pinned, the read back not charged", Lever{Pinned: 20e9, Drop: copies}, 3},
+		{"pinned, the read back at 10 GB/s", Lever{Pinned: 20e9, Drop: copies, ReadBack: 10e9}, 4},
+	})
+}
+
 // replayCase is a lever and the wall time, ms, its replay must give.
 type replayCase struct {
 	name string

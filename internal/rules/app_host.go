@@ -197,7 +197,10 @@ it.
 Priced by replaying the step where the trace holds its host side
 (docs/replay.md): each pageable copy at the pinned rate (the GPU's PCIe
 generation, x16, at 87% as measured on an H100), its call returning at once and
-the stream sync a blocking copy adds gone. Otherwise: each pageable copy's time
+the stream sync a blocking copy adds gone; the host still reads a copy from the
+GPU out of the pinned buffer, which the DMA wrote past its caches: those bytes
+cost the host what the driver's own copy out of its pinned staging buffer cost,
+at the rate of the trace's staged (pageable) copies from the GPU. Otherwise: each pageable copy's time
 less its bytes at the pinned rate, over the timeline's span.`,
 	Before: `x = batch.to("cuda", non_blocking=True)        # batch in pageable memory
 out = model(x).cpu()                           # into fresh pageable memory, waited for`,
@@ -261,6 +264,9 @@ done.synchronize()                                        # before the host read
 			// blocked in them nor in the sync each forces.
 			gain, r.Lever = g, &lever
 			r.Basis = "the step replayed with each pageable copy at the pinned rate, its call returning at once and its sync gone (docs/replay.md)"
+			if lever.ReadBack > 0 {
+				r.Basis = fmt.Sprintf("the step replayed with each pageable copy at the pinned rate, its call returning at once and its sync gone, and the host reading the copies from the GPU back out of the pinned buffer at %.1f GB/s, the staged copies' rate (docs/replay.md)", lever.ReadBack/1e9)
+			}
 		}
 		p.recommendWall(r, gain)
 	},
@@ -296,10 +302,31 @@ func pinnedFixText(torch, toDevice, fromDevice bool) string {
 // pageable transfer takes its bytes at rate, the host no longer blocks in
 // the copy call nor in the stream sync a blocking .to() adds.
 func (p *AppPass) pinnedLever(rate float64) analysis.Lever {
-	return analysis.Lever{Pinned: rate, Drop: func(site string) bool {
+	return analysis.Lever{Pinned: rate, ReadBack: p.stagedRate(), Drop: func(site string) bool {
 		m, f := verdict.SiteParts(site)
 		return p.kindOf(analysis.Site{Site: site, Method: m, Frame: f}) == syncCopy
 	}}
+}
+
+// stagedRate is the rate of the capture's bulk device-to-host copies to
+// pageable memory (bulkRead bytes or more), bytes/s; 0 where it has none.
+// The driver stages such a copy through a pinned buffer that the DMA
+// writes at the link's rate, and copies it out on the host: the staged
+// copy runs at the host's rate of reading DMA-written memory, which is
+// what the host's read of a pinned buffer costs (Lever.ReadBack).
+func (p *AppPass) stagedRate() float64 {
+	bytes, secs := 0.0, 0.0
+	for _, a := range p.hostCopies() {
+		if strings.HasPrefix(a.Kind, "memcpy DtoH") && a.DstMemType == "Pageable" && a.Bytes >= bulkRead && a.Duration > 0 {
+			k := float64(max(a.Invocations, 1))
+			bytes += a.Bytes * k
+			secs += a.Duration * k
+		}
+	}
+	if secs <= 0 {
+		return 0
+	}
+	return bytes / secs
 }
 
 // pageableCopies reports host transfers from or to pageable memory.

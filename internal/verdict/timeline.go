@@ -288,6 +288,13 @@ type Lever struct {
 	// Pinned is the rate, bytes/s, of host transfers from pinned memory:
 	// a pageable one takes its bytes at it (0: unchanged).
 	Pinned float64
+	// ReadBack is the rate, bytes/s, at which the host reads back a
+	// device-to-host transfer made pinned: the DMA writes the pinned
+	// buffer past the host's caches, and the host's pass over those
+	// bytes, which a staged pageable copy makes inside the copy (the
+	// driver's memcpy out of its pinned staging buffer), moves to the
+	// host's first read of the buffer (0: not charged).
+	ReadBack float64
 	// Overlap runs the host-to-device copies beside the kernels, on a
 	// stream of their own (the next batch's copy while this one
 	// computes): from pinned memory only.
@@ -336,6 +343,7 @@ func MergeLevers(ls ...*Lever) Lever {
 		m.Overlap = m.Overlap || l.Overlap
 		m.Workers = max(m.Workers, l.Workers)
 		m.Pinned = max(m.Pinned, l.Pinned)
+		m.ReadBack = max(m.ReadBack, l.ReadBack)
 		if d := l.Drop; d != nil {
 			prev := m.Drop
 			m.Drop = func(s string) bool { return d(s) || prev != nil && prev(s) }
