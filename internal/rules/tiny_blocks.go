@@ -38,7 +38,7 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 	Cause:    CauseLaunch,
 	Scope:    Source,
 	Requires: []string{"sm_count", "duration"},
-	Optional: []string{"occupancy_limit_blocks", "theoretical_occupancy"},
+	Optional: join(usageReads, []string{"occupancy_limit_blocks", "theoretical_occupancy"}),
 	Check: func(p *Pass) {
 		k := p.Kernel.Record
 		threads, blocks := float64(k.Block.Size()), float64(k.Grid.Size())
