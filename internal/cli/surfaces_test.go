@@ -432,3 +432,39 @@ func TestNotesEverySurface(t *testing.T) {
 		})
 	}
 }
+
+// TestReportStoredAsExport: report --db of a stored run writes the page
+// report writes of its export, but for the title: the memory model of a
+// kernel whose efficiency ncu's rule text gives (an estimate, which the
+// database does not store) was once left out of the stored run's page.
+func TestReportStoredAsExport(t *testing.T) {
+	t.Parallel()
+	title := regexp.MustCompile(`(?m)^(<title>|<h1>).*\n`)
+	for _, f := range []string{fx + "transpose.import.details.csv"} {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			fromFile, errOut, code := run(t, "report", "--html", "-", f)
+			if code != ExitOK {
+				t.Fatalf("report: exit %d: %s", code, errOut)
+			}
+			db := filepath.Join(t.TempDir(), "runs.db")
+			if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
+				t.Fatalf("ingest: exit %d: %s", code, errOut)
+			}
+			fromDB, errOut, code := run(t, "report", "--db", db, "--html", "-")
+			if code != ExitOK {
+				t.Fatalf("report --db: exit %d: %s", code, errOut)
+			}
+			a, b := title.ReplaceAllString(fromFile, ""), title.ReplaceAllString(fromDB, "")
+			if a != b {
+				al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+				for i := range min(len(al), len(bl)) {
+					if al[i] != bl[i] {
+						t.Fatalf("line %d: report of the export says\n%.300s\nreport --db says\n%.300s", i+1, al[i], bl[i])
+					}
+				}
+				t.Fatalf("report of the export has %d lines, report --db %d", len(al), len(bl))
+			}
+		})
+	}
+}

@@ -489,16 +489,22 @@ func Noisy(name string) bool {
 // Stored returns derived with the values a run database holds for it:
 // each metric of derived that stored has takes the stored value, one it
 // lacks is left out, and one only stored has is added (with its
-// definition's unit). How each was obtained (From) and the warnings are
+// definition's unit). An estimate of derived is kept as derived: the
+// database stores measurements only, and an estimate is made again from
+// the stored record (ncu's rule text, the other counters) as the export's
+// reading made it, so that the model and the report of a stored run are
+// the export's. How each was obtained (From) and the warnings are
 // derived's: a reading of the counters, which the values do not change.
 func Stored(derived *Set, stored map[string]float64) *Set {
 	s := &Set{Warnings: derived.Warnings, Rules: derived.Rules, index: make(map[string]int, len(stored)), Values: make([]Value, 0, len(stored))}
 	for _, v := range derived.Values {
 		x, ok := stored[v.Name]
-		if !ok {
+		if !ok && !v.Estimate {
 			continue
 		}
-		v.Value = x
+		if ok {
+			v.Value = x
+		}
 		s.index[v.Name] = len(s.Values)
 		s.Values = append(s.Values, v)
 	}
