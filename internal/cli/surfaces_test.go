@@ -436,11 +436,14 @@ func TestNotesEverySurface(t *testing.T) {
 // TestReportStoredAsExport: report --db of a stored run writes the page
 // report writes of its export, but for the title: the memory model of a
 // kernel whose efficiency ncu's rule text gives (an estimate, which the
-// database does not store) was once left out of the stored run's page.
+// database does not store) and the timeline's gaps and the calls behind
+// them were once left out of the stored run's page.
 func TestReportStoredAsExport(t *testing.T) {
 	t.Parallel()
-	title := regexp.MustCompile(`(?m)^(<title>|<h1>).*\n`)
-	for _, f := range []string{fx + "transpose.import.details.csv"} {
+	// The title names the run; the timeline's strip (its segments) is
+	// not stored.
+	title := regexp.MustCompile(`(?m)^(<title>|<h1>|<figure class="chart"><svg [^\n]*aria-label="timeline).*\n`)
+	for _, f := range []string{fx + "transpose.import.details.csv", "../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv"} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			fromFile, errOut, code := run(t, "report", "--html", "-", f)

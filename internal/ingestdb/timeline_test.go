@@ -37,10 +37,26 @@ func TestTimelineStored(t *testing.T) {
 	if got.Span != want.Span || got.BusyShare != want.BusyShare || got.Launches != want.LaunchCount || got.Device != want.Device {
 		t.Errorf("stored %+v, analyze gives span %g busy %g launches %d", got, want.Span, want.BusyShare, want.LaunchCount)
 	}
+	calls := 0
 	for _, i := range want.Idle {
 		if math.Abs(got.Idle[i.Cause]-i.Seconds) > 1e-12 {
 			t.Errorf("%s: stored %g s, analyze gives %g s", i.Cause, got.Idle[i.Cause], i.Seconds)
 		}
+		// The gaps and the calls behind them, which report --db once
+		// said as "0 gaps" and left out.
+		if got.Gaps[i.Cause] != i.Gaps || len(got.Calls[i.Cause]) != len(i.Calls) {
+			t.Errorf("%s: stored %d gaps and %d calls, analyze gives %d and %d", i.Cause, got.Gaps[i.Cause], len(got.Calls[i.Cause]), i.Gaps, len(i.Calls))
+			continue
+		}
+		for j, c := range i.Calls {
+			if store.IdleCall(c) != got.Calls[i.Cause][j] {
+				t.Errorf("%s: call %d stored %+v, analyze gives %+v", i.Cause, j, got.Calls[i.Cause][j], c)
+			}
+		}
+		calls += len(i.Calls)
+	}
+	if calls == 0 {
+		t.Error("the trace's idle time is behind no call: the test compares none")
 	}
 	if _, ok, err := db.Timeline(ctx, 2); ok || err != nil {
 		t.Errorf("run 2 (ncu): a timeline (%v, %v)", ok, err)

@@ -21,6 +21,20 @@ type TimelineFigures struct {
 	Launches  int
 	Steps     int     // the steps the span holds (ProfilerStep#N marks); 0 when none is marked
 	StepWall  float64 // the wall of one step (the median marked step), seconds; 0 when none is marked
+	// Gaps are the idle gaps by cause, and Calls the host calls behind
+	// each cause's, most idle time first; Timeline reads them (a run
+	// stored before migration 0014 has none), Timelines does not.
+	Gaps  map[string]int
+	Calls map[string][]IdleCall
+}
+
+// IdleCall is a host call behind idle time, as the analysis names it:
+// the call, the aten op and the Python frame around it, the Tensor
+// method called, how many gaps and how much idle time it is behind.
+type IdleCall struct {
+	Name, Op, Frame, Method string
+	Count                   int
+	Seconds                 float64
 }
 
 // IdleShare is the share of the span idle for cause.
@@ -61,8 +75,72 @@ func (w *RunWriter) SetTimeline(f TimelineFigures) error {
 VALUES (?`+strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	if err != nil {
 		w.err = fmt.Errorf("run timeline: %w", w.db.d.formatError(err))
+		return w.err
 	}
-	return w.err
+	return w.setIdleCalls(f)
+}
+
+// setIdleCalls writes the gaps and calls of each idle cause of f.
+func (w *RunWriter) setIdleCalls(f TimelineFigures) error {
+	gaps := w.db.d.rebind(`INSERT INTO run_idle_gaps (run_id, cause, gaps) VALUES (?, ?, ?)`)
+	calls := w.db.d.rebind(`INSERT INTO run_idle_calls (run_id, cause, seq, name, op, frame, method, calls, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	for _, c := range idleCauses {
+		if n := f.Gaps[c]; n > 0 {
+			if _, err := w.tx.ExecContext(w.ctx, gaps, w.id, c, n); err != nil {
+				w.err = fmt.Errorf("run timeline: idle gaps of %s: %w", c, w.db.d.formatError(err))
+				return w.err
+			}
+		}
+		for i, x := range f.Calls[c] {
+			if _, err := w.tx.ExecContext(w.ctx, calls, w.id, c, i, x.Name, x.Op, x.Frame, x.Method, x.Count, x.Seconds); err != nil {
+				w.err = fmt.Errorf("run timeline: idle call %s of %s: %w", x.Name, c, w.db.d.formatError(err))
+				return w.err
+			}
+		}
+	}
+	return nil
+}
+
+// idleCalls reads the gaps and calls of each idle cause of run runID
+// into f.
+func (db *DB) idleCalls(ctx context.Context, runID int64, f *TimelineFigures) error {
+	rows, err := db.db.QueryContext(ctx, db.d.rebind(`SELECT cause, gaps FROM run_idle_gaps WHERE run_id = ?`), runID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c string
+		var n int
+		if err := rows.Scan(&c, &n); err != nil {
+			return err
+		}
+		if f.Gaps == nil {
+			f.Gaps = map[string]int{}
+		}
+		f.Gaps[c] = n
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = db.db.QueryContext(ctx, db.d.rebind(`SELECT cause, name, op, frame, method, calls, seconds FROM run_idle_calls WHERE run_id = ? ORDER BY cause, seq`), runID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c string
+		var x IdleCall
+		if err := rows.Scan(&c, &x.Name, &x.Op, &x.Frame, &x.Method, &x.Count, &x.Seconds); err != nil {
+			return err
+		}
+		term(&x.Name, &x.Op, &x.Frame, &x.Method)
+		if f.Calls == nil {
+			f.Calls = map[string][]IdleCall{}
+		}
+		f.Calls[c] = append(f.Calls[c], x)
+	}
+	return rows.Err()
 }
 
 var timelineColumns = "run_id, device, span, busy, busy_share, idle_" + strings.Join(idleCauses, ", idle_") + ", launches, steps, step_wall"
@@ -92,6 +170,9 @@ func (db *DB) Timeline(ctx context.Context, runID int64) (TimelineFigures, bool,
 	f, err := scanTimeline(db.db.QueryRowContext(ctx, db.d.rebind(`SELECT `+timelineColumns+` FROM run_timelines WHERE run_id = ?`), runID))
 	if errors.Is(err, sql.ErrNoRows) {
 		return f, false, nil
+	}
+	if err == nil {
+		err = db.idleCalls(ctx, runID, &f)
 	}
 	return f, err == nil, err
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/rules"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 const fixtures = "../../../fixtures/ncu"
@@ -582,4 +583,23 @@ func rooflineSVG(kernels []*analysis.Kernel, spec *gpumodel.Spec) template.HTML 
 		}
 	}
 	return roofline(items, spec)
+}
+
+// TestStateColors: every idle cause has a colour of its own in the strip
+// and its legend (data loading, Python and the allocator once drew with
+// fill="", black, and the legend showed no colour for them).
+func TestStateColors(t *testing.T) {
+	seen := map[string]string{}
+	for _, st := range append([]string{"busy"}, verdict.IdleCauses...) {
+		c := stateColor[st]
+		if c == "" {
+			t.Errorf("%s: no colour", st)
+		}
+		// Before and after the GPU's work share the grid colour: both are
+		// the host alone.
+		if other, ok := seen[c]; ok && !(st == verdict.IdleTrailing && other == verdict.IdleLeading) {
+			t.Errorf("%s: colour %s, as %s's", st, c, other)
+		}
+		seen[c] = st
+	}
 }

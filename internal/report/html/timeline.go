@@ -31,6 +31,9 @@ var stateColor = map[string]string{
 	verdict.IdleSync:     palette[3],
 	verdict.IdleCopy:     palette[4],
 	verdict.IdleQueued:   palette[5],
+	verdict.IdleData:     "#F0E442", // Okabe-Ito's yellow: the palette's colours are taken
+	verdict.IdlePython:   palette[0],
+	verdict.IdleAlloc:    palette[6],
 	verdict.IdleLeading:  gridColor,
 	verdict.IdleTrailing: gridColor,
 	verdict.IdleOther:    inkMuted,
@@ -44,7 +47,12 @@ func timelineViews(ts []Timeline) []*timelineView {
 		v := &timelineView{Source: t.Source, Summary: fmt.Sprintf("wall %s, GPU busy %s (%s), %d launches on %s",
 			metrics.Format(tl.Span, "s"), metrics.ShareText(tl.BusyShare), metrics.Format(tl.Busy, "s"), tl.LaunchCount, tl.Device)}
 		for _, i := range tl.Idle {
-			s := fmt.Sprintf("%s %s (%s, %d gaps)", verdict.IdleLabel(i.Cause), metrics.ShareText(i.Share), metrics.Format(i.Seconds, "s"), i.Gaps)
+			// A cause holds a gap at least: 0 is a run stored without
+			// its gaps (before migration 0014), not said as 0.
+			s := fmt.Sprintf("%s %s (%s)", verdict.IdleLabel(i.Cause), metrics.ShareText(i.Share), metrics.Format(i.Seconds, "s"))
+			if i.Gaps > 0 {
+				s = fmt.Sprintf("%s %s (%s, %d gaps)", verdict.IdleLabel(i.Cause), metrics.ShareText(i.Share), metrics.Format(i.Seconds, "s"), i.Gaps)
+			}
 			if len(i.Calls) > 0 {
 				c := i.Calls[0]
 				s += ": " + c.Name
@@ -66,6 +74,9 @@ func timelineViews(ts []Timeline) []*timelineView {
 // stripSVG draws the timeline: per device a row of its states, under it a
 // row per stream of its busy time, over the device's span, with a legend.
 func stripSVG(tl *verdict.Timeline) template.HTML {
+	if len(tl.Devices) == 0 {
+		return "" // a stored run's timeline: its figures, not its strips
+	}
 	label := verdict.IdleLabel
 	const w, left, rowH, gap = 900.0, 150.0, 18.0, 6.0
 	rows := 0
