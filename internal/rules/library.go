@@ -33,6 +33,9 @@ func forCaller(r *Rule, a *analysis.Kernel, f *profan.Finding) bool {
 		// kernel; what that saves is not measured, so the gain is left
 		// unknown. The limiter still states them.
 		adv := kernelChoiceAdvice(a.Name, pytorch(a))
+		if benchmarked(a) && a.Name.Library == kernelname.CUDNN && a.Name.Kind == kernelname.Convolution {
+			adv = benchmarkedChoice
+		}
 		if adv == "" {
 			return false
 		}
@@ -46,6 +49,21 @@ func forCaller(r *Rule, a *analysis.Kernel, f *profan.Finding) bool {
 	}
 	return false
 }
+
+// benchmarked reports a kernel of a PyTorch trace that records
+// cudnn.benchmark on in every convolution (profan.Host.ConvBenchmark):
+// its advice does not ask for what is in use.
+func benchmarked(a *analysis.Kernel) bool {
+	h := (*profan.Host)(nil)
+	if a.Run != nil {
+		h = a.Run.Host
+	}
+	return h != nil && h.ConvBenchmark > 0 && h.ConvHeuristic == 0
+}
+
+// benchmarkedChoice is kernelChoiceAdvice for a cuDNN convolution whose
+// algorithm cuDNN chose by timing them (cudnn.benchmark on).
+const benchmarkedChoice = "cuDNN chose this convolution algorithm, not your code, and cudnn.benchmark is on already (it timed its algorithms for these shapes and kept the fastest): the caller's levers left are the layout (channels_last) and the precision (TF32, bf16 autocast), which give it other algorithms to choose from"
 
 // kernelChoiceAdvice is what the caller of a library kernel can do about
 // its code: have another kernel chosen; "" when nothing can.
@@ -85,6 +103,9 @@ func stridedViews(a *analysis.Kernel, f *profan.Finding) bool {
 func moreWork(a *analysis.Kernel, f *profan.Finding) bool {
 	info := a.Name
 	f.Advice = shapeAdvice(info, pytorch(a))
+	if info.Kind == kernelname.Convolution && benchmarked(a) {
+		f.Advice = strings.Replace(f.Advice, ", channels_last memory format and torch.backends.cudnn.benchmark = True give", " and channels_last memory format give", 1) + " (cudnn.benchmark is on already: cuDNN timed its algorithms for these shapes)"
+	}
 	if info.Kind == kernelname.GEMM && batched(a) {
 		f.Advice = strings.Replace(f.Advice, "batch small products into one call (torch.bmm, a larger batch or sequence)", "a larger batch or sequence", 1)
 		f.Advice = strings.Replace(f.Advice, "batch small products into one call (cublasGemmStridedBatched, a larger batch)", "a larger batch", 1)

@@ -132,3 +132,30 @@ func TestNoSourceAdviceOnLibraries(t *testing.T) {
 		t.Errorf("only %d library kernels in the fixtures", libs)
 	}
 }
+
+// TestNoBenchmarkAdviceWhereOn: a convolution's findings do not ask for
+// cudnn.benchmark where the trace records it on (fixtures/host16's
+// embed step: small-grid on its convolutions says the layout and the
+// batch, and that benchmark is on).
+func TestNoBenchmarkAdviceWhereOn(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		asks bool
+	}{
+		{"../../fixtures/host16/embed.default.json.gz", false},
+	} {
+		asks, convs := false, 0
+		analyzeAll(t, []string{c.file}, func(a *analysis.Kernel) {
+			if a.Name.Kind != kernelname.Convolution {
+				return
+			}
+			for _, f := range a.Findings {
+				convs++
+				asks = asks || strings.Contains(f.Advice, "cudnn.benchmark = True")
+			}
+		})
+		if convs == 0 || asks != c.asks {
+			t.Errorf("%s: %d convolution findings, asking for cudnn.benchmark %v; want %v", c.file, convs, asks, c.asks)
+		}
+	}
+}
