@@ -282,27 +282,14 @@ func (m *markdownWriter) writeFindings() {
 
 func (m *markdownWriter) End(v *verdict.Verdict) error {
 	m.v = v
-	runs := v.Runs
-	tls := v.Timelines
-	for _, tl := range tls {
-		if len(tls) > 1 || len(runs) > 1 {
-			fmt.Fprintf(m.w, "**Timeline of %s**\n\n", mdEscape(tl.Run.Source))
+	for _, b := range preamble(v) {
+		if b.Title != "" {
+			fmt.Fprintf(m.w, "**%s**\n\n", mdEscape(capitalize(b.Title)))
 		}
-		for _, l := range timelineLines(tl.Timeline) {
+		for _, l := range b.Lines {
 			fmt.Fprintf(m.w, "- %s\n", mdEscape(l))
 		}
 		m.w.WriteString("\n")
-	}
-	for _, r := range runs {
-		if ls := hostCallLines(r); len(ls) > 0 {
-			if len(runs) > 1 {
-				fmt.Fprintf(m.w, "**Host calls of %s**\n\n", mdEscape(r.Source))
-			}
-			for _, l := range ls {
-				fmt.Fprintf(m.w, "- %s\n", mdEscape(l))
-			}
-			m.w.WriteString("\n")
-		}
 	}
 	m.summary()
 	if m.n == 0 {

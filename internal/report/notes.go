@@ -40,3 +40,37 @@ func inUseLines(app *verdict.App) []string {
 	}
 	return out
 }
+
+// block is a titled run of lines a format writes before the ranking.
+type block struct {
+	// Title names the run the lines are of ("timeline of run.json"),
+	// "" when the verdict holds one run and one timeline.
+	Title    string
+	Timeline bool // the lines are a timeline's (its first is its head)
+	Lines    []string
+}
+
+// preamble is what every format writes of a verdict before its kernels,
+// where the wall clock goes first: each timeline's lines, then each run's
+// host calls.
+func preamble(v *verdict.Verdict) []block {
+	var out []block
+	several := len(v.Timelines) > 1 || len(v.Runs) > 1
+	for _, tl := range v.Timelines {
+		b := block{Timeline: true, Lines: timelineLines(tl.Timeline)}
+		if several {
+			b.Title = "timeline of " + tl.Run.Source
+		}
+		out = append(out, b)
+	}
+	for _, r := range v.Runs {
+		if ls := hostCallLines(r); len(ls) > 0 {
+			b := block{Lines: ls}
+			if len(v.Runs) > 1 {
+				b.Title = "host calls of " + r.Source
+			}
+			out = append(out, b)
+		}
+	}
+	return out
+}

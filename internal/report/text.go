@@ -409,29 +409,17 @@ func (t *textWriter) End(v *verdict.Verdict) error {
 	t.v = v
 	runs := v.Runs
 	// Where the wall clock goes comes first: what the user waits for.
-	tls := v.Timelines
-	for _, tl := range tls {
-		if len(tls) > 1 || len(runs) > 1 {
-			fmt.Fprintf(t.w, "%s\n", t.c("1", "timeline of "+tl.Run.Source))
+	for _, b := range preamble(v) {
+		if b.Title != "" {
+			fmt.Fprintf(t.w, "%s\n", t.c("1", b.Title))
 		}
-		for j, l := range timelineLines(tl.Timeline) {
-			if j == 0 {
+		for j, l := range b.Lines {
+			if j == 0 && b.Timeline {
 				l = t.c("1", l)
 			}
 			fmt.Fprintf(t.w, "%s\n", l)
 		}
 		t.w.WriteString("\n")
-	}
-	for _, r := range runs {
-		if ls := hostCallLines(r); len(ls) > 0 {
-			if len(runs) > 1 {
-				fmt.Fprintf(t.w, "%s\n", t.c("1", "host calls of "+r.Source))
-			}
-			for _, l := range ls {
-				fmt.Fprintf(t.w, "%s\n", l)
-			}
-			t.w.WriteString("\n")
-		}
 	}
 	for _, j := range v.Joins {
 		fmt.Fprintf(t.w, "%s\n\n", joinLine(j))
