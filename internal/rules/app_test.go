@@ -222,3 +222,24 @@ func TestAppInUseAndDirection(t *testing.T) {
 		}
 	}
 }
+
+// TestTF32FixByKind: tf32 names cuDNN's flag only where a convolution
+// runs on the FMA pipe: on host8's vision step its FMA kernels are
+// cuBLAS's (its convolutions run TF32, cuDNN's default), on host10's
+// FP32 UNet both.
+func TestTF32FixByKind(t *testing.T) {
+	all, _ := rules.NewEngine("all")
+	for _, c := range []struct {
+		file  string
+		cudnn bool
+	}{
+		{"../../fixtures/host8/vision.default.json.gz", false},
+		{"../../fixtures/host10/unet4.fp32.json.gz", true},
+	} {
+		for _, r := range all.Recommend(appEvidence(t, c.file)).Recommendations {
+			if r.Rule == "tf32" && (strings.Contains(r.Fix, "cudnn.allow_tf32") != c.cudnn || !strings.Contains(r.Fix, "matmul.allow_tf32")) {
+				t.Errorf("%s: tf32's fix %q; cuDNN's flag wanted: %v", c.file, r.Fix, c.cudnn)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/kernelname"
 )
 
 // tf32 advises TensorFloat-32 for FP32 GEMMs and convolutions that run on
@@ -60,7 +61,7 @@ torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default
 		}
 		p.Recommend(analysis.Recommendation{
 			Message: msg,
-			Fix:     `torch.backends.cuda.matmul.allow_tf32 = True (or torch.set_float32_matmul_precision("high")), and torch.backends.cudnn.allow_tf32 = True for convolutions: the same FP32 tensors, multiplied on TF32 tensor cores`,
+			Fix:     tf32Fix(fp32),
 			Groups:  fp32, Gain: gain, Saves: saves,
 			// The tensor-core engines' host work, in the replay.
 			Lever:    &analysis.Lever{Host: engineHost(fp32)},
@@ -68,4 +69,30 @@ torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default
 			Composes: "with every change but bf16 autocast or bf16 weights, which replace it on these kernels",
 		})
 	},
+}
+
+// tf32Fix is tf32's fix for the FMA kernels gs: the matmul flag for
+// cuBLAS's, cuDNN's for its convolutions (PyTorch's default, named only
+// where one of them runs on the FMA pipe).
+func tf32Fix(gs []*analysis.Group) string {
+	conv, mm := false, false
+	for _, g := range gs {
+		if g.Info.Library == kernelname.CUDNN {
+			conv = true
+		} else {
+			mm = true
+		}
+	}
+	const (
+		matmul = `torch.backends.cuda.matmul.allow_tf32 = True (or torch.set_float32_matmul_precision("high"))`
+		cudnn  = "torch.backends.cudnn.allow_tf32 = True for convolutions"
+		same   = ": the same FP32 tensors, multiplied on TF32 tensor cores"
+	)
+	switch {
+	case conv && !mm:
+		return cudnn + same
+	case mm && !conv:
+		return matmul + same
+	}
+	return matmul + ", and " + cudnn + same
 }
