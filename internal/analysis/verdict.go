@@ -46,8 +46,10 @@ import (
 // as many sectors besides, and bounds tiny-blocks on a CUDA kernel by
 // the pipe work its threads keep; version 25 says pageable-memcpy's fix
 // by the copies' direction (a copy from the GPU into a pinned buffer,
-// waited on by an event before the host reads it).
-const VerdictVersion = 25
+// waited on by an event before the host reads it); version 26 names the
+// worst instruction of a kernel whose own indexing wastes as many
+// sectors as its random gathers by that indexing, not the gather.
+const VerdictVersion = 26
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -128,3 +128,17 @@ func TestSolCheck5(t *testing.T) {
 	skipShort(t)
 	heldOutGaps(t, solCheck5Files, solCheck5Pairs, "sol-check5", 0.066, 0.337, solCheck5Gaps)
 }
+
+// TestSpmvScalarIndexing holds sol-check5's thread-per-row CSR SpMV to
+// its indexing's fix on the raw and the details page: a warp per row (its
+// values and column indices read 32 sectors a request for 4), not an
+// order for its gather of x through the column indices, which stays
+// random in the warp-per-row twin.
+func TestSpmvScalarIndexing(t *testing.T) {
+	skipShort(t)
+	k := "spmvScalar(float *, const int *, const int *, const float *, const float *, int)"
+	want := []expectation{{kernel: k, require: []string{"uncoalesced-global"}, say: []string{"a thread per row", "give each row a warp"}}}
+	for _, page := range []string{"raw", "details"} {
+		checkExpectations(t, solCheck5Files[page], want)
+	}
+}

@@ -237,9 +237,14 @@ func launch2D(a *analysis.Kernel) bool {
 
 // worstInstruction returns the source-page instruction of a space and
 // operation with the most excess sectors.
+//
+// A random gather is passed over when the kernel's own indexing wastes as
+// many sectors besides (keptGathers): that indexing is the fix, and the
+// gather stays random after it.
 func worstInstruction(a *analysis.Kernel, space, op string) (analysis.Instruction, bool) {
+	_, gathers := keptGathers(a.Model)
 	for _, in := range a.Model.Instructions { // sorted worst first
-		if in.Space == space && in.Operation == op && in.Sectors > in.IdealSectors*gpumodel.Slack {
+		if in.Space == space && in.Operation == op && in.Sectors > in.IdealSectors*gpumodel.Slack && (gathers || !in.Indirect) {
 			return in, true
 		}
 	}
