@@ -471,3 +471,53 @@ func TestReportStoredAsExport(t *testing.T) {
 		})
 	}
 }
+
+// TestGateOrderIsAnalyzes: gate states the findings in analyze's order
+// (longest kernel first, its findings by the share they could save), in
+// SARIF as in text: it once listed them in capture order, each kernel's
+// rules by name.
+func TestGateOrderIsAnalyzes(t *testing.T) {
+	t.Parallel()
+	files := []string{fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}
+	out, errOut, code := run(t, append([]string{"analyze", "-f", "json"}, files...)...)
+	if code != ExitOK {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Groups []struct {
+			Name     string
+			Findings []struct{ Rule string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, g := range doc.Groups {
+		for _, f := range g.Findings {
+			want = append(want, g.Name+" "+f.Rule)
+		}
+	}
+	out, errOut, code = run(t, append([]string{"gate", "--fail-on", "all", "--min-share", "0", "-f", "sarif"}, files...)...)
+	if code != ExitFailed {
+		t.Fatalf("gate: exit %d: %s", code, errOut)
+	}
+	var sarif struct {
+		Runs []struct {
+			Results []struct {
+				RuleID     string `json:"ruleId"`
+				Properties struct{ Kernel string }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &sarif); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range sarif.Runs[0].Results {
+		got = append(got, r.Properties.Kernel+" "+r.RuleID)
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) < 5 {
+		t.Errorf("gate's SARIF states\n%s\nanalyze\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

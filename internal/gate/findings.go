@@ -43,14 +43,17 @@ func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy)
 				Status: statusSuppressed, Message: f.Message + " (suppressed: " + s.Reason + ")"})
 		}
 	}
-	for _, g := range cur.InOrder() {
+	// The groups and their findings in analyze's order (one verdict, in
+	// one order on every surface): longest group first, its findings by
+	// the share of the capture they could save.
+	for _, g := range cur.Groups() {
 		on := func(t *analysis.GroupFinding) string {
 			if g.Launches == 1 {
 				return ""
 			}
 			return fmt.Sprintf(" (on %d of %d launches)", t.Launches, g.Launches)
 		}
-		for _, rule := range sortedRules(g.ByRule()) {
+		for _, rule := range rankedRules(g) {
 			t := g.ByRule()[rule]
 			f := t.First
 			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Message: f.Message + on(t), Source: g.Source, Finding: &f, Locations: f.Locations,
@@ -136,4 +139,23 @@ func unrunChecks(cur *analysis.Grouper, p Policy) ([]Check, error) {
 		}
 	}
 	return out, nil
+}
+
+// rankedRules are the rules of g's findings in the group's ranking (the
+// order analyze gives them), then any other rule g.ByRule holds, by name.
+func rankedRules(g *analysis.Group) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range g.Findings {
+		if _, ok := g.ByRule()[f.Rule]; ok && !seen[f.Rule] {
+			seen[f.Rule] = true
+			out = append(out, f.Rule)
+		}
+	}
+	for _, r := range sortedRules(g.ByRule()) {
+		if !seen[r] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
