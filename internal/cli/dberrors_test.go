@@ -80,3 +80,44 @@ func TestDatabaseErrorsFailClosed(t *testing.T) {
 		}
 	}
 }
+
+// TestIngestRefusedLeavesSchema: an export refused at its last row, into
+// a database of an older schema (the previous release's) or a file of
+// no schema yet (zero bytes), leaves the database as it was: it was once
+// migrated before the export was read through, which older profans
+// sharing the database would then refuse.
+func TestIngestRefusedLeavesSchema(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	b, err := os.ReadFile(fx + "copy.details.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The last row cut in its middle: an unterminated quoted field.
+	cut := filepath.Join(dir, "cut.csv")
+	end := strings.LastIndex(strings.TrimRight(string(b), "\n"), "\n")
+	if err := os.WriteFile(cut, append(b[:end+1:end+1], `"9","4375","co`+"\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	zero := filepath.Join(dir, "zero.db")
+	if err := os.WriteFile(zero, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []string{storetest.Load(t, prevRelease), zero} {
+		before := fileSum(t, db)
+		_, errOut, code := run(t, "ingest", "--db", db, cut)
+		if code != ExitError || !strings.Contains(errOut, "cut.csv:") {
+			t.Errorf("%s: exit %d, want 2 naming the file: %s", filepath.Base(db), code, errOut)
+		}
+		if fileSum(t, db) != before {
+			t.Errorf("%s: an ingest refused changed the database", filepath.Base(db))
+		}
+		// The file alone may hide a migration in its write-ahead log: the
+		// older schema is still the one a read command meets.
+		if db != zero {
+			if _, errOut, code := run(t, "runs", "--db", db); code != ExitError || !strings.Contains(errOut, "profan migrate") {
+				t.Errorf("%s: runs after an ingest refused: exit %d, want 2 and profan migrate: %s", filepath.Base(db), code, errOut)
+			}
+		}
+	}
+}

@@ -105,7 +105,10 @@ func ingestWith(ctx context.Context, dbPath string, paths []string, opt options)
 	// that is put in place only once a run is stored: an export refused as
 	// it is stored leaves no empty database, and is read once.
 	missing := store.NotCreated(dbPath)
-	first := len(captures) > 0 && len(captures[0].Pages) == 1 && !src.Any()
+	// One export is checked as it is stored, unless the database must be
+	// migrated first: then it is read whole before, so that an export
+	// refused leaves the database unmigrated.
+	first := len(captures) > 0 && len(captures[0].Pages) == 1 && !src.Any() && !store.Behind(ctx, dbPath)
 	for i, c := range captures {
 		if i == 0 && first {
 			continue // checked as it is stored

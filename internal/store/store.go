@@ -371,6 +371,43 @@ func NotCreated(dsn string) bool {
 	return errors.Is(err, fs.ErrNotExist)
 }
 
+// Behind reports whether the database at dsn exists and lacks a migration
+// this profan applies when it opens a database to write: an ingest then
+// reads its input whole before it opens the database, so that an input
+// refused (a bad row at its end) leaves the database as it was, not
+// migrated (which older profans sharing it would then refuse). False for
+// a database not created yet, a current one, or one that cannot be read
+// (opening it says why). A file with no schema yet (zero bytes) is
+// behind: its first open writes the schema.
+func Behind(ctx context.Context, dsn string) bool {
+	if NotCreated(dsn) {
+		return false
+	}
+	d, err := dialectOf(dsn)
+	if err != nil {
+		return false
+	}
+	var sdb *sql.DB
+	if IsPostgres(dsn) {
+		sdb, err = sql.Open(d.driver, d.dsn(dsn))
+	} else {
+		sdb, err = sql.Open(d.driver, sqliteReadOnlyDSN(dsn, immutable(dsn)))
+	}
+	if err != nil {
+		return false
+	}
+	defer sdb.Close()
+	ms, err := d.migrations()
+	if err != nil {
+		return false
+	}
+	applied, err := querySet[int](ctx, sdb, `SELECT version FROM schema_migrations`)
+	if err != nil {
+		return d.noTable(err)
+	}
+	return !applied[ms[len(ms)-1].version]
+}
+
 // SchemaVersion returns the newest migration applied to the database.
 func (db *DB) SchemaVersion(ctx context.Context) (int, error) {
 	applied, err := db.appliedMigrations(ctx, db.db)
