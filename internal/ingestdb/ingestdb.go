@@ -143,7 +143,9 @@ func ingestWith(ctx context.Context, dbPath string, paths []string, opt options)
 			}
 		}
 	}
-	db, err := store.OpenContext(ctx, dbPath)
+	// The migrations the database lacks are applied with the first run
+	// stored, in its transaction: a run refused leaves them unapplied.
+	db, err := store.OpenDeferred(ctx, dbPath)
 	if err != nil {
 		return nil, err
 	}
@@ -522,6 +524,10 @@ func plural(n int, one, many string) string {
 // stored run lacks, is an error: a stored run is never changed, and what
 // the user said is never dropped without a word.
 func storedAlready(ctx context.Context, db *store.DB, path string, id int64, attached bool, opt options) error {
+	// The stored run is read (and labelled) with this profan's schema.
+	if err := db.MigratePending(ctx); err != nil {
+		return err
+	}
 	name := safe.Term(path)
 	if attached {
 		ks, err := db.Kernels(ctx, id)

@@ -52,7 +52,7 @@ func OpenFresh(path string) (*Fresh, error) {
 		f.Close()
 		break
 	}
-	db, err := openDSN(context.Background(), tmp, freshDSN) // a new local file: quick
+	db, err := openDSN(context.Background(), tmp, freshDSN, false) // a new local file: quick
 	if err != nil {
 		removeSQLite(tmp)
 		return nil, redactError(path, err)

@@ -65,6 +65,9 @@ type DB struct {
 	name  string // the database as messages name it (Display)
 	keys  dictCache[metricKey]
 	texts dictCache[string]
+	// pending are the migrations OpenDeferred left to the first run
+	// written, which applies them in its own transaction.
+	pending bool
 
 	// Now returns the time recorded as a run's creation time. Tests replace
 	// it to make outputs deterministic; it defaults to time.Now.
@@ -87,6 +90,17 @@ func Open(dsn string) (*DB, error) {
 // ctx is cancelled (Ctrl-C during a connection to an unreachable server).
 func OpenContext(ctx context.Context, dsn string) (*DB, error) {
 	db, err := open(ctx, dsn)
+	return db, redactError(dsn, err)
+}
+
+// OpenDeferred is OpenContext for a command that writes runs (ingest): the
+// migrations an existing database lacks are not applied on opening but
+// by the first run written (BeginRun), in that run's own transaction, so
+// that a run refused, failed or interrupted leaves the schema as it was
+// too (an older profan sharing the database can still read it). A
+// database with no schema yet is migrated on opening, as by OpenContext.
+func OpenDeferred(ctx context.Context, dsn string) (*DB, error) {
+	db, err := openDSN(ctx, dsn, nil, true)
 	return db, redactError(dsn, err)
 }
 
@@ -130,10 +144,11 @@ func fileKind(m fs.FileMode) string {
 	return "a special file"
 }
 
-func open(ctx context.Context, dsn string) (*DB, error) { return openDSN(ctx, dsn, nil) }
+func open(ctx context.Context, dsn string) (*DB, error) { return openDSN(ctx, dsn, nil, false) }
 
-// openDSN is open with the driver's DSN made by mk (nil: the dialect's).
-func openDSN(ctx context.Context, dsn string, mk func(string) string) (*DB, error) {
+// openDSN is open with the driver's DSN made by mk (nil: the dialect's);
+// deferred leaves the migrations an existing schema lacks to BeginRun.
+func openDSN(ctx context.Context, dsn string, mk func(string) string, deferred bool) (*DB, error) {
 	d, err := dialectOf(dsn)
 	if err != nil {
 		return nil, err
@@ -151,6 +166,17 @@ func openDSN(ctx context.Context, dsn string, mk func(string) string) (*DB, erro
 		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 	}
 	db := &DB{db: sdb, d: d, name: d.display(dsn), Now: time.Now}
+	if deferred {
+		behind, err := db.behind(ctx)
+		if err != nil {
+			sdb.Close()
+			return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
+		}
+		if behind {
+			db.pending = true
+			return db, nil
+		}
+	}
 	// Processes creating one SQLite file at once can meet SQLITE_BUSY
 	// that the busy timeout does not wait out (switching a new file to
 	// WAL, a lock upgrade SQLite refuses at once): such a migration is
@@ -468,6 +494,73 @@ func (d *dialect) migrations() ([]migration, error) {
 // opening the database at once: each re-reads the applied versions inside
 // its transaction, so a migration runs exactly once. (PostgreSQL has no
 // such lock: the dialect's migrationLock serves instead.)
+// behind reports whether the database has a schema (schema_migrations)
+// that lacks a migration of this profan's; an error for one newer than
+// this profan knows.
+func (db *DB) behind(ctx context.Context) (bool, error) {
+	ms, err := db.d.migrations()
+	if err != nil {
+		return false, fmt.Errorf("migrate: %w", err)
+	}
+	applied, err := db.appliedMigrations(ctx, db.db)
+	if err != nil || len(applied) == 0 {
+		return false, nil // no schema yet (or unreadable): migrated on opening, which says why
+	}
+	last := ms[len(ms)-1].version
+	for v := range applied {
+		if v > last {
+			return false, fmt.Errorf("migrate: database has schema version %d, newer than this profan knows (%d)", v, last)
+		}
+	}
+	return !applied[last], nil
+}
+
+// MigratePending applies now the migrations OpenDeferred left to the
+// first run, for a command that reads the database with this profan's
+// schema without writing a run (an export stored already, whose run is
+// read and labelled).
+func (db *DB) MigratePending(ctx context.Context) error {
+	if !db.pending {
+		return nil
+	}
+	if err := db.migrate(ctx); err != nil {
+		return fmt.Errorf("database %s: %w", db.name, err)
+	}
+	db.pending = false
+	return nil
+}
+
+// migrateIn applies, in tx (a run's), the migrations OpenDeferred left
+// pending: committed with the run, or rolled back with it.
+func (db *DB) migrateIn(ctx context.Context, tx *sql.Tx) error {
+	ms, err := db.d.migrations()
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if db.d.migrationLock != "" {
+		if _, err := tx.ExecContext(ctx, db.d.migrationLock); err != nil {
+			return err
+		}
+	}
+	applied, err := db.appliedMigrations(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, m := range ms {
+		if applied[m.version] {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, m.sql); err != nil {
+			return fmt.Errorf("migrate %s: %w", m.name, db.d.formatError(err))
+		}
+		if _, err := tx.ExecContext(ctx, db.d.rebind(`INSERT INTO schema_migrations (version, name, applied) VALUES (?, ?, ?)`),
+			m.version, m.name, formatTime(db.Now())); err != nil {
+			return fmt.Errorf("migrate %s: %w", m.name, db.d.formatError(err))
+		}
+	}
+	return nil
+}
+
 func (db *DB) migrate(ctx context.Context) error {
 	ms, err := db.d.migrations()
 	if err != nil {
