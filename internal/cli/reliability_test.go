@@ -118,6 +118,10 @@ func TestFailedWriteIsExit2(t *testing.T) {
 		if code := Main(args, st); code != ExitError || !strings.Contains(errOut.String(), "writing standard output: no space left on device") {
 			t.Errorf("%v: exit %d, %q; want 2 and the write error", args, code, errOut)
 		}
+		// Said once: the command's error and Main's were once both printed.
+		if n := strings.Count(errOut.String(), "no space left on device"); n != 1 {
+			t.Errorf("%v: the write error said %d times: %q", args, n, errOut)
+		}
 	}
 }
 

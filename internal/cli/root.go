@@ -265,8 +265,13 @@ func Main(args []string, io *IOStreams) ExitCode {
 	if werr := out.flush(); werr != nil {
 		// Output that did not reach its reader (a full disk, a closed
 		// descriptor) is a failure, whatever the command found: a gate
-		// whose report is lost must not pass.
-		err = errors.Join(err, &WriteError{err: werr})
+		// whose report is lost must not pass. When the command's error is
+		// that write's, it is said once.
+		if errors.Is(err, werr) {
+			err = &WriteError{err: werr}
+		} else {
+			err = errors.Join(err, &WriteError{err: werr})
+		}
 	}
 	var intr *InterruptedError
 	if errors.As(context.Cause(ctx), &intr) {
