@@ -78,6 +78,9 @@ func TestGateSemantics(t *testing.T) {
 			"", "--fail-on atomic-serialization: no kernel has the counters it needs (l2_atomic_requests), so nothing would be checked"},
 		{"named rule with its counters", []string{"gate", "--fail-on", "atomic-serialization", fx + "transpose.full.raw.csv"}, ExitOK, "gate passed", ""},
 		{"rule through a glob", append([]string{"gate", "--fail-on", "atomic-*"}, src...), ExitOK, "gate passed", ""},
+		{"named rule without its counters, suppressed", append([]string{"gate", "--fail-on", "atomic-serialization", "--config",
+			cfg("supatomic.toml", "[[suppress]]\nrule = \"atomic-serialization\"\nreason = \"no atomics in this code\"\n")}, src...), ExitOK,
+			"(suppressed: no atomics in this code)", ""},
 		{"bad min-share", append([]string{"gate", "--min-share", "150%"}, src...), ExitError, "", "between 0 and 100%"},
 		{"bad config min_share", append([]string{"gate", "--config", cfg("ms.toml", "min_share = \"-1%\"\n")}, src...), ExitError, "", "min_share"},
 	} {

@@ -115,7 +115,10 @@ func unrunChecks(cur *analysis.Grouper, p Policy) ([]Check, error) {
 			}
 			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: m.Rule, Source: g.Source, Measure: shareMeasure(cur, g, p),
 				Message: fmt.Sprintf("%s could not run: the export lacks the counters it needs (%s), so this kernel cannot be checked for it (add them: %s; --skip-missing skips such kernels)", m.Rule, m.Needs, m.Command)}
+			reason, suppressed := p.Selector.Suppressed(m.Rule, g.First.Record)
 			switch share := cur.ShareOf(g); {
+			case suppressed:
+				ch.Status, ch.Message = statusSuppressed, ch.Message+" (suppressed: "+reason+")"
 			case p.SkipMissing:
 				ch.Status = statusSkip
 			case exceeds(p.MinShare, share):
