@@ -437,13 +437,23 @@ func TestNotesEverySurface(t *testing.T) {
 // report writes of its export, but for the title: the memory model of a
 // kernel whose efficiency ncu's rule text gives (an estimate, which the
 // database does not store) and the timeline's gaps and the calls behind
-// them were once left out of the stored run's page.
+// them were once left out of the stored run's page, and a launch series
+// was read after the records (other launches listed, sums in another
+// order).
 func TestReportStoredAsExport(t *testing.T) {
 	t.Parallel()
 	// The title names the run; the timeline's strip (its segments) is
 	// not stored.
 	title := regexp.MustCompile(`(?m)^(<title>|<h1>|<figure class="chart"><svg [^\n]*aria-label="timeline).*\n`)
-	for _, f := range []string{fx + "transpose.import.details.csv", "../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv"} {
+	files := []string{fx + "transpose.import.details.csv", "../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv",
+		// Launch series read back in the export's order: each group's
+		// list of launches, and its total (695.245 us summed in another
+		// order once printed 695.25 where the export's said 695.24).
+		"../../fixtures/pytorch2/pair.mlp.graph.csv"}
+	if !testing.Short() {
+		files = append(files, "../../fixtures/timeline/train_small_graphs.json.gz")
+	}
+	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			fromFile, errOut, code := run(t, "report", "--html", "-", f)

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"container/heap"
 	"context"
 	"database/sql"
 	"encoding/json"
@@ -41,59 +42,131 @@ func (db *DB) kernels(ctx context.Context, runID int64) ([]StoredKernel, error) 
 
 // EachRecord calls record with each kernel record of run runID as stored
 // (a launch series as its first launch) and, for a series' first launch,
-// its kernels.id (else 0), then launch
-// with each later launch of each series: the kernels.id of its first
-// launch, its kernel and its canonical duration (NaN when none). A nil
-// launch gets StoredKernel records of the later launches from record,
-// with kernels.id 0.
+// its kernels.id (else 0), and launch with each later launch of each
+// series: the kernels.id of its first launch, its kernel and its
+// canonical duration (NaN when none); all in the order the export held
+// them (their ordinals), as a reader of the export meets them, so that
+// what is made of the first launches read (a group's sample of launches,
+// its sums) is the export's. A nil launch gets StoredKernel records of the
+// later launches from record, with kernels.id 0. A series is read a chunk
+// at a time, so that memory grows with the series open at once, not with
+// the launches they hold.
 func (db *DB) EachRecord(ctx context.Context, runID int64, record func(int64, StoredKernel) error, launch func(int64, *profan.Kernel, float64) error) error {
 	out, ordinals, index, err := db.records(ctx, runID)
 	if err != nil {
 		return fmt.Errorf("reading kernels of run %d: %w", runID, err)
 	}
-	// Records that start no series are given kernels.id 0: nothing need
-	// be kept of them for later launches.
-	starts := map[int64]bool{}
-	if launch != nil {
-		starts, err = querySet[int64](ctx, db.db, db.d.rebind(`SELECT DISTINCT s.kernel_id FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id = ?`), runID)
-		if err != nil {
-			return fmt.Errorf("reading kernels of run %d: %w", runID, err)
-		}
-	}
-	ids := make([]int64, len(out))
-	for id, i := range index {
-		if starts[id] {
-			ids[i] = id
-		}
-	}
-	for i, k := range out {
-		if err := record(ids[i], k); err != nil {
-			return err
-		}
-	}
-	var ferr error
-	err = db.eachSeries(ctx, `k.run_id = ?`, []any{runID}, func(id int64) (int, string, bool, error) {
-		i, ok := index[id]
-		if !ok {
-			return 0, "", false, fmt.Errorf("launch series of unknown kernel %d", id)
-		}
-		return ordinals[i], out[i].Kernel.ID, true, nil
-	}, func(id int64, l seriesLaunch) {
-		if ferr != nil {
-			return
-		}
-		if launch == nil {
-			ferr = record(0, out[index[id]].launch(l))
-			return
-		}
-		k := out[index[id]].Kernel.Clone()
-		k.ID, k.Start, k.Duration = l.id, l.start, l.duration
-		ferr = launch(id, k, l.canonDur)
-	})
+	chunks, err := queryMap[int64, int](ctx, db.db, db.d.rebind(`SELECT s.kernel_id, count(*) FROM launch_series s JOIN kernels k ON k.id = s.kernel_id WHERE k.run_id = ? GROUP BY s.kernel_id`), runID)
 	if err != nil {
 		return fmt.Errorf("reading kernels of run %d: %w", runID, err)
 	}
-	return ferr
+	var open seriesHeap
+	for id, n := range chunks {
+		i, ok := index[id]
+		if !ok {
+			return fmt.Errorf("reading kernels of run %d: launch series of unknown kernel %d", runID, id)
+		}
+		open = append(open, &seriesCursor{kernelID: id, chunks: n, ordinal: ordinals[i], firstID: out[i].Kernel.ID})
+	}
+	live := open[:0]
+	for _, c := range open {
+		if err := db.nextChunk(ctx, c); err != nil {
+			return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+		}
+		if len(c.buf) > 0 {
+			live = append(live, c)
+		}
+	}
+	open = live
+	heap.Init(&open)
+	// Records that start no series are given kernels.id 0: nothing need
+	// be kept of them for later launches.
+	ids := make([]int64, len(out))
+	if launch != nil {
+		for id, i := range index {
+			if chunks[id] > 0 {
+				ids[i] = id
+			}
+		}
+	}
+	emit := func(c *seriesCursor) error {
+		l := c.buf[c.pos]
+		if launch == nil {
+			return record(0, out[index[c.kernelID]].launch(l))
+		}
+		k := out[index[c.kernelID]].Kernel.Clone()
+		k.ID, k.Start, k.Duration = l.id, l.start, l.duration
+		return launch(c.kernelID, k, l.canonDur)
+	}
+	// Records are in ordinal order; the series' launches are merged in.
+	for i := 0; i < len(out) || len(open) > 0; {
+		if len(open) > 0 && (i == len(out) || open[0].buf[open[0].pos].ordinal < ordinals[i]) {
+			c := open[0]
+			if err := emit(c); err != nil {
+				return err
+			}
+			if c.pos++; c.pos == len(c.buf) {
+				if err := db.nextChunk(ctx, c); err != nil {
+					return fmt.Errorf("reading kernels of run %d: %w", runID, err)
+				}
+			}
+			if len(c.buf) == 0 {
+				heap.Pop(&open)
+			} else {
+				heap.Fix(&open, 0)
+			}
+			continue
+		}
+		if err := record(ids[i], out[i]); err != nil {
+			return err
+		}
+		i++
+	}
+	return nil
+}
+
+// seriesCursor reads a launch series of a run a chunk at a time.
+type seriesCursor struct {
+	kernelID     int64
+	chunks, next int    // chunks in all, and the next to read
+	ordinal      int    // the series' first launch's
+	firstID      string // and its ID
+	buf          []seriesLaunch
+	pos          int
+}
+
+// nextChunk reads c's next chunk into c.buf (empty after its last).
+func (db *DB) nextChunk(ctx context.Context, c *seriesCursor) error {
+	c.buf, c.pos = c.buf[:0], 0
+	for c.next < c.chunks && len(c.buf) == 0 {
+		var n int
+		var data []byte
+		err := db.db.QueryRowContext(ctx, db.d.rebind(`SELECT launches, data FROM launch_series WHERE kernel_id = ? AND chunk = ?`), c.kernelID, c.next).Scan(&n, &data)
+		if err != nil {
+			return err
+		}
+		c.next++
+		if c.buf, err = decodeSeries(data, n, c.ordinal, c.firstID, c.buf); err != nil {
+			return fmt.Errorf("kernel %s: %w", c.firstID, err)
+		}
+	}
+	return nil
+}
+
+// seriesHeap orders the open series by their next launch's ordinal.
+type seriesHeap []*seriesCursor
+
+func (h seriesHeap) Len() int { return len(h) }
+func (h seriesHeap) Less(i, j int) bool {
+	return h[i].buf[h[i].pos].ordinal < h[j].buf[h[j].pos].ordinal
+}
+func (h seriesHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *seriesHeap) Push(x any)   { *h = append(*h, x.(*seriesCursor)) }
+func (h *seriesHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
 
 // records reads the kernel records of run runID as stored (a launch

@@ -120,6 +120,18 @@ func TestSeriesChunks(t *testing.T) {
 			t.Fatalf("kernel %d:\ngot  %s\nwant %s", i, a, b)
 		}
 	}
+	// Streamed a chunk at a time, in the same order.
+	i := 0
+	err = db.EachKernel(context.Background(), id, func(k StoredKernel) error {
+		if a, b := dumpKernel(k.Kernel), dumpKernel(recs[i].Kernel); a != b {
+			t.Fatalf("EachKernel, kernel %d:\ngot  %s\nwant %s", i, a, b)
+		}
+		i++
+		return nil
+	})
+	if err != nil || i != len(recs) {
+		t.Errorf("EachKernel: %d kernels (%v), want %d", i, err, len(recs))
+	}
 }
 
 // TestSeriesAgain changes one part of a series key at a time in one
@@ -233,16 +245,19 @@ func TestSummaryRange(t *testing.T) {
 }
 
 // EachKernel calls fn with each kernel record of run runID, as Kernels
-// returns them but not in order: the records stored first, then the later
-// launches of each launch series. Memory grows with the records stored,
-// not with the launches a series stands for (a trace of 600,000 launches
-// of a few kernels is a few records).
+// returns them and in their order (the export's), a series' launches
+// merged among the records. Memory grows with the records stored and the
+// series open at once (a chunk each), not with the launches a series
+// stands for (a trace of 600,000 launches of a few kernels is a few
+// records).
 func (db *DB) EachKernel(ctx context.Context, runID int64, fn func(StoredKernel) error) error {
 	return db.EachRecord(ctx, runID, func(_ int64, k StoredKernel) error { return fn(k) }, nil)
 }
 
 // TestEachKernel holds that EachKernel yields what Kernels returns, every
-// launch of a series included, without holding the launches.
+// launch of a series included, in Kernels' order (the export's: it once
+// gave the records first, then each series' launches), without holding
+// the launches.
 func TestEachKernel(t *testing.T) {
 	db, _ := mustOpen(t)
 	ctx := context.Background()
@@ -259,6 +274,9 @@ func TestEachKernel(t *testing.T) {
 	}
 	n := 0
 	err = db.EachKernel(ctx, id, func(k StoredKernel) error {
+		if n < len(all) && k.Kernel.ID != all[n].Kernel.ID {
+			t.Fatalf("launch %d: %s, want %s (Kernels' order)", n, k.Kernel.ID, all[n].Kernel.ID)
+		}
 		n++
 		if got := fmt.Sprintf("%v %v %v", k.Kernel.Duration, k.Canonical, k.Findings); got != want[k.Kernel.ID] {
 			t.Errorf("launch %s: %s, want %s", k.Kernel.ID, got, want[k.Kernel.ID])
