@@ -21,6 +21,11 @@ type Advice struct {
 	// PricedStep is the replayed step the levers were priced on, as an
 	// earlier analysis replayed it; nil: replayed here.
 	PricedStep *float64
+	// Scope, where not nil, is the scope notes as an earlier analysis
+	// made them from the whole capture (a run database keeps them, not
+	// the host's ranges they read: an optimizer step seen on the host);
+	// nil: made here.
+	Scope []string
 }
 
 // Recommender gives the application recommendations of a capture from
@@ -77,10 +82,12 @@ func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 		return a.Category < b.Category
 	})
 	stored := math.NaN()
+	var storedScope []string
 	if rec != nil {
 		ev.index()
 		a := rec.Recommend(ev)
 		app.Recommendations, app.Suppressed, app.InUse = a.Recommendations, a.Suppressed, a.InUse
+		storedScope = a.Scope
 		if a.WallGain != nil {
 			stored = *a.WallGain
 		}
@@ -106,6 +113,9 @@ func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 		stepped = stepped || r.Launches > 0
 	}
 	app.Scope = scope(gs, procs, devices, stepped)
+	if storedScope != nil {
+		app.Scope = storedScope
+	}
 	return app
 }
 

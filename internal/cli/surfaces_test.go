@@ -451,7 +451,9 @@ func TestReportStoredAsExport(t *testing.T) {
 		// order once printed 695.25 where the export's said 695.24).
 		"../../fixtures/pytorch2/pair.mlp.graph.csv"}
 	if !testing.Short() {
-		files = append(files, "../../fixtures/timeline/train_small_graphs.json.gz")
+		// Its scope notes made from the whole trace (an optimizer step
+		// seen on the host), kept with the run.
+		files = append(files, "../../fixtures/timeline/train_small_graphs.json.gz", "../../fixtures/host12/mlp.default.json.gz")
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {

@@ -26,6 +26,10 @@ type storedAdvice struct {
 	// PricedStep is the replayed step the gains a step are of
 	// (App.PricedStep), seconds.
 	PricedStep *float64 `json:"priced_step,omitempty"`
+	// Scope is the scope notes (App.Scope), made from the whole capture
+	// (an optimizer step seen on the host, which the database does not
+	// keep); absent in older runs' advice, which then make them again.
+	Scope []string `json:"scope"`
 }
 
 type storedRec struct {
@@ -77,7 +81,7 @@ func toStoredRec(r analysis.Recommendation, reason string) storedRec {
 
 // AdviceDoc encodes the advice of app for the run database.
 func AdviceDoc(app *analysis.App) (string, error) {
-	d := storedAdvice{Recommendations: []storedRec{}, InUse: app.InUse, WallGain: num(app.WallGain)}
+	d := storedAdvice{Recommendations: []storedRec{}, InUse: app.InUse, WallGain: num(app.WallGain), Scope: append([]string{}, app.Scope...)}
 	if app.PricedStep > 0 {
 		d.PricedStep = &app.PricedStep
 	}
@@ -125,7 +129,7 @@ func (s storedRecommender) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 		}
 		return r
 	}
-	a := analysis.Advice{InUse: s.d.InUse, WallGain: s.d.WallGain, PricedStep: s.d.PricedStep}
+	a := analysis.Advice{InUse: s.d.InUse, WallGain: s.d.WallGain, PricedStep: s.d.PricedStep, Scope: s.d.Scope}
 	for _, x := range s.d.Recommendations {
 		a.Recommendations = append(a.Recommendations, rec(x))
 	}
