@@ -85,15 +85,7 @@ func TestOneVerdictEverySurface(t *testing.T) {
 			surfaces := []string{"text", "markdown", "html", "report"}
 			if len(files) == 1 {
 				surfaces = append(surfaces, "report --db")
-				db := filepath.Join(t.TempDir(), "runs.db")
-				if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
-					t.Fatalf("ingest: exit %d: %s", code, errOut)
-				}
-				o, errOut, code := run(t, "report", "--db", db, "--html", "-")
-				if code != ExitOK {
-					t.Fatalf("report --db: exit %d: %s", code, errOut)
-				}
-				out["report --db"] = o
+				out["report --db"] = storedReport(t, f)
 			}
 			want := jsonSurface(t, out["json"])
 			for _, name := range surfaces {
@@ -462,14 +454,7 @@ func TestReportStoredAsExport(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("report: exit %d: %s", code, errOut)
 			}
-			db := filepath.Join(t.TempDir(), "runs.db")
-			if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
-				t.Fatalf("ingest: exit %d: %s", code, errOut)
-			}
-			fromDB, errOut, code := run(t, "report", "--db", db, "--html", "-")
-			if code != ExitOK {
-				t.Fatalf("report --db: exit %d: %s", code, errOut)
-			}
+			fromDB := storedReport(t, f)
 			a, b := title.ReplaceAllString(fromFile, ""), title.ReplaceAllString(fromDB, "")
 			if a != b {
 				al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
@@ -532,4 +517,19 @@ func TestGateOrderIsAnalyzes(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || len(want) < 5 {
 		t.Errorf("gate's SARIF states\n%s\nanalyze\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+}
+
+// storedReport is report --db's HTML page of export f, ingested alone into
+// a database of its own.
+func storedReport(t *testing.T, f string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "runs.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, f); code != ExitOK {
+		t.Fatalf("ingest: exit %d: %s", code, errOut)
+	}
+	o, errOut, code := run(t, "report", "--db", db, "--html", "-")
+	if code != ExitOK {
+		t.Fatalf("report --db: exit %d: %s", code, errOut)
+	}
+	return o
 }

@@ -280,12 +280,7 @@ func openReadOnly(ctx context.Context, dsn string) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sdb *sql.DB
-	if IsPostgres(dsn) {
-		sdb, err = sql.Open(d.driver, d.dsn(dsn))
-	} else {
-		sdb, err = sql.Open(d.driver, sqliteReadOnlyDSN(dsn, immutable(dsn)))
-	}
+	sdb, err := openSQLReadOnly(d, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 	}
@@ -330,6 +325,16 @@ func openReadOnly(ctx context.Context, dsn string) (*DB, error) {
 		return fail(fmt.Errorf("opening %s: the database has schema version %d, this profan reads version %d: run `profan migrate --db %s` (read commands never migrate: older profans sharing the database would then refuse it)", d.display(dsn), have, last, d.display(dsn)))
 	}
 	return db, nil
+}
+
+// openSQLReadOnly opens the database dsn names without writing to it: a
+// PostgreSQL one as it is, a SQLite file read-only (immutable where
+// nothing can change it).
+func openSQLReadOnly(d *dialect, dsn string) (*sql.DB, error) {
+	if IsPostgres(dsn) {
+		return sql.Open(d.driver, d.dsn(dsn))
+	}
+	return sql.Open(d.driver, sqliteReadOnlyDSN(dsn, immutable(dsn)))
 }
 
 // noRuns reports a database whose runs table is missing or empty.
@@ -413,12 +418,7 @@ func Behind(ctx context.Context, dsn string) bool {
 	if err != nil {
 		return false
 	}
-	var sdb *sql.DB
-	if IsPostgres(dsn) {
-		sdb, err = sql.Open(d.driver, d.dsn(dsn))
-	} else {
-		sdb, err = sql.Open(d.driver, sqliteReadOnlyDSN(dsn, immutable(dsn)))
-	}
+	sdb, err := openSQLReadOnly(d, dsn)
 	if err != nil {
 		return false
 	}
