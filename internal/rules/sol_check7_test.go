@@ -95,6 +95,20 @@ var solCheck7Files = map[string][]string{
 // TestSolCheck7 holds profan on the seventh held-out set: the required
 // findings (with their lines), none forbidden, and the gain error, on the
 // raw and the details page (docs/calibration.md, block "sol-check7").
+//
+// The capture (05:21 UTC by the device's clock, one device call), before
+// profan read it: the fixed twins' measured gains, 1 − t_fixed/t_broken
+// from the raw page's gpu__time_duration.sum (median of two launches),
+// read as plain CSV: widenH 0.44, alphaBlendU8 0.68, igemm16 0.58,
+// conv5c8 0.34, sinTail 0.24, newtonFew<66> 0.77, sobel<16, 1> 0.90,
+// logitB<40> 0.80, biasgelu_b8_w1 0.79, layernorm_b128_w1 0.37,
+// bitonic16 0.81, labelSumD 0.96, rowSumRed 0.97, triArea 0.85,
+// sketchIdx 0.88, mandel 0.70, gemvThread 0.77, energyAoS 0.59,
+// rowDotShared 0.30; at their speed of light biasReluH8 −0.01,
+// mat4Chain −0.00, l2Reuse −0.00, mma_b128_w8 −0.00 (each twin the same
+// kernel with another constant, as written). Every name in the table is
+// the capture's.
+//
 // First read: not yet.
 func TestSolCheck7(t *testing.T) {
 	skipShort(t)
