@@ -50,6 +50,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check4", solCheck4Files, hp(solCheck4Pairs)},
 		{"sol-check5", solCheck5Files, hp(solCheck5Pairs)},
 		{"sol-check6", solCheck6Files, hp(solCheck6Pairs)},
+		{"sol-check7", solCheck7Files, hp(solCheck7Pairs)},
 	}
 	for _, s := range sets {
 		for _, page := range []string{"raw", "details"} {
