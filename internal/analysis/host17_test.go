@@ -1,0 +1,90 @@
+package analysis_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/verdict"
+)
+
+// host17Read holds, on fixtures/host17's traces (held out: written before
+// profan first read them), what the rows of hostCalibration do not: the
+// timeline names each host read with the call and the frame that does it,
+// the host's environment on rl as the user's Python by its frame, and no
+// launch-bound time of theirs is named by a Python frame or by the
+// environment's step. CUDA graphs can capture part of each step (rl's
+// update; log's whole step with the logging reads after its replay), so
+// the rows' first-lever checks stand for "never first where they cannot
+// capture": no host17 step is one graphs cannot capture at all.
+func host17Read(t *testing.T, tls map[string]*analysis.Timeline) {
+	t.Helper()
+	for _, c := range []struct{ trace, cause, names string }{
+		// The action read back for the environment, in act.
+		{"rl.default", verdict.IdleSync, ".cpu() cudaStreamSynchronize in aten::to at host17.py(184): act"},
+		// The environment's numpy step, Nav.step, the user's Python.
+		{"rl.default", verdict.IdlePython, "host17.py(112): step"},
+		// The three logging reads at the end of the step.
+		{"log.default", verdict.IdleSync, ".item() cudaStreamSynchronize in aten::item at host17.py(299): step"},
+	} {
+		if tls[c.trace] == nil {
+			t.Errorf("%s: not read", c.trace)
+			continue
+		}
+		var named []string
+		for _, idle := range tls[c.trace].Idle {
+			if idle.Cause != c.cause {
+				continue
+			}
+			for _, call := range idle.Calls {
+				named = append(named, idleCallName(call))
+			}
+		}
+		if !slicesContains(named, c.names) {
+			t.Errorf("%s: the %s time does not name %s: %q", c.trace, c.cause, c.names, named)
+		}
+	}
+	for _, name := range []string{"rl.default", "log.default", "log.noread"} {
+		if tls[name] == nil {
+			continue
+		}
+		for _, idle := range tls[name].Idle {
+			if idle.Cause != verdict.IdleLaunch {
+				continue
+			}
+			for _, call := range idle.Calls {
+				if strings.Contains(call.Name, ".py(") || call.Frame == "host17.py(112): step" {
+					t.Errorf("%s: launch-bound time named by the user's Python: %s", name, idleCallName(call))
+				}
+			}
+		}
+	}
+}
+
+// idleCallName is an idle call as the cause split's table names it.
+func idleCallName(c verdict.IdleCall) string {
+	s := c.Name
+	switch {
+	case strings.Contains(c.Method, "."):
+		s = c.Method + "() " + s
+	case c.Method != "":
+		s = "." + c.Method + "() " + s
+	}
+	if c.Op != "" {
+		s += " in " + c.Op
+	}
+	if c.Frame != "" {
+		s += " at " + c.Frame
+	}
+	return s
+}
+
+// slicesContains reports whether one of names contains want.
+func slicesContains(names []string, want string) bool {
+	for _, n := range names {
+		if strings.Contains(n, want) {
+			return true
+		}
+	}
+	return false
+}
