@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,16 +17,18 @@ import (
 // environment's step. CUDA graphs can capture part of each step (rl's
 // update; log's whole step with the logging reads after its replay), so
 // the rows' first-lever checks stand for "never first where they cannot
-// capture": no host17 step is one graphs cannot capture at all.
-func host17Read(t *testing.T, tls map[string]*analysis.Timeline) {
+// capture": no host17 step is one graphs cannot capture at all. A check
+// with a miss note failed at the first read and is reported, not held.
+func host17Read(t *testing.T, tls map[string]*analysis.Timeline) (misses []string) {
 	t.Helper()
-	for _, c := range []struct{ trace, cause, names string }{
+	for _, c := range []struct{ trace, cause, names, miss string }{
 		// The action read back for the environment, in act.
-		{"rl.default", verdict.IdleSync, ".cpu() cudaStreamSynchronize in aten::to at host17.py(184): act"},
+		{"rl.default", verdict.IdleSync, ".cpu() cudaStreamSynchronize in aten::to at host17.py(184): act", ""},
 		// The environment's numpy step, Nav.step, the user's Python.
-		{"rl.default", verdict.IdlePython, "host17.py(112): step"},
+		// First read, with main at a8f9c2f (06:40): missed, not fitted.
+		{"rl.default", verdict.IdlePython, "host17.py(112): step", "the environment's numpy step (Nav.step, 0.36 to 0.54 ms a step in the trace, between act's .cpu() read and store's copy, the GPU idle) is not among other Python's frames: the idle gap it sits in is counted as host sync and named by the read before it (.cpu() at host17.py(184): act, 2.39 ms in the four steps); not launch-bound, but not named as the user's Python"},
 		// The three logging reads at the end of the step.
-		{"log.default", verdict.IdleSync, ".item() cudaStreamSynchronize in aten::item at host17.py(299): step"},
+		{"log.default", verdict.IdleSync, ".item() cudaStreamSynchronize in aten::item at host17.py(299): step", ""},
 	} {
 		if tls[c.trace] == nil {
 			t.Errorf("%s: not read", c.trace)
@@ -40,7 +43,12 @@ func host17Read(t *testing.T, tls map[string]*analysis.Timeline) {
 				named = append(named, idleCallName(call))
 			}
 		}
-		if !slicesContains(named, c.names) {
+		switch found := slicesContains(named, c.names); {
+		case c.miss != "" && found:
+			t.Errorf("%s: the %s time now names %s, a known miss: drop its miss note", c.trace, c.cause, c.names)
+		case c.miss != "":
+			misses = append(misses, fmt.Sprintf("- %s: the %s time does not name %s: %s.", c.trace, verdict.IdleLabel(c.cause), c.names, c.miss))
+		case !found:
 			t.Errorf("%s: the %s time does not name %s: %q", c.trace, c.cause, c.names, named)
 		}
 	}
@@ -59,6 +67,7 @@ func host17Read(t *testing.T, tls map[string]*analysis.Timeline) {
 			}
 		}
 	}
+	return misses
 }
 
 // idleCallName is an idle call as the cause split's table names it.
