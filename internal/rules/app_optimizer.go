@@ -72,7 +72,7 @@ launch floor kept at the fused passes' share, the floor paid once a launch.`,
 			p.InUse("already fused: the optimizer runs %s", f[0].Info.Display)
 			return
 		}
-		foreach := p.kernels("foreach-optimizer")
+		foreach := optimizerOwn(p, p.kernels("foreach-optimizer"))
 		if len(foreach) == 0 {
 			perParameter(p)
 			return
@@ -95,6 +95,29 @@ launch floor kept at the fused passes' share, the floor paid once a launch.`,
 			Composes: "with everything",
 		})
 	},
+}
+
+// optimizerOwn keeps the multi-tensor kernels gs that the optimizer
+// launches: where the trace marks its steps (PyTorch's Optimizer.step#…
+// ranges), those launched inside them; a multi-tensor kernel launched
+// outside (per-parameter gradient clipping's _foreach_norm and
+// _foreach_mul_, fixtures/host17's log step) is not the optimizer's.
+// Without the ranges, every one.
+func optimizerOwn(p *AppPass, gs []*analysis.Group) []*analysis.Group {
+	regs := p.timeline().Regions(analysis.OptimizerStep)
+	if len(regs) == 0 {
+		return gs
+	}
+	var own []*analysis.Group
+	for _, g := range gs {
+		for _, reg := range regs {
+			if reg.Kernels[g.Name] > 0 {
+				own = append(own, g)
+				break
+			}
+		}
+	}
+	return own
 }
 
 // perParameter advises a fused (or foreach) optimizer where the trace's
