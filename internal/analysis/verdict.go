@@ -48,8 +48,11 @@ import (
 // by the copies' direction (a copy from the GPU into a pinned buffer,
 // waited on by an event before the host reads it); version 26 names the
 // worst instruction of a kernel whose own indexing wastes as many
-// sectors as its random gathers by that indexing, not the gather.
-const VerdictVersion = 26
+// sectors as its random gathers by that indexing, not the gather;
+// version 27 finds register-tile on an integer product (IMAD, IDP fed by
+// shared loads) and no tile-shared-memory on reuse through L2 that
+// misses L1.
+const VerdictVersion = 27
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -84,6 +84,16 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 			lds, space, op, pipe = ld, "global loads hitting L1", "LDG", "L1"
 		}
 		r, fma, busy, ok := loadsPerFMA(p, lds)
+		unit := "FMA"
+		if !ok && op == "LDS" {
+			// An integer product (an int8 GEMM's int32 accumulators) does
+			// its multiply-adds on the integer pipe, one IMAD or IDP a
+			// product, each as fed by its shared loads as an FFMA
+			// (fixtures/sol-check7's igemm16: 336 M shared loads, 319 M
+			// IMAD, L1/shared at 95 %; a 4×4 tile ran 0.58 faster).
+			r, fma, busy, ok = loadsPerIntMAD(p, lds)
+			unit = "integer multiply-add"
+		}
 		if !ok {
 			return
 		}
@@ -99,7 +109,7 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 		gain := math.Min(clamp01(1-math.Max(after, launchFloor)/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 		locs := topLines(p, func(o string, _ profan.SourceRecord) bool { return strings.HasPrefix(o, op) })
 		p.report(estimate(gain), Note{
-			Message: fmt.Sprintf("%.1f %s per FMA (%.3g loads, %.3g FMAs per warp): the %s pipe sets the time", r, space, lds, fma, pipe),
+			Message: fmt.Sprintf("%.1f %s per %s (%.3g loads, %.3g %ss per warp): the %s pipe sets the time", r, space, unit, lds, fma, unit, pipe),
 			Advice: fmt.Sprintf("compute a tile of outputs per thread (4×4: %.1f loads per FMA) from values held in registers, with a 64×64 block tile; or call cuBLAS / CUTLASS",
 				tileLoadsPerFMA),
 			Evidence:  p.evidence("shared_load_requests", "flop_count_sp", "l1_sol_pct"),
@@ -177,6 +187,43 @@ func loadsPerFMA(p *Pass, lds float64) (r, fma, busy float64, ok bool) {
 		busy = math.Min(1, l1/100/ceiling[analysis.LimitL1Shared])
 	}
 	return r, fma, busy, true
+}
+
+// loadsPerIntMAD is loadsPerFMA for a kernel with no floating-point
+// operations whose multiply-adds are integer (IMAD, IDP), counted once
+// per warp from the source page: a quarter of its instructions or more
+// (an integer GEMM's products, not its address arithmetic), about one
+// shared load per multiply-add or more, the pipe at 60 % of its peak.
+func loadsPerIntMAD(p *Pass, lds float64) (r, mad, busy float64, ok bool) {
+	if sp, _ := p.Value("flop_count_sp"); sp > 0 {
+		return 0, 0, 0, false
+	}
+	if dp, _ := p.Value("flop_count_dp"); dp > 0 {
+		return 0, 0, 0, false
+	}
+	if sp, dp := analysis.SourceFlops(p.Kernel.Record); sp > 0 || dp > 0 {
+		return 0, 0, 0, false
+	}
+	seen := map[string]bool{}
+	for _, s := range p.Kernel.Record.Source {
+		if s.Address == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		if op := opcode(s.SASS); strings.HasPrefix(op, "IMAD") || strings.HasPrefix(op, "IDP") {
+			mad += instExecuted(s)
+		}
+	}
+	n, okN := p.Value("inst_executed")
+	l1, okL := p.Value("l1_sol_pct")
+	if !(mad > 0) || !okN || mad < 0.25*n || !okL || l1 < 60 {
+		return 0, 0, 0, false
+	}
+	r = lds / mad
+	if r < 0.9 {
+		return 0, 0, 0, false
+	}
+	return r, mad, math.Min(1, l1/100/ceiling[analysis.LimitL1Shared]), true
 }
 
 // lsuLimited reports whether the kernel's busiest unit is the pipe that
