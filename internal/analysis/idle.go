@@ -64,14 +64,36 @@ func (h *host) spanFrom(t float64) int {
 	return i
 }
 
+// hostSync puts an idle piece of cause behind call c as host does, but
+// where the cause is a sync and the trace has the host's spans, only the
+// part of the piece the host spent inside the sync call is the sync's:
+// before the call and after it returned the host was doing something
+// else (the user's Python, a loader, launches), and that part is put on
+// what it was doing, with free, the cause the gap's shape gives with no
+// sync. Without spans there is no evidence of what the host did after
+// the sync, and the whole piece stays the sync's.
+func (x *idleAcc) hostSync(h *host, cause, free string, g0, g1 float64, c *profan.HostEvent) {
+	if cause != IdleSync || c == nil || len(h.spans) == 0 || free == "" {
+		x.host(h, cause, g0, g1, c)
+		return
+	}
+	s0, s1 := math.Max(g0, c.Start), math.Min(g1, c.Start+c.Duration)
+	if s1 <= s0 {
+		x.host(h, free, g0, g1, nil)
+		return
+	}
+	x.host(h, free, g0, s0, nil)
+	x.host(h, IdleSync, s0, s1, c)
+	x.host(h, free, s1, g1, nil)
+}
+
 // host puts an idle piece, which its shape gave cause and call, on what
 // the launching threads were doing over it, where the trace says: in a
 // DataLoader, a sync, the allocator, a copy, an aten op (launch-bound),
-// the user's Python. Time after a sync the host spends launching or in
-// Python is the sync's (the GPU drained and waits for the refill); time
-// no span covers keeps its shape's cause where the trace has no Python
-// stack, and is other host work where it has (the framework's Python).
-// A queued gap is the GPU's own, whatever the host did.
+// the user's Python. Time no span covers keeps its shape's cause where
+// the trace has no Python stack, and is other host work where it has
+// (the framework's Python). A queued gap is the GPU's own, whatever the
+// host did. (hostSync keeps the time after a sync returned off it.)
 func (x *idleAcc) host(h *host, cause string, g0, g1 float64, c *profan.HostEvent) {
 	if len(h.spans) == 0 || cause == IdleQueued || g1 <= g0 {
 		x.add(cause, g0, g1, c)
@@ -279,11 +301,13 @@ func (s *stripper) segments() []Segment {
 }
 
 // gap is why the GPU was idle over a gap: from lo to hi for cause,
-// behind call; before lo and after hi for rest, behind restCall.
+// behind call; before lo and after hi for rest, behind restCall. free is
+// the cause the gap's shape gives it with no sync: where rest is a sync,
+// the time the host was not inside the sync call is put on free.
 type gap struct {
-	cause, rest    string
-	call, restCall *profan.HostEvent
-	lo, hi         float64
+	cause, rest, free string
+	call, restCall    *profan.HostEvent
+	lo, hi            float64
 }
 
 // gapCause says why the GPU was idle from g0 to the start of next, and
@@ -316,14 +340,16 @@ func (h *host) gapCause(g0 float64, next ival) gap {
 	}
 	g := gap{lo: g0, hi: g1}
 	switch {
-	case sync != nil:
-		g.rest, g.restCall = IdleSync, sync
 	case h.has && !math.IsNaN(float64(next.lead)) && next.start-float64(next.lead) <= g0+queueSlack:
-		g.rest = IdleQueued
+		g.free = IdleQueued
 	case g1-g0 <= launchGapMax:
-		g.rest = IdleLaunch
+		g.free = IdleLaunch
 	default:
-		g.rest = IdleOther
+		g.free = IdleOther
+	}
+	g.rest = g.free
+	if sync != nil {
+		g.rest, g.restCall = IdleSync, sync
 	}
 	if copy == nil {
 		g.cause, g.call = g.rest, g.restCall

@@ -476,9 +476,9 @@ func (b *timelineBuilder) device(d string, h host) *DeviceTimeline {
 			strip.add(lo, hi, "busy")
 			g := h.gapCause(hi, iv)
 			idle.gap++
-			idle.host(&h, g.rest, hi, g.lo, g.restCall)
+			idle.hostSync(&h, g.rest, g.free, hi, g.lo, g.restCall)
 			idle.host(&h, g.cause, g.lo, g.hi, g.call)
-			idle.host(&h, g.rest, g.hi, iv.start, g.restCall)
+			idle.hostSync(&h, g.rest, g.free, g.hi, iv.start, g.restCall)
 		}
 		countSpan(&dt.Kernels, &dt.Copies, &dt.Sets, iv)
 		if iv.kind() == spanKernel {

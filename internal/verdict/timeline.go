@@ -10,7 +10,7 @@ import (
 const (
 	IdleLaunch   = "launch"   // short gaps between launches: the host cannot keep up
 	IdleQueued   = "queued"   // the next work was queued before the GPU went idle: the GPU's own gap between kernels (a CUDA graph's, a stream wait)
-	IdleSync     = "sync"     // the host waited for the GPU (a synchronising call), then had nothing queued
+	IdleSync     = "sync"     // the host was inside a synchronising call, waiting for the GPU, with nothing queued
 	IdleCopy     = "copy"     // the host was busy with a copy call (pageable staging, a synchronous copy)
 	IdleLeading  = "leading"  // host time before the first GPU work
 	IdleTrailing = "trailing" // host time after the last GPU work
