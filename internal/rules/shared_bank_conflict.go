@@ -106,7 +106,9 @@ func contended(m analysis.Model) bool {
 // is their ratio; where the space's instructions differ (the ratio is an
 // average), the worst instruction's degree is named as such.
 func conflictMessage(what string, x *analysis.Access, ways, removed float64) string {
-	ratio := x.SectorsPerRequest / x.IdealSectorsPerRequest
+	// The ratio of the figures as printed, so that the sentence's degree
+	// and its two figures agree for a reader who divides them.
+	ratio := round2(x.SectorsPerRequest) / round2(x.IdealSectorsPerRequest)
 	if math.Abs(ratio-ways) <= 0.5 {
 		return fmt.Sprintf("shared %s take %.2f wavefronts per request where %.2f would do: a %.0f-way bank conflict, %.0f%% of their wavefronts are replays",
 			what, x.SectorsPerRequest, x.IdealSectorsPerRequest, ways, removed*100)
@@ -114,3 +116,6 @@ func conflictMessage(what string, x *analysis.Access, ways, removed float64) str
 	return fmt.Sprintf("shared %s take %.2f wavefronts per request where %.2f would do (%.1f× on average); the worst instruction is a %.0f-way bank conflict, %.0f%% of its wavefronts replays",
 		what, x.SectorsPerRequest, x.IdealSectorsPerRequest, ratio, ways, removed*100)
 }
+
+// round2 is v as %.2f prints it.
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
