@@ -31,7 +31,7 @@ func TestNsysTracesApart(t *testing.T) {
 	}
 	api, gpu := split("cufcm-rtx2080ti")
 	out, errOut, code := run(t, "analyze", gpu, api)
-	if code != ExitOK || !strings.Contains(out, "wall 17.473 s · GPU busy 73.0% (12.764 s)") || !strings.Contains(out, "host sync 6.0% (cudaDeviceSynchronize ×1182, 1 more)") {
+	if code != ExitOK || !strings.Contains(out, "wall 17.473 s · GPU busy 73.0% (12.764 s)") || !strings.Contains(out, "host sync 1.7% (cudaDeviceSynchronize ×1178, 1 more)") {
 		t.Fatalf("analyze: exit %d\n%s%s", code, out, errOut)
 	}
 	db := filepath.Join(dir, "t.db")
