@@ -32,6 +32,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -66,8 +67,9 @@ type DB struct {
 	keys  dictCache[metricKey]
 	texts dictCache[string]
 	// pending are the migrations OpenDeferred left to the first run
-	// written, which applies them in its own transaction.
-	pending bool
+	// written, which applies them in its own transaction; atomic: runs
+	// begin and commit on several goroutines.
+	pending atomic.Bool
 
 	// Now returns the time recorded as a run's creation time. Tests replace
 	// it to make outputs deterministic; it defaults to time.Now.
@@ -173,7 +175,7 @@ func openDSN(ctx context.Context, dsn string, mk func(string) string, deferred b
 			return nil, fmt.Errorf("opening %s: %w", d.display(dsn), err)
 		}
 		if behind {
-			db.pending = true
+			db.pending.Store(true)
 			return db, nil
 		}
 	}
@@ -520,13 +522,13 @@ func (db *DB) behind(ctx context.Context) (bool, error) {
 // schema without writing a run (an export stored already, whose run is
 // read and labelled).
 func (db *DB) MigratePending(ctx context.Context) error {
-	if !db.pending {
+	if !db.pending.Load() {
 		return nil
 	}
 	if err := db.migrate(ctx); err != nil {
 		return fmt.Errorf("database %s: %w", db.name, err)
 	}
-	db.pending = false
+	db.pending.Store(false)
 	return nil
 }
 

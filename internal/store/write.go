@@ -184,7 +184,7 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 	if err != nil {
 		return nil, fmt.Errorf("database %s: begin run: %w", db.name, db.d.formatError(err))
 	}
-	if db.pending {
+	if db.pending.Load() {
 		if err := db.migrateIn(ctx, tx); err != nil {
 			tx.Rollback()
 			return nil, fmt.Errorf("database %s: begin run: %w", db.name, err)
@@ -664,7 +664,7 @@ func (w *RunWriter) Commit() (int64, error) {
 		}
 		return 0, fmt.Errorf("database %s: commit run: %w", w.db.name, err)
 	}
-	w.db.pending = false // the migrations were committed with the run
+	w.db.pending.Store(false) // the migrations were committed with the run
 	return w.id, nil
 }
 
