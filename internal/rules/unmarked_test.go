@@ -4,7 +4,7 @@ import "testing"
 
 // TestNoUnmarkedZero: no broken kernel of a bundled pair set (the
 // calibration pairs, the sweeps, the check and classes sets, the
-// speed-of-light set and its six held-out sets) whose fixed twin ran at
+// speed-of-light set and its held-out sets) whose fixed twin ran at
 // least 30 % faster is left with an unmarked gain of 0 (issue 42), on
 // the raw page or the details page: its findings price a gain, or its
 // headroom has a sentence ("≈N % of its time is headroom on <unit> that
@@ -51,6 +51,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check5", solCheck5Files, hp(solCheck5Pairs)},
 		{"sol-check6", solCheck6Files, hp(solCheck6Pairs)},
 		{"sol-check7", solCheck7Files, hp(solCheck7Pairs)},
+		{"sol-check8", solCheck8Files, hp(solCheck8Pairs)},
 	}
 	for _, s := range sets {
 		for _, page := range []string{"raw", "details"} {
