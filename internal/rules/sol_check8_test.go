@@ -1,8 +1,6 @@
 package rules_test
 
 import (
-	"slices"
-	"strings"
 	"testing"
 )
 
@@ -143,42 +141,5 @@ var solCheck8LineGaps = []string{"argmaxU64<0> atomic-serialization", "tsSplit<0
 // kernel's headroom sentence.
 func TestSolCheck8Lines(t *testing.T) {
 	skipShort(t)
-	for _, page := range []string{"raw", "details"} {
-		ks := calibration(t, solCheck8Files[page]...)
-		for _, p := range solCheck8Pairs {
-			k := strings.Trim(shortName(p.broken), "`")
-			want := solCheck8Lines[k]
-			b := ks[p.broken]
-			if b == nil {
-				t.Fatalf("%s: %s not in the capture", page, p.broken)
-			}
-			for i, a := range b.launches {
-				if i == 0 {
-					for _, f := range a.Findings {
-						t.Logf("%s: %s: %s %.2f %v", page, k, f.Rule, f.Gain, f.Locations)
-					}
-					t.Logf("%s: %s: headroom %q", page, k, a.Limiter.Headroom.Sentence())
-				}
-				for _, f := range a.Findings {
-					if f.Rule != p.rule || len(want) == 0 {
-						continue
-					}
-					var got []int
-					for _, l := range f.Locations {
-						if strings.HasSuffix(l.File, "sol_check8.cu") {
-							got = append(got, l.Line)
-						}
-					}
-					if slices.ContainsFunc(got, func(l int) bool { return slices.Contains(want, l) }) {
-						continue
-					}
-					if slices.Contains(solCheck8LineGaps, k+" "+p.rule) {
-						t.Logf("known gap: %s: %s: %s names lines %v, not %v", page, k, p.rule, got, want)
-						continue
-					}
-					t.Errorf("%s: %s: %s names lines %v, not %v", page, k, p.rule, got, want)
-				}
-			}
-		}
-	}
+	heldOutLines(t, solCheck8Files, solCheck8Pairs, solCheck8Lines, "sol_check8.cu", solCheck8LineGaps)
 }
