@@ -132,6 +132,7 @@ func (ncuDetails) Parse(t *table) error {
 	// for); its rule rows vary.
 	var shape blockShape
 	var names metricRows
+	var lr launchRows
 	// The rule descriptions of the launch before and of this one, in
 	// order: a launch's rule rows often say what the launch before's said
 	// at their place, and a description the same bytes is that string, not
@@ -148,8 +149,13 @@ func (ncuDetails) Parse(t *table) error {
 			k.Grow(g.metrics)
 			if t.s.capture != capture {
 				shape = blockShape{} // another capture: learnt again
+				lr.reset()
+			}
+			if err := lr.end(t, shape.rows, g.last, false); err != nil {
+				return nil, err
 			}
 			shape.start()
+			lr.start(k, r.Line, shape.blocks)
 			descsBefore, descs = descs, descsBefore[:0]
 			pid, capture = r.String(id.pid), t.s.capture
 			return k, t.checkLaunch(k, pid, r.Line)
@@ -184,7 +190,8 @@ func (ncuDetails) Parse(t *table) error {
 			t.Skip(skipNoMetric)
 			continue // rows of sections without metrics
 		}
-		n := names.of(t, shape.rows, r.Bytes(section), r.Bytes(label), mname, r.Bytes(unit))
+		n, hit := names.of(t, shape.rows, r.Bytes(section), r.Bytes(label), mname, r.Bytes(unit))
+		lr.row(shape.rows, hit, r.Line, n.name, r.Bytes(section), r.Bytes(label), mname, r.Bytes(unit))
 		shape.rows++
 		m, err := ncuValueIn(t, r.Line, n.name, n.section, string(r.Bytes(value)), n.unit, n.scale, n.unitOK)
 		if err != nil {
@@ -197,6 +204,9 @@ func (ncuDetails) Parse(t *table) error {
 	}
 	if t.Err() != nil {
 		return t.Err()
+	}
+	if err := lr.end(t, shape.rows, g.last, t.AtEnd()); err != nil {
+		return err
 	}
 	if k := g.k; k != nil && t.AtEnd() && shape.short() {
 		return t.Errorf(g.last, "launch %s of %s ends after %d metric rows where the launches before it have %d: the export is cut short (still being written?)",
@@ -221,25 +231,26 @@ type metricRow struct {
 	unitOK                                 bool // ncuUnitOK
 }
 
-// of returns the names of the metric row at place i of its launch.
-func (rows *metricRows) of(t *table, i int, section, label, name, unit []byte) *metricRow {
+// of returns the names of the metric row at place i of its launch, and
+// whether they are those of the row remembered at that place.
+func (rows *metricRows) of(t *table, i int, section, label, name, unit []byte) (*metricRow, bool) {
 	if i < len(*rows) {
 		if m := &(*rows)[i]; bytes.Equal(m.rawName, name) && bytes.Equal(m.rawSection, section) &&
 			bytes.Equal(m.rawUnit, unit) && bytes.Equal(m.rawLabel, label) {
-			return m
+			return m, true
 		}
 	}
 	if i > len(*rows) || i >= maxKernelMetrics {
 		var m metricRow // not remembered: a place past those known
 		m.read(t, section, label, name, unit)
-		return &m
+		return &m, false
 	}
 	if i == len(*rows) {
 		*rows = append(*rows, metricRow{})
 	}
 	m := &(*rows)[i]
 	m.read(t, section, label, name, unit)
-	return m
+	return m, false
 }
 
 // read reads the names of a metric row.

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,5 +156,55 @@ func TestPagesFirstLaunchDiffers(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "disagrees") {
 			t.Errorf("%s: %v, want the pages' first launches to disagree", c.name, err)
 		}
+	}
+}
+
+// TestDetailsMetricRowTwice holds a metric row of a details page written
+// twice refused at its second line in the launch that has it, the first
+// launch's too: a row doubled there once made every later launch look a
+// row short and the last be called cut short, naming the wrong launch.
+// Where the first launch's last row is doubled and the last launch ends a
+// row short, the export is cut short or a line written twice: refused
+// saying both. The inputs are the real page's rows, one row doubled.
+func TestDetailsMetricRowTwice(t *testing.T) {
+	b, err := os.ReadFile("../../fixtures/ncu/matmul.details.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	l0, l1, l2 := lineIndex(lines, 0, `"0","1252"`), lineIndex(lines, 0, `"1","1252"`), lineIndex(lines, 0, `"2","1252"`)
+	if l0 < 0 || l1 < 0 || l2 < 0 {
+		t.Fatal("the page's three launches not found")
+	}
+	sol := lineIndex(lines, l0, `"0","1252","matmul","127.0.0.1","matmulNaive(const float *, const float *, float *, int)","1","7","(16, 16, 1)","(64, 64, 1)","0","9.0","GPU Speed Of Light Throughput","Compute (SM) Throughput"`)
+	elapsed := lineIndex(lines, l0, `"0","1252","matmul","127.0.0.1","matmulNaive(const float *, const float *, float *, int)","1","7","(16, 16, 1)","(64, 64, 1)","0","9.0","GPU Speed Of Light Throughput","Elapsed Cycles"`)
+	if sol < 0 || elapsed < 0 {
+		t.Fatal("the first launch's rows not found")
+	}
+	two := lines[:l2] // the first two launches, whole
+	for _, c := range []struct {
+		name string
+		in   []byte
+		line int
+		msg  string
+	}{
+		{"the first launch's row doubled", again(lines, sol, lines[sol]), sol + 2, fmt.Sprintf("launch 0 of matmulNaive(const float *, const float *, float *, int) has the metric row of line %d again, where launch 1", sol+1)},
+		{"the first launch's row again 20 rows later", moved(lines, elapsed, elapsed+20), elapsed + 22, fmt.Sprintf("launch 0 of matmulNaive(const float *, const float *, float *, int) has the metric row of line %d again", elapsed+1)},
+		{"the first launch's row doubled, two launches", again(two, sol, lines[sol]), sol + 2, "launch 0 of matmulNaive"},
+		{"the first launch's last row doubled", again(lines, l1-1, lines[l1-1]), l1 + 1, fmt.Sprintf("has the metric row of line %d again", l1)},
+		{"the second launch's row doubled", again(lines, l1+5, lines[l1+5]), l1 + 7, "launch 1 of void matmulTiled<16>"},
+		{"the last launch's last row doubled", again(lines, len(lines)-1, lines[len(lines)-1]), len(lines) + 1, "launch 2 of void matmulTiled<32>"},
+		// Two launches, the first's last row doubled: the last launch ends
+		// a row short of the first, and may have been cut there.
+		{"the first launch's last row doubled, two launches", again(two, l1-1, lines[l1-1]), l2 + 1, "the export is cut short, or launch 0 has a line written twice"},
+	} {
+		_, err := Read(bytes.NewReader(c.in), "in.csv", Options{}, Sink{})
+		wantRefused(t, c.name, err, c.line, c.msg)
+	}
+	if _, err := Read(bytes.NewReader([]byte(strings.Join(two, ""))), "in.csv", Options{}, Sink{}); err != nil {
+		t.Errorf("the first two launches: %v", err)
 	}
 }

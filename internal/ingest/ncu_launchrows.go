@@ -1,0 +1,139 @@
+package ingest
+
+import (
+	"hash/maphash"
+
+	"github.com/profan-dev/profan"
+)
+
+// launchRows holds a details page's launches to the metric rows of its
+// first launch, place by place: every launch of a page has the same metric
+// rows (the sections asked for), so a launch with one row more or one row
+// less than the first, the rest in step, has a row written twice where the
+// row at that place repeats a row before it. The row is refused at its
+// line, in the launch that has it: the first launch's doubled row
+// otherwise made every later launch look one row short, and the last one
+// be called cut short. Where the doubled row is the first launch's last
+// and the last launch ends one row short, the export is either cut short
+// or has a line written twice, and is refused saying both.
+//
+// The rows of the second launch on are hashed only from the first place
+// where they leave the names the page's metricRows remember, so an intact
+// page pays one comparison a row.
+type launchRows struct {
+	seed maphash.Seed
+	h    maphash.Hash
+	ref  []launchRow // the first launch's metric rows
+	// The first launch and the current one: ID, kernel, line of the first row.
+	firstID, firstName, id, name string
+	firstLine, line, block       int
+	// From the second launch on: the first place its rows left the page's
+	// remembered names (-1: none), that row's line and metric, and whether
+	// its rows from there are the first launch's one place on (it lacks
+	// ref[div]) or one place back (the row at div is one more, a repeat of
+	// an earlier row of the first launch).
+	div, divLine int
+	divName      string
+	lacks, extra bool
+}
+
+// launchRow is a metric row of the first launch: its names' hash and line.
+type launchRow struct {
+	h    uint64
+	line int
+}
+
+// reset forgets the first launch: another capture starts.
+func (l *launchRows) reset() {
+	l.ref, l.block = l.ref[:0], 0
+}
+
+// start begins a launch, the block'th of its capture, whose first row is
+// at line.
+func (l *launchRows) start(k *profan.Kernel, line, block int) {
+	if l.seed == (maphash.Seed{}) {
+		l.seed = maphash.MakeSeed()
+		l.h.SetSeed(l.seed)
+	}
+	if block == 1 {
+		l.ref = l.ref[:0]
+		l.firstID, l.firstName, l.firstLine = k.ID, k.Name, line
+	}
+	l.id, l.name, l.line, l.block = k.ID, k.Name, line, block
+	l.div, l.lacks, l.extra = -1, false, false
+}
+
+// hash returns the hash of a metric row's names.
+func (l *launchRows) hash(section, label, name, unit []byte) uint64 {
+	l.h.Reset()
+	for _, b := range [][]byte{section, label, name, unit} {
+		l.h.Write(b)
+		l.h.WriteByte(0)
+	}
+	return l.h.Sum64()
+}
+
+// row reads the metric row at place i of the current launch (at line, its
+// metric read as metric); hit says its names are those the page
+// remembers at that place.
+func (l *launchRows) row(i int, hit bool, line int, metric string, section, label, name, unit []byte) {
+	switch {
+	case l.block == 1:
+		if len(l.ref) < maxKernelMetrics {
+			l.ref = append(l.ref, launchRow{h: l.hash(section, label, name, unit), line: line})
+		}
+		return
+	case l.block < 1 || len(l.ref) == 0 || l.div < 0 && hit && i < len(l.ref):
+		return
+	}
+	h := l.hash(section, label, name, unit)
+	if l.div < 0 {
+		l.div, l.divLine, l.divName = i, line, metric
+		l.lacks = i+1 < len(l.ref) && h == l.ref[i+1].h
+		l.extra = l.repeats(i, h) >= 0
+		return
+	}
+	l.lacks = l.lacks && i+1 < len(l.ref) && h == l.ref[i+1].h
+	l.extra = l.extra && i-1 < len(l.ref) && h == l.ref[i-1].h
+}
+
+// repeats returns the place of the last row of the first launch before
+// place i whose names hash to h, or -1.
+func (l *launchRows) repeats(i int, h uint64) int {
+	for q := min(i, len(l.ref)) - 1; q >= 0; q-- {
+		if l.ref[q].h == h {
+			return q
+		}
+	}
+	return -1
+}
+
+// end checks the launch read, which had n metric rows and its last row at
+// line last, against the first; atEnd says the export ends with it.
+func (l *launchRows) end(t *table, n, last int, atEnd bool) error {
+	if l.block < 2 || len(l.ref) == 0 || len(l.ref) >= maxKernelMetrics {
+		return nil
+	}
+	first := len(l.ref)
+	switch {
+	case n == first-1 && (l.div < 0 || l.lacks):
+		p := l.div
+		if p < 0 {
+			p = n // the launch is the first's rows but its last
+		}
+		q := l.repeats(p, l.ref[p].h)
+		if q < 0 {
+			return nil // a row the first launch has once: the cut check's
+		}
+		if l.div < 0 && atEnd {
+			return t.Errorf(last, "launch %s of %s ends after %d metric rows where launch %s (line %d) has %d, its last (line %d) the row of line %d again: the export is cut short, or launch %s has a line written twice",
+				l.id, shorten(l.name, 60), n, l.firstID, l.firstLine, first, l.ref[p].line, l.ref[q].line, l.firstID)
+		}
+		return t.Errorf(l.ref[p].line, "launch %s of %s has the metric row of line %d again, where launch %s (line %d) has it once (a line written twice?)",
+			l.firstID, shorten(l.firstName, 60), l.ref[q].line, l.id, l.line)
+	case n == first+1 && l.div >= 0 && l.extra:
+		return t.Errorf(l.divLine, "launch %s of %s has its metric row %s again, where launch %s (line %d) has it once (a line written twice?)",
+			l.id, shorten(l.name, 60), l.divName, l.firstID, l.firstLine)
+	}
+	return nil
+}
