@@ -87,13 +87,25 @@ launch floor kept at the fused passes' share, the floor paid once a launch.`,
 			class, f = "Adam/AdamW(..., fused=True)", 1-adamFusedPasses/adamForeachPasses
 		}
 		saves := saving(nil, f, foreach...)
-		p.Recommend(analysis.Recommendation{
+		rec := analysis.Recommendation{
 			Message: fmt.Sprintf("the optimizer step runs as %d foreach kernels (%d launches, %s of the time), each reading and writing the parameter lists once", len(foreach), launchesOf(foreach), pct(timeOf(foreach)/p.total())),
 			Fix:     fmt.Sprintf("torch.optim.%s runs the whole update in one kernel per tensor list", class),
 			Groups:  foreach, Gain: gainOf(saves, p.total()), Saves: saves,
 			Basis:    fmt.Sprintf("%.0f%% of the foreach kernels' time: the tensor passes the fused kernel no longer makes", 100*f),
 			Composes: "with everything",
-		})
+		}
+		if lever, reg, ok := foreachCollapse(p, foreach, 1-f); ok {
+			// The trace marks the step: its host (the foreach
+			// step's Python and its multi-tensor ops' launches)
+			// becomes the fused step's launches, replayed.
+			if gain, ok := p.replay(lever); ok {
+				rec.Lever = &lever
+				rec.Basis = fmt.Sprintf("the step replayed with %s's host collapsed into %.0f launches (a launch's worth of host each), its kernels' time above the launch floor kept at %.0f%%", reg, lever.Collapse.Launches, 100*(1-f))
+				p.recommendWall(rec, gain)
+				return
+			}
+		}
+		p.Recommend(rec)
 	},
 }
 
@@ -118,6 +130,36 @@ func optimizerOwn(p *AppPass, gs []*analysis.Group) []*analysis.Group {
 		}
 	}
 	return own
+}
+
+// foreachCollapse is the lever of a foreach step made fused, where the
+// trace marks it (PyTorch's Optimizer.step#… range holding the foreach
+// kernels): the range's host time, the foreach step's Python (grouping
+// the tensors by device and dtype, the bias corrections) and each
+// multi-tensor op's dispatch over its lists, becomes the fused step's
+// launches, one a chunk of tensors (the most launched foreach kernel's
+// launches a step) and one for the step counts; the range's kernels keep
+// their time above the launch floor at bytes, the fused passes' share.
+func foreachCollapse(p *AppPass, foreach []*analysis.Group, bytes float64) (analysis.Lever, string, bool) {
+	for _, reg := range p.timeline().Regions(analysis.OptimizerStep) {
+		if reg.Count == 0 || reg.Launches == 0 {
+			continue
+		}
+		chunks := 0
+		for _, g := range foreach {
+			chunks = max(chunks, reg.Kernels[g.Name])
+		}
+		if chunks == 0 {
+			continue
+		}
+		floor := p.evidence().Floor()
+		if math.IsNaN(floor) {
+			floor = 0
+		}
+		after := math.Ceil(float64(chunks)/float64(reg.Count)) + 1
+		return analysis.Lever{Collapse: &analysis.Collapse{Range: reg.Name, Launches: after, Floor: floor, Bytes: bytes}}, reg.Name, true
+	}
+	return analysis.Lever{}, "", false
 }
 
 // perParameter advises a fused (or foreach) optimizer where the trace's
