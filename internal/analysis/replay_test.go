@@ -282,3 +282,37 @@ func TestReplayGraphsKeepResults(t *testing.T) {
 		checkReplays(t, &Timeline{Steps: r}, 10, []replayCase{{"graphs", Lever{Graphs: true}, c.want}})
 	}
 }
+
+// TestReplayRunsAhead: a read dropped lets the host run ahead into the
+// next step's work, the next step's launch queued while the GPU runs.
+// Three marked steps of 10 ms: the host loads a batch (4 ms), launches a
+// 5 ms kernel (1 ms) and waits for it in .item() (5 ms). Without the
+// read, step 2's loading runs beside step 1's kernel and its kernel
+// starts as step 1's ends: a step every 5 ms (the GPU's), not 10. With
+// the kernel 2 ms, the host's 5 ms a step bounds it: 5 ms. (Steps are
+// the intervals between completions, the first left out.)
+func TestReplayRunsAhead(t *testing.T) {
+	const ms = 1e-3
+	item := ".item() → aten::item → cudaStreamSynchronize at train.py(40): step"
+	r := &replay{
+		names:  []string{"gemm"},
+		snames: []string{"enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → train.py(12): __getitem__", "aten::linear", item},
+		lo:     0, hi: 30 * ms, steps: 3, bareKeep: 1, framework: true,
+		bounds: []float64{10 * ms, 20 * ms, 30 * ms},
+	}
+	for i := range 3 {
+		at := float64(i) * 10 * ms
+		r.kernels = append(r.kernels, replayKernel{start: at + 5*ms, issued: at + 5*ms, dur: 5 * ms, name: 0})
+		r.spans = append(r.spans,
+			profan.HostSpan{Start: at, Dur: 4 * ms, State: profan.HostData, Name: 0},
+			profan.HostSpan{Start: at + 4*ms, Dur: 1 * ms, State: profan.HostDispatch, Name: 1},
+			profan.HostSpan{Start: at + 5*ms, Dur: 5 * ms, State: profan.HostSync, Name: 2})
+	}
+	r.ends = true
+	dropped := func(s string) bool { return s == item }
+	checkReplays(t, &Timeline{Steps: r}, 10, []replayCase{
+		{"the read dropped: the GPU's pace", Lever{Drop: dropped}, 5},
+		{"the read dropped, the kernel 2 ms: the host's pace", Lever{Drop: dropped, Kernel: func(string) float64 { return 0.4 }}, 5},
+		{"the read kept, the kernel 2 ms", Lever{Kernel: func(string) float64 { return 0.4 }}, 7},
+	})
+}
