@@ -51,8 +51,10 @@ import (
 // sectors as its random gathers by that indexing, not the gather;
 // version 27 finds register-tile on an integer product (IMAD, IDP fed by
 // shared loads) and no tile-shared-memory on reuse through L2 that
-// misses L1.
-const VerdictVersion = 27
+// misses L1; version 28 finds register-tile on a half product (HFMA2,
+// HMUL2 fed by shared loads) and narrow-access on a stream whose block
+// epilogue (shared accesses, atomics) is at most 1 % of its requests.
+const VerdictVersion = 28
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -90,9 +90,12 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 			// its multiply-adds on the integer pipe, one IMAD or IDP a
 			// product, each as fed by its shared loads as an FFMA
 			// (fixtures/sol-check7's igemm16: 336 M shared loads, 319 M
-			// IMAD, L1/shared at 95 %; a 4×4 tile ran 0.58 faster).
-			r, fma, busy, ok = loadsPerIntMAD(p, lds)
-			unit = "integer multiply-add"
+			// IMAD, L1/shared at 95 %; a 4×4 tile ran 0.58 faster). A half
+			// product does them on the FMA pipe, two a HFMA2, which no
+			// FP32 or FP64 flop count holds (fixtures/sol-check8's
+			// hgemm16: 168 M shared loads, 134 M HFMA2, L1/shared at 91 %;
+			// a 4×4 half2 tile ran 0.53 faster).
+			r, fma, busy, unit, ok = loadsPerSourceMAD(p, lds)
 		}
 		if !ok {
 			return
@@ -189,41 +192,60 @@ func loadsPerFMA(p *Pass, lds float64) (r, fma, busy float64, ok bool) {
 	return r, fma, busy, true
 }
 
-// loadsPerIntMAD is loadsPerFMA for a kernel with no floating-point
-// operations whose multiply-adds are integer (IMAD, IDP), counted once
-// per warp from the source page: a quarter of its instructions or more
-// (an integer GEMM's products, not its address arithmetic), about one
-// shared load per multiply-add or more, the pipe at 60 % of its peak.
-func loadsPerIntMAD(p *Pass, lds float64) (r, mad, busy float64, ok bool) {
+// loadsPerSourceMAD is loadsPerFMA for a kernel with no FP32 or FP64
+// operations whose multiply-adds are integer (IMAD, IDP) or half
+// (HFMA2, HMUL2: the FMA pipe's work, two products an instruction, but
+// one instruction fed by its loads), counted once per warp from the
+// source page: a quarter of its instructions or more (a GEMM's
+// products, not its address arithmetic), about one shared load per
+// multiply-add instruction or more, the pipe at 60 % of its peak. unit
+// names the kind that holds the most.
+func loadsPerSourceMAD(p *Pass, lds float64) (r, mad, busy float64, unit string, ok bool) {
 	if sp, _ := p.Value("flop_count_sp"); sp > 0 {
-		return 0, 0, 0, false
+		return 0, 0, 0, "", false
 	}
 	if dp, _ := p.Value("flop_count_dp"); dp > 0 {
-		return 0, 0, 0, false
+		return 0, 0, 0, "", false
 	}
 	if sp, dp := analysis.SourceFlops(p.Kernel.Record); sp > 0 || dp > 0 {
-		return 0, 0, 0, false
+		return 0, 0, 0, "", false
 	}
+	var imad, hmad float64
 	seen := map[string]bool{}
 	for _, s := range p.Kernel.Record.Source {
 		if s.Address == "" || seen[s.Address] {
 			continue
 		}
 		seen[s.Address] = true
-		if op := opcode(s.SASS); strings.HasPrefix(op, "IMAD") || strings.HasPrefix(op, "IDP") {
-			mad += instExecuted(s)
+		switch op := opcode(s.SASS); {
+		case strings.HasPrefix(op, "IMAD") || strings.HasPrefix(op, "IDP"):
+			imad += instExecuted(s)
+		case (strings.HasPrefix(op, "HFMA2") || strings.HasPrefix(op, "HMUL2")) && !halfMove(s.SASS):
+			hmad += instExecuted(s)
 		}
 	}
+	mad = imad + hmad
 	n, okN := p.Value("inst_executed")
 	l1, okL := p.Value("l1_sol_pct")
 	if !(mad > 0) || !okN || mad < 0.25*n || !okL || l1 < 60 {
-		return 0, 0, 0, false
+		return 0, 0, 0, "", false
 	}
 	r = lds / mad
 	if r < 0.9 {
-		return 0, 0, 0, false
+		return 0, 0, 0, "", false
 	}
-	return r, mad, math.Min(1, l1/100/ceiling[analysis.LimitL1Shared]), true
+	unit = "integer multiply-add"
+	if hmad > imad {
+		unit = "HFMA2"
+	}
+	return r, mad, math.Min(1, l1/100/ceiling[analysis.LimitL1Shared]), unit, true
+}
+
+// halfMove reports whether a HFMA2 is the compiler's way to write a
+// constant to a register (HFMA2.MMA R11, -RZ, RZ, 0, 0: a move on the FMA
+// pipe), not a product: both multiplicands are the zero register.
+func halfMove(sass string) bool {
+	return strings.Contains(sass, "-RZ, RZ,") || strings.Contains(sass, " RZ, RZ,")
 }
 
 // lsuLimited reports whether the kernel's busiest unit is the pipe that
