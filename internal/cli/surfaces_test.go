@@ -434,14 +434,17 @@ func TestNotesEverySurface(t *testing.T) {
 // order).
 func TestReportStoredAsExport(t *testing.T) {
 	t.Parallel()
-	// The title names the run; the timeline's strip (its segments) is
-	// not stored.
-	title := regexp.MustCompile(`(?m)^(<title>|<h1>|<figure class="chart"><svg [^\n]*aria-label="timeline).*\n`)
+	// The title names the run. The timeline's strips, per device and
+	// stream, are stored (migration 0015): a stored run's page once drew
+	// none.
+	title := regexp.MustCompile(`(?m)^(<title>|<h1>).*\n`)
 	files := []string{fx + "transpose.import.details.csv", "../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv",
 		// Launch series read back in the export's order: each group's
 		// list of launches, and its total (695.245 us summed in another
 		// order once printed 695.25 where the export's said 695.24).
-		"../../fixtures/pytorch2/pair.mlp.graph.csv"}
+		"../../fixtures/pytorch2/pair.mlp.graph.csv",
+		// A device's strip and its streams', a copy stream's among them.
+		"../../fixtures/timeline/copy_stream.json.gz"}
 	if !testing.Short() {
 		// Its scope notes made from the whole trace (an optimizer step
 		// seen on the host), kept with the run.

@@ -63,6 +63,7 @@ var pgTests = []struct {
 	{"EachKernel", TestEachKernel},
 	{"AddLabels", TestAddLabels},
 	{"Workload", TestWorkload},
+	{"TimelineStripsRoundTrip", TestTimelineStripsRoundTrip},
 }
 
 var notOnPostgres = map[string]string{
@@ -78,6 +79,7 @@ var notOnPostgres = map[string]string{
 	"TestQueryPlans":               "SQLite's planner",
 	"TestBlobRoundTrip":            "no database",
 	"TestBlobCorrupt":              "no database",
+	"TestSegmentsRoundTrip":        "no database",
 	"TestPGRebind":                 "no database",
 	"TestPGURL":                    "no database",
 	"TestFindingTemplate":          "no database",

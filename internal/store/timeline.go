@@ -26,6 +26,10 @@ type TimelineFigures struct {
 	// stored before migration 0014 has none), Timelines does not.
 	Gaps  map[string]int
 	Calls map[string][]IdleCall
+	// Strips are the devices' strips and their streams', each device's
+	// before its streams'; Timeline reads them (a run stored before
+	// migration 0015 has none), Timelines does not.
+	Strips []TimelineStrip
 }
 
 // IdleCall is a host call behind idle time, as the analysis names it:
@@ -77,7 +81,10 @@ VALUES (?`+strings.Repeat(", ?", len(args)-1)+`)`), args...)
 		w.err = fmt.Errorf("run timeline: %w", w.db.d.formatError(err))
 		return w.err
 	}
-	return w.setIdleCalls(f)
+	if err := w.setIdleCalls(f); err != nil {
+		return err
+	}
+	return w.setStrips(f)
 }
 
 // setIdleCalls writes the gaps and calls of each idle cause of f.
@@ -173,6 +180,9 @@ func (db *DB) Timeline(ctx context.Context, runID int64) (TimelineFigures, bool,
 	}
 	if err == nil {
 		err = db.idleCalls(ctx, runID, &f)
+	}
+	if err == nil {
+		err = db.strips(ctx, runID, &f)
 	}
 	return f, err == nil, err
 }

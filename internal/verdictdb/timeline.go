@@ -24,12 +24,31 @@ func TimelineFigures(tl *analysis.Timeline) store.TimelineFigures {
 			f.Calls[i.Cause] = append(f.Calls[i.Cause], store.IdleCall(c))
 		}
 	}
+	for di, d := range tl.Devices {
+		f.Strips = append(f.Strips, store.TimelineStrip{Device: di, Stream: -1, Name: d.Device, Start: d.Start, Span: d.Span,
+			Busy: d.Busy, BusyShare: d.BusyShare, Kernels: d.Kernels, Copies: d.Copies, Sets: d.Sets, Segments: segments(d.Strip)})
+		for si, s := range d.Streams {
+			f.Strips = append(f.Strips, store.TimelineStrip{Device: di, Stream: si, Name: s.Stream, Start: s.Start, Span: s.Span,
+				Busy: s.Busy, BusyShare: s.BusyShare, Kernels: s.Kernels, Copies: s.Copies, Sets: s.Sets, Segments: segments(s.Strip)})
+		}
+	}
 	return f
 }
 
+// segments are a strip's segments as stored.
+func segments(s []verdict.Segment) []store.Segment {
+	out := make([]store.Segment, len(s))
+	for i, x := range s {
+		out[i] = store.Segment(x)
+	}
+	return out
+}
+
 // Timeline is a stored timeline as the analysis has it: its top-level
-// figures, and each idle cause's gaps and calls where stored (no devices
-// or streams).
+// figures, each idle cause's gaps and calls where stored, and its devices'
+// and streams' strips where stored (a device's own figures beyond its
+// strip, its idle time by cause, are not: the top-level ones are the
+// busiest device's).
 func Timeline(f store.TimelineFigures) *analysis.Timeline {
 	tl := &analysis.Timeline{Device: f.Device, Span: f.Span, Busy: f.Busy, BusyShare: f.BusyShare, LaunchCount: f.Launches, StepCount: f.Steps, StepWall: f.StepWall}
 	for _, cause := range verdict.IdleCauses {
@@ -39,6 +58,21 @@ func Timeline(f store.TimelineFigures) *analysis.Timeline {
 				i.Calls = append(i.Calls, analysis.IdleCall(c))
 			}
 			tl.Idle = append(tl.Idle, i)
+		}
+	}
+	for _, s := range f.Strips {
+		segs := make([]verdict.Segment, len(s.Segments))
+		for i, x := range s.Segments {
+			segs[i] = verdict.Segment(x)
+		}
+		if s.Stream < 0 {
+			tl.Devices = append(tl.Devices, &verdict.DeviceTimeline{Device: s.Name, Start: s.Start, Span: s.Span, Busy: s.Busy, BusyShare: s.BusyShare,
+				Kernels: s.Kernels, Copies: s.Copies, Sets: s.Sets, Strip: segs})
+			continue
+		}
+		if n := len(tl.Devices); n > 0 && s.Device == n-1 {
+			tl.Devices[n-1].Streams = append(tl.Devices[n-1].Streams, &verdict.StreamTimeline{Stream: s.Name, Start: s.Start, Span: s.Span,
+				Busy: s.Busy, BusyShare: s.BusyShare, Kernels: s.Kernels, Copies: s.Copies, Sets: s.Sets, Strip: segs})
 		}
 	}
 	return tl

@@ -75,7 +75,7 @@ func timelineViews(ts []Timeline) []*timelineView {
 // row per stream of its busy time, over the device's span, with a legend.
 func stripSVG(tl *verdict.Timeline) template.HTML {
 	if len(tl.Devices) == 0 {
-		return "" // a stored run's timeline: its figures, not its strips
+		return "" // a run stored before migration 0015: its figures, not its strips
 	}
 	label := verdict.IdleLabel
 	const w, left, rowH, gap = 900.0, 150.0, 18.0, 6.0
