@@ -168,8 +168,8 @@ func TestSummaryGroups(t *testing.T) {
 
 // TestGrouperBySource holds the grouping gate and diff read: the same
 // export read as two, grouped by export and name, each group with the
-// samples kept (one per record), its first launch's verdict and findings,
-// and its share of its own export's time.
+// samples kept (one per record), its first launch's verdict, the
+// findings analyze states, and its share of its own export's time.
 func TestGrouperBySource(t *testing.T) {
 	eng, err := rules.NewEngine("all")
 	if err != nil {
@@ -234,14 +234,15 @@ func checkSourceGroup(t *testing.T, gr *analysis.Grouper, g *analysis.Group, all
 	if share := gr.ShareOf(g); math.Abs(share-mine/total) > 1e-12 {
 		t.Errorf("%s %s: share %g of its export, want %g", g.Source, g.Name, share, mine/total)
 	}
+	// Each rule quotes the group's finding, the one analyze states: the
+	// representative launch's where it reports the rule (gate once quoted
+	// the first launch's, another message than analyze's).
 	for rule, f := range g.Rules() {
-		for _, a := range own {
-			if i := slices.IndexFunc(a.Findings, func(f profan.Finding) bool { return f.Rule == rule }); i >= 0 {
-				if a.Findings[i].Message != f.Message {
-					t.Errorf("%s %s: %s quotes %q, want the first launch's %q", g.Source, g.Name, rule, f.Message, a.Findings[i].Message)
-				}
-				break
-			}
+		if want := g.ByRule()[rule].Message; f.Message != want {
+			t.Errorf("%s %s: %s quotes %q, want the group's %q", g.Source, g.Name, rule, f.Message, want)
+		}
+		if i := slices.IndexFunc(g.Rep.Findings, func(f profan.Finding) bool { return f.Rule == rule }); i >= 0 && g.Rep.Findings[i].Message != f.Message {
+			t.Errorf("%s %s: %s quotes %q, want the representative launch's %q", g.Source, g.Name, rule, f.Message, g.Rep.Findings[i].Message)
 		}
 	}
 }

@@ -536,3 +536,56 @@ func storedReport(t *testing.T, f string) string {
 	}
 	return o
 }
+
+// TestGateQuotesAnalyzes: gate states each group's finding as analyze
+// does, message and gain, in every format (one verdict): it once quoted
+// the first launch's finding where analyze quoted the longest launch's
+// (series_v3: 32.1 sectors per request and a gain of 0.7511 in gate,
+// 32.0 and 0.7509 in analyze and report).
+func TestGateQuotesAnalyzes(t *testing.T) {
+	t.Parallel()
+	f := fx + "series_v3.runs5.details.csv"
+	out, errOut, code := run(t, "analyze", "-f", "json", f)
+	if code != ExitOK {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Groups []struct {
+			Name     string
+			Findings []struct{ Rule, Message string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, g := range doc.Groups {
+		for _, x := range g.Findings {
+			want[g.Name+" "+x.Rule] = x.Message
+		}
+	}
+	out, errOut, code = run(t, "gate", "--fail-on", "all", "--min-share", "0", "-f", "json", f)
+	if code != ExitFailed {
+		t.Fatalf("gate: exit %d: %s", code, errOut)
+	}
+	var gate struct {
+		Checks []struct{ Kernel, Kind, Name, Message string }
+	}
+	if err := json.Unmarshal([]byte(out), &gate); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, c := range gate.Checks {
+		if c.Kind != "finding" {
+			continue
+		}
+		n++
+		msg, _, _ := strings.Cut(c.Message, " (on ")
+		if w, ok := want[c.Kernel+" "+c.Name]; !ok || msg != w {
+			t.Errorf("gate quotes %s %s as %q, analyze %q", c.Kernel, c.Name, msg, w)
+		}
+	}
+	if n < 2 {
+		t.Errorf("gate states %d findings, want 2 or more", n)
+	}
+}

@@ -55,7 +55,10 @@ func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy)
 		}
 		for _, rule := range rankedRules(g) {
 			t := g.ByRule()[rule]
-			f := t.First
+			// The group's finding analyze, report and the JSON state
+			// (the representative launch's, else the one that could save
+			// the most), never a message of another launch.
+			f := t.Finding
 			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Message: f.Message + on(t), Source: g.Source, Finding: &f, Locations: f.Locations,
 				Measure: shareMeasure(cur, g, p)}
 			// Stored verdicts made before a suppression was configured.
@@ -70,7 +73,7 @@ func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy)
 		}
 		for _, rule := range sortedRules(g.SuppressedByRule()) {
 			t := g.SuppressedByRule()[rule]
-			f := t.First
+			f := t.Finding
 			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Source: g.Source, Finding: &f, Locations: f.Locations,
 				Status: statusSuppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
 		}

@@ -90,10 +90,10 @@ type Config struct {
 
 // GroupFinding is one rule's findings over a group's launches.
 type GroupFinding struct {
-	profan.Finding // the launch whose finding could save the most time (message, advice, locations)
-	// First is the finding of the first launch the rule held for: what a
-	// gate and a diff quote.
-	First profan.Finding
+	// The finding every surface states (analyze, report, gate, diff): the
+	// representative launch's, else the launch's that could save the most
+	// time (message, advice, locations).
+	profan.Finding
 	// Reason is why the rule was suppressed, for a finding suppressed at
 	// analysis (Group.SuppressedByRule).
 	Reason string
@@ -161,7 +161,7 @@ func (g *Group) Tally(a *Kernel, timed bool, n int) {
 	for _, f := range a.Findings {
 		gf := g.findings[f.Rule]
 		if gf == nil {
-			gf = &GroupFinding{Finding: f, First: f, best: math.Inf(-1), CaptureGain: math.NaN()}
+			gf = &GroupFinding{Finding: f, best: math.Inf(-1), CaptureGain: math.NaN()}
 			g.findings[f.Rule] = gf
 		}
 		score := 0.0
@@ -216,7 +216,7 @@ func (g *Group) TallySuppressed(a *Kernel, n int) {
 			if g.suppressed == nil {
 				g.suppressed = map[string]*GroupFinding{}
 			}
-			t = &GroupFinding{Finding: f, First: f, Reason: s.Reason, CaptureGain: math.NaN()}
+			t = &GroupFinding{Finding: f, Reason: s.Reason, CaptureGain: math.NaN()}
 			g.suppressed[f.Rule] = t
 		}
 		t.Launches += n
@@ -228,17 +228,17 @@ func (g *Group) TallySuppressed(a *Kernel, n int) {
 func (g *Group) Samples(metric string) []float64 { return g.samples[metric] }
 
 // Rules returns the rules found on any launch (and not suppressed at
-// analysis), with the first launch's finding each.
+// analysis), with the group's finding each (GroupFinding.Finding).
 func (g *Group) Rules() map[string]profan.Finding {
 	out := make(map[string]profan.Finding, len(g.findings))
 	for r, t := range g.findings {
-		out[r] = t.First
+		out[r] = t.Finding
 	}
 	return out
 }
 
 // ByRule returns the group's findings by rule ID, before Rank ranks
-// them: the launches each holds for and its first finding.
+// them: the launches each holds for and the group's finding.
 func (g *Group) ByRule() map[string]*GroupFinding { return g.findings }
 
 // SuppressedByRule returns the findings suppressed at analysis by rule
