@@ -171,7 +171,30 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 		return a.Gain > b.Gain
 	})
 	adv.Recommendations = rankAfter(adv.Recommendations)
+	marginal(adv.Recommendations, e.Thresholds.MinGain)
 	return adv
+}
+
+// marginal says, of each change replayed to a wall gain under minGain
+// (the share under which a kernel finding is dropped as noise), that it
+// is not worth making for itself: a read or a sync the host barely waits
+// for, a graph on a step the GPU bounds. It stays listed, its figure as
+// replayed: its advice names the call and the frame, and it composes with
+// the others (a read dropped is what lets workers' loading overlap the
+// GPU). A change not priced (CUDA graphs on a step they cannot capture)
+// says so already.
+func marginal(recs []analysis.Recommendation, minGain float64) {
+	for i := range recs {
+		r := &recs[i]
+		if r.Lever == nil || !(r.WallGain >= 0 && r.WallGain < minGain) {
+			continue
+		}
+		note := fmt.Sprintf("under %s of the wall: not worth making for itself", pct(minGain))
+		if r.Basis != "" {
+			note += "; " + r.Basis
+		}
+		r.Basis = note
+	}
 }
 
 // rankAfter moves each recommendation below the advised ones its After

@@ -243,3 +243,33 @@ func TestTF32FixByKind(t *testing.T) {
 		}
 	}
 }
+
+// TestAppMarginal: a change replayed to under min_gain of the wall is
+// listed as not worth making for itself, its figure kept (nsys's
+// tensoriterator capture: CUDA graphs and the read under 0.1%, pinned
+// memory 1.2%); a higher min_gain marks pinned memory too.
+func TestAppMarginal(t *testing.T) {
+	ev := appEvidence(t, "../../internal/ingest/testdata/nsys/tensoriterator-rtx3090-nsys2022-stats-cudaapitrace-gputrace.csv.gz")
+	for _, c := range []struct {
+		minGain float64
+		want    map[string]bool // rule: marked
+	}{
+		{0.01, map[string]bool{"pinned-memory": false, "cuda-graphs": true, "step-read": true, "cuda-synchronize": true}},
+		{0.05, map[string]bool{"pinned-memory": true, "cuda-graphs": true}},
+	} {
+		sel, _ := rules.NewSelector("all", nil, nil)
+		th := rules.DefaultThresholds
+		th.MinGain = c.minGain
+		recs := (&rules.Engine{Sel: sel, Thresholds: th}).Recommend(ev).Recommendations
+		for rule, marked := range c.want {
+			i := slices.IndexFunc(recs, func(r analysis.Recommendation) bool { return r.Rule == rule })
+			if i < 0 {
+				t.Errorf("min_gain %g: no %s advice", c.minGain, rule)
+				continue
+			}
+			if got := strings.Contains(recs[i].Basis, "not worth making for itself"); got != marked {
+				t.Errorf("min_gain %g: %s (wall gain %.4f) marked %v, want %v: %s", c.minGain, rule, recs[i].WallGain, got, marked, recs[i].Basis)
+			}
+		}
+	}
+}
