@@ -781,8 +781,9 @@ gradient clipping, a for-loop AdamW and three logging ` + "`.item()`" + ` reads 
 		// host bounds once TF32 shrinks its kernels: priced with the
 		// host the TF32 engines add to each convolution and linear,
 		// learned on host8's unet only: within the spread, still
-		// over-priced (−48% of 12.0 ms is 6.3 ms; the TF32 processes'
-		// medians 7.2, 9.9 and 10.5 ms).
+		// over-priced (−41.5% of 12.0 ms is 6.7 ms; the TF32 processes'
+		// medians 7.2, 9.9 and 10.5 ms, each steady to 3%: the host's
+		// speed by process, docs/replay.md).
 		{"unet4.fp32", "unet4.tf32", "tf32", false, 0, ""},
 		// Held out: a step split by one gradient-norm read between
 		// backward and the optimizer.
