@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"syscall"
 )
 
@@ -49,6 +50,9 @@ type InterruptedError struct {
 	Signal syscall.Signal
 	// Done says the command had finished its work when the signal came.
 	Done bool
+	// Kept is what the command had written for good before it (a run
+	// stored), which stays.
+	Kept []string
 }
 
 func (e *InterruptedError) Error() string {
@@ -58,6 +62,9 @@ func (e *InterruptedError) Error() string {
 	}
 	if e.Done {
 		return fmt.Sprintf("interrupted (%s) as it finished: its work is complete", name)
+	}
+	if len(e.Kept) > 0 {
+		return fmt.Sprintf("interrupted (%s): stopped after storing %s, which stays; nothing else written (a run being stored is rolled back, no output file is made)", name, strings.Join(e.Kept, ", "))
 	}
 	return fmt.Sprintf("interrupted (%s): stopped, nothing half-written (a run being stored is rolled back, no output file is made)", name)
 }

@@ -77,7 +77,8 @@ func ingestRun(opts *IngestOptions) error {
 		return err
 	}
 	res, err := ingestdb.Ingest(ctx, dbPath(opts.DB, opts.IO), opts.Files, ingestdb.Options{
-		Labels: labels, Format: opts.Input, Analysis: st.Opt, Out: opts.IO.Out, ErrOut: opts.IO.ErrOut})
+		Labels: labels, Format: opts.Input, Analysis: st.Opt, Out: opts.IO.Out, ErrOut: opts.IO.ErrOut,
+		Kept: func(what string) { opts.IO.kept = append(opts.IO.kept, what) }})
 	if res != nil {
 		// Notes and -v accounting once everything is stored: the first
 		// file's come from its storing read.

@@ -20,6 +20,9 @@ type IOStreams struct {
 	TTY bool
 	// Getenv reads the environment (PROFAN_DB, NO_COLOR).
 	Getenv func(string) string
+	// kept is what the command has written for good (a run stored), which
+	// an interruption after it does not undo, and says.
+	kept []string
 }
 
 // System returns the process's streams. Standard output is written

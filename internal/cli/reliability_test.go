@@ -303,3 +303,20 @@ func TestIngestWrites(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedSaysKept: an ingest interrupted after it stored a run
+// says the run stays, where it once said nothing was written.
+func TestInterruptedSaysKept(t *testing.T) {
+	for _, c := range []struct {
+		e    InterruptedError
+		want string
+	}{
+		{InterruptedError{Signal: syscall.SIGINT}, "interrupted (SIGINT): stopped, nothing half-written"},
+		{InterruptedError{Signal: syscall.SIGTERM, Kept: []string{"a.csv as run 2"}}, "interrupted (SIGTERM): stopped after storing a.csv as run 2, which stays; nothing else written"},
+		{InterruptedError{Signal: syscall.SIGINT, Done: true, Kept: []string{"a.csv as run 2"}}, "interrupted (SIGINT) as it finished: its work is complete"},
+	} {
+		if got := c.e.Error(); !strings.HasPrefix(got, c.want) {
+			t.Errorf("got %q, want %q…", got, c.want)
+		}
+	}
+}

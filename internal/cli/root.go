@@ -278,6 +278,7 @@ func Main(args []string, io *IOStreams) ExitCode {
 		// What the command said once its context was cancelled is the
 		// cancellation's consequence: the signal is the error.
 		intr.Done = err == nil
+		intr.Kept = io.kept
 		err = intr
 	}
 	if err != nil {

@@ -34,6 +34,12 @@ type Options struct {
 	// Out receives a line per stored run, ErrOut one per export skipped as
 	// stored already; either may be nil.
 	Out, ErrOut io.Writer
+	// Kept, when set, is told what the ingest has written for good, as it
+	// happens ("a.csv as run 3", "labels on run 3"): a run once it
+	// is committed (into a database not made yet, once that is put in
+	// place), labels once added. An ingest stopped later (a signal, a bad
+	// export after a good one) keeps them, and its caller can say so.
+	Kept func(what string)
 }
 
 // options are Options with the tests' hooks, which Ingest leaves unset.
@@ -166,8 +172,10 @@ func storeFresh(ctx context.Context, dbPath string, captures []ingest.Capture, r
 		return err
 	}
 	var out, errOut bytes.Buffer
+	var kept []string
 	o := opt
 	o.Out, o.ErrOut = &out, &errOut
+	o.Kept = func(what string) { kept = append(kept, what) }
 	stored, err := storeAll(ctx, db.DB, true, captures, runs, first, src, o)
 	if stored == 0 {
 		db.Discard()
@@ -176,9 +184,19 @@ func storeFresh(ctx context.Context, dbPath string, captures []ingest.Capture, r
 	if perr := db.Publish(); perr != nil {
 		return perr
 	}
+	for _, k := range kept {
+		opt.kept(k)
+	}
 	opt.Out.Write(out.Bytes())
 	opt.ErrOut.Write(errOut.Bytes())
 	return err
+}
+
+// kept tells Kept what, if it is set.
+func (o options) kept(what string) {
+	if o.Kept != nil {
+		o.Kept(what)
+	}
 }
 
 // storeAll stores each capture as a run; the first, when it is one export
@@ -459,6 +477,7 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	if err != nil {
 		return nil, err
 	}
+	opt.kept(fmt.Sprintf("%s as run %d", path, id))
 	fmt.Fprintf(opt.Out, "%s: stored as run %d (%s of %s)\n", path, id, plural(n, "launch", "launches"), plural(len(names), "kernel", "kernels"))
 	return run, nil
 }
@@ -556,6 +575,7 @@ func storedAlready(ctx context.Context, db *store.DB, path string, id int64, att
 		fmt.Fprintf(opt.ErrOut, "%s: already stored as run %d (identical content), skipped\n", name, id)
 		return nil
 	}
+	opt.kept(fmt.Sprintf("labels on run %d", id))
 	var kv []string
 	for _, k := range added {
 		kv = append(kv, safe.Term(k)+"="+safe.Term(opt.Labels[k]))

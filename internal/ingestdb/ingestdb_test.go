@@ -399,3 +399,56 @@ func TestFreshDigest(t *testing.T) {
 		t.Errorf("ingest again: %v, %q; want it found stored as run 1", err, errOut.String())
 	}
 }
+
+// TestKept: Kept hears of each run once it is stored for good, and of
+// labels added to a run stored already: into an existing database at
+// its commit; an ingest interrupted after a commit leaves it said (it
+// once said nothing was written, the run stored).
+func TestKept(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	whole, err := os.ReadFile(fx + "saxpy.details.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	saxpy, transpose := fx+"saxpy.details.csv", fx+"transpose.details.csv"
+	for _, c := range []struct {
+		name  string
+		files []string
+		opt   Options
+		ok    bool
+		want  []string
+	}{
+		{"a new database", []string{saxpy, transpose}, Options{}, true, []string{saxpy + " as run 1", transpose + " as run 2"}},
+		{"the same again", []string{saxpy}, Options{}, true, nil},
+		{"labels added", []string{saxpy}, Options{Labels: map[string]string{"k": "v"}}, true, []string{"labels on run 1"}},
+	} {
+		var got []string
+		c.opt.Kept = func(what string) { got = append(got, what) }
+		if _, err := Ingest(ctx, filepath.Join(dir, "runs.db"), c.files, c.opt); (err == nil) != c.ok {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: kept %q, want %q", c.name, got, c.want)
+		}
+	}
+	// A run stored, then the ingest cancelled (a signal) as the next is
+	// stored: the first stays, and is said.
+	var got []string
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	f := filepath.Join(dir, "z.csv")
+	if err := os.WriteFile(f, bytes.ReplaceAll(whole, []byte("saxpy"), []byte("saxpz")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Ingest(ctx, filepath.Join(dir, "runs.db"), []string{f, "../../fixtures/pytorch/train.full.details.csv.gz"}, Options{Kept: func(what string) {
+		got = append(got, what)
+		cancel()
+	}})
+	if !errors.Is(err, context.Canceled) || len(got) != 1 || got[0] != f+" as run 3" {
+		t.Errorf("cancelled after the first run: %v, kept %q; want interrupted, run 3 kept", err, got)
+	}
+	if n := countRuns(t, filepath.Join(dir, "runs.db")); n != 3 {
+		t.Errorf("%d runs, want 3", n)
+	}
+}
