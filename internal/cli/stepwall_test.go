@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -29,5 +31,30 @@ func TestOneStepWall(t *testing.T) {
 	}
 	if m[1] != "7.364 ms" || m[2] == "" {
 		t.Errorf("analyze: a step of %s%s, want 7.364 ms unprofiled (the replayed step)", m[1], m[2])
+	}
+}
+
+// TestStoredDiffStepWall: diff of two stored runs tests the wall per step
+// as the diff of their exports does (host9's copy traces: the marked
+// steps' walls, Mann-Whitney U); a stored run once kept the median only,
+// and its diff said the span ("wall 30.053 ms → …") untested.
+func TestStoredDiffStepWall(t *testing.T) {
+	t.Parallel()
+	a, b := "../../fixtures/host9/copy.default.json.gz", "../../fixtures/host9/copy.pinned.json.gz"
+	files, errOut, code := run(t, "diff", a, b)
+	if code != ExitOK {
+		t.Fatalf("diff: exit %d: %s", code, errOut)
+	}
+	db := filepath.Join(t.TempDir(), "runs.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, a, b); code != ExitOK {
+		t.Fatalf("ingest: exit %d: %s", code, errOut)
+	}
+	stored, errOut, code := run(t, "diff", "--db", db, "--baseline", "1", "--run", "2")
+	if code != ExitOK {
+		t.Fatalf("diff --db: exit %d: %s", code, errOut)
+	}
+	step := func(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+	if step(files) != step(stored) || !strings.Contains(step(files), "wall per step 9.516 ms") {
+		t.Errorf("diff of the exports says\n%s\ndiff of the stored runs\n%s", step(files), step(stored))
 	}
 }

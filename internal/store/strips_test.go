@@ -33,7 +33,8 @@ func TestSegmentsRoundTrip(t *testing.T) {
 }
 
 // TestTimelineStripsRoundTrip holds a timeline's strips, a device's and
-// its streams', read back as written, in order, on either backend.
+// its streams', and its steps' walls and busy shares, read back as
+// written, in order, on either backend.
 func TestTimelineStripsRoundTrip(t *testing.T) {
 	db, _ := mustOpen(t)
 	ctx := context.Background()
@@ -55,7 +56,8 @@ func TestTimelineStripsRoundTrip(t *testing.T) {
 				Segments: []Segment{{10, 10.0005, "busy"}, {10.0017, 10.002, "busy"}}},
 			{Device: 0, Stream: 1, Name: "13", Start: 10.0002, Span: 1e-4, Busy: 1e-4, BusyShare: 0.05, Copies: 1,
 				Segments: []Segment{{10.0002, 10.0003, "busy"}}},
-		}}
+		},
+		StepWalls: []float64{1e-3, 9e-4, 1.1e-3}, StepBusy: []float64{0.5, 0.45, 0.55}}
 	if err := w.SetTimeline(f); err != nil {
 		t.Fatal(err)
 	}
@@ -69,5 +71,8 @@ func TestTimelineStripsRoundTrip(t *testing.T) {
 	}
 	if !reflect.DeepEqual(got.Strips, f.Strips) {
 		t.Errorf("strips:\ngot  %+v\nwant %+v", got.Strips, f.Strips)
+	}
+	if !reflect.DeepEqual(got.StepWalls, f.StepWalls) || !reflect.DeepEqual(got.StepBusy, f.StepBusy) {
+		t.Errorf("steps: got %v %v, want %v %v", got.StepWalls, got.StepBusy, f.StepWalls, f.StepBusy)
 	}
 }

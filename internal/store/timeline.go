@@ -30,6 +30,10 @@ type TimelineFigures struct {
 	// before its streams'; Timeline reads them (a run stored before
 	// migration 0015 has none), Timelines does not.
 	Strips []TimelineStrip
+	// StepWalls are each marked step's wall, seconds, in order, and
+	// StepBusy the GPU's busy share of each (nil where not known); Timeline
+	// reads them (a run stored before migration 0016 has none).
+	StepWalls, StepBusy []float64
 }
 
 // IdleCall is a host call behind idle time, as the analysis names it:
@@ -84,7 +88,10 @@ VALUES (?`+strings.Repeat(", ?", len(args)-1)+`)`), args...)
 	if err := w.setIdleCalls(f); err != nil {
 		return err
 	}
-	return w.setStrips(f)
+	if err := w.setStrips(f); err != nil {
+		return err
+	}
+	return w.setStepWalls(f)
 }
 
 // setIdleCalls writes the gaps and calls of each idle cause of f.
@@ -183,6 +190,9 @@ func (db *DB) Timeline(ctx context.Context, runID int64) (TimelineFigures, bool,
 	}
 	if err == nil {
 		err = db.strips(ctx, runID, &f)
+	}
+	if err == nil {
+		err = db.stepWalls(ctx, runID, &f)
 	}
 	return f, err == nil, err
 }

@@ -72,8 +72,9 @@ type Timeline struct {
 	// marks; 0 when it marks none. Gains are then said per step.
 	StepCount int
 	// StepWalls are each marked step's wall (its ProfilerStep#N span on
-	// the host), in order, where the export holds them (a stored run
-	// keeps the count only); what a diff tests the wall with.
+	// the host), in order, where the export holds them (a run stored
+	// before migration 0016 kept their median only); what a diff tests
+	// the wall with.
 	StepWalls []float64
 	// StepBusy is the GPU's busy share of each of those steps' walls.
 	StepBusy []float64

@@ -8,7 +8,8 @@ import (
 
 // TimelineFigures are the figures of a timeline the database keeps.
 func TimelineFigures(tl *analysis.Timeline) store.TimelineFigures {
-	f := store.TimelineFigures{Device: tl.Device, Span: tl.Span, Busy: tl.Busy, BusyShare: tl.BusyShare, Idle: map[string]float64{}, Launches: tl.LaunchCount, Steps: tl.StepCount, StepWall: tl.WallPerStep()}
+	f := store.TimelineFigures{Device: tl.Device, Span: tl.Span, Busy: tl.Busy, BusyShare: tl.BusyShare, Idle: map[string]float64{}, Launches: tl.LaunchCount, Steps: tl.StepCount, StepWall: tl.WallPerStep(),
+		StepWalls: tl.StepWalls, StepBusy: tl.StepBusy}
 	for _, i := range tl.Idle {
 		f.Idle[i.Cause] = i.Seconds
 		if i.Gaps > 0 {
@@ -45,12 +46,14 @@ func segments(s []verdict.Segment) []store.Segment {
 }
 
 // Timeline is a stored timeline as the analysis has it: its top-level
-// figures, each idle cause's gaps and calls where stored, and its devices'
-// and streams' strips where stored (a device's own figures beyond its
+// figures, each idle cause's gaps and calls where stored, each marked
+// step's wall and busy share where stored, and its devices' and streams'
+// strips where stored (a device's own figures beyond its
 // strip, its idle time by cause, are not: the top-level ones are the
 // busiest device's).
 func Timeline(f store.TimelineFigures) *analysis.Timeline {
-	tl := &analysis.Timeline{Device: f.Device, Span: f.Span, Busy: f.Busy, BusyShare: f.BusyShare, LaunchCount: f.Launches, StepCount: f.Steps, StepWall: f.StepWall}
+	tl := &analysis.Timeline{Device: f.Device, Span: f.Span, Busy: f.Busy, BusyShare: f.BusyShare, LaunchCount: f.Launches, StepCount: f.Steps, StepWall: f.StepWall,
+		StepWalls: f.StepWalls, StepBusy: f.StepBusy}
 	for _, cause := range verdict.IdleCauses {
 		if v := f.Idle[cause]; v > 0 {
 			i := analysis.Idle{Cause: cause, Seconds: v, Share: f.IdleShare(cause), Gaps: f.Gaps[cause]}
