@@ -155,9 +155,13 @@ func toolkitHeader(file string) bool {
 }
 
 // callerLines maps the address of each instruction the source page files
-// under a toolkit header to the user's line it was inlined into: that of
-// the nearest instruction before it in program order from a user file (the
-// code that computed the atomic's address and value).
+// under a toolkit header to the user's line it was inlined into: the
+// nearest user line before it in program order whose source text calls an
+// atomic (fixtures/sol-check8's argmaxU64<0>, whose REDG.E.MAX.64 follows
+// the key computed on line 213 and the pointer loaded on the atomicMax
+// line 215), within callerReach user instructions; else that of the
+// nearest user instruction before it (the code that computed the atomic's
+// address and value).
 func callerLines(a *analysis.Kernel) map[string]profan.Location {
 	type rec struct {
 		addr uint64
@@ -165,8 +169,15 @@ func callerLines(a *analysis.Kernel) map[string]profan.Location {
 	}
 	var rs []rec
 	header := false
+	text := map[profan.Location]string{}
 	for _, s := range a.Record.Source {
-		if s.SASS == "" || s.Address == "" {
+		if s.SASS == "" {
+			if s.Line > 0 && s.Source != "" {
+				text[profan.Location{File: s.File, Line: s.Line}] = s.Source
+			}
+			continue
+		}
+		if s.Address == "" {
 			continue
 		}
 		v, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s.Address), "0x"), 16, 64)
@@ -181,18 +192,35 @@ func callerLines(a *analysis.Kernel) map[string]profan.Location {
 	}
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].addr < rs[j].addr })
 	out := map[string]profan.Location{}
-	var last *profan.SourceRecord
 	for i := range rs {
 		s := &rs[i].s
 		if !toolkitHeader(s.File) {
-			if s.Line > 0 {
-				last = s
-			}
 			continue
 		}
-		if last != nil {
-			out[s.Address] = profan.Location{File: last.File, Line: last.Line}
+		var nearest *profan.Location
+		n := 0
+		for j := i - 1; j >= 0 && n < callerReach; j-- {
+			u := &rs[j].s
+			if toolkitHeader(u.File) || u.Line <= 0 {
+				continue
+			}
+			n++
+			loc := profan.Location{File: u.File, Line: u.Line}
+			if nearest == nil {
+				nearest = &loc
+			}
+			if strings.Contains(strings.ToLower(text[loc]), "atomic") {
+				nearest = &loc
+				break
+			}
+		}
+		if nearest != nil {
+			out[s.Address] = *nearest
 		}
 	}
 	return out
 }
+
+// callerReach is how many user instructions before a header's inlined
+// instruction callerLines reads for the line that calls it.
+const callerReach = 32
