@@ -56,8 +56,9 @@ import (
 // epilogue (shared accesses, atomics) is at most 1 % of its requests;
 // version 29 leaves a misaligned access whose extra sectors are its block
 // size's drift to tiny-blocks, and names an atomic inlined from a
-// toolkit header on the user's line that calls an atomic.
-const VerdictVersion = 29
+// toolkit header on the user's line that calls an atomic; version 30
+// finds tiny-blocks where the per-SM block limit caps the warps held.
+const VerdictVersion = 30
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

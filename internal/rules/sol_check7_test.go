@@ -127,7 +127,7 @@ var solCheck7Files = map[string][]string{
 // they can only improve.
 func TestSolCheck7(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck7Files, solCheck7Pairs, "sol-check7", 0.060, 0.367, solCheck7Gaps)
+	heldOutGaps(t, solCheck7Files, solCheck7Pairs, "sol-check7", 0.055, 0.274, solCheck7Gaps)
 }
 
 // solCheck7Gaps are what the first read found against the verdicts
@@ -135,8 +135,10 @@ func TestSolCheck7(t *testing.T) {
 // finding given, the same on both pages. Logged, not failed: nothing was
 // fitted on this set, and the verdicts stay as they were written.
 // Since the fit after that read (an integer product's register-tile,
-// reuse through L2 that misses L1 no tile's), the layer norm's is left.
-var solCheck7Gaps = []string{"layernorm_b128_w1 tiny-blocks"}
+// reuse through L2 that misses L1 no tile's), the layer norm's was left;
+// since the fit in the session that fitted sol-check8 (tiny-blocks
+// where the per-SM block limit caps the warps held), none is left.
+var solCheck7Gaps []string
 
 // solCheck7LineGaps are the required findings whose named line is not
 // one of solCheck7Lines at the first read ("kernel rule", kernel as

@@ -38,7 +38,7 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 	Cause:    CauseLaunch,
 	Scope:    Source,
 	Requires: []string{"sm_count", "duration"},
-	Optional: join(usageReads, []string{"occupancy_limit_blocks", "theoretical_occupancy"}),
+	Optional: join(usageReads, []string{"occupancy_limit_blocks", "occupancy_limit_registers", "occupancy_limit_warps", "occupancy_limit_shared_mem", "theoretical_occupancy"}),
 	Check: func(p *Pass) {
 		k := p.Kernel.Record
 		threads, blocks := float64(k.Block.Size()), float64(k.Grid.Size())
@@ -49,7 +49,9 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 		}
 		starts := blocks / sms * blockCost
 		if starts < 0.5*t {
-			tinyDotTiles(p, threads, blocks, t)
+			if !tinyDotTiles(p, threads, blocks, t) {
+				tinyBlockCap(p, threads, blocks, t)
+			}
 			return // the blocks' work, not their start, sets the time
 		}
 		// With blockTarget threads per block, the same work in fewer
@@ -102,12 +104,12 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 // it has threads more (Triton's 16×16 on one warp to 128×128 on eight,
 // the accumulators per thread 8 → 64), so the memory traffic, and with
 // it the time, falls by that factor down to the tensor pipe's ideal.
-func tinyDotTiles(p *Pass, threads, blocks, t float64) {
+func tinyDotTiles(p *Pass, threads, blocks, t float64) bool {
 	k := p.Kernel.Record
 	lim := p.Kernel.Limiter
 	h := lim.Headroom
 	if threads >= 64 || !lim.Unit.Memory() || !(h.Known() && h.Unit == "tensor pipe" || mmaExecuted(k)) {
-		return
+		return false
 	}
 	after := math.Max(t*threads/blockTarget, launchFloor)
 	if h.Known() {
@@ -125,6 +127,61 @@ func tinyDotTiles(p *Pass, threads, blocks, t float64) {
 		Message:   msg,
 		Advice:    advice,
 		Evidence:  append(p.evidence("sm_count", "duration"), fmt.Sprintf("grid_blocks=%.0f", blocks), fmt.Sprintf("block_threads=%.0f", threads), "limiter="+lim.String(), "headroom_unit="+h.Unit),
+		Locations: locs,
+	})
+	return true
+}
+
+// tinyBlockCap reports small blocks whose number per SM, not their
+// registers, shared memory or warps, caps the warps an SM holds (32
+// blocks on Hopper: 32 one-warp blocks fill half its 64 warp slots), on a
+// kernel that waits on memory or latency below its speed of light: the
+// warps in flight set its rate, and blocks of blockTarget threads hold
+// as many warps as the registers allow. Priced by Little's law, the time
+// falling with the warps held, down to the headroom's ideal
+// (fixtures/sol-check7's layernorm_b128_w1, a Triton program of one warp:
+// 32 blocks, 32 warps, theoretical occupancy 0.50, L2 at 87 %; 0.13, its
+// headroom, against a measured 0.37, the rest its second pass over each
+// row, which the larger program's whole row in registers drops).
+func tinyBlockCap(p *Pass, threads, blocks, t float64) {
+	lim := p.Kernel.Limiter
+	h := lim.Headroom
+	if !h.Known() || !(lim.Unit.Memory() || lim.Unit == analysis.LimitLatency) {
+		return
+	}
+	capB, ok1 := p.Value("occupancy_limit_blocks")
+	regB, ok2 := p.Value("occupancy_limit_registers")
+	warpB, ok3 := p.Value("occupancy_limit_warps")
+	if !ok1 || !ok2 || !ok3 || !(capB > 0) || !(regB > capB) || !(warpB > capB) {
+		return // the block limit is not what caps the warps
+	}
+	if smB, ok := p.Value("occupancy_limit_shared_mem"); ok && smB < capB {
+		return
+	}
+	wpb := math.Ceil(threads / 32)
+	held := capB * wpb
+	// Registers per thread stay: the registers' limit in warps holds for
+	// any block size, as does the SM's warp slots.
+	after := math.Min(regB*wpb, warpB*wpb)
+	if !(after > held) {
+		return
+	}
+	tAfter := math.Max(t*held/after, math.Max(h.Ideal, launchFloor))
+	gain := clamp01(1 - tAfter/t)
+	if gain < p.Thresholds.MinGain {
+		return
+	}
+	msg := fmt.Sprintf("%.0f blocks of %.0f threads: an SM holds at most %.0f blocks, %.0f warps of the %.0f its registers and warp slots allow, on a kernel waiting on %s below its speed of light", blocks, threads, capB, held, after, lim.String())
+	advice := fmt.Sprintf("give each block %d threads or more (or each thread more elements, with a grid-stride loop)", blockTarget)
+	var locs []profan.Location
+	if file, line, ok := tritonKernel(p.Kernel.Record); ok {
+		advice = fmt.Sprintf("raise the program size: num_warps=4 to 8 (now %.0f warp(s) per program) with a BLOCK_SIZE to match (a whole row in one program where it fits), or let @triton.autotune choose among such configs", wpb)
+		locs = []profan.Location{{File: file, Line: line}}
+	}
+	p.report(estimate(gain), Note{
+		Message:   msg,
+		Advice:    advice,
+		Evidence:  append(p.evidence("sm_count", "duration", "occupancy_limit_blocks", "occupancy_limit_registers", "occupancy_limit_warps", "theoretical_occupancy"), fmt.Sprintf("grid_blocks=%.0f", blocks), fmt.Sprintf("block_threads=%.0f", threads)),
 		Locations: locs,
 	})
 }
