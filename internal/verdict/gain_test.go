@@ -2,6 +2,7 @@ package verdict
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,31 @@ func TestGainTextSlower(t *testing.T) {
 	} {
 		if got := v.GainText(c.r); got != c.want {
 			t.Errorf("GainText(%+v) = %q, want %q", c.r, got, c.want)
+		}
+	}
+}
+
+// TestTogetherNotReplayed: on a timeline whose levers cannot be replayed
+// at once (an nsys GPU trace, a stored run: no host calls), what they
+// save together is not stated, where it was their kernel time composed,
+// on another basis than the wall the list is ranked on and under its
+// first lever; with the replay, or without a timeline, it is.
+func TestTogetherNotReplayed(t *testing.T) {
+	recs := []Recommendation{{Rule: "pinned-memory", Gain: 0, WallGain: 0.027, Rank: 0.027}, {Rule: "torch-compile", Gain: 0.106, WallGain: 0.001, Rank: 0.001}}
+	tl := []RunTimeline{{Timeline: &Timeline{Span: 3.026}}}
+	for _, c := range []struct {
+		name string
+		v    *Verdict
+		ok   bool
+		say  string
+	}{
+		{"a timeline, no replay", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: math.NaN()}}, false, "not summed"},
+		{"a timeline, replayed", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0.03}}, true, "replayed at once"},
+		{"no timeline", &Verdict{Total: 0.0395, App: &App{Recommendations: recs, Gain: 0.106, WallGain: math.NaN()}}, true, "kernel time"},
+	} {
+		_, ok := c.v.TogetherGain()
+		if s := c.v.Together(); ok != c.ok || !strings.Contains(s, c.say) {
+			t.Errorf("%s: ok %v, %q; want %v, saying %q", c.name, ok, s, c.ok, c.say)
 		}
 	}
 }
