@@ -64,7 +64,15 @@ func (e *InterruptedError) Error() string {
 		return fmt.Sprintf("interrupted (%s) as it finished: its work is complete", name)
 	}
 	if len(e.Kept) > 0 {
-		return fmt.Sprintf("interrupted (%s): stopped after storing %s, which stays; nothing else written (a run being stored is rolled back, no output file is made)", name, strings.Join(e.Kept, ", "))
+		stays := "which stays"
+		if len(e.Kept) > 1 {
+			stays = "which stay"
+		}
+		kept := strings.Join(e.Kept, ", ")
+		if n := len(e.Kept); n > 4 {
+			kept = fmt.Sprintf("%s, %s, %d more, and %s", e.Kept[0], e.Kept[1], n-3, e.Kept[n-1])
+		}
+		return fmt.Sprintf("interrupted (%s): stopped after storing %s, %s; nothing else written (a run being stored is rolled back, no output file is made)", name, kept, stays)
 	}
 	return fmt.Sprintf("interrupted (%s): stopped, nothing half-written (a run being stored is rolled back, no output file is made)", name)
 }

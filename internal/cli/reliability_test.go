@@ -314,6 +314,8 @@ func TestInterruptedSaysKept(t *testing.T) {
 		{InterruptedError{Signal: syscall.SIGINT}, "interrupted (SIGINT): stopped, nothing half-written"},
 		{InterruptedError{Signal: syscall.SIGTERM, Kept: []string{"a.csv as run 2"}}, "interrupted (SIGTERM): stopped after storing a.csv as run 2, which stays; nothing else written"},
 		{InterruptedError{Signal: syscall.SIGINT, Done: true, Kept: []string{"a.csv as run 2"}}, "interrupted (SIGINT) as it finished: its work is complete"},
+		{InterruptedError{Signal: syscall.SIGINT, Kept: []string{"run 1's re-made verdict", "run 2's re-made verdict"}}, "interrupted (SIGINT): stopped after storing run 1's re-made verdict, run 2's re-made verdict, which stay; nothing else written"},
+		{InterruptedError{Signal: syscall.SIGINT, Kept: []string{"run 1's", "run 2's", "run 3's", "run 4's", "run 5's", "run 6's"}}, "interrupted (SIGINT): stopped after storing run 1's, run 2's, 3 more, and run 6's, which stay;"},
 	} {
 		if got := c.e.Error(); !strings.HasPrefix(got, c.want) {
 			t.Errorf("got %q, want %q…", got, c.want)
