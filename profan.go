@@ -558,7 +558,42 @@ const (
 	HostRuntime    = "cuda_runtime"
 	HostDriver     = "cuda_driver"
 	HostAnnotation = "user_annotation"
+	// HostFrame is a Python frame kept whole: PyTorch's optimizer
+	// implementations (OptimizerFrame), which the replay prices a fused
+	// optimizer by.
+	HostFrame = "python_function"
 )
+
+// What a Python frame of PyTorch's optimizers is (OptimizerFrame).
+const (
+	OptimizerNone   = iota
+	OptimizerUpdate // _single_tensor_adam, _multi_tensor_sgd ...: the update a fused step replaces (and the choice of it)
+	OptimizerGroup  // _group_tensors_by_device_and_dtype: the grouping a fused step still does
+)
+
+// OptimizerFrame says what a Python frame ("torch/optim/adam.py(554):
+// _multi_tensor_adam") is of PyTorch's optimizer step: the for-loop or
+// foreach update (torch.optim's _single_tensor_<name> and
+// _multi_tensor_<name>), which fused=True replaces with _fused_<name>,
+// and the default's choice between them (_default_to_fused_or_foreach,
+// which an optimizer told fused=True skips); the grouping of the tensor lists by device and dtype, which the fused
+// step does too; or neither. The rest of Optimizer.step (its wrapper,
+// _init_group's loop over the parameters and their state) the fused
+// step runs as the foreach one does.
+func OptimizerFrame(name string) int {
+	file, rest, ok := strings.Cut(name, ".py(")
+	if !ok || !strings.Contains(file, "torch/optim/") {
+		return OptimizerNone
+	}
+	_, fn, _ := strings.Cut(rest, "): ")
+	switch {
+	case strings.HasPrefix(fn, "_single_tensor_"), strings.HasPrefix(fn, "_multi_tensor_"), fn == "_default_to_fused_or_foreach":
+		return OptimizerUpdate
+	case fn == "_group_tensors_by_device_and_dtype":
+		return OptimizerGroup
+	}
+	return OptimizerNone
+}
 
 // HostEvent is one host-side call or range on a timeline.
 type HostEvent struct {

@@ -1026,7 +1026,7 @@ gradient clipping, a for-loop AdamW and three logging ` + "`.item()`" + ` reads 
 		// so fused AdamW is not the one measured first: the row no
 		// longer asks for first place (the first read stays recorded in
 		// its section).
-		{"log.default", "log.fused", "fused-optimizer", false, 0, "priced 0.0% and fourth at the first read, the clipping's multi-tensor kernels (aten::_foreach_norm, _foreach_mul_) taken for a foreach SGD step; since the fix after the read (only the multi-tensor kernels launched inside an Optimizer.step#… range are the optimizer's), the for-loop AdamW range is read and priced 19.4%, second after cuda-graphs (79.5%; 74.4% measured since, host17b): under by 24.7 points, the range's host replayed to 5.00 ms a step (its traced time at the profiler's keep) where fused AdamW measured 12.0 ms a step faster: more than the range's whole traced time (10.98 ms a step, profiled), so no replay of the range alone reaches it; from noread, fused measured 6.8 ms (28.0%, the row below, within its spread)"},
+		{"log.default", "log.fused", "fused-optimizer", false, 0, "priced 0.0% and fourth at the first read, the clipping's multi-tensor kernels (aten::_foreach_norm, _foreach_mul_) taken for a foreach SGD step; since the fix after the read (only the multi-tensor kernels launched inside an Optimizer.step#… range are the optimizer's), the for-loop AdamW range is read and priced 19.4%, second after cuda-graphs (79.5%; 74.4% measured since, host17b), and 17.4% since the fused step keeps the range's host outside _single_tensor_adam (Optimizer.step's wrapper, _init_group): under by 26.7 points, the range's host replayed to 5.00 ms a step (its traced time at the profiler's keep) where fused AdamW measured 12.0 ms a step faster: more than the range's whole traced time (10.98 ms a step, profiled), so no replay of the range alone reaches it; from noread, fused measured 6.8 ms (28.0%, the row below, within its spread)"},
 		{"log.default", "log.bf16", "bf16-autocast", false, 0, ""},
 		{"log.default", "log.all", "step-read+fused-optimizer", false, 0, ""},
 		{"log.noread", "log.graphs", "cuda-graphs", true, 0, ""},
@@ -1280,7 +1280,7 @@ count), no pricing changed, and the three rows now read as in the table above; t
 check. fused-optimizer's miss was fixed after the read too, by mechanism: the rule reads a for-loop optimizer
 step from the trace's ` + "`Optimizer.step#Adam.step`" + ` range (its per-parameter launches, 532 a step over 76
 parameters) and prices ` + "`fused=True`" + ` by replaying the step with that range collapsed into a few multi-tensor
-launches (docs/replay.md): 61.6% against the measured 49.9% (spread 32%), no longer a blind check.
+launches (docs/replay.md): 61.6% against the measured 49.9% (spread 32%), no longer a blind check; 58.1% since the fused step keeps the range's host outside the update (` + "`_init_group`" + `, the step's wrapper).
 `)
 	b.WriteString(`
 ### fixtures/host13's first read

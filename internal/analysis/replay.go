@@ -90,6 +90,9 @@ type replay struct {
 	// ranges are the user annotations inside the window (ProfilerStep#N
 	// apart), by start.
 	ranges []annRange
+	// optim are PyTorch's optimizer frames inside the window
+	// (profan.OptimizerFrame: the update, the grouping), by start.
+	optim []annRange
 }
 
 // annRange is a user annotation's range on the host.
@@ -215,6 +218,12 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 		}
 	}
 	slices.SortStableFunc(r.ranges, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
+	for _, e := range run.Host.Events {
+		if e.Kind == profan.HostFrame && e.Duration > 0 && e.Start >= lo && e.Start+e.Duration <= hi {
+			r.optim = append(r.optim, annRange{e.Start, e.Start + e.Duration, e.Name})
+		}
+	}
+	slices.SortStableFunc(r.optim, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
 	r.framework = false
 	r.launch = r.launchUnit()
 	if run.Tool == profan.ToolTorch {
@@ -409,36 +418,6 @@ func (r *replay) fewer(l Lever) map[int]float64 {
 	return less
 }
 
-// collapsed are the ranges a Collapse lever names, not overlapping, with
-// the kernels issued inside each.
-func (r *replay) collapsed(l Lever) (rs []annRange, n []int) {
-	if l.Collapse == nil {
-		return nil, nil
-	}
-	for _, a := range r.ranges {
-		if a.name == l.Collapse.Range && (len(rs) == 0 || a.lo >= rs[len(rs)-1].hi) {
-			rs = append(rs, a)
-		}
-	}
-	n = make([]int, len(rs))
-	for _, k := range r.kernels {
-		if i := rangeOf(rs, k.issued); i >= 0 && k.copy == 0 {
-			n[i]++
-		}
-	}
-	return rs, n
-}
-
-// rangeOf is the index of the range of rs (by start, not overlapping)
-// holding t, -1 for none.
-func rangeOf(rs []annRange, t float64) int {
-	i, _ := slices.BinarySearchFunc(rs, t, func(a annRange, x float64) int { return cmp.Compare(a.hi, x) })
-	if i < len(rs) && rs[i].lo <= t && t < rs[i].hi {
-		return i
-	}
-	return -1
-}
-
 // run replays the window with lever l: its wall time per step.
 func (r *replay) run(l Lever) float64 {
 	disp := l.Dispatch
@@ -455,6 +434,7 @@ func (r *replay) run(l Lever) float64 {
 	}
 	less := r.fewer(l)
 	col, colN := r.collapsed(l)
+	cuts := r.cuts(col)
 	factor := func(i int, s profan.HostSpan) float64 {
 		unprof := r.keep(i)
 		switch s.State {
@@ -532,18 +512,19 @@ func (r *replay) run(l Lever) float64 {
 			for si < len(r.spans) && r.spans[si].End() <= t {
 				si++
 			}
-			// Inside a collapsed range the host's time is gone: its
-			// multi-tensor launches are charged once, on entry.
+			// Inside a collapsed range's cuts the host's time is
+			// gone: its multi-tensor launches are charged once a
+			// range, on entering its first cut.
 			stop, keep := to, 1.0
-			for ri < len(col) && col[ri].hi <= t {
+			for ri < len(cuts) && cuts[ri].hi <= t {
 				ri++
 			}
-			if ri < len(col) {
-				if c := col[ri]; t >= c.lo {
+			if ri < len(cuts) {
+				if c := cuts[ri]; t >= c.lo {
 					keep, stop = 0, math.Min(stop, c.hi)
-					if entered != ri {
+					if entered != c.of {
 						h += extra
-						entered = ri
+						entered = c.of
 					}
 				} else {
 					stop = math.Min(stop, c.lo)

@@ -62,6 +62,17 @@ func TestReplayByHand(t *testing.T) {
 		{"the optimizer's range collapsed into one launch", Lever{Collapse: &Collapse{Range: "Optimizer.step#SGD.step", Launches: 1, Floor: 1 * ms, Bytes: 0.5}}, 9},
 		{"a range the trace does not hold", Lever{Collapse: &Collapse{Range: "Optimizer.step#Adam.step", Launches: 1}}, 12},
 	})
+	// With PyTorch's frames (with_stack): the update (_single_tensor_sgd)
+	// runs 4.5–6.5, its lists' grouping 4.5–4.75 inside it; the range's
+	// host before it (Optimizer.step's wrapper, _init_group: 4–4.5) and
+	// the grouping stay, the rest of the update becomes the launch:
+	// 4.75 + 1, A 5.75–7.25, B 7.25–8.75, the sync to 8.75, the Python
+	// to 9.75.
+	fr := *r
+	fr.optim = []annRange{{4 * ms, 6.5 * ms, "torch/optim/sgd.py(105): step"}, {4.5 * ms, 6.5 * ms, "torch/optim/sgd.py(300): _single_tensor_sgd"}, {4.5 * ms, 4.75 * ms, "torch/optim/optimizer.py(547): _group_tensors_by_device_and_dtype"}}
+	checkReplays(t, &Timeline{Steps: &fr}, 12, []replayCase{
+		{"the update collapsed, the wrapper and the grouping kept", Lever{Collapse: &Collapse{Range: "Optimizer.step#SGD.step", Launches: 1, Floor: 1 * ms, Bytes: 0.5}}, 9.75},
+	})
 	regs := tl.Regions("Optimizer.step#")
 	if len(regs) != 1 || regs[0].Name != "Optimizer.step#SGD.step" || regs[0].Count != 1 || regs[0].Launches != 2 ||
 		regs[0].Kernels["gemm"] != 2 || regs[0].Ops["aten::linear"] != 2 || math.Abs(regs[0].Host-2.5*ms) > 1e-9 || math.Abs(regs[0].Kernel-6*ms) > 1e-9 {

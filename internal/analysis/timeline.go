@@ -367,7 +367,7 @@ func hostView(run *profan.Run) host {
 	for _, e := range run.Host.Events {
 		switch c := profan.CallClass(e.Name); c {
 		case profan.CallSync, profan.CallCopy, profan.CallSet, profan.CallAlloc:
-			if e.Kind != profan.HostAnnotation {
+			if e.Kind != profan.HostAnnotation && e.Kind != profan.HostFrame {
 				h.calls = append(h.calls, hostCall{e, c})
 			}
 		}

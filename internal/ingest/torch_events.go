@@ -234,7 +234,7 @@ func (r *torchReader) finish() {
 	}
 	calls := make([]*profan.HostEvent, 0, len(r.kept))
 	for _, h := range r.kept {
-		if h.Kind != profan.HostAnnotation {
+		if h.Kind != profan.HostAnnotation && h.Kind != profan.HostFrame {
 			calls = append(calls, h)
 		}
 	}

@@ -267,11 +267,13 @@ func (r *torchReader) threadSpans(tid int32, thread string, calls []*profan.Host
 			continue
 		}
 		st, name := profan.HostNone, ""
-		if h.Kind == profan.HostAnnotation {
+		switch h.Kind {
+		case profan.HostAnnotation:
 			if strings.HasPrefix(h.Name, "enumerate(DataLoader)") {
 				st, name = profan.HostData, h.Name
 			}
-		} else {
+		case profan.HostFrame:
+		default:
 			st, name = callState(h)
 		}
 		if st == profan.HostNone {

@@ -707,6 +707,11 @@ func (r *torchReader) file(cat int, off int64) error {
 			if numericFrame(e.Name) {
 				r.tick(&r.numeric, r.tidOf(e.Tid.s), e.TS.ns)
 			}
+			if profan.OptimizerFrame(e.Name) != profan.OptimizerNone {
+				// The optimizer's update and grouping, kept whole:
+				// what a fused step replaces (docs/replay.md).
+				r.keep(&profan.HostEvent{Kind: profan.HostFrame, Name: e.Name, Start: r.sec(e.TS.ns), Duration: float64(e.Dur.ns) / 1e9, Thread: e.Tid.s})
+			}
 			if n := r.nameOf(e.Name); r.user[n] {
 				r.frames = append(r.frames, newHostRec(e.TS.ns, e.Dur.ns, n, r.tidOf(e.Tid.s), r.long))
 			} else {

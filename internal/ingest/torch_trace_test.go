@@ -146,6 +146,32 @@ func TestTorchTraceValues(t *testing.T) {
 	}
 }
 
+// TestTorchTraceOptimizerFrames: PyTorch's optimizer frames are kept
+// whole (HostFrame), one update and one grouping inside each of the
+// rl step's Optimizer.step#Adam.step ranges (Adam's default, foreach).
+func TestTorchTraceOptimizerFrames(t *testing.T) {
+	run, err := ReadFile("../../fixtures/host17/rl.default.json.gz", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[string]int{}
+	var ranges []*profan.HostEvent
+	for _, e := range run.Host.Events {
+		switch e.Kind {
+		case profan.HostFrame:
+			n[e.Name]++
+		case profan.HostAnnotation:
+			if strings.HasPrefix(e.Name, "Optimizer.step#") {
+				ranges = append(ranges, e)
+			}
+		}
+	}
+	upd, grp := "torch/optim/adam.py(554): _multi_tensor_adam", "torch/optim/optimizer.py(547): _group_tensors_by_device_and_dtype"
+	if len(ranges) == 0 || n[upd] != len(ranges) || n[grp] != len(ranges) || n["torch/optim/optimizer.py(164): _default_to_fused_or_foreach"] != len(ranges) || len(n) != 3 {
+		t.Errorf("%d optimizer ranges, frames kept %v", len(ranges), n)
+	}
+}
+
 // TestTorchTraceEncodings: the trace read plain and gzip-compressed, with
 // CR LF line ends, gives one run and one digest.
 func TestTorchTraceEncodings(t *testing.T) {

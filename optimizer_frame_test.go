@@ -1,0 +1,29 @@
+package profan_test
+
+import (
+	"testing"
+
+	"github.com/profan-dev/profan"
+)
+
+// TestOptimizerFrame: the frames of PyTorch's optimizer step a fused
+// step replaces, the grouping it keeps, and the rest.
+func TestOptimizerFrame(t *testing.T) {
+	for name, want := range map[string]int{
+		"torch/optim/adam.py(554): _multi_tensor_adam":                               profan.OptimizerUpdate,
+		"torch/optim/adam.py(347): _single_tensor_adam":                              profan.OptimizerUpdate,
+		"/usr/lib/python3/site-packages/torch/optim/sgd.py(300): _single_tensor_sgd": profan.OptimizerUpdate,
+		"torch/optim/optimizer.py(164): _default_to_fused_or_foreach":                profan.OptimizerUpdate,
+		"torch/optim/optimizer.py(547): _group_tensors_by_device_and_dtype":          profan.OptimizerGroup,
+		"torch/utils/_foreach_utils.py(42): _group_tensors_by_device_and_dtype":      profan.OptimizerNone,
+		"torch/optim/adam.py(139): _init_group":                                      profan.OptimizerNone,
+		"torch/optim/optimizer.py(60): _use_grad":                                    profan.OptimizerNone,
+		"train.py(40): _multi_tensor_adam":                                           profan.OptimizerNone,
+		"<built-in method _foreach_add_ of type object at 0x7fa72fb3e180>":           profan.OptimizerNone,
+		"": profan.OptimizerNone,
+	} {
+		if got := profan.OptimizerFrame(name); got != want {
+			t.Errorf("OptimizerFrame(%q) = %d, want %d", name, got, want)
+		}
+	}
+}
