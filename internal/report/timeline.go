@@ -104,9 +104,12 @@ type jsonIdle struct {
 
 // jsonIdleCall is a host call behind idle time.
 type jsonIdleCall struct {
-	Name    string  `json:"name"`
-	Op      string  `json:"op,omitempty"`
-	Frame   string  `json:"frame,omitempty"`
+	Name  string `json:"name"`
+	Op    string `json:"op,omitempty"`
+	Frame string `json:"frame,omitempty"`
+	// Method is the Tensor method the user called (tolist, item, cpu),
+	// which tells apart calls of one name, op and frame.
+	Method  string  `json:"method,omitempty"`
 	Count   int     `json:"count"`
 	Seconds float64 `json:"seconds"`
 }
@@ -145,7 +148,7 @@ func toJSONIdle(is []verdict.Idle) []jsonIdle {
 	for _, i := range is {
 		ji := jsonIdle{Cause: i.Cause, Seconds: i.Seconds, Share: i.Share, Gaps: i.Gaps}
 		for _, c := range i.Calls {
-			ji.Calls = append(ji.Calls, jsonIdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Count: c.Count, Seconds: c.Seconds})
+			ji.Calls = append(ji.Calls, jsonIdleCall{Name: c.Name, Op: c.Op, Frame: c.Frame, Method: c.Method, Count: c.Count, Seconds: c.Seconds})
 		}
 		out = append(out, ji)
 	}
