@@ -6,9 +6,10 @@ import (
 	"github.com/profan-dev/profan"
 )
 
-// launchRows holds a details page's launches to the metric rows of its
-// first launch, place by place: every launch of a page has the same metric
-// rows (the sections asked for), so a launch with one row more or one row
+// launchRows holds a details page's launches (or a summary page's
+// kernels) to the metric rows of its first, place by place: every launch
+// of a page has the same metric rows (the sections asked for), so a launch
+// with one row more or one row
 // less than the first, the rest in step, has a row written twice where the
 // row at that place repeats a row before it. The row is refused at its
 // line, in the launch that has it: the first launch's doubled row
@@ -21,9 +22,12 @@ import (
 // where they leave the names the page's metricRows remember, so an intact
 // page pays one comparison a row.
 type launchRows struct {
-	seed maphash.Seed
-	h    maphash.Hash
-	ref  []launchRow // the first launch's metric rows
+	// summary says the blocks are a summary page's kernels (named by
+	// their name), not a details page's launches (by ID and name).
+	summary bool
+	seed    maphash.Seed
+	h       maphash.Hash
+	ref     []launchRow // the first launch's metric rows
 	// The first launch and the current one: ID, kernel, line of the first row.
 	firstID, firstName, id, name string
 	firstLine, line, block       int
@@ -88,6 +92,9 @@ func (l *launchRows) row(i int, hit bool, line int, metric string, section, labe
 	}
 	h := l.hash(section, label, name, unit)
 	if l.div < 0 {
+		if i < len(l.ref) && h == l.ref[i].h {
+			return // the first launch's row at its place, not the names remembered
+		}
 		l.div, l.divLine, l.divName = i, line, metric
 		l.lacks = i+1 < len(l.ref) && h == l.ref[i+1].h
 		l.extra = l.repeats(i, h) >= 0
@@ -126,14 +133,22 @@ func (l *launchRows) end(t *table, n, last int, atEnd bool) error {
 			return nil // a row the first launch has once: the cut check's
 		}
 		if l.div < 0 && atEnd {
-			return t.Errorf(last, "launch %s of %s ends after %d metric rows where launch %s (line %d) has %d, its last (line %d) the row of line %d again: the export is cut short, or launch %s has a line written twice",
-				l.id, shorten(l.name, 60), n, l.firstID, l.firstLine, first, l.ref[p].line, l.ref[q].line, l.firstID)
+			return t.Errorf(last, "%s ends after %d metric rows where %s (line %d) has %d, its last (line %d) the row of line %d again: the export is cut short, or %s has a line written twice",
+				l.named(l.id, l.name), n, l.named(l.firstID, l.firstName), l.firstLine, first, l.ref[p].line, l.ref[q].line, l.named(l.firstID, l.firstName))
 		}
-		return t.Errorf(l.ref[p].line, "launch %s of %s has the metric row of line %d again, where launch %s (line %d) has it once (a line written twice?)",
-			l.firstID, shorten(l.firstName, 60), l.ref[q].line, l.id, l.line)
+		return t.Errorf(l.ref[p].line, "%s has the metric row of line %d again, where %s (line %d) has it once (a line written twice?)",
+			l.named(l.firstID, l.firstName), l.ref[q].line, l.named(l.id, l.name), l.line)
 	case n == first+1 && l.div >= 0 && l.extra:
-		return t.Errorf(l.divLine, "launch %s of %s has its metric row %s again, where launch %s (line %d) has it once (a line written twice?)",
-			l.id, shorten(l.name, 60), l.divName, l.firstID, l.firstLine)
+		return t.Errorf(l.divLine, "%s has its metric row %s again, where %s (line %d) has it once (a line written twice?)",
+			l.named(l.id, l.name), l.divName, l.named(l.firstID, l.firstName), l.firstLine)
 	}
 	return nil
+}
+
+// named is a launch (or a summary page's kernel) as a message names it.
+func (l *launchRows) named(id, name string) string {
+	if l.summary {
+		return "kernel " + shorten(name, 60)
+	}
+	return "launch " + id + " of " + shorten(name, 60)
 }

@@ -27,6 +27,7 @@ func (ncuSummary) Parse(t *table) error {
 	var g rowKernels
 	var shape string
 	var rows blockShape // every kernel has the same metric rows
+	lr := launchRows{summary: true}
 	for t.Scan() {
 		r := t.Row()
 		if err := checkWidth(t, r, len(t.Header)); err != nil {
@@ -40,7 +41,11 @@ func (ncuSummary) Parse(t *table) error {
 			}
 			k.ID = t.Ordinal()
 			shape = key
+			if err := lr.end(t, rows.rows, g.last, false); err != nil {
+				return nil, err
+			}
 			rows.start()
+			lr.start(k, r.Line, rows.blocks)
 			n, ok, err := units.ParseNumber(r.String(inv))
 			if err != nil || !ok || n < 1 {
 				return nil, t.Errorf(r.Line, "invocations %q is not a positive count", r.String(inv))
@@ -52,6 +57,7 @@ func (ncuSummary) Parse(t *table) error {
 			return err
 		}
 		g.last = r.Line
+		lr.row(rows.rows, false, r.Line, r.String(name), r.Bytes(section), nil, r.Bytes(name), r.Bytes(unit))
 		rows.rows++
 		u := t.Intern(r.Bytes(unit))
 		m, err := ncuValue(t, r.Line, t.Intern(r.Bytes(name)), t.Intern(r.Bytes(section)), r.String(avg), u)
@@ -77,6 +83,9 @@ func (ncuSummary) Parse(t *table) error {
 	}
 	if t.Err() != nil {
 		return t.Err()
+	}
+	if err := lr.end(t, rows.rows, g.last, t.AtEnd()); err != nil {
+		return err
 	}
 	if k := g.k; k != nil && t.AtEnd() && rows.short() {
 		return t.Errorf(g.last, "kernel %s ends after %d metric rows where the kernels before it have %d: the export is cut short (still being written?)",

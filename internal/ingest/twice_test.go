@@ -199,12 +199,45 @@ func TestDetailsMetricRowTwice(t *testing.T) {
 		{"the last launch's last row doubled", again(lines, len(lines)-1, lines[len(lines)-1]), len(lines) + 1, "launch 2 of void matmulTiled<32>"},
 		// Two launches, the first's last row doubled: the last launch ends
 		// a row short of the first, and may have been cut there.
-		{"the first launch's last row doubled, two launches", again(two, l1-1, lines[l1-1]), l2 + 1, "the export is cut short, or launch 0 has a line written twice"},
+		{"the first launch's last row doubled, two launches", again(two, l1-1, lines[l1-1]), l2 + 1, "the export is cut short, or launch 0 of matmulNaive(const float *, const float *, float *, int) has a line written twice"},
 	} {
 		_, err := Read(bytes.NewReader(c.in), "in.csv", Options{}, Sink{})
 		wantRefused(t, c.name, err, c.line, c.msg)
 	}
 	if _, err := Read(bytes.NewReader([]byte(strings.Join(two, ""))), "in.csv", Options{}, Sink{}); err != nil {
 		t.Errorf("the first two launches: %v", err)
+	}
+}
+
+// TestSummaryMetricRowTwice holds a summary page's kernels to the rows
+// of its first as TestDetailsMetricRowTwice holds a details page's
+// launches: the first kernel's row again (away from its place) once made
+// the last kernel be called cut short, and the last kernel's was dropped.
+func TestSummaryMetricRowTwice(t *testing.T) {
+	b, err := os.ReadFile("../../fixtures/ncu/copy.summary.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	first := lineIndex(lines, 0, `"2172","copy","127.0.0.1","offsetCopy`)
+	second := lineIndex(lines, 0, `"2172","copy","127.0.0.1","strideCopy`)
+	if first < 0 || second < 0 {
+		t.Fatal("the page's two kernels not found")
+	}
+	for _, c := range []struct {
+		name string
+		in   []byte
+		line int
+		msg  string
+	}{
+		{"the first kernel's row again 13 rows later", moved(lines, first+1, first+14), first + 16,
+			fmt.Sprintf("kernel offsetCopy(float *, const float *, int) has the metric row of line %d again, where kernel strideCopy", first+2)},
+		{"the last kernel's row again 15 rows later", moved(lines, second+1, second+16), second + 18, "kernel strideCopy(float *, const float *, int) has its metric row"},
+	} {
+		_, err := Read(bytes.NewReader(c.in), "in.csv", Options{}, Sink{})
+		wantRefused(t, c.name, err, c.line, c.msg)
 	}
 }
