@@ -51,6 +51,10 @@ func parseNvprofAggregate(t *table, format, section, nameCol string) error {
 	minCol, maxCol, avgCol, totalCol := c.Get("Min"), c.Get("Max"), c.Get("Avg"), c.Get("Total")
 	var g rowKernels
 	var kdev string
+	// The line of each metric read of the kernel: a kernel's block names
+	// each once, and the same one again is a line written twice (its
+	// value, the same or not, would be dropped or taken in silence).
+	seen := map[string]int{}
 	g.last = t.Line
 	err := t.eachRow(format, "a header", func(r row) error {
 		k, err := g.at(t, func(k *profan.Kernel) bool { return string(r.Bytes(dev)) == kdev && string(r.Bytes(kern)) == k.Name }, func() (*profan.Kernel, error) {
@@ -71,6 +75,7 @@ func parseNvprofAggregate(t *table, format, section, nameCol string) error {
 				return nil, t.Errorf(r.Line, "column \"Invocations\": %q is not a launch count", r.String(inv))
 			}
 			k.Invocations = n
+			clear(seen)
 			return k, nil
 		})
 		if err != nil {
@@ -81,6 +86,10 @@ func parseNvprofAggregate(t *table, format, section, nameCol string) error {
 		if mname == "" {
 			return t.Errorf(r.Line, "row has no %s", strings.ToLower(nameCol))
 		}
+		if first, ok := seen[mname]; ok {
+			return t.Errorf(r.Line, "%s %s of %s was already read at line %d (a line written twice?)", section, mname, shorten(k.Name, 60), first)
+		}
+		seen[mname] = r.Line
 		m, err := nvprofAggregateMetric(t, r, mname, section, avgCol, minCol, maxCol)
 		if err != nil {
 			return err

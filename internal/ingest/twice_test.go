@@ -241,3 +241,23 @@ func TestSummaryMetricRowTwice(t *testing.T) {
 		wantRefused(t, c.name, err, c.line, c.msg)
 	}
 }
+
+// TestNvprofMetricTwice holds an nvprof metrics or events table's row
+// written twice away from its place refused at its second line: a
+// kernel's block names each metric once, and the row again was dropped
+// (the same value) or taken in silence.
+func TestNvprofMetricTwice(t *testing.T) {
+	for _, f := range []string{"testdata/nvprof/magus-gtx1080ti-matrixMul-metrics.csv", "testdata/nvprof/ieee2017-k40c-events-no-total-then-metrics.csv"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")
+		row := lineIndex(lines, 0, `"Device","Kernel","Invocations"`) + 1
+		if row <= 0 {
+			t.Fatalf("%s: no table", f)
+		}
+		wantRefused(t, f, func() error { _, err := Read(bytes.NewReader(moved(lines, row, row+4)), "in.csv", Options{}, Sink{}); return err }(),
+			row+6, fmt.Sprintf("was already read at line %d (a line written twice?)", row+1))
+	}
+}
