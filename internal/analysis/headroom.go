@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/gpumodel"
 	"github.com/profan-dev/profan/internal/metrics"
 )
 
@@ -24,6 +25,11 @@ const LaunchFloor = 2.5e-6
 const (
 	attainableDRAM = 0.92
 	attainablePipe = 0.95
+	// attainableL2: the kernels at their speed of light on L2 keep it at
+	// 91–92 % of ncu's L2 throughput peak (fixtures/sol-check7's
+	// l2Reuse, sol-check8's l2Int4: each twin, the same kernel, ran the
+	// same).
+	attainableL2 = 0.92
 )
 
 // need is the time one unit takes for the kernel's necessary work.
@@ -42,6 +48,9 @@ func headroomOf(a *Kernel) Headroom {
 	}
 	var needs []need
 	if n, ok := dramNeed(a, t); ok {
+		needs = append(needs, n)
+	}
+	if n, ok := l2Need(a, t); ok {
 		needs = append(needs, n)
 	}
 	pipes, fpKnown := pipeNeeds(a)
@@ -106,6 +115,75 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 		n.why = fmt.Sprintf("%s needed (the bytes its threads ask for) of %s moved", fmtBytes(needed), fmtBytes(moved))
 	}
 	n.why += fmt.Sprintf(", at %.0f%% of %.2f TB/s", 100*attainableDRAM, peak/1e12)
+	return n, true
+}
+
+// l2Need is the time the kernel's necessary L2 traffic takes at L2's
+// attainable peak, for a kernel L2 limits. The necessary traffic is the
+// global sectors its threads ask for at their ideal (the coalesced
+// stream, width- and broadcast-aware) that L1 does not serve: re-reads of
+// data through L2 are necessary only where no block's tile could keep
+// them, so the need counts only for a kernel that stages nothing in
+// shared memory and whose loads hit L1 under 5 % (its re-reads are other
+// blocks', at their own addresses; tile-shared-memory's own test) and L2
+// 90 % or more (data L2 holds, not DRAM's stream passing through it),
+// with no atomics and no local-memory traffic (work the L2 serves that
+// is not the stream's), coalesced accesses of 4 bytes a thread or wider
+// (narrower ones load L2 with requests, not sectors) and no gather (whose
+// order a fix may change: an embedding gather's sorted twin). It is ncu's L2 throughput
+// share of the time, scaled by the ideal sectors over those moved
+// (fixtures/sol-check8's l2Int4<0>: sixteen int4 reads a thread from a
+// 4 MiB table, L2 at 92 %, 4 % L1 hits: at its speed of light on L2,
+// where DRAM's need said 99 % headroom). A tile that keeps re-reads
+// (register-tile, tile-shared-memory) is their headroom: a kernel with
+// shared loads or L1 hits reads DRAM's and the pipes' needs only.
+func l2Need(a *Kernel, t float64) (need, bool) {
+	var n need
+	pct, ok := a.Value("l2_sol_pct")
+	if !ok || !(pct > 0) || a.Limiter.Unit != LimitL2 {
+		return n, false
+	}
+	if hit, ok := a.Value("l1_hit_rate"); !ok || hit >= 5 {
+		return n, false
+	}
+	if hit, ok := a.Value("l2_hit_rate"); !ok || hit < 90 {
+		return n, false // DRAM's stream through L2, not data L2 holds
+	}
+	for _, in := range a.Model.Instructions {
+		if in.Space == "global" && (in.Indirect || Indirect(a, in.Address)) {
+			return n, false // a gather's order, which a fix may change
+		}
+	}
+	for _, m := range []string{"shared_load_requests", "shared_store_requests", "l2_atomic_requests", "local_load_sectors", "local_store_sectors"} {
+		if v, ok := a.Value(m); ok && v > 0 {
+			return n, false
+		}
+	}
+	if a.Model.SharedLoad != nil || a.Model.SharedStore != nil {
+		return n, false
+	}
+	var ideal, moved float64
+	for _, x := range []*Access{a.Model.GlobalLoad, a.Model.GlobalStore} {
+		if x == nil || !(x.Transactions > 0) {
+			continue
+		}
+		if x.IdealSectorsPerRequest < 4 || x.Pattern.Kind != gpumodel.Coalesced {
+			return n, false
+		}
+		moved += x.Transactions
+		ideal += math.Min(x.Transactions, x.IdealTransactions)
+	}
+	if !(moved > 0) || !(ideal > 0) {
+		return n, false
+	}
+	share := pct / 100 * ideal / moved
+	n.unit = "L2"
+	n.secs = t * share / attainableL2
+	n.why = fmt.Sprintf("L2 at %.0f%% of its peak on the sectors its threads ask for", pct)
+	if ideal < moved {
+		n.why = fmt.Sprintf("L2 at %.0f%% of its peak, %.0f%% of its sectors the coalesced ones its threads ask for", pct, 100*ideal/moved)
+	}
+	n.why += fmt.Sprintf(" (re-reads no block's tile keeps: L1 hits under 5%%, no shared memory), attainable %.0f%%", 100*attainableL2)
 	return n, true
 }
 

@@ -84,3 +84,42 @@ func TestSourceFlopsOnce(t *testing.T) {
 		t.Errorf("SourceFlops = %v, %v; want 160, 32", sp, dp)
 	}
 }
+
+// TestHeadroomL2 holds the L2 as a limiting unit: kernels at their speed
+// of light on L2 (a table held in L2, read by every block, which no
+// block's tile keeps) have no headroom on it, where DRAM's need alone
+// said 93–99 %; a kernel streaming from DRAM through L2, or gathering,
+// keeps its headroom on DRAM.
+func TestHeadroomL2(t *testing.T) {
+	for _, page := range []string{"raw", "details"} {
+		got := map[string]analysis.Headroom{}
+		for _, set := range []string{"sol-check7/sol_check7", "sol-check8/sol_check8"} {
+			files := []string{"../../fixtures/" + set + "." + page + ".csv.gz", "../../fixtures/" + set + ".source.cuda-sass.csv.gz"}
+			_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+				got[k.DisplayName()] = analysis.Analyze(run, k, analysis.Options{}).Limiter.Headroom
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, c := range []struct {
+			kernel   string
+			unit     string
+			min, max float64
+		}{
+			{"void l2Int4<0>(int *, const int4 *, int, int)", "L2", 0, 0.05},
+			{"void l2Reuse<0>(float *, const float4 *, int, int)", "L2", 0, 0.05},
+			{"void xor3U4<0>(uint4 *, const uint4 *, const uint4 *, int)", "DRAM", 0, 0.2},
+			{"void hashGather<1>(float2 *, const float2 *, float, int)", "DRAM", 0.5, 1},
+		} {
+			h, ok := got[c.kernel]
+			if !ok {
+				t.Fatalf("%s: %s not in the capture", page, c.kernel)
+			}
+			if !h.Known() || h.Unit != c.unit || h.Share < c.min || h.Share > c.max {
+				t.Errorf("%s: %s: headroom %.2f on %q, want %.2f–%.2f on %s (%s)", page, c.kernel, h.Share, h.Unit, c.min, c.max, c.unit, h.Evidence)
+			}
+		}
+	}
+}

@@ -57,8 +57,10 @@ import (
 // version 29 leaves a misaligned access whose extra sectors are its block
 // size's drift to tiny-blocks, and names an atomic inlined from a
 // toolkit header on the user's line that calls an atomic; version 30
-// finds tiny-blocks where the per-SM block limit caps the warps held.
-const VerdictVersion = 30
+// finds tiny-blocks where the per-SM block limit caps the warps held;
+// version 31 reads the L2 as a unit of the headroom, for data the L2
+// holds that no block's tile keeps.
+const VerdictVersion = 31
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

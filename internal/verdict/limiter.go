@@ -127,7 +127,7 @@ type Headroom struct {
 	// Share is 1 − Ideal/Time, 0–1; NaN when the export cannot tell.
 	Share float64
 	// Unit names the unit whose necessary work sets the ideal time:
-	// "DRAM", "FP32 pipe", "FP64 pipe" or "tensor pipe".
+	// "DRAM", "L2", "FP32 pipe", "FP64 pipe" or "tensor pipe".
 	Unit string
 	// Ideal is the ideal time in seconds (NaN unknown).
 	Ideal float64
