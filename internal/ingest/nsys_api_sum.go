@@ -47,6 +47,9 @@ func (nsysAPISum) Parse(t *table) error {
 			return t.Errorf(r.Line, "row has no call name")
 		}
 		share.add(v[0], r.Line)
+		if err := share.once(t, name, r.Line); err != nil {
+			return err
+		}
 		return t.s.hostCalls().add(t, &profan.APICall{Name: name, Calls: n, Total: v[1], Avg: v[2], Min: v[3], Max: v[4], OS: !cudaCall(name)}, false, r.Line)
 	})
 	if err != nil {

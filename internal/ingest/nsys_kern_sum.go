@@ -100,6 +100,9 @@ func (nsysKernSum) Parse(t *table) error {
 		if strings.TrimSpace(k.Name) == "" {
 			return t.Errorf(r.Line, "row has no kernel name")
 		}
+		if err := share.once(t, k.Name, r.Line); err != nil {
+			return err
+		}
 		k.Demangled = t.demangled(k.Name, r.Line)
 		k.Invocations, k.Duration = inst, v[2]
 		addSummaryMetrics(k, summaryTimes{
@@ -237,6 +240,22 @@ type shares struct {
 	rows int
 	last int // the line of the last row
 	nan  bool
+	// lines is the line of each name's row: a summary has one row per
+	// name (kernel, call), and the same name again is a row written
+	// twice, whose time would count twice.
+	lines map[string]int
+}
+
+// once refuses the row at line whose name is a row's before it.
+func (s *shares) once(t *table, name string, line int) error {
+	if first, ok := s.lines[name]; ok {
+		return t.Errorf(line, "%s is the name of the row at line %d: a summary has one row per name (a row written twice?)", shorten(name, 60), first)
+	}
+	if s.lines == nil {
+		s.lines = map[string]int{}
+	}
+	s.lines[name] = line
+	return nil
 }
 
 func (s *shares) add(pct float64, line int) {

@@ -99,6 +99,14 @@ func (nvprofSummary) Parse(t *table) error {
 		if strings.TrimSpace(printed) == "" {
 			return t.Errorf(r.Line, "row has no name")
 		}
+		if api {
+			err = apis.once(t, printed, r.Line)
+		} else {
+			err = gpu.once(t, printed, r.Line)
+		}
+		if err != nil {
+			return err
+		}
 		switch {
 		case api:
 			t.API(&profan.APICall{Name: t.Intern(r.Bytes(name)), Calls: n, Total: v[1], Avg: v[2], Min: v[3], Max: v[4]})

@@ -261,3 +261,37 @@ func TestNvprofMetricTwice(t *testing.T) {
 			row+6, fmt.Sprintf("was already read at line %d (a line written twice?)", row+1))
 	}
 }
+
+// TestSummaryNameTwice holds a summary table's row again, away from its
+// place, refused at its line: nsys's kernel and API summaries and
+// nvprof's have one row per name, and the row again counted its time
+// twice (llmperfopt's kernel summary: 634.7 ms of kernel time read as
+// 716.6 ms).
+func TestSummaryNameTwice(t *testing.T) {
+	for _, f := range []string{
+		"testdata/nsys/llmperfopt-nsys-stats-cuda-gpu-kern-sum.csv",
+		"testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv",
+		"testdata/nvprof/ieee2017-k20c-gpu-api-summary-no-type-col-sci.csv",
+	} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.SplitAfter(string(b), "\n")
+		row := -1
+		for i, l := range lines {
+			if strings.Contains(l, "Time (%)") || strings.Contains(l, "Time(%)") {
+				row = i + 1
+				break
+			}
+		}
+		for row > 0 && row < len(lines) && !strings.ContainsAny(lines[row][:1], "0123456789\"") {
+			row++ // a units row
+		}
+		if row <= 0 || row+3 >= len(lines) {
+			t.Fatalf("%s: no table", f)
+		}
+		_, err = Read(bytes.NewReader(moved(lines, row, row+2)), "in.csv", Options{}, Sink{})
+		wantRefused(t, f, err, row+4, fmt.Sprintf("is the name of the row at line %d", row+1))
+	}
+}
