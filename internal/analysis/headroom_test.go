@@ -21,8 +21,28 @@ func TestHeadroom(t *testing.T) {
 		pages = pages[:1] // CI reads the raw page too
 	}
 	for _, page := range pages {
-		got := map[string]analysis.Headroom{}
-		files := []string{"../../fixtures/calib/calib." + page + ".csv.gz", "../../fixtures/calib/calib.source.cuda-sass.csv.gz"}
+		checkHeadrooms(t, page, []string{"calib/calib"}, []headroomCase{
+			{"void strideCopy<8>(float *, const float *)", "DRAM", 0.85, 0.97},
+			{"void strideCopy<1>(float *, const float *)", "DRAM", 0.1, 0.4},
+			{"matmulNaive(float *, const float *, const float *, int)", "FP32 pipe", 0.8, 0.97},
+		})
+	}
+}
+
+// headroomCase is a kernel's expected headroom: its unit and its share.
+type headroomCase struct {
+	kernel   string
+	unit     string
+	min, max float64
+}
+
+// checkHeadrooms reads the page of each set (fixtures/SET.PAGE.csv.gz
+// with its source page) and holds each case's kernel to its headroom.
+func checkHeadrooms(t *testing.T, page string, sets []string, cases []headroomCase) {
+	t.Helper()
+	got := map[string]analysis.Headroom{}
+	for _, set := range sets {
+		files := []string{"../../fixtures/" + set + "." + page + ".csv.gz", "../../fixtures/" + set + ".source.cuda-sass.csv.gz"}
 		_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
 			got[k.DisplayName()] = analysis.Analyze(run, k, analysis.Options{}).Limiter.Headroom
 			return nil
@@ -30,22 +50,14 @@ func TestHeadroom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range []struct {
-			kernel   string
-			unit     string
-			min, max float64
-		}{
-			{"void strideCopy<8>(float *, const float *)", "DRAM", 0.85, 0.97},
-			{"void strideCopy<1>(float *, const float *)", "DRAM", 0.1, 0.4},
-			{"matmulNaive(float *, const float *, const float *, int)", "FP32 pipe", 0.8, 0.97},
-		} {
-			h, ok := got[c.kernel]
-			if !ok {
-				t.Fatalf("%s: %s not in the capture", page, c.kernel)
-			}
-			if !h.Known() || h.Unit != c.unit || h.Share < c.min || h.Share > c.max {
-				t.Errorf("%s: %s: headroom %.2f on %q, want %.2f–%.2f on %s (%s)", page, c.kernel, h.Share, h.Unit, c.min, c.max, c.unit, h.Evidence)
-			}
+	}
+	for _, c := range cases {
+		h, ok := got[c.kernel]
+		if !ok {
+			t.Fatalf("%s: %s not in the capture", page, c.kernel)
+		}
+		if !h.Known() || h.Unit != c.unit || h.Share < c.min || h.Share > c.max {
+			t.Errorf("%s: %s: headroom %.2f on %q, want %.2f–%.2f on %s (%s)", page, c.kernel, h.Share, h.Unit, c.min, c.max, c.unit, h.Evidence)
 		}
 	}
 }
@@ -92,34 +104,11 @@ func TestSourceFlopsOnce(t *testing.T) {
 // keeps its headroom on DRAM.
 func TestHeadroomL2(t *testing.T) {
 	for _, page := range []string{"raw", "details"} {
-		got := map[string]analysis.Headroom{}
-		for _, set := range []string{"sol-check7/sol_check7", "sol-check8/sol_check8"} {
-			files := []string{"../../fixtures/" + set + "." + page + ".csv.gz", "../../fixtures/" + set + ".source.cuda-sass.csv.gz"}
-			_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
-				got[k.DisplayName()] = analysis.Analyze(run, k, analysis.Options{}).Limiter.Headroom
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-		}
-		for _, c := range []struct {
-			kernel   string
-			unit     string
-			min, max float64
-		}{
+		checkHeadrooms(t, page, []string{"sol-check7/sol_check7", "sol-check8/sol_check8"}, []headroomCase{
 			{"void l2Int4<0>(int *, const int4 *, int, int)", "L2", 0, 0.05},
 			{"void l2Reuse<0>(float *, const float4 *, int, int)", "L2", 0, 0.05},
 			{"void xor3U4<0>(uint4 *, const uint4 *, const uint4 *, int)", "DRAM", 0, 0.2},
 			{"void hashGather<1>(float2 *, const float2 *, float, int)", "DRAM", 0.5, 1},
-		} {
-			h, ok := got[c.kernel]
-			if !ok {
-				t.Fatalf("%s: %s not in the capture", page, c.kernel)
-			}
-			if !h.Known() || h.Unit != c.unit || h.Share < c.min || h.Share > c.max {
-				t.Errorf("%s: %s: headroom %.2f on %q, want %.2f–%.2f on %s (%s)", page, c.kernel, h.Share, h.Unit, c.min, c.max, c.unit, h.Evidence)
-			}
-		}
+		})
 	}
 }
