@@ -28,9 +28,13 @@ type launchRows struct {
 	seed    maphash.Seed
 	h       maphash.Hash
 	ref     []launchRow // the first launch's metric rows
-	// The first launch and the current one: ID, kernel, line of the first row.
-	firstID, firstName, id, name string
-	firstLine, line, block       int
+	// The first launch, the second and the current one: ID, kernel, line
+	// of the first row.
+	firstID, firstName, secondID, secondName, id, name string
+	firstLine, secondLine, line, block                 int
+	// The metric rows of the first and second launches, and the count
+	// the page's launches have (0 while the first two differ).
+	firstN, secondN, norm int
 	// From the second launch on: the first place its rows left the page's
 	// remembered names (-1: none), that row's line and metric, and whether
 	// its rows from there are the first launch's one place on (it lacks
@@ -59,9 +63,13 @@ func (l *launchRows) start(k *profan.Kernel, line, block int) {
 		l.seed = maphash.MakeSeed()
 		l.h.SetSeed(l.seed)
 	}
-	if block == 1 {
+	switch block {
+	case 1:
 		l.ref = l.ref[:0]
 		l.firstID, l.firstName, l.firstLine = k.ID, k.Name, line
+		l.firstN, l.secondN, l.norm = 0, 0, 0
+	case 2:
+		l.secondID, l.secondName, l.secondLine = k.ID, k.Name, line
 	}
 	l.id, l.name, l.line, l.block = k.ID, k.Name, line, block
 	l.div, l.lacks, l.extra = -1, false, false
@@ -116,9 +124,25 @@ func (l *launchRows) repeats(i int, h uint64) int {
 }
 
 // end checks the launch read, which had n metric rows and its last row at
-// line last, against the first; atEnd says the export ends with it.
+// line last, against the first (row by row where they are in step, then
+// by count); atEnd says the export ends with it.
 func (l *launchRows) end(t *table, n, last int, atEnd bool) error {
-	if l.block < 2 || len(l.ref) == 0 || len(l.ref) >= maxKernelMetrics {
+	if l.block == 1 {
+		l.firstN = n
+	}
+	if l.block < 2 {
+		return nil
+	}
+	if err := l.inStep(t, n, last, atEnd); err != nil {
+		return err
+	}
+	return l.count(t, n, last, atEnd)
+}
+
+// inStep finds, where the launch's rows are in step with the first's but
+// for one, the row written twice, and refuses it at its line.
+func (l *launchRows) inStep(t *table, n, last int, atEnd bool) error {
+	if len(l.ref) == 0 || len(l.ref) >= maxKernelMetrics {
 		return nil
 	}
 	first := len(l.ref)
@@ -130,7 +154,7 @@ func (l *launchRows) end(t *table, n, last int, atEnd bool) error {
 		}
 		q := l.repeats(p, l.ref[p].h)
 		if q < 0 {
-			return nil // a row the first launch has once: the cut check's
+			return nil // a row the first launch has once: the counts' check
 		}
 		if l.div < 0 && atEnd {
 			return t.Errorf(last, "%s ends after %d metric rows where %s (line %d) has %d, its last (line %d) the row of line %d again: the export is cut short, or %s has a line written twice",
@@ -141,6 +165,46 @@ func (l *launchRows) end(t *table, n, last int, atEnd bool) error {
 	case n == first+1 && l.div >= 0 && l.extra:
 		return t.Errorf(l.divLine, "%s has its metric row %s again, where %s (line %d) has it once (a line written twice?)",
 			l.named(l.id, l.name), l.divName, l.named(l.firstID, l.firstName), l.firstLine)
+	}
+	return nil
+}
+
+// count holds the launch's metric rows to the count the page's launches
+// have, where the rows are not in step (a --print-details all page orders
+// a breakdown's rows by value, launch by launch): a launch with more rows
+// than the others has a row written twice, refused at its first line.
+// The first two launches set the count; where they differ, the third
+// tells which is the odd one; two launches alone that differ by a row
+// are refused, saying both readings (by more, the last is cut short: the
+// page's own check).
+func (l *launchRows) count(t *table, n, last int, atEnd bool) error {
+	switch {
+	case l.block == 2:
+		l.secondN = n
+		switch {
+		case n == l.firstN:
+			l.norm = n
+		case atEnd && n == l.firstN-1:
+			return t.Errorf(last, "%s ends after %d metric rows where %s (line %d) has %d: the export is cut short, or %s has a row written twice",
+				l.named(l.id, l.name), n, l.named(l.firstID, l.firstName), l.firstLine, l.firstN, l.named(l.firstID, l.firstName))
+		case atEnd && n == l.firstN+1:
+			return t.Errorf(l.line, "%s has %d metric rows where %s (line %d) has %d: a row written twice in it, or one lost from the first",
+				l.named(l.id, l.name), n, l.named(l.firstID, l.firstName), l.firstLine, l.firstN)
+		}
+	case l.norm == 0 && l.block == 3:
+		switch {
+		case n == l.secondN && l.firstN > n:
+			return t.Errorf(l.firstLine, "%s has %d metric rows where the launches after it have %d (a row written twice?)",
+				l.named(l.firstID, l.firstName), l.firstN, n)
+		case n == l.firstN && l.secondN > n:
+			return t.Errorf(l.secondLine, "%s has %d metric rows where the launches before and after it have %d (a row written twice?)",
+				l.named(l.secondID, l.secondName), l.secondN, n)
+		case n == l.secondN || n == l.firstN:
+			l.norm = n // a launch with a row fewer: a row lost, read as it is
+		}
+	case l.norm > 0 && n > l.norm:
+		return t.Errorf(l.line, "%s has %d metric rows where the launches before it have %d (a row written twice?)",
+			l.named(l.id, l.name), n, l.norm)
 	}
 	return nil
 }

@@ -257,7 +257,10 @@ func TestNvprofMetricTwice(t *testing.T) {
 		if row <= 0 {
 			t.Fatalf("%s: no table", f)
 		}
-		wantRefused(t, f, func() error { _, err := Read(bytes.NewReader(moved(lines, row, row+4)), "in.csv", Options{}, Sink{}); return err }(),
+		wantRefused(t, f, func() error {
+			_, err := Read(bytes.NewReader(moved(lines, row, row+4)), "in.csv", Options{}, Sink{})
+			return err
+		}(),
 			row+6, fmt.Sprintf("was already read at line %d (a line written twice?)", row+1))
 	}
 }
@@ -293,5 +296,34 @@ func TestSummaryNameTwice(t *testing.T) {
 		}
 		_, err = Read(bytes.NewReader(moved(lines, row, row+2)), "in.csv", Options{}, Sink{})
 		wantRefused(t, f, err, row+4, fmt.Sprintf("is the name of the row at line %d", row+1))
+	}
+}
+
+// TestDetailsAllRowTwice: on a --print-details all page, whose launches
+// order a breakdown's rows by value (the rows are not in step), a row
+// written twice is found by the launches' counts: the first launch's
+// (refused at its first line, once the last launch was called cut short)
+// and a middle launch's (once read in silence).
+func TestDetailsAllRowTwice(t *testing.T) {
+	lines := strings.SplitAfter(string(golden.Gunzip(t, "../../fixtures/sol-check8/sol_triton8.details-all.csv.gz")), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	l0 := lineIndex(lines, 0, `"0","2957"`)
+	l1 := lineIndex(lines, 0, `"1","2957"`)
+	if l0 < 0 || l1 < 0 {
+		t.Fatal("the page's launches not found")
+	}
+	for _, c := range []struct {
+		name string
+		in   []byte
+		line int
+		msg  string
+	}{
+		{"the first launch's row doubled", again(lines, l0+29, lines[l0+29]), l0 + 1, "launch 0 of swiglu_b64_w1 has 1902 metric rows where the launches after it have 1901"},
+		{"the second launch's row doubled", again(lines, l1+700, lines[l1+700]), l1 + 1, "launch 1 of swiglu_b2048_w4 has 1902 metric rows where the launches before and after it have 1901"},
+	} {
+		_, err := Read(bytes.NewReader(c.in), "in.csv", Options{}, Sink{})
+		wantRefused(t, c.name, err, c.line, c.msg)
 	}
 }
