@@ -147,12 +147,12 @@ func (ncuDetails) Parse(t *table) error {
 			}
 			k.IndexedLike(g.index)
 			k.Grow(g.metrics)
+			if err := lr.end(t, shape.rows, g.last, false); err != nil {
+				return nil, err
+			}
 			if t.s.capture != capture {
 				shape = blockShape{} // another capture: learnt again
 				lr.reset()
-			}
-			if err := lr.end(t, shape.rows, g.last, false); err != nil {
-				return nil, err
 			}
 			shape.start()
 			lr.start(k, r.Line, shape.blocks)

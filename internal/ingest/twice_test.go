@@ -204,6 +204,11 @@ func TestDetailsMetricRowTwice(t *testing.T) {
 		_, err := Read(bytes.NewReader(c.in), "in.csv", Options{}, Sink{})
 		wantRefused(t, c.name, err, c.line, c.msg)
 	}
+	// Two captures in one file (cat a.csv b.csv), the first's last row
+	// doubled: checked before the second capture's launches are learnt.
+	twice := append(append(append([]string(nil), lines...), lines[len(lines)-1]), lines...)
+	_, err = Read(bytes.NewReader([]byte(strings.Join(twice, ""))), "in.csv", Options{}, Sink{})
+	wantRefused(t, "the first capture's last row doubled", err, len(lines)+1, "launch 2 of void matmulTiled<32>")
 	if _, err := Read(bytes.NewReader([]byte(strings.Join(two, ""))), "in.csv", Options{}, Sink{}); err != nil {
 		t.Errorf("the first two launches: %v", err)
 	}
