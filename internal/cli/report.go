@@ -50,10 +50,14 @@ func NewCmdReport(io *IOStreams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report (<file>... | --db <path> [--run <id> | --label key=value...]) [--kernel <regexp>] --html <out>",
 		Short: "Write a self-contained HTML report: roofline, efficiency, findings, trends",
-		Long: `Write one HTML file (inline CSS and SVG, no script, nothing fetched) with a
-summary of the kernels, a roofline chart per GPU, each kernel's ideal versus
-actual sectors and its findings with their source lines, and, from a run
-database, trend charts of the chosen metrics with their change points.
+		Long: `Write one HTML file (inline CSS and SVG, no script, nothing fetched) with,
+for a trace, its timeline (the wall by cause and its strips per device and
+stream), what to change first with its gain, a summary of the kernels, a
+roofline chart per GPU, each kernel's ideal versus actual sectors, its
+distance to its speed of light and its findings with their source lines,
+and, from a run database, trend charts of the chosen metrics with their
+change points. The page states the verdict analyze states; a stored run's
+is the one ingest stored.
 
 With files (ncu, nvprof or nsys CSV exports, PyTorch profiler traces), the
 report covers them as analyze reads them. With --db, it covers the newest
