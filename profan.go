@@ -560,7 +560,8 @@ const (
 	HostAnnotation = "user_annotation"
 	// HostFrame is a Python frame kept whole: PyTorch's optimizer
 	// implementations (OptimizerFrame), which the replay prices a fused
-	// optimizer by.
+	// optimizer by, and each call of a forward method of the user's
+	// code ("model.py(80): forward"), which tells a loop from calls.
 	HostFrame = "python_function"
 )
 

@@ -90,9 +90,10 @@ type replay struct {
 	// ranges are the user annotations inside the window (ProfilerStep#N
 	// apart), by start.
 	ranges []annRange
-	// optim are PyTorch's optimizer frames inside the window
-	// (profan.OptimizerFrame: the update, the grouping), by start.
-	optim []annRange
+	// frames are the Python frames the reader keeps whole inside the
+	// window (profan.HostFrame: PyTorch's optimizer frames, the user's
+	// forward methods), by start.
+	frames []annRange
 }
 
 // annRange is a user annotation's range on the host.
@@ -220,10 +221,10 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	slices.SortStableFunc(r.ranges, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
 	for _, e := range run.Host.Events {
 		if e.Kind == profan.HostFrame && e.Duration > 0 && e.Start >= lo && e.Start+e.Duration <= hi {
-			r.optim = append(r.optim, annRange{e.Start, e.Start + e.Duration, e.Name})
+			r.frames = append(r.frames, annRange{e.Start, e.Start + e.Duration, e.Name})
 		}
 	}
-	slices.SortStableFunc(r.optim, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
+	slices.SortStableFunc(r.frames, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
 	r.framework = false
 	r.launch = r.launchUnit()
 	if run.Tool == profan.ToolTorch {

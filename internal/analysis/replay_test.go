@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan"
@@ -69,7 +70,7 @@ func TestReplayByHand(t *testing.T) {
 	// 4.75 + 1, A 5.75–7.25, B 7.25–8.75, the sync to 8.75, the Python
 	// to 9.75.
 	fr := *r
-	fr.optim = []annRange{{4 * ms, 6.5 * ms, "torch/optim/sgd.py(105): step"}, {4.5 * ms, 6.5 * ms, "torch/optim/sgd.py(300): _single_tensor_sgd"}, {4.5 * ms, 4.75 * ms, "torch/optim/optimizer.py(547): _group_tensors_by_device_and_dtype"}}
+	fr.frames = []annRange{{4 * ms, 6.5 * ms, "torch/optim/sgd.py(105): step"}, {4.5 * ms, 6.5 * ms, "torch/optim/sgd.py(300): _single_tensor_sgd"}, {4.5 * ms, 4.75 * ms, "torch/optim/optimizer.py(547): _group_tensors_by_device_and_dtype"}}
 	checkReplays(t, &Timeline{Steps: &fr}, 12, []replayCase{
 		{"the update collapsed, the wrapper and the grouping kept", Lever{Collapse: &Collapse{Range: "Optimizer.step#SGD.step", Launches: 1, Floor: 1 * ms, Bytes: 0.5}}, 9.75},
 	})
@@ -326,4 +327,52 @@ func TestReplayRunsAhead(t *testing.T) {
 		{"the read dropped, the kernel 2 ms: the host's pace", Lever{Drop: dropped, Kernel: func(string) float64 { return 0.4 }}, 5},
 		{"the read kept, the kernel 2 ms", Lever{Kernel: func(string) float64 { return 0.4 }}, 7},
 	})
+}
+
+// TestLooped: a read that recurs inside one call of a forward, after the
+// same ops and with others between, is a loop's: the kernels from the
+// call's first read on are returned; two calls reading once each, or
+// two reads back to back (x[m], then y[m]), are not.
+func TestLooped(t *testing.T) {
+	const ms = 1e-3
+	site := "aten::_unique2 → cudaStreamSynchronize at m.py(10): forward"
+	build := func(ops []string, frames []annRange) *replay {
+		r := &replay{names: []string{"x", "y"}, snames: []string{site}, lo: 0, hi: float64(len(ops)) * ms, steps: 1, frames: frames}
+		idx := map[string]int32{site: 0}
+		for i, op := range ops {
+			s := profan.HostSpan{Start: float64(i) * ms, Dur: 1 * ms, State: profan.HostDispatch}
+			if op == "sync" {
+				op, s.State = site, profan.HostSync
+			} else {
+				name := int32(0)
+				if i > 0 {
+					name = 1
+				}
+				r.kernels = append(r.kernels, replayKernel{issued: (float64(i) + 0.5) * ms, dur: 0.1 * ms, name: name})
+			}
+			if _, ok := idx[op]; !ok {
+				idx[op] = int32(len(r.snames))
+				r.snames = append(r.snames, op)
+			}
+			s.Name = idx[op]
+			r.spans = append(r.spans, s)
+		}
+		return r
+	}
+	loop := []string{"aten::mul", "aten::add", "aten::sub", "aten::_unique2", "sync", "aten::index_add_", "aten::mul", "aten::add", "aten::sub", "aten::_unique2", "sync", "aten::index_add_"}
+	one := []annRange{{0, 12 * ms, "m.py(10): forward"}}
+	eager, got := build(loop, one).Looped(func(f string) bool { return strings.HasSuffix(f, "): forward") })
+	// From the first read (4 ms): the kernels of spans 5 to 11 but the
+	// second read, all y.
+	if got != site || len(eager) != 1 || eager["y"] != 6 {
+		t.Errorf("a read in a loop: %v %q", eager, got)
+	}
+	two := []annRange{{0, 6 * ms, "m.py(10): forward"}, {6 * ms, 12 * ms, "m.py(10): forward"}}
+	if eager, got := build(loop, two).Looped(func(f string) bool { return strings.HasSuffix(f, "): forward") }); eager != nil || got != "" {
+		t.Errorf("two calls reading once each: %v %q", eager, got)
+	}
+	line := []string{"aten::mul", "aten::add", "aten::sub", "aten::_unique2", "sync", "aten::_unique2", "sync", "aten::add"}
+	if eager, got := build(line, []annRange{{0, 8 * ms, "m.py(10): forward"}}).Looped(func(f string) bool { return strings.HasSuffix(f, "): forward") }); eager != nil || got != "" {
+		t.Errorf("two reads back to back: %v %q", eager, got)
+	}
 }

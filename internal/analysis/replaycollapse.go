@@ -49,7 +49,7 @@ func (r *replay) cuts(rs []annRange) []cut {
 	var out []cut
 	for i, a := range rs {
 		var upd, keep []annRange
-		for _, f := range r.optim {
+		for _, f := range r.frames {
 			if f.lo < a.lo || f.hi > a.hi {
 				continue
 			}

@@ -58,3 +58,134 @@ func (r *replay) DataTime() float64 {
 	}
 	return d / float64(r.steps)
 }
+
+// loopSpans is how many host spans before a read Looped compares to
+// tell a loop's read (the same ops and Python before it each time) from
+// two reads of one line or one op (torch.bincount's two syncs, x[m] and
+// y[m]).
+const loopSpans = 4
+
+// loopOps is how many ops before a read (its own op apart) Looped
+// compares to tell a loop's read (the same ops before it each time, and
+// others between) from two reads of one line or one op (torch.bincount's
+// two syncs, x[m] then y[m]); loopLook bounds the spans it looks back.
+const (
+	loopOps  = 3
+	loopLook = 256
+)
+
+// Looped finds, in each replayed step, the calls of a frame call holds
+// (the user's forward methods, kept whole by the reader) inside which
+// one sync site recurs after the same host spans (loopSpans), the
+// innermost call holding each: a read that recurs inside one call, after
+// the same work, is in a loop (two calls of a layer's forward, each
+// reading once, are not; nor two reads of one line, nor an op's two
+// syncs). It returns the kernels issued, by name,
+// from the step's first sync inside such a call to the step's end, and
+// the site of the sync that recurs; nil and "" where none does.
+func (r *replay) Looped(call func(frame string) bool) (map[string]int, string) {
+	var calls []annRange
+	for _, f := range r.frames {
+		if call(f.name) {
+			calls = append(calls, f)
+		}
+	}
+	if len(calls) == 0 {
+		return nil, ""
+	}
+	// innermost is the index of the latest-starting call holding t.
+	innermost := func(t float64) int {
+		i, _ := slices.BinarySearchFunc(calls, t, func(c annRange, x float64) int {
+			if c.lo <= x {
+				return -1
+			}
+			return 1
+		})
+		for i--; i >= 0; i-- {
+			if t < calls[i].hi {
+				return i
+			}
+		}
+		return -1
+	}
+	bounds := r.bounds
+	if len(bounds) == 0 {
+		bounds = []float64{r.hi}
+	}
+	eager := map[string]int{}
+	site := ""
+	lo := r.lo
+	for _, hi := range bounds {
+		// The first sync inside each call; each site's reads in it by
+		// the ops dispatched before the read's own op (loopOps), and
+		// where it was read last.
+		first := map[int]float64{}
+		type at struct {
+			call int
+			site int32
+			prev [loopOps]int32
+		}
+		seen := map[at]bool{}
+		last := map[[2]int]int{}
+		from := math.Inf(1)
+		i, _ := slices.BinarySearchFunc(r.spans, lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+		for ; i < len(r.spans) && r.spans[i].Start < hi; i++ {
+			s := r.spans[i]
+			if s.State != profan.HostSync || s.Start < lo || s.Name < 0 || int(s.Name) >= len(r.snames) {
+				continue
+			}
+			c := innermost(s.Start)
+			if c < 0 {
+				continue
+			}
+			if _, ok := first[c]; !ok {
+				first[c] = s.Start
+			}
+			// The read's own op: the op the host was in before it.
+			op := int32(-1)
+			for p := i - 1; p >= 0 && p >= i-loopLook; p-- {
+				if r.spans[p].State == profan.HostDispatch {
+					op = r.spans[p].Name
+					break
+				}
+			}
+			k := at{call: c, site: s.Name}
+			n := 0
+			for p := i - 1; p >= 0 && p >= i-loopLook && n < loopOps; p-- {
+				if x := r.spans[p]; x.State == profan.HostDispatch && x.Name != op {
+					k.prev[n] = x.Name + 1
+					n++
+				}
+			}
+			// Another op between this read and the last of its site
+			// in the call: the loop's body ran between them.
+			body := false
+			if j, ok := last[[2]int{c, int(s.Name)}]; ok {
+				for p := j + 1; p < i && !body; p++ {
+					body = r.spans[p].State == profan.HostDispatch && r.spans[p].Name != op
+				}
+			}
+			last[[2]int{c, int(s.Name)}] = i
+			if seen[k] && body {
+				from = math.Min(from, first[c])
+				if site == "" {
+					site = r.snames[s.Name]
+				}
+			}
+			seen[k] = true
+		}
+		if !math.IsInf(from, 1) {
+			j, _ := slices.BinarySearchFunc(r.kernels, from, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+			for ; j < len(r.kernels) && r.kernels[j].issued < hi; j++ {
+				if k := r.kernels[j]; k.copy == 0 && k.name >= 0 {
+					eager[r.names[k.name]]++
+				}
+			}
+		}
+		lo = hi
+	}
+	if len(eager) == 0 {
+		return nil, ""
+	}
+	return eager, site
+}

@@ -82,6 +82,25 @@ func hostRead(frame string) string {
 	return hostReads[strings.TrimSuffix(name, ">")]
 }
 
+// maxKeptFrames bounds the Python frames the reader keeps whole, a
+// quarter of the host events it keeps: past it, no more are kept (the
+// replay then finds no loop in a forward, and collapses an optimizer's
+// range whole).
+const maxKeptFrames = profan.MaxHostEvents / 4
+
+// keepFrame keeps the Python frame name (interned as n) whole, as a
+// HostFrame event, where it is the optimizer's update or grouping (what
+// a fused step replaces, profan.OptimizerFrame) or a call of a forward
+// method of the user's code (whose reads break a compiled graph), up to
+// maxKeptFrames (docs/replay.md).
+func (r *torchReader) keepFrame(n int32, name string, ts, dur int64, tid string) {
+	if r.keptFrames >= maxKeptFrames || profan.OptimizerFrame(name) == profan.OptimizerNone && !(r.user[n] && strings.HasSuffix(name, "): forward")) {
+		return
+	}
+	r.keptFrames++
+	r.keep(&profan.HostEvent{Kind: profan.HostFrame, Name: name, Start: r.sec(ts), Duration: float64(dur) / 1e9, Thread: tid})
+}
+
 // spanRec is one record of a launching thread on its way to spans.
 type spanRec struct {
 	start, end int64

@@ -247,10 +247,14 @@ type torchReader struct {
 	tids     []string
 	tidIdx   map[string]int32
 	kept     []*profan.HostEvent
-	hostLo   int64
-	hostHi   int64
-	hostSeen bool
-	corr     int // kernels without a correlation: numbered in order
+	// keptFrames counts the Python frames kept whole (HostFrame), up
+	// to maxKeptFrames: a model of many small modules calls forward
+	// often, and the calls and annotations must stay.
+	keptFrames int
+	hostLo     int64
+	hostHi     int64
+	hostSeen   bool
+	corr       int // kernels without a correlation: numbered in order
 	// launched is when each launch call queued its work, by correlation, for
 	// the kernels that come after their call (Kineto writes the host's
 	// events first); bounded by maxLaunched.
@@ -707,12 +711,9 @@ func (r *torchReader) file(cat int, off int64) error {
 			if numericFrame(e.Name) {
 				r.tick(&r.numeric, r.tidOf(e.Tid.s), e.TS.ns)
 			}
-			if profan.OptimizerFrame(e.Name) != profan.OptimizerNone {
-				// The optimizer's update and grouping, kept whole:
-				// what a fused step replaces (docs/replay.md).
-				r.keep(&profan.HostEvent{Kind: profan.HostFrame, Name: e.Name, Start: r.sec(e.TS.ns), Duration: float64(e.Dur.ns) / 1e9, Thread: e.Tid.s})
-			}
-			if n := r.nameOf(e.Name); r.user[n] {
+			n := r.nameOf(e.Name)
+			r.keepFrame(n, e.Name, e.TS.ns, e.Dur.ns, e.Tid.s)
+			if r.user[n] {
 				r.frames = append(r.frames, newHostRec(e.TS.ns, e.Dur.ns, n, r.tidOf(e.Tid.s), r.long))
 			} else {
 				tid := r.tidOf(e.Tid.s)

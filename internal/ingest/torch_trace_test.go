@@ -45,6 +45,10 @@ func TestTorchTraceCounts(t *testing.T) {
 			if e.Cat == "cuda_runtime" && (strings.Contains(e.Name, "Synchronize") || strings.Contains(e.Name, "Memcpy") || strings.Contains(e.Name, "Memset")) {
 				want["kept"]++
 			}
+			// Frames kept whole: the optimizer's, the user's forwards.
+			if e.Cat == "python_function" && (profan.OptimizerFrame(e.Name) != profan.OptimizerNone || userFrame(e.Name) && strings.HasSuffix(e.Name, "): forward")) {
+				want["kept"]++
+			}
 		}
 		want["kept"] += want["user_annotation"]
 		run, err := ReadFile("../../fixtures/timeline/"+name+".json.gz", Options{})
@@ -159,7 +163,9 @@ func TestTorchTraceOptimizerFrames(t *testing.T) {
 	for _, e := range run.Host.Events {
 		switch e.Kind {
 		case profan.HostFrame:
-			n[e.Name]++
+			if profan.OptimizerFrame(e.Name) != profan.OptimizerNone {
+				n[e.Name]++
+			}
 		case profan.HostAnnotation:
 			if strings.HasPrefix(e.Name, "Optimizer.step#") {
 				ranges = append(ranges, e)

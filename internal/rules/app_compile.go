@@ -7,6 +7,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // torchCompile advises torch.compile for chains of eager kernels.
@@ -32,7 +33,12 @@ fused-optimizer): they are not counted. Three or
 more launches of one kernel in a row (a per-parameter update, a timing loop) are a
 loop, not a chain: each reads no tensor the one before it wrote, so they are not
 fused and split the chain around them. cuDNN's NCHW training batch norm, which inductor
-replaces with fused Triton reductions, saves what channels_last saves of it.`,
+replaces with fused Triton reductions, saves what channels_last saves of it.
+A value read inside the model's forward (.item(), .tolist(), nonzero, a
+boolean mask) breaks the graph; Dynamo resumes after it, but not after one
+inside a loop: where a read recurs inside one call of a forward, after the
+same ops, the chains from that call's first read to the step's end are not
+counted.`,
 	Before:   `y = F.gelu(x @ w1 + b1) * scale + residual   # four kernels after the GEMM`,
 	After:    `model = torch.compile(model)`,
 	Severity: profan.Info,
@@ -56,13 +62,22 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 				opt[name] += n
 			}
 		}
+		// A read inside a forward that recurs inside one call of it
+		// (a loop) is a graph break Dynamo cannot resume after: from
+		// the call's first break the forward runs eager, and so do
+		// the loss and the backward of that part (fixtures/host15's
+		// voxel: one graph before the nonzero, none after).
+		eager, looped := p.timeline().Looped(func(f string) bool { return strings.HasSuffix(f, "): forward") })
 		saves := map[*analysis.Group]float64{}
 		fewer := map[string]float64{}
-		saved, removed := 0.0, 0
+		saved, removed, left := 0.0, 0, 0
 		var fus []*analysis.Group
 		for _, g := range p.kernels("fusable") {
 			s, n := g.Fusion()
-			if k := opt[g.Name]; k > 0 && g.Launches > 0 {
+			if e := eager[g.Name] - opt[g.Name]; e > 0 {
+				left += min(e, g.Launches)
+			}
+			if k := max(opt[g.Name], eager[g.Name]); k > 0 && g.Launches > 0 {
 				model := math.Max(0, 1-float64(k)/float64(g.Launches))
 				s, n = s*model, int(math.Round(float64(n)*model))
 			}
@@ -99,6 +114,12 @@ replaces with fused Triton reductions, saves what channels_last saves of it.`,
 			}
 		}
 		basis := "each chain fused costs about its longest launch, and each launch it drops its host time"
+		if looped != "" {
+			site := analysis.Site{Site: looped}
+			site.Method, site.Frame = verdict.SiteParts(looped)
+			msg += fmt.Sprintf("; Dynamo cannot resume the forward after a graph break inside a loop (%s recurs inside one call): from that call's first break the rest of the step runs eager, its %d launches of these kernels not counted", siteList([]analysis.Site{site}), left)
+			basis += "; none after a graph break inside a loop in the forward (the backward of the part before it, compiled too, not counted)"
+		}
 		if forward {
 			basis += "; the model's forward Python, where the trace holds it, goes into the graph"
 		}

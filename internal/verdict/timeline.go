@@ -108,6 +108,11 @@ type Steps interface {
 	// Regions sums the host's annotated ranges whose name begins with
 	// prefix, inside the replayed steps.
 	Regions(prefix string) []Region
+	// Looped finds, in each replayed step, a call of a frame call holds
+	// (a model's forward) inside which syncs recur (a read in a loop):
+	// the kernels issued, by name, from the first sync inside that call
+	// to the step's end, and the site that recurs ("" for none).
+	Looped(call func(frame string) bool) (map[string]int, string)
 }
 
 // Region is what the ranges of one user annotation on the launching
@@ -152,6 +157,14 @@ func (t *Timeline) Regions(prefix string) []Region {
 		return nil
 	}
 	return t.Steps.Regions(prefix)
+}
+
+// Looped is Steps.Looped; nil and "" without a replay.
+func (t *Timeline) Looped(call func(frame string) bool) (map[string]int, string) {
+	if t == nil || t.Steps == nil {
+		return nil, ""
+	}
+	return t.Steps.Looped(call)
 }
 
 // DataTime is the host's time per step in DataLoader iterators on the
