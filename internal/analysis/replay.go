@@ -733,6 +733,11 @@ func (r *replay) Regions(prefix string) []Region {
 		g := &out[i]
 		g.Count++
 		g.Host += r.unprofiledIn(a.lo, a.hi)
+		if cs, framed := r.updateOf(a, 0); framed {
+			for _, c := range cs {
+				g.Update += r.unprofiledIn(c.lo, c.hi)
+			}
+		}
 		j, _ := slices.BinarySearchFunc(r.kernels, a.lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
 		for ; j < len(r.kernels) && r.kernels[j].issued < a.hi; j++ {
 			if k := r.kernels[j]; k.copy == 0 && k.name >= 0 {

@@ -74,8 +74,12 @@ func TestReplayByHand(t *testing.T) {
 	checkReplays(t, &Timeline{Steps: &fr}, 12, []replayCase{
 		{"the update collapsed, the wrapper and the grouping kept", Lever{Collapse: &Collapse{Range: "Optimizer.step#SGD.step", Launches: 1, Floor: 1 * ms, Bytes: 0.5}}, 9.75},
 	})
+	// The update's host, what the fused step replaces: 4.75–6.5.
+	if fregs := (&Timeline{Steps: &fr}).Regions("Optimizer.step#"); len(fregs) != 1 || math.Abs(fregs[0].Update-1.75*ms) > 1e-9 || math.Abs(fregs[0].Host-2.5*ms) > 1e-9 {
+		t.Errorf("regions with the frames %+v", fregs)
+	}
 	regs := tl.Regions("Optimizer.step#")
-	if len(regs) != 1 || regs[0].Name != "Optimizer.step#SGD.step" || regs[0].Count != 1 || regs[0].Launches != 2 ||
+	if len(regs) != 1 || regs[0].Update != 0 || regs[0].Name != "Optimizer.step#SGD.step" || regs[0].Count != 1 || regs[0].Launches != 2 ||
 		regs[0].Kernels["gemm"] != 2 || regs[0].Ops["aten::linear"] != 2 || math.Abs(regs[0].Host-2.5*ms) > 1e-9 || math.Abs(regs[0].Kernel-6*ms) > 1e-9 {
 		t.Errorf("regions %+v", regs)
 	}

@@ -38,50 +38,56 @@ type cut struct {
 }
 
 // cuts are the stretches of the collapsed ranges rs whose host time the
-// fused step no longer spends, in order: where the trace holds
-// PyTorch's optimizer frames (with_stack), the update's
-// (_multi_tensor_adam, _single_tensor_sgd ...) less the grouping of its
-// tensor lists inside it, which the fused step does too; the range's
-// other host time (Optimizer.step's wrapper, _init_group's loop over the
-// parameters and their state) stays. A range that holds no update frame
-// is cut whole.
+// fused step no longer spends, in order (updateOf).
 func (r *replay) cuts(rs []annRange) []cut {
 	var out []cut
 	for i, a := range rs {
-		var upd, keep []annRange
-		for _, f := range r.frames {
-			if f.lo < a.lo || f.hi > a.hi {
-				continue
-			}
-			switch profan.OptimizerFrame(f.name) {
-			case profan.OptimizerUpdate:
-				if n := len(upd); n == 0 || f.lo >= upd[n-1].hi {
-					upd = append(upd, f)
-				}
-			case profan.OptimizerGroup:
-				keep = append(keep, f)
-			}
-		}
-		if len(upd) == 0 {
-			out = append(out, cut{a.lo, a.hi, i})
-			continue
-		}
-		for _, u := range upd {
-			lo := u.lo
-			for _, k := range keep {
-				if k.lo >= lo && k.hi <= u.hi {
-					if k.lo > lo {
-						out = append(out, cut{lo, k.lo, i})
-					}
-					lo = k.hi
-				}
-			}
-			if u.hi > lo {
-				out = append(out, cut{lo, u.hi, i})
-			}
-		}
+		cs, _ := r.updateOf(a, i)
+		out = append(out, cs...)
 	}
 	return out
+}
+
+// updateOf is the stretches of range a (of index i) whose host time the
+// fused step no longer spends: where the trace holds PyTorch's optimizer
+// frames (with_stack: framed), the update's (_multi_tensor_adam,
+// _single_tensor_sgd ...) less the grouping of its tensor lists inside
+// it, which the fused step does too; the range's other host time
+// (Optimizer.step's wrapper, _init_group's loop over the parameters and
+// their state) stays. A range that holds no update frame is cut whole.
+func (r *replay) updateOf(a annRange, i int) (out []cut, framed bool) {
+	var upd, keep []annRange
+	for _, f := range r.frames {
+		if f.lo < a.lo || f.hi > a.hi {
+			continue
+		}
+		switch profan.OptimizerFrame(f.name) {
+		case profan.OptimizerUpdate:
+			if n := len(upd); n == 0 || f.lo >= upd[n-1].hi {
+				upd = append(upd, f)
+			}
+		case profan.OptimizerGroup:
+			keep = append(keep, f)
+		}
+	}
+	if len(upd) == 0 {
+		return []cut{{a.lo, a.hi, i}}, false
+	}
+	for _, u := range upd {
+		lo := u.lo
+		for _, k := range keep {
+			if k.lo >= lo && k.hi <= u.hi {
+				if k.lo > lo {
+					out = append(out, cut{lo, k.lo, i})
+				}
+				lo = k.hi
+			}
+		}
+		if u.hi > lo {
+			out = append(out, cut{lo, u.hi, i})
+		}
+	}
+	return out, true
 }
 
 // rangeOf is the index of the range of rs (by start, not overlapping)

@@ -100,7 +100,7 @@ launch floor kept at the fused passes' share, the floor paid once a launch.`,
 			// becomes the fused step's launches, replayed.
 			if gain, ok := p.replay(lever); ok {
 				rec.Lever = &lever
-				rec.Basis = fmt.Sprintf("the step replayed with %s's host collapsed into %.0f launches (a launch's worth of host each), its kernels' time above the launch floor kept at %.0f%%", reg, lever.Collapse.Launches, 100*(1-f))
+				rec.Basis = collapseBasis(reg, lever.Collapse.Launches, 1-f)
 				p.recommendWall(rec, gain)
 				return
 			}
@@ -140,7 +140,7 @@ func optimizerOwn(p *AppPass, gs []*analysis.Group) []*analysis.Group {
 // launches, one a chunk of tensors (the most launched foreach kernel's
 // launches a step) and one for the step counts; the range's kernels keep
 // their time above the launch floor at bytes, the fused passes' share.
-func foreachCollapse(p *AppPass, foreach []*analysis.Group, bytes float64) (analysis.Lever, string, bool) {
+func foreachCollapse(p *AppPass, foreach []*analysis.Group, bytes float64) (analysis.Lever, analysis.Region, bool) {
 	for _, reg := range p.timeline().Regions(analysis.OptimizerStep) {
 		if reg.Count == 0 || reg.Launches == 0 {
 			continue
@@ -157,9 +157,23 @@ func foreachCollapse(p *AppPass, foreach []*analysis.Group, bytes float64) (anal
 			floor = 0
 		}
 		after := math.Ceil(float64(chunks)/float64(reg.Count)) + 1
-		return analysis.Lever{Collapse: &analysis.Collapse{Range: reg.Name, Launches: after, Floor: floor, Bytes: bytes}}, reg.Name, true
+		return analysis.Lever{Collapse: &analysis.Collapse{Range: reg.Name, Launches: after, Floor: floor, Bytes: bytes}}, reg, true
 	}
-	return analysis.Lever{}, "", false
+	return analysis.Lever{}, analysis.Region{}, false
+}
+
+// collapseBasis says what the replay of optimizer range reg collapsed
+// into launches takes off the host: where the trace holds PyTorch's
+// frames, the update's (Region.Update), the rest of the range kept;
+// else the range's whole host, which takes what the fused step still
+// runs too: an upper bound, said.
+func collapseBasis(reg analysis.Region, launches, bytes float64) string {
+	steps := float64(max(reg.Count, 1))
+	what := fmt.Sprintf("%s's update (%.2f ms of its %.2f ms of host a step, as replayed; Optimizer.step's wrapper and _init_group's loop over the parameters, which the fused step runs too, kept)", reg.Name, 1e3*reg.Update/steps, 1e3*reg.Host/steps)
+	if !(reg.Update > 0) {
+		what = fmt.Sprintf("%s's whole host (%.2f ms a step, as replayed: the trace holds none of PyTorch's optimizer frames, with_stack=False, so what the fused step still runs, Optimizer.step's wrapper and _init_group's loop over the parameters, is taken too: an upper bound)", reg.Name, 1e3*reg.Host/steps)
+	}
+	return fmt.Sprintf("the step replayed with %s collapsed into %.0f launches (a launch's worth of host each), its kernels' time above the launch floor kept at %.0f%%", what, launches, 100*bytes)
 }
 
 // perParameter advises a fused (or foreach) optimizer where the trace's
@@ -242,7 +256,7 @@ func perParameter(p *AppPass) {
 			Fix: fmt.Sprintf("torch.optim.%s(..., %s) where the optimizer is built (stepped%s): PyTorch's for-loop update (foreach=False, _single_tensor_%s) becomes about %.0f multi-tensor launches a step",
 				class, arg, where, lower, after),
 			Groups: groups, Gain: math.Max(0, reg.Kernel-kept) / p.total(), Lever: &lever,
-			Basis:    fmt.Sprintf("the step replayed with the optimizer's range collapsed into %.0f launches (a launch's worth of host each), its kernels' time above the launch floor kept at %.0f%%", after, 100*bytes),
+			Basis:    collapseBasis(reg, after, bytes),
 			Composes: "with everything; under CUDA graphs its launches cost no host",
 		}, gain)
 	}

@@ -120,9 +120,13 @@ type Steps interface {
 // Optimizer.step#Adam.step): the kernels issued inside them, the aten ops
 // and the user's frame around them.
 type Region struct {
-	Name     string // the annotation: "Optimizer.step#Adam.step"
-	Count    int    // its ranges
-	Host     float64
+	Name  string // the annotation: "Optimizer.step#Adam.step"
+	Count int    // its ranges
+	Host  float64
+	// Update is the part of Host inside PyTorch's optimizer update
+	// (profan.OptimizerFrame), what a fused step replaces; 0 where the
+	// trace holds no such frame (no with_stack).
+	Update   float64
 	Launches int            // kernels issued inside the ranges
 	Kernel   float64        // those kernels' time, seconds
 	Kernels  map[string]int // those launches by kernel name
