@@ -59,8 +59,10 @@ import (
 // toolkit header on the user's line that calls an atomic; version 30
 // finds tiny-blocks where the per-SM block limit caps the warps held;
 // version 31 reads the L2 as a unit of the headroom, for data the L2
-// holds that no block's tile keeps.
-const VerdictVersion = 31
+// holds that no block's tile keeps; version 32 prices a bank conflict
+// in a DRAM stream whose L1 pipe limits it as relieving the L2's wait on
+// that pipe, the fixed stream bound by its DRAM bytes.
+const VerdictVersion = 32
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -217,6 +217,9 @@ func trafficGain(p *Pass, t traffic) float64 {
 	// wavefront moves up to a 128-byte line, four sectors).
 	if l1 := sh + g/4; l1 > 0 {
 		f[analysis.LimitL1Shared] = 1 - (rs+rg/4)/l1
+		if rg == 0 && g > 0 {
+			f[analysis.LimitL2] = backPressure(p, us, f[analysis.LimitL1Shared])
+		}
 	}
 	// DRAM: the fixed kernel moves at most the bytes its ideal sectors
 	// carry; when the caches already filter the traffic below that (data
@@ -233,6 +236,43 @@ func trafficGain(p *Pass, t traffic) float64 {
 		}
 	}
 	return clamp01((1 - us.timeAfter(f)) * variableShare(p))
+}
+
+// streamLine is the share of its ceiling at which DRAM binds a stream
+// whose L1 pipe is relieved: ncu's latency line (60 %, analysis.Options'
+// Bound), taken of the ceiling the model runs DRAM at. Below it a fixed
+// stream turns latency-bound (fixtures/sol-check6's ring buffer and half
+// transpose ran their fixed twins at 61 % and 59 % of DRAM peak).
+const streamLine = 0.6
+
+// backPressure is the factor on the L2's work when a fix that moves no
+// global sector scales the L1 pipe's work by f1, in a DRAM stream whose
+// L1 data pipe limits the kernel. That pipe writes back the global loads'
+// data as well as the shared wavefronts: while bank-conflict replays
+// saturate it, the L2 holds the lines it returns, and its throughput
+// counts the wait (ncu's L2 throughput of fixtures/sol-check8's rowNormD
+// was 74.9 % against 55.7 % for its busiest breakdown row, the DRAM
+// fill; 90.5 % against 75.3 % in the fixed twin: its L2 busy time fell
+// 11 % at the same sectors). The L2's share up to the DRAM's is the
+// DRAM's fill passing through, the same bytes, not a second unit taking
+// time (the fixed twins run DRAM and L2 at their ceilings at once:
+// rowNormD<17> 85 % and 91 %, rowDotShared<33> 84 % and 90 %); what
+// the L2 adds above it is the wait, relieved with the L1's work. So the
+// fixed stream is bound by its DRAM bytes. 1 (no change) where the L1
+// pipe does not limit the kernel, the DRAM is below streamLine of its
+// ceiling, or the L2 does no more than the DRAM.
+func backPressure(p *Pass, us usage, f1 float64) float64 {
+	l1, ok1 := us[analysis.LimitL1Shared]
+	l2, ok2 := us[analysis.LimitL2]
+	d, ok3 := us[analysis.LimitDRAM]
+	if !ok1 || !ok2 || !ok3 || !(f1 < 1) || p.Kernel.Limiter.Unit != analysis.LimitL1Shared {
+		return 1
+	}
+	u1, u2, ud := l1/ceiling[analysis.LimitL1Shared], l2/ceiling[analysis.LimitL2], d/ceiling[analysis.LimitDRAM]
+	if u1 < u2 || u1 < ud || u2 <= ud || ud < streamLine {
+		return 1
+	}
+	return (u2 - ud) * f1 / u2
 }
 
 // gatherLines is the share of the L2's line lookups left when the

@@ -124,9 +124,13 @@ var solCheck5Gaps = []string{
 // loads tiled. After the fit: raw page mean |error| 0.0747, worst
 // 0.4346 (spmvScalar); details page 0.0749 and 0.4345; 22 of the 24
 // required findings, no forbidden one. The bounds hold that fit.
+// Fitted after (verdict version 32): a bank conflict in a DRAM stream
+// whose L1 pipe limits it relieves the L2's wait on that pipe
+// (transposeD<0> 0.33 against 0.32, was 0.21): raw page mean 0.0656 →
+// 0.0622, details 0.0658 → 0.0624.
 func TestSolCheck5(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck5Files, solCheck5Pairs, "sol-check5", 0.066, 0.337, solCheck5Gaps)
+	heldOutGaps(t, solCheck5Files, solCheck5Pairs, "sol-check5", 0.063, 0.337, solCheck5Gaps)
 }
 
 // TestSpmvScalarIndexing holds sol-check5's thread-per-row CSR SpMV to

@@ -126,10 +126,13 @@ var solCheck8Files = map[string][]string{
 // not a multiple of 32 threads; quantB<24>'s forbidden finding is gone),
 // and an atomic inlined from a toolkit header is named on the nearest
 // user line before it that calls an atomic (argmaxU64<0>: 215, was 213).
-// The bounds are held at the fitted figures.
+// The bounds are held at the fitted figures. Fitted after (verdict
+// version 32): a bank conflict in a DRAM stream whose L1 pipe limits it
+// relieves the L2's wait on that pipe (rowNormD<16> 0.25 against 0.27,
+// was 0.13): raw page mean 0.0584 → 0.0502, details 0.0591 → 0.0509.
 func TestSolCheck8(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck8Files, solCheck8Pairs, "sol-check8", 0.060, 0.251, solCheck8Gaps)
+	heldOutGaps(t, solCheck8Files, solCheck8Pairs, "sol-check8", 0.052, 0.251, solCheck8Gaps)
 }
 
 // solCheck8Gaps are what the first read found against the verdicts
