@@ -61,8 +61,9 @@ import (
 // version 31 reads the L2 as a unit of the headroom, for data the L2
 // holds that no block's tile keeps; version 32 prices a bank conflict
 // in a DRAM stream whose L1 pipe limits it as relieving the L2's wait on
-// that pipe, the fixed stream bound by its DRAM bytes.
-const VerdictVersion = 32
+// that pipe, the fixed stream bound by its DRAM bytes; version 33 says a
+// count of one in the singular ("1 block", "1 byte per thread").
+const VerdictVersion = 33
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -87,7 +87,7 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			return true
 		})
 		sort.Strings(what)
-		msg := fmt.Sprintf("coalesced global accesses of %.0f bytes per thread carry %.0f%% of the kernel's global traffic, %.0f%% of its time above the DRAM time of its bytes", width, 100*share, 100*h.Share)
+		msg := fmt.Sprintf("coalesced global accesses of %s per thread carry %.0f%% of the kernel's global traffic, %.0f%% of its time above the DRAM time of its bytes", count(width, "byte"), 100*share, 100*h.Share)
 		if len(what) > 0 {
 			msg += " (" + strings.Join(what, ", ") + ")"
 		}
