@@ -490,27 +490,39 @@ func runChild(cmd *exec.Cmd) (int, string, bool) {
 }
 
 // bigTrace is a real PyTorch capture tiled to 150 MB (internal/tile),
-// made once.
+// made once per directory: TestSignals and the whole trial's Signals
+// cases each tile it into a temporary directory of their own, and the
+// first's is removed when it ends (the trial's cases once read a path
+// that no longer existed, each child exiting at once and each case
+// waiting out its 120 s for a read that never came).
 var bigTrace struct {
-	sync.Once
-	path string
-	err  error
+	sync.Mutex
+	path map[string]string
 }
 
 func tiledTrace(dir string) (string, error) {
-	bigTrace.Do(func() {
-		bigTrace.path = filepath.Join(dir, "big.json")
-		f, err := os.Create(bigTrace.path)
-		if err != nil {
-			bigTrace.err = err
-			return
-		}
-		if _, _, err = tile.Torch(f, abs("fixtures/timeline/decode_sync.json.gz"), 150e6); err == nil {
-			err = f.Close()
-		}
-		bigTrace.err = err
-	})
-	return bigTrace.path, bigTrace.err
+	bigTrace.Lock()
+	defer bigTrace.Unlock()
+	if p, ok := bigTrace.path[dir]; ok {
+		return p, nil
+	}
+	p := filepath.Join(dir, "big.json")
+	f, err := os.Create(p)
+	if err != nil {
+		return "", err
+	}
+	if _, _, err = tile.Torch(f, abs("fixtures/timeline/decode_sync.json.gz"), 150e6); err != nil {
+		f.Close()
+		return "", err
+	}
+	if err := f.Close(); err != nil {
+		return "", err
+	}
+	if bigTrace.path == nil {
+		bigTrace.path = map[string]string{}
+	}
+	bigTrace.path[dir] = p
+	return p, nil
 }
 
 // signalCases send SIGINT and SIGTERM to analyze, ingest, gate and report
