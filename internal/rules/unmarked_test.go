@@ -52,6 +52,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check6", solCheck6Files, hp(solCheck6Pairs)},
 		{"sol-check7", solCheck7Files, hp(solCheck7Pairs)},
 		{"sol-check8", solCheck8Files, hp(solCheck8Pairs)},
+		{"sol-check9", solCheck9Files, hp(solCheck9Pairs)},
 	}
 	for _, s := range sets {
 		for _, page := range []string{"raw", "details"} {
