@@ -26,27 +26,7 @@ func host18Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 		// The sampler, the DataLoader's collate_fn, in the main process.
 		{"gnn.default", verdict.IdleData, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host18.py(233): __call__", ""},
 	} {
-		if tls[c.trace] == nil {
-			t.Errorf("%s: not read", c.trace)
-			continue
-		}
-		var named []string
-		for _, idle := range tls[c.trace].Idle {
-			if idle.Cause != c.cause {
-				continue
-			}
-			for _, call := range idle.Calls {
-				named = append(named, idleCallName(call))
-			}
-		}
-		switch found := slicesContains(named, c.names); {
-		case c.miss != "" && found:
-			t.Errorf("%s: the %s time now names %s, a known miss: drop its miss note", c.trace, c.cause, c.names)
-		case c.miss != "":
-			misses = append(misses, fmt.Sprintf("- %s: the %s time does not name %s: %s.", c.trace, verdict.IdleLabel(c.cause), c.names, c.miss))
-		case !found:
-			t.Errorf("%s: the %s time does not name %s: %q", c.trace, c.cause, c.names, named)
-		}
+		misses = append(misses, idleNamed(t, tls, c.trace, c.cause, c.names, c.miss)...)
 	}
 	for _, name := range []string{"det.default", "det.fixed", "gnn.default", "gnn.workers"} {
 		if tls[name] == nil {
