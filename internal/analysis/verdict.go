@@ -62,8 +62,10 @@ import (
 // holds that no block's tile keeps; version 32 prices a bank conflict
 // in a DRAM stream whose L1 pipe limits it as relieving the L2's wait on
 // that pipe, the fixed stream bound by its DRAM bytes; version 33 says a
-// count of one in the singular ("1 block", "1 byte per thread").
-const VerdictVersion = 33
+// count of one in the singular ("1 block", "1 byte per thread");
+// version 34 leaves out of thread-divergence the lanes a division's own
+// code idles (its subroutine, the calling line's 32-bit test).
+const VerdictVersion = 34
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

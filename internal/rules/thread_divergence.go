@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -63,6 +64,22 @@ or reorganize the data so neighbouring threads take the same path.`,
 		// per warp, 24.1 not predicated off, fixtures/sol-check2). It
 		// counts inside a loop only (predicatedLoop), where every
 		// iteration issues the idle lanes again.
+		// A 64-bit division's own branches (its subroutine's, and the
+		// calling line's test for operands that fit 32 bits) idle lanes
+		// that int-division prices with the division: only the rest is
+		// divergence of the kernel's own (fixtures/sol-check9's
+		// rescale<long long>: 54.8 % warp execution efficiency, every
+		// idle lane in the division's code).
+		weOwn := we
+		divLines := map[string]bool{}
+		if okw {
+			var share float64
+			share, divLines = divisionLaneShare(p.Kernel)
+			weOwn = 100 - (100-we)*(1-share)
+			if share > 0 && weOwn >= p.Thresholds.WarpEfficiency {
+				okb, okw = false, false
+			}
+		}
 		np, okp := p.Value("warp_nonpred_execution_efficiency")
 		pred := okp && okw && we >= 95 && np < p.Thresholds.WarpEfficiency && !(okb && be < p.Thresholds.BranchEfficiency) && predicatedLoop(p.Kernel)
 		if !(okb && be < p.Thresholds.BranchEfficiency) && !(okw && we < p.Thresholds.WarpEfficiency) && !pred {
@@ -92,9 +109,12 @@ or reorganize the data so neighbouring threads take the same path.`,
 			}
 			// Masked lanes move no global data: DRAM and L2 keep
 			// their work, and their load bounds the gain.
-			gain = math.Min((1-we/100)*w, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+			gain = math.Min((1-weOwn/100)*w, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 		}
 		locs := divergentLines(p.Kernel, "thread_inst_executed")
+		if len(divLines) > 0 {
+			locs = slices.DeleteFunc(locs, func(l profan.Location) bool { return divLines[fmt.Sprintf("%s:%d", l.File, l.Line)] })
+		}
 		if pred {
 			// Lanes predicated off are issue slots lost as masked ones
 			// are, bounded alike.
@@ -232,4 +252,54 @@ func predicatedLoop(a *analysis.Kernel) bool {
 		return false
 	}
 	return (ls[0].exec >= 2*warps || ls[0].copies >= 2) && ls[0].lost >= 0.1*slots
+}
+
+// divisionLaneShare is the share of the kernel's masked-off lanes
+// (thread_inst_executed against 32 × inst_executed, by SASS address)
+// that sit in a division's subroutine (the code a CALL.REL to an
+// I2F.RP reaches) or on the lines that call it, where the compiler tests
+// whether the operands fit 32 bits and splits the warp between the call
+// and an inline 32-bit division; and those lines ("file:line", the
+// subroutine's under the line ncu files it). 0 without such a call.
+func divisionLaneShare(a *analysis.Kernel) (float64, map[string]bool) {
+	recs, at := sassRecords(a)
+	subs, inSub := callTargets(recs, at)
+	lines := map[string]bool{}
+	key := func(s profan.SourceRecord) string { return fmt.Sprintf("%s:%d", s.File, s.Line) }
+	for i, s := range recs {
+		if inSub[i] || !strings.HasPrefix(opcode(s.SASS), "CALL.REL") {
+			continue
+		}
+		if sr := subs[callTarget(s.SASS)]; sr != nil && sr.division {
+			lines[key(s)] = true
+		}
+	}
+	if len(lines) == 0 {
+		return 0, nil
+	}
+	var lost, div float64
+	for i, s := range recs {
+		inst := instExecuted(s)
+		thr, ok := 0.0, false
+		for _, c := range s.Counter {
+			if c.Name == "thread_inst_executed" {
+				thr, ok = c.Value, true
+			}
+		}
+		if !ok || !(inst > 0) || math.IsNaN(thr) {
+			continue
+		}
+		l := math.Max(0, 32*inst-thr)
+		lost += l
+		if inSub[i] {
+			lines[key(s)] = true
+			div += l
+		} else if lines[key(s)] {
+			div += l
+		}
+	}
+	if !(lost > 0) {
+		return 0, lines
+	}
+	return div / lost, lines
 }
