@@ -64,8 +64,10 @@ import (
 // that pipe, the fixed stream bound by its DRAM bytes; version 33 says a
 // count of one in the singular ("1 block", "1 byte per thread");
 // version 34 leaves out of thread-divergence the lanes a division's own
-// code idles (its subroutine, the calling line's 32-bit test).
-const VerdictVersion = 34
+// code idles (its subroutine, the calling line's 32-bit test); version
+// 35 leaves narrow-access off a kernel a compute pipe other than the
+// load-store pipe limits.
+const VerdictVersion = 35
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

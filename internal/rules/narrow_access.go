@@ -43,6 +43,17 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 		if !h.Known() || h.Unit != "DRAM" || h.Ideal < 4*launchFloor {
 			return
 		}
+		// A kernel a compute pipe limits (ncu's compute throughput at
+		// the bound, over its memory's) waits on that pipe, not on the
+		// bytes in flight: wider accesses leave its arithmetic, or its
+		// constant-cache lookups, as they were (fixtures/sol-check9's
+		// lutConst<0>: ADU at 75 %, memory 0 %, the constant cache
+		// serialising a warp's 32 table indices, whose shared-memory
+		// twin ran 0.99 faster; rescale<long long>: ALU, memory 4 %).
+		// Only the load-store pipe is one that width relieves.
+		if l := p.Kernel.Limiter; l.Unit == analysis.LimitPipe && l.Pipe != "LSU" {
+			return
+		}
 		// Local-memory traffic and shared memory (atomics, staging) are
 		// other work than the stream the vectors widen.
 		for _, n := range []string{"local_load_sectors", "local_store_sectors"} {
