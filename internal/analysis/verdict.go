@@ -66,8 +66,10 @@ import (
 // version 34 leaves out of thread-divergence the lanes a division's own
 // code idles (its subroutine, the calling line's 32-bit test); version
 // 35 leaves narrow-access off a kernel a compute pipe other than the
-// load-store pipe limits.
-const VerdictVersion = 35
+// load-store pipe limits; version 36 has register-tile count a
+// conflict-free shared load by the operands it carries (a complex GEMM's
+// float2 and float4 loads).
+const VerdictVersion = 36
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
 // tileLoadsPerFMA is the shared loads per FMA of the register tile the
@@ -100,6 +101,9 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 		if !ok {
 			return
 		}
+		if w := r * fma; math.Abs(w-lds) > 0.01*lds {
+			lds, space = w, "shared-memory operands (wide loads counted by their words)"
+		}
 		t, _ := p.Value("duration")
 		after := t * tileLoadsPerFMA / r * busy * fixWaves(p)
 		if h := p.Kernel.Limiter.Headroom; h.Known() {
@@ -179,7 +183,24 @@ func loadsPerFMA(p *Pass, lds float64) (r, fma, busy float64, ok bool) {
 	}
 	r = lds / fma
 	if r < 0.9 {
-		return 0, 0, 0, false
+		// A wide shared load carries several operands: a complex GEMM's
+		// float2 (LDS.64, and LDS.128 for two k at once) feeds its four
+		// FFMAs a product from four floats, one a FMA as a float GEMM's
+		// two 4-byte loads feed two, in half the requests
+		// (fixtures/sol-check9's cgemm16: 0.38 requests but 1.0 floats
+		// per FFMA, L1/shared at 99 %; a 4×4 complex tile ran 0.52
+		// faster). Counted in operands from the source page: 4-byte
+		// words, 8-byte ones for a DGEMM's DFMA. Not when the loads
+		// conflict: then the excess wavefronts keep the pipe busy, and
+		// shared-bank-conflict prices them (fixtures/sol-check7's
+		// rowDotShared<32>: a float4 a thread of a row, 32-way).
+		if sl := p.Kernel.Model.SharedLoad; sl == nil || !(sl.IdealTransactions > 0) || sl.Transactions > sl.IdealTransactions*gpumodel.Slack {
+			return 0, 0, 0, false
+		}
+		r = sharedLoadWords(p, dp > sp) / fma
+		if r < 0.9 {
+			return 0, 0, 0, false
+		}
 	}
 	l1, okL := p.Value("l1_sol_pct")
 	if okL && l1 < 60 && !lsuLimited(p) {
@@ -190,6 +211,35 @@ func loadsPerFMA(p *Pass, lds float64) (r, fma, busy float64, ok bool) {
 		busy = math.Min(1, l1/100/ceiling[analysis.LimitL1Shared])
 	}
 	return r, fma, busy, true
+}
+
+// sharedLoadWords is the kernel's shared loads in operands, counted once
+// per warp from the source page: each LDS times its width over four bytes
+// (eight when double), never less than one (a 2-byte load still takes its
+// request).
+// LDSM, the tensor cores' matrix load, is not an operand of an FMA.
+func sharedLoadWords(p *Pass, double bool) float64 {
+	var words float64
+	seen := map[string]bool{}
+	for _, s := range p.Kernel.Record.Source {
+		op := opcode(s.SASS)
+		if s.Address == "" || seen[s.Address] || (op != "LDS" && !strings.HasPrefix(op, "LDS.")) {
+			continue
+		}
+		seen[s.Address] = true
+		w := 1.0
+		switch {
+		case strings.Contains(op, ".128"):
+			w = 4
+		case strings.Contains(op, ".64"):
+			w = 2
+		}
+		if double {
+			w = math.Max(1, w/2)
+		}
+		words += w * instExecuted(s)
+	}
+	return words
 }
 
 // loadsPerSourceMAD is loadsPerFMA for a kernel with no FP32 or FP64

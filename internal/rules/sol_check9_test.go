@@ -154,9 +154,15 @@ var solCheck9Files = map[string][]string{
 // pipe other than the load-store pipe limits: lutConst<0> (ADU 75 %,
 // memory 0 %) and rescale<long long> (ALU, memory 4 %) no longer get
 // it; means unchanged.
+// Fitted after (verdict version 36): register-tile counts a
+// conflict-free shared load by the operands it carries (a float2 two
+// floats, a float4 four; a double one), so a complex GEMM's LDS.64 and
+// LDS.128 feed their FFMAs one float each: cgemm16 0.48 against 0.52
+// (was 0). Raw page mean 0.1730 → 0.1488, details 0.1727 → 0.1485; the
+// bounds are held at the fitted figures.
 func TestSolCheck9(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck9Files, solCheck9Pairs, "sol-check9", 0.174, 0.992, solCheck9Gaps)
+	heldOutGaps(t, solCheck9Files, solCheck9Pairs, "sol-check9", 0.149, 0.992, solCheck9Gaps)
 }
 
 // solCheck9Gaps are what the first read found against the verdicts
@@ -165,8 +171,9 @@ func TestSolCheck9(t *testing.T) {
 // was fitted on this set, and the verdicts stay as they were written.
 // Since the fit after that read: rescale<long long>'s thread-divergence
 // is gone (the division's own lanes left to int-division), and
-// lutConst<0>'s narrow-access (a pipe-bound kernel).
-var solCheck9Gaps = []string{"cgemm16 register-tile", "hgemmFma<4, 4> tensor-cores-unused"}
+// lutConst<0>'s narrow-access (a pipe-bound kernel), and cgemm16 gets
+// its register-tile (wide shared loads counted by their operands).
+var solCheck9Gaps = []string{"hgemmFma<4, 4> tensor-cores-unused"}
 
 // solCheck9LineGaps are the required findings whose named line is not
 // one of solCheck9Lines at the first read ("kernel rule", kernel as
