@@ -294,8 +294,22 @@ func enclose(recs []hostRec, calls []*profan.HostEvent, at func(*profan.HostEven
 	}
 }
 
+// libraryDirs are the installed packages of PyTorch's family whose
+// frames torch.profiler names relative to site-packages (torchvision's
+// NMS at torchvision/ops/boxes.py(20): nms): a sync inside them is named
+// at the user's frame that called them (fixtures/host18's post_image).
+var libraryDirs = []string{"torch/", "torchvision/", "torchaudio/", "torchtext/", "functorch/"}
+
 // userFrame reports a Python frame of the user's code.
 func userFrame(name string) bool {
 	file, _, ok := strings.Cut(name, ".py(")
-	return ok && !strings.HasPrefix(file, "torch/") && !strings.Contains(file, "site-packages/") && !strings.Contains(file, "dist-packages/") && !strings.HasPrefix(file, "<")
+	if !ok || strings.Contains(file, "site-packages/") || strings.Contains(file, "dist-packages/") || strings.HasPrefix(file, "<") {
+		return false
+	}
+	for _, dir := range libraryDirs {
+		if strings.HasPrefix(file, dir) {
+			return false
+		}
+	}
+	return true
 }

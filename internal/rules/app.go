@@ -377,9 +377,10 @@ var shapeMethods = map[string]bool{"tolist": true, "nonzero": true, "argwhere": 
 // sets a shape. Boolean-mask indexing (x[mask], x[mask] = v) syncs inside
 // its nonzero, but the site is named by the outer op: indexing, or its
 // backward, that waits for the GPU is a mask's (integer indices do not
-// sync).
+// sync). torchvision's NMS reads the number of boxes it keeps to size
+// its output (fixtures/host18's per-image postprocess).
 var shapeOps = []string{"aten::nonzero", "aten::bincount", "aten::unique", "aten::_unique", "aten::masked_select", "aten::repeat_interleave",
-	"aten::index →", "aten::index_put_ →", "aten::_index_put_impl_ →", "IndexBackward0 →", "IndexPutBackward0 →"}
+	"aten::index →", "aten::index_put_ →", "aten::_index_put_impl_ →", "IndexBackward0 →", "IndexPutBackward0 →", "torchvision::nms"}
 
 // syncKind classifies a sync site: by the method the user called, else
 // by the aten op in its name.
