@@ -40,10 +40,16 @@ type need struct {
 }
 
 // headroomOf measures a kernel's headroom from what its export holds.
-func headroomOf(a *Kernel) Headroom {
-	h := Headroom{Share: math.NaN(), Ideal: math.NaN()}
+func headroomOf(a *Kernel) (h Headroom) {
+	h = Headroom{Share: math.NaN(), Ideal: math.NaN()}
+	defer func() {
+		if !a.Limiter.Known() {
+			h.Missing = "" // a trace or a page with no throughputs: nothing to state
+		}
+	}()
 	t, ok := a.Value("duration")
 	if !ok || !(t > 0) {
+		h.Missing = "kernel duration (capture with --section SpeedOfLight, or --set full)"
 		return h
 	}
 	var needs []need
@@ -56,6 +62,7 @@ func headroomOf(a *Kernel) Headroom {
 	pipes, fpKnown := pipeNeeds(a)
 	needs = append(needs, pipes...)
 	if len(needs) == 0 || !fpKnown && (a.Limiter.Unit == LimitPipe || a.Limiter.Unit == LimitL1Shared) {
+		h.Missing = missingWork(a, len(needs) > 0)
 		return h // the export does not tell the kernel's work
 	}
 	best := needs[0]
@@ -73,6 +80,21 @@ func headroomOf(a *Kernel) Headroom {
 	h.Share, h.Unit, h.Ideal = 1-ideal/t, best.unit, ideal
 	h.Evidence = fmt.Sprintf("%s ideal of %s: %s", fmtSecs(ideal), fmtSecs(t), why)
 	return h
+}
+
+// missingWork names what the export lacks to tell a kernel's necessary
+// work: its floating-point operation counts for a kernel a compute pipe
+// or L1/shared limits (its DRAM bytes, when known, are not its work),
+// the GPU when no peak is known, else its DRAM bytes too.
+func missingWork(a *Kernel, dram bool) string {
+	const flops = "floating-point operation counts (export the raw page, ncu --page raw, or the source page with SASS, --page source --set full)"
+	switch {
+	case a.Spec == nil:
+		return "GPU profan knows the peaks of (name it with --device)"
+	case dram:
+		return flops
+	}
+	return "DRAM bytes nor " + flops
 }
 
 // dramNeed is the time the kernel's necessary bytes take through DRAM at

@@ -68,8 +68,9 @@ import (
 // 35 leaves narrow-access off a kernel a compute pipe other than the
 // load-store pipe limits; version 36 has register-tile count a
 // conflict-free shared load by the operands it carries (a complex GEMM's
-// float2 and float4 loads).
-const VerdictVersion = 36
+// float2 and float4 loads); version 37 states what the export lacks
+// where the headroom is not known.
+const VerdictVersion = 37
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

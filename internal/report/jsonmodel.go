@@ -67,6 +67,9 @@ type JSONLimiter struct {
 	// Headroom is the kernel's distance to its speed of light; absent
 	// when the export cannot tell.
 	Headroom *JSONHeadroom `json:"headroom,omitempty"`
+	// HeadroomUnknown says what the export lacks for the headroom, when
+	// it is not known ("headroom not known: the page has no …").
+	HeadroomUnknown string `json:"headroom_unknown,omitempty"`
 }
 
 // JSONHeadroom is the JSON form of a kernel's headroom.
@@ -86,6 +89,8 @@ func ToJSONLimiter(l verdict.Limiter) JSONLimiter {
 	if h := l.Headroom; h.Known() {
 		j.Headroom = &JSONHeadroom{Share: h.Share, Unit: h.Unit, Ideal: ptr(h.Ideal), Explained: h.Explained, Unexplained: h.Unexplained(),
 			Sentence: h.Sentence(), Evidence: h.Evidence}
+	} else {
+		j.HeadroomUnknown = h.Sentence()
 	}
 	return j
 }

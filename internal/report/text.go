@@ -223,8 +223,8 @@ func (t *textWriter) body(a *verdict.Kernel) {
 	if l := a.Limiter; l.Known() {
 		fmt.Fprintf(t.w, "  limiter: %s (%s)\n", t.c("1", l.String()), l.Evidence)
 	}
-	if h := a.Limiter.Headroom; h.Known() {
-		fmt.Fprintf(t.w, "  headroom: %s\n", h.String())
+	if h := a.Limiter.Headroom.String(); h != "" {
+		fmt.Fprintf(t.w, "  headroom: %s\n", h)
 	}
 	if t.opt.Verbose {
 		for _, v := range a.Metrics.Values {

@@ -32,6 +32,7 @@ type Headroom struct {
 	Ideal     float64 // NaN: unknown
 	Explained float64
 	Evidence  string
+	Missing   string // what the export lacks, when the headroom is unknown
 }
 
 // Suppressed is a finding a suppression kept out of the verdict, with the
@@ -83,6 +84,7 @@ type storedHeadroom struct {
 	Ideal     *float64 `json:"ideal,omitempty"` // nil: unknown
 	Explained float64  `json:"explained,omitempty"`
 	Evidence  string   `json:"evidence,omitempty"`
+	Missing   string   `json:"missing,omitempty"`
 }
 
 type storedSuppressed struct {
@@ -163,7 +165,7 @@ func SameLimiter(a, b Limiter) bool {
 }
 
 func sameHeadroom(a, b Headroom) bool {
-	return a.Unit == b.Unit && a.Evidence == b.Evidence && math.Float64bits(a.Share) == math.Float64bits(b.Share) &&
+	return a.Unit == b.Unit && a.Evidence == b.Evidence && a.Missing == b.Missing && math.Float64bits(a.Share) == math.Float64bits(b.Share) &&
 		math.Float64bits(a.Ideal) == math.Float64bits(b.Ideal) && math.Float64bits(a.Explained) == math.Float64bits(b.Explained)
 }
 
@@ -174,6 +176,8 @@ func (w *RunWriter) encodeVerdictOnce(rec *KernelRecord) (string, error) {
 		v.Limiter = &storedLimiter{Unit: l.Unit, Pipe: l.Pipe, Percent: optFloat(l.Percent), Evidence: l.Evidence}
 		if h := l.Headroom; h.Unit != "" && !math.IsNaN(h.Share) {
 			v.Limiter.Headroom = &storedHeadroom{Share: h.Share, Unit: h.Unit, Ideal: optFloat(h.Ideal), Explained: h.Explained, Evidence: h.Evidence}
+		} else if h.Missing != "" {
+			v.Limiter.Headroom = &storedHeadroom{Missing: h.Missing}
 		}
 	}
 	for _, s := range rec.Suppressed {
@@ -232,9 +236,12 @@ func (db *DB) decodeVerdict(ctx context.Context, text string, s *Verdict) error 
 	if l := v.Limiter; l != nil {
 		s.Limiter = Limiter{Unit: l.Unit, Pipe: l.Pipe, Percent: floatOr(l.Percent), Evidence: l.Evidence, Headroom: Headroom{Share: math.NaN(), Ideal: math.NaN()}}
 		term(&s.Limiter.Unit, &s.Limiter.Pipe, &s.Limiter.Evidence)
-		if h := l.Headroom; h != nil {
+		if h := l.Headroom; h != nil && h.Unit != "" {
 			s.Limiter.Headroom = Headroom{Share: h.Share, Unit: h.Unit, Ideal: floatOr(h.Ideal), Explained: h.Explained, Evidence: h.Evidence}
 			term(&s.Limiter.Headroom.Unit, &s.Limiter.Headroom.Evidence)
+		} else if h != nil {
+			s.Limiter.Headroom.Missing = h.Missing
+			term(&s.Limiter.Headroom.Missing)
 		}
 	}
 	for _, x := range v.Suppressed {

@@ -136,6 +136,10 @@ type Headroom struct {
 	Explained float64
 	// Evidence says which numbers decided, for people.
 	Evidence string
+	// Missing names what the export lacks for the headroom, when it is
+	// not known: "floating-point operation counts (…)". "" when known
+	// or when nothing was asked.
+	Missing string
 }
 
 // Known reports whether the headroom was measured.
@@ -155,9 +159,17 @@ func (h Headroom) Unexplained() float64 {
 const Notable = 0.1
 
 // Sentence is the one sentence every output gives of the headroom no
-// finding explains, "" when under Notable or unknown: "≈55 % of its time
-// is headroom on DRAM that no rule explains".
+// finding explains, "" when under Notable: "≈55 % of its time is
+// headroom on DRAM that no rule explains". When the headroom is not
+// known it says what the page lacks: "headroom not known: the page has
+// no …" ("" when nothing is missing either).
 func (h Headroom) Sentence() string {
+	if !h.Known() {
+		if h.Missing == "" {
+			return ""
+		}
+		return "headroom " + h.unknown()
+	}
 	u := h.Unexplained()
 	if !(u >= Notable) {
 		return ""
@@ -165,11 +177,17 @@ func (h Headroom) Sentence() string {
 	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s that no rule explains", 100*u, h.Unit)
 }
 
+// unknown says what the page lacks for the headroom.
+func (h Headroom) unknown() string { return "not known: the page has no " + h.Missing }
+
 // String is the headroom in one line: the share, the unit, the ideal and
 // the sentence for the unexplained part.
 func (h Headroom) String() string {
 	if !h.Known() {
-		return ""
+		if h.Missing == "" {
+			return ""
+		}
+		return h.unknown()
 	}
 	s := fmt.Sprintf("%.0f %% of its time above its speed of light on %s (%s)", 100*h.Share, h.Unit, h.Evidence)
 	if x := h.Sentence(); x != "" {

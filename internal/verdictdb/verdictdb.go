@@ -66,7 +66,7 @@ func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 	if a.Limiter.Known() {
 		h := a.Limiter.Headroom
 		l = store.Limiter{Unit: a.Limiter.Unit.String(), Pipe: a.Limiter.Pipe, Percent: a.Limiter.Percent, Evidence: a.Limiter.Evidence,
-			Headroom: store.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence}}
+			Headroom: store.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence, Missing: h.Missing}}
 	}
 	asBefore := notesAsBefore && len(x.sup) == 0 && !x.hadSup && store.SameLimiter(l, x.limiter)
 	x.added, x.skipped, x.limiter, x.hadSup = true, a.Skipped, l, len(x.sup) > 0
@@ -99,7 +99,7 @@ func stored(sk store.StoredKernel, v store.Verdict) (analysis.Stored, error) {
 		}
 		h := v.Limiter.Headroom
 		s.Limiter = analysis.Limiter{Unit: u, Pipe: v.Limiter.Pipe, Percent: v.Limiter.Percent, Evidence: v.Limiter.Evidence,
-			Headroom: analysis.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence}}
+			Headroom: analysis.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence, Missing: h.Missing}}
 	} else {
 		s.Limiter = analysis.Limiter{Percent: v.Limiter.Percent}
 	}

@@ -371,8 +371,8 @@ func kernel(n int, a *verdict.Kernel) *kernelView {
 		kv.Limiter = l.String()
 		kv.Meta = append(kv.Meta, "limiter: "+l.String())
 	}
-	if h := a.Limiter.Headroom; h.Known() {
-		kv.Meta = append(kv.Meta, "headroom: "+h.String())
+	if h := a.Limiter.Headroom.String(); h != "" {
+		kv.Meta = append(kv.Meta, "headroom: "+h)
 	}
 	kv.GLD, kv.GST, kv.Shared = accessCell(a.Model.GlobalLoad), accessCell(a.Model.GlobalStore), accessCell(a.Model.Shared())
 	kv.DRAMPct = "n/a"
