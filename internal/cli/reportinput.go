@@ -82,7 +82,7 @@ func reportGate(r *gate.Result) *report.GateResult {
 
 func reportCheck(c gate.Check) report.GateCheck {
 	rc := report.GateCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: string(c.Kind), Name: c.Name, Status: string(c.Status),
-		Message: c.Message, Source: c.Source, Finding: c.Finding, Locations: c.Locations}
+		Message: c.Message, Source: c.Source, Finding: c.Finding, Locations: c.Locations, Headroom: c.Headroom}
 	if m := c.Measure; m != nil {
 		rc.Measure = &report.GateMeasure{Metric: m.Metric, Unit: m.Unit, Old: m.Old, New: m.New, Delta: m.Delta, Op: string(m.Op),
 			Threshold: m.Threshold, Test: m.Test, P: m.P, OldSpan: m.OldSpan, NewSpan: m.NewSpan}

@@ -60,7 +60,7 @@ func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy)
 			// the most), never a message of another launch.
 			f := t.Finding
 			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Message: f.Message + on(t), Source: g.Source, Finding: &f, Locations: f.Locations,
-				Measure: shareMeasure(cur, g, p)}
+				Measure: shareMeasure(cur, g, p), Headroom: headroom(g)}
 			// Stored verdicts made before a suppression was configured.
 			if reason, sup := p.Selector.Suppressed(rule, g.First.Record); sup {
 				ch.Status, ch.Message = statusSuppressed, ch.Message+" (suppressed: "+reason+")"
@@ -75,7 +75,7 @@ func findingChecks(cur *analysis.Grouper, runs []*analysis.RunVerdict, p Policy)
 			t := g.SuppressedByRule()[rule]
 			f := t.Finding
 			out = append(out, Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: rule, Source: g.Source, Finding: &f, Locations: f.Locations,
-				Status: statusSuppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")"})
+				Status: statusSuppressed, Message: f.Message + on(t) + " (suppressed: " + t.Reason + ")", Headroom: headroom(g)})
 		}
 	}
 	return out

@@ -61,6 +61,22 @@ type Check struct {
 	// Measure is the numbers a check compared, where it compared numbers;
 	// nil else.
 	Measure *Measure
+	// Headroom is the verdict's sentence on the kernel's headroom no
+	// finding explains (or what the page lacks to tell it), on a
+	// kernel's finding checks; "" else.
+	Headroom string
+}
+
+// headroom is a group's headroom sentence, as analyze states it: its
+// representative launch's, else its first's.
+func headroom(g *analysis.Group) string {
+	if g.Rep != nil {
+		return g.Rep.Limiter.Headroom.Sentence()
+	}
+	if g.First != nil {
+		return g.First.Limiter.Headroom.Sentence()
+	}
+	return ""
 }
 
 // Measure is what a check compared: a metric's median in the run (New)
@@ -607,7 +623,7 @@ func regressionChecks(base, cur *analysis.Grouper, p Policy) []Check {
 				continue
 			}
 			f := now[r]
-			ch := Check{Kernel: g.Name, Kind: kindNewFinding, Name: r, Source: g.Source, Finding: &f, Locations: f.Locations, Measure: shareMeasure(cur, g, p),
+			ch := Check{Kernel: g.Name, Kind: kindNewFinding, Name: r, Source: g.Source, Finding: &f, Locations: f.Locations, Measure: shareMeasure(cur, g, p), Headroom: headroom(g),
 				Message: "new since the baseline: " + f.Message}
 			if reason, ok := sel.Suppressed(r, g.First.Record); ok {
 				ch.Status, ch.Message = statusSuppressed, ch.Message+" (suppressed: "+reason+")"

@@ -30,6 +30,9 @@ func gateText(w io.Writer, r *GateResult, opt Options) error {
 			for _, l := range ch.Locations {
 				fmt.Fprintf(w, "       at %s:%d %s\n", l.File, l.Line, l.SASS)
 			}
+			if ch.Headroom != "" {
+				fmt.Fprintf(w, "       headroom: %s\n", ch.Headroom)
+			}
 		case checkSuppressed:
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("2", "SUPP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
 		case checkSkip:
@@ -103,6 +106,9 @@ type jsonCheck struct {
 	Status  string `json:"status"`
 	Message string `json:"message"`
 	Source  string `json:"source,omitempty"`
+	// Headroom is the verdict's sentence on the kernel's headroom no
+	// finding explains, on its finding checks.
+	Headroom string `json:"headroom,omitempty"`
 	// The numbers compared, where the check compared numbers.
 	Metric    string   `json:"metric,omitempty"`
 	Unit      string   `json:"unit,omitempty"`
@@ -125,7 +131,7 @@ func gateJSON(w io.Writer, r *GateResult, opt Options) error {
 		doc.Baseline = &jsonBaseline{Run: b.Run, Labels: b.Labels, Program: b.Program, Missing: b.Missing}
 	}
 	for _, c := range r.Checks {
-		j := jsonCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: c.Kind, Name: c.Name, Status: c.Status, Message: c.Message, Source: c.Source}
+		j := jsonCheck{Kernel: c.Kernel, Launch: c.Launch, Kind: c.Kind, Name: c.Name, Status: c.Status, Message: c.Message, Source: c.Source, Headroom: c.Headroom}
 		if m := c.Measure; m != nil {
 			j.Metric, j.Unit, j.Op, j.Test = m.Metric, m.Unit, m.Op, m.Test
 			j.Old, j.New, j.Delta, j.Threshold, j.P = ptr(m.Old), ptr(m.New), ptr(m.Delta), ptr(m.Threshold), ptr(m.P)

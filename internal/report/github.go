@@ -53,7 +53,11 @@ func gateGitHub(w io.Writer, r *GateResult, opt Options) error {
 				props = append(props[:1], append([]string{fmt.Sprintf("line=%d", line)}, props[1:]...)...)
 			}
 		}
-		lines = append(lines, fmt.Sprintf("::%s %s::%s", level, strings.Join(props, ","), esc.Replace(ch.Message)))
+		msg := ch.Message
+		if ch.Headroom != "" {
+			msg += "\nheadroom: " + ch.Headroom
+		}
+		lines = append(lines, fmt.Sprintf("::%s %s::%s", level, strings.Join(props, ","), esc.Replace(msg)))
 	}
 	sort.SliceStable(lines, func(i, j int) bool {
 		return strings.HasPrefix(lines[i], "::error") && !strings.HasPrefix(lines[j], "::error")

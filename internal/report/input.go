@@ -258,6 +258,9 @@ type GateCheck struct {
 	// Measure is the numbers the check compared, where it compared
 	// numbers; nil else.
 	Measure *GateMeasure
+	// Headroom is the verdict's sentence on the kernel's headroom no
+	// finding explains, on a kernel's finding checks; "" else.
+	Headroom string
 }
 
 func (c GateCheck) failed() bool { return c.Status == checkFail }

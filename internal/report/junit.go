@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // junitFormat renders gate results as JUnit XML.
@@ -71,6 +72,9 @@ func gateJUnit(w io.Writer, r *GateResult, opt Options) error {
 			s.Skipped++
 		default:
 			tc.Out = ch.Message
+		}
+		if ch.Headroom != "" {
+			tc.Out = strings.TrimPrefix(tc.Out+"\nheadroom: "+ch.Headroom, "\n")
 		}
 		s.Tests++
 		s.Cases = append(s.Cases, tc)

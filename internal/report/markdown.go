@@ -358,7 +358,11 @@ func gateMarkdown(w io.Writer, r *GateResult, opt Options) error {
 		bw.WriteString("\n| status | kernel | check | message |\n|---|---|---|---|\n")
 		// A comment has room for a few hundred rows; --format json has all.
 		for _, c := range rest[:min(len(rest), mdMaxChecks)] {
-			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(label[c.Kernel]), c.Kind, mdEscape(c.Name), mdEscape(c.Message))
+			msg := c.Message
+			if c.Headroom != "" {
+				msg += " (headroom: " + c.Headroom + ")"
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(label[c.Kernel]), c.Kind, mdEscape(c.Name), mdEscape(msg))
 		}
 		if n := len(rest) - mdMaxChecks; n > 0 {
 			fmt.Fprintf(bw, "\n%s not listed (--format json lists every check).\n", plural(n, "more check"))

@@ -140,6 +140,10 @@ func gateSARIF(w io.Writer, r *GateResult, opt Options) error {
 		}
 		res := sarifResult{RuleID: id, RuleIndex: index[id], Level: level, Message: sarifText{ch.Kernel + ": " + ch.Message},
 			Properties: map[string]any{"kernel": ch.Kernel, "status": ch.Status}}
+		if ch.Headroom != "" {
+			res.Message.Text += " (headroom: " + ch.Headroom + ")"
+			res.Properties["headroom"] = ch.Headroom
+		}
 		if ch.Finding != nil && !isNaN(ch.Finding.Gain) {
 			res.Properties["estimatedGain"] = ch.Finding.Gain
 		}
