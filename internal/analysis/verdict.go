@@ -69,8 +69,10 @@ import (
 // load-store pipe limits; version 36 has register-tile count a
 // conflict-free shared load by the operands it carries (a complex GEMM's
 // float2 and float4 loads); version 37 states what the export lacks
-// where the headroom is not known.
-const VerdictVersion = 37
+// where the headroom is not known; version 38 has tensor-cores-unused
+// find a hand-written GEMM on half inputs converted to FP32 on the FFMA
+// pipe.
+const VerdictVersion = 38
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

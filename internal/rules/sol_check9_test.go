@@ -159,10 +159,15 @@ var solCheck9Files = map[string][]string{
 // floats, a float4 four; a double one), so a complex GEMM's LDS.64 and
 // LDS.128 feed their FFMAs one float each: cgemm16 0.48 against 0.52
 // (was 0). Raw page mean 0.1730 → 0.1488, details 0.1727 → 0.1485; the
-// bounds are held at the fitted figures.
+// bounds are held at the fitted figures. Then (verdict version 38):
+// tensor-cores-unused finds a hand-written GEMM on half inputs converted
+// to FP32 (HADD2.F32, F2F) on the FFMA pipe with no tensor-core
+// instruction, priced from the FP32 pipe's ideal time at the fp16 tensor
+// peak, bounded by the headroom: hgemmFma<4, 4> 0.67 against 0.54 (was
+// 0). Raw 0.1488 → 0.1288, details 0.1485 → 0.1285.
 func TestSolCheck9(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck9Files, solCheck9Pairs, "sol-check9", 0.149, 0.992, solCheck9Gaps)
+	heldOutGaps(t, solCheck9Files, solCheck9Pairs, "sol-check9", 0.129, 0.992, solCheck9Gaps)
 }
 
 // solCheck9Gaps are what the first read found against the verdicts
@@ -172,8 +177,9 @@ func TestSolCheck9(t *testing.T) {
 // Since the fit after that read: rescale<long long>'s thread-divergence
 // is gone (the division's own lanes left to int-division), and
 // lutConst<0>'s narrow-access (a pipe-bound kernel), and cgemm16 gets
-// its register-tile (wide shared loads counted by their operands).
-var solCheck9Gaps = []string{"hgemmFma<4, 4> tensor-cores-unused"}
+// its register-tile (wide shared loads counted by their operands), and
+// hgemmFma<4, 4> its tensor-cores-unused (half inputs on FFMA): none.
+var solCheck9Gaps []string
 
 // solCheck9LineGaps are the required findings whose named line is not
 // one of solCheck9Lines at the first read ("kernel rule", kernel as

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -44,10 +45,11 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"duration"},
-	Optional: []string{"compute_throughput_pct", "dram_utilization"},
+	Optional: join([]string{"compute_throughput_pct", "dram_utilization", "shared_load_requests", "inst_executed"}, usageReads),
 	Check: func(p *Pass) {
 		info := p.Kernel.Name
 		if !info.FP32SIMT || (info.Kind != kernelname.GEMM && info.Kind != kernelname.Convolution) {
+			halfOnFFMA(p)
 			return
 		}
 		tc := tensorCores(p.Kernel)
@@ -88,4 +90,74 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 			Evidence: append(p.evidence("compute_throughput_pct", "duration"), "kernel="+info.Display),
 		})
 	},
+}
+
+// halfOnFFMA reports a hand-written GEMM on half or bf16 inputs that
+// converts them to FP32 and multiplies on the FFMA pipe, with no tensor
+// core instruction: a shared-memory tile (shared loads), FFMAs a quarter
+// of its instructions or more, the FP32 pipe its speed of light, and
+// half-to-float conversions on the source page (HADD2.F32, F2F.F32.F16,
+// F2F.F32.BF16). fixtures/sol-check9's hgemmFma<4, 4>: a 4×4 register
+// tile on FFMA, headroom 65 % on the FP32 pipe; its WMMA twin ran 0.54
+// faster. The price: the FP32 pipe's ideal time moves to the tensor
+// cores (the fp16 peak over the FFMA peak, at tf32Efficiency), bounded
+// by the headroom and by what the kernel's L2 and DRAM traffic, which
+// stays, leave.
+func halfOnFFMA(p *Pass) {
+	h := p.Kernel.Limiter.Headroom
+	tc := tensorCores(p.Kernel)
+	if !h.Known() || h.Unit != "FP32 pipe" || !tc.Has("fp16") || len(p.Kernel.Record.Source) == 0 {
+		return
+	}
+	if lds, _ := p.Value("shared_load_requests"); !(lds > 0) {
+		return
+	}
+	var ffma, conv float64
+	seen := map[string]bool{}
+	for _, s := range p.Kernel.Record.Source {
+		if s.Address == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		op := opcode(s.SASS)
+		switch {
+		case tensorOpcode(op):
+			return // already on the tensor cores
+		case op == "FFMA" || strings.HasPrefix(op, "FFMA."):
+			ffma += instExecuted(s)
+		case strings.HasPrefix(op, "HADD2.F32") || strings.HasPrefix(op, "F2F.F32.F16") || strings.HasPrefix(op, "F2F.F32.BF16"):
+			conv += instExecuted(s)
+		}
+	}
+	n, ok := p.Value("inst_executed")
+	if !(conv > 0) || !ok || !(ffma >= 0.25*n) {
+		return
+	}
+	t, _ := p.Value("duration")
+	gain := math.NaN()
+	if ratio := tc.Rates["fp16"]; ratio > 0 && t > 0 {
+		after := h.Ideal / (tf32Efficiency * ratio)
+		gain = math.Min(math.Min(clamp01(1-math.Max(after, launchFloor)/t), h.Share), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("a GEMM on half inputs converted to FP32 (%.3g conversions, %.3g FFMA per warp) multiplies on the FFMA pipe, with no tensor-core instruction; %.0f %% of its time is headroom on the FP32 pipe",
+			conv, ffma, 100*h.Share),
+		Advice:   "multiply the half tiles on the tensor cores with FP32 accumulators: WMMA (nvcuda::wmma 16×16×16 fragments), mma.sync, or cuBLAS / CUTLASS (cublasGemmEx with CUDA_R_16F inputs, CUBLAS_COMPUTE_32F)",
+		Evidence: p.evidence("shared_load_requests", "inst_executed", "duration"),
+		Locations: topLines(p, func(o string, _ profan.SourceRecord) bool {
+			return o == "FFMA" || strings.HasPrefix(o, "FFMA.")
+		}),
+	})
+}
+
+// tensorOpcode reports whether a SASS opcode runs on the tensor cores
+// (HMMA, IMMA, DMMA, BMMA and Hopper's warpgroup GMMAs); HFMA2.MMA is a
+// move on the FMA pipe, not one.
+func tensorOpcode(op string) bool {
+	for _, x := range []string{"HMMA", "IMMA", "DMMA", "BMMA", "HGMMA", "IGMMA", "QGMMA", "BGMMA"} {
+		if strings.HasPrefix(op, x) {
+			return true
+		}
+	}
+	return false
 }
