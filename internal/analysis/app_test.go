@@ -1072,10 +1072,10 @@ mask's ` + "`nonzero`" + ` and ` + "`batched_nms`" + ` read on the host in each 
 		// data-dependent shapes).
 		// First read, with main at 54da4a6 (09:40): the three
 		// host-read rows missed (below); the rest held.
-		{"det.default", "det.fixed", "host-read", true, 0, "priced 0.1% and fourth at the first read where it measured first: the replay takes away only the reads' waits (8 nonzero and 8 NMS reads a step, 4.32 ms of host sync in the 129.62 ms profiled, the GPU busy 11.9%), not the per-image loop's launches and Python that the fixed-shape postprocess also removes (692 launches a step against fixed's 138); torch-compile first at 28.1% (not measured), step-read second at 8.7% (torchvision's NMS read, at torchvision/ops/boxes.py(20): nms, taken for a read in a loop). Since the fix after the read (NMS's read sizes the kept boxes: host-read's, named at post_image), 8.8% and second, the loop's launches and Python still kept"},
+		{"det.default", "det.fixed", "host-read", true, 0, ""},
 		{"det.default", "det.bf16", "bf16-autocast", false, 0, ""},
-		{"det.default", "det.graphs", "host-read+cuda-graphs", false, 0, "cuda-graphs rightly not priced on a step it cannot capture, and host-read 0.1% (8.8% since NMS's read is host-read's): the replay keeps the per-image loop's launches and Python, so the graph the fixed step allows is not priced from default"},
-		{"det.default", "det.all", "host-read+cuda-graphs+bf16-autocast", false, 0, "as host-read+cuda-graphs; bf16-autocast not advised (bf16-weights is, at 0.0%)"},
+		{"det.default", "det.graphs", "host-read+cuda-graphs", false, 0, ""},
+		{"det.default", "det.all", "host-read+cuda-graphs+bf16-autocast", false, 0, ""},
 		{"det.fixed", "det.graphs", "cuda-graphs", true, 0, ""},
 		{"det.fixed", "det.all", "cuda-graphs+bf16-autocast", false, 0, ""},
 		// gnn: GraphSAGE on sampled two-hop neighbourhoods, the sampler
@@ -1097,7 +1097,7 @@ mask's ` + "`nonzero`" + ` and ` + "`batched_nms`" + ` read on the host in each 
 		// default and workers timed again in the same session (four
 		// alternating processes each). The estimates from host18's
 		// traces. Not fitted.
-		{"host18b/det.default", "host18b/det.compile", "torch-compile", false, 0, "within its spread (the compiled detector measured 13.1%, det.default's processes ran 12.1 to 15.8 ms), but ranked first where the fixed-shape postprocess, no host read, measured 78.6% (host18): torch.compile(model) leaves the per-image postprocess eager"},
+		{"host18b/det.default", "host18b/det.compile", "torch-compile", false, 0, ""},
 		{"host18b/gnn.workers", "host18b/gnn.workersfused", "fused-optimizer", false, 0, "within its spread (Adam(fused=True) measured -2.7%, spread 28%), but ranked first on a step where no lever measured a gain"},
 	} {
 		trace := p.before
@@ -1632,7 +1632,14 @@ data-dependent shape, so it is host-read's, not step-read's; and a sync inside t
 PyTorch's family, named by the profiler relative to site-packages as torch's own frames are) is named at the user's
 frame that called it, ` + "`host18.py(141): post_image`" + `. On det.default step-read is no longer advised and host-read,
 both reads' waits, is priced 8.8% and second (0.1% at the read): still far under the measured 78.6%, as the per-image
-loop's launches and Python are kept by the replay.
+loop's launches and Python are kept by the replay. Then the loop: where a user frame that is not a module's
+` + "`forward`" + ` (a layer's, entered once per layer with its own weights) holds a data-dependent read and is entered N > 1
+times a step (` + "`post_image`" + `, 8 times: a loop over the batch's images), the fixed-shape, batched rewrite host-read advises
+(topk in place of the mask, batched NMS or Fast NMS, naming the frame) makes the loop one iteration's worth: each
+step's stretch from the frame's first span to its last keeps 1/N of its host time and of its kernels' time, and the
+reads are no longer waited for. host-read on det.default is now 71.4% and first (measured 78.6%, spread 35%), and
+the three host-read rows from default hold; torch-compile (28.1%, measured 13.1% in host18b) is second. The MoE,
+voxel and cls host-read rows, whose reads sit in a ` + "`forward`" + `, are unchanged.
 `)
 	causeSplit(t, b, tls, "cls.default", "mlp.default", "audio.default", "voxel.default", "fluid.default", "fluid.fixed", "embed.default", "embed.pinned",
 		"rl.default", "log.default", "log.noread", "det.default", "det.fixed", "gnn.default", "gnn.workers")

@@ -491,6 +491,15 @@ func (r *replay) run(l Lever) float64 {
 	extra := 0.0
 	if l.Collapse != nil && !l.Graphs {
 		extra = l.Collapse.Launches * r.launchU
+		if l.Collapse.Frame != "" && len(col) > 0 {
+			// One iteration's host: the loops' traced time at the
+			// profiler's keep, over the items.
+			span := 0.0
+			for _, a := range col {
+				span += a.hi - a.lo
+			}
+			extra += l.Collapse.Keep * profilerKeep * span / float64(len(col))
+		}
 	}
 	ri, entered := 0, -1
 	// side is the lane of copies moved beside the kernels.

@@ -16,8 +16,11 @@ func (r *replay) collapsed(l Lever) (rs []annRange, n []int) {
 	if l.Collapse == nil {
 		return nil, nil
 	}
+	if f := l.Collapse.Frame; f != "" {
+		rs = r.frameLoops(f)
+	}
 	for _, a := range r.ranges {
-		if a.name == l.Collapse.Range && (len(rs) == 0 || a.lo >= rs[len(rs)-1].hi) {
+		if l.Collapse.Frame == "" && a.name == l.Collapse.Range && (len(rs) == 0 || a.lo >= rs[len(rs)-1].hi) {
 			rs = append(rs, a)
 		}
 	}
@@ -98,4 +101,27 @@ func rangeOf(rs []annRange, t float64) int {
 		return i
 	}
 	return -1
+}
+
+// frameLoops are, for each step, the stretch from the first Python span
+// whose innermost user frame is frame to the end of its last: the
+// step's loop over the items that frame handles one at a time.
+func (r *replay) frameLoops(frame string) []annRange {
+	var out []annRange
+	step := func(t float64) int {
+		i, _ := slices.BinarySearch(r.bounds, t)
+		return i
+	}
+	last := -1
+	for _, s := range r.spans {
+		if s.State != profan.HostPython || s.Name < 0 || int(s.Name) >= len(r.snames) || r.snames[s.Name] != frame || s.Start < r.lo || s.End() > r.hi {
+			continue
+		}
+		if i := step(s.Start); i == last && len(out) > 0 {
+			out[len(out)-1].hi = s.End()
+		} else {
+			out, last = append(out, annRange{s.Start, s.End(), frame}), i
+		}
+	}
+	return out
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -21,7 +22,12 @@ at most capacity tokens, the overflow dropped, the experts run as one batched
 matmul) or a grouped GEMM keeps the counts on the GPU.
 
 Priced by replaying the step (docs/replay.md) with those syncs no longer
-waited for; the kernels are kept as they are.`,
+waited for; the kernels are kept as they are. Where the read sits in a
+function of yours (not a module's forward) entered N times a step, a loop
+over the batch's items (a detector's per-image postprocess: a mask's
+nonzero, NMS), the batched fixed-shape rewrite (topk in place of the mask,
+batched NMS or Fast NMS) is priced as the loop's host time and launches
+made one iteration's worth.`,
 	Before: `counts = torch.bincount(expert, minlength=E).tolist()   # host waits
 for e, part in enumerate(x_sorted.split(counts)):
     out.append(experts[e](part))`,
@@ -34,16 +40,53 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 	Scope:    Caller,
 	Requires: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
-		p.recommendDrop(syncShape, func(sites []analysis.Site, steps int) string {
-			n := 0
-			for _, s := range sites {
-				n += s.Count
-			}
-			return fmt.Sprintf("the model reads GPU values to size its tensors %d times a step: %s (data-dependent shapes: no CUDA graph can capture the step)", n/steps, siteList(sites))
-		}, analysis.Recommendation{
+		if !p.ev.PyTorch() {
+			return
+		}
+		sites, steps := p.loopSyncs(syncShape)
+		if len(sites) == 0 {
+			return
+		}
+		n := 0
+		for _, s := range sites {
+			n += s.Count
+		}
+		r := analysis.Recommendation{
+			Message:  fmt.Sprintf("the model reads GPU values to size its tensors %d times a step: %s (data-dependent shapes: no CUDA graph can capture the step)", n/steps, siteList(sites)),
 			Fix:      "keep the counts on the GPU: for routing counts, a fixed capacity per expert (overflow dropped, experts as one batched matmul) or a grouped GEMM; for x[mask], a fixed-shape masked op (torch.where, masked_fill, a mask-weighted sum); other sizes padded to a bound",
 			Basis:    "the step replayed without those syncs' waits (the kernels as they are)",
 			Composes: "before CUDA graphs, which it makes possible",
-		})
+		}
+		lever := analysis.Lever{Drop: dropSites(sites)}
+		if frame, items := itemLoop(sites, steps); items > 1 {
+			// A function of the user's, not a module's forward (a
+			// layer's, called once per layer with its own weights),
+			// entered items times a step with a read in each: a loop
+			// over the batch's items. Batched with fixed shapes, the
+			// loop's host and launches become one iteration's.
+			k := 1 / float64(items)
+			lever.Collapse = &analysis.Collapse{Frame: frame, Keep: k, Bytes: k}
+			r.Message += fmt.Sprintf("; %s is entered %d times a step, once per item", frame, items)
+			r.Fix = fmt.Sprintf("batch the per-item loop in %s with fixed shapes: score and keep boxes with topk instead of a boolean mask, batched NMS over the whole batch (or Fast NMS, a fixed-size matrix); no host read, one iteration's launches for the batch", frame)
+			r.Basis = "the step replayed without those syncs' waits, the loop's host time and launches one iteration's worth"
+		}
+		gain, _ := p.replay(lever)
+		r.Lever = &lever
+		p.recommendWall(r, gain)
 	},
+}
+
+// itemLoop is the user frame holding the reads that is entered most
+// times a step (the most reads of one site there), where it is not a
+// module's forward: a per-item loop. items is 0 where there is none.
+func itemLoop(sites []analysis.Site, steps int) (frame string, items int) {
+	for _, s := range sites {
+		if s.Frame == "" || strings.HasSuffix(s.Frame, "): forward") || steps < 1 {
+			continue
+		}
+		if n := s.Count / steps; n > items {
+			frame, items = s.Frame, n
+		}
+	}
+	return frame, items
 }

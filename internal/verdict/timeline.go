@@ -330,6 +330,13 @@ type Collapse struct {
 	Launches float64 // a range's launches after
 	Floor    float64 // seconds: what a launch costs the GPU whatever its work
 	Bytes    float64 // the share of the bytes above the floor left
+	// Frame, where set, names a user frame (Python spans' innermost
+	// user frame, "det.py(141): post_image") in place of Range: each
+	// step's stretch from its first span in the frame to its last is a
+	// range (a per-item loop), whose host time Keep of is kept (one
+	// iteration's worth) beside the Launches.
+	Frame string
+	Keep  float64
 }
 
 // MergeLevers is the levers applied together: kernels shrink by every
