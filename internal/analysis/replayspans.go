@@ -59,12 +59,6 @@ func (r *replay) DataTime() float64 {
 	return d / float64(r.steps)
 }
 
-// loopSpans is how many host spans before a read Looped compares to
-// tell a loop's read (the same ops and Python before it each time) from
-// two reads of one line or one op (torch.bincount's two syncs, x[m] and
-// y[m]).
-const loopSpans = 4
-
 // loopOps is how many ops before a read (its own op apart) Looped
 // compares to tell a loop's read (the same ops before it each time, and
 // others between) from two reads of one line or one op (torch.bincount's
@@ -76,7 +70,7 @@ const (
 
 // Looped finds, in each replayed step, the calls of a frame call holds
 // (the user's forward methods, kept whole by the reader) inside which
-// one sync site recurs after the same host spans (loopSpans), the
+// one sync site recurs after the same ops (loopOps), the
 // innermost call holding each: a read that recurs inside one call, after
 // the same work, is in a loop (two calls of a layer's forward, each
 // reading once, are not; nor two reads of one line, nor an op's two
