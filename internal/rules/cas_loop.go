@@ -118,10 +118,8 @@ func (c casWork) advice() string {
 func casReduce(a *analysis.Kernel) (casWork, bool) {
 	var w casWork
 	var casInst float64
-	seen := map[string]bool{} // the source page may list an instruction twice
-	for _, s := range a.Record.Source {
-		if op := opcode(s.SASS); isCAS(op) && !seen[s.Address] {
-			seen[s.Address] = true
+	for s := range instructions(a.Record.Source) {
+		if op := opcode(s.SASS); isCAS(op) {
 			w.cas += predOn(s)
 			casInst = math.Max(casInst, instExecuted(s))
 		}

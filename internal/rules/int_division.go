@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"iter"
 	"math"
 	"path/filepath"
 	"sort"
@@ -221,6 +222,24 @@ func opcode(sass string) string {
 		return ""
 	}
 	return f[0]
+}
+
+// instructions yields each SASS instruction of a kernel's source page
+// once: the page may list an address twice (a line inlined in two
+// places), and rows with no address are source lines, not instructions.
+func instructions(rec []profan.SourceRecord) iter.Seq[profan.SourceRecord] {
+	return func(yield func(profan.SourceRecord) bool) {
+		seen := map[string]bool{}
+		for _, s := range rec {
+			if s.Address == "" || seen[s.Address] {
+				continue
+			}
+			seen[s.Address] = true
+			if !yield(s) {
+				return
+			}
+		}
+	}
 }
 
 // instExecuted is a source record's warp-level instructions executed.

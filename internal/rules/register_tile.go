@@ -220,13 +220,11 @@ func loadsPerFMA(p *Pass, lds float64) (r, fma, busy float64, ok bool) {
 // LDSM, the tensor cores' matrix load, is not an operand of an FMA.
 func sharedLoadWords(p *Pass, double bool) float64 {
 	var words float64
-	seen := map[string]bool{}
-	for _, s := range p.Kernel.Record.Source {
+	for s := range instructions(p.Kernel.Record.Source) {
 		op := opcode(s.SASS)
-		if s.Address == "" || seen[s.Address] || (op != "LDS" && !strings.HasPrefix(op, "LDS.")) {
+		if op != "LDS" && !strings.HasPrefix(op, "LDS.") {
 			continue
 		}
-		seen[s.Address] = true
 		w := 1.0
 		switch {
 		case strings.Contains(op, ".128"):
@@ -261,12 +259,7 @@ func loadsPerSourceMAD(p *Pass, lds float64) (r, mad, busy float64, unit string,
 		return 0, 0, 0, "", false
 	}
 	var imad, hmad float64
-	seen := map[string]bool{}
-	for _, s := range p.Kernel.Record.Source {
-		if s.Address == "" || seen[s.Address] {
-			continue
-		}
-		seen[s.Address] = true
+	for s := range instructions(p.Kernel.Record.Source) {
 		switch op := opcode(s.SASS); {
 		case strings.HasPrefix(op, "IMAD") || strings.HasPrefix(op, "IDP"):
 			imad += instExecuted(s)

@@ -113,12 +113,7 @@ func halfOnFFMA(p *Pass) {
 		return
 	}
 	var ffma, conv float64
-	seen := map[string]bool{}
-	for _, s := range p.Kernel.Record.Source {
-		if s.Address == "" || seen[s.Address] {
-			continue
-		}
-		seen[s.Address] = true
+	for s := range instructions(p.Kernel.Record.Source) {
 		op := opcode(s.SASS)
 		switch {
 		case tensorOpcode(op):

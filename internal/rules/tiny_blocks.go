@@ -224,12 +224,10 @@ func tritonKernel(k *profan.Kernel) (file string, line int, ok bool) {
 // kernel's streams decide.
 func workShare(a *analysis.Kernel) float64 {
 	best := 0.0
-	seen := map[string]bool{}
-	for _, s := range a.Record.Source {
-		if !strings.HasPrefix(opcode(s.SASS), "LDG") || seen[s.Address] {
+	for s := range instructions(a.Record.Source) {
+		if !strings.HasPrefix(opcode(s.SASS), "LDG") {
 			continue
 		}
-		seen[s.Address] = true
 		bits, _ := counterValue(s, "access_size_bits")
 		ideal, _ := counterValue(s, "memory_l2_theoretical_sectors_global_ideal")
 		if thr := predOn(s); thr > 0 && bits > 0 && ideal > 0 {
