@@ -596,6 +596,13 @@ func OptimizerFrame(name string) int {
 	return OptimizerNone
 }
 
+// ForwardFrame reports a Python frame that is a forward method
+// ("model.py(80): forward"): a module's call, which torch.compile
+// traces into its graph and which a model enters once per layer.
+func ForwardFrame(name string) bool {
+	return strings.HasSuffix(name, "): forward")
+}
+
 // HostEvent is one host-side call or range on a timeline.
 type HostEvent struct {
 	Kind  string // HostRuntime, HostDriver or HostAnnotation

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/profan-dev/profan"
 )
@@ -43,7 +42,7 @@ func (r *replay) spanAt(t float64) int {
 // method ("model.py(80): forward"): the model's own Python, which
 // torch.compile traces once into its graph.
 func (r *replay) forward(s profan.HostSpan) bool {
-	return s.Name >= 0 && int(s.Name) < len(r.snames) && strings.HasSuffix(r.snames[s.Name], "): forward")
+	return s.Name >= 0 && int(s.Name) < len(r.snames) && profan.ForwardFrame(r.snames[s.Name])
 }
 
 // DataTime is the host's time per step in DataLoader iterators on the

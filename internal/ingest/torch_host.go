@@ -94,7 +94,7 @@ const maxKeptFrames = profan.MaxHostEvents / 4
 // method of the user's code (whose reads break a compiled graph), up to
 // maxKeptFrames (docs/replay.md).
 func (r *torchReader) keepFrame(n int32, name string, ts, dur int64, tid string) {
-	if r.keptFrames >= maxKeptFrames || profan.OptimizerFrame(name) == profan.OptimizerNone && !(r.user[n] && strings.HasSuffix(name, "): forward")) {
+	if r.keptFrames >= maxKeptFrames || profan.OptimizerFrame(name) == profan.OptimizerNone && !(r.user[n] && profan.ForwardFrame(name)) {
 		return
 	}
 	r.keptFrames++

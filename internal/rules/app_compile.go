@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -67,7 +66,7 @@ counted.`,
 		// the call's first break the forward runs eager, and so do
 		// the loss and the backward of that part (fixtures/host15's
 		// voxel: one graph before the nonzero, none after).
-		eager, looped := p.timeline().Looped(func(f string) bool { return strings.HasSuffix(f, "): forward") })
+		eager, looped := p.timeline().Looped(profan.ForwardFrame)
 		saves := map[*analysis.Group]float64{}
 		fewer := map[string]float64{}
 		saved, removed, left := 0.0, 0, 0
@@ -107,7 +106,7 @@ counted.`,
 		// then runs between the pieces, and stays priced.
 		forward := true
 		for _, s := range p.timeline().SyncSites() {
-			if strings.HasSuffix(s.Frame, "): forward") {
+			if profan.ForwardFrame(s.Frame) {
 				forward = false
 				msg += "; the forward's Python stays: " + siteList([]analysis.Site{s}) + " breaks the compiled graph"
 				break

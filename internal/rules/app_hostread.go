@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -81,7 +80,7 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 // module's forward: a per-item loop. items is 0 where there is none.
 func itemLoop(sites []analysis.Site, steps int) (frame string, items int) {
 	for _, s := range sites {
-		if s.Frame == "" || strings.HasSuffix(s.Frame, "): forward") || steps < 1 {
+		if s.Frame == "" || profan.ForwardFrame(s.Frame) || steps < 1 {
 			continue
 		}
 		if n := s.Count / steps; n > items {
