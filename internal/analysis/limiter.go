@@ -42,7 +42,9 @@ func gridOf(a *Kernel) grid {
 	return grid{blocks: blocks, sms: sms, short: ok && blocks > 0 && blocks < sms}
 }
 
-func (g grid) String() string { return fmt.Sprintf("%.0f blocks for %.0f SMs", g.blocks, g.sms) }
+func (g grid) String() string {
+	return metrics.Count(g.blocks, "block") + " for " + metrics.Count(g.sms, "SM")
+}
 
 // memUnit is one memory unit's throughput, in percent of its peak.
 type memUnit struct {

@@ -71,8 +71,8 @@ import (
 // float2 and float4 loads); version 37 states what the export lacks
 // where the headroom is not known; version 38 has tensor-cores-unused
 // find a hand-written GEMM on half inputs converted to FP32 on the FFMA
-// pipe.
-const VerdictVersion = 38
+// pipe; version 39 says a launch of one block "1 block for 132 SMs".
+const VerdictVersion = 39
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -412,6 +412,20 @@ func ShareText(v float64) string {
 	return fmt.Sprintf("%.1f%%", 100*v)
 }
 
+// Count is n things as a message prints them: "1 byte", "16 bytes"; n
+// is rounded as %.0f rounds it, so the noun agrees with the figure.
+func Count(n float64, one string) string {
+	return fmt.Sprintf("%.0f %s", n, Agree(n, one, one+"s"))
+}
+
+// Agree is one where n prints as 1, else many.
+func Agree(n float64, one, many string) string {
+	if fmt.Sprintf("%.0f", n) == "1" {
+		return one
+	}
+	return many
+}
+
 // Format renders a value with its unit for people: 1.23 GB/s, 45.6 us.
 func Format(v float64, unit string) string {
 	if math.IsNaN(v) {

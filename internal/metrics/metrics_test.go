@@ -146,3 +146,16 @@ func TestNoisy(t *testing.T) {
 		})
 	}
 }
+
+// TestCountAgrees holds the nouns of the counts messages print to their
+// figures: "1 byte per thread", never "1 bytes".
+func TestCountAgrees(t *testing.T) {
+	for _, c := range []struct {
+		n    float64
+		want string
+	}{{1, "1 byte"}, {0.6, "1 byte"}, {2, "2 bytes"}, {16, "16 bytes"}, {0, "0 bytes"}, {1.5, "2 bytes"}} {
+		if got := metrics.Count(c.n, "byte"); got != c.want {
+			t.Errorf("Count(%g) = %q, want %q", c.n, got, c.want)
+		}
+	}
+}

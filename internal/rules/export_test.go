@@ -9,6 +9,3 @@ func (e *Engine) TraceAppReads(f func(rule, set string)) { e.appTrace = f }
 
 // TritonKernel reports whether a kernel was compiled by Triton, and its def line.
 var TritonKernel = tritonKernel
-
-// Count is count, for the test of its agreement.
-var Count = count

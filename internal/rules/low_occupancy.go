@@ -6,6 +6,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
 )
 
 var occupancyGap = share("occupancy_gap")
@@ -148,7 +149,7 @@ func reportOccupancyLimit(p *Pass, b occupancyLimit, theo, ach float64) {
 			res, _ := p.Kernel.Record.Value("device__attribute_reserved_shared_memory_per_block", "Driver Shared Memory Per Block")
 			want := math.Min(b.next, b.blocks*2)
 			if fit := capa/want - nz0(res); fit > 0 {
-				advice += fmt.Sprintf("; at most %s per block fits %s per SM", kib(fit), count(want, "block"))
+				advice += fmt.Sprintf("; at most %s per block fits %s per SM", kib(fit), metrics.Count(want, "block"))
 			}
 		}
 	} else {
@@ -162,7 +163,7 @@ func reportOccupancyLimit(p *Pass, b occupancyLimit, theo, ach float64) {
 	// with the blocks they have.
 	if sms, ok := p.Value("sm_count"); ok && sms > 0 && p.Kernel.Record.Grid.Known() {
 		if n := float64(p.Kernel.Record.Grid.Size()); n < b.next*sms {
-			advice += fmt.Sprintf("; and launch more blocks: the grid's %s give the %s %.1f each, where %.0f per SM need at least %.0f (smaller blocks, or less work per thread)", count(n, "block"), count(sms, "SM"), n/sms, b.next, b.next*sms)
+			advice += fmt.Sprintf("; and launch more blocks: the grid's %s give the %s %.1f each, where %.0f per SM need at least %.0f (smaller blocks, or less work per thread)", metrics.Count(n, "block"), metrics.Count(sms, "SM"), n/sms, b.next, b.next*sms)
 		}
 	}
 	p.report(estimate(gain), Note{

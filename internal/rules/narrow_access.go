@@ -10,6 +10,7 @@ import (
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/gpumodel"
+	"github.com/profan-dev/profan/internal/metrics"
 )
 
 // vectorReach is the share of the attainable DRAM rate a stream of
@@ -98,7 +99,7 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			return true
 		})
 		sort.Strings(what)
-		msg := fmt.Sprintf("coalesced global accesses of %s per thread carry %.0f%% of the kernel's global traffic, %.0f%% of its time above the DRAM time of its bytes", count(width, "byte"), 100*share, 100*h.Share)
+		msg := fmt.Sprintf("coalesced global accesses of %s per thread carry %.0f%% of the kernel's global traffic, %.0f%% of its time above the DRAM time of its bytes", metrics.Count(width, "byte"), 100*share, 100*h.Share)
 		if len(what) > 0 {
 			msg += " (" + strings.Join(what, ", ") + ")"
 		}

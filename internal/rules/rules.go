@@ -625,17 +625,3 @@ func memoryWeight(p *Pass) float64 {
 }
 
 func clamp01(v float64) float64 { return math.Min(1, math.Max(0, v)) }
-
-// count is n things as a message prints them: "1 byte", "16 bytes"; n
-// is rounded as %.0f rounds it, so the noun agrees with the figure.
-func count(n float64, one string) string {
-	return fmt.Sprintf("%.0f %s", n, agree(n, one, one+"s"))
-}
-
-// agree is one where n prints as 1, else many.
-func agree(n float64, one, many string) string {
-	if fmt.Sprintf("%.0f", n) == "1" {
-		return one
-	}
-	return many
-}

@@ -115,16 +115,3 @@ func skipShort(t *testing.T) {
 		t.Skip("every fixture or a calibration: runs without -short, as CI does")
 	}
 }
-
-// TestCountAgrees holds the nouns of the counts the rules print to their
-// figures: "1 byte per thread", never "1 bytes".
-func TestCountAgrees(t *testing.T) {
-	for _, c := range []struct {
-		n    float64
-		want string
-	}{{1, "1 byte"}, {0.6, "1 byte"}, {2, "2 bytes"}, {16, "16 bytes"}, {0, "0 bytes"}, {1.5, "2 bytes"}} {
-		if got := rules.Count(c.n, "byte"); got != c.want {
-			t.Errorf("count(%g) = %q, want %q", c.n, got, c.want)
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/metrics"
 )
 
 var tailWaste = share("tail_waste")
@@ -34,7 +35,7 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		blocks := float64(k.Grid.Size())
 		if okS && blocks > 0 && blocks < sms {
 			p.report(estimate(gridGain(p, launchFill(p))), Note{
-				Message:  fmt.Sprintf("the grid has %s for %s: %.0f%% of the SMs have nothing to do", count(blocks, "block"), count(sms, "SM"), 100*(1-blocks/sms)),
+				Message:  fmt.Sprintf("the grid has %s for %s: %.0f%% of the SMs have nothing to do", metrics.Count(blocks, "block"), metrics.Count(sms, "SM"), 100*(1-blocks/sms)),
 				Advice:   fmt.Sprintf("launch at least %.0f blocks (several per SM), with a grid-stride loop if the work is small per block", 2*sms),
 				Evidence: append(p.evidence("sm_count", "waves_per_sm"), fmt.Sprintf("grid_blocks=%.0f", blocks)),
 			})

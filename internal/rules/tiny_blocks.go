@@ -7,6 +7,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/metrics"
 )
 
 // blockCost is the time an SM takes to start one block and retire it when
@@ -72,9 +73,9 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 			after = math.Max(after, t*us[analysis.LimitPipe]*lanes/ceiling[analysis.LimitPipe])
 		}
 		gain := clamp01(1 - math.Max(after, launchFloor)/t)
-		msg := fmt.Sprintf("%s of %s: at about %.0f ns per block an SM starts them in %.0f%% of the kernel's time", count(blocks, "block"), count(threads, "thread"), blockCost*1e9, 100*math.Min(1, starts/t))
+		msg := fmt.Sprintf("%s of %s: at about %.0f ns per block an SM starts them in %.0f%% of the kernel's time", metrics.Count(blocks, "block"), metrics.Count(threads, "thread"), blockCost*1e9, 100*math.Min(1, starts/t))
 		if lim, ok := p.Value("occupancy_limit_blocks"); ok && lim > 0 {
-			msg += fmt.Sprintf(", and %s per SM %s %s", count(lim, "block"), agree(lim, "holds", "hold"), count(lim*math.Ceil(threads/32), "warp"))
+			msg += fmt.Sprintf(", and %s per SM %s %s", metrics.Count(lim, "block"), metrics.Agree(lim, "holds", "hold"), metrics.Count(lim*math.Ceil(threads/32), "warp"))
 		}
 		advice := fmt.Sprintf("give each block %d threads or more (or each thread more elements, with a grid-stride loop)", blockTarget)
 		var locs []profan.Location
@@ -116,7 +117,7 @@ func tinyDotTiles(p *Pass, threads, blocks, t float64) bool {
 		after = math.Max(after, h.Ideal)
 	}
 	gain := clamp01(1 - after/t)
-	msg := fmt.Sprintf("%s of %s multiply on the tensor pipe, %s-bound: a block's output tile is as small as its warp, so each operand tile it loads serves few outputs", count(blocks, "block"), count(threads, "thread"), lim.String())
+	msg := fmt.Sprintf("%s of %s multiply on the tensor pipe, %s-bound: a block's output tile is as small as its warp, so each operand tile it loads serves few outputs", metrics.Count(blocks, "block"), metrics.Count(threads, "thread"), lim.String())
 	advice := fmt.Sprintf("compute a larger output tile per block (128×128 with %d threads) so each loaded tile serves more outputs, or call cuBLAS/CUTLASS", blockTarget)
 	var locs []profan.Location
 	if file, line, ok := tritonKernel(k); ok {
@@ -171,7 +172,7 @@ func tinyBlockCap(p *Pass, threads, blocks, t float64) {
 	if gain < p.Thresholds.MinGain {
 		return
 	}
-	msg := fmt.Sprintf("%s of %s: an SM holds at most %s, %s of the %.0f its registers and warp slots allow, on a kernel waiting on %s below its speed of light", count(blocks, "block"), count(threads, "thread"), count(capB, "block"), count(held, "warp"), after, lim.String())
+	msg := fmt.Sprintf("%s of %s: an SM holds at most %s, %s of the %.0f its registers and warp slots allow, on a kernel waiting on %s below its speed of light", metrics.Count(blocks, "block"), metrics.Count(threads, "thread"), metrics.Count(capB, "block"), metrics.Count(held, "warp"), after, lim.String())
 	advice := fmt.Sprintf("give each block %d threads or more (or each thread more elements, with a grid-stride loop)", blockTarget)
 	var locs []profan.Location
 	if file, line, ok := tritonKernel(p.Kernel.Record); ok {
