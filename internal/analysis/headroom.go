@@ -42,14 +42,13 @@ type need struct {
 // headroomOf measures a kernel's headroom from what its export holds.
 func headroomOf(a *Kernel) (h Headroom) {
 	h = Headroom{Share: math.NaN(), Ideal: math.NaN()}
-	defer func() {
-		if !a.Limiter.Known() {
-			h.Missing = "" // a trace or a page with no throughputs: nothing to state
-		}
-	}()
+	if m := noCounters(a); m != "" {
+		h.Missing = m
+		return h
+	}
 	t, ok := a.Value("duration")
 	if !ok || !(t > 0) {
-		h.Missing = "kernel duration (capture with --section SpeedOfLight, or --set full)"
+		h.Missing = "the page has no kernel duration (capture with --section SpeedOfLight, or --set full)"
 		return h
 	}
 	var needs []need
@@ -90,11 +89,40 @@ func missingWork(a *Kernel, dram bool) string {
 	const flops = "floating-point operation counts (export the raw page, ncu --page raw, or the source page with SASS, --page source --set full)"
 	switch {
 	case a.Spec == nil:
-		return "GPU profan knows the peaks of (name it with --device)"
+		return "the page names no GPU profan knows the peaks of (name it with --device)"
 	case dram:
-		return flops
+		return "the page has no " + flops
 	}
-	return "DRAM bytes nor " + flops
+	return "the page has no DRAM bytes nor " + flops
+}
+
+// traceInputs name the exports that time kernels with no hardware
+// counter, by tool.
+var traceInputs = map[string]string{
+	profan.ToolTorch:  "a torch.profiler trace",
+	profan.ToolNsys:   "an nsys export",
+	profan.ToolNvprof: "an nvprof trace",
+}
+
+// noCounters says what a kernel of a trace lacks for its headroom: a
+// trace (torch.profiler, nsys, nvprof's GPU trace and summary) times
+// kernels and gives their launch shapes, no counter of their work. ""
+// for a kernel with counters (a metric beyond a summary's times), or
+// from a profiler of counters.
+func noCounters(a *Kernel) string {
+	if a.Run == nil {
+		return ""
+	}
+	what, ok := traceInputs[a.Run.Tool]
+	if !ok {
+		return ""
+	}
+	for i := range a.Record.Metrics {
+		if a.Record.Metrics[i].Section != "summary" {
+			return ""
+		}
+	}
+	return what + " has no hardware counters: ncu --set full -k regex:<its name> gives its DRAM bytes and operation counts"
 }
 
 // dramNeed is the time the kernel's necessary bytes take through DRAM at

@@ -71,8 +71,10 @@ import (
 // float2 and float4 loads); version 37 states what the export lacks
 // where the headroom is not known; version 38 has tensor-cores-unused
 // find a hand-written GEMM on half inputs converted to FP32 on the FFMA
-// pipe; version 39 says a launch of one block "1 block for 132 SMs".
-const VerdictVersion = 39
+// pipe; version 39 says a launch of one block "1 block for 132 SMs";
+// version 40 states every kernel's headroom, a trace's kernels' by what
+// a trace lacks (no hardware counters).
+const VerdictVersion = 40
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

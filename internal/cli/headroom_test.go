@@ -104,7 +104,7 @@ func TestHeadroomNeverUnmarked(t *testing.T) {
 // need it.
 func storedMarks(t *testing.T, db string, files []string, need map[string]int) {
 	t.Helper()
-	if _, errOut, code := run(t, "ingest", "--db", db, files[0], files[1]); code != ExitOK {
+	if _, errOut, code := run(t, append([]string{"ingest", "--db", db}, files...)...); code != ExitOK {
 		t.Fatalf("ingest %s: exit %d: %s", files[0], code, errOut)
 	}
 	html := filepath.Join(t.TempDir(), "r.html")
@@ -196,4 +196,57 @@ func headroomMarks(t *testing.T, files []string, pairs [][2]string) map[string]s
 		}
 	}
 	return marks
+}
+
+// TestHeadroomStatedOnTrace: every kernel of a trace states its
+// headroom (issue 42): a torch.profiler trace has no hardware counters,
+// and each kernel says so and what export gives them, in text, JSON,
+// Markdown, HTML and report --db. fixtures/host18's det.default holds
+// kernels no limiter reads (cuDNN's NCHW batch norm, 256 blocks) beside
+// launches its grid limits (one block of vision::gather_keep_from_mask):
+// both say it.
+func TestHeadroomStatedOnTrace(t *testing.T) {
+	skipShort(t)
+	const file = "../../fixtures/host18/det.default.json.gz"
+	const want = "not known: a torch.profiler trace has no hardware counters: ncu --set full -k regex:<its name> gives its DRAM bytes and operation counts"
+	out, errOut, code := run(t, "analyze", "--format", "json", file)
+	if code != ExitOK {
+		t.Fatalf("json: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Kernels []struct {
+			Name    string `json:"name"`
+			Limiter struct {
+				Headroom *struct{} `json:"headroom"`
+				Unknown  string    `json:"headroom_unknown"`
+			} `json:"limiter"`
+		} `json:"kernels"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("json: %v", err)
+	}
+	n := len(doc.Kernels)
+	mark, _, _ := strings.Cut(want, "<") // Markdown and HTML escape the rest
+	for _, k := range doc.Kernels {
+		if k.Limiter.Headroom != nil || "not known: "+k.Limiter.Unknown != want {
+			t.Errorf("json: %s: headroom %v, headroom_unknown %q, want %q", k.Name, k.Limiter.Headroom, k.Limiter.Unknown, want)
+		}
+	}
+	for _, c := range []struct {
+		format string
+		shown  int // kernels whose details the format writes
+	}{{"text", n}, {"markdown", 10}, {"html", n}} {
+		out, errOut, code := run(t, "analyze", "--format", c.format, "--top", "0", file)
+		if code != ExitOK {
+			t.Fatalf("%s: exit %d: %s", c.format, code, errOut)
+		}
+		if got := strings.Count(out, "headroom: "+mark); got < c.shown {
+			t.Errorf("%s: the headroom stated %d times for %d kernels", c.format, got, c.shown)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "trace.db")
+	storedMarks(t, db, []string{file}, map[string]int{"headroom: " + mark: n})
+	if n != 51 {
+		t.Errorf("%d kernels, want det.default's 51", n)
+	}
 }

@@ -68,7 +68,8 @@ type JSONLimiter struct {
 	// when the export cannot tell.
 	Headroom *JSONHeadroom `json:"headroom,omitempty"`
 	// HeadroomUnknown says what the export lacks for the headroom, when
-	// it is not known ("headroom not known: the page has no …").
+	// it is not known ("the page has no …", "a torch.profiler trace has
+	// no hardware counters: …").
 	HeadroomUnknown string `json:"headroom_unknown,omitempty"`
 }
 
@@ -90,7 +91,7 @@ func ToJSONLimiter(l verdict.Limiter) JSONLimiter {
 		j.Headroom = &JSONHeadroom{Share: h.Share, Unit: h.Unit, Ideal: ptr(h.Ideal), Explained: h.Explained, Unexplained: h.Unexplained(),
 			Sentence: h.Sentence(), Evidence: h.Evidence}
 	} else {
-		j.HeadroomUnknown = h.Sentence()
+		j.HeadroomUnknown = h.Missing
 	}
 	return j
 }

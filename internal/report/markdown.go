@@ -78,7 +78,7 @@ func (m *markdownWriter) kernel(a *verdict.Kernel) {
 		m.findings = append(m.findings, fmt.Sprintf("- **%s** `%s`%s, %s: %s %s", mdEscape(shorten(a.Record.DisplayName(), 60)), f.Rule, loc, verdict.KernelGain(f.Gain, a.Record.Duration), mdEscape(f.Message), mdEscape(f.Advice)))
 		m.counted++
 	}
-	if x := a.Limiter.Headroom.Sentence(); x != "" {
+	if x := a.Limiter.Headroom.Statement(); x != "" {
 		m.findings = append(m.findings, fmt.Sprintf("- **%s** headroom: %s", mdEscape(shorten(a.Record.DisplayName(), 60)), mdEscape(x)))
 	}
 	fmt.Fprintf(m.w, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", mdEscape(shorten(a.Record.DisplayName(), 80)), mdEscape(a.Record.ID), dur,
@@ -263,7 +263,7 @@ func (m *markdownWriter) groupFindings(rank int, g *verdict.Group) {
 		m.counted++
 	}
 	if g.Rep != nil {
-		if x := g.Rep.Limiter.Headroom.Sentence(); x != "" {
+		if x := g.Rep.Limiter.Headroom.Statement(); x != "" {
 			m.findings = append(m.findings, fmt.Sprintf("- **#%d %s** headroom: %s", rank, mdEscape(shorten(g.Info.Display, 60)), mdEscape(x)))
 		}
 	}

@@ -136,9 +136,9 @@ type Headroom struct {
 	Explained float64
 	// Evidence says which numbers decided, for people.
 	Evidence string
-	// Missing names what the export lacks for the headroom, when it is
-	// not known: "floating-point operation counts (…)". "" when known
-	// or when nothing was asked.
+	// Missing says why the headroom is not known: what the export lacks
+	// ("the page has no floating-point operation counts (…)", "a
+	// torch.profiler trace has no hardware counters: …"). "" when known.
 	Missing string
 }
 
@@ -161,14 +161,11 @@ const Notable = 0.1
 // Sentence is the one sentence every output gives of the headroom no
 // finding explains, "" when under Notable: "≈55 % of its time is
 // headroom on DRAM that no rule explains". When the headroom is not
-// known it says what the page lacks: "headroom not known: the page has
-// no …" ("" when nothing is missing either).
+// known it says what the export lacks: "not known: the page has no …"
+// ("" when nothing is missing either).
 func (h Headroom) Sentence() string {
 	if !h.Known() {
-		if h.Missing == "" {
-			return ""
-		}
-		return "headroom " + h.unknown()
+		return h.unknown()
 	}
 	u := h.Unexplained()
 	if !(u >= Notable) {
@@ -177,16 +174,34 @@ func (h Headroom) Sentence() string {
 	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s that no rule explains", 100*u, h.Unit)
 }
 
-// unknown says what the page lacks for the headroom.
-func (h Headroom) unknown() string { return "not known: the page has no " + h.Missing }
+// Statement is what an output that lists kernels briefly says of each
+// one's headroom: the Sentence where there is one; else, for a known
+// headroom, that the kernel is at its speed of light (under Notable) or
+// that its findings explain it; "" only for a headroom the verdict did
+// not decide (neither known nor missing).
+func (h Headroom) Statement() string {
+	if s := h.Sentence(); s != "" || !h.Known() {
+		return s
+	}
+	if h.Share < Notable {
+		return fmt.Sprintf("≈%.0f %% of its time is headroom on %s: at its speed of light", 100*h.Share, h.Unit)
+	}
+	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s, which its findings explain", 100*h.Share, h.Unit)
+}
+
+// unknown says what the export lacks for the headroom, "" when nothing
+// is missing.
+func (h Headroom) unknown() string {
+	if h.Missing == "" {
+		return ""
+	}
+	return "not known: " + h.Missing
+}
 
 // String is the headroom in one line: the share, the unit, the ideal and
 // the sentence for the unexplained part.
 func (h Headroom) String() string {
 	if !h.Known() {
-		if h.Missing == "" {
-			return ""
-		}
 		return h.unknown()
 	}
 	s := fmt.Sprintf("%.0f %% of its time above its speed of light on %s (%s)", 100*h.Share, h.Unit, h.Evidence)

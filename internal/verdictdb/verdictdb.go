@@ -63,8 +63,9 @@ func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 		x.from = a.Missing
 	}
 	var l store.Limiter
-	if a.Limiter.Known() {
-		h := a.Limiter.Headroom
+	if h := a.Limiter.Headroom; a.Limiter.Known() || h.Missing != "" {
+		// A kernel with no limiter (a trace's) keeps what its headroom
+		// lacks: every kernel states its headroom.
 		l = store.Limiter{Unit: a.Limiter.Unit.String(), Pipe: a.Limiter.Pipe, Percent: a.Limiter.Percent, Evidence: a.Limiter.Evidence,
 			Headroom: store.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence, Missing: h.Missing}}
 	}

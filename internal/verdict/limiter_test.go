@@ -1,0 +1,27 @@
+package verdict
+
+import (
+	"math"
+	"testing"
+)
+
+// TestHeadroomStatement: every headroom the verdict decided has a
+// statement: the sentence of its unexplained part, its speed of light,
+// the findings that explain it, or what the export lacks.
+func TestHeadroomStatement(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		h    Headroom
+		want string
+	}{
+		{Headroom{Share: 0.55, Unit: "DRAM", Ideal: 1e-6}, "≈55 % of its time is headroom on DRAM that no rule explains"},
+		{Headroom{Share: 0.03, Unit: "FP32 pipe", Ideal: 1e-6}, "≈3 % of its time is headroom on FP32 pipe: at its speed of light"},
+		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.55}, "≈60 % of its time is headroom on DRAM, which its findings explain"},
+		{Headroom{Share: nan, Ideal: nan, Missing: "a torch.profiler trace has no hardware counters"}, "not known: a torch.profiler trace has no hardware counters"},
+		{Headroom{Share: nan, Ideal: nan}, ""},
+	} {
+		if got := c.h.Statement(); got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.h, got, c.want)
+		}
+	}
+}
