@@ -924,7 +924,7 @@ mask's ` + "`nonzero`" + ` and ` + "`batched_nms`" + ` read on the host in each 
 		// Priced 17.3% and first at the read (a known miss); since the
 		// forward's frames tell a read in a loop (_unique2 twice inside
 		// one call of forward) from calls, torch-compile counts no chain
-		// after that call's first break (1.1%).
+		// after that call's first break (1.1%; 0.8% since only the forward's chains count).
 		{"voxel.default", "host15b/voxel.defaultcompile", "torch-compile", false, 0, ""},
 		{"voxel.fixed", "voxel.graphs", "cuda-graphs", true, 0, "the estimate lands, but torch-compile ranks first (21.9%) and bf16-autocast second (12.3%), neither measured: the first lever is not confirmed, and CUDA graphs, the one lever timed from this GPU-bound step, ranks fifth"},
 		// Held out, captured after every fit of the host pricing
@@ -1640,6 +1640,16 @@ step's stretch from the frame's first span to its last keeps 1/N of its host tim
 reads are no longer waited for. host-read on det.default is now 71.4% and first (measured 78.6%, spread 35%), and
 the three host-read rows from default hold; torch-compile (28.1%, measured 13.1% in host18b) is second. The MoE,
 voxel and cls host-read rows, whose reads sit in a ` + "`forward`" + `, are unchanged.
+
+Fixed after host18b, by mechanism: torch-compile counted every chain of the step, the per-image postprocess's
+(` + "`post_image`" + `, ` + "`decode`" + `: 692 launches a step) with the model's, though ` + "`model.compile()`" + ` compiles the module's
+` + "`forward`" + ` only. Where the trace holds the model's forward calls it now counts the chains launched inside them and, on
+a training step, in autograd's backward (each kernel group's saving and dropped launches at its launches' share
+inside; docs/replay.md): det.default 28.1% → 4.1% (measured 13.1%, spread 39%: +15.0 → −9.0 points), det.fixed 30.0% →
+14.1% (not measured). The other compile rows move by 0.3 points at most: host8's UNet 23.8% → 23.7% (21.6%), host12's
+MLP 7.1% → 7.0% (0.8%), voxel 1.1% → 0.8% (−0.1%), and host11's bf16 UNet 36.0% → 35.8% (62.0%, spread 35%: 0.1 point
+further, the denoising update ` + "`x - 0.01 * model(x, t)`" + ` outside the forward now left eager, as compiled). Unmeasured:
+log.default 11.1% → 4.5% (the per-parameter clipping loop outside the forward), embed 6.3% → 5.2%.
 `)
 	causeSplit(t, b, tls, "cls.default", "mlp.default", "audio.default", "voxel.default", "fluid.default", "fluid.fixed", "embed.default", "embed.pinned",
 		"rl.default", "log.default", "log.noread", "det.default", "det.fixed", "gnn.default", "gnn.workers")

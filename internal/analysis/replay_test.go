@@ -380,3 +380,33 @@ func TestLooped(t *testing.T) {
 		t.Errorf("two reads back to back: %v %q", eager, got)
 	}
 }
+
+// TestCompiled: torch.compile(model) compiles the kernels launched inside
+// the model's forward calls and those autograd's backward launches; a
+// postprocess after the forward and the optimizer's step stay eager.
+func TestCompiled(t *testing.T) {
+	const ms = 1e-3
+	// 0-2 ms the forward (two mul), 2-3 the postprocess (a mul), 3-4 the
+	// backward (a mul), 4-5 the optimizer (a mul and an add).
+	ops := []string{"aten::mul", "aten::mul", "aten::mul", "autograd::engine::evaluate_function: MulBackward0", "aten::mul", "aten::add"}
+	r := &replay{names: []string{"mul", "add"}, lo: 0, hi: 6 * ms, steps: 1,
+		frames: []annRange{{0, 2 * ms, "m.py(10): forward"}, {2 * ms, 3 * ms, "m.py(30): post"}},
+		ranges: []annRange{{4 * ms, 6 * ms, "Optimizer.step#SGD.step"}}}
+	for i, op := range ops {
+		r.snames = append(r.snames, op)
+		r.spans = append(r.spans, profan.HostSpan{Start: float64(i) * ms, Dur: 1 * ms, State: profan.HostDispatch, Name: int32(i)})
+		name := int32(0)
+		if i == 5 {
+			name = 1
+		}
+		r.kernels = append(r.kernels, replayKernel{issued: (float64(i) + 0.5) * ms, dur: 0.1 * ms, name: name})
+	}
+	got := r.Compiled(profan.ForwardFrame)
+	if got["mul"] != 0.6 || got["add"] != 0 || len(got) != 2 {
+		t.Errorf("compiled shares: %v, want mul 0.6 (the forward's two and the backward's of five), add 0", got)
+	}
+	r.frames = r.frames[1:]
+	if got := r.Compiled(profan.ForwardFrame); got != nil {
+		t.Errorf("no forward call: %v, want nil", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/profan-dev/profan"
 )
@@ -77,14 +78,134 @@ const (
 // from the step's first sync inside such a call to the step's end, and
 // the site of the sync that recurs; nil and "" where none does.
 func (r *replay) Looped(call func(frame string) bool) (map[string]int, string) {
+	from, site := r.loopBreaks(r.callsOf(call))
+	if site == "" {
+		return nil, ""
+	}
+	eager := map[string]int{}
+	r.eachStep(func(i int, lo, hi float64) {
+		if math.IsInf(from[i], 1) {
+			return
+		}
+		j, _ := slices.BinarySearchFunc(r.kernels, from[i], func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+		for ; j < len(r.kernels) && r.kernels[j].issued < hi; j++ {
+			if k := r.kernels[j]; k.copy == 0 && k.name >= 0 {
+				eager[r.names[k.name]]++
+			}
+		}
+	})
+	if len(eager) == 0 {
+		return nil, ""
+	}
+	return eager, site
+}
+
+// Compiled is, by name, the share of the kernels of the replayed steps
+// that torch.compile of the calls a frame call holds (the model's
+// forward methods) compiles: those issued inside a call, and on a
+// training step those autograd's backward issues (a dispatch span of
+// autograd::engine::evaluate_function), each step's up to its first
+// graph break inside a loop (Looped), none inside an optimizer's step.
+// The rest stays eager: the work around the model (a per-image
+// postprocess, the loss, the optimizer). nil where the trace holds no
+// such call (no with_stack, or no forward of the user's code).
+func (r *replay) Compiled(call func(frame string) bool) map[string]float64 {
+	calls := r.callsOf(call)
+	if len(calls) == 0 {
+		return nil
+	}
+	from, _ := r.loopBreaks(calls)
+	// The calls' union, and the optimizer's ranges, by start.
+	in := joined(calls)
+	var opt []annRange
+	for _, a := range r.ranges {
+		if strings.HasPrefix(a.name, OptimizerStep) {
+			opt = append(opt, a)
+		}
+	}
+	opt = joined(opt)
+	all, got := map[int32]int{}, map[int32]int{}
+	spanAt := r.spanWalk()
+	r.eachStep(func(i int, lo, hi float64) {
+		j, _ := slices.BinarySearchFunc(r.kernels, lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+		for ; j < len(r.kernels) && r.kernels[j].issued < hi; j++ {
+			k := r.kernels[j]
+			if k.copy != 0 || k.name < 0 {
+				continue
+			}
+			all[k.name]++
+			if k.issued < from[i] && rangeOf(opt, k.issued) < 0 && (rangeOf(in, k.issued) >= 0 || r.backward(spanAt(k.issued))) {
+				got[k.name]++
+			}
+		}
+	})
+	out := make(map[string]float64, len(all))
+	for n, c := range all {
+		out[r.names[n]] = float64(got[n]) / float64(c)
+	}
+	return out
+}
+
+// backward reports span i an op autograd's engine runs in the backward
+// pass.
+func (r *replay) backward(i int) bool {
+	if i < 0 {
+		return false
+	}
+	s := r.spans[i]
+	return s.State == profan.HostDispatch && s.Name >= 0 && int(s.Name) < len(r.snames) &&
+		strings.HasPrefix(r.snames[s.Name], "autograd::engine::evaluate_function")
+}
+
+// joined is the ranges' union, by start (rs sorted by start).
+func joined(rs []annRange) []annRange {
+	var out []annRange
+	for _, a := range rs {
+		if n := len(out); n > 0 && a.lo <= out[n-1].hi {
+			out[n-1].hi = math.Max(out[n-1].hi, a.hi)
+			continue
+		}
+		out = append(out, annRange{lo: a.lo, hi: a.hi})
+	}
+	return out
+}
+
+// callsOf is the frames kept whole that call holds, by start.
+func (r *replay) callsOf(call func(frame string) bool) []annRange {
 	var calls []annRange
 	for _, f := range r.frames {
 		if call(f.name) {
 			calls = append(calls, f)
 		}
 	}
+	return calls
+}
+
+// eachStep calls f with each replayed step's index and extent: from the
+// window's start or the step before's end to the step's end.
+func (r *replay) eachStep(f func(i int, lo, hi float64)) {
+	bounds := r.bounds
+	if len(bounds) == 0 {
+		bounds = []float64{r.hi}
+	}
+	lo := r.lo
+	for i, hi := range bounds {
+		f(i, lo, hi)
+		lo = hi
+	}
+}
+
+// loopBreaks is, by replayed step (eachStep), the step's first sync
+// inside a call (of calls) in which a sync site recurs after the same
+// ops (Looped), +Inf where none does, and the first site that recurs.
+func (r *replay) loopBreaks(calls []annRange) ([]float64, string) {
+	n := max(1, len(r.bounds))
+	froms := make([]float64, n)
+	for i := range froms {
+		froms[i] = math.Inf(1)
+	}
 	if len(calls) == 0 {
-		return nil, ""
+		return froms, ""
 	}
 	// innermost is the index of the latest-starting call holding t.
 	innermost := func(t float64) int {
@@ -101,14 +222,8 @@ func (r *replay) Looped(call func(frame string) bool) (map[string]int, string) {
 		}
 		return -1
 	}
-	bounds := r.bounds
-	if len(bounds) == 0 {
-		bounds = []float64{r.hi}
-	}
-	eager := map[string]int{}
 	site := ""
-	lo := r.lo
-	for _, hi := range bounds {
+	r.eachStep(func(step int, lo, hi float64) {
 		// The first sync inside each call; each site's reads in it by
 		// the ops dispatched before the read's own op (loopOps), and
 		// where it was read last.
@@ -167,18 +282,7 @@ func (r *replay) Looped(call func(frame string) bool) (map[string]int, string) {
 			}
 			seen[k] = true
 		}
-		if !math.IsInf(from, 1) {
-			j, _ := slices.BinarySearchFunc(r.kernels, from, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
-			for ; j < len(r.kernels) && r.kernels[j].issued < hi; j++ {
-				if k := r.kernels[j]; k.copy == 0 && k.name >= 0 {
-					eager[r.names[k.name]]++
-				}
-			}
-		}
-		lo = hi
-	}
-	if len(eager) == 0 {
-		return nil, ""
-	}
-	return eager, site
+		froms[step] = from
+	})
+	return froms, site
 }

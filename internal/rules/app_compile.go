@@ -28,7 +28,10 @@ rather than keep its intermediates); the launches it removes are counted, and
 in a replayed step (docs/replay.md) each takes a launch's worth of host time
 off the op that issued it. The launches inside PyTorch's Optimizer.step#… range
 are the optimizer's, which torch.compile(model) leaves eager (see
-fused-optimizer): they are not counted. Three or
+fused-optimizer): they are not counted. Where the trace holds the
+model's forward calls (with_stack), only the chains launched inside them
+and, on a training step, in the backward autograd runs are counted: the
+code around the model (a per-image postprocess, the loss) stays eager. Three or
 more launches of one kernel in a row (a per-parameter update, a timing loop) are a
 loop, not a chain: each reads no tensor the one before it wrote, so they are not
 fused and split the chain around them. cuDNN's NCHW training batch norm, which inductor
@@ -67,17 +70,32 @@ counted.`,
 		// the loss and the backward of that part (fixtures/host15's
 		// voxel: one graph before the nonzero, none after).
 		eager, looped := p.timeline().Looped(profan.ForwardFrame)
+		// Where the trace holds the model's forward calls, only the
+		// chains torch.compile(model) compiles count: those launched
+		// inside the forward and, on a training step, in the backward
+		// autograd runs for them (fixtures/host18's det: a per-image
+		// postprocess after the forward stays eager).
+		compiled := p.timeline().Compiled(profan.ForwardFrame)
 		saves := map[*analysis.Group]float64{}
 		fewer := map[string]float64{}
-		saved, removed, left := 0.0, 0, 0
+		saved, removed, left, around := 0.0, 0, 0, 0
 		var fus []*analysis.Group
 		for _, g := range p.kernels("fusable") {
 			s, n := g.Fusion()
 			if e := eager[g.Name] - opt[g.Name]; e > 0 {
 				left += min(e, g.Launches)
 			}
+			model := 1.0
 			if k := max(opt[g.Name], eager[g.Name]); k > 0 && g.Launches > 0 {
-				model := math.Max(0, 1-float64(k)/float64(g.Launches))
+				model = math.Max(0, 1-float64(k)/float64(g.Launches))
+			}
+			if c, ok := compiled[g.Name]; ok {
+				// Outside the forward and the backward, less the
+				// optimizer's and the loop's counted above.
+				around += max(0, int(math.Round(float64(g.Launches)*(model-c))))
+				model = c
+			}
+			if model < 1 {
 				s, n = s*model, int(math.Round(float64(n)*model))
 			}
 			if !(s > 0) {
@@ -113,6 +131,10 @@ counted.`,
 			}
 		}
 		basis := "each chain fused costs about its longest launch, and each launch it drops its host time"
+		if around > 0 {
+			msg += fmt.Sprintf("; %d launches of these kernels run outside the model's forward and its backward (the code around the model: a postprocess, the loss), which torch.compile(model) leaves eager: not counted", around)
+			basis += "; only the chains launched inside the model's forward and its backward"
+		}
 		if looped != "" {
 			site := analysis.Site{Site: looped}
 			site.Method, site.Frame = verdict.SiteParts(looped)

@@ -113,6 +113,12 @@ type Steps interface {
 	// the kernels issued, by name, from the first sync inside that call
 	// to the step's end, and the site that recurs ("" for none).
 	Looped(call func(frame string) bool) (map[string]int, string)
+	// Compiled is, by name, the share of the kernels that torch.compile
+	// of the calls a frame call holds compiles: those issued inside a
+	// call and, on a training step, by autograd's backward, up to a break
+	// in a loop (Looped), none in an optimizer's step; nil where no call
+	// is held.
+	Compiled(call func(frame string) bool) map[string]float64
 }
 
 // Region is what the ranges of one user annotation on the launching
@@ -169,6 +175,14 @@ func (t *Timeline) Looped(call func(frame string) bool) (map[string]int, string)
 		return nil, ""
 	}
 	return t.Steps.Looped(call)
+}
+
+// Compiled is Steps.Compiled; nil without a replay.
+func (t *Timeline) Compiled(call func(frame string) bool) map[string]float64 {
+	if t == nil || t.Steps == nil {
+		return nil
+	}
+	return t.Steps.Compiled(call)
 }
 
 // DataTime is the host's time per step in DataLoader iterators on the
