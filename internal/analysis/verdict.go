@@ -73,8 +73,9 @@ import (
 // find a hand-written GEMM on half inputs converted to FP32 on the FFMA
 // pipe; version 39 says a launch of one block "1 block for 132 SMs";
 // version 40 states every kernel's headroom, a trace's kernels' by what
-// a trace lacks (no hardware counters).
-const VerdictVersion = 40
+// a trace lacks (no hardware counters); version 41 reads torchvision's
+// kernels as a library's, its NMS told what its caller can change.
+const VerdictVersion = 41
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

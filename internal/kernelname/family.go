@@ -62,6 +62,7 @@ const (
 	FamAtenCast         = "aten.cast"
 	FamCuDNNDepthwise   = "cudnn.conv-depthwise"
 	FamAtenDepthwise    = "aten.conv-depthwise"
+	FamVisionNMS        = "torchvision.nms"
 )
 
 // family is one row of the table: kernels whose lowercased name (anonymous
@@ -165,6 +166,9 @@ var families = []family{
 	// CUB's device algorithms (PyTorch's embedding backward sorts and
 	// scans with them); ncu's base names drop the cub:: namespace.
 	row("cub", `cub::|\b(radix_sort|scan|unique_by_key|reduce|select|histogram|merge_sort|segmented_sort)::device`, CUB, Reduction, CatReduction),
+	// torchvision's NMS: the overlap mask of the boxes (nms_kernel_impl),
+	// then one block that walks it in score order (gather_keep_from_mask).
+	row(FamVisionNMS, `^(void )?vision::.*(nms_kernel|gather_keep_from_mask)`, TorchVision, Other, CatOther),
 	// PyTorch ATen.
 	atenRow(FamAtenDepthwise, `conv_depthwise`, Convolution, CatFP32Math),
 	atenRow("aten.norm", `batch_norm|layer_norm|group_norm|rms_norm|gammabetabackward|rowwisemoments|computefusedparams|softmax|batchnorm|welford`, Normalization, CatNorm),

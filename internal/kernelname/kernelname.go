@@ -33,9 +33,10 @@ const (
 	FlashAttention
 	CUB
 	FlashInfer
+	TorchVision
 )
 
-var libNames = [...]string{"", "cuBLAS", "cuBLASLt", "cuDNN", "CUTLASS", "PyTorch ATen", "Triton", "NCCL", "FlashAttention", "CUB", "FlashInfer"}
+var libNames = [...]string{"", "cuBLAS", "cuBLASLt", "cuDNN", "CUTLASS", "PyTorch ATen", "Triton", "NCCL", "FlashAttention", "CUB", "FlashInfer", "torchvision"}
 
 func (l Library) String() string {
 	if int(l) < len(libNames) {
@@ -205,6 +206,9 @@ var libraryRules = []libraryRule{
 		in:     []string{"at::native::"},
 		inBase: []string{" at::", "elementwise_kernel", "softmax_warp_"}}, kindOf: atenKind},
 	{lib: CUB, namePattern: namePattern{in: []string{"cub::"}}, kindOf: cubKind},
+	// torchvision's operators (nms, roi_align, deform_conv2d), in the
+	// vision::ops namespace.
+	{lib: TorchVision, namePattern: namePattern{prefix: []string{"vision::"}, in: []string{" vision::"}}, kind: Other},
 }
 
 // libraryOf returns the first rule of libraryRules the name matches, nil

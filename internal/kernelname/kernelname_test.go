@@ -27,6 +27,9 @@ func TestClassify(t *testing.T) {
 		{"void cublasLt::splitKreduce_kernel<32, 16, int, float, float, float, float, 0, float, float, float, 1, 0, 0, 0>(cublasLt::cublasSplitKParams<T6>, const T4 *, const T10 *, T9 *, T5 *, const T6 *, const T6 *, const T11 *, const T4 *, T11 *, void *, long, T6 *, int *, T6 *, T6 *, const T6 *, const T6 *, const T6 *, const T6 *, const T6 *)",
 			CUBLASLt, GEMM, false, "cublasLt::splitKreduce_kernel<…>"},
 		{"volta_sgemm_128x64_nt", CUBLAS, GEMM, true, "volta_sgemm_128x64_nt"},
+		// torchvision's NMS kernels (fixtures/host18 det.default's trace).
+		{"vision::ops::(anonymous namespace)::gather_keep_from_mask(bool*, unsigned long long const*, int)", TorchVision, Other, false, "vision::gather_keep_from_mask"},
+		{"void vision::ops::(anonymous namespace)::nms_kernel_impl<float>(int, double, float const*, unsigned long long*)", TorchVision, Other, false, "vision::nms_kernel_impl<float>"},
 		// cuBLAS 12 on Hopper names its GEMMs nvjet_*.
 		{"nvjet_tst_128x256_64x4_1x2_h_bz_coopA_TNT", CUBLAS, GEMM, false, ""},
 		{"sm80_xmma_fprop_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nhwc_tilesize64x32x64_stage5_warpsize2x2x1_g1_tensor16x8x16_t1r3s3_execute_kernel__5x_cudnn",

@@ -187,6 +187,9 @@ func lowerPrecision(a *analysis.Kernel) string {
 // the GPU idle: give it more work per call, in PyTorch's terms where the
 // kernel runs under PyTorch and in CUDA's where it does not.
 func shapeAdvice(info kernelname.Info, torch bool) string {
+	if a, ok := familyShapeAdvice[info.Family]; ok {
+		return a
+	}
 	switch info.Kind {
 	case kernelname.Elementwise, kernelname.Reduction, kernelname.Normalization, kernelname.Copy:
 		return fusionAdvice(info, torch)
@@ -227,6 +230,18 @@ var shapeAdvices = map[kernelname.Kind]struct{ torch, cuda string }{
 	kernelname.Communication: {
 		"fewer, larger messages (larger gradient buckets, DDP bucket_cap_mb) and overlap with the backward pass keep the links busy",
 		"fewer, larger messages (NCCL calls grouped with ncclGroupStart/ncclGroupEnd, larger buffers) and overlap with compute keep the links busy"},
+}
+
+// familyShapeAdvice is shapeAdvice's text for the families whose launch
+// shape no call of theirs changes, by what the caller can change instead.
+// torchvision's NMS keeps the boxes in one block of 16 threads that walks
+// the overlap mask in score order (fixtures/host18 det.default: 32
+// launches of vision::gather_keep_from_mask, one block each, 44 % of the
+// kernel time): a serial step whose time grows with the square of the
+// boxes given, which batching the calls (batched_nms over the images)
+// lengthens, not shortens.
+var familyShapeAdvice = map[string]string{
+	kernelname.FamVisionNMS: "torchvision's NMS (torchvision.ops.nms, batched_nms) keeps the boxes in a single block that walks their overlap mask in score order: no call widens that launch, and its time grows with the square of the boxes; give it fewer boxes (a higher score threshold, a smaller pre-NMS top-k per image), or suppress in parallel with fixed shapes (Fast NMS: the IoU matrix of each image's top-k boxes, a box dropped where a higher-scoring one of its class overlaps it), which also drops NMS's host read",
 }
 
 // shapeAdviceOther is shapeAdvice's text for a kind shapeAdvices lacks.

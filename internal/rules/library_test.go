@@ -159,3 +159,34 @@ func TestNoBenchmarkAdviceWhereOn(t *testing.T) {
 		}
 	}
 }
+
+// TestNoSourceAdviceOnTraceLibraries: on every trace fixture
+// (torch.profiler), no library kernel is told to change its source or
+// launch, torchvision's among them: the one block of its NMS
+// (fixtures/host18 det.default's vision::gather_keep_from_mask, told to
+// "launch at least 264 blocks" before torchvision was read as a library)
+// gets what the caller of nms can change.
+func TestNoSourceAdviceOnTraceLibraries(t *testing.T) {
+	skipShort(t)
+	files, _ := filepath.Glob("../../fixtures/*/*.json.gz")
+	nms := 0
+	analyzeAll(t, files, func(a *analysis.Kernel) {
+		if !a.Name.IsLibrary() {
+			return
+		}
+		for _, f := range a.Findings {
+			if sourceAdvice.MatchString(f.Advice) {
+				t.Errorf("%s kernel %s %s: %s advice about the library's source: %q", a.Run.Source, a.Record.ID, a.Name.Display, f.Rule, f.Advice)
+			}
+			if a.Name.Family == kernelname.FamVisionNMS && f.Rule == "small-grid" {
+				nms++
+				if !strings.Contains(f.Advice, "torchvision's NMS") || !strings.Contains(f.Advice, "fewer boxes") {
+					t.Errorf("%s: %s: small-grid advice %q, want torchvision's NMS and its boxes", a.Run.Source, a.Name.Display, f.Advice)
+				}
+			}
+		}
+	})
+	if nms == 0 {
+		t.Error("no small-grid finding on torchvision's NMS (fixtures/host18 det.default)")
+	}
+}
