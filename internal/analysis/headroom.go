@@ -60,6 +60,9 @@ func headroomOf(a *Kernel) (h Headroom) {
 	}
 	pipes, fpKnown := pipeNeeds(a)
 	needs = append(needs, pipes...)
+	if n, ok := constantNeed(a, t); ok {
+		needs = append(needs, n)
+	}
 	if len(needs) == 0 || !fpKnown && (a.Limiter.Unit == LimitPipe || a.Limiter.Unit == LimitL1Shared) {
 		h.Missing = missingWork(a, len(needs) > 0)
 		return h // the export does not tell the kernel's work
@@ -255,6 +258,16 @@ func pipeNeeds(a *Kernel) (out []need, known bool) {
 	if !okS && !okD {
 		sp, dp = SourceFlops(a.Record)
 	}
+	if w, ok := DoubleWork(a); ok {
+		// Double precision on float data: its necessary work is FP32
+		// work, at the FP32 pipe's rate.
+		why := fmt.Sprintf("%.3g FLOP in double on float data", dp)
+		if sp > 0 {
+			why = fmt.Sprintf("%.3g FLOP, %.3g of them in double on float data", sp+dp, dp)
+		}
+		out = append(out, need{"FP32 pipe", w.Ideal32, fmt.Sprintf("%s, done in float at %.0f%% of %.1f TFLOP/s", why, 100*attainablePipe, a.Spec.PeakFP32()/1e12)})
+		return out, known
+	}
 	add("FP32 pipe", sp, a.Spec.PeakFP32())
 	add("FP64 pipe", dp, a.Spec.PeakFP64())
 	if tc, ok := a.Value("flop_count_tensor"); ok && tc > 0 {
@@ -262,6 +275,23 @@ func pipeNeeds(a *Kernel) (out []need, known bool) {
 		add("tensor pipe", tc, a.Spec.PeakTensor(tt))
 	}
 	return out, known
+}
+
+// constantNeed is the time a kernel whose constant cache serialises its
+// indexed loads (ConstantWork.Limits) takes with one request a load: the
+// constant cache set its time, so the same loads at a uniform index take
+// 1/replays of it.
+func constantNeed(a *Kernel, t float64) (need, bool) {
+	w, ok := Constants(a)
+	if !ok || !w.Limits() {
+		return need{}, false
+	}
+	r, measured := w.Replays()
+	why := fmt.Sprintf("%.3g indexed constant loads at one request each, not %.1f (a request per distinct address), at the rate the constant cache ran", w.Loads, r)
+	if !measured {
+		why = fmt.Sprintf("%.3g indexed constant loads at one request each, not up to %.0f (a request per lane's address), at the rate the constant cache ran", w.Loads, r)
+	}
+	return need{"constant cache", t / r, why}, true
 }
 
 // SourceFlops counts the FP32 and FP64 operations of the source page's

@@ -74,8 +74,12 @@ import (
 // pipe; version 39 says a launch of one block "1 block for 132 SMs";
 // version 40 states every kernel's headroom, a trace's kernels' by what
 // a trace lacks (no hardware counters); version 41 reads torchvision's
-// kernels as a library's, its NMS told what its caller can change.
-const VerdictVersion = 41
+// kernels as a library's, its NMS told what its caller can change;
+// version 42 has the constant cache as a unit of the headroom where a
+// __constant__ table read at per-thread indices serialises
+// (constant-serialization), and counts double-precision work on float
+// data at the FP32 pipe's rate (fp64-on-float).
+const VerdictVersion = 42
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -192,6 +192,24 @@ var Defs = []*Def{
 			}
 			return sum, strings.Join(from, " + "), true
 		}},
+	{Name: "constant_requests", Unit: "", Better: -1,
+		Doc: "requests the SM's constant cache (IDC) served: one per distinct address of a warp's constant load, so a load indexed per thread serialises into as many as the warp has lanes",
+		NCU: "idc__requests.sum", Nvprof: "—",
+		eval: source(1, "idc__requests.sum")},
+	{Name: "constant_cache_pct", Unit: "%", Better: 0, Noisy: true,
+		Doc: "the busier of the constant caches against its peak: the SM's (IDC request cycles) or the GPC's (GCC constant requests), which serves the SM's misses",
+		NCU: "max(idc__request_cycles_active.avg.pct_of_peak_sustained_elapsed, gcc__cache_requests_type_constant.sum.pct_of_peak_sustained_elapsed)", Nvprof: "—",
+		eval: func(e *env) (float64, string, bool) {
+			i, ni, oki := e.src("idc__request_cycles_active.avg.pct_of_peak_sustained_elapsed")
+			g, ng, okg := e.src("gcc__cache_requests_type_constant.sum.pct_of_peak_sustained_elapsed")
+			switch {
+			case oki && (!okg || i >= g):
+				return i, ni, true
+			case okg:
+				return g, ng, true
+			}
+			return 0, "", false
+		}},
 	{Name: "l2_cycles", Unit: "", Better: 0, Noisy: true,
 		Doc: "L2 cycles elapsed during the kernel (mean over the slices); without them, 0.87 × the SM's elapsed cycles, the L2:SM clock ratio of every H100 and H200 capture",
 		NCU: "lts__cycles_elapsed.avg", Nvprof: "—",

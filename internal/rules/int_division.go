@@ -213,16 +213,7 @@ func wideTest(recs []profan.SourceRecord, i int, subs map[string]*subroutine) fl
 }
 
 // opcode is a SASS instruction's operation, its predicate guard dropped.
-func opcode(sass string) string {
-	f := strings.Fields(sass)
-	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
-		f = f[1:]
-	}
-	if len(f) == 0 {
-		return ""
-	}
-	return f[0]
-}
+func opcode(sass string) string { return analysis.Opcode(sass) }
 
 // instructions yields each SASS instruction of a kernel's source page
 // once: the page may list an address twice (a line inlined in two

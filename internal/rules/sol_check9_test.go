@@ -56,8 +56,8 @@ var solCheck9Pairs = []solCheckPair{
 	{calibPair{"void interp8<0>(float *, const float *, const unsigned char *, int)", "void interp8<1>(float *, const float *, const unsigned char *, int)", "an eight-opcode interpreter on 16 Mi elements, a 64-step loop an opcode: opcodes at random → sorted"}, "thread-divergence", []string{"uncoalesced-global", "int-division", "local-memory", "narrow-access"}},
 	{calibPair{"fieldAoS(float *, const Charge *, int)", "fieldSoA(float *, const float *, const float *, int)", "two floats (x, q) of 12 Mi 40-byte charge structs → two planes"}, "uncoalesced-global", []string{"int-division", "local-memory", "thread-divergence"}},
 	{calibPair{"void rowSmoothD<32>(double *, const double *, int)", "void rowSmoothD<33>(double *, const double *, int)", "a 32×32 tile of doubles in shared memory, a thread a row smoothing along it: pitch 32 → 33"}, "shared-bank-conflict", []string{"uncoalesced-global", "local-memory", "tile-shared-memory"}},
-	{calibPair{"void lutConst<0>(float *, const float *, const unsigned int *, const float *, int)", "void lutConst<1>(float *, const float *, const unsigned int *, const float *, int)", "sixteen lookups a thread at random indices of a 2048-float __constant__ table → the table in shared memory (no rule)"}, "", []string{"uncoalesced-global", "local-memory", "int-division", "uniform-load", "tiny-blocks", "small-grid", "thread-divergence", "narrow-access"}},
-	{calibPair{"void expChain<double>(float *, const float *, int)", "void expChain<float>(float *, const float *, int)", "a sixteen-step exp chain on 8 Mi floats computed in double → in float (no rule)"}, "", []string{"uncoalesced-global", "local-memory", "int-division", "tiny-blocks", "small-grid", "narrow-access", "register-tile", "tensor-cores-unused"}},
+	{calibPair{"void lutConst<0>(float *, const float *, const unsigned int *, const float *, int)", "void lutConst<1>(float *, const float *, const unsigned int *, const float *, int)", "sixteen lookups a thread at random indices of a 2048-float __constant__ table → the table in shared memory"}, "constant-serialization", []string{"uncoalesced-global", "local-memory", "int-division", "uniform-load", "tiny-blocks", "small-grid", "thread-divergence", "narrow-access"}},
+	{calibPair{"void expChain<double>(float *, const float *, int)", "void expChain<float>(float *, const float *, int)", "a sixteen-step exp chain on 8 Mi floats computed in double → in float"}, "fp64-on-float", []string{"uncoalesced-global", "local-memory", "int-division", "tiny-blocks", "small-grid", "narrow-access", "register-tile", "tensor-cores-unused"}},
 	{calibPair{"void cscale<2>(float2 *, const float2 *, float2, int)", "void cscale<4>(float2 *, const float2 *, float2, int)", "complex scale of 64 Mi float2 (DRAM-bound): a float2 a thread → a float4 (measured 0.09)"}, "", solAllBut("narrow-access")},
 	{calibPair{"void l2Win<0>(float *, const float4 *, int, int)", "void l2Win<1>(float *, const float4 *, int, int)", "eight float4 reads a thread from an 8 MiB window held in L2 (L2-bound) → another scale (fine as it is)"}, "", solAll},
 	{calibPair{"void hornerD<0>(double *, const double *, int)", "void hornerD<1>(double *, const double *, int)", "a degree-16 polynomial iterated 16 times on 2 Mi doubles, two chains (DFMA-bound) → another constant (fine as it is)"}, "", solAll},
@@ -87,6 +87,11 @@ var solCheck9Lines = map[string][]int{
 	"interp8<0>":         {358, 359, 360, 361, 362, 363, 364, 365, 366},
 	"fieldAoS":           {379},
 	"rowSmoothD<32>":     {405},
+	// Added with the rules for the two classes that had none (after the
+	// first read): the table's lookup, the exp chain's line and the
+	// float's conversion to double.
+	"lutConst<0>":      {435},
+	"expChain<double>": {448, 451},
 }
 
 // solCheck9Files are the ninth held-out set's pages, raw and details
@@ -164,10 +169,17 @@ var solCheck9Files = map[string][]string{
 // to FP32 (HADD2.F32, F2F) on the FFMA pipe with no tensor-core
 // instruction, priced from the FP32 pipe's ideal time at the fp16 tensor
 // peak, bounded by the headroom: hgemmFma<4, 4> 0.67 against 0.54 (was
-// 0). Raw 0.1488 → 0.1288, details 0.1485 → 0.1285.
+// 0). Raw 0.1488 → 0.1288, details 0.1485 → 0.1285. Then (verdict
+// version 42) the two classes that had none get their rules, and the
+// pairs require them: constant-serialization on lutConst<0> (31.8
+// constant-cache requests an indexed load, 1 − 1/31.8: 0.97 against
+// 0.99; 32 lanes on the details page, which counts no requests) and
+// fp64-on-float on expChain<double> (its FP64 work at the FP32 pipe's
+// rate: 0.69 against 0.72). Raw 0.1288 → 0.0460, details 0.1285 →
+// 0.0457, worst 0.163 (fieldAoS).
 func TestSolCheck9(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck9Files, solCheck9Pairs, "sol-check9", 0.129, 0.992, solCheck9Gaps)
+	heldOutGaps(t, solCheck9Files, solCheck9Pairs, "sol-check9", 0.047, 0.164, solCheck9Gaps)
 }
 
 // solCheck9Gaps are what the first read found against the verdicts

@@ -1,0 +1,110 @@
+package analysis
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// DoubleOnFloat is a kernel that computes in double precision on float
+// data: its source page converts floats to doubles (F2F.F64.F32) and the
+// results back (F2F.F32.F64), reads and writes no 8- or 16-byte global
+// words, and its arithmetic runs on the FP64 pipe (DFMA, DMUL, DADD, the
+// FP64 MUFU approximations). An exp() or a 0.5 literal on a float
+// promotes the whole expression; on float data the necessary work is
+// FP32 work, at the FP32 pipe's rate (2× the FP64 pipe's on an H100 or
+// H200, 32× or 64× on the GeForce and workstation parts).
+type DoubleOnFloat struct {
+	Up, Down float64 // warp-level conversions float → double and back
+	FP64     float64 // warp-level FP64 instructions
+	// SP and DP are the kernel's FP32 and FP64 operations.
+	SP, DP float64
+	// Ideal64 is the seconds its FP64 operations take at the attainable
+	// FP64 peak (as it runs), Ideal32 those of all its operations done in
+	// float at the attainable FP32 peak.
+	Ideal64, Ideal32 float64
+}
+
+// DoubleWork reads a kernel's double-precision work on float data; ok is
+// false without the source page, the GPU's peaks, or the evidence.
+func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
+	if a.Spec == nil || len(a.Record.Source) == 0 || !(a.Spec.PeakFP32() > 0) || !(a.Spec.PeakFP64() > 0) {
+		return w, false
+	}
+	seen := map[string]bool{}
+	for _, s := range a.Record.Source {
+		if s.Address == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		op := Opcode(s.SASS)
+		n := sourceInst(s)
+		switch {
+		case strings.HasPrefix(op, "F2F.F64.F32"):
+			w.Up += n
+		case strings.HasPrefix(op, "F2F.F32.F64"):
+			w.Down += n
+		case strings.HasPrefix(op, "DFMA") || strings.HasPrefix(op, "DMUL") || strings.HasPrefix(op, "DADD") ||
+			strings.HasPrefix(op, "MUFU") && strings.Contains(op, "64"):
+			w.FP64 += n
+		case wideGlobal(op) && n > 0:
+			return w, false // 8- or 16-byte words: double (or vector) data
+		}
+	}
+	if !(w.Up > 0) || !(w.Down > 0) || !(w.FP64 > 0) {
+		return w, false
+	}
+	sp, okS := a.Value("flop_count_sp")
+	dp, okD := a.Value("flop_count_dp")
+	if !okS || !okD {
+		sp, dp = SourceFlops(a.Record)
+	}
+	if !(dp > 0) {
+		return w, false
+	}
+	w.SP, w.DP = sp, dp
+	w.Ideal64 = dp / (attainablePipe * a.Spec.PeakFP64())
+	w.Ideal32 = (sp + dp) / (attainablePipe * a.Spec.PeakFP32())
+	return w, true
+}
+
+// Rate is the FP32 pipe's peak over the FP64 pipe's on the kernel's GPU.
+func (w DoubleOnFloat) Rate(a *Kernel) float64 { return a.Spec.PeakFP32() / a.Spec.PeakFP64() }
+
+// Describe says the evidence in one sentence.
+func (w DoubleOnFloat) Describe() string {
+	return fmt.Sprintf("%.3g float→double conversions (F2F.F64.F32) and %.3g back (F2F.F32.F64) around %.3g FP64 instructions (warp-level)",
+		w.Up, w.Down, w.FP64)
+}
+
+// wideGlobal reports a global load or store of 8 or 16 bytes a thread.
+func wideGlobal(op string) bool {
+	if !(strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "STG")) {
+		return false
+	}
+	return strings.Contains(op, ".64") || strings.Contains(op, ".128")
+}
+
+// Opcode is a SASS instruction's opcode, its predicate guard left out.
+func Opcode(sass string) string {
+	f := strings.Fields(sass)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}
+
+// sourceSamples is a source record's warp stall samples (all reasons); ok
+// is false when the page has no sampling column.
+func sourceSamples(s profan.SourceRecord) (float64, bool) {
+	for _, c := range s.Counter {
+		if c.Name == "stall_samples" {
+			return c.Value, c.Value >= 0
+		}
+	}
+	return 0, false
+}

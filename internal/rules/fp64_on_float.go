@@ -1,0 +1,73 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// fp64OnFloat reports a kernel that reads and writes floats but computes
+// in double: a double literal (0.5), a double math function (exp, sqrt,
+// pow) or a double variable promotes the whole expression to the FP64
+// pipe, which runs at half the FP32 pipe's rate on an H100 or H200 and at
+// 1/32 or 1/64 of it on GeForce and workstation GPUs.
+var fp64OnFloat = &Rule{
+	ID:    "fp64-on-float",
+	Title: "Float data computed in double precision",
+	Text: `A kernel whose inputs and outputs are float but whose arithmetic is double (the
+SASS converts each float to double, F2F.F64.F32, computes with DFMA, DMUL and
+DADD, and converts back, F2F.F32.F64) runs its math on the FP64 pipe: half the
+FP32 rate on an H100 or H200, 1/32 to 1/64 of it on GeForce and workstation
+GPUs, and a double exp() or sin() is a long polynomial where the float one is a
+few instructions around the hardware's MUFU. The usual cause is a promotion:
+a double literal (0.75 where 0.75f was meant), exp() on a float in C (or an
+explicit double), a double variable in the expression. Use float literals and
+the float functions (expf, sinf, sqrtf, or their __expf intrinsics), let
+-Wdouble-promotion (nvcc -Xcompiler -Wdouble-promotion) find the promotions,
+and consider --use_fast_math where its accuracy is enough.`,
+	Before: `float v = x[i];
+v = exp(-v * v) * 0.75 + 0.1;   // double exp, double literals`,
+	After: `float v = x[i];
+v = expf(-v * v) * 0.75f + 0.1f;`,
+	Severity: profan.Warning,
+	Cause:    CauseCompute,
+	Scope:    Source,
+	Locates:  true,
+	Requires: []string{"duration"},
+	Optional: join(usageReads, []string{"flop_count_sp", "flop_count_dp"}),
+	Check:    checkFP64OnFloat,
+}
+
+// fp64Share is the share of a kernel's time its FP64 operations need at
+// the FP64 pipe's attainable peak for the pipe to be taken as its limit.
+const fp64Share = 0.5
+
+// checkFP64OnFloat prices the fix from the pipes' rates: the kernel's
+// floating-point work done in float at the FP32 pipe's attainable peak,
+// against its time; what its DRAM and L2 traffic need stays
+// (fixtures/sol-check9's expChain<double>: 4.43 G FP64 operations, 139 µs
+// at the H200's FP64 peak of its 223 µs; 70 µs in float, 0.69 against the
+// 0.72 its float twin ran faster).
+func checkFP64OnFloat(p *Pass) {
+	a := p.Kernel
+	w, ok := analysis.DoubleWork(a)
+	t, okT := p.Value("duration")
+	if !ok || !okT || !(t > 0) || w.Ideal64 < fp64Share*t {
+		return
+	}
+	after := math.Max(w.Ideal32, launchFloor)
+	gain := math.Min(clamp01(1-after/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("float data computed in double: %s; its FP64 work needs %.0f%% of its time at the FP64 pipe's peak, in float %.0f%% at the FP32 pipe's (%.0f× the rate)",
+			w.Describe(), 100*w.Ideal64/t, 100*w.Ideal32/t, w.Rate(a)),
+		Advice:   "compute in float: float literals (0.75f), the float functions (expf, sinf, sqrtf, or __expf), no double variables; find the promotions with -Wdouble-promotion (nvcc -Xcompiler -Wdouble-promotion), and consider --use_fast_math where its accuracy is enough",
+		Evidence: append(p.evidence("flop_count_dp", "flop_count_sp", "duration"), fmt.Sprintf("fp64_instructions=%.4g", w.FP64)),
+		Locations: topLines(p, func(op string, _ profan.SourceRecord) bool {
+			return strings.HasPrefix(op, "DFMA") || strings.HasPrefix(op, "DMUL") || strings.HasPrefix(op, "DADD") ||
+				strings.HasPrefix(op, "F2F.F64.F32")
+		}),
+	})
+}
