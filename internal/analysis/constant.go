@@ -24,9 +24,10 @@ type ConstantWork struct {
 	Threads float64 // their thread-level executions (predicated on)
 	Other   float64 // the other LDCs (warp-level): one request each
 	// Requests are the constant cache's (IDC) requests, Busy the busier
-	// constant cache's share of its peak (percent); NaN when the export
-	// has neither.
-	Requests, Busy float64
+	// constant cache's share of its peak and SM the SM's throughput
+	// (percent, which counts the IDC's request cycles); NaN when the
+	// export lacks them.
+	Requests, Busy, SM float64
 	// Samples are the warp stall samples at the indexed loads and at the
 	// instructions that wait on their results, Total the kernel's; 0 when
 	// the page samples nothing.
@@ -50,7 +51,7 @@ func IndexedConstantLoad(sass string) bool {
 // Constants reads a kernel's indexed constant loads from its source page;
 // ok is false without the page or without such a load.
 func Constants(a *Kernel) (w ConstantWork, ok bool) {
-	w.Requests, w.Busy = math.NaN(), math.NaN()
+	w.Requests, w.Busy, w.SM = math.NaN(), math.NaN(), math.NaN()
 	type rec struct {
 		s    profan.SourceRecord
 		addr uint64
@@ -110,6 +111,9 @@ func Constants(a *Kernel) (w ConstantWork, ok bool) {
 	}
 	if v, ok := a.Value("constant_cache_pct"); ok && v >= 0 {
 		w.Busy = v
+	}
+	if v, ok := a.Value("compute_throughput_pct"); ok && v >= 0 {
+		w.SM = v
 	}
 	return w, true
 }
@@ -191,22 +195,34 @@ func (w ConstantWork) Waiting() float64 {
 	return w.Samples / w.Total
 }
 
+// constantBound is the share of its peak (percent) at which a constant
+// cache is taken to limit a kernel: ncu's line between a busy unit and
+// latency (analysis.Options' Bound).
+const constantBound = 60
+
 // Limits reports whether the constant cache's serialisation sets the
-// kernel's time: its indexed loads make two requests or more each, and
-// the warps wait on them for at least half their stall samples (or,
-// without sampling, a constant cache runs at 60 % of its peak or more).
-// A table read at a uniform index per warp (fixtures/sol-check9's FIR
-// taps, sol-check7's conv5c8Reg weights: a request a load, under 5 % of
-// the samples) does not.
+// kernel's time: its indexed loads make two requests or more each, a
+// constant cache runs at constantBound of its peak or more (the SM's
+// throughput, which counts the IDC's request cycles, where the export
+// gives neither cache's), and the warps wait on those loads for at least
+// half their stall samples where the page samples them. A table read at
+// a uniform index per warp (fixtures/sol-check9's FIR taps, sol-check7's
+// conv5c8Reg weights: a request a load, under 5 % of the samples) does
+// not; nor do a few divergent lookups that leave the cache idle (a
+// latency the serialisation adds, not a limit).
 func (w ConstantWork) Limits() bool {
 	r, measured := w.Replays()
-	if r < 2 {
+	busy := w.Busy
+	if math.IsNaN(busy) {
+		busy = w.SM
+	}
+	if r < 2 || !(busy >= constantBound) {
 		return false
 	}
 	if s := w.Waiting(); !math.IsNaN(s) {
 		return s >= 0.5
 	}
-	return measured && w.Busy >= 60
+	return measured
 }
 
 // Describe says the evidence in one sentence.

@@ -58,7 +58,7 @@ func headroomOf(a *Kernel) (h Headroom) {
 	if n, ok := l2Need(a, t); ok {
 		needs = append(needs, n)
 	}
-	pipes, fpKnown := pipeNeeds(a)
+	pipes, fpKnown := pipeNeeds(a, t)
 	needs = append(needs, pipes...)
 	if n, ok := constantNeed(a, t); ok {
 		needs = append(needs, n)
@@ -243,7 +243,7 @@ func l2Need(a *Kernel, t float64) (need, bool) {
 // pipeNeeds are the times the kernel's floating-point work takes on the
 // pipe of its type at its attainable peak; known is false when the
 // export counts no floating-point operations.
-func pipeNeeds(a *Kernel) (out []need, known bool) {
+func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	if a.Spec == nil {
 		return nil, false
 	}
@@ -258,9 +258,9 @@ func pipeNeeds(a *Kernel) (out []need, known bool) {
 	if !okS && !okD {
 		sp, dp = SourceFlops(a.Record)
 	}
-	if w, ok := DoubleWork(a); ok {
-		// Double precision on float data: its necessary work is FP32
-		// work, at the FP32 pipe's rate.
+	if w, ok := DoubleWork(a); ok && w.Limits(t) {
+		// Double precision on float data, the FP64 pipe its limit: its
+		// necessary work is FP32 work, at the FP32 pipe's rate.
 		why := fmt.Sprintf("%.3g FLOP in double on float data", dp)
 		if sp > 0 {
 			why = fmt.Sprintf("%.3g FLOP, %.3g of them in double on float data", sp+dp, dp)

@@ -69,6 +69,15 @@ func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
 	return w, true
 }
 
+// FP64Share is the share of a kernel's time its FP64 operations need at
+// the FP64 pipe's attainable peak for that pipe to be taken as its limit.
+const FP64Share = 0.5
+
+// Limits reports whether the FP64 pipe limits a kernel of duration t: its
+// FP64 operations need FP64Share of the time or more at that pipe's
+// attainable peak.
+func (w DoubleOnFloat) Limits(t float64) bool { return t > 0 && w.Ideal64 >= FP64Share*t }
+
 // Rate is the FP32 pipe's peak over the FP64 pipe's on the kernel's GPU.
 func (w DoubleOnFloat) Rate(a *Kernel) float64 { return a.Spec.PeakFP32() / a.Spec.PeakFP64() }
 

@@ -41,10 +41,6 @@ v = expf(-v * v) * 0.75f + 0.1f;`,
 	Check:    checkFP64OnFloat,
 }
 
-// fp64Share is the share of a kernel's time its FP64 operations need at
-// the FP64 pipe's attainable peak for the pipe to be taken as its limit.
-const fp64Share = 0.5
-
 // checkFP64OnFloat prices the fix from the pipes' rates: the kernel's
 // floating-point work done in float at the FP32 pipe's attainable peak,
 // against its time; what its DRAM and L2 traffic need stays
@@ -55,7 +51,7 @@ func checkFP64OnFloat(p *Pass) {
 	a := p.Kernel
 	w, ok := analysis.DoubleWork(a)
 	t, okT := p.Value("duration")
-	if !ok || !okT || !(t > 0) || w.Ideal64 < fp64Share*t {
+	if !ok || !okT || !w.Limits(t) {
 		return
 	}
 	after := math.Max(w.Ideal32, launchFloor)
@@ -63,7 +59,7 @@ func checkFP64OnFloat(p *Pass) {
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("float data computed in double: %s; its FP64 work needs %.0f%% of its time at the FP64 pipe's peak, in float %.0f%% at the FP32 pipe's (%.0f× the rate)",
 			w.Describe(), 100*w.Ideal64/t, 100*w.Ideal32/t, w.Rate(a)),
-		Advice:   "compute in float: float literals (0.75f), the float functions (expf, sinf, sqrtf, or __expf), no double variables; find the promotions with -Wdouble-promotion (nvcc -Xcompiler -Wdouble-promotion), and consider --use_fast_math where its accuracy is enough",
+		Advice:   "where float's accuracy is enough, compute in float: float literals (0.75f), the float functions (expf, sinf, sqrtf, or __expf), no double variables; find the promotions with -Wdouble-promotion (nvcc -Xcompiler -Wdouble-promotion), and consider --use_fast_math where its accuracy is enough",
 		Evidence: append(p.evidence("flop_count_dp", "flop_count_sp", "duration"), fmt.Sprintf("fp64_instructions=%.4g", w.FP64)),
 		Locations: topLines(p, func(op string, _ profan.SourceRecord) bool {
 			return strings.HasPrefix(op, "DFMA") || strings.HasPrefix(op, "DMUL") || strings.HasPrefix(op, "DADD") ||
