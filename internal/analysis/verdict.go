@@ -78,8 +78,9 @@ import (
 // version 42 has the constant cache as a unit of the headroom where a
 // __constant__ table read at per-thread indices serialises
 // (constant-serialization), and counts double-precision work on float
-// data at the FP32 pipe's rate (fp64-on-float).
-const VerdictVersion = 42
+// data at the FP32 pipe's rate (fp64-on-float); version 43 has
+// fp64-on-float's advice say "where float's accuracy is enough" first.
+const VerdictVersion = 43
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
