@@ -27,3 +27,23 @@ func TestOptimizerFrame(t *testing.T) {
 		}
 	}
 }
+
+// TestPinFrame: the frames of a DataLoader's pin-memory thread the replay
+// takes its time a batch from, and the rest.
+func TestPinFrame(t *testing.T) {
+	for name, want := range map[string]int{
+		"torch/utils/data/_utils/pin_memory.py(26): do_one_step":                                profan.PinStep,
+		"/usr/lib/python3/site-packages/torch/utils/data/_utils/pin_memory.py(28): do_one_step": profan.PinStep,
+		"multiprocessing/connection.py(253): poll":                                              profan.PinArrive,
+		"<built-in function read>":                                                              profan.PinWait,
+		"<built-in method recvmsg of socket object at 0x7f9cc8df6c80>":                          profan.PinWait,
+		"multiprocessing/connection.py(439): _poll":                                             profan.PinNone,
+		"train.py(12): do_one_step":                                                             profan.PinNone,
+		"torch/utils/data/_utils/pin_memory.py(55): pin_memory":                                 profan.PinNone,
+		"": profan.PinNone,
+	} {
+		if got := profan.PinFrame(name); got != want {
+			t.Errorf("PinFrame(%q) = %d, want %d", name, got, want)
+		}
+	}
+}

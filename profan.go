@@ -596,6 +596,32 @@ func OptimizerFrame(name string) int {
 	return OptimizerNone
 }
 
+// What a Python frame of a DataLoader's pin-memory thread is (PinFrame).
+const (
+	PinNone   = iota
+	PinStep   // torch/utils/data/_utils/pin_memory.py's do_one_step: one batch received from a worker and pinned
+	PinArrive // multiprocessing/connection.py's poll: waiting for a batch to arrive
+	PinWait   // a blocking socket read (read, recvmsg): waiting for a worker's answer
+)
+
+// PinFrame says what a Python frame is of the work a multi-process
+// DataLoader's pin-memory thread does for each batch: the batch's step
+// (do_one_step), the wait for a batch to arrive (the queue's poll), a
+// blocking read of a worker's answer (the tensors' storages come over
+// the worker's resource sharer, a socket handshake each); or none. The
+// reader keeps these frames whole only inside a do_one_step.
+func PinFrame(name string) int {
+	switch {
+	case strings.HasSuffix(name, "): do_one_step") && strings.Contains(name, "torch/utils/data/_utils/pin_memory.py("):
+		return PinStep
+	case strings.HasPrefix(name, "multiprocessing/connection.py(") && strings.HasSuffix(name, "): poll"):
+		return PinArrive
+	case name == "<built-in function read>", strings.HasPrefix(name, "<built-in method recvmsg of socket object"):
+		return PinWait
+	}
+	return PinNone
+}
+
 // ForwardFrame reports a Python frame that is a forward method
 // ("model.py(80): forward"): a module's call, which torch.compile
 // traces into its graph and which a model enters once per layer.

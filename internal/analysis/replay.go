@@ -94,6 +94,10 @@ type replay struct {
 	// window (profan.HostFrame: PyTorch's optimizer frames, the user's
 	// forward methods), by start.
 	frames []annRange
+	// feed is the step's floor set by a multi-process DataLoader's
+	// pin-memory thread (pinFeed): its time a batch times the batches a
+	// step; 0 for none.
+	feed float64
 }
 
 // annRange is a user annotation's range on the host.
@@ -233,6 +237,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	}
 	r.bareKeep = r.windowKeep()
 	r.launchU = r.launchUnprofiled()
+	r.feed = r.pinFeed(run)
 	r.base = &replayBase{}
 	return r
 }
@@ -629,7 +634,9 @@ func (r *replay) run(l Lever) float64 {
 		// The workers' throughput bounds the step.
 		wall = math.Max(wall, data/float64(l.Workers)/float64(r.steps))
 	}
-	return wall
+	// The batches cannot come faster than the pin-memory thread takes
+	// them from the workers.
+	return math.Max(wall, r.feed)
 }
 
 // dropped reports a sync span the lever no longer waits for.

@@ -410,3 +410,35 @@ func TestCompiled(t *testing.T) {
 		t.Errorf("no forward call: %v, want nil", got)
 	}
 }
+
+// TestPinFeed: a multi-process DataLoader's pin-memory thread takes each
+// batch from the workers; its time a batch (its waits for a worker's
+// answer whole, the rest at the profiler's keep, the wait for a batch to
+// arrive left out) bounds the step.
+func TestPinFeed(t *testing.T) {
+	const ms = 1e-3
+	pin := "torch/utils/data/_utils/pin_memory.py(26): do_one_step"
+	ev := []*profan.HostEvent{
+		{Kind: profan.HostAnnotation, Name: "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", Start: 0, Duration: 0.1 * ms, Thread: "1"},
+		{Kind: profan.HostAnnotation, Name: "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__", Start: 10 * ms, Duration: 0.1 * ms, Thread: "1"},
+		// 8 ms: 1 waiting for the batch, 4 for a worker's answers, 3 else.
+		{Kind: profan.HostFrame, Name: pin, Start: 1 * ms, Duration: 8 * ms, Thread: "2"},
+		{Kind: profan.HostFrame, Name: "multiprocessing/connection.py(253): poll", Start: 1 * ms, Duration: 1 * ms, Thread: "2"},
+		{Kind: profan.HostFrame, Name: "<built-in function read>", Start: 3 * ms, Duration: 4 * ms, Thread: "2"},
+		// 2 ms, no wait.
+		{Kind: profan.HostFrame, Name: pin, Start: 10 * ms, Duration: 2 * ms, Thread: "2"},
+		// A read on another thread, not the pin thread's.
+		{Kind: profan.HostFrame, Name: "<built-in function read>", Start: 10 * ms, Duration: 2 * ms, Thread: "1"},
+	}
+	r := &replay{lo: 0, hi: 20 * ms, steps: 2, profiler: true}
+	run := &profan.Run{Host: &profan.Host{Events: ev}}
+	// Batches: 4 + 0.55 × 3 = 5.65 and 0.55 × 2 = 1.1 ms: the median,
+	// 3.375 ms, a batch a step.
+	if got := r.pinFeed(run); math.Abs(got-3.375*ms) > 1e-9 {
+		t.Errorf("pin feed %.4f ms, want 3.375", got/ms)
+	}
+	run.Host.Events = ev[2:]
+	if got := r.pinFeed(run); got != 0 {
+		t.Errorf("no multi-process iterator: %.4f ms, want 0", got/ms)
+	}
+}

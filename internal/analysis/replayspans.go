@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/stats"
 )
 
 // spanWalk is spanAt for a loop over the kernels in issue order: where
@@ -285,4 +286,65 @@ func (r *replay) loopBreaks(calls []annRange) ([]float64, string) {
 		froms[step] = from
 	})
 	return froms, site
+}
+
+// pinFeed is the floor a multi-process DataLoader's pin-memory thread
+// sets on the step: the batches cannot reach the step faster than that
+// thread receives them from the workers (each tensor's storage over the
+// worker's resource sharer, a socket handshake that waits for the
+// worker's answer) and pins them. Its time a batch is, over the
+// do_one_step frames inside the window (profan.PinStep), the median of
+// its waits for a worker's answer (PinWait, whole: the workers are not
+// the profiler's) and the rest of its time at the profiler's keep, the
+// wait for a batch to arrive (PinArrive) left out; times the batches a
+// step (the _MultiProcessingDataLoaderIter's __next__ ranges over the
+// steps). 0 where the trace holds no such thread.
+func (r *replay) pinFeed(run *profan.Run) float64 {
+	var steps, waits []annRange
+	var arrive []annRange
+	batches := 0
+	for _, e := range run.Host.Events {
+		lo, hi := e.Start, e.Start+e.Duration
+		switch {
+		case e.Kind == profan.HostAnnotation && strings.Contains(e.Name, "_MultiProcessingDataLoaderIter.__next__"):
+			if lo >= r.lo && lo < r.hi {
+				batches++
+			}
+			continue
+		case e.Kind != profan.HostFrame || lo < r.lo || hi > r.hi:
+			continue
+		}
+		switch profan.PinFrame(e.Name) {
+		case profan.PinStep:
+			steps = append(steps, annRange{lo, hi, e.Thread})
+		case profan.PinWait:
+			waits = append(waits, annRange{lo, hi, e.Thread})
+		case profan.PinArrive:
+			arrive = append(arrive, annRange{lo, hi, e.Thread})
+		}
+	}
+	if len(steps) == 0 || batches == 0 {
+		return 0
+	}
+	keep := 1.0
+	if r.profiler {
+		keep = profilerKeep
+	}
+	// in sums the time of rs on step s's thread inside it.
+	in := func(rs []annRange, s annRange) float64 {
+		d := 0.0
+		for _, x := range rs {
+			// Within a ns: the frames' ends are sums of rounded floats.
+			if x.name == s.name && x.lo >= s.lo-1e-9 && x.hi <= s.hi+1e-9 {
+				d += x.hi - x.lo
+			}
+		}
+		return d
+	}
+	per := make([]float64, 0, len(steps))
+	for _, s := range steps {
+		w, a := in(waits, s), in(arrive, s)
+		per = append(per, w+keep*math.Max(0, s.hi-s.lo-w-a))
+	}
+	return stats.Median(per) * float64(batches) / float64(r.steps)
 }

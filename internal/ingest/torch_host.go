@@ -16,6 +16,10 @@ import (
 type hostSide struct {
 	launchers map[string]int // launch calls by thread
 	reads     []hostRec      // frames of hostRead's methods
+	// pinWaits are the frames of a pin-memory thread's waits
+	// (profan.PinArrive, PinWait), kept where a do_one_step holds them
+	// (keepPin), 16 bytes each until then.
+	pinWaits []hostRec
 }
 
 // tickNS is the unit of torchReader.ticks: a frame's start is kept to
@@ -94,11 +98,62 @@ const maxKeptFrames = profan.MaxHostEvents / 4
 // method of the user's code (whose reads break a compiled graph), up to
 // maxKeptFrames (docs/replay.md).
 func (r *torchReader) keepFrame(n int32, name string, ts, dur int64, tid string) {
-	if r.keptFrames >= maxKeptFrames || profan.OptimizerFrame(name) == profan.OptimizerNone && !(r.user[n] && profan.ForwardFrame(name)) {
+	if r.keptFrames >= maxKeptFrames {
 		return
+	}
+	switch profan.PinFrame(name) {
+	case profan.PinStep:
+	case profan.PinArrive, profan.PinWait:
+		// Kept at the end where a pin-memory step holds it (keepPin).
+		if len(r.pinWaits) < maxKeptFrames {
+			r.pinWaits = append(r.pinWaits, newHostRec(ts, dur, n, r.tidOf(tid), r.long))
+		}
+		return
+	default:
+		if profan.OptimizerFrame(name) == profan.OptimizerNone && !(r.user[n] && profan.ForwardFrame(name)) {
+			return
+		}
 	}
 	r.keptFrames++
 	r.keep(&profan.HostEvent{Kind: profan.HostFrame, Name: name, Start: r.sec(ts), Duration: float64(dur) / 1e9, Thread: tid})
+}
+
+// keepPin keeps the waits of a DataLoader's pin-memory thread
+// (profan.PinArrive, PinWait) that a kept do_one_step of their thread
+// holds, up to maxKeptFrames: what the replay takes the thread's time a
+// batch from (docs/replay.md).
+func (r *torchReader) keepPin() {
+	type step struct {
+		lo, hi int64
+		thread string
+	}
+	steps := map[int32][]step{}
+	for _, h := range r.kept {
+		if h.Kind == profan.HostFrame && profan.PinFrame(h.Name) == profan.PinStep {
+			lo := int64(math.Round(h.Start*1e9)) + r.origin
+			tid := min(r.tidIdx[h.Thread], 255)
+			steps[tid] = append(steps[tid], step{lo, lo + int64(math.Round(h.Duration*1e9)), h.Thread})
+		}
+	}
+	for _, st := range steps {
+		slices.SortFunc(st, func(a, b step) int { return cmp.Compare(a.lo, b.lo) })
+	}
+	for _, w := range r.pinWaits {
+		st := steps[w.tid()]
+		// The last step that starts by the wait's start.
+		i, _ := slices.BinarySearchFunc(st, w.start, func(s step, t int64) int {
+			if s.lo <= t {
+				return -1
+			}
+			return 1
+		})
+		if i == 0 || w.end(r.long) > st[i-1].hi || r.keptFrames >= maxKeptFrames {
+			continue
+		}
+		r.keptFrames++
+		r.keep(&profan.HostEvent{Kind: profan.HostFrame, Name: r.names[w.name()], Start: r.sec(w.start), Duration: float64(w.end(r.long)-w.start) / 1e9, Thread: st[i-1].thread})
+	}
+	r.pinWaits = nil
 }
 
 // spanRec is one record of a launching thread on its way to spans.

@@ -178,6 +178,45 @@ func TestTorchTraceOptimizerFrames(t *testing.T) {
 	}
 }
 
+// TestTorchTracePinFrames: a multi-process DataLoader's pin-memory
+// thread's do_one_step frames are kept whole, and its waits (the queue's
+// poll, the socket reads of a worker's answers) only inside them, on
+// their thread: gnn.workers' 12 storages' handshakes, never the main
+// thread's reads.
+func TestTorchTracePinFrames(t *testing.T) {
+	run, err := ReadFile("../../fixtures/host18/gnn.workers.json.gz", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var steps []*profan.HostEvent
+	n := map[int]int{}
+	for _, e := range run.Host.Events {
+		if e.Kind != profan.HostFrame {
+			continue
+		}
+		k := profan.PinFrame(e.Name)
+		n[k]++
+		if k == profan.PinStep {
+			steps = append(steps, e)
+		}
+	}
+	for _, e := range run.Host.Events {
+		if k := profan.PinFrame(e.Name); e.Kind != profan.HostFrame || k != profan.PinArrive && k != profan.PinWait {
+			continue
+		}
+		in := false
+		for _, s := range steps {
+			in = in || s.Thread == e.Thread && e.Start >= s.Start-1e-9 && e.Start+e.Duration <= s.Start+s.Duration+1e-9
+		}
+		if !in {
+			t.Errorf("%s at %.6f on thread %s kept outside every do_one_step", e.Name, e.Start, e.Thread)
+		}
+	}
+	if n[profan.PinStep] != 4 || n[profan.PinWait] == 0 || n[profan.PinArrive] == 0 {
+		t.Errorf("pin frames kept %v, want 4 do_one_step and their waits", n)
+	}
+}
+
 // TestTorchTraceEncodings: the trace read plain and gzip-compressed, with
 // CR LF line ends, gives one run and one digest.
 func TestTorchTraceEncodings(t *testing.T) {
