@@ -218,6 +218,11 @@ func (v *Verdict) TogetherGain() (g Gain, ok bool) {
 	return g, v.App.Gain > 0
 }
 
+// NoiseShare is the share of the wall under which the levers replayed
+// together clear no noise (the rules' default min_gain, under which a
+// change is not worth making for itself).
+const NoiseShare = 0.01
+
 // Together says what the recommendations could save together, and on
 // what basis they are ranked: the wall replayed with every lever at once
 // where the capture has a timeline ("together ~31.2 ms a step of 61.4 ms
@@ -228,13 +233,18 @@ func (v *Verdict) Together() string {
 	if v.Span() > 0 {
 		s = "ranked by the wall time saved"
 	}
-	if g, ok := v.TogetherGain(); ok {
-		if g.Basis == BasisWall {
-			s += "; together " + g.wallText() + ", replayed at once"
-		} else {
-			s += "; together ~" + timeShare(g.Seconds, g.Share, g.Of, "kernel time")
-		}
-	} else if v.Span() > 0 && v.App != nil && len(v.App.Recommendations) > 1 {
+	g, ok := v.TogetherGain()
+	switch {
+	case v.Span() > 0 && v.App != nil && finite(v.App.WallGain) && v.App.WallGain < NoiseShare:
+		// Replayed at once, the levers give back less than the noise:
+		// the first of them is no advice over nothing to gain
+		// (fixtures/host18's gnn.workers, bound by its DataLoader).
+		s += "; no lever clears the step's noise: together under " + metrics.ShareText(NoiseShare) + " of the wall, replayed at once"
+	case ok && g.Basis == BasisWall:
+		s += "; together " + g.wallText() + ", replayed at once"
+	case ok:
+		s += "; together ~" + timeShare(g.Seconds, g.Share, g.Of, "kernel time")
+	case v.Span() > 0 && v.App != nil && len(v.App.Recommendations) > 1:
 		s += "; not summed: without the host's calls they cannot be replayed at once"
 	}
 	if v.Span() <= 0 {

@@ -41,6 +41,10 @@ func TestTogetherNotReplayed(t *testing.T) {
 		{"a timeline, no replay", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: math.NaN()}}, false, "not summed"},
 		{"a timeline, replayed", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0.03}}, true, "replayed at once"},
 		{"no timeline", &Verdict{Total: 0.0395, App: &App{Recommendations: recs, Gain: 0.106, WallGain: math.NaN()}}, true, "kernel time"},
+		// Replayed at once under the noise: no lever is advice (a step
+		// its DataLoader's feed bounds).
+		{"a timeline, replayed to no gain", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0}}, false, "no lever clears the step's noise: together under 1.0% of the wall"},
+		{"a timeline, replayed under the noise", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0.004}}, true, "no lever clears the step's noise"},
 	} {
 		_, ok := c.v.TogetherGain()
 		if s := c.v.Together(); ok != c.ok || !strings.Contains(s, c.say) {
