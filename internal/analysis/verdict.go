@@ -79,8 +79,10 @@ import (
 // __constant__ table read at per-thread indices serialises
 // (constant-serialization), and counts double-precision work on float
 // data at the FP32 pipe's rate (fp64-on-float); version 43 has
-// fp64-on-float's advice say "where float's accuracy is enough" first.
-const VerdictVersion = 43
+// fp64-on-float's advice say "where float's accuracy is enough" first;
+// version 44 prices the L2's line lookups of any access whose lanes each
+// touch their own line (a hashed gather, a stride of 128 bytes or more).
+const VerdictVersion = 44
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

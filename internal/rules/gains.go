@@ -209,7 +209,7 @@ func trafficGain(p *Pass, t traffic) float64 {
 	f := scale{}
 	if g > 0 {
 		f[analysis.LimitL2] = 1 - rg/g
-		if l, ok := gatherLines(m); ok && rg > 0 && gathers {
+		if l, ok := lineLookups(m); ok && rg > 0 && gathers {
 			f[analysis.LimitL2] = math.Min(f[analysis.LimitL2], l)
 		}
 	}
@@ -275,26 +275,31 @@ func backPressure(p *Pass, us usage, f1 float64) float64 {
 	return (u2 - ud) * f1 / u2
 }
 
-// gatherLines is the share of the L2's line lookups left when the
-// random gathers of a kernel read in order: L2 looks up a 128-byte line
-// per request it serves (its tag), so a warp whose lanes each read their
-// own line (a gather through random indices: 32 sectors per request, one
-// per lane) costs a lookup per sector, where the same bytes read in order
-// cost one per four sectors. Sorting the indices removes the gather's
-// lookups by lines, not by sectors: on fixtures/sol-check's embedding
-// gather (16-byte rows at random) L2 ran at 85 % of its peak with L1→L2
-// sectors only 1.5× the ordered twin's, and the twin took 0.41 of the
-// time. ok is false when the source page names no such gather.
-func gatherLines(m analysis.Model) (float64, bool) {
+// lineLookups is the share of the L2's line lookups left when the
+// accesses of a kernel whose lanes each touch their own line read in
+// order: L2 looks up a 128-byte line per request it serves (its tag), so
+// a warp whose lanes each read their own line (32 sectors per request,
+// one per lane: a gather through random or hashed indices, or a stride
+// of 128 bytes or more) costs a lookup per sector, where the same bytes
+// read in order cost one per four sectors. The fix removes such an
+// access's lookups by lines, not by sectors: on fixtures/sol-check's
+// embedding gather (16-byte rows at random) L2 ran at 85 % of its peak
+// with L1→L2 sectors only 1.5× the ordered twin's, and the twin took
+// 0.41 of the time; on fixtures/sol-check8's hashGather<1> (float2 at
+// multiplicatively hashed indices, no index array) the ordered twin's L2
+// work (88 % of 138 µs) was 0.17 of the broken kernel's (79 % of 929 µs),
+// where its L1→L2 sectors were 0.40 of them and its lines 0.12. ok is
+// false when the source page names no such access.
+func lineLookups(m analysis.Model) (float64, bool) {
 	var before, after float64
-	gather := false
+	own := false // an access whose lanes each touch their own line
 	for _, in := range m.Instructions {
 		if in.Space != "global" || !(in.Sectors > 0) {
 			continue
 		}
 		lines := in.Sectors / 4
-		if in.Indirect && in.SectorsPerRequest >= 0.9*32 && in.IdealSectors < in.Sectors {
-			gather = true
+		if ownLines(in) && in.SectorsPerRequest >= 0.9*32 && in.IdealSectors < in.Sectors {
+			own = true
 			before += in.Sectors
 			after += in.IdealSectors / 4
 			continue
@@ -302,10 +307,20 @@ func gatherLines(m analysis.Model) (float64, bool) {
 		before += lines
 		after += lines
 	}
-	if !gather || !(before > 0) {
+	if !own || !(before > 0) {
 		return 1, false
 	}
 	return after / before, true
+}
+
+// ownLines reports a global access whose lanes each touch their own
+// 128-byte line: a gather through an index array, or an access the
+// source page reads as every thread in its own line (a stride of 128
+// bytes or more, hashed indices). A smaller stride shares lines (40-byte
+// structs: ten lines a request for 32 sectors), which coalescing removes
+// by sectors.
+func ownLines(in analysis.Instruction) bool {
+	return in.Indirect || in.Pattern.Kind == gpumodel.Strided && in.Pattern.StrideBytes == 0 && !in.Pattern.Random
 }
 
 // keptGathers is the excess of a kernel's random gathers that coalescing
