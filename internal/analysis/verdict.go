@@ -81,8 +81,10 @@ import (
 // data at the FP32 pipe's rate (fp64-on-float); version 43 has
 // fp64-on-float's advice say "where float's accuracy is enough" first;
 // version 44 prices the L2's line lookups of any access whose lanes each
-// touch their own line (a hashed gather, a stride of 128 bytes or more).
-const VerdictVersion = 44
+// touch their own line (a hashed gather, a stride of 128 bytes or more);
+// version 45 prices a read-mostly local table's writes (L2, DRAM) by the
+// time model.
+const VerdictVersion = 45
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

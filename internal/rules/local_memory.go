@@ -27,7 +27,12 @@ const (
 // misses add (fitted on fixtures/sol-check's lookupLocal, 44 % of its
 // local sectors missing, 0.53 measured, and sol-check2's ringLocal, 20 %,
 // 0.29 measured). A table written in the loop (a histogram's h[k]++)
-// waits on its own stores as well, and keeps localIndexedGain.
+// waits on its own stores as well, and keeps localIndexedGain. The
+// table's writes (filled once a thread) are priced apart, with the time
+// model: fixtures/sol-check8's polyLut<0> wrote its 16 powers a thread,
+// 4.2 M local sectors (a third of the L2's sectors beside 8.9 M global
+// ones) that L2 carried and DRAM wrote back, in an L2-bound kernel
+// (0.25, measured 0.31; the misses' cost alone 0.19).
 const localHitCost = 0.2
 
 // localMemory reports kernels whose per-thread data lives in local memory:
@@ -91,6 +96,13 @@ for (...) { unsigned k = key[i] & 15;
 		if hit, ok := localLoadHitRate(p, ld, local+global); ok && k == localIndexedGain && st < 0.1*ld {
 			miss := 1 - clamp01(hit/100)
 			gain = share * (miss + (1-miss)*localHitCost)
+			// Its writes (the table filled once a thread) go through L1
+			// to L2 and back to DRAM: moved to shared memory they leave
+			// both, priced with the time model, loads left as the
+			// misses' cost prices them (localTrafficGain with no load).
+			if g, ok := localTrafficGain(p, 0, st, global); ok {
+				gain = math.Max(gain, g)
+			}
 		} else if k == localIndexedGain {
 			// A table written at run-time slots: the better of its two
 			// fixes, registers (the factor) or shared memory (the time
