@@ -1652,7 +1652,10 @@ inside; docs/replay.md): det.default 28.1% → 4.1% (measured 13.1%, spread 39%:
 14.1% (not measured). The other compile rows move by 0.3 points at most: host8's UNet 23.8% → 23.7% (21.6%), host12's
 MLP 7.1% → 7.0% (0.8%), voxel 1.1% → 0.8% (−0.1%), and host11's bf16 UNet 36.0% → 35.8% (62.0%, spread 35%: 0.1 point
 further, the denoising update ` + "`x - 0.01 * model(x, t)`" + ` outside the forward now left eager, as compiled). Unmeasured:
-log.default 11.1% → 4.5% (the per-parameter clipping loop outside the forward), embed 6.3% → 5.2%.
+log.default 11.1% → 4.5% (the per-parameter clipping loop outside the forward). Where a GEMM or convolution runs
+outside the forward calls, the backward and the optimizer, the calls do not hold the model (host16's embed: an
+` + "`nn.Sequential`" + ` encoder, library code, whose stem convolution runs outside the user's ` + "`Basic`" + ` blocks), and every
+chain counts, as before (embed 6.3%).
 
 Fixed after host18b, by mechanism: gnn.workers replayed to 4.74 ms a step against 7.01 ms measured, and fused Adam
 was ranked first at 7.8% where nothing measured a gain (−2.7%). Its main thread never waits on the workers in the

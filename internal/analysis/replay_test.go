@@ -401,12 +401,17 @@ func TestCompiled(t *testing.T) {
 		}
 		r.kernels = append(r.kernels, replayKernel{issued: (float64(i) + 0.5) * ms, dur: 0.1 * ms, name: name})
 	}
-	got := r.Compiled(profan.ForwardFrame)
+	got := r.Compiled(profan.ForwardFrame, func(n string) bool { return n == "gemm" })
 	if got["mul"] != 0.6 || got["add"] != 0 || len(got) != 2 {
 		t.Errorf("compiled shares: %v, want mul 0.6 (the forward's two and the backward's of five), add 0", got)
 	}
+	// A matrix product outside the forward: the model is not all in
+	// the user's forward calls; nothing is said.
+	if got := r.Compiled(profan.ForwardFrame, func(n string) bool { return n == "mul" }); got != nil {
+		t.Errorf("a product outside the forward: %v, want nil", got)
+	}
 	r.frames = r.frames[1:]
-	if got := r.Compiled(profan.ForwardFrame); got != nil {
+	if got := r.Compiled(profan.ForwardFrame, nil); got != nil {
 		t.Errorf("no forward call: %v, want nil", got)
 	}
 }

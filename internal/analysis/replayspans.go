@@ -109,8 +109,12 @@ func (r *replay) Looped(call func(frame string) bool) (map[string]int, string) {
 // graph break inside a loop (Looped), none inside an optimizer's step.
 // The rest stays eager: the work around the model (a per-image
 // postprocess, the loss, the optimizer). nil where the trace holds no
-// such call (no with_stack, or no forward of the user's code).
-func (r *replay) Compiled(call func(frame string) bool) map[string]float64 {
+// such call (no with_stack, or no forward of the user's code), and where
+// the calls do not hold the model: a matrix product (product: a GEMM or
+// convolution kernel, by name) launched outside them, the backward and
+// the optimizer (a library's model, whose forward is not the user's
+// code, called beside a user's module).
+func (r *replay) Compiled(call func(frame string) bool, product func(name string) bool) map[string]float64 {
 	calls := r.callsOf(call)
 	if len(calls) == 0 {
 		return nil
@@ -126,6 +130,7 @@ func (r *replay) Compiled(call func(frame string) bool) map[string]float64 {
 	}
 	opt = joined(opt)
 	all, got := map[int32]int{}, map[int32]int{}
+	outside := false
 	spanAt := r.spanWalk()
 	r.eachStep(func(i int, lo, hi float64) {
 		j, _ := slices.BinarySearchFunc(r.kernels, lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
@@ -135,11 +140,18 @@ func (r *replay) Compiled(call func(frame string) bool) map[string]float64 {
 				continue
 			}
 			all[k.name]++
-			if k.issued < from[i] && rangeOf(opt, k.issued) < 0 && (rangeOf(in, k.issued) >= 0 || r.backward(spanAt(k.issued))) {
+			model := rangeOf(opt, k.issued) < 0 && (rangeOf(in, k.issued) >= 0 || r.backward(spanAt(k.issued)))
+			if model && k.issued < from[i] {
 				got[k.name]++
+			}
+			if !model && rangeOf(opt, k.issued) < 0 && product != nil && product(r.names[k.name]) {
+				outside = true
 			}
 		}
 	})
+	if outside {
+		return nil
+	}
 	out := make(map[string]float64, len(all))
 	for n, c := range all {
 		out[r.names[n]] = float64(got[n]) / float64(c)

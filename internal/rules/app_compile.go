@@ -6,6 +6,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/kernelname"
 	"github.com/profan-dev/profan/internal/verdict"
 )
 
@@ -29,9 +30,10 @@ in a replayed step (docs/replay.md) each takes a launch's worth of host time
 off the op that issued it. The launches inside PyTorch's Optimizer.step#… range
 are the optimizer's, which torch.compile(model) leaves eager (see
 fused-optimizer): they are not counted. Where the trace holds the
-model's forward calls (with_stack), only the chains launched inside them
-and, on a training step, in the backward autograd runs are counted: the
-code around the model (a per-image postprocess, the loss) stays eager. Three or
+model's forward calls (with_stack) and every GEMM and convolution of the
+forward runs inside them, only the chains launched inside them and, on a
+training step, in the backward autograd runs are counted: the code around
+the model (a per-image postprocess, the loss) stays eager. Three or
 more launches of one kernel in a row (a per-parameter update, a timing loop) are a
 loop, not a chain: each reads no tensor the one before it wrote, so they are not
 fused and split the chain around them. cuDNN's NCHW training batch norm, which inductor
@@ -47,7 +49,7 @@ counted.`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"fusable|batchnorm-nchw"},
-	Optional: []string{"triton", "timeline"},
+	Optional: []string{"triton", "timeline", "all"},
 	CheckApp: func(p *AppPass) {
 		if tr := p.kernels("triton"); len(tr) > 0 {
 			p.InUse("already compiled: %d Triton kernels from inductor run (%s of the time)", len(tr), pct(timeOf(tr)/p.total()))
@@ -75,7 +77,16 @@ counted.`,
 		// inside the forward and, on a training step, in the backward
 		// autograd runs for them (fixtures/host18's det: a per-image
 		// postprocess after the forward stays eager).
-		compiled := p.timeline().Compiled(profan.ForwardFrame)
+		// Unless a GEMM or convolution runs outside them: then the
+		// model's forward is not all in the user's code (a library's
+		// model beside a user's module), and every chain counts.
+		products := map[string]bool{}
+		for _, g := range p.kernels("all") {
+			if g.Info.Category == kernelname.CatTensorMath {
+				products[g.Name] = true
+			}
+		}
+		compiled := p.timeline().Compiled(profan.ForwardFrame, func(n string) bool { return products[n] })
 		saves := map[*analysis.Group]float64{}
 		fewer := map[string]float64{}
 		saved, removed, left, around := 0.0, 0, 0, 0

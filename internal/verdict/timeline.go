@@ -117,8 +117,9 @@ type Steps interface {
 	// of the calls a frame call holds compiles: those issued inside a
 	// call and, on a training step, by autograd's backward, up to a break
 	// in a loop (Looped), none in an optimizer's step; nil where no call
-	// is held.
-	Compiled(call func(frame string) bool) map[string]float64
+	// is held, or where a matrix product (product, by kernel name) runs
+	// outside the calls, the backward and the optimizer.
+	Compiled(call func(frame string) bool, product func(name string) bool) map[string]float64
 }
 
 // Region is what the ranges of one user annotation on the launching
@@ -178,11 +179,11 @@ func (t *Timeline) Looped(call func(frame string) bool) (map[string]int, string)
 }
 
 // Compiled is Steps.Compiled; nil without a replay.
-func (t *Timeline) Compiled(call func(frame string) bool) map[string]float64 {
+func (t *Timeline) Compiled(call func(frame string) bool, product func(name string) bool) map[string]float64 {
 	if t == nil || t.Steps == nil {
 		return nil
 	}
-	return t.Steps.Compiled(call)
+	return t.Steps.Compiled(call, product)
 }
 
 // DataTime is the host's time per step in DataLoader iterators on the
