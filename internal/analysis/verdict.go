@@ -83,8 +83,10 @@ import (
 // version 44 prices the L2's line lookups of any access whose lanes each
 // touch their own line (a hashed gather, a stride of 128 bytes or more);
 // version 45 prices a read-mostly local table's writes (L2, DRAM) by the
-// time model.
-const VerdictVersion = 45
+// time model;
+// version 46 bounds local-memory's gain by the DRAM time of the global
+// bytes its fix keeps.
+const VerdictVersion = 46
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -111,6 +111,7 @@ for (...) { unsigned k = key[i] & 15;
 				gain = math.Max(gain, g)
 			}
 		}
+		gain = math.Min(gain, localDRAMBound(p, ld, st, global))
 		ev := p.evidence("local_load_sectors", "local_store_sectors", "local_load_hit_rate", "local_spilling_pct", "gld_transactions", "gst_transactions")
 		p.report(estimate(clamp01(gain)), Note{
 			Message:   fmt.Sprintf("%.0f local-memory sectors loaded and %.0f stored, %.0f%% of the kernel's L1 sectors: %s", ld, st, 100*share, what),
@@ -142,14 +143,7 @@ func localTrafficGain(p *Pass, ld, st, global float64) (float64, bool) {
 	if !ok || !(ld+st > 0) {
 		return 0, false
 	}
-	// The L1 hit rate of the local loads: the counter (raw page), else the
-	// kernel's over all its sectors with the global ones taken as misses.
-	hit := 0.0
-	if h, ok := p.Value("local_load_hit_rate"); ok {
-		hit = clamp01(h / 100)
-	} else if h, ok := p.Value("l1_hit_rate"); ok {
-		hit = clamp01(h / 100 * (ld + st + global) / (ld + st))
-	}
+	hit := localHit(p, ld, st, global)
 	// The L1 pipe: global sectors and the local ones at four a wavefront
 	// (the fewest a request's sectors take) before; one shared wavefront
 	// per local request after.
@@ -177,10 +171,60 @@ func localTrafficGain(p *Pass, ld, st, global float64) (float64, bool) {
 	// fast as its units' remaining work allows, not at its old pace on
 	// less work: movAvgLocal's twin ran L2 at 78 % (0.72 faster; in
 	// proportion to the work left, 0.51), histLocal<64>'s 0.97 (0.90).
-	if u := p.Kernel.Limiter.Unit; (u == analysis.LimitLatency || u == analysis.LimitAtomics) && hit < 0.5 {
+	if localChain(p, hit) {
 		after = math.Min(after, us.norm(f))
 	}
 	return clamp01((1 - after) * variableShare(p)), true
+}
+
+// localHit is the L1 hit rate of the local loads, 0–1: the counter (raw
+// page), else the kernel's over all its sectors with the global ones
+// taken as misses.
+func localHit(p *Pass, ld, st, global float64) float64 {
+	if h, ok := p.Value("local_load_hit_rate"); ok {
+		return clamp01(h / 100)
+	}
+	if h, ok := p.Value("l1_hit_rate"); ok && ld+st > 0 {
+		return clamp01(h / 100 * (ld + st + global) / (ld + st))
+	}
+	return 0
+}
+
+// localChain reports whether a kernel waits on its local loads' L2 round
+// trips (latency-bound, three of four local loads or more missing L1):
+// with the table out of local memory it runs as fast as its units'
+// remaining work allows, not at its old pace on less work (see
+// localTrafficGain). hit is the local loads' L1 hit rate, 0–1.
+func localChain(p *Pass, hit float64) bool {
+	u := p.Kernel.Limiter.Unit
+	return (u == analysis.LimitLatency || u == analysis.LimitAtomics) && hit < 0.5
+}
+
+// localDRAMBound is the most any fix of the local traffic can save: it
+// keeps the kernel's global sectors, whose bytes DRAM still moves at no
+// more than its ceiling. Local lines that L2 cannot hold leave for DRAM
+// as well: fixtures/sol-check6's fft16<0>, its 16-point arrays written
+// and read back per stage, moved 462 MB from DRAM for its 268 MB of
+// global sectors, DRAM at 47 % of peak in 203 µs, so its global bytes
+// alone take 32 % of that time (its unrolled twin, registers only, took
+// 82 µs: 0.59 faster; the factor of the local share said 0.71). 1 (no
+// bound) without the DRAM's bytes and busy share.
+func localDRAMBound(p *Pass, ld, st, global float64) float64 {
+	us, ok := usageOf(p)
+	d, okD := us[analysis.LimitDRAM]
+	dram, okB := p.Value("dram_bytes")
+	if !ok || !okD || !okB || !(dram > 0) || !(global > 0) {
+		return 1
+	}
+	den := math.Min(1, us.busiest())
+	if localChain(p, localHit(p, ld, st, global)) {
+		den = 1 // the chain of round trips goes with the table
+	}
+	if !(den > 0) {
+		return 1
+	}
+	kept := math.Min(1, global*32/dram) * d / ceiling[analysis.LimitDRAM]
+	return clamp01(1 - kept/den)
 }
 
 // localRequests is the warp-level local loads and stores the kernel
