@@ -125,8 +125,10 @@ var solCheck6Gaps []string
 // every line (a kernel whose source page gives it lines of a .cu file is
 // the application's, though nchwToNhwcNaive is named like cuDNN's layout
 // kernels, which ship without line information); the bounds tightened
-// to these figures.
+// to these figures. Fitted after (verdict version 46): a local-memory
+// fix keeps the global bytes DRAM moves (fft16<0> 0.68 against 0.59, was
+// 0.70): raw page mean 0.0849 → 0.0839, details 0.0851 → 0.0841.
 func TestSolCheck6(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck6Files, solCheck6Pairs, "sol-check6", 0.086, 0.974, solCheck6Gaps)
+	heldOutGaps(t, solCheck6Files, solCheck6Pairs, "sol-check6", 0.085, 0.974, solCheck6Gaps)
 }
