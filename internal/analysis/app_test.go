@@ -898,7 +898,7 @@ mask's ` + "`nonzero`" + ` and ` + "`batched_nms`" + ` read on the host in each 
 		// From the workers + no-read step: bf16 autocast +8% (spread
 		// 15%), the one lever measured from it. First read: -1.2%
 		// (within 15 points), ranked eighth: data-loader first.
-		{"audio.all", "audio.allbf16", "bf16-autocast", true, 0, "the estimate lands, but data-loader ranks first at 85.8% on a step that already loads with 4 workers: the main thread's wait in _MultiProcessingDataLoaderIter.__next__ (queue.py(154): get), the workers' throughput, is priced as if workers would take it off the thread (no variant with more workers, or with the features on the GPU, was measured)"},
+		{"audio.all", "audio.allbf16", "bf16-autocast", true, 0, "the estimate lands, but is not first: data-loader ranked first at 85.8% at the read on a step that already loads with 4 workers (the main thread's wait in _MultiProcessingDataLoaderIter.__next__, queue.py(154): get, priced as if workers would take it off the thread), then cuda-graphs at 11.9% once data-loader was listed in use; since the step's thread waits on the workers' queue every step, their throughput is the step's floor and no lever clears the step's noise (every one 0.0% or slower, bf16 autocast's engines' host -0.9%), where bf16 measured +8.0% within the 15% spread of its processes"},
 		// voxel: a point-cloud segmentation step with three host reads a
 		// step in forward (inside.nonzero() for the crop, torch.unique
 		// at two voxel scales), measured GPU-bound: the fixed-shape,
@@ -1668,8 +1668,15 @@ median over the window's batches: the waits for a worker whole, the rest at the 
 to arrive left out) times the batches a step: gnn.workers' floor 5.05 ms (of 7.3 and 2.8 ms a batch), above the main
 thread's 4.74, so no lever that shrinks the step's own work gains: fused Adam 7.8% → 0.0% (measured −2.7%, spread 28%),
 torch-compile 4.4% → 0.0%, the metric's read 0.0% (−1.8%). The floor is under the measured 7.01 ms (four batches in
-the window, two inside it); audio.all's (host15, its workers the bound, the main thread waiting on their queue) is
-about 20 ms a step, under its replayed 273 ms: no row of it moves.
+the window, two inside it); audio.all's (host15) is about 20 ms a step, under its replayed 273 ms.
+
+And where the step's thread waits on the workers' queue in every step (a multi-process iterator's span blocked in a
+queue's ` + "`get`" + ` or a pipe's poll, at least 1% of each step as traced), the workers already deliver no faster than the
+step takes the batches: the replayed step is their pace, and a lever that shrinks the step's own work cannot take it
+under it (the step, as replayed, is the floor). audio.all (host15, 4 workers computing numpy features, the main
+thread in its iterator 48 to 437 ms a step, most of it in the get): cuda-graphs 11.9% → 0.0%, every lever 0.0% or slower, no lever clearing the
+step's noise (bf16 autocast −0.9%, measured +8.0%, spread 15%). gnn.workers' thread does not wait (0.04 ms a step in
+` + "`queue.py(154): get`" + `): no other trace moves.
 `)
 	causeSplit(t, b, tls, "cls.default", "mlp.default", "audio.default", "voxel.default", "fluid.default", "fluid.fixed", "embed.default", "embed.pinned",
 		"rl.default", "log.default", "log.noread", "det.default", "det.fixed", "gnn.default", "gnn.workers")

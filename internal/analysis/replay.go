@@ -94,9 +94,10 @@ type replay struct {
 	// window (profan.HostFrame: PyTorch's optimizer frames, the user's
 	// forward methods), by start.
 	frames []annRange
-	// feed is the step's floor set by a multi-process DataLoader's
-	// pin-memory thread (pinFeed): its time a batch times the batches a
-	// step; 0 for none.
+	// feed is the step's floor set by a multi-process DataLoader: its
+	// pin-memory thread's time a batch times the batches a step
+	// (pinFeed), or where the step's thread waits on the workers' queue
+	// every step (waitsOnWorkers), the step as replayed; 0 for none.
 	feed float64
 }
 
@@ -238,6 +239,12 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	r.bareKeep = r.windowKeep()
 	r.launchU = r.launchUnprofiled()
 	r.feed = r.pinFeed(run)
+	if r.waitsOnWorkers() {
+		// The step's thread waits on the workers' queue every step:
+		// their throughput is the step's pace already, and no lever
+		// that shrinks the step's own work takes it under it.
+		r.feed = math.Max(r.feed, r.run(Lever{}))
+	}
 	r.base = &replayBase{}
 	return r
 }

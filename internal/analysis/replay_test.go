@@ -447,3 +447,34 @@ func TestPinFeed(t *testing.T) {
 		t.Errorf("no multi-process iterator: %.4f ms, want 0", got/ms)
 	}
 }
+
+// TestWaitsOnWorkers: a step whose thread waits on the workers' queue in
+// every step is floored at its replayed step; a get that returns at once
+// (under 1% of a step), a put, or one step without a wait is not.
+func TestWaitsOnWorkers(t *testing.T) {
+	const ms = 1e-3
+	it := "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"
+	for _, c := range []struct {
+		frame string
+		wait  float64 // each step's, ms
+		steps int     // steps that wait, of two
+		want  bool
+	}{
+		{"queue.py(154): get", 2, 2, true},
+		{"multiprocessing/connection.py(1136): wait", 2, 2, true},
+		{"queue.py(154): get", 0.05, 2, false},
+		{"multiprocessing/queues.py(86): put", 2, 2, false},
+		{"queue.py(154): get", 2, 1, false},
+	} {
+		r := &replay{lo: 0, hi: 20 * ms, steps: 2, bounds: []float64{10 * ms, 20 * ms}, snames: []string{it + " → " + c.frame}}
+		for i := 0; i < c.steps; i++ {
+			r.spans = append(r.spans, profan.HostSpan{Start: float64(10*i) * ms, Dur: float32(c.wait * ms), State: profan.HostData, Name: 0})
+		}
+		if got := r.waitsOnWorkers(); got != c.want {
+			t.Errorf("%s, %.2f ms in %d steps of 2: %v, want %v", c.frame, c.wait, c.steps, got, c.want)
+		}
+	}
+	if workersWait("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → queue.py(154): get") {
+		t.Error("a single-process iterator's get: a wait on workers")
+	}
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/stats"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // spanWalk is spanAt for a loop over the kernels in issue order: where
@@ -359,4 +360,45 @@ func (r *replay) pinFeed(run *profan.Run) float64 {
 		per = append(per, w+keep*math.Max(0, s.hi-s.lo-w-a))
 	}
 	return stats.Median(per) * float64(batches) / float64(r.steps)
+}
+
+// waitsOnWorkers reports a step whose thread waits on a multi-process
+// DataLoader's queue (its iterator's span blocked in a queue's get, a
+// pipe's poll) in every replayed step, for at least NoiseShare of the
+// step as traced: the workers deliver the batches no faster than the
+// step takes them.
+func (r *replay) waitsOnWorkers() bool {
+	all, n := true, 0
+	r.eachStep(func(_ int, lo, hi float64) {
+		w := 0.0
+		i, _ := slices.BinarySearchFunc(r.spans, lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+		for ; i < len(r.spans) && r.spans[i].Start < hi; i++ {
+			s := r.spans[i]
+			if s.State == profan.HostData && s.Name >= 0 && int(s.Name) < len(r.snames) && workersWait(r.snames[s.Name]) {
+				w += math.Min(s.End(), hi) - math.Max(s.Start, lo)
+			}
+		}
+		all = all && hi > lo && w >= verdict.NoiseShare*(hi-lo)
+		n++
+	})
+	return all && n > 0
+}
+
+// workersWait reports a data-loading span that is a multi-process
+// DataLoader's iterator waiting for a batch: its innermost frame a
+// queue's get, a pipe's poll or wait, a selector, a condition's wait.
+func workersWait(name string) bool {
+	it, frame, ok := strings.Cut(name, " → ")
+	if !ok || !strings.Contains(it, "_MultiProcessingDataLoaderIter") {
+		return false
+	}
+	switch {
+	case strings.HasSuffix(frame, "): get") && strings.Contains(frame, "queue"):
+	case strings.Contains(frame, "connection.py(") && (strings.HasSuffix(frame, "): poll") || strings.HasSuffix(frame, "): _poll") || strings.HasSuffix(frame, "): wait")):
+	case strings.HasPrefix(frame, "selectors.py("):
+	case strings.HasPrefix(frame, "threading.py(") && strings.HasSuffix(frame, "): wait"):
+	default:
+		return false
+	}
+	return true
 }
