@@ -343,12 +343,17 @@ func (r *replay) pinFeed(run *profan.Run) float64 {
 	if r.profiler {
 		keep = profilerKeep
 	}
-	// in sums the time of rs on step s's thread inside it.
+	// in sums the time of rs (by thread, then start) on step s's thread
+	// inside it.
+	order := func(a, b annRange) int { return cmp.Or(strings.Compare(a.name, b.name), cmp.Compare(a.lo, b.lo)) }
+	slices.SortFunc(waits, order)
+	slices.SortFunc(arrive, order)
 	in := func(rs []annRange, s annRange) float64 {
 		d := 0.0
-		for _, x := range rs {
-			// Within a ns: the frames' ends are sums of rounded floats.
-			if x.name == s.name && x.lo >= s.lo-1e-9 && x.hi <= s.hi+1e-9 {
+		// Within a ns: the frames' ends are sums of rounded floats.
+		i, _ := slices.BinarySearchFunc(rs, annRange{lo: s.lo - 1e-9, name: s.name}, order)
+		for ; i < len(rs) && rs[i].name == s.name && rs[i].lo <= s.hi; i++ {
+			if x := rs[i]; x.hi <= s.hi+1e-9 {
 				d += x.hi - x.lo
 			}
 		}
