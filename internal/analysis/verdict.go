@@ -85,8 +85,10 @@ import (
 // version 45 prices a read-mostly local table's writes (L2, DRAM) by the
 // time model;
 // version 46 bounds local-memory's gain by the DRAM time of the global
-// bytes its fix keeps.
-const VerdictVersion = 46
+// bytes its fix keeps; version 47 has tensor-cores-unused find a
+// hand-written FP32 GEMM on the FFMA pipe where the tensor cores take
+// TF32.
+const VerdictVersion = 47
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

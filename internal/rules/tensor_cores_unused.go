@@ -92,17 +92,20 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 	},
 }
 
-// halfOnFFMA reports a hand-written GEMM on half or bf16 inputs that
-// converts them to FP32 and multiplies on the FFMA pipe, with no tensor
-// core instruction: a shared-memory tile (shared loads), FFMAs a quarter
-// of its instructions or more, the FP32 pipe its speed of light, and
-// half-to-float conversions on the source page (HADD2.F32, F2F.F32.F16,
-// F2F.F32.BF16). fixtures/sol-check9's hgemmFma<4, 4>: a 4×4 register
+// halfOnFFMA reports a hand-written GEMM that multiplies on the FFMA pipe
+// from a shared-memory tile (shared loads), FFMAs a quarter of its
+// instructions or more, the FP32 pipe its speed of light, with no tensor
+// core instruction. On half or bf16 inputs converted to FP32 (HADD2.F32,
+// F2F.F32.F16, F2F.F32.BF16 on the source page) the fp16 tensor cores take
+// them as they are: fixtures/sol-check9's hgemmFma<4, 4>, a 4×4 register
 // tile on FFMA, headroom 65 % on the FP32 pipe; its WMMA twin ran 0.54
-// faster. The price: the FP32 pipe's ideal time moves to the tensor
-// cores (the fp16 peak over the FFMA peak, at tf32Efficiency), bounded
-// by the headroom and by what the kernel's L2 and DRAM traffic, which
-// stays, leave.
+// faster. On FP32 inputs the tensor cores take TF32 (FP32 range, a 10-bit
+// mantissa, FP32 accumulation) where the GPU has it, a precision the
+// caller chooses: the advice names the switch, not a source edit alone.
+// The price: the FP32 pipe's ideal time moves to the tensor cores (the
+// fp16 or TF32 peak over the FFMA peak, at tf32Efficiency), bounded by
+// the headroom and by what the kernel's L2 and DRAM traffic, which stays,
+// leave.
 func halfOnFFMA(p *Pass) {
 	h := p.Kernel.Limiter.Headroom
 	tc := tensorCores(p.Kernel)
@@ -112,7 +115,7 @@ func halfOnFFMA(p *Pass) {
 	if lds, _ := p.Value("shared_load_requests"); !(lds > 0) {
 		return
 	}
-	var ffma, conv float64
+	var ffma, conv, other, lds float64 // other: FP32 multiplies and adds apart
 	for s := range instructions(p.Kernel.Record.Source) {
 		op := opcode(s.SASS)
 		switch {
@@ -122,22 +125,49 @@ func halfOnFFMA(p *Pass) {
 			ffma += instExecuted(s)
 		case strings.HasPrefix(op, "HADD2.F32") || strings.HasPrefix(op, "F2F.F32.F16") || strings.HasPrefix(op, "F2F.F32.BF16"):
 			conv += instExecuted(s)
+		case op == "FMUL" || op == "FADD" || strings.HasPrefix(op, "FMUL.") || strings.HasPrefix(op, "FADD."):
+			other += instExecuted(s)
+		case strings.HasPrefix(op, "LDS"):
+			lds += instExecuted(s)
 		}
 	}
 	n, ok := p.Value("inst_executed")
-	if !(conv > 0) || !ok || !(ffma >= 0.25*n) {
+	if !ok || !(ffma >= 0.25*n) {
 		return
+	}
+	half := conv > 0
+	rate := tc.Rates["fp16"]
+	if !half {
+		// A product's FP32 work is its multiply-adds, each fed from the
+		// tile: FFMAs four times the separate multiplies and adds or
+		// more, a shared load for every ten FFMAs or more (an 8×8
+		// register tile: one per four). An n-body step (rsqrt, FMUL and
+		// FADD beside its FFMAs) or an iterated map (FMUL as often as
+		// FFMA, no shared load in its loop) is no GEMM.
+		if !tc.Has("tf32") || ffma < 4*other || lds < 0.1*ffma {
+			return
+		}
+		rate = tc.TF32Ratio()
 	}
 	t, _ := p.Value("duration")
 	gain := math.NaN()
-	if ratio := tc.Rates["fp16"]; ratio > 0 && t > 0 {
-		after := h.Ideal / (tf32Efficiency * ratio)
+	if rate > 0 && t > 0 {
+		after := h.Ideal / (tf32Efficiency * rate)
 		gain = math.Min(math.Min(clamp01(1-math.Max(after, launchFloor)/t), h.Share), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 	}
+	msg := fmt.Sprintf("a GEMM on half inputs converted to FP32 (%.3g conversions, %.3g FFMA per warp) multiplies on the FFMA pipe, with no tensor-core instruction; %.0f %% of its time is headroom on the FP32 pipe",
+		conv, ffma, 100*h.Share)
+	advice := "multiply the half tiles on the tensor cores with FP32 accumulators: WMMA (nvcuda::wmma 16×16×16 fragments), mma.sync, or cuBLAS / CUTLASS (cublasGemmEx with CUDA_R_16F inputs, CUBLAS_COMPUTE_32F)"
+	if !half {
+		msg = fmt.Sprintf("an FP32 GEMM from a shared tile (%.3g warp-level FFMAs, %.0f %% of its instructions) multiplies on the FFMA pipe, with no tensor-core instruction, on a GPU whose tensor cores take TF32; %.0f %% of its time is headroom on the FP32 pipe",
+			ffma, 100*ffma/n, 100*h.Share)
+		advice = framework(p.Kernel,
+			"where a 10-bit mantissa with FP32 range and accumulation is accurate enough (TF32), multiply on the tensor cores: torch.matmul with torch.backends.cuda.matmul.allow_tf32 = True (or torch.set_float32_matmul_precision(\"high\")) in place of this kernel, or in CUDA WMMA's TF32 fragments (nvcuda::wmma::precision::tf32, 16×16×8, FP32 accumulators); else keep FP32 and register-tile it",
+			"where a 10-bit mantissa with FP32 range and accumulation is accurate enough (TF32), multiply on the tensor cores: cuBLAS with TF32 math (cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH), or cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32), or WMMA's TF32 fragments (nvcuda::wmma::precision::tf32, 16×16×8, FP32 accumulators); else keep FP32 and register-tile it")
+	}
 	p.report(estimate(gain), Note{
-		Message: fmt.Sprintf("a GEMM on half inputs converted to FP32 (%.3g conversions, %.3g FFMA per warp) multiplies on the FFMA pipe, with no tensor-core instruction; %.0f %% of its time is headroom on the FP32 pipe",
-			conv, ffma, 100*h.Share),
-		Advice:   "multiply the half tiles on the tensor cores with FP32 accumulators: WMMA (nvcuda::wmma 16×16×16 fragments), mma.sync, or cuBLAS / CUTLASS (cublasGemmEx with CUDA_R_16F inputs, CUBLAS_COMPUTE_32F)",
+		Message:  msg,
+		Advice:   advice,
 		Evidence: p.evidence("shared_load_requests", "inst_executed", "duration"),
 		Locations: topLines(p, func(o string, _ profan.SourceRecord) bool {
 			return o == "FFMA" || strings.HasPrefix(o, "FFMA.")
