@@ -589,3 +589,44 @@ func TestGateQuotesAnalyzes(t *testing.T) {
 		t.Errorf("gate states %d findings, want 2 or more", n)
 	}
 }
+
+// TestGateHeadroomEveryFormat: every check the gate renders states its
+// kernel's headroom sentence where the verdict gives one, in each format
+// that lists the check: the Markdown comment's failed list and text's
+// passing checks (-v) once left it out, where JSON, JUnit and Markdown's
+// table of the rest said it.
+func TestGateHeadroomEveryFormat(t *testing.T) {
+	t.Parallel()
+	args := []string{"gate", "-v", "--fail-on", "uncoalesced-global", fx + "transpose.import.details.csv", fx + "transpose.source.cuda-sass.csv"}
+	out, errOut, code := run(t, append(args, "--format", "json")...)
+	if code != ExitFailed {
+		t.Fatalf("gate -f json: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Checks []struct {
+			Headroom string `json:"headroom"`
+		} `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := 0
+	for _, c := range doc.Checks {
+		if c.Headroom != "" {
+			want++
+		}
+	}
+	if want < 2 {
+		t.Fatalf("%d checks carry a headroom: the test compares nothing", want)
+	}
+	// Text (-v), Markdown and JUnit list every check.
+	for _, format := range []string{"text", "markdown", "junit"} {
+		out, errOut, code := run(t, append(args, "--format", format)...)
+		if code != ExitFailed {
+			t.Fatalf("gate -f %s: exit %d: %s", format, code, errOut)
+		}
+		if got := strings.Count(out, "headroom: "); got != want {
+			t.Errorf("-f %s states the headroom %d times, JSON on %d checks", format, got, want)
+		}
+	}
+}

@@ -30,18 +30,19 @@ func gateText(w io.Writer, r *GateResult, opt Options) error {
 			for _, l := range ch.Locations {
 				fmt.Fprintf(w, "       at %s:%d %s\n", l.File, l.Line, l.SASS)
 			}
-			if ch.Headroom != "" {
-				fmt.Fprintf(w, "       headroom: %s\n", ch.Headroom)
-			}
+			headroomLine(w, ch)
 		case checkSuppressed:
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("2", "SUPP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+			headroomLine(w, ch)
 		case checkSkip:
 			skipped++
 			fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("33", "SKIP"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+			headroomLine(w, ch)
 		case checkPass:
 			passed++
 			if opt.Verbose {
 				fmt.Fprintf(w, "%s %s [%s %s] %s\n", c("32", "PASS"), ch.Kernel, ch.Kind, ch.Name, ch.Message)
+				headroomLine(w, ch)
 			}
 		}
 	}
@@ -58,6 +59,14 @@ func gateText(w io.Writer, r *GateResult, opt Options) error {
 	}
 	fmt.Fprintf(w, "%s: %d checks, %d failed, %d passed%s\n", verdict, len(checks), failed, passed, tail)
 	return nil
+}
+
+// headroomLine writes the verdict's headroom sentence under a check's
+// line, on every check that carries it, as the other formats give it.
+func headroomLine(w io.Writer, ch GateCheck) {
+	if ch.Headroom != "" {
+		fmt.Fprintf(w, "       headroom: %s\n", ch.Headroom)
+	}
 }
 
 // baselineText says what a gate compared with: "baseline: run 4

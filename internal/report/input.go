@@ -265,6 +265,16 @@ type GateCheck struct {
 
 func (c GateCheck) failed() bool { return c.Status == checkFail }
 
+// withHeadroom is the check's message with the verdict's headroom
+// sentence after it, as one line: "… (headroom: ≈23 % of its time is
+// headroom on FP32 pipe that no rule explains)".
+func (c GateCheck) withHeadroom() string {
+	if c.Headroom == "" {
+		return c.Message
+	}
+	return c.Message + " (headroom: " + c.Headroom + ")"
+}
+
 // GateMeasure is what a check compared: a metric's median in the run (New)
 // against a condition's value, or against the baseline's median (Old),
 // with the largest regression allowed and the test that decided; a

@@ -358,11 +358,7 @@ func gateMarkdown(w io.Writer, r *GateResult, opt Options) error {
 		bw.WriteString("\n| status | kernel | check | message |\n|---|---|---|---|\n")
 		// A comment has room for a few hundred rows; --format json has all.
 		for _, c := range rest[:min(len(rest), mdMaxChecks)] {
-			msg := c.Message
-			if c.Headroom != "" {
-				msg += " (headroom: " + c.Headroom + ")"
-			}
-			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(label[c.Kernel]), c.Kind, mdEscape(c.Name), mdEscape(msg))
+			fmt.Fprintf(bw, "| %s | %s | %s `%s` | %s |\n", c.Status, mdEscape(label[c.Kernel]), c.Kind, mdEscape(c.Name), mdEscape(c.withHeadroom()))
 		}
 		if n := len(rest) - mdMaxChecks; n > 0 {
 			fmt.Fprintf(bw, "\n%s not listed (--format json lists every check).\n", plural(n, "more check"))
@@ -519,7 +515,7 @@ func checkLine(c GateCheck, label map[string]string) string {
 	if m := c.Measure; m != nil && finite(m.Old) && finite(m.New) {
 		return fmt.Sprintf("%s: %s %s → %s (%+.1f%%)", k, mdEscape(m.Metric), metrics.Format(m.Old, m.Unit), metrics.Format(m.New, m.Unit), m.Delta*100)
 	}
-	return fmt.Sprintf("%s: %s `%s`: %s", k, c.Kind, mdEscape(c.Name), mdEscape(c.Message))
+	return fmt.Sprintf("%s: %s `%s`: %s", k, c.Kind, mdEscape(c.Name), mdEscape(c.withHeadroom()))
 }
 
 // kernelLabels names the checks' kernels as analyze's tables do: the

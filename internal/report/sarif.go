@@ -138,10 +138,9 @@ func gateSARIF(w io.Writer, r *GateResult, opt Options) error {
 		if ch.Status == checkSuppressed {
 			continue
 		}
-		res := sarifResult{RuleID: id, RuleIndex: index[id], Level: level, Message: sarifText{ch.Kernel + ": " + ch.Message},
+		res := sarifResult{RuleID: id, RuleIndex: index[id], Level: level, Message: sarifText{ch.Kernel + ": " + ch.withHeadroom()},
 			Properties: map[string]any{"kernel": ch.Kernel, "status": ch.Status}}
 		if ch.Headroom != "" {
-			res.Message.Text += " (headroom: " + ch.Headroom + ")"
 			res.Properties["headroom"] = ch.Headroom
 		}
 		if ch.Finding != nil && !isNaN(ch.Finding.Gain) {
