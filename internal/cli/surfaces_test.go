@@ -329,6 +329,47 @@ func TestFoldedEverySurface(t *testing.T) {
 	}
 }
 
+// TestQuietEverySurface: a step no lever clears the noise of
+// (fixtures/host18's gnn.workers, whose DataLoader's feed bounds it:
+// every lever 0.0% replayed at once) says so on every surface: the list's
+// head in text, Markdown, HTML and report --db, and JSON's together gives
+// the replayed gain with under_noise, where it was null, which the JSON
+// contract keeps for "nothing advised" and "not replayed".
+func TestQuietEverySurface(t *testing.T) {
+	skipShort(t)
+	t.Parallel()
+	const f = "../../fixtures/host18/gnn.workers.json.gz"
+	const want = "no lever clears the step's noise: together under 1.0% of the wall, replayed at once"
+	for _, format := range []string{"text", "markdown", "html"} {
+		out, errOut, code := run(t, "analyze", "--top", "1", "-f", format, f)
+		if code != ExitOK {
+			t.Fatalf("analyze -f %s: exit %d: %s", format, code, errOut)
+		}
+		if !strings.Contains(html.UnescapeString(out), want) {
+			t.Errorf("-f %s does not say %q", format, want)
+		}
+	}
+	if out := storedReport(t, f); !strings.Contains(html.UnescapeString(out), want) {
+		t.Errorf("report --db does not say %q", want)
+	}
+	out, errOut, code := run(t, "analyze", "-f", "json", f)
+	if code != ExitOK {
+		t.Fatalf("analyze -f json: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Together *struct {
+			Share      *float64 `json:"gain_share"`
+			UnderNoise bool     `json:"under_noise"`
+		} `json:"together"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Together == nil || doc.Together.Share == nil || !(*doc.Together.Share < verdict.NoiseShare) || !doc.Together.UnderNoise {
+		t.Errorf("JSON together %+v, want the replayed gain under %v with under_noise", doc.Together, verdict.NoiseShare)
+	}
+}
+
 // TestJoinCountedOnce: a PyTorch trace given with the ncu export of the
 // same step, every launch matched, is one capture: its 353 launches are
 // counted once (not 706 of 38 kernels), the trace giving the timeline;

@@ -193,16 +193,25 @@ func toJSONGain(g verdict.Gain) jsonGain {
 	return j
 }
 
+// jsonTogether is what the recommendations save together: a gain, and
+// whether it clears the step's noise.
+type jsonTogether struct {
+	jsonGain
+	// UnderNoise: replayed at once, the levers give back under 1% of
+	// the wall (verdict.Quiet): no lever clears the step's noise, as the
+	// other formats' list head says.
+	UnderNoise bool `json:"under_noise,omitempty"`
+}
+
 // toJSONTogether is what the recommendations save together, on their own
 // basis (verdict.TogetherGain): on a trace, their levers replayed at once;
 // nil where nothing is advised.
-func toJSONTogether(v *verdict.Verdict) *jsonGain {
+func toJSONTogether(v *verdict.Verdict) *jsonTogether {
 	g, ok := v.TogetherGain()
 	if !ok {
 		return nil
 	}
-	j := toJSONGain(g)
-	return &j
+	return &jsonTogether{jsonGain: toJSONGain(g), UnderNoise: v.Quiet()}
 }
 
 // toJSONAdvice converts the levers in use and the suppressed

@@ -195,7 +195,8 @@ func (v *Verdict) GainText(r Recommendation) string {
 // wall their levers give replayed at once (App.WallGain); without a
 // timeline, the kernel time, composed per kernel group (App.Gain). ok is
 // false where there is nothing to state, and on a timeline the levers
-// could not be replayed on at once.
+// could not be replayed on at once; a replay whose levers clear no noise
+// (Quiet) states its gain, 0 or less as it may be.
 func (v *Verdict) TogetherGain() (g Gain, ok bool) {
 	if v.App == nil {
 		return Gain{}, false
@@ -203,7 +204,7 @@ func (v *Verdict) TogetherGain() (g Gain, ok bool) {
 	if span := v.Span(); span > 0 && finite(v.App.WallGain) {
 		g = Gain{Share: v.App.WallGain, Seconds: v.App.WallGain * span, KernelSeconds: math.NaN(), KernelShare: math.NaN()}
 		v.onWall(&g)
-		return g, g.Share > 0
+		return g, g.Share > 0 || v.Quiet()
 	} else if span > 0 {
 		// A timeline the levers cannot be replayed on at once (no host
 		// calls): each is priced on the wall alone, and their kernel
@@ -223,6 +224,14 @@ func (v *Verdict) TogetherGain() (g Gain, ok bool) {
 // change is not worth making for itself).
 const NoiseShare = 0.01
 
+// Quiet reports a timeline whose advised levers, replayed at once, give
+// back under NoiseShare of the wall: no lever clears the step's noise
+// (fixtures/host18's gnn.workers, bound by its DataLoader's feed). Every
+// surface says so: the list's head (Together), JSON's together.under_noise.
+func (v *Verdict) Quiet() bool {
+	return v.Span() > 0 && v.App != nil && finite(v.App.WallGain) && v.App.WallGain < NoiseShare
+}
+
 // Together says what the recommendations could save together, and on
 // what basis they are ranked: the wall replayed with every lever at once
 // where the capture has a timeline ("together ~31.2 ms a step of 61.4 ms
@@ -235,7 +244,7 @@ func (v *Verdict) Together() string {
 	}
 	g, ok := v.TogetherGain()
 	switch {
-	case v.Span() > 0 && v.App != nil && finite(v.App.WallGain) && v.App.WallGain < NoiseShare:
+	case v.Quiet():
 		// Replayed at once, the levers give back less than the noise:
 		// the first of them is no advice over nothing to gain
 		// (fixtures/host18's gnn.workers, bound by its DataLoader).

@@ -42,13 +42,17 @@ func TestTogetherNotReplayed(t *testing.T) {
 		{"a timeline, replayed", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0.03}}, true, "replayed at once"},
 		{"no timeline", &Verdict{Total: 0.0395, App: &App{Recommendations: recs, Gain: 0.106, WallGain: math.NaN()}}, true, "kernel time"},
 		// Replayed at once under the noise: no lever is advice (a step
-		// its DataLoader's feed bounds).
-		{"a timeline, replayed to no gain", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0}}, false, "no lever clears the step's noise: together under 1.0% of the wall"},
+		// its DataLoader's feed bounds); the gain replayed, 0 as it is,
+		// is stated (JSON's together, under_noise).
+		{"a timeline, replayed to no gain", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0}}, true, "no lever clears the step's noise: together under 1.0% of the wall"},
 		{"a timeline, replayed under the noise", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0.004}}, true, "no lever clears the step's noise"},
 	} {
 		_, ok := c.v.TogetherGain()
 		if s := c.v.Together(); ok != c.ok || !strings.Contains(s, c.say) {
 			t.Errorf("%s: ok %v, %q; want %v, saying %q", c.name, ok, s, c.ok, c.say)
+		}
+		if quiet := strings.Contains(c.say, "noise"); c.v.Quiet() != quiet {
+			t.Errorf("%s: Quiet() = %v, want %v", c.name, !quiet, quiet)
 		}
 	}
 }
