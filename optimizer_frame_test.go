@@ -9,7 +9,7 @@ import (
 // TestOptimizerFrame: the frames of PyTorch's optimizer step a fused
 // step replaces, the grouping it keeps, and the rest.
 func TestOptimizerFrame(t *testing.T) {
-	for name, want := range map[string]int{
+	checkFrameKinds(t, "OptimizerFrame", profan.OptimizerFrame, map[string]int{
 		"torch/optim/adam.py(554): _multi_tensor_adam":                               profan.OptimizerUpdate,
 		"torch/optim/adam.py(347): _single_tensor_adam":                              profan.OptimizerUpdate,
 		"/usr/lib/python3/site-packages/torch/optim/sgd.py(300): _single_tensor_sgd": profan.OptimizerUpdate,
@@ -21,17 +21,13 @@ func TestOptimizerFrame(t *testing.T) {
 		"train.py(40): _multi_tensor_adam":                                           profan.OptimizerNone,
 		"<built-in method _foreach_add_ of type object at 0x7fa72fb3e180>":           profan.OptimizerNone,
 		"": profan.OptimizerNone,
-	} {
-		if got := profan.OptimizerFrame(name); got != want {
-			t.Errorf("OptimizerFrame(%q) = %d, want %d", name, got, want)
-		}
-	}
+	})
 }
 
 // TestPinFrame: the frames of a DataLoader's pin-memory thread the replay
 // takes its time a batch from, and the rest.
 func TestPinFrame(t *testing.T) {
-	for name, want := range map[string]int{
+	checkFrameKinds(t, "PinFrame", profan.PinFrame, map[string]int{
 		"torch/utils/data/_utils/pin_memory.py(26): do_one_step":                                profan.PinStep,
 		"/usr/lib/python3/site-packages/torch/utils/data/_utils/pin_memory.py(28): do_one_step": profan.PinStep,
 		"multiprocessing/connection.py(253): poll":                                              profan.PinArrive,
@@ -41,9 +37,16 @@ func TestPinFrame(t *testing.T) {
 		"train.py(12): do_one_step":                                                             profan.PinNone,
 		"torch/utils/data/_utils/pin_memory.py(55): pin_memory":                                 profan.PinNone,
 		"": profan.PinNone,
-	} {
-		if got := profan.PinFrame(name); got != want {
-			t.Errorf("PinFrame(%q) = %d, want %d", name, got, want)
+	})
+}
+
+// checkFrameKinds holds kind, a classifier of Python frames by name
+// (profan.OptimizerFrame, PinFrame), to what each name is.
+func checkFrameKinds(t *testing.T, fn string, kind func(string) int, want map[string]int) {
+	t.Helper()
+	for name, w := range want {
+		if got := kind(name); got != w {
+			t.Errorf("%s(%q) = %d, want %d", fn, name, got, w)
 		}
 	}
 }
