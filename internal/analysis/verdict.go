@@ -87,8 +87,10 @@ import (
 // version 46 bounds local-memory's gain by the DRAM time of the global
 // bytes its fix keeps; version 47 has tensor-cores-unused find a
 // hand-written FP32 GEMM on the FFMA pipe where the tensor cores take
-// TF32.
-const VerdictVersion = 47
+// TF32; version 48 has torch-compile count the launches it leaves eager
+// as "of such kernels", not "of these kernels" (they are not all the
+// listed kernels').
+const VerdictVersion = 48
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -143,13 +143,13 @@ counted.`,
 		}
 		basis := "each chain fused costs about its longest launch, and each launch it drops its host time"
 		if around > 0 {
-			msg += fmt.Sprintf("; %d launches of these kernels run outside the model's forward and its backward (the code around the model: a postprocess, the loss), which torch.compile(model) leaves eager: not counted", around)
+			msg += fmt.Sprintf("; %d launches of such kernels run outside the model's forward and its backward (the code around the model: a postprocess, the loss), which torch.compile(model) leaves eager: not counted", around)
 			basis += "; only the chains launched inside the model's forward and its backward"
 		}
 		if looped != "" {
 			site := analysis.Site{Site: looped}
 			site.Method, site.Frame = verdict.SiteParts(looped)
-			msg += fmt.Sprintf("; Dynamo cannot resume the forward after a graph break inside a loop (%s recurs inside one call): from that call's first break the rest of the step runs eager, its %d launches of these kernels not counted", siteList([]analysis.Site{site}), left)
+			msg += fmt.Sprintf("; Dynamo cannot resume the forward after a graph break inside a loop (%s recurs inside one call): from that call's first break the rest of the step runs eager, its %d launches of such kernels not counted", siteList([]analysis.Site{site}), left)
 			basis += "; none after a graph break inside a loop in the forward (the backward of the part before it, compiled too, not counted)"
 		}
 		if forward {
