@@ -58,6 +58,9 @@ func headroomOf(a *Kernel) (h Headroom) {
 	if n, ok := l2Need(a, t); ok {
 		needs = append(needs, n)
 	}
+	if n, ok := l1Need(a, t); ok {
+		needs = append(needs, n)
+	}
 	pipes, fpKnown := pipeNeeds(a, t)
 	needs = append(needs, pipes...)
 	if n, ok := constantNeed(a, t); ok {
@@ -237,6 +240,91 @@ func l2Need(a *Kernel, t float64) (need, bool) {
 		n.why = fmt.Sprintf("L2 at %.0f%% of its peak, %.0f%% of its sectors the coalesced ones its threads ask for", pct, 100*ideal/moved)
 	}
 	n.why += fmt.Sprintf(" (re-reads no block's tile keeps: L1 hits under 5%%, no shared memory), attainable %.0f%%", 100*attainableL2)
+	return n, true
+}
+
+// attainableL1 is the share of ncu's L1/shared throughput peak the
+// kernels at their speed of light on it sustain (the fixed twins a
+// shared-memory reduction or histogram limits: fixtures/sweep's
+// atomicShared, classes' atomicPriv, check's byteHistShared at 86–97 %).
+const attainableL1 = 0.92
+
+// l1Need is the time the kernel's necessary L1/shared work takes at the
+// pipe's attainable peak, for a kernel that pipe limits and whose work
+// there is its own: a shared-memory reduction, histogram or table, whose
+// shared accesses no tile removes. ncu's L1/shared throughput share of
+// the time, scaled by the pipe's wavefronts at their ideal (no bank
+// conflict, coalesced global sectors, four to a wavefront) over those it
+// served. Not for a product, whose shared loads feed its multiply-adds
+// (a tile, register-tile or tile-shared-memory, cuts them): a kernel with
+// half a multiply-add (FFMA, DFMA, HFMA2, IMAD, IDP) per shared load or
+// more, nor without the source page that tells them, nor with local
+// memory (local-memory's work on the same pipe).
+func l1Need(a *Kernel, t float64) (need, bool) {
+	var n need
+	pct, ok := a.Value("l1_sol_pct")
+	if !ok || !(pct > 0) || a.Limiter.Unit != LimitL1Shared || len(a.Record.Source) == 0 {
+		return n, false
+	}
+	for _, m := range []string{"local_load_sectors", "local_store_sectors"} {
+		if v, ok := a.Value(m); ok && v > 0 {
+			return n, false
+		}
+	}
+	var mads, lds float64
+	seen := map[string]bool{}
+	for _, s := range a.Record.Source {
+		if s.Address == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		op := strings.Fields(s.SASS)
+		if len(op) > 0 && strings.HasPrefix(op[0], "@") {
+			op = op[1:]
+		}
+		if len(op) == 0 {
+			continue
+		}
+		base, _, _ := strings.Cut(op[0], ".")
+		var x float64
+		for _, c := range s.Counter {
+			if c.Name == "inst_executed" && c.Value > 0 {
+				x = c.Value
+			}
+		}
+		switch base {
+		case "FFMA", "DFMA", "HFMA2", "IMAD", "IDP":
+			mads += x
+		case "LDS":
+			lds += x
+		}
+	}
+	if !(lds > 0) || mads >= 0.5*lds {
+		return n, false
+	}
+	var work, ideal float64
+	for _, x := range []*Access{a.Model.SharedLoad, a.Model.SharedStore} {
+		if x != nil && x.Transactions > 0 {
+			work += x.Transactions
+			ideal += math.Min(x.Transactions, x.IdealTransactions)
+		}
+	}
+	for _, x := range []*Access{a.Model.GlobalLoad, a.Model.GlobalStore} {
+		if x != nil && x.Transactions > 0 {
+			work += x.Transactions / 4
+			ideal += math.Min(x.Transactions, x.IdealTransactions) / 4
+		}
+	}
+	if !(work > 0) || !(ideal > 0) {
+		return n, false
+	}
+	n.unit = "L1/shared"
+	n.secs = t * pct / 100 * ideal / work / attainableL1
+	n.why = fmt.Sprintf("L1/shared at %.0f%% of its peak", pct)
+	if ideal < work {
+		n.why = fmt.Sprintf("L1/shared at %.0f%% of its peak, %.0f%% of its wavefronts at their ideal", pct, 100*ideal/work)
+	}
+	n.why += fmt.Sprintf(" (shared-memory work of its own, no product), attainable %.0f%%", 100*attainableL1)
 	return n, true
 }
 

@@ -112,3 +112,22 @@ func TestHeadroomL2(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadroomL1 holds the L1/shared pipe as a limiting unit for the
+// shared-memory work a kernel needs (a block reduction, a privatised
+// histogram), whose twins ran as fast (blockMax<0> → blockMax<1>: 0.02
+// measured), and not for a product, whose shared loads a tile cuts
+// (igemmReg<4, 4>: its integer multiply-adds from the tile).
+func TestHeadroomL1(t *testing.T) {
+	for _, page := range []string{"raw", "details"} {
+		checkHeadrooms(t, page, []string{"sol-check4/sol_check4", "check/check", "classes/classes"}, []headroomCase{
+			{"void blockMax<0>(int *, const int *, int)", "L1/shared", 0, 0.2},
+			{"void blockMax<1>(int *, const int *, int)", "L1/shared", 0, 0.2},
+			{"byteHistShared(float *, const unsigned char *, int)", "L1/shared", 0, 0.1},
+			{"void atomicPriv<float, 1>(T1 *, const unsigned int *, unsigned int, int)", "L1/shared", 0, 0.1},
+		})
+		checkHeadrooms(t, page, []string{"sol-check7/sol_check7"}, []headroomCase{
+			{"void igemmReg<4, 4>(int *, const signed char *, const signed char *, int)", "DRAM", 0.9, 1},
+		})
+	}
+}

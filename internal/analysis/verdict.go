@@ -89,8 +89,9 @@ import (
 // hand-written FP32 GEMM on the FFMA pipe where the tensor cores take
 // TF32; version 48 has torch-compile count the launches it leaves eager
 // as "of such kernels", not "of these kernels" (they are not all the
-// listed kernels').
-const VerdictVersion = 48
+// listed kernels'); version 49 reads the L1/shared pipe as a unit of
+// the headroom for the shared-memory work a kernel needs (no product).
+const VerdictVersion = 49
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
