@@ -13,7 +13,7 @@ func RuleTable() string {
 	var b strings.Builder
 	b.WriteString("| rule | severity | what it finds | needs |\n|---|---|---|---|\n")
 	for _, r := range rules.All {
-		needs := strings.ReplaceAll(strings.Join(r.Requires, ", "), "|", " or ")
+		needs := r.Needs()
 		if r.CheckRun != nil {
 			needs = "host transfers (nvprof gpu-trace, API summary)"
 		}

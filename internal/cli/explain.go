@@ -56,7 +56,7 @@ func RuleDoc(r *rules.Rule) string {
 	if r.CheckApp != nil {
 		fmt.Fprintf(&b, "application rule: reads the capture's %s\n", strings.ReplaceAll(strings.Join(append(append([]string(nil), r.Requires...), r.Optional...), ", "), "|", " or "))
 	} else if len(r.Requires) > 0 {
-		fmt.Fprintf(&b, "needs: %s\n", strings.ReplaceAll(strings.Join(r.Requires, ", "), "|", " or "))
+		fmt.Fprintf(&b, "needs: %s\n", r.Needs())
 	} else {
 		b.WriteString("needs: host transfer rows (nvprof gpu-trace or API summary)\n")
 	}

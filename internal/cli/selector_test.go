@@ -47,6 +47,31 @@ func TestGateRunFindings(t *testing.T) {
 	}
 }
 
+// TestFailOnSourceRule: a rule that reads ncu's source page alone
+// (int-division, constant-serialization, fp64-on-float, cas-loop) and is
+// named by --fail-on fails a kernel whose export lacks that page, as one
+// lacking counters does, where the gate passed green having looked at
+// nothing (sol-check9's raw page: constant-serialization and
+// fp64-on-float found with the page, nothing without); with
+// --skip-missing and no page at all, nothing is checked: exit 2.
+func TestFailOnSourceRule(t *testing.T) {
+	t.Parallel()
+	details, source := fx+"transpose.import.details.csv", fx+"transpose.source.cuda-sass.csv"
+	if out, errOut, code := run(t, "gate", details, source, "--fail-on", "int-division"); code != ExitOK {
+		t.Errorf("with the source page: exit %d, want 0\n%s%s", code, out, errOut)
+	}
+	out, _, code := run(t, "gate", details, "--fail-on", "int-division")
+	if code != ExitFailed || !strings.Contains(out, "int-division could not run: the export lacks the source page, whose SASS it reads") {
+		t.Errorf("without the source page: exit %d, want 1, saying why\n%s", code, out)
+	}
+	if _, errOut, code := run(t, "gate", details, "--fail-on", "int-division", "--skip-missing"); code != ExitError || !strings.Contains(errOut, "--fail-on int-division: no kernel has the source page") {
+		t.Errorf("--skip-missing without the source page: exit %d, want 2\n%s", code, errOut)
+	}
+	if _, _, code := run(t, "gate", details, "--fail-on", "int-*"); code != ExitOK {
+		t.Errorf("--fail-on int-*: exit %d, want 0 (a glob holds no rule to its page)", code)
+	}
+}
+
 // TestFailOnExclusion: one matcher applies "all,-latency-bound" left to right.
 func TestFailOnExclusion(t *testing.T) {
 	t.Parallel()

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -89,7 +90,48 @@ type MissingRuleError struct {
 }
 
 func (e *MissingRuleError) Error() string {
-	return fmt.Sprintf("--fail-on %s: no kernel has the counters it needs (%s), so nothing would be checked (add them: %s)", e.Rule, e.Needs, e.Command)
+	m := analysis.Missing{Rule: e.Rule, Needs: e.Needs}
+	return fmt.Sprintf("--fail-on %s: no kernel has %s, so nothing would be checked (%s: %s)", e.Rule, lacksText(m), addText(m), e.Command)
+}
+
+// unrunOn is what the rules could not look at on a: the counters they
+// lack (a.Missing), and the source page of the rules that read it alone
+// (rules.SourceUnrun: constant-serialization, int-division, ...), which
+// find nothing without it where a gate once passed green.
+func unrunOn(a *analysis.Kernel, p Policy) []analysis.Missing {
+	out := a.Missing
+	for _, r := range rules.All {
+		if !p.Selector.FailsNamed(r.ID) {
+			continue
+		}
+		if m, ok := rules.SourceUnrun(r, a); ok {
+			out = append(slices.Clip(out), m)
+		}
+	}
+	return out
+}
+
+// lacksText is what a kernel lacks for m's rule: the source page, or
+// the counters it needs.
+func lacksText(m analysis.Missing) string {
+	if sourceLacked(m) {
+		return m.Needs
+	}
+	return "the counters it needs (" + m.Needs + ")"
+}
+
+// addText introduces the command that adds what m lacks.
+func addText(m analysis.Missing) string {
+	if sourceLacked(m) {
+		return "add it"
+	}
+	return "add them"
+}
+
+// sourceLacked reports an m of rules.SourceUnrun: the source page lacked.
+func sourceLacked(m analysis.Missing) bool {
+	r, ok := rules.ByID(m.Rule)
+	return ok && r.NeedsSource && strings.HasPrefix(m.Needs, "the source page")
 }
 
 // unrunChecks holds the rules --fail-on names by their ID to what
@@ -108,7 +150,7 @@ func unrunChecks(cur *analysis.Grouper, p Policy) ([]Check, error) {
 			continue
 		}
 		lacks := map[string]bool{}
-		for _, m := range g.First.Missing {
+		for _, m := range unrunOn(g.First, p) {
 			if !p.Selector.FailsNamed(m.Rule) || lacks[m.Rule] {
 				continue
 			}
@@ -117,7 +159,7 @@ func unrunChecks(cur *analysis.Grouper, p Policy) ([]Check, error) {
 				unrun = append(unrun, m)
 			}
 			ch := Check{Kernel: g.Name, Launch: launchOf(g), Kind: kindFinding, Name: m.Rule, Source: g.Source, Measure: shareMeasure(cur, g, p),
-				Message: fmt.Sprintf("%s could not run: the export lacks the counters it needs (%s), so this kernel cannot be checked for it (add them: %s; --skip-missing skips such kernels)", m.Rule, m.Needs, m.Command)}
+				Message: fmt.Sprintf("%s could not run: the export lacks %s, so this kernel cannot be checked for it (%s: %s; --skip-missing skips such kernels)", m.Rule, lacksText(m), addText(m), m.Command)}
 			reason, suppressed := p.Selector.Suppressed(m.Rule, g.First.Record)
 			switch share := cur.ShareOf(g); {
 			case suppressed:

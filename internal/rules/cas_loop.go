@@ -26,13 +26,14 @@ do {
     assumed = old;
     old = atomicCAS(u, assumed, __float_as_uint(__uint_as_float(assumed) + v));
 } while (assumed != old);`,
-	After:    `atomicAdd(p, v);   // RED.E.ADD.F32: one L2 request, no return`,
-	Severity: profan.Warning,
-	Cause:    CauseAtomics,
-	Scope:    Source,
-	Locates:  true,
-	Requires: []string{"duration"},
-	Optional: usageReads,
+	After:       `atomicAdd(p, v);   // RED.E.ADD.F32: one L2 request, no return`,
+	Severity:    profan.Warning,
+	Cause:       CauseAtomics,
+	Scope:       Source,
+	Locates:     true,
+	NeedsSource: true,
+	Requires:    []string{"duration"},
+	Optional:    usageReads,
 	Check: func(p *Pass) {
 		c, ok := casReduce(p.Kernel)
 		if !ok {

@@ -29,13 +29,14 @@ t = lut[h & 2047];          // h differs in every lane`,
 for (int j = threadIdx.x; j < 2048; j += blockDim.x) s_lut[j] = lut_global[j];
 __syncthreads();
 t = s_lut[h & 2047];`,
-	Severity: profan.Warning,
-	Cause:    CauseOwn,
-	Scope:    Source,
-	Locates:  true,
-	Requires: []string{"duration"},
-	Optional: join(usageReads, []string{"constant_requests", "constant_cache_pct"}),
-	Check:    checkConstantSerialization,
+	Severity:    profan.Warning,
+	Cause:       CauseOwn,
+	Scope:       Source,
+	Locates:     true,
+	NeedsSource: true,
+	Requires:    []string{"duration"},
+	Optional:    join(usageReads, []string{"constant_requests", "constant_cache_pct"}),
+	Check:       checkConstantSerialization,
 }
 
 // checkConstantSerialization prices the fix from the serialised replays:

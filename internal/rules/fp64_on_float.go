@@ -32,13 +32,14 @@ and consider --use_fast_math where its accuracy is enough.`,
 v = exp(-v * v) * 0.75 + 0.1;   // double exp, double literals`,
 	After: `float v = x[i];
 v = expf(-v * v) * 0.75f + 0.1f;`,
-	Severity: profan.Warning,
-	Cause:    CauseCompute,
-	Scope:    Source,
-	Locates:  true,
-	Requires: []string{"duration"},
-	Optional: join(usageReads, []string{"flop_count_sp", "flop_count_dp"}),
-	Check:    checkFP64OnFloat,
+	Severity:    profan.Warning,
+	Cause:       CauseCompute,
+	Scope:       Source,
+	Locates:     true,
+	NeedsSource: true,
+	Requires:    []string{"duration"},
+	Optional:    join(usageReads, []string{"flop_count_sp", "flop_count_dp"}),
+	Check:       checkFP64OnFloat,
 }
 
 // checkFP64OnFloat prices the fix from the pipes' rates: the kernel's

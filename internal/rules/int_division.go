@@ -31,13 +31,14 @@ divide by powers of two with shifts and masks, index so no modulo is needed
 	Before: `if (tid % (2 * s) == 0) s_data[tid] += s_data[tid + s];`,
 	After: `unsigned i = 2 * s * tid;
 if (i < blockDim.x) s_data[i] += s_data[i + s];`,
-	Severity: profan.Warning,
-	Cause:    CauseCompute,
-	Scope:    Algorithm,
-	Locates:  true,
-	Requires: []string{"compute_throughput_pct"},
-	Optional: join(usageReads, []string{"duration"}),
-	Check:    checkIntDivision,
+	Severity:    profan.Warning,
+	Cause:       CauseCompute,
+	Scope:       Algorithm,
+	Locates:     true,
+	NeedsSource: true,
+	Requires:    []string{"compute_throughput_pct"},
+	Optional:    join(usageReads, []string{"duration"}),
+	Check:       checkIntDivision,
 }
 
 // divisionLine is a source line that divides: the instructions it executed

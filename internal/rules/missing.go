@@ -71,6 +71,38 @@ func missingOf(a *analysis.Kernel, r *Rule, needs string, page *pageKind) (analy
 	return m, true
 }
 
+// Needs is what a kernel rule needs to run, as explain and
+// docs/reference.md say it: its Requires, and ncu's source page where it
+// reads that page alone (NeedsSource).
+func (r *Rule) Needs() string {
+	needs := strings.ReplaceAll(strings.Join(r.Requires, ", "), "|", " or ")
+	if r.NeedsSource {
+		needs += ", ncu's source page (SASS)"
+	}
+	return needs
+}
+
+// SourceUnrun is what r lacks on a, where r reads ncu's source page alone
+// (NeedsSource) and a has none: a gate that names r cannot tell whether
+// its finding is there, as for a rule skipped for want of counters. false
+// where r reads more than that page, a has it, or no command adds it (a
+// PyTorch trace's kernels, as for counters: missingOf).
+func SourceUnrun(r *Rule, a *analysis.Kernel) (analysis.Missing, bool) {
+	if !r.NeedsSource || len(a.Record.Source) > 0 || a.Run == nil {
+		return analysis.Missing{}, false
+	}
+	m := analysis.Missing{Rule: r.ID, Needs: "the source page, whose SASS it reads"}
+	switch a.Run.Tool {
+	case profan.ToolNCU:
+		m.Command = cmdSourcePage
+	case profan.ToolNvprof, profan.ToolNsys:
+		m.Command = "ncu --set full -o r ./app, then " + cmdSourcePage
+	default:
+		return analysis.Missing{}, false
+	}
+	return m, true
+}
+
 // interned holds one copy of each note's needs and command (a bounded set:
 // rules by counters). The launches of a trace repeat their notes, which the
 // store's verdict cache and the counts compare launch by launch: one copy

@@ -45,6 +45,11 @@ type Rule struct {
 	// Locates says its evidence exists per instruction on ncu's source
 	// page: with that page, its findings name their source lines.
 	Locates bool
+	// NeedsSource says it finds nothing without ncu's source page: it
+	// reads the SASS alone (an indexed constant load, a CAS loop, a
+	// division subroutine). A gate whose --fail-on names it cannot tell
+	// on a kernel without that page (SourceUnrun).
+	NeedsSource bool
 	// NCURule is ncu's own rule (details page, --set full) that tests the
 	// same condition, "" when none: where that page is, no rule row means
 	// nothing to find.
