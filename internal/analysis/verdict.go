@@ -90,8 +90,10 @@ import (
 // TF32; version 48 has torch-compile count the launches it leaves eager
 // as "of such kernels", not "of these kernels" (they are not all the
 // listed kernels'); version 49 reads the L1/shared pipe as a unit of
-// the headroom for the shared-memory work a kernel needs (no product).
-const VerdictVersion = 49
+// the headroom for the shared-memory work a kernel needs (no product);
+// version 50 has int-division's 64-bit advice offer a multiply-high
+// where the values need 64 bits.
+const VerdictVersion = 50
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
