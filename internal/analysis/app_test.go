@@ -1657,6 +1657,14 @@ outside the forward calls, the backward and the optimizer, the calls do not hold
 ` + "`nn.Sequential`" + ` encoder, library code, whose stem convolution runs outside the user's ` + "`Basic`" + ` blocks), and every
 chain counts, as before (embed 6.3%).
 
+Then, by mechanism: a launch a chain drops took one launch's worth off the op that issued it, but the fused kernel
+does the op's work and the op's whole dispatch goes (a batch norm, a group norm or a softmax costs about 4 launches'
+worth as traced, docs/replay.md's engines' table): each dropped launch now takes its op's host time a launch (at
+least a launch's worth). host14's bf16 UNet 35.8% → 41.8% (measured 62.0%, spread 35%), det.default 4.1% → 4.7%
+(13.1%), host13's MLP 7.0% → 10.2% (0.8%, spread 30%: 3.3 points further, within it; the compiled graph's own host,
+its guards and wrappers, is still not charged), host13's TF32 UNet 23.7% (GPU-bound once replayed) and voxel 0.8%
+unchanged; check7's decode token, traced without a stack, 30.6% → 36.3% (its wall clock −49% compiled).
+
 Fixed after host18b, by mechanism: gnn.workers replayed to 4.74 ms a step against 7.01 ms measured, and fused Adam
 was ranked first at 7.8% where nothing measured a gain (−2.7%). Its main thread never waits on the workers in the
 trace (` + "`queue.py(154): get`" + ` 0.04 ms a step; its ` + "`__next__`" + ` is the sampler's index list): the bound is the

@@ -409,28 +409,6 @@ func noLever(l Lever) bool {
 		l.Drop == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.Collapse == nil
 }
 
-// fewer is, by host span, the traced host time a fusion takes off the op
-// that issued each kernel: a launch's worth for each launch it removes
-// (Lever.Fewer); nil for none.
-func (r *replay) fewer(l Lever) map[int]float64 {
-	if l.Fewer == nil || r.launch <= 0 {
-		return nil
-	}
-	less := map[int]float64{}
-	spanAt := r.spanWalk()
-	for _, k := range r.kernels {
-		if k.copy != 0 || k.name < 0 {
-			continue
-		}
-		if f := l.Fewer(r.names[k.name]); f > 0 {
-			if i := spanAt(k.issued); i >= 0 && r.spans[i].State == profan.HostDispatch {
-				less[i] += f * r.launch
-			}
-		}
-	}
-	return less
-}
-
 // run replays the window with lever l: its wall time per step.
 func (r *replay) run(l Lever) float64 {
 	disp := l.Dispatch

@@ -478,3 +478,41 @@ func TestWaitsOnWorkers(t *testing.T) {
 		t.Error("a single-process iterator's get: a wait on workers")
 	}
 }
+
+// TestReplayFewerWholeOp: a launch fused away takes its op's whole host
+// time off the step, not a launch's worth: a batch norm of 4 ms (one
+// launch) beside adds of 1 ms (a launch's worth), its kernel fused into
+// the next add's.
+func TestReplayFewerWholeOp(t *testing.T) {
+	const ms = 1e-3
+	r := &replay{
+		names:  []string{"add", "bn"},
+		snames: []string{"aten::add", "aten::batch_norm"},
+		lo:     0, hi: 10 * ms, steps: 1, bareKeep: 1, framework: true,
+	}
+	// add 0-1, add 1-2, add 2-3, add 3-4, add 4-5, batch_norm 5-9, add 9-10.
+	at := 0.0
+	for _, op := range []int32{0, 0, 0, 0, 0, 1, 0} {
+		d := 1.0
+		if op == 1 {
+			d = 4
+		}
+		r.spans = append(r.spans, profan.HostSpan{Start: at * ms, Dur: float32(d * ms), State: profan.HostDispatch, Name: op})
+		r.kernels = append(r.kernels, replayKernel{start: (at + d) * ms, issued: (at + d) * ms, dur: 0.01 * ms, name: op})
+		at += d
+	}
+	r.launch = r.launchUnit()
+	if math.Abs(r.launch-1*ms) > 1e-9 {
+		t.Fatalf("a launch's worth %.3f ms, want 1", r.launch/ms)
+	}
+	// The batch norm's launch fused away: its 4 ms go; the step ends with
+	// the last add at 6 ms, its kernel at 6.01.
+	checkReplays(t, &Timeline{Steps: r}, 10.01, []replayCase{
+		{"the batch norm fused away", Lever{Fewer: func(n string) float64 {
+			if n == "bn" {
+				return 1
+			}
+			return 0
+		}}, 6.01},
+	})
+}

@@ -41,6 +41,35 @@ func (r *replay) spanAt(t float64) int {
 	return -1
 }
 
+// fewer is, by host span, the traced host time a fusion takes off the op
+// that issued each kernel (Lever.Fewer): for each launch it removes, the
+// op's host time a launch (the span's time over the launches that return
+// in it), at least a launch's worth; the fused kernel runs the op's work,
+// and its whole dispatch goes (a batch norm's, 4 launches' worth, not
+// its launch call's share); nil for none.
+func (r *replay) fewer(l Lever) map[int]float64 {
+	if l.Fewer == nil || r.launch <= 0 {
+		return nil
+	}
+	less := map[int]float64{}
+	spanAt := r.spanWalk()
+	for _, k := range r.kernels {
+		if k.copy != 0 || k.name < 0 {
+			continue
+		}
+		if f := l.Fewer(r.names[k.name]); f > 0 {
+			if i := spanAt(k.issued); i >= 0 && r.spans[i].State == profan.HostDispatch {
+				n := 1.0
+				if r.nl != nil && r.nl[i] > 0 {
+					n = float64(r.nl[i])
+				}
+				less[i] += f * math.Max(r.launch, float64(r.spans[i].Dur)/n)
+			}
+		}
+	}
+	return less
+}
+
 // forward reports a Python span whose innermost user frame is a forward
 // method ("model.py(80): forward"): the model's own Python, which
 // torch.compile traces once into its graph.

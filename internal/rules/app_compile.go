@@ -26,8 +26,9 @@ launches, fused, costs about its longest launch (the bytes its largest member
 moves and one launch), so it saves the rest of its time, in the forward and the backward pass alike
 (inductor's partitioner recomputes a pointwise chain in the backward pass
 rather than keep its intermediates); the launches it removes are counted, and
-in a replayed step (docs/replay.md) each takes a launch's worth of host time
-off the op that issued it. The launches inside PyTorch's Optimizer.step#… range
+in a replayed step (docs/replay.md) each takes the host time of the op
+that issued it (its time a launch, at least a launch's worth): the op's
+whole dispatch goes. The launches inside PyTorch's Optimizer.step#… range
 are the optimizer's, which torch.compile(model) leaves eager (see
 fused-optimizer): they are not counted. Where the trace holds the
 model's forward calls (with_stack) and every GEMM and convolution of the
@@ -141,7 +142,7 @@ counted.`,
 				break
 			}
 		}
-		basis := "each chain fused costs about its longest launch, and each launch it drops its host time"
+		basis := "each chain fused costs about its longest launch, and each launch it drops its op's host time"
 		if around > 0 {
 			msg += fmt.Sprintf("; %d launches of such kernels run outside the model's forward and its backward (the code around the model: a postprocess, the loss), which torch.compile(model) leaves eager: not counted", around)
 			basis += "; only the chains launched inside the model's forward and its backward"
