@@ -272,33 +272,14 @@ func l1Need(a *Kernel, t float64) (need, bool) {
 		}
 	}
 	var mads, lds float64
-	seen := map[string]bool{}
-	for _, s := range a.Record.Source {
-		if s.Address == "" || seen[s.Address] {
-			continue
-		}
-		seen[s.Address] = true
-		op := strings.Fields(s.SASS)
-		if len(op) > 0 && strings.HasPrefix(op[0], "@") {
-			op = op[1:]
-		}
-		if len(op) == 0 {
-			continue
-		}
-		base, _, _ := strings.Cut(op[0], ".")
-		var x float64
-		for _, c := range s.Counter {
-			if c.Name == "inst_executed" && c.Value > 0 {
-				x = c.Value
-			}
-		}
+	eachSASS(a.Record, "inst_executed", func(base string, x float64) {
 		switch base {
 		case "FFMA", "DFMA", "HFMA2", "IMAD", "IDP":
 			mads += x
 		case "LDS":
 			lds += x
 		}
-	}
+	})
 	if !(lds > 0) || mads >= 0.5*lds {
 		return n, false
 	}
@@ -388,6 +369,26 @@ func constantNeed(a *Kernel, t float64) (need, bool) {
 // counts; 0, 0 without the source page. Each address counts once: the
 // page lists an instruction under its CUDA line and again in the SASS.
 func SourceFlops(k *profan.Kernel) (sp, dp float64) {
+	eachSASS(k, "thread_inst_executed_pred_on", func(base string, n float64) {
+		switch base {
+		case "FFMA":
+			sp += 2 * n
+		case "FADD", "FMUL":
+			sp += n
+		case "DFMA":
+			dp += 2 * n
+		case "DADD", "DMUL":
+			dp += n
+		}
+	})
+	return sp, dp
+}
+
+// eachSASS calls f with each SASS instruction of k's source page once
+// (the page lists an address again under its CUDA line), by its
+// opcode's base ("FFMA" of "@P0 FFMA.FTZ"), with the value of its
+// counter named counter (0 where absent).
+func eachSASS(k *profan.Kernel, counter string, f func(base string, n float64)) {
 	seen := map[string]bool{}
 	for _, s := range k.Source {
 		if s.Address != "" {
@@ -406,22 +407,12 @@ func SourceFlops(k *profan.Kernel) (sp, dp float64) {
 		base, _, _ := strings.Cut(op[0], ".")
 		n := 0.0
 		for _, c := range s.Counter {
-			if c.Name == "thread_inst_executed_pred_on" && c.Value > 0 {
+			if c.Name == counter && c.Value > 0 {
 				n = c.Value
 			}
 		}
-		switch base {
-		case "FFMA":
-			sp += 2 * n
-		case "FADD", "FMUL":
-			sp += n
-		case "DFMA":
-			dp += 2 * n
-		case "DADD", "DMUL":
-			dp += n
-		}
+		f(base, n)
 	}
-	return sp, dp
 }
 
 func fmtSecs(s float64) string {
