@@ -198,14 +198,25 @@ func (h Headroom) unknown() string {
 	return "not known: " + h.Missing
 }
 
-// String is the headroom in one line: the share, the unit, the ideal and
-// the sentence for the unexplained part.
+// String is the headroom in one line: the share, the unit, the ideal,
+// then the share split as the verdict splits it: the part its findings
+// explain, and the sentence for the unexplained part ("93 % of its time
+// above its speed of light on DRAM (…); its findings explain ≈82 %; ≈11 %
+// of its time is headroom on DRAM that no rule explains"), or that the
+// kernel is at its speed of light (under Notable, as Statement says).
 func (h Headroom) String() string {
 	if !h.Known() {
 		return h.unknown()
 	}
 	s := fmt.Sprintf("%.0f %% of its time above its speed of light on %s (%s)", 100*h.Share, h.Unit, h.Evidence)
-	if x := h.Sentence(); x != "" {
+	x := h.Sentence()
+	switch e := math.Min(h.Explained, h.Share); {
+	case x == "" && h.Share < Notable:
+		s += "; at its speed of light"
+	case e >= 0.005:
+		s += fmt.Sprintf("; its findings explain ≈%.0f %%", 100*e)
+	}
+	if x != "" {
 		s += "; " + x
 	}
 	return s

@@ -25,3 +25,22 @@ func TestHeadroomStatement(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadroomString: the one line text, HTML and report --db give splits
+// the headroom as the verdict does: the part the findings explain and the
+// sentence for the rest, or its speed of light.
+func TestHeadroomString(t *testing.T) {
+	for _, c := range []struct {
+		h    Headroom
+		want string
+	}{
+		{Headroom{Share: 0.93, Unit: "DRAM", Explained: 0.82, Evidence: "e"}, "93 % of its time above its speed of light on DRAM (e); its findings explain ≈82 %; ≈11 % of its time is headroom on DRAM that no rule explains"},
+		{Headroom{Share: 0.97, Unit: "constant cache", Explained: 0.97, Evidence: "e"}, "97 % of its time above its speed of light on constant cache (e); its findings explain ≈97 %"},
+		{Headroom{Share: 0.55, Unit: "DRAM", Evidence: "e"}, "55 % of its time above its speed of light on DRAM (e); ≈55 % of its time is headroom on DRAM that no rule explains"},
+		{Headroom{Share: 0.04, Unit: "DRAM", Explained: 0.02, Evidence: "e"}, "4 % of its time above its speed of light on DRAM (e); at its speed of light"},
+	} {
+		if got := c.h.String(); got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.h, got, c.want)
+		}
+	}
+}
