@@ -53,7 +53,8 @@ func TestGateRunFindings(t *testing.T) {
 // lacking counters does, where the gate passed green having looked at
 // nothing (sol-check9's raw page: constant-serialization and
 // fp64-on-float found with the page, nothing without); with
-// --skip-missing and no page at all, nothing is checked: exit 2.
+// --skip-missing and no page at all, nothing is checked: exit 2. A
+// torch.profiler trace's kernels lack every counter, likewise.
 func TestFailOnSourceRule(t *testing.T) {
 	t.Parallel()
 	details, source := fx+"transpose.import.details.csv", fx+"transpose.source.cuda-sass.csv"
@@ -69,6 +70,16 @@ func TestFailOnSourceRule(t *testing.T) {
 	}
 	if _, _, code := run(t, "gate", details, "--fail-on", "int-*"); code != ExitOK {
 		t.Errorf("--fail-on int-*: exit %d, want 0 (a glob holds no rule to its page)", code)
+	}
+	// A torch.profiler trace's kernels have no counters: a rule named
+	// fails them as on an nsys trace (it passed green, looking at nothing).
+	const trace = "../../fixtures/timeline/train_small.json.gz"
+	out, _, code = run(t, "gate", trace, "--fail-on", "uncoalesced-global", "--min-share", "0")
+	if code != ExitFailed || !strings.Contains(out, "uncoalesced-global could not run: the export lacks the counters it needs") || !strings.Contains(out, "ncu --set full -k regex:<its name>") {
+		t.Errorf("a trace, --fail-on uncoalesced-global: exit %d, want 1, saying why\n%s", code, out)
+	}
+	if _, _, code := run(t, "gate", trace, "--fail-on", "uncoalesced-*"); code != ExitOK {
+		t.Errorf("a trace, --fail-on uncoalesced-*: exit %d, want 0", code)
 	}
 }
 

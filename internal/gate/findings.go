@@ -95,16 +95,17 @@ func (e *MissingRuleError) Error() string {
 }
 
 // unrunOn is what the rules could not look at on a: the counters they
-// lack (a.Missing), and the source page of the rules that read it alone
-// (rules.SourceUnrun: constant-serialization, int-division, ...), which
-// find nothing without it where a gate once passed green.
+// lack (a.Missing), the source page of the rules that read it alone
+// (constant-serialization, int-division, ...) and a torch.profiler
+// trace's counters (rules.Unrun), where a gate once passed green having
+// looked at nothing.
 func unrunOn(a *analysis.Kernel, p Policy) []analysis.Missing {
 	out := a.Missing
 	for _, r := range rules.All {
 		if !p.Selector.FailsNamed(r.ID) {
 			continue
 		}
-		if m, ok := rules.SourceUnrun(r, a); ok {
+		if m, ok := rules.Unrun(r, a); ok {
 			out = append(slices.Clip(out), m)
 		}
 	}

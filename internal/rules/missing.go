@@ -14,6 +14,9 @@ const (
 	cmdRawPage    = "ncu --import r.ncu-rep --csv --page raw > r.raw.csv"
 	cmdFullSet    = "ncu --set full -o r ./app, then " + cmdRawPage
 	cmdSourcePage = "ncu --import r.ncu-rep --csv --page source --print-source cuda,sass > r.source.csv"
+	// cmdTraceKernel profiles a traced kernel alone: its counters and its
+	// source page.
+	cmdTraceKernel = "ncu --set full -k regex:<its name> -o r ./app, then " + cmdRawPage + " and " + cmdSourcePage
 )
 
 // missingOf says, for a rule r skipped on a for want of needs, what the
@@ -85,8 +88,7 @@ func (r *Rule) Needs() string {
 // SourceUnrun is what r lacks on a, where r reads ncu's source page alone
 // (NeedsSource) and a has none: a gate that names r cannot tell whether
 // its finding is there, as for a rule skipped for want of counters. false
-// where r reads more than that page, a has it, or no command adds it (a
-// PyTorch trace's kernels, as for counters: missingOf).
+// where r reads more than that page, a has it, or no command adds it.
 func SourceUnrun(r *Rule, a *analysis.Kernel) (analysis.Missing, bool) {
 	if !r.NeedsSource || len(a.Record.Source) > 0 || a.Run == nil {
 		return analysis.Missing{}, false
@@ -97,10 +99,34 @@ func SourceUnrun(r *Rule, a *analysis.Kernel) (analysis.Missing, bool) {
 		m.Command = cmdSourcePage
 	case profan.ToolNvprof, profan.ToolNsys:
 		m.Command = "ncu --set full -o r ./app, then " + cmdSourcePage
+	case profan.ToolTorch:
+		m.Command = cmdTraceKernel
 	default:
 		return analysis.Missing{}, false
 	}
 	return m, true
+}
+
+// Unrun is what r could not look at on a, beyond the counters a.Missing
+// names: the source page of a rule that reads it alone (SourceUnrun), and
+// on a torch.profiler trace, whose kernels have no counters and which
+// missingOf gives no command, the counters r was skipped for. A gate that
+// names r holds it to these as to missing counters: it passed green on a
+// trace, having looked at nothing (gate trace.json --fail-on
+// uncoalesced-global), where an nsys trace failed.
+func Unrun(r *Rule, a *analysis.Kernel) (analysis.Missing, bool) {
+	if m, ok := SourceUnrun(r, a); ok {
+		return m, true
+	}
+	if r.Check == nil || a.Run == nil || a.Run.Tool != profan.ToolTorch {
+		return analysis.Missing{}, false
+	}
+	for _, s := range a.Skipped {
+		if needs, ok := strings.CutPrefix(s, r.ID+": needs "); ok {
+			return analysis.Missing{Rule: r.ID, Needs: needs, Command: cmdTraceKernel}, true
+		}
+	}
+	return analysis.Missing{}, false
 }
 
 // interned holds one copy of each note's needs and command (a bounded set:
