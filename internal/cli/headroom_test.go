@@ -12,8 +12,8 @@ import (
 // solSets are the speed-of-light families: each export's pages (the raw
 // page and the details page, the default export, each with its source
 // page) and its pairs of a broken kernel and its fixed twin, by display
-// name (fixtures/gen/sol.cu, sol_check.cu to sol_check5.cu, sol_triton.py
-// and its held-out sets').
+// name (fixtures/gen/sol.cu, sol_check.cu to sol_check5.cu and
+// sol_check9.cu, sol_triton.py and its held-out sets').
 var solSets = []struct {
 	dir, export string
 	pairs       [][2]string
@@ -51,6 +51,15 @@ var solSets = []struct {
 		{"transposeD<0>", "transposeD<1>"}, {"scanBlelloch<0>", "scanBlelloch<1>"}, {"occScale<0>", "occScale<1>"},
 		{"nbody<1>", "nbody<2>"}, {"triad", "triadGrid"}, {"occV4<0>", "occV4<1>"}}},
 	{"sol-check5", "sol_triton5", [][2]string{{"softmax_r1_w1", "softmax_r16_w4"}, {"gelu_b2048_w4", "gelu_b8192_w8"}}},
+	// The ninth set, with the two classes of constant-serialization and
+	// fp64-on-float (lutConst<0>, expChain<double>).
+	{"sol-check9", "sol_check9", [][2]string{{"gray565<1>", "gray565<8>"}, {"cgemm16", "cgemmReg<4, 4>"}, {"hgemmFma<4, 4>", "hgemmWmma"},
+		{"logisticTail<1>", "logisticTail<0>"}, {"softplusB<32>", "softplusB<512>"}, {"firLocal<0>", "firLocal<8>"},
+		{"classSum<0>", "classSum<1>"}, {"xorDigest<0>", "xorDigest<1>"}, {"ellGather<0>", "ellGather<1>"},
+		{"rescale<long long>", "rescale<int>"}, {"interp8<0>", "interp8<1>"}, {"fieldAoS", "fieldSoA"},
+		{"rowSmoothD<32>", "rowSmoothD<33>"}, {"lutConst<0>", "lutConst<1>"}, {"expChain<double>", "expChain<float>"},
+		{"cscale<2>", "cscale<4>"}, {"l2Win<0>", "l2Win<1>"}, {"hornerD<0>", "hornerD<1>"}}},
+	{"sol-check9", "sol_triton9", [][2]string{{"gelu_b128_w1", "gelu_b4096_w8"}, {"mm_b32_w1_s1", "mm_b128_w4_s3"}}},
 }
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
