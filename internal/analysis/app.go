@@ -21,6 +21,9 @@ type Advice struct {
 	// PricedStep is the replayed step the levers were priced on, as an
 	// earlier analysis replayed it; nil: replayed here.
 	PricedStep *float64
+	// Feed is the workers' pace the levers were priced against, as an
+	// earlier analysis replayed it (App.Feed); nil: replayed here.
+	Feed *float64
 	// Scope, where not nil, is the scope notes as an earlier analysis
 	// made them from the whole capture (a run database keeps them, not
 	// the host's ranges they read: an optimizer step seen on the host);
@@ -94,6 +97,9 @@ func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 		if a.PricedStep != nil {
 			app.PricedStep = *a.PricedStep
 		}
+		if a.Feed != nil {
+			app.Feed = *a.Feed
+		}
 	}
 	app.Gain = combinedGain(app.Recommendations, total)
 	app.WallGain = stored
@@ -102,7 +108,7 @@ func summarize(ev *AppEvidence, procs, devices int, rec Recommender) *App {
 	}
 	if app.PricedStep == 0 && len(app.Recommendations) > 0 {
 		if w, ok := ev.Timeline.Replay(verdict.Lever{}); ok {
-			app.PricedStep = w.Base
+			app.PricedStep, app.Feed = w.Base, w.Feed
 		}
 	}
 	// A per-parameter optimizer launches ATen's element-wise kernels,

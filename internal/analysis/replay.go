@@ -389,7 +389,7 @@ func (r *replay) Replay(l Lever) Replayed {
 	if !noLever(l) {
 		wall = r.run(l)
 	}
-	return Replayed{Wall: wall, Base: base, Steps: r.steps}
+	return Replayed{Wall: wall, Base: base, Steps: r.steps, Feed: r.feed}
 }
 
 // baseWall is run(Lever{}), made once per replay (the levers' Replays

@@ -92,8 +92,10 @@ import (
 // listed kernels'); version 49 reads the L1/shared pipe as a unit of
 // the headroom for the shared-memory work a kernel needs (no product);
 // version 50 has int-division's 64-bit advice offer a multiply-high
-// where the values need 64 bits.
-const VerdictVersion = 50
+// where the values need 64 bits; version 51 keeps the DataLoader
+// workers' pace the step was priced against (App.Feed), which a quiet
+// step's list names.
+const VerdictVersion = 51
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"math"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -334,12 +335,14 @@ func TestFoldedEverySurface(t *testing.T) {
 // every lever 0.0% replayed at once) says so on every surface: the list's
 // head in text, Markdown, HTML and report --db, and JSON's together gives
 // the replayed gain with under_noise, where it was null, which the JSON
-// contract keeps for "nothing advised" and "not replayed".
+// contract keeps for "nothing advised" and "not replayed". Each says what
+// holds the step: the workers' pace, 5.047 ms a step (workers_feed_s).
 func TestQuietEverySurface(t *testing.T) {
 	skipShort(t)
 	t.Parallel()
 	const f = "../../fixtures/host18/gnn.workers.json.gz"
-	const want = "no lever clears the step's noise: together under 1.0% of the wall, replayed at once"
+	const want = "no lever clears the step's noise: together under 1.0% of the wall, replayed at once; " +
+		"the DataLoader's workers feed a step every 5.047 ms, which bounds it"
 	for _, format := range []string{"text", "markdown", "html"} {
 		out, errOut, code := run(t, "analyze", "--top", "1", "-f", format, f)
 		if code != ExitOK {
@@ -360,6 +363,7 @@ func TestQuietEverySurface(t *testing.T) {
 		Together *struct {
 			Share      *float64 `json:"gain_share"`
 			UnderNoise bool     `json:"under_noise"`
+			Feed       *float64 `json:"workers_feed_s"`
 		} `json:"together"`
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
@@ -367,6 +371,9 @@ func TestQuietEverySurface(t *testing.T) {
 	}
 	if doc.Together == nil || doc.Together.Share == nil || !(*doc.Together.Share < verdict.NoiseShare) || !doc.Together.UnderNoise {
 		t.Errorf("JSON together %+v, want the replayed gain under %v with under_noise", doc.Together, verdict.NoiseShare)
+	}
+	if doc.Together == nil || doc.Together.Feed == nil || math.Abs(*doc.Together.Feed-0.005047) > 5e-7 {
+		t.Errorf("JSON together %+v, want workers_feed_s 0.005047", doc.Together)
 	}
 }
 

@@ -201,6 +201,10 @@ type jsonTogether struct {
 	// the wall (verdict.Quiet): no lever clears the step's noise, as the
 	// other formats' list head says.
 	UnderNoise bool `json:"under_noise,omitempty"`
+	// WorkersFeed is, where UnderNoise, the pace a multi-process
+	// DataLoader's workers feed the step at, seconds a step: what bounds
+	// it (verdict.QuietFeed).
+	WorkersFeed *float64 `json:"workers_feed_s,omitempty"`
 }
 
 // toJSONTogether is what the recommendations save together, on their own
@@ -211,7 +215,11 @@ func toJSONTogether(v *verdict.Verdict) *jsonTogether {
 	if !ok {
 		return nil
 	}
-	return &jsonTogether{jsonGain: toJSONGain(g), UnderNoise: v.Quiet()}
+	t := &jsonTogether{jsonGain: toJSONGain(g), UnderNoise: v.Quiet()}
+	if f := v.QuietFeed(); f > 0 {
+		t.WorkersFeed = &f
+	}
+	return t
 }
 
 // toJSONAdvice converts the levers in use and the suppressed

@@ -37,6 +37,10 @@ type App struct {
 	// host (docs/replay.md), which is what a gain a step is of; 0 where
 	// nothing was replayed.
 	PricedStep float64
+	// Feed is the pace a multi-process DataLoader's workers feed the
+	// step at, seconds per step (Replayed.Feed): why no lever takes the
+	// step under it; 0 for none.
+	Feed float64
 }
 
 // SuppressedRecommendation is a recommendation a suppression silenced.

@@ -46,6 +46,8 @@ func TestTogetherNotReplayed(t *testing.T) {
 		// is stated (JSON's together, under_noise).
 		{"a timeline, replayed to no gain", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0}}, true, "no lever clears the step's noise: together under 1.0% of the wall"},
 		{"a timeline, replayed under the noise", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0.004}}, true, "no lever clears the step's noise"},
+		// And says what holds it: its workers' pace.
+		{"under the noise, the workers' pace", &Verdict{Total: 0.0395, Timelines: tl, App: &App{Recommendations: recs, Gain: 0.106, WallGain: 0, Feed: 0.005047}}, true, "noise: together under 1.0% of the wall, replayed at once; the DataLoader's workers feed a step every 5.047 ms, which bounds it"},
 	} {
 		_, ok := c.v.TogetherGain()
 		if s := c.v.Together(); ok != c.ok || !strings.Contains(s, c.say) {

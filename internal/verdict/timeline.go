@@ -425,6 +425,10 @@ type Replayed struct {
 	Wall  float64 // seconds per step, the lever applied
 	Base  float64 // seconds per step, replayed as captured
 	Steps int
+	// Feed is the pace a multi-process DataLoader's workers feed the
+	// step at, seconds per step: the floor no lever takes the step
+	// under (docs/replay.md); 0 for none.
+	Feed float64
 }
 
 // Gain is the share of the step's wall time the lever saves.

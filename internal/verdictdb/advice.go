@@ -26,6 +26,9 @@ type storedAdvice struct {
 	// PricedStep is the replayed step the gains a step are of
 	// (App.PricedStep), seconds.
 	PricedStep *float64 `json:"priced_step,omitempty"`
+	// Feed is the DataLoader workers' pace the step was priced against
+	// (App.Feed), seconds a step; absent where none bounds it.
+	Feed *float64 `json:"feed,omitempty"`
 	// Scope is the scope notes (App.Scope), made from the whole capture
 	// (an optimizer step seen on the host, which the database does not
 	// keep); absent in older runs' advice, which then make them again.
@@ -85,6 +88,9 @@ func AdviceDoc(app *analysis.App) (string, error) {
 	if app.PricedStep > 0 {
 		d.PricedStep = &app.PricedStep
 	}
+	if app.Feed > 0 {
+		d.Feed = &app.Feed
+	}
 	for _, r := range app.Recommendations {
 		d.Recommendations = append(d.Recommendations, toStoredRec(r, ""))
 	}
@@ -129,7 +135,7 @@ func (s storedRecommender) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 		}
 		return r
 	}
-	a := analysis.Advice{InUse: s.d.InUse, WallGain: s.d.WallGain, PricedStep: s.d.PricedStep, Scope: s.d.Scope}
+	a := analysis.Advice{InUse: s.d.InUse, WallGain: s.d.WallGain, PricedStep: s.d.PricedStep, Feed: s.d.Feed, Scope: s.d.Scope}
 	for _, x := range s.d.Recommendations {
 		a.Recommendations = append(a.Recommendations, rec(x))
 	}
