@@ -32,44 +32,15 @@ func host19Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 	} {
 		misses = append(misses, idleNamed(t, tls, c.trace, c.cause, c.names, c.miss)...)
 	}
-	for _, name := range []string{"s2s.default", "s2s.static", "hook.default", "hook.events", "hook.bf16"} {
-		if tls[name] == nil {
-			t.Errorf("%s: not read", name)
-			continue
-		}
-		for _, idle := range tls[name].Idle {
-			if idle.Cause != verdict.IdleLaunch {
-				continue
-			}
-			for _, call := range idle.Calls {
-				if strings.Contains(call.Name, ".py(") {
-					t.Errorf("%s: launch-bound time named by the user's Python: %s", name, idleCallName(call))
-				}
-			}
-		}
-	}
+	launchNotPython(t, tls, "s2s.default", "s2s.static", "hook.default", "hook.events", "hook.bf16")
 	// The synchronizes in every layer's hooks keep graphs from capture.
-	for _, c := range []struct{ name, miss string }{
+	misses = append(misses, graphsNotFirst(t, read, []missCase{
 		{"hook.default", ""},
 		{"hook.bf16", ""},
-	} {
-		if read[c.name] == nil {
-			continue
-		}
-		for i, r := range read[c.name].Recommendations {
-			if r.Rule != "cuda-graphs" || i != 0 {
-				continue
-			}
-			if c.miss != "" {
-				misses = append(misses, fmt.Sprintf("- %s: cuda-graphs first on a step it cannot capture: %s.", c.name, c.miss))
-				continue
-			}
-			t.Errorf("%s: cuda-graphs first on a step it cannot capture: %s", c.name, r.Message)
-		}
-	}
+	})...)
 	// s2s.default's shapes change every step: graphs first only where the
 	// advice says so (the fixed padding, or buckets, a graph needs).
-	for _, c := range []struct{ name, miss string }{
+	for _, c := range []missCase{
 		{"s2s.default", ""},
 	} {
 		if read[c.name] == nil {
