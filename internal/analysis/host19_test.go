@@ -36,8 +36,13 @@ func host19Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 	// The synchronizes in every layer's hooks keep graphs from capture.
 	misses = append(misses, graphsNotFirst(t, read, []missCase{
 		{"hook.default", ""},
-		// First read, with main at ca37f14 (12:40): missed.
-		{"hook.bf16", "first at 55.4%, its advice silent on the 32 torch.cuda.synchronize() a step at host19.py(282): start and host19.py(291): stop, which a capture cannot hold"},
+		// First read, with main at ca37f14 (12:40): missed, "first at
+		// 55.4%, its advice silent on the 32 torch.cuda.synchronize() a
+		// step at host19.py(282): start and host19.py(291): stop, which a
+		// capture cannot hold". Fixed after the read, by mechanism: a
+		// synchronize several times inside the step blocks capture (not
+		// priced, the synchronize named at its frame).
+		{"hook.bf16", ""},
 	})...)
 	// s2s.default's shapes change every step: graphs first only where the
 	// advice says so (the fixed padding, or buckets, a graph needs).

@@ -94,8 +94,9 @@ import (
 // version 50 has int-division's 64-bit advice offer a multiply-high
 // where the values need 64 bits; version 51 keeps the DataLoader
 // workers' pace the step was priced against (App.Feed), which a quiet
-// step's list names.
-const VerdictVersion = 51
+// step's list names; version 52 has cuda-graphs not priced on a step
+// that synchronises the device several times between its launches.
+const VerdictVersion = 52
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -159,6 +159,24 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		}, 0)
 		return
 	}
+	if sites := devSyncsInside(p); len(sites) > 0 {
+		// A device sync several times inside the step (a timer's or a
+		// hook's torch.cuda.synchronize): capture fails on it, and the
+		// regions between are too many to graph one by one; its own
+		// lever (cuda-synchronize, or host-sync) comes first
+		// (fixtures/host19 hook: 32 a step).
+		rule := "cuda-synchronize"
+		if !p.ev.PyTorch() {
+			rule = "host-sync"
+		}
+		p.recommendWall(analysis.Recommendation{
+			Message:  fmt.Sprintf("CUDA graphs cannot capture this step: the host synchronises the device inside it, several times a step (%s), and a capture cannot hold a synchronize", siteList(sites)),
+			Fix:      "first remove those synchronizes from the step (see " + rule + "; time with CUDA events), then capture the step in a CUDA graph",
+			Basis:    "not priced: the step cannot be captured as it is",
+			Composes: "after " + rule,
+		}, 0)
+		return
+	}
 	split, loops, after := splitting(p)
 	idle := tl.IdleOf(analysis.IdleLaunch)
 	// A graph replaces the host's work of the captured region: the
@@ -275,6 +293,20 @@ func splitting(p *AppPass) (split, loops []analysis.Site, after []string) {
 		}
 	}
 	return split, loops, after
+}
+
+// devSyncsInside lists the loop's device syncs (torch.cuda.synchronize,
+// cudaDeviceSynchronize) that sit between the step's launches several
+// times a step: no graph of the step holds them.
+func devSyncsInside(p *AppPass) []analysis.Site {
+	sites, steps := p.loopSyncs(syncAll)
+	var out []analysis.Site
+	for _, s := range sites {
+		if s.Inside >= 2*max(2, steps) {
+			out = append(out, s)
+		}
+	}
+	return out
 }
 
 // The CUDA-graphs fix in PyTorch's terms and in CUDA's: a CUDA program
