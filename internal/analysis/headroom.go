@@ -150,25 +150,37 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 		return n, false
 	}
 	needed, asked := moved, false
-	var ideal float64
+	var ideal, loads float64
 	have := 0
 	for _, op := range []string{"gld", "gst"} {
-		if v, ok := a.Value(op + "_ideal_transactions"); ok && v >= 0 {
+		v, ok := a.Value(op + "_ideal_transactions")
+		if !ok || v < 0 {
+			v, ok = a.Value(op + "_transactions")
+		}
+		if ok && v >= 0 {
 			ideal += v
 			have++
-		} else if v, ok := a.Value(op + "_transactions"); ok && v >= 0 {
-			ideal += v
-			have++
+			if op == "gld" {
+				loads = v
+			}
 		}
 	}
+	// Loads that re-read what another line read are asked for, not needed.
+	reread := 32 * loads * rereadShare(a)
 	if have > 0 && 32*ideal < moved {
 		needed, asked = 32*ideal, true
+	}
+	if have > 0 && reread > 0 && 32*ideal-reread < needed {
+		needed, asked = 32*ideal-reread, false
 	}
 	n.unit = "DRAM"
 	n.secs = needed / (attainableDRAM * peak)
 	n.why = fmt.Sprintf("%s of DRAM traffic needed", fmtBytes(needed))
 	if asked {
 		n.why = fmt.Sprintf("%s needed (the bytes its threads ask for) of %s moved", fmtBytes(needed), fmtBytes(moved))
+	}
+	if reread > 0 && needed < moved {
+		n.why = fmt.Sprintf("%s needed of %s moved (%s re-read by lines that index the same data again)", fmtBytes(needed), fmtBytes(moved), fmtBytes(reread))
 	}
 	n.why += fmt.Sprintf(", at %.0f%% of %.2f TB/s", 100*attainableDRAM, peak/1e12)
 	return n, true

@@ -95,8 +95,10 @@ import (
 // where the values need 64 bits; version 51 keeps the DataLoader
 // workers' pace the step was priced against (App.Feed), which a quiet
 // step's list names; version 52 has cuda-graphs not priced on a step
-// that synchronises the device several times between its launches.
-const VerdictVersion = 52
+// that synchronises the device several times between its launches;
+// version 53 counts bytes that later passes re-read once in the
+// headroom's DRAM need.
+const VerdictVersion = 53
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
