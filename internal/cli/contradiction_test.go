@@ -73,8 +73,9 @@ func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel) {
 	if err := json.Unmarshal(kernelsJSON(ks), &doc); err != nil {
 		t.Fatalf("%s: json: %v", name, err)
 	}
+	peak := exportPeak(ks)
 	for _, k := range doc.Kernels {
-		checkKernelLines(t, fmt.Sprintf("%s JSON kernel %s (%.40s)", name, k.ID, k.Name), k)
+		checkKernelLines(t, fmt.Sprintf("%s JSON kernel %s (%.40s)", name, k.ID, k.Name), k, peak)
 	}
 
 	var tb bytes.Buffer
@@ -119,16 +120,38 @@ func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel) {
 				t.Errorf("%s: states %d blocks, the grid printed has %d", at, n, here)
 			}
 		}
-		checkPeakPcts(t, at, line)
+		checkPeakPcts(t, at, line, peak)
 	}
 	checkAsAbove(t, name, tb.String(), ks)
 }
 
-func checkPeakPcts(t *testing.T, at, s string) {
+// exportPeak is the largest share of a peak the exports themselves state
+// for ks (any *.pct_of_peak* metric), at least 100%: ncu reads some pipes
+// over the peak it assumes for them (fixtures/sol-check10's syncChain<1>:
+// sm__inst_executed_pipe_adu at 104-105%, sm__throughput 104%), and
+// profan quotes what ncu measured, never more.
+func exportPeak(ks []*analysis.Kernel) float64 {
+	peak := 100.0
+	for _, k := range ks {
+		if k.Record == nil {
+			continue
+		}
+		for _, m := range k.Record.Metrics {
+			// By name on the raw page, by unit on the details page
+			// ("Compute (SM) Throughput", %).
+			if (strings.Contains(m.Name, "pct_of_peak") || m.RawUnit == "%") && m.Value > peak {
+				peak = m.Value
+			}
+		}
+	}
+	return peak
+}
+
+func checkPeakPcts(t *testing.T, at, s string, peak float64) {
 	t.Helper()
 	for _, m := range peakPctRE.FindAllStringSubmatch(s, -1) {
 		v, _ := strconv.ParseFloat(m[1]+m[2], 64)
-		if v > 100.5 {
+		if v > peak+0.5 {
 			t.Errorf("%s: %s%% of a peak", at, m[1]+m[2])
 		}
 	}
@@ -186,7 +209,7 @@ func checkQuantities(t *testing.T, id string, k jsonKernel, lines []string) {
 	}
 }
 
-func checkKernelLines(t *testing.T, id string, k jsonKernel) {
+func checkKernelLines(t *testing.T, id string, k jsonKernel, peak float64) {
 	t.Helper()
 	grid := k.Grid[0] * k.Grid[1] * k.Grid[2]
 	lines := []string{k.Limiter.Evidence}
@@ -200,7 +223,7 @@ func checkKernelLines(t *testing.T, id string, k jsonKernel) {
 				t.Errorf("%s: %q states %d blocks, grid %v has %d", id, s, n, k.Grid, grid)
 			}
 		}
-		checkPeakPcts(t, id, s)
+		checkPeakPcts(t, id, s, peak)
 		checkShares(t, id, s)
 	}
 	checkQuantities(t, id, k, lines)
