@@ -97,8 +97,9 @@ import (
 // step's list names; version 52 has cuda-graphs not priced on a step
 // that synchronises the device several times between its launches;
 // version 53 counts bytes that later passes re-read once in the
-// headroom's DRAM need.
-const VerdictVersion = 53
+// headroom's DRAM need; version 54 has narrow-access leave volatile
+// (strong) loads alone.
+const VerdictVersion = 54
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -84,6 +84,14 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			if in.Indirect || in.Pattern.Kind == gpumodel.Broadcast || analysis.Indirect(p.Kernel, in.Address) {
 				return // a gather's order or a broadcast, not the width, shapes these
 			}
+			// A volatile (strong) load is issued as the source writes
+			// it, each time it is written: its width is not what the
+			// time is spent on, its repeats are (fixtures/sol-check10's
+			// volSum<0>: sixteen 4-byte LDG.E.STRONG.SYS an element, the
+			// time L2's re-reads; one ordinary load ran 0.63 faster).
+			if in.Operation == "load" && strings.Contains(in.SASS, ".STRONG.") {
+				return
+			}
 			if in.Pattern.AccessBytes > 0 && in.Pattern.AccessBytes < 16 && in.Sectors <= in.IdealSectors*1.1 {
 				narrowAt[in.Address] = true
 			}

@@ -147,6 +147,9 @@ var solCheck10Files = map[string][]string{
 // Fixed after the read (verdict version 53): moments<0>'s re-reads (four
 // lines indexing x[i], the same sectors each) are no longer needed bytes;
 // it states ≈75 % headroom on DRAM, no estimate changed (means as read).
+// Then (verdict version 54): narrow-access leaves volatile (strong) loads
+// alone, so volSum<0>'s forbidden finding is gone (0, headroom ≈79 % on
+// DRAM that no rule explains); the means as read.
 func TestSolCheck10(t *testing.T) {
 	skipShort(t)
 	heldOutGaps(t, solCheck10Files, solCheck10Pairs, "sol-check10", 0.209, 0.759, solCheck10Gaps)
@@ -155,7 +158,7 @@ func TestSolCheck10(t *testing.T) {
 // solCheck10Gaps are what the first read found against the verdicts
 // written before it ("kernel rule"), the same on both pages: logged, not
 // failed.
-var solCheck10Gaps = []string{"mm32_ieee tensor-cores-unused", "volSum<0> narrow-access", "rowsum_w1 tiny-blocks"}
+var solCheck10Gaps = []string{"mm32_ieee tensor-cores-unused", "rowsum_w1 tiny-blocks"}
 
 // solCheck10LineGaps are the required findings whose named line is not
 // one of solCheck10Lines at the first read: logged, not failed.
