@@ -151,12 +151,8 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	if sites, _ := p.loopSyncs(syncShape); len(sites) > 0 {
 		// Data-dependent shapes: no graph holds the step; its sync's own
 		// lever (host-read) comes first.
-		p.recommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("CUDA graphs cannot capture this step: it reads GPU values to size its tensors every step (%s), so its shapes change and the host must wait", siteList(sites)),
-			Fix:      "first keep those counts on the GPU (see host-read), then capture the step in a CUDA graph",
-			Basis:    "not priced: the step cannot be captured as it is",
-			Composes: "after host-read",
-		}, 0)
+		uncapturable(p, fmt.Sprintf("it reads GPU values to size its tensors every step (%s), so its shapes change and the host must wait", siteList(sites)),
+			"keep those counts on the GPU (see host-read)", "host-read")
 		return
 	}
 	if sites := devSyncsInside(p); len(sites) > 0 {
@@ -169,12 +165,8 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		if !p.ev.PyTorch() {
 			rule = "host-sync"
 		}
-		p.recommendWall(analysis.Recommendation{
-			Message:  fmt.Sprintf("CUDA graphs cannot capture this step: the host synchronises the device inside it, several times a step (%s), and a capture cannot hold a synchronize", siteList(sites)),
-			Fix:      "first remove those synchronizes from the step (see " + rule + "; time with CUDA events), then capture the step in a CUDA graph",
-			Basis:    "not priced: the step cannot be captured as it is",
-			Composes: "after " + rule,
-		}, 0)
+		uncapturable(p, fmt.Sprintf("the host synchronises the device inside it, several times a step (%s), and a capture cannot hold a synchronize", siteList(sites)),
+			"remove those synchronizes from the step (see "+rule+"; time with CUDA events)", rule)
 		return
 	}
 	split, loops, after := splitting(p)
@@ -293,6 +285,18 @@ func splitting(p *AppPass) (split, loops []analysis.Site, after []string) {
 		}
 	}
 	return split, loops, after
+}
+
+// uncapturable states CUDA graphs unpriced on a step no graph can hold
+// as it is (why), with what to change first and the lever (after) that
+// prices that change.
+func uncapturable(p *AppPass, why, first, after string) {
+	p.recommendWall(analysis.Recommendation{
+		Message:  "CUDA graphs cannot capture this step: " + why,
+		Fix:      "first " + first + ", then capture the step in a CUDA graph",
+		Basis:    "not priced: the step cannot be captured as it is",
+		Composes: "after " + after,
+	}, 0)
 }
 
 // devSyncsInside lists the loop's device syncs (torch.cuda.synchronize,
