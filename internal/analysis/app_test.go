@@ -674,7 +674,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 	procs := map[string][]float64{}
 	for _, file := range []string{"host8/timings.tsv", "host9/timings.tsv", "host10/timings.tsv", "host12/timings.tsv", "host13/timings.tsv", "host14/timings.tsv", "host15/timings.tsv",
 		"host15b/timings.tsv", "host15b/timings1t.tsv", "host15b/timings-compile.tsv", "host16/timings.tsv", "host16b/timings.tsv", "host17/timings.tsv", "host17b/timings.tsv",
-		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv"} {
+		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -683,7 +683,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		// again: their variants are keyed by their session,
 		// host13/unet.tf32.
 		session := ""
-		if strings.HasPrefix(file, "host13/") || strings.HasPrefix(file, "host14/") || strings.HasPrefix(file, "host15b/") || strings.HasPrefix(file, "host16b/") || strings.HasPrefix(file, "host17b/") || strings.HasPrefix(file, "host18b/") || strings.HasPrefix(file, "host19b/") {
+		if strings.HasPrefix(file, "host13/") || strings.HasPrefix(file, "host14/") || strings.HasPrefix(file, "host15b/") || strings.HasPrefix(file, "host16b/") || strings.HasPrefix(file, "host17b/") || strings.HasPrefix(file, "host18b/") || strings.HasPrefix(file, "host19b/") || strings.HasPrefix(file, "host19c/") {
 			session, _, _ = strings.Cut(file, "/")
 			session += "/"
 		}
@@ -1144,6 +1144,23 @@ training step with a per-layer latency log whose forward hooks and phase timers 
 		{"host19b/hook.default", "host19b/hook.tf32", "tf32", false, 0, ""},
 		{"host19b/s2s.default", "host19b/s2s.fused", "fused-optimizer", false, 0, ""},
 		{"host19b/s2s.default", "host19b/s2s.compile", "torch-compile", false, 0, ""},
+		// fixtures/host19c (host19c.py; H200, 2026-11-29 13:57-14:03),
+		// timed at the start of the next session, before its fits: the
+		// levers profan ranks first on hook.bf16 (fused AdamW, 11.3%)
+		// and on hook.events (tf32, 53.8%), beside the steps they change
+		// and the levers measured from them in host19 (hook.all), four
+		// alternating processes each; unet4's FP32 and TF32 steps timed
+		// again, six processes each (host10's TF32 processes ran 7.19 to
+		// 10.51 ms). The estimates from host19's and host10's traces.
+		// Not fitted. From hook.events tf32 53.1% (spread 12%) and bf16
+		// 51.9% (50%): tf32 is measured first in this session, by less
+		// than the spread. From hook.bf16 no lever gains: its processes
+		// ran 19.4 to 29.2 ms.
+		{"host19c/hook.events", "host19c/hook.eventstf32", "tf32", true, 0, ""},
+		{"host19c/hook.events", "host19c/hook.all", "bf16-autocast", false, 0, ""},
+		{"host19c/hook.bf16", "host19c/hook.bf16fused", "fused-optimizer", false, 0, "within its spread (11.3% against -1.2%), but first where no lever measured from the step gains: its processes ran 19.4 to 29.2 ms a step, the step's own noise larger than any lever priced on it"},
+		{"host19c/hook.bf16", "host19c/hook.all", "cuda-synchronize", false, 0, ""},
+		{"host19c/unet4.fp32", "host19c/unet4.tf32", "tf32", false, 0, ""},
 		// hook: a ViT-S training step (batch 64, FP32) with a per-layer
 		// latency log: forward hooks and phase timers that call
 		// torch.cuda.synchronize(), 32 a step. Measured from default
@@ -1871,6 +1888,21 @@ below bf16 autocast's 59.7% from the same step in host19, so bf16 is the lever m
 by the same mechanism, from events (profan's tf32-first on hook.events is wrong by the order, each within its
 spread); fused AdamW on s2s.default (14.5%, third) measured 13.7% (34%); torch.compile on s2s.default (21.9%,
 second) measured 15.3% (28%). All three within max(0.10, spread); none was fitted.
+
+### fixtures/host19c: the first levers on hook.bf16 and hook.events, and unet4's TF32, timed again
+
+` + "`fixtures/host19c`" + ` (` + "`host19c.py`" + `, H200, 2026-11-29 13:57–14:03, at the start of the next session and before its fits;
+four alternating processes a variant, six for unet4) timed the levers profan ranks first on two of host19's steps,
+beside the steps and the levers host19 measured from them. From hook.events (54.84 ms, every process within 0.1%):
+tf32 (profan's first, 53.8%) measured 53.1% (spread 12%) and bf16 autocast (second, 52.6%) 51.9% (50%), so tf32 is
+the lever measured first in this session, by less than the spread; host19's 56.8% for bf16 from the same step and
+host19b's tf32 48.1% from default had read the other way. The order between the two is within the noise; each
+estimate is within a point of this session's measurement. From hook.bf16 (24.99 ms; its processes 19.4–29.2 ms):
+fused AdamW (profan's first, 11.3%) measured -1.2% (40%) and CUDA events (second, 1.1%) -5.6% (50%), where host19
+measured 6.1%: the bf16 step's host bounds it and its own noise is larger than any lever priced on it; profan's
+first lever there is a miss in rank, not in value. unet4 FP32 → TF32 (41.5%, second) measured 35.8% with six
+processes a variant (spread 101%: two TF32 processes ran 14.0 and 14.3 ms, slower than FP32's 11.89 ms, four ran
+6.6–8.1 ms); host10 had measured 17.3% from three. Nothing was fitted to it.
 `)
 }
 
