@@ -98,8 +98,9 @@ import (
 // that synchronises the device several times between its launches;
 // version 53 counts bytes that later passes re-read once in the
 // headroom's DRAM need; version 54 has narrow-access leave volatile
-// (strong) loads alone.
-const VerdictVersion = 54
+// (strong) loads alone; version 55 has tiny-blocks leave a kernel at its
+// speed of light alone and int-division name the line that divides.
+const VerdictVersion = 55
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -77,13 +77,110 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 		l.note(s, n, subs)
 		l.path += wideTest(recs, i, subs)
 	}
+	merged := map[string]*divisionLine{}
 	for _, l := range byLine.order {
-		if (l.narrow || l.sub > 0) && l.loc.Line > 0 {
-			lines = append(lines, l)
+		if !(l.narrow || l.sub > 0) || l.loc.Line <= 0 {
+			continue
 		}
+		l.loc.Line = dividingLine(a.Record.Source, l.loc)
+		key := fmt.Sprintf("%s:%d", l.loc.File, l.loc.Line)
+		if m := merged[key]; m != nil {
+			m.merge(l)
+			continue
+		}
+		merged[key] = l
+		lines = append(lines, l)
 	}
 	sort.SliceStable(lines, func(i, j int) bool { return lines[i].inst > lines[j].inst })
 	return lines, total
+}
+
+// merge adds the division of line o, filed under l's line, to l.
+func (l *divisionLine) merge(o *divisionLine) {
+	l.inst += o.inst
+	l.sub += o.sub
+	l.calls += o.calls
+	l.path += o.path
+	l.wide = l.wide || o.wide
+	l.narrow = l.narrow || o.narrow
+	if l.loc.SASS == "" {
+		l.loc.SASS = o.loc.SASS
+	}
+}
+
+// dividingLine is the source line a division filed under loc belongs
+// to: loc's own line when its text divides (a / or % operator), or the
+// text is unknown; else the nearest line of the same file on the kernel's
+// source page whose text divides and whose instructions executed. The
+// compiler files an unrolled loop's 64-bit division, its call and its
+// 32-bit path under the lines around the one that divides
+// (fixtures/sol-check10's bucketMod<unsigned long long>: the CALL.RELs
+// of `acc += unsigned(h % buckets)` on line 250 under lines 246 and 251,
+// the hash's; sol-check8's tsSplit<0>: `t / d` on 258, its calls under
+// 254 and 260).
+func dividingLine(src []profan.SourceRecord, loc profan.Location) int {
+	text := map[int]string{}
+	ran := map[int]bool{}
+	for _, s := range src {
+		if s.File != loc.File || s.Line <= 0 {
+			continue
+		}
+		if s.Source != "" && s.Address == "" || text[s.Line] == "" {
+			text[s.Line] = s.Source
+		}
+		ran[s.Line] = ran[s.Line] || instExecuted(s) > 0
+	}
+	if t := text[loc.Line]; t == "" || divides(t) {
+		return loc.Line
+	}
+	best := loc.Line
+	for line, t := range text {
+		if !ran[line] || !divides(t) {
+			continue
+		}
+		d, bd := abs(line-loc.Line), abs(best-loc.Line)
+		if best == loc.Line || d < bd || d == bd && line < best {
+			best = line
+		}
+	}
+	return best
+}
+
+// divides reports whether a line of C++ divides: a / or % operator (or
+// /=, %=) outside comments and string literals.
+func divides(line string) bool {
+	inStr := byte(0)
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case inStr != 0:
+			if c == '\\' {
+				i++
+			} else if c == inStr {
+				inStr = 0
+			}
+		case c == '"' || c == '\'':
+			inStr = c
+		case c == '/' && i+1 < len(line) && line[i+1] == '/':
+			return false
+		case c == '/' && i+1 < len(line) && line[i+1] == '*':
+			end := strings.Index(line[i+2:], "*/")
+			if end < 0 {
+				return false
+			}
+			i += end + 3
+		case c == '/' || c == '%':
+			return true
+		}
+	}
+	return false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
 }
 
 // sassRecords is the source page's SASS instructions in address order,
@@ -355,8 +452,9 @@ func checkIntDivision(p *Pass) {
 		advice = "do the index arithmetic in 32 bits (unsigned int) where the values fit: that drops the test of the high words, the branch and its barrier around each division (what the gain counts); to save the division itself as well, compute the divisor's reciprocal once and divide with a multiply-high (__umulhi) and a shift, divide by powers of two with shifts and masks, or carry the quotient and remainder as loop counters"
 	}
 	if wide {
-		msg = fmt.Sprintf("%.0f%% of the executed instructions are on %s, which divide%s in 64-bit arithmetic: %.0f%% in the 64-bit division subroutine they call",
-			100*share, strings.Join(where, ", "), map[bool]string{true: "", false: "s"}[len(lines) > 1], 100*sub/total)
+		msg = fmt.Sprintf("%.0f%% of the executed instructions are on %s, which divide%s in 64-bit arithmetic: %.0f%% in the 64-bit division subroutine %s call%s",
+			100*share, strings.Join(where, ", "), map[bool]string{true: "", false: "s"}[len(lines) > 1], 100*sub/total,
+			map[bool]string{true: "they", false: "it"}[len(lines) > 1], map[bool]string{true: "", false: "s"}[len(lines) > 1])
 		// Where the values need 64 bits (timestamps, a modulus past
 		// 2^32) the 32-bit division is no option; a divisor fixed for
 		// the launch then divides by a multiply-high with its reciprocal
