@@ -99,8 +99,10 @@ import (
 // version 53 counts bytes that later passes re-read once in the
 // headroom's DRAM need; version 54 has narrow-access leave volatile
 // (strong) loads alone; version 55 has tiny-blocks leave a kernel at its
-// speed of light alone and int-division name the line that divides.
-const VerdictVersion = 55
+// speed of light alone and int-division name the line that divides;
+// version 56 has cas-loop's fix relieve the L1 and the pipes of the
+// loop's retries.
+const VerdictVersion = 56
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

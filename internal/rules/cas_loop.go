@@ -47,8 +47,15 @@ do {
 		// L2 serves a request per line it looks up: the loop's read and
 		// its CAS each one per element at scattered addresses, the
 		// reduction one.
+		// The L1 passes the same requests on to L2 (its tag stage one a
+		// request), so it keeps the same share of them; the SM's pipes
+		// keep the instructions outside the loop, and the loop's body
+		// once a warp in place of once an attempt. A loop that retries
+		// on contended addresses (fixtures/sol-check10's casAddD<0>: 99
+		// attempts an element on 1024 bins) spends its time in the
+		// retries on every unit, not in L2 alone.
 		f := (c.before - c.removed) / c.before
-		sc := scale{analysis.LimitL2: f, analysis.LimitMemory: f}
+		sc := scale{analysis.LimitL2: f, analysis.LimitMemory: f, analysis.LimitL1Shared: f, analysis.LimitPipe: c.instKept}
 		// L2's throughput is its busiest sub-unit's. A CAS loop's can
 		// be one its compare-and-return round trips fill above its tag
 		// lookups, which ncu's memory throughput reads (at most: it is
@@ -80,6 +87,7 @@ type casWork struct {
 	minmax               bool    // the swapped value is a maximum or minimum (FMNMX, DMNMX), not a sum
 	loads, cas, elements float64 // the loop's reads and CAS operations, and the elements (its first reads)
 	before, removed      float64 // the kernel's L2 line requests, and those atomicAdd removes
+	instKept             float64 // the share of the kernel's warp instructions atomicAdd keeps
 }
 
 func isCAS(op string) bool {
@@ -118,7 +126,7 @@ func (c casWork) advice() string {
 // one reduction per element.
 func casReduce(a *analysis.Kernel) (casWork, bool) {
 	var w casWork
-	var casInst float64
+	var casInst, warps float64
 	for s := range instructions(a.Record.Source) {
 		if op := opcode(s.SASS); isCAS(op) {
 			w.cas += predOn(s)
@@ -162,6 +170,7 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 			w.loads += in.Sectors
 			w.removed += lines
 			w.elements += in.Requests * math.Min(32, in.SectorsPerRequest)
+			warps += in.Requests
 		}
 	}
 	if !(w.loads > 0) {
@@ -170,7 +179,26 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 	w.elements = math.Min(w.elements, w.cas)
 	w.before += w.cas
 	w.removed += w.cas - w.elements
+	w.instKept = loopInstKept(a, casInst, warps)
 	return w, true
+}
+
+// loopInstKept is the share of a kernel's warp instructions left when the
+// loop whose body runs casInst times (each instruction executed as often
+// as the CAS) runs once for each of its warps instead.
+func loopInstKept(a *analysis.Kernel, casInst, warps float64) float64 {
+	var total, loop float64
+	for s := range instructions(a.Record.Source) {
+		n := instExecuted(s)
+		total += n
+		if n == casInst {
+			loop += n
+		}
+	}
+	if !(total > 0) || !(casInst > 0) {
+		return 1
+	}
+	return clamp01((total - loop + loop*math.Min(1, warps/casInst)) / total)
 }
 
 // predOn is a source record's thread instructions executed with their

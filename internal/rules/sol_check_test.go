@@ -103,6 +103,7 @@ func heldOutGaps(t *testing.T, files map[string][]string, pairs []solCheckPair, 
 			}
 			est := median(gs)
 			e := math.Abs(est - measured)
+			t.Logf("pair %s %s: measured %.3f, estimated %.3f", page, shortName(p.broken), measured, est)
 			sum += e
 			worst = math.Max(worst, e)
 			rule := p.rule

@@ -136,6 +136,7 @@ func pairRows(t *testing.T, doc *strings.Builder, ks map[string]*calibKernel, pa
 	sum, n := 0.0, 0
 	for _, r := range calibRows(t, ks, pairs) {
 		e := writePairRow(doc, r)
+		t.Logf("pair %s %s: measured %.3f, estimated %.3f", name, shortName(r.pair.broken), r.measured, r.estimate)
 		sum += e
 		worst = math.Max(worst, e)
 		n++
