@@ -273,11 +273,17 @@ func (r *replay) profiled() {
 
 // keep is the share of span i's traced time the host takes unprofiled:
 // its time less what the profiler's records in it cost (at least
-// minKeep of it), at profilerKeep.
+// minKeep of it), at profilerKeep. An allocator call (cudaMalloc,
+// cudaFree) is the driver's work, mapping or unmapping device memory,
+// which no hook of the profiler slows: it keeps its time less its one
+// record's cost (a runtime call's, as a launch's).
 func (r *replay) keep(i int) float64 {
 	s := r.spans[i]
 	if s.Dur <= 0 || !r.profiler {
 		return 1
+	}
+	if s.State == profan.HostAlloc {
+		return math.Max(minKeep, 1-r.perLaunch/float64(s.Dur))
 	}
 	cost := r.perOp*float64(s.Ops) + r.perFrame*float64(s.Frames)
 	if r.nl != nil {
@@ -453,6 +459,12 @@ func (r *replay) run(l Lever) float64 {
 			if r.dropped(l, s) {
 				return 0
 			}
+		case profan.HostAlloc:
+			// An allocation the cache keeps is no longer made; a
+			// graph's replay allocates nothing (its pool is its own).
+			if l.Graphs || r.dropped(l, s) {
+				return 0
+			}
 		}
 		return unprof
 	}
@@ -547,7 +559,7 @@ func (r *replay) run(l Lever) float64 {
 				data += (end - t) * r.keep(si)
 			}
 			t = end
-			if end == s.End() && s.State == profan.HostSync && !r.dropped(l, s) {
+			if end == s.End() && r.waits(l, s) {
 				h = math.Max(h, drained())
 			}
 		}
@@ -624,6 +636,32 @@ func (r *replay) run(l Lever) float64 {
 	return math.Max(wall, r.feed)
 }
 
+// waits reports a span at whose end the host waits for the GPU to drain
+// under lever l: a sync, and a cudaFree (which synchronises the device
+// before it frees), unless the lever drops it; a graph's replay frees
+// nothing.
+func (r *replay) waits(l Lever, s profan.HostSpan) bool {
+	switch s.State {
+	case profan.HostSync:
+		return !r.dropped(l, s)
+	case profan.HostAlloc:
+		return !l.Graphs && !r.dropped(l, s) && s.Name >= 0 && int(s.Name) < len(r.snames) && FreeSyncs(r.snames[s.Name])
+	}
+	return false
+}
+
+// FreeSyncs reports an allocator site whose call frees device or pinned
+// memory synchronously (cudaFree, cudaFreeHost, cuMemFree: each waits
+// for the device to finish its work first), not a stream-ordered
+// cudaFreeAsync.
+func FreeSyncs(site string) bool {
+	call, _, _ := strings.Cut(site, " at ")
+	if i := strings.LastIndex(call, "→ "); i >= 0 {
+		call = call[i+len("→ "):]
+	}
+	return (strings.HasPrefix(call, "cudaFree") || strings.HasPrefix(call, "cuMemFree")) && !strings.Contains(call, "Async")
+}
+
 // dropped reports a sync span the lever no longer waits for.
 func (r *replay) dropped(l Lever, s profan.HostSpan) bool {
 	if l.Drop == nil || s.Name < 0 || int(s.Name) >= len(r.snames) {
@@ -633,13 +671,23 @@ func (r *replay) dropped(l Lever, s profan.HostSpan) bool {
 }
 
 // SyncSites lists the syncs inside the replayed steps, the longest first.
-func (r *replay) SyncSites() []Site {
+func (r *replay) SyncSites() []Site { return r.sitesOf(profan.HostSync) }
+
+// AllocSites lists the allocator's calls (cudaMalloc, cudaFree) inside the
+// replayed steps, the longest first.
+func (r *replay) AllocSites() []Site { return r.sitesOf(profan.HostAlloc) }
+
+// sitesOf lists the spans of state inside the replayed steps by name, the
+// longest first: each with its count, time as traced, the times it sat
+// between two launches of its step and the steps it occurs in.
+func (r *replay) sitesOf(state profan.HostState) []Site {
 	by := map[string]*Site{}
 	var out []*Site
+	in := map[*Site]int{} // the step it was seen in last, +1
 	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
 	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
 		s := r.spans[i]
-		if s.State != profan.HostSync || s.Name < 0 || int(s.Name) >= len(r.snames) {
+		if s.State != state || s.Name < 0 || int(s.Name) >= len(r.snames) {
 			continue
 		}
 		name := r.snames[s.Name]
@@ -654,6 +702,10 @@ func (r *replay) SyncSites() []Site {
 		x.Seconds += float64(s.Dur)
 		if r.inside(s) {
 			x.Inside++
+		}
+		if step, _ := slices.BinarySearch(r.bounds, s.Start); in[x] != step+1 {
+			in[x] = step + 1
+			x.Steps++
 		}
 	}
 	slices.SortStableFunc(out, func(a, b *Site) int { return cmp.Compare(b.Seconds, a.Seconds) })

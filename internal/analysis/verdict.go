@@ -101,8 +101,9 @@ import (
 // (strong) loads alone; version 55 has tiny-blocks leave a kernel at its
 // speed of light alone and int-division name the line that divides;
 // version 56 has cas-loop's fix relieve the L1 and the pipes of the
-// loop's retries.
-const VerdictVersion = 56
+// loop's retries; version 57 prices the allocator's calls
+// (allocator-churn: a per-step empty_cache).
+const VerdictVersion = 57
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

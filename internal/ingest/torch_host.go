@@ -65,13 +65,16 @@ func (r *torchReader) launcher(tid string) {
 }
 
 // hostReads are the Tensor methods and torch functions that read a GPU
-// value on the host or copy, by the name Python's tracer gives them
-// ("<built-in method tolist of Tensor object at 0x…>").
+// value on the host or copy, or synchronise the device (a
+// torch.cuda.synchronize, an empty_cache's cudaFree), by the name
+// Python's tracer gives them ("<built-in method tolist of Tensor object
+// at 0x…>"): the calls under them are named by them.
 var hostReads = map[string]string{
 	"item": "item", "tolist": "tolist", "cpu": "cpu", "numpy": "numpy", "nonzero": "nonzero", "argwhere": "argwhere",
 	"bincount": "bincount", "unique": "unique", "unique_consecutive": "unique_consecutive", "masked_select": "masked_select",
 	"repeat_interleave": "repeat_interleave", "to": "to", "copy_": "copy_", "__bool__": "__bool__", "__int__": "__int__",
 	"__float__": "__float__", "__format__": "__format__", "_cuda_synchronize": "torch.cuda.synchronize", "histc": "histc",
+	"_cuda_emptyCache": "torch.cuda.empty_cache",
 }
 
 // hostRead is the method a Python frame calls, when it is one of

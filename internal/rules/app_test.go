@@ -30,6 +30,8 @@ var appCaptures = []string{
 	// Host-bound training steps: a main-process DataLoader, host reads of
 	// routing counts and a per-step .item().
 	"../../fixtures/host8/moe.default.json.gz", "../../fixtures/host8/vision.default.json.gz",
+	// A training step that empties the allocator's cache every step.
+	"../../fixtures/host19/s2s.default.json.gz",
 	// A CUDA program's nsys API trace: its syncs are host-sync's (no
 	// PyTorch rule claims them).
 	"../../internal/ingest/testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapitrace-gputrace.csv.gz",

@@ -195,6 +195,7 @@ var All = []*Rule{
 	hostRead,
 	stepRead,
 	cudaSynchronize,
+	allocatorChurn,
 	pinnedMemory,
 	copyOverlap,
 	largerBatch,

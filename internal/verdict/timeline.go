@@ -101,6 +101,9 @@ type Steps interface {
 	// SyncSites lists the syncs inside the replayed steps, the longest
 	// first.
 	SyncSites() []Site
+	// AllocSites lists the allocator's calls (cudaMalloc, cudaFree)
+	// inside the replayed steps, the longest first.
+	AllocSites() []Site
 	// DataTime is the host's time per step in DataLoader iterators on
 	// the launching threads, scaled to an unprofiled host as the replay
 	// scales it.
@@ -159,6 +162,15 @@ func (t *Timeline) SyncSites() []Site {
 		return nil
 	}
 	return t.Steps.SyncSites()
+}
+
+// AllocSites lists the allocator's calls (cudaMalloc, cudaFree) inside
+// the replayed steps, the longest first; nil without a replay.
+func (t *Timeline) AllocSites() []Site {
+	if t == nil || t.Steps == nil {
+		return nil
+	}
+	return t.Steps.AllocSites()
 }
 
 // Regions sums the annotated ranges named prefix… inside the replayed
@@ -308,15 +320,17 @@ type Lever struct {
 	// replayed takes no time.
 	Forward bool
 	// Graphs replays the step's launches from a CUDA graph: the host's
-	// aten ops and the user's Python cost nothing.
+	// aten ops, the user's Python and the allocator's calls (a graph's
+	// memory pool is its own) cost nothing.
 	Graphs bool
 	// Workers takes the DataLoader's spans off the launching threads to
 	// this many worker processes: the step takes at least its loading
 	// time over them.
 	Workers int
-	// Drop says a sync is no longer waited for, or a copy call no
-	// longer blocks the host, by its site (the span's name: ".item() →
-	// aten::item → cudaStreamSynchronize at train.py(40): step").
+	// Drop says a sync is no longer waited for, a copy call no longer
+	// blocks the host, or an allocator call (cudaMalloc, cudaFree) is no
+	// longer made, by its site (the span's name: ".item() → aten::item →
+	// cudaStreamSynchronize at train.py(40): step").
 	Drop func(site string) bool
 	// Pinned is the rate, bytes/s, of host transfers from pinned memory:
 	// a pageable one takes its bytes at it (0: unchanged).
@@ -450,6 +464,8 @@ type Site struct {
 	// Inside counts the times it sat between two kernel launches of one
 	// step: there it splits the step, which no single CUDA graph holds.
 	Inside int
+	// Steps counts the replayed steps it occurs in.
+	Steps int
 }
 
 // SiteParts reads the method and the frame from a site's name
