@@ -102,8 +102,10 @@ import (
 // speed of light alone and int-division name the line that divides;
 // version 56 has cas-loop's fix relieve the L1 and the pipes of the
 // loop's retries; version 57 prices the allocator's calls
-// (allocator-churn: a per-step empty_cache).
-const VerdictVersion = 57
+// (allocator-churn: a per-step empty_cache); version 58 has bf16 autocast and bf16
+// weights price FP32 memory-efficient attention at the bf16 rate (SDPA's
+// 16-bit kernels).
+const VerdictVersion = 58
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -30,7 +30,12 @@ runs its GEMMs in bf16 or fp16 the rule says so and advises nothing. For
 inference, bf16 weights (bf16-weights) are the change, not autocast.
 
 The gain is each FP32 GEMM's time × (1 − the time left at the bf16 rate,
-bounded below by half its DRAM traffic), and half of each TF32 one's. Under
+bounded below by half its DRAM traffic), and half of each TF32 one's. FP32
+scaled_dot_product_attention runs PyTorch's memory-efficient kernels, whose
+products run 3xTF32 on tensor cores (TF32 leaves them as they are); in bf16
+it runs FlashAttention or cuDNN's at the bf16 rate: their time scales by
+the two rates (a sixth of it on an H100), where the grid is more than one
+wave (a single wave is bound by one tile's latency). Under
 bf16 autocast PyTorch runs batch norm on its own kernels, not cuDNN's (fp16
 keeps cuDNN's): that costs half of cuDNN's batch-norm time (measured on a
 CNN step), and the text then says fp16 autocast keeps cuDNN's. Where the trace
@@ -46,7 +51,7 @@ loss.backward()`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm|half-gemm", "backward|optimizer"},
-	Optional: []string{"all", "batchnorm-cudnn", "compute_throughput_pct", "dram_utilization"},
+	Optional: []string{"all", "batchnorm-cudnn", "fp32-attention", "compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {
 		fp32, tf32s, half := p.kernels("fp32-gemm"), p.kernels("tf32-gemm"), p.kernels("half-gemm")
 		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32s) {
@@ -65,9 +70,19 @@ loss.backward()`,
 		if len(tf32s) > 0 {
 			parts = append(parts, fmt.Sprintf("%d run in TF32 on tensor cores, at half the bf16 rate (%d launches, %s)", len(tf32s), launchesOf(tf32s), pct(timeOf(tf32s)/p.total())))
 		}
+		att := p.kernels("fp32-attention")
+		if len(att) > 0 {
+			parts = append(parts, fmt.Sprintf("%d run FP32 attention (PyTorch's memory-efficient kernels, 3xTF32 on tensor cores: %d launches, %s), which in bf16 SDPA runs as FlashAttention or cuDNN's at the bf16 rate", len(att), launchesOf(att), pct(timeOf(att)/p.total())))
+		}
 		msg := strings.Join(parts, "; ")
 		fix := `run the forward pass and the loss under torch.autocast("cuda", dtype=torch.bfloat16): the GEMMs and convolutions move to bf16 tensor cores`
+		if len(att) > 0 {
+			fix += ", and scaled_dot_product_attention to its bf16 kernels"
+		}
 		basis := fmt.Sprintf("bf16 tensor cores at %.1f× the FP32 FMA rate (%.0f%% of it reached, bounded by half each kernel's DRAM traffic) and %.0f× the TF32 rate", bf16, 100*tf32Efficiency, bf16/ratio)
+		if len(att) > 0 {
+			basis += fmt.Sprintf("; FP32 attention at %.0f× its 3xTF32 rate (SDPA's bf16 kernels)", fastF32Passes*bf16/ratio)
+		}
 		gain := gainOf(saves, p.total())
 		cost := 0.0
 		if bn := p.kernels("batchnorm-cudnn"); len(bn) > 0 {
@@ -86,7 +101,7 @@ loss.backward()`,
 			}
 		}
 		p.Recommend(analysis.Recommendation{Message: msg, Fix: fix,
-			Groups: append(append([]*analysis.Group(nil), fp32...), tf32s...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
+			Groups: append(append(append([]*analysis.Group(nil), fp32...), tf32s...), att...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
 			Lever:    &analysis.Lever{Host: autocastHost(fp32, tf32s, p.kernels("all"))},
 			Replaces: []string{tf32.ID}, Composes: "with the rest, in place of tf32 on the same GEMMs"})
 	},
@@ -157,7 +172,7 @@ The gain is half of each memory-bound product's time beyond its latency (the
 bytes halved; the latency stays): the shortest launch of the same kernel, the
 product with the fewest bytes, or the capture's shortest launch for a kernel
 launched once; and each other FP32 GEMM's time × (1 − the time left at the
-bf16 rate).`,
+bf16 rate), and FP32 fused attention as under bf16 autocast.`,
 	Before: `model = Model().cuda().eval()              # FP32 weights
 logits = model(tokens)`,
 	After: `model = Model().cuda().eval().to(torch.bfloat16)
@@ -166,7 +181,7 @@ logits = model(tokens)`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm|gemv|half-gemm"},
-	Optional: []string{"backward", "optimizer", "compute_throughput_pct", "dram_utilization"},
+	Optional: []string{"backward", "optimizer", "fp32-attention", "compute_throughput_pct", "dram_utilization"},
 	CheckApp: func(p *AppPass) {
 		if p.training() {
 			return
@@ -246,5 +261,48 @@ func (p *AppPass) bf16Saves(saves map[*analysis.Group]float64, fp32, tf32 []*ana
 	for _, g := range fp32 {
 		saves[g] = 1 - p.mathRest(g, bf16, 0.5)
 	}
+	for _, g := range p.kernels("fp32-attention") {
+		saves[g] = 1 - p.attentionRest(g, ratio, bf16)
+	}
 	return saving(saves, 1-ratio/bf16, tf32...)
+}
+
+// fastF32Passes is how many TF32 products PyTorch's memory-efficient
+// attention makes of each FP32 one from compute capability 8.0 (CUTLASS's
+// OpMultiplyAddFastF32, 3xTF32: big×big, big×small and small×big), so
+// that its FP32 products run at a third of the TF32 tensor-core rate,
+// whatever allow_tf32 says: TF32 leaves it as it is (fixtures/host8's
+// and host11's UNet: 446 µs a launch in TF32, 449 in FP32).
+const fastF32Passes = 3
+
+// attentionWave is the blocks an SM holds of PyTorch's FP32
+// memory-efficient attention forward (its launch bounds' kMinBlocksPerSm:
+// 12 warps an SM over 4 a block).
+const attentionWave = 3
+
+// attentionRest is the share of an FP32 memory-efficient attention
+// kernel's time left in 16 bits: SDPA then picks FlashAttention or
+// cuDNN's fused attention, whose products run once at the bf16 rate, not
+// three times at the TF32 rate, the softmax between them kept on chip as
+// before: the time scales by the rates (1/6 on an H100 or H200), bounded
+// below by half its DRAM traffic where the export has it. Measured on
+// fixtures/host19's ViT (31.4 ms of fmha_cutlass f32 kernels in four
+// steps, 5.0 ms of cuDNN's flash kernels under autocast: 0.16) and
+// host11's UNet forward (449 µs a launch, 41 µs: 0.09). A grid of no more
+// than one wave (attentionWave blocks an SM) is one pass of a tile on
+// each SM, bound by that tile's latency (its loads, one product, its
+// store), not by the products' rate: left as it is (fixtures/check's
+// small ViT, 192 blocks on 132 SMs: 96.5 µs of fmha kernels, 65.3 µs of
+// cuDNN's in bf16, where the rates say 16).
+func (p *AppPass) attentionRest(g *analysis.Group, tf32, bf16 float64) float64 {
+	if k := g.Rep; k != nil && k.Record != nil && k.Spec != nil && k.Spec.SMs > 0 {
+		if n := k.Record.Grid.Size(); n > 0 && n <= attentionWave*k.Spec.SMs {
+			return 1
+		}
+	}
+	rest := tf32 / (fastF32Passes * bf16)
+	if m, ok := p.Value(g, "dram_utilization"); ok {
+		rest = math.Max(rest, 0.5*m/100/ceiling[analysis.LimitDRAM])
+	}
+	return clamp01(rest)
 }
