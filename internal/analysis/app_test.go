@@ -1953,6 +1953,25 @@ attention), the small ViT (49.0%). host19c's hook.events → hook.all moves 52.6
 and its tf32 row, first as this session measured it by 1.2 points, is second since: a known miss in rank, which the
 two sessions measured each way (host19 bf16 56.8%; over both, the seven bf16 processes' median 24.44 ms against the four
 tf32 processes' 25.70 ms, 55.4% against 53.1%, from a hook.events that ran 54.76–54.86 ms in both).
+
+*The host floor after TF32, on unet4.* Not changed. host19c's six processes a variant put unet4's TF32 at 6.58, 6.79,
+7.20 and 8.06 ms in four and 14.00 and 14.26 ms in two (slower than FP32's 11.9 ms; host10's three ran 7.19, 9.90
+and 10.51): the replay's 6.71 ms a step (its kernels 4.32 ms, its host floor 5.82 ms and the TF32 engines' host) sits
+among the four, and the row holds within 10 points of the better-sampled 35.8% (41.5%) as within host10's spread.
+What separates the processes is the host's speed a process (each process's steps move under 3%), which one trace does
+not tell; the floor's parts were checked again (the time no span covers, the engines' host once an op, no launch
+waiting on a full queue once the kernels shrink) and none is missing. unet.fp32 → unet.tf32 (66.1%) and host13's and
+host14's rows are unchanged.
+
+*Fused AdamW on log.* Not changed. The step is bound by its host (4.77 ms of kernels a step against 23.94 ms
+replayed), so the for-loop's kernels delay nothing on the GPU; the trace holds no ` + "`cudaMalloc`" + ` or ` + "`cudaFree`" + `
+(the per-parameter temporaries come from the caching allocator); and the processes disagree with themselves by as
+much as the miss: ` + "`fused=True`" + ` measured 12.0 ms a step from default and 6.8 ms from noread, and dropping the three
+reads saved 3.0 ms beside the for-loop AdamW but cost 2.3 ms beside the fused one (15.23 against 17.48 ms). The row
+stays a known miss (17.4% against 44.1%); from noread it holds (22.1% against 28.0%).
+
+*torch.compile's own host on host13's MLP.* Not changed: no capture here traces a compiled step, so the guards,
+AOTAutograd's wrappers and Inductor's launchers have no figure a trace gives (10.2% against 0.8%, within its 30%).
 `)
 	b.WriteString(`
 ### fixtures/host19 fitted after the read: the allocator, changing shapes, the synchronizes
