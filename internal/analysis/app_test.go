@@ -2015,6 +2015,20 @@ rest is not in the trace: the GPU was idle at every ` + "`cudaFree`" + ` of the 
 syncs they force cost nothing there, and no ` + "`cudaMalloc`" + ` waited for queued kernels. With the allocator's calls at the
 profiler's share, as before, it was priced 8.9% (and the base steps 24.23 and 23.02 ms). No other trace fixture makes
 an allocator call in every step (` + "`fixtures/host8`" + `'s moe makes one ` + "`cudaMalloc`" + ` in its four steps: not advised).
+
+**CUDA graphs on changing shapes.** The replay keeps each launch's grid and block and compares, kernel by kernel, the
+configurations of the kernels launched in every step from one step to the next (a trip count that changes, a solver's
+iterations, launches the same configurations a different number of times and is not counted). Where most steps differ
+from the step before, the cuda-graphs advice says the shapes change, with the kernel whose grids change in the most
+steps and the op that launched it, and the fix: a fixed padding, or a few buckets with one graph each
+(` + "`torch.compile(mode=\"reduce-overhead\")`" + ` records one graph per shape). On s2s.default: 34 of the 43 kernels launched
+in every step run on other grids, ` + "`aten::embedding`" + `'s copy kernel on (5, 1, 1), (10, 1, 1), (14, 1, 1), (5, 1, 1). The price
+and rank stay (75.1%, first; measured 63.7% with the fixed padding, spread 18%): it is the replay at the traced shapes,
+and the padding's kernel time is said to be outside it. The host19 check of the first read's miss ("the changing shapes
+unsaid") now holds. Of the other trace fixtures, the steps whose configurations change (` + "`host8`" + `'s moe, ` + "`host12`" + `'s cls,
+` + "`host15`" + `'s voxel, ` + "`host18`" + `'s gnn) already read GPU values to size their tensors, which keeps graphs from capture and
+is said first; s2s.static, every decode and training step of ` + "`fixtures/timeline`" + ` (no ` + "`ProfilerStep#N`" + ` marks to compare)
+and the rest launch the same configurations every step: no advice moved there.
 `)
 }
 

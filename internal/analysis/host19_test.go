@@ -47,14 +47,21 @@ func host19Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 	// s2s.default's shapes change every step: graphs first only where the
 	// advice says so (the fixed padding, or buckets, a graph needs).
 	for _, c := range []missCase{
-		// First read, with main at ca37f14 (12:40): missed.
-		{"s2s.default", "first at 73.5% (measured 63.7% with the fixed padding it needs, spread 18%), its advice silent on the shapes that change with every batch (padded to each batch's longest) save its generic \"needs static shapes\""},
+		// First read, with main at ca37f14 (12:40): missed, "first at
+		// 73.5% (measured 63.7% with the fixed padding it needs, spread
+		// 18%), its advice silent on the shapes that change with every
+		// batch (padded to each batch's longest) save its generic
+		// \"needs static shapes\"". Fitted after the read, by
+		// mechanism: the kernels' launch configurations compared from
+		// step to step (Shapes); the advice says they change, with a
+		// kernel's grids, and the padding or buckets a graph needs.
+		{"s2s.default", ""},
 	} {
 		if read[c.name] == nil {
 			continue
 		}
 		for i, r := range read[c.name].Recommendations {
-			if r.Rule != "cuda-graphs" || i != 0 || strings.Contains(r.Message, "shape") {
+			if r.Rule != "cuda-graphs" || i != 0 || strings.Contains(r.Message, "its shapes change from step to step") && strings.Contains(r.Fix, "pad the inputs") {
 				continue
 			}
 			if c.miss != "" {
@@ -62,6 +69,13 @@ func host19Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 				continue
 			}
 			t.Errorf("%s: cuda-graphs first on a step whose shapes change, the padding it needs unsaid: %s", c.name, r.Message)
+		}
+	}
+	// s2s.static pads every batch to one length: its graphs advice says
+	// nothing of changing shapes.
+	for _, r := range read["s2s.static"].Recommendations {
+		if r.Rule == "cuda-graphs" && strings.Contains(r.Message, "shapes change") {
+			t.Errorf("s2s.static: cuda-graphs says the shapes change on a step padded to one length: %s", r.Message)
 		}
 	}
 	return misses

@@ -36,8 +36,12 @@ type replayKernel struct {
 	name          int32 // index in replay.names; -1 for a copy or memset
 	lane          uint32
 	bytes         float32 // a host transfer's
+	cfg           int32   // index in replay.cfgs of its grid and block; -1 where unknown
 	copy          uint8   // 0 for a kernel, else copyOther or a host transfer's flags
 }
+
+// launchCfg is a kernel launch's configuration: its grid and block.
+type launchCfg struct{ grid, block profan.Dim3 }
 
 // What a replayed copy is: a device copy or memset (copyOther), or a host
 // transfer from pinned or pageable memory, to the device or from it.
@@ -53,6 +57,8 @@ type replay struct {
 	kernels []replayKernel // of the busiest device, by issue time
 	names   []string
 	nameIdx map[string]int32
+	cfgs    []launchCfg // the launches' configurations, each once
+	cfgIdx  map[launchCfg]int32
 	spans   []profan.HostSpan
 	ends    bool // the spans' ends do not decrease (spanWalk)
 	snames  []string
@@ -139,14 +145,14 @@ const minKeep = 0.2
 
 // recordCopy keeps a copy or memset for the replay, up to maxReplay.
 func (r *replay) recordCopy(what int32, bytes, start, dur, launched float64, lane uint32) {
-	if r.record("", start, dur, launched, lane) {
+	if r.record("", launchCfg{}, start, dur, launched, lane) {
 		k := &r.kernels[len(r.kernels)-1]
 		k.copy, k.bytes = uint8(what), float32(bytes)
 	}
 }
 
 // record keeps a kernel for the replay, up to maxReplay: whether it did.
-func (r *replay) record(name string, start, dur, launched float64, lane uint32) bool {
+func (r *replay) record(name string, cfg launchCfg, start, dur, launched float64, lane uint32) bool {
 	if len(r.kernels) >= maxReplay {
 		r.folded = true
 		return false
@@ -164,11 +170,24 @@ func (r *replay) record(name string, start, dur, launched float64, lane uint32) 
 		}
 		idx = i
 	}
+	c := int32(-1)
+	if cfg.grid.Known() {
+		if r.cfgIdx == nil {
+			r.cfgIdx = map[launchCfg]int32{}
+		}
+		i, ok := r.cfgIdx[cfg]
+		if !ok {
+			i = int32(len(r.cfgs))
+			r.cfgs = append(r.cfgs, cfg)
+			r.cfgIdx[cfg] = i
+		}
+		c = i
+	}
 	issued := launched
 	if math.IsNaN(issued) || issued > start {
 		issued = start
 	}
-	r.kernels = append(r.kernels, replayKernel{start: start, issued: issued, dur: float32(dur), name: idx, lane: lane})
+	r.kernels = append(r.kernels, replayKernel{start: start, issued: issued, dur: float32(dur), name: idx, lane: lane, cfg: c})
 	return true
 }
 

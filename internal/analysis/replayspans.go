@@ -436,3 +436,109 @@ func workersWait(name string) bool {
 	}
 	return true
 }
+
+// Shapes compares the kernels' launch configurations (grid and block)
+// from one replayed step to the next: a step whose tensors change shape
+// (a batch padded to its own longest) launches the same kernels on other
+// grids; a trip count that changes (a solver's iterations) launches the
+// same configurations a different number of times, which is not counted.
+// The zero Shapes where the trace marks fewer than two steps.
+func (r *replay) Shapes() Shapes {
+	if len(r.bounds) < 2 {
+		return Shapes{}
+	}
+	// Each step's configurations by kernel name, and its launches.
+	var per []map[int32][]int32
+	launches := map[int32]int{}
+	r.eachStep(func(i int, lo, hi float64) {
+		m := map[int32][]int32{}
+		j, _ := slices.BinarySearchFunc(r.kernels, lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+		for ; j < len(r.kernels) && r.kernels[j].issued < hi; j++ {
+			k := r.kernels[j]
+			if k.copy != 0 || k.name < 0 || k.cfg < 0 {
+				continue
+			}
+			if !slices.Contains(m[k.name], k.cfg) {
+				m[k.name] = append(m[k.name], k.cfg)
+			}
+			launches[k.name]++
+		}
+		for _, cs := range m {
+			slices.Sort(cs)
+		}
+		per = append(per, m)
+	})
+	out := Shapes{Steps: len(per)}
+	differ := make([]bool, len(per))
+	type pick struct {
+		name          int32
+		pairs, single int
+	}
+	best := pick{name: -1}
+	for name := range per[0] {
+		every, pairs, single := true, 0, 1
+		for i, m := range per {
+			cs, ok := m[name]
+			if !ok {
+				every = false
+				break
+			}
+			if len(cs) > 1 {
+				single = 0
+			}
+			if i > 0 && !slices.Equal(cs, per[i-1][name]) {
+				pairs++
+				differ[i] = true
+			}
+		}
+		if !every {
+			continue
+		}
+		out.Kernels++
+		if pairs == 0 {
+			continue
+		}
+		out.Changed++
+		p := pick{name, pairs, single}
+		if best.name < 0 || cmp.Or(cmp.Compare(p.pairs, best.pairs), cmp.Compare(p.single, best.single),
+			cmp.Compare(launches[p.name], launches[best.name]), cmp.Compare(r.names[best.name], r.names[p.name])) > 0 {
+			best = p
+		}
+	}
+	for _, d := range differ {
+		if d {
+			out.Differ++
+		}
+	}
+	if best.name < 0 {
+		return out
+	}
+	out.Kernel = r.names[best.name]
+	// The op that launched it, where the trace holds the host's spans.
+	for _, k := range r.kernels {
+		if k.name == best.name && k.copy == 0 {
+			if i := r.spanAt(k.issued); i >= 0 && r.spans[i].State == profan.HostDispatch && r.spans[i].Name >= 0 && int(r.spans[i].Name) < len(r.snames) {
+				out.Op = r.snames[r.spans[i].Name]
+			}
+			break
+		}
+	}
+	block := true
+	for _, m := range per {
+		for _, c := range m[best.name] {
+			block = block && r.cfgs[c].block == r.cfgs[m[best.name][0]].block && r.cfgs[c].block == r.cfgs[per[0][best.name][0]].block
+		}
+	}
+	for _, m := range per {
+		var cs []string
+		for _, c := range m[best.name] {
+			x := r.cfgs[c].grid.String()
+			if !block {
+				x += "×" + r.cfgs[c].block.String()
+			}
+			cs = append(cs, x)
+		}
+		out.Configs = append(out.Configs, strings.Join(cs, " and "))
+	}
+	return out
+}

@@ -104,8 +104,9 @@ import (
 // loop's retries; version 57 prices the allocator's calls
 // (allocator-churn: a per-step empty_cache); version 58 has bf16 autocast and bf16
 // weights price FP32 memory-efficient attention at the bf16 rate (SDPA's
-// 16-bit kernels).
-const VerdictVersion = 58
+// 16-bit kernels); version 59 has cuda-graphs say when the step's shapes
+// change from one step to the next.
+const VerdictVersion = 59
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -33,6 +33,7 @@ type (
 	Region                   = verdict.Region
 	Replayed                 = verdict.Replayed
 	Site                     = verdict.Site
+	Shapes                   = verdict.Shapes
 	App                      = verdict.App
 	SuppressedRecommendation = verdict.SuppressedRecommendation
 	LeverInUse               = verdict.LeverInUse

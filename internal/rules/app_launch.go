@@ -8,6 +8,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/kernelname"
 )
 
 // hostTime is hostTime of the pass's capture.
@@ -241,6 +242,15 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		composes = "after " + strings.Join(after, " and ") + ", which make the step capturable whole; " + composes
 		needs = after
 	}
+	if sh := tl.Shapes(); sh.Steps >= 2 && 2*sh.Differ > sh.Steps-1 && sh.Kernel != "" {
+		// The same kernels on other grids from one step to the next:
+		// the tensors change shape (a batch padded to its own
+		// longest), and a graph replays the shapes it captured.
+		msg = "CUDA graphs cannot replay this step as it is: its shapes change from step to step (" + shapesSaid(sh) + "), and a graph replays the shapes it captured; " + msg
+		fix = p.framework(`pad the inputs to one fixed length, or to a few lengths (buckets) with one graph captured per bucket, then `+graphsTorch+` (which records one graph per shape it meets: bucket the shapes first)`,
+			"fix the sizes (pad to one size, or a few with one graph each), then "+graphsCUDA) + strings.TrimPrefix(fix, p.framework(graphsTorch, graphsCUDA))
+		composes = "after the fixed padding (or buckets) it needs, whose kernel time on the padded shapes is not in the price (replayed at the traced shapes); with the kernel-time changes, which then show in the wall time"
+	}
 	p.recommendWall(analysis.Recommendation{
 		Lever:    lever,
 		Message:  msg,
@@ -319,3 +329,22 @@ const (
 	graphsTorch = `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`
 	graphsCUDA  = `capture the step's launches in a CUDA graph (cudaStreamBeginCapture ... cudaStreamEndCapture, cudaGraphInstantiate once) and replay it with one cudaGraphLaunch a step`
 )
+
+// shapesSaid says how the kernels' launch configurations change from one
+// step to the next: how many of the kernels launched in every step, and
+// the one that changes most, by the op that launched it, with its grids
+// in each step (the first three a step).
+func shapesSaid(sh analysis.Shapes) string {
+	var per []string
+	for _, c := range sh.Configs {
+		if cs := strings.Split(c, " and "); len(cs) > 3 {
+			c = strings.Join(cs[:3], " and ") + " …"
+		}
+		per = append(per, c)
+	}
+	who := kernelname.Classify(sh.Kernel).Display
+	if sh.Op != "" {
+		who = sh.Op + "'s " + who
+	}
+	return fmt.Sprintf("%d of the %d kernels launched in every step run on other grids; %s on %s in the %d steps traced", sh.Changed, sh.Kernels, who, strings.Join(per, ", "), sh.Steps)
+}

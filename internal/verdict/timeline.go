@@ -104,6 +104,9 @@ type Steps interface {
 	// AllocSites lists the allocator's calls (cudaMalloc, cudaFree)
 	// inside the replayed steps, the longest first.
 	AllocSites() []Site
+	// Shapes compares the kernels' launch configurations from one
+	// replayed step to the next.
+	Shapes() Shapes
 	// DataTime is the host's time per step in DataLoader iterators on
 	// the launching threads, scaled to an unprofiled host as the replay
 	// scales it.
@@ -123,6 +126,23 @@ type Steps interface {
 	// is held, or where a matrix product (product, by kernel name) runs
 	// outside the calls, the backward and the optimizer.
 	Compiled(call func(frame string) bool, product func(name string) bool) map[string]float64
+}
+
+// Shapes is how the kernels' launch configurations (grid and block)
+// change from one replayed step to the next: a step whose tensors change
+// shape launches the same kernels on other grids, which a CUDA graph
+// captured on one step does not replay on the next.
+type Shapes struct {
+	Steps   int // the steps compared
+	Differ  int // of the steps after the first, those whose configurations differ from the step before's
+	Kernels int // the kernels launched in every step
+	Changed int // of them, those whose configurations differ from one step to the next
+	// Kernel is the one whose configurations change in the most steps
+	// (one a step, and the most launched, first), Op the aten op that
+	// launched it ("" where unknown), and Configs its grids in each
+	// step, "(1, 4, 32)" (with the block where that changes too).
+	Kernel, Op string
+	Configs    []string
 }
 
 // Region is what the ranges of one user annotation on the launching
@@ -162,6 +182,15 @@ func (t *Timeline) SyncSites() []Site {
 		return nil
 	}
 	return t.Steps.SyncSites()
+}
+
+// Shapes compares the kernels' launch configurations from one replayed
+// step to the next; the zero Shapes without a replay.
+func (t *Timeline) Shapes() Shapes {
+	if t == nil || t.Steps == nil {
+		return Shapes{}
+	}
+	return t.Steps.Shapes()
 }
 
 // AllocSites lists the allocator's calls (cudaMalloc, cudaFree) inside
