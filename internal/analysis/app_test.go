@@ -2029,6 +2029,26 @@ unsaid") now holds. Of the other trace fixtures, the steps whose configurations 
 ` + "`host15`" + `'s voxel, ` + "`host18`" + `'s gnn) already read GPU values to size their tensors, which keeps graphs from capture and
 is said first; s2s.static, every decode and training step of ` + "`fixtures/timeline`" + ` (no ` + "`ProfilerStep#N`" + ` marks to compare)
 and the rest launch the same configurations every step: no advice moved there.
+
+**The events lever on hook's synchronizes: looked for, not changed.** On hook.bf16 (GPU busy 19.4% as traced) 125 of
+the 129 ` + "`cudaDeviceSynchronize`" + ` calls of the four steps found the GPU with nothing left to run (the host bounds the step):
+a synchronize there costs its own call (7.2 µs median, traced) and nothing else, so dropping the 32 a step gives back
+about their calls, and the replay's 1.1% is what the trace holds; the first kernel after a synchronize starts 1.2 µs
+after its launch call returns (1.6 µs for any launch to an idle GPU), its launch 132 µs after the synchronize returns,
+all of it the hooks' and the next layer's Python and dispatch, which the replay keeps. Host19c timed the row again:
+−5.6% (spread 50%) where host19 had 6.1% (60%): the lever measured no gain beyond the step's noise. On hook.default
+(GPU-bound), 56 of the 129 synchronizes waited, returning 5.1 µs (median) after the GPU drained; the replay of
+default without them lands on the events step (54.1 ms against the events processes' 54.82), and what it misses
+is in the base step (59.34 ms replayed against 62.64 measured): 3.3 ms a step, about 100 µs a synchronize, as long as
+the host's work traced between a synchronize's return and the next launch (101 µs median, profiled: the hooks' timer
+and the next layer's Python and dispatch), which the replay keeps at the profiler's share, dense small Python calls
+kept least (docs/replay.md): there the profiler's cost model takes too much away, a fit this session left alone. A
+synchronize's own call and its wake after the drain, from the trace (each median less its record's cost), were
+tried in the replay: hook.default → events 8.8% → 8.9%, hook.bf16 → all 1.1% → 1.2%, and every trace fixture with
+a synchronize moved by up to 0.1 ms a step; not adopted for so little. The events kernels ran 60.3 ms a step as
+traced against the default's 54.1 (the same kernels, back to back instead of drained 32 times a step) and 54.8 ms
+unprofiled: the profiler slows back-to-back kernels, which the replay, reading the GPU's times as traced, does not
+take off.
 `)
 }
 
