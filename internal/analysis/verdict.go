@@ -105,8 +105,10 @@ import (
 // (allocator-churn: a per-step empty_cache); version 58 has bf16 autocast and bf16
 // weights price FP32 memory-efficient attention at the bf16 rate (SDPA's
 // 16-bit kernels); version 59 has cuda-graphs say when the step's shapes
-// change from one step to the next.
-const VerdictVersion = 59
+// change from one step to the next; version 60 prices tiny-blocks'
+// Triton fix by the bytes a thread moves and reads an integer or half2
+// product's headroom on the pipe of its multiply-adds.
+const VerdictVersion = 60
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -68,10 +68,21 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 		// blocks: the time falls to the larger of their starts and the
 		// kernel's speed of light.
 		after := starts * threads * workShare(p.Kernel) / blockTarget
+		_, _, triton := tritonKernel(k)
+		if w, share := narrowWidth(p); triton && w > 0 && w < 16 && share >= 0.5 {
+			// Triton spreads a program's BLOCK_SIZE elements over its
+			// threads and moves a thread's contiguous ones in one access
+			// of up to 16 bytes: the advised program (BLOCK_SIZE of 1024
+			// or more on 4 to 8 warps) holds 16 bytes a thread an access
+			// where this one holds w, so it starts as many times fewer
+			// programs again (fixtures/sol-check10's addbf_b64_w2: 64
+			// bf16 on 64 threads, 2 bytes a thread; its BLOCK_SIZE=2048
+			// twin ran at its DRAM speed of light, 0.86 faster).
+			after *= w / 16
+		}
 		if h := p.Kernel.Limiter.Headroom; h.Known() {
 			after = math.Max(after, h.Ideal)
 		}
-		_, _, triton := tritonKernel(k)
 		if us, ok := usageOf(p); ok && !triton {
 			// A CUDA block made larger runs each thread's code as before:
 			// the SM's pipes keep the work of the lanes that ran, at no
