@@ -351,11 +351,81 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	}
 	add("FP32 pipe", sp, a.Spec.PeakFP32())
 	add("FP64 pipe", dp, a.Spec.PeakFP64())
+	if m := productMads(a.Record); m.known {
+		// A product in half2 or 32-bit integers: its multiply-adds, which
+		// its shared loads feed, are its work, on the pipe that runs
+		// them (its DRAM bytes, a tile's worth, are not its limit).
+		add("FP16 pipe", 4*m.hfma2, a.Spec.PeakFP16())
+		if peak := a.Spec.PeakIMAD(); m.imad > 0 && peak > 0 {
+			out = append(out, need{"integer pipe", m.imad / (attainablePipe * peak),
+				fmt.Sprintf("%.3g integer multiply-adds at %.0f%% of %.1f Tera-op/s", m.imad, 100*attainablePipe, peak/1e12)})
+		}
+	}
 	if tc, ok := a.Value("flop_count_tensor"); ok && tc > 0 {
 		tt, _ := metrics.TensorType(a.Record)
 		add("tensor pipe", tc, a.Spec.PeakTensor(tt))
 	}
 	return out, known
+}
+
+// products are the half2 and 32-bit integer multiply-adds of a kernel's
+// source page that accumulate (HFMA2 and IMAD d, a, b, d of two
+// registers, per thread executed with their predicate on; an address's
+// IMAD by a constant, IMAD's other forms and HFMA2.MMA, a move, left
+// out), known when its shared loads feed them: half such a multiply-add
+// (warp-level) per shared load or more, as l1Need reads a product
+// (fixtures/sol-check7's igemm16, sol-check8's hgemm16).
+type products struct {
+	hfma2, imad float64
+	known       bool
+}
+
+func productMads(k *profan.Kernel) products {
+	var p products
+	var lds, mads float64
+	seen := map[string]bool{}
+	for _, s := range k.Source {
+		if s.Address == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		op, thr, inst := Opcode(s.SASS), sourceThreads(s), sourceInst(s)
+		switch {
+		case (op == "HFMA2" || strings.HasPrefix(op, "HFMA2.") && !strings.HasPrefix(op, "HFMA2.MMA")) && accumulates(s.SASS):
+			p.hfma2 += thr
+			mads += inst
+		case op == "IMAD" && accumulates(s.SASS):
+			p.imad += thr
+			mads += inst
+		case strings.HasPrefix(op, "LDS"):
+			lds += inst
+		}
+	}
+	p.known = lds > 0 && mads >= 0.5*lds && p.hfma2+p.imad > 0
+	return p
+}
+
+// accumulates reports whether a SASS multiply-add takes its three
+// operands from registers (d = a·b + c): an inner product's step, not an
+// address's scaling by a constant (i·4 + base) or a plain multiply (+RZ).
+func accumulates(sass string) bool {
+	f := strings.Fields(sass)
+	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) < 2 {
+		return false
+	}
+	ops := strings.Split(strings.Join(f[1:], " "), ",")
+	if len(ops) != 4 {
+		return false
+	}
+	reg := func(o string) string {
+		r, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(o), "-")), ".")
+		return r
+	}
+	isReg := func(r string) bool { return strings.HasPrefix(r, "R") && r != "RZ" }
+	return isReg(reg(ops[1])) && isReg(reg(ops[2])) && isReg(reg(ops[3]))
 }
 
 // constantNeed is the time a kernel whose constant cache serialises its

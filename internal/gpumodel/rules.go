@@ -36,6 +36,10 @@ type Rules struct {
 	SharedBanks               int  // 16 on CC 1.x, whose banks serve a half-warp; 32 after
 	BankWidth8                bool // Kepler's optional 8-byte bank mode
 	Tensor                    TensorCores
+	// FP16Lanes and IMADLanes are the results per clock per SM of 16-bit
+	// floating-point multiply-adds and of 32-bit integer multiply-adds;
+	// 0 where the table does not give them.
+	FP16Lanes, IMADLanes int
 }
 
 // WarpSectors reports whether a full warp's ideal sectors per request
@@ -55,7 +59,7 @@ func RulesOf(cc string) (Rules, error) {
 	r, _ := ccRowOf(key)
 	l := r.limits
 	return Rules{CC: key, Coalescing: l.coalescing, GlobalL1: l.l1, GlobalL1Default: l.l1Default,
-		SharedBanks: l.banks, BankWidth8: l.bank8, Tensor: r.tensor}, nil
+		SharedBanks: l.banks, BankWidth8: l.bank8, Tensor: r.tensor, FP16Lanes: r.fp16, IMADLanes: r.imad}, nil
 }
 
 // ccKey is the row of ccTable with limits whose rules cc follows (see

@@ -113,6 +113,19 @@ func (s *Spec) PeakFP64() float64 {
 	return float64(s.SMs*s.FP64PerSM) * 2 * s.SMClockMHz * 1e6
 }
 
+// PeakFP16 is the non-tensor FP16 peak in FLOP/s at the boost clock:
+// the compute capability's 16-bit multiply-add results per SM per clock
+// (half2 instructions two each), 2 FLOPs each; 0 where not known.
+func (s *Spec) PeakFP16() float64 {
+	return float64(s.SMs*s.Rules.FP16Lanes) * 2 * s.SMClockMHz * 1e6
+}
+
+// PeakIMAD is the 32-bit integer multiply-add peak in operations per
+// second at the boost clock; 0 where not known.
+func (s *Spec) PeakIMAD() float64 {
+	return float64(s.SMs*s.Rules.IMADLanes) * s.SMClockMHz * 1e6
+}
+
 // PeakWarpInstructions is the peak issue rate, in warp instructions per
 // second, that the instruction:byte balance uses: CoresPerSM/WarpSize warp
 // instructions per SM per clock, i.e. one instruction per FP32 lane per

@@ -127,7 +127,8 @@ type Headroom struct {
 	// Share is 1 − Ideal/Time, 0–1; NaN when the export cannot tell.
 	Share float64
 	// Unit names the unit whose necessary work sets the ideal time:
-	// "DRAM", "L2", "FP32 pipe", "FP64 pipe" or "tensor pipe".
+	// "DRAM", "L2", "L1/shared", "FP32 pipe", "FP64 pipe", "FP16 pipe",
+	// "integer pipe", "tensor pipe" or "constant cache".
 	Unit string
 	// Ideal is the ideal time in seconds (NaN unknown).
 	Ideal float64
