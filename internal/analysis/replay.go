@@ -157,31 +157,12 @@ func (r *replay) record(name string, cfg launchCfg, start, dur, launched float64
 		r.folded = true
 		return false
 	}
-	idx := int32(-1)
+	idx, c := int32(-1), int32(-1)
 	if name != "" {
-		if r.nameIdx == nil {
-			r.nameIdx = map[string]int32{}
-		}
-		i, ok := r.nameIdx[name]
-		if !ok {
-			i = int32(len(r.names))
-			r.names = append(r.names, name)
-			r.nameIdx[name] = i
-		}
-		idx = i
+		idx = intern(&r.nameIdx, &r.names, name)
 	}
-	c := int32(-1)
 	if cfg.grid.Known() {
-		if r.cfgIdx == nil {
-			r.cfgIdx = map[launchCfg]int32{}
-		}
-		i, ok := r.cfgIdx[cfg]
-		if !ok {
-			i = int32(len(r.cfgs))
-			r.cfgs = append(r.cfgs, cfg)
-			r.cfgIdx[cfg] = i
-		}
-		c = i
+		c = intern(&r.cfgIdx, &r.cfgs, cfg)
 	}
 	issued := launched
 	if math.IsNaN(issued) || issued > start {
@@ -189,6 +170,20 @@ func (r *replay) record(name string, cfg launchCfg, start, dur, launched float64
 	}
 	r.kernels = append(r.kernels, replayKernel{start: start, issued: issued, dur: float32(dur), name: idx, lane: lane, cfg: c})
 	return true
+}
+
+// intern is k's index in list, added to it (and to idx) the first time.
+func intern[K comparable](idx *map[K]int32, list *[]K, k K) int32 {
+	if *idx == nil {
+		*idx = map[K]int32{}
+	}
+	i, ok := (*idx)[k]
+	if !ok {
+		i = int32(len(*list))
+		*list = append(*list, k)
+		(*idx)[k] = i
+	}
+	return i
 }
 
 // finish keeps the device's kernels within the steps' window and the
