@@ -373,8 +373,10 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 // registers, per thread executed with their predicate on; an address's
 // IMAD by a constant, IMAD's other forms and HFMA2.MMA, a move, left
 // out), known when its shared loads feed them: half such a multiply-add
-// (warp-level) per shared load or more, as l1Need reads a product
-// (fixtures/sol-check7's igemm16, sol-check8's hgemm16).
+// (warp-level) per shared load or more, as l1Need reads a product, and
+// a quarter of its instructions or more (fixtures/sol-check7's igemm16,
+// sol-check8's hgemm16; not a tiled transpose's index arithmetic,
+// fixtures/ncu's transposeCoalesced).
 type products struct {
 	hfma2, imad float64
 	known       bool
@@ -382,7 +384,7 @@ type products struct {
 
 func productMads(k *profan.Kernel) products {
 	var p products
-	var lds, mads float64
+	var lds, mads, all float64
 	seen := map[string]bool{}
 	for _, s := range k.Source {
 		if s.Address == "" || seen[s.Address] {
@@ -390,6 +392,7 @@ func productMads(k *profan.Kernel) products {
 		}
 		seen[s.Address] = true
 		op, thr, inst := Opcode(s.SASS), sourceThreads(s), sourceInst(s)
+		all += inst
 		switch {
 		case (op == "HFMA2" || strings.HasPrefix(op, "HFMA2.") && !strings.HasPrefix(op, "HFMA2.MMA")) && accumulates(s.SASS):
 			p.hfma2 += thr
@@ -401,7 +404,7 @@ func productMads(k *profan.Kernel) products {
 			lds += inst
 		}
 	}
-	p.known = lds > 0 && mads >= 0.5*lds && p.hfma2+p.imad > 0
+	p.known = lds > 0 && mads >= 0.5*lds && mads >= 0.25*all && p.hfma2+p.imad > 0
 	return p
 }
 

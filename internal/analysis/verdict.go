@@ -107,8 +107,9 @@ import (
 // 16-bit kernels); version 59 has cuda-graphs say when the step's shapes
 // change from one step to the next; version 60 prices tiny-blocks'
 // Triton fix by the bytes a thread moves and reads an integer or half2
-// product's headroom on the pipe of its multiply-adds.
-const VerdictVersion = 60
+// product's headroom on the pipe of its multiply-adds; version 61 keeps
+// a tiled transpose's index arithmetic out of that product's work.
+const VerdictVersion = 61
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
