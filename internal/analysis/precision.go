@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -24,6 +25,11 @@ type DoubleOnFloat struct {
 	// FP64 peak (as it runs), Ideal32 those of all its operations done in
 	// float at the attainable FP32 peak.
 	Ideal64, Ideal32 float64
+	// Kept is the seconds the instructions a float version keeps take at
+	// the SM's attainable issue rate: every instruction but the FP64
+	// math, the conversions, the FP64 MUFU seeds and the uniform moves
+	// of the double literals.
+	Kept float64
 }
 
 // DoubleWork reads a kernel's double-precision work on float data; ok is
@@ -33,6 +39,7 @@ func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
 		return w, false
 	}
 	seen := map[string]bool{}
+	var slots, all, literals float64 // the FP64 pipe's warp instructions; every one; UMOVs
 	for _, s := range a.Record.Source {
 		if s.Address == "" || seen[s.Address] {
 			continue
@@ -40,14 +47,22 @@ func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
 		seen[s.Address] = true
 		op := Opcode(s.SASS)
 		n := sourceInst(s)
+		all += n
 		switch {
 		case strings.HasPrefix(op, "F2F.F64.F32"):
 			w.Up += n
 		case strings.HasPrefix(op, "F2F.F32.F64"):
 			w.Down += n
-		case strings.HasPrefix(op, "DFMA") || strings.HasPrefix(op, "DMUL") || strings.HasPrefix(op, "DADD") ||
-			strings.HasPrefix(op, "MUFU") && strings.Contains(op, "64"):
+		case strings.HasPrefix(op, "DFMA") || strings.HasPrefix(op, "DMUL") || strings.HasPrefix(op, "DADD"):
 			w.FP64 += n
+			slots += n
+		case strings.HasPrefix(op, "MUFU") && strings.Contains(op, "64"):
+			w.FP64 += n
+		case op == "UMOV":
+			// A double literal's two halves, moved into uniform
+			// registers for the FP64 instruction that reads it; a float
+			// literal is an immediate operand of its FFMA.
+			literals += n
 		case wideGlobal(op) && n > 0:
 			return w, false // 8- or 16-byte words: double (or vector) data
 		}
@@ -64,8 +79,16 @@ func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
 		return w, false
 	}
 	w.SP, w.DP = sp, dp
-	w.Ideal64 = dp / (attainablePipe * a.Spec.PeakFP64())
+	// The FP64 pipe takes a DFMA, a DMUL or a DADD a lane a clock; its
+	// peak counts an FMA as two operations, so a kernel of DMULs and
+	// DADDs fills it at half its FLOP rate (fixtures/sol-check10's
+	// damp<0>: 6.85 G FLOP, 215 µs at the peak, but 138 M FP64 warp
+	// instructions, 278 µs, of its 464 µs: ncu's FP64 pipe at 57 %).
+	w.Ideal64 = math.Max(dp, 2*32*slots) / (attainablePipe * a.Spec.PeakFP64())
 	w.Ideal32 = (sp + dp) / (attainablePipe * a.Spec.PeakFP32())
+	if r := a.Spec.PeakWarpInstructions(); r > 0 {
+		w.Kept = math.Max(0, all-w.FP64-w.Up-w.Down-literals) / (attainablePipe * r)
+	}
 	return w, true
 }
 

@@ -108,8 +108,12 @@ import (
 // change from one step to the next; version 60 prices tiny-blocks'
 // Triton fix by the bytes a thread moves and reads an integer or half2
 // product's headroom on the pipe of its multiply-adds; version 61 keeps
-// a tiled transpose's index arithmetic out of that product's work.
-const VerdictVersion = 61
+// a tiled transpose's index arithmetic out of that product's work;
+// version 62 has fp64-on-float read the FP64 pipe by its instructions
+// and keep what a float version issues, tensor-cores-unused count a
+// GEMM's shared loads in words, and adds barrier-stalls and the
+// barrier_stall_pct metric.
+const VerdictVersion = 62
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

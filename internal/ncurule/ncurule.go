@@ -100,6 +100,15 @@ var templates = []template{
 				From: fmt.Sprintf("ncu rule MemoryCacheAccessPattern: %s of %s bytes per sector used (%s %s, at %s)", m[4], m[5], m[1], m[2], m[3])}
 			return true
 		}},
+	{"CPIStall",
+		// ncu words one row a leading stall reason; the barrier's is a
+		// number profan reads (barrier-stalls), the others are read as
+		// nothing.
+		regexp.MustCompile(`(?s)^(.*)$`),
+		func(m []string, r *reading) bool {
+			b := barrierStall.FindStringSubmatch(m[1])
+			return b == nil || r.set("barrier_stall_pct", b[1], "CPIStall")
+		}},
 	{"SOLFPRoofline",
 		regexp.MustCompile(`(?i)achieved\s+(close to\s+)?` + num + `% of this device's FP32 peak performance and\s+(close to\s+)?` + num + `% of its FP64 peak performance`),
 		func(m []string, r *reading) bool {
@@ -112,6 +121,13 @@ var templates = []template{
 			return r.set("fp32_peak_pct", m[2], "SOLFPRoofline") && r.set("fp64_peak_pct", m[4], "SOLFPRoofline")
 		}},
 }
+
+// barrierStall is CPIStall's row for warps waiting at a CTA barrier:
+// "each warp of this workload spends 17.0 cycles being stalled waiting
+// for sibling warps at a CTA barrier. … This stall type represents about
+// 45.0% of the total average of 37.8 cycles between issuing two
+// instructions."
+var barrierStall = regexp.MustCompile(`(?s)stalled waiting for sibling warps at a CTA barrier\..*?This stall type represents about ` + num + `% of the total average of`)
 
 // reading collects values while the rows are read.
 type reading struct {

@@ -169,6 +169,7 @@ var All = []*Rule{
 	localMemory,
 	intDivision,
 	fp64OnFloat,
+	barrierStalls,
 	smallGrid,
 	tinyBlocks,
 	lowOccupancy,

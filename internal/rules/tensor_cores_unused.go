@@ -128,7 +128,7 @@ func halfOnFFMA(p *Pass) {
 		case op == "FMUL" || op == "FADD" || strings.HasPrefix(op, "FMUL.") || strings.HasPrefix(op, "FADD."):
 			other += instExecuted(s)
 		case strings.HasPrefix(op, "LDS"):
-			lds += instExecuted(s)
+			lds += instExecuted(s) * sharedWords(op)
 		}
 	}
 	n, ok := p.Value("inst_executed")
@@ -140,10 +140,13 @@ func halfOnFFMA(p *Pass) {
 	if !half {
 		// A product's FP32 work is its multiply-adds, each fed from the
 		// tile: FFMAs four times the separate multiplies and adds or
-		// more, a shared load for every ten FFMAs or more (an 8×8
-		// register tile: one per four). An n-body step (rsqrt, FMUL and
-		// FADD beside its FFMAs) or an iterated map (FMUL as often as
-		// FFMA, no shared load in its loop) is no GEMM.
+		// more, a 4-byte word loaded from shared memory for every ten
+		// FFMAs or more (an 8×8 register tile: one per four; an LDS.128
+		// loads four: fixtures/sol-check10's mm32_ieee, Triton's fp32
+		// tl.dot at input_precision="ieee", one LDS.128 a 12.8 FFMAs,
+		// 0.31 words an FFMA). An n-body step (rsqrt, FMUL and FADD
+		// beside its FFMAs) or an iterated map (FMUL as often as FFMA,
+		// no shared load in its loop) is no GEMM.
 		if !tc.Has("tf32") || ffma < 4*other || lds < 0.1*ffma {
 			return
 		}
@@ -164,6 +167,9 @@ func halfOnFFMA(p *Pass) {
 		advice = framework(p.Kernel,
 			"where a 10-bit mantissa with FP32 range and accumulation is accurate enough (TF32), multiply on the tensor cores: torch.matmul with torch.backends.cuda.matmul.allow_tf32 = True (or torch.set_float32_matmul_precision(\"high\")) in place of this kernel, or in CUDA WMMA's TF32 fragments (nvcuda::wmma::precision::tf32, 16×16×8, FP32 accumulators); else keep FP32 and register-tile it",
 			"where a 10-bit mantissa with FP32 range and accumulation is accurate enough (TF32), multiply on the tensor cores: cuBLAS with TF32 math (cublasSetMathMode(handle, CUBLAS_TF32_TENSOR_OP_MATH), or cublasGemmEx with CUBLAS_COMPUTE_32F_FAST_TF32), or WMMA's TF32 fragments (nvcuda::wmma::precision::tf32, 16×16×8, FP32 accumulators); else keep FP32 and register-tile it")
+		if _, _, triton := tritonKernel(p.Kernel.Record); triton {
+			advice = `where a 10-bit mantissa with FP32 range and accumulation is accurate enough (TF32), let tl.dot multiply on the tensor cores: input_precision="tf32" (or "tf32x3", three TF32 products, for near-FP32 accuracy) in place of "ieee" (or allow_tf32=True in older Triton)`
+		}
 	}
 	p.report(estimate(gain), Note{
 		Message:  msg,
@@ -173,6 +179,18 @@ func halfOnFFMA(p *Pass) {
 			return o == "FFMA" || strings.HasPrefix(o, "FFMA.")
 		}),
 	})
+}
+
+// sharedWords is the 4-byte words a shared load of opcode op reads a
+// thread: LDS.64 two, LDS.128 four, LDS (and narrower) one.
+func sharedWords(op string) float64 {
+	switch {
+	case strings.Contains(op, ".128"):
+		return 4
+	case strings.Contains(op, ".64"):
+		return 2
+	}
+	return 1
 }
 
 // tensorOpcode reports whether a SASS opcode runs on the tensor cores

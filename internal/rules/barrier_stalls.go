@@ -1,0 +1,183 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// barrierShare is the least share of a warp's cycles between two issued
+// instructions spent waiting at a CTA barrier for barrier-stalls to
+// speak: ncu's CPIStall names the barrier as a leading reason there.
+const barrierShare = 0.3
+
+// barrierStalls reports a kernel whose warps spend much of their time
+// waiting at __syncthreads barriers: the barriers, not a unit's peak,
+// hold it, so its headroom is theirs.
+var barrierStalls = &Rule{
+	ID:    "barrier-stalls",
+	Title: "Warps wait at __syncthreads barriers",
+	Text: `At a __syncthreads (BAR.SYNC) every warp of the block waits for the slowest one;
+with a barrier every few instructions the SM's warps spend their time waiting, not
+issuing, and no memory or pipe is near its peak. Barriers are needed only where
+a thread reads what another thread of its block wrote. A value a thread writes to
+shared memory and reads back itself needs none: keep it in a register. Data
+exchanged within a warp needs no block barrier: __shfl_sync, or __syncwarp. Where
+the block must meet, give each barrier more work: more elements a thread between
+two barriers, or double-buffered tiles so that one barrier serves a tile.`,
+	Before: `for (int k = 0; k < 32; ++k) {
+    s[threadIdx.x] = f(v);
+    __syncthreads();
+    v = g(s[threadIdx.x]);  // its own slot: no other thread's value
+    __syncthreads();
+}`,
+	After: `for (int k = 0; k < 32; ++k)
+    v = g(f(v));            // in a register, no barrier`,
+	Severity: profan.Warning,
+	Cause:    CauseOwn,
+	Scope:    Source,
+	Locates:  true,
+	NCURule:  "CPIStall",
+	Requires: []string{"duration"},
+	Optional: join(usageReads, []string{"barrier_stall_pct"}),
+	Check:    checkBarrierStalls,
+}
+
+// checkBarrierStalls prices the fix from the share of the warps' time
+// spent at the barriers, which goes with them: fixtures/sol-check10's
+// syncChain<1>, a value written to shared memory and read back by its own
+// thread between two __syncthreads a step, stalled at a barrier 45 % of
+// its cycles (17.0 of 37.8 between two issued instructions), the ADU pipe
+// that issues the barriers at its peak; its register twin ran 0.76
+// faster. Where every shared load reads back what its own thread stored
+// across a barrier, the fix drops the round trip and its barriers: the
+// instructions left, at the SM's issue rate (syncChain<1>: 45 M of its
+// 112 M warp instructions, 48 µs of 266 µs, 0.82).
+func checkBarrierStalls(p *Pass) {
+	pct, ok := p.Value("barrier_stall_pct")
+	t, okT := p.Value("duration")
+	if !ok || !okT || !(t > 0) || pct/100 < barrierShare {
+		return
+	}
+	share := math.Min(1, pct/100)
+	gain := math.Min(share, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	locs := topLines(p, func(op string, _ profan.SourceRecord) bool { return strings.HasPrefix(op, "BAR.SYNC") || op == "BAR" })
+	msg := fmt.Sprintf("its warps wait at __syncthreads barriers %.0f%% of their cycles between two issued instructions (ncu's stall reason barrier): the barriers, not a unit's peak, hold it", pct)
+	advice := "keep a value a thread writes and reads back itself in a register (no barrier); exchange within a warp with __shfl_sync or __syncwarp instead of __syncthreads; where the block must meet, give each barrier more work (more elements a thread between barriers, double-buffered tiles)"
+	if rt := ownRoundTrip(p.Kernel); rt.loads > 0 {
+		msg += "; a thread loads back, across a barrier, a shared address it stored to: where no other thread writes that slot in between, the value needs neither shared memory nor the barrier"
+		if rt.own() {
+			msg = fmt.Sprintf("its warps wait at __syncthreads barriers %.0f%% of their cycles between two issued instructions (ncu's stall reason barrier), and every shared load reads back, across a barrier, the address its own thread stored to: a value that needs neither shared memory nor the barriers", pct)
+			if r := p.Kernel.Spec; r != nil && r.PeakWarpInstructions() > 0 && rt.all > 0 {
+				after := math.Max(0, rt.all-rt.bars-rt.stores-rt.loads) / (ceiling[analysis.LimitPipe] * r.PeakWarpInstructions())
+				if h := p.Kernel.Limiter.Headroom; h.Known() {
+					after = math.Max(after, h.Ideal)
+				}
+				gain = math.Max(gain, math.Min(clamp01(1-math.Max(after, launchFloor)/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2)))
+			}
+		}
+	}
+	p.report(estimate(gain), Note{
+		Message:   msg,
+		Advice:    advice,
+		Evidence:  p.evidence("barrier_stall_pct", "duration"),
+		Locations: locs,
+	})
+}
+
+// roundTrip is what ownRoundTrip read, in warp instructions executed:
+// the shared loads that read back their own thread's store across a
+// barrier and those stores, every shared load, the barriers, and every
+// instruction.
+type roundTrip struct {
+	loads, stores, allLoads, bars, all float64
+}
+
+// own reports that every shared load (within 10 %) reads back its own
+// thread's store.
+func (r roundTrip) own() bool { return r.loads > 0 && r.loads >= 0.9*r.allLoads }
+
+// ownRoundTrip reads shared stores and later shared loads with the same
+// address operand and a barrier between them, the address register not
+// written in between: a thread reading back its own slot.
+func ownRoundTrip(a *analysis.Kernel) (r roundTrip) {
+	stored := map[string]float64{} // address operands stored to: the stores' count
+	crossed := map[string]bool{}   // ... with a barrier since
+	var recs []profan.SourceRecord
+	for s := range instructions(a.Record.Source) {
+		recs = append(recs, s)
+	}
+	// In program order: the page files instructions under their lines.
+	sort.SliceStable(recs, func(i, j int) bool { return address(recs[i].Address) < address(recs[j].Address) })
+	for _, s := range recs {
+		op := opcode(s.SASS)
+		n := instExecuted(s)
+		r.all += n
+		f := strings.Fields(strings.ReplaceAll(s.SASS, ",", " "))
+		switch {
+		case strings.HasPrefix(op, "STS"):
+			if addr := sharedAddress(f); addr != "" {
+				stored[addr], crossed[addr] = n, false
+			}
+			continue
+		case strings.HasPrefix(op, "BAR.SYNC"):
+			r.bars += n
+			for k := range stored {
+				crossed[k] = true
+			}
+			continue
+		case strings.HasPrefix(op, "LDS"):
+			r.allLoads += n
+			if addr := sharedAddress(f); addr != "" && crossed[addr] {
+				if st, ok := stored[addr]; ok {
+					r.loads += n
+					r.stores += st
+					delete(stored, addr)
+				}
+			}
+		}
+		// A register written drops the addresses that use it.
+		if dst := destination(f); dst != "" {
+			for k := range stored {
+				if strings.Contains(k, dst+"]") || strings.Contains(k, dst+"+") {
+					delete(stored, k)
+				}
+			}
+		}
+	}
+	return r
+}
+
+// address is a SASS address's value (0 when it is not hexadecimal).
+func address(s string) uint64 {
+	v, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s), "0x"), 16, 64)
+	return v
+}
+
+// sharedAddress is the [..] operand of a shared access's fields.
+func sharedAddress(f []string) string {
+	for _, x := range f {
+		if strings.HasPrefix(x, "[") {
+			return x
+		}
+	}
+	return ""
+}
+
+// destination is the register an instruction's fields write first, ""
+// for none.
+func destination(f []string) string {
+	i := 0
+	if i < len(f) && strings.HasPrefix(f[i], "@") {
+		i++
+	}
+	if i+1 < len(f) && strings.HasPrefix(f[i+1], "R") {
+		return f[i+1]
+	}
+	return ""
+}
