@@ -1956,7 +1956,8 @@ step between launches still splits the step into graphed regions).
 `)
 	causeSplit(t, b, tls, "cls.default", "mlp.default", "audio.default", "voxel.default", "fluid.default", "fluid.fixed", "embed.default", "embed.pinned",
 		"rl.default", "log.default", "log.noread", "det.default", "det.fixed", "gnn.default", "gnn.workers",
-		"s2s.default", "s2s.static", "hook.default", "hook.events", "hook.bf16")
+		"s2s.default", "s2s.static", "hook.default", "hook.events", "hook.bf16",
+		"amp.default", "amp.foreach", "amp.fused", "ctc.default", "ctc.cpulen", "ctc.every50")
 	b.WriteString(`
 ### fixtures/host19b: host19's unmeasured levers, measured after the read
 
@@ -2143,7 +2144,7 @@ splits sum to the wall, and no launch-bound time is named by a Python frame.
 }
 
 // causeSplit renders, and holds, the timeline's wall split by cause on the
-// held-out captures of fixtures/host12, host15, host16, host17, host18 and host19: busy and the idle causes sum to
+// held-out captures of fixtures/host12, host15, host16, host17, host18, host19 and host20: busy and the idle causes sum to
 // the span, and no launch-bound time is named by a DataLoader, a sync or
 // the user's Python.
 func causeSplit(t *testing.T, b *strings.Builder, tls map[string]*analysis.Timeline, names ...string) {
@@ -2151,7 +2152,7 @@ func causeSplit(t *testing.T, b *strings.Builder, tls map[string]*analysis.Timel
 ### The held-out steps' wall, by cause
 
 The timeline's split of the held-out "before" traces of ` + "`fixtures/host12`" + ` (cls, mlp), ` + "`fixtures/host15`" + ` (audio,
-voxel), ` + "`fixtures/host16`" + ` (fluid, embed), ` + "`fixtures/host17`" + ` (rl, log), ` + "`fixtures/host18`" + ` (det, gnn) and ` + "`fixtures/host19`" + ` (s2s, hook), four ` + "`ProfilerStep#N`" + ` each, profiled: the GPU's busy time and each idle cause, with the calls the timeline names behind it (most idle time first).
+voxel), ` + "`fixtures/host16`" + ` (fluid, embed), ` + "`fixtures/host17`" + ` (rl, log), ` + "`fixtures/host18`" + ` (det, gnn), ` + "`fixtures/host19`" + ` (s2s, hook) and ` + "`fixtures/host20`" + ` (amp, ctc), four ` + "`ProfilerStep#N`" + ` each, profiled: the GPU's busy time and each idle cause, with the calls the timeline names behind it (most idle time first).
 
 | trace | cause | ms | share | calls behind it |
 | --- | --- | ---: | ---: | --- |
