@@ -23,8 +23,13 @@ func host20Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 	for _, c := range []struct{ trace, cause, names, miss string }{
 		// GradScaler.step's found_inf read, under scaler.step(opt).
 		{"amp.default", verdict.IdleSync, "at host20.py(143): step", ""},
-		// The EMA's loop over the state dict, between its launches.
-		{"amp.default", verdict.IdlePython, "host20.py(121): update", ""},
+		// The EMA's loop over the state dict, between its launches. The
+		// first read (main at 85943a1, 15:25) failed it as written,
+		// host20.py(121), the def line: the profiler's frame of a
+		// decorated function (@torch.no_grad()) carries the decorator's
+		// line, and the timeline names host20.py(120): update (13.19 ms
+		// of other Python). Corrected after the read, no code changed.
+		{"amp.default", verdict.IdlePython, "host20.py(120): update", ""},
 		// The CER's argmax read, and its Python edit distance after it.
 		{"ctc.default", verdict.IdleSync, "at host20.py(233): cer", ""},
 		{"ctc.default", verdict.IdlePython, "host20.py(222): edit_distance", ""},
@@ -36,11 +41,12 @@ func host20Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 	}
 	launchNotPython(t, tls, "amp.default", "amp.foreach", "amp.fused", "ctc.default", "ctc.cpulen", "ctc.every50")
 	misses = append(misses, graphsNotFirst(t, read, []missCase{
-		{"amp.default", ""},
-		{"amp.foreach", ""},
+		// First read, with main at 85943a1 (15:25): missed on three.
+		{"amp.default", "first at 63.4%, priced for the regions between GradScaler's found_inf read (.item() at host20.py(143): step), which its advice names; not measured"},
+		{"amp.foreach", "first at 57.8%, priced for the regions between GradScaler's found_inf read, as on default; not measured"},
 		{"ctc.default", ""},
 		{"ctc.cpulen", ""},
-		{"ctc.every50", ""},
+		{"ctc.every50", "first at 71.6% on a step whose kernels' grids change with the batch's lengths (aten::ctc_loss's fills) and whose loss reads the lengths on the host every step; its advice says both, then prices the loop's body between the reads; not measured"},
 	})...)
 	return misses
 }
