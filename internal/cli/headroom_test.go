@@ -70,6 +70,14 @@ var solSets = []struct {
 		{"damp<0>", "damp<1>"}, {"syncChain<1>", "syncChain<0>"}, {"moments<0>", "moments<1>"}, {"volSum<0>", "volSum<1>"},
 		{"axpyF4<0>", "axpyF4<1>"}, {"fmaIlp<0>", "fmaIlp<1>"}}},
 	{"sol-check10", "sol_triton10", [][2]string{{"addbf_b64_w2", "addbf_b2048_w4"}, {"mm32_ieee", "mm32_tf32"}, {"rowsum_w1", "rowsum_w8"}}},
+	// The eleventh set, as first read.
+	{"sol-check11", "sol_check11", [][2]string{{"blur3U8<1>", "blur3U8<16>"}, {"kickAoS", "kickSoA"}, {"pwlMap<0>", "pwlMap<1>"},
+		{"tailReduce<1>", "tailReduce<0>"}, {"ringClaim<0>", "ringClaim<1>"}, {"convC4<1>", "convC4<8>"},
+		{"permute6<0>", "permute6<1>"}, {"gammaPow<0>", "gammaPow<1>"}, {"sboxConst<0>", "sboxConst<1>"},
+		{"transposeZ<32>", "transposeZ<33>"}, {"probeMod<unsigned long long>", "probeMod<unsigned int>"},
+		{"chase<0>", "chase<1>"}, {"votePeel<0>", "votePeel<1>"}, {"fieldSmooth<0>", "fieldSmooth<1>"},
+		{"fenceEach<0>", "fenceEach<1>"}, {"reluBf8<0>", "reluBf8<1>"}, {"mufuIlp<0>", "mufuIlp<1>"}, {"ldsStream<0>", "ldsStream<1>"}}},
+	{"sol-check11", "sol_triton11", [][2]string{{"lsm_b64_w1", "lsm_b1024_w4"}, {"scale_b1024_w4", "scale_b4096_w8"}}},
 }
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light

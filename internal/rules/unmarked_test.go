@@ -65,6 +65,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check8", solCheck8Files, hp(solCheck8Pairs)},
 		{"sol-check9", solCheck9Files, hp(solCheck9Pairs)},
 		{"sol-check10", solCheck10Files, hp(solCheck10Pairs)},
+		{"sol-check11", solCheck11Files, hp(solCheck11Pairs)},
 	}
 	for _, s := range sets {
 		for _, page := range []string{"raw", "details"} {
