@@ -112,8 +112,9 @@ import (
 // version 62 has fp64-on-float read the FP64 pipe by its instructions
 // and keep what a float version issues, tensor-cores-unused count a
 // GEMM's shared loads in words, and adds barrier-stalls and the
-// barrier_stall_pct metric.
-const VerdictVersion = 62
+// barrier_stall_pct metric; version 63 adds foreach-loop (a Python loop
+// updating tensors one at a time outside the optimizer's step).
+const VerdictVersion = 63
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

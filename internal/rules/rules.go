@@ -189,6 +189,7 @@ var All = []*Rule{
 	staticKVCache,
 	channelsLast,
 	fusedOptimizer,
+	foreachLoop,
 	cudnnBenchmark,
 	cudaGraphs,
 	hostSync,

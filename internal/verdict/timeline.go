@@ -114,6 +114,10 @@ type Steps interface {
 	// Regions sums the host's annotated ranges whose name begins with
 	// prefix, inside the replayed steps.
 	Regions(prefix string) []Region
+	// Loops sums, by user frame, each replayed step's stretch from the
+	// frame's first Python span to its last (a loop on that line),
+	// outside annotated ranges.
+	Loops() []Region
 	// Looped finds, in each replayed step, a call of a frame call holds
 	// (a model's forward) inside which syncs recur (a read in a loop):
 	// the kernels issued, by name, from the first sync inside that call
@@ -164,6 +168,9 @@ type Region struct {
 	// Frame is the user's frame the ranges spent the most Python time
 	// under ("train.py(40): step", the line that calls opt.step()).
 	Frame string
+	// Items counts, for a loop (Steps.Loops), the Python spans in its
+	// frame: about one an iteration.
+	Items int
 }
 
 // Replay prices lever by replaying the step; ok is false when the trace
@@ -209,6 +216,14 @@ func (t *Timeline) Regions(prefix string) []Region {
 		return nil
 	}
 	return t.Steps.Regions(prefix)
+}
+
+// Loops is Steps.Loops; nil without a replay.
+func (t *Timeline) Loops() []Region {
+	if t == nil || t.Steps == nil {
+		return nil
+	}
+	return t.Steps.Loops()
 }
 
 // Looped is Steps.Looped; nil and "" without a replay.
