@@ -94,8 +94,11 @@ func TestAppReads(t *testing.T) {
 			})
 			// No capture synchronises the device every step (the traces'
 			// harnesses do once, after the loop): cuda-synchronize is
-			// held by its table test alone.
-			if !spoke[r.ID] && r.ID != "static-kv-cache" && r.ID != "sdpa" && r.ID != "cuda-synchronize" {
+			// held by its table test alone. The one capture with a
+			// per-tensor loop outside the optimizer (fixtures/host20's
+			// amp, an EMA) is held out and not on main yet:
+			// foreach-loop is held by its table test too.
+			if !spoke[r.ID] && r.ID != "static-kv-cache" && r.ID != "sdpa" && r.ID != "cuda-synchronize" && r.ID != "foreach-loop" {
 				t.Errorf("advised nothing and found nothing in use on %d captures", len(appCaptures))
 			}
 		})
