@@ -113,8 +113,11 @@ import (
 // and keep what a float version issues, tensor-cores-unused count a
 // GEMM's shared loads in words, and adds barrier-stalls and the
 // barrier_stall_pct metric; version 63 adds foreach-loop (a Python loop
-// updating tensors one at a time outside the optimizer's step).
-const VerdictVersion = 63
+// updating tensors one at a time outside the optimizer's step); version
+// 64 has register-tile read a product whose issue slots hold it (a
+// convolution's LDS per FFMA) and uncoalesced-global leave a shared
+// tile's halo loads alone.
+const VerdictVersion = 64
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
