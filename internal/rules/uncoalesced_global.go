@@ -37,7 +37,7 @@ odata[x2 + height * y2] = tile[threadIdx.x][threadIdx.y]; // rows in, rows out`,
 	NCURule:    "UncoalescedGlobalAccess",
 	Thresholds: []*Threshold{excess, minTrafficShare},
 	Requires:   []string{"gld_transactions_per_request|gst_transactions_per_request|gld_efficiency|gst_efficiency"},
-	Optional:   join(trafficReads, []string{"gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions"}),
+	Optional:   join(trafficReads, []string{"gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions", "global_load_requests", "shared_store_requests"}),
 	Check:      checkUncoalesced,
 }
 
