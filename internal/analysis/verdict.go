@@ -116,8 +116,10 @@ import (
 // updating tensors one at a time outside the optimizer's step); version
 // 64 has register-tile read a product whose issue slots hold it (a
 // convolution's LDS per FFMA) and uncoalesced-global leave a shared
-// tile's halo loads alone.
-const VerdictVersion = 64
+// tile's halo loads alone; version 65 has narrow-access read a window's
+// shifted taps as narrow accesses and stay silent on a pointer chase's
+// dependent loads and on accesses a fence after each holds.
+const VerdictVersion = 65
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

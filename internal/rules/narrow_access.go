@@ -71,12 +71,26 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			return
 		}
 		width, share := narrowWidth(p)
+		taps := false
+		if width <= 0 {
+			width, share = narrowTaps(p)
+			taps = width > 0
+		}
 		if width <= 0 || width > 4 || share < 0.5 {
+			return
+		}
+		// A fence after each access holds the time, not the access's
+		// width: the warp waits for every store to be visible before the
+		// next (fixtures/sol-check11's fenceEach<0>: a __threadfence
+		// after each of eight 4-byte stores, 83 % of the sampled stalls
+		// on the fences; one fence after the last ran 0.50 faster).
+		if analysis.FenceHeld(p.Kernel) >= fenceHeld {
 			return
 		}
 		k := 16 / width
 		gain := clamp01(1 - math.Max(1/k, (1-h.Share)/vectorReach))
 		narrowAt := map[string]bool{}
+		var chased, global float64
 		for _, in := range p.Kernel.Model.Instructions {
 			if in.Space != "global" {
 				continue
@@ -92,9 +106,21 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			if in.Operation == "load" && strings.Contains(in.SASS, ".STRONG.") {
 				return
 			}
-			if in.Pattern.AccessBytes > 0 && in.Pattern.AccessBytes < 16 && in.Sectors <= in.IdealSectors*1.1 {
+			if in.Pattern.AccessBytes > 0 && in.Pattern.AccessBytes < 16 && (in.Sectors <= in.IdealSectors*1.1 || taps && windowTap(p, in)) {
 				narrowAt[in.Address] = true
 			}
+			if in.Operation == "load" && analysis.Chased(p.Kernel, in.Address) {
+				chased += in.Sectors
+			}
+			global += in.Sectors
+		}
+		// Loads whose addresses are the values of the loads before them
+		// (a pointer chase) are in flight one at a time: their latency,
+		// not their width, holds the time (fixtures/sol-check11's
+		// chase<0>: sixteen dependent 4-byte hops a lane; the same rows
+		// from a table, independent loads, ran 0.45 faster).
+		if global > 0 && chased >= 0.5*global {
+			return
 		}
 		var what []string
 		locs := topLines(p, func(op string, s profan.SourceRecord) bool {
@@ -107,7 +133,11 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			return true
 		})
 		sort.Strings(what)
-		msg := fmt.Sprintf("coalesced global accesses of %s per thread carry %.0f%% of the kernel's global traffic, %.0f%% of its time above the DRAM time of its bytes", metrics.Count(width, "byte"), 100*share, 100*h.Share)
+		kind := "coalesced global accesses"
+		if taps {
+			kind = "coalesced global accesses and the shifted taps of a window beside them (a sector a request more, the neighbour's)"
+		}
+		msg := fmt.Sprintf("%s of %s per thread carry %.0f%% of the kernel's global traffic, %.0f%% of its time above the DRAM time of its bytes", kind, metrics.Count(width, "byte"), 100*share, 100*h.Share)
 		if len(what) > 0 {
 			msg += " (" + strings.Join(what, ", ") + ")"
 		}
@@ -179,6 +209,48 @@ func narrowWidth(p *Pass) (width, share float64) {
 		return 0, 0
 	}
 	return width, narrow / total
+}
+
+// fenceHeld is the share of a kernel's sampled warp stalls on the
+// fences it executes after each access above which narrow-access stays
+// silent (fixtures/sol-check11's fenceEach<0>: 0.83).
+const fenceHeld = 0.3
+
+// narrowTaps is narrowWidth read from the source page's instructions for a
+// kernel whose global accesses are each coalesced or one tap of a window
+// (in[i-1], in[i], in[i+1] of one line, as wide): a shifted tap's extra
+// sector a request is its neighbour's, which L1 serves, not a layout to
+// fix (fixtures/sol-check11's blur3U8<1>: three 1-byte loads a pixel, the
+// two shifted ones at 2 sectors a request, read as strided by 2 B; a
+// uint4 of sixteen pixels ran 0.81 faster). width is the widest access in
+// bytes, share the part of the global sectors such accesses carry.
+func narrowTaps(p *Pass) (width, share float64) {
+	var total, narrow float64
+	for _, in := range p.Kernel.Model.Instructions {
+		if in.Space != "global" || !(in.Sectors > 0) {
+			continue
+		}
+		total += in.Sectors
+		if !(in.Pattern.AccessBytes > 0) {
+			return 0, 0
+		}
+		if in.Sectors > in.IdealSectors*1.1 && !windowTap(p, in) {
+			return 0, 0 // not one coalesced stream
+		}
+		narrow += in.Sectors
+		width = math.Max(width, in.Pattern.AccessBytes)
+	}
+	if total <= 0 {
+		return 0, 0
+	}
+	return width, narrow / total
+}
+
+// windowTap reports whether a global load is one shifted tap of a window
+// (shiftedWindow) a sector a request above its ideal at most.
+func windowTap(p *Pass, in analysis.Instruction) bool {
+	return in.Operation == "load" && in.IdealSectorsPerRequest > 0 &&
+		in.SectorsPerRequest <= in.IdealSectorsPerRequest+1.05 && shiftedWindow(p.Kernel, in)
 }
 
 // vectorAdvice names the vector type for accesses of width bytes.

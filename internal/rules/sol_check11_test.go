@@ -155,16 +155,28 @@ var solCheck11Files = map[string][]string{
 // uncoalesced-global leaves a shared tile's halo loads alone under 0.05
 // (convC4<1>'s forbidden 0.02 gone); means 0.1821 raw, 0.1825 details,
 // worst 0.8062.
+//
+// Fixed after the read (verdict version 65): narrow-access reads a
+// window's shifted taps (in[i-1], in[i+1] of one line, a sector a
+// request above their ideal) as narrow accesses, not a layout
+// (blur3U8<1>, 0 → 0.82 against 0.81, line 60), and stays silent on
+// loads whose address is the value the loop's previous load returned
+// (chase<0>: 0.62 → 0) and where fences after each access hold the
+// sampled stalls (fenceEach<0>, 83 %: 0.59 → 0); means 0.1427 raw,
+// 0.1431 details, worst 0.4998 (fenceEach<0>, no rule: 0 against 0.50,
+// its headroom stated).
 func TestSolCheck11(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck11Files, solCheck11Pairs, "sol-check11", 0.183, 0.807, solCheck11Gaps)
+	heldOutGaps(t, solCheck11Files, solCheck11Pairs, "sol-check11", 0.144, 0.500, solCheck11Gaps)
 }
 
 // solCheck11Gaps are what the first read found against the verdicts
 // written before it ("kernel rule"), the same on both pages: logged, not
 // failed. convC4<1>'s register-tile and uncoalesced-global were fixed
-// after the read (verdict version 64).
-var solCheck11Gaps = []string{"blur3U8<1> narrow-access", "chase<0> narrow-access", "fenceEach<0> narrow-access"}
+// after the read (verdict version 64); blur3U8<1>'s missing narrow-access
+// and the forbidden ones on chase<0> and fenceEach<0> after it (verdict
+// version 65).
+var solCheck11Gaps []string
 
 // solCheck11LineGaps are the required findings whose named line is not
 // one of solCheck11Lines at the first read: logged, not failed.

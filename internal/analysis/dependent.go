@@ -1,0 +1,154 @@
+package analysis
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+)
+
+// Chased reports whether the global load at the source page's address
+// addr takes its address from a value a load of its own loop returned,
+// in the same trip or the one before (a pointer chase, p = next[p]): each
+// trip waits for the last one's load, so the loads are in flight one at
+// a time however wide they are. False without the source page or where
+// the load sits in no loop.
+func Chased(a *Kernel, addr string) bool {
+	if len(a.Record.Source) == 0 {
+		return false
+	}
+	return newSASSProgram(a.Record).chased(addr)
+}
+
+// loopBody is the most instructions a loop's body may hold for chased to
+// walk around it.
+const loopBody = 256
+
+// chased walks the registers of the address of the instruction at addr
+// backwards through its loop: from the instruction up to the loop's head,
+// then from the backward branch that closes the loop down to the
+// instruction itself (the trip before). A load writing one of them ends
+// the walk.
+func (p *sassProgram) chased(addr string) bool {
+	i, ok := p.at[addr]
+	if !ok {
+		return false
+	}
+	head, tail := -1, -1
+	for j := i; j < len(p.recs) && j <= i+loopBody; j++ {
+		op, args := sassFields(p.recs[j].SASS)
+		if !strings.HasPrefix(op, "BRA") || len(args) == 0 {
+			continue
+		}
+		t, ok := p.at[branchTarget(args[len(args)-1], p.recs)]
+		if ok && t <= i && i-t <= loopBody {
+			head, tail = t, j
+			break
+		}
+	}
+	if head < 0 {
+		return false
+	}
+	var order []int
+	for j := i - 1; j >= head; j-- {
+		order = append(order, j)
+	}
+	for j := tail; j >= i; j-- {
+		order = append(order, j)
+	}
+	_, args := sassFields(p.recs[i].SASS)
+	want := map[int]bool{}
+	for _, r := range registers(addressOperand(args)) {
+		want[r] = true
+	}
+	for _, j := range order {
+		if len(want) == 0 {
+			return false
+		}
+		op, as := sassFields(p.recs[j].SASS)
+		if len(as) == 0 || strings.Contains(as[0], "[") {
+			continue
+		}
+		dst := registers(as[0])
+		if len(dst) == 0 {
+			continue
+		}
+		if strings.Contains(op, ".WIDE") || strings.Contains(op, ".64") {
+			dst = append(dst, dst[0]+1)
+		}
+		hit := false
+		for _, d := range dst {
+			if want[d] {
+				hit = true
+				delete(want, d)
+			}
+		}
+		if !hit {
+			continue
+		}
+		if isLoad(op) {
+			return true
+		}
+		for _, a := range as[1:] {
+			for _, r := range registers(a) {
+				want[r] = true
+			}
+		}
+	}
+	return false
+}
+
+// branchTarget is the address a branch operand names ("0x7f…d0"), in the
+// spelling the page's addresses use; "" when the operand is no address.
+func branchTarget(operand string, recs []profan.SourceRecord) string {
+	s := strings.ToLower(strings.TrimSpace(operand))
+	if !strings.HasPrefix(s, "0x") {
+		return ""
+	}
+	v, err := strconv.ParseUint(s[2:], 16, 64)
+	if err != nil {
+		return ""
+	}
+	for _, r := range recs {
+		w, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(r.Address), "0x"), 16, 64)
+		if err == nil && w == v {
+			return r.Address
+		}
+	}
+	return ""
+}
+
+// FenceHeld reports the share of a kernel's sampled warp stalls spent on
+// memory fences (MEMBAR and the ERRBAR and cache invalidation that follow
+// a __threadfence) when it executes one for every two global memory
+// instructions or more: a fence per access, whose wait for the access to
+// be visible, not the access's width, holds the time. 0 when the kernel
+// fences less often or the page has no sampling.
+func FenceHeld(a *Kernel) float64 {
+	var fences, accesses, fenceSamples, samples float64
+	seen := map[string]bool{}
+	for _, s := range a.Record.Source {
+		if s.Address == "" || s.SASS == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		op, _ := sassFields(s.SASS)
+		base, _, _ := strings.Cut(op, ".")
+		n := sourceInst(s)
+		smp, _ := sourceSamples(s)
+		samples += smp
+		switch base {
+		case "MEMBAR", "FENCE", "ERRBAR", "CGAERRBAR", "CCTL":
+			fenceSamples += smp
+			if base == "MEMBAR" || base == "FENCE" {
+				fences += n
+			}
+		case "LDG", "STG", "ATOMG", "RED":
+			accesses += n
+		}
+	}
+	if !(accesses > 0) || fences < 0.5*accesses || !(samples > 0) {
+		return 0
+	}
+	return fenceSamples / samples
+}
