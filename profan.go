@@ -561,7 +561,9 @@ const (
 	// HostFrame is a Python frame kept whole: PyTorch's optimizer
 	// implementations (OptimizerFrame), which the replay prices a fused
 	// optimizer by, and each call of a forward method of the user's
-	// code ("model.py(80): forward"), which tells a loop from calls.
+	// code ("model.py(80): forward"), which tells a loop from calls;
+	// and GradScaler's read of found_inf (ScalerFrame), which a fused
+	// optimizer's step does without.
 	HostFrame = "python_function"
 )
 
@@ -594,6 +596,17 @@ func OptimizerFrame(name string) int {
 		return OptimizerGroup
 	}
 	return OptimizerNone
+}
+
+// ScalerFrame reports torch.amp's GradScaler frame that reads found_inf
+// on the host before it steps the optimizer ("torch/amp/grad_scaler.py(363):
+// _maybe_opt_step": sum(v.item() for v in found_inf_per_device)). An
+// optimizer whose step takes the scaler (fused=True: PyTorch's
+// _step_supports_amp_scaling) is handed found_inf on the device and
+// stepped without it.
+func ScalerFrame(name string) bool {
+	file, rest, ok := strings.Cut(name, ".py(")
+	return ok && strings.HasSuffix(file, "amp/grad_scaler") && strings.HasSuffix(rest, "): _maybe_opt_step")
 }
 
 // What a Python frame of a DataLoader's pin-memory thread is (PinFrame).

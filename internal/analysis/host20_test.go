@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan/internal/analysis"
@@ -40,6 +41,17 @@ func host20Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 		misses = append(misses, idleNamed(t, tls, c.trace, c.cause, c.names, c.miss)...)
 	}
 	launchNotPython(t, tls, "amp.default", "amp.foreach", "amp.fused", "ctc.default", "ctc.cpulen", "ctc.every50")
+	// GradScaler's found_inf read is no read of the user's: step-read
+	// (read it every N steps) never names it. At the first read (main
+	// at 85943a1) it did; fixed after the read, by mechanism: the read
+	// inside GradScaler's _maybe_opt_step is fused-optimizer's.
+	for _, name := range []string{"amp.default", "amp.foreach"} {
+		for _, r := range read[name].Recommendations {
+			if r.Rule == "step-read" && strings.Contains(r.Message, "host20.py(143): step") {
+				t.Errorf("%s: step-read advises GradScaler's found_inf read: %s", name, r.Message)
+			}
+		}
+	}
 	misses = append(misses, graphsNotFirst(t, read, []missCase{
 		// First read, with main at 85943a1 (15:25): missed on three.
 		{"amp.default", "first at 63.4%, priced for the regions between GradScaler's found_inf read (.item() at host20.py(143): step), which its advice names; not measured"},

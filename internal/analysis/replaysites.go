@@ -60,6 +60,11 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 	by := map[string]*Site{}
 	var out []*Site
 	in := map[*Site]int{} // the step it was seen in last, +1
+	var scaler []annRange
+	scaled := map[*Site]int{}
+	if state == profan.HostSync {
+		scaler = joined(r.callsOf(profan.ScalerFrame))
+	}
 	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
 	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
 		s := r.spans[i]
@@ -76,6 +81,9 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		}
 		x.Count++
 		x.Seconds += float64(s.Dur)
+		if rangeOf(scaler, s.Start) >= 0 {
+			scaled[x]++
+		}
 		if r.inside(s) {
 			x.Inside++
 		}
@@ -87,6 +95,9 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 	slices.SortStableFunc(out, func(a, b *Site) int { return cmp.Compare(b.Seconds, a.Seconds) })
 	sites := make([]Site, len(out))
 	for i, x := range out {
+		// GradScaler's read: most of the site's syncs inside its
+		// _maybe_opt_step.
+		x.Scaler = 2*scaled[x] > x.Count
 		sites[i] = *x
 	}
 	return sites

@@ -118,8 +118,9 @@ import (
 // convolution's LDS per FFMA) and uncoalesced-global leave a shared
 // tile's halo loads alone; version 65 has narrow-access read a window's
 // shifted taps as narrow accesses and stay silent on a pointer chase's
-// dependent loads and on accesses a fence after each holds.
-const VerdictVersion = 65
+// dependent loads and on accesses a fence after each holds; version 66 has
+// GradScaler's found_inf read priced by fused-optimizer, not step-read.
+const VerdictVersion = 66
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -97,8 +97,9 @@ const maxKeptFrames = profan.MaxHostEvents / 4
 
 // keepFrame keeps the Python frame name (interned as n) whole, as a
 // HostFrame event, where it is the optimizer's update or grouping (what
-// a fused step replaces, profan.OptimizerFrame) or a call of a forward
-// method of the user's code (whose reads break a compiled graph), up to
+// a fused step replaces, profan.OptimizerFrame), GradScaler's read of
+// found_inf (profan.ScalerFrame) or a call of a forward method of the
+// user's code (whose reads break a compiled graph), up to
 // maxKeptFrames (docs/replay.md).
 func (r *torchReader) keepFrame(n int32, name string, ts, dur int64, tid string) {
 	if r.keptFrames >= maxKeptFrames {
@@ -113,7 +114,7 @@ func (r *torchReader) keepFrame(n int32, name string, ts, dur int64, tid string)
 		}
 		return
 	default:
-		if profan.OptimizerFrame(name) == profan.OptimizerNone && !(r.user[n] && profan.ForwardFrame(name)) {
+		if profan.OptimizerFrame(name) == profan.OptimizerNone && !profan.ScalerFrame(name) && !(r.user[n] && profan.ForwardFrame(name)) {
 			return
 		}
 	}

@@ -367,6 +367,9 @@ const (
 	syncAll   = "device" // torch.cuda.synchronize
 	syncCopy  = "copy"   // a copy to or from pageable memory (.to())
 	syncEvent = "event"  // a wait for one recorded event (torch.cuda.Event.synchronize): a read already deferred
+	// GradScaler.step's read of found_inf (analysis.Site.Scaler): no
+	// read of the user's, gone with a fused optimizer (fused-optimizer's)
+	syncScaler = "scaler"
 )
 
 // shapeMethods read values whose number sets a shape.
@@ -386,6 +389,8 @@ var shapeOps = []string{"aten::nonzero", "aten::bincount", "aten::unique", "aten
 // by the aten op in its name.
 func syncKind(s analysis.Site) string {
 	switch {
+	case s.Scaler:
+		return syncScaler
 	case strings.Contains(s.Site, "cudaEventSynchronize"):
 		return syncEvent
 	case shapeMethods[s.Method]:

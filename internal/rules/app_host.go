@@ -25,7 +25,8 @@ it (with the Python frame when the trace has the stack).
 
 Each sync is priced once: a value read every step is step-read's, a read
 that sizes a tensor host-read's, torch.cuda.synchronize cuda-synchronize's,
-a pageable copy's pinned-memory's; host-sync prices the rest (all of a CUDA
+a pageable copy's pinned-memory's, GradScaler's read of found_inf
+fused-optimizer's; host-sync prices the rest (all of a CUDA
 program's), by replaying the step (docs/replay.md) without their waits. In
 a step bound by its launches little comes back: the host, no longer
 waiting, still cannot launch faster. Where the trace has no step to replay:
@@ -132,7 +133,7 @@ func (p *AppPass) claimedSyncs() (func(analysis.IdleCall) bool, map[string]bool,
 	pageable := p.pageableCopies()
 	frames, kinds := map[string]bool{}, map[string]bool{}
 	if p.ev.PyTorch() {
-		for _, k := range []string{syncShape, syncValue, syncAll, syncEvent} {
+		for _, k := range []string{syncShape, syncValue, syncAll, syncEvent, syncScaler} {
 			mine, _ := p.loopSyncs(k)
 			for _, s := range mine {
 				own[s.Site], kinds[k] = true, true

@@ -275,6 +275,7 @@ func splitting(p *AppPass) (split, loops []analysis.Site, after []string) {
 		{syncValue, []string{"step-read"}},
 		{syncAll, []string{"cuda-synchronize"}},
 		{syncCopy, []string{"pinned-memory"}},
+		{syncScaler, []string{"fused-optimizer"}},
 	} {
 		sites, steps := p.loopSyncs(k.kind)
 		found := false

@@ -59,7 +59,14 @@ Optimizer.step#… range shows it, its launches many times the kernels' kinds,
 its host time the Python loop and the launches. Priced by replaying the step
 (docs/replay.md) with that range's host time replaced by the fused step's few
 multi-tensor launches (a launch's worth each), its kernels' time above the
-launch floor kept at the fused passes' share, the floor paid once a launch.`,
+launch floor kept at the fused passes' share, the floor paid once a launch.
+
+Under torch.amp.GradScaler, scaler.step(opt) reads found_inf on the host
+(.item() in GradScaler's _maybe_opt_step) before it steps an optimizer that
+does not take the scaler; a fused one (fused=True) is handed the scale and
+found_inf on the device and the read goes: the replay no longer waits for it,
+and the host runs ahead. The trace shows the read by GradScaler's frame
+(with_stack).`,
 	Before:   `opt = torch.optim.AdamW(model.parameters(), lr=1e-3)`,
 	After:    `opt = torch.optim.AdamW(model.parameters(), lr=1e-3, fused=True)`,
 	Severity: profan.Info,
@@ -97,10 +104,12 @@ launch floor kept at the fused passes' share, the floor paid once a launch.`,
 		if lever, reg, ok := foreachCollapse(p, foreach, 1-f); ok {
 			// The trace marks the step: its host (the foreach
 			// step's Python and its multi-tensor ops' launches)
-			// becomes the fused step's launches, replayed.
+			// becomes the fused step's launches, replayed; and
+			// GradScaler's read of found_inf goes with it.
+			scaled := scalerReads(p, &lever, &rec)
 			if gain, ok := p.replay(lever); ok {
 				rec.Lever = &lever
-				rec.Basis = collapseBasis(reg, lever.Collapse.Launches, 1-f)
+				rec.Basis = collapseBasis(reg, lever.Collapse.Launches, 1-f) + scaled
 				p.recommendWall(rec, gain)
 				return
 			}
@@ -160,6 +169,24 @@ func foreachCollapse(p *AppPass, foreach []*analysis.Group, bytes float64) (anal
 		return analysis.Lever{Collapse: &analysis.Collapse{Range: reg.Name, Launches: after, Floor: floor, Bytes: bytes}}, reg, true
 	}
 	return analysis.Lever{}, analysis.Region{}, false
+}
+
+// scalerReads adds to lever the loop's reads of GradScaler's found_inf
+// (syncScaler): an optimizer built with fused=True takes the scaler's
+// scale and found_inf on the device (PyTorch's
+// _step_supports_amp_scaling), and GradScaler.step no longer reads
+// found_inf with .item() before stepping it. It says so at the end of
+// rec's message and returns what the basis adds; "" where the step
+// holds no such read.
+func scalerReads(p *AppPass, lever *analysis.Lever, rec *analysis.Recommendation) string {
+	sites, _ := p.loopSyncs(syncScaler)
+	if len(sites) == 0 {
+		return ""
+	}
+	lever.Drop = dropSites(sites)
+	rec.Fix += "; under torch.amp.GradScaler, scaler.step(opt) then hands the fused step found_inf and reads nothing on the host (capturable=True as well lets a CUDA graph hold the optimizer's step)"
+	rec.Message += fmt.Sprintf("; GradScaler.step reads found_inf on the host before it steps the optimizer (%s), a read no user code makes and none can make less often: a fused optimizer is handed found_inf on the device, and the read goes", siteList(sites))
+	return ", and GradScaler's read of found_inf no longer waited for: the host runs ahead"
 }
 
 // collapseBasis says what the replay of optimizer range reg collapsed
@@ -226,6 +253,11 @@ func perParameter(p *AppPass) {
 			floor = 0
 		}
 		lever := analysis.Lever{Collapse: &analysis.Collapse{Range: reg.Name, Launches: after, Floor: floor, Bytes: bytes}}
+		var rec analysis.Recommendation
+		scaled := ""
+		if arg == "fused=True" {
+			scaled = scalerReads(p, &lever, &rec)
+		}
 		gain, ok := p.replay(lever)
 		if !ok || gain < 0.01 {
 			continue
@@ -252,11 +284,11 @@ func perParameter(p *AppPass) {
 		r, _ := tl.Replay(analysis.Lever{})
 		p.recommendWall(analysis.Recommendation{
 			Message: fmt.Sprintf("the optimizer steps one parameter at a time: %s%s issues %.0f launches a step (%d kernels over %.0f parameters: %s), about %.2f ms of host a step of %.2f ms (the trace's host time scaled to an unprofiled host) and %.0f µs of kernels",
-				reg.Name, where, float64(reg.Launches)/steps, kinds, params, strings.Join(ops, ", "), 1e3*reg.Host/steps, 1e3*r.Base, 1e6*reg.Kernel/steps),
+				reg.Name, where, float64(reg.Launches)/steps, kinds, params, strings.Join(ops, ", "), 1e3*reg.Host/steps, 1e3*r.Base, 1e6*reg.Kernel/steps) + rec.Message,
 			Fix: fmt.Sprintf("torch.optim.%s(..., %s) where the optimizer is built (stepped%s): PyTorch's for-loop update (foreach=False, _single_tensor_%s) becomes about %.0f multi-tensor launches a step",
-				class, arg, where, lower, after),
+				class, arg, where, lower, after) + rec.Fix,
 			Groups: groups, Gain: math.Max(0, reg.Kernel-kept) / p.total(), Lever: &lever,
-			Basis:    collapseBasis(reg, after, bytes),
+			Basis:    collapseBasis(reg, after, bytes) + scaled,
 			Composes: "with everything; under CUDA graphs its launches cost no host",
 		}, gain)
 	}

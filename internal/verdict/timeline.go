@@ -510,6 +510,11 @@ type Site struct {
 	Inside int
 	// Steps counts the replayed steps it occurs in.
 	Steps int
+	// Scaler reports a read made inside GradScaler.step, before it steps
+	// the optimizer (profan.ScalerFrame): the scaler's found_inf, which
+	// the user's code does not read itself and cannot read less often;
+	// a fused optimizer takes it on the device.
+	Scaler bool
 }
 
 // SiteParts reads the method and the frame from a site's name
