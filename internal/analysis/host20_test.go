@@ -58,7 +58,15 @@ func host20Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 		{"amp.foreach", "first at 57.8%, priced for the regions between GradScaler's found_inf read, as on default; not measured"},
 		{"ctc.default", ""},
 		{"ctc.cpulen", ""},
-		{"ctc.every50", "first at 71.6% on a step whose kernels' grids change with the batch's lengths (aten::ctc_loss's fills) and whose loss reads the lengths on the host every step; its advice says both, then prices the loop's body between the reads; not measured"},
+		// At the first read ctc.every50's was: "first at 71.6% on a step
+		// whose kernels' grids change with the batch's lengths
+		// (aten::ctc_loss's fills) and whose loss reads the lengths on
+		// the host every step; its advice says both, then prices the
+		// loop's body between the reads; not measured". Fixed after the
+		// read, by mechanism: an op that reads its arguments back from
+		// the GPU every step
+		// blocks capture; cuda-graphs is not priced there.
+		{"ctc.every50", ""},
 	})...)
 	return misses
 }

@@ -71,6 +71,9 @@ type replay struct {
 	// for an nsys trace): taken off the span that holds them (keep).
 	perOp, perFrame, perLaunch float64
 	profiler                   bool // a PyTorch trace: keep applies
+	// reads marks the window's copy and sync spans that read GPU bytes
+	// back to the host (readBack).
+	reads []bool
 	// nl counts, by span, the kernels and copies whose launch call
 	// returned inside it (nil where none is known).
 	nl []uint16
@@ -251,6 +254,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	}
 	r.bareKeep = r.windowKeep()
 	r.launchU = r.launchUnprofiled()
+	r.markReads()
 	r.feed = r.pinFeed(run)
 	if r.waitsOnWorkers() {
 		// The step's thread waits on the workers' queue every step:
@@ -425,7 +429,7 @@ func (r *replay) baseWall() float64 {
 // the base's.
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Forward && l.Workers == 0 &&
-		l.Drop == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.Collapse == nil
+		l.Drop == nil && l.DropReads == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.Collapse == nil
 }
 
 // run replays the window with lever l: its wall time per step.
@@ -445,8 +449,13 @@ func (r *replay) run(l Lever) float64 {
 	less := r.fewer(l)
 	col, colN := r.collapsed(l)
 	cuts := r.cuts(col)
+	eaten := r.consumers(l)
 	factor := func(i int, s profan.HostSpan) float64 {
 		unprof := r.keep(i)
+		if k, ok := eaten[i]; ok {
+			// A metric's Python after its read, made every N steps.
+			unprof *= k
+		}
 		switch s.State {
 		case profan.HostDispatch:
 			if l.Graphs {
@@ -469,13 +478,13 @@ func (r *replay) run(l Lever) float64 {
 			return 0
 		case profan.HostCopy:
 			// A copy call that no longer blocks returns at once.
-			if r.dropped(l, s) {
+			if r.dropped(l, i) {
 				return 0
 			}
 		case profan.HostAlloc:
 			// An allocation the cache keeps is no longer made; a
 			// graph's replay allocates nothing (its pool is its own).
-			if l.Graphs || r.dropped(l, s) {
+			if l.Graphs || r.dropped(l, i) {
 				return 0
 			}
 		}
@@ -572,7 +581,7 @@ func (r *replay) run(l Lever) float64 {
 				data += (end - t) * r.keep(si)
 			}
 			t = end
-			if end == s.End() && r.waits(l, s) {
+			if end == s.End() && r.waits(l, si) {
 				h = math.Max(h, drained())
 			}
 		}

@@ -16,12 +16,12 @@ import (
 // under lever l: a sync, and a cudaFree (which synchronises the device
 // before it frees), unless the lever drops it; a graph's replay frees
 // nothing.
-func (r *replay) waits(l Lever, s profan.HostSpan) bool {
-	switch s.State {
+func (r *replay) waits(l Lever, i int) bool {
+	switch s := r.spans[i]; s.State {
 	case profan.HostSync:
-		return !r.dropped(l, s)
+		return !r.dropped(l, i)
 	case profan.HostAlloc:
-		return !l.Graphs && !r.dropped(l, s) && s.Name >= 0 && int(s.Name) < len(r.snames) && FreeSyncs(r.snames[s.Name])
+		return !l.Graphs && !r.dropped(l, i) && s.Name >= 0 && int(s.Name) < len(r.snames) && FreeSyncs(r.snames[s.Name])
 	}
 	return false
 }
@@ -38,12 +38,53 @@ func FreeSyncs(site string) bool {
 	return (strings.HasPrefix(call, "cudaFree") || strings.HasPrefix(call, "cuMemFree")) && !strings.Contains(call, "Async")
 }
 
-// dropped reports a sync span the lever no longer waits for.
-func (r *replay) dropped(l Lever, s profan.HostSpan) bool {
-	if l.Drop == nil || s.Name < 0 || int(s.Name) >= len(r.snames) {
+// dropped reports a sync span (i) the lever no longer waits for, or a
+// copy or allocator call it no longer makes block: by its site (Drop),
+// or, for a sync that waits for a device-to-host copy and that copy's
+// call, by the site it reads at (DropReads).
+func (r *replay) dropped(l Lever, i int) bool {
+	s := r.spans[i]
+	if l.Drop == nil && l.DropReads == nil || s.Name < 0 || int(s.Name) >= len(r.snames) {
 		return false
 	}
-	return l.Drop(r.snames[s.Name])
+	site := r.snames[s.Name]
+	return l.Drop != nil && l.Drop(site) || l.DropReads != nil && r.readBack(i) && l.DropReads(site)
+}
+
+// readBack reports a span that reads GPU bytes back to the host: a copy
+// call that issued a device-to-host transfer, or a sync that waits for
+// one issued since the host's sync before it.
+func (r *replay) readBack(i int) bool {
+	return i < len(r.reads) && r.reads[i]
+}
+
+// markReads sets reads for the window's copy and sync spans (readBack).
+func (r *replay) markReads() {
+	r.reads = make([]bool, len(r.spans))
+	fromDevice := func(k replayKernel) bool {
+		return k.copy != 0 && int32(k.copy)&(copyPinned|copyPageable) != 0 && int32(k.copy)&copyToDevice == 0
+	}
+	// any reports a device-to-host transfer issued from lo to hi.
+	any := func(lo, hi float64) bool {
+		j, _ := slices.BinarySearchFunc(r.kernels, lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+		for ; j < len(r.kernels) && r.kernels[j].issued <= hi; j++ {
+			if fromDevice(r.kernels[j]) {
+				return true
+			}
+		}
+		return false
+	}
+	last := r.lo // the end of the host's last sync
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		switch s := r.spans[i]; s.State {
+		case profan.HostCopy:
+			r.reads[i] = any(s.Start, s.End())
+		case profan.HostSync:
+			r.reads[i] = any(last, s.End())
+			last = s.End()
+		}
+	}
 }
 
 // SyncSites lists the syncs inside the replayed steps, the longest first.
@@ -83,6 +124,9 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		x.Seconds += float64(s.Dur)
 		if rangeOf(scaler, s.Start) >= 0 {
 			scaled[x]++
+		}
+		if r.readBack(i) {
+			x.Reads++
 		}
 		if r.inside(s) {
 			x.Inside++
@@ -148,4 +192,62 @@ func (r *replay) inside(s profan.HostSpan) bool {
 		return false
 	}
 	return launched(lo, s.Start) && launched(s.End(), hi)
+}
+
+// consumers are, under l.Consume, the Python spans that consume a read's
+// result, by index, with the share of their time kept: for each sync
+// whose site l.Consume keeps less than all of, the Python spans after it
+// up to the last span of the read's frame in its step, where no kernel
+// is launched between the read and that span's end (a metric computed on
+// the host from the read: a greedy decode and an edit distance after a
+// .tolist()). nil for none.
+func (r *replay) consumers(l Lever) map[int]float64 {
+	if l.Consume == nil {
+		return nil
+	}
+	var out map[int]float64
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		s := r.spans[i]
+		if s.State != profan.HostSync || s.Name < 0 || int(s.Name) >= len(r.snames) {
+			continue
+		}
+		site := r.snames[s.Name]
+		keep := l.Consume(site)
+		_, frame := verdict.SiteParts(site)
+		if !(keep >= 0 && keep < 1) || frame == "" {
+			continue
+		}
+		hi := r.hi
+		if b, _ := slices.BinarySearch(r.bounds, s.Start); b < len(r.bounds) {
+			hi = r.bounds[b]
+		}
+		last := -1
+		for j := i + 1; j < len(r.spans) && r.spans[j].Start < hi; j++ {
+			if t := r.spans[j]; t.State == profan.HostPython && t.Name >= 0 && int(t.Name) < len(r.snames) && r.snames[t.Name] == frame {
+				last = j
+			}
+		}
+		if last < 0 {
+			continue
+		}
+		end := r.spans[last].End()
+		k, _ := slices.BinarySearchFunc(r.kernels, s.End(), func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+		launched := false
+		for ; k < len(r.kernels) && r.kernels[k].issued < end && !launched; k++ {
+			launched = r.kernels[k].copy == 0
+		}
+		if launched {
+			continue
+		}
+		if out == nil {
+			out = map[int]float64{}
+		}
+		for j := i + 1; j <= last; j++ {
+			if r.spans[j].State == profan.HostPython {
+				out[j] = keep
+			}
+		}
+	}
+	return out
 }

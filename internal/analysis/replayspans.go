@@ -46,25 +46,41 @@ func (r *replay) spanAt(t float64) int {
 // op's host time a launch (the span's time over the launches that return
 // in it), at least a launch's worth; the fused kernel runs the op's work,
 // and its whole dispatch goes (a batch norm's, 4 launches' worth, not
-// its launch call's share); nil for none.
+// its launch call's share). An op that also issues a kernel the fusion
+// keeps (a GEMM's, which the compiled code calls as the eager op did: a
+// linear's backward, its bias's reduction fused away) keeps its
+// dispatch: each launch removed from it takes a launch's worth; nil for
+// none.
 func (r *replay) fewer(l Lever) map[int]float64 {
 	if l.Fewer == nil || r.launch <= 0 {
 		return nil
 	}
 	less := map[int]float64{}
+	kept := map[int]bool{}
 	spanAt := r.spanWalk()
 	for _, k := range r.kernels {
 		if k.copy != 0 || k.name < 0 {
 			continue
 		}
-		if f := l.Fewer(r.names[k.name]); f > 0 {
-			if i := spanAt(k.issued); i >= 0 && r.spans[i].State == profan.HostDispatch {
-				n := 1.0
-				if r.nl != nil && r.nl[i] > 0 {
-					n = float64(r.nl[i])
-				}
-				less[i] += f * math.Max(r.launch, float64(r.spans[i].Dur)/n)
-			}
+		i := spanAt(k.issued)
+		if i < 0 || r.spans[i].State != profan.HostDispatch {
+			continue
+		}
+		f := l.Fewer(r.names[k.name])
+		if f <= 0 {
+			kept[i] = true
+			continue
+		}
+		n := 1.0
+		if r.nl != nil && r.nl[i] > 0 {
+			n = float64(r.nl[i])
+		}
+		less[i] += f * math.Max(r.launch, float64(r.spans[i].Dur)/n)
+	}
+	for i := range less {
+		if kept[i] && r.nl != nil && r.nl[i] > 0 {
+			// The op stays: its removed launches, a launch's worth each.
+			less[i] = math.Min(less[i], less[i]/math.Max(r.launch, float64(r.spans[i].Dur)/float64(r.nl[i]))*r.launch)
 		}
 	}
 	return less
@@ -159,6 +175,7 @@ func (r *replay) Compiled(call func(frame string) bool, product func(name string
 		}
 	}
 	opt = joined(opt)
+	loss := r.lossNodes(in, opt)
 	all, got := map[int32]int{}, map[int32]int{}
 	outside := false
 	spanAt := r.spanWalk()
@@ -170,7 +187,8 @@ func (r *replay) Compiled(call func(frame string) bool, product func(name string
 				continue
 			}
 			all[k.name]++
-			model := rangeOf(opt, k.issued) < 0 && (rangeOf(in, k.issued) >= 0 || r.backward(spanAt(k.issued)))
+			at := spanAt(k.issued)
+			model := rangeOf(opt, k.issued) < 0 && (rangeOf(in, k.issued) >= 0 || r.backward(at) && !loss[r.snames[r.spans[at].Name]])
 			if model && k.issued < from[i] {
 				got[k.name]++
 			}
@@ -185,6 +203,56 @@ func (r *replay) Compiled(call func(frame string) bool, product func(name string
 	out := make(map[string]float64, len(all))
 	for n, c := range all {
 		out[r.names[n]] = float64(got[n]) / float64(c)
+	}
+	return out
+}
+
+// lossNodes are the backward's ops (autograd's evaluate_function spans,
+// by name) for ops the step dispatched outside the calls in (the
+// model's forward) and outside the optimizer's ranges opt, and never
+// inside in: the loss's backward (F.ctc_loss's CtcLossBackward0, a
+// log_softmax's), which torch.compile(model) leaves eager as it leaves
+// the loss. Matched by the op's name (aten::ctc_loss: CtcLoss).
+func (r *replay) lossNodes(in, opt []annRange) map[string]bool {
+	inside, outside := map[string]bool{}, map[string]bool{}
+	var nodes []string
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		s := r.spans[i]
+		if s.State != profan.HostDispatch || s.Name < 0 || int(s.Name) >= len(r.snames) {
+			continue
+		}
+		name := r.snames[s.Name]
+		if r.backward(i) {
+			nodes = append(nodes, name)
+			continue
+		}
+		op, ok := strings.CutPrefix(name, "aten::")
+		if !ok {
+			continue
+		}
+		var b strings.Builder
+		for _, w := range strings.Split(strings.Trim(op, "_"), "_") {
+			if w != "" {
+				b.WriteString(strings.ToUpper(w[:1]) + w[1:])
+			}
+		}
+		switch {
+		case rangeOf(in, s.Start) >= 0:
+			inside[b.String()] = true
+		case rangeOf(opt, s.Start) < 0:
+			outside[b.String()] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, n := range nodes {
+		op := strings.TrimPrefix(n, "autograd::engine::evaluate_function: ")
+		if j := strings.LastIndex(op, "Backward"); j > 0 {
+			op = op[:j]
+		}
+		if outside[op] && !inside[op] {
+			out[n] = true
+		}
 	}
 	return out
 }

@@ -119,8 +119,11 @@ import (
 // tile's halo loads alone; version 65 has narrow-access read a window's
 // shifted taps as narrow accesses and stay silent on a pointer chase's
 // dependent loads and on accesses a fence after each holds; version 66 has
-// GradScaler's found_inf read priced by fused-optimizer, not step-read.
-const VerdictVersion = 66
+// GradScaler's found_inf read priced by fused-optimizer, not step-read; version
+// 67 has host-read name an op's reads of its arguments, step-read the
+// Python that consumes a metric's read, and cuda-graphs not priced on a
+// step an op's syncs keep from capture.
+const VerdictVersion = 67
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

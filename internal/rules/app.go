@@ -370,6 +370,11 @@ const (
 	// GradScaler.step's read of found_inf (analysis.Site.Scaler): no
 	// read of the user's, gone with a fused optimizer (fused-optimizer's)
 	syncScaler = "scaler"
+	// An op that reads one of its arguments on the host: the argument
+	// held on the GPU, copied back and waited for inside the op
+	// (F.ctc_loss's input and target lengths); passed from the host, the
+	// op reads nothing back.
+	syncArg = "argument"
 )
 
 // shapeMethods read values whose number sets a shape.
@@ -393,7 +398,11 @@ func syncKind(s analysis.Site) string {
 		return syncScaler
 	case strings.Contains(s.Site, "cudaEventSynchronize"):
 		return syncEvent
-	case shapeMethods[s.Method]:
+	case shapeMethods[s.Method] && s.Inside > 0:
+		// Read between the step's launches: the count sizes the work
+		// launched after it. Never between them (after the step's last
+		// launch), the values go to the host's own use (a metric, a
+		// log line): a value read, below.
 		return syncShape
 	case s.Method == "torch.cuda.synchronize":
 		return syncAll
@@ -412,8 +421,27 @@ func syncKind(s analysis.Site) string {
 		return syncAll
 	case strings.Contains(s.Site, "aten::to") || strings.Contains(s.Site, "aten::copy_"):
 		return syncCopy
+	case s.Reads > 0 && opSync(s.Site):
+		return syncArg
 	}
 	return syncValue
+}
+
+// valueOps are the aten ops whose sync is the user's value read
+// (.item(), a tensor tested in an if or a while) where the trace has no
+// Python stack to name the method.
+var valueOps = map[string]bool{"aten::item": true, "aten::_local_scalar_dense": true, "aten::is_nonzero": true,
+	"aten::equal": true, "aten::allclose": true}
+
+// opSync reports a sync inside an op the user called (or its backward),
+// not a read of the user's: the op synchronises for its own arguments.
+func opSync(site string) bool {
+	op, _, _ := strings.Cut(site, " → ")
+	op = strings.TrimPrefix(op, "autograd::engine::evaluate_function: ")
+	if valueOps[op] {
+		return false
+	}
+	return strings.HasPrefix(op, "aten::") || strings.HasSuffix(op, "Backward0") || strings.HasSuffix(op, "Backward1")
 }
 
 // bulkRead is the least a device-to-host copy moves to be a transfer,

@@ -133,7 +133,7 @@ func (p *AppPass) claimedSyncs() (func(analysis.IdleCall) bool, map[string]bool,
 	pageable := p.pageableCopies()
 	frames, kinds := map[string]bool{}, map[string]bool{}
 	if p.ev.PyTorch() {
-		for _, k := range []string{syncShape, syncValue, syncAll, syncEvent, syncScaler} {
+		for _, k := range []string{syncShape, syncValue, syncAll, syncEvent, syncScaler, syncArg} {
 			mine, _ := p.loopSyncs(k)
 			for _, s := range mine {
 				own[s.Site], kinds[k] = true, true

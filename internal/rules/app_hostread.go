@@ -26,7 +26,14 @@ function of yours (not a module's forward) entered N times a step, a loop
 over the batch's items (a detector's per-image postprocess: a mask's
 nonzero, NMS), the batched fixed-shape rewrite (topk in place of the mask,
 batched NMS or Fast NMS) is priced as the loop's host time and launches
-made one iteration's worth.`,
+made one iteration's worth.
+
+An op that reads one of its own arguments on the host (F.ctc_loss's
+input and target lengths held on the GPU: the op copies them back and
+waits, every step, forward and backward) is the same read made for the
+op: passed as CPU tensors or Python ints, the lengths need no copy back.
+Priced by replaying the step without those copies' calls and the waits
+for them (the op's uploads of its host arguments, and their syncs, kept).`,
 	Before: `counts = torch.bincount(expert, minlength=E).tolist()   # host waits
 for e, part in enumerate(x_sorted.split(counts)):
     out.append(experts[e](part))`,
@@ -44,6 +51,7 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 		}
 		sites, steps := p.loopSyncs(syncShape)
 		if len(sites) == 0 {
+			argReads(p)
 			return
 		}
 		n := 0
@@ -88,4 +96,27 @@ func itemLoop(sites []analysis.Site, steps int) (frame string, items int) {
 		}
 	}
 	return frame, items
+}
+
+// argReads advises passing an op's arguments from the host where the op
+// reads them back from the GPU every step (syncArg), priced by replaying
+// the step without the copies back and the waits for them.
+func argReads(p *AppPass) {
+	sites, steps := p.loopSyncs(syncArg)
+	if len(sites) == 0 {
+		return
+	}
+	n := 0
+	for _, s := range sites {
+		n += s.Reads
+	}
+	lever := analysis.Lever{DropReads: dropSites(sites)}
+	gain, _ := p.replay(lever)
+	p.recommendWall(analysis.Recommendation{
+		Message:  fmt.Sprintf("an op reads its arguments back from the GPU every step, %d device-to-host copies a step, each waited for: %s (no CUDA graph can capture a copy back and its wait)", n/max(steps, 1), siteList(sites)),
+		Fix:      "pass the op's size and length arguments from the host, as CPU tensors or Python ints (F.ctc_loss's input_lengths and target_lengths built on the CPU in the collate, never moved to the GPU): the op then reads nothing back",
+		Basis:    "the step replayed without the op's copies back and the waits for them (its uploads kept)",
+		Composes: "before CUDA graphs, which it makes possible where the shapes are fixed",
+		Lever:    &lever,
+	}, gain)
 }

@@ -156,6 +156,14 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 			"keep those counts on the GPU (see host-read)", "host-read")
 		return
 	}
+	if sites, _ := p.loopSyncs(syncArg); len(sites) > 0 {
+		// An op that reads its arguments back every step (F.ctc_loss's
+		// lengths and targets on the GPU): the copy back and its wait
+		// cannot be captured; its own lever (host-read) comes first.
+		uncapturable(p, fmt.Sprintf("an op reads its arguments back from the GPU every step (%s), and a capture cannot hold the copy back and its wait", siteList(sites)),
+			"pass those arguments from the host (see host-read)", "host-read")
+		return
+	}
 	if sites := devSyncsInside(p); len(sites) > 0 {
 		// A device sync several times inside the step (a timer's or a
 		// hook's torch.cuda.synchronize): capture fails on it, and the

@@ -18,7 +18,10 @@ cannot start early. Reading it every N steps, or accumulating on the GPU and
 reading once, lets the host run ahead.
 
 Priced by replaying the step (docs/replay.md) with those syncs no longer
-waited for.`,
+waited for; where the host computes something from the values after the
+read (a metric: a greedy decode and an edit distance after .tolist()),
+with no launch between, that Python is made every N steps too (N = 50):
+49 of every 50 steps no longer run it.`,
 	Before: `loss = step(batch)
 if loss.item() < target:          # the host waits every step
     break`,
@@ -36,16 +39,7 @@ if i % 50 == 0 and loss.item() < target:
 			// launches: a loop inside the step tests it each iteration.
 			fix = "test it every N iterations of the loop (a convergence or stop test every 8), or run a fixed count; then the loop holds no read and one CUDA graph captures it"
 		}
-		p.recommendDrop(syncValue, func(sites []analysis.Site, steps int) string {
-			if s := sites[0]; s.Inside >= 2*max(2, steps) {
-				return fmt.Sprintf("the host reads a GPU value about %d times a step, inside a loop of the step: %s", s.Count/max(steps, 1), siteList(sites))
-			}
-			return "the host reads a GPU value every step: " + siteList(sites)
-		}, analysis.Recommendation{
-			Fix:      fix,
-			Basis:    "the step replayed without those syncs' waits",
-			Composes: "with data-loader: the host then loads the next batch while the GPU runs",
-		})
+		stepReads(p, fix)
 		if !p.ev.PyTorch() {
 			return
 		}
@@ -63,4 +57,50 @@ if i % 50 == 0 and loss.item() < target:
 				siteList(sites), n, 1e3*waited)
 		}
 	},
+}
+
+// readEvery is the N of step-read's "every N steps".
+const readEvery = 50
+
+// stepReads advises reading the loop's value reads every N steps, priced
+// by replaying the step without their waits and with the host's Python
+// that consumes each read's result (a metric computed from it) made
+// every N steps.
+func stepReads(p *AppPass, fix string) {
+	if !p.ev.PyTorch() {
+		return
+	}
+	sites, steps := p.loopSyncs(syncValue)
+	if len(sites) == 0 {
+		return
+	}
+	drop := dropSites(sites)
+	lever := analysis.Lever{Drop: drop, Consume: func(site string) float64 {
+		if drop(site) {
+			return 1.0 / readEvery
+		}
+		return 1
+	}}
+	gain, _ := p.replay(lever)
+	waits, _ := p.replay(analysis.Lever{Drop: drop})
+	r := analysis.Recommendation{
+		Fix:      fix,
+		Basis:    "the step replayed without those syncs' waits",
+		Composes: "with data-loader: the host then loads the next batch while the GPU runs",
+		Lever:    &lever,
+	}
+	switch s := sites[0]; {
+	case s.Inside >= 2*max(2, steps):
+		r.Message = fmt.Sprintf("the host reads a GPU value about %d times a step, inside a loop of the step: %s", s.Count/max(steps, 1), siteList(sites))
+	default:
+		r.Message = "the host reads a GPU value every step: " + siteList(sites)
+	}
+	if gain > waits+0.0005 {
+		// The host's Python after the read consumes its values: a
+		// metric computed every step, made every N steps.
+		r.Message += fmt.Sprintf("; the host's Python after the read computes from its values (no launch between: a metric), %s of the step replayed", pct(gain-waits))
+		r.Fix = fmt.Sprintf("compute the metric every N steps (every %d: its read, and the host's Python after it, then run once in %d steps), or accumulate on the GPU and read once", readEvery, readEvery)
+		r.Basis = fmt.Sprintf("the step replayed without those syncs' waits, and the host's Python after each read that consumes its values (to its frame's last span in the step, no launch between) made every %d steps", readEvery)
+	}
+	p.recommendWall(r, gain)
 }

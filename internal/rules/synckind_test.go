@@ -11,25 +11,35 @@ import (
 
 // TestSyncKind: a sync site is sorted by the method the user called, else
 // by the aten op in its name: data-dependent shapes (host-read), value
-// reads (step-read), the device's synchronize (cuda-synchronize), copies.
+// reads (step-read), the device's synchronize (cuda-synchronize), copies;
+// a shape method's read never between two launches of its step is a
+// value read (a metric), and a sync inside an op of the user's that
+// waits for a device-to-host copy the op's argument read (host-read).
 func TestSyncKind(t *testing.T) {
-	for _, c := range []struct{ site, want string }{
-		{".tolist() → aten::to → cudaStreamSynchronize at moe.py(146): forward", syncShape},
-		{".bincount() → aten::bincount → cudaStreamSynchronize at moe.py(146): forward", syncShape},
-		{"aten::nonzero → cudaStreamSynchronize", syncShape},
-		{"aten::index → cudaStreamSynchronize at host12.py(106): forward", syncShape},
-		{"autograd::engine::evaluate_function: IndexBackward0 → cudaStreamSynchronize", syncShape},
-		{"aten::index_put_ → cudaStreamSynchronize at train.py(12): step", syncShape},
-		{"aten::index_select → cudaStreamSynchronize", syncValue},
-		{".item() → aten::item → cudaStreamSynchronize at train.py(40): step", syncValue},
-		{"aten::item → cudaStreamSynchronize", syncValue},
-		{"torch.cuda.synchronize() → cudaDeviceSynchronize at train.py(51): main", syncAll},
-		{"cudaDeviceSynchronize", syncAll},
-		{".to() → aten::to → cudaStreamSynchronize at train.py(30): step", syncCopy},
-		{"cudaEventSynchronize at host16.py(243): step", syncEvent},
-		{".synchronize() → cudaEventSynchronize at train.py(60): step", syncEvent},
+	for _, c := range []struct {
+		site, want    string
+		inside, reads int
+	}{
+		{site: ".tolist() → aten::to → cudaStreamSynchronize at moe.py(146): forward", want: syncShape, inside: 16},
+		{site: ".bincount() → aten::bincount → cudaStreamSynchronize at moe.py(146): forward", want: syncShape, inside: 32},
+		{site: ".tolist() → aten::to → cudaStreamSynchronize at host20.py(233): cer", want: syncValue, reads: 4},
+		{site: "aten::ctc_loss → cudaStreamSynchronize at host20.py(249): step", want: syncArg, inside: 32, reads: 16},
+		{site: "autograd::engine::evaluate_function: CtcLossBackward0 → cudaStreamSynchronize", want: syncArg, inside: 12, reads: 8},
+		{site: "aten::item → cudaStreamSynchronize", want: syncValue, reads: 4},
+		{site: "aten::nonzero → cudaStreamSynchronize", want: syncShape},
+		{site: "aten::index → cudaStreamSynchronize at host12.py(106): forward", want: syncShape},
+		{site: "autograd::engine::evaluate_function: IndexBackward0 → cudaStreamSynchronize", want: syncShape},
+		{site: "aten::index_put_ → cudaStreamSynchronize at train.py(12): step", want: syncShape},
+		{site: "aten::index_select → cudaStreamSynchronize", want: syncValue},
+		{site: ".item() → aten::item → cudaStreamSynchronize at train.py(40): step", want: syncValue},
+		{site: "aten::item → cudaStreamSynchronize", want: syncValue},
+		{site: "torch.cuda.synchronize() → cudaDeviceSynchronize at train.py(51): main", want: syncAll},
+		{site: "cudaDeviceSynchronize", want: syncAll},
+		{site: ".to() → aten::to → cudaStreamSynchronize at train.py(30): step", want: syncCopy},
+		{site: "cudaEventSynchronize at host16.py(243): step", want: syncEvent},
+		{site: ".synchronize() → cudaEventSynchronize at train.py(60): step", want: syncEvent},
 	} {
-		s := analysis.Site{Site: c.site}
+		s := analysis.Site{Site: c.site, Inside: c.inside, Reads: c.reads}
 		s.Method, s.Frame = verdict.SiteParts(c.site)
 		if got := syncKind(s); got != c.want {
 			t.Errorf("%s: %s, want %s", c.site, got, c.want)

@@ -376,6 +376,19 @@ type Lever struct {
 	// longer made, by its site (the span's name: ".item() → aten::item →
 	// cudaStreamSynchronize at train.py(40): step").
 	Drop func(site string) bool
+	// DropReads says a sync is no longer waited for where it waits for
+	// a device-to-host copy its op made (the op reading an argument held
+	// on the GPU: F.ctc_loss's lengths), and that copy's call no longer
+	// blocks, by the site; the same site's other syncs (the op's uploads)
+	// stay.
+	DropReads func(site string) bool
+	// Consume is the share kept of the host's Python that consumes a
+	// read's result, by the read's site (nil, or 1: all of it): the
+	// Python spans after the read's sync up to its frame's last span in
+	// the step, with no kernel launched between (a metric computed from
+	// the read: a greedy decode and an edit distance after .tolist()),
+	// which computing the metric every N steps makes 1/N.
+	Consume func(site string) float64
 	// Pinned is the rate, bytes/s, of host transfers from pinned memory:
 	// a pageable one takes its bytes at it (0: unchanged).
 	Pinned float64
@@ -446,6 +459,19 @@ func MergeLevers(ls ...*Lever) Lever {
 			prev := m.Drop
 			m.Drop = func(s string) bool { return d(s) || prev != nil && prev(s) }
 		}
+		if d := l.DropReads; d != nil {
+			prev := m.DropReads
+			m.DropReads = func(s string) bool { return d(s) || prev != nil && prev(s) }
+		}
+		if c := l.Consume; c != nil {
+			prev := m.Consume
+			m.Consume = func(s string) float64 {
+				if prev == nil {
+					return c(s)
+				}
+				return min(c(s), prev(s))
+			}
+		}
 	}
 	if len(kernels) > 0 {
 		m.Kernel = func(n string) float64 {
@@ -515,6 +541,11 @@ type Site struct {
 	// the user's code does not read itself and cannot read less often;
 	// a fused optimizer takes it on the device.
 	Scaler bool
+	// Reads counts the times it waited for a device-to-host copy made
+	// since the host's sync before it: the host reading GPU bytes (a
+	// value, or an op's argument held on the GPU), not an op's upload
+	// from pageable memory.
+	Reads int
 }
 
 // SiteParts reads the method and the frame from a site's name
