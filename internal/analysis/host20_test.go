@@ -53,9 +53,17 @@ func host20Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 		}
 	}
 	misses = append(misses, graphsNotFirst(t, read, []missCase{
-		// First read, with main at 85943a1 (15:25): missed on three.
-		{"amp.default", "first at 63.4%, priced for the regions between GradScaler's found_inf read (.item() at host20.py(143): step), which its advice names; not measured"},
-		{"amp.foreach", "first at 57.8%, priced for the regions between GradScaler's found_inf read, as on default; not measured"},
+		// First read, with main at 85943a1 (15:25): missed on three,
+		// amp.default ("first at 63.4%, priced for the regions between
+		// GradScaler's found_inf read (.item() at host20.py(143): step),
+		// which its advice names; not measured") and amp.foreach ("first
+		// at 57.8%, ... as on default"). The expectation on the amp steps
+		// was refuted by measurement (fixtures/host20c): the model's
+		// forward and backward graphed by make_graphed_callables, the
+		// scaler's read and the optimizer eager, measured 43.2% from
+		// amp.default, the largest lever measured alone from the step.
+		// There graphs may come first if they are priced for what
+		// capture holds (below).
 		{"ctc.default", ""},
 		{"ctc.cpulen", ""},
 		// At the first read ctc.every50's was: "first at 71.6% on a step
@@ -68,5 +76,15 @@ func host20Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 		// blocks capture; cuda-graphs is not priced there.
 		{"ctc.every50", ""},
 	})...)
+	// Where GradScaler's read splits the step, a graph holds the model
+	// alone: the advice names the read and prices the graphed callables,
+	// the scaler and the optimizer eager.
+	for _, name := range []string{"amp.default", "amp.foreach"} {
+		for _, r := range read[name].Recommendations {
+			if r.Rule == "cuda-graphs" && !(r.Lever != nil && r.Lever.Model && strings.Contains(r.Message, "host20.py(143): step") && strings.Contains(r.Fix, "make_graphed_callables")) {
+				t.Errorf("%s: cuda-graphs not priced for the model alone, GradScaler's read named: %s", name, r.Message)
+			}
+		}
+	}
 	return misses
 }

@@ -442,15 +442,23 @@ func (r *replay) run(l Lever) float64 {
 	// records cost the host (keep).
 	// Time no span covers: in a PyTorch trace the framework's own
 	// Python, which a graph replaces too.
-	bare := r.bareKeep
-	if l.Graphs && r.framework {
-		bare = 0
+	// A graph of the model alone (Lever.Model) holds the host's work
+	// inside its regions (graphed); outside them the step runs eager,
+	// as lever eager.
+	graphed := r.graphed(l)
+	eager := l
+	eager.Graphs = false
+	bare := func(l Lever) float64 {
+		if l.Graphs && r.framework {
+			return 0
+		}
+		return r.bareKeep
 	}
 	less := r.fewer(l)
 	col, colN := r.collapsed(l)
 	cuts := r.cuts(col)
 	eaten := r.consumers(l)
-	factor := func(i int, s profan.HostSpan) float64 {
+	factor := func(l Lever, i int, s profan.HostSpan) float64 {
 		unprof := r.keep(i)
 		if k, ok := eaten[i]; ok {
 			// A metric's Python after its read, made every N steps.
@@ -513,7 +521,7 @@ func (r *replay) run(l Lever) float64 {
 	}
 	// A collapsed range's host: its multi-tensor launches.
 	extra := 0.0
-	if l.Collapse != nil && !l.Graphs {
+	if l.Collapse != nil && (!l.Graphs || graphed != nil) {
 		extra = l.Collapse.Launches * r.launchU
 		if l.Collapse.Frame != "" && len(col) > 0 {
 			// One iteration's host: the loops' traced time at the
@@ -525,7 +533,7 @@ func (r *replay) run(l Lever) float64 {
 			extra += l.Collapse.Keep * profilerKeep * span / float64(len(col))
 		}
 	}
-	ri, entered := 0, -1
+	ri, entered, gi := 0, -1, 0
 	// side is the lane of copies moved beside the kernels.
 	const side = math.MaxUint32
 	free := map[uint32]float64{} // each lane's end of work
@@ -564,24 +572,39 @@ func (r *replay) run(l Lever) float64 {
 					stop = math.Min(stop, c.lo)
 				}
 			}
+			// Inside a graph of the model, or outside it, eager.
+			lv := l
+			if graphed != nil {
+				for gi < len(graphed) && graphed[gi].hi <= t {
+					gi++
+				}
+				lv = eager
+				if gi < len(graphed) {
+					if g := graphed[gi]; t >= g.lo {
+						lv, stop = l, math.Min(stop, g.hi)
+					} else {
+						stop = math.Min(stop, g.lo)
+					}
+				}
+			}
 			if si == len(r.spans) || r.spans[si].Start >= stop {
-				h += (stop - t) * bare * keep
+				h += (stop - t) * bare(lv) * keep
 				t = stop
 				continue
 			}
 			s := r.spans[si]
 			if s.Start > t {
-				h += (s.Start - t) * bare * keep
+				h += (s.Start - t) * bare(lv) * keep
 				t = s.Start
 				continue
 			}
 			end := math.Min(stop, s.End())
-			h += (end - t) * factor(si, s) * keep
+			h += (end - t) * factor(lv, si, s) * keep
 			if s.State == profan.HostData {
 				data += (end - t) * r.keep(si)
 			}
 			t = end
-			if end == s.End() && r.waits(l, si) {
+			if end == s.End() && r.waits(lv, si) {
 				h = math.Max(h, drained())
 			}
 		}

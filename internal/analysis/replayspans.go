@@ -610,3 +610,35 @@ func (r *replay) Shapes() Shapes {
 	}
 	return out
 }
+
+// graphed is, where lever l graphs the model alone (Lever.Model), the
+// stretches of the host a graph of the model holds, by start: each call
+// of the user's forward methods (kept whole by the reader), and in each
+// step the backward, from the first op autograd's engine runs to the end
+// of its last (torch.cuda.make_graphed_callables graphs a module's
+// forward and its backward; the loss, a GradScaler's unscale and read,
+// the optimizer's step and the user's loops stay eager). nil where the
+// lever graphs the whole step; empty where the trace holds neither.
+func (r *replay) graphed(l Lever) []annRange {
+	if !l.Graphs || !l.Model {
+		return nil
+	}
+	out := append([]annRange{}, r.callsOf(profan.ForwardFrame)...)
+	r.eachStep(func(_ int, lo, hi float64) {
+		first, last := -1, -1
+		i, _ := slices.BinarySearchFunc(r.spans, lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+		for ; i < len(r.spans) && r.spans[i].Start < hi; i++ {
+			if r.backward(i) {
+				if first < 0 {
+					first = i
+				}
+				last = i
+			}
+		}
+		if first >= 0 {
+			out = append(out, annRange{lo: r.spans[first].Start, hi: r.spans[last].End()})
+		}
+	})
+	slices.SortFunc(out, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
+	return joined(out)
+}

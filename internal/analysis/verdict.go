@@ -122,8 +122,9 @@ import (
 // GradScaler's found_inf read priced by fused-optimizer, not step-read; version
 // 67 has host-read name an op's reads of its arguments, step-read the
 // Python that consumes a metric's read, and cuda-graphs not priced on a
-// step an op's syncs keep from capture.
-const VerdictVersion = 67
+// step an op's syncs keep from capture; version 68 has cuda-graphs
+// priced for the model alone where GradScaler's read splits the step.
+const VerdictVersion = 68
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

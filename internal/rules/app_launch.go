@@ -206,6 +206,23 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	}
 	wall, basis := (idle.Seconds+py.Seconds)/tl.Span, "the launch-bound idle time of the timeline, and the Python's around the launches"
 	var lever *analysis.Lever
+	if model := scalerSplit(split) && p.ev.PyTorch(); model && len(loops) == 0 {
+		// GradScaler's read splits the step: what a graph can hold
+		// there is the model (make_graphed_callables), its forward and
+		// backward; the scaler's unscale and read, the optimizer's
+		// step and the code around the model stay eager.
+		if g, ok := p.replay(analysis.Lever{Graphs: true, Model: true}); ok {
+			p.recommendWall(analysis.Recommendation{
+				Lever: &analysis.Lever{Graphs: true, Model: true},
+				Message: fmt.Sprintf("CUDA graphs cannot capture this step whole: GradScaler reads found_inf on the host inside it, every step (%s), before it steps the optimizer, so what a graph holds is the model, its forward and its backward; ", siteList(split)) + msg +
+					"; GradScaler's unscale and read, the optimizer's step and the code around the model stay eager",
+				Fix:      "graph the model's forward and backward with torch.cuda.make_graphed_callables(model, (sample_input,)) (static shapes; autocast inside it), GradScaler and the optimizer left as they are; or build the optimizer with fused=True and capturable=True (see fused-optimizer: no read is left) and capture the whole step, its optimizer step in it",
+				Basis:    "the step replayed with the model's forward calls and its backward as graphs (their aten ops and Python gone), the rest of the step eager as traced, the scaler's read kept (docs/replay.md)",
+				Composes: "with fused-optimizer, whose fused=True (with capturable=True) lets a graph hold the whole step; with the kernel-time changes, which then show in the wall time; needs static shapes",
+			}, g)
+			return
+		}
+	}
 	if g, ok := p.replay(analysis.Lever{Graphs: true}); ok {
 		// The step replayed with its aten ops and Python gone: the syncs
 		// it keeps still wait (the graph is captured between them).
@@ -304,6 +321,17 @@ func splitting(p *AppPass) (split, loops []analysis.Site, after []string) {
 		}
 	}
 	return split, loops, after
+}
+
+// scalerSplit reports a step split by GradScaler's reads of found_inf
+// alone (analysis.Site.Scaler): none of the user's.
+func scalerSplit(split []analysis.Site) bool {
+	for _, s := range split {
+		if !s.Scaler {
+			return false
+		}
+	}
+	return len(split) > 0
 }
 
 // uncapturable states CUDA graphs unpriced on a step no graph can hold

@@ -1,6 +1,7 @@
 package verdict
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/profan-dev/profan/internal/stats"
@@ -367,6 +368,11 @@ type Lever struct {
 	// aten ops, the user's Python and the allocator's calls (a graph's
 	// memory pool is its own) cost nothing.
 	Graphs bool
+	// Model, with Graphs, graphs the model alone: its forward calls and
+	// its backward (torch.cuda.make_graphed_callables), the host's work
+	// outside them (the loss, a GradScaler's unscale and read, the
+	// optimizer's step, the user's loops) replayed as traced.
+	Model bool
 	// Workers takes the DataLoader's spans off the launching threads to
 	// this many worker processes: the step takes at least its loading
 	// time over them.
@@ -432,6 +438,7 @@ type Collapse struct {
 func MergeLevers(ls ...*Lever) Lever {
 	var m Lever
 	var kernels, hosts, fewer []func(string) float64
+	var model []bool
 	m.Dispatch = 1
 	for _, l := range ls {
 		if l.Kernel != nil {
@@ -450,6 +457,11 @@ func MergeLevers(ls ...*Lever) Lever {
 			m.Collapse = l.Collapse
 		}
 		m.Graphs = m.Graphs || l.Graphs
+		if l.Graphs {
+			// The model alone only where every graph lever holds it
+			// alone.
+			model = append(model, l.Model)
+		}
 		m.Forward = m.Forward || l.Forward
 		m.Overlap = m.Overlap || l.Overlap
 		m.Workers = max(m.Workers, l.Workers)
@@ -473,6 +485,7 @@ func MergeLevers(ls ...*Lever) Lever {
 			}
 		}
 	}
+	m.Model = len(model) > 0 && !slices.Contains(model, false)
 	if len(kernels) > 0 {
 		m.Kernel = func(n string) float64 {
 			f := 1.0
