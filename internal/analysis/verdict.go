@@ -123,8 +123,10 @@ import (
 // 67 has host-read name an op's reads of its arguments, step-read the
 // Python that consumes a metric's read, and cuda-graphs not priced on a
 // step an op's syncs keep from capture; version 68 has cuda-graphs
-// priced for the model alone where GradScaler's read splits the step.
-const VerdictVersion = 68
+// priced for the model alone where GradScaler's read splits the step;
+// version 69 adds membar_stall_pct (warps' stall cycles at memory
+// fences), which narrow-access reads without the source page.
+const VerdictVersion = 69
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -106,8 +106,14 @@ var templates = []template{
 		// nothing.
 		regexp.MustCompile(`(?s)^(.*)$`),
 		func(m []string, r *reading) bool {
-			b := barrierStall.FindStringSubmatch(m[1])
-			return b == nil || r.set("barrier_stall_pct", b[1], "CPIStall")
+			ok := true
+			if b := barrierStall.FindStringSubmatch(m[1]); b != nil {
+				ok = r.set("barrier_stall_pct", b[1], "CPIStall")
+			}
+			if b := membarStall.FindStringSubmatch(m[1]); b != nil {
+				ok = r.set("membar_stall_pct", b[1], "CPIStall") && ok
+			}
+			return ok
 		}},
 	{"SOLFPRoofline",
 		regexp.MustCompile(`(?i)achieved\s+(close to\s+)?` + num + `% of this device's FP32 peak performance and\s+(close to\s+)?` + num + `% of its FP64 peak performance`),
@@ -128,6 +134,12 @@ var templates = []template{
 // 45.0% of the total average of 37.8 cycles between issuing two
 // instructions."
 var barrierStall = regexp.MustCompile(`(?s)stalled waiting for sibling warps at a CTA barrier\..*?This stall type represents about ` + num + `% of the total average of`)
+
+// membarStall is CPIStall's row for warps waiting at a memory fence:
+// "each warp of this workload spends 102.5 cycles being stalled waiting
+// on a memory barrier. … This stall type represents about 74.8% of the
+// total average of 137.0 cycles between issuing two instructions."
+var membarStall = regexp.MustCompile(`(?s)stalled waiting on a memory barrier\..*?This stall type represents about ` + num + `% of the total average of`)
 
 // reading collects values while the rows are read.
 type reading struct {

@@ -58,6 +58,9 @@ func TestRead(t *testing.T) {
 			map[string]float64{}, 2},
 		// A rule whose numbers are not read is neither read nor unknown.
 		{"other rule", rows("CPIStall", "On average, each warp of this workload spends 55.4 cycles being stalled"), map[string]float64{}, 0},
+		// A fence's stall row (fixtures/sol-check11's fenceEach<0>).
+		{"membar", rows("CPIStall", "On average, each warp of this workload spends 102.5 cycles being stalled waiting on a memory barrier. Avoid executing any unnecessary memory barriers and assure that any outstanding memory operations are fully optimized for the target architecture. This stall type represents about 74.8% of the total average of 137.0 cycles between issuing two instructions."),
+			map[string]float64{"membar_stall_pct": 74.8}, 0},
 		// Numbers that contradict each other are not split.
 		{"inconsistent", rows("UncoalescedGlobalAccess", "This kernel has uncoalesced global accesses resulting in a total of 900 excessive sectors (90% of the total 100 sectors).", "MemoryCacheAccessPattern", storesL1),
 			map[string]float64{"global_excessive_sectors": 900, "global_sectors": 100}, 0},

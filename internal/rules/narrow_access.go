@@ -38,7 +38,7 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 	Scope:    Source,
 	Locates:  true,
 	Requires: []string{"duration", "global_load_requests|global_store_requests"},
-	Optional: []string{"local_load_sectors", "local_store_sectors", "l2_atomic_requests", "l2_cycles", "waves_per_sm", "sm_count", "gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions", "gld_transactions_per_request", "gst_transactions_per_request"},
+	Optional: []string{"local_load_sectors", "local_store_sectors", "l2_atomic_requests", "l2_cycles", "waves_per_sm", "sm_count", "gld_transactions", "gst_transactions", "gld_ideal_transactions", "gst_ideal_transactions", "gld_transactions_per_request", "gst_transactions_per_request", "membar_stall_pct"},
 	Check: func(p *Pass) {
 		h := p.Kernel.Limiter.Headroom
 		if !h.Known() || h.Unit != "DRAM" || h.Ideal < 4*launchFloor {
@@ -84,7 +84,12 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 		// next (fixtures/sol-check11's fenceEach<0>: a __threadfence
 		// after each of eight 4-byte stores, 83 % of the sampled stalls
 		// on the fences; one fence after the last ran 0.50 faster).
+		// Without the source page, the warps' stalls at fences say it
+		// (membar_stall_pct: 75 % there).
 		if analysis.FenceHeld(p.Kernel) >= fenceHeld {
+			return
+		}
+		if v, ok := p.Value("membar_stall_pct"); ok && len(p.Kernel.Record.Source) == 0 && v >= 100*fenceHeld {
 			return
 		}
 		k := 16 / width
@@ -213,7 +218,8 @@ func narrowWidth(p *Pass) (width, share float64) {
 
 // fenceHeld is the share of a kernel's sampled warp stalls on the
 // fences it executes after each access above which narrow-access stays
-// silent (fixtures/sol-check11's fenceEach<0>: 0.83).
+// silent (fixtures/sol-check11's fenceEach<0>: 0.83; its stall cycles at
+// a memory barrier, membar_stall_pct, 75 %).
 const fenceHeld = 0.3
 
 // narrowTaps is narrowWidth read from the source page's instructions for a
