@@ -2185,6 +2185,16 @@ rest is not in the trace: the GPU was idle at every ` + "`cudaFree`" + ` of the 
 syncs they force cost nothing there, and no ` + "`cudaMalloc`" + ` waited for queued kernels. With the allocator's calls at the
 profiler's share, as before, it was priced 8.9% (and the base steps 24.23 and 23.02 ms). No other trace fixture makes
 an allocator call in every step (` + "`fixtures/host8`" + `'s moe makes one ` + "`cudaMalloc`" + ` in its four steps: not advised).
+Looked for again in the next session (no pricing changed): what the trace holds of the allocator beyond its calls is
+small. The first launch call after an allocator call takes 16.9 µs (median, traced) against 8.4 µs for a launch five or
+more after one, the next four 13.2, 10.5, 9.6 and 9.9 µs (the driver's state cold after its call); an op that calls
+` + "`cudaMalloc`" + ` takes longer beyond the call itself (` + "`aten::addmm`" + ` 96 µs against 65, ` + "`aten::sum`" + ` 78 against 32,
+` + "`aten::empty_strided`" + ` 11.5 against 6.2: the caching allocator's own path to a new segment); ops within 200 µs after an
+allocator call run 5 µs over their median. Together about 0.3 ms a step traced, 0.2 ms as replayed, of the 2.5 to 4.7 ms a
+step the lever misses; the empty_cache frame is its ` + "`cudaFree`" + ` calls (849.8 of its 894.0 µs in the first step). What is
+missing is not in the trace, presumably work the driver does out of the calls' sight (unmapping the freed segments, clearing the
+pages it maps again), which a host slowed by the profiler overlaps and an unprofiled one waits for; a capture with
+s2s.nocache traced, or the allocator's calls timed unprofiled, would tell.
 
 **CUDA graphs on changing shapes.** The replay keeps each launch's grid and block and compares, kernel by kernel, the
 configurations of the kernels launched in every step from one step to the next (a trip count that changes, a solver's
