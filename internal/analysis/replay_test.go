@@ -516,3 +516,46 @@ func TestReplayFewerWholeOp(t *testing.T) {
 		}}, 6.01},
 	})
 }
+
+// TestReplayModelGraphs: a graph of the model alone (Lever.Model) takes
+// the host of its forward calls and its backward, not the rest. The
+// step: a launch (0–1 ms, its kernel 0.5 ms) and the forward's Python
+// (1–3) inside the model's forward call (0–3), the loss's Python (3–4),
+// the backward's op (4–5, a kernel), GradScaler's found_inf read (5–6),
+// the optimizer's op (6–7, a kernel), Python (7–8). As captured the
+// read waits for nothing past its own 5.5: 7.5 ms. The model graphed:
+// 0–3 and 4–5 take no host, the loss's Python 0–1, the read to 1.5, the
+// optimizer's op and the Python to 3.5. The whole step graphed: 1.5,
+// the last kernel's end.
+func TestReplayModelGraphs(t *testing.T) {
+	const ms = 1e-3
+	read := ".item() → aten::item → cudaStreamSynchronize at train.py(40): step"
+	r := &replay{
+		kernels: []replayKernel{
+			{start: 1 * ms, issued: 1 * ms, dur: 0.5 * ms, name: 0},
+			{start: 5 * ms, issued: 5 * ms, dur: 0.5 * ms, name: 0},
+			{start: 7 * ms, issued: 7 * ms, dur: 0.5 * ms, name: 0},
+		},
+		names:  []string{"gemm"},
+		snames: []string{"aten::linear", "model.py(20): forward", "train.py(40): step", "autograd::engine::evaluate_function: AddmmBackward0", read, "aten::add_"},
+		spans: []profan.HostSpan{
+			{Start: 0, Dur: 1 * ms, State: profan.HostDispatch, Name: 0},
+			{Start: 1 * ms, Dur: 2 * ms, State: profan.HostPython, Name: 1},
+			{Start: 3 * ms, Dur: 1 * ms, State: profan.HostPython, Name: 2},
+			{Start: 4 * ms, Dur: 1 * ms, State: profan.HostDispatch, Name: 3},
+			{Start: 5 * ms, Dur: 1 * ms, State: profan.HostSync, Name: 4},
+			{Start: 6 * ms, Dur: 1 * ms, State: profan.HostDispatch, Name: 5},
+			{Start: 7 * ms, Dur: 1 * ms, State: profan.HostPython, Name: 2},
+		},
+		frames: []annRange{{0, 3 * ms, "model.py(20): forward"}, {5 * ms, 6 * ms, "torch/amp/grad_scaler.py(363): _maybe_opt_step"}},
+		lo:     0, hi: 8 * ms, steps: 1, bareKeep: 1, framework: true,
+	}
+	checkReplays(t, &Timeline{Steps: r}, 7.5, []replayCase{
+		{"as captured", Lever{}, 7.5},
+		{"the model graphed", Lever{Graphs: true, Model: true}, 3.5},
+		{"the whole step graphed", Lever{Graphs: true}, 1.5},
+	})
+	if sites := r.SyncSites(); len(sites) != 1 || !sites[0].Scaler {
+		t.Errorf("GradScaler's read not told: %+v", sites)
+	}
+}
