@@ -56,46 +56,7 @@ func (p *sassProgram) chased(addr string) bool {
 	for j := tail; j >= i; j-- {
 		order = append(order, j)
 	}
-	_, args := sassFields(p.recs[i].SASS)
-	want := map[int]bool{}
-	for _, r := range registers(addressOperand(args)) {
-		want[r] = true
-	}
-	for _, j := range order {
-		if len(want) == 0 {
-			return false
-		}
-		op, as := sassFields(p.recs[j].SASS)
-		if len(as) == 0 || strings.Contains(as[0], "[") {
-			continue
-		}
-		dst := registers(as[0])
-		if len(dst) == 0 {
-			continue
-		}
-		if strings.Contains(op, ".WIDE") || strings.Contains(op, ".64") {
-			dst = append(dst, dst[0]+1)
-		}
-		hit := false
-		for _, d := range dst {
-			if want[d] {
-				hit = true
-				delete(want, d)
-			}
-		}
-		if !hit {
-			continue
-		}
-		if isLoad(op) {
-			return true
-		}
-		for _, a := range as[1:] {
-			for _, r := range registers(a) {
-				want[r] = true
-			}
-		}
-	}
-	return false
+	return p.loadFeeds(i, order)
 }
 
 // branchTarget is the address a branch operand names ("0x7f…d0"), in the

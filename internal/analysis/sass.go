@@ -108,13 +108,27 @@ func (p *sassProgram) indirect(addr string) bool {
 	if !ok {
 		return false
 	}
+	const window = 64
+	var order []int
+	for j := i - 1; j >= 0 && j >= i-window; j-- {
+		order = append(order, j)
+	}
+	return p.loadFeeds(i, order)
+}
+
+// loadFeeds walks the instructions at order (indices, latest first)
+// backwards from the memory instruction at i, following the registers
+// that compute its address: true when a load writes one of them.
+func (p *sassProgram) loadFeeds(i int, order []int) bool {
 	_, args := sassFields(p.recs[i].SASS)
 	want := map[int]bool{}
 	for _, r := range registers(addressOperand(args)) {
 		want[r] = true
 	}
-	const window = 64
-	for j := i - 1; j >= 0 && j >= i-window && len(want) > 0; j-- {
+	for _, j := range order {
+		if len(want) == 0 {
+			return false
+		}
 		op, as := sassFields(p.recs[j].SASS)
 		if len(as) == 0 || strings.Contains(as[0], "[") {
 			continue // no register written (a store, a reduction)
