@@ -396,16 +396,36 @@ func (t *appTrack) close() {
 }
 
 // fuse prices one fused chain: it costs about its longest launch.
+// Inductor fuses the element-wise ops and copies of a chain into a
+// reduction's kernel (its prologue and epilogue), but not two reductions
+// into one: a chain that holds reductions or normalizations (a training
+// step's backward: a bias's gradient sum, a layer norm's input and weight
+// gradients) keeps each of them a kernel of its own, and the rest of the
+// chain fuses into them.
 func fuse(chain []appLaunch) {
 	if len(chain) < 2 {
 		return
 	}
-	sum, longest := 0.0, 0.0
+	sum, longest, reduced, rest := 0.0, 0.0, 0, 0.0
 	for _, l := range chain {
 		sum += l.d
 		longest = math.Max(longest, l.d)
+		if reduces(l.g) {
+			reduced++
+		} else {
+			rest += l.d
+		}
 	}
 	if sum <= 0 {
+		return
+	}
+	if reduced > 1 {
+		// Each reduction stays a kernel; the others fuse into them.
+		for _, l := range chain {
+			if !reduces(l.g) {
+				l.g.AddFusion(l.d, 1)
+			}
+		}
 		return
 	}
 	saved := sum - longest
@@ -417,6 +437,12 @@ func fuse(chain []appLaunch) {
 		}
 		l.g.AddFusion(saved*l.d/sum, removed)
 	}
+}
+
+// reduces reports a reduction or normalization kernel: one of inductor's
+// kernels of its own in a fused chain.
+func reduces(g *Group) bool {
+	return g.Info.Category == kernelname.CatReduction || g.Info.Category == kernelname.CatNorm
 }
 
 // fused reports launches of g that fusing their chains would save time of.

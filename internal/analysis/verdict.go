@@ -125,8 +125,9 @@ import (
 // step an op's syncs keep from capture; version 68 has cuda-graphs
 // priced for the model alone where GradScaler's read splits the step;
 // version 69 adds membar_stall_pct (warps' stall cycles at memory
-// fences), which narrow-access reads without the source page.
-const VerdictVersion = 69
+// fences), which narrow-access reads without the source page; version 70 has torch-compile keep each
+// reduction of a fused chain a kernel of its own.
+const VerdictVersion = 70
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

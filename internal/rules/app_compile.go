@@ -23,7 +23,10 @@ from inductor already run, the rule says so and advises nothing.
 
 The gain is priced from launch order, chain by chain: a chain of two or more
 launches, fused, costs about its longest launch (the bytes its largest member
-moves and one launch), so it saves the rest of its time, in the forward and the backward pass alike
+moves and one launch), so it saves the rest of its time; a chain that holds
+two or more reductions or normalizations (a training step's backward: a
+bias's gradient sum, a layer norm's gradients) keeps each of them a kernel,
+the element-wise ops fused into them, in the forward and the backward pass alike
 (inductor's partitioner recomputes a pointwise chain in the backward pass
 rather than keep its intermediates); the launches it removes are counted, and
 in a replayed step (docs/replay.md) each takes the host time of the op
@@ -49,8 +52,8 @@ counted.`,
 	Severity: profan.Info,
 	Cause:    CauseOwn,
 	Scope:    Caller,
-	Requires: []string{"fusable|batchnorm-nchw"},
-	Optional: []string{"triton", "timeline", "all"},
+	Requires: []string{"fusable|batchnorm-nchw|triton"},
+	Optional: []string{"timeline", "all"},
 	CheckApp: func(p *AppPass) {
 		if tr := p.kernels("triton"); len(tr) > 0 {
 			p.InUse("already compiled: %d Triton kernels from inductor run (%s of the time)", len(tr), pct(timeOf(tr)/p.total()))
