@@ -84,7 +84,53 @@ func headroomOf(a *Kernel) (h Headroom) {
 	ideal = math.Min(ideal, t)
 	h.Share, h.Unit, h.Ideal = 1-ideal/t, best.unit, ideal
 	h.Evidence = fmt.Sprintf("%s ideal of %s: %s", fmtSecs(ideal), fmtSecs(t), why)
+	if u, held, ok := heldBy(a, best.unit); ok {
+		h.Unit = u
+		h.Evidence += "; " + held
+	}
 	return h
+}
+
+// heldBy names the unit that holds a kernel above its ideal when that is
+// not the unit of its necessary work: a kernel ncu finds compute-bound
+// (its compute throughput at the bound and over its memory's) whose
+// necessary work is its bytes (the ideal on DRAM, L2 or L1/shared) spends
+// its headroom on instructions that work does not need, in the SM: on the
+// busiest pipe where ncu names it within 10 points of the compute total
+// ("XU pipe": fixtures/sol-check11's votePeel<0>, a ballot loop whose
+// __ffs runs on the XU pipe at 97 %, DRAM at 11 %), else on its issue
+// slots where they are as busy (convC4<1>: issue at 75 %, the ALU pipe
+// at 55 %), else on its compute pipes. Not for the load-store pipes (LSU,
+// MIO), whose instructions are the bytes' own accesses: their headroom
+// is the bytes' unit's. The share is the ideal's; only the unit named
+// changes.
+func heldBy(a *Kernel, unit string) (string, string, bool) {
+	l := a.Limiter
+	if l.Unit != LimitPipe || l.Pipe == "LSU" || l.Pipe == "MIO" || l.Pipe == "TENSOR" {
+		return "", "", false
+	}
+	switch unit {
+	case "DRAM", "L2", "L1/shared":
+	default:
+		return "", "", false
+	}
+	comp, ok := a.Value("compute_throughput_pct")
+	if !ok {
+		return "", "", false
+	}
+	if l.Pipe == "" {
+		if busy, ok := a.Record.Value("sm__memory_throughput.avg.pct_of_peak_sustained_elapsed", "Mem Pipes Busy"); ok && busy >= 50 {
+			return "", "", false // the load-store pipes, as lsuLimited reads them
+		}
+	}
+	held := "compute pipes"
+	pct := comp
+	if p := readPipes(a); p.named && p.pct >= comp-10 {
+		held, pct = p.name+" pipe", p.pct
+	} else if issue, ok := a.Record.Value("sm__inst_issued.avg.pct_of_peak_sustained_active", "sm__inst_issued.avg.pct_of_peak_sustained_elapsed", "Issue Slots Busy"); ok && issue >= comp-10 {
+		held, pct = "issue slots", issue
+	}
+	return held, fmt.Sprintf("held by its %s at %.0f%% of their peak (ncu: compute %.0f%%), not by %s: instructions that work does not need", held, pct, comp, unit), true
 }
 
 // missingWork names what the export lacks to tell a kernel's necessary
@@ -361,11 +407,66 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 				fmt.Sprintf("%.3g integer multiply-adds at %.0f%% of %.1f Tera-op/s", m.imad, 100*attainablePipe, peak/1e12)})
 		}
 	}
+	if n, ok := xuNeed(a); ok {
+		out = append(out, n)
+	}
 	if tc, ok := a.Value("flop_count_tensor"); ok && tc > 0 {
 		tt, _ := metrics.TensorType(a.Record)
 		add("tensor pipe", tc, a.Spec.PeakTensor(tt))
 	}
 	return out, known
+}
+
+// xuNeed is the time a kernel's 32-bit transcendentals take on the XU
+// pipe at its attainable peak: the source page's MUFU instructions (sine,
+// cosine, base-2 exponential and logarithm, reciprocal and its square
+// root; per thread executed with their predicate on), the math its
+// program asks for as FLOPs are (fixtures/sol-check11's mufuIlp<0>: eight
+// independent __sinf chains a thread, the XU pipe at 93 %, where the FP32
+// pipe's FLOPs said 88 % headroom; its twin, the same kernel, ran the
+// same). The FP64 seeds (MUFU.RCP64H, MUFU.RSQ64H) are the FP64 pipe's
+// work, left out. A value its threads load again (a stencil's
+// neighbours: global loads that hit L1, no local memory) is transformed
+// once: the transcendentals count by the share of the loaded sectors L1
+// misses (fieldSmooth<0>, each thread computing the field at i-1, i and
+// i+1: 54 % L1 hits; its twin computing each value once ran 0.49
+// faster). Only for a kernel a compute pipe limits, the XU pipe where
+// ncu names it, as l2Need and l1Need read their unit: a kernel its
+// latency holds may run its transcendentals on lanes that repeat another
+// lane's element (fixtures/sol-check4's silu_b16_w1, Triton's BLOCK_SIZE
+// of 16 on 32 threads: two MUFU a lane for one an element), which no
+// counter tells from its own.
+func xuNeed(a *Kernel) (need, bool) {
+	if l := a.Limiter; a.Spec == nil || len(a.Record.Source) == 0 || l.Unit != LimitPipe || l.Pipe != "" && l.Pipe != "XU" {
+		return need{}, false
+	}
+	peak := a.Spec.PeakSFU()
+	var ops float64
+	eachSASSOp(a.Record, "thread_inst_executed_pred_on", func(op string, n float64) {
+		if strings.HasPrefix(op, "MUFU.") && !strings.HasSuffix(op, "64H") {
+			ops += n
+		}
+	})
+	if !(ops > 0) || !(peak > 0) {
+		return need{}, false
+	}
+	why := fmt.Sprintf("%.3g transcendentals (MUFU)", ops)
+	if hit, ok := a.Value("l1_hit_rate"); ok && hit >= 1 && hit < 100 && !localTraffic(a) {
+		ops *= 1 - hit/100
+		why = fmt.Sprintf("%.3g transcendentals (MUFU) of the values L1 missed (%.0f%% of its loaded sectors hit: values its threads load again)", ops, hit)
+	}
+	return need{"XU pipe", ops / (attainablePipe * peak), fmt.Sprintf("%s at %.0f%% of %.2f Tera-op/s", why, 100*attainablePipe, peak/1e12)}, true
+}
+
+// localTraffic reports whether a kernel moves local memory (whose loads
+// hit L1 as well).
+func localTraffic(a *Kernel) bool {
+	for _, m := range []string{"local_load_sectors", "local_store_sectors"} {
+		if v, ok := a.Value(m); ok && v > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // products are the half2 and 32-bit integer multiply-adds of a kernel's
@@ -469,11 +570,9 @@ func SourceFlops(k *profan.Kernel) (sp, dp float64) {
 	return sp, dp
 }
 
-// eachSASS calls f with each SASS instruction of k's source page once
-// (the page lists an address again under its CUDA line), by its
-// opcode's base ("FFMA" of "@P0 FFMA.FTZ"), with the value of its
-// counter named counter (0 where absent).
-func eachSASS(k *profan.Kernel, counter string, f func(base string, n float64)) {
+// eachSASSOp is eachSASS with the whole opcode ("MUFU.SIN" of "@P0
+// MUFU.SIN R1, R2").
+func eachSASSOp(k *profan.Kernel, counter string, f func(op string, n float64)) {
 	seen := map[string]bool{}
 	for _, s := range k.Source {
 		if s.Address != "" {
@@ -482,22 +581,29 @@ func eachSASS(k *profan.Kernel, counter string, f func(base string, n float64)) 
 			}
 			seen[s.Address] = true
 		}
-		op := strings.Fields(s.SASS)
-		if len(op) > 0 && strings.HasPrefix(op[0], "@") {
-			op = op[1:]
-		}
-		if len(op) == 0 {
+		op := Opcode(s.SASS)
+		if op == "" {
 			continue
 		}
-		base, _, _ := strings.Cut(op[0], ".")
 		n := 0.0
 		for _, c := range s.Counter {
 			if c.Name == counter && c.Value > 0 {
 				n = c.Value
 			}
 		}
-		f(base, n)
+		f(op, n)
 	}
+}
+
+// eachSASS calls f with each SASS instruction of k's source page once
+// (the page lists an address again under its CUDA line), by its
+// opcode's base ("FFMA" of "@P0 FFMA.FTZ"), with the value of its
+// counter named counter (0 where absent).
+func eachSASS(k *profan.Kernel, counter string, f func(base string, n float64)) {
+	eachSASSOp(k, counter, func(op string, n float64) {
+		base, _, _ := strings.Cut(op, ".")
+		f(base, n)
+	})
 }
 
 func fmtSecs(s float64) string {

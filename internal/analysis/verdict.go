@@ -126,8 +126,11 @@ import (
 // priced for the model alone where GradScaler's read splits the step;
 // version 69 adds membar_stall_pct (warps' stall cycles at memory
 // fences), which narrow-access reads without the source page; version 70 has torch-compile keep each
-// reduction of a fused chain a kernel of its own.
-const VerdictVersion = 70
+// reduction of a fused chain a kernel of its own; version 71 reads a
+// kernel's 32-bit transcendentals on the XU pipe (MUFU) and names the
+// pipe or issue slots that hold a compute-bound kernel whose necessary
+// work is its bytes.
+const VerdictVersion = 71
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

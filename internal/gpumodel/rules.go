@@ -40,6 +40,9 @@ type Rules struct {
 	// floating-point multiply-adds and of 32-bit integer multiply-adds;
 	// 0 where the table does not give them.
 	FP16Lanes, IMADLanes int
+	// SFULanes is the results per clock per SM of the 32-bit
+	// transcendentals (MUFU: the XU pipe); 0 where not given.
+	SFULanes int
 }
 
 // WarpSectors reports whether a full warp's ideal sectors per request
@@ -59,7 +62,7 @@ func RulesOf(cc string) (Rules, error) {
 	r, _ := ccRowOf(key)
 	l := r.limits
 	return Rules{CC: key, Coalescing: l.coalescing, GlobalL1: l.l1, GlobalL1Default: l.l1Default,
-		SharedBanks: l.banks, BankWidth8: l.bank8, Tensor: r.tensor, FP16Lanes: r.fp16, IMADLanes: r.imad}, nil
+		SharedBanks: l.banks, BankWidth8: l.bank8, Tensor: r.tensor, FP16Lanes: r.fp16, IMADLanes: r.imad, SFULanes: r.sfu}, nil
 }
 
 // ccKey is the row of ccTable with limits whose rules cc follows (see

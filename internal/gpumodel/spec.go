@@ -126,6 +126,13 @@ func (s *Spec) PeakIMAD() float64 {
 	return float64(s.SMs*s.Rules.IMADLanes) * s.SMClockMHz * 1e6
 }
 
+// PeakSFU is the 32-bit transcendental peak (MUFU: sine, cosine,
+// base-2 exponential and logarithm, reciprocal, its square root) in
+// results per second at the boost clock; 0 where not known.
+func (s *Spec) PeakSFU() float64 {
+	return float64(s.SMs*s.Rules.SFULanes) * s.SMClockMHz * 1e6
+}
+
 // PeakWarpInstructions is the peak issue rate, in warp instructions per
 // second, that the instruction:byte balance uses: CoresPerSM/WarpSize warp
 // instructions per SM per clock, i.e. one instruction per FP32 lane per
