@@ -4,7 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/ingest"
 	"github.com/profan-dev/profan/internal/verdict"
 )
 
@@ -87,4 +89,48 @@ func host20Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 		}
 	}
 	return misses
+}
+
+// TestScalerReadUnstacked: GradScaler's found_inf read is told without
+// its Python frames too (a trace without with_stack): the read's nearest
+// op before it is the scaler's unscale. fixtures/host20's amp.default
+// with GradScaler's frames taken out of the run.
+func TestScalerReadUnstacked(t *testing.T) {
+	s := analysis.NewStream(analysis.Options{}, false)
+	runs, err := ingest.ReadFiles([]string{"../../fixtures/host20/amp.default.json.gz"}, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		s.Kernel(run, k)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := 0
+	for _, run := range runs {
+		kept := run.Host.Events[:0]
+		for _, e := range run.Host.Events {
+			if e.Kind == profan.HostFrame && profan.ScalerFrame(e.Name) {
+				cut++
+				continue
+			}
+			kept = append(kept, e)
+		}
+		run.Host.Events = kept
+	}
+	if cut == 0 {
+		t.Fatal("no GradScaler frame in the trace")
+	}
+	for _, v := range s.Finish(runs) {
+		if v.Timeline == nil {
+			continue
+		}
+		told := false
+		for _, site := range v.Timeline.SyncSites() {
+			told = told || site.Scaler && strings.Contains(site.Site, "host20.py(143): step")
+		}
+		if !told {
+			t.Errorf("GradScaler's read not told without its frames: %+v", v.Timeline.SyncSites())
+		}
+		return
+	}
+	t.Fatal("no timeline")
 }

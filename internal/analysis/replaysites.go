@@ -122,7 +122,7 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		}
 		x.Count++
 		x.Seconds += float64(s.Dur)
-		if rangeOf(scaler, s.Start) >= 0 {
+		if rangeOf(scaler, s.Start) >= 0 || state == profan.HostSync && r.afterUnscale(i) {
 			scaled[x]++
 		}
 		if r.readBack(i) {
@@ -145,6 +145,33 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		sites[i] = *x
 	}
 	return sites
+}
+
+// unscaleOp is the op GradScaler unscales the gradients with, writing
+// found_inf, before it reads found_inf (GradScaler._maybe_opt_step).
+const unscaleOp = "aten::_amp_foreach_non_finite_check_and_unscale_"
+
+// afterUnscale reports sync span i a value read (aten::item) whose
+// nearest op before it, its own read's ops, copies and Python apart, is
+// GradScaler's unscale: the scaler reading found_inf, told without its
+// Python frames (a trace without with_stack).
+func (r *replay) afterUnscale(i int) bool {
+	if s := r.spans[i]; s.Name < 0 || int(s.Name) >= len(r.snames) || !strings.Contains(r.snames[s.Name], "aten::item") {
+		return false
+	}
+	for j := i - 1; j >= 0 && j >= i-8; j-- {
+		s := r.spans[j]
+		if s.State != profan.HostDispatch || s.Name < 0 || int(s.Name) >= len(r.snames) {
+			continue
+		}
+		switch n := r.snames[s.Name]; {
+		case n == unscaleOp:
+			return true
+		case n != "aten::item" && n != "aten::_local_scalar_dense":
+			return false
+		}
+	}
+	return false
 }
 
 // consumes reports a Python span after its step's last kernel launch

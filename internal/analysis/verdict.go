@@ -129,8 +129,9 @@ import (
 // reduction of a fused chain a kernel of its own; version 71 reads a
 // kernel's 32-bit transcendentals on the XU pipe (MUFU) and names the
 // pipe or issue slots that hold a compute-bound kernel whose necessary
-// work is its bytes.
-const VerdictVersion = 71
+// work is its bytes; version 72 tells GradScaler's read without the
+// stack too (the unscale op before it).
+const VerdictVersion = 72
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
