@@ -276,6 +276,11 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 			"fix the sizes (pad to one size, or a few with one graph each), then "+graphsCUDA) + strings.TrimPrefix(fix, p.framework(graphsTorch, graphsCUDA))
 		composes = "after the fixed padding (or buckets) it needs, whose kernel time on the padded shapes is not in the price (replayed at the traced shapes); with the kernel-time changes, which then show in the wall time"
 	}
+	if c := capturableClass(p); c != "" {
+		// An optimizer with step counts (Adam's) captured in the graph
+		// must keep them on the device.
+		fix += "; the optimizer's step captured in the graph needs torch.optim." + c + "(..., capturable=True), whose step counts stay on the device"
+	}
 	p.recommendWall(analysis.Recommendation{
 		Lever:    lever,
 		Message:  msg,
@@ -321,6 +326,24 @@ func splitting(p *AppPass) (split, loops []analysis.Site, after []string) {
 		}
 	}
 	return split, loops, after
+}
+
+// capturableClass is the class of the trace's optimizer (its
+// Optimizer.step#<Class>.step range) where a CUDA graph can hold its step
+// only when built with capturable=True (torch.optim's Adam family, whose
+// step counts otherwise live on the host); "" for none.
+func capturableClass(p *AppPass) string {
+	if !p.ev.PyTorch() {
+		return ""
+	}
+	for _, reg := range p.timeline().Regions(analysis.OptimizerStep) {
+		class, _, _ := strings.Cut(strings.TrimPrefix(reg.Name, analysis.OptimizerStep), ".")
+		switch class {
+		case "Adam", "AdamW", "Adamax", "NAdam", "RAdam":
+			return class
+		}
+	}
+	return ""
 }
 
 // scalerSplit reports a step split by GradScaler's reads of found_inf
