@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -291,7 +292,15 @@ type appTrack struct {
 	lastGEMM  appLaunch
 	gemmsNext int  // the next GEMM launches that are attention's products
 	tail      bool // the launches after a softmax backward, to the next GEMM, are attention's
+	// bwd: the track is in a backward pass, from a backward kernel
+	// (by name) to a forward one (a normalization or a convolution's
+	// forward, an attention's forward).
+	bwd bool
 }
+
+// reForward names a forward pass's kernel (Group.Backward names a
+// backward's).
+var reForward = regexp.MustCompile(`(?i)fprop|forward|cutlassF|layer_norm_kernel`)
 
 // maxChain bounds a chain: a longer run of eager launches is fused in
 // parts (inductor's fusion groups are bounded too).
@@ -314,6 +323,16 @@ func fusable(i kernelname.Info) bool {
 // follow adds one timed launch of g to the run's track.
 func (t *appTrack) follow(g *Group, d float64) {
 	i := g.Info
+	// The pass this launch marks holds the chains after it (the one it
+	// closes is the pass's before it).
+	defer func() {
+		switch {
+		case g.Backward():
+			t.bwd = true
+		case reForward.MatchString(kernelname.Head(g.Name)):
+			t.bwd = false
+		}
+	}()
 	softmax := g.Softmax()
 	switch {
 	case softmax && g.Backward():
@@ -386,7 +405,7 @@ func (t *appTrack) close() {
 		if i < len(t.chain) && j-i < loopRun {
 			continue
 		}
-		fuse(t.chain[start:i])
+		fuse(t.chain[start:i], t.bwd)
 		start = j
 		if j > i {
 			i = j - 1
@@ -402,7 +421,21 @@ func (t *appTrack) close() {
 // step's backward: a bias's gradient sum, a layer norm's input and weight
 // gradients) keeps each of them a kernel of its own, and the rest of the
 // chain fuses into them.
-func fuse(chain []appLaunch) {
+func fuse(chain []appLaunch, backward bool) {
+	// A weight's or bias's gradient in the backward (a sum over the
+	// rows to a vector, which ATen's one kernel reduces in place) is
+	// inductor's split reduction: partial sums over blocks of rows, then
+	// a kernel for each output (fixtures/host20c's compiled ctc step:
+	// each bias's sum two Triton kernels, each layer norm's weight and
+	// bias gradients three, where eager runs one).
+	for _, l := range chain {
+		backward = backward || l.g.Backward()
+	}
+	for _, l := range chain {
+		if n := splits(l.g, backward); n > 1 {
+			l.g.AddSplit(n - 1)
+		}
+	}
 	if len(chain) < 2 {
 		return
 	}
@@ -437,6 +470,21 @@ func fuse(chain []appLaunch) {
 		}
 		l.g.AddFusion(saved*l.d/sum, removed)
 	}
+}
+
+// splits is how many of inductor's kernels a reduction of a fused chain
+// becomes: layer norm's weight and bias gradients (ATen's
+// GammaBetaBackward) one split partial kernel for both and a final one
+// for each, three; a sum in a backward chain (a bias's gradient) two; any
+// other kernel one.
+func splits(g *Group, backward bool) int {
+	switch {
+	case strings.Contains(kernelname.Head(g.Name), "GammaBeta"):
+		return 3
+	case backward && g.Info.Category == kernelname.CatReduction && strings.Contains(g.Name, "sum"):
+		return 2
+	}
+	return 1
 }
 
 // reduces reports a reduction or normalization kernel: one of inductor's

@@ -130,8 +130,10 @@ import (
 // kernel's 32-bit transcendentals on the XU pipe (MUFU) and names the
 // pipe or issue slots that hold a compute-bound kernel whose necessary
 // work is its bytes; version 72 tells GradScaler's read without the
-// stack too (the unscale op before it).
-const VerdictVersion = 72
+// stack too (the unscale op before it); version 73 has torch-compile add
+// back the launches of inductor's split reductions (a weight's or bias's
+// gradient sum in the backward two or three kernels where eager runs one).
+const VerdictVersion = 73
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

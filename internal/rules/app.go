@@ -547,7 +547,7 @@ func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64, wit
 		return 1
 	}}
 	if with != nil {
-		l.Host, l.Fewer, l.Forward = with.Host, with.Fewer, with.Forward
+		l.Host, l.Fewer, l.More, l.Forward = with.Host, with.Fewer, with.More, with.Forward
 	}
 	w, ok := tl.Replay(*l)
 	if !ok {

@@ -26,7 +26,11 @@ launches, fused, costs about its longest launch (the bytes its largest member
 moves and one launch), so it saves the rest of its time; a chain that holds
 two or more reductions or normalizations (a training step's backward: a
 bias's gradient sum, a layer norm's gradients) keeps each of them a kernel,
-the element-wise ops fused into them, in the forward and the backward pass alike
+the element-wise ops fused into them; in the backward, a weight's or bias's
+gradient sum (a reduction over the rows to a vector, one ATen kernel) is
+inductor's split reduction, partial sums then a final kernel for each
+output (a bias's two kernels, a layer norm's weight and bias three), and
+the launches it adds cost the host a launch's worth each; in the forward and the backward pass alike
 (inductor's partitioner recomputes a pointwise chain in the backward pass
 rather than keep its intermediates); the launches it removes are counted, and
 in a replayed step (docs/replay.md) each takes the host time of the op
@@ -92,11 +96,12 @@ counted.`,
 		}
 		compiled := p.timeline().Compiled(profan.ForwardFrame, func(n string) bool { return products[n] })
 		saves := map[*analysis.Group]float64{}
-		fewer := map[string]float64{}
-		saved, removed, left, around := 0.0, 0, 0, 0
+		fewer, more := map[string]float64{}, map[string]float64{}
+		saved, removed, added, left, around := 0.0, 0, 0, 0, 0
 		var fus []*analysis.Group
 		for _, g := range p.kernels("fusable") {
 			s, n := g.Fusion()
+			split := g.Split()
 			if e := eager[g.Name] - opt[g.Name]; e > 0 {
 				left += min(e, g.Launches)
 			}
@@ -112,6 +117,12 @@ counted.`,
 			}
 			if model < 1 {
 				s, n = s*model, int(math.Round(float64(n)*model))
+				split = int(math.Round(float64(split) * model))
+			}
+			if split > 0 && g.Launches > 0 {
+				// Inductor's split reductions: launches added.
+				added += split
+				more[g.Name] = float64(split) / float64(g.Launches)
 			}
 			if !(s > 0) {
 				continue
@@ -133,6 +144,13 @@ counted.`,
 		saving(saves, channelsLastSaves, bn...)
 		msg := fmt.Sprintf("%d eager element-wise, normalization, cast, reduction and copy kernels run in chains between the GEMMs (%d launches, %s of the time), each reading and writing its tensors: fused, the chains drop %d launches and %s of the time",
 			len(fus), launchesOf(fus), pct(timeOf(fus)/p.total()), removed, pct(saved/p.total()))
+		if added > 0 {
+			net := fmt.Sprintf("%d launches fewer in all", removed-added)
+			if removed < added {
+				net = fmt.Sprintf("%d launches more in all", added-removed)
+			}
+			msg += fmt.Sprintf(", and inductor's split reductions add %d (each weight's and bias's gradient sum in the backward two or three kernels where eager runs one: %s)", added, net)
+		}
 		// The model's forward Python goes into the compiled graph,
 		// unless a host read inside a forward breaks the graph there
 		// (Dynamo stops at .item(), .tolist(), nonzero): its Python
@@ -169,7 +187,7 @@ counted.`,
 			// Each launch a chain drops takes its launch's host time
 			// with it, and the model's forward Python goes into the
 			// compiled graph (docs/replay.md).
-			Lever: &analysis.Lever{Fewer: func(n string) float64 { return fewer[n] }, Forward: forward},
+			Lever: &analysis.Lever{Fewer: func(n string) float64 { return fewer[n] }, More: func(n string) float64 { return more[n] }, Forward: forward},
 			Basis: basis, Composes: "with the precision changes and a fused optimizer; mode=\"reduce-overhead\" adds CUDA graphs"})
 	},
 }

@@ -67,7 +67,7 @@ type Group struct {
 	// What the application evidence reads of the launch order (see
 	// Fusion and Attention).
 	fuseSaved, attnScores, attnProducts float64
-	fuseLaunches                        int
+	fuseLaunches, fuseSplit             int
 }
 
 // Launch is one launch of a group, as a report lists it.
@@ -422,6 +422,14 @@ func (g *Group) AddMetric(metric string, v float64) {
 	}
 	g.samples[metric] = append(g.samples[metric], v)
 }
+
+// Split is how many launches inductor adds to the group's in the chains
+// it fuses: a weight's or bias's gradient sum in the backward, one eager
+// kernel, is a split reduction of two or more of its kernels (AddSplit).
+func (g *Group) Split() int { return g.fuseSplit }
+
+// AddSplit adds launches a fused chain adds to the group's (Split).
+func (g *Group) AddSplit(launches int) { g.fuseSplit += launches }
 
 // AddFusion adds what fusing a chain the group's launches belong to
 // saves of their time (seconds), and the launches it removes (Fusion).

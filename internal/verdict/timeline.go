@@ -356,6 +356,13 @@ type Lever struct {
 	// its name (nil: none): each removed launch takes a launch's worth
 	// off the host time of the op that issued it (never below zero).
 	Fewer func(name string) float64
+	// More is the launches a fusion adds, by kernel name, for each
+	// launch of it (nil: none): inductor's split reductions, a weight's
+	// or bias's gradient sum in the backward two or more kernels where
+	// eager runs one; each costs the host a launch's worth unprofiled
+	// where the kernel issues (the compiled code's Python launching a
+	// Triton kernel).
+	More func(name string) float64
 	// Collapse replaces the work of an annotated range (a per-parameter
 	// optimizer step) with a few multi-tensor launches; nil: none.
 	Collapse *Collapse
@@ -437,7 +444,7 @@ type Collapse struct {
 // sync any lever drops is dropped, a graph if any.
 func MergeLevers(ls ...*Lever) Lever {
 	var m Lever
-	var kernels, hosts, fewer []func(string) float64
+	var kernels, hosts, fewer, more []func(string) float64
 	var model []bool
 	m.Dispatch = 1
 	for _, l := range ls {
@@ -452,6 +459,9 @@ func MergeLevers(ls ...*Lever) Lever {
 		}
 		if l.Fewer != nil {
 			fewer = append(fewer, l.Fewer)
+		}
+		if l.More != nil {
+			more = append(more, l.More)
 		}
 		if m.Collapse == nil {
 			m.Collapse = l.Collapse
@@ -502,6 +512,15 @@ func MergeLevers(ls ...*Lever) Lever {
 				left *= 1 - f(n)
 			}
 			return 1 - left
+		}
+	}
+	if len(more) > 0 {
+		m.More = func(n string) float64 {
+			x := 0.0
+			for _, f := range more {
+				x = max(x, f(n))
+			}
+			return x
 		}
 	}
 	if len(hosts) > 0 {
