@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -404,6 +405,15 @@ func TestCompiled(t *testing.T) {
 	got := r.Compiled(profan.ForwardFrame, func(n string) bool { return n == "gemm" })
 	if got["mul"] != 0.6 || got["add"] != 0 || len(got) != 2 {
 		t.Errorf("compiled shares: %v, want mul 0.6 (the forward's two and the backward's of five), add 0", got)
+	}
+	// An attention kernel launched by the backward's node: the op is an
+	// extern kernel to inductor, and the mul it issues beside it stays
+	// eager.
+	attn := *r
+	attn.names = append(slices.Clone(r.names), "fmha_cutlassB_f32_aligned_64x64_k64_sm80")
+	attn.kernels = slices.Insert(slices.Clone(r.kernels), 4, replayKernel{issued: 3.7 * ms, dur: 0.1 * ms, name: 2})
+	if got := attn.Compiled(profan.ForwardFrame, func(n string) bool { return n == "gemm" }); got["mul"] != 0.4 {
+		t.Errorf("compiled shares beside an attention kernel: %v, want mul 0.4 (the forward's two of five)", got)
 	}
 	// A matrix product outside the forward: the model is not all in
 	// the user's forward calls; nothing is said.

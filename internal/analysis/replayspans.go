@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/kernelname"
 	"github.com/profan-dev/profan/internal/stats"
 	"github.com/profan-dev/profan/internal/verdict"
 )
@@ -176,6 +177,7 @@ func (r *replay) Compiled(call func(frame string) bool, product func(name string
 	}
 	opt = joined(opt)
 	loss := r.lossNodes(in, opt)
+	ext := r.externSpans()
 	all, got := map[int32]int{}, map[int32]int{}
 	outside := false
 	spanAt := r.spanWalk()
@@ -188,7 +190,7 @@ func (r *replay) Compiled(call func(frame string) bool, product func(name string
 			}
 			all[k.name]++
 			at := spanAt(k.issued)
-			model := rangeOf(opt, k.issued) < 0 && (rangeOf(in, k.issued) >= 0 || r.backward(at) && !loss[r.snames[r.spans[at].Name]])
+			model := rangeOf(opt, k.issued) < 0 && (rangeOf(in, k.issued) >= 0 || r.backward(at) && !loss[r.snames[r.spans[at].Name]]) && !ext[at]
 			if model && k.issued < from[i] {
 				got[k.name]++
 			}
@@ -205,6 +207,32 @@ func (r *replay) Compiled(call func(frame string) bool, product func(name string
 		out[r.names[n]] = float64(got[n]) / float64(c)
 	}
 	return out
+}
+
+// externSpans are the host spans (ops, autograd's backward nodes) that
+// launch an attention kernel: SDPA's memory-efficient, flash or cuDNN
+// forward and backward, which inductor calls as an extern kernel, as
+// eager calls it, so the element-wise and reduction kernels the op issues
+// beside it stay its own, eager (fixtures/host20c's compiled ctc step:
+// the efficient attention backward's mul, sum, copy and fill, four ATen
+// kernels a block, run in the compiled backward as in the eager one).
+func (r *replay) externSpans() map[int]bool {
+	ext := map[int]bool{}
+	attn := map[int32]bool{}
+	for _, k := range r.kernels {
+		if k.copy != 0 || k.name < 0 || k.issued < r.lo || k.issued >= r.hi {
+			continue
+		}
+		a, ok := attn[k.name]
+		if !ok {
+			a = kernelname.Classify(r.names[k.name]).Category == kernelname.CatAttention
+			attn[k.name] = a
+		}
+		if i := r.spanAt(k.issued); a && i >= 0 && r.spans[i].State == profan.HostDispatch {
+			ext[i] = true
+		}
+	}
+	return ext
 }
 
 // lossNodes are the backward's ops (autograd's evaluate_function spans,

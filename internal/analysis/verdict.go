@@ -132,8 +132,10 @@ import (
 // work is its bytes; version 72 tells GradScaler's read without the
 // stack too (the unscale op before it); version 73 has torch-compile add
 // back the launches of inductor's split reductions (a weight's or bias's
-// gradient sum in the backward two or three kernels where eager runs one).
-const VerdictVersion = 73
+// gradient sum in the backward two or three kernels where eager runs one);
+// version 74 leaves to torch-compile's count the kernels an attention op
+// issues beside its attention kernel (inductor calls the op as eager does).
+const VerdictVersion = 74
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
