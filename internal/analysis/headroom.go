@@ -219,6 +219,19 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 	if have > 0 && reread > 0 && 32*ideal-reread < needed {
 		needed, asked = 32*ideal-reread, false
 	}
+	blocks := 1.0
+	if e := BlockRereads(a); e > 1 {
+		// Blocks that read the same data (a grid dimension no load's
+		// address depends on) read it from DRAM once each where L2 does
+		// not keep it between them: one block's reads are needed.
+		rd, okR := a.Value("dram_read_bytes")
+		if st, okS := a.Value("gst_transactions"); !okR && okS && st >= 0 {
+			rd, okR = moved-math.Min(moved, 32*st), true // the details page: its writes are its stores' sectors
+		}
+		if cut := moved - rd + rd/e; okR && rd > 0 && rd <= moved && cut < needed {
+			needed, asked, blocks = cut, false, e
+		}
+	}
 	n.unit = "DRAM"
 	n.secs = needed / (attainableDRAM * peak)
 	n.why = fmt.Sprintf("%s of DRAM traffic needed", fmtBytes(needed))
@@ -227,6 +240,9 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 	}
 	if reread > 0 && needed < moved {
 		n.why = fmt.Sprintf("%s needed of %s moved (%s re-read by lines that index the same data again)", fmtBytes(needed), fmtBytes(moved), fmtBytes(reread))
+	}
+	if blocks > 1 {
+		n.why = fmt.Sprintf("%s needed of %s moved (its reads once, not once for each of the %.0f blocks that read the same data: a grid dimension no load's address uses)", fmtBytes(needed), fmtBytes(moved), blocks)
 	}
 	n.why += fmt.Sprintf(", at %.0f%% of %.2f TB/s", 100*attainableDRAM, peak/1e12)
 	return n, true

@@ -134,8 +134,11 @@ import (
 // back the launches of inductor's split reductions (a weight's or bias's
 // gradient sum in the backward two or three kernels where eager runs one);
 // version 74 leaves to torch-compile's count the kernels an attention op
-// issues beside its attention kernel (inductor calls the op as eager does).
-const VerdictVersion = 74
+// issues beside its attention kernel (inductor calls the op as eager does)
+// ; version 75 counts the reads of blocks that read the same data (a
+// grid dimension no load's address uses) once and has register-tile
+// price their fix without the L2 bound.
+const VerdictVersion = 75
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -113,7 +113,19 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 		// reads its operands' tiles once): L2 and DRAM keep their work,
 		// and their time bounds the gain (fixtures/sol-check4's conv5,
 		// L2 at 44 % of its peak: 0.52 against a measured 0.46).
-		gain := math.Min(clamp01(1-math.Max(after, launchFloor)/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+		//
+		// Not where blocks read the same data (a grid dimension no
+		// load's address uses: fixtures/sol-check11's convC4<1>, one
+		// output channel a block along z, sixteen blocks staging each
+		// input tile): outputs a thread along that dimension share each
+		// staged value, so the global traffic falls with the shared
+		// loads (its eight-channel twin moved a quarter of its L2
+		// sectors and an eighth of its DRAM reads).
+		left := leftBy(p, analysis.LimitDRAM, analysis.LimitL2)
+		if analysis.BlockRereads(p.Kernel) > 1 {
+			left = 1
+		}
+		gain := math.Min(clamp01(1-math.Max(after, launchFloor)/t), left)
 		locs := topLines(p, func(o string, _ profan.SourceRecord) bool { return strings.HasPrefix(o, op) })
 		p.report(estimate(gain), Note{
 			Message: fmt.Sprintf("%.1f %s per %s (%.3g loads, %.3g %ss per warp): the %s pipe sets the time", r, space, unit, lds, fma, unit, pipe),

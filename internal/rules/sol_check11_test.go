@@ -165,9 +165,15 @@ var solCheck11Files = map[string][]string{
 // sampled stalls (fenceEach<0>, 83 %: 0.59 → 0); means 0.1427 raw,
 // 0.1431 details, worst 0.4998 (fenceEach<0>, no rule: 0 against 0.50,
 // its headroom stated).
+//
+// Then (verdict version 68): a grid dimension no global load's address
+// uses has its blocks read the same data (convC4<1>'s sixteen output
+// channels along z): its DRAM need counts those reads once and
+// register-tile is not bounded by L2 there (0.35 → 0.70 against 0.76);
+// means 0.1251 raw, 0.1255 details, worst 0.4998.
 func TestSolCheck11(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck11Files, solCheck11Pairs, "sol-check11", 0.144, 0.500, solCheck11Gaps)
+	heldOutGaps(t, solCheck11Files, solCheck11Pairs, "sol-check11", 0.126, 0.500, solCheck11Gaps)
 }
 
 // solCheck11Gaps are what the first read found against the verdicts
