@@ -3,6 +3,8 @@ package analysis
 import (
 	"math"
 	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -18,6 +20,13 @@ var indexedRe = regexp.MustCompile(`[A-Za-z_]\w*\s*\[[^\[\]]+\]`)
 // MiB). Those bytes are necessary once; the passes after the first are
 // headroom, not work. 0 without the source page.
 func rereadShare(a *Kernel) float64 {
+	share, _ := rereads(a)
+	return share
+}
+
+// rereads is rereadShare with the lines of each group that re-read
+// (every line of a group, the one kept first).
+func rereads(a *Kernel) (float64, [][]int) {
 	sectors := map[int]float64{}
 	var total float64
 	for _, in := range a.Model.Instructions {
@@ -30,7 +39,7 @@ func rereadShare(a *Kernel) float64 {
 		}
 	}
 	if !(total > 0) || a.Record == nil {
-		return 0
+		return 0, nil
 	}
 	text := map[int]string{}
 	for _, s := range a.Record.Source {
@@ -38,26 +47,94 @@ func rereadShare(a *Kernel) float64 {
 			text[s.Line] = s.Source
 		}
 	}
-	groups := map[string][]float64{}
+	groups := map[string][]int{}
 	for line, n := range sectors {
 		if key := runtimeIndexed(text[line]); key != "" && n > 0 {
-			groups[key] = append(groups[key], n)
+			groups[key] = append(groups[key], line)
 		}
 	}
 	var reread float64
-	for _, ns := range groups {
-		if len(ns) < 2 {
+	var lines [][]int
+	for _, ls := range groups {
+		if len(ls) < 2 {
 			continue
 		}
-		lo, hi, sum := ns[0], ns[0], 0.0
-		for _, n := range ns {
+		sort.Ints(ls)
+		lo, hi, sum := sectors[ls[0]], sectors[ls[0]], 0.0
+		for _, l := range ls {
+			n := sectors[l]
 			lo, hi, sum = math.Min(lo, n), math.Max(hi, n), sum+n
 		}
 		if hi <= 1.01*lo {
 			reread += sum - hi
+			lines = append(lines, ls)
 		}
 	}
-	return math.Min(1, reread/total)
+	sort.Slice(lines, func(i, j int) bool { return lines[i][0] < lines[j][0] })
+	return math.Min(1, reread/total), lines
+}
+
+// Passes are a kernel's loops that each read the same data again: the
+// source lines whose global loads re-read what another line read
+// (rereadShare's groups) and that each close a loop of their own (a
+// backward branch of the line's, around its load: a grid-stride pass,
+// fixtures/sol-check10's moments<0>, four over 256 MiB, one a moment).
+// Share is the share of the kernel's global load sectors those passes
+// re-read; Lines are the passes' lines, first to last.
+type Passes struct {
+	Share float64
+	Lines []int
+}
+
+// RereadPasses reads a kernel's passes over the same data; ok is false
+// when it has none (re-reads by lines of one loop or none, a struct's
+// fields read line by line, are not passes), or without the source page.
+func RereadPasses(a *Kernel) (Passes, bool) {
+	if len(a.Record.Source) == 0 {
+		return Passes{}, false
+	}
+	share, groups := rereads(a)
+	if !(share > 0) {
+		return Passes{}, false
+	}
+	p := newSASSProgram(a.Record)
+	loops := map[int]bool{}
+	for i, r := range p.recs {
+		op, args := sassFields(r.SASS)
+		if !strings.HasPrefix(op, "BRA") || len(args) == 0 || r.Line <= 0 {
+			continue
+		}
+		target, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(args[len(args)-1]), "0x"), 16, 64)
+		if err != nil {
+			continue
+		}
+		for j := i; j >= 0; j-- {
+			at, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(p.recs[j].Address), "0x"), 16, 64)
+			if at < target {
+				break
+			}
+			if o, _ := sassFields(p.recs[j].SASS); p.recs[j].Line == r.Line && strings.HasPrefix(o, "LDG") {
+				loops[r.Line] = true // the line's own branch back around its load
+			}
+		}
+	}
+	var out Passes
+	for _, ls := range groups {
+		n := 0
+		for _, l := range ls {
+			if loops[l] {
+				n++
+			}
+		}
+		if n == len(ls) {
+			out.Lines = append(out.Lines, ls...)
+		}
+	}
+	if len(out.Lines) == 0 {
+		return Passes{}, false
+	}
+	out.Share = share
+	return out, true
 }
 
 // runtimeIndexed is the one expression a source line indexes by a

@@ -137,8 +137,9 @@ import (
 // issues beside its attention kernel (inductor calls the op as eager does)
 // ; version 75 counts the reads of blocks that read the same data (a
 // grid dimension no load's address uses) once and has register-tile
-// price their fix without the L2 bound.
-const VerdictVersion = 75
+// price their fix without the L2 bound; version 76 adds repeated-passes
+// (loops that each read the same data again).
+const VerdictVersion = 76
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -170,6 +170,7 @@ var All = []*Rule{
 	intDivision,
 	fp64OnFloat,
 	barrierStalls,
+	repeatedPasses,
 	smallGrid,
 	tinyBlocks,
 	lowOccupancy,

@@ -1,0 +1,87 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// repeatedPasses reports a memory-bound kernel whose loops each read the
+// same data again, one pass a result: the passes after the first move
+// bytes the first already moved.
+var repeatedPasses = &Rule{
+	ID:    "repeated-passes",
+	Title: "Several loops read the same data again",
+	Text: `A kernel that reads an array once per result (a sum, then a sum of squares, then a
+minimum, each its own loop over the data) moves the array through DRAM or L2 once per
+loop: where it does not fit in L2, each pass costs a full read, and a memory-bound
+kernel takes as many times longer. One loop that loads each element once and updates
+every result from it moves the data once. Where the passes depend on each other (a
+mean before a variance), keep the first pass's result and fuse the rest, or use a
+one-pass algorithm (Welford's for the variance).`,
+	Before: `for (int i = t; i < n; i += stride) s  += x[i];
+for (int i = t; i < n; i += stride) s2 += x[i] * x[i];   // x read again`,
+	After:    `for (int i = t; i < n; i += stride) { float v = x[i]; s += v; s2 += v * v; }`,
+	Severity: profan.Warning,
+	Cause:    CauseMemory,
+	Scope:    Source,
+	Locates:  true,
+	Requires: []string{"duration", "gld_transactions"},
+	Optional: []string{"gst_transactions"},
+	Check:    checkRepeatedPasses,
+}
+
+// checkRepeatedPasses prices the fix as the passes' re-read share of the
+// kernel's global traffic (its load sectors over its load and store
+// sectors), at the share of its time the memory unit that limits it
+// keeps busy against that unit's ceiling: fixtures/sol-check10's
+// moments<0>, four grid-stride passes over 256 MiB (1 GiB through DRAM,
+// 93 % of its peak), whose one-pass twin ran 0.74 faster. Only for a
+// kernel DRAM or L2 limits: a kernel its arithmetic holds keeps its time
+// whatever it loads.
+func checkRepeatedPasses(p *Pass) {
+	ps, ok := analysis.RereadPasses(p.Kernel)
+	l := p.Kernel.Limiter
+	if !ok || !(l.Unit == analysis.LimitDRAM || l.Unit == analysis.LimitL2) {
+		return
+	}
+	ld, _ := p.Value("gld_transactions")
+	st, okS := p.Value("gst_transactions")
+	if !okS || !(st > 0) {
+		st = 0
+	}
+	if !(ld > 0) {
+		return
+	}
+	busy := 1.0
+	if !math.IsNaN(l.Percent) {
+		busy = math.Min(1, l.Percent/100/ceiling[l.Unit])
+	}
+	share := ps.Share * ld / (ld + st)
+	gain := clamp01(share * busy)
+	var names []string
+	var locs []profan.Location
+	for i, n := range ps.Lines {
+		names = append(names, strconv.Itoa(n))
+		if i == 0 {
+			continue // the first pass's reads are needed: the others re-read
+		}
+		for s := range instructions(p.Kernel.Record.Source) {
+			if s.Line == n && strings.HasPrefix(opcode(s.SASS), "LDG") {
+				locs = append(locs, profan.Location{File: s.File, Line: s.Line, SASS: s.SASS})
+				break
+			}
+		}
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("%d loops (lines %s) each read the same data: %.0f %% of its global load sectors re-read what a loop before read, with %s at %.0f %% of its peak",
+			len(ps.Lines), strings.Join(names, ", "), 100*ps.Share, l.Unit, l.Percent),
+		Advice:    "fuse the loops into one that loads each element once and updates every result from it (a one-pass algorithm where a pass needs the one before: Welford's variance)",
+		Evidence:  p.evidence("gld_transactions", "gst_transactions"),
+		Locations: locs,
+	})
+}
