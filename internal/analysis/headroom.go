@@ -444,9 +444,9 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 // work, left out. A value its threads load again (a stencil's
 // neighbours: global loads that hit L1, no local memory) is transformed
 // once: the transcendentals count by the share of the loaded sectors L1
-// misses (fieldSmooth<0>, each thread computing the field at i-1, i and
-// i+1: 54 % L1 hits; its twin computing each value once ran 0.49
-// faster). Only for a kernel a compute pipe limits, the XU pipe where
+// misses (loadedOnce: fieldSmooth<0>, each thread computing the field
+// at i-1, i and i+1, loads 1.9× the bytes L1 fetches; its twin computing
+// each value once ran 0.49 faster). Only for a kernel a compute pipe limits, the XU pipe where
 // ncu names it, as l2Need and l1Need read their unit: a kernel its
 // latency holds may run its transcendentals on lanes that repeat another
 // lane's element (fixtures/sol-check4's silu_b16_w1, Triton's BLOCK_SIZE
@@ -467,11 +467,50 @@ func xuNeed(a *Kernel) (need, bool) {
 		return need{}, false
 	}
 	why := fmt.Sprintf("%.3g transcendentals (MUFU)", ops)
-	if hit, ok := a.Value("l1_hit_rate"); ok && hit >= 1 && hit < 100 && !localTraffic(a) {
-		ops *= 1 - hit/100
-		why = fmt.Sprintf("%.3g transcendentals (MUFU) of the values L1 missed (%.0f%% of its loaded sectors hit: values its threads load again)", ops, hit)
+	if once := loadedOnce(a); once <= 2.0/3 {
+		ops *= once
+		why = fmt.Sprintf("%.3g transcendentals (MUFU) of the values it loads once (its threads load %.1f× the bytes L1 fetches: values loaded again by their neighbours)", ops, 1/once)
 	}
 	return need{"XU pipe", ops / (attainablePipe * peak), fmt.Sprintf("%s at %.0f%% of %.2f Tera-op/s", why, 100*attainablePipe, peak/1e12)}, true
+}
+
+// loadedOnce is the share of the bytes a kernel's threads load from
+// global memory (the source page's loads, per thread executed with their
+// predicate on, by their width) that L1 fetches (its requested sectors
+// that miss): under 1 where threads load values their neighbours load
+// too (a stencil's taps, fieldSmooth<0>'s x[i-1], x[i], x[i+1]: 0.53),
+// near 1 where each value is loaded once (sol-check10's waveTail<1>,
+// whose L1 hits are not its threads' values: 0.83; xuNeed reads a share
+// of 2/3 or less, values loaded half again or more). 1 without the
+// counters or with local memory, whose loads hit L1 as well.
+func loadedOnce(a *Kernel) float64 {
+	hit, okH := a.Value("l1_hit_rate")
+	sectors, okS := a.Value("gld_transactions")
+	if !okH || !okS || !(sectors > 0) || localTraffic(a) {
+		return 1
+	}
+	var bytes float64
+	eachSASSOp(a.Record, "thread_inst_executed_pred_on", func(op string, n float64) {
+		if !strings.HasPrefix(op, "LDG") {
+			return
+		}
+		w := 4.0
+		switch {
+		case strings.Contains(op, ".128"):
+			w = 16
+		case strings.Contains(op, ".64"):
+			w = 8
+		case strings.Contains(op, ".U8") || strings.Contains(op, ".S8"):
+			w = 1
+		case strings.Contains(op, ".U16") || strings.Contains(op, ".S16"):
+			w = 2
+		}
+		bytes += w * n
+	})
+	if !(bytes > 0) {
+		return 1
+	}
+	return math.Min(1, 32*sectors*(1-hit/100)/bytes)
 }
 
 // localTraffic reports whether a kernel moves local memory (whose loads

@@ -138,8 +138,10 @@ import (
 // ; version 75 counts the reads of blocks that read the same data (a
 // grid dimension no load's address uses) once and has register-tile
 // price their fix without the L2 bound; version 76 adds repeated-passes
-// (loops that each read the same data again).
-const VerdictVersion = 76
+// (loops that each read the same data again); version 77 counts
+// transcendentals once a value only where threads load half again the
+// bytes L1 fetches.
+const VerdictVersion = 77
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
