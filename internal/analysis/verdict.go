@@ -134,9 +134,9 @@ import (
 // back the launches of inductor's split reductions (a weight's or bias's
 // gradient sum in the backward two or three kernels where eager runs one);
 // version 74 leaves to torch-compile's count the kernels an attention op
-// issues beside its attention kernel (inductor calls the op as eager does)
-// ; version 75 counts the reads of blocks that read the same data (a
-// grid dimension no load's address uses) once and has register-tile
+// issues beside its attention kernel (inductor calls the op as eager
+// does); version 75 counts the reads of blocks that read the same data
+// (a grid dimension no load's address uses) once and has register-tile
 // price their fix without the L2 bound; version 76 adds repeated-passes
 // (loops that each read the same data again); version 77 counts
 // transcendentals once a value only where threads load half again the
