@@ -66,6 +66,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check9", solCheck9Files, hp(solCheck9Pairs)},
 		{"sol-check10", solCheck10Files, hp(solCheck10Pairs)},
 		{"sol-check11", solCheck11Files, hp(solCheck11Pairs)},
+		{"sol-check12", solCheck12Files, hp(solCheck12Pairs)},
 	}
 	for _, s := range sets {
 		for _, page := range []string{"raw", "details"} {
