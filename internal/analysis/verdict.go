@@ -140,8 +140,10 @@ import (
 // price their fix without the L2 bound; version 76 adds repeated-passes
 // (loops that each read the same data again); version 77 counts
 // transcendentals once a value only where threads load half again the
-// bytes L1 fetches.
-const VerdictVersion = 77
+// bytes L1 fetches; version 78 has host-read price a frame entered once
+// a micro-batch (its stretch holding the backward's ops) as syncs
+// removed, not as a per-item loop.
+const VerdictVersion = 78
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

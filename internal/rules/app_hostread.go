@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -65,7 +66,16 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 			Composes: "before CUDA graphs, which it makes possible",
 		}
 		lever := analysis.Lever{Drop: dropSites(sites)}
-		if frame, items := itemLoop(sites, steps); items > 1 {
+		frame, items := itemLoop(sites, steps)
+		if items > 1 && passLoop(p.timeline(), frame) {
+			// Entered once a micro-batch, each with the model's forward
+			// and backward between its reads: gradient accumulation,
+			// not a loop over items. A fixed shape removes the reads'
+			// waits; the micro-batches' work stays.
+			r.Message += fmt.Sprintf("; %s is entered once a micro-batch, the model's forward and backward between its reads", frame)
+			items = 0
+		}
+		if items > 1 {
 			// A function of the user's, not a module's forward (a
 			// layer's, called once per layer with its own weights),
 			// entered items times a step with a read in each: a loop
@@ -96,6 +106,26 @@ func itemLoop(sites []analysis.Site, steps int) (frame string, items int) {
 		}
 	}
 	return frame, items
+}
+
+// passLoop reports the stretch of each step from frame's first Python
+// span to its last (Timeline.Loops) holding ops autograd's engine runs in
+// the backward pass: the frame is entered once a micro-batch of a step
+// that accumulates gradients (fixtures/host21's mlm_loss, its mask's
+// reads around a whole forward and backward each), not once an item of a
+// loop over the batch (host18's per-image postprocess, no backward op).
+func passLoop(tl *analysis.Timeline, frame string) bool {
+	for _, l := range tl.Loops() {
+		if l.Name != frame {
+			continue
+		}
+		for op := range l.Ops {
+			if strings.HasPrefix(op, "autograd::engine::evaluate_function") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // argReads advises passing an op's arguments from the host where the op
