@@ -258,3 +258,16 @@ func Indirect(a *Kernel, addr string) bool {
 	}
 	return newSASSProgram(a.Record).indirect(addr)
 }
+
+// MemAddress is a memory instruction's base register and immediate
+// offset ([R2.64+-0x1]: R2, −1); ok is false where its SASS names no
+// register address.
+func MemAddress(sass string) (base int, off int64, ok bool) {
+	_, args := sassFields(sass)
+	a := addressOperand(args)
+	r := registers(a)
+	if len(r) == 0 {
+		return 0, 0, false
+	}
+	return r[0], offset(a), true
+}

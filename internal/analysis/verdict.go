@@ -142,8 +142,11 @@ import (
 // transcendentals once a value only where threads load half again the
 // bytes L1 fetches; version 78 has host-read price a frame entered once
 // a micro-batch (its stretch holding the backward's ops) as syncs
-// removed, not as a per-item loop.
-const VerdictVersion = 78
+// removed, not as a per-item loop; version 79 reads a load at a
+// neighbour's offset from a coalesced load's base register (x[i-1]
+// beside x[i], on any line) as a window tap in narrow-access and
+// uncoalesced-global.
+const VerdictVersion = 79
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

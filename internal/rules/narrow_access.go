@@ -256,7 +256,7 @@ func narrowTaps(p *Pass) (width, share float64) {
 // (shiftedWindow) a sector a request above its ideal at most.
 func windowTap(p *Pass, in analysis.Instruction) bool {
 	return in.Operation == "load" && in.IdealSectorsPerRequest > 0 &&
-		in.SectorsPerRequest <= in.IdealSectorsPerRequest+1.05 && shiftedWindow(p.Kernel, in)
+		in.SectorsPerRequest <= in.IdealSectorsPerRequest+1.05 && (shiftedWindow(p.Kernel, in) || shiftedTap(p.Kernel, in))
 }
 
 // vectorAdvice names the vector type for accesses of width bytes.

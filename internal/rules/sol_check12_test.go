@@ -167,15 +167,21 @@ var solCheck12Files = map[string][]string{
 // finding but countShared<0>'s forbidden one; dp4aIlp<0> (its twin 0.00)
 // states "≈99 % ... on compute pipes". Nothing was fitted on this set; the
 // gaps are logged and the bounds held at the first read.
+//
+// After the read (verdict version 79): deltaU8<1>'s x[i-1] (line 76,
+// LDG.U8 [R2.64+-0x1]) beside x[i] (line 77, [R2.64]) is read as a
+// window tap across lines (shiftedTap): narrow-access 0.82 against 0.81,
+// its uncoalesced-global gone; mean 0.1739 → 0.1385 (details 0.1386),
+// worst 0.8149 → 0.7719 (lowerBound<0>, no rule); bounds lowered.
 func TestSolCheck12(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck12Files, solCheck12Pairs, "sol-check12", 0.174, 0.815, solCheck12Gaps)
+	heldOutGaps(t, solCheck12Files, solCheck12Pairs, "sol-check12", 0.139, 0.772, solCheck12Gaps)
 }
 
 // solCheck12Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms"), the same on
 // both pages: logged, not failed.
-var solCheck12Gaps = []string{"deltaU8<1> narrow-access", "deltaU8<1> uncoalesced-global", "clampGS<1> narrow-access",
+var solCheck12Gaps = []string{"clampGS<1> narrow-access",
 	"countShared<0> thread-divergence", "tsum_each atomic-serialization terms"}
 
 // solCheck12LineGaps are the required findings whose named line is not

@@ -91,6 +91,9 @@ func checkUncoalesced(p *Pass) {
 		if haveIn && x.Pattern.Kind == gpumodel.Misaligned && shiftedWindow(p.Kernel, in) {
 			continue
 		}
+		if haveIn && in.IdealSectorsPerRequest > 0 && in.SectorsPerRequest <= in.IdealSectorsPerRequest+1.05 && shiftedTap(p.Kernel, in) {
+			continue
+		}
 		if x.Pattern.Kind == gpumodel.Misaligned && blockDrift(p.Kernel, x, in, haveIn) {
 			continue
 		}
@@ -331,6 +334,34 @@ func shiftedWindow(k *analysis.Kernel, in analysis.Instruction) bool {
 	for _, o := range k.Model.Instructions {
 		if o.Space == "global" && o.Operation == "load" && o.File == in.File && o.Line == in.Line && o.Address != in.Address &&
 			o.Pattern.AccessBytes == in.Pattern.AccessBytes && o.IdealSectorsPerRequest > 0 && o.SectorsPerRequest <= o.IdealSectorsPerRequest {
+			return true
+		}
+	}
+	return false
+}
+
+// shiftedTap reports whether the global load in is a neighbour's element
+// of another load's stream: its address is that load's base register and
+// offset shifted by whole accesses, less than a sector away, and the
+// other load, as wide, is at its ideal (fixtures/sol-check12's
+// deltaU8<1>: prev = x[i-1] on its own line, LDG.U8 [R2.64+-0x1] at 2
+// sectors a request, beside x[i], LDG.U8 [R2.64] at 1). The extra sector
+// is the neighbour's, which the other load moves anyway and L1 serves: a
+// window read across lines, not a layout to fix.
+func shiftedTap(k *analysis.Kernel, in analysis.Instruction) bool {
+	w := in.Pattern.AccessBytes
+	base, off, ok := analysis.MemAddress(in.SASS)
+	if !ok || in.Operation != "load" || !(w > 0) || in.File == "" {
+		return false
+	}
+	for _, o := range k.Model.Instructions {
+		if o.Space != "global" || o.Operation != "load" || o.File != in.File || o.Address == in.Address ||
+			o.Pattern.AccessBytes != w || !(o.IdealSectorsPerRequest > 0) || o.SectorsPerRequest > o.IdealSectorsPerRequest {
+			continue
+		}
+		ob, oo, ok := analysis.MemAddress(o.SASS)
+		d := math.Abs(float64(off - oo))
+		if ok && ob == base && d > 0 && d < 32 && math.Mod(d, w) == 0 {
 			return true
 		}
 	}
