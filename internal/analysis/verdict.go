@@ -145,8 +145,9 @@ import (
 // removed, not as a per-item loop; version 79 reads a load at a
 // neighbour's offset from a coalesced load's base register (x[i-1]
 // beside x[i], on any line) as a window tap in narrow-access and
-// uncoalesced-global.
-const VerdictVersion = 79
+// uncoalesced-global; version 80 has narrow-access read a grid under a
+// wave that loops over the data on every SM as filled.
+const VerdictVersion = 80
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -67,7 +67,7 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 		}
 		// A grid that cannot fill the GPU is small-grid's: its
 		// accesses wait for warps, not for width.
-		if launchFill(p) < 1 {
+		if launchFill(p) < 1 && !loopFilled(p) {
 			return
 		}
 		width, share := narrowWidth(p)
@@ -186,6 +186,35 @@ func epilogueOnly(p *Pass) bool {
 		side += w.Requests + w.Shared
 	}
 	return side == 0 || (global > 0 && side <= epilogueShare*global)
+}
+
+// loopRequests is the global requests a launched warp makes, on
+// average, above which loopFilled reads its threads as looping over the
+// data (a grid-stride loop) rather than as a grid too small for it.
+const loopRequests = 64
+
+// loopFilled reports whether a grid that fills fewer than all of the
+// GPU's warp slots still gives every SM blocks whose threads loop over
+// the data (fixtures/sol-check12's clampGS<1>: 4·SMs blocks of 256, half
+// the slots, ≈4 000 global requests a warp). Its warps run the whole
+// kernel; what each keeps in flight, its access width, sets the rate
+// (a float4 an iteration on the same grid ran 0.14 faster).
+func loopFilled(p *Pass) bool {
+	sms, ok := p.Value("sm_count")
+	blocks := float64(p.Kernel.Record.Grid.Size())
+	b := p.Kernel.Record.Block.Size()
+	if !ok || !(sms > 0) || blocks < sms || b <= 0 {
+		return false
+	}
+	var req float64
+	m := p.Kernel.Model
+	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
+		if x != nil {
+			req += x.Requests
+		}
+	}
+	warps := blocks * float64((b+31)/32)
+	return req >= loopRequests*warps
 }
 
 // narrowWidth is the bytes per thread of the kernel's coalesced global

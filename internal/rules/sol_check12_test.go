@@ -173,16 +173,18 @@ var solCheck12Files = map[string][]string{
 // window tap across lines (shiftedTap): narrow-access 0.82 against 0.81,
 // its uncoalesced-global gone; mean 0.1739 → 0.1385 (details 0.1386),
 // worst 0.8149 → 0.7719 (lowerBound<0>, no rule); bounds lowered.
+// Version 80: clampGS<1>'s grid (4·SMs blocks, 0.5 waves, ≈4 000 global
+// requests a warp) is read as filled by its grid-stride loop (loopFilled):
+// narrow-access 0.16 against 0.14; mean 0.1334 (details 0.1335).
 func TestSolCheck12(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck12Files, solCheck12Pairs, "sol-check12", 0.139, 0.772, solCheck12Gaps)
+	heldOutGaps(t, solCheck12Files, solCheck12Pairs, "sol-check12", 0.134, 0.772, solCheck12Gaps)
 }
 
 // solCheck12Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms"), the same on
 // both pages: logged, not failed.
-var solCheck12Gaps = []string{"clampGS<1> narrow-access",
-	"countShared<0> thread-divergence", "tsum_each atomic-serialization terms"}
+var solCheck12Gaps = []string{"countShared<0> thread-divergence", "tsum_each atomic-serialization terms"}
 
 // solCheck12LineGaps are the required findings whose named line is not
 // one of solCheck12Lines at the first read: logged, not failed.
