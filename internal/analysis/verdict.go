@@ -146,8 +146,9 @@ import (
 // neighbour's offset from a coalesced load's base register (x[i-1]
 // beside x[i], on any line) as a window tap in narrow-access and
 // uncoalesced-global; version 80 has narrow-access read a grid under a
-// wave that loops over the data on every SM as filled.
-const VerdictVersion = 80
+// wave that loops over the data on every SM as filled; version 81 adds item-loop (a Python loop over a
+// batch's items, one at a time).
+const VerdictVersion = 81
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

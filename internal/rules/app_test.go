@@ -35,6 +35,9 @@ var appCaptures = []string{
 	// A mixed-precision step whose weight EMA loops over the state dict
 	// in Python, outside the optimizer.
 	"../../fixtures/host20/amp.default.json.gz",
+	// An image classifier whose augmentation loops over the batch's
+	// images in Python, one at a time.
+	"../../fixtures/host21/aug.default.json.gz",
 	// A CUDA program's nsys API trace: its syncs are host-sync's (no
 	// PyTorch rule claims them).
 	"../../internal/ingest/testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapitrace-gputrace.csv.gz",

@@ -191,6 +191,7 @@ var All = []*Rule{
 	channelsLast,
 	fusedOptimizer,
 	foreachLoop,
+	itemLoopRule,
 	cudnnBenchmark,
 	cudaGraphs,
 	hostSync,
