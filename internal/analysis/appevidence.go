@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -298,10 +297,6 @@ type appTrack struct {
 	bwd bool
 }
 
-// reForward names a forward pass's kernel (Group.Backward names a
-// backward's).
-var reForward = regexp.MustCompile(`(?i)fprop|forward|cutlassF|layer_norm_kernel`)
-
 // maxChain bounds a chain: a longer run of eager launches is fused in
 // parts (inductor's fusion groups are bounded too).
 const maxChain = 64
@@ -329,7 +324,7 @@ func (t *appTrack) follow(g *Group, d float64) {
 		switch {
 		case g.Backward():
 			t.bwd = true
-		case reForward.MatchString(kernelname.Head(g.Name)):
+		case g.ForwardPass():
 			t.bwd = false
 		}
 	}()

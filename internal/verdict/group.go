@@ -26,7 +26,9 @@ type Group struct {
 	bwd int8
 	// soft caches whether the group is a softmax (attention's scores), as
 	// bwd does: 1 not one, 2 one, 0 not known yet.
-	soft   int8
+	soft int8
+	// fwd caches ForwardPass(), as bwd does.
+	fwd    int8
 	Name   string          // full name, demangled when the export demangled it
 	Info   kernelname.Info // library, kind and display name
 	Source string          // the export of the group's first launch
@@ -321,6 +323,22 @@ func (l IDList) MarshalJSON() ([]byte, error) {
 }
 
 var reBackward = regexp.MustCompile(`(?i)backward|dgrad|wgrad|bprop|_bwd|bwd_|_bw_|bwtr|gradinput|grad_input|gammabeta|_grad_`)
+
+// reForward names a forward pass's kernel: a normalization's or a
+// convolution's forward, an attention's forward.
+var reForward = regexp.MustCompile(`(?i)fprop|forward|cutlassF|layer_norm_kernel`)
+
+// ForwardPass reports a kernel named for a forward pass (reForward),
+// cached as Backward is: a trace asks at each launch.
+func (g *Group) ForwardPass() bool {
+	if g.fwd == 0 {
+		g.fwd = 1
+		if reForward.MatchString(kernelname.Head(g.Name)) {
+			g.fwd = 2
+		}
+	}
+	return g.fwd == 2
+}
 
 // Backward reports a kernel of a backward pass by the group's name,
 // computed once.
