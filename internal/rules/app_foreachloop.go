@@ -64,38 +64,25 @@ torch._foreach_lerp_(ema_t, model_t, 1 - d)`,
 		if !p.ev.PyTorch() {
 			return
 		}
-		var best analysis.Region
-		bestGain, tensors := 0.0, 0
-		var bestLever analysis.Lever
-		for _, reg := range p.timeline().Loops() {
+		best, tensors, bestLever, bestGain := bestLoop(p, func(reg analysis.Region) (int, analysis.Lever) {
 			n := loopTensors(reg)
-			if n == 0 || profan.ForwardFrame(reg.Name) {
-				continue
+			if n == 0 {
+				return 0, analysis.Lever{}
 			}
 			floor := p.evidence().Floor()
 			if math.IsNaN(floor) {
 				floor = 0
 			}
 			after := math.Ceil(float64(n) / foreachTensors)
-			lever := analysis.Lever{Collapse: &analysis.Collapse{Frame: reg.Name, Launches: after, Floor: floor, Bytes: 3.0 / 8}}
-			gain, ok := p.replay(lever)
-			if !ok || gain <= bestGain {
-				continue
-			}
-			best, bestGain, tensors, bestLever = reg, gain, n, lever
-		}
+			return n, analysis.Lever{Collapse: &analysis.Collapse{Frame: reg.Name, Launches: after, Floor: floor, Bytes: 3.0 / 8}}
+		})
 		if tensors == 0 {
 			return
 		}
 		steps := float64(best.Count)
-		ops := make([]string, 0, len(best.Ops))
-		for op := range best.Ops {
-			ops = append(ops, op)
-		}
-		slices.SortFunc(ops, func(a, b string) int { return cmp.Or(cmp.Compare(best.Ops[b], best.Ops[a]), cmp.Compare(a, b)) })
 		r := analysis.Recommendation{
 			Message: fmt.Sprintf("a Python loop at %s runs the same elementwise ops on %d tensors one at a time, outside the optimizer's step: %.0f launches a step (%s), %.2f ms of host a step as replayed",
-				best.Name, tensors, float64(best.Launches)/steps, strings.Join(ops, ", "), 1e3*best.Host/steps),
+				best.Name, tensors, float64(best.Launches)/steps, opsByCount(best, 0), 1e3*best.Host/steps),
 			Fix:      fmt.Sprintf("do the loop at %s as multi-tensor ops over the tensor lists: an EMA as torch._foreach_lerp_(ema_tensors, model_tensors, 1 - decay) (timm's ModelEmaV3), other updates as torch._foreach_mul_ / _foreach_add_; build the lists once", best.Name),
 			Basis:    fmt.Sprintf("the step replayed with the loop collapsed into %.0f multi-tensor launches (a launch's worth of host each), its kernels' time above the launch floor kept at 3/8 (lerp's passes over the loop's)", bestLever.Collapse.Launches),
 			Composes: "with everything",
@@ -126,4 +113,39 @@ func loopTensors(reg analysis.Region) int {
 		return 0
 	}
 	return n
+}
+
+// bestLoop replays each loop of the step's timeline outside a model's
+// forward that price takes (n > 0: the tensors or items it runs over,
+// and the lever that collapses it) and keeps the one that gains most.
+func bestLoop(p *AppPass, price func(analysis.Region) (int, analysis.Lever)) (best analysis.Region, n int, lever analysis.Lever, gain float64) {
+	for _, reg := range p.timeline().Loops() {
+		if profan.ForwardFrame(reg.Name) {
+			continue
+		}
+		k, l := price(reg)
+		if k == 0 {
+			continue
+		}
+		g, ok := p.replay(l)
+		if !ok || g <= gain {
+			continue
+		}
+		best, n, lever, gain = reg, k, l, g
+	}
+	return best, n, lever, gain
+}
+
+// opsByCount lists a loop's ops, most dispatched first, at most the first
+// most of them when most > 0.
+func opsByCount(reg analysis.Region, most int) string {
+	ops := make([]string, 0, len(reg.Ops))
+	for op := range reg.Ops {
+		ops = append(ops, op)
+	}
+	slices.SortFunc(ops, func(a, b string) int { return cmp.Or(cmp.Compare(reg.Ops[b], reg.Ops[a]), cmp.Compare(a, b)) })
+	if most > 0 && len(ops) > most {
+		ops = append(ops[:most], "…")
+	}
+	return strings.Join(ops, ", ")
 }

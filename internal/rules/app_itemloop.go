@@ -1,9 +1,7 @@
 package rules
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -55,37 +53,20 @@ x = x.gather(3, (off[:, 1:] + r)[:, None, None, :].expand(n, 3, 96, 96))`,
 		if !p.ev.PyTorch() {
 			return
 		}
-		var best analysis.Region
-		bestGain, bestItems := 0.0, 0
-		var bestLever analysis.Lever
-		for _, reg := range p.timeline().Loops() {
+		best, bestItems, bestLever, bestGain := bestLoop(p, func(reg analysis.Region) (int, analysis.Lever) {
 			n := loopItems(reg)
-			if n == 0 || profan.ForwardFrame(reg.Name) || loopTensors(reg) > 0 {
-				continue
+			if n == 0 || loopTensors(reg) > 0 {
+				return 0, analysis.Lever{}
 			}
-			k := 1 / float64(n)
-			lever := analysis.Lever{Collapse: &analysis.Collapse{Frame: reg.Name, Keep: k, Bytes: 1}}
-			gain, ok := p.replay(lever)
-			if !ok || gain <= bestGain {
-				continue
-			}
-			best, bestGain, bestItems, bestLever = reg, gain, n, lever
-		}
+			return n, analysis.Lever{Collapse: &analysis.Collapse{Frame: reg.Name, Keep: 1 / float64(n), Bytes: 1}}
+		})
 		if bestItems == 0 {
 			return
 		}
 		steps := float64(best.Count)
-		ops := make([]string, 0, len(best.Ops))
-		for op := range best.Ops {
-			ops = append(ops, op)
-		}
-		slices.SortFunc(ops, func(a, b string) int { return cmp.Or(cmp.Compare(best.Ops[b], best.Ops[a]), cmp.Compare(a, b)) })
-		if len(ops) > 8 {
-			ops = append(ops[:8], "…")
-		}
 		r := analysis.Recommendation{
 			Message: fmt.Sprintf("a Python loop at %s runs the same ops on %d items of a batch one at a time: %.0f launches a step (%s), %.2f ms of host a step as replayed",
-				best.Name, bestItems, float64(best.Launches)/steps, strings.Join(ops, ", "), 1e3*best.Host/steps),
+				best.Name, bestItems, float64(best.Launches)/steps, opsByCount(best, 8), 1e3*best.Host/steps),
 			Fix:      fmt.Sprintf("do the loop at %s on the whole batch at once: random parameters drawn on the GPU as tensors over the batch (torch.rand(n, 1, 1, 1, device=...)), crops and flips as gathers with index tensors, per-item scalars broadcast; no torch.stack of per-item results", best.Name),
 			Basis:    fmt.Sprintf("the step replayed with the loop's host time and launches one iteration's worth (1/%d), its kernels' time above the launch floor kept", bestItems),
 			Composes: "with everything; before CUDA graphs, whose capture would freeze Python-drawn parameters",
