@@ -87,7 +87,21 @@ var solSets = []struct {
 		{"tanhMix<0>", "tanhMix<1>"}, {"storeSeq<0>", "storeSeq<1>"}, {"lowerBound<0>", "lowerBound<1>"},
 		{"epochSplit<0>", "epochSplit<1>"}, {"idxCopy<0>", "idxCopy<1>"}, {"dp4aIlp<0>", "dp4aIlp<1>"}}},
 	{"sol-check12", "sol_triton12", [][2]string{{"rope_b32_w1", "rope_b1024_w4"}, {"tsum_each", "tsum_block"}, {"addh_b1024_w4", "addh_b2048_w8"}}},
+	// The thirteenth set, skipped until its one read (solCheck13Read).
+	{"sol-check13", "sol_check13", [][2]string{{"swapUV<1>", "swapUV<8>"}, {"fp8Dequant<1>", "fp8Dequant<16>"}, {"grayRGBA<1>", "grayRGBA<4>"},
+		{"bmm64<1>", "bmm64<4>"}, {"dTail<1>", "dTail<0>"}, {"volMap<8, 2, 2>", "volMap<32, 8, 1>"}, {"itoa10<0>", "itoa10<1>"},
+		{"rowMaxAtomic<0>", "rowMaxAtomic<1>"}, {"casHalf<0>", "casHalf<1>"}, {"bitRev<0>", "bitRev<1>"}, {"im2col<0>", "im2col<1>"},
+		{"rngTile<16>", "rngTile<17>"}, {"rbRelax<0>", "rbRelax<1>"}, {"bilat1d<double>", "bilat1d<float>"}, {"scanHS<0>", "scanHS<1>"},
+		{"softmaxRow<0>", "softmaxRow<1>"}, {"fdivMap<0>", "fdivMap<1>"}, {"pow15<0>", "pow15<1>"}, {"hamming<0>", "hamming<1>"},
+		{"pitchRow<4001>", "pitchRow<4096>"}, {"fmaB<64>", "fmaB<256>"}}},
+	{"sol-check13", "sol_triton13", [][2]string{{"cast8_b64_w1", "cast8_b4096_w8"}, {"colsum_strided", "colsum_tiled"}, {"scalebias_rt", "scalebias_2d"}}},
 }
+
+// solCheck13Read says whether fixtures/sol-check13 has had its one read
+// (at 21:40 UTC or later): until then TestHeadroomNeverUnmarked skips it,
+// so that no test run reads the set before (internal/rules'
+// solCheck13Read is the same switch).
+const solCheck13Read = false
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an
@@ -100,6 +114,10 @@ func TestHeadroomNeverUnmarked(t *testing.T) {
 	skipShort(t)
 	db := filepath.Join(t.TempDir(), "sol.db")
 	for _, set := range solSets {
+		if set.dir == "sol-check13" && !solCheck13Read {
+			t.Logf("%s: skipped until its one read (solCheck13Read)", set.export)
+			continue
+		}
 		for _, page := range []string{"raw", "details"} {
 			files := []string{filepath.Join("../../fixtures", set.dir, set.export+"."+page+".csv.gz"),
 				filepath.Join("../../fixtures", set.dir, set.export+".source.cuda-sass.csv.gz")}
