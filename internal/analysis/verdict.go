@@ -147,8 +147,10 @@ import (
 // beside x[i], on any line) as a window tap in narrow-access and
 // uncoalesced-global; version 80 has narrow-access read a grid under a
 // wave that loops over the data on every SM as filled; version 81 adds item-loop (a Python loop over a
-// batch's items, one at a time).
-const VerdictVersion = 81
+// batch's items, one at a time); version 82 prices a 64-bit division
+// whose remainder feeds the next division (modular arithmetic) by the
+// Barrett reduction that replaces it.
+const VerdictVersion = 82
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -54,6 +54,10 @@ type divisionLine struct {
 	// branch that tests whether both operands fit 32 bits, before the
 	// call to the 64-bit subroutine, each time it executed.
 	path float64
+	// modular: the kernel's 64-bit divisions feed each other (modular
+	// arithmetic, modularRecurrence): their values need 64 bits, and the
+	// fix is a reduction by a multiply-high, not a 32-bit division.
+	modular bool
 }
 
 // divisionLines reads the source page's SASS: lines whose instructions
@@ -77,11 +81,19 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 		l.note(s, n, subs)
 		l.path += wideTest(recs, i, subs)
 	}
+	modular := false
+	for _, sr := range subs {
+		if sr.division && sr.wide {
+			modular = modularRecurrence(recs, subs)
+			break
+		}
+	}
 	merged := map[string]*divisionLine{}
 	for _, l := range byLine.order {
 		if !(l.narrow || l.sub > 0) || l.loc.Line <= 0 {
 			continue
 		}
+		l.modular = l.wide && modular
 		l.loc.Line = dividingLine(a.Record.Source, l.loc)
 		key := fmt.Sprintf("%s:%d", l.loc.File, l.loc.Line)
 		if m := merged[key]; m != nil {
@@ -103,6 +115,7 @@ func (l *divisionLine) merge(o *divisionLine) {
 	l.path += o.path
 	l.wide = l.wide || o.wide
 	l.narrow = l.narrow || o.narrow
+	l.modular = l.modular || o.modular
 	if l.loc.SASS == "" {
 		l.loc.SASS = o.loc.SASS
 	}
@@ -366,6 +379,11 @@ const narrowDivisionKept = 0.25
 // the line.
 func (l *divisionLine) removed() float64 {
 	switch {
+	case l.modular:
+		// Residues of a 64-bit modulus: the subroutine and its call
+		// go, a reduction by a multiply-high (Barrett) takes their
+		// place, barrettInst a division.
+		return math.Max(0, l.sub+l.calls*(callOverhead-barrettInst))
 	case l.wide:
 		// Done in 32 bits, the subroutine's instructions go, and the
 		// call around them; the line keeps its own work.
@@ -409,12 +427,13 @@ func checkIntDivision(p *Pass) {
 		return
 	}
 	var inDiv, removed, sub float64
-	wide, fast := false, false
+	wide, fast, modular := false, false, false
 	for _, l := range lines {
 		inDiv += l.inst
 		sub += l.sub
 		fast = fast || (!l.wide && l.path > 0)
 		wide = wide || l.wide
+		modular = modular || l.modular
 		removed += l.removed()
 	}
 	share := inDiv / total
@@ -465,6 +484,17 @@ func checkIntDivision(p *Pass) {
 		// counts the 32-bit division (0.85 and 0.91 there), an upper
 		// bound where the values need 64 bits.
 		advice = "do the index arithmetic in 32 bits (unsigned int) where the values fit: a 32-bit division is inline and a fraction of the subroutine's cost (what the gain counts); where they need 64 bits and the divisor is fixed for the launch, compute its reciprocal once and divide with a multiply-high (__umul64hi, a Barrett reduction, or the divisor a compile-time constant), about a dozen instructions; better still, divide by powers of two with shifts and masks, or carry the quotient and remainder as loop counters instead of dividing"
+
+	}
+	if modular {
+		// The remainders feed the next products (modular arithmetic by
+		// a 64-bit modulus): their width is the algorithm's, and the
+		// reduction is what changes (fixtures/sol-check12's powMod<0>,
+		// sol-check6's lcgMod<0>: Barrett by __umul64hi ran 0.61
+		// faster; the gain counts the reduction's 25 instructions a
+		// division, read from those twins' SASS).
+		msg += "; each result feeds the next division's dividend (modular arithmetic on 64-bit residues, which a 32-bit division cannot hold)"
+		advice = "the modulus is fixed for the launch: precompute minv = floor((2^64 − 1) / m) once (on the host) and reduce by a multiply-high, r = p − __umul64hi(p, minv) · m, then subtract m at most twice while r ≥ m (a Barrett reduction, about 25 instructions against the subroutine's seventy and its call; what the gain counts); or make m a compile-time constant so the compiler does the same; for a modulus under 2^32 keep residues in 32 bits with a Montgomery multiplication (__umulhi)"
 	}
 	p.report(estimate(gain), Note{
 		Message:   msg,
