@@ -149,8 +149,10 @@ import (
 // wave that loops over the data on every SM as filled; version 81 adds item-loop (a Python loop over a
 // batch's items, one at a time); version 82 prices a 64-bit division
 // whose remainder feeds the next division (modular arithmetic) by the
-// Barrett reduction that replaces it.
-const VerdictVersion = 82
+// Barrett reduction that replaces it; version 83 prices CUDA graphs on a
+// step with a per-item loop for the model alone (its forward and
+// backward), the loop eager.
+const VerdictVersion = 83
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -206,6 +206,30 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	}
 	wall, basis := (idle.Seconds+py.Seconds)/tl.Span, "the launch-bound idle time of the timeline, and the Python's around the launches"
 	var lever *analysis.Lever
+	if item := itemLoopOf(p); item.Name != "" && p.ev.PyTorch() && len(loops) == 0 {
+		// A per-item loop of the user's over the batch (an
+		// augmentation's crop, flip and jitter, one image at a time,
+		// its parameters drawn by Python's random): a graph of it
+		// would replay one draw, and its Python is the host's own
+		// work. What a graph holds is the model, its forward and
+		// backward (make_graphed_callables); the loop, the loss, the
+		// optimizer's step and the code around the model stay eager
+		// (fixtures/host21b's aug.graphed: 42.1% for the whole step,
+		// measured 14.5%).
+		if g, ok := p.replay(analysis.Lever{Graphs: true, Model: true}); ok {
+			steps := float64(max(item.Count, 1))
+			p.recommendWall(analysis.Recommendation{
+				Lever: &analysis.Lever{Graphs: true, Model: true},
+				Message: fmt.Sprintf("CUDA graphs cannot capture this step whole: a Python loop at %s runs over the batch's %d items one at a time (%.0f launches a step), its work set by the host's Python every step (random parameters, branches), which a captured graph would replay as one draw, so what a graph holds is the model, its forward and its backward; ",
+					item.Name, loopItems(item), float64(item.Launches)/steps) + msg +
+					"; the loop, the loss, the optimizer's step and the code around the model stay eager",
+				Fix:      fmt.Sprintf("graph the model's forward and backward with torch.cuda.make_graphed_callables(model, (sample_input,)) (static shapes), the loop at %s, the loss and the optimizer left eager; or first do the loop on the whole batch with its random parameters drawn on the GPU (see item-loop), then capture the whole step", item.Name),
+				Basis:    "the step replayed with the model's forward calls and its backward as graphs (their aten ops and Python gone), the per-item loop and the rest of the step eager as traced (docs/replay.md)",
+				Composes: "after item-loop, which takes the loop's host time off the step and lets a graph hold more of it; with the kernel-time changes, which then show in the wall time; needs static shapes",
+			}, g)
+			return
+		}
+	}
 	if model := scalerSplit(split) && p.ev.PyTorch(); model && len(loops) == 0 {
 		// GradScaler's read splits the step: what a graph can hold
 		// there is the model (make_graphed_callables), its forward and
@@ -344,6 +368,21 @@ func capturableClass(p *AppPass) string {
 		}
 	}
 	return ""
+}
+
+// itemLoopOf is the step's per-item loop over a batch (item-loop's,
+// loopItems), outside the model's forward, with the most launches; the
+// zero Region where the step has none.
+func itemLoopOf(p *AppPass) (best analysis.Region) {
+	for _, reg := range p.timeline().Loops() {
+		if profan.ForwardFrame(reg.Name) || loopItems(reg) == 0 || loopTensors(reg) > 0 {
+			continue
+		}
+		if reg.Launches > best.Launches {
+			best = reg
+		}
+	}
+	return best
 }
 
 // scalerSplit reports a step split by GradScaler's reads of found_inf
