@@ -143,7 +143,12 @@ type Kernel struct {
 	// Launched is when the host's launch call of a traced kernel returned
 	// (seconds, Start's clock): work queued before the GPU went idle, or
 	// after. NaN when unknown.
-	Launched    float64
+	Launched float64
+	// OpBytes is what the aten op that launched a traced kernel moves,
+	// from the shapes the profiler recorded (record_shapes=True): the
+	// bytes its tensor inputs span and the output it writes, estimated
+	// (ingest's torch_shapes.go). 0 when unknown.
+	OpBytes     float64
 	Registers   int     // registers per thread; 0 when unknown
 	StaticSMem  float64 // bytes; NaN when unknown
 	DynamicSMem float64 // bytes; NaN when unknown

@@ -102,7 +102,9 @@ func (r *torchReader) argsUnread() bool {
 	}
 	switch slot.cat {
 	case catOp:
-		return !convOp(e.name)
+		// The shapes of the ops that may launch kernels are read
+		// (torch_shapes.go), and a convolution's benchmark flag.
+		return unshaped[string(e.name)]
 	case catFrame, catAnnotation, catFlow, catOther:
 		return true
 	}

@@ -35,6 +35,7 @@ func (r *torchReader) kernel(off int64) error {
 		}
 		if l, ok := r.launched[corr]; ok {
 			k.Launched = r.sec(l.t)
+			k.OpBytes = float64(l.bytes)
 			if !l.graph {
 				delete(r.launched, corr)
 			}
@@ -101,12 +102,13 @@ func (r *torchReader) flush(n int) error {
 
 // launch notes when a launch call queued its work, for its kernels to
 // come and the ones pending.
-func (r *torchReader) launch(corr, t int64, graph bool) error {
+func (r *torchReader) launch(corr, t int64, graph bool, bytes float64) error {
 	met := false
 	done := 0
 	for i, p := range r.pending {
 		if p.corr == corr {
 			p.k.Launched = r.sec(t)
+			p.k.OpBytes = bytes
 			met = true
 		}
 		if !math.IsNaN(p.k.Launched) && done == i {
@@ -114,7 +116,7 @@ func (r *torchReader) launch(corr, t int64, graph bool) error {
 		}
 	}
 	if (graph || !met) && len(r.launched) < maxLaunched {
-		r.launched[corr] = launchRec{t, graph}
+		r.launched[corr] = launchRec{t, float32(bytes), graph}
 	}
 	if done > 0 {
 		return r.flush(done)
@@ -195,7 +197,13 @@ func (r *torchReader) call(cat int, off int64) error {
 			if err := r.callCorr(c, graph, off); err != nil {
 				return err
 			}
-			if err := r.launch(c, t, graph); err != nil {
+			// The bytes the op around the call moves (a graph's
+			// kernels are not the op's).
+			bytes := 0.0
+			if !graph {
+				bytes = r.opBytesAt(e.TS.ns, r.tidOf(e.Tid.s))
+			}
+			if err := r.launch(c, t, graph, bytes); err != nil {
 				return err
 			}
 		}

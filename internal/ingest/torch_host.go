@@ -540,3 +540,35 @@ func mergeSpans(per [][]spanRec, origin int64) (out []profan.HostSpan, of []uint
 	flush()
 	return out, of, folded
 }
+
+// hostRec is an aten op or a Python frame, kept compactly to find the
+// ones around a kept call.
+// 16 bytes: a gigabyte trace holds a million ops.
+type hostRec struct {
+	start int64  // ns
+	dur   uint32 // ns; a longer one (above 4.29 s) is kept in torchReader.long
+	meta  uint32 // index in torchReader.names << 8 | thread (threads past the 255th share 255)
+}
+
+func (h hostRec) name() int32 { return int32(h.meta >> 8) }
+func (h hostRec) tid() int32  { return int32(h.meta & 0xff) }
+
+// newHostRec packs a record; long keeps the durations that do not fit.
+func newHostRec(start, dur int64, name, tid int32, long map[[2]int64]int64) hostRec {
+	h := hostRec{start: start, meta: uint32(name)<<8 | uint32(min(tid, 255))}
+	if dur >= math.MaxUint32 {
+		h.dur = math.MaxUint32
+		long[[2]int64{start, int64(h.meta)}] = dur
+	} else {
+		h.dur = uint32(dur)
+	}
+	return h
+}
+
+// end is the record's end, in ns.
+func (h hostRec) end(long map[[2]int64]int64) int64 {
+	if h.dur == math.MaxUint32 {
+		return h.start + long[[2]int64{h.start, int64(h.meta)}]
+	}
+	return h.start + int64(h.dur)
+}

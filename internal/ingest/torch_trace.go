@@ -97,6 +97,9 @@ type tevArgs struct {
 	Device, InDevice, Context, Stream, Correlation jid
 	Registers, SharedMem, Bytes                    jnum
 	Grid, Block                                    []int64
+	// OpBytes is the bytes an aten op moves, from its recorded shapes
+	// (shapeBuf.opMoved); 0 when it has none.
+	OpBytes float64
 	// Bench is a convolution op's benchmark argument: 0 unread, 1
 	// False, 2 True (convBench).
 	Bench int8
@@ -106,7 +109,14 @@ type tevArgs struct {
 func (r *torchReader) readEvent() error {
 	r.grid, r.block = r.ev.Args.Grid[:0], r.ev.Args.Block[:0]
 	r.ev, r.rv = tev{}, tevRaw{}
-	return r.object("an event", r.eventKey)
+	r.shape.reset()
+	if err := r.object("an event", r.eventKey); err != nil {
+		return err
+	}
+	if r.shape.hasDims {
+		r.ev.Args.OpBytes = r.shape.opMoved(r.rv.name)
+	}
+	return nil
 }
 
 // eventKey reads the value of one key of an event.
@@ -166,6 +176,15 @@ func (r *torchReader) argKey(k []byte) error {
 		a.Grid, err = r.dimVal("grid", r.grid)
 	case "block":
 		a.Block, err = r.dimVal("block", r.block)
+	case "Input Dims":
+		b := &r.shape
+		b.hasDims, err = r.shapeList(&b.dims, &b.dRank, &b.dIn)
+	case "Input Strides":
+		b := &r.shape
+		b.hasStrides, err = r.shapeList(&b.strides, &b.sRank, nil)
+	case "Input type":
+		b := &r.shape
+		b.hasTypes, err = r.typeList(&b.size)
 	case "Concrete Inputs":
 		if !convOp(r.rv.name) {
 			return r.lex.skip()
@@ -175,38 +194,6 @@ func (r *torchReader) argKey(k []byte) error {
 		err = r.lex.skip()
 	}
 	return err
-}
-
-// hostRec is an aten op or a Python frame, kept compactly to find the
-// ones around a kept call.
-// 16 bytes: a gigabyte trace holds a million ops.
-type hostRec struct {
-	start int64  // ns
-	dur   uint32 // ns; a longer one (above 4.29 s) is kept in torchReader.long
-	meta  uint32 // index in torchReader.names << 8 | thread (threads past the 255th share 255)
-}
-
-func (h hostRec) name() int32 { return int32(h.meta >> 8) }
-func (h hostRec) tid() int32  { return int32(h.meta & 0xff) }
-
-// newHostRec packs a record; long keeps the durations that do not fit.
-func newHostRec(start, dur int64, name, tid int32, long map[[2]int64]int64) hostRec {
-	h := hostRec{start: start, meta: uint32(name)<<8 | uint32(min(tid, 255))}
-	if dur >= math.MaxUint32 {
-		h.dur = math.MaxUint32
-		long[[2]int64{start, int64(h.meta)}] = dur
-	} else {
-		h.dur = uint32(dur)
-	}
-	return h
-}
-
-// end is the record's end, in ns.
-func (h hostRec) end(long map[[2]int64]int64) int64 {
-	if h.dur == math.MaxUint32 {
-		return h.start + long[[2]int64{h.start, int64(h.meta)}]
-	}
-	return h.start + int64(h.dur)
 }
 
 // torchReader is the state of one trace's reading.
@@ -233,7 +220,13 @@ type torchReader struct {
 	api      map[string]*profan.APICall
 	apiOrder []string
 	ops      []hostRec
-	frames   []hostRec // the user's frames only
+	// opBytes is each op's bytes (packBytes), beside ops; opsSorted
+	// the ops sorted so far (sortOps); shape the shape args of the
+	// event being decoded (torch_shapes.go).
+	opBytes   []uint16
+	opsSorted int
+	shape     shapeBuf
+	frames    []hostRec // the user's frames only
 	// ticks are the other Python frames' starts, by thread, in
 	// tickNS from origin: counted into the spans (HostSpan.Frames).
 	ticks map[int32][]int32
@@ -290,6 +283,7 @@ const maxUnresolved = 64
 // all its kernels, a kernel launch's is dropped once its kernel came.
 type launchRec struct {
 	t     int64
+	bytes float32 // what the op around the call moves (opBytesAt)
 	graph bool
 }
 
@@ -704,6 +698,7 @@ func (r *torchReader) file(cat int, off int64) error {
 				r.s.run.Host.ConvBenchmark++
 			}
 			r.ops = append(r.ops, newHostRec(e.TS.ns, e.Dur.ns, r.nameOf(e.Name), r.tidOf(e.Tid.s), r.long))
+			r.opBytes = append(r.opBytes, packBytes(e.Args.OpBytes))
 		} else {
 			// Only the frames of the user's code are kept: the ones a
 			// call is attributed to.

@@ -5,7 +5,9 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -322,6 +324,11 @@ func FuzzTorchTrace(f *testing.F) {
 	// the reader skips.
 	f.Add(bytes.Replace(torchSeed(f, "copy_pinned"), []byte(`"name"`), []byte("\"na\xffme\""), 1))
 	f.Add(bytes.Replace(torchSeed(f, "copy_pinned"), []byte(`["float"`), []byte("[\"flo\xc3at\""), 1))
+	// Shapes the reader reads (torch_shapes.go): a TensorList, a value
+	// that is no size, strides of another rank, a type it does not know.
+	f.Add(bytes.Replace(torchSeed(f, "copy_pinned"), []byte(`"Input Dims": [[]]`), []byte(`"Input Dims": [[[2, 3], [4]], ["x", -1, 1.5, 99999999999999999999], {}, [[]]]`), 1))
+	f.Add(bytes.Replace(torchSeed(f, "copy_pinned"), []byte(`"Input Strides": [[]], "Input Dims": [[]]`), []byte(`"Input Strides": [[0, 1], null], "Input Dims": [[4096, 128], [1, 2, 3]]`), 1))
+	f.Add(bytes.Replace(torchSeed(f, "copy_pinned"), []byte(`"Input type": ["float"]`), []byte(`"Input type": ["c10::Weird", 3, ["float"]]`), 1))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		run, err := Read(bytes.NewReader(in), "fuzz.json", Options{Format: "pytorch-trace"}, Sink{})
 		if err != nil {
@@ -400,4 +407,46 @@ func BenchmarkTorchTrace(b *testing.B) {
 		}
 	}
 	b.ReportMetric((cpuTime()-cpu).Seconds()/float64(b.N)/float64(len(doc))*1e9, "cpu-s/GB")
+}
+
+// TestTorchOpBytes: a kernel carries the bytes the aten op that launched
+// it moves, from the shapes record_shapes=True wrote (fixtures/host20c's
+// voxel: aten::gather of a [262144, C] or [4096, C] float table, C 64 or
+// 128, by an expanded [524288, C] long index, strides [1, 0], into a
+// [524288, C] float output, which it writes: as many elements as the
+// index, of the table's type; the index spans its one column),
+// and none where the trace has no shapes (a graph's kernels).
+func TestTorchOpBytes(t *testing.T) {
+	run, err := ReadFile("../../fixtures/host20c/voxel.fixed.json.gz", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []float64
+	for _, c := range []float64{64, 128} {
+		for _, rows := range []float64{4096, 262144} {
+			want = append(want, rows*c*4+524288*8+2*524288*c*4)
+		}
+	}
+	n := 0
+	for _, k := range run.Kernels {
+		if !strings.Contains(k.Name, "vectorized_gather_kernel") {
+			continue
+		}
+		n++
+		if !slices.ContainsFunc(want, func(w float64) bool { return math.Abs(k.OpBytes-w) <= 0.01*w }) {
+			t.Errorf("gather launch %s: OpBytes %.0f, want one of %.0f", k.ID, k.OpBytes, want)
+		}
+	}
+	if n != 16 {
+		t.Errorf("%d gather launches, want 16", n)
+	}
+	run, err = ReadFile("../../fixtures/timeline/train_small_graphs.json.gz", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range run.Kernels {
+		if k.OpBytes != 0 {
+			t.Fatalf("%s: OpBytes %v in a trace without shapes", k.Name, k.OpBytes)
+		}
+	}
 }
