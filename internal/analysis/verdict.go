@@ -151,8 +151,10 @@ import (
 // whose remainder feeds the next division (modular arithmetic) by the
 // Barrett reduction that replaces it; version 83 prices CUDA graphs on a
 // step with a per-item loop for the model alone (its forward and
-// backward), the loop eager.
-const VerdictVersion = 83
+// backward), the loop eager; version 84 adds fence-per-access (a
+// memory fence after each access), volatile-reread (a volatile load of one
+// address repeated) and dependent-loads (a latency-bound pointer chase).
+const VerdictVersion = 84
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -89,6 +89,7 @@ func TestFixtures(t *testing.T) {
 	files = append(files, rulestest.Files("testdata/atomics")...)
 	files = append(files, rulestest.Files("testdata/sol-check9")...)
 	files = append(files, rulestest.Files("testdata/sol-check10")...)
+	files = append(files, rulestest.Files("testdata/sol-check11")...)
 	if len(files) == 0 {
 		t.Fatal("no expectation files")
 	}

@@ -59,7 +59,7 @@ var solCheck10Pairs = []solCheckPair{
 	{calibPair{"void damp<0>(float *, const float *, int)", "void damp<1>(float *, const float *, int)", "a 24-step damping on 16 Mi floats, double literals and sqrt (FP64 math) → float literals and sqrtf (no rule at the first read)"}, "fp64-on-float", []string{"uncoalesced-global", "local-memory", "int-division", "tiny-blocks", "small-grid", "narrow-access", "register-tile", "tensor-cores-unused", "atomic-serialization", "shared-bank-conflict", "thread-divergence"}},
 	{calibPair{"void syncChain<1>(float *, const float *, int)", "void syncChain<0>(float *, const float *, int)", "32 steps on 16 Mi floats, each written to shared memory and read back by its own thread between two __syncthreads → kept in a register (no rule at the first read)"}, "barrier-stalls", []string{"uncoalesced-global", "local-memory", "int-division", "tiny-blocks", "small-grid", "narrow-access", "shared-bank-conflict", "tile-shared-memory", "register-tile", "tensor-cores-unused", "atomic-serialization"}},
 	{calibPair{"void moments<0>(float *, const float4 *, int)", "void moments<1>(float *, const float4 *, int)", "four moments of 64 Mi floats (256 MiB, over L2): a grid-stride pass a moment → one pass (no rule at the first read)"}, "repeated-passes", []string{"uncoalesced-global", "local-memory", "int-division", "tiny-blocks", "small-grid", "narrow-access", "register-tile", "tensor-cores-unused", "thread-divergence"}},
-	{calibPair{"void volSum<0>(float *, const float *, int)", "void volSum<1>(float *, const float *, int)", "64 Mi floats read through a volatile pointer sixteen times an element → one ordinary load (no rule)"}, "", []string{"uncoalesced-global", "local-memory", "int-division", "tiny-blocks", "small-grid", "narrow-access", "register-tile", "tensor-cores-unused", "thread-divergence"}},
+	{calibPair{"void volSum<0>(float *, const float *, int)", "void volSum<1>(float *, const float *, int)", "64 Mi floats read through a volatile pointer sixteen times an element → one ordinary load (no rule at the first read)"}, "volatile-reread", []string{"uncoalesced-global", "local-memory", "int-division", "tiny-blocks", "small-grid", "narrow-access", "register-tile", "tensor-cores-unused", "thread-divergence"}},
 	{calibPair{"void axpyF4<0>(float4 *, const float4 *, int)", "void axpyF4<1>(float4 *, const float4 *, int)", "float4 axpy on 64 Mi floats (DRAM-bound) → another constant (fine as it is)"}, "", solAll},
 	{calibPair{"void fmaIlp<0>(float *, const float *, int)", "void fmaIlp<1>(float *, const float *, int)", "eight independent FFMA chains a thread, 256 steps, 8 Mi threads (FP32-bound) → another constant (fine as it is)"}, "", solAll},
 	{calibPair{"rowsum_w1", "rowsum_w8", "Triton row sum of 32 Ki rows of 1024 floats: num_warps=1 → 8 (measured 10 % slower: fine as it is)"}, "", solAll},
@@ -84,6 +84,8 @@ var solCheck10Lines = map[string][]int{
 	"rowSum128<0>":                  {282},
 	"transposeSm<32>":               {309},
 	"sgemmFma<4, 4>":                {331, 333, 337},
+	// Written after the read, with volatile-reread: the volatile load.
+	"volSum<0>": {480},
 }
 
 // solCheck10Files are the tenth held-out set's pages, raw and details
@@ -163,9 +165,14 @@ var solCheck10Files = map[string][]string{
 // grid-stride passes over the same data, its pair now naming the rule:
 // 0 → 0.75 against 0.74); means 0.0821 raw, 0.0825 details, worst 0.631
 // (volSum<0>, no rule).
+// Then (verdict version 82) volatile-reread is added (volSum<0>'s sixteen
+// LDG.E.STRONG.SYS of x[i] an element, 15 of its 17 global instructions
+// repeats; the fixed stream priced at DRAM's latency line; its pair now
+// naming the rule, line 480: 0 → 0.62 against 0.63); means 0.0539 raw,
+// 0.0543 details, worst 0.254 (sgemmFma<4, 4>, tensor-cores-unused).
 func TestSolCheck10(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck10Files, solCheck10Pairs, "sol-check10", 0.083, 0.632, solCheck10Gaps)
+	heldOutGaps(t, solCheck10Files, solCheck10Pairs, "sol-check10", 0.055, 0.255, solCheck10Gaps)
 }
 
 // solCheck10Gaps are what the first read found against the verdicts

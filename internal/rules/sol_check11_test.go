@@ -69,10 +69,10 @@ var solCheck11Pairs = []solCheckPair{
 	{calibPair{"lsm_b64_w1", "lsm_b1024_w4", "Triton log-softmax of 16 Ki rows of 4096 floats, online in chunks: BLOCK_SIZE=64, num_warps=1 → 1024, 4"}, "tiny-blocks", []string{"uncoalesced-global", "small-grid", "local-memory", "int-division", "atomic-serialization", "shared-bank-conflict", "register-tile", "tensor-cores-unused", "constant-serialization", "fp64-on-float"}},
 	{calibPair{"void transposeZ<32>(double2 *, const double2 *, int)", "void transposeZ<33>(double2 *, const double2 *, int)", "4096² complex-double transpose through a 32×32 shared tile: pitch 32 → 33 (L2-bound: measured 0.01)"}, "", solClasses11But("shared-bank-conflict")},
 	{calibPair{"void probeMod<unsigned long long>(unsigned int *, const unsigned int *, const unsigned int *, T1, int)", "void probeMod<unsigned int>(unsigned int *, const unsigned int *, const unsigned int *, T1, int)", "16 Mi keys, four double-hashing probes a key of a 1000003-slot table: h % size in 64 bits → 32 bits (the random reads in L2 hold it: measured 0.00)"}, "", solClasses11But("int-division", "uncoalesced-global")},
-	{calibPair{"void chase<0>(unsigned int *, const unsigned int *, const unsigned int *, int)", "void chase<1>(unsigned int *, const unsigned int *, const unsigned int *, int)", "4 Mi lanes, sixteen hops each through 128-byte rows at random in 64 MiB: each address the previous load's value → the rows from a precomputed table (no rule)"}, "", solClasses11},
+	{calibPair{"void chase<0>(unsigned int *, const unsigned int *, const unsigned int *, int)", "void chase<1>(unsigned int *, const unsigned int *, const unsigned int *, int)", "4 Mi lanes, sixteen hops each through 128-byte rows at random in 64 MiB: each address the previous load's value → the rows from a precomputed table (no rule at the first read)"}, "dependent-loads", solClasses11},
 	{calibPair{"void votePeel<0>(unsigned int *, const unsigned int *, int)", "void votePeel<1>(unsigned int *, const unsigned int *, int)", "the lanes of a warp holding each lane's key (one of 64), 16 Mi keys: a ballot loop, one key a trip → __match_any_sync (no rule)"}, "", solClasses11},
 	{calibPair{"void fieldSmooth<0>(float *, const float *, int)", "void fieldSmooth<1>(float *, const float *, int)", "3-point smoothing of a 16-step sine field on 16 Mi floats: each thread computing its neighbours' values again → each value once, shared with a halo (no rule)"}, "", solClasses11},
-	{calibPair{"void fenceEach<0>(float *, const float *, int)", "void fenceEach<1>(float *, const float *, int)", "eight stores an element on 8 Mi elements: a __threadfence after each → one after the last (no rule)"}, "", solClasses11},
+	{calibPair{"void fenceEach<0>(float *, const float *, int)", "void fenceEach<1>(float *, const float *, int)", "eight stores an element on 8 Mi elements: a __threadfence after each → one after the last (no rule at the first read)"}, "fence-per-access", solClasses11},
 	{calibPair{"void reluBf8<0>(uint4 *, const uint4 *, int)", "void reluBf8<1>(uint4 *, const uint4 *, int)", "leaky ReLU on 128 Mi bf16, a uint4 of eight a thread (DRAM-bound) → another slope (fine as it is)"}, "", solClasses11},
 	{calibPair{"void mufuIlp<0>(float *, const float *, int)", "void mufuIlp<1>(float *, const float *, int)", "eight independent __sinf chains a thread, 64 steps, 2 Mi threads (MUFU-bound) → another constant (fine as it is)"}, "", solClasses11},
 	{calibPair{"void ldsStream<0>(float *, const float4 *, int)", "void ldsStream<1>(float *, const float4 *, int)", "128 conflict-free float4 shared loads a thread summed, 2 Mi threads (shared-pipe-bound) → another constant (fine as it is)"}, "", solClasses11},
@@ -95,6 +95,9 @@ var solCheck11Lines = map[string][]int{
 	"permute6<0>":  {290, 301, 302},
 	"gammaPow<0>":  {318},
 	"sboxConst<0>": {330, 347, 348, 349, 350},
+	// Written after the read, with fence-per-access: the fence.
+	"fenceEach<0>": {452},
+	"chase<0>":     {377},
 }
 
 // solCheck11Files are the eleventh held-out set's pages, raw and details
@@ -171,9 +174,18 @@ var solCheck11Files = map[string][]string{
 // channels along z): its DRAM need counts those reads once and
 // register-tile is not bounded by L2 there (0.35 → 0.70 against 0.76);
 // means 0.1251 raw, 0.1255 details, worst 0.4998.
+//
+// Then (verdict version 82) two of the kernels no rule explained get
+// theirs, their pairs now naming them: fence-per-access (fenceEach<0>:
+// 83 % of the sampled stalls on the fences, 7 of 8 removed, bounded by
+// DRAM's bytes at its ceiling: 0 → 0.59 against 0.50, line 452) and
+// dependent-loads (chase<0>: every load's address the previous hop's
+// value, latency-bound, L2 at 53 % of peak: 0 → 0.41 against 0.45, line
+// 377); means 0.0839 raw, 0.0842 details, worst 0.492 (fieldSmooth<0>,
+// no rule).
 func TestSolCheck11(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck11Files, solCheck11Pairs, "sol-check11", 0.126, 0.500, solCheck11Gaps)
+	heldOutGaps(t, solCheck11Files, solCheck11Pairs, "sol-check11", 0.085, 0.492, solCheck11Gaps)
 }
 
 // solCheck11Gaps are what the first read found against the verdicts

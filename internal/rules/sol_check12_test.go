@@ -82,8 +82,8 @@ var solCheck12Pairs = []solCheckPair{
 	{calibPair{"void countShared<0>(unsigned int *, const float *, float, int)", "void countShared<1>(unsigned int *, const float *, float, int)", "weighted count of 32 Mi floats, sixteen a thread: an atomicAdd on one shared word an element kept → __reduce_add_sync, one shared atomic a warp (measured −0.04)"}, "", solClasses12But("atomic-serialization", "narrow-access")},
 	{calibPair{"void lu4<0>(float *, const float4 *, int)", "void lu4<1>(float *, const float4 *, int)", "4x4 determinants of 4 Mi matrices by LU with partial pivoting: the pivot row swapped at a run-time index → by predicated selects (ptxas kept both in registers, 0-byte stack frames; measured −0.00: fine as it is)"}, "", solClasses12},
 	{calibPair{"void tanhMix<0>(float *, const float *, int)", "void tanhMix<1>(float *, const float *, int)", "64 steps of tanh a thread on 8 Mi floats: precise tanhf → tanh.approx.f32, one MUFU op (no rule)"}, "", solClasses12But("thread-divergence")},
-	{calibPair{"void storeSeq<0>(float *, const float *, int)", "void storeSeq<1>(float *, const float *, int)", "four stores an element on 8 Mi elements through a device-scope cuda::atomic_ref: memory_order_seq_cst (a fence each) → relaxed (no rule)"}, "", solClasses12},
-	{calibPair{"void lowerBound<0>(unsigned int *, const unsigned int *, const unsigned int *, int, int)", "void lowerBound<1>(unsigned int *, const unsigned int *, const unsigned int *, int, int)", "lower_bound of 4 Mi queries in 16 Mi sorted keys, 24 dependent 4-byte probes each: the queries at random → sorted (no rule)"}, "", solClasses12But("uncoalesced-global")},
+	{calibPair{"void storeSeq<0>(float *, const float *, int)", "void storeSeq<1>(float *, const float *, int)", "four stores an element on 8 Mi elements through a device-scope cuda::atomic_ref: memory_order_seq_cst (a fence each) → relaxed (no rule at the first read)"}, "fence-per-access", solClasses12},
+	{calibPair{"void lowerBound<0>(unsigned int *, const unsigned int *, const unsigned int *, int, int)", "void lowerBound<1>(unsigned int *, const unsigned int *, const unsigned int *, int, int)", "lower_bound of 4 Mi queries in 16 Mi sorted keys, 24 dependent 4-byte probes each: the queries at random → sorted (no rule at the first read)"}, "uncoalesced-global", solClasses12But("uncoalesced-global")},
 	{calibPair{"void epochSplit<0>(unsigned int *, const unsigned long long *, int)", "void epochSplit<1>(unsigned int *, const unsigned long long *, int)", "32 Mi 64-bit second counts split into day, hour and minute by constant divisors (DRAM-bound) → another offset (fine as it is)"}, "", solClasses12},
 	{calibPair{"void idxCopy<0>(float *, const float *, const int *, int)", "void idxCopy<1>(float *, const float *, const int *, int)", "y[i] = x[idx[i]] on 32 Mi floats through the identity, dependent coalesced loads (DRAM-bound) → another constant (fine as it is)"}, "", solClasses12},
 	{calibPair{"void dp4aIlp<0>(int *, const int *, int)", "void dp4aIlp<1>(int *, const int *, int)", "eight independent __dp4a chains a thread, 128 steps, 2 Mi threads (integer-pipe-bound) → another constant (fine as it is)"}, "", solClasses12},
@@ -108,6 +108,10 @@ var solCheck12Lines = map[string][]int{
 	"kindShade<0>":     {437, 439, 440, 442, 443, 445, 446, 448},
 	"reduceStrided<0>": {469},
 	"stereoL<0>":       {491},
+	// Written after the read, with fence-per-access: the atomic_ref and its store.
+	"storeSeq<0>": {533, 534},
+	// Written after the read: the probe, keys[mid].
+	"lowerBound<0>": {554},
 }
 
 // solCheck12Files are the twelfth held-out set's pages, raw and details
@@ -180,9 +184,17 @@ var solCheck12Files = map[string][]string{
 // product's division in its SASS (modular arithmetic), is priced by the
 // Barrett reduction that replaces it (25 instructions a division):
 // int-division 0.90 → 0.60 against 0.61; mean 0.1334 → 0.1212.
+// Version 84: fence-per-access is added (storeSeq<0>: a MEMBAR.SC.GPU
+// before each of four seq_cst stores, 73 % of the sampled stalls on the
+// fences, 3 of 4 removed: 0 → 0.55 against 0.52, line 533, the
+// atomic_ref's); lowerBound<0>'s pair names the uncoalesced-global it
+// already had (a warp's 24 probes at random queries scatter over 25
+// sectors a request; sorted, 3.3: 0.76 against 0.77, line 554), the
+// dependent-loads rule silent there (L2-bound, not latency-bound); mean
+// 0.1212 → 0.0664 raw, 0.0665 details, worst 0.563 (tanhMix<0>, no rule).
 func TestSolCheck12(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck12Files, solCheck12Pairs, "sol-check12", 0.122, 0.772, solCheck12Gaps)
+	heldOutGaps(t, solCheck12Files, solCheck12Pairs, "sol-check12", 0.067, 0.564, solCheck12Gaps)
 }
 
 // solCheck12Gaps are what the first read found against the verdicts

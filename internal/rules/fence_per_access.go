@@ -1,0 +1,146 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// fencePerAccess reports a kernel that executes a device-wide memory fence
+// after (or before) each of its global accesses: __threadfence after every
+// store, or stores through cuda::atomic_ref with memory_order_seq_cst
+// (a MEMBAR.SC before each). Each fence waits until the thread's earlier
+// writes are visible to the whole GPU (a round trip to L2) and
+// invalidates the SM's L1 (CCTL.IVALL): the warp has one access in
+// flight at a time, and the wait, not a unit's peak, holds the kernel.
+var fencePerAccess = &Rule{
+	ID:    "fence-per-access",
+	Title: "A memory fence after each access",
+	Text: `__threadfence() (MEMBAR.SC.GPU, then ERRBAR and an L1 invalidation) makes the
+thread wait until every write it issued before is visible to the whole GPU: a
+round trip to L2 for each fence. A fence after each store leaves one store in
+flight at a time per warp, so the kernel runs at the fences' latency, far below
+DRAM's bandwidth. cuda::atomic_ref (or cuda::std::atomic) stores and loads with
+the default memory_order_seq_cst put such a fence before each access. Ordering
+is needed only where another thread or block reads what this one wrote (a flag
+that publishes data): write the data, then one fence (or a release store of
+the flag); use memory_order_relaxed for accesses that publish nothing.`,
+	Before: `for (int k = 0; k < 8; ++k) {
+    y[k * n + i] = v * (k + 1);
+    __threadfence();             // a round trip to L2 per store
+}`,
+	After: `for (int k = 0; k < 8; ++k)
+    y[k * n + i] = v * (k + 1);
+__threadfence();                 // once, where the writes must be visible`,
+	Severity: profan.Warning,
+	Cause:    CauseOwn,
+	Scope:    Source,
+	Locates:  true,
+	NCURule:  "CPIStall",
+	Requires: []string{"duration"},
+	Optional: join(usageReads, []string{"membar_stall_pct"}),
+	Check:    checkFencePerAccess,
+}
+
+// fenceWork is what a kernel's source page says of its fences, in warp
+// instructions executed: the fences (MEMBAR, FENCE), the global accesses,
+// and the warps (the kernel's first instruction's count); the share of
+// the sampled warp stalls on the fences and what follows them.
+type fenceWork struct {
+	fences, accesses, warps float64
+	held                    float64
+}
+
+// fences reads the kernel's fences from its source page; ok is false
+// without the page or without a fence.
+func fences(a *analysis.Kernel) (w fenceWork, ok bool) {
+	if !sassHas(a, "MEMBAR", "FENCE") {
+		return w, false
+	}
+	first := uint64(math.MaxUint64)
+	for s := range instructions(a.Record.Source) {
+		base, _, _ := strings.Cut(opcode(s.SASS), ".")
+		n := instExecuted(s)
+		if v := address(s.Address); v < first && n > 0 {
+			first, w.warps = v, n
+		}
+		switch base {
+		case "MEMBAR", "FENCE":
+			w.fences += n
+		case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "REDG":
+			w.accesses += n
+		}
+	}
+	w.held = analysis.FenceHeld(a)
+	return w, w.fences > 0 && w.accesses > 0
+}
+
+// checkFencePerAccess prices the fences from the share of the warps'
+// sampled stalls they hold: the fix keeps one fence a thread (where its
+// writes must be visible), so the fences' time shrinks by the share of
+// them it removes; the kernel's DRAM bytes stay, so it runs no faster
+// than they take at DRAM's ceiling (the fences' own L2 round trips go
+// with them, so the L2's busy share is no floor). fixtures/sol-check11's
+// fenceEach<0>, a __threadfence after each of eight stores: 83 % of the
+// samples on the fences, 7/8 of them removed, DRAM at 35 % of peak:
+// min(0.72, 0.59) = 0.59 against 0.50 measured; sol-check12's
+// storeSeq<0>, four seq_cst stores through cuda::atomic_ref: 73 %, 3/4,
+// DRAM at 32 %: 0.55 against 0.52. Without the source page, the warps'
+// stall cycles at memory fences (membar_stall_pct, ncu's CPIStall) say
+// the fences hold the time but not how many the fix removes: the gain
+// is then the stall share's, an upper bound.
+func checkFencePerAccess(p *Pass) {
+	if _, ok := p.Value("duration"); !ok {
+		return
+	}
+	dram := leftBy(p, analysis.LimitDRAM)
+	w, ok := fences(p.Kernel)
+	if !ok {
+		if len(p.Kernel.Record.Source) > 0 {
+			return
+		}
+		pct, ok := p.Value("membar_stall_pct")
+		if !ok || pct/100 < fenceHeld {
+			return
+		}
+		p.report(estimate(math.Min(pct/100, dram)), Note{
+			Message:  fmt.Sprintf("its warps wait at memory fences (__threadfence, seq_cst atomics) %.0f%% of their cycles between two issued instructions (ncu's stall reason membar): the fences' round trips to L2, not a unit's peak, hold it; the page has no SASS to count the fences against the accesses (ncu's source page, --set full with source counters, does)", pct),
+			Advice:   fenceAdvice,
+			Evidence: p.evidence("membar_stall_pct", "dram_sol_pct", "duration"),
+		})
+		return
+	}
+	// A fence for every two accesses or more, holding a share of the
+	// stalls worth a finding.
+	if w.fences < 0.5*w.accesses || w.held < fenceHeld || !(w.warps > 0) || w.fences <= w.warps {
+		return
+	}
+	removed := (w.fences - w.warps) / w.fences
+	gain := math.Min(w.held*removed, dram)
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("%.3g memory fences (MEMBAR: __threadfence, or seq_cst atomics) for %.3g global accesses, %.1f a thread; %.0f%% of the warps' sampled stalls are on the fences and the L1 invalidations after them: each waits for the thread's writes to reach L2, so a warp has one access in flight at a time",
+			w.fences, w.accesses, w.fences/w.warps, 100*w.held),
+		Advice:    fenceAdvice,
+		Evidence:  p.evidence("membar_stall_pct", "dram_sol_pct", "duration"),
+		Locations: linesOf(p.Kernel, func(op string) bool { return strings.HasPrefix(op, "MEMBAR") || strings.HasPrefix(op, "FENCE") }),
+	})
+}
+
+// sassHas reports whether any SASS instruction of a kernel's source page
+// contains one of subs: a scan without allocation that lets a rule skip
+// the kernels (most of them) that lack what it reads.
+func sassHas(a *analysis.Kernel, subs ...string) bool {
+	for _, s := range a.Record.Source {
+		for _, x := range subs {
+			if strings.Contains(s.SASS, x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const fenceAdvice = "fence once where the writes must be visible to other blocks (after the last store, before the flag that publishes them), not after each access; store through cuda::atomic_ref with memory_order_relaxed (or release on the one flag) instead of the default seq_cst"
