@@ -944,7 +944,7 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		// one call of forward) from calls, torch-compile counts no chain
 		// after that call's first break (1.1%; 0.8% since only the forward's chains count).
 		{"voxel.default", "host15b/voxel.defaultcompile", "torch-compile", false, 0, ""},
-		{"voxel.fixed", "voxel.graphs", "cuda-graphs", true, 0, "the estimate lands, but torch-compile ranks first (21.9%) and bf16-autocast second (12.3%), neither measured: the first lever is not confirmed, and CUDA graphs, the one lever timed from this GPU-bound step, ranks fifth"},
+		{"voxel.fixed", "voxel.graphs", "cuda-graphs", true, 0, "the estimate lands, but torch-compile ranks first (48.4%) and bf16-autocast second (12.3%), neither measured: the first lever is not confirmed, and CUDA graphs, the one lever timed from this GPU-bound step, ranks fifth"},
 		// Held out, captured after every fit of the host pricing
 		// (fixtures/host16, host16.py; H200, 2026-11-29 02:55-02:58):
 		// rows written from the measured timings before profan first
@@ -1259,7 +1259,7 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		{"amp.default", "amp.foreach", "foreach-loop", false, 0, ""},
 		{"amp.default", "amp.fused", "fused-optimizer", false, 0, ""},
 		{"amp.default", "amp.all", "fused-optimizer", false, 0, ""},
-		{"amp.foreach", "amp.all", "fused-optimizer", true, 0, "within its spread (12.8% against 20.2%), but third: cuda-graphs first at 37.4% (the model graphed, the scaler's read and the optimizer eager) and torch-compile second at 17.8%, neither measured from amp.foreach"},
+		{"amp.foreach", "amp.all", "fused-optimizer", true, 0, "within its spread (12.8% against 20.2%), but second: cuda-graphs first at 37.4% (the model graphed, the scaler's read and the optimizer eager), not measured from amp.foreach; torch-compile third at 11.4%"},
 		{"amp.fused", "amp.all", "foreach-loop", true, 0, "within its spread (26.8% against 35.7%), but second: cuda-graphs first at 65.5% (the whole step: its fused AdamW takes found_inf on the device, no read splits it), not measured"},
 		// ctc: a CTC speech training step; F.ctc_loss reads the input
 		// and target lengths held on the GPU (a data-dependent host
@@ -1283,12 +1283,12 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		// torch-compile first at 22.1%, not measured". Fixed after the
 		// read, by mechanism: step-read names the CER's .tolist() and
 		// replays its wait and the Python after it made every 50 steps.
-		{"ctc.default", "ctc.every50", "step-read", true, 0, "within its spread (0.6% against 7.9%), but third: step-read names the CER's .tolist() at host20.py(233): cer and prices its wait and the decode and edit distance after it made every 50 steps, 0.6% (the trace's CER Python is about 0.45 ms of a 35 ms profiled step: the untrained model's decode is nearly empty), where about 1 ms a step was measured; fused-optimizer first at 12.0% (measured 6.0% in host20b), torch-compile second at 10.8% (measured -6.1%)"},
+		{"ctc.default", "ctc.every50", "step-read", true, 0, "within its spread (0.6% against 7.9%), but third: step-read names the CER's .tolist() at host20.py(233): cer and prices its wait and the decode and edit distance after it made every 50 steps, 0.6% (the trace's CER Python is about 0.45 ms of a 35 ms profiled step: the untrained model's decode is nearly empty), where about 1 ms a step was measured; fused-optimizer first at 12.0% (measured 6.0% in host20b), torch-compile second at 8.6% (measured -6.1%)"},
 		{"ctc.default", "ctc.all", "host-read+step-read", false, 0, ""},
 		// At the first read: "within its spread (0.1% against 15.1%), but
 		// third, as from default: the CER's Python after its read not
 		// priced; torch-compile first at 23.0%, not measured".
-		{"ctc.cpulen", "ctc.all", "step-read", true, 0, "within its spread (0.7% against 15.1%), but third, as from default: the CER's wait and the Python after it, made every 50 steps, replayed at 0.7%; torch-compile first at 12.4% and fused-optimizer second at 11.4%, neither measured from cpulen"},
+		{"ctc.cpulen", "ctc.all", "step-read", true, 0, "within its spread (0.7% against 15.1%), but third, as from default: the CER's wait and the Python after it, made every 50 steps, replayed at 0.7%; fused-optimizer first at 11.4% and torch-compile second at 10.6%, neither measured from cpulen"},
 		// At the first read: "within its spread (none against 10.1%), but
 		// not advised: the loss's read of the GPU lengths (aten::ctc_loss
 		// → cudaStreamSynchronize at host20.py(249): step) is taken for
@@ -1298,7 +1298,7 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		// read, by mechanism: host-read names the op's reads of its
 		// arguments; cuda-graphs is not priced on a step an op's reads
 		// keep from capture.
-		{"ctc.every50", "ctc.all", "host-read", true, 0, "within its spread (0.0% against 10.1%), but sixth: host-read names the loss's reads of its GPU arguments (aten::ctc_loss → cudaStreamSynchronize at host20.py(249): step, 4 device-to-host copies a step: the lengths' and the targets') and prices their copies' calls and waits, 0.0% on a step the host bounds; fused-optimizer first at 16.0% and torch-compile second at 14.5%, neither measured from every50"},
+		{"ctc.every50", "ctc.all", "host-read", true, 0, "within its spread (0.0% against 10.1%), but sixth: host-read names the loss's reads of its GPU arguments (aten::ctc_loss → cudaStreamSynchronize at host20.py(249): step, 4 device-to-host copies a step: the lengths' and the targets') and prices their copies' calls and waits, 0.0% on a step the host bounds; fused-optimizer first at 16.0% and torch-compile second at 11.9%, neither measured from every50"},
 		// fixtures/host20b (host20b.py; H200, 2026-11-29 15:25-15:30),
 		// timed after host20's first read: levers profan ranked on
 		// host20's traces that host20 did not time (torch.compile,
@@ -1350,7 +1350,14 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		// graphs the model's forward calls and its backward alone
 		// (Lever.Model), the rest eager: 63.4% → 39.9%.
 		{"host20c/amp.default", "host20c/amp.graphed", "cuda-graphs", true, 0, ""},
-		{"host20c/voxel.fixed", "host20c/voxel.compile", "torch-compile", true, 0, "first, but under by 31 points: the replay prices each fused chain at its longest eager launch, each reduction in it a kernel of its own (17.9%), where inductor's own gather, index_add and sums ran 3 to 5 times faster than ATen's (host20c's traces: 5.07, 5.68 and 3.84 ms of the four profiled steps to 1.05, 1.83 and 0.72), a gain priced only from the ops' shapes and bytes, which the trace reader does not keep"},
+		// Was a known miss, under by 31 points (17.9%): each fused chain
+		// priced at its longest eager launch, where inductor's own gather,
+		// index_add and sums ran 3 to 5 times faster than ATen's
+		// (host20c's traces: 5.07, 5.68 and 3.84 ms of the four profiled
+		// steps to 1.05, 1.83 and 0.72). Fixed by mechanism: the reader
+		// keeps the bytes each kernel's op moves (record_shapes), and the
+		// fused kernels are priced at that memory floor: 48.4%.
+		{"host20c/voxel.fixed", "host20c/voxel.compile", "torch-compile", true, 0, ""},
 		{"host20c/voxel.fixed", "host20c/voxel.bf16", "bf16-autocast", false, 0, ""},
 		// Held out, captured on a branch the fitters never saw
 		// (fixtures/host21, host21.py; H200, 2026-11-29 17:07-17:13):
@@ -1394,11 +1401,11 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		// post_image holds none), and its reads are priced as syncs no
 		// longer waited for, the forward and backward kept: 0.2%, 0.2%
 		// and 0.0%.
-		{"mlm.default", "mlm.maxpred", "host-read", true, 0, "within 30 points (0.2% against 20.1%, spread 30%) but third, after torch-compile (10.1%, measured 1.7% in host21b's session) and fused-optimizer (3.4%, not measured): the replay, the host ahead of the GPU (14.7 ms of kernels a step of 39.5), finds no wait to take away, and the fixed positions' other gain, the mask's ops (nonzero, index, IndexBackward0's accumulating index_put: 76 launches a step more than the gather's) and their host time, is not priced"},
+		{"mlm.default", "mlm.maxpred", "host-read", true, 0, "within 30 points (0.2% against 20.1%, spread 30%) but third, after torch-compile (8.6%, measured 1.7% in host21b's session) and fused-optimizer (3.4%, not measured): the replay, the host ahead of the GPU (14.7 ms of kernels a step of 39.5), finds no wait to take away, and the fixed positions' other gain, the mask's ops (nonzero, index, IndexBackward0's accumulating index_put: 76 launches a step more than the gather's) and their host time, is not priced"},
 		{"mlm.default", "mlm.lazylog", "step-read", false, 0, ""},
 		{"mlm.default", "mlm.all", "host-read+step-read", false, 0, ""},
 		{"mlm.maxpred", "mlm.all", "step-read", false, 0, ""},
-		{"mlm.lazylog", "mlm.all", "host-read", true, 0, "within 17 points (0.0% against 14.3%) but third, after torch-compile (14.5%) and fused-optimizer (3.9%), neither measured: the mask's reads priced as syncs removed find no wait, the mask's ops and their host time not priced, as from default"},
+		{"mlm.lazylog", "mlm.all", "host-read", true, 0, "within 17 points (0.0% against 14.3%) but third, after torch-compile (11.8%) and fused-optimizer (3.9%), neither measured: the mask's reads priced as syncs removed find no wait, the mask's ops and their host time not priced, as from default"},
 		// aug: a ResNet-style classifier's training step whose GPU
 		// augmentation (crop, flip, brightness and contrast jitter,
 		// normalization) runs one image at a time in a Python loop
@@ -1443,7 +1450,7 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		{"aug.default", "aug.batched", "item-loop", true, 0, ""},
 		{"aug.default", "aug.gpumetric", "step-read", false, 0, ""},
 		{"aug.default", "aug.all", "item-loop+step-read", false, 0, ""},
-		{"aug.batched", "aug.all", "step-read", true, 0, "within 10 points (5.4% against 11.9%), but third, the only lever measured from the step: torch-compile first at 28.4% and channels-last second at 27.6%, neither measured"},
+		{"aug.batched", "aug.all", "step-read", true, 0, "within 10 points (5.4% against 11.9%), but third, the only lever measured from the step: torch-compile first at 28.5% and channels-last second at 27.6%, neither measured"},
 		{"aug.gpumetric", "aug.all", "item-loop", true, 0, "under by 27 points (0.1% against 27.4%): the replay's unprofiled gpumetric step is 18.82 ms against 24.60 ms measured, bound by its kernels (19.8 ms a profiled step, cuDNN's NCHW batch norm 44% of it), so the loop's host time, taken away, hides behind the GPU; torch-compile first at 8.8%, not measured"},
 		// fixtures/host21b (host21b.py; H200, 2026-11-29 17:45-17:51),
 		// timed by the lead before host21's first read, from the ranks
@@ -1475,7 +1482,7 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		// The row held at its landing, host-read first at 59.6% (the
 		// mask's reads taken for a per-item loop); since host-read
 		// prices them as syncs removed (0.2%), torch-compile is first.
-		{"host21b/mlm.default", "host21b/mlm.compile", "torch-compile", false, 0, "within 11 points (10.1% against 1.7%) but first, where maxpred measured first (20.1% in host21's session): host-read, priced as the mask's syncs removed, 0.2%, finds no wait on a step the host bounds, and the mask's ops (nonzero, index, IndexBackward0's accumulating index_put) and their host time, which the fixed positions also remove, are not priced; the replay drops the encoder's chains' launches, where compile ran no faster in this session"},
+		{"host21b/mlm.default", "host21b/mlm.compile", "torch-compile", false, 0, "within 11 points (8.6% against 1.7%) but first, where maxpred measured first (20.1% in host21's session): host-read, priced as the mask's syncs removed, 0.2%, finds no wait on a step the host bounds, and the mask's ops (nonzero, index, IndexBackward0's accumulating index_put) and their host time, which the fixed positions also remove, are not priced; the replay drops the encoder's chains' launches, where compile ran no faster in this session"},
 	} {
 		trace := p.before
 		if session, rest, ok := strings.Cut(p.before, "/"); ok && session != "" {
@@ -2540,6 +2547,16 @@ are the lever measured first there, and the foreach row is no longer held first;
 by 20 points. From amp.all (16.67 ms) the same graphs measured 53.0% (no trace of amp.all prices them). On host15's
 voxel.fixed (8.89 ms), ` + "`torch.compile`" + ` (first at 21.8%) measured 48.4% (spread 21%), under by 27 points, and bf16
 autocast (second at 12.3%) 7.4%. Nothing was fitted to it when it landed.
+
+Fitted after (session of 2026-11-29, 20:00–21:35), by mechanism: inductor's own gather, index_add and sums ran 3 to
+5 times faster than ATen's in host20c's compiled trace (5.07, 5.68 and 3.84 ms of the four profiled steps to 1.05,
+1.83 and 0.72), which launch order alone cannot price. The trace reader now keeps the bytes each kernel's aten op
+moves, from the shapes, strides and types ` + "`record_shapes=True`" + ` records, and torch-compile prices a fused chain (and a
+lone op between GEMMs, and each reduction kept a kernel) at the bytes its largest op moves at 92% of the DRAM
+bandwidth, at most its longest ATen launch: voxel.compile 17.9% → 48.4% (measured 48.4%). With it, a reduction alone
+between two GEMMs (a bias's gradient sum) now counts its split kernels' launches, which lowers the steps the host
+bounds: mlm.compile 10.1% → 8.6% (1.7%), s2s 13.5% → 11.9% (15.3%), amp 9.7% → 8.9% (15.3%), ctc 10.8% → 8.6%
+(−6.1%), unet.tf32compile 25.3% → 28.5% (21.6%), aug.compile 16.2% unchanged (1.6%).
 
 ### fixtures/host21b: host21's unmeasured levers, timed before the read
 

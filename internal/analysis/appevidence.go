@@ -281,6 +281,10 @@ func halfGEMM(lower string) bool {
 type appLaunch struct {
 	g *Group
 	d float64
+	// floor is the launch's op's bytes (profan.Kernel.OpBytes) at the
+	// GPU's attainable DRAM bandwidth, seconds; 0 where the trace has no
+	// shapes.
+	floor float64
 }
 
 // appTrack follows one run's launches in order: the open chain of
@@ -316,7 +320,7 @@ func fusable(i kernelname.Info) bool {
 }
 
 // follow adds one timed launch of g to the run's track.
-func (t *appTrack) follow(g *Group, d float64) {
+func (t *appTrack) follow(g *Group, d, floor float64) {
 	i := g.Info
 	// The pass this launch marks holds the chains after it (the one it
 	// closes is the pass's before it).
@@ -353,7 +357,7 @@ func (t *appTrack) follow(g *Group, d float64) {
 		return
 	}
 	if fusable(i) {
-		t.chain = append(t.chain, appLaunch{g, d})
+		t.chain = append(t.chain, appLaunch{g, d, floor})
 		if len(t.chain) == maxChain {
 			t.close()
 		}
@@ -368,7 +372,7 @@ func (t *appTrack) follow(g *Group, d float64) {
 			t.lastGEMM = appLaunch{}
 			return
 		}
-		t.lastGEMM = appLaunch{g, d}
+		t.lastGEMM = appLaunch{g, d, 0}
 	}
 }
 
@@ -431,7 +435,27 @@ func fuse(chain []appLaunch, backward bool) {
 			l.g.AddSplit(n - 1)
 		}
 	}
+	// Where the trace has the ops' shapes, inductor's kernel is priced
+	// at its memory floor, not at ATen's time: its gather, index_add and
+	// sums ran 3 to 5 times faster than ATen's (fixtures/host20c's voxel).
+	known := len(chain) > 0
+	most := 0.0
+	for _, l := range chain {
+		known = known && l.floor > 0
+		most = math.Max(most, l.floor)
+	}
+	if known {
+		for _, l := range chain {
+			l.g.AddFloored(1)
+		}
+	}
 	if len(chain) < 2 {
+		// A lone op between two GEMMs: inductor's kernel of it.
+		if known && chain[0].d > 0 {
+			if c := floorCost(chain[0].floor, chain[0].d); c < chain[0].d {
+				chain[0].g.AddFusion(chain[0].d-c, 0)
+			}
+		}
 		return
 	}
 	sum, longest, reduced, rest := 0.0, 0.0, 0, 0.0
@@ -448,15 +472,28 @@ func fuse(chain []appLaunch, backward bool) {
 		return
 	}
 	if reduced > 1 {
-		// Each reduction stays a kernel; the others fuse into them.
+		// Each reduction stays a kernel, at its floor where its shapes
+		// are known; the others fuse into them.
 		for _, l := range chain {
-			if !reduces(l.g) {
+			switch {
+			case !reduces(l.g):
 				l.g.AddFusion(l.d, 1)
+			case l.floor > 0:
+				if !known {
+					l.g.AddFloored(1)
+				}
+				if c := floorCost(l.floor, l.d); c < l.d {
+					l.g.AddFusion(l.d-c, 0)
+				}
 			}
 		}
 		return
 	}
-	saved := sum - longest
+	cost := longest
+	if known {
+		cost = floorCost(most, longest)
+	}
+	saved := sum - cost
 	for i, l := range chain {
 		// One launch of the chain stays.
 		removed := 1
@@ -465,6 +502,13 @@ func fuse(chain []appLaunch, backward bool) {
 		}
 		l.g.AddFusion(saved*l.d/sum, removed)
 	}
+}
+
+// floorCost is a fused kernel's time from the bytes its largest op
+// moves at the attainable DRAM bandwidth (floor, seconds): at least a
+// launch's (LaunchFloor), at most eager's (eager).
+func floorCost(floor, eager float64) float64 {
+	return math.Min(eager, math.Max(LaunchFloor, floor))
 }
 
 // splits is how many of inductor's kernels a reduction of a fused chain

@@ -353,7 +353,7 @@ func (gr *Grouper) time(g *Group, a *Kernel, n int) bool {
 		}
 		gr.totals[g.Source] += d * float64(n)
 	}
-	gr.follow(a.Run, g, d, n)
+	gr.follow(a, g, d, n)
 	return true
 }
 
@@ -389,9 +389,17 @@ func measured(a *Kernel, name string) (float64, bool) {
 
 // follow adds a timed record of n launches of g to run's launch-order
 // track; a summary's records (n > 1) have no order to follow.
-func (gr *Grouper) follow(run *profan.Run, g *Group, d float64, n int) {
+func (gr *Grouper) follow(a *Kernel, g *Group, d float64, n int) {
 	if n != 1 {
 		return
+	}
+	run := a.Run
+	// The launch's op's bytes at the attainable DRAM bandwidth.
+	floor := 0.0
+	if b := a.Record.OpBytes; b > 0 && a.Spec != nil {
+		if bw := a.Spec.PeakBandwidth(); bw > 0 {
+			floor = b / (attainableDRAM * bw)
+		}
 	}
 	t := gr.tracks[run]
 	if t == nil {
@@ -401,7 +409,7 @@ func (gr *Grouper) follow(run *profan.Run, g *Group, d float64, n int) {
 		t = &appTrack{}
 		gr.tracks[run] = t
 	}
-	t.follow(g, d)
+	t.follow(g, d, floor)
 }
 
 // Groups returns the groups sorted by total time, longest first (then by

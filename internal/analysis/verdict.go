@@ -153,8 +153,11 @@ import (
 // step with a per-item loop for the model alone (its forward and
 // backward), the loop eager; version 84 adds fence-per-access (a
 // memory fence after each access), volatile-reread (a volatile load of one
-// address repeated) and dependent-loads (a latency-bound pointer chase).
-const VerdictVersion = 84
+// address repeated) and dependent-loads (a latency-bound pointer chase);
+// version 85 has torch-compile price a fused chain at the bytes its ops
+// move (the trace's recorded shapes) at the DRAM floor, not at ATen's
+// longest launch.
+const VerdictVersion = 85
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

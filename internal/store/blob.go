@@ -396,7 +396,8 @@ func decodeKernel(b []byte, k *profan.Kernel, key func(uint64) (metricKey, bool)
 	k.Context = d.str()
 	k.Stream = d.str()
 	k.Start = d.f()
-	// When a traced launch was queued is read from the trace, not stored.
+	// When a traced launch was queued, and what its aten op moves
+	// (OpBytes), are read from the trace, not stored.
 	k.Launched = math.NaN()
 	k.Registers = int(d.s())
 	k.StaticSMem = d.f()

@@ -69,7 +69,7 @@ type Group struct {
 	// What the application evidence reads of the launch order (see
 	// Fusion and Attention).
 	fuseSaved, attnScores, attnProducts float64
-	fuseLaunches, fuseSplit             int
+	fuseLaunches, fuseSplit, fuseFloor  int
 }
 
 // Launch is one launch of a group, as a report lists it.
@@ -455,6 +455,14 @@ func (g *Group) AddFusion(saved float64, launches int) {
 	g.fuseSaved += saved
 	g.fuseLaunches += launches
 }
+
+// Floored is how many of the group's launches a fused chain prices at
+// their ops' memory floor (the bytes the ops move, from the trace's
+// shapes), not at ATen's time (AddFloored).
+func (g *Group) Floored() int { return g.fuseFloor }
+
+// AddFloored counts launches priced at their ops' memory floor.
+func (g *Group) AddFloored(launches int) { g.fuseFloor += launches }
 
 // AddAttention adds seconds of the group's time in hand-written attention,
 // in the scores or in the products beside them (Attention).
