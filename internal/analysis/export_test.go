@@ -95,3 +95,48 @@ func ReplayedStep(t *Timeline) float64 {
 	}
 	return 0
 }
+
+// TracedWalls are a trace's step as replayed with the profiler's cost
+// kept (every span at its traced time) and as traced: each step complete
+// when its host has passed its ProfilerStep#N's end and the kernels it
+// issued have run (not before the step before it), the median interval,
+// the first step (warm-up) left out, as the replay takes its step; with
+// fewer than three steps, the window's extent over its steps. Seconds;
+// 0, 0 where the trace has no replay.
+func TracedWalls(t *Timeline) (replayed, traced float64) {
+	r, ok := t.Steps.(*replay)
+	if !ok {
+		return 0, 0
+	}
+	c := *r
+	c.profiler, c.bareKeep, c.launchU, c.feed = false, 1, r.launch, 0
+	replayed = c.run(Lever{})
+	gpu, done := math.Inf(-1), []float64(nil)
+	bi := 0
+	for _, k := range r.kernels {
+		for bi < len(r.bounds) && r.bounds[bi] <= k.issued {
+			d := math.Max(r.bounds[bi], gpu)
+			if n := len(done); n > 0 {
+				d = math.Max(d, done[n-1])
+			}
+			done = append(done, d)
+			bi++
+		}
+		gpu = math.Max(gpu, k.start+float64(k.dur))
+	}
+	for ; bi < len(r.bounds); bi++ {
+		d := math.Max(r.bounds[bi], gpu)
+		if n := len(done); n > 0 {
+			d = math.Max(d, done[n-1])
+		}
+		done = append(done, d)
+	}
+	if len(done) < 3 {
+		return replayed, (math.Max(r.hi, gpu) - r.lo) / float64(r.steps)
+	}
+	var ws []float64
+	for i := 1; i < len(done); i++ {
+		ws = append(ws, done[i]-done[i-1])
+	}
+	return replayed, stats.Median(ws)
+}

@@ -523,6 +523,10 @@ func (r *replay) run(l Lever) float64 {
 	extra := 0.0
 	if l.Collapse != nil && (!l.Graphs || graphed != nil) {
 		extra = l.Collapse.Launches * r.launchU
+		if l.Collapse.Keep > 0 {
+			// One iteration's host, its launches in it.
+			extra = 0
+		}
 		if l.Collapse.Frame != "" && len(col) > 0 {
 			// One iteration's host: the loops' traced time at the
 			// profiler's keep, over the items.

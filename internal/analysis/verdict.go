@@ -156,8 +156,10 @@ import (
 // address repeated) and dependent-loads (a latency-bound pointer chase);
 // version 85 has torch-compile price a fused chain at the bytes its ops
 // move (the trace's recorded shapes) at the DRAM floor, not at ATen's
-// longest launch.
-const VerdictVersion = 85
+// longest launch; version 86 has item-loop keep the loop's kernels'
+// time above the launch floor, the floor paid once a launch of one
+// iteration's worth.
+const VerdictVersion = 86
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -58,7 +59,15 @@ x = x.gather(3, (off[:, 1:] + r)[:, None, None, :].expand(n, 3, 96, 96))`,
 			if n == 0 || loopTensors(reg) > 0 {
 				return 0, analysis.Lever{}
 			}
-			return n, analysis.Lever{Collapse: &analysis.Collapse{Frame: reg.Name, Keep: 1 / float64(n), Bytes: 1}}
+			// The loop's kernels keep their time above the launch
+			// floor (the batch's work stays); the floor is paid once
+			// a launch of one iteration's worth.
+			floor := p.evidence().Floor()
+			if math.IsNaN(floor) {
+				floor = 0
+			}
+			after := float64(reg.Launches) / float64(reg.Count) / float64(n)
+			return n, analysis.Lever{Collapse: &analysis.Collapse{Frame: reg.Name, Keep: 1 / float64(n), Bytes: 1, Floor: floor, Launches: after}}
 		})
 		if bestItems == 0 {
 			return

@@ -433,7 +433,8 @@ type Collapse struct {
 	// user frame, "det.py(141): post_image") in place of Range: each
 	// step's stretch from its first span in the frame to its last is a
 	// range (a per-item loop), whose host time Keep of is kept (one
-	// iteration's worth) beside the Launches.
+	// iteration's worth, its launches in it: Launches then sets only the
+	// floors the range's kernels pay).
 	Frame string
 	Keep  float64
 }

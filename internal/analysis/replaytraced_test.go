@@ -1,0 +1,77 @@
+package analysis_test
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// TestReplayTraced replays every traced step of the fixtures that the
+// levers are priced on (fixtures/timeline, check7, host8 to host21) with
+// the profiler's cost kept, every span at its traced time, and holds the
+// replayed step within tracedTol of the trace's own (each step complete
+// when its host has passed its ProfilerStep#N and its kernels have run,
+// the median interval, the first step left out): the dependency graph
+// (the host's spans, launch to kernel, stream order, syncs' waits) loses
+// no host interval and no wait the trace shows. What the replay then
+// takes off for the profiler's cost (profilerKeep and the records'
+// costs, docs/replay.md) is what separates its base step from an
+// unprofiled one; host21's aug.gpumetric replays to 37.86 ms against
+// the trace's 37.68 (its unprofiled base, 18.82 ms, is 0.93 of the
+// 20.32 ms its own process timed before tracing; the other two processes
+// timed 24.60 and 24.87 ms). A trace with a miss note is reported, not
+// held.
+func TestReplayTraced(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads every traced fixture")
+	}
+	const tracedTol = 0.05
+	miss := map[string]string{
+		// A graph's kernels, launched by one cudaGraphLaunch a token,
+		// run with gaps between them on the GPU (11.54 ms of kernels in
+		// a 15.13 ms step) that the replay, issuing each when its lane
+		// is free, closes.
+		"timeline/decode_graphs": "the GPU's gaps between a graph's kernels are not kept",
+		// The step records an event after its pinned copy and waits on
+		// the previous step's event (a buffer read a step late): the
+		// replay's sync waits for every lane to drain, where the event
+		// waited only for the work before its record, which the trace
+		// reader does not keep (cudaEventRecord); an event sync read as
+		// waiting for the kernels the trace shows done by its end moved
+		// it only to +5.7%, so the cause is not known.
+		"host16/embed.pinned": "replayed 6% over the trace; an event sync's wait is one suspect, not confirmed",
+	}
+	var dirs = []string{"timeline", "check7", "host8", "host9", "host10", "host11", "host12", "host15", "host16",
+		"host17", "host18", "host19", "host20", "host20c", "host21"}
+	n := 0
+	for _, dir := range dirs {
+		files, _ := filepath.Glob("../../fixtures/" + dir + "/*.json.gz")
+		for _, f := range files {
+			name := dir + "/" + strings.TrimSuffix(filepath.Base(f), ".json.gz")
+			tl := fixtureGrouper(t, strings.TrimPrefix(f, "../../fixtures/")).Timeline
+			if tl == nil {
+				continue
+			}
+			replayed, traced := analysis.TracedWalls(tl)
+			if !(traced > 0) {
+				continue // no replay: no host spans (a trace of CUDA graphs alone)
+			}
+			n++
+			off := replayed/traced - 1
+			switch {
+			case miss[name] != "" && math.Abs(off) <= tracedTol:
+				t.Errorf("%s: a known miss (%s) now replays within %.0f%% (%.2f ms against %.2f traced): drop its note", name, miss[name], 100*tracedTol, 1e3*replayed, 1e3*traced)
+			case miss[name] != "":
+				t.Logf("%s: known miss: %.2f ms replayed against %.2f traced (%+.1f%%): %s", name, 1e3*replayed, 1e3*traced, 100*off, miss[name])
+			case math.Abs(off) > tracedTol:
+				t.Errorf("%s: the step replayed at its traced costs is %.2f ms, the trace's %.2f ms (%+.1f%%, tolerance %.0f%%)", name, 1e3*replayed, 1e3*traced, 100*off, 100*tracedTol)
+			}
+		}
+	}
+	if n < 80 {
+		t.Errorf("replayed %d traces, want at least 80", n)
+	}
+}
