@@ -158,8 +158,10 @@ import (
 // move (the trace's recorded shapes) at the DRAM floor, not at ATen's
 // longest launch; version 86 has item-loop keep the loop's kernels'
 // time above the launch floor, the floor paid once a launch of one
-// iteration's worth.
-const VerdictVersion = 86
+// iteration's worth; version 87 has fence-per-access need the source
+// page (the stalls at fences alone do not tell a fence after each access
+// from one at the end).
+const VerdictVersion = 87
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
