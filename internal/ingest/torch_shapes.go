@@ -303,8 +303,8 @@ func unpackBytes(p uint16) float64 { return float64(math.Float32frombits(uint32(
 // opBytesAt is the bytes the innermost op of thread tid open at t (ns)
 // moves (opMoved), 0 when none is or it has no shapes. The ops read so
 // far are sorted by start once (Kineto writes them first, in order);
-// the last op starting at or before t is the innermost open one when it
-// is still open, else a few before it are tried.
+// the last op of the thread starting at or before t is the innermost
+// open one when it is still open, else the ones before it are tried.
 func (r *torchReader) opBytesAt(t int64, tid int32) float64 {
 	if len(r.opBytes) != len(r.ops) {
 		return 0
@@ -316,18 +316,23 @@ func (r *torchReader) opBytesAt(t int64, tid int32) float64 {
 	i, _ := slices.BinarySearchFunc(r.ops, t, func(h hostRec, t int64) int {
 		return cmp.Compare(h.start, t+1)
 	})
-	for j, tries := i-1, 0; j >= 0 && tries < 64; j-- {
+	// At most opLookBack records back, every thread's counted: a thread
+	// whose op started long before, many other threads' ops since, gets
+	// none (its kernels keep ATen's pricing) rather than a long walk.
+	for j := i - 1; j >= 0 && j >= i-opLookBack; j-- {
 		h := r.ops[j]
 		if h.tid() != tid {
 			continue
 		}
-		tries++
 		if h.end(r.long) >= t {
 			return unpackBytes(r.opBytes[j])
 		}
 	}
 	return 0
 }
+
+// opLookBack bounds the ops opBytesAt looks at before a launch.
+const opLookBack = 256
 
 // sortOps sorts the ops (and their bytes) by start, the longer first
 // where two start together, as enclose does: the ops read since the last
