@@ -463,6 +463,9 @@ func xuNeed(a *Kernel) (need, bool) {
 			ops += n
 		}
 	})
+	// A precise tanhf runs two MUFU ops (EX2, RCP) where the function
+	// needs one (MUFU.TANH): one a call is not necessary work.
+	ops = math.Max(0, ops-preciseTanhCalls(a.Record))
 	if !(ops > 0) || !(peak > 0) {
 		return need{}, false
 	}
@@ -472,6 +475,25 @@ func xuNeed(a *Kernel) (need, bool) {
 		why = fmt.Sprintf("%.3g transcendentals (MUFU) of the values it loads once (its threads load %.1f× the bytes L1 fetches: values loaded again by their neighbours)", ops, 1/once)
 	}
 	return need{"XU pipe", ops / (attainablePipe * peak), fmt.Sprintf("%s at %.0f%% of %.2f Tera-op/s", why, 100*attainablePipe, peak/1e12)}, true
+}
+
+// preciseTanhCalls is the thread-level precise tanhf calls on k's source
+// page (PreciseTanh).
+func preciseTanhCalls(k *profan.Kernel) float64 {
+	calls := 0.0
+	seen := map[string]bool{}
+	for _, s := range k.Source {
+		if s.Address == "" || seen[s.Address] || !PreciseTanh(s.SASS) {
+			continue
+		}
+		seen[s.Address] = true
+		for _, c := range s.Counter {
+			if c.Name == "thread_inst_executed_pred_on" && c.Value > 0 {
+				calls += c.Value
+			}
+		}
+	}
+	return calls
 }
 
 // loadedOnce is the share of the bytes a kernel's threads load from

@@ -140,3 +140,17 @@ func sourceSamples(s profan.SourceRecord) (float64, bool) {
 	}
 	return 0, false
 }
+
+// PreciseTanh reports whether a SASS instruction is the saturation test
+// of CUDA's precise tanhf (libdevice's __nv_tanhf: FSETP.GE of |x|
+// against 9.0109138, beyond which it returns ±1), one a call. The call
+// runs two MUFU ops (EX2 and RCP: 1 − 2/(e^{2|x|} + 1)) and about
+// fourteen FMA-pipe instructions where the function needs one
+// transcendental, MUFU.TANH (tanh.approx.f32, sm_75 and later):
+// fixtures/sol-check12's tanhMix<0>.
+func PreciseTanh(sass string) bool {
+	return strings.HasPrefix(Opcode(sass), "FSETP") && strings.Contains(sass, "|R") && strings.Contains(sass, tanhSaturation)
+}
+
+// tanhSaturation is the constant precise tanhf's SASS compares |x| with.
+const tanhSaturation = "9.010913848876953125"

@@ -160,8 +160,10 @@ import (
 // time above the launch floor, the floor paid once a launch of one
 // iteration's worth; version 87 has fence-per-access need the source
 // page (the stalls at fences alone do not tell a fence after each access
-// from one at the end).
-const VerdictVersion = 87
+// from one at the end); version 88 adds precise-math (precise tanhf where
+// tanh.approx.f32 is one MUFU op) and counts a precise tanhf's two MUFU
+// ops as one necessary transcendental.
+const VerdictVersion = 88
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -171,6 +171,7 @@ var All = []*Rule{
 	localMemory,
 	intDivision,
 	fp64OnFloat,
+	preciseMath,
 	barrierStalls,
 	fencePerAccess,
 	repeatedPasses,

@@ -1,0 +1,167 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// preciseMath reports a compute-bound kernel whose issue slots and XU
+// pipe go to the precise (IEEE-accurate, libdevice) path of a
+// transcendental the hardware has an approximate instruction for:
+// tanhf, whose precise path is a polynomial for small arguments and
+// 1 − 2/(e^{2|x|} + 1) for the others (two MUFU ops, EX2 and RCP, and
+// about fourteen FMA-pipe instructions), where tanh.approx.f32 is one
+// MUFU.TANH (sm_75 and later).
+var preciseMath = &Rule{
+	ID:    "precise-math",
+	Title: "Precise transcendental where the hardware's approximation is one instruction",
+	Text: `CUDA's tanhf is accurate to about 2 ulp: its SASS tests |x| against 0.6 and
+against 9.01 (where tanh saturates), evaluates a polynomial for small
+arguments and 1 − 2/(e^{2|x|} + 1) for the others: a MUFU.EX2, a MUFU.RCP on
+the XU pipe and about fourteen FFMA, FMUL, FSETP, FSEL and LOP3 instructions a
+call. Since sm_75 the XU pipe has tanh.approx.f32, one MUFU.TANH, with a
+maximum relative error of about 2^-11 (PTX ISA): in a kernel whose issue
+slots or XU pipe are its limit, a chain of tanhf (activations, GELU's tanh
+form, recurrent cells) runs several times faster on it. Use the
+approximation where its accuracy is enough (about 3 decimal digits: fine for
+fp16/bf16 activations, not for a value later differentiated or summed over
+millions of terms): inline PTX tanh.approx.f32 (.f16 and .f16x2 for half,
+.bf16 on sm_90), or --use_fast_math, which recent CUDA releases compile
+tanhf to MUFU.TANH with on sm_75 and later (check the SASS), and which also
+flushes denormals and approximates division, sqrt and the other
+transcendentals; in Triton, tl.inline_asm_elementwise with tanh.approx.f32
+instead of libdevice's tanh.`,
+	Before: `v = tanhf(fmaf(v, 1.7f, 0.1f));   // ~16 instructions, 2 MUFU`,
+	After: `float r;
+asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(fmaf(v, 1.7f, 0.1f)));
+v = r;                              // 1 MUFU.TANH`,
+	Severity:    profan.Warning,
+	Cause:       CauseCompute,
+	Scope:       Source,
+	Locates:     true,
+	NeedsSource: true,
+	Requires:    []string{"duration"},
+	Optional:    []string{"dram_sol_pct", "dram_utilization", "l2_sol_pct", "l2_utilization", "l1_sol_pct", "l1_utilization", "compute_throughput_pct", "fu_utilization", "memory_throughput_pct"},
+	Check:       checkPreciseMath,
+}
+
+// preciseTanhInst is the warp-level instructions of one precise tanhf in
+// SASS (CUDA 12.8, sm_90): the argument's two FMULs (|x|·2·log2(e), x²),
+// the two FSETPs (|x| ≥ 0.6, |x| ≥ 9.01), four polynomial FFMAs, the
+// MUFU.EX2, the FADD of 1, the MUFU.RCP, the FFMA of 1 − 2r, the FSEL of
+// the saturation, the LOP3 of the sign and the predicated FFMA of the
+// small-argument path: 16, read from fixtures/sol-check12's tanhMix<0>
+// (line 513: 281 M instructions for 16.8 M tanhf and their fmaf).
+const preciseTanhInst = 16
+
+// preciseTanhLine is a source line's precise tanhf calls (warp-level)
+// and its instructions.
+type preciseTanhLine struct {
+	loc   profan.Location
+	calls float64
+	inst  float64
+}
+
+// preciseTanhLines reads the source page's precise tanhf calls by line:
+// the executions of the FSETP that tests |x| against tanhf's saturation
+// (analysis.PreciseTanh), each a call.
+func preciseTanhLines(a *analysis.Kernel) (lines []*preciseTanhLine, total, mufu float64) {
+	byLine := newPerLine(func(loc profan.Location) *preciseTanhLine { return &preciseTanhLine{loc: loc} })
+	for s := range instructions(a.Record.Source) {
+		n := instExecuted(s)
+		total += n
+		op := opcode(s.SASS)
+		if strings.HasPrefix(op, "MUFU.") && !strings.HasSuffix(op, "64H") {
+			mufu += threadExecuted(s)
+		}
+		if s.Line <= 0 {
+			continue
+		}
+		l := byLine.at(s)
+		l.inst += n
+		if analysis.PreciseTanh(s.SASS) {
+			l.calls += n
+		}
+	}
+	for _, l := range byLine.order {
+		if l.calls > 0 {
+			lines = append(lines, l)
+		}
+	}
+	return lines, total, mufu
+}
+
+// threadExecuted is a source record's thread-level instructions executed
+// with their predicate on, 32 a warp-level one without the counter.
+func threadExecuted(s profan.SourceRecord) float64 {
+	for _, c := range s.Counter {
+		if c.Name == "thread_inst_executed_pred_on" && !math.IsNaN(c.Value) {
+			return c.Value
+		}
+	}
+	return 32 * instExecuted(s)
+}
+
+// checkPreciseMath prices the approximation from the SM's two limits the
+// precise path loads: its issue slots (each call's instructions but the
+// one MUFU.TANH go) and its XU pipe (a MUFU a call goes: EX2 and RCP
+// become TANH), each at its attainable peak on the device; the time the
+// two take before the fix less what they take after it is the gain
+// (fixtures/sol-check12's tanhMix<0>: issue 300 µs, XU 270 µs of its
+// measured time before, issue 47 µs and XU 135 µs after; its
+// tanh.approx.f32 twin ran 0.56 faster), never more than DRAM and L2
+// leave.
+func checkPreciseMath(p *Pass) {
+	a := p.Kernel
+	t, ok := p.Value("duration")
+	if !ok || !(t > 0) || a.Spec == nil {
+		return
+	}
+	lines, total, mufu := preciseTanhLines(a)
+	if len(lines) == 0 || !(total > 0) {
+		return
+	}
+	issue, xu := a.Spec.PeakWarpInstructions()*attainable, a.Spec.PeakSFU()*attainable
+	if !(issue > 0) || !(xu > 0) {
+		return
+	}
+	var removed, calls float64
+	var locs []profan.Location
+	var where []string
+	for _, l := range lines {
+		calls += l.calls
+		removed += math.Min(l.inst-l.calls, l.calls*(preciseTanhInst-1))
+		if len(locs) < 3 {
+			locs = append(locs, l.loc)
+			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
+		}
+	}
+	share := removed / total
+	before := math.Max(total/issue, mufu/xu)
+	after := math.Max((total-removed)/issue, math.Max(0, mufu-32*calls)/xu)
+	gain := math.Min(clamp01((before-after)/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	if share < 0.1 || gain < 0.05 {
+		return
+	}
+	advice := "where about 3 decimal digits are enough (activations, fp16/bf16 outputs), use the XU pipe's tanh.approx.f32, one MUFU.TANH on sm_75 and later: inline PTX asm(\"tanh.approx.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x)), or --use_fast_math (recent CUDA releases compile tanhf to it on sm_75 and later: check the SASS for MUFU.TANH; it also flushes denormals and approximates division, sqrt and the other transcendentals); its maximum relative error is about 2^-11 against tanhf's 2 ulp, so keep tanhf where the value is differentiated or summed over many terms"
+	if _, _, triton := tritonKernel(a.Record); triton {
+		advice = "where about 3 decimal digits are enough, replace libdevice's tanh with tl.inline_asm_elementwise(\"tanh.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1): one MUFU.TANH (sm_75+) instead of the precise path; its maximum relative error is about 2^-11"
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("%.0f%% of the executed instructions are precise tanhf on %s (%.3g calls: a polynomial or 1 − 2/(e^{2|x|} + 1), two MUFU and about 14 FMA-pipe instructions a call); at the device's issue and XU peaks they take %.0f%% of the kernel's time, the hardware's tanh.approx.f32 (one MUFU.TANH) %.0f%%",
+			100*share, strings.Join(where, ", "), calls, 100*before/t, 100*after/t),
+		Advice:    advice,
+		Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_tanh_calls=%.4g", calls), fmt.Sprintf("precise_tanh_inst_share=%.3f", share)),
+		Locations: locs,
+	})
+}
+
+// attainable is the share of a pipe's or the issue slots' peak a kernel
+// at its speed of light keeps (analysis's attainablePipe: sol-check11's
+// mufuIlp<0> at 93 % of the XU pipe).
+const attainable = 0.95
