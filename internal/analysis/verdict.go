@@ -162,8 +162,10 @@ import (
 // page (the stalls at fences alone do not tell a fence after each access
 // from one at the end); version 88 adds precise-math (precise tanhf where
 // tanh.approx.f32 is one MUFU op) and counts a precise tanhf's two MUFU
-// ops as one necessary transcendental.
-const VerdictVersion = 88
+// ops as one necessary transcendental; version 89 has thread-divergence
+// leave out the idle lanes of a branch around an atomic and
+// atomic-serialization advise a Triton kernel in Triton's terms.
+const VerdictVersion = 89
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -46,19 +46,32 @@ if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 		// The limiter's sentence, word for word: one count of the atomic
 		// operations, one share of the L2 cycles.
 		what := w.Describe()
+		_, _, triton := tritonKernel(p.Kernel.Record)
 		if blocks > 0 && n >= 2*blocks {
+			advice := "combine before the global atomic: reduce within each warp (__reduce_add_sync, __shfl_down_sync) and block, or privatise (per-block bins in shared memory), then one global atomic per block or per bin"
+			if triton {
+				// A Triton program is the block: its reduction is
+				// tl.sum (or tl.histogram for bins), which Triton
+				// lowers to the warp shuffles and shared memory above
+				// (fixtures/sol-check12's tsum_each → tsum_block).
+				advice = "combine within the program before the atomic: reduce its BLOCK_SIZE elements with tl.sum(x, axis=0) (tl.histogram for bins), then one tl.atomic_add per program (per bin); a larger BLOCK_SIZE, with num_warps to match, makes fewer programs and fewer atomics; or store each program's partial sum and add them in a second kernel"
+			}
 			p.report(estimate(atomicGain(p, w, blocks)), Note{
 				Message:   fmt.Sprintf("%s; %.1f per block", what, w.Ops/blocks),
-				Advice:    "combine before the global atomic: reduce within each warp (__reduce_add_sync, __shfl_down_sync) and block, or privatise (per-block bins in shared memory), then one global atomic per block or per bin",
+				Advice:    advice,
 				Evidence:  ev,
 				Locations: atomicLines(p.Kernel),
 			})
 			return
 		}
 		// No broken/fixed pair measured yet: the gain is not estimated.
+		advice := "let each block write its partial result to an array and sum the array in a second pass (or in the last block to finish) instead of atomics on one address"
+		if triton {
+			advice = "let each program tl.store its partial result (tl.sum over its BLOCK_SIZE elements) to a buffer and sum the buffer in a second kernel instead of tl.atomic_add on one address; a larger BLOCK_SIZE, with num_warps to match, makes fewer partials"
+		}
 		p.report(unknownGain, Note{
 			Message:   fmt.Sprintf("%s; about one per block", what),
-			Advice:    "let each block write its partial result to an array and sum the array in a second pass (or in the last block to finish) instead of atomics on one address",
+			Advice:    advice,
 			Evidence:  ev,
 			Locations: atomicLines(p.Kernel),
 		})

@@ -70,12 +70,21 @@ or reorganize the data so neighbouring threads take the same path.`,
 		// divergence of the kernel's own (fixtures/sol-check9's
 		// rescale<long long>: 54.8 % warp execution efficiency, every
 		// idle lane in the division's code).
+		// Likewise a branch around an atomic (if (w) atomicAdd(&c, w)):
+		// the lanes that skip it skip an atomic the hardware serialises
+		// anyway, which the compiler often aggregates under the branch
+		// already (REDUX.SUM and one elected ATOMS: fixtures/sol-check12's
+		// countShared<0>, 78 % warp execution efficiency, every idle lane
+		// on the atomic's line; its twin aggregating by
+		// __reduce_add_sync ran 0.04 slower): a warp-uniform branch gives
+		// no issue slots back. atomic-serialization speaks for the atomic.
 		weOwn := we
 		divLines := map[string]bool{}
 		if okw {
 			var share float64
 			share, divLines = divisionLaneShare(p.Kernel)
-			weOwn = 100 - (100-we)*(1-share)
+			share += guardedAtomicLaneShare(p.Kernel)
+			weOwn = 100 - (100-we)*(1-math.Min(1, share))
 			if share > 0 && weOwn >= p.Thresholds.WarpEfficiency {
 				okb, okw = false, false
 			}
@@ -302,4 +311,35 @@ func divisionLaneShare(a *analysis.Kernel) (float64, map[string]bool) {
 		return 0, lines
 	}
 	return div / lost, lines
+}
+
+// guardedAtomicLaneShare is the share of the kernel's masked-off lanes
+// (thread_inst_executed against 32 × inst_executed) on source lines
+// whose atomics (ATOMS, ATOM, RED) ran with lanes masked off: an atomic
+// under a data-dependent branch, and the compiler's aggregation of it.
+func guardedAtomicLaneShare(a *analysis.Kernel) float64 {
+	ls, total, _ := laneLoss(a, "thread_inst_executed")
+	if !(total > 0) {
+		return 0
+	}
+	atomic := map[string]bool{}
+	for s := range instructions(a.Record.Source) {
+		op := opcode(s.SASS)
+		if !(strings.HasPrefix(op, "ATOM") || strings.HasPrefix(op, "RED")) || strings.HasPrefix(op, "REDUX") {
+			continue
+		}
+		inst := instExecuted(s)
+		for _, c := range s.Counter {
+			if c.Name == "thread_inst_executed" && inst > 0 && c.Value < 32*inst {
+				atomic[fmt.Sprintf("%s:%d", s.File, s.Line)] = true
+			}
+		}
+	}
+	var on float64
+	for _, l := range ls {
+		if atomic[fmt.Sprintf("%s:%d", l.loc.File, l.loc.Line)] {
+			on += l.lost
+		}
+	}
+	return on / total
 }
