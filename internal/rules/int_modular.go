@@ -78,7 +78,7 @@ func addressOrder(recs []profan.SourceRecord) []profan.SourceRecord {
 // feedsLaterCall follows the result of the call at code[c] forward and
 // reports whether a later division call's arguments hold it.
 func feedsLaterCall(code []profan.SourceRecord, c int, subs map[string]*subroutine) bool {
-	written, args := subroutineRegs(code, callTarget(code[c].SASS))
+	written, _ := subroutineRegs(code, callTarget(code[c].SASS))
 	taint := callResult(code, c, written, subs)
 	if len(taint) == 0 {
 		return false
@@ -90,7 +90,7 @@ func feedsLaterCall(code []profan.SourceRecord, c int, subs map[string]*subrouti
 		guarded := strings.HasPrefix(strings.TrimSpace(s.SASS), "@")
 		switch {
 		case wideCall(s.SASS, subs):
-			_, args = subroutineRegs(code, callTarget(s.SASS))
+			_, args := subroutineRegs(code, callTarget(s.SASS))
 			for r := range args {
 				if taint[r] {
 					return true
