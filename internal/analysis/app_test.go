@@ -1458,10 +1458,12 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		// of it), so the loop's host time, taken away, hides behind the
 		// GPU; torch-compile first at 8.8%, not measured". Since,
 		// item-loop keeps the loop's kernels above the launch floor, as
-		// its text says (it kept them whole): 0.1% → 2.8%. The base was
-		// checked (TestReplayTraced): replayed at its traced costs the
-		// step is 37.86 ms against the trace's 37.68.
-		{"aug.gpumetric", "aug.all", "item-loop", true, 0, "under by 25 points (2.8% against 27.4%): the replay's unprofiled gpumetric step, 18.82 ms, is bound by its kernels (18.57 ms a step), so the loop's host time, taken away, hides behind the GPU; the graph is whole (at its traced costs the step replays to 37.86 ms against the trace's 37.68) and the base is 0.93 of the 20.32 ms its own process timed unprofiled before the trace, where the other two processes timed 24.60 and 24.87 ms (spread 19%): the traced process's host ran fast, which no trace of it tells, and from 20.32 ms aug.all's processes (17.85 ms) are 12.2% under it; torch-compile first at 8.8%, not measured"},
+		// its text says (it kept them whole): 0.1% → 2.8%; and the replay
+		// keeps the GPU's gap between queued kernels, once a launch left
+		// in the collapsed loop: 6.9%. The base was checked
+		// (TestReplayTraced): replayed at its traced costs the step is
+		// 37.73 ms against the trace's 37.68.
+		{"aug.gpumetric", "aug.all", "item-loop", true, 0, "under by 21 points (6.9% against 27.4%): the replay's unprofiled gpumetric step, 20.18 ms (its kernels 18.57 ms a step and the GPU's gaps between them), is 0.99 of the 20.32 ms its own process timed unprofiled before the trace, where the variant's other two processes timed 24.60 and 24.87 ms (spread 19%): the traced process's host ran fast, which no trace of it tells, and the loop's host time, taken away, hides behind the GPU there; from 20.32 ms aug.all's processes (17.85 ms) are 12.2% under it; the graph is whole (at its traced costs the step replays to 37.73 ms against the trace's 37.68); torch-compile first at 14.9%, not measured"},
 		// fixtures/host21b (host21b.py; H200, 2026-11-29 17:45-17:51),
 		// timed by the lead before host21's first read, from the ranks
 		// profan gave host21's traces at 17:43 (no fitter saw host21 or

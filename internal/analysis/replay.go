@@ -102,6 +102,9 @@ type replay struct {
 	// window (profan.HostFrame: PyTorch's optimizer frames, the user's
 	// forward methods), by start.
 	frames []annRange
+	// gap is the GPU's own time between two kernels of a lane when the
+	// second was queued before the first ended (gpuGap).
+	gap float64
 	// feed is the step's floor set by a multi-process DataLoader: its
 	// pin-memory thread's time a batch times the batches a step
 	// (pinFeed), or where the step's thread waits on the workers' queue
@@ -255,6 +258,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	r.bareKeep = r.windowKeep()
 	r.launchU = r.launchUnprofiled()
 	r.markReads()
+	r.gap = r.gpuGap()
 	r.feed = r.pinFeed(run)
 	if r.waitsOnWorkers() {
 		// The step's thread waits on the workers' queue every step:
@@ -660,7 +664,17 @@ func (r *replay) run(l Lever) float64 {
 			lane = side
 		}
 		if f, ok := free[lane]; ok {
-			start = math.Max(start, f)
+			// The GPU's gap before a queued kernel: none inside a
+			// graph; in a collapsed range, paid once a launch left.
+			gap := r.gap
+			if l.Graphs && (graphed == nil || rangeOf(graphed, k.issued) >= 0) {
+				gap = 0
+			} else if c := l.Collapse; c != nil && c.Launches > 0 && k.copy == 0 {
+				if i := rangeOf(col, k.issued); i >= 0 {
+					gap *= math.Min(1, c.Launches/float64(colN[i]))
+				}
+			}
+			start = math.Max(start, f+gap)
 		}
 		end := start + dur(k)
 		free[lane] = end

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/stats"
 )
 
 // Regions sums the annotated ranges whose name begins with prefix,
@@ -120,3 +121,28 @@ func (r *replay) Loops() []Region {
 	}
 	return out
 }
+
+// gpuGap is the median time, as traced, between a kernel's end and the
+// next kernel's start on its lane where the next was issued before it
+// ended (queued: the GPU's own time between two kernels, no host in
+// it); 0 with fewer than minGaps such pairs.
+func (r *replay) gpuGap() float64 {
+	var gaps []float64
+	last := map[uint32]int{}
+	for i, k := range r.kernels {
+		if j, ok := last[k.lane]; ok {
+			p := r.kernels[j]
+			if end := p.start + float64(p.dur); k.copy == 0 && p.copy == 0 && k.issued < end && k.start >= end {
+				gaps = append(gaps, k.start-end)
+			}
+		}
+		last[k.lane] = i
+	}
+	if len(gaps) < minGaps {
+		return 0
+	}
+	return stats.Median(gaps)
+}
+
+// minGaps is the fewest queued pairs of kernels a GPU's gap is read from.
+const minGaps = 20

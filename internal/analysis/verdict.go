@@ -164,8 +164,10 @@ import (
 // tanh.approx.f32 is one MUFU op) and counts a precise tanhf's two MUFU
 // ops as one necessary transcendental; version 89 has thread-divergence
 // leave out the idle lanes of a branch around an atomic and
-// atomic-serialization advise a Triton kernel in Triton's terms.
-const VerdictVersion = 89
+// atomic-serialization advise a Triton kernel in Triton's terms;
+// version 90 has the replay start a kernel queued behind another the
+// trace's GPU gap after it (none inside a CUDA graph).
+const VerdictVersion = 90
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
