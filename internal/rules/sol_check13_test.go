@@ -7,9 +7,11 @@ import (
 
 // solClasses13 are the class rules the thirteenth set forbids on kernels
 // at their speed of light, on those whose class no rule knows and on
-// those whose fix was planned not to help: solClasses12 and
-// repeated-passes, which it did not list.
-var solClasses13 = append(slices.Clone(solClasses12), "repeated-passes")
+// those whose fix was planned not to help: solClasses12, repeated-passes,
+// which it did not list, and the four rules landed while the set waited
+// for its read (dependent-loads, fence-per-access, precise-math,
+// volatile-reread; added at 21:36 UTC, before the read).
+var solClasses13 = append(slices.Clone(solClasses12), "repeated-passes", "dependent-loads", "fence-per-access", "precise-math", "volatile-reread")
 
 // solClasses13But is solClasses13 without the rules named.
 func solClasses13But(rules ...string) []string {
@@ -79,7 +81,8 @@ const solCheck13Read = false
 // narrow-access on the Triton fp8 programs (two bytes a thread; the fix
 // widens them too), atomic-serialization and thread-divergence on the CAS
 // loop's contended bins (its retries diverge), narrow-access on the
-// random floats' 4-byte stores.
+// random floats' 4-byte stores, precise-math on the IEEE division and
+// the powf (a rule landed after the set was written, of their class).
 var solCheck13Pairs = []solCheckPair{
 	{calibPair{"void swapUV<1>(uchar2 *, const uchar2 *, int)", "void swapUV<8>(uchar2 *, const uchar2 *, int)", "NV12 → NV21 chroma swap of 128 Mi U V byte pairs: a uchar2 load and store a pair → a uint4 of eight pairs, __byte_perm"}, "narrow-access", solClasses13But("narrow-access")},
 	{calibPair{"void fp8Dequant<1>(__half *, const unsigned char *, __half, int)", "void fp8Dequant<16>(__half *, const unsigned char *, __half, int)", "fp8 e4m3 to half of 128 Mi values times a scale: a 1-byte load and a 2-byte store a value → a uint4 of sixteen in, two uint4 out"}, "narrow-access", solClasses13But("narrow-access")},
@@ -100,8 +103,8 @@ var solCheck13Pairs = []solCheckPair{
 	{calibPair{"void casHalf<0>(__half *, const unsigned int *, int)", "void casHalf<1>(__half *, const unsigned int *, int)", "16 Mi half weights into 4096 bins: an atomicCAS loop on the 32-bit word holding the bin → atomicAdd(__half *) (measured 0.05: the contended bins hold both)"}, "", solClasses13But("cas-loop", "atomic-serialization", "thread-divergence")},
 	{calibPair{"void rngTile<16>(float *, unsigned int)", "void rngTile<17>(float *, unsigned int)", "64 Mi counter-based random floats, sixteen a thread staged in shared memory: s[16·t + j] (16-way) → s[17·t + j] (measured −0.01: DRAM-bound)"}, "", solClasses13But("shared-bank-conflict", "narrow-access")},
 	{calibPair{"scalebias_rt", "scalebias_2d", "Triton row scale and column bias of 16384x4000 fp16: row and column by // and % by the run-time row length → a 2-D grid, no division (measured −0.01: DRAM-bound)"}, "", solClasses13But("int-division")},
-	{calibPair{"void fdivMap<0>(float *, const float *, int)", "void fdivMap<1>(float *, const float *, int)", "64 steps of v = (v² + 0.5) / (v + 1.25) on 8 Mi floats: IEEE division → __fdividef (no rule)"}, "", solClasses13},
-	{calibPair{"void pow15<0>(float *, const float *, int)", "void pow15<1>(float *, const float *, int)", "32 steps of a v^1.5 response on 8 Mi floats: powf(v, 1.5f) → v * sqrtf(v) (no rule)"}, "", solClasses13},
+	{calibPair{"void fdivMap<0>(float *, const float *, int)", "void fdivMap<1>(float *, const float *, int)", "64 steps of v = (v² + 0.5) / (v + 1.25) on 8 Mi floats: IEEE division → __fdividef (no rule)"}, "", solClasses13But("precise-math")},
+	{calibPair{"void pow15<0>(float *, const float *, int)", "void pow15<1>(float *, const float *, int)", "32 steps of a v^1.5 response on 8 Mi floats: powf(v, 1.5f) → v * sqrtf(v) (no rule)"}, "", solClasses13But("precise-math")},
 	{calibPair{"void hamming<0>(unsigned int *, const unsigned long long *, int)", "void hamming<1>(unsigned int *, const unsigned long long *, int)", "nearest of 8 query signatures to 8 Mi 64-bit signatures: bits counted by a 64-step shift-and-mask loop → __popcll (no rule)"}, "", solClasses13},
 	{calibPair{"void pitchRow<4001>(float *, const float *, const float *, int)", "void pitchRow<4096>(float *, const float *, const float *, int)", "per-row affine map of 16384 rows of 4000 floats: rows at a pitch of 4001 (misaligned) → 4096 (measured 0.03: fine as it is)"}, "", solClasses13},
 	{calibPair{"void fmaB<64>(float *, const float *, int)", "void fmaB<256>(float *, const float *, int)", "four FMA chains of 256 steps on 4 Mi floats (FP32-bound): 64-thread blocks, every warp slot filled → 256 (measured −0.01: fine as it is)"}, "", solClasses13},
