@@ -101,7 +101,7 @@ var solSets = []struct {
 // (at 21:40 UTC or later): until then TestHeadroomNeverUnmarked skips it,
 // so that no test run reads the set before (internal/rules'
 // solCheck13Read is the same switch).
-const solCheck13Read = false
+const solCheck13Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an
