@@ -679,7 +679,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 	for _, file := range []string{"host8/timings.tsv", "host9/timings.tsv", "host10/timings.tsv", "host12/timings.tsv", "host13/timings.tsv", "host14/timings.tsv", "host15/timings.tsv",
 		"host15b/timings.tsv", "host15b/timings1t.tsv", "host15b/timings-compile.tsv", "host16/timings.tsv", "host16b/timings.tsv", "host17/timings.tsv", "host17b/timings.tsv",
 		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv", "host20/timings.tsv", "host20b/timings.tsv", "host20c/timings.tsv",
-		"host21/timings.tsv", "host21b/timings.tsv"} {
+		"host21/timings.tsv", "host21b/timings.tsv", "host22/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -757,7 +757,12 @@ first read it; three processes a variant, two for aug.all), a masked-LM pretrain
 over four micro-batches whose loss takes the masked positions by boolean-mask indexing (` + "`ids[mask]`" + `, ` + "`h[mask]`" + `)
 and whose log reads each micro-batch's loss and the clipped gradient norm with ` + "`.item()`" + ` (*mlm*), and an image
 classifier whose GPU augmentation runs one image at a time in a Python loop and whose metrics copy the predictions
-and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
+and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*); and, from ` + "`fixtures/host22`" + ` (` + "`host22.py`" + `, held out,
+its rows written before profan first read it; three processes a variant, four for rec.all and ddpm.all), a DLRM-style
+click-through-rate training step whose ` + "`Dataset`" + ` parses Criteo-style text lines and hashes their 26 string fields
+in the main process and whose ` + "`forward`" + ` deduplicates each table's ids with ` + "`torch.unique`" + ` before the lookup
+(*rec*), and a latent-diffusion UNet training step that reads each sample's timestep with ` + "`int()`" + ` to look its noise
+schedule up in numpy, 64 reads a step (*ddpm*).
 *Estimated* is the recommendation's wall gain, read from the trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" + `) and priced by replaying it; *measured* is
 1 − after/before of the medians over three alternating processes of each process's median step;
 *spread* is the larger range of the two variants' process medians over their median.
@@ -1495,6 +1500,51 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		// mask's reads taken for a per-item loop); since host-read
 		// prices them as syncs removed (0.2%), torch-compile is first.
 		{"host21b/mlm.default", "host21b/mlm.compile", "torch-compile", false, 0, "within 11 points (8.6% against 1.7%) but first, where maxpred measured first (20.1% in host21's session): host-read, priced as the mask's syncs removed, 0.2%, finds no wait on a step the host bounds, and the mask's ops (nonzero, index, IndexBackward0's accumulating index_put) and their host time, which the fixed positions also remove, are not priced; the replay drops the encoder's chains' launches, where compile ran no faster in this session"},
+		// Held out, captured after the fits began (fixtures/host22,
+		// host22.py; H200, 2026-11-29 20:16-20:22): rows written from
+		// the measured timings before profan first read the traces (at
+		// 21:40, after the fitters' cutoff at 21:35). First as for
+		// host15 to host21: the lever with the largest positive measured
+		// gain of the levers measured alone from the same step; none
+		// where no lever measured from the step gains. Three processes a
+		// variant (rec.all and ddpm.all four).
+		// rec: a DLRM-style CTR training step whose map-style Dataset
+		// parses Criteo-style text lines and hashes 26 string fields
+		// (zlib.crc32) in the main process (num_workers=0), and whose
+		// forward deduplicates each of 26 tables' ids with
+		// torch.unique(return_inverse=True) before the lookup (26 host
+		// reads a step, data-dependent shapes). Measured from default
+		// (19.53 ms; its traced r1 process 26.88): DataLoader workers
+		// 36.3% (spread 44%): first; the lookup without unique
+		// (nodedup) 27.2% (44%); both 67.5% (44%). From workers (12.44
+		// ms): nodedup 48.9% (27%), the only lever. From nodedup (14.22
+		// ms): workers 55.3% (29%), the only lever.
+		{"rec.default", "rec.workers", "data-loader", true, 0, ""},
+		{"rec.default", "rec.nodedup", "host-read", false, 0, ""},
+		{"rec.default", "rec.all", "data-loader+host-read", false, 0, ""},
+		{"rec.workers", "rec.all", "host-read", true, 0, ""},
+		{"rec.nodedup", "rec.all", "data-loader", true, 0, ""},
+		// ddpm: a latent-diffusion UNet training step (batch 64 of 4 x
+		// 32 x 32, channels 128-256-512, PyTorch's default precision)
+		// whose noise schedule is kept in numpy: each sample's
+		// coefficients and min-SNR weight looked up by int(t) in a Python
+		// loop over the GPU-drawn timesteps (64 host reads a step, values
+		// read every step, none sizing a tensor: step-read's by
+		// host-sync's division; the fix keeps the schedule on the GPU and
+		// gathers it, no read at all), sent back by torch.tensor(...,
+		// device="cuda"). Measured from default (41.77 ms): the schedule
+		// gathered on the GPU (gather) 7.6% (spread 6%): first; bf16
+		// autocast -1.7% (17%): no gain, the precision change leaves the
+		// step where it was; both -23.2% (17%). From gather (38.59 ms):
+		// bf16 -33.4% (17%), the only lever, no gain. From bf16 (42.49
+		// ms): gather -21.1% (17%), the only lever, no gain: with the
+		// reads gone the bf16 step ran slower (three of ddpm.all's four
+		// processes 51.28 to 51.92 ms, one 42.92).
+		{"ddpm.default", "ddpm.gather", "step-read", true, 0, ""},
+		{"ddpm.default", "ddpm.bf16", "bf16-autocast", false, 0, ""},
+		{"ddpm.default", "ddpm.all", "step-read+bf16-autocast", false, 0, ""},
+		{"ddpm.gather", "ddpm.all", "bf16-autocast", false, 0, ""},
+		{"ddpm.bf16", "ddpm.all", "step-read", false, 0, ""},
 	} {
 		trace := p.before
 		if session, rest, ok := strings.Cut(p.before, "/"); ok && session != "" {
@@ -1538,6 +1588,9 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 			}
 			if strings.HasPrefix(trace, "mlm.") || strings.HasPrefix(trace, "aug.") {
 				dir = "host21/"
+			}
+			if strings.HasPrefix(trace, "rec.") || strings.HasPrefix(trace, "ddpm.") {
+				dir = "host22/"
 			}
 			gr := fixtureGrouper(t, dir+trace+".json.gz")
 			app, tls[trace] = gr.App(), gr.Timeline
@@ -1731,6 +1784,15 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 		// batch"}; item-loop names it since.
 		{"aug.default", "item-loop", "host21.py(157): aug_loop", ""},
 		{"aug.default", "step-read", ".cpu() at host21.py(215): step", ""},
+		// Held out (fixtures/host22), written before the first read (the
+		// frames carry the function's first line): rec's Dataset item
+		// (ClickLog.__getitem__: the line's parsing and hashing) under
+		// the DataLoader's iterator, its forward's torch.unique reads;
+		// ddpm's per-sample int(t) reads in step.
+		{"rec.default", "data-loader", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host22.py(102): __getitem__", ""},
+		{"rec.default", "host-read", "aten::_unique2 → cudaStreamSynchronize at host22.py(130): forward", ""},
+		{"rec.workers", "host-read", "at host22.py(130): forward", ""},
+		{"ddpm.default", "step-read", "at host22.py(196): step", ""},
 	} {
 		found, named, msg := false, false, ""
 		for _, r := range read[c.capture].Recommendations {
@@ -1799,6 +1861,7 @@ and labels to numpy with ` + "`.cpu().numpy()`" + ` every step (*aug*).
 	misses = append(misses, host19Read(t, read, tls)...)
 	misses = append(misses, host20Read(t, read, tls)...)
 	misses = append(misses, host21Read(t, read, tls)...)
+	misses = append(misses, host22Read(t, read, tls)...)
 	if len(misses) > 0 {
 		b.WriteString("\nKnown misses, held out and not fitted:\n\n" + strings.Join(misses, "\n") + "\n")
 	}
@@ -2248,7 +2311,8 @@ step between launches still splits the step into graphed regions).
 		"rl.default", "log.default", "log.noread", "det.default", "det.fixed", "gnn.default", "gnn.workers",
 		"s2s.default", "s2s.static", "hook.default", "hook.events", "hook.bf16",
 		"amp.default", "amp.foreach", "amp.fused", "ctc.default", "ctc.cpulen", "ctc.every50",
-		"mlm.default", "mlm.maxpred", "mlm.lazylog", "aug.default", "aug.batched", "aug.gpumetric")
+		"mlm.default", "mlm.maxpred", "mlm.lazylog", "aug.default", "aug.batched", "aug.gpumetric",
+		"rec.default", "rec.workers", "rec.nodedup", "ddpm.default", "ddpm.gather", "ddpm.bf16")
 	b.WriteString(`
 ### fixtures/host19b: host19's unmeasured levers, measured after the read
 
@@ -2690,6 +2754,46 @@ host time and launches one iteration's worth, its kernels' time above the launch
 42.1%), and with step-read 43.4% against 40.9%. From gpumetric it prices 0.1% against 27.4%: the replay's unprofiled
 gpumetric step (18.82 ms against 24.60 ms measured) is bound by its kernels, so the loop's host time, taken away, hides
 behind the GPU; that miss stays. The rows keep the first read's record in their comments.
+
+### fixtures/host22's expected rows, written before the read
+
+` + "`fixtures/host22`" + ` (H200, 2026-11-29 20:16–20:22) was captured after the fits began and landed at once, unread; these
+rows were written from its unprofiled timings (three processes a variant, four for rec.all and ddpm.all) before
+profan read its traces, and committed before the read (at 21:40, after the fitters' cutoff at 21:35), which is
+recorded below them as it came. *First* (measured) is the lever with the largest positive measured gain of those
+measured alone from the step.
+
+| before → after | rule | first (measured) | measured | spread |
+| --- | --- | --- | ---: | ---: |
+| rec.default → rec.workers | data-loader (4 workers, pinned, non_blocking) | yes | 36.3% | 44% |
+| rec.default → rec.nodedup | host-read (each table looked up without ` + "`torch.unique`" + `) | no | 27.2% | 44% |
+| rec.default → rec.all | data-loader+host-read | | 67.5% | 44% |
+| rec.workers → rec.all | host-read | yes: the only lever measured | 48.9% | 27% |
+| rec.nodedup → rec.all | data-loader | yes: the only lever measured | 55.3% | 29% |
+| ddpm.default → ddpm.gather | step-read (the schedule gathered on the GPU: no read) | yes | 7.6% | 6% |
+| ddpm.default → ddpm.bf16 | bf16-autocast | no | -1.7% | 17% |
+| ddpm.default → ddpm.all | step-read+bf16-autocast | | -23.2% | 17% |
+| ddpm.gather → ddpm.all | bf16-autocast | no: the only lever measured, no gain | -33.4% | 17% |
+| ddpm.bf16 → ddpm.all | step-read | no: the only lever measured, no gain | -21.1% | 17% |
+
+Expected besides: on rec the main process's loading (the line parsing and the 26 hashes an item, 256 items a step)
+and the 26 ` + "`torch.unique`" + ` reads a step both cost the step, and each lever saves a little more time once the other
+is applied (workers 7.09 ms from default, 7.86 from nodedup; nodedup 5.31 ms from default, 6.08 from workers), so
+the combination (67.5%) is above the product of the two alone (53.6%); rec.default's spread (44%: its traced r1
+process ran 26.88 ms, the others 19.53 and 18.28) makes its three rows wide. On ddpm the 64 reads a step
+(` + "`[int(ti) for ti in t]`" + `: ` + "`aten::unbind`" + `, then ` + "`aten::item`" + ` once a sample) sit at the start of every step,
+before the UNet's launches: the first waits for the previous step's work, so the host cannot run ahead, and the
+gathered schedule takes the reads away (7.6%). bf16 autocast, the precision change, gains nothing (−1.7%, within its
+spread), and with the reads gone the bf16 step measured slower still (−21.1% from bf16, −33.4% from gather; three of ddpm.all's four
+processes 51.28 to 51.92 ms, one 42.92): the rows from gather and bf16 to all hold only where profan prices that
+slowdown (a lever not advised counts as 0%, outside both spreads), and bf16 from default only where it is priced with the
+step's host floor, not by its kernels' shrink. CUDA graphs cannot capture rec.default or rec.workers (each
+table's unique count sizes its lookup) nor ddpm.default or ddpm.bf16 (64 host reads a step between its launches):
+they are never first there. Named with their frames: the loading at ` + "`host22.py(102): __getitem__`" + ` under the
+DataLoader's iterator (in the data time of rec.default and rec.nodedup, and in data-loader's advice), the unique
+reads at ` + "`host22.py(130): forward`" + ` (in the host-sync time of rec.default and rec.workers, and in host-read's advice),
+the schedule's reads at ` + "`host22.py(196): step`" + ` (in the host-sync time of ddpm.default and ddpm.bf16, and in
+step-read's advice). The six traces' cause splits sum to the wall, and no launch-bound time is named by a Python frame.
 `)
 }
 
