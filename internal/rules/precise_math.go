@@ -35,7 +35,16 @@ millions of terms): inline PTX tanh.approx.f32 (.f16 and .f16x2 for half,
 tanhf to MUFU.TANH with on sm_75 and later (check the SASS), and which also
 flushes denormals and approximates division, sqrt and the other
 transcendentals; in Triton, tl.inline_asm_elementwise with tanh.approx.f32
-instead of libdevice's tanh.`,
+instead of libdevice's tanh.
+
+IEEE float division (x / y without --use_fast_math) is the same kind: its SASS
+is a MUFU.RCP, an FCHK range check (also on the XU pipe), five FFMAs of Newton
+refinement and rounding and a branch around a CALL to a slow path, ten
+instructions where __fdividef(x, y) is a MUFU.RCP and an FMUL. __fdividef's
+error is 2 ulp for |y| in [2^-126, 2^126] and it returns 0 for larger |y|:
+keep x / y where y can be that large or the quotient must round correctly;
+-prec-div=false (part of --use_fast_math) makes every division in the file the
+fast one.`,
 	Before: `v = tanhf(fmaf(v, 1.7f, 0.1f));   // ~16 instructions, 2 MUFU`,
 	After: `float r;
 asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(fmaf(v, 1.7f, 0.1f)));
@@ -65,7 +74,23 @@ type preciseTanhLine struct {
 	loc   profan.Location
 	calls float64
 	inst  float64
+	// divs are the line's IEEE float divisions (warp-level FCHK
+	// executions) and divThreads their thread-level FCHKs, each an XU
+	// op that __fdividef does without.
+	divs, divThreads float64
 }
+
+// ieeeDivInst is the warp-level instructions of one IEEE float division
+// on its fast path in SASS (CUDA 12.8, sm_90): BSSY, MUFU.RCP, FCHK (the
+// range check that sends denormal, huge or zero operands to the slow
+// path's CALL), five FFMAs of the Newton refinement and the rounding,
+// the BRA around the CALL and BSYNC: 10, read from
+// fixtures/sol-check13's fdivMap<0>. __fdividef (or x * __frcp_rn-free
+// 1/y under --use_fast_math) is MUFU.RCP and one FMUL: 2.
+const (
+	ieeeDivInst = 10
+	fastDivInst = 2
+)
 
 // preciseTanhLines reads the source page's precise tanhf calls by line:
 // the executions of the FSETP that tests |x| against tanhf's saturation
@@ -76,7 +101,7 @@ func preciseTanhLines(a *analysis.Kernel) (lines []*preciseTanhLine, total, mufu
 		n := instExecuted(s)
 		total += n
 		op := opcode(s.SASS)
-		if strings.HasPrefix(op, "MUFU.") && !strings.HasSuffix(op, "64H") {
+		if (strings.HasPrefix(op, "MUFU.") && !strings.HasSuffix(op, "64H")) || op == "FCHK" {
 			mufu += threadExecuted(s)
 		}
 		if s.Line <= 0 {
@@ -87,9 +112,13 @@ func preciseTanhLines(a *analysis.Kernel) (lines []*preciseTanhLine, total, mufu
 		if analysis.PreciseTanh(s.SASS) {
 			l.calls += n
 		}
+		if op == "FCHK" {
+			l.divs += n
+			l.divThreads += threadExecuted(s)
+		}
 	}
 	for _, l := range byLine.order {
-		if l.calls > 0 {
+		if l.calls > 0 || l.divs > 0 {
 			lines = append(lines, l)
 		}
 	}
@@ -130,12 +159,14 @@ func checkPreciseMath(p *Pass) {
 	if !(issue > 0) || !(xu > 0) {
 		return
 	}
-	var removed, calls float64
+	var removed, calls, divs, xuGone float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
 		calls += l.calls
-		removed += math.Min(l.inst-l.calls, l.calls*(preciseTanhInst-1))
+		divs += l.divs
+		xuGone += 32*l.calls + l.divThreads
+		removed += math.Min(l.inst-l.calls-l.divs, l.calls*(preciseTanhInst-1)+l.divs*(ieeeDivInst-fastDivInst))
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -143,7 +174,7 @@ func checkPreciseMath(p *Pass) {
 	}
 	share := removed / total
 	before := math.Max(total/issue, mufu/xu)
-	after := math.Max((total-removed)/issue, math.Max(0, mufu-32*calls)/xu)
+	after := math.Max((total-removed)/issue, math.Max(0, mufu-xuGone)/xu)
 	gain := math.Min(clamp01((before-after)/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 	if share < 0.1 || gain < 0.05 {
 		return
@@ -151,6 +182,20 @@ func checkPreciseMath(p *Pass) {
 	advice := "where about 3 decimal digits are enough (activations, fp16/bf16 outputs), use the XU pipe's tanh.approx.f32, one MUFU.TANH on sm_75 and later: inline PTX asm(\"tanh.approx.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x)), or --use_fast_math (recent CUDA releases compile tanhf to it on sm_75 and later: check the SASS for MUFU.TANH; it also flushes denormals and approximates division, sqrt and the other transcendentals); its maximum relative error is about 2^-11 against tanhf's 2 ulp, so keep tanhf where the value is differentiated or summed over many terms"
 	if _, _, triton := tritonKernel(a.Record); triton {
 		advice = "where about 3 decimal digits are enough, replace libdevice's tanh with tl.inline_asm_elementwise(\"tanh.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1): one MUFU.TANH (sm_75+) instead of the precise path; its maximum relative error is about 2^-11"
+	}
+	if divs > calls {
+		advice = "where a result within 2 ulp is enough, divide with __fdividef(x, y) (MUFU.RCP and one FMUL; or x * __frcp_rn(y) where y is reused) instead of the IEEE-rounded x / y, whose SASS is MUFU.RCP, an FCHK range check on the XU pipe, five FFMAs of the refinement and a branch to a slow path; --use_fast_math (-prec-div=false) does it for the whole file. __fdividef's error is 2 ulp for |y| in [2^-126, 2^126] and it returns 0 for |y| beyond 2^126, so keep x / y where y can be that large or where the value must round correctly"
+		if _, _, triton := tritonKernel(a.Record); triton {
+			advice = "where a result within 2 ulp is enough, divide with tl.math.fdiv(x, y, ieee_rounding=False) or multiply by a reciprocal computed once, instead of the IEEE-rounded x / y (MUFU.RCP, an FCHK on the XU pipe, five FFMAs and a slow-path branch a division)"
+		}
+		p.report(estimate(gain), Note{
+			Message: fmt.Sprintf("%.0f%% of the executed instructions are IEEE float divisions on %s (%.3g warp-level divisions: MUFU.RCP, an FCHK on the XU pipe and five FFMAs of refinement a division, ten instructions where __fdividef is two); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __fdividef %.0f%%",
+				100*share, strings.Join(where, ", "), divs, 100*before/t, 100*after/t),
+			Advice:    advice,
+			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("ieee_div_calls=%.4g", divs), fmt.Sprintf("precise_inst_share=%.3f", share)),
+			Locations: locs,
+		})
+		return
 	}
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("%.0f%% of the executed instructions are precise tanhf on %s (%.3g calls: a polynomial or 1 − 2/(e^{2|x|} + 1), two MUFU and about 14 FMA-pipe instructions a call); at the device's issue and XU peaks they take %.0f%% of the kernel's time, the hardware's tanh.approx.f32 (one MUFU.TANH) %.0f%%",

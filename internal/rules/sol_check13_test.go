@@ -103,7 +103,7 @@ var solCheck13Pairs = []solCheckPair{
 	{calibPair{"void casHalf<0>(__half *, const unsigned int *, int)", "void casHalf<1>(__half *, const unsigned int *, int)", "16 Mi half weights into 4096 bins: an atomicCAS loop on the 32-bit word holding the bin → atomicAdd(__half *) (measured 0.05: the contended bins hold both)"}, "", solClasses13But("cas-loop", "atomic-serialization", "thread-divergence")},
 	{calibPair{"void rngTile<16>(float *, unsigned int)", "void rngTile<17>(float *, unsigned int)", "64 Mi counter-based random floats, sixteen a thread staged in shared memory: s[16·t + j] (16-way) → s[17·t + j] (measured −0.01: DRAM-bound)"}, "", solClasses13But("shared-bank-conflict", "narrow-access")},
 	{calibPair{"scalebias_rt", "scalebias_2d", "Triton row scale and column bias of 16384x4000 fp16: row and column by // and % by the run-time row length → a 2-D grid, no division (measured −0.01: DRAM-bound)"}, "", solClasses13But("int-division")},
-	{calibPair{"void fdivMap<0>(float *, const float *, int)", "void fdivMap<1>(float *, const float *, int)", "64 steps of v = (v² + 0.5) / (v + 1.25) on 8 Mi floats: IEEE division → __fdividef (no rule)"}, "", solClasses13But("precise-math")},
+	{calibPair{"void fdivMap<0>(float *, const float *, int)", "void fdivMap<1>(float *, const float *, int)", "64 steps of v = (v² + 0.5) / (v + 1.25) on 8 Mi floats: IEEE division → __fdividef (no rule at the first read)"}, "precise-math", solClasses13But("precise-math")},
 	{calibPair{"void pow15<0>(float *, const float *, int)", "void pow15<1>(float *, const float *, int)", "32 steps of a v^1.5 response on 8 Mi floats: powf(v, 1.5f) → v * sqrtf(v) (no rule)"}, "", solClasses13But("precise-math")},
 	{calibPair{"void hamming<0>(unsigned int *, const unsigned long long *, int)", "void hamming<1>(unsigned int *, const unsigned long long *, int)", "nearest of 8 query signatures to 8 Mi 64-bit signatures: bits counted by a 64-step shift-and-mask loop → __popcll (no rule)"}, "", solClasses13},
 	{calibPair{"void pitchRow<4001>(float *, const float *, const float *, int)", "void pitchRow<4096>(float *, const float *, const float *, int)", "per-row affine map of 16384 rows of 4000 floats: rows at a pitch of 4001 (misaligned) → 4096 (measured 0.03: fine as it is)"}, "", solClasses13},
@@ -131,6 +131,7 @@ var solCheck13Lines = map[string][]int{
 	"bilat1d<double>": {477},
 	"scanHS<0>":       {498, 499, 501, 504},
 	"softmaxRow<0>":   {566, 570, 589},
+	"fdivMap<0>":      {607},
 }
 
 // solCheck13Files are the thirteenth held-out set's pages, raw and details
@@ -187,6 +188,16 @@ var solCheck13Files = map[string][]string{
 // "≈97 % ... on ALU pipe" (details: "on compute pipes"). Nothing was
 // fitted on this set; the gaps are logged and the bounds held at the
 // first read.
+//
+// After the fix (version 91, kfix13b): precise-math reads IEEE float
+// division by its FCHK (the range check of the correctly rounded
+// sequence, on the XU pipe beside its MUFU.RCP), ten instructions a
+// division where __fdividef is two, and prices what leaves the issue
+// slots and the XU pipe: fdivMap<0> 0 → 0.47 against 0.50 (line 607),
+// required since (it was "no rule" at the first read). Raw page mean
+// |error| 0.1302 → 0.1106, details 0.1301 → 0.1104, worst 0.9437
+// (hamming<0>, still no rule); pow15<0>'s powf (a software log and exp,
+// about 75 instructions a call) has no rule yet.
 func TestSolCheck13(t *testing.T) {
 	skipShort(t)
 	if !solCheck13Read {
