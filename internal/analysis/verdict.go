@@ -167,7 +167,7 @@ import (
 // atomic-serialization advise a Triton kernel in Triton's terms;
 // version 90 has the replay start a kernel queued behind another the
 // trace's GPU gap after it (none inside a CUDA graph).
-const VerdictVersion = 91
+const VerdictVersion = 92
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

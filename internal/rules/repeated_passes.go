@@ -44,9 +44,12 @@ for (int i = t; i < n; i += stride) s2 += x[i] * x[i];   // x read again`,
 // kernel DRAM or L2 limits: a kernel its arithmetic holds keeps its time
 // whatever it loads.
 func checkRepeatedPasses(p *Pass) {
-	ps, ok := analysis.RereadPasses(p.Kernel)
 	l := p.Kernel.Limiter
-	if !ok || !(l.Unit == analysis.LimitDRAM || l.Unit == analysis.LimitL2) {
+	if !(l.Unit == analysis.LimitDRAM || l.Unit == analysis.LimitL2) {
+		return
+	}
+	ps, ok := analysis.RereadPasses(p.Kernel)
+	if !ok {
 		return
 	}
 	ld, _ := p.Value("gld_transactions")
