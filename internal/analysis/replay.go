@@ -433,7 +433,7 @@ func (r *replay) baseWall() float64 {
 // the base's.
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Forward && l.Workers == 0 &&
-		l.Drop == nil && l.DropReads == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Collapse == nil
+		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Collapse == nil
 }
 
 // run replays the window with lever l: its wall time per step.
@@ -462,7 +462,11 @@ func (r *replay) run(l Lever) float64 {
 	col, colN := r.collapsed(l)
 	cuts := r.cuts(col)
 	eaten := r.consumers(l)
+	gone := r.opsDropped(l)
 	factor := func(l Lever, i int, s profan.HostSpan) float64 {
+		if gone != nil && gone[i] {
+			return 0
+		}
 		unprof := r.keep(i)
 		if k, ok := eaten[i]; ok {
 			// A metric's Python after its read, made every N steps.
@@ -639,6 +643,12 @@ func (r *replay) run(l Lever) float64 {
 	for _, k := range r.kernels {
 		close(k.issued)
 		advance(k.issued)
+		if gone != nil {
+			if i := spanAt(k.issued); i >= 0 && gone[i] {
+				// Issued by an op no longer called.
+				continue
+			}
+		}
 		if l.Host != nil && !l.Graphs && k.name >= 0 && r.launch > 0 {
 			// The op's new engine: its host work before it issues.
 			if x := l.Host(r.names[k.name]); x > 0 {

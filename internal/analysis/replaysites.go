@@ -51,6 +51,34 @@ func (r *replay) dropped(l Lever, i int) bool {
 	return l.Drop != nil && l.Drop(site) || l.DropReads != nil && r.readBack(i) && l.DropReads(site)
 }
 
+// opsDropped marks the spans of the ops l.DropOps says are no longer
+// called (nil where it says none).
+func (r *replay) opsDropped(l Lever) []bool {
+	if l.DropOps == nil {
+		return nil
+	}
+	by := make([]int8, len(r.snames)) // 0 unread, 1 kept, 2 dropped
+	var gone []bool
+	for i, s := range r.spans {
+		if s.Name < 0 || int(s.Name) >= len(by) {
+			continue
+		}
+		if by[s.Name] == 0 {
+			by[s.Name] = 1
+			if l.DropOps(r.snames[s.Name]) {
+				by[s.Name] = 2
+			}
+		}
+		if by[s.Name] == 2 {
+			if gone == nil {
+				gone = make([]bool, len(r.spans))
+			}
+			gone[i] = true
+		}
+	}
+	return gone
+}
+
 // readBack reports a span that reads GPU bytes back to the host: a copy
 // call that issued a device-to-host transfer, or a sync that waits for
 // one issued since the host's sync before it.

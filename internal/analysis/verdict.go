@@ -166,8 +166,9 @@ import (
 // leave out the idle lanes of a branch around an atomic and
 // atomic-serialization advise a Triton kernel in Triton's terms;
 // version 90 has the replay start a kernel queued behind another the
-// trace's GPU gap after it (none inside a CUDA graph).
-const VerdictVersion = 92
+// trace's GPU gap after it (none inside a CUDA graph); version 93 has
+// host-read drop a deduplicated lookup's torch.unique op in its replay.
+const VerdictVersion = 93
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

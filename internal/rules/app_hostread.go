@@ -22,7 +22,10 @@ at most capacity tokens, the overflow dropped, the experts run as one batched
 matmul) or a grouped GEMM keeps the counts on the GPU.
 
 Priced by replaying the step (docs/replay.md) with those syncs no longer
-waited for; the kernels are kept as they are. Where the read sits in a
+waited for; the kernels are kept as they are. Where the read is a
+torch.unique deduplicating ids for an embedding lookup (the lookup works
+on the ids as they are), the unique op goes too: its sort, scan and
+select, their launches and its host time. Where the read sits in a
 function of yours (not a module's forward) entered N times a step, a loop
 over the batch's items (a detector's per-image postprocess: a mask's
 nonzero, NMS), the batched fixed-shape rewrite (topk in place of the mask,
@@ -65,7 +68,7 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 			Basis:    "the step replayed without those syncs' waits (the kernels as they are)",
 			Composes: "before CUDA graphs, which it makes possible",
 		}
-		lever := analysis.Lever{Drop: dropSites(sites)}
+		lever := analysis.Lever{Drop: dropSites(sites), DropOps: dedupOps(p.timeline(), sites)}
 		frame, items := itemLoop(sites, steps)
 		if items > 1 && passLoop(p.timeline(), frame) {
 			// Entered once a micro-batch, each with the model's forward
@@ -92,6 +95,50 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 		p.recommendWall(r, gain)
 	},
 }
+
+// dedupOps is the ops of sites that only make the data-dependent shape
+// (torch.unique's _unique2: the distinct ids, which a lookup of the ids
+// as they are does without), by the host span's name: the op's own
+// dispatch spans, and its copy and sync spans ("aten::_unique2 →
+// cudaStreamSynchronize at ..."). Keeping the ids without unique
+// removes the op's sort, scan and select with their launches and host
+// time, not the read's wait alone (fixtures/host22's rec: 26 reads a
+// step whose waits are 0.05 ms, under _unique2's 24 ms of dispatch).
+// Only where the ids' distinct rows are looked up, the unique in a user
+// frame that also calls an embedding (a deduplicated lookup): elsewhere
+// (host14's voxels, unique making the voxel ids a scatter needs) its
+// outputs are the step's own. nil where no site is one.
+func dedupOps(tl *analysis.Timeline, sites []analysis.Site) func(string) bool {
+	lookup := false
+	for _, l := range tl.Loops() {
+		uniq := false
+		for op := range uniqueOps {
+			uniq = uniq || l.Ops[op] > 0
+		}
+		lookup = lookup || uniq && l.Ops["aten::embedding"] > 0
+	}
+	if !lookup {
+		return nil
+	}
+	ops := map[string]bool{}
+	for _, s := range sites {
+		op, _, _ := strings.Cut(s.Site, " → ")
+		if uniqueOps[op] {
+			ops[op] = true
+		}
+	}
+	if len(ops) == 0 {
+		return nil
+	}
+	return func(name string) bool {
+		op, _, _ := strings.Cut(name, " → ")
+		op, _, _ = strings.Cut(op, " at ")
+		return ops[op]
+	}
+}
+
+// uniqueOps are the aten ops torch.unique calls.
+var uniqueOps = map[string]bool{"aten::_unique2": true, "aten::_unique": true, "aten::unique_dim": true, "aten::unique_consecutive": true}
 
 // itemLoop is the user frame holding the reads that is entered most
 // times a step (the most reads of one site there), where it is not a

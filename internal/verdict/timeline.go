@@ -395,6 +395,13 @@ type Lever struct {
 	// blocks, by the site; the same site's other syncs (the op's uploads)
 	// stay.
 	DropReads func(site string) bool
+	// DropOps says an op whose outputs only size a data-dependent shape
+	// (torch.unique's _unique2 deduplicating ids the model could look up
+	// as they are) is no longer called, by the host span's name (the
+	// op's dispatch spans carry its name, its copy and sync spans their
+	// site, "aten::_unique2 → cudaStreamSynchronize at ..."): its host
+	// time, and the kernels and copies it issued, are gone.
+	DropOps func(name string) bool
 	// Consume is the share kept of the host's Python that consumes a
 	// read's result, by the read's site (nil, or 1: all of it): the
 	// Python spans after the read's sync up to its frame's last span in
@@ -485,6 +492,10 @@ func MergeLevers(ls ...*Lever) Lever {
 		if d := l.DropReads; d != nil {
 			prev := m.DropReads
 			m.DropReads = func(s string) bool { return d(s) || prev != nil && prev(s) }
+		}
+		if d := l.DropOps; d != nil {
+			prev := m.DropOps
+			m.DropOps = func(s string) bool { return d(s) || prev != nil && prev(s) }
 		}
 		if c := l.Consume; c != nil {
 			prev := m.Consume
