@@ -167,8 +167,9 @@ import (
 // atomic-serialization advise a Triton kernel in Triton's terms;
 // version 90 has the replay start a kernel queued behind another the
 // trace's GPU gap after it (none inside a CUDA graph); version 93 has
-// host-read drop a deduplicated lookup's torch.unique op in its replay.
-const VerdictVersion = 93
+// host-read drop a deduplicated lookup's torch.unique op in its replay;
+// version 94 has precise-math read IEEE division and precise powf.
+const VerdictVersion = 94
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -44,7 +44,11 @@ instructions where __fdividef(x, y) is a MUFU.RCP and an FMUL. __fdividef's
 error is 2 ulp for |y| in [2^-126, 2^126] and it returns 0 for larger |y|:
 keep x / y where y can be that large or the quotient must round correctly;
 -prec-div=false (part of --use_fast_math) makes every division in the file the
-fast one.`,
+fast one. A precise powf (about 70 instructions: special cases, a logarithm
+and an exp2 by polynomials) with a small integer or half-integer exponent is
+a few multiplications: powf(v, 1.5f) is v * sqrtf(v) for v ≥ 0; a general
+exponent has __powf (MUFU.LG2 and MUFU.EX2, wrong for v ≤ 0, its error
+growing with the exponent).`,
 	Before: `v = tanhf(fmaf(v, 1.7f, 0.1f));   // ~16 instructions, 2 MUFU`,
 	After: `float r;
 asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(fmaf(v, 1.7f, 0.1f)));
@@ -78,7 +82,24 @@ type preciseTanhLine struct {
 	// executions) and divThreads their thread-level FCHKs, each an XU
 	// op that __fdividef does without.
 	divs, divThreads float64
+	// pows are the line's precise powf calls (warp-level executions of
+	// the test of the exponent's product against exp2's overflow bound,
+	// FSETP.GT |t|, 152).
+	pows float64
 }
+
+// precisePowInst is the warp-level instructions of one precise powf on
+// its fast path in SASS (CUDA 12.8, sm_90): the special-case tests (x =
+// 1, NaN, ±inf, 0), the denormal scaling, a logarithm by range
+// reduction, a MUFU.RCP and a polynomial in double-float, the product
+// with the exponent and exp2 by FRND, F2I and a polynomial: 70 executed,
+// read from fixtures/sol-check13's pow15<0>. An integer or half-integer
+// exponent is a few FMULs and at most one MUFU.RSQ (v * sqrtf(v)):
+// fastPowInst.
+const (
+	precisePowInst = 70
+	fastPowInst    = 8
+)
 
 // ieeeDivInst is the warp-level instructions of one IEEE float division
 // on its fast path in SASS (CUDA 12.8, sm_90): BSSY, MUFU.RCP, FCHK (the
@@ -112,13 +133,16 @@ func preciseTanhLines(a *analysis.Kernel) (lines []*preciseTanhLine, total, mufu
 		if analysis.PreciseTanh(s.SASS) {
 			l.calls += n
 		}
+		if strings.HasPrefix(op, "FSETP.GT") && strings.Contains(s.SASS, "|R") && strings.Contains(s.SASS, ", 152, PT") {
+			l.pows += n
+		}
 		if op == "FCHK" {
 			l.divs += n
 			l.divThreads += threadExecuted(s)
 		}
 	}
 	for _, l := range byLine.order {
-		if l.calls > 0 || l.divs > 0 {
+		if l.calls > 0 || l.divs > 0 || l.pows > 0 {
 			lines = append(lines, l)
 		}
 	}
@@ -159,14 +183,15 @@ func checkPreciseMath(p *Pass) {
 	if !(issue > 0) || !(xu > 0) {
 		return
 	}
-	var removed, calls, divs, xuGone float64
+	var removed, calls, divs, pows, xuGone float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
 		calls += l.calls
 		divs += l.divs
+		pows += l.pows
 		xuGone += 32*l.calls + l.divThreads
-		removed += math.Min(l.inst-l.calls-l.divs, l.calls*(preciseTanhInst-1)+l.divs*(ieeeDivInst-fastDivInst))
+		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst, l.calls*(preciseTanhInst-1)+l.divs*(ieeeDivInst-fastDivInst)+l.pows*(precisePowInst-fastPowInst))
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -182,6 +207,16 @@ func checkPreciseMath(p *Pass) {
 	advice := "where about 3 decimal digits are enough (activations, fp16/bf16 outputs), use the XU pipe's tanh.approx.f32, one MUFU.TANH on sm_75 and later: inline PTX asm(\"tanh.approx.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x)), or --use_fast_math (recent CUDA releases compile tanhf to it on sm_75 and later: check the SASS for MUFU.TANH; it also flushes denormals and approximates division, sqrt and the other transcendentals); its maximum relative error is about 2^-11 against tanhf's 2 ulp, so keep tanhf where the value is differentiated or summed over many terms"
 	if _, _, triton := tritonKernel(a.Record); triton {
 		advice = "where about 3 decimal digits are enough, replace libdevice's tanh with tl.inline_asm_elementwise(\"tanh.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1): one MUFU.TANH (sm_75+) instead of the precise path; its maximum relative error is about 2^-11"
+	}
+	if pows > calls && pows > divs {
+		p.report(estimate(gain), Note{
+			Message: fmt.Sprintf("%.0f%% of the executed instructions are precise powf on %s (%.3g warp-level calls: special-case tests, a logarithm and an exp2 by polynomials, about 70 instructions a call); at the device's issue and XU peaks they take %.0f%% of the kernel's time, the exponent's few multiplications (and a sqrtf for a half) %.0f%%",
+				100*share, strings.Join(where, ", "), pows, 100*before/t, 100*after/t),
+			Advice:    "where the exponent is a small integer or half-integer, write the product: powf(v, 2.0f) is v * v, powf(v, 1.5f) is v * sqrtf(v) (for v ≥ 0; powf(v, 1.5f) is NaN for v < 0, v * sqrtf(v) too), powf(v, 0.5f) is sqrtf(v) (but −0 and −inf differ); a general exponent can use exp2f(e * __log2f(v)) or __powf (MUFU.LG2 and MUFU.EX2, about 2 ulp plus the exponent's scaling of log2's error; wrong for v ≤ 0), or --use_fast_math",
+			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_pow_calls=%.4g", pows), fmt.Sprintf("precise_inst_share=%.3f", share)),
+			Locations: locs,
+		})
+		return
 	}
 	if divs > calls {
 		advice = "where a result within 2 ulp is enough, divide with __fdividef(x, y) (MUFU.RCP and one FMUL; or x * __frcp_rn(y) where y is reused) instead of the IEEE-rounded x / y, whose SASS is MUFU.RCP, an FCHK range check on the XU pipe, five FFMAs of the refinement and a branch to a slow path; --use_fast_math (-prec-div=false) does it for the whole file. __fdividef's error is 2 ulp for |y| in [2^-126, 2^126] and it returns 0 for |y| beyond 2^126, so keep x / y where y can be that large or where the value must round correctly"
