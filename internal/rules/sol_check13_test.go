@@ -213,12 +213,16 @@ var solCheck13Files = map[string][]string{
 // 152): pow15<0> 0 → 0.60 against 0.80 (line 624), required since (no
 // rule at the first read); raw page mean |error| 0.1011 → 0.0760,
 // details 0.1010 → 0.0758, worst 0.9437 (hamming<0>, still no rule).
+//
+// The bound holds the figures after the fixes (0.077 against the first
+// read's 0.131); the first read's figures stay recorded above and in
+// docs/calibration.md.
 func TestSolCheck13(t *testing.T) {
 	skipShort(t)
 	if !solCheck13Read {
 		t.Skip("sol-check13: read once at 21:40 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck13Files, solCheck13Pairs, "sol-check13", 0.131, 0.944, solCheck13Gaps)
+	heldOutGaps(t, solCheck13Files, solCheck13Pairs, "sol-check13", 0.077, 0.944, solCheck13Gaps)
 }
 
 // solCheck13Gaps are what the first read found against the verdicts
