@@ -154,3 +154,10 @@ func PreciseTanh(sass string) bool {
 
 // tanhSaturation is the constant precise tanhf's SASS compares |x| with.
 const tanhSaturation = "9.010913848876953125"
+
+// PrecisePow reports whether a SASS instruction is precise powf's test
+// of the exponent's product against exp2's overflow bound (FSETP.GT of
+// |t| against 152), one a call: fixtures/sol-check13's pow15<0>.
+func PrecisePow(sass string) bool {
+	return strings.HasPrefix(Opcode(sass), "FSETP.GT") && strings.Contains(sass, "|R") && strings.Contains(sass, ", 152, PT")
+}

@@ -72,9 +72,9 @@ v = r;                              // 1 MUFU.TANH`,
 // (line 513: 281 M instructions for 16.8 M tanhf and their fmaf).
 const preciseTanhInst = 16
 
-// preciseTanhLine is a source line's precise tanhf calls (warp-level)
-// and its instructions.
-type preciseTanhLine struct {
+// preciseLine is a source line's precise tanhf calls (warp-level), its
+// IEEE divisions and precise powf calls, and its instructions.
+type preciseLine struct {
 	loc   profan.Location
 	calls float64
 	inst  float64
@@ -113,11 +113,12 @@ const (
 	fastDivInst = 2
 )
 
-// preciseTanhLines reads the source page's precise tanhf calls by line:
-// the executions of the FSETP that tests |x| against tanhf's saturation
-// (analysis.PreciseTanh), each a call.
-func preciseTanhLines(a *analysis.Kernel) (lines []*preciseTanhLine, total, mufu float64) {
-	byLine := newPerLine(func(loc profan.Location) *preciseTanhLine { return &preciseTanhLine{loc: loc} })
+// preciseLines reads the source page's precise calls by line: tanhf's
+// by the FSETP that tests |x| against its saturation (analysis.PreciseTanh),
+// powf's by its exp2 bound test (analysis.PrecisePow), a division's by
+// its FCHK; each execution a call.
+func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64) {
+	byLine := newPerLine(func(loc profan.Location) *preciseLine { return &preciseLine{loc: loc} })
 	for s := range instructions(a.Record.Source) {
 		n := instExecuted(s)
 		total += n
@@ -133,7 +134,7 @@ func preciseTanhLines(a *analysis.Kernel) (lines []*preciseTanhLine, total, mufu
 		if analysis.PreciseTanh(s.SASS) {
 			l.calls += n
 		}
-		if strings.HasPrefix(op, "FSETP.GT") && strings.Contains(s.SASS, "|R") && strings.Contains(s.SASS, ", 152, PT") {
+		if analysis.PrecisePow(s.SASS) {
 			l.pows += n
 		}
 		if op == "FCHK" {
@@ -175,7 +176,7 @@ func checkPreciseMath(p *Pass) {
 	if !ok || !(t > 0) || a.Spec == nil {
 		return
 	}
-	lines, total, mufu := preciseTanhLines(a)
+	lines, total, mufu := preciseLines(a)
 	if len(lines) == 0 || !(total > 0) {
 		return
 	}
