@@ -667,6 +667,11 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 	return gain, first
 }
 
+// sessionKeyed are the fixtures/ directories that time earlier
+// sessions' steps again: their variants are keyed by their session
+// (host13/unet.tf32).
+var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true}
+
 // hostCalibration holds the levers priced by replaying the step
 // (docs/replay.md) against fixtures/host8 and host9: each variant timed
 // unprofiled in three (five) alternating processes; measured is 1 −
@@ -684,13 +689,9 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// host13 and host14 time earlier sessions' "before" steps
-		// again: their variants are keyed by their session,
-		// host13/unet.tf32.
 		session := ""
-		if strings.HasPrefix(file, "host13/") || strings.HasPrefix(file, "host14/") || strings.HasPrefix(file, "host15b/") || strings.HasPrefix(file, "host16b/") || strings.HasPrefix(file, "host17b/") || strings.HasPrefix(file, "host18b/") || strings.HasPrefix(file, "host19b/") || strings.HasPrefix(file, "host19c/") || strings.HasPrefix(file, "host20b/") || strings.HasPrefix(file, "host20c/") || strings.HasPrefix(file, "host21b/") || strings.HasPrefix(file, "host22b/") || strings.HasPrefix(file, "host22c/") {
-			session, _, _ = strings.Cut(file, "/")
-			session += "/"
+		if dir, _, _ := strings.Cut(file, "/"); sessionKeyed[dir] {
+			session = dir + "/"
 		}
 		// host15b's variants timed another way, by file: one thread
 		// per numerical library (1t), the model compiled (compile).
