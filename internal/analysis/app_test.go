@@ -1525,7 +1525,16 @@ schedule up in numpy, 64 reads a step (*ddpm*).
 		{"rec.default", "rec.all", "data-loader+host-read", false, 0, ""},
 		// First read, with main at 8a2c7ab (21:40): the rows of rec held
 		// but this one; ddpm's held only from default to bf16.
-		{"rec.workers", "rec.all", "host-read", true, 0, "under by 48 points (0.5% against 48.9%) and second, behind fused-optimizer (7.9%, not measured): host-read prices the 26 torch.unique reads as syncs no longer waited for (0.05 ms a step), where the lookup without unique also drops the dedup's ops and their host time: unique's sort, scan and select (cub's radix sort 212 launches in the four profiled steps) and the gather by the inverse, whose IndexBackward0 accumulates with indexing_backward_kernel (104 launches, 39.1% of the kernel time); 2604 launches in the four steps against nodedup's 945, on a step its host bounds (GPU busy 13.8%), as host21's mask ops, not priced"},
+		// At the first read the row's note was: "under by 48 points (0.5%
+		// against 48.9%) and second, behind fused-optimizer (7.9%, not
+		// measured): host-read prices the 26 torch.unique reads as syncs
+		// no longer waited for (0.05 ms a step), where the lookup without
+		// unique also drops the dedup's ops and their host time". Fixed
+		// after, by mechanism: the unique op dropped (c46df7c, 19.4%), then
+		// the gather by its inverse after the lookup and its
+		// IndexBackward0 (indexing_backward_kernel, 39.1% of the kernel
+		// time): 33.3%, first.
+		{"rec.workers", "rec.all", "host-read", true, 0, ""},
 		{"rec.nodedup", "rec.all", "data-loader", true, 0, ""},
 		// ddpm: a latent-diffusion UNet training step (batch 64 of 4 x
 		// 32 x 32, channels 128-256-512, PyTorch's default precision)

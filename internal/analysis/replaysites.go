@@ -76,7 +76,75 @@ func (r *replay) opsDropped(l Lever) []bool {
 			gone[i] = true
 		}
 	}
+	if gone != nil {
+		r.inverseGathers(gone)
+	}
 	return gone
+}
+
+// The ops of a deduplicated lookup's gather by the inverse (the table's
+// rows for the distinct ids, then table(uniq)[inv]), forward and
+// backward: the ids looked up as they are need neither.
+const (
+	gatherOp       = "aten::index"
+	lookupOp       = "aten::embedding"
+	gatherBackward = "autograd::engine::evaluate_function: IndexBackward0"
+	lookupBackward = "autograd::engine::evaluate_function: EmbeddingBackward0"
+)
+
+// inverseGathers adds to gone, where a dropped op deduplicated ids for a
+// lookup, the gather by its inverse: an aten::index dispatched right
+// after the lookup (aten::embedding) that follows the dropped op, with
+// the copy and sync spans it holds, and in the backward each
+// IndexBackward0 autograd runs right before a lookup's
+// EmbeddingBackward0 (the gather's gradient accumulated into the
+// distinct rows, indexing_backward_kernel's sort and scatter: 39% of
+// fixtures/host22's rec.workers' kernel time). Another aten::index of
+// the step (rec's pairwise interaction, z[:, li, lj], after a bmm) and
+// its backward stay.
+func (r *replay) inverseGathers(gone []bool) {
+	name := func(i int) string {
+		if n := r.spans[i].Name; n >= 0 && int(n) < len(r.snames) {
+			return r.snames[n]
+		}
+		return ""
+	}
+	// The last two ops dispatched (their first spans), and the op the
+	// spans now walked belong to.
+	prev, prev2, cur := -1, -1, -1
+	found := false
+	for i, s := range r.spans {
+		switch s.State {
+		case profan.HostDispatch:
+			if cur >= 0 && name(i) == name(cur) {
+				gone[i] = gone[i] || gone[cur] // the same op, after its copy or sync
+				continue
+			}
+			if name(i) == gatherOp && prev >= 0 && name(prev) == lookupOp && prev2 >= 0 && gone[prev2] {
+				gone[i], found = true, true
+			}
+			prev2, prev, cur = prev, i, i
+		case profan.HostCopy, profan.HostSync, profan.HostAlloc:
+			if cur >= 0 && gone[cur] && strings.HasPrefix(name(i), name(cur)+" → ") {
+				gone[i] = true
+			}
+		default:
+			cur = -1
+		}
+	}
+	if !found {
+		return
+	}
+	last := -1
+	for i, s := range r.spans {
+		if s.State != profan.HostDispatch {
+			continue
+		}
+		if last >= 0 && name(last) == gatherBackward && name(i) == lookupBackward {
+			gone[last] = true
+		}
+		last = i
+	}
 }
 
 // readBack reports a span that reads GPU bytes back to the host: a copy

@@ -169,7 +169,7 @@ import (
 // trace's GPU gap after it (none inside a CUDA graph); version 93 has
 // host-read drop a deduplicated lookup's torch.unique op in its replay;
 // version 94 has precise-math read IEEE division and precise powf.
-const VerdictVersion = 94
+const VerdictVersion = 95
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -25,7 +25,9 @@ Priced by replaying the step (docs/replay.md) with those syncs no longer
 waited for; the kernels are kept as they are. Where the read is a
 torch.unique deduplicating ids for an embedding lookup (the lookup works
 on the ids as they are), the unique op goes too: its sort, scan and
-select, their launches and its host time. Where the read sits in a
+select, their launches and its host time, and so does the gather by its
+inverse after the lookup (table(uniq)[inv]) with its backward, which
+accumulates the gathered rows' gradients. Where the read sits in a
 function of yours (not a module's forward) entered N times a step, a loop
 over the batch's items (a detector's per-image postprocess: a mask's
 nonzero, NMS), the batched fixed-shape rewrite (topk in place of the mask,

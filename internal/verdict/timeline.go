@@ -400,7 +400,10 @@ type Lever struct {
 	// as they are) is no longer called, by the host span's name (the
 	// op's dispatch spans carry its name, its copy and sync spans their
 	// site, "aten::_unique2 → cudaStreamSynchronize at ..."): its host
-	// time, and the kernels and copies it issued, are gone.
+	// time, and the kernels and copies it issued, are gone; so is, after
+	// a dedup's lookup, the gather by its inverse and its backward
+	// (aten::index after aten::embedding, IndexBackward0 before
+	// EmbeddingBackward0).
 	DropOps func(name string) bool
 	// Consume is the share kept of the host's Python that consumes a
 	// read's result, by the read's site (nil, or 1: all of it): the
