@@ -168,8 +168,13 @@ import (
 // version 90 has the replay start a kernel queued behind another the
 // trace's GPU gap after it (none inside a CUDA graph); version 93 has
 // host-read drop a deduplicated lookup's torch.unique op in its replay;
-// version 94 has precise-math read IEEE division and precise powf.
-const VerdictVersion = 95
+// version 94 has precise-math read IEEE division and precise powf;
+// version 95 has host-read drop the gather by unique's inverse too;
+// version 96 drops narrow-access where block starts hold the kernel,
+// tile-shared-memory's L1 taps where float arithmetic does,
+// uniform-load where DRAM sets the speed of light, and reads a split
+// run of vector loads as coalesced.
+const VerdictVersion = 96
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

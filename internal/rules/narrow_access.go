@@ -70,6 +70,15 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 		if launchFill(p) < 1 && !loopFilled(p) {
 			return
 		}
+		// Blocks so small that the SM's block starts take most of the
+		// kernel's time hold it: its accesses wait for blocks to start,
+		// not for their width, and tiny-blocks prices the block size
+		// (fixtures/sol-check13's volMap<8, 2, 2>: 2 Mi blocks of 32
+		// threads, their starts the whole of its time; its 32×8×1 twin,
+		// the same coalesced 4-byte accesses, ran 0.82 faster).
+		if startsShare(p) >= startsHeld {
+			return
+		}
 		width, share := narrowWidth(p)
 		taps := false
 		if width <= 0 {

@@ -58,7 +58,7 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 			return
 		}
 		starts := blocks / sms * blockCost
-		if starts < 0.5*t {
+		if starts < startsHeld*t {
 			if !tinyDotTiles(p, threads, blocks, t) {
 				tinyBlockCap(p, threads, blocks, t)
 			}
@@ -111,6 +111,25 @@ add_kernel[(triton.cdiv(n, 4096),)](x, y, out, n, BLOCK_SIZE=4096, num_warps=8)`
 			Locations: locs,
 		})
 	},
+}
+
+// startsHeld is the share of a kernel's time its block starts take
+// (blockCost a block an SM) from which they, not the blocks' work, set
+// its time.
+const startsHeld = 0.5
+
+// startsShare is the share of the kernel's time the SMs take to start its
+// blocks of under 128 threads at blockCost each (0 for larger blocks, or
+// without the SM count or the duration).
+func startsShare(p *Pass) float64 {
+	k := p.Kernel.Record
+	threads, blocks := float64(k.Block.Size()), float64(k.Grid.Size())
+	sms, _ := p.Value("sm_count")
+	t, _ := p.Value("duration")
+	if threads <= 0 || threads >= 128 || !(blocks > 0) || !(sms > 0) || !(t > 0) {
+		return 0
+	}
+	return blocks / sms * blockCost / t
 }
 
 // tinyDotTiles reports a product on the tensor pipe (its speed of light

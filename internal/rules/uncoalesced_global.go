@@ -97,6 +97,9 @@ func checkUncoalesced(p *Pass) {
 		if x.Pattern.Kind == gpumodel.Misaligned && blockDrift(p.Kernel, x, in, haveIn) {
 			continue
 		}
+		if haveIn && excessSplit(p.Kernel, in.Operation) {
+			continue
+		}
 		t := coalescingTraffic(x)
 		removed := wastedShare(x) // a misalignment's: a sector a request
 		twin, other := samePattern(p, c.op, total)
@@ -408,4 +411,47 @@ func idealOf(x *analysis.Access, in analysis.Instruction, haveIn bool) float64 {
 		return in.IdealSectorsPerRequest
 	}
 	return x.IdealSectorsPerRequest
+}
+
+// splitRun reports whether the strided global access in is one of n
+// accesses of its source line, as wide and as often executed, that split
+// each thread's run of n·w contiguous bytes into n vector accesses of w:
+// each moves n times its ideal sectors at a stride of n·w bytes, and
+// together they read each sector once, the later ones from the lines
+// the first brought into L1. Triton splits 8 floats a thread into two
+// 16-byte loads so when it cannot prove the run contiguous
+// (fixtures/sol-check13's scalebias_rt: b[col], col = offs % N, two
+// LDG.E.128 at 32 sectors a request for 16; its 2-D twin, the same two
+// loads, ran as fast): no layout is wasted, and DRAM moves no more.
+func splitRun(k *analysis.Kernel, in analysis.Instruction) bool {
+	w := in.Pattern.AccessBytes
+	if in.Pattern.Kind != gpumodel.Strided || !(w > 0) || !(in.Pattern.StrideBytes > 0) || in.Line <= 0 || !(in.IdealSectorsPerRequest > 0) {
+		return false
+	}
+	n := 0.0
+	for _, o := range k.Model.Instructions {
+		if o.Space == in.Space && o.Operation == in.Operation && o.File == in.File && o.Line == in.Line &&
+			o.Pattern.Kind == in.Pattern.Kind && o.Pattern.AccessBytes == w && o.Pattern.StrideBytes == in.Pattern.StrideBytes &&
+			math.Abs(o.Requests-in.Requests) <= 0.01*in.Requests && math.Abs(o.SectorsPerRequest-in.SectorsPerRequest) <= 0.05*in.SectorsPerRequest {
+			n++
+		}
+	}
+	return n >= 2 && in.Pattern.StrideBytes == n*w && math.Abs(in.SectorsPerRequest-n*in.IdealSectorsPerRequest) <= 0.05*in.SectorsPerRequest
+}
+
+// excessSplit reports whether every global access of an operation ("load"
+// or "store") above its ideal is one of a split run (splitRun), and one
+// is.
+func excessSplit(k *analysis.Kernel, op string) bool {
+	any := false
+	for _, in := range k.Model.Instructions {
+		if in.Space != "global" || in.Operation != op || in.Sectors <= in.IdealSectors*gpumodel.Slack {
+			continue
+		}
+		if !splitRun(k, in) {
+			return false
+		}
+		any = true
+	}
+	return any
 }
