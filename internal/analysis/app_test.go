@@ -1580,7 +1580,16 @@ schedule up in numpy, 64 reads a step (*ddpm*).
 		{"host22b/ddpm.default", "host22b/ddpm.graphed", "cuda-graphs", true, 0, "within 6 points (11.6% against 16.9%) but second, behind torch-compile (24.6%, measured 12.7%): the gap between the two measured (4.2 points) is within the default's spread (5%), the rank is the rule's, and the miss is compile's over-estimate (next row)"},
 		{"host22b/ddpm.default", "host22b/ddpm.compile", "torch-compile", false, 0, "over by 12 points and first (24.6% against 12.7%): the fused chains drop 21.8% of the kernel time and 1001 launches, 2348 of their launches priced at the bytes their ops move at the DRAM floor (e349400); the compiled UNet's kernels (GroupNorm's and its gradients' reductions, the time embedding's and attention's chains) were not traced, so which of them ran above that floor is not known: a trace of ddpm.compile is the next capture"},
 		{"host22b/ddpm.gather", "host22b/ddpm.gathertf32", "tf32", false, 0, ""},
-		{"host22b/ddpm.gather", "host22b/ddpm.gathercl", "channels-last", false, 0, "over by 12 points (5.8% against -6.3%, spread 8%): priced as 65% of cuDNN's NCHW-NHWC conversions (a share measured on a batch-norm CNN), where this UNet normalises with GroupNorm and its input stays NCHW; the channels_last step was not traced, so where its time went (conversions moved to the GroupNorm and attention boundaries, most likely) is not shown"},
+		// At the first read the row's note was: "over by 12 points (5.8%
+		// against -6.3%, spread 8%): priced as 65% of cuDNN's NCHW-NHWC
+		// conversions (a share measured on a batch-norm CNN), where this
+		// UNet normalises with GroupNorm and its input stays NCHW". Fixed
+		// after, by mechanism: GroupNorm has no channels_last kernel (it
+		// makes its input contiguous), so the conversions around the
+		// convolutions next to one stay as ATen's copies; with a
+		// GroupNorm a forward convolution or more, nothing is saved and
+		// channels-last is not advised (0.0%).
+		{"host22b/ddpm.gather", "host22b/ddpm.gathercl", "channels-last", false, 0, ""},
 		{"host22c/ddpm.gather", "host22c/ddpm.gathercompile", "torch-compile", true, 0, "within 7 points (20.9% against 14.1%, spread 1.5%) but second, behind bf16-autocast (21.2%, measured -33.4% in host22's session: autocast's own casts and host time not priced, see ddpm.gather → ddpm.all)"},
 		{"host22b/rec.default", "host22b/rec.fused", "fused-optimizer", false, 0, ""},
 		{"host22b/rec.nodedup", "host22b/rec.nodedupgraphed", "cuda-graphs", false, 0, ""},

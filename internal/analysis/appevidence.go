@@ -39,6 +39,7 @@ var AppEvidenceSets = map[string]string{
 	"layout-conversion": "cuDNN's NCHW↔NHWC conversions around convolutions",
 	"batchnorm-nchw":    "cuDNN's NCHW batch norm, one block per channel",
 	"batchnorm-cudnn":   "every cuDNN batch-norm kernel, NCHW or NHWC",
+	"groupnorm":         "ATen's GroupNorm forward kernels, one a call: GroupNorm has no channels_last kernel (it makes its input contiguous)",
 	"channels-last":     "kernels that run only on channels_last tensors: cuDNN's NHWC batch norm, ATen's *_nhwc pooling and upsampling",
 	"foreach-optimizer": "foreach optimizer kernels (one kernel per operation over the parameter lists)",
 	"fused-optimizer":   "fused optimizer kernels (one kernel for the whole update)",
@@ -188,6 +189,7 @@ func setsOf(g *Group, tf32Conv bool) []string {
 		{"convolution", i.Library == kernelname.CUDNN && i.Kind == kernelname.Convolution},
 		{"kv-cat", i.Library == kernelname.ATen && strings.Contains(lower, "catarray")},
 		{"batchnorm-cudnn", i.Family == kernelname.FamCuDNNBatchNorm || i.Family == kernelname.FamCuDNNBatchNormCH},
+		{"groupnorm", i.Library == kernelname.ATen && strings.Contains(lower, "groupnormkernelimpl") && !strings.Contains(lower, "backward")},
 		{"channels-last", i.Family == kernelname.FamCuDNNBatchNorm && strings.Contains(lower, "nhwc") || i.Library == kernelname.ATen && strings.Contains(lower, "_nhwc")},
 	} {
 		if c.in {

@@ -173,8 +173,9 @@ import (
 // version 96 drops narrow-access where block starts hold the kernel,
 // tile-shared-memory's L1 taps where float arithmetic does,
 // uniform-load where DRAM sets the speed of light, and reads a split
-// run of vector loads as coalesced.
-const VerdictVersion = 96
+// run of vector loads as coalesced; version 97 has channels-last keep
+// the conversions around GroupNorm.
+const VerdictVersion = 97
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
