@@ -120,6 +120,12 @@ func (p *sassProgram) indirect(addr string) bool {
 // backwards from the memory instruction at i, following the registers
 // that compute its address: true when a load writes one of them.
 func (p *sassProgram) loadFeeds(i int, order []int) bool {
+	return p.feeds(i, order, isLoad)
+}
+
+// feeds is loadFeeds for any instruction: true when an operation that
+// is(op) reports writes one of the address's registers.
+func (p *sassProgram) feeds(i int, order []int, is func(op string) bool) bool {
 	_, args := sassFields(p.recs[i].SASS)
 	want := map[int]bool{}
 	for _, r := range registers(addressOperand(args)) {
@@ -150,7 +156,7 @@ func (p *sassProgram) loadFeeds(i int, order []int) bool {
 		if !hit {
 			continue
 		}
-		if isLoad(op) {
+		if is(op) {
 			return true
 		}
 		for _, a := range as[1:] {
@@ -257,6 +263,28 @@ func Indirect(a *Kernel, addr string) bool {
 		return false
 	}
 	return newSASSProgram(a.Record).indirect(addr)
+}
+
+// BitReversed reports whether the address of a's memory instruction at
+// the source page's address addr is computed through a bit reversal (a
+// BREV on the registers that compute it, __brev: y[i] = x[rev(i)], an
+// FFT's reordering): a permutation of the thread's index, not data the
+// kernel loaded. False without the source page.
+func BitReversed(a *Kernel, addr string) bool {
+	if len(a.Record.Source) == 0 {
+		return false
+	}
+	p := newSASSProgram(a.Record)
+	i, ok := p.at[addr]
+	if !ok {
+		return false
+	}
+	const window = 64
+	var order []int
+	for j := i - 1; j >= 0 && j >= i-window; j-- {
+		order = append(order, j)
+	}
+	return p.feeds(i, order, func(op string) bool { return op == "BREV" || strings.HasPrefix(op, "BREV.") })
 }
 
 // MemAddress is a memory instruction's base register and immediate

@@ -174,8 +174,10 @@ import (
 // tile-shared-memory's L1 taps where float arithmetic does,
 // uniform-load where DRAM sets the speed of light, and reads a split
 // run of vector loads as coalesced; version 97 has channels-last keep
-// the conversions around GroupNorm.
-const VerdictVersion = 97
+// the conversions around GroupNorm; version 98 has uncoalesced-global
+// name a gather at bit-reversed indices and advise a Triton kernel in
+// Triton's terms.
+const VerdictVersion = 98
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

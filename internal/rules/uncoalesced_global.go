@@ -144,8 +144,17 @@ func checkUncoalesced(p *Pass) {
 		// With the source page, name the worst instruction; the kernel's
 		// pattern is already that instruction's.
 		if haveIn {
-			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, instructionKind(in))
+			kind := instructionKind(in)
 			advice = instructionAdvice(p.Kernel, in, c.what)
+			if analysis.BitReversed(p.Kernel, in.Address) {
+				// A gather at computed indices: the permutation, not the
+				// data, sets the order, and a transpose stage is its fix.
+				kind = "a gather at bit-reversed indices: a permutation of the thread's index, computed by BREV"
+				advice = bitReversalAdvice(in, c.what)
+			} else if _, _, triton := tritonKernel(p.Kernel.Record); triton && !in.Indirect {
+				advice = tritonCoalesceAdvice(p.Kernel, in, c.what)
+			}
+			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, kind)
 		} else if t := x.Pattern.Text(); t != "" {
 			msg += "; " + t
 		}
@@ -222,6 +231,32 @@ func instructionAdvice(a *analysis.Kernel, in analysis.Instruction, what string)
 		return fmt.Sprintf("the %s' index is computed from the thread's (a permutation or reshape, such as i %% C and i / C): let consecutive threads take consecutive %s addresses and compute the other side's index from them; when both sides must be contiguous (a transpose of two dimensions), stage a tile through shared memory. This removes about %.0f%% of the %s' sectors", what, strings.TrimSuffix(what, "s"), saves, what)
 	}
 	return uncoalescedAdvice(in.Pattern, spr, ideal, what)
+}
+
+// bitReversalAdvice is the fix for an access at bit-reversed indices
+// (y[i] = x[rev(i)]): the order is a permutation the kernel computes, so
+// no sorting of indices applies; a transpose stage makes both sides
+// coalesced (fixtures/sol-check13's bitRev<0>: 2^25 floats, a warp's 32
+// loads 4 MiB apart; i split as a·2^20 + b·2^5 + c, a 32×32 tile of x
+// read along c into shared memory and y written along rev(a) from it,
+// ran 0.84 faster).
+func bitReversalAdvice(in analysis.Instruction, what string) string {
+	return fmt.Sprintf("the index is a bit reversal of the thread's (y[i] = x[rev(i)], an FFT's reordering): a permutation the kernel computes, not data-dependent, so sorting indices does not apply. Split i into its high, middle and low bits (i = a·2^(n−k) + b·2^k + c, rev(i) = rev(c)·2^(n−k) + rev(b)·2^k + rev(a)) and let each block move a 2^k × 2^k tile (k = 5: 32×32): read x along c, consecutive, into shared memory at a pitch of 2^k + 1, then write y along rev(a) from it (or exchange the tile in registers with __shfl_sync), both sides coalesced; this removes about %.0f%% of the %s' sectors", 100*(1-in.IdealSectorsPerRequest/in.SectorsPerRequest), what)
+}
+
+// tritonCoalesceAdvice is instructionAdvice in Triton's terms, for a
+// kernel Triton compiled: the program's block, not a thread's index, is
+// what the fix reshapes (fixtures/sol-check13's colsum_strided, a program
+// a column reading 256 rows a step, a lane a row 32 KiB apart; a program
+// of 32 columns reading 128×32 tiles ran 0.85 faster).
+func tritonCoalesceAdvice(a *analysis.Kernel, in analysis.Instruction, what string) string {
+	in = withAlikeLoops(a, in)
+	saves := 100 * (1 - in.IdealSectorsPerRequest/in.SectorsPerRequest)
+	walk := in.Pattern.Kind == gpumodel.Strided && in.Pattern.StrideBytes == 0 && !in.Pattern.Column && (in.Executions >= 4 || in.Step > 0) && in.Operation == "load"
+	if walk && in.Step >= 128 || in.Pattern.Column {
+		return fmt.Sprintf("each program reads down a column (its tl.arange runs over rows, a row's length apart), so a warp's loads touch %.0f lines at once: give each program a block of consecutive columns and loop over the rows, loading a 2-D [BLOCK_SIZE_R, BLOCK_SIZE_C] block (rows[:, None] * stride + cols[None, :], BLOCK_SIZE_C of 32 or more along the contiguous dimension) and reducing with tl.sum(axis=0), with num_warps=4 to 8 (or let @triton.autotune choose BLOCK_SIZE and num_warps); this removes about %.0f%% of the %s' sectors", in.SectorsPerRequest, saves, what)
+	}
+	return fmt.Sprintf("make the fastest-varying index of the program's block (tl.arange(0, BLOCK_SIZE)) run along the tensor's contiguous dimension, so a warp's lanes load consecutive addresses; for a transpose or permutation of two dimensions, load a 2-D block along the contiguous one and tl.trans it (Triton stages it through shared memory), with num_warps=4 to 8 (or let @triton.autotune choose BLOCK_SIZE and num_warps); this removes about %.0f%% of the %s' sectors", saves, what)
 }
 
 // gatherAdvice is the fix for an instruction whose addresses come from
