@@ -461,25 +461,57 @@ func fuse(chain []appLaunch, backward bool) {
 		return
 	}
 	sum, longest, reduced, rest := 0.0, 0.0, 0, 0.0
+	norm, restLongest, restMost := false, 0.0, 0.0
+	restKnown := true
 	for _, l := range chain {
 		sum += l.d
 		longest = math.Max(longest, l.d)
 		if reduces(l.g) {
 			reduced++
+			norm = norm || groupNorm(l.g)
 		} else {
 			rest += l.d
+			restLongest = math.Max(restLongest, l.d)
+			restMost = math.Max(restMost, l.floor)
+			restKnown = restKnown && l.floor > 0
 		}
 	}
 	if sum <= 0 {
 		return
 	}
+	// A group norm's statistics are a reduction over a group's channels
+	// and pixels, and applying them (the normalized output in the
+	// forward, the input's gradient in the backward) a pass over the
+	// whole tensor that no reduction's epilogue holds: inductor runs it
+	// as a pointwise kernel of its own after the reduction, the chain's
+	// element-wise ops (SiLU, the residual add) fused into it
+	// (fixtures/host22d's compiled UNet: each GroupNorm a triton_red or
+	// triton_per kernel, then a triton_poi_fused_..._native_group_norm_
+	// kernel, forward and backward). A layer norm's row fits one
+	// persistent kernel, which applies what it reduced: no pass. The
+	// pass costs the largest of those ops at its floor where the shapes
+	// are known, else the longest of them.
+	pass := 0.0
+	if norm && rest > 0 {
+		pass = restLongest
+		if restKnown {
+			pass = floorCost(restMost, restLongest)
+		}
+	}
 	if reduced > 1 {
 		// Each reduction stays a kernel, at its floor where its shapes
-		// are known; the others fuse into them.
+		// are known; the others fuse into them (into the normalization's
+		// pass, where the chain holds one).
+		kept := pass > 0
 		for _, l := range chain {
 			switch {
 			case !reduces(l.g):
-				l.g.AddFusion(l.d, 1)
+				// The pass's kernel is one launch of them.
+				removed := 1
+				if kept {
+					removed, kept = 0, false
+				}
+				l.g.AddFusion(l.d*(1-pass/rest), removed)
 			case l.floor > 0:
 				if !known {
 					l.g.AddFloored(1)
@@ -495,11 +527,18 @@ func fuse(chain []appLaunch, backward bool) {
 	if known {
 		cost = floorCost(most, longest)
 	}
-	saved := sum - cost
+	saved := math.Max(0, sum-cost-pass)
+	// One launch of the chain stays, and with a group norm's pass two:
+	// the reduction's and the pass's.
+	red, pw := pass > 0, pass > 0
 	for i, l := range chain {
-		// One launch of the chain stays.
 		removed := 1
-		if i == 0 {
+		switch {
+		case red && reduces(l.g):
+			removed, red = 0, false
+		case pw && !reduces(l.g):
+			removed, pw = 0, false
+		case pass == 0 && i == 0:
 			removed = 0
 		}
 		l.g.AddFusion(saved*l.d/sum, removed)
@@ -526,6 +565,14 @@ func splits(g *Group, backward bool) int {
 		return 2
 	}
 	return 1
+}
+
+// groupNorm reports ATen's group norm statistics kernels (the forward's
+// RowwiseMoments, the backward's ComputeInternalGradients), which only
+// group_norm_kernel.cu launches.
+func groupNorm(g *Group) bool {
+	h := kernelname.Head(g.Name)
+	return strings.Contains(h, "RowwiseMoments") || strings.Contains(h, "ComputeInternalGradients")
 }
 
 // reduces reports a reduction or normalization kernel: one of inductor's

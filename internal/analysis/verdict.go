@@ -176,8 +176,10 @@ import (
 // run of vector loads as coalesced; version 97 has channels-last keep
 // the conversions around GroupNorm; version 98 has uncoalesced-global
 // name a gather at bit-reversed indices and advise a Triton kernel in
-// Triton's terms.
-const VerdictVersion = 98
+// Triton's terms; version 99 has torch-compile keep a group norm's pass
+// (its normalized output, its input's gradient) a pointwise kernel of
+// its own after the statistics' reduction.
+const VerdictVersion = 99
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

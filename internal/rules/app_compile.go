@@ -30,7 +30,12 @@ the element-wise ops fused into them; in the backward, a weight's or bias's
 gradient sum (a reduction over the rows to a vector, one ATen kernel) is
 inductor's split reduction, partial sums then a final kernel for each
 output (a bias's two kernels, a layer norm's weight and bias three), and
-the launches it adds cost the host a launch's worth each; in the forward and the backward pass alike
+the launches it adds cost the host a launch's worth each; a group norm
+(its statistics a reduction over a group's channels and pixels) keeps the
+pass that applies them, the normalized output in the forward and the
+input's gradient in the backward, a pointwise kernel of its own with the
+chain's element-wise ops fused into it (a layer norm's row fits the one
+kernel that reduces it); in the forward and the backward pass alike
 (inductor's partitioner recomputes a pointwise chain in the backward pass
 rather than keep its intermediates); the launches it removes are counted, and
 in a replayed step (docs/replay.md) each takes the host time of the op
