@@ -178,8 +178,9 @@ import (
 // name a gather at bit-reversed indices and advise a Triton kernel in
 // Triton's terms; version 99 has torch-compile keep a group norm's pass
 // (its normalized output, its input's gradient) a pointwise kernel of
-// its own after the statistics' reduction.
-const VerdictVersion = 99
+// its own after the statistics' reduction; version 100 adds bit-loop
+// (bits tested one at a time where POPC, FLO or BREV does the job).
+const VerdictVersion = 100
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

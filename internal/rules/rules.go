@@ -172,6 +172,7 @@ var All = []*Rule{
 	intDivision,
 	fp64OnFloat,
 	preciseMath,
+	bitLoop,
 	barrierStalls,
 	fencePerAccess,
 	repeatedPasses,

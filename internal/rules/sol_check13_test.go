@@ -105,7 +105,7 @@ var solCheck13Pairs = []solCheckPair{
 	{calibPair{"scalebias_rt", "scalebias_2d", "Triton row scale and column bias of 16384x4000 fp16: row and column by // and % by the run-time row length → a 2-D grid, no division (measured −0.01: DRAM-bound)"}, "", solClasses13But("int-division")},
 	{calibPair{"void fdivMap<0>(float *, const float *, int)", "void fdivMap<1>(float *, const float *, int)", "64 steps of v = (v² + 0.5) / (v + 1.25) on 8 Mi floats: IEEE division → __fdividef (no rule at the first read)"}, "precise-math", solClasses13But("precise-math")},
 	{calibPair{"void pow15<0>(float *, const float *, int)", "void pow15<1>(float *, const float *, int)", "32 steps of a v^1.5 response on 8 Mi floats: powf(v, 1.5f) → v * sqrtf(v) (no rule at the first read)"}, "precise-math", solClasses13But("precise-math")},
-	{calibPair{"void hamming<0>(unsigned int *, const unsigned long long *, int)", "void hamming<1>(unsigned int *, const unsigned long long *, int)", "nearest of 8 query signatures to 8 Mi 64-bit signatures: bits counted by a 64-step shift-and-mask loop → __popcll (no rule)"}, "", solClasses13},
+	{calibPair{"void hamming<0>(unsigned int *, const unsigned long long *, int)", "void hamming<1>(unsigned int *, const unsigned long long *, int)", "nearest of 8 query signatures to 8 Mi 64-bit signatures: bits counted by a 64-step shift-and-mask loop → __popcll (no rule at the first read)"}, "bit-loop", solClasses13},
 	{calibPair{"void pitchRow<4001>(float *, const float *, const float *, int)", "void pitchRow<4096>(float *, const float *, const float *, int)", "per-row affine map of 16384 rows of 4000 floats: rows at a pitch of 4001 (misaligned) → 4096 (measured 0.03: fine as it is)"}, "", solClasses13},
 	{calibPair{"void fmaB<64>(float *, const float *, int)", "void fmaB<256>(float *, const float *, int)", "four FMA chains of 256 steps on 4 Mi floats (FP32-bound): 64-thread blocks, every warp slot filled → 256 (measured −0.01: fine as it is)"}, "", solClasses13},
 }
@@ -133,6 +133,7 @@ var solCheck13Lines = map[string][]int{
 	"softmaxRow<0>":   {566, 570, 589},
 	"fdivMap<0>":      {607},
 	"pow15<0>":        {624},
+	"hamming<0>":      {648},
 }
 
 // solCheck13Files are the thirteenth held-out set's pages, raw and details
@@ -238,7 +239,15 @@ var solCheck13Files = map[string][]string{
 // sol_triton13.py:52). Gains unchanged (bitRev<0> 0.91 against 0.84,
 // colsum_strided 0.86 against 0.85); no gap left in solCheck13Gaps.
 //
-// The bound holds the figures after the fixes (0.077 against the first
+// After the fix (version 100, kfix14b): bit-loop reads a loop that tests
+// bits one at a time by its single-bit LOP3.LUT masks (fitted on
+// fixtures/sol-bits) and prices POPC in its place from the issue slots,
+// the ALU pipe and the stream left: hamming<0> 0 → 0.95 against 0.94
+// (line 648), required since (no rule at the first read); raw page mean
+// |error| 0.0760 → 0.0369, details 0.0758 → 0.0368, worst 0.9437 →
+// 0.1993 (pow15<0>).
+//
+// The bound holds the figures after the fixes (0.037 against the first
 // read's 0.131); the first read's figures stay recorded above and in
 // docs/calibration.md.
 func TestSolCheck13(t *testing.T) {
@@ -246,7 +255,7 @@ func TestSolCheck13(t *testing.T) {
 	if !solCheck13Read {
 		t.Skip("sol-check13: read once at 21:40 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck13Files, solCheck13Pairs, "sol-check13", 0.077, 0.944, solCheck13Gaps)
+	heldOutGaps(t, solCheck13Files, solCheck13Pairs, "sol-check13", 0.037, 0.2, solCheck13Gaps)
 }
 
 // solCheck13Gaps are what the first read found against the verdicts

@@ -68,6 +68,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check11", solCheck11Files, hp(solCheck11Pairs)},
 		{"sol-check12", solCheck12Files, hp(solCheck12Pairs)},
 		{"sol-check13", solCheck13Files, hp(solCheck13Pairs)},
+		{"sol-bits", solBitsFiles, hp(solBitsPairs)},
 	}
 	for _, s := range sets {
 		if s.name == "sol-check13" && !solCheck13Read {

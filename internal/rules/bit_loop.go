@@ -1,0 +1,330 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// bitLoop reports a compute-bound kernel whose issue slots and ALU pipe
+// go to loops that test or shift bits one at a time where one
+// instruction does the job: a bit count (POPC), a leading or trailing
+// zero count (FLO, with BREV for the lowest set bit), a bit reversal
+// (BREV). Its SASS is the single-bit test, a LOP3.LUT that ands with a
+// one-bit immediate (0x1 after a shift, or 0x2, 0x4, ... in place), once
+// a bit: about three ALU instructions a bit where POPC or FLO takes one a
+// word.
+var bitLoop = &Rule{
+	ID:    "bit-loop",
+	Title: "Bits tested one at a time where one instruction does the job",
+	Text: `A loop that shifts and masks a word one bit at a time to count its set bits,
+find its highest or lowest set bit, or reverse it runs about three ALU
+instructions a bit (SHF, LOP3.LUT with a one-bit mask, IADD3 or a branch):
+96 for a 32-bit word, 192 for a 64-bit one, where the hardware does each in
+one or two: POPC (__popc, __popcll), FLO (__clz, and __ffs with a BREV),
+BREV (__brev); PRMT (__byte_perm) moves bytes. On sm_80 and later the ALU
+pipe that runs them retires two warp instructions a clock an SM, half the
+issue rate, so a bit loop over every element makes the kernel ALU-bound
+however little memory it moves. nvcc recognises some idioms itself (a
+while (v >>= 1) ++r loop becomes FLO, a fully unrolled bit reversal BREV):
+the SASS is the judge: LOP3.LUT with a one-bit immediate (0x1 after a
+SHF.R, or 0x2, 0x4, ... in place), repeated for each bit. Triton has
+tl.inline_asm_elementwise for popc.b32, and libdevice's popc, clz, ffs and
+brev.`,
+	Before:      `for (int b = 0; b < 64; ++b) cnt += unsigned(d >> b) & 1u;   // ~190 ALU instructions`,
+	After:       `cnt = __popcll(d);                                          // 2 POPC and an add`,
+	Severity:    profan.Warning,
+	Cause:       CauseCompute,
+	Scope:       Source,
+	Locates:     true,
+	NeedsSource: true,
+	Requires:    []string{"duration"},
+	Optional:    []string{"dram_sol_pct", "dram_utilization", "l2_sol_pct", "l2_utilization", "l1_sol_pct", "l1_utilization", "compute_throughput_pct", "fu_utilization", "memory_throughput_pct"},
+	Check:       checkBitLoop,
+}
+
+// bitLine is a source line's instructions, its ALU-pipe ones and its
+// single-bit tests (warp-level).
+type bitLine struct {
+	loc             profan.Location
+	inst, alu, bits float64
+}
+
+// singleBitTest returns the register a SASS instruction ands with a
+// one-bit immediate, "" if it does not: LOP3.LUT Rd, Ra, 0x1, RZ, 0xc0
+// (a bit shifted down) or LOP3.LUT P0, RZ, Ra, 0x2, RZ, 0xc0 (a bit
+// tested in place) give Ra.
+func singleBitTest(sass string) string {
+	if !strings.HasPrefix(opcode(sass), "LOP3.LUT") {
+		return ""
+	}
+	f := sassOperands(sass)
+	if len(f) < 3 || f[len(f)-2] != "0xc0" && f[len(f)-1] != "0xc0" {
+		return ""
+	}
+	for i, x := range f {
+		if i == 0 || !strings.HasPrefix(x, "0x") || x == "0xc0" {
+			continue
+		}
+		v, err := strconv.ParseUint(x[2:], 16, 64)
+		if err == nil && v != 0 && v&(v-1) == 0 && strings.HasPrefix(f[i-1], "R") && f[i-1] != "RZ" {
+			return f[i-1]
+		}
+	}
+	return ""
+}
+
+// sassOperands are a SASS instruction's operands, its guard and opcode
+// dropped.
+func sassOperands(sass string) []string {
+	f := strings.Fields(strings.ReplaceAll(sass, ",", " "))
+	for len(f) > 0 && strings.HasPrefix(f[0], "@") {
+		f = f[1:]
+	}
+	if len(f) > 0 {
+		f = f[1:]
+	}
+	return f
+}
+
+// stepShift returns the register a SASS instruction shifts in place by
+// one to eight bits (SHF.R.U32.HI R0, RZ, 0x1, R0; SHF.L.U32 R0, R0,
+// 0x1, RZ; IMAD.SHL.U32 R0, R0, 0x2, RZ), "" if it does not: a word
+// walked a bit or a few at a time.
+func stepShift(sass string) string {
+	op := opcode(sass)
+	if !strings.HasPrefix(op, "SHF.") && !strings.HasPrefix(op, "IMAD.SHL") {
+		return ""
+	}
+	f := sassOperands(sass)
+	if len(f) < 4 {
+		return ""
+	}
+	small := func(x string, shl bool) bool {
+		v, err := strconv.ParseUint(strings.TrimPrefix(x, "0x"), 16, 64)
+		if err != nil || !strings.HasPrefix(x, "0x") {
+			return false
+		}
+		if shl {
+			return v >= 2 && v <= 256 && v&(v-1) == 0
+		}
+		return v >= 1 && v <= 8
+	}
+	switch {
+	case strings.HasPrefix(op, "SHF.R") && f[1] == "RZ" && small(f[2], false) && f[3] == f[0]:
+		return f[0]
+	case strings.HasPrefix(op, "SHF.L") && f[1] == f[0] && small(f[2], false):
+		return f[0]
+	case strings.HasPrefix(op, "IMAD.SHL") && f[1] == f[0] && small(f[2], true):
+		return f[0]
+	}
+	return ""
+}
+
+// aluOp reports whether an opcode runs on the ALU pipe on sm_70 and
+// later (ncu's pipe table: bit manipulation, logic and integer
+// instructions but IMAD and IMUL; comparisons and selects).
+func aluOp(op string) bool {
+	base, _, _ := strings.Cut(op, ".")
+	switch base {
+	case "LOP3", "LOP", "SHF", "SHL", "SHR", "IADD3", "ISETP", "LEA", "SEL", "PRMT", "POPC", "FLO", "BREV",
+		"IMNMX", "PLOP3", "BMSK", "SGXT", "FSETP", "FSEL", "FMNMX", "P2R", "R2P":
+		return true
+	}
+	return false
+}
+
+// bitLoopMinBits is the single-bit tests a warp must run on a line, on
+// average over the kernel's warps, to make it a bit loop: a quarter of a
+// 32-bit word's bits (an eight-step loop over a byte's flags is one;
+// three flag tests are not).
+const bitLoopMinBits = 8
+
+// bitLines reads the source page's bit loops by line, with the kernel's
+// instructions, ALU-pipe instructions and warps (the executions of its
+// first instruction). A line is a bit loop when its warps run
+// bitLoopMinBits single-bit tests each and the tests walk a word: at
+// least bitLoopMinBits distinct ones (an unrolled loop: a shift and a
+// test a bit), or a register tested that the loop shifts in place a few
+// bits a step, at least half as often as it tests (a rolled loop). A
+// sinf's quadrant tests (q & 1, q & 2, in a loop of sinf calls:
+// fixtures/ncu's misc divergent) are neither. The loop's other
+// instructions (the shift, the count's increment, the branch) may be
+// filed under the lines of its body, so a line's instructions are those
+// at the addresses from its first to its last (fixtures/sol-bits'
+// lowbit<0>: the test on the while line, the shift and the increment on
+// the two after it, between the test and the branch).
+func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) {
+	// The first pass counts; only a kernel with a line of enough tests
+	// is read again, for its lines' spans.
+	byLine := newPerLine(func(loc profan.Location) *bitLine { return &bitLine{loc: loc} })
+	first := true
+	for s := range instructions(a.Record.Source) {
+		n := instExecuted(s)
+		if first {
+			warps, first = n, false
+		}
+		total += n
+		op := opcode(s.SASS)
+		if aluOp(op) {
+			alu += n
+		}
+		if s.Line > 0 && strings.HasPrefix(op, "LOP3.LUT") && singleBitTest(s.SASS) != "" {
+			byLine.at(s).bits += n
+		}
+	}
+	var cand []*bitLine
+	for _, l := range byLine.order {
+		if warps > 0 && l.bits >= bitLoopMinBits*warps {
+			cand = append(cand, l)
+		}
+	}
+	if len(cand) == 0 {
+		return nil, total, alu, warps
+	}
+	type rec struct {
+		addr       uint64
+		n          float64
+		alu        bool
+		test, step string
+		line       *bitLine
+	}
+	var recs []rec
+	for s := range instructions(a.Record.Source) {
+		addr, err := strconv.ParseUint(strings.TrimPrefix(s.Address, "0x"), 16, 64)
+		if err != nil || s.Line <= 0 {
+			continue
+		}
+		recs = append(recs, rec{addr: addr, n: instExecuted(s), alu: aluOp(opcode(s.SASS)), test: singleBitTest(s.SASS), step: stepShift(s.SASS), line: byLine.at(s)})
+	}
+	for _, l := range cand {
+		lo, hi := uint64(math.MaxUint64), uint64(0)
+		tested := map[string]bool{}
+		static := 0
+		for _, r := range recs {
+			if r.line == l {
+				lo, hi = min(lo, r.addr), max(hi, r.addr)
+				if r.test != "" && r.n > 0 {
+					tested[r.test] = true
+					static++
+				}
+			}
+		}
+		var steps float64
+		for _, r := range recs {
+			if r.addr < lo || r.addr > hi {
+				continue
+			}
+			l.inst += r.n
+			if r.alu {
+				l.alu += r.n
+			}
+			if r.step != "" && tested[r.step] {
+				steps += r.n
+			}
+		}
+		if static >= bitLoopMinBits || steps >= 0.5*l.bits {
+			lines = append(lines, l)
+		}
+	}
+	return lines, total, alu, warps
+}
+
+// checkBitLoop prices the loops' replacement from the SM's two limits
+// they load: the issue slots and the ALU pipe (half the issue rate on
+// sm_80 and later), each at its attainable peak; the line's instructions
+// go but two a 32 bits tested (POPC or FLO and the add or select that
+// uses it), and the time the two limits take before less what they take
+// after is the gain, never more than DRAM and L2 leave
+// (fixtures/sol-bits: popc32<0, 32> ALU-bound at 93 %, its __popc twin
+// 0.85 faster).
+func checkBitLoop(p *Pass) {
+	a := p.Kernel
+	t, ok := p.Value("duration")
+	if !ok || !(t > 0) || a.Spec == nil {
+		return
+	}
+	lines, total, alu, _ := bitLines(a)
+	if len(lines) == 0 || !(total > 0) {
+		return
+	}
+	issue := a.Spec.PeakWarpInstructions() * attainable
+	aluPeak := float64(a.Spec.SMs) * math.Min(float64(a.Spec.CoresPerSM), 64) / 32 * a.Spec.SMClockMHz * 1e6 * attainable
+	if !(issue > 0) || !(aluPeak > 0) {
+		return
+	}
+	var removed, aluGone, bits float64
+	var locs []profan.Location
+	var where []string
+	for _, l := range lines {
+		keep := 2 * l.bits / 32
+		r := math.Max(0, l.inst-keep)
+		removed += r
+		aluGone += math.Max(0, math.Min(r, l.alu-keep))
+		bits += l.bits
+		if len(locs) < 3 {
+			locs = append(locs, l.loc)
+			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
+		}
+	}
+	share := removed / total
+	before := math.Max(total/issue, alu/aluPeak)
+	after := math.Max((total-removed)/issue, (alu-aluGone)/aluPeak)
+	after = math.Max(after, math.Max(streamFloor(p), launchFloor))
+	// What goes is at most the compute time the loops hold (a kernel
+	// held by something else keeps it), and the kernel keeps the time
+	// of its instructions after the fix and of its stream.
+	gain := math.Min(clamp01(math.Min(1-after/t, before/t)), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	if share < 0.1 || gain < 0.05 {
+		return
+	}
+	advice := "count, find or reverse the bits with the instruction that does it: __popc(x) / __popcll(x) for a bit count (POPC), 31 - __clz(x) for floor(log2 x) and __clz for leading zeros (FLO), __ffs(x) - 1 for the lowest set bit (BREV and FLO), __brev(x) for a bit reversal (BREV), __byte_perm(x, y, s) for a byte shuffle (PRMT); a loop over the set bits is while (m) { int b = __ffs(m) - 1; m &= m - 1; ... }, as many steps as bits set"
+	if _, _, triton := tritonKernel(a.Record); triton {
+		advice = "count or find the bits with one instruction: tl.extra.cuda.libdevice.popc / clz / ffs / brev, or tl.inline_asm_elementwise(\"popc.b32 $0, $1;\", \"=r,r\", [x], dtype=tl.int32, is_pure=True, pack=1), instead of a loop over the bits"
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("%.0f%% of the executed instructions are bit loops on %s (%.3g warp-level single-bit tests, a LOP3.LUT with a one-bit mask each, about three ALU instructions a bit); at the device's issue and ALU-pipe peaks they take %.0f%% of the kernel's time, POPC, FLO or BREV a word %.0f%%",
+			100*share, strings.Join(where, ", "), bits, 100*before/t, 100*after/t),
+		Advice:    advice,
+		Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("single_bit_tests=%.4g", bits), fmt.Sprintf("bit_loop_inst_share=%.3f", share)),
+		Locations: locs,
+	})
+}
+
+// narrowReachExp sets the share of the attainable DRAM rate a coalesced
+// stream of w-byte accesses reaches once its arithmetic is gone,
+// (w/16)^narrowReachExp: fixtures/sol-bits' fixed twins, 4-byte loads and
+// stores (popc32<1, 32>, lowbit<1, 32>: 0.55 of 92 % of the DRAM peak)
+// and 8-byte loads beside 4-byte stores (popc64<1, 32>: 0.81).
+const narrowReachExp = 0.43
+
+// streamFloor is the time a kernel's global accesses take at the rate
+// their width reaches: the ideal sectors of its loads and stores at the
+// attainable DRAM rate (vectorReach of the peak), over the share of it
+// a stream as narrow reaches; 0 when the model has no accesses.
+func streamFloor(p *Pass) float64 {
+	a := p.Kernel
+	m := a.Model
+	if a.Spec == nil || !(a.Spec.PeakBandwidth() > 0) {
+		return 0
+	}
+	var sectors float64
+	for _, x := range []*analysis.Access{m.GlobalLoad, m.GlobalStore} {
+		if x != nil && x.IdealTransactions > 0 {
+			sectors += x.IdealTransactions
+		}
+	}
+	if !(sectors > 0) {
+		return 0
+	}
+	reach := 1.0
+	if w, share := narrowWidth(p); w > 0 && w < 16 && share >= 0.5 {
+		reach = math.Pow(w/16, narrowReachExp)
+	}
+	return 32 * sectors / (a.Spec.PeakBandwidth() * vectorReach * reach)
+}
