@@ -1553,11 +1553,21 @@ schedule up in numpy, 64 reads a step (*ddpm*).
 		// ms): gather -21.1% (17%), the only lever, no gain: with the
 		// reads gone the bf16 step ran slower (three of ddpm.all's four
 		// processes 51.28 to 51.92 ms, one 42.92).
-		{"ddpm.default", "ddpm.gather", "step-read", true, 0, "within 7 points (0.9% against 7.6%) but seventh, behind torch-compile (23.2%; host22b measured 12.7%), cuda-graphs (11.6%; host22b 16.9%), bf16-autocast (8.8%; measured -1.7%), tf32, channels-last and fused-optimizer: step-read replays the 64 reads without their waits (0.36 ms a step) and keeps the loop around them, its 64 selects and items, the numpy lookups and the three pageable torch.tensor uploads (host22.py(196): step, 19.9% of the profiled wall in other Python against gather's 16.5%), which the gathered schedule removes; the replayed steps themselves are right (default 41.69 ms against 41.77 measured, gather 38.43 against 38.59), so the lever's transform, not the replay, misses"},
+		// At the first read: 0.9%, seventh: step-read replayed the 64 reads
+		// without their waits (0.36 ms a step) and kept the loop around them
+		// (selects, items, numpy lookups, three pageable uploads). Fixed
+		// after, by mechanism: a loop of reads with no launch between whose
+		// values go back as uploads is gathered on the GPU, the host's whole
+		// stretch between the launches around it gone (Lever.Gather): 7.9%.
+		{"ddpm.default", "ddpm.gather", "step-read", true, 0, "within 1 point (7.9% against 7.6%) but fourth, behind torch-compile (23.2%; host22b measured 12.7%), cuda-graphs (11.6%; host22b 16.9%) and bf16-autocast (8.8%; measured -1.7%): the rank is theirs, over-priced (their rows)"},
 		{"ddpm.default", "ddpm.bf16", "bf16-autocast", false, 0, ""},
-		{"ddpm.default", "ddpm.all", "step-read+bf16-autocast", false, 0, "over by 32 points (9.1% against -23.2%): bf16-autocast shrinks the kernels with the host floor kept but adds none of autocast's own host work, where the bf16 trace holds 1551 more launches in its four steps than default's (the casts of the weights and activations, each op's dispatch) and its replayed step (32.89 ms) falls 9.6 ms short of its measured 42.49; with the reads gone the bf16 step measured slower still (51.46 ms), a slowdown no trace of the variant shows (ddpm.all was not traced)"},
+		// At the first read: 9.1%; 11.2% since step-read prices the loop
+		// around the reads (its row).
+		{"ddpm.default", "ddpm.all", "step-read+bf16-autocast", false, 0, "over by 34 points (11.2% against -23.2%): bf16-autocast shrinks the kernels with the host floor kept and adds too little of autocast's own host work, where the bf16 trace holds 1551 more launches in its four steps than default's (the casts of the weights and activations, each op's dispatch) and its replayed step (32.89 ms) falls 9.6 ms short of its measured 42.49; with the reads gone the bf16 step measured slower still (51.46 ms), a slowdown no trace of the variant shows (ddpm.all was not traced)"},
 		{"ddpm.gather", "ddpm.all", "bf16-autocast", false, 0, "first at 21.2%, measured -33.4% (spread 17%): priced from the kernels' shrink at the bf16 tensor-core rate with the host floor kept, where autocast adds a cast op and its launch before each FP32 weight's consumer every step (bf16's trace: 7184 launches in four steps against default's 5633, GPU busy 26.5%, launch-bound 51.8%): the bf16 step is bound by its host, which the lever does not grow"},
-		{"ddpm.bf16", "ddpm.all", "step-read", false, 0, "over by 21 points (0.3% against -21.1%, spread 17%): the reads' removal measured a slowdown of the bf16 step (three of ddpm.all's four processes 51.28 to 51.92 ms against bf16's 42.49) that no replay of bf16's trace prices, the reads' waits being 0.09 ms a step; ddpm.all was not traced, so the mechanism is not in the fixture"},
+		// At the first read: 0.3% (the reads' waits); 1.9% since step-read
+		// prices the loop around them.
+		{"ddpm.bf16", "ddpm.all", "step-read", false, 0, "over by 23 points (1.9% against -21.1%, spread 17%): the reads' removal measured a slowdown of the bf16 step (three of ddpm.all's four processes 51.28 to 51.92 ms against bf16's 42.49) that no replay of bf16's trace prices, the loop of reads and uploads gathered on the GPU 0.63 ms a step; ddpm.all was not traced, so the mechanism is not in the fixture"},
 		// fixtures/host22b (host22b.py; H200, 2026-11-29 20:27-20:34),
 		// timed by the lead before host22's first read, from the ranks
 		// profan gave host22's traces at 20:25 (no fitter saw host22 or

@@ -433,7 +433,7 @@ func (r *replay) baseWall() float64 {
 // the base's.
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Forward && l.Workers == 0 &&
-		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Collapse == nil
+		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Collapse == nil
 }
 
 // run replays the window with lever l: its wall time per step.
@@ -616,7 +616,7 @@ func (r *replay) run(l Lever) float64 {
 				data += (end - t) * r.keep(si)
 			}
 			t = end
-			if end == s.End() && r.waits(lv, si) {
+			if end == s.End() && !(gone != nil && gone[si]) && r.waits(lv, si) {
 				h = math.Max(h, drained())
 			}
 		}

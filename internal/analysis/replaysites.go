@@ -55,7 +55,7 @@ func (r *replay) dropped(l Lever, i int) bool {
 // called (nil where it says none).
 func (r *replay) opsDropped(l Lever) []bool {
 	if l.DropOps == nil {
-		return nil
+		return r.gatherLoops(l, nil)
 	}
 	by := make([]int8, len(r.snames)) // 0 unread, 1 kept, 2 dropped
 	var gone []bool
@@ -79,6 +79,66 @@ func (r *replay) opsDropped(l Lever) []bool {
 	if gone != nil {
 		r.inverseGathers(gone)
 	}
+	return r.gatherLoops(l, gone)
+}
+
+// minGatherReads is the fewest reads of a site in one stretch of the
+// host between two kernel launches that make a loop over a tensor's
+// elements (Lever.Gather).
+const minGatherReads = 8
+
+// gatherLoops adds to gone (made where nil) the stretches of the host
+// between two kernel launches that hold at least minGatherReads syncs of
+// a site l.Gather names and, after the last of them, a host-to-device
+// copy: a loop reading a tensor's elements to look a table up on the
+// host, its values uploaded back (fixtures/host22's ddpm: 64 int(t[i])
+// reads a step, three torch.tensor(..., device="cuda") uploads, 2.4 ms
+// of its traced step), which the table kept on the GPU and indexed by
+// the tensor replaces. The stretch's spans go whole, and the copies
+// issued in them; the gather's own launch is not charged.
+func (r *replay) gatherLoops(l Lever, gone []bool) []bool {
+	if l.Gather == nil {
+		return gone
+	}
+	kern := make([]bool, len(r.spans)) // the span launches a kernel
+	up := make([]bool, len(r.spans))   // the span issues an upload
+	at := r.spanWalk()
+	for _, k := range r.kernels {
+		i := at(k.issued)
+		switch {
+		case i < 0:
+		case k.copy == 0:
+			kern[i] = true
+		case int32(k.copy)&copyToDevice != 0:
+			up[i] = true
+		}
+	}
+	flush := func(a, b int) {
+		reads, last := 0, -1
+		for j := a; j < b; j++ {
+			if s := r.spans[j]; s.State == profan.HostSync && s.Name >= 0 && int(s.Name) < len(r.snames) && l.Gather(r.snames[s.Name]) {
+				reads, last = reads+1, j
+			}
+		}
+		if reads < minGatherReads || !slices.Contains(up[last+1:b], true) {
+			return
+		}
+		if gone == nil {
+			gone = make([]bool, len(r.spans))
+		}
+		for j := a; j < b; j++ {
+			gone[j] = true
+		}
+	}
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	start := i
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		if kern[i] {
+			flush(start, i)
+			start = i + 1
+		}
+	}
+	flush(start, i)
 	return gone
 }
 

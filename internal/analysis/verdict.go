@@ -179,8 +179,10 @@ import (
 // Triton's terms; version 99 has torch-compile keep a group norm's pass
 // (its normalized output, its input's gradient) a pointwise kernel of
 // its own after the statistics' reduction; version 100 adds bit-loop
-// (bits tested one at a time where POPC, FLO or BREV does the job).
-const VerdictVersion = 100
+// (bits tested one at a time where POPC, FLO or BREV does the job);
+// version 101 has step-read price a loop of reads looked up on the host
+// and uploaded as gathered on the GPU.
+const VerdictVersion = 101
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

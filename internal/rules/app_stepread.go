@@ -21,7 +21,12 @@ Priced by replaying the step (docs/replay.md) with those syncs no longer
 waited for; where the host computes something from the values after the
 read (a metric: a greedy decode and an edit distance after .tolist()),
 with no launch between, that Python is made every N steps too (N = 50):
-49 of every 50 steps no longer run it.`,
+49 of every 50 steps no longer run it. Where the reads are a loop over a
+tensor's elements (eight or more with no launch between) that look a
+table up on the host and upload the results back (int(t[i]) into numpy,
+then torch.tensor(..., device="cuda")), the fix is the table on the GPU
+indexed by the tensor: the host's whole stretch between the launches
+around the loop goes (its Python, the reads, the lookups, the uploads).`,
 	Before: `loss = step(batch)
 if loss.item() < target:          # the host waits every step
     break`,
@@ -82,6 +87,21 @@ func stepReads(p *AppPass, fix string) {
 		return 1
 	}}
 	gain, _ := p.replay(lever)
+	gathered := lever
+	gathered.Gather = drop
+	if g, _ := p.replay(gathered); g > gain+0.0005 {
+		// A loop over a tensor's elements that looks a host table up
+		// with each value and uploads the results: gathered on the GPU.
+		r := analysis.Recommendation{
+			Message:  fmt.Sprintf("the host reads a tensor's elements one by one, about %d reads a step with no launch between them, looks each value up on the host and uploads the results back to the GPU: %s; the loop, its reads, the lookups and the uploads are %s of the step replayed", sites[0].Count/max(steps, 1), siteList(sites), pct(g-gain)),
+			Fix:      "keep the table on the GPU and index it with the tensor (table[:, t] or torch.gather): no read, no Python loop, no upload",
+			Basis:    "the step replayed without the host's stretch between the launches around the loop (its Python, reads, lookups and uploads; the gather's own launch not charged)",
+			Composes: "before CUDA graphs, which it makes possible",
+			Lever:    &gathered,
+		}
+		p.recommendWall(r, g)
+		return
+	}
 	waits, _ := p.replay(analysis.Lever{Drop: drop})
 	r := analysis.Recommendation{
 		Fix:      fix,

@@ -405,6 +405,16 @@ type Lever struct {
 	// (aten::index after aten::embedding, IndexBackward0 before
 	// EmbeddingBackward0).
 	DropOps func(name string) bool
+	// Gather says a site's reads, taken in a loop over a tensor's
+	// elements with no kernel launched between them (eight or more in
+	// one stretch of the host between two launches) and whose values
+	// come back to the GPU as host-to-device copies after the last of
+	// them (a table on the host looked up by each element: int(t[i])
+	// into numpy, then torch.tensor(..., device="cuda")), are made on the
+	// GPU instead (the table kept there and indexed by the tensor): the
+	// whole stretch goes, the loop's Python, its reads and their copies,
+	// the lookups and the uploads.
+	Gather func(site string) bool
 	// Consume is the share kept of the host's Python that consumes a
 	// read's result, by the read's site (nil, or 1: all of it): the
 	// Python spans after the read's sync up to its frame's last span in
@@ -499,6 +509,10 @@ func MergeLevers(ls ...*Lever) Lever {
 		if d := l.DropOps; d != nil {
 			prev := m.DropOps
 			m.DropOps = func(s string) bool { return d(s) || prev != nil && prev(s) }
+		}
+		if g := l.Gather; g != nil {
+			prev := m.Gather
+			m.Gather = func(s string) bool { return g(s) || prev != nil && prev(s) }
 		}
 		if c := l.Consume; c != nil {
 			prev := m.Consume
