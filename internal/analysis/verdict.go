@@ -181,8 +181,10 @@ import (
 // its own after the statistics' reduction; version 100 adds bit-loop
 // (bits tested one at a time where POPC, FLO or BREV does the job);
 // version 101 has step-read price a loop of reads looked up on the host
-// and uploaded as gathered on the GPU.
-const VerdictVersion = 101
+// and uploaded as gathered on the GPU; version 102 adds
+// neighbour-recompute (each thread computing again the values its
+// neighbours compute).
+const VerdictVersion = 102
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

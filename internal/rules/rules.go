@@ -173,6 +173,7 @@ var All = []*Rule{
 	fp64OnFloat,
 	preciseMath,
 	bitLoop,
+	neighbourRecompute,
 	barrierStalls,
 	fencePerAccess,
 	repeatedPasses,

@@ -71,7 +71,7 @@ var solCheck11Pairs = []solCheckPair{
 	{calibPair{"void probeMod<unsigned long long>(unsigned int *, const unsigned int *, const unsigned int *, T1, int)", "void probeMod<unsigned int>(unsigned int *, const unsigned int *, const unsigned int *, T1, int)", "16 Mi keys, four double-hashing probes a key of a 1000003-slot table: h % size in 64 bits → 32 bits (the random reads in L2 hold it: measured 0.00)"}, "", solClasses11But("int-division", "uncoalesced-global")},
 	{calibPair{"void chase<0>(unsigned int *, const unsigned int *, const unsigned int *, int)", "void chase<1>(unsigned int *, const unsigned int *, const unsigned int *, int)", "4 Mi lanes, sixteen hops each through 128-byte rows at random in 64 MiB: each address the previous load's value → the rows from a precomputed table (no rule at the first read)"}, "dependent-loads", solClasses11},
 	{calibPair{"void votePeel<0>(unsigned int *, const unsigned int *, int)", "void votePeel<1>(unsigned int *, const unsigned int *, int)", "the lanes of a warp holding each lane's key (one of 64), 16 Mi keys: a ballot loop, one key a trip → __match_any_sync (no rule)"}, "", solClasses11},
-	{calibPair{"void fieldSmooth<0>(float *, const float *, int)", "void fieldSmooth<1>(float *, const float *, int)", "3-point smoothing of a 16-step sine field on 16 Mi floats: each thread computing its neighbours' values again → each value once, shared with a halo (no rule)"}, "", solClasses11},
+	{calibPair{"void fieldSmooth<0>(float *, const float *, int)", "void fieldSmooth<1>(float *, const float *, int)", "3-point smoothing of a 16-step sine field on 16 Mi floats: each thread computing its neighbours' values again → each value once, shared with a halo (no rule at the first read)"}, "neighbour-recompute", solClasses11},
 	{calibPair{"void fenceEach<0>(float *, const float *, int)", "void fenceEach<1>(float *, const float *, int)", "eight stores an element on 8 Mi elements: a __threadfence after each → one after the last (no rule at the first read)"}, "fence-per-access", solClasses11},
 	{calibPair{"void reluBf8<0>(uint4 *, const uint4 *, int)", "void reluBf8<1>(uint4 *, const uint4 *, int)", "leaky ReLU on 128 Mi bf16, a uint4 of eight a thread (DRAM-bound) → another slope (fine as it is)"}, "", solClasses11},
 	{calibPair{"void mufuIlp<0>(float *, const float *, int)", "void mufuIlp<1>(float *, const float *, int)", "eight independent __sinf chains a thread, 64 steps, 2 Mi threads (MUFU-bound) → another constant (fine as it is)"}, "", solClasses11},
@@ -96,8 +96,9 @@ var solCheck11Lines = map[string][]int{
 	"gammaPow<0>":  {318},
 	"sboxConst<0>": {330, 347, 348, 349, 350},
 	// Written after the read, with fence-per-access: the fence.
-	"fenceEach<0>": {452},
-	"chase<0>":     {377},
+	"fenceEach<0>":   {452},
+	"fieldSmooth<0>": {416},
+	"chase<0>":       {377},
 }
 
 // solCheck11Files are the eleventh held-out set's pages, raw and details
@@ -183,9 +184,17 @@ var solCheck11Files = map[string][]string{
 // value, latency-bound, L2 at 53 % of peak: 0 → 0.41 against 0.45, line
 // 377); means 0.0839 raw, 0.0842 details, worst 0.492 (fieldSmooth<0>,
 // no rule).
+//
+// Then (verdict version 102, kfix14b) fieldSmooth<0> gets its rule,
+// neighbour-recompute: the code of field() (line 416) repeated three
+// times a thread, each copy a function of one loaded tap (x[i-1], x[i],
+// x[i+1], line 428), the two extra copies 58 % of the instructions,
+// priced as int-division's removed instructions in the time model: 0 →
+// 0.48 against 0.49; means 0.0601 raw, 0.0604 details, worst 0.408
+// (votePeel<0>, no rule).
 func TestSolCheck11(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck11Files, solCheck11Pairs, "sol-check11", 0.085, 0.492, solCheck11Gaps)
+	heldOutGaps(t, solCheck11Files, solCheck11Pairs, "sol-check11", 0.061, 0.41, solCheck11Gaps)
 }
 
 // solCheck11Gaps are what the first read found against the verdicts
