@@ -183,8 +183,9 @@ import (
 // version 101 has step-read price a loop of reads looked up on the host
 // and uploaded as gathered on the GPU; version 102 adds
 // neighbour-recompute (each thread computing again the values its
-// neighbours compute).
-const VerdictVersion = 102
+// neighbours compute); version 103 has bf16-autocast's advice say that
+// autocast adds its casts.
+const VerdictVersion = 103
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -51,7 +51,7 @@ loss.backward()`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm|half-gemm", "backward|optimizer"},
-	Optional: []string{"all", "batchnorm-cudnn", "fp32-attention", "compute_throughput_pct", "dram_utilization"},
+	Optional: []string{"all", "batchnorm-cudnn", "fp32-attention", "compute_throughput_pct", "dram_utilization", "timeline"},
 	CheckApp: func(p *AppPass) {
 		fp32, tf32s, half := p.kernels("fp32-gemm"), p.kernels("tf32-gemm"), p.kernels("half-gemm")
 		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32s) {
@@ -100,9 +100,13 @@ loss.backward()`,
 				msg = "bf16 autocast would slow this step: " + msg
 			}
 		}
+		host := autocastHost(fp32, tf32s, p.kernels("all"))
+		if host != nil && p.timeline() != nil {
+			msg += "; autocast adds its casts: each of these ops casts its FP32 inputs and weights to bf16 on every call (a cast launch and its host time; in a training step autograd casts their gradients back), priced on the host in the replay, which on a step the host bounds can outweigh the kernels' gain"
+		}
 		p.Recommend(analysis.Recommendation{Message: msg, Fix: fix,
 			Groups: append(append(append([]*analysis.Group(nil), fp32...), tf32s...), att...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
-			Lever:    &analysis.Lever{Host: autocastHost(fp32, tf32s, p.kernels("all"))},
+			Lever:    &analysis.Lever{Host: host},
 			Replaces: []string{tf32.ID}, Composes: "with the rest, in place of tf32 on the same GEMMs"})
 	},
 }
