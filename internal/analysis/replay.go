@@ -433,7 +433,7 @@ func (r *replay) baseWall() float64 {
 // the base's.
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Forward && l.Workers == 0 &&
-		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Collapse == nil
+		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Kept == nil && l.Collapse == nil
 }
 
 // run replays the window with lever l: its wall time per step.
@@ -659,9 +659,17 @@ func (r *replay) run(l Lever) float64 {
 			}
 		}
 		if l.More != nil && !l.Graphs && k.copy == 0 && k.name >= 0 {
-			// A fusion's added launches, a launch's worth each.
+			// A fusion's added launches, a launch's worth each, or
+			// its compiled code's launcher's (Lever.Launcher).
 			if x := l.More(r.names[k.name]); x > 0 {
-				h += x * r.launchU
+				h += x * max(1, l.Launcher) * r.launchU
+			}
+		}
+		if l.Kept != nil && !l.Graphs && k.copy == 0 && k.name >= 0 {
+			// A launch the fusion keeps, from the compiled code's
+			// launcher (its op's dispatch gone: fewer).
+			if x := l.Kept(r.names[k.name]); x > 0 {
+				h += x * max(1, l.Launcher) * r.launchU
 			}
 		}
 		if l.ReadBack > 0 && l.Pinned > 0 && int32(k.copy)&(copyPageable|copyToDevice) == copyPageable {

@@ -53,7 +53,7 @@ func (r *replay) spanAt(t float64) int {
 // dispatch: each launch removed from it takes a launch's worth; nil for
 // none.
 func (r *replay) fewer(l Lever) map[int]float64 {
-	if l.Fewer == nil || r.launch <= 0 {
+	if l.Fewer == nil && l.Kept == nil || r.launch <= 0 {
 		return nil
 	}
 	less := map[int]float64{}
@@ -67,7 +67,16 @@ func (r *replay) fewer(l Lever) map[int]float64 {
 		if i < 0 || r.spans[i].State != profan.HostDispatch {
 			continue
 		}
-		f := l.Fewer(r.names[k.name])
+		f := 0.0
+		if l.Fewer != nil {
+			f = l.Fewer(r.names[k.name])
+		}
+		if l.Kept != nil {
+			// The launches kept run from the compiled code: the
+			// op's dispatch goes for them too (run charges their
+			// launcher).
+			f = math.Min(1, f+l.Kept(r.names[k.name]))
+		}
 		if f <= 0 {
 			kept[i] = true
 			continue

@@ -184,8 +184,9 @@ import (
 // and uploaded as gathered on the GPU; version 102 adds
 // neighbour-recompute (each thread computing again the values its
 // neighbours compute); version 103 has bf16-autocast's advice say that
-// autocast adds its casts.
-const VerdictVersion = 103
+// autocast adds its casts; version 104 has torch-compile price the
+// launches it keeps at inductor's launcher, not their ops' dispatch.
+const VerdictVersion = 104
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -547,7 +547,7 @@ func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64, wit
 		return 1
 	}}
 	if with != nil {
-		l.Host, l.Fewer, l.More, l.Forward = with.Host, with.Fewer, with.More, with.Forward
+		l.Host, l.Fewer, l.More, l.Kept, l.Launcher, l.Forward = with.Host, with.Fewer, with.More, with.Kept, with.Launcher, with.Forward
 	}
 	w, ok := tl.Replay(*l)
 	if !ok {

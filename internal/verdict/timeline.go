@@ -363,6 +363,16 @@ type Lever struct {
 	// where the kernel issues (the compiled code's Python launching a
 	// Triton kernel).
 	More func(name string) float64
+	// Kept is the share of a kernel's launches a fusion keeps, by its
+	// name, as the compiled code's launches (nil: none): a fused chain's
+	// one kernel, a group norm's pass. The op that issued it no longer
+	// dispatches (its host time goes, as for Fewer's), and the launch
+	// costs the host Launcher launches' worth unprofiled (the compiled
+	// code's Python launcher and its cuLaunchKernel).
+	Kept func(name string) float64
+	// Launcher is the host time of a launch Kept keeps or More adds,
+	// in launches' worth (0 is read as 1).
+	Launcher float64
 	// Collapse replaces the work of an annotated range (a per-parameter
 	// optimizer step) with a few multi-tensor launches; nil: none.
 	Collapse *Collapse
@@ -465,7 +475,7 @@ type Collapse struct {
 // sync any lever drops is dropped, a graph if any.
 func MergeLevers(ls ...*Lever) Lever {
 	var m Lever
-	var kernels, hosts, fewer, more []func(string) float64
+	var kernels, hosts, fewer, more, kept []func(string) float64
 	var model []bool
 	m.Dispatch = 1
 	for _, l := range ls {
@@ -483,6 +493,10 @@ func MergeLevers(ls ...*Lever) Lever {
 		}
 		if l.More != nil {
 			more = append(more, l.More)
+		}
+		if l.Kept != nil {
+			kept = append(kept, l.Kept)
+			m.Launcher = max(m.Launcher, l.Launcher)
 		}
 		if m.Collapse == nil {
 			m.Collapse = l.Collapse
@@ -547,6 +561,15 @@ func MergeLevers(ls ...*Lever) Lever {
 		m.More = func(n string) float64 {
 			x := 0.0
 			for _, f := range more {
+				x = max(x, f(n))
+			}
+			return x
+		}
+	}
+	if len(kept) > 0 {
+		m.Kept = func(n string) float64 {
+			x := 0.0
+			for _, f := range kept {
 				x = max(x, f(n))
 			}
 			return x
