@@ -289,7 +289,7 @@ func checkBitLoop(p *Pass) {
 	}
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("%.0f%% of the executed instructions are bit loops on %s (%.3g warp-level single-bit tests, a LOP3.LUT with a one-bit mask each, about three ALU instructions a bit); at the device's issue and ALU-pipe peaks they take %.0f%% of the kernel's time, POPC, FLO or BREV a word %.0f%%",
-			100*share, strings.Join(where, ", "), bits, 100*before/t, 100*after/t),
+			100*share, strings.Join(where, ", "), bits, 100*math.Min(1, before/t), 100*math.Min(1, after/t)),
 		Advice:    advice,
 		Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("single_bit_tests=%.4g", bits), fmt.Sprintf("bit_loop_inst_share=%.3f", share)),
 		Locations: locs,
