@@ -411,6 +411,13 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 		out = append(out, need{"FP32 pipe", w.Ideal32, fmt.Sprintf("%s, done in float at %.0f%% of %.1f TFLOP/s", why, 100*attainablePipe, a.Spec.PeakFP32()/1e12)})
 		return out, known
 	}
+	// A precise powf's polynomials (its logarithm and exp2 in
+	// double-float) are FP32 work the function does not need where the
+	// exponent is a small integer or half-integer: precisePowFlops a
+	// call are not necessary work.
+	if calls := preciseCalls(a.Record, PrecisePow); calls > 0 {
+		sp = math.Max(0, sp-precisePowFlops*calls)
+	}
 	add("FP32 pipe", sp, a.Spec.PeakFP32())
 	add("FP64 pipe", dp, a.Spec.PeakFP64())
 	if m := productMads(a.Record); m.known {
@@ -465,7 +472,7 @@ func xuNeed(a *Kernel) (need, bool) {
 	})
 	// A precise tanhf runs two MUFU ops (EX2, RCP) where the function
 	// needs one (MUFU.TANH): one a call is not necessary work.
-	ops = math.Max(0, ops-preciseTanhCalls(a.Record))
+	ops = math.Max(0, ops-preciseCalls(a.Record, PreciseTanh))
 	if !(ops > 0) || !(peak > 0) {
 		return need{}, false
 	}
@@ -477,13 +484,14 @@ func xuNeed(a *Kernel) (need, bool) {
 	return need{"XU pipe", ops / (attainablePipe * peak), fmt.Sprintf("%s at %.0f%% of %.2f Tera-op/s", why, 100*attainablePipe, peak/1e12)}, true
 }
 
-// preciseTanhCalls is the thread-level precise tanhf calls on k's source
-// page (PreciseTanh).
-func preciseTanhCalls(k *profan.Kernel) float64 {
+// preciseCalls is the thread-level calls on k's source page of a precise
+// function, each an execution of the instruction test marks
+// (PreciseTanh, PrecisePow).
+func preciseCalls(k *profan.Kernel, test func(string) bool) float64 {
 	calls := 0.0
 	seen := map[string]bool{}
 	for _, s := range k.Source {
-		if s.Address == "" || seen[s.Address] || !PreciseTanh(s.SASS) {
+		if s.Address == "" || seen[s.Address] || !test(s.SASS) {
 			continue
 		}
 		seen[s.Address] = true
@@ -495,6 +503,13 @@ func preciseTanhCalls(k *profan.Kernel) float64 {
 	}
 	return calls
 }
+
+// precisePowFlops is the FP32 operations of a precise powf a call beyond
+// those of its exponent's few multiplications (v * sqrtf(v) for 1.5):
+// fixtures/sol-check13's pow15<0>, 1.61e10 FLOP for 2.68e8 calls and
+// their fmaf, about 60 a call, against about 5 for the product and the
+// fmaf.
+const precisePowFlops = 55
 
 // loadedOnce is the share of the bytes a kernel's threads load from
 // global memory (the source page's loads, per thread executed with their

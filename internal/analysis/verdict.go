@@ -185,8 +185,10 @@ import (
 // neighbour-recompute (each thread computing again the values its
 // neighbours compute); version 103 has bf16-autocast's advice say that
 // autocast adds its casts; version 104 has torch-compile price the
-// launches it keeps at inductor's launcher, not their ops' dispatch.
-const VerdictVersion = 104
+// launches it keeps at inductor's launcher, not their ops' dispatch;
+// version 105 leaves a precise powf's polynomials out of the FP32 pipe's
+// necessary work.
+const VerdictVersion = 105
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

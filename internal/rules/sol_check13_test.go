@@ -247,7 +247,14 @@ var solCheck13Files = map[string][]string{
 // |error| 0.0760 → 0.0369, details 0.0758 → 0.0368, worst 0.9437 →
 // 0.1993 (pow15<0>).
 //
-// The bound holds the figures after the fixes (0.037 against the first
+// After the fix (version 105, kfix14b): the FP32 pipe's necessary work
+// leaves out a precise powf's polynomials (about 55 FLOPs a call beyond
+// the exponent's product), so pow15<0>'s headroom is no longer its
+// powf's own FLOPs at peak (0.60) and precise-math's gain is not bounded
+// by it: 0.60 → 0.82 against 0.80; raw page mean |error| 0.0369 →
+// 0.0291, details 0.0368 → 0.0290, worst 0.1993 → 0.0799.
+//
+// The bound holds the figures after the fixes (0.030 against the first
 // read's 0.131); the first read's figures stay recorded above and in
 // docs/calibration.md.
 func TestSolCheck13(t *testing.T) {
@@ -255,7 +262,7 @@ func TestSolCheck13(t *testing.T) {
 	if !solCheck13Read {
 		t.Skip("sol-check13: read once at 21:40 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck13Files, solCheck13Pairs, "sol-check13", 0.037, 0.2, solCheck13Gaps)
+	heldOutGaps(t, solCheck13Files, solCheck13Pairs, "sol-check13", 0.030, 0.08, solCheck13Gaps)
 }
 
 // solCheck13Gaps are what the first read found against the verdicts
