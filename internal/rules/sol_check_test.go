@@ -154,11 +154,14 @@ func heldOutFindings(t *testing.T, page string, a *analysis.Kernel, p solCheckPa
 		}
 		// A Triton kernel's fix is said in Triton's terms, at its .py
 		// line (program size: BLOCK_SIZE and num_warps; an fp32 tl.dot
-		// off the tensor cores: input_precision "tf32"); a gather is
-		// named as one.
+		// off the tensor cores: input_precision "tf32"; a product with
+		// no tl.dot at all: tl.dot); a gather is named as one.
 		terms := strings.Contains(x.Advice, "BLOCK_SIZE") && strings.Contains(x.Advice, "num_warps")
 		if x.Rule == "tensor-cores-unused" {
 			terms = strings.Contains(x.Advice, "tf32")
+			if strings.Contains(p.what, "no tl.dot") {
+				terms = strings.Contains(x.Advice, "tl.dot")
+			}
 		}
 		if _, _, triton := rules.TritonKernel(a.Record); triton && !(terms && len(x.Locations) > 0 && strings.HasSuffix(x.Locations[0].File, ".py")) {
 			report(x.Rule+" terms", "%s: %s: %s not in Triton's terms at a .py line: %s %v", page, p.broken, x.Rule, x.Advice, x.Locations)

@@ -69,10 +69,15 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check12", solCheck12Files, hp(solCheck12Pairs)},
 		{"sol-check13", solCheck13Files, hp(solCheck13Pairs)},
 		{"sol-bits", solBitsFiles, hp(solBitsPairs)},
+		{"sol-check14", solCheck14Files, hp(solCheck14Pairs)},
 	}
 	for _, s := range sets {
 		if s.name == "sol-check13" && !solCheck13Read {
 			t.Logf("sol-check13: skipped until its one read (solCheck13Read)")
+			continue
+		}
+		if s.name == "sol-check14" && !solCheck14Read {
+			t.Logf("sol-check14: skipped until its one read (solCheck14Read)")
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
