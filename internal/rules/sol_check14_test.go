@@ -7,9 +7,10 @@ import (
 
 // solClasses14 are the class rules the fourteenth set forbids on kernels
 // at their speed of light, on those whose class no rule knows and on
-// those whose fix was planned not to help: solClasses13 (no kernel class
-// rule landed between the thirteenth set's read and this set's capture).
-var solClasses14 = slices.Clone(solClasses13)
+// those whose fix was planned not to help: solClasses13 and the two
+// kernel class rules landed while the set waited for its read (bit-loop,
+// neighbour-recompute; added at 00:35 UTC, before the read).
+var solClasses14 = append(slices.Clone(solClasses13), "bit-loop", "neighbour-recompute")
 
 // solClasses14But is solClasses14 without the rules named.
 func solClasses14But(rules ...string) []string {
@@ -20,7 +21,7 @@ func solClasses14But(rules ...string) []string {
 // (at 00:35 UTC on 2026-11-30 or later, with main as it is then): until
 // then its tests, and its entries in TestNoUnmarkedZero, skip, so that no
 // test run reads the set before.
-const solCheck14Read = false
+const solCheck14Read = true
 
 // solCheck14Pairs are the fourteenth held-out set of the speed-of-light
 // classes (sources in fixtures/gen/sol_check14.cu and sol_triton14.py):
@@ -163,22 +164,62 @@ var solCheck14Files = map[string][]string{
 // the table is the capture's. Skipped until its first read
 // (solCheck14Read), so that no test run reads it before; the bounds are
 // the issue's until then.
+//
+// First read, once, at 00:35 UTC with main at dc10350 (after the
+// fitters' cutoff): raw page mean |error| 0.2248, worst 0.9341 (mm_fma,
+// 0 against 0.93); details page 0.2248 and 0.9341. 12 of the 16 required
+// findings on both pages: missing are minplus<1>'s register-tile (read
+// memory-bound, no finding and no headroom sentence: an unmarked 0
+// against 0.63), volCoef<0>'s volatile-reread (its volatile shared loads
+// read as a shared-tile GEMM: tensor-cores-unused 0.77 and register-tile
+// 0.52, both forbidden, beside a forbidden uniform-load 0.10),
+// sinPhase<0>'s precise-math (sinf's range reduction read as a bit loop:
+// bit-loop 0.65, forbidden) and mm_fma's tensor-cores-unused (raw page:
+// uncoalesced-global 0.34 on its LDGSTS and shared-bank-conflict, both
+// forbidden, "≈58 % ... on tensor pipe"; details page: "≈99 % ... on
+// DRAM"). Other forbidden findings, on both pages: compact<0>
+// uncoalesced-global 0.08 and thread-divergence 0.01, shflEach<0>
+// narrow-access 0.58, aliasAcc0 tile-shared-memory (0.19 raw, 0.05
+// details) and uniform-load 0.08, ldgMap0 narrow-access 0.17: twelve on
+// the raw page, ten on the details page. gather_rand's
+// uncoalesced-global (0.53 against 0.79) reads the gather as strided, not
+// as a gather. Lines: every required finding that locates named one
+// written for it, on both pages. Gains of the 12 given: depthU16<1> 0.51
+// against 0.41, mixTail<1> 0.24 against 0.24, rowNormW<1> 0.81 against
+// 0.78, topk8<0> 0.78 against 0.87, gatherU16<0> 0.89 against 0.76,
+// binIdx<0> 0.61 against 0.42, selHeavy<0> 0.85 against 0.78,
+// cart2polar<double> 0.29 against 0.23, rowArgmax<0> 0.42 against 0.18,
+// rowVar<0> 0.50 against 0.47, pubSys<0> 0.78 against 0.69, gather_rand
+// 0.53 against 0.79 (mean 0.110, worst 0.261). No-rule kernels:
+// shflEach<0> (0.58) carries the forbidden narrow-access and no
+// sentence, aliasAcc0 (0.84) "≈77 % ... on FP32 pipe" (details "≈89 %"),
+// cvtLoop<0> (0.05) "≈75 % ... on ALU pipe" (details "on issue slots").
+// Nothing was fitted on this set; the gaps are logged and the bounds
+// held at the first read.
 func TestSolCheck14(t *testing.T) {
 	skipShort(t)
 	if !solCheck14Read {
 		t.Skip("sol-check14: read once at 00:35 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck14Files, solCheck14Pairs, "sol-check14", 0.08, 0.2, solCheck14Gaps)
+	heldOutGaps(t, solCheck14Files, solCheck14Pairs, "sol-check14", 0.225, 0.935, solCheck14Gaps)
 }
 
 // solCheck14Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Empty before the read.
-var solCheck14Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. Four required
+// findings missing (minplus<1> register-tile, volCoef<0>
+// volatile-reread, sinPhase<0> precise-math, mm_fma
+// tensor-cores-unused), twelve forbidden ones (mm_fma's two on the raw
+// page only), gather_rand's gather not named as one.
+var solCheck14Gaps = []string{"minplus<1> register-tile", "volCoef<0> volatile-reread", "volCoef<0> tensor-cores-unused",
+	"volCoef<0> register-tile", "volCoef<0> uniform-load", "sinPhase<0> precise-math", "sinPhase<0> bit-loop",
+	"mm_fma tensor-cores-unused", "mm_fma uncoalesced-global", "mm_fma shared-bank-conflict",
+	"compact<0> uncoalesced-global", "compact<0> thread-divergence", "shflEach<0> narrow-access",
+	"aliasAcc0 tile-shared-memory", "aliasAcc0 uniform-load", "ldgMap0 narrow-access", "gather_rand uncoalesced-global gather"}
 
 // solCheck14LineGaps are the required findings whose named line is not
-// one of solCheck14Lines at the first read: logged, not failed. Empty
-// before the read.
+// one of solCheck14Lines at the first read: logged, not failed. None at
+// the first read.
 var solCheck14LineGaps = []string{}
 
 // TestSolCheck14Lines holds the lines the set's required findings name,
