@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan/internal/analysis"
@@ -36,8 +37,18 @@ func host23Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 		{"nerf.bf16", ""},
 		// First read, with main at dc10350 (00:35): missed on both, and
 		// refuted by host23b's measurement on default.
-		{"ppo.default", "first at 87.5%, priced as the minibatch loop's body between its reads replayed as graphs, the reads kept; host23b measured that (each minibatch's forward, losses, backward, clip_grad_norm_ and Adam(capturable=True) as one graph, the logging reads kept after each replay) at 80.4%, once the distributions' argument validation is off: the reads the advice names at host23.py(216): forward and host23.py(238): step (aten::is_nonzero: Categorical(logits=...)'s and log_prob's .all() checks) sit inside the minibatch, where no graph can hold them, and the advice does not say that torch.distributions.Distribution.set_default_validate_args(False) removes them; the check written before the read is the one refuted, as fluid's was"},
+		{"ppo.default", "first at 87.5%, priced as the minibatch loop's body between its reads replayed as graphs, the reads kept; host23b measured that (each minibatch's forward, losses, backward, clip_grad_norm_ and Adam(capturable=True) as one graph, the logging reads kept after each replay) at 80.4%, once the distributions' argument validation is off: the reads the advice names at host23.py(216): forward and host23.py(238): step (aten::is_nonzero: Categorical(logits=...)'s and log_prob's .all() checks) sit inside the minibatch, where no graph can hold them, and the advice does not say that torch.distributions.Distribution.set_default_validate_args(False) removes them (it does since verdict version 106); the check written before the read is the one refuted, as fluid's was"},
 		{"ppo.fused", "first at 84.4%, as on ppo.default (the minibatch's body between its reads replayed as graphs); not measured from fused (host23b graphed default's minibatch with Adam(capturable=True), 80.4%), so the check is likely refuted here too"},
 	})...)
+	// After the read (host23b): the reads that split ppo's minibatch
+	// are torch.distributions' argument validation, which one switch
+	// removes; cuda-graphs and step-read say so.
+	for _, name := range []string{"ppo.default", "ppo.noread", "ppo.fused"} {
+		for _, r := range read[name].Recommendations {
+			if (r.Rule == "cuda-graphs" || r.Rule == "step-read") && !strings.Contains(r.Fix, "set_default_validate_args(False)") {
+				t.Errorf("%s: %s's fix does not turn the distributions' validation off: %s", name, r.Rule, r.Fix)
+			}
+		}
+	}
 	return misses
 }

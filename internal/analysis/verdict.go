@@ -188,7 +188,7 @@ import (
 // launches it keeps at inductor's launcher, not their ops' dispatch;
 // version 105 leaves a precise powf's polynomials out of the FP32 pipe's
 // necessary work.
-const VerdictVersion = 105
+const VerdictVersion = 106
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -82,11 +82,30 @@ var hostReads = map[string]string{
 func hostRead(frame string) string {
 	rest, ok := strings.CutPrefix(frame, "<built-in ")
 	if !ok {
-		return ""
+		return distValidation(frame)
 	}
 	rest = strings.TrimPrefix(strings.TrimPrefix(rest, "method "), "function ")
 	name, _, _ := strings.Cut(rest, " ")
 	return hostReads[strings.TrimSuffix(name, ">")]
+}
+
+// distValidation names torch.distributions' argument validation (on by
+// default): Distribution.__init__ and _validate_sample test each
+// argument's constraint with `if not valid.all()`, a host read of a GPU
+// value inside the user's forward that no line of theirs asks for
+// (fixtures/host23's ppo: Categorical(logits=...) and log_prob, two a
+// minibatch). "" for any other frame.
+func distValidation(frame string) string {
+	rest, ok := strings.CutPrefix(frame, "torch/distributions/distribution.py(")
+	if !ok {
+		return ""
+	}
+	_, fn, _ := strings.Cut(rest, "): ")
+	switch fn {
+	case "__init__", "_validate_sample":
+		return "Distribution." + fn
+	}
+	return ""
 }
 
 // maxKeptFrames bounds the Python frames the reader keeps whole, a

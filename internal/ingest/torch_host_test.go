@@ -47,3 +47,19 @@ func TestConvBenchmark(t *testing.T) {
 		}
 	}
 }
+
+// TestDistValidation: torch.distributions' argument checks are named as
+// the read they are (fixtures/host23's ppo), any other frame is not.
+func TestDistValidation(t *testing.T) {
+	for _, c := range []struct{ frame, want string }{
+		{"torch/distributions/distribution.py(46): __init__", "Distribution.__init__"},
+		{"torch/distributions/distribution.py(280): _validate_sample", "Distribution._validate_sample"},
+		{"torch/distributions/distribution.py(300): sample", ""},
+		{"torch/distributions/categorical.py(56): __init__", ""},
+		{"host23.py(216): forward", ""},
+	} {
+		if got := hostRead(c.frame); got != c.want {
+			t.Errorf("hostRead(%q) = %q, want %q", c.frame, got, c.want)
+		}
+	}
+}

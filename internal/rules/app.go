@@ -504,6 +504,22 @@ func dropSites(sites []analysis.Site) func(string) bool {
 	return func(site string) bool { return set[site] }
 }
 
+// validation reports a read of torch.distributions' argument
+// validation (ingest names its frames Distribution.__init__ and
+// Distribution._validate_sample): a check the user's code did not write.
+func validation(s analysis.Site) bool { return strings.HasPrefix(s.Method, "Distribution.") }
+
+// validationOff is the fix for sites' validation reads, "" when they
+// hold none: one switch removes them all.
+func validationOff(sites []analysis.Site) string {
+	for _, s := range sites {
+		if validation(s) {
+			return "turn torch.distributions' argument validation off (torch.distributions.Distribution.set_default_validate_args(False), or validate_args=False on each distribution): its constraint checks read the GPU value they test (" + s.Method + " at " + s.Frame + ")"
+		}
+	}
+	return ""
+}
+
 // siteList names sync sites for a message: method and frame, the first few.
 func siteList(sites []analysis.Site) string {
 	var parts []string
@@ -515,7 +531,10 @@ func siteList(sites []analysis.Site) string {
 		what := s.Site
 		if s.Method != "" {
 			what = "." + s.Method + "()"
-			if strings.Contains(s.Method, ".") {
+			switch {
+			case validation(s):
+				what = "torch.distributions' argument check in " + s.Method
+			case strings.Contains(s.Method, "."):
 				what = s.Method + "()"
 			}
 			if s.Frame != "" {

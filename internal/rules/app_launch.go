@@ -291,6 +291,11 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		composes = "after " + strings.Join(after, " and ") + ", which make the step capturable whole; " + composes
 		needs = after
 	}
+	if v := validationOff(append(slices.Clone(loops), split...)); v != "" {
+		// The library's own reads split the loop: one switch takes
+		// them out (fixtures/host23b's ppo graphed with it, 80.4%).
+		fix = v + "; then " + fix
+	}
 	if sh := tl.Shapes(); sh.Steps >= 2 && 2*sh.Differ > sh.Steps-1 && sh.Kernel != "" {
 		// The same kernels on other grids from one step to the next:
 		// the tensors change shape (a batch padded to its own

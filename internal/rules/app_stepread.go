@@ -122,5 +122,8 @@ func stepReads(p *AppPass, fix string) {
 		r.Fix = fmt.Sprintf("compute the metric every N steps (every %d: its read, and the host's Python after it, then run once in %d steps), or accumulate on the GPU and read once", readEvery, readEvery)
 		r.Basis = fmt.Sprintf("the step replayed without those syncs' waits, and the host's Python after each read that consumes its values (to its frame's last span in the step, no launch between) made every %d steps", readEvery)
 	}
+	if v := validationOff(sites); v != "" {
+		r.Fix = v + "; " + r.Fix
+	}
 	p.recommendWall(r, gain)
 }
