@@ -187,8 +187,11 @@ import (
 // autocast adds its casts; version 104 has torch-compile price the
 // launches it keeps at inductor's launcher, not their ops' dispatch;
 // version 105 leaves a precise powf's polynomials out of the FP32 pipe's
-// necessary work.
-const VerdictVersion = 106
+// necessary work; version 106 has cuda-graphs and step-read name
+// torch.distributions' validation reads; version 107 reads a min-plus
+// product's step (an FMNMX of an FADD's sum) as its multiply-add, in the
+// headroom and register-tile.
+const VerdictVersion = 107
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -196,22 +196,34 @@ var solCheck14Files = map[string][]string{
 // cvtLoop<0> (0.05) "≈75 % ... on ALU pipe" (details "on issue slots").
 // Nothing was fitted on this set; the gaps are logged and the bounds
 // held at the first read.
+//
+// After the fix (version 107, kfix15b): an FMNMX of an FADD's sum is a
+// min-plus product's step, its multiply-add (analysis.TropicalSteps):
+// the headroom no longer reads minplus<1>'s two shared loads a step as
+// shared-memory work of its own (3 % → ≈95 % on the FP32 pipe) and
+// register-tile counts the steps as its FMAs (2.0 loads a step): 0,
+// unmarked → 0.75 against 0.63 (lines 158 and 159); raw page mean
+// |error| 0.2248 → 0.2047, details 0.2248 → 0.2047, worst 0.9341 (mm_fma).
+// The bound holds the figures after the fix (0.205 against the first
+// read's 0.225); the first read's figures stay recorded above and in
+// docs/calibration.md.
 func TestSolCheck14(t *testing.T) {
 	skipShort(t)
 	if !solCheck14Read {
 		t.Skip("sol-check14: read once at 00:35 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck14Files, solCheck14Pairs, "sol-check14", 0.225, 0.935, solCheck14Gaps)
+	heldOutGaps(t, solCheck14Files, solCheck14Pairs, "sol-check14", 0.205, 0.935, solCheck14Gaps)
 }
 
 // solCheck14Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Four required
-// findings missing (minplus<1> register-tile, volCoef<0>
-// volatile-reread, sinPhase<0> precise-math, mm_fma
-// tensor-cores-unused), twelve forbidden ones (mm_fma's two on the raw
-// page only), gather_rand's gather not named as one.
-var solCheck14Gaps = []string{"minplus<1> register-tile", "volCoef<0> volatile-reread", "volCoef<0> tensor-cores-unused",
+// findings missing at the first read (minplus<1> register-tile, found
+// since the fix above and no longer listed; volCoef<0> volatile-reread,
+// sinPhase<0> precise-math, mm_fma tensor-cores-unused), twelve
+// forbidden ones (mm_fma's two on the raw page only), gather_rand's
+// gather not named as one.
+var solCheck14Gaps = []string{"volCoef<0> volatile-reread", "volCoef<0> tensor-cores-unused",
 	"volCoef<0> register-tile", "volCoef<0> uniform-load", "sinPhase<0> precise-math", "sinPhase<0> bit-loop",
 	"mm_fma tensor-cores-unused", "mm_fma uncoalesced-global", "mm_fma shared-bank-conflict",
 	"compact<0> uncoalesced-global", "compact<0> thread-divergence", "shflEach<0> narrow-access",
