@@ -161,3 +161,16 @@ const tanhSaturation = "9.010913848876953125"
 func PrecisePow(sass string) bool {
 	return strings.HasPrefix(Opcode(sass), "FSETP.GT") && strings.Contains(sass, "|R") && strings.Contains(sass, ", 152, PT")
 }
+
+// PreciseSin reports whether a SASS instruction is precise sinf's (or
+// cosf's) test of |x| against 105615, beyond which it leaves the
+// three-FFMA (Cody-Waite) range reduction by π/2 for the Payne-Hanek
+// slow path, one a call: the call runs about 24 instructions on its fast
+// path (the reduction, the quadrant's two bit tests and selects, a
+// polynomial) where __sinf is an FMUL.RZ and one MUFU.SIN:
+// fixtures/sol-check14's sinPhase<0>, fixtures/ncu's misc.
+func PreciseSin(sass string) bool {
+	// The constant first: it rules out nearly every instruction without
+	// splitting the text into fields.
+	return strings.Contains(sass, ", 105615, PT") && strings.Contains(sass, "|R") && strings.HasPrefix(Opcode(sass), "FSETP.GE")
+}

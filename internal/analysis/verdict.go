@@ -190,8 +190,10 @@ import (
 // necessary work; version 106 has cuda-graphs and step-read name
 // torch.distributions' validation reads; version 107 reads a min-plus
 // product's step (an FMNMX of an FADD's sum) as its multiply-add, in the
-// headroom and register-tile.
-const VerdictVersion = 107
+// headroom and register-tile; version 108 has precise-math read precise
+// sinf and cosf (their slow-path bound test) and bit-loop leave out the
+// tests of an F2I's result (sinf's quadrant bits).
+const VerdictVersion = 108
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

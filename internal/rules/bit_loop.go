@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -153,7 +154,11 @@ const bitLoopMinBits = 8
 // test a bit), or a register tested that the loop shifts in place a few
 // bits a step, at least half as often as it tests (a rolled loop). A
 // sinf's quadrant tests (q & 1, q & 2, in a loop of sinf calls:
-// fixtures/ncu's misc divergent) are neither. The loop's other
+// fixtures/ncu's misc divergent) are neither, and are not counted: a
+// test of a register an F2I wrote (the quotient of x·2/π) is a
+// quadrant's, however many times an unrolled loop repeats the call
+// (fixtures/sol-check14's sinPhase<0>: eight such tests a step, four
+// sinf unrolled). The loop's other
 // instructions (the shift, the count's increment, the branch) may be
 // filed under the lines of its body, so a line's instructions are those
 // at the addresses from its first to its last (fixtures/sol-bits'
@@ -190,8 +195,9 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 	type rec struct {
 		addr       uint64
 		n          float64
-		alu        bool
+		alu, f2i   bool
 		test, step string
+		dest       string
 		line       *bitLine
 	}
 	var recs []rec
@@ -200,20 +206,50 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		if err != nil || s.Line <= 0 {
 			continue
 		}
-		recs = append(recs, rec{addr: addr, n: instExecuted(s), alu: aluOp(opcode(s.SASS)), test: singleBitTest(s.SASS), step: stepShift(s.SASS), line: byLine.at(s)})
+		op := opcode(s.SASS)
+		var dest string
+		if f := sassOperands(s.SASS); len(f) > 0 {
+			dest = f[0]
+		}
+		recs = append(recs, rec{addr: addr, n: instExecuted(s), alu: aluOp(op), f2i: strings.HasPrefix(op, "F2I"), test: singleBitTest(s.SASS), step: stepShift(s.SASS), dest: dest, line: byLine.at(s)})
+	}
+	// A test's register is a quadrant when the nearest instruction
+	// before it (by address) that writes it, of those run at least half
+	// as often as the test, is an F2I.
+	slices.SortStableFunc(recs, func(x, y rec) int {
+		switch {
+		case x.addr < y.addr:
+			return -1
+		case x.addr > y.addr:
+			return 1
+		}
+		return 0
+	})
+	quadrant := func(i int) bool {
+		for j := i - 1; j >= 0; j-- {
+			if recs[j].dest == recs[i].test && recs[j].n >= 0.5*recs[i].n {
+				return recs[j].f2i
+			}
+		}
+		return false
 	}
 	for _, l := range cand {
 		lo, hi := uint64(math.MaxUint64), uint64(0)
 		tested := map[string]bool{}
 		static := 0
-		for _, r := range recs {
+		l.bits = 0
+		for i, r := range recs {
 			if r.line == l {
 				lo, hi = min(lo, r.addr), max(hi, r.addr)
-				if r.test != "" && r.n > 0 {
+				if r.test != "" && r.n > 0 && !quadrant(i) {
 					tested[r.test] = true
 					static++
+					l.bits += r.n
 				}
 			}
+		}
+		if l.bits < bitLoopMinBits*warps {
+			continue
 		}
 		var steps float64
 		for _, r := range recs {

@@ -86,7 +86,25 @@ type preciseLine struct {
 	// the test of the exponent's product against exp2's overflow bound,
 	// FSETP.GT |t|, 152).
 	pows float64
+	// sins are the line's precise sinf or cosf calls (warp-level
+	// executions of the test of |x| against the slow path's bound,
+	// FSETP.GE |x|, 105615) and sinThreads their thread-level ones,
+	// each a MUFU.SIN after the fix.
+	sins, sinThreads float64
 }
+
+// preciseSinInst is the warp-level instructions of one precise sinf on
+// its fast path in SASS (CUDA 12.8, sm_90): BSSY, the FMUL by 2/π, the
+// slow-path test and its branch, F2I and I2FP of the quadrant, three
+// FFMAs of the reduction, the quadrant's two LOP3 tests, x², the
+// coefficients' moves and FSELs, the polynomial's FFMAs, the sign's
+// FFMA and BSYNC: 24, read from fixtures/sol-check14's sinPhase<0> (98
+// executed a step of four unrolled calls). __sinf is an FMUL.RZ by 1/2π
+// and a MUFU.SIN: fastSinInst.
+const (
+	preciseSinInst = 24
+	fastSinInst    = 2
+)
 
 // precisePowInst is the warp-level instructions of one precise powf on
 // its fast path in SASS (CUDA 12.8, sm_90): the special-case tests (x =
@@ -116,7 +134,8 @@ const (
 // preciseLines reads the source page's precise calls by line: tanhf's
 // by the FSETP that tests |x| against its saturation (analysis.PreciseTanh),
 // powf's by its exp2 bound test (analysis.PrecisePow), a division's by
-// its FCHK; each execution a call.
+// its FCHK, sinf's by its slow-path bound test (analysis.PreciseSin);
+// each execution a call.
 func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64) {
 	byLine := newPerLine(func(loc profan.Location) *preciseLine { return &preciseLine{loc: loc} })
 	for s := range instructions(a.Record.Source) {
@@ -137,13 +156,17 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 		if analysis.PrecisePow(s.SASS) {
 			l.pows += n
 		}
+		if analysis.PreciseSin(s.SASS) {
+			l.sins += n
+			l.sinThreads += threadExecuted(s)
+		}
 		if op == "FCHK" {
 			l.divs += n
 			l.divThreads += threadExecuted(s)
 		}
 	}
 	for _, l := range byLine.order {
-		if l.calls > 0 || l.divs > 0 || l.pows > 0 {
+		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 {
 			lines = append(lines, l)
 		}
 	}
@@ -184,15 +207,17 @@ func checkPreciseMath(p *Pass) {
 	if !(issue > 0) || !(xu > 0) {
 		return
 	}
-	var removed, calls, divs, pows, xuGone float64
+	var removed, calls, divs, pows, sins, xuGone, xuAdded float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
 		calls += l.calls
 		divs += l.divs
 		pows += l.pows
+		sins += l.sins
 		xuGone += 32*l.calls + l.divThreads
-		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst, l.calls*(preciseTanhInst-1)+l.divs*(ieeeDivInst-fastDivInst)+l.pows*(precisePowInst-fastPowInst))
+		xuAdded += l.sinThreads
+		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst-l.sins*fastSinInst, l.calls*(preciseTanhInst-1)+l.divs*(ieeeDivInst-fastDivInst)+l.pows*(precisePowInst-fastPowInst)+l.sins*(preciseSinInst-fastSinInst))
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -200,7 +225,7 @@ func checkPreciseMath(p *Pass) {
 	}
 	share := removed / total
 	before := math.Max(total/issue, mufu/xu)
-	after := math.Max((total-removed)/issue, math.Max(0, mufu-xuGone)/xu)
+	after := math.Max((total-removed)/issue, (math.Max(0, mufu-xuGone)+xuAdded)/xu)
 	gain := math.Min(clamp01((before-after)/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 	if share < 0.1 || gain < 0.05 {
 		return
@@ -208,6 +233,20 @@ func checkPreciseMath(p *Pass) {
 	advice := "where about 3 decimal digits are enough (activations, fp16/bf16 outputs), use the XU pipe's tanh.approx.f32, one MUFU.TANH on sm_75 and later: inline PTX asm(\"tanh.approx.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x)), or --use_fast_math (recent CUDA releases compile tanhf to it on sm_75 and later: check the SASS for MUFU.TANH; it also flushes denormals and approximates division, sqrt and the other transcendentals); its maximum relative error is about 2^-11 against tanhf's 2 ulp, so keep tanhf where the value is differentiated or summed over many terms"
 	if _, _, triton := tritonKernel(a.Record); triton {
 		advice = "where about 3 decimal digits are enough, replace libdevice's tanh with tl.inline_asm_elementwise(\"tanh.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1): one MUFU.TANH (sm_75+) instead of the precise path; its maximum relative error is about 2^-11"
+	}
+	if sins > calls && sins > divs && sins > pows {
+		advice = "where about 20 bits of a sine near 0 are enough (|x| within a few π; __sinf's absolute error is 2^-21.41 for |x| ≤ π and grows with |x|), call __sinf / __cosf / __sincosf (an FMUL.RZ and one MUFU.SIN or MUFU.COS) instead of sinf, whose SASS reduces x by π/2 in three FFMAs, tests the quadrant's two bits, evaluates a polynomial and branches around the Payne-Hanek slow path for |x| ≥ 105615; sinpif(x) / sincospif(x) skip the reduction's FFMAs where the argument is a multiple of π already; --use_fast_math makes every sinf the fast one"
+		if _, _, triton := tritonKernel(a.Record); triton {
+			advice = "where about 20 bits near 0 are enough, use tl.extra.cuda.libdevice.fast_sinf (or tl.inline_asm_elementwise(\"sin.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1)): one MUFU.SIN instead of the precise sinf's range reduction, quadrant tests and polynomial"
+		}
+		p.report(estimate(gain), Note{
+			Message: fmt.Sprintf("%.0f%% of the executed instructions are precise sinf or cosf on %s (%.3g warp-level calls: a range reduction by π/2 in three FFMAs, the quadrant's bit tests, a polynomial and a branch around the Payne-Hanek slow path, about 24 instructions a call); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __sinf (an FMUL and one MUFU.SIN) %.0f%%",
+				100*share, strings.Join(where, ", "), sins, 100*before/t, 100*after/t),
+			Advice:    advice,
+			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_sin_calls=%.4g", sins), fmt.Sprintf("precise_inst_share=%.3f", share)),
+			Locations: locs,
+		})
+		return
 	}
 	if pows > calls && pows > divs {
 		p.report(estimate(gain), Note{
