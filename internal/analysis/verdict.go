@@ -192,8 +192,10 @@ import (
 // product's step (an FMNMX of an FADD's sum) as its multiply-add, in the
 // headroom and register-tile; version 108 has precise-math read precise
 // sinf and cosf (their slow-path bound test) and bit-loop leave out the
-// tests of an F2I's result (sinf's quadrant bits).
-const VerdictVersion = 108
+// tests of an F2I's result (sinf's quadrant bits); version 109 has
+// narrow-access stay silent where warp shuffles hold an L1/shared-bound
+// kernel.
+const VerdictVersion = 109
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -55,6 +55,17 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 		if l := p.Kernel.Limiter; l.Unit == analysis.LimitPipe && l.Pipe != "LSU" {
 			return
 		}
+		// A kernel L1/shared limits whose warp shuffles outnumber its
+		// global memory instructions waits on the shuffles (SHFL runs
+		// through the MIO and the L1/shared crossbar), not on the bytes
+		// in flight: wider loads leave every shuffle in place
+		// (fixtures/sol-check14's shflEach<0>: 31.5 M SHFL against 2.1 M
+		// LDG and STG, L1/shared at 87 %; its per-lane sums, one
+		// all-reduce a warp at the end, ran 0.58 faster with the same
+		// 4-byte loads).
+		if l := p.Kernel.Limiter; l.Unit == analysis.LimitL1Shared && shufflesHold(p.Kernel) {
+			return
+		}
 		// Local-memory traffic and shared memory (atomics, staging) are
 		// other work than the stream the vectors widen.
 		for _, n := range []string{"local_load_sectors", "local_store_sectors"} {
@@ -308,4 +319,20 @@ func vectorAdvice(width float64) string {
 		return "move 16 bytes per thread: float4 / int4 (reinterpret_cast the pointer; keep it 16-byte aligned), with a scalar loop for the tail"
 	}
 	return "move 16 bytes per thread: double2 / uint4 instead of 8-byte accesses, with a scalar loop for the tail"
+}
+
+// shufflesHold reports whether a kernel's source page has more
+// warp-level SHFL executed than global loads and stores.
+func shufflesHold(a *analysis.Kernel) bool {
+	var shfl, global float64
+	for s := range instructions(a.Record.Source) {
+		op := opcode(s.SASS)
+		switch {
+		case strings.HasPrefix(op, "SHFL"):
+			shfl += instExecuted(s)
+		case strings.HasPrefix(op, "LDG"), strings.HasPrefix(op, "STG"):
+			global += instExecuted(s)
+		}
+	}
+	return shfl > 0 && shfl > global
 }
