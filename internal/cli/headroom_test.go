@@ -2,10 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -160,7 +162,7 @@ func TestHeadroomNeverUnmarked(t *testing.T) {
 					t.Fatalf("%s %s: exit %d: %s", format, files[0], code, errOut)
 				}
 				for want, n := range need {
-					if got := strings.Count(out, want); got < n {
+					if got := countMark(out, want); got < n {
 						if slices.Contains(storedMarkGaps, files[0]+": "+want) {
 							t.Logf("known gap: %s page, %s: %q said %d times for %d kernels", page, format, want, got, n)
 							continue
@@ -193,7 +195,7 @@ func storedMarks(t *testing.T, db string, files []string, need map[string]int) {
 		t.Fatal(err)
 	}
 	for want, n := range need {
-		if got := strings.Count(string(b), want); got < n {
+		if got := countMark(string(b), want); got < n {
 			if slices.Contains(storedMarkGaps, files[0]+": "+want) {
 				t.Logf("known gap: report --db after %s: %q said %d times for %d kernels", files[0], want, got, n)
 				continue
@@ -352,4 +354,22 @@ func TestHeadroomStatedOnTrace(t *testing.T) {
 	if n != 51 {
 		t.Errorf("%d kernels, want det.default's 51", n)
 	}
+}
+
+// headroomSaid is a headroom sentence's share and the rest of it.
+var headroomSaid = regexp.MustCompile(`^≈(\d+) % (of its time is headroom on .* that no rule explains)$`)
+
+// countMark counts want in out. A headroom sentence is the launch's
+// (analyze --launches) and a renderer says its kernel group's, whose
+// share, over several launches, may round a point away (sol-check14's
+// shflEach<0> on the details page: ≈60 % a launch, ≈61 % its group):
+// the sentence with its share within a point counts.
+func countMark(out, want string) int {
+	m := headroomSaid.FindStringSubmatch(want)
+	if m == nil {
+		return strings.Count(out, want)
+	}
+	n, _ := strconv.Atoi(m[1])
+	re := regexp.MustCompile(fmt.Sprintf(`≈(%d|%d|%d) %% %s`, n-1, n, n+1, regexp.QuoteMeta(m[2])))
+	return len(re.FindAllStringIndex(out, -1))
 }
