@@ -108,12 +108,18 @@ func (p *sassProgram) indirect(addr string) bool {
 	if !ok {
 		return false
 	}
-	const window = 64
+	return p.loadFeeds(i, before(i))
+}
+
+// before is the indices of the 64 instructions before the i-th, latest
+// first: how far back an address's registers are walked.
+func before(i int) []int {
+	const n = 64
 	var order []int
-	for j := i - 1; j >= 0 && j >= i-window; j-- {
+	for j := i - 1; j >= 0 && j >= i-n; j-- {
 		order = append(order, j)
 	}
-	return p.loadFeeds(i, order)
+	return order
 }
 
 // loadFeeds walks the instructions at order (indices, latest first)
@@ -279,12 +285,7 @@ func BitReversed(a *Kernel, addr string) bool {
 	if !ok {
 		return false
 	}
-	const window = 64
-	var order []int
-	for j := i - 1; j >= 0 && j >= i-window; j-- {
-		order = append(order, j)
-	}
-	return p.feeds(i, order, func(op string) bool { return op == "BREV" || strings.HasPrefix(op, "BREV.") })
+	return p.feeds(i, before(i), func(op string) bool { return op == "BREV" || strings.HasPrefix(op, "BREV.") })
 }
 
 // MemAddress is a memory instruction's base register and immediate

@@ -45,7 +45,7 @@ brev.`,
 	Locates:     true,
 	NeedsSource: true,
 	Requires:    []string{"duration"},
-	Optional:    []string{"dram_sol_pct", "dram_utilization", "l2_sol_pct", "l2_utilization", "l1_sol_pct", "l1_utilization", "compute_throughput_pct", "fu_utilization", "memory_throughput_pct"},
+	Optional:    usageReads,
 	Check:       checkBitLoop,
 }
 

@@ -42,7 +42,7 @@ __syncthreads(); y[i] = 0.25f * (s[t] + 2.0f * s[t + 1] + s[t + 2]);`,
 	Locates:     true,
 	NeedsSource: true,
 	Requires:    []string{"duration"},
-	Optional:    []string{"dram_sol_pct", "dram_utilization", "l2_sol_pct", "l2_utilization", "l1_sol_pct", "l1_utilization", "compute_throughput_pct", "fu_utilization", "memory_throughput_pct"},
+	Optional:    usageReads,
 	Check:       checkNeighbourRecompute,
 }
 

@@ -469,6 +469,18 @@ type Collapse struct {
 	Keep  float64
 }
 
+// either is a site test true where a or b is (a nil test is false
+// everywhere): the sites two levers drop, read or gather, together.
+func either(a, b func(string) bool) func(string) bool {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	return func(s string) bool { return a(s) || b(s) }
+}
+
 // MergeLevers is the levers applied together: kernels shrink by every
 // lever's share, launches by every fusing lever's, an op's host grows by
 // the largest engine change, the loading goes to the most workers, a
@@ -512,22 +524,10 @@ func MergeLevers(ls ...*Lever) Lever {
 		m.Workers = max(m.Workers, l.Workers)
 		m.Pinned = max(m.Pinned, l.Pinned)
 		m.ReadBack = max(m.ReadBack, l.ReadBack)
-		if d := l.Drop; d != nil {
-			prev := m.Drop
-			m.Drop = func(s string) bool { return d(s) || prev != nil && prev(s) }
-		}
-		if d := l.DropReads; d != nil {
-			prev := m.DropReads
-			m.DropReads = func(s string) bool { return d(s) || prev != nil && prev(s) }
-		}
-		if d := l.DropOps; d != nil {
-			prev := m.DropOps
-			m.DropOps = func(s string) bool { return d(s) || prev != nil && prev(s) }
-		}
-		if g := l.Gather; g != nil {
-			prev := m.Gather
-			m.Gather = func(s string) bool { return g(s) || prev != nil && prev(s) }
-		}
+		m.Drop = either(l.Drop, m.Drop)
+		m.DropReads = either(l.DropReads, m.DropReads)
+		m.DropOps = either(l.DropOps, m.DropOps)
+		m.Gather = either(l.Gather, m.Gather)
 		if c := l.Consume; c != nil {
 			prev := m.Consume
 			m.Consume = func(s string) float64 {
