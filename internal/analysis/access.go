@@ -183,7 +183,14 @@ func globalInstructionPattern(a *Kernel, in Instruction, elem, threads, lines fl
 		return gpumodel.AccessPattern{Kind: gpumodel.Coalesced, AccessBytes: elem,
 			Reasons: []string{fmt.Sprintf("%.1f active threads per request: one sector serves them", threads)}}
 	}
-	if (in.IdealSectorsPerRequest < 0.9 || (threads > 0 && in.IdealSectorsPerRequest < 0.5*noShare)) && in.SectorsPerRequest <= 1.5 {
+	// Fewer than a sector of distinct bytes a request is a broadcast
+	// unless the active threads' own words are that few: a copy by
+	// sixteen threads of one warp in eight (if (threadIdx.x < 16),
+	// fixtures/sol-check14's volCoef staging its coefficients: two
+	// threads a request on average, a quarter of a sector each) shares
+	// nothing.
+	few := in.IdealSectorsPerRequest < 0.9 && !(threads > 0 && in.IdealSectorsPerRequest >= 0.9*noShare)
+	if (few || (threads > 0 && in.IdealSectorsPerRequest < 0.5*noShare)) && in.SectorsPerRequest <= 1.5 {
 		return gpumodel.AccessPattern{Kind: gpumodel.Broadcast, Reasons: []string{"the threads of a warp read the same address (broadcast)"}}
 	}
 	x := gpumodel.Explain(elem, in.SectorsPerRequest, in.IdealSectorsPerRequest)

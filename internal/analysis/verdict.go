@@ -194,8 +194,11 @@ import (
 // sinf and cosf (their slow-path bound test) and bit-loop leave out the
 // tests of an F2I's result (sinf's quadrant bits); version 109 has
 // narrow-access stay silent where warp shuffles hold an L1/shared-bound
-// kernel.
-const VerdictVersion = 109
+// kernel; version 110 has volatile-reread read shared loads a loop
+// repeats at an address it does not change, register-tile and
+// tensor-cores-unused leave shared loads at a uniform address (no
+// tile), and a load by a few threads of a warp read as no broadcast.
+const VerdictVersion = 110
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -77,6 +77,9 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 	Check: func(p *Pass) {
 		lds, _ := p.Value("shared_load_requests")
 		space, op, pipe := "shared-memory loads", "LDS", "shared-memory"
+		if lds > 0 && uniformShared(p.Kernel.Record) {
+			return // coefficients every thread reads, not a tile
+		}
 		if !(lds > 0) {
 			ld, ok := l1HitLoads(p)
 			if !ok {
@@ -348,4 +351,32 @@ func lsuLimited(p *Pass) bool {
 	}
 	busy, ok := p.Kernel.Record.Value("sm__memory_throughput.avg.pct_of_peak_sustained_elapsed", "Mem Pipes Busy")
 	return ok && busy >= 50
+}
+
+// uniformShared reports whether nine in ten of a kernel's executed shared
+// loads or more read an address the same for every thread by
+// construction ([URn+imm], [imm]: no per-thread register in it). A
+// tile's loads index by the thread, its row or its column; a load every
+// thread of the kernel makes at one address is a table or coefficients
+// broadcast (fixtures/sol-check14's volCoef<0>, a polynomial's sixteen
+// coefficients LDS [UR4+imm] a step, each the addend of a Horner FFMA),
+// not a matrix operand: no register tile or tensor core takes it.
+func uniformShared(k *profan.Kernel) bool {
+	var all, uniform float64
+	for s := range instructions(k.Source) {
+		op := opcode(s.SASS)
+		if op != "LDS" && !strings.HasPrefix(op, "LDS.") {
+			continue
+		}
+		n := instExecuted(s)
+		all += n
+		perThread := false
+		for _, r := range addressRegs(s.SASS) {
+			perThread = perThread || !strings.HasPrefix(r, "UR")
+		}
+		if !perThread {
+			uniform += n
+		}
+	}
+	return all > 0 && uniform >= 0.9*all
 }

@@ -112,7 +112,7 @@ func halfOnFFMA(p *Pass) {
 	if !h.Known() || h.Unit != "FP32 pipe" || !tc.Has("fp16") || len(p.Kernel.Record.Source) == 0 {
 		return
 	}
-	if lds, _ := p.Value("shared_load_requests"); !(lds > 0) {
+	if lds, _ := p.Value("shared_load_requests"); !(lds > 0) || uniformShared(p.Kernel.Record) {
 		return
 	}
 	var ffma, conv, other, lds float64 // other: FP32 multiplies and adds apart
