@@ -436,6 +436,8 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	if tc, ok := a.Value("flop_count_tensor"); ok && tc > 0 {
 		tt, _ := metrics.TensorType(a.Record)
 		add("tensor pipe", tc, a.Spec.PeakTensor(tt))
+	} else if tc, tt := SourceTensorFlops(a.Record); tc > 0 {
+		add("tensor pipe", tc, a.Spec.PeakTensor(tt))
 	}
 	return out, known
 }

@@ -197,8 +197,13 @@ import (
 // kernel; version 110 has volatile-reread read shared loads a loop
 // repeats at an address it does not change, register-tile and
 // tensor-cores-unused leave shared loads at a uniform address (no
-// tile), and a load by a few threads of a warp read as no broadcast.
-const VerdictVersion = 110
+// tile), and a load by a few threads of a warp read as no broadcast;
+// version 111 has tensor-cores-unused read half inputs widened to FP32
+// and multiplied as TF32, the headroom count a details page's tensor-core work from the
+// source page's MMAs, ncu's shared load instructions include LDSM, and
+// uncoalesced-global leave out async copies that read a tile's rows in
+// slices narrower than a sector.
+const VerdictVersion = 111
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

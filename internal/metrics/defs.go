@@ -103,9 +103,9 @@ var Defs = []*Def{
 
 	// Shared memory (C2).
 	{Name: "shared_load_requests", Unit: "", Better: 0,
-		Doc: "warp-level shared load instructions",
-		NCU: "smsp__sass_inst_executed_op_shared_ld.sum", Nvprof: "inst_executed_shared_loads, shared_load (event)",
-		eval: first(source(1, "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_ld.sum", "inst_executed_shared_loads", "shared_load", "source:shared/inst_executed_ld"), rule("shared_load_requests"))},
+		Doc: "warp-level shared load instructions, ldmatrix (LDSM) included",
+		NCU: "smsp__sass_inst_executed_op_shared_ld.sum + smsp__inst_executed_op_ldsm.sum", Nvprof: "inst_executed_shared_loads, shared_load (event)",
+		eval: first(withLDSM(source(1, "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_ld.sum", "inst_executed_shared_loads", "shared_load", "source:shared/inst_executed_ld")), rule("shared_load_requests"))},
 	{Name: "shared_load_transactions", Unit: "", Better: -1,
 		Doc: "shared load wavefronts (nvprof: transactions); an n-way bank conflict costs n",
 		NCU: "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", Nvprof: "shared_load_transactions",

@@ -360,6 +360,26 @@ func first(evals ...func(e *env) (float64, string, bool)) func(e *env) (float64,
 	}
 }
 
+// withLDSM adds the ldmatrix instructions (LDSM, smsp__inst_executed_op_ldsm)
+// to ncu's count of shared load instructions, which leaves them out while
+// its shared load wavefronts count theirs: a tensor-core product's tiles
+// read by LDSM alone read as a thousand wavefronts a request
+// (fixtures/sol-check14's mm_fma: 16.9 M wavefronts over 16 Ki LDS, where
+// its 8.4 M LDSM take two each, as its details page and source page say).
+func withLDSM(ev func(e *env) (float64, string, bool)) func(e *env) (float64, string, bool) {
+	const ldsm = "smsp__inst_executed_op_ldsm.sum"
+	return func(e *env) (float64, string, bool) {
+		v, from, ok := ev(e)
+		if !ok || !strings.HasPrefix(from, "smsp__") {
+			return v, from, ok
+		}
+		if m, found := e.k.Metric(ldsm); found && m.IsNumber() && m.Value > 0 {
+			return v + m.Value, from + " + " + ldsm, true
+		}
+		return v, from, ok
+	}
+}
+
 // ratio divides two canonical metrics.
 func ratio(num, den string) func(e *env) (float64, string, bool) {
 	return func(e *env) (float64, string, bool) {

@@ -45,11 +45,13 @@ with torch.autocast("cuda", dtype=torch.bfloat16):
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"duration"},
-	Optional: join([]string{"compute_throughput_pct", "dram_utilization", "shared_load_requests", "inst_executed"}, usageReads),
+	Optional: join([]string{"compute_throughput_pct", "dram_utilization", "shared_load_requests", "inst_executed", "flop_count_tensor"}, usageReads),
 	Check: func(p *Pass) {
 		info := p.Kernel.Name
 		if !info.FP32SIMT || (info.Kind != kernelname.GEMM && info.Kind != kernelname.Convolution) {
-			halfOnFFMA(p)
+			if !halfAsTF32(p) {
+				halfOnFFMA(p)
+			}
 			return
 		}
 		tc := tensorCores(p.Kernel)
@@ -123,7 +125,7 @@ func halfOnFFMA(p *Pass) {
 			return // already on the tensor cores
 		case op == "FFMA" || strings.HasPrefix(op, "FFMA."):
 			ffma += instExecuted(s)
-		case strings.HasPrefix(op, "HADD2.F32") || strings.HasPrefix(op, "F2F.F32.F16") || strings.HasPrefix(op, "F2F.F32.BF16"):
+		case isHalfWidening(op):
 			conv += instExecuted(s)
 		case op == "FMUL" || op == "FADD" || strings.HasPrefix(op, "FMUL.") || strings.HasPrefix(op, "FADD."):
 			other += instExecuted(s)
@@ -179,6 +181,92 @@ func halfOnFFMA(p *Pass) {
 			return o == "FFMA" || strings.HasPrefix(o, "FFMA.")
 		}),
 	})
+}
+
+// halfAsTF32 reports a product of half or bf16 inputs widened to FP32
+// (HADD2.F32, F2F.F32.F16, F2F.F32.BF16 on the source page, one or more a
+// tensor-core instruction) and multiplied on the tensor cores as TF32
+// (HMMA.1688.F32.TF32, every MMA a TF32 one), the tensor pipe the unit of
+// its headroom: the fp16 (bf16) tensor cores, twice the TF32 rate, sit
+// idle, and each m16n8k8 step takes its operands through the conversions.
+// Triton lowers a product written as a broadcast multiply and tl.sum over
+// the shared axis (tl.sum(a[:, :, None] * b[None, :, :], axis=1)) to such
+// a dot when its operands were widened with .to(tl.float32)
+// (fixtures/sol-check14's mm_fma: 32×32 tiles, BLOCK_K = 8, 8.4 M TF32
+// HMMA under tl.sum's line and 84 M HADD2.F32 on the loads' lines, L1/shared at 80 %
+// and the tensor pipe at 12 %; tl.dot on the fp16 tiles as loaded,
+// 128×128×32, ran 0.93 faster). The price is halfOnFFMA's: the product's
+// operations at the fp16 tensor-core peak at tf32Efficiency, bounded by
+// the headroom and by what its DRAM traffic leaves. False where it
+// does not apply (halfOnFFMA is tried then).
+func halfAsTF32(p *Pass) bool {
+	h := p.Kernel.Limiter.Headroom
+	tc := tensorCores(p.Kernel)
+	if !h.Known() || h.Unit != "tensor pipe" || !tc.Has("fp16") || len(p.Kernel.Record.Source) == 0 {
+		return false
+	}
+	var tf32, mma, conv float64
+	seen := map[string]bool{}
+	for _, s := range p.Kernel.Record.Source {
+		if s.Address == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		op := opcode(s.SASS)
+		switch {
+		case tensorOpcode(op):
+			mma += instExecuted(s)
+			if strings.HasPrefix(op, "HMMA.") && strings.Contains(op, ".TF32") {
+				tf32 += instExecuted(s)
+			}
+		case isHalfWidening(op):
+			conv += instExecuted(s)
+		}
+	}
+	if !(tf32 > 0) || tf32 < mma || conv < tf32 {
+		return false
+	}
+	flops, _ := analysis.SourceTensorFlops(p.Kernel.Record)
+	if v, ok := p.Value("flop_count_tensor"); ok && v > 0 {
+		flops = v
+	}
+	t, _ := p.Value("duration")
+	peak := 0.0
+	if p.Kernel.Spec != nil {
+		peak = p.Kernel.Spec.PeakTensor("fp16")
+	}
+	gain := math.NaN()
+	if flops > 0 && peak > 0 && t > 0 {
+		// Bounded by DRAM's traffic, which stays, not L2's: a product's
+		// L2 traffic is its tiles' re-reads of the operands (each read
+		// once for each tile of the other), which the tiles advised cut
+		// (mm_fma: 32×32 tiles, L2 at 32 %, which would bound the gain at
+		// 0.65 where the fix ran 0.93 faster).
+		after := flops / (tf32Efficiency * peak)
+		gain = math.Min(math.Min(clamp01(1-math.Max(after, launchFloor)/t), h.Share), leftBy(p, analysis.LimitDRAM))
+	}
+	msg := fmt.Sprintf("a product of half inputs widened to FP32 (%.3g conversions) multiplies on the tensor cores as TF32 (%.3g TF32 MMAs per warp), at half the fp16 tensor-core rate, the fp16 tensor cores idle; %.0f %% of its time is headroom on the tensor pipe",
+		conv, tf32, 100*h.Share)
+	advice := framework(p.Kernel,
+		"multiply the half tensors as they are: torch.matmul on the float16 (bfloat16) tensors, or autocast (torch.autocast(\"cuda\", dtype=torch.float16)), FP32 accumulation included; not .float() before the product",
+		"multiply the half tiles as they are, FP32 accumulators: mma.sync m16n8k16 (or WMMA 16×16×16 half fragments) from the tiles as loaded, no conversion to float before the product; or cuBLAS / CUTLASS (cublasGemmEx with CUDA_R_16F inputs, CUBLAS_COMPUTE_32F)")
+	if _, _, triton := tritonKernel(p.Kernel.Record); triton {
+		advice = "call tl.dot on the fp16 (bf16) blocks as loaded, with an FP32 accumulator (acc = tl.dot(a, b, acc), acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)), not on operands widened with .to(tl.float32): Triton lowers a broadcast multiply and tl.sum over the shared axis (tl.sum(a[:, :, None] * b[None, :, :], axis=1)) to a dot of its operands as given, here TF32 MMAs at half the fp16 rate; and give the dot tiles of 128×128 with BLOCK_K of 32 or more, num_warps=8, num_stages=3 (or let @triton.autotune choose them)"
+	}
+	locs := topLines(p, func(o string, _ profan.SourceRecord) bool { return isHalfWidening(o) })
+	p.report(estimate(gain), Note{
+		Message:   msg,
+		Advice:    advice,
+		Evidence:  p.evidence("flop_count_tensor", "duration"),
+		Locations: locs,
+	})
+	return true
+}
+
+// isHalfWidening reports whether a SASS opcode widens a half or bf16
+// value to FP32.
+func isHalfWidening(op string) bool {
+	return strings.HasPrefix(op, "HADD2.F32") || strings.HasPrefix(op, "F2F.F32.F16") || strings.HasPrefix(op, "F2F.F32.BF16")
 }
 
 // sharedWords is the 4-byte words a shared load of opcode op reads a

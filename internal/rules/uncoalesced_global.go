@@ -100,6 +100,9 @@ func checkUncoalesced(p *Pass) {
 		if haveIn && excessSplit(p.Kernel, in.Operation) {
 			continue
 		}
+		if c.op == "gld" && asyncSlices(p.Kernel) {
+			continue
+		}
 		t := coalescingTraffic(x)
 		removed := wastedShare(x) // a misalignment's: a sector a request
 		twin, other := samePattern(p, c.op, total)
@@ -489,4 +492,90 @@ func excessSplit(k *analysis.Kernel, op string) bool {
 		any = true
 	}
 	return any
+}
+
+// asyncSlices reports whether a kernel's global loads above their ideal
+// are, for nine tenths of their excess sectors or more, asynchronous copies
+// into shared memory (LDGSTS) that read each row of a tile in slices
+// narrower than a sector: copies of one source line through one base
+// register at offsets d < 32 bytes apart (the loop's steps, unrolled),
+// each moving at most 32/d times its ideal sectors. Over the steps each
+// sector is read whole; one step's excess is the next step's slice, which
+// L1 or L2 serves and DRAM moves once. Triton's tile of 32×8 fp16 a step
+// (fixtures/sol-check14's mm_fma, BLOCK_K = 8: 16 bytes of each row a
+// step, copies at +0x0 … +0x40 from one register, 8 sectors a request for
+// 4): no layout wastes them, the tile's depth (BLOCK_K of a sector or
+// more) does, and tensor-cores-unused names it.
+func asyncSlices(a *analysis.Kernel) bool {
+	type key struct {
+		file string
+		line int
+		base int
+	}
+	offs := map[key][]int64{}
+	type copyOp struct {
+		k             key
+		actual, ideal float64
+	}
+	var copies []copyOp
+	total := 0.0
+	seen := map[string]bool{}
+	for _, s := range a.Record.Source {
+		if s.Address == "" || seen[s.Address] || !accessKind(s.SASS, "gld") {
+			continue
+		}
+		seen[s.Address] = true
+		ex := sourceExcess(s, "gld")
+		if base, off, ok := analysis.MemAddress(s.SASS); ok && strings.HasPrefix(analysis.Opcode(s.SASS), "LDGSTS") {
+			k := key{s.File, s.Line, base}
+			offs[k] = append(offs[k], off)
+			if ex > 0 {
+				act, ideal := sourceSectors(s)
+				copies = append(copies, copyOp{k, act, ideal})
+			}
+		}
+		if ex > 0 {
+			total += ex
+		}
+	}
+	if !(total > 0) {
+		return false
+	}
+	sliced := 0.0
+	for _, c := range copies {
+		d := minStep(offs[c.k])
+		if d > 0 && d < 32 && c.ideal > 0 && c.actual <= c.ideal*32/float64(d)*gpumodel.Slack {
+			sliced += c.actual - c.ideal
+		}
+	}
+	return sliced >= 0.9*total
+}
+
+// sourceSectors is a source-page instruction's L2 sectors and their ideal.
+func sourceSectors(s profan.SourceRecord) (actual, ideal float64) {
+	for _, c := range s.Counter {
+		if !c.IsNumber() {
+			continue
+		}
+		switch c.Name {
+		case globalExcess.actual[0], globalExcess.actual[1]:
+			actual = c.Value
+		case globalExcess.ideal[0], globalExcess.ideal[1]:
+			ideal = c.Value
+		}
+	}
+	return actual, ideal
+}
+
+// minStep is the smallest positive distance between offsets.
+func minStep(offs []int64) int64 {
+	var best int64
+	for _, x := range offs {
+		for _, y := range offs {
+			if d := x - y; d > 0 && (best == 0 || d < best) {
+				best = d
+			}
+		}
+	}
+	return best
 }
