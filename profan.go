@@ -533,8 +533,20 @@ type HostSpan struct {
 	// each of which the profiler slowed the host by recording; up to
 	// 65535 each. Zero where the trace does not say (nsys).
 	Ops, Frames uint16
-	Name        int32 // index in Host.SpanNames; -1 for none
+	// Cast is the time, in CastTicks (saturating), of the dtype casts
+	// (aten::_to_copy) that begin inside a dispatch span of another op:
+	// autocast's casts of an eligible op's inputs and weights, and
+	// autograd's casts of their gradients back (ToCopyBackward0). Zero
+	// where the trace does not say (nsys).
+	Cast uint16
+	Name int32 // index in Host.SpanNames; -1 for none
 }
+
+// CastTick is HostSpan.Cast's unit, seconds.
+const CastTick = 0.25e-6
+
+// CastTime is the span's time inside casts, seconds.
+func (s HostSpan) CastTime() float64 { return float64(s.Cast) * CastTick }
 
 // End is the span's end, seconds.
 func (s HostSpan) End() float64 { return s.Start + float64(s.Dur) }

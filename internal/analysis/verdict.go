@@ -202,8 +202,9 @@ import (
 // and multiplied as TF32, the headroom count a details page's tensor-core work from the
 // source page's MMAs, ncu's shared load instructions include LDSM, and
 // uncoalesced-global leave out async copies that read a tile's rows in
-// slices narrower than a sector.
-const VerdictVersion = 111
+// slices narrower than a sector; version 112 replays autocast's casts
+// at their own share of their traced time (castKeep).
+const VerdictVersion = 112
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -257,6 +257,10 @@ func (r *torchReader) countRecords(spans []profan.HostSpan, of []uint8, tids []i
 		return b - a
 	}
 	sat := func(n int) uint16 { return uint16(min(n, math.MaxUint16)) }
+	cast, ok := r.nameIdx["aten::_to_copy"]
+	if !ok {
+		cast = -1
+	}
 	for i := range spans {
 		s := &spans[i]
 		p := int(of[i])
@@ -275,7 +279,13 @@ func (r *torchReader) countRecords(spans []profan.HostSpan, of []uint8, tids []i
 			}
 			return n
 		}
-		ops, frames := count(r.ops, &c.op), count(r.frames, &c.fr)
+		want := int32(-1)
+		if s.State == profan.HostDispatch && !castSpan(s.Name, r.s.run.Host.SpanNames) {
+			want = cast
+		}
+		ops, castNS := r.opsIn(&c.op, tid, lo, hi, want)
+		frames := count(r.frames, &c.fr)
+		s.Cast = uint16(min(castNS/int64(profan.CastTick*1e9), math.MaxUint16))
 		t := ticks[p]
 		tlo, thi := (lo-r.origin+tickNS/2)/tickNS, (hi-r.origin+tickNS/2)/tickNS
 		for c.tk < len(t) && int64(t[c.tk]) < tlo {
@@ -290,6 +300,37 @@ func (r *torchReader) countRecords(spans []profan.HostSpan, of []uint8, tids []i
 			r.s.run.Host.LoaderNumeric += inside(num[p], lo, hi)
 		}
 	}
+}
+
+// castSpan reports a dispatch span named by a cast itself (a user's
+// .to(), an upload): its casts are the user's, not autocast's.
+func castSpan(name int32, names []string) bool {
+	if name < 0 || int(name) >= len(names) {
+		return true
+	}
+	switch names[name] {
+	case "aten::to", "aten::_to_copy", "aten::copy_", "aten::type_as":
+		return true
+	}
+	return false
+}
+
+// opsIn counts the ops of thread tid that begin from lo to hi (ns),
+// from the cursor *j (moved to the first that begins at lo or after), and
+// the time of those named cast (-1: none) among them, clipped to hi.
+func (r *torchReader) opsIn(j *int, tid int32, lo, hi int64, cast int32) (n int, castNS int64) {
+	for *j < len(r.ops) && r.ops[*j].start < lo {
+		*j++
+	}
+	for k := *j; k < len(r.ops) && r.ops[k].start < hi; k++ {
+		if o := r.ops[k]; o.tid() == tid {
+			n++
+			if cast >= 0 && o.name() == cast {
+				castNS += min(o.end(r.long), hi) - o.start
+			}
+		}
+	}
+	return n, castNS
 }
 
 // spanNamer interns span names.
