@@ -203,8 +203,10 @@ import (
 // source page's MMAs, ncu's shared load instructions include LDSM, and
 // uncoalesced-global leave out async copies that read a tile's rows in
 // slices narrower than a sector; version 112 replays autocast's casts
-// at their own share of their traced time (castKeep).
-const VerdictVersion = 112
+// at their own share of their traced time (castKeep); version 113 has
+// bf16-autocast price the casts it adds as the replay prices a traced
+// one (Lever.Casts).
+const VerdictVersion = 113
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -33,9 +33,10 @@ func TestEngineHost(t *testing.T) {
 	}
 }
 
-// TestAutocastHost: bf16 autocast charges an FP32 convolution's op its
-// engine and casts, in the forward and the backward (whose casts take
-// the gradients back), a TF32 GEMM's the casts alone and a norm one cast.
+// TestAutocastHost: bf16 autocast charges an FP32 convolution's op
+// bf16's engine and its casts, in the forward and the backward (whose
+// casts take the gradients back), a TF32 GEMM's the casts alone and a
+// norm one cast.
 func TestAutocastHost(t *testing.T) {
 	conv := "sm80_xmma_fprop_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x128x8_stage3_warpsize2x2x1_g1_ffma_aligna4_alignc4_execute_kernel__5x_cudnn"
 	dgrad := "sm80_xmma_dgrad_implicit_gemm_f32f32_f32f32_f32_nchwkcrs_nchw_tilesize128x128x8_stage3_warpsize2x2x1_g1_ffma_execute_kernel__5x_cudnn"
@@ -45,18 +46,18 @@ func TestAutocastHost(t *testing.T) {
 	fp32 := []*analysis.Group{group(conv), group(dgrad)}
 	tf32s := []*analysis.Group{group(gemm)}
 	all := append(append([]*analysis.Group{group(norm)}, fp32...), tf32s...)
-	h := autocastHost(fp32, tf32s, all)
-	if h == nil {
+	h, c := autocastHost(fp32, tf32s, all)
+	if h == nil || c == nil {
 		t.Fatal("no autocast host")
 	}
-	for n, want := range map[string]float64{
-		conv:  autocastHostUnits[kernelname.Convolution],
-		dgrad: autocastHostUnits[kernelname.Convolution],
-		gemm:  autocastHostUnits[kernelname.GEMM] - engineHostUnits[kernelname.GEMM],
-		norm:  autocastNormUnits,
+	for n, want := range map[string][2]float64{
+		conv:  {autocastEngineUnits[kernelname.Convolution], autocastCasts[kernelname.Convolution]},
+		dgrad: {autocastEngineUnits[kernelname.Convolution], autocastCasts[kernelname.Convolution]},
+		gemm:  {0, autocastCasts[kernelname.GEMM]},
+		norm:  {0, autocastNormCasts},
 	} {
-		if got := h(n); math.Abs(got-want) > 1e-12 {
-			t.Errorf("%.40s: %.2f launches' worth, want %.2f", n, got, want)
+		if got := [2]float64{h(n), c(n)}; math.Abs(got[0]-want[0]) > 1e-12 || math.Abs(got[1]-want[1]) > 1e-12 {
+			t.Errorf("%.40s: %.2f launches' worth and %.1f casts, want %.2f and %.1f", n, got[0], got[1], want[0], want[1])
 		}
 	}
 }

@@ -349,6 +349,14 @@ type Lever struct {
 	// (cuDNN's TF32 convolutions on NCHW tensors launch layout
 	// transforms around the implicit GEMM). Charged once per op.
 	Host func(name string) float64
+	// Casts is the dtype casts the op that launches a kernel adds per
+	// call under the lever, by the kernel's name (nil or 0: none):
+	// autocast's casts of an eligible op's FP32 inputs and weights
+	// (aten::_to_copy), and in a training step autograd's casts of
+	// their gradients back (ToCopyBackward0). Each costs the host a
+	// cast as the replay prices a traced one (docs/replay.md). Charged
+	// once per op, as Host.
+	Casts func(name string) float64
 	// Dispatch is the share of the host's time in aten ops left (0 is
 	// read as 1): fusing removes launches.
 	Dispatch float64
@@ -487,7 +495,7 @@ func either(a, b func(string) bool) func(string) bool {
 // sync any lever drops is dropped, a graph if any.
 func MergeLevers(ls ...*Lever) Lever {
 	var m Lever
-	var kernels, hosts, fewer, more, kept []func(string) float64
+	var kernels, hosts, casts, fewer, more, kept []func(string) float64
 	var model []bool
 	m.Dispatch = 1
 	for _, l := range ls {
@@ -496,6 +504,9 @@ func MergeLevers(ls ...*Lever) Lever {
 		}
 		if l.Host != nil {
 			hosts = append(hosts, l.Host)
+		}
+		if l.Casts != nil {
+			casts = append(casts, l.Casts)
 		}
 		if l.Dispatch > 0 {
 			m.Dispatch *= l.Dispatch
@@ -583,6 +594,16 @@ func MergeLevers(ls ...*Lever) Lever {
 				h = max(h, x(n))
 			}
 			return h
+		}
+	}
+	if len(casts) > 0 {
+		// One precision per op: the lever that casts the most.
+		m.Casts = func(n string) float64 {
+			c := 0.0
+			for _, x := range casts {
+				c = max(c, x(n))
+			}
+			return c
 		}
 	}
 	return m
