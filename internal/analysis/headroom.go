@@ -433,10 +433,12 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	if n, ok := xuNeed(a); ok {
 		out = append(out, n)
 	}
-	if tc, ok := a.Value("flop_count_tensor"); ok && tc > 0 {
+	if tc, ok := a.Value("flop_count_tensor"); ok {
 		tt, _ := metrics.TensorType(a.Record)
 		add("tensor pipe", tc, a.Spec.PeakTensor(tt))
 	} else if tc, tt := SourceTensorFlops(a.Record); tc > 0 {
+		// The page counts no tensor operations (a details page): the
+		// source page's MMAs tell them.
 		add("tensor pipe", tc, a.Spec.PeakTensor(tt))
 	}
 	return out, known

@@ -16,10 +16,31 @@ import (
 // its peak). 0 and "" without the source page or an MMA of a shape it
 // names.
 func SourceTensorFlops(k *profan.Kernel) (flops float64, typ string) {
-	by := map[string]float64{}
-	eachSASSOp(k, "inst_executed", func(op string, n float64) {
-		if !(n > 0) || !(strings.HasPrefix(op, "HMMA.") || strings.HasPrefix(op, "IMMA.")) {
-			return
+	var by map[string]float64
+	var seen map[string]bool
+	for _, s := range k.Source {
+		// Most pages have no MMA: a substring test before any parse.
+		if !strings.Contains(s.SASS, "MMA.") {
+			continue
+		}
+		op := Opcode(s.SASS)
+		if !(strings.HasPrefix(op, "HMMA.") || strings.HasPrefix(op, "IMMA.")) {
+			continue
+		}
+		if seen == nil {
+			by, seen = map[string]float64{}, map[string]bool{}
+		}
+		if s.Address != "" {
+			if seen[s.Address] {
+				continue
+			}
+			seen[s.Address] = true
+		}
+		n := 0.0
+		for _, c := range s.Counter {
+			if c.Name == "inst_executed" && c.Value > 0 {
+				n = c.Value
+			}
 		}
 		parts := strings.Split(op, ".")
 		var m, nn, kk int
@@ -31,7 +52,7 @@ func SourceTensorFlops(k *profan.Kernel) (flops float64, typ string) {
 		case "16832":
 			m, nn, kk = 16, 8, 32
 		default:
-			return
+			continue
 		}
 		t := "fp16"
 		switch {
@@ -43,7 +64,7 @@ func SourceTensorFlops(k *profan.Kernel) (flops float64, typ string) {
 			t = "bf16"
 		}
 		by[t] += 2 * float64(m*nn*kk) * n
-	})
+	}
 	best := 0.0
 	for t, f := range by {
 		flops += f
