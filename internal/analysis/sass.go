@@ -149,7 +149,15 @@ func (p *sassProgram) feeds(i int, order []int, is func(op string) bool) bool {
 		if len(dst) == 0 {
 			continue
 		}
-		if strings.Contains(op, ".WIDE") || strings.Contains(op, ".64") {
+		switch {
+		case strings.Contains(op, ".128"):
+			// A vector load writes four registers (LDG.E.128 R16: R16 to
+			// R19): Triton's gather loads a thread's indices four at a
+			// time and addresses each gathered load from one of them
+			// (fixtures/sol-check14's gather_rand: x[idx] from R17, R18,
+			// R19 as well as R16).
+			dst = append(dst, dst[0]+1, dst[0]+2, dst[0]+3)
+		case strings.Contains(op, ".WIDE") || strings.Contains(op, ".64"):
 			dst = append(dst, dst[0]+1)
 		}
 		hit := false

@@ -205,8 +205,9 @@ import (
 // slices narrower than a sector; version 112 replays autocast's casts
 // at their own share of their traced time (castKeep); version 113 has
 // bf16-autocast price the casts it adds as the replay prices a traced
-// one (Lever.Casts).
-const VerdictVersion = 113
+// one (Lever.Casts); version 114 has a 16-byte load write its four
+// registers in the walk that tells a gather's addresses.
+const VerdictVersion = 114
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
