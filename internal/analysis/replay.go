@@ -105,6 +105,9 @@ type replay struct {
 	// gap is the GPU's own time between two kernels of a lane when the
 	// second was queued before the first ended (gpuGap).
 	gap float64
+	// training: the window holds autograd's backward (a dispatch span
+	// of autograd::engine::evaluate_function): a training step.
+	training bool
 	// feed is the step's floor set by a multi-process DataLoader: its
 	// pin-memory thread's time a batch times the batches a step
 	// (pinFeed), or where the step's thread waits on the workers' queue
@@ -286,6 +289,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 		r.framework = true
 		r.profiled()
 	}
+	r.training = r.hasBackward()
 	r.bareKeep = r.windowKeep()
 	r.launchU = r.launchUnprofiled()
 	r.markReads()
@@ -523,7 +527,7 @@ func (r *replay) run(l Lever) float64 {
 			}
 			return disp * unprof
 		case profan.HostPython:
-			if l.Graphs && !r.consumes(s) || l.Forward && r.forward(s) {
+			if l.Graphs && !r.consumes(s) || l.Forward && !(l.Backward > 0 && r.training) && r.forward(s) {
 				return 0
 			}
 		case profan.HostData:
@@ -710,18 +714,30 @@ func (r *replay) run(l Lever) float64 {
 				}
 			}
 		}
-		if l.More != nil && !l.Graphs && k.copy == 0 && k.name >= 0 {
-			// A fusion's added launches, a launch's worth each, or
-			// its compiled code's launcher's (Lever.Launcher).
-			if x := l.More(r.names[k.name]); x > 0 {
-				h += x * max(1, l.Launcher) * r.launchU
+		if (l.More != nil || l.Kept != nil) && !l.Graphs && k.copy == 0 && k.name >= 0 {
+			// A fusion's added launches (More) and the launches it
+			// keeps (Kept, their ops' dispatch gone: fewer), each from
+			// the compiled code's launcher (Lever.Launcher), in the
+			// backward pass from the compiled backward (Lever.Backward).
+			x := 0.0
+			if l.More != nil {
+				x += l.More(r.names[k.name])
 			}
-		}
-		if l.Kept != nil && !l.Graphs && k.copy == 0 && k.name >= 0 {
-			// A launch the fusion keeps, from the compiled code's
-			// launcher (its op's dispatch gone: fewer).
-			if x := l.Kept(r.names[k.name]); x > 0 {
-				h += x * max(1, l.Launcher) * r.launchU
+			if l.Kept != nil {
+				x += l.Kept(r.names[k.name])
+			}
+			c := max(1, l.Launcher)
+			if l.Backward > 0 && r.training {
+				// A training step: the compiled forward costs the
+				// host what the eager one did (fewer), the compiled
+				// backward's launches Lever.Backward each.
+				c = 0
+				if r.compiledBackward(spanAt(k.issued)) {
+					c = l.Backward
+				}
+			}
+			if x > 0 {
+				h += x * c * r.launchU
 			}
 		}
 		if l.ReadBack > 0 && l.Pinned > 0 && int32(k.copy)&(copyPageable|copyToDevice) == copyPageable {

@@ -64,7 +64,7 @@ func (r *replay) fewer(l Lever) map[int]float64 {
 			continue
 		}
 		i := spanAt(k.issued)
-		if i < 0 || r.spans[i].State != profan.HostDispatch {
+		if i < 0 || r.spans[i].State != profan.HostDispatch || l.Backward > 0 && r.training && !r.compiledBackward(i) {
 			continue
 		}
 		f := 0.0
@@ -303,6 +303,24 @@ func (r *replay) backward(i int) bool {
 	s := r.spans[i]
 	return s.State == profan.HostDispatch && s.Name >= 0 && int(s.Name) < len(r.snames) &&
 		strings.HasPrefix(r.snames[s.Name], "autograd::engine::evaluate_function")
+}
+
+// hasBackward reports a backward node among the window's spans.
+func (r *replay) hasBackward() bool {
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		if r.backward(i) {
+			return true
+		}
+	}
+	return false
+}
+
+// compiledBackward reports span i a backward node torch.compile(model)
+// compiles: autograd's, but not a gradient's accumulation into a leaf
+// (AccumulateGrad runs eager beside the compiled backward).
+func (r *replay) compiledBackward(i int) bool {
+	return r.backward(i) && !strings.HasSuffix(r.snames[r.spans[i].Name], "AccumulateGrad")
 }
 
 // joined is the ranges' union, by start (rs sorted by start).

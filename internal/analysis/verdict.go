@@ -206,8 +206,10 @@ import (
 // at their own share of their traced time (castKeep); version 113 has
 // bf16-autocast price the casts it adds as the replay prices a traced
 // one (Lever.Casts); version 114 has a 16-byte load write its four
-// registers in the walk that tells a gather's addresses.
-const VerdictVersion = 114
+// registers in the walk that tells a gather's addresses; version 115
+// has torch-compile leave a training step's forward host as it was (the
+// compiled forward's own host costs what the eager one did).
+const VerdictVersion = 115
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -566,7 +566,7 @@ func replayKernels(tl *analysis.Timeline, saves map[*analysis.Group]float64, wit
 		return 1
 	}}
 	if with != nil {
-		l.Host, l.Casts, l.Fewer, l.More, l.Kept, l.Launcher, l.Forward = with.Host, with.Casts, with.Fewer, with.More, with.Kept, with.Launcher, with.Forward
+		l.Host, l.Casts, l.Fewer, l.More, l.Kept, l.Launcher, l.Backward, l.Forward = with.Host, with.Casts, with.Fewer, with.More, with.Kept, with.Launcher, with.Backward, with.Forward
 	}
 	w, ok := tl.Replay(*l)
 	if !ok {

@@ -63,6 +63,13 @@ more launches of one kernel in a row (a per-parameter update, a timing loop) are
 loop, not a chain: each reads no tensor the one before it wrote, so they are not
 fused and split the chain around them. cuDNN's NCHW training batch norm, which inductor
 replaces with fused Triton reductions, saves what channels_last saves of it.
+On a training step (the trace holds autograd's backward) the compiled
+forward's own host (Dynamo's guard check, AOTAutograd's runtime wrapper,
+the generated code's allocations, views and a launcher call per Triton
+kernel) costs what the eager forward's ops and Python did
+(fixtures/host24c's steps, traced eager and compiled without with_stack),
+so only the forward's kernels' time goes; the backward is priced as
+above.
 A value read inside the model's forward (.item(), .tolist(), nonzero, a
 boolean mask) breaks the graph; Dynamo resumes after it, but not after one
 inside a loop: where a read recurs inside one call of a forward, after the
@@ -217,7 +224,7 @@ counted.`,
 			// Each launch a chain drops takes its launch's host time
 			// with it, and the model's forward Python goes into the
 			// compiled graph (docs/replay.md).
-			Lever: &analysis.Lever{Fewer: func(n string) float64 { return fewer[n] }, More: func(n string) float64 { return more[n] }, Kept: func(n string) float64 { return kept[n] }, Launcher: tritonLauncher, Forward: forward},
+			Lever: &analysis.Lever{Fewer: func(n string) float64 { return fewer[n] }, More: func(n string) float64 { return more[n] }, Kept: func(n string) float64 { return kept[n] }, Launcher: tritonLauncher, Backward: tritonLauncher, Forward: forward},
 			Basis: basis, Composes: "with the precision changes and a fused optimizer; mode=\"reduce-overhead\" adds CUDA graphs"})
 	},
 }

@@ -381,6 +381,16 @@ type Lever struct {
 	// Launcher is the host time of a launch Kept keeps or More adds,
 	// in launches' worth (0 is read as 1).
 	Launcher float64
+	// Backward, on a training step (the trace holds autograd's
+	// backward), is Launcher for the launches Kept keeps or More adds
+	// in the backward pass (inside an autograd node's span, but a
+	// gradient's accumulation), and leaves the forward's host as it was:
+	// the compiled forward's own host (Dynamo's guards, AOTAutograd's
+	// runtime wrapper, the generated code's allocations, views and
+	// launcher calls) costs what the eager ops and Python it replaces
+	// did (fixtures/host24c), so Fewer, Kept and Forward take nothing
+	// off it. 0: the forward and the backward as Launcher says.
+	Backward float64
 	// Collapse replaces the work of an annotated range (a per-parameter
 	// optimizer step) with a few multi-tensor launches; nil: none.
 	Collapse *Collapse
@@ -520,6 +530,7 @@ func MergeLevers(ls ...*Lever) Lever {
 		if l.Kept != nil {
 			kept = append(kept, l.Kept)
 			m.Launcher = max(m.Launcher, l.Launcher)
+			m.Backward = max(m.Backward, l.Backward)
 		}
 		if m.Collapse == nil {
 			m.Collapse = l.Collapse
