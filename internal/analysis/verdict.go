@@ -208,8 +208,11 @@ import (
 // one (Lever.Casts); version 114 has a 16-byte load write its four
 // registers in the walk that tells a gather's addresses; version 115
 // has torch-compile leave a training step's forward host as it was (the
-// compiled forward's own host costs what the eager one did).
-const VerdictVersion = 115
+// compiled forward's own host costs what the eager one did); version 116
+// adds alias-reload (a loop storing to and re-loading fixed addresses
+// through pointers that may alias), and has tile-shared-memory leave
+// such re-reads and uniform-load a kernel L2 limits.
+const VerdictVersion = 116
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -163,6 +163,7 @@ var All = []*Rule{
 	registerTile,
 	uniformLoad,
 	volatileReread,
+	aliasReload,
 	dependentLoads,
 	constantSerialization,
 	threadDivergence,

@@ -108,7 +108,7 @@ var solCheck14Pairs = []solCheckPair{
 	{calibPair{"rmsnorm_w1", "rmsnorm_w8", "Triton RMS norm of 16384 rows of 4096 bf16, a program a row: num_warps=1 → 8 (measured 0.09)"}, "", solClasses14But("tiny-blocks", "low-occupancy")},
 	{calibPair{"void shflEach<0>(float *, const float *, int)", "void shflEach<1>(float *, const float *, int)", "three moments of 64 Mi floats, a partial sum a warp: a warp all-reduce by shuffles for every element (fifteen SHFL) → per-lane sums, one all-reduce at the end (no rule)"}, "", solClasses14},
 	{calibPair{"void cvtLoop<0>(float *, const unsigned int *, int)", "void cvtLoop<1>(float *, const unsigned int *, int)", "32 LCG steps on 16 Mi words, each state's top 23 bits to float and summed: I2F → the bits under 2^23's exponent, minus 2^23 (no rule; measured 0.05)"}, "", solClasses14},
-	{calibPair{"aliasAcc0(float *, const float *, const float *, int)", "aliasAcc1(float *, const float *, const float *, int)", "y[i] = Σ over 64 k of w[k]·x[i] on 16 Mi floats: accumulated in y[i] through pointers that may alias (a load of x and w and a store of y each step) → __restrict__, a register sum, one store (no rule)"}, "", solClasses14},
+	{calibPair{"aliasAcc0(float *, const float *, const float *, int)", "aliasAcc1(float *, const float *, const float *, int)", "y[i] = Σ over 64 k of w[k]·x[i] on 16 Mi floats: accumulated in y[i] through pointers that may alias (a load of x and w and a store of y each step) → __restrict__, a register sum, one store (no rule at the first read)"}, "alias-reload", solClasses14},
 	{calibPair{"ldgMap0(float *, const float *, const float *, float, float, int)", "ldgMap1(float *, const float *, const float *, float, float, int)", "y = a·x + b·z on 64 Mi floats, DRAM-bound: plain pointers → __restrict__ and __ldg (measured −0.00: fine as it is)"}, "", solClasses14},
 	{calibPair{"void padNoConf<32>(float *, const float *, int)", "void padNoConf<33>(float *, const float *, int)", "3-point row smoothing of the 32x32 tiles of an 8192² image from shared memory, row-wise accesses: pitch 32 → 33 (measured 0.00: fine as it is)"}, "", solClasses14},
 }
@@ -135,6 +135,9 @@ var solCheck14Lines = map[string][]int{
 	"pubSys<0>":          {533, 534},
 	"volCoef<0>":         {557, 559},
 	"sinPhase<0>":        {590},
+	// Written after the read, with alias-reload: the loop's store of
+	// y[i] and its loads.
+	"aliasAcc0": {669},
 }
 
 // solCheck14Files are the fourteenth held-out set's pages, raw and details
@@ -278,12 +281,30 @@ var solCheck14Files = map[string][]string{
 // and prices it as one, 0.53 → 0.87 against 0.79, on both pages. Raw
 // page mean |error| 0.1259 → 0.1188, details 0.1259 → 0.1188, worst 0.840.
 // The bound holds the figures after the fixes (0.119, 0.841).
+//
+// After the fix (version 116, kfix16b): alias-reload, a loop that
+// stores to an address it does not change at every step and loads fixed
+// addresses again after each store (pointers that may alias: the
+// compiler keeps neither value in a register), priced with the time
+// model at the busiest unit's ceiling once the loads no longer wait
+// behind the stores: aliasAcc0 (no rule at the first read; eight STG of
+// y[i] and eight LDG of x[i] a step of eight, 65 % of its global memory
+// instructions) 0, "≈77 % ... on FP32 pipe that no rule explains" →
+// alias-reload 0.79 against 0.84 (line 669); raw page mean |error|
+// 0.1188 → 0.0873, details 0.1188 → 0.0873, worst 0.840 (aliasAcc0)
+// → 0.576 (shflEach<0>, no rule).
+// Its forbidden findings go by their mechanisms: tile-shared-memory
+// (0.19) leaves re-reads of a thread's own address that a loop loads
+// again after each store (a register's to keep, not a tile's), and
+// uniform-load (0.08) a kernel L2 limits (the broadcast's sector an L1
+// hit after the first warp).
+// The bound holds the figures after the fixes (0.088, 0.576).
 func TestSolCheck14(t *testing.T) {
 	skipShort(t)
 	if !solCheck14Read {
 		t.Skip("sol-check14: read once at 00:35 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck14Files, solCheck14Pairs, "sol-check14", 0.119, 0.841, solCheck14Gaps)
+	heldOutGaps(t, solCheck14Files, solCheck14Pairs, "sol-check14", 0.088, 0.576, solCheck14Gaps)
 }
 
 // solCheck14Gaps are what the first read found against the verdicts
@@ -298,10 +319,11 @@ func TestSolCheck14(t *testing.T) {
 // narrow-access is gone; since 110 volCoef<0>'s volatile-reread is found
 // and its three forbidden findings gone; since 111 mm_fma's
 // tensor-cores-unused is found and its two forbidden findings gone;
-// since 112 gather_rand's gather is named as one.
+// since 112 gather_rand's gather is named as one; since 116
+// aliasAcc0's tile-shared-memory and uniform-load are gone.
 var solCheck14Gaps = []string{
 	"compact<0> uncoalesced-global", "compact<0> thread-divergence",
-	"aliasAcc0 tile-shared-memory", "aliasAcc0 uniform-load", "ldgMap0 narrow-access"}
+	"ldgMap0 narrow-access"}
 
 // solCheck14LineGaps are the required findings whose named line is not
 // one of solCheck14Lines at the first read: logged, not failed. None at
