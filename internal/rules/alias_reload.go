@@ -130,6 +130,9 @@ func aliasReloads(a *analysis.Kernel) (w aliasWork) {
 // instructions, L2 at 77 % of its peak; __restrict__ and a register sum
 // ran 0.84 faster, held by its 64 loads of w[k] (L1 at 95 %).
 func checkAliasReload(p *Pass) {
+	if !inLoop(p.Kernel, "global", "store") {
+		return // no store a loop repeats
+	}
 	w := aliasReloads(p.Kernel)
 	removed := w.removedStores + w.removedLoads
 	if !(w.removedStores > 0) || !(w.removedLoads > 0) || !(w.global > 0) || removed < 0.5*w.global || !(w.memory >= removed) {

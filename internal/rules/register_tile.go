@@ -77,9 +77,6 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 	Check: func(p *Pass) {
 		lds, _ := p.Value("shared_load_requests")
 		space, op, pipe := "shared-memory loads", "LDS", "shared-memory"
-		if lds > 0 && uniformShared(p.Kernel.Record) {
-			return // coefficients every thread reads, not a tile
-		}
 		if !(lds > 0) {
 			ld, ok := l1HitLoads(p)
 			if !ok {
@@ -103,6 +100,9 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 		}
 		if !ok {
 			return
+		}
+		if op == "LDS" && uniformShared(p.Kernel.Record) {
+			return // coefficients every thread reads, not a tile
 		}
 		if op == "LDS" && unit == "FMA" && analysis.TropicalSteps(p.Kernel.Record) >= fma {
 			unit = "min-plus step"

@@ -114,7 +114,7 @@ func halfOnFFMA(p *Pass) {
 	if !h.Known() || h.Unit != "FP32 pipe" || !tc.Has("fp16") || len(p.Kernel.Record.Source) == 0 {
 		return
 	}
-	if lds, _ := p.Value("shared_load_requests"); !(lds > 0) || uniformShared(p.Kernel.Record) {
+	if lds, _ := p.Value("shared_load_requests"); !(lds > 0) {
 		return
 	}
 	var ffma, conv, other, lds float64 // other: FP32 multiplies and adds apart
@@ -149,7 +149,7 @@ func halfOnFFMA(p *Pass) {
 		// 0.31 words an FFMA). An n-body step (rsqrt, FMUL and FADD
 		// beside its FFMAs) or an iterated map (FMUL as often as FFMA,
 		// no shared load in its loop) is no GEMM.
-		if !tc.Has("tf32") || ffma < 4*other || lds < 0.1*ffma {
+		if !tc.Has("tf32") || ffma < 4*other || lds < 0.1*ffma || uniformShared(p.Kernel.Record) {
 			return
 		}
 		rate = tc.TF32Ratio()
