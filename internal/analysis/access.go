@@ -146,6 +146,7 @@ func instructions(a *Kernel) []Instruction {
 						Reasons: []string{fmt.Sprintf("%.1f sectors per request, ideal %.1f: the address is loaded from memory (a gather or scatter through an index array), so the data's order decides", in.SectorsPerRequest, in.IdealSectorsPerRequest)}}
 				}
 				in.AtomicRead = op == "load" && prog.atomicTarget(s.Address)
+				in.AtomicSlot = prog.atomicSlot(s.Address)
 				in.Step = float64(prog.step(s.Address))
 			}
 			if in.IdealSectors < req {

@@ -142,6 +142,9 @@ func (p *sassProgram) feeds(i int, order []int, is func(op string) bool) bool {
 			return false
 		}
 		op, as := sassFields(p.recs[j].SASS)
+		if len(as) > 1 && as[0] == "PT" && (strings.HasPrefix(op, "ATOM") || strings.HasPrefix(op, "SHFL")) {
+			as = as[1:] // ATOMG PT, R3, [...]: the register after the predicate
+		}
 		if len(as) == 0 || strings.Contains(as[0], "[") {
 			continue // no register written (a store, a reduction)
 		}
@@ -206,6 +209,20 @@ func (p *sassProgram) atomicTarget(addr string) bool {
 		}
 	}
 	return false
+}
+
+// atomicSlot reports whether the address of the memory instruction at
+// addr comes from a global atomic's result (a slot claimed from a
+// counter: y[atomicAdd(&n, 1)], the compiler's aggregation shuffling the
+// warp's base from its leader).
+func (p *sassProgram) atomicSlot(addr string) bool {
+	i, ok := p.at[addr]
+	if !ok {
+		return false
+	}
+	return p.feeds(i, before(i), func(op string) bool {
+		return strings.HasPrefix(op, "ATOMG") || op == "ATOM" || strings.HasPrefix(op, "ATOM.")
+	})
 }
 
 var offsetRE = regexp.MustCompile(`\+(-?)0x([0-9a-fA-F]+)\]`)

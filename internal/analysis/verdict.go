@@ -211,8 +211,10 @@ import (
 // compiled forward's own host costs what the eager one did); version 116
 // adds alias-reload (a loop storing to and re-loading fixed addresses
 // through pointers that may alias), and has tile-shared-memory leave
-// such re-reads and uniform-load a kernel L2 limits.
-const VerdictVersion = 116
+// such re-reads and uniform-load a kernel L2 limits; version 117 has
+// uncoalesced-global leave stores at slots an atomic's result claims and
+// thread-divergence count a header atomic's calling line as the atomic's.
+const VerdictVersion = 117
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -80,6 +80,10 @@ type Instruction struct {
 	// AtomicRead is set for a load of the word a global atomic of the
 	// kernel then updates (a compare-and-swap loop's read).
 	AtomicRead bool
+	// AtomicSlot is set for a global access whose address an atomic's
+	// result computes (y[atomicAdd(&n, 1)]: a slot claimed from a
+	// counter): where it falls is the counter's value.
+	AtomicSlot bool
 	// Executions is the instruction's executions per warp launched: above
 	// one it sits in a loop.
 	Executions float64
