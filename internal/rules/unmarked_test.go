@@ -76,6 +76,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check13", solCheck13Files, hp(solCheck13Pairs)},
 		{"sol-bits", solBitsFiles, hp(solBitsPairs)},
 		{"sol-check14", solCheck14Files, hp(solCheck14Pairs)},
+		{"sol-check15", solCheck15Files, hp(solCheck15Pairs)},
 	}
 	for _, s := range sets {
 		if s.name == "sol-check13" && !solCheck13Read {
@@ -84,6 +85,10 @@ func TestNoUnmarkedZero(t *testing.T) {
 		}
 		if s.name == "sol-check14" && !solCheck14Read {
 			t.Logf("sol-check14: skipped until its one read (solCheck14Read)")
+			continue
+		}
+		if s.name == "sol-check15" && !solCheck15Read {
+			t.Logf("sol-check15: skipped until its one read (solCheck15Read)")
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
