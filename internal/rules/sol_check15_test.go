@@ -7,9 +7,10 @@ import (
 
 // solClasses15 are the class rules the fifteenth set forbids on kernels
 // at their speed of light, on those whose class no rule knows and on
-// those whose fix was planned not to help: solClasses14 (no kernel class
-// rule landed between the two sets' captures).
-var solClasses15 = slices.Clone(solClasses14)
+// those whose fix was planned not to help: solClasses14 and the kernel
+// class rule landed while the set waited for its read (alias-reload;
+// added at 03:40 UTC, before the read).
+var solClasses15 = append(slices.Clone(solClasses14), "alias-reload")
 
 // solClasses15But is solClasses15 without the rules named.
 func solClasses15But(rules ...string) []string {
@@ -20,7 +21,7 @@ func solClasses15But(rules ...string) []string {
 // (at 03:40 UTC on 2026-11-30 or later, with main as it is then): until
 // then its tests, and its entries in TestNoUnmarkedZero, skip, so that no
 // test run reads the set before.
-const solCheck15Read = false
+const solCheck15Read = true
 
 // solCheck15Pairs are the fifteenth held-out set of the speed-of-light
 // classes (sources in fixtures/gen/sol_check15.cu and sol_triton15.py):
@@ -160,23 +161,66 @@ var solCheck15Files = map[string][]string{
 // nearestSqrt 0.45, warpRot 0.42, mm_s1 0.32; planned not to help
 // stencil3 −0.05, sigmoidMap 0.05. Every name in the table is the
 // capture's. Skipped until its first read (solCheck15Read), so that no
-// test run reads it before; the bounds are the issue's until then.
+// test run reads it before; the bounds were the issue's until then.
+//
+// First read, once, at 03:40 UTC with main at b7a83cf (after the
+// fitters' cutoff): raw page mean |error| 0.1890, worst 0.8033 (gmm_f64,
+// 0 against 0.80); details page 0.1848 and 0.8033. 16 of the 19 required
+// findings on both pages: missing are l1dist<1>'s register-tile (read
+// memory-bound, L1/shared at 95 %, "97% of its wavefronts at their ideal
+// (shared-memory work of its own, no product)": its step is an FADD of
+// an FADD's |a - b|, no FFMA and no FMNMX, so neither the FMA count nor
+// the min-plus step sees a product; no headroom sentence, an unmarked 0
+// against 0.68), haversine<double>'s fp64-on-float ("≈60 % ... on FP64
+// pipe" unexplained, a forbidden uniform-load 0.05 on the double sin's
+// coefficient table, line 382) and gmm_f64's fp64-on-float (Triton's
+// fp64 tl.exp and tl.log, "≈41 % ... on FP64 pipe" unexplained): both
+// have 16-byte global accesses (the math library's table; Triton's four
+// fp32 a thread), which analysis.DoubleWork takes for double data. Other
+// forbidden findings, on both pages: bigTail<1> low-occupancy 0.46 (the
+// one 120 KiB block an SM, which the fix keeps), lifeTorus<0> bit-loop
+// 0.70 (the neighbours' x[...] & 1, line 311, read as single-bit tests),
+// rowMinMax<0> small-grid 0.03 (1024 blocks, 1.29 waves), hist_atomic
+// fence-per-access 0.79 (tl.atomic_add's default acq_rel puts a
+// MEMBAR.ALL.GPU before each atomic), mm_s1 barrier-stalls 0.34 (the
+// unpipelined loop's barriers), stencil3<0> uncoalesced-global 0.08 (the
+// neighbours' misaligned loads, 4.7 sectors a request where L1 serves
+// them), sigmoidMap<0> narrow-access 0.43 (measured 0.05): eight on each
+// page. Lines: every required finding that locates named one written for
+// it, on both pages. Gains of the 16 given (raw): mixS16<1> 0.52 against
+// 0.56, bigTail<1> 0.48 against 0.49, algSig<20> 0.92 against 0.90,
+// editDist<0> 0.84 against 0.79, chanSumH2<0> 0.86 against 0.98 (0.98
+// details), scatterF<0> 0.84 against 0.89, lifeTorus<0> 0.30 against
+// 0.42, transposeU8<32> 0.45 against 0.38, segHead<0> 0.84 against 0.87,
+// bitonic512<0> 0.48 against 0.49, rowMinMax<0> 0.23 against 0.23,
+// relStore<0> 0.58 against 0.40, volParam<0> 0.88 against 0.82,
+// spinNorm<0> 0.36 against 0.68, tr_col 0.73 against 0.73, hist_atomic
+// 0.98 against 0.98. No-rule kernels: hash64<0> (0.40) "≈84 % ... on
+// compute pipes", nearestSqrt<0> (0.45) "≈70 % ... on FP32 pipe",
+// warpRot<0> (0.42) "≈81 % ... on FP32 pipe", mm_s1 (0.32) "≈20 % ... on
+// tensor pipe" beside its forbidden barrier-stalls. Nothing was fitted on
+// this set; the gaps are logged and the bounds held at the first read.
 func TestSolCheck15(t *testing.T) {
 	skipShort(t)
 	if !solCheck15Read {
 		t.Skip("sol-check15: read once at 03:40 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck15Files, solCheck15Pairs, "sol-check15", 0.08, 0.2, solCheck15Gaps)
+	heldOutGaps(t, solCheck15Files, solCheck15Pairs, "sol-check15", 0.19, 0.804, solCheck15Gaps)
 }
 
 // solCheck15Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Empty before the read.
-var solCheck15Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. Three required
+// findings missing (l1dist<1> register-tile, haversine<double> and
+// gmm_f64 fp64-on-float) and eight forbidden ones, the same on both
+// pages.
+var solCheck15Gaps = []string{"l1dist<1> register-tile", "haversine<double> fp64-on-float", "gmm_f64 fp64-on-float",
+	"bigTail<1> low-occupancy", "lifeTorus<0> bit-loop", "haversine<double> uniform-load", "rowMinMax<0> small-grid",
+	"hist_atomic fence-per-access", "mm_s1 barrier-stalls", "stencil3<0> uncoalesced-global", "sigmoidMap<0> narrow-access"}
 
 // solCheck15LineGaps are the required findings whose named line is not
-// one of solCheck15Lines at the first read: logged, not failed. Empty
-// before the read.
+// one of solCheck15Lines at the first read: logged, not failed. None at
+// the first read.
 var solCheck15LineGaps = []string{}
 
 // TestSolCheck15Lines holds the lines the set's required findings name,
