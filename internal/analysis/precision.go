@@ -3,15 +3,18 @@ package analysis
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
 // DoubleOnFloat is a kernel that computes in double precision on float
 // data: its source page converts floats to doubles (F2F.F64.F32) and the
-// results back (F2F.F32.F64), reads and writes no 8- or 16-byte global
-// words, and its arithmetic runs on the FP64 pipe (DFMA, DMUL, DADD, the
+// results back (F2F.F32.F64), reads and writes no double data (8- or
+// 16-byte global words other than float vectors and broadcast tables:
+// floatVectors), and its arithmetic runs on the FP64 pipe (DFMA, DMUL, DADD, the
 // FP64 MUFU approximations). An exp() or a 0.5 literal on a float
 // promotes the whole expression; on float data the necessary work is
 // FP32 work, at the FP32 pipe's rate (2× the FP64 pipe's on an H100 or
@@ -40,6 +43,7 @@ func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
 	}
 	seen := map[string]bool{}
 	var slots, all, literals float64 // the FP64 pipe's warp instructions; every one; UMOVs
+	var floatWide map[string]bool    // floatVectors(a), read at the first wide access
 	for _, s := range a.Record.Source {
 		if s.Address == "" || seen[s.Address] {
 			continue
@@ -64,7 +68,12 @@ func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
 			// literal is an immediate operand of its FFMA.
 			literals += n
 		case wideGlobal(op) && n > 0:
-			return w, false // 8- or 16-byte words: double (or vector) data
+			if floatWide == nil {
+				floatWide = floatVectors(a)
+			}
+			if !floatWide[s.Address] {
+				return w, false // 8- or 16-byte words: double data
+			}
 		}
 	}
 	if !(w.Up > 0) || !(w.Down > 0) || !(w.FP64 > 0) {
@@ -108,6 +117,81 @@ func (w DoubleOnFloat) Rate(a *Kernel) float64 { return a.Spec.PeakFP32() / a.Sp
 func (w DoubleOnFloat) Describe() string {
 	return fmt.Sprintf("%.3g float→double conversions (F2F.F64.F32) and %.3g back (F2F.F32.F64) around %.3g FP64 instructions (warp-level)",
 		w.Up, w.Down, w.FP64)
+}
+
+// floatVectors is the set of a kernel's wide global accesses (8 or 16
+// bytes a thread) that hold no double data: a table read, the warp's
+// lanes reading one or two sectors a request where data would take 8 or
+// 16 (a math library's coefficients: double sin's
+// __cudart_sin_cos_coeffs, LDG.E.128.CONSTANT at one or two sectors a
+// request, fixtures/sol-check15's haversine<double>), and a float vector,
+// every 32-bit register a load writes converted by an F2F.F64.F32, every
+// one a store reads written by an F2F.F32.F64 (Triton's four fp32 a
+// thread, LDG.E.128 and STG.E.128 around its fp64 math: sol-check15's
+// gmm_f64). A double's register pair feeds DFMA work unconverted.
+func floatVectors(a *Kernel) map[string]bool {
+	up, down := map[string]bool{}, map[string]bool{} // registers converted up; written down
+	for _, s := range a.Record.Source {
+		op := Opcode(s.SASS)
+		if !strings.HasPrefix(op, "F2F.") {
+			continue
+		}
+		f := strings.Fields(strings.ReplaceAll(s.SASS[strings.Index(s.SASS, op)+len(op):], ",", " "))
+		if len(f) != 2 {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(op, "F2F.F64.F32"):
+			up[f[1]] = true
+		case strings.HasPrefix(op, "F2F.F32.F64"):
+			down[f[0]] = true
+		}
+	}
+	out := map[string]bool{}
+	for _, in := range a.Model.Instructions {
+		if in.Space != "global" || !wideGlobal(Opcode(in.SASS)) {
+			continue
+		}
+		if in.Operation == "load" && (in.Pattern.Kind == gpumodel.Broadcast || in.IdealSectorsPerRequest > 0 && in.IdealSectorsPerRequest <= 2) {
+			out[in.Address] = true
+			continue
+		}
+		op := Opcode(in.SASS)
+		f := strings.Fields(strings.ReplaceAll(in.SASS[strings.Index(in.SASS, op)+len(op):], ",", " "))
+		if len(f) < 2 {
+			continue
+		}
+		reg, set := f[0], up // a load's destination
+		if in.Operation == "store" {
+			reg, set = f[len(f)-1], down // a store's data
+		} else if in.Operation != "load" {
+			continue
+		}
+		words := 2
+		if strings.Contains(op, ".128") {
+			words = 4
+		}
+		out[in.Address] = covered(reg, words, set)
+	}
+	return out
+}
+
+// covered reports whether registers reg, reg+1, ... (words of them) are
+// all in set.
+func covered(reg string, words int, set map[string]bool) bool {
+	if !strings.HasPrefix(reg, "R") {
+		return false
+	}
+	r, err := strconv.Atoi(reg[1:])
+	if err != nil {
+		return false
+	}
+	for i := 0; i < words; i++ {
+		if !set["R"+strconv.Itoa(r+i)] {
+			return false
+		}
+	}
+	return true
 }
 
 // wideGlobal reports a global load or store of 8 or 16 bytes a thread.

@@ -214,7 +214,7 @@ import (
 // such re-reads and uniform-load a kernel L2 limits; version 117 has
 // uncoalesced-global leave stores at slots an atomic's result claims and
 // thread-divergence count a header atomic's calling line as the atomic's.
-const VerdictVersion = 117
+const VerdictVersion = 118
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -64,10 +64,16 @@ func checkFP64OnFloat(p *Pass) {
 	// µs; sol-check9's expChain<double> keeps 50 M, under its FP32 time).
 	after := math.Max(math.Max(w.Ideal32, w.Kept), launchFloor)
 	gain := math.Min(clamp01(1-after/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	advice := "where float's accuracy is enough, compute in float: float literals (0.75f), the float functions (expf, sinf, sqrtf, or __expf), no double variables; find the promotions with -Wdouble-promotion (nvcc -Xcompiler -Wdouble-promotion), and consider --use_fast_math where its accuracy is enough"
+	if _, _, triton := tritonKernel(a.Record); triton {
+		// fixtures/sol-check15's gmm_f64: x.to(tl.float64), an fp64
+		// tl.zeros accumulator, tl.exp and tl.log on doubles.
+		advice = "where float's accuracy is enough, compute in tl.float32: drop the .to(tl.float64) casts, make the accumulators tl.zeros(..., tl.float32), and tl.exp / tl.log / tl.sqrt then run libdevice's float versions on the FP32 pipe"
+	}
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("float data computed in double: %s; its FP64 work needs %.0f%% of its time at the FP64 pipe's peak, in float %.0f%% at the FP32 pipe's (%.0f× the rate)",
 			w.Describe(), 100*w.Ideal64/t, 100*w.Ideal32/t, w.Rate(a)),
-		Advice:   "where float's accuracy is enough, compute in float: float literals (0.75f), the float functions (expf, sinf, sqrtf, or __expf), no double variables; find the promotions with -Wdouble-promotion (nvcc -Xcompiler -Wdouble-promotion), and consider --use_fast_math where its accuracy is enough",
+		Advice:   advice,
 		Evidence: append(p.evidence("flop_count_dp", "flop_count_sp", "duration"), fmt.Sprintf("fp64_instructions=%.4g", w.FP64)),
 		Locations: topLines(p, func(op string, _ profan.SourceRecord) bool {
 			return strings.HasPrefix(op, "DFMA") || strings.HasPrefix(op, "DMUL") || strings.HasPrefix(op, "DADD") ||

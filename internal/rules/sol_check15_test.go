@@ -200,12 +200,24 @@ var solCheck15Files = map[string][]string{
 // warpRot<0> (0.42) "≈81 % ... on FP32 pipe", mm_s1 (0.32) "≈20 % ... on
 // tensor pipe" beside its forbidden barrier-stalls. Nothing was fitted on
 // this set; the gaps are logged and the bounds held at the first read.
+//
+// After the fix (kfix17a, by mechanism): analysis.DoubleWork no longer
+// takes every 8- or 16-byte global access for double data. A table read
+// (one or two sectors a request: the double sin's coefficients,
+// LDG.E.128.CONSTANT) and a float vector (every register a 16-byte load
+// writes converted by an F2F.F64.F32, every one a store reads written by
+// an F2F.F32.F64: Triton's four fp32 a thread) hold no double data.
+// haversine<double> now gets fp64-on-float, 0.58 against 0.48 on both
+// pages, and gmm_f64 0.70 against 0.80, in Triton's terms (tl.float32) at
+// its .py lines. Mean |error| raw 0.1890 → 0.1457, details 0.1848 →
+// 0.1415; worst 0.8033 → 0.6783 (spinNorm<0>). haversine<double>'s
+// forbidden uniform-load 0.05 on the table stays.
 func TestSolCheck15(t *testing.T) {
 	skipShort(t)
 	if !solCheck15Read {
 		t.Skip("sol-check15: read once at 03:40 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck15Files, solCheck15Pairs, "sol-check15", 0.19, 0.804, solCheck15Gaps)
+	heldOutGaps(t, solCheck15Files, solCheck15Pairs, "sol-check15", 0.146, 0.679, solCheck15Gaps)
 }
 
 // solCheck15Gaps are what the first read found against the verdicts
@@ -213,8 +225,8 @@ func TestSolCheck15(t *testing.T) {
 // uncoalesced-global gather"): logged, not failed. Three required
 // findings missing (l1dist<1> register-tile, haversine<double> and
 // gmm_f64 fp64-on-float) and eight forbidden ones, the same on both
-// pages.
-var solCheck15Gaps = []string{"l1dist<1> register-tile", "haversine<double> fp64-on-float", "gmm_f64 fp64-on-float",
+// pages; the two fp64-on-float ones met after the fix.
+var solCheck15Gaps = []string{"l1dist<1> register-tile",
 	"bigTail<1> low-occupancy", "lifeTorus<0> bit-loop", "haversine<double> uniform-load", "rowMinMax<0> small-grid",
 	"hist_atomic fence-per-access", "mm_s1 barrier-stalls", "stencil3<0> uncoalesced-global", "sigmoidMap<0> narrow-access"}
 
