@@ -572,6 +572,12 @@ func localTraffic(a *Kernel) bool {
 // loads an add and a min, L1/shared at 92 %, read as shared-memory work
 // of its own, headroom 3 %; its 4×4 register tile ran 0.63 faster). A
 // reduction's min or max of loaded values, with no sum, is not one.
+// An L1-distance product's step, the accumulate of an absolute
+// difference (an FADD that takes |d| of the difference d an FADD
+// wrote, no FFMA and no FMNMX), counts the same way
+// (fixtures/sol-check15's l1dist<1>: two shared loads a subtract and
+// an add, read as shared-memory work of its own; its 4×4 register tile
+// ran 0.68 faster).
 func TropicalSteps(k *profan.Kernel) float64 {
 	var steps float64
 	sum := map[string]bool{} // registers an FADD last wrote
@@ -589,12 +595,26 @@ func TropicalSteps(k *profan.Kernel) float64 {
 			continue
 		}
 		op, dst := f[0], f[1]
+		fadd := op == "FADD" || strings.HasPrefix(op, "FADD.")
 		if op == "FMNMX" && len(f) >= 4 && (sum[f[2]] || sum[f[3]]) {
 			steps += sourceInst(s)
 		}
-		sum[dst] = op == "FADD" || strings.HasPrefix(op, "FADD.")
+		if fadd && len(f) >= 4 && (absOf(f[2], sum) || absOf(f[3], sum)) {
+			steps += sourceInst(s)
+		}
+		sum[dst] = fadd
 	}
 	return steps
+}
+
+// absOf reports whether a SASS operand is the absolute value (|R|, or
+// -|R|) of a register an FADD last wrote.
+func absOf(x string, sum map[string]bool) bool {
+	x = strings.TrimPrefix(x, "-")
+	if len(x) < 3 || x[0] != '|' || x[len(x)-1] != '|' {
+		return false
+	}
+	return sum[x[1:len(x)-1]]
 }
 
 // products are the half2 and 32-bit integer multiply-adds of a kernel's

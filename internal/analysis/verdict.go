@@ -213,8 +213,10 @@ import (
 // through pointers that may alias), and has tile-shared-memory leave
 // such re-reads and uniform-load a kernel L2 limits; version 117 has
 // uncoalesced-global leave stores at slots an atomic's result claims and
-// thread-divergence count a header atomic's calling line as the atomic's.
-const VerdictVersion = 118
+// thread-divergence count a header atomic's calling line as the atomic's;
+// version 119 reads an L1-distance product's step (an FADD of an FADD's
+// |difference|) as its multiply-add, in the headroom and register-tile.
+const VerdictVersion = 119
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
