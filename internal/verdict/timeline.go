@@ -579,45 +579,28 @@ func MergeLevers(ls ...*Lever) Lever {
 			return 1 - left
 		}
 	}
-	if len(more) > 0 {
-		m.More = func(n string) float64 {
-			x := 0.0
-			for _, f := range more {
-				x = max(x, f(n))
-			}
-			return x
-		}
-	}
-	if len(kept) > 0 {
-		m.Kept = func(n string) float64 {
-			x := 0.0
-			for _, f := range kept {
-				x = max(x, f(n))
-			}
-			return x
-		}
-	}
-	if len(hosts) > 0 {
-		// One engine per op: the costliest lever's.
-		m.Host = func(n string) float64 {
-			h := 0.0
-			for _, x := range hosts {
-				h = max(h, x(n))
-			}
-			return h
-		}
-	}
-	if len(casts) > 0 {
-		// One precision per op: the lever that casts the most.
-		m.Casts = func(n string) float64 {
-			c := 0.0
-			for _, x := range casts {
-				c = max(c, x(n))
-			}
-			return c
-		}
-	}
+	m.More = largest(more)
+	m.Kept = largest(kept)
+	// One engine per op: the costliest lever's.
+	m.Host = largest(hosts)
+	// One precision per op: the lever that casts the most.
+	m.Casts = largest(casts)
 	return m
+}
+
+// largest is the per-op maximum of fs, nil where fs is empty (no lever
+// sets it).
+func largest(fs []func(string) float64) func(string) float64 {
+	if len(fs) == 0 {
+		return nil
+	}
+	return func(n string) float64 {
+		x := 0.0
+		for _, f := range fs {
+			x = max(x, f(n))
+		}
+		return x
+	}
 }
 
 // Replayed is a replay's outcome.
