@@ -670,7 +670,7 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 // sessionKeyed are the fixtures/ directories that time earlier
 // sessions' steps again: their variants are keyed by their session
 // (host13/unet.tf32).
-var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true}
+var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true}
 
 // hostCalibration holds the levers priced by replaying the step
 // (docs/replay.md) against fixtures/host8 and host9: each variant timed
@@ -685,7 +685,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		"host15b/timings.tsv", "host15b/timings1t.tsv", "host15b/timings-compile.tsv", "host16/timings.tsv", "host16b/timings.tsv", "host17/timings.tsv", "host17b/timings.tsv",
 		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv", "host20/timings.tsv", "host20b/timings.tsv", "host20c/timings.tsv",
 		"host21/timings.tsv", "host21b/timings.tsv", "host22/timings.tsv", "host22b/timings.tsv", "host22c/timings.tsv",
-		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv"} {
+		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -1794,6 +1794,19 @@ host (*spike*).
 		// 14.7%), each the largest gain measured from its step.
 		{"host24b/spike.default", "host24b/spike.compile", "torch-compile", true, 0, ""},
 		{"host24b/spike.bf16", "host24b/spike.bf16compile", "torch-compile", true, 0, "under by 17 points (27.2% against 44.6%, spread 14.7%) and second, behind cuda-graphs (32.1%; host24 measured the part before the read graphed at 18.1%): priced 32.5% and first at 2475795, before the call, which would have held; since 3b1ccc8 a training step's compiled forward keeps the eager forward's host (read on host24c's UNet and NeRF), and this step's replayed eager host floor is itself 3.5 to 4.7 ms a step high (spike.default → spike.bf16, above), so the compiled step keeps a floor the measured one does not have (11.67 ms measured against 21.08 for bf16); the compiled Llama was not traced, so how much of its forward's host Inductor took away is not in the fixture"},
+		// host25c: host24's spike step eager and compiled (the Llama
+		// compiled in place, as host24b), FP32 and bf16, the four in one
+		// process a round, chunks alternating, four rounds (fixtures/host25c,
+		// host25c.py; H200, 2026-11-30 05:02-05:04), and traced without
+		// with_stack in the first process; read on host25c's own traces.
+		// Measured: default 27.55 ms, compile 19.90 (27.8%, spread 3.2%),
+		// bf16 21.24 (18.99 to 25.49: spread 31%), bf16compile 10.88
+		// (48.8% from bf16; 45.4% from compile). First as above: from
+		// default compile (27.8%) over bf16 (22.9%).
+		{"host25c/spike.default", "host25c/spike.compile", "torch-compile", true, 0, ""},
+		{"host25c/spike.default", "host25c/spike.bf16", "bf16-autocast", false, 0, ""},
+		{"host25c/spike.bf16", "host25c/spike.bf16compile", "torch-compile", true, 0, ""},
+		{"host25c/spike.compile", "host25c/spike.bf16compile", "bf16-autocast", true, 0, ""},
 	} {
 		trace := p.before
 		if session, rest, ok := strings.Cut(p.before, "/"); ok && session != "" {
@@ -1802,9 +1815,16 @@ host (*spike*).
 		if p.before == "host14/unet.bf16" || p.before == "host24c/unet.bf16" {
 			trace = "unet.bf16.r1"
 		}
+		if strings.HasPrefix(p.before, "host25c/") {
+			// host25c traced its own steps (without with_stack).
+			trace = p.before
+		}
 		app := read[trace]
 		if app == nil {
 			dir := "host8/"
+			if strings.Contains(trace, "/") {
+				dir = ""
+			}
 			if strings.HasPrefix(trace, "copy.") {
 				dir = "host9/"
 			}
