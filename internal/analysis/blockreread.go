@@ -6,19 +6,43 @@ import (
 	"strings"
 )
 
-// uregRE matches a uniform register (UR5), which registers leaves out.
-var uregRE = regexp.MustCompile(`\bUR(\d+)\b`)
+// uregRE matches a uniform register (UR5; UR4.64 is UR4 and UR5), which
+// registers leaves out.
+var uregRE = regexp.MustCompile(`\bUR(\d+)\b(\.64)?`)
 
-// sassRegs are the general and uniform registers an operand names, the
-// uniform ones offset by 1000 so that both fit one set.
-func sassRegs(operand string) []int {
+// UniformBase offsets a uniform register's number in SASSRegs (UR5 is
+// UniformBase+5), so that general and uniform registers fit one set.
+const UniformBase = 1000
+
+// SASSRegs are the general and uniform registers an operand names, both
+// halves of a 64-bit pair, the uniform ones offset by UniformBase: what
+// a walk over an instruction's registers reads, here and in the rules.
+func SASSRegs(operand string) []int {
 	out := registers(operand)
 	for _, m := range uregRE.FindAllStringSubmatch(operand, -1) {
 		if n, err := strconv.Atoi(m[1]); err == nil {
-			out = append(out, 1000+n)
+			out = append(out, UniformBase+n)
+			if m[2] != "" {
+				out = append(out, UniformBase+n+1)
+			}
 		}
 	}
 	return out
+}
+
+// AddressRegs are the registers (general and uniform, as SASSRegs
+// numbers them) of a memory instruction's address operand, its last
+// [...] ("[R5+UR4+0x10]": R5 and UR4; "desc[UR4][R2.64]": R2 and R3).
+func AddressRegs(sass string) []int {
+	j := strings.LastIndexByte(sass, ']')
+	if j < 0 {
+		return nil
+	}
+	i := strings.LastIndexByte(sass[:j], '[')
+	if i < 0 {
+		return nil
+	}
+	return SASSRegs(sass[i : j+1])
 }
 
 // ctaDims are the block-index dimensions the address of the memory
@@ -28,20 +52,20 @@ func sassRegs(operand string) []int {
 // load, or longer than the program before it), which callers read as
 // "depends on every dimension".
 func (p *sassProgram) ctaDims(i int) (dims map[string]bool, ok bool) {
-	_, args := sassFields(p.recs[i].SASS)
+	_, args := SASSFields(p.recs[i].SASS)
 	want := map[int]bool{}
-	for _, r := range sassRegs(addressOperand(args)) {
-		if r < 1000 || !descriptor(addressOperand(args), r-1000) {
+	for _, r := range SASSRegs(addressOperand(args)) {
+		if r < UniformBase || !descriptor(addressOperand(args), r-UniformBase) {
 			want[r] = true
 		}
 	}
 	dims = map[string]bool{}
 	for j := i - 1; j >= 0 && j >= i-walkWindow && len(want) > 0; j-- {
-		op, as := sassFields(p.recs[j].SASS)
+		op, as := SASSFields(p.recs[j].SASS)
 		if len(as) == 0 || strings.Contains(as[0], "[") && !isLoad(op) {
 			continue // no register written (a store, a reduction)
 		}
-		dst := sassRegs(as[0])
+		dst := SASSRegs(as[0])
 		if len(dst) == 0 {
 			continue
 		}
@@ -73,9 +97,9 @@ func (p *sassProgram) ctaDims(i int) (dims map[string]bool, ok bool) {
 			continue
 		}
 		for k, a := range as[1:] {
-			for _, r := range sassRegs(a) {
+			for _, r := range SASSRegs(a) {
 				want[r] = true
-				if k == len(as)-2 && strings.Contains(op, ".WIDE") && r < 1000 {
+				if k == len(as)-2 && strings.Contains(op, ".WIDE") && r < UniformBase {
 					want[r+1] = true // the 64-bit addend's high half
 				}
 			}
@@ -116,7 +140,7 @@ func BlockRereads(a *Kernel) float64 {
 	loads, stores := map[string]bool{}, map[string]bool{}
 	nl, ns := 0, 0
 	for i, s := range p.recs {
-		op, _ := sassFields(s.SASS)
+		op, _ := SASSFields(s.SASS)
 		var into map[string]bool
 		switch {
 		case strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "LD.") || op == "LD":

@@ -36,7 +36,7 @@ func (p *sassProgram) chased(addr string) bool {
 	}
 	head, tail := -1, -1
 	for j := i; j < len(p.recs) && j <= i+loopBody; j++ {
-		op, args := sassFields(p.recs[j].SASS)
+		op, args := SASSFields(p.recs[j].SASS)
 		if !strings.HasPrefix(op, "BRA") || len(args) == 0 {
 			continue
 		}
@@ -93,7 +93,7 @@ func FenceHeld(a *Kernel) float64 {
 			continue
 		}
 		seen[s.Address] = true
-		op, _ := sassFields(s.SASS)
+		op, _ := SASSFields(s.SASS)
 		base, _, _ := strings.Cut(op, ".")
 		n := sourceInst(s)
 		smp, _ := sourceSamples(s)

@@ -41,9 +41,9 @@ func newSASSProgram(k *profan.Kernel) *sassProgram {
 	return p
 }
 
-// sassFields splits an instruction into its operation and operands, the
-// predicate guard dropped.
-func sassFields(sass string) (op string, args []string) {
+// SASSFields splits an instruction into its operation and operands, the
+// predicate guard dropped (read here and by the rules).
+func SASSFields(sass string) (op string, args []string) {
 	s := strings.TrimSpace(sass)
 	if strings.HasPrefix(s, "@") {
 		if i := strings.IndexByte(s, ' '); i > 0 {
@@ -132,7 +132,7 @@ func (p *sassProgram) loadFeeds(i int, order []int) bool {
 // feeds is loadFeeds for any instruction: true when an operation that
 // is(op) reports writes one of the address's registers.
 func (p *sassProgram) feeds(i int, order []int, is func(op string) bool) bool {
-	_, args := sassFields(p.recs[i].SASS)
+	_, args := SASSFields(p.recs[i].SASS)
 	want := map[int]bool{}
 	for _, r := range registers(addressOperand(args)) {
 		want[r] = true
@@ -141,7 +141,7 @@ func (p *sassProgram) feeds(i int, order []int, is func(op string) bool) bool {
 		if len(want) == 0 {
 			return false
 		}
-		op, as := sassFields(p.recs[j].SASS)
+		op, as := SASSFields(p.recs[j].SASS)
 		if len(as) > 1 && as[0] == "PT" && (strings.HasPrefix(op, "ATOM") || strings.HasPrefix(op, "SHFL")) {
 			as = as[1:] // ATOMG PT, R3, [...]: the register after the predicate
 		}
@@ -194,13 +194,13 @@ func (p *sassProgram) atomicTarget(addr string) bool {
 	if !ok {
 		return false
 	}
-	_, args := sassFields(p.recs[i].SASS)
+	_, args := SASSFields(p.recs[i].SASS)
 	base := registers(addressOperand(args))
 	if len(base) == 0 {
 		return false
 	}
 	for _, s := range p.recs {
-		op, as := sassFields(s.SASS)
+		op, as := SASSFields(s.SASS)
 		if !(strings.HasPrefix(op, "RED") || strings.HasPrefix(op, "ATOM")) || strings.HasPrefix(op, "ATOMS") || strings.HasPrefix(op, "REDUX") {
 			continue
 		}
@@ -253,7 +253,7 @@ func (p *sassProgram) step(addr string) int64 {
 	if !ok {
 		return 0
 	}
-	op0, args := sassFields(p.recs[i].SASS)
+	op0, args := SASSFields(p.recs[i].SASS)
 	base := registers(addressOperand(args))
 	if len(base) == 0 {
 		return 0
@@ -263,7 +263,7 @@ func (p *sassProgram) step(addr string) int64 {
 		if s.File != p.recs[i].File || s.Line != p.recs[i].Line {
 			continue
 		}
-		op, as := sassFields(s.SASS)
+		op, as := SASSFields(s.SASS)
 		if op != op0 {
 			continue
 		}
@@ -317,7 +317,7 @@ func BitReversed(a *Kernel, addr string) bool {
 // offset ([R2.64+-0x1]: R2, −1); ok is false where its SASS names no
 // register address.
 func MemAddress(sass string) (base int, off int64, ok bool) {
-	_, args := sassFields(sass)
+	_, args := SASSFields(sass)
 	a := addressOperand(args)
 	r := registers(a)
 	if len(r) == 0 {

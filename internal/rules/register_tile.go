@@ -371,8 +371,8 @@ func uniformShared(k *profan.Kernel) bool {
 		n := instExecuted(s)
 		all += n
 		perThread := false
-		for _, r := range addressRegs(s.SASS) {
-			perThread = perThread || !strings.HasPrefix(r, "UR")
+		for _, r := range analysis.AddressRegs(s.SASS) {
+			perThread = perThread || r < analysis.UniformBase
 		}
 		if !perThread {
 			uniform += n

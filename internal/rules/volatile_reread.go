@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -171,7 +170,7 @@ type loopRereads struct {
 type sassLoop struct {
 	body    []profan.SourceRecord
 	entries float64
-	written map[string]bool
+	written map[int]bool
 	stores  bool // a store, atomic, barrier or call to shared or generic memory
 }
 
@@ -196,14 +195,14 @@ func sassLoops(a *analysis.Kernel) (recs []profan.SourceRecord, loops []sassLoop
 		if start <= 0 {
 			continue
 		}
-		l := sassLoop{body: recs[start : i+1], entries: instExecuted(recs[start-1]), written: map[string]bool{}}
+		l := sassLoop{body: recs[start : i+1], entries: instExecuted(recs[start-1]), written: map[int]bool{}}
 		for _, b := range l.body {
 			base, _, _ := strings.Cut(opcode(b.SASS), ".")
 			switch base {
 			case "STS", "ST", "ATOMS", "ATOM", "RED", "BAR", "MEMBAR", "CALL":
 				l.stores = true
 			}
-			if d := writtenReg(b.SASS); d != "" {
+			if d, ok := writtenReg(b.SASS); ok {
 				l.written[d] = true
 			}
 		}
@@ -217,7 +216,7 @@ func sassLoops(a *analysis.Kernel) (recs []profan.SourceRecord, loops []sassLoop
 // invariant reports whether a memory instruction's address is one the
 // loop does not change: no register of it written in the body.
 func (l sassLoop) invariant(sass string) bool {
-	for _, reg := range addressRegs(sass) {
+	for _, reg := range analysis.AddressRegs(sass) {
 		if l.written[reg] {
 			return false
 		}
@@ -273,24 +272,18 @@ func memoryOp(op string) bool {
 	return false
 }
 
-// writtenReg is the register (R or UR) an instruction writes first, ""
-// for a store, branch or barrier.
-func writtenReg(sass string) string {
-	f := strings.Fields(strings.ReplaceAll(sass, ",", " "))
-	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
-		f = f[1:]
+// writtenReg is the register (general or uniform, as analysis.SASSRegs
+// numbers it) an instruction writes first; false for a store, branch or
+// barrier.
+func writtenReg(sass string) (int, bool) {
+	op, args := analysis.SASSFields(sass)
+	if len(args) == 0 || memoryStore(op) || strings.Contains(args[0], "[") {
+		return 0, false // a memory operand first: nothing written (LDGSTS)
 	}
-	if len(f) < 2 || memoryStore(f[0]) {
-		return ""
+	if r := analysis.SASSRegs(args[0]); len(r) > 0 {
+		return r[0], true
 	}
-	d := f[1]
-	if i := strings.IndexByte(d, '.'); i > 0 {
-		d = d[:i]
-	}
-	if strings.HasPrefix(d, "R") || strings.HasPrefix(d, "UR") {
-		return d
-	}
-	return ""
+	return 0, false
 }
 
 // memoryStore reports whether an opcode writes no register: a store or
@@ -302,37 +295,6 @@ func memoryStore(op string) bool {
 		return true
 	}
 	return false
-}
-
-// addressRegs is the registers (R or UR) of a memory instruction's
-// address operand, its last [...] ("[R5+UR4+0x10]": R5 and UR4;
-// "desc[UR4][R2.64]": R2 and R3).
-func addressRegs(sass string) []string {
-	j := strings.LastIndexByte(sass, ']')
-	if j < 0 {
-		return nil
-	}
-	i := strings.LastIndexByte(sass[:j], '[')
-	if i < 0 {
-		return nil
-	}
-	var regs []string
-	for _, x := range strings.FieldsFunc(sass[i+1:j], func(c rune) bool { return c == '+' || c == '-' || c == ' ' }) {
-		pair := strings.HasSuffix(x, ".64")
-		if k := strings.IndexByte(x, '.'); k > 0 {
-			x = x[:k]
-		}
-		if !(strings.HasPrefix(x, "R") || strings.HasPrefix(x, "UR")) || x == "RZ" || x == "URZ" {
-			continue
-		}
-		regs = append(regs, x)
-		if pre := strings.TrimRight(x, "0123456789"); pair && len(pre) < len(x) {
-			if n, err := strconv.Atoi(x[len(pre):]); err == nil {
-				regs = append(regs, pre+strconv.Itoa(n+1))
-			}
-		}
-	}
-	return regs
 }
 
 // sharedVolatileReread reports shared loads a loop repeats at an address
