@@ -512,6 +512,14 @@ type Host struct {
 	// the spans of DataLoader iterators: loading work a worker process
 	// runs with the library's own thread pool.
 	LoaderNumeric int
+	// PyCall is the median time the profiler recorded for a short call
+	// from Python into C (a built-in function or method under 2 µs:
+	// list.append, str.strip, zlib.crc32), seconds: what its own work
+	// takes unprofiled is a few tens of nanoseconds, so the record is
+	// nearly all the profiler's cost of one Python call, measured at the
+	// trace's own host speed under the profiler. 0 where the trace has
+	// no such record (no with_stack, or nsys).
+	PyCall float64
 	// ConvBenchmark and ConvHeuristic count the aten::_convolution calls
 	// recorded with torch.backends.cudnn.benchmark on and off (its
 	// benchmark argument, in the "Concrete Inputs" record_shapes writes).

@@ -794,7 +794,7 @@ host (*spike*).
 		miss string
 	}{
 		// "+": the rules' levers replayed together.
-		{"moe.default", "moe.all", "data-loader+host-read+step-read", false, 0, ""},
+		{"moe.default", "moe.all", "data-loader+host-read+step-read", false, 0, "under by 27 points (21.5% against 48.3%, spread 17%): held at 36.2% while the tokenizing loader replayed at the profiler's share, 14.6 ms a step, and the step at 39.70 ms against 33.95 measured in its traced process; since the loader's records are priced at the trace's own Python call (loaderKeep) the loader keeps 7.1 ms and the step replays at 32.24 ms, and the three levers replayed together leave 25.3 ms a step either way, where moe.all measured 17.5: what the all-levers step keeps too much of is the model's step, not the loader (host-read prices the fixed capacity at 0.0% against moe.fixedcap's 13.3%)"},
 		{"vision.default", "vision.both", "data-loader+step-read", false, 0, ""},
 		{"moe.default", "moe.workers", "data-loader", true, 0, ""},
 		{"moe.default", "moe.noitem", "step-read", false, 0, ""},
@@ -933,7 +933,7 @@ host (*spike*).
 		// with the profiler's cost per record (fitted since, this
 		// trace among the steps) 90.1 ms; its loading bound cannot see
 		// the workers' speed.
-		{"audio.default", "audio.all", "data-loader+step-read", false, 0, "DataLoader workers slowed this step: 4 workers computing the numpy features deliver a step's 64 items in about 200 ms, the main process alone in about 110 ms (profiled), and the replay bounds the workers by the main process's loading over 4 (why is not in the trace, no worker is traced; fixtures/host15b verified it: each worker's OpenBLAS pool of 16 threads on 16 cores; with one thread each the workers give 31 to 36 ms a step, 71% faster than the main process alone, the next row but one, and the advice names the precondition where the loading calls numpy); the replay's base step is also 90.1 ms against 125 ms measured (the profiled steps ran 151 ms): the profiler's cost model keeps 0.55 of the numpy calls' traced time, not all of it (docs/replay.md)"},
+		{"audio.default", "audio.all", "data-loader+step-read", false, 0, "DataLoader workers slowed this step: 4 workers computing the numpy features deliver a step's 64 items in about 200 ms, the main process alone in about 110 ms (profiled), and the replay bounds the workers by the main process's loading over 4 (why is not in the trace, no worker is traced; fixtures/host15b verified it: each worker's OpenBLAS pool of 16 threads on 16 cores; with one thread each the workers give 31 to 36 ms a step, 71% faster than the main process alone, the next row but one, and the advice names the precondition where the loading calls numpy); the replay's base step, 90.1 ms against 125 ms measured (the profiled steps ran 151 ms) while the loader's numpy calls kept 0.55 of their traced time, is 117.5 ms since the loader's records are priced at the trace's own Python call (loaderKeep, docs/replay.md)"},
 		{"audio.default", "audio.workers", "data-loader", false, 0, "ranked first where workers with their numerical libraries' thread pools measured 62% slower (as the row above); the same workers with one thread each measured 71% faster (host15b, below)"},
 		{"audio.default", "audio.noread", "step-read", false, 0, ""},
 		// From the workers + no-read step: bf16 autocast +8% (spread
@@ -2245,7 +2245,8 @@ where the loading iterator is ` + "`_MultiProcessingDataLoaderIter`" + `; audio.
 with the main thread's wait on their queue and what is left to do (cheaper per-sample work, the features on the
 GPU, more workers while cores are idle, a numerical library's thread pool per worker checked), and ranks
 cuda-graphs first (16.4%, not measured). Since, the profiler's cost is taken per record (below); this trace is among
-the steps it was fitted on, and the audio step replays to 90.1 ms.
+the steps it was fitted on, and the audio step replays to 90.1 ms; since the loader's records are priced at the
+trace's own Python call (` + "`loaderKeep`" + `, docs/replay.md), 117.5 ms.
 Nothing was fitted to this capture.
 `)
 	b.WriteString(`
@@ -3335,6 +3336,11 @@ spike.noread has no read advised away. Missed, by mechanism:
   whole unprofiled step. The rows hold in share (the loader's lever 79.7% against 67.2%) and the graphs of the model's
   step only through the 43% spread (17.5% against 54.7%: 7.6 ms of a replayed 43.4 ms step, where 14 ms of a 25.7 ms
   step were measured); tab.workers, whose loading is off the main thread, replays within 8% (9.07 against 8.42).
+  Fixed after the read, by mechanism: the loader's records are priced at the trace's own cost of recording one
+  Python call (its short built-in calls' median record, 0.25 µs here against 0.14 in host22's rec at the same
+  launch's worth), five a Python call and ten an aten op, with no share of the rest taken (` + "`loaderKeep`" + `,
+  docs/replay.md): the loading keeps 20.8 ms a step, tab.default replays at 28.74 ms (1.12 of measured), the
+  loader's lever at 72.1% against 67.2% and the graphs of the model's step at 26.5% against 54.7%.
 `)
 }
 

@@ -70,7 +70,10 @@ type replay struct {
 	// (profilerOp ... times the launch's worth, for a PyTorch trace; 0
 	// for an nsys trace): taken off the span that holds them (keep).
 	perOp, perFrame, perLaunch float64
-	profiler                   bool // a PyTorch trace: keep applies
+	// pyCall is the trace's cost of recording one Python call
+	// (profan.Host.PyCall), the loader's records' unit (loaderKeep).
+	pyCall   float64
+	profiler bool // a PyTorch trace: keep applies
 	// reads marks the window's copy and sync spans that read GPU bytes
 	// back to the host (readBack).
 	reads []bool
@@ -287,6 +290,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	r.launch = r.launchUnit()
 	if run.Tool == profan.ToolTorch {
 		r.framework = true
+		r.pyCall = run.Host.PyCall
 		r.profiled()
 	}
 	r.training = r.hasBackward()
@@ -341,6 +345,9 @@ func (r *replay) keep(i int) float64 {
 	if s.State == profan.HostAlloc {
 		return math.Max(minKeep, 1-r.perLaunch/float64(s.Dur))
 	}
+	if r.loader(s) {
+		return r.loaderKeep(i)
+	}
 	cost := r.perOp*float64(s.Ops) + r.perFrame*float64(s.Frames)
 	if r.nl != nil {
 		cost += r.perLaunch * float64(r.nl[i])
@@ -353,12 +360,13 @@ func (r *replay) keep(i int) float64 {
 }
 
 // windowKeep is the share of the window's traced host time (its spans
-// but the syncs) that keep leaves: 1 where nothing was recorded.
+// but the syncs and the loader's, priced apart) that keep leaves: 1
+// where nothing was recorded.
 func (r *replay) windowKeep() float64 {
 	traced, kept := 0.0, 0.0
 	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
 	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
-		if s := r.spans[i]; s.State != profan.HostSync {
+		if s := r.spans[i]; s.State != profan.HostSync && !r.loader(s) {
 			traced += float64(s.Dur)
 			kept += float64(s.Dur) * r.keep(i)
 		}

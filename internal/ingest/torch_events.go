@@ -269,6 +269,7 @@ func (r *torchReader) finish() {
 	})
 	r.spans(calls)
 	r.keepPin()
+	run.Host.PyCall = r.pyCall()
 	run.Host.Events = r.kept
 	if run.Host.Folded > 0 {
 		r.t.note(0, "host calls", "more than %d synchronising, copy and memset calls: the later %d are summed by name, not kept one by one", profan.MaxHostEvents, run.Host.Folded)

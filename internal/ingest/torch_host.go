@@ -51,6 +51,32 @@ func numericFrame(name string) bool {
 	return false
 }
 
+// pyCallBuckets and pyCallNS bound and bin the short calls from Python
+// into C that profan.Host.PyCall is the median of: up to 2 µs, in 10 ns.
+const (
+	pyCallBuckets = 200
+	pyCallNS      = 10
+)
+
+// pyCall is the median of the short calls from Python into C, seconds
+// (the middle of its bucket); 0 where there are none.
+func (r *torchReader) pyCall() float64 {
+	n := uint64(0)
+	for _, c := range r.pyCalls {
+		n += uint64(c)
+	}
+	if n == 0 {
+		return 0
+	}
+	seen := uint64(0)
+	for i, c := range r.pyCalls {
+		if seen += uint64(c); 2*seen >= n {
+			return (float64(i) + 0.5) * pyCallNS * 1e-9
+		}
+	}
+	return 0
+}
+
 // maxLaunchers bounds the threads whose spans are made: the ones with the
 // most launch calls (the main thread, autograd's backward thread).
 const maxLaunchers = 4

@@ -231,7 +231,10 @@ type torchReader struct {
 	// tickNS from origin: counted into the spans (HostSpan.Frames).
 	ticks map[int32][]int32
 	// numeric are the numerical libraries' frames' starts, as ticks.
-	numeric  map[int32][]int32
+	numeric map[int32][]int32
+	// pyCalls counts the short calls from Python into C by duration,
+	// pyCallNS a bucket (profan.Host.PyCall).
+	pyCalls  [pyCallBuckets]uint32
 	hostSide // the launching threads' spans (torch_host.go)
 	long     map[[2]int64]int64
 	user     []bool // by name index: a frame of the user's code
@@ -703,6 +706,9 @@ func (r *torchReader) file(cat int, off int64) error {
 			// Only the frames of the user's code are kept: the ones a
 			// call is attributed to.
 			r.s.run.Host.Frames++
+			if e.Dur.ns < pyCallBuckets*pyCallNS && strings.HasPrefix(e.Name, "<built-in") {
+				r.pyCalls[e.Dur.ns/pyCallNS]++
+			}
 			if numericFrame(e.Name) {
 				r.tick(&r.numeric, r.tidOf(e.Tid.s), e.TS.ns)
 			}
