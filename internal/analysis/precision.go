@@ -246,6 +246,18 @@ func PrecisePow(sass string) bool {
 	return strings.HasPrefix(Opcode(sass), "FSETP.GT") && strings.Contains(sass, "|R") && strings.Contains(sass, ", 152, PT")
 }
 
+// PreciseSqrt reports whether a SASS instruction is the range test of a
+// correctly rounded sqrtf (sqrt.rn.f32, CUDA's sqrtf without
+// -prec-sqrt=false): ISETP.GT.U32 of the argument less 0xd000000 against
+// 0x727fffff, outside which (zero, denormal, huge, negative, inf, NaN)
+// it calls the slow path. One a call: its fast path is a MUFU.RSQ and
+// about nine instructions of refinement, rounding and the branch, where
+// sqrt.approx.f32 is one MUFU and rsqrtf(q) one MUFU.RSQ
+// (fixtures/sol-check15's spinNorm<0>, line 548).
+func PreciseSqrt(sass string) bool {
+	return strings.Contains(sass, ", 0x727fffff, PT") && strings.HasPrefix(Opcode(sass), "ISETP.GT.U32")
+}
+
 // PreciseSin reports whether a SASS instruction is precise sinf's (or
 // cosf's) test of |x| against 105615, beyond which it leaves the
 // three-FFMA (Cody-Waite) range reduction by π/2 for the Payne-Hanek

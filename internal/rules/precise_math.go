@@ -44,7 +44,12 @@ instructions where __fdividef(x, y) is a MUFU.RCP and an FMUL. __fdividef's
 error is 2 ulp for |y| in [2^-126, 2^126] and it returns 0 for larger |y|:
 keep x / y where y can be that large or the quotient must round correctly;
 -prec-div=false (part of --use_fast_math) makes every division in the file the
-fast one. A precise powf (about 70 instructions: special cases, a logarithm
+fast one. A correctly rounded sqrtf is a MUFU.RSQ, a range test around a
+slow-path CALL and four instructions of refinement and rounding, about ten a
+call: v / sqrtf(q), a normalisation, is v * rsqrtf(q), one MUFU.RSQ for every
+division by it and one FMUL each; a square root whose value only orders
+distances is not needed at all (compare the squares); -prec-sqrt=false
+compiles each sqrtf to one MUFU. A precise powf (about 70 instructions: special cases, a logarithm
 and an exp2 by polynomials) with a small integer or half-integer exponent is
 a few multiplications: powf(v, 1.5f) is v * sqrtf(v) for v ≥ 0; a general
 exponent has __powf (MUFU.LG2 and MUFU.EX2, wrong for v ≤ 0, its error
@@ -91,6 +96,15 @@ type preciseLine struct {
 	// FSETP.GE |x|, 105615) and sinThreads their thread-level ones,
 	// each a MUFU.SIN after the fix.
 	sins, sinThreads float64
+	// sqrts are the line's correctly rounded sqrtf calls (warp-level
+	// executions of their range test, analysis.PreciseSqrt), each ten
+	// instructions where the approximation is one MUFU.
+	sqrts float64
+	// rdivs are the line's IEEE divisions by a precise sqrtf's result
+	// (v / sqrtf(q)) and rdivThreads their thread-level FCHKs: with
+	// rsqrtf(q) each is one FMUL, its MUFU.RCP and FCHK gone from the
+	// XU pipe.
+	rdivs, rdivThreads float64
 }
 
 // preciseSinInst is the warp-level instructions of one precise sinf on
@@ -131,6 +145,18 @@ const (
 	fastDivInst = 2
 )
 
+// preciseSqrtInst is the warp-level instructions of one correctly
+// rounded sqrtf on its fast path in SASS (CUDA 12.8, sm_90): BSSY,
+// MUFU.RSQ, the IADD3 and ISETP.GT.U32 of the range test, the BRA
+// around the slow path's CALL, two FMUL.FTZ and two FFMAs of the
+// refinement and rounding, and BSYNC: 10, read from
+// fixtures/sol-check15's spinNorm<0> (line 548). sqrt.approx.f32
+// (-prec-sqrt=false) or rsqrtf is one MUFU: fastSqrtInst.
+const (
+	preciseSqrtInst = 10
+	fastSqrtInst    = 1
+)
+
 // preciseLines reads the source page's precise calls by line: tanhf's
 // by the FSETP that tests |x| against its saturation (analysis.PreciseTanh),
 // powf's by its exp2 bound test (analysis.PrecisePow), a division's by
@@ -160,17 +186,66 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 			l.sins += n
 			l.sinThreads += threadExecuted(s)
 		}
+		if analysis.PreciseSqrt(s.SASS) {
+			l.sqrts += n
+		}
 		if op == "FCHK" {
 			l.divs += n
 			l.divThreads += threadExecuted(s)
 		}
 	}
+	if !rsqrtDivisions(a, byLine) {
+		// A square root no division reads is left alone: its
+		// approximation saves the refinement only, and a kernel whose
+		// values need the rounding keeps it (fixtures/sol-check13's
+		// pow15<1>, v * sqrtf(v), is the fix of a powf).
+		for _, l := range byLine.order {
+			l.sqrts = 0
+		}
+	}
 	for _, l := range byLine.order {
-		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 {
+		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 || l.sqrts > 0 {
 			lines = append(lines, l)
 		}
 	}
 	return lines, total, mufu
+}
+
+// rsqrtDivisions counts, on each line, the IEEE divisions whose divisor
+// a precise sqrtf's line wrote last in program order (the FCHK's third
+// operand: FCHK P0, R0, R18 after the square root's FFMA R18): v /
+// sqrtf(q), which v * rsqrtf(q) computes in one FMUL, the MUFU.RSQ the
+// square root already issues serving every division by it. Reports
+// whether it found one.
+func rsqrtDivisions(a *analysis.Kernel, byLine *perLine[preciseLine]) bool {
+	any := false
+	for _, l := range byLine.order {
+		any = any || l.sqrts > 0
+	}
+	if !any {
+		return false
+	}
+	found := false
+	recs, _ := sassRecords(a)
+	fromSqrt := map[int]bool{} // registers a square root's line wrote last
+	for _, s := range addressOrder(recs) {
+		if s.Line <= 0 {
+			continue
+		}
+		l := byLine.at(s)
+		op, args := analysis.SASSFields(s.SASS)
+		if op == "FCHK" && len(args) > 2 {
+			if r := analysis.SASSRegs(args[2]); len(r) > 0 && fromSqrt[r[0]] {
+				l.rdivs += instExecuted(s)
+				l.rdivThreads += threadExecuted(s)
+				found = found || l.rdivs > 0
+			}
+		}
+		if d, ok := writtenReg(s.SASS); ok {
+			fromSqrt[d] = l.sqrts > 0
+		}
+	}
+	return found
 }
 
 // threadExecuted is a source record's thread-level instructions executed
@@ -207,7 +282,7 @@ func checkPreciseMath(p *Pass) {
 	if !(issue > 0) || !(xu > 0) {
 		return
 	}
-	var removed, calls, divs, pows, sins, xuGone, xuAdded float64
+	var removed, calls, divs, pows, sins, sqrts, rdivs, xuGone, xuAdded float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
@@ -215,9 +290,14 @@ func checkPreciseMath(p *Pass) {
 		divs += l.divs
 		pows += l.pows
 		sins += l.sins
-		xuGone += 32*l.calls + l.divThreads
+		sqrts += l.sqrts
+		rdivs += l.rdivs
+		// A division by a square root's result loses its MUFU.RCP as
+		// well as its FCHK (v * rsqrtf(q): one FMUL).
+		xuGone += 32*l.calls + l.divThreads + l.rdivThreads
 		xuAdded += l.sinThreads
-		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst-l.sins*fastSinInst, l.calls*(preciseTanhInst-1)+l.divs*(ieeeDivInst-fastDivInst)+l.pows*(precisePowInst-fastPowInst)+l.sins*(preciseSinInst-fastSinInst))
+		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst-l.sins*fastSinInst-l.sqrts*fastSqrtInst,
+			l.calls*(preciseTanhInst-1)+(l.divs-l.rdivs)*(ieeeDivInst-fastDivInst)+l.rdivs*(ieeeDivInst-1)+l.pows*(precisePowInst-fastPowInst)+l.sins*(preciseSinInst-fastSinInst)+l.sqrts*(preciseSqrtInst-fastSqrtInst))
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -254,6 +334,28 @@ func checkPreciseMath(p *Pass) {
 				100*share, strings.Join(where, ", "), pows, 100*before/t, 100*after/t),
 			Advice:    "where the exponent is a small integer or half-integer, write the product: powf(v, 2.0f) is v * v, powf(v, 1.5f) is v * sqrtf(v) (for v ≥ 0; powf(v, 1.5f) is NaN for v < 0, v * sqrtf(v) too), powf(v, 0.5f) is sqrtf(v) (but −0 and −inf differ); a general exponent can use exp2f(e * __log2f(v)) or __powf (MUFU.LG2 and MUFU.EX2, about 2 ulp plus the exponent's scaling of log2's error; wrong for v ≤ 0), or --use_fast_math",
 			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_pow_calls=%.4g", pows), fmt.Sprintf("precise_inst_share=%.3f", share)),
+			Locations: locs,
+		})
+		return
+	}
+	if sqrts > calls && sqrts >= divs-rdivs {
+		advice := "where about 22 bits are enough (the approximation's error is 2 ulp or less, flushing denormals), replace a division by sqrtf(q) with a product by rsqrtf(q) (v / sqrtf(q) → v * rsqrtf(q): one MUFU.RSQ serves every division by it, each one FMUL), and a sqrtf the value does not need (a comparison of distances: compare the squares) with nothing; -prec-sqrt=false (part of --use_fast_math) compiles every sqrtf to one MUFU. sqrtf's SASS is a MUFU.RSQ, a range test around a slow-path CALL, two FMULs and two FFMAs of refinement and rounding: about ten instructions a call"
+		if _, _, triton := tritonKernel(a.Record); triton {
+			advice = "where about 22 bits are enough, use tl.math.rsqrt(q) and multiply (v * tl.math.rsqrt(q) instead of v / tl.sqrt(q)), or compare squared values instead of their square roots; tl.sqrt is correctly rounded (a MUFU.RSQ, a range test and about eight instructions of refinement a call)"
+		}
+		byRoots := ""
+		if rdivs > 0 {
+			byRoots = " and IEEE divisions by them"
+		}
+		what := fmt.Sprintf("%.3g correctly rounded sqrtf (a MUFU.RSQ, a slow-path test and refinement, about ten instructions a call)", sqrts)
+		if rdivs > 0 {
+			what += fmt.Sprintf(" and %.3g IEEE divisions by their results (MUFU.RCP, an FCHK and five FFMAs each, where a product by rsqrtf is one FMUL)", rdivs)
+		}
+		p.report(estimate(gain), Note{
+			Message: fmt.Sprintf("%.0f%% of the executed instructions are precise square roots%s on %s (%s, warp-level); at the device's issue and XU peaks they take %.0f%% of the kernel's time, rsqrtf or the approximation %.0f%%",
+				100*share, byRoots, strings.Join(where, ", "), what, 100*before/t, 100*after/t),
+			Advice:    advice,
+			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_sqrt_calls=%.4g", sqrts), fmt.Sprintf("ieee_div_by_sqrt=%.4g", rdivs), fmt.Sprintf("precise_inst_share=%.3f", share)),
 			Locations: locs,
 		})
 		return
