@@ -50,6 +50,9 @@ type divisionLine struct {
 	calls  float64 // the subroutine calls the line made (warp-level)
 	wide   bool    // a 64-bit division (a subroutine call)
 	narrow bool    // a 32-bit division inline (its reciprocal on the line)
+	// shared: a 32-bit division or modulo by a divisor whose reciprocal
+	// another line computed (its multiply-high and corrections here).
+	shared bool
 	// path is the 64-bit divisions the line reached (warp-level): the
 	// branch that tests whether both operands fit 32 bits, before the
 	// call to the 64-bit subroutine, each time it executed.
@@ -81,6 +84,7 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 		l.note(s, n, subs)
 		l.path += wideTest(recs, i, subs)
 	}
+	sharedReciprocals(recs, inSub, byLine)
 	modular := false
 	for _, sr := range subs {
 		if sr.division && sr.wide {
@@ -90,7 +94,7 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 	}
 	merged := map[string]*divisionLine{}
 	for _, l := range byLine.order {
-		if !(l.narrow || l.sub > 0) || l.loc.Line <= 0 {
+		if !(l.narrow || l.sub > 0 || l.shared && lineDivides(a.Record.Source, l.loc)) || l.loc.Line <= 0 {
 			continue
 		}
 		l.modular = l.wide && modular
@@ -107,6 +111,55 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 	return lines, total
 }
 
+// sharedReciprocals marks the lines that divide by a reciprocal another
+// line computed: an IMAD.HI.U32 reading a register a line with a 32-bit
+// division's I2F.RP wrote last in program order. The compiler computes
+// a divisor's reciprocal once for every division by it, so a second
+// line dividing by w has the multiply-high and the corrections but no
+// I2F.RP of its own (fixtures/sol-check15's lifeTorus<0>: c = i % w on
+// line 288-289 computes w's, and (c + dc + w) % w on line 304, 75 M of
+// the kernel's 400 M instructions, reuses it).
+func sharedReciprocals(recs []profan.SourceRecord, inSub map[int]bool, byLine *perLine[divisionLine]) {
+	narrow := false
+	for _, l := range byLine.order {
+		narrow = narrow || l.narrow
+	}
+	if !narrow {
+		return
+	}
+	var own []profan.SourceRecord
+	for i, s := range recs {
+		if !inSub[i] {
+			own = append(own, s)
+		}
+	}
+	fromDivision := map[int]bool{} // registers a dividing line wrote last
+	for _, s := range addressOrder(own) {
+		l := byLine.at(s)
+		if op, args := analysis.SASSFields(s.SASS); !l.narrow && strings.HasPrefix(op, "IMAD.HI.U32") && len(args) > 2 {
+			for _, a := range args[1:3] {
+				for _, r := range analysis.SASSRegs(a) {
+					l.shared = l.shared || fromDivision[r]
+				}
+			}
+		}
+		if d, ok := writtenReg(s.SASS); ok {
+			fromDivision[d] = l.narrow
+		}
+	}
+}
+
+// lineDivides reports whether the text of loc's line on the source page
+// divides (false when the page has no text for it).
+func lineDivides(src []profan.SourceRecord, loc profan.Location) bool {
+	for _, s := range src {
+		if s.File == loc.File && s.Line == loc.Line && s.Address == "" && s.Source != "" {
+			return divides(s.Source)
+		}
+	}
+	return false
+}
+
 // merge adds the division of line o, filed under l's line, to l.
 func (l *divisionLine) merge(o *divisionLine) {
 	l.inst += o.inst
@@ -115,6 +168,7 @@ func (l *divisionLine) merge(o *divisionLine) {
 	l.path += o.path
 	l.wide = l.wide || o.wide
 	l.narrow = l.narrow || o.narrow
+	l.shared = l.shared || o.shared
 	l.modular = l.modular || o.modular
 	if l.loc.SASS == "" {
 		l.loc.SASS = o.loc.SASS
