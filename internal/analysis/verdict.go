@@ -215,8 +215,12 @@ import (
 // uncoalesced-global leave stores at slots an atomic's result claims and
 // thread-divergence count a header atomic's calling line as the atomic's;
 // version 119 reads an L1-distance product's step (an FADD of an FADD's
-// |difference|) as its multiply-add, in the headroom and register-tile.
-const VerdictVersion = 119
+// |difference|) as its multiply-add, in the headroom and register-tile;
+// version 120 prices a correctly rounded sqrtf and the divisions by it
+// (precise-math), the L2 work a fenced store stream keeps
+// (fence-per-access), and a modulo by a divisor whose reciprocal another
+// line computed (int-division).
+const VerdictVersion = 120
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -298,7 +298,10 @@ var solCheck14Files = map[string][]string{
 // again after each store (a register's to keep, not a tile's), and
 // uniform-load (0.08) a kernel L2 limits (the broadcast's sector an L1
 // hit after the first warp).
-// The bound holds the figures after the fixes (0.088, 0.576).
+// The bound holds the figures after the fixes (0.088, 0.576); after
+// kfix18b's (verdict version 120: fence-per-access bounded by a store
+// stream's rate without its fences, 0.63 of DRAM's peak, rather than
+// DRAM's ceiling: pubSys<0> 0.78 → 0.72 against 0.69) 0.086.
 //
 // After the fix (version 117, kfix16b): compact<0>'s slot stores
 // (y[atomicAdd(count, 1)] = v) take their address from the atomic's
@@ -312,7 +315,7 @@ func TestSolCheck14(t *testing.T) {
 	if !solCheck14Read {
 		t.Skip("sol-check14: read once at 00:35 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck14Files, solCheck14Pairs, "sol-check14", 0.088, 0.576, solCheck14Gaps)
+	heldOutGaps(t, solCheck14Files, solCheck14Pairs, "sol-check14", 0.086, 0.576, solCheck14Gaps)
 }
 
 // solCheck14Gaps are what the first read found against the verdicts
