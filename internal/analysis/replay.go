@@ -735,14 +735,10 @@ func (r *replay) run(l Lever) float64 {
 				x += l.Kept(r.names[k.name])
 			}
 			c := max(1, l.Launcher)
-			if l.Backward > 0 && r.training {
-				// A training step: the compiled forward costs the
-				// host what the eager one did (fewer), the compiled
-				// backward's launches Lever.Backward each.
-				c = 0
-				if r.compiledBackward(spanAt(k.issued)) {
-					c = l.Backward
-				}
+			if l.Backward > 0 && r.training && r.compiledBackward(spanAt(k.issued)) {
+				// A training step's compiled backward: its launches
+				// Lever.Backward each.
+				c = l.Backward
 			}
 			if x > 0 {
 				h += x * c * r.launchU

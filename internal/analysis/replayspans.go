@@ -64,7 +64,7 @@ func (r *replay) fewer(l Lever) map[int]float64 {
 			continue
 		}
 		i := spanAt(k.issued)
-		if i < 0 || r.spans[i].State != profan.HostDispatch || l.Backward > 0 && r.training && !r.compiledBackward(i) {
+		if i < 0 || r.spans[i].State != profan.HostDispatch {
 			continue
 		}
 		f := 0.0

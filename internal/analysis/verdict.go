@@ -219,8 +219,11 @@ import (
 // version 120 prices a correctly rounded sqrtf and the divisions by it
 // (precise-math), the L2 work a fenced store stream keeps
 // (fence-per-access), and a modulo by a divisor whose reciprocal another
-// line computed (int-division).
-const VerdictVersion = 120
+// line computed (int-division);
+// version 121 has torch-compile take a training step's forward's fused
+// ops' dispatch off and charge its kept launches the launcher, its
+// Python kept (the forward's host saving by its op mix).
+const VerdictVersion = 121
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -64,12 +64,15 @@ loop, not a chain: each reads no tensor the one before it wrote, so they are not
 fused and split the chain around them. cuDNN's NCHW training batch norm, which inductor
 replaces with fused Triton reductions, saves what channels_last saves of it.
 On a training step (the trace holds autograd's backward) the compiled
-forward's own host (Dynamo's guard check, AOTAutograd's runtime wrapper,
-the generated code's allocations, views and a launcher call per Triton
-kernel) costs what the eager forward's ops and Python did
-(fixtures/host24c's steps, traced eager and compiled without with_stack),
-so only the forward's kernels' time goes; the backward is priced as
-above.
+forward's own Python (Dynamo's guard check, AOTAutograd's runtime
+wrapper, the generated code's allocations and views) takes the place of
+the forward's Python, which stays priced; its fused ops' dispatch goes
+and its kept launches cost the launcher, as above, so what the forward's
+host saves follows its op mix: a forward of convolutions and GEMMs,
+whose launches stay, keeps about its host (fixtures/host24c's UNet and
+NeRF MLP, traced eager and compiled without with_stack), one of many
+small element-wise ops loses most of it (host25c's Llama: 6.21 against
+13.45 ms a step, profiled).
 A value read inside the model's forward (.item(), .tolist(), nonzero, a
 boolean mask) breaks the graph; Dynamo resumes after it, but not after one
 inside a loop: where a read recurs inside one call of a forward, after the
