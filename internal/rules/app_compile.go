@@ -215,7 +215,7 @@ counted.`,
 			basis += "; none after a graph break inside a loop in the forward (the backward of the part before it, compiled too, not counted)"
 		}
 		if forward {
-			basis += "; the model's forward Python, where the trace holds it, goes into the graph"
+			basis += "; the model's forward Python, where the trace holds it, goes into the graph on an inference step (on a training step the compiled code's own Python takes its place, and the forward's fused ops' dispatch goes)"
 		}
 		if len(bn) > 0 {
 			msg += fmt.Sprintf("; cuDNN's NCHW batch norm (%d launches, %s of the time) becomes fused Triton reductions", launchesOf(bn), pct(timeOf(bn)/p.total()))
