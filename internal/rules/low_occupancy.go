@@ -120,6 +120,15 @@ func reportOccupancyLimit(p *Pass, b occupancyLimit, theo, ach float64) {
 	if p.Kernel.Limiter.Unit != analysis.LimitLatency {
 		return
 	}
+	// Nor one whose units are busy while its SMs work: a grid a little
+	// over whole waves (fixtures/sol-check15's bigTail<1>: 136 blocks of
+	// one an SM on 132 SMs, its FP32 pipe at 44 % over the kernel and so
+	// at 85 % in the waves that fill the GPU) reads latency-bound only
+	// through its tail's idle SMs; more warps an SM would not run the
+	// full wave faster, and the tail is small-grid's.
+	if us, ok := usageOf(p); ok && us.peak()*busyShare(p) >= streamLine {
+		return
+	}
 	after := math.Min(1, theo*b.next/b.blocks)
 	gain := math.NaN()
 	if t, ok := p.Value("duration"); ok && t > 0 {
@@ -171,6 +180,18 @@ func reportOccupancyLimit(p *Pass, b occupancyLimit, theo, ach float64) {
 		Advice:   advice,
 		Evidence: p.evidence("achieved_occupancy", "theoretical_occupancy", "occupancy_limit_registers", "occupancy_limit_shared_mem", "occupancy_limit_warps", "occupancy_limit_blocks"),
 	})
+}
+
+// busyShare is the factor from a launch's units' loads over its whole
+// time to their loads while its SMs work: ceil(w)/w for a latency-bound
+// grid of w waves (its tail runs a wave's time on fewer SMs), 1 without
+// exact waves or with whole ones.
+func busyShare(p *Pass) float64 {
+	w, _, exact := wavesOf(p)
+	if !exact || !(w > 1) || w >= 8 {
+		return 1
+	}
+	return math.Ceil(w) / w
 }
 
 func nz0(v float64) float64 {
