@@ -196,6 +196,7 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		addr       uint64
 		n          float64
 		alu, f2i   bool
+		load       bool
 		test, step string
 		dest       string
 		line       *bitLine
@@ -211,11 +212,12 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		if f := sassOperands(s.SASS); len(f) > 0 {
 			dest = f[0]
 		}
-		recs = append(recs, rec{addr: addr, n: instExecuted(s), alu: aluOp(op), f2i: strings.HasPrefix(op, "F2I"), test: singleBitTest(s.SASS), step: stepShift(s.SASS), dest: dest, line: byLine.at(s)})
+		recs = append(recs, rec{addr: addr, n: instExecuted(s), alu: aluOp(op), f2i: strings.HasPrefix(op, "F2I"), load: strings.HasPrefix(op, "LD"),
+			test: singleBitTest(s.SASS), step: stepShift(s.SASS), dest: dest, line: byLine.at(s)})
 	}
-	// A test's register is a quadrant when the nearest instruction
-	// before it (by address) that writes it, of those run at least half
-	// as often as the test, is an F2I.
+	// A test's register is written by the nearest instruction before it
+	// (by address) that writes it, of those run at least half as often
+	// as the test: a quadrant's when that is an F2I.
 	slices.SortStableFunc(recs, func(x, y rec) int {
 		switch {
 		case x.addr < y.addr:
@@ -225,13 +227,35 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		}
 		return 0
 	})
-	quadrant := func(i int) bool {
-		for j := i - 1; j >= 0; j-- {
+	writers := map[int]int{}
+	writer := func(i int) int {
+		if j, ok := writers[i]; ok {
+			return j
+		}
+		j := i - 1
+		for ; j >= 0; j-- {
 			if recs[j].dest == recs[i].test && recs[j].n >= 0.5*recs[i].n {
-				return recs[j].f2i
+				break
 			}
 		}
-		return false
+		writers[i] = j
+		return j
+	}
+	// A loaded value tested once is a flag masked out of data (a cell's
+	// x[...] & 1, fixtures/sol-check15's lifeTorus<0>: eight neighbour
+	// bytes loaded and each anded with 1), not a word's bits walked; a
+	// loaded word whose bits are tested one by one is tested again.
+	testsOf := map[int]int{}
+	for i, r := range recs {
+		if r.test != "" {
+			if j := writer(i); j >= 0 && recs[j].load {
+				testsOf[j]++
+			}
+		}
+	}
+	skip := func(i int) bool {
+		j := writer(i)
+		return j >= 0 && (recs[j].f2i || recs[j].load && testsOf[j] < 2)
 	}
 	for _, l := range cand {
 		lo, hi := uint64(math.MaxUint64), uint64(0)
@@ -241,7 +265,7 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		for i, r := range recs {
 			if r.line == l {
 				lo, hi = min(lo, r.addr), max(hi, r.addr)
-				if r.test != "" && r.n > 0 && !quadrant(i) {
+				if r.test != "" && r.n > 0 && !skip(i) {
 					tested[r.test] = true
 					static++
 					l.bits += r.n
