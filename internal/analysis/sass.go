@@ -126,12 +126,12 @@ func before(i int) []int {
 // backwards from the memory instruction at i, following the registers
 // that compute its address: true when a load writes one of them.
 func (p *sassProgram) loadFeeds(i int, order []int) bool {
-	return p.feeds(i, order, isLoad)
+	return p.feeds(i, order, func(op string, _ []string) bool { return isLoad(op) })
 }
 
 // feeds is loadFeeds for any instruction: true when an operation that
-// is(op) reports writes one of the address's registers.
-func (p *sassProgram) feeds(i int, order []int, is func(op string) bool) bool {
+// is(op, operands) reports writes one of the address's registers.
+func (p *sassProgram) feeds(i int, order []int, is func(op string, args []string) bool) bool {
 	_, args := SASSFields(p.recs[i].SASS)
 	want := map[int]bool{}
 	for _, r := range registers(addressOperand(args)) {
@@ -173,7 +173,7 @@ func (p *sassProgram) feeds(i int, order []int, is func(op string) bool) bool {
 		if !hit {
 			continue
 		}
-		if is(op) {
+		if is(op, as) {
 			return true
 		}
 		for _, a := range as[1:] {
@@ -220,7 +220,7 @@ func (p *sassProgram) atomicSlot(addr string) bool {
 	if !ok {
 		return false
 	}
-	return p.feeds(i, before(i), func(op string) bool {
+	return p.feeds(i, before(i), func(op string, _ []string) bool {
 		return strings.HasPrefix(op, "ATOMG") || op == "ATOM" || strings.HasPrefix(op, "ATOM.")
 	})
 }
@@ -310,7 +310,42 @@ func BitReversed(a *Kernel, addr string) bool {
 	if !ok {
 		return false
 	}
-	return p.feeds(i, before(i), func(op string) bool { return op == "BREV" || strings.HasPrefix(op, "BREV.") })
+	return p.feeds(i, before(i), func(op string, _ []string) bool { return op == "BREV" || strings.HasPrefix(op, "BREV.") })
+}
+
+// mathCall matches a call of a CUDA math-library function on a source
+// line (sin, sinf, std::cos, pow, ...).
+var mathCall = regexp.MustCompile(`\b(?:sin|cos|tan|sincos|sinpi|cospi|sincospi|asin|acos|atan|atan2|sinh|cosh|tanh|asinh|acosh|atanh|exp|exp2|exp10|expm1|log|log2|log10|log1p|pow|erf|erfc|erfinv|erfcinv|lgamma|tgamma|j0|j1|jn|y0|y1|yn|cbrt|rcbrt|hypot|rhypot|fmod|remainder|remquo)f?\s*\(`)
+
+// LibraryTable reports whether a's global load at the source page's
+// address addr reads a table of the CUDA math library: its address is a
+// module symbol's (a walk over the registers that compute it reaches an
+// LDC from constant bank 4, where the loader puts the addresses of
+// __device__ variables) and its source line calls a math function, which
+// inlines the table read (double sin's and cos's coefficients,
+// __cudart_sin_cos_coeffs, LDG.E.128.CONSTANT indexed by the quadrant's
+// parity: fixtures/sol-check15's haversine<double>). The kernel's source
+// neither names nor places that table. False without the source page.
+func LibraryTable(a *Kernel, addr string) bool {
+	if len(a.Record.Source) == 0 {
+		return false
+	}
+	p := newSASSProgram(a.Record)
+	i, ok := p.at[addr]
+	if !ok {
+		return false
+	}
+	in := p.recs[i]
+	called := false
+	for _, s := range a.Record.Source {
+		if s.Address == "" && s.Line == in.Line && s.File == in.File && mathCall.MatchString(s.Source) {
+			called = true
+			break
+		}
+	}
+	return called && p.feeds(i, before(i), func(op string, args []string) bool {
+		return strings.HasPrefix(op, "LDC") && len(args) > 1 && strings.HasPrefix(args[1], "c[0x4]")
+	})
 }
 
 // MemAddress is a memory instruction's base register and immediate

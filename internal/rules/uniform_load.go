@@ -28,7 +28,9 @@ out[i] = in[i] * c_scale;`,
 		x := p.Kernel.Model.GlobalLoad
 		var locs []profan.Location
 		for _, in := range p.Kernel.Model.Instructions {
-			if in.Space == "global" && in.Operation == "load" && in.Pattern.Kind == gpumodel.Broadcast {
+			// A math library's table (double sin's coefficients) is
+			// not the kernel's to move to __constant__ memory.
+			if in.Space == "global" && in.Operation == "load" && in.Pattern.Kind == gpumodel.Broadcast && !analysis.LibraryTable(p.Kernel, in.Address) {
 				locs = append(locs, profan.Location{File: in.File, Line: in.Line, SASS: in.SASS})
 			}
 		}
