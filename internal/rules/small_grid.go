@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
 	"github.com/profan-dev/profan/internal/metrics"
 )
 
@@ -53,7 +54,22 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		if waste < p.Thresholds.TailWaste {
 			return
 		}
-		p.report(estimate(tailGain(p, waste)), Note{
+		gain := tailGain(p, waste)
+		// The threshold was fitted on SMs' slots that pipes keep busy
+		// (fixtures/sol's waveMap: 3·SMs blocks of two an SM, a quarter
+		// of the slots idle, ran 0.02 slower than whole waves). A tail
+		// of a kernel that memory limits shares the one memory system
+		// with the blocks before it, each getting the bandwidth the
+		// finished ones left: its idle slots are not idle time, and the
+		// time its model prices (the tail's blocks at a full wave's rate
+		// each) is the bound. L1 and shared memory are each SM's own,
+		// and idle with its slots. Under the threshold too, the tail is not a
+		// lever (fixtures/sol-check15's rowMinMax<0>: 1024 blocks of six
+		// an SM, 1.29 waves, L2 at 89 %: 0.03).
+		if u := p.Kernel.Limiter.Unit; (u == analysis.LimitDRAM || u == analysis.LimitL2 || u == analysis.LimitMemory) && w >= 1 && gain < p.Thresholds.TailWaste {
+			return
+		}
+		p.report(estimate(gain), Note{
 			Message:  fmt.Sprintf("%.2f waves per SM: the last wave leaves %.0f%% of the GPU's slots idle", w, waste*100),
 			Advice:   "change the block count or size so the grid fills whole waves, or launch more, smaller blocks",
 			Evidence: p.evidence("waves_per_sm", "sm_count", "achieved_occupancy"),
