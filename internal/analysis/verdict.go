@@ -222,8 +222,11 @@ import (
 // line computed (int-division);
 // version 121 has torch-compile take a training step's forward's fused
 // ops' dispatch off and charge its kept launches the launcher, its
-// Python kept (the forward's host saving by its op mix).
-const VerdictVersion = 121
+// Python kept (the forward's host saving by its op mix);
+// version 122 has low-occupancy leave a tail's latency to small-grid,
+// bit-loop leave a loaded value masked once, uniform-load leave the math
+// library's tables and small-grid a memory-limited tail under tail_waste.
+const VerdictVersion = 122
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
