@@ -55,6 +55,11 @@ if (s[t]) atomicAdd(&bins[t], s[t]);    // one global atomic per bin per block`,
 				// lowers to the warp shuffles and shared memory above
 				// (fixtures/sol-check12's tsum_each → tsum_block).
 				advice = "combine within the program before the atomic: reduce its BLOCK_SIZE elements with tl.sum(x, axis=0) (tl.histogram for bins), then one tl.atomic_add per program (per bin); a larger BLOCK_SIZE, with num_warps to match, makes fewer programs and fewer atomics; or store each program's partial sum and add them in a second kernel"
+				if f, ok := fences(p.Kernel); ok && f.guards >= 0.5*f.fences {
+					// The fences go with the atomics they order
+					// (fence-per-access leaves them to this finding).
+					advice += "; and pass sem=\"relaxed\" to the atomics that remain where no other program reads what they publish: the default acq_rel puts a device-wide fence (MEMBAR) before each"
+				}
 			}
 			p.report(estimate(atomicGain(p, w, blocks)), Note{
 				Message:   fmt.Sprintf("%s; %.1f per block", what, w.Ops/blocks),
