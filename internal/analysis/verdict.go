@@ -225,8 +225,11 @@ import (
 // Python kept (the forward's host saving by its op mix);
 // version 122 has low-occupancy leave a tail's latency to small-grid,
 // bit-loop leave a loaded value masked once, uniform-load leave the math
-// library's tables and small-grid a memory-limited tail under tail_waste.
-const VerdictVersion = 122
+// library's tables and small-grid a memory-limited tail under tail_waste;
+// version 123 has fence-per-access leave the fences that order the
+// atomics of a kernel contended atomics limit, and name sem="relaxed" on
+// Triton's atomics.
+const VerdictVersion = 123
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
