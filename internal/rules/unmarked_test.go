@@ -83,6 +83,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-bits", solBitsFiles, hp(solBitsPairs)},
 		{"sol-check14", solCheck14Files, hp(solCheck14Pairs)},
 		{"sol-check15", solCheck15Files, hp(solCheck15Pairs)},
+		{"sol-check16", solCheck16Files, hp(solCheck16Pairs)},
 	}
 	for _, s := range sets {
 		if s.name == "sol-check13" && !solCheck13Read {
@@ -95,6 +96,10 @@ func TestNoUnmarkedZero(t *testing.T) {
 		}
 		if s.name == "sol-check15" && !solCheck15Read {
 			t.Logf("sol-check15: skipped until its one read (solCheck15Read)")
+			continue
+		}
+		if s.name == "sol-check16" && !solCheck16Read {
+			t.Logf("sol-check16: skipped until its one read (solCheck16Read)")
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
