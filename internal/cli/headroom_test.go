@@ -147,7 +147,7 @@ const solCheck15Read = true
 // (at 06:40 UTC on 2026-11-30 or later): until then
 // TestHeadroomNeverUnmarked skips it, so that no test run reads the set
 // before (internal/rules' solCheck16Read is the same switch).
-const solCheck16Read = false
+const solCheck16Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an

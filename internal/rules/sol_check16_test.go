@@ -20,7 +20,7 @@ func solClasses16But(rules ...string) []string {
 // 06:40 UTC on 2026-11-30 or later, with main as it is then): until then
 // its tests, and its entries in TestNoUnmarkedZero, skip, so that no test
 // run reads the set before.
-const solCheck16Read = false
+const solCheck16Read = true
 
 // solCheck16Pairs are the sixteenth held-out set of the speed-of-light
 // classes (sources in fixtures/gen/sol_check16.cu and sol_triton16.py):
@@ -166,25 +166,72 @@ var solCheck16Files = map[string][]string{
 // 0.94; with no rule callStep 0.73, halfState 0.54, warpDup 0.83, mm_t64
 // 0.46; planned not to help pfCopy 0.02, polyW 0.15, l2n_plain −0.02.
 // Every name in the table is the capture's. Skipped until its first read
-// (solCheck16Read), so that no test run reads it before; the bounds are
+// (solCheck16Read), so that no test run reads it before; the bounds were
 // the issue's until then.
+//
+// First read, once, at 06:40 UTC with main at b50a6de (after the
+// fitters' cutoff; verdict version 123): raw page mean |error| 0.2561,
+// worst 0.9715 (findRoot<0>, 0 against 0.97); details page 0.2568 and
+// 0.9716. 14 of the 19 required findings on both pages: missing are
+// colGemv<0>'s barrier-stalls (read latency-bound, with small-grid 0.50
+// from its 256 blocks at 0.24 waves, forbidden: the grid is a row a
+// thread and the fix keeps it), sweep4<0>'s repeated-passes (read
+// memory-bound, "≈33 % ... on DRAM": four in-place sweeps of the array
+// it writes), acqLoad<0>'s fence-per-access (each acquire load is an
+// LD.E.STRONG.GPU and a CCTL.IVALL, no MEMBAR, and the samples sit on
+// the CCTL.IVALLs; read latency-bound, "≈45 % ... on DRAM"),
+// findRoot<0>'s dependent-loads (read memory-bound: the walk's parent
+// load, line 538, as uncoalesced-global 0.80, allowed; the loop-carried
+// address not seen) and logIter<0>'s precise-math (logf's precise path,
+// no rule for it; read compute-bound, "≈53 % ... on FP32 pipe"). Other
+// forbidden findings: dct32<32> tensor-cores-unused 0.95 (the DCT's two
+// passes read as an FP32 GEMM from a shared tile) and bit-loop 0.17 (the
+// cospif of its coefficients, line 331, read as single-bit tests),
+// warpDup<0> uniform-load 0.01 (the row's seed, line 623), on both
+// pages; mm_t64 uncoalesced-global 0.46 on the raw page only ("16.0
+// sectors per request where 1.0 would do (mixed)", ideal 0.00; on the
+// details page "≈98 % ... on DRAM" instead). Lines: minstd<0>'s
+// int-division names line 303 (the 64-bit division subroutine's CALL,
+// where p = s·48271 is computed) not 305 (p % m). Gains of the 14 given
+// (raw): quantF8<1> 0.72 against 0.72, gemmBf16<1> 0.74 against 0.74,
+// nTail<1> 0.33 against 0.33, down2<4, 4> 0.88 against 0.87,
+// clenshaw<0> 0.77 against 0.65, centroid4<0> 0.98 against 0.97
+// (0.99 details), gatherF4<0> 0.67 against 0.63, minstd<0> 0.61 against
+// 0.81, dct32<32> 0.61 against 0.65, halfWarp<0> 0.49 against 0.46,
+// bsCall<double> 0.71 against 0.61, volBound<0> 0.99 against 0.99,
+// aos_field 0.71 against 0.74, amax_each 0.92 against 0.94 (0.91
+// details). No-rule kernels, each with its sentence and no class
+// finding but warpDup<0>'s and mm_t64's forbidden ones: callStep<0>
+// (0.73) "≈87 % ... on FP32 pipe", halfState<0> (0.54) "≈73 % ... on
+// FP32 pipe", warpDup<0> (0.83) "≈30 % ... on FP32 pipe", mm_t64 (0.46)
+// "≈15 % ... on tensor pipe" (raw). No unmarked 0. Nothing was fitted on
+// this set; the gaps are logged and the bounds held at the first read.
 func TestSolCheck16(t *testing.T) {
 	skipShort(t)
 	if !solCheck16Read {
 		t.Skip("sol-check16: read once at 06:40 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck16Files, solCheck16Pairs, "sol-check16", 0.08, 0.2, solCheck16Gaps)
+	heldOutGaps(t, solCheck16Files, solCheck16Pairs, "sol-check16", 0.257, 0.972, solCheck16Gaps)
 }
 
 // solCheck16Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. None before the read.
-var solCheck16Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. Five required
+// findings missing (colGemv<0> barrier-stalls, sweep4<0>
+// repeated-passes, acqLoad<0> fence-per-access, findRoot<0>
+// dependent-loads, logIter<0> precise-math) on both pages; five
+// forbidden ones on the raw page, four on the details page (mm_t64's
+// uncoalesced-global is the raw page's alone).
+var solCheck16Gaps = []string{
+	"colGemv<0> barrier-stalls", "sweep4<0> repeated-passes", "acqLoad<0> fence-per-access", "findRoot<0> dependent-loads",
+	"logIter<0> precise-math",
+	"dct32<32> tensor-cores-unused", "dct32<32> bit-loop", "colGemv<0> small-grid", "warpDup<0> uniform-load", "mm_t64 uncoalesced-global"}
 
 // solCheck16LineGaps are the required findings whose named line is not
-// one of solCheck16Lines at the first read: logged, not failed. None
-// before the read.
-var solCheck16LineGaps = []string{}
+// one of solCheck16Lines at the first read: logged, not failed.
+// minstd<0>'s int-division names line 303 (the 64-bit division
+// subroutine's CALL, attributed to the product's line) rather than 305.
+var solCheck16LineGaps = []string{"minstd<0> int-division"}
 
 // TestSolCheck16Lines holds the lines the set's required findings name,
 // on the raw and the details page.
