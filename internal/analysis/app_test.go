@@ -670,7 +670,7 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 // sessionKeyed are the fixtures/ directories that time earlier
 // sessions' steps again: their variants are keyed by their session
 // (host13/unet.tf32).
-var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true}
+var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true}
 
 // hostCalibration holds the levers priced by replaying the step
 // (docs/replay.md) against fixtures/host8 and host9: each variant timed
@@ -685,7 +685,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		"host15b/timings.tsv", "host15b/timings1t.tsv", "host15b/timings-compile.tsv", "host16/timings.tsv", "host16b/timings.tsv", "host17/timings.tsv", "host17b/timings.tsv",
 		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv", "host20/timings.tsv", "host20b/timings.tsv", "host20c/timings.tsv",
 		"host21/timings.tsv", "host21b/timings.tsv", "host22/timings.tsv", "host22b/timings.tsv", "host22c/timings.tsv",
-		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv", "host25/timings.tsv"} {
+		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv", "host25/timings.tsv", "host25b/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -1841,9 +1841,9 @@ reads its batch exit check with ` + "`.item()`" + ` after each of its 12 blocks,
 		// batch and its readout reads).
 		{"mol.default", "mol.workers", "data-loader", true, 0, ""},
 		{"mol.default", "mol.noread", "step-read", false, 0, ""},
-		{"mol.default", "mol.graphs", "step-read+cuda-graphs", false, 0, ""},
+		{"mol.default", "mol.graphs", "step-read+cuda-graphs", false, 0, "over by 46 points (52.0% against 5.6%, spread 34%): the replay takes the model step's host (its aten ops and Python between the two reads, launch-bound 27.6% and other Python 12.4% of the profiled wall) off a step whose loader stays on the thread (8.35 ms a step as replayed) and prices the graphs at the traced, unpadded shapes, as its advice says (the padding's kernel time not in the price): padded to 64 x 40 + 1 atoms and 64 x 40 x 39 edges the kernels take about 6.6 ms a step (mol.all, GPU-bound, 6.63 ms) against 2.1 in the trace; measured, the graphed step with the loader kept ran 15.94 to 17.79 ms (one chunk 11.85), about the loading plus the padded kernels, not their overlap the replay has; mol.graphs was not traced, so why the two did not overlap is not in the fixture"},
 		{"mol.default", "mol.all", "data-loader+step-read+cuda-graphs", false, 0, ""},
-		{"mol.workers", "mol.all", "step-read+cuda-graphs", false, 0, ""},
+		{"mol.workers", "mol.all", "step-read+cuda-graphs", false, 0, "over by 28 points (59.4% against 31.9%, spread 6.8%): priced at the traced, unpadded shapes (the replayed step 9.24 ms to 3.75), where the padding the graph needs (2.4 times the edges, 1.5 times the atoms of a mean batch) makes the graphed step GPU-bound at 6.63 ms (the traces' kernels take 2.1 ms a step); the advice says the padded kernel time is not in its price, and no lever prices it"},
 		// exit: an early-exit BERT-style encoder's inference (12 post-
 		// norm blocks of d 768, 32 x 128 tokens, TF32 on) that reads its
 		// batch exit check with .item() after every block (no batch
@@ -1854,12 +1854,28 @@ reads its batch exit check with ` + "`.item()`" + ` after each of its 12 blocks,
 		// graphed 45.4%. From bf16 (7.21 ms, spread 63%): no read -32.7%;
 		// no read and graphs 60.0%. CUDA graphs alone (the reads kept,
 		// each block between two reads one graph) were not timed.
-		{"exit.default", "exit.noread", "step-read", false, 0, ""},
+		{"exit.default", "exit.noread", "step-read", false, 0, "over by 49 points (1.1% against -47.5%, spread 38%): profan prices the twelve reads' waits (0.07 ms a step) and nothing else, right in size for a step near its GPU bound (its kernels take 4.1 ms a step in the trace, the step 5.29 measured; host25b's default processes ran 4.97 to 9.07); the GPU-side exit measured slower, 6.99 to 8.04 ms in all three processes, of which its two added ops a block (a torch.where and an or: 24 launches, about 0.2 ms a step at the trace's 7.8 us a launch) explain a tenth; exit.noread was not traced, so the rest is not in the fixture"},
 		{"exit.default", "exit.bf16", "bf16-autocast", false, 0, ""},
-		{"exit.default", "exit.bf16noread", "bf16-autocast+step-read", false, 0, ""},
+		{"exit.default", "exit.bf16noread", "bf16-autocast+step-read", false, 0, "over by 82 points (1.1% against -80.8%, spread 38%): bf16-autocast is not advised on exit.default (priced none: bf16-weights 0.8% instead), which holds for bf16 alone (-36.3%, spread 63%), and step-read is the row above's: neither prices a slower step, and the two slowdowns measured add up"},
 		{"exit.default", "exit.all", "bf16-autocast+step-read+cuda-graphs", false, 0, ""},
 		{"exit.bf16", "exit.bf16noread", "step-read", false, 0, ""},
 		{"exit.bf16", "exit.all", "step-read+cuda-graphs", false, 0, ""},
+		// host25b: the levers profan ranked first or second on host25's
+		// traces that host25 did not time, timed by the lead before the
+		// read (fixtures/host25b, host25b.py; H200, 2026-11-30
+		// 05:21-05:25), profan's prices written down before the call
+		// (9128e7f's commit body, main at 61eb8a6); rows added at the
+		// read. Measured: from exit.default each region between two reads
+		// graphed 14.0% and torch.compile -8.1% (spread 79%); from
+		// exit.bf16 the region graphs 64.7%, torch.compile 14.4% (spread
+		// 62%); from mol.workers the fused AdamW 7.2% (spread 29%). First
+		// as above, counting host25's levers from the same step: the
+		// region graphs on both exit steps (host25's noread and bf16 lost).
+		{"host25b/exit.default", "host25b/exit.blockgraphs", "cuda-graphs", true, 0, ""},
+		{"host25b/exit.default", "host25b/exit.compile", "torch-compile", false, 0, ""},
+		{"host25b/exit.bf16", "host25b/exit.bf16blockgraphs", "cuda-graphs", true, 0, ""},
+		{"host25b/exit.bf16", "host25b/exit.bf16compile", "torch-compile", false, 0, ""},
+		{"host25b/mol.workers", "host25b/mol.workersfused", "fused-optimizer", false, 0, ""},
 	} {
 		trace := p.before
 		if session, rest, ok := strings.Cut(p.before, "/"); ok && session != "" {
@@ -3448,6 +3464,60 @@ neither is first, and no lever measured alone gains. Its read after every block 
 where cuda-graphs is advised, it names that read as what bounds each captured block (graphs with the reads kept were
 not timed). torch.compile was not timed. The four traces' cause splits sum to the wall, and no launch-bound time is
 named by a Python frame.
+
+### fixtures/host25's first read
+
+Read once with main at b50a6de (06:40, after the fitters' cutoff), ` + "`profan analyze`" + ` on each trace and this test, the
+rows above kept as written; host25b's five rows (the levers profan ranked first or second that host25 did not time,
+timed by the lead before the read, its prices written down before its call) added at the read. The replayed
+unprofiled steps: mol.default 15.66 ms (measured 18.72; its traced process 23.74), mol.workers 9.24 ms (9.74; 9.74),
+exit.default 6.52 ms (5.29; 5.24), exit.bf16 8.35 ms (7.21; 10.96).
+
+| before → after | rule | profan's rank | estimated | measured | spread | holds |
+| --- | --- | ---: | ---: | ---: | ---: | --- |
+| mol.default → mol.workers | data-loader | 1 | 45.7% | 48.0% | 34% | yes, first |
+| mol.default → mol.noread | step-read | 6 | 0.0% | −15.3% | 34% | yes |
+| mol.default → mol.graphs | step-read+cuda-graphs | | 52.0% | 5.6% | 34% | no: over by 46 points |
+| mol.default → mol.all | data-loader+step-read+cuda-graphs | | 85.8% | 64.6% | 34% | yes |
+| mol.workers → mol.all | step-read+cuda-graphs | | 59.4% | 31.9% | 6.8% | no: over by 28 points |
+| exit.default → exit.noread | step-read | 3 | 1.1% | −47.5% | 38% | no: over by 49 points |
+| exit.default → exit.bf16 | bf16-autocast | not advised | none | −36.3% | 63% | yes |
+| exit.default → exit.bf16noread | bf16-autocast+step-read | | 1.1% | −80.8% | 38% | no: over by 82 points |
+| exit.default → exit.all | bf16-autocast+step-read+cuda-graphs | | 36.6% | 45.4% | 38% | yes |
+| exit.bf16 → exit.bf16noread | step-read | 3 | 0.3% | −32.7% | 63% | yes |
+| exit.bf16 → exit.all | step-read+cuda-graphs | | 67.0% | 60.0% | 63% | yes |
+| host25b: exit.default → blockgraphs | cuda-graphs | 1 | 34.5% | 14.0% | 79% | yes, first |
+| host25b: exit.default → compile | torch-compile | 2 | 23.4% | −8.1% | 79% | yes |
+| host25b: exit.bf16 → bf16blockgraphs | cuda-graphs | 1 | 64.0% | 64.7% | 61% | yes, first |
+| host25b: exit.bf16 → bf16compile | torch-compile | 2 | 50.1% | 14.4% | 61% | yes |
+| host25b: mol.workers → workersfused | fused-optimizer | 2 | 15.2% | 7.2% | 29% | yes |
+
+Twelve of the sixteen rows hold (seven of host25's eleven, host25b's five); four miss, by two mechanisms. The first
+lever is the one measured first on all four steps: ` + "`data-loader`" + ` on mol.default (45.7% against 48.0%), ` + "`cuda-graphs`" + ` on
+exit.default (34.5%: each region between two reads graphed, host25b 14.0%, every other lever measured from the step
+slower) and on exit.bf16 (64.0% against 64.7%), and ` + "`cuda-graphs`" + ` on mol.workers (59.4%), where the check written before
+the read (graphs never first on a step that cannot be captured as it is) fails and is refuted by measurement: padded to
+a fixed capacity with the reads gone the graphed step gained 31.9%, the largest change measured from mol.workers
+(host25b's fused AdamW 7.2%), and the advice says the step cannot be captured as it is and what capture needs. Named
+with their frames, as written: the loader (` + "`enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host25.py(136): __getitem__`" + `,
+52.4% of mol.default's profiled wall) in the data time and in data-loader's advice, mol's two reads (` + "`host25.py(213): forward`" + `,
+` + "`.item() at host25.py(249): check`" + `) and exit's (` + "`.item() at host25.py(328): forward_host`" + `) in the host-sync time and
+step-read's advice, exit's read in cuda-graphs' as what bounds each captured block; AdamW's 82 CPU step-count reads
+a step named as no sync; on mol.workers data-loader is not advised (in use, the workers' queue 0.21 ms a step); the
+four cause splits sum to the wall and no launch-bound time is named by a Python frame. Missed, by mechanism:
+
+- *Graphs priced at the traced shapes, where capture needs padding.* cuda-graphs on mol is priced at the unpadded
+  shapes the trace holds (2.1 ms of kernels a step), as its advice says; padded to 64 × 40 + 1 atoms and 64 × 40 × 39
+  edges (2.4 times a mean batch's edges) the graphed step's kernels take about 6.6 ms (mol.all is GPU-bound at 6.63
+  ms), so from mol.workers the graphs are priced 59.4% against 31.9%, and from mol.default (the loader kept) 52.0%
+  against 5.6%, where the graphed step measured about the loading plus the padded kernels (15.94 to 17.79 ms), not
+  their overlap the replay has (mol.graphs was not traced). No lever prices the padding's kernel time.
+- *A slower fix priced at no loss.* On exit the GPU-side exit and bf16 autocast each made the step slower (−47.5%,
+  −36.3%; together −80.8%); profan prices the reads' waits at 1.1% and does not advise bf16-autocast there. The
+  replay has the sign and size of what removing the reads saves (the step's kernels take 4.1 ms of its 5.29); the
+  added ` + "`torch.where`" + ` and ` + "`|`" + ` a block (24 launches, about 0.2 ms a step) explain a tenth of the loss, and
+  exit.noread was not traced, so the rest is not in the fixture. The processes' host speed varied across both calls
+  (exit.default 4.97 to 9.07 ms over host25's and host25b's six processes).
 `)
 }
 
