@@ -507,7 +507,22 @@ func (r *replay) run(l Lever) float64 {
 	}
 	less := r.fewer(l)
 	col, colN := r.collapsed(l)
-	cuts := r.cuts(col)
+	var cuts []cut
+	if l.Collapse == nil || !l.Collapse.Calls {
+		cuts = r.cuts(col)
+	}
+	// A module's loop over its experts (Collapse.Calls): one expert's
+	// worth of its host kept, forward (ckeep) and backward (nodes).
+	var ckeep float64
+	var nodes []float64
+	if c := l.Collapse; c != nil {
+		ckeep = c.Keep
+		if c.Calls && len(col) > 0 {
+			ckeep = r.callKeep(c)
+			_, e := r.callLoops(c.Frame)
+			nodes = r.loopNodes(col, ckeep, e)
+		}
+	}
 	eaten := r.consumers(l)
 	gone := r.opsDropped(l)
 	factor := func(l Lever, i int, s profan.HostSpan) float64 {
@@ -515,6 +530,9 @@ func (r *replay) run(l Lever) float64 {
 			return 0
 		}
 		unprof := r.keep(i)
+		if nodes != nil && !l.Graphs {
+			unprof *= nodes[i]
+		}
 		if k, ok := eaten[i]; ok {
 			// A metric's Python after its read, made every N steps.
 			unprof *= k
@@ -582,9 +600,9 @@ func (r *replay) run(l Lever) float64 {
 	}
 	// A collapsed range's host: its multi-tensor launches.
 	extra := 0.0
-	if l.Collapse != nil && (!l.Graphs || graphed != nil) {
+	if l.Collapse != nil && !l.Collapse.Calls && (!l.Graphs || graphed != nil) {
 		extra = l.Collapse.Launches * r.launchU
-		if l.Collapse.Keep > 0 {
+		if ckeep > 0 {
 			// One iteration's host, its launches in it.
 			extra = 0
 		}
@@ -595,7 +613,7 @@ func (r *replay) run(l Lever) float64 {
 			for _, a := range col {
 				span += a.hi - a.lo
 			}
-			extra += l.Collapse.Keep * profilerKeep * span / float64(len(col))
+			extra += ckeep * profilerKeep * span / float64(len(col))
 		}
 	}
 	ri, entered, gi := 0, -1, 0

@@ -92,10 +92,31 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 			r.Fix = fmt.Sprintf("batch the per-item loop in %s with fixed shapes: score and keep boxes with topk instead of a boolean mask, batched NMS over the whole batch (or Fast NMS, a fixed-size matrix); no host read, one iteration's launches for the batch", frame)
 			r.Basis = "the step replayed without those syncs' waits, the loop's host time and launches one iteration's worth"
 		}
+		if f := routingRead(sites); items <= 1 && f != "" {
+			// Counts read in a module's forward to split its tokens
+			// over the experts: fixed capacity runs the experts' loop
+			// as one batched matmul a projection, the loop's host time
+			// (and its backward's) one expert's worth, the kernels as
+			// they are.
+			lever.Collapse = &analysis.Collapse{Frame: f, Calls: true, Bytes: 1}
+			r.Basis = "the step replayed without those syncs' waits, the loop over the experts after the read (and its backward) at one expert's host time, the kernels as they are"
+		}
 		gain, _ := p.replay(lever)
 		r.Lever = &lever
 		p.recommendWall(r, gain)
 	},
+}
+
+// routingRead is the module's forward holding a .tolist() read (a
+// mixture of experts' routing counts, read to split the tokens over a
+// loop over the experts), "" for none.
+func routingRead(sites []analysis.Site) string {
+	for _, s := range sites {
+		if s.Method == "tolist" && s.Frame != "" && profan.ForwardFrame(s.Frame) {
+			return s.Frame
+		}
+	}
+	return ""
 }
 
 // dedupOps is the ops of sites that only make the data-dependent shape

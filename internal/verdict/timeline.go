@@ -491,6 +491,16 @@ type Collapse struct {
 	// floors the range's kernels pay).
 	Frame string
 	Keep  float64
+	// Calls, with Frame a module's forward that reads counts on the
+	// host (a mixture of experts' routing counts by .tolist()), makes
+	// each call of the frame a range, from the read's sync to the call's
+	// end: the loop over the experts the counts size. Its host time is
+	// kept at one expert's worth (Keep, or where 0 one over the experts,
+	// the values the read copied back), the loop's kernels as they are;
+	// in a training step the backward nodes of the loop's repeated ops
+	// (MmBackward0 for the experts' matmuls, SelectBackward0 for their
+	// weights' slices) keep as much of their host time.
+	Calls bool
 }
 
 // either is a site test true where a or b is (a nil test is false
