@@ -798,7 +798,7 @@ reads its batch exit check with ` + "`.item()`" + ` after each of its 12 blocks,
 		miss string
 	}{
 		// "+": the rules' levers replayed together.
-		{"moe.default", "moe.all", "data-loader+host-read+step-read", false, 0, "under by 27 points (21.5% against 48.3%, spread 17%): held at 36.2% while the tokenizing loader replayed at the profiler's share, 14.6 ms a step, and the step at 39.70 ms against 33.95 measured in its traced process; since the loader's records are priced at the trace's own Python call (loaderKeep) the loader keeps 7.1 ms and the step replays at 32.24 ms, and the three levers replayed together leave 25.3 ms a step either way, where moe.all measured 17.5: what the all-levers step keeps too much of is the model's step, not the loader (host-read prices the fixed capacity at 0.0% against moe.fixedcap's 13.3%)"},
+		{"moe.default", "moe.all", "data-loader+host-read+step-read", false, 0, ""},
 		{"vision.default", "vision.both", "data-loader+step-read", false, 0, ""},
 		{"moe.default", "moe.workers", "data-loader", true, 0, ""},
 		{"moe.default", "moe.noitem", "step-read", false, 0, ""},

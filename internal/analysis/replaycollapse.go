@@ -298,8 +298,21 @@ func (r *replay) loopNodes(rs []annRange, keep float64, experts int) []float64 {
 				}
 				last, prev = append(last, i), i
 			}
+			slots := 0.0
+			if before {
+				// The slots, ranked, dropped and placed on the GPU
+				// (capacitySlotOps), a launch's worth of host each,
+				// spread over the gather's spans.
+				traced := 0.0
+				for _, i := range last {
+					traced += float64(r.spans[i].Dur) * r.keep(i)
+				}
+				if traced > 0 {
+					slots = capacitySlotOps * r.launchU / traced
+				}
+			}
 			for _, i := range last {
-				out[i], any = 2, true
+				out[i], any = 2+slots, true
 			}
 			if len(last) > 0 {
 				more[autogradNode(op)]++
@@ -361,3 +374,12 @@ func autogradNode(op string) string {
 // capacityOps are the ops a capacity buffer calls once more a loop: its
 // gather (true: the one before the loop) and its scatter (after it).
 var capacityOps = map[string]bool{"aten::index": true, "aten::index_add_": false}
+
+// capacitySlotOps is the small ops a fixed-capacity dispatch adds a read
+// in place of the split's sort and count (argsort, bincount): each
+// assignment ranked in its expert (one_hot, cumsum, its -1, gather), the
+// overflow found and its position clamped (lt, clamp, the expert's
+// offset's mul and add) and masked out of the inputs and the gates (a
+// cast and a multiply each): 12 ops less the 2, as fixtures/gen/host8.py
+// writes it (GShard's and Switch's dispatch rank and mask the same way).
+const capacitySlotOps = 10

@@ -229,7 +229,7 @@ import (
 // version 123 has fence-per-access leave the fences that order the
 // atomics of a kernel contended atomics limit, and name sem="relaxed" on
 // Triton's atomics.
-const VerdictVersion = 123
+const VerdictVersion = 124
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

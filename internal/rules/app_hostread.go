@@ -96,10 +96,10 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 			// Counts read in a module's forward to split its tokens
 			// over the experts: fixed capacity runs the experts' loop
 			// as one batched matmul a projection, the loop's host time
-			// (and its backward's) one expert's worth, the kernels as
-			// they are.
+			// (and its backward's) one expert's worth, plus what the
+			// capacity adds (capacitySlotOps), the kernels as they are.
 			lever.Collapse = &analysis.Collapse{Frame: f, Calls: true, Bytes: 1}
-			r.Basis = "the step replayed without those syncs' waits, the loop over the experts after the read (and its backward) at one expert's host time, the kernels as they are"
+			r.Basis = "the step replayed without those syncs' waits, the loop over the experts after the read (and its backward) at one expert's host time, the capacity buffer's scatter and gather and the slots' ranking and masking (10 small ops a read, a launch's worth each) added, the kernels as they are"
 		}
 		gain, _ := p.replay(lever)
 		r.Lever = &lever
