@@ -228,8 +228,12 @@ import (
 // library's tables and small-grid a memory-limited tail under tail_waste;
 // version 123 has fence-per-access leave the fences that order the
 // atomics of a kernel contended atomics limit, and name sem="relaxed" on
-// Triton's atomics.
-const VerdictVersion = 124
+// Triton's atomics;
+// version 124 has host-read collapse a routing read's loop over experts;
+// version 125 adds unpipelined-tiles (a tensor-core product's tiles
+// loaded LDG → STS before a barrier, no cp.async or TMA), which
+// barrier-stalls leaves such a kernel to.
+const VerdictVersion = 125
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

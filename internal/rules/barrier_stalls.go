@@ -44,7 +44,7 @@ two barriers, or double-buffered tiles so that one barrier serves a tile.`,
 	Locates:  true,
 	NCURule:  "CPIStall",
 	Requires: []string{"duration"},
-	Optional: join(usageReads, []string{"barrier_stall_pct"}),
+	Optional: barrierReads,
 	Check:    checkBarrierStalls,
 }
 
@@ -59,9 +59,13 @@ two barriers, or double-buffered tiles so that one barrier serves a tile.`,
 // instructions left, at the SM's issue rate (syncChain<1>: 45 M of its
 // 112 M warp instructions, 48 µs of 266 µs, 0.82).
 func checkBarrierStalls(p *Pass) {
-	pct, ok := p.Value("barrier_stall_pct")
-	t, okT := p.Value("duration")
-	if !ok || !okT || !(t > 0) || pct/100 < barrierShare {
+	pct, t, ok := barrierWait(p)
+	if !ok {
+		return
+	}
+	// A tiled product's one-stage tile loads are unpipelined-tiles':
+	// pipelining them, not fewer barriers, removes the wait.
+	if _, tiles := syncTileLoads(p.Kernel); tiles {
 		return
 	}
 	share := math.Min(1, pct/100)
@@ -90,6 +94,30 @@ func checkBarrierStalls(p *Pass) {
 	})
 }
 
+// barrierReads are what barrierWait and the pricing of the rules that
+// read it take.
+var barrierReads = join(usageReads, []string{"barrier_stall_pct"})
+
+// barrierWait is the share of its warps' cycles (percent) a kernel
+// waits at barriers and its duration, ok where the share reaches
+// barrierShare.
+func barrierWait(p *Pass) (pct, t float64, ok bool) {
+	pct, okP := p.Value("barrier_stall_pct")
+	t, okT := p.Value("duration")
+	return pct, t, okP && okT && t > 0 && pct/100 >= barrierShare
+}
+
+// programOrder is a source page's instructions in program order (the
+// page files them under their lines), each once.
+func programOrder(rec []profan.SourceRecord) []profan.SourceRecord {
+	var recs []profan.SourceRecord
+	for s := range instructions(rec) {
+		recs = append(recs, s)
+	}
+	sort.SliceStable(recs, func(i, j int) bool { return address(recs[i].Address) < address(recs[j].Address) })
+	return recs
+}
+
 // roundTrip is what ownRoundTrip read, in warp instructions executed:
 // the shared loads that read back their own thread's store across a
 // barrier and those stores, every shared load, the barriers, and every
@@ -108,13 +136,7 @@ func (r roundTrip) own() bool { return r.loads > 0 && r.loads >= 0.9*r.allLoads 
 func ownRoundTrip(a *analysis.Kernel) (r roundTrip) {
 	stored := map[string]float64{} // address operands stored to: the stores' count
 	crossed := map[string]bool{}   // ... with a barrier since
-	var recs []profan.SourceRecord
-	for s := range instructions(a.Record.Source) {
-		recs = append(recs, s)
-	}
-	// In program order: the page files instructions under their lines.
-	sort.SliceStable(recs, func(i, j int) bool { return address(recs[i].Address) < address(recs[j].Address) })
-	for _, s := range recs {
+	for _, s := range programOrder(a.Record.Source) {
 		op := opcode(s.SASS)
 		n := instExecuted(s)
 		r.all += n

@@ -176,6 +176,7 @@ var All = []*Rule{
 	bitLoop,
 	neighbourRecompute,
 	barrierStalls,
+	unpipelinedTiles,
 	fencePerAccess,
 	repeatedPasses,
 	smallGrid,

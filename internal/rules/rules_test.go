@@ -90,6 +90,7 @@ func TestFixtures(t *testing.T) {
 	files = append(files, rulestest.Files("testdata/sol-check9")...)
 	files = append(files, rulestest.Files("testdata/sol-check10")...)
 	files = append(files, rulestest.Files("testdata/sol-check11")...)
+	files = append(files, rulestest.Files("testdata/unpipelined-tiles")...)
 	if len(files) == 0 {
 		t.Fatal("no expectation files")
 	}

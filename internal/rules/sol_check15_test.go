@@ -258,6 +258,18 @@ var solCheck15Files = map[string][]string{
 // sem="relaxed" for the atomics that remain) removes the fences with
 // them: redundant beside it. The required findings' gains and the means
 // do not move.
+//
+// Fixed after the read (kfix19a, verdict version 124, by mechanism):
+// mm_s1's barrier-stalls (0.34 → none). Its warps wait at the barriers
+// on the tiles' unpipelined loads: each step loads them into registers
+// (LDG.E.128), stores them to shared memory (STS.128) and meets at a
+// BAR.SYNC before its HGMMAs, with no LDGSTS or UTMALDG in the SASS. The
+// new rule unpipelined-tiles names that class, 0.34 against the 0.32
+// num_stages=4 measured, at the loads' lines 97 and 98 and in Triton's
+// terms (num_stages >= 3, triton.autotune over it), and barrier-stalls
+// leaves such a kernel to it. The pair stays a no-rule pair as written
+// before the read (its row and the means do not move); no other set's
+// findings move.
 func TestSolCheck15(t *testing.T) {
 	skipShort(t)
 	if !solCheck15Read {
@@ -275,8 +287,9 @@ func TestSolCheck15(t *testing.T) {
 // l1dist<1>'s register-tile after kfix17b's; bigTail<1>'s low-occupancy,
 // lifeTorus<0>'s bit-loop, haversine<double>'s uniform-load and
 // rowMinMax<0>'s small-grid and hist_atomic's fence-per-access gone
-// after kfix18a's.
-var solCheck15Gaps = []string{"mm_s1 barrier-stalls", "stencil3<0> uncoalesced-global", "sigmoidMap<0> narrow-access"}
+// after kfix18a's, mm_s1's barrier-stalls after kfix19a's
+// (unpipelined-tiles names its class).
+var solCheck15Gaps = []string{"stencil3<0> uncoalesced-global", "sigmoidMap<0> narrow-access"}
 
 // solCheck15LineGaps are the required findings whose named line is not
 // one of solCheck15Lines at the first read: logged, not failed. None at
