@@ -1,6 +1,8 @@
 package analysis
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,6 +81,56 @@ func branchTarget(operand string, recs []profan.SourceRecord) string {
 	return ""
 }
 
+// AcquireFences is the addresses of a kernel's acquire fences that are
+// no MEMBAR: the CCTL.IVALL (an L1 invalidation) right after a strong
+// load, which is how an acquire load (cuda::atomic_ref's
+// load(memory_order_acquire), ld.acquire.gpu) compiles: the load, then
+// the invalidation that keeps later loads from reading stale lines, no
+// MEMBAR (fixtures/sol-check16's acqLoad<0>: LD.E.STRONG.GPU then
+// CCTL.IVALL for each of eight loads, the samples on the CCTL.IVALLs).
+// The invalidation after a __threadfence's MEMBAR and ERRBAR follows no
+// load and is not one. nil without one.
+func AcquireFences(a *Kernel) map[string]bool {
+	type inst struct {
+		addr uint64
+		op   string
+		key  string
+	}
+	if !slices.ContainsFunc(a.Record.Source, func(s profan.SourceRecord) bool { return strings.Contains(s.SASS, "CCTL.IVALL") }) {
+		return nil
+	}
+	var prog []inst
+	seen := map[string]bool{}
+	for _, s := range a.Record.Source {
+		if s.Address == "" || s.SASS == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		op, _ := SASSFields(s.SASS)
+		v, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s.Address), "0x"), 16, 64)
+		if err != nil {
+			continue
+		}
+		prog = append(prog, inst{v, op, s.Address})
+	}
+	slices.SortFunc(prog, func(x, y inst) int { return cmp.Compare(x.addr, y.addr) })
+	var out map[string]bool
+	for i := 1; i < len(prog); i++ {
+		if !strings.HasPrefix(prog[i].op, "CCTL.IVALL") {
+			continue
+		}
+		prev := prog[i-1].op
+		base, _, _ := strings.Cut(prev, ".")
+		if (base == "LD" || base == "LDG") && strings.Contains(prev, ".STRONG") {
+			if out == nil {
+				out = map[string]bool{}
+			}
+			out[prog[i].key] = true
+		}
+	}
+	return out
+}
+
 // FenceHeld reports the share of a kernel's sampled warp stalls spent on
 // memory fences (MEMBAR and the ERRBAR and cache invalidation that follow
 // a __threadfence) when it executes one for every two global memory
@@ -87,6 +139,7 @@ func branchTarget(operand string, recs []profan.SourceRecord) string {
 // fences less often or the page has no sampling.
 func FenceHeld(a *Kernel) float64 {
 	var fences, accesses, fenceSamples, samples float64
+	acquire := AcquireFences(a)
 	seen := map[string]bool{}
 	for _, s := range a.Record.Source {
 		if s.Address == "" || s.SASS == "" || seen[s.Address] {
@@ -101,7 +154,7 @@ func FenceHeld(a *Kernel) float64 {
 		switch base {
 		case "MEMBAR", "FENCE", "ERRBAR", "CGAERRBAR", "CCTL":
 			fenceSamples += smp
-			if base == "MEMBAR" || base == "FENCE" {
+			if base == "MEMBAR" || base == "FENCE" || acquire[s.Address] {
 				fences += n
 			}
 		case "LDG", "STG", "ATOMG", "RED":

@@ -232,8 +232,11 @@ import (
 // version 124 has host-read collapse a routing read's loop over experts;
 // version 125 adds unpipelined-tiles (a tensor-core product's tiles
 // loaded LDG → STS before a barrier, no cp.async or TMA), which
-// barrier-stalls leaves such a kernel to.
-const VerdictVersion = 125
+// barrier-stalls leaves such a kernel to;
+// version 126 has fence-per-access count an acquire load's CCTL.IVALL
+// as a fence, priced against a load stream's DRAM rate, and an inlined
+// instruction's line be the user's line the page lists it under.
+const VerdictVersion = 126
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -191,10 +191,24 @@ func callerLines(a *analysis.Kernel) map[string]profan.Location {
 		return nil
 	}
 	sort.SliceStable(rs, func(i, j int) bool { return rs[i].addr < rs[j].addr })
+	// The page lists an inlined instruction under the user's line too
+	// where it can (fixtures/sol-check16's acqLoad<0>: each acquire
+	// load's CCTL.IVALL under line 498, r.load(...), and under five
+	// cuda::atomic_ref headers): that line is the caller.
+	own := map[string]profan.Location{}
+	for i := range rs {
+		if s := &rs[i].s; !toolkitHeader(s.File) && s.Line > 0 {
+			own[s.Address] = profan.Location{File: s.File, Line: s.Line}
+		}
+	}
 	out := map[string]profan.Location{}
 	for i := range rs {
 		s := &rs[i].s
 		if !toolkitHeader(s.File) {
+			continue
+		}
+		if loc, ok := own[s.Address]; ok {
+			out[s.Address] = loc
 			continue
 		}
 		var nearest *profan.Location

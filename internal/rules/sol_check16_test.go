@@ -206,12 +206,22 @@ var solCheck16Files = map[string][]string{
 // FP32 pipe", warpDup<0> (0.83) "≈30 % ... on FP32 pipe", mm_t64 (0.46)
 // "≈15 % ... on tensor pipe" (raw). No unmarked 0. Nothing was fitted on
 // this set; the gaps are logged and the bounds held at the first read.
+//
+// After the fix (kfix19c, verdict version 126): fence-per-access counts
+// an acquire load's CCTL.IVALL (an L1 invalidation right after a strong
+// load, no MEMBAR) as the fence it is, and bounds the fix by a load
+// stream's DRAM rate (vectorReach), not a strong store stream's:
+// acqLoad<0> 0.45 against 0.43 (raw and details), line 498 (an inlined
+// instruction the page also lists under a user's line is that line's).
+// Mean |error| 0.2561 → 0.2404 raw, 0.2568 → 0.2412 details; worst
+// unchanged. Four required findings missing; dct32<32>'s forbidden
+// findings remain.
 func TestSolCheck16(t *testing.T) {
 	skipShort(t)
 	if !solCheck16Read {
 		t.Skip("sol-check16: read once at 06:40 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck16Files, solCheck16Pairs, "sol-check16", 0.257, 0.972, solCheck16Gaps)
+	heldOutGaps(t, solCheck16Files, solCheck16Pairs, "sol-check16", 0.242, 0.972, solCheck16Gaps)
 }
 
 // solCheck16Gaps are what the first read found against the verdicts
@@ -219,11 +229,11 @@ func TestSolCheck16(t *testing.T) {
 // uncoalesced-global gather"): logged, not failed. Five required
 // findings missing (colGemv<0> barrier-stalls, sweep4<0>
 // repeated-passes, acqLoad<0> fence-per-access, findRoot<0>
-// dependent-loads, logIter<0> precise-math) on both pages; five
-// forbidden ones on the raw page, four on the details page (mm_t64's
+// dependent-loads, logIter<0> precise-math) on both pages (acqLoad<0>'s
+// found since kfix19c's fix, so no longer listed); five forbidden ones on the raw page, four on the details page (mm_t64's
 // uncoalesced-global is the raw page's alone).
 var solCheck16Gaps = []string{
-	"colGemv<0> barrier-stalls", "sweep4<0> repeated-passes", "acqLoad<0> fence-per-access", "findRoot<0> dependent-loads",
+	"colGemv<0> barrier-stalls", "sweep4<0> repeated-passes", "findRoot<0> dependent-loads",
 	"logIter<0> precise-math",
 	"dct32<32> tensor-cores-unused", "dct32<32> bit-loop", "colGemv<0> small-grid", "warpDup<0> uniform-load", "mm_t64 uncoalesced-global"}
 
