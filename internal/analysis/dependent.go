@@ -36,18 +36,7 @@ func (p *sassProgram) chased(addr string) bool {
 	if !ok {
 		return false
 	}
-	head, tail := -1, -1
-	for j := i; j < len(p.recs) && j <= i+loopBody; j++ {
-		op, args := SASSFields(p.recs[j].SASS)
-		if !strings.HasPrefix(op, "BRA") || len(args) == 0 {
-			continue
-		}
-		t, ok := p.at[branchTarget(args[len(args)-1], p.recs)]
-		if ok && t <= i && i-t <= loopBody {
-			head, tail = t, j
-			break
-		}
-	}
+	head, tail := p.loopAround(i)
 	if head < 0 {
 		return false
 	}
@@ -59,6 +48,22 @@ func (p *sassProgram) chased(addr string) bool {
 		order = append(order, j)
 	}
 	return p.loadFeeds(i, order)
+}
+
+// loopAround is the head and the closing backward branch of the loop
+// around instruction i, within loopBody instructions; -1, -1 when none.
+func (p *sassProgram) loopAround(i int) (head, tail int) {
+	for j := i; j < len(p.recs) && j <= i+loopBody; j++ {
+		op, args := SASSFields(p.recs[j].SASS)
+		if !strings.HasPrefix(op, "BRA") || len(args) == 0 {
+			continue
+		}
+		t, ok := p.at[branchTarget(args[len(args)-1], p.recs)]
+		if ok && t <= i && i-t <= loopBody {
+			return t, j
+		}
+	}
+	return -1, -1
 }
 
 // branchTarget is the address a branch operand names ("0x7f…d0"), in the
@@ -165,4 +170,40 @@ func FenceHeld(a *Kernel) float64 {
 		return 0
 	}
 	return fenceSamples / samples
+}
+
+// SelfChased reports whether the global load at addr takes its address
+// from the value the same load returned on the loop's trip before (a
+// loop-carried chain, p = parent[p] in a while loop): each trip's load
+// waits for the last one's, and the walk's trips, not its width, set
+// the loads it issues. False without the source page or a loop.
+func SelfChased(a *Kernel, addr string) bool {
+	if len(a.Record.Source) == 0 {
+		return false
+	}
+	return newSASSProgram(a.Record).selfChased(addr)
+}
+
+// selfChased is chased with the walk's end the load itself: its address
+// registers traced back through the trip before to the load's own value.
+func (p *sassProgram) selfChased(addr string) bool {
+	i, ok := p.at[addr]
+	if !ok {
+		return false
+	}
+	head, tail := p.loopAround(i)
+	if head < 0 {
+		return false
+	}
+	var order []int
+	for j := i - 1; j >= head; j-- {
+		order = append(order, j)
+	}
+	for j := tail; j >= i; j-- {
+		order = append(order, j)
+	}
+	self := p.recs[i].SASS
+	return p.feeds(i, order, func(op string, args []string) bool {
+		return isLoad(op) && strings.Contains(self, op) && strings.Contains(self, strings.Join(args, ", "))
+	})
 }

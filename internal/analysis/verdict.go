@@ -236,7 +236,9 @@ import (
 // version 126 has fence-per-access count an acquire load's CCTL.IVALL
 // as a fence, priced against a load stream's DRAM rate, and an inlined
 // instruction's line be the user's line the page lists it under.
-const VerdictVersion = 126
+// version 127 has dependent-loads read a memory-bound walk whose
+// load's address the same load wrote the trip before.
+const VerdictVersion = 127
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
