@@ -26,6 +26,24 @@ func Chased(a *Kernel, addr string) bool {
 // walk around it.
 const loopBody = 256
 
+// tripBefore is the order a walk back from instruction i through its
+// loop visits: up to the loop's head, then from the backward branch that
+// closes the loop down to i itself (the trip before). Nil outside a loop.
+func (p *sassProgram) tripBefore(i int) []int {
+	head, tail := p.loopAround(i)
+	if head < 0 {
+		return nil
+	}
+	var order []int
+	for j := i - 1; j >= head; j-- {
+		order = append(order, j)
+	}
+	for j := tail; j >= i; j-- {
+		order = append(order, j)
+	}
+	return order
+}
+
 // chased walks the registers of the address of the instruction at addr
 // backwards through its loop: from the instruction up to the loop's head,
 // then from the backward branch that closes the loop down to the
@@ -36,16 +54,9 @@ func (p *sassProgram) chased(addr string) bool {
 	if !ok {
 		return false
 	}
-	head, tail := p.loopAround(i)
-	if head < 0 {
+	order := p.tripBefore(i)
+	if order == nil {
 		return false
-	}
-	var order []int
-	for j := i - 1; j >= head; j-- {
-		order = append(order, j)
-	}
-	for j := tail; j >= i; j-- {
-		order = append(order, j)
 	}
 	return p.loadFeeds(i, order)
 }
@@ -191,16 +202,9 @@ func (p *sassProgram) selfChased(addr string) bool {
 	if !ok {
 		return false
 	}
-	head, tail := p.loopAround(i)
-	if head < 0 {
+	order := p.tripBefore(i)
+	if order == nil {
 		return false
-	}
-	var order []int
-	for j := i - 1; j >= head; j-- {
-		order = append(order, j)
-	}
-	for j := tail; j >= i; j-- {
-		order = append(order, j)
 	}
 	self := p.recs[i].SASS
 	return p.feeds(i, order, func(op string, args []string) bool {
