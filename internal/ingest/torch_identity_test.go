@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/profan-dev/profan/internal/golden"
 )
 
 // torchDoc is a real trace taken apart: its header members in order and
@@ -188,12 +190,20 @@ func TestTorchTraceIdentities(t *testing.T) {
 }
 
 // TestTorchTraceGraphsRead holds the kernels of one CUDA graph launch,
-// which share its correlation ID, read as before.
+// which share its correlation ID, read as before; and those of a graph
+// launched in the profiler's warm-up step, before its calls were
+// recorded, whose kernels run into the recorded window
+// (fixtures/host26d mol.graphs: 282 kernels of correlation ID 1473, the
+// trace's first call 1481), read as that launch's.
 func TestTorchTraceGraphsRead(t *testing.T) {
 	for _, name := range []string{"decode_graphs", "train_small_graphs"} {
 		if _, err := Read(bytes.NewReader(torchFixture(t, name)), name, Options{}, Sink{}); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+	b := golden.Gunzip(t, "../../fixtures/host26d/mol.graphs.json.gz")
+	if _, err := Read(bytes.NewReader(b), "mol.graphs.json", Options{}, Sink{}); err != nil {
+		t.Errorf("host26d mol.graphs: %v", err)
 	}
 }
 
