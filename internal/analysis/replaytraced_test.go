@@ -48,7 +48,7 @@ func TestReplayTraced(t *testing.T) {
 		"host16/embed.pinned": "replayed 8% over the trace; an event sync's wait is one suspect, not confirmed",
 	}
 	var dirs = []string{"timeline", "check7", "host8", "host9", "host10", "host11", "host12", "host15", "host16",
-		"host17", "host18", "host19", "host20", "host20c", "host21", "host22d", "host24", "host24c", "host25c", "host26d"}
+		"host17", "host18", "host19", "host20", "host20c", "host21", "host22d", "host24", "host24c", "host25c", "host26d", "host26c"}
 	n := 0
 	for _, dir := range dirs {
 		files, _ := filepath.Glob("../../fixtures/" + dir + "/*.json.gz")
