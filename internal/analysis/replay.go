@@ -36,6 +36,7 @@ type replayKernel struct {
 	bytes         float32 // a host transfer's
 	cfg           int32   // index in replay.cfgs of its grid and block; -1 where unknown
 	copy          uint8   // 0 for a kernel, else copyOther or a host transfer's flags
+	opBytes       float32 // what its op moves (profan.Kernel.OpBytes); 0 where unknown
 }
 
 // launchCfg is a kernel launch's configuration: its grid and block.
@@ -97,6 +98,8 @@ type replay struct {
 	// base is the replay without a lever, made once: every lever's
 	// Replay prices it against the same base.
 	base *replayBase
+	// pad is each kernel's time scale padded (padFactors), made once.
+	pad *replayPad
 	// ranges are the user annotations inside the window (ProfilerStep#N
 	// apart), by start.
 	ranges []annRange
@@ -186,14 +189,14 @@ const minKeep = 0.2
 
 // recordCopy keeps a copy or memset for the replay, up to maxReplay.
 func (r *replay) recordCopy(what int32, bytes, start, dur, launched float64, lane uint32) {
-	if r.record("", launchCfg{}, start, dur, launched, lane) {
+	if r.record("", launchCfg{}, 0, start, dur, launched, lane) {
 		k := &r.kernels[len(r.kernels)-1]
 		k.copy, k.bytes = uint8(what), float32(bytes)
 	}
 }
 
 // record keeps a kernel for the replay, up to maxReplay: whether it did.
-func (r *replay) record(name string, cfg launchCfg, start, dur, launched float64, lane uint32) bool {
+func (r *replay) record(name string, cfg launchCfg, opBytes, start, dur, launched float64, lane uint32) bool {
 	if len(r.kernels) >= maxReplay {
 		r.folded = true
 		return false
@@ -209,7 +212,7 @@ func (r *replay) record(name string, cfg launchCfg, start, dur, launched float64
 	if math.IsNaN(issued) || issued > start {
 		issued = start
 	}
-	r.kernels = append(r.kernels, replayKernel{start: start, issued: issued, dur: float32(dur), name: idx, lane: lane, cfg: c})
+	r.kernels = append(r.kernels, replayKernel{start: start, issued: issued, dur: float32(dur), name: idx, lane: lane, cfg: c, opBytes: float32(opBytes)})
 	return true
 }
 
@@ -304,7 +307,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 		// that shrinks the step's own work takes it under it.
 		r.feed = math.Max(r.feed, r.run(Lever{}))
 	}
-	r.base = &replayBase{}
+	r.base, r.pad = &replayBase{}, &replayPad{}
 	return r
 }
 
@@ -331,7 +334,7 @@ func (r *replay) baseWall() float64 {
 // noLever reports a lever that changes nothing run reads: its replay is
 // the base's.
 func noLever(l Lever) bool {
-	return l.Kernel == nil && l.Host == nil && l.Casts == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Forward && l.Workers == 0 &&
+	return l.Kernel == nil && l.Host == nil && l.Casts == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Pad && !l.Forward && l.Workers == 0 &&
 		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Kept == nil && l.Collapse == nil
 }
 
@@ -429,9 +432,16 @@ func (r *replay) run(l Lever) float64 {
 		}
 		return unprof
 	}
-	// dur is a kernel's or copy's replayed time.
-	dur := func(k replayKernel) float64 {
+	var pad []float32
+	if l.Pad && l.Graphs {
+		pad = r.padFactors()
+	}
+	// dur is a kernel's or copy's replayed time (the i-th of the window).
+	dur := func(i int, k replayKernel) float64 {
 		d := float64(k.dur)
+		if pad != nil {
+			d *= float64(pad[i])
+		}
 		switch {
 		case k.copy != 0:
 			if l.Pinned > 0 && int32(k.copy)&copyPageable != 0 {
@@ -564,7 +574,7 @@ func (r *replay) run(l Lever) float64 {
 	charged := -1 // the span whose op's engine cost was added last
 	cast := -1    // the span whose op's casts were added last
 	spanAt := r.spanWalk()
-	for _, k := range r.kernels {
+	for ki, k := range r.kernels {
 		close(k.issued)
 		advance(k.issued)
 		if gone != nil {
@@ -636,7 +646,7 @@ func (r *replay) run(l Lever) float64 {
 			}
 			start = math.Max(start, f+gap)
 		}
-		end := start + dur(k)
+		end := start + dur(ki, k)
 		free[lane] = end
 		gpu = math.Max(gpu, end)
 		stepGPU = math.Max(stepGPU, end)

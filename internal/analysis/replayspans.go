@@ -637,6 +637,7 @@ func (r *replay) Shapes() Shapes {
 		return out
 	}
 	out.Kernel = r.names[best.name]
+	out.Busy, out.Padded = r.padded()
 	// The op that launched it, where the trace holds the host's spans.
 	for _, k := range r.kernels {
 		if k.name == best.name && k.copy == 0 {

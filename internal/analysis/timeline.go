@@ -170,7 +170,7 @@ func (b *timelineBuilder) kernel(k *profan.Kernel) {
 	b.add(ival{start: k.Start, dur: float32(k.Duration), lead: float32(k.Start - k.Launched), key: b.lastLane | spanKernel})
 	// The replay needs when the host issued the work.
 	if !math.IsNaN(k.Launched) {
-		b.rp.record(k.Name, launchCfg{k.Grid, k.Block}, k.Start, k.Duration, k.Launched, b.lastLane)
+		b.rp.record(k.Name, launchCfg{k.Grid, k.Block}, k.OpBytes, k.Start, k.Duration, k.Launched, b.lastLane)
 	}
 }
 

@@ -238,7 +238,9 @@ import (
 // instruction's line be the user's line the page lists it under.
 // version 127 has dependent-loads read a memory-bound walk whose
 // load's address the same load wrote the trip before.
-const VerdictVersion = 127
+// version 128 prices cuda-graphs on a step whose shapes change padded to
+// the largest shapes its traced steps show (Lever.Pad).
+const VerdictVersion = 128
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -303,7 +303,19 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		msg = "CUDA graphs cannot replay this step as it is: its shapes change from step to step (" + shapesSaid(sh) + "), and a graph replays the shapes it captured; " + msg
 		fix = p.framework(`pad the inputs to one fixed length, or to a few lengths (buckets) with one graph captured per bucket, then `+graphsTorch+` (which records one graph per shape it meets: bucket the shapes first)`,
 			"fix the sizes (pad to one size, or a few with one graph each), then "+graphsCUDA) + strings.TrimPrefix(fix, p.framework(graphsTorch, graphsCUDA))
-		composes = "after the fixed padding (or buckets) it needs, whose kernel time on the padded shapes is not in the price (replayed at the traced shapes); with the kernel-time changes, which then show in the wall time"
+		composes = "after the fixed padding (or buckets) it needs; with the kernel-time changes, which then show in the wall time"
+		if lever != nil && sh.Padded > 0 {
+			// Priced on the padded step: each kernel at the largest
+			// size the traced steps show for it (analysis.Lever.Pad).
+			pl := *lever
+			pl.Pad = true
+			if g, ok := p.replay(pl); ok {
+				wall, lever = g, &pl
+				msg += fmt.Sprintf("; priced padded to the largest shapes the %d steps traced show, the least a capture of them needs: its kernels %.2f ms a step against %.2f as traced", sh.Steps, 1e3*sh.Padded, 1e3*sh.Busy)
+				basis += "; each kernel at the largest size (its op's recorded shapes) the traced steps show for it"
+				composes = "after the fixed padding (or buckets) it needs, priced at the largest shapes the traced steps show: a larger fixed size (the worst case of every batch) costs each padded kernel in proportion, and padding rows scattered into one row (index_add_ onto one padding slot) serialise on its atomics; with the kernel-time changes, which then show in the wall time"
+			}
+		}
 	}
 	if c := capturableClass(p); c != "" {
 		// An optimizer with step counts (Adam's) captured in the graph

@@ -148,6 +148,9 @@ type Shapes struct {
 	// step, "(1, 4, 32)" (with the block where that changes too).
 	Kernel, Op string
 	Configs    []string
+	// Kernels' time a step, seconds, as traced and padded to the
+	// largest size each shows in the steps compared (Lever.Pad).
+	Busy, Padded float64
 }
 
 // Region is what the ranges of one user annotation on the launching
@@ -409,6 +412,12 @@ type Lever struct {
 	// aten ops, the user's Python and the allocator's calls (a graph's
 	// memory pool is its own) cost nothing.
 	Graphs bool
+	// Pad, with Graphs, replays a step whose shapes change from step to
+	// step (Shapes) padded to fixed shapes, as its capture needs: each
+	// kernel launched in every step runs at the largest size the
+	// replayed steps show for it (its op's bytes, or its grid where
+	// those are unknown), its time scaled by that size over its own.
+	Pad bool
 	// Model, with Graphs, graphs the model alone: its forward calls and
 	// its backward (torch.cuda.make_graphed_callables), the host's work
 	// outside them (the loss, a GradScaler's unscale and read, the
@@ -559,6 +568,7 @@ func MergeLevers(ls ...*Lever) Lever {
 		}
 		m.Forward = m.Forward || l.Forward
 		m.Overlap = m.Overlap || l.Overlap
+		m.Pad = m.Pad || l.Pad
 		m.Workers = max(m.Workers, l.Workers)
 		m.Pinned = max(m.Pinned, l.Pinned)
 		m.ReadBack = max(m.ReadBack, l.ReadBack)
