@@ -418,6 +418,12 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	if calls := preciseCalls(a.Record, PrecisePow); calls > 0 {
 		sp = math.Max(0, sp-precisePowFlops*calls)
 	}
+	// Work every lane of a warp repeats alike from a broadcast load is
+	// needed once a warp: 31 of each 32 of its FLOPs are not necessary
+	// work (LaneRedundant: fixtures/sol-check16's warpDup<0>).
+	if w, ok := LaneRedundant(a); ok {
+		sp = math.Max(0, sp-w.Flops*31/32)
+	}
 	add("FP32 pipe", sp, a.Spec.PeakFP32())
 	add("FP64 pipe", dp, a.Spec.PeakFP64())
 	if m := productMads(a.Record); m.known {

@@ -237,10 +237,16 @@ import (
 // as a fence, priced against a load stream's DRAM rate, and an inlined
 // instruction's line be the user's line the page lists it under.
 // version 127 has dependent-loads read a memory-bound walk whose
-// load's address the same load wrote the trip before.
+// load's address the same load wrote the trip before;
 // version 128 prices cuda-graphs on a step whose shapes change padded to
-// the largest shapes its traced steps show (Lever.Pad).
-const VerdictVersion = 128
+// the largest shapes its traced steps show (Lever.Pad);
+// version 129 adds call-overhead (a device function called, not
+// inlined, in a hot loop), precision-round-trip (a state rounded to 16
+// bits and widened back every step) and warp-redundant-work (every lane
+// of a warp computing the same values from a broadcast load, whose
+// repeated FLOPs the headroom no longer counts as necessary work and
+// whose load uniform-load leaves).
+const VerdictVersion = 129
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

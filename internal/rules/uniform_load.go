@@ -26,16 +26,28 @@ out[i] = in[i] * c_scale;`,
 	Optional: join(memoryWeightReads, []string{"gld_efficiency", "global_load_requests"}),
 	Check: func(p *Pass) {
 		x := p.Kernel.Model.GlobalLoad
+		// A broadcast whose value every lane then computes on alike is
+		// warp-redundant-work's: one lane a row loads it once, coalesced
+		// with the other rows', where a constant would save nothing of
+		// the work (fixtures/sol-check16's warpDup<0>, seed[g >> 5]
+		// before a 256-step chain).
+		var redundant map[string]bool
+		if w, ok := analysis.LaneRedundant(p.Kernel); ok && redundantShare(w) {
+			redundant = w.Loads
+		}
 		var locs []profan.Location
 		for _, in := range p.Kernel.Model.Instructions {
 			// A math library's table (double sin's coefficients) is
 			// not the kernel's to move to __constant__ memory.
-			if in.Space == "global" && in.Operation == "load" && in.Pattern.Kind == gpumodel.Broadcast && !analysis.LibraryTable(p.Kernel, in.Address) {
+			if in.Space == "global" && in.Operation == "load" && in.Pattern.Kind == gpumodel.Broadcast && !analysis.LibraryTable(p.Kernel, in.Address) && !redundant[in.Address] {
 				locs = append(locs, profan.Location{File: in.File, Line: in.Line, SASS: in.SASS})
 			}
 		}
 		if (x == nil || x.Pattern.Kind != gpumodel.Broadcast) && len(locs) == 0 {
 			return
+		}
+		if len(locs) == 0 && len(redundant) > 0 {
+			return // every broadcast the kernel makes is one of those
 		}
 		// Priced against the unit that limits the kernel: a broadcast is
 		// one sector a warp, which L1 or L2 serves after the first warp
