@@ -219,6 +219,14 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 	if have > 0 && reread > 0 && 32*ideal-reread < needed {
 		needed, asked = 32*ideal-reread, false
 	}
+	// Passes over an array the kernel writes in place move it once
+	// fused: their re-reads and overwritten stores are not needed.
+	passes := 0
+	if ip, ok := InPlacePasses(a); ok && have > 0 {
+		if cut := 32 * ideal * (1 - ip.Share); cut < needed {
+			needed, asked, passes = cut, false, ip.Passes
+		}
+	}
 	blocks := 1.0
 	if e := BlockRereads(a); e > 1 {
 		// Blocks that read the same data (a grid dimension no load's
@@ -240,6 +248,9 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 	}
 	if reread > 0 && needed < moved {
 		n.why = fmt.Sprintf("%s needed of %s moved (%s re-read by lines that index the same data again)", fmtBytes(needed), fmtBytes(moved), fmtBytes(reread))
+	}
+	if passes > 1 && needed < moved {
+		n.why = fmt.Sprintf("%s needed of %s moved (one pass's: %d loops re-read and re-write in place the array the kernel writes)", fmtBytes(needed), fmtBytes(moved), passes)
 	}
 	if blocks > 1 {
 		n.why = fmt.Sprintf("%s needed of %s moved (its reads once, not once for each of the %.0f blocks that read the same data: a grid dimension no load's address uses)", fmtBytes(needed), fmtBytes(moved), blocks)

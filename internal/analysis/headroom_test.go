@@ -2,6 +2,7 @@ package analysis_test
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,5 +139,37 @@ func TestHeadroomL1(t *testing.T) {
 			{"hgemm16(__half2 *, const __half *, const __half2 *, int)", "FP16 pipe", 0.8, 0.9},
 			{"void hgemmReg<4, 4>(__half2 *, const __half *, const __half2 *, int)", "FP16 pipe", 0.6, 0.75},
 		})
+	}
+}
+
+// TestInPlacePasses reads the passes of a kernel over an array it writes
+// in place (fixtures/sol-check16's sweep4<0>: the first of four sweeps
+// reads x and writes y, the other three read y back and write it again),
+// and none in its one-sweep twin or in a kernel whose passes only read
+// (sol-check10's moments<0>, RereadPasses' kind).
+func TestInPlacePasses(t *testing.T) {
+	got := map[string]analysis.InPlace{}
+	ok := map[string]bool{}
+	for _, set := range []string{"sol-check16/sol_check16", "sol-check10/sol_check10"} {
+		files := []string{"../../fixtures/" + set + ".raw.csv.gz", "../../fixtures/" + set + ".source.cuda-sass.csv.gz"}
+		_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+			got[k.DisplayName()], ok[k.DisplayName()] = analysis.InPlacePasses(analysis.Analyze(run, k, analysis.Options{}))
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := got["void sweep4<0>(float4 *, const float4 *, int)"]
+	if !ok["void sweep4<0>(float4 *, const float4 *, int)"] || p.Passes != 4 || math.Abs(p.Share-0.75) > 0.01 || !slices.Equal(p.Lines, []int{461, 465, 469}) {
+		t.Errorf("sweep4<0>: %+v, want 4 passes, share 0.75, lines 461, 465, 469", p)
+	}
+	for _, k := range []string{"void sweep4<1>(float4 *, const float4 *, int)", "void moments<0>(float *, const float4 *, int)"} {
+		if _, seen := ok[k]; !seen {
+			t.Errorf("%s not in the captures", k)
+		}
+		if ok[k] {
+			t.Errorf("%s: in-place passes %+v, want none", k, got[k])
+		}
 	}
 }

@@ -31,7 +31,7 @@ for (int i = t; i < n; i += stride) s2 += x[i] * x[i];   // x read again`,
 	Scope:    Source,
 	Locates:  true,
 	Requires: []string{"duration", "gld_transactions"},
-	Optional: []string{"gst_transactions"},
+	Optional: join([]string{"gst_transactions"}, usageReads, memoryWeightReads),
 	Check:    checkRepeatedPasses,
 }
 
@@ -50,6 +50,9 @@ func checkRepeatedPasses(p *Pass) {
 	}
 	ps, ok := analysis.RereadPasses(p.Kernel)
 	if !ok {
+		if ip, ok := analysis.InPlacePasses(p.Kernel); ok {
+			inPlacePasses(p, ip)
+		}
 		return
 	}
 	ld, _ := p.Value("gld_transactions")
@@ -85,6 +88,43 @@ func checkRepeatedPasses(p *Pass) {
 			len(ps.Lines), strings.Join(names, ", "), 100*ps.Share, l.Unit, l.Percent),
 		Advice:    "fuse the loops into one that loads each element once and updates every result from it (a one-pass algorithm where a pass needs the one before: Welford's variance)",
 		Evidence:  p.evidence("gld_transactions", "gst_transactions"),
+		Locations: locs,
+	})
+}
+
+// inPlacePasses prices passes over an array the kernel writes in place
+// (analysis.InPlacePasses) from the bytes they move against one pass's:
+// fused, the kernel's global sectors shrink by the passes' share
+// (the later passes' loads of what it wrote, every store but the last),
+// through DRAM, L2 and L1 alike, and the time model (usage.timeAfter)
+// says what that leaves: fixtures/sol-check16's sweep4<0>, four sweeps
+// of 256 MiB (L2 at 84 %, DRAM at 82 % of their peaks), whose one-sweep
+// twin ran 0.75 faster.
+func inPlacePasses(p *Pass, ip analysis.InPlace) {
+	l := p.Kernel.Limiter
+	f := 1 - ip.Share
+	var gain float64
+	if us, ok := usageOf(p); ok {
+		gain = 1 - us.timeAfter(scale{analysis.LimitDRAM: f, analysis.LimitL2: f, analysis.LimitL1Shared: f, analysis.LimitMemory: f})
+	} else {
+		gain = ip.Share * memoryWeight(p)
+	}
+	var names []string
+	var locs []profan.Location
+	for _, n := range ip.Lines {
+		names = append(names, strconv.Itoa(n))
+		for s := range instructions(p.Kernel.Record.Source) {
+			if s.Line == n && strings.HasPrefix(opcode(s.SASS), "LDG") {
+				locs = append(locs, profan.Location{File: s.File, Line: s.Line, SASS: s.SASS})
+				break
+			}
+		}
+	}
+	p.report(estimate(clamp01(gain)), Note{
+		Message: fmt.Sprintf("%d loops each store the same array, the loads of the later ones (lines %s) reading back in place what the loop before wrote: %.0f %% of its global sectors are those re-reads and the stores a later loop overwrites, with %s at %.0f %% of its peak",
+			ip.Passes, strings.Join(names, ", "), 100*ip.Share, l.Unit, l.Percent),
+		Advice:    "fuse the loops into one that loads each element once, applies every step to the value in registers and stores it once",
+		Evidence:  append(p.evidence("gld_transactions", "gst_transactions"), fmt.Sprintf("in_place_passes=%d", ip.Passes), fmt.Sprintf("in_place_share=%.3f", ip.Share)),
 		Locations: locs,
 	})
 }
