@@ -435,6 +435,13 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	if w, ok := LaneRedundant(a); ok {
 		sp = math.Max(0, sp-w.Flops*31/32)
 	}
+	// A precise logf's range reduction and polynomial are FP32 work
+	// __logf does in one MUFU.LG2 (and an FMUL): preciseLogFlops a call
+	// are not necessary work, its MUFU is (the XU pipe's need below).
+	logs := preciseCalls(a.Record, PreciseLog)
+	if logs > 0 {
+		sp = math.Max(0, sp-preciseLogFlops*logs)
+	}
 	add("FP32 pipe", sp, a.Spec.PeakFP32())
 	add("FP64 pipe", dp, a.Spec.PeakFP64())
 	if m := productMads(a.Record); m.known {
@@ -449,6 +456,9 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	}
 	if n, ok := xuNeed(a); ok {
 		out = append(out, n)
+	} else if peak := a.Spec.PeakSFU(); logs > 0 && peak > 0 {
+		out = append(out, need{"XU pipe", logs / (attainablePipe * peak),
+			fmt.Sprintf("%.3g logarithms, one MUFU.LG2 each (__logf), at %.0f%% of %.2f Tera-op/s", logs, 100*attainablePipe, peak/1e12)})
 	}
 	if tc, ok := a.Value("flop_count_tensor"); ok {
 		tt, _ := metrics.TensorType(a.Record)
@@ -524,6 +534,12 @@ func preciseCalls(k *profan.Kernel, test func(string) bool) float64 {
 	}
 	return calls
 }
+
+// preciseLogFlops is the FP32 operations of a precise logf a call
+// beyond __logf's one FMUL: the FADD of −1, eight polynomial FFMAs, an
+// FMUL and three FFMAs that assemble the result (24 a call, read from
+// fixtures/sol-check16's logIter<0>: 26 FLOP a step with its fmaf).
+const preciseLogFlops = 23
 
 // precisePowFlops is the FP32 operations of a precise powf a call beyond
 // those of its exponent's few multiplications (v * sqrtf(v) for 1.5):

@@ -246,6 +246,19 @@ func PrecisePow(sass string) bool {
 	return strings.HasPrefix(Opcode(sass), "FSETP.GT") && strings.Contains(sass, "|R") && strings.Contains(sass, ", 152, PT")
 }
 
+// PreciseLog reports whether a SASS instruction is precise logf's range
+// reduction (libdevice's __nv_logf, also log2f's and log10f's): the
+// argument's bits less 0x3f2aaaab (the bits of 2/3, an IADD3 of
+// -0x3f2aaaab or its VIADD spelling 0xc0d55555), whose exponent field
+// scales it into [2/3, 4/3) for a polynomial of eight FFMAs, one a call.
+// The call runs about 25 instructions on the FMA and ALU pipes and no
+// MUFU, where __logf is a MUFU.LG2, an FMUL by ln 2 and a denormal test
+// (five): fixtures/sol-check16's logIter<0>, line 559.
+func PreciseLog(sass string) bool {
+	return (strings.Contains(sass, ", -0x3f2aaaab") || strings.Contains(sass, ", 0xc0d55555")) &&
+		(strings.HasPrefix(Opcode(sass), "IADD3") || strings.HasPrefix(Opcode(sass), "VIADD"))
+}
+
 // PreciseSqrt reports whether a SASS instruction is the range test of a
 // correctly rounded sqrtf (sqrt.rn.f32, CUDA's sqrtf without
 // -prec-sqrt=false): ISETP.GT.U32 of the argument less 0xd000000 against

@@ -105,7 +105,25 @@ type preciseLine struct {
 	// rsqrtf(q) each is one FMUL, its MUFU.RCP and FCHK gone from the
 	// XU pipe.
 	rdivs, rdivThreads float64
+	// logs are the line's precise logf calls (warp-level executions of
+	// their range reduction, analysis.PreciseLog) and logThreads their
+	// thread-level ones, each a MUFU.LG2 after the fix.
+	logs, logThreads float64
 }
+
+// preciseLogInst is the warp-level instructions of one precise logf in
+// SASS (CUDA 12.8, sm_90): the denormal test and scaling, the range
+// reduction by 2/3's bits (IADD3, LOP3, IADD3), the exponent's I2FP and
+// FSEL, the FADD of −1, eight polynomial FFMAs, the FMUL and the three
+// FFMAs that assemble m·ln 2 + log(1 + f), the infinity and zero tests
+// and selects: 25, read from fixtures/sol-check16's logIter<0> (27 a
+// step of v = logf(v² + 2.5) with its FFMA and the loop's share).
+// __logf is the denormal test and scaling, a MUFU.LG2, its correction
+// and an FMUL by ln 2: fastLogInst (6.75 a step in logIter<1>).
+const (
+	preciseLogInst = 25
+	fastLogInst    = 5
+)
 
 // preciseSinInst is the warp-level instructions of one precise sinf on
 // its fast path in SASS (CUDA 12.8, sm_90): BSSY, the FMUL by 2/π, the
@@ -189,6 +207,10 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 		if analysis.PreciseSqrt(s.SASS) {
 			l.sqrts += n
 		}
+		if analysis.PreciseLog(s.SASS) {
+			l.logs += n
+			l.logThreads += threadExecuted(s)
+		}
 		if op == "FCHK" {
 			l.divs += n
 			l.divThreads += threadExecuted(s)
@@ -204,7 +226,7 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 		}
 	}
 	for _, l := range byLine.order {
-		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 || l.sqrts > 0 {
+		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 || l.sqrts > 0 || l.logs > 0 {
 			lines = append(lines, l)
 		}
 	}
@@ -282,7 +304,7 @@ func checkPreciseMath(p *Pass) {
 	if !(issue > 0) || !(xu > 0) {
 		return
 	}
-	var removed, calls, divs, pows, sins, sqrts, rdivs, xuGone, xuAdded float64
+	var removed, calls, divs, pows, sins, sqrts, rdivs, logs, xuGone, xuAdded float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
@@ -292,12 +314,13 @@ func checkPreciseMath(p *Pass) {
 		sins += l.sins
 		sqrts += l.sqrts
 		rdivs += l.rdivs
+		logs += l.logs
 		// A division by a square root's result loses its MUFU.RCP as
 		// well as its FCHK (v * rsqrtf(q): one FMUL).
 		xuGone += 32*l.calls + l.divThreads + l.rdivThreads
-		xuAdded += l.sinThreads
-		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst-l.sins*fastSinInst-l.sqrts*fastSqrtInst,
-			l.calls*(preciseTanhInst-1)+(l.divs-l.rdivs)*(ieeeDivInst-fastDivInst)+l.rdivs*(ieeeDivInst-1)+l.pows*(precisePowInst-fastPowInst)+l.sins*(preciseSinInst-fastSinInst)+l.sqrts*(preciseSqrtInst-fastSqrtInst))
+		xuAdded += l.sinThreads + l.logThreads
+		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst-l.sins*fastSinInst-l.sqrts*fastSqrtInst-l.logs*fastLogInst,
+			l.calls*(preciseTanhInst-1)+(l.divs-l.rdivs)*(ieeeDivInst-fastDivInst)+l.rdivs*(ieeeDivInst-1)+l.pows*(precisePowInst-fastPowInst)+l.sins*(preciseSinInst-fastSinInst)+l.sqrts*(preciseSqrtInst-fastSqrtInst)+l.logs*(preciseLogInst-fastLogInst))
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -313,6 +336,20 @@ func checkPreciseMath(p *Pass) {
 	advice := "where about 3 decimal digits are enough (activations, fp16/bf16 outputs), use the XU pipe's tanh.approx.f32, one MUFU.TANH on sm_75 and later: inline PTX asm(\"tanh.approx.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x)), or --use_fast_math (recent CUDA releases compile tanhf to it on sm_75 and later: check the SASS for MUFU.TANH; it also flushes denormals and approximates division, sqrt and the other transcendentals); its maximum relative error is about 2^-11 against tanhf's 2 ulp, so keep tanhf where the value is differentiated or summed over many terms"
 	if _, _, triton := tritonKernel(a.Record); triton {
 		advice = "where about 3 decimal digits are enough, replace libdevice's tanh with tl.inline_asm_elementwise(\"tanh.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1): one MUFU.TANH (sm_75+) instead of the precise path; its maximum relative error is about 2^-11"
+	}
+	if logs > calls && logs > divs && logs > pows && logs > sins && logs > sqrts {
+		advice := "where about 21 bits are enough (__logf's maximum absolute error is 2^-21.41 for x in [0.5, 2], its relative error 2^-21 elsewhere, denormals handled), call __logf (or __log2f, __log10f: a MUFU.LG2 and an FMUL) instead of logf, whose SASS reduces the argument by the bits of 2/3 and evaluates a polynomial of eight FFMAs, about 25 instructions a call on the FMA and ALU pipes; --use_fast_math makes every logf the fast one"
+		if _, _, triton := tritonKernel(a.Record); triton {
+			advice = "where about 21 bits are enough, use tl.math.log2(x) * 0.6931472 or tl.inline_asm_elementwise(\"lg2.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1) times ln 2: one MUFU.LG2 instead of libdevice's logf, a range reduction and a polynomial of eight FFMAs"
+		}
+		p.report(estimate(gain), Note{
+			Message: fmt.Sprintf("%.0f%% of the executed instructions are precise logf on %s (%.3g warp-level calls: a range reduction by the bits of 2/3, a polynomial of eight FFMAs and the exponent's terms, about 25 instructions a call and no MUFU); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __logf (a MUFU.LG2 and an FMUL) %.0f%%",
+				100*share, strings.Join(where, ", "), logs, 100*before/t, 100*after/t),
+			Advice:    advice,
+			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_log_calls=%.4g", logs), fmt.Sprintf("precise_inst_share=%.3f", share)),
+			Locations: locs,
+		})
+		return
 	}
 	if sins > calls && sins > divs && sins > pows {
 		advice = "where about 20 bits of a sine near 0 are enough (|x| within a few π; __sinf's absolute error is 2^-21.41 for |x| ≤ π and grows with |x|), call __sinf / __cosf / __sincosf (an FMUL.RZ and one MUFU.SIN or MUFU.COS) instead of sinf, whose SASS reduces x by π/2 in three FFMAs, tests the quadrant's two bits, evaluates a polynomial and branches around the Payne-Hanek slow path for |x| ≥ 105615; sinpif(x) / sincospif(x) skip the reduction's FFMAs where the argument is a multiple of π already; --use_fast_math makes every sinf the fast one"
