@@ -245,8 +245,11 @@ import (
 // bits and widened back every step) and warp-redundant-work (every lane
 // of a warp computing the same values from a broadcast load, whose
 // repeated FLOPs the headroom no longer counts as necessary work and
-// whose load uniform-load leaves).
-const VerdictVersion = 129
+// whose load uniform-load leaves);
+// version 130 has repeated-passes count passes over an array the kernel
+// writes in place, precise-math read a precise logf, and the headroom
+// need one pass's bytes and one MUFU.LG2 a logarithm.
+const VerdictVersion = 130
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
