@@ -283,3 +283,36 @@ func PreciseSin(sass string) bool {
 	// splitting the text into fields.
 	return strings.Contains(sass, ", 105615, PT") && strings.Contains(sass, "|R") && strings.HasPrefix(Opcode(sass), "FSETP.GE")
 }
+
+// preciseCalls is the thread-level calls on k's source page of a precise
+// function, each an execution of the instruction test marks
+// (PreciseTanh, PrecisePow).
+func preciseCalls(k *profan.Kernel, test func(string) bool) float64 {
+	calls := 0.0
+	seen := map[string]bool{}
+	for _, s := range k.Source {
+		if s.Address == "" || seen[s.Address] || !test(s.SASS) {
+			continue
+		}
+		seen[s.Address] = true
+		for _, c := range s.Counter {
+			if c.Name == "thread_inst_executed_pred_on" && c.Value > 0 {
+				calls += c.Value
+			}
+		}
+	}
+	return calls
+}
+
+// preciseLogFlops is the FP32 operations of a precise logf a call
+// beyond __logf's one FMUL: the FADD of −1, eight polynomial FFMAs, an
+// FMUL and three FFMAs that assemble the result (24 a call, read from
+// fixtures/sol-check16's logIter<0>: 26 FLOP a step with its fmaf).
+const preciseLogFlops = 23
+
+// precisePowFlops is the FP32 operations of a precise powf a call beyond
+// those of its exponent's few multiplications (v * sqrtf(v) for 1.5):
+// fixtures/sol-check13's pow15<0>, 1.61e10 FLOP for 2.68e8 calls and
+// their fmaf, about 60 a call, against about 5 for the product and the
+// fmaf.
+const precisePowFlops = 55
