@@ -248,8 +248,10 @@ import (
 // whose load uniform-load leaves);
 // version 130 has repeated-passes count passes over an array the kernel
 // writes in place, precise-math read a precise logf, and the headroom
-// need one pass's bytes and one MUFU.LG2 a logarithm.
-const VerdictVersion = 130
+// need one pass's bytes and one MUFU.LG2 a logarithm;
+// version 131 names a scatter's padding collision only where the step
+// adds rows by an index.
+const VerdictVersion = 131
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
