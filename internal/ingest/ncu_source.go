@@ -28,7 +28,10 @@ func (ncuSource) Match(h []string) bool {
 }
 
 // sourceCounters are the instruction counters profan keeps from the page;
-// the warp-stall sampling columns are left out.
+// of the warp-stall sampling columns, the samples, those at a CTA barrier
+// and those waiting on a global or local load (the page's stall_barrier
+// and stall_long_sb: what barrier-stalls reads where the details page
+// names no barrier stall) alone.
 var sourceCounters = map[string]string{
 	"Instructions Executed":                      "inst_executed",
 	"Thread Instructions Executed":               "thread_inst_executed",
@@ -44,6 +47,8 @@ var sourceCounters = map[string]string{
 	"L2 Theoretical Sectors Global Ideal":        "memory_l2_theoretical_sectors_global_ideal",
 	"L2 Theoretical Sectors Local":               "memory_l2_theoretical_sectors_local",
 	"Warp Stall Sampling (All Samples)":          "stall_samples",
+	"stall_barrier":                              "stall_barrier",
+	"stall_long_sb":                              "stall_long_sb",
 }
 
 type sourceBlock struct {

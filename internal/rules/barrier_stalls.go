@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -58,10 +59,27 @@ two barriers, or double-buffered tiles so that one barrier serves a tile.`,
 // across a barrier, the fix drops the round trip and its barriers: the
 // instructions left, at the SM's issue rate (syncChain<1>: 45 M of its
 // 112 M warp instructions, 48 µs of 266 µs, 0.82).
+//
+// Barriers as many as the kernel's float arithmetic or more (denseBarriers)
+// hold it under the threshold too: fixtures/sol-check16's colGemv<0>, x
+// staged in shared memory one value at a time between two BAR.SYNCs an
+// FFMA, waited at a barrier 25 % of its cycles and on its column loads
+// 58 %, latency-bound (L2 at 44 %, DRAM at 35 %). A barrier each step
+// holds every warp of the block to the slowest one's load, so no warp
+// runs ahead to put the next steps' loads in flight: the load latency
+// is the barriers' too, and the fix (256 values of x a stage, two
+// barriers for 256 FFMAs) runs the loads at the rate the memory units
+// leave, 0.46 measured against the 0.51 their room prices.
 func checkBarrierStalls(p *Pass) {
 	pct, t, ok := barrierWait(p)
+	dense := false
 	if !ok {
-		return
+		share, d := denseBarriers(p.Kernel)
+		t, ok = p.Value("duration")
+		if !d || !ok || !(t > 0) {
+			return
+		}
+		pct, dense = 100*share, true
 	}
 	// A tiled product's one-stage tile loads are unpipelined-tiles':
 	// pipelining them, not fewer barriers, removes the wait.
@@ -70,8 +88,14 @@ func checkBarrierStalls(p *Pass) {
 	}
 	share := math.Min(1, pct/100)
 	gain := math.Min(share, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	if dense {
+		gain = math.Min(share, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	}
 	locs := topLines(p, func(op string, _ profan.SourceRecord) bool { return strings.HasPrefix(op, "BAR.SYNC") || op == "BAR" })
 	msg := fmt.Sprintf("its warps wait at __syncthreads barriers %.0f%% of their cycles between two issued instructions (ncu's stall reason barrier): the barriers, not a unit's peak, hold it", pct)
+	if dense {
+		msg = fmt.Sprintf("a __syncthreads barrier for every float instruction or more, each step's global loads between two, %.0f%% of its warp stall samples at the barriers or on those loads: each barrier holds the block's warps to the slowest one's loads, so none puts the next steps' loads in flight, and no unit is near its peak", pct)
+	}
 	advice := "keep a value a thread writes and reads back itself in a register (no barrier); exchange within a warp with __shfl_sync or __syncwarp instead of __syncthreads; where the block must meet, give each barrier more work (more elements a thread between barriers, double-buffered tiles)"
 	if rt := ownRoundTrip(p.Kernel); rt.loads > 0 {
 		msg += "; a thread loads back, across a barrier, a shared address it stored to: where no other thread writes that slot in between, the value needs neither shared memory nor the barrier"
@@ -92,6 +116,61 @@ func checkBarrierStalls(p *Pass) {
 		Evidence:  p.evidence("barrier_stall_pct", "duration"),
 		Locations: locs,
 	})
+}
+
+// denseBarrierShare and denseLoadShare are the least shares of a
+// kernel's warp stall samples at a barrier and waiting on a global load
+// for barriers as dense as its float arithmetic to hold it
+// (fixtures/sol-check16's colGemv<0>: 25 % and 57 %).
+const (
+	denseBarrierShare = 0.15
+	denseLoadShare    = 0.3
+)
+
+// denseBarriers reads a kernel's source page for barriers that hold
+// each step's global loads: ok where its BAR.SYNCs executed are as many
+// as its float arithmetic instructions or more (a barrier a step of its
+// math), its global loads half as many as its barriers or more (each
+// step's loads between two barriers: not a tree reduction's or a scan's
+// steps in shared memory, 0.1), and its warp stall samples at a barrier
+// (the page's stall_barrier column) and on the loads (stall_long_sb)
+// reach denseBarrierShare and denseLoadShare of all. share is the two
+// together: the waits the barriers cause.
+func denseBarriers(a *analysis.Kernel) (share float64, ok bool) {
+	var bars, flops, loads, samples, barrier, long float64
+	for s := range instructions(a.Record.Source) {
+		op := opcode(s.SASS)
+		n := instExecuted(s)
+		switch base, _, _ := strings.Cut(op, "."); {
+		case base == "BAR" && (op == "BAR" || strings.HasPrefix(op, "BAR.SYNC")):
+			bars += n
+		case floatArith(base):
+			flops += n
+		case base == "LDG" || base == "LD":
+			loads += n
+		}
+		v, _ := counterValue(s, "stall_samples")
+		samples += v
+		v, _ = counterValue(s, "stall_barrier")
+		barrier += v
+		v, _ = counterValue(s, "stall_long_sb")
+		long += v
+	}
+	if bars == 0 || flops == 0 || samples == 0 {
+		return 0, false
+	}
+	return math.Min(1, (barrier+long)/samples), bars >= flops && loads >= bars/2 && barrier >= denseBarrierShare*samples && long >= denseLoadShare*samples
+}
+
+// floatArith reports whether a SASS opcode's base is float arithmetic: the FMA,
+// add, multiply and min/max of fp32, fp16 pairs and fp64, and the tensor
+// cores' products.
+func floatArith(base string) bool {
+	switch base {
+	case "FFMA", "FADD", "FMUL", "FMNMX", "FFMA2", "FADD2", "FMUL2", "HFMA2", "HADD2", "HMUL2", "HMNMX2", "DFMA", "DADD", "DMUL", "HMMA", "HGMMA", "DMMA", "IMMA":
+		return true
+	}
+	return false
 }
 
 // barrierReads are what barrierWait and the pricing of the rules that
@@ -143,7 +222,10 @@ func ownRoundTrip(a *analysis.Kernel) (r roundTrip) {
 		f := strings.Fields(strings.ReplaceAll(s.SASS, ",", " "))
 		switch {
 		case strings.HasPrefix(op, "STS"):
-			if addr := sharedAddress(f); addr != "" {
+			// An address of uniform registers alone is one slot for
+			// every thread (colGemv<0>'s s[0], thread 0's store read by
+			// all): not a thread's own.
+			if addr := sharedAddress(f); addr != "" && !uniformAddress(addr) {
 				stored[addr], crossed[addr] = n, false
 			}
 			continue
@@ -190,6 +272,18 @@ func sharedAddress(f []string) string {
 	}
 	return ""
 }
+
+// uniformAddress reports whether a [..] address operand names uniform
+// registers (URn) and no per-thread one (Rn): the same address in every
+// thread.
+func uniformAddress(addr string) bool {
+	return !perThreadReg.MatchString(uniformReg.ReplaceAllString(addr, ""))
+}
+
+var (
+	uniformReg   = regexp.MustCompile(`UR[0-9]+`)
+	perThreadReg = regexp.MustCompile(`R[0-9]+`)
+)
 
 // destination is the register an instruction's fields write first, ""
 // for none.

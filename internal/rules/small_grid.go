@@ -46,6 +46,14 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		if !(w > 0) || w >= 8 {
 			return
 		}
+		// A kernel whose barriers are as many as its float arithmetic
+		// waits at them, not for want of warps: more blocks of the same
+		// steps would wait alike, and its grid may be what it needs
+		// (fixtures/sol-check16's colGemv<0>, a row a thread, 256 blocks
+		// at 0.24 waves, two barriers an FFMA: barrier-stalls').
+		if _, dense := denseBarriers(p.Kernel); dense {
+			return
+		}
 		full := math.Ceil(w)
 		waste := (full - w) / full
 		if w < 1 {
