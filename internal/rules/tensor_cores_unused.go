@@ -134,7 +134,7 @@ func halfOnFFMA(p *Pass) {
 		}
 	}
 	n, ok := p.Value("inst_executed")
-	if !ok || !(ffma >= 0.25*n) {
+	if !ok || !(ffma >= 0.25*n) || !streamsOperands(p.Kernel) {
 		return
 	}
 	half := conv > 0
@@ -181,6 +181,39 @@ func halfOnFFMA(p *Pass) {
 			return o == "FFMA" || strings.HasPrefix(o, "FFMA.")
 		}),
 	})
+}
+
+// streamsOperands reports whether a kernel's FFMAs sit in a loop that
+// also loads from global memory: a GEMM's loop over K, each step's tiles
+// of its operands loaded and multiplied, what the tensor cores' MMAs
+// replace. A kernel whose loops multiply from shared memory alone, its
+// global loads before them, is a fixed transform of one tile, not a
+// product streamed through one (fixtures/sol-check16's dct32<32>, a 2-D
+// DCT of 32x32 tiles: its cospif coefficients and one tile of the image
+// in shared memory, then eight loops of 16 FFMAs and no LDG, held by its
+// shared-memory bank conflicts, L1/shared at 98 %, FP32 pipe at 28 %:
+// its padded twin ran 0.65 faster). Where the page shows no loop (a
+// product unrolled whole), true.
+func streamsOperands(a *analysis.Kernel) bool {
+	_, loops := sassLoops(a)
+	if len(loops) == 0 {
+		return true
+	}
+	for _, l := range loops {
+		var load, fma bool
+		for _, b := range l.body {
+			switch base, _, _ := strings.Cut(opcode(b.SASS), "."); base {
+			case "LDG", "LD", "LDGSTS", "UTMALDG":
+				load = true
+			case "FFMA":
+				fma = true
+			}
+		}
+		if load && fma {
+			return true
+		}
+	}
+	return false
 }
 
 // halfAsTF32 reports a product of half or bf16 inputs widened to FP32
