@@ -80,6 +80,23 @@ func singleBitTest(sass string) string {
 	return ""
 }
 
+// addConst returns the register a SASS instruction adds a constant to
+// (IADD3 Rd, Ra, 0x1, RZ; VIADD Rd, Ra, 0x1), "" if it does not.
+func addConst(sass string) string {
+	base, _, _ := strings.Cut(opcode(sass), ".")
+	if base != "IADD3" && base != "VIADD" {
+		return ""
+	}
+	f := sassOperands(sass)
+	if len(f) < 3 || !strings.HasPrefix(f[1], "R") || f[1] == "RZ" || !strings.HasPrefix(strings.TrimPrefix(f[2], "-"), "0x") {
+		return ""
+	}
+	if len(f) > 3 && f[3] != "RZ" {
+		return ""
+	}
+	return f[1]
+}
+
 // sassOperands are a SASS instruction's operands, its guard and opcode
 // dropped.
 func sassOperands(sass string) []string {
@@ -199,7 +216,10 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		load       bool
 		test, step string
 		dest       string
-		line       *bitLine
+		// plus is the register an add of a constant reads (IADD3 Rd,
+		// Ra, 0x1, RZ; VIADD Rd, Ra, 0x1), "" for any other instruction.
+		plus string
+		line *bitLine
 	}
 	var recs []rec
 	for s := range instructions(a.Record.Source) {
@@ -213,7 +233,7 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 			dest = f[0]
 		}
 		recs = append(recs, rec{addr: addr, n: instExecuted(s), alu: aluOp(op), f2i: strings.HasPrefix(op, "F2I"), load: strings.HasPrefix(op, "LD"),
-			test: singleBitTest(s.SASS), step: stepShift(s.SASS), dest: dest, line: byLine.at(s)})
+			test: singleBitTest(s.SASS), step: stepShift(s.SASS), dest: dest, plus: addConst(s.SASS), line: byLine.at(s)})
 	}
 	// A test's register is written by the nearest instruction before it
 	// (by address) that writes it, of those run at least half as often
@@ -227,19 +247,38 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		}
 		return 0
 	})
+	writerOf := func(i int, reg string) int {
+		j := i - 1
+		for ; j >= 0; j-- {
+			if recs[j].dest == reg && recs[j].n >= 0.5*recs[i].n {
+				break
+			}
+		}
+		return j
+	}
 	writers := map[int]int{}
 	writer := func(i int) int {
 		if j, ok := writers[i]; ok {
 			return j
 		}
-		j := i - 1
-		for ; j >= 0; j-- {
-			if recs[j].dest == recs[i].test && recs[j].n >= 0.5*recs[i].n {
-				break
-			}
-		}
+		j := writerOf(i, recs[i].test)
 		writers[i] = j
 		return j
+	}
+	// A quadrant may be tested one past the F2I's (cospif's quadrant
+	// + 1: fixtures/sol-check16's dct32<32>, IADD3 R24, R23, 0x1, RZ
+	// after F2I.NTZ R23, then R24 & 1 and R24 & 2, four cospif
+	// unrolled on line 331): an add of a constant to an F2I's result is
+	// a quadrant's too.
+	quadrant := func(j int) bool {
+		if recs[j].f2i {
+			return true
+		}
+		if recs[j].plus == "" {
+			return false
+		}
+		w := writerOf(j, recs[j].plus)
+		return w >= 0 && recs[w].f2i
 	}
 	// A loaded value tested once is a flag masked out of data (a cell's
 	// x[...] & 1, fixtures/sol-check15's lifeTorus<0>: eight neighbour
@@ -255,7 +294,7 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 	}
 	skip := func(i int) bool {
 		j := writer(i)
-		return j >= 0 && (recs[j].f2i || recs[j].load && testsOf[j] < 2)
+		return j >= 0 && (quadrant(j) || recs[j].load && testsOf[j] < 2)
 	}
 	for _, l := range cand {
 		lo, hi := uint64(math.MaxUint64), uint64(0)
