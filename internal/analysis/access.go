@@ -110,6 +110,16 @@ func instructions(a *Kernel) []Instruction {
 				c[m.Name] = m.Value
 			}
 		}
+		// An asynchronous copy (LDGSTS, cp.async) reads global memory
+		// into shared memory: the page files it under both spaces and
+		// both operations, and its L2 sectors are its global load's. The
+		// export's global load counters count its requests and sectors
+		// but its ideal counter does not (fixtures/sol-check16's mm_t64,
+		// Triton's tl.dot: 16 sectors a request of 16-byte copies, ideal
+		// 0 on the raw page, read as 16 where 1 would do).
+		if space == "global,shared" && op == "load,store" {
+			space, op = "global", "load"
+		}
 		req := c["inst_executed"]
 		if req <= 0 || (space != "global" && space != "shared") || (op != "load" && op != "store") {
 			continue
