@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"crypto/sha256"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -396,6 +397,16 @@ func (b *sourceBlock) counters(t *table, r row, rec *profan.SourceRecord, shift 
 		}
 		return i
 	}
+	// The values are read first and the record's counters allocated
+	// once, as many as it keeps (most of a row's columns are zero and
+	// left out): appending one by one grew the slice up to five times a
+	// row.
+	type value struct {
+		name, raw string
+		v         float64
+	}
+	var buf [24]value // more than sourceCounters: append spills past it
+	vals := buf[:0]
 	for i := 0; i < len(b.header); i++ {
 		name, ok := b.cols[i]
 		if !ok {
@@ -406,20 +417,36 @@ func (b *sourceBlock) counters(t *table, r row, rec *profan.SourceRecord, shift 
 		if !ok || v == 0 {
 			continue
 		}
-		m := profan.NewMetric(name)
-		m.Value, m.Raw, m.Section = v, raw, "source"
-		rec.Counter = append(rec.Counter, m)
+		vals = append(vals, value{name, raw, v})
 	}
-	for _, c := range []struct {
+	texts := [...]struct {
 		col  int
 		name string
-	}{{b.spaceCol, "address_space"}, {b.opCol, "access_operation"}} {
-		if c.col >= 0 {
-			if s := r.String(at(c.col)); s != "" && s != "-" {
-				m := profan.NewMetric(c.name)
-				m.Text, m.Raw, m.Section = t.Intern([]byte(s)), s, "source"
-				rec.Counter = append(rec.Counter, m)
+		s    string
+	}{{col: b.spaceCol, name: "address_space"}, {col: b.opCol, name: "access_operation"}}
+	n := len(vals)
+	for i := range texts {
+		if texts[i].col >= 0 {
+			if s := r.String(at(texts[i].col)); s != "" && s != "-" {
+				texts[i].s = s
+				n++
 			}
+		}
+	}
+	if n == 0 {
+		return
+	}
+	rec.Counter = slices.Grow(rec.Counter, n)
+	for _, x := range vals {
+		m := profan.NewMetric(x.name)
+		m.Value, m.Raw, m.Section = x.v, x.raw, "source"
+		rec.Counter = append(rec.Counter, m)
+	}
+	for _, c := range texts {
+		if c.s != "" {
+			m := profan.NewMetric(c.name)
+			m.Text, m.Raw, m.Section = t.Intern([]byte(c.s)), c.s, "source"
+			rec.Counter = append(rec.Counter, m)
 		}
 	}
 }

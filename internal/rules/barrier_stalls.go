@@ -137,6 +137,9 @@ const (
 // reach denseBarrierShare and denseLoadShare of all. share is the two
 // together: the waits the barriers cause.
 func denseBarriers(a *analysis.Kernel) (share float64, ok bool) {
+	if !sassHas(a, "BAR") {
+		return 0, false // most kernels: no barrier, no walk
+	}
 	var bars, flops, loads, samples, barrier, long float64
 	for s := range instructions(a.Record.Source) {
 		op := opcode(s.SASS)
