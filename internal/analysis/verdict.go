@@ -250,8 +250,13 @@ import (
 // writes in place, precise-math read a precise logf, and the headroom
 // need one pass's bytes and one MUFU.LG2 a logarithm;
 // version 131 names a scatter's padding collision only where the step
-// adds rows by an index.
-const VerdictVersion = 131
+// adds rows by an index;
+// version 132 has barrier-stalls read barriers that hold each step's
+// global loads (small-grid leaving such a kernel), tensor-cores-unused
+// want a loop over K, bit-loop leave a quadrant one past its F2I,
+// uncoalesced-global leave a clamped tap of an aligned stream, an
+// LDGSTS read as a global load and Hopper's HGMMA counted as tensor work.
+const VerdictVersion = 132
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
