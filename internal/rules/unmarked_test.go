@@ -84,6 +84,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check14", solCheck14Files, hp(solCheck14Pairs)},
 		{"sol-check15", solCheck15Files, hp(solCheck15Pairs)},
 		{"sol-check16", solCheck16Files, hp(solCheck16Pairs)},
+		{"sol-check17", solCheck17Files, hp(solCheck17Pairs)},
 	}
 	for _, s := range sets {
 		if s.name == "sol-check13" && !solCheck13Read {
@@ -100,6 +101,10 @@ func TestNoUnmarkedZero(t *testing.T) {
 		}
 		if s.name == "sol-check16" && !solCheck16Read {
 			t.Logf("sol-check16: skipped until its one read (solCheck16Read)")
+			continue
+		}
+		if s.name == "sol-check17" && !solCheck17Read {
+			t.Logf("sol-check17: skipped until its one read (solCheck17Read)")
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
