@@ -161,7 +161,7 @@ const solCheck16Read = true
 // (at 09:42 UTC on 2026-11-30 or later): until then
 // TestHeadroomNeverUnmarked skips it, so that no test run reads the set
 // before (internal/rules' solCheck17Read is the same switch).
-const solCheck17Read = false
+const solCheck17Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an
