@@ -203,7 +203,9 @@ var solCheck17Files = map[string][]string{
 // details), wmmaTile<1>'s unpipelined-tiles (WMMA compiles to
 // HMMA.16816 mma.sync, not HGMMA; a forbidden shared-bank-conflict 0.09
 // on its STS.128 tile stores, line 609, instead; "≈68 % ... on tensor
-// pipe") and bmm_s1's (read latency-bound, "≈73 % ... on tensor pipe").
+// pipe") and bmm_s1's (its SASS has the rule's signature, HGMMA fed by
+// LDG.E.128 → STS.128 → BAR.SYNC and no LDGSTS, yet the rule did not
+// fire; read latency-bound, "≈73 % ... on tensor pipe").
 // Other forbidden findings: lutTail<1> shared-bank-conflict 0.40 (the
 // random lookups in its table, 2.5 wavefronts a request, which the fix
 // keeps), mm_up32 shared-bank-conflict 0.78 (the widened fp32 tiles'
