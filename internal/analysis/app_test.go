@@ -685,7 +685,8 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		"host15b/timings.tsv", "host15b/timings1t.tsv", "host15b/timings-compile.tsv", "host16/timings.tsv", "host16b/timings.tsv", "host17/timings.tsv", "host17b/timings.tsv",
 		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv", "host20/timings.tsv", "host20b/timings.tsv", "host20c/timings.tsv",
 		"host21/timings.tsv", "host21b/timings.tsv", "host22/timings.tsv", "host22b/timings.tsv", "host22c/timings.tsv",
-		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv", "host25/timings.tsv", "host25b/timings.tsv", "host26d/timings.tsv", "host26c/timings.tsv"} {
+		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv", "host25/timings.tsv", "host25b/timings.tsv", "host26d/timings.tsv", "host26c/timings.tsv",
+		"host26/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -777,7 +778,13 @@ host (*spike*); and, from ` + "`fixtures/host25`" + ` (` + "`host25.py`" + `, he
 three processes a variant), a SchNet-style molecular energy model fed by a ` + "`Dataset`" + ` that parses XYZ text and builds
 each molecule's radius graph in numpy in the main process, its readout sizing its output with ` + "`int(batch.max())`" + `
 and its loop reading ` + "`loss.item()`" + ` every step (*mol*), and an early-exit BERT-style encoder's inference step that
-reads its batch exit check with ` + "`.item()`" + ` after each of its 12 blocks, in FP32 and bf16 (*exit*).
+reads its batch exit check with ` + "`.item()`" + ` after each of its 12 blocks, in FP32 and bf16 (*exit*); and, from
+` + "`fixtures/host26`" + ` (` + "`host26.py`" + `, held out, its rows written before profan first read it; three processes a variant), a
+CLIP-style contrastive image-text training step whose main-process loader decodes, crops and flips JPEGs with PIL and
+tokenizes captions in Python, padding them per batch, and whose loop reads the clipped gradient norm with ` + "`.item()`" + `
+between the backward and the optimizer step (*clip*), and a speculative-decoding step (a draft decoder proposes four
+tokens, a 12-block target verifies them) whose caches are sliced at a host position and whose accepted counts and EOS
+check are read with ` + "`.tolist()`" + ` and ` + "`.item()`" + ` every step, in FP32 and bf16 (*spec*).
 *Estimated* is the recommendation's wall gain, read from the trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" + `) and priced by replaying it; *measured* is
 1 − after/before of the medians over three alternating processes of each process's median step;
 *spread* is the larger range of the two variants' process medians over their median.
@@ -1903,6 +1910,59 @@ reads its batch exit check with ` + "`.item()`" + ` after each of its 12 blocks,
 		// host25, host25b and host26d: the region graphs (host25b,
 		// 14.0%), not noread.
 		{"host26d/exit.default", "host26d/exit.noread", "step-read", false, 0, ""},
+		// Held out, captured after the fits began (fixtures/host26,
+		// host26.py; H200, 2026-11-30 08:10-08:15): rows written from
+		// the measured timings before profan first read the traces (at
+		// 09:42, after the fitters' cutoff at 09:37). First as for
+		// host15 to host25: the lever with the largest positive measured
+		// gain of the levers measured alone from the same step (a
+		// combination row never carries it). Three processes a variant;
+		// each eager spec variant's first process ran slower (default
+		// 9.79 against 6.79 and 7.03 ms), the graphed ones within 0.2%.
+		// clip: a CLIP-style contrastive step (ViT of 6 blocks of 384 on
+		// 64x64 images in 8x8 patches, a causal text tower of 4 blocks of
+		// 256, batch 128, AdamW foreach, TF32 on) fed by a Dataset that
+		// decodes, crops and flips JPEGs with PIL and tokenizes captions
+		// in the main process (captions padded per batch); the step
+		// skips the optimizer when the clipped norm, read with .item()
+		// after the backward, is not finite. Measured from default
+		// (65.42 ms, spread 16%): the workers (num_workers=8,
+		// pin_memory, non_blocking) 71.9%: first; no read (the norm's
+		// finiteness kept on the GPU, read every 50 steps) 1.6%; bf16
+		// autocast -1.7%; padded to 32 tokens, no read and graphed, the
+		// loader kept, 23.7% (spread 23%); workers and graphs 83.5%.
+		// From workers (18.38 ms, spread 14%): padding, no read and
+		// graphs 41.3%, the only change measured (a combination: the
+		// step cannot be captured as it is, its text shape changes every
+		// batch and its norm is read mid-step).
+		{"clip.default", "clip.workers", "data-loader", true, 0, ""},
+		{"clip.default", "clip.noread", "step-read", false, 0, ""},
+		{"clip.default", "clip.bf16", "bf16-autocast", false, 0, ""},
+		{"clip.default", "clip.graphs", "step-read+cuda-graphs", false, 0, ""},
+		{"clip.default", "clip.all", "data-loader+step-read+cuda-graphs", false, 0, ""},
+		{"clip.workers", "clip.all", "step-read+cuda-graphs", false, 0, ""},
+		// spec: speculative decoding (a 2-block draft of 512 proposes 4
+		// tokens one at a time, a 12-block target of 1024 verifies them
+		// in one forward, batch 16, vocabulary 16384, TF32 on) whose K/V
+		// caches are written and read as slices up to a host position
+		// (shapes change every step), its accepted counts read with
+		// .tolist() to advance the position and its EOS check with
+		// .item(), every step. Measured from default (7.03 ms, spread
+		// 43%): the static step (the position a GPU tensor, the caches
+		// written by index_copy_ and read whole under a mask, acceptance
+		// and EOS decided on the GPU: both reads gone, shapes fixed)
+		// 15.5% (spread 82%), a combination of the shape read's and the
+		// value read's levers, so no row carries first; bf16 autocast
+		// -1131% (86.62 ms: the bf16 attention runs on cuDNN's SDPA,
+		// which plans each new key length on the host); the static step
+		// graphed 54.5%; graphed in bf16 68.7%. From bf16 (86.62 ms,
+		// spread 8.9%): the static step graphed in bf16 97.5%, the only
+		// change measured.
+		{"spec.default", "spec.bf16", "bf16-autocast", false, 0, ""},
+		{"spec.default", "spec.static", "host-read+step-read", false, 0, ""},
+		{"spec.default", "spec.graphs", "host-read+step-read+cuda-graphs", false, 0, ""},
+		{"spec.default", "spec.all", "bf16-autocast+host-read+step-read+cuda-graphs", false, 0, ""},
+		{"spec.bf16", "spec.all", "host-read+step-read+cuda-graphs", false, 0, ""},
 	} {
 		trace := p.before
 		if session, rest, ok := strings.Cut(p.before, "/"); ok && session != "" {
@@ -1971,6 +2031,9 @@ reads its batch exit check with ` + "`.item()`" + ` after each of its 12 blocks,
 			}
 			if strings.HasPrefix(trace, "mol.") || strings.HasPrefix(trace, "exit.") {
 				dir = "host25/"
+			}
+			if strings.HasPrefix(trace, "clip.") || strings.HasPrefix(trace, "spec.") {
+				dir = "host26/"
 			}
 			gr := fixtureGrouper(t, dir+trace+".json.gz")
 			app, tls[trace] = gr.App(), gr.Timeline
@@ -2199,6 +2262,20 @@ reads its batch exit check with ` + "`.item()`" + ` after each of its 12 blocks,
 		{"mol.default", "step-read", ".item() at host25.py(249): check", ""},
 		{"exit.default", "step-read", ".item() at host25.py(328): forward_host", ""},
 		{"exit.bf16", "step-read", ".item() at host25.py(328): forward_host", ""},
+		// Held out (fixtures/host26), written before the first read:
+		// clip's Dataset item (PairSet.__getitem__: the JPEG decode, the
+		// crop and flip, the caption's tokenization) under the
+		// DataLoader's iterator, its clipped norm's .item() in step;
+		// spec's accepted counts' .tolist() (they size the slices launched
+		// after it: a shape read) and its EOS check's .item() in
+		// host_step (decorated: the frame carries the decorator's line).
+		{"clip.default", "data-loader", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host26.py(157): __getitem__", ""},
+		{"clip.default", "step-read", ".item() at host26.py(261): step", ""},
+		{"clip.workers", "step-read", ".item() at host26.py(261): step", ""},
+		{"spec.default", "host-read", ".tolist() at host26.py(392): host_step", ""},
+		{"spec.default", "step-read", ".item() at host26.py(392): host_step", ""},
+		{"spec.bf16", "host-read", ".tolist() at host26.py(392): host_step", ""},
+		{"spec.bf16", "step-read", ".item() at host26.py(392): host_step", ""},
 	} {
 		found, named, msg := false, false, ""
 		for _, r := range read[c.capture].Recommendations {
@@ -2271,6 +2348,7 @@ reads its batch exit check with ` + "`.item()`" + ` after each of its 12 blocks,
 	misses = append(misses, host23Read(t, read, tls)...)
 	misses = append(misses, host24Read(t, read, tls)...)
 	misses = append(misses, host25Read(t, read, tls)...)
+	misses = append(misses, host26Read(t, read, tls)...)
 	if len(misses) > 0 {
 		b.WriteString("\nKnown misses, held out and not fitted:\n\n" + strings.Join(misses, "\n") + "\n")
 	}
@@ -2724,7 +2802,8 @@ step between launches still splits the step into graphed regions).
 		"mlm.default", "mlm.maxpred", "mlm.lazylog", "aug.default", "aug.batched", "aug.gpumetric",
 		"rec.default", "rec.workers", "rec.nodedup", "ddpm.default", "ddpm.gather", "ddpm.bf16",
 		"tab.default", "tab.workers", "spike.default", "spike.bf16", "spike.noread",
-		"mol.default", "mol.workers", "exit.default", "exit.bf16")
+		"mol.default", "mol.workers", "exit.default", "exit.bf16",
+		"clip.default", "clip.workers", "spec.default", "spec.bf16")
 	b.WriteString(`
 ### fixtures/host19b: host19's unmeasured levers, measured after the read
 
@@ -3566,6 +3645,49 @@ noread processes, not the lever: the rows stay as measured, known misses, their 
 timed again. The same call traced mol.graphs: its padded kernels take 6.51 ms a step unprofiled (the probe; 2.62 ms
 of it index_add_ onto the one padding atom), beneath the loading, 9.42 ms a step in one process (host25's 15.94 to
 17.79).
+
+### fixtures/host26's expected rows, written before the read
+
+` + "`fixtures/host26`" + ` (H200, 2026-11-30 08:10–08:15) was captured after the fits began and landed at once, unread; these
+rows were written from its unprofiled timings (three processes a variant) before profan read its traces, and
+committed before the read (at 09:42, after the fitters' cutoff at 09:37). *First* (measured) is the lever with the
+largest positive measured gain of those measured alone from the step; a combination carries none.
+
+| before → after | rule | first (measured) | measured | spread |
+| --- | --- | --- | ---: | ---: |
+| clip.default → clip.workers | data-loader | yes | 71.9% | 16% |
+| clip.default → clip.noread | step-read (the norm's finiteness kept on the GPU, read every 50 steps) | no | 1.6% | 22% |
+| clip.default → clip.bf16 | bf16-autocast | no | −1.7% | 16% |
+| clip.default → clip.graphs | step-read+cuda-graphs (captions padded to 32, no read, the loader kept) | | 23.7% | 23% |
+| clip.default → clip.all | data-loader+step-read+cuda-graphs | | 83.5% | 16% |
+| clip.workers → clip.all | step-read+cuda-graphs | | 41.3% | 14% |
+| spec.default → spec.bf16 | bf16-autocast | no | −1131% | 43% |
+| spec.default → spec.static | host-read+step-read (the position on the GPU, the caches written by index, both reads gone) | | 15.5% | 82% |
+| spec.default → spec.graphs | host-read+step-read+cuda-graphs | | 54.5% | 43% |
+| spec.default → spec.all | bf16-autocast+host-read+step-read+cuda-graphs | | 68.7% | 43% |
+| spec.bf16 → spec.all | host-read+step-read+cuda-graphs | | 97.5% | 8.9% |
+
+Expected besides: clip's step is its loader's: 128 JPEGs decoded, cropped, flipped and normalized and 128 captions
+tokenized one at a time in the main process (with the workers the step falls 71.9%, to 18.38 ms, and padded,
+read-free graphs take it to 10.80). The data loader and its frame (` + "`host26.py(157): __getitem__`" + ` under
+` + "`enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__`" + `) are named in the timeline's data time and in data-loader's
+advice; on clip.workers, whose eight workers outpace the step, data-loader is not first. clip's read of the clipped
+norm (` + "`.item() at host26.py(261): step`" + `, between the backward and the optimizer step) is named in the host-sync time and in
+step-read's advice on both clip traces, and costs little measurable (no read: 1.6%, within the 22% spread); the
+foreach AdamW's 266 reads a step of its CPU step counts wait for no GPU and are named as no sync. CUDA graphs cannot
+capture clip as it is (its caption width changes every batch, its norm is read mid-step): never first there, and the
+advice says it cannot capture; measured only with the padding and the read gone (41.3% from workers, 23.7% from
+default with the loader kept). spec's step is its host's (its graphed step takes 3.20 ms, its eager one 7.03): the
+accepted counts' ` + "`.tolist()`" + ` (a shape read: they size the slices launched after it) and the EOS check's ` + "`.item()`" + `, both
+at ` + "`host26.py(392): host_step`" + `, are named in the host-sync time and in host-read's and step-read's advice; the change
+measured first is the static step that takes both away and fixes the shapes (15.5%, spread 82%), so host-read or
+step-read is first on spec.default and on spec.bf16 (where only the static step graphed was measured, 97.5%), and
+CUDA graphs, which cannot capture the step as it is (its cache slices change with the position every step), are
+never first and say so. bf16 autocast made spec 12.3 times slower (86.62 ms): its attention runs on cuDNN's SDPA
+backend, which the trace shows planning each new key length on the host (about 4 ms a call, 20 calls a step); no
+lever priced from the FP32 trace can see that, and the row is expected to miss. torch.compile, a fused AdamW and an
+SDPA backend choice were not timed. The four traces' cause splits sum to the wall, and no launch-bound time is named
+by a Python frame.
 `)
 }
 
