@@ -670,7 +670,7 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 // sessionKeyed are the fixtures/ directories that time earlier
 // sessions' steps again: their variants are keyed by their session
 // (host13/unet.tf32).
-var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true}
+var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true, "host26b": true}
 
 // hostCalibration holds the levers priced by replaying the step
 // (docs/replay.md) against fixtures/host8 and host9: each variant timed
@@ -686,7 +686,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv", "host20/timings.tsv", "host20b/timings.tsv", "host20c/timings.tsv",
 		"host21/timings.tsv", "host21b/timings.tsv", "host22/timings.tsv", "host22b/timings.tsv", "host22c/timings.tsv",
 		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv", "host25/timings.tsv", "host25b/timings.tsv", "host26d/timings.tsv", "host26c/timings.tsv",
-		"host26/timings.tsv"} {
+		"host26/timings.tsv", "host26b/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -1958,11 +1958,27 @@ check are read with ` + "`.tolist()`" + ` and ` + "`.item()`" + ` every step, in
 		// graphed 54.5%; graphed in bf16 68.7%. From bf16 (86.62 ms,
 		// spread 8.9%): the static step graphed in bf16 97.5%, the only
 		// change measured.
-		{"spec.default", "spec.bf16", "bf16-autocast", false, 0, ""},
+		{"spec.default", "spec.bf16", "bf16-autocast", false, 0, "over by 1131 points (none against -1131%, spread 43%): bf16-autocast is not advised on this inference step (bf16-weights is, 1.0% slower: not one to make), and no lever priced from the FP32 trace can see what bf16 did: its attention moved to cuDNN's SDPA backend (aten::_cudnn_attention_forward), which builds a plan on the host for each new query and key length, 38 to 42 ms a build, two new shapes a step (the draft's and the target's key length grow by one every step), 312 of spec.bf16's 402 ms of profiled wall in 8 of its 80 calls, the other 72 at 0.05 ms; the FP32 step runs the memory-efficient backend (80 calls, 3.5 ms)"},
 		{"spec.default", "spec.static", "host-read+step-read", false, 0, ""},
-		{"spec.default", "spec.graphs", "host-read+step-read+cuda-graphs", false, 0, ""},
-		{"spec.default", "spec.all", "bf16-autocast+host-read+step-read+cuda-graphs", false, 0, ""},
-		{"spec.bf16", "spec.all", "host-read+step-read+cuda-graphs", false, 0, ""},
+		{"spec.default", "spec.graphs", "host-read+step-read+cuda-graphs", false, 0, "under by 54 points (0.0% against 54.5%, spread 43%): cuda-graphs is advised third and not priced (the step cannot be captured as it is: .tolist() at host26.py(392): host_step sizes its tensors), and its advice says it composes after host-read, but the combination replays host-read and step-read alone (each at the reads' waits, under 0.1%): the graphs' part is not priced on the step host-read makes capturable, whose host (launch-bound 63.9% and other Python 21.2% of the profiled wall, 1586 launches in four steps) the graphed step measured took away (3.20 ms against 7.03; the trace's kernels take 2.05 ms a step, the static step's whole-cache attention the rest)"},
+		{"spec.default", "spec.all", "bf16-autocast+host-read+step-read+cuda-graphs", false, 0, "under by 69 points (0.0% against 68.7%, spread 43%): bf16-autocast not advised on an inference step and cuda-graphs not priced, as the row above: the graphs after host-read's fix are not priced"},
+		{"spec.bf16", "spec.all", "host-read+step-read+cuda-graphs", false, 0, "under by 98 points (0.0% against 97.5%, spread 8.9%): cuda-graphs not priced after host-read, as on spec.default, and the host time the static step removes is cuDNN's plan builds for each new key length inside aten::_cudnn_attention_forward (312 ms of the 402 ms profiled wall), which the timeline calls launch-bound (92.5%, under aten::scaled_dot_product_attention) and no lever ties to the changing shapes that cause them; the replayed unprofiled step is 53.44 ms against 86.62 measured (its traced process 93.98): the replay keeps too little of that op's own host time"},
+		// host26b: the levers profan ranked first or second on host26's
+		// traces that host26 did not time, timed by the lead before the
+		// read (fixtures/host26b, host26b.py; H200, 2026-11-30
+		// 08:24-08:29), profan's prices written down before the call
+		// (beae1d5's commit body, main at 2040498); rows added at the
+		// read. Measured: from spec.default torch.compile 62.7% (spread
+		// 34%; spec.default ran 10.63 to 13.14 ms there); from spec.bf16
+		// torch.compile 9.9% (spread 18%); from clip.workers the fused
+		// AdamW 16.0% (spread 17%). First as above, counting host26's
+		// levers from the same step: torch.compile on both spec steps
+		// (the only single lever measured from each that gains, above
+		// the static step's 15.5% on spec.default); on clip.workers the
+		// padded, read-free graphs measured 41.3%, above the fused AdamW.
+		{"host26b/spec.default", "host26b/spec.compile", "torch-compile", true, 0, ""},
+		{"host26b/spec.bf16", "host26b/spec.bf16compile", "torch-compile", true, 0, ""},
+		{"host26b/clip.workers", "host26b/clip.workersfused", "fused-optimizer", false, 0, ""},
 	} {
 		trace := p.before
 		if session, rest, ok := strings.Cut(p.before, "/"); ok && session != "" {
@@ -3688,6 +3704,64 @@ backend, which the trace shows planning each new key length on the host (about 4
 lever priced from the FP32 trace can see that, and the row is expected to miss. torch.compile, a fused AdamW and an
 SDPA backend choice were not timed. The four traces' cause splits sum to the wall, and no launch-bound time is named
 by a Python frame.
+
+### fixtures/host26's first read
+
+Read once with main at 05712a6 (09:42, after the fitters' cutoff), ` + "`profan analyze`" + ` on each trace and this test, the
+rows above kept as written; host26b's three rows (the levers profan ranked first or second that host26 did not time,
+timed by the lead before the read, its prices written down before its call) added at the read. The replayed
+unprofiled steps: clip.default 65.78 ms (measured 65.42; its traced process 72.69), clip.workers 22.11 ms (18.38;
+19.84), spec.default 7.55 ms (7.03; 9.79), spec.bf16 53.44 ms (86.62; 93.98).
+
+| before → after | rule | profan's rank | estimated | measured | spread | holds |
+| --- | --- | ---: | ---: | ---: | ---: | --- |
+| clip.default → clip.workers | data-loader | 1 | 75.1% | 71.9% | 16% | yes, first |
+| clip.default → clip.noread | step-read | 4 | 1.5% | 1.6% | 22% | yes |
+| clip.default → clip.bf16 | bf16-autocast | 9 (slower) | −4.2% | −1.7% | 16% | yes |
+| clip.default → clip.graphs | step-read+cuda-graphs | | 24.7% | 23.7% | 23% | yes |
+| clip.default → clip.all | data-loader+step-read+cuda-graphs | | 81.3% | 83.5% | 16% | yes |
+| clip.workers → clip.all | step-read+cuda-graphs | | 53.9% | 41.3% | 14% | yes |
+| spec.default → spec.bf16 | bf16-autocast | not advised | none | −1131% | 43% | no: over by 1131 points |
+| spec.default → spec.static | host-read+step-read | | 0.0% | 15.5% | 82% | yes |
+| spec.default → spec.graphs | host-read+step-read+cuda-graphs | | 0.0% | 54.5% | 43% | no: under by 54 points |
+| spec.default → spec.all | bf16-autocast+host-read+step-read+cuda-graphs | | 0.0% | 68.7% | 43% | no: under by 69 points |
+| spec.bf16 → spec.all | host-read+step-read+cuda-graphs | | 0.0% | 97.5% | 8.9% | no: under by 98 points |
+| host26b: spec.default → compile | torch-compile | 1 | 34.7% | 62.7% | 33% | yes, first |
+| host26b: spec.bf16 → bf16compile | torch-compile | 1 | 10.2% | 9.9% | 18% | yes, first |
+| host26b: clip.workers → workersfused | fused-optimizer | 2 | 11.3% | 16.0% | 17% | yes |
+
+Ten of the fourteen rows hold (seven of host26's eleven, host26b's three); four miss, all on spec, by two mechanisms.
+The first lever is the one measured first on all four steps: ` + "`data-loader`" + ` on clip.default (75.1% against 71.9%),
+` + "`cuda-graphs`" + ` on clip.workers (53.5%: the regions between the norm's read graphed; the read-free graphed step measured
+41.3%, the largest change from the step, host26b's fused AdamW 16.0%), ` + "`torch-compile`" + ` on spec.default (34.7%, host26b
+62.7%, above the static step's 15.5%) and on spec.bf16 (10.2% against 9.9%, the only single lever measured there).
+Three checks written before the read fail and are refuted by measurement: graphs never first on clip.workers (every
+batch's captions reach the 32-token cap, so the shape the check took to change every batch is fixed in all four
+profiled steps, [128, 32], and the read is the only bar to capture), and host-read or step-read first on both spec
+steps (host26b's compile measured above the static step). Named with their frames, as written: the loader
+(` + "`enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host26.py(157): __getitem__`" + `, 67.9% of clip.default's
+profiled wall) in the data time and in data-loader's advice, clip's read (` + "`.item() at host26.py(261): step`" + `) in the
+host-sync time and step-read's advice on both clip steps, spec's two reads (` + "`.tolist() at host26.py(392): host_step`" + `
+in host-read's advice, ` + "`.item()`" + ` at the same frame in step-read's) in the host-sync time; AdamW's 266 CPU step-count
+reads a step named as no sync; on clip.workers data-loader is not advised (0.6% of the wall in the workers' queue);
+cuda-graphs on spec says it cannot capture the step as it is and names the ` + "`.tolist()`" + `; the four cause splits sum to
+the wall and no launch-bound time is named by a Python frame. Missed, by mechanism:
+
+- *Graphs after host-read not priced.* On spec, cuda-graphs is advised (third) but not priced, since the step reads
+  the sizes of its cache slices (` + "`.tolist()`" + `), and its advice says it composes after host-read; the combination
+  host-read+step-read+cuda-graphs then replays host-read and step-read alone (the reads' waits, under 0.1%), so the
+  step host-read makes capturable is priced without its graphs: 0.0% against 54.5% (spec.graphs), 68.7% (spec.all)
+  and 97.5% (spec.bf16 → all). The graphed step measured 3.20 ms, where the trace's kernels take 2.05 ms a step and
+  its host (launch-bound 63.9%, other Python 21.2% of the profiled wall, 1586 launches in four steps) is what goes.
+- *A host op's own work read as launch-bound, and a precision change's host cost unseen.* bf16 autocast made spec
+  12.3 times slower (86.62 ms against 7.03): its attention moved to cuDNN's SDPA backend
+  (` + "`aten::_cudnn_attention_forward`" + `), which builds a plan on the host for each new query and key length (38 to 42 ms a
+  build, two new shapes a step as the caches grow: 312 ms of spec.bf16's 402 ms of profiled wall in 8 of its 80 calls,
+  the other 72 at 0.05 ms, with 1.3 ms of CUDA runtime calls inside them all). The timeline calls that time
+  launch-bound (92.5%, under ` + "`aten::scaled_dot_product_attention`" + `), no lever ties it to the changing shapes (the static
+  step removes it: 97.5%), and the replayed unprofiled step keeps 53.44 ms of the 86.62 measured. From the FP32 trace
+  no lever can see the backend change: bf16-autocast is not advised on an inference step (bf16-weights is, 1.0%
+  slower) and the row prices none against −1131%.
 `)
 }
 
