@@ -3762,6 +3762,13 @@ the wall and no launch-bound time is named by a Python frame. Missed, by mechani
   step removes it: 97.5%), and the replayed unprofiled step keeps 53.44 ms of the 86.62 measured. From the FP32 trace
   no lever can see the backend change: bf16-autocast is not advised on an inference step (bf16-weights is, 1.0%
   slower) and the row prices none against −1131%.
+
+After the fix (hostfix26, after the read): the cause split names host time inside one aten op's own span, outside
+any runtime call, in a piece of 5 ms or more (no launch costs the host that), as that op's host work, not
+launch-bound: spec.bf16's launch-bound 92.5% is now launch-bound 15.9% and op host work 76.6%
+(` + "`aten::scaled_dot_product_attention at host26.py(113): attend`" + `, 8 calls: the cuDNN plan builds); host15's
+audio.all moves 0.5% (one 6.4 ms ` + "`aten::batch_norm`" + `, cuDNN's, with 64 us of runtime calls inside) the same way.
+No row's price moves (the replay reads the spans, not the split), and the first-read records above stay as read.
 `)
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/verdict"
@@ -23,6 +24,11 @@ type idleAcc struct {
 	lastIdle  *Idle
 	lastKey   IdleCall
 	lastCall  *IdleCall
+	// The end of the op-host piece added last, and the op calls those
+	// pieces made so far: an op call's pieces (split by a memset, over
+	// the GPU gaps of the kernels it runs) count as one call.
+	opHostEnd float64
+	opHostN   int
 }
 
 func (x *idleAcc) add(cause string, g0, g1 float64, c *profan.HostEvent) {
@@ -137,6 +143,15 @@ func (x *idleAcc) host(h *host, cause string, g0, g1 float64, c *profan.HostEven
 			switch {
 			case cause == IdleSync:
 				x.add(IdleSync, a, b, c)
+			case s.State == profan.HostDispatch && float64(s.Dur) >= opHostMin && strings.HasPrefix(name, "aten::"):
+				if s.Start > x.opHostEnd+opHostJoin {
+					x.opHostN++
+				}
+				x.opHostEnd = max(x.opHostEnd, s.End())
+				gap := x.gap
+				x.gap = -x.opHostN
+				x.addCall(IdleOpHost, a, b, &IdleCall{Name: name, Frame: h.opFrame(name, s.End())})
+				x.gap = gap
 			case s.State == profan.HostDispatch:
 				x.addCall(IdleLaunch, a, b, &IdleCall{Name: name})
 			default:
@@ -147,6 +162,30 @@ func (x *idleAcc) host(h *host, cause string, g0, g1 float64, c *profan.HostEven
 		}
 	}
 	rest(t, g1)
+}
+
+// opHostMin is the least time one piece of an aten op's own span (no
+// runtime call inside it) takes to be the op's host work rather than
+// dispatch and launch overhead: a launch costs the host microseconds, a
+// library's plan built for a new shape (cuDNN's SDPA) tens of
+// milliseconds.
+const opHostMin = 5e-3
+
+// opHostJoin is the most time between two op-host pieces of one op call
+// (a memset or copy call between them).
+const opHostJoin = 1e-3
+
+// opFrame is the Python frame of the op name's call running at t, read
+// from the first kept call inside it at or after t (a memset, a copy),
+// or "" where none says.
+func (h *host) opFrame(name string, t float64) string {
+	i, _ := slices.BinarySearchFunc(h.calls, t, func(e hostCall, t float64) int { return cmp.Compare(e.Start, t) })
+	for j := i; j < len(h.calls) && j < i+8; j++ {
+		if e := h.calls[j]; e.Op == name && e.Frame != "" {
+			return e.Frame
+		}
+	}
+	return ""
 }
 
 // addCall adds an idle piece of cause, behind call c (nil: none).

@@ -67,4 +67,5 @@ const (
 	IdleData     = verdict.IdleData
 	IdlePython   = verdict.IdlePython
 	IdleAlloc    = verdict.IdleAlloc
+	IdleOpHost   = verdict.IdleOpHost
 )

@@ -21,6 +21,10 @@ const (
 	IdleData   = "data"   // in a DataLoader iterator: loading, collating, pinning the next batch
 	IdlePython = "python" // in the user's Python (named by frame), outside any aten op
 	IdleAlloc  = "alloc"  // in cudaMalloc or cudaFree
+	// IdleOpHost is host work inside one aten op's own span, outside any
+	// runtime call, too long for its launches to explain (a library
+	// building a plan for a new shape): the op's, not launch overhead.
+	IdleOpHost = "op-host"
 )
 
 // IdleLabel names an idle cause for people.
@@ -44,12 +48,14 @@ func IdleLabel(cause string) string {
 		return "other Python"
 	case IdleAlloc:
 		return "allocator"
+	case IdleOpHost:
+		return "op host work"
 	}
 	return "other host work"
 }
 
 // IdleCauses lists the causes in the order outputs print them.
-var IdleCauses = []string{IdleData, IdleSync, IdleLaunch, IdlePython, IdleCopy, IdleAlloc, IdleQueued, IdleLeading, IdleTrailing, IdleOther}
+var IdleCauses = []string{IdleData, IdleSync, IdleLaunch, IdleOpHost, IdlePython, IdleCopy, IdleAlloc, IdleQueued, IdleLeading, IdleTrailing, IdleOther}
 
 // Timeline is where the wall clock of a trace goes: for the busiest
 // device (the top-level figures) and for each device and stream.

@@ -34,6 +34,7 @@ var stateColor = map[string]string{
 	verdict.IdleData:     "#F0E442", // Okabe-Ito's yellow: the palette's colours are taken
 	verdict.IdlePython:   palette[0],
 	verdict.IdleAlloc:    palette[6],
+	verdict.IdleOpHost:   "#882255", // Tol's wine: the palette's colours are taken
 	verdict.IdleLeading:  gridColor,
 	verdict.IdleTrailing: gridColor,
 	verdict.IdleOther:    inkMuted,
