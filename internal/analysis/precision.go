@@ -60,6 +60,14 @@ func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
 		case strings.HasPrefix(op, "DFMA") || strings.HasPrefix(op, "DMUL") || strings.HasPrefix(op, "DADD"):
 			w.FP64 += n
 			slots += n
+		case strings.HasPrefix(op, "DSETP"):
+			// A double comparison issues to the FP64 pipe too, a slot
+			// as a DFMA's; in float it is an FSETP, kept (sol-check17's
+			// kepler<double>: 80.1 M DFMA, DMUL and DADD and 7.05 M
+			// DSETP, 87.1 M warp instructions, what ncu's FP64 pipe
+			// at 49.0 % of its two a cycle an SM counts; its MUFU.RCP64H,
+			// F2I.F64 and I2F.F64 are not among them).
+			slots += n
 		case strings.HasPrefix(op, "MUFU") && strings.Contains(op, "64"):
 			w.FP64 += n
 		case op == "UMOV":
@@ -88,7 +96,7 @@ func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
 		return w, false
 	}
 	w.SP, w.DP = sp, dp
-	// The FP64 pipe takes a DFMA, a DMUL or a DADD a lane a clock; its
+	// The FP64 pipe takes a DFMA, a DMUL, a DADD or a DSETP a lane a clock; its
 	// peak counts an FMA as two operations, so a kernel of DMULs and
 	// DADDs fills it at half its FLOP rate (fixtures/sol-check10's
 	// damp<0>: 6.85 G FLOP, 215 µs at the peak, but 138 M FP64 warp

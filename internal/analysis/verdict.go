@@ -255,8 +255,9 @@ import (
 // global loads (small-grid leaving such a kernel), tensor-cores-unused
 // want a loop over K, bit-loop leave a quadrant one past its F2I,
 // uncoalesced-global leave a clamped tap of an aligned stream, an
-// LDGSTS read as a global load and Hopper's HGMMA counted as tensor work.
-const VerdictVersion = 132
+// LDGSTS read as a global load and Hopper's HGMMA counted as tensor work;
+// version 133 counts a DSETP as an FP64 pipe slot in fp64-on-float.
+const VerdictVersion = 133
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

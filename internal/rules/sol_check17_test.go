@@ -224,21 +224,34 @@ var solCheck17Files = map[string][]string{
 // pipe", coefSetup<0> "≈16 % ... on XU pipe"; mm_up32 has none beside
 // its forbidden finding). Nothing was fitted on this set; the gaps are
 // logged and the bounds held at the first read.
+//
+// After the fix (kfix21b, after the read, by mechanism; the first-read
+// figures above stay as they were; verdict version 133): a DSETP issues
+// to the FP64 pipe, a slot as a DFMA's (kepler<double>'s 80.1 M DFMA,
+// DMUL and DADD and 7.05 M DSETP are the 87.1 M warp instructions ncu's
+// FP64 pipe counts at 49.0 %), so fp64-on-float's FP64 time counts
+// them: 47 % of its 341 µs → 51 %, over the half the rule asks.
+// kepler<double> gets fp64-on-float 0.54 against 0.52 on both pages (it
+// read 0), at lines 423, 436 and 439. Mean |error| raw 0.3421 → 0.3220,
+// details 0.3416 → 0.3214; worst 0.9741 (listSum<0>); 12 of 19 required
+// findings. No other kernel of any set changes its findings (the other
+// fp64-on-float kernels already passed the half).
 func TestSolCheck17(t *testing.T) {
 	skipShort(t)
 	if !solCheck17Read {
 		t.Skip("sol-check17: read once at 09:42 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck17Files, solCheck17Pairs, "sol-check17", 0.343, 0.975, solCheck17Gaps)
+	heldOutGaps(t, solCheck17Files, solCheck17Pairs, "sol-check17", 0.323, 0.975, solCheck17Gaps)
 }
 
 // solCheck17Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Eight required
 // findings missing and six forbidden ones, the same on both pages, and
-// mm_skinny's small-grid not in Triton's terms.
+// mm_skinny's small-grid not in Triton's terms; kepler<double>'s
+// fp64-on-float found since kfix21b's fix (seven missing).
 var solCheck17Gaps = []string{
-	"maskH<1> narrow-access", "kepler<double> fp64-on-float", "pubFlag<0> fence-per-access", "volAcc<0> volatile-reread",
+	"maskH<1> narrow-access", "pubFlag<0> fence-per-access", "volAcc<0> volatile-reread",
 	"listSum<0> dependent-loads", "gaussIter<0> precise-math", "wmmaTile<1> unpipelined-tiles", "bmm_s1 unpipelined-tiles",
 	"maskH<1> uncoalesced-global", "maskH<1> thread-divergence", "lutTail<1> shared-bank-conflict", "pubFlag<0> narrow-access",
 	"wmmaTile<1> shared-bank-conflict", "mm_up32 shared-bank-conflict", "mm_skinny small-grid terms"}
