@@ -211,3 +211,48 @@ func (p *sassProgram) selfChased(addr string) bool {
 		return isLoad(op) && strings.Contains(self, op) && strings.Contains(self, strings.Join(args, ", "))
 	})
 }
+
+// ChainDepths is, for each global load of the source page, the length
+// of the dependent chain it ends, in program order and loops or not: 1
+// for a load whose address no global load's value computes, one more than
+// its feeder's for one whose address the value of a global load computes
+// (x[idx[i]] is 2; a walk node = next[node] unrolled 64 times reaches 65,
+// and a sibling load val[node] of the same node has its next load's
+// depth). Each address's registers are walked back over the loopBody
+// instructions before it: the compiler defers a sibling's load well past
+// the hop that chased its address (fixtures/sol-check17's listSum<0>
+// loads val[node] up to 69 instructions after next[node]). Nil without
+// the source page.
+func ChainDepths(a *Kernel) map[string]int {
+	if len(a.Record.Source) == 0 {
+		return nil
+	}
+	p := newSASSProgram(a.Record)
+	global := func(op string) bool {
+		return strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "LD.") || op == "LD"
+	}
+	depth := make([]int, len(p.recs))
+	out := map[string]int{}
+	for i, r := range p.recs {
+		op, _ := SASSFields(r.SASS)
+		if !global(op) {
+			continue
+		}
+		depth[i] = 1
+		if j := p.feeder(i, chainWindow(i), func(op string, _ []string) bool { return isLoad(op) }); j >= 0 && depth[j] > 0 {
+			depth[i] = depth[j] + 1
+		}
+		out[r.Address] = depth[i]
+	}
+	return out
+}
+
+// chainWindow is the indices of the loopBody instructions before the
+// i-th, latest first: how far back ChainDepths walks an address.
+func chainWindow(i int) []int {
+	var order []int
+	for j := i - 1; j >= 0 && j >= i-loopBody; j-- {
+		order = append(order, j)
+	}
+	return order
+}

@@ -132,6 +132,13 @@ func (p *sassProgram) loadFeeds(i int, order []int) bool {
 // feeds is loadFeeds for any instruction: true when an operation that
 // is(op, operands) reports writes one of the address's registers.
 func (p *sassProgram) feeds(i int, order []int, is func(op string, args []string) bool) bool {
+	return p.feeder(i, order, is) >= 0
+}
+
+// feeder is feeds's instruction: the index of the first one, walking
+// order, that is(op, operands) reports and writes one of the address's
+// registers; -1 when none does.
+func (p *sassProgram) feeder(i int, order []int, is func(op string, args []string) bool) int {
 	_, args := SASSFields(p.recs[i].SASS)
 	want := map[int]bool{}
 	for _, r := range registers(addressOperand(args)) {
@@ -139,7 +146,7 @@ func (p *sassProgram) feeds(i int, order []int, is func(op string, args []string
 	}
 	for _, j := range order {
 		if len(want) == 0 {
-			return false
+			return -1
 		}
 		op, as := SASSFields(p.recs[j].SASS)
 		if len(as) > 1 && as[0] == "PT" && (strings.HasPrefix(op, "ATOM") || strings.HasPrefix(op, "SHFL")) {
@@ -174,7 +181,7 @@ func (p *sassProgram) feeds(i int, order []int, is func(op string, args []string
 			continue
 		}
 		if is(op, as) {
-			return true
+			return j
 		}
 		for _, a := range as[1:] {
 			for _, r := range registers(a) {
@@ -182,7 +189,7 @@ func (p *sassProgram) feeds(i int, order []int, is func(op string, args []string
 			}
 		}
 	}
-	return false
+	return -1
 }
 
 // atomicTarget reports whether a global RED or ATOM instruction of the

@@ -256,8 +256,11 @@ import (
 // want a loop over K, bit-loop leave a quadrant one past its F2I,
 // uncoalesced-global leave a clamped tap of an aligned stream, an
 // LDGSTS read as a global load and Hopper's HGMMA counted as tensor work;
-// version 133 counts a DSETP as an FP64 pipe slot in fp64-on-float.
-const VerdictVersion = 133
+// version 133 counts a DSETP as an FP64 pipe slot in fp64-on-float;
+// version 134 has dependent-loads read a memory-bound walk the compiler
+// unrolled (a straight-line chain of global loads, the sibling loads of
+// each chased node part of it), priced by the walk's wasted sectors.
+const VerdictVersion = 134
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

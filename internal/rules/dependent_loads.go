@@ -35,7 +35,7 @@ or prefetch the next node while working on this one.`,
 	// the next load's address.
 	NeedsSource: true,
 	Requires:    []string{"duration"},
-	Optional:    usageReads,
+	Optional:    trafficReads,
 	Check:       checkDependentLoads,
 }
 
@@ -118,6 +118,7 @@ func checkWalkLoads(p *Pass) {
 		}
 	}
 	if !(walked > 0) || walked < 0.5*loads {
+		checkUnrolledWalk(p)
 		return
 	}
 	trips := walked / (warps * float64(len(at)))
@@ -126,6 +127,64 @@ func checkWalkLoads(p *Pass) {
 		Message: fmt.Sprintf("%.0f%% of the global load requests (%.3g) walk a chain, each load's address the value the same load returned the trip before (r = parent[r]): %.1f trips a warp, each waiting for the last, keep the memory units busy with the walk",
 			100*walked/loads, walked, trips),
 		Advice:    "compute the end of the walk up front (compress the links so each node names its root, an index table, a closed form): one load a thread instead of a chain of them",
+		Evidence:  p.evidence("dram_sol_pct", "l2_sol_pct", "duration"),
+		Locations: topLines(p, func(_ string, s profan.SourceRecord) bool { return slices.Contains(at, s.Address) }),
+	})
+}
+
+// unrolledHops is the fewest dependent global loads a straight-line chain
+// must hold for dependent-loads to read it as a walk: a gather's index
+// levels (x[idx[i]], two) are not one.
+const unrolledHops = 8
+
+// checkUnrolledWalk reads a memory-bound kernel whose walk the compiler
+// unrolled (a fixed number of hops, node = next[node], no loop left): a
+// straight-line chain of global loads, each address the value the one
+// before returned, with the loads beside it that take the same chased
+// address (val[node]) part of the walk. The nodes lie wherever the chain
+// leads, so each lane's load is a sector of its own and the memory units
+// are busy with sectors the walk mostly wastes; computed up front, the
+// walk's order lets the nodes be laid out in it (node j of list i at
+// j·L + i) and read coalesced: the sectors the walk's loads move beyond their ideal
+// go. fixtures/sol-check17's listSum<0>, 64 hops a list
+// unrolled, 128 of its 129 global loads on the chain, L2-bound, against
+// its flattened twin.
+func checkUnrolledWalk(p *Pass) {
+	a := p.Kernel
+	if !slices.ContainsFunc(a.Model.Instructions, func(in analysis.Instruction) bool { return in.Space == "global" && in.Indirect }) {
+		return // no load gathers: no hop of a walk wastes a sector
+	}
+	depth := analysis.ChainDepths(a)
+	if depth == nil {
+		return
+	}
+	var walked, loads, wasted float64
+	var at []string
+	hops := 0
+	for _, in := range a.Model.Instructions {
+		if in.Space != "global" || in.Operation != "load" {
+			continue
+		}
+		loads += in.Requests
+		d := depth[in.Address]
+		hops = max(hops, d)
+		if d >= 2 {
+			walked += in.Requests
+			wasted += max(0, in.Sectors-in.IdealSectors)
+			at = append(at, in.Address)
+		}
+	}
+	if hops < unrolledHops || !(walked > 0) || walked < 0.5*loads {
+		return
+	}
+	gain := trafficGain(p, traffic{GlobalSectors: wasted})
+	if gain < p.Thresholds.MinGain {
+		return
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("%.0f%% of the global load requests (%.3g) walk an unrolled chain %d loads deep, each address the value a load before it returned (node = next[node]): the nodes lie where the chain leads, a sector a lane, and the memory units are busy with the walk's scattered reads",
+			100*walked/loads, walked, hops),
+		Advice:    "compute the walk up front and lay the nodes out in the order it visits them (node j of chain i at j·chains + i), so each hop is one coalesced load, independent of the last",
 		Evidence:  p.evidence("dram_sol_pct", "l2_sol_pct", "duration"),
 		Locations: topLines(p, func(_ string, s profan.SourceRecord) bool { return slices.Contains(at, s.Address) }),
 	})
