@@ -344,17 +344,16 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 // 0.85 faster).
 func checkBitLoop(p *Pass) {
 	a := p.Kernel
-	t, ok := p.Value("duration")
-	if !ok || !(t > 0) || a.Spec == nil {
+	t, issue, ok := issueWindow(p)
+	if !ok {
 		return
 	}
 	lines, total, alu, _ := bitLines(a)
 	if len(lines) == 0 || !(total > 0) {
 		return
 	}
-	issue := a.Spec.PeakWarpInstructions() * attainable
 	aluPeak := float64(a.Spec.SMs) * math.Min(float64(a.Spec.CoresPerSM), 64) / 32 * a.Spec.SMClockMHz * 1e6 * attainable
-	if !(issue > 0) || !(aluPeak > 0) {
+	if !(aluPeak > 0) {
 		return
 	}
 	var removed, aluGone, bits float64

@@ -163,16 +163,12 @@ func stallSamples(s profan.SourceRecord) float64 {
 // leave.
 func checkCallOverhead(p *Pass) {
 	a := p.Kernel
-	t, ok := p.Value("duration")
-	if !ok || !(t > 0) || a.Spec == nil {
+	t, issue, ok := issueWindow(p)
+	if !ok {
 		return
 	}
 	c, ok := callMachinery(a)
 	if !ok || !(c.inst > 0) {
-		return
-	}
-	issue := a.Spec.PeakWarpInstructions() * attainable
-	if !(issue > 0) {
 		return
 	}
 	byIssue := (c.inst - c.machineInst) / issue / t

@@ -178,16 +178,12 @@ func widens(op string, args []string) bool {
 // trip in a loop: four or more a thread.
 func checkPrecisionRoundTrip(p *Pass) {
 	a := p.Kernel
-	t, ok := p.Value("duration")
-	if !ok || !(t > 0) || a.Spec == nil {
+	t, issue, ok := issueWindow(p)
+	if !ok {
 		return
 	}
 	r := halfRoundTrips(a)
 	if !(r.trips > 0) || !(r.inst > 0) || r.trips < 4*r.entries {
-		return
-	}
-	issue := a.Spec.PeakWarpInstructions() * attainable
-	if !(issue > 0) {
 		return
 	}
 	gain := math.Min(clamp01(r.conversions/issue/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))

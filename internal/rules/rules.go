@@ -648,3 +648,15 @@ func memoryWeight(p *Pass) float64 {
 }
 
 func clamp01(v float64) float64 { return math.Min(1, math.Max(0, v)) }
+
+// issueWindow is what the rules that price issue slots start from: the
+// kernel's duration and the warp instructions the device issues a second
+// at the attainable share of its peak; ok is false without either.
+func issueWindow(p *Pass) (t, issue float64, ok bool) {
+	t, ok = p.Value("duration")
+	if !ok || !(t > 0) || p.Kernel.Spec == nil {
+		return 0, 0, false
+	}
+	issue = p.Kernel.Spec.PeakWarpInstructions() * attainable
+	return t, issue, issue > 0
+}

@@ -59,16 +59,12 @@ func redundantShare(w analysis.LaneWork) bool {
 // quarter of the instructions or more, four or more a warp.
 func checkWarpRedundant(p *Pass) {
 	a := p.Kernel
-	t, ok := p.Value("duration")
-	if !ok || !(t > 0) || a.Spec == nil {
+	t, issue, ok := issueWindow(p)
+	if !ok {
 		return
 	}
 	w, ok := analysis.LaneRedundant(a)
 	if !ok || !redundantShare(w) {
-		return
-	}
-	issue := a.Spec.PeakWarpInstructions() * attainable
-	if !(issue > 0) {
 		return
 	}
 	removed := w.Inst * 31 / 32
