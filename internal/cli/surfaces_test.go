@@ -28,6 +28,9 @@ var surfaceFixtures = []string{
 	// its trace, an ncu export with the PyTorch trace of the same step.
 	"../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-metrics.csv+../ingest/testdata/nvprof/magus-gtx1080ti-matrixMul-trace.csv",
 	"../../fixtures/check7/decode.pair.default.csv.gz+../../fixtures/check7/decode.default.json.gz",
+	// A step whose host time is mostly one op's own work (cuDNN's
+	// per-shape plan builds, "op host work"), stored by report --db.
+	"../../fixtures/host26/spec.bf16.json.gz",
 }
 
 // surface is what a rendering says first: the ranked recommendations with

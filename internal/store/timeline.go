@@ -53,9 +53,10 @@ func (f TimelineFigures) IdleShare(cause string) float64 {
 	return f.Idle[cause] / f.Span
 }
 
-// Idle causes as stored, one column each (the analysis's names): 0007's,
-// then 0010's.
-var idleCauses = []string{"launch", "sync", "copy", "queued", "leading", "trailing", "other", "data", "python", "alloc"}
+// Idle causes as stored, one column each (the analysis's names; the
+// column is idle_ and the name with '-' as '_'): 0007's, then 0010's,
+// then 0017's.
+var idleCauses = []string{"launch", "sync", "copy", "queued", "leading", "trailing", "other", "data", "python", "alloc", "op-host"}
 
 // SetTimeline writes a run's timeline with the run. After an error the
 // writer accepts nothing more.
@@ -157,7 +158,7 @@ func (db *DB) idleCalls(ctx context.Context, runID int64, f *TimelineFigures) er
 	return rows.Err()
 }
 
-var timelineColumns = "run_id, device, span, busy, busy_share, idle_" + strings.Join(idleCauses, ", idle_") + ", launches, steps, step_wall"
+var timelineColumns = "run_id, device, span, busy, busy_share, idle_" + strings.ReplaceAll(strings.Join(idleCauses, ", idle_"), "-", "_") + ", launches, steps, step_wall"
 
 func scanTimeline(rows interface{ Scan(...any) error }) (TimelineFigures, error) {
 	f := TimelineFigures{Idle: map[string]float64{}}
