@@ -670,7 +670,7 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 // sessionKeyed are the fixtures/ directories that time earlier
 // sessions' steps again: their variants are keyed by their session
 // (host13/unet.tf32).
-var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true, "host26b": true}
+var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true, "host26b": true, "host26e": true}
 
 // hostCalibration holds the levers priced by replaying the step
 // (docs/replay.md) against fixtures/host8 and host9: each variant timed
@@ -686,7 +686,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv", "host20/timings.tsv", "host20b/timings.tsv", "host20c/timings.tsv",
 		"host21/timings.tsv", "host21b/timings.tsv", "host22/timings.tsv", "host22b/timings.tsv", "host22c/timings.tsv",
 		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv", "host25/timings.tsv", "host25b/timings.tsv", "host26d/timings.tsv", "host26c/timings.tsv",
-		"host26/timings.tsv", "host26b/timings.tsv"} {
+		"host26/timings.tsv", "host26b/timings.tsv", "host26e/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -1958,11 +1958,11 @@ check are read with ` + "`.tolist()`" + ` and ` + "`.item()`" + ` every step, in
 		// graphed 54.5%; graphed in bf16 68.7%. From bf16 (86.62 ms,
 		// spread 8.9%): the static step graphed in bf16 97.5%, the only
 		// change measured.
-		{"spec.default", "spec.bf16", "bf16-autocast", false, 0, "over by 1131 points (none against -1131%, spread 43%): bf16-autocast is not advised on this inference step (bf16-weights is, 1.0% slower: not one to make), and no lever priced from the FP32 trace can see what bf16 did: its attention moved to cuDNN's SDPA backend (aten::_cudnn_attention_forward), which builds a plan on the host for each new query and key length, 38 to 42 ms a build, two new shapes a step (the draft's and the target's key length grow by one every step), 312 of spec.bf16's 402 ms of profiled wall in 8 of its 80 calls, the other 72 at 0.05 ms; the FP32 step runs the memory-efficient backend (80 calls, 3.5 ms)"},
+		{"spec.default", "spec.bf16", "bf16-autocast", false, 0, "over by 1131 points (none against -1131%, spread 43%): bf16-autocast is not advised on this inference step (bf16-weights is, 1.0% slower: not one to make), and no lever priced from the FP32 trace can see what bf16 did: its attention moved to cuDNN's SDPA backend (aten::_cudnn_attention_forward), which builds a plan on the host for each new query and key length, 38 to 42 ms a build, two new shapes a step (the draft's and the target's key length grow by one every step), 312 of spec.bf16's 402 ms of profiled wall in 8 of its 80 calls, the other 72 at 0.05 ms; the FP32 step runs the memory-efficient backend (80 calls, 3.5 ms); since shape-plans, bf16-weights' advice says that in 16 bits the step's SDPA, whose shapes change between calls, may build a plan per shape, unpriced"},
 		{"spec.default", "spec.static", "host-read+step-read", false, 0, ""},
 		{"spec.default", "spec.graphs", "host-read+step-read+cuda-graphs", false, 0, "under by 54 points (0.0% against 54.5%, spread 43%): cuda-graphs is advised third and not priced (the step cannot be captured as it is: .tolist() at host26.py(392): host_step sizes its tensors), and its advice says it composes after host-read, but the combination replays host-read and step-read alone (each at the reads' waits, under 0.1%): the graphs' part is not priced on the step host-read makes capturable, whose host (launch-bound 63.9% and other Python 21.2% of the profiled wall, 1586 launches in four steps) the graphed step measured took away (3.20 ms against 7.03; the trace's kernels take 2.05 ms a step, the static step's whole-cache attention the rest)"},
 		{"spec.default", "spec.all", "bf16-autocast+host-read+step-read+cuda-graphs", false, 0, "under by 69 points (0.0% against 68.7%, spread 43%): bf16-autocast not advised on an inference step and cuda-graphs not priced, as the row above: the graphs after host-read's fix are not priced"},
-		{"spec.bf16", "spec.all", "host-read+step-read+cuda-graphs", false, 0, "under by 98 points (0.0% against 97.5%, spread 8.9%): cuda-graphs not priced after host-read, as on spec.default, and the host time the static step removes is cuDNN's plan builds for each new key length inside aten::_cudnn_attention_forward (312 ms of the 402 ms profiled wall), which the timeline calls launch-bound (92.5%, under aten::scaled_dot_product_attention) and no lever ties to the changing shapes that cause them; the replayed unprofiled step is 53.44 ms against 86.62 measured (its traced process 93.98): the replay keeps too little of that op's own host time"},
+		{"spec.bf16", "spec.all", "host-read+step-read+cuda-graphs", false, 0, "under by 98 points (0.0% against 97.5%, spread 8.9%): cuda-graphs not priced after host-read, as on spec.default, and the host time the static step removes is cuDNN's plan builds for each new key length inside aten::_cudnn_attention_forward (312 ms of the 402 ms profiled wall), which the timeline called launch-bound at the read (92.5%, under aten::scaled_dot_product_attention; op host work since hostfix26), and which shape-plans, added after the read, prices alone at 79.2% (host26e's rows), but the combination as written holds host-read, step-read and cuda-graphs, not shape-plans; the replayed unprofiled step is 53.44 ms against 86.62 measured (its traced process 93.98): the replay keeps too little of that op's own host time"},
 		// host26b: the levers profan ranked first or second on host26's
 		// traces that host26 did not time, timed by the lead before the
 		// read (fixtures/host26b, host26b.py; H200, 2026-11-30
@@ -1977,8 +1977,22 @@ check are read with ` + "`.tolist()`" + ` and ` + "`.item()`" + ` every step, in
 		// the static step's 15.5% on spec.default); on clip.workers the
 		// padded, read-free graphs measured 41.3%, above the fused AdamW.
 		{"host26b/spec.default", "host26b/spec.compile", "torch-compile", true, 0, ""},
-		{"host26b/spec.bf16", "host26b/spec.bf16compile", "torch-compile", true, 0, ""},
+		// First on spec.bf16 until host26e measured shape-plans' two
+		// fixes from the same step at 91.1% and 91.6%: compile second.
+		{"host26b/spec.bf16", "host26b/spec.bf16compile", "torch-compile", false, 0, ""},
 		{"host26b/clip.workers", "host26b/clip.workersfused", "fused-optimizer", false, 0, ""},
+		// host26e: spec.bf16's cuDNN plan builds (a plan for each new
+		// key length) against SDPA held to the memory-efficient backend
+		// (sdpa_kernel(EFFICIENT_ATTENTION)) and against the keys padded
+		// to a multiple of 64 (fixtures/host26e, host26e.py; H200,
+		// 2026-11-30 11:12-11:14), three processes a variant, timed by
+		// hostop27 after writing profan's prices down (2c93553's body:
+		// none on either, torch-compile first at 10.2%). Measured from
+		// bf16 (127.61 ms, spread 49%): the backend 91.1%, the padded
+		// keys 91.6%; both shape-plans' fix, first (host26b's compile
+		// 9.9%). Priced on host26's spec.bf16 trace.
+		{"host26e/spec.bf16", "host26e/spec.bf16eff", "shape-plans", true, 0, ""},
+		{"host26e/spec.bf16", "host26e/spec.bf16pad", "shape-plans", true, 0, ""},
 	} {
 		trace := p.before
 		if session, rest, ok := strings.Cut(p.before, "/"); ok && session != "" {
@@ -2292,6 +2306,9 @@ check are read with ` + "`.tolist()`" + ` and ` + "`.item()`" + ` every step, in
 		{"spec.default", "step-read", ".item() at host26.py(392): host_step", ""},
 		{"spec.bf16", "host-read", ".tolist() at host26.py(392): host_step", ""},
 		{"spec.bf16", "step-read", ".item() at host26.py(392): host_step", ""},
+		// Added with shape-plans (hostop27, after the read): the op that
+		// builds a plan for each new key length, and its frame.
+		{"spec.bf16", "shape-plans", "aten::scaled_dot_product_attention at host26.py(113): attend", ""},
 	} {
 		found, named, msg := false, false, ""
 		for _, r := range read[c.capture].Recommendations {
@@ -3769,6 +3786,21 @@ launch-bound: spec.bf16's launch-bound 92.5% is now launch-bound 15.9% and op ho
 (` + "`aten::scaled_dot_product_attention at host26.py(113): attend`" + `, 8 calls: the cuDNN plan builds); host15's
 audio.all moves 0.5% (one 6.4 ms ` + "`aten::batch_norm`" + `, cuDNN's, with 64 us of runtime calls inside) the same way.
 No row's price moves (the replay reads the spans, not the split), and the first-read records above stay as read.
+
+After the fix (hostop27, after the read): ` + "`shape-plans`" + ` prices that op host work. Where one aten op's long calls (a piece
+of its own span of 5 ms or more) recur in no more than half its calls, each at a size of its work (record_shapes) its
+calls before it had not shown, it advises a fixed set of shapes (the keys padded or bucketed, the padding masked) or,
+for attention, ` + "`torch.nn.attention.sdpa_kernel`" + ` with FLASH_ATTENTION or EFFICIENT_ATTENTION, naming the op and its frame,
+and prices it by replay: each long call at what the op's median call costs the host, the rest of the step as traced.
+On spec.bf16 it is first at 79.2% (the step replayed at 11.13 ms against 53.44), where ` + "`fixtures/host26e`" + ` (captured
+after the read, hostop27's one device call) measured 91.1% with the memory-efficient backend and 91.6% with the keys
+padded to a multiple of 64 (spread 49%; both rows hold); host26b's torch-compile row is no longer first (measured
+9.9%). On spec.default, bf16-weights' advice now says that in 16 bits the step's SDPA, whose shapes change between
+calls (28 sizes of its work in 80 calls), may run on cuDNN's attention and build a plan per shape (not priced: an FP32
+trace cannot show which backend bf16 picks); bf16-autocast is still not advised on this inference step, so the row
+default → bf16 stays a miss. The row bf16 → all still prices none: its combination, written before the read, holds
+host-read, step-read and cuda-graphs, not shape-plans, and the graphs after host-read are not priced. The replayed
+unprofiled spec.bf16 step stays 53.44 ms against 86.62 measured (127.61 in host26e's processes).
 `)
 }
 

@@ -335,7 +335,8 @@ func (r *replay) baseWall() float64 {
 // the base's.
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && l.Casts == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Pad && !l.Forward && l.Workers == 0 &&
-		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Kept == nil && l.Collapse == nil
+		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Kept == nil && l.Collapse == nil &&
+		l.OpHost == nil
 }
 
 // run replays the window with lever l: its wall time per step.
@@ -380,6 +381,7 @@ func (r *replay) run(l Lever) float64 {
 	}
 	eaten := r.consumers(l)
 	gone := r.opsDropped(l)
+	plans := r.opHostScale(l)
 	factor := func(l Lever, i int, s profan.HostSpan) float64 {
 		if gone != nil && gone[i] {
 			return 0
@@ -402,6 +404,10 @@ func (r *replay) run(l Lever) float64 {
 				// their kernels fused into the ones around them: their
 				// host goes (docs/replay.md).
 				unprof = math.Max(0, unprof-castKeep*math.Min(s.CastTime(), float64(s.Dur))/float64(s.Dur))
+			}
+			if x, ok := plans[i]; ok {
+				// A long call made at its op's median call's cost.
+				unprof *= x
 			}
 			if x, ok := less[i]; ok && s.Dur > 0 {
 				return math.Max(0, 1-x/float64(s.Dur)) * disp * unprof

@@ -259,8 +259,10 @@ import (
 // version 133 counts a DSETP as an FP64 pipe slot in fp64-on-float;
 // version 134 has dependent-loads read a memory-bound walk the compiler
 // unrolled (a straight-line chain of global loads, the sibling loads of
-// each chased node part of it), priced by the walk's wasted sectors.
-const VerdictVersion = 134
+// each chased node part of it), priced by the walk's wasted sectors;
+// version 135 adds shape-plans (an op's plan built for each new shape,
+// priced by replay) and bf16's note on SDPA whose shapes change.
+const VerdictVersion = 135
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

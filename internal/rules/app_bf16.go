@@ -104,6 +104,7 @@ loss.backward()`,
 		if casts != nil && p.timeline() != nil {
 			msg += "; autocast adds its casts: each of these ops casts its FP32 inputs and weights to bf16 on every call (a cast launch and its host time; in a training step autograd casts their gradients back), priced on the host in the replay, which on a step the host bounds can outweigh the kernels' gain"
 		}
+		msg += sdpaPlans(p)
 		p.Recommend(analysis.Recommendation{Message: msg, Fix: fix,
 			Groups: append(append(append([]*analysis.Group(nil), fp32...), tf32s...), att...), Gain: gain, Cost: cost, Basis: basis, Saves: saves,
 			Lever:    &analysis.Lever{Host: host, Casts: casts},
@@ -199,7 +200,7 @@ logits = model(tokens)`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm|gemv|half-gemm"},
-	Optional: []string{"backward", "optimizer", "fp32-attention", "compute_throughput_pct", "dram_utilization"},
+	Optional: []string{"backward", "optimizer", "fp32-attention", "compute_throughput_pct", "dram_utilization", "timeline"},
 	CheckApp: func(p *AppPass) {
 		if p.training() {
 			return
@@ -247,7 +248,7 @@ logits = model(tokens)`,
 		if n := len(rate) + len(tf32s); n > 0 {
 			parts = append(parts, fmt.Sprintf("%d FP32/TF32 GEMMs run below the bf16 tensor-core rate (%s of the time)", n, pct((timeOf(rate)+timeOf(tf32s))/p.total())))
 		}
-		p.Recommend(analysis.Recommendation{Message: strings.Join(parts, "; "),
+		p.Recommend(analysis.Recommendation{Message: strings.Join(parts, "; ") + sdpaPlans(p),
 			Fix:    "model.to(torch.bfloat16) (or torch.float16): the weights are stored and read in 16 bits; int8 or int4 weight-only quantisation (torchao) quarters or eighths the bytes",
 			Groups: append(append(append([]*analysis.Group(nil), mem...), rate...), tf32s...), Gain: gainOf(saves, p.total()), Saves: saves,
 			Lever:    &analysis.Lever{Host: engineHost(rate)},

@@ -38,6 +38,9 @@ var appCaptures = []string{
 	// An image classifier whose augmentation loops over the batch's
 	// images in Python, one at a time.
 	"../../fixtures/host21/aug.default.json.gz",
+	// Speculative decoding under bf16 autocast whose SDPA builds a
+	// cuDNN plan for each new key length.
+	"../../fixtures/host26/spec.bf16.json.gz",
 	// A CUDA program's nsys API trace: its syncs are host-sync's (no
 	// PyTorch rule claims them).
 	"../../internal/ingest/testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapitrace-gputrace.csv.gz",

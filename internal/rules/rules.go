@@ -199,6 +199,7 @@ var All = []*Rule{
 	sdpa,
 	torchCompile,
 	staticKVCache,
+	shapePlans,
 	channelsLast,
 	fusedOptimizer,
 	foreachLoop,

@@ -485,6 +485,13 @@ type Lever struct {
 	// stream of their own (the next batch's copy while this one
 	// computes): from pinned memory only.
 	Overlap bool
+	// OpHost says an aten op, by name, no longer does long host work of
+	// its own in some calls (a plan built for each new shape: the
+	// shapes fixed, so the plan is built once and cached, or a backend
+	// that builds none): each of its calls with a piece of its own span
+	// of 5 ms or more (the timeline's op host work) costs what its
+	// median call costs, the rest of the step as it is.
+	OpHost func(name string) bool
 }
 
 // Collapse is a range's launches collapsed into a few multi-tensor
@@ -533,7 +540,8 @@ func either(a, b func(string) bool) func(string) bool {
 // MergeLevers is the levers applied together: kernels shrink by every
 // lever's share, launches by every fusing lever's, an op's host grows by
 // the largest engine change, the loading goes to the most workers, a
-// sync any lever drops is dropped, a graph if any.
+// sync any lever drops is dropped, an op's long calls any lever makes
+// steady are, a graph if any.
 func MergeLevers(ls ...*Lever) Lever {
 	var m Lever
 	var kernels, hosts, casts, fewer, more, kept []func(string) float64
@@ -582,6 +590,7 @@ func MergeLevers(ls ...*Lever) Lever {
 		m.DropReads = either(l.DropReads, m.DropReads)
 		m.DropOps = either(l.DropOps, m.DropOps)
 		m.Gather = either(l.Gather, m.Gather)
+		m.OpHost = either(l.OpHost, m.OpHost)
 		if c := l.Consume; c != nil {
 			prev := m.Consume
 			m.Consume = func(s string) float64 {
