@@ -301,8 +301,12 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		// the tensors change shape (a batch padded to its own
 		// longest), and a graph replays the shapes it captured.
 		msg = "CUDA graphs cannot replay this step as it is: its shapes change from step to step (" + shapesSaid(sh) + "), and a graph replays the shapes it captured; " + msg
-		fix = p.framework(`pad the inputs to one fixed length, or to a few lengths (buckets) with one graph captured per bucket, then `+graphsTorch+` (which records one graph per shape it meets: bucket the shapes first)`,
-			"fix the sizes (pad to one size, or a few with one graph each), then "+graphsCUDA) + strings.TrimPrefix(fix, p.framework(graphsTorch, graphsCUDA))
+		// The capture the fix ends or starts with is the padded one; the
+		// loop's and the regions' texts lead up to it (a loop's read with
+		// changing shapes once read "…bucket the shapes first)capture the
+		// loop's body…").
+		fix = strings.Replace(fix, p.framework(graphsTorch, graphsCUDA), p.framework(`pad the inputs to one fixed length, or to a few lengths (buckets) with one graph captured per bucket, then `+graphsTorch+` (which records one graph per shape it meets: bucket the shapes first)`,
+			"fix the sizes (pad to one size, or a few with one graph each), then "+graphsCUDA), 1)
 		composes = "after the fixed padding (or buckets) it needs; with the kernel-time changes, which then show in the wall time"
 		if lever != nil && sh.Padded > 0 {
 			// Priced on the padded step: each kernel at the largest

@@ -2,6 +2,7 @@ package rules_test
 
 import (
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -281,6 +282,27 @@ func TestAppMarginal(t *testing.T) {
 			if got := strings.Contains(recs[i].Basis, "not worth making for itself"); got != marked {
 				t.Errorf("min_gain %g: %s (wall gain %.4f) marked %v, want %v: %s", c.minGain, rule, recs[i].WallGain, got, marked, recs[i].Basis)
 			}
+		}
+	}
+}
+
+// TestGraphsFixPaddedSplit: on a step split by syncs whose shapes change
+// (host25's mol steps: a radius graph's atoms and edges per batch),
+// cuda-graphs' fix leads up to the padded capture as one text: the
+// regions' capture, then the padding and the whole step's capture (it
+// once read "…bucket the shapes first)capture each region…").
+func TestGraphsFixPaddedSplit(t *testing.T) {
+	all, _ := rules.NewEngine("all")
+	for _, file := range []string{"../../fixtures/host25/mol.default.json.gz", "../../fixtures/host25/mol.workers.json.gz"} {
+		fix := ""
+		for _, r := range all.Recommend(appEvidence(t, file)).Recommendations {
+			if r.Rule == "cuda-graphs" {
+				fix = r.Fix
+			}
+		}
+		if !strings.HasPrefix(fix, "capture each region between the syncs") || !strings.Contains(fix, "(see step-read) and pad the inputs to one fixed length") ||
+			strings.Count(fix, "capture the step in a CUDA graph") != 1 || regexp.MustCompile(`\)[a-z]`).MatchString(fix) {
+			t.Errorf("%s: cuda-graphs' fix %q", file, fix)
 		}
 	}
 }
