@@ -1962,7 +1962,7 @@ check are read with ` + "`.tolist()`" + ` and ` + "`.item()`" + ` every step, in
 		{"spec.default", "spec.static", "host-read+step-read", false, 0, ""},
 		{"spec.default", "spec.graphs", "host-read+step-read+cuda-graphs", false, 0, "under by 54 points (0.0% against 54.5%, spread 43%): cuda-graphs is advised third and not priced (the step cannot be captured as it is: .tolist() at host26.py(392): host_step sizes its tensors), and its advice says it composes after host-read, but the combination replays host-read and step-read alone (each at the reads' waits, under 0.1%): the graphs' part is not priced on the step host-read makes capturable, whose host (launch-bound 63.9% and other Python 21.2% of the profiled wall, 1586 launches in four steps) the graphed step measured took away (3.20 ms against 7.03; the trace's kernels take 2.05 ms a step, the static step's whole-cache attention the rest)"},
 		{"spec.default", "spec.all", "bf16-autocast+host-read+step-read+cuda-graphs", false, 0, "under by 69 points (0.0% against 68.7%, spread 43%): bf16-autocast not advised on an inference step and cuda-graphs not priced, as the row above: the graphs after host-read's fix are not priced"},
-		{"spec.bf16", "spec.all", "host-read+step-read+cuda-graphs", false, 0, "under by 98 points (0.0% against 97.5%, spread 8.9%): cuda-graphs not priced after host-read, as on spec.default, and the host time the static step removes is cuDNN's plan builds for each new key length inside aten::_cudnn_attention_forward (312 ms of the 402 ms profiled wall), which the timeline called launch-bound at the read (92.5%, under aten::scaled_dot_product_attention; op host work since hostfix26), and which shape-plans, added after the read, prices alone at 79.2% (host26e's rows), but the combination as written holds host-read, step-read and cuda-graphs, not shape-plans; the replayed unprofiled step is 53.44 ms against 86.62 measured (its traced process 93.98): the replay keeps too little of that op's own host time"},
+		{"spec.bf16", "spec.all", "host-read+step-read+cuda-graphs", false, 0, "under by 98 points (0.0% against 97.5%, spread 8.9%): cuda-graphs not priced after host-read, as on spec.default, and the host time the static step removes is cuDNN's plan builds for each new key length inside aten::_cudnn_attention_forward (312 ms of the 402 ms profiled wall), which the timeline called launch-bound at the read (92.5%, under aten::scaled_dot_product_attention; op host work since hostfix26), and which shape-plans, added after the read, prices alone at 87.1% (host26e's rows), but the combination as written holds host-read, step-read and cuda-graphs, not shape-plans; the replayed unprofiled step, 53.44 ms at the read against 86.62 measured (its traced process 93.98), is 87.65 ms since the op's long pieces keep their traced time"},
 		// host26b: the levers profan ranked first or second on host26's
 		// traces that host26 did not time, timed by the lead before the
 		// read (fixtures/host26b, host26b.py; H200, 2026-11-30
@@ -3792,15 +3792,18 @@ of its own span of 5 ms or more) recur in no more than half its calls, each at a
 calls before it had not shown, it advises a fixed set of shapes (the keys padded or bucketed, the padding masked) or,
 for attention, ` + "`torch.nn.attention.sdpa_kernel`" + ` with FLASH_ATTENTION or EFFICIENT_ATTENTION, naming the op and its frame,
 and prices it by replay: each long call at what the op's median call costs the host, the rest of the step as traced.
-On spec.bf16 it is first at 79.2% (the step replayed at 11.13 ms against 53.44), where ` + "`fixtures/host26e`" + ` (captured
+On spec.bf16 it is first at 87.1% (the step replayed at 11.27 ms against 87.65), where ` + "`fixtures/host26e`" + ` (captured
 after the read, hostop27's one device call) measured 91.1% with the memory-efficient backend and 91.6% with the keys
 padded to a multiple of 64 (spread 49%; both rows hold); host26b's torch-compile row is no longer first (measured
 9.9%). On spec.default, bf16-weights' advice now says that in 16 bits the step's SDPA, whose shapes change between
 calls (28 sizes of its work in 80 calls), may run on cuDNN's attention and build a plan per shape (not priced: an FP32
 trace cannot show which backend bf16 picks); bf16-autocast is still not advised on this inference step, so the row
 default → bf16 stays a miss. The row bf16 → all still prices none: its combination, written before the read, holds
-host-read, step-read and cuda-graphs, not shape-plans, and the graphs after host-read are not priced. The replayed
-unprofiled spec.bf16 step stays 53.44 ms against 86.62 measured (127.61 in host26e's processes).
+host-read, step-read and cuda-graphs, not shape-plans, and the graphs after host-read are not priced. A piece of one
+op's own span of 5 ms or more now keeps its traced time in the replay (its records' costs taken off, not the
+profiler's share: native code no hook slows, as an allocator call): the replayed unprofiled spec.bf16 step is 87.65 ms
+(53.44 at the read) against 86.62 measured (127.61 in host26e's processes), shape-plans 79.2% → 87.1%, and host26b's
+torch-compile row 10.2% → 6.2% (measured 9.9%); no other row moves.
 `)
 }
 

@@ -50,6 +50,12 @@ func (r *replay) keep(i int) float64 {
 	if s.State == profan.HostAlloc {
 		return math.Max(minKeep, 1-r.perLaunch/float64(s.Dur))
 	}
+	if r.opHost(s) {
+		// A library's own long work inside one op (a plan built for a
+		// new shape): native code no hook of the profiler slows, its
+		// records' costs taken off.
+		return math.Max(minKeep, 1-(r.perOp*float64(s.Ops)+r.perFrame*float64(s.Frames))/float64(s.Dur))
+	}
 	if r.loader(s) {
 		return r.loaderKeep(i)
 	}
@@ -160,3 +166,10 @@ var arithOps = map[string]bool{"aten::add": true, "aten::mul": true, "aten::sub"
 
 // minUnitOps is the fewest arithmetic ops a launch's worth is read from.
 const minUnitOps = 5
+
+// opHost reports a piece of one aten op's own span of opHostMin or more
+// (the timeline's op host work).
+func (r *replay) opHost(s profan.HostSpan) bool {
+	return s.State == profan.HostDispatch && float64(s.Dur) >= opHostMin && s.Name >= 0 && int(s.Name) < len(r.snames) &&
+		strings.HasPrefix(r.snames[s.Name], "aten::")
+}

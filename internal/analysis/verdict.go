@@ -261,8 +261,10 @@ import (
 // unrolled (a straight-line chain of global loads, the sibling loads of
 // each chased node part of it), priced by the walk's wasted sectors;
 // version 135 adds shape-plans (an op's plan built for each new shape,
-// priced by replay) and bf16's note on SDPA whose shapes change.
-const VerdictVersion = 135
+// priced by replay) and bf16's note on SDPA whose shapes change;
+// version 136 keeps an op's long host piece (5 ms or more) at its traced
+// time in the replay, not the profiler's share.
+const VerdictVersion = 136
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
