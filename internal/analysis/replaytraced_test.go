@@ -10,7 +10,7 @@ import (
 )
 
 // TestReplayTraced replays every traced step of the fixtures that the
-// levers are priced on (fixtures/timeline, check7, host8 to host26d) with
+// levers are priced on (fixtures/timeline, check7, host8 to host26e) with
 // the profiler's cost kept, every span at its traced time, and holds the
 // replayed step within tracedTol of the trace's own (each step complete
 // when its host has passed its ProfilerStep#N and its kernels have run,
@@ -48,7 +48,7 @@ func TestReplayTraced(t *testing.T) {
 		"host16/embed.pinned": "replayed 8% over the trace; an event sync's wait is one suspect, not confirmed",
 	}
 	var dirs = []string{"timeline", "check7", "host8", "host9", "host10", "host11", "host12", "host15", "host16",
-		"host17", "host18", "host19", "host20", "host20c", "host21", "host22d", "host24", "host24c", "host25c", "host26d", "host26c"}
+		"host17", "host18", "host19", "host20", "host20c", "host21", "host22d", "host24", "host24c", "host25c", "host26", "host26d", "host26c", "host26e"}
 	n := 0
 	for _, dir := range dirs {
 		files, _ := filepath.Glob("../../fixtures/" + dir + "/*.json.gz")
