@@ -72,6 +72,7 @@ var notOnPostgres = map[string]string{
 	"TestRemoveUnpublished":        "SQLite only: OpenFresh makes a SQLite file beside its path",
 	"TestFreshPublished":           "SQLite only: OpenFresh makes a SQLite file beside its path",
 	"TestMain":                     "not a test",
+	"TestIdleCausesHaveColumns":    "no database: it compares the analysis's idle causes with the columns' list",
 	"TestPostgres":                 "runs pgTests",
 	"TestPostgresCoverage":         "no database",
 	"TestMigrationNames":           "no database; checks both backends' migrations",
