@@ -303,6 +303,23 @@ func Indirect(a *Kernel, addr string) bool {
 	return newSASSProgram(a.Record).indirect(addr)
 }
 
+// Indirects is Indirect for several addresses of one kernel, its SASS
+// read once: those of addrs whose access takes its address from a value
+// the kernel loaded. Empty without the source page.
+func Indirects(a *Kernel, addrs []string) map[string]bool {
+	out := map[string]bool{}
+	if len(a.Record.Source) == 0 || len(addrs) == 0 {
+		return out
+	}
+	p := newSASSProgram(a.Record)
+	for _, addr := range addrs {
+		if p.indirect(addr) {
+			out[addr] = true
+		}
+	}
+	return out
+}
+
 // BitReversed reports whether the address of a's memory instruction at
 // the source page's address addr is computed through a bit reversal (a
 // BREV on the registers that compute it, __brev: y[i] = x[rev(i)], an

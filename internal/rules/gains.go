@@ -3,6 +3,7 @@ package rules
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -480,6 +481,56 @@ func conflictTraffic(x *analysis.Access) traffic {
 	return traffic{SharedWavefronts: math.Max(0, x.Transactions-ideal)}
 }
 
+// fixableConflict is conflictTraffic less the replays no layout removes:
+// those of the instructions (stores where store, else loads) whose
+// address is data the kernel loaded (a lookup tab[f(v)] in a shared
+// table, v loaded or computed from a load), whose conflicts follow the
+// data. fixtures/sol-check17's lutTail<1>: a dependent chain of lookups
+// in a 36 KiB table, 2.5 wavefronts a request, every replay at a load
+// addressed by the previous lookup's value; its fix, the same lookups on
+// a grid of whole waves, kept them all.
+func fixableConflict(a *analysis.Kernel, x *analysis.Access, store bool) traffic {
+	t := conflictTraffic(x)
+	if t.SharedWavefronts > 0 {
+		t.SharedWavefronts *= 1 - lookupReplays(a, store)
+	}
+	return t
+}
+
+// lookupReplays is the share of a kernel's shared-memory replays (the
+// source page's excess wavefronts, of its stores where store, else of
+// its loads) at instructions whose address is data the kernel loaded; 0
+// without the source page.
+func lookupReplays(a *analysis.Kernel, store bool) float64 {
+	prefix := "LDS"
+	if store {
+		prefix = "STS"
+	}
+	excess := map[string]float64{}
+	var addrs []string
+	total := 0.0
+	for s := range instructions(a.Record.Source) {
+		if !strings.HasPrefix(opcode(s.SASS), prefix) {
+			continue
+		}
+		ex := sourceExcess(s, "shared")
+		if ex <= 0 {
+			continue
+		}
+		total += ex
+		excess[s.Address] = ex
+		addrs = append(addrs, s.Address)
+	}
+	if total <= 0 {
+		return 0
+	}
+	lookups := 0.0
+	for addr := range analysis.Indirects(a, addrs) {
+		lookups += excess[addr]
+	}
+	return lookups / total
+}
+
 // launchFill is the share of the GPU's thread slots a launch fills, when
 // it leaves SMs idle for the whole kernel: fewer blocks than SMs, or less
 // than one wave. 1 when it fills them or the export cannot tell.
@@ -535,9 +586,9 @@ func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
 			}
 		}
 		if has[sharedBankConflict.ID] {
-			for _, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
+			for i, x := range []*analysis.Access{m.SharedLoad, m.SharedStore} {
 				if conflictSpace(p, x) {
-					t.SharedWavefronts += conflictTraffic(x).SharedWavefronts
+					t.SharedWavefronts += fixableConflict(p.Kernel, x, i == 1).SharedWavefronts
 				}
 			}
 		}
