@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -35,10 +36,12 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		sms, okS := p.Value("sm_count")
 		blocks := float64(k.Grid.Size())
 		if okS && blocks > 0 && blocks < sms {
+			advice, locs := smallGridAdvice(p, sms)
 			p.report(estimate(gridGain(p, launchFill(p))), Note{
-				Message:  fmt.Sprintf("the grid has %s for %s: %.0f%% of the SMs have nothing to do", metrics.Count(blocks, "block"), metrics.Count(sms, "SM"), 100*(1-blocks/sms)),
-				Advice:   fmt.Sprintf("launch at least %.0f blocks (several per SM), with a grid-stride loop if the work is small per block", 2*sms),
-				Evidence: append(p.evidence("sm_count", "waves_per_sm"), fmt.Sprintf("grid_blocks=%.0f", blocks)),
+				Message:   fmt.Sprintf("the grid has %s for %s: %.0f%% of the SMs have nothing to do", metrics.Count(blocks, "block"), metrics.Count(sms, "SM"), 100*(1-blocks/sms)),
+				Advice:    advice,
+				Evidence:  append(p.evidence("sm_count", "waves_per_sm"), fmt.Sprintf("grid_blocks=%.0f", blocks)),
+				Locations: locs,
 			})
 			return
 		}
@@ -83,4 +86,33 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 			Evidence: p.evidence("waves_per_sm", "sm_count", "achieved_occupancy"),
 		})
 	},
+}
+
+// smallGridAdvice is the fix of a grid under the SMs' count: in CUDA more
+// blocks; for a Triton kernel in Triton's terms at its .py line (the
+// product's tl.dot where the kernel runs tensor-core MMAs, else the
+// kernel's first line): more programs, from smaller tiles or, for a
+// product whose tiles are few and K long, split-K (fixtures/sol-check17's
+// mm_skinny: a 256x256 product from K = 65536 on 2x2 programs of
+// 128x128 tiles; split-K over 64 programs a tile, the partial tiles
+// summed by tl.atomic_add, ran 0.94 faster).
+func smallGridAdvice(p *Pass, sms float64) (string, []profan.Location) {
+	k := p.Kernel.Record
+	file, line, ok := tritonKernel(k)
+	if !ok {
+		return fmt.Sprintf("launch at least %.0f blocks (several per SM), with a grid-stride loop if the work is small per block", 2*sms), nil
+	}
+	if mma := topLines(p, func(op string, _ profan.SourceRecord) bool { return tensorMMA(op) }); len(mma) > 0 && strings.HasSuffix(mma[0].File, ".py") {
+		return fmt.Sprintf("launch %.0f programs or more: smaller tiles (BLOCK_SIZE_M and BLOCK_SIZE_N of 64, or whatever names the tile's sizes have) where the output has enough of them, else split-K: a SPLIT_K axis in the grid, each program a K range, its partial tile added to the fp32 output with tl.atomic_add (or summed by a second kernel); num_warps=4 to 8 each, or let @triton.autotune choose among such configs", 2*sms),
+			mma[:1]
+	}
+	return fmt.Sprintf("launch %.0f programs or more: a smaller BLOCK_SIZE (grid = triton.cdiv(n, BLOCK_SIZE)) with num_warps=4 to 8 each, or let @triton.autotune choose among such configs", 2*sms),
+		[]profan.Location{{File: file, Line: line}}
+}
+
+// tensorMMA reports whether a SASS opcode is a tensor-core product
+// (HMMA, HGMMA, IMMA, DMMA, ...).
+func tensorMMA(op string) bool {
+	base, _, _ := strings.Cut(op, ".")
+	return strings.HasSuffix(base, "MMA")
 }
