@@ -263,8 +263,16 @@ import (
 // version 135 adds shape-plans (an op's plan built for each new shape,
 // priced by replay) and bf16's note on SDPA whose shapes change;
 // version 136 keeps an op's long host piece (5 ms or more) at its traced
-// time in the replay, not the profiler's share.
-const VerdictVersion = 136
+// time in the replay, not the profiler's share;
+// version 137 has unpipelined-tiles read the wait on the tile loads'
+// data (stall long scoreboard at the feeding loads and stores) where the
+// barriers' share is small, priced by the kernel's headroom;
+// shared-bank-conflict leave out replays at accesses addressed by data
+// the kernel loaded, and advise a Triton kernel in Triton's terms;
+// small-grid speak Triton (more programs: smaller tiles or split-K) at
+// the tl.dot line and, under the SMs' count, no longer bound the gain by
+// L1/shared, which ncu measures over the busy SMs alone.
+const VerdictVersion = 137
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
