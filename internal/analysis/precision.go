@@ -267,6 +267,28 @@ func PreciseLog(sass string) bool {
 		(strings.HasPrefix(Opcode(sass), "IADD3") || strings.HasPrefix(Opcode(sass), "VIADD"))
 }
 
+// PreciseExp reports whether a SASS instruction is precise expf's
+// rounding of x·log2(e) to an integer (libdevice's __nv_expf): an
+// FFMA.RM that adds 12582913 (0x4b400001, 1.5·2^23 + 1, whose low bits
+// then hold the integer part), one a call. The call goes on with an
+// FADD that takes the integer back, the reduction x·log2(e) − n in two
+// FFMAs by log2(e)'s high and low parts (the low one
+// 1.925963033500011079e-08: PreciseExpLow), a MUFU.EX2 of the fraction
+// and an FMUL by 2^n built with a shift: eight instructions where
+// __expf is an FMUL, a denormal test and scaling around the same
+// MUFU.EX2 (five): fixtures/sol-check17's gaussIter<0>, line 548.
+func PreciseExp(sass string) bool {
+	return strings.Contains(sass, ", 12582913") && strings.HasPrefix(Opcode(sass), "FFMA.RM")
+}
+
+// PreciseExpLow reports whether a SASS instruction is precise expf's
+// FFMA by the low part of log2(e), which, with the rounding PreciseExp
+// marks on the same line, tells expf's reduction from another use of
+// the round-to-integer constant.
+func PreciseExpLow(sass string) bool {
+	return strings.Contains(sass, "1.925963033500011079e-08") && strings.HasPrefix(Opcode(sass), "FFMA")
+}
+
 // PreciseSqrt reports whether a SASS instruction is the range test of a
 // correctly rounded sqrtf (sqrt.rn.f32, CUDA's sqrtf without
 // -prec-sqrt=false): ISETP.GT.U32 of the argument less 0xd000000 against

@@ -109,7 +109,28 @@ type preciseLine struct {
 	// their range reduction, analysis.PreciseLog) and logThreads their
 	// thread-level ones, each a MUFU.LG2 after the fix.
 	logs, logThreads float64
+	// exps are the line's precise expf calls (warp-level executions of
+	// their rounding to an integer, analysis.PreciseExp), counted where
+	// the line also has the reduction's FFMA by log2(e)'s low part
+	// (expLow); each keeps its MUFU.EX2 after the fix.
+	exps   float64
+	expLow bool
 }
+
+// preciseExpInst is the warp-level instructions of one precise expf in
+// SASS (CUDA 12.8, sm_90): FFMA.SAT of the clamped argument, the FFMA.RM
+// that rounds it to an integer, the FADD that takes the integer back,
+// the SHF that builds 2^n, the two FFMAs of the reduction by log2(e)'s
+// high and low parts, the MUFU.EX2 and the FMUL by 2^n: 8, read from
+// fixtures/sol-check17's gaussIter<0> (45 a four-step trip of v =
+// fmaf(0.5, v, expf(-v*v)) with the step's FMUL and FFMA and the loop's
+// counter, branch and two constants' MOVs). __expf is the FMUL by
+// log2(e), the denormal test (FSETP) and its two predicated FMULs
+// around the same MUFU.EX2: fastExpInst (31 a trip of gaussIter<1>).
+const (
+	preciseExpInst = 8
+	fastExpInst    = 5
+)
 
 // preciseLogInst is the warp-level instructions of one precise logf in
 // SASS (CUDA 12.8, sm_90): the denormal test and scaling, the range
@@ -211,6 +232,10 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 			l.logs += n
 			l.logThreads += threadExecuted(s)
 		}
+		if analysis.PreciseExp(s.SASS) {
+			l.exps += n
+		}
+		l.expLow = l.expLow || analysis.PreciseExpLow(s.SASS)
 		if op == "FCHK" {
 			l.divs += n
 			l.divThreads += threadExecuted(s)
@@ -226,7 +251,10 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 		}
 	}
 	for _, l := range byLine.order {
-		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 || l.sqrts > 0 || l.logs > 0 {
+		if !l.expLow {
+			l.exps = 0 // the rounding constant without expf's reduction
+		}
+		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 || l.sqrts > 0 || l.logs > 0 || l.exps > 0 {
 			lines = append(lines, l)
 		}
 	}
@@ -304,7 +332,7 @@ func checkPreciseMath(p *Pass) {
 	if !(issue > 0) || !(xu > 0) {
 		return
 	}
-	var removed, calls, divs, pows, sins, sqrts, rdivs, logs, xuGone, xuAdded float64
+	var removed, calls, divs, pows, sins, sqrts, rdivs, logs, exps, xuGone, xuAdded float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
@@ -315,12 +343,13 @@ func checkPreciseMath(p *Pass) {
 		sqrts += l.sqrts
 		rdivs += l.rdivs
 		logs += l.logs
+		exps += l.exps
 		// A division by a square root's result loses its MUFU.RCP as
 		// well as its FCHK (v * rsqrtf(q): one FMUL).
 		xuGone += 32*l.calls + l.divThreads + l.rdivThreads
 		xuAdded += l.sinThreads + l.logThreads
-		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst-l.sins*fastSinInst-l.sqrts*fastSqrtInst-l.logs*fastLogInst,
-			l.calls*(preciseTanhInst-1)+(l.divs-l.rdivs)*(ieeeDivInst-fastDivInst)+l.rdivs*(ieeeDivInst-1)+l.pows*(precisePowInst-fastPowInst)+l.sins*(preciseSinInst-fastSinInst)+l.sqrts*(preciseSqrtInst-fastSqrtInst)+l.logs*(preciseLogInst-fastLogInst))
+		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst-l.sins*fastSinInst-l.sqrts*fastSqrtInst-l.logs*fastLogInst-l.exps*fastExpInst,
+			l.calls*(preciseTanhInst-1)+(l.divs-l.rdivs)*(ieeeDivInst-fastDivInst)+l.rdivs*(ieeeDivInst-1)+l.pows*(precisePowInst-fastPowInst)+l.sins*(preciseSinInst-fastSinInst)+l.sqrts*(preciseSqrtInst-fastSqrtInst)+l.logs*(preciseLogInst-fastLogInst)+l.exps*(preciseExpInst-fastExpInst))
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -336,6 +365,20 @@ func checkPreciseMath(p *Pass) {
 	advice := "where about 3 decimal digits are enough (activations, fp16/bf16 outputs), use the XU pipe's tanh.approx.f32, one MUFU.TANH on sm_75 and later: inline PTX asm(\"tanh.approx.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x)), or --use_fast_math (recent CUDA releases compile tanhf to it on sm_75 and later: check the SASS for MUFU.TANH; it also flushes denormals and approximates division, sqrt and the other transcendentals); its maximum relative error is about 2^-11 against tanhf's 2 ulp, so keep tanhf where the value is differentiated or summed over many terms"
 	if _, _, triton := tritonKernel(a.Record); triton {
 		advice = "where about 3 decimal digits are enough, replace libdevice's tanh with tl.inline_asm_elementwise(\"tanh.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1): one MUFU.TANH (sm_75+) instead of the precise path; its maximum relative error is about 2^-11"
+	}
+	if exps > calls && exps > divs && exps > pows && exps > sins && exps > sqrts && exps > logs {
+		advice := "where about 21 bits are enough (__expf's maximum error is 2 + 1.16·|1.16·x| ulp, fine for arguments of a few units: a Gaussian, a softmax's shifted logits, a sigmoid), call __expf (or exp2f on a pre-scaled argument: an FMUL and one MUFU.EX2) instead of expf, whose SASS rounds x·log2(e) to an integer (FFMA.RM by 12582913), reduces the argument in two FFMAs by log2(e)'s high and low parts and scales the MUFU.EX2's result by 2^n, eight instructions a call against five; --use_fast_math makes every expf the fast one"
+		if _, _, triton := tritonKernel(a.Record); triton {
+			advice = "where about 21 bits are enough, use tl.exp (Triton lowers it to an FMUL and one MUFU.EX2) or tl.math.exp2 on a pre-scaled argument instead of libdevice's exp, whose SASS rounds, reduces in two FFMAs and rescales around the same MUFU.EX2"
+		}
+		p.report(estimate(gain), Note{
+			Message: fmt.Sprintf("%.0f%% of the executed instructions are precise expf on %s (%.3g warp-level calls: a rounding of x·log2(e) to an integer, a two-FFMA reduction by log2(e)'s high and low parts, a MUFU.EX2 and a scaling by 2^n, about 8 instructions a call); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __expf (an FMUL, a denormal test and the MUFU.EX2) %.0f%%",
+				100*share, strings.Join(where, ", "), exps, 100*before/t, 100*after/t),
+			Advice:    advice,
+			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_exp_calls=%.4g", exps), fmt.Sprintf("precise_inst_share=%.3f", share)),
+			Locations: locs,
+		})
+		return
 	}
 	if logs > calls && logs > divs && logs > pows && logs > sins && logs > sqrts {
 		advice := "where about 21 bits are enough (__logf's maximum absolute error is 2^-21.41 for x in [0.5, 2], its relative error 2^-21 elsewhere, denormals handled), call __logf (or __log2f, __log10f: a MUFU.LG2 and an FMUL) instead of logf, whose SASS reduces the argument by the bits of 2/3 and evaluates a polynomial of eight FFMAs, about 25 instructions a call on the FMA and ALU pipes; --use_fast_math makes every logf the fast one"
