@@ -142,9 +142,10 @@ func checkFencePerAccess(p *Pass) {
 	if !ok {
 		return
 	}
-	// A fence for every two accesses or more, holding a share of the
-	// stalls worth a finding.
-	if w.fences < 0.5*w.accesses || w.held < fenceHeld || !(w.warps > 0) || w.fences <= w.warps {
+	// A fence for every two accesses or more, or one between each pair
+	// of stores (analysis.FencesSplitStores: a payload, the fence, its
+	// flag), holding a share of the stalls worth a finding.
+	if w.fences < 0.5*w.accesses && !analysis.FencesSplitStores(p.Kernel) || w.held < fenceHeld || !(w.warps > 0) || w.fences <= w.warps {
 		return
 	}
 	// Fences that order the atomics of a kernel the atomics' serial
