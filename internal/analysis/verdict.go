@@ -271,8 +271,11 @@ import (
 // the kernel loaded, and advise a Triton kernel in Triton's terms;
 // small-grid speak Triton (more programs: smaller tiles or split-K) at
 // the tl.dot line and, under the SMs' count, no longer bound the gain by
-// L1/shared, which ncu measures over the busy SMs alone.
-const VerdictVersion = 137
+// L1/shared, which ncu measures over the busy SMs alone;
+// version 138 has precise-math read a precise expf (its FFMA.RM
+// rounding) and fence-per-access, FenceHeld and so narrow-access take a
+// fence between each pair of stores as a fence per access.
+const VerdictVersion = 138
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
