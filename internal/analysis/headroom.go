@@ -442,6 +442,13 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	if logs > 0 {
 		sp = math.Max(0, sp-preciseLogFlops*logs)
 	}
+	// A precise expf's rounding, reduction and scaling are FP32 work
+	// __expf does in one FMUL before the same MUFU.EX2: preciseExpFlops
+	// a call are not necessary work, its MUFU is (the XU pipe's need).
+	exps := preciseCalls(a.Record, PreciseExp)
+	if exps > 0 {
+		sp = math.Max(0, sp-preciseExpFlops*exps)
+	}
 	add("FP32 pipe", sp, a.Spec.PeakFP32())
 	add("FP64 pipe", dp, a.Spec.PeakFP64())
 	if m := productMads(a.Record); m.known {
@@ -456,9 +463,16 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	}
 	if n, ok := xuNeed(a); ok {
 		out = append(out, n)
-	} else if peak := a.Spec.PeakSFU(); logs > 0 && peak > 0 {
-		out = append(out, need{"XU pipe", logs / (attainablePipe * peak),
-			fmt.Sprintf("%.3g logarithms, one MUFU.LG2 each (__logf), at %.0f%% of %.2f Tera-op/s", logs, 100*attainablePipe, peak/1e12)})
+	} else if peak := a.Spec.PeakSFU(); logs+exps > 0 && peak > 0 {
+		what := fmt.Sprintf("%.3g logarithms, one MUFU.LG2 each (__logf)", logs)
+		switch {
+		case logs > 0 && exps > 0:
+			what = fmt.Sprintf("%.3g logarithms and %.3g exponentials, one MUFU.LG2 or MUFU.EX2 each (__logf, __expf)", logs, exps)
+		case exps > 0:
+			what = fmt.Sprintf("%.3g exponentials, one MUFU.EX2 each (__expf)", exps)
+		}
+		out = append(out, need{"XU pipe", (logs + exps) / (attainablePipe * peak),
+			fmt.Sprintf("%s, at %.0f%% of %.2f Tera-op/s", what, 100*attainablePipe, peak/1e12)})
 	}
 	if tc, ok := a.Value("flop_count_tensor"); ok {
 		tt, _ := metrics.TensorType(a.Record)

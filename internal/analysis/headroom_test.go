@@ -160,6 +160,20 @@ func TestHeadroomPasses(t *testing.T) {
 	}
 }
 
+// TestHeadroomExp holds the necessary work of a chain of precise expf:
+// one MUFU.EX2 a call, not the rounding, reduction and scaling around it
+// (fixtures/sol-check17's gaussIter<0>: the XU pipe's 135 µs of 200 µs
+// on both pages, where the raw page's FP32 count read 45 % on the FP32
+// pipe; its __expf twin ran 0.27 faster, at 145 µs).
+func TestHeadroomExp(t *testing.T) {
+	for _, page := range []string{"raw", "details"} {
+		checkHeadrooms(t, page, []string{"sol-check17/sol_check17"}, []headroomCase{
+			{"void gaussIter<0>(float *, const float *, int)", "XU pipe", 0.25, 0.4},
+			{"void gaussIter<1>(float *, const float *, int)", "XU pipe", 0, 0.15},
+		})
+	}
+}
+
 // TestInPlacePasses reads the passes of a kernel over an array it writes
 // in place (fixtures/sol-check16's sweep4<0>: the first of four sweeps
 // reads x and writes y, the other three read y back and write it again),

@@ -340,6 +340,13 @@ func preciseCalls(k *profan.Kernel, test func(string) bool) float64 {
 // fixtures/sol-check16's logIter<0>: 26 FLOP a step with its fmaf).
 const preciseLogFlops = 23
 
+// preciseExpFlops is the FP32 operations of a precise expf a call
+// beyond __expf's one FMUL: the FFMA.SAT, the rounding FFMA.RM, the FADD,
+// the reduction's two FFMAs and the FMUL by 2^n (10 a call, read from
+// fixtures/sol-check17's gaussIter<0>: 6.98e9 FLOP for 537 M calls with
+// each step's FMUL and FFMA, 13 a step, against gaussIter<1>'s 4).
+const preciseExpFlops = 9
+
 // precisePowFlops is the FP32 operations of a precise powf a call beyond
 // those of its exponent's few multiplications (v * sqrtf(v) for 1.5):
 // fixtures/sol-check13's pow15<0>, 1.61e10 FLOP for 2.68e8 calls and

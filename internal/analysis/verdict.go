@@ -274,8 +274,10 @@ import (
 // L1/shared, which ncu measures over the busy SMs alone;
 // version 138 has precise-math read a precise expf (its FFMA.RM
 // rounding) and fence-per-access, FenceHeld and so narrow-access take a
-// fence between each pair of stores as a fence per access.
-const VerdictVersion = 138
+// fence between each pair of stores as a fence per access;
+// version 139 has the headroom need one MUFU.EX2 a precise expf, not
+// its rounding, reduction and scaling.
+const VerdictVersion = 139
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
