@@ -1960,9 +1960,9 @@ check are read with ` + "`.tolist()`" + ` and ` + "`.item()`" + ` every step, in
 		// change measured.
 		{"spec.default", "spec.bf16", "bf16-autocast", false, 0, "over by 1131 points (none against -1131%, spread 43%): bf16-autocast is not advised on this inference step (bf16-weights is, 1.0% slower: not one to make), and no lever priced from the FP32 trace can see what bf16 did: its attention moved to cuDNN's SDPA backend (aten::_cudnn_attention_forward), which builds a plan on the host for each new query and key length, 38 to 42 ms a build, two new shapes a step (the draft's and the target's key length grow by one every step), 312 of spec.bf16's 402 ms of profiled wall in 8 of its 80 calls, the other 72 at 0.05 ms; the FP32 step runs the memory-efficient backend (80 calls, 3.5 ms); since shape-plans, bf16-weights' advice says that in 16 bits the step's SDPA, whose shapes change between calls, may build a plan per shape, unpriced"},
 		{"spec.default", "spec.static", "host-read+step-read", false, 0, ""},
-		{"spec.default", "spec.graphs", "host-read+step-read+cuda-graphs", false, 0, "under by 54 points (0.0% against 54.5%, spread 43%): cuda-graphs is advised third and not priced (the step cannot be captured as it is: .tolist() at host26.py(392): host_step sizes its tensors), and its advice says it composes after host-read, but the combination replays host-read and step-read alone (each at the reads' waits, under 0.1%): the graphs' part is not priced on the step host-read makes capturable, whose host (launch-bound 63.9% and other Python 21.2% of the profiled wall, 1586 launches in four steps) the graphed step measured took away (3.20 ms against 7.03; the trace's kernels take 2.05 ms a step, the static step's whole-cache attention the rest)"},
-		{"spec.default", "spec.all", "bf16-autocast+host-read+step-read+cuda-graphs", false, 0, "under by 69 points (0.0% against 68.7%, spread 43%): bf16-autocast not advised on an inference step and cuda-graphs not priced, as the row above: the graphs after host-read's fix are not priced"},
-		{"spec.bf16", "spec.all", "host-read+step-read+cuda-graphs", false, 0, "under by 98 points (0.0% against 97.5%, spread 8.9%): cuda-graphs not priced after host-read, as on spec.default, and the host time the static step removes is cuDNN's plan builds for each new key length inside aten::_cudnn_attention_forward (312 ms of the 402 ms profiled wall), which the timeline called launch-bound at the read (92.5%, under aten::scaled_dot_product_attention; op host work since hostfix26), and which shape-plans, added after the read, prices alone at 87.1% (host26e's rows), but the combination as written holds host-read, step-read and cuda-graphs, not shape-plans; the replayed unprofiled step, 53.44 ms at the read against 86.62 measured (its traced process 93.98), is 87.65 ms since the op's long pieces keep their traced time"},
+		{"spec.default", "spec.graphs", "host-read+step-read+cuda-graphs", false, 0, ""},
+		{"spec.default", "spec.all", "bf16-autocast+host-read+step-read+cuda-graphs", false, 0, ""},
+		{"spec.bf16", "spec.all", "host-read+step-read+cuda-graphs", false, 0, ""},
 		// host26b: the levers profan ranked first or second on host26's
 		// traces that host26 did not time, timed by the lead before the
 		// read (fixtures/host26b, host26b.py; H200, 2026-11-30
@@ -3804,6 +3804,24 @@ op's own span of 5 ms or more now keeps its traced time in the replay (its recor
 profiler's share: native code no hook slows, as an allocator call): the replayed unprofiled spec.bf16 step is 87.65 ms
 (53.44 at the read) against 86.62 measured (127.61 in host26e's processes), shape-plans 79.2% → 87.1%, and host26b's
 torch-compile row 10.2% → 6.2% (measured 9.9%); no other row moves.
+
+After the fix (hostgraphs27, after the read): a graph on a step that a sync keeps from capture carries the sites
+that block it (` + "`Lever.Blocked`" + `). Alone it replays the step as traced, so cuda-graphs stays unpriced and never
+first there (third on both spec steps, 0.0%, its advice saying the step cannot be captured as it is); merged with
+the lever that drops those sites (host-read's ` + "`.tolist()`" + `, here beside step-read's ` + "`.item()`" + `) the graph is
+replayed on the step that lever leaves, each kernel at the largest size the traced steps show for it (the reads
+sized the cache slices; a capture needs fixed shapes). spec.default → spec.graphs 0.0% → 72.8% (measured 54.5%,
+spread 43%), → spec.all 0.0% → 72.8% (68.7%; bf16-autocast not advised on an inference step), spec.bf16 → spec.all
+0.0% → 97.9% (97.5%, spread 8.9%): the graphed step replays bound by its kernels, 2.05 ms a step from spec.default
+(measured 3.20: the static step's whole-cache attention reads more than the largest traced slice) and 1.84 ms from
+spec.bf16 (measured 2.17), the host's dispatch gone with the cuDNN plan builds inside the SDPA op (op host work,
+76.6% of spec.bf16's profiled wall), which a captured graph makes once. The three rows hold and their miss notes
+are gone. host18's det.default → det.graphs (host-read+cuda-graphs), priced by host-read alone before, moves 67.2% →
+92.0% (measured 88.4%, spread 35%) and → det.all 67.2% → 92.0% (89.9%); no other row moves. cuda-graphs' advice
+on spec says the figure (composes after host-read: 71.9% of the wall on spec.default's step without the read, 97.8%
+on spec.bf16's). spec.bf16's first stays shape-plans (87.1%; the static step graphed is a combination no single
+lever carries); the advice's together figure on spec.default is 75.2% (34.7% before). What remains on spec: the row
+spec.default → spec.bf16 (−1131%), cuDNN's plan builds under bf16, which no lever priced from the FP32 trace sees.
 `)
 }
 

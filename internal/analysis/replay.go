@@ -341,6 +341,11 @@ func noLever(l Lever) bool {
 
 // run replays the window with lever l: its wall time per step.
 func (r *replay) run(l Lever) float64 {
+	if l.Graphs && !l.Capturable() {
+		// A sync the other levers leave blocks the capture: the step
+		// is replayed without the graph.
+		l.Graphs, l.Pad, l.Model = false, false, false
+	}
 	disp := l.Dispatch
 	if disp == 0 {
 		disp = 1

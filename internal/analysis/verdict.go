@@ -276,8 +276,10 @@ import (
 // rounding) and fence-per-access, FenceHeld and so narrow-access take a
 // fence between each pair of stores as a fence per access;
 // version 139 has the headroom need one MUFU.EX2 a precise expf, not
-// its rounding, reduction and scaling.
-const VerdictVersion = 139
+// its rounding, reduction and scaling;
+// version 140 replays cuda-graphs, on a step a sync keeps them from
+// capturing, together with the lever that drops that sync (Lever.Blocked).
+const VerdictVersion = 140
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -186,7 +186,7 @@ func (e *Engine) Recommend(ev *analysis.AppEvidence) analysis.Advice {
 func marginal(recs []analysis.Recommendation, minGain float64) {
 	for i := range recs {
 		r := &recs[i]
-		if r.Lever == nil || !(r.WallGain >= 0 && r.WallGain < minGain) {
+		if r.Lever == nil || !r.Lever.Capturable() || !(r.WallGain >= 0 && r.WallGain < minGain) {
 			continue
 		}
 		note := fmt.Sprintf("under %s of the wall: not worth making for itself", pct(minGain))

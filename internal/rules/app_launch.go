@@ -153,7 +153,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		// Data-dependent shapes: no graph holds the step; its sync's own
 		// lever (host-read) comes first.
 		uncapturable(p, fmt.Sprintf("it reads GPU values to size its tensors every step (%s), so its shapes change and the host must wait", siteList(sites)),
-			"keep those counts on the GPU (see host-read)", "host-read")
+			"keep those counts on the GPU (see host-read)", "host-read", sites, analysis.Lever{Drop: dropSites(sites), Pad: true})
 		return
 	}
 	if sites, _ := p.loopSyncs(syncArg); len(sites) > 0 {
@@ -161,7 +161,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		// lengths and targets on the GPU): the copy back and its wait
 		// cannot be captured; its own lever (host-read) comes first.
 		uncapturable(p, fmt.Sprintf("an op reads its arguments back from the GPU every step (%s), and a capture cannot hold the copy back and its wait", siteList(sites)),
-			"pass those arguments from the host (see host-read)", "host-read")
+			"pass those arguments from the host (see host-read)", "host-read", sites, analysis.Lever{DropReads: dropSites(sites)})
 		return
 	}
 	if sites := devSyncsInside(p); len(sites) > 0 {
@@ -175,7 +175,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 			rule = "host-sync"
 		}
 		uncapturable(p, fmt.Sprintf("the host synchronises the device inside it, several times a step (%s), and a capture cannot hold a synchronize", siteList(sites)),
-			"remove those synchronizes from the step (see "+rule+"; time with CUDA events)", rule)
+			"remove those synchronizes from the step (see "+rule+"; time with CUDA events)", rule, sites, analysis.Lever{Drop: dropSites(sites)})
 		return
 	}
 	split, loops, after := splitting(p)
@@ -438,13 +438,36 @@ func scalerSplit(split []analysis.Site) bool {
 
 // uncapturable states CUDA graphs unpriced on a step no graph can hold
 // as it is (why), with what to change first and the lever (after) that
-// prices that change.
-func uncapturable(p *AppPass, why, first, after string) {
+// prices that change (fix: its drops, and Pad where the sites size the
+// step's tensors). Its lever is the graph blocked by those sites
+// (analysis.Lever.Blocked): alone it changes nothing, so the graph is
+// never priced or ranked on this step; merged with the lever that drops
+// the sites (a combination, or the advice replayed together) it is
+// replayed on the step that change leaves, padded where the sites made
+// its shapes (a capture needs fixed ones: each kernel at the largest size
+// the traced steps show for it, analysis.Lever.Pad).
+func uncapturable(p *AppPass, why, first, after string, sites []analysis.Site, fix analysis.Lever) {
+	lever := &analysis.Lever{Graphs: true, Pad: fix.Pad}
+	for _, s := range sites {
+		lever.Blocked = append(lever.Blocked, s.Site)
+	}
+	composes := "after " + after
+	// What the graph gives once the sites are gone: the step without
+	// their waits, graphed.
+	freed := *lever
+	freed.Drop, freed.DropReads = fix.Drop, fix.DropReads
+	if g, ok := p.replay(freed); ok {
+		composes += fmt.Sprintf(": on the step without those syncs (%s's change), the graph replays at %s of the wall", after, pct(g))
+		if freed.Pad {
+			composes += ", its kernels at the largest sizes the traced steps show for them (a capture needs fixed shapes)"
+		}
+	}
 	p.recommendWall(analysis.Recommendation{
 		Message:  "CUDA graphs cannot capture this step: " + why,
 		Fix:      "first " + first + ", then capture the step in a CUDA graph",
 		Basis:    "not priced: the step cannot be captured as it is",
-		Composes: "after " + after,
+		Composes: composes,
+		Lever:    lever,
 	}, 0)
 }
 

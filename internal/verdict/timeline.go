@@ -429,6 +429,15 @@ type Lever struct {
 	// outside them (the loss, a GradScaler's unscale and read, the
 	// optimizer's step, the user's loops) replayed as traced.
 	Model bool
+	// Blocked, with Graphs, is the sites (the spans' names, as Drop
+	// reads them) of the syncs that keep a graph from capturing the step
+	// as it is: a read that sizes its tensors, an op's read of its own
+	// arguments, a synchronize between its launches. The graph is
+	// replayed only where the levers merged with it drop each of them
+	// (Capturable): on the step that removing them leaves, whose shapes
+	// are fixed (Pad prices the capture's); alone, the lever is the step
+	// as traced.
+	Blocked []string
 	// Workers takes the DataLoader's spans off the launching threads to
 	// this many worker processes: the step takes at least its loading
 	// time over them.
@@ -525,6 +534,18 @@ type Collapse struct {
 	Calls bool
 }
 
+// Capturable reports whether l's graph can hold the step: each of its
+// Blocked sites is dropped by l's Drop or DropReads (another lever's,
+// merged with it). A lever with no graph, or none blocked, is.
+func (l Lever) Capturable() bool {
+	for _, s := range l.Blocked {
+		if !(l.Drop != nil && l.Drop(s) || l.DropReads != nil && l.DropReads(s)) {
+			return false
+		}
+	}
+	return true
+}
+
 // either is a site test true where a or b is (a nil test is false
 // everywhere): the sites two levers drop, read or gather, together.
 func either(a, b func(string) bool) func(string) bool {
@@ -541,7 +562,8 @@ func either(a, b func(string) bool) func(string) bool {
 // lever's share, launches by every fusing lever's, an op's host grows by
 // the largest engine change, the loading goes to the most workers, a
 // sync any lever drops is dropped, an op's long calls any lever makes
-// steady are, a graph if any.
+// steady are, a graph if any (where the others drop what blocks its
+// capture: Capturable).
 func MergeLevers(ls ...*Lever) Lever {
 	var m Lever
 	var kernels, hosts, casts, fewer, more, kept []func(string) float64
@@ -577,8 +599,9 @@ func MergeLevers(ls ...*Lever) Lever {
 		m.Graphs = m.Graphs || l.Graphs
 		if l.Graphs {
 			// The model alone only where every graph lever holds it
-			// alone.
+			// alone; blocked where any is, until the others drop it.
 			model = append(model, l.Model)
+			m.Blocked = append(m.Blocked, l.Blocked...)
 		}
 		m.Forward = m.Forward || l.Forward
 		m.Overlap = m.Overlap || l.Overlap
