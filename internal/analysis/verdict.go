@@ -278,8 +278,11 @@ import (
 // version 139 has the headroom need one MUFU.EX2 a precise expf, not
 // its rounding, reduction and scaling;
 // version 140 replays cuda-graphs, on a step a sync keeps them from
-// capturing, together with the lever that drops that sync (Lever.Blocked).
-const VerdictVersion = 140
+// capturing, together with the lever that drops that sync (Lever.Blocked);
+// version 141 has volatile-reread read a loop's volatile read-modify-write
+// of one address (a sum accumulated in memory) and price the round trips
+// a register accumulator removes.
+const VerdictVersion = 141
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

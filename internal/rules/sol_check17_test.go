@@ -294,12 +294,28 @@ var solCheck17Files = map[string][]string{
 // (volAcc<0>); 17 of 19 required findings, four forbidden on each page;
 // bounds tightened to 0.213, 0.928. Elsewhere only fixed twins moved
 // (expChain<float>, bilat1d<float>, bsCall<float>: their expf).
+//
+// After the fix (kfix22b, verdict version 141, after kfix22a's):
+// volAcc<0>'s volatile location is a read-modify-write, not a re-read:
+// each of the loop's four trips unrolled loads y[i] (LDG.E.STRONG.SYS)
+// and stores it back (STG.E.STRONG.SYS) at one address the loop does not
+// change, so the rule's re-reads (a load of an address a load before it
+// read) were 12.6 M of 34.6 M global instructions, under the half it
+// asks. volatile-reread now reads a loop's strong loads and stores of one
+// invariant address as a volatile accumulator and prices the round trips
+// a register removes: 16.8 M loads and all but one store a thread (33.0 M
+// of 34.6 M global instructions) go, and the 123 M instructions left
+// (volAcc<1> executed 124 M) take 7 % of its 1.89 ms at the attainable
+// issue rate: 0.93 against 0.93 on both pages, at line 503. Raw mean
+// 0.2125 → 0.1756, worst 0.9269 → 0.8737 (loopOvh<0>, no rule); details
+// 0.2119 → 0.1751, worst 0.8737; 18 of 19 required findings; bounds
+// tightened to 0.176, 0.874.
 func TestSolCheck17(t *testing.T) {
 	skipShort(t)
 	if !solCheck17Read {
 		t.Skip("sol-check17: read once at 09:42 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck17Files, solCheck17Pairs, "sol-check17", 0.213, 0.928, solCheck17Gaps)
+	heldOutGaps(t, solCheck17Files, solCheck17Pairs, "sol-check17", 0.176, 0.874, solCheck17Gaps)
 }
 
 // solCheck17Gaps are what the first read found against the verdicts
@@ -315,7 +331,7 @@ func TestSolCheck17(t *testing.T) {
 // forbidden narrow-access gone with it, since kfix22a's (two missing,
 // four forbidden).
 var solCheck17Gaps = []string{
-	"maskH<1> narrow-access", "volAcc<0> volatile-reread",
+	"maskH<1> narrow-access",
 	"maskH<1> uncoalesced-global", "maskH<1> thread-divergence",
 	"wmmaTile<1> shared-bank-conflict", "mm_up32 shared-bank-conflict"}
 

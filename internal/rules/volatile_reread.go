@@ -116,6 +116,7 @@ func checkVolatileReread(p *Pass) {
 	}
 	r := rereads(p.Kernel)
 	if !(r.repeats > 0) || !(r.global > 0) || r.repeats < 0.5*r.global {
+		volatileAccumulator(p)
 		return
 	}
 	t, ok := p.Value("duration")
@@ -147,6 +148,125 @@ func checkVolatileReread(p *Pass) {
 		Advice:    "load the value once into a register (drop volatile from a pointer to data only this kernel reads; const __restrict__ lets it come through the read-only path); keep volatile, or cuda::atomic_ref loads, for a flag another thread changes while the kernel runs",
 		Evidence:  p.evidence("l2_sol_pct", "dram_sol_pct", "duration"),
 		Locations: linesOf(p.Kernel, func(op string) bool { return strings.HasPrefix(op, "LDG") && strings.Contains(op, ".STRONG.") }),
+	})
+}
+
+// strongRMW is what volatileAccumulator reads from a source page, in warp
+// instructions executed: the strong global loads and stores a loop
+// issues at one address it does not change (a sum accumulated in memory
+// through a volatile pointer, *acc = *acc + t each step), the loops'
+// entries, every global memory instruction, and the addresses of the
+// loads and stores.
+type strongRMW struct {
+	loads, stores, entries, global float64
+	at                             map[string]bool
+}
+
+// strongOp reports whether a SASS opcode is a strong (volatile) global
+// load or store: LDG or STG (LD or ST on a generic address) with .STRONG.
+func strongOp(op, base string) bool {
+	switch base {
+	case "LDG", "STG", "LD", "ST":
+		return strings.Contains(op, ".STRONG.")
+	}
+	return false
+}
+
+// volatileRMWs reads the strong read-modify-writes of a kernel's loops.
+func volatileRMWs(a *analysis.Kernel) (r strongRMW) {
+	if !sassHas(a, ".STRONG.") {
+		return r
+	}
+	recs, loops := sassLoops(a)
+	for _, s := range recs {
+		switch base, _, _ := strings.Cut(opcode(s.SASS), "."); base {
+		case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "REDG":
+			r.global += instExecuted(s)
+		}
+	}
+	r.at = map[string]bool{}
+	for _, l := range loops {
+		stores := map[string][]profan.SourceRecord{} // address operand → the loop's strong stores to it
+		for _, b := range l.body {
+			op := opcode(b.SASS)
+			base, _, _ := strings.Cut(op, ".")
+			if (base == "STG" || base == "ST") && strongOp(op, base) && l.invariant(b.SASS) {
+				at := memOperand(strings.Fields(strings.ReplaceAll(b.SASS, ",", " ")))
+				stores[at] = append(stores[at], b)
+			}
+		}
+		matched := map[string]bool{}
+		for _, b := range l.body {
+			op := opcode(b.SASS)
+			base, _, _ := strings.Cut(op, ".")
+			if (base != "LDG" && base != "LD") || !strongOp(op, base) || !l.invariant(b.SASS) || r.at[b.Address] {
+				continue
+			}
+			at := memOperand(strings.Fields(strings.ReplaceAll(b.SASS, ",", " ")))
+			if len(stores[at]) == 0 {
+				continue
+			}
+			r.loads += instExecuted(b)
+			r.at[b.Address] = true
+			matched[at] = true
+		}
+		if len(matched) == 0 {
+			continue
+		}
+		r.entries += l.entries
+		for at := range matched {
+			for _, b := range stores[at] {
+				if !r.at[b.Address] {
+					r.stores += instExecuted(b)
+					r.at[b.Address] = true
+				}
+			}
+		}
+	}
+	return r
+}
+
+// volatileAccumulator prices a loop that accumulates into one global
+// location through a volatile pointer: each step's strong load waits for
+// the step before's strong store to reach L2 and come back, a round trip
+// a step in one dependent chain (fixtures/sol-check17's volAcc<0>: a
+// 32-term sum in y[i], four LDG.E.STRONG.SYS and four STG.E.STRONG.SYS a
+// trip of eight, 95 % of its global instructions; L2 at 30 %, compute at
+// 8 %: latency-bound). Summed in a register and stored once, the loads
+// and all but one store a thread go, and the kernel issues the
+// instructions left (volAcc<1>: 124 M against volAcc<0>'s 156 M less the
+// 33 M removed; it ran at 86 % of its compute peak, 0.93 faster): the time
+// after is the longest of those instructions at the attainable issue rate
+// and the memory units' work kept, the DRAM at the stream's line.
+func volatileAccumulator(p *Pass) {
+	r := volatileRMWs(p.Kernel)
+	removed := r.loads + r.stores - r.entries
+	if !(r.loads > 0) || !(r.global > 0) || !(removed > 0) || removed < 0.5*r.global {
+		return
+	}
+	t, issue, ok := issueWindow(p)
+	n, okN := p.Value("inst_executed")
+	us, okU := usageOf(p)
+	if !ok || !okN || !(n > removed) || !okU {
+		return
+	}
+	after := (n - removed) / issue / t
+	kept := (r.global - removed) / r.global
+	for _, u := range []analysis.Unit{analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory} {
+		if v, ok := us[u]; ok {
+			after = math.Max(after, v*kept/ceiling[u])
+		}
+	}
+	if v, ok := us[analysis.LimitDRAM]; ok {
+		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
+	}
+	gain := clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p))
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("a loop accumulates into one global location through a volatile pointer: %.3g strong (volatile) loads and %.3g strong stores of an address the loop does not change, %.0f%% of the kernel's global memory instructions; each step's load waits for the step before's store to reach L2 and come back. Summed in a register and stored once, the instructions left take %.0f%% of the kernel's time at the device's issue peak",
+			r.loads, r.stores, 100*(r.loads+r.stores)/r.global, 100*(n-removed)/issue/t),
+		Advice:    "accumulate in a register (float acc = 0; for (...) acc += ...;) and store the result once after the loop; drop volatile from a pointer to data only this thread writes, and keep volatile (or cuda::atomic_ref) for a location another thread reads while the kernel runs",
+		Evidence:  p.evidence("l2_sol_pct", "inst_executed", "duration"),
+		Locations: topLines(p, func(_ string, s profan.SourceRecord) bool { return r.at[s.Address] }),
 	})
 }
 
