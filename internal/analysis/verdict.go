@@ -281,8 +281,11 @@ import (
 // capturing, together with the lever that drops that sync (Lever.Blocked);
 // version 141 has volatile-reread read a loop's volatile read-modify-write
 // of one address (a sum accumulated in memory) and price the round trips
-// a register accumulator removes.
-const VerdictVersion = 141
+// a register accumulator removes; version 142 has narrow-access read a
+// narrow load under a branch that idles lanes (at a whole warp's sectors)
+// with the coalesced stream, which uncoalesced-global and
+// thread-divergence leave.
+const VerdictVersion = 142
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

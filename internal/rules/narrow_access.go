@@ -91,10 +91,9 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			return
 		}
 		width, share := narrowWidth(p)
-		taps := false
+		taps, guarded := false, false
 		if width <= 0 {
-			width, share = narrowTaps(p)
-			taps = width > 0
+			width, share, taps, guarded = narrowTaps(p)
 		}
 		if width <= 0 || width > 4 || share < 0.5 {
 			return
@@ -131,7 +130,7 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			if in.Operation == "load" && strings.Contains(in.SASS, ".STRONG.") {
 				return
 			}
-			if in.Pattern.AccessBytes > 0 && in.Pattern.AccessBytes < 16 && (in.Sectors <= in.IdealSectors*1.1 || taps && windowTap(p, in)) {
+			if in.Pattern.AccessBytes > 0 && in.Pattern.AccessBytes < 16 && (in.Sectors <= in.IdealSectors*1.1 || taps && windowTap(p, in) || guarded && guardedSpan(p.Kernel, in)) {
 				narrowAt[in.Address] = true
 			}
 			if in.Operation == "load" && analysis.Chased(p.Kernel, in.Address) {
@@ -159,8 +158,11 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 		})
 		sort.Strings(what)
 		kind := "coalesced global accesses"
-		if taps {
+		switch {
+		case taps:
 			kind = "coalesced global accesses and the shifted taps of a window beside them (a sector a request more, the neighbour's)"
+		case guarded:
+			kind = "coalesced global accesses (some under a branch that idles lanes, moving the sectors a whole warp's would)"
 		}
 		msg := fmt.Sprintf("%s of %s per thread carry %.0f%% of the kernel's global traffic, %.0f%% of its time above the DRAM time of its bytes", kind, metrics.Count(width, "byte"), 100*share, 100*h.Share)
 		if len(what) > 0 {
@@ -272,14 +274,17 @@ func narrowWidth(p *Pass) (width, share float64) {
 const fenceHeld = 0.3
 
 // narrowTaps is narrowWidth read from the source page's instructions for a
-// kernel whose global accesses are each coalesced or one tap of a window
-// (in[i-1], in[i], in[i+1] of one line, as wide): a shifted tap's extra
-// sector a request is its neighbour's, which L1 serves, not a layout to
-// fix (fixtures/sol-check11's blur3U8<1>: three 1-byte loads a pixel, the
-// two shifted ones at 2 sectors a request, read as strided by 2 B; a
-// uint4 of sixteen pixels ran 0.81 faster). width is the widest access in
-// bytes, share the part of the global sectors such accesses carry.
-func narrowTaps(p *Pass) (width, share float64) {
+// kernel whose global accesses are each coalesced, one tap of a window
+// (in[i-1], in[i], in[i+1] of one line, as wide) or guarded by a branch
+// (guardedSpan): a shifted tap's extra sector a request is its
+// neighbour's, which L1 serves, not a layout to fix (fixtures/sol-check11's
+// blur3U8<1>: three 1-byte loads a pixel, the two shifted ones at 2
+// sectors a request, read as strided by 2 B; a uint4 of sixteen pixels ran
+// 0.81 faster), and a guarded access's are its idle lanes' elements.
+// width is the widest access in bytes, share the part of the global
+// sectors such accesses carry; taps and guarded say which kind beside the
+// coalesced ones there is.
+func narrowTaps(p *Pass) (width, share float64, taps, guarded bool) {
 	var total, narrow float64
 	for _, in := range p.Kernel.Model.Instructions {
 		if in.Space != "global" || !(in.Sectors > 0) {
@@ -287,18 +292,90 @@ func narrowTaps(p *Pass) (width, share float64) {
 		}
 		total += in.Sectors
 		if !(in.Pattern.AccessBytes > 0) {
-			return 0, 0
+			return 0, 0, false, false
 		}
-		if in.Sectors > in.IdealSectors*1.1 && !windowTap(p, in) {
-			return 0, 0 // not one coalesced stream
+		if in.Sectors > in.IdealSectors*1.1 {
+			switch {
+			case windowTap(p, in):
+				taps = true
+			case guardedSpan(p.Kernel, in):
+				guarded = true
+			default:
+				return 0, 0, false, false // not one coalesced stream
+			}
 		}
 		narrow += in.Sectors
 		width = math.Max(width, in.Pattern.AccessBytes)
 	}
-	if total <= 0 {
-		return 0, 0
+	if total <= 0 || width <= 0 {
+		return 0, 0, false, false
 	}
-	return width, narrow / total
+	// With neither, the kernel read as one coalesced stream by
+	// instruction; narrowTaps read it as taps before guarded accesses
+	// had a kind of their own.
+	return width, narrow / total, taps || !guarded, guarded
+}
+
+// guardedLanes is the most active lanes a global access under a branch
+// runs with, on average, for guardedSpan to read it as guarded: a
+// quarter of the warp off or more (a bounds test's partial last warp
+// leaves nearly all on).
+const guardedLanes = 24
+
+// guardedSpan reports whether a global access runs under a branch that
+// leaves lanes idle (guardedLanes active or fewer) and moves no more
+// sectors a request than a whole warp's accesses of its width would: ncu's
+// ideal counts the active lanes' bytes only, and the sectors above it are
+// the idle lanes' elements between theirs, fetched with them, not a
+// misalignment or a stride the indexing could remove
+// (fixtures/sol-check17's maskH<1>, y[i] = m[i] & 1 ? x[i] : 0 on halves:
+// the 2-byte load of x under the branch on the mask byte, 16 lanes of 32,
+// 2.0 sectors a request, what 32 lanes of 2 bytes need, ideal 1.4; its
+// twin loading eight halves a thread unconditionally ran 0.73 faster).
+func guardedSpan(a *analysis.Kernel, in analysis.Instruction) bool {
+	if in.Space != "global" || in.Indirect || !(in.Pattern.AccessBytes > 0) || !(in.Requests > 0) {
+		return false
+	}
+	if in.SectorsPerRequest > math.Max(1, in.Pattern.AccessBytes)*1.05 {
+		return false
+	}
+	// A block of fewer threads than a warp idles its lanes from the
+	// launch on, no branch: its lanes' spread is the block's shape
+	// (fixtures/sol-check16's down2<4, 4>, 4x4-thread blocks whose 16
+	// lanes span four rows).
+	lanes := 32.0
+	if b := a.Record.Block.Size(); b > 0 && b < 32 {
+		lanes = float64(b)
+	}
+	for _, s := range a.Record.Source {
+		if s.Address != in.Address || s.SASS == "" {
+			continue
+		}
+		for _, c := range s.Counter {
+			if c.Name == "thread_inst_executed_pred_on" && !math.IsNaN(c.Value) {
+				return c.Value/in.Requests <= guardedLanes*lanes/32
+			}
+		}
+		return false
+	}
+	return false
+}
+
+// guardedOnly reports whether every global instruction of an operation
+// ("load", "store") that moves sectors above its ideal is a guarded one
+// (guardedSpan), and there is at least one.
+func guardedOnly(a *analysis.Kernel, op string) bool {
+	n := 0
+	for _, in := range a.Model.Instructions {
+		if in.Space != "global" || in.Operation != op || in.Sectors <= in.IdealSectors*gpumodel.Slack {
+			continue
+		}
+		if !guardedSpan(a, in) {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // windowTap reports whether a global load is one shifted tap of a window

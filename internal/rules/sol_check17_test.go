@@ -310,12 +310,29 @@ var solCheck17Files = map[string][]string{
 // 0.2125 → 0.1756, worst 0.9269 → 0.8737 (loopOvh<0>, no rule); details
 // 0.2119 → 0.1751, worst 0.8737; 18 of 19 required findings; bounds
 // tightened to 0.176, 0.874.
+//
+// After the fix (kfix22b, verdict version 142, after the one above):
+// maskH<1>'s 2-byte half load runs under the branch on its mask byte, 16
+// lanes of 32, at 2.0 sectors a request, what 32 lanes of 2 bytes need;
+// ncu's ideal (1.4) counts the active lanes' bytes only, so it read as
+// misaligned, and narrow-access found no coalesced stream. A global
+// access under a branch that idles lanes (24 of 32 active or fewer, in a
+// block of a warp or more) at no more sectors a request than a whole
+// warp's of its width is now read as guarded: narrow-access counts it
+// with the coalesced stream (0.76 raw, 0.74 details, against 0.73, at
+// line 92), uncoalesced-global leaves it (the sectors past ncu's ideal
+// are the idle lanes' elements, which the fix moves too), and
+// thread-divergence leaves the lanes of a branch region that only guards
+// a global load (eight masked instructions or fewer, no loop, no other
+// memory access). Raw mean 0.1756 → 0.1479, details 0.1751 → 0.1464;
+// worst 0.8737 (loopOvh<0>); 19 of 19 required findings, two forbidden
+// on each page; bounds tightened to 0.148, 0.874.
 func TestSolCheck17(t *testing.T) {
 	skipShort(t)
 	if !solCheck17Read {
 		t.Skip("sol-check17: read once at 09:42 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck17Files, solCheck17Pairs, "sol-check17", 0.176, 0.874, solCheck17Gaps)
+	heldOutGaps(t, solCheck17Files, solCheck17Pairs, "sol-check17", 0.148, 0.874, solCheck17Gaps)
 }
 
 // solCheck17Gaps are what the first read found against the verdicts
@@ -329,10 +346,10 @@ func TestSolCheck17(t *testing.T) {
 // shared-bank-conflict since kfix22c's (four missing, five forbidden);
 // gaussIter<0>'s precise-math and pubFlag<0>'s fence-per-access, its
 // forbidden narrow-access gone with it, since kfix22a's (two missing,
-// four forbidden).
+// four forbidden); volAcc<0>'s volatile-reread and maskH<1>'s
+// narrow-access, its two forbidden findings gone with it, since
+// kfix22b's (none missing, two forbidden).
 var solCheck17Gaps = []string{
-	"maskH<1> narrow-access",
-	"maskH<1> uncoalesced-global", "maskH<1> thread-divergence",
 	"wmmaTile<1> shared-bank-conflict", "mm_up32 shared-bank-conflict"}
 
 // solCheck17LineGaps are the required findings whose named line is not

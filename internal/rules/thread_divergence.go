@@ -83,7 +83,7 @@ or reorganize the data so neighbouring threads take the same path.`,
 		if okw {
 			var share float64
 			share, divLines = divisionLaneShare(p.Kernel)
-			share += guardedAtomicLaneShare(p.Kernel)
+			share += guardedAtomicLaneShare(p.Kernel) + guardedLoadLaneShare(p.Kernel)
 			weOwn = 100 - (100-we)*(1-math.Min(1, share))
 			if share > 0 && weOwn >= p.Thresholds.WarpEfficiency {
 				okb, okw = false, false
@@ -352,4 +352,80 @@ func guardedAtomicLaneShare(a *analysis.Kernel) float64 {
 		}
 	}
 	return on / total
+}
+
+// guardedLoadMasked is the most instructions with lanes masked off that
+// a branch region (a BSSY to its reconvergence point) may hold for
+// guardedLoadLaneShare to read it as a guarded load: the load, its
+// address arithmetic, the branches and the other side's move.
+const guardedLoadMasked = 8
+
+// guardedLoadLaneShare is the share of the kernel's masked-off lanes
+// (thread_inst_executed against 32 × inst_executed) in branch regions
+// that only guard a global load: a BSSY's region, no loop and no memory
+// access in it but global loads, at most guardedLoadMasked instructions
+// run with lanes off, a global load among them (v = m[i] ? x[i] : 0,
+// fixtures/sol-check17's maskH<1>: the half's LDG and its address under
+// the branch on the mask byte, the zero's PRMT on the other side, branch
+// efficiency 50 %; its twin, eight halves a thread and the mask applied
+// by selects, ran 0.73 faster by its width). The idle lanes there cost a
+// few issue slots of a kernel that waits on memory, and the bytes the
+// load moves are the whole warp's sectors either way; the access width,
+// not the branch, is the fix.
+func guardedLoadLaneShare(a *analysis.Kernel) float64 {
+	recs, _ := sassRecords(a)
+	recs = addressOrder(recs)
+	lostAt := func(s profan.SourceRecord) float64 {
+		inst := instExecuted(s)
+		for _, c := range s.Counter {
+			if c.Name == "thread_inst_executed" && inst > 0 && !math.IsNaN(c.Value) {
+				return math.Max(0, 32*inst-c.Value)
+			}
+		}
+		return 0
+	}
+	var total, guarded float64
+	for _, s := range recs {
+		total += lostAt(s)
+	}
+	if !(total > 0) {
+		return 0
+	}
+	for i, s := range recs {
+		if op := opcode(s.SASS); op != "BSSY" && !strings.HasPrefix(op, "BSSY.") {
+			continue
+		}
+		f := strings.Fields(s.SASS)
+		start, end := address(s.Address), address(f[len(f)-1])
+		if end <= start {
+			continue
+		}
+		var lost float64
+		masked, load, ok := 0, false, true
+		for _, b := range recs[i+1:] {
+			at := address(b.Address)
+			if at >= end {
+				break
+			}
+			op := opcode(b.SASS)
+			base, _, _ := strings.Cut(op, ".")
+			if base == "BRA" {
+				if fb := strings.Fields(b.SASS); address(fb[len(fb)-1]) <= at {
+					ok = false // a loop
+				}
+			}
+			if memoryOp(op) && base != "LDG" || base == "CALL" {
+				ok = false
+			}
+			if l := lostAt(b); l > 0 {
+				lost += l
+				masked++
+				load = load || base == "LDG"
+			}
+		}
+		if ok && load && masked <= guardedLoadMasked {
+			guarded += lost
+		}
+	}
+	return math.Min(1, guarded/total)
 }
