@@ -85,6 +85,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check15", solCheck15Files, hp(solCheck15Pairs)},
 		{"sol-check16", solCheck16Files, hp(solCheck16Pairs)},
 		{"sol-check17", solCheck17Files, hp(solCheck17Pairs)},
+		{"sol-check18", solCheck18Files, hp(solCheck18Pairs)},
 	}
 	for _, s := range sets {
 		if s.name == "sol-check13" && !solCheck13Read {
@@ -105,6 +106,10 @@ func TestNoUnmarkedZero(t *testing.T) {
 		}
 		if s.name == "sol-check17" && !solCheck17Read {
 			t.Logf("sol-check17: skipped until its one read (solCheck17Read)")
+			continue
+		}
+		if s.name == "sol-check18" && !solCheck18Read {
+			t.Logf("sol-check18: skipped until its one read (solCheck18Read)")
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
