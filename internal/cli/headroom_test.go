@@ -176,7 +176,7 @@ const solCheck17Read = true
 // (at 12:49 UTC on 2026-11-30 or later): until then
 // TestHeadroomNeverUnmarked skips it, so that no test run reads the set
 // before (internal/rules' solCheck18Read is the same switch).
-const solCheck18Read = false
+const solCheck18Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an

@@ -21,7 +21,7 @@ func solClasses18But(rules ...string) []string {
 // its tests, and its entries in TestNoUnmarkedZero and internal/cli's
 // TestHeadroomNeverUnmarked, skip, so that no test run reads the set
 // before.
-const solCheck18Read = false
+const solCheck18Read = true
 
 // solCheck18Pairs are the eighteenth held-out set of the speed-of-light
 // classes (sources in fixtures/gen/sol_check18.cu and sol_triton18.py):
@@ -169,24 +169,63 @@ var solCheck18Files = map[string][]string{
 // fixes that did not help treeWalk −0.01, ln_3pass 0.05, saxpyPlain 0.00,
 // gridStride 0.07. Every name in the table is the capture's. Skipped
 // until its first read (solCheck18Read), so that no test run reads it
-// before; the bounds are the issue's (0.08, 0.2) until then.
+// before; the bounds were the issue's (0.08, 0.2) until then.
+//
+// First read, once, at 12:49 UTC with main at 01da51c (after the
+// fitters' cutoff; verdict version 142): raw page mean |error| 0.1737,
+// worst 0.9570 (volStop<1>, 0 against 0.96); details page 0.1732 and
+// 0.9570. 15 of the 17 required findings on both pages. Missing:
+// volStop<1>'s volatile-reread (its rolled loop's one LDG.E.STRONG.SYS
+// runs 64 trips, but the rule counts strong loads that reload an address
+// an earlier one loaded in program order, or a volatile accumulator's
+// load and store: none here; read latency-bound, "≈99 % ... on FP32
+// pipe") and ljEnergy<double>'s fp64-on-float (its float4 positions'
+// LDG.E.128 has x, y and z widened by F2F.F64.F32 but not w, unused, so
+// analysis.DoubleWork takes the load for double data and gives up; read
+// compute-bound, "≈46 % ... on FP64 pipe"). Forbidden, on both pages:
+// smemTail<1> register-tile 0.79 (two shared loads an FMA of distinct
+// table words, line 154), bcastSync<0> thread-divergence 0.39 (thread
+// 0's coefficient, line 427), movMax<0> thread-divergence 0.25 (the
+// run-time index's predicated moves, line 191), powSeries<0>
+// thread-divergence 0.05 (__powf's special cases, line 635), treeWalk<1>
+// tile-shared-memory 0.39 raw, 0.34 details (the tree's top levels
+// reread through L2). Lines: unitSplit<0>'s int-division names 280,
+// rejSample<0>'s thread-divergence 347, 349 and 350
+// (solCheck18LineGaps). Gains of the 15 given (raw): addBf16 0.50
+// against 0.53, colFir 0.58 against 0.67, smemTail 0.27 against 0.38,
+// gainRgb 0.95 against 0.94, bitmapOr 0.97 against 0.99, fieldSample
+// 0.85 against 0.78, unitSplit 0.51 against 0.58, rowScanH 0.77 against
+// 0.78, rejSample 0.59 against 0.44, bcastSync 0.46 against 0.55,
+// rowL2Clip 0.24 against 0.44, seqStore 0.51 against 0.52, powIter 0.79
+// against 0.78, swiglu_b64 0.86 against 0.86, mm_nt_s1 0.36 against
+// 0.34. No unmarked 0 on either page. Nothing was fitted on this set;
+// the gaps are logged and the bounds held at the first read.
 func TestSolCheck18(t *testing.T) {
 	skipShort(t)
 	if !solCheck18Read {
 		t.Skip("sol-check18: read once at 12:49 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck18Files, solCheck18Pairs, "sol-check18", 0.08, 0.2, solCheck18Gaps)
+	heldOutGaps(t, solCheck18Files, solCheck18Pairs, "sol-check18", 0.174, 0.958, solCheck18Gaps)
 }
 
-// solCheck18Gaps are what the first read finds against the verdicts
+// solCheck18Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Empty until the read.
-var solCheck18Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. Two required findings
+// missing and five forbidden ones, the same on both pages.
+var solCheck18Gaps = []string{
+	"ljEnergy<double> fp64-on-float", "volStop<1> volatile-reread",
+	"smemTail<1> register-tile", "bcastSync<0> thread-divergence", "movMax<0> thread-divergence",
+	"powSeries<0> thread-divergence", "treeWalk<1> tile-shared-memory"}
 
 // solCheck18LineGaps are the required findings whose named line is not
-// one of solCheck18Lines at the first read: logged, not failed. Empty
-// until the read.
-var solCheck18LineGaps = []string{}
+// one of solCheck18Lines at the first read: logged, not failed.
+// unitSplit<0>'s int-division names line 280 (the 64-bit division
+// subroutine's CALL, attributed to the timestamp's load and shift before
+// the loop) rather than 286 and 287 (/ and %); rejSample<0>'s
+// thread-divergence names lines 347, 349 and 350 (the candidate's
+// hashing, __tanf and acceptance test inside cauchyCand, the divergent
+// loop's body) rather than 364 and 365 (the loop).
+var solCheck18LineGaps = []string{"unitSplit<0> int-division", "rejSample<0> thread-divergence"}
 
 // TestSolCheck18Lines holds the lines the set's required findings name,
 // on the raw and the details page.
