@@ -670,7 +670,7 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 // sessionKeyed are the fixtures/ directories that time earlier
 // sessions' steps again: their variants are keyed by their session
 // (host13/unet.tf32).
-var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true, "host26b": true, "host26e": true}
+var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true, "host26b": true, "host26e": true, "host27b": true}
 
 // hostCalibration holds the levers priced by replaying the step
 // (docs/replay.md) against fixtures/host8 and host9: each variant timed
@@ -686,7 +686,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv", "host20/timings.tsv", "host20b/timings.tsv", "host20c/timings.tsv",
 		"host21/timings.tsv", "host21b/timings.tsv", "host22/timings.tsv", "host22b/timings.tsv", "host22c/timings.tsv",
 		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv", "host25/timings.tsv", "host25b/timings.tsv", "host26d/timings.tsv", "host26c/timings.tsv",
-		"host26/timings.tsv", "host26b/timings.tsv", "host26e/timings.tsv", "host27/timings.tsv"} {
+		"host26/timings.tsv", "host26b/timings.tsv", "host26e/timings.tsv", "host27/timings.tsv", "host27b/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -2025,7 +2025,7 @@ every step (*ts*), and a ViT trained with adaptive token pruning whose forward r
 		{"ts.default", "ts.workers", "data-loader", true, 0, ""},
 		{"ts.default", "ts.noread", "step-read", false, 0, ""},
 		{"ts.default", "ts.bf16", "bf16-autocast", false, 0, ""},
-		{"ts.default", "ts.graphs", "step-read+cuda-graphs", false, 0, ""},
+		{"ts.default", "ts.graphs", "step-read+cuda-graphs", false, 0, "under by 23 points (20.4% against 43.2%, spread 2.1%): the replay keeps the main-process loader at 85.32 ms a step (the profiled 108.8 ms scaled to an unprofiled host), where the graphed step, the same loader beside the GPU, measured 49.56 ms in all; step-read is priced at the read's wait (10.9%) and cuda-graphs at 1.2%, so the replayed graphed step is 84.4 ms. The replayed default is 106.00 ms against 87.27 measured in its one (traced, r1) process, whose own chunks ran 73.19 to 96.06 ms; every eager r1 process ran slower than its r2 (noread 94.96 against 60.92, bf16 86.40 against 63.57) and the default has no r2 (the call's budget ran out), so part of the 43.2% may be that process's slow host"},
 		{"ts.default", "ts.all", "data-loader+step-read+cuda-graphs", false, 0, ""},
 		{"ts.workers", "ts.all", "step-read+cuda-graphs", false, 0, ""},
 		// prune: a ViT (96x96 images in 8x8 patches, d 384, 8 blocks,
@@ -2041,11 +2041,30 @@ every step (*ts*), and a ViT trained with adaptive token pruning whose forward r
 		// the fixed k graphed 59.7% (spread 0.1%); graphed in bf16 72.3%.
 		// From bf16 (67.13 ms, spread 27%): the fixed k graphed in bf16
 		// 90.6%, the only change measured (a combination).
-		{"prune.default", "prune.fixedk", "host-read", true, 0, ""},
-		{"prune.default", "prune.bf16", "bf16-autocast", false, 0, ""},
-		{"prune.default", "prune.graphs", "host-read+cuda-graphs", false, 0, ""},
+		{"prune.default", "prune.fixedk", "host-read", true, 0, "not advised (none against 9.2%, spread 20%; measured first): the three int() counts at host27.py(285): prune are read as value reads inside a loop (step-read, under 0.1%: 2.4 us of waits a step), not as shape reads: in the four profiled steps the batch's fullest sample kept all 144 tokens at 11 of the 12 prunings (aten::topk on [64, 144], once [64, 107]), so the shapes after them barely change; the fixed k's 9.2% is partly kernel work (it keeps 101, 71 and 50 tokens) on a step the host bounds (replayed at 23.02 ms against 22.80 measured; graphed 9.19)"},
+		{"prune.default", "prune.bf16", "bf16-autocast", false, 0, "over by 168 points (-26.6% against -194.5%, spread 27%): bf16-autocast is ranked seventh and priced slower (its casts' host on a host-bound step), the direction right, but the FP32 trace cannot show what bf16 did: its attention moved to cuDNN's SDPA, which builds a plan on the host for each new token count, in the forward (aten::_cudnn_attention_forward, 70.7 to 84.2 ms a build, the main thread) and in the backward (aten::_cudnn_attention_backward, 86.5 to 90.1 ms, autograd's thread), 3 of 32 calls each in prune.bf16's four profiled steps, the others about 0.2 ms; the FP32 step runs the memory-efficient backend (64 calls, 14.6 ms), as host26's spec.bf16 did"},
+		{"prune.default", "prune.graphs", "host-read+cuda-graphs", false, 0, "under by 14 points (45.7% against 59.7%, spread 0.1%): host-read is not advised (the reads taken for value reads, the fixedk row), so the combination replays cuda-graphs alone, the regions between the three reads graphed and the reads kept; the measured step has no read and one graph for the whole step, and keeps 101, 71 and 50 tokens where the traced default kept about 144, kernel work no lever priced from this trace removes"},
 		{"prune.default", "prune.all", "bf16-autocast+host-read+cuda-graphs", false, 0, ""},
 		{"prune.bf16", "prune.all", "host-read+cuda-graphs", false, 0, ""},
+		// host27b: the levers profan ranked first or second on host27's
+		// traces that host27 did not time, timed by the lead before the
+		// read (fixtures/host27b, host27b.py; H200, 2026-11-30
+		// 11:43-11:48), profan's prices written down before the call
+		// (c5be3a0's commit body); rows added at the read. Measured:
+		// from ts.workers (21.97 ms, three processes) torch.compile
+		// 21.4% (spread 3.1%) and bf16 autocast 22.4% (spread 16%); from
+		// prune.default (18.70 ms, three processes, 18.41 to 22.19) the
+		// fused AdamW 4.0% (spread 23%); from prune.bf16 (54.84 ms, two
+		// processes) torch.compile -54.7% (84.85 ms, spread 13%). First
+		// as above, counting host27's levers from the same step: bf16 on
+		// ts.workers (the largest single lever measured from it, compile
+		// within a point of it); on prune.default host27's fixed k
+		// (9.2%) stays above the fused AdamW; on prune.bf16 no single
+		// lever measured gains.
+		{"host27b/ts.workers", "host27b/ts.workerscompile", "torch-compile", false, 0, "within its spread in value (23.2% against 21.4%, spread 3.1%) but first, where bf16 autocast measured 22.4% (spread 16%) from the same step: a tie within a point, the rule's first is bf16's by 1.0 points"},
+		{"host27b/ts.workers", "host27b/ts.workersbf16", "bf16-autocast", true, 0, "within its spread in value (17.3% against 22.4%, spread 16%) but second, behind torch-compile (23.2%, measured 21.4%): the two measured within a point of each other"},
+		{"host27b/prune.default", "host27b/prune.fused", "fused-optimizer", false, 0, ""},
+		{"host27b/prune.bf16", "host27b/prune.bf16compile", "torch-compile", false, 0, "over by 58 points (3.8% against -54.7%, spread 13%): compiled, the pruned bf16 ViT ran 84.85 ms against 54.84: Dynamo breaks the graph at the first int() read and the shapes after it change every step; the replay counts the fused chains before the break and nothing of what the changing shapes cost the compiled step (guards, recompiles: not in this trace), so compile is priced a small gain where it measured a large loss"},
 	} {
 		trace := p.before
 		if session, rest, ok := strings.Cut(p.before, "/"); ok && session != "" {
@@ -2375,8 +2394,8 @@ every step (*ts*), and a ViT trained with adaptive token pruning whose forward r
 		{"ts.default", "data-loader", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host27.py(148): __getitem__", ""},
 		{"ts.default", "step-read", ".item() at host27.py(229): step", ""},
 		{"ts.workers", "step-read", ".item() at host27.py(229): step", ""},
-		{"prune.default", "host-read", "at host27.py(285): prune", ""},
-		{"prune.bf16", "host-read", "at host27.py(285): prune", ""},
+		{"prune.default", "host-read", "at host27.py(285): prune", "no host-read advice: the three int() counts are read as value reads inside a loop (step-read names them, aten::item → cudaStreamSynchronize at host27.py(285): prune, under 0.1% of the wall), the shapes after them nearly fixed in the traced steps ([64, 144] at 11 of the 12 prunings)"},
+		{"prune.bf16", "host-read", "at host27.py(285): prune", "no host-read advice, though here the shapes after the reads change (topk on 102 to 143 tokens at 5 of the 12 prunings; cuda-graphs' advice sees 34 of the 83 kernels on other grids): the reads, int() of a count that sizes torch.topk's k, are read as value reads inside a loop (step-read, under 0.1%); no rule ties a scalar read to the shapes launched after it"},
 	} {
 		found, named, msg := false, false, ""
 		for _, r := range read[c.capture].Recommendations {
@@ -3937,6 +3956,74 @@ changes with the data at every pruning); the FP32 trace cannot show that, and th
 prune.bf16 that plan time is the attention op's own host work, not launch-bound. torch.compile, a fused AdamW and an
 SDPA backend choice were not timed. The four traces' cause splits sum to the wall, and no launch-bound time is named
 by a Python frame.
+
+### fixtures/host27's first read
+
+Read once with main at 01da51c (12:49, after the fitters' cutoff), ` + "`profan analyze`" + ` on each trace and this test, the
+rows above kept as written; host27b's four rows (the levers profan ranked first or second that host27 did not time,
+timed by the lead before the read, its prices written down before its call) added at the read. The replayed
+unprofiled steps: ts.default 106.00 ms (measured 87.27, its one process, the traced one), ts.workers 22.18 ms (22.85;
+23.51), prune.default 23.02 ms (22.80, its one process), prune.bf16 149.36 ms (67.13; 76.31).
+
+| before → after | rule | profan's rank | estimated | measured | spread | holds |
+| --- | --- | ---: | ---: | ---: | ---: | --- |
+| ts.default → ts.workers | data-loader | 1 | 77.8% | 73.8% | 5.8% | yes, first |
+| ts.default → ts.noread | step-read | 2 | 10.9% | 10.7% | 44% | yes |
+| ts.default → ts.bf16 | bf16-autocast | 3 | 5.1% | 14.1% | 30% | yes |
+| ts.default → ts.graphs | step-read+cuda-graphs | | 20.4% | 43.2% | 2.1% | no: under by 23 points |
+| ts.default → ts.all | data-loader+step-read+cuda-graphs | | 79.1% | 75.7% | 0.0% | yes |
+| ts.workers → ts.all | step-read+cuda-graphs | | 4.9% | 7.2% | 5.8% | yes |
+| prune.default → prune.fixedk | host-read | not advised | none | 9.2% | 20% | no: not advised, measured first |
+| prune.default → prune.bf16 | bf16-autocast | 7 (slower) | −26.6% | −194.5% | 27% | no: over by 168 points |
+| prune.default → prune.graphs | host-read+cuda-graphs | | 45.7% (host-read: none) | 59.7% | 0.1% | no: under by 14 points |
+| prune.default → prune.all | bf16-autocast+host-read+cuda-graphs | | 67.0% (host-read: none) | 72.3% | 0.0% | yes |
+| prune.bf16 → prune.all | host-read+cuda-graphs | | 94.9% (host-read: none) | 90.6% | 27% | yes |
+| host27b: ts.workers → workerscompile | torch-compile | 1 | 23.2% | 21.4% | 3.1% | in value; first where bf16 measured 22.4% |
+| host27b: ts.workers → workersbf16 | bf16-autocast | 2 | 17.3% | 22.4% | 16% | in value; second, measured first by 1.0 point |
+| host27b: prune.default → fused | fused-optimizer | 2 | 13.5% | 4.0% | 23% | yes |
+| host27b: prune.bf16 → bf16compile | torch-compile | 3 | 3.8% | −54.7% | 13% | no: over by 58 points |
+
+Eight of the fifteen rows hold (seven of host27's eleven, one of host27b's four, two more of host27b's in value but not
+in rank). The first lever is the one measured first on one of the four steps as the checks were written: ` + "`data-loader`" + `
+on ts.default (77.8% against 73.8%). On ts.workers ` + "`torch-compile`" + ` is first (23.2%, host27b 21.4%) and bf16 second
+(17.3%, host27b 22.4%): a tie by measurement within a point, and the check written before host27b (step-read or
+cuda-graphs, the only change host27 measured) is refuted. On both prune steps ` + "`cuda-graphs`" + ` is first (45.7% and 94.9%,
+the regions between the three reads graphed, its advice saying the step cannot be captured whole and, on bf16, naming
+the padding it needs), where the checks held host-read first: host-read is not advised at all. Named with their
+frames, as written: the loader (` + "`enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host27.py(148): __getitem__`" + `,
+80.6% of ts.default's profiled wall) in the data time and in data-loader's advice; ts's plateau read
+(` + "`.item() at host27.py(229): step`" + `) in the host-sync time and in step-read's advice on both ts steps; prune's three
+reads (` + "`aten::item → cudaStreamSynchronize at host27.py(285): prune`" + `) in the host-sync time (and in step-read's and
+cuda-graphs' advice, not host-read's); prune.bf16's forward plans as op host work
+(` + "`aten::scaled_dot_product_attention at host27.py(107): forward`" + `, 30.0% of its profiled wall); AdamW's CPU step-count
+reads named as no sync; on ts.workers data-loader is not advised (its queue waits 0.28 ms a step); the four cause
+splits sum to the wall and no launch-bound time is named by a Python frame. Missed, by mechanism:
+
+- *A scalar read that sizes the next ops is not a shape read.* prune's counts are ` + "`int(...)`" + ` of a GPU sum, used as
+  ` + "`torch.topk`" + `'s k: host-read's sites (` + "`.tolist()`" + `, nonzero, unique, mask indexing) do not include it, so the reads are
+  taken for value reads inside a loop (step-read, under 0.1%: their waits are short on a host-bound step) on both
+  traces, even on prune.bf16, whose shapes after them change (34 of 83 kernels on other grids, which cuda-graphs'
+  advice counts). host-read is then priced none against 9.2% (measured first on prune.default), and the combinations
+  with it replay cuda-graphs alone as region graphs with the reads kept: prune.default → graphs 45.7% against 59.7%
+  (the measured step has no read, one graph, and fewer tokens: 101, 71 and 50 where the traced default kept about
+  144 at 11 of its 12 prunings). prune.bf16 → all holds (94.9% against 90.6%): there the region graphs, priced at the
+  largest traced shapes, take the host that the cuDNN plans and the dispatch hold.
+- *A precision change's host cost unseen, and the backward's plans read as launch-bound.* bf16 autocast made prune
+  2.9 times slower (67.13 ms against 22.80): its attention moved to cuDNN's SDPA, which builds a plan for each new
+  token count in the forward (70.7 to 84.2 ms, the main thread) and in the backward (86.5 to 90.1 ms, autograd's
+  thread), 3 of 32 calls each in four profiled steps. From the FP32 trace (memory-efficient attention, 64 calls,
+  14.6 ms) bf16-autocast is priced −26.6% (slower, the direction right) against −194.5%. On prune.bf16's own trace
+  the forward's plans are op host work and shape-plans prices them (46.6%, second), but the backward's, inside
+  ` + "`autograd::engine::evaluate_function: ScaledDotProductCudnnAttentionBackward0`" + ` on autograd's thread, are launch-bound
+  (57.3% of the wall), and the replayed step keeps 149.36 ms against 76.31 in its own process.
+- *A loader's host time over-kept.* ts.default → graphs (no read, graphed, the loader kept) is priced 20.4% against
+  43.2%: the replay keeps the main-process loader at 85.32 ms a step (its profiled 108.8 ms scaled), where the graphed
+  step with the same loader measured 49.56 ms in all; the replayed default is 106.00 ms against 87.27 in the same
+  process. The default's one process is its traced r1 one, and every eager r1 process ran slower than its r2 (noread
+  94.96 against 60.92, bf16 86.40 against 63.57): part of the measured 43.2% may be that process's slow host.
+- *Compile's cost on changing shapes unpriced.* host27b's compiled prune.bf16 ran 84.85 ms against 54.84 (−54.7%):
+  Dynamo breaks at the first read and the shapes after it change every step; the replay prices the fused chains
+  before the break (3.8%) and nothing of what the changing shapes cost the compiled step.
 `)
 }
 
