@@ -367,31 +367,19 @@ func checkPreciseMath(p *Pass) {
 		advice = "where about 3 decimal digits are enough, replace libdevice's tanh with tl.inline_asm_elementwise(\"tanh.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1): one MUFU.TANH (sm_75+) instead of the precise path; its maximum relative error is about 2^-11"
 	}
 	if exps > calls && exps > divs && exps > pows && exps > sins && exps > sqrts && exps > logs {
-		advice := "where about 21 bits are enough (__expf's maximum error is 2 + 1.16·|1.16·x| ulp, fine for arguments of a few units: a Gaussian, a softmax's shifted logits, a sigmoid), call __expf (or exp2f on a pre-scaled argument: an FMUL and one MUFU.EX2) instead of expf, whose SASS rounds x·log2(e) to an integer (FFMA.RM by 12582913), reduces the argument in two FFMAs by log2(e)'s high and low parts and scales the MUFU.EX2's result by 2^n, eight instructions a call against five; --use_fast_math makes every expf the fast one"
-		if _, _, triton := tritonKernel(a.Record); triton {
-			advice = "where about 21 bits are enough, use tl.exp (Triton lowers it to an FMUL and one MUFU.EX2) or tl.math.exp2 on a pre-scaled argument instead of libdevice's exp, whose SASS rounds, reduces in two FFMAs and rescales around the same MUFU.EX2"
-		}
-		p.report(estimate(gain), Note{
-			Message: fmt.Sprintf("%.0f%% of the executed instructions are precise expf on %s (%.3g warp-level calls: a rounding of x·log2(e) to an integer, a two-FFMA reduction by log2(e)'s high and low parts, a MUFU.EX2 and a scaling by 2^n, about 8 instructions a call); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __expf (an FMUL, a denormal test and the MUFU.EX2) %.0f%%",
+		reportPrecise(p, gain, "where about 21 bits are enough (__expf's maximum error is 2 + 1.16·|1.16·x| ulp, fine for arguments of a few units: a Gaussian, a softmax's shifted logits, a sigmoid), call __expf (or exp2f on a pre-scaled argument: an FMUL and one MUFU.EX2) instead of expf, whose SASS rounds x·log2(e) to an integer (FFMA.RM by 12582913), reduces the argument in two FFMAs by log2(e)'s high and low parts and scales the MUFU.EX2's result by 2^n, eight instructions a call against five; --use_fast_math makes every expf the fast one",
+			"where about 21 bits are enough, use tl.exp (Triton lowers it to an FMUL and one MUFU.EX2) or tl.math.exp2 on a pre-scaled argument instead of libdevice's exp, whose SASS rounds, reduces in two FFMAs and rescales around the same MUFU.EX2",
+			fmt.Sprintf("%.0f%% of the executed instructions are precise expf on %s (%.3g warp-level calls: a rounding of x·log2(e) to an integer, a two-FFMA reduction by log2(e)'s high and low parts, a MUFU.EX2 and a scaling by 2^n, about 8 instructions a call); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __expf (an FMUL, a denormal test and the MUFU.EX2) %.0f%%",
 				100*share, strings.Join(where, ", "), exps, 100*before/t, 100*after/t),
-			Advice:    advice,
-			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_exp_calls=%.4g", exps), fmt.Sprintf("precise_inst_share=%.3f", share)),
-			Locations: locs,
-		})
+			"precise_exp_calls", exps, share, locs)
 		return
 	}
 	if logs > calls && logs > divs && logs > pows && logs > sins && logs > sqrts {
-		advice := "where about 21 bits are enough (__logf's maximum absolute error is 2^-21.41 for x in [0.5, 2], its relative error 2^-21 elsewhere, denormals handled), call __logf (or __log2f, __log10f: a MUFU.LG2 and an FMUL) instead of logf, whose SASS reduces the argument by the bits of 2/3 and evaluates a polynomial of eight FFMAs, about 25 instructions a call on the FMA and ALU pipes; --use_fast_math makes every logf the fast one"
-		if _, _, triton := tritonKernel(a.Record); triton {
-			advice = "where about 21 bits are enough, use tl.math.log2(x) * 0.6931472 or tl.inline_asm_elementwise(\"lg2.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1) times ln 2: one MUFU.LG2 instead of libdevice's logf, a range reduction and a polynomial of eight FFMAs"
-		}
-		p.report(estimate(gain), Note{
-			Message: fmt.Sprintf("%.0f%% of the executed instructions are precise logf on %s (%.3g warp-level calls: a range reduction by the bits of 2/3, a polynomial of eight FFMAs and the exponent's terms, about 25 instructions a call and no MUFU); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __logf (a MUFU.LG2 and an FMUL) %.0f%%",
+		reportPrecise(p, gain, "where about 21 bits are enough (__logf's maximum absolute error is 2^-21.41 for x in [0.5, 2], its relative error 2^-21 elsewhere, denormals handled), call __logf (or __log2f, __log10f: a MUFU.LG2 and an FMUL) instead of logf, whose SASS reduces the argument by the bits of 2/3 and evaluates a polynomial of eight FFMAs, about 25 instructions a call on the FMA and ALU pipes; --use_fast_math makes every logf the fast one",
+			"where about 21 bits are enough, use tl.math.log2(x) * 0.6931472 or tl.inline_asm_elementwise(\"lg2.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1) times ln 2: one MUFU.LG2 instead of libdevice's logf, a range reduction and a polynomial of eight FFMAs",
+			fmt.Sprintf("%.0f%% of the executed instructions are precise logf on %s (%.3g warp-level calls: a range reduction by the bits of 2/3, a polynomial of eight FFMAs and the exponent's terms, about 25 instructions a call and no MUFU); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __logf (a MUFU.LG2 and an FMUL) %.0f%%",
 				100*share, strings.Join(where, ", "), logs, 100*before/t, 100*after/t),
-			Advice:    advice,
-			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_log_calls=%.4g", logs), fmt.Sprintf("precise_inst_share=%.3f", share)),
-			Locations: locs,
-		})
+			"precise_log_calls", logs, share, locs)
 		return
 	}
 	if sins > calls && sins > divs && sins > pows {
@@ -459,6 +447,21 @@ func checkPreciseMath(p *Pass) {
 			100*share, strings.Join(where, ", "), calls, 100*before/t, 100*after/t),
 		Advice:    advice,
 		Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_tanh_calls=%.4g", calls), fmt.Sprintf("precise_tanh_inst_share=%.3f", share)),
+		Locations: locs,
+	})
+}
+
+// reportPrecise reports precise-math on one function's precise calls:
+// its advice (tritonAdvice for a Triton kernel), the message, and the
+// calls under callsName in the evidence with the instructions' share.
+func reportPrecise(p *Pass, gain float64, advice, tritonAdvice, message, callsName string, calls, share float64, locs []profan.Location) {
+	if _, _, triton := tritonKernel(p.Kernel.Record); triton {
+		advice = tritonAdvice
+	}
+	p.report(estimate(gain), Note{
+		Message:   message,
+		Advice:    advice,
+		Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("%s=%.4g", callsName, calls), fmt.Sprintf("precise_inst_share=%.3f", share)),
 		Locations: locs,
 	})
 }
