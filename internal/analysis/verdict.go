@@ -284,8 +284,10 @@ import (
 // a register accumulator removes; version 142 has narrow-access read a
 // narrow load under a branch that idles lanes (at a whole warp's sectors)
 // with the coalesced stream, which uncoalesced-global and
-// thread-divergence leave.
-const VerdictVersion = 142
+// thread-divergence leave; version 143 has volatile-reread read a strong
+// load a loop issues each trip at an address it neither changes nor
+// stores to (a polled flag) and price the round trips hoisting it removes.
+const VerdictVersion = 143
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

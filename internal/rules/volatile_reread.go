@@ -242,6 +242,7 @@ func volatileAccumulator(p *Pass) {
 	r := volatileRMWs(p.Kernel)
 	removed := r.loads + r.stores - r.entries
 	if !(r.loads > 0) || !(r.global > 0) || !(removed > 0) || removed < 0.5*r.global {
+		volatilePoll(p)
 		return
 	}
 	t, issue, ok := issueWindow(p)
@@ -472,4 +473,100 @@ func inLoop(a *analysis.Kernel, space, op string) bool {
 		}
 	}
 	return false
+}
+
+// strongPolls is what volatilePoll reads from a source page, in warp
+// instructions executed: the strong global loads a loop issues at an
+// address it does not change and never stores to (a flag polled each
+// step), the loops' entries, every global memory instruction, and the
+// addresses of the loads.
+type strongPolls struct {
+	loads, entries, global float64
+	at                     map[string]bool
+}
+
+// volatilePolls reads the strong loads of loop-invariant addresses a
+// kernel's loops issue with no strong store to them in the loop.
+func volatilePolls(a *analysis.Kernel) (r strongPolls) {
+	if !sassHas(a, ".STRONG.") {
+		return r
+	}
+	recs, loops := sassLoops(a)
+	for _, s := range recs {
+		switch base, _, _ := strings.Cut(opcode(s.SASS), "."); base {
+		case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "REDG":
+			r.global += instExecuted(s)
+		}
+	}
+	r.at = map[string]bool{}
+	for _, l := range loops {
+		stored := map[string]bool{} // address operands the loop stores to
+		for _, b := range l.body {
+			switch base, _, _ := strings.Cut(opcode(b.SASS), "."); base {
+			case "STG", "ST", "ATOMG", "ATOM", "RED", "REDG":
+				stored[memOperand(strings.Fields(strings.ReplaceAll(b.SASS, ",", " ")))] = true
+			}
+		}
+		found := false
+		for _, b := range l.body {
+			op := opcode(b.SASS)
+			base, _, _ := strings.Cut(op, ".")
+			if (base != "LDG" && base != "LD") || !strongOp(op, base) || !l.invariant(b.SASS) || r.at[b.Address] {
+				continue
+			}
+			if stored[memOperand(strings.Fields(strings.ReplaceAll(b.SASS, ",", " ")))] {
+				continue
+			}
+			if n := instExecuted(b); n > l.entries {
+				r.loads += n
+				r.at[b.Address] = true
+				found = true
+			}
+		}
+		if found {
+			r.entries += l.entries
+		}
+	}
+	return r
+}
+
+// volatilePoll prices a loop that polls one global location through a
+// volatile pointer each step (fixtures/sol-check18's volStop<1>: a
+// 64-step iteration whose rolled loop issues one LDG.E.STRONG.SYS of the
+// stop flag a trip, 97 % of its global instructions; each step's branch
+// waits for the load's round trip to L2: latency-bound). Read once before
+// the loop (or every so many steps), the loads but one a loop entry go,
+// and with them the round trips the steps wait on: the time after is the
+// longest of the instructions left at the attainable issue rate, the
+// memory units' work kept and DRAM at the stream's line.
+func volatilePoll(p *Pass) {
+	r := volatilePolls(p.Kernel)
+	removed := r.loads - r.entries
+	if !(r.loads > 0) || !(r.global > 0) || !(removed > 0) || removed < 0.5*r.global {
+		return
+	}
+	t, issue, ok := issueWindow(p)
+	n, okN := p.Value("inst_executed")
+	us, okU := usageOf(p)
+	if !ok || !okN || !(n > removed) || !okU {
+		return
+	}
+	after := (n - removed) / issue / t
+	kept := (r.global - removed) / r.global
+	for _, u := range []analysis.Unit{analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory} {
+		if v, ok := us[u]; ok {
+			after = math.Max(after, v*kept/ceiling[u])
+		}
+	}
+	if v, ok := us[analysis.LimitDRAM]; ok {
+		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
+	}
+	gain := clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p))
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("a loop polls one global location through a volatile pointer: %.3g strong (volatile) loads of an address the loop does not change, %.0f%% of the kernel's global memory instructions; each step waits for its load's round trip to L2. Read once before the loop, the instructions left take %.0f%% of the kernel's time at the device's issue peak",
+			r.loads, 100*r.loads/r.global, 100*(n-removed)/issue/t),
+		Advice:    "read a location only this kernel's launch sets once, into a register, before the loop; to poll a flag another agent sets, poll it every so many steps (if (k % 32 == 0 && *stop)), or use cuda::atomic_ref with memory_order_relaxed",
+		Evidence:  p.evidence("l2_sol_pct", "inst_executed", "duration"),
+		Locations: topLines(p, func(_ string, s profan.SourceRecord) bool { return r.at[s.Address] }),
+	})
 }
