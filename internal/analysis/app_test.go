@@ -4024,6 +4024,14 @@ splits sum to the wall and no launch-bound time is named by a Python frame. Miss
 - *Compile's cost on changing shapes unpriced.* host27b's compiled prune.bf16 ran 84.85 ms against 54.84 (−54.7%):
   Dynamo breaks at the first read and the shapes after it change every step; the replay prices the fused chains
   before the break (3.8%) and nothing of what the changing shapes cost the compiled step.
+
+After the fix (hostfix27b, after the read): a long piece of an autograd node's own span on autograd's thread is op host
+work as an aten op's is, and ` + "`shape-plans`" + ` prices the forward's plans and its backward's together. prune.bf16's
+split: launch-bound 57.3% → 24.5%, op host work 30.0% → 62.9%
+(` + "`autograd::engine::evaluate_function: ScaledDotProductCudnnAttentionBackward0`" + `, 253.27 ms); shape-plans 46.6% →
+82.6% (second, behind cuda-graphs' 95.9%), the backward's 3 long calls of 32 priced at its median call. The backward's
+plans now keep their traced time, so the replayed step is 186.51 ms (149.36 before) against 76.31 measured: prune.bf16
+→ all 94.9% → 95.9% (holds), host27b's bf16compile 3.8% → 3.1% (still over).
 `)
 }
 

@@ -143,7 +143,7 @@ func (x *idleAcc) host(h *host, cause string, g0, g1 float64, c *profan.HostEven
 			switch {
 			case cause == IdleSync:
 				x.add(IdleSync, a, b, c)
-			case s.State == profan.HostDispatch && float64(s.Dur) >= opHostMin && strings.HasPrefix(name, "aten::"):
+			case s.State == profan.HostDispatch && float64(s.Dur) >= opHostMin && opHostOp(name):
 				if s.Start > x.opHostEnd+opHostJoin {
 					x.opHostN++
 				}
@@ -170,6 +170,18 @@ func (x *idleAcc) host(h *host, cause string, g0, g1 float64, c *profan.HostEven
 // library's plan built for a new shape (cuDNN's SDPA) tens of
 // milliseconds.
 const opHostMin = 5e-3
+
+// opHostOp reports a dispatch span's name that op host work is read
+// in: an aten op, or an autograd node's evaluate_function on autograd's
+// thread (the backward's op: cuDNN's SDPA builds a plan per new shape in
+// the backward too, inside ScaledDotProductCudnnAttentionBackward0,
+// fixtures/host27's prune.bf16).
+func opHostOp(name string) bool {
+	return strings.HasPrefix(name, "aten::") || strings.HasPrefix(name, autogradEval)
+}
+
+// autogradEval prefixes the span of an autograd node run by the engine.
+const autogradEval = "autograd::engine::evaluate_function: "
 
 // opHostJoin is the most time between two op-host pieces of one op call
 // (a memset or copy call between them).

@@ -171,5 +171,5 @@ const minUnitOps = 5
 // (the timeline's op host work).
 func (r *replay) opHost(s profan.HostSpan) bool {
 	return s.State == profan.HostDispatch && float64(s.Dur) >= opHostMin && s.Name >= 0 && int(s.Name) < len(r.snames) &&
-		strings.HasPrefix(r.snames[s.Name], "aten::")
+		opHostOp(r.snames[s.Name])
 }

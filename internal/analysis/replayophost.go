@@ -119,7 +119,7 @@ func (r *replay) longOps() []string {
 		if s.State != profan.HostDispatch || float64(s.Dur) < opHostMin || s.Name < 0 {
 			continue
 		}
-		if n := r.snames[s.Name]; strings.HasPrefix(n, "aten::") && !slices.Contains(out, n) {
+		if n := r.snames[s.Name]; opHostOp(n) && !slices.Contains(out, n) {
 			out = append(out, n)
 		}
 	}

@@ -286,8 +286,10 @@ import (
 // with the coalesced stream, which uncoalesced-global and
 // thread-divergence leave; version 143 has volatile-reread read a strong
 // load a loop issues each trip at an address it neither changes nor
-// stores to (a polled flag) and price the round trips hoisting it removes.
-const VerdictVersion = 143
+// stores to (a polled flag) and price the round trips hoisting it removes;
+// version 144 reads an autograd node's long host pieces as op host work
+// and has shape-plans price a forward op's plans with its backward's.
+const VerdictVersion = 144
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -46,6 +47,7 @@ a = F.scaled_dot_product_attention(q, kc[:, :, :n], vc[:, :, :n], attn_mask=mask
 		if tl == nil || !p.ev.PyTorch() {
 			return
 		}
+		var plans []analysis.OpHost
 		for _, o := range analysis.OpHosts(tl) {
 			if o.Long < 2 || 2*o.Long > o.Calls {
 				// One build (a warm-up in the window), or an op whose
@@ -60,12 +62,20 @@ a = F.scaled_dot_product_attention(q, kc[:, :, :n], vc[:, :, :n], attn_mask=mask
 			if o.Shapes == 0 && o.Steps < 2 {
 				continue
 			}
-			name := o.Name
-			lever := analysis.Lever{OpHost: func(n string) bool { return n == name }}
+			plans = append(plans, o)
+		}
+		for _, g := range planGroups(plans) {
+			o := g[0]
+			names := make([]string, len(g))
+			for i, x := range g {
+				names[i] = x.Name
+			}
+			lever := analysis.Lever{OpHost: func(n string) bool { return slices.Contains(names, n) }}
 			gain, ok := p.replay(lever)
 			if !ok {
 				continue
 			}
+			name := o.Name
 			where := name
 			for _, c := range tl.IdleOf(analysis.IdleOpHost).Calls {
 				if c.Name == name && c.Frame != "" {
@@ -80,14 +90,22 @@ a = F.scaled_dot_product_attention(q, kc[:, :, :n], vc[:, :, :n], attn_mask=mask
 			} else {
 				msg += fmt.Sprintf(", in %d steps: a plan built for each new shape (the trace has no shapes: record_shapes=True shows them)", o.Steps)
 			}
+			for _, b := range g[1:] {
+				msg += fmt.Sprintf("; its backward (%s, on autograd's thread) too, in %d of its %d calls (%.2f ms a step traced, against %.3f ms in its median call)",
+					b.Name, b.Long, b.Calls, 1e3*b.LongTime, 1e3*b.Median)
+			}
 			fix := "give the op a fixed set of shapes: pad or bucket its inputs' lengths (to a multiple of 64, or a few buckets), the padding masked, so the library builds each plan once and takes it from its cache"
-			if strings.Contains(name, "scaled_dot_product_attention") || strings.Contains(name, "_cudnn_attention") {
+			if strings.Contains(name, "scaled_dot_product_attention") || strings.Contains(name, "_cudnn_attention") || strings.Contains(name, "CudnnAttentionBackward") {
 				fix = "pad the keys and values to a fixed set of lengths (a multiple of 64, or a few buckets up to the cache's size), the padding masked in attn_mask, so cuDNN's attention builds one plan a bucket and takes it from its cache; or hold SDPA to a backend that builds no plan: with torch.nn.attention.sdpa_kernel(SDPBackend.FLASH_ATTENTION) (no attn_mask) or SDPBackend.EFFICIENT_ATTENTION around the loop"
+			}
+			basis := "the step replayed with each of the op's long calls at its median call's host time, the rest as traced"
+			if len(g) > 1 {
+				basis = "the step replayed with each long call of the op and of its backward at its median call's host time, the rest as traced"
 			}
 			p.recommendWall(analysis.Recommendation{
 				Message:  msg,
 				Fix:      fix,
-				Basis:    "the step replayed with each of the op's long calls at its median call's host time, the rest as traced",
+				Basis:    basis,
 				Composes: "with everything; CUDA graphs need the fixed shapes first",
 				Lever:    &lever,
 			}, gain)
@@ -109,4 +127,73 @@ func sdpaPlans(p *AppPass) string {
 		return ""
 	}
 	return fmt.Sprintf("; in 16 bits, scaled_dot_product_attention, whose shapes change between calls here (%d sizes of its work in %d calls, record_shapes), may run on cuDNN's attention, which builds a plan on the host for each new shape (tens of milliseconds each, not priced here: the trace cannot show which backend bf16 picks); pad the lengths to a fixed set, or hold SDPA to FLASH_ATTENTION or EFFICIENT_ATTENTION with torch.nn.attention.sdpa_kernel (see shape-plans)", sizes, calls)
+}
+
+// planGroups groups the ops that build plans per shape for one lever: an
+// aten op with the autograd nodes of its backward that build them too
+// (cuDNN's SDPA builds a plan per new shape in the forward and again in
+// ScaledDotProductCudnnAttentionBackward0 on autograd's thread,
+// fixtures/host27's prune.bf16), priced together; a node no forward op
+// of the list matches stands alone. In the list's order.
+func planGroups(ops []analysis.OpHost) [][]analysis.OpHost {
+	var out [][]analysis.OpHost
+	taken := make([]bool, len(ops))
+	for i, o := range ops {
+		if taken[i] || !strings.HasPrefix(o.Name, "aten::") {
+			continue
+		}
+		g := []analysis.OpHost{o}
+		for j, b := range ops {
+			if !taken[j] && j != i && backwardOf(o.Name, b.Name) {
+				g = append(g, b)
+				taken[j] = true
+			}
+		}
+		taken[i] = true
+		out = append(out, g)
+	}
+	for i, o := range ops {
+		if !taken[i] {
+			out = append(out, []analysis.OpHost{o})
+		}
+	}
+	return out
+}
+
+// backwardOf reports an autograd node (its evaluate_function span) that
+// is aten op op's backward: the op's words, in order, among the node's
+// ("aten::scaled_dot_product_attention" in
+// "ScaledDotProductCudnnAttentionBackward0").
+func backwardOf(op, node string) bool {
+	n, ok := strings.CutPrefix(node, "autograd::engine::evaluate_function: ")
+	if !ok {
+		return false
+	}
+	n = strings.TrimRight(n, "0123456789")
+	n, ok = strings.CutSuffix(n, "Backward")
+	if !ok {
+		return false
+	}
+	var words []string
+	start := 0
+	for i := 1; i <= len(n); i++ {
+		if i == len(n) || (n[i] >= 'A' && n[i] <= 'Z') {
+			words = append(words, strings.ToLower(n[start:i]))
+			start = i
+		}
+	}
+	w := 0
+	for _, x := range strings.Split(strings.TrimPrefix(op, "aten::"), "_") {
+		if x == "" {
+			continue
+		}
+		for w < len(words) && words[w] != x {
+			w++
+		}
+		if w == len(words) {
+			return false
+		}
+		w++
+	}
+	return true
 }
