@@ -245,26 +245,13 @@ func volatileAccumulator(p *Pass) {
 		volatilePoll(p)
 		return
 	}
-	t, issue, ok := issueWindow(p)
-	n, okN := p.Value("inst_executed")
-	us, okU := usageOf(p)
-	if !ok || !okN || !(n > removed) || !okU {
+	gain, left, ok := volatileGain(p, removed, r.global)
+	if !ok {
 		return
 	}
-	after := (n - removed) / issue / t
-	kept := (r.global - removed) / r.global
-	for _, u := range []analysis.Unit{analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory} {
-		if v, ok := us[u]; ok {
-			after = math.Max(after, v*kept/ceiling[u])
-		}
-	}
-	if v, ok := us[analysis.LimitDRAM]; ok {
-		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
-	}
-	gain := clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p))
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("a loop accumulates into one global location through a volatile pointer: %.3g strong (volatile) loads and %.3g strong stores of an address the loop does not change, %.0f%% of the kernel's global memory instructions; each step's load waits for the step before's store to reach L2 and come back. Summed in a register and stored once, the instructions left take %.0f%% of the kernel's time at the device's issue peak",
-			r.loads, r.stores, 100*(r.loads+r.stores)/r.global, 100*(n-removed)/issue/t),
+			r.loads, r.stores, 100*(r.loads+r.stores)/r.global, 100*left),
 		Advice:    "accumulate in a register (float acc = 0; for (...) acc += ...;) and store the result once after the loop; drop volatile from a pointer to data only this thread writes, and keep volatile (or cuda::atomic_ref) for a location another thread reads while the kernel runs",
 		Evidence:  p.evidence("l2_sol_pct", "inst_executed", "duration"),
 		Locations: topLines(p, func(_ string, s profan.SourceRecord) bool { return r.at[s.Address] }),
@@ -545,14 +532,34 @@ func volatilePoll(p *Pass) {
 	if !(r.loads > 0) || !(r.global > 0) || !(removed > 0) || removed < 0.5*r.global {
 		return
 	}
+	gain, left, ok := volatileGain(p, removed, r.global)
+	if !ok {
+		return
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("a loop polls one global location through a volatile pointer: %.3g strong (volatile) loads of an address the loop does not change, %.0f%% of the kernel's global memory instructions; each step waits for its load's round trip to L2. Read once before the loop, the instructions left take %.0f%% of the kernel's time at the device's issue peak",
+			r.loads, 100*r.loads/r.global, 100*left),
+		Advice:    "read a location only this kernel's launch sets once, into a register, before the loop; to poll a flag another agent sets, poll it every so many steps (if (k % 32 == 0 && *stop)), or use cuda::atomic_ref with memory_order_relaxed",
+		Evidence:  p.evidence("l2_sol_pct", "inst_executed", "duration"),
+		Locations: topLines(p, func(_ string, s profan.SourceRecord) bool { return r.at[s.Address] }),
+	})
+}
+
+// volatileGain prices removing removed of a kernel's global memory
+// instructions (global in all): the time after is the longest of the
+// instructions left at the attainable issue rate, the memory units' work
+// kept and DRAM at the stream's line; left is the first of these as a
+// share of the kernel's time.
+func volatileGain(p *Pass, removed, global float64) (gain, left float64, ok bool) {
 	t, issue, ok := issueWindow(p)
 	n, okN := p.Value("inst_executed")
 	us, okU := usageOf(p)
 	if !ok || !okN || !(n > removed) || !okU {
-		return
+		return 0, 0, false
 	}
-	after := (n - removed) / issue / t
-	kept := (r.global - removed) / r.global
+	left = (n - removed) / issue / t
+	after := left
+	kept := (global - removed) / global
 	for _, u := range []analysis.Unit{analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory} {
 		if v, ok := us[u]; ok {
 			after = math.Max(after, v*kept/ceiling[u])
@@ -561,12 +568,5 @@ func volatilePoll(p *Pass) {
 	if v, ok := us[analysis.LimitDRAM]; ok {
 		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
 	}
-	gain := clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p))
-	p.report(estimate(gain), Note{
-		Message: fmt.Sprintf("a loop polls one global location through a volatile pointer: %.3g strong (volatile) loads of an address the loop does not change, %.0f%% of the kernel's global memory instructions; each step waits for its load's round trip to L2. Read once before the loop, the instructions left take %.0f%% of the kernel's time at the device's issue peak",
-			r.loads, 100*r.loads/r.global, 100*(n-removed)/issue/t),
-		Advice:    "read a location only this kernel's launch sets once, into a register, before the loop; to poll a flag another agent sets, poll it every so many steps (if (k % 32 == 0 && *stop)), or use cuda::atomic_ref with memory_order_relaxed",
-		Evidence:  p.evidence("l2_sol_pct", "inst_executed", "duration"),
-		Locations: topLines(p, func(_ string, s profan.SourceRecord) bool { return r.at[s.Address] }),
-	})
+	return clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p)), left, true
 }
