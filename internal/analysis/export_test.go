@@ -97,7 +97,8 @@ func ReplayedStep(t *Timeline) float64 {
 }
 
 // TracedWalls are a trace's step as replayed with the profiler's cost
-// kept (every span at its traced time) and as traced: each step complete
+// kept (every span at its traced time, every plan build as traced) and
+// as traced: each step complete
 // when its host has passed its ProfilerStep#N's end and the kernels it
 // issued have run (not before the step before it), the median interval,
 // the first step (warm-up) left out, as the replay takes its step; with
@@ -110,6 +111,8 @@ func TracedWalls(t *Timeline) (replayed, traced float64) {
 	}
 	c := *r
 	c.profiler, c.bareKeep, c.launchU, c.feed = false, 1, r.launch, 0
+	// The trace's own steps: every build as traced, no plan cache.
+	c.plans = nil
 	replayed = c.run(Lever{})
 	gpu, done := math.Inf(-1), []float64(nil)
 	bi := 0

@@ -113,6 +113,9 @@ type replay struct {
 	// training: the window holds autograd's backward (a dispatch span
 	// of autograd::engine::evaluate_function): a training step.
 	training bool
+	// plans is the plan cache's model of the window's per-shape builds
+	// (planCache); nil where no op builds plans.
+	plans *planCache
 	// feed is the step's floor set by a multi-process DataLoader: its
 	// pin-memory thread's time a batch times the batches a step
 	// (pinFeed), or where the step's thread waits on the workers' queue
@@ -298,6 +301,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	r.training = r.hasBackward()
 	r.bareKeep = r.windowKeep()
 	r.launchU = r.launchUnprofiled()
+	r.plans = r.planCache()
 	r.markReads()
 	r.gap = r.gpuGap()
 	r.feed = r.pinFeed(run)
@@ -339,8 +343,31 @@ func noLever(l Lever) bool {
 		l.OpHost == nil
 }
 
-// run replays the window with lever l: its wall time per step.
+// run replays the window with lever l: its wall time per step. Where
+// the window holds plans a library builds per shape (planCache), the
+// steady step: the step with every build at its op's median call, and
+// the builds that recur (a range of shapes that grows) at the rate the
+// window shows them, their replayed cost over the window a step.
 func (r *replay) run(l Lever) float64 {
+	plans := r.opHostScale(l)
+	wall, total, data := r.walk(l, r.plans.with(plans, false))
+	if r.plans != nil && r.plans.recur {
+		_, traced, _ := r.walk(l, r.plans.with(plans, true))
+		wall += math.Max(0, traced-total) / float64(r.steps)
+	}
+	if l.Workers > 0 {
+		// The workers' throughput bounds the step.
+		wall = math.Max(wall, data/float64(l.Workers)/float64(r.steps))
+	}
+	// The batches cannot come faster than the pin-memory thread takes
+	// them from the workers.
+	return math.Max(wall, r.feed)
+}
+
+// walk replays the window with lever l, the host spans in plans (by
+// index) at that share of their traced time: the median step's wall,
+// the window's whole replayed time, and its loading's time, seconds.
+func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64) {
 	if l.Graphs && !l.Capturable() {
 		// A sync the other levers leave blocks the capture: the step
 		// is replayed without the graph.
@@ -386,7 +413,6 @@ func (r *replay) run(l Lever) float64 {
 	}
 	eaten := r.consumers(l)
 	gone := r.opsDropped(l)
-	plans := r.opHostScale(l)
 	factor := func(l Lever, i int, s profan.HostSpan) float64 {
 		if gone != nil && gone[i] {
 			return 0
@@ -504,7 +530,6 @@ func (r *replay) run(l Lever) float64 {
 	// instant t.
 	h, t := 0.0, r.lo
 	si, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
-	data := 0.0
 	advance := func(to float64) {
 		for t < to {
 			for si < len(r.spans) && r.spans[si].End() <= t {
@@ -664,7 +689,8 @@ func (r *replay) run(l Lever) float64 {
 	}
 	close(r.hi)
 	advance(r.hi)
-	wall := math.Max(h, gpu) / float64(r.steps)
+	total = math.Max(h, gpu)
+	wall = total / float64(r.steps)
 	if len(done) >= 3 {
 		// The median step, the first (warm-up) left out.
 		var ws []float64
@@ -677,11 +703,5 @@ func (r *replay) run(l Lever) float64 {
 			wall = (ws[len(ws)/2-1] + ws[len(ws)/2]) / 2
 		}
 	}
-	if l.Workers > 0 {
-		// The workers' throughput bounds the step.
-		wall = math.Max(wall, data/float64(l.Workers)/float64(r.steps))
-	}
-	// The batches cannot come faster than the pin-memory thread takes
-	// them from the workers.
-	return math.Max(wall, r.feed)
+	return wall, total, data
 }

@@ -288,8 +288,11 @@ import (
 // load a loop issues each trip at an address it neither changes nor
 // stores to (a polled flag) and price the round trips hoisting it removes;
 // version 144 reads an autograd node's long host pieces as op host work
-// and has shape-plans price a forward op's plans with its backward's.
-const VerdictVersion = 144
+// and has shape-plans price a forward op's plans with its backward's;
+// version 145 prices every lever on the plan cache's steady step: a
+// plan build at a shape seen before or inside a bounded range does not
+// recur, one that grows the range recurs at the window's rate.
+const VerdictVersion = 145
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -49,20 +49,9 @@ a = F.scaled_dot_product_attention(q, kc[:, :, :n], vc[:, :, :n], attn_mask=mask
 		}
 		var plans []analysis.OpHost
 		for _, o := range analysis.OpHosts(tl) {
-			if o.Long < 2 || 2*o.Long > o.Calls {
-				// One build (a warm-up in the window), or an op whose
-				// every call is long: not a shape's plan.
-				continue
+			if o.Plans() {
+				plans = append(plans, o)
 			}
-			if o.Shapes > 0 && 2*o.New < o.Long {
-				// Its long calls come at sizes already seen: not a
-				// plan built for a new shape.
-				continue
-			}
-			if o.Shapes == 0 && o.Steps < 2 {
-				continue
-			}
-			plans = append(plans, o)
 		}
 		for _, g := range planGroups(plans) {
 			o := g[0]
@@ -90,17 +79,18 @@ a = F.scaled_dot_product_attention(q, kc[:, :, :n], vc[:, :, :n], attn_mask=mask
 			} else {
 				msg += fmt.Sprintf(", in %d steps: a plan built for each new shape (the trace has no shapes: record_shapes=True shows them)", o.Steps)
 			}
+			msg += planCacheText(o)
 			for _, b := range g[1:] {
 				msg += fmt.Sprintf("; its backward (%s, on autograd's thread) too, in %d of its %d calls (%.2f ms a step traced, against %.3f ms in its median call)",
-					b.Name, b.Long, b.Calls, 1e3*b.LongTime, 1e3*b.Median)
+					b.Name, b.Long, b.Calls, 1e3*b.LongTime, 1e3*b.Median) + strings.Replace(planCacheText(b), ";", ":", 1)
 			}
 			fix := "give the op a fixed set of shapes: pad or bucket its inputs' lengths (to a multiple of 64, or a few buckets), the padding masked, so the library builds each plan once and takes it from its cache"
 			if strings.Contains(name, "scaled_dot_product_attention") || strings.Contains(name, "_cudnn_attention") || strings.Contains(name, "CudnnAttentionBackward") {
 				fix = "pad the keys and values to a fixed set of lengths (a multiple of 64, or a few buckets up to the cache's size), the padding masked in attn_mask, so cuDNN's attention builds one plan a bucket and takes it from its cache; or hold SDPA to a backend that builds no plan: with torch.nn.attention.sdpa_kernel(SDPBackend.FLASH_ATTENTION) (no attn_mask) or SDPBackend.EFFICIENT_ATTENTION around the loop"
 			}
-			basis := "the step replayed with each of the op's long calls at its median call's host time, the rest as traced"
+			basis := "the steady step (builds that recur at the window's rate, the others once a shape over the run: docs/replay.md) replayed with each of the op's long calls at its median call's host time, the rest as traced"
 			if len(g) > 1 {
-				basis = "the step replayed with each long call of the op and of its backward at its median call's host time, the rest as traced"
+				basis = "the steady step (builds that recur at the window's rate, the others once a shape over the run: docs/replay.md) replayed with each long call of the op and of its backward at its median call's host time, the rest as traced"
 			}
 			p.recommendWall(analysis.Recommendation{
 				Message:  msg,
@@ -127,6 +117,27 @@ func sdpaPlans(p *AppPass) string {
 		return ""
 	}
 	return fmt.Sprintf("; in 16 bits, scaled_dot_product_attention, whose shapes change between calls here (%d sizes of its work in %d calls, record_shapes), may run on cuDNN's attention, which builds a plan on the host for each new shape (tens of milliseconds each, not priced here: the trace cannot show which backend bf16 picks); pad the lengths to a fixed set, or hold SDPA to FLASH_ATTENTION or EFFICIENT_ATTENTION with torch.nn.attention.sdpa_kernel (see shape-plans)", sizes, calls)
+}
+
+// planCacheText says how the plan cache reads o's builds (OpHost's
+// Distinct, Grow, Fill, Seen and Range): the distinct shapes its calls
+// hold, and of its builds those that recur in the steady step and those
+// that do not; "" where the trace has no shapes.
+func planCacheText(o analysis.OpHost) string {
+	if o.Distinct == 0 {
+		return ""
+	}
+	var parts []string
+	if o.Grow > 0 {
+		parts = append(parts, fmt.Sprintf("%d beyond the shapes of its kind before it (a growing range: recurring at the window's rate)", o.Grow))
+	}
+	if o.Fill > 0 {
+		parts = append(parts, fmt.Sprintf("%d inside their range (about %d sizes: each built once over the run, not in the steady step)", o.Fill, o.Range))
+	}
+	if o.Seen > 0 {
+		parts = append(parts, fmt.Sprintf("%d at a shape a call before had (cached outside the profiler: not recurring)", o.Seen))
+	}
+	return fmt.Sprintf("; %d distinct shapes and %d builds in the window, %s", o.Distinct, o.Long, strings.Join(parts, ", "))
 }
 
 // planGroups groups the ops that build plans per shape for one lever: an
