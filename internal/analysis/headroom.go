@@ -435,6 +435,13 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 	if w, ok := LaneRedundant(a); ok {
 		sp = math.Max(0, sp-w.Flops*31/32)
 	}
+	// Work every thread of the grid does alike from constants, arguments
+	// and loop counters is not necessary work (GridInvariant).
+	invMUFU := 0.0
+	if inv, ok := GridInvariant(a); ok && inv.Worth() {
+		sp = math.Max(0, sp-inv.Flops)
+		invMUFU = inv.MUFU
+	}
 	// A precise logf's range reduction and polynomial are FP32 work
 	// __logf does in one MUFU.LG2 (and an FMUL): preciseLogFlops a call
 	// are not necessary work, its MUFU is (the XU pipe's need below).
@@ -461,7 +468,7 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 				fmt.Sprintf("%.3g integer multiply-adds at %.0f%% of %.1f Tera-op/s", m.imad, 100*attainablePipe, peak/1e12)})
 		}
 	}
-	if n, ok := xuNeed(a); ok {
+	if n, ok := xuNeed(a, invMUFU); ok {
 		out = append(out, n)
 	} else if peak := a.Spec.PeakSFU(); logs+exps > 0 && peak > 0 {
 		what := fmt.Sprintf("%.3g logarithms, one MUFU.LG2 each (__logf)", logs)
@@ -504,7 +511,7 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 // lane's element (fixtures/sol-check4's silu_b16_w1, Triton's BLOCK_SIZE
 // of 16 on 32 threads: two MUFU a lane for one an element), which no
 // counter tells from its own.
-func xuNeed(a *Kernel) (need, bool) {
+func xuNeed(a *Kernel, invariant float64) (need, bool) {
 	if l := a.Limiter; a.Spec == nil || len(a.Record.Source) == 0 || l.Unit != LimitPipe || l.Pipe != "" && l.Pipe != "XU" {
 		return need{}, false
 	}
@@ -518,6 +525,9 @@ func xuNeed(a *Kernel) (need, bool) {
 	// A precise tanhf runs two MUFU ops (EX2, RCP) where the function
 	// needs one (MUFU.TANH): one a call is not necessary work.
 	ops = math.Max(0, ops-preciseCalls(a.Record, PreciseTanh))
+	// Transcendentals every thread computes alike (GridInvariant) are
+	// needed once, not a thread.
+	ops = math.Max(0, ops-invariant)
 	if !(ops > 0) || !(peak > 0) {
 		return need{}, false
 	}

@@ -291,8 +291,11 @@ import (
 // and has shape-plans price a forward op's plans with its backward's;
 // version 145 prices every lever on the plan cache's steady step: a
 // plan build at a shape seen before or inside a bounded range does not
-// recur, one that grows the range recurs at the window's rate.
-const VerdictVersion = 145
+// recur, one that grows the range recurs at the window's rate; version
+// 146 adds invariant-work (values every thread of the grid computes
+// alike from constants, arguments and loop counters) and leaves that
+// work out of the headroom's necessary work.
+const VerdictVersion = 146
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -176,6 +176,7 @@ var All = []*Rule{
 	callNotInlined,
 	precisionRoundTrip,
 	warpRedundant,
+	invariantWork,
 	bitLoop,
 	neighbourRecompute,
 	barrierStalls,

@@ -92,6 +92,7 @@ func TestFixtures(t *testing.T) {
 	files = append(files, rulestest.Files("testdata/sol-check11")...)
 	files = append(files, rulestest.Files("testdata/unpipelined-tiles")...)
 	files = append(files, rulestest.Files("testdata/sol-check16")...)
+	files = append(files, rulestest.Files("testdata/invariant-work")...)
 	if len(files) == 0 {
 		t.Fatal("no expectation files")
 	}

@@ -1,0 +1,99 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
+)
+
+// invariantWork reports a kernel whose threads all compute the same
+// values again and again: conversions and arithmetic whose operands are
+// only constants, the kernel's arguments and loop counters (a rolled
+// loop's coefficients from its counter, setup derived from the
+// arguments), which unrolling or hoisting turns into constants.
+var invariantWork = &Rule{
+	ID:    "invariant-work",
+	Title: "Every thread recomputes values fixed by constants and arguments",
+	Text: `Values that depend only on constants, the kernel's arguments and a loop's counter
+are the same in every thread of the grid, yet each thread computes them again: a
+loop kept rolled (#pragma unroll 1, a run-time trip count) converts its counter to
+float and rebuilds its coefficients on every trip, besides its counter, compare and
+branch; coefficients derived from the arguments (a recurrence with rsqrtf and
+__expf) are derived by all of a kernel's millions of threads. On a kernel its issue
+slots or pipes hold, those instructions are its time. Unroll the loop with a
+compile-time trip count so that the compiler folds the counter's conversions and the
+coefficients into constants, and compute what depends on the arguments alone once, on
+the host (passed as arguments or in __constant__ memory), or once per block.`,
+	Before: `for (int r = 0; r < 64; ++r) {
+#pragma unroll 1
+    for (int j = 0; j < 4; ++j) v = fmaf(v, 0.97f - 0.01f * float(j), 0.02f * float(j + 1));
+}`,
+	After: `for (int r = 0; r < 64; ++r) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) v = fmaf(v, 0.97f - 0.01f * float(j), 0.02f * float(j + 1));
+}   // four FFMA a round, their coefficients constants`,
+	Severity: profan.Warning,
+	Cause:    CauseCompute,
+	Scope:    Source,
+	Locates:  true,
+	// It reads the SASS: what each thread's registers hold.
+	NeedsSource: true,
+	Requires:    []string{"duration"},
+	Optional:    usageReads,
+	Check:       checkInvariantWork,
+}
+
+// checkInvariantWork prices the invariant instructions from the issue
+// slots: unrolled and hoisted, they go, and the kernel's time falls with
+// its instructions, never below what DRAM and L2 leave
+// (fixtures/sol-check17's loopOvh<0>: 89 % of its 277 M instructions
+// are the rolled inner loop's counter, conversions, coefficients and
+// branch; its unrolled twin ran 0.87 faster). Only where conversions and
+// floating-point math are a quarter of the instructions or more
+// (analysis.InvariantWork.Worth).
+func checkInvariantWork(p *Pass) {
+	a := p.Kernel
+	if _, _, ok := issueWindow(p); !ok {
+		return
+	}
+	w, ok := analysis.GridInvariant(a)
+	if !ok || !w.Worth() {
+		return
+	}
+	gain := math.Min(w.Share(), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	if gain < 0.05 {
+		return
+	}
+	var parts []string
+	for _, c := range []struct {
+		n    float64
+		what string
+	}{
+		{w.Conv, "conversions between integer and float"},
+		{w.Math, "floating-point arithmetic"},
+		{w.Control, "counters, moves, compares and branches"},
+	} {
+		if c.n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %.0f%%", c.what, 100*c.n/w.All))
+		}
+	}
+	if w.MUFU > 0 {
+		parts = append(parts, fmt.Sprintf("%.3g transcendentals (MUFU) among them", w.MUFU))
+	}
+	held := "issue slots"
+	if l := a.Limiter; l.Unit == analysis.LimitPipe && l.Pipe != "" {
+		held = l.Pipe + " pipe and issue slots"
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("%.0f%% of the executed instructions (%.3g warp-level) compute values that are the same in every thread of the grid, from constants, the kernel's arguments and loop counters alone (%s), on the %s; unrolled and hoisted they go, and the kernel's time falls with its instructions",
+			100*w.Share(), w.Inst, strings.Join(parts, ", "), held),
+		Advice:   "unroll the loop whose counter feeds them (#pragma unroll with a compile-time trip count: a template parameter or constexpr) so the compiler folds the counter's int-to-float conversions and the coefficients into constants; compute what depends on the kernel's arguments alone once, on the host (pass it as arguments or in __constant__ memory) or once per block in shared memory, not in every thread",
+		Evidence: append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("invariant_inst=%.4g", w.Inst), fmt.Sprintf("invariant_share=%.3f", w.Share()), fmt.Sprintf("invariant_values_share=%.3f", (w.Conv+w.Math)/w.All)),
+		Locations: topLines(p, func(op string, s profan.SourceRecord) bool {
+			return w.Values[s.Address] && !toolkitHeader(s.File)
+		}),
+	})
+}
