@@ -115,11 +115,36 @@ func (r *replay) Loops() []Region {
 		py := map[string]float64{}
 		for _, l := range loops {
 			r.sumRange(&g, l, py)
+			g.Layers += r.layersIn(l, s.Name)
 		}
 		g.Frame = f
 		out = append(out, g)
 	}
 	return out
+}
+
+// layersIn counts the calls of the user's forward methods (r.frames)
+// that lie inside stretch l and hold no Python span named name (the
+// stretch's frame): the model's layers run between two entries of the
+// frame, not inside one.
+func (r *replay) layersIn(l annRange, name int32) int {
+	n := 0
+	i, _ := slices.BinarySearchFunc(r.frames, l.lo, func(f annRange, x float64) int { return cmp.Compare(f.lo, x) })
+	for ; i < len(r.frames) && r.frames[i].lo < l.hi; i++ {
+		f := r.frames[i]
+		if f.hi > l.hi || !profan.ForwardFrame(f.name) {
+			continue
+		}
+		own := false
+		j, _ := slices.BinarySearchFunc(r.spans, f.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.Start, x) })
+		for ; j < len(r.spans) && r.spans[j].Start < f.hi && !own; j++ {
+			own = r.spans[j].State == profan.HostPython && r.spans[j].Name == name
+		}
+		if !own {
+			n++
+		}
+	}
+	return n
 }
 
 // gpuGap is the median time, as traced, between a kernel's end and the

@@ -259,6 +259,7 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 	in := map[*Site]int{} // the step it was seen in last, +1
 	var scaler []annRange
 	scaled := map[*Site]int{}
+	at := map[*Site][]siteAt{} // a sync site's spans, with their steps
 	if state == profan.HostSync {
 		scaler = joined(r.callsOf(profan.ScalerFrame))
 	}
@@ -287,9 +288,18 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		if r.inside(s) {
 			x.Inside++
 		}
-		if step, _ := slices.BinarySearch(r.bounds, s.Start); in[x] != step+1 {
+		step, _ := slices.BinarySearch(r.bounds, s.Start)
+		if in[x] != step+1 {
 			in[x] = step + 1
 			x.Steps++
+		}
+		if state == profan.HostSync {
+			at[x] = append(at[x], siteAt{step, i})
+		}
+	}
+	for x, occ := range at {
+		if x.Inside > 0 {
+			x.Sizes = r.sizes(occ)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b *Site) int { return cmp.Compare(b.Seconds, a.Seconds) })
@@ -301,6 +311,133 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		sites[i] = *x
 	}
 	return sites
+}
+
+// siteAt is one span of a site: its step and its index in r.spans.
+type siteAt struct{ step, span int }
+
+// sizeWindow is how many kernels on each side of a read sizes compares:
+// a few ops' worth (prune's topk, sort and gather after its count).
+const sizeWindow = 4
+
+// sizes counts the pairs of consecutive replayed steps in which a read
+// (occ: its spans in order, with their steps) is followed, at the same
+// place in the step (its n-th occurrence), by the same kernels on other
+// grids while the kernels before it ran on the same grids in both: the
+// shapes change at the read, so its value sizes the work launched after
+// it (fixtures/host27's prune, int() of a kept-token count giving topk
+// its k and the gather its rows). A read whose following shapes stay,
+// or change with those before it (a batch of another size, read from
+// the start of the step), sizes nothing the trace shows. Other kernels
+// after it (a loop that exits at another iteration) are not a size.
+func (r *replay) sizes(occ []siteAt) int {
+	n := 0
+	// prev and cur are the occurrences of two consecutive steps the
+	// site occurs in, each as its index in occ.
+	prev, cur := []int(nil), []int(nil)
+	compare := func() {
+		for j := 0; j < min(len(prev), len(cur)); j++ {
+			a, b := occ[prev[j]], occ[cur[j]]
+			if r.sameGrids(r.window(a, -1), r.window(b, -1)) == 1 && r.sameGrids(r.window(a, 1), r.window(b, 1)) == 0 {
+				n++
+			}
+		}
+	}
+	for i, o := range occ {
+		if i > 0 && o.step != occ[i-1].step {
+			compare()
+			prev, cur = cur, prev[:0]
+		}
+		cur = append(cur, i)
+	}
+	compare()
+	return n
+}
+
+// stepBounds is step i's bounds (eachStep's).
+func (r *replay) stepBounds(i int) (lo, hi float64) {
+	lo, hi = r.lo, r.hi
+	if i < len(r.bounds) {
+		hi = r.bounds[i]
+	}
+	if i > 0 && i-1 < len(r.bounds) {
+		lo = r.bounds[i-1]
+	}
+	return lo, hi
+}
+
+// kernelWindow is up to sizeWindow kernels, by index in r.kernels; -1
+// past the last.
+type kernelWindow [sizeWindow]int32
+
+// window is the sizeWindow kernels (copies and kernels of unknown
+// configuration left out) of o's step issued after o's span (dir 1, the
+// first ones) or before it (dir -1, the last ones, nearest first).
+func (r *replay) window(o siteAt, dir int) kernelWindow {
+	w := kernelWindow{-1, -1, -1, -1}
+	lo, hi := r.stepBounds(o.step)
+	if s := r.spans[o.span]; dir > 0 {
+		lo = s.End()
+	} else {
+		hi = s.Start
+	}
+	i, _ := slices.BinarySearchFunc(r.kernels, lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+	j, _ := slices.BinarySearchFunc(r.kernels, hi, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+	n := 0
+	for m := range j - i {
+		x := i + m
+		if dir < 0 {
+			x = j - 1 - m
+		}
+		if k := r.kernels[x]; k.copy != 0 || k.name < 0 || k.cfg < 0 {
+			continue
+		}
+		w[n] = int32(x)
+		if n++; n == sizeWindow {
+			break
+		}
+	}
+	return w
+}
+
+// sameGrids compares two windows kernel by kernel up to the first that
+// is another kernel (kernelBase: a loop that went another way, another
+// op): 1 where all ran the same kernels on the same grids, 0 where one
+// ran on another grid or as another instance of its template (PyTorch's
+// radixSortKVInPlace picks its items per thread by the sort's size: 4
+// for topk's 107 keys, 32 for 144), -1 where neither shows (the first
+// kernels differ, an empty window, or the same grids up to another
+// kernel).
+func (r *replay) sameGrids(a, b kernelWindow) int {
+	n := 0
+	for n < sizeWindow && a[n] >= 0 && b[n] >= 0 {
+		ka, kb := r.kernels[a[n]], r.kernels[b[n]]
+		if ka.name != kb.name && kernelBase(r.names[ka.name]) != kernelBase(r.names[kb.name]) {
+			break
+		}
+		n++
+	}
+	if n == 0 {
+		return -1
+	}
+	for i := range n {
+		if ka, kb := r.kernels[a[i]], r.kernels[b[i]]; ka.cfg != kb.cfg || ka.name != kb.name {
+			return 0
+		}
+	}
+	if n < sizeWindow && (a[n] >= 0 || b[n] >= 0) {
+		return -1
+	}
+	return 1
+}
+
+// kernelBase is a kernel's name without its template arguments and
+// parameters ("void at::native::radixSortKVInPlace").
+func kernelBase(name string) string {
+	if i := strings.IndexAny(name, "<("); i >= 0 {
+		return name[:i]
+	}
+	return name
 }
 
 // unscaleOp is the op GradScaler unscales the gradients with, writing

@@ -181,6 +181,12 @@ type Region struct {
 	// Items counts, for a loop (Steps.Loops), the Python spans in its
 	// frame: about one an iteration.
 	Items int
+	// Layers counts, for a loop, the calls of the user's forward
+	// methods made inside its stretches between the frame's entries,
+	// none of them inside one: the model's layers run between two
+	// entries (a function the forward calls before some of its blocks),
+	// where a loop over a batch's items enters the frame back to back.
+	Layers int
 }
 
 // Replay prices lever by replaying the step; ok is false when the trace
@@ -709,6 +715,13 @@ type Site struct {
 	// value, or an op's argument held on the GPU), not an op's upload
 	// from pageable memory.
 	Reads int
+	// Sizes counts the pairs of consecutive steps in which the kernels
+	// launched right after the sync, at its place in the step, run on
+	// other grids while those right before it ran on the same: the shapes
+	// change at the read, its value sizes the work after it (a count read
+	// with int() giving topk its k). 0 for a read whose following shapes
+	// stay, or change with the ones before it.
+	Sizes int
 }
 
 // SiteParts reads the method and the frame from a site's name
