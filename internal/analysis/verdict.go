@@ -294,8 +294,11 @@ import (
 // recur, one that grows the range recurs at the window's rate; version
 // 146 adds invariant-work (values every thread of the grid computes
 // alike from constants, arguments and loop counters) and leaves that
-// work out of the headroom's necessary work.
-const VerdictVersion = 146
+// work out of the headroom's necessary work; version 147 reads a
+// scalar read (int(), .item()) whose value sizes the work launched after
+// it (Site.Sizes) as a shape read: host-read advises it, cuda-graphs is
+// not priced on its step.
+const VerdictVersion = 147
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -458,6 +458,9 @@ const bulkRead = 1 << 20
 // needed every step).
 func (p *AppPass) kindOf(s analysis.Site) string {
 	k := syncKind(s)
+	if k == syncValue && sizingRead(s) {
+		return syncShape
+	}
 	if k != syncValue || s.Method != "cpu" || !strings.Contains(s.Site, "aten::to") && !strings.Contains(s.Site, "aten::copy_") {
 		return k
 	}
@@ -476,6 +479,30 @@ func (p *AppPass) kindOf(s analysis.Site) string {
 		return syncCopy
 	}
 	return k
+}
+
+// sizingRead reports a scalar read (int(), float() or .item() of a GPU
+// tensor: aten::item → _local_scalar_dense) between the step's launches
+// whose value sizes the work launched after it, as the trace shows it
+// (analysis.Site.Sizes): the same kernels after it run on other grids
+// from one step to the next while those before it do not
+// (fixtures/host27's prune: int() of a kept-token count gives topk its
+// k and the gather its rows). A shape read, not a value read: the
+// shapes it makes differ from step to step, which no captured graph
+// replays. A read whose following shapes stay (a loss logged, an exit
+// test), or change with those before it (host25's mol, whose readout
+// size int(batch.max()) + 1 is the batch's 64 molecules every step
+// while its atoms change the kernels on both sides), stays a value read.
+func sizingRead(s analysis.Site) bool {
+	if s.Inside == 0 || s.Sizes == 0 || validation(s) {
+		return false
+	}
+	op, _, _ := strings.Cut(s.Site, " → ")
+	if m, _, ok := strings.Cut(s.Site, "() → "); ok && strings.HasPrefix(m, ".") {
+		// ".item() → aten::item → …": the op after the method.
+		op, _, _ = strings.Cut(strings.TrimPrefix(s.Site, m+"() → "), " → ")
+	}
+	return op == "aten::item" || op == "aten::_local_scalar_dense"
 }
 
 // loopSyncs are the sync sites of kind that recur in every replayed step

@@ -21,6 +21,13 @@ cannot be captured in a CUDA graph either. A fixed capacity (each expert takes
 at most capacity tokens, the overflow dropped, the experts run as one batched
 matmul) or a grouped GEMM keeps the counts on the GPU.
 
+A scalar read (int() or .item() of a count) is such a read where the trace
+shows its value sizing the work after it: at the same read a step later, the
+kernels right after it run on other grids while the kernels right before it
+ran on the same (a token count giving torch.topk its k). A fixed bound (a
+fixed k or keep ratio, the rest masked) removes it. A read whose following
+shapes stay, or change with those before it, is a value read (step-read).
+
 Priced by replaying the step (docs/replay.md) with those syncs no longer
 waited for; the kernels are kept as they are. Where the read is a
 torch.unique deduplicating ids for an embedding lookup (the lookup works
@@ -72,6 +79,26 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 		}
 		lever := analysis.Lever{Drop: dropSites(sites), DropOps: dedupOps(p.timeline(), sites)}
 		frame, items := itemLoop(sites, steps)
+		if scalarSizes(sites) {
+			// int() or .item() of a count that sizes the ops after it
+			// (fixtures/host27's prune: topk's k, the gather's rows).
+			pairs := 0
+			for _, s := range sites {
+				pairs += s.Sizes
+			}
+			r.Message += fmt.Sprintf("; each a scalar read (int(), .item()) whose value sizes the ops launched after it: the kernels right after a read ran on other grids than after the same read a step before, those right before it on the same grids (%d such pairs of reads in the %d traced steps)", pairs, steps)
+			r.Fix = "keep the sizes fixed: a count read with int() or .item() to size the ops after it (torch.topk's k, a slice's length) becomes a fixed bound (a fixed k or keep ratio, the rest masked or weighted on the GPU) or a few padded sizes; no host read, and shapes a CUDA graph can hold"
+		}
+		if items > 1 && layerLoop(p.timeline(), frame) {
+			// Entered between the model's layers (a module's forward
+			// runs between two entries): a function the forward calls
+			// before some of its blocks (host27's prune, before blocks
+			// 2, 4 and 6), each entry sizing its own layers' ops, not
+			// one item of a batch. A fixed size removes the reads'
+			// waits; every entry's work stays.
+			r.Message += fmt.Sprintf("; %s is entered %d times a step, between the model's layers", frame, items)
+			items = 0
+		}
 		if items > 1 && passLoop(p.timeline(), frame) {
 			// Entered once a micro-batch, each with the model's forward
 			// and backward between its reads: gradient accumulation,
@@ -176,6 +203,31 @@ func itemLoop(sites []analysis.Site, steps int) (frame string, items int) {
 		}
 	}
 	return frame, items
+}
+
+// scalarSizes reports sites all scalar reads that size the work after
+// them (sizingRead), none a .tolist(), a nonzero or a mask's.
+func scalarSizes(sites []analysis.Site) bool {
+	for _, s := range sites {
+		if !sizingRead(s) {
+			return false
+		}
+	}
+	return len(sites) > 0
+}
+
+// layerLoop reports frame's stretches (Timeline.Loops) holding calls of
+// the user's forward methods between its entries (Region.Layers): the
+// model's layers run between two entries of a function its forward
+// calls, which is no loop over a batch's items (fixtures/host18's
+// post_image is entered back to back, once an image).
+func layerLoop(tl *analysis.Timeline, frame string) bool {
+	for _, l := range tl.Loops() {
+		if l.Name == frame && l.Layers > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // passLoop reports the stretch of each step from frame's first Python

@@ -104,3 +104,31 @@ func TestKindOf(t *testing.T) {
 		}
 	}
 }
+
+// TestSizingRead: a scalar read (aten::item, int() or .item()) between
+// the step's launches whose following shapes change at it (Site.Sizes)
+// is a shape read; the same read with no such change, one after the
+// step's last launch, a branch's test (aten::is_nonzero) and a .tolist()
+// (a shape method already) stay what syncKind says.
+func TestSizingRead(t *testing.T) {
+	p := &AppPass{ev: &analysis.AppEvidence{}}
+	for _, c := range []struct {
+		site          string
+		inside, sizes int
+		want          string
+	}{
+		{"aten::item → cudaStreamSynchronize at host27.py(285): prune", 12, 1, syncShape},
+		{"aten::item → cudaStreamSynchronize at host27.py(285): prune", 12, 0, syncValue},
+		{"aten::item → cudaStreamSynchronize at host25.py(213): forward", 4, 0, syncValue},
+		{".item() → aten::item → cudaStreamSynchronize at train.py(40): step", 4, 2, syncShape},
+		{".item() → aten::item → cudaStreamSynchronize at train.py(40): step", 0, 2, syncValue},
+		{"aten::is_nonzero → cudaStreamSynchronize at train.py(40): step", 4, 2, syncValue},
+		{".tolist() → aten::to → cudaStreamSynchronize at moe.py(146): forward", 16, 0, syncShape},
+	} {
+		s := analysis.Site{Site: c.site, Inside: c.inside, Sizes: c.sizes}
+		s.Method, s.Frame = verdict.SiteParts(c.site)
+		if got := p.kindOf(s); got != c.want {
+			t.Errorf("%s (inside %d, sizes %d): %s, want %s", c.site, c.inside, c.sizes, got, c.want)
+		}
+	}
+}
