@@ -297,8 +297,11 @@ import (
 // work out of the headroom's necessary work; version 147 reads a
 // scalar read (int(), .item()) whose value sizes the work launched after
 // it (Site.Sizes) as a shape read: host-read advises it, cuda-graphs is
-// not priced on its step.
-const VerdictVersion = 147
+// not priced on its step; version 148 has register-tile leave a kernel
+// whose FMAs take their addend straight from a shared load more often
+// than they accumulate (a recurrence through a table, no operand to
+// reuse).
+const VerdictVersion = 148
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

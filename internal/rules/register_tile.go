@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -103,6 +105,9 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 		}
 		if op == "LDS" && uniformShared(p.Kernel.Record) {
 			return // coefficients every thread reads, not a tile
+		}
+		if op == "LDS" && unit == "FMA" && chainedFMAs(p.Kernel.Record) {
+			return // a recurrence through a table, no operand to reuse
 		}
 		if op == "LDS" && unit == "FMA" && analysis.TropicalSteps(p.Kernel.Record) >= fma {
 			unit = "min-plus step"
@@ -379,4 +384,75 @@ func uniformShared(k *profan.Kernel) bool {
 		}
 	}
 	return all > 0 && uniform >= 0.9*all
+}
+
+// chainedFMAs reports whether more of a kernel's executed FFMAs and
+// DFMAs take their addend straight from a shared load (v = v·t[a] +
+// t[b]: the register the addend reads last written by an LDS) than
+// accumulate (acc = a·b + acc: the addend last written by an FMA). A
+// product or a stencil sums its loaded operands into its outputs, and
+// those operands feed the FMAs of other outputs (a row of A every column
+// of C, a tap every output row): that reuse is what a register tile holds
+// in registers. A recurrence through a table reads two entries a step
+// for one value, entries no other output's FMA needs, so more outputs a
+// thread share no load (fixtures/sol-check18's smemTail<1>: FFMA R10,
+// R10, R12, R17 with R17 an LDS's, two shared loads a step at addresses
+// each item walks alone; the fix measured was its grid, 0.38). The
+// register written last before the FMA in address order, within 64
+// instructions; the destination says nothing (nvcc writes a stencil's
+// sum into its loaded operand's register: sol-check18's colFir<1>, FFMA
+// R10, R10, UR4, R9).
+func chainedFMAs(k *profan.Kernel) bool {
+	var prog []profan.SourceRecord
+	seen := map[string]bool{}
+	for _, s := range k.Source {
+		if s.SASS == "" || s.Address == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		prog = append(prog, s)
+	}
+	sort.SliceStable(prog, func(i, j int) bool { return addrLess(prog[i].Address, prog[j].Address) })
+	reg := func(o string) string {
+		r, _, _ := strings.Cut(strings.TrimPrefix(strings.TrimSpace(o), "-"), ".")
+		if !strings.HasPrefix(r, "R") || r == "RZ" || strings.HasPrefix(r, "RZ") {
+			return ""
+		}
+		return r
+	}
+	var loaded, acc float64
+	for i, s := range prog {
+		op, args := analysis.SASSFields(s.SASS)
+		if !(op == "FFMA" || op == "DFMA" || strings.HasPrefix(op, "FFMA.") || strings.HasPrefix(op, "DFMA.")) || len(args) != 4 {
+			continue
+		}
+		c := reg(args[3])
+		if c == "" {
+			continue
+		}
+		for j := i - 1; j >= 0 && j >= i-64; j-- {
+			o, a := analysis.SASSFields(prog[j].SASS)
+			if len(a) == 0 || reg(a[0]) != c || strings.HasPrefix(o, "ST") || strings.HasPrefix(o, "RED") || strings.HasPrefix(o, "ATOM") {
+				continue
+			}
+			switch {
+			case o == "LDS" || strings.HasPrefix(o, "LDS."):
+				loaded += instExecuted(s)
+			case strings.HasPrefix(o, "FFMA") || strings.HasPrefix(o, "DFMA") || strings.HasPrefix(o, "FADD") || strings.HasPrefix(o, "DADD"):
+				acc += instExecuted(s)
+			}
+			break
+		}
+	}
+	return loaded > 0 && loaded > acc
+}
+
+// addrLess orders two SASS addresses ("0x7f1b437a0010") by value.
+func addrLess(a, b string) bool {
+	x, errA := strconv.ParseUint(strings.TrimPrefix(a, "0x"), 16, 64)
+	y, errB := strconv.ParseUint(strings.TrimPrefix(b, "0x"), 16, 64)
+	if errA != nil || errB != nil {
+		return a < b
+	}
+	return x < y
 }

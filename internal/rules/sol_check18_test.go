@@ -211,6 +211,15 @@ var solCheck18Files = map[string][]string{
 // 542. Raw mean |error| 0.1737 -> 0.1355, worst 0.9570 -> 0.7286
 // (taylorExp<0>, no rule); details 0.1732 -> 0.1349, worst 0.7287. 16 of
 // 17 required findings; the bounds tightened to (0.136, 0.729).
+//
+// After the fix (kfix23c, landed by kfix24a, verdict version 148):
+// register-tile leaves a kernel more of whose FMAs take their addend straight from a shared load
+// than accumulate (chainedFMAs): a recurrence through a table, whose
+// entries no other output's FMA reads. smemTail<1>'s forbidden
+// register-tile 0.79 (FFMA R10, R10, R12, R17, R17 an LDS's, line 154)
+// is gone on both pages, its small-grid still 0.27 against 0.38;
+// colFir<1>'s required register-tile stays (0.58). Means unchanged,
+// 0.1355 raw and 0.1349 details, worst 0.7286; bounds held.
 func TestSolCheck18(t *testing.T) {
 	skipShort(t)
 	if !solCheck18Read {
@@ -222,11 +231,12 @@ func TestSolCheck18(t *testing.T) {
 // solCheck18Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Two required findings
-// missing and five forbidden ones, the same on both pages; volStop<1>'s
-// volatile-reread found since kfix23a's fix.
+// missing and five forbidden ones, the same on both pages, at the first
+// read; volStop<1>'s volatile-reread found since kfix23a's fix and
+// smemTail<1>'s register-tile gone since kfix23c's.
 var solCheck18Gaps = []string{
 	"ljEnergy<double> fp64-on-float",
-	"smemTail<1> register-tile", "bcastSync<0> thread-divergence", "movMax<0> thread-divergence",
+	"bcastSync<0> thread-divergence", "movMax<0> thread-divergence",
 	"powSeries<0> thread-divergence", "treeWalk<1> tile-shared-memory"}
 
 // solCheck18LineGaps are the required findings whose named line is not
