@@ -670,7 +670,7 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 // sessionKeyed are the fixtures/ directories that time earlier
 // sessions' steps again: their variants are keyed by their session
 // (host13/unet.tf32).
-var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true, "host26b": true, "host26e": true, "host27b": true, "host27c": true}
+var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true, "host26b": true, "host26e": true, "host27b": true, "host27c": true, "host28b": true}
 
 // hostCalibration holds the levers priced by replaying the step
 // (docs/replay.md) against fixtures/host8 and host9: each variant timed
@@ -686,7 +686,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv", "host20/timings.tsv", "host20b/timings.tsv", "host20c/timings.tsv",
 		"host21/timings.tsv", "host21b/timings.tsv", "host22/timings.tsv", "host22b/timings.tsv", "host22c/timings.tsv",
 		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv", "host25/timings.tsv", "host25b/timings.tsv", "host26d/timings.tsv", "host26c/timings.tsv",
-		"host26/timings.tsv", "host26b/timings.tsv", "host26e/timings.tsv", "host27/timings.tsv", "host27b/timings.tsv", "host27c/timings.tsv", "host28/timings.tsv"} {
+		"host26/timings.tsv", "host26b/timings.tsv", "host26e/timings.tsv", "host27/timings.tsv", "host27b/timings.tsv", "host27c/timings.tsv", "host28/timings.tsv", "host28b/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -2114,7 +2114,7 @@ bf16 (*vq*).
 		// -20.1% (spread 19%); padded to 248 frames and graphed, the
 		// loader kept, -2.8% (spread 19%): no single lever measured from
 		// the step gains, none first.
-		{"spk.default", "spk.workers", "data-loader", false, 0, ""},
+		{"spk.default", "spk.workers", "data-loader", false, 0, "over by 276 points (79.4% against -196.3%, spread 19%) and first, where no single lever host28 timed from the step gains: data-loader's advice prices the loading over 4 workers each held to one BLAS/OpenMP thread, which host28b measured at 84.3% (its row holds, first); host28's variant ran 8 workers with their thread pools unlimited and was three times slower (each process's first chunk 76 to 85 ms while the prefetched batches lasted, then 243 to 400 ms a step): the workers' throughput under that oversubscription is not in the default's trace"},
 		{"spk.default", "spk.bf16", "bf16-autocast", false, 0, ""},
 		{"spk.default", "spk.graphs", "cuda-graphs", false, 0, ""},
 		// vq: a VQ-VAE (conv encoder to 16x16 latents of 64 dims, an EMA
@@ -2130,11 +2130,33 @@ bf16 (*vq*).
 		// none first. From bf16 (6.84 ms, spread 8.9%): the GPU restart
 		// graphed in bf16 71.5%, the only change measured (a
 		// combination).
-		{"vq.default", "vq.gpurestart", "host-read", false, 0, ""},
-		{"vq.default", "vq.bf16", "bf16-autocast", false, 0, ""},
+		{"vq.default", "vq.gpurestart", "host-read", false, 0, "over by 21 points, 0.7 beyond the 20% spread (0.0% against -21.1%): host-read prices the three syncs' waits (2.14 us a step: the host is behind the GPU when it reads) and nothing of what the change adds on a step its host bounds (launch-bound 48.4% and other Python 27.5% of the profiled wall): the restart on the GPU launches a randint, a gather and three torch.where/masked_fill over all 1024 codes every step, where the reads' version writes only the expired codes, and only when there are any"},
+		{"vq.default", "vq.bf16", "bf16-autocast", false, 0, "over by 33 points (-18.1% against -51.4%, spread 11%): ranked last and priced slower (its casts' launches on a host-bound step), the direction right, the cost short: from the FP32 trace the bf16 step replays at about 5.93 ms (5.02 for the FP32 one, measured 4.52), where it measured 6.84 and its own trace replays at 6.96 ms; that trace holds 1180 launches in four steps against 924 (64 more a step: the casts and their ToCopyBackward0) and every autocast op's dispatch adds host time beyond the casts' launches (launch-bound 58.8% of the profiled wall against 48.4%)"},
 		{"vq.default", "vq.graphs", "host-read+cuda-graphs", false, 0, ""},
 		{"vq.default", "vq.all", "bf16-autocast+host-read+cuda-graphs", false, 0, ""},
 		{"vq.bf16", "vq.all", "host-read+cuda-graphs", false, 0, ""},
+		// host28b: the levers profan ranked first or second on host28's
+		// traces that host28 did not time, timed by the lead before the
+		// read (fixtures/host28b, host28b.py; H200, 2026-11-30
+		// 14:44-14:50), profan's prices written down before the call
+		// (1abee8f's commit body); rows added at the read. Measured: from
+		// spk.default (105.80 ms, three processes, 105.20 to 120.82) the
+		// data-loader advice as written (4 workers, prefetch 4, pinned,
+		// one BLAS/OpenMP thread a worker) 84.3% (spread 15%); from
+		// vq.default (7.51 ms, three processes, 6.45 to 8.84: host28's
+		// ran 4.43 to 4.94) torch.compile -47.1% (one process; two of
+		// three failed in AOTAutograd) and the fused Adam 17.1% (spread
+		// 32%); from vq.bf16 (7.00 ms, two processes) the fused Adam
+		// -3.3% (spread 16%); vq.bf16 compiled failed in both its
+		// processes (no row). First as above, counting host28's levers
+		// from the same step: the data-loader advice on spk.default (the
+		// only single lever measured from it that gains), the fused Adam
+		// on vq.default (the only one that gains, within its spread);
+		// none on vq.bf16.
+		{"host28b/spk.default", "host28b/spk.workers4t1", "data-loader", true, 0, ""},
+		{"host28b/vq.default", "host28b/vq.compile", "torch-compile", false, 0, "over by 60 points (13.4% against -47.1%, one process; spread 32%) and first: compiled, the VQ-VAE ran 11.05 ms against 7.51 (two of its three compiled processes failed in AOTAutograd's replay of a view): the restart's reads inside the forward (expired.any(), nonzero()) break Dynamo's graph, the indexed writes after them follow the data, and each piece runs with its guards; the replay prices the fused chains and nothing of what the breaks and changing shapes cost the compiled step, as host27b's prune.bf16 compiled"},
+		{"host28b/vq.default", "host28b/vq.fused", "fused-optimizer", true, 0, "within its spread in value (11.1% against 17.1%, spread 32%) but second, behind torch-compile (13.4%, measured -47.1%): the fused Adam is the only single lever measured from vq.default that gains, within host28b's spread (its defaults ran 6.45 to 8.84 ms, host28's 4.43 to 4.94)"},
+		{"host28b/vq.bf16", "host28b/vq.bf16fused", "fused-optimizer", false, 0, ""},
 	} {
 		trace := p.before
 		if session, rest, ok := strings.Cut(p.before, "/"); ok && session != "" {
@@ -4195,6 +4217,67 @@ read-free graphs are the change measured first from both vq steps (48.7% and 71.
 AdamW's reads of their CPU step counts wait for no GPU and are named as no sync. torch.compile, fused optimizers, a
 worker count or thread limit for spk's workers and length buckets were not timed. The four traces' cause splits sum to
 the wall, and no launch-bound time is named by a Python frame.
+
+### fixtures/host28's first read
+
+Read once with main at 88f83d9 (15:56, after the fitters' cutoff), this test and ` + "`profan analyze`" + ` on each trace, the
+rows above kept as written (miss notes added); host28b's four rows (the levers profan ranked first or second that
+host28 did not time, timed by the lead before the read, its prices written down before its call) added at the read.
+The replayed unprofiled steps: spk.default 92.67 ms (measured 82.89; 82.89 in its traced process), spk.workers
+101.79 ms (245.65; 243.16), vq.default 5.02 ms (4.52; 4.94), vq.bf16 6.96 ms (6.84; 6.54).
+
+| before → after | rule | profan's rank | estimated | measured | spread | holds |
+| --- | --- | ---: | ---: | ---: | ---: | --- |
+| spk.default → spk.workers | data-loader | 1 | 79.4% | −196.3% | 19% | no: over by 276 points, first |
+| spk.default → spk.bf16 | bf16-autocast | 8 (slower) | −3.4% | −20.1% | 19% | yes |
+| spk.default → spk.graphs | cuda-graphs | 2 | 15.8% | −2.8% | 19% | yes, by 0.7 points |
+| vq.default → vq.gpurestart | host-read | 4 | 0.0% | −21.1% | 20% | no: over by 21 points |
+| vq.default → vq.bf16 | bf16-autocast | 10 (slower) | −18.1% | −51.4% | 11% | no: over by 33 points |
+| vq.default → vq.graphs | host-read+cuda-graphs | | 57.3% | 48.7% | 11% | yes |
+| vq.default → vq.all | bf16-autocast+host-read+cuda-graphs | | 66.3% | 56.8% | 11% | yes |
+| vq.bf16 → vq.all | host-read+cuda-graphs | | 74.9% | 71.5% | 8.9% | yes |
+| host28b: spk.default → workers4t1 | data-loader | 1 | 79.4% | 84.3% | 15% | yes, first |
+| host28b: vq.default → compile | torch-compile | 1 | 13.4% | −47.1% | 32% | no: over by 60 points, first |
+| host28b: vq.default → fused | fused-optimizer | 2 | 11.1% | 17.1% | 32% | in value; second, measured first |
+| host28b: vq.bf16 → bf16fused | fused-optimizer | 2 | 7.6% | −3.3% | 16% | yes |
+
+Seven of the twelve rows hold (five of host28's eight, two of host28b's four; one more of host28b's in value but not in
+rank). The first lever is the one measured first on one of the three steps levers were measured from: ` + "`data-loader`" + `
+on spk.default (79.4%; its advice as written, four workers each held to one BLAS/OpenMP thread, measured 84.3% by
+host28b, where host28's own eight workers with unlimited thread pools ran three times slower). On vq.default
+` + "`torch-compile`" + ` is first (13.4%) and measured −47.1% (one process), the fused Adam second (11.1%, measured 17.1%: the
+only single lever that gains, within the spread); on vq.bf16 torch-compile is first (25.9%), unmeasured (both compiled
+processes failed), where the check held host-read first (the read-free graphs measured 71.5%). Nothing was measured from
+spk.workers (spk.all failed to capture): there cuda-graphs is first at 82.0%. Named with their frames, as written: the
+loader (` + "`enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host28.py(141): __getitem__`" + `, with the collate
+` + "`host28.py(173): __call__`" + `: 68.6% of spk.default's profiled wall) in the data time and in data-loader's advice; the main
+thread's wait on the workers (` + "`_MultiProcessingDataLoaderIter.__next__ → queue.py(154): get`" + `, 59.8% of spk.workers's) as data
+time; vq's three syncs a step under ` + "`host28.py(314): update`" + ` (the scalar write's ` + "`index_put_`" + `, ` + "`is_nonzero`" + `, ` + "`nonzero`" + `) in
+the host-sync time, and ` + "`.nonzero() at host28.py(314): update`" + ` in host-read's advice on both vq traces; cuda-graphs not
+priced on vq ("cannot be captured as it is"), composing after host-read; Adam's and AdamW's CPU step-count reads named
+as no sync; the four cause splits sum to the wall and no launch-bound time is named by a Python frame. Missed, by
+mechanism:
+
+- *The workers' throughput is not in the default's trace.* data-loader prices the loading over four workers held to one
+  thread each (79.4%; host28b 84.3%, its row holds); host28's variant ran eight workers whose NumPy front end's thread
+  pools were left unlimited and measured −196.3%: each process's first chunk ran at the default's pace while the
+  prefetched batches lasted, then 243 to 400 ms a step. The advice names the thread limit; the row's variant did not
+  follow it.
+- *Shapes that follow each batch are not seen by cuda-graphs.* spk pads each batch to its longest utterance (the
+  convolutions' inputs [32, 1, 234, 80], [32, 1, 247, 80] and [32, 1, 248, 80] in the four profiled steps), yet
+  cuda-graphs is priced as capturable (15.8% on spk.default, 82.0% and first on spk.workers) and names no padding. Its
+  row on spk.default holds (the padded, graphed step measured −2.8%, the loader kept).
+- *A wait on the workers' queue dropped from the replay.* spk.workers replays at 101.79 ms a step against 243.16 in its
+  own process: the main thread's 978.88 ms in ` + "`queue.py(154): get`" + ` over the four profiled steps is mostly not kept, so the
+  step looks bound by its host's launches and Python, and graphs are priced at 82.0% of it.
+- *What a change adds on a host-bound step.* vq's host is the step's bound (launch-bound 48.4%, other Python 27.5%):
+  the read-free restart adds a randint, a gather and three where/masked_fill over all 1024 codes every step, and
+  host-read prices only the reads' waits (0.0% against −21.1%, 0.7 points beyond the spread); bf16 autocast adds 64
+  launches a step and every autocast op's dispatch, priced −18.1% against −51.4% (the bf16 trace replays at 6.96 ms,
+  measured 6.84: the pricing from the FP32 trace is short, its own trace right).
+- *Compile's cost at graph breaks unpriced.* the restart's reads break Dynamo's graph inside vq's forward and the writes
+  after them follow the data: compiled, vq.default ran 11.05 ms against 7.51 (−47.1%, one process; two of three
+  failed in AOTAutograd), priced 13.4% and first; on vq.bf16 priced 25.9% and first, unmeasured.
 `)
 }
 
