@@ -86,6 +86,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check16", solCheck16Files, hp(solCheck16Pairs)},
 		{"sol-check17", solCheck17Files, hp(solCheck17Pairs)},
 		{"sol-check18", solCheck18Files, hp(solCheck18Pairs)},
+		{"sol-check19", solCheck19Files, hp(solCheck19Pairs)},
 	}
 	for _, s := range sets {
 		if s.name == "sol-check13" && !solCheck13Read {
@@ -110,6 +111,10 @@ func TestNoUnmarkedZero(t *testing.T) {
 		}
 		if s.name == "sol-check18" && !solCheck18Read {
 			t.Logf("sol-check18: skipped until its one read (solCheck18Read)")
+			continue
+		}
+		if s.name == "sol-check19" && !solCheck19Read {
+			t.Logf("sol-check19: skipped until its one read (solCheck19Read)")
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
