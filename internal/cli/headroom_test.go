@@ -191,7 +191,7 @@ const solCheck18Read = true
 // (at 15:56 UTC on 2026-11-30 or later): until then
 // TestHeadroomNeverUnmarked skips it, so that no test run reads the set
 // before (internal/rules' solCheck19Read is the same switch).
-const solCheck19Read = false
+const solCheck19Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an
@@ -320,7 +320,15 @@ var storedMarkGaps = []string{
 // at L1's speed of light; its 4x4-tile twin ran 0.68 faster), on both
 // pages at its first read (03:40 UTC), was fixed after it: an FADD of an
 // FADD's |difference| is the product's step, register-tile prices it.
-var unmarkedGaps = []string{}
+// sol-check19's rmsH<0> (two passes over 64 KiB half rows, their re-read
+// bytes counted as needed: at DRAM's speed of light) and segStats<0>
+// (the volatile shared-memory tree's traffic read as work of its own at
+// L1's speed of light), on both pages at its first read (15:56 UTC;
+// internal/rules' unmarkedGaps).
+var unmarkedGaps = []string{
+	"../../fixtures/sol-check19/sol_check19.raw.csv.gz: rmsH<0>", "../../fixtures/sol-check19/sol_check19.raw.csv.gz: segStats<0>",
+	"../../fixtures/sol-check19/sol_check19.details.csv.gz: rmsH<0>", "../../fixtures/sol-check19/sol_check19.details.csv.gz: segStats<0>",
+}
 
 // headroomMarks reads the JSON verdict on files and returns, for each
 // broken kernel whose twin ran at least 30 % faster, what every output
