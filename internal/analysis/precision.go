@@ -156,6 +156,7 @@ func floatVectors(a *Kernel) map[string]bool {
 		}
 	}
 	out := map[string]bool{}
+	var prog *sassProgram // the source page in program order, made at the first partly converted load
 	for _, in := range a.Model.Instructions {
 		if in.Space != "global" || !wideGlobal(Opcode(in.SASS)) {
 			continue
@@ -180,8 +181,79 @@ func floatVectors(a *Kernel) map[string]bool {
 			words = 4
 		}
 		out[in.Address] = covered(reg, words, set)
+		if !out[in.Address] && in.Operation == "load" {
+			if prog == nil {
+				prog = newSASSProgram(a.Record)
+			}
+			out[in.Address] = prog.floatWords(in.Address, reg, words)
+		}
 	}
 	return out
+}
+
+// floatWords reports whether the words a wide load at addr writes
+// (registers reg, reg+1, ..., words of them) are floats by their use:
+// read on after the load, in program order, until each is written again,
+// one or more goes through an F2F.F64.F32 and none is read as a double
+// (an FP64 instruction's operand, an F2F.F32.F64's). A float vector of
+// which the kernel uses only some lanes converts only those
+// (fixtures/sol-check18's ljEnergy<double>: a float4 position whose x, y
+// and z are widened to double, w unused but copied to shared memory
+// with the rest); a double's register pair feeds FP64 math unconverted.
+func (p *sassProgram) floatWords(addr, reg string, words int) bool {
+	i, ok := p.at[addr]
+	r0, err := strconv.Atoi(strings.TrimPrefix(reg, "R"))
+	if !ok || err != nil || !strings.HasPrefix(reg, "R") {
+		return false
+	}
+	live := map[int]bool{}
+	for k := 0; k < words; k++ {
+		live[r0+k] = true
+	}
+	converted := 0
+	for j := i + 1; j < len(p.recs) && j <= i+64 && len(live) > 0; j++ {
+		op, args := SASSFields(p.recs[j].SASS)
+		if len(args) == 0 {
+			continue
+		}
+		srcs, dst := args[1:], registers(args[0])
+		if strings.Contains(args[0], "[") {
+			srcs, dst = args, nil // a store writes no register
+		}
+		double := strings.HasPrefix(op, "F2F.F32.F64") || fp64Op(op)
+		for _, a := range srcs {
+			for _, r := range registers(a) {
+				hit := live[r] || double && live[r+1]
+				switch {
+				case !hit:
+				case double:
+					return false
+				case strings.HasPrefix(op, "F2F.F64.F32"):
+					converted++
+				}
+			}
+		}
+		if len(dst) > 0 {
+			n := 1
+			switch {
+			case strings.Contains(op, ".128"):
+				n = 4
+			case strings.Contains(op, ".64") || fp64Op(op) || strings.HasPrefix(op, "F2F.F64"):
+				n = 2
+			}
+			for k := 0; k < n; k++ {
+				delete(live, dst[0]+k)
+			}
+		}
+	}
+	return converted > 0
+}
+
+// fp64Op reports an instruction of the FP64 pipe, whose register
+// operands are double pairs.
+func fp64Op(op string) bool {
+	return strings.HasPrefix(op, "DFMA") || strings.HasPrefix(op, "DMUL") || strings.HasPrefix(op, "DADD") ||
+		strings.HasPrefix(op, "DSETP") || strings.HasPrefix(op, "DMNMX") || strings.HasPrefix(op, "MUFU") && strings.Contains(op, "64")
 }
 
 // covered reports whether registers reg, reg+1, ... (words of them) are

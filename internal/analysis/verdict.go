@@ -300,8 +300,10 @@ import (
 // not priced on its step; version 148 has register-tile leave a kernel
 // whose FMAs take their addend straight from a shared load more often
 // than they accumulate (a recurrence through a table, no operand to
-// reuse).
-const VerdictVersion = 148
+// reuse); version 149 has fp64-on-float read a wide float load whose
+// words the kernel widens only in part (a float4's x, y and z) as float
+// data.
+const VerdictVersion = 149
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
