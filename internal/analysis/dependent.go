@@ -11,15 +11,18 @@ import (
 
 // Chased reports whether the global load at the source page's address
 // addr takes its address from a value a load of its own loop returned,
-// in the same trip or the one before (a pointer chase, p = next[p]): each
-// trip waits for the last one's load, so the loads are in flight one at
-// a time however wide they are. False without the source page or where
-// the load sits in no loop.
+// in the same trip or the one before (a pointer chase, p = next[p]; a
+// search, the next index chosen by comparing the loaded value, FSETP then
+// SEL): each trip waits for the last one's load, so the loads are in
+// flight one at a time however wide they are. False without the source
+// page or where the load sits in no loop.
 func Chased(a *Kernel, addr string) bool {
 	if len(a.Record.Source) == 0 {
 		return false
 	}
-	return newSASSProgram(a.Record).chased(addr)
+	p := newSASSProgram(a.Record)
+	p.predicates = true
+	return p.chased(addr)
 }
 
 // loopBody is the most instructions a loop's body may hold for chased to

@@ -57,6 +57,33 @@ func TestChased(t *testing.T) {
 	}
 }
 
+// TestChasedSearch holds a search's walk on the shape of
+// fixtures/sol-check18's treeWalk<1>: the next node chosen by comparing
+// the loaded threshold with the query (FSETP, then SEL on its predicate)
+// is chased; SelfChased, which reads a link the load returns, is not.
+func TestChasedSearch(t *testing.T) {
+	walk := sassKernel([]string{
+		"IMAD.MOV.U32 R9, RZ, RZ, RZ",                // 0x100: node = 0
+		"IMAD.WIDE.U32 R2, R9, 0x4, R4",              // 0x110: loop head, &thr[node]
+		"LDG.E.CONSTANT R3, desc[UR4][R2.64]",        // 0x120
+		"VIADD R6, R6, 0x1",                          // 0x130
+		"SHF.L.U32 R9, R9, 0x1, RZ",                  // 0x140
+		"FSETP.GE.AND P0, PT, R0, R3, PT",            // 0x150: x >= thr[node]
+		"SEL R8, RZ, 0x1, !P0",                       // 0x160
+		"ISETP.NE.AND P0, PT, R6, 0x14, PT",          // 0x170
+		"LOP3.LUT R8, R9, 0xfffffffe, R8, 0xe2, !PT", // 0x180
+		"VIADD R9, R8, 0x1",                          // 0x190
+		"@P0 BRA 0x110",                              // 0x1a0
+		"STG.E desc[UR4][R4.64], R3",                 // 0x1b0
+	}, nil, nil)
+	if !Chased(walk, "0x120") {
+		t.Error("a search's next index chosen by a compare of the loaded value: not chased")
+	}
+	if SelfChased(walk, "0x120") {
+		t.Error("a search read as a link walk (SelfChased)")
+	}
+}
+
 // TestFenceHeld holds the fence share: a fence after each store whose
 // ERRBAR holds the samples counts; one fence after many stores does not.
 func TestFenceHeld(t *testing.T) {

@@ -14,6 +14,12 @@ import (
 type sassProgram struct {
 	recs []profan.SourceRecord
 	at   map[string]int
+	// predicates has the backward walks follow predicate operands as
+	// they follow registers: a SEL or FSEL whose choice is a predicate
+	// depends on the FSETP or ISETP that set it, and on that compare's
+	// operands (a search's next index chosen by comparing a loaded
+	// value: Chased).
+	predicates bool
 }
 
 func newSASSProgram(k *profan.Kernel) *sassProgram {
@@ -144,8 +150,9 @@ func (p *sassProgram) feeder(i int, order []int, is func(op string, args []strin
 	for _, r := range registers(addressOperand(args)) {
 		want[r] = true
 	}
+	wantP := map[string]bool{} // predicates, with p.predicates
 	for _, j := range order {
-		if len(want) == 0 {
+		if len(want)+len(wantP) == 0 {
 			return -1
 		}
 		op, as := SASSFields(p.recs[j].SASS)
@@ -155,11 +162,13 @@ func (p *sassProgram) feeder(i int, order []int, is func(op string, args []strin
 		if len(as) == 0 || strings.Contains(as[0], "[") {
 			continue // no register written (a store, a reduction)
 		}
+		hit := p.predicates && len(wantP) > 0 && p.predicateFeeds(as, wantP, want)
 		dst := registers(as[0])
-		if len(dst) == 0 {
+		if len(dst) == 0 && !hit {
 			continue
 		}
 		switch {
+		case len(dst) == 0:
 		case strings.Contains(op, ".128"):
 			// A vector load writes four registers (LDG.E.128 R16: R16 to
 			// R19): Triton's gather loads a thread's indices four at a
@@ -170,7 +179,6 @@ func (p *sassProgram) feeder(i int, order []int, is func(op string, args []strin
 		case strings.Contains(op, ".WIDE") || strings.Contains(op, ".64"):
 			dst = append(dst, dst[0]+1)
 		}
-		hit := false
 		for _, d := range dst {
 			if want[d] {
 				hit = true
@@ -183,13 +191,61 @@ func (p *sassProgram) feeder(i int, order []int, is func(op string, args []strin
 		if is(op, as) {
 			return j
 		}
-		for _, a := range as[1:] {
+		for k, a := range as[1:] {
 			for _, r := range registers(a) {
 				want[r] = true
+			}
+			// A predicate read (SEL R8, RZ, 0x1, !P0), not a carry
+			// written beside the register (IADD3 R4, P0, ...).
+			if pr := predicate(a); p.predicates && pr != "" && k > 0 {
+				wantP[pr] = true
 			}
 		}
 	}
 	return -1
+}
+
+// predicateFeeds reports whether an instruction (its operands as) sets a
+// predicate in wantP (FSETP.GE.AND P0, PT, R0, R3, PT: P0 and PT; IADD3
+// R4, P0, ...: the carry P0), and then moves the predicates it sets from
+// wantP to its operands: the registers into want, the predicates read
+// into wantP.
+func (p *sassProgram) predicateFeeds(as []string, wantP map[string]bool, want map[int]bool) bool {
+	src := 1
+	hit := false
+	if pr := predicate(as[0]); pr != "" && wantP[pr] {
+		hit = true
+		delete(wantP, pr)
+	}
+	if len(as) > 1 && (predicate(as[1]) != "" || as[1] == "PT") {
+		src = 2 // a second predicate written
+		if pr := predicate(as[1]); wantP[pr] {
+			hit = true
+			delete(wantP, pr)
+		}
+	}
+	if !hit {
+		return false
+	}
+	for _, a := range as[src:] {
+		for _, r := range registers(a) {
+			want[r] = true
+		}
+		if pr := predicate(a); pr != "" {
+			wantP[pr] = true
+		}
+	}
+	return true
+}
+
+// predicate is the predicate register an operand names (P0 to P6, "!P0"
+// read negated), "" for none or PT.
+func predicate(operand string) string {
+	s := strings.TrimPrefix(strings.TrimSpace(operand), "!")
+	if len(s) == 2 && s[0] == 'P' && s[1] >= '0' && s[1] <= '6' {
+		return s
+	}
+	return ""
 }
 
 // atomicTarget reports whether a global RED or ATOM instruction of the

@@ -302,8 +302,9 @@ import (
 // than they accumulate (a recurrence through a table, no operand to
 // reuse); version 149 has fp64-on-float read a wide float load whose
 // words the kernel widens only in part (a float4's x, y and z) as float
-// data.
-const VerdictVersion = 149
+// data; version 150 has Chased follow a compare's predicate into a SEL
+// (a search's next index) and tile-shared-memory leave chased loads.
+const VerdictVersion = 150
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

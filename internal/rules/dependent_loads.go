@@ -69,7 +69,7 @@ func checkDependentLoads(p *Pass) {
 	}
 	gain := leftBy(p, analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared)
 	p.report(estimate(gain), Note{
-		Message: fmt.Sprintf("%.0f%% of the global load requests (%.3g) take their address from the value a load of their loop returned (a pointer chase): a warp has one of them in flight at a time, and no memory unit is near its peak",
+		Message: fmt.Sprintf("%.0f%% of the global load requests (%.3g) take their address from the value a load of their loop returned (a pointer chase, or a search whose compare of the loaded value picks the next address): a warp has one of them in flight at a time, and no memory unit is near its peak",
 			100*chased/loads, chased),
 		Advice:    "break the chain: compute the addresses up front (an index table, a closed form), walk several independent chains a thread or a warp so their loads overlap, or prefetch the next node while working on this one",
 		Evidence:  p.evidence("dram_sol_pct", "l2_sol_pct", "duration"),

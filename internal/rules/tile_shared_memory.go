@@ -83,6 +83,15 @@ func checkTile(p *Pass) {
 	if w := aliasReloads(p.Kernel); w.removedLoads > 0 && w.removedLoads+w.removedStores >= 0.5*w.global {
 		return
 	}
+	// Re-reads of a walk whose loads take their addresses from values
+	// loads of their loop returned (a tree's top levels, which every
+	// query's descent rereads through L2: fixtures/sol-check18's
+	// treeWalk<1>, L2 serving 55× DRAM's bytes) are where the data
+	// leads, not a tile a block could stage: leave them to
+	// dependent-loads.
+	if chasedShare(p.Kernel) >= 0.5 {
+		return
+	}
 	// A block's tile serves the re-reads of its own threads, which L1,
 	// one per SM, catches in part: re-reads that all miss L1 are other
 	// blocks' (a table every block reads at its own addresses,
@@ -222,4 +231,23 @@ func flopHeld(l analysis.Limiter) bool {
 		return l.Headroom.Known()
 	}
 	return false
+}
+
+// chasedShare is the share of a kernel's global load requests whose
+// address a load of their own loop returned (analysis.Chased).
+func chasedShare(a *analysis.Kernel) float64 {
+	var chased, loads float64
+	for _, in := range a.Model.Instructions {
+		if in.Space != "global" || in.Operation != "load" {
+			continue
+		}
+		loads += in.Requests
+		if analysis.Chased(a, in.Address) {
+			chased += in.Requests
+		}
+	}
+	if !(loads > 0) {
+		return 0
+	}
+	return chased / loads
 }
