@@ -303,8 +303,10 @@ import (
 // reuse); version 149 has fp64-on-float read a wide float load whose
 // words the kernel widens only in part (a float4's x, y and z) as float
 // data; version 150 has Chased follow a compare's predicate into a SEL
-// (a search's next index) and tile-shared-memory leave chased loads.
-const VerdictVersion = 150
+// (a search's next index) and tile-shared-memory leave chased loads;
+// version 151 has thread-divergence lead with the line of a loop whose
+// lanes leave it at different trips.
+const VerdictVersion = 151
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -276,7 +276,17 @@ var solCheck18Gaps = []string{
 // thread-divergence names lines 347, 349 and 350 (the candidate's
 // hashing, __tanf and acceptance test inside cauchyCand, the divergent
 // loop's body) rather than 364 and 365 (the loop).
-var solCheck18LineGaps = []string{"unitSplit<0> int-division", "rejSample<0> thread-divergence"}
+//
+// After the fix (kfix24b, verdict version 151): rejSample<0>'s
+// thread-divergence names line 365 first, the do ... while (!ok) whose
+// conditional backward branch runs at 10 lanes an instruction where the
+// warp entered the loop at 32 (lanes leaving it at different trips),
+// then the body's lines where the idle lanes show. unitSplit<0>'s gap
+// stays, and is the capture's, not profan's: the source page files no
+// instruction under lines 286 and 287; nvcc's line table puts the
+// unrolled loop's every test of the high words, call and correction
+// under line 280 (354 instructions) and the subroutine's under 295.
+var solCheck18LineGaps = []string{"unitSplit<0> int-division"}
 
 // TestSolCheck18Lines holds the lines the set's required findings name,
 // on the raw and the details page.

@@ -1,10 +1,12 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -231,7 +233,9 @@ func laneLoss(a *analysis.Kernel, counter string) (ls []*lineLoss, lost, slots f
 
 // divergentLines returns the source lines where the most lanes sat idle
 // (laneLoss), the largest first, those with at least a tenth of the
-// kernel's idle lanes, at most three.
+// kernel's idle lanes, at most three; led by the line of a loop whose
+// lanes leave it at different trips (divergentLoop), where that is not
+// among them.
 func divergentLines(a *analysis.Kernel, counter string) []profan.Location {
 	ls, total, _ := laneLoss(a, counter)
 	var out []profan.Location
@@ -241,7 +245,84 @@ func divergentLines(a *analysis.Kernel, counter string) []profan.Location {
 		}
 		out = append(out, l.loc)
 	}
+	if loop, ok := divergentLoop(a); ok && len(out) > 0 && !slices.Contains(out, loop) {
+		out = append([]profan.Location{loop}, out...)
+	}
 	return out
+}
+
+// divergentLoop is the line of the loop whose lanes leave it at
+// different trips: a conditional backward branch (the loop's test) run
+// by fewer active lanes an instruction than the instruction before the
+// loop's head, by which the warp entered it. The body's lines are where
+// the idle lanes show (an inlined function's, fixtures/sol-check18's
+// rejSample<0>: cauchyCand's lines 347 to 350, 10 lanes of 32), the
+// branch's line is the loop to change (its do ... while (!ok), line 365,
+// entered at 32 lanes). Active lanes, not predicated-on ones: a loop
+// every lane leaves at the same trip (a reduction's for over s, its
+// divergent if inside) runs its test at every lane, its last trip's
+// predicate off. ok is false without such a loop, or where the branch
+// idles fewer than a tenth of the entry's lanes.
+func divergentLoop(a *analysis.Kernel) (profan.Location, bool) {
+	const counter = "thread_inst_executed"
+	type inst struct {
+		addr      uint64
+		loc       profan.Location
+		sass      string
+		inst, thr float64
+	}
+	var prog []inst
+	seen := map[string]bool{}
+	for _, s := range a.Record.Source {
+		if s.SASS == "" || s.Address == "" || seen[s.Address] {
+			continue
+		}
+		seen[s.Address] = true
+		at, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s.Address), "0x"), 16, 64)
+		if err != nil {
+			continue
+		}
+		x := inst{addr: at, loc: profan.Location{File: s.File, Line: s.Line}, sass: strings.TrimSpace(s.SASS), thr: -1}
+		for _, c := range s.Counter {
+			switch c.Name {
+			case "inst_executed":
+				x.inst = c.Value
+			case counter:
+				x.thr = c.Value
+			}
+		}
+		prog = append(prog, x)
+	}
+	slices.SortFunc(prog, func(x, y inst) int { return cmp.Compare(x.addr, y.addr) })
+	lanes := func(x inst) float64 {
+		if x.inst > 0 && x.thr >= 0 {
+			return x.thr / x.inst
+		}
+		return math.NaN()
+	}
+	best, most := profan.Location{}, 0.0
+	for _, x := range prog {
+		op, args := analysis.SASSFields(x.sass)
+		if !strings.HasPrefix(x.sass, "@") || !strings.HasPrefix(op, "BRA") || len(args) == 0 || x.loc.Line <= 0 {
+			continue
+		}
+		t, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(args[len(args)-1]), "0x"), 16, 64)
+		if err != nil || t > x.addr {
+			continue
+		}
+		head, ok := slices.BinarySearchFunc(prog, t, func(y inst, t uint64) int { return cmp.Compare(y.addr, t) })
+		if !ok || head == 0 {
+			continue
+		}
+		in, body := lanes(prog[head-1]), lanes(x)
+		if !(body < 0.9*in) {
+			continue
+		}
+		if lost := (in - body) * x.inst; lost > most {
+			best, most = x.loc, lost
+		}
+	}
+	return best, most > 0
 }
 
 // predicatedLoop reports whether a branch the compiler predicated sits in
