@@ -64,15 +64,19 @@ func checkHeadrooms(t *testing.T, page string, sets []string, cases []headroomCa
 }
 
 // TestHeadroomSentence: the part no finding explains is said, never an
-// unmarked 0; under Notable it is not.
+// unmarked 0, down to 1 %; under Stated (it would round to ≈0 %) it is not.
 func TestHeadroomSentence(t *testing.T) {
 	h := analysis.Headroom{Share: 0.8, Unit: "DRAM", Ideal: 1e-6, Explained: 0.3}
 	if s := h.Sentence(); !strings.Contains(s, "≈50 % of its time is headroom on DRAM that no rule explains") {
 		t.Errorf("sentence %q", s)
 	}
 	h.Explained = 0.75
+	if s := h.Sentence(); !strings.Contains(s, "≈5 % of its time is headroom on DRAM that no rule explains") {
+		t.Errorf("5%% unexplained: sentence %q", s)
+	}
+	h.Explained = 0.796
 	if s := h.Sentence(); s != "" {
-		t.Errorf("5%% unexplained: sentence %q, want none", s)
+		t.Errorf("0.4%% unexplained: sentence %q, want none", s)
 	}
 	if u := (analysis.Headroom{Share: math.NaN()}).Unexplained(); !math.IsNaN(u) {
 		t.Errorf("unknown headroom: unexplained %v, want NaN", u)

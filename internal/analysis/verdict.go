@@ -305,8 +305,12 @@ import (
 // data; version 150 has Chased follow a compare's predicate into a SEL
 // (a search's next index) and tile-shared-memory leave chased loads;
 // version 151 has thread-divergence lead with the line of a loop whose
-// lanes leave it at different trips.
-const VerdictVersion = 151
+// lanes leave it at different trips; version 152 has thread-divergence
+// leave predicated lanes that are no divergent path (a single-thread
+// guard between barriers, a select chain, special cases all but never
+// taken) and states any unexplained headroom of 1 % or more
+// (verdict.Stated; was 10 %).
+const VerdictVersion = 152
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

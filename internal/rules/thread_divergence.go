@@ -92,7 +92,7 @@ or reorganize the data so neighbouring threads take the same path.`,
 			}
 		}
 		np, okp := p.Value("warp_nonpred_execution_efficiency")
-		pred := okp && okw && we >= 95 && np < p.Thresholds.WarpEfficiency && !(okb && be < p.Thresholds.BranchEfficiency) && predicatedLoop(p.Kernel)
+		pred := okp && okw && we >= 95 && np < p.Thresholds.WarpEfficiency && !(okb && be < p.Thresholds.BranchEfficiency) && predicatedLoop(p.Kernel) && !predicatedNoPath(p.Kernel)
 		if !(okb && be < p.Thresholds.BranchEfficiency) && !(okw && we < p.Thresholds.WarpEfficiency) && !pred {
 			return
 		}
@@ -342,6 +342,65 @@ func predicatedLoop(a *analysis.Kernel) bool {
 		return false
 	}
 	return (ls[0].exec >= 2*warps || ls[0].copies >= 2) && ls[0].lost >= 0.1*slots
+}
+
+// predicatedNoPath reports whether the predicated-off lanes of the line
+// that idles the most of them (laneLoss's first) are no divergent path
+// worth pricing, read from the line's guarded instructions (those run
+// with lanes off):
+//   - a single-thread guard between barriers: they ran one lane a block
+//     or fewer, in a kernel that executes a BAR.SYNC (fixtures/
+//     sol-check18's bcastSync<0>, if (threadIdx.x == 0) s = __sinf(...)
+//     between two __syncthreads: one lane of 1024 at line 427, 0.39
+//     priced; its twin gained 0.55 by dropping the barriers, which is
+//     barrier-stalls' or a broadcast's territory);
+//   - a select chain: every one is a move or a select (MOV, IMAD.MOV,
+//     SEL, FSEL), a register-indexed array's element chosen by a
+//     predicate (sol-check18's movMax<0>, ring[r & 31] = v as 32
+//     predicated moves, the predicate the same for the warp's lanes:
+//     0.25 priced, the unrolled twin's 0.29 not a branch's);
+//   - untaken special cases: they ran under 1 % of their lane slots,
+//     the other path all but never runs (sol-check18's powSeries<0>,
+//     __powf's scaling fix-ups, 0.05 priced).
+//
+// A reduction's tid < s body (loads, the combine, a store on ever fewer
+// lanes of each block) is none of these.
+func predicatedNoPath(a *analysis.Kernel) bool {
+	ls, _, _ := laneLoss(a, "thread_inst_executed_pred_on")
+	if len(ls) == 0 {
+		return false
+	}
+	top := ls[0].loc
+	var inst, on float64
+	moves, n, bar := true, 0, false
+	for s := range instructions(a.Record.Source) {
+		op := opcode(s.SASS)
+		if strings.HasPrefix(op, "BAR.SYNC") && instExecuted(s) > 0 {
+			bar = true
+		}
+		if s.File != top.File || s.Line != top.Line || !strings.HasPrefix(strings.TrimSpace(s.SASS), "@") {
+			continue
+		}
+		i := instExecuted(s)
+		for _, c := range s.Counter {
+			if c.Name != "thread_inst_executed_pred_on" || !(i > 0) || math.IsNaN(c.Value) || c.Value >= 32*i {
+				continue
+			}
+			inst += i
+			on += c.Value
+			n++
+			base, _, _ := strings.Cut(op, ".")
+			moves = moves && (base == "MOV" || strings.HasPrefix(op, "IMAD.MOV") || base == "SEL" || base == "FSEL")
+		}
+	}
+	if n == 0 || !(inst > 0) {
+		return false
+	}
+	if moves || on < 0.01*32*inst {
+		return true
+	}
+	warps := math.Ceil(float64(a.Record.Block.Size()) / 32)
+	return bar && warps > 1 && on*warps <= inst*gpumodel.Slack
 }
 
 // divisionLaneShare is the share of the kernel's masked-off lanes

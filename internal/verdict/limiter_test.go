@@ -15,8 +15,11 @@ func TestHeadroomStatement(t *testing.T) {
 		want string
 	}{
 		{Headroom{Share: 0.55, Unit: "DRAM", Ideal: 1e-6}, "≈55 % of its time is headroom on DRAM that no rule explains"},
-		{Headroom{Share: 0.03, Unit: "FP32 pipe", Ideal: 1e-6}, "≈3 % of its time is headroom on FP32 pipe: at its speed of light"},
-		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.55}, "≈60 % of its time is headroom on DRAM, which its findings explain"},
+		{Headroom{Share: 0.03, Unit: "FP32 pipe", Ideal: 1e-6}, "≈3 % of its time is headroom on FP32 pipe that no rule explains"},
+		{Headroom{Share: 0.004, Unit: "FP32 pipe", Ideal: 1e-6}, "≈0 % of its time is headroom on FP32 pipe: at its speed of light"},
+		{Headroom{Share: 0.05, Unit: "XU pipe", Ideal: 1e-6, Explained: 0.045}, "≈5 % of its time is headroom on XU pipe, which its findings explain"},
+		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.595}, "≈60 % of its time is headroom on DRAM, which its findings explain"},
+		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.55}, "≈5 % of its time is headroom on DRAM that no rule explains"},
 		{Headroom{Share: nan, Ideal: nan, Missing: "a torch.profiler trace has no hardware counters"}, "not known: a torch.profiler trace has no hardware counters"},
 		{Headroom{Share: nan, Ideal: nan}, ""},
 	} {
@@ -37,7 +40,8 @@ func TestHeadroomString(t *testing.T) {
 		{Headroom{Share: 0.93, Unit: "DRAM", Explained: 0.82, Evidence: "e"}, "93 % of its time above its speed of light on DRAM (e); its findings explain ≈82 %; ≈11 % of its time is headroom on DRAM that no rule explains"},
 		{Headroom{Share: 0.97, Unit: "constant cache", Explained: 0.97, Evidence: "e"}, "97 % of its time above its speed of light on constant cache (e); its findings explain ≈97 %"},
 		{Headroom{Share: 0.55, Unit: "DRAM", Evidence: "e"}, "55 % of its time above its speed of light on DRAM (e); ≈55 % of its time is headroom on DRAM that no rule explains"},
-		{Headroom{Share: 0.04, Unit: "DRAM", Explained: 0.02, Evidence: "e"}, "4 % of its time above its speed of light on DRAM (e); at its speed of light"},
+		{Headroom{Share: 0.04, Unit: "DRAM", Explained: 0.02, Evidence: "e"}, "4 % of its time above its speed of light on DRAM (e); its findings explain ≈2 %; ≈2 % of its time is headroom on DRAM that no rule explains"},
+		{Headroom{Share: 0.008, Unit: "DRAM", Evidence: "e"}, "1 % of its time above its speed of light on DRAM (e); at its speed of light"},
 	} {
 		if got := c.h.String(); got != c.want {
 			t.Errorf("%+v: got %q, want %q", c.h, got, c.want)
