@@ -52,18 +52,7 @@ func checkDependentLoads(p *Pass) {
 		checkWalkLoads(p)
 		return
 	}
-	var chased, loads float64
-	var at []string
-	for _, in := range a.Model.Instructions {
-		if in.Space != "global" || in.Operation != "load" {
-			continue
-		}
-		loads += in.Requests
-		if analysis.Chased(a, in.Address) {
-			chased += in.Requests
-			at = append(at, in.Address)
-		}
-	}
+	chased, loads, at := chasedLoads(a)
 	if !(chased > 0) || chased < 0.5*loads {
 		return
 	}

@@ -236,7 +236,17 @@ func flopHeld(l analysis.Limiter) bool {
 // chasedShare is the share of a kernel's global load requests whose
 // address a load of their own loop returned (analysis.Chased).
 func chasedShare(a *analysis.Kernel) float64 {
-	var chased, loads float64
+	chased, loads, _ := chasedLoads(a)
+	if !(loads > 0) {
+		return 0
+	}
+	return chased / loads
+}
+
+// chasedLoads counts a kernel's global load requests and those of them
+// whose address a load of their own loop returned, with those loads'
+// addresses.
+func chasedLoads(a *analysis.Kernel) (chased, loads float64, at []string) {
 	for _, in := range a.Model.Instructions {
 		if in.Space != "global" || in.Operation != "load" {
 			continue
@@ -244,10 +254,8 @@ func chasedShare(a *analysis.Kernel) float64 {
 		loads += in.Requests
 		if analysis.Chased(a, in.Address) {
 			chased += in.Requests
+			at = append(at, in.Address)
 		}
 	}
-	if !(loads > 0) {
-		return 0
-	}
-	return chased / loads
+	return chased, loads, at
 }
