@@ -309,8 +309,11 @@ import (
 // leave predicated lanes that are no divergent path (a single-thread
 // guard between barriers, a select chain, special cases all but never
 // taken) and states any unexplained headroom of 1 % or more
-// (verdict.Stated; was 10 %).
-const VerdictVersion = 152
+// (verdict.Stated; was 10 %); version 153 leaves torch-compile
+// unpriced where a scalar read inside the forward (a value read, or a
+// shape read that sizes the work after it) precedes shapes that change
+// from step to step.
+const VerdictVersion = 153
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

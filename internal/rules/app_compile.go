@@ -77,7 +77,12 @@ A value read inside the model's forward (.item(), .tolist(), nonzero, a
 boolean mask) breaks the graph; Dynamo resumes after it, but not after one
 inside a loop: where a read recurs inside one call of a forward, after the
 same ops, the chains from that call's first read to the step's end are not
-counted.`,
+counted. Where such a scalar read (.item(), int() of a tensor) sizes the
+work after it, the step's kernels running on other grids from one step to
+the next, the rule says so and does not price compile: the compiled code
+after the read meets a new shape every step, each a guard failure and a
+compile until Dynamo marks the size dynamic, which the eager step's trace
+cannot show.`,
 	Before:   `y = F.gelu(x @ w1 + b1) * scale + residual   # four kernels after the GEMM`,
 	After:    `model = torch.compile(model)`,
 	Severity: profan.Info,
@@ -199,6 +204,25 @@ counted.`,
 				break
 			}
 		}
+		if s, ok := sizedRead(p, looped); ok {
+			// A value read inside the forward whose shapes after it
+			// change every step (a kept-token count read with int()
+			// that sizes a topk and the blocks after it): Dynamo
+			// breaks the graph there, and the code after it meets a
+			// new shape every step, each a guard failure and a
+			// compile, which no trace of the eager step shows
+			// (host27b's pruned bf16 ViT: compiled, 54.7% slower).
+			// Not priced, so never ranked above a priced lever.
+			p.recommendWall(analysis.Recommendation{
+				Message: fmt.Sprintf("Dynamo breaks the compiled graph at %s, a scalar read inside the forward, and the shapes after it change from step to step (%s): the compiled code after the read meets a new shape every step, and each new shape fails its guards and compiles again (until Dynamo marks the size dynamic), a cost this trace of the eager step cannot show; ",
+					siteList([]analysis.Site{s}), shapesSaid(p.timeline().Shapes())) + msg,
+				Fix:      "first fix the shapes after the read (a constant count, as torch.topk with a fixed k, or a few padded sizes) or keep the count on the GPU, then model = torch.compile(model); torch.compile(model, dynamic=True) compiles the sizes as symbols, its cost not priced either",
+				Groups:   append(append([]*analysis.Group(nil), fus...), bn...),
+				Basis:    "not priced: the recompiles and guards of a compiled step whose shapes change every step after a read in its forward are not in the eager step's trace",
+				Composes: "after the fixed shapes it needs; with the precision changes and a fused optimizer",
+			}, 0)
+			return
+		}
 		basis := "each chain fused costs about its longest launch, and each launch it drops its op's host time"
 		if floored > 0 {
 			msg += fmt.Sprintf("; %d of their launches priced from their ops' recorded shapes, inductor's kernels at the bytes the ops move at the DRAM floor", floored)
@@ -242,3 +266,24 @@ counted.`,
 // 14 frames, an op, a launch), over the same trace's aten::add or mul
 // (36.6 and 43.6 us traced) unprofiled the same way: 1.98 and 1.70.
 const tritonLauncher = 1.8
+
+// sizedRead is the step's first scalar read inside the model's forward
+// (.item(), int() of a tensor: a read at a forward's frame, or one that
+// recurs inside one call of a forward, looped) where the step's shapes
+// change from one step to the next: the value read sizes the work after
+// it (a kept-token count a topk takes), and a compiled forward meets a
+// new shape there every step. A scalar read that the trace shows sizing
+// the work after it (sizingRead: host-read's shape read since
+// hostfix28a, fixtures/host27's prune) is one too. Any other shape read
+// (nonzero, unique, .tolist() of counts) is host-read's and not this:
+// Dynamo's break there is priced as above (fixtures/host20c's voxel).
+func sizedRead(p *AppPass, looped string) (analysis.Site, bool) {
+	for _, s := range p.timeline().SyncSites() {
+		if k := p.kindOf(s); (s.Site == looped || profan.ForwardFrame(s.Frame)) && s.Inside > 0 && (k == syncValue || k == syncShape && sizingRead(s)) {
+			// Compared only where such a read is: Shapes walks every
+			// kernel of the replayed steps.
+			return s, shapesChange(p.timeline().Shapes())
+		}
+	}
+	return analysis.Site{}, false
+}

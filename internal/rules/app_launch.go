@@ -296,7 +296,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		// them out (fixtures/host23b's ppo graphed with it, 80.4%).
 		fix = v + "; then " + fix
 	}
-	if sh := tl.Shapes(); sh.Steps >= 2 && 2*sh.Differ > sh.Steps-1 && sh.Kernel != "" {
+	if sh := tl.Shapes(); shapesChange(sh) {
 		// The same kernels on other grids from one step to the next:
 		// the tensors change shape (a batch padded to its own
 		// longest), and a graph replays the shapes it captured.
@@ -491,6 +491,12 @@ const (
 	graphsTorch = `capture the step in a CUDA graph (torch.cuda.graphs) and replay it, or torch.compile(model, mode="reduce-overhead")`
 	graphsCUDA  = `capture the step's launches in a CUDA graph (cudaStreamBeginCapture ... cudaStreamEndCapture, cudaGraphInstantiate once) and replay it with one cudaGraphLaunch a step`
 )
+
+// shapesChange reports a step whose kernels run on other grids from one
+// step to the next in most of the traced steps: its tensors change shape.
+func shapesChange(sh analysis.Shapes) bool {
+	return sh.Steps >= 2 && 2*sh.Differ > sh.Steps-1 && sh.Kernel != ""
+}
 
 // shapesSaid says how the kernels' launch configurations change from one
 // step to the next: how many of the kernels launched in every step, and
