@@ -4306,6 +4306,16 @@ trace's reads sit in ` + "`host28.py(314): update`" + `, a method ` + "`Codebook
 forward's frame, and once a call, not looped), nor is either a count read with int() or .item() (` + "`is_nonzero`" + `
 a value read that sizes nothing, ` + "`nonzero`" + ` a shape read of indices); what the compiled step's breaks and recompiles cost (−47.1% in the one process that ran, two
 failing in AOTAutograd) is not in the eager trace, and no guess of it is priced.
+
+After the fix (hostfix28e, the first read kept above): the workers' queue wait is kept. It falls in one of the four
+profiled steps (979.12 ms of ProfilerStep#5's 1044.92; 0.13 to 23.02 ms in the three before): eight workers deliver
+their batches in bursts, the steps between drain the queue, and the median step the replay takes left the waiting
+one out. Where the step's thread waits on the workers in some steps and not all, for at least the noise share of the
+window, the wait is kept at its traced time (a blocked get is not host work the profiler slows) and the step is
+floored at the window's replayed time over its steps: spk.workers replays at 347.81 ms a step (was 101.79; its
+processes' steady chunks ran 243 to 400 ms a step, their medians 243.16 to 265.89), and no lever clears the noise
+(cuda-graphs 82.0% → 0.0%, fused-optimizer 10.7% → 0.0%): the workers' pace bounds the step. No row moves (nothing was
+measured from spk.workers); cuda-graphs is still advised there without the padding the shapes need.
 `)
 }
 

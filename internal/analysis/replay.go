@@ -121,6 +121,9 @@ type replay struct {
 	// (pinFeed), or where the step's thread waits on the workers' queue
 	// every step (waitsOnWorkers), the step as replayed; 0 for none.
 	feed float64
+	// whole: the walk keeps the step's waits on the workers' queue at
+	// their traced time (workersFeed).
+	whole bool
 }
 
 // annRange is a user annotation's range on the host.
@@ -310,6 +313,8 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 		// their throughput is the step's pace already, and no lever
 		// that shrinks the step's own work takes it under it.
 		r.feed = math.Max(r.feed, r.run(Lever{}))
+	} else {
+		r.feed = math.Max(r.feed, r.workersFeed())
 	}
 	r.base, r.pad = &replayBase{}, &replayPad{}
 	return r
@@ -451,6 +456,9 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 		case profan.HostData:
 			if l.Workers > 0 {
 				return 0
+			}
+			if r.whole && s.Name >= 0 && int(s.Name) < len(r.snames) && workersWait(r.snames[s.Name]) {
+				return 1
 			}
 		case profan.HostSync:
 			// A sync's own time is its wait, replayed below.

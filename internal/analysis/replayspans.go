@@ -541,6 +541,33 @@ func (r *replay) waitsOnWorkers() bool {
 	return all && n > 0
 }
 
+// workersFeed is the step's floor where the step's thread waits on a
+// multi-process DataLoader's queue in some of the replayed steps but not
+// all (waitsOnWorkers), for at least NoiseShare of the window as traced:
+// the workers deliver their batches in bursts (each worker a batch in
+// turn), the steps between drain the queue and one waits for the next
+// burst. A blocked wait is not host work the profiler slows: it is kept
+// at its traced time, and the window's replayed time is spread over its
+// steps (the median step, which leaves the waiting one out, runs faster
+// than the workers deliver). 0 where no such wait.
+func (r *replay) workersFeed() float64 {
+	w := 0.0
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		s := r.spans[i]
+		if s.State == profan.HostData && s.Name >= 0 && int(s.Name) < len(r.snames) && workersWait(r.snames[s.Name]) {
+			w += math.Min(s.End(), r.hi) - math.Max(s.Start, r.lo)
+		}
+	}
+	if !(r.hi > r.lo) || w < verdict.NoiseShare*(r.hi-r.lo) || r.steps == 0 {
+		return 0
+	}
+	r.whole = true
+	_, total, _ := r.walk(Lever{}, r.plans.with(r.opHostScale(Lever{}), false))
+	r.whole = false
+	return total / float64(r.steps)
+}
+
 // workersWait reports a data-loading span that is a multi-process
 // DataLoader's iterator waiting for a batch: its innermost frame a
 // queue's get, a pipe's poll or wait, a selector, a condition's wait.

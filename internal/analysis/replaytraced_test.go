@@ -78,3 +78,16 @@ func TestReplayTraced(t *testing.T) {
 		t.Errorf("replayed %d traces, want at least 80", n)
 	}
 }
+
+// TestReplayWorkersBursts: host28's spk.workers waits on its eight
+// workers' queue in one of its four profiled steps (979.12 ms of
+// ProfilerStep#5; the three before drain the prefetched batches): the
+// wait is kept whole and the step floored at the window's mean, within
+// the pace its three processes measured past the prefetch (243.16 to
+// 400.41 ms a step), where the median step alone replayed at 101.79 ms.
+func TestReplayWorkersBursts(t *testing.T) {
+	app := fixtureGrouper(t, "host28/spk.workers.json.gz").App()
+	if app.Feed < 0.24316 || app.Feed > 0.40041 || app.PricedStep < app.Feed {
+		t.Errorf("spk.workers: fed every %.2f ms, priced on %.2f ms a step; want the workers' pace, 243.16 to 400.41 ms", 1e3*app.Feed, 1e3*app.PricedStep)
+	}
+}

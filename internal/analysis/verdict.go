@@ -312,8 +312,11 @@ import (
 // (verdict.Stated; was 10 %); version 153 leaves torch-compile
 // unpriced where a scalar read inside the forward (a value read, or a
 // shape read that sizes the work after it) precedes shapes that change
-// from step to step.
-const VerdictVersion = 153
+// from step to step; version 154 keeps a multi-process DataLoader's wait
+// on its workers' queue whole where it falls in some steps and not all
+// (the workers' bursts): the step is floored at the window's mean step,
+// the wait at its traced time (workersFeed).
+const VerdictVersion = 154
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
