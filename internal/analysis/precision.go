@@ -319,6 +319,25 @@ func PreciseTanh(sass string) bool {
 // tanhSaturation is the constant precise tanhf's SASS compares |x| with.
 const tanhSaturation = "9.010913848876953125"
 
+// PreciseTanhHeld reports whether a SASS instruction is libdevice's
+// tanh saturation test as Triton's SASS spells it: FSETP.GE of a
+// register that holds |x| (an FADD.FTZ Rn, |Rm|, -RZ before it) against
+// 9.0109138, not the |R operand of PreciseTanh. It runs only on the
+// branch for |x| ≥ 0.6, so its executions are not the calls: those are
+// TanhBranch's on the same line (fixtures/sol-check19's
+// tanh_rec_precise, line 94 of sol_triton19.py).
+func PreciseTanhHeld(sass string) bool {
+	// The constant first: it rules out nearly every instruction.
+	return strings.Contains(sass, tanhSaturation) && !strings.Contains(sass, "|R") && strings.HasPrefix(Opcode(sass), "FSETP.GE")
+}
+
+// TanhBranch reports whether a SASS instruction is a test of a register
+// against 0.6, the bound of precise tanh's polynomial path: with
+// PreciseTanhHeld on the same line, one a call.
+func TanhBranch(sass string) bool {
+	return strings.Contains(sass, ", 0.60000002384185791016, PT") && !strings.Contains(sass, "|R") && strings.HasPrefix(Opcode(sass), "FSETP.GE")
+}
+
 // PrecisePow reports whether a SASS instruction is precise powf's test
 // of the exponent's product against exp2's overflow bound (FSETP.GT of
 // |t| against 152), one a call: fixtures/sol-check13's pow15<0>.

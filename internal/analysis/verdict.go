@@ -315,8 +315,10 @@ import (
 // from step to step; version 154 keeps a multi-process DataLoader's wait
 // on its workers' queue whole where it falls in some steps and not all
 // (the workers' bursts): the step is floored at the window's mean step,
-// the wait at its traced time (workersFeed).
-const VerdictVersion = 154
+// the wait at its traced time (workersFeed);
+// version 155 has precise-math read libdevice's tanh in Triton's SASS
+// (|x| held in its own register).
+const VerdictVersion = 155
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -83,6 +83,13 @@ type preciseLine struct {
 	loc   profan.Location
 	calls float64
 	inst  float64
+	// tanhHeld is whether the line tests a register holding |x| against
+	// tanh's saturation (analysis.PreciseTanhHeld, libdevice's tanh in
+	// Triton's SASS) and tanhBranches its tests against 0.6
+	// (analysis.TanhBranch, warp-level), one a call: its calls where
+	// the |R form is absent.
+	tanhHeld     bool
+	tanhBranches float64
 	// divs are the line's IEEE float divisions (warp-level FCHK
 	// executions) and divThreads their thread-level FCHKs, each an XU
 	// op that __fdividef does without.
@@ -198,6 +205,8 @@ const (
 
 // preciseLines reads the source page's precise calls by line: tanhf's
 // by the FSETP that tests |x| against its saturation (analysis.PreciseTanh),
+// or, where Triton's SASS holds |x| in a register, by its test against 0.6
+// on a line with the saturation test (analysis.PreciseTanhHeld),
 // powf's by its exp2 bound test (analysis.PrecisePow), a division's by
 // its FCHK, sinf's by its slow-path bound test (analysis.PreciseSin);
 // each execution a call.
@@ -217,6 +226,10 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 		l.inst += n
 		if analysis.PreciseTanh(s.SASS) {
 			l.calls += n
+		}
+		l.tanhHeld = l.tanhHeld || analysis.PreciseTanhHeld(s.SASS)
+		if analysis.TanhBranch(s.SASS) {
+			l.tanhBranches += n
 		}
 		if analysis.PrecisePow(s.SASS) {
 			l.pows += n
@@ -253,6 +266,9 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 	for _, l := range byLine.order {
 		if !l.expLow {
 			l.exps = 0 // the rounding constant without expf's reduction
+		}
+		if l.calls == 0 && l.tanhHeld {
+			l.calls = l.tanhBranches // libdevice's tanh as Triton compiles it
 		}
 		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 || l.sqrts > 0 || l.logs > 0 || l.exps > 0 {
 			lines = append(lines, l)
