@@ -116,6 +116,8 @@ type replay struct {
 	// plans is the plan cache's model of the window's per-shape builds
 	// (planCache); nil where no op builds plans.
 	plans *planCache
+	// ops are the window's op host work by op (OpHosts), read once.
+	ops []OpHost
 	// feed is the step's floor set by a multi-process DataLoader: its
 	// pin-memory thread's time a batch times the batches a step
 	// (pinFeed), or where the step's thread waits on the workers' queue

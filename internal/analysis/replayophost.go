@@ -117,7 +117,8 @@ func (c *planCache) with(lever map[int]float64, traced bool) map[int]float64 {
 // plans.
 func (r *replay) planCache() *planCache {
 	var c *planCache
-	for _, o := range r.opHosts() {
+	r.ops = r.opHosts()
+	for _, o := range r.ops {
 		if !o.Plans() {
 			continue
 		}
@@ -338,7 +339,7 @@ func OpHosts(t *Timeline) []OpHost {
 	if !ok || r == nil {
 		return nil
 	}
-	return r.opHosts()
+	return slices.Clone(r.ops)
 }
 
 // opHosts are OpHosts of the replay's window.
