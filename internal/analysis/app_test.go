@@ -2130,8 +2130,8 @@ bf16 (*vq*).
 		// none first. From bf16 (6.84 ms, spread 8.9%): the GPU restart
 		// graphed in bf16 71.5%, the only change measured (a
 		// combination).
-		{"vq.default", "vq.gpurestart", "host-read", false, 0, "over by 21 points, 0.7 beyond the 20% spread (0.0% against -21.1%): host-read prices the three syncs' waits (2.14 us a step: the host is behind the GPU when it reads) and nothing of what the change adds on a step its host bounds (launch-bound 48.4% and other Python 27.5% of the profiled wall): the restart on the GPU launches a randint, a gather and three torch.where/masked_fill over all 1024 codes every step, where the reads' version writes only the expired codes, and only when there are any"},
-		{"vq.default", "vq.bf16", "bf16-autocast", false, 0, "over by 33 points (-18.1% against -51.4%, spread 11%): ranked last and priced slower (its casts' launches on a host-bound step), the direction right, the cost short: from the FP32 trace the bf16 step replays at about 5.93 ms (5.02 for the FP32 one, measured 4.52), where it measured 6.84 and its own trace replays at 6.96 ms; that trace holds 1180 launches in four steps against 924 (64 more a step: the casts and their ToCopyBackward0) and every autocast op's dispatch adds host time beyond the casts' launches (launch-bound 58.8% of the profiled wall against 48.4%)"},
+		{"vq.default", "vq.gpurestart", "host-read", false, 0, "over by 21 points, 0.7 beyond the 20% spread (0.0% against -21.1%), and no mechanism the trace shows prices it slower: host-read prices the three syncs' waits (2.14 us a step: the host is behind the GPU when it reads) and keeps the reads' ops; the reads' version restarts codes in every profiled step (from expired.any() on, 11 aten ops, 10 launches, 3 copies and 3 syncs a step, 363 to 536 us of the profiled host), where the restart on the GPU is 8 ops of one launch each over all 1024 codes (randint, a gather, two torch.where and their copy_, a mul, masked_fill_), no copy and no sync: no step skips work the GPU version does, and its kernels are microseconds on a step its host bounds (launch-bound 48.4%, other Python 27.5% of the profiled wall). Each of its two processes timed slower than the default beside it (6.03 against 4.94 ms in r1, 4.91 against 4.43 in r2), the defaults 4.43 to 4.94 here and 6.45 to 8.84 in host28b: not explained by the trace; a second timing would tell"},
+		{"vq.default", "vq.bf16", "bf16-autocast", false, 0, "over by 33 points (-18.1% against -51.4%, spread 11%): ranked last and priced slower (its casts' host on a host-bound step), the direction right; from the FP32 trace the bf16 step replays at 5.93 ms (5.02 for the FP32 one, measured 4.52), from its own at 6.96 (measured 6.84), -38.7%, which would miss too (by 13 points). The work the bf16 trace adds is priced: 63 casts a step (autocast's 30 in the convolutions, the user's two .float() made real, 31 ToCopyBackward0 nodes; 1180 launches in four steps against 924) against 70 charged at 12.9 us unprofiled. The rest is the traced process's speed: the work bf16 leaves in FP32 ran slower in it (Codebook.update, outside autocast, 902 us a step profiled against 852, medians; the Adam step's range 1910 against 1698; the launch unit 15.85 us against 14.33), and at the FP32 trace's launch unit (5.91 us unprofiled against 6.54) its step is about 6.29 ms, -25%, 7 points from the price. host28b timed the same pair at +6.8% (vq.default 7.51 ms, three processes, 6.45 to 8.84; vq.bf16 7.00, two, 6.45 to 7.56): the two calls differ by 58 points, so the miss is in the timings, not a cost the FP32 trace hides; where an FP32 step and its bf16 one were traced in one process (host25c's spike), the lever replays at 1.20 of the bf16 trace's own step, here at 0.85"},
 		{"vq.default", "vq.graphs", "host-read+cuda-graphs", false, 0, ""},
 		{"vq.default", "vq.all", "bf16-autocast+host-read+cuda-graphs", false, 0, ""},
 		{"vq.bf16", "vq.all", "host-read+cuda-graphs", false, 0, ""},
@@ -4293,7 +4293,8 @@ mechanism:
   the read-free restart adds a randint, a gather and three where/masked_fill over all 1024 codes every step, and
   host-read prices only the reads' waits (0.0% against −21.1%, 0.7 points beyond the spread); bf16 autocast adds 64
   launches a step and every autocast op's dispatch, priced −18.1% against −51.4% (the bf16 trace replays at 6.96 ms,
-  measured 6.84: the pricing from the FP32 trace is short, its own trace right).
+  measured 6.84: the pricing from the FP32 trace is short, its own trace right). Read again by mechanism after the
+  read (hostfix29b, below): neither is a cost the FP32 trace hides.
 - *Compile's cost at graph breaks unpriced.* the restart's reads break Dynamo's graph inside vq's forward and the writes
   after them follow the data: compiled, vq.default ran 11.05 ms against 7.51 (−47.1%, one process; two of three
   failed in AOTAutograd), priced 13.4% and first; on vq.bf16 priced 25.9% and first, unmeasured.
@@ -4316,6 +4317,18 @@ floored at the window's replayed time over its steps: spk.workers replays at 347
 processes' steady chunks ran 243 to 400 ms a step, their medians 243.16 to 265.89), and no lever clears the noise
 (cuda-graphs 82.0% → 0.0%, fused-optimizer 10.7% → 0.0%): the workers' pace bounds the step. No row moves (nothing was
 measured from spk.workers); cuda-graphs is still advised there without the padding the shapes need.
+
+Read again by mechanism (hostfix29b, after the read; no code changed): what the two vq changes add to the step is in
+the traces, and neither row's miss is a cost the FP32 trace hides. The reads' restart runs in every profiled step (from
+` + "`expired.any()`" + ` on, 11 aten ops, 10 launches, 3 copies and 3 syncs a step, 363 to 536 µs of the profiled host); the
+restart on the GPU is 8 ops of one launch each over the 1024 codes, no copy, no sync: it skips no step's work and adds
+no host work the reads' version lacks, so host-read's 0.0% (the waits dropped, the ops kept) is what the trace prices;
+its two processes each timed slower than the default beside them (6.03 against 4.94 ms, 4.91 against 4.43), which the
+trace does not explain. bf16's added work, 63 casts a step (30 of autocast's, the user's two ` + "`.float()`" + ` made real, 31
+` + "`ToCopyBackward0`" + `), is charged as 70 casts; its own trace replays at 6.96 ms (−38.7%, itself 13 points from −51.4%),
+but that process ran the work bf16 leaves in FP32 slower (` + "`Codebook.update`" + ` 902 against 852 µs a step profiled, the
+Adam step 1910 against 1698, the launch unit 15.85 against 14.33 µs): at the FP32 trace's launch unit its step is about
+6.29 ms, −25%, 7 points from the price; host28b timed the same pair at +6.8%, 58 points from host28's −51.4%.
 `)
 }
 
