@@ -94,6 +94,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check17", solCheck17Files, hp(solCheck17Pairs)},
 		{"sol-check18", solCheck18Files, hp(solCheck18Pairs)},
 		{"sol-check19", solCheck19Files, hp(solCheck19Pairs)},
+		{"sol-check20", solCheck20Files, hp(solCheck20Pairs)},
 	}
 	for _, s := range sets {
 		if s.name == "sol-check13" && !solCheck13Read {
@@ -122,6 +123,10 @@ func TestNoUnmarkedZero(t *testing.T) {
 		}
 		if s.name == "sol-check19" && !solCheck19Read {
 			t.Logf("sol-check19: skipped until its one read (solCheck19Read)")
+			continue
+		}
+		if s.name == "sol-check20" && !solCheck20Read {
+			t.Logf("sol-check20: skipped until its one read (solCheck20Read)")
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
