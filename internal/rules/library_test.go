@@ -160,6 +160,10 @@ func TestNoBenchmarkAdviceWhereOn(t *testing.T) {
 	}
 }
 
+// host29Read says whether fixtures/host29 has had its one read (the
+// lead's); internal/analysis' host29Read is the same switch.
+const host29Read = false
+
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
 // launch, torchvision's among them: the one block of its NMS
@@ -168,7 +172,16 @@ func TestNoBenchmarkAdviceWhereOn(t *testing.T) {
 // gets what the caller of nms can change.
 func TestNoSourceAdviceOnTraceLibraries(t *testing.T) {
 	skipShort(t)
-	files, _ := filepath.Glob("../../fixtures/*/*.json.gz")
+	var files []string
+	all, _ := filepath.Glob("../../fixtures/*/*.json.gz")
+	for _, f := range all {
+		// fixtures/host29 is held out: no test reads its traces before
+		// its one read (host29Read).
+		if !host29Read && filepath.Base(filepath.Dir(f)) == "host29" {
+			continue
+		}
+		files = append(files, f)
+	}
 	nms := 0
 	analyzeAll(t, files, func(a *analysis.Kernel) {
 		if !a.Name.IsLibrary() {
