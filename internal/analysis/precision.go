@@ -33,6 +33,27 @@ type DoubleOnFloat struct {
 	// math, the conversions, the FP64 MUFU seeds and the uniform moves
 	// of the double literals.
 	Kept float64
+	// Convert is the seconds its conversions take at the attainable peak
+	// of the conversions from and to 64-bit types (16 a clock an SM on a
+	// V100, an A100, an H100 or an H200, whose ncu counts them on the XU
+	// pipe), 0 where the GPU's rate is not known. Floats converted to
+	// double and back around a DMUL and a DFMA each keep that pipe five
+	// times as long as the FP64 pipe (fixtures/sol-check19's relaxMap<0>:
+	// 67.1 M F2F warp instructions, 540 µs of its 583 µs at 95 % of that
+	// peak, the XU pipe at 94 %; its DMUL and DFMA 101 µs at the FP64
+	// pipe's).
+	Convert float64
+	// Float is the seconds at the SM's attainable issue rate of every
+	// instruction but the conversions and the literals' moves, each FP64
+	// instruction kept as one FP32 instruction: a float version's issue
+	// where the FP64 work is arithmetic between conversions (a DMUL is an
+	// FMUL, a DFMA an FFMA, each an issue slot whatever its FLOPs), not a
+	// double math function's polynomial, which float replaces by a few
+	// instructions around a MUFU (relaxMap<0>: 67.1 M DMUL and DFMA and
+	// 22.5 M kept instructions, 90 µs; its float twin, 32 FMUL and FFMA
+	// a step, ran in 105 µs, where its FLOPs at the FP32 pipe's peak said
+	// 51).
+	Float float64
 }
 
 // DoubleWork reads a kernel's double-precision work on float data; ok is
@@ -105,18 +126,29 @@ func DoubleWork(a *Kernel) (w DoubleOnFloat, ok bool) {
 	w.Ideal32 = (sp + dp) / (attainablePipe * a.Spec.PeakFP32())
 	if r := a.Spec.PeakWarpInstructions(); r > 0 {
 		w.Kept = math.Max(0, all-w.FP64-w.Up-w.Down-literals) / (attainablePipe * r)
+		w.Float = math.Max(0, all-w.Up-w.Down-literals) / (attainablePipe * r)
+	}
+	if r := a.Spec.PeakConvert64(); r > 0 {
+		w.Convert = 32 * (w.Up + w.Down) / (attainablePipe * r)
 	}
 	return w, true
 }
 
-// FP64Share is the share of a kernel's time its FP64 operations need at
-// the FP64 pipe's attainable peak for that pipe to be taken as its limit.
+// FP64Share is the share of a kernel's time its FP64 operations, or its
+// conversions to double and back, need at their pipe's attainable peak
+// for that pipe to be taken as its limit.
 const FP64Share = 0.5
 
-// Limits reports whether the FP64 pipe limits a kernel of duration t: its
-// FP64 operations need FP64Share of the time or more at that pipe's
-// attainable peak.
-func (w DoubleOnFloat) Limits(t float64) bool { return t > 0 && w.Ideal64 >= FP64Share*t }
+// Limits reports whether the double work limits a kernel of duration t:
+// its FP64 operations at the FP64 pipe's attainable peak, or its
+// conversions at theirs, need FP64Share of the time or more.
+func (w DoubleOnFloat) Limits(t float64) bool {
+	return t > 0 && math.Max(w.Ideal64, w.Convert) >= FP64Share*t
+}
+
+// ConvertBound reports whether the conversions, not the FP64 math, are
+// the double work's busier pipe.
+func (w DoubleOnFloat) ConvertBound() bool { return w.Convert > w.Ideal64 }
 
 // Rate is the FP32 pipe's peak over the FP64 pipe's on the kernel's GPU.
 func (w DoubleOnFloat) Rate(a *Kernel) float64 { return a.Spec.PeakFP32() / a.Spec.PeakFP64() }

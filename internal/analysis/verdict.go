@@ -317,8 +317,10 @@ import (
 // (the workers' bursts): the step is floored at the window's mean step,
 // the wait at its traced time (workersFeed);
 // version 155 has precise-math read libdevice's tanh in Triton's SASS
-// (|x| held in its own register).
-const VerdictVersion = 155
+// (|x| held in its own register); version 156 has fp64-on-float price
+// a kernel its float↔double conversions hold (their pipe's time, the
+// FP64 instructions FP32 ones in float).
+const VerdictVersion = 156
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

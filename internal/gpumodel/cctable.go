@@ -30,6 +30,11 @@ type ccRow struct {
 	// square root, base-2 logarithm and exponential, sine, cosine; MUFU
 	// in SASS, the XU pipe in ncu): 16 on 5.0 to 9.0; 0 where not given.
 	sfu int
+	// cvt64 is the results per clock per SM of type conversions from and
+	// to 64-bit types (PG, the same table: F2F.F64.F32 and F2F.F32.F64
+	// in SASS, the XU pipe in ncu on 9.0): 16 on 7.0, 8.0 and 9.0; 0
+	// where not given here.
+	cvt64 int
 	// limits are zero for a compute capability whose rules are those of
 	// the newest row before it with limits (see RulesOf).
 	limits ccLimits
@@ -110,13 +115,13 @@ var ccTable = []ccRow{
 	{cc: "6.2", fp32: 128, fp64: 4},
 	// Volta onward: see sectored.
 	{cc: "7.0", names: []string{"volta"}, rep: "Tesla V100-SXM2-16GB", fp32: 64, fp64: 32,
-		fp16: 128, imad: 64, sfu: 16, limits: sectored(64, 32, 128*kiB, 96*kiB), tensor: TensorCores{Precisions: []string{"fp16"}}},
+		fp16: 128, imad: 64, sfu: 16, cvt64: 16, limits: sectored(64, 32, 128*kiB, 96*kiB), tensor: TensorCores{Precisions: []string{"fp16"}}},
 	{cc: "7.2", fp32: 64, fp64: 2,
 		limits: sectored(64, 32, 128*kiB, 96*kiB), tensor: TensorCores{Precisions: []string{"fp16", "int8"}}},
 	{cc: "7.5", names: []string{"turing"}, rep: "Tesla T4", fp32: 64, fp64: 2,
 		limits: sectored(32, 16, 96*kiB, 64*kiB), tensor: TensorCores{Precisions: []string{"fp16", "int8"}}},
 	{cc: "8.0", names: []string{"ampere"}, rep: "A100-SXM4-40GB", fp32: 64, fp64: 32,
-		fp16: 256, imad: 64, sfu: 16, limits: sectored(64, 32, 192*kiB, 164*kiB), tensor: TensorCores{Precisions: []string{"fp16", "bf16", "tf32", "fp64", "int8"}, Rates: a100Rates}},
+		fp16: 256, imad: 64, sfu: 16, cvt64: 16, limits: sectored(64, 32, 192*kiB, 164*kiB), tensor: TensorCores{Precisions: []string{"fp16", "bf16", "tf32", "fp64", "int8"}, Rates: a100Rates}},
 	{cc: "8.6", rep: "A10", fp32: 128, fp64: 2,
 		limits: sectored(48, 16, 128*kiB, 100*kiB), tensor: TensorCores{Precisions: []string{"fp16", "bf16", "tf32", "int8"}}},
 	{cc: "8.7", rep: "Jetson AGX Orin", fp32: 128, fp64: 2,
@@ -124,7 +129,7 @@ var ccTable = []ccRow{
 	{cc: "8.9", names: []string{"ada", "lovelace", "ada lovelace"}, rep: "RTX 6000 Ada Generation", fp32: 128, fp64: 2,
 		limits: sectored(48, 24, 128*kiB, 100*kiB), tensor: TensorCores{Precisions: []string{"fp16", "bf16", "tf32", "fp8", "int8"}}},
 	{cc: "9.0", names: []string{"hopper"}, rep: "H100 SXM5 80GB", fp32: 128, fp64: 64,
-		fp16: 256, imad: 64, sfu: 16, limits: sectored(64, 32, 256*kiB, 228*kiB), tensor: TensorCores{Precisions: []string{"fp16", "bf16", "tf32", "fp8", "fp64", "int8"}, Rates: h100Rates}},
+		fp16: 256, imad: 64, sfu: 16, cvt64: 16, limits: sectored(64, 32, 256*kiB, 228*kiB), tensor: TensorCores{Precisions: []string{"fp16", "bf16", "tf32", "fp8", "fp64", "int8"}, Rates: h100Rates}},
 	{cc: "10.0", names: []string{"blackwell"}, rep: "B200", fp32: 128, fp64: 64,
 		limits: sectored(64, 32, 256*kiB, 228*kiB), tensor: TensorCores{Precisions: []string{"fp16", "bf16", "tf32", "fp8", "fp4", "fp64", "int8"}, Rates: b200Rates}},
 	{cc: "10.3", fp32: 128, fp64: 64},

@@ -43,6 +43,10 @@ type Rules struct {
 	// SFULanes is the results per clock per SM of the 32-bit
 	// transcendentals (MUFU: the XU pipe); 0 where not given.
 	SFULanes int
+	// Convert64Lanes is the results per clock per SM of the conversions
+	// from and to 64-bit types (F2F.F64.F32, F2F.F32.F64); 0 where not
+	// given.
+	Convert64Lanes int
 }
 
 // WarpSectors reports whether a full warp's ideal sectors per request
@@ -62,7 +66,8 @@ func RulesOf(cc string) (Rules, error) {
 	r, _ := ccRowOf(key)
 	l := r.limits
 	return Rules{CC: key, Coalescing: l.coalescing, GlobalL1: l.l1, GlobalL1Default: l.l1Default,
-		SharedBanks: l.banks, BankWidth8: l.bank8, Tensor: r.tensor, FP16Lanes: r.fp16, IMADLanes: r.imad, SFULanes: r.sfu}, nil
+		SharedBanks: l.banks, BankWidth8: l.bank8, Tensor: r.tensor, FP16Lanes: r.fp16, IMADLanes: r.imad, SFULanes: r.sfu,
+		Convert64Lanes: r.cvt64}, nil
 }
 
 // ccKey is the row of ccTable with limits whose rules cc follows (see

@@ -133,6 +133,13 @@ func (s *Spec) PeakSFU() float64 {
 	return float64(s.SMs*s.Rules.SFULanes) * s.SMClockMHz * 1e6
 }
 
+// PeakConvert64 is the peak of the conversions from and to 64-bit types
+// (float to double and back: F2F.F64.F32, F2F.F32.F64) in results per
+// second at the boost clock; 0 where not known.
+func (s *Spec) PeakConvert64() float64 {
+	return float64(s.SMs*s.Rules.Convert64Lanes) * s.SMClockMHz * 1e6
+}
+
 // PeakWarpInstructions is the peak issue rate, in warp instructions per
 // second, that the instruction:byte balance uses: CoresPerSM/WarpSize warp
 // instructions per SM per clock, i.e. one instruction per FP32 lane per

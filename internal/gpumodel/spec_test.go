@@ -288,6 +288,20 @@ func TestPeakFLOPs(t *testing.T) {
 	}
 }
 
+// TestPeakConvert64: the conversions from and to 64-bit types run at 16
+// a clock an SM where the table gives them (the H200: 132 SMs at 1980
+// MHz, 4.18 T a second, which put fixtures/sol-check19's relaxMap<0>, 71.3
+// M F2F warp instructions, at 94 % of its 583 µs as ncu's XU pipe read
+// it) and at none where it does not.
+func TestPeakConvert64(t *testing.T) {
+	if got := mustLookup(t, "H200").PeakConvert64(); !within(got, 132*16*1980e6, 0.001) {
+		t.Errorf("H200: %.4g conversions a second, want %.4g", got, 132*16*1980e6)
+	}
+	if got := mustLookup(t, "RTX 6000 Ada Generation").PeakConvert64(); got != 0 {
+		t.Errorf("RTX 6000 Ada: %.4g conversions a second, want 0 (not given)", got)
+	}
+}
+
 // Balance is the machine's instruction:byte balance as the CPSC 424 GPU lecture
 // defines it for profiler counters: peak warp instructions per second
 // divided by peak DRAM transactions per second, where one transaction is

@@ -63,16 +63,33 @@ func checkFP64OnFloat(p *Pass) {
 	// its float twin ran in 191 µs, where the FP32 pipe alone said 108
 	// µs; sol-check9's expChain<double> keeps 50 M, under its FP32 time).
 	after := math.Max(math.Max(w.Ideal32, w.Kept), launchFloor)
-	gain := math.Min(clamp01(1-after/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	gain := clamp01(1 - after/t)
+	if w.ConvertBound() {
+		// The conversions, not the FP64 math, hold the kernel: its FP64
+		// work is arithmetic between conversions, each FP64 instruction
+		// an FP32 one in float, an issue slot whatever its FLOPs; the fix
+		// takes the conversions' pipe time off, at its rate
+		// (fixtures/sol-check19's relaxMap<0>: the conversions 574 µs of
+		// its 583 µs at 95 % of their peak, in float 90 µs of issue where
+		// its FLOPs at the FP32 pipe's peak said 51, 0.83 against the
+		// 0.82 its float twin ran faster; 1 − 51/583 said 0.91).
+		after = math.Max(after, w.Float)
+		gain = math.Min(clamp01(1-after/t), clamp01((w.Convert-after)/t))
+	}
+	gain = math.Min(gain, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 	advice := "where float's accuracy is enough, compute in float: float literals (0.75f), the float functions (expf, sinf, sqrtf, or __expf), no double variables; find the promotions with -Wdouble-promotion (nvcc -Xcompiler -Wdouble-promotion), and consider --use_fast_math where its accuracy is enough"
 	if _, _, triton := tritonKernel(a.Record); triton {
 		// fixtures/sol-check15's gmm_f64: x.to(tl.float64), an fp64
 		// tl.zeros accumulator, tl.exp and tl.log on doubles.
 		advice = "where float's accuracy is enough, compute in tl.float32: drop the .to(tl.float64) casts, make the accumulators tl.zeros(..., tl.float32), and tl.exp / tl.log / tl.sqrt then run libdevice's float versions on the FP32 pipe"
 	}
+	msg := fmt.Sprintf("float data computed in double: %s; its FP64 work needs %.0f%% of its time at the FP64 pipe's peak, in float %.0f%% at the FP32 pipe's (%.0f× the rate)",
+		w.Describe(), 100*w.Ideal64/t, 100*w.Ideal32/t, w.Rate(a))
+	if w.ConvertBound() {
+		msg += fmt.Sprintf("; its conversions need %.0f%% of its time at their pipe's peak, and go; in float each FP64 instruction is an FP32 one, %.0f%% of its time at the SM's issue rate", 100*w.Convert/t, 100*w.Float/t)
+	}
 	p.report(estimate(gain), Note{
-		Message: fmt.Sprintf("float data computed in double: %s; its FP64 work needs %.0f%% of its time at the FP64 pipe's peak, in float %.0f%% at the FP32 pipe's (%.0f× the rate)",
-			w.Describe(), 100*w.Ideal64/t, 100*w.Ideal32/t, w.Rate(a)),
+		Message:  msg,
 		Advice:   advice,
 		Evidence: append(p.evidence("flop_count_dp", "flop_count_sp", "duration"), fmt.Sprintf("fp64_instructions=%.4g", w.FP64)),
 		Locations: topLines(p, func(op string, _ profan.SourceRecord) bool {
