@@ -1,14 +1,9 @@
 package analysis
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
-
-// uregRE matches a uniform register (UR5; UR4.64 is UR4 and UR5), which
-// registers leaves out.
-var uregRE = regexp.MustCompile(`\bUR(\d+)\b(\.64)?`)
 
 // UniformBase offsets a uniform register's number in SASSRegs (UR5 is
 // UniformBase+5), so that general and uniform registers fit one set.
@@ -18,16 +13,7 @@ const UniformBase = 1000
 // halves of a 64-bit pair, the uniform ones offset by UniformBase: what
 // a walk over an instruction's registers reads, here and in the rules.
 func SASSRegs(operand string) []int {
-	out := registers(operand)
-	for _, m := range uregRE.FindAllStringSubmatch(operand, -1) {
-		if n, err := strconv.Atoi(m[1]); err == nil {
-			out = append(out, UniformBase+n)
-			if m[2] != "" {
-				out = append(out, UniformBase+n+1)
-			}
-		}
-	}
-	return out
+	return appendRegs(registers(operand), operand, "UR", UniformBase)
 }
 
 // AddressRegs are the registers (general and uniform, as SASSRegs
@@ -52,7 +38,7 @@ func AddressRegs(sass string) []int {
 // load, or longer than the program before it), which callers read as
 // "depends on every dimension".
 func (p *sassProgram) ctaDims(i int) (dims map[string]bool, ok bool) {
-	_, args := SASSFields(p.recs[i].SASS)
+	_, args := p.fields(i)
 	want := map[int]bool{}
 	for _, r := range SASSRegs(addressOperand(args)) {
 		if r < UniformBase || !descriptor(addressOperand(args), r-UniformBase) {
@@ -61,7 +47,7 @@ func (p *sassProgram) ctaDims(i int) (dims map[string]bool, ok bool) {
 	}
 	dims = map[string]bool{}
 	for j := i - 1; j >= 0 && j >= i-walkWindow && len(want) > 0; j-- {
-		op, as := SASSFields(p.recs[j].SASS)
+		op, as := p.fields(j)
 		if len(as) == 0 || strings.Contains(as[0], "[") && !isLoad(op) {
 			continue // no register written (a store, a reduction)
 		}
@@ -139,8 +125,8 @@ func BlockRereads(a *Kernel) float64 {
 	p := newSASSProgram(a.Record)
 	loads, stores := map[string]bool{}, map[string]bool{}
 	nl, ns := 0, 0
-	for i, s := range p.recs {
-		op, _ := SASSFields(s.SASS)
+	for i := range p.recs {
+		op, _ := p.fields(i)
 		var into map[string]bool
 		switch {
 		case strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "LD.") || op == "LD":

@@ -20,6 +20,17 @@ type sassProgram struct {
 	// operands (a search's next index chosen by comparing a loaded
 	// value: Chased).
 	predicates bool
+	// ops and args are each instruction's SASSFields, split once: the
+	// backward walks split every instruction they pass, and analyze's
+	// CPU on a source page went to splitting the same strings again.
+	ops  []string
+	args [][]string
+}
+
+// fields is SASSFields of instruction i (its args shared: not to be
+// written).
+func (p *sassProgram) fields(i int) (op string, args []string) {
+	return p.ops[i], p.args[i]
 }
 
 func newSASSProgram(k *profan.Kernel) *sassProgram {
@@ -41,8 +52,10 @@ func newSASSProgram(k *profan.Kernel) *sassProgram {
 		return v
 	}
 	sort.SliceStable(p.recs, func(i, j int) bool { return addr(p.recs[i].Address) < addr(p.recs[j].Address) })
+	p.ops, p.args = make([]string, len(p.recs)), make([][]string, len(p.recs))
 	for i, s := range p.recs {
 		p.at[s.Address] = i
+		p.ops[i], p.args[i] = SASSFields(s.SASS)
 	}
 	return p
 }
@@ -67,23 +80,52 @@ func SASSFields(sass string) (op string, args []string) {
 	return op, args
 }
 
-var regRE = regexp.MustCompile(`\bR(\d+)\b(\.64)?`)
-
 // registers lists the general registers an operand names, both halves of
 // a 64-bit pair ([R4.64] is R4 and R5).
 func registers(operand string) []int {
-	var out []int
-	for _, m := range regRE.FindAllStringSubmatch(operand, -1) {
-		n, err := strconv.Atoi(m[1])
-		if err != nil {
+	return appendRegs(nil, operand, "R", 0)
+}
+
+// appendRegs appends to out, offset by base, the number of each register
+// operand names as prefix and digits standing alone as a word (R4 in
+// "[R4+0x10]", not in "UR4" or "R4a"), and the next one for a 64-bit pair
+// (R4.64): what `\bR(\d+)\b(\.64)?` would match, scanned by hand because
+// the walks over a kernel's SASS ask it of every operand they pass, and the
+// regular expression was a tenth of analyze's CPU on a source page.
+func appendRegs(out []int, operand, prefix string, base int) []int {
+	for i := 0; i < len(operand); {
+		j := strings.Index(operand[i:], prefix)
+		if j < 0 {
+			break
+		}
+		j += i
+		k := j + len(prefix)
+		d := k
+		for d < len(operand) && operand[d] >= '0' && operand[d] <= '9' {
+			d++
+		}
+		if d == k || j > 0 && wordByte(operand[j-1]) || d < len(operand) && wordByte(operand[d]) {
+			i = j + 1
 			continue
 		}
-		out = append(out, n)
-		if m[2] != "" {
-			out = append(out, n+1)
+		pair := strings.HasPrefix(operand[d:], ".64")
+		if n, err := strconv.Atoi(operand[k:d]); err == nil {
+			out = append(out, base+n)
+			if pair {
+				out = append(out, base+n+1)
+			}
+		}
+		i = d
+		if pair {
+			i += len(".64")
 		}
 	}
 	return out
+}
+
+// wordByte reports whether c is a word character as \b reads one.
+func wordByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c == '_'
 }
 
 // isLoad reports whether an operation loads data from memory (global,
@@ -145,7 +187,7 @@ func (p *sassProgram) feeds(i int, order []int, is func(op string, args []string
 // order, that is(op, operands) reports and writes one of the address's
 // registers; -1 when none does.
 func (p *sassProgram) feeder(i int, order []int, is func(op string, args []string) bool) int {
-	_, args := SASSFields(p.recs[i].SASS)
+	_, args := p.fields(i)
 	want := map[int]bool{}
 	for _, r := range registers(addressOperand(args)) {
 		want[r] = true
@@ -155,7 +197,7 @@ func (p *sassProgram) feeder(i int, order []int, is func(op string, args []strin
 		if len(want)+len(wantP) == 0 {
 			return -1
 		}
-		op, as := SASSFields(p.recs[j].SASS)
+		op, as := p.fields(j)
 		if len(as) > 1 && as[0] == "PT" && (strings.HasPrefix(op, "ATOM") || strings.HasPrefix(op, "SHFL")) {
 			as = as[1:] // ATOMG PT, R3, [...]: the register after the predicate
 		}
@@ -257,7 +299,7 @@ func (p *sassProgram) atomicTarget(addr string) bool {
 	if !ok {
 		return false
 	}
-	_, args := SASSFields(p.recs[i].SASS)
+	_, args := p.fields(i)
 	base := registers(addressOperand(args))
 	if len(base) == 0 {
 		return false
@@ -316,7 +358,7 @@ func (p *sassProgram) step(addr string) int64 {
 	if !ok {
 		return 0
 	}
-	op0, args := SASSFields(p.recs[i].SASS)
+	op0, args := p.fields(i)
 	base := registers(addressOperand(args))
 	if len(base) == 0 {
 		return 0
