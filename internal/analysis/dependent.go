@@ -68,7 +68,7 @@ func (p *sassProgram) chased(addr string) bool {
 // around instruction i, within loopBody instructions; -1, -1 when none.
 func (p *sassProgram) loopAround(i int) (head, tail int) {
 	for j := i; j < len(p.recs) && j <= i+loopBody; j++ {
-		op, args := SASSFields(p.recs[j].SASS)
+		op, args := p.fields(j)
 		if !strings.HasPrefix(op, "BRA") || len(args) == 0 {
 			continue
 		}
@@ -303,7 +303,7 @@ func ChainDepths(a *Kernel) map[string]int {
 	depth := make([]int, len(p.recs))
 	out := map[string]int{}
 	for i, r := range p.recs {
-		op, _ := SASSFields(r.SASS)
+		op, _ := p.fields(i)
 		if !global(op) {
 			continue
 		}

@@ -150,7 +150,7 @@ func inPlaceLoops(p *sassProgram, key map[int]string) []inPlaceLoop {
 	}
 	var out []inPlaceLoop
 	for i, r := range p.recs {
-		op, args := SASSFields(r.SASS)
+		op, args := p.fields(i)
 		if !strings.HasPrefix(op, "BRA") || len(args) == 0 {
 			continue
 		}
@@ -167,7 +167,7 @@ func inPlaceLoops(p *sassProgram, key map[int]string) []inPlaceLoop {
 		var storeAt []at
 		for j := i; j >= 0 && addrOf(p.recs[j].Address) >= target; j-- {
 			s := p.recs[j]
-			o, _ := SASSFields(s.SASS)
+			o, _ := p.fields(j)
 			isLd, isSt := strings.HasPrefix(o, "LDG"), strings.HasPrefix(o, "STG")
 			if !isLd && !isSt || key[s.Line] == "" {
 				continue

@@ -101,8 +101,8 @@ func LaneRedundant(a *Kernel) (w LaneWork, ok bool) {
 	// A loop that computes nothing a lane has of its own, and something
 	// from a broadcast load, is repeated whole: its counter and branch
 	// too.
-	for b, s := range p.recs {
-		op, args := SASSFields(s.SASS)
+	for b := range p.recs {
+		op, args := p.fields(b)
 		if op != "BRA" || len(args) == 0 {
 			continue
 		}

@@ -244,7 +244,7 @@ func (p *sassProgram) floatWords(addr, reg string, words int) bool {
 	}
 	converted := 0
 	for j := i + 1; j < len(p.recs) && j <= i+64 && len(live) > 0; j++ {
-		op, args := SASSFields(p.recs[j].SASS)
+		op, args := p.fields(j)
 		if len(args) == 0 {
 			continue
 		}

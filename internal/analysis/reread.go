@@ -106,7 +106,7 @@ func RereadPasses(a *Kernel) (Passes, bool) {
 	p := newSASSProgram(a.Record)
 	loops, writes := map[int]bool{}, map[int]bool{}
 	for i, r := range p.recs {
-		op, args := SASSFields(r.SASS)
+		op, args := p.fields(i)
 		if !strings.HasPrefix(op, "BRA") || len(args) == 0 || r.Line <= 0 {
 			continue
 		}
@@ -121,7 +121,7 @@ func RereadPasses(a *Kernel) (Passes, bool) {
 			if at < target {
 				break
 			}
-			o, _ := SASSFields(p.recs[j].SASS)
+			o, _ := p.fields(j)
 			if strings.HasPrefix(o, "STG") {
 				stores = true
 			}
