@@ -670,7 +670,7 @@ func wallGain(app *analysis.App, rule string) (gain float64, first bool) {
 // sessionKeyed are the fixtures/ directories that time earlier
 // sessions' steps again: their variants are keyed by their session
 // (host13/unet.tf32).
-var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true, "host26b": true, "host26e": true, "host27b": true, "host27c": true, "host28b": true}
+var sessionKeyed = map[string]bool{"host13": true, "host14": true, "host15b": true, "host16b": true, "host17b": true, "host18b": true, "host19b": true, "host19c": true, "host20b": true, "host20c": true, "host21b": true, "host22b": true, "host22c": true, "host22d": true, "host23b": true, "host24c": true, "host24b": true, "host25c": true, "host25b": true, "host26d": true, "host26c": true, "host26b": true, "host26e": true, "host27b": true, "host27c": true, "host28b": true, "host29b": true}
 
 // hostCalibration holds the levers priced by replaying the step
 // (docs/replay.md) against fixtures/host8 and host9: each variant timed
@@ -686,7 +686,7 @@ func hostCalibration(t *testing.T, b *strings.Builder) {
 		"host18/timings.tsv", "host18b/timings.tsv", "host19/timings.tsv", "host19b/timings.tsv", "host19c/timings.tsv", "host20/timings.tsv", "host20b/timings.tsv", "host20c/timings.tsv",
 		"host21/timings.tsv", "host21b/timings.tsv", "host22/timings.tsv", "host22b/timings.tsv", "host22c/timings.tsv",
 		"host22d/timings.tsv", "host23/timings.tsv", "host23b/timings.tsv", "host24c/timings.tsv", "host24/timings.tsv", "host24b/timings.tsv", "host25c/timings.tsv", "host25/timings.tsv", "host25b/timings.tsv", "host26d/timings.tsv", "host26c/timings.tsv",
-		"host26/timings.tsv", "host26b/timings.tsv", "host26e/timings.tsv", "host27/timings.tsv", "host27b/timings.tsv", "host27c/timings.tsv", "host28/timings.tsv", "host28b/timings.tsv", "host29/timings.tsv"} {
+		"host26/timings.tsv", "host26b/timings.tsv", "host26e/timings.tsv", "host27/timings.tsv", "host27b/timings.tsv", "host27c/timings.tsv", "host28/timings.tsv", "host28b/timings.tsv", "host29/timings.tsv", "host29b/timings.tsv"} {
 		raw, err := os.ReadFile("../../fixtures/" + file)
 		if err != nil {
 			t.Fatal(err)
@@ -794,7 +794,10 @@ held out, its rows written before profan first read it; three processes for each
 variants), an utterance classifier whose main-process loader synthesizes each waveform and computes its log-mel
 features and SpecAugment in NumPy, padding each batch to its longest utterance (*spk*), and a VQ-VAE whose EMA
 codebook restarts its dead codes every step after reading ` + "`expired.any()`" + ` and ` + "`nonzero()`" + ` on the host, in FP32 and
-bf16 (*vq*).
+bf16 (*vq*); and, from ` + "`fixtures/host29`" + ` (` + "`host29.py`" + `, held out, its rows written before profan first read it; three
+processes a variant), a DeepLabV3-style segmentation step whose main-process loader renders and jointly augments each
+scene in NumPy and whose mIoU reads the argmax with ` + "`.cpu()`" + ` every step (*seg*), and a neural-ODE classifier whose
+adaptive Dormand-Prince solver reads its loop, accept and step-size tests on the host every solver step (*ode*).
 *Estimated* is the recommendation's wall gain, read from the trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" + `) and priced by replaying it; *measured* is
 1 − after/before of the medians over three alternating processes of each process's median step;
 *spread* is the larger range of the two variants' process medians over their median.
@@ -2181,7 +2184,7 @@ bf16 (*vq*).
 		{"seg.default", "seg.workers", "data-loader", true, 0, ""},
 		{"seg.default", "seg.gpumetric", "step-read", false, 0, ""},
 		{"seg.default", "seg.all", "data-loader+step-read", false, 0, ""},
-		{"seg.workers", "seg.all", "step-read", true, 0, ""},
+		{"seg.workers", "seg.all", "step-read", true, 0, "within its spread in value (none against 8.9%, spread 12%) but not first: step-read is not advised (the metric's .cpu() waits 0.10 ms in the four profiled steps) and no lever clears the step's noise, profan reading it as bound by the six workers' feed (a step every 54.29 ms, replayed; measured 47.55): what the GPU metric removes is the host's work on what it read (the 8 MB pageable copy, priced by pinned-memory, and the argmax's np.bincount over 1M pixels, other Python at host29.py(249): step, 79.90 ms of the four profiled steps), which step-read does not price; the measured 8.9% is itself inside the 12% spread"},
 		// ode: a neural-ODE classifier (batch 4096, dynamics 513-1024-
 		// 1024-512 with tanh, Adam foreach, FP32 matmuls) whose adaptive
 		// Dormand-Prince solver (torchdiffeq's, rtol 1e-5) reads its
@@ -2196,10 +2199,30 @@ bf16 (*vq*).
 		// the error estimates and the solver took 16 to 34 steps). From
 		// fixed (25.19 ms, spread 0.5%): the CUDA graph 3.3%, the only
 		// change measured, first.
-		{"ode.default", "ode.fixed", "step-read", true, 0, ""},
-		{"ode.default", "ode.graphs", "step-read+cuda-graphs", false, 0, ""},
-		{"ode.default", "ode.bf16", "bf16-autocast", false, 0, ""},
-		{"ode.fixed", "ode.graphs", "cuda-graphs", true, 0, ""},
+		{"ode.default", "ode.fixed", "step-read", true, 0, "under by 30 points (5.0% against 34.7%, spread 1.3%) and fourth, behind tf32 (35.7%; host29b measured -64.6%), as the rows written before the read expected: step-read prices the solver reads' waits (1.84 ms of the 37.05 ms replayed step), and the fixed grid's gain is mostly the fewer dynamics evaluations (18 a forward against about 25.6: 3 fixed steps against 3.9 adaptive attempts and the initial step's selection) on a step its FP32 matmuls bound, a change of algorithm no lever priced from the trace holds"},
+		{"ode.default", "ode.graphs", "step-read+cuda-graphs", false, 0, "under by 28 points (8.9% against 36.9%, spread 1.3%): the same fewer evaluations unpriced; the replay composes the reads' waits with the loop's body graphed between its reads (8.9%, cuda-graphs' price alone), where the measured change also runs 18 evaluations a forward instead of about 25.6"},
+		{"ode.default", "ode.bf16", "bf16-autocast", false, 0, "over by 418 points (26.0% against -392.2%, spread 15%), second, as the rows written before the read expected: bf16 is priced on the traced matmuls at the traced count of solver steps, where under bf16's rounding the adaptive solver's error estimates moved and it took 16 to 34 steps a training step against 3 to 4: the work the step does follows its numerics through the solver's reads (host29.py(338): dopri5), which the price does not see"},
+		{"ode.fixed", "ode.graphs", "cuda-graphs", true, 0, "within its spread in value (4.2% against 3.3%) but fourth, behind tf32 (40.3%), bf16 autocast (23.2%) and torch-compile (8.9%): host29b measured all three from ode.fixed (29.8%, 23.3% and 8.0%, each row holding), so tf32 first is right by measurement and the row's first, written when the graph was the only change measured, is the one refuted"},
+		// host29b: the levers profan ranked first or second on host29's
+		// traces that host29 did not time, timed by the lead before the
+		// read (fixtures/host29b, host29b.py; H200, 2026-11-30
+		// 18:20-18:25), profan's prices written down before the call
+		// (3a5cacb's commit body, main at 2faa95e); rows added at the
+		// read. Every variant has three processes; nothing failed.
+		// Measured: from ode.default (41.14 ms, 40.31 to 41.90) TF32
+		// -64.6% (67.71 ms, spread 18%: TF32's rounding moved the
+		// adaptive solver's error estimates and it took 7.92 steps a
+		// training step against 3.92, as bf16's did in host29); from
+		// ode.fixed (25.17 ms, 25.07 to 25.20) TF32 29.8% (17.67 ms,
+		// spread 29%), bf16 autocast 23.3% (19.30 ms, spread 29%) and
+		// torch.compile 8.0% (23.15 ms). First as above, counting
+		// host29's levers from the same step: on ode.default the fixed
+		// grid (host29's 34.7%), on ode.fixed TF32 (29.8%, above
+		// host29's CUDA graph at 3.3%).
+		{"host29b/ode.default", "host29b/ode.tf32", "tf32", false, 0, "over by 100 points (35.7% against -64.6%, spread 18%) and first, where host29's fixed grid measured first (34.7%): as bf16's row, TF32 is priced on the traced matmuls at the traced count of solver steps, where TF32's rounding moved the adaptive solver's error estimates and it took 7.92 steps a training step against 3.92 (every process alike): a precision lever on a loop whose reads decide how many stages run changes the work, not only its rate; on the fixed grid the same lever holds (40.3% against 29.8%)"},
+		{"host29b/ode.fixed", "host29b/ode.fixedtf32", "tf32", true, 0, ""},
+		{"host29b/ode.fixed", "host29b/ode.fixedbf16", "bf16-autocast", false, 0, ""},
+		{"host29b/ode.fixed", "host29b/ode.fixedcompile", "torch-compile", false, 0, ""},
 	} {
 		if host29Held(p.before) {
 			continue
@@ -2561,8 +2584,8 @@ bf16 (*vq*).
 		// iterator; seg's metric read (.cpu() of the argmax in step);
 		// ode's solver reads in dopri5, called from the forward.
 		{"seg.default", "data-loader", "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host29.py(155): __getitem__", ""},
-		{"seg.default", "step-read", ".cpu() at host29.py(249): step", ""},
-		{"seg.workers", "step-read", ".cpu() at host29.py(249): step", ""},
+		{"seg.default", "step-read", ".cpu() at host29.py(249): step", "step-read is not advised (first read, main at 36ff392): the metric's read waits 1.81 ms in the four profiled steps (host sync 0.1% of the wall: .to() and .cpu() in aten::to at host29.py(249): step), and its cost is the host's work on what it read, the 8 MB pageable copy (pinned-memory, second at 1.2%, names .cpu() at host29.py(249): step) and np.bincount over 1M pixels (other Python at host29.py(249): step, 65.99 ms), which no lever prices; the GPU metric measured 8.4%, within the 19% spread (its row holds at none)"},
+		{"seg.workers", "step-read", ".cpu() at host29.py(249): step", "step-read is not advised (first read, main at 36ff392): the read's waits are 0.10 ms in the four profiled steps and the host's work on it (other Python at host29.py(249): step, 79.90 ms; the copy, 3.61 ms, priced by pinned-memory) is priced by none; profan reads the step as bound by the workers' feed, every lever under 1%"},
 		{"ode.default", "step-read", "host29.py(338): dopri5", ""},
 	} {
 		if host29Held(c.capture) {
@@ -4400,7 +4423,7 @@ Adam step 1910 against 1698, the launch unit 15.85 against 14.33 µs): at the FP
 6.29 ms, −25%, 7 points from the price; host28b timed the same pair at +6.8%, 58 points from host28's −51.4%.
 `)
 	if host29Read {
-		b.WriteString(host29Expected)
+		b.WriteString(host29Expected + host29FirstRead)
 	}
 }
 
@@ -4444,6 +4467,65 @@ miss in value (under); bf16 autocast, a large gain on the traced matmuls, measur
 Adam's reads of its CPU step counts wait for no GPU and are named as no sync. torch.compile, fused optimizers,
 channels-last, bf16 on seg, another worker count and the adjoint method were not timed. The four traces' cause splits
 sum to the wall, and no launch-bound time is named by a Python frame.
+`
+
+// host29FirstRead is fixtures/host29's first read (the lead's, at the
+// reader's hand), rendered with host29Read.
+const host29FirstRead = `
+### fixtures/host29's first read
+
+Read once with main at 36ff392 (19:01, after the fitters' cutoff), this test and ` + "`profan analyze`" + ` on each trace, the
+rows above kept as written (miss notes added); host29b's four rows (the levers profan ranked first or second that
+host29 did not time, timed by the lead before the read, its prices written down before its call at 2faa95e; the same
+prices at 36ff392) added at the read. The replayed unprofiled steps: seg.default 369.80 ms (measured 337.05),
+seg.workers 54.29 ms (47.55), ode.default 37.05 ms (38.60), ode.fixed 25.01 ms (25.19).
+
+| before → after | rule | profan's rank | estimated | measured | spread | holds |
+| --- | --- | ---: | ---: | ---: | ---: | --- |
+| seg.default → seg.workers | data-loader | 1 | 76.5% | 85.9% | 19% | yes, first |
+| seg.default → seg.gpumetric | step-read | not advised | none | 8.4% | 19% | yes |
+| seg.default → seg.all | data-loader+step-read | | 76.5% | 87.1% | 19% | yes |
+| seg.workers → seg.all | step-read | not advised | none | 8.9% | 12% | in value; not first, measured first |
+| ode.default → ode.fixed | step-read | 4 | 5.0% | 34.7% | 1.3% | no: under by 30 points |
+| ode.default → ode.graphs | step-read+cuda-graphs | | 8.9% | 36.9% | 1.3% | no: under by 28 points |
+| ode.default → ode.bf16 | bf16-autocast | 2 | 26.0% | −392.2% | 15% | no: over by 418 points |
+| ode.fixed → ode.graphs | cuda-graphs | 4 | 4.2% | 3.3% | 0.5% | in value; fourth, the row's first refuted |
+| host29b: ode.default → tf32 | tf32 | 1 | 35.7% | −64.6% | 18% | no: over by 100 points, first |
+| host29b: ode.fixed → fixedtf32 | tf32 | 1 | 40.3% | 29.8% | 29% | yes, first |
+| host29b: ode.fixed → fixedbf16 | bf16-autocast | 2 | 23.2% | 23.3% | 29% | yes |
+| host29b: ode.fixed → fixedcompile | torch-compile | 3 | 8.9% | 8.0% | 1% | yes |
+
+Six of the twelve rows hold (three of host29's eight, three of host29b's four; two more of host29's in value but not in
+rank). The first lever is the one measured first on two of the four steps levers were measured from: ` + "`data-loader`" + `
+on seg.default (76.5%, measured 85.9%; its advice names the one-thread limit for each worker) and ` + "`tf32`" + ` on ode.fixed
+(40.3%, measured 29.8% by host29b, above host29's graph at 3.3%). On seg.workers no lever clears the step's noise (profan
+reads it as bound by the workers' feed), where the GPU metric measured 8.9%, inside its own 12% spread; on ode.default
+` + "`tf32`" + ` is first (35.7%) and measured −64.6%, ` + "`bf16-autocast`" + ` second (26.0%, measured −392.2%), where the fixed grid
+measured first (34.7%, step-read fourth at 5.0%). Named with their frames, as written: the loader
+(` + "`enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → host29.py(155): __getitem__`" + `: 87.4% of seg.default's profiled
+wall) in the data time and in data-loader's advice; the main thread's wait on the workers
+(` + "`_MultiProcessingDataLoaderIter.__next__ → queue.py(154): get`" + `, 31.1% of seg.workers's) as data time; the metric's copy
+under ` + "`host29.py(249): step`" + ` in the host-sync time of both seg traces (and in pinned-memory's advice), but step-read not
+advised on either; ode's solver reads under ` + "`host29.py(338): dopri5`" + ` (and its ` + "`optimal_step`" + ` and ` + "`select_initial_step`" + `) in
+the host-sync time and in step-read's advice; cuda-graphs on ode.default third, priced as the loop's body between its
+reads; Adam's CPU step-count reads named as no sync; the four cause splits sum to the wall and no launch-bound time is
+named by a Python frame. Missed, by mechanism:
+
+- *A precision lever on an adaptive solver changes the work, not only its rate.* tf32 and bf16 autocast are priced on
+  ode.default's traced matmuls at the traced count of solver steps (35.7% and 26.0%, first and second); the solver's
+  reads at ` + "`host29.py(338): dopri5`" + ` decide how many stages run, and under TF32's rounding it took 7.92 steps a training
+  step against 3.92 (−64.6%, host29b), under bf16's 16 to 34 (−392.2%). On the fixed grid, where no read decides the
+  count, the same levers hold (tf32 40.3% against 29.8%, bf16 23.2% against 23.3%).
+- *A change of algorithm is not a read's wait.* the fixed grid's 34.7% on ode.default is mostly the fewer dynamics
+  evaluations (18 a forward against about 25.6); step-read prices the solver reads' waits (5.0%; with the loop's
+  body graphed 8.9% against 36.9%), as the rows written before the read expected.
+- *The host's work on what it read is unpriced.* seg's metric reads the argmax with ` + "`.cpu()`" + ` and runs np.bincount over 1M
+  pixels on the host every step (other Python at ` + "`host29.py(249): step`" + `: 65.99 ms of seg.default's four profiled steps,
+  79.90 of seg.workers's); the read's waits are 1.81 and 0.10 ms, so step-read is not advised on either trace and the
+  copy alone is priced (pinned-memory, 1.2% on seg.default). The GPU metric measured 8.4% and 8.9%, each inside its
+  spread: the rows hold in value, and seg.workers's misses in rank.
+- *A row's first refuted by a later timing.* ode.fixed → graphs was written first when the graph was the only change
+  measured from ode.fixed (3.3%); host29b measured tf32 at 29.8% there, the lever profan ranks first.
 `
 
 // causeSplit renders, and holds, the timeline's wall split by cause on the

@@ -14,7 +14,7 @@ import (
 // rows, its frame checks, its cause splits and host29Checks, so that no
 // test runs profan on its traces; its timings are loaded (they are the
 // rows' truth, written before the read).
-const host29Read = false
+const host29Read = true
 
 // host29Traces are fixtures/host29's four traces, read with host29Read.
 var host29Traces = []string{"seg.default", "seg.workers", "ode.default", "ode.fixed"}

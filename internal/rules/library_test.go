@@ -162,7 +162,7 @@ func TestNoBenchmarkAdviceWhereOn(t *testing.T) {
 
 // host29Read says whether fixtures/host29 has had its one read (the
 // lead's); internal/analysis' host29Read is the same switch.
-const host29Read = false
+const host29Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
