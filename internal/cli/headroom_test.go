@@ -206,7 +206,7 @@ const solCheck19Read = true
 // (at 19:05 UTC on 2026-11-30 or later): until then
 // TestHeadroomNeverUnmarked skips it, so that no test run reads the set
 // before (internal/rules' solCheck20Read is the same switch).
-const solCheck20Read = false
+const solCheck20Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an
@@ -343,10 +343,14 @@ var storedMarkGaps = []string{
 // bytes counted as needed: at DRAM's speed of light) and segStats<0>
 // (the volatile shared-memory tree's traffic read as work of its own at
 // L1's speed of light), on both pages at its first read (15:56 UTC;
-// internal/rules' unmarkedGaps).
+// internal/rules' unmarkedGaps). sol-check20's cosRows<0> (each 128 KiB
+// row read twice from global memory, the re-read bytes counted as
+// needed: at DRAM's speed of light), on both pages at its first read
+// (19:05 UTC).
 var unmarkedGaps = []string{
 	"../../fixtures/sol-check19/sol_check19.raw.csv.gz: rmsH<0>", "../../fixtures/sol-check19/sol_check19.raw.csv.gz: segStats<0>",
 	"../../fixtures/sol-check19/sol_check19.details.csv.gz: rmsH<0>", "../../fixtures/sol-check19/sol_check19.details.csv.gz: segStats<0>",
+	"../../fixtures/sol-check20/sol_check20.raw.csv.gz: cosRows<0>", "../../fixtures/sol-check20/sol_check20.details.csv.gz: cosRows<0>",
 }
 
 // headroomMarks reads the JSON verdict on files and returns, for each

@@ -22,7 +22,7 @@ func solClasses20But(rules ...string) []string {
 // its tests, and its entries in TestNoUnmarkedZero and internal/cli's
 // TestHeadroomNeverUnmarked, skip, so that no test run reads the set
 // before.
-const solCheck20Read = false
+const solCheck20Read = true
 
 // solCheck20Pairs are the twentieth held-out set of the speed-of-light
 // classes (sources in fixtures/gen/sol_check20.cu and sol_triton20.py):
@@ -178,24 +178,58 @@ var solCheck20Files = map[string][]string{
 // 0.81, powIt3 0.52, jacobi4 0.75; fixes that did not help or helped
 // little tsBucket 0.12, reluH8 −0.01, stageF4 −0.01, add_plain −0.05.
 // Every name in the table is the capture's. Skipped until its first read
-// (solCheck20Read), so that no test run reads it before; the bounds are
+// (solCheck20Read), so that no test run reads it before; the bounds were
 // the issue's (0.08, 0.2) until then.
+//
+// First read, once, at 19:05 UTC with main at 36ff392 (after the
+// fitters' cutoff; verdict version 156): raw page mean |error| 0.2860,
+// worst 0.9594 (volBins<0>, 0 against 0.96); details page 0.2860 and
+// 0.9593. 14 of the 18 required findings on both pages. Missing:
+// volBins<0>'s volatile-reread (its 32 LDG.E.STRONG.SYS probes a thread
+// at line 452 each load an address no strong load before it loaded, the
+// next index chosen by the last compare, so the rule's re-reads count
+// none; what the fix takes is L1's hits on the 15 thresholds a block's
+// threads all probe; read latency-bound, "≈97 % ... on DRAM", marked),
+// cosRows<0>'s repeated-passes (DRAM at 96 %, its 2.15 GB, the second
+// read of each 128 KiB row included, counted as needed: "at its speed of
+// light", an unmarked 0), hashChain<0>'s dependent-loads (latency-bound,
+// L2 at 89 %, the chain's loads at lines 476 and 479 read as a gather:
+// uncoalesced-global 0.90, allowed, not counted in the gain error) and
+// msbScan<0>'s bit-loop (the 31-step scan holds the ALU pipe at 96 %;
+// read compute-bound, "≈96 % ... on ALU pipe"). Forbidden: none on
+// either page. Lines: every required finding that locates named a line
+// written for it. Gains of the 14 given (raw): absDiffU8 0.73 against
+// 0.75, dp4aMM 0.54 against 0.72, taskChain 0.38 against 0.25, polarXY
+// 0.86 against 0.84, nibMode 0.89 against 0.88, xorSum 0.82 against
+// 0.91, spmvEll 0.86 against 0.87, vander 0.32 against 0.18 (8-way on
+// STS.128 at line 294; its gain above the 31 % that L2 at 69 % leaves,
+// internal/cli's consistencyGaps), evenOdd 0.48 against 0.49, rk4Log
+// 0.86 against 0.86, warpRing 0.53 against 0.52, eulerRot 0.66 against
+// 0.65, scale_colmaj 0.90 against 0.91 (named a gather), mm_f32_ieee
+// 0.32 against 0.48 (in Triton's terms). The five no-rule kernels state
+// their headroom and add 0.13 to the mean; tsBucket<0> has int-division
+// 0.12 (allowed). Unmarked 0 on both pages: cosRows<0> (unmarkedGaps).
+// Nothing was fitted on this set; the gaps are logged and the bounds
+// held at the first read.
 func TestSolCheck20(t *testing.T) {
 	skipShort(t)
 	if !solCheck20Read {
 		t.Skip("sol-check20: read once at 19:05 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.08, 0.2, solCheck20Gaps)
+	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.287, 0.960, solCheck20Gaps)
 }
 
 // solCheck20Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Empty before the read.
-var solCheck20Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. Four required
+// findings missing, none forbidden, the same on both pages.
+var solCheck20Gaps = []string{
+	"cosRows<0> repeated-passes", "volBins<0> volatile-reread", "hashChain<0> dependent-loads",
+	"msbScan<0> bit-loop"}
 
 // solCheck20LineGaps are the required findings whose named line is not
-// one of solCheck20Lines at the first read: logged, not failed. Empty
-// before the read.
+// one of solCheck20Lines at the first read: logged, not failed. None:
+// every required finding that locates named a line written for it.
 var solCheck20LineGaps = []string{}
 
 // TestSolCheck20Lines holds the lines the set's required findings name,
