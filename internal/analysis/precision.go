@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/gpumodel"
@@ -316,14 +317,23 @@ func wideGlobal(op string) bool {
 
 // Opcode is a SASS instruction's opcode, its predicate guard left out.
 func Opcode(sass string) string {
-	f := strings.Fields(sass)
-	if len(f) > 0 && strings.HasPrefix(f[0], "@") {
-		f = f[1:]
+	// Two fields at most, without strings.Fields' slice of all of them:
+	// the rules ask it of every instruction of every kernel.
+	op, rest := nextField(sass)
+	if strings.HasPrefix(op, "@") {
+		op, _ = nextField(rest)
 	}
-	if len(f) == 0 {
-		return ""
+	return op
+}
+
+// nextField is s's first field as strings.Fields splits it, and what
+// follows it.
+func nextField(s string) (field, rest string) {
+	s = strings.TrimLeftFunc(s, unicode.IsSpace)
+	if i := strings.IndexFunc(s, unicode.IsSpace); i >= 0 {
+		return s[:i], s[i:]
 	}
-	return f[0]
+	return s, ""
 }
 
 // sourceSamples is a source record's warp stall samples (all reasons); ok

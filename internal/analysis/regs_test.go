@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -62,6 +63,38 @@ func TestRegsRandom(t *testing.T) {
 		s := string(b)
 		if got, want := SASSRegs(s), regsByRE(s); !slices.Equal(got, want) {
 			t.Fatalf("SASSRegs(%q) = %v, the regular expression's %v", s, got, want)
+		}
+	}
+}
+
+// TestOpcodeAsFields holds Opcode to what it was: the first of
+// strings.Fields' fields that is not a predicate guard.
+func TestOpcodeAsFields(t *testing.T) {
+	old := func(sass string) string {
+		f := strings.Fields(sass)
+		if len(f) > 0 && strings.HasPrefix(f[0], "@") {
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			return ""
+		}
+		return f[0]
+	}
+	const alphabet = "@!P0 \t\n\u00a0\u2003LDG.E R4, [R2.64]\xff"
+	rng := rand.New(rand.NewPCG(3, 4))
+	cases := append([]string{}, regOperands...)
+	cases = append(cases, "@P0 LDG.E R4, [R2.64]", "  @!P1  BRA 0x40", "@P0", " ", "\u00a0IADD3 R1", "EXIT")
+	for range 20000 {
+		r := []rune(alphabet)
+		b := make([]rune, rng.IntN(12))
+		for i := range b {
+			b[i] = r[rng.IntN(len(r))]
+		}
+		cases = append(cases, string(b))
+	}
+	for _, s := range cases {
+		if got, want := Opcode(s), old(s); got != want {
+			t.Fatalf("Opcode(%q) = %q, strings.Fields gives %q", s, got, want)
 		}
 	}
 }

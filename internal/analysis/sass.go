@@ -47,11 +47,20 @@ func newSASSProgram(k *profan.Kernel) *sassProgram {
 	}
 	// The cuda,sass page lists instructions by source line; a walk over
 	// registers needs them in program order.
-	addr := func(s string) uint64 {
-		v, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s), "0x"), 16, 64)
-		return v
+	// Each address parsed once, not in every comparison of the sort.
+	type rec struct {
+		addr uint64
+		s    profan.SourceRecord
 	}
-	sort.SliceStable(p.recs, func(i, j int) bool { return addr(p.recs[i].Address) < addr(p.recs[j].Address) })
+	rs := make([]rec, len(p.recs))
+	for i, s := range p.recs {
+		v, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s.Address), "0x"), 16, 64)
+		rs[i] = rec{v, s}
+	}
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].addr < rs[j].addr })
+	for i := range rs {
+		p.recs[i] = rs[i].s
+	}
 	p.ops, p.args = make([]string, len(p.recs)), make([][]string, len(p.recs))
 	for i, s := range p.recs {
 		p.at[s.Address] = i
