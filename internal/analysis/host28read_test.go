@@ -93,7 +93,7 @@ func host28Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 	}
 	misses = append(misses, firstAmong(t, read, []missCase{
 		// First read, with main at 88f83d9 (15:56): missed.
-		{"vq.bf16", "torch-compile first (25.9%) and fused-optimizer second (7.6%; host28b measured -3.3%, spread 16%, its row holds); host-read fourth (under 0.1%: the three syncs wait microseconds on a host-bound step), cuda-graphs not priced (it cannot capture the step) and composing after host-read at 74.9% (the row vq.bf16 -> all holds, 74.9% against 71.5%); vq.bf16 compiled failed in both of host28b's processes, so compile first is neither confirmed nor refuted here (from vq.default compile measured -47.1%, one process)"},
+		{"vq.bf16", "torch-compile first (25.9%) and fused-optimizer second (7.6%; host28b measured -3.3%, spread 16%); since hostfix29a torch-compile is not priced (its reads in Codebook.update, inside Codebook.forward by the trace's frames, nonzero()'s count sizing the writes after it) and fused-optimizer is first; host-read fourth (under 0.1%: the three syncs wait microseconds on a host-bound step), cuda-graphs not priced (it cannot capture the step) and composing after host-read at 74.9% (the row vq.bf16 -> all holds, 74.9% against 71.5%); vq.bf16 compiled failed in both of host28b's processes, so compile first is neither confirmed nor refuted here (from vq.default compile measured -47.1%, one process)"},
 	}, "host-read")...)
 	return misses
 }

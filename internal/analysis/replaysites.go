@@ -260,8 +260,11 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 	var scaler []annRange
 	scaled := map[*Site]int{}
 	at := map[*Site][]siteAt{} // a sync site's spans, with their steps
+	var calls []annRange
+	within := map[*Site]map[string]int{}
 	if state == profan.HostSync {
 		scaler = joined(r.callsOf(profan.ScalerFrame))
+		calls = r.callsOf(profan.ForwardFrame)
 	}
 	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
 	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
@@ -295,6 +298,23 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		}
 		if state == profan.HostSync {
 			at[x] = append(at[x], siteAt{step, i})
+			if c := innermostCall(calls, s.Start); c >= 0 {
+				if within[x] == nil {
+					within[x] = map[string]int{}
+				}
+				within[x][calls[c].name]++
+			}
+		}
+	}
+	for x, by := range within {
+		n := 0
+		for name, c := range by {
+			if c > n || c == n && name < x.Within {
+				x.Within, n = name, c
+			}
+		}
+		if 2*n <= x.Count {
+			x.Within = ""
 		}
 	}
 	for x, occ := range at {
@@ -570,4 +590,21 @@ func (r *replay) consumers(l Lever) map[int]float64 {
 		}
 	}
 	return out
+}
+
+// innermostCall is the index of the latest-starting call of calls (by
+// start) that holds the instant t, -1 where none does.
+func innermostCall(calls []annRange, t float64) int {
+	i, _ := slices.BinarySearchFunc(calls, t, func(c annRange, x float64) int {
+		if c.lo <= x {
+			return -1
+		}
+		return 1
+	})
+	for i--; i >= 0; i-- {
+		if t < calls[i].hi {
+			return i
+		}
+	}
+	return -1
 }

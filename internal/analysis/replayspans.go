@@ -374,20 +374,7 @@ func (r *replay) loopBreaks(calls []annRange) ([]float64, string) {
 		return froms, ""
 	}
 	// innermost is the index of the latest-starting call holding t.
-	innermost := func(t float64) int {
-		i, _ := slices.BinarySearchFunc(calls, t, func(c annRange, x float64) int {
-			if c.lo <= x {
-				return -1
-			}
-			return 1
-		})
-		for i--; i >= 0; i-- {
-			if t < calls[i].hi {
-				return i
-			}
-		}
-		return -1
-	}
+	innermost := func(t float64) int { return innermostCall(calls, t) }
 	site := ""
 	r.eachStep(func(step int, lo, hi float64) {
 		// The first sync inside each call; each site's reads in it by

@@ -319,8 +319,12 @@ import (
 // version 155 has precise-math read libdevice's tanh in Triton's SASS
 // (|x| held in its own register); version 156 has fp64-on-float price
 // a kernel its float↔double conversions hold (their pipe's time, the
-// FP64 instructions FP32 ones in float).
-const VerdictVersion = 156
+// FP64 instructions FP32 ones in float); version 157 takes a read in a
+// method a forward calls (by the trace's frames: Site.Within) as inside
+// the forward, and leaves torch-compile unpriced where a read whose count
+// sizes the work after it (nonzero's indices) precedes shapes that
+// change from step to step.
+const VerdictVersion = 157
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

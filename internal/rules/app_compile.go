@@ -74,15 +74,18 @@ NeRF MLP, traced eager and compiled without with_stack), one of many
 small element-wise ops loses most of it (host25c's Llama: 6.21 against
 13.45 ms a step, profiled).
 A value read inside the model's forward (.item(), .tolist(), nonzero, a
-boolean mask) breaks the graph; Dynamo resumes after it, but not after one
-inside a loop: where a read recurs inside one call of a forward, after the
-same ops, the chains from that call's first read to the step's end are not
-counted. Where such a scalar read (.item(), int() of a tensor) sizes the
-work after it, the step's kernels running on other grids from one step to
-the next, the rule says so and does not price compile: the compiled code
-after the read meets a new shape every step, each a guard failure and a
-compile until Dynamo marks the size dynamic, which the eager step's trace
-cannot show.`,
+boolean mask), at a forward's line or in a method a forward calls (the
+trace's frames say which call holds it), breaks the graph; Dynamo resumes
+after it, but not after one inside a loop: where a read recurs inside one
+call of a forward, after the same ops, the chains from that call's first
+read to the step's end are not counted. Where such a read sizes the work
+after it (int() of a count, nonzero()'s indices: the kernels right after
+it run on other grids from one step to the next while those before it do
+not), or a scalar read sits there, and the step's kernels run on other
+grids from one step to the next, the rule names the read and the frame
+it runs in and does not price compile: the compiled code after the read
+meets a new shape every step, each a guard failure and a compile until
+Dynamo marks the size dynamic, which the eager step's trace cannot show.`,
 	Before:   `y = F.gelu(x @ w1 + b1) * scale + residual   # four kernels after the GEMM`,
 	After:    `model = torch.compile(model)`,
 	Severity: profan.Info,
@@ -198,13 +201,18 @@ cannot show.`,
 		// then runs between the pieces, and stays priced.
 		forward := true
 		for _, s := range p.timeline().SyncSites() {
-			if profan.ForwardFrame(s.Frame) {
+			if inForward(s) {
 				forward = false
-				msg += "; the forward's Python stays: " + siteList([]analysis.Site{s}) + " breaks the compiled graph"
+				msg += "; the forward's Python stays: " + siteList([]analysis.Site{s}) + calledIn(s) + " breaks the compiled graph"
 				break
 			}
 		}
 		if s, ok := sizedRead(p, looped); ok {
+			readWord := "scalar"
+			if p.kindOf(s) == syncShape && !sizingRead(s) {
+				// nonzero, a mask's indices: a read of how many.
+				readWord = "shape"
+			}
 			// A value read inside the forward whose shapes after it
 			// change every step (a kept-token count read with int()
 			// that sizes a topk and the blocks after it): Dynamo
@@ -214,8 +222,8 @@ cannot show.`,
 			// (host27b's pruned bf16 ViT: compiled, 54.7% slower).
 			// Not priced, so never ranked above a priced lever.
 			p.recommendWall(analysis.Recommendation{
-				Message: fmt.Sprintf("Dynamo breaks the compiled graph at %s, a scalar read inside the forward, and the shapes after it change from step to step (%s): the compiled code after the read meets a new shape every step, and each new shape fails its guards and compiles again (until Dynamo marks the size dynamic), a cost this trace of the eager step cannot show; ",
-					siteList([]analysis.Site{s}), shapesSaid(p.timeline().Shapes())) + msg,
+				Message: fmt.Sprintf("Dynamo breaks the compiled graph at %s, a %s read inside the forward, and the shapes after it change from step to step (%s)%s: the compiled code after the read meets a new shape every step, and each new shape fails its guards and compiles again (until Dynamo marks the size dynamic), a cost this trace of the eager step cannot show; ",
+					siteList([]analysis.Site{s}), readWord, shapesSaid(p.timeline().Shapes()), runsIn(s)) + msg,
 				Fix:      "first fix the shapes after the read (a constant count, as torch.topk with a fixed k, or a few padded sizes) or keep the count on the GPU, then model = torch.compile(model); torch.compile(model, dynamic=True) compiles the sizes as symbols, its cost not priced either",
 				Groups:   append(append([]*analysis.Group(nil), fus...), bn...),
 				Basis:    "not priced: the recompiles and guards of a compiled step whose shapes change every step after a read in its forward are not in the eager step's trace",
@@ -267,23 +275,64 @@ cannot show.`,
 // (36.6 and 43.6 us traced) unprofiled the same way: 1.98 and 1.70.
 const tritonLauncher = 1.8
 
-// sizedRead is the step's first scalar read inside the model's forward
-// (.item(), int() of a tensor: a read at a forward's frame, or one that
-// recurs inside one call of a forward, looped) where the step's shapes
-// change from one step to the next: the value read sizes the work after
-// it (a kept-token count a topk takes), and a compiled forward meets a
-// new shape there every step. A scalar read that the trace shows sizing
-// the work after it (sizingRead: host-read's shape read since
-// hostfix28a, fixtures/host27's prune) is one too. Any other shape read
-// (nonzero, unique, .tolist() of counts) is host-read's and not this:
-// Dynamo's break there is priced as above (fixtures/host20c's voxel).
+// sizedRead is the step's read inside the model's forward (at a
+// forward's frame, in a method a forward calls, by the trace's frames, or
+// recurring inside one call of a forward, looped) where the step's shapes
+// change from one step to the next and the compiled forward meets a new
+// shape there every step: first a read whose value the trace shows
+// sizing the work after it (Site.Sizes: a kept-token count read with
+// int() that a topk takes, fixtures/host27's prune; the expired codes'
+// nonzero() whose count sizes the indexed writes after it, in
+// Codebook.update, fixtures/host28's vq), else a scalar read (.item(),
+// a condition on a tensor). A read whose shapes after it stay is priced
+// as a graph break (fixtures/host20c's voxel).
 func sizedRead(p *AppPass, looped string) (analysis.Site, bool) {
+	var value *analysis.Site
 	for _, s := range p.timeline().SyncSites() {
-		if k := p.kindOf(s); (s.Site == looped || profan.ForwardFrame(s.Frame)) && s.Inside > 0 && (k == syncValue || k == syncShape && sizingRead(s)) {
+		if !(s.Site == looped || inForward(s)) || s.Inside == 0 || validation(s) {
+			continue
+		}
+		k := p.kindOf(s)
+		if (k == syncValue || k == syncShape) && s.Sizes > 0 {
 			// Compared only where such a read is: Shapes walks every
 			// kernel of the replayed steps.
 			return s, shapesChange(p.timeline().Shapes())
 		}
+		if k == syncValue && value == nil {
+			value = &s
+		}
+	}
+	if value != nil {
+		return *value, shapesChange(p.timeline().Shapes())
 	}
 	return analysis.Site{}, false
+}
+
+// inForward reports a read inside the model's forward: at a forward
+// method's line, or in a method one calls (Site.Within, from the
+// trace's frames).
+func inForward(s analysis.Site) bool {
+	return profan.ForwardFrame(s.Frame) || s.Within != ""
+}
+
+// calledIn names the forward call a read in a method it calls sits in
+// (", called inside host28.py(300): forward" for Codebook.update's
+// reads), "" for a read at the forward's own line or where the trace
+// holds no call.
+func calledIn(s analysis.Site) string {
+	if s.Within == "" || s.Within == s.Frame || s.Frame == "" {
+		return ""
+	}
+	return ", called inside " + s.Within
+}
+
+// runsIn says which frame breaks the graph where the read sits in a
+// method a forward calls: "; the read's frame host28.py(314): update runs
+// inside host28.py(300): forward, whose graph Dynamo traces it into and
+// breaks there" ("" as calledIn).
+func runsIn(s analysis.Site) string {
+	if calledIn(s) == "" {
+		return ""
+	}
+	return "; the read's frame " + s.Frame + " runs inside " + s.Within + ", whose graph Dynamo traces it into and breaks there"
 }

@@ -722,6 +722,13 @@ type Site struct {
 	// with int() giving topk its k). 0 for a read whose following shapes
 	// stay, or change with the ones before it.
 	Sizes int
+	// Within is the innermost call of the user's forward methods (the
+	// Python frames the reader keeps whole) that holds most of its
+	// syncs: "host28.py(300): forward" for a read in Codebook.update,
+	// which Codebook.forward calls, or Frame itself for a read at a
+	// forward's line; "" where none holds it (a read in the training
+	// loop, or a trace without with_stack).
+	Within string
 }
 
 // SiteParts reads the method and the frame from a site's name
