@@ -4423,6 +4423,16 @@ index in the forward), host8's moe.default −3.6% → not priced (the routing c
 rec.workers (−0.0% and −0.1%, a unique() in the forward) → not priced, and host27's prune.default 1.7% → 1.0% (its
 int() read now inside the forward, whose Python stays; still priced).
 
+After the second fix (hostfix29a): the steps' shapes are compared by what each launch's op moves (the ops' recorded
+input shapes) as well as by the grids, taken where that finds more steps changed than the grids alone. spk's
+collate pads each batch to its longest utterance; the grids round most of that away (the first convolution's on
+(1, 585, 1) in one step, (1, 620, 1) in the three after), where its op moves 4.78, 5.08, 5.05 and 5.08 MB: every step
+changes. cuda-graphs now says the shapes change from step to step and that the inputs must be padded to one length,
+or bucketed with one graph a bucket, first, and prices the step padded to the largest shapes the traced steps show:
+spk.default 15.8% → 15.9% (the padded, graphed step measured −2.8%, spread 19%: the row holds), spk.workers not
+priced (0.0%, the workers' wait bounds the step since hostfix28e). The two checks' misses are settled. No other
+trace's cuda-graphs or torch-compile advice moves.
+
 After the fix (hostfix28e, the first read kept above): the workers' queue wait is kept. It falls in one of the four
 profiled steps (979.12 ms of ProfilerStep#5's 1044.92; 0.13 to 23.02 ms in the three before): eight workers deliver
 their batches in bursts, the steps between drain the queue, and the median step the replay takes left the waiting

@@ -59,12 +59,18 @@ func host28Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 		}
 	}
 	for _, c := range []missCase{
-		// First read, with main at 88f83d9 (15:56): both missed.
-		{"spk.default", "cuda-graphs second at 15.8%, priced as if the step were capturable (the host's aten ops and Python around the launches gone): the padded length follows each batch's longest utterance, the convolutions' inputs [32, 1, 234, 80], [32, 1, 247, 80] and [32, 1, 248, 80] in the four profiled steps, and the advice names no padding; its row (padded to 248 frames and graphed, the loader kept, -2.8%) holds within the 19% spread"},
-		{"spk.workers", "cuda-graphs first at 82.0% on the same changing shapes, no padding named; and the replayed unprofiled step (101.79 ms, against 243.16 in its own process) keeps little of the main thread's wait on the workers' queue (queue.py(154): get under _MultiProcessingDataLoaderIter.__next__, 978.88 ms of the four profiled steps, 59.8% of the profiled wall), so the graphs are priced on launches that are 3.5% of the wall; nothing was measured from this step (spk.all failed to capture)"},
+		// First read, with main at 88f83d9 (15:56): both missed
+		// (cuda-graphs priced capturable, 15.8% and 82.0%, no padding
+		// named: the grids round the lengths away, the convolution's
+		// alike in three of the four steps). Since hostfix29a the steps
+		// are compared by the ops' recorded shapes too (what each op
+		// moves: 4.78, 5.08, 5.05 and 5.08 MB for the first
+		// convolution), and the advice says to pad or bucket first.
+		{"spk.default", ""},
+		{"spk.workers", ""},
 	} {
 		for _, r := range read[c.name].Recommendations {
-			if r.Rule != "cuda-graphs" || strings.Contains(r.Message, "pad") {
+			if r.Rule != "cuda-graphs" || strings.Contains(r.Message, "shapes change") && strings.Contains(r.Fix, "pad the inputs") {
 				continue
 			}
 			if c.miss != "" {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -579,29 +580,57 @@ func workersWait(name string) bool {
 // (a batch padded to its own longest) launches the same kernels on other
 // grids; a trip count that changes (a solver's iterations) launches the
 // same configurations a different number of times, which is not counted.
-// The zero Shapes where the trace marks fewer than two steps.
+// Where the trace recorded the ops' shapes (record_shapes), a launch's
+// configuration is also what its op moves (profan.Kernel.OpBytes): a
+// length that changes within a grid's rounding (fixtures/host28's spk,
+// its batches padded to 234, 247 and 248 frames, the grids of the
+// frames' kernels alike for the last two) still changes the ops' input
+// shapes; that comparison is taken (Shapes.Sizes) where it finds more
+// steps changed than the grids alone. The zero Shapes where the trace
+// marks fewer than two steps.
 func (r *replay) Shapes() Shapes {
 	if len(r.bounds) < 2 {
 		return Shapes{}
 	}
+	out := r.shapes(false)
+	if sized := r.shapes(true); sized.Differ > out.Differ {
+		return sized
+	}
+	return out
+}
+
+// launchShape is a launch's configuration and, where sized, its op's
+// recorded size (0 where not).
+type launchShape struct {
+	cfg  int32
+	size float32
+}
+
+// shapes is Shapes, by the grids alone or (sized) by the grids and the
+// ops' recorded sizes.
+func (r *replay) shapes(sized bool) Shapes {
 	// Each step's configurations by kernel name, and its launches.
-	var per []map[int32][]int32
+	var per []map[int32][]launchShape
 	launches := map[int32]int{}
 	r.eachStep(func(i int, lo, hi float64) {
-		m := map[int32][]int32{}
+		m := map[int32][]launchShape{}
 		j, _ := slices.BinarySearchFunc(r.kernels, lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
 		for ; j < len(r.kernels) && r.kernels[j].issued < hi; j++ {
 			k := r.kernels[j]
 			if k.copy != 0 || k.name < 0 || k.cfg < 0 {
 				continue
 			}
-			if !slices.Contains(m[k.name], k.cfg) {
-				m[k.name] = append(m[k.name], k.cfg)
+			c := launchShape{cfg: k.cfg}
+			if sized {
+				c.size = k.opBytes
+			}
+			if !slices.Contains(m[k.name], c) {
+				m[k.name] = append(m[k.name], c)
 			}
 			launches[k.name]++
 		}
 		for _, cs := range m {
-			slices.Sort(cs)
+			slices.SortFunc(cs, func(a, b launchShape) int { return cmp.Or(cmp.Compare(a.cfg, b.cfg), cmp.Compare(a.size, b.size)) })
 		}
 		per = append(per, m)
 	})
@@ -650,6 +679,7 @@ func (r *replay) Shapes() Shapes {
 	if best.name < 0 {
 		return out
 	}
+	out.Sizes = sized
 	out.Kernel = r.names[best.name]
 	out.Busy, out.Padded = r.padded()
 	// The op that launched it, where the trace holds the host's spans.
@@ -664,15 +694,19 @@ func (r *replay) Shapes() Shapes {
 	block := true
 	for _, m := range per {
 		for _, c := range m[best.name] {
-			block = block && r.cfgs[c].block == r.cfgs[m[best.name][0]].block && r.cfgs[c].block == r.cfgs[per[0][best.name][0]].block
+			block = block && r.cfgs[c.cfg].block == r.cfgs[m[best.name][0].cfg].block && r.cfgs[c.cfg].block == r.cfgs[per[0][best.name][0].cfg].block
 		}
 	}
 	for _, m := range per {
 		var cs []string
 		for _, c := range m[best.name] {
-			x := r.cfgs[c].grid.String()
+			x := r.cfgs[c.cfg].grid.String()
 			if !block {
-				x += "×" + r.cfgs[c].block.String()
+				x += "×" + r.cfgs[c.cfg].block.String()
+			}
+			if sized && c.size > 0 {
+				// The op's bytes: the grids may round a change away.
+				x += fmt.Sprintf(" at %.2f MB", float64(c.size)/1e6)
 			}
 			cs = append(cs, x)
 		}

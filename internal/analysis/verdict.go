@@ -323,8 +323,10 @@ import (
 // method a forward calls (by the trace's frames: Site.Within) as inside
 // the forward, and leaves torch-compile unpriced where a read whose count
 // sizes the work after it (nonzero's indices) precedes shapes that
-// change from step to step.
-const VerdictVersion = 157
+// change from step to step; version 158 compares the steps' shapes by
+// what each launch's op moves (the ops' recorded shapes) as well as by
+// the grids, where that finds more steps changed (Shapes.Sizes).
+const VerdictVersion = 158
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -514,5 +514,9 @@ func shapesSaid(sh analysis.Shapes) string {
 	if sh.Op != "" {
 		who = sh.Op + "'s " + who
 	}
+	if sh.Sizes {
+		// Compared by the ops' recorded shapes too (record_shapes).
+		return fmt.Sprintf("%d of the %d kernels launched in every step run on other grids or for ops of other input shapes (as the trace recorded them, by the bytes each op moves); %s on %s in the %d steps traced", sh.Changed, sh.Kernels, who, strings.Join(per, ", "), sh.Steps)
+	}
 	return fmt.Sprintf("%d of the %d kernels launched in every step run on other grids; %s on %s in the %d steps traced", sh.Changed, sh.Kernels, who, strings.Join(per, ", "), sh.Steps)
 }

@@ -154,6 +154,11 @@ type Shapes struct {
 	// step, "(1, 4, 32)" (with the block where that changes too).
 	Kernel, Op string
 	Configs    []string
+	// Sizes reports a comparison by the ops' recorded shapes as well
+	// as the grids (record_shapes: what each launch's op moves), which
+	// found more steps changed than the grids alone; Configs then gives
+	// each grid with its op's bytes, "(1, 620, 1) at 4.79 MB".
+	Sizes bool
 	// Kernels' time a step, seconds, as traced and padded to the
 	// largest size each shows in the steps compared (Lever.Pad).
 	Busy, Padded float64
