@@ -325,8 +325,10 @@ import (
 // sizes the work after it (nonzero's indices) precedes shapes that
 // change from step to step; version 158 compares the steps' shapes by
 // what each launch's op moves (the ops' recorded shapes) as well as by
-// the grids, where that finds more steps changed (Shapes.Sizes).
-const VerdictVersion = 158
+// the grids, where that finds more steps changed (Shapes.Sizes); version
+// 159 has thread-divergence leave the lanes of a block's last warp its
+// threads do not fill (48-thread blocks).
+const VerdictVersion = 159
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -81,12 +81,26 @@ or reorganize the data so neighbouring threads take the same path.`,
 		// __reduce_add_sync ran 0.04 slower): a warp-uniform branch gives
 		// no issue slots back. atomic-serialization speaks for the atomic.
 		weOwn := we
+		// A block whose threads do not fill its last warp leaves that
+		// warp's other lanes idle from the launch on, a share of every
+		// instruction the warp issues: no divergence, and the
+		// efficiency the kernel's own paths leave is of the lanes its
+		// threads fill (fixtures/sol-check19's blur3<48>: a warp and a
+		// half-empty one, 75.1 % warp execution efficiency where its
+		// threads fill 75 % of the lanes; tiny-blocks prices the blocks).
+		if bs := p.Kernel.Record.Block.Size(); okw && bs > 0 && bs%32 != 0 {
+			filled := float64(bs) / (32 * math.Ceil(float64(bs)/32))
+			weOwn = math.Min(100, we/filled)
+			if weOwn >= p.Thresholds.WarpEfficiency {
+				okw = false
+			}
+		}
 		divLines := map[string]bool{}
 		if okw {
 			var share float64
 			share, divLines = divisionLaneShare(p.Kernel)
 			share += guardedAtomicLaneShare(p.Kernel) + guardedLoadLaneShare(p.Kernel)
-			weOwn = 100 - (100-we)*(1-math.Min(1, share))
+			weOwn = 100 - (100-weOwn)*(1-math.Min(1, share))
 			if share > 0 && weOwn >= p.Thresholds.WarpEfficiency {
 				okb, okw = false, false
 			}
