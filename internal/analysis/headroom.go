@@ -59,7 +59,7 @@ func headroomOf(a *Kernel) (h Headroom) {
 		needs = append(needs, n)
 	}
 	if n, ok := l1Need(a, t); ok {
-		needs = append(needs, n)
+		needs = append(needs, lessTree(a, t, n))
 	}
 	pipes, fpKnown := pipeNeeds(a, t)
 	needs = append(needs, pipes...)

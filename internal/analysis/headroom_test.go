@@ -121,7 +121,11 @@ func TestHeadroomL2(t *testing.T) {
 // TestHeadroomL1 holds the L1/shared pipe as a limiting unit for the
 // shared-memory work a kernel needs (a block reduction, a privatised
 // histogram), whose twins ran as fast (blockMax<0> → blockMax<1>: 0.02
-// measured), and not for a product, whose shared loads a tile cuts: an
+// measured), but not a barrier tree's levels (analysis.BarrierTrees:
+// blockMax<1>'s tid < s levels, nine, every warp issuing each, 31 % of
+// its shared and global instructions left by shuffles; sol-check19's
+// rowSoftmax<0>, two such trees, ran 0.52 faster by shuffles), and not
+// for a product, whose shared loads a tile cuts: an
 // integer or half2 product reads its headroom on the pipe of its
 // multiply-adds, not on DRAM (igemm16 and igemmReg<4, 4>: 9.1 and 8.6 G
 // IMADs at 16.7 Tera-op/s, 0.72 and 0.37, where DRAM read 1.00; the
@@ -131,7 +135,7 @@ func TestHeadroomL1(t *testing.T) {
 	for _, page := range []string{"raw", "details"} {
 		checkHeadrooms(t, page, []string{"sol-check4/sol_check4", "check/check", "classes/classes"}, []headroomCase{
 			{"void blockMax<0>(int *, const int *, int)", "L1/shared", 0, 0.2},
-			{"void blockMax<1>(int *, const int *, int)", "L1/shared", 0, 0.2},
+			{"void blockMax<1>(int *, const int *, int)", "L1/shared", 0.6, 0.8},
 			{"byteHistShared(float *, const unsigned char *, int)", "L1/shared", 0, 0.1},
 			{"void atomicPriv<float, 1>(T1 *, const unsigned int *, unsigned int, int)", "L1/shared", 0, 0.1},
 		})

@@ -327,8 +327,10 @@ import (
 // what each launch's op moves (the ops' recorded shapes) as well as by
 // the grids, where that finds more steps changed (Shapes.Sizes); version
 // 159 has thread-divergence leave the lanes of a block's last warp its
-// threads do not fill (48-thread blocks).
-const VerdictVersion = 159
+// threads do not fill (48-thread blocks); version 160 reads a block's
+// reduction tree through shared memory, a barrier a level, as its warps'
+// exchange (the headroom's L1/shared need, barrier-stalls' price).
+const VerdictVersion = 160
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

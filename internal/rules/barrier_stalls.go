@@ -71,6 +71,12 @@ two barriers, or double-buffered tiles so that one barrier serves a tile.`,
 // barriers for 256 FFMAs) runs the loads at the rate the memory units
 // leave, 0.46 measured against the 0.51 their room prices.
 func checkBarrierStalls(p *Pass) {
+	if sassHas(p.Kernel, "BAR") {
+		// Most kernels have no barrier, and no tree to read.
+		if tr := analysis.BarrierTrees(p.Kernel); tr.Levels > 0 && checkBarrierTree(p, tr) {
+			return
+		}
+	}
 	pct, t, ok := barrierWait(p)
 	dense := false
 	if !ok {
@@ -299,4 +305,35 @@ func destination(f []string) string {
 		return f[i+1]
 	}
 	return ""
+}
+
+// checkBarrierTree prices a block reduction through shared memory with a
+// barrier a level (analysis.BarrierTrees): shuffles for the levels within
+// a warp and one exchange of the warps' partials leave MemoryLeft of its
+// shared and global instructions (L1's data pipe and the LSU pipe) and
+// IssueLeft of its instructions; the units' loads so scaled give the
+// time (fixtures/sol-check19's rowSoftmax<0>: two trees of eight levels
+// a row, 101 M of its 113 M shared and global warp instructions, 37 %
+// of them left, L1/shared at 84 % and the SM at 76 %; its barriers held
+// its warps 21 % of their cycles, under barrierShare; its shuffle twin
+// ran 0.52 faster). false where the tree leaves the kernel's time alone.
+func checkBarrierTree(p *Pass, tr analysis.BarrierTree) bool {
+	us, ok := usageOf(p)
+	if !ok {
+		return false
+	}
+	mem, issue := tr.MemoryLeft(), tr.IssueLeft()
+	gain := (1 - us.timeAfter(scale{analysis.LimitL1Shared: mem, analysis.LimitPipe: issue})) * variableShare(p)
+	if !(gain >= 0.05) {
+		return false
+	}
+	locs := topLines(p, func(op string, _ profan.SourceRecord) bool { return strings.HasPrefix(op, "BAR.SYNC") || op == "BAR" })
+	p.report(estimate(clamp01(gain)), Note{
+		Message: fmt.Sprintf("a block reduction through shared memory with a __syncthreads a level: %d levels (%d of them within a warp's words), %.3g shared loads and stores and %.3g barriers (warp-level), every warp issuing each level's; shuffles for the levels within a warp and one exchange of the warps' partials leave %.0f%% of its shared and global instructions and %.0f%% of all",
+			tr.Levels, tr.WarpLevels, tr.Loads+tr.Stores, tr.Bars, 100*mem, 100*issue),
+		Advice:    "reduce within each warp with __shfl_xor_sync (or cooperative_groups::reduce), store one partial a warp to shared memory, one __syncthreads, reduce the partials (every warp reading them, or one warp and a broadcast), and a second barrier only before the shared words are written again: two barriers a reduction instead of one a level",
+		Evidence:  p.evidence("barrier_stall_pct", "duration"),
+		Locations: locs,
+	})
+	return true
 }

@@ -241,24 +241,40 @@ var solCheck19Files = map[string][]string{
 // threads' 75 % (a warp and a half-empty one), 100 % of its own, and its
 // forbidden thread-divergence 0.07 is gone on both pages. Means and
 // bounds unchanged (the finding was forbidden, not priced); four gaps.
+//
+// After the fourth fix (kfix26b, verdict version 158): a block
+// reduction through shared memory with a barrier a level
+// (analysis.BarrierTrees: after each BAR.SYNC, LDS [Rb], LDS [Rb+off],
+// STS [Rb], off halving) is its warps' exchange, not shared-memory work
+// of its own: every warp issues every level's loads and store, a
+// wavefront and an LSU slot each even with its threads predicated off.
+// The headroom's L1/shared need is what shuffles for the levels within a
+// warp and one exchange of the warps' partials leave (37 % of
+// rowSoftmax<0>'s shared and global instructions: 66 % headroom where it
+// read 9 %), and barrier-stalls prices the tree by the units' loads so
+// scaled (L1/shared by that share, the SM by the 63 % of its
+// instructions left): rowSoftmax<0>'s barrier-stalls is found on both
+// pages at lines 408, 411 and 420, 0.45 against 0.52 (its barriers held
+// its warps 21 % of their cycles, under barrierShare). Means 0.146 →
+// 0.128 (0.1284) raw, 0.145 → 0.127 (0.1273) details, worst 0.6359;
+// three gaps; bounds (0.129, 0.637).
 func TestSolCheck19(t *testing.T) {
 	skipShort(t)
 	if !solCheck19Read {
 		t.Skip("sol-check19: read once at 15:56 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck19Files, solCheck19Pairs, "sol-check19", 0.147, 0.637, solCheck19Gaps)
+	heldOutGaps(t, solCheck19Files, solCheck19Pairs, "sol-check19", 0.129, 0.637, solCheck19Gaps)
 }
 
 // solCheck19Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Three required
+// uncoalesced-global gather"): logged, not failed. Two required
 // findings missing (five at the first read: tanh_rec_precise's
-// precise-math, found since kfix25a, and relaxMap<0>'s fp64-on-float,
-// since kfix26b) and one forbidden (two at the first read: blur3<48>'s
+// precise-math, found since kfix25a, relaxMap<0>'s fp64-on-float and
+// rowSoftmax<0>'s barrier-stalls, since kfix26b) and one forbidden (two at the first read: blur3<48>'s
 // thread-divergence, gone since kfix26b), the same on both pages.
 var solCheck19Gaps = []string{
-	"rowSoftmax<0> barrier-stalls", "rmsH<0> repeated-passes",
-	"segStats<0> volatile-reread",
+	"rmsH<0> repeated-passes", "segStats<0> volatile-reread",
 	"tanh_rec_precise thread-divergence"}
 
 // solCheck19LineGaps are the required findings whose named line is not
