@@ -212,12 +212,24 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 		}
 	}
 	// Loads that re-read what another line read are asked for, not needed.
-	reread := 32 * loads * rereadShare(a)
+	rr := rereads(a)
+	reread := 32 * loads * rr.share
 	if have > 0 && 32*ideal < moved {
 		needed, asked = 32*ideal, true
 	}
 	if have > 0 && reread > 0 && 32*ideal-reread < needed {
 		needed, asked = 32*ideal-reread, false
+	}
+	// Where DRAM read them again (its reads beyond the first read of the
+	// data re-read), the re-reads are not needed either, whatever L2
+	// serves of the other loads: sol-check19's rmsH<0> read its 268 MB
+	// of rows twice (534 MB), and a weight row every block asks for
+	// (another 268 MB of sectors) from L2.
+	if rd, ok := dramReads(a, moved); ok && reread > 0 {
+		served := math.Min(reread, rd-32*loads*rr.first)
+		if cut := moved - served; served > 0 && cut < needed {
+			needed, asked = cut, false
+		}
 	}
 	// Passes over an array the kernel writes in place move it once
 	// fused: their re-reads and overwritten stores are not needed.
@@ -232,11 +244,8 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 		// Blocks that read the same data (a grid dimension no load's
 		// address depends on) read it from DRAM once each where L2 does
 		// not keep it between them: one block's reads are needed.
-		rd, okR := a.Value("dram_read_bytes")
-		if st, okS := a.Value("gst_transactions"); !okR && okS && st >= 0 {
-			rd, okR = moved-math.Min(moved, 32*st), true // the details page: its writes are its stores' sectors
-		}
-		if cut := moved - rd + rd/e; okR && rd > 0 && rd <= moved && cut < needed {
+		rd, okR := dramReads(a, moved)
+		if cut := moved - rd + rd/e; okR && rd > 0 && cut < needed {
 			needed, asked, blocks = cut, false, e
 		}
 	}
@@ -257,6 +266,16 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 	}
 	n.why += fmt.Sprintf(", at %.0f%% of %.2f TB/s", 100*attainableDRAM, peak/1e12)
 	return n, true
+}
+
+// dramReads are the bytes a kernel read from DRAM, of the moved bytes:
+// the details page, without them, has its writes as its stores' sectors.
+func dramReads(a *Kernel, moved float64) (float64, bool) {
+	rd, ok := a.Value("dram_read_bytes")
+	if st, okS := a.Value("gst_transactions"); !ok && okS && st >= 0 {
+		rd, ok = moved-math.Min(moved, 32*st), true
+	}
+	return rd, ok && rd >= 0 && rd <= moved
 }
 
 // l2Need is the time the kernel's necessary L2 traffic takes at L2's

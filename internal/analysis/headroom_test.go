@@ -213,3 +213,37 @@ func TestInPlacePasses(t *testing.T) {
 		}
 	}
 }
+
+// TestRereadPassesHeld reads passes whose later one writes after the
+// first reduces, where each block's data fits on chip
+// (fixtures/sol-check19's rmsH<0>: the sum of squares of a 64 KiB row,
+// then `yr[k] = scale8(xr[k], wr[k], s)`, whose xr[k] re-reads the
+// row: a third of the load sectors, wr[k] the other line's half), and
+// none in its one-read twin; the headroom counts the rows once.
+func TestRereadPassesHeld(t *testing.T) {
+	files := []string{"../../fixtures/sol-check19/sol_check19.raw.csv.gz", "../../fixtures/sol-check19/sol_check19.source.cuda-sass.csv.gz"}
+	got := map[string]analysis.Passes{}
+	ok := map[string]bool{}
+	hr := map[string]analysis.Headroom{}
+	_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		if strings.Contains(k.DisplayName(), "rmsH") {
+			a := analysis.Analyze(run, k, analysis.Options{})
+			got[k.DisplayName()], ok[k.DisplayName()] = analysis.RereadPasses(a)
+			hr[k.DisplayName()] = a.Limiter.Headroom
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const broken, fixed = "void rmsH<0>(__half *, const __half *, const __half *)", "void rmsH<1>(__half *, const __half *, const __half *)"
+	if p := got[broken]; !ok[broken] || math.Abs(p.Share-1.0/3) > 0.01 || !slices.Equal(p.Lines, []int{473, 476}) {
+		t.Errorf("rmsH<0>: %+v (%v), want lines 473, 476, share 0.33", p, ok[broken])
+	}
+	if h := hr[broken]; h.Unit != "DRAM" || h.Share < 0.3 || h.Share > 0.5 {
+		t.Errorf("rmsH<0>: headroom %.2f on %s, want 0.3-0.5 on DRAM (%s)", h.Share, h.Unit, h.Evidence)
+	}
+	if _, seen := ok[fixed]; !seen || ok[fixed] {
+		t.Errorf("rmsH<1>: passes %+v (seen %v), want none", got[fixed], seen)
+	}
+}

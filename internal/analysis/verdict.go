@@ -329,8 +329,12 @@ import (
 // 159 has thread-divergence leave the lanes of a block's last warp its
 // threads do not fill (48-thread blocks); version 160 reads a block's
 // reduction tree through shared memory, a barrier a level, as its warps'
-// exchange (the headroom's L1/shared need, barrier-stalls' price).
-const VerdictVersion = 160
+// exchange (the headroom's L1/shared need, barrier-stalls' price);
+// version 161 has repeated-passes read a write pass after a reduction
+// whose block's data fits on chip, and a line loading several arrays by
+// one index, as re-reads, and the headroom count a re-read once where
+// DRAM read it twice.
+const VerdictVersion = 161
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

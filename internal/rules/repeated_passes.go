@@ -83,10 +83,14 @@ func checkRepeatedPasses(p *Pass) {
 			}
 		}
 	}
+	advice := "fuse the loops into one that loads each element once and updates every result from it (a one-pass algorithm where a pass needs the one before: Welford's variance)"
+	if ps.Held > 0 {
+		advice += fmt.Sprintf("; a loop that writes after a reduction can take its data from the first loop, which keeps each block's %s in registers or shared memory (a thread's elements in an array the compiler unrolls into registers)", kib(ps.Held))
+	}
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("%d loops (lines %s) each read the same data: %.0f %% of its global load sectors re-read what a loop before read, with %s at %.0f %% of its peak",
 			len(ps.Lines), strings.Join(names, ", "), 100*ps.Share, l.Unit, l.Percent),
-		Advice:    "fuse the loops into one that loads each element once and updates every result from it (a one-pass algorithm where a pass needs the one before: Welford's variance)",
+		Advice:    advice,
 		Evidence:  p.evidence("gld_transactions", "gst_transactions"),
 		Locations: locs,
 	})

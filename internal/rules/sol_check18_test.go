@@ -271,12 +271,20 @@ var solCheck18Files = map[string][]string{
 // error): raw page mean 0.1220, details 0.1214, worst 0.7286
 // (taylorExp<0>); 17 of 17 required findings; no forbidden finding on
 // either page; bounds held at 0.123, 0.729.
+//
+// After sol-check19's fit (kfix26a, verdict version 156, by mechanism:
+// a write pass after a reduction whose block's data fits on chip reads
+// what the first pass could keep): rowL2Clip<0>'s third pass over its
+// 64 KiB row is a re-read too, its fixed twin's 64 floats a thread in
+// registers; repeated-passes 0.24 → 0.48 against 0.44 on both pages.
+// Means 0.1220 → 0.1151 raw, 0.1214 → 0.1146 details, worst 0.7286
+// (taylorExp<0>); bounds tightened to 0.116, 0.729.
 func TestSolCheck18(t *testing.T) {
 	skipShort(t)
 	if !solCheck18Read {
 		t.Skip("sol-check18: read once at 12:49 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck18Files, solCheck18Pairs, "sol-check18", 0.123, 0.729, solCheck18Gaps)
+	heldOutGaps(t, solCheck18Files, solCheck18Pairs, "sol-check18", 0.116, 0.729, solCheck18Gaps)
 }
 
 // solCheck18Gaps are what the first read found against the verdicts

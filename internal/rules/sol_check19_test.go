@@ -258,12 +258,23 @@ var solCheck19Files = map[string][]string{
 // its warps 21 % of their cycles, under barrierShare). Means 0.146 →
 // 0.128 (0.1284) raw, 0.145 → 0.127 (0.1273) details, worst 0.6359;
 // three gaps; bounds (0.129, 0.637).
+//
+// After the fifth fix (kfix26a, verdict version 161): repeated-passes reads a
+// line that loads several expressions by one index (rmsH<0>'s `yr[k] =
+// scale8(xr[k], wr[k], s)`, its xr[k] half the line's sectors) and a
+// write pass after a reduction whose block's data fits on chip (a 64 KiB
+// row a block: the fixed twin keeps it in registers); the headroom
+// counts the re-read once where DRAM read it twice. rmsH<0>'s
+// repeated-passes is found on both pages at line 476, 0.23 against 0.33
+// (its headroom ≈40 % on DRAM, was ≈9 %). Means 0.128 → 0.119 (0.1191)
+// raw, 0.127 → 0.118 (0.1180) details, worst 0.6359 (keplerE<0>); two
+// gaps; bounds (0.120, 0.637).
 func TestSolCheck19(t *testing.T) {
 	skipShort(t)
 	if !solCheck19Read {
 		t.Skip("sol-check19: read once at 15:56 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck19Files, solCheck19Pairs, "sol-check19", 0.129, 0.637, solCheck19Gaps)
+	heldOutGaps(t, solCheck19Files, solCheck19Pairs, "sol-check19", 0.120, 0.637, solCheck19Gaps)
 }
 
 // solCheck19Gaps are what the first read found against the verdicts
@@ -271,10 +282,10 @@ func TestSolCheck19(t *testing.T) {
 // uncoalesced-global gather"): logged, not failed. Two required
 // findings missing (five at the first read: tanh_rec_precise's
 // precise-math, found since kfix25a, relaxMap<0>'s fp64-on-float and
-// rowSoftmax<0>'s barrier-stalls, since kfix26b) and one forbidden (two at the first read: blur3<48>'s
+// rowSoftmax<0>'s barrier-stalls, since kfix26b, rmsH<0>'s repeated-passes, since kfix26a) and one forbidden (two at the first read: blur3<48>'s
 // thread-divergence, gone since kfix26b), the same on both pages.
 var solCheck19Gaps = []string{
-	"rmsH<0> repeated-passes", "segStats<0> volatile-reread",
+	"segStats<0> volatile-reread",
 	"tanh_rec_precise thread-divergence"}
 
 // solCheck19LineGaps are the required findings whose named line is not

@@ -216,15 +216,22 @@ func TestSolCheck20(t *testing.T) {
 	if !solCheck20Read {
 		t.Skip("sol-check20: read once at 19:05 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.287, 0.960, solCheck20Gaps)
+	// After the read, kfix26a's fit on sol-check19 (verdict version 161:
+	// a write pass or a second read whose block's row fits on chip is a
+	// re-read) finds cosRows<0>'s repeated-passes on both pages, 0.48
+	// against 0.49: means 0.2860 -> 0.2684 raw and details; bounds
+	// (0.269, 0.960).
+	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.269, 0.960, solCheck20Gaps)
 }
 
 // solCheck20Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Four required
-// findings missing, none forbidden, the same on both pages.
+// uncoalesced-global gather"): logged, not failed. Three required
+// findings missing (four at the first read: cosRows<0>'s
+// repeated-passes, found since kfix26a's fit on sol-check19's rmsH<0>),
+// none forbidden, the same on both pages.
 var solCheck20Gaps = []string{
-	"cosRows<0> repeated-passes", "volBins<0> volatile-reread", "hashChain<0> dependent-loads",
+	"volBins<0> volatile-reread", "hashChain<0> dependent-loads",
 	"msbScan<0> bit-loop"}
 
 // solCheck20LineGaps are the required findings whose named line is not
