@@ -375,23 +375,35 @@ func l1Need(a *Kernel, t float64) (need, bool) {
 			return n, false
 		}
 	}
-	var mads, lds float64
+	var mads, lds, sts float64
 	eachSASS(a.Record, "inst_executed", func(base string, x float64) {
 		switch base {
 		case "FFMA", "DFMA", "HFMA2", "IMAD", "IDP":
 			mads += x
 		case "LDS":
 			lds += x
+		case "STS":
+			sts += x
 		}
 	})
 	if !(lds > 0) || mads+TropicalSteps(a.Record) >= 0.5*lds {
 		return n, false
 	}
+	// A warp's exchange through shared memory (WarpExchanges) needs its
+	// loads, as shuffles, and none of its stores.
+	kept := 1.0
+	if x := WarpExchanges(a); x.Loads > 0 && sts > 0 {
+		kept = math.Max(0, 1-x.Stores/sts)
+	}
 	var work, ideal float64
 	for _, x := range []*Access{a.Model.SharedLoad, a.Model.SharedStore} {
 		if x != nil && x.Transactions > 0 {
 			work += x.Transactions
-			ideal += math.Min(x.Transactions, x.IdealTransactions)
+			if x == a.Model.SharedStore {
+				ideal += math.Min(x.Transactions, x.IdealTransactions) * kept
+			} else {
+				ideal += math.Min(x.Transactions, x.IdealTransactions)
+			}
 		}
 	}
 	for _, x := range []*Access{a.Model.GlobalLoad, a.Model.GlobalStore} {
@@ -408,6 +420,10 @@ func l1Need(a *Kernel, t float64) (need, bool) {
 	n.why = fmt.Sprintf("L1/shared at %.0f%% of its peak", pct)
 	if ideal < work {
 		n.why = fmt.Sprintf("L1/shared at %.0f%% of its peak, %.0f%% of its wavefronts at their ideal", pct, 100*ideal/work)
+	}
+	if kept < 1 {
+		n.why += fmt.Sprintf(" (a warp's exchange through shared memory: its loads as shuffles, %.0f%% of its shared stores not needed), attainable %.0f%%", 100*(1-kept), 100*attainableL1)
+		return n, true
 	}
 	n.why += fmt.Sprintf(" (shared-memory work of its own, no product), attainable %.0f%%", 100*attainableL1)
 	return n, true

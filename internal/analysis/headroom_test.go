@@ -247,3 +247,36 @@ func TestRereadPassesHeld(t *testing.T) {
 		t.Errorf("rmsH<1>: passes %+v (seen %v), want none", got[fixed], seen)
 	}
 }
+
+// TestWarpExchanges reads a warp's exchange through volatile shared
+// memory (fixtures/sol-check19's segStats<0>: five steps of four
+// statistics, a load of the partner's word after the lane's store, 20 a
+// warp, and 24 stores a warp, over 1 Mi warps), none in its shuffle
+// twin, and the headroom that leaves (the loads as shuffles, no store).
+func TestWarpExchanges(t *testing.T) {
+	files := []string{"../../fixtures/sol-check19/sol_check19.raw.csv.gz", "../../fixtures/sol-check19/sol_check19.source.cuda-sass.csv.gz"}
+	got := map[string]analysis.Exchange{}
+	hr := map[string]analysis.Headroom{}
+	_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		if strings.Contains(k.DisplayName(), "segStats") {
+			a := analysis.Analyze(run, k, analysis.Options{})
+			got[k.DisplayName()] = analysis.WarpExchanges(a)
+			hr[k.DisplayName()] = a.Limiter.Headroom
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const warps = 1 << 20
+	x := got["void segStats<0>(float4 *, const float *, int)"]
+	if x.Loads != 20*warps || x.Stores != 24*warps || !slices.Equal(x.Lines, []int{538, 539, 540, 541}) {
+		t.Errorf("segStats<0>: %+v, want %d loads, %d stores at lines 538-541", x, 20*warps, 24*warps)
+	}
+	if h := hr["void segStats<0>(float4 *, const float *, int)"]; h.Unit != "L1/shared" || h.Share < 0.4 || h.Share > 0.6 {
+		t.Errorf("segStats<0>: headroom %.2f on %s, want 0.4-0.6 on L1/shared (%s)", h.Share, h.Unit, h.Evidence)
+	}
+	if x, seen := got["void segStats<1>(float4 *, const float *, int)"]; !seen || x.Loads > 0 || x.Stores > 0 {
+		t.Errorf("segStats<1>: %+v (seen %v), want no exchange", x, seen)
+	}
+}

@@ -333,8 +333,10 @@ import (
 // version 161 has repeated-passes read a write pass after a reduction
 // whose block's data fits on chip, and a line loading several arrays by
 // one index, as re-reads, and the headroom count a re-read once where
-// DRAM read it twice.
-const VerdictVersion = 161
+// DRAM read it twice; version 162 has volatile-reread read a warp's
+// exchange through shared memory (WarpExchanges) and price shuffles in
+// its place, the headroom count its loads, not its stores, as needed.
+const VerdictVersion = 162
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

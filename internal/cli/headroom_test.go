@@ -344,15 +344,13 @@ var storedMarkGaps = []string{
 // (the volatile shared-memory tree's traffic read as work of its own at
 // L1's speed of light), on both pages at its first read (15:56 UTC;
 // internal/rules' unmarkedGaps; rmsH<0> was fixed after it: repeated-passes
-// reads the write pass's re-read of the row). sol-check20's cosRows<0> (fixed
+// reads the write pass's re-read of the row; segStats<0> too: volatile-reread
+// reads the warp's exchange through shared memory). sol-check20's cosRows<0> (fixed
 // since kfix26a as rmsH<0>; at its first read: each 128 KiB
 // row read twice from global memory, the re-read bytes counted as
 // needed: at DRAM's speed of light), on both pages at its first read
 // (19:05 UTC).
-var unmarkedGaps = []string{
-	"../../fixtures/sol-check19/sol_check19.raw.csv.gz: segStats<0>",
-	"../../fixtures/sol-check19/sol_check19.details.csv.gz: segStats<0>",
-}
+var unmarkedGaps = []string{}
 
 // headroomMarks reads the JSON verdict on files and returns, for each
 // broken kernel whose twin ran at least 30 % faster, what every output

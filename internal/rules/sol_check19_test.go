@@ -269,24 +269,35 @@ var solCheck19Files = map[string][]string{
 // (its headroom ≈40 % on DRAM, was ≈9 %). Means 0.128 → 0.119 (0.1191)
 // raw, 0.127 → 0.118 (0.1180) details, worst 0.6359 (keplerE<0>); two
 // gaps; bounds (0.120, 0.637).
+//
+// After the sixth fix (kfix26a, verdict version 162): volatile-reread
+// reads a warp's exchange through shared memory
+// (analysis.WarpExchanges: a lane's shared store, then a load through
+// the same base register of a word another lane stored, no barrier
+// between) and prices shuffles in its place (the loads become SHFLs,
+// the stores go; the LSU pipe serves a shuffle as a request); the
+// headroom counts the loads, not the stores, as needed, and
+// thread-divergence leaves the tree's idle lanes to it. segStats<0>'s
+// volatile-reread is found on both pages at lines 538-541, 0.51
+// against 0.41 (its headroom ≈53 % on L1/shared, was ≈1 %). Means
+// 0.119 → 0.107 (0.1069) raw, 0.118 → 0.106 (0.1058) details, worst
+// 0.6359; one gap; bounds (0.107, 0.637).
 func TestSolCheck19(t *testing.T) {
 	skipShort(t)
 	if !solCheck19Read {
 		t.Skip("sol-check19: read once at 15:56 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck19Files, solCheck19Pairs, "sol-check19", 0.120, 0.637, solCheck19Gaps)
+	heldOutGaps(t, solCheck19Files, solCheck19Pairs, "sol-check19", 0.107, 0.637, solCheck19Gaps)
 }
 
 // solCheck19Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Two required
-// findings missing (five at the first read: tanh_rec_precise's
+// uncoalesced-global gather"): logged, not failed. No required
+// finding missing (five at the first read: tanh_rec_precise's
 // precise-math, found since kfix25a, relaxMap<0>'s fp64-on-float and
-// rowSoftmax<0>'s barrier-stalls, since kfix26b, rmsH<0>'s repeated-passes, since kfix26a) and one forbidden (two at the first read: blur3<48>'s
+// rowSoftmax<0>'s barrier-stalls, since kfix26b, rmsH<0>'s repeated-passes and segStats<0>'s volatile-reread, since kfix26a) and one forbidden (two at the first read: blur3<48>'s
 // thread-divergence, gone since kfix26b), the same on both pages.
-var solCheck19Gaps = []string{
-	"segStats<0> volatile-reread",
-	"tanh_rec_precise thread-divergence"}
+var solCheck19Gaps = []string{"tanh_rec_precise thread-divergence"}
 
 // solCheck19LineGaps are the required findings whose named line is not
 // one of solCheck19Lines at the first read: logged, not failed. None:

@@ -99,7 +99,7 @@ or reorganize the data so neighbouring threads take the same path.`,
 		if okw {
 			var share float64
 			share, divLines = divisionLaneShare(p.Kernel)
-			share += guardedAtomicLaneShare(p.Kernel) + guardedLoadLaneShare(p.Kernel)
+			share += guardedAtomicLaneShare(p.Kernel) + guardedLoadLaneShare(p.Kernel) + exchangeLaneShare(p.Kernel)
 			weOwn = 100 - (100-weOwn)*(1-math.Min(1, share))
 			if share > 0 && weOwn >= p.Thresholds.WarpEfficiency {
 				okb, okw = false, false
@@ -582,4 +582,31 @@ func guardedLoadLaneShare(a *analysis.Kernel) float64 {
 		}
 	}
 	return math.Min(1, guarded/total)
+}
+
+// exchangeLaneShare is the share of a kernel's idle lanes (masked off)
+// on the lines of a warp's exchange through shared memory
+// (analysis.WarpExchanges): the warp-synchronous tree's steps leave the
+// lanes past each step's half idle (if (lane < 16) around the steps,
+// fixtures/sol-check19's segStats<0>: 63.6 % warp execution efficiency,
+// the idle lanes on its four statistics' lines). Shuffled, the steps
+// issue for the whole warp as before (its __shfl_xor_sync twin, 0.41
+// faster, by the exchange's requests: volatile-reread prices it); the
+// idle lanes are the tree's, not a branch to remove.
+func exchangeLaneShare(a *analysis.Kernel) float64 {
+	x := analysis.WarpExchanges(a)
+	if !(x.Loads > 0) {
+		return 0
+	}
+	ls, total, _ := laneLoss(a, "thread_inst_executed")
+	if !(total > 0) {
+		return 0
+	}
+	var lost float64
+	for _, l := range ls {
+		if slices.Contains(x.Lines, l.loc.Line) {
+			lost += l.lost
+		}
+	}
+	return math.Min(1, lost/total)
 }

@@ -530,6 +530,7 @@ func volatilePoll(p *Pass) {
 	r := volatilePolls(p.Kernel)
 	removed := r.loads - r.entries
 	if !(r.loads > 0) || !(r.global > 0) || !(removed > 0) || removed < 0.5*r.global {
+		warpExchange(p)
 		return
 	}
 	gain, left, ok := volatileGain(p, removed, r.global)
@@ -569,4 +570,56 @@ func volatileGain(p *Pass, removed, global float64) (gain, left float64, ok bool
 		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
 	}
 	return clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p)), left, true
+}
+
+// warpExchange prices a warp's exchange of values through shared memory
+// (analysis.WarpExchanges: the warp-synchronous tree through a volatile
+// __shared__ array, each step storing a lane's value and loading its
+// partner's, no barrier): fixtures/sol-check19's segStats<0>, four
+// statistics over five steps, 46 M of its 48 M memory instructions the
+// exchange's, L1/shared at 91 %; its __shfl_xor_sync twin ran 0.41
+// faster. Shuffled, each load becomes one SHFL and the stores go. The LSU
+// pipe serves a shuffle as it serves a shared access, one request each
+// (segStats<1>'s 23 M requests, its shuffles and global accesses, took
+// L1/shared to 71 % of its 125 µs, as segStats<0>'s 48 M took it to 91 %
+// of 212 µs: 3.9 and 4.0 µs of L1's time a million), so L1/shared keeps
+// the requests left; the time after is the longest of those, the
+// instructions left at the attainable issue rate, L2's work (unchanged)
+// and DRAM at the stream's line.
+func warpExchange(p *Pass) {
+	x := analysis.WarpExchanges(p.Kernel)
+	if !(x.Loads > 0) || !(x.Stores > 0) || !(x.Memory > 0) || x.Loads+x.Stores < 0.5*x.Memory {
+		return
+	}
+	t, issue, ok := issueWindow(p)
+	n, okN := p.Value("inst_executed")
+	us, okU := usageOf(p)
+	if !ok || !okN || !(n > x.Stores) || !okU {
+		return
+	}
+	kept := (x.Memory - x.Stores) / x.Memory
+	after := (n - x.Stores) / issue / t
+	for _, u := range []analysis.Unit{analysis.LimitL1Shared, analysis.LimitMemory} {
+		if v, ok := us[u]; ok {
+			after = math.Max(after, v*kept/ceiling[u])
+		}
+	}
+	if v, ok := us[analysis.LimitL2]; ok {
+		after = math.Max(after, v/ceiling[analysis.LimitL2])
+	}
+	if v, ok := us[analysis.LimitDRAM]; ok {
+		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
+	}
+	gain := clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p))
+	lines := map[int]bool{}
+	for _, l := range x.Lines {
+		lines[l] = true
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("a warp exchanges values through shared memory with no barrier (a volatile __shared__ array, warp-synchronous): %.3g shared loads of a word another lane of the warp stored and %.3g shared stores, %.0f%% of the kernel's memory instructions; each step's load waits for the store before it. Shuffled, the stores go and each load becomes one SHFL: L1/shared keeps %.0f%% of its requests",
+			x.Loads, x.Stores, 100*(x.Loads+x.Stores)/x.Memory, 100*kept),
+		Advice:    "exchange the values register to register with __shfl_xor_sync (or __shfl_down_sync) in place of the volatile shared-memory steps; cooperative_groups' reduce does it for a warp or a tile",
+		Evidence:  p.evidence("l1_sol_pct", "inst_executed", "duration"),
+		Locations: topLines(p, func(op string, s profan.SourceRecord) bool { return lines[s.Line] && strings.HasPrefix(op, "LDS") }),
+	})
 }
