@@ -53,6 +53,31 @@ func host25Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 			if r.Rule == "cuda-graphs" && !strings.Contains(r.Message, "cannot capture") {
 				t.Errorf("%s: cuda-graphs advised on a step its data-dependent shapes and reads keep from capture: %s", name, r.Message)
 			}
+		}
+	}
+	noStepCountReads(t, read, tls, "mol.default", "mol.workers")
+	for i, r := range read["mol.workers"].Recommendations {
+		if r.Rule == "data-loader" && i == 0 {
+			t.Errorf("mol.workers: data-loader first on a step its eight workers already feed: %s", r.Message)
+		}
+	}
+	for _, name := range []string{"exit.default", "exit.bf16"} {
+		for _, r := range read[name].Recommendations {
+			if r.Rule == "cuda-graphs" && !strings.Contains(r.Message, "host25.py(328): forward_host") {
+				t.Errorf("%s: cuda-graphs does not name the read that bounds each captured block: %s", name, r.Message)
+			}
+		}
+	}
+	return misses
+}
+
+// noStepCountReads: neither a host-read lever nor the host-sync time
+// names the optimizer's CPU step-count reads (optimizer.py's _get_value),
+// which wait for no GPU, on the named traces.
+func noStepCountReads(t *testing.T, read map[string]*analysis.App, tls map[string]*analysis.Timeline, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		for _, r := range read[name].Recommendations {
 			if (r.Rule == "step-read" || r.Rule == "host-read") && strings.Contains(r.Message, "_get_value") {
 				t.Errorf("%s: %s names the optimizer's CPU step-count reads, which wait for no GPU: %s", name, r.Rule, r.Message)
 			}
@@ -68,17 +93,4 @@ func host25Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 			}
 		}
 	}
-	for i, r := range read["mol.workers"].Recommendations {
-		if r.Rule == "data-loader" && i == 0 {
-			t.Errorf("mol.workers: data-loader first on a step its eight workers already feed: %s", r.Message)
-		}
-	}
-	for _, name := range []string{"exit.default", "exit.bf16"} {
-		for _, r := range read[name].Recommendations {
-			if r.Rule == "cuda-graphs" && !strings.Contains(r.Message, "host25.py(328): forward_host") {
-				t.Errorf("%s: cuda-graphs does not name the read that bounds each captured block: %s", name, r.Message)
-			}
-		}
-	}
-	return misses
 }

@@ -92,23 +92,7 @@ func host26Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 			t.Errorf("%s: the blocked graph alone %.1f%% (want 0), after host-read %.1f%% (want over 50%%)", name, 100*alone.Gain(), 100*both.Gain())
 		}
 	}
-	for _, name := range []string{"clip.default", "clip.workers"} {
-		for _, r := range read[name].Recommendations {
-			if (r.Rule == "step-read" || r.Rule == "host-read") && strings.Contains(r.Message, "_get_value") {
-				t.Errorf("%s: %s names the optimizer's CPU step-count reads, which wait for no GPU: %s", name, r.Rule, r.Message)
-			}
-		}
-		for _, idle := range tls[name].Idle {
-			if idle.Cause != verdict.IdleSync {
-				continue
-			}
-			for _, call := range idle.Calls {
-				if n := idleCallName(call); strings.Contains(n, "_get_value") {
-					t.Errorf("%s: the host-sync time names the optimizer's CPU step-count read %s", name, n)
-				}
-			}
-		}
-	}
+	noStepCountReads(t, read, tls, "clip.default", "clip.workers")
 	for i, r := range read["clip.workers"].Recommendations {
 		if r.Rule == "data-loader" && i == 0 {
 			t.Errorf("clip.workers: data-loader first on a step its eight workers already feed: %s", r.Message)

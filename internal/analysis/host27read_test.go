@@ -95,23 +95,7 @@ func host27Read(t *testing.T, read map[string]*analysis.App, tls map[string]*ana
 			}
 		}
 	}
-	for _, name := range []string{"ts.default", "ts.workers", "prune.default", "prune.bf16"} {
-		for _, r := range read[name].Recommendations {
-			if (r.Rule == "step-read" || r.Rule == "host-read") && strings.Contains(r.Message, "_get_value") {
-				t.Errorf("%s: %s names the optimizer's CPU step-count reads, which wait for no GPU: %s", name, r.Rule, r.Message)
-			}
-		}
-		for _, idle := range tls[name].Idle {
-			if idle.Cause != verdict.IdleSync {
-				continue
-			}
-			for _, call := range idle.Calls {
-				if n := idleCallName(call); strings.Contains(n, "_get_value") {
-					t.Errorf("%s: the host-sync time names the optimizer's CPU step-count read %s", name, n)
-				}
-			}
-		}
-	}
+	noStepCountReads(t, read, tls, "ts.default", "ts.workers", "prune.default", "prune.bf16")
 	for i, r := range read["ts.workers"].Recommendations {
 		if r.Rule == "data-loader" && i == 0 {
 			t.Errorf("ts.workers: data-loader first on a step its eight workers already feed: %s", r.Message)

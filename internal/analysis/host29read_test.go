@@ -78,22 +78,6 @@ func host29Checks(t *testing.T, read map[string]*analysis.App, tls map[string]*a
 			t.Errorf("ode.default: cuda-graphs advised on a step whose solver reads keep it from capture, naming neither: %s", r.Message)
 		}
 	}
-	for _, name := range host29Traces {
-		for _, r := range read[name].Recommendations {
-			if (r.Rule == "step-read" || r.Rule == "host-read") && strings.Contains(r.Message, "_get_value") {
-				t.Errorf("%s: %s names the optimizer's CPU step-count reads, which wait for no GPU: %s", name, r.Rule, r.Message)
-			}
-		}
-		for _, idle := range tls[name].Idle {
-			if idle.Cause != verdict.IdleSync {
-				continue
-			}
-			for _, call := range idle.Calls {
-				if n := idleCallName(call); strings.Contains(n, "_get_value") {
-					t.Errorf("%s: the host-sync time names the optimizer's CPU step-count read %s", name, n)
-				}
-			}
-		}
-	}
+	noStepCountReads(t, read, tls, host29Traces...)
 	return misses
 }
