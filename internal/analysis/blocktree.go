@@ -122,8 +122,8 @@ func BarrierTrees(a *Kernel) (t BarrierTree) {
 		}
 		run = append(run, l)
 	}
-	for _, r := range p.recs {
-		op, args := SASSFields(r.SASS)
+	for i, r := range p.recs {
+		op, args := p.fields(i)
 		n := sourceInst(r)
 		t.All += n
 		base, _, _ := strings.Cut(op, ".")

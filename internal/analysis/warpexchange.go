@@ -52,7 +52,7 @@ func WarpExchanges(a *Kernel) (x Exchange) {
 	var windows []*window
 	var loads []int
 	for i, r := range p.recs {
-		op, args := SASSFields(r.SASS)
+		op, args := p.fields(i)
 		base, _, _ := strings.Cut(op, ".")
 		switch base {
 		case "SHFL", "LDG", "STG", "LD", "ST", "LDS", "STS", "LDL", "STL", "ATOM", "ATOMG", "ATOMS", "RED", "REDG", "LDGSTS":
