@@ -90,6 +90,11 @@ func heldOutGaps(t *testing.T, files map[string][]string, pairs []solCheckPair, 
 		var doc strings.Builder
 		doc.WriteString("| broken kernel | fixed kernel | what the fix changes | t broken | t fixed | measured gain | finding | estimated gain |\n|---|---|---|---:|---:|---:|---|---:|\n")
 		sum, worst := 0.0, 0.0
+		// The pairs designed with no rule ("(no rule)" in what the fix
+		// changes: an algorithm no counter names) test that the headroom
+		// is stated, not a gain; their errors are logged apart as well,
+		// so that the mean over the classes profan names shows too.
+		ruled, nRuled := 0.0, 0
 		for _, p := range pairs {
 			b, f := ks[p.broken], ks[p.fixed]
 			if b == nil || f == nil {
@@ -109,6 +114,10 @@ func heldOutGaps(t *testing.T, files map[string][]string, pairs []solCheckPair, 
 			t.Logf("pair %s %s: measured %.3f, estimated %.3f", page, shortName(p.broken), measured, est)
 			sum += e
 			worst = math.Max(worst, e)
+			if !strings.Contains(p.what, "(no rule") {
+				ruled += e
+				nRuled++
+			}
 			rule := p.rule
 			if rule == "" {
 				rule = "none"
@@ -118,7 +127,7 @@ func heldOutGaps(t *testing.T, files map[string][]string, pairs []solCheckPair, 
 		}
 		mean := sum / float64(len(pairs))
 		fmt.Fprintf(&doc, "\nHELD-OUT (%s page): %d pairs, mean |estimated − measured| %.3f, worst %.3f.\n", page, len(pairs), mean, worst)
-		t.Logf("%s: %d pairs, mean |error| %.4f, worst %.4f", page, len(pairs), mean, worst)
+		t.Logf("%s: %d pairs, mean |error| %.4f, worst %.4f; %d pairs with a class a rule names (the no-rule pairs left out), mean |error| %.4f", page, len(pairs), mean, worst, nRuled, ruled/float64(max(nRuled, 1)))
 		if mean > maxMean || worst > maxWorst {
 			t.Errorf("%s: mean |error| %.3f (want ≤ %.2f), worst %.3f (want ≤ %.2f)", page, mean, maxMean, worst, maxWorst)
 		}
