@@ -106,6 +106,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check18", solCheck18Files, hp(solCheck18Pairs)},
 		{"sol-check19", solCheck19Files, hp(solCheck19Pairs)},
 		{"sol-check20", solCheck20Files, hp(solCheck20Pairs)},
+		{"sol-check21", solCheck21Files, hp(solCheck21Pairs)},
 	}
 	for _, s := range sets {
 		if s.name == "sol-check13" && !solCheck13Read {
@@ -138,6 +139,10 @@ func TestNoUnmarkedZero(t *testing.T) {
 		}
 		if s.name == "sol-check20" && !solCheck20Read {
 			t.Logf("sol-check20: skipped until its one read (solCheck20Read)")
+			continue
+		}
+		if s.name == "sol-check21" && !solCheck21Read {
+			t.Logf("sol-check21: skipped until its one read (solCheck21Read)")
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
