@@ -335,8 +335,11 @@ import (
 // one index, as re-reads, and the headroom count a re-read once where
 // DRAM read it twice; version 162 has volatile-reread read a warp's
 // exchange through shared memory (WarpExchanges) and price shuffles in
-// its place, the headroom count its loads, not its stores, as needed.
-const VerdictVersion = 162
+// its place, the headroom count its loads, not its stores, as needed;
+// version 163 has bit-loop read an unrolled scan of bit positions ((v >>
+// b) != 0: a predicate of v and the mask of its bits from b up) and
+// price a word it walks at one FLO.
+const VerdictVersion = 163
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -221,18 +221,24 @@ func TestSolCheck20(t *testing.T) {
 	// re-read) finds cosRows<0>'s repeated-passes on both pages, 0.48
 	// against 0.49: means 0.2860 -> 0.2684 raw and details; bounds
 	// (0.269, 0.960).
-	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.269, 0.960, solCheck20Gaps)
+	// After kfix27b's fit (verdict version 163): bit-loop reads a test
+	// of a bit position, (v >> b) != 0 as LOP3.LUT P, RZ, v, the mask
+	// of the bits from b up, RZ, 0xc0 (scanTest), and prices a word a
+	// scan walks at one FLO: msbScan<0>'s bit-loop at line 557, 0.90
+	// against 0.85 on both pages; means 0.2684 -> 0.2388 raw and
+	// details; bounds (0.239, 0.960).
+	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.239, 0.960, solCheck20Gaps)
 }
 
 // solCheck20Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Three required
+// uncoalesced-global gather"): logged, not failed. Two required
 // findings missing (four at the first read: cosRows<0>'s
-// repeated-passes, found since kfix26a's fit on sol-check19's rmsH<0>),
-// none forbidden, the same on both pages.
+// repeated-passes, found since kfix26a's fit on sol-check19's rmsH<0>,
+// and msbScan<0>'s bit-loop, since kfix27b's), none forbidden, the
+// same on both pages.
 var solCheck20Gaps = []string{
-	"volBins<0> volatile-reread", "hashChain<0> dependent-loads",
-	"msbScan<0> bit-loop"}
+	"volBins<0> volatile-reread", "hashChain<0> dependent-loads"}
 
 // solCheck20LineGaps are the required findings whose named line is not
 // one of solCheck20Lines at the first read: logged, not failed. None:
