@@ -25,6 +25,19 @@ func Chased(a *Kernel, addr string) bool {
 	return p.chased(addr)
 }
 
+// PointerChased is Chased without the compares: the load's address
+// comes from a value a load of its loop returned by arithmetic alone (p
+// = next[p]; e = pool[e].y, an index scaled and added), not from a
+// search's compare of it. Each hop lands where the link leads, so the
+// chain's layout, not the kernel's indexing, sets the sectors it moves.
+// False without the source page or where the load sits in no loop.
+func PointerChased(a *Kernel, addr string) bool {
+	if len(a.Record.Source) == 0 {
+		return false
+	}
+	return newSASSProgram(a.Record).chased(addr)
+}
+
 // loopBody is the most instructions a loop's body may hold for chased to
 // walk around it.
 const loopBody = 256

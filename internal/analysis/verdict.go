@@ -338,8 +338,11 @@ import (
 // its place, the headroom count its loads, not its stores, as needed;
 // version 163 has bit-loop read an unrolled scan of bit positions ((v >>
 // b) != 0: a predicate of v and the mask of its bits from b up) and
-// price a word it walks at one FLO.
-const VerdictVersion = 163
+// price a word it walks at one FLO; version 164 has dependent-loads
+// price a pointer chase whose hops each land in a sector of their own by
+// laying the chain's entries out in its order (the sectors its hops move
+// beyond their ideal go).
+const VerdictVersion = 164
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -227,18 +227,24 @@ func TestSolCheck20(t *testing.T) {
 	// scan walks at one FLO: msbScan<0>'s bit-loop at line 557, 0.90
 	// against 0.85 on both pages; means 0.2684 -> 0.2388 raw and
 	// details; bounds (0.239, 0.960).
-	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.239, 0.960, solCheck20Gaps)
+	// kfix27a's fit (verdict version 164: a pointer chase's hops priced
+	// laid out in the chain's order, chainLayoutGain) finds
+	// hashChain<0>'s dependent-loads on both pages at line 479, 0.86
+	// against 0.89 (was none: leftBy's price, L2 at 89 %, left nothing).
+	// Means 0.2388 -> 0.2068 raw and details, worst 0.9594 (volBins<0>);
+	// bounds (0.207, 0.960).
+	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.207, 0.960, solCheck20Gaps)
 }
 
 // solCheck20Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Two required
-// findings missing (four at the first read: cosRows<0>'s
-// repeated-passes, found since kfix26a's fit on sol-check19's rmsH<0>,
-// and msbScan<0>'s bit-loop, since kfix27b's), none forbidden, the
+// uncoalesced-global gather"): logged, not failed. One required
+// finding missing (four at the first read: cosRows<0>'s
+// repeated-passes, found since kfix26a's fit on sol-check19's rmsH<0>;
+// msbScan<0>'s bit-loop, since kfix27b's; hashChain<0>'s
+// dependent-loads, since kfix27a's chainLayoutGain), none forbidden, the
 // same on both pages.
-var solCheck20Gaps = []string{
-	"volBins<0> volatile-reread", "hashChain<0> dependent-loads"}
+var solCheck20Gaps = []string{"volBins<0> volatile-reread"}
 
 // solCheck20LineGaps are the required findings whose named line is not
 // one of solCheck20Lines at the first read: logged, not failed. None:
