@@ -341,8 +341,10 @@ import (
 // price a word it walks at one FLO; version 164 has dependent-loads
 // price a pointer chase whose hops each land in a sector of their own by
 // laying the chain's entries out in its order (the sectors its hops move
-// beyond their ideal go).
-const VerdictVersion = 164
+// beyond their ideal go); version 165 has volatile-reread read strong
+// loads of a small table (their sectors far above the DRAM bytes the
+// kernel's other loads leave) and price their L2 work gone to L1.
+const VerdictVersion = 165
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

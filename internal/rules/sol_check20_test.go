@@ -233,18 +233,25 @@ func TestSolCheck20(t *testing.T) {
 	// against 0.89 (was none: leftBy's price, L2 at 89 %, left nothing).
 	// Means 0.2388 -> 0.2068 raw and details, worst 0.9594 (volBins<0>);
 	// bounds (0.207, 0.960).
-	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.207, 0.960, solCheck20Gaps)
+	// kfix27a's second fit (verdict version 165: strong loads of a
+	// small table whose DRAM footprint their sectors dwarf,
+	// volatileTable) finds volBins<0>'s volatile-reread on both pages at
+	// line 452, 0.95 against 0.96 (was none). Means 0.2068 -> 0.1716 raw
+	// and details (the 22 ruled pairs 0.0493), worst 0.9594 -> 0.8169
+	// (arithSq<0>, no rule); no gap left; bounds (0.172, 0.817).
+	heldOutGaps(t, solCheck20Files, solCheck20Pairs, "sol-check20", 0.172, 0.817, solCheck20Gaps)
 }
 
 // solCheck20Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. One required
-// finding missing (four at the first read: cosRows<0>'s
+// uncoalesced-global gather"): logged, not failed. None missing now
+// (four at the first read: cosRows<0>'s
 // repeated-passes, found since kfix26a's fit on sol-check19's rmsH<0>;
 // msbScan<0>'s bit-loop, since kfix27b's; hashChain<0>'s
-// dependent-loads, since kfix27a's chainLayoutGain), none forbidden, the
+// dependent-loads, since kfix27a's chainLayoutGain; volBins<0>'s
+// volatile-reread, since kfix27a's volatileTable), none forbidden, the
 // same on both pages.
-var solCheck20Gaps = []string{"volBins<0> volatile-reread"}
+var solCheck20Gaps = []string{}
 
 // solCheck20LineGaps are the required findings whose named line is not
 // one of solCheck20Lines at the first read: logged, not failed. None:

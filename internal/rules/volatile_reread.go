@@ -38,7 +38,7 @@ for (int k = 0; k < 16; ++k)
 	// It reads the SASS: the repeated strong loads of one address.
 	NeedsSource: true,
 	Requires:    []string{"duration"},
-	Optional:    join(usageReads, []string{"inst_executed"}),
+	Optional:    join(usageReads, []string{"inst_executed", "dram_read_bytes", "dram_bytes"}),
 	Check:       checkVolatileReread,
 }
 
@@ -589,6 +589,7 @@ func volatileGain(p *Pass, removed, global float64) (gain, left float64, ok bool
 func warpExchange(p *Pass) {
 	x := analysis.WarpExchanges(p.Kernel)
 	if !(x.Loads > 0) || !(x.Stores > 0) || !(x.Memory > 0) || x.Loads+x.Stores < 0.5*x.Memory {
+		volatileTable(p)
 		return
 	}
 	t, issue, ok := issueWindow(p)
