@@ -321,6 +321,7 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		if x.Inside > 0 {
 			x.Sizes = r.sizes(occ)
 		}
+		x.Fewest, x.Most = perStep(occ, max(1, len(r.bounds)))
 	}
 	slices.SortStableFunc(out, func(a, b *Site) int { return cmp.Compare(b.Seconds, a.Seconds) })
 	sites := make([]Site, len(out))
@@ -335,6 +336,18 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 
 // siteAt is one span of a site: its step and its index in r.spans.
 type siteAt struct{ step, span int }
+
+// perStep is the fewest and the most of a site's spans (occ) in one of
+// the replayed steps 0 to steps-1, a step without one counting 0.
+func perStep(occ []siteAt, steps int) (fewest, most int) {
+	n := make([]int, steps)
+	for _, o := range occ {
+		if o.step < steps {
+			n[o.step]++
+		}
+	}
+	return slices.Min(n), slices.Max(n)
+}
 
 // sizeWindow is how many kernels on each side of a read sizes compares:
 // a few ops' worth (prune's topk, sort and gather after its count).

@@ -343,8 +343,11 @@ import (
 // laying the chain's entries out in its order (the sectors its hops move
 // beyond their ideal go); version 165 has volatile-reread read strong
 // loads of a small table (their sectors far above the DRAM bytes the
-// kernel's other loads leave) and price their L2 work gone to L1.
-const VerdictVersion = 165
+// kernel's other loads leave) and price their L2 work gone to L1;
+// version 166 leaves tf32, bf16-autocast and bf16-weights unpriced on a
+// loop whose count a read of its results decides (an adaptive solver's
+// tests), and ranks cuda-graphs' loop-body graphs after step-read there.
+const VerdictVersion = 166
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

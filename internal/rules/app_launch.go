@@ -278,6 +278,18 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		} else {
 			needs = after
 		}
+		if s, _, ok := countRead(p); ok {
+			// The loop's test is a branch the host takes on a GPU
+			// value (an adaptive solver's while and accept tests):
+			// how many times the body runs, and which ops follow each
+			// test, are the read's; the graphs of the body between
+			// the reads are replayed at the traced count and path,
+			// and a capture of the loop needs its count fixed first
+			// (fixtures/host29's ode: the fixed grid, step-read's
+			// lever, measured first at 34.7%).
+			msg += fmt.Sprintf("; the loop's test (%s) is a branch the host takes on the value, which decides how many times the body runs and which ops follow each test: the graphs are priced at the traced count and path, and the loop is captured whole once its count is fixed", siteList([]analysis.Site{s}))
+			needs = after
+		}
 	case len(split) > 0 && lever != nil:
 		// Priced on the regions between the syncs, which graphs capture
 		// with the syncs kept (one graph a region, the read between them

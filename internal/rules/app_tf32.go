@@ -29,7 +29,13 @@ trace holds the host's side, the step is replayed with those kernels shrunk
 and the host's cost of the TF32 engines added to the ops that launch them
 (docs/replay.md: cuDNN's layout transforms around each convolution, cuBLASLt's
 kernel choice for each GEMM, measured on a UNet): on a step the host bounds,
-TF32 can make it slower.`,
+TF32 can make it slower. Where the step's work is a loop whose count the host
+decides from its results (a read Python tests, recurring after the same kernels
+inside the model's forward: an adaptive solver's step and accept tests) and most
+of these kernels run in it, the rounding moves the values the loop tests, and it
+may run more times: the rule names the read, gives the price at the traced count
+only and does not price the change (fixtures/host29b: the solver took 7.92 steps
+under TF32 against 3.92, 64.6% slower).`,
 	Before: `loss = model(x).sum()        # FP32 weights: cuBLAS runs FFMA kernels`,
 	After: `torch.backends.cuda.matmul.allow_tf32 = True   # or torch.set_float32_matmul_precision("high")
 torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default)`,
@@ -37,7 +43,7 @@ torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm"},
-	Optional: []string{"compute_throughput_pct", "dram_utilization"},
+	Optional: []string{"compute_throughput_pct", "dram_utilization", "timeline"},
 	CheckApp: func(p *AppPass) {
 		fp32, tf32 := p.kernels("fp32-gemm"), p.kernels("tf32-gemm")
 		if len(fp32) == 0 {
@@ -59,7 +65,7 @@ torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default
 			// default): say so, the rest are the ones still on the FMA pipe.
 			msg += fmt.Sprintf("; %d others already run TF32 tensor-core kernels (%s of the time), so TF32 is allowed for them: the FMA ones are matmuls with allow_tf32 off or engines cuDNN chose without it", len(tf32), pct(timeOf(tf32)/p.total()))
 		}
-		p.Recommend(analysis.Recommendation{
+		p.recommendRounding(analysis.Recommendation{
 			Message: msg,
 			Fix:     tf32Fix(fp32),
 			Groups:  fp32, Gain: gain, Saves: saves,
@@ -67,7 +73,7 @@ torch.backends.cudnn.allow_tf32 = True         # convolutions (PyTorch's default
 			Lever:    &analysis.Lever{Host: engineHost(fp32)},
 			Basis:    fmt.Sprintf("TF32 tensor cores at %.1f× the FP32 FMA rate, %.0f%% of it reached, bounded by each kernel's DRAM traffic", ratio, 100*tf32Efficiency),
 			Composes: "with every change but bf16 autocast or bf16 weights, which replace it on these kernels",
-		})
+		}, "TF32's rounding (a 10-bit mantissa)")
 	},
 }
 

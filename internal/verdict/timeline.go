@@ -710,6 +710,12 @@ type Site struct {
 	Inside int
 	// Steps counts the replayed steps it occurs in.
 	Steps int
+	// Fewest and Most are the fewest and the most times a sync site
+	// occurs in one replayed step (0 in a step it is absent from): a
+	// read that recurs a different number of times from one step to the
+	// next ends a loop whose count its values decide (an adaptive
+	// solver's accept and stop tests). 0 for other states' sites.
+	Fewest, Most int
 	// Scaler reports a read made inside GradScaler.step, before it steps
 	// the optimizer (profan.ScalerFrame): the scaler's found_inf, which
 	// the user's code does not read itself and cannot read less often;
