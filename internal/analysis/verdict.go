@@ -346,8 +346,11 @@ import (
 // kernel's other loads leave) and price their L2 work gone to L1;
 // version 166 leaves tf32, bf16-autocast and bf16-weights unpriced on a
 // loop whose count a read of its results decides (an adaptive solver's
-// tests), and ranks cuda-graphs' loop-body graphs after step-read there.
-const VerdictVersion = 166
+// tests), and ranks cuda-graphs' loop-body graphs after step-read there;
+// version 167 has thread-divergence leave the lanes a library function's
+// own range split masks (libdevice tanh's branch on |x| >= 0.6 inlined in
+// Triton's SASS).
+const VerdictVersion = 167
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -99,7 +99,7 @@ or reorganize the data so neighbouring threads take the same path.`,
 		if okw {
 			var share float64
 			share, divLines = divisionLaneShare(p.Kernel)
-			share += guardedAtomicLaneShare(p.Kernel) + guardedLoadLaneShare(p.Kernel) + exchangeLaneShare(p.Kernel)
+			share += guardedAtomicLaneShare(p.Kernel) + guardedLoadLaneShare(p.Kernel) + exchangeLaneShare(p.Kernel) + libraryBranchLaneShare(p.Kernel)
 			weOwn = 100 - (100-weOwn)*(1-math.Min(1, share))
 			if share > 0 && weOwn >= p.Thresholds.WarpEfficiency {
 				okb, okw = false, false
@@ -508,6 +508,18 @@ func guardedAtomicLaneShare(a *analysis.Kernel) float64 {
 	return on / total
 }
 
+// lostAt is the lane slots an instruction left masked off: 32 × its
+// warp-level executions less its thread-level ones.
+func lostAt(s profan.SourceRecord) float64 {
+	inst := instExecuted(s)
+	for _, c := range s.Counter {
+		if c.Name == "thread_inst_executed" && inst > 0 && !math.IsNaN(c.Value) {
+			return math.Max(0, 32*inst-c.Value)
+		}
+	}
+	return 0
+}
+
 // guardedLoadMasked is the most instructions with lanes masked off that
 // a branch region (a BSSY to its reconvergence point) may hold for
 // guardedLoadLaneShare to read it as a guarded load: the load, its
@@ -529,15 +541,6 @@ const guardedLoadMasked = 8
 func guardedLoadLaneShare(a *analysis.Kernel) float64 {
 	recs, _ := sassRecords(a)
 	recs = addressOrder(recs)
-	lostAt := func(s profan.SourceRecord) float64 {
-		inst := instExecuted(s)
-		for _, c := range s.Counter {
-			if c.Name == "thread_inst_executed" && inst > 0 && !math.IsNaN(c.Value) {
-				return math.Max(0, 32*inst-c.Value)
-			}
-		}
-		return 0
-	}
 	var total, guarded float64
 	for _, s := range recs {
 		total += lostAt(s)
@@ -609,4 +612,76 @@ func exchangeLaneShare(a *analysis.Kernel) float64 {
 		}
 	}
 	return math.Min(1, lost/total)
+}
+
+// libraryBranchLaneShare is the share of a kernel's masked-off lanes
+// (thread_inst_executed against 32 × inst_executed) in branch regions
+// (a BSSY to its reconvergence point, no loop in it) whose every
+// conditional branch tests a predicate a library function's own range
+// split set: precise tanh's test of |x| against 0.6 (analysis.TanhBranch),
+// its polynomial on one side and 1 − 2/(e^{2|x|} + 1) on the other,
+// inlined from libdevice in Triton's SASS (fixtures/sol-check19's
+// tanh_rec_precise: branch efficiency 50 %, warp execution efficiency
+// 64 %, every masked lane on those two paths at line 94). The user has
+// no branch there to make uniform; the lanes go with the call, which
+// precise-math prices (tanh.approx.f32: one MUFU.TANH, no branch).
+func libraryBranchLaneShare(a *analysis.Kernel) float64 {
+	recs, _ := sassRecords(a)
+	recs = addressOrder(recs)
+	var total, lib float64
+	for _, s := range recs {
+		total += lostAt(s)
+	}
+	if !(total > 0) {
+		return 0
+	}
+	// setter is the instruction before i, by address, that last wrote
+	// predicate pr (its first or second operand: FSETP P0, P1, ...,
+	// IADD3 R0, P0, ...), -1 if none does.
+	setter := func(i int, pr string) int {
+		for j := i - 1; j >= 0; j-- {
+			if f := sassOperands(recs[j].SASS); len(f) > 1 && (f[0] == pr || f[1] == pr) {
+				return j
+			}
+		}
+		return -1
+	}
+	for i, s := range recs {
+		if op := opcode(s.SASS); op != "BSSY" && !strings.HasPrefix(op, "BSSY.") {
+			continue
+		}
+		f := strings.Fields(s.SASS)
+		start, end := address(s.Address), address(f[len(f)-1])
+		if end <= start {
+			continue
+		}
+		var lost float64
+		tests, ok := 0, true
+		for k := i + 1; k < len(recs) && ok; k++ {
+			b := recs[k]
+			at := address(b.Address)
+			if at >= end {
+				break
+			}
+			lost += lostAt(b)
+			fb := strings.Fields(b.SASS)
+			if base, _, _ := strings.Cut(opcode(b.SASS), "."); base != "BRA" {
+				continue
+			}
+			if address(fb[len(fb)-1]) <= at {
+				ok = false // a loop
+				continue
+			}
+			if !strings.HasPrefix(fb[0], "@") {
+				continue
+			}
+			j := setter(k, strings.TrimPrefix(strings.TrimPrefix(fb[0], "@"), "!"))
+			ok = j >= 0 && analysis.TanhBranch(recs[j].SASS)
+			tests++
+		}
+		if ok && tests > 0 {
+			lib += lost
+		}
+	}
+	return math.Min(1, lib/total)
 }
