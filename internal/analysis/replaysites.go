@@ -323,6 +323,15 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		}
 		x.Fewest, x.Most = perStep(occ, max(1, len(r.bounds)))
 	}
+	if len(at) > 0 {
+		py := r.pythonIndex()
+		for x, occ := range at {
+			for _, o := range occ {
+				d, n := py.consumed(r, o)
+				x.Consumed, x.Calls = x.Consumed+d, x.Calls+n
+			}
+		}
+	}
 	slices.SortStableFunc(out, func(a, b *Site) int { return cmp.Compare(b.Seconds, a.Seconds) })
 	sites := make([]Site, len(out))
 	for i, x := range out {
@@ -565,32 +574,12 @@ func (r *replay) consumers(l Lever) map[int]float64 {
 		if s.State != profan.HostSync || s.Name < 0 || int(s.Name) >= len(r.snames) {
 			continue
 		}
-		site := r.snames[s.Name]
-		keep := l.Consume(site)
-		_, frame := verdict.SiteParts(site)
-		if !(keep >= 0 && keep < 1) || frame == "" {
+		keep := l.Consume(r.snames[s.Name])
+		if !(keep >= 0 && keep < 1) {
 			continue
 		}
-		hi := r.hi
-		if b, _ := slices.BinarySearch(r.bounds, s.Start); b < len(r.bounds) {
-			hi = r.bounds[b]
-		}
-		last := -1
-		for j := i + 1; j < len(r.spans) && r.spans[j].Start < hi; j++ {
-			if t := r.spans[j]; t.State == profan.HostPython && t.Name >= 0 && int(t.Name) < len(r.snames) && r.snames[t.Name] == frame {
-				last = j
-			}
-		}
+		last := r.consumedTo(i)
 		if last < 0 {
-			continue
-		}
-		end := r.spans[last].End()
-		k, _ := slices.BinarySearchFunc(r.kernels, s.End(), func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
-		launched := false
-		for ; k < len(r.kernels) && r.kernels[k].issued < end && !launched; k++ {
-			launched = r.kernels[k].copy == 0
-		}
-		if launched {
 			continue
 		}
 		if out == nil {
@@ -603,6 +592,93 @@ func (r *replay) consumers(l Lever) map[int]float64 {
 		}
 	}
 	return out
+}
+
+// consumedTo is, for the sync span i, the index of the last Python span
+// of its site's frame in its step where no kernel is launched from the
+// read's end to that span's end: the host's Python from the read to
+// there computes from what it returned (consumers); -1 for none.
+func (r *replay) consumedTo(i int) int {
+	s := r.spans[i]
+	_, frame := verdict.SiteParts(r.snames[s.Name])
+	if frame == "" {
+		return -1
+	}
+	hi := r.hi
+	if b, _ := slices.BinarySearch(r.bounds, s.Start); b < len(r.bounds) {
+		hi = r.bounds[b]
+	}
+	last := -1
+	for j := i + 1; j < len(r.spans) && r.spans[j].Start < hi; j++ {
+		if t := r.spans[j]; t.State == profan.HostPython && t.Name >= 0 && int(t.Name) < len(r.snames) && r.snames[t.Name] == frame {
+			last = j
+		}
+	}
+	if last < 0 {
+		return -1
+	}
+	end := r.spans[last].End()
+	k, _ := slices.BinarySearchFunc(r.kernels, s.End(), func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+	for ; k < len(r.kernels) && r.kernels[k].issued < end; k++ {
+		if r.kernels[k].copy == 0 {
+			return -1
+		}
+	}
+	return last
+}
+
+// pyIndex is the window's Python spans indexed for consumed: each
+// frame's last span in each step, and their time summed in order.
+type pyIndex struct {
+	last  map[[2]int]int // (step, name) → its last span's index
+	from  int            // the window's first span
+	sum   []float64      // sum[j-from]: Python seconds of the spans from to j-1
+	calls []int          // calls[j-from]: the Python calls (Frames) they hold
+	names map[string]int // frame → name
+}
+
+// pythonIndex indexes the window's Python spans (pyIndex).
+func (r *replay) pythonIndex() *pyIndex {
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	py := &pyIndex{last: map[[2]int]int{}, from: i, sum: []float64{0}, calls: []int{0}, names: map[string]int{}}
+	for j := i; j < len(r.spans) && r.spans[j].Start < r.hi; j++ {
+		t, d, n := r.spans[j], 0.0, 0
+		if t.State == profan.HostPython && t.Name >= 0 && int(t.Name) < len(r.snames) {
+			step, _ := slices.BinarySearch(r.bounds, t.Start)
+			py.last[[2]int{step, int(t.Name)}] = j
+			py.names[r.snames[t.Name]] = int(t.Name)
+			d, n = float64(t.Dur), int(t.Frames)
+		}
+		py.sum = append(py.sum, py.sum[len(py.sum)-1]+d)
+		py.calls = append(py.calls, py.calls[len(py.calls)-1]+n)
+	}
+	return py
+}
+
+// consumed is the Python time, seconds as traced, that consumes what
+// the sync o read (consumedTo, from the index): its spans after the
+// read up to its frame's last span in the step, no kernel launched
+// between.
+func (py *pyIndex) consumed(r *replay, o siteAt) (float64, int) {
+	s := r.spans[o.span]
+	_, frame := verdict.SiteParts(r.snames[s.Name])
+	name, ok := py.names[frame]
+	if !ok {
+		return 0, 0
+	}
+	last, ok := py.last[[2]int{o.step, name}]
+	if !ok || last <= o.span || o.span < py.from {
+		return 0, 0
+	}
+	end := r.spans[last].End()
+	k, _ := slices.BinarySearchFunc(r.kernels, s.End(), func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+	for ; k < len(r.kernels) && r.kernels[k].issued < end; k++ {
+		if r.kernels[k].copy == 0 {
+			return 0, 0
+		}
+	}
+	a, b := last+1-py.from, o.span+1-py.from
+	return py.sum[a] - py.sum[b], py.calls[a] - py.calls[b]
 }
 
 // innermostCall is the index of the latest-starting call of calls (by

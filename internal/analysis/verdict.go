@@ -350,7 +350,9 @@ import (
 // version 167 has thread-divergence leave the lanes a library function's
 // own range split masks (libdevice tanh's branch on |x| >= 0.6 inlined in
 // Triton's SASS).
-const VerdictVersion = 167
+// version 168 has step-read price a bulk .cpu() whose values the host's
+// Python computes a metric from (Site.Consumed, Site.Calls).
+const VerdictVersion = 168
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

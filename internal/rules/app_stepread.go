@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -26,7 +27,13 @@ tensor's elements (eight or more with no launch between) that look a
 table up on the host and upload the results back (int(t[i]) into numpy,
 then torch.tensor(..., device="cuda")), the fix is the table on the GPU
 indexed by the tensor: the host's whole stretch between the launches
-around the loop goes (its Python, the reads, the lookups, the uploads).`,
+around the loop goes (its Python, the reads, the lookups, the uploads).
+Where a .cpu() copies a batch's tensor back to pageable memory every step
+and the host's Python then computes from it with no launch between, calling
+functions on the values (a metric: the argmax of a segmentation read back
+for np.bincount over its pixels), the fix is the metric on the GPU, read
+every N steps: priced by replaying the step without the copy's wait and
+with that Python made every N steps.`,
 	Before: `loss = step(batch)
 if loss.item() < target:          # the host waits every step
     break`,
@@ -76,10 +83,11 @@ func stepReads(p *AppPass, fix string) {
 		return
 	}
 	sites, steps := p.loopSyncs(syncValue)
-	if len(sites) == 0 {
+	metric := metricCopies(p)
+	if len(sites) == 0 && len(metric) == 0 {
 		return
 	}
-	drop := dropSites(sites)
+	drop := dropSites(append(slices.Clone(sites), metric...))
 	lever := analysis.Lever{Drop: drop, Consume: func(site string) float64 {
 		if drop(site) {
 			return 1.0 / readEvery
@@ -88,8 +96,8 @@ func stepReads(p *AppPass, fix string) {
 	}}
 	gain, _ := p.replay(lever)
 	gathered := lever
-	gathered.Gather = drop
-	if g, _ := p.replay(gathered); g > gain+0.0005 {
+	gathered.Gather = dropSites(sites)
+	if g, _ := p.replay(gathered); len(sites) > 0 && g > gain+0.0005 {
 		// A loop over a tensor's elements that looks a host table up
 		// with each value and uploads the results: gathered on the GPU.
 		r := analysis.Recommendation{
@@ -109,21 +117,69 @@ func stepReads(p *AppPass, fix string) {
 		Composes: "with data-loader: the host then loads the next batch while the GPU runs",
 		Lever:    &lever,
 	}
-	switch s := sites[0]; {
-	case s.Inside >= 2*max(2, steps):
-		r.Message = fmt.Sprintf("the host reads a GPU value about %d times a step, inside a loop of the step: %s", s.Count/max(steps, 1), siteList(sites))
+	switch {
+	case len(sites) == 0:
+		r.Message = "the host copies a GPU tensor back every step to compute from it: " + siteList(metric)
+	case sites[0].Inside >= 2*max(2, steps):
+		r.Message = fmt.Sprintf("the host reads a GPU value about %d times a step, inside a loop of the step: %s", sites[0].Count/max(steps, 1), siteList(sites))
 	default:
 		r.Message = "the host reads a GPU value every step: " + siteList(sites)
 	}
-	if gain > waits+0.0005 {
+	if gain > waits+0.0005 && len(sites) > 0 {
 		// The host's Python after the read consumes its values: a
 		// metric computed every step, made every N steps.
 		r.Message += fmt.Sprintf("; the host's Python after the read computes from its values (no launch between: a metric), %s of the step replayed", pct(gain-waits))
 		r.Fix = fmt.Sprintf("compute the metric every N steps (every %d: its read, and the host's Python after it, then run once in %d steps), or accumulate on the GPU and read once", readEvery, readEvery)
 		r.Basis = fmt.Sprintf("the step replayed without those syncs' waits, and the host's Python after each read that consumes its values (to its frame's last span in the step, no launch between) made every %d steps", readEvery)
 	}
+	if len(metric) > 0 {
+		// A batch's tensor copied back to compute a metric from every
+		// step (fixtures/host29's seg: the argmax read with .cpu() and
+		// np.bincount over its 1M pixels): kept on the GPU and read
+		// every N steps, the copy, its wait and the Python go; the
+		// replay says what the wall gives (a step its workers' feed
+		// bounds keeps its pace).
+		used, n := 0.0, 0
+		for _, s := range metric {
+			used, n = used+s.Consumed, n+s.Count
+		}
+		r.Message += fmt.Sprintf("; each copy goes to pageable memory and the host's Python after it computes from its values with no launch between (a metric over its elements: %.2f ms after the %d copies, as traced), which no other lever takes off the host", 1e3*used, n)
+		if w, ok := p.timeline().Replay(lever); ok && w.Feed > 0 && w.Wall <= w.Feed*1.001 {
+			r.Message += fmt.Sprintf("; replayed without it the step stays at the pace its DataLoader workers feed it (a batch every %.2f ms)", 1e3*w.Feed)
+		}
+		r.Fix = fmt.Sprintf("compute the metric on the GPU (a confusion matrix or a sum accumulated on the device: torch.bincount or scatter_add_ over the batch's elements) and read its small result every N steps (every %d), or once at the end", readEvery)
+		if len(sites) > 0 {
+			r.Fix += "; and " + fix
+		}
+		r.Basis = fmt.Sprintf("the step replayed without those syncs' waits and copies' blocking, and the host's Python after each read that consumes its values (to its frame's last span in the step, no launch between) made every %d steps", readEvery)
+	}
 	if v := validationOff(sites); v != "" {
 		r.Fix = v + "; " + r.Fix
 	}
 	p.recommendWall(r, gain)
 }
+
+// metricCopies are the step's bulk reads (a .cpu() of a tensor of
+// bulkRead bytes or more to pageable memory: pinned-memory's sync, by
+// kindOf) whose values the host's Python computes from right after, no
+// launch between (a metric over a batch's predictions: Site.Consumed),
+// for at least MinGain of the step's span, calling functions on them
+// (metricCalls or more a read: numpy's reductions; fixtures/host29's
+// seg, 67 a read) where a store of the values into a host array calls
+// none but the conversion (fixtures/host16's embed, one a read: the
+// features are needed on the host, and pinned-memory's is the lever).
+func metricCopies(p *AppPass) []analysis.Site {
+	copies, _ := p.loopSyncs(syncCopy)
+	var out []analysis.Site
+	for _, s := range copies {
+		// An upload's .to(), or a copy_, reads no value.
+		if syncKind(s) == syncValue && s.Consumed >= p.Thresholds.MinGain*p.timeline().Span && s.Calls >= metricCalls*s.Count {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// metricCalls is the least Python calls a read's consumer makes, a read,
+// for metricCopies to take it as a metric computed from the values.
+const metricCalls = 8

@@ -710,6 +710,17 @@ type Site struct {
 	Inside int
 	// Steps counts the replayed steps it occurs in.
 	Steps int
+	// Consumed is the host's Python, seconds as traced, that computes
+	// from what the sync's reads returned: after each of its syncs, the
+	// Python spans up to its frame's last span in the step, where no
+	// kernel is launched between the read and that span's end (a metric
+	// over a batch's predictions after .cpu(): np.bincount over its
+	// pixels); 0 for none, and for other states' sites.
+	Consumed float64
+	// Calls counts the Python calls (function frames) in that Python:
+	// a metric's library calls (numpy's reductions), where a store of
+	// the values into a host array makes none.
+	Calls int
 	// Fewest and Most are the fewest and the most times a sync site
 	// occurs in one replayed step (0 in a step it is absent from): a
 	// read that recurs a different number of times from one step to the
