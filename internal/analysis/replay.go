@@ -65,6 +65,7 @@ type replay struct {
 	steps   int
 	bounds  []float64 // each step's end on the host, in order (ProfilerStep#N)
 	folded  bool      // kernels past maxReplay were not kept
+	syncs   *syncMemo // SyncSites, made once (nil: each call lists them)
 	// perOp, perFrame and perLaunch are what the profiler cost the host
 	// for each aten op, Python frame and launch it recorded, seconds
 	// (profilerOp ... times the launch's worth, for a PyTorch trace; 0
@@ -132,6 +133,14 @@ type replay struct {
 type annRange struct {
 	lo, hi float64
 	name   string
+}
+
+// syncMemo is the replay's sync sites, listed once: every rule asks for
+// them, and each listing walks the window's spans twice (the sites, the
+// Python that consumes their reads).
+type syncMemo struct {
+	once  sync.Once
+	sites []Site
 }
 
 // replayBase is the wall of the replay without a lever, made once.
@@ -318,7 +327,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	} else {
 		r.feed = math.Max(r.feed, r.workersFeed())
 	}
-	r.base, r.pad = &replayBase{}, &replayPad{}
+	r.base, r.pad, r.syncs = &replayBase{}, &replayPad{}, &syncMemo{}
 	return r
 }
 

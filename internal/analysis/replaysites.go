@@ -244,7 +244,14 @@ func (r *replay) markReads() {
 }
 
 // SyncSites lists the syncs inside the replayed steps, the longest first.
-func (r *replay) SyncSites() []Site { return r.sitesOf(profan.HostSync) }
+// Each call gets its own copy of the list, made once (syncMemo).
+func (r *replay) SyncSites() []Site {
+	if r.syncs == nil {
+		return r.sitesOf(profan.HostSync)
+	}
+	r.syncs.once.Do(func() { r.syncs.sites = r.sitesOf(profan.HostSync) })
+	return slices.Clone(r.syncs.sites)
+}
 
 // AllocSites lists the allocator's calls (cudaMalloc, cudaFree) inside the
 // replayed steps, the longest first.
@@ -324,7 +331,7 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		x.Fewest, x.Most = perStep(occ, max(1, len(r.bounds)))
 	}
 	if len(at) > 0 {
-		py := r.pythonIndex()
+		py := r.pythonIndex(at)
 		for x, occ := range at {
 			for _, o := range occ {
 				d, n := py.consumed(r, o)
@@ -637,16 +644,31 @@ type pyIndex struct {
 	names map[string]int // frame → name
 }
 
-// pythonIndex indexes the window's Python spans (pyIndex).
-func (r *replay) pythonIndex() *pyIndex {
+// pythonIndex indexes the window's Python spans (pyIndex), the last
+// span of each step kept for the frames of at's syncs only.
+func (r *replay) pythonIndex(at map[*Site][]siteAt) *pyIndex {
+	frames := map[string]bool{}
+	for x := range at {
+		if x.Frame != "" {
+			frames[x.Frame] = true
+		}
+	}
+	py := &pyIndex{last: map[[2]int]int{}, sum: []float64{0}, calls: []int{0}, names: map[string]int{}}
+	wanted := make([]bool, len(r.snames))
+	for i, n := range r.snames {
+		if frames[n] {
+			wanted[i], py.names[n] = true, i
+		}
+	}
 	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
-	py := &pyIndex{last: map[[2]int]int{}, from: i, sum: []float64{0}, calls: []int{0}, names: map[string]int{}}
+	py.from = i
 	for j := i; j < len(r.spans) && r.spans[j].Start < r.hi; j++ {
 		t, d, n := r.spans[j], 0.0, 0
 		if t.State == profan.HostPython && t.Name >= 0 && int(t.Name) < len(r.snames) {
-			step, _ := slices.BinarySearch(r.bounds, t.Start)
-			py.last[[2]int{step, int(t.Name)}] = j
-			py.names[r.snames[t.Name]] = int(t.Name)
+			if wanted[t.Name] {
+				step, _ := slices.BinarySearch(r.bounds, t.Start)
+				py.last[[2]int{step, int(t.Name)}] = j
+			}
 			d, n = float64(t.Dur), int(t.Frames)
 		}
 		py.sum = append(py.sum, py.sum[len(py.sum)-1]+d)
