@@ -125,6 +125,36 @@ func usageOf(p *Pass) (usage, bool) {
 // busiest is the kernel's normalized utilization: max_r u_r.
 func (us usage) busiest() float64 { return us.norm(nil) }
 
+// reloadAfter is the time, as a share of the kernel's, that a fix which
+// takes loads off the memory path leaves (the volatile re-reads): at
+// least from (the instructions left at the issue rate), each scaled
+// unit's work times kept, each fixed unit's work as it is, and DRAM's at
+// the stream's line, every unit at its ceiling.
+func (us usage) reloadAfter(from, kept float64, scaled, fixed []analysis.Unit) float64 {
+	after := from
+	for _, u := range scaled {
+		if v, ok := us[u]; ok {
+			after = math.Max(after, v*kept/ceiling[u])
+		}
+	}
+	for _, u := range fixed {
+		if v, ok := us[u]; ok {
+			after = math.Max(after, v/ceiling[u])
+		}
+	}
+	if v, ok := us[analysis.LimitDRAM]; ok {
+		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
+	}
+	return after
+}
+
+// wallGain is the share of a kernel's time t a fix saves when it leaves
+// after of it: never below the launch floor, only on the time that
+// varies with the work.
+func wallGain(p *Pass, after, t float64) float64 {
+	return clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p))
+}
+
 // peak is the largest unit's share of its peak, not normalized by its
 // ceiling: the bound a change that keeps the work cannot pass.
 func (us usage) peak() float64 {

@@ -549,12 +549,8 @@ func guardedLoadLaneShare(a *analysis.Kernel) float64 {
 		return 0
 	}
 	for i, s := range recs {
-		if op := opcode(s.SASS); op != "BSSY" && !strings.HasPrefix(op, "BSSY.") {
-			continue
-		}
-		f := strings.Fields(s.SASS)
-		start, end := address(s.Address), address(f[len(f)-1])
-		if end <= start {
+		_, end, ok := bssyRegion(s)
+		if !ok {
 			continue
 		}
 		var lost float64
@@ -647,12 +643,8 @@ func libraryBranchLaneShare(a *analysis.Kernel) float64 {
 		return -1
 	}
 	for i, s := range recs {
-		if op := opcode(s.SASS); op != "BSSY" && !strings.HasPrefix(op, "BSSY.") {
-			continue
-		}
-		f := strings.Fields(s.SASS)
-		start, end := address(s.Address), address(f[len(f)-1])
-		if end <= start {
+		_, end, ok := bssyRegion(s)
+		if !ok {
 			continue
 		}
 		var lost float64
@@ -684,4 +676,16 @@ func libraryBranchLaneShare(a *analysis.Kernel) float64 {
 		}
 	}
 	return math.Min(1, lib/total)
+}
+
+// bssyRegion is the span a BSSY opens, from its own address to the
+// reconvergence point it names; ok is false for any other instruction
+// and for a point not after it.
+func bssyRegion(s profan.SourceRecord) (start, end uint64, ok bool) {
+	if op := opcode(s.SASS); op != "BSSY" && !strings.HasPrefix(op, "BSSY.") {
+		return 0, 0, false
+	}
+	f := strings.Fields(s.SASS)
+	start, end = address(s.Address), address(f[len(f)-1])
+	return start, end, end > start
 }

@@ -125,15 +125,7 @@ func checkVolatileReread(p *Pass) {
 		return
 	}
 	kept := (r.global - r.repeats) / r.global
-	after := 0.0
-	for _, u := range []analysis.Unit{analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory} {
-		if v, ok := us[u]; ok {
-			after = math.Max(after, v*kept/ceiling[u])
-		}
-	}
-	if v, ok := us[analysis.LimitDRAM]; ok {
-		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
-	}
+	after := us.reloadAfter(0, kept, []analysis.Unit{analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory}, nil)
 	if b := us.busiest(); b < 1 && b > 0 {
 		// A kernel that saturates nothing: its time is the loads'
 		// round trips, and the fix leaves the units' work above.
@@ -141,7 +133,7 @@ func checkVolatileReread(p *Pass) {
 	} else {
 		after = math.Min(1, after/math.Max(b, 1e-9))
 	}
-	gain := clamp01((1 - math.Max(after, math.Min(1, launchFloor/t))) * variableShare(p))
+	gain := wallGain(p, after, t)
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("%.3g strong (volatile) global loads, %.0f%% of them (%.3g) of an address a load before them read and nothing changed: each is issued again, past L1, to L2; %.0f%% of the kernel's global memory instructions go with them",
 			r.loads, 100*r.repeats/r.loads, r.repeats, 100*r.repeats/r.global),
@@ -559,17 +551,8 @@ func volatileGain(p *Pass, removed, global float64) (gain, left float64, ok bool
 		return 0, 0, false
 	}
 	left = (n - removed) / issue / t
-	after := left
-	kept := (global - removed) / global
-	for _, u := range []analysis.Unit{analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory} {
-		if v, ok := us[u]; ok {
-			after = math.Max(after, v*kept/ceiling[u])
-		}
-	}
-	if v, ok := us[analysis.LimitDRAM]; ok {
-		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
-	}
-	return clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p)), left, true
+	after := us.reloadAfter(left, (global-removed)/global, []analysis.Unit{analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitMemory}, nil)
+	return wallGain(p, after, t), left, true
 }
 
 // warpExchange prices a warp's exchange of values through shared memory
@@ -599,19 +582,8 @@ func warpExchange(p *Pass) {
 		return
 	}
 	kept := (x.Memory - x.Stores) / x.Memory
-	after := (n - x.Stores) / issue / t
-	for _, u := range []analysis.Unit{analysis.LimitL1Shared, analysis.LimitMemory} {
-		if v, ok := us[u]; ok {
-			after = math.Max(after, v*kept/ceiling[u])
-		}
-	}
-	if v, ok := us[analysis.LimitL2]; ok {
-		after = math.Max(after, v/ceiling[analysis.LimitL2])
-	}
-	if v, ok := us[analysis.LimitDRAM]; ok {
-		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
-	}
-	gain := clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p))
+	after := us.reloadAfter((n-x.Stores)/issue/t, kept, []analysis.Unit{analysis.LimitL1Shared, analysis.LimitMemory}, []analysis.Unit{analysis.LimitL2})
+	gain := wallGain(p, after, t)
 	lines := map[int]bool{}
 	for _, l := range x.Lines {
 		lines[l] = true

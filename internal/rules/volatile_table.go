@@ -103,19 +103,8 @@ func volatileTable(p *Pass) {
 		total += g.Transactions
 	}
 	kept := 1 - served/total
-	after := n / issue / t
-	for _, u := range []analysis.Unit{analysis.LimitL2, analysis.LimitMemory} {
-		if v, ok := us[u]; ok {
-			after = math.Max(after, v*kept/ceiling[u])
-		}
-	}
-	if v, ok := us[analysis.LimitL1Shared]; ok {
-		after = math.Max(after, v/ceiling[analysis.LimitL1Shared])
-	}
-	if v, ok := us[analysis.LimitDRAM]; ok {
-		after = math.Max(after, v/(streamLine*ceiling[analysis.LimitDRAM]))
-	}
-	gain := clamp01((1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t))) * variableShare(p))
+	after := us.reloadAfter(n/issue/t, kept, []analysis.Unit{analysis.LimitL2, analysis.LimitMemory}, []analysis.Unit{analysis.LimitL1Shared})
+	gain := wallGain(p, after, t)
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("%.3g strong (volatile) global loads, %.0f%% of the kernel's global memory instructions, move %.3g sectors (%.3g bytes) while the kernel reads %.3g bytes from DRAM beyond its other loads' sectors: they read a small table again and again, each load past L1 to L2, where the table, loaded through L1, would be served from L1 after its first probe",
 			r.loads, 100*r.loads/r.global, r.sectors, 32*r.sectors, footprint),
