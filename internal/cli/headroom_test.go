@@ -222,7 +222,7 @@ const solCheck20Read = true
 // TestHeadroomNeverUnmarked and TestConsistency skip it, so that no test
 // run reads the set before (internal/rules' solCheck21Read is the same
 // switch).
-const solCheck21Read = false
+const solCheck21Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an

@@ -22,7 +22,7 @@ func solClasses21But(rules ...string) []string {
 // TestHeadroomNeverUnmarked, and its pages in the tests that read every
 // fixture (heldOutUnread), skip, so that no test run reads the set
 // before.
-const solCheck21Read = false
+const solCheck21Read = true
 
 // solCheck21Pairs are the twenty-first held-out set of the speed-of-light
 // classes (sources in fixtures/gen/sol_check21.cu and sol_triton21.py):
@@ -190,23 +190,63 @@ var solCheck21Files = map[string][]string{
 // hogCell 0.02, biquadVol −0.04, triadPlain 0.00, biasAdd −0.01,
 // axpy_plain 0.00. Every name in the table is the capture's. Skipped
 // until its first read (solCheck21Read), so that no test run reads it
-// before; the bounds are the issue's (0.08, 0.2) until then.
+// before; the bounds were the issue's (0.08, 0.2) until then.
+//
+// First read, once, at 22:10 UTC with main at a47e87d (after the
+// fitters' cutoff; verdict version 168): raw page mean |error| 0.2401,
+// worst 0.9466 (quadExp<0>, no rule, 0 against 0.95); details page
+// 0.2402 and 0.9466. Over the 25 pairs with a class a rule names (the
+// three no-rule pairs left out): 0.1719 raw, 0.1720 details. 14 of the
+// 20 required findings on both pages. Missing: andPopMM<1>'s
+// register-tile (read memory-bound on L1/shared at 93 %, 95 % of its
+// wavefronts at their ideal, "shared-memory work of its own, no
+// product", "≈5 % ... on L1/shared"), rbfField<0>'s fp64-on-float
+// (read compute-bound on the FP64 pipe, "≈48 % ... on FP64 pipe": the
+// double σ's division and exp not read as float data's math),
+// gaussRow<0>'s invariant-work (the 17 __expf of the weights not named;
+// tile-shared-memory 0.62 given, forbidden: the 17 loads a pixel through
+// L1, 90 % hits, read as a tile to stage, against 0.16 measured), morton2<0>'s bit-loop (the 16-step
+// loop holds the ALU pipe at 98 %, "≈95 % ... on ALU pipe", no rule
+// naming the loop), colormap<0>'s constant-serialization (the ADU pipe
+// at 93 %, "≈81 % ... on ADU pipe": the __constant__ map's serialized
+// reads not named) and mm_bcast_sum's tensor-cores-unused (read
+// memory-bound on L1/shared at 81 %, the tensor pipe at 12 %, "≈92 % ...
+// on tensor pipe": a bf16 product with no tl.dot not named as one).
+// Forbidden: gaussRow<0>'s tile-shared-memory 0.62 and triadPlain's
+// narrow-access 0.18 (measured 0.00: "24 % of its time above the DRAM
+// time of its bytes"), on both pages; neither counts in the gain error
+// (no required finding). Lines: every required finding that locates
+// named a line written for it. Gains of the 14 given (raw): reluSqBf
+// 0.64 against 0.65, stageTail 0.44 against 0.41, maxU64 0.99 against
+// 1.00, bagSum 0.78 against 0.84, bucketMix 0.78 against 0.65,
+// speciesStep 0.70 against 0.71, bmv32 0.33 against 0.33, boxMuller 0.40
+// against 0.61, gsStep 0.57 against 0.26, whtWarp 0.40 against 0.39,
+// ancestor8 0.89 against 0.86, segMaxCas 0.62 against 0.58, fenceRows
+// 0.40 against 0.48, silu_b64_w1 0.81 against 0.80. The three no-rule
+// kernels state their headroom (quadExp "≈35 % ... on XU pipe",
+// diskCount "≈80 % ... on FP32 pipe", pairVar "≈42 % ... on FP32
+// pipe") and add 0.087 to the mean. Unmarked 0: none on either page.
+// Nothing was fitted on this set; the gaps are logged and the bounds held
+// at the first read.
 func TestSolCheck21(t *testing.T) {
 	skipShort(t)
 	if !solCheck21Read {
 		t.Skip("sol-check21: read once at 22:10 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.08, 0.2, solCheck21Gaps)
+	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.241, 0.947, solCheck21Gaps)
 }
 
 // solCheck21Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Empty before the read.
-var solCheck21Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. Six required
+// findings missing, two forbidden given, the same on both pages.
+var solCheck21Gaps = []string{
+	"andPopMM<1> register-tile", "rbfField<0> fp64-on-float", "gaussRow<0> invariant-work", "gaussRow<0> tile-shared-memory",
+	"morton2<0> bit-loop", "colormap<0> constant-serialization", "mm_bcast_sum tensor-cores-unused", "triadPlain narrow-access"}
 
 // solCheck21LineGaps are the required findings whose named line is not
-// one of solCheck21Lines at the first read: logged, not failed. Empty
-// before the read.
+// one of solCheck21Lines at the first read: logged, not failed. None:
+// every required finding that locates named a line written for it.
 var solCheck21LineGaps = []string{}
 
 // TestSolCheck21Lines holds the lines the set's required findings name,
