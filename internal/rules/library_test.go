@@ -168,7 +168,7 @@ const host29Read = true
 
 // host30Read says whether fixtures/host30 has had its one read (the
 // lead's); internal/analysis' host30Read is the same switch.
-const host30Read = false
+const host30Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
