@@ -235,40 +235,8 @@ func TestHeadroomNeverUnmarked(t *testing.T) {
 	skipShort(t)
 	db := filepath.Join(t.TempDir(), "sol.db")
 	for _, set := range solSets {
-		if set.dir == "sol-check13" && !solCheck13Read {
-			t.Logf("%s: skipped until its one read (solCheck13Read)", set.export)
-			continue
-		}
-		if set.dir == "sol-check14" && !solCheck14Read {
-			t.Logf("%s: skipped until its one read (solCheck14Read)", set.export)
-			continue
-		}
-		if set.dir == "sol-check15" && !solCheck15Read {
-			t.Logf("%s: skipped until its one read (solCheck15Read)", set.export)
-			continue
-		}
-		if set.dir == "sol-check16" && !solCheck16Read {
-			t.Logf("%s: skipped until its one read (solCheck16Read)", set.export)
-			continue
-		}
-		if set.dir == "sol-check17" && !solCheck17Read {
-			t.Logf("%s: skipped until its one read (solCheck17Read)", set.export)
-			continue
-		}
-		if set.dir == "sol-check18" && !solCheck18Read {
-			t.Logf("%s: skipped until its one read (solCheck18Read)", set.export)
-			continue
-		}
-		if set.dir == "sol-check19" && !solCheck19Read {
-			t.Logf("%s: skipped until its one read (solCheck19Read)", set.export)
-			continue
-		}
-		if set.dir == "sol-check20" && !solCheck20Read {
-			t.Logf("%s: skipped until its one read (solCheck20Read)", set.export)
-			continue
-		}
-		if set.dir == "sol-check21" && !solCheck21Read {
-			t.Logf("%s: skipped until its one read (solCheck21Read)", set.export)
+		if heldOutUnread(set.dir) {
+			t.Logf("%s: skipped until its one read", set.export)
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
@@ -519,4 +487,26 @@ func countMark(out, want string) int {
 	n, _ := strconv.Atoi(m[1])
 	re := regexp.MustCompile(fmt.Sprintf(`≈(%d|%d|%d) %% %s`, n-1, n, n+1, regexp.QuoteMeta(m[2])))
 	return len(re.FindAllStringIndex(out, -1))
+}
+
+// heldOutUnread says whether a fixture directory (its base name) is a
+// held-out set whose one read has not happened (TestHeadroomNeverUnmarked
+// and TestConsistency leave it out until then). A new set adds its switch
+// here.
+func heldOutUnread(dir string) bool {
+	read, held := heldOutRead[dir]
+	return held && !read
+}
+
+// heldOutRead holds each held-out set's read switch, by directory.
+var heldOutRead = map[string]bool{
+	"sol-check13": solCheck13Read,
+	"sol-check14": solCheck14Read,
+	"sol-check15": solCheck15Read,
+	"sol-check16": solCheck16Read,
+	"sol-check17": solCheck17Read,
+	"sol-check18": solCheck18Read,
+	"sol-check19": solCheck19Read,
+	"sol-check20": solCheck20Read,
+	"sol-check21": solCheck21Read,
 }

@@ -258,12 +258,3 @@ func TestSolCheck21Lines(t *testing.T) {
 	}
 	heldOutLines(t, solCheck21Files, solCheck21Pairs, solCheck21Lines, "sol_check21.cu", solCheck21LineGaps)
 }
-
-// heldOutUnread says whether a fixture directory (its base name) is a
-// held-out set whose one read has not happened: the tests that read every
-// fixture (TestNoSourceAdviceOnLibraries, TestReadsDeclared) leave its
-// pages out until its read switch is set, so that the one read is the
-// first.
-func heldOutUnread(dir string) bool {
-	return map[string]bool{"sol-check21": !solCheck21Read}[dir]
-}

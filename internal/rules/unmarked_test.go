@@ -109,40 +109,8 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check21", solCheck21Files, hp(solCheck21Pairs)},
 	}
 	for _, s := range sets {
-		if s.name == "sol-check13" && !solCheck13Read {
-			t.Logf("sol-check13: skipped until its one read (solCheck13Read)")
-			continue
-		}
-		if s.name == "sol-check14" && !solCheck14Read {
-			t.Logf("sol-check14: skipped until its one read (solCheck14Read)")
-			continue
-		}
-		if s.name == "sol-check15" && !solCheck15Read {
-			t.Logf("sol-check15: skipped until its one read (solCheck15Read)")
-			continue
-		}
-		if s.name == "sol-check16" && !solCheck16Read {
-			t.Logf("sol-check16: skipped until its one read (solCheck16Read)")
-			continue
-		}
-		if s.name == "sol-check17" && !solCheck17Read {
-			t.Logf("sol-check17: skipped until its one read (solCheck17Read)")
-			continue
-		}
-		if s.name == "sol-check18" && !solCheck18Read {
-			t.Logf("sol-check18: skipped until its one read (solCheck18Read)")
-			continue
-		}
-		if s.name == "sol-check19" && !solCheck19Read {
-			t.Logf("sol-check19: skipped until its one read (solCheck19Read)")
-			continue
-		}
-		if s.name == "sol-check20" && !solCheck20Read {
-			t.Logf("sol-check20: skipped until its one read (solCheck20Read)")
-			continue
-		}
-		if s.name == "sol-check21" && !solCheck21Read {
-			t.Logf("sol-check21: skipped until its one read (solCheck21Read)")
+		if heldOutUnread(s.name) {
+			t.Logf("%s: skipped until its one read", s.name)
 			continue
 		}
 		for _, page := range []string{"raw", "details"} {
