@@ -539,15 +539,11 @@ const guardedLoadMasked = 8
 // load moves are the whole warp's sectors either way; the access width,
 // not the branch, is the fix.
 func guardedLoadLaneShare(a *analysis.Kernel) float64 {
-	recs, _ := sassRecords(a)
-	recs = addressOrder(recs)
-	var total, guarded float64
-	for _, s := range recs {
-		total += lostAt(s)
-	}
+	recs, total := laneRecords(a)
 	if !(total > 0) {
 		return 0
 	}
+	var guarded float64
 	for i, s := range recs {
 		_, end, ok := bssyRegion(s)
 		if !ok {
@@ -622,15 +618,11 @@ func exchangeLaneShare(a *analysis.Kernel) float64 {
 // no branch there to make uniform; the lanes go with the call, which
 // precise-math prices (tanh.approx.f32: one MUFU.TANH, no branch).
 func libraryBranchLaneShare(a *analysis.Kernel) float64 {
-	recs, _ := sassRecords(a)
-	recs = addressOrder(recs)
-	var total, lib float64
-	for _, s := range recs {
-		total += lostAt(s)
-	}
+	recs, total := laneRecords(a)
 	if !(total > 0) {
 		return 0
 	}
+	var lib float64
 	// setter is the instruction before i, by address, that last wrote
 	// predicate pr (its first or second operand: FSETP P0, P1, ...,
 	// IADD3 R0, P0, ...), -1 if none does.
@@ -688,4 +680,15 @@ func bssyRegion(s profan.SourceRecord) (start, end uint64, ok bool) {
 	f := strings.Fields(s.SASS)
 	start, end = address(s.Address), address(f[len(f)-1])
 	return start, end, end > start
+}
+
+// laneRecords is the kernel's SASS in address order and the lanes its
+// divergence masks in all (lostAt summed).
+func laneRecords(a *analysis.Kernel) (recs []profan.SourceRecord, total float64) {
+	recs, _ = sassRecords(a)
+	recs = addressOrder(recs)
+	for _, s := range recs {
+		total += lostAt(s)
+	}
+	return recs, total
 }
