@@ -200,12 +200,18 @@ func (w ConstantWork) Waiting() float64 {
 // latency (analysis.Options' Bound).
 const constantBound = 60
 
+// constantSaturated is the share of its peak (percent) at which a
+// measured constant cache is saturated: within a tenth of the ceiling the
+// time model gives a unit that limits (rules' ceiling, 0.9).
+const constantSaturated = 80
+
 // Limits reports whether the constant cache's serialisation sets the
 // kernel's time: its indexed loads make two requests or more each, a
 // constant cache runs at constantBound of its peak or more (the SM's
 // throughput, which counts the IDC's request cycles, where the export
 // gives neither cache's), and the warps wait on those loads for at least
-// half their stall samples where the page samples them. A table read at
+// half their stall samples where the page samples them, or the cache's
+// own counters show it saturated (constantSaturated). A table read at
 // a uniform index per warp (fixtures/sol-check9's FIR taps, sol-check7's
 // conv5c8Reg weights: a request a load, under 5 % of the samples) does
 // not; nor do a few divergent lookups that leave the cache idle (a
@@ -218,6 +224,15 @@ func (w ConstantWork) Limits() bool {
 	}
 	if r < 2 || !(busy >= constantBound) {
 		return false
+	}
+	if measured && w.Busy >= constantSaturated {
+		// A constant cache the counters show near its ceiling, its
+		// loads measured at two requests or more each, sets the time by
+		// its throughput wherever the stall samples land (fixtures/
+		// sol-check21's colormap<0>: 30.1 requests a load, the cache at
+		// 90 % of peak, 21 % of the samples on the loads and their
+		// users; the map read through __ldg ran 0.66 faster).
+		return true
 	}
 	if s := w.Waiting(); !math.IsNaN(s) {
 		return s >= 0.5

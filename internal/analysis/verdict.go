@@ -352,7 +352,10 @@ import (
 // Triton's SASS).
 // version 168 has step-read price a bulk .cpu() whose values the host's
 // Python computes a metric from (Site.Consumed, Site.Calls).
-const VerdictVersion = 168
+// version 169 has constant-serialization find a measured constant cache at
+// 80 % of its peak or more, its loads at two requests or more, whatever
+// share of the stall samples waits on them.
+const VerdictVersion = 169
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
