@@ -145,7 +145,7 @@ func BarrierTrees(a *Kernel) (t BarrierTree) {
 			continue
 		}
 		reg, off, ok := treeAddress(args, base == "STS")
-		w := treeWidth(op)
+		w := accessBytes(op)
 		cur.n++
 		switch {
 		case !ok || cur.n > 3:
@@ -203,21 +203,6 @@ func treeAddress(args []string, store bool) (reg string, off int64, ok bool) {
 		return "", 0, false
 	}
 	return reg, v, true
-}
-
-// treeWidth is a shared access's bytes a thread.
-func treeWidth(op string) int64 {
-	switch {
-	case strings.Contains(op, ".128"):
-		return 16
-	case strings.Contains(op, ".64"):
-		return 8
-	case strings.Contains(op, ".U8"), strings.Contains(op, ".S8"):
-		return 1
-	case strings.Contains(op, ".U16"), strings.Contains(op, ".S16"):
-		return 2
-	}
-	return 4
 }
 
 // lessTree is l1Need's n less a barrier tree's levels (BarrierTrees),

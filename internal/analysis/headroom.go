@@ -594,18 +594,7 @@ func loadedOnce(a *Kernel) float64 {
 		if !strings.HasPrefix(op, "LDG") {
 			return
 		}
-		w := 4.0
-		switch {
-		case strings.Contains(op, ".128"):
-			w = 16
-		case strings.Contains(op, ".64"):
-			w = 8
-		case strings.Contains(op, ".U8") || strings.Contains(op, ".S8"):
-			w = 1
-		case strings.Contains(op, ".U16") || strings.Contains(op, ".S16"):
-			w = 2
-		}
-		bytes += w * n
+		bytes += float64(accessBytes(op)) * n
 	})
 	if !(bytes > 0) {
 		return 1

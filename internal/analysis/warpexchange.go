@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -100,7 +101,7 @@ func WarpExchanges(a *Kernel) (x Exchange) {
 	}
 	for _, i := range loads {
 		x.Loads += sourceInst(p.recs[i])
-		if l := p.recs[i].Line; l > 0 && !containsInt(x.Lines, l) {
+		if l := p.recs[i].Line; l > 0 && !slices.Contains(x.Lines, l) {
 			x.Lines = append(x.Lines, l)
 		}
 	}
@@ -139,14 +140,4 @@ func accessBytes(op string) int64 {
 		return 2
 	}
 	return 4
-}
-
-// containsInt reports whether xs holds x.
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }
