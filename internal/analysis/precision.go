@@ -232,7 +232,12 @@ func floatVectors(a *Kernel) map[string]bool {
 // which the kernel uses only some lanes converts only those
 // (fixtures/sol-check18's ljEnergy<double>: a float4 position whose x, y
 // and z are widened to double, w unused but copied to shared memory
-// with the rest); a double's register pair feeds FP64 math unconverted.
+// with the rest), or every one is an operand of FP32 arithmetic (FADD,
+// FMUL, FFMA) and none is read as a double: a float vector whose lanes
+// are computed on in float before the promotion (fixtures/sol-check21's
+// rbfField<0>: a float2 point q, q.x − c.x and q.y − c.y in FADDs, their
+// squares' sum widened to divide by the double 2σ²). A double's register
+// pair feeds FP64 math unconverted; its low word is no FP32 operand.
 func (p *sassProgram) floatWords(addr, reg string, words int) bool {
 	i, ok := p.at[addr]
 	r0, err := strconv.Atoi(strings.TrimPrefix(reg, "R"))
@@ -244,6 +249,7 @@ func (p *sassProgram) floatWords(addr, reg string, words int) bool {
 		live[r0+k] = true
 	}
 	converted := 0
+	fp32 := map[int]bool{} // the words an FP32 instruction reads
 	for j := i + 1; j < len(p.recs) && j <= i+64 && len(live) > 0; j++ {
 		op, args := p.fields(j)
 		if len(args) == 0 {
@@ -256,13 +262,18 @@ func (p *sassProgram) floatWords(addr, reg string, words int) bool {
 		double := strings.HasPrefix(op, "F2F.F32.F64") || fp64Op(op)
 		for _, a := range srcs {
 			for _, r := range registers(a) {
-				hit := live[r] || double && live[r+1]
+				// A double's pair starts at an even register: an odd
+				// one in an FP64 instruction is a pair's high word
+				// (MUFU.RCP64H R3, R7 reads R6:R7's), not R7:R8.
+				hit := live[r] || double && r%2 == 0 && live[r+1]
 				switch {
 				case !hit:
 				case double:
 					return false
 				case strings.HasPrefix(op, "F2F.F64.F32"):
 					converted++
+				case fp32Arith(op):
+					fp32[r] = true
 				}
 			}
 		}
@@ -279,7 +290,13 @@ func (p *sassProgram) floatWords(addr, reg string, words int) bool {
 			}
 		}
 	}
-	return converted > 0
+	return converted > 0 || len(fp32) == words
+}
+
+// fp32Arith reports an FP32 arithmetic instruction, whose register
+// operands are floats.
+func fp32Arith(op string) bool {
+	return strings.HasPrefix(op, "FADD") || strings.HasPrefix(op, "FMUL") || strings.HasPrefix(op, "FFMA")
 }
 
 // fp64Op reports an instruction of the FP64 pipe, whose register

@@ -355,7 +355,10 @@ import (
 // version 169 has constant-serialization find a measured constant cache at
 // 80 % of its peak or more, its loads at two requests or more, whatever
 // share of the stall samples waits on them.
-const VerdictVersion = 169
+// version 170 has fp64-on-float read a float vector whose words FP32
+// arithmetic reads before the promotion as float data, and an odd
+// register in an FP64 instruction as a pair's high word.
+const VerdictVersion = 170
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

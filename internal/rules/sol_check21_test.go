@@ -240,6 +240,12 @@ func TestSolCheck21(t *testing.T) {
 	// details page has no constant-cache counter: still missed): raw
 	// mean 0.2401 -> 0.2199 (ruled pairs 0.1719 -> 0.1492), details as
 	// read; bounds (0.241, 0.947) kept for the details page.
+	// kfix28a's fit (verdict version 170: a float2 whose words FADDs read
+	// before the promotion is float data, not double; MUFU.RCP64H's odd
+	// register a pair's high word) finds rbfField<0>'s fp64-on-float,
+	// 0.70 against 0.76, on both pages: raw mean 0.2199 -> 0.1949 (ruled
+	// pairs 0.1492 -> 0.1213), details 0.2402 -> 0.2152 (0.1720 ->
+	// 0.1440).
 	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.241, 0.947, solCheck21Gaps)
 }
 
@@ -248,7 +254,7 @@ func TestSolCheck21(t *testing.T) {
 // uncoalesced-global gather"): logged, not failed. Six required
 // findings missing, two forbidden given, the same on both pages.
 var solCheck21Gaps = []string{
-	"andPopMM<1> register-tile", "rbfField<0> fp64-on-float", "gaussRow<0> invariant-work", "gaussRow<0> tile-shared-memory",
+	"andPopMM<1> register-tile", "gaussRow<0> invariant-work", "gaussRow<0> tile-shared-memory",
 	"morton2<0> bit-loop", "colormap<0> constant-serialization", "mm_bcast_sum tensor-cores-unused", "triadPlain narrow-access"}
 
 // solCheck21LineGaps are the required findings whose named line is not
