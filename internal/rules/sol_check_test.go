@@ -227,4 +227,5 @@ var heldOutRead = map[string]bool{
 	"sol-check19": solCheck19Read,
 	"sol-check20": solCheck20Read,
 	"sol-check21": solCheck21Read,
+	"sol-check22": solCheck22Read,
 }

@@ -107,6 +107,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check19", solCheck19Files, hp(solCheck19Pairs)},
 		{"sol-check20", solCheck20Files, hp(solCheck20Pairs)},
 		{"sol-check21", solCheck21Files, hp(solCheck21Pairs)},
+		{"sol-check22", solCheck22Files, hp(solCheck22Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {
