@@ -228,4 +228,5 @@ var heldOutRead = map[string]bool{
 	"sol-check20": solCheck20Read,
 	"sol-check21": solCheck21Read,
 	"sol-check22": solCheck22Read,
+	"host31":      host31Read,
 }
