@@ -40,6 +40,8 @@ var AppEvidenceSets = map[string]string{
 	"batchnorm-nchw":    "cuDNN's NCHW batch norm, one block per channel",
 	"batchnorm-cudnn":   "every cuDNN batch-norm kernel, NCHW or NHWC",
 	"groupnorm":         "ATen's GroupNorm forward kernels, one a call: GroupNorm has no channels_last kernel (it makes its input contiguous)",
+	"fp32-norm":         "ATen's GroupNorm and LayerNorm kernels, which autocast runs in FP32: what reads their outputs reads FP32",
+	"activations":       "ATen's activation kernels (ReLU, LeakyReLU, GELU, SiLU, ELU, tanh, hard-swish, Mish), forward and backward: under autocast they run in the type of the convolution's or GEMM's output they read",
 	"channels-last":     "kernels that run only on channels_last tensors: cuDNN's NHWC batch norm, ATen's *_nhwc pooling and upsampling",
 	"foreach-optimizer": "foreach optimizer kernels (one kernel per operation over the parameter lists)",
 	"fused-optimizer":   "fused optimizer kernels (one kernel for the whole update)",
@@ -191,6 +193,8 @@ func setsOf(g *Group, tf32Conv bool) []string {
 		{"batchnorm-cudnn", i.Family == kernelname.FamCuDNNBatchNorm || i.Family == kernelname.FamCuDNNBatchNormCH},
 		{"groupnorm", i.Library == kernelname.ATen && strings.Contains(lower, "groupnormkernelimpl") && !strings.Contains(lower, "backward")},
 		{"channels-last", i.Family == kernelname.FamCuDNNBatchNorm && strings.Contains(lower, "nhwc") || i.Library == kernelname.ATen && strings.Contains(lower, "_nhwc")},
+		{"fp32-norm", i.Library == kernelname.ATen && i.Category == kernelname.CatNorm && fp32Norm(lower)},
+		{"activations", i.Library == kernelname.ATen && i.Category == kernelname.CatElementwise && activation(lower)},
 	} {
 		if c.in {
 			sets = append(sets, c.set)
@@ -203,6 +207,35 @@ func setsOf(g *Group, tf32Conv bool) []string {
 		sets = append(sets, s)
 	}
 	return sets
+}
+
+// fp32Norm reads ATen's GroupNorm and LayerNorm kernels by name (their
+// statistics' RowwiseMoments included), which autocast's FP32 list keeps
+// in FP32.
+func fp32Norm(lower string) bool {
+	for _, s := range []string{"groupnorm", "layer_norm", "layernorm", "rowwisemoments"} {
+		if strings.Contains(lower, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// activationFunctors are the functors of ATen's activation kernels,
+// forward and backward, by name (ReLU runs as clamp_min forward,
+// threshold backward). A loss's sigmoid or log-sigmoid is not one:
+// autocast keeps losses in FP32.
+var activationFunctors = []string{"relu", "threshold_kernel", "launch_clamp_scalar", "gelu", "silu", "elu_", "tanh_", "hardswish", "hardsigmoid", "mish"}
+
+// activation reads an ATen element-wise kernel's functor as an
+// activation's.
+func activation(lower string) bool {
+	for _, s := range activationFunctors {
+		if strings.Contains(lower, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // famMemEffAttention is PyTorch's memory-efficient attention (CUTLASS

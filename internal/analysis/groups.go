@@ -387,6 +387,20 @@ func measured(a *Kernel, name string) (float64, bool) {
 	return a.Record.Value(name)
 }
 
+// OpFloor is the time the bytes of the aten op that launched a traced
+// kernel (profan.Kernel.OpBytes) take at the GPU's attainable DRAM
+// bandwidth, seconds; 0 where the trace has no shapes or the GPU is not
+// known.
+func OpFloor(a *Kernel) float64 {
+	if a == nil || a.Record == nil || a.Spec == nil || !(a.Record.OpBytes > 0) {
+		return 0
+	}
+	if bw := a.Spec.PeakBandwidth(); bw > 0 {
+		return a.Record.OpBytes / (attainableDRAM * bw)
+	}
+	return 0
+}
+
 // follow adds a timed record of n launches of g to run's launch-order
 // track; a summary's records (n > 1) have no order to follow.
 func (gr *Grouper) follow(a *Kernel, g *Group, d float64, n int) {
@@ -394,13 +408,7 @@ func (gr *Grouper) follow(a *Kernel, g *Group, d float64, n int) {
 		return
 	}
 	run := a.Run
-	// The launch's op's bytes at the attainable DRAM bandwidth.
-	floor := 0.0
-	if b := a.Record.OpBytes; b > 0 && a.Spec != nil {
-		if bw := a.Spec.PeakBandwidth(); bw > 0 {
-			floor = b / (attainableDRAM * bw)
-		}
-	}
+	floor := OpFloor(a)
 	t := gr.tracks[run]
 	if t == nil {
 		if gr.tracks == nil {

@@ -206,4 +206,14 @@ frame. Missed, by mechanism:
   autocast halves their bytes too (about 3.4 ms a step of the 3.9 ms gap): bf16 17.0% against 25.6% on gan.default,
   in value but third behind step-read (22.0%, measured 17.2%) and data-loader (18.5%, measured 15.6%); on gan.noitem
   25.3% against about 34.6% implied by noitem → all.
+
+After the first fix (hostfix31b): ` + "`bf16-autocast`" + ` prices what autocast does to the memory-bound kernels it moves to bf16
+beside the GEMMs: cuDNN's layout conversions around the convolutions (their operands bf16: half of each launch's time
+beyond the 7 µs a launch takes whatever it moves, from host11's UNet pair, 11.5 and 10.3 µs a launch in TF32 against 9.4
+and 8.5 in bf16) and the activations that read the convolutions' bf16 outputs (half of their DRAM time, from their op's
+bytes: gan's LeakyReLU, ReLU, their backward and tanh); not the activations of a step normalised by GroupNorm or LayerNorm
+(autocast keeps those in FP32, and what follows them reads FP32), nor what autocast keeps in FP32 (the loss, the
+reductions, Adam's step). gan.default's bf16 17.0% → 22.8% and first (measured 25.6%, first: the row holds, and so does
+step-read's, now second); from gan.noitem 25.3% → 33.8% (about 34.6% implied by noitem → all), noitem → all 25.3% →
+33.8% (35.2%), default → all 43.5% → 50.1% (46.4%).
 `

@@ -358,7 +358,11 @@ import (
 // version 170 has fp64-on-float read a float vector whose words FP32
 // arithmetic reads before the promotion as float data, and an odd
 // register in an FP64 instruction as a pair's high word.
-const VerdictVersion = 170
+// version 171 has bf16-autocast price the bytes autocast halves beside the
+// GEMMs: cuDNN's layout conversions (half of each launch beyond 7 µs) and
+// the activations reading bf16 outputs (half their DRAM time), not on a
+// step normalised by GroupNorm or LayerNorm.
+const VerdictVersion = 171
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

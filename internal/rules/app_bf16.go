@@ -30,7 +30,15 @@ runs its GEMMs in bf16 or fp16 the rule says so and advises nothing. For
 inference, bf16 weights (bf16-weights) are the change, not autocast.
 
 The gain is each FP32 GEMM's time × (1 − the time left at the bf16 rate,
-bounded below by half its DRAM traffic), and half of each TF32 one's. FP32
+bounded below by half its DRAM traffic), and half of each TF32 one's.
+Autocast halves the bytes of the memory-bound kernels it moves to bf16 too:
+cuDNN's NCHW↔NHWC conversions around the convolutions (their operands bf16:
+half of each launch's time beyond the 7 µs a launch takes whatever it moves,
+measured on a UNet) and the activations that read the convolutions' and GEMMs'
+bf16 outputs (half of their DRAM time, from their op's bytes or the DRAM
+counters); what autocast keeps in FP32 (reductions, softmax, losses, the
+optimizer's step) stays, and so do the activations of a step normalised by
+GroupNorm or LayerNorm, whose FP32 outputs they read. FP32
 scaled_dot_product_attention runs PyTorch's memory-efficient kernels, whose
 products run 3xTF32 on tensor cores (TF32 leaves them as they are); in bf16
 it runs FlashAttention or cuDNN's at the bf16 rate: their time scales by
@@ -55,7 +63,7 @@ loss.backward()`,
 	Cause:    CauseOwn,
 	Scope:    Caller,
 	Requires: []string{"fp32-gemm|tf32-gemm|half-gemm", "backward|optimizer"},
-	Optional: []string{"all", "batchnorm-cudnn", "fp32-attention", "compute_throughput_pct", "dram_utilization", "timeline"},
+	Optional: []string{"all", "batchnorm-cudnn", "fp32-attention", "layout-conversion", "activations", "fp32-norm", "compute_throughput_pct", "dram_utilization", "timeline"},
 	CheckApp: func(p *AppPass) {
 		fp32, tf32s, half := p.kernels("fp32-gemm"), p.kernels("tf32-gemm"), p.kernels("half-gemm")
 		if th := timeOf(half); th > timeOf(fp32)+timeOf(tf32s) {
@@ -87,6 +95,15 @@ loss.backward()`,
 		if len(att) > 0 {
 			basis += fmt.Sprintf("; FP32 attention at %.0f× its 3xTF32 rate (SDPA's bf16 kernels)", fastF32Passes*bf16/ratio)
 		}
+		layout, act := p.autocastBytes(saves)
+		if len(layout) > 0 {
+			msg += fmt.Sprintf("; the layout conversions cuDNN runs around the NCHW convolutions (%d launches, %s of the time) move bf16 operands then, half the bytes", launchesOf(layout), pct(timeOf(layout)/p.total()))
+			basis += fmt.Sprintf(", half of each layout conversion's time beyond %.0f µs a launch", 1e6*conversionLatency)
+		}
+		if len(act) > 0 {
+			msg += fmt.Sprintf("; the activations on their outputs (%d launches, %s) read and write bf16, half the bytes", launchesOf(act), pct(timeOf(act)/p.total()))
+			basis += ", half of each activation's DRAM time (its op's bytes or its DRAM counters)"
+		}
 		gain := gainOf(saves, p.total())
 		cost := 0.0
 		if bn := p.kernels("batchnorm-cudnn"); len(bn) > 0 {
@@ -114,6 +131,63 @@ loss.backward()`,
 			Lever:    &analysis.Lever{Host: host, Casts: casts},
 			Replaces: []string{tf32.ID}, Composes: "with the rest, in place of tf32 on the same GEMMs"}, "bf16's rounding (an 8-bit mantissa)")
 	},
+}
+
+// conversionLatency is what a launch of cuDNN's NCHW↔NHWC conversion
+// takes whatever the bytes it moves: in fixtures/host11's autocast UNet
+// the conversions ran 11.5 and 10.3 µs a launch in TF32 and 9.4 and 8.5
+// µs in bf16, half the bytes (7.2 and 6.7 µs that halving them left), and
+// in fixtures/check6's ResNet (H100, ncu) 6.3 to 9.9 µs in FP32 and 6.4 to
+// 6.5 in bf16.
+const conversionLatency = 7e-6
+
+// autocastBytes adds to saves what bf16 autocast saves of the
+// memory-bound kernels it moves to bf16 beside the GEMMs: cuDNN's layout
+// conversions, whose operands are then the convolutions' bf16 ones (half
+// of each launch's time beyond conversionLatency, at the group's mean),
+// and the activations that read the convolutions' and GEMMs' bf16
+// outputs (half of their DRAM time: their op's bytes at the attainable
+// bandwidth, or the DRAM counters, over the launch's time). Where the
+// step normalises with GroupNorm or LayerNorm, which autocast keeps in
+// FP32, the activations read FP32 outputs (host11's UNet: its SiLU after
+// each GroupNorm 1.33 ms in TF32, 1.30 in bf16) and are not priced; nor
+// is an activation whose bytes the capture does not give. What autocast
+// keeps in FP32 (reductions, softmax, losses, the optimizer's step) and
+// the kernels on inputs it does not cast stay as they are. It returns the
+// groups it priced.
+func (p *AppPass) autocastBytes(saves map[*analysis.Group]float64) (layout, act []*analysis.Group) {
+	for _, g := range p.kernels("layout-conversion") {
+		if m := g.Mean(); m > conversionLatency {
+			saves[g] = 0.5 * (1 - conversionLatency/m)
+			layout = append(layout, g)
+		}
+	}
+	if len(p.kernels("fp32-norm")) > 0 {
+		return layout, nil
+	}
+	for _, g := range p.kernels("activations") {
+		if s := p.dramShare(g); s > 0 {
+			saves[g] = 0.5 * s
+			act = append(act, g)
+		}
+	}
+	return layout, act
+}
+
+// dramShare is the share of a memory-bound kernel's time its DRAM bytes
+// take, read on its longest launch: its op's bytes at the attainable
+// bandwidth (a trace with shapes), or its DRAM throughput over the
+// ceiling (the counters); 0 where the capture gives neither.
+func (p *AppPass) dramShare(g *analysis.Group) float64 {
+	if k := g.Rep; k != nil && k.Record != nil {
+		if f, d := analysis.OpFloor(k), k.Record.Duration; f > 0 && d > 0 {
+			return min(1, f/d)
+		}
+	}
+	if m, ok := p.Value(g, "dram_utilization"); ok {
+		return clamp01(m / 100 / ceiling[analysis.LimitDRAM])
+	}
+	return 0
 }
 
 // Under bf16 autocast each eligible op casts its FP32 inputs and weights
