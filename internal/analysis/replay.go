@@ -401,6 +401,8 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	// inside its regions (graphed); outside them the step runs eager,
 	// as lever eager.
 	graphed := r.graphed(l)
+	// The host deciding on a value it read: eager under a graph.
+	held := r.decided(l)
 	eager := l
 	eager.Graphs = false
 	bare := func(l Lever) float64 {
@@ -534,7 +536,7 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			extra += ckeep * profilerKeep * span / float64(len(col))
 		}
 	}
-	ri, entered, gi := 0, -1, 0
+	ri, entered, gi, di := 0, -1, 0, 0
 	// side is the lane of copies moved beside the kernels.
 	const side = math.MaxUint32
 	free := map[uint32]float64{} // each lane's end of work
@@ -584,6 +586,18 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 						lv, stop = l, math.Min(stop, g.hi)
 					} else {
 						stop = math.Min(stop, g.lo)
+					}
+				}
+			}
+			if held != nil && lv.Graphs {
+				for di < len(held) && held[di].hi <= t {
+					di++
+				}
+				if di < len(held) {
+					if d := held[di]; t >= d.lo {
+						lv, stop = eager, math.Min(stop, d.hi)
+					} else {
+						stop = math.Min(stop, d.lo)
 					}
 				}
 			}
