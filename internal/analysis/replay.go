@@ -355,7 +355,7 @@ func (r *replay) baseWall() float64 {
 // the base's.
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && l.Casts == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Pad && !l.Forward && l.Workers == 0 &&
-		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Kept == nil && l.Collapse == nil &&
+		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Follow == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Kept == nil && l.Collapse == nil &&
 		l.OpHost == nil
 }
 
@@ -401,8 +401,6 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	// inside its regions (graphed); outside them the step runs eager,
 	// as lever eager.
 	graphed := r.graphed(l)
-	// The host deciding on a value it read: eager under a graph.
-	held := r.decided(l)
 	eager := l
 	eager.Graphs = false
 	bare := func(l Lever) float64 {
@@ -431,6 +429,8 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	}
 	eaten := r.consumers(l)
 	gone := r.opsDropped(l)
+	// The host deciding on a value it read: eager under a graph.
+	held := r.decided(l, gone)
 	factor := func(l Lever, i int, s profan.HostSpan) float64 {
 		if gone != nil && gone[i] {
 			return 0

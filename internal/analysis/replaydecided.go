@@ -20,8 +20,9 @@ import (
 // them, where a graph between the reads was priced the whole loop's
 // host: 82.3% and first on a step no capture holds). A read after the
 // step's last launch has none: the Python there is the step's results
-// used (consumes). Nil for none.
-func (r *replay) decided(l Lever) []annRange {
+// used (consumes); a read gone (gone: a gather's, Lever.Gather and
+// Follow) is decided on by none. Nil for none.
+func (r *replay) decided(l Lever, gone []bool) []annRange {
 	if !l.Graphs || len(r.reads) != len(r.spans) {
 		return nil
 	}
@@ -32,7 +33,7 @@ func (r *replay) decided(l Lever) []annRange {
 	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
 	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
 		s := r.spans[i]
-		if s.State != profan.HostSync || !r.reads[i] || r.dropped(l, i) {
+		if s.State != profan.HostSync || !r.reads[i] || r.dropped(l, i) || gone != nil && gone[i] {
 			continue
 		}
 		end := s.End()

@@ -97,7 +97,7 @@ const minGatherReads = 8
 // the tensor replaces. The stretch's spans go whole, and the copies
 // issued in them; the gather's own launch is not charged.
 func (r *replay) gatherLoops(l Lever, gone []bool) []bool {
-	if l.Gather == nil {
+	if l.Gather == nil && l.Follow == nil {
 		return gone
 	}
 	kern := make([]bool, len(r.spans)) // the span launches a kernel
@@ -112,6 +112,12 @@ func (r *replay) gatherLoops(l Lever, gone []bool) []bool {
 		case int32(k.copy)&copyToDevice != 0:
 			up[i] = true
 		}
+	}
+	if l.Follow != nil {
+		gone = r.rowLoops(l, kern, gone)
+	}
+	if l.Gather == nil {
+		return gone
 	}
 	flush := func(a, b int) {
 		reads, last := 0, -1

@@ -97,7 +97,23 @@ func stepReads(p *AppPass, fix string) {
 	gain, _ := p.replay(lever)
 	gathered := lever
 	gathered.Gather = dropSites(sites)
-	if g, _ := p.replay(gathered); len(sites) > 0 && g > gain+0.0005 {
+	g, _ := p.replay(gathered)
+	followed := lever
+	followed.Follow = dropSites(sites)
+	if f, _ := p.replay(followed); len(sites) > 0 && f > gain+0.0005 && f > g {
+		// A loop over a tensor's rows that reads each row's values
+		// one by one, a launch between the rows (a Viterbi
+		// backtrace): the path followed on the GPU, read once.
+		p.recommendWall(analysis.Recommendation{
+			Message:  fmt.Sprintf("the host reads a tensor's values row by row in a loop, about %d reads a step with one launch of the same op between the rows and none inside a row, and follows them on the host (each read picks the next element: a backtrace): %s; the loop, its reads, their copies' calls, its Python and the launches between the rows are %s of the step replayed", sites[0].Count/max(steps, 1), siteList(sites), pct(f-gain)),
+			Fix:      "follow the path on the GPU for every row at once (index the next element of all rows with torch.gather, one step of the loop at a time over the batch) and read the result back once (.tolist() at the end): no read a row, no Python a read",
+			Basis:    "the step replayed without the loop's host time (its rows' reads, their copies' calls, the lookups, the Python at the reads' frame, the launches between the rows), the path's one read kept (the gathers' own launches not charged)",
+			Composes: "with data-loader; before CUDA graphs, which it makes possible",
+			Lever:    &followed,
+		}, f)
+		return
+	}
+	if len(sites) > 0 && g > gain+0.0005 {
 		// A loop over a tensor's elements that looks a host table up
 		// with each value and uploads the results: gathered on the GPU.
 		r := analysis.Recommendation{

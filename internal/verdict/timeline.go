@@ -484,6 +484,17 @@ type Lever struct {
 	// whole stretch goes, the loop's Python, its reads and their copies,
 	// the lookups and the uploads.
 	Gather func(site string) bool
+	// Follow says a site's reads, taken row by row in a loop over a
+	// tensor's rows (the reads of one frame, with one launch of the same
+	// op between two rows and none inside a row: pytorch-crf's Viterbi
+	// backtrace, each sentence's max launched, then one .item() a time
+	// step), are made on the GPU instead (the path followed by gathers
+	// over the whole batch, read back once): the loop's host time goes,
+	// from its first row to its last read and the Python at the reads'
+	// frame after it, its reads and their copies' calls, the lookups and
+	// the launches between the rows; the last read's wait stays (the
+	// path read once).
+	Follow func(site string) bool
 	// Consume is the share kept of the host's Python that consumes a
 	// read's result, by the read's site (nil, or 1: all of it): the
 	// Python spans after the read's sync up to its frame's last span in
@@ -624,6 +635,7 @@ func MergeLevers(ls ...*Lever) Lever {
 		m.DropReads = either(l.DropReads, m.DropReads)
 		m.DropOps = either(l.DropOps, m.DropOps)
 		m.Gather = either(l.Gather, m.Gather)
+		m.Follow = either(l.Follow, m.Follow)
 		m.OpHost = either(l.OpHost, m.OpHost)
 		if c := l.Consume; c != nil {
 			prev := m.Consume
