@@ -362,7 +362,10 @@ import (
 // GEMMs: cuDNN's layout conversions (half of each launch beyond 7 µs) and
 // the activations reading bf16 outputs (half their DRAM time), not on a
 // step normalised by GroupNorm or LayerNorm.
-const VerdictVersion = 171
+// version 172 has invariant-work (and the headroom) take invariant values
+// a fifth of the instructions where the warps spend a tenth of their
+// stall samples on them, priced by the samples' share.
+const VerdictVersion = 172
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -246,6 +246,12 @@ func TestSolCheck21(t *testing.T) {
 	// 0.70 against 0.76, on both pages: raw mean 0.2199 -> 0.1949 (ruled
 	// pairs 0.1492 -> 0.1213), details 0.2402 -> 0.2152 (0.1720 ->
 	// 0.1440).
+	// kfix28a's second fit (verdict version 172: invariant values a fifth
+	// of the instructions are worth a finding where the warps spend a
+	// tenth of their samples on them, priced by the samples) finds
+	// gaussRow<0>'s invariant-work, 0.16 against 0.16, on both pages:
+	// raw mean 0.1949 -> 0.1891 (ruled pairs 0.1213 -> 0.1148), details
+	// 0.2152 -> 0.2095 (0.1440 -> 0.1376).
 	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.241, 0.947, solCheck21Gaps)
 }
 
@@ -254,7 +260,7 @@ func TestSolCheck21(t *testing.T) {
 // uncoalesced-global gather"): logged, not failed. Six required
 // findings missing, two forbidden given, the same on both pages.
 var solCheck21Gaps = []string{
-	"andPopMM<1> register-tile", "gaussRow<0> invariant-work", "gaussRow<0> tile-shared-memory",
+	"andPopMM<1> register-tile", "gaussRow<0> tile-shared-memory",
 	"morton2<0> bit-loop", "colormap<0> constant-serialization", "mm_bcast_sum tensor-cores-unused", "triadPlain narrow-access"}
 
 // solCheck21LineGaps are the required findings whose named line is not
