@@ -365,7 +365,11 @@ import (
 // version 172 has invariant-work (and the headroom) take invariant values
 // a fifth of the instructions where the warps spend a tenth of their
 // stall samples on them, priced by the samples' share.
-const VerdictVersion = 172
+// version 173 has bit-loop read a word built a bit at a time (a one-bit
+// merge, LOP3.LUT of two registers and a one-bit mask, at eight
+// positions or more on a line) and price it at the shift-and-mask
+// spread.
+const VerdictVersion = 173
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -19,7 +19,9 @@ import (
 // (BREV). Its SASS is the single-bit test, a LOP3.LUT that ands with a
 // one-bit immediate (0x1 after a shift, or 0x2, 0x4, ... in place), once
 // a bit: about three ALU instructions a bit where POPC or FLO takes one a
-// word.
+// word; or a one-bit merge, a bit of one register or-ed into another
+// (depositBit), once a bit where the shift-and-mask spread moves them
+// all in a few steps.
 var bitLoop = &Rule{
 	ID:    "bit-loop",
 	Title: "Bits tested one at a time where one instruction does the job",
@@ -34,7 +36,10 @@ issue rate, so a bit loop over every element makes the kernel ALU-bound
 however little memory it moves. nvcc recognises some idioms itself (a
 while (v >>= 1) ++r loop becomes FLO, a fully unrolled bit reversal BREV):
 the SASS is the judge: LOP3.LUT with a one-bit immediate (0x1 after a
-SHF.R, or 0x2, 0x4, ... in place), repeated for each bit. Triton has
+SHF.R, or 0x2, 0x4, ... in place), repeated for each bit. A word built a
+bit at a time (a Morton code's x and y interleaved: a LOP3.LUT merging one
+register's bit into another under a one-bit mask, a bit each) takes four
+shift-and-mask steps a 16-bit field instead. Triton has
 tl.inline_asm_elementwise for popc.b32, and libdevice's popc, clz, ffs and
 brev.`,
 	Before:      `for (int b = 0; b < 64; ++b) cnt += unsigned(d >> b) & 1u;   // ~190 ALU instructions`,
@@ -51,21 +56,75 @@ brev.`,
 
 // bitLine is a source line's instructions, its ALU-pipe ones and its
 // bit tests (warp-level); words are the words its scans walk, a word for
-// each pass through the scan's tests (bitTest).
+// each pass through the scan's tests (bitTest), and deposits the bits it
+// moves into a word one at a time (depositBit), counted in bits.
 type bitLine struct {
 	loc             profan.Location
 	inst, alu, bits float64
 	scans, words    float64
+	deposits        float64
 }
 
-// bitTest returns the register a SASS instruction tests a bit of, or a
-// bit position of (scan), "" if neither: singleBitTest, then scanTest.
-func bitTest(sass string) (reg string, scan bool) {
+// The kinds of bit test bitTest reads.
+const (
+	bitSingle  = iota // a one-bit mask anded (singleBitTest)
+	bitScan           // a bit position tested (scanTest)
+	bitDeposit        // a bit moved into a word (depositBit)
+)
+
+// bitTest returns the register a SASS instruction tests a bit of, a bit
+// position of, or moves a bit of, and which (bitSingle, bitScan,
+// bitDeposit), "" if none: singleBitTest, then scanTest, then
+// depositBit.
+func bitTest(sass string) (reg string, kind int) {
 	if r := singleBitTest(sass); r != "" {
-		return r, false
+		return r, bitSingle
 	}
-	r := scanTest(sass)
-	return r, r != ""
+	if r := scanTest(sass); r != "" {
+		return r, bitScan
+	}
+	r, _ := depositBit(sass)
+	return r, bitDeposit
+}
+
+// depositBit returns the register a SASS instruction takes one bit of
+// to merge it into another word, "" if it does not: LOP3.LUT R6, R6,
+// 0x20, R9, 0xf8 is R6 | (R9 & 0x20), LOP3.LUT R7, R6, 0x2, R7, 0xe2
+// takes bit 1 of R6 into R7, a one-bit immediate beside two source
+// registers and a register written (fixtures/sol-check21's morton2<0>:
+// a Morton code built by a 16-step loop unrolled, code |= ((x >> b) &
+// 1) << 2b | ((y >> b) & 1) << (2b + 1), 31 such merges a code and a
+// shift for most, where the shift-and-mask spread takes four steps a
+// coordinate). The register after the mask (before it when the mask is
+// the last source) is the one returned, with the mask.
+func depositBit(sass string) (reg, mask string) {
+	if !strings.HasPrefix(opcode(sass), "LOP3.LUT") {
+		return "", ""
+	}
+	f := sassOperands(sass)
+	if len(f) < 5 || !strings.HasPrefix(f[0], "R") || f[0] == "RZ" {
+		return "", ""
+	}
+	isReg := func(x string) bool { return strings.HasPrefix(x, "R") && x != "RZ" && !strings.HasPrefix(x, "RZ") }
+	at := 0
+	for i := 1; i <= 3; i++ {
+		if strings.HasPrefix(f[i], "0x") {
+			v, err := strconv.ParseUint(f[i][2:], 16, 32)
+			if err != nil || v == 0 || v&(v-1) != 0 || at != 0 {
+				return "", ""
+			}
+			at = i
+		} else if !isReg(f[i]) {
+			return "", ""
+		}
+	}
+	switch {
+	case at == 0:
+		return "", ""
+	case at < 3:
+		return f[at+1], f[at]
+	}
+	return f[at-1], f[at]
 }
 
 // singleBitTest returns the register a SASS instruction ands with a
@@ -192,6 +251,19 @@ func aluOp(op string) bool {
 	return false
 }
 
+// depositIssue and depositALU are the instructions, and the ALU-pipe
+// ones of them, that the shift-and-mask spread takes a bit it moves
+// where a loop merges the bits into a word one at a time: a 16-bit field
+// spread to every other bit (a Morton code's coordinate) takes four
+// steps, x = (x | x << s) & m, each a shift and two LOP3.LUT, 12
+// instructions and 8 on the ALU pipe a 16 bits (fixtures/sol-check21's
+// morton2<1>: 24 for the code's 32 bits, 16 of them LOP3.LUT, the shifts
+// IMAD.SHL on the FMA pipe).
+const (
+	depositIssue = 0.75
+	depositALU   = 0.5
+)
+
 // bitLoopMinBits is the single-bit tests a warp must run on a line, on
 // average over the kernel's warps, to make it a bit loop: a quarter of a
 // 32-bit word's bits (an eight-step loop over a byte's flags is one;
@@ -231,7 +303,7 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		if aluOp(op) {
 			alu += n
 		}
-		if r, _ := bitTest(s.SASS); s.Line > 0 && strings.HasPrefix(op, "LOP3.LUT") && r != "" {
+		if r, _ := bitTest(s.SASS); s.Line > 0 && r != "" {
 			byLine.at(s).bits += n
 		}
 	}
@@ -250,7 +322,8 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		alu, f2i   bool
 		load       bool
 		test, step string
-		scan       bool
+		kind       int
+		mask       string // a merge's one-bit mask
 		dest       string
 		// plus is the register an add of a constant reads (IADD3 Rd,
 		// Ra, 0x1, RZ; VIADD Rd, Ra, 0x1), "" for any other instruction.
@@ -268,9 +341,13 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		if f := sassOperands(s.SASS); len(f) > 0 {
 			dest = f[0]
 		}
-		test, scan := bitTest(s.SASS)
+		test, kind := bitTest(s.SASS)
+		var mask string
+		if kind == bitDeposit {
+			_, mask = depositBit(s.SASS)
+		}
 		recs = append(recs, rec{addr: addr, n: instExecuted(s), alu: aluOp(op), f2i: strings.HasPrefix(op, "F2I"), load: strings.HasPrefix(op, "LD"),
-			test: test, scan: scan, step: stepShift(s.SASS), dest: dest, plus: addConst(s.SASS), line: byLine.at(s)})
+			test: test, kind: kind, mask: mask, step: stepShift(s.SASS), dest: dest, plus: addConst(s.SASS), line: byLine.at(s)})
 	}
 	// A test's register is written by the nearest instruction before it
 	// (by address) that writes it, of those run at least half as often
@@ -333,6 +410,21 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		j := writer(i)
 		return j >= 0 && (quadrant(j) || recs[j].load && testsOf[j] < 2)
 	}
+	// A line's merges of one bit are a word's bits moved when they put
+	// bits at bitLoopMinBits positions or more (an unrolled loop: one a
+	// bit, each its own mask); fewer are flags set, and one mask many
+	// times is a sign copied (copysign in libdevice's tanh and erf,
+	// fixtures/sol-check19's tanh_rec_precise: LOP3.LUT R13, R20,
+	// 0x80000000, R13, 0xf8 unrolled), not a word's bits moved.
+	merges := map[*bitLine]map[string]bool{}
+	for _, r := range recs {
+		if r.test != "" && r.kind == bitDeposit && r.n > 0 {
+			if merges[r.line] == nil {
+				merges[r.line] = map[string]bool{}
+			}
+			merges[r.line][r.mask] = true
+		}
+	}
 	for _, l := range cand {
 		lo, hi := uint64(math.MaxUint64), uint64(0)
 		tested := map[string]bool{}
@@ -341,13 +433,16 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		for i, r := range recs {
 			if r.line == l {
 				lo, hi = min(lo, r.addr), max(hi, r.addr)
-				if r.test != "" && r.n > 0 && !skip(i) {
+				if r.test != "" && r.n > 0 && !skip(i) && (r.kind != bitDeposit || len(merges[l]) >= bitLoopMinBits) {
 					tested[r.test] = true
 					static++
 					l.bits += r.n
-					if r.scan {
+					switch r.kind {
+					case bitScan:
 						scans++
 						l.scans += r.n
+					case bitDeposit:
+						l.deposits += r.n
 					}
 				}
 			}
@@ -389,8 +484,11 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 // go but two a 32 bits tested (POPC or FLO and the add or select that
 // uses it) and one a word a scan of bit positions walks (FLO:
 // fixtures/sol-check20's msbScan<0>, 0.90 against 0.85 measured, held
-// by its 4-byte stream once its 62 ALU instructions a word are one), and the time the two limits take before less what they take
-// after is the gain, never more than DRAM and L2 leave
+// by its 4-byte stream once its 62 ALU instructions a word are one) and,
+// for the bits a line merges into a word one at a time, the
+// shift-and-mask spread that moves them all at once (depositIssue and
+// depositALU a bit); the time the two limits take before less what they
+// take after is the gain, never more than DRAM and L2 leave
 // (fixtures/sol-bits: popc32<0, 32> ALU-bound at 93 %, its __popc twin
 // 0.85 faster).
 func checkBitLoop(p *Pass) {
@@ -407,16 +505,17 @@ func checkBitLoop(p *Pass) {
 	if !(aluPeak > 0) {
 		return
 	}
-	var removed, aluGone, bits, scans float64
+	var removed, aluGone, bits, scans, deposits float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
-		keep := 2*(l.bits-l.scans)/32 + l.words
-		r := math.Max(0, l.inst-keep)
+		keep := 2*(l.bits-l.scans-l.deposits)/32 + l.words
+		r := math.Max(0, l.inst-keep-depositIssue*l.deposits)
 		removed += r
-		aluGone += math.Max(0, math.Min(r, l.alu-keep))
+		aluGone += math.Max(0, math.Min(r, l.alu-keep-depositALU*l.deposits))
 		bits += l.bits
 		scans += l.scans
+		deposits += l.deposits
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -437,20 +536,33 @@ func checkBitLoop(p *Pass) {
 	if _, _, triton := tritonKernel(a.Record); triton {
 		advice = "count or find the bits with one instruction: tl.extra.cuda.libdevice.popc / clz / ffs / brev, or tl.inline_asm_elementwise(\"popc.b32 $0, $1;\", \"=r,r\", [x], dtype=tl.int32, is_pure=True, pack=1), instead of a loop over the bits"
 	}
-	tests := fmt.Sprintf("%.3g warp-level single-bit tests, a LOP3.LUT with a one-bit mask each, about three ALU instructions a bit", bits)
-	evidence := append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("single_bit_tests=%.4g", bits-scans))
+	single := bits - scans - deposits
+	tests := fmt.Sprintf("%.3g warp-level single-bit tests, a LOP3.LUT with a one-bit mask each, about three ALU instructions a bit", single)
 	switch {
 	case scans >= bits:
 		tests = fmt.Sprintf("%.3g warp-level tests of a bit position, (v >> b) != 0, a LOP3.LUT with the mask of the bits from b up and a select each", scans)
 	case scans > 0:
-		tests = fmt.Sprintf("%.3g warp-level single-bit tests, a LOP3.LUT with a one-bit mask each, and %.3g of a bit position, (v >> b) != 0, with the mask of the bits from b up", bits-scans, scans)
+		tests = fmt.Sprintf("%.3g warp-level single-bit tests, a LOP3.LUT with a one-bit mask each, and %.3g of a bit position, (v >> b) != 0, with the mask of the bits from b up", single, scans)
+	case deposits > 0:
+		tests = fmt.Sprintf("%.3g warp-level merges of one bit into a word, a LOP3.LUT with a one-bit mask and two registers each, and %.3g single-bit tests", deposits, single)
 	}
+	evidence := append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("single_bit_tests=%.4g", single))
 	if scans > 0 {
 		evidence = append(evidence, fmt.Sprintf("bit_position_tests=%.4g", scans))
 	}
+	fix := "POPC, FLO or BREV a word"
+	if deposits > 0 {
+		// Bits merged into a word one at a time (a Morton code, a bit
+		// permutation): the spread moves them at once.
+		evidence = append(evidence, fmt.Sprintf("bit_merges=%.4g", deposits))
+		fix = "the shift-and-mask spread"
+		if _, _, triton := tritonKernel(a.Record); !triton {
+			advice = "move the bits all at once with the shift-and-mask spread: a 16-bit coordinate to every other bit is x = (x | x << 8) & 0x00ff00ff; x = (x | x << 4) & 0x0f0f0f0f; x = (x | x << 2) & 0x33333333; x = (x | x << 1) & 0x55555555 (a Morton code is spread(x) | spread(y) << 1); __brev(x) for a reversal, __byte_perm(x, y, s) for bytes, __popc / __clz for a count or a position, instead of a bit a step"
+		}
+	}
 	p.report(estimate(gain), Note{
-		Message: fmt.Sprintf("%.0f%% of the executed instructions are bit loops on %s (%s); at the device's issue and ALU-pipe peaks they take %.0f%% of the kernel's time, POPC, FLO or BREV a word %.0f%%",
-			100*share, strings.Join(where, ", "), tests, 100*math.Min(1, before/t), 100*math.Min(1, after/t)),
+		Message: fmt.Sprintf("%.0f%% of the executed instructions are bit loops on %s (%s); at the device's issue and ALU-pipe peaks they take %.0f%% of the kernel's time, %s %.0f%%",
+			100*share, strings.Join(where, ", "), tests, 100*math.Min(1, before/t), fix, 100*math.Min(1, after/t)),
 		Advice:    advice,
 		Evidence:  append(evidence, fmt.Sprintf("bit_loop_inst_share=%.3f", share)),
 		Locations: locs,

@@ -252,13 +252,22 @@ func TestSolCheck21(t *testing.T) {
 	// gaussRow<0>'s invariant-work, 0.16 against 0.16, on both pages:
 	// raw mean 0.1949 -> 0.1891 (ruled pairs 0.1213 -> 0.1148), details
 	// 0.2152 -> 0.2095 (0.1440 -> 0.1376).
-	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.241, 0.947, solCheck21Gaps)
+	// After kfix28b's bit-loop fit (verdict version 173): a one-bit
+	// merge, LOP3.LUT R6, R6, 0x20, R9, 0xf8 (R6 | R9 & 0x20), at eight
+	// positions or more on a line is a word built a bit at a time
+	// (depositBit), priced at the shift-and-mask spread: morton2<0>'s
+	// bit-loop at line 607, 0.59 against 0.58 on both pages; means
+	// 0.1891 -> 0.1686 raw (ruled pairs 0.1148 -> 0.0918), 0.2095 ->
+	// 0.1890 details (0.1376 -> 0.1146); bounds (0.241, 0.947) -> (0.190,
+	// 0.947).
+	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.190, 0.947, solCheck21Gaps)
 }
 
 // solCheck21Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Six required
-// findings missing, two forbidden given, the same on both pages.
+// findings missing at the first read, two forbidden given, the same on
+// both pages; morton2<0>'s bit-loop found since kfix28b's fit.
 // The two forbidden ones stay listed, though their mechanisms hold, as
 // sol-check14's ldgMap0 and sol-check15's sigmoidMap<0> narrow-access
 // did: each pair's planned fix kept what the rule advises changing, so
@@ -277,7 +286,7 @@ func TestSolCheck21(t *testing.T) {
 // same way).
 var solCheck21Gaps = []string{
 	"andPopMM<1> register-tile", "gaussRow<0> tile-shared-memory",
-	"morton2<0> bit-loop", "colormap<0> constant-serialization", "mm_bcast_sum tensor-cores-unused", "triadPlain narrow-access"}
+	"colormap<0> constant-serialization", "mm_bcast_sum tensor-cores-unused", "triadPlain narrow-access"}
 
 // solCheck21LineGaps are the required findings whose named line is not
 // one of solCheck21Lines at the first read: logged, not failed. None:
