@@ -361,8 +361,9 @@ const attainableL1 = 0.92
 // conflict, coalesced global sectors, four to a wavefront) over those it
 // served. Not for a product, whose shared loads feed its multiply-adds
 // (a tile, register-tile or tile-shared-memory, cuts them): a kernel with
-// half a multiply-add (FFMA, DFMA, HFMA2, IMAD, IDP) per shared load or
-// more, nor without the source page that tells them, nor with local
+// half a multiply-add (FFMA, DFMA, HFMA2, IMAD, IDP, a min-plus or a
+// binary product's step: TropicalSteps, BitProductSteps) per shared load
+// or more, nor without the source page that tells them, nor with local
 // memory (local-memory's work on the same pipe).
 func l1Need(a *Kernel, t float64) (need, bool) {
 	var n need
@@ -386,7 +387,7 @@ func l1Need(a *Kernel, t float64) (need, bool) {
 			sts += x
 		}
 	})
-	if !(lds > 0) || mads+TropicalSteps(a.Record) >= 0.5*lds {
+	if !(lds > 0) || mads+TropicalSteps(a.Record)+BitProductSteps(a.Record) >= 0.5*lds {
 		return n, false
 	}
 	// A warp's exchange through shared memory (WarpExchanges) needs its
@@ -502,6 +503,16 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 			out = append(out, need{"integer pipe", m.imad / (attainablePipe * peak),
 				fmt.Sprintf("%.3g integer multiply-adds at %.0f%% of %.1f Tera-op/s", m.imad, 100*attainablePipe, peak/1e12)})
 		}
+	}
+	if steps, peak := BitProductSteps(a.Record), a.Spec.PeakSFU(); steps > 0 && peak > 0 {
+		// A binary product's POPCs (an AND-popcount or XOR-popcount
+		// step each) are its work, on the XU pipe at the
+		// transcendentals' rate (16 a clock an SM on sm_70 to sm_90,
+		// the programming guide's table): fixtures/sol-check21's
+		// andPopMM<4>, its 4×4 register tile, ran at 95 % of the XU
+		// pipe, 281 µs where the POPCs need 266.
+		out = append(out, need{"XU pipe", 32 * steps / (attainablePipe * peak),
+			fmt.Sprintf("%.3g AND-popcount steps (POPC of two words' AND or XOR) at %.0f%% of %.2f Tera-op/s", 32*steps, 100*attainablePipe, peak/1e12)})
 	}
 	if n, ok := xuNeed(a, invMUFU); ok {
 		out = append(out, n)

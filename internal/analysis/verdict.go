@@ -369,7 +369,11 @@ import (
 // merge, LOP3.LUT of two registers and a one-bit mask, at eight
 // positions or more on a line) and price it at the shift-and-mask
 // spread.
-const VerdictVersion = 173
+// version 174 has a POPC of two words' AND or XOR read as a binary
+// product's step (BitProductSteps): its shared loads feed a product, not
+// work of their own (l1Need), its POPCs its work on the XU pipe, and
+// register-tile prices its tile.
+const VerdictVersion = 174
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -260,14 +260,21 @@ func TestSolCheck21(t *testing.T) {
 	// 0.1891 -> 0.1686 raw (ruled pairs 0.1148 -> 0.0918), 0.2095 ->
 	// 0.1890 details (0.1376 -> 0.1146); bounds (0.241, 0.947) -> (0.190,
 	// 0.947).
-	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.190, 0.947, solCheck21Gaps)
+	// kfix28b's register-tile fit (verdict version 174): a POPC of two
+	// words' AND (BitProductSteps) is a binary product's step, its POPCs
+	// the product's work on the XU pipe: andPopMM<1>'s register-tile at
+	// lines 139 and 140, 0.27 against 0.24 on both pages; means
+	// 0.1686 -> 0.1611 raw (ruled pairs 0.0918 -> 0.0835), 0.1890 ->
+	// 0.1815 details (0.1146 -> 0.1062); bounds (0.182, 0.947).
+	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.182, 0.947, solCheck21Gaps)
 }
 
 // solCheck21Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Six required
 // findings missing at the first read, two forbidden given, the same on
-// both pages; morton2<0>'s bit-loop found since kfix28b's fit.
+// both pages; morton2<0>'s bit-loop and andPopMM<1>'s register-tile
+// found since kfix28b's fits.
 // The two forbidden ones stay listed, though their mechanisms hold, as
 // sol-check14's ldgMap0 and sol-check15's sigmoidMap<0> narrow-access
 // did: each pair's planned fix kept what the rule advises changing, so
@@ -285,7 +292,7 @@ func TestSolCheck21(t *testing.T) {
 // loads kept (and gaussRow<1>, those loads alone, is read at 0.61 the
 // same way).
 var solCheck21Gaps = []string{
-	"andPopMM<1> register-tile", "gaussRow<0> tile-shared-memory",
+	"gaussRow<0> tile-shared-memory",
 	"colormap<0> constant-serialization", "mm_bcast_sum tensor-cores-unused", "triadPlain narrow-access"}
 
 // solCheck21LineGaps are the required findings whose named line is not
