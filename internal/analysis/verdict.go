@@ -373,7 +373,9 @@ import (
 // product's step (BitProductSteps): its shared loads feed a product, not
 // work of their own (l1Need), its POPCs its work on the XU pipe, and
 // register-tile prices its tile.
-const VerdictVersion = 174
+// version 175 has tensor-cores-unused read a bf16 widened by a multiply
+// by 0x10000 (IMAD.U32 R, R, 0x10000, RZ) as a half widening.
+const VerdictVersion = 175
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -125,7 +125,7 @@ func halfOnFFMA(p *Pass) {
 			return // already on the tensor cores
 		case op == "FFMA" || strings.HasPrefix(op, "FFMA."):
 			ffma += instExecuted(s)
-		case isHalfWidening(op):
+		case isHalfWidening(op, s.SASS):
 			conv += instExecuted(s)
 		case op == "FMUL" || op == "FADD" || strings.HasPrefix(op, "FMUL.") || strings.HasPrefix(op, "FADD."):
 			other += instExecuted(s)
@@ -252,7 +252,7 @@ func halfAsTF32(p *Pass) bool {
 			if strings.HasPrefix(op, "HMMA.") && strings.Contains(op, ".TF32") {
 				tf32 += instExecuted(s)
 			}
-		case isHalfWidening(op):
+		case isHalfWidening(op, s.SASS):
 			conv += instExecuted(s)
 		}
 	}
@@ -286,7 +286,7 @@ func halfAsTF32(p *Pass) bool {
 	if _, _, triton := tritonKernel(p.Kernel.Record); triton {
 		advice = "call tl.dot on the fp16 (bf16) blocks as loaded, with an FP32 accumulator (acc = tl.dot(a, b, acc), acc = tl.zeros([BLOCK_M, BLOCK_N], tl.float32)), not on operands widened with .to(tl.float32): Triton lowers a broadcast multiply and tl.sum over the shared axis (tl.sum(a[:, :, None] * b[None, :, :], axis=1)) to a dot of its operands as given, here TF32 MMAs at half the fp16 rate; and give the dot tiles of 128×128 with BLOCK_K of 32 or more, num_warps=8, num_stages=3 (or let @triton.autotune choose them)"
 	}
-	locs := topLines(p, func(o string, _ profan.SourceRecord) bool { return isHalfWidening(o) })
+	locs := topLines(p, func(o string, s profan.SourceRecord) bool { return isHalfWidening(o, s.SASS) })
 	p.report(estimate(gain), Note{
 		Message:   msg,
 		Advice:    advice,
@@ -296,10 +296,22 @@ func halfAsTF32(p *Pass) bool {
 	return true
 }
 
-// isHalfWidening reports whether a SASS opcode widens a half or bf16
-// value to FP32.
-func isHalfWidening(op string) bool {
-	return strings.HasPrefix(op, "HADD2.F32") || strings.HasPrefix(op, "F2F.F32.F16") || strings.HasPrefix(op, "F2F.F32.BF16")
+// isHalfWidening reports whether a SASS instruction (op its opcode)
+// widens a half or bf16 value to FP32: HADD2.F32, F2F.F32.F16,
+// F2F.F32.BF16, or a bf16's 16 bits moved to an FP32's high half by a
+// multiply by 0x10000 (IMAD.U32 R9, R9, 0x10000, RZ; IMAD.SHL.U32 the
+// same), as nvcc and Triton widen bf16 on sm_90 (fixtures/sol-check21's
+// mm_bcast_sum: 43.6 M such IMAD.U32 beside 8.4 M TF32 HMMA, a bf16
+// product written as a broadcast and tl.sum).
+func isHalfWidening(op, sass string) bool {
+	if strings.HasPrefix(op, "HADD2.F32") || strings.HasPrefix(op, "F2F.F32.F16") || strings.HasPrefix(op, "F2F.F32.BF16") {
+		return true
+	}
+	if op != "IMAD.U32" && op != "IMAD.SHL.U32" {
+		return false
+	}
+	f := sassOperands(sass)
+	return len(f) == 4 && strings.HasPrefix(f[1], "R") && f[1] != "RZ" && f[2] == "0x10000" && f[3] == "RZ"
 }
 
 // sharedWords is the 4-byte words a shared load of opcode op reads a
