@@ -238,7 +238,7 @@ const solCheck21Read = true
 // TestHeadroomNeverUnmarked and TestConsistency skip it, so that no test
 // run reads the set before (internal/rules' solCheck22Read is the same
 // switch).
-const solCheck22Read = false
+const solCheck22Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an
