@@ -173,7 +173,7 @@ const host30Read = true
 // host31Read says whether fixtures/host31 has had its one read (the
 // lead's); internal/analysis' host31Read is the same switch, and
 // heldOutRead holds it.
-const host31Read = false
+const host31Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
