@@ -524,6 +524,11 @@ type Host struct {
 	// recorded with torch.backends.cudnn.benchmark on and off (its
 	// benchmark argument, in the "Concrete Inputs" record_shapes writes).
 	ConvBenchmark, ConvHeuristic int
+	// Conv2D and Conv3D count the aten::conv2d and aten::conv3d calls
+	// (their transposed forms too): a 3-D convolution's 5-D tensors take
+	// torch.channels_last_3d, and PyTorch refuses torch.channels_last
+	// on them.
+	Conv2D, Conv3D int
 }
 
 // MaxHostSpans bounds Host.Spans: 24 bytes each.

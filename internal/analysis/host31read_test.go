@@ -83,6 +83,16 @@ func host31Checks(t *testing.T, read map[string]*analysis.App, tls map[string]*a
 		}
 	}
 	noStepCountReads(t, read, tls, host31Traces...)
+	// Added after the read: vid's R(2+1)D-18 convolves 5-D clips
+	// (aten::conv3d), which take torch.channels_last_3d; sr's EDSR 4-D
+	// images (aten::conv2d), which take torch.channels_last.
+	for name, format := range map[string]string{"vid.default": "torch.channels_last_3d", "vid.workers": "torch.channels_last_3d", "sr.default": "torch.channels_last)"} {
+		for _, r := range read[name].Recommendations {
+			if r.Rule == "channels-last" && !strings.Contains(r.Fix, format) {
+				t.Errorf("%s: channels-last's fix does not name %s: %s", name, format, r.Fix)
+			}
+		}
+	}
 	return misses
 }
 
@@ -174,6 +184,9 @@ and no launch-bound time is named by a Python frame. Missed, by mechanism:
   cannot be run: host31b timed ` + "`torch.channels_last_3d`" + `, the format an engineer would use, and the price held (28.9%
   against 27.3% on vid.workers, first; 15.6% against 5.7% on vid.default, at the tolerance's edge). The price is by
   mechanism (the conversions and the per-channel batch norm, 52.2% of vid's kernel time), the text is the 2-D rule's.
+  After the read (the lead's fit): the fix names ` + "`torch.channels_last_3d`" + ` where the trace's convolutions are
+  ` + "`aten::conv3d`" + ` (vid: 148 calls in the four profiled steps, no ` + "`aten::conv2d`" + `), and the conversions as NCDHW to
+  NDHWC; sr's (` + "`aten::conv2d`" + `) keeps ` + "`torch.channels_last`" + `; the price is unchanged.
 - *The rule's first refuted, not profan's.* vid.workers → vid.all's row expected step-read first, the only change
   host31 measured from vid.workers; host31b's channels-last (27.3%) is first there, as profan ranks it, with
   torch-compile (19.7%, second), bf16 autocast (5.5%) and cuda-graphs (3.0%) above step-read untimed.

@@ -700,6 +700,12 @@ func (r *torchReader) file(cat int, off int64) error {
 			case 2:
 				r.s.run.Host.ConvBenchmark++
 			}
+			switch e.Name {
+			case "aten::conv2d", "aten::conv_transpose2d":
+				r.s.run.Host.Conv2D++
+			case "aten::conv3d", "aten::conv_transpose3d":
+				r.s.run.Host.Conv3D++
+			}
 			r.ops = append(r.ops, newHostRec(e.TS.ns, e.Dur.ns, r.nameOf(e.Name), r.tidOf(e.Tid.s), r.long))
 			r.opBytes = append(r.opBytes, packBytes(e.Args.OpBytes))
 		} else {

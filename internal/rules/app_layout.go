@@ -24,7 +24,9 @@ batch norm with one block per channel. In channels_last the conversions go and
 batch norm runs its NHWC kernels. Where the step already runs NHWC-only kernels
 (cuDNN's NHWC batch norm, ATen's *_nhwc pooling) the rule says so and advises
 nothing; cuDNN's input padding kernel (channels padded to a multiple of 8) runs in
-either layout and is no conversion.
+either layout and is no conversion. A Conv3d's 5-D tensors take
+torch.channels_last_3d (PyTorch refuses torch.channels_last on them): where the
+trace's ops are aten::conv3d the fix names that format.
 
 The gain is 65% of the conversions' and NCHW batch norm's time, measured on a
 CNN step (the convolutions change too). GroupNorm has no channels_last kernel:
@@ -57,7 +59,11 @@ out = model(x.to(memory_format=torch.channels_last))`,
 		layout, bn := p.kernels("layout-conversion"), p.kernels("batchnorm-nchw")
 		var said []string
 		if len(layout) > 0 {
-			said = append(said, fmt.Sprintf("converts NCHW tensors to NHWC and back around the convolutions (%d launches, %s of the time)", launchesOf(layout), pct(timeOf(layout)/p.total())))
+			from, to := "NCHW", "NHWC"
+			if c2, c3 := convCalls(p); c3 > 0 && c2 == 0 {
+				from, to = "NCDHW", "NDHWC"
+			}
+			said = append(said, fmt.Sprintf("converts %s tensors to %s and back around the convolutions (%d launches, %s of the time)", from, to, launchesOf(layout), pct(timeOf(layout)/p.total())))
 		}
 		if len(bn) > 0 {
 			said = append(said, fmt.Sprintf("runs NCHW batch norm with one block per channel (%d launches, %s of the time)", launchesOf(bn), pct(timeOf(bn)/p.total())))
@@ -78,11 +84,41 @@ out = model(x.to(memory_format=torch.channels_last))`,
 			basis += fmt.Sprintf(", of the conversions around the %.0f%% of the forward convolutions with no GroupNorm of their own", 100*(1-kept))
 		}
 		p.Recommend(analysis.Recommendation{Message: msg,
-			Fix:    "model = model.to(memory_format=torch.channels_last) and x = x.to(memory_format=torch.channels_last): the convolutions then read NHWC directly, the conversions go, and batch norm runs its NHWC kernels",
+			Fix:    channelsLastFix(p),
 			Groups: gs, Gain: gainOf(saves, p.total()), Saves: saves,
 			Basis:    basis,
 			Composes: "with everything; torch.compile acts on the NCHW batch norm too (counted once)"})
 	},
+}
+
+// channelsLastFix writes the fix in the memory format the step's
+// convolutions take: torch.channels_last for 4-D tensors (Conv2d),
+// torch.channels_last_3d for the 5-D tensors of Conv3d, which PyTorch
+// refuses to make channels_last ("required rank 4 tensor"); the trace's
+// aten::conv2d and aten::conv3d calls say which (profan.Host.Conv2D,
+// Conv3D), and a capture with neither is taken as 2-D.
+func channelsLastFix(p *AppPass) string {
+	const tail = ": the convolutions then read NHWC directly, the conversions go, and batch norm runs its NHWC kernels"
+	c2, c3 := convCalls(p)
+	switch {
+	case c3 > 0 && c2 == 0:
+		return "model = model.to(memory_format=torch.channels_last_3d) and x = x.to(memory_format=torch.channels_last_3d) (the 5-D format of its Conv3d layers: torch.channels_last is refused on 5-D tensors): the convolutions then read NDHWC directly, the conversions go, and batch norm runs its NHWC kernels"
+	case c3 > 0:
+		return fmt.Sprintf("each Conv2d submodule .to(memory_format=torch.channels_last) and each Conv3d one .to(memory_format=torch.channels_last_3d) (%d aten::conv2d and %d aten::conv3d calls: a model holding both takes neither format whole, torch.channels_last is refused on 5-D tensors and channels_last_3d on 4-D ones), their inputs likewise", c2, c3) + tail
+	}
+	return "model = model.to(memory_format=torch.channels_last) and x = x.to(memory_format=torch.channels_last)" + tail
+}
+
+// convCalls counts the capture's aten::conv2d and aten::conv3d calls
+// (profan.Host.Conv2D, Conv3D).
+func convCalls(p *AppPass) (c2, c3 int) {
+	for _, r := range p.evidence().Runs {
+		if r != nil && r.Host != nil {
+			c2 += r.Host.Conv2D
+			c3 += r.Host.Conv3D
+		}
+	}
+	return c2, c3
 }
 
 // groupNormKept is the share of cuDNN's layout conversions that
