@@ -109,6 +109,18 @@ func (p *AppPass) training() bool {
 // evidence is the capture's evidence, for what is not a set (the GPU).
 func (p *AppPass) evidence() *analysis.AppEvidence { return p.ev }
 
+// hostCount sums one of the host's counts over the capture's runs (those
+// with a host side: a torch.profiler or nsys trace).
+func (p *AppPass) hostCount(count func(*profan.Host) int) int {
+	n := 0
+	for _, r := range p.evidence().Runs {
+		if r != nil && r.Host != nil {
+			n += count(r.Host)
+		}
+	}
+	return n
+}
+
 // Recommend adds a recommendation priced in kernel time.
 func (p *AppPass) Recommend(r analysis.Recommendation) {
 	r.Rule = p.rule.ID

@@ -97,11 +97,5 @@ for x, y in loader:
 // loaderNumeric counts the numerical libraries' calls inside the capture's
 // DataLoader iterators (profan.Host.LoaderNumeric).
 func loaderNumeric(p *AppPass) int {
-	n := 0
-	for _, r := range p.evidence().Runs {
-		if r != nil && r.Host != nil {
-			n += r.Host.LoaderNumeric
-		}
-	}
-	return n
+	return p.hostCount(func(h *profan.Host) int { return h.LoaderNumeric })
 }

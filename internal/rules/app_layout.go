@@ -112,13 +112,7 @@ func channelsLastFix(p *AppPass) string {
 // convCalls counts the capture's aten::conv2d and aten::conv3d calls
 // (profan.Host.Conv2D, Conv3D).
 func convCalls(p *AppPass) (c2, c3 int) {
-	for _, r := range p.evidence().Runs {
-		if r != nil && r.Host != nil {
-			c2 += r.Host.Conv2D
-			c3 += r.Host.Conv3D
-		}
-	}
-	return c2, c3
+	return p.hostCount(func(h *profan.Host) int { return h.Conv2D }), p.hostCount(func(h *profan.Host) int { return h.Conv3D })
 }
 
 // groupNormKept is the share of cuDNN's layout conversions that
@@ -194,11 +188,5 @@ model = ResNet().cuda()`,
 // convBenchmark counts the capture's aten::_convolution calls recorded
 // with cudnn.benchmark on and off (profan.Host.ConvBenchmark).
 func convBenchmark(p *AppPass) (on, off int) {
-	for _, r := range p.evidence().Runs {
-		if r != nil && r.Host != nil {
-			on += r.Host.ConvBenchmark
-			off += r.Host.ConvHeuristic
-		}
-	}
-	return on, off
+	return p.hostCount(func(h *profan.Host) int { return h.ConvBenchmark }), p.hostCount(func(h *profan.Host) int { return h.ConvHeuristic })
 }
