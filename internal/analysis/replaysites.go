@@ -643,14 +643,22 @@ func (r *replay) consumedTo(i int) int {
 	if last < 0 {
 		return -1
 	}
-	end := r.spans[last].End()
-	k, _ := slices.BinarySearchFunc(r.kernels, s.End(), func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
-	for ; k < len(r.kernels) && r.kernels[k].issued < end; k++ {
-		if r.kernels[k].copy == 0 {
-			return -1
-		}
+	if r.launchedIn(s.End(), r.spans[last].End()) {
+		return -1
 	}
 	return last
+}
+
+// launchedIn reports a kernel (no copy) issued from lo to before hi: a
+// launch between a read and the Python that would consume it.
+func (r *replay) launchedIn(lo, hi float64) bool {
+	k, _ := slices.BinarySearchFunc(r.kernels, lo, func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
+	for ; k < len(r.kernels) && r.kernels[k].issued < hi; k++ {
+		if r.kernels[k].copy == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // pyIndex is the window's Python spans indexed for consumed: each
@@ -711,12 +719,8 @@ func (py *pyIndex) consumed(r *replay, o siteAt) (float64, int) {
 	if !ok || last <= o.span || o.span < py.from {
 		return 0, 0
 	}
-	end := r.spans[last].End()
-	k, _ := slices.BinarySearchFunc(r.kernels, s.End(), func(k replayKernel, x float64) int { return cmp.Compare(k.issued, x) })
-	for ; k < len(r.kernels) && r.kernels[k].issued < end; k++ {
-		if r.kernels[k].copy == 0 {
-			return 0, 0
-		}
+	if r.launchedIn(s.End(), r.spans[last].End()) {
+		return 0, 0
 	}
 	a, b := last+1-py.from, o.span+1-py.from
 	return py.sum[a] - py.sum[b], py.calls[a] - py.calls[b]

@@ -129,7 +129,6 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 		if h := p.Kernel.Limiter.Headroom; h.Known() {
 			after = math.Max(after, h.Ideal)
 		}
-
 		// The tile keeps the kernel's global traffic (each output still
 		// reads its operands' tiles once): L2 and DRAM keep their work,
 		// and their time bounds the gain (fixtures/sol-check4's conv5,
