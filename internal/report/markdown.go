@@ -226,8 +226,8 @@ func (m *markdownWriter) groupTable(gs []*verdict.Group, after int) {
 	m.w.WriteString("| # | share | launches | total | mean | kernel | top finding |\n|---:|---:|---:|---:|---:|---|---|\n")
 	for i, g := range gs {
 		top := ""
-		if t := topFinding(g); t != "" {
-			top = "`" + g.Findings[0].Rule + "`" + strings.TrimPrefix(t, g.Findings[0].Rule)
+		if f, t, ok := g.Top(); ok {
+			top = "`" + f.Rule + "`" + strings.TrimPrefix(t, f.Rule)
 		}
 		fmt.Fprintf(m.w, "| %d | %s | %d | %s | %s | %s | %s |\n", after+i+1, metrics.ShareText(g.Share), g.Launches,
 			durText(g.Duration, g.Timed), durText(g.Mean(), g.Timed), mdEscape(middle(g.Info.Display, 80)), top)

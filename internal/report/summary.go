@@ -52,16 +52,10 @@ func bar(v float64, width int) string {
 	return s
 }
 
-// topFinding is the group's finding that could save the most.
+// topFinding is the group's top finding's label (verdict.Group.Top).
 func topFinding(g *verdict.Group) string {
-	if len(g.Findings) == 0 || verdict.UnderFloor(g.Findings[0]) {
-		return ""
-	}
-	f := g.Findings[0]
-	if finite(f.CaptureGain) && f.CaptureGain > 0 {
-		return fmt.Sprintf("%s (up to %s of the kernel time)", f.Rule, metrics.ShareText(f.CaptureGain))
-	}
-	return f.Rule
+	_, label, _ := g.Top()
+	return label
 }
 
 // groupGain renders a group finding's reach.

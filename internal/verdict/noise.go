@@ -49,3 +49,19 @@ func FoldedHead(n int) string {
 	}
 	return fmt.Sprintf("%s under %s of the kernel time each, folded:", what, metrics.ShareText(NoiseFloor))
 }
+
+// Top is the finding a brief listing of the kernels names for a group,
+// and its label: the group's first finding, unless it is folded under
+// the noise floor, with its reach ("up to N of the kernel time") where
+// its gain is known; ok is false for none. Every surface's ranking
+// table renders it (text, Markdown, HTML).
+func (g *Group) Top() (f GroupFinding, label string, ok bool) {
+	if len(g.Findings) == 0 || UnderFloor(g.Findings[0]) {
+		return f, "", false
+	}
+	f = g.Findings[0]
+	if !math.IsNaN(f.CaptureGain) && !math.IsInf(f.CaptureGain, 0) && f.CaptureGain > 0 {
+		return f, fmt.Sprintf("%s (up to %s of the kernel time)", f.Rule, metrics.ShareText(f.CaptureGain)), true
+	}
+	return f, f.Rule, true
+}

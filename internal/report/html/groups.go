@@ -103,12 +103,7 @@ func buildGroups(r *Report) *page {
 			kv.Findings = append(kv.Findings, fv)
 		}
 		kv.tally()
-		if len(g.Findings) > 0 {
-			gv.TopFinding = g.Findings[0].Rule
-			if finite(g.Findings[0].CaptureGain) && g.Findings[0].CaptureGain > 0 {
-				gv.TopFinding += " (up to " + metrics.ShareText(g.Findings[0].CaptureGain) + " of the kernel time)"
-			}
-		}
+		_, gv.TopFinding, _ = g.Top()
 		kv.Group = gv
 		c.add(p, i, a, kv)
 	}
