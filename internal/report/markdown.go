@@ -229,6 +229,7 @@ func (m *markdownWriter) groupTable(gs []*verdict.Group, after int) {
 		if f, t, ok := g.Top(); ok {
 			top = "`" + f.Rule + "`" + strings.TrimPrefix(t, f.Rule)
 		}
+		top = joinNonEmpty(" · ", top, mdEscape(g.Untopped()))
 		fmt.Fprintf(m.w, "| %d | %s | %d | %s | %s | %s | %s |\n", after+i+1, metrics.ShareText(g.Share), g.Launches,
 			durText(g.Duration, g.Timed), durText(g.Mean(), g.Timed), mdEscape(middle(g.Info.Display, 80)), top)
 	}

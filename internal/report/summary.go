@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
@@ -52,10 +53,12 @@ func bar(v float64, width int) string {
 	return s
 }
 
-// topFinding is the group's top finding's label (verdict.Group.Top).
+// topFinding is the group's top finding's label (verdict.Group.Top),
+// then its headroom in brief where no priced finding tops it
+// (Group.Untopped).
 func topFinding(g *verdict.Group) string {
 	_, label, _ := g.Top()
-	return label
+	return joinNonEmpty(" · ", label, g.Untopped())
 }
 
 // groupGain renders a group finding's reach.
@@ -235,4 +238,9 @@ func middle(s string, n int) string {
 		tail++
 	}
 	return s[:head] + "…" + s[tail:]
+}
+
+// joinNonEmpty joins the parts that are not empty with sep.
+func joinNonEmpty(sep string, parts ...string) string {
+	return strings.Join(slices.DeleteFunc(parts, func(s string) bool { return s == "" }), sep)
 }

@@ -199,6 +199,22 @@ func (h Headroom) Statement() string {
 	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s, which its findings explain", 100*h.Share, h.Unit)
 }
 
+// Brief is the headroom in the few words a ranking table's row gives a
+// kernel no finding tops: "≈51 % headroom on FP32 pipe unexplained", or
+// "at its speed of light on DRAM"; "" where its findings explain it or
+// the headroom is not known (the kernel's own lines say why).
+func (h Headroom) Brief() string {
+	switch {
+	case !h.Known():
+		return ""
+	case h.Unexplained() >= Stated:
+		return fmt.Sprintf("≈%.0f %% headroom on %s unexplained", 100*h.Unexplained(), h.Unit)
+	case h.Share < Stated:
+		return "at its speed of light on " + h.Unit
+	}
+	return ""
+}
+
 // unknown says what the export lacks for the headroom, "" when nothing
 // is missing.
 func (h Headroom) unknown() string {

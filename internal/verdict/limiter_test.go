@@ -29,6 +29,27 @@ func TestHeadroomStatement(t *testing.T) {
 	}
 }
 
+// TestHeadroomBrief: a ranking row no finding tops says the headroom no
+// rule explains, or the speed of light, in a few words; nothing where
+// findings explain it or nothing is known.
+func TestHeadroomBrief(t *testing.T) {
+	nan := math.NaN()
+	for _, c := range []struct {
+		h    Headroom
+		want string
+	}{
+		{Headroom{Share: 0.51, Unit: "FP32 pipe", Ideal: 1e-6}, "≈51 % headroom on FP32 pipe unexplained"},
+		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.55}, "≈5 % headroom on DRAM unexplained"},
+		{Headroom{Share: 0.004, Unit: "DRAM", Ideal: 1e-6}, "at its speed of light on DRAM"},
+		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.595}, ""},
+		{Headroom{Share: nan, Ideal: nan, Missing: "a torch.profiler trace has no hardware counters"}, ""},
+	} {
+		if got := c.h.Brief(); got != c.want {
+			t.Errorf("%+v: got %q, want %q", c.h, got, c.want)
+		}
+	}
+}
+
 // TestHeadroomString: the one line text, HTML and report --db give splits
 // the headroom as the verdict does: the part the findings explain and the
 // sentence for the rest, or its speed of light.

@@ -3,6 +3,7 @@ package verdict
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -51,17 +52,30 @@ func FoldedHead(n int) string {
 }
 
 // Top is the finding a brief listing of the kernels names for a group,
-// and its label: the group's first finding, unless it is folded under
-// the noise floor, with its reach ("up to N of the kernel time") where
-// its gain is known; ok is false for none. Every surface's ranking
-// table renders it (text, Markdown, HTML).
+// and its label: the group's first finding not folded under the noise
+// floor, with its reach ("up to N of the kernel time") where its gain
+// is known; ok is false for none. Every surface's ranking table renders
+// it (text, Markdown, HTML).
 func (g *Group) Top() (f GroupFinding, label string, ok bool) {
-	if len(g.Findings) == 0 || UnderFloor(g.Findings[0]) {
+	i := slices.IndexFunc(g.Findings, func(f GroupFinding) bool { return !UnderFloor(f) })
+	if i < 0 {
 		return f, "", false
 	}
-	f = g.Findings[0]
+	f = g.Findings[i]
 	if !math.IsNaN(f.CaptureGain) && !math.IsInf(f.CaptureGain, 0) && f.CaptureGain > 0 {
 		return f, fmt.Sprintf("%s (up to %s of the kernel time)", f.Rule, metrics.ShareText(f.CaptureGain)), true
 	}
 	return f, f.Rule, true
+}
+
+// Untopped is what a ranking table's row adds for a group no priced
+// finding tops (none shown, or an info such as compute-bound first): its
+// headroom in brief (Headroom.Brief), so that a kernel with time left
+// that no rule explains never shows an empty cell or a bare bound; ""
+// when a finding with a gain tops it or the headroom says nothing.
+func (g *Group) Untopped() string {
+	if f, _, ok := g.Top(); (ok && f.Severity > profan.Info) || g.Rep == nil {
+		return ""
+	}
+	return g.Rep.Limiter.Headroom.Brief()
 }

@@ -10,13 +10,16 @@ import (
 
 // groupView is what a group adds to its card and to the summary table.
 type groupView struct {
-	Launches     int
-	Total, Mean  string
-	Range        string
-	Share        string
-	ShareWidth   string // CSS width of the share bar, "37.5%"
-	Library      string
-	TopFinding   string
+	Launches    int
+	Total, Mean string
+	Range       string
+	Share       string
+	ShareWidth  string // CSS width of the share bar, "37.5%"
+	Library     string
+	TopFinding  string
+	// Untopped is the headroom in brief where no finding tops the
+	// group (verdict.Group.Untopped).
+	Untopped     string
 	Configs      []string
 	LaunchRows   []launchRow
 	MoreLaunches int
@@ -104,6 +107,7 @@ func buildGroups(r *Report) *page {
 		}
 		kv.tally()
 		_, gv.TopFinding, _ = g.Top()
+		gv.Untopped = g.Untopped()
 		kv.Group = gv
 		c.add(p, i, a, kv)
 	}
