@@ -231,4 +231,5 @@ var heldOutRead = map[string]bool{
 	"sol-check21": solCheck21Read,
 	"sol-check22": solCheck22Read,
 	"host31":      host31Read,
+	"host32":      host32Read,
 }

@@ -1,0 +1,148 @@
+package analysis_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/verdict"
+)
+
+// host32Read says whether fixtures/host32 (held out: captured at 02:35
+// and 02:47 and landed unread) has had its one read. Until it is set,
+// at the lead's read with main as it is then, hostCalibration skips
+// host32's rows, its frame checks, its cause splits, host32Checks and
+// its section of the calibration doc, so that no test runs profan on its
+// traces; its timings are loaded (they are the rows' truth, written
+// before the read). internal/rules' host32Read is the same switch.
+const host32Read = false
+
+// host32Traces are fixtures/host32's three traces, read with host32Read.
+var host32Traces = []string{"mae.default", "tts.default", "tts.noread"}
+
+// host32Held says whether a capture or row of hostCalibration is
+// host32's and skipped until its read.
+func host32Held(name string) bool {
+	return !host32Read && (strings.HasPrefix(name, "mae.") || strings.HasPrefix(name, "tts."))
+}
+
+// host32Checks holds, on fixtures/host32's traces (held out: written
+// before profan first read them), what the rows of hostCalibration do
+// not. tts: the timeline names its main-process loading (UttSet's
+// __getitem__, four np.loads an utterance, under the DataLoader's
+// iterator) as data time on both traces, and its length regulator's
+// reads (one .item() a padded row in LengthRegulator.expand, about 450 a
+// step) as host-sync time, named with their frame in a read lever's
+// advice (host-read's or step-read's: the row replays both), and the
+// loss's masked_selects in host-read's; tts.noread has no host read left
+// in its model or its loss (its 8 syncs a step are pageable copies):
+// neither host-read nor step-read advised there; those reads bound every
+// region a CUDA graph could capture on tts.default: cuda-graphs never
+// first there. mae: float16 autocast is in use (MAE's amp): bf16-autocast
+// never advised; its eight pinned workers keep up (the main thread waits
+// 0.2 to 0.4 ms a profiled step): data-loader never first; GradScaler's
+// found_inf read is the scaler's, never named as the user's step-read;
+// its loss read and synchronize in step are host-sync time. AdamW's and
+// Adam's foreach steps read each parameter's step count with .item()
+// from a CPU tensor (795 and 430 aten::item a step): no GPU sync, never
+// named as one. No launch-bound time of the three traces is named by a
+// Python frame. A check with a miss note failed at the first read and
+// is reported, not held.
+//
+// mae.default's frames carry host32.py's line numbers at 3a92cf7 (call
+// 1), five lines above fixtures/gen's from sdpa on; tts's are gen/'s.
+func host32Checks(t *testing.T, read map[string]*analysis.App, tls map[string]*analysis.Timeline) (misses []string) {
+	t.Helper()
+	// Every trace is the "before" of a row; read here should a row be
+	// dropped.
+	for _, name := range host32Traces {
+		if read[name] == nil {
+			gr := fixtureGrouper(t, "host32/"+name+".json.gz")
+			read[name], tls[name] = gr.App(), gr.Timeline
+		}
+	}
+	for _, c := range []struct{ trace, cause, names, miss string }{
+		// The Dataset's np.loads and text parsing, in the main process.
+		{"tts.default", verdict.IdleData, "host32.py(430): __getitem__", ""},
+		{"tts.noread", verdict.IdleData, "host32.py(430): __getitem__", ""},
+		// The length regulator's reads, one a padded row.
+		{"tts.default", verdict.IdleSync, "host32.py(533): expand", ""},
+		// The loss read after the forward and the synchronize, in step.
+		{"mae.default", verdict.IdleSync, "host32.py(342): step", ""},
+	} {
+		misses = append(misses, idleNamed(t, tls, c.trace, c.cause, c.names, c.miss)...)
+	}
+	launchNotPython(t, tls, host32Traces...)
+	named := false
+	for i, r := range read["tts.default"].Recommendations {
+		if (r.Rule == "host-read" || r.Rule == "step-read") && strings.Contains(r.Message, "host32.py(533): expand") {
+			named = true
+		}
+		if r.Rule == "cuda-graphs" && i == 0 {
+			t.Errorf("tts.default: cuda-graphs first on a step whose ~450 reads bound every captured region: %s", r.Message)
+		}
+	}
+	if !named {
+		t.Errorf("tts.default: no host-read or step-read advice names the length regulator's reads (host32.py(533): expand)")
+	}
+	for _, r := range read["tts.noread"].Recommendations {
+		if r.Rule == "host-read" || r.Rule == "step-read" {
+			t.Errorf("tts.noread: %s advised on a step with no host read in its model or loss: %s", r.Rule, r.Message)
+		}
+	}
+	for i, r := range read["mae.default"].Recommendations {
+		switch {
+		case r.Rule == "bf16-autocast":
+			t.Errorf("mae.default: bf16-autocast advised on a step already under float16 autocast: %s", r.Message)
+		case r.Rule == "data-loader" && i == 0:
+			t.Errorf("mae.default: data-loader first on a step its eight workers already feed: %s", r.Message)
+		case r.Rule == "step-read" && strings.Contains(r.Message, "grad_scaler"):
+			t.Errorf("mae.default: step-read names GradScaler's found_inf read as the user's: %s", r.Message)
+		}
+	}
+	noStepCountReads(t, read, tls, host32Traces...)
+	return misses
+}
+
+// host32Expected is fixtures/host32's section, written before its read
+// and rendered from it on (host32Read).
+const host32Expected = `
+### fixtures/host32's expected rows, written before the read
+
+` + "`fixtures/host32`" + ` (H200, 2026-12-01 02:35–02:50, two device calls) was captured after the fits began and landed at
+once, unread; these rows were written from its unprofiled timings before profan read its traces, and committed before
+the read, their checks skipped until it (host32Read). Every variant has three processes (mae.default four); the first
+call's tts (batch 16) traced over 5 MB and its budget left five variants at two processes, so the second timed tts
+at batch 8 and completed mae's third round (fixtures/README.md). *First* (measured) is the lever with the largest
+positive measured gain of those measured alone from the step; a row of more than one rule carries none, and on
+neither default is the largest a one-rule row, so no row is first.
+
+| before → after | rule | first (measured) | measured | spread |
+| --- | --- | --- | ---: | ---: |
+| mae.default → mae.noread | step-read+cuda-synchronize (the loss kept on the GPU, no synchronize) | no | 1.7% | 5.5% |
+| mae.default → mae.bf16 | bf16-autocast (bfloat16 without the GradScaler; float16 in use) | no | 0.6% slower | 7.2% |
+| mae.default → mae.all | step-read+cuda-synchronize+bf16-autocast | | 8.5% | 9.8% |
+| tts.default → tts.noread | host-read+step-read (the length regulator as a gather, the loss as masked means) | no | 17.2% | 15.4% |
+| tts.default → tts.workers | data-loader | no | 12.6% | 32% |
+| tts.default → tts.all | data-loader+host-read+step-read | | 3.7% slower | 34% |
+| tts.noread → tts.all | data-loader | no | 25.1% slower | 34% |
+
+Expected besides: mae, sized to be bound by its matmuls, is bound by its host: 71.4 ms of kernels in a 98.5 ms
+unprofiled step (2515 kernels a step: ViT-L's 32 blocks under float16 autocast, GradScaler's unscale and
+` + "`get_grad_norm_`" + `'s loop of one ` + "`torch.norm`" + ` a parameter, AdamW foreach); its three syncs a step (the loss's
+` + "`.item()`" + ` after the forward, GradScaler's found_inf, ` + "`torch.cuda.synchronize()`" + `) wait 0.1 to 2.0 ms in all, the GPU
+done when the host reads: removing the reads and the synchronize gains 1.7% (within the spread), bfloat16 without the
+scaler nothing (0.6% slower), both 8.5% (within the 9.8% spread). bf16-autocast is not advised (float16 in use), the
+workers keep up (data-loader never first), the scaler's read is not the user's. tts is bound by its host: 10 to 11
+ms of kernels in a 74 ms step, the main process loading and padding the batch (` + "`host32.py(430): __getitem__`" + ` under
+the DataLoader's iterator, 6 to 11 ms a profiled step) and the length regulator reading one duration a padded row
+(` + "`.item()`" + ` at ` + "`host32.py(533): expand`" + `, about 450 a step) and the loss's nine ` + "`masked_select`" + `s
+(` + "`host32.py(595): fs2_loss`" + `): host-sync time named in a read lever's advice; removing them gains 17.2%, the workers 12.6%, and the workers
+after the reads are gone measured slower (25.1%, within the 34% spread: tts.workers' and tts.all's processes ran 56
+to 85 ms). On tts.noread no host read is left (its 8 syncs a step are pageable copies): neither host-read nor
+step-read advised. cuda-graphs is never first on tts.default (its reads bound every captured region). Adam's and
+AdamW's reads of their CPU step counts wait for no GPU and are named as no sync. torch.compile, CUDA graphs, fused
+optimizers, a foreach gradient norm, pinned memory alone, another worker count and the reads removed under bf16
+alone were not timed. The three traces' cause splits sum to the wall, and no launch-bound time is named by a Python
+frame.
+`
