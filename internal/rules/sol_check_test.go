@@ -230,6 +230,7 @@ var heldOutRead = map[string]bool{
 	"sol-check20": solCheck20Read,
 	"sol-check21": solCheck21Read,
 	"sol-check22": solCheck22Read,
+	"sol-check23": solCheck23Read,
 	"host31":      host31Read,
 	"host32":      host32Read,
 }

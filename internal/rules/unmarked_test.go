@@ -108,6 +108,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check20", solCheck20Files, hp(solCheck20Pairs)},
 		{"sol-check21", solCheck21Files, hp(solCheck21Pairs)},
 		{"sol-check22", solCheck22Files, hp(solCheck22Pairs)},
+		{"sol-check23", solCheck23Files, hp(solCheck23Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {
