@@ -2792,7 +2792,7 @@ read every step (*vid*).
 		{"vid.workers", "step-read", ".item() at host31.py(328): step", ""},
 		// Held out (fixtures/host32), written before the first read and
 		// skipped until host32Read (the frames carry the function's
-		// first line; mae.default's are host32.py's at 3a92cf7): tts's
+		// first line; mae.default's are host32.py's at a0bb6b9): tts's
 		// Dataset item (UttSet.__getitem__: four np.loads an utterance)
 		// under the DataLoader's iterator and its loss's masked_selects
 		// in fs2_loss; mae's loss read and synchronize in step. The

@@ -49,7 +49,7 @@ func host32Held(name string) bool {
 // Python frame. A check with a miss note failed at the first read and
 // is reported, not held.
 //
-// mae.default's frames carry host32.py's line numbers at 3a92cf7 (call
+// mae.default's frames carry host32.py's line numbers at a0bb6b9 (call
 // 1), five lines above fixtures/gen's from sdpa on; tts's are gen/'s.
 func host32Checks(t *testing.T, read map[string]*analysis.App, tls map[string]*analysis.Timeline) (misses []string) {
 	t.Helper()
