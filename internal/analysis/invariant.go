@@ -12,8 +12,9 @@ import (
 // InvariantWork is the work every thread of a grid does alike: integer,
 // floating-point, conversion, compare and branch instructions whose
 // operands are only constants, immediates and the kernel's arguments (and
-// what is computed from them alone, a loop's counter among them), never
-// a thread's or a block's index and never loaded data. A rolled loop of
+// what is computed from them alone, a loop's counter among them, and
+// the words loaded from addresses of those alone), never a thread's or a
+// block's index and never data loaded at an address of one. A rolled loop of
 // a constant trip count is its counter, compare and branch and the
 // conversions of the counter to float (fixtures/sol-check17's
 // loopOvh<0>: seven of the eight instructions of its inner loop's body);
@@ -39,8 +40,11 @@ type InvariantWork struct {
 	Entries float64
 	// Addrs are the instructions counted (by address), Values those of
 	// them that compute values (conversions and floating-point math), not
-	// control.
-	Addrs, Values map[string]bool
+	// control. Loads are the kernel's global loads of one address in
+	// every thread, where the values read a word of one of them (a
+	// struct of parameters through a pointer: fixtures/sol-check22's
+	// paramScale<0>); nil where none does.
+	Addrs, Values, Loads map[string]bool
 	// Held is the share of the warps' stall samples (every reason) at
 	// the counted instructions, HeldValues at those of Values: the share
 	// of the warps' time spent on them. NaN where the page samples no
@@ -126,28 +130,12 @@ func GridInvariant(a *Kernel) (w InvariantWork, ok bool) {
 		return w, false
 	}
 	p := newSASSProgram(a.Record)
-	ins := make([]invInst, len(p.recs))
-	for i, s := range p.recs {
-		ins[i] = parseInvInst(s)
-	}
-	varying := make([]bool, len(p.recs))
-	regs := map[int]bool{}
-	// Three passes: a loop's carried registers reach its head from the
-	// pass before.
-	for pass := 0; pass < 3; pass++ {
-		for i := range ins {
-			in := &ins[i]
-			v := in.own
-			for _, r := range in.srcs {
-				v = v || regs[r]
-			}
-			for _, d := range in.dsts {
-				regs[d] = v
-			}
-			varying[i] = v
-		}
-	}
+	ins, varying := gridVarying(p, manyWarps(a.Record))
 	w.Addrs, w.Values = map[string]bool{}, map[string]bool{}
+	// Whether an invariant value reads a uniform load's word: the last
+	// writer of a register a counted value reads, in program order.
+	writer := map[int]int{}
+	feeds := false
 	var samples, held, heldValues float64
 	sampled := false
 	for i, s := range p.recs {
@@ -160,6 +148,15 @@ func GridInvariant(a *Kernel) (w InvariantWork, ok bool) {
 		}
 		if i == 0 {
 			w.Entries = n
+		}
+		if !varying[i] && n > 0 && (ins[i].kind == "conv" || ins[i].kind == "math") {
+			for _, r := range ins[i].srcs {
+				j, ok := writer[r]
+				feeds = feeds || ok && ins[j].load
+			}
+		}
+		for _, d := range ins[i].dsts {
+			writer[d] = i
 		}
 		if varying[i] || !(n > 0) || ins[i].kind == "" {
 			continue
@@ -193,11 +190,74 @@ func GridInvariant(a *Kernel) (w InvariantWork, ok bool) {
 			}
 		}
 	}
+	if feeds {
+		w.Loads = uniformAddrs(p, ins, varying)
+	}
 	w.Held, w.HeldValues = math.NaN(), math.NaN()
 	if sampled && samples > 0 {
 		w.Held, w.HeldValues = held/samples, heldValues/samples
 	}
 	return w, w.Inst > 0
+}
+
+// gridVarying walks a kernel's program (three passes: a loop's carried
+// registers reach its head from the pass before) for the instructions
+// whose values differ between the threads of the grid: those that read a
+// thread's or a block's index, memory that differs between threads, a
+// shuffle or a vote, and what is computed from them. A plain global load
+// varies with its address alone where the grid has more than a warp
+// (many); in a grid of one warp a word every thread loads is loaded once
+// a request, no work repeated (fixtures/calib's oneThread, one thread
+// summing in[k]).
+func gridVarying(p *sassProgram, many bool) (ins []invInst, varying []bool) {
+	ins = make([]invInst, len(p.recs))
+	for i, s := range p.recs {
+		ins[i] = parseInvInst(s)
+		if !many && ins[i].load {
+			ins[i].own, ins[i].load = true, false
+		}
+	}
+	varying = make([]bool, len(p.recs))
+	regs := map[int]bool{}
+	for pass := 0; pass < 3; pass++ {
+		for i := range ins {
+			in := &ins[i]
+			v := in.own
+			for _, r := range in.srcs {
+				v = v || regs[r]
+			}
+			for _, d := range in.dsts {
+				regs[d] = v
+			}
+			varying[i] = v
+		}
+	}
+	return ins, varying
+}
+
+// gridUniformLoads is the addresses of a kernel's uniform loads (invInst's
+// load): global loads of one address in every thread of the grid.
+func gridUniformLoads(p *sassProgram, many bool) map[string]bool {
+	ins, varying := gridVarying(p, many)
+	return uniformAddrs(p, ins, varying)
+}
+
+// uniformAddrs is gridUniformLoads of a program gridVarying has walked.
+func uniformAddrs(p *sassProgram, ins []invInst, varying []bool) map[string]bool {
+	out := map[string]bool{}
+	for i, in := range ins {
+		if in.load && !varying[i] {
+			out[p.recs[i].Address] = true
+		}
+	}
+	return out
+}
+
+// manyWarps reports whether a kernel's grid runs more than one warp;
+// true where its launch is not known.
+func manyWarps(k *profan.Kernel) bool {
+	b, g := k.Block.Size(), k.Grid.Size()
+	return b <= 0 || g <= 0 || g*((b+31)/32) > 1
 }
 
 // invariantCandidate reports whether a kernel's conversions and
@@ -229,12 +289,18 @@ type invInst struct {
 	dsts, srcs []int
 	own        bool
 	kind       string
+	// load is a plain global load (LDG, not volatile: no .STRONG),
+	// which varies with its address alone: at an address of constants
+	// and arguments (a struct of parameters through a pointer, p->base)
+	// every thread reads the same word.
+	load bool
 }
 
 // parseInvInst reads one instruction for GridInvariant: varying by
 // itself where it reads a thread's or a block's index, the clock, memory
-// (but a constant bank at a constant offset), a shuffle or a vote; a
-// uniform instruction writes its first operand.
+// (but a constant bank at a constant offset, and a plain global load,
+// which varies with its address), a shuffle or a vote; a uniform
+// instruction writes its first operand.
 func parseInvInst(s profan.SourceRecord) invInst {
 	op, args := SASSFields(s.SASS)
 	base, _, _ := strings.Cut(op, ".")
@@ -246,6 +312,8 @@ func parseInvInst(s profan.SourceRecord) invInst {
 	case base == "LDC" || base == "ULDC":
 		// c[0x0][0x210]: an argument; c[0x3][R5]: indexed by a register,
 		// which srcs holds.
+	case base == "LDG" && !strings.Contains(op, ".STRONG"):
+		in.load = true
 	case strings.HasPrefix(base, "LD") || strings.HasPrefix(base, "ATOM") || base == "SHFL" || base == "VOTE" ||
 		base == "VOTEU" || base == "MATCH" || base == "RED" || base == "REDUX" || base == "TLD" || base == "TEX" ||
 		base == "SUATOM" || base == "SULD" || base == "LDSM" || base == "LDGSTS" || base == "ELECT":

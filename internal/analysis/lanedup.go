@@ -59,13 +59,26 @@ func LaneRedundant(a *Kernel) (w LaneWork, ok bool) {
 		return w, false
 	}
 	p := newSASSProgram(a.Record)
+	// A broadcast at an address of constants and arguments alone (a
+	// struct of parameters through a pointer) is the same word in every
+	// warp of the grid, not a row's: its value is an argument's, the
+	// same in every lane, and the work on it GridInvariant's
+	// (fixtures/sol-check22's paramScale<0>, p->base and p->expo
+	// reloaded for each element's powf).
+	uniform := gridUniformLoads(p, manyWarps(a.Record))
+	for addr := range uniform {
+		delete(broadcast, addr)
+	}
+	if len(broadcast) == 0 {
+		return w, false
+	}
 	class := make([]laneKind, len(p.recs))
 	regs := map[int]laneKind{}
 	// Three passes: a loop's carried registers reach its head from the
 	// pass before.
 	for pass := 0; pass < 3; pass++ {
 		for i, s := range p.recs {
-			class[i] = laneOf(s, regs, broadcast)
+			class[i] = laneOf(s, regs, broadcast, uniform)
 		}
 	}
 	w.Loads, w.Chain = map[string]bool{}, map[string]bool{}
@@ -144,8 +157,9 @@ func floatOp(sass string) bool {
 // destinations in regs): a lane's own value where any source is one, or
 // where it reads the thread's index, a load other than a broadcast, a
 // shuffle or a vote; loaded where a source is a broadcast load's value;
-// else the same in every lane.
-func laneOf(s profan.SourceRecord, regs map[int]laneKind, broadcast map[string]bool) laneKind {
+// else the same in every lane, a load of one address in every thread of
+// the grid (uniform) among them.
+func laneOf(s profan.SourceRecord, regs map[int]laneKind, broadcast, uniform map[string]bool) laneKind {
 	op, args := SASSFields(s.SASS)
 	base, _, _ := strings.Cut(op, ".")
 	dsts, srcs := laneOperands(s.SASS, op, args)
@@ -157,6 +171,8 @@ func laneOf(s profan.SourceRecord, regs map[int]laneKind, broadcast map[string]b
 		}
 	case broadcast[s.Address]:
 		c = laneLoaded
+	case uniform[s.Address]:
+		c = laneSame
 	case base == "LDC" || base == "ULDC" || base == "S2UR" || strings.HasPrefix(base, "U"):
 		c = laneSame
 	case strings.HasPrefix(base, "LD") || strings.HasPrefix(base, "ATOM") || base == "SHFL" || base == "VOTE" || base == "MATCH" || base == "RED" || base == "S2UR":

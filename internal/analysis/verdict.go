@@ -375,7 +375,12 @@ import (
 // register-tile prices its tile.
 // version 175 has tensor-cores-unused read a bf16 widened by a multiply
 // by 0x10000 (IMAD.U32 R, R, 0x10000, RZ) as a half widening.
-const VerdictVersion = 175
+// version 176 has invariant-work (and the headroom) read a word every
+// thread loads from one address as invariant, warp-redundant-work,
+// precise-math and uniform-load leave it, neighbour-recompute read loads
+// a block's width apart as one tap, and invariant-work price loads that
+// wait behind stores at the stream line.
+const VerdictVersion = 176
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

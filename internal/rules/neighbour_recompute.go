@@ -10,6 +10,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/gpumodel"
 )
 
 // neighbourRecompute reports a compute-bound kernel in which each thread
@@ -142,20 +143,58 @@ func recomputed(a *analysis.Kernel) (dup, copies, total float64, locs []profan.L
 // neighbourTaps counts the global loads of one source line that read a
 // coalesced stream (at most half a sector a request above their ideal:
 // the same array at shifted indices), the line with most: the taps the
-// copies are fed from.
+// copies are fed from. A word every lane reads (a broadcast) is no tap,
+// and the loads of a line through one register a block's width apart
+// (their offsets' step a multiple of the block's threads times the
+// access's bytes: x[i0 + 256·k] in 256-thread blocks) are one: each
+// reads the thread's own element of the next slab, which no other
+// thread reads (fixtures/sol-check22's paramScale<0> and sol-check14's
+// selHeavy<0>, eight elements a thread, the loop over them unrolled into
+// eight copies of the work).
 func neighbourTaps(a *analysis.Kernel) int {
-	by := map[string]int{}
-	best := 0
+	type key struct {
+		line string
+		base int // the address's register, -1 for none
+	}
+	type group struct {
+		n     int
+		bytes float64
+		offs  []int64
+	}
+	groups := map[key]*group{}
+	var order []key
 	for _, in := range a.Model.Instructions {
-		if in.Space != "global" || in.Operation != "load" || in.Indirect || !(in.IdealSectors > 0) {
+		if in.Space != "global" || in.Operation != "load" || in.Indirect || !(in.IdealSectors > 0) || in.Pattern.Kind == gpumodel.Broadcast {
 			continue
 		}
 		if in.SectorsPerRequest > in.IdealSectorsPerRequest+1.01 {
 			continue
 		}
-		k := fmt.Sprintf("%s:%d", in.File, in.Line)
-		by[k]++
-		best = max(best, by[k])
+		base, off, ok := analysis.MemAddress(in.SASS)
+		if !ok {
+			base = -1
+		}
+		k := key{fmt.Sprintf("%s:%d", in.File, in.Line), base}
+		g := groups[k]
+		if g == nil {
+			g = &group{bytes: in.Pattern.AccessBytes}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.n++
+		g.offs = append(g.offs, off)
+	}
+	by := map[string]int{}
+	best := 0
+	span := int64(a.Record.Block.Size())
+	for _, k := range order {
+		g := groups[k]
+		n := g.n
+		if step := minStep(g.offs); k.base >= 0 && step > 0 && g.bytes > 0 && step%(span*int64(g.bytes)) == 0 {
+			n = 1 // a slab a block wide a load: the thread's own elements
+		}
+		by[k.line] += n
+		best = max(best, by[k.line])
 	}
 	return best
 }
@@ -212,18 +251,26 @@ func checkNeighbourRecompute(p *Pass) {
 }
 
 // oneLoaded reports whether a run of instructions reads exactly one
-// register that a global load before it wrote, among the registers it
-// reads before writing them: a function of one tap's value (each copy of
-// fieldSmooth's f(x[j])), not a weight of two (a bilateral filter's
-// w(x[j] − x[i]): each tap's weight differs from its neighbour's).
+// register that a global load before it wrote last, among the registers
+// it reads before writing them: a function of one tap's value (each copy
+// of fieldSmooth's f(x[j])), not a weight of two (a bilateral filter's
+// w(x[j] − x[i]): each tap's weight differs from its neighbour's). A
+// register a load wrote and another instruction wrote since holds no
+// tap: fixtures/sol-check22's paramScale<0> reads in each unrolled copy
+// of its line the element's index i + 256·k, an IADD3's, in R0, which
+// the copy before had loaded p->base into; its copies load their inputs
+// (x[i] and the parameters) themselves.
 func oneLoaded[R any](before, run []R, sass func(R) string) bool {
 	loaded := map[string]bool{}
 	for _, r := range before {
 		s := sass(r)
-		if strings.HasPrefix(opcode(s), "LDG") {
-			if f := sassOperands(s); len(f) > 0 {
-				loaded[baseReg(f[0])] = true
-			}
+		op := opcode(s)
+		f := sassOperands(s)
+		if len(f) == 0 || memoryStore(op) {
+			continue
+		}
+		for _, g := range writtenRegs(op, f[0]) {
+			loaded[g] = strings.HasPrefix(op, "LDG")
 		}
 	}
 	written := map[string]bool{}
@@ -260,4 +307,31 @@ func baseReg(x string) string {
 		return ""
 	}
 	return x[:end]
+}
+
+// writtenRegs are the general registers an instruction of opcode op
+// writes through its first operand dst: two for a 64-bit result (R4.64,
+// LDG.E.64, IMAD.WIDE), four for a 128-bit load; none for a memory
+// operand or a predicate.
+func writtenRegs(op, dst string) []string {
+	g := baseReg(dst)
+	if g == "" || strings.Contains(dst, "[") {
+		return nil
+	}
+	n := 1
+	switch {
+	case strings.Contains(op, ".128"):
+		n = 4
+	case strings.Contains(op, ".64") || strings.Contains(op, ".WIDE") || strings.HasSuffix(dst, ".64"):
+		n = 2
+	}
+	k, err := strconv.Atoi(g[1:])
+	if err != nil {
+		return []string{g}
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "R" + strconv.Itoa(k+i)
+	}
+	return out
 }

@@ -212,6 +212,15 @@ const (
 // each execution a call.
 func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64) {
 	byLine := newPerLine(func(loc profan.Location) *preciseLine { return &preciseLine{loc: loc} })
+	// A call whose operands are the same in every thread of the grid
+	// (analysis.GridInvariant, where it is worth a finding) is
+	// invariant-work's: hoisted, it is computed once, whatever its
+	// precision (fixtures/sol-check22's paramScale<0>, powf and sqrtf of
+	// parameters reloaded through a pointer for every element).
+	var invariant map[string]bool
+	if w, ok := analysis.GridInvariant(a); ok && w.Worth() {
+		invariant = w.Addrs
+	}
 	for s := range instructions(a.Record.Source) {
 		n := instExecuted(s)
 		total += n
@@ -224,6 +233,9 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 		}
 		l := byLine.at(s)
 		l.inst += n
+		if invariant[s.Address] {
+			continue
+		}
 		if analysis.PreciseTanh(s.SASS) {
 			l.calls += n
 		}

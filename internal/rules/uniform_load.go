@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"maps"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -31,9 +32,17 @@ out[i] = in[i] * c_scale;`,
 		// with the other rows', where a constant would save nothing of
 		// the work (fixtures/sol-check16's warpDup<0>, seed[g >> 5]
 		// before a 256-step chain).
-		var redundant map[string]bool
+		redundant := map[string]bool{}
 		if w, ok := analysis.LaneRedundant(p.Kernel); ok && redundantShare(w) {
 			redundant = w.Loads
+		}
+		// Likewise a word of one address in every thread whose value
+		// the grid's invariant work reads is invariant-work's: hoisted,
+		// it is loaded once (fixtures/sol-check22's paramScale<0>, the
+		// parameters powf and sqrtf read, reloaded for each element).
+		if w, ok := analysis.GridInvariant(p.Kernel); ok && w.Worth() && len(w.Loads) > 0 {
+			redundant = maps.Clone(redundant)
+			maps.Copy(redundant, w.Loads)
 		}
 		var locs []profan.Location
 		for _, in := range p.Kernel.Model.Instructions {
