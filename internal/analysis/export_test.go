@@ -143,3 +143,14 @@ func TracedWalls(t *Timeline) (replayed, traced float64) {
 	}
 	return replayed, stats.Median(ws)
 }
+
+// RepeatRegions counts the replayed steps' regions between the syncs
+// lever l keeps (repeatRegions; none on a step they do not split) and,
+// of them, those whose launches no other step repeats.
+func RepeatRegions(t *Timeline, l Lever) (regions, unrepeated int) {
+	r, ok := t.Steps.(*replay)
+	if !ok {
+		return 0, 0
+	}
+	return len(r.repeatRegions(l, nil)), len(r.unrepeated(l, nil))
+}

@@ -431,6 +431,14 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	gone := r.opsDropped(l)
 	// The host deciding on a value it read: eager under a graph.
 	held := r.decided(l, gone)
+	// The regions a graph captured on one step does not replay on
+	// another (their launches do not repeat): eager too.
+	unheld := r.unheld(l, gone)
+	if unheld != nil {
+		held = append(held, unheld...)
+		slices.SortFunc(held, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
+		held = joined(held)
+	}
 	factor := func(l Lever, i int, s profan.HostSpan) float64 {
 		if gone != nil && gone[i] {
 			return 0
@@ -706,7 +714,7 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			// The GPU's gap before a queued kernel: none inside a
 			// graph; in a collapsed range, paid once a launch left.
 			gap := r.gap
-			if l.Graphs && (graphed == nil || rangeOf(graphed, k.issued) >= 0) {
+			if l.Graphs && (graphed == nil || rangeOf(graphed, k.issued) >= 0) && rangeOf(unheld, k.issued) < 0 {
 				gap = 0
 			} else if c := l.Collapse; c != nil && c.Launches > 0 && k.copy == 0 {
 				if i := rangeOf(col, k.issued); i >= 0 {

@@ -3,6 +3,7 @@ package analysis_test
 import (
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,5 +90,33 @@ func TestReplayWorkersBursts(t *testing.T) {
 	app := fixtureGrouper(t, "host28/spk.workers.json.gz").App()
 	if app.Feed < 0.24316 || app.Feed > 0.40041 || app.PricedStep < app.Feed {
 		t.Errorf("spk.workers: fed every %.2f ms, priced on %.2f ms a step; want the workers' pace, 243.16 to 400.41 ms", 1e3*app.Feed, 1e3*app.PricedStep)
+	}
+}
+
+// TestReplayUnrepeated: on fixtures/host30's crf.workers the CRF's loops
+// between the step's reads (_validate's and the decode's) run one
+// iteration a token of the batch's longest sentence, so their launches
+// repeat in no other step: a graph of the regions between the reads
+// holds none of them as they are, they replay eager, and the graph gains
+// under 5% (59.8% when they were graphed, padded). On fixtures/host22's
+// ddpm.default each sampling step's body between two reads launches the
+// same kernels in every step: every region repeats (graphs measured
+// 16.9% there, fixtures/host22b).
+func TestReplayUnrepeated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads host30's crf.workers")
+	}
+	graph := analysis.Lever{Graphs: true, Pad: true}
+	tl := fixtureGrouper(t, "host30/crf.workers.json.gz").Timeline
+	un := tl.Unrepeated(graph)
+	if un.Regions == 0 || un.Frame != "host30.py(437): _compute_normalizer" || len(un.Counts) != un.Steps || slices.Min(un.Counts) == slices.Max(un.Counts) {
+		t.Errorf("crf.workers: unrepeated %+v; want the CRF's loops at host30.py(437): _compute_normalizer, their launches changing from step to step", un)
+	}
+	if r, ok := tl.Replay(graph); !ok || r.Gain() > 0.05 {
+		t.Errorf("crf.workers: the graph of the regions between the reads gains %.1f%%; want under 5%% (the loops' regions eager)", 100*r.Gain())
+	}
+	tl = fixtureGrouper(t, "host22/ddpm.default.json.gz").Timeline
+	if n, u := analysis.RepeatRegions(tl, analysis.Lever{Graphs: true}); n < 100 || u != 0 {
+		t.Errorf("ddpm.default: %d of %d regions between the reads unrepeated; want every sampling step's body repeated", u, n)
 	}
 }

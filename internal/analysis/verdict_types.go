@@ -34,6 +34,7 @@ type (
 	Replayed                 = verdict.Replayed
 	Site                     = verdict.Site
 	Shapes                   = verdict.Shapes
+	Unrepeated               = verdict.Unrepeated
 	App                      = verdict.App
 	SuppressedRecommendation = verdict.SuppressedRecommendation
 	LeverInUse               = verdict.LeverInUse

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -340,6 +341,16 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 			}
 		}
 	}
+	if lever != nil {
+		if un := tl.Unrepeated(*lever); un.Regions > 0 {
+			// Regions between the syncs whose launches no other step
+			// repeats (a loop the batch sets the trip count of): no
+			// graph captured on one step replays them; the replay
+			// prices them eager (fixtures/host30's crf).
+			msg += "; " + unrepeatedSaid(un)
+			basis += "; the regions whose launches no other traced step repeats replayed eager"
+		}
+	}
 	if c := capturableClass(p); c != "" {
 		// An optimizer with step counts (Adam's) captured in the graph
 		// must keep them on the device.
@@ -531,4 +542,28 @@ func shapesSaid(sh analysis.Shapes) string {
 		return fmt.Sprintf("%d of the %d kernels launched in every step run on other grids or for ops of other input shapes (as the trace recorded them, by the bytes each op moves); %s on %s in the %d steps traced", sh.Changed, sh.Kernels, who, strings.Join(per, ", "), sh.Steps)
 	}
 	return fmt.Sprintf("%d of the %d kernels launched in every step run on other grids; %s on %s in the %d steps traced", sh.Changed, sh.Kernels, who, strings.Join(per, ", "), sh.Steps)
+}
+
+// unrepeatedSaid states the regions between a step's syncs that a graph
+// does not hold as they are (analysis.Unrepeated): what they launch, from
+// which op and frame, in each step traced, and that they are priced eager.
+func unrepeatedSaid(un analysis.Unrepeated) string {
+	what := ""
+	if n := len(un.Counts); n > 1 && un.Kernel != "" {
+		frame, who := "the step", kernelname.Classify(un.Kernel).Display
+		if un.Frame != "" {
+			frame = un.Frame
+		}
+		if un.Op != "" {
+			who = un.Op + "'s " + who
+		}
+		cs := make([]string, n)
+		for i, c := range un.Counts {
+			cs[i] = strconv.Itoa(c)
+		}
+		what = fmt.Sprintf(": %s launches %s and %s kernels there in the %d steps (%s the most), a loop run as many times as the batch sets",
+			frame, strings.Join(cs[:n-1], ", "), cs[n-1], un.Steps, who)
+	}
+	return fmt.Sprintf("%d of the %d regions between its syncs that launch kernels (over the %d steps traced) launch what no other step launches there%s, and a graph captured on one step replays only the launches it captured; those regions (%.2f ms of host a step) are priced eager, the graphs on the regions that repeat alone",
+		un.Regions, un.Of, un.Steps, what, 1e3*un.Host)
 }
