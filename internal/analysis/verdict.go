@@ -380,7 +380,10 @@ import (
 // precise-math and uniform-load leave it, neighbour-recompute read loads
 // a block's width apart as one tap, and invariant-work price loads that
 // wait behind stores at the stream line.
-const VerdictVersion = 176
+// version 177 has bit-loop read a loop that shifts a word right a bit a
+// step until it is zero, XOR-ing or OR-ing it into another (while (g >>=
+// 1) b ^= g), and price it at five shift-and-combine steps a word.
+const VerdictVersion = 177
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

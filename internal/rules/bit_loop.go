@@ -21,7 +21,9 @@ import (
 // a bit: about three ALU instructions a bit where POPC or FLO takes one a
 // word; or a one-bit merge, a bit of one register or-ed into another
 // (depositBit), once a bit where the shift-and-mask spread moves them
-// all in a few steps.
+// all in a few steps; or a loop that walks a word a bit a step until it
+// is zero, combining each shifted copy into another word (shiftWalks),
+// where five shift-and-combine steps do it.
 var bitLoop = &Rule{
 	ID:    "bit-loop",
 	Title: "Bits tested one at a time where one instruction does the job",
@@ -39,7 +41,11 @@ the SASS is the judge: LOP3.LUT with a one-bit immediate (0x1 after a
 SHF.R, or 0x2, 0x4, ... in place), repeated for each bit. A word built a
 bit at a time (a Morton code's x and y interleaved: a LOP3.LUT merging one
 register's bit into another under a one-bit mask, a bit each) takes four
-shift-and-mask steps a 16-bit field instead. Triton has
+shift-and-mask steps a 16-bit field instead, and a loop that shifts a word
+right a bit a step until it is zero, XOR-ing or OR-ing each copy into
+another (while (g >>= 1) b ^= g, a Gray code decoded), runs a step a bit up
+to the word's highest set bit where five shift-and-combine steps do it
+(b ^= b >> 16; ... b ^= b >> 1). Triton has
 tl.inline_asm_elementwise for popc.b32, and libdevice's popc, clz, ffs and
 brev.`,
 	Before:      `for (int b = 0; b < 64; ++b) cnt += unsigned(d >> b) & 1u;   // ~190 ALU instructions`,
@@ -63,6 +69,10 @@ type bitLine struct {
 	inst, alu, bits float64
 	scans, words    float64
 	deposits        float64
+	// walks are the words a loop walks a bit a step until they are zero
+	// (shiftWalks), one a loop's entry, and steps the loop's steps
+	// (warp-level).
+	walks, steps float64
 }
 
 // The kinds of bit test bitTest reads.
@@ -263,6 +273,113 @@ const (
 	depositIssue = 0.75
 	depositALU   = 0.5
 )
+
+// walkIssue and walkALU are the instructions, and the ALU-pipe ones of
+// them, that the log-step fix takes a word a loop walks a bit a step
+// until it is zero, combining each shifted copy into another word: a
+// prefix XOR or OR of a 32-bit word's shifted copies is five steps of a
+// shift and a LOP3.LUT (fixtures/sol-check22's grayDec<1>: b ^= b >> 16,
+// 8, 4, 2, 1, ten ALU instructions a word).
+const (
+	walkIssue = 10
+	walkALU   = 10
+)
+
+// shiftWalks reads a kernel's loops that walk a word a bit a step until
+// it is zero, combining each shifted copy into another word: a backward
+// branch on the word's test against zero (ISETP.NE P, PT, Rg, RZ) whose
+// body shifts the word right by one in place (SHF.R.U32.HI Rg, RZ, 0x1,
+// Rg) and XORs or ORs it into an accumulator (LOP3.LUT Rb, Rb, Rg, RZ,
+// 0x3c): while (g >>= 1) b ^= g, a Gray code decoded a bit a step, its
+// trip count the word's highest set bit (fixtures/sol-check22's
+// grayDec<0>: 32 steps of five instructions a warp's word, three on the
+// ALU pipe, where the prefix XOR takes five shift-xor steps). A loop
+// that runs fewer than bitLoopMinBits steps an entry is not counted.
+// Each loop is filed under the line of its combine, with the body's
+// instructions and the words walked (the loop's entries).
+func shiftWalks(a *analysis.Kernel) []*bitLine {
+	if !sassHas(a, "SHF.R") {
+		return nil
+	}
+	_, loops := sassLoops(a)
+	byLine := newPerLine(func(loc profan.Location) *bitLine { return &bitLine{loc: loc} })
+	var out []*bitLine
+	for _, l := range loops {
+		bra := l.body[len(l.body)-1]
+		steps := instExecuted(bra)
+		if len(l.body) > 12 || !(steps >= bitLoopMinBits*l.entries) {
+			continue
+		}
+		guard, _, _ := strings.Cut(strings.TrimSpace(bra.SASS), " ")
+		if !strings.HasPrefix(guard, "@P") {
+			continue
+		}
+		shifted := map[string]bool{}
+		for _, s := range l.body {
+			if r := stepShift(s.SASS); r != "" && strings.HasPrefix(opcode(s.SASS), "SHF.R") {
+				if f := sassOperands(s.SASS); f[2] == "0x1" {
+					shifted[r] = true
+				}
+			}
+		}
+		tested, combine := false, -1
+		for i, s := range l.body {
+			f := sassOperands(s.SASS)
+			switch op := opcode(s.SASS); {
+			case strings.HasPrefix(op, "ISETP.NE") && len(f) >= 4 && "@"+f[0] == guard && shifted[f[2]] && f[3] == "RZ":
+				tested = true
+			case strings.HasPrefix(op, "LOP3.LUT") && combine < 0 && prefixCombine(f, shifted):
+				combine = i
+			}
+		}
+		if !tested || combine < 0 {
+			continue
+		}
+		line := l.body[combine]
+		if line.Line <= 0 {
+			continue
+		}
+		b := byLine.at(line)
+		if b.walks == 0 {
+			out = append(out, b)
+		}
+		b.walks += l.entries
+		b.steps += steps
+		for _, s := range l.body {
+			n := instExecuted(s)
+			b.inst += n
+			if aluOp(opcode(s.SASS)) {
+				b.alu += n
+			}
+		}
+	}
+	return out
+}
+
+// prefixCombine reports whether a LOP3.LUT's operands (f, its opcode
+// dropped) XOR or OR a shifted register into an accumulator it writes:
+// Rb, Rb, Rg, RZ, 0x3c (b ^ g), or 0xfc (b | g), the two sources in
+// either order and place.
+func prefixCombine(f []string, shifted map[string]bool) bool {
+	if len(f) < 5 {
+		return false
+	}
+	d, src, lut := f[0], f[1:4], f[4]
+	var regs []string
+	at := 0
+	for i, x := range src {
+		if x != "RZ" {
+			regs = append(regs, x)
+			at |= 1 << (2 - i) // a is 4, b 2, c 1
+		}
+	}
+	if len(regs) != 2 || regs[0] == regs[1] || !slices.Contains(regs, d) || !(shifted[regs[0]] || shifted[regs[1]]) || shifted[d] {
+		return false
+	}
+	xor := map[int]string{6: "0x3c", 5: "0x5a", 3: "0x66"}
+	or := map[int]string{6: "0xfc", 5: "0xfa", 3: "0xee"}
+	return lut == xor[at] || lut == or[at]
+}
 
 // bitLoopMinBits is the single-bit tests a warp must run on a line, on
 // average over the kernel's warps, to make it a bit loop: a quarter of a
@@ -498,6 +615,11 @@ func checkBitLoop(p *Pass) {
 		return
 	}
 	lines, total, alu, _ := bitLines(a)
+	for _, w := range shiftWalks(a) {
+		if !slices.ContainsFunc(lines, func(l *bitLine) bool { return l.loc == w.loc }) {
+			lines = append(lines, w)
+		}
+	}
 	if len(lines) == 0 || !(total > 0) {
 		return
 	}
@@ -505,17 +627,19 @@ func checkBitLoop(p *Pass) {
 	if !(aluPeak > 0) {
 		return
 	}
-	var removed, aluGone, bits, scans, deposits float64
+	var removed, aluGone, bits, scans, deposits, walks, steps float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
 		keep := 2*(l.bits-l.scans-l.deposits)/32 + l.words
-		r := math.Max(0, l.inst-keep-depositIssue*l.deposits)
+		r := math.Max(0, l.inst-keep-depositIssue*l.deposits-walkIssue*l.walks)
 		removed += r
-		aluGone += math.Max(0, math.Min(r, l.alu-keep-depositALU*l.deposits))
+		aluGone += math.Max(0, math.Min(r, l.alu-keep-depositALU*l.deposits-walkALU*l.walks))
 		bits += l.bits
 		scans += l.scans
 		deposits += l.deposits
+		walks += l.walks
+		steps += l.steps
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -539,6 +663,10 @@ func checkBitLoop(p *Pass) {
 	single := bits - scans - deposits
 	tests := fmt.Sprintf("%.3g warp-level single-bit tests, a LOP3.LUT with a one-bit mask each, about three ALU instructions a bit", single)
 	switch {
+	case walks > 0 && bits == 0:
+		tests = fmt.Sprintf("%.3g warp-level steps of a loop that shifts a word right a bit and XORs or ORs it into another until it is zero, %.3g a word: as many as its highest set bit", steps, steps/walks)
+	case walks > 0:
+		tests = fmt.Sprintf("%.3g warp-level single-bit tests and %.3g steps of a loop that shifts a word right a bit until it is zero", single, steps)
 	case scans >= bits:
 		tests = fmt.Sprintf("%.3g warp-level tests of a bit position, (v >> b) != 0, a LOP3.LUT with the mask of the bits from b up and a select each", scans)
 	case scans > 0:
@@ -560,6 +688,18 @@ func checkBitLoop(p *Pass) {
 			advice = "move the bits all at once with the shift-and-mask spread: a 16-bit coordinate to every other bit is x = (x | x << 8) & 0x00ff00ff; x = (x | x << 4) & 0x0f0f0f0f; x = (x | x << 2) & 0x33333333; x = (x | x << 1) & 0x55555555 (a Morton code is spread(x) | spread(y) << 1); __brev(x) for a reversal, __byte_perm(x, y, s) for bytes, __popc / __clz for a count or a position, instead of a bit a step"
 		}
 	}
+	if walks > 0 {
+		// A word's shifted copies combined a bit a step (a Gray code
+		// decoded, a prefix XOR or OR): the log-step fix takes five.
+		evidence = append(evidence, fmt.Sprintf("shift_walk_steps=%.4g", steps), fmt.Sprintf("shift_walk_words=%.4g", walks))
+		if bits == 0 {
+			fix = "five shift-and-combine steps a word"
+			advice = "combine the word's shifted copies in log steps, not a bit a step: while (g >>= 1) b ^= g (a Gray code decoded) is b ^= b >> 16; b ^= b >> 8; b ^= b >> 4; b ^= b >> 2; b ^= b >> 1, and the same five steps with | smear a word's highest set bit down (or 0xffffffffu >> __clz(x)); 32 - __clz(x) is the loop's trip count"
+			if _, _, triton := tritonKernel(a.Record); triton {
+				advice = "combine the word's shifted copies in log steps: b ^= b >> 16; b ^= b >> 8; b ^= b >> 4; b ^= b >> 2; b ^= b >> 1 on the whole block, instead of a loop until the word is zero"
+			}
+		}
+	}
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("%.0f%% of the executed instructions are bit loops on %s (%s); at the device's issue and ALU-pipe peaks they take %.0f%% of the kernel's time, %s %.0f%%",
 			100*share, strings.Join(where, ", "), tests, 100*math.Min(1, before/t), fix, 100*math.Min(1, after/t)),
@@ -576,10 +716,21 @@ func checkBitLoop(p *Pass) {
 // and 8-byte loads beside 4-byte stores (popc64<1, 32>: 0.81).
 const narrowReachExp = 0.43
 
+// residentReach is how much faster a narrow stream runs where each
+// thread loads several of its words in turn than where it loads one and
+// exits: a warp done after one word leaves its slot empty until the next
+// block starts, so fewer warps hold bytes in flight (fixtures/sol-bits'
+// twins, a word a thread: 72 % of the warp slots active, 0.54 of the DRAM
+// peak, latency-bound; fixtures/sol-check22's grayDec<1>, eight words a
+// thread in turn: 88 % active, 0.68 of the peak). The ratio of the warps
+// active, not a fit.
+const residentReach = 88.0 / 72.0
+
 // streamFloor is the time a kernel's global accesses take at the rate
 // their width reaches: the ideal sectors of its loads and stores at the
 // attainable DRAM rate (vectorReach of the peak), over the share of it
-// a stream as narrow reaches; 0 when the model has no accesses.
+// a stream as narrow reaches (residentReach more where each thread loads
+// two words or more); 0 when the model has no accesses.
 func streamFloor(p *Pass) float64 {
 	a := p.Kernel
 	m := a.Model
@@ -598,6 +749,9 @@ func streamFloor(p *Pass) float64 {
 	reach := 1.0
 	if w, share := narrowWidth(p); w > 0 && w < 16 && share >= 0.5 {
 		reach = math.Pow(w/16, narrowReachExp)
+		if threads := float64(a.Record.Grid.Size()) * float64(a.Record.Block.Size()); m.GlobalLoad != nil && threads > 0 && 32*m.GlobalLoad.Requests/threads >= 2 {
+			reach = math.Min(1, reach*residentReach)
+		}
 	}
 	return 32 * sectors / (a.Spec.PeakBandwidth() * vectorReach * reach)
 }
