@@ -200,6 +200,10 @@ func RereadPasses(a *Kernel) (Passes, bool) {
 			}
 		}
 	}
+	// A line whose loads are a loop unrolled is a pass of its own.
+	for l := range unrolledPasses(p) {
+		loops[l] = true
+	}
 	// The passes that only reduce fuse into one (an online max and sum);
 	// a pass that writes after them needs their results and stays, unless
 	// what each block reads fits on chip (heldOnChip): softmaxRow<0>'s
@@ -297,6 +301,9 @@ func loadedIndexed(src string) []string {
 	if key := runtimeIndexed(src); key != "" {
 		return []string{key}
 	}
+	if key := tritonLoaded(src); key != "" {
+		return []string{key}
+	}
 	var keys []string
 	index := ""
 	for _, at := range indexedRe.FindAllStringIndex(src, -1) {
@@ -317,4 +324,90 @@ func loadedIndexed(src string) []string {
 		}
 	}
 	return keys
+}
+
+// tritonLoaded is the one pointer expression a Triton source line loads
+// from (`tl.load(base + off + tl.arange(0, BLOCK))`: its first argument,
+// spaces dropped, the mask and other keywords left out), "" when the line
+// loads none or several: two lines that load from one expression read
+// the same addresses (fixtures/sol-check22's lse_2pass, a max pass and a
+// sum-of-exp pass over a row, each tl.load(base + off + tl.arange(0,
+// BLOCK))).
+func tritonLoaded(src string) string {
+	key := ""
+	for rest := src; ; {
+		i := strings.Index(rest, "tl.load(")
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len("tl.load("):]
+		depth, end := 0, -1
+		for j, c := range rest {
+			switch c {
+			case '(', '[':
+				depth++
+			case ')', ']':
+				depth--
+			}
+			if depth < 0 || depth == 0 && c == ',' {
+				end = j
+				break
+			}
+		}
+		if end <= 0 {
+			return ""
+		}
+		e := "tl.load(" + strings.Join(strings.Fields(rest[:end]), "") + ")"
+		if key != "" && key != e {
+			return ""
+		}
+		key = e
+	}
+	return key
+}
+
+// unrolledPassLoads is the loads from one base register at distinct
+// offsets a line must hold to be a loop unrolled: a quarter of a 32-step
+// loop's (a struct's fields, a stencil's taps, are a few).
+const unrolledPassLoads = 8
+
+// unrolledPasses are the source lines whose global loads are a loop
+// unrolled: unrolledPassLoads or more LDGs from one base register, each
+// at its own offset. Triton unrolls a loop whose trip count is a
+// constexpr (fixtures/sol-check22's lse_2pass: its max pass, 64 steps of
+// a 2048-float block, is 128 LDG.E.128 from R2.64 + 0x0 to + 0x3f000 on
+// line 66; its sum pass a loop of two on line 70).
+func unrolledPasses(p *sassProgram) map[int]bool {
+	offs := map[int]map[string]map[string]bool{} // line, base, offsets
+	for i, r := range p.recs {
+		op, args := p.fields(i)
+		if !strings.HasPrefix(op, "LDG") || r.Line <= 0 || len(args) < 2 {
+			continue
+		}
+		a := args[len(args)-1]
+		open := strings.LastIndexByte(a, '[')
+		if open < 0 || !strings.HasSuffix(a, "]") {
+			continue
+		}
+		base, off, _ := strings.Cut(a[open+1:len(a)-1], "+")
+		if !strings.HasPrefix(base, "R") {
+			continue
+		}
+		if offs[r.Line] == nil {
+			offs[r.Line] = map[string]map[string]bool{}
+		}
+		if offs[r.Line][base] == nil {
+			offs[r.Line][base] = map[string]bool{}
+		}
+		offs[r.Line][base][off] = true
+	}
+	out := map[int]bool{}
+	for l, bases := range offs {
+		for _, o := range bases {
+			if len(o) >= unrolledPassLoads {
+				out[l] = true
+			}
+		}
+	}
+	return out
 }

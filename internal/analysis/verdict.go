@@ -383,7 +383,10 @@ import (
 // version 177 has bit-loop read a loop that shifts a word right a bit a
 // step until it is zero, XOR-ing or OR-ing it into another (while (g >>=
 // 1) b ^= g), and price it at five shift-and-combine steps a word.
-const VerdictVersion = 177
+// version 178 has repeated-passes and the headroom read a Triton
+// line's tl.load pointer as its loaded expression and a line of eight
+// loads from one base register at distinct offsets as a loop unrolled.
+const VerdictVersion = 178
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

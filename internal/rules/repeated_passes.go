@@ -84,7 +84,12 @@ func checkRepeatedPasses(p *Pass) {
 		}
 	}
 	advice := "fuse the loops into one that loads each element once and updates every result from it (a one-pass algorithm where a pass needs the one before: Welford's variance)"
-	if ps.Held > 0 {
+	if _, _, triton := tritonKernel(p.Kernel.Record); triton {
+		// A Triton program's passes over its row (fixtures/sol-check22's
+		// lse_2pass: a max loop, then a sum-of-exp loop, each tl.load of
+		// the same pointer).
+		advice = "fuse the loops into one that loads each block of the row once and updates every result from it (an online max and sum of exponentials: m_new = tl.maximum(m, x); s = s * tl.exp(m - m_new) + tl.exp(x - m_new)), or load the whole row once with a BLOCK_SIZE as large as the row and num_warps to match, keeping it in registers between the passes"
+	} else if ps.Held > 0 {
 		advice += fmt.Sprintf("; a loop that writes after a reduction can take its data from the first loop, which keeps each block's %s in registers or shared memory (a thread's elements in an array the compiler unrolls into registers)", kib(ps.Held))
 	}
 	p.report(estimate(gain), Note{

@@ -256,7 +256,17 @@ func TestSolCheck22(t *testing.T) {
 	// 0.62 on both pages; means 0.1858 -> 0.1650 raw (ruled pairs 0.1176
 	// -> 0.0943), 0.1870 -> 0.1662 details (0.1189 -> 0.0957); bounds
 	// (0.187, 0.784) -> (0.167, 0.784).
-	heldOutGaps(t, solCheck22Files, solCheck22Pairs, "sol-check22", 0.167, 0.784, solCheck22Gaps)
+	// After kfix29b's repeated-passes fit (verdict version 178): a
+	// Triton line's tl.load(base + off + tl.arange(0, BLOCK)) is its
+	// loaded expression, and a line of eight loads or more from one base
+	// register at distinct offsets is a loop unrolled (the max pass, 128
+	// LDG.E.128 on line 66; the sum pass a loop on line 70):
+	// lse_2pass's repeated-passes at line 70, 0.48 against 0.42 on both
+	// pages, its headroom 6 % -> 53 % on DRAM (537 MB re-read); means
+	// 0.1650 -> 0.1524 raw (ruled pairs 0.0943 -> 0.0802), 0.1662 ->
+	// 0.1536 details (0.0957 -> 0.0815); bounds (0.167, 0.784) -> (0.154,
+	// 0.784).
+	heldOutGaps(t, solCheck22Files, solCheck22Pairs, "sol-check22", 0.154, 0.784, solCheck22Gaps)
 }
 
 // solCheck22Gaps are what the first read found against the verdicts
@@ -264,10 +274,10 @@ func TestSolCheck22(t *testing.T) {
 // uncoalesced-global gather"): logged, not failed. Four required
 // findings missing, nine forbidden given, the same on both pages, at the
 // first read; paramScale<0>'s four since fitted (kfix29a), grayDec<0>'s
-// bit-loop found since kfix29b's fit.
+// bit-loop and lse_2pass's repeated-passes found since kfix29b's fits.
 var solCheck22Gaps = []string{
 	"rowNorm1k<0> thread-divergence", "perm2<0> dependent-loads", "dsumCas<0> thread-divergence",
-	"lse_2pass repeated-passes", "toneDet<0> small-grid", "inPoly<0> precise-math", "inPoly<0> thread-divergence",
+	"toneDet<0> small-grid", "inPoly<0> precise-math", "inPoly<0> thread-divergence",
 	"scaleUnroll<0> narrow-access"}
 
 // solCheck22LineGaps are the required findings whose named line is not
