@@ -386,7 +386,9 @@ import (
 // version 178 has repeated-passes and the headroom read a Triton
 // line's tl.load pointer as its loaded expression and a line of eight
 // loads from one base register at distinct offsets as a loop unrolled.
-const VerdictVersion = 178
+// version 179 has thread-divergence leave out a guard set from the
+// thread index against a constant and the lanes of a CAS loop.
+const VerdictVersion = 179
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -375,7 +375,13 @@ func predicatedLoop(a *analysis.Kernel) bool {
 //     0.25 priced, the unrolled twin's 0.29 not a branch's);
 //   - untaken special cases: they ran under 1 % of their lane slots,
 //     the other path all but never runs (sol-check18's powSeries<0>,
-//     __powf's scaling fix-ups, 0.05 priced).
+//     __powf's scaling fix-ups, 0.05 priced);
+//   - a bound on the thread index (threadBoundGuards): a shared tree's
+//     if (threadIdx.x < h) with h a constant of each unrolled step,
+//     whose warps sit wholly on or wholly off but one a block
+//     (sol-check22's rowNorm1k<0>: 61.7 % of the lanes not predicated
+//     off at line 568, the tree's idle warps; barrier-stalls prices the
+//     shuffles that replace it).
 //
 // A reduction's tid < s body (loads, the combine, a store on ever fewer
 // lanes of each block) is none of these.
@@ -410,7 +416,7 @@ func predicatedNoPath(a *analysis.Kernel) bool {
 	if n == 0 || !(inst > 0) {
 		return false
 	}
-	if moves || on < 0.01*32*inst {
+	if moves || on < 0.01*32*inst || threadBoundGuards(a, top) {
 		return true
 	}
 	warps := math.Ceil(float64(a.Record.Block.Size()) / 32)
@@ -471,13 +477,35 @@ func divisionLaneShare(a *analysis.Kernel) (float64, map[string]bool) {
 // (thread_inst_executed against 32 × inst_executed) on source lines
 // whose atomics (ATOMS, ATOM, RED) ran with lanes masked off, or that
 // call such an atomic from a toolkit header: an atomic under a
-// data-dependent branch, and the compiler's aggregation of it.
+// data-dependent branch, and the compiler's aggregation of it; and on
+// the lines of a compare-and-swap loop (a backward branch around an
+// ATOM*.CAS), whose lanes leave it at the trip their swap succeeds: the
+// retries of lanes that met on one word (fixtures/sol-check22's
+// dsumCas<0>, an atomicCAS loop on a double bin: 56 % warp execution
+// efficiency, 94 % of the idle lanes in the loop's body on lines 674,
+// 677 and 678), which cas-loop prices with the loop.
 func guardedAtomicLaneShare(a *analysis.Kernel) float64 {
 	ls, total, _ := laneLoss(a, "thread_inst_executed")
 	if !(total > 0) {
 		return 0
 	}
 	atomic := map[string]bool{}
+	if sassHas(a, ".CAS") {
+		_, loops := sassLoops(a)
+		for _, l := range loops {
+			if !slices.ContainsFunc(l.body, func(s profan.SourceRecord) bool {
+				op := opcode(s.SASS)
+				return strings.HasPrefix(op, "ATOM") && strings.Contains(op, ".CAS")
+			}) {
+				continue
+			}
+			for _, s := range l.body {
+				if s.Line > 0 {
+					atomic[fmt.Sprintf("%s:%d", s.File, s.Line)] = true
+				}
+			}
+		}
+	}
 	callers := callerLines(a)
 	for s := range instructions(a.Record.Source) {
 		op := opcode(s.SASS)
@@ -691,4 +719,52 @@ func laneRecords(a *analysis.Kernel) (recs []profan.SourceRecord, total float64)
 		total += lostAt(s)
 	}
 	return recs, total
+}
+
+// threadBoundGuards reports whether every guarded instruction on a line
+// (at loc) that ran with lanes predicated off is guarded by a predicate
+// an ISETP set from the thread index (S2R SR_TID.X) against a constant
+// (ISETP.GT.U32.AND P0, PT, R2, 0x1ff, PT: threadIdx.x < 512): a bound
+// that splits a block's warps at a multiple of 32 idles whole warps, the
+// rest at most one warp a block, no warp's lanes taking two paths.
+func threadBoundGuards(a *analysis.Kernel, loc profan.Location) bool {
+	recs, _ := sassRecords(a)
+	recs = addressOrder(recs)
+	tid := map[string]bool{}
+	guarded := 0
+	for i, s := range recs {
+		op, args := analysis.SASSFields(s.SASS)
+		if op == "S2R" && len(args) == 2 && args[1] == "SR_TID.X" {
+			tid[args[0]] = true
+		}
+		sass := strings.TrimSpace(s.SASS)
+		if s.File != loc.File || s.Line != loc.Line || !strings.HasPrefix(sass, "@") {
+			continue
+		}
+		inst := instExecuted(s)
+		on := math.NaN()
+		for _, c := range s.Counter {
+			if c.Name == "thread_inst_executed_pred_on" {
+				on = c.Value
+			}
+		}
+		if !(inst > 0) || math.IsNaN(on) || on >= 32*inst {
+			continue
+		}
+		pred := strings.TrimPrefix(strings.TrimPrefix(strings.Fields(sass)[0], "@"), "!")
+		bound := false
+		for j := i - 1; j >= 0; j-- {
+			o, as := analysis.SASSFields(recs[j].SASS)
+			if len(as) == 0 || as[0] != pred {
+				continue
+			}
+			bound = strings.HasPrefix(o, "ISETP") && len(as) >= 4 && tid[as[2]] && (as[3] == "RZ" || strings.HasPrefix(as[3], "0x"))
+			break
+		}
+		if !bound {
+			return false
+		}
+		guarded++
+	}
+	return guarded > 0
 }
