@@ -338,3 +338,50 @@ func chainWindow(i int) []int {
 	}
 	return order
 }
+
+// ComposedLinks is the middle links of a kernel's straight-line chains
+// of dependent global loads (y[i] = v[p1[p2[i]]]): the loads, in no
+// loop, whose address a global load's value computes and whose value
+// computes a later global load's address (p1[·], between p2[i] and
+// v[·]). A warp waits a memory round trip for each link before it can
+// issue the next, and a composition computed once (p12 = p1∘p2, y[i] =
+// v[p12[i]]) removes the middle links with their round trips and their
+// sectors (fixtures/sol-check22's perm2<0>; its twin ran 0.62 faster). A
+// gather's two levels (x[idx[i]]) have no middle link, and a loop's
+// loads are a walk's (SelfChased, the unrolled walk's ChainDepths) or a
+// CSR row's (x[col[j]], col[j] from row_ptr[i]'s bounds), not read here.
+// Nil without the source page or such a chain.
+func ComposedLinks(a *Kernel) map[string]bool {
+	if len(a.Record.Source) == 0 {
+		return nil
+	}
+	p := newSASSProgram(a.Record)
+	global := func(i int) bool {
+		op, _ := p.fields(i)
+		return strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "LD.") || op == "LD"
+	}
+	fed := map[int]bool{}   // loads whose address a global load's value computes
+	feeds := map[int]bool{} // loads whose value a later global load's address reads
+	for i := range p.recs {
+		if !global(i) {
+			continue
+		}
+		if head, _ := p.loopAround(i); head >= 0 {
+			continue
+		}
+		if j := p.feeder(i, chainWindow(i), func(op string, _ []string) bool { return isLoad(op) }); j >= 0 && global(j) {
+			fed[i], feeds[j] = true, true
+		}
+	}
+	var out map[string]bool
+	for i := range feeds {
+		if !fed[i] {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[p.recs[i].Address] = true
+	}
+	return out
+}

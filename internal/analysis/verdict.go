@@ -388,7 +388,9 @@ import (
 // loads from one base register at distinct offsets as a loop unrolled.
 // version 179 has thread-divergence leave out a guard set from the
 // thread index against a constant and the lanes of a CAS loop.
-const VerdictVersion = 179
+// version 180 has dependent-loads read a straight-line chain of
+// dependent global loads (v[p1[p2[i]]]) and price its middle links.
+const VerdictVersion = 180
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

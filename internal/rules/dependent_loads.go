@@ -54,6 +54,7 @@ func checkDependentLoads(p *Pass) {
 	}
 	chased, loads, at := chasedLoads(a)
 	if !(chased > 0) || chased < 0.5*loads {
+		checkComposedLoads(p)
 		return
 	}
 	gain := leftBy(p, analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared)
@@ -211,5 +212,78 @@ func checkUnrolledWalk(p *Pass) {
 		Advice:    "compute the walk up front and lay the nodes out in the order it visits them (node j of chain i at j·chains + i), so each hop is one coalesced load, independent of the last",
 		Evidence:  p.evidence("dram_sol_pct", "l2_sol_pct", "duration"),
 		Locations: topLines(p, func(_ string, s profan.SourceRecord) bool { return slices.Contains(at, s.Address) }),
+	})
+}
+
+// composedShare is the least share of a kernel's global load requests
+// the middle links of its chains must hold for dependent-loads to read
+// them: a lone lookup through two tables beside a kernel's own loads is
+// little of its time.
+const composedShare = 0.2
+
+// checkComposedLoads reads a latency-bound kernel whose global loads
+// chain in straight-line code (y[i] = v[p1[p2[i]]], analysis.ComposedLinks):
+// each link waits a round trip for the last one's value, and the
+// middle links' gathers (p1[·] at random) load L2 and DRAM besides. With
+// the composition computed once (p12 = p1∘p2), the middle links go, their
+// sectors with them (L2 by its lookups: a sector each for a gather whose
+// lanes each read their own line, a line's four for a coalesced load),
+// and the one index load left and the gather overlap across warps: the
+// kernel runs at its busiest unit's ceiling on the work left, as a chain
+// broken into independent loads does (leftBy). fixtures/sol-check22's
+// perm2<0>: 3 loads deep, its middle link half its L2 lookups, L2 at
+// 87 %: 0.50 against 0.62 measured (its twin, y[i] = v[p12[i]], ran L2
+// at 94 %, its DRAM bytes 0.43 of the chain's).
+func checkComposedLoads(p *Pass) {
+	a := p.Kernel
+	links := analysis.ComposedLinks(a)
+	if len(links) == 0 {
+		return
+	}
+	us, ok := usageOf(p)
+	if !ok {
+		return
+	}
+	var loads, linked, sectors, linkSectors, lookups, linkLookups float64
+	var at []string
+	for _, in := range a.Model.Instructions {
+		if in.Space != "global" || !(in.Sectors > 0) {
+			continue
+		}
+		l := in.Sectors / 4
+		if ownLines(in) && in.SectorsPerRequest >= 0.9*32 {
+			l = in.Sectors // a lookup a lane: its own line
+		}
+		sectors += in.Sectors
+		lookups += l
+		if in.Operation == "load" {
+			loads += in.Requests
+		}
+		if links[in.Address] {
+			linked += in.Requests
+			linkSectors += in.Sectors
+			linkLookups += l
+			at = append(at, in.Address)
+		}
+	}
+	if !(linked > 0) || linked < composedShare*loads || !(sectors > 0) {
+		return
+	}
+	keep := 1 - linkSectors/sectors
+	f := scale{analysis.LimitDRAM: keep, analysis.LimitL1Shared: keep, analysis.LimitL2: 1 - linkLookups/lookups, analysis.LimitMemory: keep}
+	gain := clamp01((1 - math.Min(1, us.norm(f))) * variableShare(p))
+	if gain < p.Thresholds.MinGain {
+		return
+	}
+	depth := 0
+	for _, d := range analysis.ChainDepths(a) {
+		depth = max(depth, d)
+	}
+	p.report(estimate(gain), Note{
+		Message: fmt.Sprintf("%.0f%% of the global load requests (%.3g) are the middle links of a chain of dependent loads %d deep, each address the value the load before returned (y[i] = v[p1[p2[i]]]): a warp waits a memory round trip for each link before it can issue the next, and the links' own sectors, %.0f%% of its global sectors, load L2 and DRAM besides",
+			100*linked/loads, linked, depth, 100*linkSectors/sectors),
+		Advice:    "compose the index maps once (p12[i] = p1[p2[i]], in a pass of their own, or where the maps are built) and load through the composition, y[i] = v[p12[i]]: one index load and the gather, the middle links' round trips and sectors gone; where the maps change every call, compose them in the kernel that builds them",
+		Evidence:  append(p.evidence("dram_sol_pct", "l2_sol_pct", "duration"), fmt.Sprintf("chain_depth=%d", depth), fmt.Sprintf("link_sector_share=%.3f", linkSectors/sectors)),
+		Locations: topLines(p, func(_ string, s profan.SourceRecord) bool { return links[s.Address] }),
 	})
 }

@@ -266,19 +266,25 @@ func TestSolCheck22(t *testing.T) {
 	// 0.1650 -> 0.1524 raw (ruled pairs 0.0943 -> 0.0802), 0.1662 ->
 	// 0.1536 details (0.0957 -> 0.0815); bounds (0.167, 0.784) -> (0.154,
 	// 0.784).
-	heldOutGaps(t, solCheck22Files, solCheck22Pairs, "sol-check22", 0.154, 0.784, solCheck22Gaps)
+	// kfix29a's second fit (verdict version 180: dependent-loads reads a
+	// straight-line chain of three dependent global loads and prices its
+	// middle link's round trips and sectors) finds perm2<0>'s
+	// dependent-loads, 0.50 against 0.62, on both pages: after kfix29b's fits, raw mean 0.1524 ->
+	// 0.1346 (ruled pairs 0.0802 -> 0.0603), details 0.1536 -> 0.1358
+	// (0.0815 -> 0.0616); bounds (0.154, 0.784) -> (0.136, 0.784).
+	heldOutGaps(t, solCheck22Files, solCheck22Pairs, "sol-check22", 0.136, 0.784, solCheck22Gaps)
 }
 
 // solCheck22Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Four required
 // findings missing, nine forbidden given, the same on both pages, at the
-// first read; paramScale<0>'s four since fitted (kfix29a), grayDec<0>'s
-// bit-loop and lse_2pass's repeated-passes found since kfix29b's fits,
-// and rowNorm1k<0>'s and dsumCas<0>'s thread-divergence gone (a tree's
-// thread-index bound, a CAS loop's retries: verdict version 179).
+// first read; paramScale<0>'s four and perm2<0>'s since fitted (kfix29a),
+// grayDec<0>'s bit-loop and lse_2pass's repeated-passes found since
+// kfix29b's fits, and rowNorm1k<0>'s and dsumCas<0>'s thread-divergence
+// gone (a tree's thread-index bound, a CAS loop's retries: verdict
+// version 179).
 var solCheck22Gaps = []string{
-	"perm2<0> dependent-loads",
 	"toneDet<0> small-grid", "inPoly<0> precise-math", "inPoly<0> thread-divergence",
 	"scaleUnroll<0> narrow-access"}
 
