@@ -254,7 +254,7 @@ const solCheck22Read = true
 // TestHeadroomNeverUnmarked and TestConsistency skip it, so that no test
 // run reads the set before (internal/rules' solCheck23Read is the same
 // switch).
-const solCheck23Read = false
+const solCheck23Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an
