@@ -178,7 +178,7 @@ const host31Read = true
 // host32Read says whether fixtures/host32 has had its one read (the
 // lead's); internal/analysis' host32Read is the same switch, and
 // heldOutRead holds it.
-const host32Read = false
+const host32Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
