@@ -245,7 +245,6 @@ func checkComposedLoads(p *Pass) {
 		return
 	}
 	var loads, linked, sectors, linkSectors, lookups, linkLookups float64
-	var at []string
 	for _, in := range a.Model.Instructions {
 		if in.Space != "global" || !(in.Sectors > 0) {
 			continue
@@ -263,7 +262,6 @@ func checkComposedLoads(p *Pass) {
 			linked += in.Requests
 			linkSectors += in.Sectors
 			linkLookups += l
-			at = append(at, in.Address)
 		}
 	}
 	if !(linked > 0) || linked < composedShare*loads || !(sectors > 0) {
