@@ -129,7 +129,7 @@ func BlockRereads(a *Kernel) float64 {
 		op, _ := p.fields(i)
 		var into map[string]bool
 		switch {
-		case strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "LD.") || op == "LD":
+		case isGlobalLoad(op):
 			into = loads
 			nl++
 		case strings.HasPrefix(op, "STG") || strings.HasPrefix(op, "ST.") || op == "ST":

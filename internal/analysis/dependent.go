@@ -310,14 +310,11 @@ func ChainDepths(a *Kernel) map[string]int {
 		return nil
 	}
 	p := newSASSProgram(a.Record)
-	global := func(op string) bool {
-		return strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "LD.") || op == "LD"
-	}
 	depth := make([]int, len(p.recs))
 	out := map[string]int{}
 	for i, r := range p.recs {
 		op, _ := p.fields(i)
-		if !global(op) {
+		if !isGlobalLoad(op) {
 			continue
 		}
 		depth[i] = 1
@@ -358,7 +355,7 @@ func ComposedLinks(a *Kernel) map[string]bool {
 	p := newSASSProgram(a.Record)
 	global := func(i int) bool {
 		op, _ := p.fields(i)
-		return strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "LD.") || op == "LD"
+		return isGlobalLoad(op)
 	}
 	fed := map[int]bool{}   // loads whose address a global load's value computes
 	feeds := map[int]bool{} // loads whose value a later global load's address reads

@@ -100,10 +100,12 @@ func (r *replay) repeatRegions(l Lever, gone []bool) []stepRegion {
 // between them; priced 44.1% and first as graphs between the reads,
 // where the GPU decode, step-read's, measured 38.3%).
 func (r *replay) unrepeated(l Lever, gone []bool) []stepRegion {
-	rs := r.repeatRegions(l, gone)
-	if rs == nil {
-		return nil
-	}
+	return unrepeatedIn(r.repeatRegions(l, gone))
+}
+
+// unrepeatedIn are the regions of rs whose launch sequence no other step
+// of rs launches.
+func unrepeatedIn(rs []stepRegion) []stepRegion {
 	in := map[uint64]map[int]bool{}
 	for _, g := range rs {
 		if in[g.sig] == nil {
@@ -139,7 +141,7 @@ func (r *replay) Unrepeated(l Lever) Unrepeated {
 	}
 	gone := r.opsDropped(l)
 	rs := r.repeatRegions(l, gone)
-	un := r.unrepeated(l, gone)
+	un := unrepeatedIn(rs)
 	if len(un) == 0 {
 		return Unrepeated{}
 	}

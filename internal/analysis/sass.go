@@ -144,6 +144,13 @@ func isLoad(op string) bool {
 		strings.HasPrefix(op, "LD.") || op == "LD"
 }
 
+// isGlobalLoad reports whether an operation loads global memory: LDG,
+// or a generic LD, which the compiler emits where it cannot tell the
+// space and which reads global memory in the kernels profan sees.
+func isGlobalLoad(op string) bool {
+	return strings.HasPrefix(op, "LDG") || strings.HasPrefix(op, "LD.") || op == "LD"
+}
+
 // addressOperand is the memory operand of a load, store or atomic: the
 // one in brackets.
 func addressOperand(args []string) string {
