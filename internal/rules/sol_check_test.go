@@ -231,6 +231,7 @@ var heldOutRead = map[string]bool{
 	"sol-check21": solCheck21Read,
 	"sol-check22": solCheck22Read,
 	"sol-check23": solCheck23Read,
+	"sol-check24": solCheck24Read,
 	"host31":      host31Read,
 	"host32":      host32Read,
 }

@@ -109,6 +109,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check21", solCheck21Files, hp(solCheck21Pairs)},
 		{"sol-check22", solCheck22Files, hp(solCheck22Pairs)},
 		{"sol-check23", solCheck23Files, hp(solCheck23Pairs)},
+		{"sol-check24", solCheck24Files, hp(solCheck24Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {
