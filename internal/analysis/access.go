@@ -148,7 +148,7 @@ func instructions(a *Kernel) []Instruction {
 			in.Pattern = globalInstructionPattern(a, in, elem, threads, c["l1_tag_requests_global"]/req)
 			if in.Sectors > in.IdealSectors*gpumodel.Slack && in.Pattern.Kind != gpumodel.Broadcast {
 				if prog == nil {
-					prog = newSASSProgram(a.Record)
+					prog = programOf(a)
 				}
 				if prog.indirect(s.Address) {
 					in.Indirect = true

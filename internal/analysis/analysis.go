@@ -181,6 +181,7 @@ func read(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 // Analyze analyses one kernel of run.
 func Analyze(run *profan.Run, k *profan.Kernel, opt Options) *Kernel {
 	a := read(run, k, opt)
+	defer judging(a)()
 	a.Model = crossCheck(a)
 	a.Metrics = efficiencies(a.Metrics, a.Model)
 	bound := opt.Bound

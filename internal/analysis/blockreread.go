@@ -122,7 +122,7 @@ func BlockRereads(a *Kernel) float64 {
 	if len(a.Record.Source) == 0 || !g.Known() || g.Size() <= 1 {
 		return 1
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	loads, stores := map[string]bool{}, map[string]bool{}
 	nl, ns := 0, 0
 	for i := range p.recs {

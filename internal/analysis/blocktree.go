@@ -73,7 +73,7 @@ func BarrierTrees(a *Kernel) (t BarrierTree) {
 	if len(a.Record.Source) == 0 {
 		return t
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	type level struct {
 		base         string
 		off, width   int64

@@ -20,7 +20,7 @@ func Chased(a *Kernel, addr string) bool {
 	if len(a.Record.Source) == 0 {
 		return false
 	}
-	p := newSASSProgram(a.Record)
+	p := *programOf(a) // a copy: the shared program stays without predicates
 	p.predicates = true
 	return p.chased(addr)
 }
@@ -35,7 +35,7 @@ func PointerChased(a *Kernel, addr string) bool {
 	if len(a.Record.Source) == 0 {
 		return false
 	}
-	return newSASSProgram(a.Record).chased(addr)
+	return programOf(a).chased(addr)
 }
 
 // loopBody is the most instructions a loop's body may hold for chased to
@@ -274,7 +274,7 @@ func SelfChased(a *Kernel, addr string) bool {
 	if len(a.Record.Source) == 0 {
 		return false
 	}
-	return newSASSProgram(a.Record).selfChased(addr)
+	return programOf(a).selfChased(addr)
 }
 
 // selfChased is chased with the walk's end the load itself: its address
@@ -309,7 +309,7 @@ func ChainDepths(a *Kernel) map[string]int {
 	if len(a.Record.Source) == 0 {
 		return nil
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	depth := make([]int, len(p.recs))
 	out := map[string]int{}
 	for i, r := range p.recs {
@@ -352,7 +352,7 @@ func ComposedLinks(a *Kernel) map[string]bool {
 	if len(a.Record.Source) == 0 {
 		return nil
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	global := func(i int) bool {
 		op, _ := p.fields(i)
 		return isGlobalLoad(op)

@@ -77,7 +77,7 @@ func InPlacePasses(a *Kernel) (InPlace, bool) {
 	if len(st) < 2 || len(ld) == 0 || !(total > 0) {
 		return InPlace{}, false
 	}
-	loops := inPlaceLoops(newSASSProgram(a.Record), key)
+	loops := inPlaceLoops(programOf(a), key)
 	// A pass is a loop that stores one line of the expression; the
 	// store lines of each expression's passes, in source order.
 	passes := map[string][]int{}

@@ -129,7 +129,7 @@ func GridInvariant(a *Kernel) (w InvariantWork, ok bool) {
 	if len(a.Record.Source) == 0 || !invariantCandidate(a.Record) {
 		return w, false
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	ins, varying := gridVarying(p, manyWarps(a.Record))
 	w.Addrs, w.Values = map[string]bool{}, map[string]bool{}
 	// Whether an invariant value reads a uniform load's word: the last

@@ -58,7 +58,7 @@ func LaneRedundant(a *Kernel) (w LaneWork, ok bool) {
 	if len(broadcast) == 0 {
 		return w, false
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	// A broadcast at an address of constants and arguments alone (a
 	// struct of parameters through a pointer) is the same word in every
 	// warp of the grid, not a row's: its value is an argument's, the

@@ -216,7 +216,7 @@ func floatVectors(a *Kernel) map[string]bool {
 		out[in.Address] = covered(reg, words, set)
 		if !out[in.Address] && in.Operation == "load" {
 			if prog == nil {
-				prog = newSASSProgram(a.Record)
+				prog = programOf(a)
 			}
 			out[in.Address] = prog.floatWords(in.Address, reg, words)
 		}

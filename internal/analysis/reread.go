@@ -150,7 +150,7 @@ func RereadPasses(a *Kernel) (Passes, bool) {
 			group[l] = append(group[l], g)
 		}
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	loops, writes := map[int]bool{}, map[int]bool{}
 	for i, r := range p.recs {
 		op, args := p.fields(i)

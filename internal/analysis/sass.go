@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/profan-dev/profan"
 )
@@ -31,6 +32,37 @@ type sassProgram struct {
 // written).
 func (p *sassProgram) fields(i int) (op string, args []string) {
 	return p.ops[i], p.args[i]
+}
+
+// programs holds the SASS program of each kernel Analyze is judging,
+// built on its first use and dropped when that Analyze returns: a
+// dozen readers (Indirect, Chased, GridInvariant, WarpExchanges ...)
+// walk the same program, and building it (a sort and a split of every
+// instruction) took a seventh of a source page's analysis when each
+// built its own.
+var programs sync.Map // *Kernel → *programOnce
+
+type programOnce struct {
+	once sync.Once
+	p    *sassProgram
+}
+
+// judging registers a for programOf until the returned func is called.
+func judging(a *Kernel) (done func()) {
+	programs.Store(a, &programOnce{})
+	return func() { programs.Delete(a) }
+}
+
+// programOf is a's SASS program, shared while Analyze judges a and
+// built afresh outside it. Callers must not write it.
+func programOf(a *Kernel) *sassProgram {
+	v, ok := programs.Load(a)
+	if !ok {
+		return newSASSProgram(a.Record)
+	}
+	o := v.(*programOnce)
+	o.once.Do(func() { o.p = newSASSProgram(a.Record) })
+	return o.p
 }
 
 func newSASSProgram(k *profan.Kernel) *sassProgram {
@@ -414,7 +446,7 @@ func Indirect(a *Kernel, addr string) bool {
 	if len(a.Record.Source) == 0 {
 		return false
 	}
-	return newSASSProgram(a.Record).indirect(addr)
+	return programOf(a).indirect(addr)
 }
 
 // Indirects is Indirect for several addresses of one kernel, its SASS
@@ -425,7 +457,7 @@ func Indirects(a *Kernel, addrs []string) map[string]bool {
 	if len(a.Record.Source) == 0 || len(addrs) == 0 {
 		return out
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	for _, addr := range addrs {
 		if p.indirect(addr) {
 			out[addr] = true
@@ -443,7 +475,7 @@ func BitReversed(a *Kernel, addr string) bool {
 	if len(a.Record.Source) == 0 {
 		return false
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	i, ok := p.at[addr]
 	if !ok {
 		return false
@@ -468,7 +500,7 @@ func LibraryTable(a *Kernel, addr string) bool {
 	if len(a.Record.Source) == 0 {
 		return false
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	i, ok := p.at[addr]
 	if !ok {
 		return false

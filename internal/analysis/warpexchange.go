@@ -48,7 +48,7 @@ func WarpExchanges(a *Kernel) (x Exchange) {
 		stores    []int
 		exchanged bool
 	}
-	p := newSASSProgram(a.Record)
+	p := programOf(a)
 	open := map[int]*window{} // base register → its window
 	var windows []*window
 	var loads []int
