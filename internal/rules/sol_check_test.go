@@ -234,4 +234,5 @@ var heldOutRead = map[string]bool{
 	"sol-check24": solCheck24Read,
 	"host31":      host31Read,
 	"host32":      host32Read,
+	"host33":      host33Read,
 }
