@@ -2876,7 +2876,7 @@ regulator reads one duration a padded row with ` + "`.item()`" + ` (*tts*).
 		{"mae.default", "cuda-synchronize", "host32.py(342): step", ""},
 		// Held out (fixtures/host33), written before the first read and
 		// skipped until host33Read (the frames carry the function's
-		// first line, host33.py's at f2c5770): pose's Dataset item
+		// first line, host33.py's at 315230f): pose's Dataset item
 		// (JointsDataset.__getitem__) under the DataLoader's iterator on
 		// both pose traces, and its loss read and accuracy copies in
 		// step. w2v's reads are held by host33Checks (get_grad_norm's in

@@ -48,7 +48,7 @@ func host33Held(name string) bool {
 // is named by a Python frame. A check with a miss note failed at the
 // first read and is reported, not held.
 //
-// The frames carry host33.py's line numbers at f2c5770 (gen/'s).
+// The frames carry host33.py's line numbers at 315230f (gen/'s).
 func host33Checks(t *testing.T, read map[string]*analysis.App, tls map[string]*analysis.Timeline) (misses []string) {
 	t.Helper()
 	// Every trace is the "before" of a row; read here should a row be
