@@ -4786,7 +4786,7 @@ Adam step 1910 against 1698, the launch unit 15.85 against 14.33 µs): at the FP
 		b.WriteString(host31Expected + host31FirstRead)
 	}
 	if host32Read {
-		b.WriteString(host32Expected + host32FirstRead)
+		b.WriteString(host32Expected + host32FirstRead + host32Fixed)
 	}
 	if host33Read {
 		b.WriteString(host33Expected)

@@ -69,6 +69,7 @@ func (r *replay) sumRange(g *Region, a annRange, py map[string]float64) {
 		}
 	}
 	j, _ = slices.BinarySearchFunc(r.spans, a.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	in := false
 	for ; j < len(r.spans) && r.spans[j].Start < a.hi; j++ {
 		s := r.spans[j]
 		if s.Name < 0 || int(s.Name) >= len(r.snames) {
@@ -79,9 +80,14 @@ func (r *replay) sumRange(g *Region, a annRange, py map[string]float64) {
 			g.Ops[r.snames[s.Name]]++
 		case profan.HostPython:
 			py[r.snames[s.Name]] += math.Min(s.End(), a.hi) - math.Max(s.Start, a.lo)
-			if r.snames[s.Name] == g.Name {
+			own := r.snames[s.Name] == g.Name
+			if own {
 				g.Items++
+				if !in {
+					g.Entries++
+				}
 			}
+			in = own
 		}
 	}
 }

@@ -39,7 +39,11 @@ function of yours (not a module's forward) entered N times a step, a loop
 over the batch's items (a detector's per-image postprocess: a mask's
 nonzero, NMS), the batched fixed-shape rewrite (topk in place of the mask,
 batched NMS or Fast NMS) is priced as the loop's host time and launches
-made one iteration's worth.
+made one iteration's worth. A function entered once a step that makes
+several reads (a loss selecting each term's tensors by padding masks,
+nine masked_selects in one call) is no loop: the fix is a fixed-shape
+selection, for a loss masked means ((l * mask).sum() / mask.sum()),
+priced as the reads no longer waited for.
 
 An op that reads one of its own arguments on the host (F.ctc_loss's
 input and target lengths held on the GPU: the op copies them back and
@@ -105,6 +109,22 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 			// not a loop over items. A fixed shape removes the reads'
 			// waits; the micro-batches' work stays.
 			r.Message += fmt.Sprintf("; %s is entered once a micro-batch, the model's forward and backward between its reads", frame)
+			items = 0
+		}
+		if items > 1 && onceAStep(p.timeline(), frame) {
+			// Entered once a step, its reads made in that one call (a
+			// loss selecting several tensors by their masks: host32's
+			// fs2_loss, nine masked_selects): no loop over items to
+			// batch. A fixed-shape op in place of each read removes
+			// the waits; the call's work stays.
+			r.Message += fmt.Sprintf("; %s is entered once a step and makes its %d reads in that one call, not a loop over items", frame, items)
+			if maskedSelects(sites) {
+				r.Message += ": each selects a tensor by a boolean mask (masked_select, x[mask]), its output sized by the mask's count, read back"
+				r.Fix = "keep the shapes fixed: select by weighting, not by indexing (torch.where(mask, x, 0), or x * mask)"
+				if lossFrame(p.timeline(), frame) {
+					r.Fix = fmt.Sprintf("compute the loss in %s as masked means: each term's elementwise loss (reduction=\"none\") times its mask, summed, over the mask's count ((l * mask).sum() / mask.sum()), the same loss with no read and fixed shapes", frame)
+				}
+			}
 			items = 0
 		}
 		if items > 1 {
@@ -214,6 +234,51 @@ func scalarSizes(sites []analysis.Site) bool {
 		}
 	}
 	return len(sites) > 0
+}
+
+// onceAStep reports frame entered at most once a step (Region.Entries
+// over its stretches, one a step): its reads are made in one call, not
+// once an item of a loop (fixtures/host32's fs2_loss, entered once with
+// nine masked_selects; host18's post_image is entered once an image).
+func onceAStep(tl *analysis.Timeline, frame string) bool {
+	for _, l := range tl.Loops() {
+		if l.Name == frame && l.Count > 0 {
+			return l.Entries <= l.Count
+		}
+	}
+	return false
+}
+
+// maskedSelects reports every site's op a boolean mask's selection
+// (aten::masked_select, x[mask]'s aten::index): its output's size is
+// the mask's count, read back to allocate it.
+func maskedSelects(sites []analysis.Site) bool {
+	for _, s := range sites {
+		if !strings.Contains(s.Site, "aten::masked_select") && !strings.Contains(s.Site, "aten::index ") {
+			return false
+		}
+	}
+	return len(sites) > 0
+}
+
+// lossFrame reports frame a loss: its name says so, or its stretches
+// dispatch a loss op (aten::mse_loss, aten::l1_loss, cross_entropy's).
+func lossFrame(tl *analysis.Timeline, frame string) bool {
+	_, fn, _ := strings.Cut(frame, ": ")
+	if strings.Contains(strings.ToLower(fn), "loss") {
+		return true
+	}
+	for _, l := range tl.Loops() {
+		if l.Name != frame {
+			continue
+		}
+		for op := range l.Ops {
+			if strings.HasSuffix(op, "_loss") || strings.HasSuffix(op, "cross_entropy") || strings.HasSuffix(op, "_loss_forward") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // layerLoop reports frame's stretches (Timeline.Loops) holding calls of

@@ -185,6 +185,13 @@ type Region struct {
 	// Items counts, for a loop (Steps.Loops), the Python spans in its
 	// frame: about one an iteration.
 	Items int
+	// Entries counts, for a loop, the frame's entries: its runs of
+	// Python spans that no other frame's Python span breaks (the ops it
+	// calls, their copies and syncs inside one run). A function entered
+	// once a step that makes several reads is one entry (fixtures/
+	// host32's fs2_loss, nine masked_selects); a loop over a batch's
+	// items enters it once an item (host18's post_image, 8 a step).
+	Entries int
 	// Layers counts, for a loop, the calls of the user's forward
 	// methods made inside its stretches between the frame's entries,
 	// none of them inside one: the model's layers run between two
