@@ -390,7 +390,9 @@ import (
 // thread index against a constant and the lanes of a CAS loop.
 // version 180 has dependent-loads read a straight-line chain of
 // dependent global loads (v[p1[p2[i]]]) and price its middle links.
-const VerdictVersion = 180
+// version 181 has tile-shared-memory leave out a warp's broadcast loads
+// (every lane the same word) from the re-reads L1 serves.
+const VerdictVersion = 181
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
