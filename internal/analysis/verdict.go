@@ -392,7 +392,10 @@ import (
 // dependent global loads (v[p1[p2[i]]]) and price its middle links.
 // version 181 has tile-shared-memory leave out a warp's broadcast loads
 // (every lane the same word) from the re-reads L1 serves.
-const VerdictVersion = 181
+// version 182 has bit-loop read a word's bits XOR-ed together from its
+// copies shifted a bit a step (a parity loop unrolled) and price the
+// fix's POPC and FLO on the XU pipe.
+const VerdictVersion = 182
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -23,7 +23,9 @@ import (
 // (depositBit), once a bit where the shift-and-mask spread moves them
 // all in a few steps; or a loop that walks a word a bit a step until it
 // is zero, combining each shifted copy into another word (shiftWalks),
-// where five shift-and-combine steps do it.
+// where five shift-and-combine steps do it; or a word's copies shifted a
+// bit a step and XOR-ed together (shiftFolds), where POPC takes one or
+// two a word.
 var bitLoop = &Rule{
 	ID:    "bit-loop",
 	Title: "Bits tested one at a time where one instruction does the job",
@@ -45,7 +47,11 @@ shift-and-mask steps a 16-bit field instead, and a loop that shifts a word
 right a bit a step until it is zero, XOR-ing or OR-ing each copy into
 another (while (g >>= 1) b ^= g, a Gray code decoded), runs a step a bit up
 to the word's highest set bit where five shift-and-combine steps do it
-(b ^= b >> 16; ... b ^= b >> 1). Triton has
+(b ^= b >> 16; ... b ^= b >> 1). A parity loop nvcc unrolls (p ^= (w >> b)
+& 1 for each bit) has no one-bit test: the word's copies shifted by 1, 2,
+... 63 are XOR-ed together (SHF.R and LOP3.LUT 0x96) and masked once, about
+a shift and a half XOR a bit, where __popcll(w) & 1 is two POPC and an add
+(POPC runs on the XU pipe). Triton has
 tl.inline_asm_elementwise for popc.b32, and libdevice's popc, clz, ffs and
 brev.`,
 	Before:      `for (int b = 0; b < 64; ++b) cnt += unsigned(d >> b) & 1u;   // ~190 ALU instructions`,
@@ -73,6 +79,10 @@ type bitLine struct {
 	// (shiftWalks), one a loop's entry, and steps the loop's steps
 	// (warp-level).
 	walks, steps float64
+	// folds and wideFolds are the 32-bit and the 64-bit words whose bits
+	// a line XORs together from copies shifted a bit a step (shiftFolds),
+	// warp-level.
+	folds, wideFolds float64
 }
 
 // The kinds of bit test bitTest reads.
@@ -615,7 +625,7 @@ func checkBitLoop(p *Pass) {
 		return
 	}
 	lines, total, alu, _ := bitLines(a)
-	for _, w := range shiftWalks(a) {
+	for _, w := range slices.Concat(shiftWalks(a), shiftFolds(a)) {
 		if !slices.ContainsFunc(lines, func(l *bitLine) bool { return l.loc == w.loc }) {
 			lines = append(lines, w)
 		}
@@ -627,19 +637,24 @@ func checkBitLoop(p *Pass) {
 	if !(aluPeak > 0) {
 		return
 	}
-	var removed, aluGone, bits, scans, deposits, walks, steps float64
+	var removed, aluGone, xuKept, bits, scans, deposits, walks, steps, folds float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
-		keep := 2*(l.bits-l.scans-l.deposits)/32 + l.words
+		// The fix's POPC and FLO run on the XU pipe, the add or select
+		// beside each on the ALU's.
+		xu := (l.bits-l.scans-l.deposits)/32 + l.words + l.folds + 2*l.wideFolds
+		keep := 2*(l.bits-l.scans-l.deposits)/32 + l.words + l.folds + 3*l.wideFolds
 		r := math.Max(0, l.inst-keep-depositIssue*l.deposits-walkIssue*l.walks)
 		removed += r
-		aluGone += math.Max(0, math.Min(r, l.alu-keep-depositALU*l.deposits-walkALU*l.walks))
+		aluGone += math.Max(0, math.Min(r, l.alu-(keep-xu)-depositALU*l.deposits-walkALU*l.walks))
+		xuKept += xu
 		bits += l.bits
 		scans += l.scans
 		deposits += l.deposits
 		walks += l.walks
 		steps += l.steps
+		folds += l.folds + l.wideFolds
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -649,6 +664,9 @@ func checkBitLoop(p *Pass) {
 	before := math.Max(total/issue, alu/aluPeak)
 	after := math.Max((total-removed)/issue, (alu-aluGone)/aluPeak)
 	after = math.Max(after, math.Max(streamFloor(p), launchFloor))
+	if xu := a.Spec.PeakSFU() * attainable; xu > 0 {
+		after = math.Max(after, 32*(xuKept+xuOutside(a, lines))/xu)
+	}
 	// What goes is at most the compute time the loops hold (a kernel
 	// held by something else keeps it), and the kernel keeps the time
 	// of its instructions after the fix and of its stream.
@@ -663,6 +681,8 @@ func checkBitLoop(p *Pass) {
 	single := bits - scans - deposits
 	tests := fmt.Sprintf("%.3g warp-level single-bit tests, a LOP3.LUT with a one-bit mask each, about three ALU instructions a bit", single)
 	switch {
+	case folds > 0 && bits == 0 && walks == 0:
+		tests = fmt.Sprintf("%.3g warp-level words whose bits are XOR-ed together from copies shifted a bit a step, a shift and half a LOP3.LUT a bit", folds)
 	case walks > 0 && bits == 0:
 		tests = fmt.Sprintf("%.3g warp-level steps of a loop that shifts a word right a bit and XORs or ORs it into another until it is zero, %.3g a word: as many as its highest set bit", steps, steps/walks)
 	case walks > 0:
@@ -686,6 +706,18 @@ func checkBitLoop(p *Pass) {
 		fix = "the shift-and-mask spread"
 		if _, _, triton := tritonKernel(a.Record); !triton {
 			advice = "move the bits all at once with the shift-and-mask spread: a 16-bit coordinate to every other bit is x = (x | x << 8) & 0x00ff00ff; x = (x | x << 4) & 0x0f0f0f0f; x = (x | x << 2) & 0x33333333; x = (x | x << 1) & 0x55555555 (a Morton code is spread(x) | spread(y) << 1); __brev(x) for a reversal, __byte_perm(x, y, s) for bytes, __popc / __clz for a count or a position, instead of a bit a step"
+		}
+	}
+	if folds > 0 {
+		// A word's bits XOR-ed one copy at a time (a parity): its bit
+		// count's lowest bit.
+		evidence = append(evidence, fmt.Sprintf("shift_fold_words=%.4g", folds))
+		if bits == 0 && walks == 0 {
+			fix = "POPC a word (two for 64 bits)"
+			advice = "take a word's parity from its bit count: __popc(w) & 1, or __popcll(w) & 1 for 64 bits (two POPC and an add), and a check bit of a code under a mask is __popcll(w & mask) & 1, instead of XOR-ing the word's bits one at a time (p ^= (w >> b) & 1); __popc counts, __clz and __ffs find the highest and the lowest set bit"
+			if _, _, triton := tritonKernel(a.Record); triton {
+				advice = "take a word's parity from its bit count, tl.extra.cuda.libdevice.popc(w) & 1, instead of XOR-ing its bits one shifted copy at a time"
+			}
 		}
 	}
 	if walks > 0 {
