@@ -395,7 +395,10 @@ import (
 // version 182 has bit-loop read a word's bits XOR-ed together from its
 // copies shifted a bit a step (a parity loop unrolled) and price the
 // fix's POPC and FLO on the XU pipe.
-const VerdictVersion = 182
+// version 183 has tensor-cores-unused read a product of half tiles
+// staged once (its shared dimension one tile) and price the FFMA loop's
+// sampled time.
+const VerdictVersion = 183
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -244,7 +244,16 @@ func TestSolCheck23(t *testing.T) {
 	// on both pages; means 0.1350 -> 0.1016 raw (ruled pairs 0.0749 ->
 	// 0.0373), 0.1673 -> 0.1339 details (0.1113 -> 0.0737); bounds
 	// (0.168, 0.910) -> (0.135, 0.888).
-	heldOutGaps(t, solCheck23Files, solCheck23Pairs, "sol-check23", 0.135, 0.888, solCheck23Gaps)
+	// kfix30b's tensor-cores-unused fit (verdict version 183): a product
+	// of half tiles widened to FP32 whose shared dimension fits one tile
+	// (staged once, then one loop of FFMAs from shared memory, no global
+	// load in it) is a GEMM the fp16 tensor cores take, priced at the
+	// warps' sampled share of that loop (the staging and the stores
+	// stay): qkScore<0>'s tensor-cores-unused at line 561, 0.24 against
+	// 0.22 on both pages; after kfix30a's bit-loop fit, means 0.1016 -> 0.0939
+	// raw (ruled pairs 0.0373 -> 0.0287), 0.1339 -> 0.1262 details
+	// (0.0737 -> 0.0650); bounds (0.135, 0.888) -> (0.127, 0.888).
+	heldOutGaps(t, solCheck23Files, solCheck23Pairs, "sol-check23", 0.127, 0.888, solCheck23Gaps)
 }
 
 // solCheck23Gaps are what the first read found against the verdicts
@@ -254,10 +263,10 @@ func TestSolCheck23(t *testing.T) {
 // constant-serialization there only), one forbidden given on both, at the
 // first read: logPrior<0>'s tile-shared-memory, gone since (a broadcast
 // load is no re-read a tile saves: verdict version 181); secded<0>'s
-// bit-loop found since kfix30a's fit (verdict version 182).
-var solCheck23Gaps = []string{
-	"qkScore<0> tensor-cores-unused",
-	"hexEnc<0> constant-serialization"}
+// bit-loop found since kfix30a's fit (verdict version 182), and
+// qkScore<0>'s tensor-cores-unused since kfix30b's (a one-tile product
+// of half inputs: verdict version 183).
+var solCheck23Gaps = []string{"hexEnc<0> constant-serialization"}
 
 // solCheck23LineGaps are the required findings whose named line is not
 // one of solCheck23Lines at the first read: logged, not failed. None:
