@@ -398,7 +398,9 @@ import (
 // version 183 has tensor-cores-unused read a product of half tiles
 // staged once (its shared dimension one tile) and price the FFMA loop's
 // sampled time.
-const VerdictVersion = 183
+// version 184 has small-grid leave out a tail under the threshold of a
+// kernel a pipe holds when the tail's blocks reach every SM.
+const VerdictVersion = 184
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
