@@ -400,7 +400,9 @@ import (
 // sampled time.
 // version 184 has small-grid leave out a tail under the threshold of a
 // kernel a pipe holds when the tail's blocks reach every SM.
-const VerdictVersion = 184
+// version 185 has precise-math leave out the divisions of a line whose
+// text writes none (a math function's own, atan2f's).
+const VerdictVersion = 185
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

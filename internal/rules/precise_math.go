@@ -221,6 +221,12 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 	if w, ok := analysis.GridInvariant(a); ok && w.Worth() {
 		invariant = w.Addrs
 	}
+	text := map[profan.Location]string{}
+	for _, s := range a.Record.Source {
+		if s.Address == "" && s.Line > 0 && s.Source != "" {
+			text[profan.Location{File: s.File, Line: s.Line}] = s.Source
+		}
+	}
 	for s := range instructions(a.Record.Source) {
 		n := instExecuted(s)
 		total += n
@@ -261,7 +267,7 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 			l.exps += n
 		}
 		l.expLow = l.expLow || analysis.PreciseExpLow(s.SASS)
-		if op == "FCHK" {
+		if op == "FCHK" && writesDivision(s.File, text[profan.Location{File: s.File, Line: s.Line}]) {
 			l.divs += n
 			l.divThreads += threadExecuted(s)
 		}
@@ -498,3 +504,20 @@ func reportPrecise(p *Pass, gain float64, advice, tritonAdvice, message, callsNa
 // at its speed of light keeps (analysis's attainablePipe: sol-check11's
 // mufuIlp<0> at 93 % of the XU pipe).
 const attainable = 0.95
+
+// writesDivision reports whether the text of a source line writes a
+// division (a / operator outside comments and strings; in Python any
+// /), or is not known. An IEEE division's FCHK on a line that writes
+// none is a math function's own (atan2f's quotient of its arguments,
+// inlined on the caller's line), which no __fdividef in the source
+// replaces (fixtures/sol-check22's inPoly<0>: an atan2f an edge, its
+// FCHK on line 848, which writes no division).
+func writesDivision(file, text string) bool {
+	if strings.TrimSpace(text) == "" {
+		return true
+	}
+	if strings.HasSuffix(file, ".py") {
+		return strings.Contains(text, "/")
+	}
+	return divides(text)
+}
