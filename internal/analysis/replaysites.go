@@ -288,6 +288,7 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 	at := map[*Site][]siteAt{} // a sync site's spans, with their steps
 	var calls []annRange
 	within := map[*Site]map[string]int{}
+	shapeOps := map[*Site]map[string]int{}
 	if state == profan.HostSync {
 		scaler = joined(r.callsOf(profan.ScalerFrame))
 		calls = r.callsOf(profan.ForwardFrame)
@@ -313,6 +314,15 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		}
 		if r.readBack(i) {
 			x.Reads++
+			if state == profan.HostSync {
+				if op := r.shapedBy(i, name); op != "" {
+					x.Shaped++
+					if shapeOps[x] == nil {
+						shapeOps[x] = map[string]int{}
+					}
+					shapeOps[x][op]++
+				}
+			}
 		}
 		if r.inside(s) {
 			x.Inside++
@@ -341,6 +351,14 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 		}
 		if 2*n <= x.Count {
 			x.Within = ""
+		}
+	}
+	for x, by := range shapeOps {
+		n := 0
+		for op, c := range by {
+			if c > n || c == n && op < x.ShapeOp {
+				x.ShapeOp, n = op, c
+			}
 		}
 	}
 	for x, occ := range at {

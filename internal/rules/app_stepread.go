@@ -28,6 +28,14 @@ table up on the host and upload the results back (int(t[i]) into numpy,
 then torch.tensor(..., device="cuda")), the fix is the table on the GPU
 indexed by the tensor: the host's whole stretch between the launches
 around the loop goes (its Python, the reads, the lookups, the uploads).
+Where the reads are a loop over a tensor's rows, the fix depends on what
+each value does next: a walk's value indexes the next read (a Viterbi
+backtrace: the path followed on the GPU with torch.gather over the batch,
+read once); a read-sized expansion's value becomes a shape, the op right
+after the read expanding, repeating or allocating by it (a length
+regulator's repeat counts: the counts' cumsum, torch.searchsorted over the
+output positions and one gather, with the padded length known on the
+host). Both are priced as the loop's host time gone, one read kept.
 Where a .cpu() copies a batch's tensor back to pageable memory every step
 and the host's Python then computes from it with no launch between, calling
 functions on the values (a metric: the argmax of a segmentation read back
@@ -104,6 +112,21 @@ func stepReads(p *AppPass, fix string) {
 		// A loop over a tensor's rows that reads each row's values
 		// one by one, a launch between the rows (a Viterbi
 		// backtrace): the path followed on the GPU, read once.
+		if s := sites[0]; s.ShapeOp != "" && 2*s.Shaped > s.Reads {
+			// Each value read becomes a shape, sizing the op the
+			// host dispatches right after it (a length regulator's
+			// repeat counts: each .item() expands its phoneme's
+			// row), not an index the next read follows: the whole
+			// expansion built on the GPU in one pass.
+			p.recommendWall(analysis.Recommendation{
+				Message:  fmt.Sprintf("the host reads a tensor's values one by one in a loop over its rows, about %d reads a step, and makes each a shape, not an index the next read follows: %d of the %d reads size the op dispatched right after them (%s: a repeat count, each row expanded by the value read): %s; the loop, its reads, their copies' calls, its Python and the ops between the reads are %s of the step replayed", s.Count/max(steps, 1), s.Shaped, s.Reads, s.ShapeOp, siteList(sites), pct(f-gain)),
+				Fix:      "build the expansion for the whole batch at once on the GPU: the counts' running sum (ends = counts.cumsum(-1)), each output position's source row found by torch.searchsorted(ends, torch.arange(max_len, device=ends.device), right=True), and one gather of the rows (torch.gather, or index_select), the padded positions masked; with max_len known on the host (the collate's longest target, or a fixed bound) no read is left, and the shapes are fixed",
+				Basis:    "the step replayed without the loop's host time (its reads, their copies' calls, the Python at the reads' frame, the ops between the reads), one read kept (the cumsum, searchsorted and gather's own launches not charged)",
+				Composes: "with data-loader; before CUDA graphs, which it makes possible",
+				Lever:    &followed,
+			}, f)
+			return
+		}
 		p.recommendWall(analysis.Recommendation{
 			Message:  fmt.Sprintf("the host reads a tensor's values row by row in a loop, about %d reads a step with one launch of the same op between the rows and none inside a row, and follows them on the host (each read picks the next element: a backtrace): %s; the loop, its reads, their copies' calls, its Python and the launches between the rows are %s of the step replayed", sites[0].Count/max(steps, 1), siteList(sites), pct(f-gain)),
 			Fix:      "follow the path on the GPU for every row at once (index the next element of all rows with torch.gather, one step of the loop at a time over the batch) and read the result back once (.tolist() at the end): no read a row, no Python a read",

@@ -49,6 +49,15 @@ type Site struct {
 	// with int() giving topk its k). 0 for a read whose following shapes
 	// stay, or change with the ones before it.
 	Sizes int
+	// Shaped counts its reads whose value the host makes a shape of:
+	// the first op it dispatches after the read (the reading op's own
+	// spans apart) expands, repeats or allocates by a size (aten::expand,
+	// repeat, arange, zeros: a length regulator's repeat count sizing
+	// its row's expansion), where a walk's read indexes the next read
+	// (aten::select: a backtrace). ShapeOp is the op that most often
+	// does it ("" for none).
+	Shaped  int
+	ShapeOp string
 	// Within is the innermost call of the user's forward methods (the
 	// Python frames the reader keeps whole) that holds most of its
 	// syncs: "host28.py(300): forward" for a read in Codebook.update,
