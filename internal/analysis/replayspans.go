@@ -594,7 +594,10 @@ func (r *replay) Shapes() Shapes {
 	}
 	out := r.shapes(false)
 	if sized := r.shapes(true); sized.Differ > out.Differ {
-		return sized
+		out = sized
+	}
+	if out.Changed > 0 {
+		r.inputSizes(&out)
 	}
 	return out
 }

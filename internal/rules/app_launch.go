@@ -313,7 +313,7 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		// The same kernels on other grids from one step to the next:
 		// the tensors change shape (a batch padded to its own
 		// longest), and a graph replays the shapes it captured.
-		msg = "CUDA graphs cannot replay this step as it is: its shapes change from step to step (" + shapesSaid(sh) + "), and a graph replays the shapes it captured; " + msg
+		msg = "CUDA graphs cannot replay this step as it is: its shapes change from step to step (" + shapesSaid(sh) + ")" + inputsSaid(sh) + ", and a graph replays the shapes it captured; " + msg
 		// The capture the fix ends or starts with is the padded one; the
 		// loop's and the regions' texts lead up to it (a loop's read with
 		// changing shapes once read "…bucket the shapes first)capture the
@@ -542,6 +542,34 @@ func shapesSaid(sh analysis.Shapes) string {
 		return fmt.Sprintf("%d of the %d kernels launched in every step run on other grids or for ops of other input shapes (as the trace recorded them, by the bytes each op moves); %s on %s in the %d steps traced", sh.Changed, sh.Kernels, who, strings.Join(per, ", "), sh.Steps)
 	}
 	return fmt.Sprintf("%d of the %d kernels launched in every step run on other grids; %s on %s in the %d steps traced", sh.Changed, sh.Kernels, who, strings.Join(per, ", "), sh.Steps)
+}
+
+// inputsSaid states where a step's changing shapes come from
+// (analysis.Shapes' Inputs): the batch copied in at another size each
+// step, which a fixed padding of the inputs makes static, or, where
+// every copy in keeps its size, an op inside the step; "" where the
+// steps copy in different numbers of tensors or none.
+func inputsSaid(sh analysis.Shapes) string {
+	switch {
+	case sh.Copies == 0:
+		return ""
+	case sh.Inputs == 0:
+		return fmt.Sprintf("; the %d tensors copied to the device a step keep their sizes, so an op inside the step makes the shapes change, which a padding of the inputs does not fix", sh.Copies)
+	}
+	unit, scale, prec := "MB", 1e6, 2
+	if slices.Max(sh.InputBytes) < 1e6 {
+		unit, scale, prec = "kB", 1e3, 1
+	}
+	bs := make([]string, len(sh.InputBytes))
+	for i, b := range sh.InputBytes {
+		bs[i] = strconv.FormatFloat(b/scale, 'f', prec, 64)
+	}
+	at := ""
+	if sh.Input != "" {
+		at = " at " + sh.Input
+	}
+	return fmt.Sprintf("; they come in with the batch: %d of the %d tensors copied to the device a step change size from step to step (the largest%s: %s %s in the %d steps: the batch padded to its own longest), so a fixed padding of the inputs makes them static",
+		sh.Inputs, sh.Copies, at, strings.Join(bs, ", "), unit, len(bs))
 }
 
 // unrepeatedSaid states the regions between a step's syncs that a graph

@@ -161,6 +161,16 @@ type Shapes struct {
 	// Kernels' time a step, seconds, as traced and padded to the
 	// largest size each shows in the steps compared (Lever.Pad).
 	Busy, Padded float64
+	// Inputs counts, where every step copies the same number of host
+	// tensors to the device (Copies), those whose bytes change from
+	// step to step: the batch comes in at another size each step (a
+	// collate that pads each batch to its longest), and the shapes
+	// after follow it; 0 where none does (the shapes change inside the
+	// step, from an op of its own). Input is the frame of the largest
+	// such copy's call and InputBytes its bytes in each step.
+	Inputs, Copies int
+	Input          string
+	InputBytes     []float64
 }
 
 // Region is what the ranges of one user annotation on the launching
