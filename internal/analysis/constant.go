@@ -32,6 +32,25 @@ type ConstantWork struct {
 	// instructions that wait on their results, Total the kernel's; 0 when
 	// the page samples nothing.
 	Samples, Total float64
+	// MIO is the kernel's instructions that enter the MIO queue
+	// (warp-level: the constant loads, shared memory, shuffles, MUFU,
+	// dynamic branches), and Throttled the share of a warp's cycles it
+	// waits for that queue to have room (percent; NaN when the export
+	// lacks it).
+	MIO, Throttled float64
+}
+
+// mioOp reports whether an opcode enters the SM's MIO queue: constant
+// and shared-memory loads and stores, shuffles, the XU's MUFU and the
+// dynamic branches (ncu's MIO throttle: "special math instructions,
+// dynamic branches, as well as shared memory instructions").
+func mioOp(op string) bool {
+	base, _, _ := strings.Cut(op, ".")
+	switch base {
+	case "LDC", "LDS", "STS", "LDSM", "STSM", "ATOMS", "SHFL", "MUFU", "BRX", "JMX":
+		return true
+	}
+	return false
 }
 
 // indexedLDC matches a constant load whose offset is a register (a
@@ -51,7 +70,7 @@ func IndexedConstantLoad(sass string) bool {
 // Constants reads a kernel's indexed constant loads from its source page;
 // ok is false without the page or without such a load.
 func Constants(a *Kernel) (w ConstantWork, ok bool) {
-	w.Requests, w.Busy, w.SM = math.NaN(), math.NaN(), math.NaN()
+	w.Requests, w.Busy, w.SM, w.Throttled = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 	type rec struct {
 		s    profan.SourceRecord
 		addr uint64
@@ -77,6 +96,9 @@ func Constants(a *Kernel) (w ConstantWork, ok bool) {
 			w.Total += smp
 		}
 		op := Opcode(r.s.SASS)
+		if mioOp(op) {
+			w.MIO += n
+		}
 		if !indexedLDC.MatchString(op) {
 			continue
 		}
@@ -114,6 +136,9 @@ func Constants(a *Kernel) (w ConstantWork, ok bool) {
 	}
 	if v, ok := a.Value("compute_throughput_pct"); ok && v >= 0 {
 		w.SM = v
+	}
+	if v, ok := a.Value("mio_stall_pct"); ok && v >= 0 {
+		w.Throttled = v
 	}
 	return w, true
 }
@@ -234,10 +259,49 @@ func (w ConstantWork) Limits() bool {
 		// users; the map read through __ldg ran 0.66 faster).
 		return true
 	}
+	if w.queued() {
+		return true
+	}
 	if s := w.Waiting(); !math.IsNaN(s) {
 		return s >= 0.5
 	}
 	return measured
+}
+
+// mioThrottled is the share of a warp's cycles (percent) spent waiting
+// for room in the MIO queue at which that queue holds the warps: the
+// leading stall reason, ncu's CPIStall row (fixtures/sol-check21's
+// colormap<0>: 47.5 %, beside 29 % on the short scoreboard, the lookups'
+// results; sol-check23's hexEnc<0> 90.5 %, sol-check22's nf4Gemv<0> 66.5
+// %).
+const mioThrottled = 40
+
+// queued reports whether the warps wait on the queue the indexed loads
+// fill: they stall mioThrottled of their cycles or more for room in the
+// MIO queue (mio_stall_pct: ncu's CPIStall row on the details page, its
+// counters on the raw page) and the indexed constant loads' requests, a
+// request a distinct address (Replays), are at least half of what enters
+// it, so that every constant load waits behind their replays (fixtures/
+// sol-check23's hexEnc<0>: 32 nibbles a thread looked up in a
+// 16-character table, 90 % of the warps' cycles on the MIO queue; its
+// stall samples land on the kernel's first LDCs as much as on the
+// lookups, 24 % at the lookups and their users, and its details page has
+// no constant cache counter; sol-check21's colormap<0>: 47.5 % of the
+// cycles on the MIO queue, its lookups' 30 requests each 88 % of the
+// queue's entries, though its parameters' LDCs outnumber them).
+func (w ConstantWork) queued() bool {
+	return w.Throttled >= mioThrottled && w.queueShare() >= 0.5
+}
+
+// queueShare is the indexed loads' share of the MIO queue's entries:
+// their requests (Replays each) over those and the queue's other
+// instructions.
+func (w ConstantWork) queueShare() float64 {
+	r, _ := w.Replays()
+	if !(w.Loads > 0) {
+		return 0
+	}
+	return w.Loads * r / (w.Loads*r + math.Max(0, w.MIO-w.Loads))
 }
 
 // Describe says the evidence in one sentence.
@@ -254,6 +318,9 @@ func (w ConstantWork) Describe() string {
 	}
 	if v := w.Waiting(); !math.IsNaN(v) {
 		s += fmt.Sprintf("; %.0f%% of the warps' stall samples wait on them", 100*v)
+	}
+	if w.queued() {
+		s += fmt.Sprintf("; the warps wait %.0f%% of their cycles for room in the MIO queue, %.0f%% of whose entries are these loads' requests", w.Throttled, 100*w.queueShare())
 	}
 	return s
 }

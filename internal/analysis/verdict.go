@@ -402,7 +402,11 @@ import (
 // kernel a pipe holds when the tail's blocks reach every SM.
 // version 185 has precise-math leave out the divisions of a line whose
 // text writes none (a math function's own, atan2f's).
-const VerdictVersion = 185
+// version 186 has constant-serialization and the headroom read warps
+// that wait on the MIO queue (mio_stall_pct) whose entries are mostly an
+// indexed constant table's requests as held by them, where the page has
+// no constant cache counter.
+const VerdictVersion = 186
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -467,6 +467,16 @@ var Defs = []*Def{
 			}
 			return 100 * math.Min(1, b/w), "smsp__average_warps_issue_stalled_membar_per_issue_active.ratio / smsp__average_warp_latency_per_inst_issued.ratio", true
 		}, rule("membar_stall_pct"))},
+	{Name: "mio_stall_pct", Unit: "%", Better: -1, Noisy: true,
+		Doc: "share of a warp's cycles between two issued instructions spent waiting for the MIO instruction queue to have room (shared memory, constant loads, special math, dynamic branches): stalled_mio_throttle / warp cycles per issued instruction", NCU: "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio / smsp__average_warp_latency_per_inst_issued.ratio, or ncu rule CPIStall's text (details page)", Nvprof: "—",
+		eval: first(func(e *env) (float64, string, bool) {
+			b, _, ok1 := e.src("smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio")
+			w, _, ok2 := e.src("smsp__average_warp_latency_per_inst_issued.ratio")
+			if !ok1 || !ok2 || !(w > 0) || b < 0 {
+				return math.NaN(), "", false
+			}
+			return 100 * math.Min(1, b/w), "smsp__average_warps_issue_stalled_mio_throttle_per_issue_active.ratio / smsp__average_warp_latency_per_inst_issued.ratio", true
+		}, rule("mio_stall_pct"))},
 	{Name: "compute_throughput_pct", Unit: "%", Better: 0, Noisy: true,
 		Doc: "SM throughput against its peak (ncu speed of light)", NCU: "sm__throughput.avg.pct_of_peak_sustained_elapsed, Compute (SM) Throughput, SM [%]", Nvprof: "—",
 		eval: source(1, "sm__throughput.avg.pct_of_peak_sustained_elapsed", "Compute (SM) Throughput[%]", "SM [%][%]", "sm__sol_pct")},

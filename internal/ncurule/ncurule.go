@@ -101,9 +101,10 @@ var templates = []template{
 			return true
 		}},
 	{"CPIStall",
-		// ncu words one row a leading stall reason; the barrier's is a
-		// number profan reads (barrier-stalls), the others are read as
-		// nothing.
+		// ncu words one row a leading stall reason; the barrier's, the
+		// fence's and the MIO queue's are numbers profan reads
+		// (barrier-stalls, fence-per-access, constant-serialization),
+		// the others are read as nothing.
 		regexp.MustCompile(`(?s)^(.*)$`),
 		func(m []string, r *reading) bool {
 			ok := true
@@ -112,6 +113,9 @@ var templates = []template{
 			}
 			if b := membarStall.FindStringSubmatch(m[1]); b != nil {
 				ok = r.set("membar_stall_pct", b[1], "CPIStall") && ok
+			}
+			if b := mioStall.FindStringSubmatch(m[1]); b != nil {
+				ok = r.set("mio_stall_pct", b[1], "CPIStall") && ok
 			}
 			return ok
 		}},
@@ -140,6 +144,14 @@ var barrierStall = regexp.MustCompile(`(?s)stalled waiting for sibling warps at 
 // on a memory barrier. … This stall type represents about 74.8% of the
 // total average of 137.0 cycles between issuing two instructions."
 var membarStall = regexp.MustCompile(`(?s)stalled waiting on a memory barrier\..*?This stall type represents about ` + num + `% of the total average of`)
+
+// mioStall is CPIStall's row for warps waiting on a full MIO queue:
+// "each warp of this workload spends 395.9 cycles being stalled waiting
+// for the MIO (memory input/output) instruction queue to be not full. …
+// This stall type represents about 90.5% of the total average of 437.2
+// cycles between issuing two instructions." (fixtures/sol-check23's
+// hexEnc<0>, its __constant__ table read at each lane's nibble).
+var mioStall = regexp.MustCompile(`(?s)stalled waiting for the MIO \(memory input/output\) instruction queue to be not full\..*?This stall type represents about ` + num + `% of the total average of`)
 
 // reading collects values while the rows are read.
 type reading struct {

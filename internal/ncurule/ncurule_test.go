@@ -61,6 +61,9 @@ func TestRead(t *testing.T) {
 		// A fence's stall row (fixtures/sol-check11's fenceEach<0>).
 		{"membar", rows("CPIStall", "On average, each warp of this workload spends 102.5 cycles being stalled waiting on a memory barrier. Avoid executing any unnecessary memory barriers and assure that any outstanding memory operations are fully optimized for the target architecture. This stall type represents about 74.8% of the total average of 137.0 cycles between issuing two instructions."),
 			map[string]float64{"membar_stall_pct": 74.8}, 0},
+		// The MIO queue's stall row (fixtures/sol-check23's hexEnc<0>).
+		{"mio", rows("CPIStall", "On average, each warp of this workload spends 395.9 cycles being stalled waiting for the MIO (memory input/output) instruction queue to be not full. This stall reason is high in cases of extreme utilization of the MIO pipelines, which include special math instructions, dynamic branches, as well as shared memory instructions. When caused by shared memory accesses, trying to use fewer but wider loads can reduce pipeline pressure. This stall type represents about 90.5% of the total average of 437.2 cycles between issuing two instructions."),
+			map[string]float64{"mio_stall_pct": 90.5}, 0},
 		// Numbers that contradict each other are not split.
 		{"inconsistent", rows("UncoalescedGlobalAccess", "This kernel has uncoalesced global accesses resulting in a total of 900 excessive sectors (90% of the total 100 sectors).", "MemoryCacheAccessPattern", storesL1),
 			map[string]float64{"global_excessive_sectors": 900, "global_sectors": 100}, 0},

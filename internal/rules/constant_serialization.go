@@ -35,7 +35,7 @@ t = s_lut[h & 2047];`,
 	Locates:     true,
 	NeedsSource: true,
 	Requires:    []string{"duration"},
-	Optional:    join(usageReads, []string{"constant_requests", "constant_cache_pct"}),
+	Optional:    join(usageReads, []string{"constant_requests", "constant_cache_pct", "mio_stall_pct"}),
 	Check:       checkConstantSerialization,
 }
 

@@ -272,7 +272,15 @@ func TestSolCheck21(t *testing.T) {
 	// 0.90 on both pages; means 0.1611 -> 0.1300 raw (ruled pairs 0.0835
 	// -> 0.0486), 0.1815 -> 0.1504 details (0.1062 -> 0.0714); bounds
 	// (0.151, 0.947).
-	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.151, 0.947, solCheck21Gaps)
+	// kfix30a's constant-serialization fit (verdict version 183): where
+	// the page has no constant cache counter, warps that wait 40 % of
+	// their cycles or more for room in the MIO queue (mio_stall_pct, the
+	// details page's CPIStall row) whose entries are mostly the indexed
+	// loads' requests are held by them: colormap<0>'s details page 0 ->
+	// 0.75 against 0.66; details mean 0.1504 -> 0.1302 (ruled pairs
+	// 0.0714 -> 0.0488), raw unchanged (0.1300); bounds (0.151, 0.947) ->
+	// (0.131, 0.947).
+	heldOutGaps(t, solCheck21Files, solCheck21Pairs, "sol-check21", 0.131, 0.947, solCheck21Gaps)
 }
 
 // solCheck21Gaps are what the first read found against the verdicts
@@ -296,10 +304,12 @@ func TestSolCheck21(t *testing.T) {
 // 94 % hits, ALU 56 %, ran 0.38 faster from a shared tile (0.46
 // estimated); the pair's fix was the weights in __constant__, the
 // loads kept (and gaussRow<1>, those loads alone, is read at 0.61 the
-// same way).
+// same way). colormap<0>'s constant-serialization, found on the raw page
+// by an earlier fit, is found on the details page too since kfix30a's
+// (verdict version 183).
 var solCheck21Gaps = []string{
 	"gaussRow<0> tile-shared-memory",
-	"colormap<0> constant-serialization", "triadPlain narrow-access"}
+	"triadPlain narrow-access"}
 
 // solCheck21LineGaps are the required findings whose named line is not
 // one of solCheck21Lines at the first read: logged, not failed. None:
