@@ -183,7 +183,7 @@ const host32Read = true
 // host33Read says whether fixtures/host33 has had its one read (the
 // lead's); internal/analysis' host33Read is the same switch, and
 // heldOutRead holds it.
-const host33Read = false
+const host33Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
