@@ -270,7 +270,7 @@ const solCheck23Read = true
 // TestHeadroomNeverUnmarked and TestConsistency skip it, so that no test
 // run reads the set before (internal/rules' solCheck24Read is the same
 // switch).
-const solCheck24Read = false
+const solCheck24Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an

@@ -23,7 +23,7 @@ func solClasses24But(rules ...string) []string {
 // TestHeadroomNeverUnmarked, and its pages in the tests that read every
 // fixture (heldOutUnread), skip, so that no test run reads the set
 // before.
-const solCheck24Read = false
+const solCheck24Read = true
 
 // solCheck24Pairs are the twenty-fourth held-out set of the
 // speed-of-light classes (sources in fixtures/gen/sol_check24.cu and
@@ -189,25 +189,69 @@ var solCheck24Files = map[string][]string{
 // with no rule annuity 0.86, isqrtU32 0.39, codeNear 0.72; fixes that did
 // not help, as planned, siluF4 0.006, scale_i64off 0.005. Every name in
 // the table is the capture's. Skipped until its first read
-// (solCheck24Read), so that no test run reads it before; the bounds are
+// (solCheck24Read), so that no test run reads it before; the bounds were
 // the issue's (0.08, 0.2) until then.
+//
+// First read, once, at 07:10 UTC with main at f1073c3 (after the
+// fitters' cutoff; verdict version 186): raw page mean |error| 0.2418,
+// worst 0.9853 (tallyI64<0>, 0 against 0.985); details page 0.2418 and
+// 0.9853. Over the 25 pairs with a class a rule names (the three no-rule
+// pairs left out): 0.1922 raw, 0.1922 details. 16 of the 21 required
+// findings on each page, the same five missing on both: tallyI64<0>'s
+// cas-loop (the int64 CAS loop read as contended atomics, 743 M
+// compare-and-swaps at line 290, atomic-serialization 0.87, allowed, no
+// cas-loop); raggedScale<0>'s invariant-work (every thread's sum of the
+// lengths before it read memory-bound on L1/shared at 96 %, compute
+// 88 %, no finding, "≈82 % ... on DRAM"); volTap9<0>'s volatile-reread
+// (the nine strong loads an output read L2-bound at 61 %, no finding,
+// "≈68 % ... on DRAM"); rowLse<0>'s barrier-stalls (the block-wide max
+// and sum read L1/shared-bound at 69 %, no finding, "≈80 % ... on
+// DRAM"); boxedLoad<0>'s dependent-loads (the boxed values' loads read
+// as a gather, uncoalesced-global 0.84, allowed, latency-bound, no
+// dependent-loads). Forbidden, two, on both pages: linH<0>'s small-grid
+// 0.03 (1.29 waves per SM) beside tensor-cores-unused 0.66, the required
+// finding; u8inv_b128_w4's low-occupancy 0.03 (34 % achieved of 100 %)
+// beside narrow-access 0.90. None counts in the gain error (a pair's
+// estimate is its required rule's). u8inv_b128_w4's narrow-access is
+// not in Triton's terms (uint4, not BLOCK_SIZE and num_warps). Lines:
+// tierDiv<0>'s int-division names line 342 (the 64-bit division
+// subroutine's call), not 345 or 346; every other required finding that
+// locates named a line written for it. Gains of the 16 given (raw):
+// raw12to8 0.71 against 0.72, dft256 0.66 against 0.67, gsAffine 0.79
+// against 0.82, nrmUnit 0.81 against 0.80, segSum 0.99 against 0.98,
+// vBlur5 0.87 against 0.86, tierDiv 0.34 against 0.49, rareRefine 0.79
+// against 0.67, toDb 0.32 against 0.28, splMap 0.33 against 0.44,
+// top2Row 0.49 against 0.48, crc32Msg 0.79 against 0.71, quantNhwc 0.66
+// against 0.72, linH 0.66 against 0.39, softplus_f64 0.50 against 0.58,
+// u8inv_b128_w4 0.90 against 0.90. smooth16 (0.05) and laneHist (0.02)
+// get no class finding. The three no-rule kernels state their headroom
+// (annuity "≈58 % ... on FP32 pipe", isqrtU32 "≈67 % ... on ALU pipe",
+// codeNear "≈89 % ... on ALU pipe") and add 0.070 to the mean; siluF4
+// and scale_i64off get no class finding. Unmarked 0: none on either
+// page. Nothing was fitted on this set; the gaps are logged and the
+// bounds held at the first read.
 func TestSolCheck24(t *testing.T) {
 	skipShort(t)
 	if !solCheck24Read {
 		t.Skip("sol-check24: read once at ~06:55 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.08, 0.2, solCheck24Gaps)
+	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.242, 0.986, solCheck24Gaps)
 }
 
 // solCheck24Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Empty before the read.
-var solCheck24Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. Five required
+// findings missing on each page, two forbidden given on both, and one
+// Triton finding not in Triton's terms.
+var solCheck24Gaps = []string{
+	"tallyI64<0> cas-loop", "raggedScale<0> invariant-work", "volTap9<0> volatile-reread", "rowLse<0> barrier-stalls",
+	"boxedLoad<0> dependent-loads", "linH<0> small-grid", "u8inv_b128_w4 low-occupancy", "u8inv_b128_w4 narrow-access terms"}
 
 // solCheck24LineGaps are the required findings whose named line is not
-// one of solCheck24Lines at the first read: logged, not failed. Empty
-// before the read.
-var solCheck24LineGaps = []string{}
+// one of solCheck24Lines at the first read: logged, not failed.
+// tierDiv<0>'s int-division names the 64-bit division subroutine's call
+// (line 342), not the divisions at 345 and 346.
+var solCheck24LineGaps = []string{"tierDiv<0> int-division"}
 
 // TestSolCheck24Lines holds the lines the set's required findings name,
 // on the raw and the details page.
