@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -48,15 +49,7 @@ func shiftFolds(a *analysis.Kernel) []*bitLine {
 		}
 		recs = append(recs, rec{addr: addr, n: instExecuted(s), op: opcode(s.SASS), f: sassOperands(s.SASS), s: s})
 	}
-	slices.SortStableFunc(recs, func(x, y rec) int {
-		switch {
-		case x.addr < y.addr:
-			return -1
-		case x.addr > y.addr:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(recs, func(x, y rec) int { return cmp.Compare(x.addr, y.addr) })
 	writes := func(r rec, reg string) bool {
 		return len(r.f) > 0 && r.f[0] == reg && !strings.HasPrefix(r.op, "ST")
 	}

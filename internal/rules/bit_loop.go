@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -479,15 +480,7 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 	// A test's register is written by the nearest instruction before it
 	// (by address) that writes it, of those run at least half as often
 	// as the test: a quadrant's when that is an F2I.
-	slices.SortStableFunc(recs, func(x, y rec) int {
-		switch {
-		case x.addr < y.addr:
-			return -1
-		case x.addr > y.addr:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(recs, func(x, y rec) int { return cmp.Compare(x.addr, y.addr) })
 	writerOf := func(i int, reg string) int {
 		j := i - 1
 		for ; j >= 0; j-- {

@@ -222,15 +222,7 @@ func streamsOperands(a *analysis.Kernel) bool {
 		return true
 	}
 	for _, l := range loops {
-		var load, fma bool
-		for _, b := range l.body {
-			switch base, _, _ := strings.Cut(opcode(b.SASS), "."); base {
-			case "LDG", "LD", "LDGSTS", "UTMALDG":
-				load = true
-			case "FFMA":
-				fma = true
-			}
-		}
+		load, fma := loadsAndFMAs(l)
 		if load && fma {
 			return true
 		}
@@ -380,15 +372,7 @@ func productLoopsHeld(a *analysis.Kernel) (float64, bool) {
 	in := map[string]bool{}
 	var held float64
 	for _, l := range loops {
-		var load, fma bool
-		for _, b := range l.body {
-			switch base, _, _ := strings.Cut(opcode(b.SASS), "."); base {
-			case "LDG", "LD", "LDGSTS", "UTMALDG":
-				load = true
-			case "FFMA":
-				fma = true
-			}
-		}
+		load, fma := loadsAndFMAs(l)
 		if load || !fma {
 			continue
 		}
@@ -400,4 +384,18 @@ func productLoopsHeld(a *analysis.Kernel) (float64, bool) {
 		}
 	}
 	return held / all, held > 0
+}
+
+// loadsAndFMAs says whether loop l's body loads from global memory and
+// whether it runs FFMAs.
+func loadsAndFMAs(l sassLoop) (load, fma bool) {
+	for _, b := range l.body {
+		switch base, _, _ := strings.Cut(opcode(b.SASS), "."); base {
+		case "LDG", "LD", "LDGSTS", "UTMALDG":
+			load = true
+		case "FFMA":
+			fma = true
+		}
+	}
+	return load, fma
 }
