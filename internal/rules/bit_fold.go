@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -35,21 +34,15 @@ func shiftFolds(a *analysis.Kernel) []*bitLine {
 		return nil
 	}
 	type rec struct {
-		addr uint64
-		n    float64
-		op   string
-		f    []string
-		s    profan.SourceRecord
+		n  float64
+		op string
+		f  []string
+		s  profan.SourceRecord
 	}
 	var recs []rec
-	for s := range instructions(a.Record.Source) {
-		addr, err := strconv.ParseUint(strings.TrimPrefix(s.Address, "0x"), 16, 64)
-		if err != nil {
-			continue
-		}
-		recs = append(recs, rec{addr: addr, n: instExecuted(s), op: opcode(s.SASS), f: sassOperands(s.SASS), s: s})
+	for _, s := range addressOrder(slices.Collect(instructions(a.Record.Source))) {
+		recs = append(recs, rec{n: instExecuted(s), op: opcode(s.SASS), f: sassOperands(s.SASS), s: s})
 	}
-	slices.SortStableFunc(recs, func(x, y rec) int { return cmp.Compare(x.addr, y.addr) })
 	writes := func(r rec, reg string) bool {
 		return len(r.f) > 0 && r.f[0] == reg && !strings.HasPrefix(r.op, "ST")
 	}
