@@ -406,7 +406,10 @@ import (
 // that wait on the MIO queue (mio_stall_pct) whose entries are mostly an
 // indexed constant table's requests as held by them, where the page has
 // no constant cache counter.
-const VerdictVersion = 186
+// version 187 has volatile-reread read strong loads of a window's taps
+// (one base, constant offsets within a warp's footprint) and price the
+// L2 sectors an L1-served read would not ask for.
+const VerdictVersion = 187
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

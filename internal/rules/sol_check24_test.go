@@ -235,16 +235,23 @@ func TestSolCheck24(t *testing.T) {
 	if !solCheck24Read {
 		t.Skip("sol-check24: read once at ~06:55 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.242, 0.986, solCheck24Gaps)
+	// kfix31b's volatile-reread fit (verdict version 187): strong loads
+	// of a window's taps (one base register, constant offsets within a
+	// warp's footprint, lanes consecutive), priced from the L2 sectors an
+	// L1-served read of the window would not ask for: volTap9<0> none ->
+	// 0.42 against 0.37 on both pages; means 0.2418 -> 0.2305 (ruled
+	// pairs 0.1922 -> 0.1795) on both.
+	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.231, 0.986, solCheck24Gaps)
 }
 
 // solCheck24Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Five required
-// findings missing on each page, two forbidden given on both, and one
-// Triton finding not in Triton's terms.
+// findings missing on each page at the read (four since volTap9<0>'s
+// volatile-reread fit), two forbidden given on both, and one Triton
+// finding not in Triton's terms.
 var solCheck24Gaps = []string{
-	"tallyI64<0> cas-loop", "raggedScale<0> invariant-work", "volTap9<0> volatile-reread", "rowLse<0> barrier-stalls",
+	"tallyI64<0> cas-loop", "raggedScale<0> invariant-work", "rowLse<0> barrier-stalls",
 	"boxedLoad<0> dependent-loads", "linH<0> small-grid", "u8inv_b128_w4 low-occupancy", "u8inv_b128_w4 narrow-access terms"}
 
 // solCheck24LineGaps are the required findings whose named line is not

@@ -116,7 +116,9 @@ func checkVolatileReread(p *Pass) {
 	}
 	r := rereads(p.Kernel)
 	if !(r.repeats > 0) || !(r.global > 0) || r.repeats < 0.5*r.global {
-		volatileAccumulator(p)
+		if !volatileTaps(p) {
+			volatileAccumulator(p)
+		}
 		return
 	}
 	t, ok := p.Value("duration")
