@@ -2452,7 +2452,7 @@ step (*pose*).
 		// none); both 14.8% (190.86 ms, spread 12.0%).
 		{"w2v.default", "w2v.noread", "host-read+step-read", false, 0, ""},
 		{"w2v.default", "w2v.bf16", "bf16-autocast", false, 0, ""},
-		{"w2v.default", "w2v.all", "host-read+step-read+bf16-autocast", false, 0, ""},
+		{"w2v.default", "w2v.all", "host-read+step-read+bf16-autocast", false, 0, "0.3 points past its tolerance (2.6% against 14.8%, spread 12.0%): bfloat16 without the GradScaler takes GradScaler.step's read of found_inf (scaler.step() at host33.py(390): step) off the step, the last wait before the optimizer's step once the reads are gone, and the host then loads the next batch (w2v_collate's 22.68 ms a step) beside the GPU's work; bf16-autocast is not advised on a step under float16 autocast, so nothing prices the scaler's read going, and step-read keeps it (GradScaler's; before the scaler's reads took their own site the row held at 15.3%, step-read dropping them with the user's scale read)"},
 		// pose: a SimpleBaseline pose_resnet_50 step as
 		// deep-high-resolution-net.pytorch trains it (34.0M, batch 16
 		// of 256 x 192), its JointsDataset in the main process (JPEG
@@ -2484,7 +2484,7 @@ step (*pose*).
 		// above host33's bf16 at 1.1% slower; the reads' 4.4% are a row
 		// of two rules); on pose.noread host33's workers (67.9%), not the
 		// graph.
-		{"host33b/w2v.default", "host33b/w2v.workers", "data-loader", true, 0, "within its spread in value (11.4% against 12.0%, spread 12.2%) but second, behind step-read (15.3%, first): by the rule the workers are first, the only lever measured alone from w2v.default with a gain (host33's bfloat16 1.1% slower; the reads, 4.4%, a row of two rules), and the reads step-read prices measured 4.4% with host-read's (w2v.noread, priced 15.3%, within the 12.0% spread): step-read takes 29.13 ms off the 190.875 ms replayed step (measured 224.10 in host33's call), three times the reads' host-sync time as traced (9.48 ms a profiled step; with them gone the replay likely runs the next batch's loading, w2v_collate's 22.68 ms a step, beside the GPU's work), the step as replayed without them (161.75 ms) shorter than the GPU's busy time as traced (171.05 ms a step); measured, removing get_grad_norm's reads and the .any() saved 9.96 ms a step: the GPU bounds w2v once its reads are gone, and step-read's price holds time the step's kernels still take"},
+		{"host33b/w2v.default", "host33b/w2v.workers", "data-loader", true, 0, ""},
 		{"host33b/pose.noread", "host33b/pose.noreadgraphs", "cuda-graphs", false, 0, ""},
 	} {
 		if host29Held(p.before) || host30Held(p.before) || host31Held(p.before) || host32Held(p.before) || host33Held(p.before) {

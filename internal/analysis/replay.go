@@ -124,6 +124,8 @@ type replay struct {
 	// (pinFeed), or where the step's thread waits on the workers' queue
 	// every step (waitsOnWorkers), the step as replayed; 0 for none.
 	feed float64
+	// busy is each step's GPU busy time as traced (busyTraced).
+	busy []stepBusy
 	// whole: the walk keeps the step's waits on the workers' queue at
 	// their traced time (workersFeed).
 	whole bool
@@ -305,6 +307,8 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 		}
 	}
 	slices.SortStableFunc(r.frames, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
+	r.splitScaler()
+	r.busy = r.busyTraced()
 	r.framework = false
 	r.launch = r.launchUnit()
 	if run.Tool == profan.ToolTorch {
@@ -634,16 +638,21 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	// Each step completes when its host work is done and its kernels
 	// have run (and not before the one before it).
 	var done []float64
-	stepGPU, bi := 0.0, 0
+	stepGPU, stepDur, bi := 0.0, 0.0, 0
 	close := func(to float64) {
 		for bi < len(r.bounds) && r.bounds[bi] <= to {
 			advance(r.bounds[bi])
 			c := math.Max(h, stepGPU)
 			if n := len(done); n > 0 {
 				c = math.Max(c, done[n-1])
+				if bi < len(r.busy) && r.busy[bi].dur > 0 {
+					// The GPU's busy time as traced, its kernels at
+					// their replayed length: no step ends sooner.
+					c = math.Max(c, done[n-1]+r.busy[bi].union*stepDur/r.busy[bi].dur)
+				}
 			}
 			done = append(done, c)
-			stepGPU = 0
+			stepGPU, stepDur = 0, 0
 			bi++
 		}
 	}
@@ -723,7 +732,9 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			}
 			start = math.Max(start, f+gap)
 		}
-		end := start + dur(ki, k)
+		d := dur(ki, k)
+		end := start + d
+		stepDur += d
 		free[lane] = end
 		gpu = math.Max(gpu, end)
 		stepGPU = math.Max(stepGPU, end)

@@ -409,7 +409,10 @@ import (
 // version 187 has volatile-reread read strong loads of a window's taps
 // (one base, constant offsets within a warp's footprint) and price the
 // L2 sectors an L1-served read would not ask for.
-const VerdictVersion = 187
+// version 188 has the replay keep GradScaler's read of found_inf as its
+// own site where the user's reads share its frame, and end no step
+// sooner than its kernels' GPU busy time as traced.
+const VerdictVersion = 188
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
