@@ -232,6 +232,7 @@ var heldOutRead = map[string]bool{
 	"sol-check22": solCheck22Read,
 	"sol-check23": solCheck23Read,
 	"sol-check24": solCheck24Read,
+	"sol-check25": solCheck25Read,
 	"host31":      host31Read,
 	"host32":      host32Read,
 	"host33":      host33Read,

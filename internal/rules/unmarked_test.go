@@ -110,6 +110,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check22", solCheck22Files, hp(solCheck22Pairs)},
 		{"sol-check23", solCheck23Files, hp(solCheck23Pairs)},
 		{"sol-check24", solCheck24Files, hp(solCheck24Pairs)},
+		{"sol-check25", solCheck25Files, hp(solCheck25Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {
