@@ -366,6 +366,7 @@ func (r *replay) sitesOf(state profan.HostState) []Site {
 			x.Sizes = r.sizes(occ)
 		}
 		x.Fewest, x.Most = perStep(occ, max(1, len(r.bounds)))
+		x.Tensors, x.TensorOp = r.tensorsRead(occ)
 	}
 	if len(at) > 0 {
 		py := r.pythonIndex(at)

@@ -36,6 +36,12 @@ after the read expanding, repeating or allocating by it (a length
 regulator's repeat counts: the counts' cumsum, torch.searchsorted over the
 output positions and one gather, with the padded length known on the
 host). Both are priced as the loop's host time gone, one read kept.
+Where the reads walk a list of tensors in Python, one read a tensor (a
+gradient norm's .norm(2).item() a parameter: the same count every step,
+each read after work of another size, where a loop's stop test reads the
+same work each iteration), the fix is the whole list reduced on the GPU
+in one call (torch._foreach_norm, the norms stacked and reduced with
+torch.linalg.vector_norm), kept there and read every N steps.
 Where a .cpu() copies a batch's tensor back to pageable memory every step
 and the host's Python then computes from it with no launch between, calling
 functions on the values (a metric: the argmax of a segmentation read back
@@ -54,7 +60,7 @@ if i % 50 == 0 and loss.item() < target:
 	Requires: []string{"timeline"},
 	CheckApp: func(p *AppPass) {
 		fix := "read it every N steps (log and check the stop condition every 50), or accumulate on the GPU and read once"
-		if sites, steps := p.loopSyncs(syncValue); len(sites) > 0 && sites[0].Inside >= 2*max(2, steps) {
+		if sites, steps := p.loopSyncs(syncValue); len(sites) > 0 && loop(sites[0], steps) && !walked(sites[0], steps) {
 			// The longest read sits many times a step between its
 			// launches: a loop inside the step tests it each iteration.
 			fix = "test it every N iterations of the loop (a convergence or stop test every 8), or run a fixed count; then the loop holds no read and one CUDA graph captures it"
@@ -77,6 +83,16 @@ if i % 50 == 0 and loss.item() < target:
 				siteList(sites), n, 1e3*waited)
 		}
 	},
+}
+
+// loop reports a read made many times a step between the step's
+// launches: a loop inside the step tests it each iteration.
+func loop(s analysis.Site, steps int) bool { return s.Inside >= 2*max(2, steps) }
+
+// walked reports a read that is one of a per-tensor walk (tensorWalk).
+func walked(s analysis.Site, steps int) bool {
+	_, ok := tensorWalk([]analysis.Site{s}, steps)
+	return ok
 }
 
 // readEvery is the N of step-read's "every N steps".
@@ -159,10 +175,16 @@ func stepReads(p *AppPass, fix string) {
 	switch {
 	case len(sites) == 0:
 		r.Message = "the host copies a GPU tensor back every step to compute from it: " + siteList(metric)
-	case sites[0].Inside >= 2*max(2, steps):
-		r.Message = fmt.Sprintf("the host reads a GPU value about %d times a step, inside a loop of the step: %s", sites[0].Count/max(steps, 1), siteList(sites))
-	default:
+	case walked(sites[0], steps) || !loop(sites[0], steps):
+		if w, ok := tensorWalk(sites, steps); ok {
+			// A list of tensors walked in Python, one read a tensor:
+			// the list reduced on the GPU, read every N steps.
+			r.Message, r.Fix = walkText(w, sites, steps, fix)
+			break
+		}
 		r.Message = "the host reads a GPU value every step: " + siteList(sites)
+	case loop(sites[0], steps):
+		r.Message = fmt.Sprintf("the host reads a GPU value about %d times a step, inside a loop of the step: %s", sites[0].Count/max(steps, 1), siteList(sites))
 	}
 	if gain > waits+0.0005 && len(sites) > 0 {
 		// The host's Python after the read consumes its values: a

@@ -65,6 +65,16 @@ type Site struct {
 	// forward's line; "" where none holds it (a read in the training
 	// loop, or a trace without with_stack).
 	Within string
+	// Tensors is the most distinct sizes, in one step, of the work each
+	// of its reads reads back: the last kernel launched since the read
+	// before it of the site (its name, grid and the bytes its op moves).
+	// A list of tensors walked in Python, one read a tensor (a gradient
+	// norm's .norm(2).item() a parameter: 16 sizes in fixtures/host33's
+	// w2v, 217 reads a step), reads many; a loop's stop test, each
+	// iteration the same work, one. TensorOp is the op that launched that
+	// kernel most often (aten::linalg_vector_norm); "" for none.
+	Tensors  int
+	TensorOp string
 }
 
 // SiteParts reads the method and the frame from a site's name
