@@ -412,7 +412,11 @@ import (
 // version 188 has the replay keep GradScaler's read of found_inf as its
 // own site where the user's reads share its frame, and end no step
 // sooner than its kernels' GPU busy time as traced.
-const VerdictVersion = 188
+// version 189 has invariant-work read a loop over words every thread
+// loads alike for a trip count its index sets (a prefix each thread
+// recomputes: analysis.PrefixLoops) and price its instructions and L1
+// requests gone.
+const VerdictVersion = 189
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -26,7 +26,10 @@ __expf) are derived by all of a kernel's millions of threads. On a kernel its is
 slots or pipes hold, those instructions are its time. Unroll the loop with a
 compile-time trip count so that the compiler folds the counter's conversions and the
 coefficients into constants, and compute what depends on the arguments alone once, on
-the host (passed as arguments or in __constant__ memory), or once per block.`,
+the host (passed as arguments or in __constant__ memory), or once per block. A loop
+whose every thread folds words all threads load alike, for a trip count its own
+index sets (each thread's start summed from the lengths before it), recomputes a
+prefix: compute the prefix sums once and pass them in.`,
 	Before: `for (int r = 0; r < 64; ++r) {
 #pragma unroll 1
     for (int j = 0; j < 4; ++j) v = fmaf(v, 0.97f - 0.01f * float(j), 0.02f * float(j + 1));
@@ -61,6 +64,7 @@ func checkInvariantWork(p *Pass) {
 	}
 	w, ok := analysis.GridInvariant(a)
 	if !ok || !w.Worth() {
+		prefixLoop(p)
 		return
 	}
 	// Where the invariant values are a quarter of the instructions, the

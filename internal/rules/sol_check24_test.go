@@ -241,17 +241,24 @@ func TestSolCheck24(t *testing.T) {
 	// L1-served read of the window would not ask for: volTap9<0> none ->
 	// 0.42 against 0.37 on both pages; means 0.2418 -> 0.2305 (ruled
 	// pairs 0.1922 -> 0.1795) on both.
-	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.231, 0.986, solCheck24Gaps)
+	// kfix31b's invariant-work fit (verdict version 189): a loop over
+	// words every thread of the grid loads alike (served by L1) whose
+	// trip count the thread's or its block's index sets, a prefix each
+	// thread recomputes (analysis.PrefixLoops), priced as its
+	// instructions and L1 requests gone: raggedScale<0> none -> 0.75
+	// against 0.74 on both pages; means 0.2305 -> 0.2045 (ruled pairs
+	// 0.1795 -> 0.1504) on both.
+	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.205, 0.986, solCheck24Gaps)
 }
 
 // solCheck24Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Five required
-// findings missing on each page at the read (four since volTap9<0>'s
-// volatile-reread fit), two forbidden given on both, and one Triton
+// findings missing on each page at the read (three since volTap9<0>'s
+// volatile-reread and raggedScale<0>'s invariant-work fits), two forbidden given on both, and one Triton
 // finding not in Triton's terms.
 var solCheck24Gaps = []string{
-	"tallyI64<0> cas-loop", "raggedScale<0> invariant-work", "rowLse<0> barrier-stalls",
+	"tallyI64<0> cas-loop", "rowLse<0> barrier-stalls",
 	"boxedLoad<0> dependent-loads", "linH<0> small-grid", "u8inv_b128_w4 low-occupancy", "u8inv_b128_w4 narrow-access terms"}
 
 // solCheck24LineGaps are the required findings whose named line is not
