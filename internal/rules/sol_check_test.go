@@ -236,4 +236,5 @@ var heldOutRead = map[string]bool{
 	"host31":      host31Read,
 	"host32":      host32Read,
 	"host33":      host33Read,
+	"host34":      host34Read,
 }
