@@ -2956,7 +2956,7 @@ step (*pose*).
 		{"pose.default", "step-read", "host33.py(693): step", ""},
 		// Held out (fixtures/host34), written before the first read and
 		// skipped until host34Read (the frames carry the function's
-		// first line, host34.py's at 7857836): depth's Dataset item
+		// first line, host34.py's at f99263a): depth's Dataset item
 		// (DataLoadPreprocess.__getitem__) under the DataLoader's
 		// iterator on both depth traces, and detr's per-step reads
 		// (metric_logger's, the stop check) in its step.

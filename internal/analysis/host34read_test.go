@@ -48,7 +48,7 @@ func host34Held(name string) bool {
 // named by a Python frame. A check with a miss note failed at the first
 // read and is reported, not held.
 //
-// The frames carry host34.py's line numbers at 7857836 (gen/'s; a
+// The frames carry host34.py's line numbers at f99263a (gen/'s; a
 // decorated function's frame carries its decorator's line, hungarian's
 // @torch.no_grad() at 458).
 func host34Checks(t *testing.T, read map[string]*analysis.App, tls map[string]*analysis.Timeline) (misses []string) {
