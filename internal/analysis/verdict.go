@@ -416,7 +416,9 @@ import (
 // loads alike for a trip count its index sets (a prefix each thread
 // recomputes: analysis.PrefixLoops) and price its instructions and L1
 // requests gone.
-const VerdictVersion = 189
+// version 190 has cas-loop read an integer add swapped in by the CAS
+// (IADD3 and its carry into a 64-bit CAS's new value: an int64 tally).
+const VerdictVersion = 190
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -10,8 +11,9 @@ import (
 )
 
 // casLoop reports a compare-and-swap loop that adds floating-point values,
-// or takes their maximum or minimum, which the GPU's own atomicAdd (or an
-// integer atomicMax/atomicMin on the values' bits) does in one reduction.
+// or takes their maximum or minimum, or adds integers (an int64 tally by
+// atomicCAS on its word), which the GPU's own atomicAdd (or an integer
+// atomicMax/atomicMin on the values' bits) does in one reduction.
 var casLoop = &Rule{
 	ID:    "cas-loop",
 	Title: "A compare-and-swap loop where atomicAdd would do",
@@ -20,7 +22,9 @@ swaps the sum back: per element a load and an atomic that returns a value, two
 requests to L2 (more when another thread got there first and the loop runs
 again). atomicAdd on float (and on double, compute capability 6.0 and later) is
 one reduction the L2 performs in place and returns nothing when its result is
-unused (RED): one request per element, and no retries.`,
+unused (RED): one request per element, and no retries. The same holds for a
+64-bit integer add written as a CAS loop on the word: atomicAdd on unsigned
+long long adds a signed value's two's-complement bits alike.`,
 	Before: `unsigned old = *u, assumed;
 do {
     assumed = old;
@@ -83,7 +87,7 @@ do {
 
 // casWork is what a compare-and-swap add loop asks of L2.
 type casWork struct {
-	kind                 string  // "float" or "double"
+	kind                 string  // "float", "double", "64-bit integer" or "32-bit integer"
 	minmax               bool    // the swapped value is a maximum or minimum (FMNMX, DMNMX), not a sum
 	loads, cas, elements float64 // the loop's reads and CAS operations, and the elements (its first reads)
 	before, removed      float64 // the kernel's L2 line requests, and those atomicAdd removes
@@ -109,6 +113,12 @@ func (c casWork) atomic() string {
 }
 
 func (c casWork) advice() string {
+	switch c.kind {
+	case "64-bit integer":
+		return "replace the loop with atomicAdd on unsigned long long (one reduction in L2, RED, when the returned value is unused): a signed sum's two's-complement bits are the unsigned sum's, so cast the pointer and the value"
+	case "32-bit integer":
+		return "replace the loop with atomicAdd on the int (one reduction in L2, RED, when the returned value is unused)"
+	}
 	if c.minmax {
 		return fmt.Sprintf("replace the loop with an integer atomicMax/atomicMin on the %s's bits (one reduction in L2, RED): for values ≥ 0 atomicMax on their bits as signed integers; for either sign atomicMax on the signed bits when v ≥ 0 and atomicMin on the unsigned bits when v < 0", c.kind)
 	}
@@ -117,7 +127,7 @@ func (c casWork) advice() string {
 
 // casReduce finds a global compare-and-swap loop whose swapped value is a
 // floating-point add, maximum or minimum (an FADD, DADD, FMNMX or DMNMX
-// executed as often as the CAS) and
+// executed as often as the CAS), or an integer add (casIntAdd), and
 // reads the loop's read (the load of the word the CAS updates) from the
 // memory model. The kernel's L2 requests are its global instructions'
 // lines: a line per sector where each lane reads its own line (32 sectors
@@ -153,6 +163,9 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 		}
 	}
 	if w.kind == "" {
+		w.kind = casIntAdd(a.Record.Source, casInst)
+	}
+	if w.kind == "" {
 		return w, false
 	}
 	seenIn := map[string]bool{}
@@ -181,6 +194,55 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 	w.removed += w.cas - w.elements
 	w.instKept = loopInstKept(a, casInst, warps)
 	return w, true
+}
+
+// casIntAdd reads an integer add as the value a compare-and-swap loop
+// swaps in: the CAS's new value (its last operand) written by an IADD3
+// executed as often as the CAS, and for a 64-bit CAS the pair's high
+// register by the carry's add (IADD3.X, or LEA.HI.X when the addend is
+// sign-extended from 32 bits, IMAD.X): "64-bit integer" or
+// "32-bit integer", "" for none. fixtures/sol-check24's tallyI64<0>,
+// int64 tallies by atomicCAS on the account's word: IADD3 R14, P0, R11,
+// R8, RZ and LEA.HI.X.SX32 R15, R11, R9, 0x1, P0 into ATOMG.E.CAS.64
+// ... R12, R14.
+func casIntAdd(code []profan.SourceRecord, casInst float64) string {
+	var newVal string
+	wide := false
+	for s := range instructions(code) {
+		if op := opcode(s.SASS); isCAS(op) && instExecuted(s) == casInst {
+			if f := sassOperands(s.SASS); len(f) > 0 {
+				newVal, wide = strings.Trim(f[len(f)-1], "[]"), strings.Contains(op, ".64")
+			}
+		}
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(newVal, "R"))
+	if !strings.HasPrefix(newVal, "R") || err != nil {
+		return ""
+	}
+	hi := "R" + strconv.Itoa(n+1)
+	var lo, carry bool
+	for s := range instructions(code) {
+		if instExecuted(s) != casInst {
+			continue
+		}
+		op, f := opcode(s.SASS), sassOperands(s.SASS)
+		if len(f) == 0 {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(op, "IADD3.X") || strings.HasPrefix(op, "LEA.HI.X") || strings.HasPrefix(op, "IMAD.X"):
+			carry = carry || f[0] == hi
+		case strings.HasPrefix(op, "IADD3"):
+			lo = lo || f[0] == newVal
+		}
+	}
+	switch {
+	case lo && wide && carry:
+		return "64-bit integer"
+	case lo && !wide:
+		return "32-bit integer"
+	}
+	return ""
 }
 
 // loopInstKept is the share of a kernel's warp instructions left when the

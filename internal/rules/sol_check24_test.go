@@ -248,17 +248,26 @@ func TestSolCheck24(t *testing.T) {
 	// instructions and L1 requests gone: raggedScale<0> none -> 0.75
 	// against 0.74 on both pages; means 0.2305 -> 0.2045 (ruled pairs
 	// 0.1795 -> 0.1504) on both.
-	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.205, 0.986, solCheck24Gaps)
+	// kfix31a's cas-loop fit (verdict version 190): an integer add
+	// swapped in by the CAS (IADD3 and its carry's LEA.HI.X.SX32 into
+	// ATOMG.E.CAS.64's new value) is a CAS loop atomicAdd on unsigned
+	// long long replaces: tallyI64<0> 0 -> 0.98 against 0.985 on both
+	// pages; with kfix31b's fits, means 0.2045 -> 0.1695 (ruled pairs
+	// 0.1504 -> 0.1112) on both, worst 0.985 -> 0.893 (boxedLoad<0>);
+	// bounds (0.205, 0.986) -> (0.170, 0.894).
+	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.170, 0.894, solCheck24Gaps)
 }
 
 // solCheck24Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Five required
 // findings missing on each page at the read (three since volTap9<0>'s
-// volatile-reread and raggedScale<0>'s invariant-work fits), two forbidden given on both, and one Triton
+// volatile-reread and raggedScale<0>'s invariant-work fits; two since
+// tallyI64<0>'s cas-loop fit, an integer add swapped in by the CAS:
+// verdict version 190), two forbidden given on both, and one Triton
 // finding not in Triton's terms.
 var solCheck24Gaps = []string{
-	"tallyI64<0> cas-loop", "rowLse<0> barrier-stalls",
+	"rowLse<0> barrier-stalls",
 	"boxedLoad<0> dependent-loads", "linH<0> small-grid", "u8inv_b128_w4 low-occupancy", "u8inv_b128_w4 narrow-access terms"}
 
 // solCheck24LineGaps are the required findings whose named line is not
