@@ -418,7 +418,10 @@ import (
 // requests gone.
 // version 190 has cas-loop read an integer add swapped in by the CAS
 // (IADD3 and its carry into a 64-bit CAS's new value: an int64 tally).
-const VerdictVersion = 190
+// version 191 has barrier-stalls read a loop that reduces over the block
+// each chunk it loads (barriers and shuffles a loaded value) and price
+// its reductions kept in registers.
+const VerdictVersion = 191
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

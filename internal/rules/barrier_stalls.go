@@ -79,6 +79,9 @@ func checkBarrierStalls(p *Pass) {
 	}
 	pct, t, ok := barrierWait(p)
 	dense := false
+	if !ok && sassHas(p.Kernel, "BAR") && checkBarrierChunks(p) {
+		return
+	}
 	if !ok {
 		share, d := denseBarriers(p.Kernel)
 		t, ok = p.Value("duration")
