@@ -382,3 +382,70 @@ func ComposedLinks(a *Kernel) map[string]bool {
 	}
 	return out
 }
+
+// BoxedLoads is, for each global load of the source page whose address is
+// a pointer an earlier global load returned, unchanged (y[i] = *p[i]: the
+// address operand's register pair, an immediate offset at most, written
+// last by a 64-bit global load), that load's address: the values boxed
+// behind pointers, each load waiting a memory round trip for its pointer
+// and landing wherever the pointer leads (fixtures/sol-check24's
+// boxedLoad<0>: LDG.E.64.CONSTANT R2, [R2.64] then LDG.E.CONSTANT R0,
+// [R2.64]; its twin, the values unboxed beforehand, ran 0.89 faster). A
+// gather's address computed from a loaded index (x[idx[i]], an IMAD.WIDE
+// between) is not a box, nor is a load in a loop (a walk's: Chased).
+// Nil without the source page or such a load.
+func BoxedLoads(a *Kernel) map[string]string {
+	if len(a.Record.Source) == 0 {
+		return nil
+	}
+	p := programOf(a)
+	var out map[string]string
+	for i, r := range p.recs {
+		op, args := p.fields(i)
+		if !isGlobalLoad(op) {
+			continue
+		}
+		if head, _ := p.loopAround(i); head >= 0 {
+			continue
+		}
+		at := registers(addressOperand(args))
+		if len(at) != 2 {
+			continue
+		}
+		if j := p.lastWriter(i, at); j >= 0 {
+			jop, jargs := p.fields(j)
+			if !isGlobalLoad(jop) || !strings.Contains(jop, ".64") || len(jargs) == 0 || !slices.Equal(registers(jargs[0]), at[:1]) {
+				continue
+			}
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[r.Address] = p.recs[j].Address
+		}
+	}
+	return out
+}
+
+// lastWriter is the index of the instruction nearest before the i-th
+// (within chainWindow) that writes any of regs, -1 for none.
+func (p *sassProgram) lastWriter(i int, regs []int) int {
+	for _, j := range chainWindow(i) {
+		op, as := p.fields(j)
+		if len(as) > 1 && as[0] == "PT" {
+			as = as[1:] // ATOMG PT, R3, [...]: the register after the predicate
+		}
+		if len(as) == 0 || strings.Contains(as[0], "[") {
+			continue
+		}
+		dst := registers(as[0])
+		if len(dst) == 1 && (strings.Contains(op, ".64") || strings.Contains(op, ".WIDE")) {
+			dst = append(dst, dst[0]+1)
+		}
+		for _, d := range dst {
+			if slices.Contains(regs, d) {
+				return j
+			}
+		}
+	}
+	return -1
+}

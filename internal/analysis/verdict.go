@@ -421,7 +421,9 @@ import (
 // version 191 has barrier-stalls read a loop that reduces over the block
 // each chunk it loads (barriers and shuffles a loaded value) and price
 // its reductions kept in registers.
-const VerdictVersion = 191
+// version 192 has dependent-loads read values boxed behind pointers (a
+// load whose address is the pointer a 64-bit global load returned).
+const VerdictVersion = 192
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
