@@ -423,7 +423,10 @@ import (
 // its reductions kept in registers.
 // version 192 has dependent-loads read values boxed behind pointers (a
 // load whose address is the pointer a 64-bit global load returned).
-const VerdictVersion = 192
+// version 193 has small-grid leave out a tail under the threshold of a
+// kernel its SMs' L1 and shared memory hold, as a pipe's, when the
+// tail's blocks reach every SM.
+const VerdictVersion = 193
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -80,16 +80,21 @@ kernel<<<4 * sms, 256>>>(data, n);   // grid-stride loop inside`,
 		if u := p.Kernel.Limiter.Unit; (u == analysis.LimitDRAM || u == analysis.LimitL2 || u == analysis.LimitMemory) && w >= 1 && gain < p.Thresholds.TailWaste {
 			return
 		}
-		// A kernel one of its SMs' pipes holds, whose tail still gives
-		// every SM a block, keeps each SM's pipe busy through the tail:
-		// the idle slots are not idle pipe time, and what tailGain
-		// prices is the tail's imbalance of a block an SM, under the
-		// threshold no lever either (fixtures/sol-check22's toneDet<0>:
-		// 1024 blocks of six an SM on 132 SMs, 1.29 waves, the tail's
-		// 232 blocks on every SM, the XU pipe at 90 %: 0.03).
-		if w2, perSM, exact := wavesOf(p); exact && w2 >= 1 && p.Kernel.Limiter.Unit == analysis.LimitPipe && gain < p.Thresholds.TailWaste {
-			if sms, ok := p.Value("sm_count"); ok && float64(k.Grid.Size())-math.Floor(w2)*perSM*sms >= sms {
-				return
+		// A kernel one of its SMs' own units holds (a pipe, or its L1
+		// and shared memory), whose tail still gives every SM a block,
+		// keeps each SM's unit busy through the tail: the idle slots
+		// are not idle unit time, and what tailGain prices is the
+		// tail's imbalance of a block an SM, under the threshold no
+		// lever either (fixtures/sol-check22's toneDet<0>: 1024 blocks
+		// of six an SM on 132 SMs, 1.29 waves, the tail's 232 blocks on
+		// every SM, the XU pipe at 90 %: 0.03; sol-check24's linH<0>,
+		// the same grid, L1/shared at 78 % with its FFMA tiles: 0.03,
+		// and the fix, tensor cores, keeps the grid).
+		if u := p.Kernel.Limiter.Unit; u == analysis.LimitPipe || u == analysis.LimitL1Shared {
+			if w2, perSM, exact := wavesOf(p); exact && w2 >= 1 && gain < p.Thresholds.TailWaste {
+				if sms, ok := p.Value("sm_count"); ok && float64(k.Grid.Size())-math.Floor(w2)*perSM*sms >= sms {
+					return
+				}
 			}
 		}
 		p.report(estimate(gain), Note{
