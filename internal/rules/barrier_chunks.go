@@ -110,16 +110,7 @@ func checkBarrierChunks(p *Pass) bool {
 	}
 	removed := 2*r.shuffles + r.bars + r.shared
 	left := math.Max(0, r.all-removed) / issue / t
-	after := left
-	for u, v := range us {
-		switch u {
-		case analysis.LimitL1Shared, analysis.LimitMemory:
-			after = math.Max(after, v*math.Max(0, r.all-removed)/r.all/ceiling[u])
-		case analysis.LimitL2, analysis.LimitDRAM:
-			after = math.Max(after, v/ceiling[u])
-		}
-	}
-	gain := clamp01(1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t)))
+	gain := issueBoundGain(us, left, math.Max(0, r.all-removed)/r.all, t)
 	if gain < 0.05 {
 		return false
 	}

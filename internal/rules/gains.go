@@ -84,6 +84,23 @@ func join(lists ...[]string) []string {
 	return out
 }
 
+// issueBoundGain is the gain of a fix that removes instructions from an
+// SM: the instructions left take left of the kernel's time t at the issue
+// peak, L1/shared's (and the memory total's) work scales by keep, L2's and
+// DRAM's stays, each unit at its ceiling, and no kernel beats a launch.
+func issueBoundGain(us usage, left, keep, t float64) float64 {
+	after := left
+	for u, v := range us {
+		switch u {
+		case analysis.LimitL1Shared, analysis.LimitMemory:
+			after = math.Max(after, v*keep/ceiling[u])
+		case analysis.LimitL2, analysis.LimitDRAM:
+			after = math.Max(after, v/ceiling[u])
+		}
+	}
+	return clamp01(1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t)))
+}
+
 // usageOf reads the units' utilizations: ncu's speed-of-light breakdown,
 // else nvprof's utilization levels. A unit the export does not measure but
 // the kernel's limiter names counts as saturated: a kernel whose

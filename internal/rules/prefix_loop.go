@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -31,16 +30,7 @@ func prefixLoop(p *Pass) bool {
 		return false
 	}
 	left := (w.All - w.Inst) / issue / t
-	after := left
-	for u, v := range us {
-		switch u {
-		case analysis.LimitL1Shared, analysis.LimitMemory:
-			after = math.Max(after, v*(w.Memory-w.Loads)/w.Memory/ceiling[u])
-		case analysis.LimitL2, analysis.LimitDRAM:
-			after = math.Max(after, v/ceiling[u])
-		}
-	}
-	gain := clamp01(1 - math.Max(math.Min(1, after), math.Min(1, launchFloor/t)))
+	gain := issueBoundGain(us, left, (w.Memory-w.Loads)/w.Memory, t)
 	if gain < 0.05 {
 		return false
 	}
