@@ -286,7 +286,7 @@ const solCheck24Read = true
 // TestHeadroomNeverUnmarked and TestConsistency skip it, so that no test
 // run reads the set before (internal/rules' solCheck25Read is the same
 // switch).
-const solCheck25Read = false
+const solCheck25Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an

