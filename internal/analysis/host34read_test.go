@@ -1,6 +1,7 @@
 package analysis_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ import (
 // its section of the calibration doc, so that no test runs profan on its
 // traces; its timings are loaded (they are the rows' truth, written
 // before the read). internal/rules' host34Read is the same switch.
-const host34Read = false
+const host34Read = true
 
 // host34Traces are fixtures/host34's three traces, read with host34Read.
 var host34Traces = []string{"detr.default", "depth.default", "depth.noread"}
@@ -79,11 +80,23 @@ func host34Checks(t *testing.T, read map[string]*analysis.App, tls map[string]*a
 			t.Errorf("detr.default: data-loader first on a step whose loader runs in two workers: %s", r.Message)
 		}
 	}
-	for _, name := range []string{"depth.default", "depth.noread"} {
-		for _, r := range read[name].Recommendations {
-			if r.Rule == "pinned-memory" {
-				t.Errorf("%s: pinned-memory advised on a loader that pins already (pin_memory=True): %s", name, r.Message)
+	for _, c := range []struct{ name, miss string }{
+		{"depth.default", "the advice is the NaN check's loss.cpu() (host34.py(712): step, one a step, four bytes: 4 copies of 0.0 MB in 0.01 ms a profiled trace), a device-to-host copy into pageable memory, not the loader's batches (pinned, copied non_blocking); priced 27.04 us (<0.1% of the wall, under the 1% floor), its fix a pinned buffer for a scalar that step-read's fix reads every 50 steps"},
+		{"depth.noread", ""},
+	} {
+		for _, r := range read[c.name].Recommendations {
+			if r.Rule != "pinned-memory" {
+				continue
 			}
+			if c.miss == "" {
+				t.Errorf("%s: pinned-memory advised on a loader that pins already (pin_memory=True): %s", c.name, r.Message)
+			} else {
+				misses = append(misses, fmt.Sprintf("- %s: pinned-memory advised on a loader that pins already: %s.", c.name, c.miss))
+				c.miss = ""
+			}
+		}
+		if c.miss != "" {
+			t.Errorf("%s: pinned-memory no longer advised, a known miss: drop its miss note", c.name)
 		}
 	}
 	for _, r := range read["depth.noread"].Recommendations {
@@ -135,4 +148,50 @@ never first on either default. AdamW's reads of its CPU step counts wait for no 
 torch.compile, CUDA graphs, fused optimizers, detr's workers as the advice writes them, cuDNN's benchmark mode, the
 matcher on the GPU, another worker count and depth under bf16 were not timed. The three traces' cause splits sum to
 the wall, and no launch-bound time is named by a Python frame.
+`
+
+// host34FirstRead is fixtures/host34's first read (the lead's, at the
+// reader's hand), rendered with host34Read.
+const host34FirstRead = `
+### fixtures/host34's first read
+
+Read once with main at f4c65e8 (10:25), this test and ` + "`profan analyze`" + ` on each trace, the rows above kept as written (a
+miss note added). The replayed unprofiled steps: detr.default 117.284 ms (measured 166.85; profan reads the step as
+bound by its two workers, which feed a step every 117.284 ms), depth.default 167.891 ms (139.41), depth.noread
+118.267 ms (141.40).
+
+| before → after | rule | profan's rank | estimated | measured | spread | holds |
+| --- | --- | ---: | ---: | ---: | ---: | --- |
+| detr.default → detr.noread | step-read | 7 | 0.0% | 6.8% slower | 12.3% | yes, by the spread |
+| detr.default → detr.bf16 | bf16-autocast | 10, slower | 14.8% slower | 63.3% slower | 12.5% | no: 48.5 points under, 36.0 past the tolerance |
+| detr.default → detr.all | step-read+bf16-autocast | | 14.4% slower | 47.0% slower | 13.8% | no: 32.6 points under, 18.8 past the tolerance |
+| depth.default → depth.noread | host-read+step-read | 3, 6 | 1.7% | 1.4% slower | 13.7% | yes |
+| depth.default → depth.workers | data-loader | 1 | 78.0% | 75.1% | 35.2% | yes, and first |
+| depth.default → depth.all | data-loader+host-read+step-read | | 79.6% | 78.1% | 13.7% | yes |
+| depth.noread → depth.all | data-loader | 1 | 79.0% | 78.4% | 13.5% | yes, and first |
+
+Five of the seven rows hold; the two with bfloat16 miss in value, in the direction measured (profan prices
+bf16-autocast a slowdown, "not one to make", 14.8% on detr.default) but a fifth to a third of its size. The first
+lever is the one measured first on both steps a lever alone was measured first from: ` + "`data-loader`" + ` on depth.default
+and depth.noread (78.0% and 79.0%, measured 75.1% and 78.4%); on detr.default no lever alone gained and profan finds
+none that clears the step's noise (together under 1% of the wall), data-loader not advised (its two workers named in
+use). Named with their frames, as written, every check holding but one: depth's loader
+(` + "`host34.py(616): __getitem__`" + `) as data time and in data-loader's advice on both depth traces; silog_loss's reads
+(` + "`host34.py(680): silog_loss`" + `) as host-sync time and in host-read's advice; the matcher's ` + "`.cpu()`" + `
+(` + "`host34.py(458): hungarian`" + `) as host-sync time; detr's per-step reads in step-read's advice
+(` + "`host34.py(540): step`" + `); neither read lever advised on depth.noread; cuda-graphs not first on either default (not
+priced: both steps size tensors from GPU values); AdamW's CPU step-count reads named as no sync; the three cause
+splits sum to the wall and no launch-bound time is named by a Python frame. TestNoSourceAdviceOnTraceLibraries passes
+on host34's traces. Missed, by mechanism:
+
+- *bfloat16 autocast on a host-bound step, slower than the FP32 trace shows.* detr.default → detr.bf16 priced 17.357
+  ms slower on the 117.284 ms replayed step (the FMA and TF32 GEMMs on bf16 tensor cores, the layout conversions at
+  half their bytes, against autocast's casts of each op's inputs and weights priced on the host), measured 105.55 ms
+  slower (166.85 to 272.40 ms), more than the step's whole kernel time as traced (46.18 ms a profiled step): a host
+  cost of the step under autocast (or kernels several times slower), not identified, which no bf16 trace was captured
+  to show and a replay of the FP32 trace cannot price. detr.all misses by the same half (14.4% slower against 47.0%).
+- *pinned-memory on a scalar read, not the loader.* On depth.default pinned-memory is advised (27.04 µs, under the
+  1% floor) for the NaN check's ` + "`loss.cpu()`" + ` (` + "`host34.py(712): step`" + `, one four-byte copy a step into pageable
+  memory), not for BTS's batches, which are pinned and copied non_blocking; the check written before the read (never
+  advised on either depth trace) fails there, its fix a pinned buffer for a value step-read's fix reads every 50 steps.
 `

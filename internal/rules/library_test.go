@@ -188,7 +188,7 @@ const host33Read = true
 // host34Read says whether fixtures/host34 has had its one read (the
 // lead's); internal/analysis' host34Read is the same switch, and
 // heldOutRead holds it.
-const host34Read = false
+const host34Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
