@@ -426,7 +426,10 @@ import (
 // version 193 has small-grid leave out a tail under the threshold of a
 // kernel its SMs' L1 and shared memory hold, as a pipe's, when the
 // tail's blocks reach every SM.
-const VerdictVersion = 193
+// version 194 has low-occupancy leave out a grid whose blocks retire as
+// fast as the SMs start them, and narrow-access say a Triton kernel's
+// fix in BLOCK_SIZE, num_warps and size_per_thread.
+const VerdictVersion = 194
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
