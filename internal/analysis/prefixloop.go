@@ -1,7 +1,6 @@
 package analysis
 
 import (
-	"strconv"
 	"strings"
 )
 
@@ -60,19 +59,8 @@ func PrefixLoops(a *Kernel) (w PrefixWork, ok bool) {
 		if !strings.HasPrefix(op, "BRA") || len(args) == 0 || !varying[i] || w.Addrs[s.Address] {
 			continue
 		}
-		target, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(args[len(args)-1]), "0x"), 16, 64)
-		if err != nil {
-			continue
-		}
-		start := -1
-		for k := i - 1; k >= 0; k-- {
-			at, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(p.recs[k].Address), "0x"), 16, 64)
-			if err != nil || at < target {
-				break
-			}
-			start = k
-		}
-		if start < 0 {
+		start, ok := p.at[branchTarget(args[len(args)-1], p.recs)]
+		if !ok || start >= i {
 			continue
 		}
 		// gridVarying's passes run in program order, so a register the
