@@ -237,4 +237,5 @@ var heldOutRead = map[string]bool{
 	"host32":      host32Read,
 	"host33":      host33Read,
 	"host34":      host34Read,
+	"host35":      host35Read,
 }
