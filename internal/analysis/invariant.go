@@ -130,7 +130,7 @@ func GridInvariant(a *Kernel) (w InvariantWork, ok bool) {
 		return w, false
 	}
 	p := programOf(a)
-	ins, varying := gridVarying(p, manyWarps(a.Record))
+	ins, varying, _ := gridVarying(p, manyWarps(a.Record))
 	w.Addrs, w.Values = map[string]bool{}, map[string]bool{}
 	// Whether an invariant value reads a uniform load's word: the last
 	// writer of a register a counted value reads, in program order.
@@ -208,8 +208,9 @@ func GridInvariant(a *Kernel) (w InvariantWork, ok bool) {
 // varies with its address alone where the grid has more than a warp
 // (many); in a grid of one warp a word every thread loads is loaded once
 // a request, no work repeated (fixtures/calib's oneThread, one thread
-// summing in[k]).
-func gridVarying(p *sassProgram, many bool) (ins []invInst, varying []bool) {
+// summing in[k]). reads marks the instructions that read a varying
+// register (a load's: its address varies), whatever they do themselves.
+func gridVarying(p *sassProgram, many bool) (ins []invInst, varying, reads []bool) {
 	ins = make([]invInst, len(p.recs))
 	for i, s := range p.recs {
 		ins[i] = parseInvInst(s)
@@ -217,28 +218,55 @@ func gridVarying(p *sassProgram, many bool) (ins []invInst, varying []bool) {
 			ins[i].own, ins[i].load = true, false
 		}
 	}
-	varying = make([]bool, len(p.recs))
+	varying, reads = make([]bool, len(p.recs)), make([]bool, len(p.recs))
 	regs := map[int]bool{}
 	for pass := 0; pass < 3; pass++ {
 		for i := range ins {
 			in := &ins[i]
-			v := in.own
-			for _, r := range in.srcs {
-				v = v || regs[r]
+			r := false
+			for _, x := range in.srcs {
+				r = r || regs[x]
 			}
+			v := in.own || r
 			for _, d := range in.dsts {
 				regs[d] = v
 			}
-			varying[i] = v
+			varying[i], reads[i] = v, r
 		}
 	}
-	return ins, varying
+	return ins, varying, reads
+}
+
+// UniformStrongLoads is the addresses of a kernel's strong (volatile)
+// global loads (LDG or LD with .STRONG.) whose address is the same in
+// every thread of the grid (gridVarying: constants and arguments, no
+// thread's or block's index, no loaded value): each warp asks L2 for the
+// one word again, where a plain load would find it in L1. nil without
+// the source page, or for a grid of one warp.
+func UniformStrongLoads(a *Kernel) map[string]bool {
+	if len(a.Record.Source) == 0 || !manyWarps(a.Record) {
+		return nil
+	}
+	p := programOf(a)
+	ins, _, reads := gridVarying(p, true)
+	var out map[string]bool
+	for i, in := range ins {
+		base, _, _ := strings.Cut(in.op, ".")
+		if (base != "LDG" && base != "LD") || !strings.Contains(in.op, ".STRONG.") || reads[i] {
+			continue
+		}
+		if out == nil {
+			out = map[string]bool{}
+		}
+		out[p.recs[i].Address] = true
+	}
+	return out
 }
 
 // gridUniformLoads is the addresses of a kernel's uniform loads (invInst's
 // load): global loads of one address in every thread of the grid.
 func gridUniformLoads(p *sassProgram, many bool) map[string]bool {
-	ins, varying := gridVarying(p, many)
+	ins, varying, _ := gridVarying(p, many)
 	return uniformAddrs(p, ins, varying)
 }
 

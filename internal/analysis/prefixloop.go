@@ -43,7 +43,7 @@ func PrefixLoops(a *Kernel) (w PrefixWork, ok bool) {
 		return w, false
 	}
 	p := programOf(a)
-	ins, varying := gridVarying(p, true)
+	ins, varying, _ := gridVarying(p, true)
 	w.Addrs = map[string]bool{}
 	for i, s := range p.recs {
 		n := sourceInst(s)

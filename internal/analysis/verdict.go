@@ -429,7 +429,9 @@ import (
 // version 194 has low-occupancy leave out a grid whose blocks retire as
 // fast as the SMs start them, and narrow-access say a Triton kernel's
 // fix in BLOCK_SIZE, num_warps and size_per_thread.
-const VerdictVersion = 194
+// version 195 has volatile-reread read strong loads of an address the
+// same in every thread of the grid and price L2's work they leave.
+const VerdictVersion = 195
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

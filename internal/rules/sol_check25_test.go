@@ -205,16 +205,25 @@ func TestSolCheck25(t *testing.T) {
 	if !solCheck25Read {
 		t.Skip("sol-check25: read once at ~09:30 UTC or later with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck25Files, solCheck25Pairs, "sol-check25", 0.226, 0.91, solCheck25Gaps)
+	// kfix32b's volatile-reread fit (verdict version 195): strong loads
+	// of an address the same in every thread of the grid (each warp's
+	// request to L2 for the same word), priced from L2's work they
+	// leave and DRAM at the stream's line, no more than the warps'
+	// sampled time at global memory instructions and their data:
+	// eqBands<0> none -> 0.81 against 0.89 at line 536 on both pages;
+	// means 0.2259 -> 0.1971 raw, 0.2258 -> 0.1970 details (ruled pairs
+	// 0.1485 -> 0.1162 on both).
+	heldOutGaps(t, solCheck25Files, solCheck25Pairs, "sol-check25", 0.198, 0.91, solCheck25Gaps)
 }
 
 // solCheck25Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Three required
-// findings missing on each page, one forbidden given on the raw page,
-// and one Triton finding not in Triton's terms.
+// findings missing on each page at the read (two since eqBands<0>'s
+// volatile-reread fit), one forbidden given on the raw page, and one
+// Triton finding not in Triton's terms.
 var solCheck25Gaps = []string{
-	"chebMat<1> register-tile", "byteCount<0> cas-loop", "eqBands<0> volatile-reread", "hbScale<0> tile-shared-memory",
+	"chebMat<1> register-tile", "byteCount<0> cas-loop", "hbScale<0> tile-shared-memory",
 	"gather2_chain dependent-loads terms"}
 
 // solCheck25LineGaps are the required findings whose named line is not

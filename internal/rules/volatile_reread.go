@@ -574,7 +574,9 @@ func volatileGain(p *Pass, removed, global float64) (gain, left float64, ok bool
 func warpExchange(p *Pass) {
 	x := analysis.WarpExchanges(p.Kernel)
 	if !(x.Loads > 0) || !(x.Stores > 0) || !(x.Memory > 0) || x.Loads+x.Stores < 0.5*x.Memory {
-		volatileTable(p)
+		if !volatileTable(p) {
+			volatileUniform(p)
+		}
 		return
 	}
 	t, issue, ok := issueWindow(p)

@@ -77,26 +77,26 @@ func dramRead(p *Pass) (float64, bool) {
 // volatile pointer: 32 LDG.E.STRONG.SYS a thread, 80 % of its global
 // instructions, 7.3 M sectors against a DRAM read its input's 134 MB
 // accounts for; latency-bound, DRAM at 2.5 %: read through __ldg it ran
-// 0.96 faster.
-func volatileTable(p *Pass) {
+// 0.96 faster. Reports whether it did.
+func volatileTable(p *Pass) bool {
 	r := strongLoads(p.Kernel)
 	if !(r.loads > 0) || !(r.sectors > 0) || r.loads < 0.5*r.global {
-		return
+		return false
 	}
 	read, ok := dramRead(p)
 	if !ok {
-		return
+		return false
 	}
 	footprint := math.Max(0, read-32*r.other)
 	if footprint > tableBytes || 32*r.sectors < 2*footprint {
-		return
+		return false
 	}
 	served := r.sectors - footprint/32 // sectors L1 would serve
 	t, issue, ok := issueWindow(p)
 	n, okN := p.Value("inst_executed")
 	us, okU := usageOf(p)
 	if !ok || !okN || !(n > 0) || !okU {
-		return
+		return false
 	}
 	total := r.sectors + r.other
 	if g := p.Kernel.Model.GlobalStore; g != nil && g.Transactions > 0 {
@@ -112,4 +112,5 @@ func volatileTable(p *Pass) {
 		Evidence:  p.evidence("l2_sol_pct", "dram_sol_pct", "duration"),
 		Locations: linesOf(p.Kernel, func(op string) bool { return strings.HasPrefix(op, "LDG") && strings.Contains(op, ".STRONG.") }),
 	})
+	return true
 }
