@@ -11,7 +11,10 @@
 //	paired -ref old/profan -head new/profan -dir INPUTS -pairs 9 -margin 0.10
 //
 // INPUTS holds ncu.csv (an ncu details page) and trace.csv (an nvprof
-// gpu-trace), e.g. made by bench/tile. With -gate the exit status is 1 when
+// gpu-trace), e.g. made by bench/tile; where it also holds sass.raw.csv.gz
+// and sass.source.csv.gz (an ncu raw page and its source page, e.g.
+// fixtures/sol-check22's), "sass analyze" reads the two: the rules that
+// read the SASS run only there. With -gate the exit status is 1 when
 // a workload's CPU time or peak RSS fails (its median ratio above 1 +
 // margin and the test's p below -alpha), 2 on an error (a run that fails).
 package main
@@ -34,15 +37,20 @@ type workload struct {
 	name string
 	args func(dir, db string) []string
 	db   bool // writes a database, removed before each run
+	// optional: run only where the inputs are in the directory.
+	optional []string
 }
 
 var workloads = []workload{
-	{"ncu ingest", func(dir, db string) []string { return []string{"ingest", "--db", db, filepath.Join(dir, "ncu.csv")} }, true},
-	{"trace ingest", func(dir, db string) []string { return []string{"ingest", "--db", db, filepath.Join(dir, "trace.csv")} }, true},
-	{"trace analyze", func(dir, _ string) []string { return []string{"analyze", filepath.Join(dir, "trace.csv")} }, false},
+	{"ncu ingest", func(dir, db string) []string { return []string{"ingest", "--db", db, filepath.Join(dir, "ncu.csv")} }, true, nil},
+	{"trace ingest", func(dir, db string) []string { return []string{"ingest", "--db", db, filepath.Join(dir, "trace.csv")} }, true, nil},
+	{"trace analyze", func(dir, _ string) []string { return []string{"analyze", filepath.Join(dir, "trace.csv")} }, false, nil},
 	{"ncu analyze", func(dir, _ string) []string {
 		return []string{"analyze", "--format", "json", filepath.Join(dir, "ncu.csv")}
-	}, false},
+	}, false, nil},
+	{"sass analyze", func(dir, _ string) []string {
+		return []string{"analyze", "--format", "json", filepath.Join(dir, "sass.raw.csv.gz"), filepath.Join(dir, "sass.source.csv.gz")}
+	}, false, []string{"sass.raw.csv.gz", "sass.source.csv.gz"}},
 }
 
 // sample is one run's measures.
@@ -74,7 +82,7 @@ func main() {
 	fmt.Printf("%-14s %-5s %10s %10s %7s %8s  %s\n", "workload", "", *refName, *headName, "ratio", "p", "")
 	failed := false
 	for _, w := range workloads {
-		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") {
+		if *only != "" && !strings.Contains(","+*only+",", ","+w.name+",") || !present(*dir, w.optional) {
 			continue
 		}
 		var a, b []sample
@@ -155,6 +163,16 @@ func run(bin string, w workload, dir, db string) (sample, error) {
 	}
 	cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 	return sample{cpu: cpu, wall: wall, rss: float64(ru.Maxrss) / 1024}, nil // Maxrss: KiB on Linux
+}
+
+// present reports whether every file named is in dir.
+func present(dir string, files []string) bool {
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func pick(s []sample, of func(sample) float64) []float64 {
