@@ -201,6 +201,13 @@ func barrierWait(p *Pass) (pct, t float64, ok bool) {
 // programOrder is a source page's instructions in program order (the
 // page files them under their lines), each once.
 func programOrder(rec []profan.SourceRecord) []profan.SourceRecord {
+	if v := viewOf(rec); v != nil && same(v.page, rec) {
+		return v.programOrder()
+	}
+	return pageProgramOrder(rec)
+}
+
+func pageProgramOrder(rec []profan.SourceRecord) []profan.SourceRecord {
 	var recs []profan.SourceRecord
 	for s := range instructions(rec) {
 		recs = append(recs, s)

@@ -5,6 +5,7 @@ import (
 	"iter"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -252,9 +253,17 @@ func abs(x int) int {
 
 // sassRecords is the source page's SASS instructions in address order,
 // each address once, and the index of each address among them.
+// Within Engine.Check they are shared (sassview.go): read-only.
 func sassRecords(a *analysis.Kernel) (recs []profan.SourceRecord, at map[string]int) {
+	if v := viewOf(a.Record.Source); v != nil && same(v.page, a.Record.Source) {
+		return v.sassRecords()
+	}
+	return pageSASSRecords(a.Record.Source)
+}
+
+func pageSASSRecords(page []profan.SourceRecord) (recs []profan.SourceRecord, at map[string]int) {
 	at = map[string]int{}
-	for _, s := range a.Record.Source {
+	for _, s := range page {
 		if s.SASS == "" || s.Address == "" {
 			continue
 		}
@@ -384,6 +393,13 @@ func opcode(sass string) string { return analysis.Opcode(sass) }
 // once: the page may list an address twice (a line inlined in two
 // places), and rows with no address are source lines, not instructions.
 func instructions(rec []profan.SourceRecord) iter.Seq[profan.SourceRecord] {
+	if v := viewOf(rec); v != nil && same(v.page, rec) {
+		return slices.Values(v.instructions())
+	}
+	return pageInstructions(rec)
+}
+
+func pageInstructions(rec []profan.SourceRecord) iter.Seq[profan.SourceRecord] {
 	return func(yield func(profan.SourceRecord) bool) {
 		seen := map[string]bool{}
 		for _, s := range rec {

@@ -55,6 +55,15 @@ func wideCall(sass string, subs map[string]*subroutine) bool {
 // addressOrder is the records sorted by address (the page lists them by
 // source line).
 func addressOrder(recs []profan.SourceRecord) []profan.SourceRecord {
+	if v := viewOf(recs); v != nil {
+		if own, _ := v.sassRecords(); same(own, recs) {
+			return v.addressOrder()
+		}
+	}
+	return sortByAddress(recs)
+}
+
+func sortByAddress(recs []profan.SourceRecord) []profan.SourceRecord {
 	type rec struct {
 		addr uint64
 		s    profan.SourceRecord

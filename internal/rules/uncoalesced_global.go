@@ -431,8 +431,9 @@ func neighbourOfAligned(k *analysis.Kernel, in analysis.Instruction) bool {
 	if in.Operation != "load" || !(w > 0) {
 		return false
 	}
-	recs, at := sassRecords(k)
+	recs, _ := sassRecords(k)
 	recs = addressOrder(recs)
+	at := make(map[string]int, len(recs)) // sassRecords' own is shared
 	for i, r := range recs {
 		at[r.Address] = i
 	}
