@@ -24,7 +24,11 @@ import (
 // wrote, no FFMA and no FMNMX), counts the same way
 // (fixtures/sol-check15's l1dist<1>: two shared loads a subtract and
 // an add, read as shared-memory work of its own; its 4×4 register tile
-// ran 0.68 faster).
+// ran 0.68 faster). So does an L∞-distance product's step, the max (or
+// min) of an absolute difference (an FMNMX that takes |d| of the
+// difference d an FADD wrote: max(acc, |a − b|); fixtures/sol-check25's
+// chebMat<1>: two shared loads a subtract and a max, read as
+// shared-memory work of its own; its 4×4 register tile ran 0.65 faster).
 func TropicalSteps(k *profan.Kernel) float64 {
 	var steps float64
 	sum := map[string]bool{} // registers an FADD last wrote
@@ -43,7 +47,7 @@ func TropicalSteps(k *profan.Kernel) float64 {
 		}
 		op, dst := f[0], f[1]
 		fadd := op == "FADD" || strings.HasPrefix(op, "FADD.")
-		if op == "FMNMX" && len(f) >= 4 && (sum[f[2]] || sum[f[3]]) {
+		if op == "FMNMX" && len(f) >= 4 && (sum[f[2]] || sum[f[3]] || absOf(f[2], sum) || absOf(f[3], sum)) {
 			steps += sourceInst(s)
 		}
 		if fadd && len(f) >= 4 && (absOf(f[2], sum) || absOf(f[3], sum)) {

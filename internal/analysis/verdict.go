@@ -431,7 +431,9 @@ import (
 // fix in BLOCK_SIZE, num_warps and size_per_thread.
 // version 195 has volatile-reread read strong loads of an address the
 // same in every thread of the grid and price L2's work they leave.
-const VerdictVersion = 195
+// version 196 has TropicalSteps count the max of an absolute difference
+// (an L∞-distance product's step) for register-tile and the headroom.
+const VerdictVersion = 196
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -213,17 +213,26 @@ func TestSolCheck25(t *testing.T) {
 	// eqBands<0> none -> 0.81 against 0.89 at line 536 on both pages;
 	// means 0.2259 -> 0.1971 raw, 0.2258 -> 0.1970 details (ruled pairs
 	// 0.1485 -> 0.1162 on both).
-	heldOutGaps(t, solCheck25Files, solCheck25Pairs, "sol-check25", 0.198, 0.91, solCheck25Gaps)
+	// kfix32a's register-tile fit (verdict version 196): the max of an
+	// absolute difference (FADD, then FMNMX of its |.|) is an
+	// L∞-distance product's step (analysis.TropicalSteps), fed by its
+	// shared loads as an FFMA is: chebMat<1>'s register-tile at lines
+	// 156 and 157, 0.742 against 0.648 on both pages; after the
+	// volatile-reread fit, means 0.1971 -> 0.1773 raw (ruled pairs
+	// 0.1162 -> 0.0941), 0.1970 -> 0.1773 details (0.1162 -> 0.0940);
+	// bounds (0.198, 0.91) -> (0.178, 0.91).
+	heldOutGaps(t, solCheck25Files, solCheck25Pairs, "sol-check25", 0.178, 0.91, solCheck25Gaps)
 }
 
 // solCheck25Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
 // uncoalesced-global gather"): logged, not failed. Three required
 // findings missing on each page at the read (two since eqBands<0>'s
-// volatile-reread fit), one forbidden given on the raw page, and one
-// Triton finding not in Triton's terms.
+// volatile-reread fit, one since chebMat<1>'s register-tile fit), one
+// forbidden given on the raw page, and one Triton finding not in
+// Triton's terms.
 var solCheck25Gaps = []string{
-	"chebMat<1> register-tile", "byteCount<0> cas-loop", "hbScale<0> tile-shared-memory",
+	"byteCount<0> cas-loop", "hbScale<0> tile-shared-memory",
 	"gather2_chain dependent-loads terms"}
 
 // solCheck25LineGaps are the required findings whose named line is not
