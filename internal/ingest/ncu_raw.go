@@ -61,7 +61,9 @@ func (ncuRaw) Parse(t *table) error {
 		if err := t.checkLaunch(k, r.String(id.pid), r.Line); err != nil {
 			return err
 		}
-		k.Metrics = make([]profan.Metric, 0, len(metricCols))
+		// Room for every column in the slice and in its name index: an
+		// index grown as the row is read rehashes its names at each doubling.
+		k.Grow(len(metricCols))
 		for _, i := range metricCols {
 			raw := r.Bytes(i)
 			m, err := ncuValue(t, r.Line, t.Header[i], "raw", string(raw), unitsOf[i])
