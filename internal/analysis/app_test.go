@@ -819,7 +819,11 @@ step (*pose*); and, from ` + "`fixtures/host34`" + ` (` + "`host34.py`" + `, hel
 three processes a variant, detr.default four), a DETR training step whose HungarianMatcher copies its cost to the host
 six times a step and whose logged losses are read every step, sized to be bound by its GPU but bound by its host
 (*detr*), and a BTS monocular depth step whose main-process Dataset decodes and augments a JPEG and a 16-bit PNG an
-item and whose loss indexes by a mask (*depth*).
+item and whose loss indexes by a mask (*depth*); and, from ` + "`fixtures/host35`" + ` (` + "`host35.py`" + `, held out, its rows
+written before profan first read it; three processes a variant, each default four), a RAFT optical-flow training step
+fed by eight workers whose sequence_loss indexes the end-point error by the valid mask and reads four metrics with
+` + "`.item()`" + ` every step, bound mostly by its GPU (*flow*), and a CRNN text recognizer whose main-process Dataset
+renders a word line an item, its batch copied from pageable memory and its loss and accuracy read every step (*ocr*).
 *Estimated* is the recommendation's wall gain, read from the trace of the "before" step (four ` + "`ProfilerStep#N`" + `, ` + "`with_stack`" + `) and priced by replaying it; *measured* is
 1 − after/before of the medians over three alternating processes of each process's median step;
 *spread* is the larger range of the two variants' process medians over their median.
@@ -2559,7 +2563,7 @@ item and whose loss indexes by a mask (*depth*).
 		{"flow.default", "flow.noread", "host-read+step-read", false, 0, ""},
 		{"flow.default", "flow.bf16", "bf16-autocast", false, 0, ""},
 		{"flow.default", "flow.all", "bf16-autocast+host-read+step-read", false, 0, ""},
-		{"flow.noread", "flow.all", "bf16-autocast", true, 0, ""},
+		{"flow.noread", "flow.all", "bf16-autocast", true, 0, "first missed, the value within its tolerance (priced 0.0% and second of nine, behind torch-compile's 0.0%, against 2.3% measured and first, spread 30.9%): the step's thread waits on the eight workers' queue (multiprocessing/queues.py(98): get) 2.9 to 3.5 ms in every traced step, over 1% of each, so the replay reads the workers as the step's pace (waitsOnWorkers) and floors every lever at the step as replayed, 172.982 ms (measured 179.63): no lever clears the step's noise and the rank among the levers priced at 0 decides the first; whether the workers or the GPU bound the step, the trace does not say (a wait of the same length every step, the main process about 1.2% of each, measured 2.3% faster under bfloat16, inside its spread)"},
 		// ocr: a CRNN step as meijieru/crnn.pytorch's train.py trains it
 		// (8.33M, batch 64 of 32 x 100), its word lines rendered per
 		// item in the main process (PIL's font, noise or gradient,
@@ -4944,7 +4948,7 @@ Adam step 1910 against 1698, the launch unit 15.85 against 14.33 µs): at the FP
 		b.WriteString(host34Expected + host34FirstRead)
 	}
 	if host35Read {
-		b.WriteString(host35Expected)
+		b.WriteString(host35Expected + host35FirstRead)
 	}
 }
 

@@ -193,7 +193,7 @@ const host34Read = true
 // host35Read says whether fixtures/host35 has had its one read (the
 // lead's); internal/analysis' host35Read is the same switch, and
 // heldOutRead holds it.
-const host35Read = false
+const host35Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
