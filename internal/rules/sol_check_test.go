@@ -233,6 +233,7 @@ var heldOutRead = map[string]bool{
 	"sol-check23": solCheck23Read,
 	"sol-check24": solCheck24Read,
 	"sol-check25": solCheck25Read,
+	"sol-check26": solCheck26Read,
 	"host31":      host31Read,
 	"host32":      host32Read,
 	"host33":      host33Read,

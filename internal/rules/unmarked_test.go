@@ -111,6 +111,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check23", solCheck23Files, hp(solCheck23Pairs)},
 		{"sol-check24", solCheck24Files, hp(solCheck24Pairs)},
 		{"sol-check25", solCheck25Files, hp(solCheck25Pairs)},
+		{"sol-check26", solCheck26Files, hp(solCheck26Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {
