@@ -433,7 +433,9 @@ import (
 // same in every thread of the grid and price L2's work they leave.
 // version 196 has TropicalSteps count the max of an absolute difference
 // (an L∞-distance product's step) for register-tile and the headroom.
-const VerdictVersion = 196
+// version 197 has tile-shared-memory hold its reuse threshold against
+// L2's traffic without an uncoalesced load's excess sectors.
+const VerdictVersion = 197
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

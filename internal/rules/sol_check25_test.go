@@ -221,6 +221,11 @@ func TestSolCheck25(t *testing.T) {
 	// volatile-reread fit, means 0.1971 -> 0.1773 raw (ruled pairs
 	// 0.1162 -> 0.0941), 0.1970 -> 0.1773 details (0.1162 -> 0.0940);
 	// bounds (0.198, 0.91) -> (0.178, 0.91).
+	// kfix32b's tile-shared-memory narrowing (verdict version 197): the
+	// L2-to-DRAM reuse held against the threshold without an
+	// uncoalesced load's excess sectors: hbScale<0>'s forbidden
+	// tile-shared-memory 0.05 (raw page) gone, its reuse 9× -> 2.7×;
+	// no gain error moves.
 	heldOutGaps(t, solCheck25Files, solCheck25Pairs, "sol-check25", 0.178, 0.91, solCheck25Gaps)
 }
 
@@ -229,10 +234,11 @@ func TestSolCheck25(t *testing.T) {
 // uncoalesced-global gather"): logged, not failed. Three required
 // findings missing on each page at the read (two since eqBands<0>'s
 // volatile-reread fit, one since chebMat<1>'s register-tile fit), one
-// forbidden given on the raw page, and one Triton finding not in
-// Triton's terms.
+// forbidden given on the raw page at the read (none since the
+// tile-shared-memory narrowing), and one Triton finding not in Triton's
+// terms.
 var solCheck25Gaps = []string{
-	"byteCount<0> cas-loop", "hbScale<0> tile-shared-memory",
+	"byteCount<0> cas-loop",
 	"gather2_chain dependent-loads terms"}
 
 // solCheck25LineGaps are the required findings whose named line is not
