@@ -435,7 +435,9 @@ import (
 // (an L∞-distance product's step) for register-tile and the headroom.
 // version 197 has tile-shared-memory hold its reuse threshold against
 // L2's traffic without an uncoalesced load's excess sectors.
-const VerdictVersion = 197
+// version 198 has cas-loop read an IMAD.IADD as a CAS loop's 32-bit
+// integer add.
+const VerdictVersion = 198
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

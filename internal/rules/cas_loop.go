@@ -204,7 +204,10 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 // "32-bit integer", "" for none. fixtures/sol-check24's tallyI64<0>,
 // int64 tallies by atomicCAS on the account's word: IADD3 R14, P0, R11,
 // R8, RZ and LEA.HI.X.SX32 R15, R11, R9, 0x1, P0 into ATOMG.E.CAS.64
-// ... R12, R14.
+// ... R12, R14. A 32-bit add may be the compiler's IMAD.IADD (a·1 + c,
+// no carry out, so never a 64-bit add's low half): fixtures/sol-check25's
+// byteCount<0>, byte-wide counters bumped on their word, IMAD.IADD R9,
+// R7, 0x1, R8 into ATOMG.E.CAS ... R8, R9.
 func casIntAdd(code []profan.SourceRecord, casInst float64) string {
 	var newVal string
 	wide := false
@@ -232,7 +235,7 @@ func casIntAdd(code []profan.SourceRecord, casInst float64) string {
 		switch {
 		case strings.HasPrefix(op, "IADD3.X") || strings.HasPrefix(op, "LEA.HI.X") || strings.HasPrefix(op, "IMAD.X"):
 			carry = carry || f[0] == hi
-		case strings.HasPrefix(op, "IADD3"):
+		case strings.HasPrefix(op, "IADD3"), op == "IMAD.IADD" && !wide:
 			lo = lo || f[0] == newVal
 		}
 	}

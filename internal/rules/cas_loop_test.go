@@ -1,0 +1,54 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/profan-dev/profan"
+)
+
+// TestCasIntAdd holds which integer adds casIntAdd reads as the value a
+// compare-and-swap loop swaps in, on rows of the real source pages (each
+// row's warp-level instructions executed as captured): an IADD3 and its
+// carry's LEA.HI.X into a 64-bit CAS (sol-check24's tallyI64<0>), the
+// compiler's IMAD.IADD into a 32-bit CAS (sol-check25's byteCount<0>),
+// and none where no add writes the CAS's new value (byteCount<0>'s loop
+// without its add).
+func TestCasIntAdd(t *testing.T) {
+	type row struct {
+		addr, sass string
+		inst       float64
+	}
+	byteCount := []row{
+		{"0x7fd31b7b62f0", "LDG.E R8, desc[UR4][R4.64]", 524288},
+		{"0x7fd31b7b6340", "IMAD.IADD R9, R7, 0x1, R8", 1370256},
+		{"0x7fd31b7b6350", "YIELD", 1370256},
+		{"0x7fd31b7b6360", "ATOMG.E.CAS.STRONG.GPU PT, R9, [R4], R8, R9", 1370256},
+		{"0x7fd31b7b6370", "ISETP.NE.AND P0, PT, R9, R8, PT", 1370256},
+		{"0x7fd31b7b6380", "IMAD.MOV.U32 R8, RZ, RZ, R9", 1370256},
+		{"0x7fd31b7b6390", "@P0   BRA 0x7fd31b7b6340", 1370256},
+	}
+	for _, c := range []struct {
+		name    string
+		rows    []row
+		casInst float64
+		want    string
+	}{
+		{"tallyI64<0>", []row{
+			{"0x7ff0ef7b0d50", "IADD3 R14, P0, R11, R8, RZ", 31049227},
+			{"0x7ff0ef7b0d80", "LEA.HI.X.SX32 R15, R11, R9, 0x1, P0", 31049227},
+			{"0x7ff0ef7b0da0", "ATOMG.E.CAS.64.STRONG.GPU PT, R2, [R6], R12, R14", 31049227},
+			{"0x7ff0ef7b0db0", "ISETP.NE.U32.AND P0, PT, R8, R2, PT", 31049227},
+		}, 31049227, "64-bit integer"},
+		{"byteCount<0>", byteCount, 1370256, "32-bit integer"},
+		{"byteCount<0> without its add", append(byteCount[:1:1], byteCount[2:]...), 1370256, ""},
+	} {
+		var code []profan.SourceRecord
+		for _, r := range c.rows {
+			code = append(code, profan.SourceRecord{Address: r.addr, SASS: r.sass,
+				Counter: []profan.Metric{{Name: "inst_executed", Value: r.inst}}})
+		}
+		if got := casIntAdd(code, c.casInst); got != c.want {
+			t.Errorf("%s: casIntAdd = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
