@@ -139,10 +139,11 @@ func consistent(t *testing.T, set []string, st *settings) bool {
 		checkLimiter(t, name, a)
 		checkBounds(t, name, a)
 	}
-	checkRendered(t, name, all)
-	checkFixGains(t, name, all)
+	r := render(t, all)
+	checkRendered(t, name, all, r)
+	checkFixGains(t, name, r)
 	checkGroups(t, name, all)
-	checkContradictions(t, name, all)
+	checkContradictions(t, name, all, r)
 	// The commands read the input again, three times: on two shared
 	// cores, only the smaller exports (every importer and layout has
 	// some) go through them; the large ones are held by (a), (b), (d).
@@ -305,9 +306,37 @@ func checkGroups(t *testing.T, name string, ks []*analysis.Kernel) {
 	}
 }
 
+// rendered is one input set's verdicts in each format the checks read:
+// made once, (b), (e) and (f) read the same pages.
+type rendered struct {
+	text, markdown, html string
+	json                 []byte // every launch listed
+}
+
+// render writes ks as analyze does (the verdict made with every rule and
+// the default thresholds) in text, Markdown, HTML and JSON.
+func render(t *testing.T, ks []*analysis.Kernel) rendered {
+	t.Helper()
+	var hb, tb, mb, jb bytes.Buffer
+	if err := html.Write(&hb, &html.Report{Kernels: ks}); err != nil {
+		t.Fatal(err)
+	}
+	tw, _ := report.New("text", &tb, report.Options{})
+	mw, _ := report.New("markdown", &mb, report.Options{})
+	jw, _ := report.New("json", &jb, report.Options{Launches: true})
+	for _, a := range ks {
+		jw.Kernel(a)
+	}
+	v := testVerdict(ks)
+	tw.End(v)
+	mw.End(v)
+	jw.End(v)
+	return rendered{text: tb.String(), markdown: mb.String(), html: hb.String(), json: jb.Bytes()}
+}
+
 // checkRendered is (b) across formats: the text, HTML and JSON of the
 // same verdicts state the same limiters.
-func checkRendered(t *testing.T, name string, ks []*analysis.Kernel) {
+func checkRendered(t *testing.T, name string, ks []*analysis.Kernel, r rendered) {
 	t.Helper()
 	want := map[string]int{}
 	for _, a := range ks {
@@ -315,25 +344,12 @@ func checkRendered(t *testing.T, name string, ks []*analysis.Kernel) {
 			want[a.Limiter.String()]++
 		}
 	}
-	var hb bytes.Buffer
-	if err := html.Write(&hb, &html.Report{Kernels: ks}); err != nil {
-		t.Fatal(err)
-	}
 	for l, n := range want {
-		if got := strings.Count(hb.String(), "<span>limiter: "+l+"</span>"); got != n {
+		if got := strings.Count(r.html, "<span>limiter: "+l+"</span>"); got != n {
 			t.Errorf("%s: HTML states limiter %q %d times, the verdicts %d", name, l, got, n)
 		}
 	}
-	var tb, jb bytes.Buffer
-	tw, _ := report.New("text", &tb, report.Options{})
-	jw, _ := report.New("json", &jb, report.Options{Launches: true})
-	for _, a := range ks {
-		jw.Kernel(a)
-	}
-	v := testVerdict(ks)
-	tw.End(v)
-	jw.End(v)
-	for _, line := range strings.Split(tb.String(), "\n") {
+	for _, line := range strings.Split(r.text, "\n") {
 		l, ok := strings.CutPrefix(strings.TrimSpace(line), "limiter: ")
 		if !ok {
 			continue
@@ -343,7 +359,7 @@ func checkRendered(t *testing.T, name string, ks []*analysis.Kernel) {
 			t.Errorf("%s: text states limiter %q, no verdict does", name, l)
 		}
 	}
-	if strings.Contains(tb.String(), "-bound side") {
+	if strings.Contains(r.text, "-bound side") {
 		t.Errorf("%s: text decides a roofline side of its own", name)
 	}
 	var doc struct {
@@ -352,7 +368,7 @@ func checkRendered(t *testing.T, name string, ks []*analysis.Kernel) {
 			Limiter report.JSONLimiter `json:"limiter"`
 		} `json:"kernels"`
 	}
-	if err := json.Unmarshal(jb.Bytes(), &doc); err != nil {
+	if err := json.Unmarshal(r.json, &doc); err != nil {
 		t.Fatalf("%s: json: %v", name, err)
 	}
 	got := map[string]int{}
@@ -486,17 +502,6 @@ func htmlRules(t *testing.T, name string, set []string, want, fromAnalyze map[st
 	return counts, true
 }
 
-// kernelsJSON is the JSON report of ks, every launch listed.
-func kernelsJSON(ks []*analysis.Kernel) []byte {
-	var jb bytes.Buffer
-	jw, _ := report.New("json", &jb, report.Options{Launches: true})
-	for _, a := range ks {
-		jw.Kernel(a)
-	}
-	jw.End(testVerdict(ks))
-	return jb.Bytes()
-}
-
 // keys returns m's keys, sorted.
 func keys[V any](m map[string]V) []string {
 	var out []string
@@ -543,9 +548,8 @@ var gainRE = regexp.MustCompile(`(?:(?:est\. gain|estimated gain) (\d+)% of kern
 // carry the same gain), and text, Markdown and HTML state no kernel gain
 // the JSON does not; HTML lists every kernel, so all of them. Text and
 // Markdown summarise a capture of many kernels by group.
-func checkFixGains(t *testing.T, name string, ks []*analysis.Kernel) {
+func checkFixGains(t *testing.T, name string, r rendered) {
 	t.Helper()
-	jb := kernelsJSON(ks)
 	var doc struct {
 		Kernels []struct {
 			ID       string `json:"id"`
@@ -556,7 +560,7 @@ func checkFixGains(t *testing.T, name string, ks []*analysis.Kernel) {
 			} `json:"findings"`
 		} `json:"kernels"`
 	}
-	if err := json.Unmarshal(jb, &doc); err != nil {
+	if err := json.Unmarshal(r.json, &doc); err != nil {
 		t.Fatalf("%s: json: %v", name, err)
 	}
 	want := map[string]bool{}
@@ -576,16 +580,7 @@ func checkFixGains(t *testing.T, name string, ks []*analysis.Kernel) {
 			want[fmt.Sprintf("%.0f", *f.Gain*100)] = true
 		}
 	}
-	var tb, mb, hb bytes.Buffer
-	tw, _ := report.New("text", &tb, report.Options{})
-	mw, _ := report.New("markdown", &mb, report.Options{})
-	v := testVerdict(ks)
-	tw.End(v)
-	mw.End(v)
-	if err := html.Write(&hb, &html.Report{Kernels: ks}); err != nil {
-		t.Fatal(err)
-	}
-	for _, out := range []struct{ format, s string }{{"text", tb.String()}, {"markdown", mb.String()}, {"html", hb.String()}} {
+	for _, out := range []struct{ format, s string }{{"text", r.text}, {"markdown", r.markdown}, {"html", r.html}} {
 		got := map[string]bool{}
 		for _, m := range gainRE.FindAllStringSubmatch(out.s, -1) {
 			got[m[1]+m[2]] = true

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -66,12 +65,12 @@ type jsonKernel struct {
 // peak); no share of a peak above 100%; the limiter agrees with the DRAM
 // and speed-of-light figures beside it; "as above" points to a finding of
 // the same rule.
-func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel) {
+func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel, r rendered) {
 	t.Helper()
 	var doc struct {
 		Kernels []jsonKernel `json:"kernels"`
 	}
-	if err := json.Unmarshal(kernelsJSON(ks), &doc); err != nil {
+	if err := json.Unmarshal(r.json, &doc); err != nil {
 		t.Fatalf("%s: json: %v", name, err)
 	}
 	peak := exportPeak(ks)
@@ -79,13 +78,9 @@ func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel) {
 		checkKernelLines(t, fmt.Sprintf("%s JSON kernel %s (%.40s)", name, k.ID, k.Name), k, peak)
 	}
 
-	var tb bytes.Buffer
-	tw, _ := report.New("text", &tb, report.Options{})
-	v := testVerdict(ks)
-	tw.End(v)
 	var grid int64 = -1
 	sol := "" // the speed-of-light figures the kernel's limiter line quotes
-	for i, line := range strings.Split(tb.String(), "\n") {
+	for i, line := range strings.Split(r.text, "\n") {
 		at := fmt.Sprintf("%s text line %d %q", name, i+1, strings.TrimSpace(line))
 		if strings.HasPrefix(line, "#") || (line != "" && !strings.HasPrefix(line, " ")) {
 			grid, sol = -1, ""
@@ -123,7 +118,7 @@ func checkContradictions(t *testing.T, name string, ks []*analysis.Kernel) {
 		}
 		checkPeakPcts(t, at, line, peak)
 	}
-	checkAsAbove(t, name, tb.String(), ks)
+	checkAsAbove(t, name, r.text, ks)
 }
 
 // exportPeak is the largest share of a peak the exports themselves state
