@@ -299,7 +299,7 @@ const solCheck25Read = true
 // (with main as it is then): until then TestHeadroomNeverUnmarked and
 // TestConsistency skip it, so that no test run reads the set before
 // (internal/rules' solCheck26Read is the same switch).
-const solCheck26Read = false
+const solCheck26Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an
