@@ -307,11 +307,19 @@ func readGlobalCounters(a *Kernel, reqName, op string) (globalCounters, bool) {
 	}
 	noRequests := c.haveReq && c.req == 0
 	if !ok && !noRequests {
-		// nvprof --metrics with the efficiency but not the transactions
-		// per request: the efficiency alone says how many times the ideal
-		// sectors move; read it against the ideal of 4-byte words.
+		// nvprof --metrics, or ncu's details page, with the efficiency
+		// but not the transactions per request: the efficiency alone says
+		// how many times the ideal sectors move; read it against the
+		// ideal of 4-byte words, or of narrower ones where 4-byte words
+		// could not waste so much: a warp's access of w-byte words (w
+		// sectors ideal) touches at most 32 sectors, so its efficiency
+		// is at least w/32.
 		if e, okE := a.Value(op + "_efficiency"); okE && e > 0 && e <= 100 {
-			spr, ok, c.fromEff = 4*100/e, true, e
+			w := 4.0
+			for w > 1 && w*100/e > 32 {
+				w /= 2
+			}
+			spr, ok, c.fromEff = w*100/e, true, e
 		}
 	}
 	c.spr = spr

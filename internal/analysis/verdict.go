@@ -437,7 +437,9 @@ import (
 // L2's traffic without an uncoalesced load's excess sectors.
 // version 198 has cas-loop read an IMAD.IADD as a CAS loop's 32-bit
 // integer add.
-const VerdictVersion = 198
+// version 199 reads an efficiency-only global access against the widest
+// word that could waste so much (no more than 32 sectors a request).
+const VerdictVersion = 199
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -330,8 +330,10 @@ func checkKernelLines(t *testing.T, id string, k jsonKernel, peak float64) {
 // global loads' summary reads 116.36 sectors a request, called
 // impossible (a warp's accesses touch at most 32), on both launches
 // (kernels 20 and 56); with the source page, and on the raw page, none.
-var consistencyGaps = []string{"sol-check20 vander<32> shared-bank-conflict", "sol-check25 hbScale<0> uncoalesced-global",
-	"sol-check26 wDeq8<0> impossible global load"}
+// Fixed after the read: with the efficiency alone, the sectors a request
+// are read against the widest word that could waste so much (1 byte
+// here: 29.09 sectors a request, ideal 1).
+var consistencyGaps = []string{"sol-check20 vander<32> shared-bank-conflict", "sol-check25 hbScale<0> uncoalesced-global"}
 
 // fixtureDirRE names the fixture directory of an input set.
 var fixtureDirRE = regexp.MustCompile(`fixtures/([^/]+)/`)
