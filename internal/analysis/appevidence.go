@@ -367,7 +367,11 @@ func (t *appTrack) follow(g *Group, d, floor float64) {
 			t.bwd = false
 		}
 	}()
-	softmax := g.Softmax()
+	// Attention's scores are softmaxed along the keys, their innermost
+	// axis: ATen's SpatialSoftMax kernels run a softmax along an outer
+	// axis (a segmentation's classes, RAFT's convex-upsampling weights
+	// over 9 neighbours) and are no attention's.
+	softmax := g.Softmax() && !strings.Contains(g.Name, "SpatialSoftMax")
 	switch {
 	case softmax && g.Backward():
 		g.AddAttention(d, 0)

@@ -75,6 +75,12 @@ func host35Checks(t *testing.T, read map[string]*analysis.App, tls map[string]*a
 			if r.Rule == "data-loader" && i == 0 {
 				t.Errorf("%s: data-loader first on a step whose loader runs in eight workers: %s", name, r.Message)
 			}
+			// Added after the read, which found it: flow has no
+			// attention; its one softmax weighs the convex
+			// upsampling's 9 neighbours along an outer axis.
+			if r.Rule == "sdpa" {
+				t.Errorf("%s: sdpa advised on a step with no attention: %s", name, r.Message)
+			}
 		}
 	}
 	// Where pinned-memory is advised on ocr, data-loader ranks above it.
@@ -184,4 +190,6 @@ mechanism:
 
 Seen besides, no row or check of its own: sdpa is advised on both flow traces (0.0%, "attention is written by hand")
 for the softmax of RAFT's convex upsampling, a weight over 9 neighbours (` + "`host35.py(385)`" + `, 12 a step), not attention.
+Fixed after the read: a softmax along an outer axis (ATen's SpatialSoftMax kernels) is no attention's, and sdpa is no
+longer advised on flow (host34's detr keeps its advice: its attention's softmax is along the keys).
 `

@@ -438,7 +438,9 @@ import (
 // version 198 has cas-loop read an IMAD.IADD as a CAS loop's 32-bit
 // integer add.
 // version 199 reads an efficiency-only global access against the widest
-// word that could waste so much (no more than 32 sectors a request).
+// word that could waste so much (no more than 32 sectors a request), and
+// leaves ATen's SpatialSoftMax (a softmax along an outer axis) out of
+// hand-written attention.
 const VerdictVersion = 199
 
 // Stored is what a run database keeps of a kernel's verdict beside the
