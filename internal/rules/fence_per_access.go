@@ -90,10 +90,10 @@ func fences(a *analysis.Kernel) (w fenceWork, ok bool) {
 			base = "FENCE"
 			w.acquires += n
 		}
-		switch base {
-		case "MEMBAR", "FENCE":
+		switch {
+		case base == "MEMBAR" || base == "FENCE":
 			w.fences += n
-		case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "REDG":
+		case globalMemOp(base):
 			w.accesses += n
 		default:
 			continue

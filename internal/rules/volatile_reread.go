@@ -66,8 +66,7 @@ func rereads(a *analysis.Kernel) (r strongRepeats) {
 		base, _, _ := strings.Cut(op, ".")
 		n := instExecuted(s)
 		f := strings.Fields(strings.ReplaceAll(s.SASS, ",", " "))
-		switch base {
-		case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "REDG":
+		if globalMemOp(base) {
 			r.global += n
 		}
 		if (base == "LDG" || base == "LD") && strings.Contains(op, ".STRONG.") {
@@ -166,6 +165,17 @@ func strongOp(op, base string) bool {
 	return false
 }
 
+// globalMemOp reports a global (or generic) memory instruction's base
+// opcode: a load, store, atomic or reduction the kernel's global
+// requests count.
+func globalMemOp(base string) bool {
+	switch base {
+	case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "REDG":
+		return true
+	}
+	return false
+}
+
 // volatileRMWs reads the strong read-modify-writes of a kernel's loops.
 func volatileRMWs(a *analysis.Kernel) (r strongRMW) {
 	if !sassHas(a, ".STRONG.") {
@@ -173,8 +183,7 @@ func volatileRMWs(a *analysis.Kernel) (r strongRMW) {
 	}
 	recs, loops := sassLoops(a)
 	for _, s := range recs {
-		switch base, _, _ := strings.Cut(opcode(s.SASS), "."); base {
-		case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "REDG":
+		if base, _, _ := strings.Cut(opcode(s.SASS), "."); globalMemOp(base) {
 			r.global += instExecuted(s)
 		}
 	}
@@ -474,8 +483,7 @@ func volatilePolls(a *analysis.Kernel) (r strongPolls) {
 	}
 	recs, loops := sassLoops(a)
 	for _, s := range recs {
-		switch base, _, _ := strings.Cut(opcode(s.SASS), "."); base {
-		case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "REDG":
+		if base, _, _ := strings.Cut(opcode(s.SASS), "."); globalMemOp(base) {
 			r.global += instExecuted(s)
 		}
 	}

@@ -58,10 +58,9 @@ func uniformStrong(a *analysis.Kernel) (r strongUniform) {
 	for s := range instructions(a.Record.Source) {
 		v, _ := counterValue(s, "stall_samples")
 		samples += v
-		switch base, _, _ := strings.Cut(opcode(s.SASS), "."); base {
-		case "LDG", "STG", "LD", "ST", "ATOMG", "ATOM", "RED", "REDG":
+		if base, _, _ := strings.Cut(opcode(s.SASS), "."); globalMemOp(base) {
 			waits += v
-		default:
+		} else {
 			v, _ = counterValue(s, "stall_long_sb")
 			waits += v
 		}
