@@ -51,3 +51,39 @@ func TestPreciseMath(t *testing.T) {
 		t.Error("tanhMix<0>: no precise-math finding")
 	}
 }
+
+// TestPreciseMathStarts holds precise-math's gain to what the blocks'
+// starts leave, on sol-check26's capture: logcosh_b64_w1's precise logf
+// (line 41, 45 % of its instructions, 15 % of its time at the issue
+// peak) gets none, its 1 Mi one-warp programs' starts taking its whole
+// time (tiny-blocks' 0.81 against a measured 0.80); vmMix<0>'s expf and
+// cosf in 256-thread blocks keep theirs (measured 0.48).
+func TestPreciseMathStarts(t *testing.T) {
+	skipShort(t)
+	for _, c := range []struct {
+		files  []string
+		kernel string
+		lo, hi float64 // the gain's bounds; 0, 0: no finding
+	}{
+		{[]string{"../../fixtures/sol-check26/sol_triton26.raw.csv.gz", "../../fixtures/sol-check26/sol_triton26.source.cuda-sass.csv.gz"}, "logcosh_b64_w1", 0, 0},
+		{[]string{"../../fixtures/sol-check26/sol_triton26.details.csv.gz", "../../fixtures/sol-check26/sol_triton26.source.cuda-sass.csv.gz"}, "logcosh_b64_w1", 0, 0},
+		{[]string{"../../fixtures/sol-check26/sol_check26.raw.csv.gz", "../../fixtures/sol-check26/sol_check26.source.cuda-sass.csv.gz"}, "void vmMix<0>(float *, const float *, int)", 0.41, 0.55},
+	} {
+		k, ok := calibration(t, c.files...)[c.kernel]
+		if !ok {
+			t.Fatalf("%s: no kernel %s", c.files[0], c.kernel)
+		}
+		var got []float64
+		for _, f := range k.launches[0].Findings {
+			if f.Rule == "precise-math" {
+				got = append(got, f.Gain)
+			}
+		}
+		switch {
+		case c.hi == 0 && len(got) > 0:
+			t.Errorf("%s in %s: precise-math %.2f, want none (its blocks' starts set its time)", c.kernel, c.files[0], got)
+		case c.hi > 0 && (len(got) != 1 || got[0] < c.lo || got[0] > c.hi):
+			t.Errorf("%s in %s: precise-math %.2f, want one in [%.2f, %.2f]", c.kernel, c.files[0], got, c.lo, c.hi)
+		}
+	}
+}
