@@ -234,6 +234,7 @@ var heldOutRead = map[string]bool{
 	"sol-check24": solCheck24Read,
 	"sol-check25": solCheck25Read,
 	"sol-check26": solCheck26Read,
+	"sol-check27": solCheck27Read,
 	"host31":      host31Read,
 	"host32":      host32Read,
 	"host33":      host33Read,

@@ -112,6 +112,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check24", solCheck24Files, hp(solCheck24Pairs)},
 		{"sol-check25", solCheck25Files, hp(solCheck25Pairs)},
 		{"sol-check26", solCheck26Files, hp(solCheck26Pairs)},
+		{"sol-check27", solCheck27Files, hp(solCheck27Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {

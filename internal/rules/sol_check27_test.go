@@ -1,0 +1,173 @@
+package rules_test
+
+import (
+	"slices"
+	"testing"
+)
+
+// solClasses27 are the class rules the twenty-seventh set forbids on
+// kernels at their speed of light, on those whose class no rule knows and
+// on those whose fix did not help: solClasses26 (no class rule landed
+// between the twenty-sixth set's capture, 02:02 UTC on 2026-12-02, and
+// this set's, 05:19: the rule commits between refine existing rules).
+var solClasses27 = slices.Clone(solClasses26)
+
+// solClasses27But is solClasses27 without the rules named.
+func solClasses27But(rules ...string) []string {
+	return slices.DeleteFunc(slices.Clone(solClasses27), func(r string) bool { return slices.Contains(rules, r) })
+}
+
+// solCheck27Read says whether the twenty-seventh set has had its one read
+// (with main as it is then, by someone who did not write the set): until
+// then its tests, its entries in TestNoUnmarkedZero and internal/cli's
+// TestHeadroomNeverUnmarked, and its pages in the tests that read every
+// fixture (heldOutUnread), skip, so that no test run reads the set
+// before.
+const solCheck27Read = false
+
+// solCheck27Pairs are the twenty-seventh held-out set of the
+// speed-of-light classes (sources in fixtures/gen/sol_check27.cu and
+// sol_triton27.py): the classes in shapes and mechanisms none of the
+// earlier sets has (RGBA8 pixels premultiplied by alpha, a 4-byte load
+// and store a thread; a cosine-similarity matrix one output a thread from
+// shared tiles; Lorenz steps grid-stride over SMs/2 blocks; planar HSV to
+// RGB in 8-thread blocks; decimal digits reversed through an int array
+// indexed by a running count, in local memory; a global abs-max by an
+// atomicMax a value on one word; the Moore-neighbour sum of a grid held as
+// a mesh labelled at random, eight gathers a cell; a 5-point heat step
+// with threadIdx.x along the rows' index; a spring chain's state in
+// shared 8-float structs, 8-way; mixed-radix digits by 32-bit / and % by
+// run-time radices; a logistic loss with double exp and log1p; a flat-top
+// window in dB by cosf and log10f; tickets mod 1000 by an atomicCAS loop
+// where atomicInc wraps natively; four kinds of recurrence mixed at
+// random in every warp; in Triton a row log-sum-exp in fp64 and (x +
+// xᵀ)/2 a program a row segment reading the mirror down a column), every
+// one measured 0.40 or more fixed; two kinds profan has no rule for (leap
+// years counted by a loop over the years against y/4 − y/100 + y/400,
+// 0.99; the integer cube root by a linear walk against cbrtf corrected,
+// 0.93), whose broken kernels need no class finding and, each having run
+// 30 % faster or more fixed, must state their headroom
+// (TestNoUnmarkedZero, once read); and two fixes planned not to help,
+// which did not (a DRAM-bound float4 standardisation, plain against
+// __ldcs and __stcs, −0.01; Triton softsign on four warps against eight,
+// 0.01). The required and the forbidden findings, and the lines the
+// required ones should name (solCheck27Lines), were written here from the
+// kernels' design, ptxas's report and the measured durations, read as
+// plain CSV, before profan ever read the set. Allowed beside the required
+// finding: low-occupancy on the small grid (eight warps on half the SMs)
+// and the 8-thread blocks; tensor-cores-unused on the cosine similarity
+// (an fp32 product: TF32 would be another fix); thread-divergence on the
+// digit reversal (its loops run each word's count of digits) and on the
+// two no-rule walks (each lane's trip count its own: the warp runs its
+// longest); tile-shared-memory on the heat step and the Triton
+// symmetric part (a stencil and a mirror, both tileable); barrier-stalls
+// on the spring chain (two barriers a step); precise-math on the double
+// exp and log1p and on the Triton fp64 exp and log; local-memory on the
+// window's cosf (ptxas: a 32-byte stack frame, the slow-path reduction);
+// on the ticket loop also atomic-serialization and uncoalesced-global
+// (4096 counters at random). Every other class rule is forbidden on every
+// broken kernel, and every class rule but those named on the no-rule
+// kernels and every class rule on the fixes planned not to help.
+var solCheck27Pairs = []solCheckPair{
+	{calibPair{"void rgbaPremul<1>(unsigned int *, const unsigned int *, int)", "void rgbaPremul<4>(unsigned int *, const unsigned int *, int)", "64 Mi RGBA8 pixels premultiplied by their alpha: a 4-byte load and a 4-byte store a thread → a uint4 of four pixels in and out"}, "narrow-access", solClasses27But("narrow-access")},
+	{calibPair{"void cosSim<1>(float *, const float *, const float *, const float *, const float *, int, int)", "void cosSim<4>(float *, const float *, const float *, const float *, const float *, int, int)", "the cosine similarity of 2048 queries and 2048 keys of 256 features from shared tiles of 16 features x 16R rows: one output a thread (two shared loads an FMA) → a 4x4 block a thread"}, "register-tile", solClasses27But("register-tile", "tensor-cores-unused")},
+	{calibPair{"void lorenzGrid<0>(float *, const float *, int, int)", "void lorenzGrid<1>(float *, const float *, int, int)", "256 Euler steps of the Lorenz system for 1 Mi items, a grid-stride loop: SMs/2 blocks of 256 threads (half the SMs idle, eight warps on the others) → 8·SMs blocks"}, "small-grid", solClasses27But("small-grid", "low-occupancy")},
+	{calibPair{"void hsv2rgb<8>(float *, const float *, int)", "void hsv2rgb<256>(float *, const float *, int)", "32 Mi planar HSV pixels to R, G and B planes, a pixel a thread: 8-thread blocks (a quarter of a warp a block) → 256-thread blocks"}, "tiny-blocks", solClasses27But("tiny-blocks", "low-occupancy")},
+	{calibPair{"void revDec<0>(unsigned int *, const unsigned int *, int)", "void revDec<1>(unsigned int *, const unsigned int *, int)", "the decimal digits of 64 Mi words reversed: pushed into an int array of ten by a running count and read back (ptxas: a 40-byte stack frame) → r = 10r + n % 10 as n is divided"}, "local-memory", solClasses27But("local-memory", "thread-divergence")},
+	{calibPair{"void absMaxBits<0>(unsigned int *, const float *, int)", "void absMaxBits<1>(unsigned int *, const float *, int)", "the largest |x − 0.5| of 16 Mi floats as its bits: a global atomicMax a value on one word → __reduce_max_sync a warp, a shared table, one atomicMax a block"}, "atomic-serialization", solClasses27But("atomic-serialization")},
+	{calibPair{"void mooreSum<0>(float *, const float *, const unsigned int *, int)", "void mooreSum<1>(float *, const float *, const unsigned int *, int)", "the 8-neighbour sum of each cell of a periodic 4096 x 4096 grid held as a mesh, eight gathers a cell from a 64 MiB field: the cells labelled at random → labelled in row order"}, "uncoalesced-global", solClasses27But("uncoalesced-global")},
+	{calibPair{"void heatStep<0>(float *, const float *, int, float)", "void heatStep<1>(float *, const float *, int, float)", "one explicit 5-point heat step on 8192 x 8192 floats in 32 x 8 blocks: threadIdx.x along the rows' index (lanes a row of 32 KiB apart) → along the columns"}, "uncoalesced-global", solClasses27But("uncoalesced-global", "tile-shared-memory")},
+	{calibPair{"void chainSh<0>(float *, const float *, const float *, int)", "void chainSh<1>(float *, const float *, const float *, int)", "128 steps of a 256-mass spring chain a block, its state in shared memory: 8-float structs, x, v and 1/m at a stride of 8 words (8-way) → three shared arrays"}, "shared-bank-conflict", solClasses27But("shared-bank-conflict", "barrier-stalls")},
+	{calibPair{"void digitMix<0>(unsigned int *, const unsigned int *, Radix8, int)", "void digitMix<1>(unsigned int *, const unsigned int *, Radix8, int)", "64 Mi words to eight mixed-radix digits, weighted and summed: 32-bit / and % by the run-time radices → multiply-high by magic numbers made on the host"}, "int-division", solClasses27But("int-division")},
+	{calibPair{"void sigmoidLL<0>(float *, const float *, const unsigned int *, int)", "void sigmoidLL<1>(float *, const float *, const unsigned int *, int)", "the logistic loss of 32 Mi float logits and labels ported with double literals, double exp and log1p → float literals, expf and log1pf"}, "fp64-on-float", solClasses27But("fp64-on-float", "precise-math")},
+	{calibPair{"void hftWinDb<0>(float *, const float *, int)", "void hftWinDb<1>(float *, const float *, int)", "32 Mi samples by an 8-term flat-top window in dB: cosf(kθ) a term and log10f → __cosf and __log10f"}, "precise-math", solClasses27But("precise-math", "local-memory")},
+	{calibPair{"void ringTicket<0>(unsigned int *, unsigned int *, const unsigned int *, unsigned int, int)", "void ringTicket<1>(unsigned int *, unsigned int *, const unsigned int *, unsigned int, int)", "16 Mi items each taking a ticket mod 1000 from one of 4096 counters: an atomicCAS loop of (old + 1) mod 1000 → atomicInc, which wraps natively"}, "cas-loop", solClasses27But("cas-loop", "atomic-serialization", "uncoalesced-global")},
+	{calibPair{"void kindIter<0>(float *, const float *, const unsigned int *, int)", "void kindIter<1>(float *, const float *, const unsigned int *, int)", "32 Mi items of four kinds, each kind a different 64-step recurrence: the kinds mixed at random (every warp runs all four bodies) → the same items grouped by kind upstream"}, "thread-divergence", solClasses27But("thread-divergence")},
+	{calibPair{"rowlse_f64", "rowlse_f32", "Triton log-sum-exp of each row of a 32768 x 4096 fp32 matrix, a program a row: the row widened to fp64, exp and log in double → fp32"}, "fp64-on-float", solClasses27But("fp64-on-float", "precise-math")},
+	{calibPair{"symm_rowseg", "symm_tile", "Triton (x + xᵀ)/2 of an 8192 x 8192 fp32 matrix: a program a 1024-wide row segment, the mirrored values loaded down a column (lanes a row, 32 KiB, apart) → a program a [64, 64] tile, the mirrored tile loaded by rows and transposed"}, "uncoalesced-global", solClasses27But("uncoalesced-global", "tile-shared-memory")},
+	{calibPair{"void leapCnt<0>(unsigned int *, const unsigned int *, int)", "void leapCnt<1>(unsigned int *, const unsigned int *, int)", "the leap years from year 1 to y for 1 Mi years up to 4096: a loop over the years testing each → y/4 − y/100 + y/400 (no rule)"}, "", solClasses27But("thread-divergence")},
+	{calibPair{"void icbrtWalk<0>(unsigned int *, const unsigned int *, int)", "void icbrtWalk<1>(unsigned int *, const unsigned int *, int)", "the integer cube root of 8 Mi 24-bit words: a walk r = 0, 1, ... while (r + 1)³ <= n → cbrtf, corrected in integers (no rule)"}, "", solClasses27But("thread-divergence")},
+	{calibPair{"void stdzF4<0>(float4 *, const float4 *, int)", "void stdzF4<1>(float4 *, const float4 *, int)", "y = (x − 0.5)·2.5 over 128 Mi floats, a float4 a thread, DRAM-bound: plain loads and stores → __ldcs and __stcs (measured −0.01: fine as it is)"}, "", solClasses27},
+	{calibPair{"softsign_w4", "softsign_w8", "Triton y = x / (1 + |x|) over 64 Mi fp32, DRAM-bound: BLOCK=2048 on four warps → on eight (measured 0.01: fine as it is)"}, "", solClasses27},
+}
+
+// solCheck27Lines are the lines of sol_check27.cu that each required
+// finding which locates should name (any of them), written with the
+// pairs from the source (the same line numbers as the capture's source
+// page): the pixel's load and store, the tiles' shared loads and the FMA,
+// the digit array's declaration, push and read-back, the atomicMax, the
+// neighbours' gathers, the stencil's loads and store, the chain's shared
+// loads and stores, the division and the remainder, the double loss, the
+// cosf and log10f, the counter's read, CAS and retry, the switch and the
+// four bodies.
+var solCheck27Lines = map[string][]int{
+	"rgbaPremul<1>": {93},
+	"cosSim<1>":     {131, 132, 137},
+	"revDec<0>":     {203, 205, 208},
+	"absMaxBits<0>": {229},
+	"mooreSum<0>":   {258},
+	"heatStep<0>":   {280, 281, 282, 283},
+	"chainSh<0>":    {304, 305, 306, 309, 310},
+	"digitMix<0>":   {336, 339},
+	"sigmoidLL<0>":  {357},
+	"hftWinDb<0>":   {377, 381},
+	"ringTicket<0>": {395, 397, 398, 399},
+	"kindIter<0>":   {418, 421, 425, 429, 433},
+}
+
+// solCheck27Files are the twenty-seventh held-out set's pages, raw and
+// details (the default export) alike, each with the source page.
+var solCheck27Files = map[string][]string{
+	"raw": {"../../fixtures/sol-check27/sol_check27.raw.csv.gz", "../../fixtures/sol-check27/sol_check27.source.cuda-sass.csv.gz",
+		"../../fixtures/sol-check27/sol_triton27.raw.csv.gz", "../../fixtures/sol-check27/sol_triton27.source.cuda-sass.csv.gz"},
+	"details": {"../../fixtures/sol-check27/sol_check27.details.csv.gz", "../../fixtures/sol-check27/sol_check27.source.cuda-sass.csv.gz",
+		"../../fixtures/sol-check27/sol_triton27.details.csv.gz", "../../fixtures/sol-check27/sol_triton27.source.cuda-sass.csv.gz"},
+}
+
+// TestSolCheck27 holds profan on the twenty-seventh held-out set: the
+// required findings (with their lines), none forbidden, and the gain
+// error, on the raw and the details page (docs/calibration.md, block
+// "sol-check27", once read).
+//
+// The capture (05:19 UTC on 2026-12-02 by the device's clock, one device
+// call that ran; an identical one before it was taken back for other
+// work and returned nothing), before profan read it: the fixed twins'
+// measured gains, 1 − t_fixed/t_broken from the raw page's
+// gpu__time_duration.sum (median of two launches), read as plain CSV:
+// rgbaPremul 0.40 (0.399), cosSim 0.71 (0.706), lorenzGrid 0.56 (0.565),
+// hsv2rgb 0.92, revDec 0.58 (0.575), absMaxBits 0.84, mooreSum 0.72,
+// heatStep 0.86, chainSh 0.76, digitMix 0.45 (0.449), sigmoidLL 0.50
+// (0.499), hftWinDb 0.60, ringTicket 0.97 (16.61 ms against 0.55),
+// kindIter 0.68, rowlse_f64 0.56, symm_rowseg 0.64; with no rule leapCnt
+// 0.99 (0.992), icbrtWalk 0.93 (0.935); the fixes planned not to help, as
+// planned, stdzF4 −0.01 (−0.012) and softsign_w4 0.01 (0.014). Every
+// name in the table is the capture's. Skipped until its first read
+// (solCheck27Read), so that no test run reads it before; the bounds are
+// the issue's (0.08, 0.2) until then.
+func TestSolCheck27(t *testing.T) {
+	skipShort(t)
+	if !solCheck27Read {
+		t.Skip("sol-check27: read once, with main as it is then; skipped until that read")
+	}
+	heldOutGaps(t, solCheck27Files, solCheck27Pairs, "sol-check27", 0.08, 0.2, solCheck27Gaps)
+}
+
+// solCheck27Gaps are what the first read found against the verdicts
+// written before it ("kernel rule", "kernel rule terms", "kernel
+// uncoalesced-global gather"): logged, not failed. Empty before the read.
+var solCheck27Gaps = []string{}
+
+// solCheck27LineGaps are the required findings whose named line is not
+// one of solCheck27Lines at the first read: logged, not failed. Empty
+// before the read.
+var solCheck27LineGaps = []string{}
+
+// TestSolCheck27Lines holds the lines the set's required findings name,
+// on the raw and the details page.
+func TestSolCheck27Lines(t *testing.T) {
+	skipShort(t)
+	if !solCheck27Read {
+		t.Skip("sol-check27: read once, with main as it is then; skipped until that read")
+	}
+	heldOutLines(t, solCheck27Files, solCheck27Pairs, solCheck27Lines, "sol_check27.cu", solCheck27LineGaps)
+}
