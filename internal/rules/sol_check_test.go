@@ -240,4 +240,5 @@ var heldOutRead = map[string]bool{
 	"host33":      host33Read,
 	"host34":      host34Read,
 	"host35":      host35Read,
+	"host36":      host36Read,
 }
