@@ -38,7 +38,7 @@ func AddressRegs(sass string) []int {
 // load, or longer than the program before it), which callers read as
 // "depends on every dimension".
 func (p *sassProgram) ctaDims(i int) (dims map[string]bool, ok bool) {
-	_, args := p.fields(i)
+	_, args := p.Fields(i)
 	want := map[int]bool{}
 	for _, r := range SASSRegs(addressOperand(args)) {
 		if r < UniformBase || !descriptor(addressOperand(args), r-UniformBase) {
@@ -47,7 +47,7 @@ func (p *sassProgram) ctaDims(i int) (dims map[string]bool, ok bool) {
 	}
 	dims = map[string]bool{}
 	for j := i - 1; j >= 0 && j >= i-walkWindow && len(want) > 0; j-- {
-		op, as := p.fields(j)
+		op, as := p.Fields(j)
 		if len(as) == 0 || strings.Contains(as[0], "[") && !isLoad(op) {
 			continue // no register written (a store, a reduction)
 		}
@@ -60,7 +60,7 @@ func (p *sassProgram) ctaDims(i int) (dims map[string]bool, ok bool) {
 		}
 		// A predicated write (@P0 ...) may not happen: the register's
 		// earlier write is still wanted.
-		guarded := strings.HasPrefix(strings.TrimSpace(p.recs[j].SASS), "@")
+		guarded := strings.HasPrefix(strings.TrimSpace(p.Recs[j].SASS), "@")
 		hit := false
 		for _, d := range dst {
 			if want[d] {
@@ -125,8 +125,8 @@ func BlockRereads(a *Kernel) float64 {
 	p := programOf(a)
 	loads, stores := map[string]bool{}, map[string]bool{}
 	nl, ns := 0, 0
-	for i := range p.recs {
-		op, _ := p.fields(i)
+	for i := range p.Recs {
+		op, _ := p.Fields(i)
 		var into map[string]bool
 		switch {
 		case isGlobalLoad(op):

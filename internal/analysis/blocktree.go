@@ -122,8 +122,8 @@ func BarrierTrees(a *Kernel) (t BarrierTree) {
 		}
 		run = append(run, l)
 	}
-	for i, r := range p.recs {
-		op, args := p.fields(i)
+	for i, r := range p.Recs {
+		op, args := p.Fields(i)
 		n := sourceInst(r)
 		t.All += n
 		base, _, _ := strings.Cut(op, ".")

@@ -66,7 +66,7 @@ func (p *sassProgram) tripBefore(i int) []int {
 // instruction itself (the trip before). A load writing one of them ends
 // the walk.
 func (p *sassProgram) chased(addr string) bool {
-	i, ok := p.at[addr]
+	i, ok := p.At[addr]
 	if !ok {
 		return false
 	}
@@ -80,12 +80,12 @@ func (p *sassProgram) chased(addr string) bool {
 // loopAround is the head and the closing backward branch of the loop
 // around instruction i, within loopBody instructions; -1, -1 when none.
 func (p *sassProgram) loopAround(i int) (head, tail int) {
-	for j := i; j < len(p.recs) && j <= i+loopBody; j++ {
-		op, args := p.fields(j)
+	for j := i; j < len(p.Recs) && j <= i+loopBody; j++ {
+		op, args := p.Fields(j)
 		if !strings.HasPrefix(op, "BRA") || len(args) == 0 {
 			continue
 		}
-		t, ok := p.at[branchTarget(args[len(args)-1], p.recs)]
+		t, ok := p.At[branchTarget(args[len(args)-1], p.Recs)]
 		if ok && t <= i && i-t <= loopBody {
 			return t, j
 		}
@@ -280,7 +280,7 @@ func SelfChased(a *Kernel, addr string) bool {
 // selfChased is chased with the walk's end the load itself: its address
 // registers traced back through the trip before to the load's own value.
 func (p *sassProgram) selfChased(addr string) bool {
-	i, ok := p.at[addr]
+	i, ok := p.At[addr]
 	if !ok {
 		return false
 	}
@@ -288,7 +288,7 @@ func (p *sassProgram) selfChased(addr string) bool {
 	if order == nil {
 		return false
 	}
-	self := p.recs[i].SASS
+	self := p.Recs[i].SASS
 	return p.feeds(i, order, func(op string, args []string) bool {
 		return isLoad(op) && strings.Contains(self, op) && strings.Contains(self, strings.Join(args, ", "))
 	})
@@ -310,10 +310,10 @@ func ChainDepths(a *Kernel) map[string]int {
 		return nil
 	}
 	p := programOf(a)
-	depth := make([]int, len(p.recs))
+	depth := make([]int, len(p.Recs))
 	out := map[string]int{}
-	for i, r := range p.recs {
-		op, _ := p.fields(i)
+	for i, r := range p.Recs {
+		op, _ := p.Fields(i)
 		if !isGlobalLoad(op) {
 			continue
 		}
@@ -354,12 +354,12 @@ func ComposedLinks(a *Kernel) map[string]bool {
 	}
 	p := programOf(a)
 	global := func(i int) bool {
-		op, _ := p.fields(i)
+		op, _ := p.Fields(i)
 		return isGlobalLoad(op)
 	}
 	fed := map[int]bool{}   // loads whose address a global load's value computes
 	feeds := map[int]bool{} // loads whose value a later global load's address reads
-	for i := range p.recs {
+	for i := range p.Recs {
 		if !global(i) {
 			continue
 		}
@@ -378,7 +378,7 @@ func ComposedLinks(a *Kernel) map[string]bool {
 		if out == nil {
 			out = map[string]bool{}
 		}
-		out[p.recs[i].Address] = true
+		out[p.Recs[i].Address] = true
 	}
 	return out
 }
@@ -400,8 +400,8 @@ func BoxedLoads(a *Kernel) map[string]string {
 	}
 	p := programOf(a)
 	var out map[string]string
-	for i, r := range p.recs {
-		op, args := p.fields(i)
+	for i, r := range p.Recs {
+		op, args := p.Fields(i)
 		if !isGlobalLoad(op) {
 			continue
 		}
@@ -413,14 +413,14 @@ func BoxedLoads(a *Kernel) map[string]string {
 			continue
 		}
 		if j := p.lastWriter(i, at); j >= 0 {
-			jop, jargs := p.fields(j)
+			jop, jargs := p.Fields(j)
 			if !isGlobalLoad(jop) || !strings.Contains(jop, ".64") || len(jargs) == 0 || !slices.Equal(registers(jargs[0]), at[:1]) {
 				continue
 			}
 			if out == nil {
 				out = map[string]string{}
 			}
-			out[r.Address] = p.recs[j].Address
+			out[r.Address] = p.Recs[j].Address
 		}
 	}
 	return out
@@ -430,7 +430,7 @@ func BoxedLoads(a *Kernel) map[string]string {
 // (within chainWindow) that writes any of regs, -1 for none.
 func (p *sassProgram) lastWriter(i int, regs []int) int {
 	for _, j := range chainWindow(i) {
-		op, as := p.fields(j)
+		op, as := p.Fields(j)
 		if len(as) > 1 && as[0] == "PT" {
 			as = as[1:] // ATOMG PT, R3, [...]: the register after the predicate
 		}

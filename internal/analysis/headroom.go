@@ -387,7 +387,7 @@ func l1Need(a *Kernel, t float64) (need, bool) {
 			sts += x
 		}
 	})
-	if !(lds > 0) || mads+TropicalSteps(a.Record)+BitProductSteps(a.Record) >= 0.5*lds {
+	if !(lds > 0) || mads+TropicalSteps(a.Record)+BitProductSteps(a) >= 0.5*lds {
 		return n, false
 	}
 	// A warp's exchange through shared memory (WarpExchanges) needs its
@@ -504,7 +504,7 @@ func pipeNeeds(a *Kernel, t float64) (out []need, known bool) {
 				fmt.Sprintf("%.3g integer multiply-adds at %.0f%% of %.1f Tera-op/s", m.imad, 100*attainablePipe, peak/1e12)})
 		}
 	}
-	if steps, peak := BitProductSteps(a.Record), a.Spec.PeakSFU(); steps > 0 && peak > 0 {
+	if steps, peak := BitProductSteps(a), a.Spec.PeakSFU(); steps > 0 && peak > 0 {
 		// A binary product's POPCs (an AND-popcount or XOR-popcount
 		// step each) are its work, on the XU pipe at the
 		// transcendentals' rate (16 a clock an SM on sm_70 to sm_90,

@@ -149,8 +149,8 @@ func inPlaceLoops(p *sassProgram, key map[int]string) []inPlaceLoop {
 		return v
 	}
 	var out []inPlaceLoop
-	for i, r := range p.recs {
-		op, args := p.fields(i)
+	for i, r := range p.Recs {
+		op, args := p.Fields(i)
 		if !strings.HasPrefix(op, "BRA") || len(args) == 0 {
 			continue
 		}
@@ -165,9 +165,9 @@ func inPlaceLoops(p *sassProgram, key map[int]string) []inPlaceLoop {
 		}
 		loadAt := map[at][]int{}
 		var storeAt []at
-		for j := i; j >= 0 && addrOf(p.recs[j].Address) >= target; j-- {
-			s := p.recs[j]
-			o, _ := p.fields(j)
+		for j := i; j >= 0 && addrOf(p.Recs[j].Address) >= target; j-- {
+			s := p.Recs[j]
+			o, _ := p.Fields(j)
 			isLd, isSt := strings.HasPrefix(o, "LDG"), strings.HasPrefix(o, "STG")
 			if !isLd && !isSt || key[s.Line] == "" {
 				continue

@@ -138,7 +138,7 @@ func GridInvariant(a *Kernel) (w InvariantWork, ok bool) {
 	feeds := false
 	var samples, held, heldValues float64
 	sampled := false
-	for i, s := range p.recs {
+	for i, s := range p.Recs {
 		n := sourceInst(s)
 		w.All += n
 		c, ok := sourceSamples(s)
@@ -211,14 +211,14 @@ func GridInvariant(a *Kernel) (w InvariantWork, ok bool) {
 // summing in[k]). reads marks the instructions that read a varying
 // register (a load's: its address varies), whatever they do themselves.
 func gridVarying(p *sassProgram, many bool) (ins []invInst, varying, reads []bool) {
-	ins = make([]invInst, len(p.recs))
-	for i, s := range p.recs {
+	ins = make([]invInst, len(p.Recs))
+	for i, s := range p.Recs {
 		ins[i] = parseInvInst(s)
 		if !many && ins[i].load {
 			ins[i].own, ins[i].load = true, false
 		}
 	}
-	varying, reads = make([]bool, len(p.recs)), make([]bool, len(p.recs))
+	varying, reads = make([]bool, len(p.Recs)), make([]bool, len(p.Recs))
 	regs := map[int]bool{}
 	for pass := 0; pass < 3; pass++ {
 		for i := range ins {
@@ -258,7 +258,7 @@ func UniformStrongLoads(a *Kernel) map[string]bool {
 		if out == nil {
 			out = map[string]bool{}
 		}
-		out[p.recs[i].Address] = true
+		out[p.Recs[i].Address] = true
 	}
 	return out
 }
@@ -275,7 +275,7 @@ func uniformAddrs(p *sassProgram, ins []invInst, varying []bool) map[string]bool
 	out := map[string]bool{}
 	for i, in := range ins {
 		if in.load && !varying[i] {
-			out[p.recs[i].Address] = true
+			out[p.Recs[i].Address] = true
 		}
 	}
 	return out

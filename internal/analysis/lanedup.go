@@ -72,23 +72,23 @@ func LaneRedundant(a *Kernel) (w LaneWork, ok bool) {
 	if len(broadcast) == 0 {
 		return w, false
 	}
-	class := make([]laneKind, len(p.recs))
+	class := make([]laneKind, len(p.Recs))
 	regs := map[int]laneKind{}
 	// Three passes: a loop's carried registers reach its head from the
 	// pass before.
 	for pass := 0; pass < 3; pass++ {
-		for i, s := range p.recs {
+		for i, s := range p.Recs {
 			class[i] = laneOf(s, regs, broadcast, uniform)
 		}
 	}
 	w.Loads, w.Chain = map[string]bool{}, map[string]bool{}
-	counted := make([]bool, len(p.recs))
+	counted := make([]bool, len(p.Recs))
 	count := func(i int) {
 		if counted[i] {
 			return
 		}
 		counted[i] = true
-		s := p.recs[i]
+		s := p.Recs[i]
 		w.Inst += sourceInst(s)
 		w.Chain[s.Address] = true
 		base, _, _ := strings.Cut(Opcode(s.SASS), ".")
@@ -99,7 +99,7 @@ func LaneRedundant(a *Kernel) (w LaneWork, ok bool) {
 			w.Flops += threadPredOn(s)
 		}
 	}
-	for i, s := range p.recs {
+	for i, s := range p.Recs {
 		w.All += sourceInst(s)
 		if i == 0 {
 			w.Entries = sourceInst(s)
@@ -114,21 +114,21 @@ func LaneRedundant(a *Kernel) (w LaneWork, ok bool) {
 	// A loop that computes nothing a lane has of its own, and something
 	// from a broadcast load, is repeated whole: its counter and branch
 	// too.
-	for b := range p.recs {
-		op, args := p.fields(b)
+	for b := range p.Recs {
+		op, args := p.Fields(b)
 		if op != "BRA" || len(args) == 0 {
 			continue
 		}
-		h, ok := p.at[strings.ToLower(args[len(args)-1])]
+		h, ok := p.At[strings.ToLower(args[len(args)-1])]
 		if !ok {
-			h, ok = p.at[args[len(args)-1]]
+			h, ok = p.At[args[len(args)-1]]
 		}
 		if !ok || h > b {
 			continue
 		}
 		loaded, varying := false, false
 		for j := h; j <= b; j++ {
-			loaded = loaded || class[j] == laneLoaded && floatOp(p.recs[j].SASS)
+			loaded = loaded || class[j] == laneLoaded && floatOp(p.Recs[j].SASS)
 			varying = varying || class[j] == laneVarying
 		}
 		if loaded && !varying {

@@ -239,7 +239,7 @@ func floatVectors(a *Kernel) map[string]bool {
 // squares' sum widened to divide by the double 2σ²). A double's register
 // pair feeds FP64 math unconverted; its low word is no FP32 operand.
 func (p *sassProgram) floatWords(addr, reg string, words int) bool {
-	i, ok := p.at[addr]
+	i, ok := p.At[addr]
 	r0, err := strconv.Atoi(strings.TrimPrefix(reg, "R"))
 	if !ok || err != nil || !strings.HasPrefix(reg, "R") {
 		return false
@@ -250,8 +250,8 @@ func (p *sassProgram) floatWords(addr, reg string, words int) bool {
 	}
 	converted := 0
 	fp32 := map[int]bool{} // the words an FP32 instruction reads
-	for j := i + 1; j < len(p.recs) && j <= i+64 && len(live) > 0; j++ {
-		op, args := p.fields(j)
+	for j := i + 1; j < len(p.Recs) && j <= i+64 && len(live) > 0; j++ {
+		op, args := p.Fields(j)
 		if len(args) == 0 {
 			continue
 		}

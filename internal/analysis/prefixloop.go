@@ -45,7 +45,7 @@ func PrefixLoops(a *Kernel) (w PrefixWork, ok bool) {
 	p := programOf(a)
 	ins, varying, _ := gridVarying(p, true)
 	w.Addrs = map[string]bool{}
-	for i, s := range p.recs {
+	for i, s := range p.Recs {
 		n := sourceInst(s)
 		w.All += n
 		base, _, _ := strings.Cut(ins[i].op, ".")
@@ -54,12 +54,12 @@ func PrefixLoops(a *Kernel) (w PrefixWork, ok bool) {
 			w.Memory += n
 		}
 	}
-	for i, s := range p.recs {
-		op, args := p.fields(i)
+	for i, s := range p.Recs {
+		op, args := p.Fields(i)
 		if !strings.HasPrefix(op, "BRA") || len(args) == 0 || !varying[i] || w.Addrs[s.Address] {
 			continue
 		}
-		start, ok := p.at[branchTarget(args[len(args)-1], p.recs)]
+		start, ok := p.At[branchTarget(args[len(args)-1], p.Recs)]
 		if !ok || start >= i {
 			continue
 		}
@@ -90,7 +90,7 @@ func PrefixLoops(a *Kernel) (w PrefixWork, ok bool) {
 		var inst, loads float64
 		fine := true
 		for k := start; k <= i && fine; k++ {
-			if w.Addrs[p.recs[k].Address] {
+			if w.Addrs[p.Recs[k].Address] {
 				continue // an inner loop's, counted
 			}
 			base, _, _ := strings.Cut(ins[k].op, ".")
@@ -102,18 +102,18 @@ func PrefixLoops(a *Kernel) (w PrefixWork, ok bool) {
 				if varying[k] {
 					fine = false
 				}
-				loads += sourceInst(p.recs[k])
+				loads += sourceInst(p.Recs[k])
 			case strings.HasPrefix(base, "LD") || strings.HasPrefix(base, "ST") || strings.HasPrefix(base, "ATOM") ||
 				base == "RED" || base == "BAR" || base == "CALL" || base == "MEMBAR":
 				fine = false
 			}
-			inst += sourceInst(p.recs[k])
+			inst += sourceInst(p.Recs[k])
 		}
 		if !fine || !(loads > 0) {
 			continue
 		}
 		for k := start; k <= i; k++ {
-			w.Addrs[p.recs[k].Address] = true
+			w.Addrs[p.Recs[k].Address] = true
 		}
 		w.Inst += inst
 		w.Loads += loads

@@ -152,8 +152,8 @@ func RereadPasses(a *Kernel) (Passes, bool) {
 	}
 	p := programOf(a)
 	loops, writes := map[int]bool{}, map[int]bool{}
-	for i, r := range p.recs {
-		op, args := p.fields(i)
+	for i, r := range p.Recs {
+		op, args := p.Fields(i)
 		if !strings.HasPrefix(op, "BRA") || len(args) == 0 || r.Line <= 0 {
 			continue
 		}
@@ -164,18 +164,18 @@ func RereadPasses(a *Kernel) (Passes, bool) {
 		inside := map[int]map[int]bool{} // a group's lines whose loads the loop holds
 		stores := false                  // the loop stores: a pass that writes
 		for j := i; j >= 0; j-- {
-			at, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(p.recs[j].Address), "0x"), 16, 64)
+			at, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(p.Recs[j].Address), "0x"), 16, 64)
 			if at < target {
 				break
 			}
-			o, _ := p.fields(j)
+			o, _ := p.Fields(j)
 			if strings.HasPrefix(o, "STG") {
 				stores = true
 			}
 			if !strings.HasPrefix(o, "LDG") {
 				continue
 			}
-			l := p.recs[j].Line
+			l := p.Recs[j].Line
 			if l == r.Line {
 				loops[r.Line] = true // the line's own branch back around its load
 			}
@@ -379,8 +379,8 @@ const unrolledPassLoads = 8
 // line 66; its sum pass a loop of two on line 70).
 func unrolledPasses(p *sassProgram) map[int]bool {
 	offs := map[int]map[string]map[string]bool{} // line, base, offsets
-	for i, r := range p.recs {
-		op, args := p.fields(i)
+	for i, r := range p.Recs {
+		op, args := p.Fields(i)
 		if !strings.HasPrefix(op, "LDG") || r.Line <= 0 || len(args) < 2 {
 			continue
 		}

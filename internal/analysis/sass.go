@@ -2,124 +2,52 @@ package analysis
 
 import (
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
-	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/sass"
 )
 
 // sassProgram is a kernel's SASS from the source page, in address order,
-// each instruction once: what a backward walk over the registers needs.
+// each instruction once, split (the kernel's sass.Program, shared: not to
+// be written): what a backward walk over the registers needs.
 type sassProgram struct {
-	recs []profan.SourceRecord
-	at   map[string]int
+	*sass.Program
 	// predicates has the backward walks follow predicate operands as
 	// they follow registers: a SEL or FSEL whose choice is a predicate
 	// depends on the FSETP or ISETP that set it, and on that compare's
 	// operands (a search's next index chosen by comparing a loaded
 	// value: Chased).
 	predicates bool
-	// ops and args are each instruction's SASSFields, split once: the
-	// backward walks split every instruction they pass, and analyze's
-	// CPU on a source page went to splitting the same strings again.
-	ops  []string
-	args [][]string
 }
 
-// fields is SASSFields of instruction i (its args shared: not to be
-// written).
-func (p *sassProgram) fields(i int) (op string, args []string) {
-	return p.ops[i], p.args[i]
-}
-
-// programs holds the SASS program of each kernel Analyze is judging,
-// built on its first use and dropped when that Analyze returns: a
-// dozen readers (Indirect, Chased, GridInvariant, WarpExchanges ...)
-// walk the same program, and building it (a sort and a split of every
-// instruction) took a seventh of a source page's analysis when each
-// built its own.
-var programs sync.Map // *Kernel → *programOnce
-
-type programOnce struct {
-	once sync.Once
-	p    *sassProgram
-}
-
-// judging registers a for programOf until the returned func is called.
+// judging gives a the lists of its source page until the returned func
+// is called: a dozen readers (Indirect, Chased, GridInvariant,
+// WarpExchanges ...) and some thirty rules read them, and each made its
+// own before.
 func judging(a *Kernel) (done func()) {
-	programs.Store(a, &programOnce{})
-	return func() { programs.Delete(a) }
+	a.SASS = sass.New(a.Record.Source)
+	return func() { a.SASS = nil }
 }
 
-// programOf is a's SASS program, shared while Analyze judges a and
-// built afresh outside it. Callers must not write it.
+// SASSOf is the lists of a's source page: those Analyze holds while it
+// judges a, made afresh outside it (where a is not being judged, or its
+// Record is not the page they were made of). Callers must not write them.
+func SASSOf(a *Kernel) *sass.Code {
+	if a.SASS.Of(a.Record.Source) {
+		return a.SASS
+	}
+	return sass.New(a.Record.Source)
+}
+
+// programOf is a's SASS program (SASSOf's). Callers must not write it.
 func programOf(a *Kernel) *sassProgram {
-	v, ok := programs.Load(a)
-	if !ok {
-		return newSASSProgram(a.Record)
-	}
-	o := v.(*programOnce)
-	o.once.Do(func() { o.p = newSASSProgram(a.Record) })
-	return o.p
-}
-
-func newSASSProgram(k *profan.Kernel) *sassProgram {
-	p := &sassProgram{at: map[string]int{}}
-	for _, s := range k.Source {
-		if s.SASS == "" || s.Address == "" {
-			continue
-		}
-		if _, dup := p.at[s.Address]; dup {
-			continue
-		}
-		p.at[s.Address] = len(p.recs)
-		p.recs = append(p.recs, s)
-	}
-	// The cuda,sass page lists instructions by source line; a walk over
-	// registers needs them in program order.
-	// Each address parsed once, not in every comparison of the sort.
-	type rec struct {
-		addr uint64
-		s    profan.SourceRecord
-	}
-	rs := make([]rec, len(p.recs))
-	for i, s := range p.recs {
-		v, _ := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s.Address), "0x"), 16, 64)
-		rs[i] = rec{v, s}
-	}
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].addr < rs[j].addr })
-	for i := range rs {
-		p.recs[i] = rs[i].s
-	}
-	p.ops, p.args = make([]string, len(p.recs)), make([][]string, len(p.recs))
-	for i, s := range p.recs {
-		p.at[s.Address] = i
-		p.ops[i], p.args[i] = SASSFields(s.SASS)
-	}
-	return p
+	return &sassProgram{Program: SASSOf(a).Program()}
 }
 
 // SASSFields splits an instruction into its operation and operands, the
 // predicate guard dropped (read here and by the rules).
-func SASSFields(sass string) (op string, args []string) {
-	s := strings.TrimSpace(sass)
-	if strings.HasPrefix(s, "@") {
-		if i := strings.IndexByte(s, ' '); i > 0 {
-			s = strings.TrimSpace(s[i:])
-		}
-	}
-	i := strings.IndexByte(s, ' ')
-	if i < 0 {
-		return s, nil
-	}
-	op = s[:i]
-	for _, a := range strings.Split(s[i+1:], ",") {
-		args = append(args, strings.TrimSpace(a))
-	}
-	return op, args
-}
+func SASSFields(s string) (op string, args []string) { return sass.Fields(s) }
 
 // registers lists the general registers an operand names, both halves of
 // a 64-bit pair ([R4.64] is R4 and R5).
@@ -200,7 +128,7 @@ func addressOperand(args []string) string {
 // constants and parameters end the walk; so does a chain longer than the
 // window, read as computed.
 func (p *sassProgram) indirect(addr string) bool {
-	i, ok := p.at[addr]
+	i, ok := p.At[addr]
 	if !ok {
 		return false
 	}
@@ -235,7 +163,7 @@ func (p *sassProgram) feeds(i int, order []int, is func(op string, args []string
 // order, that is(op, operands) reports and writes one of the address's
 // registers; -1 when none does.
 func (p *sassProgram) feeder(i int, order []int, is func(op string, args []string) bool) int {
-	_, args := p.fields(i)
+	_, args := p.Fields(i)
 	want := map[int]bool{}
 	for _, r := range registers(addressOperand(args)) {
 		want[r] = true
@@ -245,7 +173,7 @@ func (p *sassProgram) feeder(i int, order []int, is func(op string, args []strin
 		if len(want)+len(wantP) == 0 {
 			return -1
 		}
-		op, as := p.fields(j)
+		op, as := p.Fields(j)
 		if len(as) > 1 && as[0] == "PT" && (strings.HasPrefix(op, "ATOM") || strings.HasPrefix(op, "SHFL")) {
 			as = as[1:] // ATOMG PT, R3, [...]: the register after the predicate
 		}
@@ -343,16 +271,16 @@ func predicate(operand string) string {
 // addr: a load of the word an atomic then updates (a compare-and-swap
 // loop's read), whose traffic is the atomic's.
 func (p *sassProgram) atomicTarget(addr string) bool {
-	i, ok := p.at[addr]
+	i, ok := p.At[addr]
 	if !ok {
 		return false
 	}
-	_, args := p.fields(i)
+	_, args := p.Fields(i)
 	base := registers(addressOperand(args))
 	if len(base) == 0 {
 		return false
 	}
-	for _, s := range p.recs {
+	for _, s := range p.Recs {
 		op, as := SASSFields(s.SASS)
 		if !(strings.HasPrefix(op, "RED") || strings.HasPrefix(op, "ATOM")) || strings.HasPrefix(op, "ATOMS") || strings.HasPrefix(op, "REDUX") {
 			continue
@@ -369,7 +297,7 @@ func (p *sassProgram) atomicTarget(addr string) bool {
 // counter: y[atomicAdd(&n, 1)], the compiler's aggregation shuffling the
 // warp's base from its leader).
 func (p *sassProgram) atomicSlot(addr string) bool {
-	i, ok := p.at[addr]
+	i, ok := p.At[addr]
 	if !ok {
 		return false
 	}
@@ -402,18 +330,18 @@ func offset(operand string) int64 {
 // thread walks consecutive elements, a row's length when it walks down a
 // column; 0 when the line has one such load.
 func (p *sassProgram) step(addr string) int64 {
-	i, ok := p.at[addr]
+	i, ok := p.At[addr]
 	if !ok {
 		return 0
 	}
-	op0, args := p.fields(i)
+	op0, args := p.Fields(i)
 	base := registers(addressOperand(args))
 	if len(base) == 0 {
 		return 0
 	}
 	var offs []int64
-	for _, s := range p.recs {
-		if s.File != p.recs[i].File || s.Line != p.recs[i].Line {
+	for _, s := range p.Recs {
+		if s.File != p.Recs[i].File || s.Line != p.Recs[i].Line {
 			continue
 		}
 		op, as := SASSFields(s.SASS)
@@ -476,7 +404,7 @@ func BitReversed(a *Kernel, addr string) bool {
 		return false
 	}
 	p := programOf(a)
-	i, ok := p.at[addr]
+	i, ok := p.At[addr]
 	if !ok {
 		return false
 	}
@@ -501,11 +429,11 @@ func LibraryTable(a *Kernel, addr string) bool {
 		return false
 	}
 	p := programOf(a)
-	i, ok := p.at[addr]
+	i, ok := p.At[addr]
 	if !ok {
 		return false
 	}
-	in := p.recs[i]
+	in := p.Recs[i]
 	called := false
 	for _, s := range a.Record.Source {
 		if s.Address == "" && s.Line == in.Line && s.File == in.File && mathCall.MatchString(s.Source) {

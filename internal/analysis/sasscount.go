@@ -67,25 +67,25 @@ func TropicalSteps(k *profan.Kernel) float64 {
 // own, headroom 5 %; its 4×4 register tile ran 0.24 faster, held by the
 // POPCs on the XU pipe). Instructions are read in address order; a POPC
 // of a loaded word (a bit count) is not one.
-func BitProductSteps(k *profan.Kernel) float64 {
+func BitProductSteps(a *Kernel) float64 {
 	popc := false
-	for _, s := range k.Source {
+	for _, s := range a.Record.Source {
 		popc = popc || s.SASS != "" && Opcode(s.SASS) == "POPC"
 	}
 	if !popc {
 		return 0
 	}
-	p := newSASSProgram(k)
+	p := programOf(a)
 	isReg := func(r string) bool { return strings.HasPrefix(r, "R") && r != "RZ" }
 	var steps float64
 	pair := map[string]bool{} // registers a LOP3.LUT of two registers last wrote
-	for i, op := range p.ops {
-		args := p.args[i]
+	for i, op := range p.Ops {
+		args := p.Args[i]
 		if len(args) == 0 {
 			continue
 		}
 		if op == "POPC" && len(args) >= 2 && pair[strings.TrimPrefix(args[1], "~")] {
-			steps += sourceInst(p.recs[i])
+			steps += sourceInst(p.Recs[i])
 		}
 		pair[args[0]] = strings.HasPrefix(op, "LOP3.LUT") && len(args) >= 4 && isReg(args[1]) && isReg(args[2]) && args[3] == "RZ"
 	}

@@ -52,8 +52,8 @@ func WarpExchanges(a *Kernel) (x Exchange) {
 	open := map[int]*window{} // base register → its window
 	var windows []*window
 	var loads []int
-	for i, r := range p.recs {
-		op, args := p.fields(i)
+	for i, r := range p.Recs {
+		op, args := p.Fields(i)
 		base, _, _ := strings.Cut(op, ".")
 		switch base {
 		case "SHFL", "LDG", "STG", "LD", "ST", "LDS", "STS", "LDL", "STL", "ATOM", "ATOMG", "ATOMS", "RED", "REDG", "LDGSTS":
@@ -100,15 +100,15 @@ func WarpExchanges(a *Kernel) (x Exchange) {
 		}
 	}
 	for _, i := range loads {
-		x.Loads += sourceInst(p.recs[i])
-		if l := p.recs[i].Line; l > 0 && !slices.Contains(x.Lines, l) {
+		x.Loads += sourceInst(p.Recs[i])
+		if l := p.Recs[i].Line; l > 0 && !slices.Contains(x.Lines, l) {
 			x.Lines = append(x.Lines, l)
 		}
 	}
 	for _, w := range windows {
 		if w.exchanged {
 			for _, i := range w.stores {
-				x.Stores += sourceInst(p.recs[i])
+				x.Stores += sourceInst(p.Recs[i])
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -150,7 +149,7 @@ func denseBarriers(a *analysis.Kernel) (share float64, ok bool) {
 		return 0, false // most kernels: no barrier, no walk
 	}
 	var bars, flops, loads, samples, barrier, long float64
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		op := opcode(s.SASS)
 		n := instExecuted(s)
 		switch base, _, _ := strings.Cut(op, "."); {
@@ -199,21 +198,10 @@ func barrierWait(p *Pass) (pct, t float64, ok bool) {
 }
 
 // programOrder is a source page's instructions in program order (the
-// page files them under their lines), each once.
-func programOrder(rec []profan.SourceRecord) []profan.SourceRecord {
-	if v := viewOf(rec); v != nil && same(v.page, rec) {
-		return v.programOrder()
-	}
-	return pageProgramOrder(rec)
-}
-
-func pageProgramOrder(rec []profan.SourceRecord) []profan.SourceRecord {
-	var recs []profan.SourceRecord
-	for s := range instructions(rec) {
-		recs = append(recs, s)
-	}
-	sort.SliceStable(recs, func(i, j int) bool { return address(recs[i].Address) < address(recs[j].Address) })
-	return recs
+// page files them under their lines), each once. Shared (sass.Code):
+// read-only.
+func programOrder(a *analysis.Kernel) []profan.SourceRecord {
+	return analysis.SASSOf(a).ProgramOrder()
 }
 
 // roundTrip is what ownRoundTrip read, in warp instructions executed:
@@ -234,7 +222,7 @@ func (r roundTrip) own() bool { return r.loads > 0 && r.loads >= 0.9*r.allLoads 
 func ownRoundTrip(a *analysis.Kernel) (r roundTrip) {
 	stored := map[string]float64{} // address operands stored to: the stores' count
 	crossed := map[string]bool{}   // ... with a barrier since
-	for _, s := range programOrder(a.Record.Source) {
+	for _, s := range programOrder(a) {
 		op := opcode(s.SASS)
 		n := instExecuted(s)
 		r.all += n

@@ -8,6 +8,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/sass"
 )
 
 // foldXOR are the LOP3.LUT truth tables that XOR their sources: all three
@@ -40,7 +41,7 @@ func shiftFolds(a *analysis.Kernel) []*bitLine {
 		s  profan.SourceRecord
 	}
 	var recs []rec
-	for _, s := range addressOrder(slices.Collect(instructions(a.Record.Source))) {
+	for _, s := range sass.ByAddress(instructions(a)) {
 		recs = append(recs, rec{n: instExecuted(s), op: opcode(s.SASS), f: sassOperands(s.SASS), s: s})
 	}
 	writes := func(r rec, reg string) bool {
@@ -162,7 +163,7 @@ func shiftFolds(a *analysis.Kernel) []*bitLine {
 // ALU's at 37 %) on lines other than lines, which the fix keeps.
 func xuOutside(a *analysis.Kernel, lines []*bitLine) float64 {
 	var n float64
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		base, _, _ := strings.Cut(opcode(s.SASS), ".")
 		switch base {
 		case "MUFU", "POPC", "FLO", "BREV":

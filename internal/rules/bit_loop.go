@@ -421,7 +421,7 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 	// is read again, for its lines' spans.
 	byLine := newPerLine(func(loc profan.Location) *bitLine { return &bitLine{loc: loc} })
 	first := true
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		n := instExecuted(s)
 		if first {
 			warps, first = n, false
@@ -459,7 +459,7 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		line *bitLine
 	}
 	var recs []rec
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		addr, err := strconv.ParseUint(strings.TrimPrefix(s.Address, "0x"), 16, 64)
 		if err != nil || s.Line <= 0 {
 			continue

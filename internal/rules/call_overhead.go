@@ -63,8 +63,7 @@ func callMachinery(a *analysis.Kernel) (c calls, ok bool) {
 	if !sassHas(a, "CALL.REL") {
 		return c, false
 	}
-	recs, _ := sassRecords(a)
-	recs = addressOrder(recs)
+	recs := addressOrder(a)
 	at := map[string]int{}
 	for i, s := range recs {
 		at[strings.ToLower(s.Address)] = i

@@ -8,6 +8,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/sass"
 )
 
 // casLoop reports a compare-and-swap loop that adds floating-point values,
@@ -137,7 +138,7 @@ func (c casWork) advice() string {
 func casReduce(a *analysis.Kernel) (casWork, bool) {
 	var w casWork
 	var casInst, warps float64
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		if op := opcode(s.SASS); isCAS(op) {
 			w.cas += predOn(s)
 			casInst = math.Max(casInst, instExecuted(s))
@@ -211,7 +212,7 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 func casIntAdd(code []profan.SourceRecord, casInst float64) string {
 	var newVal string
 	wide := false
-	for s := range instructions(code) {
+	for s := range sass.Instructions(code) {
 		if op := opcode(s.SASS); isCAS(op) && instExecuted(s) == casInst {
 			if f := sassOperands(s.SASS); len(f) > 0 {
 				newVal, wide = strings.Trim(f[len(f)-1], "[]"), strings.Contains(op, ".64")
@@ -224,7 +225,7 @@ func casIntAdd(code []profan.SourceRecord, casInst float64) string {
 	}
 	hi := "R" + strconv.Itoa(n+1)
 	var lo, carry bool
-	for s := range instructions(code) {
+	for s := range sass.Instructions(code) {
 		if instExecuted(s) != casInst {
 			continue
 		}
@@ -253,7 +254,7 @@ func casIntAdd(code []profan.SourceRecord, casInst float64) string {
 // as the CAS) runs once for each of its warps instead.
 func loopInstKept(a *analysis.Kernel, casInst, warps float64) float64 {
 	var total, loop float64
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		n := instExecuted(s)
 		total += n
 		if n == casInst {

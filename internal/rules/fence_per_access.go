@@ -79,7 +79,7 @@ func fences(a *analysis.Kernel) (w fenceWork, ok bool) {
 		n    float64
 	}
 	var prog []inst
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		base, _, _ := strings.Cut(opcode(s.SASS), ".")
 		n := instExecuted(s)
 		if v := address(s.Address); v < first && n > 0 {

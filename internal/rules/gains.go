@@ -567,7 +567,7 @@ func lookupReplays(a *analysis.Kernel, store bool) float64 {
 	excess := map[string]float64{}
 	var addrs []string
 	total := 0.0
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		if !strings.HasPrefix(opcode(s.SASS), prefix) {
 			continue
 		}

@@ -2,15 +2,14 @@ package rules
 
 import (
 	"fmt"
-	"iter"
 	"math"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/sass"
 )
 
 // intDivision reports kernels whose issue slots go to integer division or
@@ -89,7 +88,7 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 	modular := false
 	for _, sr := range subs {
 		if sr.division && sr.wide {
-			modular = modularRecurrence(recs, subs)
+			modular = modularRecurrence(a, subs)
 			break
 		}
 	}
@@ -135,7 +134,7 @@ func sharedReciprocals(recs []profan.SourceRecord, inSub map[int]bool, byLine *p
 		}
 	}
 	fromDivision := map[int]bool{} // registers a dividing line wrote last
-	for _, s := range addressOrder(own) {
+	for _, s := range sass.ByAddress(own) {
 		l := byLine.at(s)
 		if op, args := analysis.SASSFields(s.SASS); !l.narrow && strings.HasPrefix(op, "IMAD.HI.U32") && len(args) > 2 {
 			for _, a := range args[1:3] {
@@ -251,29 +250,11 @@ func abs(x int) int {
 	return x
 }
 
-// sassRecords is the source page's SASS instructions in address order,
-// each address once, and the index of each address among them.
-// Within Engine.Check they are shared (sassview.go): read-only.
+// sassRecords is the source page's SASS instructions, each address once
+// in page order, and the index of each address among them: shared
+// (sass.Code), read-only.
 func sassRecords(a *analysis.Kernel) (recs []profan.SourceRecord, at map[string]int) {
-	if v := viewOf(a.Record.Source); v != nil && same(v.page, a.Record.Source) {
-		return v.sassRecords()
-	}
-	return pageSASSRecords(a.Record.Source)
-}
-
-func pageSASSRecords(page []profan.SourceRecord) (recs []profan.SourceRecord, at map[string]int) {
-	at = map[string]int{}
-	for _, s := range page {
-		if s.SASS == "" || s.Address == "" {
-			continue
-		}
-		if _, dup := at[s.Address]; dup {
-			continue
-		}
-		at[s.Address] = len(recs)
-		recs = append(recs, s)
-	}
-	return recs, at
+	return analysis.SASSOf(a).Records()
 }
 
 // subroutine is the code a CALL.REL reaches, from its target to its RET:
@@ -389,29 +370,12 @@ func wideTest(recs []profan.SourceRecord, i int, subs map[string]*subroutine) fl
 // opcode is a SASS instruction's operation, its predicate guard dropped.
 func opcode(sass string) string { return analysis.Opcode(sass) }
 
-// instructions yields each SASS instruction of a kernel's source page
+// instructions is each SASS instruction of a kernel's source page
 // once: the page may list an address twice (a line inlined in two
 // places), and rows with no address are source lines, not instructions.
-func instructions(rec []profan.SourceRecord) iter.Seq[profan.SourceRecord] {
-	if v := viewOf(rec); v != nil && same(v.page, rec) {
-		return slices.Values(v.instructions())
-	}
-	return pageInstructions(rec)
-}
-
-func pageInstructions(rec []profan.SourceRecord) iter.Seq[profan.SourceRecord] {
-	return func(yield func(profan.SourceRecord) bool) {
-		seen := map[string]bool{}
-		for _, s := range rec {
-			if s.Address == "" || seen[s.Address] {
-				continue
-			}
-			seen[s.Address] = true
-			if !yield(s) {
-				return
-			}
-		}
-	}
+// Shared (sass.Code): read-only.
+func instructions(a *analysis.Kernel) []profan.SourceRecord {
+	return analysis.SASSOf(a).Instructions()
 }
 
 // instExecuted is a source record's warp-level instructions executed.

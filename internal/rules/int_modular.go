@@ -1,11 +1,11 @@
 package rules
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/analysis"
 )
 
 // barrettInst is the warp-level instructions a 64-bit modular reduction
@@ -27,8 +27,8 @@ const barrettInst = 25
 // registers that passed the dividend), past the 32-bit path the call
 // skips, through the registers and predicates (carries) each instruction
 // writes from the ones it reads, up to the guard of every later call.
-func modularRecurrence(recs []profan.SourceRecord, subs map[string]*subroutine) bool {
-	code := addressOrder(recs)
+func modularRecurrence(a *analysis.Kernel, subs map[string]*subroutine) bool {
+	code := addressOrder(a)
 	var calls []int
 	for i, s := range code {
 		if wideCall(s.SASS, subs) {
@@ -52,36 +52,11 @@ func wideCall(sass string, subs map[string]*subroutine) bool {
 	return sr != nil && sr.division && sr.wide
 }
 
-// addressOrder is the records sorted by address (the page lists them by
-// source line).
-func addressOrder(recs []profan.SourceRecord) []profan.SourceRecord {
-	if v := viewOf(recs); v != nil {
-		if own, _ := v.sassRecords(); same(own, recs) {
-			return v.addressOrder()
-		}
-	}
-	return sortByAddress(recs)
-}
-
-func sortByAddress(recs []profan.SourceRecord) []profan.SourceRecord {
-	type rec struct {
-		addr uint64
-		s    profan.SourceRecord
-	}
-	var rs []rec
-	for _, s := range recs {
-		a, err := strconv.ParseUint(strings.TrimPrefix(strings.ToLower(s.Address), "0x"), 16, 64)
-		if err != nil {
-			continue
-		}
-		rs = append(rs, rec{a, s})
-	}
-	sort.SliceStable(rs, func(i, j int) bool { return rs[i].addr < rs[j].addr })
-	out := make([]profan.SourceRecord, len(rs))
-	for i, r := range rs {
-		out[i] = r.s
-	}
-	return out
+// addressOrder is the source page's SASS instructions (sassRecords)
+// sorted by address (the page lists them by source line). Shared
+// (sass.Code): read-only.
+func addressOrder(a *analysis.Kernel) []profan.SourceRecord {
+	return analysis.SASSOf(a).AddressOrder()
 }
 
 // feedsLaterCall follows the result of the call at code[c] forward and

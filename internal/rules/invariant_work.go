@@ -151,10 +151,9 @@ func checkInvariantWork(p *Pass) {
 // (fixtures/sol-check22's paramScale<0>, 7 of its 8 loads of x[i] each
 // after the store of the element before, as in its fixed twin).
 func loadsBehindStores(a *analysis.Kernel, uniform map[string]bool) bool {
-	recs, _ := sassRecords(a)
 	stored := false
 	var loads, behind int
-	for _, s := range addressOrder(recs) {
+	for _, s := range addressOrder(a) {
 		ld, st := globalAccess(opcode(s.SASS))
 		switch {
 		case st:
@@ -174,7 +173,7 @@ func loadsBehindStores(a *analysis.Kernel, uniform map[string]bool) bool {
 // operands).
 func uniformWords(a *analysis.Kernel, uniform map[string]bool) (loads, words int) {
 	seen := map[string]bool{}
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		if !uniform[s.Address] {
 			continue
 		}

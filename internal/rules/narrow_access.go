@@ -422,7 +422,7 @@ func vectorAdvice(width float64) string {
 // warp-level SHFL executed than global loads and stores.
 func shufflesHold(a *analysis.Kernel) bool {
 	var shfl, global float64
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		op := opcode(s.SASS)
 		switch {
 		case strings.HasPrefix(op, "SHFL"):

@@ -67,7 +67,7 @@ func recomputed(a *analysis.Kernel) (dup, copies, total float64, locs []profan.L
 		loc  profan.Location
 	}
 	var recs []rec
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		n := instExecuted(s)
 		total += n
 		addr, err := strconv.ParseUint(strings.TrimPrefix(s.Address, "0x"), 16, 64)

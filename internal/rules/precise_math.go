@@ -227,7 +227,7 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 			text[profan.Location{File: s.File, Line: s.Line}] = s.Source
 		}
 	}
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		n := instExecuted(s)
 		total += n
 		op := opcode(s.SASS)
@@ -310,9 +310,8 @@ func rsqrtDivisions(a *analysis.Kernel, byLine *perLine[preciseLine]) bool {
 		return false
 	}
 	found := false
-	recs, _ := sassRecords(a)
 	fromSqrt := map[int]bool{} // registers a square root's line wrote last
-	for _, s := range addressOrder(recs) {
+	for _, s := range addressOrder(a) {
 		if s.Line <= 0 {
 			continue
 		}

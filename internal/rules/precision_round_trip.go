@@ -64,8 +64,7 @@ func halfRoundTrips(a *analysis.Kernel) (r roundTrips) {
 	if !sassHas(a, "F2F") {
 		return r
 	}
-	recs, _ := sassRecords(a)
-	code := addressOrder(recs)
+	code := addressOrder(a)
 	at := map[uint64]int{}
 	for i, s := range code {
 		at[address(s.Address)] = i

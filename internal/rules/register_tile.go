@@ -103,7 +103,7 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 		if !ok {
 			return
 		}
-		if op == "LDS" && uniformShared(p.Kernel.Record) {
+		if op == "LDS" && uniformShared(p.Kernel) {
 			return // coefficients every thread reads, not a tile
 		}
 		if op == "LDS" && unit == "FMA" && chainedFMAs(p.Kernel.Record) {
@@ -117,7 +117,7 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 			switch {
 			case analysis.TropicalSteps(p.Kernel.Record) >= fma:
 				unit = "min-plus step"
-			case analysis.BitProductSteps(p.Kernel.Record) >= fma:
+			case analysis.BitProductSteps(p.Kernel) >= fma:
 				unit = "AND-popcount step"
 			}
 		}
@@ -216,7 +216,7 @@ func loadsPerFMA(p *Pass, lds float64) (r, fma, busy float64, ok bool) {
 	// of it) is its multiply-add too (fixtures/sol-check21's
 	// andPopMM<1>: two shared loads an AND, a POPC and an add; its 4×4
 	// register tile ran 0.24 faster).
-	fma = math.Max(fma, analysis.BitProductSteps(p.Kernel.Record))
+	fma = math.Max(fma, analysis.BitProductSteps(p.Kernel))
 	if !(fma > 0) || !(lds > 0) || !(t > 0) {
 		return 0, 0, 0, false
 	}
@@ -262,7 +262,7 @@ func loadsPerFMA(p *Pass, lds float64) (r, fma, busy float64, ok bool) {
 // LDSM, the tensor cores' matrix load, is not an operand of an FMA.
 func sharedLoadWords(p *Pass, double bool) float64 {
 	var words float64
-	for s := range instructions(p.Kernel.Record.Source) {
+	for _, s := range instructions(p.Kernel) {
 		op := opcode(s.SASS)
 		if op != "LDS" && !strings.HasPrefix(op, "LDS.") {
 			continue
@@ -301,7 +301,7 @@ func loadsPerSourceMAD(p *Pass, lds float64) (r, mad, busy float64, unit string,
 		return 0, 0, 0, "", false
 	}
 	var imad, hmad float64
-	for s := range instructions(p.Kernel.Record.Source) {
+	for _, s := range instructions(p.Kernel) {
 		switch op := opcode(s.SASS); {
 		case strings.HasPrefix(op, "IMAD") || strings.HasPrefix(op, "IDP"):
 			imad += instExecuted(s)
@@ -380,9 +380,9 @@ func lsuLimited(p *Pass) bool {
 // broadcast (fixtures/sol-check14's volCoef<0>, a polynomial's sixteen
 // coefficients LDS [UR4+imm] a step, each the addend of a Horner FFMA),
 // not a matrix operand: no register tile or tensor core takes it.
-func uniformShared(k *profan.Kernel) bool {
+func uniformShared(a *analysis.Kernel) bool {
 	var all, uniform float64
-	for s := range instructions(k.Source) {
+	for _, s := range instructions(a) {
 		op := opcode(s.SASS)
 		if op != "LDS" && !strings.HasPrefix(op, "LDS.") {
 			continue

@@ -76,7 +76,7 @@ func checkRepeatedPasses(p *Pass) {
 		if i == 0 {
 			continue // the first pass's reads are needed: the others re-read
 		}
-		for s := range instructions(p.Kernel.Record.Source) {
+		for _, s := range instructions(p.Kernel) {
 			if s.Line == n && strings.HasPrefix(opcode(s.SASS), "LDG") {
 				locs = append(locs, profan.Location{File: s.File, Line: s.Line, SASS: s.SASS})
 				break
@@ -122,7 +122,7 @@ func inPlacePasses(p *Pass, ip analysis.InPlace) {
 	var locs []profan.Location
 	for _, n := range ip.Lines {
 		names = append(names, strconv.Itoa(n))
-		for s := range instructions(p.Kernel.Record.Source) {
+		for _, s := range instructions(p.Kernel) {
 			if s.Line == n && strings.HasPrefix(opcode(s.SASS), "LDG") {
 				locs = append(locs, profan.Location{File: s.File, Line: s.Line, SASS: s.SASS})
 				break

@@ -514,7 +514,6 @@ func NewEngine(spec string) (*Engine, error) {
 func (e *Engine) Check(a *analysis.Kernel) analysis.Result {
 	var res analysis.Result
 	var page pageKind // what page a.Record comes from, found once
-	defer openView(a.Record.Source)()
 	for _, r := range e.Sel.Rules() {
 		if r.Check == nil {
 			continue

@@ -118,7 +118,7 @@ func halfOnFFMA(p *Pass) {
 		return
 	}
 	var ffma, conv, other, lds float64 // other: FP32 multiplies and adds apart
-	for s := range instructions(p.Kernel.Record.Source) {
+	for _, s := range instructions(p.Kernel) {
 		op := opcode(s.SASS)
 		switch {
 		case tensorOpcode(op):
@@ -160,7 +160,7 @@ func halfOnFFMA(p *Pass) {
 		// 0.31 words an FFMA). An n-body step (rsqrt, FMUL and FADD
 		// beside its FFMAs) or an iterated map (FMUL as often as FFMA,
 		// no shared load in its loop) is no GEMM.
-		if !tc.Has("tf32") || ffma < 4*other || lds < 0.1*ffma || uniformShared(p.Kernel.Record) {
+		if !tc.Has("tf32") || ffma < 4*other || lds < 0.1*ffma || uniformShared(p.Kernel) {
 			return
 		}
 		rate = tc.TF32Ratio()

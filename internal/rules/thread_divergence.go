@@ -393,7 +393,7 @@ func predicatedNoPath(a *analysis.Kernel) bool {
 	top := ls[0].loc
 	var inst, on float64
 	moves, n, bar := true, 0, false
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		op := opcode(s.SASS)
 		if strings.HasPrefix(op, "BAR.SYNC") && instExecuted(s) > 0 {
 			bar = true
@@ -507,7 +507,7 @@ func guardedAtomicLaneShare(a *analysis.Kernel) float64 {
 		}
 	}
 	callers := callerLines(a)
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		op := opcode(s.SASS)
 		if !(strings.HasPrefix(op, "ATOM") || strings.HasPrefix(op, "RED")) || strings.HasPrefix(op, "REDUX") {
 			continue
@@ -713,8 +713,7 @@ func bssyRegion(s profan.SourceRecord) (start, end uint64, ok bool) {
 // laneRecords is the kernel's SASS in address order and the lanes its
 // divergence masks in all (lostAt summed).
 func laneRecords(a *analysis.Kernel) (recs []profan.SourceRecord, total float64) {
-	recs, _ = sassRecords(a)
-	recs = addressOrder(recs)
+	recs = addressOrder(a)
 	for _, s := range recs {
 		total += lostAt(s)
 	}
@@ -728,8 +727,7 @@ func laneRecords(a *analysis.Kernel) (recs []profan.SourceRecord, total float64)
 // that splits a block's warps at a multiple of 32 idles whole warps, the
 // rest at most one warp a block, no warp's lanes taking two paths.
 func threadBoundGuards(a *analysis.Kernel, loc profan.Location) bool {
-	recs, _ := sassRecords(a)
-	recs = addressOrder(recs)
+	recs := addressOrder(a)
 	tid := map[string]bool{}
 	guarded := 0
 	for i, s := range recs {

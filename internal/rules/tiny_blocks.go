@@ -264,7 +264,7 @@ func tritonKernel(k *profan.Kernel) (file string, line int, ok bool) {
 // kernel's streams decide.
 func workShare(a *analysis.Kernel) float64 {
 	best := 0.0
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		if !strings.HasPrefix(opcode(s.SASS), "LDG") {
 			continue
 		}

@@ -431,8 +431,7 @@ func neighbourOfAligned(k *analysis.Kernel, in analysis.Instruction) bool {
 	if in.Operation != "load" || !(w > 0) {
 		return false
 	}
-	recs, _ := sassRecords(k)
-	recs = addressOrder(recs)
+	recs := addressOrder(k)
 	at := make(map[string]int, len(recs)) // sassRecords' own is shared
 	for i, r := range recs {
 		at[r.Address] = i

@@ -148,7 +148,7 @@ func syncTileLoads(a *analysis.Kernel) (sl tileLoads, ok bool) {
 	sl.feeders = map[string]bool{}
 	loaded := map[string]string{} // register → the address of the LDG that wrote it
 	bars := 0.0
-	for _, s := range programOrder(a.Record.Source) {
+	for _, s := range programOrder(a) {
 		op := opcode(s.SASS)
 		n := instExecuted(s)
 		base := strings.SplitN(op, ".", 2)[0]
@@ -181,7 +181,7 @@ func syncTileLoads(a *analysis.Kernel) (sl tileLoads, ok bool) {
 	}
 	ok = sl.mma != "" && bars > 0 && sl.stores > 0 && sl.fed >= 0.5*sl.stores
 	if ok {
-		for s := range instructions(a.Record.Source) {
+		for _, s := range instructions(a) {
 			v, _ := counterValue(s, "stall_samples")
 			sl.samples += v
 			if sl.feeders[s.Address] {

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/profan-dev/profan"
@@ -55,11 +54,7 @@ func rereads(a *analysis.Kernel) (r strongRepeats) {
 	if !sassHas(a, ".STRONG.") {
 		return r
 	}
-	var recs []profan.SourceRecord
-	for s := range instructions(a.Record.Source) {
-		recs = append(recs, s)
-	}
-	sort.SliceStable(recs, func(i, j int) bool { return address(recs[i].Address) < address(recs[j].Address) })
+	recs := programOrder(a)
 	loaded := map[string]bool{} // address operands a strong load read
 	for _, s := range recs {
 		op := opcode(s.SASS)
@@ -279,7 +274,7 @@ type loopRereads struct {
 // the loop was entered (the executions of the instruction before it)
 // and the registers its body writes.
 type sassLoop struct {
-	body    []profan.SourceRecord
+	body    []profan.SourceRecord // a window of the kernel's shared addressOrder: read-only
 	entries float64
 	written map[int]bool
 	stores  bool // a store, atomic, barrier or call to shared or generic memory
@@ -287,8 +282,7 @@ type sassLoop struct {
 
 // sassLoops reads a kernel's loops from its source page.
 func sassLoops(a *analysis.Kernel) (recs []profan.SourceRecord, loops []sassLoop) {
-	recs, _ = sassRecords(a)
-	recs = addressOrder(recs)
+	recs = addressOrder(a)
 	for i, s := range recs {
 		op := opcode(s.SASS)
 		if op != "BRA" && !strings.HasPrefix(op, "BRA.") {

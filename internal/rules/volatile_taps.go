@@ -79,8 +79,7 @@ func volatileWindows(a *analysis.Kernel) (r strongTaps) {
 			model[in.Address] = load{requests: in.Requests, sectors: in.Sectors, ideal: in.IdealSectorsPerRequest}
 		}
 	}
-	recs, _ := sassRecords(a)
-	recs = addressOrder(recs)
+	recs := addressOrder(a)
 	windows := map[string][]load{} // base operand → its strong loads since the base was written
 	flush := func(base string) {
 		w := windows[base]

@@ -55,7 +55,7 @@ func uniformStrong(a *analysis.Kernel) (r strongUniform) {
 		}
 	}
 	var samples, waits float64
-	for s := range instructions(a.Record.Source) {
+	for _, s := range instructions(a) {
 		v, _ := counterValue(s, "stall_samples")
 		samples += v
 		if base, _, _ := strings.Cut(opcode(s.SASS), "."); globalMemOp(base) {

@@ -7,6 +7,7 @@ import (
 	"github.com/profan-dev/profan/internal/gpumodel"
 	"github.com/profan-dev/profan/internal/kernelname"
 	"github.com/profan-dev/profan/internal/metrics"
+	"github.com/profan-dev/profan/internal/sass"
 )
 
 // Kernel is the analysis of one kernel record: the verdict on it.
@@ -29,6 +30,11 @@ type Kernel struct {
 	// Missing are the skipped rules the profiler could have fed, with
 	// the command that adds their counters.
 	Missing []Missing
+	// SASS is the lists made of Record's source page, each once, while
+	// the analysis judges the kernel (its readers and the rules reach
+	// them through analysis.SASSOf); nil after, for the lists are the
+	// page's size and a run's verdicts outlive their judging.
+	SASS *sass.Code
 }
 
 // Model is the reading of the kernel's accesses, one per memory space,
