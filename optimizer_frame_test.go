@@ -50,3 +50,27 @@ func checkFrameKinds(t *testing.T, fn string, kind func(string) int, want map[st
 		}
 	}
 }
+
+// TestLoaderWait: a multi-process DataLoader iterator's blocked waits
+// for a batch (the workers' pipe's poll, the pin thread's queue's
+// condition), not the batch's transfer (its read, its unpickling).
+func TestLoaderWait(t *testing.T) {
+	for name, want := range map[string]bool{
+		"multiprocessing/connection.py(253): poll":                           true,
+		"threading.py(327): wait":                                            true,
+		"multiprocessing/queues.py(98): get":                                 false,
+		"queue.py(154): get":                                                 false,
+		"multiprocessing/connection.py(439): _poll":                          false,
+		"multiprocessing/connection.py(208): recv_bytes":                     false,
+		"<built-in function loads>":                                          false,
+		"torch/multiprocessing/reductions.py(539): rebuild_storage_fd":       false,
+		"multiprocessing/connection.py(1122): wait":                          false,
+		"train.py(40): wait":                                                 false,
+		"<built-in method acquire of _thread.lock object at 0x7f3eaa84cb80>": false,
+		"": false,
+	} {
+		if got := profan.LoaderWait(name); got != want {
+			t.Errorf("LoaderWait(%q) = %v, want %v", name, got, want)
+		}
+	}
+}

@@ -665,6 +665,25 @@ func PinFrame(name string) int {
 	return PinNone
 }
 
+// LoaderWait reports a Python frame in which a multi-process
+// DataLoader's iterator blocks for a batch that has not arrived: the
+// workers' pipe's poll (multiprocessing/connection.py's poll, in the
+// queue's get) or, pinned, the pin-memory thread's queue's condition
+// (threading.py's wait, in queue.py's get). The rest of the iterator's
+// get is the batch's transfer (its bytes read, its tensors rebuilt from
+// the workers' shared memory): the main thread's own work, which the
+// workers' pace does not set. The reader keeps these frames whole
+// inside the iterator's __next__.
+func LoaderWait(name string) bool {
+	switch {
+	case strings.HasPrefix(name, "multiprocessing/connection.py(") && strings.HasSuffix(name, "): poll"):
+	case strings.HasPrefix(name, "threading.py(") && strings.HasSuffix(name, "): wait"):
+	default:
+		return false
+	}
+	return true
+}
+
 // ForwardFrame reports a Python frame that is a forward method
 // ("model.py(80): forward"): a module's call, which torch.compile
 // traces into its graph and which a model enters once per layer.

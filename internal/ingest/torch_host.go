@@ -17,8 +17,9 @@ type hostSide struct {
 	launchers map[string]int // launch calls by thread
 	reads     []hostRec      // frames of hostRead's methods
 	// pinWaits are the frames of a pin-memory thread's waits
-	// (profan.PinArrive, PinWait), kept where a do_one_step holds them
-	// (keepPin), 16 bytes each until then.
+	// (profan.PinArrive, PinWait) and of a multi-process DataLoader
+	// iterator's (profan.LoaderWait), kept where a do_one_step or the
+	// iterator's __next__ holds them (keepPin), 16 bytes each until then.
 	pinWaits []hostRec
 }
 
@@ -143,8 +144,9 @@ const maxKeptFrames = profan.MaxHostEvents / 4
 // keepFrame keeps the Python frame name (interned as n) whole, as a
 // HostFrame event, where it is the optimizer's update or grouping (what
 // a fused step replaces, profan.OptimizerFrame), GradScaler's read of
-// found_inf (profan.ScalerFrame) or a call of a forward method of the
-// user's code (whose reads break a compiled graph), up to
+// found_inf (profan.ScalerFrame), a call of a forward method of the
+// user's code (whose reads break a compiled graph) or a wait of a
+// DataLoader's (pin-memory thread or iterator: keepPin), up to
 // maxKeptFrames (docs/replay.md).
 func (r *torchReader) keepFrame(n int32, name string, ts, dur int64, tid string) {
 	if r.keptFrames >= maxKeptFrames {
@@ -159,6 +161,12 @@ func (r *torchReader) keepFrame(n int32, name string, ts, dur int64, tid string)
 		}
 		return
 	default:
+		if profan.LoaderWait(name) {
+			if len(r.pinWaits) < maxKeptFrames {
+				r.pinWaits = append(r.pinWaits, newHostRec(ts, dur, n, r.tidOf(tid), r.long))
+			}
+			return
+		}
 		if profan.OptimizerFrame(name) == profan.OptimizerNone && !profan.ScalerFrame(name) && !(r.user[n] && profan.ForwardFrame(name)) {
 			return
 		}
@@ -169,38 +177,66 @@ func (r *torchReader) keepFrame(n int32, name string, ts, dur int64, tid string)
 
 // keepPin keeps the waits of a DataLoader's pin-memory thread
 // (profan.PinArrive, PinWait) that a kept do_one_step of their thread
-// holds, up to maxKeptFrames: what the replay takes the thread's time a
-// batch from (docs/replay.md).
+// holds, and the blocked waits (profan.LoaderWait) that a multi-process
+// iterator's __next__ of their thread holds, up to maxKeptFrames: what
+// the replay takes the pin thread's time a batch from, and the time the
+// step's thread waits for the workers (docs/replay.md).
 func (r *torchReader) keepPin() {
 	type step struct {
 		lo, hi int64
 		thread string
 	}
-	steps := map[int32][]step{}
+	steps, iters := map[int32][]step{}, map[int32][]step{}
 	for _, h := range r.kept {
-		if h.Kind == profan.HostFrame && profan.PinFrame(h.Name) == profan.PinStep {
-			lo := int64(math.Round(h.Start*1e9)) + r.origin
-			tid := min(r.tidIdx[h.Thread], 255)
-			steps[tid] = append(steps[tid], step{lo, lo + int64(math.Round(h.Duration*1e9)), h.Thread})
+		var m map[int32][]step
+		switch {
+		case h.Kind == profan.HostFrame && profan.PinFrame(h.Name) == profan.PinStep:
+			m = steps
+		case h.Kind == profan.HostAnnotation && strings.Contains(h.Name, "_MultiProcessingDataLoaderIter.__next__"):
+			m = iters
+		default:
+			continue
+		}
+		lo := int64(math.Round(h.Start*1e9)) + r.origin
+		tid := min(r.tidIdx[h.Thread], 255)
+		m[tid] = append(m[tid], step{lo, lo + int64(math.Round(h.Duration*1e9)), h.Thread})
+	}
+	for _, m := range []map[int32][]step{steps, iters} {
+		for _, st := range m {
+			slices.SortFunc(st, func(a, b step) int { return cmp.Compare(a.lo, b.lo) })
 		}
 	}
-	for _, st := range steps {
-		slices.SortFunc(st, func(a, b step) int { return cmp.Compare(a.lo, b.lo) })
-	}
-	for _, w := range r.pinWaits {
-		st := steps[w.tid()]
-		// The last step that starts by the wait's start.
+	// in is the range of st that holds w, or none.
+	in := func(st []step, w hostRec) (step, bool) {
+		// The last range that starts by the wait's start.
 		i, _ := slices.BinarySearchFunc(st, w.start, func(s step, t int64) int {
 			if s.lo <= t {
 				return -1
 			}
 			return 1
 		})
-		if i == 0 || w.end(r.long) > st[i-1].hi || r.keptFrames >= maxKeptFrames {
+		if i == 0 || w.end(r.long) > st[i-1].hi {
+			return step{}, false
+		}
+		return st[i-1], true
+	}
+	for _, w := range r.pinWaits {
+		if r.keptFrames >= maxKeptFrames {
+			break
+		}
+		name := r.names[w.name()]
+		s, ok := step{}, false
+		if profan.PinFrame(name) != profan.PinNone {
+			s, ok = in(steps[w.tid()], w)
+		}
+		if !ok && profan.LoaderWait(name) {
+			s, ok = in(iters[w.tid()], w)
+		}
+		if !ok {
 			continue
 		}
 		r.keptFrames++
-		r.keep(&profan.HostEvent{Kind: profan.HostFrame, Name: r.names[w.name()], Start: r.sec(w.start), Duration: float64(w.end(r.long)-w.start) / 1e9, Thread: st[i-1].thread})
+		r.keep(&profan.HostEvent{Kind: profan.HostFrame, Name: name, Start: r.sec(w.start), Duration: float64(w.end(r.long)-w.start) / 1e9, Thread: s.thread})
 	}
 	r.pinWaits = nil
 }
