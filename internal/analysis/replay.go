@@ -126,9 +126,13 @@ type replay struct {
 	feed float64
 	// busy is each step's GPU busy time as traced (busyTraced).
 	busy []stepBusy
-	// whole: the walk keeps the step's waits on the workers' queue at
+	// whole: the walk keeps the step's blocked waits on the workers at
 	// their traced time (workersFeed).
 	whole bool
+	// stalls are the step's thread's blocked waits on a multi-process
+	// DataLoader's workers (loaderWaits), by start; nil where the trace
+	// keeps none (blocked).
+	stalls []annRange
 }
 
 // annRange is a user annotation's range on the host.
@@ -323,8 +327,9 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	r.markReads()
 	r.gap = r.gpuGap()
 	r.feed = r.pinFeed(run)
+	r.stalls = r.loaderWaits(run)
 	if r.waitsOnWorkers() {
-		// The step's thread waits on the workers' queue every step:
+		// The step's thread is blocked on the workers every step:
 		// their throughput is the step's pace already, and no lever
 		// that shrinks the step's own work takes it under it.
 		r.feed = math.Max(r.feed, r.run(Lever{}))
@@ -481,6 +486,12 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 		case profan.HostData:
 			if l.Workers > 0 {
 				return 0
+			}
+			if r.whole && r.stalls != nil && s.Dur > 0 {
+				// The blocked share at its traced time, the transfer
+				// as host work.
+				b := math.Min(1, r.blocked(s.Start, s.End())/float64(s.Dur))
+				return b + (1-b)*unprof
 			}
 			if r.whole && s.Name >= 0 && int(s.Name) < len(r.snames) && workersWait(r.snames[s.Name]) {
 				return 1

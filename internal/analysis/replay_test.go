@@ -458,30 +458,39 @@ func TestPinFeed(t *testing.T) {
 	}
 }
 
-// TestWaitsOnWorkers: a step whose thread waits on the workers' queue in
+// TestWaitsOnWorkers: a step whose thread is blocked on the workers in
 // every step is floored at its replayed step; a get that returns at once
-// (under 1% of a step), a put, or one step without a wait is not.
+// (under 1% of a step), a put, or one step without a wait is not. Where
+// the trace keeps the iterator's blocked waits (stalls, ms a step), only
+// they count: a 2 ms get that polls 0.05 ms is the batch's transfer.
 func TestWaitsOnWorkers(t *testing.T) {
 	const ms = 1e-3
 	it := "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__"
 	for _, c := range []struct {
-		frame string
-		wait  float64 // each step's, ms
-		steps int     // steps that wait, of two
-		want  bool
+		frame  string
+		wait   float64 // each step's, ms
+		steps  int     // steps that wait, of two
+		stalls float64 // each step's blocked wait kept, ms; 0 for none kept
+		want   bool
 	}{
-		{"queue.py(154): get", 2, 2, true},
-		{"multiprocessing/connection.py(1136): wait", 2, 2, true},
-		{"queue.py(154): get", 0.05, 2, false},
-		{"multiprocessing/queues.py(86): put", 2, 2, false},
-		{"queue.py(154): get", 2, 1, false},
+		{"queue.py(154): get", 2, 2, 0, true},
+		{"multiprocessing/connection.py(1136): wait", 2, 2, 0, true},
+		{"queue.py(154): get", 0.05, 2, 0, false},
+		{"multiprocessing/queues.py(86): put", 2, 2, 0, false},
+		{"queue.py(154): get", 2, 1, 0, false},
+		{"multiprocessing/queues.py(98): get", 2, 2, 0.05, false},
+		{"multiprocessing/queues.py(98): get", 2, 2, 1.5, true},
 	} {
 		r := &replay{lo: 0, hi: 20 * ms, steps: 2, bounds: []float64{10 * ms, 20 * ms}, snames: []string{it + " → " + c.frame}}
 		for i := 0; i < c.steps; i++ {
-			r.spans = append(r.spans, profan.HostSpan{Start: float64(10*i) * ms, Dur: float32(c.wait * ms), State: profan.HostData, Name: 0})
+			at := float64(10*i) * ms
+			r.spans = append(r.spans, profan.HostSpan{Start: at, Dur: float32(c.wait * ms), State: profan.HostData, Name: 0})
+			if c.stalls > 0 {
+				r.stalls = append(r.stalls, annRange{lo: at + 0.01*ms, hi: at + (0.01+c.stalls)*ms})
+			}
 		}
 		if got := r.waitsOnWorkers(); got != c.want {
-			t.Errorf("%s, %.2f ms in %d steps of 2: %v, want %v", c.frame, c.wait, c.steps, got, c.want)
+			t.Errorf("%s, %.2f ms (%.2f blocked) in %d steps of 2: %v, want %v", c.frame, c.wait, c.stalls, c.steps, got, c.want)
 		}
 	}
 	if workersWait("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__ → queue.py(154): get") {

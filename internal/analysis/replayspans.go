@@ -507,46 +507,30 @@ func (r *replay) pinFeed(run *profan.Run) float64 {
 	return stats.Median(per) * float64(batches) / float64(r.steps)
 }
 
-// waitsOnWorkers reports a step whose thread waits on a multi-process
-// DataLoader's queue (its iterator's span blocked in a queue's get, a
-// pipe's poll) in every replayed step, for at least NoiseShare of the
-// step as traced: the workers deliver the batches no faster than the
-// step takes them.
+// waitsOnWorkers reports a step whose thread is blocked on a
+// multi-process DataLoader's workers (blocked) in every replayed step,
+// for at least NoiseShare of the step as traced: the workers deliver the
+// batches no faster than the step takes them.
 func (r *replay) waitsOnWorkers() bool {
 	all, n := true, 0
 	r.eachStep(func(_ int, lo, hi float64) {
-		w := 0.0
-		i, _ := slices.BinarySearchFunc(r.spans, lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
-		for ; i < len(r.spans) && r.spans[i].Start < hi; i++ {
-			s := r.spans[i]
-			if s.State == profan.HostData && s.Name >= 0 && int(s.Name) < len(r.snames) && workersWait(r.snames[s.Name]) {
-				w += math.Min(s.End(), hi) - math.Max(s.Start, lo)
-			}
-		}
-		all = all && hi > lo && w >= verdict.NoiseShare*(hi-lo)
+		all = all && hi > lo && r.blocked(lo, hi) >= verdict.NoiseShare*(hi-lo)
 		n++
 	})
 	return all && n > 0
 }
 
-// workersFeed is the step's floor where the step's thread waits on a
-// multi-process DataLoader's queue in some of the replayed steps but not
-// all (waitsOnWorkers), for at least NoiseShare of the window as traced:
-// the workers deliver their batches in bursts (each worker a batch in
-// turn), the steps between drain the queue and one waits for the next
-// burst. A blocked wait is not host work the profiler slows: it is kept
-// at its traced time, and the window's replayed time is spread over its
-// steps (the median step, which leaves the waiting one out, runs faster
-// than the workers deliver). 0 where no such wait.
+// workersFeed is the step's floor where the step's thread is blocked on
+// a multi-process DataLoader's workers in some of the replayed steps but
+// not all (waitsOnWorkers), for at least NoiseShare of the window as
+// traced: the workers deliver their batches in bursts (each worker a
+// batch in turn), the steps between drain the queue and one waits for
+// the next burst. A blocked wait is not host work the profiler slows: it
+// is kept at its traced time, and the window's replayed time is spread
+// over its steps (the median step, which leaves the waiting one out,
+// runs faster than the workers deliver). 0 where no such wait.
 func (r *replay) workersFeed() float64 {
-	w := 0.0
-	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
-	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
-		s := r.spans[i]
-		if s.State == profan.HostData && s.Name >= 0 && int(s.Name) < len(r.snames) && workersWait(r.snames[s.Name]) {
-			w += math.Min(s.End(), r.hi) - math.Max(s.Start, r.lo)
-		}
-	}
+	w := r.blocked(r.lo, r.hi)
 	if !(r.hi > r.lo) || w < verdict.NoiseShare*(r.hi-r.lo) || r.steps == 0 {
 		return 0
 	}
@@ -554,6 +538,65 @@ func (r *replay) workersFeed() float64 {
 	_, total, _ := r.walk(Lever{}, r.plans.with(r.opHostScale(Lever{}), false))
 	r.whole = false
 	return total / float64(r.steps)
+}
+
+// blocked is the time in [lo, hi) the step's thread is blocked on a
+// multi-process DataLoader's workers: its iterator's waits for a batch
+// that has not arrived (profan.LoaderWait, r.stalls), not the rest of the
+// iterator's get, the batch's transfer (its bytes read and its tensors
+// rebuilt from shared memory on the thread), which is host work the
+// step pays whatever the workers' pace (fixtures/host35's flow: 2.9 to
+// 3.5 ms a step in the get, 0.07 to 0.2 of it in the pipe's poll). A
+// trace read without those frames (none kept in the window) counts its
+// iterator's waiting spans (workersWait) whole: it cannot tell a block
+// from a transfer, and floors the step rather than price a gain the
+// workers may take back.
+func (r *replay) blocked(lo, hi float64) float64 {
+	w := 0.0
+	if r.stalls != nil {
+		i, _ := slices.BinarySearchFunc(r.stalls, lo, func(a annRange, x float64) int { return cmp.Compare(a.hi, x) })
+		for ; i < len(r.stalls) && r.stalls[i].lo < hi; i++ {
+			w += math.Max(0, math.Min(r.stalls[i].hi, hi)-math.Max(r.stalls[i].lo, lo))
+		}
+		return w
+	}
+	i, _ := slices.BinarySearchFunc(r.spans, lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < hi; i++ {
+		s := r.spans[i]
+		if s.State == profan.HostData && s.Name >= 0 && int(s.Name) < len(r.snames) && workersWait(r.snames[s.Name]) {
+			w += math.Max(0, math.Min(s.End(), hi)-math.Max(s.Start, lo))
+		}
+	}
+	return w
+}
+
+// loaderWaits are the window's waits of multi-process DataLoader
+// iterators for their batches (profan.LoaderWait frames inside an
+// iterator's __next__ on its thread), joined, by start; nil where the
+// trace keeps none.
+func (r *replay) loaderWaits(run *profan.Run) []annRange {
+	var iters, waits []annRange
+	for _, e := range run.Host.Events {
+		lo, hi := e.Start, e.Start+e.Duration
+		if hi <= r.lo || lo >= r.hi {
+			continue
+		}
+		switch {
+		case e.Kind == profan.HostAnnotation && strings.Contains(e.Name, "_MultiProcessingDataLoaderIter.__next__"):
+			iters = append(iters, annRange{lo, hi, e.Thread})
+		case e.Kind == profan.HostFrame && profan.LoaderWait(e.Name):
+			waits = append(waits, annRange{lo, hi, e.Thread})
+		}
+	}
+	var out []annRange
+	for _, w := range waits {
+		// Within a ns: the frames' ends are sums of rounded floats.
+		if slices.ContainsFunc(iters, func(it annRange) bool { return it.name == w.name && w.lo >= it.lo-1e-9 && w.hi <= it.hi+1e-9 }) {
+			out = append(out, annRange{lo: math.Max(w.lo, r.lo), hi: math.Min(w.hi, r.hi)})
+		}
+	}
+	slices.SortFunc(out, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
+	return joined(out)
 }
 
 // workersWait reports a data-loading span that is a multi-process

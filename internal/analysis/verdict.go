@@ -443,7 +443,10 @@ import (
 // hand-written attention.
 // version 200 has precise-math's gain held to what the blocks' starts
 // leave (the fix keeps the grid).
-const VerdictVersion = 200
+// version 201 reads a multi-process DataLoader's workers as the step's
+// pace only where the step's thread is blocked on them, not where its
+// get transfers a batch already there.
+const VerdictVersion = 201
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
