@@ -588,10 +588,14 @@ func (r *replay) loaderWaits(run *profan.Run) []annRange {
 			waits = append(waits, annRange{lo, hi, e.Thread})
 		}
 	}
+	order := func(a, b annRange) int { return cmp.Or(strings.Compare(a.name, b.name), cmp.Compare(a.lo, b.lo)) }
+	slices.SortFunc(iters, order)
 	var out []annRange
 	for _, w := range waits {
-		// Within a ns: the frames' ends are sums of rounded floats.
-		if slices.ContainsFunc(iters, func(it annRange) bool { return it.name == w.name && w.lo >= it.lo-1e-9 && w.hi <= it.hi+1e-9 }) {
+		// The thread's last __next__ that starts by the wait's start,
+		// within a ns: the frames' ends are sums of rounded floats.
+		i, _ := slices.BinarySearchFunc(iters, annRange{lo: w.lo + 1e-9, name: w.name}, order)
+		if i > 0 && iters[i-1].name == w.name && w.hi <= iters[i-1].hi+1e-9 {
 			out = append(out, annRange{lo: math.Max(w.lo, r.lo), hi: math.Min(w.hi, r.hi)})
 		}
 	}
