@@ -513,12 +513,18 @@ func coalescingTraffic(x *analysis.Access) traffic {
 // wastedShare is the share of x's sectors coalescing removes (see
 // coalescingTraffic).
 func wastedShare(x *analysis.Access) float64 {
-	w := math.Max(0, 1-x.IdealSectorsPerRequest/x.SectorsPerRequest)
+	w := math.Max(0, 1-coalescedShare(x.IdealSectorsPerRequest, x.SectorsPerRequest))
 	if x.Pattern.Kind == gpumodel.Misaligned {
 		w = math.Min(w, 1/x.SectorsPerRequest)
 	}
 	return w
 }
+
+// coalescedShare is the share of an access's sectors (a request's) its
+// ideal ones are, ideal over measured: what coalescing leaves of them.
+// The finding's waste, its advice's saving and the tiling rule's reuse
+// all read it; each says what an unknown or coalesced access gets.
+func coalescedShare(ideal, measured float64) float64 { return ideal / measured }
 
 // conflictSpace reports whether shared loads or stores x have a bank
 // conflict worth a finding.

@@ -77,7 +77,11 @@ func checkTile(p *Pass) {
 	// would do, L2 serving 9× DRAM's bytes, 2.7× once the excess is left
 	// out; its coalesced twin ran 0.85 faster with no tile): the
 	// threshold is held against the reuse left.
-	if reuse*coalescedShare(p.Kernel.Model.GlobalLoad) < p.Thresholds.CacheReuse {
+	kept := 1.0 // unknown or coalesced: no index change removes sectors
+	if x := p.Kernel.Model.GlobalLoad; x != nil && x.IdealSectorsPerRequest > 0 && x.SectorsPerRequest > x.IdealSectorsPerRequest {
+		kept = coalescedShare(x.IdealSectorsPerRequest, x.SectorsPerRequest)
+	}
+	if reuse*kept < p.Thresholds.CacheReuse {
 		checkTileL1(p)
 		return
 	}
@@ -296,13 +300,4 @@ func broadcastLoadShare(a *analysis.Kernel) float64 {
 		return 0
 	}
 	return bc / all
-}
-
-// coalescedShare is the share of an access's sectors its ideal ones are
-// (ideal over measured sectors a request), 1 where unknown or coalesced.
-func coalescedShare(x *analysis.Access) float64 {
-	if x == nil || !(x.IdealSectorsPerRequest > 0) || !(x.SectorsPerRequest > x.IdealSectorsPerRequest) {
-		return 1
-	}
-	return x.IdealSectorsPerRequest / x.SectorsPerRequest
 }

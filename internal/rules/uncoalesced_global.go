@@ -209,9 +209,9 @@ func uncoalescedAdvice(x gpumodel.AccessPattern, spr, ideal float64, what string
 			return fmt.Sprintf("consecutive threads are %.0f B apart: store the fields as a structure of arrays (float *x, *y, *z instead of struct {x,y,z}[]) so each warp reads contiguous words", x.StrideBytes)
 		}
 		if x.Column {
-			return fmt.Sprintf("consecutive threads touch different lines (a column of a row-major array): stage a tile in shared memory and let each warp read and write rows (__shared__ float tile[32][33]); this removes about %.0f%% of the %s' sectors", 100*(1-ideal/spr), what)
+			return fmt.Sprintf("consecutive threads touch different lines (a column of a row-major array): stage a tile in shared memory and let each warp read and write rows (__shared__ float tile[32][33]); this removes about %.0f%% of the %s' sectors", 100*(1-coalescedShare(ideal, spr)), what)
 		}
-		return fmt.Sprintf("consecutive threads are 128 B or more apart, each in its own line: index so that thread i touches element i (a stride of one element), or reorganize the data so consecutive threads read consecutive words; this removes about %.0f%% of the %s' sectors", 100*(1-ideal/spr), what)
+		return fmt.Sprintf("consecutive threads are 128 B or more apart, each in its own line: index so that thread i touches element i (a stride of one element), or reorganize the data so consecutive threads read consecutive words; this removes about %.0f%% of the %s' sectors", 100*(1-coalescedShare(ideal, spr)), what)
 	case gpumodel.Scattered:
 		if x.Random {
 			// The 128-byte lines showed random, data-dependent addresses.
@@ -244,7 +244,7 @@ func instructionAdvice(a *analysis.Kernel, in analysis.Instruction, what string)
 	}
 	in = withAlikeLoops(a, in)
 	walk := in.Pattern.Kind == gpumodel.Strided && in.Pattern.StrideBytes == 0 && !in.Pattern.Column && (in.Executions >= 4 || in.Step > 0) && in.Operation == "load"
-	saves := 100 * (1 - ideal/spr)
+	saves := 100 * (1 - coalescedShare(ideal, spr))
 	switch {
 	case walk && in.Step >= 128:
 		return fmt.Sprintf("each warp's lanes step down a column in a loop (lane l reads rows l, l+32, ... of one column, a column reduction done a warp per column), so a warp's loads touch %.0f lines at once: let the lanes take consecutive columns and loop over the rows (a thread per column, or 32-column tiles whose blocks each sum a strip of rows and combine at the end); this removes about %.0f%% of the %s' sectors", spr, saves, what)
@@ -264,7 +264,7 @@ func instructionAdvice(a *analysis.Kernel, in analysis.Instruction, what string)
 // read along c into shared memory and y written along rev(a) from it,
 // ran 0.84 faster).
 func bitReversalAdvice(in analysis.Instruction, what string) string {
-	return fmt.Sprintf("the index is a bit reversal of the thread's (y[i] = x[rev(i)], an FFT's reordering): a permutation the kernel computes, not data-dependent, so sorting indices does not apply. Split i into its high, middle and low bits (i = a·2^(n−k) + b·2^k + c, rev(i) = rev(c)·2^(n−k) + rev(b)·2^k + rev(a)) and let each block move a 2^k × 2^k tile (k = 5: 32×32): read x along c, consecutive, into shared memory at a pitch of 2^k + 1, then write y along rev(a) from it (or exchange the tile in registers with __shfl_sync), both sides coalesced; this removes about %.0f%% of the %s' sectors", 100*(1-in.IdealSectorsPerRequest/in.SectorsPerRequest), what)
+	return fmt.Sprintf("the index is a bit reversal of the thread's (y[i] = x[rev(i)], an FFT's reordering): a permutation the kernel computes, not data-dependent, so sorting indices does not apply. Split i into its high, middle and low bits (i = a·2^(n−k) + b·2^k + c, rev(i) = rev(c)·2^(n−k) + rev(b)·2^k + rev(a)) and let each block move a 2^k × 2^k tile (k = 5: 32×32): read x along c, consecutive, into shared memory at a pitch of 2^k + 1, then write y along rev(a) from it (or exchange the tile in registers with __shfl_sync), both sides coalesced; this removes about %.0f%% of the %s' sectors", 100*(1-coalescedShare(in.IdealSectorsPerRequest, in.SectorsPerRequest)), what)
 }
 
 // tritonCoalesceAdvice is instructionAdvice in Triton's terms, for a
@@ -274,7 +274,7 @@ func bitReversalAdvice(in analysis.Instruction, what string) string {
 // of 32 columns reading 128×32 tiles ran 0.85 faster).
 func tritonCoalesceAdvice(a *analysis.Kernel, in analysis.Instruction, what string) string {
 	in = withAlikeLoops(a, in)
-	saves := 100 * (1 - in.IdealSectorsPerRequest/in.SectorsPerRequest)
+	saves := 100 * (1 - coalescedShare(in.IdealSectorsPerRequest, in.SectorsPerRequest))
 	walk := in.Pattern.Kind == gpumodel.Strided && in.Pattern.StrideBytes == 0 && !in.Pattern.Column && (in.Executions >= 4 || in.Step > 0) && in.Operation == "load"
 	if walk && in.Step >= 128 || in.Pattern.Column {
 		return fmt.Sprintf("each program reads down a column (its tl.arange runs over rows, a row's length apart), so a warp's loads touch %.0f lines at once: give each program a block of consecutive columns and loop over the rows, loading a 2-D [BLOCK_SIZE_R, BLOCK_SIZE_C] block (rows[:, None] * stride + cols[None, :], BLOCK_SIZE_C of 32 or more along the contiguous dimension) and reducing with tl.sum(axis=0), with num_warps=4 to 8 (or let @triton.autotune choose BLOCK_SIZE and num_warps); this removes about %.0f%% of the %s' sectors", in.SectorsPerRequest, saves, what)
