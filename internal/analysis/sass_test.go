@@ -10,7 +10,7 @@ import (
 
 // heldRuler records, while Analyze judges a kernel, whether the rules
 // reach one set of SASS lists, made of the kernel's own page.
-type heldRuler struct{ held, fresh int }
+type heldRuler struct{ held int }
 
 func (r *heldRuler) Check(a *analysis.Kernel) analysis.Result {
 	c := analysis.SASSOf(a)
