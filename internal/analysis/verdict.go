@@ -446,7 +446,9 @@ import (
 // version 201 reads a multi-process DataLoader's workers as the step's
 // pace only where the step's thread is blocked on them, not where its
 // get transfers a batch already there.
-const VerdictVersion = 201
+// version 202 has fp64-on-float keep the warps' waits on their loads'
+// data (sampled stalls) in the float version's time.
+const VerdictVersion = 202
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -63,7 +63,28 @@ func checkFP64OnFloat(p *Pass) {
 	// its float twin ran in 191 µs, where the FP32 pipe alone said 108
 	// µs; sol-check9's expChain<double> keeps 50 M, under its FP32 time).
 	after := math.Max(math.Max(w.Ideal32, w.Kept), launchFloor)
-	gain := clamp01(1 - after/t)
+	// The float version issues the same loads at the same latency, so
+	// its warps wait on their data as long as the double ones did (the
+	// share of the warps' sampled stalls on a load's data, a warp's
+	// time); with less math beside them, less of that wait hides behind
+	// other warps' math: the share of it as long as the float math, all
+	// of it where it outlasts the math (a wave of warps waits, then
+	// computes). fixtures/sol-check26's planckRad<0>: 36 % of its samples
+	// on its loads, 59 µs of its 165, its float math 54 µs; its float
+	// twin ran 124 µs, issue 55 % and DRAM 42 % of it, 0.32 against 0.25
+	// where the L2 bound said 0.55; sol-check25's lognPdf<0>, 24 %: 0.49
+	// against 0.45 (was 0.65); sol-check9's expChain<double>, 4 % beside
+	// a sixteen-step exp chain, hidden: 0.68 against 0.72.
+	share := loadWait(a)
+	wait := share * t * math.Min(1, share*t/after)
+	if b, ok := bindingLimit(p); ok && b.what == "registers" && b.next > b.blocks {
+		// The doubles' registers hold the warps in flight: in float the
+		// SM holds more, whose math hides one another's waits
+		// (fixtures/sol-check15's gmm_f64: 160 registers, 18 % occupancy;
+		// its float twin ran at 92 %).
+		wait = 0
+	}
+	gain := clamp01(1 - (after+wait)/t)
 	if w.ConvertBound() {
 		// The conversions, not the FP64 math, hold the kernel: its FP64
 		// work is arithmetic between conversions, each FP64 instruction
@@ -74,7 +95,7 @@ func checkFP64OnFloat(p *Pass) {
 		// its FLOPs at the FP32 pipe's peak said 51, 0.83 against the
 		// 0.82 its float twin ran faster; 1 − 51/583 said 0.91).
 		after = math.Max(after, w.Float)
-		gain = math.Min(clamp01(1-after/t), clamp01((w.Convert-after)/t))
+		gain = math.Min(clamp01(1-(after+wait)/t), clamp01((w.Convert-after)/t))
 	}
 	gain = math.Min(gain, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 	advice := "where float's accuracy is enough, compute in float: float literals (0.75f), the float functions (expf, sinf, sqrtf, or __expf), no double variables; find the promotions with -Wdouble-promotion (nvcc -Xcompiler -Wdouble-promotion), and consider --use_fast_math where its accuracy is enough"
@@ -85,6 +106,9 @@ func checkFP64OnFloat(p *Pass) {
 	}
 	msg := fmt.Sprintf("float data computed in double: %s; its FP64 work needs %.0f%% of its time at the FP64 pipe's peak, in float %.0f%% at the FP32 pipe's (%.0f× the rate)",
 		w.Describe(), 100*w.Ideal64/t, 100*w.Ideal32/t, w.Rate(a))
+	if wait >= loadWaitShown*t {
+		msg += fmt.Sprintf("; its warps wait on their loads' data %.0f%% of their time (sampled stalls), which float keeps and its shorter math hides less of: %.0f%% of its time", 100*share, 100*wait/t)
+	}
 	if w.ConvertBound() {
 		msg += fmt.Sprintf("; its conversions need %.0f%% of its time at their pipe's peak, and go; in float each FP64 instruction is an FP32 one, %.0f%% of its time at the SM's issue rate", 100*w.Convert/t, 100*w.Float/t)
 	}
@@ -97,4 +121,26 @@ func checkFP64OnFloat(p *Pass) {
 				strings.HasPrefix(op, "F2F.F64.F32")
 		}),
 	})
+}
+
+// loadWaitShown is the share of a kernel's time its warps' exposed waits
+// on loads take from which fp64-on-float's message says them.
+const loadWaitShown = 0.05
+
+// loadWait is the share of a kernel's sampled warp stalls spent waiting
+// on a load's data (the source page's stall_long_sb of its
+// stall_samples): the share of a warp's time its loads' latency takes.
+// 0 without the page's samples.
+func loadWait(a *analysis.Kernel) float64 {
+	var all, long float64
+	for _, s := range instructions(a) {
+		v, _ := counterValue(s, "stall_samples")
+		all += v
+		v, _ = counterValue(s, "stall_long_sb")
+		long += v
+	}
+	if !(all > 0) {
+		return 0
+	}
+	return math.Min(1, long/all)
 }

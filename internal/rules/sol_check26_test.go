@@ -176,6 +176,17 @@ var solCheck26Files = map[string][]string{
 // Rebased before landing on 8f41b06 (verdict version 198, with
 // tile-shared-memory's fix 7df19f7, landed as the read ran): wDeq8<0>'s
 // forbidden tile-shared-memory is gone, nothing else moved.
+//
+// After the read: planckRad<0>'s fp64-on-float keeps the warps' waits on
+// their loads (36 % of its samples; verdict version 202): 0.32 against
+// 0.25 (was 0.55). Not priced, no mechanism the broken kernel's counters
+// hold: cellField<0>'s sorted twin moves 596 MB, not the 201 MB asked
+// (16 Mi particles over 8 Mi 64-byte granules touch 1 − e^−2 of them; it
+// needs the field's size, which no counter gives); camax_tiled's 512
+// programs reduce [64, 64] tiles through 8-way conflicted shared memory
+// (sol-check13's colsum_tiled, as few warps, ran DRAM at 82 %);
+// wDeq8<1>'s 1-byte loads hold it latency-bound (DRAM 32 %), a narrow
+// stream's rate no rule models.
 func TestSolCheck26(t *testing.T) {
 	skipShort(t)
 	if !solCheck26Read {
