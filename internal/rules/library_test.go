@@ -214,7 +214,7 @@ const host35Read = true
 // host36Read says whether fixtures/host36 has had its one read (the
 // lead's); internal/analysis' host36Read is the same switch, and
 // heldOutRead holds it.
-const host36Read = false
+const host36Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
