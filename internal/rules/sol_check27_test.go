@@ -23,7 +23,7 @@ func solClasses27But(rules ...string) []string {
 // TestHeadroomNeverUnmarked, and its pages in the tests that read every
 // fixture (heldOutUnread), skip, so that no test run reads the set
 // before.
-const solCheck27Read = false
+const solCheck27Read = true
 
 // solCheck27Pairs are the twenty-seventh held-out set of the
 // speed-of-light classes (sources in fixtures/gen/sol_check27.cu and
@@ -142,24 +142,56 @@ var solCheck27Files = map[string][]string{
 // 0.99 (0.992), icbrtWalk 0.93 (0.935); the fixes planned not to help, as
 // planned, stdzF4 −0.01 (−0.012) and softsign_w4 0.01 (0.014). Every
 // name in the table is the capture's. Skipped until its first read
-// (solCheck27Read), so that no test run reads it before; the bounds are
+// (solCheck27Read), so that no test run reads it before; the bounds were
 // the issue's (0.08, 0.2) until then.
+//
+// First read, once, at 06:02 UTC on 7d75dfc (verdict version 202): raw
+// page mean |error| 0.1939, worst 0.9923 (leapCnt<0>, no rule, 0 against
+// 0.992); details page 0.1938 and 0.9923. Over the 18 pairs with a class
+// a rule names (the two no-rule pairs left out): 0.1083 raw, 0.1083
+// details. 15 of the 16 required findings on each page, the two Triton
+// ones (rowlse_f64 fp64-on-float, symm_rowseg uncoalesced-global) in
+// Triton's terms at a .py line; missing, ringTicket<0>'s cas-loop on
+// both pages: its atomicCAS loop is read as atomic-serialization 0.87
+// (allowed; "ATOMG.E.CAS" at line 398) and the pair's estimate is 0
+// against 0.967, 0.048 of the mean. Forbidden, two, on both pages:
+// cosSim<1>'s uniform-load 0.09 (one global load a warp reads at one
+// address, line 146) beside register-tile 0.74, the required finding;
+// sigmoidLL<0>'s thread-divergence 0.33 (branch efficiency 80.4 %, 20.8
+// of 32 threads active, line 357) beside fp64-on-float 0.51, the
+// required one; neither counts in the gain error. Lines: every required
+// finding that locates named a line written for it (no line gap).
+// Over-estimates: revDec local-memory 0.77 against 0.58, digitMix
+// int-division 0.57 against 0.45, hftWinDb precise-math 0.69 against
+// 0.60; under: mooreSum uncoalesced-global 0.50 against 0.72, rowlse_f64
+// fp64-on-float 0.42 against 0.56; the other 10 within 0.05 (kindIter
+// thread-divergence 0.73 against 0.68 the widest). The two no-rule
+// kernels state their headroom (leapCnt "≈53 % ... on ALU pipe" raw, on
+// issue slots details, beside an allowed thread-divergence 0.47;
+// icbrtWalk "≈73 % ... on issue slots" beside thread-divergence 0.25)
+// and add 0.096 to the mean; stdzF4 (−0.01) and softsign_w4 (0.01) no
+// class finding. Unmarked 0: none on either page (18 broken kernels on
+// each; internal/cli's TestHeadroomNeverUnmarked, 16 CUDA and 2 Triton);
+// TestConsistency on the set's 10 inputs, no failure. Nothing was fitted on this set; the gaps are logged and the
+// bounds held at the first read.
 func TestSolCheck27(t *testing.T) {
 	skipShort(t)
 	if !solCheck27Read {
 		t.Skip("sol-check27: read once, with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck27Files, solCheck27Pairs, "sol-check27", 0.08, 0.2, solCheck27Gaps)
+	heldOutGaps(t, solCheck27Files, solCheck27Pairs, "sol-check27", 0.195, 1.0, solCheck27Gaps)
 }
 
 // solCheck27Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Empty before the read.
-var solCheck27Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. On each page, one
+// required finding missing (ringTicket<0>'s cas-loop) and two forbidden
+// given (cosSim<1>'s uniform-load, sigmoidLL<0>'s thread-divergence).
+var solCheck27Gaps = []string{"ringTicket<0> cas-loop", "cosSim<1> uniform-load", "sigmoidLL<0> thread-divergence"}
 
 // solCheck27LineGaps are the required findings whose named line is not
-// one of solCheck27Lines at the first read: logged, not failed. Empty
-// before the read.
+// one of solCheck27Lines at the first read: logged, not failed. None at
+// the first read.
 var solCheck27LineGaps = []string{}
 
 // TestSolCheck27Lines holds the lines the set's required findings name,
