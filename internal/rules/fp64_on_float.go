@@ -38,7 +38,7 @@ v = expf(-v * v) * 0.75f + 0.1f;`,
 	Locates:     true,
 	NeedsSource: true,
 	Requires:    []string{"duration"},
-	Optional:    join(usageReads, []string{"flop_count_sp", "flop_count_dp"}),
+	Optional:    join(usageReads, bindingLimitReads, []string{"flop_count_sp", "flop_count_dp"}),
 	Check:       checkFP64OnFloat,
 }
 

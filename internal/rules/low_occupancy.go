@@ -92,16 +92,29 @@ type occupancyLimit struct {
 	nextBy string  // which of them
 }
 
+// occupancyLimits are the occupancy limits bindingLimit weighs, each
+// with what sets it.
+var occupancyLimits = []struct{ metric, what string }{
+	{"occupancy_limit_registers", "registers"},
+	{"occupancy_limit_shared_mem", "shared memory"},
+	{"occupancy_limit_warps", "block size (warps)"},
+	{"occupancy_limit_blocks", "blocks per SM"},
+}
+
+// bindingLimitReads are the metrics bindingLimit reads, for the
+// Optional of a rule that calls it.
+var bindingLimitReads = func() (m []string) {
+	for _, c := range occupancyLimits {
+		m = append(m, c.metric)
+	}
+	return m
+}()
+
 // bindingLimit names the smallest of the occupancy limits, when one binds
 // alone.
 func bindingLimit(p *Pass) (occupancyLimit, bool) {
 	var ls []occupancyLimit
-	for _, c := range []struct{ metric, what string }{
-		{"occupancy_limit_registers", "registers"},
-		{"occupancy_limit_shared_mem", "shared memory"},
-		{"occupancy_limit_warps", "block size (warps)"},
-		{"occupancy_limit_blocks", "blocks per SM"},
-	} {
+	for _, c := range occupancyLimits {
 		if v, ok := p.Value(c.metric); ok && v > 0 {
 			ls = append(ls, occupancyLimit{what: c.what, blocks: v})
 		}

@@ -64,7 +64,7 @@ v = r;                              // 1 MUFU.TANH`,
 	Locates:     true,
 	NeedsSource: true,
 	Requires:    []string{"duration"},
-	Optional:    usageReads,
+	Optional:    join(usageReads, []string{"sm_count"}), // sm_count: startsShare
 	Check:       checkPreciseMath,
 }
 
