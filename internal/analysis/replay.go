@@ -111,6 +111,9 @@ type replay struct {
 	// gap is the GPU's own time between two kernels of a lane when the
 	// second was queued before the first ended (gpuGap).
 	gap float64
+	// kmin is the trace's shortest kernel on the busiest device: the
+	// least a kernel a lever adds takes on the GPU (castGPU).
+	kmin float64
 	// training: the window holds autograd's backward (a dispatch span
 	// of autograd::engine::evaluate_function): a training step.
 	training bool
@@ -204,6 +207,37 @@ func (r *replay) castCost() float64 {
 		return castLaunches * r.launch
 	}
 	return castKeep * castLaunches * r.launch
+}
+
+// castGPU is the GPU's time of one cast a lever adds: a kernel of its
+// own, queued before its op's (aten::_to_copy's copy_ launches one), at
+// the least a kernel of the trace takes and the GPU's gap before it. A
+// cast of a weight or bias is a small kernel, bound by its launch's
+// latency; a cast of an activation moves more (6 bytes an element), so
+// this is the least the casts take: in host11's autocast UNet the casts
+// ran 0.86 to 2.88 µs (median) a launch, in host22's ddpm 0.93 to 4.83,
+// where each trace's shortest kernel took 0.61 and 0.64 µs. On a step
+// its GPU bounds they lengthen the step (fixtures/host35's flow: 34 TF32
+// convolution kernels' ops, about 200 forward calls a step, each casting
+// its weight, bias and FP32 inputs, and autograd casting their gradients
+// back).
+func (r *replay) castGPU() float64 {
+	return r.kmin + r.gap
+}
+
+// shortestKernel is the shortest kernel's time in the trace (copies and
+// memsets left out); 0 where none has a time.
+func (r *replay) shortestKernel() float64 {
+	m := math.Inf(1)
+	for _, k := range r.kernels {
+		if k.copy == 0 && k.dur > 0 {
+			m = math.Min(m, float64(k.dur))
+		}
+	}
+	if math.IsInf(m, 1) {
+		return 0
+	}
+	return m
 }
 
 // minKeep is the least share of a span's traced time left after its
@@ -326,6 +360,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	r.plans = r.planCache()
 	r.markReads()
 	r.gap = r.gpuGap()
+	r.kmin = r.shortestKernel()
 	r.feed = r.pinFeed(run)
 	r.stalls = r.loaderWaits(run)
 	if r.waitsOnWorkers() {
@@ -670,6 +705,7 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	gpu := math.Inf(-1)
 	charged := -1 // the span whose op's engine cost was added last
 	cast := -1    // the span whose op's casts were added last
+	casts := 0.0  // the GPU's time of the casts before the next kernel
 	spanAt := r.spanWalk()
 	for ki, k := range r.kernels {
 		close(k.issued)
@@ -695,6 +731,7 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			if x := l.Casts(r.names[k.name]); x > 0 {
 				if i := spanAt(k.issued); i >= 0 && i != cast {
 					h += x * r.castCost()
+					casts = x * r.castGPU()
 					cast = i
 				}
 			}
@@ -744,6 +781,11 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			start = math.Max(start, f+gap)
 		}
 		d := dur(ki, k)
+		if casts > 0 {
+			// The op's casts run on its lane before its kernel.
+			d += casts
+			casts = 0
+		}
 		end := start + d
 		stepDur += d
 		free[lane] = end

@@ -448,7 +448,10 @@ import (
 // get transfers a batch already there.
 // version 202 has fp64-on-float keep the warps' waits on their loads'
 // data (sampled stalls) in the float version's time.
-const VerdictVersion = 202
+// version 203 has the replay run each cast a lever adds (bf16-autocast's
+// Lever.Casts) as a kernel on its op's lane too, at the trace's shortest
+// kernel and the GPU's gap (replay.castGPU), not on the host alone.
+const VerdictVersion = 203
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -123,7 +123,7 @@ loss.backward()`,
 		}
 		host, casts := autocastHost(fp32, tf32s, p.kernels("all"))
 		if casts != nil && p.timeline() != nil {
-			msg += "; autocast adds its casts: each of these ops casts its FP32 inputs and weights to bf16 on every call (a cast launch and its host time; in a training step autograd casts their gradients back), priced on the host in the replay, which on a step the host bounds can outweigh the kernels' gain"
+			msg += "; autocast adds its casts: each of these ops casts its FP32 inputs and weights to bf16 on every call (a cast launch and its host time; in a training step autograd casts their gradients back), priced in the replay on the host and as kernels on the GPU, which on a step the host bounds can outweigh the kernels' gain"
 		}
 		msg += sdpaPlans(p)
 		p.recommendRounding(analysis.Recommendation{Message: msg, Fix: fix,
