@@ -93,7 +93,10 @@ func (c *Code) ProgramOrder() []profan.SourceRecord {
 // parse first) with each split by Fields: what the analysis' backward
 // walks over the registers read.
 func (c *Code) Program() *Program {
-	c.programOnce.Do(func() { c.program = newProgram(c.page) })
+	c.programOnce.Do(func() {
+		recs, _ := c.Records()
+		c.program = newProgram(recs)
+	})
 	return c.program
 }
 
@@ -115,18 +118,10 @@ func (p *Program) Fields(i int) (op string, args []string) {
 	return p.Ops[i], p.Args[i]
 }
 
-func newProgram(page []profan.SourceRecord) *Program {
-	p := &Program{At: map[string]int{}}
-	for _, s := range page {
-		if s.SASS == "" || s.Address == "" {
-			continue
-		}
-		if _, dup := p.At[s.Address]; dup {
-			continue
-		}
-		p.At[s.Address] = len(p.Recs)
-		p.Recs = append(p.Recs, s)
-	}
+// newProgram sorts a copy of recs (Records: shared, not to be written)
+// by address and splits each instruction.
+func newProgram(recs []profan.SourceRecord) *Program {
+	p := &Program{Recs: slices.Clone(recs), At: make(map[string]int, len(recs))}
 	// Each address parsed once, not in every comparison of the sort.
 	type rec struct {
 		addr uint64
