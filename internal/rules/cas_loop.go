@@ -90,6 +90,7 @@ do {
 type casWork struct {
 	kind                 string  // "float", "double", "64-bit integer" or "32-bit integer"
 	minmax               bool    // the swapped value is a maximum or minimum (FMNMX, DMNMX), not a sum
+	wrap                 bool    // the swapped value is old + 1, or 0 once old reaches a bound (atomicInc)
 	loads, cas, elements float64 // the loop's reads and CAS operations, and the elements (its first reads)
 	before, removed      float64 // the kernel's L2 line requests, and those atomicAdd removes
 	instKept             float64 // the share of the kernel's warp instructions atomicAdd keeps
@@ -100,6 +101,9 @@ func isCAS(op string) bool {
 }
 
 func (c casWork) verb() string {
+	if c.wrap {
+		return "increments, wrapping to 0 at a bound,"
+	}
 	if c.minmax {
 		return "takes the maximum (or minimum) of"
 	}
@@ -107,6 +111,9 @@ func (c casWork) verb() string {
 }
 
 func (c casWork) atomic() string {
+	if c.wrap {
+		return "atomicInc"
+	}
 	if c.minmax {
 		return "atomicMax/atomicMin"
 	}
@@ -114,6 +121,9 @@ func (c casWork) atomic() string {
 }
 
 func (c casWork) advice() string {
+	if c.wrap {
+		return "replace the loop with atomicInc(p, bound) on the unsigned word: it returns the old value and stores old >= bound ? 0 : old + 1 in one atomic in L2, no read before it and no retries"
+	}
 	switch c.kind {
 	case "64-bit integer":
 		return "replace the loop with atomicAdd on unsigned long long (one reduction in L2, RED, when the returned value is unused): a signed sum's two's-complement bits are the unsigned sum's, so cast the pointer and the value"
@@ -162,6 +172,9 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 		case strings.HasPrefix(op, "DMNMX"):
 			w.kind, w.minmax = "double", true
 		}
+	}
+	if w.kind == "" && casIncWrap(a.Record.Source, casInst) {
+		w.kind, w.wrap = "32-bit integer", true
 	}
 	if w.kind == "" {
 		w.kind = casIntAdd(a.Record.Source, casInst)
@@ -247,6 +260,58 @@ func casIntAdd(code []profan.SourceRecord, casInst float64) string {
 		return "32-bit integer"
 	}
 	return ""
+}
+
+// casIncWrap reads a wrapping increment as the value a 32-bit
+// compare-and-swap loop swaps in, what atomicInc(p, bound) computes in
+// one atomic: the CAS's new value (its last operand) a SEL of the
+// compared value (its second last, the word read) plus one, or zero
+// once an unsigned compare of the compared value finds it at the bound
+// or past it, each executed as often as the CAS. fixtures/sol-check27's
+// ringTicket<0>, tickets taken mod a ring's size by atomicCAS on one of
+// 4096 counters: VIADD R9, R8, 0x1; ISETP.GE.U32.AND P0, PT, R8, UR4,
+// PT; SEL R9, R9, RZ, !P0 into ATOMG.E.CAS.STRONG.GPU PT, R9, [R4], R8,
+// R9, the loop branching back while the returned word is not R8.
+func casIncWrap(code []profan.SourceRecord, casInst float64) bool {
+	var cmp, newVal string
+	for s := range sass.Instructions(code) {
+		if op := opcode(s.SASS); isCAS(op) && !strings.Contains(op, ".64") && instExecuted(s) == casInst {
+			if f := sassOperands(s.SASS); len(f) >= 2 {
+				cmp, newVal = f[len(f)-2], f[len(f)-1]
+			}
+		}
+	}
+	if !strings.HasPrefix(cmp, "R") || !strings.HasPrefix(newVal, "R") || cmp == "RZ" {
+		return false
+	}
+	inc := map[string]bool{}     // registers holding cmp + 1
+	atBound := map[string]bool{} // predicates set when cmp >= a bound (unsigned)
+	for s := range sass.Instructions(code) {
+		if instExecuted(s) != casInst {
+			continue
+		}
+		op, f := opcode(s.SASS), sassOperands(s.SASS)
+		switch {
+		case (op == "VIADD" || op == "IADD3") && len(f) >= 3:
+			one := f[1] == cmp && f[2] == "0x1" || f[2] == cmp && f[1] == "0x1"
+			if one && (op == "VIADD" || len(f) >= 4 && f[3] == "RZ") {
+				inc[f[0]] = true
+			}
+		case strings.HasPrefix(op, "ISETP.GE.U32") && len(f) >= 4:
+			if f[2] == cmp {
+				atBound[f[0]] = true
+			}
+		case op == "SEL" && len(f) >= 4 && f[0] == newVal:
+			p := f[3]
+			switch {
+			case strings.HasPrefix(p, "!") && atBound[p[1:]] && inc[f[1]] && f[2] == "RZ":
+				return true
+			case atBound[p] && f[1] == "RZ" && inc[f[2]]:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // loopInstKept is the share of a kernel's warp instructions left when the

@@ -52,3 +52,62 @@ func TestCasIntAdd(t *testing.T) {
 		}
 	}
 }
+
+// TestCasIncWrap holds which values casIncWrap reads as a wrapping
+// increment swapped in by a 32-bit compare-and-swap loop, on rows of the
+// real source page (sol-check27's ringTicket<0>, each row's warp-level
+// instructions executed as captured): the compared word plus one, or
+// zero once an unsigned compare finds it at the bound, SEL'd into the
+// CAS's new value. Not: the loop without its SEL (no wrap), the loop
+// with the bound compared signed (not atomicInc's unsigned compare),
+// sol-check25's byteCount<0> add loop (an add, casIntAdd's), and the
+// increment executed less often than the CAS (outside its loop).
+func TestCasIncWrap(t *testing.T) {
+	type row struct {
+		addr, sass string
+		inst       float64
+	}
+	ring := []row{
+		{"0x7f650b7c1640", "LDG.E R8, desc[UR6][R4.64]", 524288},
+		{"0x7f650b7c1650", "UIADD3 UR4, UR4, -0x1, URZ", 524288},
+		{"0x7f650b7c1660", "VIADD R9, R8, 0x1", 13798878},
+		{"0x7f650b7c1670", "ISETP.GE.U32.AND P0, PT, R8, UR4, PT", 13798878},
+		{"0x7f650b7c1680", "YIELD", 13798878},
+		{"0x7f650b7c1690", "SEL R9, R9, RZ, !P0", 13798878},
+		{"0x7f650b7c16a0", "ATOMG.E.CAS.STRONG.GPU PT, R9, [R4], R8, R9", 13798878},
+		{"0x7f650b7c16b0", "ISETP.NE.AND P0, PT, R9, R8, PT", 13798878},
+		{"0x7f650b7c16c0", "IMAD.MOV.U32 R8, RZ, RZ, R9", 13798878},
+		{"0x7f650b7c16d0", "@P0   BRA 0x7f650b7c1660", 13798878},
+	}
+	signed := append([]row{}, ring...)
+	signed[3].sass = "ISETP.GE.AND P0, PT, R8, UR4, PT"
+	loose := append([]row{}, ring...)
+	loose[2].inst = 524288
+	for _, c := range []struct {
+		name    string
+		rows    []row
+		casInst float64
+		want    bool
+	}{
+		{"ringTicket<0>", ring, 13798878, true},
+		{"ringTicket<0> without its SEL", append(ring[:5:5], ring[6:]...), 13798878, false},
+		{"ringTicket<0> compared signed", signed, 13798878, false},
+		{"ringTicket<0> with its add outside the loop", loose, 13798878, false},
+		{"byteCount<0>", []row{
+			{"0x7fd31b7b62f0", "LDG.E R8, desc[UR4][R4.64]", 524288},
+			{"0x7fd31b7b6340", "IMAD.IADD R9, R7, 0x1, R8", 1370256},
+			{"0x7fd31b7b6360", "ATOMG.E.CAS.STRONG.GPU PT, R9, [R4], R8, R9", 1370256},
+			{"0x7fd31b7b6370", "ISETP.NE.AND P0, PT, R9, R8, PT", 1370256},
+			{"0x7fd31b7b6390", "@P0   BRA 0x7fd31b7b6340", 1370256},
+		}, 1370256, false},
+	} {
+		var code []profan.SourceRecord
+		for _, r := range c.rows {
+			code = append(code, profan.SourceRecord{Address: r.addr, SASS: r.sass,
+				Counter: []profan.Metric{{Name: "inst_executed", Value: r.inst}}})
+		}
+		if got := casIncWrap(code, c.casInst); got != c.want {
+			t.Errorf("%s: casIncWrap = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
