@@ -645,12 +645,22 @@ func exchangeLaneShare(a *analysis.Kernel) float64 {
 // 64 %, every masked lane on those two paths at line 94). The user has
 // no branch there to make uniform; the lanes go with the call, which
 // precise-math prices (tanh.approx.f32: one MUFU.TANH, no branch).
+// Likewise a double-precision library function's range split
+// (doubleWordTest: a float or integer test of a double's high word,
+// libdevice's idiom, where the user's own double compares are DSETP):
+// double log1p's series path for small x (a double division) against
+// its log reduction, and their tests for zero, infinities and
+// denormals (fixtures/sol-check27's sigmoidLL<0>: branch efficiency
+// 80.4 %, 3.4 of 32 lanes on the log path in 97 % of the warps, every
+// masked lane in log1p's code at line 357); fp64-on-float prices the
+// call, whose float log1pf its fix is.
 func libraryBranchLaneShare(a *analysis.Kernel) float64 {
 	recs, total := laneRecords(a)
 	if !(total > 0) {
 		return 0
 	}
 	var lib float64
+	dhi := doubleHighWords(recs)
 	// setter is the instruction before i, by address, that last wrote
 	// predicate pr (its first or second operand: FSETP P0, P1, ...,
 	// IADD3 R0, P0, ...), -1 if none does.
@@ -688,7 +698,7 @@ func libraryBranchLaneShare(a *analysis.Kernel) float64 {
 				continue
 			}
 			j := setter(k, strings.TrimPrefix(strings.TrimPrefix(fb[0], "@"), "!"))
-			ok = j >= 0 && analysis.TanhBranch(recs[j].SASS)
+			ok = j >= 0 && (analysis.TanhBranch(recs[j].SASS) || doubleWordTest(recs, j, dhi))
 			tests++
 		}
 		if ok && tests > 0 {
@@ -765,4 +775,73 @@ func threadBoundGuards(a *analysis.Kernel, loc profan.Location) bool {
 		guarded++
 	}
 	return guarded > 0
+}
+
+// doubleHighWords returns the registers that hold a double's high word
+// in a kernel's SASS: Rk+1 of every register pair Rk a double-precision
+// instruction (DADD, DMUL, DFMA, F2F.F64, MUFU.RCP64H's high half)
+// writes.
+func doubleHighWords(recs []profan.SourceRecord) map[string]bool {
+	hi := map[string]bool{}
+	for _, s := range recs {
+		op := opcode(s.SASS)
+		f := sassOperands(s.SASS)
+		if len(f) == 0 || !strings.HasPrefix(f[0], "R") || f[0] == "RZ" {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimPrefix(f[0], "R"))
+		if err != nil {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(op, "MUFU.RCP64H"):
+			hi[f[0]] = true
+		case strings.HasPrefix(op, "DADD"), strings.HasPrefix(op, "DMUL"), strings.HasPrefix(op, "DFMA"), strings.HasPrefix(op, "F2F.F64"):
+			if n%2 == 0 {
+				hi["R"+strconv.Itoa(n+1)] = true
+			}
+		}
+	}
+	return hi
+}
+
+// doubleWordTest reports whether recs[j] is a test (FSETP or ISETP)
+// of a double's high word (hi, doubleHighWords) or of a value one
+// instruction makes of one (VIADD R0, R7, -1 before ISETP.GE.U32 R0,
+// 0x7fefffff: the exponent's range; FFMA R0, RZ, R9, R7 before
+// FSETP.GT |R0|: a division's quotient in range): how libdevice's
+// double functions split their ranges, by the bits of the exponent
+// (fixtures/sol-check27's sigmoidLL<0>, log1p's FSETP.LT of the high
+// word against 1.79 and FSETP.GT against -1.7). The user's compare of
+// doubles is a DSETP.
+func doubleWordTest(recs []profan.SourceRecord, j int, hi map[string]bool) bool {
+	op := opcode(recs[j].SASS)
+	if !strings.HasPrefix(op, "FSETP") && !strings.HasPrefix(op, "ISETP") {
+		return false
+	}
+	reg := func(o string) string { return strings.Trim(o, "|-!") }
+	f := sassOperands(recs[j].SASS)
+	for _, o := range f[min(len(f), 2):] {
+		r := reg(o)
+		if !strings.HasPrefix(r, "R") || r == "RZ" {
+			continue
+		}
+		if hi[r] {
+			return true
+		}
+		// the last writer of r before the test, one step back
+		for k := j - 1; k >= 0; k-- {
+			g := sassOperands(recs[k].SASS)
+			if len(g) == 0 || g[0] != r {
+				continue
+			}
+			for _, x := range g[1:] {
+				if hi[reg(x)] {
+					return true
+				}
+			}
+			break
+		}
+	}
+	return false
 }

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"maps"
+	"math"
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
@@ -45,11 +46,13 @@ out[i] = in[i] * c_scale;`,
 			maps.Copy(redundant, w.Loads)
 		}
 		var locs []profan.Location
+		bcast := map[string]bool{}
 		for _, in := range p.Kernel.Model.Instructions {
 			// A math library's table (double sin's coefficients) is
 			// not the kernel's to move to __constant__ memory.
 			if in.Space == "global" && in.Operation == "load" && in.Pattern.Kind == gpumodel.Broadcast && !analysis.LibraryTable(p.Kernel, in.Address) && !redundant[in.Address] {
 				locs = append(locs, profan.Location{File: in.File, Line: in.Line, SASS: in.SASS})
+				bcast[in.Address] = true
 			}
 		}
 		if (x == nil || x.Pattern.Kind != gpumodel.Broadcast) && len(locs) == 0 {
@@ -88,7 +91,29 @@ out[i] = in[i] * c_scale;`,
 		if len(locs) > 3 {
 			locs = locs[:3]
 		}
-		p.report(estimate(clamp01(0.1*memoryWeight(p))), Note{
+		gain := 0.1 * memoryWeight(p)
+		// On a kernel L1/shared limits, a broadcast's one request a warp
+		// is its share of the requests that unit serves, all the time a
+		// constant or an argument could give back: an epilogue's
+		// qn[i] and kn[j] once a thread beside a shared-tile GEMM's two
+		// shared loads an FMA is none (fixtures/sol-check27's cosSim<1>:
+		// L1/shared at 92 %, 1.3e5 broadcast requests of 7.2e7).
+		if p.Kernel.Limiter.Unit == analysis.LimitL1Shared {
+			var mine, all float64
+			for _, in := range p.Kernel.Model.Instructions {
+				if in.Space != "global" && in.Space != "shared" {
+					continue
+				}
+				all += in.Requests
+				if bcast[in.Address] {
+					mine += in.Requests
+				}
+			}
+			if all > 0 && mine > 0 {
+				gain = math.Min(gain, memoryWeight(p)*mine/all)
+			}
+		}
+		p.report(estimate(clamp01(gain)), Note{
 			Message:   msg,
 			Advice:    "put the value in __constant__ memory or a kernel argument, or load it once per block into shared memory",
 			Evidence:  p.evidence("gld_transactions_per_request", "gld_efficiency", "global_load_requests"),
