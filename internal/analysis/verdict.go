@@ -451,7 +451,7 @@ import (
 // version 203 has the replay run each cast a lever adds (bf16-autocast's
 // Lever.Casts) as a kernel on its op's lane too, at the trace's shortest
 // kernel and the GPU's gap (replay.castGPU), not on the host alone.
-const VerdictVersion = 204
+const VerdictVersion = 205
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
