@@ -411,6 +411,8 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	}
 	eaten := r.consumers(l)
 	gone := r.opsDropped(l)
+	// An op's CPU compute stays under a graph and fewer dispatches.
+	cpu := r.cpuWork()
 	// The host deciding on a value it read: eager under a graph.
 	held := r.decided(l, gone)
 	// The regions a graph captured on one step does not replay on
@@ -435,6 +437,12 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 		}
 		switch s.State {
 		case profan.HostDispatch:
+			if cpu[i] {
+				if x, ok := plans[i]; ok {
+					unprof *= x
+				}
+				return unprof
+			}
 			if l.Graphs {
 				return 0
 			}

@@ -450,3 +450,39 @@ func OpSizes(t *Timeline, op string) (calls, sizes int) {
 	}
 	return len(cs), len(seen)
 }
+
+// cpuWork marks the window's dispatch spans that are an op's CPU
+// compute rather than its dispatch: a piece of an aten op of opHostMin
+// or more (a launch costs the host microseconds) under which no kernel
+// or copy was launched, of an op whose long calls are not plans a
+// library builds per shape (OpHost.Plans: made once at a graph's
+// capture). A CUDA graph replays the GPU's work only, and a lever that
+// cuts dispatch cuts what the host spends reaching the kernels: the
+// op's own computing on the host (torch.multinomial on a CPU tensor,
+// fixtures/host36's sgns.default) stays at every step (nil: none).
+func (r *replay) cpuWork() map[int]bool {
+	if r.nl == nil || !r.profiler {
+		return nil
+	}
+	plans := map[string]bool{}
+	for _, o := range r.ops {
+		if o.Plans() {
+			plans[o.Name] = true
+		}
+	}
+	var out map[int]bool
+	i, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
+	for ; i < len(r.spans) && r.spans[i].Start < r.hi; i++ {
+		s := r.spans[i]
+		if s.State != profan.HostDispatch || float64(s.Dur) < opHostMin || s.Name < 0 || r.nl[i] > 0 || s.Cast > 0 {
+			continue
+		}
+		if n := r.snames[s.Name]; opHostOp(n) && !plans[n] {
+			if out == nil {
+				out = map[int]bool{}
+			}
+			out[i] = true
+		}
+	}
+	return out
+}

@@ -451,7 +451,10 @@ import (
 // version 203 has the replay run each cast a lever adds (bf16-autocast's
 // Lever.Casts) as a kernel on its op's lane too, at the trace's shortest
 // kernel and the GPU's gap (replay.castGPU), not on the host alone.
-const VerdictVersion = 205
+// version 206 has the replay keep an op's CPU compute (a dispatch piece
+// of 5 ms or more with no launch under it, not a plan build) under
+// cuda-graphs and fewer dispatches: a graph replays GPU work only.
+const VerdictVersion = 206
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
