@@ -42,8 +42,15 @@ var (
 // in a process of its own, as a user would, without building the binary.
 const childEnv = "PROFAN_ADVERSARIAL_CHILD"
 
+// signalledEnv names the file where a child notes when a signal reached
+// it (noteSignal).
+const signalledEnv = "PROFAN_ADVERSARIAL_SIGNALLED"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
+		if p := os.Getenv(signalledEnv); p != "" {
+			noteSignal(p)
+		}
 		cli.SetRuntimeDefaults(os.Getenv) // as cmd/profan does
 		os.Exit(int(cli.Main(os.Args[1:], cli.System())))
 	}
