@@ -575,33 +575,49 @@ func signalCases(t *testing.T, base []byte) []*tcase {
 }
 
 // stalledPipeCases send SIGINT and SIGTERM to analyze, ingest and gate
-// reading a named pipe whose writer sent half of a real export and then
-// nothing: a read no context interrupts. Each ends within a second, exit
-// 130 or 143, the database as it was.
+// reading a pipe whose writer sent half of a real export and then
+// nothing. A named pipe is in Go's poller, and the cancellation ends its
+// read; standard input (analyze -o, ingest into a new database) is a
+// blocking read no context interrupts, which Main's grace ends (its -o
+// file and new database removed). Each ends within a second, exit 130 or
+// 143, the database as it was.
 func stalledPipeCases(base []byte) []*tcase {
 	const cat = "Signals"
 	copyD := abs("fixtures/ncu/copy.details.csv")
 	var cs []*tcase
-	for _, args := range [][]string{{"analyze", "pipe.csv"}, {"analyze", "-o", "out/a.txt", "pipe.csv"}, {"ingest", "--db", "db", "pipe.csv"}, {"gate", "--require", "duration < 1s", "pipe.csv"}} {
+	for _, args := range [][]string{{"analyze", "pipe.csv"}, {"analyze", "-o", "out/a.txt", "pipe.csv"}, {"ingest", "--db", "db", "pipe.csv"}, {"gate", "--require", "duration < 1s", "pipe.csv"},
+		{"analyze", "-o", "out/a.txt", "-"}, {"ingest", "--db", "out/new.db", "-"}} {
+		stdin := args[len(args)-1] == "-"
+		what := "a pipe"
+		if stdin {
+			what = "a standard input"
+		}
 		for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-			cs = append(cs, &tcase{cat: cat, name: fmt.Sprintf("%v to %s on a pipe that stalls", sig, strings.Join(args, " ")), custom: func(e *env) string {
+			cs = append(cs, &tcase{cat: cat, name: fmt.Sprintf("%v to %s on %s that stalls", sig, strings.Join(args, " "), what), custom: func(e *env) string {
 				e.write("db", base)
 				os.Mkdir(e.path("out"), 0o755)
 				data, err := os.ReadFile(copyD)
 				if err != nil {
 					panic(setupError{err})
 				}
-				if err := syscall.Mkfifo(e.path("pipe.csv"), 0o644); err != nil {
+				cmd := signalChild(e, args...)
+				var pr, w *os.File
+				if stdin {
+					if pr, w, err = os.Pipe(); err != nil {
+						panic(setupError{err})
+					}
+					cmd.Stdin = pr
+				} else if err := syscall.Mkfifo(e.path("pipe.csv"), 0o644); err != nil {
 					panic(setupError{err})
 				}
-				cmd := signalChild(e, args...)
 				var stderr bytes.Buffer
 				cmd.Stderr = &stderr
 				if err := cmd.Start(); err != nil {
 					panic(setupError{err})
 				}
-				w, err := os.OpenFile(e.path("pipe.csv"), os.O_WRONLY, 0)
-				if err != nil {
+				if stdin {
+					pr.Close()
+				} else if w, err = os.OpenFile(e.path("pipe.csv"), os.O_WRONLY, 0); err != nil {
 					cmd.Process.Kill()
 					cmd.Wait()
 					panic(setupError{err})

@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/profan-dev/profan"
 )
@@ -55,7 +57,13 @@ type File struct {
 	// checkOnly marks the read that copies a stream (spool): its kernels
 	// are dropped, and the copy is read again.
 	checkOnly bool
+	// pipe is the file read when it takes read deadlines (see Read).
+	pipe deadliner
 }
+
+// deadliner is an *os.File: a pipe or FIFO opened by name is in Go's
+// poller, and a read deadline ends a read of it that is blocked.
+type deadliner interface{ SetReadDeadline(time.Time) error }
 
 // binaryError refuses binary data at line of src with msg; a profiler's
 // own report (an .ncu-rep or .nsys-rep file, which profan does not read)
@@ -115,6 +123,7 @@ func newInput(r io.Reader, src string) (*File, error) {
 	h := sha256.New()
 	cr := &countReader{r: r}
 	in := &File{src: src, cr: cr, h: h, head: new(headHash), stop: new(atomic.Bool)}
+	in.pipe, _ = r.(deadliner)
 	in.lr, in.err = newLineReader(cr, src, bufSize(r))
 	if in.lr != nil {
 		in.lr.h = in.head // until Read says which hash takes the text
@@ -188,6 +197,14 @@ func (in *File) Read(opt Options, sink Sink) (*profan.Run, error) {
 		return nil, fmt.Errorf("%s: read twice", in.src)
 	}
 	in.cr.ctx = opt.Context
+	if opt.Context != nil && in.pipe != nil {
+		// A read blocked on a pipe whose writer sends nothing is where no
+		// check of the context reaches: a deadline in the past ends it at
+		// once (countReader says the cancellation), where Main's grace
+		// took half a second. A blocking standard input takes none: the
+		// grace still ends it.
+		defer context.AfterFunc(opt.Context, func() { in.pipe.SetReadDeadline(time.Unix(1, 0)) })()
+	}
 	if stateIf[nsysHost](in.states) == nil && opt.Format == "" && in.Format() == gpuTraceFormat {
 		setState(&in.states, in.launchesAhead())
 	}
@@ -354,6 +371,7 @@ func spool(r io.Reader, path string, opt Options) (*os.File, *profan.Run, error)
 	os.Remove(tmp.Name())
 	tc := &textCheck{w: tmp, src: path}
 	in, _ := newInput(io.TeeReader(r, tc), path)
+	in.pipe, _ = r.(deadliner)
 	in.checkOnly = true
 	run, err := in.Read(Options{Format: opt.Format, Context: opt.Context}, Sink{Kernel: func(*profan.Run, *profan.Kernel) error { return nil }})
 	if tc.err != nil {

@@ -315,6 +315,9 @@ func (c *countReader) Read(p []byte) (int, error) {
 	}
 	n, err := c.r.Read(p)
 	c.n += int64(n)
+	if err != nil && c.ctx != nil && c.ctx.Err() != nil {
+		err = c.ctx.Err() // a read the cancellation ended (File.Read's deadline)
+	}
 	return n, err
 }
 
