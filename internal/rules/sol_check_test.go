@@ -235,6 +235,7 @@ var heldOutRead = map[string]bool{
 	"sol-check25": solCheck25Read,
 	"sol-check26": solCheck26Read,
 	"sol-check27": solCheck27Read,
+	"sol-check28": solCheck28Read,
 	"host31":      host31Read,
 	"host32":      host32Read,
 	"host33":      host33Read,
