@@ -217,6 +217,13 @@ var solSets = []struct {
 		{"hftWinDb<0>", "hftWinDb<1>"}, {"ringTicket<0>", "ringTicket<1>"}, {"kindIter<0>", "kindIter<1>"}, {"leapCnt<0>", "leapCnt<1>"},
 		{"icbrtWalk<0>", "icbrtWalk<1>"}, {"stdzF4<0>", "stdzF4<1>"}}},
 	{"sol-check27", "sol_triton27", [][2]string{{"rowlse_f64", "rowlse_f32"}, {"symm_rowseg", "symm_tile"}, {"softsign_w4", "softsign_w8"}}},
+	// The twenty-eighth set, skipped until its one read (solCheck28Read).
+	{"sol-check28", "sol_check28", [][2]string{{"rawBlack<1>", "rawBlack<8>"}, {"manhDist<1>", "manhDist<4>"}, {"chanDrive<0>", "chanDrive<1>"},
+		{"cpxDb<16>", "cpxDb<256>"}, {"nibDistinct<0>", "nibDistinct<1>"}, {"popTotal<0>", "popTotal<1>"}, {"zbufMin<0>", "zbufMin<1>"},
+		{"vtxXform<0>", "vtxXform<1>"}, {"tileRowPfx<0>", "tileRowPfx<1>"}, {"nsFields<0>", "nsFields<1>"}, {"dewPt<0>", "dewPt<1>"},
+		{"gaborW<0>", "gaborW<1>"}, {"ilvMaps<0>", "ilvMaps<1>"}, {"firTap63<0>", "firTap63<1>"}, {"paletteMap<0>", "paletteMap<1>"},
+		{"triRowWalk<0>", "triRowWalk<1>"}, {"discSum<0>", "discSum<1>"}, {"satI32<256>", "satI32<1024>"}}},
+	{"sol-check28", "sol_triton28", [][2]string{{"smx_w4", "smx_w16"}, {"cumsum0_col", "cumsum0_strip"}, {"huber_b1024", "huber_b4096"}}},
 }
 
 // solCheck13Read says whether fixtures/sol-check13 has had its one read

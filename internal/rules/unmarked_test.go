@@ -113,6 +113,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check25", solCheck25Files, hp(solCheck25Pairs)},
 		{"sol-check26", solCheck26Files, hp(solCheck26Pairs)},
 		{"sol-check27", solCheck27Files, hp(solCheck27Pairs)},
+		{"sol-check28", solCheck28Files, hp(solCheck28Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {
