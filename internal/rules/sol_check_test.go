@@ -242,4 +242,5 @@ var heldOutRead = map[string]bool{
 	"host34":      host34Read,
 	"host35":      host35Read,
 	"host36":      host36Read,
+	"host37":      host37Read,
 }
