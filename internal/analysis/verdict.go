@@ -454,7 +454,11 @@ import (
 // version 206 has the replay keep an op's CPU compute (a dispatch piece
 // of 5 ms or more with no launch under it, not a plan build) under
 // cuda-graphs and fewer dispatches: a graph replays GPU work only.
-const VerdictVersion = 206
+// version 207 holds precise-math's, int-division's and local-memory's
+// gains to the wave floor (a DRAM round trip a wave of resident threads,
+// the bytes at twice DRAM's peak): their fixes keep the grid and the
+// stream.
+const VerdictVersion = 207
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -37,7 +37,7 @@ if (i < blockDim.x) s_data[i] += s_data[i + s];`,
 	Locates:     true,
 	NeedsSource: true,
 	Requires:    []string{"compute_throughput_pct"},
-	Optional:    join(usageReads, []string{"duration"}),
+	Optional:    join(usageReads, []string{"duration"}, waveFloorReads),
 	Check:       checkIntDivision,
 }
 
@@ -486,6 +486,10 @@ func checkIntDivision(p *Pass) {
 	if math.IsNaN(gain) {
 		comp, _ := p.Value("compute_throughput_pct")
 		gain = clamp01(removed / total * math.Min(1, comp/100/ceiling[analysis.LimitPipe]))
+	}
+	// The grid and the stream stay: so does the wave floor.
+	if dram, ok := p.Value("dram_bytes"); ok {
+		gain = math.Min(gain, waveFloorBound(p, dram))
 	}
 	var locs []profan.Location
 	var where []string

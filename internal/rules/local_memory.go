@@ -60,7 +60,7 @@ for (...) { unsigned k = key[i] & 15;
 	Locates:    true,
 	Thresholds: []*Threshold{minTrafficShare},
 	Requires:   []string{"local_load_sectors|local_store_sectors"},
-	Optional:   join(trafficReads, []string{"local_spilling_pct", "local_load_hit_rate", "l1_hit_rate", "gld_transactions", "gst_transactions"}),
+	Optional:   join(trafficReads, []string{"local_spilling_pct", "local_load_hit_rate", "l1_hit_rate", "gld_transactions", "gst_transactions"}, waveFloorReads),
 	Check: func(p *Pass) {
 		ld, okL := p.Value("local_load_sectors")
 		st, okS := p.Value("local_store_sectors")
@@ -112,6 +112,11 @@ for (...) { unsigned k = key[i] & 15;
 			}
 		}
 		gain = math.Min(gain, localDRAMBound(p, ld, st, global))
+		// The grid and the global stream stay: so does the wave floor,
+		// on the bytes the global sectors carry.
+		if dram, ok := p.Value("dram_bytes"); ok {
+			gain = math.Min(gain, waveFloorBound(p, math.Min(dram, global*32)))
+		}
 		ev := p.evidence("local_load_sectors", "local_store_sectors", "local_load_hit_rate", "local_spilling_pct", "gld_transactions", "gst_transactions")
 		p.report(estimate(clamp01(gain)), Note{
 			Message:   fmt.Sprintf("%.0f local-memory sectors loaded and %.0f stored, %.0f%% of the kernel's L1 sectors: %s", ld, st, 100*share, what),

@@ -64,7 +64,7 @@ v = r;                              // 1 MUFU.TANH`,
 	Locates:     true,
 	NeedsSource: true,
 	Requires:    []string{"duration"},
-	Optional:    join(usageReads, []string{"sm_count"}), // sm_count: startsShare
+	Optional:    join(usageReads, []string{"sm_count"}, waveFloorReads), // sm_count: startsShare
 	Check:       checkPreciseMath,
 }
 
@@ -398,6 +398,10 @@ func checkPreciseMath(p *Pass) {
 	// one-warp programs whose starts take its whole time, its logf 15 %
 	// of it at the issue peak; tiny-blocks prices the starts).
 	gain = math.Min(gain, clamp01(1-startsShare(p)))
+	// The grid and the stream stay: so does the wave floor.
+	if dram, ok := p.Value("dram_bytes"); ok {
+		gain = math.Min(gain, waveFloorBound(p, dram))
+	}
 	if share < 0.1 || gain < 0.05 {
 		return
 	}
