@@ -114,6 +114,9 @@ type replay struct {
 	// kmin is the trace's shortest kernel on the busiest device: the
 	// least a kernel a lever adds takes on the GPU (castGPU).
 	kmin float64
+	// kmed is the trace's median kernel on the busiest device: what an
+	// op Lever.OnGPU moves takes on the GPU (medianKernel).
+	kmed float64
 	// training: the window holds autograd's backward (a dispatch span
 	// of autograd::engine::evaluate_function): a training step.
 	training bool
@@ -299,6 +302,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	r.markReads()
 	r.gap = r.gpuGap()
 	r.kmin = r.shortestKernel()
+	r.kmed = r.medianKernel()
 	r.feed = r.pinFeed(run)
 	r.stalls = r.loaderWaits(run)
 	if r.waitsOnWorkers() {
@@ -338,7 +342,7 @@ func (r *replay) baseWall() float64 {
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && l.Casts == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Pad && !l.Forward && l.Workers == 0 &&
 		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Follow == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Kept == nil && l.Collapse == nil &&
-		l.OpHost == nil
+		l.OpHost == nil && l.OnGPU == nil
 }
 
 // run replays the window with lever l: its wall time per step. Where
@@ -411,8 +415,10 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	}
 	eaten := r.consumers(l)
 	gone := r.opsDropped(l)
-	// An op's CPU compute stays under a graph and fewer dispatches.
+	// An op's CPU compute stays under a graph and fewer dispatches;
+	// moved to the GPU (Lever.OnGPU), a launch and a kernel.
 	cpu := r.cpuWork()
+	moved := r.onGPU(l)
 	// The host deciding on a value it read: eager under a graph.
 	held := r.decided(l, gone)
 	// The regions a graph captured on one step does not replay on
@@ -425,6 +431,10 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	}
 	factor := func(l Lever, i int, s profan.HostSpan) float64 {
 		if gone != nil && gone[i] {
+			return 0
+		}
+		if _, ok := moved[i]; ok {
+			// Its launch is charged where its kernel issues.
 			return 0
 		}
 		unprof := r.keep(i)
@@ -554,6 +564,21 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	// The host walks from lo: h is its replayed clock at the captured
 	// instant t.
 	h, t := 0.0, r.lo
+	var done []float64
+	stepGPU, stepDur, bi := 0.0, 0.0, 0
+	gpu := math.Inf(-1)
+	// issue runs a kernel of d seconds on lane, issued at start, after
+	// the lane's work and the GPU's gap.
+	issue := func(lane uint32, start, d, gap float64) {
+		if f, ok := free[lane]; ok {
+			start = math.Max(start, f+gap)
+		}
+		end := start + d
+		stepDur += d
+		free[lane] = end
+		gpu = math.Max(gpu, end)
+		stepGPU = math.Max(stepGPU, end)
+	}
 	si, _ := slices.BinarySearchFunc(r.spans, r.lo, func(s profan.HostSpan, x float64) int { return cmp.Compare(s.End(), x) })
 	advance := func(to float64) {
 		for t < to {
@@ -622,6 +647,12 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 				data += (end - t) * r.keep(si)
 			}
 			t = end
+			if m, ok := moved[si]; ok && m.issues && end == s.End() {
+				// The op moved to the GPU: its launch, then its kernel
+				// on the lane its consumers run on.
+				h += r.launchU
+				issue(m.lane, h, r.kmed, r.gap)
+			}
 			if end == s.End() && !(gone != nil && gone[si]) && r.waits(lv, si) {
 				h = math.Max(h, drained())
 			}
@@ -629,8 +660,6 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	}
 	// Each step completes when its host work is done and its kernels
 	// have run (and not before the one before it).
-	var done []float64
-	stepGPU, stepDur, bi := 0.0, 0.0, 0
 	close := func(to float64) {
 		for bi < len(r.bounds) && r.bounds[bi] <= to {
 			advance(r.bounds[bi])
@@ -648,7 +677,6 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			bi++
 		}
 	}
-	gpu := math.Inf(-1)
 	charged := -1 // the span whose op's engine cost was added last
 	cast := -1    // the span whose op's casts were added last
 	casts := 0.0  // the GPU's time of the casts before the next kernel
@@ -709,22 +737,19 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			// bytes back out of the pinned buffer (Lever.ReadBack).
 			h += float64(k.bytes) / l.ReadBack
 		}
-		start, lane := h, k.lane
+		lane := k.lane
 		if l.Overlap && int32(k.copy)&copyToDevice != 0 && (int32(k.copy)&copyPinned != 0 || l.Pinned > 0) {
 			lane = side
 		}
-		if f, ok := free[lane]; ok {
-			// The GPU's gap before a queued kernel: none inside a
-			// graph; in a collapsed range, paid once a launch left.
-			gap := r.gap
-			if l.Graphs && (graphed == nil || rangeOf(graphed, k.issued) >= 0) && rangeOf(unheld, k.issued) < 0 {
-				gap = 0
-			} else if c := l.Collapse; c != nil && c.Launches > 0 && k.copy == 0 {
-				if i := rangeOf(col, k.issued); i >= 0 {
-					gap *= math.Min(1, c.Launches/float64(colN[i]))
-				}
+		// The GPU's gap before a queued kernel: none inside a graph; in
+		// a collapsed range, paid once a launch left.
+		gap := r.gap
+		if l.Graphs && (graphed == nil || rangeOf(graphed, k.issued) >= 0) && rangeOf(unheld, k.issued) < 0 {
+			gap = 0
+		} else if c := l.Collapse; c != nil && c.Launches > 0 && k.copy == 0 {
+			if i := rangeOf(col, k.issued); i >= 0 {
+				gap *= math.Min(1, c.Launches/float64(colN[i]))
 			}
-			start = math.Max(start, f+gap)
 		}
 		d := dur(ki, k)
 		if casts > 0 {
@@ -732,11 +757,7 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			d += casts
 			casts = 0
 		}
-		end := start + d
-		stepDur += d
-		free[lane] = end
-		gpu = math.Max(gpu, end)
-		stepGPU = math.Max(stepGPU, end)
+		issue(lane, h, d, gap)
 	}
 	close(r.hi)
 	advance(r.hi)

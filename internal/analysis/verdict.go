@@ -458,7 +458,10 @@ import (
 // gains to the wave floor (a DRAM round trip a wave of resident threads,
 // the bytes at twice DRAM's peak): their fixes keep the grid and the
 // stream.
-const VerdictVersion = 207
+// version 208 adds cpu-op: an aten op computing on CPU tensors on the
+// step's thread, priced moved to the GPU (Lever.OnGPU); cuda-graphs'
+// advice names the ops' own CPU time the replay keeps under a graph.
+const VerdictVersion = 208
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -205,6 +205,9 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 	if p.evidence().Traced() {
 		msg += "; a profiler that records every op slows the host, so the unprofiled step loses less: an upper bound"
 	}
+	// An op's CPU compute on the step's thread (analysis.CPUOps): a
+	// graph replays GPU work only, and the replay keeps that time.
+	msg += cpuKept(tl)
 	wall, basis := (idle.Seconds+py.Seconds)/tl.Span, "the launch-bound idle time of the timeline, and the Python's around the launches"
 	var lever *analysis.Lever
 	if item := itemLoopOf(p); item.Name != "" && p.ev.PyTorch() && len(loops) == 0 {
@@ -365,6 +368,34 @@ func graphsTimed(p *AppPass, tl *analysis.Timeline) {
 		After:    needs,
 	}, wall)
 }
+
+// cpuKept is what the graphs' advice says of the ops whose own host time
+// (a piece of 5 ms or more, nothing launched in it) the replay keeps
+// under a graph (analysis.CPUOps): "" for none.
+func cpuKept(tl *analysis.Timeline) string {
+	ops := analysis.CPUOps(tl)
+	if len(ops) == 0 {
+		return ""
+	}
+	var said []string
+	see := ""
+	for i, o := range ops {
+		if i == maxKeptSaid {
+			said = append(said, fmt.Sprintf("%d more", len(ops)-i))
+			break
+		}
+		said = append(said, fmt.Sprintf("%s %s (%.2f ms a step as traced)", o.Name, frameSaid(o.Frame), 1e3*o.Time))
+	}
+	for _, o := range ops {
+		if o.Moves {
+			see = " (see cpu-op)"
+		}
+	}
+	return fmt.Sprintf("; an op's own CPU time, nothing launched in it, stays on the host under a graph, which replays GPU work only: %s%s", strings.Join(said, "; "), see)
+}
+
+// maxKeptSaid bounds the ops cpuKept names.
+const maxKeptSaid = 3
 
 // scatterAdds reports a step whose kernels add rows into others by an
 // index (index_add_, scatter_add_: ATen's indexFunc and scatter kernels

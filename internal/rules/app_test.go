@@ -42,6 +42,9 @@ var appCaptures = []string{
 	// Speculative decoding under bf16 autocast whose SDPA builds a
 	// cuDNN plan for each new key length.
 	"../../fixtures/host26/spec.bf16.json.gz",
+	// A word2vec step drawing its negatives with torch.multinomial on a
+	// CPU tensor inside its forward.
+	"../../fixtures/host36/sgns.default.json.gz",
 	// A CUDA program's nsys API trace: its syncs are host-sync's (no
 	// PyTorch rule claims them).
 	"../../internal/ingest/testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapitrace-gputrace.csv.gz",

@@ -209,6 +209,7 @@ var All = []*Rule{
 	cudaGraphs,
 	hostSync,
 	dataLoader,
+	cpuOp,
 	hostRead,
 	stepRead,
 	cudaSynchronize,

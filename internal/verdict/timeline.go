@@ -539,6 +539,13 @@ type Lever struct {
 	// of 5 ms or more (the timeline's op host work) costs what its
 	// median call costs, the rest of the step as it is.
 	OpHost func(name string) bool
+	// OnGPU says an aten op that computes on the CPU on the launching
+	// thread (a call of a piece of 5 ms or more, nothing launched in
+	// it: torch.multinomial on a CPU tensor), by its name, runs on the
+	// GPU: each such call costs the host a launch's worth, and a kernel
+	// of the trace's median kernel's time runs in its place on the lane
+	// of the next kernel issued after it (docs/replay.md).
+	OnGPU func(op string) bool
 }
 
 // Collapse is a range's launches collapsed into a few multi-tensor
@@ -653,6 +660,7 @@ func MergeLevers(ls ...*Lever) Lever {
 		m.Gather = either(l.Gather, m.Gather)
 		m.Follow = either(l.Follow, m.Follow)
 		m.OpHost = either(l.OpHost, m.OpHost)
+		m.OnGPU = either(l.OnGPU, m.OnGPU)
 		if c := l.Consume; c != nil {
 			prev := m.Consume
 			m.Consume = func(s string) float64 {
