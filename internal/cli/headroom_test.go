@@ -327,7 +327,7 @@ const solCheck27Read = true
 // (with main as it is then): until then TestHeadroomNeverUnmarked and
 // TestConsistency skip it, so that no test run reads the set before
 // (internal/rules' solCheck28Read is the same switch).
-const solCheck28Read = false
+const solCheck28Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an
