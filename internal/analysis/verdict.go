@@ -461,7 +461,10 @@ import (
 // version 208 adds cpu-op: an aten op computing on CPU tensors on the
 // step's thread, priced moved to the GPU (Lever.OnGPU); cuda-graphs'
 // advice names the ops' own CPU time the replay keeps under a graph.
-const VerdictVersion = 208
+// version 209 holds the coalescing fixes' joint gain (KernelGain) to the
+// wave floor where the fix keeps the grid: loads and stores strided
+// alike, or a gather.
+const VerdictVersion = 209
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -201,7 +201,7 @@ var solCheck12Files = map[string][]string{
 // 0.0664 → 0.0436 (details 0.0436), worst 0.563 → 0.211 (colGather<0>).
 func TestSolCheck12(t *testing.T) {
 	skipShort(t)
-	heldOutGaps(t, solCheck12Files, solCheck12Pairs, "sol-check12", 0.044, 0.212, solCheck12Gaps)
+	heldOutGaps(t, solCheck12Files, solCheck12Pairs, "sol-check12", 0.037, 0.212, solCheck12Gaps)
 }
 
 // solCheck12Gaps are what the first read found against the verdicts
