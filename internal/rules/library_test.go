@@ -226,7 +226,7 @@ const host36Read = true
 // host37Read says whether fixtures/host37 has had its one read (the
 // lead's); internal/analysis' host37Read is the same switch, and
 // heldOutRead holds it.
-const host37Read = false
+const host37Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
