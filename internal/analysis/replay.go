@@ -139,6 +139,10 @@ type replay struct {
 	// DataLoader's workers (loaderWaits), by start; nil where the trace
 	// keeps none (blocked).
 	stalls []annRange
+	// nexts are the window's multi-process DataLoader iterators'
+	// __next__ starts, recv a batch's transfer paid at each (receiving).
+	nexts []float64
+	recv  float64
 }
 
 // annRange is a user annotation's range on the host.
@@ -304,7 +308,9 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	r.kmin = r.shortestKernel()
 	r.kmed = r.medianKernel()
 	r.feed = r.pinFeed(run)
-	r.stalls = r.loaderWaits(run)
+	var received int
+	r.stalls, received = r.loaderWaits(run)
+	r.receiving(run, received)
 	if r.waitsOnWorkers() {
 		// The step's thread is blocked on the workers every step:
 		// their throughput is the step's pace already, and no lever
@@ -324,7 +330,7 @@ func (r *replay) Replay(l Lever) Replayed {
 	if !noLever(l) {
 		wall = r.run(l)
 	}
-	return Replayed{Wall: wall, Base: base, Steps: r.steps, Feed: r.feed}
+	return Replayed{Wall: wall, Base: base, Steps: r.steps, Feed: r.feed, Received: r.received(Lever{})}
 }
 
 // baseWall is run(Lever{}), made once per replay (the levers' Replays
@@ -341,7 +347,7 @@ func (r *replay) baseWall() float64 {
 // the base's.
 func noLever(l Lever) bool {
 	return l.Kernel == nil && l.Host == nil && l.Casts == nil && (l.Dispatch == 0 || l.Dispatch == 1) && !l.Graphs && !l.Pad && !l.Forward && l.Workers == 0 &&
-		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Follow == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Overlap && l.Fewer == nil && l.More == nil && l.Kept == nil && l.Collapse == nil &&
+		l.Drop == nil && l.DropReads == nil && l.DropOps == nil && l.Gather == nil && l.Follow == nil && l.Consume == nil && l.Pinned == 0 && l.ReadBack == 0 && !l.Receive && !l.Overlap && l.Fewer == nil && l.More == nil && l.Kept == nil && l.Collapse == nil &&
 		l.OpHost == nil && l.OnGPU == nil
 }
 
@@ -478,6 +484,10 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			if l.Workers > 0 {
 				return 0
 			}
+			if r.recv > 0 && r.iterSpan(s) {
+				// The transfer is paid a batch at each __next__.
+				return r.iterFactor(s, unprof)
+			}
 			if r.whole && r.stalls != nil && s.Dur > 0 {
 				// The blocked share at its traced time, the transfer
 				// as host work.
@@ -550,7 +560,8 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			extra += ckeep * profilerKeep * span / float64(len(col))
 		}
 	}
-	ri, entered, gi, di := 0, -1, 0, 0
+	ri, entered, gi, di, ni := 0, -1, 0, 0, 0
+	batch := r.batchCost(l) // paid where each __next__ begins
 	// side is the lane of copies moved beside the kernels.
 	const side = math.MaxUint32
 	free := map[uint32]float64{} // each lane's end of work
@@ -585,10 +596,17 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			for si < len(r.spans) && r.spans[si].End() <= t {
 				si++
 			}
+			for ni < len(r.nexts) && r.nexts[ni] <= t {
+				h += batch
+				ni++
+			}
 			// Inside a collapsed range's cuts the host's time is
 			// gone: its multi-tensor launches are charged once a
 			// range, on entering its first cut.
 			stop, keep := to, 1.0
+			if ni < len(r.nexts) {
+				stop = math.Min(stop, r.nexts[ni])
+			}
 			for ri < len(cuts) && cuts[ri].hi <= t {
 				ri++
 			}

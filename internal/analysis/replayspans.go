@@ -572,9 +572,10 @@ func (r *replay) blocked(lo, hi float64) float64 {
 
 // loaderWaits are the window's waits of multi-process DataLoader
 // iterators for their batches (profan.LoaderWait frames inside an
-// iterator's __next__ on its thread), joined, by start; nil where the
-// trace keeps none.
-func (r *replay) loaderWaits(run *profan.Run) []annRange {
+// iterator's __next__ on its thread), joined, by start, and how many
+// there were (each a batch received: receiving); nil where the trace
+// keeps none.
+func (r *replay) loaderWaits(run *profan.Run) ([]annRange, int) {
 	var iters, waits []annRange
 	for _, e := range run.Host.Events {
 		lo, hi := e.Start, e.Start+e.Duration
@@ -600,7 +601,7 @@ func (r *replay) loaderWaits(run *profan.Run) []annRange {
 		}
 	}
 	slices.SortFunc(out, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
-	return joined(out)
+	return joined(out), len(out)
 }
 
 // workersWait reports a data-loading span that is a multi-process

@@ -464,7 +464,11 @@ import (
 // version 209 holds the coalescing fixes' joint gain (KernelGain) to the
 // wave floor where the fix keeps the grid: loads and stores strided
 // alike, or a gather.
-const VerdictVersion = 209
+// version 210 has the replay pay a multi-process DataLoader's transfer a
+// batch at each __next__ (the window's over the batches received, not
+// where the trace bunched it), and pinned-memory take it off the step's
+// thread (Lever.Receive) where the step receives the batches.
+const VerdictVersion = 210
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/analysis"
+	"github.com/profan-dev/profan/internal/verdict"
 )
 
 // dataLoader advises DataLoader workers where the step's host thread
@@ -56,6 +57,13 @@ for x, y in loader:
 				wait := idle.Seconds
 				if tl.StepCount > 0 {
 					wait /= float64(tl.StepCount)
+				}
+				if r, ok := tl.Replay(analysis.Lever{}); ok && r.Received >= verdict.NoiseShare*r.Base && r.Feed < r.Base {
+					// The workers' pace does not bound the step: the
+					// thread's time in the iterator is the batches'
+					// transfer, not a wait.
+					p.InUse("DataLoader workers load the batches (%s): the step's thread spends about %.2f ms a step (as replayed) receiving them from the workers' pipe, reading and unpickling each, which more workers do not shorten: tensors returned by the collate_fn cross in shared memory, and pin_memory=True's thread receives them (see pinned-memory)", c.Name, 1e3*r.Received)
+					return
 				}
 				p.InUse("DataLoader workers load the batches (%s): the step's thread still waits about %.2f ms a step (as traced) on their queue, so the workers' throughput bounds the step: cheaper per-sample work, its preprocessing on the GPU, or more workers while the CPU has idle cores (check each worker's threads: a numerical library's thread pool in every worker can oversubscribe them)", c.Name, 1e3*wait)
 				return

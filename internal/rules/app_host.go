@@ -201,8 +201,14 @@ generation, x16, at 87% as measured on an H100), its call returning at once and
 the stream sync a blocking copy adds gone; the host still reads a copy from the
 GPU out of the pinned buffer, which the DMA wrote past its caches: those bytes
 cost the host what the driver's own copy out of its pinned staging buffer cost,
-at the rate of the trace's staged (pageable) copies from the GPU. Otherwise: each pageable copy's time
-less its bytes at the pinned rate, over the timeline's span.`,
+at the rate of the trace's staged (pageable) copies from the GPU. Where the
+step's thread receives a multi-process DataLoader's batches from its workers
+(reading and unpickling each from their pipe: NumPy arrays cross pickled),
+tensors returned by the collate_fn cross in shared memory, and
+pin_memory=True's thread receives and pins them: that transfer, paid a batch
+a step however the trace bunches it, leaves the step's thread. Otherwise:
+each pageable copy's time less its bytes at the pinned rate, over the
+timeline's span.`,
 	Before: `x = batch.to("cuda", non_blocking=True)        # batch in pageable memory
 out = model(x).cpu()                           # into fresh pageable memory, waited for`,
 	After: `loader = DataLoader(ds, batch_size=64, pin_memory=True)   # or batch = batch.pin_memory()
@@ -260,13 +266,25 @@ done.synchronize()                                        # before the host read
 		}
 		gain := math.Min(1, saved/tl.Span)
 		lever := p.pinnedLever(rate)
+		recv := ""
+		if base, ok := tl.Replay(analysis.Lever{}); ok && toDevice && base.Received >= verdict.NoiseShare*base.Base {
+			// The batches' transfer from the workers: pin_memory=True's
+			// thread receives them, off the step's thread.
+			lever.Receive = true
+			recv = ", and each DataLoader batch's transfer off the step's thread"
+			r.Message += fmt.Sprintf("; the step's thread receives each batch from the DataLoader's workers, reading and unpickling it from their pipe (%.2f ms a step, as replayed)", 1e3*base.Received)
+			r.Fix = "return tensors from the DataLoader's collate_fn (torch.from_numpy in the worker: they cross in shared memory, where NumPy arrays are pickled through the pipe) with pin_memory=True, whose thread receives and pins each batch off the step's thread, and copy with .to(device, non_blocking=True)"
+			if fromDevice {
+				r.Fix = "to the GPU: " + r.Fix + "; from the GPU: " + pinnedFixText(true, false, true)
+			}
+		}
 		if g, ok := p.replay(lever); ok {
 			// Replayed: the copies at the pinned rate, the host no longer
 			// blocked in them nor in the sync each forces.
 			gain, r.Lever = g, &lever
-			r.Basis = "the step replayed with each pageable copy at the pinned rate, its call returning at once and its sync gone (docs/replay.md)"
+			r.Basis = "the step replayed with each pageable copy at the pinned rate, its call returning at once and its sync gone" + recv + " (docs/replay.md)"
 			if lever.ReadBack > 0 {
-				r.Basis = fmt.Sprintf("the step replayed with each pageable copy at the pinned rate, its call returning at once and its sync gone, and the host reading the copies from the GPU back out of the pinned buffer at %.1f GB/s, the staged copies' rate (docs/replay.md)", lever.ReadBack/1e9)
+				r.Basis = fmt.Sprintf("the step replayed with each pageable copy at the pinned rate, its call returning at once and its sync gone%s, and the host reading the copies from the GPU back out of the pinned buffer at %.1f GB/s, the staged copies' rate (docs/replay.md)", recv, lever.ReadBack/1e9)
 			}
 		}
 		p.recommendWall(r, gain)

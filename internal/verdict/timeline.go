@@ -469,6 +469,13 @@ type Lever struct {
 	// this many worker processes: the step takes at least its loading
 	// time over them.
 	Workers int
+	// Receive takes a multi-process DataLoader's batches' transfer off
+	// the step's thread (Replayed.Received: the iterator's get but its
+	// waits, the batch's bytes read from the workers' pipe and
+	// unpickled): the collate's tensors cross in shared memory and the
+	// loader's pin-memory thread (pin_memory=True) receives and pins
+	// them, the step's thread taking each from that thread's queue.
+	Receive bool
 	// Drop says a sync is no longer waited for, a copy call no longer
 	// blocks the host, or an allocator call (cudaMalloc, cudaFree) is no
 	// longer made, by its site (the span's name: ".item() → aten::item →
@@ -652,6 +659,7 @@ func MergeLevers(ls ...*Lever) Lever {
 		m.Overlap = m.Overlap || l.Overlap
 		m.Pad = m.Pad || l.Pad
 		m.Workers = max(m.Workers, l.Workers)
+		m.Receive = m.Receive || l.Receive
 		m.Pinned = max(m.Pinned, l.Pinned)
 		m.ReadBack = max(m.ReadBack, l.ReadBack)
 		m.Drop = either(l.Drop, m.Drop)
@@ -723,6 +731,11 @@ type Replayed struct {
 	// step at, seconds per step: the floor no lever takes the step
 	// under (docs/replay.md); 0 for none.
 	Feed float64
+	// Received is the step's thread's time a step, as replayed,
+	// receiving a multi-process DataLoader's batches from its workers
+	// (Lever.Receive): a batch's transfer, the window's over the batches
+	// it received, times the batches a step consumes; 0 for none.
+	Received float64
 }
 
 // Gain is the share of the step's wall time the lever saves.
