@@ -468,7 +468,11 @@ import (
 // batch at each __next__ (the window's over the batches received, not
 // where the trace bunched it), and pinned-memory take it off the step's
 // thread (Lever.Receive) where the step receives the batches.
-const VerdictVersion = 210
+// version 211 reads a 64-bit division chain by quotients (s = ns / u.s,
+// then s / u.mn) as no modular arithmetic (only a call that ran counts
+// as fed; F2I.U64 writes a register pair), and int-division prices the
+// test and barrier of a line's divisions whose call never ran.
+const VerdictVersion = 211
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -57,6 +57,9 @@ type divisionLine struct {
 	// branch that tests whether both operands fit 32 bits, before the
 	// call to the 64-bit subroutine, each time it executed.
 	path float64
+	// inline is the part of path whose call never ran: divisions that
+	// always took their 32-bit path, their operands fitting 32 bits.
+	inline float64
 	// modular: the kernel's 64-bit divisions feed each other (modular
 	// arithmetic, modularRecurrence): their values need 64 bits, and the
 	// fix is a reduction by a multiply-high, not a 32-bit division.
@@ -82,7 +85,11 @@ func divisionLines(a *analysis.Kernel) (lines []*divisionLine, total float64) {
 		l := byLine.at(s)
 		l.inst += n
 		l.note(s, n, subs)
-		l.path += wideTest(recs, i, subs)
+		w := wideTest(recs, i, subs)
+		l.path += w
+		if n <= 0 {
+			l.inline += w
+		}
 	}
 	sharedReciprocals(recs, inSub, byLine)
 	modular := false
@@ -166,6 +173,7 @@ func (l *divisionLine) merge(o *divisionLine) {
 	l.sub += o.sub
 	l.calls += o.calls
 	l.path += o.path
+	l.inline += o.inline
 	l.wide = l.wide || o.wide
 	l.narrow = l.narrow || o.narrow
 	l.shared = l.shared || o.shared
@@ -420,8 +428,14 @@ func (l *divisionLine) removed() float64 {
 		return math.Max(0, l.sub+l.calls*(callOverhead-barrettInst))
 	case l.wide:
 		// Done in 32 bits, the subroutine's instructions go, and the
-		// call around them; the line keeps its own work.
-		return l.sub + l.calls*callOverhead
+		// call around them; the line keeps its own work. Its divisions
+		// whose call never ran (operands that always fit 32 bits) drop
+		// their test, branch and barrier, as on a line of such
+		// divisions alone (fixtures/sol-check28's nsFields<0>: s = ns /
+		// u.s calls, the three divisions of s never do). Not a call
+		// that ran some of the time (sol-check17's gcd64<0>, Euclid's
+		// shrinking remainders): its values need 64 bits.
+		return l.sub + l.calls*callOverhead + l.inline*fastPathOverhead
 	case l.path > 0:
 		// A 64-bit division on its 32-bit path: done in 32 bits (the
 		// fix its finding leads with, as for the subroutine above), it

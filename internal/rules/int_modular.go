@@ -74,9 +74,14 @@ func feedsLaterCall(code []profan.SourceRecord, c int, subs map[string]*subrouti
 		guarded := strings.HasPrefix(strings.TrimSpace(s.SASS), "@")
 		switch {
 		case wideCall(s.SASS, subs):
+			// Only a call that ran: a division that always took its
+			// 32-bit path had a dividend that fits 32 bits, a quotient
+			// passed on (s = ns / u.s, then s / u.mn), not a 64-bit
+			// residue (fixtures/sol-check28's nsFields<0>: the three
+			// divisions of s never called the subroutine).
 			_, args := subroutineRegs(code, callTarget(s.SASS))
 			for r := range args {
-				if taint[r] {
+				if taint[r] && instExecuted(s) > 0 {
 					return true
 				}
 			}
@@ -183,10 +188,15 @@ func operands(sass string) (dst, src []string) {
 	}
 	op, args := f[0], f[1:]
 	// Pairs: an operand written Rn.64 (an address), the destination of
-	// a .WIDE or .64 operation, and the addend of an IMAD.WIDE.
-	wideDst := strings.Contains(op, ".WIDE") || strings.Contains(op, ".64")
+	// a .WIDE or .64 operation, and the addend of an IMAD.WIDE. A
+	// conversion's 64-bit integer side is a pair too: F2I.U64 writes
+	// one (the 64-bit division subroutine's reciprocal, whose high word
+	// read later made it look like an argument: fixtures/sol-check28's
+	// nsFields<0>), I2F.U64 reads one.
+	int64 := strings.Contains(op, ".U64") || strings.Contains(op, ".S64")
+	wideDst := strings.Contains(op, ".WIDE") || strings.Contains(op, ".64") || strings.HasPrefix(op, "F2I") && int64
 	lastReg := -1
-	if strings.HasPrefix(op, "IMAD.WIDE") {
+	if strings.HasPrefix(op, "IMAD.WIDE") || strings.HasPrefix(op, "I2F") && int64 {
 		lastReg = len(args) - 1
 	}
 	reg := func(a string, pair bool) []string {

@@ -184,12 +184,17 @@ var solCheck28Files = map[string][]string{
 // 15 CUDA and 2 Triton); TestConsistency on the set's 10 inputs, no
 // failure. Nothing was fitted on this set; the gaps are logged and the
 // bounds held at the first read.
+//
+// After the read (the set no longer a clean test): int-division reads
+// nsFields<0>'s quotient chain as no modular arithmetic and prices the
+// inline divisions' test and barrier, 0.35 to 0.57 against 0.59; the
+// bound tightened to 0.127 (0.1269 on each page).
 func TestSolCheck28(t *testing.T) {
 	skipShort(t)
 	if !solCheck28Read {
 		t.Skip("sol-check28: read once, with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck28Files, solCheck28Pairs, "sol-check28", 0.138, 1.0, solCheck28Gaps)
+	heldOutGaps(t, solCheck28Files, solCheck28Pairs, "sol-check28", 0.127, 1.0, solCheck28Gaps)
 }
 
 // solCheck28Gaps are what the first read found against the verdicts
