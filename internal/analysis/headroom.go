@@ -231,6 +231,19 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 			needed, asked = cut, false
 		}
 	}
+	// Random gathers put in order move their ideal sectors at the rate
+	// L2 misses their sectors now (OrderedGathers): what L2 keeps of the
+	// data they read is not needed from DRAM again.
+	gathered := false
+	if g, ok := OrderedGathers(a); ok && have > 0 {
+		part := g.Now
+		if asked {
+			part = g.Asked
+		}
+		if cut := needed - part + g.Ordered; cut < needed {
+			needed, asked, gathered = cut, false, true
+		}
+	}
 	// Passes over an array the kernel writes in place move it once
 	// fused: their re-reads and overwritten stores are not needed.
 	passes := 0
@@ -257,6 +270,9 @@ func dramNeed(a *Kernel, t float64) (need, bool) {
 	}
 	if reread > 0 && needed < moved {
 		n.why = fmt.Sprintf("%s needed of %s moved (%s re-read by lines that index the same data again)", fmtBytes(needed), fmtBytes(moved), fmtBytes(reread))
+	}
+	if gathered && needed < moved {
+		n.why = fmt.Sprintf("%s needed of %s moved (its random gathers' ideal sectors, in order, at the rate L2 misses them now)", fmtBytes(needed), fmtBytes(moved))
 	}
 	if passes > 1 && needed < moved {
 		n.why = fmt.Sprintf("%s needed of %s moved (one pass's: %d loops re-read and re-write in place the array the kernel writes)", fmtBytes(needed), fmtBytes(moved), passes)

@@ -472,7 +472,11 @@ import (
 // then s / u.mn) as no modular arithmetic (only a call that ran counts
 // as fed; F2I.U64 writes a register pair), and int-division prices the
 // test and barrier of a line's divisions whose call never ran.
-const VerdictVersion = 211
+// version 212 prices random gathers whose data exceeds the L2, put in
+// order, at the data's size (the L2's over their hit rate) in DRAM
+// (analysis.OrderedGathers), and bounds a fix that takes time off an
+// SM-bound stream by DRAM where its L2 only passes DRAM's fill.
+const VerdictVersion = 212
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -60,7 +60,7 @@ type scale map[analysis.Unit]float64
 
 // usageReads are the canonical metrics usageOf reads.
 var usageReads = []string{"dram_sol_pct", "dram_utilization", "l2_sol_pct", "l2_utilization", "l1_sol_pct", "l1_utilization",
-	"compute_throughput_pct", "fu_utilization", "memory_throughput_pct"}
+	"compute_throughput_pct", "fu_utilization", "memory_throughput_pct", "l2_hit_rate"}
 
 // The canonical metrics the gain model reads, which the rules that use it
 // name in their Optional.
@@ -273,7 +273,13 @@ func trafficGain(p *Pass, t traffic) float64 {
 	// carry; when the caches already filter the traffic below that (data
 	// re-read through L2), coalescing changes nothing in DRAM.
 	if dram, ok := p.Value("dram_bytes"); ok && dram > 0 && g > 0 && rg > 0 {
-		f[analysis.LimitDRAM] = math.Min(1, (g-rg)*32/dram)
+		after := (g - rg) * 32
+		if o, ok := analysis.OrderedGathers(a); ok && gathers && rg >= 0.9*o.Excess && o.Asked <= after {
+			// Random gathers put in order: their ideal sectors miss L2
+			// as often as their sectors do now.
+			after += o.Ordered - o.Asked
+		}
+		f[analysis.LimitDRAM] = math.Min(1, after/dram)
 	}
 	// Without the breakdown, the busiest memory unit is taken to be the
 	// one the fix relieves most: the gain is then an upper bound.
@@ -452,6 +458,9 @@ func leftBy(p *Pass, rs ...analysis.Unit) float64 {
 	m := 0.0
 	for _, r := range rs {
 		if u, ok := us[r]; ok {
+			if d, okD := us[analysis.LimitDRAM]; r == analysis.LimitL2 && okD && slices.Contains(rs, analysis.LimitDRAM) && fillOnly(p) {
+				u = math.Min(u, d*ceiling[r]/ceiling[analysis.LimitDRAM])
+			}
 			m = math.Max(m, u/ceiling[r])
 		}
 	}
