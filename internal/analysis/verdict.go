@@ -476,7 +476,10 @@ import (
 // order, at the data's size (the L2's over their hit rate) in DRAM
 // (analysis.OrderedGathers), and bounds a fix that takes time off an
 // SM-bound stream by DRAM where its L2 only passes DRAM's fill.
-const VerdictVersion = 212
+// version 213 floors register-tile's tiled time, on a kernel whose FP32
+// adds and multiplies outnumber its FMAs, at its instructions' issue
+// time (FP32 kept, the rest cut by the tile's load ratio), not FLOPs.
+const VerdictVersion = 213
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -129,6 +129,7 @@ shared-memory one. Or call cuBLAS or CUTLASS, which tile registers (and tensor c
 		if h := p.Kernel.Limiter.Headroom; h.Known() {
 			after = math.Max(after, h.Ideal)
 		}
+		after = math.Max(after, tileIssueFloor(p, tileLoadsPerFMA/r))
 		// The tile keeps the kernel's global traffic (each output still
 		// reads its operands' tiles once): L2 and DRAM keep their work,
 		// and their time bounds the gain (fixtures/sol-check4's conv5,
@@ -469,4 +470,43 @@ func addrLess(a, b string) bool {
 		return a < b
 	}
 	return x < y
+}
+
+// tileIssueFloor is the time the register tile's instructions take to
+// issue at the FP32 pipe's attainable rate (the SM's schedulers issue one
+// warp instruction a clock each, as many as the FP32 pipe retires): the
+// kernel's FP32 instructions (FADD, FMUL, FFMA, warp-level), which the
+// tile keeps, and the rest (the loads, their addresses, the loop), which
+// it cuts by keep, the tile's loads a step against the kernel's. The
+// headroom's FP32 ideal counts FLOPs at the FMA peak: it charges an FADD
+// half its slot, and an |a − b| step is two FADDs and, untiled, two loads
+// (fixtures/sol-check28's manhDist<1>, read once before this: 0.74
+// estimated against 0.63; its 4×4 twin issued 53.6 M instructions, 33.6 M
+// of them FADDs). 0 when the spec or the page has no count, or the
+// kernel's FP32 work is mostly FMAs.
+func tileIssueFloor(p *Pass, keep float64) float64 {
+	sp := p.Kernel.Spec
+	inst, ok := p.Value("inst_executed")
+	if sp == nil || sp.SMs <= 0 || sp.CoresPerSM <= 0 || sp.SMClockMHz <= 0 || !ok || !(inst > 0) {
+		return 0
+	}
+	fp32, ffma := 0.0, 0.0
+	for _, s := range instructions(p.Kernel) {
+		switch op, _, _ := strings.Cut(opcode(s.SASS), "."); op {
+		case "FADD", "FMUL":
+			fp32 += instExecuted(s)
+		case "FFMA":
+			fp32 += instExecuted(s)
+			ffma += instExecuted(s)
+		}
+	}
+	// Only where adds and multiplies outnumber the FMAs, the steps the
+	// FLOP ideal misprices: an FMA product's addressing is priced by the
+	// loads' time above (sol-check11's convC4<1>, 0.70 against 0.76, fell
+	// to 0.57 with its other instructions cut by the loads' ratio).
+	if fp32 <= 0 || fp32 > inst || fp32-ffma <= ffma {
+		return 0
+	}
+	rate := float64(sp.SMs) * float64(sp.CoresPerSM) / 32 * sp.SMClockMHz * 1e6 * attainable
+	return (fp32 + (inst-fp32)*math.Min(1, keep)) / rate
 }

@@ -188,13 +188,16 @@ var solCheck28Files = map[string][]string{
 // After the read (the set no longer a clean test): int-division reads
 // nsFields<0>'s quotient chain as no modular arithmetic and prices the
 // inline divisions' test and barrier, 0.35 to 0.57 against 0.59; the
-// bound tightened to 0.127 (0.1269 on each page).
+// bound tightened to 0.127 (0.1269 on each page). register-tile's floor
+// from the FP32 instructions issued, not FLOPs, on a kernel of adds
+// (tileIssueFloor): manhDist<1> 0.74 to 0.68 against 0.63; the bound
+// 0.124 (0.1239).
 func TestSolCheck28(t *testing.T) {
 	skipShort(t)
 	if !solCheck28Read {
 		t.Skip("sol-check28: read once, with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck28Files, solCheck28Pairs, "sol-check28", 0.127, 1.0, solCheck28Gaps)
+	heldOutGaps(t, solCheck28Files, solCheck28Pairs, "sol-check28", 0.124, 1.0, solCheck28Gaps)
 }
 
 // solCheck28Gaps are what the first read found against the verdicts
