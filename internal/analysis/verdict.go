@@ -479,7 +479,7 @@ import (
 // version 213 floors register-tile's tiled time, on a kernel whose FP32
 // adds and multiplies outnumber its FMAs, at its instructions' issue
 // time (FP32 kept, the rest cut by the tile's load ratio), not FLOPs.
-const VerdictVersion = 213
+const VerdictVersion = 214
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
