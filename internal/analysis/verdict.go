@@ -479,7 +479,9 @@ import (
 // version 213 floors register-tile's tiled time, on a kernel whose FP32
 // adds and multiplies outnumber its FMAs, at its instructions' issue
 // time (FP32 kept, the rest cut by the tile's load ratio), not FLOPs.
-const VerdictVersion = 214
+// version 215 advises local-memory on a Triton kernel in Triton's terms
+// (BLOCK_SIZE, num_warps, num_stages), not __launch_bounds__.
+const VerdictVersion = 215
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -90,6 +90,14 @@ for (...) { unsigned k = key[i] & 15;
 		case !okSp && len(locs) == 0:
 			what = "a per-thread array indexed by run-time values, or register spills"
 		}
+		if _, _, triton := tritonKernel(p.Kernel.Record); triton {
+			// Triton keeps a program's tensors in registers, their
+			// elements spread over its threads: local memory is a block
+			// too large for them (fixtures/sol-check28's smx_w4, a
+			// 32768-element row on four warps), and the fix is the
+			// program's shape, not __launch_bounds__.
+			advice = tritonLocalAdvice(float64(p.Kernel.Record.Block.Size()) / 32)
+		}
 		gain := k * share
 		// A table the loop only reads, mostly from L1: the gain is what
 		// its misses cost, and a fraction for the hits.
@@ -125,6 +133,13 @@ for (...) { unsigned k = key[i] & 15;
 			Locations: locs,
 		})
 	},
+}
+
+// tritonLocalAdvice is local-memory's fix in Triton's terms, for a
+// program of warps warps: each thread holds BLOCK_SIZE / (32 · num_warps)
+// elements of every live tensor, and what does not fit spills.
+func tritonLocalAdvice(warps float64) string {
+	return fmt.Sprintf("each thread holds BLOCK_SIZE / (32 · num_warps) elements of every live tensor (now %.0f warp(s) a program), and what the registers cannot hold spills: raise num_warps (8 to 16) so each thread holds fewer, or loop over the data in a smaller BLOCK_SIZE (an online max and sum for a softmax row), lower num_stages where a pipelined loop keeps buffers live, or let @triton.autotune choose BLOCK_SIZE and num_warps", warps)
 }
 
 // localTrafficGain prices a per-thread table written at run-time slots
