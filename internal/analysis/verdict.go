@@ -481,7 +481,9 @@ import (
 // time (FP32 kept, the rest cut by the tile's load ratio), not FLOPs.
 // version 215 advises local-memory on a Triton kernel in Triton's terms
 // (BLOCK_SIZE, num_warps, num_stages), not __launch_bounds__.
-const VerdictVersion = 215
+// version 216 has bit-loop leave out a one-bit test into a predicate
+// that only guards memory accesses (a masked store's mask bits).
+const VerdictVersion = 216
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

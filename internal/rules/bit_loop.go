@@ -108,170 +108,6 @@ func bitTest(sass string) (reg string, kind int) {
 	return r, bitDeposit
 }
 
-// depositBit returns the register a SASS instruction takes one bit of
-// to merge it into another word, "" if it does not: LOP3.LUT R6, R6,
-// 0x20, R9, 0xf8 is R6 | (R9 & 0x20), LOP3.LUT R7, R6, 0x2, R7, 0xe2
-// takes bit 1 of R6 into R7, a one-bit immediate beside two source
-// registers and a register written (fixtures/sol-check21's morton2<0>:
-// a Morton code built by a 16-step loop unrolled, code |= ((x >> b) &
-// 1) << 2b | ((y >> b) & 1) << (2b + 1), 31 such merges a code and a
-// shift for most, where the shift-and-mask spread takes four steps a
-// coordinate). The register after the mask (before it when the mask is
-// the last source) is the one returned, with the mask.
-func depositBit(sass string) (reg, mask string) {
-	if !strings.HasPrefix(opcode(sass), "LOP3.LUT") {
-		return "", ""
-	}
-	f := sassOperands(sass)
-	if len(f) < 5 || !strings.HasPrefix(f[0], "R") || f[0] == "RZ" {
-		return "", ""
-	}
-	isReg := func(x string) bool { return strings.HasPrefix(x, "R") && x != "RZ" && !strings.HasPrefix(x, "RZ") }
-	at := 0
-	for i := 1; i <= 3; i++ {
-		if strings.HasPrefix(f[i], "0x") {
-			v, err := strconv.ParseUint(f[i][2:], 16, 32)
-			if err != nil || v == 0 || v&(v-1) != 0 || at != 0 {
-				return "", ""
-			}
-			at = i
-		} else if !isReg(f[i]) {
-			return "", ""
-		}
-	}
-	switch {
-	case at == 0:
-		return "", ""
-	case at < 3:
-		return f[at+1], f[at]
-	}
-	return f[at-1], f[at]
-}
-
-// singleBitTest returns the register a SASS instruction ands with a
-// one-bit immediate, "" if it does not: LOP3.LUT Rd, Ra, 0x1, RZ, 0xc0
-// (a bit shifted down) or LOP3.LUT P0, RZ, Ra, 0x2, RZ, 0xc0 (a bit
-// tested in place) give Ra.
-func singleBitTest(sass string) string {
-	if !strings.HasPrefix(opcode(sass), "LOP3.LUT") {
-		return ""
-	}
-	f := sassOperands(sass)
-	if len(f) < 3 || f[len(f)-2] != "0xc0" && f[len(f)-1] != "0xc0" {
-		return ""
-	}
-	for i, x := range f {
-		if i == 0 || !strings.HasPrefix(x, "0x") || x == "0xc0" {
-			continue
-		}
-		v, err := strconv.ParseUint(x[2:], 16, 64)
-		if err == nil && v != 0 && v&(v-1) == 0 && strings.HasPrefix(f[i-1], "R") && f[i-1] != "RZ" {
-			return f[i-1]
-		}
-	}
-	return ""
-}
-
-// scanTest returns the register a SASS instruction tests for a bit set
-// at or above a position b, 1 to 31, "" if it does not: LOP3.LUT P1, RZ,
-// R5, 0xfffffff8, RZ, 0xc0 is (v >> 3) != 0, a predicate of v and the
-// mask of its bits from b up (fixtures/sol-check20's msbScan<0>: floor
-// (log2 v) by a 31-step scan unrolled, l = (v >> b) != 0 ? b : l, thirty
-// such tests and a select each where FLO takes one). Only a predicate's
-// test counts: a register anded with a high mask is a field cut out.
-func scanTest(sass string) string {
-	if !strings.HasPrefix(opcode(sass), "LOP3.LUT") {
-		return ""
-	}
-	f := sassOperands(sass)
-	if len(f) < 6 || !strings.HasPrefix(f[0], "P") || f[1] != "RZ" || f[4] != "RZ" || f[5] != "0xc0" ||
-		!strings.HasPrefix(f[2], "R") || f[2] == "RZ" || !strings.HasPrefix(f[3], "0x") {
-		return ""
-	}
-	v, err := strconv.ParseUint(f[3][2:], 16, 32)
-	if low := ^uint32(v) + 1; err != nil || v == 0 || uint32(v) == math.MaxUint32 || low&(low-1) != 0 {
-		return ""
-	}
-	return f[2]
-}
-
-// addConst returns the register a SASS instruction adds a constant to
-// (IADD3 Rd, Ra, 0x1, RZ; VIADD Rd, Ra, 0x1), "" if it does not.
-func addConst(sass string) string {
-	base, _, _ := strings.Cut(opcode(sass), ".")
-	if base != "IADD3" && base != "VIADD" {
-		return ""
-	}
-	f := sassOperands(sass)
-	if len(f) < 3 || !strings.HasPrefix(f[1], "R") || f[1] == "RZ" || !strings.HasPrefix(strings.TrimPrefix(f[2], "-"), "0x") {
-		return ""
-	}
-	if len(f) > 3 && f[3] != "RZ" {
-		return ""
-	}
-	return f[1]
-}
-
-// sassOperands are a SASS instruction's operands, its guard and opcode
-// dropped.
-func sassOperands(sass string) []string {
-	f := strings.Fields(strings.ReplaceAll(sass, ",", " "))
-	for len(f) > 0 && strings.HasPrefix(f[0], "@") {
-		f = f[1:]
-	}
-	if len(f) > 0 {
-		f = f[1:]
-	}
-	return f
-}
-
-// stepShift returns the register a SASS instruction shifts in place by
-// one to eight bits (SHF.R.U32.HI R0, RZ, 0x1, R0; SHF.L.U32 R0, R0,
-// 0x1, RZ; IMAD.SHL.U32 R0, R0, 0x2, RZ), "" if it does not: a word
-// walked a bit or a few at a time.
-func stepShift(sass string) string {
-	op := opcode(sass)
-	if !strings.HasPrefix(op, "SHF.") && !strings.HasPrefix(op, "IMAD.SHL") {
-		return ""
-	}
-	f := sassOperands(sass)
-	if len(f) < 4 {
-		return ""
-	}
-	small := func(x string, shl bool) bool {
-		v, err := strconv.ParseUint(strings.TrimPrefix(x, "0x"), 16, 64)
-		if err != nil || !strings.HasPrefix(x, "0x") {
-			return false
-		}
-		if shl {
-			return v >= 2 && v <= 256 && v&(v-1) == 0
-		}
-		return v >= 1 && v <= 8
-	}
-	switch {
-	case strings.HasPrefix(op, "SHF.R") && f[1] == "RZ" && small(f[2], false) && f[3] == f[0]:
-		return f[0]
-	case strings.HasPrefix(op, "SHF.L") && f[1] == f[0] && small(f[2], false):
-		return f[0]
-	case strings.HasPrefix(op, "IMAD.SHL") && f[1] == f[0] && small(f[2], true):
-		return f[0]
-	}
-	return ""
-}
-
-// aluOp reports whether an opcode runs on the ALU pipe on sm_70 and
-// later (ncu's pipe table: bit manipulation, logic and integer
-// instructions but IMAD and IMUL; comparisons and selects).
-func aluOp(op string) bool {
-	base, _, _ := strings.Cut(op, ".")
-	switch base {
-	case "LOP3", "LOP", "SHF", "SHL", "SHR", "IADD3", "ISETP", "LEA", "SEL", "PRMT", "POPC", "FLO", "BREV",
-		"IMNMX", "PLOP3", "BMSK", "SGXT", "FSETP", "FSEL", "FMNMX", "P2R", "R2P":
-		return true
-	}
-	return false
-}
-
 // depositIssue and depositALU are the instructions, and the ALU-pipe
 // ones of them, that the shift-and-mask spread takes a bit it moves
 // where a loop merges the bits into a word one at a time: a 16-bit field
@@ -457,6 +293,13 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		// Ra, 0x1, RZ; VIADD Rd, Ra, 0x1), "" for any other instruction.
 		plus string
 		line *bitLine
+		// guard is the predicate an instruction runs under ("P3" for
+		// @!P3), mem whether it accesses memory, and maskBit whether it
+		// is a one-bit test into a predicate that only guards memory
+		// accesses (maskBits).
+		guard        string
+		mem, maskBit bool
+		preds        []string // the predicates it reads as operands
 	}
 	var recs []rec
 	for _, s := range instructions(a) {
@@ -474,13 +317,46 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		if kind == bitDeposit {
 			_, mask = depositBit(s.SASS)
 		}
+		base, _, _ := strings.Cut(op, ".")
+		var preds []string
+		for _, x := range sassOperands(s.SASS)[min(1, len(sassOperands(s.SASS))):] {
+			if x = strings.TrimPrefix(x, "!"); strings.HasPrefix(x, "P") && x != "PT" {
+				preds = append(preds, x)
+			}
+		}
 		recs = append(recs, rec{addr: addr, n: instExecuted(s), alu: aluOp(op), f2i: strings.HasPrefix(op, "F2I"), load: strings.HasPrefix(op, "LD"),
-			test: test, kind: kind, mask: mask, step: stepShift(s.SASS), dest: dest, plus: addConst(s.SASS), line: byLine.at(s)})
+			test: test, kind: kind, mask: mask, step: stepShift(s.SASS), dest: dest, plus: addConst(s.SASS), line: byLine.at(s),
+			guard: sassGuard(s.SASS), mem: strings.HasPrefix(base, "LD") || strings.HasPrefix(base, "ST") || base == "RED" || base == "ATOM" || base == "ATOMS",
+			preds: preds})
+	}
+	// A one-bit test into a predicate read only as a memory access's
+	// guard is a mask bit unpacked, not a word's bits walked: Triton's
+	// masked store takes its per-element mask bits from one register,
+	// a LOP3.LUT P, RZ, R, 0x8000, RZ, 0xc0 an element, unrolled in
+	// straight-line code (fixtures/sol-check28's smx_w4: 61 such tests,
+	// each predicate's first reader an @!P STG.E.128).
+	slices.SortStableFunc(recs, func(x, y rec) int { return cmp.Compare(x.addr, y.addr) })
+	for i := range recs {
+		if recs[i].test == "" || recs[i].kind != bitSingle || !strings.HasPrefix(recs[i].dest, "P") {
+			continue
+		}
+		p := recs[i].dest
+		for _, r := range recs[i+1:] {
+			if slices.Contains(r.preds, p) || r.guard == p && !r.mem {
+				break // read by arithmetic or a branch: a bit used
+			}
+			if r.guard == p {
+				recs[i].maskBit = true
+				break
+			}
+			if r.dest == p {
+				break // written again unread
+			}
+		}
 	}
 	// A test's register is written by the nearest instruction before it
 	// (by address) that writes it, of those run at least half as often
 	// as the test: a quadrant's when that is an F2I.
-	slices.SortStableFunc(recs, func(x, y rec) int { return cmp.Compare(x.addr, y.addr) })
 	writerOf := func(i int, reg string) int {
 		j := i - 1
 		for ; j >= 0; j-- {
@@ -527,6 +403,9 @@ func bitLines(a *analysis.Kernel) (lines []*bitLine, total, alu, warps float64) 
 		}
 	}
 	skip := func(i int) bool {
+		if recs[i].maskBit {
+			return true
+		}
 		j := writer(i)
 		return j >= 0 && (quadrant(j) || recs[j].load && testsOf[j] < 2)
 	}
