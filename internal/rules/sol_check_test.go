@@ -243,4 +243,5 @@ var heldOutRead = map[string]bool{
 	"host35":      host35Read,
 	"host36":      host36Read,
 	"host37":      host37Read,
+	"host38":      host38Read,
 }
