@@ -236,6 +236,7 @@ var heldOutRead = map[string]bool{
 	"sol-check26": solCheck26Read,
 	"sol-check27": solCheck27Read,
 	"sol-check28": solCheck28Read,
+	"sol-check29": solCheck29Read,
 	"host31":      host31Read,
 	"host32":      host32Read,
 	"host33":      host33Read,
