@@ -226,6 +226,14 @@ var solSets = []struct {
 		{"gaborW<0>", "gaborW<1>"}, {"ilvMaps<0>", "ilvMaps<1>"}, {"firTap63<0>", "firTap63<1>"}, {"paletteMap<0>", "paletteMap<1>"},
 		{"triRowWalk<0>", "triRowWalk<1>"}, {"discSum<0>", "discSum<1>"}, {"satI32<256>", "satI32<1024>"}}},
 	{"sol-check28", "sol_triton28", [][2]string{{"smx_w4", "smx_w16"}, {"cumsum0_col", "cumsum0_strip"}, {"huber_b1024", "huber_b4096"}}},
+	// The twenty-ninth set, skipped until its one read (solCheck29Read).
+	{"sol-check29", "sol_check29", [][2]string{{"stretchU8<1>", "stretchU8<16>"}, {"maxTimes<1>", "maxTimes<4>"}, {"duffStep<1024>", "duffStep<128>"},
+		{"cntLog1p<4>", "cntLog1p<256>"}, {"rotMix8<0>", "rotMix8<1>"}, {"allFlags<0>", "allFlags<1>"}, {"lastSeen<0>", "lastSeen<1>"},
+		{"pagedKv<0>", "pagedKv<1>"}, {"xs1024<0>", "xs1024<1>"}, {"brickIdx<0>", "brickIdx<1>"}, {"baroAlt<0>", "baroAlt<1>"},
+		{"mercY<0>", "mercY<1>"}, {"mapPick<0>", "mapPick<1>"}, {"vFir65<0>", "vFir65<1>"}, {"matProp<0>", "matProp<1>"},
+		{"decDigits<0>", "decDigits<1>"}, {"growPeriods<0>", "growPeriods<1>"}, {"rampTotal<0>", "rampTotal<1>"}, {"expm4<0>", "expm4<1>"},
+		{"det7<0>", "det7<1>"}, {"affD4<0>", "affD4<1>"}}},
+	{"sol-check29", "sol_triton29", [][2]string{{"mish_b32_w1", "mish_b2048_w4"}, {"logsig_f64", "logsig_f32"}, {"ratio_w4", "ratio_w8"}}},
 }
 
 // solCheck13Read says whether fixtures/sol-check13 has had its one read

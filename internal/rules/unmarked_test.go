@@ -114,6 +114,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check26", solCheck26Files, hp(solCheck26Pairs)},
 		{"sol-check27", solCheck27Files, hp(solCheck27Pairs)},
 		{"sol-check28", solCheck28Files, hp(solCheck28Pairs)},
+		{"sol-check29", solCheck29Files, hp(solCheck29Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {
