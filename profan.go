@@ -541,6 +541,12 @@ type HostSpan struct {
 	Start float64 // seconds, on the clock of the GPU records
 	Dur   float32 // seconds
 	State HostState
+	// Native is the share of a DataLoader iterator's span, in 255ths,
+	// inside calls from Python into C of 2 µs or more under which the
+	// profiler recorded nothing (a regex's substitution, a decode): the
+	// library's own work, which no hook of the profiler slows. Zero on
+	// other spans and where the trace does not say (nsys, no with_stack).
+	Native uint8
 	// Ops and Frames count the profiler's records that begin inside the
 	// span on its thread (aten ops, and Python calls under with_stack),
 	// each of which the profiler slowed the host by recording; up to
@@ -560,6 +566,9 @@ const CastTick = 0.25e-6
 
 // CastTime is the span's time inside casts, seconds.
 func (s HostSpan) CastTime() float64 { return float64(s.Cast) * CastTick }
+
+// NativeTime is the span's time inside native calls (Native), seconds.
+func (s HostSpan) NativeTime() float64 { return float64(s.Native) / 255 * float64(s.Dur) }
 
 // End is the span's end, seconds.
 func (s HostSpan) End() float64 { return s.Start + float64(s.Dur) }

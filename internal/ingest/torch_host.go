@@ -21,6 +21,78 @@ type hostSide struct {
 	// iterator's (profan.LoaderWait), kept where a do_one_step or the
 	// iterator's __next__ holds them (keepPin), 16 bytes each until then.
 	pinWaits []hostRec
+	// natives are the calls from Python into C of pyCallBuckets ×
+	// pyCallNS or more, by thread: start and duration in ticks, 8 bytes
+	// each until the spans are counted (HostSpan.Native), up to
+	// maxNatives of them (8 MB; past it a span's native share is short).
+	natives  map[int32][][2]int32
+	nNatives int
+}
+
+// maxNatives bounds hostSide.natives.
+const maxNatives = 1 << 20
+
+// builtin counts a call from Python into C: a short one into pyCalls
+// (profan.Host.PyCall), a longer one kept in natives.
+func (r *torchReader) builtin(name string, ts, dur int64, tid string) {
+	if !strings.HasPrefix(name, "<built-in") {
+		return
+	}
+	if dur < pyCallBuckets*pyCallNS {
+		r.pyCalls[dur/pyCallNS]++
+		return
+	}
+	d := (ts - r.origin) / tickNS
+	if d < math.MinInt32 || d > math.MaxInt32 || r.nNatives >= maxNatives {
+		return
+	}
+	r.nNatives++
+	if r.natives == nil {
+		r.natives = map[int32][][2]int32{}
+	}
+	t := r.tidOf(tid)
+	r.natives[t] = append(r.natives[t], [2]int32{int32(d), int32(min(dur/tickNS, math.MaxInt32))})
+}
+
+// native is the share of a DataLoader iterator's span from lo to hi (ns,
+// on thread tid, whose other frames' starts are ticks) that its leaf
+// native calls take, in 255ths: each of nat (its thread's, sorted) that
+// begins inside the span with no frame or op begun inside it, its time
+// less its record's (pyCall, ns).
+func (r *torchReader) native(nat [][2]int32, ticks []int32, tid int32, lo, hi int64, pyCall float64) uint8 {
+	tlo, thi := (lo-r.origin)/tickNS, (hi-r.origin)/tickNS
+	a, _ := slices.BinarySearchFunc(nat, int32(max(tlo, math.MinInt32)), func(c [2]int32, x int32) int { return cmp.Compare(c[0], x) })
+	// The ops and the user's frames begun inside the span, as ticks.
+	var kids []int32
+	for _, recs := range [][]hostRec{r.ops, r.frames} {
+		k, _ := slices.BinarySearchFunc(recs, lo, func(h hostRec, x int64) int { return cmp.Compare(h.start, x) })
+		for ; k < len(recs) && recs[k].start < hi; k++ {
+			if recs[k].tid() == tid {
+				kids = append(kids, int32((recs[k].start-r.origin)/tickNS))
+			}
+		}
+	}
+	slices.Sort(kids)
+	// within reports a tick of t in (s, e).
+	within := func(t []int32, s, e int32) bool {
+		k, _ := slices.BinarySearch(t, s+1)
+		return k < len(t) && t[k] < e
+	}
+	ns := 0.0
+	for _, c := range nat[a:] {
+		if int64(c[0]) >= thi {
+			break
+		}
+		e := c[0] + c[1]
+		if within(ticks, c[0], e) || within(kids, c[0], e) {
+			continue
+		}
+		ns += max(0, float64(min(int64(e), thi)-int64(c[0]))*tickNS-pyCall)
+	}
+	if ns <= 0 || hi <= lo {
+		return 0
+	}
+	return uint8(min(255, math.Round(255*ns/float64(hi-lo))))
 }
 
 // tickNS is the unit of torchReader.ticks: a frame's start is kept to
@@ -292,7 +364,7 @@ func (r *torchReader) spans(calls []*profan.HostEvent) {
 	host.Spans, of, host.SpansFolded = mergeSpans(per, r.origin)
 	host.SpanNames = sn.names
 	r.countRecords(host.Spans, of, tids)
-	r.ticks, r.numeric = nil, nil
+	r.ticks, r.numeric, r.natives = nil, nil, nil
 }
 
 // countRecords counts into each span the aten ops and the Python frames
@@ -303,12 +375,14 @@ func (r *torchReader) spans(calls []*profan.HostEvent) {
 func (r *torchReader) countRecords(spans []profan.HostSpan, of []uint8, tids []int32) {
 	type cursor struct{ op, fr, tk int }
 	cur := make([]cursor, len(tids))
-	ticks, num := make([][]int32, len(tids)), make([][]int32, len(tids))
+	ticks, num, nat := make([][]int32, len(tids)), make([][]int32, len(tids)), make([][][2]int32, len(tids))
 	for i, tid := range tids {
-		ticks[i], num[i] = r.ticks[tid], r.numeric[tid]
+		ticks[i], num[i], nat[i] = r.ticks[tid], r.numeric[tid], r.natives[tid]
 		slices.Sort(ticks[i])
 		slices.Sort(num[i])
+		slices.SortFunc(nat[i], func(a, b [2]int32) int { return cmp.Compare(a[0], b[0]) })
 	}
+	pyCall := r.pyCall() * 1e9
 	// inside counts the ticks of t from lo to hi (ns).
 	at := func(ns int64) int32 {
 		return int32(max(math.MinInt32, min(math.MaxInt32, (ns-r.origin+tickNS/2)/tickNS)))
@@ -360,6 +434,7 @@ func (r *torchReader) countRecords(spans []profan.HostSpan, of []uint8, tids []i
 		s.Ops, s.Frames = sat(ops), sat(frames+k-c.tk)
 		if s.State == profan.HostData {
 			r.s.run.Host.LoaderNumeric += inside(num[p], lo, hi)
+			s.Native = r.native(nat[p], t, tid, lo, hi, pyCall)
 		}
 	}
 }

@@ -712,9 +712,7 @@ func (r *torchReader) file(cat int, off int64) error {
 			// Only the frames of the user's code are kept: the ones a
 			// call is attributed to.
 			r.s.run.Host.Frames++
-			if e.Dur.ns < pyCallBuckets*pyCallNS && strings.HasPrefix(e.Name, "<built-in") {
-				r.pyCalls[e.Dur.ns/pyCallNS]++
-			}
+			r.builtin(e.Name, e.TS.ns, e.Dur.ns, e.Tid.s)
 			if numericFrame(e.Name) {
 				r.tick(&r.numeric, r.tidOf(e.Tid.s), e.TS.ns)
 			}
