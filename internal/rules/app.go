@@ -35,6 +35,9 @@ type AppPass struct {
 	trace func(rule, set string)
 	// bulkReads caches kindOf's look at the capture's copies.
 	bulkReads *bool
+	// sizingCopies caches the sync sites that are a tensor's sizing
+	// read (sizingRead), by name and by method and frame (sizingCopy).
+	sizingCopies map[string]bool
 }
 
 // kernels returns the groups of evidence set name, longest first.
@@ -470,7 +473,7 @@ const bulkRead = 1 << 20
 // needed every step).
 func (p *AppPass) kindOf(s analysis.Site) string {
 	k := syncKind(s)
-	if k == syncValue && sizingRead(s) {
+	if k == syncValue && sizingRead(s) || k == syncCopy && p.sizingCopy(s) {
 		return syncShape
 	}
 	if k != syncValue || s.Method != "cpu" || !strings.Contains(s.Site, "aten::to") && !strings.Contains(s.Site, "aten::copy_") {
@@ -494,7 +497,8 @@ func (p *AppPass) kindOf(s analysis.Site) string {
 }
 
 // sizingRead reports a scalar read (int(), float() or .item() of a GPU
-// tensor: aten::item → _local_scalar_dense) between the step's launches
+// tensor: aten::item → _local_scalar_dense), or a tensor's (tensorRead),
+// between the step's launches
 // whose value sizes the work launched after it, as the trace shows it
 // (analysis.Site.Sizes): the same kernels after it run on other grids
 // from one step to the next while those before it do not
@@ -514,7 +518,45 @@ func sizingRead(s analysis.Site) bool {
 		// ".item() → aten::item → …": the op after the method.
 		op, _, _ = strings.Cut(strings.TrimPrefix(s.Site, m+"() → "), " → ")
 	}
-	return op == "aten::item" || op == "aten::_local_scalar_dense"
+	if op == "aten::item" || op == "aten::_local_scalar_dense" {
+		return true
+	}
+	return tensorRead(s)
+}
+
+// tensorRead reports a site that reads a tensor back (.to("cpu"),
+// .cpu(): a device-to-host copy the host waited for): where its values
+// size the work after it (sizingRead), the lengths pack_padded_sequence
+// takes on the host, which set the packed batch's sizes and the LSTM's
+// launches (fixtures/host37's sent).
+func tensorRead(s analysis.Site) bool {
+	op, _, _ := strings.Cut(s.Site, " → ")
+	if m, _, ok := strings.Cut(s.Site, "() → "); ok && strings.HasPrefix(m, ".") {
+		op, _, _ = strings.Cut(strings.TrimPrefix(s.Site, m+"() → "), " → ")
+	}
+	return s.Reads > 0 && (op == "aten::to" || op == "aten::_to_copy" || op == "aten::copy_")
+}
+
+// sizingCopy reports a .to() site, which syncKind takes for a pageable
+// copy's sync, that is a tensor's sizing read (sizingRead): a site known
+// by its name alone (an idle call's, a lever's drop) is looked up among
+// the replayed steps' sites, by name, else by its method and frame.
+func (p *AppPass) sizingCopy(s analysis.Site) bool {
+	if s.Count > 0 || s.Inside > 0 {
+		return sizingRead(s)
+	}
+	if p.sizingCopies == nil {
+		p.sizingCopies = map[string]bool{}
+		if tl := p.ev.Timeline; tl != nil {
+			for _, x := range tl.SyncSites() {
+				if syncKind(x) == syncCopy && sizingRead(x) {
+					p.sizingCopies[x.Site] = true
+					p.sizingCopies[x.Method+"\x00"+x.Frame] = true
+				}
+			}
+		}
+	}
+	return p.sizingCopies[s.Site] || s.Method != "" && s.Frame != "" && p.sizingCopies[s.Method+"\x00"+s.Frame]
 }
 
 // loopSyncs are the sync sites of kind that recur in every replayed step

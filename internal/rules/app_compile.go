@@ -209,9 +209,12 @@ Dynamo marks the size dynamic, which the eager step's trace cannot show.`,
 		}
 		if s, ok := sizedRead(p, looped); ok {
 			readWord := "scalar"
-			if p.kindOf(s) == syncShape && !sizingRead(s) {
+			switch {
+			case p.kindOf(s) == syncShape && !sizingRead(s):
 				// nonzero, a mask's indices: a read of how many.
 				readWord = "shape"
+			case tensorRead(s):
+				readWord = "tensor"
 			}
 			// A value read inside the forward whose shapes after it
 			// change every step (a kept-token count read with int()

@@ -92,6 +92,10 @@ y = torch.bmm(buf.view(E, cap, d), w)                      # no host read`,
 			}
 			r.Message += fmt.Sprintf("; each a scalar read (int(), .item()) whose value sizes the ops launched after it: the kernels right after a read ran on other grids than after the same read a step before, those right before it on the same grids (%d such pairs of reads in the %d traced steps)", pairs, steps)
 			r.Fix = "keep the sizes fixed: a count read with int() or .item() to size the ops after it (torch.topk's k, a slice's length) becomes a fixed bound (a fixed k or keep ratio, the rest masked or weighted on the GPU) or a few padded sizes; no host read, and shapes a CUDA graph can hold"
+			if tensorReads(sites) {
+				r.Message = strings.Replace(r.Message, "each a scalar read (int(), .item()) whose value sizes", "each a tensor copied back to the host (.to(\"cpu\"), .cpu()) whose values size", 1)
+				r.Fix = "keep the sizes on the host where they are made: lengths the collate_fn computes on the CPU stay a CPU tensor (pack_padded_sequence takes its lengths on the CPU), never moved to the GPU and read back; no host read between the step's launches"
+			}
 		}
 		if items > 1 && layerLoop(p.timeline(), frame) {
 			// Entered between the model's layers (a module's forward
@@ -230,6 +234,16 @@ func itemLoop(sites []analysis.Site, steps int) (frame string, items int) {
 func scalarSizes(sites []analysis.Site) bool {
 	for _, s := range sites {
 		if !sizingRead(s) {
+			return false
+		}
+	}
+	return len(sites) > 0
+}
+
+// tensorReads reports sites all tensors read back (tensorRead).
+func tensorReads(sites []analysis.Site) bool {
+	for _, s := range sites {
+		if !tensorRead(s) {
 			return false
 		}
 	}

@@ -109,23 +109,31 @@ func TestKindOf(t *testing.T) {
 // the step's launches whose following shapes change at it (Site.Sizes)
 // is a shape read; the same read with no such change, one after the
 // step's last launch, a branch's test (aten::is_nonzero) and a .tolist()
-// (a shape method already) stay what syncKind says.
+// (a shape method already) stay what syncKind says. A tensor read back
+// (.to("cpu"), .cpu(): a device-to-host copy waited for, Site.Reads)
+// whose following shapes change at it is one too (fixtures/host37's
+// sent: the lengths for pack_padded_sequence); an upload's sync (no
+// read) stays a copy's.
 func TestSizingRead(t *testing.T) {
 	p := &AppPass{ev: &analysis.AppEvidence{}}
 	for _, c := range []struct {
-		site          string
-		inside, sizes int
-		want          string
+		site                 string
+		inside, sizes, reads int
+		want                 string
 	}{
-		{"aten::item → cudaStreamSynchronize at host27.py(285): prune", 12, 1, syncShape},
-		{"aten::item → cudaStreamSynchronize at host27.py(285): prune", 12, 0, syncValue},
-		{"aten::item → cudaStreamSynchronize at host25.py(213): forward", 4, 0, syncValue},
-		{".item() → aten::item → cudaStreamSynchronize at train.py(40): step", 4, 2, syncShape},
-		{".item() → aten::item → cudaStreamSynchronize at train.py(40): step", 0, 2, syncValue},
-		{"aten::is_nonzero → cudaStreamSynchronize at train.py(40): step", 4, 2, syncValue},
-		{".tolist() → aten::to → cudaStreamSynchronize at moe.py(146): forward", 16, 0, syncShape},
+		{".to() → aten::to → cudaStreamSynchronize at host37.py(339): forward", 4, 3, 4, syncShape},
+		{".to() → aten::to → cudaStreamSynchronize at host37.py(339): forward", 4, 0, 4, syncCopy},
+		{".to() → aten::to → cudaStreamSynchronize at host37.py(376): step", 4, 3, 0, syncCopy},
+		{".cpu() → aten::to → cudaStreamSynchronize at train.py(40): step", 4, 2, 4, syncShape},
+		{"aten::item → cudaStreamSynchronize at host27.py(285): prune", 12, 1, 0, syncShape},
+		{"aten::item → cudaStreamSynchronize at host27.py(285): prune", 12, 0, 0, syncValue},
+		{"aten::item → cudaStreamSynchronize at host25.py(213): forward", 4, 0, 0, syncValue},
+		{".item() → aten::item → cudaStreamSynchronize at train.py(40): step", 4, 2, 0, syncShape},
+		{".item() → aten::item → cudaStreamSynchronize at train.py(40): step", 0, 2, 0, syncValue},
+		{"aten::is_nonzero → cudaStreamSynchronize at train.py(40): step", 4, 2, 0, syncValue},
+		{".tolist() → aten::to → cudaStreamSynchronize at moe.py(146): forward", 16, 0, 0, syncShape},
 	} {
-		s := analysis.Site{Site: c.site, Inside: c.inside, Sizes: c.sizes}
+		s := analysis.Site{Site: c.site, Count: c.inside, Inside: c.inside, Sizes: c.sizes, Reads: c.reads}
 		s.Method, s.Frame = verdict.SiteParts(c.site)
 		if got := p.kindOf(s); got != c.want {
 			t.Errorf("%s (inside %d, sizes %d): %s, want %s", c.site, c.inside, c.sizes, got, c.want)
