@@ -133,12 +133,22 @@ so the time per sample is (2 × data + max(span − data, 2 × busy)) / (2 × sp
 			}
 		}
 		wall := 1 - (2*data+math.Max(h-data, 2*k))/(2*h)
-		p.recommendWall(analysis.Recommendation{
+		r := analysis.Recommendation{
 			Message: fmt.Sprintf("%s of the kernel time is in launches shorter than %.0f µs: each fills a fraction of the GPU", pct(tinyShare), 1e6*p.Thresholds.TinyLaunch),
 			Fix:     "a larger batch (more samples per step, more sequences decoded together) does more work per launch for about the same wall time",
 			Groups:  nil, Basis: basis,
 			Composes: "with CUDA graphs, which remove the launch time it amortises",
-		}, wall)
+		}
+		if data > 0 {
+			// Its price holds the step's thread loading twice the data,
+			// the time data-loader takes off that thread at the same
+			// batch: the loader first (fixtures/host37's sent, its
+			// workers measured first; a larger batch changes the
+			// training, and is priced per sample).
+			r.After = []string{"data-loader"}
+			r.Composes = "after data-loader, which takes the loading a larger batch doubles off the step's thread; with CUDA graphs, which remove the launch time it amortises"
+		}
+		p.recommendWall(r, wall)
 	},
 }
 
