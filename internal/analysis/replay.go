@@ -73,8 +73,9 @@ type replay struct {
 	perOp, perFrame, perLaunch float64
 	// pyCall is the trace's cost of recording one Python call
 	// (profan.Host.PyCall), the loader's records' unit (loaderKeep).
-	pyCall   float64
-	profiler bool // a PyTorch trace: keep applies
+	pyCall    float64
+	loaderNat bool // loaderKeep keeps the native calls whole (loaderNative)
+	profiler  bool // a PyTorch trace: keep applies
 	// reads marks the window's copy and sync spans that read GPU bytes
 	// back to the host (readBack).
 	reads []bool
@@ -298,6 +299,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 		r.framework = true
 		r.pyCall = run.Host.PyCall
 		r.profiled()
+		r.loaderNat = r.loaderNative()
 	}
 	r.training = r.hasBackward()
 	r.bareKeep = r.windowKeep()

@@ -483,7 +483,12 @@ import (
 // (BLOCK_SIZE, num_warps, num_stages), not __launch_bounds__.
 // version 216 has bit-loop leave out a one-bit test into a predicate
 // that only guards memory accesses (a masked store's mask bits).
-const VerdictVersion = 216
+// version 217 keeps a main-process loader's native calls' time in the
+// replay where its records' costs exceed its Python (loaderNative),
+// takes a tensor read back whose values size the work after it as
+// host-read's sizing read (tensorRead), and ranks larger-batch after
+// data-loader where the step's thread loads the data.
+const VerdictVersion = 217
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
