@@ -488,7 +488,12 @@ import (
 // takes a tensor read back whose values size the work after it as
 // host-read's sizing read (tensorRead), and ranks larger-batch after
 // data-loader where the step's thread loads the data.
-const VerdictVersion = 217
+// version 218 counts a wavefront a line for a request whose lanes each
+// touch their own line, prices tile-shared-memory on a kernel the
+// L1/shared pipe limits by the wavefronts its tile removes, prices
+// spills whose registers bind the warps with the freed warps, and adds
+// precise-math's math left and the stream as a 2-norm.
+const VerdictVersion = 218
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

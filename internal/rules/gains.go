@@ -262,9 +262,15 @@ func trafficGain(p *Pass, t traffic) float64 {
 		}
 	}
 	// The L1 data pipe serves shared wavefronts and global accesses (a
-	// wavefront moves up to a 128-byte line, four sectors).
-	if l1 := sh + g/4; l1 > 0 {
-		f[analysis.LimitL1Shared] = 1 - (rs+rg/4)/l1
+	// wavefront moves up to a 128-byte line, four sectors; a request
+	// whose lanes each touch their own line, a wavefront a line).
+	own, ownExcess := ownLineWavefronts(m)
+	if l1 := sh + g/4 + own; l1 > 0 {
+		rw := rs + rg/4
+		if ownExcess > 0 {
+			rw += own * math.Min(1, rg/ownExcess)
+		}
+		f[analysis.LimitL1Shared] = 1 - math.Min(rw, l1)/l1
 		if rg == 0 && g > 0 {
 			f[analysis.LimitL2] = backPressure(p, us, f[analysis.LimitL1Shared])
 		}
@@ -327,54 +333,6 @@ func backPressure(p *Pass, us usage, f1 float64) float64 {
 		return 1
 	}
 	return (u2 - ud) * f1 / u2
-}
-
-// lineLookups is the share of the L2's line lookups left when the
-// accesses of a kernel whose lanes each touch their own line read in
-// order: L2 looks up a 128-byte line per request it serves (its tag), so
-// a warp whose lanes each read their own line (32 sectors per request,
-// one per lane: a gather through random or hashed indices, or a stride
-// of 128 bytes or more) costs a lookup per sector, where the same bytes
-// read in order cost one per four sectors. The fix removes such an
-// access's lookups by lines, not by sectors: on fixtures/sol-check's
-// embedding gather (16-byte rows at random) L2 ran at 85 % of its peak
-// with L1→L2 sectors only 1.5× the ordered twin's, and the twin took
-// 0.41 of the time; on fixtures/sol-check8's hashGather<1> (float2 at
-// multiplicatively hashed indices, no index array) the ordered twin's L2
-// work (88 % of 138 µs) was 0.17 of the broken kernel's (79 % of 929 µs),
-// where its L1→L2 sectors were 0.40 of them and its lines 0.12. ok is
-// false when the source page names no such access.
-func lineLookups(m analysis.Model) (float64, bool) {
-	var before, after float64
-	own := false // an access whose lanes each touch their own line
-	for _, in := range m.Instructions {
-		if in.Space != "global" || !(in.Sectors > 0) {
-			continue
-		}
-		lines := in.Sectors / 4
-		if ownLines(in) && in.SectorsPerRequest >= 0.9*32 && in.IdealSectors < in.Sectors {
-			own = true
-			before += in.Sectors
-			after += in.IdealSectors / 4
-			continue
-		}
-		before += lines
-		after += lines
-	}
-	if !own || !(before > 0) {
-		return 1, false
-	}
-	return after / before, true
-}
-
-// ownLines reports a global access whose lanes each touch their own
-// 128-byte line: a gather through an index array, or an access the
-// source page reads as every thread in its own line (a stride of 128
-// bytes or more, hashed indices). A smaller stride shares lines (40-byte
-// structs: ten lines a request for 32 sectors), which coalescing removes
-// by sectors.
-func ownLines(in analysis.Instruction) bool {
-	return in.Indirect || in.Pattern.Kind == gpumodel.Strided && in.Pattern.StrideBytes == 0 && !in.Pattern.Random
 }
 
 // keptGathers is the excess of a kernel's random gathers that coalescing

@@ -391,7 +391,8 @@ func checkPreciseMath(p *Pass) {
 	share := removed / total
 	before := math.Max(total/issue, mufu/xu)
 	after := math.Max((total-removed)/issue, (math.Max(0, mufu-xuGone)+xuAdded)/xu)
-	gain := math.Min(clamp01((before-after)/t), leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
+	// The stream stays beside the math left: the two overlap in part.
+	gain := math.Min(clamp01((before-after)/t), clamp01(1-overlapAfter(p, t, after)/t))
 	// The fix keeps the grid: its blocks still start at blockCost each
 	// an SM, so the kernel runs no faster than they start, whatever its
 	// issue slots save (fixtures/sol-check26's logcosh_b64_w1: 1 Mi

@@ -198,8 +198,14 @@ func checkTileL1(p *Pass) {
 			return
 		}
 	}
-	if u := p.Kernel.Limiter.Unit; u == analysis.LimitL1Shared {
-		return // the pipe its taps would still use is what it waits for
+	// A kernel the L1/shared pipe limits keeps that pipe's work for its
+	// taps, as shared loads: it gains only the wavefronts the tile takes
+	// off it (tileL1Gain).
+	l1Held := p.Kernel.Limiter.Unit == analysis.LimitL1Shared
+	if l1Held {
+		if g, ok := tileL1Gain(p, ld, st, perStore); !ok || g < tileL1MinGain {
+			return
+		}
 	}
 	// A kernel its floating-point arithmetic holds (a compute pipe
 	// limits it, and its speed of light is its FLOPs, or the busiest
@@ -214,6 +220,9 @@ func checkTileL1(p *Pass) {
 		return
 	}
 	gain := leftBy(p, analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared)
+	if l1Held {
+		gain, _ = tileL1Gain(p, ld, st, perStore)
+	}
 	if t, ok := p.Value("duration"); ok && t > 0 {
 		gain = math.Min(gain, 1-launchFloor/t)
 	}
@@ -228,6 +237,57 @@ func checkTileL1(p *Pass) {
 			"memory_throughput_pct", "compute_throughput_pct"),
 		Locations: topLines(p, func(op string, _ profan.SourceRecord) bool { return strings.HasPrefix(op, "LDG") }),
 	})
+}
+
+// tileL1MinGain is the least gain tileL1Gain must find for a kernel the
+// L1/shared pipe limits to be told to tile: below it the tile moves the
+// same wavefronts through the same pipe.
+const tileL1MinGain = 0.05
+
+// tileL1Gain prices the shared tile of a kernel the L1/shared pipe
+// limits by that pipe's data wavefronts. Each global load request takes
+// a wavefront per four sectors it moves through L1 (a window's taps
+// straddling lines, 4.9 sectors a request, take 1.2); from the tile each
+// tap is one shared wavefront (a warp's taps are consecutive words, no
+// bank twice), and the tile's fill adds, per stored element, a coalesced
+// load and a shared store of the block's elements and its halo (taps −
+// 1 elements a block). The pipe's time scales with its wavefronts. The
+// SM's busiest pipe keeps its work, and the load-store unit a request a
+// tap, the fill's added: the kernel runs no faster than that either
+// (compute's share of its time, as busy, scaled by the requests), nor
+// than its speed of light (fixtures/sol-check28's firTap63<0>: 63 taps
+// from global, 97 % L1 hits, L1/shared at 85 % and compute at 71 %;
+// data-pipe wavefronts 162 M, its tiled twin's 147 M, and that twin
+// ran 0.105 faster: 0.13 here, where the wavefronts alone say 0.14).
+// ld and st are the global load and store requests, perStore the loads
+// a stored element; ok is false without the counts it reads.
+func tileL1Gain(p *Pass, ld, st, perStore float64) (float64, bool) {
+	t, okT := p.Value("duration")
+	gld, okL := p.Value("gld_transactions")
+	l1, ok1 := p.Value("l1_sol_pct")
+	if !okT || !(t > 0) || !okL || !(gld > 0) || !ok1 || !(l1 > 0) || !(st > 0) || !(perStore > 1) {
+		return 0, false
+	}
+	gst, _ := p.Value("gst_transactions")
+	block := float64(p.Kernel.Record.Block.Size())
+	if !(block > 0) {
+		return 0, false
+	}
+	fill := st * (block + perStore - 1) / block
+	before := gld/4 + nzf(gst)/4
+	after := ld + 2*fill + nzf(gst)/4
+	if !(before > 0) {
+		return 0, false
+	}
+	share := math.Min(1, after/before)
+	if comp, ok := p.Value("compute_throughput_pct"); ok && comp > 0 {
+		share = math.Max(share, comp/l1*(ld+2*fill+st)/(ld+st))
+	}
+	end := t * share
+	if h := p.Kernel.Limiter.Headroom; h.Known() {
+		end = math.Max(end, h.Ideal)
+	}
+	return clamp01(1 - math.Max(end, launchFloor)/t), true
 }
 
 func nzf(v float64) float64 {
