@@ -45,7 +45,7 @@ for (int t = 0; t < n / 16; ++t) {
 	Thresholds: []*Threshold{cacheReuse},
 	Requires:   []string{"l2_read_transactions|gld_transactions", "dram_read_bytes|dram_bytes"},
 	Optional: join(memoryWeightReads, loadsPerFMAReads, []string{"shared_load_requests", "shared_load_transactions", "compute_throughput_pct", "arithmetic_intensity",
-		"global_store_requests", "gld_transactions_per_request", "local_load_sectors", "local_store_sectors"}, usageReads),
+		"global_store_requests", "gld_transactions_per_request", "gst_transactions", "local_load_sectors", "local_store_sectors"}, usageReads),
 	Check: checkTile,
 }
 
