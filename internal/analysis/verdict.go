@@ -493,7 +493,11 @@ import (
 // L1/shared pipe limits by the wavefronts its tile removes, prices
 // spills whose registers bind the warps with the freed warps, and adds
 // precise-math's math left and the stream as a 2-norm.
-const VerdictVersion = 218
+// version 219 adds serial-loop: a per-thread loop with no memory access
+// whose exit depends on a value each thread loads or on its index (or,
+// for an integer recurrence, on an argument), priced as the kernel
+// without it down to its memory floor.
+const VerdictVersion = 219
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

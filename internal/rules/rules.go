@@ -178,6 +178,7 @@ var All = []*Rule{
 	warpRedundant,
 	invariantWork,
 	bitLoop,
+	serialLoop,
 	neighbourRecompute,
 	barrierStalls,
 	unpipelinedTiles,

@@ -93,6 +93,7 @@ func TestFixtures(t *testing.T) {
 	files = append(files, rulestest.Files("testdata/unpipelined-tiles")...)
 	files = append(files, rulestest.Files("testdata/sol-check16")...)
 	files = append(files, rulestest.Files("testdata/invariant-work")...)
+	files = append(files, rulestest.Files("testdata/serial-loop")...)
 	if len(files) == 0 {
 		t.Fatal("no expectation files")
 	}
