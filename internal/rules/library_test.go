@@ -231,7 +231,7 @@ const host37Read = true
 // host38Read says whether fixtures/host38 has had its one read (the
 // lead's); internal/analysis' host38Read is the same switch, and
 // heldOutRead holds it.
-const host38Read = false
+const host38Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
