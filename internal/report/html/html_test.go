@@ -211,7 +211,7 @@ func TestWriteGolden(t *testing.T) {
 	for _, want := range []string{
 		`<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;unsafe-inline&#39;`,
 		`id="roofline"`, `id="trends"`, "Not on the roofline (no floating-point work)",
-		"estimated gain 83% of kernel time", "gain unknown",
+		"estimated gain 88% of kernel time", "gain unknown",
 		"<code class=\"where\">/tmp/profan/transpose.cu:41</code>",
 		`<span class="sevlabel">`,
 	} {
