@@ -87,8 +87,34 @@ func headroomOf(a *Kernel) (h Headroom) {
 	if u, held, ok := heldBy(a, best.unit); ok {
 		h.Unit = u
 		h.Evidence += "; " + held
+	} else if u, held, ok := heldByMemory(a, best.unit); ok {
+		h.Held = u
+		h.Evidence += "; " + held
 	}
 	return h
+}
+
+// heldByMemory names the memory unit that holds a kernel above its
+// ideal when the ideal is its arithmetic's: the unit ncu finds limiting
+// (L1/shared, L2 or DRAM) does accesses that work does not need
+// (fixtures/sol-check28's firTap63<0>: each of 63 taps read from global
+// memory, the L1/shared pipe at 85 %, its ideal its FLOPs on the FP32
+// pipe). The unit of the work, and the share, stay.
+func heldByMemory(a *Kernel, unit string) (string, string, bool) {
+	l := a.Limiter
+	switch unit {
+	case "DRAM", "L2", "L1/shared", "constant cache", "":
+		return "", "", false
+	}
+	if !l.Unit.Memory() || l.Unit == LimitMemory {
+		return "", "", false
+	}
+	u := l.Unit.String()
+	held := fmt.Sprintf("held by %s, not by the %s: accesses that work does not need", u, unit)
+	if l.Percent > 0 {
+		held = fmt.Sprintf("held by %s at %.0f%% of its peak, not by the %s: accesses that work does not need", u, l.Percent, unit)
+	}
+	return u, held, true
 }
 
 // heldBy names the unit that holds a kernel above its ideal when that is

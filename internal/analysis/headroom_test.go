@@ -30,6 +30,38 @@ func TestHeadroom(t *testing.T) {
 	}
 }
 
+// TestHeadroomHeld: a kernel a memory unit limits whose ideal is its
+// arithmetic keeps its work's unit and names the unit that holds it
+// (fixtures/sol-check28's firTap63<0>: 63 taps a stored element read
+// through L1, the L1/shared pipe at 85 %, its ideal its FLOPs); one the
+// unit of its work limits names no other.
+func TestHeadroomHeld(t *testing.T) {
+	files := []string{"../../fixtures/sol-check28/sol_check28.raw.csv.gz", "../../fixtures/sol-check28/sol_check28.source.cuda-sass.csv.gz"}
+	got := map[string]analysis.Headroom{}
+	_, err := ingest.ReadFiles(files, ingest.Options{}, func(run *profan.Run, k *profan.Kernel) error {
+		if n := k.DisplayName(); strings.HasPrefix(n, "void firTap63<0>") || strings.HasPrefix(n, "void rawBlack<1>") {
+			got[n] = analysis.Analyze(run, k, analysis.Options{}).Limiter.Headroom
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n, h := range got {
+		switch {
+		case strings.HasPrefix(n, "void firTap63<0>"):
+			if h.Unit != "FP32 pipe" || h.Held != "L1/shared" || !strings.Contains(h.Sentence(), "headroom on L1/shared") {
+				t.Errorf("%s: headroom on %q held by %q (%s), want on FP32 pipe held by L1/shared", n, h.Unit, h.Held, h.Sentence())
+			}
+		case h.Held != "":
+			t.Errorf("%s: headroom on %q held by %q, want no other unit", n, h.Unit, h.Held)
+		}
+	}
+	if len(got) != 2 {
+		t.Fatalf("read %d of the 2 kernels", len(got))
+	}
+}
+
 // headroomCase is a kernel's expected headroom: its unit and its share.
 type headroomCase struct {
 	kernel   string

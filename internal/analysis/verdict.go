@@ -497,7 +497,10 @@ import (
 // whose exit depends on a value each thread loads or on its index (or,
 // for an integer recurrence, on an argument), priced as the kernel
 // without it down to its memory floor.
-const VerdictVersion = 219
+// version 220 names the memory unit that holds a kernel above its
+// ideal where the ideal is its arithmetic's (Headroom.Held): its
+// headroom's sentences say that unit; its Unit stays the work's.
+const VerdictVersion = 220
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

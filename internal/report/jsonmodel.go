@@ -75,11 +75,12 @@ type JSONLimiter struct {
 
 // JSONHeadroom is the JSON form of a kernel's headroom.
 type JSONHeadroom struct {
-	Share       float64  `json:"share"`         // 1 − ideal/time, 0–1
-	Unit        string   `json:"unit"`          // the unit whose necessary work sets the ideal
-	Ideal       *float64 `json:"ideal_seconds"` // the ideal time
-	Explained   float64  `json:"explained"`     // the share the findings' fixes save together
-	Unexplained float64  `json:"unexplained"`   // share − explained
+	Share       float64  `json:"share"`          // 1 − ideal/time, 0–1
+	Unit        string   `json:"unit"`           // the unit whose necessary work sets the ideal
+	Held        string   `json:"held,omitempty"` // the unit that holds the kernel above it, where not unit
+	Ideal       *float64 `json:"ideal_seconds"`  // the ideal time
+	Explained   float64  `json:"explained"`      // the share the findings' fixes save together
+	Unexplained float64  `json:"unexplained"`    // share − explained
 	Sentence    string   `json:"sentence,omitempty"`
 	Evidence    string   `json:"evidence,omitempty"`
 }
@@ -88,7 +89,7 @@ type JSONHeadroom struct {
 func ToJSONLimiter(l verdict.Limiter) JSONLimiter {
 	j := JSONLimiter{Unit: l.Unit.String(), Pipe: l.Pipe, Name: l.String(), Bound: l.Bound(), Percent: ptr(l.Percent), Evidence: l.Evidence}
 	if h := l.Headroom; h.Known() {
-		j.Headroom = &JSONHeadroom{Share: h.Share, Unit: h.Unit, Ideal: ptr(h.Ideal), Explained: h.Explained, Unexplained: h.Unexplained(),
+		j.Headroom = &JSONHeadroom{Share: h.Share, Unit: h.Unit, Held: h.Held, Ideal: ptr(h.Ideal), Explained: h.Explained, Unexplained: h.Unexplained(),
 			Sentence: h.Sentence(), Evidence: h.Evidence}
 	} else {
 		j.HeadroomUnknown = h.Missing

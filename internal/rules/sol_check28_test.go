@@ -196,7 +196,8 @@ var solCheck28Files = map[string][]string{
 // 0.124 (0.1239). Then, fitted on this set's logged misses (the set no
 // longer a clean test of them): tile-shared-memory prices a kernel the
 // L1/shared pipe limits by the data wavefronts its tile takes off, and
-// firTap63<0> has its finding, 0.128 against 0.105; a request whose lanes
+// firTap63<0> has its finding, 0.128 against 0.105 (and its headroom,
+// on the FP32 pipe's work, is said held by L1/shared); a request whose lanes
 // each touch their own line takes a wavefront a line, cumsum0_col 0.82
 // to 0.88 against 0.89; spills whose registers bind the warps price the
 // freed warps, smx_w4 0.24 to 0.33 against 0.30; precise-math adds the

@@ -29,6 +29,7 @@ type Limiter struct {
 type Headroom struct {
 	Share     float64
 	Unit      string
+	Held      string  // the unit that holds the kernel where not Unit's
 	Ideal     float64 // NaN: unknown
 	Explained float64
 	Evidence  string
@@ -81,6 +82,7 @@ type storedLimiter struct {
 type storedHeadroom struct {
 	Share     float64  `json:"share"`
 	Unit      string   `json:"unit"`
+	Held      string   `json:"held,omitempty"`
 	Ideal     *float64 `json:"ideal,omitempty"` // nil: unknown
 	Explained float64  `json:"explained,omitempty"`
 	Evidence  string   `json:"evidence,omitempty"`
@@ -165,7 +167,7 @@ func SameLimiter(a, b Limiter) bool {
 }
 
 func sameHeadroom(a, b Headroom) bool {
-	return a.Unit == b.Unit && a.Evidence == b.Evidence && a.Missing == b.Missing && math.Float64bits(a.Share) == math.Float64bits(b.Share) &&
+	return a.Unit == b.Unit && a.Held == b.Held && a.Evidence == b.Evidence && a.Missing == b.Missing && math.Float64bits(a.Share) == math.Float64bits(b.Share) &&
 		math.Float64bits(a.Ideal) == math.Float64bits(b.Ideal) && math.Float64bits(a.Explained) == math.Float64bits(b.Explained)
 }
 
@@ -175,7 +177,7 @@ func (w *RunWriter) encodeVerdictOnce(rec *KernelRecord) (string, error) {
 		l := rec.Limiter
 		v.Limiter = &storedLimiter{Unit: l.Unit, Pipe: l.Pipe, Percent: optFloat(l.Percent), Evidence: l.Evidence}
 		if h := l.Headroom; h.Unit != "" && !math.IsNaN(h.Share) {
-			v.Limiter.Headroom = &storedHeadroom{Share: h.Share, Unit: h.Unit, Ideal: optFloat(h.Ideal), Explained: h.Explained, Evidence: h.Evidence}
+			v.Limiter.Headroom = &storedHeadroom{Share: h.Share, Unit: h.Unit, Held: h.Held, Ideal: optFloat(h.Ideal), Explained: h.Explained, Evidence: h.Evidence}
 		} else if h.Missing != "" {
 			v.Limiter.Headroom = &storedHeadroom{Missing: h.Missing}
 		}
@@ -237,8 +239,8 @@ func (db *DB) decodeVerdict(ctx context.Context, text string, s *Verdict) error 
 		s.Limiter = Limiter{Unit: l.Unit, Pipe: l.Pipe, Percent: floatOr(l.Percent), Evidence: l.Evidence, Headroom: Headroom{Share: math.NaN(), Ideal: math.NaN()}}
 		term(&s.Limiter.Unit, &s.Limiter.Pipe, &s.Limiter.Evidence)
 		if h := l.Headroom; h != nil && h.Unit != "" {
-			s.Limiter.Headroom = Headroom{Share: h.Share, Unit: h.Unit, Ideal: floatOr(h.Ideal), Explained: h.Explained, Evidence: h.Evidence}
-			term(&s.Limiter.Headroom.Unit, &s.Limiter.Headroom.Evidence)
+			s.Limiter.Headroom = Headroom{Share: h.Share, Unit: h.Unit, Held: h.Held, Ideal: floatOr(h.Ideal), Explained: h.Explained, Evidence: h.Evidence}
+			term(&s.Limiter.Headroom.Unit, &s.Limiter.Headroom.Held, &s.Limiter.Headroom.Evidence)
 		} else if h != nil {
 			s.Limiter.Headroom.Missing = h.Missing
 			term(&s.Limiter.Headroom.Missing)

@@ -130,6 +130,14 @@ type Headroom struct {
 	// "DRAM", "L2", "L1/shared", "FP32 pipe", "FP64 pipe", "FP16 pipe",
 	// "integer pipe", "tensor pipe" or "constant cache".
 	Unit string
+	// Held names the unit that holds the kernel above its ideal where
+	// it is not Unit's, the unit of its necessary work: the memory unit
+	// that limits a kernel whose ideal is its arithmetic
+	// (fixtures/sol-check28's firTap63<0>, 63 taps a stored element read
+	// through L1, the L1/shared pipe at 85 %, its ideal its FLOPs on the
+	// FP32 pipe). "" where Unit holds it. The sentences name it; Unit
+	// stays the work's, which rules read.
+	Held string
 	// Ideal is the ideal time in seconds (NaN unknown).
 	Ideal float64
 	// Explained is the share of the kernel's time the fixes of its
@@ -141,6 +149,15 @@ type Headroom struct {
 	// ("the page has no floating-point operation counts (…)", "a
 	// torch.profiler trace has no hardware counters: …"). "" when known.
 	Missing string
+}
+
+// on is the unit the sentences say the headroom is on: the one that
+// holds the kernel, Held, else Unit.
+func (h Headroom) on() string {
+	if h.Held != "" {
+		return h.Held
+	}
+	return h.Unit
 }
 
 // Known reports whether the headroom was measured.
@@ -181,7 +198,7 @@ func (h Headroom) Sentence() string {
 	if !(u >= Stated) {
 		return ""
 	}
-	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s that no rule explains", 100*u, h.Unit)
+	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s that no rule explains", 100*u, h.on())
 }
 
 // Statement is what an output that lists kernels briefly says of each
@@ -194,9 +211,9 @@ func (h Headroom) Statement() string {
 		return s
 	}
 	if h.Share < Stated {
-		return fmt.Sprintf("≈%.0f %% of its time is headroom on %s: at its speed of light", 100*h.Share, h.Unit)
+		return fmt.Sprintf("≈%.0f %% of its time is headroom on %s: at its speed of light", 100*h.Share, h.on())
 	}
-	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s, which its findings explain", 100*h.Share, h.Unit)
+	return fmt.Sprintf("≈%.0f %% of its time is headroom on %s, which its findings explain", 100*h.Share, h.on())
 }
 
 // Brief is the headroom in the few words a ranking table's row gives a
@@ -208,7 +225,7 @@ func (h Headroom) Brief() string {
 	case !h.Known():
 		return ""
 	case h.Unexplained() >= Stated:
-		return fmt.Sprintf("≈%.0f %% headroom on %s unexplained", 100*h.Unexplained(), h.Unit)
+		return fmt.Sprintf("≈%.0f %% headroom on %s unexplained", 100*h.Unexplained(), h.on())
 	case h.Share < Stated:
 		return "at its speed of light on " + h.Unit
 	}

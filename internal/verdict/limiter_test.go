@@ -17,6 +17,7 @@ func TestHeadroomStatement(t *testing.T) {
 		{Headroom{Share: 0.55, Unit: "DRAM", Ideal: 1e-6}, "≈55 % of its time is headroom on DRAM that no rule explains"},
 		{Headroom{Share: 0.03, Unit: "FP32 pipe", Ideal: 1e-6}, "≈3 % of its time is headroom on FP32 pipe that no rule explains"},
 		{Headroom{Share: 0.004, Unit: "FP32 pipe", Ideal: 1e-6}, "≈0 % of its time is headroom on FP32 pipe: at its speed of light"},
+		{Headroom{Share: 0.82, Unit: "FP32 pipe", Held: "L1/shared", Ideal: 1e-6}, "≈82 % of its time is headroom on L1/shared that no rule explains"},
 		{Headroom{Share: 0.05, Unit: "XU pipe", Ideal: 1e-6, Explained: 0.045}, "≈5 % of its time is headroom on XU pipe, which its findings explain"},
 		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.595}, "≈60 % of its time is headroom on DRAM, which its findings explain"},
 		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.55}, "≈5 % of its time is headroom on DRAM that no rule explains"},
@@ -39,6 +40,7 @@ func TestHeadroomBrief(t *testing.T) {
 		want string
 	}{
 		{Headroom{Share: 0.51, Unit: "FP32 pipe", Ideal: 1e-6}, "≈51 % headroom on FP32 pipe unexplained"},
+		{Headroom{Share: 0.82, Unit: "FP32 pipe", Held: "L1/shared", Ideal: 1e-6}, "≈82 % headroom on L1/shared unexplained"},
 		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.55}, "≈5 % headroom on DRAM unexplained"},
 		{Headroom{Share: 0.004, Unit: "DRAM", Ideal: 1e-6}, "at its speed of light on DRAM"},
 		{Headroom{Share: 0.6, Unit: "DRAM", Ideal: 1e-6, Explained: 0.595}, ""},

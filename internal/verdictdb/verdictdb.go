@@ -67,7 +67,7 @@ func (x *Writer) Add(w *store.RunWriter, a *analysis.Kernel) error {
 		// A kernel with no limiter (a trace's) keeps what its headroom
 		// lacks: every kernel states its headroom.
 		l = store.Limiter{Unit: a.Limiter.Unit.String(), Pipe: a.Limiter.Pipe, Percent: a.Limiter.Percent, Evidence: a.Limiter.Evidence,
-			Headroom: store.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence, Missing: h.Missing}}
+			Headroom: store.Headroom{Share: h.Share, Unit: h.Unit, Held: h.Held, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence, Missing: h.Missing}}
 	}
 	asBefore := notesAsBefore && len(x.sup) == 0 && !x.hadSup && store.SameLimiter(l, x.limiter)
 	x.added, x.skipped, x.limiter, x.hadSup = true, a.Skipped, l, len(x.sup) > 0
@@ -100,7 +100,7 @@ func stored(sk store.StoredKernel, v store.Verdict) (analysis.Stored, error) {
 		}
 		h := v.Limiter.Headroom
 		s.Limiter = analysis.Limiter{Unit: u, Pipe: v.Limiter.Pipe, Percent: v.Limiter.Percent, Evidence: v.Limiter.Evidence,
-			Headroom: analysis.Headroom{Share: h.Share, Unit: h.Unit, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence, Missing: h.Missing}}
+			Headroom: analysis.Headroom{Share: h.Share, Unit: h.Unit, Held: h.Held, Ideal: h.Ideal, Explained: h.Explained, Evidence: h.Evidence, Missing: h.Missing}}
 	} else {
 		s.Limiter = analysis.Limiter{Percent: v.Limiter.Percent}
 	}
