@@ -341,7 +341,7 @@ const solCheck28Read = true
 // (with main as it is then): until then TestHeadroomNeverUnmarked and
 // TestConsistency skip it, so that no test run reads the set before
 // (internal/rules' solCheck29Read is the same switch).
-const solCheck29Read = false
+const solCheck29Read = true
 
 // TestHeadroomNeverUnmarked: no broken kernel of the speed-of-light
 // families whose fixed twin ran at least 30 % faster is left with an

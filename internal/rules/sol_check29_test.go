@@ -11,7 +11,7 @@ import (
 // and internal/cli's TestHeadroomNeverUnmarked, and its pages in the tests
 // that read every fixture (heldOutUnread), skip, so that no test run reads
 // the set before.
-const solCheck29Read = false
+const solCheck29Read = true
 
 // solClasses29 are the class rules the twenty-ninth set forbids on
 // kernels at their speed of light, on those whose class no rule knows and
@@ -164,24 +164,66 @@ var solCheck29Files = map[string][]string{
 // rule expm4 0.62 and det7 0.55; the fixes planned not to help, as
 // planned, affD4 −0.00 (−0.002) and ratio_w4 0.00 (0.005). Every name in
 // the table is the capture's. Skipped until its first read
-// (solCheck29Read), so that no test run reads it before; the bounds are
+// (solCheck29Read), so that no test run reads it before; the bounds were
 // the issue's (0.08, 0.2) until then.
+//
+// First read, once, at 15:29 UTC on 56addce (verdict version 219), as
+// soon as serial-loop had landed (ed2ff26, 56addce): raw page mean
+// |error| 0.1882, worst 0.7237 (vFir65<0>, 0 against 0.724); details
+// page 0.1883 and 0.7245. Over the 22 pairs with a class a rule names
+// (the two no-rule pairs left out): 0.1519 raw, 0.1519 details; over the
+// three serial loops 0.109 (decDigits 0.75 against 0.72, growPeriods 0.88
+// against 0.88, rampTotal 0.65 against 0.94). 16 of the 19 required
+// findings on each page; missing, on both pages: maxTimes<1>'s
+// register-tile (only memory-bound: L1/shared at 93 %, its work read as
+// "shared-memory work of its own, no product", the max of products
+// having no FFMA), lastSeen<0>'s cas-loop (only memory-bound: L2 at 96 %,
+// the 64-bit loads at line 246 scattered, no finding on the CAS loop)
+// and vFir65<0>'s tile-shared-memory (only compute-bound: ALU pipe at
+// 64 %, its loads coalesced, L2 at 72 %); the three pairs' estimates 0
+// against 0.61, 0.55 and 0.72 (0.079 of the mean). pagedKv<0>'s gather
+// is priced by two uncoalesced-global findings of 0.77, the loads' and
+// the stores' (line 275), the stores' not named a gather. Forbidden,
+// one, on both pages: rotMix8<0>'s uncoalesced-global 0.47 (its 16-byte
+// stores at lines 212 and 213, 32 sectors a request where 16 would do)
+// beside local-memory 0.79, the required finding; it does not count in
+// the gain error. serial-loop fired on the three serial loops only.
+// Lines: every required finding that locates named a line written for
+// it (no line gap). Over-estimates: mapPick thread-divergence 0.48
+// against 0.11, baroAlt fp64-on-float 0.71 against 0.50, brickIdx
+// int-division 0.34 against 0.14, mercY precise-math 0.59 against 0.42;
+// under: rampTotal serial-loop 0.65 against 0.94, logsig_f64
+// fp64-on-float 0.52 against 0.59; the other 11 given within 0.035
+// (decDigits the widest). The no-rule kernels state their headroom
+// (expm4 "≈38 % ... on FP32 pipe", det7 "≈34 % ... on FP32 pipe") and
+// add 0.049 to the mean; allFlags (atomic-serialization 0.80, allowed),
+// affD4 and ratio_w4 no forbidden finding. Unmarked 0: none on either
+// page (19 broken kernels on each; internal/cli's
+// TestHeadroomNeverUnmarked, 17 CUDA and 2 Triton). TestConsistency on
+// the set's 10 inputs: pagedKv<0>'s two findings state one gain twice
+// (internal/cli's consistencyGaps). Nothing was fitted on this set; the
+// gaps are logged and the bounds held at the first read.
 func TestSolCheck29(t *testing.T) {
 	skipShort(t)
 	if !solCheck29Read {
 		t.Skip("sol-check29: read once, with main as it is then; skipped until that read")
 	}
-	heldOutGaps(t, solCheck29Files, solCheck29Pairs, "sol-check29", 0.08, 0.2, solCheck29Gaps)
+	heldOutGaps(t, solCheck29Files, solCheck29Pairs, "sol-check29", 0.189, 0.73, solCheck29Gaps)
 }
 
 // solCheck29Gaps are what the first read found against the verdicts
 // written before it ("kernel rule", "kernel rule terms", "kernel
-// uncoalesced-global gather"): logged, not failed. Empty before the read.
-var solCheck29Gaps = []string{}
+// uncoalesced-global gather"): logged, not failed. On each page, three
+// required findings missing (maxTimes<1>'s register-tile, lastSeen<0>'s
+// cas-loop, vFir65<0>'s tile-shared-memory), one forbidden given
+// (rotMix8<0>'s uncoalesced-global) and one gather not named as one
+// (pagedKv<0>'s stores).
+var solCheck29Gaps = []string{"maxTimes<1> register-tile", "lastSeen<0> cas-loop", "vFir65<0> tile-shared-memory",
+	"rotMix8<0> uncoalesced-global", "pagedKv<0> uncoalesced-global gather"}
 
 // solCheck29LineGaps are the required findings whose named line is not
-// one of solCheck29Lines at the first read: logged, not failed. Empty
-// before the read.
+// one of solCheck29Lines at the first read: logged, not failed. None at
+// the first read.
 var solCheck29LineGaps = []string{}
 
 // TestSolCheck29Lines holds the lines the set's required findings name,
