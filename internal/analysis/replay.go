@@ -292,7 +292,7 @@ func (r *replay) finish(run *profan.Run, keep func(lane uint32) bool) *replay {
 	}
 	slices.SortStableFunc(r.frames, func(a, b annRange) int { return cmp.Compare(a.lo, b.lo) })
 	r.splitScaler()
-	r.busy = r.busyTraced()
+	r.busy = r.busyTraced(Lever{})
 	r.framework = false
 	r.launch = r.launchUnit()
 	if run.Tool == profan.ToolTorch {
@@ -563,9 +563,7 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 		}
 	}
 	ri, entered, gi, di, ni := 0, -1, 0, 0, 0
-	batch := r.batchCost(l) // paid where each __next__ begins
-	// side is the lane of copies moved beside the kernels.
-	const side = math.MaxUint32
+	batch := r.batchCost(l)      // paid where each __next__ begins
 	free := map[uint32]float64{} // each lane's end of work
 	drained := func() float64 {
 		d := math.Inf(-1)
@@ -578,7 +576,7 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 	// instant t.
 	h, t := 0.0, r.lo
 	var done []float64
-	stepGPU, stepDur, bi := 0.0, 0.0, 0
+	stepGPU, stepDur, sideDur, bi, busy := 0.0, 0.0, 0.0, 0, r.busyFor(l)
 	gpu := math.Inf(-1)
 	// issue runs a kernel of d seconds on lane, issued at start, after
 	// the lane's work and the GPU's gap.
@@ -588,6 +586,9 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 		}
 		end := start + d
 		stepDur += d
+		if lane == sideLane {
+			sideDur += d
+		}
 		free[lane] = end
 		gpu = math.Max(gpu, end)
 		stepGPU = math.Max(stepGPU, end)
@@ -686,14 +687,14 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			c := math.Max(h, stepGPU)
 			if n := len(done); n > 0 {
 				c = math.Max(c, done[n-1])
-				if bi < len(r.busy) && r.busy[bi].dur > 0 {
+				if bi < len(busy) {
 					// The GPU's busy time as traced, its kernels at
 					// their replayed length: no step ends sooner.
-					c = math.Max(c, done[n-1]+r.busy[bi].union*stepDur/r.busy[bi].dur)
+					c = math.Max(c, done[n-1]+busy[bi].floor(stepDur-sideDur, sideDur))
 				}
 			}
 			done = append(done, c)
-			stepGPU, stepDur = 0, 0
+			stepGPU, stepDur, sideDur = 0, 0, 0
 			bi++
 		}
 	}
@@ -758,8 +759,8 @@ func (r *replay) walk(l Lever, plans map[int]float64) (wall, total, data float64
 			h += float64(k.bytes) / l.ReadBack
 		}
 		lane := k.lane
-		if l.Overlap && int32(k.copy)&copyToDevice != 0 && (int32(k.copy)&copyPinned != 0 || l.Pinned > 0) {
-			lane = side
+		if onSide(l, k) {
+			lane = sideLane
 		}
 		// The GPU's gap before a queued kernel: none inside a graph; in
 		// a collapsed range, paid once a launch left.
