@@ -500,7 +500,10 @@ import (
 // version 220 names the memory unit that holds a kernel above its
 // ideal where the ideal is its arithmetic's (Headroom.Held): its
 // headroom's sentences say that unit; its Unit stays the work's.
-const VerdictVersion = 220
+// version 221 bounds a step replayed with its host-to-device copies on a
+// side lane (copy-overlap) by the kernels' and the copies' traced unions
+// apart, not by their union in series.
+const VerdictVersion = 221
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
