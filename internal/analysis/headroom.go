@@ -351,8 +351,8 @@ func l2Need(a *Kernel, t float64) (need, bool) {
 	if hit, ok := a.Value("l2_hit_rate"); !ok || hit < 90 {
 		return n, false // DRAM's stream through L2, not data L2 holds
 	}
-	for _, in := range a.Model.Instructions {
-		if in.Space == "global" && (in.Indirect || Indirect(a, in.Address)) {
+	for i := range a.Model.Instructions {
+		if in := &a.Model.Instructions[i]; in.Space == "global" && IndirectAccess(a, in) {
 			return n, false // a gather's order, which a fix may change
 		}
 	}

@@ -394,6 +394,13 @@ func Indirects(a *Kernel, addrs []string) map[string]bool {
 	return out
 }
 
+// IndirectAccess reports whether a's memory instruction in takes its
+// address from memory: marked so where its sectors were above their ideal
+// (in.Indirect), or so in the SASS (Indirect) whatever its sectors.
+func IndirectAccess(a *Kernel, in *Instruction) bool {
+	return in.Indirect || Indirect(a, in.Address)
+}
+
 // BitReversed reports whether the address of a's memory instruction at
 // the source page's address addr is computed through a bit reversal (a
 // BREV on the registers that compute it, __brev: y[i] = x[rev(i)], an

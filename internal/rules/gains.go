@@ -647,8 +647,8 @@ func (e *Engine) KernelGain(a *analysis.Kernel, fs []profan.Finding) float64 {
 // gathered reports whether a kernel's global loads include a gather
 // (an address loaded from memory): its order is the data's.
 func gathered(a *analysis.Kernel) bool {
-	for _, in := range a.Model.Instructions {
-		if in.Space == "global" && in.Operation == "load" && (in.Indirect || analysis.Indirect(a, in.Address)) {
+	for i := range a.Model.Instructions {
+		if in := &a.Model.Instructions[i]; in.Space == "global" && in.Operation == "load" && analysis.IndirectAccess(a, in) {
 			return true
 		}
 	}

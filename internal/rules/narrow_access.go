@@ -119,7 +119,7 @@ uint4 yv = reinterpret_cast<uint4*>(y)[i]; /* 4 × __hfma2 */ reinterpret_cast<u
 			if in.Space != "global" {
 				continue
 			}
-			if in.Indirect || in.Pattern.Kind == gpumodel.Broadcast || analysis.Indirect(p.Kernel, in.Address) {
+			if in.Pattern.Kind == gpumodel.Broadcast || analysis.IndirectAccess(p.Kernel, &in) {
 				return // a gather's order or a broadcast, not the width, shapes these
 			}
 			// A volatile (strong) load is issued as the source writes
