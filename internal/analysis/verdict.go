@@ -503,7 +503,9 @@ import (
 // version 221 bounds a step replayed with its host-to-device copies on a
 // side lane (copy-overlap) by the kernels' and the copies' traced unions
 // apart, not by their union in series.
-const VerdictVersion = 221
+// version 222 has cpu-op's fix name the op the trace shows as its
+// example, not torch.multinomial whatever the op.
+const VerdictVersion = 222
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

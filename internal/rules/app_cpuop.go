@@ -76,7 +76,9 @@ nvectors = self.ovectors(nwords)`,
 			fns[i] = "torch." + strings.TrimPrefix(o.Name, "aten::")
 		}
 		msg := fmt.Sprintf("the step's thread computes on CPU tensors inside the step, nothing launched while it does, and the GPU waits: %s", strings.Join(said, ", "))
-		fix := fmt.Sprintf("create the inputs of %s on the GPU (device=\"cuda\" where they are made, or .to(\"cuda\") once before the loop), so the op runs as kernels and its result needs no copy: e.g. torch.multinomial on a CUDA weights tensor draws its samples on the GPU", strings.Join(fns, ", "))
+		// The example is the op the trace shows (the first priced), not
+		// one op for every trace.
+		fix := fmt.Sprintf("create the inputs of %s on the GPU (device=\"cuda\" where they are made, or .to(\"cuda\") once before the loop), so the op runs as kernels and its result needs no copy: e.g. %s on CUDA tensors computes on the GPU", strings.Join(fns, ", "), fns[0])
 		p.recommendWall(analysis.Recommendation{
 			Message:  msg,
 			Fix:      fix,
