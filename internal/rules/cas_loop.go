@@ -91,6 +91,7 @@ type casWork struct {
 	kind                 string  // "float", "double", "64-bit integer" or "32-bit integer"
 	minmax               bool    // the swapped value is a maximum or minimum (FMNMX, DMNMX), not a sum
 	wrap                 bool    // the swapped value is old + 1, or 0 once old reaches a bound (atomicInc)
+	ctype                string  // an integer maximum's C type ("unsigned long long", "int", ...); "" for the others
 	loads, cas, elements float64 // the loop's reads and CAS operations, and the elements (its first reads)
 	before, removed      float64 // the kernel's L2 line requests, and those atomicAdd removes
 	instKept             float64 // the share of the kernel's warp instructions atomicAdd keeps
@@ -123,6 +124,9 @@ func (c casWork) atomic() string {
 func (c casWork) advice() string {
 	if c.wrap {
 		return "replace the loop with atomicInc(p, bound) on the unsigned word: it returns the old value and stores old >= bound ? 0 : old + 1 in one atomic in L2, no read before it and no retries"
+	}
+	if c.ctype != "" {
+		return fmt.Sprintf("replace the loop with atomicMax (or atomicMin) on the %s: one atomic in L2 that compares and stores in place (a reduction, RED, when the returned value is unused), no read before it and no retries", c.ctype)
 	}
 	switch c.kind {
 	case "64-bit integer":
@@ -178,6 +182,14 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 	}
 	if w.kind == "" {
 		w.kind = casIntAdd(a.Record.Source, casInst)
+	}
+	if w.kind == "" {
+		if w.ctype = casIntMax(a.Record.Source, casInst); w.ctype != "" {
+			w.kind, w.minmax = "32-bit integer", true
+			if strings.Contains(w.ctype, "long long") {
+				w.kind = "64-bit integer"
+			}
+		}
 	}
 	if w.kind == "" {
 		return w, false
@@ -260,6 +272,90 @@ func casIntAdd(code []profan.SourceRecord, casInst float64) string {
 		return "32-bit integer"
 	}
 	return ""
+}
+
+// casIntMax reads an integer maximum or minimum as the value a
+// compare-and-swap loop swaps in, what atomicMax/atomicMin computes in
+// one atomic: the CAS's new value (its last operand; for a 64-bit CAS
+// the pair's high register too) a SEL between the two operands of an
+// ordered compare (GT, GE, LT, LE) that sets the SEL's predicate, each
+// executed as often as the CAS. It returns the C type atomicMax takes,
+// from the compare's signedness (for a 64-bit pair the high half's, the
+// .EX compare's: the low half is always compared unsigned), "" for none.
+// fixtures/sol-check29's lastSeen<0>, a 64-bit (time << 32 | event)
+// max by atomicCAS: ISETP.GT.U32.AND P0, PT, R10, R13, PT; ISETP.GT.U32.
+// AND.EX P0, PT, R11, R15, PT, P0; SEL R6, R10, R13, P0; SEL R7, R11,
+// R15, P0 into ATOMG.E.CAS.64.STRONG.GPU PT, R4, [R8], R4, R6.
+func casIntMax(code []profan.SourceRecord, casInst float64) string {
+	var newVal string
+	wide := false
+	for s := range sass.Instructions(code) {
+		if op := opcode(s.SASS); isCAS(op) && instExecuted(s) == casInst {
+			if f := sassOperands(s.SASS); len(f) > 0 {
+				newVal, wide = strings.Trim(f[len(f)-1], "[]"), strings.Contains(op, ".64")
+			}
+		}
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(newVal, "R"))
+	if !strings.HasPrefix(newVal, "R") || err != nil {
+		return ""
+	}
+	hi := "R" + strconv.Itoa(n+1)
+	type cmp struct {
+		a, b     string
+		unsigned bool
+	}
+	cmps := map[string][]cmp{} // a predicate's ordered compares
+	type sel struct{ a, b, p string }
+	sels := map[string]sel{} // the SELs writing newVal and hi
+	for s := range sass.Instructions(code) {
+		if instExecuted(s) != casInst {
+			continue
+		}
+		op, f := opcode(s.SASS), sassOperands(s.SASS)
+		switch {
+		case strings.HasPrefix(op, "ISETP.") && len(f) >= 4:
+			for _, o := range []string{".GT", ".GE", ".LT", ".LE"} {
+				if strings.HasPrefix(op, "ISETP"+o) {
+					cmps[f[0]] = append(cmps[f[0]], cmp{f[2], f[3], strings.Contains(op, ".U32")})
+				}
+			}
+		case op == "SEL" && len(f) >= 4 && (f[0] == newVal || wide && f[0] == hi):
+			sels[f[0]] = sel{f[1], f[2], strings.TrimPrefix(f[3], "!")}
+		}
+	}
+	// picks says whether a SEL chooses between the two values one of its
+	// predicate's compares ordered, and with that compare's signedness.
+	picks := func(r string) (bool, bool) {
+		s, ok := sels[r]
+		if !ok {
+			return false, false
+		}
+		for _, c := range cmps[s.p] {
+			if c.a == s.a && c.b == s.b || c.a == s.b && c.b == s.a {
+				return true, c.unsigned
+			}
+		}
+		return false, false
+	}
+	ok, unsigned := picks(newVal)
+	if wide {
+		ok, unsigned = picks(hi)
+		if lo, _ := picks(newVal); !lo {
+			ok = false
+		}
+	}
+	switch {
+	case !ok:
+		return ""
+	case wide && unsigned:
+		return "unsigned long long"
+	case wide:
+		return "long long"
+	case unsigned:
+		return "unsigned int"
+	}
+	return "int"
 }
 
 // casIncWrap reads a wrapping increment as the value a 32-bit

@@ -111,3 +111,55 @@ func TestCasIncWrap(t *testing.T) {
 		}
 	}
 }
+
+// TestCasIntMax holds which values casIntMax reads as an integer maximum
+// swapped in by a compare-and-swap loop, on rows of the real source page
+// (sol-check29's lastSeen<0>, each row's warp-level instructions executed
+// as captured): the 64-bit pair SEL'd between the word read and the
+// value by an unsigned compare of the two, "unsigned long long". Not: the
+// loop without its high half's SEL, the SEL choosing by a test for
+// equality (no order), and the compare outside the loop.
+func TestCasIntMax(t *testing.T) {
+	type row struct {
+		addr, sass string
+		inst       float64
+	}
+	last := []row{
+		{"0x7f620f7b2a20", "LDG.E.64 R10, desc[UR4][R8.64]", 524288},
+		{"0x7f620f7b2a40", "ISETP.GT.U32.AND P0, PT, R10, R13, PT", 685269},
+		{"0x7f620f7b2a50", "IMAD.MOV.U32 R4, RZ, RZ, R10", 685269},
+		{"0x7f620f7b2a60", "YIELD", 685269},
+		{"0x7f620f7b2a70", "ISETP.GT.U32.AND.EX P0, PT, R11, R15, PT, P0", 685269},
+		{"0x7f620f7b2a80", "IMAD.MOV.U32 R5, RZ, RZ, R11", 685269},
+		{"0x7f620f7b2a90", "SEL R6, R10, R13, P0", 685269},
+		{"0x7f620f7b2aa0", "SEL R7, R11, R15, P0", 685269},
+		{"0x7f620f7b2ab0", "ATOMG.E.CAS.64.STRONG.GPU PT, R4, [R8], R4, R6", 685269},
+		{"0x7f620f7b2ac0", "ISETP.NE.U32.AND P0, PT, R4, R10, PT", 685269},
+		{"0x7f620f7b2ae0", "ISETP.NE.AND.EX P0, PT, R5, R11, PT, P0", 685269},
+		{"0x7f620f7b2b00", "@P0   BRA 0x7f620f7b2a40", 685269},
+	}
+	equal := append([]row{}, last...)
+	equal[1].sass = "ISETP.NE.U32.AND P0, PT, R10, R13, PT"
+	equal[4].sass = "ISETP.NE.AND.EX P0, PT, R11, R15, PT, P0"
+	loose := append([]row{}, last...)
+	loose[1].inst, loose[4].inst = 524288, 524288
+	for _, c := range []struct {
+		name string
+		rows []row
+		want string
+	}{
+		{"lastSeen<0>", last, "unsigned long long"},
+		{"lastSeen<0> without its high SEL", append(last[:7:7], last[8:]...), ""},
+		{"lastSeen<0> compared for equality", equal, ""},
+		{"lastSeen<0> with its compare outside the loop", loose, ""},
+	} {
+		var code []profan.SourceRecord
+		for _, r := range c.rows {
+			code = append(code, profan.SourceRecord{Address: r.addr, SASS: r.sass,
+				Counter: []profan.Metric{{Name: "inst_executed", Value: r.inst}}})
+		}
+		if got := casIntMax(code, 685269); got != c.want {
+			t.Errorf("%s: casIntMax = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
