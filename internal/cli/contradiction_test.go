@@ -339,8 +339,9 @@ func checkKernelLines(t *testing.T, id string, k jsonKernel, peak float64) {
 // uncoalesced-global findings, the gathered loads' and the stores' (both
 // at line 275), each stating the one fix's gain 0.77, on the raw page's
 // first launch (kernel 14) and both of the details page's (14 and 56).
-var consistencyGaps = []string{"sol-check20 vander<32> shared-bank-conflict", "sol-check25 hbScale<0> uncoalesced-global",
-	"sol-check29 pagedKv<0> uncoalesced-global"}
+// Fixed after the read (a fit): a gather whose stores, on its statement,
+// waste as much is read as one index split, one finding (0.94).
+var consistencyGaps = []string{"sol-check20 vander<32> shared-bank-conflict", "sol-check25 hbScale<0> uncoalesced-global"}
 
 // fixtureDirRE names the fixture directory of an input set.
 var fixtureDirRE = regexp.MustCompile(`fixtures/([^/]+)/`)

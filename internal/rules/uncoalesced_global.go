@@ -176,6 +176,8 @@ func checkUncoalesced(p *Pass) {
 				advice = tritonCoalesceAdvice(p.Kernel, in, c.what)
 			} else if triton {
 				advice = tritonGatherAdvice(in.SectorsPerRequest, in.IdealSectorsPerRequest)
+			} else if l, st, ok := worstPair(p.Kernel); ok && gatherSplit(l, st) {
+				advice = gatherSplitAdvice(l) // the loads' and the stores' one fix, said once
 			}
 			msg += fmt.Sprintf("; worst instruction %s%s: %.1f sectors per request, ideal %.1f (%s)", in.SASS, lineSuffix(in), in.SectorsPerRequest, in.IdealSectorsPerRequest, kind)
 		} else if t := x.Pattern.Text(); t != "" {
@@ -391,8 +393,39 @@ func samePattern(p *Pass, op string, total float64) (bool, *analysis.Access) {
 		same = pl.Kind == ps.Kind && pl.Kind != gpumodel.Mixed && pl.StrideBytes == ps.StrideBytes && pl.OffsetBytes == ps.OffsetBytes &&
 			math.Abs(l.SectorsPerRequest-st.SectorsPerRequest) <= 0.05*l.SectorsPerRequest &&
 			math.Abs(l.IdealSectorsPerRequest-st.IdealSectorsPerRequest) <= 0.05*l.IdealSectorsPerRequest
+		same = same || gatherSplit(l, st)
 	}
 	return same, other
+}
+
+// gatherSplit reports whether a kernel's worst load, a gather (its
+// address from data it loads), and its worst store are one statement's,
+// at one cost: the store's address comes from the thread's index alone,
+// so its waste is the index's split, and the gather's lanes, as spread,
+// are spread by the same split, not by the data (fixtures/sol-check29's
+// pagedKv<0>: y[t·128 + f] = s·pool[(page[t / 16]·16 + t mod 16)·128 +
+// f] with the thread's index split tokens fastest, both at line 275, 32
+// sectors a request for 4; its twin, features fastest, ran 0.95
+// faster). One fix, the split, serves both: one finding, one gain.
+func gatherSplit(l, st analysis.Instruction) bool {
+	return l.Indirect && !st.Indirect && l.Line > 0 && l.File == st.File && l.Line == st.Line &&
+		st.SectorsPerRequest > st.IdealSectorsPerRequest*gpumodel.Slack &&
+		math.Abs(l.SectorsPerRequest-st.SectorsPerRequest) <= 0.05*l.SectorsPerRequest &&
+		math.Abs(l.IdealSectorsPerRequest-st.IdealSectorsPerRequest) <= 0.05*l.IdealSectorsPerRequest
+}
+
+// worstPair is a kernel's worst global load and worst global store.
+func worstPair(a *analysis.Kernel) (l, st analysis.Instruction, ok bool) {
+	l, okl := worstInstruction(a, "global", "load")
+	st, oks := worstInstruction(a, "global", "store")
+	return l, st, okl && oks
+}
+
+// gatherSplitAdvice is the fix of a gather whose stores, on its
+// statement, waste as much (gatherSplit): the thread's index split.
+func gatherSplitAdvice(in analysis.Instruction) string {
+	return fmt.Sprintf("a gather whose stores, on the same statement and at addresses from the thread's index alone, move as many sectors (%.1f a request where %.1f would do): the lanes' spread is the index's split, not the gathered rows' order. Split the thread's index with the element within a row fastest (consecutive lanes on consecutive elements of one gathered row), so each row is read and written by whole sectors; the gather through the index array stays, a row at a time. This removes about %.0f%% of the loads' and the stores' sectors",
+		in.SectorsPerRequest, in.IdealSectorsPerRequest, 100*(1-coalescedShare(in.IdealSectorsPerRequest, in.SectorsPerRequest)))
 }
 
 // shiftedWindow reports whether the misaligned global load in is one tap
