@@ -505,7 +505,11 @@ import (
 // apart, not by their union in series.
 // version 222 has cpu-op's fix name the op the trace shows as its
 // example, not torch.multinomial whatever the op.
-const VerdictVersion = 222
+// version 223 has cas-loop find an integer maximum SEL'd into the CAS,
+// uncoalesced-global read a run split over two statements as a split
+// run and a gather whose stores on its statement waste as much as one
+// index split (one finding, one gain).
+const VerdictVersion = 223
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
