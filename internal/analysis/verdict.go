@@ -509,7 +509,9 @@ import (
 // uncoalesced-global read a run split over two statements as a split
 // run and a gather whose stores on its statement waste as much as one
 // index split (one finding, one gain).
-const VerdictVersion = 223
+// version 224 advises bf16-autocast on an inference step whose trace the
+// replay prices the casts on, in place of bf16-weights in the sum.
+const VerdictVersion = 224
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
