@@ -29,9 +29,20 @@ import (
 // difference d an FADD wrote: max(acc, |a − b|); fixtures/sol-check25's
 // chebMat<1>: two shared loads a subtract and a max, read as
 // shared-memory work of its own; its 4×4 register tile ran 0.65 faster).
+// So does a max-times product's step, the max (or min) of a product an
+// FMUL of two registers wrote (max(acc, a·b), no FFMA: fixtures/
+// sol-check29's maxTimes<1>, two shared loads an FMUL and an FMNMX,
+// L1/shared at 93 %, read as shared-memory work of its own; its 4×4
+// register tile ran 0.61 faster): whatever the op, the step a shared
+// load or two feed is what a register tile reuses. An FMUL by a constant
+// or an immediate (a scale) is no product.
 func TropicalSteps(k *profan.Kernel) float64 {
 	var steps float64
-	sum := map[string]bool{} // registers an FADD last wrote
+	sum := map[string]bool{} // registers an FADD (or a product's FMUL) last wrote
+	isReg := func(r string) bool {
+		r = strings.Trim(strings.TrimPrefix(r, "-"), "|")
+		return strings.HasPrefix(r, "R") && r != "RZ"
+	}
 	seen := map[string]bool{}
 	for _, s := range k.Source {
 		if s.Address == "" || seen[s.Address] {
@@ -53,7 +64,7 @@ func TropicalSteps(k *profan.Kernel) float64 {
 		if fadd && len(f) >= 4 && (absOf(f[2], sum) || absOf(f[3], sum)) {
 			steps += sourceInst(s)
 		}
-		sum[dst] = fadd
+		sum[dst] = fadd || (op == "FMUL" || strings.HasPrefix(op, "FMUL.")) && len(f) >= 4 && isReg(f[2]) && isReg(f[3])
 	}
 	return steps
 }
