@@ -106,17 +106,33 @@ func checkTile(p *Pass) {
 	// one per SM, catches in part: re-reads that all miss L1 are other
 	// blocks' (a table every block reads at its own addresses,
 	// fixtures/sol-check7's l2Reuse<0>: 125 reads of each byte through
-	// L2, 0.9 % of them L1 hits), and no tile of a block keeps them.
+	// L2, 0.9 % of them L1 hits), and no tile of a block keeps them;
+	// but a window's are a tile's (tileWindow).
+	perStore, window := 0.0, false
 	if hit, ok := p.Value("l1_hit_rate"); ok && hit < 5 {
-		return
+		if perStore, window = tileWindow(p, reuse); !window {
+			return
+		}
 	}
-	// Only if the caches, not the arithmetic, are the limit.
+	// Only if the caches, not the arithmetic, are the limit: or, for a
+	// window, the ALU pipe, which each tap's clamps and address keep
+	// busy and the tile's fixed offsets do without (vFir65<0>: ALU at
+	// 64 %, compute 76 %, memory 72 %; the details page names no pipe).
 	if mem, ok := p.Value("memory_throughput_pct"); ok {
-		if comp, ok := p.Value("compute_throughput_pct"); ok && comp > mem {
+		l := p.Kernel.Limiter
+		alu := l.Unit == analysis.LimitPipe && (l.Pipe == "ALU" || l.Pipe == "")
+		if comp, ok := p.Value("compute_throughput_pct"); ok && comp > mem && !(window && alu) {
 			return
 		}
 	}
 	gain := clamp01((1 - 8/reuse) * 0.5 * memoryWeight(p))
+	if window {
+		g, ok := tileWindowGain(p, perStore)
+		if !ok {
+			return
+		}
+		gain = g
+	}
 	// A naive product whose loads hit L1 waits on the L1 pipe's loads
 	// per FMA, not on L2: staged, a one-output-per-thread tile reads
 	// the column operand once per FMA, the row operand four values at
@@ -130,7 +146,7 @@ func checkTile(p *Pass) {
 	// gemmNTNaive reads B down a column, 16.5 sectors a request where
 	// 2.5 would do: 0.90, its 32×32-tiled twin ran 0.95 faster), which the
 	// tile's coalesced fills and shared loads do without.
-	if ld, coalesced, ok := l1Loads(p); ok {
+	if ld, coalesced, ok := l1Loads(p); ok && !window {
 		if x := p.Kernel.Model.GlobalLoad; !coalesced && x != nil && x.IdealSectorsPerRequest > 0 && x.SectorsPerRequest > x.IdealSectorsPerRequest {
 			ld *= x.SectorsPerRequest / x.IdealSectorsPerRequest
 		}
@@ -360,4 +376,73 @@ func broadcastLoadShare(a *analysis.Kernel) float64 {
 		return 0
 	}
 	return bc / all
+}
+
+// tileWindow reports whether the re-reads of a kernel that misses L1 are
+// a window's (a stencil whose taps run along a grid dimension, so that
+// each tap's rows are other blocks': fixtures/sol-check29's vFir65<0>, a
+// 65-tap vertical FIR a row block, 65 loads a stored element, L2 serving
+// 63× DRAM's bytes, 3.7 % L1 hits), with its coalesced loads a stored
+// element (broadcasts left out): each input is re-read about as often
+// as each output reads inputs (reuse within twice the loads a store),
+// so neighbouring outputs share their inputs and a block of them, tiled,
+// keeps the re-reads. A table every thread reads at its own addresses
+// is re-read far more often than an output reads (l2Reuse<0>: 8 loads a
+// store, each byte read 125 times; sol-check9's l2Win<0>, 249): not a
+// window. Strong (volatile) loads are volatile-reread's.
+func tileWindow(p *Pass, reuse float64) (float64, bool) {
+	ld, okL := p.Value("global_load_requests")
+	st, okS := p.Value("global_store_requests")
+	if !okL || !okS || !(st > 0) || sassHas(p.Kernel, ".STRONG.") {
+		return 0, false
+	}
+	if x := p.Kernel.Model.GlobalLoad; x == nil || !(x.IdealSectorsPerRequest > 0) || x.SectorsPerRequest > x.IdealSectorsPerRequest {
+		return 0, false
+	}
+	perStore := ld * (1 - broadcastLoadShare(p.Kernel)) / st
+	return perStore, perStore >= p.Thresholds.CacheReuse && reuse <= 2*perStore
+}
+
+// tileWindowGain prices a window's shared tile by what it removes: the
+// taps' global loads, each a request through the load-store unit with
+// its clamps and 64-bit address on the ALU pipe, become one shared
+// wavefront a tap at a fixed offset, the fill adding a coalesced load and
+// a shared store of the block's elements and its halo (tileL1Gain's
+// count). The kernel then runs as fast as the L1/shared pipe moves those
+// wavefronts at its ceiling, its time now scaled by them over the global
+// loads' (four sectors a wavefront), floored by what remains to issue
+// (its FP32 instructions, a shared load a tap, the fill and the stores)
+// and by its speed of light. vFir65<0>, fitted after sol-check29's
+// first read: L1/shared at 24.5 % of 1.13 ms for 69 M wavefronts, 72 M
+// tiled: 0.72 (measured 0.72; its twin, L1/shared at 95 %).
+func tileWindowGain(p *Pass, perStore float64) (float64, bool) {
+	t, okT := p.Value("duration")
+	ld, _ := p.Value("global_load_requests")
+	st, _ := p.Value("global_store_requests")
+	gld, okL := p.Value("gld_transactions")
+	l1, ok1 := p.Value("l1_sol_pct")
+	block := float64(p.Kernel.Record.Block.Size())
+	if !okT || !(t > 0) || !okL || !(gld > 0) || !ok1 || !(l1 > 0) || !(block > 0) || !(perStore > 1) {
+		return 0, false
+	}
+	gst, _ := p.Value("gst_transactions")
+	fill := st * (block + perStore - 1) / block
+	before := gld/4 + nzf(gst)/4
+	after := ld + 2*fill + nzf(gst)/4
+	end := t * l1 / 100 / ceiling[analysis.LimitL1Shared] * after / before
+	if sp := p.Kernel.Spec; sp != nil && sp.SMs > 0 && sp.CoresPerSM > 0 && sp.SMClockMHz > 0 {
+		fp32 := 0.0
+		for _, s := range instructions(p.Kernel) {
+			switch op, _, _ := strings.Cut(opcode(s.SASS), "."); op {
+			case "FADD", "FMUL", "FFMA":
+				fp32 += instExecuted(s)
+			}
+		}
+		rate := float64(sp.SMs) * float64(sp.CoresPerSM) / 32 * sp.SMClockMHz * 1e6 * attainable
+		end = math.Max(end, (fp32+ld+2*fill+st)/rate)
+	}
+	if h := p.Kernel.Limiter.Headroom; h.Known() {
+		end = math.Max(end, h.Ideal)
+	}
+	return clamp01(1 - math.Max(end, launchFloor)/t), true
 }
