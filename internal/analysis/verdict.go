@@ -511,7 +511,11 @@ import (
 // index split (one finding, one gain).
 // version 224 advises bf16-autocast on an inference step whose trace the
 // replay prices the casts on, in place of bf16-weights in the sum.
-const VerdictVersion = 224
+// version 225 counts a max of products (FMUL, FMNMX) as a register
+// tile's step, keeps the FMNMXs in the tile's issue floor, and has
+// tile-shared-memory see a window whose re-reads miss L1 (priced by the
+// L1/shared wavefronts its tile moves).
+const VerdictVersion = 225
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
