@@ -97,9 +97,25 @@ func checkFP64OnFloat(p *Pass) {
 		after = math.Max(after, w.Float)
 		gain = math.Min(clamp01(1-(after+wait)/t), clamp01((w.Convert-after)/t))
 	}
+	_, _, triton := tritonKernel(a.Record)
+	if !triton {
+		// A thread of one element loads, computes and stores in turn:
+		// its memory's work and the float math overlap in part, as a
+		// 2-norm (overlapAfter), however little of the wait its warps'
+		// stall samples show; the longer of the two stands
+		// (fixtures/sol-check29's baroAlt<0>: its loads' waits 0.1 % of
+		// its samples, L2 76 µs at its ceiling beside 85 µs of float
+		// issue, 0.71 -> 0.61 against the 0.50 its powf twin ran
+		// faster; sol-check28's dewPt<0> 0.49 -> 0.36 (0.37)). Fitted
+		// after sol-check29's read. A Triton program's threads hold
+		// several elements each, their loads issued before the math:
+		// the two overlap wholly (sol-check27's rowlse_f64 and
+		// sol-check24's softplus_f64: their fp32 twins at DRAM's time).
+		gain = math.Min(gain, clamp01(1-overlapAfter(p, t, after)/t))
+	}
 	gain = math.Min(gain, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
 	advice := "where float's accuracy is enough, compute in float: float literals (0.75f), the float functions (expf, sinf, sqrtf, or __expf), no double variables; find the promotions with -Wdouble-promotion (nvcc -Xcompiler -Wdouble-promotion), and consider --use_fast_math where its accuracy is enough"
-	if _, _, triton := tritonKernel(a.Record); triton {
+	if triton {
 		// fixtures/sol-check15's gmm_f64: x.to(tl.float64), an fp64
 		// tl.zeros accumulator, tl.exp and tl.log on doubles.
 		advice = "where float's accuracy is enough, compute in tl.float32: drop the .to(tl.float64) casts, make the accumulators tl.zeros(..., tl.float32), and tl.exp / tl.log / tl.sqrt then run libdevice's float versions on the FP32 pipe"
