@@ -98,19 +98,22 @@ func checkFP64OnFloat(p *Pass) {
 		gain = math.Min(clamp01(1-(after+wait)/t), clamp01((w.Convert-after)/t))
 	}
 	_, _, triton := tritonKernel(a.Record)
-	if !triton {
-		// A thread of one element loads, computes and stores in turn:
-		// its memory's work and the float math overlap in part, as a
-		// 2-norm (overlapAfter), however little of the wait its warps'
-		// stall samples show; the longer of the two stands
-		// (fixtures/sol-check29's baroAlt<0>: its loads' waits 0.1 % of
-		// its samples, L2 76 µs at its ceiling beside 85 µs of float
-		// issue, 0.71 -> 0.61 against the 0.50 its powf twin ran
-		// faster; sol-check28's dewPt<0> 0.49 -> 0.36 (0.37)). Fitted
-		// after sol-check29's read. A Triton program's threads hold
+	if !triton && share < loadWaitShown {
+		// The double math hid its loads' waits from the stall samples,
+		// so they give the float version no wait to keep; yet a thread
+		// of one element loads, computes and stores in turn, and with
+		// the shorter float math its memory's work and its issue
+		// overlap in part, as a 2-norm (overlapAfter, as precise-math
+		// prices them): fixtures/sol-check29's baroAlt<0>, its loads'
+		// waits 0.1 % of its samples, L2 76 µs at its ceiling beside 85
+		// µs of float issue: 0.71 -> 0.61 against the 0.50 its powf
+		// twin ran faster; sol-check28's dewPt<0> 0.49 -> 0.36 (0.37).
+		// Fitted after sol-check29's read. Where the samples show the
+		// wait (sol-check27's sigmoidLL<0>, 22 %: 0.51 against 0.50)
+		// the wait above prices it. A Triton program's threads hold
 		// several elements each, their loads issued before the math:
-		// the two overlap wholly (sol-check27's rowlse_f64 and
-		// sol-check24's softplus_f64: their fp32 twins at DRAM's time).
+		// the two overlap wholly (sol-check27's rowlse_f64: its fp32
+		// twin at DRAM's time).
 		gain = math.Min(gain, clamp01(1-overlapAfter(p, t, after)/t))
 	}
 	gain = math.Min(gain, leftBy(p, analysis.LimitDRAM, analysis.LimitL2))
