@@ -515,7 +515,9 @@ import (
 // tile's step, keeps the FMNMXs in the tile's issue floor, and has
 // tile-shared-memory see a window whose re-reads miss L1 (priced by the
 // L1/shared wavefronts its tile moves).
-const VerdictVersion = 225
+// version 226 has fp64-on-float add a CUDA kernel's memory work to its
+// float math as a 2-norm where its stall samples show no load wait.
+const VerdictVersion = 226
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

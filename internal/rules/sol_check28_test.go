@@ -220,7 +220,11 @@ func TestSolCheck28(t *testing.T) {
 	// as needed work), on both pages; means 0.1114 -> 0.0270 raw, 0.1115
 	// -> 0.0271 details (ruled pairs 0.0238, 0.0239); bounds (0.112, 1.0)
 	// -> (0.028, 0.12). The two pairs are fitted now, not held out.
-	heldOutGaps(t, solCheck28Files, solCheck28Pairs, "sol-check28", 0.028, 0.12, solCheck28Gaps)
+	// fp64-on-float's 2-norm where the samples show no load wait (verdict
+	// version 226, fitted after sol-check29's read): dewPt<0> 0.49 ->
+	// 0.36 against 0.37; means 0.0270 -> 0.0221 raw, 0.0271 -> 0.0222
+	// details; bound 0.028 -> 0.023.
+	heldOutGaps(t, solCheck28Files, solCheck28Pairs, "sol-check28", 0.023, 0.12, solCheck28Gaps)
 }
 
 // solCheck28Gaps are what the first read found against the verdicts
