@@ -235,20 +235,10 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 // byteCount<0>, byte-wide counters bumped on their word, IMAD.IADD R9,
 // R7, 0x1, R8 into ATOMG.E.CAS ... R8, R9.
 func casIntAdd(code []profan.SourceRecord, casInst float64) string {
-	var newVal string
-	wide := false
-	for s := range sass.Instructions(code) {
-		if op := opcode(s.SASS); isCAS(op) && instExecuted(s) == casInst {
-			if f := sassOperands(s.SASS); len(f) > 0 {
-				newVal, wide = strings.Trim(f[len(f)-1], "[]"), strings.Contains(op, ".64")
-			}
-		}
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(newVal, "R"))
-	if !strings.HasPrefix(newVal, "R") || err != nil {
+	newVal, hi, wide, ok := casNewValue(code, casInst)
+	if !ok {
 		return ""
 	}
-	hi := "R" + strconv.Itoa(n+1)
 	var lo, carry bool
 	for s := range sass.Instructions(code) {
 		if instExecuted(s) != casInst {
@@ -274,6 +264,25 @@ func casIntAdd(code []profan.SourceRecord, casInst float64) string {
 	return ""
 }
 
+// casNewValue is the register the compare-and-swap executed casInst
+// times swaps in (its last operand), the high register of its pair (a
+// 64-bit CAS swaps in two: the next register holds the high half), and
+// whether the CAS is 64-bit; false when the new value is no register.
+func casNewValue(code []profan.SourceRecord, casInst float64) (newVal, hi string, wide, ok bool) {
+	for s := range sass.Instructions(code) {
+		if op := opcode(s.SASS); isCAS(op) && instExecuted(s) == casInst {
+			if f := sassOperands(s.SASS); len(f) > 0 {
+				newVal, wide = strings.Trim(f[len(f)-1], "[]"), strings.Contains(op, ".64")
+			}
+		}
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(newVal, "R"))
+	if !strings.HasPrefix(newVal, "R") || err != nil {
+		return "", "", false, false
+	}
+	return newVal, "R" + strconv.Itoa(n+1), wide, true
+}
+
 // casIntMax reads an integer maximum or minimum as the value a
 // compare-and-swap loop swaps in, what atomicMax/atomicMin computes in
 // one atomic: the CAS's new value (its last operand; for a 64-bit CAS
@@ -287,20 +296,10 @@ func casIntAdd(code []profan.SourceRecord, casInst float64) string {
 // AND.EX P0, PT, R11, R15, PT, P0; SEL R6, R10, R13, P0; SEL R7, R11,
 // R15, P0 into ATOMG.E.CAS.64.STRONG.GPU PT, R4, [R8], R4, R6.
 func casIntMax(code []profan.SourceRecord, casInst float64) string {
-	var newVal string
-	wide := false
-	for s := range sass.Instructions(code) {
-		if op := opcode(s.SASS); isCAS(op) && instExecuted(s) == casInst {
-			if f := sassOperands(s.SASS); len(f) > 0 {
-				newVal, wide = strings.Trim(f[len(f)-1], "[]"), strings.Contains(op, ".64")
-			}
-		}
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(newVal, "R"))
-	if !strings.HasPrefix(newVal, "R") || err != nil {
+	newVal, hi, wide, ok := casNewValue(code, casInst)
+	if !ok {
 		return ""
 	}
-	hi := "R" + strconv.Itoa(n+1)
 	type cmp struct {
 		a, b     string
 		unsigned bool
