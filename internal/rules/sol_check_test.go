@@ -247,4 +247,5 @@ var heldOutRead = map[string]bool{
 	"host36":      host36Read,
 	"host37":      host37Read,
 	"host38":      host38Read,
+	"host39":      host39Read,
 }
