@@ -517,7 +517,10 @@ import (
 // L1/shared wavefronts its tile moves).
 // version 226 has fp64-on-float add a CUDA kernel's memory work to its
 // float math as a 2-norm where its stall samples show no load wait.
-const VerdictVersion = 226
+// version 227 has fused-optimizer count Adam's foreach passes by the
+// kernels (18 without weight decay, AdamW's 20: addcmul reads the one
+// gradient once from DRAM), not AdamW's 21 for every Adam.
+const VerdictVersion = 227
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

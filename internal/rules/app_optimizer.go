@@ -15,15 +15,49 @@ import (
 // in tensor passes (a read or a write of one parameter-sized tensor).
 // AdamW's foreach step (torch.optim._multi_tensor_adamw): the weight decay
 // (2), lerp of the first moment (3), the second moment's mul and addcmul
-// (2 + 4), sqrt, division and eps of the denominator (2 + 2 + 2), and
-// addcdiv into the parameter (4): 21; fused it reads the parameter, the
-// gradient and both moments and writes three: 7. SGD with momentum:
-// the buffer's mul and add (2 + 3) and the parameter's add (3): 8; fused
-// 5.
+// (2 + 3: addcmul_(grad, grad) reads the one gradient twice, from DRAM
+// once; its kernel takes the lerp's time, not the addcdiv's, on
+// fixtures/pytorch2's tf, check7's train and host38's retr), sqrt,
+// division and eps of the denominator (2 + 2 + 2), and addcdiv into the
+// parameter (4): 20; Adam without weight decay makes no decay pass, 18,
+// and Adam's L2 decay adds the parameters to the gradient out of place
+// (3), 21 (adamPasses). Fused it reads the parameter, the gradient and
+// both moments and writes three: 7. SGD with momentum: the buffer's mul
+// and add (2 + 3) and the parameter's add (3): 8; fused 5.
 const (
-	adamForeachPasses, adamFusedPasses = 21.0, 7.0
-	sgdForeachPasses, sgdFusedPasses   = 8.0, 5.0
+	adamWForeachPasses, adamForeachPasses, adamFusedPasses = 20.0, 18.0, 7.0
+	sgdForeachPasses, sgdFusedPasses                       = 8.0, 5.0
 )
+
+// adamPasses is the tensor passes of the Adam step foreach makes, by its
+// kernels: 18, and the weight decay's where they show it: AdamW's
+// decoupled decay multiplies the parameters by a scalar (the scalar
+// multiply's kernel launched twice for each launch of the eps's scalar
+// add, both over one tensor list), Adam's L2 decay adds the parameters
+// to the gradient (a list-and-alpha kernel). Where no scalar add shows
+// (another build of the step), AdamW's 20.
+func adamPasses(foreach []*analysis.Group) float64 {
+	mul, add, l2 := 0, 0, false
+	for _, g := range foreach {
+		switch {
+		case strings.Contains(g.Name, "BinaryOpScalarFunctor") && strings.Contains(g.Name, "multiplies"):
+			mul += g.Launches
+		case strings.Contains(g.Name, "BinaryOpScalarFunctor") && strings.Contains(g.Name, "plus"):
+			add += g.Launches
+		case strings.Contains(g.Name, "BinaryOpListAlphaFunctor"):
+			l2 = true
+		}
+	}
+	switch {
+	case add == 0:
+		return adamWForeachPasses
+	case 2*mul >= 3*add:
+		return adamWForeachPasses
+	case l2:
+		return adamForeachPasses + 3
+	}
+	return adamForeachPasses
+}
 
 // multiTensors is how many tensors of each list one multi-tensor launch
 // of a fused optimizer takes (PyTorch's multi_tensor_apply: 36 at four
@@ -50,8 +84,9 @@ names the optimizer the kernels show (Adam's square root and lerp, SGD's
 momentum add); where fused optimizer kernels already run, it says so.
 
 The gain is the foreach kernels' time × (1 − fused passes / foreach passes):
-AdamW 1 − 7/21, SGD with momentum 1 − 5/8 (tensor reads and writes per
-parameter).
+AdamW 1 − 7/20, Adam without weight decay 1 − 7/18, SGD with momentum
+1 − 5/8 (tensor reads and writes per parameter; Adam's addcmul reads
+the one gradient twice, from DRAM once).
 
 A for-loop step (foreach=False, or a tensor list PyTorch does not group)
 runs each operation as its own launch per parameter: the trace's
@@ -91,7 +126,7 @@ and the host runs ahead. The trace shows the read by GradScaler's frame
 		}
 		class, f := "SGD(..., fused=True)", 1-sgdFusedPasses/sgdForeachPasses
 		if adam {
-			class, f = "Adam/AdamW(..., fused=True)", 1-adamFusedPasses/adamForeachPasses
+			class, f = "Adam/AdamW(..., fused=True)", 1-adamFusedPasses/adamPasses(foreach)
 		}
 		saves := saving(nil, f, foreach...)
 		rec := analysis.Recommendation{
@@ -239,8 +274,10 @@ func perParameter(p *AppPass) {
 			// counts' increment.
 			arg, after = "fused=True", math.Ceil(params/per)+1
 			switch lower {
-			case "adam", "adamw":
+			case "adam":
 				bytes = adamFusedPasses / adamForeachPasses
+			case "adamw":
+				bytes = adamFusedPasses / adamWForeachPasses
 			case "sgd":
 				bytes = sgdFusedPasses / sgdForeachPasses
 			}
