@@ -520,7 +520,9 @@ import (
 // version 227 has fused-optimizer count Adam's foreach passes by the
 // kernels (18 without weight decay, AdamW's 20: addcmul reads the one
 // gradient once from DRAM), not AdamW's 21 for every Adam.
-const VerdictVersion = 227
+// version 228 bounds serial-loop's gain by the floors it prices, not by
+// the headroom, whose ideal counts the loop's arithmetic as necessary.
+const VerdictVersion = 228
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
