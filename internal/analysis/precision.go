@@ -464,6 +464,16 @@ func PreciseSin(sass string) bool {
 	return strings.Contains(sass, ", 105615, PT") && strings.Contains(sass, "|R") && strings.HasPrefix(Opcode(sass), "FSETP.GE")
 }
 
+// PreciseTan reports whether a SASS instruction is precise tanf's: the
+// FFMA that adds the 1/3 term (0.3333323) of its kernel polynomial, one
+// a call. tanf reduces its argument as sinf does (PreciseSin marks that
+// test too), evaluates tan's polynomial and takes −1/t by a MUFU.RCP in
+// the odd quadrants; __tanf is __sinf/__cosf, three MUFUs (SIN, COS and
+// RCP) a call where __sinf is one (fixtures/sol-check29's mercY<1>).
+func PreciseTan(sass string) bool {
+	return strings.Contains(sass, ", 0.33333230018615722656") && strings.HasPrefix(Opcode(sass), "FFMA")
+}
+
 // preciseCalls is the thread-level calls on k's source page of a precise
 // function, each an execution of the instruction test marks
 // (PreciseTanh, PrecisePow).

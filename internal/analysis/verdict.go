@@ -522,7 +522,9 @@ import (
 // gradient once from DRAM), not AdamW's 21 for every Adam.
 // version 228 bounds serial-loop's gain by the floors it prices, not by
 // the headroom, whose ideal counts the loop's arithmetic as necessary.
-const VerdictVersion = 228
+// version 229 has precise-math tell tanf from sinf and price __tanf's
+// three MUFUs.
+const VerdictVersion = 229
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -103,6 +103,12 @@ type preciseLine struct {
 	// FSETP.GE |x|, 105615) and sinThreads their thread-level ones,
 	// each a MUFU.SIN after the fix.
 	sins, sinThreads float64
+	// tans are the line's precise tanf calls (warp-level executions of
+	// analysis.PreciseTan), tanThreads their thread-level ones, and
+	// tanRcps the thread-level MUFU.RCPs of their odd quadrants: tanf
+	// reduces as sinf does, so its calls are out of sins; after the fix
+	// each is three MUFUs (SIN, COS, RCP), the precise RCP gone.
+	tans, tanThreads, tanRcps float64
 	// sqrts are the line's correctly rounded sqrtf calls (warp-level
 	// executions of their range test, analysis.PreciseSqrt), each ten
 	// instructions where the approximation is one MUFU.
@@ -164,6 +170,20 @@ const (
 const (
 	preciseSinInst = 24
 	fastSinInst    = 2
+)
+
+// preciseTanInst is the warp-level instructions of one precise tanf on
+// its fast path in SASS (CUDA 12.8, sm_90): sinf's reduction, tan's
+// polynomial and the predicated MUFU.RCP of −1/t: 23, read from
+// fixtures/sol-check29's mercY<0> (48.25 a step of tanf and logf on line
+// 380, logf's 25 out). __tanf is an FMUL.RZ, MUFU.SIN and MUFU.COS, the
+// cosine's denormal test and scaling, a MUFU.RCP and the FMUL of the
+// quotient: fastTanInst (14 a step of __tanf and __logf in mercY<1>,
+// __logf's 5 out), and tanMUFU of them on the XU pipe.
+const (
+	preciseTanInst = 23
+	fastTanInst    = 9
+	tanMUFU        = 3
 )
 
 // precisePowInst is the warp-level instructions of one precise powf on
@@ -256,6 +276,13 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 			l.sins += n
 			l.sinThreads += threadExecuted(s)
 		}
+		if analysis.PreciseTan(s.SASS) {
+			l.tans += n
+			l.tanThreads += threadExecuted(s)
+		}
+		if op == "MUFU.RCP" && strings.Contains(s.SASS, ", -R") {
+			l.tanRcps += threadExecuted(s) // −1/t, kept where the line has a tanf
+		}
 		if analysis.PreciseSqrt(s.SASS) {
 			l.sqrts += n
 		}
@@ -282,13 +309,20 @@ func preciseLines(a *analysis.Kernel) (lines []*preciseLine, total, mufu float64
 		}
 	}
 	for _, l := range byLine.order {
+		// tanf's reduction is sinf's test: its calls are tans, not sins.
+		if l.tans > 0 {
+			l.sins = math.Max(0, l.sins-l.tans)
+			l.sinThreads = math.Max(0, l.sinThreads-l.tanThreads)
+		} else {
+			l.tanRcps = 0
+		}
 		if !l.expLow {
 			l.exps = 0 // the rounding constant without expf's reduction
 		}
 		if l.calls == 0 && l.tanhHeld {
 			l.calls = l.tanhBranches // libdevice's tanh as Triton compiles it
 		}
-		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 || l.sqrts > 0 || l.logs > 0 || l.exps > 0 {
+		if l.calls > 0 || l.divs > 0 || l.pows > 0 || l.sins > 0 || l.tans > 0 || l.sqrts > 0 || l.logs > 0 || l.exps > 0 {
 			lines = append(lines, l)
 		}
 	}
@@ -365,7 +399,7 @@ func checkPreciseMath(p *Pass) {
 	if !(issue > 0) || !(xu > 0) {
 		return
 	}
-	var removed, calls, divs, pows, sins, sqrts, rdivs, logs, exps, xuGone, xuAdded float64
+	var removed, calls, divs, pows, sins, tans, sqrts, rdivs, logs, exps, xuGone, xuAdded float64
 	var locs []profan.Location
 	var where []string
 	for _, l := range lines {
@@ -373,16 +407,17 @@ func checkPreciseMath(p *Pass) {
 		divs += l.divs
 		pows += l.pows
 		sins += l.sins
+		tans += l.tans
 		sqrts += l.sqrts
 		rdivs += l.rdivs
 		logs += l.logs
 		exps += l.exps
 		// A division by a square root's result loses its MUFU.RCP as
 		// well as its FCHK (v * rsqrtf(q): one FMUL).
-		xuGone += 32*l.calls + l.divThreads + l.rdivThreads
-		xuAdded += l.sinThreads + l.logThreads
-		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst-l.sins*fastSinInst-l.sqrts*fastSqrtInst-l.logs*fastLogInst-l.exps*fastExpInst,
-			l.calls*(preciseTanhInst-1)+(l.divs-l.rdivs)*(ieeeDivInst-fastDivInst)+l.rdivs*(ieeeDivInst-1)+l.pows*(precisePowInst-fastPowInst)+l.sins*(preciseSinInst-fastSinInst)+l.sqrts*(preciseSqrtInst-fastSqrtInst)+l.logs*(preciseLogInst-fastLogInst)+l.exps*(preciseExpInst-fastExpInst))
+		xuGone += 32*l.calls + l.divThreads + l.rdivThreads + l.tanRcps
+		xuAdded += l.sinThreads + l.logThreads + tanMUFU*l.tanThreads
+		removed += math.Min(l.inst-l.calls-l.divs-l.pows*fastPowInst-l.sins*fastSinInst-l.tans*fastTanInst-l.sqrts*fastSqrtInst-l.logs*fastLogInst-l.exps*fastExpInst,
+			l.calls*(preciseTanhInst-1)+(l.divs-l.rdivs)*(ieeeDivInst-fastDivInst)+l.rdivs*(ieeeDivInst-1)+l.pows*(precisePowInst-fastPowInst)+l.sins*(preciseSinInst-fastSinInst)+l.tans*(preciseTanInst-fastTanInst)+l.sqrts*(preciseSqrtInst-fastSqrtInst)+l.logs*(preciseLogInst-fastLogInst)+l.exps*(preciseExpInst-fastExpInst))
 		if len(locs) < 3 {
 			locs = append(locs, l.loc)
 			where = append(where, fmt.Sprintf("%s:%d", filepath.Base(l.loc.File), l.loc.Line))
@@ -418,7 +453,7 @@ func checkPreciseMath(p *Pass) {
 			"precise_exp_calls", exps, share, locs)
 		return
 	}
-	if logs > calls && logs > divs && logs > pows && logs > sins && logs > sqrts {
+	if logs > calls && logs > divs && logs > pows && logs > sins+tans && logs > sqrts {
 		reportPrecise(p, gain, "where about 21 bits are enough (__logf's maximum absolute error is 2^-21.41 for x in [0.5, 2], its relative error 2^-21 elsewhere, denormals handled), call __logf (or __log2f, __log10f: a MUFU.LG2 and an FMUL) instead of logf, whose SASS reduces the argument by the bits of 2/3 and evaluates a polynomial of eight FFMAs, about 25 instructions a call on the FMA and ALU pipes; --use_fast_math makes every logf the fast one",
 			"where about 21 bits are enough, use tl.math.log2(x) * 0.6931472 or tl.inline_asm_elementwise(\"lg2.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1) times ln 2: one MUFU.LG2 instead of libdevice's logf, a range reduction and a polynomial of eight FFMAs",
 			fmt.Sprintf("%.0f%% of the executed instructions are precise logf on %s (%.3g warp-level calls: a range reduction by the bits of 2/3, a polynomial of eight FFMAs and the exponent's terms, about 25 instructions a call and no MUFU); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __logf (a MUFU.LG2 and an FMUL) %.0f%%",
@@ -426,14 +461,19 @@ func checkPreciseMath(p *Pass) {
 			"precise_log_calls", logs, share, locs)
 		return
 	}
-	if sins > calls && sins > divs && sins > pows {
+	if sins+tans > calls && sins+tans > divs && sins+tans > pows {
 		advice = "where about 20 bits of a sine near 0 are enough (|x| within a few π; __sinf's absolute error is 2^-21.41 for |x| ≤ π and grows with |x|), call __sinf / __cosf / __sincosf (an FMUL.RZ and one MUFU.SIN or MUFU.COS) instead of sinf, whose SASS reduces x by π/2 in three FFMAs, tests the quadrant's two bits, evaluates a polynomial and branches around the Payne-Hanek slow path for |x| ≥ 105615; sinpif(x) / sincospif(x) skip the reduction's FFMAs where the argument is a multiple of π already; --use_fast_math makes every sinf the fast one"
 		if _, _, triton := tritonKernel(a.Record); triton {
 			advice = "where about 20 bits near 0 are enough, use tl.extra.cuda.libdevice.fast_sinf (or tl.inline_asm_elementwise(\"sin.approx.f32 $0, $1;\", \"=r,r\", [x], dtype=tl.float32, is_pure=True, pack=1)): one MUFU.SIN instead of the precise sinf's range reduction, quadrant tests and polynomial"
 		}
+		what, fast := "sinf or cosf", "__sinf (an FMUL and one MUFU.SIN)"
+		if tans > 0 {
+			what, fast = "sinf, cosf or tanf", "__sinf (an FMUL and one MUFU.SIN) and __tanf (three MUFUs: SIN, COS and the quotient's RCP)"
+			advice += "; __tanf is __sinf/__cosf, three MUFUs a call on the XU pipe, whose quarter-rate issue the fix may reach"
+		}
 		p.report(estimate(gain), Note{
-			Message: fmt.Sprintf("%.0f%% of the executed instructions are precise sinf or cosf on %s (%.3g warp-level calls: a range reduction by π/2 in three FFMAs, the quadrant's bit tests, a polynomial and a branch around the Payne-Hanek slow path, about 24 instructions a call); at the device's issue and XU peaks they take %.0f%% of the kernel's time, __sinf (an FMUL and one MUFU.SIN) %.0f%%",
-				100*share, strings.Join(where, ", "), sins, 100*before/t, 100*after/t),
+			Message: fmt.Sprintf("%.0f%% of the executed instructions are precise %s on %s (%.3g warp-level calls: a range reduction by π/2 in three FFMAs, the quadrant's bit tests, a polynomial and a branch around the Payne-Hanek slow path, about 24 instructions a call); at the device's issue and XU peaks they take %.0f%% of the kernel's time, %s %.0f%%",
+				100*share, what, strings.Join(where, ", "), sins+tans, 100*before/t, fast, 100*after/t),
 			Advice:    advice,
 			Evidence:  append(p.evidence("duration", "compute_throughput_pct"), fmt.Sprintf("precise_sin_calls=%.4g", sins), fmt.Sprintf("precise_inst_share=%.3f", share)),
 			Locations: locs,

@@ -224,7 +224,7 @@ func TestSolCheck28(t *testing.T) {
 	// version 226, fitted after sol-check29's read): dewPt<0> 0.49 ->
 	// 0.36 against 0.37; means 0.0270 -> 0.0221 raw, 0.0271 -> 0.0222
 	// details; bound 0.028 -> 0.023. serial-loop's gain no longer held
-	// by the headroom (verdict version 227, fitted after sol-check29's
+	// by the headroom (verdict version 228, fitted after sol-check29's
 	// read, on its rampTotal<0>): discSum<0> 0.783 -> 0.892 against
 	// 0.897; means 0.0221 -> 0.0169 raw, 0.0222 -> 0.0170 details, worst
 	// 0.114 -> 0.049; bounds (0.023, 0.12) -> (0.018, 0.06).
