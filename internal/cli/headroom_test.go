@@ -234,6 +234,14 @@ var solSets = []struct {
 		{"decDigits<0>", "decDigits<1>"}, {"growPeriods<0>", "growPeriods<1>"}, {"rampTotal<0>", "rampTotal<1>"}, {"expm4<0>", "expm4<1>"},
 		{"det7<0>", "det7<1>"}, {"affD4<0>", "affD4<1>"}}},
 	{"sol-check29", "sol_triton29", [][2]string{{"mish_b32_w1", "mish_b2048_w4"}, {"logsig_f64", "logsig_f32"}, {"ratio_w4", "ratio_w8"}}},
+	// The thirtieth set, skipped until its one read (solCheck30Read).
+	{"sol-check30", "sol_check30", [][2]string{{"darkSubU16<1>", "darkSubU16<8>"}, {"emaUpd<1>", "emaUpd<4>"}, {"polyKer<1>", "polyKer<4>"},
+		{"lotkaVol<1024>", "lotkaVol<128>"}, {"isru<16>", "isru<256>"}, {"dfaRun<0>", "dfaRun<1>"}, {"setDigest<0>", "setDigest<1>"},
+		{"crossMin<0>", "crossMin<1>"}, {"vocabRows<0>", "vocabRows<1>"}, {"subBytes4<0>", "subBytes4<1>"}, {"frameOf<0>", "frameOf<1>"},
+		{"lorentzG<0>", "lorentzG<1>"}, {"hgPhase<0>", "hgPhase<1>"}, {"spanRed<0>", "spanRed<1>"}, {"mmRect<0>", "mmRect<1>"},
+		{"chanMix32<0>", "chanMix32<1>"}, {"bitsBelow<0>", "bitsBelow<1>"}, {"bounceDist<0>", "bounceDist<1>"}, {"tdma10<0>", "tdma10<1>"},
+		{"decayF4<0>", "decayF4<1>"}}},
+	{"sol-check30", "sol_triton30", [][2]string{{"elu_b16_w1", "elu_b1024_w4"}, {"studt_f64", "studt_f32"}, {"absdiff_b1024", "absdiff_b4096"}}},
 }
 
 // solCheck13Read says whether fixtures/sol-check13 has had its one read

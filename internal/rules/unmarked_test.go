@@ -115,6 +115,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check27", solCheck27Files, hp(solCheck27Pairs)},
 		{"sol-check28", solCheck28Files, hp(solCheck28Pairs)},
 		{"sol-check29", solCheck29Files, hp(solCheck29Pairs)},
+		{"sol-check30", solCheck30Files, hp(solCheck30Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {
