@@ -454,6 +454,9 @@ func (g *gateJob) evaluate() error {
 	case err != nil:
 		return err
 	}
+	if err := g.checkedSomething(res); err != nil {
+		return err
+	}
 	if err := report.WriteGate(opts.Format, formatOut(opts.IO.Out, opts.Format), reportGate(res), report.Options{Color: opts.IO.Color, Version: version(), Verbose: opts.Verbose, Rules: ruleDocs()}); err != nil {
 		return err
 	}
@@ -461,6 +464,20 @@ func (g *gateJob) evaluate() error {
 		return &GateFailedError{Failed: res.Failed}
 	}
 	return nil
+}
+
+// checkedSomething refuses a gate that made no check on runs with no
+// kernel launch (an nsys cuda_api_sum alone, a stored run of none): it
+// would pass on nothing, and a gate never passes by checking nothing.
+func (g *gateJob) checkedSomething(res *gate.Result) error {
+	if len(res.Checks) > 0 || g.cur.Len() > 0 {
+		return nil
+	}
+	what := strings.Join(g.opts.Files, ", ")
+	if g.opts.Run != 0 {
+		what = fmt.Sprintf("run %d of %s", g.opts.Run, dbPath(g.opts.DB, g.opts.IO))
+	}
+	return usageErrorf("%s: no kernel launch to gate, so nothing would be checked", safe.Term(what))
 }
 
 // appErrors refuses exports that record an application or profiler

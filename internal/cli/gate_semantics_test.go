@@ -173,6 +173,33 @@ func TestChecksExclusionFirst(t *testing.T) {
 // gpu-trace tiled) is gated per kernel group: a JUnit file of one test
 // case per condition and group, far under 1 MB, and a heap far under 100
 // MB (it was 145-325 MB of JUnit and about 2 GB per launch).
+// TestGateNothingChecked: a gate over runs with no kernel launch (an nsys
+// cuda_api_sum alone, stored or given) that makes no check stops with
+// exit 2, where it once passed "0 of 0 checks" with exit 0.
+func TestGateNothingChecked(t *testing.T) {
+	t.Parallel()
+	const sum = "../ingest/testdata/nsys/cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv"
+	db := filepath.Join(t.TempDir(), "g.db")
+	if _, errOut, code := run(t, "ingest", "--db", db, sum); code != ExitOK {
+		t.Fatalf("ingest: exit %d: %s", code, errOut)
+	}
+	for _, args := range [][]string{
+		{"gate", "--require", "duration < 1s", sum},
+		{"gate", "--fail-on", "all", sum},
+		{"gate", sum},
+		{"gate", "--db", db, "--run", "1", "--require", "duration < 1s"},
+		{"gate", "--db", db, "--run", "1", "-f", "junit"},
+	} {
+		out, errOut, code := run(t, args...)
+		if code != ExitError || !strings.Contains(errOut, "no kernel launch to gate, so nothing would be checked") {
+			t.Errorf("%q: exit %d, %q; want exit 2 and why", args, code, errOut)
+		}
+		if out != "" {
+			t.Errorf("%q: a report of no check: %q", args, out)
+		}
+	}
+}
+
 func TestGateLongTrace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes a 97 MB trace")
