@@ -78,7 +78,7 @@ func ingestRun(opts *IngestOptions) error {
 	}
 	res, err := ingestdb.Ingest(ctx, dbPath(opts.DB, opts.IO), opts.Files, ingestdb.Options{
 		Labels: labels, Format: opts.Input, Analysis: st.Opt, Out: opts.IO.Out, ErrOut: opts.IO.ErrOut,
-		Kept: func(what string) { opts.IO.kept = append(opts.IO.kept, what) }})
+		Kept: opts.IO.keep})
 	if res != nil {
 		// Notes and -v accounting once everything is stored: the first
 		// file's come from its storing read.

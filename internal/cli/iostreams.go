@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/profan-dev/profan/internal/report"
 )
@@ -22,7 +24,34 @@ type IOStreams struct {
 	Getenv func(string) string
 	// kept is what the command has written for good (a run stored), which
 	// an interruption after it does not undo, and says.
-	kept []string
+	kept *keptList
+}
+
+// keptList is IOStreams.kept: added to by the command, read by Main, and,
+// when the command does not stop in time, by the signal's goroutine.
+type keptList struct {
+	mu    sync.Mutex
+	items []string
+}
+
+// keep adds what to io's kept list.
+func (io *IOStreams) keep(what string) {
+	if io.kept == nil {
+		io.kept = &keptList{}
+	}
+	io.kept.mu.Lock()
+	io.kept.items = append(io.kept.items, what)
+	io.kept.mu.Unlock()
+}
+
+// now is a copy of what the command has kept so far.
+func (k *keptList) now() []string {
+	if k == nil {
+		return nil
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return slices.Clone(k.items)
 }
 
 // System returns the process's streams. Standard output is written

@@ -59,7 +59,7 @@ findings (host transfers) stay as stored: the transfers are not stored.`,
 				if err := verdictdb.Remake(ctx, db, r.ID, st.Opt); err != nil {
 					return err
 				}
-				io.kept = append(io.kept, fmt.Sprintf("run %d's re-made verdict", r.ID))
+				io.keep(fmt.Sprintf("run %d's re-made verdict", r.ID))
 				fmt.Fprintf(io.Out, "run %d: verdict made by an older profan (v%d) re-made and stored (v%d)\n", r.ID, r.Verdict, analysis.VerdictVersion)
 			}
 			fmt.Fprintf(io.Out, "%s: %s re-made with the current rules (verdict version %d)\n", store.Display(path), plural(len(old), "run"), analysis.VerdictVersion)

@@ -322,3 +322,21 @@ func TestInterruptedSaysKept(t *testing.T) {
 		}
 	}
 }
+
+// TestStuckSaysKept: a command ended by the grace after a signal (blocked
+// in a read, or in the database's close) says the runs it committed
+// before, exit 130. An ingest interrupted as SQLite checkpointed its
+// large run inside the commit once ended so, saying "nothing
+// half-written" of a run it had stored.
+func TestStuckSaysKept(t *testing.T) {
+	kept := &keptList{}
+	io := &IOStreams{kept: kept}
+	io.keep("big.csv as run 2")
+	var stderr strings.Builder
+	code, release := endStuck(&InterruptedError{Signal: syscall.SIGINT}, nil, kept, &stderr)
+	release()
+	want := "profan: interrupted (SIGINT): stopped after storing big.csv as run 2, which stays"
+	if code != 130 || !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("exit %d, %q; want exit 130 and %q…", code, stderr.String(), want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"os/signal"
@@ -205,24 +206,17 @@ func flagValueError(err error) error {
 func Main(args []string, io *IOStreams) ExitCode {
 	stderr := io.ErrOut
 	var pending atomic.Pointer[outputFile] // -o's temporary file, for stuck
+	kept := &keptList{}
 	ctx, stop := interruptContext(context.Background(), func(intr *InterruptedError) {
-		// The command did not return in time: blocked in a read no
-		// context reaches (a pipe whose writer sends nothing). It has
-		// written nothing but -o's temporary file and a new database
-		// not yet put in place, which go.
-		if of := pending.Load(); of != nil {
-			of.finish(false)
-		}
-		store.RemoveUnpublished()
-		fmt.Fprintf(stderr, "profan: %s\n", intr.Error())
-		os.Exit(int(exitCodeOf(intr)))
+		code, _ := endStuck(intr, pending.Load(), kept, stderr)
+		os.Exit(int(code)) // commits held: none starts before the exit
 	})
 	defer stop()
 	// The command's output stops once ctx is cancelled: a render stops at
 	// its next write. Its errors, the interruption's included, are said.
 	out, errOut := newOutWriter(ctxWriter{ctx: ctx, w: io.Out}), newOutWriter(io.ErrOut)
 	sio := *io
-	sio.Out, sio.ErrOut = out, errOut
+	sio.Out, sio.ErrOut, sio.kept = out, errOut, kept
 	io = &sio
 	defer errOut.flush()
 	root := NewRoot(io)
@@ -278,7 +272,7 @@ func Main(args []string, io *IOStreams) ExitCode {
 		// What the command said once its context was cancelled is the
 		// cancellation's consequence: the signal is the error.
 		intr.Done = err == nil
-		intr.Kept = io.kept
+		intr.Kept = kept.now()
 		err = intr
 	}
 	if err != nil {
@@ -301,6 +295,24 @@ func Main(args []string, io *IOStreams) ExitCode {
 		}
 	}
 	return exitCodeOf(err)
+}
+
+// endStuck ends a command that did not return in time once interrupted:
+// blocked in a read no context reaches (a pipe whose writer sends
+// nothing), or in the database's close. It has written nothing but -o's
+// temporary file (of) and a new database not yet put in place, which go,
+// and the runs it committed (kept), which stay and are said: a commit
+// under way is waited for (it is short), and none starts after it, until
+// release. It returns the exit status.
+func endStuck(intr *InterruptedError, of *outputFile, kept *keptList, stderr io.Writer) (code ExitCode, release func()) {
+	if of != nil {
+		of.finish(false)
+	}
+	store.RemoveUnpublished()
+	release = store.HoldCommits()
+	intr.Kept = kept.now()
+	fmt.Fprintf(stderr, "profan: %s\n", intr.Error())
+	return exitCodeOf(intr), release
 }
 
 // interruptContext returns a context that SIGINT (Ctrl-C) and SIGTERM (a

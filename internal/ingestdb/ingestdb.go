@@ -365,7 +365,10 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	}
 	later := digest != nil || first.Digest == "" // the digest comes with or after the read
 	info := store.RunInfo{Digest: first.Digest, DigestLater: later, Source: path, Tool: first.Tool, Format: format, Labels: opt.Labels, Size: first.Size,
-		Verdict: analysis.VerdictVersion}
+		Verdict: analysis.VerdictVersion,
+		// Said as the commit ends, before a signal's end can say what
+		// was stored (store.HoldCommits).
+		Committed: func(id int64) { opt.kept(fmt.Sprintf("%s as run %d", path, id)) }}
 	var w *store.RunWriter
 	dup := false
 	var dupID int64
@@ -477,7 +480,6 @@ func storeCapture(ctx context.Context, db *store.DB, c ingest.Capture, first *pr
 	if err != nil {
 		return nil, err
 	}
-	opt.kept(fmt.Sprintf("%s as run %d", path, id))
 	fmt.Fprintf(opt.Out, "%s: stored as run %d (%s of %s)\n", path, id, plural(n, "launch", "launches"), plural(len(names), "kernel", "kernels"))
 	return run, nil
 }

@@ -71,6 +71,7 @@ var notOnPostgres = map[string]string{
 	"TestDeferredMigrations":       "SQLite only: the previous release's database is a SQLite dump; migrateIn runs the same code on PostgreSQL",
 	"TestRemoveUnpublished":        "SQLite only: OpenFresh makes a SQLite file beside its path",
 	"TestFreshPublished":           "SQLite only: OpenFresh makes a SQLite file beside its path",
+	"TestCommitThenCheckpoint":     "SQLite only: its write-ahead log's checkpoint",
 	"TestMain":                     "not a test",
 	"TestIdleCausesHaveColumns":    "no database: it compares the analysis's idle causes with the columns' list",
 	"TestPostgres":                 "runs pgTests",

@@ -9,7 +9,8 @@ import (
 	"github.com/mattn/go-sqlite3"
 )
 
-// sqliteDriver is go-sqlite3 with temp_store = MEMORY on every connection.
+// sqliteDriver is go-sqlite3 with temp_store = MEMORY and no automatic
+// checkpoint on every connection.
 // A multi-row INSERT keeps a statement journal of the pages it touches (to
 // undo a failing statement inside its transaction); with the default
 // temp_store it goes to a temporary file once past 64 KiB, and storing a
@@ -20,6 +21,12 @@ const sqliteDriver = "sqlite3+profan"
 func init() {
 	sql.Register(sqliteDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
 		_, err := c.Exec("PRAGMA temp_store = MEMORY", nil)
+		if err == nil {
+			// No checkpoint inside a commit: a run's commit returns at
+			// once, and its checkpoint follows, which a signal stops
+			// (DB.checkpoint).
+			_, err = c.Exec("PRAGMA wal_autocheckpoint = 0", nil)
+		}
 		return err
 	}})
 }

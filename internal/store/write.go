@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/profan-dev/profan"
@@ -38,6 +39,10 @@ type RunInfo struct {
 	// Captured is when the capture was taken, where the export says;
 	// zero else. SetCaptured gives it when it is read after Begin.
 	Captured time.Time
+	// Committed, when set, is told the run's ID once it is committed,
+	// before Commit returns and before HoldCommits returns (see there):
+	// a process ending on a signal then says every run it stored.
+	Committed func(id int64)
 }
 
 // NamedValue is one canonical metric value of a kernel. NaN means the metric
@@ -89,6 +94,8 @@ type RunWriter struct {
 	// SetCaptured); zero when the export does not say.
 	captured time.Time
 	verdict  int // RunInfo.Verdict
+	// committed is RunInfo.Committed.
+	committed func(id int64)
 
 	insKernel  *sql.Stmt
 	insFinding *sql.Stmt
@@ -190,7 +197,7 @@ func (db *DB) BeginRun(ctx context.Context, info RunInfo) (*RunWriter, error) {
 			return nil, fmt.Errorf("database %s: begin run: %w", db.name, err)
 		}
 	}
-	w := &RunWriter{db: db, ctx: ctx, tx: tx, pending: info.DigestLater, verdict: info.Verdict, captured: info.Captured}
+	w := &RunWriter{db: db, ctx: ctx, tx: tx, pending: info.DigestLater, verdict: info.Verdict, captured: info.Captured, committed: info.Committed}
 	if err := w.begin(info); err != nil {
 		tx.Rollback()
 		err = db.d.formatError(err)
@@ -653,7 +660,12 @@ func (w *RunWriter) Commit() (int64, error) {
 		return 0, errors.New("commit: the run's digest was never set")
 	}
 	w.done = true
+	commits.Lock()
 	err := w.commit()
+	if err == nil && w.committed != nil {
+		w.committed(w.id)
+	}
+	commits.Unlock()
 	if err != nil {
 		w.tx.Rollback()
 		err = w.db.d.formatError(err)
@@ -665,7 +677,36 @@ func (w *RunWriter) Commit() (int64, error) {
 		return 0, fmt.Errorf("database %s: commit run: %w", w.db.name, err)
 	}
 	w.db.pending.Store(false) // the migrations were committed with the run
+	w.db.checkpoint(w.ctx)
 	return w.id, nil
+}
+
+// commits is held across each run's commit and its Committed call.
+var commits sync.Mutex
+
+// HoldCommits waits for a commit under way, and what its caller is told
+// of it (RunInfo.Committed), and keeps any other from starting until
+// release: the process is about to end on a signal, and must say what it
+// stored. A commit is short: it writes no checkpoint (see checkpoint).
+func HoldCommits() (release func()) {
+	commits.Lock()
+	return commits.Unlock
+}
+
+// checkpoint copies a SQLite database's write-ahead log into its file
+// after a run is committed, as SQLite's automatic checkpoint did inside
+// the commit; that one, for a large run, held the commit for seconds
+// that no signal could cut short (sqlite3_interrupt does not reach it),
+// so that an interrupted ingest ended half a second later saying nothing
+// was stored when its run was. The automatic checkpoint is off
+// (sqliteDriver); this one takes ctx, and a signal stops it. A checkpoint
+// not made leaves the committed runs in the log, which every reader reads
+// and the last connection's close, or the next commit, copies.
+func (db *DB) checkpoint(ctx context.Context) {
+	if db.d != sqliteDialect || ctx.Err() != nil {
+		return
+	}
+	db.db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)")
 }
 
 func (w *RunWriter) commit() error {
