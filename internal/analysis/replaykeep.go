@@ -63,6 +63,14 @@ func (r *replay) keep(i int) float64 {
 	if r.nl != nil {
 		cost += r.perLaunch * float64(r.nl[i])
 	}
+	if nat := s.NativeTime(); nat > 0 && r.iterSpan(s) {
+		// A multi-process iterator's get: the pipe's reads and the
+		// unpickling are native calls, paced by the pipe and the
+		// copies, which no hook of the profiler slows: kept whole,
+		// the Python around them as the rest.
+		rest := float64(s.Dur) - nat
+		return (nat + rest*profilerKeep*math.Max(minKeep, 1-cost/math.Max(rest, 1e-12))) / float64(s.Dur)
+	}
 	k := profilerKeep * math.Max(minKeep, 1-cost/float64(s.Dur))
 	if c := math.Min(s.CastTime(), float64(s.Dur)); c > 0 {
 		k = (k*(float64(s.Dur)-c) + castKeep*c) / float64(s.Dur)

@@ -524,7 +524,9 @@ import (
 // the headroom, whose ideal counts the loop's arithmetic as necessary.
 // version 229 has precise-math tell tanf from sinf and price __tanf's
 // three MUFUs.
-const VerdictVersion = 229
+// version 230 keeps a multi-process DataLoader's received transfer whole
+// where its get is native calls (the pipe's reads, the unpickling).
+const VerdictVersion = 230
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.
