@@ -2,10 +2,13 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/internal/store"
 )
 
@@ -24,12 +27,26 @@ func dbPath(flag string, io *IOStreams) string {
 // openDB opens an existing database for reading: a missing SQLite file is
 // a usage error rather than a new empty database.
 func openDB(ctx context.Context, path string) (*store.DB, error) {
-	if !store.IsPostgres(path) {
-		if _, err := os.Stat(path); err != nil {
-			return nil, fmt.Errorf("database %s: %w (ingest a run first)", path, err)
-		}
+	if err := dbExists(path); err != nil {
+		return nil, err
 	}
 	return store.OpenReadOnlyContext(ctx, path)
+}
+
+// dbExists refuses a SQLite database path with no file: a command that
+// reads a database must not make an empty one of a path mistyped.
+func dbExists(path string) error {
+	if store.IsPostgres(path) {
+		return nil
+	}
+	_, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return noDBError(path)
+	}
+	if err != nil {
+		return fmt.Errorf("database %s: %w", safe.Term(path), err)
+	}
+	return nil
 }
 
 // parseLabels parses key=value flags.
@@ -53,3 +70,14 @@ func parseLabels(flags []string) (map[string]string, error) {
 	}
 	return out, nil
 }
+
+// noDBError is a SQLite database path with no file; it is an
+// fs.ErrNotExist (a gate with --missing-baseline pass goes on without
+// one).
+type noDBError string
+
+func (e noDBError) Error() string {
+	return safe.Term(string(e)) + ": no such database (ingest a run first)"
+}
+
+func (e noDBError) Unwrap() error { return fs.ErrNotExist }

@@ -41,6 +41,8 @@ func TestHostileCommandLines(t *testing.T) {
 		{"blank suppression reason", []string{"analyze", in, "--config", cfg("blank.toml", "[[suppress]]\nrule = \"memory-bound\"\nreason = \"  \"\n")}, ExitError, "has no reason"},
 		{"require whose kernel pattern matches nothing", []string{"gate", in, "--config", cfg("req.toml", "[[require]]\nmetric = \"duration\"\nop = \"<\"\nvalue = \"1s\"\nkernel = \"nosuchkernel\"\n")}, ExitError, `kernel pattern "nosuchkernel" matches no kernel`},
 		{"config of /dev/zero", []string{"analyze", in, "--config", "/dev/zero"}, ExitError, "larger than 1048576 bytes"},
+		{"run not stored: the database named", []string{"report", "--db", db, "--run", "99", "--html", "-"}, ExitError, db + ": run 99: not found"},
+		{"no database at the path", []string{"runs", "--db", filepath.Join(dir, "none.db")}, ExitError, filepath.Join(dir, "none.db") + ": no such database (ingest a run first)"},
 		{"path with escapes", []string{"analyze", filepath.Join(dir, "no\x1b]0;x\x07such.csv")}, ExitError, `no\x1b]0;x\asuch.csv`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

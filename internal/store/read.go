@@ -93,7 +93,7 @@ FROM runs r WHERE r.id = ?`, id)
 		return RunRecord{}, fmt.Errorf("reading run %d: %w", id, err)
 	}
 	if len(runs) == 0 {
-		return RunRecord{}, fmt.Errorf("run %d: %w", id, ErrNotFound)
+		return RunRecord{}, fmt.Errorf("%s: run %d: %w", db.name, id, ErrNotFound)
 	}
 	return runs[0], nil
 }
