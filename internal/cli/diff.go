@@ -127,6 +127,12 @@ func diffRun(ctx context.Context, opts *DiffOptions) error {
 		return formatError(opts.Format, report.DiffFormats()...)
 	}
 	for _, spec := range []string{opts.A, opts.B} {
+		// A directory is no run's name (an ID, latest, key=value).
+		if _, nan := strconv.ParseInt(spec, 10, 64); nan != nil && spec != "latest" && !strings.Contains(spec, "=") {
+			if fi, err := os.Stat(spec); err == nil && fi.IsDir() {
+				return fmt.Errorf("%s: a directory, not an export file", safe.Term(spec))
+			}
+		}
 		if !isExport(spec) && strings.ContainsAny(spec, "./") && !strings.Contains(spec, "=") {
 			return fmt.Errorf("%s: no such export file (a run is an ID, latest or labels key=value)", safe.Term(spec))
 		}

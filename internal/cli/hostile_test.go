@@ -43,6 +43,9 @@ func TestHostileCommandLines(t *testing.T) {
 		{"config of /dev/zero", []string{"analyze", in, "--config", "/dev/zero"}, ExitError, "larger than 1048576 bytes"},
 		{"run not stored: the database named", []string{"report", "--db", db, "--run", "99", "--html", "-"}, ExitError, db + ": run 99: not found"},
 		{"no database at the path", []string{"runs", "--db", filepath.Join(dir, "none.db")}, ExitError, filepath.Join(dir, "none.db") + ": no such database (ingest a run first)"},
+		{"a directory as an export", []string{"analyze", dir}, ExitError, dir + ": a directory, not an export file"},
+		{"a directory to diff", []string{"diff", in, dir}, ExitError, dir + ": a directory, not an export file"},
+		{"no export at the path", []string{"gate", "--require", "duration < 1s", filepath.Join(dir, "none.csv")}, ExitError, filepath.Join(dir, "none.csv") + ": no such file or directory"},
 		{"path with escapes", []string{"analyze", filepath.Join(dir, "no\x1b]0;x\x07such.csv")}, ExitError, `no\x1b]0;x\asuch.csv`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"hash"
 	"hash/maphash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/safe"
 )
 
 // sniffLimit bounds the head of an export read to find its format.
@@ -93,7 +95,20 @@ func openPath(path string) (*os.File, string, error) {
 		return os.Stdin, StdinName, nil
 	}
 	f, err := os.Open(path)
-	return f, path, err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		// "x.csv: no such file or directory", as every error names the
+		// file first, not "open x.csv: …".
+		return nil, path, fmt.Errorf("%s: %w", safe.Term(path), pe.Err)
+	}
+	if err != nil {
+		return nil, path, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, path, fmt.Errorf("%s: a directory, not an export file", safe.Term(path))
+	}
+	return f, path, nil
 }
 
 // statPath is os.Stat of path, "-" being standard input.
