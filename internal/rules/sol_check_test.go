@@ -240,6 +240,7 @@ var heldOutRead = map[string]bool{
 	"sol-check28": solCheck28Read,
 	"sol-check29": solCheck29Read,
 	"sol-check30": solCheck30Read,
+	"sol-check31": solCheck31Read,
 	"host31":      host31Read,
 	"host32":      host32Read,
 	"host33":      host33Read,
