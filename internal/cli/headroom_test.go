@@ -242,6 +242,13 @@ var solSets = []struct {
 		{"chanMix32<0>", "chanMix32<1>"}, {"bitsBelow<0>", "bitsBelow<1>"}, {"bounceDist<0>", "bounceDist<1>"}, {"tdma10<0>", "tdma10<1>"},
 		{"decayF4<0>", "decayF4<1>"}}},
 	{"sol-check30", "sol_triton30", [][2]string{{"elu_b16_w1", "elu_b1024_w4"}, {"studt_f64", "studt_f32"}, {"absdiff_b1024", "absdiff_b4096"}}},
+	// The thirty-first set, skipped until its one read (solCheck31Read).
+	{"sol-check31", "sol_check31", [][2]string{{"panL16<1>", "panL16<8>"}, {"shrinkL1<1>", "shrinkL1<4>"}, {"sqDist<1>", "sqDist<4>"},
+		{"brussel<1024>", "brussel<128>"}, {"softSgn<32>", "softSgn<256>"}, {"nibHist<0>", "nibHist<1>"}, {"lastStamp<0>", "lastStamp<1>"},
+		{"peakHold<0>", "peakHold<1>"}, {"bagPool<0>", "bagPool<1>"}, {"firLine<0>", "firLine<1>"}, {"bucketOf<0>", "bucketOf<1>"},
+		{"boilPt<0>", "boilPt<1>"}, {"dampSin<0>", "dampSin<1>"}, {"cntAbove<0>", "cntAbove<1>"}, {"mmTall<0>", "mmTall<1>"},
+		{"gammaLut<0>", "gammaLut<1>"}, {"isqOdd<0>", "isqOdd<1>"}, {"multSum<0>", "multSum<1>"}, {"rankSum32<0>", "rankSum32<1>"}}},
+	{"sol-check31", "sol_triton31", [][2]string{{"bentid_b128_w1", "bentid_b1024_w4"}, {"clip01_w4", "clip01_w8"}}},
 }
 
 // solCheck13Read says whether fixtures/sol-check13 has had its one read

@@ -116,6 +116,7 @@ func TestNoUnmarkedZero(t *testing.T) {
 		{"sol-check28", solCheck28Files, hp(solCheck28Pairs)},
 		{"sol-check29", solCheck29Files, hp(solCheck29Pairs)},
 		{"sol-check30", solCheck30Files, hp(solCheck30Pairs)},
+		{"sol-check31", solCheck31Files, hp(solCheck31Pairs)},
 	}
 	for _, s := range sets {
 		if heldOutUnread(s.name) {
