@@ -362,7 +362,7 @@ const solCheck29Read = true
 // (with main as it is then): until then TestHeadroomNeverUnmarked and
 // TestConsistency skip it, so that no test run reads the set before
 // (internal/rules' solCheck30Read is the same switch).
-const solCheck30Read = false
+const solCheck30Read = true
 
 // solCheck31Read says whether fixtures/sol-check31 has had its one read
 // (with main as it is then): until then TestHeadroomNeverUnmarked and
