@@ -38,7 +38,10 @@ var layers = []struct {
 	{"internal/verdict", banned("internal/analysis", "internal/rules", "internal/store")},
 	// store persists and judges nothing (verdictdb, a layer up, joins it
 	// to the analysis).
-	{"internal/store", only("internal/safe")},
+	{"internal/store", only("internal/safe", "internal/store/blob")},
+	// store/blob encodes and decodes the store's bytes without SQL (its
+	// fuzz targets build without the database drivers' cgo).
+	{"internal/store/blob", only("internal/safe")},
 }
 
 // only allows the model and the given packages.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/store/blob"
 )
 
 // StoredKernel is a kernel record read back.
@@ -207,7 +208,7 @@ FROM kernels k JOIN kernel_names n ON n.id = k.name_id WHERE k.run_id = ? ORDER 
 			return nil, nil, nil, err
 		}
 		var keyErr error
-		err := decodeKernel(raw, k, func(id uint64) (metricKey, bool) {
+		err := blob.DecodeKernel(raw, k, func(id uint64) (blob.Key, bool) {
 			key, ok, err := db.metricKey(ctx, id)
 			if err != nil && keyErr == nil {
 				keyErr = err

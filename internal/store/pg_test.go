@@ -27,6 +27,7 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/store/blob"
 )
 
 // pgTestEnv names the environment variable holding the URL of the
@@ -556,12 +557,12 @@ func pgBenchFirstRun(ctx context.Context, db *DB) error {
 // first IDs of the runs and kernels copied in.
 type pgBenchIDs struct {
 	names, metrics        map[string]int64
-	keys                  map[metricKey]uint64
+	keys                  map[blob.Key]uint64
 	firstRun, firstKernel int64
 }
 
 func pgBenchReadIDs(db *DB) (*pgBenchIDs, error) {
-	ids := &pgBenchIDs{names: map[string]int64{}, metrics: map[string]int64{}, keys: map[metricKey]uint64{}}
+	ids := &pgBenchIDs{names: map[string]int64{}, metrics: map[string]int64{}, keys: map[blob.Key]uint64{}}
 	for q, f := range map[string]func(rows *sql.Rows) error{
 		`SELECT id, name FROM kernel_names`: func(rows *sql.Rows) error {
 			var id int64
@@ -572,7 +573,7 @@ func pgBenchReadIDs(db *DB) (*pgBenchIDs, error) {
 		},
 		`SELECT id, name, section, unit, raw_unit FROM raw_metric_keys`: func(rows *sql.Rows) error {
 			var id uint64
-			var k metricKey
+			var k blob.Key
 			err := rows.Scan(&id, &k.Name, &k.Section, &k.Unit, &k.RawUnit)
 			ids.keys[k] = id
 			return err
@@ -697,13 +698,13 @@ func pgBenchLabelRows(ctx context.Context, tx pgx.Tx, ids *pgBenchIDs) error {
 
 func pgBenchKernelRows(ctx context.Context, tx pgx.Tx, ids *pgBenchIDs) error {
 	r, i := int64(1), 0
-	var blob []byte
+	var raw []byte
 	var lastKey []uint64
 	keyFunc := func(m *profan.Metric, pos int) (uint64, error) {
 		if pos < len(lastKey) {
 			return lastKey[pos], nil
 		}
-		id, ok := ids.keys[keyOf(m)]
+		id, ok := ids.keys[blob.KeyOf(m)]
 		if !ok {
 			return 0, fmt.Errorf("no key for %s", m.Name)
 		}
@@ -717,12 +718,12 @@ func pgBenchKernelRows(ctx context.Context, tx pgx.Tx, ids *pgBenchIDs) error {
 		}
 		rec := synthKernel(int(r), i, 10, 10)
 		k := rec.Kernel
-		blob, werr = encodeKernel(blob[:0], k, keyFunc, nil)
+		raw, werr = encodeKernel(raw[:0], k, keyFunc, nil)
 		if werr != nil {
 			return nil, false
 		}
 		kid := ids.firstKernel + (r-1)*benchKernels + int64(i)
-		row := []any{kid, ids.firstRun + r - 1, int32(i), k.ID, ids.names[k.Name], k.Device, k.CC, dim(k.Grid), dim(k.Block), int64(k.Invocations), k.Duration, blob}
+		row := []any{kid, ids.firstRun + r - 1, int32(i), k.ID, ids.names[k.Name], k.Device, k.CC, dim(k.Grid), dim(k.Block), int64(k.Invocations), k.Duration, raw}
 		if i++; i == benchKernels {
 			r, i = r+1, 0
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/profan-dev/profan"
+	"github.com/profan-dev/profan/internal/store/blob"
 )
 
 // Launch series. A trace lists every launch of every kernel: hundreds of
@@ -46,21 +47,21 @@ func (s *series) add(ordinal int, k *profan.Kernel, canonDur float64) {
 	if s.n == 0 {
 		s.prevOrd, s.prevID = s.ordinal, s.id
 	}
-	e := encoder{b: s.buf}
-	e.u(uint64(ordinal - s.prevOrd))
+	e := blob.Encoder{B: s.buf}
+	e.U(uint64(ordinal - s.prevOrd))
 	s.prevOrd = ordinal
 	if id, ok := numericID(k.ID); ok {
-		e.u(1)
-		e.s(id - s.prevID)
+		e.U(1)
+		e.S(id - s.prevID)
 		s.prevID = id
 	} else {
-		e.u(0)
-		e.str(k.ID)
+		e.U(0)
+		e.Str(k.ID)
 	}
-	e.f(k.Start)
-	e.f(k.Duration)
-	e.f(canonDur)
-	s.buf = e.b
+	e.F(k.Start)
+	e.F(k.Duration)
+	e.F(canonDur)
+	s.buf = e.B
 	s.n++
 }
 
@@ -91,30 +92,30 @@ type seriesLaunch struct {
 // decodeSeries decodes a chunk of the series whose first launch has the
 // given ordinal and ID.
 func decodeSeries(b []byte, n int, ordinal int, firstID string, out []seriesLaunch) ([]seriesLaunch, error) {
-	d := decoder{b: b}
+	d := blob.Decoder{B: b}
 	prevOrd := ordinal
 	prevID, _ := numericID(firstID)
-	for i := 0; i < n && d.err == nil; i++ {
+	for i := 0; i < n && d.Err == nil; i++ {
 		var l seriesLaunch
-		l.ordinal = prevOrd + int(d.u())
+		l.ordinal = prevOrd + int(d.U())
 		prevOrd = l.ordinal
-		switch d.u() {
+		switch d.U() {
 		case 1:
-			prevID += d.s()
+			prevID += d.S()
 			l.id = strconv.FormatInt(prevID, 10)
 		case 0:
-			l.id = d.str()
+			l.id = d.Str()
 		default:
-			d.fail()
+			d.Fail()
 		}
-		l.start, l.duration, l.canonDur = d.f(), d.f(), d.f()
+		l.start, l.duration, l.canonDur = d.F(), d.F(), d.F()
 		out = append(out, l)
 	}
-	if d.err == nil && len(d.b) != 0 {
-		d.fail()
+	if d.Err == nil && len(d.B) != 0 {
+		d.Fail()
 	}
-	if d.err != nil {
-		return nil, fmt.Errorf("launch series: %w", d.err)
+	if d.Err != nil {
+		return nil, fmt.Errorf("launch series: %w", d.Err)
 	}
 	return out, nil
 }
@@ -124,76 +125,76 @@ func decodeSeries(b []byte, n int, ordinal int, firstID string, out []seriesLaun
 // canonical values but duration, findings and the rest of the verdict
 // (verdict, as kernels.verdict holds it). It returns the canonical
 // duration apart (NaN when none).
-func seriesKey(buf []byte, nameID int64, k *profan.Kernel, blob []byte, rec *KernelRecord, verdict string) ([]byte, float64) {
-	e := encoder{b: buf}
-	e.s(nameID)
-	e.str(verdict)
-	e.str(k.Device)
-	e.str(k.CC)
+func seriesKey(buf []byte, nameID int64, k *profan.Kernel, raw []byte, rec *KernelRecord, verdict string) ([]byte, float64) {
+	e := blob.Encoder{B: buf}
+	e.S(nameID)
+	e.Str(verdict)
+	e.Str(k.Device)
+	e.Str(k.CC)
 	for _, v := range k.Grid {
-		e.s(int64(v))
+		e.S(int64(v))
 	}
 	for _, v := range k.Block {
-		e.s(int64(v))
+		e.S(int64(v))
 	}
-	e.s(int64(k.Invocations))
-	e.u(uint64(len(blob)))
-	e.b = append(e.b, blob...)
+	e.S(int64(k.Invocations))
+	e.U(uint64(len(raw)))
+	e.B = append(e.B, raw...)
 	canonDur := math.NaN()
 	for _, v := range rec.Canonical {
 		if v.Name == "duration" {
 			canonDur = v.Value
 			continue
 		}
-		e.str(v.Name)
-		e.f(v.Value)
+		e.Str(v.Name)
+		e.F(v.Value)
 	}
 	for _, f := range rec.Findings {
-		e.str(f.Rule)
-		e.s(int64(f.Severity))
+		e.Str(f.Rule)
+		e.S(int64(f.Severity))
 		if f.Kernel == k.ID { // the usual: the finding names its launch
-			e.u(1)
+			e.U(1)
 		} else {
-			e.u(0)
-			e.str(f.Kernel)
+			e.U(0)
+			e.Str(f.Kernel)
 		}
-		e.str(f.Message)
-		e.str(f.Advice)
-		e.f(f.Gain)
-		e.u(uint64(len(f.Evidence)))
+		e.Str(f.Message)
+		e.Str(f.Advice)
+		e.F(f.Gain)
+		e.U(uint64(len(f.Evidence)))
 		for _, s := range f.Evidence {
-			e.str(s)
+			e.Str(s)
 		}
-		e.u(uint64(len(f.Locations)))
+		e.U(uint64(len(f.Locations)))
 		for _, l := range f.Locations {
-			e.str(l.File)
-			e.s(int64(l.Line))
-			e.str(l.SASS)
+			e.Str(l.File)
+			e.S(int64(l.Line))
+			e.Str(l.SASS)
 		}
 	}
-	return e.b, canonDur
+	return e.B, canonDur
 }
 
 // startOffset is where an encoded blob holds the kernel's start: after the
 // version byte, DeviceIndex, Process, Context and Stream.
-func startOffset(blob []byte) (int, bool) {
-	if len(blob) == 0 || blob[0] != blobVersion {
+func startOffset(raw []byte) (int, bool) {
+	if len(raw) == 0 || raw[0] != blob.Version {
 		return 0, false
 	}
 	i := 1
-	if _, n := binary.Varint(blob[i:]); n > 0 {
+	if _, n := binary.Varint(raw[i:]); n > 0 {
 		i += n
 	} else {
 		return 0, false
 	}
 	for range 3 {
-		l, n := binary.Uvarint(blob[i:])
-		if n <= 0 || uint64(len(blob)-i-n) < l {
+		l, n := binary.Uvarint(raw[i:])
+		if n <= 0 || uint64(len(raw)-i-n) < l {
 			return 0, false
 		}
 		i += n + int(l)
 	}
-	if len(blob)-i < 8 {
+	if len(raw)-i < 8 {
 		return 0, false
 	}
 	return i, true
@@ -202,14 +203,14 @@ func startOffset(blob []byte) (int, bool) {
 // noStart stands for the start in a series key: a NaN pattern.
 var noStart = [8]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
 
-// withoutStart returns blob with its 8 start bytes set to a NaN pattern, in
+// withoutStart returns raw with its 8 start bytes set to a NaN pattern, in
 // scratch.
-func withoutStart(scratch, blob []byte) ([]byte, bool) {
-	i, ok := startOffset(blob)
+func withoutStart(scratch, raw []byte) ([]byte, bool) {
+	i, ok := startOffset(raw)
 	if !ok {
 		return nil, false
 	}
-	scratch = append(scratch[:0], blob...)
+	scratch = append(scratch[:0], raw...)
 	copy(scratch[i:i+8], noStart[:])
 	return scratch, true
 }

@@ -24,6 +24,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"github.com/profan-dev/profan/internal/store/blob"
 	"io/fs"
 	"os"
 	"path"
@@ -64,7 +65,7 @@ type DB struct {
 	db    *sql.DB
 	d     *dialect
 	name  string // the database as messages name it (Display)
-	keys  dictCache[metricKey]
+	keys  dictCache[blob.Key]
 	texts dictCache[string]
 	// pending are the migrations OpenDeferred left to the first run
 	// written, which applies them in its own transaction; atomic: runs
@@ -724,11 +725,11 @@ func (c *dictCache[V]) get(ctx context.Context, db *DB, id uint64, query string,
 }
 
 // metricKey returns the raw_metric_keys row id.
-func (db *DB) metricKey(ctx context.Context, id uint64) (metricKey, bool, error) {
+func (db *DB) metricKey(ctx context.Context, id uint64) (blob.Key, bool, error) {
 	return db.keys.get(ctx, db, id, `SELECT id, name, section, unit, raw_unit FROM raw_metric_keys WHERE id > ?`,
-		func(rows *sql.Rows) (uint64, metricKey, error) {
+		func(rows *sql.Rows) (uint64, blob.Key, error) {
 			var i uint64
-			var k metricKey
+			var k blob.Key
 			err := rows.Scan(&i, &k.Name, &k.Section, &k.Unit, &k.RawUnit)
 			term(&k.Name, &k.Section, &k.Unit, &k.RawUnit)
 			return i, k, err

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"github.com/profan-dev/profan/internal/store/blob"
 	"math"
 )
 
@@ -35,7 +36,7 @@ const stripsVersion = 1
 
 // encodeSegments encodes a strip's segments.
 func encodeSegments(segs []Segment) []byte {
-	e := encoder{b: make([]byte, 0, 16+17*len(segs))}
+	e := blob.Encoder{B: make([]byte, 0, 16+17*len(segs))}
 	var states []string
 	place := map[string]int{}
 	for _, s := range segs {
@@ -44,18 +45,18 @@ func encodeSegments(segs []Segment) []byte {
 			states = append(states, s.State)
 		}
 	}
-	e.b = append(e.b, stripsVersion)
-	e.u(uint64(len(states)))
+	e.B = append(e.B, stripsVersion)
+	e.U(uint64(len(states)))
 	for _, s := range states {
-		e.str(s)
+		e.Str(s)
 	}
-	e.u(uint64(len(segs)))
+	e.U(uint64(len(segs)))
 	for _, s := range segs {
-		e.u(uint64(place[s.State]))
-		e.f(s.Start)
-		e.f(s.End)
+		e.U(uint64(place[s.State]))
+		e.F(s.Start)
+		e.F(s.End)
 	}
-	return e.b
+	return e.B
 }
 
 // decodeSegments decodes a strip's segments.
@@ -63,26 +64,26 @@ func decodeSegments(b []byte) ([]Segment, error) {
 	if len(b) == 0 || b[0] != stripsVersion {
 		return nil, fmt.Errorf("corrupt timeline strip: version %v, want %d", b[:min(len(b), 1)], stripsVersion)
 	}
-	d := decoder{b: b[1:]}
-	states := make([]string, d.count(1))
+	d := blob.Decoder{B: b[1:]}
+	states := make([]string, d.Count(1))
 	for i := range states {
-		states[i] = d.str()
+		states[i] = d.Str()
 	}
-	segs := make([]Segment, d.count(17))
+	segs := make([]Segment, d.Count(17))
 	for i := range segs {
-		st := d.u()
-		segs[i] = Segment{Start: d.f(), End: d.f()}
+		st := d.U()
+		segs[i] = Segment{Start: d.F(), End: d.F()}
 		if st >= uint64(len(states)) {
-			d.fail()
+			d.Fail()
 			break
 		}
 		segs[i].State = states[st]
 	}
-	if d.err == nil && len(d.b) > 0 {
-		d.fail()
+	if d.Err == nil && len(d.B) > 0 {
+		d.Fail()
 	}
-	if d.err != nil {
-		return nil, fmt.Errorf("corrupt timeline strip: %w", d.err)
+	if d.Err != nil {
+		return nil, fmt.Errorf("corrupt timeline strip: %w", d.Err)
 	}
 	return segs, nil
 }

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"github.com/profan-dev/profan/internal/store/blob"
 	"math"
 	"regexp"
 	"sort"
@@ -155,7 +156,7 @@ func (db *DB) trendPoints(ctx context.Context, tq TrendQuery, names map[int64]st
 		if canonical {
 			p.Value = value
 		} else {
-			v, ok, err := findMetric(raw, rawKeys)
+			v, ok, err := blob.FindMetric(raw, rawKeys)
 			if err != nil {
 				return nil, nil, false, fmt.Errorf("run %d kernel %s: %w", p.Run, p.Launch, err)
 			}

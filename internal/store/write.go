@@ -16,6 +16,7 @@ import (
 
 	"github.com/profan-dev/profan"
 	"github.com/profan-dev/profan/internal/safe"
+	"github.com/profan-dev/profan/internal/store/blob"
 )
 
 // RunInfo describes a run being written.
@@ -123,7 +124,7 @@ type RunWriter struct {
 	pendingValues []pendingValue    // rows for the next batch
 	sortSpare     []pendingValue    // sortValues' other slice
 	pipe          *pipe             // the goroutine that runs the row statements (store/pipe.go)
-	enc           encoder           // reused: its template scratch survives from kernel to kernel
+	enc           blob.Encoder      // reused: its template scratch survives from kernel to kernel
 
 	dictLocked bool // the transaction may add dictionary rows (see dictID)
 
@@ -426,8 +427,8 @@ func (w *RunWriter) addKernel(rec KernelRecord) error {
 	// goes into the writer's buffer, handed to an op only for a new row: a
 	// launch that joins a series (most of a trace's) takes no op of the
 	// pipe.
-	w.enc.b, w.enc.key, w.enc.text, w.enc.err = w.blob[:0], w.keyFunc, w.textFunc, nil
-	if w.blob, err = w.enc.kernel(k); err != nil {
+	w.enc.B, w.enc.Key, w.enc.Text, w.enc.Err = w.blob[:0], w.keyFunc, w.textFunc, nil
+	if w.blob, err = w.enc.Kernel(k); err != nil {
 		return err
 	}
 	if !plain {
@@ -577,6 +578,11 @@ func (w *RunWriter) dictID(sel, ins *sql.Stmt, args ...any) (int64, error) {
 	return id, err
 }
 
+// maxTemplates bounds the templates one run may add: sentences that vary
+// in more than numbers (names, addresses) are written out rather than
+// growing the dictionary with every launch.
+const maxTemplates = 4096
+
 // textID returns the text_templates ID of a finding's template, adding a
 // row for a new one; 0 (write the finding out) once the run has added
 // maxTemplates.
@@ -602,7 +608,7 @@ func (w *RunWriter) textID(tmpl []byte) (uint64, error) {
 func (w *RunWriter) keyID(m *profan.Metric, pos int) (uint64, error) {
 	// Kernels of one export mostly list the same metrics in the same
 	// order: try the previous kernel's metric at this position first.
-	if pos >= 0 && pos < len(w.lastKey) && w.lastKey[pos].key == keyOf(m) {
+	if pos >= 0 && pos < len(w.lastKey) && w.lastKey[pos].key == blob.KeyOf(m) {
 		return w.lastKey[pos].id, nil
 	}
 	id, err := w.lookupKey(m)
@@ -612,7 +618,7 @@ func (w *RunWriter) keyID(m *profan.Metric, pos int) (uint64, error) {
 	for len(w.lastKey) <= pos {
 		w.lastKey = append(w.lastKey, keyID{})
 	}
-	w.lastKey[pos] = keyID{keyOf(m), id}
+	w.lastKey[pos] = keyID{blob.KeyOf(m), id}
 	return id, nil
 }
 
@@ -624,7 +630,7 @@ func (w *RunWriter) lookupKey(m *profan.Metric) (uint64, error) {
 			return k.id, nil
 		}
 	}
-	key := keyOf(m)
+	key := blob.KeyOf(m)
 	for _, x := range []struct{ what, s string }{{"metric name", key.Name}, {"section", key.Section}, {"unit", key.Unit}, {"unit", key.RawUnit}} {
 		if len(x.s) > maxName {
 			return 0, fmt.Errorf("%s %q...: %d bytes, longer than the %d a run database stores", x.what, safe.Term(x.s[:40]), len(x.s), maxName)
@@ -640,7 +646,7 @@ func (w *RunWriter) lookupKey(m *profan.Metric) (uint64, error) {
 }
 
 type keyID struct {
-	key metricKey
+	key blob.Key
 	id  uint64
 }
 

@@ -1,4 +1,4 @@
-package store
+package blob
 
 import (
 	"math/bits"
@@ -20,10 +20,6 @@ const (
 	// maxTemplate bounds a template's length: PostgreSQL indexes at most
 	// about 2,700 bytes of a UNIQUE text. Longer findings are written out.
 	maxTemplate = 2000
-	// maxTemplates bounds the templates one run may add: sentences that
-	// vary in more than numbers (names, addresses) are written out rather
-	// than growing the dictionary with every launch.
-	maxTemplates = 4096
 )
 
 // numberStart reports whether c starts a number token.
