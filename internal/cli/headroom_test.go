@@ -377,7 +377,8 @@ const solCheck31Read = false
 // rule explains"), in text, JSON, Markdown and HTML, on the raw and the
 // details page, and in report --db from the stored details pages (the
 // newest run, which report --db covers). Each page is read once
-// (readPage) and every format renders that read, as analyze does.
+// (readPage) and every format renders that read, as analyze does; that
+// read is held to TestConsistency's checks too (solPage).
 func TestHeadroomNeverUnmarked(t *testing.T) {
 	skipShort(t)
 	db := filepath.Join(t.TempDir(), "sol.db")
@@ -392,6 +393,12 @@ func TestHeadroomNeverUnmarked(t *testing.T) {
 			files := []string{filepath.Join("../../fixtures", set.dir, set.export+"."+page+".csv.gz"),
 				filepath.Join("../../fixtures", set.dir, set.export+".source.cuda-sass.csv.gz")}
 			read := readPage(t, files...)
+			// TestConsistency's checks on the same read (solPage).
+			t.Run(strings.Join(files, "+"), func(t *testing.T) {
+				if !consistentVerdicts(t, files, read.rvs) {
+					t.Errorf("%s: no verdict to check", files[0])
+				}
+			})
 			// analyze --format json --launches
 			marks := headroomMarks(t, files, read.render(t, "json", "", report.Options{Top: 10, Launches: true}), set.pairs)
 			t.Logf("%s, %s page: %d broken kernels with a fix of 30 %% or more: %v", set.export, page, len(marks), marks)
