@@ -302,15 +302,18 @@ func Main(args []string, io *IOStreams) ExitCode {
 // nothing), or in the database's close. It has written nothing but -o's
 // temporary file (of) and a new database not yet put in place, which go,
 // and the runs it committed (kept), which stay and are said: a commit
-// under way is waited for (it is short), and none starts after it, until
-// release. It returns the exit status.
+// under way is waited for, up to holdCommits (it is short), and none
+// starts after it, until release. It returns the exit status.
 func endStuck(intr *InterruptedError, of *outputFile, kept *keptList, stderr io.Writer) (code ExitCode, release func()) {
 	if of != nil {
 		of.finish(false)
 	}
 	store.RemoveUnpublished()
-	release = store.HoldCommits()
+	release, ok := store.HoldCommits(holdCommits)
 	intr.Kept = kept.now()
+	if !ok {
+		intr.Kept = append(intr.Kept, "perhaps the run whose commit was under way")
+	}
 	fmt.Fprintf(stderr, "profan: %s\n", intr.Error())
 	return exitCodeOf(intr), release
 }
@@ -348,6 +351,10 @@ func interruptContext(parent context.Context, stuck func(*InterruptedError)) (co
 		cancel(nil)
 	}
 }
+
+// holdCommits is how long a command stopped by the grace waits for a
+// commit under way: with the grace, within the second a signal allows.
+const holdCommits = 300 * time.Millisecond
 
 // interruptGrace is how long a command has to return once interrupted.
 const interruptGrace = 500 * time.Millisecond

@@ -3,18 +3,28 @@ package store
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // commits is held across each run's commit and its Committed call.
 var commits sync.Mutex
 
-// HoldCommits waits for a commit under way, and what its caller is told
-// of it (RunInfo.Committed), and keeps any other from starting until
-// release: the process is about to end on a signal, and must say what it
-// stored. A commit is short: it writes no checkpoint (see checkpoint).
-func HoldCommits() (release func()) {
-	commits.Lock()
-	return commits.Unlock
+// HoldCommits waits, up to wait, for a commit under way, and what its
+// caller is told of it (RunInfo.Committed), and keeps any other from
+// starting until release: the process is about to end on a signal, and
+// must say what it stored. A SQLite commit is short: it writes no
+// checkpoint (see checkpoint). ok is false when a commit did not end in
+// time (a PostgreSQL commit held up by its network): whether its run is
+// stored is not known, and the process ends all the same.
+func HoldCommits(wait time.Duration) (release func(), ok bool) {
+	end := time.Now().Add(wait)
+	for !commits.TryLock() {
+		if time.Now().After(end) {
+			return func() {}, false
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return commits.Unlock, true
 }
 
 // checkpoint copies a SQLite database's write-ahead log into its file

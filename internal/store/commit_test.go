@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // TestCommitThenCheckpoint: a run's commit writes no checkpoint (SQLite's
@@ -65,4 +66,22 @@ func TestCommitThenCheckpoint(t *testing.T) {
 	if size() == before {
 		t.Errorf("the database file is %d bytes still: no checkpoint after the commit", before)
 	}
+}
+
+// TestHoldCommitsBounded: a commit that does not end (a PostgreSQL one
+// held up by its network) holds a signal's end for the wait given, no
+// longer, and says so.
+func TestHoldCommitsBounded(t *testing.T) {
+	commits.Lock() // a commit under way
+	start := time.Now()
+	_, ok := HoldCommits(50 * time.Millisecond)
+	if took := time.Since(start); ok || took > time.Second {
+		t.Errorf("held %v, ok %v: want about 50ms, not ok", took, ok)
+	}
+	commits.Unlock()
+	release, ok := HoldCommits(time.Second)
+	if !ok {
+		t.Fatal("no commit under way, and not held")
+	}
+	release()
 }

@@ -73,6 +73,7 @@ var notOnPostgres = map[string]string{
 	"TestRemoveUnpublished":        "SQLite only: OpenFresh makes a SQLite file beside its path",
 	"TestFreshPublished":           "SQLite only: OpenFresh makes a SQLite file beside its path",
 	"TestCommitThenCheckpoint":     "SQLite only: its write-ahead log's checkpoint",
+	"TestHoldCommitsBounded":       "no database",
 	"TestMain":                     "not a test",
 	"TestIdleCausesHaveColumns":    "no database: it compares the analysis's idle causes with the columns' list",
 	"TestPostgres":                 "runs pgTests",
