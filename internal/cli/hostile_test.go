@@ -46,6 +46,8 @@ func TestHostileCommandLines(t *testing.T) {
 		{"a directory as an export", []string{"analyze", dir}, ExitError, dir + ": a directory, not an export file"},
 		{"a directory to diff", []string{"diff", in, dir}, ExitError, dir + ": a directory, not an export file"},
 		{"no export at the path", []string{"gate", "--require", "duration < 1s", filepath.Join(dir, "none.csv")}, ExitError, filepath.Join(dir, "none.csv") + ": no such file or directory"},
+		{"-o in no directory", []string{"analyze", "-o", filepath.Join(dir, "no", "a.txt"), in}, ExitError, filepath.Join(dir, "no", "a.txt") + ": cannot be written: no such file or directory"},
+		{"report in no directory", []string{"report", "--html", filepath.Join(dir, "no", "r.html"), in}, ExitError, filepath.Join(dir, "no", "r.html") + ": cannot be written: no such file or directory"},
 		{"path with escapes", []string{"analyze", filepath.Join(dir, "no\x1b]0;x\x07such.csv")}, ExitError, `no\x1b]0;x\asuch.csv`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

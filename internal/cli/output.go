@@ -2,11 +2,14 @@ package cli
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/spf13/cobra"
 )
 
@@ -43,11 +46,26 @@ func openOutput(cmd *cobra.Command) (*outputFile, error) {
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
 		return nil, FlagErrorf("--output %s: not a regular file", path)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	f, err := tempBeside(path)
 	if err != nil {
-		return nil, fmt.Errorf("writing %s: %w", path, err)
+		return nil, err
 	}
 	return &outputFile{path: path, f: f, w: bufio.NewWriter(f)}, nil
+}
+
+// tempBeside creates the temporary file that is renamed over path once
+// written. Its error names path, not the temporary file: "out/r.html:
+// cannot be written: no such file or directory".
+func tempBeside(path string) (*os.File, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot be written: %w", safe.Term(path), err)
+	}
+	return f, nil
 }
 
 // finish renames the complete file over path when ok, else removes it.
