@@ -256,7 +256,7 @@ const host38Read = true
 // host39Read says whether fixtures/host39 has had its one read (the
 // lead's); internal/analysis' host39Read is the same switch, and
 // heldOutRead holds it.
-const host39Read = false
+const host39Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
