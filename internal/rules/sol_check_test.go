@@ -250,4 +250,5 @@ var heldOutRead = map[string]bool{
 	"host37":      host37Read,
 	"host38":      host38Read,
 	"host39":      host39Read,
+	"host40":      host40Read,
 }
