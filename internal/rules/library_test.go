@@ -51,7 +51,20 @@ func analyzeAll(t *testing.T, files []string, each func(a *analysis.Kernel)) {
 // their analysis was half of TestNoSourceAdviceOnLibraries' CPU.
 func analyzeLibraries(t *testing.T, files []string, each func(a *analysis.Kernel)) {
 	t.Helper()
-	analyzeEach(t, files, func(k *profan.Kernel) bool { return kernelname.Classify(k.DisplayName()).IsLibrary() }, each)
+	// Each name classified once: a trace launches few kernels many
+	// times, and Classify's family table costs microseconds a byte of
+	// name (uncached, it took TestNoSourceAdviceOnTraceLibraries from 54
+	// to 380 s of CPU).
+	lib := map[string]bool{}
+	analyzeEach(t, files, func(k *profan.Kernel) bool {
+		name := k.DisplayName()
+		is, ok := lib[name]
+		if !ok {
+			is = kernelname.Classify(name).IsLibrary()
+			lib[name] = is
+		}
+		return is
+	}, each)
 }
 
 // analyzeEach is analyzeAll of the launches match keeps (nil: every one).
