@@ -526,7 +526,9 @@ import (
 // three MUFUs.
 // version 230 keeps a multi-process DataLoader's received transfer whole
 // where its get is native calls (the pipe's reads, the unpickling).
-const VerdictVersion = 230
+// version 231 has serial-loop take a fixed-count loop that sums a
+// series (a value only added to, its terms from the loop's other state).
+const VerdictVersion = 231
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -44,8 +44,10 @@ the work items by trip count so that a warp's lanes run alike. The SASS is
 the judge: a backward branch whose body has no LD, ST, atomic, shuffle or
 call, whose exit compare depends on a value each thread loads or on the
 thread's index, or, for an integer recurrence (an LCG, a Fibonacci-like
-sequence), on a kernel argument. Not such a loop: a fixed count (a counter
-set from immediates), a floating-point loop whose count every thread reads
+sequence), on a kernel argument; or, whatever its count, a loop that sums a
+series (s += d beside d *= v: a value only added to, each term from the
+loop's other state, in float arithmetic). Not such a loop: another fixed
+count (a counter set from immediates), a floating-point loop whose count every thread reads
 alike (an argument: a number of steps), a state updated nonlinearly (v·v, a
 transcendental of it, a hash's xor-shift and multiply: a chaotic map, an
 iteration to convergence, whose steps are the work), a transcendental each
@@ -386,6 +388,137 @@ func (t *slTrace) from(i int, r string) int {
 // loop reads before it writes them, but the counters (a register only
 // added to by a value the loop does not change).
 func slNonlinear(prog []slInst, lo, hi int) bool {
+	carried := slCarried(prog, lo, hi)
+	tainted := map[string]bool{}
+	for r := range carried {
+		tainted[r] = true
+	}
+	mixes, muls := false, false
+	for pass := 0; pass < 2; pass++ {
+		for j := lo; j <= hi; j++ {
+			x := prog[j]
+			var t []int // the tainted operands' positions among srcs
+			for k, s := range x.srcs {
+				if tainted[s] {
+					t = append(t, k)
+				}
+			}
+			if len(t) > 0 {
+				switch {
+				case x.base == "MUFU":
+					return true
+				case x.multiplies():
+					both := 0
+					for _, f := range x.factors {
+						if slices.ContainsFunc(f, func(r string) bool { return tainted[r] }) {
+							both++
+						}
+					}
+					if both == 2 {
+						return true
+					}
+					if both == 1 {
+						muls = true
+					}
+				case (x.base == "LOP3" || x.base == "LOP") && len(t) >= 2:
+					// x ^ (x >> 16): a word combined with its own
+					// shifted copy (a division by a constant, a
+					// multiply-high and a shift, combines nothing)
+					mixes = true
+				}
+				for _, d := range x.dsts {
+					tainted[d] = true
+				}
+			}
+		}
+	}
+	return mixes && muls
+}
+
+// slSeries reports whether a linear loop (prog[lo..hi], not
+// slNonlinear) sums a recurrence's terms: a value the loop carries that
+// it only adds to (s += d, s = fmaf(d, w, s)), each add's term made from
+// the loop's other state, and that feeds nothing else in the loop (s +=
+// d beside d *= v: a geometric or an arithmetic series,
+// fixtures/sol-check24's annuity<0>, Σ v^k over 360 steps). Such a sum
+// has a closed form whatever its trip count, a fixed one too. Not one: a
+// single chain v = fmaf(v, a, b) (the tail sets' FMA chains: no term
+// from other state), a coupled iteration whose values feed each other
+// (sol-check20's jacobi4<96>), a term made from an integer state
+// (sol-check14's cvtLoop<0>, an LCG's top bits converted and summed):
+// the body is float arithmetic and the loop's counter only.
+func slSeries(prog []slInst, lo, hi int) bool {
+	carried := slCarried(prog, lo, hi)
+	for j := lo; j <= hi; j++ {
+		x := prog[j]
+		switch x.base {
+		case "FADD", "FMUL", "FFMA", "DADD", "DMUL", "DFMA", "MOV", "ISETP", "BRA", "NOP":
+		case "IADD3", "VIADD", "IADD":
+			for _, d := range x.dsts {
+				if carried[d] {
+					return false // an integer state, not a counter
+				}
+			}
+		default:
+			return false
+		}
+	}
+	for s := range carried {
+		adds, ok := 0, true
+		for j := lo; j <= hi && ok; j++ {
+			x := &prog[j]
+			reads := slices.Contains(x.srcs, s)
+			switch {
+			case x.writes(s):
+				switch x.base {
+				case "FADD", "DADD":
+					ok = reads
+				case "FFMA", "DFMA": // s the addend, not a factor
+					ok = reads && !slices.Contains(x.factors[0], s) && !slices.Contains(x.factors[1], s)
+				default:
+					ok = false
+				}
+				adds++
+			case reads:
+				ok = false // the sum feeds the loop's other state
+			}
+		}
+		if !ok || adds == 0 {
+			continue
+		}
+		// The terms: the loop's other state and what it makes.
+		tainted := map[string]bool{}
+		for r := range carried {
+			if r != s {
+				tainted[r] = true
+			}
+		}
+		for pass := 0; pass < 2; pass++ {
+			for j := lo; j <= hi; j++ {
+				x := &prog[j]
+				if x.writes(s) {
+					continue
+				}
+				if slices.ContainsFunc(x.srcs, func(r string) bool { return tainted[r] }) {
+					for _, d := range x.dsts {
+						tainted[d] = true
+					}
+				}
+			}
+		}
+		for j := lo; j <= hi; j++ {
+			if x := &prog[j]; x.writes(s) && slices.ContainsFunc(x.srcs, func(r string) bool { return r != s && tainted[r] }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// slCarried is the state a loop (prog[lo..hi]) carries: the registers it
+// reads before it writes them, but its counters (a register only added to
+// by a value the loop does not change).
+func slCarried(prog []slInst, lo, hi int) map[string]bool {
 	written := map[string]bool{}
 	for j := lo; j <= hi; j++ {
 		for _, d := range prog[j].dsts {
@@ -434,50 +567,7 @@ func slNonlinear(prog []slInst, lo, hi int) bool {
 			delete(carried, r)
 		}
 	}
-	tainted := map[string]bool{}
-	for r := range carried {
-		tainted[r] = true
-	}
-	mixes, muls := false, false
-	for pass := 0; pass < 2; pass++ {
-		for j := lo; j <= hi; j++ {
-			x := prog[j]
-			var t []int // the tainted operands' positions among srcs
-			for k, s := range x.srcs {
-				if tainted[s] {
-					t = append(t, k)
-				}
-			}
-			if len(t) > 0 {
-				switch {
-				case x.base == "MUFU":
-					return true
-				case x.multiplies():
-					both := 0
-					for _, f := range x.factors {
-						if slices.ContainsFunc(f, func(r string) bool { return tainted[r] }) {
-							both++
-						}
-					}
-					if both == 2 {
-						return true
-					}
-					if both == 1 {
-						muls = true
-					}
-				case (x.base == "LOP3" || x.base == "LOP") && len(t) >= 2:
-					// x ^ (x >> 16): a word combined with its own
-					// shifted copy (a division by a constant, a
-					// multiply-high and a shift, combines nothing)
-					mixes = true
-				}
-				for _, d := range x.dsts {
-					tainted[d] = true
-				}
-			}
-		}
-	}
-	return mixes && muls
+	return carried
 }
 
 // multiplies reports whether an instruction multiplies its first two
@@ -615,7 +705,12 @@ func serialLoopsOf(a *analysis.Kernel) (w serialLoops) {
 		// lcgAhead<0>, sol-check26's fibSeq<0>); a floating-point one
 		// is a map iterated (sol-check27's lorenzGrid<0>, chaotic; the
 		// FMA chains of the tail sets), its steps the work.
-		if from == 0 || from&(tripLoaded|tripIndex) == 0 && !slInteger(ins, lo, e) || slNonlinear(ins, lo, e) {
+		if slNonlinear(ins, lo, e) {
+			continue
+		}
+		// A fixed count (from immediates) is a number of steps, the
+		// loop's work, unless the loop sums a series (slSeries).
+		if from == 0 && !slSeries(ins, lo, e) || from != 0 && from&(tripLoaded|tripIndex) == 0 && !slInteger(ins, lo, e) {
 			continue
 		}
 		if bits == nil {
@@ -698,6 +793,9 @@ func checkSerialLoop(p *Pass) {
 			src = append(src, s.what)
 		}
 	}
+	if len(src) == 0 {
+		src = append(src, "a constant: the loop sums a series, which has a closed form at any count")
+	}
 	diverge := fmt.Sprintf("a warp's lanes run nearly the same count (%.1f of 32 active)", lanes)
 	if lanes < 0.9*32 {
 		diverge = fmt.Sprintf("the lanes' counts differ, %.1f of 32 active on average: the warp runs its longest lane's", lanes)
@@ -718,7 +816,7 @@ func checkSerialLoop(p *Pass) {
 	// may pass the headroom, and says why.
 	beyond := ""
 	if h := a.Limiter.Headroom; h.Known() && gain > h.Share+0.005 {
-		beyond = fmt.Sprintf(", more than its %.0f%% headroom on %s, whose ideal counts the loop's arithmetic as necessary work: its closed form does not do it", 100*h.Share, h.Unit)
+		beyond = fmt.Sprintf(": a gain of %.0f%%, more than its %.0f%% headroom on %s, whose ideal counts the loop's arithmetic as necessary work that its closed form does not do", 100*gain, 100*h.Share, h.Unit)
 	}
 	p.report(estimate(gain), Note{
 		Message: fmt.Sprintf("%.0f%% of the executed instructions (%.3g warp-level) sit in a loop with no memory access on %s whose trip count comes from %s; %s. Without the loop the kernel's other instructions and its memory floor take %.0f%% of its time%s",

@@ -125,7 +125,7 @@ var solCheck24Pairs = []solCheckPair{
 	{calibPair{"void linH<0>(float *, const __half *, const __half *, int)", "void linH<1>(float *, const __half *, const __half *, int)", "a linear layer y = x·Wᵀ, x 16384 x 256 and W 256 x 256 in fp16: converted to float in shared tiles, a 4x4 block a thread of FFMA → WMMA fp16 16x16x16, float accumulators (measured 0.39)"}, "tensor-cores-unused", solClasses24But("tensor-cores-unused", "narrow-access")},
 	{calibPair{"softplus_f64", "softplus_f32", "Triton softplus of 32 Mi fp32: the loads cast to float64, tl.exp and tl.log in double → in fp32"}, "fp64-on-float", solClasses24But("fp64-on-float", "precise-math")},
 	{calibPair{"u8inv_b128_w4", "u8inv_b4096_w4", "Triton bitwise inverse of 256 Mi bytes: 128-byte programs on 4 warps, a byte a thread → 4096-byte programs, 32 bytes a thread"}, "narrow-access", solClasses24But("narrow-access")},
-	{calibPair{"void annuity<0>(float *, const float *, int)", "void annuity<1>(float *, const float *, int)", "the present value of 360 monthly payments at 8 Mi rates: the sum of the discount factors by a 360-step loop → the closed form −expm1f(−360·log1pf(r))/r (no rule)"}, "", solClasses24},
+	{calibPair{"void annuity<0>(float *, const float *, int)", "void annuity<1>(float *, const float *, int)", "the present value of 360 monthly payments at 8 Mi rates: the sum of the discount factors by a 360-step loop → the closed form −expm1f(−360·log1pf(r))/r (no rule at the first read; serial-loop fitted after)"}, "serial-loop", solClasses24But("serial-loop")},
 	{calibPair{"void isqrtU32<0>(unsigned int *, const unsigned int *, int)", "void isqrtU32<1>(unsigned int *, const unsigned int *, int)", "floor square roots of 32 Mi 32-bit words: a 16-step bisection by branch-free selects → sqrtf of the float and one correction (no rule)"}, "", solClasses24},
 	{calibPair{"void codeNear<0>(int *, const float *, const float *, int)", "void codeNear<1>(int *, const float *, const float *, int)", "the nearest of 64 sorted code values to 16 Mi floats: a linear scan of the __constant__ table (a uniform index) → a 6-step binary search in a shared copy and one comparison (no rule)"}, "", solClasses24},
 	{calibPair{"void siluF4<0>(float4 *, const float4 *, int)", "void siluF4<1>(float4 *, const float4 *, int)", "SiLU on 128 Mi floats, a float4 a thread, DRAM-bound: expf and an IEEE division a value → __expf and __fdividef (measured 0.006: fine as it is)"}, "", solClasses24},
@@ -143,6 +143,7 @@ var solCheck24Pairs = []solCheckPair{
 // the __constant__ tables' reads, the linear layer's staging, shared
 // loads and FFMA.
 var solCheck24Lines = map[string][]int{
+	"annuity<0>":     {803, 804, 805},
 	"raw12to8<1>":    {120},
 	"dft256<1>":      {164, 165, 166, 172, 173},
 	"segSum<0>":      {267},
@@ -276,7 +277,15 @@ func TestSolCheck24(t *testing.T) {
 	// as the SMs start them (u8inv_b128_w4's forbidden 0.03 gone), and
 	// narrow-access says a Triton kernel's fix in BLOCK_SIZE, num_warps
 	// and size_per_thread; means unchanged (no pair's estimate was it).
-	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.113, 0.862, solCheck24Gaps)
+	// kfix's serial-loop fit (verdict version 231, after sol-check29's
+	// read): a loop that sums a series (a float add of two carried
+	// values, its body float arithmetic and its counter) has a closed
+	// form at any count, a fixed one too: annuity<0> (360 discount
+	// factors summed, lines 803-805), no rule -> serial-loop 0.88 against
+	// 0.86 on both pages; the pair is fitted now, not held out. Means
+	// 0.1129 -> 0.0827 on both, worst 0.861 -> 0.715 (codeNear<0>, no
+	// rule); bounds (0.113, 0.862) -> (0.083, 0.72).
+	heldOutGaps(t, solCheck24Files, solCheck24Pairs, "sol-check24", 0.083, 0.72, solCheck24Gaps)
 }
 
 // solCheck24Gaps are what the first read found against the verdicts
