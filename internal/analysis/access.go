@@ -159,6 +159,17 @@ func instructions(a *Kernel) []Instruction {
 				in.AtomicSlot = prog.atomicSlot(s.Address)
 				in.Step = float64(prog.step(s.Address))
 			}
+			if op == "load" && !in.AtomicRead {
+				// A CAS loop's read of its word is one at its ideal
+				// sectors too, where neighbouring lanes update
+				// neighbouring words (fixtures/sol-check30's crossMin<0>,
+				// an int minimum a slot, coalesced: 4 sectors a request).
+				// Fitted after that set's read.
+				if prog == nil {
+					prog = programOf(a)
+				}
+				in.AtomicRead = prog.atomicTarget(s.Address)
+			}
 			if in.IdealSectors < req {
 				// ncu's ideal counts the bytes requested; a request
 				// touches at least one sector however few they are.

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -280,12 +281,45 @@ func (p *sassProgram) atomicTarget(addr string) bool {
 	if len(base) == 0 {
 		return false
 	}
-	for _, s := range p.Recs {
-		op, as := SASSFields(s.SASS)
-		if !(strings.HasPrefix(op, "RED") || strings.HasPrefix(op, "ATOM")) || strings.HasPrefix(op, "ATOMS") || strings.HasPrefix(op, "REDUX") {
+	// The atomic must address the word the load read: after it, with
+	// the base register unwritten from the load on (the load itself may
+	// overwrite it: fixtures/sol-check2's casAdd loads its key through
+	// R2, LDG.E.CONSTANT R2, [R2.64], and addresses the bin by R2 anew).
+	for j := i + 1; j < len(p.Recs); j++ {
+		op, as := p.Fields(j)
+		if (strings.HasPrefix(op, "RED") || strings.HasPrefix(op, "ATOM")) && !strings.HasPrefix(op, "ATOMS") && !strings.HasPrefix(op, "REDUX") {
+			if r := registers(addressOperand(as)); len(r) > 0 && r[0] == base[0] && !p.writesBetween(base[0], i, j) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writesBetween reports whether an instruction from i up to j (not j)
+// writes register r: its first operand (after an atomic's or a
+// shuffle's predicate) a register, a pair's or a vector's included.
+func (p *sassProgram) writesBetween(r, i, j int) bool {
+	for k := i; k < j; k++ {
+		op, as := p.Fields(k)
+		if len(as) > 1 && as[0] == "PT" && (strings.HasPrefix(op, "ATOM") || strings.HasPrefix(op, "SHFL")) {
+			as = as[1:]
+		}
+		if len(as) == 0 || strings.Contains(as[0], "[") {
 			continue
 		}
-		if r := registers(addressOperand(as)); len(r) > 0 && r[0] == base[0] {
+		dst := registers(as[0])
+		if len(dst) == 0 {
+			continue
+		}
+		n := 1
+		switch {
+		case strings.Contains(op, ".128"):
+			n = 4
+		case strings.Contains(op, ".WIDE") || strings.Contains(op, ".64"):
+			n = 2
+		}
+		if r >= dst[0] && r < dst[0]+n || slices.Contains(dst, r) {
 			return true
 		}
 	}

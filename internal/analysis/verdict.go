@@ -528,7 +528,10 @@ import (
 // where its get is native calls (the pipe's reads, the unpickling).
 // version 231 has serial-loop take a fixed-count loop that sums a
 // series (a value only added to, its terms from the loop's other state).
-const VerdictVersion = 231
+// version 232 has cas-loop read a swap guarded by an ordered compare as
+// a minimum or maximum and a coalesced CAS loop's read and requests, and
+// a memory unit at its ceiling above the memory total limit a kernel.
+const VerdictVersion = 232
 
 // Stored is what a run database keeps of a kernel's verdict beside the
 // kernel record: the canonical metrics' values and the judgments.

@@ -350,9 +350,10 @@ func checkKernelLines(t *testing.T, id string, k jsonKernel, peak float64) {
 // (18:03 UTC): on the details page without the source page, its first
 // launch (kernel 14) limited by latency (memory 50 %, compute 27 %) beside
 // L2 at 92.9 % of its peak ("set kernel limiter latency"); with the source
-// page, and on the raw page, no contradiction.
-var consistencyGaps = []string{"sol-check20 vander<32> shared-bank-conflict", "sol-check25 hbScale<0> uncoalesced-global",
-	"sol-check30 crossMin<0> limiter latency"}
+// page, and on the raw page, no contradiction. Fixed after the read (a
+// fit): a memory unit of the breakdown at its practical ceiling above
+// the memory total limits the kernel, not latency (L2, at 92.9 %).
+var consistencyGaps = []string{"sol-check20 vander<32> shared-bank-conflict", "sol-check25 hbScale<0> uncoalesced-global"}
 
 // fixtureDirRE names the fixture directory of an input set.
 var fixtureDirRE = regexp.MustCompile(`fixtures/([^/]+)/`)

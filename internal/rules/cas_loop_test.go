@@ -163,3 +163,52 @@ func TestCasIntMax(t *testing.T) {
 		}
 	}
 }
+
+// TestCasGuardedMinMax holds which loops casGuardedMinMax reads as an
+// integer minimum or maximum swapped in under a guard, on rows of the
+// real source page (sol-check30's crossMin<0>, each row's warp-level
+// instructions executed as captured): the value swapped in while a signed
+// compare of it with the word read stays below, "int". Not: the compare
+// by equality, a compare that leaves no loop (no branch or exit reads
+// its predicate), and the compare of other registers.
+func TestCasGuardedMinMax(t *testing.T) {
+	type row struct {
+		addr, sass string
+		inst       float64
+	}
+	cross := []row{
+		{"0x7fa9fb7b2400", "LDG.E R6, desc[UR4][R2.64]", 524288},
+		{"0x7fa9fb7b2420", "ISETP.GE.AND P0, PT, R7, R6, PT", 524288},
+		{"0x7fa9fb7b2430", "YIELD", 524288},
+		{"0x7fa9fb7b2440", "@P0   EXIT", 524288},
+		{"0x7fa9fb7b2450", "ATOMG.E.CAS.STRONG.GPU PT, R5, [R2], R6, R7", 524277},
+		{"0x7fa9fb7b2460", "ISETP.NE.AND P0, PT, R5, R6, PT", 524277},
+		{"0x7fa9fb7b2470", "IMAD.MOV.U32 R6, RZ, RZ, R5", 524277},
+		{"0x7fa9fb7b2480", "@P0   BRA 0x7fa9fb7b2420", 524277},
+	}
+	equal := append([]row{}, cross...)
+	equal[1].sass = "ISETP.NE.AND P0, PT, R7, R6, PT"
+	unguarded := append([]row{}, cross...)
+	unguarded[3].sass = "EXIT"
+	other := append([]row{}, cross...)
+	other[1].sass = "ISETP.GE.AND P0, PT, R7, R9, PT"
+	for _, c := range []struct {
+		name string
+		rows []row
+		want string
+	}{
+		{"crossMin<0>", cross, "int"},
+		{"crossMin<0> compared for equality", equal, ""},
+		{"crossMin<0> with no exit on its compare", unguarded, ""},
+		{"crossMin<0> comparing another register", other, ""},
+	} {
+		var code []profan.SourceRecord
+		for _, r := range c.rows {
+			code = append(code, profan.SourceRecord{Address: r.addr, SASS: r.sass,
+				Counter: []profan.Metric{{Name: "inst_executed", Value: r.inst}}})
+		}
+		if got := casGuardedMinMax(code, 524277); got != c.want {
+			t.Errorf("%s: casGuardedMinMax = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
