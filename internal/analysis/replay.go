@@ -77,8 +77,8 @@ type replay struct {
 	loaderNat bool // loaderKeep keeps the native calls whole (loaderNative)
 	profiler  bool // a PyTorch trace: keep applies
 	// reads marks the window's copy and sync spans that read GPU bytes
-	// back to the host (readBack).
-	reads []bool
+	// back to the host (readBack); results, the program's results (final).
+	reads, results []bool
 	// nl counts, by span, the kernels and copies whose launch call
 	// returned inside it (nil where none is known).
 	nl []uint16

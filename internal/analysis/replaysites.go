@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 
@@ -19,7 +20,7 @@ import (
 func (r *replay) waits(l Lever, i int) bool {
 	switch s := r.spans[i]; s.State {
 	case profan.HostSync:
-		return !r.dropped(l, i)
+		return !r.dropped(l, i) || r.final(i)
 	case profan.HostAlloc:
 		return !l.Graphs && !r.dropped(l, i) && s.Name >= 0 && int(s.Name) < len(r.snames) && FreeSyncs(r.snames[s.Name])
 	}
@@ -233,7 +234,20 @@ func (r *replay) readBack(i int) bool {
 	return i < len(r.reads) && r.reads[i]
 }
 
-// markReads sets reads for the window's copy and sync spans (readBack).
+// final reports a sync span (i) that reads the program's results back:
+// in a window with no step marks (the program's whole run, an nsys
+// trace of a CUDA program), a read of GPU bytes after the window's last
+// kernel. Every lever keeps its wait (host-sync's fix copies the results
+// back once at the end, pinned-memory's waits on an event before the host
+// reads the buffer): dropped, the host would go on to use results the
+// GPU has not made, and its work after them (cuFCM writes its results
+// for 3 s) would run beside the kernels.
+func (r *replay) final(i int) bool {
+	return i < len(r.results) && r.results[i]
+}
+
+// markReads sets reads for the window's copy and sync spans (readBack),
+// and results for its syncs that read the program's results (final).
 func (r *replay) markReads() {
 	r.reads = make([]bool, len(r.spans))
 	fromDevice := func(k replayKernel) bool {
@@ -259,6 +273,21 @@ func (r *replay) markReads() {
 			r.reads[i] = any(last, s.End())
 			last = s.End()
 		}
+	}
+	if len(r.bounds) > 0 {
+		return
+	}
+	end := math.Inf(1) // the window's last kernel's issue
+	for j := len(r.kernels) - 1; j >= 0; j-- {
+		if r.kernels[j].copy == 0 {
+			end = r.kernels[j].issued
+			break
+		}
+	}
+	r.results = make([]bool, len(r.spans))
+	for i := range r.spans {
+		s := r.spans[i]
+		r.results[i] = s.State == profan.HostSync && r.reads[i] && s.Start >= end && s.Start < r.hi
 	}
 }
 
