@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/profan-dev/profan/internal/store/storetest"
@@ -41,6 +42,37 @@ func TestStoredHostCalls(t *testing.T) {
 				if got := section.FindString(stored); got != want {
 					t.Errorf("stored run %d: host calls\n%s\nwant\n%s", i+1, got, want)
 				}
+			}
+		})
+	}
+}
+
+// TestReportSkipsAPISummary: an nsys trace and its capture's CUDA API
+// summary ingested together are two runs, the summary's (host calls, no
+// launch) the newer; report --db with no run once drew that empty run
+// where analyze of the two files gives the trace's verdict. It reports
+// the newest run that holds launches and says which it passed over;
+// --run still reports the summary's.
+func TestReportSkipsAPISummary(t *testing.T) {
+	t.Parallel()
+	const dir = "../ingest/testdata/nsys/"
+	for _, backend := range storetest.Backends {
+		t.Run(backend, func(t *testing.T) {
+			db := storetest.DSN(t, backend)
+			if _, errOut, code := run(t, "ingest", "--db", db, dir+"cufcm-rtx2080ti-nsys2022-stats-cudaapitrace-gputrace.csv.gz", dir+"cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv"); code != ExitOK {
+				t.Fatalf("ingest: exit %d: %s", code, errOut)
+			}
+			page, errOut, code := run(t, "report", "--db", db, "--html", "-")
+			if code != ExitOK {
+				t.Fatalf("report --db: exit %d: %s", code, errOut)
+			}
+			note := "note: run 2 (" + dir + "cufcm-rtx2080ti-nsys2022-stats-cudaapisum-osrtsum.csv), the newest, holds no kernel launches: reporting run 1 (" + dir + "cufcm-rtx2080ti-nsys2022-stats-cudaapitrace-gputrace.csv.gz), the newest that does; --run 2 reports run 2"
+			if !strings.Contains(page, "<title>profan report: run 1 (") || !strings.Contains(errOut, note) || !strings.Contains(errOut, "(7701 launches of 20 kernels") {
+				t.Errorf("report --db: %.200s\n%s\nwant run 1's page and %q", page, errOut, note)
+			}
+			page, errOut, _ = run(t, "report", "--db", db, "--run", "2", "--html", "-")
+			if !strings.Contains(page, "<title>profan report: run 2 (") || strings.Contains(errOut, "note: run") {
+				t.Errorf("report --db --run 2: %.200s\n%s", page, errOut)
 			}
 		})
 	}

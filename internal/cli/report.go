@@ -19,6 +19,7 @@ import (
 	"github.com/profan-dev/profan/internal/metrics"
 	"github.com/profan-dev/profan/internal/report"
 	"github.com/profan-dev/profan/internal/report/html"
+	"github.com/profan-dev/profan/internal/safe"
 	"github.com/profan-dev/profan/internal/store"
 	"github.com/profan-dev/profan/internal/verdict"
 	"github.com/profan-dev/profan/internal/verdictdb"
@@ -208,6 +209,20 @@ func (in reportInput) stored(labels map[string]string) (*verdict.Verdict, error)
 			return nil, fmt.Errorf("database %s holds no runs", store.Display(dbPath(opts.DB, opts.IO)))
 		}
 		runID = rs[len(rs)-1].ID
+		if newest := rs[len(rs)-1]; newest.Kernels == 0 {
+			// An API summary (nsys cuda_api_sum) is stored as a run
+			// of its own, after the trace of its capture given with it:
+			// the newest run that holds launches is the one to report.
+			ks, err := db.Runs(in.ctx, store.RunFilter{Limit: 1, Labels: labels, Launches: true})
+			if err != nil {
+				return nil, err
+			}
+			if len(ks) > 0 {
+				runID = ks[0].ID
+				fmt.Fprintf(opts.IO.ErrOut, "note: run %d (%s), the newest, holds no kernel launches: reporting run %d (%s), the newest that does; --run %d reports run %d\n",
+					newest.ID, safe.Term(newest.Source), runID, safe.Term(ks[0].Source), newest.ID, newest.ID)
+			}
+		}
 	}
 	// The verdict stored at ingest, as gate --run reads it: never
 	// made again with other thresholds, unless an older profan made it.

@@ -36,11 +36,22 @@ type RunRecord struct {
 type RunFilter struct {
 	Labels map[string]string // runs having every one of these labels
 	Limit  int               // when > 0, only the newest Limit runs
+	// Launches keeps the runs that hold a kernel launch: not an API
+	// summary's (nsys cuda_api_sum, host calls only), stored as a run of
+	// its own beside the trace of its capture.
+	Launches bool
 }
 
 // Runs returns the runs that match f in ID order (oldest first).
 func (db *DB) Runs(ctx context.Context, f RunFilter) ([]RunRecord, error) {
 	where, args := labelWhere("r.id", f.Labels)
+	if f.Launches {
+		if where == "" {
+			where = " WHERE r.kernels > 0"
+		} else {
+			where += " AND r.kernels > 0"
+		}
+	}
 	q := `SELECT r.id, r.digest, r.source, r.tool, r.format, r.tool_version, r.device, r.size, r.created, r.captured, r.kernels, r.verdict,
 (SELECT count(*) FROM run_kernel_names n WHERE n.run_id = r.id)
 FROM runs r` + where + ` ORDER BY r.id DESC`
