@@ -274,7 +274,7 @@ const host39Read = true
 // host40Read says whether fixtures/host40 has had its one read (the
 // lead's); internal/analysis' host40Read is the same switch, and
 // heldOutRead holds it.
-const host40Read = false
+const host40Read = true
 
 // TestNoSourceAdviceOnTraceLibraries: on every trace fixture
 // (torch.profiler), no library kernel is told to change its source or
