@@ -146,12 +146,12 @@ func speedOfLight(a *Kernel, bound float64, g grid, mem, comp float64) Limiter {
 		// its peak beside a memory total of 50 % (fixtures/sol-check30's
 		// crossMin<0>, on the details page, where no atomic counter
 		// names the atomics). A unit of the breakdown at its practical
-		// ceiling (the time model's: DRAM 85 %, the caches 90 %) is
+		// ceiling (Ceiling: DRAM 85 %, the caches 90 %) is
 		// saturated, so the kernel does not wait on latency: that unit
 		// limits it. Under the ceiling the total's verdict stands (L2 at
 		// 60 % to 70 % beside a lower total is common among the bundled
 		// latency-bound kernels). Fitted after that set's read.
-		if len(units) > 0 && units[0].pct >= saturatedPct(units[0].u) && units[0].pct > mem {
+		if len(units) > 0 && units[0].pct >= 100*Ceiling(units[0].u) && units[0].pct > mem {
 			return Limiter{Unit: units[0].u, Percent: units[0].pct, Evidence: fmt.Sprintf("%s; %s at %.0f%% of its peak, above the memory total of %.0f%%: the total leaves out its busiest part%s", busy, units[0].u, units[0].pct, mem, p.pipes)}
 		}
 		return Limiter{Unit: LimitLatency, Percent: math.Max(mem, comp), Evidence: ev}
@@ -170,15 +170,15 @@ func speedOfLight(a *Kernel, bound float64, g grid, mem, comp float64) Limiter {
 	return Limiter{Unit: u, Percent: mem, Evidence: ev}
 }
 
-// saturatedPct is the share of its peak, in percent, at which a memory
-// unit is saturated: the time model's practical ceiling (rules'
-// ceiling), what streaming copies reach on HBM for DRAM, 90 % for the
-// caches.
-func saturatedPct(u Unit) float64 {
+// Ceiling is the share of its peak a unit sustains when it limits a
+// kernel, the time model's practical ceiling: what streaming copies
+// reach on HBM for DRAM, 0.9 for the caches and the pipes. A memory unit
+// at it is saturated.
+func Ceiling(u Unit) float64 {
 	if u == LimitDRAM {
-		return 85
+		return 0.85
 	}
-	return 90
+	return 0.9
 }
 
 // busyMemoryUnit names the memory unit that limits a memory-bound kernel

@@ -49,9 +49,7 @@ func adamPasses(foreach []*analysis.Group) float64 {
 		}
 	}
 	switch {
-	case add == 0:
-		return adamWForeachPasses
-	case 2*mul >= 3*add:
+	case add == 0 || 2*mul >= 3*add:
 		return adamWForeachPasses
 	case l2:
 		return adamForeachPasses + 3

@@ -164,7 +164,9 @@ func casReduce(a *analysis.Kernel) (casWork, bool) {
 	for _, s := range instructions(a) {
 		if op := opcode(s.SASS); isCAS(op) {
 			w.cas += predOn(s)
-			casSectors += sourceCounter(s, "memory_l2_theoretical_sectors_global")
+			if n, ok := counterValue(s, "memory_l2_theoretical_sectors_global"); ok {
+				casSectors += n
+			}
 			casWarps += instExecuted(s)
 			casInst = math.Max(casInst, instExecuted(s))
 		}
@@ -518,17 +520,6 @@ func loopInstKept(a *analysis.Kernel, casInst, warps float64) float64 {
 		return 1
 	}
 	return clamp01((total - loop + loop*math.Min(1, warps/casInst)) / total)
-}
-
-// sourceCounter is a source record's counter of that name, 0 when the
-// page has none.
-func sourceCounter(s profan.SourceRecord, name string) float64 {
-	for _, c := range s.Counter {
-		if c.Name == name && !math.IsNaN(c.Value) {
-			return c.Value
-		}
-	}
-	return 0
 }
 
 // threadsAt is the thread instructions executed with their predicate on

@@ -38,8 +38,15 @@ import (
 // depend on a map's order.
 var modelUnits = []analysis.Unit{analysis.LimitDRAM, analysis.LimitL2, analysis.LimitL1Shared, analysis.LimitPipe, analysis.LimitMemory}
 
-// ceiling is the share of its peak a unit sustains when it limits a kernel.
-var ceiling = map[analysis.Unit]float64{analysis.LimitDRAM: 0.85, analysis.LimitL2: 0.9, analysis.LimitL1Shared: 0.9, analysis.LimitPipe: 0.9, analysis.LimitMemory: 0.9}
+// ceiling is the share of its peak a unit sustains when it limits a
+// kernel (analysis.Ceiling), by model unit.
+var ceiling = func() map[analysis.Unit]float64 {
+	m := make(map[analysis.Unit]float64, len(modelUnits))
+	for _, u := range modelUnits {
+		m[u] = analysis.Ceiling(u)
+	}
+	return m
+}()
 
 // launchFloor is the shortest time a kernel launch takes on the GPU
 // (analysis.LaunchFloor).
